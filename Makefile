@@ -1,0 +1,82 @@
+# dynac: `make` sets up and builds everything, `make test` runs every test,
+# `make bench` measures. Choose the interpreter with PYTHON=... (3.11).
+PYTHON ?= python3
+CC ?= cc
+BUILD := build
+TS_PYTHON_VERSION := 0.23.6
+GRAMMAR_DIR := $(BUILD)/grammar/tree-sitter-python-$(TS_PYTHON_VERSION)
+ROOT := $(abspath .)
+
+# What the chosen interpreter says about itself (deps first: it may need python3-dev).
+PYINFO = $(shell $(PYTHON) scripts/pyinfo.py)
+PY_INCLUDE = $(word 1,$(PYINFO))
+EXT_SUFFIX = $(word 2,$(PYINFO))
+PY_TAG = $(word 3,$(PYINFO))
+PYBUILD = $(BUILD)/python-$(PY_TAG)
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wno-unused-parameter
+GEN_SRC := $(wildcard generator/*.c)
+GEN_OBJ := $(patsubst generator/%.c,$(BUILD)/obj/%.o,$(GEN_SRC))
+GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
+           -DDYNAC_DEFAULT_INCLUDE='"$(ROOT)/single_include"' \
+           -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
+           -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
+
+.PHONY: all deps generator python-module test bench clean
+all: deps
+	@$(MAKE) --no-print-directory generator python-module
+
+deps: $(BUILD)/.deps-ok $(GRAMMAR_DIR)/src/parser.c
+$(BUILD)/.deps-ok: scripts/install-deps.sh
+	@mkdir -p $(BUILD)
+	sh scripts/install-deps.sh
+	@touch $@
+
+# The grammar comes from the npm registry, compiled against Debian's libtree-sitter.
+$(GRAMMAR_DIR)/src/parser.c: | $(BUILD)/.deps-ok
+	@mkdir -p $(BUILD)/grammar
+	cd $(BUILD)/grammar && npm pack --silent tree-sitter-python@$(TS_PYTHON_VERSION) >/dev/null
+	cd $(BUILD)/grammar && rm -rf package $(notdir $(GRAMMAR_DIR)) && \
+	  tar xzf tree-sitter-python-$(TS_PYTHON_VERSION).tgz && mv package $(notdir $(GRAMMAR_DIR))
+	@touch $@
+
+generator: $(BUILD)/bin/dynac
+$(BUILD)/obj/%.o: generator/%.c generator/gen.h $(BUILD)/.pyinfo-$(PY_TAG)
+	@mkdir -p $(BUILD)/obj
+	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(GEN_DEFS) -c $< -o $@
+$(BUILD)/obj/ts_parser.o: $(GRAMMAR_DIR)/src/parser.c
+	@mkdir -p $(BUILD)/obj
+	$(CC) -std=gnu11 -O2 -w -I$(GRAMMAR_DIR)/src -c $< -o $@
+$(BUILD)/obj/ts_scanner.o: $(GRAMMAR_DIR)/src/parser.c
+	$(CC) -std=gnu11 -O2 -w -I$(GRAMMAR_DIR)/src -c $(GRAMMAR_DIR)/src/scanner.c -o $@
+$(BUILD)/bin/dynac: $(GEN_OBJ) $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
+	@mkdir -p $(BUILD)/bin
+	$(CC) -o $@ $^ -ltree-sitter -lcjson -lmd -lm
+$(BUILD)/.pyinfo-$(PY_TAG):
+	@mkdir -p $(BUILD)
+	@touch $@
+
+# The Python package: python/dynac/*.py (linked) + the runtime extension.
+python-module: $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX) $(PYBUILD)/dynac/_config.py
+	@for f in python/dynac/*.py; do ln -sf $(ROOT)/$$f $(PYBUILD)/dynac/; done
+	@$(PYTHON) scripts/install-pth.py $(ROOT)/$(PYBUILD)
+$(PYBUILD)/dynac/_runtime$(EXT_SUFFIX): python/dynac/_runtime.c single_include/dynac.h
+	@mkdir -p $(PYBUILD)/dynac
+	$(CC) -std=gnu11 -O2 -g -fPIC -shared -fno-strict-aliasing $(WARN) -Werror \
+	  -Isingle_include -I$(PY_INCLUDE) $< -o $@
+$(PYBUILD)/dynac/_config.py: Makefile $(BUILD)/bin/dynac
+	@mkdir -p $(PYBUILD)/dynac
+	@printf '%s\n' '"""Paths baked in by make (generated)."""' \
+	  'GENERATOR = "$(ROOT)/$(BUILD)/bin/dynac"' 'TEMPLATES = "$(ROOT)/templates"' \
+	  'INCLUDE = "$(ROOT)/single_include"' 'PYTHON_INCLUDE = "$(PY_INCLUDE)"' \
+	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' > $@
+
+test: all
+	$(PYTHON) tests/run.py --python-build $(PYBUILD)
+
+bench: all
+	$(PYTHON) tests/bench.py --python-build $(PYBUILD)
+
+clean:
+	rm -rf $(BUILD)

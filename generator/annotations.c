@@ -1,0 +1,226 @@
+/* annotations.c: phase 3, which functions compile and for which types.
+ *
+ * Recognised statically, by name (DESIGN.md's annotation table):
+ *   @dynac.compile / @torch.compile [ (fullgraph=, signatures=, backend=) ]
+ *   @dynac.disable / @torch.compiler.disable / @torch._dynamo.disable
+ * Specialisations come from PEP 484 parameter annotations (int, float, bool),
+ * from signatures=["(float, int) -> float", ...], or from a recorded profile.
+ */
+#include "gen.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char *const compile_names[] = {"dynac.compile", "torch.compile", NULL};
+static const char *const disable_names[] = {
+    "dynac.disable", "torch.compiler.disable", "torch._dynamo.disable", NULL};
+static const char *const compile_options[] = {"fullgraph", "signatures", "backend",
+                                              "dynamic", "mode", "options", NULL};
+static const char *const disable_options[] = {"recursive", "reason", "wrapping", NULL};
+
+static bool in_list(const char *const *list, const char *s) {
+  for (; *list; list++) if (!strcmp(*list, s)) return true;
+  return false;
+}
+
+static void add_spec(module *m, func *f, const type **args, const char *origin) {
+  for (spec *s = f->specs; s; s = s->next) {
+    bool same = true;
+    for (int i = 0; i < f->nparams; i++) if (s->args[i] != args[i]) same = false;
+    if (same) return;
+  }
+  spec *s = arena_alloc(m->a, sizeof *s);
+  s->args = args;
+  s->origin = origin;
+  spec **tail = &f->specs;
+  while (*tail) tail = &(*tail)->next;
+  *tail = s;
+}
+
+/* "(float, int) -> float": argument types; the return type is checked by
+ * infer.c against what it infers. */
+bool parse_signature(arena *a, const char *text, const type ***args, int *n,
+                     const char **err) {
+  const char *p = text;
+  while (isspace((unsigned char)*p)) p++;
+  if (*p != '(') { *err = "a signature starts with '('"; return false; }
+  p++;
+  const type *buf[64];
+  int k = 0;
+  for (;;) {
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == ')') { p++; break; }
+    const char *s = p;
+    while (isalnum((unsigned char)*p) || *p == '_') p++;
+    char name[32];
+    size_t len = (size_t)(p - s);
+    if (len == 0 || len >= sizeof name) { *err = "expected a type name (int, float, bool)"; return false; }
+    memcpy(name, s, len);
+    name[len] = 0;
+    const type *t = ty_from_name(name);
+    if (!t) { *err = arena_printf(a, "type '%s' is not a kernel type (int, float, bool)", name); return false; }
+    if (k == 64) { *err = "too many parameters"; return false; }
+    buf[k++] = t;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == ',') { p++; continue; }
+    if (*p == ')') { p++; break; }
+    *err = "expected ',' or ')'";
+    return false;
+  }
+  while (isspace((unsigned char)*p)) p++;
+  if (p[0] == '-' && p[1] == '>') {
+    p += 2;
+    while (isspace((unsigned char)*p)) p++;
+    while (*p && *p != ' ') p++; /* return type: informative */
+    while (isspace((unsigned char)*p)) p++;
+  }
+  if (*p) { *err = "unexpected text after the signature"; return false; }
+  *args = arena_alloc(a, sizeof(type *) * (size_t)(k ? k : 1));
+  memcpy(*args, buf, sizeof(type *) * (size_t)k);
+  *n = k;
+  return true;
+}
+
+/* Parameters: names, PEP 484 annotations; only plain positional ones. */
+static void scan_params(module *m, func *f) {
+  TSNode params = child_by_field(f->node, "parameters");
+  uint32_t c = ts_node_named_child_count(params);
+  f->params = arena_alloc(m->a, sizeof(char *) * (c + 1));
+  f->param_ann = arena_alloc(m->a, sizeof(type *) * (c + 1));
+  f->params_ok = true;
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    const char *t = ts_node_type(p);
+    TSNode name = {0}, ann = {0};
+    if (!strcmp(t, "identifier")) name = p;
+    else if (!strcmp(t, "typed_parameter")) {
+      name = ts_node_named_child(p, 0);
+      ann = child_by_field(p, "type");
+      if (!node_is(name, "identifier")) { f->params_ok = false; continue; }
+    } else if (!strcmp(t, "default_parameter")) {
+      name = child_by_field(p, "name");
+      if (!node_is(name, "identifier")) { f->params_ok = false; continue; }
+    } else if (!strcmp(t, "typed_default_parameter")) {
+      name = child_by_field(p, "name");
+      ann = child_by_field(p, "type");
+    } else if (!strcmp(t, "positional_separator")) {
+      continue;
+    } else {
+      f->params_ok = false; /* *args, **kw, keyword-only marker */
+      continue;
+    }
+    f->params[f->nparams] = node_text(m->a, &m->p, name);
+    f->param_ann[f->nparams] = ts_node_is_null(ann) ? NULL
+        : ty_from_name(node_text(m->a, &m->p, ann));
+    f->nparams++;
+  }
+}
+
+/* signatures=[ "...", ... ] */
+static void read_signatures(module *m, func *f, TSNode list) {
+  if (!node_is(list, "list") && !node_is(list, "tuple")) {
+    diag_error(&m->p.src, node_pos(list), "signatures= takes a list of strings such as "
+               "[\"(float, int) -> float\"]");
+    return;
+  }
+  uint32_t c = ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode s = ts_node_named_child(list, i);
+    if (node_is(s, "comment")) continue;
+    if (!node_is(s, "string")) {
+      diag_error(&m->p.src, node_pos(s), "each signature is a string such as \"(float, int) -> float\"");
+      continue;
+    }
+    char *txt = node_text(m->a, &m->p, s);
+    size_t len = strlen(txt);
+    if (len < 2) continue;
+    char q = txt[len - 1];
+    char *open = strchr(txt, q);
+    char *body = arena_strndup(m->a, open + 1, (size_t)(txt + len - 1 - open - 1));
+    const type **args;
+    int n;
+    const char *err;
+    if (!parse_signature(m->a, body, &args, &n, &err)) {
+      diag_error(&m->p.src, node_pos(s), "bad signature: %s", err);
+      continue;
+    }
+    if (n != f->nparams) {
+      diag_error(&m->p.src, node_pos(s), "signature has %d types but %s() has %d parameters",
+                 n, f->name, f->nparams);
+      continue;
+    }
+    add_spec(m, f, args, "signatures=");
+  }
+}
+
+/* decorator: @NAME or @NAME(args); returns true if recognised. */
+static void read_decorator(module *m, func *f, TSNode dec) {
+  TSNode e = ts_node_named_child(dec, 0);
+  TSNode args = {0};
+  if (node_is(e, "call")) { args = child_by_field(e, "arguments"); e = child_by_field(e, "function"); }
+  char *name = node_text(m->a, &m->p, e);
+  bool is_compile = in_list(compile_names, name);
+  bool is_disable = in_list(disable_names, name);
+  if (!is_compile && !is_disable) return;
+  if (is_compile) { f->decorated_compile = true; f->is_root = true; }
+  if (is_disable) f->disabled = true;
+  if (ts_node_is_null(args)) return;
+  uint32_t c = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (!node_is(a, "keyword_argument")) {
+      diag_error(&m->p.src, node_pos(a), "@%s takes keyword arguments only here", name);
+      continue;
+    }
+    char *kw = node_text(m->a, &m->p, child_by_field(a, "name"));
+    TSNode v = child_by_field(a, "value");
+    if (!in_list(is_compile ? compile_options : disable_options, kw)) {
+      diag_error(&m->p.src, node_pos(a), "unknown argument '%s' to @%s; known: %s", kw, name,
+                 is_compile ? "fullgraph, signatures, backend, dynamic, mode, options"
+                            : "recursive, reason, wrapping");
+      continue;
+    }
+    if (!strcmp(kw, "fullgraph")) f->fullgraph = node_is(v, "true");
+    else if (!strcmp(kw, "signatures")) read_signatures(m, f, v);
+    else if (!strcmp(kw, "backend")) {
+      char *b = node_text(m->a, &m->p, v);
+      if (strcmp(b, "\"c\"") && strcmp(b, "'c'") && strcmp(b, "\"eager\"") &&
+          strcmp(b, "'eager'") && strcmp(b, "\"inductor\"") && strcmp(b, "'inductor'"))
+        diag_error(&m->p.src, node_pos(v), "unknown backend %s; known: \"c\", \"eager\" "
+                   "(\"inductor\" is accepted as \"c\")", b);
+    }
+  }
+}
+
+bool annotations_module(module *m) {
+  int before = diag_error_count();
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    scan_params(m, f);
+    TSNode parent = ts_node_parent(f->node);
+    if (node_is(parent, "decorated_definition")) {
+      uint32_t c = ts_node_named_child_count(parent);
+      for (uint32_t k = 0; k < c; k++) {
+        TSNode d = ts_node_named_child(parent, k);
+        if (node_is(d, "decorator")) read_decorator(m, f, d);
+      }
+    }
+    bool all_annotated = true;
+    for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) all_annotated = false;
+    if (all_annotated) {
+      const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+      for (int k = 0; k < f->nparams; k++) args[k] = f->param_ann[k];
+      add_spec(m, f, args, "annotations");
+    }
+    if (m->prof) profile_specs(m, f);
+    bool profiled = false;
+    for (spec *s = f->specs; s; s = s->next) if (!strcmp(s->origin, "profile")) profiled = true;
+    if (m->all || profiled) f->is_root = true;
+    if (f->disabled) { f->is_root = false; f->not_compiled = "disabled by @disable"; }
+    if (!f->params_ok && !f->not_compiled)
+      f->not_compiled = "has *args, **kwargs or keyword-only parameters (not in the kernel "
+                        "language yet)";
+  }
+  return diag_error_count() == before;
+}

@@ -1,0 +1,46 @@
+/* cc.c: phase 7, the system C compiler builds the extension module.
+ *
+ * Runs `$CC -O2 -shared -fPIC ...` on the emitted file, writing to a
+ * temporary name and renaming it into place, so a failed or interrupted
+ * build never leaves a half-written module that Python would import.
+ */
+#include "gen.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
+  char tmp[4096], inc1[4200], inc2[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", so_path, (long)getpid());
+  snprintf(inc1, sizeof inc1, "-I%s", o->dynac_include);
+  snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
+  char *argv[] = {(char *)o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
+                  "-Wall", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-label",
+                  "-Wno-unused-but-set-variable", inc1, inc2, "-o", tmp, (char *)c_path, "-lm", NULL};
+  pid_t pid;
+  int rc = posix_spawnp(&pid, o->cc, NULL, NULL, argv, environ);
+  if (rc != 0) {
+    diag_plain("cannot run the C compiler '%s': %s; install gcc or set CC", o->cc, strerror(rc));
+    return false;
+  }
+  int status;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    unlink(tmp);
+    diag_plain("the C compiler failed on %s (an internal dynac error: please report it with "
+               "the source file)", c_path);
+    return false;
+  }
+  if (rename(tmp, so_path) != 0) {
+    unlink(tmp);
+    diag_plain("cannot write %s: %s", so_path, strerror(errno));
+    return false;
+  }
+  return true;
+}

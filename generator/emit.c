@@ -1,0 +1,899 @@
+/* emit.c: phase 6, IR -> one readable C file per module.
+ *
+ * Fills templates/ (module.c, kernel.c, guard.c, glue.c): per compiled
+ * function a kernel per specialisation (unboxed C: int64_t, double, bool,
+ * structs for tuples), per root specialisation a guard function and glue
+ * (unbox, call, box), then the descriptor tables the runtime attaches.
+ * Every statement is preceded by `/ * file.py:LINE: source * /`.
+ */
+#include "gen.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- templates ------------------------------------------------------------ */
+typedef struct hole { const char *name; const char *value; } hole;
+
+static char *read_template(const emit_opts *o, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", o->templates_dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) { diag_plain("cannot read template %s; is DYNAC_TEMPLATES right?", path); return NULL; }
+  strbuf b = {0};
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&b, buf, n);
+  fclose(f);
+  return b.data;
+}
+
+/* Copies `tpl` to `out`, replacing each hole with its value; the value's
+ * later lines get the hole's indentation. */
+static bool fill(const char *tpl, const hole *holes, int nholes, strbuf *out) {
+  const char *p = tpl;
+  while (*p) {
+    const char *h = strstr(p, "/*@ ");
+    if (!h) { sb_puts(out, p); break; }
+    const char *e = strstr(h, " @*/");
+    if (!e) { sb_puts(out, p); break; }
+    sb_putn(out, p, (size_t)(h - p));
+    const char *ls = h;
+    while (ls > tpl && ls[-1] != '\n') ls--;
+    size_t indent = 0;
+    while (ls + indent < h && (ls[indent] == ' ' || ls[indent] == '\t')) indent++;
+    bool found = false;
+    for (int i = 0; i < nholes; i++) {
+      if (strlen(holes[i].name) == (size_t)(e - h - 4) && !strncmp(holes[i].name, h + 4, (size_t)(e - h - 4))) {
+        found = true;
+        for (const char *v = holes[i].value; *v; v++) {
+          sb_putn(out, v, 1);
+          if (*v == '\n' && v[1] && v[1] != '\n') sb_putn(out, ls, indent);
+        }
+      }
+    }
+    if (!found) { diag_plain("template hole '%.*s' has no value", (int)(e - h - 4), h + 4); return false; }
+    p = e + 4;
+  }
+  return true;
+}
+
+/* ---- C names and types ---------------------------------------------------- */
+const char *c_type(const type *t) {
+  switch (t->kind) {
+  case TY_INT: return "int64_t";
+  case TY_FLOAT: return "double";
+  case TY_BOOL: return "bool";
+  case TY_TUPLE: {
+    static char buf[64][160];
+    static int k;
+    char *b = buf[k++ % 64];
+    snprintf(b, 160, "dynac_%s", t->code);
+    return b;
+  }
+  default: return "void";
+  }
+}
+
+/* Tuple types used by the emitted code; their structs go before the kernels. */
+static const type *used_tuples[512];
+static int n_used_tuples;
+static void note_type(const type *t) {
+  if (t->kind != TY_TUPLE) return;
+  for (int i = 0; i < n_used_tuples; i++) if (used_tuples[i] == t) return;
+  for (int i = 0; i < t->n; i++) note_type(t->elts[i]);
+  if (n_used_tuples < 512) used_tuples[n_used_tuples++] = t;
+}
+
+typedef struct loopinfo { bool has_else; int label; } loopinfo;
+
+typedef struct em {
+  module *m;
+  inst *in;
+  strbuf *b;
+  int indent;
+  int tmp;
+  int label;
+  loopinfo loops[64];
+  int nloops;
+  bool line_directives;
+} em;
+
+static void line(em *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(em *E, const char *fmt, ...) {
+  for (int i = 0; i < E->indent; i++) sb_puts(E->b, "  ");
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[4096];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  sb_puts(E->b, buf);
+  sb_puts(E->b, "\n");
+}
+
+static const char *tmpvar(em *E, const type *t) {
+  note_type(t);
+  const char *name = arena_printf(E->m->a, "t%d", ++E->tmp);
+  line(E, "%s %s;", c_type(t), name);
+  return name;
+}
+
+static const char *local_name(em *E, int i) { return arena_printf(E->m->a, "l_%s", E->in->fn->locals[i]); }
+
+/* The source line for a comment: no comment terminators, trimmed. */
+static const char *comment_text(module *m, int ln) {
+  int len;
+  const char *s = source_line(&m->p.src, ln, &len);
+  while (len > 0 && (*s == ' ' || *s == '\t')) { s++; len--; }
+  strbuf b = {0};
+  for (int i = 0; i < len; i++) {
+    if (s[i] == '*' && i + 1 < len && s[i + 1] == '/') { sb_puts(&b, "* /"); i++; continue; }
+    if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') { sb_puts(&b, "/ *"); i++; continue; }
+    sb_putn(&b, s + i, 1);
+  }
+  char *r = arena_strdup(m->a, b.data ? b.data : "");
+  sb_free(&b);
+  return r;
+}
+
+static const char *basename_of(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static void source_comment(em *E, srcpos pos) {
+  line(E, "/* %s:%d: %s */", basename_of(E->m->path), pos.line, comment_text(E->m, pos.line));
+  if (E->line_directives) sb_printf(E->b, "#line %d \"%s\"\n", pos.line, E->m->path);
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+static const char *emit_expr(em *E, expr *e);
+
+static const char *as_double(em *E, const char *v, const type *t) {
+  return t->kind == TY_FLOAT ? v : arena_printf(E->m->a, "(double)%s", v);
+}
+static const char *as_int(em *E, const char *v, const type *t) {
+  return t->kind == TY_BOOL ? arena_printf(E->m->a, "(int64_t)%s", v) : v;
+}
+static const char *truth(em *E, const char *v, const type *t) {
+  if (t->kind == TY_BOOL) return v;
+  if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(%s != 0.0)", v);
+  return arena_printf(E->m->a, "(%s != 0)", v);
+}
+
+static const char *float_literal(em *E, double f) {
+  if (isinf(f)) return "HUGE_VAL";
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.17g", f);
+  if (!strpbrk(buf, ".en")) strcat(buf, ".0");
+  return arena_strdup(E->m->a, buf);
+}
+
+/* A fallible helper call: `int dynac_X(a, b, &t)` returning nonzero to deopt. */
+static const char *checked(em *E, const type *rt, const char *helper, const char *a, const char *b) {
+  const char *t = tmpvar(E, rt);
+  if (b) line(E, "if (%s(%s, %s, &%s)) return DYNAC_DEOPT;", helper, a, b, t);
+  else line(E, "if (%s(%s, &%s)) return DYNAC_DEOPT;", helper, a, t);
+  return t;
+}
+
+static const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
+                                     const char *r, const type *rt, const type *res) {
+  if (res->kind == TY_BOOL) /* & | ^ of two bools */
+    return arena_printf(E->m->a, "(bool)(%s %s %s)", l, binop_spelling[op], r);
+  if (res->kind == TY_FLOAT) {
+    if (lt->kind != TY_FLOAT && rt->kind != TY_FLOAT && op == OP_TRUEDIV)
+      return checked(E, &ty_float, "dynac_int_truediv", as_int(E, l, lt), as_int(E, r, rt));
+    const char *a = as_double(E, l, lt), *b = as_double(E, r, rt);
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL:
+      return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
+    case OP_TRUEDIV: return checked(E, &ty_float, "dynac_float_div", a, b);
+    case OP_FLOORDIV: return checked(E, &ty_float, "dynac_float_floordiv", a, b);
+    case OP_MOD: return checked(E, &ty_float, "dynac_float_mod", a, b);
+    case OP_POW: return checked(E, &ty_float, "dynac_float_pow", a, b);
+    default: return "0.0";
+    }
+  }
+  const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);
+  switch (op) {
+  case OP_ADD: return checked(E, &ty_int, "dynac_int_add", a, b);
+  case OP_SUB: return checked(E, &ty_int, "dynac_int_sub", a, b);
+  case OP_MUL: return checked(E, &ty_int, "dynac_int_mul", a, b);
+  case OP_FLOORDIV: return checked(E, &ty_int, "dynac_int_floordiv", a, b);
+  case OP_MOD: return checked(E, &ty_int, "dynac_int_mod", a, b);
+  case OP_POW: return checked(E, &ty_int, "dynac_int_pow", a, b);
+  case OP_LSHIFT: return checked(E, &ty_int, "dynac_int_lshift", a, b);
+  case OP_RSHIFT: return checked(E, &ty_int, "dynac_int_rshift", a, b);
+  case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+    return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
+  default: return "0";
+  }
+}
+
+static const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const char *r,
+                              const type *rt) {
+  static const char *const macro[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
+  static const cmpop mirror[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE};
+  bool lf = lt->kind == TY_FLOAT, rf = rt->kind == TY_FLOAT;
+  if (lf == rf) return arena_printf(E->m->a, "(%s %s %s)", l, cmpop_spelling[op], r);
+  if (!lf) /* int OP float: exact */
+    return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_cmp_int_float(%s, %s))", macro[op],
+                        as_int(E, l, lt), r);
+  return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_cmp_int_float(%s, %s))", macro[mirror[op]],
+                      as_int(E, r, rt), l);
+}
+
+/* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
+static const char *emit_compare(em *E, expr *e) {
+  const char *res = tmpvar(E, &ty_bool);
+  const char *prev = emit_expr(E, e->u.cmp.operands[0]);
+  const type *pt = e->u.cmp.operands[0]->ty;
+  int opened = 0;
+  for (int i = 1; i < e->u.cmp.n; i++) {
+    expr *o = e->u.cmp.operands[i];
+    const char *cur = emit_expr(E, o);
+    if (i + 1 < e->u.cmp.n && o->kind != EX_LOCAL && o->kind != EX_INT && o->kind != EX_FLOAT) {
+      const char *keep = tmpvar(E, o->ty);
+      line(E, "%s = %s;", keep, cur);
+      cur = keep;
+    }
+    line(E, "%s = %s;", res, cmp_values(E, e->u.cmp.ops[i - 1], prev, pt, cur, o->ty));
+    if (i + 1 < e->u.cmp.n) { line(E, "if (%s) {", res); E->indent++; opened++; }
+    prev = cur;
+    pt = o->ty;
+  }
+  while (opened--) { E->indent--; line(E, "}"); }
+  return res;
+}
+
+/* and/or: value form (both operands of one type) or truth form. */
+static const char *emit_boolop(em *E, expr *e) {
+  bool value_form = e->ty->kind != TY_BOOL || (e->u.boolop.l->ty == e->ty && e->u.boolop.r->ty == e->ty);
+  const char *res = tmpvar(E, e->ty);
+  const char *l = emit_expr(E, e->u.boolop.l);
+  line(E, "%s = %s;", res, value_form ? l : truth(E, l, e->u.boolop.l->ty));
+  const char *test = truth(E, res, e->ty);
+  line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
+  E->indent++;
+  const char *r = emit_expr(E, e->u.boolop.r);
+  line(E, "%s = %s;", res, value_form ? r : truth(E, r, e->u.boolop.r->ty));
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
+static const char *emit_ifexp(em *E, expr *e) {
+  const char *res = tmpvar(E, e->ty);
+  const char *c = emit_expr(E, e->u.ifexp.cond);
+  line(E, "if (%s) {", truth(E, c, e->u.ifexp.cond->ty));
+  E->indent++;
+  const char *a = emit_expr(E, e->u.ifexp.then);
+  line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && e->u.ifexp.then->ty->kind != TY_BOOL
+                               ? truth(E, a, e->u.ifexp.then->ty) : a);
+  E->indent--;
+  line(E, "} else {");
+  E->indent++;
+  const char *b = emit_expr(E, e->u.ifexp.orelse);
+  line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && e->u.ifexp.orelse->ty->kind != TY_BOOL
+                               ? truth(E, b, e->u.ifexp.orelse->ty) : b);
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
+static const char *emit_tuple(em *E, expr *e) {
+  const char *res = tmpvar(E, e->ty);
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    const char *v = emit_expr(E, e->u.tuple.elts[i]);
+    line(E, "%s.v%d = %s;", res, i, v);
+  }
+  return res;
+}
+
+static const char *slot_ref(em *E, slot *s) {
+  (void)E;
+  return arena_printf(E->m->a, "dynac__slots[%d]", s->index);
+}
+
+/* Boxes a kernel value for a call through the C API (new reference). */
+static const char *box_value(em *E, const char *v, const type *t) {
+  switch (t->kind) {
+  case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
+  case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);
+  default: return arena_printf(E->m->a, "dynac_box_bool(%s)", v);
+  }
+}
+
+static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
+  const char *vals[64];
+  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
+  const char *res = tmpvar(E, e->ty);
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n; i++) {
+    if (i) sb_puts(&args, ", ");
+    sb_puts(&args, box_value(E, vals[i], e->u.call.args[i]->ty));
+  }
+  const char *unbox = e->ty->kind == TY_FLOAT ? "dynac_unbox_float"
+                      : e->ty->kind == TY_INT ? "dynac_unbox_int" : "dynac_unbox_bool";
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
+  line(E, "if (%s(dynac_call_api(%s, argv, %d), &%s)) return DYNAC_DEOPT;", unbox, fn_obj,
+       e->u.call.n, res);
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  return res;
+}
+
+static const char *emit_math(em *E, expr *e) {
+  const char *name = e->u.call.name;
+  const char *kind = math_return_kind(name, e->u.call.n);
+  slot *s = e->u.call.callee_slot;
+  if (!strcmp(kind, "api"))
+    return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, s)));
+  expr *a0 = e->u.call.args[0];
+  const char *x = emit_expr(E, a0);
+  if (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) {
+    if (a0->ty->kind != TY_FLOAT) return as_int(E, x, a0->ty);
+    const char *t = tmpvar(E, &ty_int);
+    if (!strcmp(name, "trunc")) line(E, "if (dynac_float_to_int(%s, &%s)) return DYNAC_DEOPT;", x, t);
+    else line(E, "if (dynac_float_to_int(%s(%s), &%s)) return DYNAC_DEOPT;", name, x, t);
+    return t;
+  }
+  const char *xd = as_double(E, x, a0->ty);
+  if (!strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite"))
+    return arena_printf(E->m->a, "(bool)%s(%s)", name, xd);
+  if (!strcmp(name, "degrees")) return arena_printf(E->m->a, "(%s * (180.0 / M_PI))", xd);
+  if (!strcmp(name, "radians")) return arena_printf(E->m->a, "(%s * (M_PI / 180.0))", xd);
+  const char *t = tmpvar(E, &ty_float);
+  if (e->u.call.n == 1) {
+    line(E, "%s = %s(%s);", t, name, xd);
+    line(E, "if (dynac_math_check1(%s, %s)) return DYNAC_DEOPT; /* math domain/range error */", xd, t);
+    return t;
+  }
+  const char *y = emit_expr(E, e->u.call.args[1]);
+  const char *yd = as_double(E, y, e->u.call.args[1]->ty);
+  line(E, "%s = %s(%s, %s);", t, name, xd, yd);
+  line(E, "if (dynac_math_check2(%s, %s, %s)) return DYNAC_DEOPT; /* math domain/range error */",
+       xd, yd, t);
+  return t;
+}
+
+static const char *emit_builtin(em *E, expr *e) {
+  const char *name = e->u.call.name;
+  int n = e->u.call.n;
+  if (!strcmp(name, "round") && n == 2)
+    return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, e->u.call.callee_slot)));
+  if (!strcmp(name, "bool") && n == 0) return "false";
+  expr *a0 = e->u.call.args[0];
+  const char *x = emit_expr(E, a0);
+  const type *t0 = a0->ty;
+  if (!strcmp(name, "abs")) {
+    if (t0->kind == TY_FLOAT) return arena_printf(E->m->a, "fabs(%s)", x);
+    return checked(E, &ty_int, "dynac_int_abs", as_int(E, x, t0), NULL);
+  }
+  if (!strcmp(name, "int") || !strcmp(name, "round")) {
+    if (t0->kind != TY_FLOAT) return as_int(E, x, t0);
+    return checked(E, &ty_int, !strcmp(name, "int") ? "dynac_float_to_int" : "dynac_float_round",
+                   x, NULL);
+  }
+  if (!strcmp(name, "float")) return as_double(E, x, t0);
+  if (!strcmp(name, "bool")) return truth(E, x, t0);
+  if (!strcmp(name, "divmod")) {
+    const type *et = e->ty->elts[0];
+    const char *y = emit_expr(E, e->u.call.args[1]);
+    const type *t1 = e->u.call.args[1]->ty;
+    const char *res = tmpvar(E, e->ty);
+    if (et->kind == TY_FLOAT) {
+      const char *a = as_double(E, x, t0), *b = as_double(E, y, t1);
+      line(E, "if (dynac_float_floordiv(%s, %s, &%s.v0) || dynac_float_mod(%s, %s, &%s.v1)) "
+           "return DYNAC_DEOPT;", a, b, res, a, b, res);
+    } else {
+      const char *a = as_int(E, x, t0), *b = as_int(E, y, t1);
+      line(E, "if (dynac_int_floordiv(%s, %s, &%s.v0) || dynac_int_mod(%s, %s, &%s.v1)) "
+           "return DYNAC_DEOPT;", a, b, res, a, b, res);
+    }
+    return res;
+  }
+  /* min / max: the first of the extreme values, as CPython's loop keeps it */
+  bool is_max = !strcmp(name, "max");
+  const char *res = tmpvar(E, e->ty);
+  line(E, "%s = %s;", res, x);
+  for (int i = 1; i < n; i++) {
+    const char *v = emit_expr(E, e->u.call.args[i]);
+    line(E, "if (%s %s %s) %s = %s;", v, is_max ? ">" : "<", res, res, v);
+  }
+  return res;
+}
+
+static const char *emit_call(em *E, expr *e) {
+  if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
+  if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
+  inst *callee = e->u.call.inst;
+  const char *vals[64];
+  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n; i++) {
+    if (i) sb_puts(&args, ", ");
+    sb_puts(&args, vals[i]);
+  }
+  bool has_value = callee->ret->kind != TY_UNKNOWN;
+  const char *res = has_value ? tmpvar(E, callee->ret) : "0";
+  int fi = -1;
+  for (int i = 0; i < E->m->nfuncs; i++) if (E->m->funcs[i] == callee->fn) fi = i;
+  line(E, "{");
+  E->indent++;
+  line(E, "if (dynac__depth >= DYNAC_MAX_KERNEL_DEPTH) return DYNAC_DEOPT;");
+  line(E, "dynac__direct_calls[%d]++;", fi);
+  line(E, "dynac__depth++;");
+  line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
+       has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
+  line(E, "dynac__depth--;");
+  if (has_value) line(E, "if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */");
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  return res;
+}
+
+static const char *emit_expr(em *E, expr *e) {
+  switch (e->kind) {
+  case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
+  case EX_FLOAT: return float_literal(E, e->u.f);
+  case EX_BOOL: return e->u.b ? "true" : "false";
+  case EX_NONE: return "0";
+  case EX_LOCAL:
+    if (e->u.local >= E->in->fn->nparams)
+      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->locals[e->u.local]);
+    return local_name(E, e->u.local);
+  case EX_GLOBAL: {
+    slot *s = e->u.global;
+    const char *field = s->ty->kind == TY_FLOAT ? "v.f" : "v.i";
+    const char *v = arena_printf(E->m->a, "%s.%s /* %s */", slot_ref(E, s), field,
+                                 s->attr ? arena_printf(E->m->a, "%s%s%s", s->module_slot >= 0 ?
+                                 s->name : "", s->module_slot >= 0 ? "." : "", s->attr) : s->name);
+    return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
+  }
+  case EX_BINOP: {
+    const char *l = emit_expr(E, e->u.bin.l);
+    const char *r = emit_expr(E, e->u.bin.r);
+    return emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+  }
+  case EX_UNARY: {
+    const char *a = emit_expr(E, e->u.un.a);
+    const type *t = e->u.un.a->ty;
+    if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT ? a : as_int(E, a, t);
+    if (e->u.un.op == UN_INVERT) return arena_printf(E->m->a, "(~%s)", as_int(E, a, t));
+    if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(-%s)", a);
+    return checked(E, &ty_int, "dynac_int_neg", as_int(E, a, t), NULL);
+  }
+  case EX_NOT: {
+    const char *a = emit_expr(E, e->u.not_arg);
+    return arena_printf(E->m->a, "(!%s)", truth(E, a, e->u.not_arg->ty));
+  }
+  case EX_COMPARE: return emit_compare(E, e);
+  case EX_BOOLOP: return emit_boolop(E, e);
+  case EX_IFEXP: return emit_ifexp(E, e);
+  case EX_TUPLE: return emit_tuple(E, e);
+  case EX_CALL: return emit_call(E, e);
+  }
+  return "0";
+}
+
+/* ---- statements ------------------------------------------------------------ */
+static void emit_block(em *E, stmt *s);
+
+static void assign_target(em *E, target *t, const char *v, const type *vt) {
+  if (!t->is_tuple) {
+    line(E, "%s = %s;", local_name(E, t->local), v);
+    if (t->local >= E->in->fn->nparams) line(E, "b_%s = true;", E->in->fn->locals[t->local]);
+    return;
+  }
+  for (int i = 0; i < t->n; i++)
+    assign_target(E, t->elts[i], arena_printf(E->m->a, "%s.v%d", v, i), vt->elts[i]);
+}
+
+static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }
+
+static void emit_stmt(em *E, stmt *s) {
+  source_comment(E, s->pos);
+  switch (s->kind) {
+  case ST_ASSIGN: {
+    const char *v = emit_expr(E, s->u.assign.value);
+    const type *vt = s->u.assign.value->ty;
+    bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
+    if (!simple && s->u.assign.value->kind != EX_TUPLE) {
+      const char *keep = tmpvar(E, vt);
+      line(E, "%s = %s;", keep, v);
+      v = keep;
+    }
+    for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);
+    break;
+  }
+  case ST_AUGASSIGN: {
+    int loc = s->u.aug.local;
+    const type *lt = E->in->local_ty[loc];
+    if (loc >= E->in->fn->nparams)
+      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->locals[loc]);
+    const char *r = emit_expr(E, s->u.aug.value);
+    const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
+                                      s->u.aug.value->ty, lt);
+    line(E, "%s = %s;", local_name(E, loc), v);
+    break;
+  }
+  case ST_RETURN:
+    if (!s->u.ret) { line(E, "return DYNAC_OK_NONE;"); break; }
+    {
+      const char *v = emit_expr(E, s->u.ret);
+      line(E, "*dynac_out = %s;", v);
+      line(E, "return DYNAC_OK;");
+    }
+    break;
+  case ST_IF: {
+    const char *c = emit_expr(E, s->u.if_.cond);
+    line(E, "if (%s) {", truth(E, c, s->u.if_.cond->ty));
+    E->indent++;
+    emit_block(E, s->u.if_.then);
+    E->indent--;
+    if (s->u.if_.orelse) {
+      line(E, "} else {");
+      E->indent++;
+      emit_block(E, s->u.if_.orelse);
+      E->indent--;
+    }
+    line(E, "}");
+    break;
+  }
+  case ST_WHILE: {
+    int label = ++E->label;
+    E->loops[E->nloops++] = (loopinfo){s->u.while_.has_else, label};
+    line(E, "for (;;) {");
+    E->indent++;
+    line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+    const char *c = emit_expr(E, s->u.while_.cond);
+    line(E, "if (!%s) break;", truth(E, c, s->u.while_.cond->ty));
+    emit_block(E, s->u.while_.body);
+    E->indent--;
+    line(E, "}");
+    E->nloops--;
+    if (s->u.while_.has_else) {
+      emit_block(E, s->u.while_.orelse);
+      emit_loop_end(E, label);
+    }
+    break;
+  }
+  case ST_FOR_RANGE: {
+    int label = ++E->label;
+    const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty) : "INT64_C(0)";
+    const char *startv = tmpvar(E, &ty_int);
+    line(E, "%s = %s;", startv, start);
+    const char *stopv = tmpvar(E, &ty_int);
+    line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), s->u.for_.stop->ty));
+    const char *stepv = tmpvar(E, &ty_int);
+    line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), s->u.for_.step->ty) : "INT64_C(1)");
+    line(E, "if (%s == 0) return DYNAC_DEOPT; /* ValueError: range() arg 3 must not be zero */", stepv);
+    E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
+    line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
+         label, startv, stopv, stepv, label, label, label);
+    E->indent++;
+    line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+    assign_target(E, s->u.for_.tgt,
+                  arena_printf(E->m->a, "(int64_t)((uint64_t)%s + k%d * (uint64_t)%s)", startv, label, stepv),
+                  &ty_int);
+    emit_block(E, s->u.for_.body);
+    E->indent--;
+    line(E, "}");
+    E->nloops--;
+    if (s->u.for_.has_else) {
+      emit_block(E, s->u.for_.orelse);
+      emit_loop_end(E, label);
+    }
+    break;
+  }
+  case ST_BREAK: {
+    loopinfo *L = &E->loops[E->nloops - 1];
+    if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
+    else line(E, "break;");
+    break;
+  }
+  case ST_CONTINUE: line(E, "continue;"); break;
+  case ST_PASS: break;
+  case ST_EXPR: {
+    const char *v = emit_expr(E, s->u.expr);
+    if (s->u.expr->ty->kind != TY_UNKNOWN && s->u.expr->ty->kind != TY_NONE) line(E, "(void)%s;", v);
+    break;
+  }
+  }
+}
+
+static void emit_block(em *E, stmt *s) {
+  for (; s; s = s->next) emit_stmt(E, s);
+}
+
+/* ---- per instance: kernel, guard, glue ---------------------------------- */
+static const char *params_of(module *m, inst *in) {
+  strbuf b = {0};
+  for (int i = 0; i < in->fn->nparams; i++) {
+    if (i) sb_puts(&b, ", ");
+    note_type(in->args[i]);
+    sb_printf(&b, "%s l_%s", c_type(in->args[i]), in->fn->params[i]);
+  }
+  note_type(in->ret);
+  if (in->ret->kind != TY_UNKNOWN) {
+    if (in->fn->nparams) sb_puts(&b, ", ");
+    sb_printf(&b, "%s *dynac_out", c_type(in->ret));
+  }
+  if (!b.data) sb_puts(&b, "void");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+static const char *signature_of(module *m, inst *in) {
+  strbuf b = {0};
+  sb_puts(&b, "(");
+  for (int i = 0; i < in->fn->nparams; i++) {
+    if (i) sb_puts(&b, ", ");
+    sb_puts(&b, ty_python_name(m->a, in->args[i]));
+  }
+  sb_printf(&b, ") -> %s", ty_python_name(m->a, in->ret));
+  if (in->ret->kind != TY_UNKNOWN && in->ret_may_be_none) sb_puts(&b, " | None");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, strbuf *out) {
+  infer_retype(m, in);
+  strbuf locals = {0}, body = {0};
+  for (int i = in->fn->nparams; i < in->fn->nlocals; i++) {
+    const type *t = in->local_ty[i];
+    if (t->kind == TY_UNKNOWN) continue;
+    note_type(t);
+    sb_printf(&locals, "%s l_%s = {0};\nbool b_%s = false; /* bound? */\n", c_type(t),
+              in->fn->locals[i], in->fn->locals[i]);
+  }
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives};
+  emit_block(&E, in->fn->body);
+  const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
+                                     basename_of(m->path), in->fn->pos.line, in->fn->qualname,
+                                     signature_of(m, in));
+  hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in)},
+                  {"locals", locals.data ? locals.data : ""},
+                  {"body", body.data ? body.data : ""},
+                  {"end", "return DYNAC_OK_NONE; /* end of the function: None */"}};
+  bool ok = fill(tpl, holes, 6, out);
+  sb_puts(out, "\n");
+  sb_free(&locals);
+  sb_free(&body);
+  return ok;
+}
+
+static const char *guard_text(module *m, slot *s) {
+  switch (s->kind) {
+  case SLOT_GLOBAL_SCALAR:
+    return arena_printf(m->a, "global %s is a %s", s->name, ty_python_name(m->a, s->ty));
+  case SLOT_GLOBAL_FUNC:
+    return arena_printf(m->a, "global %s is the function defined at %s:%d", s->name,
+                        basename_of(m->path), s->fn->firstlineno);
+  case SLOT_BUILTIN: return arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name);
+  case SLOT_MATH_MODULE: return arena_printf(m->a, "global %s is the math module", s->name);
+  case SLOT_MATH_ATTR:
+    return s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ",
+                                s->module_slot >= 0 ? s->attr : s->name)
+                 : arena_printf(m->a, "%s is math.%s", s->module_slot >= 0 ?
+                                arena_printf(m->a, "math.%s", s->attr) : s->name, s->attr);
+  }
+  return "?";
+}
+
+static const char *c_string(module *m, const char *s) {
+  strbuf b = {0};
+  sb_puts(&b, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') sb_printf(&b, "\\%c", *s);
+    else if ((unsigned char)*s < 32) sb_printf(&b, "\\%03o", (unsigned char)*s);
+    else sb_putn(&b, s, 1);
+  }
+  sb_puts(&b, "\"");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+/* The guards of a root instance, in check order (for the guard function and
+ * for explain). */
+static int guard_list(module *m, inst *in, const char ***out) {
+  int n = 0;
+  const char **g = arena_alloc(m->a, sizeof(char *) * (size_t)(in->fn->nparams + m->nslots + 2));
+  for (int i = 0; i < in->fn->nparams; i++)
+    g[n++] = in->args[i]->kind == TY_INT
+                 ? arena_printf(m->a, "type(%s) is int and it fits in int64", in->fn->params[i])
+                 : arena_printf(m->a, "type(%s) is %s", in->fn->params[i],
+                                ty_python_name(m->a, in->args[i]));
+  for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
+  g[n++] = "source sha256 matches the module's source (checked when attached)";
+  *out = g;
+  return n;
+}
+
+static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
+  const char **gl;
+  guard_list(m, in, &gl);
+  strbuf checks = {0};
+  for (int i = 0; i < in->fn->nparams; i++) {
+    const char *macro = in->args[i]->kind == TY_INT ? "DYNAC_GUARD_INT"
+                        : in->args[i]->kind == TY_FLOAT ? "DYNAC_GUARD_FLOAT" : "DYNAC_GUARD_BOOL";
+    sb_printf(&checks, "%s(%d, %s)\n", macro, i, c_string(m, gl[i]));
+  }
+  bool any = false;
+  for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) any = true;
+  if (any) {
+    sb_puts(&checks, "DYNAC_GUARD_GLOBALS(&dynac__G)\n");
+    for (int k = 0; k < m->nslots; k++)
+      if (in->slots_used[k])
+        sb_printf(&checks, "DYNAC_GUARD_SLOT(&dynac__G, %d, %s)\n", k,
+                  c_string(m, guard_text(m, m->slots[k])));
+  }
+  const char *sig = signature_of(m, in);
+  const char *gcomment = arena_printf(m->a, "/* guard: may %s%s run for these arguments? */",
+                                      in->fn->qualname, sig);
+  hole gh[] = {{"comment", gcomment}, {"name", in->cname}, {"checks", checks.data ? checks.data : ""}};
+  if (!fill(gtpl, gh, 3, out)) return false;
+  sb_puts(out, "\n");
+  strbuf unbox = {0}, call = {0}, box = {0};
+  for (int i = 0; i < in->fn->nparams; i++) {
+    const type *t = in->args[i];
+    if (t->kind == TY_FLOAT) sb_printf(&unbox, "double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i);
+    else if (t->kind == TY_BOOL) sb_printf(&unbox, "bool a%d = args[%d] == Py_True;\n", i, i);
+    else sb_printf(&unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(args[%d], &a%d); /* the guard checked the range */\n", i, i, i);
+  }
+  bool has_value = in->ret->kind != TY_UNKNOWN;
+  if (has_value) sb_printf(&unbox, "%s r;\n", c_type(in->ret));
+  sb_printf(&call, "st = dynac_kernel_%s(", in->cname);
+  for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
+  sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
+  if (has_value) sb_printf(&box, "*result = dynac_box_%s(%sr);", in->ret->kind == TY_TUPLE ?
+                           in->ret->code : in->ret->code[0] == 'i' ? "int" : in->ret->code[0] == 'f'
+                           ? "float" : "bool", in->ret->kind == TY_TUPLE ? "&" : "");
+  else sb_puts(&box, "*result = NULL; /* unreachable: the kernel returns None */");
+  const char *ucomment = arena_printf(m->a, "/* glue: unbox, run the kernel, box: %s%s */",
+                                      in->fn->qualname, sig);
+  hole uh[] = {{"comment", ucomment}, {"name", in->cname}, {"unbox", unbox.data ? unbox.data : ""},
+               {"call", call.data}, {"box", box.data}};
+  bool ok = fill(utpl, uh, 5, out);
+  sb_puts(out, "\n");
+  sb_free(&checks); sb_free(&unbox); sb_free(&call); sb_free(&box);
+  return ok;
+}
+
+/* struct per tuple type, and its boxing function */
+static void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone) {
+  for (int i = 0; i < *ndone; i++) if (done[i] == t) return;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind == TY_TUPLE) emit_tuple_type(m, t->elts[i], types, done, ndone);
+  done[(*ndone)++] = t;
+  sb_printf(types, "/* %s */\ntypedef struct { ", ty_python_name(m->a, t));
+  for (int i = 0; i < t->n; i++) sb_printf(types, "%s v%d; ", c_type(t->elts[i]), i);
+  sb_printf(types, "} dynac_%s;\n", t->code);
+  sb_printf(types, "static PyObject *dynac_box_%s(const dynac_%s *v) {\n", t->code, t->code);
+  sb_printf(types, "  PyObject *r = PyTuple_New(%d);\n  if (!r) return NULL;\n", t->n);
+  for (int i = 0; i < t->n; i++) {
+    const type *e = t->elts[i];
+    const char *b = e->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&v->v%d)", e->code, i)
+                    : arena_printf(m->a, "dynac_box_%s(v->v%d)", e->kind == TY_INT ? "int" :
+                                   e->kind == TY_FLOAT ? "float" : "bool", i);
+    sb_printf(types, "  PyObject *e%d = %s;\n  if (!e%d) { Py_DECREF(r); return NULL; }\n"
+              "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
+  }
+  sb_puts(types, "  return r;\n}\n\n");
+}
+
+static const char *slot_kind_c(slot *s) {
+  switch (s->kind) {
+  case SLOT_GLOBAL_SCALAR:
+    return s->ty->kind == TY_INT ? "DYNAC_SLOT_GLOBAL_INT" : s->ty->kind == TY_FLOAT
+           ? "DYNAC_SLOT_GLOBAL_FLOAT" : "DYNAC_SLOT_GLOBAL_BOOL";
+  case SLOT_GLOBAL_FUNC: return "DYNAC_SLOT_GLOBAL_FUNC";
+  case SLOT_BUILTIN: return "DYNAC_SLOT_BUILTIN";
+  case SLOT_MATH_MODULE: return "DYNAC_SLOT_MATH_MODULE";
+  case SLOT_MATH_ATTR: return s->ty ? "DYNAC_SLOT_MATH_FLOAT" : "DYNAC_SLOT_MATH_FUNC";
+  }
+  return "0";
+}
+
+bool emit_module(module *m, const emit_opts *o, strbuf *out) {
+  char *tm = read_template(o, "module.c"), *tk = read_template(o, "kernel.c");
+  char *tg = read_template(o, "guard.c"), *tu = read_template(o, "glue.c");
+  if (!tm || !tk || !tg || !tu) { free(tm); free(tk); free(tg); free(tu); return false; }
+  bool ok = true;
+  strbuf banner = {0}, macros = {0}, types = {0}, slots = {0}, protos = {0}, kernels = {0},
+         entries = {0}, tables = {0};
+  sb_printf(&banner, "/* Generated by dynac from %s (sha256 %s).\n * Do not edit: rebuild with "
+            "`dynac build %s`. Each kernel is headed by its Python\n * function and "
+            "specialisation; each statement by its source line. */", basename_of(m->path),
+            m->p.sha256, basename_of(m->path));
+  sb_printf(&macros, "#define DYNAC_MODULE_NAME \"%s__dynac\"\n#define DYNAC_MODULE_INIT "
+            "PyInit_%s__dynac\n#define DYNAC_SOURCE_NAME %s\n#define DYNAC_SOURCE_SHA256 \"%s\"\n",
+            m->modname, m->modname, c_string(m, basename_of(m->path)), m->p.sha256);
+  n_used_tuples = 0;
+  /* slots */
+  sb_printf(&slots, "static dynac_slot dynac__slots[%d];\n", m->nslots ? m->nslots : 1);
+  sb_printf(&slots, "static const dynac_slot_desc dynac__slot_desc[%d] = {\n", m->nslots ? m->nslots : 1);
+  for (int k = 0; k < m->nslots; k++) {
+    slot *s = m->slots[k];
+    sb_printf(&slots, "    {%s, %s, %s, %d, %s, %d}, /* %d */\n", slot_kind_c(s), c_string(m, s->name),
+              s->attr ? c_string(m, s->attr) : "NULL", s->module_slot,
+              s->fn ? c_string(m, s->fn->qualname) : "NULL", s->fn ? s->fn->firstlineno : 0, k);
+  }
+  if (!m->nslots) sb_puts(&slots, "    {DYNAC_SLOT_GLOBAL_INT, \"\", NULL, -1, NULL, 0},\n");
+  sb_puts(&slots, "};\n");
+  sb_printf(&slots, "static dynac_globals dynac__G = {NULL, 0, NULL, 0, NULL, 0, NULL, %d, "
+            "dynac__slot_desc, dynac__slots};\n", m->nslots);
+  sb_printf(&slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n",
+            m->nfuncs ? m->nfuncs : 1);
+  sb_puts(&slots, "static unsigned dynac__ticks; /* loop iterations, for signal polling */\n");
+  sb_puts(&slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
+  /* kernels */
+  for (inst *in = m->insts; in; in = in->next_all) {
+    if (!in->ok) continue;
+    sb_printf(&protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in));
+    ok &= emit_kernel(m, in, tk, o->line_directives, &kernels);
+  }
+  /* guards, glue and tables for root instances */
+  sb_puts(&tables, "#define DYNAC_HAVE_TABLES 1\n");
+  strbuf funcs = {0};
+  int nfd = 0;
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    int ne = 0;
+    strbuf ents = {0};
+    for (inst *in = f->insts; in; in = in->next_root) {
+      if (!in->ok) continue;
+      ok &= emit_entry(m, in, tg, tu, &entries);
+      const char **gl;
+      int ng = guard_list(m, in, &gl);
+      sb_printf(&tables, "static const char *const dynac__guards_%s[] = {\n", in->cname);
+      for (int g = 0; g < ng; g++) sb_printf(&tables, "    %s,\n", c_string(m, gl[g]));
+      sb_puts(&tables, "};\n");
+      sb_printf(&ents, "    {%s, dynac_guard_%s, dynac_glue_%s, %d, dynac__guards_%s},\n",
+                c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname);
+      ne++;
+    }
+    bool has_kernel = false;
+    for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) has_kernel = true;
+    if (!has_kernel) { sb_free(&ents); continue; }
+    if (ne) sb_printf(&tables, "static const dynac_entry_desc dynac__entries_%s[] = {\n%s};\n",
+                      f->name, ents.data);
+    sb_printf(&funcs, "    {%s, %d, %d, %d, %s, &dynac__direct_calls[%d]},\n",
+              c_string(m, f->qualname), f->firstlineno, f->nparams, ne,
+              ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL", i);
+    nfd++;
+    sb_free(&ents);
+  }
+  {
+    const type *done[512];
+    int ndone = 0;
+    for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &types, done, &ndone);
+  }
+  sb_printf(&tables, "static const dynac_func_desc dynac__funcs[%d] = {\n%s};\n", nfd ? nfd : 1,
+            funcs.data ? funcs.data : "    {NULL, 0, 0, 0, NULL, NULL},\n");
+  sb_printf(&tables, "static const dynac_module_desc dynac__desc = {DYNAC_ABI_VERSION, "
+            "DYNAC_SOURCE_NAME, DYNAC_SOURCE_SHA256, %d, dynac__funcs, &dynac__G};\n", nfd);
+  sb_free(&funcs);
+  hole holes[] = {{"banner", banner.data}, {"module_macros", macros.data},
+                  {"tuple_types", types.data ? types.data : ""}, {"slots", slots.data},
+                  {"prototypes", protos.data ? protos.data : ""},
+                  {"kernels", kernels.data ? kernels.data : ""},
+                  {"entries", entries.data ? entries.data : ""}, {"tables", tables.data}};
+  ok &= fill(tm, holes, 8, out);
+  sb_free(&banner); sb_free(&macros); sb_free(&types); sb_free(&slots); sb_free(&protos);
+  sb_free(&kernels); sb_free(&entries); sb_free(&tables);
+  free(tm); free(tk); free(tg); free(tu);
+  return ok;
+}

@@ -1,0 +1,331 @@
+/* gen.h: shared types of the dynac generator.
+ *
+ * Pipeline, one file per phase (see DESIGN.md):
+ *   parse.c        source -> Tree-sitter tree, syntax errors as diagnostics
+ *   scope.c        module-level names: functions, constants, imports
+ *   annotations.c  decorators: compile roots, signatures=, fullgraph=, disable
+ *   ir.c           syntax -> IR (statements/expressions), graph breaks recorded
+ *   infer.c        types per specialisation, kernel instances, guards
+ *   emit.c         IR + templates -> one readable C file per module
+ *   cc.c           the system C compiler builds the extension module
+ * main.c is the command line; profile.c reads `dynac record` profiles.
+ * Memory: one arena per module, freed at once.
+ */
+#ifndef DYNAC_GEN_H
+#define DYNAC_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+/* ---- arena and strings ------------------------------------------------ */
+typedef struct arena arena;
+arena *arena_new(void);
+void arena_free(arena *a);
+void *arena_alloc(arena *a, size_t n); /* zeroed; aborts on out-of-memory */
+char *arena_strndup(arena *a, const char *s, size_t n);
+char *arena_strdup(arena *a, const char *s);
+char *arena_printf(arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+typedef struct strbuf { char *data; size_t len, cap; } strbuf;
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_printf(strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void sb_free(strbuf *b);
+
+/* ---- diagnostics: file:line:col: error: msg, source line, caret -------- */
+typedef struct source {
+  const char *path;     /* as given on the command line */
+  const char *text;     /* whole file, NUL-terminated */
+  size_t len;
+  const char **lines;   /* lines[i] = start of line i+1 */
+  int nlines;
+} source;
+
+typedef struct srcpos { int line, col; } srcpos; /* both 1-based */
+
+void diag_error(const source *src, srcpos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_note(const source *src, srcpos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int diag_error_count(void);
+/* The text of source line `line` without its newline, in a static buffer. */
+const char *source_line(const source *src, int line, int *len);
+
+/* ---- parse.c ------------------------------------------------------------ */
+typedef struct parsed {
+  source src;
+  TSParser *parser;
+  TSTree *tree;
+  TSNode root;
+  char sha256[65]; /* hex digest of the source bytes */
+} parsed;
+/* Reads and parses `path`; on failure reports diagnostics and returns false. */
+bool parse_file(arena *a, const char *path, parsed *out);
+void parse_release(parsed *p);
+const TSLanguage *parse_language(void);
+/* Grammar lookups by name (never by generated number). */
+TSSymbol sym(const char *name);
+TSFieldId field(const char *name);
+TSNode child_by_field(TSNode n, const char *fname);
+bool node_is(TSNode n, const char *type);
+srcpos node_pos(TSNode n);
+char *node_text(arena *a, const parsed *p, TSNode n);
+
+/* ---- types -------------------------------------------------------------- */
+typedef enum tykind {
+  TY_UNKNOWN = 0, TY_INT, TY_FLOAT, TY_BOOL, TY_NONE, TY_TUPLE, TY_CONFLICT
+} tykind;
+typedef struct type {
+  tykind kind;
+  int n;                       /* TY_TUPLE: element count */
+  const struct type **elts;    /* TY_TUPLE: element types */
+  const char *code;            /* "i", "f", "b", "n", "T3fff": unique spelling */
+} type;
+extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict;
+const type *ty_tuple(arena *a, int n, const type **elts); /* interned */
+const type *ty_join(const type *x, const type *y);        /* lattice join */
+const char *ty_python_name(arena *a, const type *t);       /* "tuple[float, int]" */
+const type *ty_from_name(const char *name);                /* "int" -> &ty_int */
+bool ty_is_number(const type *t);
+
+/* ---- IR ----------------------------------------------------------------- */
+typedef enum binop {
+  OP_ADD, OP_SUB, OP_MUL, OP_TRUEDIV, OP_FLOORDIV, OP_MOD, OP_POW,
+  OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR
+} binop;
+typedef enum unop { UN_NEG, UN_POS, UN_INVERT } unop;
+typedef enum cmpop { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } cmpop;
+extern const char *const binop_spelling[];
+extern const char *const cmpop_spelling[];
+
+struct func;
+/* A module-level value a kernel reads: checked by the guard at every call. */
+typedef enum slotkind {
+  SLOT_GLOBAL_SCALAR, /* module global holding an int/float/bool */
+  SLOT_GLOBAL_FUNC,   /* module global bound to a def of this module */
+  SLOT_BUILTIN,       /* a builtin (max, abs, ...) not shadowed by a global */
+  SLOT_MATH_MODULE,   /* a module global bound by `import math` */
+  SLOT_MATH_ATTR,     /* math.NAME (a function or a float constant) */
+} slotkind;
+typedef struct slot {
+  slotkind kind;
+  const char *name;        /* global/builtin name (the name the module binds) */
+  const char *attr;        /* SLOT_MATH_ATTR: the math attribute */
+  const type *ty;          /* SLOT_GLOBAL_SCALAR, float constants of math */
+  struct func *fn;         /* SLOT_GLOBAL_FUNC */
+  int module_slot;         /* SLOT_MATH_ATTR read through `import math`: -1 if
+                              bound by `from math import NAME` */
+  int index;
+} slot;
+
+typedef enum calleekind {
+  CALLEE_NONE, CALLEE_MODULE_FN, CALLEE_BUILTIN, CALLEE_MATH
+} calleekind;
+
+typedef enum exkind {
+  EX_INT, EX_FLOAT, EX_BOOL, EX_NONE, EX_LOCAL, EX_GLOBAL, EX_BINOP, EX_UNARY,
+  EX_NOT, EX_COMPARE, EX_BOOLOP, EX_IFEXP, EX_TUPLE, EX_CALL
+} exkind;
+typedef struct expr {
+  exkind kind;
+  srcpos pos;
+  const type *ty; /* set by infer.c for the instance being typed */
+  union {
+    int64_t i;
+    double f;
+    bool b;
+    int local;                  /* EX_LOCAL */
+    slot *global;               /* EX_GLOBAL: scalar global or math constant */
+    struct { binop op; struct expr *l, *r; } bin;
+    struct { unop op; struct expr *a; } un;
+    struct expr *not_arg;
+    struct { int n; struct expr **operands; cmpop *ops; } cmp; /* n operands */
+    struct { bool is_and; struct expr *l, *r; } boolop;
+    struct { struct expr *cond, *then, *orelse; } ifexp;
+    struct { int n; struct expr **elts; } tuple;
+    struct {
+      calleekind kind;
+      const char *name;         /* builtin or math function name */
+      slot *callee_slot;        /* guard slot of the callee */
+      struct func *fn;          /* CALLEE_MODULE_FN */
+      struct inst *inst;        /* CALLEE_MODULE_FN: typed callee (per instance) */
+      int n;
+      struct expr **args;
+    } call;
+  } u;
+} expr;
+
+typedef struct target {
+  bool is_tuple;
+  srcpos pos;
+  int local;                /* !is_tuple */
+  int n;                    /* is_tuple */
+  struct target **elts;
+} target;
+
+typedef enum stkind {
+  ST_ASSIGN, ST_AUGASSIGN, ST_RETURN, ST_IF, ST_WHILE, ST_FOR_RANGE,
+  ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR
+} stkind;
+typedef struct stmt {
+  stkind kind;
+  srcpos pos;
+  struct stmt *next;
+  union {
+    struct { int ntargets; target **targets; expr *value; } assign;
+    struct { int local; binop op; expr *value; } aug;
+    expr *ret;                  /* NULL: return None */
+    struct { expr *cond; struct stmt *then, *orelse; } if_;
+    struct { expr *cond; struct stmt *body, *orelse; bool has_else; } while_;
+    struct {
+      target *tgt;
+      expr *start, *stop, *step; /* start/step NULL when omitted */
+      struct stmt *body, *orelse;
+      bool has_else;
+    } for_;
+    expr *expr;
+  } u;
+} stmt;
+
+/* Graph breaks: a stable id, a short type, the reason and a hint. */
+typedef struct gbreak {
+  srcpos pos;
+  const char *id;     /* e.g. "GB0003" (see ir.c's registry) */
+  const char *type;   /* short type, e.g. "unsupported-statement" */
+  const char *reason; /* this occurrence, e.g. "'try' statement" */
+  const char *hint;
+  struct gbreak *next;
+} gbreak;
+
+typedef struct spec {   /* one specialisation: the argument types */
+  const type **args;
+  const char *origin;   /* "annotations", "signatures=", "profile" */
+  struct spec *next;
+} spec;
+
+typedef struct func {
+  const char *name, *qualname;
+  srcpos pos;            /* of the `def` keyword */
+  int firstlineno;       /* co_firstlineno: first decorator line, else def */
+  TSNode node;           /* function_definition */
+  int nparams;
+  const char **params;
+  const type **param_ann;  /* PEP 484 annotation per parameter, or NULL */
+  bool params_ok;          /* only plain positional parameters */
+  int nlocals;             /* params first, then other assigned names */
+  const char **locals;
+  stmt *body;
+  gbreak *breaks;          /* non-NULL: the function runs in the interpreter */
+  bool lowered;            /* ir.c has run */
+  /* annotations.c */
+  bool is_root;            /* @dynac.compile, --all, or in the profile */
+  bool decorated_compile;
+  bool fullgraph;
+  bool disabled;           /* @dynac.disable: never compiled */
+  spec *specs;
+  const char *not_compiled; /* reason reported when no kernel is emitted */
+  struct inst *insts;       /* root instances, one per specialisation */
+} func;
+
+/* A kernel instance: one function typed for one tuple of argument types. */
+typedef struct inst {
+  func *fn;
+  const type **args;
+  const type **local_ty;
+  const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
+  bool ret_may_be_none;
+  bool ok;
+  const char *fail;        /* why this specialisation has no kernel */
+  srcpos fail_pos;
+  const char *cname;       /* "rgb_to_hls__fff" */
+  bool *slots_used;        /* [nslots] transitively, callees included */
+  struct inst **callees;
+  int ncallees;
+  bool typing;             /* in progress (recursion) */
+  struct inst *next_all;   /* module's list of all instances */
+  struct inst *next_root;  /* func's list of root instances */
+  const char *origin;
+  int pass_changed;        /* internal to infer.c */
+} inst;
+
+typedef struct modconst {   /* module-level NAME = <constant expression> */
+  const char *name;
+  const type *ty;           /* TY_CONFLICT if assigned several types */
+  int assignments;
+} modconst;
+
+typedef struct module {
+  arena *a;
+  parsed p;
+  const char *path;
+  const char *modname;      /* file stem */
+  func **funcs;
+  int nfuncs;
+  modconst *consts;
+  int nconsts;
+  const char **math_module_names; /* names bound by `import math [as m]` */
+  int nmath_module_names;
+  const char **math_from_names;   /* local name -> math attribute */
+  const char **math_from_attrs;
+  int nmath_from;
+  const char **other_globals;     /* every other module-level binding */
+  int nother_globals;
+  bool imports_dynac, imports_torch;
+  slot **slots;
+  int nslots;
+  inst *insts;              /* every typed instance, in creation order */
+  /* options */
+  bool all;
+  const struct profile *prof;
+  const char *realpath; /* to match profile entries */
+} module;
+
+/* ---- phases ------------------------------------------------------------- */
+bool scope_module(module *m);                  /* scope.c */
+func *scope_find_func(module *m, const char *name);
+const modconst *scope_find_const(module *m, const char *name);
+const char *scope_math_from(module *m, const char *name);
+bool scope_is_math_module(module *m, const char *name);
+bool scope_is_global(module *m, const char *name);
+
+bool annotations_module(module *m);            /* annotations.c */
+bool parse_signature(arena *a, const char *text, const type ***args, int *n,
+                     const char **err);
+
+void ir_lower_func(module *m, func *f);         /* ir.c */
+slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
+              const type *ty, func *fn, int module_slot);
+extern const struct gb_registry {
+  const char *id, *type, *explanation, *hint;
+} gb_registry[];
+const struct gb_registry *gb_lookup(const char *type);
+
+void infer_module(module *m);                   /* infer.c */
+void infer_retype(module *m, inst *in); /* re-sets expr types for emitting `in` */
+const char *math_return_kind(const char *name, int nargs);
+
+typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
+bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
+const char *c_type(const type *t);
+
+typedef struct cc_opts {                        /* cc.c */
+  const char *cc, *python_include, *dynac_include, *ext_suffix;
+} cc_opts;
+bool cc_build(const char *c_path, const char *so_path, const cc_opts *o);
+
+typedef struct profile_fn {                     /* profile.c */
+  const char *file, *qualname;
+  int nsigs;
+  const char ***sigs;  /* per signature: nargs type names */
+  int *sig_nargs;
+} profile_fn;
+typedef struct profile { profile_fn *fns; int nfns; } profile;
+void profile_specs(module *m, func *f);
+bool profile_load(arena *a, const char *path, profile *out);
+
+#endif

@@ -1,0 +1,606 @@
+/* infer.c: phase 5, types per specialisation.
+ *
+ * For each compile root and each of its specialisations (argument types),
+ * types every local and expression (flow-insensitive: a local keeps one type;
+ * int and float in one local is reported, not widened, since CPython would
+ * give back an int where a widened kernel would give a float). Calls to other
+ * functions of the module create callee instances for the argument types at
+ * the call site (kernel-to-kernel calls, guarded by the callee's identity).
+ * The result of an instance: local types, return type, the guard slots it
+ * reads (its callees' included), or the reason it has no kernel.
+ */
+#include "gen.h"
+
+#include <string.h>
+
+/* ---- math: what is compiled natively, what goes through the C API ------ */
+typedef struct mathfn {
+  const char *name;
+  int nargs;          /* -1: constant */
+  char result;        /* 'f' float, 'i' int, 'b' bool */
+  bool native;        /* inline C (libm); else a call through the C API */
+} mathfn;
+
+static const mathfn math_table[] = {
+    {"pi", -1, 'f', true}, {"e", -1, 'f', true}, {"tau", -1, 'f', true},
+    {"inf", -1, 'f', true}, {"nan", -1, 'f', true},
+    {"sqrt", 1, 'f', true}, {"exp", 1, 'f', true}, {"log", 1, 'f', true},
+    {"log2", 1, 'f', true}, {"log10", 1, 'f', true}, {"sin", 1, 'f', true},
+    {"cos", 1, 'f', true}, {"tan", 1, 'f', true}, {"asin", 1, 'f', true},
+    {"acos", 1, 'f', true}, {"atan", 1, 'f', true}, {"sinh", 1, 'f', true},
+    {"cosh", 1, 'f', true}, {"tanh", 1, 'f', true}, {"fabs", 1, 'f', true},
+    {"degrees", 1, 'f', true}, {"radians", 1, 'f', true},
+    {"atan2", 2, 'f', true}, {"copysign", 2, 'f', true}, {"fmod", 2, 'f', true},
+    {"pow", 2, 'f', true},
+    {"floor", 1, 'i', true}, {"ceil", 1, 'i', true}, {"trunc", 1, 'i', true},
+    {"isnan", 1, 'b', true}, {"isinf", 1, 'b', true}, {"isfinite", 1, 'b', true},
+    /* CPython has its own algorithms for these, or they take ints: call them. */
+    {"log", 2, 'f', false}, {"hypot", 2, 'f', false}, {"gamma", 1, 'f', false},
+    {"lgamma", 1, 'f', false}, {"erf", 1, 'f', false}, {"erfc", 1, 'f', false},
+    {"expm1", 1, 'f', false}, {"log1p", 1, 'f', false}, {"asinh", 1, 'f', false},
+    {"acosh", 1, 'f', false}, {"atanh", 1, 'f', false}, {"cbrt", 1, 'f', false},
+    {"exp2", 1, 'f', false}, {"ldexp", 2, 'f', false}, {"remainder", 2, 'f', false},
+    {"nextafter", 2, 'f', false}, {"ulp", 1, 'f', false},
+    {"gcd", 2, 'i', false}, {"lcm", 2, 'i', false}, {"isqrt", 1, 'i', false},
+    {"factorial", 1, 'i', false}, {"comb", 2, 'i', false}, {"perm", 2, 'i', false},
+    {NULL, 0, 0, false}};
+
+static const mathfn *math_lookup(const char *name, int nargs) {
+  for (const mathfn *f = math_table; f->name; f++)
+    if (!strcmp(f->name, name) && (nargs < 0 || f->nargs == nargs || f->nargs < 0)) return f;
+  return NULL;
+}
+
+/* "const" for constants, "native"/"api" for functions; NULL if unknown. */
+const char *math_return_kind(const char *name, int nargs) {
+  const mathfn *f = math_lookup(name, nargs);
+  if (!f) return NULL;
+  return f->nargs < 0 ? "const" : f->native ? "native" : "api";
+}
+
+static const type *math_result(char r) {
+  return r == 'f' ? &ty_float : r == 'i' ? &ty_int : &ty_bool;
+}
+
+/* ---- instances ----------------------------------------------------------- */
+typedef struct ctx {
+  module *m;
+  inst *in;
+  bool strict;   /* final pass: an unknown type is a failure */
+} ctx;
+
+static inst *get_inst(module *m, func *f, const type **args);
+
+static void fail(ctx *c, srcpos pos, const char *msg) {
+  if (!c->in->fail) { c->in->fail = msg; c->in->fail_pos = pos; }
+  c->in->ok = false;
+}
+
+static const type *num_promote(const type *t) { return t->kind == TY_BOOL ? &ty_int : t; }
+
+static const type *type_expr(ctx *c, expr *e, bool truth);
+
+/* Result type of l OP r for number operands (CPython's numeric tower). */
+static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
+  if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
+  if (!ty_is_number(l) || !ty_is_number(r)) {
+    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
+                                 ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
+    return &ty_conflict;
+  }
+  bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR;
+  if (bitwise && l->kind == TY_BOOL && r->kind == TY_BOOL) return &ty_bool;
+  l = num_promote(l);
+  r = num_promote(r);
+  if (bitwise || op == OP_LSHIFT || op == OP_RSHIFT) {
+    if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) {
+      fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on a float raises TypeError",
+                                   binop_spelling[op]));
+      return &ty_conflict;
+    }
+    return &ty_int;
+  }
+  if (op == OP_TRUEDIV) return &ty_float;
+  if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) return &ty_float;
+  return &ty_int; /* int ** negative int deoptimises at run time */
+}
+
+static const type *type_call(ctx *c, expr *e) {
+  int n = e->u.call.n;
+  const type *at[64];
+  if (n > 64) { fail(c, e->pos, "too many arguments"); return &ty_conflict; }
+  bool unknown = false;
+  for (int i = 0; i < n; i++) {
+    at[i] = type_expr(c, e->u.call.args[i], false);
+    if (at[i]->kind == TY_UNKNOWN) unknown = true;
+  }
+  c->in->slots_used[e->u.call.callee_slot->index] = true;
+  if (e->u.call.callee_slot->module_slot >= 0)
+    c->in->slots_used[e->u.call.callee_slot->module_slot] = true;
+  const char *name = e->u.call.name;
+  if (e->u.call.kind == CALLEE_MODULE_FN) {
+    func *f = e->u.call.fn;
+    ir_lower_func(c->m, f);
+    if (f->breaks || f->not_compiled || !f->params_ok) {
+      fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
+                                   f->name, f->breaks ? f->breaks->reason : f->not_compiled ?
+                                   f->not_compiled : "unsupported parameters"));
+      return &ty_conflict;
+    }
+    if (n != f->nparams) {
+      fail(c, e->pos, arena_printf(c->m->a, "call passes %d arguments; %s() takes %d", n,
+                                   f->name, f->nparams));
+      return &ty_conflict;
+    }
+    if (unknown) return &ty_unknown;
+    for (int i = 0; i < n; i++)
+      if (!ty_is_number(at[i]) && at[i]->kind != TY_TUPLE) return &ty_conflict;
+    inst *callee = get_inst(c->m, f, at);
+    e->u.call.inst = callee;
+    if (!callee) { fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
+    if (!callee->ok && !callee->typing) {
+      fail(c, e->pos, arena_printf(c->m->a, "calls %s() whose %s specialisation is not "
+                                   "compiled: %s", f->name, callee->cname + strlen(f->name) + 2,
+                                   callee->fail));
+      return &ty_conflict;
+    }
+    if (callee->ret->kind == TY_UNKNOWN)
+      return callee->typing ? &ty_unknown : &ty_none;
+    return callee->ret;
+  }
+  if (unknown) return &ty_unknown;
+  for (int i = 0; i < n; i++)
+    if (!ty_is_number(at[i])) {
+      fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
+      return &ty_conflict;
+    }
+  if (e->u.call.kind == CALLEE_MATH) {
+    const mathfn *mf = math_lookup(name, n);
+    if (!mf) {
+      fail(c, e->pos, arena_printf(c->m->a, "math.%s() with %d arguments", name, n));
+      return &ty_conflict;
+    }
+    if ((!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) &&
+        at[0]->kind != TY_FLOAT)
+      return &ty_int;
+    if (mf->result == 'i' && !mf->native)
+      for (int i = 0; i < n; i++)
+        if (at[i]->kind == TY_FLOAT) {
+          fail(c, e->pos, arena_printf(c->m->a, "math.%s() of a float raises TypeError", name));
+          return &ty_conflict;
+        }
+    return math_result(mf->result);
+  }
+  /* builtins */
+  if (!strcmp(name, "abs") && n == 1) return num_promote(at[0]);
+  if (!strcmp(name, "int") && n == 1) return &ty_int;
+  if (!strcmp(name, "float") && n == 1) return &ty_float;
+  if (!strcmp(name, "bool") && n <= 1) return &ty_bool;
+  if (!strcmp(name, "round") && n == 1) return &ty_int;
+  if (!strcmp(name, "round") && n == 2) {
+    if (at[1]->kind == TY_FLOAT) { fail(c, e->pos, "round() with a float ndigits"); return &ty_conflict; }
+    return num_promote(at[0]);
+  }
+  if (!strcmp(name, "divmod") && n == 2) {
+    const type *t = binop_type(c, e, OP_FLOORDIV, at[0], at[1]);
+    const type *el[2] = {t, t};
+    return ty_tuple(c->m->a, 2, el);
+  }
+  if ((!strcmp(name, "min") || !strcmp(name, "max")) && n >= 2) {
+    for (int i = 1; i < n; i++)
+      if (at[i] != at[0]) {
+        fail(c, e->pos, arena_printf(c->m->a, "%s() of %s and %s: the result's type depends on "
+             "the values", name, ty_python_name(c->m->a, at[0]), ty_python_name(c->m->a, at[i])));
+        return &ty_conflict;
+      }
+    return at[0];
+  }
+  fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
+  return &ty_conflict;
+}
+
+/* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
+static const type *type_expr(ctx *c, expr *e, bool truth) {
+  const type *t = &ty_unknown;
+  switch (e->kind) {
+  case EX_INT: t = &ty_int; break;
+  case EX_FLOAT: t = &ty_float; break;
+  case EX_BOOL: t = &ty_bool; break;
+  case EX_NONE:
+    fail(c, e->pos, "None as a value (only `return None` is compiled)");
+    t = &ty_conflict;
+    break;
+  case EX_LOCAL:
+    t = c->in->local_ty[e->u.local];
+    if (t->kind == TY_UNKNOWN && c->strict) {
+      fail(c, e->pos, arena_printf(c->m->a, "local '%s' is read but never assigned a value",
+                                   c->in->fn->locals[e->u.local]));
+      t = &ty_conflict;
+    }
+    break;
+  case EX_GLOBAL:
+    c->in->slots_used[e->u.global->index] = true;
+    if (e->u.global->module_slot >= 0) c->in->slots_used[e->u.global->module_slot] = true;
+    t = e->u.global->ty;
+    break;
+  case EX_BINOP:
+    t = binop_type(c, e, e->u.bin.op, type_expr(c, e->u.bin.l, false),
+                   type_expr(c, e->u.bin.r, false));
+    break;
+  case EX_UNARY: {
+    const type *a = type_expr(c, e->u.un.a, false);
+    if (a->kind == TY_UNKNOWN) break;
+    if (!ty_is_number(a) || (a->kind == TY_FLOAT && e->u.un.op == UN_INVERT)) {
+      fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
+      t = &ty_conflict;
+      break;
+    }
+    t = num_promote(a);
+    break;
+  }
+  case EX_NOT: {
+    const type *a = type_expr(c, e->u.not_arg, true);
+    if (a->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+    t = &ty_bool;
+    break;
+  }
+  case EX_COMPARE:
+    for (int i = 0; i < e->u.cmp.n; i++) {
+      const type *a = type_expr(c, e->u.cmp.operands[i], false);
+      if (a->kind != TY_UNKNOWN && !ty_is_number(a))
+        fail(c, e->pos, arena_printf(c->m->a, "comparison of a %s", ty_python_name(c->m->a, a)));
+    }
+    t = &ty_bool;
+    break;
+  case EX_BOOLOP: {
+    const type *l = type_expr(c, e->u.boolop.l, truth);
+    const type *r = type_expr(c, e->u.boolop.r, truth);
+    if (truth) { t = &ty_bool; break; }
+    if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
+    if (l != r || !ty_is_number(l)) {
+      fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s gives either operand's type",
+           e->u.boolop.is_and ? "and" : "or", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
+      t = &ty_conflict;
+      break;
+    }
+    t = l;
+    break;
+  }
+  case EX_IFEXP: {
+    const type *cond = type_expr(c, e->u.ifexp.cond, true);
+    if (cond->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+    const type *a = type_expr(c, e->u.ifexp.then, truth);
+    const type *b = type_expr(c, e->u.ifexp.orelse, truth);
+    if (truth && ty_is_number(a) && ty_is_number(b)) { t = &ty_bool; break; }
+    t = ty_join(a, b);
+    if (t->kind == TY_CONFLICT)
+      fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
+                                   ty_python_name(c->m->a, a), ty_python_name(c->m->a, b)));
+    break;
+  }
+  case EX_TUPLE: {
+    const type *el[64];
+    if (e->u.tuple.n > 64) { fail(c, e->pos, "tuple too long"); t = &ty_conflict; break; }
+    bool unknown = false;
+    for (int i = 0; i < e->u.tuple.n; i++) {
+      el[i] = type_expr(c, e->u.tuple.elts[i], false);
+      if (el[i]->kind == TY_UNKNOWN) unknown = true;
+      if (el[i]->kind == TY_CONFLICT || el[i]->kind == TY_NONE) {
+        fail(c, e->pos, "tuple element of an unsupported type");
+        unknown = true;
+      }
+    }
+    if (truth) fail(c, e->pos, "truth value of a tuple");
+    t = unknown ? &ty_unknown : ty_tuple(c->m->a, e->u.tuple.n, el);
+    break;
+  }
+  case EX_CALL: t = type_call(c, e); break;
+  }
+  if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+  e->ty = t;
+  return t;
+}
+
+static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
+  if (t->kind == TY_UNKNOWN) return;
+  if (!tg->is_tuple) {
+    const type *old = c->in->local_ty[tg->local];
+    if (tg->local < c->in->fn->nparams && old != t) {
+      fail(c, pos, arena_printf(c->m->a, "parameter '%s' (%s) is assigned a %s",
+           c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t)));
+      return;
+    }
+    const type *j = ty_join(old, t);
+    if (j->kind == TY_CONFLICT) {
+      fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s",
+           c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t)));
+      return;
+    }
+    if (t->kind == TY_NONE) { fail(c, pos, "assignment of None"); return; }
+    if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
+    return;
+  }
+  if (t->kind != TY_TUPLE || t->n != tg->n) {
+    fail(c, pos, arena_printf(c->m->a, "cannot unpack a %s into %d names",
+                              ty_python_name(c->m->a, t), tg->n));
+    return;
+  }
+  for (int i = 0; i < tg->n; i++) bind(c, tg->elts[i], t->elts[i], tg->elts[i]->pos);
+}
+
+static void type_block(ctx *c, stmt *s);
+
+static void ret_join(ctx *c, const type *t, srcpos pos) {
+  inst *in = c->in;
+  if (t->kind == TY_NONE) { in->ret_may_be_none = true; return; }
+  if (t->kind == TY_UNKNOWN) return;
+  const type *j = ty_join(in->ret, t);
+  if (j->kind == TY_CONFLICT) {
+    fail(c, pos, arena_printf(c->m->a, "returns both %s and %s", ty_python_name(c->m->a, in->ret),
+                              ty_python_name(c->m->a, t)));
+    return;
+  }
+  if (j != in->ret) { in->ret = j; in->pass_changed = 1; }
+}
+
+static void type_cond(ctx *c, expr *e) {
+  const type *t = type_expr(c, e, true);
+  if (t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+}
+
+static void type_stmt(ctx *c, stmt *s) {
+  switch (s->kind) {
+  case ST_ASSIGN: {
+    const type *t = type_expr(c, s->u.assign.value, false);
+    for (int i = 0; i < s->u.assign.ntargets; i++) bind(c, s->u.assign.targets[i], t, s->pos);
+    break;
+  }
+  case ST_AUGASSIGN: {
+    const type *l = c->in->local_ty[s->u.aug.local];
+    const type *r = type_expr(c, s->u.aug.value, false);
+    if (l->kind == TY_UNKNOWN) {
+      if (c->strict) fail(c, s->pos, arena_printf(c->m->a, "local '%s' is read before any "
+                          "assignment", c->in->fn->locals[s->u.aug.local]));
+      break;
+    }
+    expr fake = {.pos = s->pos};
+    const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
+    target tg = {.local = s->u.aug.local};
+    bind(c, &tg, res, s->pos);
+    break;
+  }
+  case ST_RETURN:
+    ret_join(c, s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none, s->pos);
+    break;
+  case ST_IF:
+    type_cond(c, s->u.if_.cond);
+    type_block(c, s->u.if_.then);
+    type_block(c, s->u.if_.orelse);
+    break;
+  case ST_WHILE:
+    type_cond(c, s->u.while_.cond);
+    type_block(c, s->u.while_.body);
+    type_block(c, s->u.while_.orelse);
+    break;
+  case ST_FOR_RANGE: {
+    expr *parts[3] = {s->u.for_.start, s->u.for_.stop, s->u.for_.step};
+    for (int i = 0; i < 3; i++) {
+      if (!parts[i]) continue;
+      const type *t = type_expr(c, parts[i], false);
+      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN)
+        fail(c, parts[i]->pos, arena_printf(c->m->a, "range() of a %s raises TypeError",
+                                            ty_python_name(c->m->a, t)));
+    }
+    bind(c, s->u.for_.tgt, &ty_int, s->pos);
+    type_block(c, s->u.for_.body);
+    type_block(c, s->u.for_.orelse);
+    break;
+  }
+  case ST_EXPR: type_expr(c, s->u.expr, false); break;
+  case ST_BREAK: case ST_CONTINUE: case ST_PASS: break;
+  }
+}
+
+static void type_block(ctx *c, stmt *s) {
+  for (; s; s = s->next) type_stmt(c, s);
+}
+
+/* Can control reach the end of this block? (conservative: may say yes) */
+static bool falls_through(stmt *s) {
+  stmt *last = NULL;
+  for (; s; s = s->next) {
+    last = s;
+    if (s->kind == ST_RETURN) return false;
+  }
+  if (!last) return true;
+  if (last->kind == ST_IF)
+    return !last->u.if_.orelse || falls_through(last->u.if_.then) ||
+           falls_through(last->u.if_.orelse);
+  if (last->kind == ST_WHILE && last->u.while_.cond->kind == EX_BOOL && last->u.while_.cond->u.b) {
+    /* while True: ends only through break (searched shallowly; nested loops own theirs) */
+    return true;
+  }
+  return true;
+}
+
+static void type_inst(module *m, inst *in) {
+  ctx c = {m, in, false};
+  in->typing = true;
+  for (int pass = 0; pass < 20; pass++) {
+    in->pass_changed = 0;
+    type_block(&c, in->fn->body);
+    if (!in->pass_changed) break;
+  }
+  c.strict = true;
+  type_block(&c, in->fn->body);
+  if (falls_through(in->fn->body)) in->ret_may_be_none = true;
+  for (int i = 0; i < in->fn->nlocals; i++)
+    if (in->local_ty[i]->kind == TY_CONFLICT) fail(&c, in->fn->pos, "a local has no single type");
+  in->typing = false;
+}
+
+static const char *inst_cname(module *m, func *f, const type **args) {
+  strbuf b = {0};
+  sb_printf(&b, "%s__", f->name);
+  for (int i = 0; i < f->nparams; i++) sb_puts(&b, args[i]->code);
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+static inst *get_inst(module *m, func *f, const type **args) {
+  int count = 0;
+  for (inst *in = m->insts; in; in = in->next_all) {
+    if (in->fn != f) continue;
+    count++;
+    bool same = true;
+    for (int i = 0; i < f->nparams; i++) if (in->args[i] != args[i]) same = false;
+    if (same) return in;
+  }
+  if (count >= 16) return NULL;
+  inst *in = arena_alloc(m->a, sizeof *in);
+  in->fn = f;
+  in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+  memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
+  in->local_ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < f->nlocals; i++) in->local_ty[i] = i < f->nparams ? args[i] : &ty_unknown;
+  in->ret = &ty_unknown;
+  in->ok = true;
+  in->cname = inst_cname(m, f, args);
+  in->slots_used = arena_alloc(m->a, sizeof(bool) * (size_t)(m->nslots + 1));
+  inst **tail = &m->insts;
+  while (*tail) tail = &(*tail)->next_all;
+  *tail = in;
+  type_inst(m, in);
+  return in;
+}
+
+/* Instances referenced by calls inside `s`, for the transitive slot set. */
+static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap);
+static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case ST_ASSIGN: collect_callees_expr(in, s->u.assign.value, out, n, cap); break;
+    case ST_AUGASSIGN: collect_callees_expr(in, s->u.aug.value, out, n, cap); break;
+    case ST_RETURN: if (s->u.ret) collect_callees_expr(in, s->u.ret, out, n, cap); break;
+    case ST_IF:
+      collect_callees_expr(in, s->u.if_.cond, out, n, cap);
+      collect_callees_block(in, s->u.if_.then, out, n, cap);
+      collect_callees_block(in, s->u.if_.orelse, out, n, cap);
+      break;
+    case ST_WHILE:
+      collect_callees_expr(in, s->u.while_.cond, out, n, cap);
+      collect_callees_block(in, s->u.while_.body, out, n, cap);
+      collect_callees_block(in, s->u.while_.orelse, out, n, cap);
+      break;
+    case ST_FOR_RANGE:
+      if (s->u.for_.start) collect_callees_expr(in, s->u.for_.start, out, n, cap);
+      collect_callees_expr(in, s->u.for_.stop, out, n, cap);
+      if (s->u.for_.step) collect_callees_expr(in, s->u.for_.step, out, n, cap);
+      collect_callees_block(in, s->u.for_.body, out, n, cap);
+      collect_callees_block(in, s->u.for_.orelse, out, n, cap);
+      break;
+    case ST_EXPR: collect_callees_expr(in, s->u.expr, out, n, cap); break;
+    default: break;
+    }
+  }
+}
+
+static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap) {
+  switch (e->kind) {
+  case EX_BINOP:
+    collect_callees_expr(in, e->u.bin.l, out, n, cap);
+    collect_callees_expr(in, e->u.bin.r, out, n, cap);
+    break;
+  case EX_UNARY: collect_callees_expr(in, e->u.un.a, out, n, cap); break;
+  case EX_NOT: collect_callees_expr(in, e->u.not_arg, out, n, cap); break;
+  case EX_COMPARE:
+    for (int i = 0; i < e->u.cmp.n; i++) collect_callees_expr(in, e->u.cmp.operands[i], out, n, cap);
+    break;
+  case EX_BOOLOP:
+    collect_callees_expr(in, e->u.boolop.l, out, n, cap);
+    collect_callees_expr(in, e->u.boolop.r, out, n, cap);
+    break;
+  case EX_IFEXP:
+    collect_callees_expr(in, e->u.ifexp.cond, out, n, cap);
+    collect_callees_expr(in, e->u.ifexp.then, out, n, cap);
+    collect_callees_expr(in, e->u.ifexp.orelse, out, n, cap);
+    break;
+  case EX_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++) collect_callees_expr(in, e->u.tuple.elts[i], out, n, cap);
+    break;
+  case EX_CALL:
+    for (int i = 0; i < e->u.call.n; i++) collect_callees_expr(in, e->u.call.args[i], out, n, cap);
+    if (e->u.call.inst) {
+      for (int i = 0; i < *n; i++) if (out[i] == e->u.call.inst) return;
+      if (*n < cap) out[(*n)++] = e->u.call.inst;
+    }
+    break;
+  default: break;
+  }
+}
+
+void infer_retype(module *m, inst *in) {
+  ctx c = {m, in, true};
+  bool ok = in->ok;
+  const char *f = in->fail;
+  type_block(&c, in->fn->body);
+  in->ok = ok; /* retyping only restores expr->ty; the verdict stands */
+  in->fail = f;
+}
+
+void infer_module(module *m) {
+  for (int i = 0; i < m->nfuncs; i++) ir_lower_func(m, m->funcs[i]); /* fixes the slot set */
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    if (!f->is_root) continue;
+    if (f->breaks && !f->not_compiled)
+      f->not_compiled = arena_printf(m->a, "graph break at line %d: %s", f->breaks->pos.line,
+                                     f->breaks->reason);
+    if (f->not_compiled) continue;
+    if (!f->specs) {
+      f->not_compiled = "no specialisation: annotate the parameters (int, float, bool), give "
+                        "signatures=[...], or record a profile with 'python3 -m dynac record'";
+      continue;
+    }
+    inst **tail = &f->insts;
+    for (spec *s = f->specs; s; s = s->next) {
+      inst *in = get_inst(m, f, s->args);
+      if (!in) continue;
+      bool listed = false;
+      for (inst *o = f->insts; o; o = o->next_root) if (o == in) listed = true;
+      if (listed) continue;
+      in->origin = s->origin;
+      *tail = in;
+      tail = &in->next_root;
+    }
+  }
+  /* Transitive slot sets and callee lists (fixpoint over the call graph). */
+  for (inst *in = m->insts; in; in = in->next_all) {
+    if (!in->ok) continue;
+    infer_retype(m, in);
+    inst *buf[256];
+    int n = 0;
+    collect_callees_block(in, in->fn->body, buf, &n, 256);
+    in->callees = arena_alloc(m->a, sizeof(inst *) * (size_t)(n ? n : 1));
+    memcpy(in->callees, buf, sizeof(inst *) * (size_t)n);
+    in->ncallees = n;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (inst *in = m->insts; in; in = in->next_all) {
+      if (!in->ok) continue;
+      for (int k = 0; k < in->ncallees; k++) {
+        inst *cal = in->callees[k];
+        if (!cal->ok && in->ok) {
+          in->ok = false;
+          in->fail = arena_printf(m->a, "calls %s(), which is not compiled: %s", cal->fn->name,
+                                  cal->fail);
+          changed = true;
+        }
+        for (int s = 0; s < m->nslots; s++)
+          if (cal->slots_used[s] && !in->slots_used[s]) { in->slots_used[s] = true; changed = true; }
+      }
+    }
+  }
+}

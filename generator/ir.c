@@ -1,0 +1,760 @@
+/* ir.c: phase 4, syntax -> IR.
+ *
+ * Lowers one function's body to the kernel language's IR (gen.h): tagged
+ * unions of statements and expressions with names resolved to locals, guard
+ * slots (module globals, builtins, math) and callees. Anything outside the
+ * kernel language becomes a graph break with an entry of the registry below;
+ * in this slice a function with a break runs wholly in the interpreter.
+ */
+#include "gen.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The graph-break registry: stable ids, a short type, what it means, and
+ * what the user can do (after Dynamo's graph-break registry). */
+const struct gb_registry gb_registry[] = {
+    {"GB0001", "unsupported-statement", "this statement is not in the kernel language",
+     "move it out of the hot function, or accept that the function runs in the interpreter"},
+    {"GB0002", "unsupported-expression", "this expression is not in the kernel language",
+     "kernels take int, float and bool values and tuples of them"},
+    {"GB0003", "unknown-call", "call to a function that dynac cannot see into",
+     "call a function of this module, a math function or a supported builtin; or mark the "
+     "callee @dynac.allow_in_graph (a later release)"},
+    {"GB0004", "unsupported-operator", "operator not in the kernel language",
+     "use arithmetic, comparison and boolean operators on numbers"},
+    {"GB0005", "nested-scope", "nested function, lambda, comprehension or class",
+     "move the nested definition to module level"},
+    {"GB0006", "scope-declaration", "'global' or 'nonlocal' declaration",
+     "return the value instead of assigning a global"},
+    {"GB0007", "attribute-access", "attribute access on an arbitrary object",
+     "only math.NAME is read inside kernels"},
+    {"GB0008", "big-int-literal", "integer literal outside the int64 range",
+     "kernels keep ints in int64 with overflow checks; big literals stay in the interpreter"},
+    {"GB0009", "keyword-arguments", "call with keyword, *args or **kwargs arguments",
+     "pass the arguments positionally"},
+    {"GB0010", "exception-handling", "try/raise/assert/with",
+     "keep error handling outside the hot function"},
+    {"GB0011", "generator", "yield or await: generators and coroutines are not compiled",
+     "return values instead of yielding them"},
+    {"GB0012", "explicit-graph-break", "dynac.graph_break() / torch._dynamo.graph_break()",
+     "remove the call to compile the whole function"},
+    {"GB0013", "call-to-uncompiled", "call to a function of this module that has no kernel",
+     "see the callee's own graph breaks"},
+    {"GB0014", "unsupported-loop", "for loop over something other than range(...)",
+     "iterate over range(...); containers come in a later release"},
+    {"GB0015", "type-error", "the types at this point are not supported by the kernel",
+     "see the reason; values of mixed types (int and float in one variable) stay in the "
+     "interpreter"},
+    {NULL, NULL, NULL, NULL}};
+
+const struct gb_registry *gb_lookup(const char *type) {
+  for (const struct gb_registry *r = gb_registry; r->id; r++)
+    if (!strcmp(r->type, type)) return r;
+  return &gb_registry[0];
+}
+
+typedef struct lower {
+  module *m;
+  func *f;
+} lower;
+
+static void gb(lower *L, TSNode n, const char *type, const char *reason) {
+  const struct gb_registry *r = gb_lookup(type);
+  gbreak *b = arena_alloc(L->m->a, sizeof *b);
+  b->pos = node_pos(n);
+  b->id = r->id;
+  b->type = r->type;
+  b->reason = reason;
+  b->hint = r->hint;
+  gbreak **tail = &L->f->breaks;
+  while (*tail) tail = &(*tail)->next;
+  *tail = b;
+}
+
+static char *text(lower *L, TSNode n) { return node_text(L->m->a, &L->m->p, n); }
+
+slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
+              const type *ty, func *fn, int module_slot) {
+  for (int i = 0; i < m->nslots; i++) {
+    slot *s = m->slots[i];
+    if (s->kind == kind && !strcmp(s->name, name) && s->module_slot == module_slot &&
+        (!attr || (s->attr && !strcmp(s->attr, attr))))
+      return s;
+  }
+  slot *s = arena_alloc(m->a, sizeof *s);
+  *s = (slot){kind, name, attr, ty, fn, module_slot, m->nslots};
+  slot **ns = arena_alloc(m->a, sizeof(slot *) * (size_t)(m->nslots + 1));
+  if (m->nslots) memcpy(ns, m->slots, sizeof(slot *) * (size_t)m->nslots);
+  ns[m->nslots++] = s;
+  m->slots = ns;
+  return s;
+}
+
+/* ---- locals -------------------------------------------------------------- */
+static int find_local(func *f, const char *name) {
+  for (int i = 0; i < f->nlocals; i++) if (!strcmp(f->locals[i], name)) return i;
+  return -1;
+}
+
+static void add_local(lower *L, const char *name) {
+  func *f = L->f;
+  if (find_local(f, name) >= 0) return;
+  const char **nl = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->nlocals + 1));
+  if (f->nlocals) memcpy(nl, f->locals, sizeof(char *) * (size_t)f->nlocals);
+  nl[f->nlocals++] = name;
+  f->locals = nl;
+}
+
+static void collect_target_names(lower *L, TSNode n) {
+  if (node_is(n, "identifier")) { add_local(L, text(L, n)); return; }
+  if (node_is(n, "attribute") || node_is(n, "subscript")) return;
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) collect_target_names(L, ts_node_named_child(n, i));
+}
+
+/* Every name the function binds is local (Python's compile-time rule). */
+static void collect_locals(lower *L, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
+    add_local(L, text(L, child_by_field(n, "name")));
+    return;
+  }
+  if (!strcmp(t, "lambda") || !strcmp(t, "list_comprehension") ||
+      !strcmp(t, "set_comprehension") || !strcmp(t, "dictionary_comprehension") ||
+      !strcmp(t, "generator_expression"))
+    return;
+  if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+      !strcmp(t, "for_statement"))
+    collect_target_names(L, child_by_field(n, "left"));
+  if (!strcmp(t, "named_expression")) add_local(L, text(L, child_by_field(n, "name")));
+  if (!strcmp(t, "as_pattern_target")) collect_target_names(L, n);
+  if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+      TSNode it = ts_node_named_child(n, i);
+      TSNode alias = child_by_field(it, "alias");
+      char *nm = text(L, ts_node_is_null(alias) ? it : alias);
+      char *dot = strchr(nm, '.');
+      if (dot) *dot = 0;
+      add_local(L, nm);
+    }
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) collect_locals(L, ts_node_named_child(n, i));
+}
+
+/* ---- expressions ------------------------------------------------------- */
+static expr *lower_expr(lower *L, TSNode n);
+
+static expr *new_expr(lower *L, exkind k, TSNode n) {
+  expr *e = arena_alloc(L->m->a, sizeof *e);
+  e->kind = k;
+  e->pos = node_pos(n);
+  e->ty = &ty_unknown;
+  return e;
+}
+
+/* integer: 123, 1_000, 0x1F, 0o17, 0b101 */
+static expr *lower_integer(lower *L, TSNode n) {
+  char *s = text(L, n), *d = s;
+  for (char *p = s; *p; p++) if (*p != '_') *d++ = *p;
+  *d = 0;
+  if (strchr("jJ", s[strlen(s) - 1])) {
+    gb(L, n, "unsupported-expression", "complex literal");
+    return NULL;
+  }
+  int base = 10;
+  const char *digits = s;
+  if (s[0] == '0' && s[1]) {
+    char b = s[1] | 0x20;
+    base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
+    if (base != 10) digits = s + 2;
+  }
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(digits, &end, base);
+  if (errno || *end || v > (unsigned long long)INT64_MAX) {
+    gb(L, n, "big-int-literal", arena_printf(L->m->a, "integer literal %s", s));
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_INT, n);
+  e->u.i = (int64_t)v;
+  return e;
+}
+
+/* float: 1.5, 1e9, 1_0.5; the C library's strtod rounds as CPython does. */
+static expr *lower_float(lower *L, TSNode n) {
+  char *s = text(L, n), *d = s;
+  for (char *p = s; *p; p++) if (*p != '_') *d++ = *p;
+  *d = 0;
+  if (strchr("jJ", s[strlen(s) - 1])) {
+    gb(L, n, "unsupported-expression", "complex literal");
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_FLOAT, n);
+  e->u.f = strtod(s, NULL);
+  return e;
+}
+
+static const char *const builtin_calls[] = {"abs", "min", "max", "int", "float", "bool",
+                                            "round", "divmod", NULL};
+
+static bool is_builtin_call(lower *L, const char *name) {
+  if (find_local(L->f, name) >= 0 || scope_is_global(L->m, name)) return false;
+  for (const char *const *b = builtin_calls; *b; b++) if (!strcmp(*b, name)) return true;
+  return false;
+}
+
+/* identifier: a local, a module constant, or a value from math. */
+static expr *lower_identifier(lower *L, TSNode n) {
+  char *name = text(L, n);
+  int loc = find_local(L->f, name);
+  if (loc >= 0) {
+    expr *e = new_expr(L, EX_LOCAL, n);
+    e->u.local = loc;
+    return e;
+  }
+  const modconst *c = scope_find_const(L->m, name);
+  if (c && c->ty->kind != TY_CONFLICT) {
+    expr *e = new_expr(L, EX_GLOBAL, n);
+    e->u.global = ir_slot(L->m, SLOT_GLOBAL_SCALAR, name, NULL, c->ty, NULL, -1);
+    return e;
+  }
+  const char *attr = scope_math_from(L->m, name);
+  if (attr && !strcmp(math_return_kind(attr, -1), "const")) {
+    expr *e = new_expr(L, EX_GLOBAL, n);
+    e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, name, attr, &ty_float, NULL, -1);
+    return e;
+  }
+  if (scope_find_func(L->m, name))
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "function '%s' used as a value", name));
+  else if (scope_is_global(L->m, name))
+    gb(L, n, "unsupported-expression",
+       arena_printf(L->m->a, "global '%s' is not a constant number", name));
+  else
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "name '%s' is not a local, a "
+       "numeric module constant or a math value", name));
+  return NULL;
+}
+
+static const char *const binop_text[] = {"+", "-", "*", "/", "//", "%", "**",
+                                         "<<", ">>", "&", "|", "^", NULL};
+
+static int binop_from_text(const char *s) {
+  for (int i = 0; binop_text[i]; i++) if (!strcmp(binop_text[i], s)) return i;
+  return -1;
+}
+
+/* binary_operator: left operator right */
+static expr *lower_binary(lower *L, TSNode n) {
+  char *op = text(L, child_by_field(n, "operator"));
+  int k = binop_from_text(op);
+  if (k < 0) {
+    gb(L, n, "unsupported-operator", arena_printf(L->m->a, "operator '%s'", op));
+    return NULL;
+  }
+  expr *l = lower_expr(L, child_by_field(n, "left"));
+  expr *r = lower_expr(L, child_by_field(n, "right"));
+  if (!l || !r) return NULL;
+  expr *e = new_expr(L, EX_BINOP, n);
+  e->u.bin.op = (binop)k;
+  e->u.bin.l = l;
+  e->u.bin.r = r;
+  return e;
+}
+
+/* unary_operator: operator argument */
+static expr *lower_unary(lower *L, TSNode n) {
+  char *op = text(L, child_by_field(n, "operator"));
+  expr *a = lower_expr(L, child_by_field(n, "argument"));
+  if (!a) return NULL;
+  expr *e = new_expr(L, EX_UNARY, n);
+  e->u.un.op = !strcmp(op, "-") ? UN_NEG : !strcmp(op, "+") ? UN_POS : UN_INVERT;
+  e->u.un.a = a;
+  return e;
+}
+
+/* comparison_operator: operand (op operand)+, where op may be two tokens */
+static expr *lower_compare(lower *L, TSNode n) {
+  uint32_t c = ts_node_child_count(n);
+  expr *operands[64];
+  cmpop ops[64];
+  int no = 0, nops = 0;
+  char optext[16] = "";
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_child(n, i);
+    if (ts_node_is_named(ch) && !node_is(ch, "comment")) {
+      if (no) {
+        static const char *const names[] = {"<", "<=", ">", ">=", "==", "!="};
+        int k = -1;
+        for (int j = 0; j < 6; j++) if (!strcmp(optext, names[j])) k = j;
+        if (k < 0) {
+          gb(L, n, "unsupported-operator", arena_printf(L->m->a, "comparison '%s'", optext));
+          return NULL;
+        }
+        if (nops == 63) { gb(L, n, "unsupported-expression", "comparison chain too long"); return NULL; }
+        ops[nops++] = (cmpop)k;
+        optext[0] = 0;
+      }
+      if (no == 64) return NULL;
+      operands[no] = lower_expr(L, ch);
+      if (!operands[no]) return NULL;
+      no++;
+    } else if (!ts_node_is_named(ch)) {
+      const char *tok = ts_node_type(ch);
+      if (optext[0] && strlen(optext) + strlen(tok) + 2 < sizeof optext) strcat(optext, " ");
+      if (strlen(optext) + strlen(tok) + 1 < sizeof optext) strcat(optext, tok);
+    }
+  }
+  expr *e = new_expr(L, EX_COMPARE, n);
+  e->u.cmp.n = no;
+  e->u.cmp.operands = arena_alloc(L->m->a, sizeof(expr *) * (size_t)no);
+  memcpy(e->u.cmp.operands, operands, sizeof(expr *) * (size_t)no);
+  e->u.cmp.ops = arena_alloc(L->m->a, sizeof(cmpop) * (size_t)(nops ? nops : 1));
+  memcpy(e->u.cmp.ops, ops, sizeof(cmpop) * (size_t)nops);
+  return e;
+}
+
+/* tuple / expression_list: (a, b, ...) */
+static expr *lower_tuple(lower *L, TSNode n) {
+  uint32_t c = ts_node_named_child_count(n);
+  expr *e = new_expr(L, EX_TUPLE, n);
+  e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "comment")) continue;
+    if (node_is(ch, "list_splat") || node_is(ch, "parenthesized_list_splat")) {
+      gb(L, ch, "unsupported-expression", "starred expression in a tuple");
+      return NULL;
+    }
+    expr *x = lower_expr(L, ch);
+    if (!x) return NULL;
+    e->u.tuple.elts[e->u.tuple.n++] = x;
+  }
+  return e;
+}
+
+static bool is_name(lower *L, TSNode fnode, const char *dotted) {
+  return !strcmp(text(L, fnode), dotted);
+}
+
+/* call: function argument_list */
+static expr *lower_call(lower *L, TSNode n) {
+  TSNode fnode = child_by_field(n, "function");
+  TSNode args = child_by_field(n, "arguments");
+  if (is_name(L, fnode, "dynac.is_compiling") || is_name(L, fnode, "torch.compiler.is_compiling")) {
+    expr *e = new_expr(L, EX_BOOL, n); /* folded: True inside kernels */
+    e->u.b = true;
+    return e;
+  }
+  if (is_name(L, fnode, "dynac.graph_break") || is_name(L, fnode, "torch._dynamo.graph_break")) {
+    gb(L, n, "explicit-graph-break", "explicit graph_break()");
+    return NULL;
+  }
+  if (!node_is(args, "argument_list")) {
+    gb(L, n, "unsupported-expression", "call with a generator expression argument");
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_CALL, n);
+  uint32_t c = ts_node_named_child_count(args);
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
+        node_is(a, "dictionary_splat")) {
+      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with keyword or "
+         "starred arguments", text(L, fnode)));
+      return NULL;
+    }
+    expr *x = lower_expr(L, a);
+    if (!x) return NULL;
+    e->u.call.args[e->u.call.n++] = x;
+  }
+  char *fname = text(L, fnode);
+  if (node_is(fnode, "identifier")) {
+    func *callee = find_local(L->f, fname) < 0 ? scope_find_func(L->m, fname) : NULL;
+    const char *mattr = find_local(L->f, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
+    if (callee) {
+      e->u.call.kind = CALLEE_MODULE_FN;
+      e->u.call.fn = callee;
+      e->u.call.name = callee->name;
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_GLOBAL_FUNC, fname, NULL, NULL, callee, -1);
+      return e;
+    }
+    if (mattr && strcmp(math_return_kind(mattr, -1), "const")) {
+      e->u.call.kind = CALLEE_MATH;
+      e->u.call.name = mattr;
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, fname, mattr, NULL, NULL, -1);
+      return e;
+    }
+    if (is_builtin_call(L, fname)) {
+      e->u.call.kind = CALLEE_BUILTIN;
+      e->u.call.name = fname;
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_BUILTIN, fname, NULL, NULL, NULL, -1);
+      return e;
+    }
+  } else if (node_is(fnode, "attribute")) {
+    TSNode obj = child_by_field(fnode, "object");
+    char *oname = text(L, obj);
+    char *attr = text(L, child_by_field(fnode, "attribute"));
+    if (node_is(obj, "identifier") && find_local(L->f, oname) < 0 &&
+        scope_is_math_module(L->m, oname) && math_return_kind(attr, -1) &&
+        strcmp(math_return_kind(attr, -1), "const")) {
+      slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
+      e->u.call.kind = CALLEE_MATH;
+      e->u.call.name = attr;
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, NULL, NULL, ms->index);
+      return e;
+    }
+  }
+  gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s", fname));
+  return NULL;
+}
+
+/* attribute: object . attribute (only math.NAME constants are values) */
+static expr *lower_attribute(lower *L, TSNode n) {
+  TSNode obj = child_by_field(n, "object");
+  char *oname = text(L, obj);
+  char *attr = text(L, child_by_field(n, "attribute"));
+  if (node_is(obj, "identifier") && find_local(L->f, oname) < 0 &&
+      scope_is_math_module(L->m, oname)) {
+    const char *k = math_return_kind(attr, -1);
+    if (k && !strcmp(k, "const")) {
+      slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
+      expr *e = new_expr(L, EX_GLOBAL, n);
+      e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, &ty_float, NULL, ms->index);
+      return e;
+    }
+  }
+  gb(L, n, "attribute-access", arena_printf(L->m->a, "attribute '%s.%s'", oname, attr));
+  return NULL;
+}
+
+static expr *lower_expr(lower *L, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "integer")) return lower_integer(L, n);
+  if (!strcmp(t, "float")) return lower_float(L, n);
+  if (!strcmp(t, "true") || !strcmp(t, "false")) {
+    expr *e = new_expr(L, EX_BOOL, n);
+    e->u.b = !strcmp(t, "true");
+    return e;
+  }
+  if (!strcmp(t, "none")) return new_expr(L, EX_NONE, n);
+  if (!strcmp(t, "identifier")) return lower_identifier(L, n);
+  if (!strcmp(t, "parenthesized_expression")) {
+    TSNode inner = ts_node_named_child(n, 0);
+    if (node_is(inner, "yield")) { gb(L, n, "generator", "yield expression"); return NULL; }
+    return lower_expr(L, inner);
+  }
+  if (!strcmp(t, "binary_operator")) return lower_binary(L, n);
+  if (!strcmp(t, "unary_operator")) return lower_unary(L, n);
+  if (!strcmp(t, "not_operator")) {
+    expr *a = lower_expr(L, child_by_field(n, "argument"));
+    if (!a) return NULL;
+    expr *e = new_expr(L, EX_NOT, n);
+    e->u.not_arg = a;
+    return e;
+  }
+  if (!strcmp(t, "boolean_operator")) {
+    expr *l = lower_expr(L, child_by_field(n, "left"));
+    expr *r = lower_expr(L, child_by_field(n, "right"));
+    if (!l || !r) return NULL;
+    expr *e = new_expr(L, EX_BOOLOP, n);
+    e->u.boolop.is_and = !strcmp(text(L, child_by_field(n, "operator")), "and");
+    e->u.boolop.l = l;
+    e->u.boolop.r = r;
+    return e;
+  }
+  if (!strcmp(t, "comparison_operator")) return lower_compare(L, n);
+  if (!strcmp(t, "conditional_expression")) { /* then if cond else orelse */
+    expr *a = lower_expr(L, ts_node_named_child(n, 0));
+    expr *c = lower_expr(L, ts_node_named_child(n, 1));
+    expr *b = lower_expr(L, ts_node_named_child(n, 2));
+    if (!a || !b || !c) return NULL;
+    expr *e = new_expr(L, EX_IFEXP, n);
+    e->u.ifexp.cond = c;
+    e->u.ifexp.then = a;
+    e->u.ifexp.orelse = b;
+    return e;
+  }
+  if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) return lower_tuple(L, n);
+  if (!strcmp(t, "call")) return lower_call(L, n);
+  if (!strcmp(t, "attribute")) return lower_attribute(L, n);
+  if (!strcmp(t, "lambda") || strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
+    gb(L, n, "nested-scope", arena_printf(L->m->a, "%s", t));
+    return NULL;
+  }
+  if (!strcmp(t, "await") || !strcmp(t, "yield")) {
+    gb(L, n, "generator", arena_printf(L->m->a, "'%s' expression", t));
+    return NULL;
+  }
+  gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s", t));
+  return NULL;
+}
+
+/* ---- statements -------------------------------------------------------- */
+static stmt *lower_block(lower *L, TSNode block);
+
+static stmt *new_stmt(lower *L, stkind k, TSNode n) {
+  stmt *s = arena_alloc(L->m->a, sizeof *s);
+  s->kind = k;
+  s->pos = node_pos(n);
+  return s;
+}
+
+/* pattern: identifier | pattern_list | tuple_pattern | (pattern) */
+static target *lower_target(lower *L, TSNode n) {
+  target *t = arena_alloc(L->m->a, sizeof *t);
+  t->pos = node_pos(n);
+  if (node_is(n, "identifier")) {
+    t->local = find_local(L->f, text(L, n));
+    return t;
+  }
+  if (node_is(n, "pattern_list") || node_is(n, "tuple_pattern") ||
+      node_is(n, "list_pattern") || node_is(n, "parenthesized_expression") ||
+      node_is(n, "expression_list") || node_is(n, "tuple")) {
+    uint32_t c = ts_node_named_child_count(n);
+    if (node_is(n, "parenthesized_expression") && c == 1)
+      return lower_target(L, ts_node_named_child(n, 0));
+    t->is_tuple = true;
+    t->elts = arena_alloc(L->m->a, sizeof(target *) * (c ? c : 1));
+    for (uint32_t i = 0; i < c; i++) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (node_is(ch, "comment")) continue;
+      target *x = lower_target(L, ch);
+      if (!x) return NULL;
+      t->elts[t->n++] = x;
+    }
+    return t;
+  }
+  if (node_is(n, "list_splat_pattern"))
+    gb(L, n, "unsupported-statement", "starred assignment target");
+  else
+    gb(L, n, "unsupported-statement",
+       arena_printf(L->m->a, "assignment to %s", ts_node_type(n)));
+  return NULL;
+}
+
+/* assignment: left = right  |  left : type = right  |  a = b = right */
+static stmt *lower_assignment(lower *L, TSNode n) {
+  target *targets[32];
+  int nt = 0;
+  TSNode cur = n;
+  for (;;) {
+    TSNode right = child_by_field(cur, "right");
+    if (ts_node_is_null(right)) return new_stmt(L, ST_PASS, n); /* `x: int` declares only */
+    target *t = lower_target(L, child_by_field(cur, "left"));
+    if (!t) return NULL;
+    if (nt == 32) { gb(L, n, "unsupported-statement", "assignment chain too long"); return NULL; }
+    targets[nt++] = t;
+    if (node_is(right, "assignment")) { cur = right; continue; }
+    if (node_is(right, "yield")) { gb(L, right, "generator", "yield expression"); return NULL; }
+    if (node_is(right, "augmented_assignment") || node_is(right, "pattern_list")) {
+      gb(L, right, "unsupported-statement", "unusual assignment form");
+      return NULL;
+    }
+    expr *v = lower_expr(L, right);
+    if (!v) return NULL;
+    stmt *s = new_stmt(L, ST_ASSIGN, n);
+    s->u.assign.ntargets = nt;
+    s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *) * (size_t)nt);
+    /* Python assigns the leftmost target first. */
+    memcpy(s->u.assign.targets, targets, sizeof(target *) * (size_t)nt);
+    s->u.assign.value = v;
+    return s;
+  }
+}
+
+/* augmented_assignment: NAME op= right */
+static stmt *lower_augassign(lower *L, TSNode n) {
+  TSNode left = child_by_field(n, "left");
+  if (!node_is(left, "identifier")) {
+    gb(L, n, "unsupported-statement", "augmented assignment to a non-name target");
+    return NULL;
+  }
+  char *op = text(L, child_by_field(n, "operator"));
+  op[strlen(op) - 1] = 0; /* "+=" -> "+" */
+  int k = binop_from_text(op);
+  if (k < 0) {
+    gb(L, n, "unsupported-operator", arena_printf(L->m->a, "operator '%s='", op));
+    return NULL;
+  }
+  expr *v = lower_expr(L, child_by_field(n, "right"));
+  if (!v) return NULL;
+  stmt *s = new_stmt(L, ST_AUGASSIGN, n);
+  s->u.aug.local = find_local(L->f, text(L, left));
+  s->u.aug.op = (binop)k;
+  s->u.aug.value = v;
+  return s;
+}
+
+/* if_statement: if cond: block (elif_clause)* (else_clause)? */
+static stmt *lower_if(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_IF, n);
+  s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
+  s->u.if_.then = lower_block(L, child_by_field(n, "consequence"));
+  stmt **orelse = &s->u.if_.orelse;
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "elif_clause")) {
+      stmt *e = new_stmt(L, ST_IF, ch);
+      e->u.if_.cond = lower_expr(L, child_by_field(ch, "condition"));
+      e->u.if_.then = lower_block(L, child_by_field(ch, "consequence"));
+      *orelse = e;
+      orelse = &e->u.if_.orelse;
+    } else if (node_is(ch, "else_clause")) {
+      *orelse = lower_block(L, child_by_field(ch, "body"));
+    }
+  }
+  return s->u.if_.cond ? s : NULL;
+}
+
+/* while_statement: while cond: block (else: block)? */
+static stmt *lower_while(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_WHILE, n);
+  s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
+  s->u.while_.body = lower_block(L, child_by_field(n, "body"));
+  TSNode alt = child_by_field(n, "alternative");
+  if (!ts_node_is_null(alt)) {
+    s->u.while_.has_else = true;
+    s->u.while_.orelse = lower_block(L, child_by_field(alt, "body"));
+  }
+  return s->u.while_.cond ? s : NULL;
+}
+
+/* for_statement: for target in range(args): block (else: block)? */
+static stmt *lower_for(lower *L, TSNode n) {
+  TSNode right = child_by_field(n, "right");
+  TSNode fnode = child_by_field(right, "function");
+  if (!node_is(right, "call") || !node_is(fnode, "identifier") ||
+      strcmp(text(L, fnode), "range") || find_local(L->f, "range") >= 0 ||
+      scope_is_global(L->m, "range")) {
+    gb(L, right, "unsupported-loop", arena_printf(L->m->a, "for loop over %s", text(L, right)));
+    return NULL;
+  }
+  TSNode args = child_by_field(right, "arguments");
+  expr *a[3];
+  int na = 0;
+  uint32_t c = node_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(args, i);
+    if (node_is(ch, "comment")) continue;
+    if (na == 3 || node_is(ch, "keyword_argument") || node_is(ch, "list_splat")) {
+      gb(L, right, "unsupported-loop", "range() with unusual arguments");
+      return NULL;
+    }
+    a[na] = lower_expr(L, ch);
+    if (!a[na]) return NULL;
+    na++;
+  }
+  if (na == 0) { gb(L, right, "unsupported-loop", "range() without arguments"); return NULL; }
+  target *t = lower_target(L, child_by_field(n, "left"));
+  if (!t) return NULL;
+  if (t->is_tuple) { gb(L, n, "unsupported-loop", "unpacking a range element"); return NULL; }
+  stmt *s = new_stmt(L, ST_FOR_RANGE, n);
+  s->u.for_.tgt = t;
+  s->u.for_.start = na >= 2 ? a[0] : NULL;
+  s->u.for_.stop = na >= 2 ? a[1] : a[0];
+  s->u.for_.step = na == 3 ? a[2] : NULL;
+  s->u.for_.body = lower_block(L, child_by_field(n, "body"));
+  TSNode alt = child_by_field(n, "alternative");
+  if (!ts_node_is_null(alt)) {
+    s->u.for_.has_else = true;
+    s->u.for_.orelse = lower_block(L, child_by_field(alt, "body"));
+  }
+  return s;
+}
+
+/* expression_statement: expression | assignment | augmented_assignment */
+static stmt *lower_expression_statement(lower *L, TSNode n) {
+  TSNode e = ts_node_named_child(n, 0);
+  if (node_is(e, "assignment")) return lower_assignment(L, e);
+  if (node_is(e, "augmented_assignment")) return lower_augassign(L, e);
+  if (node_is(e, "string")) return new_stmt(L, ST_PASS, n); /* docstring */
+  if (node_is(e, "yield")) { gb(L, e, "generator", "yield statement"); return NULL; }
+  if (ts_node_named_child_count(n) > 1) { /* a, b (a tuple display) */
+    gb(L, n, "unsupported-statement", "tuple expression statement");
+    return NULL;
+  }
+  expr *x = lower_expr(L, e);
+  if (!x) return NULL;
+  stmt *s = new_stmt(L, ST_EXPR, n);
+  s->u.expr = x;
+  return s;
+}
+
+static stmt *lower_stmt(lower *L, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
+  if (!strcmp(t, "return_statement")) {
+    stmt *s = new_stmt(L, ST_RETURN, n);
+    TSNode v = ts_node_named_child(n, 0);
+    if (!ts_node_is_null(v) && !node_is(v, "comment")) {
+      s->u.ret = lower_expr(L, v);
+      if (!s->u.ret) return NULL;
+    }
+    return s;
+  }
+  if (!strcmp(t, "if_statement")) return lower_if(L, n);
+  if (!strcmp(t, "while_statement")) return lower_while(L, n);
+  if (!strcmp(t, "for_statement")) {
+    if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) {
+      gb(L, n, "generator", "async for");
+      return NULL;
+    }
+    return lower_for(L, n);
+  }
+  if (!strcmp(t, "break_statement")) return new_stmt(L, ST_BREAK, n);
+  if (!strcmp(t, "continue_statement")) return new_stmt(L, ST_CONTINUE, n);
+  if (!strcmp(t, "pass_statement")) return new_stmt(L, ST_PASS, n);
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+      !strcmp(t, "decorated_definition")) {
+    gb(L, n, "nested-scope", arena_printf(L->m->a, "nested %s", t));
+    return NULL;
+  }
+  if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+    gb(L, n, "scope-declaration", arena_printf(L->m->a, "%s", t));
+    return NULL;
+  }
+  if (!strcmp(t, "try_statement") || !strcmp(t, "raise_statement") ||
+      !strcmp(t, "assert_statement") || !strcmp(t, "with_statement")) {
+    gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",
+       (int)(strchr(t, '_') - t), t));
+    return NULL;
+  }
+  gb(L, n, "unsupported-statement", arena_printf(L->m->a, "%s", t));
+  return NULL;
+}
+
+/* block: statement+ ; returns the linked statement list */
+static stmt *lower_block(lower *L, TSNode block) {
+  stmt *head = NULL, **tail = &head;
+  uint32_t c = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(block, i);
+    if (node_is(ch, "comment")) continue;
+    stmt *s = lower_stmt(L, ch);
+    if (!s) continue; /* the break is recorded; keep lowering to find all */
+    *tail = s;
+    tail = &s->next;
+  }
+  return head;
+}
+
+void ir_lower_func(module *m, func *f) {
+  if (f->lowered) return;
+  f->lowered = true;
+  lower L = {m, f};
+  for (int i = 0; i < f->nparams; i++) add_local(&L, f->params[i]);
+  TSNode body = child_by_field(f->node, "body");
+  if (ts_node_has_error(f->node)) return;
+  /* `async def`: a coroutine is never a kernel */
+  if (ts_node_child_count(f->node) && !strcmp(ts_node_type(ts_node_child(f->node, 0)), "async"))
+    gb(&L, f->node, "generator", "async def");
+  collect_locals(&L, body);
+  f->body = lower_block(&L, body);
+}

@@ -1,0 +1,431 @@
+/* main.c: the `dynac` command line.
+ *
+ *   dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]
+ *                          [--line-directives]
+ *   dynac explain FILE.py... [--profile FILE] [--all] [--json]
+ *
+ * Configuration (defaults baked in by the Makefile): DYNAC_TEMPLATES,
+ * DYNAC_INCLUDE (the directory of dynac.h), DYNAC_PYTHON_INCLUDE,
+ * DYNAC_EXT_SUFFIX, CC.
+ */
+#include "gen.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#ifndef DYNAC_DEFAULT_TEMPLATES
+#define DYNAC_DEFAULT_TEMPLATES "templates"
+#endif
+#ifndef DYNAC_DEFAULT_INCLUDE
+#define DYNAC_DEFAULT_INCLUDE "single_include"
+#endif
+#ifndef DYNAC_DEFAULT_PYTHON_INCLUDE
+#define DYNAC_DEFAULT_PYTHON_INCLUDE "/usr/include/python3.11"
+#endif
+#ifndef DYNAC_DEFAULT_EXT_SUFFIX
+#define DYNAC_DEFAULT_EXT_SUFFIX ".cpython-311-x86_64-linux-gnu.so"
+#endif
+#define DYNAC_VERSION "0.1.0"
+
+typedef struct options {
+  const char *outdir;
+  const char *profile_path;
+  bool all, emit_only, json, line_directives;
+  const char **files;
+  int nfiles;
+} options;
+
+static const char *env_or(const char *name, const char *dflt) {
+  const char *v = getenv(name);
+  return v && *v ? v : dflt;
+}
+
+static void usage(FILE *to) {
+  fputs("usage: dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
+        "                  [--line-directives]\n"
+        "       dynac explain FILE.py... [--profile FILE] [--all] [--json]\n"
+        "       dynac --version\n"
+        "build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
+        "        module (default DIR: __dynac__ beside the source)\n"
+        "explain prints, per function: compiled or not, specialisations, guards and\n"
+        "        graph breaks with file:line:col and reason\n",
+        to);
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* C-identifier version of the file's stem: "colorsys.py" -> "colorsys". */
+static char *module_stem(arena *a, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 3 && !strcmp(base + n - 3, ".py")) n -= 3;
+  char *s = arena_alloc(a, n + 2);
+  size_t k = 0;
+  if (n == 0 || (base[0] >= '0' && base[0] <= '9')) s[k++] = '_';
+  for (size_t i = 0; i < n; i++) {
+    char c = base[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    s[k++] = ok ? c : '_';
+  }
+  s[k] = 0;
+  return s;
+}
+
+static bool mkdirs(const char *dir) {
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", dir);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+    *p = '/';
+  }
+  return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+typedef struct phase_times { double parse, scope, annotations, infer, emit, cc; } phase_times;
+
+/* Runs parse .. infer on one file; returns NULL after reporting errors. */
+static module *analyse(const char *path, const profile *prof, bool all, phase_times *pt) {
+  module *m = calloc(1, sizeof *m);
+  m->a = arena_new();
+  m->path = path;
+  m->all = all;
+  m->prof = prof;
+  m->modname = module_stem(m->a, path);
+  char rp[PATH_MAX];
+  m->realpath = arena_strdup(m->a, realpath(path, rp) ? rp : path);
+  double t0 = now_ms();
+  if (!parse_file(m->a, path, &m->p)) { parse_release(&m->p); arena_free(m->a); free(m); return NULL; }
+  double t1 = now_ms();
+  scope_module(m);
+  double t2 = now_ms();
+  bool ann_ok = annotations_module(m);
+  double t3 = now_ms();
+  if (!ann_ok) { parse_release(&m->p); arena_free(m->a); free(m); return NULL; }
+  infer_module(m);
+  double t4 = now_ms();
+  if (pt) { pt->parse = t1 - t0; pt->scope = t2 - t1; pt->annotations = t3 - t2; pt->infer = t4 - t3; }
+  return m;
+}
+
+static void release(module *m) {
+  parse_release(&m->p);
+  arena_free(m->a);
+  free(m);
+}
+
+static int count_compiled(module *m, int *nkernels) {
+  int n = 0;
+  *nkernels = 0;
+  for (int i = 0; i < m->nfuncs; i++) {
+    bool any = false;
+    for (inst *in = m->funcs[i]->insts; in; in = in->next_root) if (in->ok) { any = true; (*nkernels)++; }
+    if (any) n++;
+  }
+  return n;
+}
+
+/* Decorated functions that get no kernel are reported, never guessed. */
+static bool report_roots(module *m) {
+  bool ok = true;
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    if (!f->decorated_compile) continue;
+    if (f->fullgraph && f->breaks) {
+      for (gbreak *b = f->breaks; b; b = b->next)
+        diag_error(&m->p.src, b->pos, "%s() has fullgraph=True but breaks the graph here "
+                   "[%s %s]: %s; hint: %s", f->name, b->id, b->type, b->reason, b->hint);
+      ok = false;
+      continue;
+    }
+    bool any = false;
+    for (inst *in = f->insts; in; in = in->next_root) {
+      if (in->ok) { any = true; continue; }
+      fprintf(stderr, "%s:%d:%d: warning: %s(): specialisation (%s) is not compiled: %s\n",
+              m->path, in->fail_pos.line ? in->fail_pos.line : f->pos.line,
+              in->fail_pos.line ? in->fail_pos.col : f->pos.col, f->name,
+              in->cname + strlen(f->name) + 2, in->fail);
+    }
+    if (!any && f->not_compiled)
+      fprintf(stderr, "%s:%d:%d: warning: %s() runs in the interpreter: %s\n", m->path,
+              f->pos.line, f->pos.col, f->name, f->not_compiled);
+  }
+  return ok;
+}
+
+static bool write_file(const char *path, const char *data, size_t len) {
+  char tmp[PATH_MAX + 32];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  if (!f) { diag_plain("cannot write %s: %s", tmp, strerror(errno)); return false; }
+  bool ok = fwrite(data, 1, len, f) == len;
+  ok &= fclose(f) == 0;
+  if (!ok || rename(tmp, path) != 0) { diag_plain("cannot write %s: %s", path, strerror(errno)); return false; }
+  return true;
+}
+
+static char *dir_of(const char *path) {
+  const char *s = strrchr(path, '/');
+  if (!s) return strdup(".");
+  return strndup(path, (size_t)(s - path ? s - path : 1));
+}
+
+static int cmd_build(options *o, const profile *prof) {
+  emit_opts eo = {env_or("DYNAC_TEMPLATES", DYNAC_DEFAULT_TEMPLATES), o->line_directives};
+  cc_opts co = {env_or("CC", "cc"), env_or("DYNAC_PYTHON_INCLUDE", DYNAC_DEFAULT_PYTHON_INCLUDE),
+                env_or("DYNAC_INCLUDE", DYNAC_DEFAULT_INCLUDE),
+                env_or("DYNAC_EXT_SUFFIX", DYNAC_DEFAULT_EXT_SUFFIX)};
+  for (int i = 0; i < o->nfiles; i++) {
+    module *m = analyse(o->files[i], prof, o->all, NULL);
+    if (!m) continue;
+    if (!report_roots(m)) { release(m); continue; }
+    strbuf out = {0};
+    if (!emit_module(m, &eo, &out)) { sb_free(&out); release(m); continue; }
+    char *dir = o->outdir ? strdup(o->outdir) : NULL;
+    if (!dir) {
+      char *sd = dir_of(m->path);
+      size_t n = strlen(sd) + 16;
+      dir = malloc(n);
+      snprintf(dir, n, "%s/__dynac__", sd);
+      free(sd);
+    }
+    char c_path[PATH_MAX], so_path[PATH_MAX];
+    snprintf(c_path, sizeof c_path, "%s/%s__dynac.c", dir, m->modname);
+    snprintf(so_path, sizeof so_path, "%s/%s__dynac%s", dir, m->modname, co.ext_suffix);
+    if (!mkdirs(dir)) diag_plain("cannot create %s: %s", dir, strerror(errno));
+    else if (write_file(c_path, out.data, out.len) && !o->emit_only) cc_build(c_path, so_path, &co);
+    int nk, nc = count_compiled(m, &nk);
+    fprintf(stderr, "dynac: %s: %d of %d functions compiled (%d specialisations) -> %s\n",
+            m->path, nc, m->nfuncs, nk, o->emit_only ? c_path : so_path);
+    free(dir);
+    sb_free(&out);
+    release(m);
+  }
+  return diag_error_count() ? 1 : 0;
+}
+
+/* ---- explain ---------------------------------------------------------------- */
+static void print_caret(module *m, srcpos pos, const char *indent) {
+  int len;
+  const char *s = source_line(&m->p.src, pos.line, &len);
+  printf("%s%5d | %.*s\n%s      | ", indent, pos.line, len, s, indent);
+  for (int i = 1; i < pos.col && i <= len; i++) putchar(s[i - 1] == '\t' ? '\t' : ' ');
+  puts("^");
+}
+
+static const char *spec_text(module *m, inst *in) {
+  strbuf b = {0};
+  sb_puts(&b, "(");
+  for (int i = 0; i < in->fn->nparams; i++) {
+    if (i) sb_puts(&b, ", ");
+    sb_puts(&b, ty_python_name(m->a, in->args[i]));
+  }
+  sb_puts(&b, ")");
+  if (in->ok) {
+    sb_printf(&b, " -> %s", ty_python_name(m->a, in->ret));
+    if (in->ret_may_be_none && in->ret->kind != TY_UNKNOWN) sb_puts(&b, " | None");
+  }
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+static int guards_of(module *m, inst *in, const char **out, int cap) {
+  int n = 0;
+  for (int i = 0; i < in->fn->nparams && n < cap; i++)
+    out[n++] = arena_printf(m->a, "type(%s) is %s%s", in->fn->params[i],
+                            ty_python_name(m->a, in->args[i]),
+                            in->args[i]->kind == TY_INT ? " (value fits int64)" : "");
+  for (int k = 0; k < m->nslots && n < cap; k++) {
+    slot *s = m->slots[k];
+    if (!in->slots_used[k]) continue;
+    switch (s->kind) {
+    case SLOT_GLOBAL_SCALAR: out[n++] = arena_printf(m->a, "global %s is a %s", s->name, ty_python_name(m->a, s->ty)); break;
+    case SLOT_GLOBAL_FUNC: out[n++] = arena_printf(m->a, "global %s is the function at line %d (identity of its code)", s->name, s->fn->firstlineno); break;
+    case SLOT_BUILTIN: out[n++] = arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name); break;
+    case SLOT_MATH_MODULE: out[n++] = arena_printf(m->a, "global %s is the math module", s->name); break;
+    case SLOT_MATH_ATTR: out[n++] = arena_printf(m->a, "%s%s is math.%s", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name, s->attr); break;
+    }
+  }
+  if (n < cap) out[n++] = arena_printf(m->a, "source sha256 is %.16s... (checked when attached)", m->p.sha256);
+  return n;
+}
+
+static void explain_text(module *m, const phase_times *pt) {
+  int nk, nc = count_compiled(m, &nk);
+  int nbreaks = 0;
+  for (int i = 0; i < m->nfuncs; i++) for (gbreak *b = m->funcs[i]->breaks; b; b = b->next) nbreaks++;
+  printf("%s: %d functions, %d compiled (%d specialisations), %d graph breaks\n", m->path,
+         m->nfuncs, nc, nk, nbreaks);
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    bool compiled = false;
+    for (inst *in = f->insts; in; in = in->next_root) if (in->ok) compiled = true;
+    bool callee_kernel = false;
+    for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
+    printf("\n%s (%s:%d): ", f->qualname, m->path, f->pos.line);
+    if (compiled) puts("compiled");
+    else if (callee_kernel) puts("compiled only as a callee of other kernels (not a root)");
+    else if (!f->is_root) puts("not compiled: not a compile root (decorate it with @dynac.compile, "
+                               "record a profile, or build with --all)");
+    else printf("not compiled: %s\n", f->not_compiled ? f->not_compiled : "no specialisation compiled");
+    for (inst *in = f->insts; in; in = in->next_root) {
+      printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
+             in->ok ? "kernel" : "interpreter");
+      if (!in->ok) {
+        printf("    reason: %s\n", in->fail);
+        if (in->fail_pos.line) print_caret(m, in->fail_pos, "    ");
+        continue;
+      }
+      const char *g[128];
+      int ng = guards_of(m, in, g, 128);
+      for (int k = 0; k < ng; k++) printf("    guard: %s\n", g[k]);
+    }
+    for (gbreak *b = f->breaks; b; b = b->next) {
+      printf("  graph break %s (%s) at %s:%d:%d: %s\n", b->id, b->type, m->path, b->pos.line,
+             b->pos.col, b->reason);
+      print_caret(m, b->pos, "    ");
+      printf("    hint: %s\n", b->hint);
+    }
+  }
+  printf("\ncompile times (ms): parse %.3f, scope %.3f, annotations %.3f, infer %.3f\n",
+         pt->parse, pt->scope, pt->annotations, pt->infer);
+}
+
+static void explain_json(module *m, cJSON *files, const phase_times *pt) {
+  cJSON *fo = cJSON_CreateObject();
+  cJSON_AddStringToObject(fo, "file", m->path);
+  cJSON_AddStringToObject(fo, "sha256", m->p.sha256);
+  cJSON *fns = cJSON_AddArrayToObject(fo, "functions");
+  int nbreaks = 0, ngraphs = 0;
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    cJSON *jf = cJSON_CreateObject();
+    cJSON_AddStringToObject(jf, "qualname", f->qualname);
+    cJSON_AddNumberToObject(jf, "line", f->pos.line);
+    bool compiled = false;
+    for (inst *in = f->insts; in; in = in->next_root) if (in->ok) compiled = true;
+    if (compiled) ngraphs++;
+    cJSON_AddBoolToObject(jf, "compiled", compiled);
+    cJSON_AddBoolToObject(jf, "root", f->is_root);
+    if (!compiled && f->not_compiled) cJSON_AddStringToObject(jf, "reason", f->not_compiled);
+    cJSON *specs = cJSON_AddArrayToObject(jf, "specialisations");
+    for (inst *in = f->insts; in; in = in->next_root) {
+      cJSON *js = cJSON_CreateObject();
+      cJSON_AddStringToObject(js, "signature", spec_text(m, in));
+      cJSON_AddStringToObject(js, "origin", in->origin);
+      cJSON_AddBoolToObject(js, "kernel", in->ok);
+      if (!in->ok) {
+        cJSON_AddStringToObject(js, "reason", in->fail);
+        cJSON_AddNumberToObject(js, "line", in->fail_pos.line);
+        cJSON_AddNumberToObject(js, "col", in->fail_pos.col);
+      } else {
+        const char *g[128];
+        int ng = guards_of(m, in, g, 128);
+        cJSON *jg = cJSON_AddArrayToObject(js, "guards");
+        for (int k = 0; k < ng; k++) cJSON_AddItemToArray(jg, cJSON_CreateString(g[k]));
+      }
+      cJSON_AddItemToArray(specs, js);
+    }
+    cJSON *jb = cJSON_AddArrayToObject(jf, "graph_breaks");
+    for (gbreak *b = f->breaks; b; b = b->next) {
+      nbreaks++;
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "id", b->id);
+      cJSON_AddStringToObject(x, "type", b->type);
+      cJSON_AddNumberToObject(x, "line", b->pos.line);
+      cJSON_AddNumberToObject(x, "col", b->pos.col);
+      int len;
+      const char *s = source_line(&m->p.src, b->pos.line, &len);
+      char *src = arena_strndup(m->a, s, (size_t)len);
+      cJSON_AddStringToObject(x, "source", src);
+      cJSON_AddStringToObject(x, "reason", b->reason);
+      cJSON_AddStringToObject(x, "hint", b->hint);
+      cJSON_AddItemToArray(jb, x);
+    }
+    cJSON_AddItemToArray(fns, jf);
+  }
+  cJSON_AddNumberToObject(fo, "graph_count", ngraphs);
+  cJSON_AddNumberToObject(fo, "graph_break_count", nbreaks);
+  cJSON *t = cJSON_AddObjectToObject(fo, "compile_times_ms");
+  cJSON_AddNumberToObject(t, "parse", pt->parse);
+  cJSON_AddNumberToObject(t, "scope", pt->scope);
+  cJSON_AddNumberToObject(t, "annotations", pt->annotations);
+  cJSON_AddNumberToObject(t, "infer", pt->infer);
+  cJSON_AddItemToArray(files, fo);
+}
+
+static int cmd_explain(options *o, const profile *prof) {
+  cJSON *files = o->json ? cJSON_CreateArray() : NULL;
+  for (int i = 0; i < o->nfiles; i++) {
+    phase_times pt = {0};
+    module *m = analyse(o->files[i], prof, o->all, &pt);
+    if (!m) continue;
+    if (o->json) explain_json(m, files, &pt);
+    else explain_text(m, &pt);
+    release(m);
+  }
+  if (o->json) {
+    char *s = cJSON_Print(files);
+    puts(s);
+    free(s);
+    cJSON_Delete(files);
+  }
+  return diag_error_count() ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) { usage(stderr); return 2; }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--version")) { puts("dynac " DYNAC_VERSION); return 0; }
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
+  if (strcmp(cmd, "build") && strcmp(cmd, "explain")) {
+    fprintf(stderr, "dynac: error: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+  }
+  options o = {0};
+  o.files = calloc((size_t)argc, sizeof(char *));
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if ((!strcmp(a, "-o") || !strcmp(a, "--profile")) && i + 1 >= argc) {
+      fprintf(stderr, "dynac: error: %s needs an argument\n", a);
+      return 2;
+    }
+    if (!strcmp(a, "-o")) o.outdir = argv[++i];
+    else if (!strcmp(a, "--profile")) o.profile_path = argv[++i];
+    else if (!strcmp(a, "--all")) o.all = true;
+    else if (!strcmp(a, "--emit-only")) o.emit_only = true;
+    else if (!strcmp(a, "--json")) o.json = true;
+    else if (!strcmp(a, "--line-directives")) o.line_directives = true;
+    else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "dynac: error: unknown option '%s'\n", a);
+      usage(stderr);
+      return 2;
+    } else o.files[o.nfiles++] = a;
+  }
+  if (!o.nfiles) { fprintf(stderr, "dynac: error: no input files\n"); usage(stderr); return 2; }
+  profile prof;
+  arena *pa = arena_new();
+  const profile *pp = NULL;
+  if (o.profile_path) {
+    if (!profile_load(pa, o.profile_path, &prof)) { arena_free(pa); return 1; }
+    pp = &prof;
+  }
+  int rc = !strcmp(cmd, "build") ? cmd_build(&o, pp) : cmd_explain(&o, pp);
+  arena_free(pa);
+  free(o.files);
+  return rc;
+}

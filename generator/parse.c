@@ -1,0 +1,136 @@
+/* parse.c: phase 1, source text -> Tree-sitter tree.
+ *
+ * Reads the file, hashes it (SHA-256, libmd: the artifact's source guard),
+ * parses it with the Python grammar and reports every ERROR / MISSING node
+ * as a `file:line:col` diagnostic. Grammar symbols and fields are looked up
+ * by name, never by the numbers the grammar generator assigned.
+ */
+#include "gen.h"
+
+#include <errno.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+const TSLanguage *parse_language(void) { return tree_sitter_python(); }
+
+TSSymbol sym(const char *name) {
+  return ts_language_symbol_for_name(parse_language(), name, (uint32_t)strlen(name), true);
+}
+
+TSFieldId field(const char *name) {
+  return ts_language_field_id_for_name(parse_language(), name, (uint32_t)strlen(name));
+}
+
+TSNode child_by_field(TSNode n, const char *fname) {
+  return ts_node_child_by_field_name(n, fname, (uint32_t)strlen(fname));
+}
+
+bool node_is(TSNode n, const char *type) {
+  return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+srcpos node_pos(TSNode n) {
+  TSPoint p = ts_node_start_point(n);
+  return (srcpos){(int)p.row + 1, (int)p.column + 1};
+}
+
+char *node_text(arena *a, const parsed *p, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  return arena_strndup(a, p->src.text + s, e - s);
+}
+
+static char *read_whole_file(const char *path, size_t *len, const char **err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) { *err = strerror(errno); return NULL; }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) { cap *= 2; buf = realloc(buf, cap); }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  if (ferror(f)) { *err = strerror(errno ? errno : EIO); fclose(f); free(buf); return NULL; }
+  fclose(f);
+  buf[n] = 0;
+  *len = n;
+  return buf;
+}
+
+static void index_lines(arena *a, source *s) {
+  int n = 1;
+  for (size_t i = 0; i < s->len; i++) if (s->text[i] == '\n') n++;
+  s->lines = arena_alloc(a, sizeof(char *) * (size_t)n);
+  s->lines[0] = s->text;
+  int k = 1;
+  for (size_t i = 0; i < s->len; i++)
+    if (s->text[i] == '\n') s->lines[k++] = s->text + i + 1;
+  s->nlines = n;
+}
+
+/* Reports the syntax errors under `n`; returns how many it found. */
+static int report_syntax_errors(const parsed *p, TSNode n, int budget) {
+  if (budget <= 0 || !ts_node_has_error(n)) return 0;
+  if (ts_node_is_missing(n)) {
+    diag_error(&p->src, node_pos(n), "syntax error: missing '%s'; fix the source so that "
+               "'python3 -m py_compile' accepts it", ts_node_type(n));
+    return 1;
+  }
+  if (!strcmp(ts_node_type(n), "ERROR")) {
+    diag_error(&p->src, node_pos(n), "syntax error: unexpected input here; fix the source "
+               "so that 'python3 -m py_compile' accepts it");
+    return 1;
+  }
+  int found = 0;
+  uint32_t c = ts_node_child_count(n);
+  for (uint32_t i = 0; i < c && found < budget; i++)
+    found += report_syntax_errors(p, ts_node_child(n, i), budget - found);
+  return found;
+}
+
+bool parse_file(arena *a, const char *path, parsed *out) {
+  memset(out, 0, sizeof *out);
+  out->src.path = arena_strdup(a, path);
+  const char *err = NULL;
+  size_t len = 0;
+  char *text = read_whole_file(path, &len, &err);
+  if (!text) {
+    diag_error(NULL, (srcpos){1, 1}, "%s: cannot read this file (%s); check the path "
+               "and its permissions", path, err);
+    return false;
+  }
+  out->src.text = arena_strndup(a, text, len);
+  out->src.len = len;
+  free(text);
+  index_lines(a, &out->src);
+  SHA256Data((const uint8_t *)out->src.text, len, out->sha256);
+  if (memchr(out->src.text, 0, len)) {
+    diag_error(&out->src, (srcpos){1, 1}, "source contains a NUL byte; this is not a "
+               "Python source file");
+    return false;
+  }
+  out->parser = ts_parser_new();
+  if (!ts_parser_set_language(out->parser, parse_language())) {
+    diag_plain("the Python grammar's ABI does not match libtree-sitter; rebuild with 'make'");
+    return false;
+  }
+  out->tree = ts_parser_parse_string(out->parser, NULL, out->src.text, (uint32_t)len);
+  if (!out->tree) { diag_plain("%s: Tree-sitter failed to parse", path); return false; }
+  out->root = ts_tree_root_node(out->tree);
+  if (ts_node_has_error(out->root)) {
+    report_syntax_errors(out, out->root, 5);
+    return false;
+  }
+  return true;
+}
+
+void parse_release(parsed *p) {
+  if (p->tree) ts_tree_delete(p->tree);
+  if (p->parser) ts_parser_delete(p->parser);
+  p->tree = NULL;
+  p->parser = NULL;
+}

@@ -1,0 +1,109 @@
+/* profile.c: reads the profile written by `python3 -m dynac record`.
+ *
+ * Format (JSON, parsed with cJSON):
+ *   {"version": 1, "functions": [{"file": "/abs/path.py", "qualname": "f",
+ *     "firstlineno": 12, "signatures": [{"args": ["float", "int"], "calls": 7}]}]}
+ * A function's recorded argument types become its specialisations; types
+ * outside the kernel language (str, list, ...) are reported by explain.
+ */
+#include "gen.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  size_t got = fread(buf, 1, (size_t)n, f);
+  buf[got] = 0;
+  fclose(f);
+  return buf;
+}
+
+bool profile_load(arena *a, const char *path, profile *out) {
+  memset(out, 0, sizeof *out);
+  char *text = slurp(path);
+  if (!text) {
+    diag_error(NULL, (srcpos){1, 1}, "%s: cannot read the profile (%s); write one with "
+               "'python3 -m dynac record -o %s SCRIPT'", path, strerror(errno), path);
+    return false;
+  }
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  cJSON *fns = root ? cJSON_GetObjectItemCaseSensitive(root, "functions") : NULL;
+  if (!cJSON_IsArray(fns)) {
+    diag_error(NULL, (srcpos){1, 1}, "%s: not a dynac profile (expected a JSON object with "
+               "a \"functions\" list)", path);
+    cJSON_Delete(root);
+    return false;
+  }
+  int n = cJSON_GetArraySize(fns);
+  out->fns = arena_alloc(a, sizeof(profile_fn) * (size_t)(n ? n : 1));
+  cJSON *fn;
+  cJSON_ArrayForEach(fn, fns) {
+    cJSON *file = cJSON_GetObjectItemCaseSensitive(fn, "file");
+    cJSON *qual = cJSON_GetObjectItemCaseSensitive(fn, "qualname");
+    cJSON *sigs = cJSON_GetObjectItemCaseSensitive(fn, "signatures");
+    if (!cJSON_IsString(file) || !cJSON_IsString(qual) || !cJSON_IsArray(sigs)) continue;
+    profile_fn *pf = &out->fns[out->nfns++];
+    pf->file = arena_strdup(a, file->valuestring);
+    pf->qualname = arena_strdup(a, qual->valuestring);
+    int ns = cJSON_GetArraySize(sigs);
+    pf->sigs = arena_alloc(a, sizeof(char **) * (size_t)(ns ? ns : 1));
+    pf->sig_nargs = arena_alloc(a, sizeof(int) * (size_t)(ns ? ns : 1));
+    cJSON *sig;
+    cJSON_ArrayForEach(sig, sigs) {
+      cJSON *args = cJSON_GetObjectItemCaseSensitive(sig, "args");
+      if (!cJSON_IsArray(args)) continue;
+      int na = cJSON_GetArraySize(args);
+      const char **names = arena_alloc(a, sizeof(char *) * (size_t)(na ? na : 1));
+      int k = 0;
+      cJSON *arg;
+      cJSON_ArrayForEach(arg, args)
+          names[k++] = arena_strdup(a, cJSON_IsString(arg) ? arg->valuestring : "?");
+      pf->sigs[pf->nsigs] = names;
+      pf->sig_nargs[pf->nsigs++] = k;
+    }
+  }
+  cJSON_Delete(root);
+  return true;
+}
+
+/* Adds f's recorded signatures (those made only of kernel types) as specs. */
+void profile_specs(module *m, func *f) {
+  const profile *p = m->prof;
+  for (int i = 0; i < p->nfns; i++) {
+    const profile_fn *pf = &p->fns[i];
+    if (strcmp(pf->qualname, f->qualname) || strcmp(pf->file, m->realpath)) continue;
+    for (int s = 0; s < pf->nsigs; s++) {
+      if (pf->sig_nargs[s] != f->nparams) continue;
+      const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+      bool ok = true;
+      for (int k = 0; k < f->nparams; k++) {
+        args[k] = ty_from_name(pf->sigs[s][k]);
+        if (!args[k]) ok = false;
+      }
+      if (!ok) continue;
+      spec *sp = arena_alloc(m->a, sizeof *sp);
+      sp->args = args;
+      sp->origin = "profile";
+      bool dup = false;
+      for (spec *o = f->specs; o; o = o->next) {
+        bool same = true;
+        for (int k = 0; k < f->nparams; k++) if (o->args[k] != args[k]) same = false;
+        if (same) dup = true;
+      }
+      if (dup) continue;
+      spec **tail = &f->specs;
+      while (*tail) tail = &(*tail)->next;
+      *tail = sp;
+    }
+  }
+}

@@ -1,0 +1,258 @@
+/* scope.c: phase 2, module-level names.
+ *
+ * Collects the module's top-level functions, its constants (NAME = constant
+ * expression, assigned once, with a statically known number type), the names
+ * bound to the math module or to its members, and every other module-level
+ * binding. Names inside functions are resolved by ir.c against this table:
+ * local if assigned in the function, else module global, else builtin.
+ */
+#include "gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add_name(arena *a, const char ***arr, int *n, const char *name) {
+  for (int i = 0; i < *n; i++) if (!strcmp((*arr)[i], name)) return;
+  const char **na = arena_alloc(a, sizeof(char *) * (size_t)(*n + 1));
+  if (*n) memcpy(na, *arr, sizeof(char *) * (size_t)*n);
+  na[(*n)++] = name;
+  *arr = na;
+}
+
+func *scope_find_func(module *m, const char *name) {
+  for (int i = m->nfuncs - 1; i >= 0; i--) if (!strcmp(m->funcs[i]->name, name)) return m->funcs[i];
+  return NULL;
+}
+
+const modconst *scope_find_const(module *m, const char *name) {
+  for (int i = 0; i < m->nconsts; i++)
+    if (!strcmp(m->consts[i].name, name)) return &m->consts[i];
+  return NULL;
+}
+
+const char *scope_math_from(module *m, const char *name) {
+  for (int i = 0; i < m->nmath_from; i++)
+    if (!strcmp(m->math_from_names[i], name)) return m->math_from_attrs[i];
+  return NULL;
+}
+
+bool scope_is_math_module(module *m, const char *name) {
+  for (int i = 0; i < m->nmath_module_names; i++)
+    if (!strcmp(m->math_module_names[i], name)) return true;
+  return false;
+}
+
+bool scope_is_global(module *m, const char *name) {
+  if (scope_find_func(m, name) || scope_find_const(m, name) || scope_math_from(m, name) ||
+      scope_is_math_module(m, name))
+    return true;
+  for (int i = 0; i < m->nother_globals; i++)
+    if (!strcmp(m->other_globals[i], name)) return true;
+  return false;
+}
+
+/* The number type of a module-level constant expression, or NULL. */
+static const type *const_type(module *m, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "integer")) return &ty_int;
+  if (!strcmp(t, "float")) return &ty_float;
+  if (!strcmp(t, "true") || !strcmp(t, "false")) return &ty_bool;
+  if (!strcmp(t, "parenthesized_expression"))
+    return const_type(m, ts_node_named_child(n, 0));
+  if (!strcmp(t, "identifier")) {
+    char *name = node_text(m->a, &m->p, n);
+    const modconst *c = scope_find_const(m, name);
+    return c && c->ty->kind != TY_CONFLICT ? c->ty : NULL;
+  }
+  if (!strcmp(t, "attribute")) {
+    TSNode obj = child_by_field(n, "object");
+    char *attr = node_text(m->a, &m->p, child_by_field(n, "attribute"));
+    if (node_is(obj, "identifier") && scope_is_math_module(m, node_text(m->a, &m->p, obj)) &&
+        math_return_kind(attr, -1) && !strcmp(math_return_kind(attr, -1), "const"))
+      return &ty_float;
+    return NULL;
+  }
+  if (!strcmp(t, "unary_operator")) {
+    const type *a = const_type(m, child_by_field(n, "argument"));
+    if (!a) return NULL;
+    return a->kind == TY_BOOL ? &ty_int : a;
+  }
+  if (!strcmp(t, "binary_operator")) {
+    const type *l = const_type(m, child_by_field(n, "left"));
+    const type *r = const_type(m, child_by_field(n, "right"));
+    char *op = node_text(m->a, &m->p, child_by_field(n, "operator"));
+    if (!l || !r) return NULL;
+    if (!strcmp(op, "/")) return &ty_float;
+    if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) {
+      if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "//") ||
+          !strcmp(op, "%"))
+        return &ty_float;
+      return NULL;
+    }
+    if (!strcmp(op, "**")) return NULL; /* int ** int may be a float */
+    return &ty_int;
+  }
+  return NULL;
+}
+
+static void note_binding(module *m, const char *name) {
+  add_name(m->a, &m->other_globals, &m->nother_globals, name);
+}
+
+/* Every identifier bound by a target pattern (a, (b, c), x.y is not). */
+static void bind_targets(module *m, TSNode n) {
+  if (node_is(n, "identifier")) { note_binding(m, node_text(m->a, &m->p, n)); return; }
+  if (node_is(n, "attribute") || node_is(n, "subscript")) return;
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) bind_targets(m, ts_node_named_child(n, i));
+}
+
+static void scope_import(module *m, TSNode n) {
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode item = ts_node_named_child(n, i);
+    char *modname, *bound;
+    if (node_is(item, "aliased_import")) {
+      modname = node_text(m->a, &m->p, child_by_field(item, "name"));
+      bound = node_text(m->a, &m->p, child_by_field(item, "alias"));
+    } else {
+      modname = node_text(m->a, &m->p, item);
+      bound = arena_strdup(m->a, modname);
+      char *dot = strchr(bound, '.');
+      if (dot) *dot = 0;
+    }
+    if (!strcmp(modname, "math"))
+      add_name(m->a, &m->math_module_names, &m->nmath_module_names, bound);
+    else note_binding(m, bound);
+    if (!strcmp(bound, "dynac")) m->imports_dynac = true;
+    if (!strcmp(bound, "torch")) m->imports_torch = true;
+  }
+}
+
+static void scope_import_from(module *m, TSNode n) {
+  TSNode mod = child_by_field(n, "module_name");
+  char *modname = node_text(m->a, &m->p, mod);
+  bool is_math = !strcmp(modname, "math");
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode item = ts_node_named_child(n, i);
+    if (ts_node_eq(item, mod)) continue;
+    char *attr, *bound;
+    if (node_is(item, "aliased_import")) {
+      attr = node_text(m->a, &m->p, child_by_field(item, "name"));
+      bound = node_text(m->a, &m->p, child_by_field(item, "alias"));
+    } else if (node_is(item, "dotted_name")) {
+      attr = bound = node_text(m->a, &m->p, item);
+    } else {
+      continue; /* wildcard: names unknown; reads of them resolve as builtins/globals */
+    }
+    if (is_math && math_return_kind(attr, -1)) {
+      int k = m->nmath_from;
+      const char **names = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));
+      const char **attrs = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));
+      if (k) { memcpy(names, m->math_from_names, sizeof(char *) * (size_t)k);
+               memcpy(attrs, m->math_from_attrs, sizeof(char *) * (size_t)k); }
+      names[k] = bound; attrs[k] = attr;
+      m->math_from_names = names; m->math_from_attrs = attrs; m->nmath_from = k + 1;
+    } else {
+      note_binding(m, bound);
+    }
+  }
+}
+
+static void scope_function(module *m, TSNode def, int firstlineno) {
+  func *f = arena_alloc(m->a, sizeof *f);
+  f->node = def;
+  f->name = node_text(m->a, &m->p, child_by_field(def, "name"));
+  f->qualname = f->name;
+  f->pos = node_pos(def);
+  f->firstlineno = firstlineno ? firstlineno : f->pos.line;
+  func **nf = arena_alloc(m->a, sizeof(func *) * (size_t)(m->nfuncs + 1));
+  if (m->nfuncs) memcpy(nf, m->funcs, sizeof(func *) * (size_t)m->nfuncs);
+  nf[m->nfuncs++] = f;
+  m->funcs = nf;
+}
+
+static void scope_assignment(module *m, TSNode asg) {
+  TSNode left = child_by_field(asg, "left");
+  TSNode right = child_by_field(asg, "right");
+  if (node_is(right, "assignment")) scope_assignment(m, right); /* a = b = 1 */
+  if (!node_is(left, "identifier")) { bind_targets(m, left); return; }
+  char *name = node_text(m->a, &m->p, left);
+  const type *t = ts_node_is_null(right) ? NULL : const_type(m, node_is(right, "assignment") ?
+                                                   child_by_field(right, "right") : right);
+  for (int i = 0; i < m->nconsts; i++) {
+    if (!strcmp(m->consts[i].name, name)) {
+      m->consts[i].assignments++;
+      if (!t || t != m->consts[i].ty) m->consts[i].ty = &ty_conflict;
+      return;
+    }
+  }
+  if (!t) { note_binding(m, name); return; }
+  modconst *nc = arena_alloc(m->a, sizeof(modconst) * (size_t)(m->nconsts + 1));
+  if (m->nconsts) memcpy(nc, m->consts, sizeof(modconst) * (size_t)m->nconsts);
+  nc[m->nconsts++] = (modconst){name, t, 1};
+  m->consts = nc;
+}
+
+/* Bindings inside module-level compound statements (if/for/try/class...). */
+static void scope_nested_bindings(module *m, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
+    note_binding(m, node_text(m->a, &m->p, child_by_field(n, "name")));
+    return;
+  }
+  if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) {
+    bind_targets(m, child_by_field(n, "left"));
+  } else if (!strcmp(t, "for_statement")) {
+    bind_targets(m, child_by_field(n, "left"));
+  } else if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+      TSNode it = ts_node_named_child(n, i);
+      TSNode alias = child_by_field(it, "alias");
+      char *nm = node_text(m->a, &m->p, ts_node_is_null(alias) ? it : alias);
+      char *dot = strchr(nm, '.');
+      if (dot) *dot = 0;
+      note_binding(m, nm);
+    }
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) scope_nested_bindings(m, ts_node_named_child(n, i));
+}
+
+bool scope_module(module *m) {
+  TSNode root = m->p.root;
+  uint32_t c = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode st = ts_node_named_child(root, i);
+    const char *t = ts_node_type(st);
+    if (!strcmp(t, "function_definition")) {
+      scope_function(m, st, 0);
+    } else if (!strcmp(t, "decorated_definition")) {
+      TSNode def = child_by_field(st, "definition");
+      if (node_is(def, "function_definition")) scope_function(m, def, node_pos(st).line);
+      else note_binding(m, node_text(m->a, &m->p, child_by_field(def, "name")));
+    } else if (!strcmp(t, "expression_statement")) {
+      TSNode e = ts_node_named_child(st, 0);
+      if (node_is(e, "assignment")) scope_assignment(m, e);
+      else if (node_is(e, "augmented_assignment")) scope_nested_bindings(m, e);
+    } else if (!strcmp(t, "import_statement")) {
+      scope_import(m, st);
+    } else if (!strcmp(t, "import_from_statement")) {
+      scope_import_from(m, st);
+    } else {
+      scope_nested_bindings(m, st);
+    }
+  }
+  /* A name bound both as a constant and elsewhere is not a constant. */
+  for (int i = 0; i < m->nconsts; i++)
+    for (int j = 0; j < m->nother_globals; j++)
+      if (!strcmp(m->consts[i].name, m->other_globals[j])) m->consts[i].ty = &ty_conflict;
+  /* Two defs of one name: only the last one is reachable by name. */
+  for (int i = 0; i < m->nfuncs; i++)
+    for (int j = i + 1; j < m->nfuncs; j++)
+      if (!strcmp(m->funcs[i]->name, m->funcs[j]->name))
+        m->funcs[i]->not_compiled = "redefined later in the module";
+  return true;
+}

@@ -1,0 +1,224 @@
+/* util.c: arena, string buffer, diagnostics and the type lattice. */
+#include "gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arena: a chain of blocks, freed at once ---------------------------- */
+typedef struct block { struct block *next; size_t used, cap; char data[]; } block;
+struct arena { block *head; };
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) { fputs("dynac: out of memory\n", stderr); exit(70); }
+  return p;
+}
+
+arena *arena_new(void) {
+  arena *a = xmalloc(sizeof *a);
+  a->head = NULL;
+  return a;
+}
+
+void arena_free(arena *a) {
+  if (!a) return;
+  for (block *b = a->head, *n; b; b = n) { n = b->next; free(b); }
+  free(a);
+}
+
+void *arena_alloc(arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  if (!a->head || a->head->cap - a->head->used < n) {
+    size_t cap = n > 65536 ? n : 65536;
+    block *b = xmalloc(sizeof *b + cap);
+    b->next = a->head; b->used = 0; b->cap = cap;
+    a->head = b;
+  }
+  void *p = a->head->data + a->head->used;
+  a->head->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n) {
+  char *d = arena_alloc(a, n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(arena *a, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *d = arena_alloc(a, (size_t)n + 1);
+  vsnprintf(d, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  return d;
+}
+
+/* ---- strbuf ------------------------------------------------------------- */
+void sb_putn(strbuf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *d = realloc(b->data, cap);
+    if (!d) { fputs("dynac: out of memory\n", stderr); exit(70); }
+    b->data = d; b->cap = cap;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = 0;
+}
+
+void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *tmp = xmalloc((size_t)n + 1);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  sb_putn(b, tmp, (size_t)n);
+  free(tmp);
+}
+
+void sb_free(strbuf *b) { free(b->data); b->data = NULL; b->len = b->cap = 0; }
+
+/* ---- diagnostics -------------------------------------------------------- */
+static int n_errors;
+
+const char *source_line(const source *src, int line, int *len) {
+  if (!src || !src->lines || line < 1 || line > src->nlines) { *len = 0; return ""; }
+  const char *s = src->lines[line - 1];
+  const char *e = s;
+  while (e < src->text + src->len && *e != '\n' && *e != '\r') e++;
+  *len = (int)(e - s);
+  return s;
+}
+
+static void diag_v(const char *kind, const source *src, srcpos pos,
+                   const char *fmt, va_list ap) {
+  fprintf(stderr, "%s:%d:%d: %s: ", src ? src->path : "dynac", pos.line, pos.col, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  int len;
+  const char *line = source_line(src, pos.line, &len);
+  if (len > 0) {
+    fprintf(stderr, "%5d | %.*s\n      | ", pos.line, len, line);
+    for (int i = 1; i < pos.col && i <= len; i++) fputc(line[i - 1] == '\t' ? '\t' : ' ', stderr);
+    fputs("^\n", stderr);
+  }
+}
+
+void diag_error(const source *src, srcpos pos, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_v("error", src, pos, fmt, ap);
+  va_end(ap);
+  n_errors++;
+}
+
+void diag_note(const source *src, srcpos pos, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_v("note", src, pos, fmt, ap);
+  va_end(ap);
+}
+
+void diag_plain(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("dynac: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  n_errors++;
+}
+
+int diag_error_count(void) { return n_errors; }
+
+/* ---- type lattice ------------------------------------------------------- */
+const type ty_unknown = {TY_UNKNOWN, 0, NULL, "?"};
+const type ty_int = {TY_INT, 0, NULL, "i"};
+const type ty_float = {TY_FLOAT, 0, NULL, "f"};
+const type ty_bool = {TY_BOOL, 0, NULL, "b"};
+const type ty_none = {TY_NONE, 0, NULL, "n"};
+const type ty_conflict = {TY_CONFLICT, 0, NULL, "!"};
+
+typedef struct tuple_node { const type *t; struct tuple_node *next; } tuple_node;
+static tuple_node *interned; /* process-wide; types outlive one module */
+
+const type *ty_tuple(arena *a, int n, const type **elts) {
+  (void)a;
+  strbuf code = {0};
+  sb_printf(&code, "T%d", n);
+  for (int i = 0; i < n; i++) sb_puts(&code, elts[i]->code);
+  for (tuple_node *t = interned; t; t = t->next)
+    if (!strcmp(t->t->code, code.data)) { sb_free(&code); return t->t; }
+  type *t = xmalloc(sizeof *t);
+  t->kind = TY_TUPLE;
+  t->n = n;
+  const type **e = xmalloc(sizeof(*e) * (size_t)(n ? n : 1));
+  memcpy(e, elts, sizeof(*e) * (size_t)n);
+  t->elts = e;
+  t->code = code.data; /* owned by the interned type */
+  tuple_node *node = xmalloc(sizeof *node);
+  node->t = t; node->next = interned; interned = node;
+  return t;
+}
+
+const type *ty_join(const type *x, const type *y) {
+  if (x->kind == TY_UNKNOWN) return y;
+  if (y->kind == TY_UNKNOWN) return x;
+  if (x == y) return x;
+  return &ty_conflict;
+}
+
+const char *ty_python_name(arena *a, const type *t) {
+  switch (t->kind) {
+  case TY_INT: return "int";
+  case TY_FLOAT: return "float";
+  case TY_BOOL: return "bool";
+  case TY_NONE: return "None";
+  case TY_UNKNOWN: return "None";
+  case TY_CONFLICT: return "<conflict>";
+  case TY_TUPLE: {
+    strbuf b = {0};
+    sb_puts(&b, "tuple[");
+    for (int i = 0; i < t->n; i++) {
+      if (i) sb_puts(&b, ", ");
+      sb_puts(&b, ty_python_name(a, t->elts[i]));
+    }
+    sb_puts(&b, "]");
+    char *r = arena_strdup(a, b.data);
+    sb_free(&b);
+    return r;
+  }
+  }
+  return "?";
+}
+
+const type *ty_from_name(const char *name) {
+  if (!strcmp(name, "int")) return &ty_int;
+  if (!strcmp(name, "float")) return &ty_float;
+  if (!strcmp(name, "bool")) return &ty_bool;
+  return NULL;
+}
+
+bool ty_is_number(const type *t) {
+  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL;
+}
+
+const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
+                                      "<<", ">>", "&", "|", "^"};
+const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!="};

@@ -1,0 +1,162 @@
+/* dynac._runtime: the runtime of single_include/dynac.h as a Python module.
+ * Everything here is a thin binding; the logic lives in the header. */
+#define DYNAC_IMPLEMENTATION
+#include "dynac.h"
+
+static const dynac_module_desc *desc_of(PyObject *artifact) {
+  PyObject *cap = PyObject_GetAttrString(artifact, "__dynac_desc__");
+  if (!cap) return NULL;
+  const dynac_module_desc *d = (const dynac_module_desc *)PyCapsule_GetPointer(cap, DYNAC_DESC_CAPSULE);
+  Py_DECREF(cap);
+  if (d && d->abi_version != DYNAC_ABI_VERSION) {
+    PyErr_Format(PyExc_ImportError, "dynac: artifact ABI %d, runtime ABI %d: rebuild it",
+                 d->abi_version, DYNAC_ABI_VERSION);
+    return NULL;
+  }
+  return d;
+}
+
+static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co) {
+  for (int i = 0; i < d->nfuncs; i++) {
+    const dynac_func_desc *f = &d->funcs[i];
+    if (f->nentries && co->co_firstlineno == f->firstlineno && co->co_argcount == f->argcount &&
+        PyUnicode_CompareWithASCIIString(co->co_qualname, f->qualname) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+/* Attaches to `co` and every code object nested in its constants. */
+static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
+                       const char *modname) {
+  int n = 0;
+  const dynac_func_desc *f = match(d, co);
+  if (f) {
+    char name[512];
+    snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
+    int k = dynac_cache_attach(co, d, f, artifact, name);
+    if (k < 0) return -1;
+    n += k;
+  }
+  PyObject *consts = co->co_consts;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+    PyObject *c = PyTuple_GET_ITEM(consts, i);
+    if (!PyCode_Check(c)) continue;
+    int k = attach_tree((PyCodeObject *)c, d, artifact, modname);
+    if (k < 0) return -1;
+    n += k;
+  }
+  return n;
+}
+
+PyDoc_STRVAR(attach_code_doc,
+"attach_code(code, artifact, modname) -> int\n\n"
+"Attaches the kernels of `artifact` (a module built by `dynac build`) to the\n"
+"code objects nested in `code` (a module's code object) whose qualified name\n"
+"and first line match. Returns the number of cache entries attached.");
+static PyObject *py_attach_code(PyObject *self, PyObject *args) {
+  PyObject *code, *artifact;
+  const char *modname;
+  if (!PyArg_ParseTuple(args, "O!Os:attach_code", &PyCode_Type, &code, &artifact, &modname)) return NULL;
+  const dynac_module_desc *d = desc_of(artifact);
+  if (!d) return NULL;
+  int n = attach_tree((PyCodeObject *)code, d, artifact, modname);
+  return n < 0 ? NULL : PyLong_FromLong(n);
+}
+
+PyDoc_STRVAR(attach_function_doc,
+"attach_function(func, artifact, modname) -> int\n\n"
+"Attaches the kernels of `artifact` for func.__code__. Returns the number of\n"
+"cache entries attached (0: the artifact has no kernel for this function).");
+static PyObject *py_attach_function(PyObject *self, PyObject *args) {
+  PyObject *func, *artifact;
+  const char *modname;
+  if (!PyArg_ParseTuple(args, "O!Os:attach_function", &PyFunction_Type, &func, &artifact, &modname))
+    return NULL;
+  const dynac_module_desc *d = desc_of(artifact);
+  if (!d) return NULL;
+  PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(func);
+  const dynac_func_desc *f = match(d, co);
+  if (!f) return PyLong_FromLong(0);
+  char name[512];
+  snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
+  int n = dynac_cache_attach(co, d, f, artifact, name);
+  return n < 0 ? NULL : PyLong_FromLong(n);
+}
+
+PyDoc_STRVAR(describe_doc,
+"describe(artifact) -> list\n\n"
+"[(qualname, firstlineno, [(signature, [guard, ...]), ...]), ...] of an artifact.");
+static PyObject *py_describe(PyObject *self, PyObject *artifact) {
+  const dynac_module_desc *d = desc_of(artifact);
+  if (!d) return NULL;
+  PyObject *out = PyList_New(0);
+  for (int i = 0; out && i < d->nfuncs; i++) {
+    const dynac_func_desc *f = &d->funcs[i];
+    PyObject *ents = PyList_New(0);
+    for (int k = 0; ents && k < f->nentries; k++) {
+      PyObject *g = PyList_New(0);
+      for (int j = 0; g && j < f->entries[k].nguards; j++) {
+        PyObject *s = PyUnicode_FromString(f->entries[k].guards[j]);
+        if (!s || PyList_Append(g, s) < 0) Py_CLEAR(g);
+        Py_XDECREF(s);
+      }
+      PyObject *e = g ? Py_BuildValue("(sN)", f->entries[k].signature, g) : NULL;
+      if (!e || PyList_Append(ents, e) < 0) Py_CLEAR(ents);
+      Py_XDECREF(e);
+    }
+    PyObject *t = ents ? Py_BuildValue("(siN)", f->qualname, f->firstlineno, ents) : NULL;
+    if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
+    Py_XDECREF(t);
+  }
+  return out;
+}
+
+static PyObject *py_compiled_function(PyObject *self, PyObject *func) {
+  return dynac_compiled_function_new(func);
+}
+static PyObject *py_hook_acquire(PyObject *self, PyObject *unused) {
+  dynac_hook_acquire();
+  Py_RETURN_NONE;
+}
+static PyObject *py_hook_release(PyObject *self, PyObject *unused) {
+  dynac_hook_release();
+  Py_RETURN_NONE;
+}
+static PyObject *py_stats(PyObject *self, PyObject *unused) { return dynac_stats(); }
+static PyObject *py_reset_stats(PyObject *self, PyObject *unused) {
+  dynac_stats_reset();
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"attach_code", py_attach_code, METH_VARARGS, attach_code_doc},
+    {"attach_function", py_attach_function, METH_VARARGS, attach_function_doc},
+    {"describe", py_describe, METH_O, describe_doc},
+    {"compiled_function", py_compiled_function, METH_O,
+     "compiled_function(func): a callable served by func's kernels (see dynac.h)."},
+    {"hook_acquire", py_hook_acquire, METH_NOARGS,
+     "Holds the PEP 523 frame hook installed (nests)."},
+    {"hook_release", py_hook_release, METH_NOARGS, "Releases one hold on the frame hook."},
+    {"stats", py_stats, METH_NOARGS, "Dispatch counters per function (a new dict)."},
+    {"reset_stats", py_reset_stats, METH_NOARGS, "Sets every counter to zero."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "dynac._runtime",
+                                    "dynac's runtime (single_include/dynac.h).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__runtime(void) {
+  if (dynac_init() < 0) return NULL;
+  PyObject *m = PyModule_Create(&moddef);
+  if (!m) return NULL;
+  PyTypeObject *t = dynac_compiled_function_type();
+  if (!t) { Py_DECREF(m); return NULL; }
+  Py_INCREF(t);
+  if (PyModule_AddObject(m, "CompiledFunction", (PyObject *)t) < 0) {
+    Py_DECREF(t);
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

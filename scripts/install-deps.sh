@@ -1,0 +1,19 @@
+#!/bin/sh
+# Installs the Debian packages dynac needs, if any is missing.
+# Used by `make`; safe to run again (it does nothing when all are present).
+set -eu
+PKGS="libtree-sitter-dev libcjson-dev libmd-dev python3-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+# Tools: any installation will do (node/npm may come from outside Debian).
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+[ -z "$missing" ] && exit 0
+echo "dynac: installing Debian packages:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq $missing

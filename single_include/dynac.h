@@ -1,0 +1,1079 @@
+/* dynac.h: the dynac runtime, one header (stb style).
+ *
+ *   #include "dynac.h"                      declarations and kernel helpers
+ *   #define DYNAC_IMPLEMENTATION            in exactly one C file of a program:
+ *   #include "dynac.h"                      the runtime itself
+ *
+ * Depends on CPython's C API only (3.11; every version-specific detail lives
+ * in the "compat" section). Sections:
+ *   1. status codes and kernel helpers: CPython's number semantics in C
+ *      (int64 with overflow detection, float //, %, **, exact int/float
+ *      comparison). `static inline`; used by generated kernels.
+ *   2. descriptors: what a generated module exports (guard and glue functions
+ *      per specialisation) and the globals snapshot its guards check.
+ *   3. runtime API: cache per code object, PEP 523 frame hook, dispatch,
+ *      counters and logs. Implemented under DYNAC_IMPLEMENTATION.
+ *
+ * Errors follow CPython: functions returning PyObject* return NULL with an
+ * exception set; functions returning int return -1 with an exception set.
+ * Every PyObject* parameter is borrowed unless its comment says "steals";
+ * every PyObject* result is a new reference unless its comment says
+ * "borrowed".
+ *
+ * Kernel protocol (the idea is the deoptimisation of JIT compilers, and
+ * Dynamo's "fall back to the interpreter" on a guard failure): a kernel
+ * returns DYNAC_OK with its result, DYNAC_OK_NONE when the function
+ * returned None, DYNAC_DEOPT when CPython's answer is not the fast path's
+ * (int64 overflow, ZeroDivisionError, a math domain error, a value of
+ * another type), or DYNAC_ERROR with a Python exception set. On DYNAC_DEOPT
+ * the untouched frame runs in the interpreter, which produces CPython's
+ * result, exception, message and traceback. This is only valid for kernels
+ * without side effects, which is every kernel of the scalar kernel
+ * language; kernels that write to memory must raise instead.
+ */
+#ifndef DYNAC_H
+#define DYNAC_H
+
+#ifndef PY_SSIZE_T_CLEAN
+#define PY_SSIZE_T_CLEAN
+#endif
+#include <Python.h>
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef DYNAC_STATIC
+#define DYNAC_API static
+#else
+#define DYNAC_API extern
+#endif
+
+#if defined(__GNUC__)
+#define DYNAC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DYNAC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define DYNAC_LIKELY(x) (x)
+#define DYNAC_UNLIKELY(x) (x)
+#endif
+
+/* ======================================================================
+ * 1. Status codes and kernel helpers
+ * ==================================================================== */
+enum {
+  DYNAC_ERROR = -1,  /* a Python exception is set */
+  DYNAC_OK = 0,      /* result written */
+  DYNAC_DEOPT = 1,   /* run this call in the interpreter instead */
+  DYNAC_OK_NONE = 2  /* the function returned None */
+};
+
+/* int: + - * with overflow detection. Return nonzero on overflow. */
+static inline int dynac_int_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+static inline int dynac_int_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+static inline int dynac_int_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+static inline int dynac_int_neg(int64_t a, int64_t *r) { return __builtin_sub_overflow((int64_t)0, a, r); }
+static inline int dynac_int_abs(int64_t a, int64_t *r) {
+  if (a == INT64_MIN) return 1;
+  *r = a < 0 ? -a : a;
+  return 0;
+}
+
+/* int // int: rounds toward -inf. Nonzero: ZeroDivisionError or overflow. */
+static inline int dynac_int_floordiv(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0 || (a == INT64_MIN && b == -1)) return 1;
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+  *r = q;
+  return 0;
+}
+
+/* int % int: the result takes the sign of b. Nonzero: ZeroDivisionError. */
+static inline int dynac_int_mod(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0) return 1;
+  if (b == -1) { *r = 0; return 0; }
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  *r = m;
+  return 0;
+}
+
+/* int / int -> float, correctly rounded while both fit a double's 53-bit
+ * mantissa exactly (as CPython's fast path); otherwise deoptimise. */
+static inline int dynac_int_truediv(int64_t a, int64_t b, double *r) {
+  const int64_t lim = (int64_t)1 << 53;
+  if (b == 0 || a > lim || a < -lim || b > lim || b < -lim) return 1;
+  *r = (double)a / (double)b;
+  return 0;
+}
+
+/* int ** int for a non-negative exponent; a negative one gives a float in
+ * CPython, so the kernel deoptimises. */
+static inline int dynac_int_pow(int64_t a, int64_t e, int64_t *r) {
+  if (e < 0) return 1;
+  int64_t acc = 1, base = a;
+  while (e) {
+    if ((e & 1) && __builtin_mul_overflow(acc, base, &acc)) return 1;
+    e >>= 1;
+    if (e && __builtin_mul_overflow(base, base, &base)) return 1;
+  }
+  *r = acc;
+  return 0;
+}
+
+static inline int dynac_int_lshift(int64_t a, int64_t n, int64_t *r) {
+  if (n < 0) return 1; /* ValueError: negative shift count */
+  if (a == 0) { *r = 0; return 0; }
+  if (n >= 63) return 1;
+  return __builtin_mul_overflow(a, (int64_t)1 << n, r);
+}
+
+static inline int dynac_int_rshift(int64_t a, int64_t n, int64_t *r) {
+  if (n < 0) return 1;
+  *r = n >= 64 ? (a < 0 ? -1 : 0) : (a >> n); /* arithmetic shift = floor */
+  return 0;
+}
+
+/* float / float. Nonzero: ZeroDivisionError. */
+static inline int dynac_float_div(double a, double b, double *r) {
+  if (b == 0.0) return 1;
+  *r = a / b;
+  return 0;
+}
+
+/* float % float: fmod, then the sign of the divisor; a zero result takes the
+ * divisor's sign (CPython's float_rem). */
+static inline int dynac_float_mod(double a, double b, double *r) {
+  if (b == 0.0) return 1;
+  double m = fmod(a, b);
+  if (m != 0.0) {
+    if ((b < 0) != (m < 0)) m += b;
+  } else {
+    m = copysign(0.0, b);
+  }
+  *r = m;
+  return 0;
+}
+
+/* float // float: the quotient matching float % (CPython's _float_div_mod:
+ * derive it from fmod, then round to the nearest integer toward -inf). */
+static inline int dynac_float_floordiv(double a, double b, double *r) {
+  if (b == 0.0) return 1;
+  double m = fmod(a, b);
+  double div = (a - m) / b;
+  if (m != 0.0 && ((b < 0) != (m < 0))) div -= 1.0;
+  double q;
+  if (div != 0.0) {
+    q = floor(div);
+    if (div - q > 0.5) q += 1.0;
+  } else {
+    q = copysign(0.0, a / b);
+  }
+  *r = q;
+  return 0;
+}
+
+/* float ** float with CPython's rules; nonzero where CPython raises
+ * (ZeroDivisionError, OverflowError) or returns a complex number. */
+static inline int dynac_float_pow(double a, double b, double *r) {
+  if (b == 0.0) { *r = 1.0; return 0; }
+  if (isnan(a)) { *r = a; return 0; }
+  if (isnan(b)) { *r = a == 1.0 ? 1.0 : b; return 0; }
+  if (a == 0.0 && b < 0.0) return 1;
+  if (a < 0.0 && isfinite(a) && isfinite(b) && b != floor(b)) return 1;
+  double x = pow(a, b);
+  if (isinf(x) && isfinite(a) && isfinite(b)) return 1;
+  *r = x;
+  return 0;
+}
+
+/* Exact comparison of an int with a float (CPython compares the values, not
+ * the int converted to a double): -1 if i < f, 0 if equal, 1 if i > f, 2 if
+ * f is NaN (unordered). */
+static inline int dynac_cmp_int_float(int64_t i, double f) {
+  if (isnan(f)) return 2;
+  const int64_t lim = (int64_t)1 << 53;
+  if (i >= -lim && i <= lim) {
+    double d = (double)i;
+    return d < f ? -1 : d > f ? 1 : 0;
+  }
+  if (f >= 9223372036854775808.0) return -1;
+  if (f < -9223372036854775808.0) return 1;
+  double t = trunc(f);
+  int64_t ti = (int64_t)t;
+  if (i != ti) return i < ti ? -1 : 1;
+  double frac = f - t;
+  return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+}
+#define DYNAC_CMP_LT(c) ((c) == -1)
+#define DYNAC_CMP_LE(c) ((c) == -1 || (c) == 0)
+#define DYNAC_CMP_GT(c) ((c) == 1)
+#define DYNAC_CMP_GE(c) ((c) == 1 || (c) == 0)
+#define DYNAC_CMP_EQ(c) ((c) == 0)
+#define DYNAC_CMP_NE(c) ((c) != 0)
+
+/* int(x) / math.trunc(x) of a float: nonzero for NaN, inf, or outside int64. */
+static inline int dynac_float_to_int(double x, int64_t *r) {
+  if (!isfinite(x)) return 1;
+  double t = trunc(x);
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) return 1;
+  *r = (int64_t)t;
+  return 0;
+}
+
+/* round(x) of a float: half to even (CPython's float.__round__). */
+static inline int dynac_float_round(double x, int64_t *r) {
+  double y = round(x);
+  if (fabs(x - y) == 0.5) y = 2.0 * round(x / 2.0);
+  return dynac_float_to_int(y, r);
+}
+
+/* math functions of one/two floats: nonzero where CPython's math module
+ * raises (NaN from non-NaN arguments: ValueError; inf from finite ones:
+ * OverflowError or ValueError). */
+static inline int dynac_math_check1(double x, double r) {
+  return (isnan(r) && !isnan(x)) || (isinf(r) && isfinite(x));
+}
+static inline int dynac_math_check2(double x, double y, double r) {
+  return (isnan(r) && !isnan(x) && !isnan(y)) || (isinf(r) && isfinite(x) && isfinite(y));
+}
+
+/* Boxing: new references, NULL with MemoryError on failure. */
+static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
+static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
+static inline PyObject *dynac_box_bool(bool v) {
+  PyObject *r = v ? Py_True : Py_False;
+  Py_INCREF(r);
+  return r;
+}
+
+/* Unboxing for guards: exact int within int64. */
+static inline int dynac_int64_of(PyObject *v, int64_t *out) {
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow) return 0;
+  *out = (int64_t)x;
+  return 1;
+}
+static inline int dynac_is_int64(PyObject *v) {
+  int64_t ignored;
+  return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
+}
+
+/* Length of range(start, stop, step), step != 0, computed without overflow
+ * (as CPython's range does, in unsigned arithmetic). */
+static inline uint64_t dynac_range_len(int64_t start, int64_t stop, int64_t step) {
+  if (step > 0)
+    return start < stop ? ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1 : 0;
+  return start > stop
+             ? ((uint64_t)start - (uint64_t)stop - 1) / ((uint64_t)0 - (uint64_t)step) + 1
+             : 0;
+}
+
+/* Calls fn (borrowed) with n boxed arguments (stolen; NULL entries mean a
+ * boxing failure). Returns a new reference, or NULL with no exception set:
+ * the kernel then deoptimises and the interpreter raises CPython's error. */
+static inline PyObject *dynac_call_api(PyObject *fn, PyObject **argv, int n) {
+  PyObject *r = NULL;
+  int ok = 1;
+  for (int i = 0; i < n; i++) if (!argv[i]) ok = 0;
+  if (ok) r = PyObject_Vectorcall(fn, argv, (size_t)n, NULL);
+  for (int i = 0; i < n; i++) Py_XDECREF(argv[i]);
+  if (!r) PyErr_Clear();
+  return r;
+}
+/* Unboxing of an API result (stolen): 0 on success, 1 (deoptimise) when it
+ * is not exactly of the type the kernel was typed for. */
+static inline int dynac_unbox_float(PyObject *r, double *out) {
+  if (!r) return 1;
+  int bad = !PyFloat_CheckExact(r);
+  if (!bad) *out = PyFloat_AS_DOUBLE(r);
+  Py_DECREF(r);
+  return bad;
+}
+static inline int dynac_unbox_int(PyObject *r, int64_t *out) {
+  if (!r) return 1;
+  int bad = !PyLong_CheckExact(r) || !dynac_int64_of(r, out);
+  Py_DECREF(r);
+  return bad;
+}
+static inline int dynac_unbox_bool(PyObject *r, bool *out) {
+  if (!r) return 1;
+  int bad = !PyBool_Check(r);
+  if (!bad) *out = r == Py_True;
+  Py_DECREF(r);
+  return bad;
+}
+
+/* Loops poll for signals (Ctrl-C) every 65536 iterations, as the
+ * interpreter's eval breaker does at backward jumps. */
+#define DYNAC_LOOP_TICK(counter) \
+  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && PyErr_CheckSignals() < 0) return DYNAC_ERROR
+
+/* Kernel-to-kernel recursion deeper than this deoptimises, so deep
+ * recursion meets CPython's own recursion limit instead of the C stack's. */
+#ifndef DYNAC_MAX_KERNEL_DEPTH
+#define DYNAC_MAX_KERNEL_DEPTH 500
+#endif
+
+/* ======================================================================
+ * 2. Descriptors exported by generated modules
+ * ==================================================================== */
+#define DYNAC_ABI_VERSION 1
+
+/* The module-level values a kernel reads, re-validated whenever the module's
+ * globals, builtins or math dict changed (their dict version tags, PEP 509),
+ * and whenever a called function's __code__ was replaced. */
+typedef enum dynac_slot_kind {
+  DYNAC_SLOT_GLOBAL_INT, DYNAC_SLOT_GLOBAL_FLOAT, DYNAC_SLOT_GLOBAL_BOOL,
+  DYNAC_SLOT_GLOBAL_FUNC, DYNAC_SLOT_BUILTIN, DYNAC_SLOT_MATH_MODULE,
+  DYNAC_SLOT_MATH_FUNC, DYNAC_SLOT_MATH_FLOAT
+} dynac_slot_kind;
+
+typedef struct dynac_slot_desc {
+  dynac_slot_kind kind;
+  const char *name;        /* global or builtin name */
+  const char *attr;        /* math attribute (MATH_*) */
+  int module_slot;         /* MATH_*: slot of `import math`, or -1 (from-import) */
+  const char *qualname;    /* GLOBAL_FUNC: the callee's co_qualname */
+  int firstlineno;         /* GLOBAL_FUNC: the callee's co_firstlineno */
+} dynac_slot_desc;
+
+typedef struct dynac_slot {
+  PyObject *obj;           /* strong reference while valid */
+  PyObject *code;          /* GLOBAL_FUNC: its __code__ when validated (borrowed, kept by obj) */
+  union { double f; int64_t i; } v;
+  int valid;
+} dynac_slot;
+
+typedef struct dynac_globals {
+  PyObject *globals;        /* strong: the module dict last validated against */
+  uint64_t globals_version;
+  PyObject *builtins;       /* strong: its builtins dict */
+  uint64_t builtins_version;
+  PyObject *math;           /* strong: math.__dict__, when a slot reads math */
+  uint64_t math_version;
+  PyObject *filename;       /* strong: co_filename of the attached code (callee check) */
+  int nslots;
+  const dynac_slot_desc *desc;
+  dynac_slot *slots;
+} dynac_globals;
+
+/* A guard function: 1 if every assumption of the entry holds for these
+ * arguments and globals, 0 if not (*failed names the first failing guard,
+ * a static string), -1 with an exception set. args: the function's
+ * positional parameters, borrowed; globals: the function's module dict. */
+typedef int (*dynac_guard_fn)(PyObject *const *args, PyObject *globals, const char **failed);
+/* Glue: unboxes args, runs the kernel, boxes the result into *result (new
+ * reference). Returns DYNAC_OK, DYNAC_DEOPT or DYNAC_ERROR. Call only after
+ * the guard passed. */
+typedef int (*dynac_glue_fn)(PyObject *const *args, PyObject **result);
+
+typedef struct dynac_entry_desc {
+  const char *signature;   /* "(float, float, float) -> tuple[float, float, float]" */
+  dynac_guard_fn guard;
+  dynac_glue_fn glue;
+  int nguards;
+  const char *const *guards; /* the guards, in the order checked, for explain */
+} dynac_entry_desc;
+
+typedef struct dynac_func_desc {
+  const char *qualname;    /* co_qualname */
+  int firstlineno;         /* co_firstlineno */
+  int argcount;            /* co_argcount */
+  int nentries;
+  const dynac_entry_desc *entries;
+  int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
+} dynac_func_desc;
+
+typedef struct dynac_module_desc {
+  int abi_version;         /* DYNAC_ABI_VERSION */
+  const char *source_name; /* "colorsys.py" */
+  const char *source_sha256;
+  int nfuncs;
+  const dynac_func_desc *funcs;
+  dynac_globals *globals;
+} dynac_module_desc;
+
+#define DYNAC_DESC_CAPSULE "dynac.module_desc"
+
+#define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag) /* compat: 3.11 */
+
+static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod);
+
+/* Re-reads every slot from `globals`; returns -1 with an exception set only
+ * on an internal error (a missing or changed value just invalidates its slot). */
+static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
+  PyObject *builtins = PyDict_GetItemString(globals, "__builtins__"); /* borrowed */
+  if (builtins && PyModule_Check(builtins)) builtins = PyModule_GetDict(builtins);
+  if (!builtins || !PyDict_Check(builtins)) builtins = PyEval_GetBuiltins();
+  PyObject *mathmod = NULL;
+  for (int k = 0; k < g->nslots; k++)
+    if (g->desc[k].kind == DYNAC_SLOT_MATH_MODULE || g->desc[k].kind == DYNAC_SLOT_MATH_FUNC ||
+        g->desc[k].kind == DYNAC_SLOT_MATH_FLOAT) {
+      mathmod = PyImport_ImportModule("math");
+      if (!mathmod) return -1;
+      break;
+    }
+  Py_INCREF(globals);
+  Py_XSETREF(g->globals, globals);
+  Py_INCREF(builtins);
+  Py_XSETREF(g->builtins, builtins);
+  if (mathmod) {
+    PyObject *md = PyModule_GetDict(mathmod);
+    Py_INCREF(md);
+    Py_XSETREF(g->math, md);
+  }
+  for (int k = 0; k < g->nslots; k++) {
+    Py_CLEAR(g->slots[k].obj);
+    g->slots[k].valid = 0;
+  }
+  for (int k = 0; k < g->nslots; k++)
+    if (dynac__slot_check(g, k, mathmod) < 0) { Py_XDECREF(mathmod); return -1; }
+  Py_XDECREF(mathmod);
+  g->globals_version = DYNAC_DICT_VERSION(g->globals);
+  g->builtins_version = DYNAC_DICT_VERSION(g->builtins);
+  if (g->math) g->math_version = DYNAC_DICT_VERSION(g->math);
+  return 0;
+}
+
+static int dynac__is_cfunc_of(PyObject *v, PyObject *module, const char *name) {
+  if (!PyCFunction_Check(v)) return 0;
+  PyCFunctionObject *f = (PyCFunctionObject *)v;
+  return f->m_self == module && !strcmp(f->m_ml->ml_name, name);
+}
+
+static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
+  const dynac_slot_desc *d = &g->desc[k];
+  dynac_slot *s = &g->slots[k];
+  PyObject *v = NULL; /* borrowed */
+  switch (d->kind) {
+  case DYNAC_SLOT_GLOBAL_INT:
+  case DYNAC_SLOT_GLOBAL_FLOAT:
+  case DYNAC_SLOT_GLOBAL_BOOL:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v) return 0;
+    if (d->kind == DYNAC_SLOT_GLOBAL_FLOAT) {
+      if (!PyFloat_CheckExact(v)) return 0;
+      s->v.f = PyFloat_AS_DOUBLE(v);
+    } else if (d->kind == DYNAC_SLOT_GLOBAL_BOOL) {
+      if (!PyBool_Check(v)) return 0;
+      s->v.i = v == Py_True;
+    } else {
+      if (!PyLong_CheckExact(v) || !dynac_int64_of(v, &s->v.i)) return 0;
+    }
+    break;
+  case DYNAC_SLOT_GLOBAL_FUNC: {
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v || !PyFunction_Check(v)) return 0;
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(v);
+    if (co->co_firstlineno != d->firstlineno || !PyUnicode_Check(co->co_qualname) ||
+        PyUnicode_CompareWithASCIIString(co->co_qualname, d->qualname) != 0)
+      return 0;
+    if (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0) return 0;
+    s->code = (PyObject *)co;
+    break;
+  }
+  case DYNAC_SLOT_BUILTIN: {
+    if (PyDict_GetItemString(g->globals, d->name)) return 0; /* shadowed */
+    v = PyDict_GetItemString(g->builtins, d->name);
+    if (!v) return 0;
+    if (!strcmp(d->name, "int")) { if (v != (PyObject *)&PyLong_Type) return 0; }
+    else if (!strcmp(d->name, "float")) { if (v != (PyObject *)&PyFloat_Type) return 0; }
+    else if (!strcmp(d->name, "bool")) { if (v != (PyObject *)&PyBool_Type) return 0; }
+    else {
+      if (!PyCFunction_Check(v)) return 0;
+      PyObject *self = ((PyCFunctionObject *)v)->m_self;
+      if (!self || !PyModule_Check(self) || strcmp(PyModule_GetName(self), "builtins") ||
+          strcmp(((PyCFunctionObject *)v)->m_ml->ml_name, d->name))
+        return 0;
+    }
+    break;
+  }
+  case DYNAC_SLOT_MATH_MODULE:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v || v != mathmod) return 0;
+    break;
+  case DYNAC_SLOT_MATH_FUNC:
+  case DYNAC_SLOT_MATH_FLOAT:
+    if (d->module_slot >= 0) {
+      if (!g->slots[d->module_slot].valid) return 0;
+      v = PyDict_GetItemString(g->math, d->attr);
+    } else {
+      v = PyDict_GetItemString(g->globals, d->name);
+    }
+    if (!v) return 0;
+    if (d->kind == DYNAC_SLOT_MATH_FLOAT) {
+      if (!PyFloat_CheckExact(v)) return 0;
+      s->v.f = PyFloat_AS_DOUBLE(v);
+    } else if (!dynac__is_cfunc_of(v, mathmod, d->attr)) {
+      return 0;
+    }
+    break;
+  }
+  Py_INCREF(v);
+  s->obj = v;
+  s->valid = 1;
+  return 0;
+}
+
+/* Brings the snapshot up to date for `globals` (borrowed). Cheap when
+ * nothing changed: three version-tag compares and one pointer compare per
+ * called function. Returns 0, or -1 with an exception set. */
+static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
+  if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
+                     DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
+                     (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version)))
+    return dynac__globals_refresh(g, globals);
+  for (int k = 0; k < g->nslots; k++)
+    if (g->desc[k].kind == DYNAC_SLOT_GLOBAL_FUNC && g->slots[k].valid &&
+        DYNAC_UNLIKELY(PyFunction_GET_CODE(g->slots[k].obj) != g->slots[k].code))
+      return dynac__globals_refresh(g, globals);
+  return 0;
+}
+
+/* Guard macros used by generated guard functions (args, failed in scope). */
+#define DYNAC_GUARD_FLOAT(i, text) \
+  if (!PyFloat_CheckExact(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_INT(i, text) \
+  if (!dynac_is_int64(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_BOOL(i, text) \
+  if (!PyBool_Check(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_GLOBALS(g) \
+  if (dynac_globals_update((g), globals) < 0) return -1;
+#define DYNAC_GUARD_SLOT(g, k, text) \
+  if (!(g)->slots[k].valid) { *failed = text; return 0; }
+
+/* ======================================================================
+ * 3. Runtime API (implemented under DYNAC_IMPLEMENTATION)
+ * ==================================================================== */
+
+/* Initialises the runtime (code-extra index, logs from $DYNAC_LOGS).
+ * Idempotent. Returns 0, or -1 with an exception set. */
+DYNAC_API int dynac_init(void);
+
+/* Attaches the entries of `fd` (from the module descriptor `md`, whose
+ * capsule/module `owner` is kept alive by the cache) to `code` as cache
+ * entries. `name` is "module.qualname" for logs and counters. Entries past
+ * the cache limit are dropped with one RuntimeWarning.
+ * Returns the number attached, or -1 with an exception set. */
+DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
+                                 const dynac_func_desc *fd, PyObject *owner, const char *name);
+
+/* Runs the cache of `code` for `args` (borrowed, code->co_argcount of them)
+ * and `globals` (borrowed). Returns 1 with *result set (new reference, or
+ * NULL with an exception set) when a kernel served the call, 0 when the
+ * call must run in the interpreter. */
+DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject *globals,
+                             PyObject **result);
+
+/* The PEP 523 frame hook is installed while at least one user holds it.
+ * dynac_hook_acquire/release nest; both return 0 (no error is possible). */
+DYNAC_API int dynac_hook_acquire(void);
+DYNAC_API int dynac_hook_release(void);
+
+/* Counters per function: a dict {"module.qualname": {...}} (new reference). */
+DYNAC_API PyObject *dynac_stats(void);
+/* Clears every counter (entries stay attached). */
+DYNAC_API void dynac_stats_reset(void);
+
+/* A callable that serves `func` (borrowed PyFunctionObject) from its cache
+ * without building a frame, and otherwise calls it with the frame hook held
+ * (so the functions it calls dispatch too). New reference. */
+DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func);
+DYNAC_API PyTypeObject *dynac_compiled_function_type(void);
+
+/* Disable depth of this thread: while > 0 nothing dispatches. */
+DYNAC_API void dynac_disable_enter(void);
+DYNAC_API void dynac_disable_exit(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DYNAC_H */
+
+/* ======================================================================
+ * Implementation
+ * ==================================================================== */
+#ifdef DYNAC_IMPLEMENTATION
+#ifndef DYNAC_IMPLEMENTATION_DONE
+#define DYNAC_IMPLEMENTATION_DONE
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <structmember.h>
+
+#ifndef DYNAC_MALLOC
+#define DYNAC_MALLOC(n) PyMem_RawMalloc(n)
+#define DYNAC_FREE(p) PyMem_RawFree(p)
+#endif
+#ifndef DYNAC_CACHE_LIMIT
+#define DYNAC_CACHE_LIMIT 8 /* Dynamo's cache_size_limit */
+#endif
+
+/* ---- compat: CPython 3.11 -------------------------------------------------
+ * The PEP 523 hook receives a _PyInterpreterFrame, an internal struct. Its
+ * 3.11 layout is mirrored here (Include/internal/pycore_frame.h) rather than
+ * compiling against internal headers. 3.12 moved f_code to f_executable's
+ * predecessor layout and changed ma_version_tag's status: port here. */
+#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
+#error "dynac's runtime supports CPython 3.11; port the compat section for other versions"
+#endif
+typedef struct dynac__iframe {
+  PyFunctionObject *f_func;
+  PyObject *f_globals;
+  PyObject *f_builtins;
+  PyObject *f_locals;
+  PyCodeObject *f_code;
+  PyObject *frame_obj;
+  struct dynac__iframe *previous;
+  void *prev_instr;
+  int stacktop;
+  bool is_entry;
+  char owner;
+  PyObject *localsplus[1];
+} dynac__iframe;
+#define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
+#ifdef __cplusplus
+#define DYNAC__TLS thread_local
+#else
+#define DYNAC__TLS _Thread_local
+#endif
+
+/* ---- state ----------------------------------------------------------------- */
+typedef struct dynac__entry {
+  const dynac_entry_desc *d;
+  dynac_globals *g;
+  int64_t hits, misses;
+  const char *last_fail;      /* the guard that failed last (static string) */
+  int logged_hit;
+} dynac__entry;
+
+typedef struct dynac__cache {
+  char *name;                 /* "module.qualname" */
+  int n;
+  dynac__entry e[DYNAC_CACHE_LIMIT];
+  int64_t interpreter;        /* calls that ran in the interpreter */
+  int64_t deopts;             /* kernel calls that handed back to the interpreter */
+  const dynac_func_desc *fd;
+  PyObject *owner;            /* strong: keeps the artifact loaded */
+  int warned_limit, logged_interp;
+  struct dynac__cache *prev, *next;
+} dynac__cache;
+
+static Py_ssize_t dynac__extra_index = -1;
+static dynac__cache *dynac__caches;       /* every live cache, for stats */
+static int dynac__hook_users;
+static _PyFrameEvalFunction dynac__prev_eval;
+static int dynac__log_dispatch, dynac__log_guards;
+static DYNAC__TLS int dynac__disable_depth;
+static DYNAC__TLS PyCodeObject *dynac__skip_code; /* the next frame of it: interpreter */
+
+static void dynac__log(const char *topic, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "[dynac %s] ", topic);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void dynac__cache_free(void *p) {
+  dynac__cache *c = (dynac__cache *)p;
+  if (!c) return;
+  if (c->prev) c->prev->next = c->next; else dynac__caches = c->next;
+  if (c->next) c->next->prev = c->prev;
+  Py_XDECREF(c->owner);
+  DYNAC_FREE(c->name);
+  DYNAC_FREE(c);
+}
+
+DYNAC_API int dynac_init(void) {
+  if (dynac__extra_index >= 0) return 0;
+  dynac__extra_index = _PyEval_RequestCodeExtraIndex(dynac__cache_free);
+  if (dynac__extra_index < 0) {
+    PyErr_SetString(PyExc_RuntimeError, "dynac: no free code-extra index");
+    return -1;
+  }
+  const char *logs = getenv("DYNAC_LOGS");
+  if (logs) {
+    dynac__log_dispatch = strstr(logs, "dispatch") != NULL || strstr(logs, "all") != NULL;
+    dynac__log_guards = strstr(logs, "guards") != NULL || strstr(logs, "all") != NULL;
+  }
+  return 0;
+}
+
+static dynac__cache *dynac__cache_of(PyCodeObject *code) {
+  void *extra = NULL;
+  if (dynac__extra_index < 0) return NULL;
+  if (_PyCode_GetExtra((PyObject *)code, dynac__extra_index, &extra) < 0) {
+    PyErr_Clear();
+    return NULL;
+  }
+  return (dynac__cache *)extra;
+}
+
+DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
+                                 const dynac_func_desc *fd, PyObject *owner, const char *name) {
+  if (dynac_init() < 0) return -1;
+  dynac__cache *c = dynac__cache_of(code);
+  if (!c) {
+    c = (dynac__cache *)DYNAC_MALLOC(sizeof *c);
+    if (!c) { PyErr_NoMemory(); return -1; }
+    memset(c, 0, sizeof *c);
+    size_t len = strlen(name);
+    c->name = (char *)DYNAC_MALLOC(len + 1);
+    if (!c->name) { DYNAC_FREE(c); PyErr_NoMemory(); return -1; }
+    memcpy(c->name, name, len + 1);
+    c->fd = fd;
+    Py_INCREF(owner);
+    c->owner = owner;
+    if (_PyCode_SetExtra((PyObject *)code, dynac__extra_index, c) < 0) {
+      dynac__cache_free(c);
+      return -1;
+    }
+    c->next = dynac__caches;
+    if (dynac__caches) dynac__caches->prev = c;
+    dynac__caches = c;
+  }
+  if (!md->globals->filename) {
+    Py_INCREF(code->co_filename);
+    md->globals->filename = code->co_filename;
+  }
+  int attached = 0;
+  for (int i = 0; i < fd->nentries; i++) {
+    const dynac_entry_desc *d = &fd->entries[i];
+    int dup = 0;
+    for (int k = 0; k < c->n; k++) if (c->e[k].d == d) dup = 1;
+    if (dup) continue;
+    if (c->n == DYNAC_CACHE_LIMIT) {
+      if (!c->warned_limit) {
+        c->warned_limit = 1;
+        if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+                             "dynac: %s: cache_size_limit (%d) reached; specialisation %s "
+                             "and later ones run in the interpreter", name,
+                             DYNAC_CACHE_LIMIT, d->signature) < 0)
+          return -1;
+      }
+      break;
+    }
+    dynac__entry *e = &c->e[c->n++];
+    memset(e, 0, sizeof *e);
+    e->d = d;
+    e->g = md->globals;
+    attached++;
+  }
+  return attached;
+}
+
+static void dynac__move_to_front(dynac__cache *c, int i) {
+  if (i == 0) return;
+  dynac__entry hit = c->e[i];
+  memmove(&c->e[1], &c->e[0], sizeof(dynac__entry) * (size_t)i);
+  c->e[0] = hit;
+}
+
+static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObject *globals,
+                                 PyObject **result) {
+  for (int i = 0; i < c->n; i++) {
+    dynac__entry *e = &c->e[i];
+    const char *failed = NULL;
+    int ok = e->d->guard(args, globals, &failed);
+    if (ok < 0) { *result = NULL; return 1; }
+    if (!ok) {
+      e->misses++;
+      if (dynac__log_guards && failed != e->last_fail)
+        dynac__log("guards", "%s: entry %s rejected: guard '%s' failed", c->name,
+                   e->d->signature, failed ? failed : "?");
+      e->last_fail = failed;
+      continue;
+    }
+    int st = e->d->glue(args, result);
+    if (st == DYNAC_DEOPT) {
+      c->deopts++;
+      if (dynac__log_dispatch)
+        dynac__log("dispatch", "%s: kernel %s deoptimised; this call runs in the interpreter",
+                   c->name, e->d->signature);
+      return 0;
+    }
+    e->hits++;
+    if (dynac__log_dispatch && !e->logged_hit) {
+      e->logged_hit = 1;
+      dynac__log("dispatch", "%s: kernel %s served the call (first hit)", c->name,
+                 e->d->signature);
+    }
+    dynac__move_to_front(c, i);
+    return 1; /* DYNAC_OK, or DYNAC_ERROR with *result == NULL */
+  }
+  return 0;
+}
+
+static void dynac__note_interpreter(dynac__cache *c) {
+  c->interpreter++;
+  if (dynac__log_dispatch && !c->logged_interp) {
+    c->logged_interp = 1;
+    dynac__log("dispatch", "%s: interpreter (no cache entry's guards passed; first time)",
+               c->name);
+  }
+}
+
+DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject *globals,
+                             PyObject **result) {
+  dynac__cache *c = dynac__cache_of(code);
+  if (!c || dynac__disable_depth) return 0;
+  if (dynac__dispatch_cache(c, args, globals, result)) return 1;
+  dynac__note_interpreter(c);
+  return 0;
+}
+
+/* ---- the PEP 523 frame hook --------------------------------------------- */
+static PyObject *dynac__eval_default(PyThreadState *ts, struct _PyInterpreterFrame *f, int t) {
+  return dynac__prev_eval ? dynac__prev_eval(ts, f, t) : _PyEval_EvalFrameDefault(ts, f, t);
+}
+
+/* Called by CPython for every frame while installed. A fresh frame of a
+ * code object with a cache runs its cache; a kernel's result is returned
+ * without running the frame (its caller, _PyEval_Vector, clears the frame).
+ * Generators, coroutines, throws and unknown code pass through. */
+static PyObject *dynac__eval_frame(PyThreadState *ts, struct _PyInterpreterFrame *frame,
+                                   int throwflag) {
+  dynac__iframe *f = (dynac__iframe *)frame;
+  PyCodeObject *co = f->f_code;
+  if (throwflag || (co->co_flags & DYNAC__SKIP_FLAGS) || dynac__disable_depth)
+    return dynac__eval_default(ts, frame, throwflag);
+  dynac__cache *c = dynac__cache_of(co);
+  if (!c) return dynac__eval_default(ts, frame, throwflag);
+  if (dynac__skip_code == co) { /* the dispatcher already tried this call */
+    dynac__skip_code = NULL;
+    return dynac__eval_default(ts, frame, throwflag);
+  }
+  PyObject *result;
+  if (dynac__dispatch_cache(c, f->localsplus, f->f_globals, &result)) return result;
+  dynac__note_interpreter(c);
+  return dynac__eval_default(ts, frame, throwflag);
+}
+
+DYNAC_API int dynac_hook_acquire(void) {
+  if (dynac__hook_users++ == 0) {
+    PyInterpreterState *interp = PyInterpreterState_Get();
+    _PyFrameEvalFunction cur = _PyInterpreterState_GetEvalFrameFunc(interp);
+    dynac__prev_eval = cur == _PyEval_EvalFrameDefault ? NULL : cur;
+    _PyInterpreterState_SetEvalFrameFunc(interp, dynac__eval_frame);
+  }
+  return 0;
+}
+
+DYNAC_API int dynac_hook_release(void) {
+  if (dynac__hook_users > 0 && --dynac__hook_users == 0) {
+    PyInterpreterState *interp = PyInterpreterState_Get();
+    _PyInterpreterState_SetEvalFrameFunc(
+        interp, dynac__prev_eval ? dynac__prev_eval : _PyEval_EvalFrameDefault);
+    dynac__prev_eval = NULL;
+  }
+  return 0;
+}
+
+DYNAC_API void dynac_disable_enter(void) { dynac__disable_depth++; }
+DYNAC_API void dynac_disable_exit(void) { if (dynac__disable_depth > 0) dynac__disable_depth--; }
+
+/* ---- counters ------------------------------------------------------------ */
+static int dynac__add_count(PyObject *d, const char *key, int64_t v) {
+  PyObject *old = PyDict_GetItemString(d, key); /* borrowed */
+  long long base = old ? PyLong_AsLongLong(old) : 0;
+  PyObject *n = PyLong_FromLongLong(base + v);
+  if (!n) return -1;
+  int r = PyDict_SetItemString(d, key, n);
+  Py_DECREF(n);
+  return r;
+}
+
+DYNAC_API PyObject *dynac_stats(void) {
+  PyObject *out = PyDict_New();
+  if (!out) return NULL;
+  for (dynac__cache *c = dynac__caches; c; c = c->next) {
+    PyObject *d = PyDict_GetItemString(out, c->name); /* borrowed */
+    if (!d) {
+      d = PyDict_New();
+      if (!d || PyDict_SetItemString(out, c->name, d) < 0) { Py_XDECREF(d); goto error; }
+      Py_DECREF(d);
+      PyObject *entries = PyList_New(0);
+      if (!entries || PyDict_SetItemString(d, "entries", entries) < 0) { Py_XDECREF(entries); goto error; }
+      Py_DECREF(entries);
+      if (dynac__add_count(d, "direct_calls", c->fd->direct_calls ? *c->fd->direct_calls : 0) < 0)
+        goto error;
+    }
+    int64_t hits = 0, misses = 0;
+    PyObject *entries = PyDict_GetItemString(d, "entries");
+    for (int i = 0; i < c->n; i++) {
+      hits += c->e[i].hits;
+      misses += c->e[i].misses;
+      PyObject *e = Py_BuildValue("{s:s,s:L,s:L,s:s}", "signature", c->e[i].d->signature,
+                                  "hits", (long long)c->e[i].hits, "guard_failures",
+                                  (long long)c->e[i].misses, "last_failed_guard",
+                                  c->e[i].last_fail ? c->e[i].last_fail : "");
+      if (!e || PyList_Append(entries, e) < 0) { Py_XDECREF(e); goto error; }
+      Py_DECREF(e);
+    }
+    if (dynac__add_count(d, "kernel_calls", hits) < 0 ||
+        dynac__add_count(d, "guard_failures", misses) < 0 ||
+        dynac__add_count(d, "interpreter_calls", c->interpreter) < 0 ||
+        dynac__add_count(d, "deopts", c->deopts) < 0)
+      goto error;
+  }
+  return out;
+error:
+  Py_DECREF(out);
+  return NULL;
+}
+
+DYNAC_API void dynac_stats_reset(void) {
+  for (dynac__cache *c = dynac__caches; c; c = c->next) {
+    c->interpreter = c->deopts = 0;
+    if (c->fd->direct_calls) *c->fd->direct_calls = 0;
+    for (int i = 0; i < c->n; i++) c->e[i].hits = c->e[i].misses = 0;
+  }
+}
+
+/* ---- compiled function: the vectorcall fast path of a decorated root ---- */
+typedef struct dynac__cfunc {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *func;        /* strong: the original function, unchanged */
+  PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
+  PyObject *weaklist;
+} dynac__cfunc;
+
+static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                         PyObject *kwnames) {
+  dynac__cfunc *cf = (dynac__cfunc *)self;
+  PyFunctionObject *fn = (PyFunctionObject *)cf->func;
+  PyCodeObject *co = (PyCodeObject *)fn->func_code;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  dynac__cache *c = dynac__disable_depth ? NULL : dynac__cache_of(co);
+  int tried = 0;
+  if (c && !kwnames && nargs == co->co_argcount && co->co_kwonlyargcount == 0) {
+    PyObject *result;
+    if (dynac__dispatch_cache(c, args, fn->func_globals, &result)) return result;
+    dynac__note_interpreter(c);
+    tried = 1;
+  }
+  dynac_hook_acquire(); /* callees dispatch while the root runs interpreted */
+  PyCodeObject *saved = dynac__skip_code;
+  if (tried) dynac__skip_code = co;
+  PyObject *r = PyObject_Vectorcall(cf->func, args, nargsf, kwnames);
+  dynac__skip_code = saved;
+  dynac_hook_release();
+  return r;
+}
+
+static void dynac__cfunc_dealloc(PyObject *self) {
+  dynac__cfunc *cf = (dynac__cfunc *)self;
+  PyObject_GC_UnTrack(self);
+  if (cf->weaklist) PyObject_ClearWeakRefs(self);
+  Py_CLEAR(cf->func);
+  Py_CLEAR(cf->dict);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static int dynac__cfunc_traverse(PyObject *self, visitproc visit, void *arg) {
+  Py_VISIT(((dynac__cfunc *)self)->func);
+  Py_VISIT(((dynac__cfunc *)self)->dict);
+  return 0;
+}
+
+static int dynac__cfunc_clear(PyObject *self) {
+  Py_CLEAR(((dynac__cfunc *)self)->func);
+  Py_CLEAR(((dynac__cfunc *)self)->dict);
+  return 0;
+}
+
+/* Attributes the compiled function does not have come from the function. */
+static PyObject *dynac__cfunc_getattro(PyObject *self, PyObject *name) {
+  PyObject *r = PyObject_GenericGetAttr(self, name);
+  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+  PyErr_Clear();
+  return PyObject_GetAttr(((dynac__cfunc *)self)->func, name);
+}
+
+static PyObject *dynac__cfunc_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+  (void)type;
+  if (!obj || obj == Py_None) { Py_INCREF(self); return self; }
+  return PyMethod_New(self, obj);
+}
+
+static PyObject *dynac__cfunc_repr(PyObject *self) {
+  return PyUnicode_FromFormat("<dynac compiled %R>", ((dynac__cfunc *)self)->func);
+}
+
+static PyObject *dynac__cfunc_get_wrapped(PyObject *self, void *closure) {
+  (void)closure;
+  Py_INCREF(((dynac__cfunc *)self)->func);
+  return ((dynac__cfunc *)self)->func;
+}
+
+static PyGetSetDef dynac__cfunc_getset[] = {
+    {"__wrapped__", dynac__cfunc_get_wrapped, NULL, "the original function", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMemberDef dynac__cfunc_members[] = {
+    {(char *)"__vectorcalloffset__", T_PYSSIZET, offsetof(dynac__cfunc, vectorcall), READONLY, NULL},
+    {(char *)"__dictoffset__", T_PYSSIZET, offsetof(dynac__cfunc, dict), READONLY, NULL},
+    {(char *)"__weaklistoffset__", T_PYSSIZET, offsetof(dynac__cfunc, weaklist), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot dynac__cfunc_slots[] = {
+    {Py_tp_doc, (void *)"A function served by dynac kernels when their guards pass."},
+    {Py_tp_dealloc, (void *)dynac__cfunc_dealloc},
+    {Py_tp_traverse, (void *)dynac__cfunc_traverse},
+    {Py_tp_clear, (void *)dynac__cfunc_clear},
+    {Py_tp_call, (void *)PyVectorcall_Call},
+    {Py_tp_getattro, (void *)dynac__cfunc_getattro},
+    {Py_tp_descr_get, (void *)dynac__cfunc_descr_get},
+    {Py_tp_repr, (void *)dynac__cfunc_repr},
+    {Py_tp_getset, (void *)dynac__cfunc_getset},
+    {Py_tp_members, (void *)dynac__cfunc_members},
+    {0, NULL}};
+
+static PyType_Spec dynac__cfunc_spec = {
+    "dynac.CompiledFunction", sizeof(dynac__cfunc), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
+        Py_TPFLAGS_METHOD_DESCRIPTOR,
+    dynac__cfunc_slots};
+
+static PyTypeObject *dynac__cfunc_type;
+
+/* The CompiledFunction type (borrowed; created on first use). */
+DYNAC_API PyTypeObject *dynac_compiled_function_type(void) {
+  if (!dynac__cfunc_type) dynac__cfunc_type = (PyTypeObject *)PyType_FromSpec(&dynac__cfunc_spec);
+  return dynac__cfunc_type;
+}
+
+
+DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func) {
+  if (!PyFunction_Check(func)) {
+    PyErr_Format(PyExc_TypeError, "dynac: expected a Python function, got %.200s",
+                 Py_TYPE(func)->tp_name);
+    return NULL;
+  }
+  PyTypeObject *t = dynac_compiled_function_type();
+  if (!t) return NULL;
+  dynac__cfunc *cf = PyObject_GC_New(dynac__cfunc, t);
+  if (!cf) return NULL;
+  cf->vectorcall = dynac__cfunc_vectorcall;
+  Py_INCREF(func);
+  cf->func = func;
+  cf->dict = NULL;
+  cf->weaklist = NULL;
+  PyObject_GC_Track((PyObject *)cf);
+  return (PyObject *)cf;
+}
+
+#endif /* DYNAC_IMPLEMENTATION_DONE */
+#endif /* DYNAC_IMPLEMENTATION */

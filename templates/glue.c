@@ -1,0 +1,16 @@
+/*@ comment @*/
+static int dynac_glue_/*@ name @*/(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  /*@ unbox @*/
+  /*@ call @*/
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  /*@ box @*/
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}

@@ -1,0 +1,7 @@
+/*@ comment @*/
+static int dynac_kernel_/*@ name @*/(/*@ params @*/)
+{
+  /*@ locals @*/
+  /*@ body @*/
+  /*@ end @*/
+}
