@@ -1,0 +1,229 @@
+"""The `python3 -m dynac` commands.
+
+  record [-o PROFILE] (-m MODULE | SCRIPT) [ARGS]   run a program, record argument types
+  run [--path DIR]... [--stats FILE] (-m MODULE | SCRIPT) [ARGS]
+                                                  run it with built modules served by kernels
+  build ... / explain ...                          the generator (build/bin/dynac)
+"""
+import atexit
+import importlib.machinery
+import json
+import os
+import runpy
+import sys
+import sysconfig
+import threading
+import types
+
+from . import _runtime
+from ._loader import artifact_for, attach_code
+
+USAGE = __doc__
+
+_SKIP_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async gen
+
+
+def _split_target(args, cmd):
+    """-m MODULE [ARGS] | SCRIPT [ARGS] -> (kind, target, argv)."""
+    if not args:
+        raise SystemExit("dynac %s: name a script or -m MODULE\n\n%s" % (cmd, USAGE))
+    if args[0] == "-m":
+        if len(args) < 2:
+            raise SystemExit("dynac %s: -m needs a module name" % cmd)
+        return "module", args[1], args[1:]
+    return "script", args[0], args
+
+
+def _run_target(kind, target, argv, prepare_code=None):
+    """Runs the program as `python3 [-m] target args` would, in this process."""
+    sys.argv = list(argv)
+    if kind == "module":
+        sys.path.insert(0, os.getcwd())
+        runpy.run_module(target, run_name="__main__", alter_sys=True)
+        return
+    path = os.path.abspath(target)
+    with open(path, "rb") as f:
+        source = f.read()
+    code = compile(source, path, "exec")
+    if prepare_code:
+        prepare_code(code, path)
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    sys.path.insert(0, os.path.dirname(path))
+    exec(code, main.__dict__)
+
+
+# ---- record -------------------------------------------------------------------
+def _type_name(v):
+    t = type(v)
+    if t in (int, float, bool):
+        return t.__name__
+    return "%s.%s" % (t.__module__, t.__qualname__)
+
+
+def record(args):
+    out = "dynac-profile.json"
+    if args[:1] == ["-o"]:
+        if len(args) < 2:
+            raise SystemExit("dynac record: -o needs a file name")
+        out, args = args[1], args[2:]
+    kind, target, argv = _split_target(args, "record")
+    seen = {}
+    lock = threading.Lock()
+
+    def profiler(frame, event, arg):
+        if event != "call":
+            return
+        co = frame.f_code
+        if (co.co_flags & _SKIP_FLAGS or not co.co_flags & 0x1  # CO_OPTIMIZED: functions only
+                or co.co_filename.startswith("<")):
+            return
+        n = co.co_argcount
+        loc = frame.f_locals
+        sig = tuple(_type_name(loc.get(name)) for name in co.co_varnames[:n])
+        key = (co.co_filename, co.co_qualname, co.co_firstlineno)
+        with lock:
+            d = seen.setdefault(key, {})
+            d[sig] = d.get(sig, 0) + 1
+
+    def write():
+        fns = []
+        for (filename, qualname, line), sigs in sorted(seen.items()):
+            fns.append({"file": os.path.realpath(filename), "qualname": qualname,
+                        "firstlineno": line,
+                        "signatures": [{"args": list(s), "calls": c} for s, c in sorted(sigs.items())]})
+        with open(out, "w") as f:
+            json.dump({"version": 1, "functions": fns}, f, indent=1)
+        print("dynac: recorded %d functions in %s" % (len(fns), out), file=sys.stderr)
+
+    sys.setprofile(profiler)
+    threading.setprofile(profiler)
+    try:
+        _run_target(kind, target, argv)
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)
+        write()
+    return 0
+
+
+# ---- run ------------------------------------------------------------------------
+class _DynacSourceLoader(importlib.machinery.SourceFileLoader):
+    """A source loader that attaches a built artifact's kernels to the
+    module's code objects before the module body runs."""
+
+    def __init__(self, name, path, artifact):
+        super().__init__(name, path)
+        self._dynac_artifact = artifact
+
+    def exec_module(self, module):
+        code = self.get_code(module.__name__)
+        attach_code(code, self._dynac_artifact, module.__name__)
+        exec(code, module.__dict__)
+
+
+class _DynacFinder:
+    """sys.meta_path entry: claims source modules that have a current artifact."""
+
+    def __init__(self, dirs):
+        self.dirs = dirs
+
+    def find_spec(self, name, path=None, target=None):
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return None
+        artifact = artifact_for(spec.origin, self.dirs)
+        if artifact is None:
+            return None
+        spec.loader = _DynacSourceLoader(name, spec.origin, artifact)
+        return spec
+
+    def invalidate_caches(self):
+        pass
+
+
+def _attach_loaded(dirs):
+    """Modules imported before the finder was installed: attach by function."""
+    for name, mod in list(sys.modules.items()):
+        filename = getattr(mod, "__file__", None)
+        if not filename or not filename.endswith(".py"):
+            continue
+        artifact = artifact_for(filename, dirs)
+        if artifact is None:
+            continue
+        for v in list(vars(mod).values()):
+            if isinstance(v, types.FunctionType):
+                _runtime.attach_function(v, artifact, name)
+
+
+def _print_summary():
+    for name, s in sorted(_runtime.stats().items()):
+        print("[dynac dispatch] summary %s: kernel_calls=%d direct_calls=%d interpreter_calls=%d "
+              "guard_failures=%d deopts=%d" % (name, s["kernel_calls"], s["direct_calls"],
+                                                s["interpreter_calls"], s["guard_failures"],
+                                                s["deopts"]), file=sys.stderr)
+
+
+def run(args):
+    dirs, stats_file = [], None
+    while args and args[0] in ("--path", "--stats"):
+        if len(args) < 2:
+            raise SystemExit("dynac run: %s needs an argument" % args[0])
+        if args[0] == "--path":
+            dirs.append(os.path.abspath(args[1]))
+        else:
+            stats_file = args[1]
+        args = args[2:]
+    kind, target, argv = _split_target(args, "run")
+    from . import config
+    config.artifact_path[:0] = dirs
+    sys.meta_path.insert(0, _DynacFinder(config.artifact_path))
+    _attach_loaded(config.artifact_path)
+
+    def prepare(code, path):
+        artifact = artifact_for(path, config.artifact_path)
+        if artifact is not None:
+            attach_code(code, artifact, "__main__")
+
+    def finish():
+        if stats_file:
+            with open(stats_file, "w") as f:
+                json.dump(_runtime.stats(), f, indent=1, sort_keys=True)
+        if "dispatch" in os.environ.get("DYNAC_LOGS", ""):
+            _print_summary()
+
+    atexit.register(finish)
+    _runtime.hook_acquire()
+    try:
+        _run_target(kind, target, argv, prepare)
+    finally:
+        _runtime.hook_release()
+    return 0
+
+
+# ---- build / explain: the generator --------------------------------------------
+def generator(cmd, args):
+    from . import _config
+    env = dict(os.environ)
+    env.setdefault("DYNAC_TEMPLATES", _config.TEMPLATES)
+    env.setdefault("DYNAC_INCLUDE", _config.INCLUDE)
+    env.setdefault("DYNAC_PYTHON_INCLUDE", sysconfig.get_paths()["include"])
+    env.setdefault("DYNAC_EXT_SUFFIX", sysconfig.get_config_var("EXT_SUFFIX"))
+    os.execve(_config.GENERATOR, [_config.GENERATOR, cmd] + list(args), env)
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0 if argv else 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "record":
+        return record(rest)
+    if cmd == "run":
+        return run(rest)
+    if cmd in ("build", "explain"):
+        return generator(cmd, rest)
+    print("dynac: unknown command %r\n\n%s" % (cmd, USAGE), file=sys.stderr)
+    return 2

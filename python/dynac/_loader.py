@@ -1,0 +1,111 @@
+"""Finding, checking and attaching built artifacts.
+
+An artifact is the extension module `dynac build` writes for NAME.py:
+NAME__dynac<EXT_SUFFIX>, in `__dynac__/` beside the source or in a directory
+given with --path / $DYNAC_PATH. It records the SHA-256 of the source it was
+built from; an artifact whose source has changed since is never attached.
+"""
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import re
+import sys
+import warnings
+
+from . import _runtime
+
+EXT_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+_loaded = {}          # artifact path -> module, or None when refused
+_source_hashes = {}   # (path, mtime_ns, size) -> sha256
+
+
+def module_stem(source_path):
+    """The C-identifier stem the generator gives NAME.py (see main.c)."""
+    base = os.path.basename(source_path)
+    if base.endswith(".py"):
+        base = base[:-3]
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", base)
+    if not stem or stem[0].isdigit():
+        stem = "_" + stem
+    return stem
+
+
+def source_sha256(path):
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    digest = _source_hashes.get(key)
+    if digest is None:
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        _source_hashes[key] = digest
+    return digest
+
+
+def candidate_paths(source_path, search_dirs=()):
+    stem = module_stem(source_path)
+    dirs = list(search_dirs) + [os.path.join(os.path.dirname(os.path.abspath(source_path)), "__dynac__")]
+    for d in dirs:
+        yield os.path.join(d, stem + "__dynac" + EXT_SUFFIX)
+
+
+def artifact_for(source_path, search_dirs=()):
+    """The loaded artifact built from `source_path` as it is now, or None.
+    A stale artifact (built from other source) is refused with one warning."""
+    if not source_path or source_path.startswith("<") or not os.path.exists(source_path):
+        return None
+    for path in candidate_paths(source_path, search_dirs):
+        if not os.path.exists(path):
+            continue
+        if path in _loaded:
+            mod = _loaded[path]
+        else:
+            mod = _load(path)
+            _loaded[path] = mod
+        if mod is None:
+            continue
+        if os.path.basename(source_path) != mod.__dynac_source__:
+            continue
+        if mod.__dynac_source_sha256__ != source_sha256(source_path):
+            key = (path, source_path)
+            if key not in _warned_stale:
+                _warned_stale.add(key)
+                warnings.warn("dynac: %s was built from a different version of %s (the source "
+                              "changed since the build); it runs in the interpreter until you "
+                              "rebuild with 'dynac build %s'" % (path, source_path, source_path),
+                              RuntimeWarning, stacklevel=3)
+            continue
+        return mod
+    return None
+
+
+_warned_stale = set()
+
+
+def _load(path):
+    name = os.path.basename(path)[: -len(EXT_SUFFIX)]
+    spec = importlib.util.spec_from_file_location(name, path)
+    try:
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    except ImportError as e:
+        warnings.warn("dynac: cannot load %s (%s); rebuild it" % (path, e), RuntimeWarning)
+        return None
+    if getattr(mod, "__dynac_abi__", None) is None:
+        return None
+    return mod
+
+
+def _module_name_of(code_or_fn_module, filename):
+    return code_or_fn_module or module_stem(filename)
+
+
+def attach_function(fn, artifact):
+    """Attaches `artifact`'s kernels for fn; returns the number of entries."""
+    modname = getattr(fn, "__module__", None) or module_stem(fn.__code__.co_filename)
+    return _runtime.attach_function(fn, artifact, modname)
+
+
+def attach_code(code, artifact, modname):
+    """Attaches to every function code object nested in a module's code."""
+    return _runtime.attach_code(code, artifact, modname)
