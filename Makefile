@@ -72,8 +72,15 @@ $(PYBUILD)/dynac/_config.py: Makefile $(BUILD)/bin/dynac
 	  'INCLUDE = "$(ROOT)/single_include"' 'PYTHON_INCLUDE = "$(PY_INCLUDE)"' \
 	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' > $@
 
+# Python suites run under every 3.11 interpreter here: $(PYTHON) and Debian's.
+TEST_PYTHONS ?= $(PYTHON) $(wildcard /usr/bin/python3)
 test: all
-	$(PYTHON) tests/run.py --python-build $(PYBUILD)
+	@set -e; args=""; seen=""; for p in $(TEST_PYTHONS); do \
+	  tag=$$($$p scripts/pyinfo.py | cut -d' ' -f3); \
+	  case " $$seen " in *" $$tag "*) continue;; esac; seen="$$seen $$tag"; \
+	  $(MAKE) --no-print-directory python-module PYTHON=$$p; \
+	  args="$$args --python $$p build/python-$$tag"; done; \
+	$(PYTHON) tests/run.py $$args
 
 bench: all
 	$(PYTHON) tests/bench.py --python-build $(PYBUILD)

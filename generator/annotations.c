@@ -116,11 +116,31 @@ static void scan_params(module *m, func *f) {
   }
 }
 
-/* signatures=[ "...", ... ] */
+/* NAME = [ ... ] at module level: the list a `signatures=NAME` refers to. */
+static TSNode module_level_list(module *m, const char *name) {
+  TSNode none = {0};
+  uint32_t c = ts_node_named_child_count(m->p.root);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode st = ts_node_named_child(m->p.root, i);
+    TSNode e = ts_node_named_child(st, 0);
+    if (!node_is(st, "expression_statement") || !node_is(e, "assignment")) continue;
+    TSNode left = child_by_field(e, "left"), right = child_by_field(e, "right");
+    if (node_is(left, "identifier") && !strcmp(node_text(m->a, &m->p, left), name) &&
+        (node_is(right, "list") || node_is(right, "tuple")))
+      none = right; /* the last assignment wins, as at run time */
+  }
+  return none;
+}
+
+/* signatures=[ "...", ... ]  |  signatures=NAME (a module-level list) */
 static void read_signatures(module *m, func *f, TSNode list) {
+  if (node_is(list, "identifier")) {
+    TSNode target = module_level_list(m, node_text(m->a, &m->p, list));
+    if (!ts_node_is_null(target)) list = target;
+  }
   if (!node_is(list, "list") && !node_is(list, "tuple")) {
     diag_error(&m->p.src, node_pos(list), "signatures= takes a list of strings such as "
-               "[\"(float, int) -> float\"]");
+               "[\"(float, int) -> float\"], or the name of a module-level list of them");
     return;
   }
   uint32_t c = ts_node_named_child_count(list);

@@ -686,7 +686,7 @@ static const char *guard_text(module *m, slot *s) {
   case SLOT_MATH_ATTR:
     return s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ",
                                 s->module_slot >= 0 ? s->attr : s->name)
-                 : arena_printf(m->a, "%s is math.%s", s->module_slot >= 0 ?
+                 : arena_printf(m->a, "%s is the math module's %s", s->module_slot >= 0 ?
                                 arena_printf(m->a, "math.%s", s->attr) : s->name, s->attr);
   }
   return "?";

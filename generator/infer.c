@@ -110,8 +110,9 @@ static const type *type_call(ctx *c, expr *e) {
   const type *at[64];
   if (n > 64) { fail(c, e->pos, "too many arguments"); return &ty_conflict; }
   bool unknown = false;
+  bool truth_arg = e->u.call.kind == CALLEE_BUILTIN && !strcmp(e->u.call.name, "bool");
   for (int i = 0; i < n; i++) {
-    at[i] = type_expr(c, e->u.call.args[i], false);
+    at[i] = type_expr(c, e->u.call.args[i], truth_arg);
     if (at[i]->kind == TY_UNKNOWN) unknown = true;
   }
   c->in->slots_used[e->u.call.callee_slot->index] = true;
@@ -139,9 +140,11 @@ static const type *type_call(ctx *c, expr *e) {
     e->u.call.inst = callee;
     if (!callee) { fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
     if (!callee->ok && !callee->typing) {
-      fail(c, e->pos, arena_printf(c->m->a, "calls %s() whose %s specialisation is not "
-                                   "compiled: %s", f->name, callee->cname + strlen(f->name) + 2,
-                                   callee->fail));
+      strbuf sig = {0};
+      for (int i = 0; i < n; i++) sb_printf(&sig, "%s%s", i ? ", " : "", ty_python_name(c->m->a, at[i]));
+      fail(c, e->pos, arena_printf(c->m->a, "calls %s(%s), which is not compiled: %s", f->name,
+                                   sig.data ? sig.data : "", callee->fail));
+      sb_free(&sig);
       return &ty_conflict;
     }
     if (callee->ret->kind == TY_UNKNOWN)

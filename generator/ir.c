@@ -491,6 +491,16 @@ static expr *lower_expr(lower *L, TSNode n) {
     gb(L, n, "generator", arena_printf(L->m->a, "'%s' expression", t));
     return NULL;
   }
+  static const char *const what[][2] = {
+      {"string", "string literal (str is not a kernel type)"},
+      {"concatenated_string", "string literal (str is not a kernel type)"},
+      {"list", "list display (lists come in a later release)"},
+      {"dictionary", "dict display"}, {"set", "set display"},
+      {"subscript", "subscript (containers come in a later release)"},
+      {"named_expression", "assignment expression (:=)"},
+      {"list_splat", "starred expression"}};
+  for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
+    if (!strcmp(t, what[i][0])) { gb(L, n, "unsupported-expression", what[i][1]); return NULL; }
   gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s", t));
   return NULL;
 }
@@ -693,7 +703,7 @@ static stmt *lower_stmt(lower *L, TSNode n) {
   if (!strcmp(t, "return_statement")) {
     stmt *s = new_stmt(L, ST_RETURN, n);
     TSNode v = ts_node_named_child(n, 0);
-    if (!ts_node_is_null(v) && !node_is(v, "comment")) {
+    if (!ts_node_is_null(v) && !node_is(v, "comment") && !node_is(v, "none")) {
       s->u.ret = lower_expr(L, v);
       if (!s->u.ret) return NULL;
     }

@@ -137,6 +137,8 @@ static int count_compiled(module *m, int *nkernels) {
   return n;
 }
 
+static const char *spec_text(module *m, inst *in);
+
 /* Decorated functions that get no kernel are reported, never guessed. */
 static bool report_roots(module *m) {
   bool ok = true;
@@ -153,10 +155,10 @@ static bool report_roots(module *m) {
     bool any = false;
     for (inst *in = f->insts; in; in = in->next_root) {
       if (in->ok) { any = true; continue; }
-      fprintf(stderr, "%s:%d:%d: warning: %s(): specialisation (%s) is not compiled: %s\n",
+      fprintf(stderr, "%s:%d:%d: warning: %s(): specialisation %s is not compiled: %s\n",
               m->path, in->fail_pos.line ? in->fail_pos.line : f->pos.line,
-              in->fail_pos.line ? in->fail_pos.col : f->pos.col, f->name,
-              in->cname + strlen(f->name) + 2, in->fail);
+              in->fail_pos.line ? in->fail_pos.col : f->pos.col, f->name, spec_text(m, in),
+              in->fail);
     }
     if (!any && f->not_compiled)
       fprintf(stderr, "%s:%d:%d: warning: %s() runs in the interpreter: %s\n", m->path,
@@ -256,7 +258,7 @@ static int guards_of(module *m, inst *in, const char **out, int cap) {
     case SLOT_GLOBAL_FUNC: out[n++] = arena_printf(m->a, "global %s is the function at line %d (identity of its code)", s->name, s->fn->firstlineno); break;
     case SLOT_BUILTIN: out[n++] = arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name); break;
     case SLOT_MATH_MODULE: out[n++] = arena_printf(m->a, "global %s is the math module", s->name); break;
-    case SLOT_MATH_ATTR: out[n++] = arena_printf(m->a, "%s%s is math.%s", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name, s->attr); break;
+    case SLOT_MATH_ATTR: out[n++] = s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name) : arena_printf(m->a, "%s%s is the math module's %s", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name, s->attr); break;
     }
   }
   if (n < cap) out[n++] = arena_printf(m->a, "source sha256 is %.16s... (checked when attached)", m->p.sha256);
@@ -278,6 +280,7 @@ static void explain_text(module *m, const phase_times *pt) {
     printf("\n%s (%s:%d): ", f->qualname, m->path, f->pos.line);
     if (compiled) puts("compiled");
     else if (callee_kernel) puts("compiled only as a callee of other kernels (not a root)");
+    else if (f->disabled) puts("not compiled: disabled by @disable (runs in the interpreter)");
     else if (!f->is_root) puts("not compiled: not a compile root (decorate it with @dynac.compile, "
                                "record a profile, or build with --all)");
     else printf("not compiled: %s\n", f->not_compiled ? f->not_compiled : "no specialisation compiled");

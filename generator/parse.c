@@ -81,8 +81,8 @@ static int report_syntax_errors(const parsed *p, TSNode n, int budget) {
     return 1;
   }
   if (!strcmp(ts_node_type(n), "ERROR")) {
-    diag_error(&p->src, node_pos(n), "syntax error: unexpected input here; fix the source "
-               "so that 'python3 -m py_compile' accepts it");
+    diag_error(&p->src, node_pos(n), "syntax error in the statement starting here; "
+               "'python3 -m py_compile %s' shows the exact place", p->src.path);
     return 1;
   }
   int found = 0;
@@ -99,8 +99,8 @@ bool parse_file(arena *a, const char *path, parsed *out) {
   size_t len = 0;
   char *text = read_whole_file(path, &len, &err);
   if (!text) {
-    diag_error(NULL, (srcpos){1, 1}, "%s: cannot read this file (%s); check the path "
-               "and its permissions", path, err);
+    diag_error(&out->src, (srcpos){1, 1}, "cannot read this file (%s); check the path "
+               "and its permissions", err);
     return false;
   }
   out->src.text = arena_strndup(a, text, len);

@@ -29,18 +29,19 @@ static char *slurp(const char *path) {
 
 bool profile_load(arena *a, const char *path, profile *out) {
   memset(out, 0, sizeof *out);
+  source where = {.path = path};
   char *text = slurp(path);
   if (!text) {
-    diag_error(NULL, (srcpos){1, 1}, "%s: cannot read the profile (%s); write one with "
-               "'python3 -m dynac record -o %s SCRIPT'", path, strerror(errno), path);
+    diag_error(&where, (srcpos){1, 1}, "cannot read the profile (%s); write one with "
+               "'python3 -m dynac record -o %s SCRIPT'", strerror(errno), path);
     return false;
   }
   cJSON *root = cJSON_Parse(text);
   free(text);
   cJSON *fns = root ? cJSON_GetObjectItemCaseSensitive(root, "functions") : NULL;
   if (!cJSON_IsArray(fns)) {
-    diag_error(NULL, (srcpos){1, 1}, "%s: not a dynac profile (expected a JSON object with "
-               "a \"functions\" list)", path);
+    diag_error(&where, (srcpos){1, 1}, "not a dynac profile (expected a JSON object with "
+               "a \"functions\" list)");
     cJSON_Delete(root);
     return false;
   }

@@ -469,6 +469,13 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     break;
   case DYNAC_SLOT_GLOBAL_FUNC: {
     v = PyDict_GetItemString(g->globals, d->name);
+    if (v && !PyFunction_Check(v) && !strcmp(Py_TYPE(v)->tp_name, "dynac.CompiledFunction")) {
+      /* a decorated callee: guard (and keep) the function it wraps */
+      PyObject *w = PyObject_GetAttrString(v, "__wrapped__");
+      if (!w) return -1;
+      Py_DECREF(w); /* kept alive by the CompiledFunction in globals */
+      v = w;
+    }
     if (!v || !PyFunction_Check(v)) return 0;
     PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(v);
     if (co->co_firstlineno != d->firstlineno || !PyUnicode_Check(co->co_qualname) ||

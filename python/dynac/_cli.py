@@ -204,14 +204,48 @@ def run(args):
 
 
 # ---- build / explain: the generator --------------------------------------------
+_VALUE_OPTIONS = {"-o", "--profile"}
+
+
+def _syntax_errors(args):
+    """CPython's own parser is the reference for syntax errors: report them
+    exactly (file:line:col, line, caret) and drop those files."""
+    keep, bad, skip = [], 0, False
+    for a in args:
+        if skip or a.startswith("-") or not a.endswith(".py"):
+            skip = a in _VALUE_OPTIONS
+            keep.append(a)
+            continue
+        try:
+            with open(a, "rb") as f:
+                compile(f.read(), a, "exec", dont_inherit=True)
+        except SyntaxError as e:
+            bad += 1
+            line = (e.text or "").rstrip("\n")
+            print("%s:%s:%s: error: SyntaxError: %s" % (a, e.lineno, e.offset, e.msg), file=sys.stderr)
+            if line:
+                print("%5d | %s\n      | %s^" % (e.lineno, line, " " * max((e.offset or 1) - 1, 0)),
+                      file=sys.stderr)
+            continue
+        except (OSError, ValueError):
+            pass  # the generator reports unreadable files
+        keep.append(a)
+    return keep, bad
+
+
 def generator(cmd, args):
     from . import _config
+    import subprocess
     env = dict(os.environ)
     env.setdefault("DYNAC_TEMPLATES", _config.TEMPLATES)
     env.setdefault("DYNAC_INCLUDE", _config.INCLUDE)
     env.setdefault("DYNAC_PYTHON_INCLUDE", sysconfig.get_paths()["include"])
     env.setdefault("DYNAC_EXT_SUFFIX", sysconfig.get_config_var("EXT_SUFFIX"))
-    os.execve(_config.GENERATOR, [_config.GENERATOR, cmd] + list(args), env)
+    args, bad = _syntax_errors(list(args))
+    rc = 0
+    if any(a.endswith(".py") for a in args) or not bad:
+        rc = subprocess.call([_config.GENERATOR, cmd] + args, env=env)
+    return rc or (1 if bad else 0)
 
 
 def main(argv):

@@ -1,0 +1,346 @@
+"""Differential corpus: every construct of the scalar kernel language.
+
+Each function is a compile root with explicit signatures; tests/e2e/
+suite_differential.py calls it eagerly (this source, no artifact) and
+compiled (through the built artifact) on a grid of edge values and requires
+identical results (type, value, sign of zero, NaN) or identical exceptions.
+"""
+import math
+from math import sqrt, pi, floor
+
+import dynac
+
+LIMIT = 10
+RATE = 0.25
+FLAG = True
+
+NUM2 = ["(int, int)", "(float, float)", "(int, float)", "(float, int)", "(bool, bool)", "(bool, int)"]
+NUM1 = ["(int)", "(float)", "(bool)"]
+
+
+@dynac.compile(signatures=NUM2)
+def add(a, b):
+    return a + b
+
+
+@dynac.compile(signatures=NUM2)
+def sub(a, b):
+    return a - b
+
+
+@dynac.compile(signatures=NUM2)
+def mul(a, b):
+    return a * b
+
+
+@dynac.compile(signatures=NUM2)
+def truediv(a, b):
+    return a / b
+
+
+@dynac.compile(signatures=NUM2)
+def floordiv(a, b):
+    return a // b
+
+
+@dynac.compile(signatures=NUM2)
+def mod(a, b):
+    return a % b
+
+
+@dynac.compile(signatures=NUM2)
+def power(a, b):
+    return a ** b
+
+
+@dynac.compile(signatures=["(int, int)", "(bool, bool)", "(bool, int)"])
+def bits(a, b):
+    return (a & b, a | b, a ^ b, ~a)
+
+
+@dynac.compile(signatures=["(int, int)"])
+def shifts(a, b):
+    return (a << b, a >> b)
+
+
+@dynac.compile(signatures=NUM1)
+def unary(a):
+    return (-a, +a, not a, abs(a))
+
+
+@dynac.compile(signatures=NUM2)
+def compare(a, b):
+    return (a < b, a <= b, a > b, a >= b, a == b, a != b)
+
+
+@dynac.compile(signatures=["(int, float, int)", "(float, float, float)", "(int, int, int)"])
+def chain(a, b, c):
+    return a < b < c, a == b == c, a <= b > c
+
+
+@dynac.compile(signatures=NUM2)
+def boolops(a, b):
+    return bool(a and b), bool(a or b), not (a and b), (1 if a or b else 2)
+
+
+@dynac.compile(signatures=["(int, int)", "(float, float)"])
+def same_type_or(a, b):
+    return a or b, a and b
+
+
+@dynac.compile(signatures=NUM2)
+def ternary(a, b):
+    return a if a > b else b
+
+
+@dynac.compile(signatures=["(int)", "(float)"])
+def branches(x):
+    if x < 0:
+        r = -1
+    elif x == 0:
+        r = 0
+    elif x < 10:
+        r = 1
+    else:
+        r = 2
+    return r
+
+
+@dynac.compile(signatures=["(int)"])
+def loop_while(n):
+    i = 0
+    total = 0
+    while i < n:
+        i += 1
+        if i % 7 == 0:
+            continue
+        if i > 1000:
+            break
+        total += i * i
+    else:
+        total = -total
+    return total, i
+
+
+@dynac.compile(signatures=["(int, int, int)"])
+def loop_range(start, stop, step):
+    total = 0
+    count = 0
+    for i in range(start, stop, step):
+        total += i
+        count += 1
+        if count > 100000:
+            break
+    return total, count
+
+
+@dynac.compile(signatures=["(int)"])
+def range_forms(n):
+    a = 0
+    for i in range(n):
+        a += i
+    for j in range(2, n):
+        a -= j
+    for k in range(n, -n, -3):
+        a += k
+    return a
+
+
+@dynac.compile(signatures=["(int)"])
+def for_else(n):
+    found = -1
+    for i in range(n):
+        if i * i > 50:
+            found = i
+            break
+    else:
+        found = -2
+    return found
+
+
+@dynac.compile(signatures=["(int)"])
+def loop_var_after(n):
+    i = -1
+    for i in range(n):
+        pass
+    return i
+
+
+@dynac.compile(signatures=["(int)"])
+def unbound_local(n):
+    if n > 0:
+        y = n * 2
+    return y
+
+
+@dynac.compile(signatures=["(int)"])
+def nested_loops(n):
+    c = 0
+    for i in range(n):
+        for j in range(i):
+            if (i + j) % 3 == 0:
+                continue
+            c += 1
+            if c > 500:
+                break
+    return c
+
+
+@dynac.compile(signatures=["(float, float)", "(int, int)"])
+def swap(a, b):
+    a, b = b, a
+    (c, d) = a, b
+    e = f = c
+    return a, b, c, d, e, f
+
+
+@dynac.compile(signatures=["(float, float)", "(int, int)"])
+def augmented(a, b):
+    x = a
+    x += b
+    x -= 1
+    x *= b
+    x //= 3
+    x %= 5
+    return x
+
+
+@dynac.compile(signatures=["(float)"])
+def augmented_float(a):
+    x = a
+    x /= 4.0
+    x **= 2
+    return x
+
+
+def helper(x, y):
+    return x * y + 1
+
+
+def maybe_none(x):
+    if x > 0:
+        return x
+    return None
+
+
+@dynac.compile(signatures=["(float, float)", "(int, int)"])
+def calls(a, b):
+    return helper(a, b) + helper(b, a)
+
+
+@dynac.compile(signatures=["(int)", "(float)"])
+def calls_optional(x):
+    return maybe_none(x) + 1
+
+
+@dynac.compile(signatures=["(int)"])
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+
+def pair(a, b):
+    return a + b, a - b
+
+
+@dynac.compile(signatures=["(float, float)", "(int, int)"])
+def unpack_call(a, b):
+    s, d = pair(a, b)
+    q, r = divmod(a, b)
+    return s, d, q, r
+
+
+@dynac.compile(signatures=["(float)", "(int)"])
+def math_native(x):
+    return (math.sqrt(x), math.exp(x), math.log(x), math.sin(x), math.atan2(x, 2.0),
+            math.floor(x), math.ceil(x), math.trunc(x), math.fabs(x), math.isnan(x),
+            math.isinf(x), math.degrees(x), math.copysign(3.0, x), math.fmod(x, 3.0),
+            math.pow(x, 1.5), math.log10(x), math.tanh(x), math.acos(x))
+
+
+@dynac.compile(signatures=["(float)", "(int)"])
+def math_api(x):
+    return math.hypot(x, 3.0), math.gamma(x), math.log(x, 2.0), math.erf(x), math.expm1(x)
+
+
+@dynac.compile(signatures=["(int, int)"])
+def math_int(a, b):
+    return math.gcd(a, b), math.isqrt(abs(a)), math.factorial(abs(b) % 25)
+
+
+@dynac.compile(signatures=["(float)"])
+def math_from_import(x):
+    return sqrt(x) + pi + floor(x)
+
+
+@dynac.compile(signatures=["(float)"])
+def math_consts(x):
+    return x * math.pi + math.e - math.tau, math.inf > x, math.isnan(math.nan)
+
+
+@dynac.compile(signatures=["(int)", "(float)", "(bool)"])
+def conversions(x):
+    return int(x), float(x), bool(x), round(x), abs(x)
+
+
+@dynac.compile(signatures=["(float, int)", "(int, int)"])
+def round_digits(x, n):
+    return round(x, n)
+
+
+@dynac.compile(signatures=["(int, int, int)", "(float, float, float)"])
+def minmax(a, b, c):
+    return min(a, b, c), max(a, b, c), min(a, b), max(c, a)
+
+
+@dynac.compile(signatures=["(int, int)", "(float, float)", "(int, float)"])
+def divmods(a, b):
+    return divmod(a, b)
+
+
+@dynac.compile(signatures=["(float)", "(int)"])
+def globals_read(x):
+    if FLAG:
+        return x * RATE + LIMIT
+    return x
+
+
+@dynac.compile(signatures=["(int)"])
+def big_int_growth(n):
+    x = 1
+    for i in range(n):
+        x = x * 3
+    return x
+
+
+@dynac.compile(signatures=["(int)"])
+def returns_bool_or_none(n):
+    if n > 3:
+        return True
+    if n < -3:
+        return False
+
+
+@dynac.compile(signatures=["(float)"])
+def is_compiling_folded(x):
+    if dynac.is_compiling():
+        return x
+    return x
+
+
+@dynac.compile(signatures=["(float)"])
+def graph_break_print(x):
+    print("side effect", x)
+    return x * 2.0
+
+
+@dynac.compile(signatures=["(int)"])
+def pass_and_docstring(n):
+    """A docstring is not a statement of the kernel."""
+    pass
+    return n
+
+
+# Functions expected to get kernels (others must fall back with a reason).
+EXPECT_INTERPRETER = {"graph_break_print"}

@@ -1,0 +1,13 @@
+# expect: 6:28: error: bad signature: type 'str' is not a kernel type (int, float, bool)
+# expect: 11:28: error: signature has 1 types but g() has 2 parameters
+import dynac
+
+
+@dynac.compile(signatures=["(str) -> int"])
+def f(x):
+    return x
+
+
+@dynac.compile(signatures=["(int)"])
+def g(x, y):
+    return x

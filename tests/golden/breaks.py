@@ -1,0 +1,100 @@
+"""Golden: graph breaks of every kind, and what still compiles around them."""
+import math
+import dynac
+
+counter = []
+
+
+@dynac.compile
+def prints(x: float) -> float:
+    print(x)
+    return x
+
+
+@dynac.compile
+def tries(x: int) -> int:
+    try:
+        return x // 0
+    except ZeroDivisionError:
+        return 0
+
+
+@dynac.compile
+def gen(n: int):
+    for i in range(n):
+        yield i
+
+
+@dynac.compile
+def attr(x: float) -> float:
+    return x.real
+
+
+@dynac.compile
+def listy(n: int):
+    return [i for i in range(n)]
+
+
+@dynac.compile
+def strings(x: int):
+    return "x" * x
+
+
+@dynac.compile
+def loops_over_list(x: int) -> int:
+    for y in counter:
+        x += y
+    return x
+
+
+@dynac.compile
+def explicit(x: int) -> int:
+    dynac.graph_break()
+    return x
+
+
+@dynac.compile
+def keywords(x: float) -> float:
+    return round(x, ndigits=2)
+
+
+@dynac.compile
+def big_literal(x: int) -> int:
+    return x + 123456789012345678901234567890
+
+
+@dynac.compile
+def widening(n: int):
+    s = 0
+    for i in range(n):
+        s += 0.5
+    return s
+
+
+@dynac.compile
+def mixed_max(a: int, b: float):
+    return max(a, b)
+
+
+@dynac.compile
+def fine(a: float, b: float) -> float:
+    return math.hypot(a, b) + abs(a - b)
+
+
+def caller_of_broken(x: float) -> float:
+    return prints(x) + 1.0
+
+
+@dynac.compile
+def calls_broken(x: float) -> float:
+    return caller_of_broken(x)
+
+
+@dynac.compile
+def no_types(x, y):
+    return x + y
+
+
+@dynac.disable
+def disabled(x: int) -> int:
+    return x

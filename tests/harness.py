@@ -1,0 +1,83 @@
+"""A minimal test harness shared by the suites (no pytest: the pyenv
+interpreter has none). A suite is a script; each check prints one line,
+PASS or FAIL, which tests/run.py counts."""
+import math
+import os
+import subprocess
+import sys
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_failures = 0
+
+
+def check(name, ok, detail=""):
+    global _failures
+    if ok:
+        print("PASS %s" % name, flush=True)
+    else:
+        _failures += 1
+        print("FAIL %s%s" % (name, (": " + detail.replace("\n", "\n     ")) if detail else ""), flush=True)
+    return ok
+
+
+def case(fn):
+    """Decorator: run fn() as one check; an exception is a failure."""
+    try:
+        r = fn()
+        if r is None:
+            r = True
+        if isinstance(r, tuple):
+            check(fn.__name__, r[0], r[1])
+        else:
+            check(fn.__name__, bool(r))
+    except Exception:
+        check(fn.__name__, False, traceback.format_exc())
+    return fn
+
+
+def same(a, b):
+    """CPython-identical results: same type, same value, same sign of zero, NaN == NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b
+
+
+def outcome(fn, args):
+    """('ok', result) or ('raise', type name, message)."""
+    try:
+        return ("ok", fn(*args))
+    except Exception as e:  # noqa: BLE001 - the comparison is the point
+        return ("raise", type(e).__name__, str(e))
+
+
+def same_outcome(x, y):
+    if x[0] != y[0]:
+        return False
+    if x[0] == "ok":
+        return same(x[1], y[1])
+    return x[1:] == y[1:]
+
+
+def dynac_cmd(*args, env=None, check_rc=True, cwd=None):
+    """Runs `python -m dynac ARGS` with this interpreter; returns CompletedProcess."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.run([sys.executable, "-m", "dynac"] + list(args), capture_output=True,
+                          text=True, env=e, cwd=cwd)
+
+
+def generator():
+    from dynac import _config
+    return _config.GENERATOR
+
+
+def done():
+    sys.exit(1 if _failures else 0)

@@ -1,0 +1,64 @@
+"""Runs every test suite and prints one closing line: `N passed, N failed`.
+
+Interpreter-independent suites (generator, C) run once; the Python suites
+run under every interpreter given with --python (each with its own build
+directory, `make` builds one per interpreter). Exit status: 0 only when
+nothing failed.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ONCE = ["tests/suite_generator.py"]
+PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_runtime.py",
+              "tests/e2e/suite_colorsys.py"]
+
+
+def run_suite(python, build, suite, label):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(ROOT, build) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("DYNAC_LOGS", None)
+    t0 = time.time()
+    p = subprocess.run([python, os.path.join(ROOT, suite)], capture_output=True, text=True,
+                       env=env, cwd=ROOT)
+    passed = failed = 0
+    for line in p.stdout.splitlines():
+        if line.startswith("PASS "):
+            passed += 1
+        elif line.startswith("FAIL "):
+            failed += 1
+            print("  [%s] %s" % (label, line))
+        elif line.startswith("     ") and failed:
+            print("  [%s] %s" % (label, line))
+    if p.returncode != 0 and failed == 0:
+        failed += 1
+        print("  [%s] FAIL %s exited with %d\n%s" % (label, suite, p.returncode, p.stderr[-3000:]))
+    print("%-34s %-28s %4d passed, %d failed (%.1fs)" % (suite, label, passed, failed,
+                                                       time.time() - t0), flush=True)
+    return passed, failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--python", action="append", nargs=2, metavar=("EXE", "BUILD_DIR"),
+                    help="an interpreter and its build/python-TAG directory")
+    args = ap.parse_args()
+    pythons = args.python or [[sys.executable, "build/python-unknown"]]
+    total_p = total_f = 0
+    for suite in ONCE:
+        p, f = run_suite(pythons[0][0], pythons[0][1], suite, "once")
+        total_p, total_f = total_p + p, total_f + f
+    for exe, build in pythons:
+        version = subprocess.run([exe, "-c", "import sys; print(sys.version.split()[0])"],
+                                 capture_output=True, text=True).stdout.strip()
+        for suite in PER_PYTHON:
+            p, f = run_suite(exe, build, suite, "%s (%s)" % (exe, version))
+            total_p, total_f = total_p + p, total_f + f
+    print("%d passed, %d failed" % (total_p, total_f))
+    return 1 if total_f else 0
+
+
+sys.exit(main())

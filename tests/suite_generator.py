@@ -1,0 +1,169 @@
+"""The generator on its own: diagnostics, golden explain output, determinism,
+valid templates, and a header that compiles warning-free."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, case, check, done, generator  # noqa: E402
+
+GEN = generator()
+PY_INCLUDE = sysconfig.get_paths()["include"]
+UPDATE = "--update" in sys.argv
+
+
+def gen(*args, cwd=None):
+    return subprocess.run([GEN] + list(args), capture_output=True, text=True, cwd=cwd)
+
+
+def error_cases():
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "errors", "*.py"))):
+        name = os.path.basename(path)
+        expects = re.findall(r"^# expect: (\d+):(\d+): (.*)$", open(path).read(), re.M)
+        with tempfile.TemporaryDirectory() as tmp:
+            r = gen("build", name, "-o", tmp, "--emit-only", cwd=os.path.dirname(path))
+        missing = []
+        for line, col, text in expects:
+            head = "%s:%s:%s: %s" % (name, line, col, text)
+            if head not in r.stderr:
+                missing.append(head)
+            src_line = open(path).read().splitlines()[int(line) - 1]
+            if src_line.strip() and src_line.strip() not in r.stderr:
+                missing.append("the source line %r" % src_line)
+        check("error %s: exit status" % name, r.returncode == 1, "rc=%d" % r.returncode)
+        check("error %s: file:line:col, source line, caret" % name,
+              not missing and "^" in r.stderr and "Segmentation" not in r.stderr,
+              "missing %s in:\n%s" % (missing, r.stderr))
+
+
+@case
+def unreadable_inputs():
+    with tempfile.TemporaryDirectory() as tmp:
+        r1 = gen("build", os.path.join(tmp, "missing.py"), "-o", tmp)
+        r2 = gen("build", tmp, "-o", tmp)  # a directory cannot be read as a file
+        ok = (r1.returncode == 1 and "missing.py:1:1: error: cannot read this file" in r1.stderr
+              and "No such file" in r1.stderr
+              and r2.returncode == 1 and "cannot read this file" in r2.stderr)
+        return ok, r1.stderr + r2.stderr
+
+
+@case
+def bad_profile():
+    with tempfile.TemporaryDirectory() as tmp:
+        prof = os.path.join(tmp, "p.json")
+        open(prof, "w").write("{not json")
+        src = os.path.join(ROOT, "tests", "golden", "breaks.py")
+        r = gen("build", src, "--profile", prof, "-o", tmp)
+        return r.returncode == 1 and "not a dynac profile" in r.stderr, r.stderr
+
+
+@case
+def usage_errors():
+    r1 = gen("frobnicate")
+    r2 = gen("build", "--bogus", "x.py")
+    r3 = gen("--version")
+    return (r1.returncode == 2 and "unknown command" in r1.stderr and r2.returncode == 2
+            and "unknown option '--bogus'" in r2.stderr and r3.stdout.startswith("dynac ")), r1.stderr + r2.stderr
+
+
+def golden_cases():
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.py"))):
+        name = os.path.basename(path)
+        r = gen("explain", name, cwd=os.path.dirname(path))
+        out = "\n".join(l for l in r.stdout.splitlines() if not l.startswith("compile times")) + "\n"
+        expected_path = path[:-3] + ".explain"
+        if UPDATE or not os.path.exists(expected_path):
+            open(expected_path, "w").write(out)
+        expected = open(expected_path).read()
+        check("golden explain %s" % name, r.returncode == 0 and out == expected,
+              "diff against %s:\n%s" % (expected_path, "".join(
+                  "%s\n" % l for l in __import__("difflib").unified_diff(
+                      expected.splitlines(), out.splitlines(), lineterm=""))[:3000]))
+
+
+@case
+def explain_json():
+    import json
+    src = os.path.join(ROOT, "tests", "golden", "breaks.py")
+    r = gen("explain", src, "--json")
+    data = json.loads(r.stdout)[0]
+    breaks = [b for f in data["functions"] for b in f["graph_breaks"]]
+    ok = (data["graph_break_count"] == len(breaks) and breaks
+          and all({"id", "type", "line", "col", "source", "reason", "hint"} <= set(b) for b in breaks)
+          and set(data["compile_times_ms"]) >= {"parse", "scope", "annotations", "infer"})
+    return ok, r.stdout[:2000]
+
+
+@case
+def deterministic_output():
+    src = os.path.join(ROOT, "tests", "e2e", "corpus.py")
+    outs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in ("a", "b"):
+            r = gen("build", src, "-o", os.path.join(tmp, d))
+            if r.returncode:
+                return False, r.stderr
+            files = sorted(os.listdir(os.path.join(tmp, d)))
+            outs.append({f: open(os.path.join(tmp, d, f), "rb").read() for f in files})
+    return outs[0] == outs[1] and len(outs[0]) == 2, "outputs differ: %s" % [
+        f for f in outs[0] if outs[0][f] != outs[1].get(f)]
+
+
+@case
+def generated_c_is_readable_and_clean():
+    """Each statement is headed by its source line; the C compiles with -Werror."""
+    src = os.path.join(ROOT, "tests", "e2e", "corpus.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = gen("build", src, "-o", tmp, "--emit-only")
+        c = open(os.path.join(tmp, "corpus__dynac.c")).read()
+        cc = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+                             "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-parameter",
+                             "-Wno-unused-label", "-Wno-unused-but-set-variable",
+                             "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
+                             os.path.join(tmp, "corpus__dynac.c")], capture_output=True, text=True)
+    lines = open(src).read().splitlines()
+    ln = lines.index("    return a + b") + 1
+    ok = (r.returncode == 0 and "/* corpus.py:%d: return a + b */" % ln in c
+          and c.startswith("/* Generated by dynac from corpus.py") and cc.returncode == 0)
+    return ok, r.stderr + cc.stderr[:3000]
+
+
+@case
+def templates_are_valid_c():
+    errs = []
+    for t in sorted(glob.glob(os.path.join(ROOT, "templates", "*.c"))):
+        with tempfile.NamedTemporaryFile("w", suffix=".c") as f:
+            f.write('#include "dynac.h"\n' + open(t).read())
+            f.flush()
+            r = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only", "-I" + os.path.join(ROOT, "single_include"),
+                                "-I" + PY_INCLUDE, f.name], capture_output=True, text=True)
+            if r.returncode:
+                errs.append("%s: %s" % (t, r.stderr))
+    return not errs, "\n".join(errs)
+
+
+@case
+def header_two_translation_units():
+    """-Wall -Wextra -Werror as C11; only one TU defines DYNAC_IMPLEMENTATION."""
+    with tempfile.TemporaryDirectory() as tmp:
+        open(os.path.join(tmp, "a.c"), "w").write(
+            '#define DYNAC_IMPLEMENTATION\n#include "dynac.h"\nint use_b(void);\n'
+            'int use_a(void) { return dynac_init() + use_b(); }\n')
+        open(os.path.join(tmp, "b.c"), "w").write(
+            '#include "dynac.h"\nint use_b(void) { int64_t r; return dynac_int_add(1, 2, &r) + '
+            'dynac_hook_acquire(); }\n')
+        r = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
+                            "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
+                            os.path.join(tmp, "a.c"), os.path.join(tmp, "b.c"),
+                            "-o", os.path.join(tmp, "t.so")], capture_output=True, text=True)
+    return r.returncode == 0, r.stderr[:3000]
+
+
+error_cases()
+golden_cases()
+done()
