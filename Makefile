@@ -18,6 +18,8 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter
 GEN_SRC := $(wildcard generator/*.c)
 GEN_OBJ := $(patsubst generator/%.c,$(BUILD)/obj/%.o,$(GEN_SRC))
+# The Python include dir baked in is only a default: `python3 -m dynac build`
+# passes its own interpreter's.
 GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_INCLUDE='"$(ROOT)/single_include"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
@@ -42,7 +44,7 @@ $(GRAMMAR_DIR)/src/parser.c: | $(BUILD)/.deps-ok
 	@touch $@
 
 generator: $(BUILD)/bin/dynac
-$(BUILD)/obj/%.o: generator/%.c generator/gen.h $(BUILD)/.pyinfo-$(PY_TAG)
+$(BUILD)/obj/%.o: generator/%.c generator/gen.h
 	@mkdir -p $(BUILD)/obj
 	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(GEN_DEFS) -c $< -o $@
 $(BUILD)/obj/ts_parser.o: $(GRAMMAR_DIR)/src/parser.c
@@ -53,9 +55,6 @@ $(BUILD)/obj/ts_scanner.o: $(GRAMMAR_DIR)/src/parser.c
 $(BUILD)/bin/dynac: $(GEN_OBJ) $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
 	@mkdir -p $(BUILD)/bin
 	$(CC) -o $@ $^ -ltree-sitter -lcjson -lmd -lm
-$(BUILD)/.pyinfo-$(PY_TAG):
-	@mkdir -p $(BUILD)
-	@touch $@
 
 # The Python package: python/dynac/*.py (linked) + the runtime extension.
 python-module: $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX) $(PYBUILD)/dynac/_config.py

@@ -801,7 +801,9 @@ static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObjec
       e->last_fail = failed;
       continue;
     }
+    *result = NULL;
     int st = e->d->glue(args, result);
+    if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) {
       c->deopts++;
       if (dynac__log_dispatch)

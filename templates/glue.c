@@ -3,6 +3,7 @@ static int dynac_glue_/*@ name @*/(PyObject *const *args, PyObject **result)
 {
   int st;
   (void)args;
+  *result = NULL;
   /*@ unbox @*/
   /*@ call @*/
   if (st == DYNAC_OK_NONE) {

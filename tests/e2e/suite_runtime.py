@@ -1,0 +1,336 @@
+"""The runtime: guards under mutation, stale artifacts, the cache limit, the
+frame hook (`dynac run`), logs, deoptimisation, recursion, threads, signals,
+and reference counts over 10 million calls."""
+import importlib.util
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import traceback
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import case, check, done, dynac_cmd, same  # noqa: E402
+
+import dynac  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="dynac-rt-")
+_n = 0
+
+
+def build_module(source, name=None, build=True):
+    """Writes `source` as a fresh module, builds it, imports it."""
+    global _n
+    _n += 1
+    name = name or "m%d" % _n
+    d = os.path.join(TMP, name)
+    os.makedirs(d)
+    path = os.path.join(d, name + ".py")
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(source))
+    if build:
+        r = dynac_cmd("build", path)
+        if r.returncode:
+            raise AssertionError(r.stderr)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod, path
+
+
+def served(mod, fn):
+    return dynac.stats().get("%s.%s" % (mod.__name__, fn), {}).get("kernel_calls", 0)
+
+
+@case
+def no_build_returns_the_function():
+    mod, _ = build_module("""
+        import dynac
+        def plain(x: float) -> float:
+            return x
+        @dynac.compile
+        def f(x: float) -> float:
+            return x * 2.0
+        """, build=False)
+    return type(mod.f).__name__ == "function" and mod.f(2.0) == 4.0
+
+
+@case
+def compiled_function_looks_like_the_function():
+    mod, _ = build_module('''
+        import dynac
+        @dynac.compile
+        def f(x: float) -> float:
+            """doc"""
+            return x * 2.0
+        ''')
+    f = mod.f
+    return (isinstance(f, dynac.CompiledFunction) and f.__name__ == "f" and f.__doc__ == "doc"
+            and f.__wrapped__.__name__ == "f" and f.__defaults__ is None and f(x=3.0) == 6.0
+            and f.__module__ == mod.__name__)
+
+
+@case
+def stale_artifact_never_runs():
+    src = """
+        import dynac
+        @dynac.compile
+        def f(x: int) -> int:
+            return x + %d
+        """
+    mod, path = build_module(src % 1)
+    with open(path, "w") as fh:  # edit after the build: the artifact is stale
+        fh.write(textwrap.dedent(src % 2))
+    spec = importlib.util.spec_from_file_location(mod.__name__ + "_again", path)
+    mod2 = importlib.util.module_from_spec(spec)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        spec.loader.exec_module(mod2)
+    warned = any("built from a different version" in str(x.message) for x in w)
+    return (mod2.f(1) == 3 and type(mod2.f).__name__ == "function" and warned,
+            "f(1)=%r warnings=%r" % (mod2.f(1), [str(x.message) for x in w]))
+
+
+@case
+def guards_follow_globals_builtins_and_code():
+    mod, _ = build_module("""
+        import dynac
+        SCALE = 2.0
+        def helper(x):
+            return x + 1.0
+        @dynac.compile
+        def f(x: float) -> float:
+            return helper(x) * SCALE + max(x, 0.0)
+        """)
+    results = [mod.f(1.0)]                      # 2*2 + 1 = 5
+    mod.SCALE = 10.0
+    results.append(mod.f(1.0))                  # 2*10 + 1 = 21
+    mod.SCALE = 3                               # an int now: guard fails, interpreter
+    results.append(mod.f(1.0))                  # 2*3 + 1 = 7.0
+    mod.SCALE = 2.0
+    mod.helper = lambda x: x - 1.0
+    results.append(mod.f(1.0))                  # 0*2 + 1 = 1.0
+    del mod.helper
+    def helper(x):
+        return x * 100.0
+    mod.helper = helper
+    results.append(mod.f(1.0))                  # 200 + 1 = 201
+    mod.max = lambda a, b: -5.0                 # shadow the builtin
+    results.append(mod.f(1.0))                  # 200 - 5 = 195
+    del mod.max
+    helper.__code__ = (lambda x: x * 0.5).__code__
+    results.append(mod.f(1.0))                  # 1 + 1 = 2
+    expected = [5.0, 21.0, 7.0, 1.0, 201.0, 195.0, 2.0]
+    return results == expected and served(mod, "f") >= 2, "got %r" % results
+
+
+@case
+def cache_size_limit_warns_once():
+    sigs = ", ".join('"(%s)"' % ", ".join(t) for t in
+                     [(a, b) for a in ("int", "float", "bool") for b in ("int", "float", "bool")])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        mod, _ = build_module("""
+            import dynac
+            @dynac.compile(signatures=[%s])
+            def f(a, b):
+                return a + b
+            """ % sigs)
+    msgs = [str(x.message) for x in w if "cache_size_limit" in str(x.message)]
+    ok = len(msgs) == 1 and same(mod.f(True, True), 2) and same(mod.f(1.5, 2), 3.5)
+    return ok, "warnings: %r" % msgs
+
+
+@case
+def deopt_gives_cpython_exception_and_traceback():
+    mod, path = build_module("""
+        import dynac
+        @dynac.compile
+        def f(a: int, b: int) -> int:
+            c = a * 2
+            return c // b
+        """)
+    try:
+        mod.f(1, 0)
+    except ZeroDivisionError as e:
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        ok = tb.filename == path and tb.lineno == 6 and str(e) == "integer division or modulo by zero"
+        return ok, "%s:%s %s" % (tb.filename, tb.lineno, e)
+    return False, "no exception"
+
+
+@case
+def int_overflow_gives_exact_results():
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def f(a: int, n: int) -> int:
+            r = 1
+            for i in range(n):
+                r = r * a + i
+            return r
+        """)
+    return (mod.f(3, 10) == 59049 + sum(3**k * (9 - k) for k in range(10)) - 0 * 0
+            if False else all(mod.f(a, n) == mod.f.__wrapped__(a, n)
+                              for a in (3, -7, 2**31, 10) for n in (0, 5, 40, 80)))
+
+
+@case
+def recursion_matches_cpython():
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def depth(n: int) -> int:
+            if n == 0:
+                return 0
+            return depth(n - 1) + 1
+        """)
+    old = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(5000)
+        ok1 = mod.depth(3000) == 3000
+        try:
+            mod.depth(100000)
+            ok2 = False
+        except RecursionError:
+            ok2 = True
+    finally:
+        sys.setrecursionlimit(old)
+    return ok1 and ok2 and served(mod, "depth") > 0
+
+
+@case
+def threads_share_kernels_safely():
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def f(n: int) -> int:
+            s = 0
+            for i in range(n):
+                s += i % 7
+            return s
+        """)
+    results, expected = [], mod.f.__wrapped__(20000)
+
+    def work():
+        results.append(all(mod.f(20000) == expected for _ in range(200)))
+
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return results == [True] * 4
+
+
+@case
+def ctrl_c_interrupts_a_kernel_loop():
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def spin(n: int) -> int:
+            i = 0
+            while i >= 0:
+                i = (i + n) % 1000003
+            return i
+        """)
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        mod.spin(1)
+        return False, "returned"
+    except KeyboardInterrupt:
+        return True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@case
+def ten_million_calls_do_not_leak():
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def f(x: float, y: float):
+            return x * y, x + y
+        """)
+    x, y = 1.25, 2.5
+    rx, ry = sys.getrefcount(x), sys.getrefcount(y)
+    f = mod.f
+    for _ in range(100000):
+        f(x, y)
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(10_000_000):
+        f(x, y)
+    rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    ok = sys.getrefcount(x) == rx and sys.getrefcount(y) == ry and rss1 - rss0 < 8 * 1024
+    return ok and served(mod, "f") >= 10_000_000, "rss growth %d KiB, refcounts %d->%d %d->%d" % (
+        rss1 - rss0, rx, sys.getrefcount(x), ry, sys.getrefcount(y))
+
+
+RUN_SCRIPT = """
+import asyncio
+import sys
+
+def hot(x, y):
+    return x * y + 1.0
+
+def counter(n):
+    for i in range(n):
+        yield hot(float(i), 2.0)
+
+async def co(x):
+    return hot(x, 3.0)
+
+def main():
+    total = 0.0
+    for i in range(1000):
+        total += hot(float(i), 0.5)
+        total += hot(y=1.0, x=float(i))   # keywords: bound by the frame, then dispatched
+    total += sum(counter(10))
+    total += asyncio.run(co(2.0))
+    if "unseen" in sys.argv:
+        total += hot(1.0, 2)              # (float, int) was never recorded: interpreter
+    print("total", total)
+
+main()
+"""
+
+
+@case
+def frame_hook_serves_a_recorded_program():
+    d = os.path.join(TMP, "runprog")
+    os.makedirs(d)
+    script = os.path.join(d, "prog.py")
+    open(script, "w").write(RUN_SCRIPT)
+    prof, out, stats = (os.path.join(d, n) for n in ("p.json", "out", "stats.json"))
+    r1 = dynac_cmd("record", "-o", prof, script)
+    r2 = dynac_cmd("build", script, "--profile", prof, "-o", out)
+    eager = subprocess.run([sys.executable, script, "unseen"], capture_output=True, text=True)
+    r3 = dynac_cmd("run", "--path", out, "--stats", stats, script, "unseen",
+                   env={"DYNAC_LOGS": "dispatch,guards"})
+    if r1.returncode or r2.returncode or r3.returncode:
+        return False, r1.stderr + r2.stderr + r3.stderr
+    s = json.load(open(stats))["__main__.hot"]
+    ok = (r3.stdout == eager.stdout and s["kernel_calls"] >= 2000 and s["interpreter_calls"] >= 1
+          and "[dynac dispatch] __main__.hot: kernel (float, float) -> float served the call" in r3.stderr
+          and "[dynac guards] __main__.hot: entry (float, float) -> float rejected: guard 'type(y) is float' failed" in r3.stderr
+          and "[dynac dispatch] __main__.hot: interpreter" in r3.stderr)
+    return ok, "stdout %r vs %r; stats %r; stderr %s" % (r3.stdout, eager.stdout, s, r3.stderr[-2000:])
+
+
+try:
+    pass
+finally:
+    done_dir = TMP
+shutil.rmtree(TMP, ignore_errors=True)
+done()
