@@ -82,7 +82,7 @@ test: all
 	$(PYTHON) tests/run.py $$args
 
 bench: all
-	$(PYTHON) tests/bench.py --python-build $(PYBUILD)
+	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/bench.py
 
 clean:
 	rm -rf $(BUILD)

@@ -954,6 +954,8 @@ typedef struct dynac__cfunc {
   PyObject_HEAD
   vectorcallfunc vectorcall;
   PyObject *func;        /* strong: the original function, unchanged */
+  PyObject *code;        /* borrowed: func.__code__ when `cache` was looked up */
+  dynac__cache *cache;   /* its cache (alive while the code object is) */
   PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
   PyObject *weaklist;
 } dynac__cfunc;
@@ -964,7 +966,11 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
   PyFunctionObject *fn = (PyFunctionObject *)cf->func;
   PyCodeObject *co = (PyCodeObject *)fn->func_code;
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  dynac__cache *c = dynac__disable_depth ? NULL : dynac__cache_of(co);
+  if (DYNAC_UNLIKELY((PyObject *)co != cf->code)) { /* first call, or __code__ replaced */
+    cf->code = (PyObject *)co;
+    cf->cache = dynac__cache_of(co);
+  }
+  dynac__cache *c = dynac__disable_depth ? NULL : cf->cache;
   int tried = 0;
   if (c && !kwnames && nargs == co->co_argcount && co->co_kwonlyargcount == 0) {
     PyObject *result;
@@ -1080,6 +1086,8 @@ DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func) {
   cf->func = func;
   cf->dict = NULL;
   cf->weaklist = NULL;
+  cf->code = NULL;
+  cf->cache = NULL;
   PyObject_GC_Track((PyObject *)cf);
   return (PyObject *)cf;
 }

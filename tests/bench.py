@@ -1,0 +1,104 @@
+"""make bench: speed of compiled kernels, as ratios measured in one run.
+
+  ns/call   a small scalar function: CPython, dynac (CompiledFunction fast
+            path), dynac through the frame hook (`dynac run` path), and a
+            hand-written C extension function
+  loops     Mandelbrot escape counts over a grid: CPython, dynac, hand-written C
+Each time is the best of several repeats (machines here are noisy).
+"""
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def best(fn, repeat=5):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main():
+    import dynac
+    from dynac import _runtime
+    tmp = tempfile.mkdtemp(prefix="dynac-bench-")
+    try:
+        for d in ("built", "eager"):
+            os.makedirs(os.path.join(tmp, d))
+            shutil.copy(os.path.join(ROOT, "tests", "bench", "kernels.py"), os.path.join(tmp, d))
+        r = subprocess.run([sys.executable, "-m", "dynac", "build", "--all",
+                            os.path.join(tmp, "built", "kernels.py")], capture_output=True, text=True)
+        if r.returncode:
+            sys.exit(r.stderr)
+        ext = os.path.join(tmp, "handwritten" + sysconfig.get_config_var("EXT_SUFFIX"))
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-I" + sysconfig.get_paths()["include"],
+                        os.path.join(ROOT, "tests", "bench", "handwritten.c"), "-o", ext], check=True)
+        compiled = load(os.path.join(tmp, "built", "kernels.py"), "kernels")
+        eager = load(os.path.join(tmp, "eager", "kernels.py"), "kernels_eager")
+        hand = load(ext, "handwritten")
+        from dynac._loader import artifact_for
+        _runtime.attach_function(compiled.axpy1_hooked,
+                                 artifact_for(os.path.join(tmp, "built", "kernels.py")), "kernels")
+
+        n = 2_000_000
+        a, x, y = 1.5, 2.5, 0.25
+
+        def calls(f):
+            def loop():
+                for _ in range(n):
+                    f(a, x, y)
+            return loop
+
+        t_py = best(calls(eager.axpy1))
+        t_dy = best(calls(compiled.axpy1))
+        _runtime.hook_acquire()
+        try:
+            t_hook = best(calls(compiled.axpy1_hooked))
+        finally:
+            _runtime.hook_release()
+        t_c = best(calls(hand.axpy1))
+        assert compiled.axpy1(a, x, y) == eager.axpy1(a, x, y) == hand.axpy1(a, x, y)
+        hooked = dynac.stats().get("kernels.axpy1_hooked", {}).get("kernel_calls", 0)
+
+        def ns(t):
+            return t / n * 1e9
+
+        print("ns per call of axpy1(a, x, y) = a * x + y, %d calls, best of 5" % n)
+        print("  %-38s %7.1f ns" % ("CPython", ns(t_py)))
+        print("  %-38s %7.1f ns   %.2fx CPython's time" % ("dynac (CompiledFunction)", ns(t_dy), t_dy / t_py))
+        print("  %-38s %7.1f ns   %.2fx CPython's time (%d kernel calls)" % (
+            "dynac (frame hook, as in `dynac run`)", ns(t_hook), t_hook / t_py, hooked))
+        print("  %-38s %7.1f ns   dynac (CompiledFunction) is %.2fx its time" % (
+            "hand-written C extension function", ns(t_c), t_dy / t_c))
+
+        w, h, it = 200, 150, 200
+        expect = eager.mandel(w, h, it)
+        assert compiled.mandel(w, h, it) == expect == hand.mandel(w, h, it)
+        t_py = best(lambda: eager.mandel(w, h, it), repeat=3)
+        t_dy = best(lambda: compiled.mandel(w, h, it), repeat=5)
+        t_c = best(lambda: hand.mandel(w, h, it), repeat=5)
+        print("\nMandelbrot escape counts, %dx%d grid, maxiter %d (sum %d)" % (w, h, it, expect))
+        print("  %-38s %9.2f ms" % ("CPython", t_py * 1e3))
+        print("  %-38s %9.2f ms   %.1fx faster than CPython" % ("dynac", t_dy * 1e3, t_py / t_dy))
+        print("  %-38s %9.2f ms   dynac is %.2fx its time" % ("hand-written C", t_c * 1e3, t_dy / t_c))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()

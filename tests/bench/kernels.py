@@ -1,0 +1,29 @@
+"""Benchmark kernels (built by tests/bench.py)."""
+import dynac
+
+
+@dynac.compile
+def axpy1(a: float, x: float, y: float) -> float:
+    return a * x + y
+
+
+def axpy1_hooked(a: float, x: float, y: float) -> float:
+    return a * x + y
+
+
+@dynac.compile
+def mandel(width: int, height: int, maxiter: int) -> int:
+    """Sum of the escape counts of the Mandelbrot set over a grid."""
+    total = 0
+    for py in range(height):
+        y0 = py * 2.0 / height - 1.0
+        for px in range(width):
+            x0 = px * 3.0 / width - 2.0
+            x = 0.0
+            y = 0.0
+            i = 0
+            while i < maxiter and x * x + y * y <= 4.0:
+                x, y = x * x - y * y + x0, 2.0 * x * y + y0
+                i += 1
+            total += i
+    return total
