@@ -120,7 +120,7 @@ static const char *tmpvar(em *E, const type *t) {
   return name;
 }
 
-static const char *local_name(em *E, int i) { return arena_printf(E->m->a, "l_%s", E->in->fn->locals[i]); }
+static const char *local_name(em *E, int i) { return arena_printf(E->m->a, "l_%s", E->in->fn->local_cnames[i]); }
 
 /* The source line for a comment: no comment terminators, trimmed. */
 static const char *comment_text(module *m, int ln) {
@@ -449,7 +449,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_NONE: return "0";
   case EX_LOCAL:
     if (e->u.local >= E->in->fn->nparams)
-      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->locals[e->u.local]);
+      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[e->u.local]);
     return local_name(E, e->u.local);
   case EX_GLOBAL: {
     slot *s = e->u.global;
@@ -491,7 +491,7 @@ static void emit_block(em *E, stmt *s);
 static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (!t->is_tuple) {
     line(E, "%s = %s;", local_name(E, t->local), v);
-    if (t->local >= E->in->fn->nparams) line(E, "b_%s = true;", E->in->fn->locals[t->local]);
+    if (t->local >= E->in->fn->nparams) line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
     return;
   }
   for (int i = 0; i < t->n; i++)
@@ -519,7 +519,7 @@ static void emit_stmt(em *E, stmt *s) {
     int loc = s->u.aug.local;
     const type *lt = E->in->local_ty[loc];
     if (loc >= E->in->fn->nparams)
-      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->locals[loc]);
+      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[loc]);
     const char *r = emit_expr(E, s->u.aug.value);
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
                                       s->u.aug.value->ty, lt);
@@ -656,7 +656,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
     if (t->kind == TY_UNKNOWN) continue;
     note_type(t);
     sb_printf(&locals, "%s l_%s = {0};\nbool b_%s = false; /* bound? */\n", c_type(t),
-              in->fn->locals[i], in->fn->locals[i]);
+              in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives};
   emit_block(&E, in->fn->body);

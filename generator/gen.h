@@ -217,8 +217,9 @@ typedef struct func {
   const char **params;
   const type **param_ann;  /* PEP 484 annotation per parameter, or NULL */
   bool params_ok;          /* only plain positional parameters */
-  int nlocals;             /* params first, then other assigned names */
-  const char **locals;
+  int nlocals;             /* params first, then other assigned names, then versions */
+  const char **locals;     /* Python names (a versioned name appears again) */
+  const char **local_cnames; /* unique C names: "x", "x_1", ... */
   stmt *body;
   gbreak *breaks;          /* non-NULL: the function runs in the interpreter */
   bool lowered;            /* ir.c has run */

@@ -58,6 +58,10 @@ const struct gb_registry *gb_lookup(const char *type) {
 typedef struct lower {
   module *m;
   func *f;
+  int depth;       /* 0: the function's top-level block (straight-line code) */
+  int *current;    /* per base local: the local index of its current version */
+  bool *seen;      /* per base local: bound (or a parameter) earlier in the code */
+  int ncurrent;
 } lower;
 
 static void gb(lower *L, TSNode n, const char *type, const char *reason) {
@@ -98,13 +102,41 @@ static int find_local(func *f, const char *name) {
   return -1;
 }
 
-static void add_local(lower *L, const char *name) {
+static int append_local(lower *L, const char *name, const char *cname) {
   func *f = L->f;
-  if (find_local(f, name) >= 0) return;
   const char **nl = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->nlocals + 1));
-  if (f->nlocals) memcpy(nl, f->locals, sizeof(char *) * (size_t)f->nlocals);
-  nl[f->nlocals++] = name;
+  const char **nc = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->nlocals + 1));
+  if (f->nlocals) {
+    memcpy(nl, f->locals, sizeof(char *) * (size_t)f->nlocals);
+    memcpy(nc, f->local_cnames, sizeof(char *) * (size_t)f->nlocals);
+  }
+  nl[f->nlocals] = name;
+  nc[f->nlocals] = cname;
   f->locals = nl;
+  f->local_cnames = nc;
+  return f->nlocals++;
+}
+
+static void add_local(lower *L, const char *name) {
+  if (find_local(L->f, name) >= 0) return;
+  append_local(L, name, name);
+}
+
+/* The local a read or write of base local `base` refers to here. */
+static int current_version(lower *L, int base) {
+  return base >= 0 && base < L->ncurrent ? L->current[base] : base;
+}
+
+/* A rebinding in straight-line top-level code starts a new version of the
+ * name (its own C variable and type): reads after it see the new value,
+ * reads before it the old one, exactly as in CPython. */
+static int new_version(lower *L, int base) {
+  int k = 1;
+  for (int i = 0; i < L->f->nlocals; i++) if (!strcmp(L->f->locals[i], L->f->locals[base])) k++;
+  int v = append_local(L, L->f->locals[base],
+                       arena_printf(L->m->a, "%s_%d", L->f->locals[base], k - 1));
+  L->current[base] = v;
+  return v;
 }
 
 static void collect_target_names(lower *L, TSNode n) {
@@ -213,7 +245,7 @@ static expr *lower_identifier(lower *L, TSNode n) {
   int loc = find_local(L->f, name);
   if (loc >= 0) {
     expr *e = new_expr(L, EX_LOCAL, n);
-    e->u.local = loc;
+    e->u.local = current_version(L, loc);
     return e;
   }
   const modconst *c = scope_find_const(L->m, name);
@@ -508,6 +540,14 @@ static expr *lower_expr(lower *L, TSNode n) {
 /* ---- statements -------------------------------------------------------- */
 static stmt *lower_block(lower *L, TSNode block);
 
+/* A block inside if/while/for: not straight-line top-level code. */
+static stmt *lower_nested(lower *L, TSNode block) {
+  L->depth++;
+  stmt *s = lower_block(L, block);
+  L->depth--;
+  return s;
+}
+
 static stmt *new_stmt(lower *L, stkind k, TSNode n) {
   stmt *s = arena_alloc(L->m->a, sizeof *s);
   s->kind = k;
@@ -520,7 +560,9 @@ static target *lower_target(lower *L, TSNode n) {
   target *t = arena_alloc(L->m->a, sizeof *t);
   t->pos = node_pos(n);
   if (node_is(n, "identifier")) {
-    t->local = find_local(L->f, text(L, n));
+    int base = find_local(L->f, text(L, n));
+    t->local = current_version(L, base);
+    if (base >= 0 && base < L->ncurrent) L->seen[base] = true;
     return t;
   }
   if (node_is(n, "pattern_list") || node_is(n, "tuple_pattern") ||
@@ -548,8 +590,50 @@ static target *lower_target(lower *L, TSNode n) {
   return NULL;
 }
 
+/* NAME = value in straight-line top-level code, NAME bound before: a new
+ * version of NAME. Returns NULL when the form does not apply. */
+static stmt *lower_versioned_assignment(lower *L, TSNode n, TSNode left, TSNode value_node,
+                                        binop *aug) {
+  if (L->depth != 0 || !node_is(left, "identifier")) return NULL;
+  int base = find_local(L->f, text(L, left));
+  if (base < 0 || base >= L->ncurrent || !L->seen[base]) return NULL;
+  if (node_is(value_node, "assignment") || node_is(value_node, "yield") ||
+      node_is(value_node, "augmented_assignment") || node_is(value_node, "pattern_list"))
+    return NULL;
+  expr *v = lower_expr(L, value_node);
+  if (!v) return NULL;
+  if (aug) { /* x op= v is x = x op v for numbers */
+    expr *old = new_expr(L, EX_LOCAL, left);
+    old->u.local = current_version(L, base);
+    expr *b = new_expr(L, EX_BINOP, n);
+    b->u.bin.op = *aug;
+    b->u.bin.l = old;
+    b->u.bin.r = v;
+    v = b;
+  }
+  target *t = arena_alloc(L->m->a, sizeof *t);
+  t->pos = node_pos(left);
+  t->local = new_version(L, base);
+  stmt *s = new_stmt(L, ST_ASSIGN, n);
+  s->u.assign.ntargets = 1;
+  s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
+  s->u.assign.targets[0] = t;
+  s->u.assign.value = v;
+  return s;
+}
+
 /* assignment: left = right  |  left : type = right  |  a = b = right */
 static stmt *lower_assignment(lower *L, TSNode n) {
+  TSNode r0 = child_by_field(n, "right");
+  if (!ts_node_is_null(r0)) {
+    int errors_before = 0;
+    for (gbreak *b = L->f->breaks; b; b = b->next) errors_before++;
+    stmt *vs = lower_versioned_assignment(L, n, child_by_field(n, "left"), r0, NULL);
+    if (vs) return vs;
+    int errors_after = 0;
+    for (gbreak *b = L->f->breaks; b; b = b->next) errors_after++;
+    if (errors_after != errors_before) return NULL; /* the value broke the graph */
+  }
   target *targets[32];
   int nt = 0;
   TSNode cur = n;
@@ -592,10 +676,20 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     gb(L, n, "unsupported-operator", arena_printf(L->m->a, "operator '%s='", op));
     return NULL;
   }
+  binop opk = (binop)k;
+  int errors_before = 0;
+  for (gbreak *b = L->f->breaks; b; b = b->next) errors_before++;
+  stmt *vs = lower_versioned_assignment(L, n, left, child_by_field(n, "right"), &opk);
+  if (vs) return vs;
+  int errors_after = 0;
+  for (gbreak *b = L->f->breaks; b; b = b->next) errors_after++;
+  if (errors_after != errors_before) return NULL;
   expr *v = lower_expr(L, child_by_field(n, "right"));
   if (!v) return NULL;
   stmt *s = new_stmt(L, ST_AUGASSIGN, n);
-  s->u.aug.local = find_local(L->f, text(L, left));
+  int base = find_local(L->f, text(L, left));
+  s->u.aug.local = current_version(L, base);
+  if (base >= 0 && base < L->ncurrent) L->seen[base] = true;
   s->u.aug.op = (binop)k;
   s->u.aug.value = v;
   return s;
@@ -605,7 +699,7 @@ static stmt *lower_augassign(lower *L, TSNode n) {
 static stmt *lower_if(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_IF, n);
   s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
-  s->u.if_.then = lower_block(L, child_by_field(n, "consequence"));
+  s->u.if_.then = lower_nested(L, child_by_field(n, "consequence"));
   stmt **orelse = &s->u.if_.orelse;
   uint32_t c = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < c; i++) {
@@ -613,11 +707,11 @@ static stmt *lower_if(lower *L, TSNode n) {
     if (node_is(ch, "elif_clause")) {
       stmt *e = new_stmt(L, ST_IF, ch);
       e->u.if_.cond = lower_expr(L, child_by_field(ch, "condition"));
-      e->u.if_.then = lower_block(L, child_by_field(ch, "consequence"));
+      e->u.if_.then = lower_nested(L, child_by_field(ch, "consequence"));
       *orelse = e;
       orelse = &e->u.if_.orelse;
     } else if (node_is(ch, "else_clause")) {
-      *orelse = lower_block(L, child_by_field(ch, "body"));
+      *orelse = lower_nested(L, child_by_field(ch, "body"));
     }
   }
   return s->u.if_.cond ? s : NULL;
@@ -627,11 +721,11 @@ static stmt *lower_if(lower *L, TSNode n) {
 static stmt *lower_while(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_WHILE, n);
   s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
-  s->u.while_.body = lower_block(L, child_by_field(n, "body"));
+  s->u.while_.body = lower_nested(L, child_by_field(n, "body"));
   TSNode alt = child_by_field(n, "alternative");
   if (!ts_node_is_null(alt)) {
     s->u.while_.has_else = true;
-    s->u.while_.orelse = lower_block(L, child_by_field(alt, "body"));
+    s->u.while_.orelse = lower_nested(L, child_by_field(alt, "body"));
   }
   return s->u.while_.cond ? s : NULL;
 }
@@ -670,11 +764,11 @@ static stmt *lower_for(lower *L, TSNode n) {
   s->u.for_.start = na >= 2 ? a[0] : NULL;
   s->u.for_.stop = na >= 2 ? a[1] : a[0];
   s->u.for_.step = na == 3 ? a[2] : NULL;
-  s->u.for_.body = lower_block(L, child_by_field(n, "body"));
+  s->u.for_.body = lower_nested(L, child_by_field(n, "body"));
   TSNode alt = child_by_field(n, "alternative");
   if (!ts_node_is_null(alt)) {
     s->u.for_.has_else = true;
-    s->u.for_.orelse = lower_block(L, child_by_field(alt, "body"));
+    s->u.for_.orelse = lower_nested(L, child_by_field(alt, "body"));
   }
   return s;
 }
@@ -758,7 +852,7 @@ static stmt *lower_block(lower *L, TSNode block) {
 void ir_lower_func(module *m, func *f) {
   if (f->lowered) return;
   f->lowered = true;
-  lower L = {m, f};
+  lower L = {m, f, 0, NULL, NULL, 0};
   for (int i = 0; i < f->nparams; i++) add_local(&L, f->params[i]);
   TSNode body = child_by_field(f->node, "body");
   if (ts_node_has_error(f->node)) return;
@@ -766,5 +860,12 @@ void ir_lower_func(module *m, func *f) {
   if (ts_node_child_count(f->node) && !strcmp(ts_node_type(ts_node_child(f->node, 0)), "async"))
     gb(&L, f->node, "generator", "async def");
   collect_locals(&L, body);
+  L.ncurrent = f->nlocals;
+  L.current = arena_alloc(m->a, sizeof(int) * (size_t)(f->nlocals + 1));
+  L.seen = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < f->nlocals; i++) {
+    L.current[i] = i;
+    L.seen[i] = i < f->nparams;
+  }
   f->body = lower_block(&L, body);
 }

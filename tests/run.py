@@ -12,6 +12,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUITE_TIMEOUT = 900  # seconds: a hang is a failure, not a stuck CI
 ONCE = ["tests/suite_generator.py"]
 PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_runtime.py",
               "tests/e2e/suite_colorsys.py"]
@@ -22,8 +23,13 @@ def run_suite(python, build, suite, label):
     env["PYTHONPATH"] = os.path.join(ROOT, build) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("DYNAC_LOGS", None)
     t0 = time.time()
-    p = subprocess.run([python, os.path.join(ROOT, suite)], capture_output=True, text=True,
-                       env=env, cwd=ROOT)
+    try:
+        p = subprocess.run([python, os.path.join(ROOT, suite)], capture_output=True, text=True,
+                           env=env, cwd=ROOT, timeout=SUITE_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        p = subprocess.CompletedProcess(e.cmd, -1, out + "\nFAIL %s: timed out after %ds\n"
+                                        % (suite, SUITE_TIMEOUT), "")
     passed = failed = 0
     for line in p.stdout.splitlines():
         if line.startswith("PASS "):

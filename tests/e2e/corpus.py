@@ -344,3 +344,25 @@ def pass_and_docstring(n):
 
 # Functions expected to get kernels (others must fall back with a reason).
 EXPECT_INTERPRETER = {"graph_break_print"}
+
+
+@dynac.compile(signatures=["(int, float)", "(float, float)", "(bool, int)"])
+def rebinding(hue, x):
+    hue = hue % 1.0
+    y = x
+    y = y > 0.5
+    hue += y
+    if hue > 0.5:
+        x = -x
+    return hue, x, y
+
+
+@dynac.compile(signatures=["(int)"])
+def rebinding_keeps_loop_types(n):
+    s = 0
+    for i in range(n):
+        s += i
+    s = s * 0.5
+    t = s
+    t //= 2.0
+    return s, t
