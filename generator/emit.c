@@ -99,7 +99,22 @@ typedef struct em {
   loopinfo loops[64];
   int nloops;
   bool line_directives;
+  bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
 } em;
+
+/* Definite assignment over structured control flow: a local assigned on
+ * every path to a read needs no UnboundLocalError check. */
+static bool *bound_save(em *E) {
+  bool *b = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nlocals + 1));
+  memcpy(b, E->bound, sizeof(bool) * (size_t)E->in->fn->nlocals);
+  return b;
+}
+static void bound_restore(em *E, const bool *b) {
+  memcpy(E->bound, b, sizeof(bool) * (size_t)E->in->fn->nlocals);
+}
+static void bound_intersect(em *E, const bool *b) {
+  for (int i = 0; i < E->in->fn->nlocals; i++) E->bound[i] = E->bound[i] && b[i];
+}
 
 static void line(em *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(em *E, const char *fmt, ...) {
@@ -166,7 +181,10 @@ static const char *truth(em *E, const char *v, const type *t) {
 static const char *float_literal(em *E, double f) {
   if (isinf(f)) return "HUGE_VAL";
   char buf[64];
-  snprintf(buf, sizeof buf, "%.17g", f);
+  for (int prec = 15; prec <= 17; prec++) { /* the shortest spelling that round-trips */
+    snprintf(buf, sizeof buf, "%.*g", prec, f);
+    if (strtod(buf, NULL) == f) break;
+  }
   if (!strpbrk(buf, ".en")) strcat(buf, ".0");
   return arena_strdup(E->m->a, buf);
 }
@@ -448,7 +466,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_BOOL: return e->u.b ? "true" : "false";
   case EX_NONE: return "0";
   case EX_LOCAL:
-    if (e->u.local >= E->in->fn->nparams)
+    if (!E->bound[e->u.local])
       line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[e->u.local]);
     return local_name(E, e->u.local);
   case EX_GLOBAL: {
@@ -492,6 +510,7 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (!t->is_tuple) {
     line(E, "%s = %s;", local_name(E, t->local), v);
     if (t->local >= E->in->fn->nparams) line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
+    E->bound[t->local] = true;
     return;
   }
   for (int i = 0; i < t->n; i++)
@@ -518,7 +537,7 @@ static void emit_stmt(em *E, stmt *s) {
   case ST_AUGASSIGN: {
     int loc = s->u.aug.local;
     const type *lt = E->in->local_ty[loc];
-    if (loc >= E->in->fn->nparams)
+    if (!E->bound[loc])
       line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[loc]);
     const char *r = emit_expr(E, s->u.aug.value);
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
@@ -538,7 +557,10 @@ static void emit_stmt(em *E, stmt *s) {
     const char *c = emit_expr(E, s->u.if_.cond);
     line(E, "if (%s) {", truth(E, c, s->u.if_.cond->ty));
     E->indent++;
+    bool *before = bound_save(E);
     emit_block(E, s->u.if_.then);
+    bool *after_then = bound_save(E);
+    bound_restore(E, before);
     E->indent--;
     if (s->u.if_.orelse) {
       line(E, "} else {");
@@ -546,6 +568,7 @@ static void emit_stmt(em *E, stmt *s) {
       emit_block(E, s->u.if_.orelse);
       E->indent--;
     }
+    bound_intersect(E, after_then);
     line(E, "}");
     break;
   }
@@ -557,12 +580,16 @@ static void emit_stmt(em *E, stmt *s) {
     line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
     const char *c = emit_expr(E, s->u.while_.cond);
     line(E, "if (!%s) break;", truth(E, c, s->u.while_.cond->ty));
+    bool *before = bound_save(E);
     emit_block(E, s->u.while_.body);
+    bound_restore(E, before);
     E->indent--;
     line(E, "}");
     E->nloops--;
     if (s->u.while_.has_else) {
+      bool *pre = bound_save(E);
       emit_block(E, s->u.while_.orelse);
+      bound_restore(E, pre); /* a break skips the else block */
       emit_loop_end(E, label);
     }
     break;
@@ -582,15 +609,19 @@ static void emit_stmt(em *E, stmt *s) {
          label, startv, stopv, stepv, label, label, label);
     E->indent++;
     line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+    bool *before = bound_save(E);
     assign_target(E, s->u.for_.tgt,
                   arena_printf(E->m->a, "(int64_t)((uint64_t)%s + k%d * (uint64_t)%s)", startv, label, stepv),
                   &ty_int);
     emit_block(E, s->u.for_.body);
+    bound_restore(E, before);
     E->indent--;
     line(E, "}");
     E->nloops--;
     if (s->u.for_.has_else) {
+      bool *pre = bound_save(E);
       emit_block(E, s->u.for_.orelse);
+      bound_restore(E, pre); /* a break skips the else block */
       emit_loop_end(E, label);
     }
     break;
@@ -655,10 +686,13 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
     const type *t = in->local_ty[i];
     if (t->kind == TY_UNKNOWN) continue;
     note_type(t);
-    sb_printf(&locals, "%s l_%s = {0};\nbool b_%s = false; /* bound? */\n", c_type(t),
-              in->fn->local_cnames[i], in->fn->local_cnames[i]);
+    sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
+              in->fn->local_cnames[i], t->kind == TY_TUPLE ? "{0}" : "0",
+              in->fn->local_cnames[i]);
   }
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL};
+  E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
+  for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
