@@ -64,8 +64,11 @@ typedef struct parsed {
   TSNode root;
   char sha256[65]; /* hex digest of the source bytes */
 } parsed;
-/* Reads and parses `path`; on failure reports diagnostics and returns false. */
-bool parse_file(arena *a, const char *path, parsed *out);
+/* Reads and parses `path`; on failure reports diagnostics and returns false.
+ * trusted_syntax: CPython already accepted the file, so a Tree-sitter ERROR
+ * is a parser limitation: not reported here; the functions it touches get a
+ * graph break (ir.c). */
+bool parse_file(arena *a, const char *path, bool trusted_syntax, parsed *out);
 void parse_release(parsed *p);
 const TSLanguage *parse_language(void);
 /* Grammar lookups by name (never by generated number). */
@@ -282,6 +285,7 @@ typedef struct module {
   inst *insts;              /* every typed instance, in creation order */
   /* options */
   bool all;
+  bool trusted_syntax;
   const struct profile *prof;
   const char *realpath; /* to match profile entries */
 } module;

@@ -44,6 +44,8 @@ const struct gb_registry gb_registry[] = {
      "see the callee's own graph breaks"},
     {"GB0014", "unsupported-loop", "for loop over something other than range(...)",
      "iterate over range(...); containers come in a later release"},
+    {"GB0016", "parser-limitation", "Tree-sitter could not parse this function (CPython can)",
+     "report the construct; the function runs in the interpreter meanwhile"},
     {"GB0015", "type-error", "the types at this point are not supported by the kernel",
      "see the reason; values of mixed types (int and float in one variable) stay in the "
      "interpreter"},
@@ -855,7 +857,10 @@ void ir_lower_func(module *m, func *f) {
   lower L = {m, f, 0, NULL, NULL, 0};
   for (int i = 0; i < f->nparams; i++) add_local(&L, f->params[i]);
   TSNode body = child_by_field(f->node, "body");
-  if (ts_node_has_error(f->node)) return;
+  if (ts_node_has_error(f->node) || ts_node_is_null(body)) { /* never compile a guess */
+    gb(&L, f->node, "parser-limitation", "the parser could not read this function");
+    return;
+  }
   /* `async def`: a coroutine is never a kernel */
   if (ts_node_child_count(f->node) && !strcmp(ts_node_type(ts_node_child(f->node, 0)), "async"))
     gb(&L, f->node, "generator", "async def");

@@ -36,7 +36,7 @@
 typedef struct options {
   const char *outdir;
   const char *profile_path;
-  bool all, emit_only, json, line_directives;
+  bool all, emit_only, json, line_directives, trusted_syntax;
   const char **files;
   int nfiles;
 } options;
@@ -48,13 +48,15 @@ static const char *env_or(const char *name, const char *dflt) {
 
 static void usage(FILE *to) {
   fputs("usage: dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
-        "                  [--line-directives]\n"
+        "                  [--line-directives] [--trusted-syntax]\n"
         "       dynac explain FILE.py... [--profile FILE] [--all] [--json]\n"
         "       dynac --version\n"
         "build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
         "        module (default DIR: __dynac__ beside the source)\n"
         "explain prints, per function: compiled or not, specialisations, guards and\n"
-        "        graph breaks with file:line:col and reason\n",
+        "        graph breaks with file:line:col and reason\n"
+        "--trusted-syntax: the files are known to compile with CPython; a construct the\n"
+        "        Tree-sitter grammar cannot parse is then a graph break, not an error\n",
         to);
 }
 
@@ -97,7 +99,8 @@ static bool mkdirs(const char *dir) {
 typedef struct phase_times { double parse, scope, annotations, infer, emit, cc; } phase_times;
 
 /* Runs parse .. infer on one file; returns NULL after reporting errors. */
-static module *analyse(const char *path, const profile *prof, bool all, phase_times *pt) {
+static module *analyse(const char *path, const profile *prof, bool all, bool trusted,
+                       phase_times *pt) {
   module *m = calloc(1, sizeof *m);
   m->a = arena_new();
   m->path = path;
@@ -107,7 +110,7 @@ static module *analyse(const char *path, const profile *prof, bool all, phase_ti
   char rp[PATH_MAX];
   m->realpath = arena_strdup(m->a, realpath(path, rp) ? rp : path);
   double t0 = now_ms();
-  if (!parse_file(m->a, path, &m->p)) { parse_release(&m->p); arena_free(m->a); free(m); return NULL; }
+  if (!parse_file(m->a, path, trusted, &m->p)) { parse_release(&m->p); arena_free(m->a); free(m); return NULL; }
   double t1 = now_ms();
   scope_module(m);
   double t2 = now_ms();
@@ -190,7 +193,7 @@ static int cmd_build(options *o, const profile *prof) {
                 env_or("DYNAC_INCLUDE", DYNAC_DEFAULT_INCLUDE),
                 env_or("DYNAC_EXT_SUFFIX", DYNAC_DEFAULT_EXT_SUFFIX)};
   for (int i = 0; i < o->nfiles; i++) {
-    module *m = analyse(o->files[i], prof, o->all, NULL);
+    module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, NULL);
     if (!m) continue;
     if (!report_roots(m)) { release(m); continue; }
     strbuf out = {0};
@@ -271,6 +274,9 @@ static void explain_text(module *m, const phase_times *pt) {
   for (int i = 0; i < m->nfuncs; i++) for (gbreak *b = m->funcs[i]->breaks; b; b = b->next) nbreaks++;
   printf("%s: %d functions, %d compiled (%d specialisations), %d graph breaks\n", m->path,
          m->nfuncs, nc, nk, nbreaks);
+  if (ts_node_has_error(m->p.root))
+    printf("note: the Tree-sitter grammar could not parse parts of this file (CPython can); "
+           "functions there are not compiled\n");
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     bool compiled = false;
@@ -374,7 +380,7 @@ static int cmd_explain(options *o, const profile *prof) {
   cJSON *files = o->json ? cJSON_CreateArray() : NULL;
   for (int i = 0; i < o->nfiles; i++) {
     phase_times pt = {0};
-    module *m = analyse(o->files[i], prof, o->all, &pt);
+    module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, &pt);
     if (!m) continue;
     if (o->json) explain_json(m, files, &pt);
     else explain_text(m, &pt);
@@ -413,6 +419,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--emit-only")) o.emit_only = true;
     else if (!strcmp(a, "--json")) o.json = true;
     else if (!strcmp(a, "--line-directives")) o.line_directives = true;
+    else if (!strcmp(a, "--trusted-syntax")) o.trusted_syntax = true;
     else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "dynac: error: unknown option '%s'\n", a);
       usage(stderr);
