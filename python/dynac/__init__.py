@@ -58,7 +58,11 @@ def compile(fn=None, **options):
     if options.get("backend") == "eager" or not hasattr(fn, "__code__"):
         return fn
     artifact = artifact_for(fn.__code__.co_filename, config.artifact_path)
-    if artifact is None or attach_function(fn, artifact) == 0:
+    if artifact is None:
+        return fn
+    attach_function(fn, artifact)
+    _attach_callees(artifact, fn)
+    if not any(e for e in _entries_of(artifact, fn)):
         return fn
     compiled = _runtime.compiled_function(fn)
     for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
@@ -67,6 +71,23 @@ def compile(fn=None, **options):
         except AttributeError:
             pass
     return compiled
+
+
+def _attach_callees(artifact, fn):
+    """Callee-only functions already defined in fn's module get their (empty)
+    cache too, so their kernel-to-kernel calls show in stats()."""
+    g = getattr(fn, "__globals__", {})
+    for qualname, line, entries in _runtime.describe(artifact):
+        f = g.get(qualname)
+        if not entries and type(f).__name__ == "function" and f.__code__.co_firstlineno == line:
+            attach_function(f, artifact)
+
+
+def _entries_of(artifact, fn):
+    code = fn.__code__
+    for qualname, line, entries in _runtime.describe(artifact):
+        if qualname == code.co_qualname and line == code.co_firstlineno:
+            yield from entries
 
 
 def disable(fn=None, recursive=True, **_ignored):

@@ -16,10 +16,12 @@ static const dynac_module_desc *desc_of(PyObject *artifact) {
   return d;
 }
 
+/* The descriptor of `co` in `d` (also for callee-only functions, whose
+ * empty cache still carries their counters). */
 static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co) {
   for (int i = 0; i < d->nfuncs; i++) {
     const dynac_func_desc *f = &d->funcs[i];
-    if (f->nentries && co->co_firstlineno == f->firstlineno && co->co_argcount == f->argcount &&
+    if (co->co_firstlineno == f->firstlineno && co->co_argcount == f->argcount &&
         PyUnicode_CompareWithASCIIString(co->co_qualname, f->qualname) == 0)
       return f;
   }
