@@ -25,7 +25,7 @@ GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
            -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
 
-.PHONY: all deps generator python-module test bench clean
+.PHONY: all deps generator python-module test bench sweep clean
 all: deps
 	@$(MAKE) --no-print-directory generator python-module
 
@@ -83,6 +83,10 @@ test: all
 
 bench: all
 	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/bench.py
+
+# The generator over the whole stdlib: no crash, no hang, no C that fails to compile.
+sweep: all
+	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/sweep.py
 
 clean:
 	rm -rf $(BUILD)
