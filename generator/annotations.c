@@ -81,12 +81,29 @@ bool parse_signature(arena *a, const char *text, const type ***args, int *n,
   return true;
 }
 
+/* The type of a literal default (1, -2.5, True), or &ty_conflict. */
+static const type *constant_type(module *m, TSNode n) {
+  if (node_is(n, "unary_operator")) {
+    const char *op = node_text(m->a, &m->p, child_by_field(n, "operator"));
+    const type *t = constant_type(m, child_by_field(n, "argument"));
+    return (!strcmp(op, "-") || !strcmp(op, "+")) && (t == &ty_int || t == &ty_float) ? t : &ty_conflict;
+  }
+  if (node_is(n, "integer")) {
+    const char *s = node_text(m->a, &m->p, n);
+    return strpbrk(s, "jJ") ? &ty_conflict : &ty_int;
+  }
+  if (node_is(n, "float")) return strpbrk(node_text(m->a, &m->p, n), "jJ") ? &ty_conflict : &ty_float;
+  if (node_is(n, "true") || node_is(n, "false")) return &ty_bool;
+  return &ty_conflict;
+}
+
 /* Parameters: names, PEP 484 annotations; only plain positional ones. */
 static void scan_params(module *m, func *f) {
   TSNode params = child_by_field(f->node, "parameters");
   uint32_t c = ts_node_named_child_count(params);
   f->params = arena_alloc(m->a, sizeof(char *) * (c + 1));
   f->param_ann = arena_alloc(m->a, sizeof(type *) * (c + 1));
+  f->param_default = arena_alloc(m->a, sizeof(type *) * (c + 1));
   f->params_ok = true;
   for (uint32_t i = 0; i < c; i++) {
     TSNode p = ts_node_named_child(params, i);
@@ -108,6 +125,11 @@ static void scan_params(module *m, func *f) {
     } else {
       f->params_ok = false; /* *args, **kw, keyword-only marker */
       continue;
+    }
+    TSNode dflt = child_by_field(p, "value");
+    if (!ts_node_is_null(dflt)) {
+      f->param_default[f->nparams] = constant_type(m, dflt);
+      f->ndefaults++;
     }
     f->params[f->nparams] = node_text(m->a, &m->p, name);
     f->param_ann[f->nparams] = ts_node_is_null(ann) ? NULL

@@ -472,9 +472,11 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_GLOBAL: {
     slot *s = e->u.global;
     const char *field = s->ty->kind == TY_FLOAT ? "v.f" : "v.i";
-    const char *v = arena_printf(E->m->a, "%s.%s /* %s */", slot_ref(E, s), field,
-                                 s->attr ? arena_printf(E->m->a, "%s%s%s", s->module_slot >= 0 ?
-                                 s->name : "", s->module_slot >= 0 ? "." : "", s->attr) : s->name);
+    const char *what = s->kind == SLOT_DEFAULT
+        ? arena_printf(E->m->a, "default of %s(%s=)", s->name, s->attr)
+        : s->attr ? arena_printf(E->m->a, "%s%s%s", s->module_slot >= 0 ? s->name : "",
+                                 s->module_slot >= 0 ? "." : "", s->attr) : s->name;
+    const char *v = arena_printf(E->m->a, "%s.%s /* %s */", slot_ref(E, s), field, what);
     return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
   }
   case EX_BINOP: {
@@ -717,6 +719,9 @@ static const char *guard_text(module *m, slot *s) {
                         basename_of(m->path), s->fn->firstlineno);
   case SLOT_BUILTIN: return arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name);
   case SLOT_MATH_MODULE: return arena_printf(m->a, "global %s is the math module", s->name);
+  case SLOT_DEFAULT:
+    return arena_printf(m->a, "the default of %s(%s=) is a %s", s->name, s->attr,
+                        ty_python_name(m->a, s->ty));
   case SLOT_MATH_ATTR:
     return s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ",
                                 s->module_slot >= 0 ? s->attr : s->name)
@@ -837,6 +842,9 @@ static const char *slot_kind_c(slot *s) {
   case SLOT_BUILTIN: return "DYNAC_SLOT_BUILTIN";
   case SLOT_MATH_MODULE: return "DYNAC_SLOT_MATH_MODULE";
   case SLOT_MATH_ATTR: return s->ty ? "DYNAC_SLOT_MATH_FLOAT" : "DYNAC_SLOT_MATH_FUNC";
+  case SLOT_DEFAULT:
+    return s->ty->kind == TY_INT ? "DYNAC_SLOT_DEFAULT_INT" : s->ty->kind == TY_FLOAT
+           ? "DYNAC_SLOT_DEFAULT_FLOAT" : "DYNAC_SLOT_DEFAULT_BOOL";
   }
   return "0";
 }

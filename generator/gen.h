@@ -114,6 +114,7 @@ typedef enum slotkind {
   SLOT_BUILTIN,       /* a builtin (max, abs, ...) not shadowed by a global */
   SLOT_MATH_MODULE,   /* a module global bound by `import math` */
   SLOT_MATH_ATTR,     /* math.NAME (a function or a float constant) */
+  SLOT_DEFAULT,       /* a default parameter value of a module function */
 } slotkind;
 typedef struct slot {
   slotkind kind;
@@ -122,7 +123,8 @@ typedef struct slot {
   const type *ty;          /* SLOT_GLOBAL_SCALAR, float constants of math */
   struct func *fn;         /* SLOT_GLOBAL_FUNC */
   int module_slot;         /* SLOT_MATH_ATTR read through `import math`: -1 if
-                              bound by `from math import NAME` */
+                              bound by `from math import NAME`;
+                              SLOT_DEFAULT: the index into __defaults__ */
   int index;
 } slot;
 
@@ -219,6 +221,9 @@ typedef struct func {
   int nparams;
   const char **params;
   const type **param_ann;  /* PEP 484 annotation per parameter, or NULL */
+  const type **param_default; /* type of a constant default, &ty_conflict for another
+                                 default, NULL for none */
+  int ndefaults;
   bool params_ok;          /* only plain positional parameters */
   int nlocals;             /* params first, then other assigned names, then versions */
   const char **locals;     /* Python names (a versioned name appears again) */

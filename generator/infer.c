@@ -116,7 +116,7 @@ static const type *type_call(ctx *c, expr *e) {
     if (at[i]->kind == TY_UNKNOWN) unknown = true;
   }
   c->in->slots_used[e->u.call.callee_slot->index] = true;
-  if (e->u.call.callee_slot->module_slot >= 0)
+  if (e->u.call.callee_slot->kind == SLOT_MATH_ATTR && e->u.call.callee_slot->module_slot >= 0)
     c->in->slots_used[e->u.call.callee_slot->module_slot] = true;
   const char *name = e->u.call.name;
   if (e->u.call.kind == CALLEE_MODULE_FN) {
@@ -223,7 +223,8 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   case EX_GLOBAL:
     c->in->slots_used[e->u.global->index] = true;
-    if (e->u.global->module_slot >= 0) c->in->slots_used[e->u.global->module_slot] = true;
+    if (e->u.global->kind == SLOT_MATH_ATTR && e->u.global->module_slot >= 0)
+      c->in->slots_used[e->u.global->module_slot] = true;
     t = e->u.global->ty;
     break;
   case EX_BINOP:

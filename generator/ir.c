@@ -374,6 +374,76 @@ static bool is_name(lower *L, TSNode fnode, const char *dotted) {
   return !strcmp(text(L, fnode), dotted);
 }
 
+/* A call to a function of this module: positional and keyword arguments are
+ * matched to the callee's parameters here; a missing one takes the callee's
+ * default, read from its __defaults__ by the guard like a global. */
+static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
+  char *fname = text(L, fnode);
+  if (!callee->params_ok || callee->nparams > 64) {
+    gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args, **kwargs or "
+       "keyword-only parameters", fname));
+    return NULL;
+  }
+  expr *byparam[64] = {0};
+  int npos = 0;
+  bool seen_kw = false;
+  uint32_t c = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) {
+      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with starred arguments", fname));
+      return NULL;
+    }
+    int k;
+    TSNode value = a;
+    if (node_is(a, "keyword_argument")) {
+      seen_kw = true;
+      char *kw = text(L, child_by_field(a, "name"));
+      value = child_by_field(a, "value");
+      for (k = 0; k < callee->nparams; k++) if (!strcmp(callee->params[k], kw)) break;
+      if (k == callee->nparams || byparam[k]) { /* TypeError in CPython */
+        gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with an unknown or repeated "
+           "keyword '%s'", fname, kw));
+        return NULL;
+      }
+    } else {
+      if (seen_kw || npos >= callee->nparams) {
+        gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with too many arguments", fname));
+        return NULL;
+      }
+      k = npos++;
+    }
+    byparam[k] = lower_expr(L, value);
+    if (!byparam[k]) return NULL;
+  }
+  slot *fslot = ir_slot(L->m, SLOT_GLOBAL_FUNC, fname, NULL, NULL, callee, -1);
+  for (int k = 0; k < callee->nparams; k++) {
+    if (byparam[k]) continue;
+    const type *dt = callee->param_default[k];
+    if (!dt || dt->kind == TY_CONFLICT) {
+      gb(L, n, "unknown-call", arena_printf(L->m->a, dt ? "call to %s() relies on the default of "
+         "'%s', which is not a number literal" : "call to %s() without argument '%s'", fname,
+         callee->params[k]));
+      return NULL;
+    }
+    expr *d = new_expr(L, EX_GLOBAL, n);
+    d->u.global = ir_slot(L->m, SLOT_DEFAULT, fname, callee->params[k], dt, callee,
+                          k - (callee->nparams - callee->ndefaults));
+    d->u.global->fn = callee;
+    byparam[k] = d;
+  }
+  expr *e = new_expr(L, EX_CALL, n);
+  e->u.call.kind = CALLEE_MODULE_FN;
+  e->u.call.fn = callee;
+  e->u.call.name = callee->name;
+  e->u.call.callee_slot = fslot;
+  e->u.call.n = callee->nparams;
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(callee->nparams + 1));
+  memcpy(e->u.call.args, byparam, sizeof(expr *) * (size_t)callee->nparams);
+  return e;
+}
+
 /* call: function argument_list */
 static expr *lower_call(lower *L, TSNode n) {
   TSNode fnode = child_by_field(n, "function");
@@ -391,6 +461,10 @@ static expr *lower_call(lower *L, TSNode n) {
     gb(L, n, "unsupported-expression", "call with a generator expression argument");
     return NULL;
   }
+  char *fname0 = text(L, fnode);
+  func *target_fn = node_is(fnode, "identifier") && find_local(L->f, fname0) < 0
+                        ? scope_find_func(L->m, fname0) : NULL;
+  if (target_fn) return lower_module_call(L, n, fnode, args, target_fn);
   expr *e = new_expr(L, EX_CALL, n);
   uint32_t c = ts_node_named_child_count(args);
   e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));

@@ -261,6 +261,7 @@ static int guards_of(module *m, inst *in, const char **out, int cap) {
     case SLOT_GLOBAL_FUNC: out[n++] = arena_printf(m->a, "global %s is the function at line %d (identity of its code)", s->name, s->fn->firstlineno); break;
     case SLOT_BUILTIN: out[n++] = arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name); break;
     case SLOT_MATH_MODULE: out[n++] = arena_printf(m->a, "global %s is the math module", s->name); break;
+    case SLOT_DEFAULT: out[n++] = arena_printf(m->a, "the default of %s(%s=) is a %s", s->name, s->attr, ty_python_name(m->a, s->ty)); break;
     case SLOT_MATH_ATTR: out[n++] = s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name) : arena_printf(m->a, "%s%s is the math module's %s", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name, s->attr); break;
     }
   }

@@ -331,21 +331,24 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
 typedef enum dynac_slot_kind {
   DYNAC_SLOT_GLOBAL_INT, DYNAC_SLOT_GLOBAL_FLOAT, DYNAC_SLOT_GLOBAL_BOOL,
   DYNAC_SLOT_GLOBAL_FUNC, DYNAC_SLOT_BUILTIN, DYNAC_SLOT_MATH_MODULE,
-  DYNAC_SLOT_MATH_FUNC, DYNAC_SLOT_MATH_FLOAT
+  DYNAC_SLOT_MATH_FUNC, DYNAC_SLOT_MATH_FLOAT,
+  DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL
 } dynac_slot_kind;
 
 typedef struct dynac_slot_desc {
   dynac_slot_kind kind;
   const char *name;        /* global or builtin name */
   const char *attr;        /* math attribute (MATH_*) */
-  int module_slot;         /* MATH_*: slot of `import math`, or -1 (from-import) */
+  int module_slot;         /* MATH_*: slot of `import math`, or -1 (from-import);
+                              DEFAULT_*: the index into the function's __defaults__ */
   const char *qualname;    /* GLOBAL_FUNC: the callee's co_qualname */
   int firstlineno;         /* GLOBAL_FUNC: the callee's co_firstlineno */
 } dynac_slot_desc;
 
 typedef struct dynac_slot {
   PyObject *obj;           /* strong reference while valid */
-  PyObject *code;          /* GLOBAL_FUNC: its __code__ when validated (borrowed, kept by obj) */
+  PyObject *code;          /* GLOBAL_FUNC: strong: its __code__ when validated */
+  PyObject *defaults;      /* GLOBAL_FUNC: strong: its __defaults__ when validated, or NULL */
   union { double f; int64_t i; } v;
   int valid;
 } dynac_slot;
@@ -430,6 +433,8 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
   }
   for (int k = 0; k < g->nslots; k++) {
     Py_CLEAR(g->slots[k].obj);
+    Py_CLEAR(g->slots[k].code);
+    Py_CLEAR(g->slots[k].defaults);
     g->slots[k].valid = 0;
   }
   for (int k = 0; k < g->nslots; k++)
@@ -445,6 +450,19 @@ static int dynac__is_cfunc_of(PyObject *v, PyObject *module, const char *name) {
   if (!PyCFunction_Check(v)) return 0;
   PyCFunctionObject *f = (PyCFunctionObject *)v;
   return f->m_self == module && !strcmp(f->m_ml->ml_name, name);
+}
+
+/* globals[name] as a plain function (seeing through dynac's CompiledFunction),
+ * borrowed; NULL if it is something else; -1 in *err on an error. */
+static PyObject *dynac__global_function(dynac_globals *g, const char *name, int *err) {
+  PyObject *v = PyDict_GetItemString(g->globals, name);
+  if (v && !PyFunction_Check(v) && !strcmp(Py_TYPE(v)->tp_name, "dynac.CompiledFunction")) {
+    PyObject *w = PyObject_GetAttrString(v, "__wrapped__");
+    if (!w) { *err = -1; return NULL; }
+    Py_DECREF(w); /* kept alive by the CompiledFunction in globals */
+    v = w;
+  }
+  return v && PyFunction_Check(v) ? v : NULL;
 }
 
 static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
@@ -468,21 +486,41 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     }
     break;
   case DYNAC_SLOT_GLOBAL_FUNC: {
-    v = PyDict_GetItemString(g->globals, d->name);
-    if (v && !PyFunction_Check(v) && !strcmp(Py_TYPE(v)->tp_name, "dynac.CompiledFunction")) {
-      /* a decorated callee: guard (and keep) the function it wraps */
-      PyObject *w = PyObject_GetAttrString(v, "__wrapped__");
-      if (!w) return -1;
-      Py_DECREF(w); /* kept alive by the CompiledFunction in globals */
-      v = w;
-    }
-    if (!v || !PyFunction_Check(v)) return 0;
+    int err = 0;
+    v = dynac__global_function(g, d->name, &err);
+    if (err) return -1;
+    if (!v) return 0;
     PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(v);
     if (co->co_firstlineno != d->firstlineno || !PyUnicode_Check(co->co_qualname) ||
         PyUnicode_CompareWithASCIIString(co->co_qualname, d->qualname) != 0)
       return 0;
     if (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0) return 0;
+    Py_INCREF(co);
     s->code = (PyObject *)co;
+    Py_XINCREF(PyFunction_GET_DEFAULTS(v));
+    s->defaults = PyFunction_GET_DEFAULTS(v);
+    break;
+  }
+  case DYNAC_SLOT_DEFAULT_INT:
+  case DYNAC_SLOT_DEFAULT_FLOAT:
+  case DYNAC_SLOT_DEFAULT_BOOL: {
+    int err = 0;
+    PyObject *fn = dynac__global_function(g, d->name, &err);
+    if (err) return -1;
+    PyObject *defs = fn ? PyFunction_GET_DEFAULTS(fn) : NULL;
+    if (!defs || !PyTuple_Check(defs) || d->module_slot < 0 ||
+        d->module_slot >= PyTuple_GET_SIZE(defs))
+      return 0;
+    v = PyTuple_GET_ITEM(defs, d->module_slot);
+    if (d->kind == DYNAC_SLOT_DEFAULT_FLOAT) {
+      if (!PyFloat_CheckExact(v)) return 0;
+      s->v.f = PyFloat_AS_DOUBLE(v);
+    } else if (d->kind == DYNAC_SLOT_DEFAULT_BOOL) {
+      if (!PyBool_Check(v)) return 0;
+      s->v.i = v == Py_True;
+    } else if (!PyLong_CheckExact(v) || !dynac_int64_of(v, &s->v.i)) {
+      return 0;
+    }
     break;
   }
   case DYNAC_SLOT_BUILTIN: {
@@ -529,8 +567,8 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
 }
 
 /* Brings the snapshot up to date for `globals` (borrowed). Cheap when
- * nothing changed: three version-tag compares and one pointer compare per
- * called function. Returns 0, or -1 with an exception set. */
+ * nothing changed: three version-tag compares and two pointer compares
+ * (__code__, __defaults__) per called function. Returns 0, or -1 with an exception set. */
 static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
                      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
@@ -538,7 +576,8 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
     return dynac__globals_refresh(g, globals);
   for (int k = 0; k < g->nslots; k++)
     if (g->desc[k].kind == DYNAC_SLOT_GLOBAL_FUNC && g->slots[k].valid &&
-        DYNAC_UNLIKELY(PyFunction_GET_CODE(g->slots[k].obj) != g->slots[k].code))
+        DYNAC_UNLIKELY(PyFunction_GET_CODE(g->slots[k].obj) != g->slots[k].code ||
+                       PyFunction_GET_DEFAULTS(g->slots[k].obj) != g->slots[k].defaults))
       return dynac__globals_refresh(g, globals);
   return 0;
 }

@@ -366,3 +366,16 @@ def rebinding_keeps_loop_types(n):
     t = s
     t //= 2.0
     return s, t
+
+
+def scaled(x, factor=2.0, offset=-1, clamp=True):
+    y = x * factor + offset
+    if clamp and y < 0:
+        return 0.0
+    return y
+
+
+@dynac.compile(signatures=["(float)", "(int)"])
+def keywords_and_defaults(x):
+    return (scaled(x), scaled(x, 3.0), scaled(x, offset=5), scaled(factor=0.5, x=x),
+            scaled(x, clamp=False, factor=-1.0))

@@ -131,6 +131,24 @@ def guards_follow_globals_builtins_and_code():
 
 
 @case
+def callee_defaults_are_guarded():
+    mod, _ = build_module("""
+        import dynac
+        def step(x, h=0.5):
+            return x + h
+        @dynac.compile
+        def f(x: float) -> float:
+            return step(x) + step(x, h=2.0)
+        """)
+    results = [mod.f(1.0)]                       # 1.5 + 3.0
+    mod.step.__defaults__ = (10.0,)
+    results.append(mod.f(1.0))                   # 11 + 3
+    mod.step.__defaults__ = (1,)                 # an int default: guard fails, interpreter
+    results.append(mod.f(1.0))                   # 2.0 + 3.0
+    return results == [4.5, 14.0, 5.0] and served(mod, "f") >= 2, "got %r" % results
+
+
+@case
 def cache_size_limit_warns_once():
     sigs = ", ".join('"(%s)"' % ", ".join(t) for t in
                      [(a, b) for a in ("int", "float", "bool") for b in ("int", "float", "bool")])
