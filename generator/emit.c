@@ -66,6 +66,7 @@ const char *c_type(const type *t) {
   case TY_INT: return "int64_t";
   case TY_FLOAT: return "double";
   case TY_BOOL: return "bool";
+  case TY_NUM: return "dynac_num";
   case TY_TUPLE: {
     static char buf[64][160];
     static int k;
@@ -166,13 +167,35 @@ static void source_comment(em *E, srcpos pos) {
 /* ---- expressions ------------------------------------------------------------ */
 static const char *emit_expr(em *E, expr *e);
 
+static const char *checked(em *E, const type *rt, const char *helper, const char *a, const char *b);
+
 static const char *as_double(em *E, const char *v, const type *t) {
+  if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_to_double(%s)", v);
   return t->kind == TY_FLOAT ? v : arena_printf(E->m->a, "(double)%s", v);
 }
+/* An int-only use; a number that is a float at run time raises TypeError. */
 static const char *as_int(em *E, const char *v, const type *t) {
+  if (t->kind == TY_NUM) return checked(E, &ty_int, "dynac_num_as_int", v, NULL);
   return t->kind == TY_BOOL ? arena_printf(E->m->a, "(int64_t)%s", v) : v;
 }
+static const char *as_num(em *E, const char *v, const type *t) {
+  switch (t->kind) {
+  case TY_NUM: return v;
+  case TY_FLOAT: return arena_printf(E->m->a, "dynac_num_f(%s)", v);
+  case TY_BOOL: return arena_printf(E->m->a, "dynac_num_i((int64_t)%s)", v);
+  default: return arena_printf(E->m->a, "dynac_num_i(%s)", v);
+  }
+}
+/* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
+static const char *convert(em *E, const char *v, const type *from, const type *to) {
+  if (from == to || to->kind == TY_UNKNOWN) return v;
+  if (to->kind == TY_NUM) return as_num(E, v, from);
+  if (to->kind == TY_FLOAT) return as_double(E, v, from);
+  if (to->kind == TY_BOOL && from->kind == TY_BOOL) return v;
+  return v;
+}
 static const char *truth(em *E, const char *v, const type *t) {
+  if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_truth(%s)", v);
   if (t->kind == TY_BOOL) return v;
   if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(%s != 0.0)", v);
   return arena_printf(E->m->a, "(%s != 0)", v);
@@ -199,6 +222,13 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
 
 static const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
                                      const char *r, const type *rt, const type *res) {
+  static const char *const num_helper[] = {"dynac_num_add", "dynac_num_sub", "dynac_num_mul",
+                                           NULL, "dynac_num_floordiv", "dynac_num_mod",
+                                           "dynac_num_pow"};
+  if (res->kind == TY_NUM)
+    return checked(E, &ty_num, num_helper[op], as_num(E, l, lt), as_num(E, r, rt));
+  if (op == OP_TRUEDIV && (lt->kind == TY_NUM || rt->kind == TY_NUM))
+    return checked(E, &ty_float, "dynac_num_truediv", as_num(E, l, lt), as_num(E, r, rt));
   if (res->kind == TY_BOOL) /* & | ^ of two bools */
     return arena_printf(E->m->a, "(bool)(%s %s %s)", l, binop_spelling[op], r);
   if (res->kind == TY_FLOAT) {
@@ -235,6 +265,9 @@ static const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, co
                               const type *rt) {
   static const char *const macro[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
   static const cmpop mirror[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE};
+  if (lt->kind == TY_NUM || rt->kind == TY_NUM)
+    return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_num_cmp(%s, %s))", macro[op],
+                        as_num(E, l, lt), as_num(E, r, rt));
   bool lf = lt->kind == TY_FLOAT, rf = rt->kind == TY_FLOAT;
   if (lf == rf) return arena_printf(E->m->a, "(%s %s %s)", l, cmpop_spelling[op], r);
   if (!lf) /* int OP float: exact */
@@ -272,12 +305,14 @@ static const char *emit_boolop(em *E, expr *e) {
   bool value_form = e->ty->kind != TY_BOOL || (e->u.boolop.l->ty == e->ty && e->u.boolop.r->ty == e->ty);
   const char *res = tmpvar(E, e->ty);
   const char *l = emit_expr(E, e->u.boolop.l);
-  line(E, "%s = %s;", res, value_form ? l : truth(E, l, e->u.boolop.l->ty));
+  line(E, "%s = %s;", res, value_form ? convert(E, l, e->u.boolop.l->ty, e->ty)
+                                      : truth(E, l, e->u.boolop.l->ty));
   const char *test = truth(E, res, e->ty);
   line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
   E->indent++;
   const char *r = emit_expr(E, e->u.boolop.r);
-  line(E, "%s = %s;", res, value_form ? r : truth(E, r, e->u.boolop.r->ty));
+  line(E, "%s = %s;", res, value_form ? convert(E, r, e->u.boolop.r->ty, e->ty)
+                                      : truth(E, r, e->u.boolop.r->ty));
   E->indent--;
   line(E, "}");
   return res;
@@ -290,13 +325,15 @@ static const char *emit_ifexp(em *E, expr *e) {
   E->indent++;
   const char *a = emit_expr(E, e->u.ifexp.then);
   line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && e->u.ifexp.then->ty->kind != TY_BOOL
-                               ? truth(E, a, e->u.ifexp.then->ty) : a);
+                               ? truth(E, a, e->u.ifexp.then->ty)
+                               : convert(E, a, e->u.ifexp.then->ty, e->ty));
   E->indent--;
   line(E, "} else {");
   E->indent++;
   const char *b = emit_expr(E, e->u.ifexp.orelse);
   line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && e->u.ifexp.orelse->ty->kind != TY_BOOL
-                               ? truth(E, b, e->u.ifexp.orelse->ty) : b);
+                               ? truth(E, b, e->u.ifexp.orelse->ty)
+                               : convert(E, b, e->u.ifexp.orelse->ty, e->ty));
   E->indent--;
   line(E, "}");
   return res;
@@ -321,6 +358,7 @@ static const char *box_value(em *E, const char *v, const type *t) {
   switch (t->kind) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);
+  case TY_NUM: return arena_printf(E->m->a, "dynac_box_num(%s)", v);
   default: return arena_printf(E->m->a, "dynac_box_bool(%s)", v);
   }
 }
@@ -335,7 +373,8 @@ static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
     sb_puts(&args, box_value(E, vals[i], e->u.call.args[i]->ty));
   }
   const char *unbox = e->ty->kind == TY_FLOAT ? "dynac_unbox_float"
-                      : e->ty->kind == TY_INT ? "dynac_unbox_int" : "dynac_unbox_bool";
+                      : e->ty->kind == TY_INT ? "dynac_unbox_int"
+                      : e->ty->kind == TY_NUM ? "dynac_unbox_num" : "dynac_unbox_bool";
   line(E, "{");
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
@@ -356,6 +395,9 @@ static const char *emit_math(em *E, expr *e) {
   expr *a0 = e->u.call.args[0];
   const char *x = emit_expr(E, a0);
   if (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) {
+    if (a0->ty->kind == TY_NUM)
+      return checked(E, &ty_int, !strcmp(name, "floor") ? "dynac_num_floor" : !strcmp(name, "ceil")
+                     ? "dynac_num_ceil" : "dynac_num_to_int", x, NULL);
     if (a0->ty->kind != TY_FLOAT) return as_int(E, x, a0->ty);
     const char *t = tmpvar(E, &ty_int);
     if (!strcmp(name, "trunc")) line(E, "if (dynac_float_to_int(%s, &%s)) return DYNAC_DEOPT;", x, t);
@@ -390,6 +432,9 @@ static const char *emit_builtin(em *E, expr *e) {
   expr *a0 = e->u.call.args[0];
   const char *x = emit_expr(E, a0);
   const type *t0 = a0->ty;
+  if (t0->kind == TY_NUM && (!strcmp(name, "abs") || !strcmp(name, "int") || !strcmp(name, "round")))
+    return checked(E, !strcmp(name, "abs") ? &ty_num : &ty_int, !strcmp(name, "abs") ? "dynac_num_abs"
+                   : !strcmp(name, "int") ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
   if (!strcmp(name, "abs")) {
     if (t0->kind == TY_FLOAT) return arena_printf(E->m->a, "fabs(%s)", x);
     return checked(E, &ty_int, "dynac_int_abs", as_int(E, x, t0), NULL);
@@ -406,7 +451,11 @@ static const char *emit_builtin(em *E, expr *e) {
     const char *y = emit_expr(E, e->u.call.args[1]);
     const type *t1 = e->u.call.args[1]->ty;
     const char *res = tmpvar(E, e->ty);
-    if (et->kind == TY_FLOAT) {
+    if (et->kind == TY_NUM) {
+      const char *a = as_num(E, x, t0), *b = as_num(E, y, t1);
+      line(E, "if (dynac_num_floordiv(%s, %s, &%s.v0) || dynac_num_mod(%s, %s, &%s.v1)) "
+           "return DYNAC_DEOPT;", a, b, res, a, b, res);
+    } else if (et->kind == TY_FLOAT) {
       const char *a = as_double(E, x, t0), *b = as_double(E, y, t1);
       line(E, "if (dynac_float_floordiv(%s, %s, &%s.v0) || dynac_float_mod(%s, %s, &%s.v1)) "
            "return DYNAC_DEOPT;", a, b, res, a, b, res);
@@ -420,10 +469,12 @@ static const char *emit_builtin(em *E, expr *e) {
   /* min / max: the first of the extreme values, as CPython's loop keeps it */
   bool is_max = !strcmp(name, "max");
   const char *res = tmpvar(E, e->ty);
-  line(E, "%s = %s;", res, x);
+  line(E, "%s = %s;", res, convert(E, x, t0, e->ty));
   for (int i = 1; i < n; i++) {
-    const char *v = emit_expr(E, e->u.call.args[i]);
-    line(E, "if (%s %s %s) %s = %s;", v, is_max ? ">" : "<", res, res, v);
+    expr *ai = e->u.call.args[i];
+    const char *v = emit_expr(E, ai);
+    line(E, "if (%s) %s = %s;", cmp_values(E, is_max ? CMP_GT : CMP_LT, v, ai->ty, res, e->ty),
+         res, convert(E, v, ai->ty, e->ty));
   }
   return res;
 }
@@ -487,8 +538,9 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_UNARY: {
     const char *a = emit_expr(E, e->u.un.a);
     const type *t = e->u.un.a->ty;
-    if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT ? a : as_int(E, a, t);
+    if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT || t->kind == TY_NUM ? a : as_int(E, a, t);
     if (e->u.un.op == UN_INVERT) return arena_printf(E->m->a, "(~%s)", as_int(E, a, t));
+    if (t->kind == TY_NUM) return checked(E, &ty_num, "dynac_num_neg", a, NULL);
     if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(-%s)", a);
     return checked(E, &ty_int, "dynac_int_neg", as_int(E, a, t), NULL);
   }
@@ -510,7 +562,7 @@ static void emit_block(em *E, stmt *s);
 
 static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (!t->is_tuple) {
-    line(E, "%s = %s;", local_name(E, t->local), v);
+    line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, E->in->local_ty[t->local]));
     if (t->local >= E->in->fn->nparams) line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
     E->bound[t->local] = true;
     return;
@@ -542,16 +594,17 @@ static void emit_stmt(em *E, stmt *s) {
     if (!E->bound[loc])
       line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[loc]);
     const char *r = emit_expr(E, s->u.aug.value);
+    const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
-                                      s->u.aug.value->ty, lt);
-    line(E, "%s = %s;", local_name(E, loc), v);
+                                      s->u.aug.value->ty, res);
+    line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt));
     break;
   }
   case ST_RETURN:
     if (!s->u.ret) { line(E, "return DYNAC_OK_NONE;"); break; }
     {
       const char *v = emit_expr(E, s->u.ret);
-      line(E, "*dynac_out = %s;", v);
+      line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
       line(E, "return DYNAC_OK;");
     }
     break;
@@ -689,7 +742,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
     if (t->kind == TY_UNKNOWN) continue;
     note_type(t);
     sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
-              in->fn->local_cnames[i], t->kind == TY_TUPLE ? "{0}" : "0",
+              in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
               in->fn->local_cnames[i]);
   }
   em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL};
@@ -799,7 +852,8 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
   sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
   if (has_value) sb_printf(&box, "*result = dynac_box_%s(%sr);", in->ret->kind == TY_TUPLE ?
                            in->ret->code : in->ret->code[0] == 'i' ? "int" : in->ret->code[0] == 'f'
-                           ? "float" : "bool", in->ret->kind == TY_TUPLE ? "&" : "");
+                           ? "float" : in->ret->code[0] == 'u' ? "num" : "bool",
+                           in->ret->kind == TY_TUPLE ? "&" : "");
   else sb_puts(&box, "*result = NULL; /* unreachable: the kernel returns None */");
   const char *ucomment = arena_printf(m->a, "/* glue: unbox, run the kernel, box: %s%s */",
                                       in->fn->qualname, sig);
@@ -826,7 +880,7 @@ static void emit_tuple_type(module *m, const type *t, strbuf *types, const type 
     const type *e = t->elts[i];
     const char *b = e->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&v->v%d)", e->code, i)
                     : arena_printf(m->a, "dynac_box_%s(v->v%d)", e->kind == TY_INT ? "int" :
-                                   e->kind == TY_FLOAT ? "float" : "bool", i);
+                                   e->kind == TY_FLOAT ? "float" : e->kind == TY_NUM ? "num" : "bool", i);
     sb_printf(types, "  PyObject *e%d = %s;\n  if (!e%d) { Py_DECREF(r); return NULL; }\n"
               "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
   }

@@ -81,7 +81,8 @@ char *node_text(arena *a, const parsed *p, TSNode n);
 
 /* ---- types -------------------------------------------------------------- */
 typedef enum tykind {
-  TY_UNKNOWN = 0, TY_INT, TY_FLOAT, TY_BOOL, TY_NONE, TY_TUPLE, TY_CONFLICT
+  TY_UNKNOWN = 0, TY_INT, TY_FLOAT, TY_BOOL, TY_NONE, TY_TUPLE, TY_CONFLICT,
+  TY_NUM  /* int or float, known at run time (dynac_num): the join of int and float */
 } tykind;
 typedef struct type {
   tykind kind;
@@ -89,7 +90,7 @@ typedef struct type {
   const struct type **elts;    /* TY_TUPLE: element types */
   const char *code;            /* "i", "f", "b", "n", "T3fff": unique spelling */
 } type;
-extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict;
+extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num;
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */
 const type *ty_join(const type *x, const type *y);        /* lattice join */
 const char *ty_python_name(arena *a, const type *t);       /* "tuple[float, int]" */
@@ -317,6 +318,8 @@ const struct gb_registry *gb_lookup(const char *type);
 
 void infer_module(module *m);                   /* infer.c */
 void infer_retype(module *m, inst *in); /* re-sets expr types for emitting `in` */
+/* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
+const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);
 
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;

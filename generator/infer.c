@@ -81,6 +81,19 @@ static const type *num_promote(const type *t) { return t->kind == TY_BOOL ? &ty_
 static const type *type_expr(ctx *c, expr *e, bool truth);
 
 /* Result type of l OP r for number operands (CPython's numeric tower). */
+const type *binop_result(binop op, const type *l, const type *r) {
+  bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR;
+  if (bitwise && l->kind == TY_BOOL && r->kind == TY_BOOL) return &ty_bool;
+  l = num_promote(l);
+  r = num_promote(r);
+  if (bitwise || op == OP_LSHIFT || op == OP_RSHIFT) /* ints only; a num is checked at run time */
+    return l->kind == TY_FLOAT || r->kind == TY_FLOAT ? &ty_conflict : &ty_int;
+  if (op == OP_TRUEDIV) return &ty_float;
+  if (l->kind == TY_NUM || r->kind == TY_NUM) return &ty_num;
+  if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) return &ty_float;
+  return &ty_int; /* int ** negative int deoptimises at run time */
+}
+
 static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
   if (!ty_is_number(l) || !ty_is_number(r)) {
@@ -88,21 +101,11 @@ static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const ty
                                  ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
     return &ty_conflict;
   }
-  bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR;
-  if (bitwise && l->kind == TY_BOOL && r->kind == TY_BOOL) return &ty_bool;
-  l = num_promote(l);
-  r = num_promote(r);
-  if (bitwise || op == OP_LSHIFT || op == OP_RSHIFT) {
-    if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) {
-      fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on a float raises TypeError",
-                                   binop_spelling[op]));
-      return &ty_conflict;
-    }
-    return &ty_int;
-  }
-  if (op == OP_TRUEDIV) return &ty_float;
-  if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) return &ty_float;
-  return &ty_int; /* int ** negative int deoptimises at run time */
+  const type *t = binop_result(op, l, r);
+  if (t->kind == TY_CONFLICT)
+    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on a float raises TypeError",
+                                 binop_spelling[op]));
+  return t;
 }
 
 static const type *type_call(ctx *c, expr *e) {
@@ -190,6 +193,9 @@ static const type *type_call(ctx *c, expr *e) {
     return ty_tuple(c->m->a, 2, el);
   }
   if ((!strcmp(name, "min") || !strcmp(name, "max")) && n >= 2) {
+    const type *j = at[0];
+    for (int i = 1; i < n; i++) j = ty_join(j, at[i]);
+    if (j->kind == TY_NUM) return &ty_num; /* the winner's own type, known at run time */
     for (int i = 1; i < n; i++)
       if (at[i] != at[0]) {
         fail(c, e->pos, arena_printf(c->m->a, "%s() of %s and %s: the result's type depends on "
@@ -239,7 +245,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
       t = &ty_conflict;
       break;
     }
-    t = num_promote(a);
+    t = e->u.un.op == UN_INVERT ? &ty_int : num_promote(a);
     break;
   }
   case EX_NOT: {
@@ -261,6 +267,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *r = type_expr(c, e->u.boolop.r, truth);
     if (truth) { t = &ty_bool; break; }
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
+    if (l != r && ty_join(l, r)->kind == TY_NUM) { t = &ty_num; break; }
     if (l != r || !ty_is_number(l)) {
       fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s gives either operand's type",
            e->u.boolop.is_and ? "and" : "or", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
@@ -391,7 +398,7 @@ static void type_stmt(ctx *c, stmt *s) {
     for (int i = 0; i < 3; i++) {
       if (!parts[i]) continue;
       const type *t = type_expr(c, parts[i], false);
-      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN)
+      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM)
         fail(c, parts[i]->pos, arena_printf(c->m->a, "range() of a %s raises TypeError",
                                             ty_python_name(c->m->a, t)));
     }

@@ -154,6 +154,7 @@ const type ty_float = {TY_FLOAT, 0, NULL, "f"};
 const type ty_bool = {TY_BOOL, 0, NULL, "b"};
 const type ty_none = {TY_NONE, 0, NULL, "n"};
 const type ty_conflict = {TY_CONFLICT, 0, NULL, "!"};
+const type ty_num = {TY_NUM, 0, NULL, "u"};
 
 typedef struct tuple_node { const type *t; struct tuple_node *next; } tuple_node;
 static tuple_node *interned; /* process-wide; types outlive one module */
@@ -177,10 +178,15 @@ const type *ty_tuple(arena *a, int n, const type **elts) {
   return t;
 }
 
+/* int and float join to the run-time tagged number; bool stays apart (a
+ * variable holding True or 1 would box to different types). */
 const type *ty_join(const type *x, const type *y) {
   if (x->kind == TY_UNKNOWN) return y;
   if (y->kind == TY_UNKNOWN) return x;
   if (x == y) return x;
+  bool xn = x->kind == TY_INT || x->kind == TY_FLOAT || x->kind == TY_NUM;
+  bool yn = y->kind == TY_INT || y->kind == TY_FLOAT || y->kind == TY_NUM;
+  if (xn && yn) return &ty_num;
   return &ty_conflict;
 }
 
@@ -192,6 +198,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_NONE: return "None";
   case TY_UNKNOWN: return "None";
   case TY_CONFLICT: return "<conflict>";
+  case TY_NUM: return "int | float";
   case TY_TUPLE: {
     strbuf b = {0};
     sb_puts(&b, "tuple[");
@@ -216,7 +223,7 @@ const type *ty_from_name(const char *name) {
 }
 
 bool ty_is_number(const type *t) {
-  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL;
+  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUM;
 }
 
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",

@@ -264,6 +264,99 @@ static inline int dynac_is_int64(PyObject *v) {
   return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
 }
 
+/* A number that is an int or a float depending on the path taken (`s = 0`
+ * then `s += 0.5`; `max(1, 0.5)`). Operations dispatch on the tag with
+ * CPython's rules: int op int stays exact, anything with a float is float. */
+typedef struct dynac_num {
+  int64_t i;   /* the value when !isf */
+  double f;    /* the value when isf */
+  bool isf;
+} dynac_num;
+
+static inline dynac_num dynac_num_i(int64_t i) { dynac_num n = {i, 0.0, false}; return n; }
+static inline dynac_num dynac_num_f(double f) { dynac_num n = {0, f, true}; return n; }
+static inline double dynac_num_to_double(dynac_num a) { return a.isf ? a.f : (double)a.i; }
+static inline bool dynac_num_truth(dynac_num a) { return a.isf ? a.f != 0.0 : a.i != 0; }
+
+#define DYNAC__NUM_ARITH(name, intop, floatexpr)                                 \
+  static inline int dynac_num_##name(dynac_num a, dynac_num b, dynac_num *r) {   \
+    if (!a.isf && !b.isf) { r->isf = false; return intop(a.i, b.i, &r->i); }    \
+    double x = dynac_num_to_double(a), y = dynac_num_to_double(b);               \
+    r->isf = true;                                                               \
+    floatexpr;                                                                   \
+  }
+DYNAC__NUM_ARITH(add, dynac_int_add, r->f = x + y; return 0)
+DYNAC__NUM_ARITH(sub, dynac_int_sub, r->f = x - y; return 0)
+DYNAC__NUM_ARITH(mul, dynac_int_mul, r->f = x * y; return 0)
+DYNAC__NUM_ARITH(floordiv, dynac_int_floordiv, return dynac_float_floordiv(x, y, &r->f))
+DYNAC__NUM_ARITH(mod, dynac_int_mod, return dynac_float_mod(x, y, &r->f))
+
+/* int ** int is an int for exponents >= 0 and float(a) ** float(b) below. */
+static inline int dynac_num_pow(dynac_num a, dynac_num b, dynac_num *r) {
+  if (!a.isf && !b.isf && b.i >= 0) { r->isf = false; return dynac_int_pow(a.i, b.i, &r->i); }
+  r->isf = true;
+  return dynac_float_pow(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);
+}
+
+static inline int dynac_num_truediv(dynac_num a, dynac_num b, double *r) {
+  if (!a.isf && !b.isf) return dynac_int_truediv(a.i, b.i, r);
+  return dynac_float_div(dynac_num_to_double(a), dynac_num_to_double(b), r);
+}
+
+/* -1, 0, 1, or 2 when unordered (NaN): exact across int and float. */
+static inline int dynac_num_cmp(dynac_num a, dynac_num b) {
+  if (!a.isf && !b.isf) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+  if (!a.isf) return dynac_cmp_int_float(a.i, b.f);
+  if (!b.isf) {
+    int c = dynac_cmp_int_float(b.i, a.f);
+    return c == 2 ? 2 : -c;
+  }
+  if (a.f != a.f || b.f != b.f) return 2;
+  return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
+}
+
+static inline int dynac_num_neg(dynac_num a, dynac_num *r) {
+  r->isf = a.isf;
+  if (a.isf) { r->f = -a.f; return 0; }
+  return dynac_int_neg(a.i, &r->i);
+}
+
+static inline int dynac_num_abs(dynac_num a, dynac_num *r) {
+  r->isf = a.isf;
+  if (a.isf) { r->f = fabs(a.f); return 0; }
+  return dynac_int_abs(a.i, &r->i);
+}
+
+/* An int-only use (bit operations, shifts, range()) of a number that is a
+ * float raises TypeError in CPython: nonzero, deoptimise. */
+static inline int dynac_num_as_int(dynac_num a, int64_t *r) {
+  if (a.isf) return 1;
+  *r = a.i;
+  return 0;
+}
+
+/* int(x), round(x), math.floor/ceil/trunc of a number. */
+static inline int dynac_num_to_int(dynac_num a, int64_t *r) {
+  if (!a.isf) { *r = a.i; return 0; }
+  return dynac_float_to_int(a.f, r);
+}
+static inline int dynac_num_round(dynac_num a, int64_t *r) {
+  if (!a.isf) { *r = a.i; return 0; }
+  return dynac_float_round(a.f, r);
+}
+static inline int dynac_num_floor(dynac_num a, int64_t *r) {
+  if (!a.isf) { *r = a.i; return 0; }
+  return dynac_float_to_int(floor(a.f), r);
+}
+static inline int dynac_num_ceil(dynac_num a, int64_t *r) {
+  if (!a.isf) { *r = a.i; return 0; }
+  return dynac_float_to_int(ceil(a.f), r);
+}
+
+static inline PyObject *dynac_box_num(dynac_num v) {
+  return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
+}
+
 /* Length of range(start, stop, step), step != 0, computed without overflow
  * (as CPython's range does, in unsigned arithmetic). */
 static inline uint64_t dynac_range_len(int64_t start, int64_t stop, int64_t step) {
@@ -298,6 +391,15 @@ static inline int dynac_unbox_float(PyObject *r, double *out) {
 static inline int dynac_unbox_int(PyObject *r, int64_t *out) {
   if (!r) return 1;
   int bad = !PyLong_CheckExact(r) || !dynac_int64_of(r, out);
+  Py_DECREF(r);
+  return bad;
+}
+static inline int dynac_unbox_num(PyObject *r, dynac_num *out) {
+  if (!r) return 1;
+  int bad = 0;
+  if (PyFloat_CheckExact(r)) *out = dynac_num_f(PyFloat_AS_DOUBLE(r));
+  else if (PyLong_CheckExact(r) && dynac_int64_of(r, &out->i)) out->isf = false;
+  else bad = 1;
   Py_DECREF(r);
   return bad;
 }

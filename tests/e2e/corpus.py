@@ -379,3 +379,38 @@ def scaled(x, factor=2.0, offset=-1, clamp=True):
 def keywords_and_defaults(x):
     return (scaled(x), scaled(x, 3.0), scaled(x, offset=5), scaled(factor=0.5, x=x),
             scaled(x, clamp=False, factor=-1.0))
+
+
+@dynac.compile(signatures=["(int)", "(float)", "(bool)"])
+def accumulate(n):
+    total = 0
+    for i in range(10):
+        total += n * 0.5 if i % 3 == 0 else i
+    return total
+
+
+@dynac.compile(signatures=NUM2)
+def mixed_minmax(a, b):
+    return max(a, b), min(a, b, 0.5), max(1, a), min(b, -0.0, 0)
+
+
+@dynac.compile(signatures=["(int, float)", "(float, int)", "(int, int)"])
+def mixed_return(a, b):
+    if a > b:
+        return a
+    return b
+
+
+@dynac.compile(signatures=["(int, int)", "(int, float)"])
+def num_ops(a, b):
+    x = a if a > 0 else 0.5
+    d = b or 1
+    return (x + b, x - b, x * b, x / d, x // d, x % d, x ** 2, x ** (a % 3 - 1), -x, +x,
+            abs(x), int(x), round(x), x < b, x == b, x != 2, bool(x), not x, math.floor(x),
+            math.ceil(x), math.trunc(x), float(x), divmod(x, 3), math.sqrt(abs(x)), x or b)
+
+
+@dynac.compile(signatures=["(int)"])
+def num_int_only_ops(a):
+    x = a if a > 5 else 2.5
+    return x & 1, x << 1, ~x

@@ -41,6 +41,7 @@ CUSTOM = {
     "loop_var_after": [(n,) for n in SMALL] + [(True,)],
     "nested_loops": [(n,) for n in [0, 1, 2, 5, 17, 40, 60]],
     "unbound_local": [(n,) for n in [-1, 0, 1, 5]],
+    "num_ops": list(itertools.product(ALL, [0, 1, -1, 2, 3, 7, -7, 2**62, 0.5, -0.0, 1e300, NAN, INF, True])),
     "rebinding_keeps_loop_types": [(n,) for n in SMALL] + [(True,), (2.5,)],
     # CPython itself cannot hold 10**20 ** 2**62 or 1 << 2**62: bounded exponents
     "power": list(itertools.product(ALL, [0, 1, 2, 3, 7, 62, 63, 64, -1, -2, True, False, 0.5,

@@ -98,3 +98,11 @@ def no_types(x, y):
 @dynac.disable
 def disabled(x: int) -> int:
     return x
+
+
+@dynac.compile
+def bool_or_int(n: int):
+    r = False
+    for i in range(n):
+        r = i
+    return r
