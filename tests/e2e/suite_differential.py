@@ -11,6 +11,7 @@ import io
 import itertools
 import os
 import random
+import struct
 import shutil
 import sys
 import tempfile
@@ -68,6 +69,28 @@ def inputs_for(name, arity, rng):
     return [tuple(rng.choice(ALL) for _ in range(arity)) for _ in range(1500)]
 
 
+def random_value(rng, kind):
+    """Ints of every magnitude up to the int64 edges; floats from random bit
+    patterns (NaN payloads, subnormals, infinities) and from ordinary ranges."""
+    if kind == "int":
+        bits = rng.choice([3, 8, 31, 53, 62, 63, 64])
+        return rng.randint(-2**bits, 2**bits - 1)
+    if kind == "float":
+        if rng.random() < 0.5:
+            return struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+        return rng.uniform(-1e3, 1e3) * rng.choice([1e-300, 1e-5, 1, 1e5, 1e300])
+    return rng.random() < 0.5
+
+
+RANDOM_FUNCS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "compare", "divmods",
+                "mixed_minmax", "ternary", "same_type_or"]
+
+
+def random_cases(rng, n=3000):
+    kinds = [("int", "int"), ("float", "float"), ("int", "float"), ("float", "int"), ("bool", "int")]
+    return [tuple(random_value(rng, k) for k in rng.choice(kinds)) for _ in range(n)]
+
+
 def run_one(fn, args):
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
@@ -107,6 +130,17 @@ def main():
                     bad.append("%s%r: eager %r, compiled %r" % (name, args, e_out, c_out))
             check("differential %s (%d inputs)" % (name, len(cases)), not bad,
                   "\n".join(bad[:5]) + ("\n... %d more" % (len(bad) - 5) if len(bad) > 5 else ""))
+        rrng = random.Random(20261121)
+        for name in RANDOM_FUNCS:
+            e_fn, c_fn = getattr(eager, name), getattr(compiled, name)
+            bad = []
+            cases = random_cases(rrng)
+            for args in cases:
+                e_out, _ = run_one(e_fn, args)
+                c_out, _ = run_one(c_fn, args)
+                if not same_outcome(e_out, c_out):
+                    bad.append("%s%r: eager %r, compiled %r" % (name, args, e_out, c_out))
+            check("random differential %s (%d inputs)" % (name, len(cases)), not bad, "\n".join(bad[:5]))
         stats = dynac.stats()
         for name in sorted(names):
             s = stats.get("corpus." + name, {})
