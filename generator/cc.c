@@ -23,7 +23,7 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
   char *argv[] = {(char *)o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
                   "-Wall", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-label",
-                  "-Wno-unused-but-set-variable", inc1, inc2, "-o", tmp, (char *)c_path, "-lm", NULL};
+                  "-Wno-unused-but-set-variable", "-Wno-tautological-compare", inc1, inc2, "-o", tmp, (char *)c_path, "-lm", NULL};
   pid_t pid;
   int rc = posix_spawnp(&pid, o->cc, NULL, NULL, argv, environ);
   if (rc != 0) {

@@ -202,7 +202,8 @@ static const char *truth(em *E, const char *v, const type *t) {
 }
 
 static const char *float_literal(em *E, double f) {
-  if (isinf(f)) return "HUGE_VAL";
+  if (isinf(f)) return f > 0 ? "HUGE_VAL" : "(-HUGE_VAL)";
+  if (isnan(f)) return signbit(f) ? "(-NAN)" : "NAN";
   char buf[64];
   for (int prec = 15; prec <= 17; prec++) { /* the shortest spelling that round-trips */
     snprintf(buf, sizeof buf, "%.*g", prec, f);

@@ -141,6 +141,7 @@ typedef struct expr {
   exkind kind;
   srcpos pos;
   const type *ty; /* set by infer.c for the instance being typed */
+  slot *guard;    /* a builtin this expression stands for (float("inf"), pow), or NULL */
   union {
     int64_t i;
     double f;

@@ -308,6 +308,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_CALL: t = type_call(c, e); break;
   }
   if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+  if (e->guard) c->in->slots_used[e->guard->index] = true;
   e->ty = t;
   return t;
 }

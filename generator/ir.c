@@ -9,8 +9,10 @@
 #include "gen.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The graph-break registry: stable ids, a short type, what it means, and
  * what the user can do (after Dynamo's graph-break registry). */
@@ -233,7 +235,7 @@ static expr *lower_float(lower *L, TSNode n) {
 }
 
 static const char *const builtin_calls[] = {"abs", "min", "max", "int", "float", "bool",
-                                            "round", "divmod", NULL};
+                                            "round", "divmod", "pow", NULL};
 
 static bool is_builtin_call(lower *L, const char *name) {
   if (find_local(L->f, name) >= 0 || scope_is_global(L->m, name)) return false;
@@ -444,6 +446,36 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
   return e;
 }
 
+/* float("inf"), float("-nan"), ...: constants (the builtin float is guarded). */
+static expr *lower_float_of_string(lower *L, TSNode n, TSNode str) {
+  char *t = text(L, str);
+  size_t len = strlen(t);
+  char q = t[len - 1];
+  char *open = strchr(t, q);
+  char *body = arena_strndup(L->m->a, open + 1, (size_t)(t + len - 1 - open - 1));
+  char *s = body;
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  size_t bl = strlen(s);
+  while (bl && (s[bl - 1] == ' ' || s[bl - 1] == '\t' || s[bl - 1] == '\n')) s[--bl] = 0;
+  double sign = 1.0;
+  if (*s == '+' || *s == '-') { sign = *s == '-' ? -1.0 : 1.0; s++; }
+  double v;
+  if (!strcasecmp(s, "inf") || !strcasecmp(s, "infinity")) v = sign * HUGE_VAL;
+  else if (!strcasecmp(s, "nan")) v = copysign(NAN, sign);
+  else {
+    gb(L, n, "unsupported-expression", "float() of a string other than 'inf' or 'nan'");
+    return NULL;
+  }
+  if (open > t && strpbrk(arena_strndup(L->m->a, t, (size_t)(open - t)), "bBfF")) {
+    gb(L, n, "unsupported-expression", "float() of a bytes or f-string");
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_FLOAT, n);
+  e->u.f = v;
+  e->guard = ir_slot(L->m, SLOT_BUILTIN, "float", NULL, NULL, NULL, -1);
+  return e;
+}
+
 /* call: function argument_list */
 static expr *lower_call(lower *L, TSNode n) {
   TSNode fnode = child_by_field(n, "function");
@@ -460,6 +492,24 @@ static expr *lower_call(lower *L, TSNode n) {
   if (!node_is(args, "argument_list")) {
     gb(L, n, "unsupported-expression", "call with a generator expression argument");
     return NULL;
+  }
+  if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "float") &&
+      is_builtin_call(L, "float") && ts_node_named_child_count(args) == 1 &&
+      node_is(ts_node_named_child(args, 0), "string"))
+    return lower_float_of_string(L, n, ts_node_named_child(args, 0));
+  if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "pow") && is_builtin_call(L, "pow") &&
+      ts_node_named_child_count(args) == 2 &&
+      !node_is(ts_node_named_child(args, 0), "keyword_argument") &&
+      !node_is(ts_node_named_child(args, 1), "keyword_argument")) {
+    expr *a = lower_expr(L, ts_node_named_child(args, 0));
+    expr *b = lower_expr(L, ts_node_named_child(args, 1));
+    if (!a || !b) return NULL;
+    expr *e = new_expr(L, EX_BINOP, n); /* pow(a, b) is a ** b */
+    e->u.bin.op = OP_POW;
+    e->u.bin.l = a;
+    e->u.bin.r = b;
+    e->guard = ir_slot(L->m, SLOT_BUILTIN, "pow", NULL, NULL, NULL, -1);
+    return e;
   }
   char *fname0 = text(L, fnode);
   func *target_fn = node_is(fnode, "identifier") && find_local(L->f, fname0) < 0

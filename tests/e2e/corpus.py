@@ -414,3 +414,11 @@ def num_ops(a, b):
 def num_int_only_ops(a):
     x = a if a > 5 else 2.5
     return x & 1, x << 1, ~x
+
+
+@dynac.compile(signatures=["(float, float)", "(int, int)", "(int, float)"])
+def special_floats_and_pow(a, b):
+    lo = float("-inf")
+    hi = float(" Infinity ")
+    m = float("nan")
+    return max(lo, a), min(hi, b), m != m, pow(a, 2), pow(b, a % 3 if a == a else 1)
