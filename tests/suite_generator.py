@@ -149,7 +149,7 @@ def templates_are_valid_c():
 
 @case
 def header_two_translation_units():
-    """-Wall -Wextra -Werror as C11; only one TU defines DYNAC_IMPLEMENTATION."""
+    """-Wall -Wextra -Werror as C11 and as C++17; only one TU defines DYNAC_IMPLEMENTATION."""
     with tempfile.TemporaryDirectory() as tmp:
         open(os.path.join(tmp, "a.c"), "w").write(
             '#define DYNAC_IMPLEMENTATION\n#include "dynac.h"\nint use_b(void);\n'
@@ -161,7 +161,13 @@ def header_two_translation_units():
                             "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
                             os.path.join(tmp, "a.c"), os.path.join(tmp, "b.c"),
                             "-o", os.path.join(tmp, "t.so")], capture_output=True, text=True)
-    return r.returncode == 0, r.stderr[:3000]
+        for f in ("a", "b"):  # the same program as C++
+            shutil.copy(os.path.join(tmp, f + ".c"), os.path.join(tmp, f + ".cpp"))
+        rpp = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
+                              "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
+                              os.path.join(tmp, "a.cpp"), os.path.join(tmp, "b.cpp"),
+                              "-o", os.path.join(tmp, "tpp.so")], capture_output=True, text=True)
+    return r.returncode == 0 and rpp.returncode == 0, (r.stderr + rpp.stderr)[:3000]
 
 
 error_cases()
