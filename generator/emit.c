@@ -101,6 +101,7 @@ typedef struct em {
   int nloops;
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
+  bool region;     /* a region kernel: every local, parameters too, is a C local */
 } em;
 
 /* Definite assignment over structured control flow: a local assigned on
@@ -484,6 +485,10 @@ static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
   inst *callee = e->u.call.inst;
+  if (!callee) { /* cannot happen for a typed instance; never crash on it */
+    line(E, "return DYNAC_DEOPT; /* internal: a call without a typed callee */");
+    return "0";
+  }
   const char *vals[64];
   for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
   strbuf args = {0};
@@ -564,7 +569,8 @@ static void emit_block(em *E, stmt *s);
 static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (!t->is_tuple) {
     line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, E->in->local_ty[t->local]));
-    if (t->local >= E->in->fn->nparams) line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
+    if (t->local >= E->in->fn->nparams || E->region)
+      line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
     E->bound[t->local] = true;
     return;
   }
@@ -690,6 +696,7 @@ static void emit_stmt(em *E, stmt *s) {
   }
   case ST_CONTINUE: line(E, "continue;"); break;
   case ST_PASS: break;
+  case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: {
     const char *v = emit_expr(E, s->u.expr);
     if (s->u.expr->ty->kind != TY_UNKNOWN && s->u.expr->ty->kind != TY_NONE) line(E, "(void)%s;", v);
@@ -746,7 +753,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
               in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
               in->fn->local_cnames[i]);
   }
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false};
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
@@ -904,6 +911,303 @@ static const char *slot_kind_c(slot *s) {
   return "0";
 }
 
+
+/* ---- partially compiled functions: regions and the resume table ---------
+ * A function with graph breaks in its top-level block is split: maximal runs
+ * of top-level statements that type in every specialisation are regions,
+ * each a kernel per specialisation behind one Python-callable wrapper; the
+ * loader rebuilds the function around them (python/dynac/_resume.py). */
+typedef struct region {
+  int first, last;          /* top-level statement indices, inclusive */
+  stmt *s_first, *s_last;
+  int nin, nout;
+  int in[256], out[256];    /* local versions: live-ins read, live-outs written */
+} region;
+
+static bool top_ok(func *f, int k, stmt *s) {
+  if (s->kind == ST_INTERP) return false;
+  bool any = false;
+  for (inst *in = f->insts; in; in = in->next_root) {
+    if (!in->ok) continue;
+    any = true;
+    if (in->top_fail && in->top_fail[k]) return false;
+  }
+  return any;
+}
+
+static void reads_expr(expr *e, bool *r);
+static void reads_block(stmt *s, bool *r, bool *w);
+static void writes_target(target *t, bool *w) {
+  if (!t->is_tuple) { w[t->local] = true; return; }
+  for (int i = 0; i < t->n; i++) writes_target(t->elts[i], w);
+}
+static void reads_expr(expr *e, bool *r) {
+  switch (e->kind) {
+  case EX_LOCAL: r[e->u.local] = true; break;
+  case EX_BINOP: reads_expr(e->u.bin.l, r); reads_expr(e->u.bin.r, r); break;
+  case EX_UNARY: reads_expr(e->u.un.a, r); break;
+  case EX_NOT: reads_expr(e->u.not_arg, r); break;
+  case EX_COMPARE: for (int i = 0; i < e->u.cmp.n; i++) reads_expr(e->u.cmp.operands[i], r); break;
+  case EX_BOOLOP: reads_expr(e->u.boolop.l, r); reads_expr(e->u.boolop.r, r); break;
+  case EX_IFEXP:
+    reads_expr(e->u.ifexp.cond, r); reads_expr(e->u.ifexp.then, r); reads_expr(e->u.ifexp.orelse, r);
+    break;
+  case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) reads_expr(e->u.tuple.elts[i], r); break;
+  case EX_CALL: for (int i = 0; i < e->u.call.n; i++) reads_expr(e->u.call.args[i], r); break;
+  default: break;
+  }
+}
+static void reads_stmt(stmt *s, bool *r, bool *w) {
+  switch (s->kind) {
+  case ST_ASSIGN:
+    reads_expr(s->u.assign.value, r);
+    for (int i = 0; i < s->u.assign.ntargets; i++) writes_target(s->u.assign.targets[i], w);
+    break;
+  case ST_AUGASSIGN: r[s->u.aug.local] = true; w[s->u.aug.local] = true; reads_expr(s->u.aug.value, r); break;
+  case ST_RETURN: if (s->u.ret) reads_expr(s->u.ret, r); break;
+  case ST_IF: reads_expr(s->u.if_.cond, r); reads_block(s->u.if_.then, r, w); reads_block(s->u.if_.orelse, r, w); break;
+  case ST_WHILE: reads_expr(s->u.while_.cond, r); reads_block(s->u.while_.body, r, w); reads_block(s->u.while_.orelse, r, w); break;
+  case ST_FOR_RANGE:
+    if (s->u.for_.start) reads_expr(s->u.for_.start, r);
+    reads_expr(s->u.for_.stop, r);
+    if (s->u.for_.step) reads_expr(s->u.for_.step, r);
+    writes_target(s->u.for_.tgt, w);
+    reads_block(s->u.for_.body, r, w);
+    reads_block(s->u.for_.orelse, r, w);
+    break;
+  case ST_EXPR: reads_expr(s->u.expr, r); break;
+  default: break;
+  }
+}
+static void reads_block(stmt *s, bool *r, bool *w) {
+  for (; s; s = s->next) reads_stmt(s, r, w);
+}
+
+static int base_of(func *f, int v) {
+  for (int i = 0; i < f->nlocals; i++) if (!strcmp(f->locals[i], f->locals[v])) return i;
+  return v;
+}
+
+/* The regions of `f`, with live-ins (read in the region, definitely bound at
+ * its entry: parameters and top-level assignments before it) and live-outs
+ * (every name the region may bind, in its version current at the region end). */
+static int find_regions(module *m, func *f, region **out) {
+  int ntop = 0;
+  for (stmt *s = f->body; s; s = s->next) ntop++;
+  region *rs = arena_alloc(m->a, sizeof(region) * (size_t)(ntop + 1));
+  int nr = 0;
+  bool *defbound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < f->nparams; i++) defbound[i] = true;
+  const int *cur_before = NULL;
+  int k = 0;
+  for (stmt *s = f->body; s;) {
+    if (!top_ok(f, k, s)) {
+      if (s->kind == ST_ASSIGN)
+        for (int i = 0; i < s->u.assign.ntargets; i++)
+          if (!s->u.assign.targets[i]->is_tuple) defbound[s->u.assign.targets[i]->local] = true;
+      cur_before = s->cur_after;
+      s = s->next;
+      k++;
+      continue;
+    }
+    region *r = &rs[nr];
+    r->first = k;
+    r->s_first = s;
+    bool *rd = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+    bool *wr = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+    stmt *last = s;
+    while (s && top_ok(f, k, s)) {
+      reads_stmt(s, rd, wr);
+      last = s;
+      s = s->next;
+      k++;
+    }
+    r->last = k - 1; /* k: the first statement after the region */
+    r->s_last = last;
+    for (int v = 0; v < f->nlocals && r->nin < 256; v++) {
+      int b = base_of(f, v);
+      int cur = cur_before ? cur_before[b] : b;
+      if (rd[v] && defbound[v] && cur == v) r->in[r->nin++] = v;
+    }
+    bool *outbase = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+    for (int v = 0; v < f->nlocals; v++) if (wr[v]) outbase[base_of(f, v)] = true;
+    for (int b = 0; b < f->nlocals && r->nout < 256; b++)
+      if (outbase[b]) r->out[r->nout++] = last->cur_after ? last->cur_after[b] : b;
+    for (stmt *t = r->s_first;; t = t->next) { /* top-level assignments bind for later regions */
+      if (t->kind == ST_ASSIGN)
+        for (int i = 0; i < t->u.assign.ntargets; i++)
+          if (!t->u.assign.targets[i]->is_tuple) defbound[t->u.assign.targets[i]->local] = true;
+      if (t == last) break;
+    }
+    cur_before = last->cur_after;
+    nr++;
+  }
+  *out = rs;
+  return nr;
+}
+
+int emit_region_lines(module *m, func *f, int *lines, int cap) {
+  if (!f->partial) return 0;
+  region *rs;
+  int n = find_regions(m, f, &rs);
+  for (int i = 0; i < n && i < cap; i++) {
+    lines[2 * i] = rs[i].s_first->pos.line;
+    lines[2 * i + 1] = rs[i].s_last->end.line;
+  }
+  return n;
+}
+
+static const char *box_fn(const type *t) {
+  switch (t->kind) {
+  case TY_INT: return "dynac_box_int";
+  case TY_FLOAT: return "dynac_box_float";
+  case TY_NUM: return "dynac_box_num";
+  case TY_BOOL: return "dynac_box_bool";
+  default: return NULL;
+  }
+}
+
+static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
+                               strbuf *types, strbuf *protos, strbuf *out) {
+  infer_retype(m, in);
+  func *f = in->fn;
+  const char *name = arena_printf(m->a, "%s__r%d", in->cname, ri);
+  strbuf params = {0}, locals = {0}, body = {0}, end = {0};
+  for (int i = 0; i < r->nin; i++) {
+    int v = r->in[i];
+    note_type(in->local_ty[v]);
+    sb_printf(&params, "%s%s a_%s", i ? ", " : "", c_type(in->local_ty[v]), f->local_cnames[v]);
+  }
+  bool has_value = in->ret->kind != TY_UNKNOWN;
+  if (has_value) sb_printf(&params, "%s%s *dynac_out", r->nin ? ", " : "", c_type(in->ret));
+  sb_printf(&params, "%sdynac_lo_%s *lo", r->nin || has_value ? ", " : "", name);
+  sb_printf(types, "typedef struct { /* live-outs of region %d of %s */\n", ri, f->qualname);
+  for (int i = 0; i < r->nout; i++) {
+    const type *t = in->local_ty[r->out[i]];
+    if (t->kind == TY_UNKNOWN || t->kind == TY_CONFLICT) t = &ty_int; /* never bound here */
+    note_type(t);
+    sb_printf(types, "  %s v%d; bool b%d; /* %s */\n", c_type(t), i, i, f->locals[r->out[i]]);
+  }
+  sb_printf(types, "  char unused;\n} dynac_lo_%s;\n", name);
+  for (int v = 0; v < f->nlocals; v++) {
+    const type *t = in->local_ty[v];
+    if (t->kind == TY_UNKNOWN || t->kind == TY_CONFLICT) continue;
+    note_type(t);
+    sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
+              f->local_cnames[v], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
+              f->local_cnames[v]);
+  }
+  for (int i = 0; i < r->nin; i++)
+    sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
+              f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true};
+  E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
+  stmt *saved = r->s_last->next;
+  r->s_last->next = NULL; /* emit just the region */
+  emit_block(&E, r->s_first);
+  r->s_last->next = saved;
+  for (int i = 0; i < r->nout; i++) {
+    const type *t = in->local_ty[r->out[i]];
+    if (t->kind == TY_UNKNOWN || t->kind == TY_CONFLICT) { sb_printf(&end, "lo->b%d = false;\n", i); continue; }
+    sb_printf(&end, "lo->v%d = l_%s;\nlo->b%d = b_%s;\n", i, f->local_cnames[r->out[i]], i,
+              f->local_cnames[r->out[i]]);
+  }
+  sb_puts(&end, "return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */");
+  sb_printf(protos, "static int dynac_kernel_%s(%s);\n", name, params.data);
+  const char *comment = arena_printf(m->a, "/* %s:%d-%d: region %d of %s, specialisation %s */",
+                                     basename_of(m->path), r->s_first->pos.line, r->s_last->end.line,
+                                     ri, f->qualname, signature_of(m, in));
+  hole holes[] = {{"comment", comment}, {"name", name}, {"params", params.data},
+                  {"locals", locals.data ? locals.data : ""}, {"body", body.data ? body.data : ""},
+                  {"end", end.data}};
+  bool ok = fill(tpl, holes, 6, out);
+  sb_puts(out, "\n");
+  sb_free(&params); sb_free(&locals); sb_free(&body); sb_free(&end);
+  return ok;
+}
+
+/* The wrapper the resume function calls: (globals, live-ins...) -> None
+ * (run the region's statements in the interpreter), (1, value) (the function
+ * returned), or (0, None, live-outs...) with Ellipsis for a name left unbound. */
+static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *out, strbuf *methods) {
+  const char *wname = arena_printf(m->a, "dynac_region_%s_%d", f->name, ri);
+  sb_printf(out, "/* %s:%d-%d: entry of region %d of %s (called by its resume function) */\n",
+            basename_of(m->path), r->s_first->pos.line, r->s_last->end.line, ri, f->qualname);
+  sb_printf(out, "static PyObject *%s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)\n{\n", wname);
+  sb_printf(out, "  (void)self;\n  if (nargs != %d) {\n    PyErr_SetString(PyExc_TypeError, "
+            "\"dynac region: wrong number of arguments\");\n    return NULL;\n  }\n"
+            "  PyObject *globals = args[0];\n  (void)globals;\n", r->nin + 1);
+  for (inst *in = f->insts; in; in = in->next_root) {
+    if (!in->ok) continue;
+    const char *name = arena_printf(m->a, "%s__r%d", in->cname, ri);
+    sb_printf(out, "  /* specialisation %s */\n  if (1", signature_of(m, in));
+    for (int i = 0; i < r->nin; i++) {
+      const type *t = in->local_ty[r->in[i]];
+      const char *chk = t->kind == TY_FLOAT ? "PyFloat_CheckExact" : t->kind == TY_INT ? "dynac_is_int64"
+                        : t->kind == TY_BOOL ? "PyBool_Check" : NULL;
+      if (!chk) { sb_puts(out, " && 0 /* live-in of a type the guard cannot check */"); continue; }
+      sb_printf(out, " && %s(args[%d])", chk, i + 1);
+    }
+    sb_puts(out, ") {\n");
+    bool any_slot = false;
+    for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) any_slot = true;
+    if (any_slot) {
+      sb_puts(out, "    if (dynac_globals_update(&dynac__G, globals) < 0) return NULL;\n    if (1");
+      for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) sb_printf(out, " && dynac__slots[%d].valid", k);
+      sb_puts(out, ") {\n");
+    } else {
+      sb_puts(out, "    {\n");
+    }
+    for (int i = 0; i < r->nin; i++) {
+      const type *t = in->local_ty[r->in[i]];
+      if (t->kind == TY_FLOAT) sb_printf(out, "      double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i + 1);
+      else if (t->kind == TY_BOOL) sb_printf(out, "      bool a%d = args[%d] == Py_True;\n", i, i + 1);
+      else if (t->kind == TY_INT) sb_printf(out, "      int64_t a%d = 0;\n      (void)dynac_int64_of(args[%d], &a%d);\n", i, i + 1, i);
+    }
+    bool has_value = in->ret->kind != TY_UNKNOWN;
+    if (has_value) sb_printf(out, "      %s r;\n", c_type(in->ret));
+    sb_printf(out, "      dynac_lo_%s lo;\n      int st = dynac_kernel_%s(", name, name);
+    for (int i = 0; i < r->nin; i++) sb_printf(out, "%sa%d", i ? ", " : "", i);
+    sb_printf(out, "%s%s%slo);\n", r->nin && has_value ? ", " : "", has_value ? "&r" : "",
+              r->nin || has_value ? ", &" : "&");
+    int fi = 0;
+    for (int q = 0; q < m->nfuncs; q++) if (m->funcs[q] == f) fi = q;
+    sb_puts(out, "      if (st == DYNAC_ERROR) return NULL;\n"
+                 "      if (st == DYNAC_DEOPT) Py_RETURN_NONE; /* the interpreter runs the region */\n");
+    sb_printf(out, "      dynac__region_calls[%d]++;\n", fi);
+    sb_puts(out, "      if (st == DYNAC_OK_NONE) return Py_BuildValue(\"(iO)\", 1, Py_None);\n");
+    if (has_value) {
+      const char *bf = in->ret->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", in->ret->code)
+                                                 : arena_printf(m->a, "%s(r)", box_fn(in->ret));
+      sb_printf(out, "      if (st == DYNAC_OK) return Py_BuildValue(\"(iN)\", 1, %s);\n", bf);
+    }
+    sb_printf(out, "      PyObject *t = PyTuple_New(%d);\n      if (!t) return NULL;\n"
+              "      PyTuple_SET_ITEM(t, 0, PyLong_FromLong(0));\n      Py_INCREF(Py_None);\n"
+              "      PyTuple_SET_ITEM(t, 1, Py_None);\n", r->nout + 2);
+    for (int i = 0; i < r->nout; i++) {
+      const type *t = in->local_ty[r->out[i]];
+      const char *bx = t->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&lo.v%d)", t->code, i)
+                       : box_fn(t) ? arena_printf(m->a, "%s(lo.v%d)", box_fn(t), i) : NULL;
+      if (bx)
+        sb_printf(out, "      PyObject *o%d = lo.b%d ? %s : (Py_INCREF(Py_Ellipsis), Py_Ellipsis);\n"
+                  "      if (!o%d) { Py_DECREF(t); return NULL; }\n      PyTuple_SET_ITEM(t, %d, o%d);\n",
+                  i, i, bx, i, i + 2, i);
+      else
+        sb_printf(out, "      Py_INCREF(Py_Ellipsis);\n      PyTuple_SET_ITEM(t, %d, Py_Ellipsis);\n", i + 2);
+    }
+    sb_puts(out, "      return t;\n    }\n  }\n");
+  }
+  sb_puts(out, "  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */\n}\n\n");
+  sb_printf(methods, "{\"__%s\", (PyCFunction)(void (*)(void))%s, METH_FASTCALL, NULL},\n", wname + 6, wname);
+}
+
+static void json_str(strbuf *b, const char *s) {
+  sb_puts(b, "\\\"");
+  for (; *s; s++) sb_putn(b, s, 1);
+  sb_puts(b, "\\\"");
+}
+
 bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   char *tm = read_template(o, "module.c"), *tk = read_template(o, "kernel.c");
   char *tg = read_template(o, "guard.c"), *tu = read_template(o, "glue.c");
@@ -934,14 +1238,52 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
             "dynac__slot_desc, dynac__slots};\n", m->nslots);
   sb_printf(&slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n",
             m->nfuncs ? m->nfuncs : 1);
+  sb_printf(&slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n",
+            m->nfuncs ? m->nfuncs : 1);
   sb_puts(&slots, "static unsigned dynac__ticks; /* loop iterations, for signal polling */\n");
   sb_puts(&slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
   /* kernels */
   for (inst *in = m->insts; in; in = in->next_all) {
-    if (!in->ok) continue;
+    if (!in->ok || in->fn->partial) continue;
     sb_printf(&protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in));
     ok &= emit_kernel(m, in, tk, o->line_directives, &kernels);
   }
+  /* partially compiled functions: region kernels, wrappers, the region table */
+  strbuf methods = {0}, regions_json = {0}, region_types = {0};
+  sb_puts(&regions_json, "{");
+  int nregion_funcs = 0;
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    if (!f->partial) continue;
+    region *rs;
+    int nr = find_regions(m, f, &rs);
+    f->nregions = nr;
+    if (!nr) continue;
+    sb_printf(&regions_json, "%s\\\"%s:%d\\\": [", nregion_funcs++ ? ", " : "", f->qualname,
+              f->firstlineno);
+    for (int r = 0; r < nr; r++) {
+      for (inst *in = f->insts; in; in = in->next_root)
+        if (in->ok) ok &= emit_region_kernel(m, in, &rs[r], r + 1, tk, &region_types, &protos, &kernels);
+      emit_region_wrapper(m, f, &rs[r], r + 1, &entries, &methods);
+      sb_printf(&regions_json, "%s{\\\"first\\\": [%d, %d], \\\"last\\\": [%d, %d], "
+                "\\\"fn\\\": \\\"__region_%s_%d\\\", \\\"in\\\": [", r ? ", " : "",
+                rs[r].s_first->pos.line, rs[r].s_first->pos.col - 1, rs[r].s_last->pos.line,
+                rs[r].s_last->pos.col - 1, f->name, r + 1);
+      for (int k = 0; k < rs[r].nin; k++) {
+        if (k) sb_puts(&regions_json, ", ");
+        json_str(&regions_json, f->locals[rs[r].in[k]]);
+      }
+      sb_puts(&regions_json, "], \\\"out\\\": [");
+      for (int k = 0; k < rs[r].nout; k++) {
+        if (k) sb_puts(&regions_json, ", ");
+        json_str(&regions_json, f->locals[rs[r].out[k]]);
+      }
+      sb_puts(&regions_json, "]}");
+    }
+    sb_puts(&regions_json, "]");
+  }
+  sb_puts(&regions_json, "}");
+  sb_printf(&macros, "#define DYNAC_REGIONS_JSON \"%s\"\n", regions_json.data);
   /* guards, glue and tables for root instances */
   sb_puts(&tables, "#define DYNAC_HAVE_TABLES 1\n");
   strbuf funcs = {0};
@@ -951,7 +1293,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     int ne = 0;
     strbuf ents = {0};
     for (inst *in = f->insts; in; in = in->next_root) {
-      if (!in->ok) continue;
+      if (!in->ok || f->partial) continue;
       ok &= emit_entry(m, in, tg, tu, &entries);
       const char **gl;
       int ng = guard_list(m, in, &gl);
@@ -962,14 +1304,15 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
                 c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname);
       ne++;
     }
-    bool has_kernel = false;
-    for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) has_kernel = true;
+    bool has_kernel = f->partial ? f->nregions > 0 : false;
+    for (inst *in = m->insts; in; in = in->next_all)
+      if (in->fn == f && in->ok && !f->partial) has_kernel = true;
     if (!has_kernel) { sb_free(&ents); continue; }
     if (ne) sb_printf(&tables, "static const dynac_entry_desc dynac__entries_%s[] = {\n%s};\n",
                       f->name, ents.data);
-    sb_printf(&funcs, "    {%s, %d, %d, %d, %s, &dynac__direct_calls[%d]},\n",
+    sb_printf(&funcs, "    {%s, %d, %d, %d, %s, &dynac__direct_calls[%d], &dynac__region_calls[%d]},\n",
               c_string(m, f->qualname), f->firstlineno, f->nparams, ne,
-              ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL", i);
+              ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL", i, i);
     nfd++;
     sb_free(&ents);
   }
@@ -979,16 +1322,19 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &types, done, &ndone);
   }
   sb_printf(&tables, "static const dynac_func_desc dynac__funcs[%d] = {\n%s};\n", nfd ? nfd : 1,
-            funcs.data ? funcs.data : "    {NULL, 0, 0, 0, NULL, NULL},\n");
+            funcs.data ? funcs.data : "    {NULL, 0, 0, 0, NULL, NULL, NULL},\n");
   sb_printf(&tables, "static const dynac_module_desc dynac__desc = {DYNAC_ABI_VERSION, "
             "DYNAC_SOURCE_NAME, DYNAC_SOURCE_SHA256, %d, dynac__funcs, &dynac__G};\n", nfd);
   sb_free(&funcs);
+  if (region_types.data) sb_puts(&types, region_types.data);
   hole holes[] = {{"banner", banner.data}, {"module_macros", macros.data},
                   {"tuple_types", types.data ? types.data : ""}, {"slots", slots.data},
                   {"prototypes", protos.data ? protos.data : ""},
                   {"kernels", kernels.data ? kernels.data : ""},
-                  {"entries", entries.data ? entries.data : ""}, {"tables", tables.data}};
-  ok &= fill(tm, holes, 8, out);
+                  {"entries", entries.data ? entries.data : ""}, {"tables", tables.data},
+                  {"methods", methods.data ? methods.data : ""}};
+  ok &= fill(tm, holes, 9, out);
+  sb_free(&methods); sb_free(&regions_json); sb_free(&region_types);
   sb_free(&banner); sb_free(&macros); sb_free(&types); sb_free(&slots); sb_free(&protos);
   sb_free(&kernels); sb_free(&entries); sb_free(&tables);
   free(tm); free(tk); free(tg); free(tu);

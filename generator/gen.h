@@ -177,7 +177,8 @@ typedef struct target {
 
 typedef enum stkind {
   ST_ASSIGN, ST_AUGASSIGN, ST_RETURN, ST_IF, ST_WHILE, ST_FOR_RANGE,
-  ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR
+  ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR,
+  ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 typedef struct stmt {
   stkind kind;
@@ -196,7 +197,10 @@ typedef struct stmt {
       bool has_else;
     } for_;
     expr *expr;
+    struct { srcpos end; bool binds_definitely; } interp; /* ST_INTERP */
   } u;
+  srcpos end;      /* end of the statement (exclusive), for region tables */
+  int *cur_after;  /* top-level statements: local version of each base name after it */
 } stmt;
 
 /* Graph breaks: a stable id, a short type, the reason and a hint. */
@@ -227,6 +231,9 @@ typedef struct func {
                                  default, NULL for none */
   int ndefaults;
   bool params_ok;          /* only plain positional parameters */
+  bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
+  bool partial;            /* top-level graph breaks: compiled regions + a resume function */
+  int nregions;            /* emit.c: regions found */
   int nlocals;             /* params first, then other assigned names, then versions */
   const char **locals;     /* Python names (a versioned name appears again) */
   const char **local_cnames; /* unique C names: "x", "x_1", ... */
@@ -262,6 +269,9 @@ typedef struct inst {
   struct inst *next_root;  /* func's list of root instances */
   const char *origin;
   int pass_changed;        /* internal to infer.c */
+  const char **top_fail;   /* partial functions: per top-level statement, why it is not
+                              compiled (NULL: it is) */
+  int ntop;
 } inst;
 
 typedef struct modconst {   /* module-level NAME = <constant expression> */
@@ -325,6 +335,9 @@ const char *math_return_kind(const char *name, int nargs);
 
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
 bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
+/* A graph-broken function's compiled regions: count, and their first and
+ * last lines in lines[2*i], lines[2*i+1] (up to cap regions). */
+int emit_region_lines(module *m, func *f, int *lines, int cap);
 const char *c_type(const type *t);
 
 typedef struct cc_opts {                        /* cc.c */

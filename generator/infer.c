@@ -67,11 +67,16 @@ typedef struct ctx {
   module *m;
   inst *in;
   bool strict;   /* final pass: an unknown type is a failure */
+  int top;       /* partial functions: index of the top-level statement being typed */
 } ctx;
 
 static inst *get_inst(module *m, func *f, const type **args);
 
 static void fail(ctx *c, srcpos pos, const char *msg) {
+  if (c->in->fn->partial && c->top >= 0) { /* that statement runs in the interpreter */
+    if (!c->in->top_fail[c->top]) c->in->top_fail[c->top] = msg;
+    return;
+  }
   if (!c->in->fail) { c->in->fail = msg; c->in->fail_pos = pos; }
   c->in->ok = false;
 }
@@ -220,6 +225,12 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     t = &ty_conflict;
     break;
   case EX_LOCAL:
+    if (c->in->fn->local_dynamic && c->in->fn->local_dynamic[e->u.local]) {
+      fail(c, e->pos, arena_printf(c->m->a, "'%s' was bound by code that runs in the "
+           "interpreter; its type is not known here", c->in->fn->locals[e->u.local]));
+      t = &ty_conflict;
+      break;
+    }
     t = c->in->local_ty[e->u.local];
     if (t->kind == TY_UNKNOWN && c->strict) {
       fail(c, e->pos, arena_printf(c->m->a, "local '%s' is read but never assigned a value",
@@ -409,7 +420,7 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   }
   case ST_EXPR: type_expr(c, s->u.expr, false); break;
-  case ST_BREAK: case ST_CONTINUE: case ST_PASS: break;
+  case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
 }
 
@@ -435,16 +446,32 @@ static bool falls_through(stmt *s) {
   return true;
 }
 
+/* The function body; for partial functions with the index of each top-level
+ * statement, so a failure sends just that statement to the interpreter. */
+static void type_body(ctx *c) {
+  if (!c->in->fn->partial) { type_block(c, c->in->fn->body); return; }
+  int k = 0;
+  for (stmt *s = c->in->fn->body; s; s = s->next, k++) {
+    c->top = k;
+    type_stmt(c, s);
+  }
+  c->top = -1;
+}
+
 static void type_inst(module *m, inst *in) {
-  ctx c = {m, in, false};
+  ctx c = {m, in, false, -1};
   in->typing = true;
+  int ntop = 0;
+  for (stmt *s = in->fn->body; s; s = s->next) ntop++;
+  in->ntop = ntop;
+  in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(ntop + 1));
   for (int pass = 0; pass < 20; pass++) {
     in->pass_changed = 0;
-    type_block(&c, in->fn->body);
+    type_body(&c);
     if (!in->pass_changed) break;
   }
   c.strict = true;
-  type_block(&c, in->fn->body);
+  type_body(&c);
   if (falls_through(in->fn->body)) in->ret_may_be_none = true;
   for (int i = 0; i < in->fn->nlocals; i++)
     if (in->local_ty[i]->kind == TY_CONFLICT) fail(&c, in->fn->pos, "a local has no single type");
@@ -553,10 +580,13 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
 }
 
 void infer_retype(module *m, inst *in) {
-  ctx c = {m, in, true};
+  ctx c = {m, in, true, -1};
   bool ok = in->ok;
   const char *f = in->fail;
-  type_block(&c, in->fn->body);
+  const char **saved = in->top_fail;
+  in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(in->ntop + 1));
+  type_body(&c);
+  in->top_fail = saved;
   in->ok = ok; /* retyping only restores expr->ty; the verdict stands */
   in->fail = f;
 }
@@ -566,7 +596,7 @@ void infer_module(module *m) {
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     if (!f->is_root) continue;
-    if (f->breaks && !f->not_compiled)
+    if (f->breaks && !f->partial && !f->not_compiled)
       f->not_compiled = arena_printf(m->a, "graph break at line %d: %s", f->breaks->pos.line,
                                      f->breaks->reason);
     if (f->not_compiled) continue;

@@ -66,6 +66,8 @@ typedef struct lower {
   int *current;    /* per base local: the local index of its current version */
   bool *seen;      /* per base local: bound (or a parameter) earlier in the code */
   int ncurrent;
+  int dynamic[256]; /* versions bound by interpreted statements */
+  int ndynamic;
 } lower;
 
 static void gb(lower *L, TSNode n, const char *type, const char *reason) {
@@ -678,6 +680,8 @@ static stmt *new_stmt(lower *L, stkind k, TSNode n) {
   stmt *s = arena_alloc(L->m->a, sizeof *s);
   s->kind = k;
   s->pos = node_pos(n);
+  TSPoint e = ts_node_end_point(n);
+  s->end = (srcpos){(int)e.row + 1, (int)e.column + 1};
   return s;
 }
 
@@ -960,15 +964,85 @@ static stmt *lower_stmt(lower *L, TSNode n) {
   return NULL;
 }
 
-/* block: statement+ ; returns the linked statement list */
+static int count_breaks(lower *L) {
+  int n = 0;
+  for (gbreak *b = L->f->breaks; b; b = b->next) n++;
+  return n;
+}
+
+static void hit_identifiers(lower *L, TSNode n, bool *hit) {
+  if (node_is(n, "identifier")) {
+    int base = find_local(L->f, text(L, n));
+    if (base >= 0 && base < L->ncurrent) hit[base] = true;
+    return;
+  }
+  if (node_is(n, "attribute") || node_is(n, "subscript")) return; /* binds no name */
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) hit_identifiers(L, ts_node_named_child(n, i), hit);
+}
+
+/* The local names an interpreted statement may bind (assignment, for and
+ * with/except targets, :=, imports, def/class names, del). Nested scopes
+ * bind nothing here. Each gets a new version whose type is unknown. */
+static void mark_rebound(lower *L, TSNode n, bool *hit) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "lambda") || strstr(t, "comprehension") || !strcmp(t, "generator_expression"))
+    return;
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
+    hit_identifiers(L, child_by_field(n, "name"), hit);
+    return;
+  }
+  if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+      !strcmp(t, "for_statement"))
+    hit_identifiers(L, child_by_field(n, "left"), hit);
+  else if (!strcmp(t, "named_expression"))
+    hit_identifiers(L, child_by_field(n, "name"), hit);
+  else if (!strcmp(t, "as_pattern_target") || !strcmp(t, "delete_statement") ||
+           !strcmp(t, "import_statement") || !strcmp(t, "import_from_statement") ||
+           !strcmp(t, "aliased_import")) {
+    hit_identifiers(L, n, hit);
+    return;
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) mark_rebound(L, ts_node_named_child(n, i), hit);
+}
+
+static stmt *interp_stmt(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_INTERP, n);
+  s->u.interp.end = s->end;
+  s->u.interp.binds_definitely = node_is(n, "expression_statement") &&
+                                 node_is(ts_node_named_child(n, 0), "assignment");
+  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
+  mark_rebound(L, n, hit);
+  for (int base = 0; base < L->ncurrent; base++) {
+    if (!hit[base]) continue;
+    int v = new_version(L, base); /* the interpreter may have rebound it */
+    L->seen[base] = true;
+    if (L->ndynamic < 256) L->dynamic[L->ndynamic++] = v;
+  }
+  return s;
+}
+
+/* block: statement+ ; returns the linked statement list. In the function's
+ * top-level block, a statement with a graph break becomes ST_INTERP: it runs
+ * in the interpreter and the statements around it still compile. */
 static stmt *lower_block(lower *L, TSNode block) {
   stmt *head = NULL, **tail = &head;
   uint32_t c = ts_node_named_child_count(block);
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(block, i);
     if (node_is(ch, "comment")) continue;
+    int before = count_breaks(L);
     stmt *s = lower_stmt(L, ch);
+    if (L->depth == 0 && (count_breaks(L) != before || !s)) {
+      s = interp_stmt(L, ch);
+      L->f->partial = true;
+    }
     if (!s) continue; /* the break is recorded; keep lowering to find all */
+    if (L->depth == 0) {
+      s->cur_after = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
+      memcpy(s->cur_after, L->current, sizeof(int) * (size_t)L->ncurrent);
+    }
     *tail = s;
     tail = &s->next;
   }
@@ -978,7 +1052,7 @@ static stmt *lower_block(lower *L, TSNode block) {
 void ir_lower_func(module *m, func *f) {
   if (f->lowered) return;
   f->lowered = true;
-  lower L = {m, f, 0, NULL, NULL, 0};
+  lower L = {m, f, 0, NULL, NULL, 0, {0}, 0};
   for (int i = 0; i < f->nparams; i++) add_local(&L, f->params[i]);
   TSNode body = child_by_field(f->node, "body");
   if (ts_node_has_error(f->node) || ts_node_is_null(body)) { /* never compile a guess */
@@ -997,4 +1071,15 @@ void ir_lower_func(module *m, func *f) {
     L.seen[i] = i < f->nparams;
   }
   f->body = lower_block(&L, body);
+  f->local_dynamic = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < L.ndynamic; i++) f->local_dynamic[L.dynamic[i]] = true;
+  /* Never partial: generators, global/nonlocal (names change scope), and
+   * functions where nothing but interpreted statements remain. */
+  bool any_compiled = false;
+  for (stmt *s = f->body; s; s = s->next) if (s->kind != ST_INTERP) any_compiled = true;
+  for (gbreak *b = f->breaks; b; b = b->next)
+    if (!strcmp(b->type, "generator") || !strcmp(b->type, "scope-declaration") ||
+        !strcmp(b->type, "parser-limitation"))
+      f->partial = false, any_compiled = false;
+  if (!any_compiled) f->partial = false;
 }

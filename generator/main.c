@@ -129,13 +129,24 @@ static void release(module *m) {
   free(m);
 }
 
+/* Compiled: a kernel for some specialisation, or (graph breaks) a region. */
+static bool is_compiled(module *m, func *f) {
+  bool any = false;
+  for (inst *in = f->insts; in; in = in->next_root) if (in->ok) any = true;
+  if (any && f->partial) {
+    int lines[2];
+    return emit_region_lines(m, f, lines, 1) > 0;
+  }
+  return any;
+}
+
 static int count_compiled(module *m, int *nkernels) {
   int n = 0;
   *nkernels = 0;
   for (int i = 0; i < m->nfuncs; i++) {
-    bool any = false;
-    for (inst *in = m->funcs[i]->insts; in; in = in->next_root) if (in->ok) { any = true; (*nkernels)++; }
-    if (any) n++;
+    if (!is_compiled(m, m->funcs[i])) continue;
+    n++;
+    for (inst *in = m->funcs[i]->insts; in; in = in->next_root) if (in->ok) (*nkernels)++;
   }
   return n;
 }
@@ -280,20 +291,30 @@ static void explain_text(module *m, const phase_times *pt) {
            "functions there are not compiled\n");
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
-    bool compiled = false;
-    for (inst *in = f->insts; in; in = in->next_root) if (in->ok) compiled = true;
+    bool compiled = is_compiled(m, f);
     bool callee_kernel = false;
     for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
     printf("\n%s (%s:%d): ", f->qualname, m->path, f->pos.line);
-    if (compiled) puts("compiled");
+    int rl[64];
+    int nreg = emit_region_lines(m, f, rl, 32);
+    if (compiled && f->partial) {
+      printf("partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
+             nreg == 1 ? "s" : "");
+      for (int r = 0; r < nreg && r < 32; r++) printf("%s %d-%d", r ? "," : "", rl[2 * r], rl[2 * r + 1]);
+      puts("); the graph breaks below run in the interpreter, in a resume function");
+    } else if (f->partial && !compiled) {
+      printf("not compiled: graph break at line %d: %s (no statement around the breaks "
+             "compiles)\n", f->breaks->pos.line, f->breaks->reason);
+    } else if (compiled) puts("compiled");
     else if (callee_kernel) puts("compiled only as a callee of other kernels (not a root)");
     else if (f->disabled) puts("not compiled: disabled by @disable (runs in the interpreter)");
     else if (!f->is_root) puts("not compiled: not a compile root (decorate it with @dynac.compile, "
                                "record a profile, or build with --all)");
     else printf("not compiled: %s\n", f->not_compiled ? f->not_compiled : "no specialisation compiled");
     for (inst *in = f->insts; in; in = in->next_root) {
+      if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
-             in->ok ? "kernel" : "interpreter");
+             !in->ok ? "interpreter" : f->partial ? "region kernels" : "kernel");
       if (!in->ok) {
         printf("    reason: %s\n", in->fail);
         if (in->fail_pos.line) print_caret(m, in->fail_pos, "    ");
@@ -325,10 +346,19 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
     cJSON *jf = cJSON_CreateObject();
     cJSON_AddStringToObject(jf, "qualname", f->qualname);
     cJSON_AddNumberToObject(jf, "line", f->pos.line);
-    bool compiled = false;
-    for (inst *in = f->insts; in; in = in->next_root) if (in->ok) compiled = true;
-    if (compiled) ngraphs++;
+    bool compiled = is_compiled(m, f);
+    int rl[64];
+    int nreg = emit_region_lines(m, f, rl, 32);
+    ngraphs += compiled ? (f->partial ? nreg : 1) : 0;
     cJSON_AddBoolToObject(jf, "compiled", compiled);
+    cJSON_AddBoolToObject(jf, "partial", f->partial && compiled);
+    cJSON *jr = cJSON_AddArrayToObject(jf, "regions");
+    for (int r = 0; compiled && r < nreg && r < 32; r++) {
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddNumberToObject(x, "first_line", rl[2 * r]);
+      cJSON_AddNumberToObject(x, "last_line", rl[2 * r + 1]);
+      cJSON_AddItemToArray(jr, x);
+    }
     cJSON_AddBoolToObject(jf, "root", f->is_root);
     if (!compiled && f->not_compiled) cJSON_AddStringToObject(jf, "reason", f->not_compiled);
     cJSON *specs = cJSON_AddArrayToObject(jf, "specialisations");

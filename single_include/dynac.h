@@ -69,7 +69,8 @@ enum {
   DYNAC_ERROR = -1,  /* a Python exception is set */
   DYNAC_OK = 0,      /* result written */
   DYNAC_DEOPT = 1,   /* run this call in the interpreter instead */
-  DYNAC_OK_NONE = 2  /* the function returned None */
+  DYNAC_OK_NONE = 2, /* the function returned None */
+  DYNAC_FALLTHROUGH = 3 /* a region kernel ran to its end (the function goes on) */
 };
 
 /* int: + - * with overflow detection. Return nonzero on overflow. */
@@ -425,7 +426,7 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 1
+#define DYNAC_ABI_VERSION 2
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -493,6 +494,7 @@ typedef struct dynac_func_desc {
   int nentries;
   const dynac_entry_desc *entries;
   int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
+  int64_t *region_calls;   /* compiled regions that ran (graph-broken functions) */
 } dynac_func_desc;
 
 typedef struct dynac_module_desc {
@@ -724,6 +726,12 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
 DYNAC_API int dynac_hook_acquire(void);
 DYNAC_API int dynac_hook_release(void);
 
+/* Makes `resume` (a Python function taking the same positional arguments;
+ * borrowed, kept by the cache) serve calls of `code` that no kernel entry
+ * serves. The cache must exist (dynac_cache_attach). Returns 0, or -1 with
+ * an exception set. */
+DYNAC_API int dynac_cache_set_resume(PyCodeObject *code, PyObject *resume);
+
 /* Counters per function: a dict {"module.qualname": {...}} (new reference). */
 DYNAC_API PyObject *dynac_stats(void);
 /* Clears every counter (entries stay attached). */
@@ -811,6 +819,9 @@ typedef struct dynac__cache {
   int64_t deopts;             /* kernel calls that handed back to the interpreter */
   const dynac_func_desc *fd;
   PyObject *owner;            /* strong: keeps the artifact loaded */
+  PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
+                                 regions (a graph-broken function), called with its arguments */
+  int64_t resume_calls;
   int warned_limit, logged_interp;
   struct dynac__cache *prev, *next;
 } dynac__cache;
@@ -838,6 +849,7 @@ static void dynac__cache_free(void *p) {
   if (c->prev) c->prev->next = c->next; else dynac__caches = c->next;
   if (c->next) c->next->prev = c->prev;
   Py_XDECREF(c->owner);
+  Py_XDECREF(c->resume);
   DYNAC_FREE(c->name);
   DYNAC_FREE(c);
 }
@@ -961,6 +973,25 @@ static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObjec
     dynac__move_to_front(c, i);
     return 1; /* DYNAC_OK, or DYNAC_ERROR with *result == NULL */
   }
+  if (c->resume) { /* graph breaks: compiled regions, the rest interpreted */
+    c->resume_calls++;
+    if (dynac__log_dispatch && c->resume_calls == 1)
+      dynac__log("dispatch", "%s: resume function (compiled regions around graph breaks; "
+                 "first call)", c->name);
+    *result = PyObject_Vectorcall(c->resume, args, (size_t)c->fd->argcount, NULL);
+    return 1;
+  }
+  return 0;
+}
+
+DYNAC_API int dynac_cache_set_resume(PyCodeObject *code, PyObject *resume) {
+  dynac__cache *c = dynac__cache_of(code);
+  if (!c) {
+    PyErr_SetString(PyExc_RuntimeError, "dynac: no cache attached to this code object");
+    return -1;
+  }
+  Py_INCREF(resume);
+  Py_XSETREF(c->resume, resume);
   return 0;
 }
 
@@ -1055,7 +1086,9 @@ DYNAC_API PyObject *dynac_stats(void) {
       PyObject *entries = PyList_New(0);
       if (!entries || PyDict_SetItemString(d, "entries", entries) < 0) { Py_XDECREF(entries); goto error; }
       Py_DECREF(entries);
-      if (dynac__add_count(d, "direct_calls", c->fd->direct_calls ? *c->fd->direct_calls : 0) < 0)
+      if (dynac__add_count(d, "direct_calls", c->fd->direct_calls ? *c->fd->direct_calls : 0) < 0 ||
+          dynac__add_count(d, "region_kernel_calls",
+                           c->fd->region_calls ? *c->fd->region_calls : 0) < 0)
         goto error;
     }
     int64_t hits = 0, misses = 0;
@@ -1073,7 +1106,8 @@ DYNAC_API PyObject *dynac_stats(void) {
     if (dynac__add_count(d, "kernel_calls", hits) < 0 ||
         dynac__add_count(d, "guard_failures", misses) < 0 ||
         dynac__add_count(d, "interpreter_calls", c->interpreter) < 0 ||
-        dynac__add_count(d, "deopts", c->deopts) < 0)
+        dynac__add_count(d, "deopts", c->deopts) < 0 ||
+        dynac__add_count(d, "resume_calls", c->resume_calls) < 0)
       goto error;
   }
   return out;
@@ -1084,8 +1118,9 @@ error:
 
 DYNAC_API void dynac_stats_reset(void) {
   for (dynac__cache *c = dynac__caches; c; c = c->next) {
-    c->interpreter = c->deopts = 0;
+    c->interpreter = c->deopts = c->resume_calls = 0;
     if (c->fd->direct_calls) *c->fd->direct_calls = 0;
+    if (c->fd->region_calls) *c->fd->region_calls = 0;
     for (int i = 0; i < c->n; i++) c->e[i].hits = c->e[i].misses = 0;
   }
 }

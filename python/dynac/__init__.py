@@ -60,9 +60,9 @@ def compile(fn=None, **options):
     artifact = artifact_for(fn.__code__.co_filename, config.artifact_path)
     if artifact is None:
         return fn
-    attach_function(fn, artifact)
+    served = attach_function(fn, artifact)
     _attach_callees(artifact, fn)
-    if not any(e for e in _entries_of(artifact, fn)):
+    if not served:
         return fn
     compiled = _runtime.compiled_function(fn)
     for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
@@ -80,7 +80,7 @@ def _attach_callees(artifact, fn):
     for qualname, line, entries in _runtime.describe(artifact):
         f = g.get(qualname)
         if not entries and type(f).__name__ == "function" and f.__code__.co_firstlineno == line:
-            attach_function(f, artifact)
+            _runtime.attach_function(f, artifact, getattr(f, "__module__", "") or "")
 
 
 def _entries_of(artifact, fn):

@@ -45,11 +45,11 @@ def _run_target(kind, target, argv, prepare_code=None):
     with open(path, "rb") as f:
         source = f.read()
     code = compile(source, path, "exec")
-    if prepare_code:
-        prepare_code(code, path)
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__builtins__ = __builtins__
+    if prepare_code:
+        prepare_code(code, path, main.__dict__)
     sys.modules["__main__"] = main
     sys.path.insert(0, os.path.dirname(path))
     exec(code, main.__dict__)
@@ -120,7 +120,7 @@ class _DynacSourceLoader(importlib.machinery.SourceFileLoader):
 
     def exec_module(self, module):
         code = self.get_code(module.__name__)
-        attach_code(code, self._dynac_artifact, module.__name__)
+        attach_code(code, self._dynac_artifact, module.__name__, module.__dict__)
         exec(code, module.__dict__)
 
 
@@ -182,10 +182,10 @@ def run(args):
     sys.meta_path.insert(0, _DynacFinder(config.artifact_path))
     _attach_loaded(config.artifact_path)
 
-    def prepare(code, path):
+    def prepare(code, path, namespace):
         artifact = artifact_for(path, config.artifact_path)
         if artifact is not None:
-            attach_code(code, artifact, "__main__")
+            attach_code(code, artifact, "__main__", namespace)
 
     def finish():
         if stats_file:

@@ -101,11 +101,48 @@ def _module_name_of(code_or_fn_module, filename):
 
 
 def attach_function(fn, artifact):
-    """Attaches `artifact`'s kernels for fn; returns the number of entries."""
+    """Attaches `artifact`'s kernels (and resume function) for fn; returns the
+    number of kernel entries plus 1 if it got a resume function."""
     modname = getattr(fn, "__module__", None) or module_stem(fn.__code__.co_filename)
-    return _runtime.attach_function(fn, artifact, modname)
+    n = _runtime.attach_function(fn, artifact, modname)
+    return n + attach_resumes([fn.__code__], artifact, fn.__globals__, fn.__code__.co_filename)
 
 
-def attach_code(code, artifact, modname):
-    """Attaches to every function code object nested in a module's code."""
-    return _runtime.attach_code(code, artifact, modname)
+def attach_code(code, artifact, modname, module_globals=None):
+    """Attaches to every function code object nested in a module's code, and
+    gives each graph-broken function its resume function."""
+    n = _runtime.attach_code(code, artifact, modname)
+    if module_globals is not None:
+        attach_resumes(_nested_codes(code), artifact, module_globals, code.co_filename)
+    return n
+
+
+def _nested_codes(code):
+    for c in code.co_consts:
+        if isinstance(c, type(code)):
+            yield c
+            yield from _nested_codes(c)
+
+
+def attach_resumes(codes, artifact, module_globals, filename):
+    """Builds and installs the resume functions of the functions in `codes`
+    that the artifact compiled around graph breaks. Returns how many."""
+    from . import _resume
+    table = _resume.regions_of(artifact)
+    if not table:
+        return 0
+    n = 0
+    source = None
+    for code in codes:
+        regions = table.get("%s:%d" % (code.co_qualname, code.co_firstlineno))
+        if not regions:
+            continue
+        if source is None:
+            with open(filename, "rb") as f:
+                source = f.read()
+        fn = _resume.build(source, filename, code.co_qualname, code.co_firstlineno, regions,
+                           artifact, module_globals, code)
+        if fn is not None:
+            _runtime.set_resume(code, fn)
+            n += 1
+    return n

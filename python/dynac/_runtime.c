@@ -86,6 +86,17 @@ static PyObject *py_attach_function(PyObject *self, PyObject *args) {
   return n < 0 ? NULL : PyLong_FromLong(n);
 }
 
+PyDoc_STRVAR(set_resume_doc,
+"set_resume(code, resume) -> None\n\n"
+"Calls of `code` that no kernel serves go to `resume`, the function rebuilt\n"
+"around its compiled regions (python/dynac/_resume.py).");
+static PyObject *py_set_resume(PyObject *self, PyObject *args) {
+  PyObject *code, *resume;
+  if (!PyArg_ParseTuple(args, "O!O:set_resume", &PyCode_Type, &code, &resume)) return NULL;
+  if (dynac_cache_set_resume((PyCodeObject *)code, resume) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
 PyDoc_STRVAR(describe_doc,
 "describe(artifact) -> list\n\n"
 "[(qualname, firstlineno, [(signature, [guard, ...]), ...]), ...] of an artifact.");
@@ -135,6 +146,7 @@ static PyMethodDef methods[] = {
     {"attach_code", py_attach_code, METH_VARARGS, attach_code_doc},
     {"attach_function", py_attach_function, METH_VARARGS, attach_function_doc},
     {"describe", py_describe, METH_O, describe_doc},
+    {"set_resume", py_set_resume, METH_VARARGS, set_resume_doc},
     {"compiled_function", py_compiled_function, METH_O,
      "compiled_function(func): a callable served by func's kernels (see dynac.h)."},
     {"hook_acquire", py_hook_acquire, METH_NOARGS,

@@ -1,0 +1,133 @@
+"""Differential corpus for graph breaks: functions with statements that run in
+the interpreter (prints, side effects, try, with, loops over lists) between
+compiled regions. suite_resume.py compares them with eager CPython: results,
+exceptions (and their traceback lines), printed output and side effects."""
+import math
+import dynac
+
+log = []
+
+
+class Box:
+    def __init__(self):
+        self.v = 0.0
+
+
+@dynac.compile(signatures=["(float, int)", "(int, int)"])
+def print_between(x, n):
+    s = 0.0
+    for i in range(n):
+        s += math.sqrt(abs(x) + i)
+    print("partial sum", s)
+    t = s * 2.0 + x
+    log.append(t)
+    return t / n
+
+
+@dynac.compile(signatures=["(float)"])
+def try_in_the_middle(x):
+    a = x * 3.0
+    try:
+        b = 1.0 / (x - 2.0)
+    except ZeroDivisionError:
+        b = -1.0
+    c = a + b
+    return c, a
+
+
+@dynac.compile(signatures=["(float)"])
+def interp_rebinds(x):
+    y = x + 1.0
+    y = str(y)
+    z = len(y) * 2
+    return y, z
+
+
+@dynac.compile(signatures=["(int)"])
+def returns_from_regions(n):
+    if n < 0:
+        return -1
+    print("non-negative", n)
+    if n > 10:
+        return n * 2
+    k = n * n
+    log.append(k)
+    return k
+
+
+@dynac.compile(signatures=["(int)"])
+def loop_with_print(n):
+    s = 0
+    for i in range(n):
+        if i % 3 == 0:
+            print("tick", i)
+        s += i
+    t = s * 2
+    return t
+
+
+@dynac.compile(signatures=["(float, float)"])
+def region_raises(a, b):
+    c = a * 2.0
+    log.append(c)
+    d = c / b
+    return d
+
+
+@dynac.compile(signatures=["(int)"])
+def maybe_unbound(n):
+    if n > 0:
+        y = n
+    print("checked", n)
+    return y + 1
+
+
+@dynac.compile(signatures=["(int)"])
+def live_out_unbound(n):
+    log.append(n)
+    if n > 2:
+        w = n * 2
+    log.append(-n)
+    return w
+
+
+@dynac.compile(signatures=["(float)"])
+def with_block(x):
+    y = x * x
+    b = Box()
+    with open(__file__) as f:
+        first = f.readline()
+    b.v = y
+    return y + len(first), b.v
+
+
+@dynac.compile(signatures=["(int)"])
+def recursive_partial(n):
+    if n <= 1:
+        return 1
+    log.append(n)
+    return n * recursive_partial(n - 1)
+
+
+@dynac.compile(signatures=["(float, float)"])
+def keyword_called(x, y=2.0):
+    z = x ** y
+    print("z", z)
+    return z - x
+
+
+def caller_of_keyword(x):
+    return keyword_called(y=3.0, x=x) + keyword_called(x)
+
+
+@dynac.compile(signatures=["(int)"])
+def generator_is_never_partial(n):
+    a = n * 2
+    yield a
+    yield a + 1
+
+
+# Expected to run compiled regions (the others fall back, with reasons).
+EXPECT_REGIONS = {"print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
+                  "loop_with_print", "region_raises", "live_out_unbound", "with_block",
+                  "recursive_partial", "keyword_called"}

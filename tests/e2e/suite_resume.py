@@ -1,0 +1,102 @@
+"""Graph breaks with resume functions: eager vs compiled on corpus_breaks.py,
+comparing results, exceptions and their traceback lines, printed output and
+side effects, and checking that compiled regions ran."""
+import contextlib
+import importlib.util
+import io
+import os
+import shutil
+import sys
+import tempfile
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import ROOT, check, done, dynac_cmd, same  # noqa: E402
+
+import dynac  # noqa: E402
+
+INF, NAN = float("inf"), float("nan")
+INPUTS = {
+    "print_between": [(2.0, 3), (-1.5, 5), (0.0, 0), (2, 3), (NAN, 2), (INF, 1), (2.0, -1)],
+    "try_in_the_middle": [(0.0,), (2.0,), (-0.0,), (INF,), (NAN,), (2,)],
+    "interp_rebinds": [(1.5,), (-0.0,), (1e300,), (3,)],
+    "returns_from_regions": [(-5,), (0,), (3,), (11,), (2**62,), (2.5,)],
+    "loop_with_print": [(0,), (1,), (7,), (2**3,), (True,)],
+    "region_raises": [(1.0, 2.0), (1.0, 0.0), (NAN, 0.0), (2, 1.0)],
+    "maybe_unbound": [(1,), (0,), (-3,)],
+    "live_out_unbound": [(1,), (3,), (0,)],
+    "with_block": [(1.5,), (0.0,)],
+    "recursive_partial": [(1,), (5,), (12,), (25,)],
+    "keyword_called": [(1.5, 2.0), (2.0, 0.5), (-1.0, 0.5)],
+    "caller_of_keyword": [(1.5,), (3.0,)],
+    "generator_is_never_partial": [(3,)],
+}
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run(mod, name, args):
+    """(outcome, printed text, side-effect log, traceback lines in the module)"""
+    del mod.log[:]
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        try:
+            r = getattr(mod, name)(*args)
+            if name == "generator_is_never_partial":
+                r = tuple(r)
+            out = ("ok", r)
+            lines = []
+        except Exception as e:  # noqa: BLE001
+            out = ("raise", type(e).__name__, str(e))
+            lines = [(f.name, f.lineno) for f in traceback.extract_tb(e.__traceback__)
+                     if f.filename.endswith("corpus_breaks.py")]
+    return out, buf.getvalue(), list(mod.log), lines
+
+
+def same_run(a, b):
+    (oa, pa, la, ta), (ob, pb, lb, tb) = a, b
+    if oa[0] != ob[0] or pa != pb or ta != tb or len(la) != len(lb):
+        return False
+    if not all(same(x, y) for x, y in zip(la, lb)):
+        return False
+    return same(oa[1], ob[1]) if oa[0] == "ok" else oa[1:] == ob[1:]
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="dynac-resume-")
+    try:
+        for d in ("built", "eager"):
+            os.makedirs(os.path.join(tmp, d))
+            shutil.copy(os.path.join(ROOT, "tests", "e2e", "corpus_breaks.py"), os.path.join(tmp, d))
+        built = os.path.join(tmp, "built", "corpus_breaks.py")
+        r = dynac_cmd("build", built)
+        if not check("build corpus_breaks.py", r.returncode == 0, r.stderr):
+            return
+        compiled = load(built, "corpus_breaks")
+        eager = load(os.path.join(tmp, "eager", "corpus_breaks.py"), "corpus_breaks_eager")
+        dynac.reset_stats()
+        for name, cases in sorted(INPUTS.items()):
+            bad = []
+            for args in cases:
+                e, c = run(eager, name, args), run(compiled, name, args)
+                if not same_run(e, c):
+                    bad.append("%s%r:\n  eager    %r\n  compiled %r" % (name, args, e, c))
+            check("resume differential %s (%d inputs)" % (name, len(cases)), not bad, "\n".join(bad[:3]))
+        stats = dynac.stats()
+        for name in sorted(compiled.EXPECT_REGIONS):
+            s = stats.get("corpus_breaks." + name, {})
+            check("compiled regions ran in %s" % name,
+                  s.get("region_kernel_calls", 0) > 0 and s.get("resume_calls", 0) > 0, repr(s))
+        check("a generator is never split", not isinstance(compiled.generator_is_never_partial,
+                                                           dynac.CompiledFunction))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()
+done()
