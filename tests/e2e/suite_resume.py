@@ -98,5 +98,45 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+PROG = """
+import math
+
+def work(x, n):
+    s = 0.0
+    for i in range(n):
+        s += math.sqrt(x + i)
+    print("s", s)
+    return s * 2.0
+
+total = 0.0
+for k in range(20):
+    total += work(float(k), 50)
+print("total", total)
+"""
+
+
+def run_path():
+    """`dynac run` (the frame hook) serves a recorded, undecorated split function."""
+    import json
+    import subprocess
+    tmp = tempfile.mkdtemp(prefix="dynac-resume-run-")
+    try:
+        prog = os.path.join(tmp, "prog.py")
+        open(prog, "w").write(PROG)
+        prof, out, st = (os.path.join(tmp, n) for n in ("p.json", "out", "st.json"))
+        r1 = dynac_cmd("record", "-o", prof, prog)
+        r2 = dynac_cmd("build", prog, "--profile", prof, "-o", out)
+        eager = subprocess.run([sys.executable, prog], capture_output=True, text=True)
+        r3 = dynac_cmd("run", "--path", out, "--stats", st, prog)
+        s = json.load(open(st))["__main__.work"] if os.path.exists(st) else {}
+        check("dynac run serves a split function through the frame hook",
+              r1.returncode == r2.returncode == r3.returncode == 0 and r3.stdout == eager.stdout
+              and s.get("resume_calls") == 20 and s.get("region_kernel_calls") == 40,
+              "stats %r\n%s%s" % (s, r2.stderr, r3.stderr[-1500:]))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 main()
+run_path()
 done()
