@@ -195,7 +195,7 @@ static void read_signatures(module *m, func *f, TSNode list) {
   }
 }
 
-/* decorator: @NAME or @NAME(args); returns true if recognised. */
+/* decorator: @NAME or @NAME(args); only dynac's and torch's names matter. */
 static void read_decorator(module *m, func *f, TSNode dec) {
   TSNode e = ts_node_named_child(dec, 0);
   TSNode args = {0};

@@ -351,7 +351,6 @@ static const char *emit_tuple(em *E, expr *e) {
 }
 
 static const char *slot_ref(em *E, slot *s) {
-  (void)E;
   return arena_printf(E->m->a, "dynac__slots[%d]", s->index);
 }
 
@@ -808,7 +807,7 @@ static const char *c_string(module *m, const char *s) {
 
 /* The guards of a root instance, in check order (for the guard function and
  * for explain). */
-static int guard_list(module *m, inst *in, const char ***out) {
+int emit_guard_list(module *m, inst *in, const char ***out) {
   int n = 0;
   const char **g = arena_alloc(m->a, sizeof(char *) * (size_t)(in->fn->nparams + m->nslots + 2));
   for (int i = 0; i < in->fn->nparams; i++)
@@ -824,7 +823,7 @@ static int guard_list(module *m, inst *in, const char ***out) {
 
 static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
   const char **gl;
-  guard_list(m, in, &gl);
+  emit_guard_list(m, in, &gl);
   strbuf checks = {0};
   for (int i = 0; i < in->fn->nparams; i++) {
     const char *macro = in->args[i]->kind == TY_INT ? "DYNAC_GUARD_INT"
@@ -1024,15 +1023,20 @@ static int find_regions(module *m, func *f, region **out) {
     }
     r->last = k - 1; /* k: the first statement after the region */
     r->s_last = last;
-    for (int v = 0; v < f->nlocals && r->nin < 256; v++) {
+    bool too_many = false; /* a dropped live-out would lose a value: no region then */
+    for (int v = 0; v < f->nlocals; v++) {
       int b = base_of(f, v);
       int cur = cur_before ? cur_before[b] : b;
-      if (rd[v] && defbound[v] && cur == v) r->in[r->nin++] = v;
+      if (!(rd[v] && defbound[v] && cur == v)) continue;
+      if (r->nin == 256) too_many = true; else r->in[r->nin++] = v;
     }
     bool *outbase = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
     for (int v = 0; v < f->nlocals; v++) if (wr[v]) outbase[base_of(f, v)] = true;
-    for (int b = 0; b < f->nlocals && r->nout < 256; b++)
-      if (outbase[b]) r->out[r->nout++] = last->cur_after ? last->cur_after[b] : b;
+    for (int b = 0; b < f->nlocals; b++) {
+      if (!outbase[b]) continue;
+      if (r->nout == 256) too_many = true;
+      else r->out[r->nout++] = last->cur_after ? last->cur_after[b] : b;
+    }
     for (stmt *t = r->s_first;; t = t->next) { /* top-level assignments bind for later regions */
       if (t->kind == ST_ASSIGN)
         for (int i = 0; i < t->u.assign.ntargets; i++)
@@ -1040,7 +1044,8 @@ static int find_regions(module *m, func *f, region **out) {
       if (t == last) break;
     }
     cur_before = last->cur_after;
-    nr++;
+    if (too_many) memset(r, 0, sizeof *r); /* these statements stay interpreted */
+    else nr++;
   }
   *out = rs;
   return nr;
@@ -1234,8 +1239,14 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   }
   if (!m->nslots) sb_puts(&slots, "    {DYNAC_SLOT_GLOBAL_INT, \"\", NULL, -1, NULL, 0},\n");
   sb_puts(&slots, "};\n");
+  int nfs = 0;
+  sb_puts(&slots, "static const int dynac__func_slots[] = {");
+  for (int k = 0; k < m->nslots; k++)
+    if (m->slots[k]->kind == SLOT_GLOBAL_FUNC) sb_printf(&slots, "%s%d", nfs++ ? ", " : "", k);
+  sb_printf(&slots, "%s}; /* called functions: __code__/__defaults__ checked per call */\n",
+            nfs ? "" : "-1");
   sb_printf(&slots, "static dynac_globals dynac__G = {NULL, 0, NULL, 0, NULL, 0, NULL, %d, "
-            "dynac__slot_desc, dynac__slots};\n", m->nslots);
+            "dynac__slot_desc, dynac__slots, %d, dynac__func_slots};\n", m->nslots, nfs);
   sb_printf(&slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n",
             m->nfuncs ? m->nfuncs : 1);
   sb_printf(&slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n",
@@ -1296,7 +1307,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
       if (!in->ok || f->partial) continue;
       ok &= emit_entry(m, in, tg, tu, &entries);
       const char **gl;
-      int ng = guard_list(m, in, &gl);
+      int ng = emit_guard_list(m, in, &gl);
       sb_printf(&tables, "static const char *const dynac__guards_%s[] = {\n", in->cname);
       for (int g = 0; g < ng; g++) sb_printf(&tables, "    %s,\n", c_string(m, gl[g]));
       sb_puts(&tables, "};\n");

@@ -197,7 +197,6 @@ typedef struct stmt {
       bool has_else;
     } for_;
     expr *expr;
-    struct { srcpos end; bool binds_definitely; } interp; /* ST_INTERP */
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */
@@ -338,6 +337,8 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
 /* A graph-broken function's compiled regions: count, and their first and
  * last lines in lines[2*i], lines[2*i+1] (up to cap regions). */
 int emit_region_lines(module *m, func *f, int *lines, int cap);
+/* The guards of a root instance in check order, as the artifact records them. */
+int emit_guard_list(module *m, inst *in, const char ***out);
 const char *c_type(const type *t);
 
 typedef struct cc_opts {                        /* cc.c */

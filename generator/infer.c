@@ -439,11 +439,7 @@ static bool falls_through(stmt *s) {
   if (last->kind == ST_IF)
     return !last->u.if_.orelse || falls_through(last->u.if_.then) ||
            falls_through(last->u.if_.orelse);
-  if (last->kind == ST_WHILE && last->u.while_.cond->kind == EX_BOOL && last->u.while_.cond->u.b) {
-    /* while True: ends only through break (searched shallowly; nested loops own theirs) */
-    return true;
-  }
-  return true;
+  return true; /* loops included: a break may leave them */
 }
 
 /* The function body; for partial functions with the index of each top-level

@@ -68,6 +68,7 @@ typedef struct lower {
   int ncurrent;
   int dynamic[256]; /* versions bound by interpreted statements */
   int ndynamic;
+  int loops;        /* enclosing while/for loops (emit.c keeps at most 64) */
 } lower;
 
 static void gb(lower *L, TSNode n, const char *type, const char *reason) {
@@ -84,6 +85,12 @@ static void gb(lower *L, TSNode n, const char *type, const char *reason) {
 }
 
 static char *text(lower *L, TSNode n) { return node_text(L->m->a, &L->m->p, n); }
+
+static int count_breaks(lower *L) {
+  int n = 0;
+  for (gbreak *b = L->f->breaks; b; b = b->next) n++;
+  return n;
+}
 
 slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
               const type *ty, func *fn, int module_slot) {
@@ -535,15 +542,7 @@ static expr *lower_call(lower *L, TSNode n) {
   }
   char *fname = text(L, fnode);
   if (node_is(fnode, "identifier")) {
-    func *callee = find_local(L->f, fname) < 0 ? scope_find_func(L->m, fname) : NULL;
     const char *mattr = find_local(L->f, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
-    if (callee) {
-      e->u.call.kind = CALLEE_MODULE_FN;
-      e->u.call.fn = callee;
-      e->u.call.name = callee->name;
-      e->u.call.callee_slot = ir_slot(L->m, SLOT_GLOBAL_FUNC, fname, NULL, NULL, callee, -1);
-      return e;
-    }
     if (mattr && strcmp(math_return_kind(mattr, -1), "const")) {
       e->u.call.kind = CALLEE_MATH;
       e->u.call.name = mattr;
@@ -756,13 +755,10 @@ static stmt *lower_versioned_assignment(lower *L, TSNode n, TSNode left, TSNode 
 static stmt *lower_assignment(lower *L, TSNode n) {
   TSNode r0 = child_by_field(n, "right");
   if (!ts_node_is_null(r0)) {
-    int errors_before = 0;
-    for (gbreak *b = L->f->breaks; b; b = b->next) errors_before++;
+    int before = count_breaks(L);
     stmt *vs = lower_versioned_assignment(L, n, child_by_field(n, "left"), r0, NULL);
     if (vs) return vs;
-    int errors_after = 0;
-    for (gbreak *b = L->f->breaks; b; b = b->next) errors_after++;
-    if (errors_after != errors_before) return NULL; /* the value broke the graph */
+    if (count_breaks(L) != before) return NULL; /* the value broke the graph */
   }
   target *targets[32];
   int nt = 0;
@@ -807,13 +803,10 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     return NULL;
   }
   binop opk = (binop)k;
-  int errors_before = 0;
-  for (gbreak *b = L->f->breaks; b; b = b->next) errors_before++;
+  int before = count_breaks(L);
   stmt *vs = lower_versioned_assignment(L, n, left, child_by_field(n, "right"), &opk);
   if (vs) return vs;
-  int errors_after = 0;
-  for (gbreak *b = L->f->breaks; b; b = b->next) errors_after++;
-  if (errors_after != errors_before) return NULL;
+  if (count_breaks(L) != before) return NULL;
   expr *v = lower_expr(L, child_by_field(n, "right"));
   if (!v) return NULL;
   stmt *s = new_stmt(L, ST_AUGASSIGN, n);
@@ -850,8 +843,11 @@ static stmt *lower_if(lower *L, TSNode n) {
 /* while_statement: while cond: block (else: block)? */
 static stmt *lower_while(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_WHILE, n);
+  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return NULL; }
   s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
+  L->loops++;
   s->u.while_.body = lower_nested(L, child_by_field(n, "body"));
+  L->loops--;
   TSNode alt = child_by_field(n, "alternative");
   if (!ts_node_is_null(alt)) {
     s->u.while_.has_else = true;
@@ -894,7 +890,10 @@ static stmt *lower_for(lower *L, TSNode n) {
   s->u.for_.start = na >= 2 ? a[0] : NULL;
   s->u.for_.stop = na >= 2 ? a[1] : a[0];
   s->u.for_.step = na == 3 ? a[2] : NULL;
+  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return NULL; }
+  L->loops++;
   s->u.for_.body = lower_nested(L, child_by_field(n, "body"));
+  L->loops--;
   TSNode alt = child_by_field(n, "alternative");
   if (!ts_node_is_null(alt)) {
     s->u.for_.has_else = true;
@@ -964,12 +963,6 @@ static stmt *lower_stmt(lower *L, TSNode n) {
   return NULL;
 }
 
-static int count_breaks(lower *L) {
-  int n = 0;
-  for (gbreak *b = L->f->breaks; b; b = b->next) n++;
-  return n;
-}
-
 static void hit_identifiers(lower *L, TSNode n, bool *hit) {
   if (node_is(n, "identifier")) {
     int base = find_local(L->f, text(L, n));
@@ -1009,9 +1002,6 @@ static void mark_rebound(lower *L, TSNode n, bool *hit) {
 
 static stmt *interp_stmt(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_INTERP, n);
-  s->u.interp.end = s->end;
-  s->u.interp.binds_definitely = node_is(n, "expression_statement") &&
-                                 node_is(ts_node_named_child(n, 0), "assignment");
   bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
   mark_rebound(L, n, hit);
   for (int base = 0; base < L->ncurrent; base++) {
@@ -1052,7 +1042,7 @@ static stmt *lower_block(lower *L, TSNode block) {
 void ir_lower_func(module *m, func *f) {
   if (f->lowered) return;
   f->lowered = true;
-  lower L = {m, f, 0, NULL, NULL, 0, {0}, 0};
+  lower L = {m, f, 0, NULL, NULL, 0, {0}, 0, 0};
   for (int i = 0; i < f->nparams; i++) add_local(&L, f->params[i]);
   TSNode body = child_by_field(f->node, "body");
   if (ts_node_has_error(f->node) || ts_node_is_null(body)) { /* never compile a guess */

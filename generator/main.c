@@ -258,28 +258,6 @@ static const char *spec_text(module *m, inst *in) {
   return r;
 }
 
-static int guards_of(module *m, inst *in, const char **out, int cap) {
-  int n = 0;
-  for (int i = 0; i < in->fn->nparams && n < cap; i++)
-    out[n++] = arena_printf(m->a, "type(%s) is %s%s", in->fn->params[i],
-                            ty_python_name(m->a, in->args[i]),
-                            in->args[i]->kind == TY_INT ? " (value fits int64)" : "");
-  for (int k = 0; k < m->nslots && n < cap; k++) {
-    slot *s = m->slots[k];
-    if (!in->slots_used[k]) continue;
-    switch (s->kind) {
-    case SLOT_GLOBAL_SCALAR: out[n++] = arena_printf(m->a, "global %s is a %s", s->name, ty_python_name(m->a, s->ty)); break;
-    case SLOT_GLOBAL_FUNC: out[n++] = arena_printf(m->a, "global %s is the function at line %d (identity of its code)", s->name, s->fn->firstlineno); break;
-    case SLOT_BUILTIN: out[n++] = arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name); break;
-    case SLOT_MATH_MODULE: out[n++] = arena_printf(m->a, "global %s is the math module", s->name); break;
-    case SLOT_DEFAULT: out[n++] = arena_printf(m->a, "the default of %s(%s=) is a %s", s->name, s->attr, ty_python_name(m->a, s->ty)); break;
-    case SLOT_MATH_ATTR: out[n++] = s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name) : arena_printf(m->a, "%s%s is the math module's %s", s->module_slot >= 0 ? "math." : "global ", s->module_slot >= 0 ? s->attr : s->name, s->attr); break;
-    }
-  }
-  if (n < cap) out[n++] = arena_printf(m->a, "source sha256 is %.16s... (checked when attached)", m->p.sha256);
-  return n;
-}
-
 static void explain_text(module *m, const phase_times *pt) {
   int nk, nc = count_compiled(m, &nk);
   int nbreaks = 0;
@@ -320,8 +298,8 @@ static void explain_text(module *m, const phase_times *pt) {
         if (in->fail_pos.line) print_caret(m, in->fail_pos, "    ");
         continue;
       }
-      const char *g[128];
-      int ng = guards_of(m, in, g, 128);
+      const char **g;
+      int ng = emit_guard_list(m, in, &g);
       for (int k = 0; k < ng; k++) printf("    guard: %s\n", g[k]);
     }
     for (gbreak *b = f->breaks; b; b = b->next) {
@@ -372,8 +350,8 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
         cJSON_AddNumberToObject(js, "line", in->fail_pos.line);
         cJSON_AddNumberToObject(js, "col", in->fail_pos.col);
       } else {
-        const char *g[128];
-        int ng = guards_of(m, in, g, 128);
+        const char **g;
+        int ng = emit_guard_list(m, in, &g);
         cJSON *jg = cJSON_AddArrayToObject(js, "guards");
         for (int k = 0; k < ng; k++) cJSON_AddItemToArray(jg, cJSON_CreateString(g[k]));
       }

@@ -467,6 +467,8 @@ typedef struct dynac_globals {
   int nslots;
   const dynac_slot_desc *desc;
   dynac_slot *slots;
+  int nfunc_slots;          /* the GLOBAL_FUNC slots, checked on every call */
+  const int *func_slots;
 } dynac_globals;
 
 /* A guard function: 1 if every assumption of the entry holds for these
@@ -569,6 +571,22 @@ static PyObject *dynac__global_function(dynac_globals *g, const char *name, int 
   return v && PyFunction_Check(v) ? v : NULL;
 }
 
+/* Reads `v` (borrowed) into the slot as the number type `kind` wants
+ * ('i' int64, 'f' float, 'b' bool): 1 if it is exactly that type, else 0. */
+static int dynac__load_scalar(PyObject *v, char kind, dynac_slot *s) {
+  if (kind == 'f') {
+    if (!PyFloat_CheckExact(v)) return 0;
+    s->v.f = PyFloat_AS_DOUBLE(v);
+    return 1;
+  }
+  if (kind == 'b') {
+    if (!PyBool_Check(v)) return 0;
+    s->v.i = v == Py_True;
+    return 1;
+  }
+  return PyLong_CheckExact(v) && dynac_int64_of(v, &s->v.i);
+}
+
 static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
   const dynac_slot_desc *d = &g->desc[k];
   dynac_slot *s = &g->slots[k];
@@ -578,16 +596,9 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
   case DYNAC_SLOT_GLOBAL_FLOAT:
   case DYNAC_SLOT_GLOBAL_BOOL:
     v = PyDict_GetItemString(g->globals, d->name);
-    if (!v) return 0;
-    if (d->kind == DYNAC_SLOT_GLOBAL_FLOAT) {
-      if (!PyFloat_CheckExact(v)) return 0;
-      s->v.f = PyFloat_AS_DOUBLE(v);
-    } else if (d->kind == DYNAC_SLOT_GLOBAL_BOOL) {
-      if (!PyBool_Check(v)) return 0;
-      s->v.i = v == Py_True;
-    } else {
-      if (!PyLong_CheckExact(v) || !dynac_int64_of(v, &s->v.i)) return 0;
-    }
+    if (!v || !dynac__load_scalar(v, d->kind == DYNAC_SLOT_GLOBAL_FLOAT ? 'f'
+                                     : d->kind == DYNAC_SLOT_GLOBAL_BOOL ? 'b' : 'i', s))
+      return 0;
     break;
   case DYNAC_SLOT_GLOBAL_FUNC: {
     int err = 0;
@@ -616,15 +627,9 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
         d->module_slot >= PyTuple_GET_SIZE(defs))
       return 0;
     v = PyTuple_GET_ITEM(defs, d->module_slot);
-    if (d->kind == DYNAC_SLOT_DEFAULT_FLOAT) {
-      if (!PyFloat_CheckExact(v)) return 0;
-      s->v.f = PyFloat_AS_DOUBLE(v);
-    } else if (d->kind == DYNAC_SLOT_DEFAULT_BOOL) {
-      if (!PyBool_Check(v)) return 0;
-      s->v.i = v == Py_True;
-    } else if (!PyLong_CheckExact(v) || !dynac_int64_of(v, &s->v.i)) {
+    if (!dynac__load_scalar(v, d->kind == DYNAC_SLOT_DEFAULT_FLOAT ? 'f'
+                               : d->kind == DYNAC_SLOT_DEFAULT_BOOL ? 'b' : 'i', s))
       return 0;
-    }
     break;
   }
   case DYNAC_SLOT_BUILTIN: {
@@ -656,12 +661,9 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
       v = PyDict_GetItemString(g->globals, d->name);
     }
     if (!v) return 0;
-    if (d->kind == DYNAC_SLOT_MATH_FLOAT) {
-      if (!PyFloat_CheckExact(v)) return 0;
-      s->v.f = PyFloat_AS_DOUBLE(v);
-    } else if (!dynac__is_cfunc_of(v, mathmod, d->attr)) {
+    if (d->kind == DYNAC_SLOT_MATH_FLOAT ? !dynac__load_scalar(v, 'f', s)
+                                         : !dynac__is_cfunc_of(v, mathmod, d->attr))
       return 0;
-    }
     break;
   }
   Py_INCREF(v);
@@ -678,11 +680,12 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
                      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
                      (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version)))
     return dynac__globals_refresh(g, globals);
-  for (int k = 0; k < g->nslots; k++)
-    if (g->desc[k].kind == DYNAC_SLOT_GLOBAL_FUNC && g->slots[k].valid &&
-        DYNAC_UNLIKELY(PyFunction_GET_CODE(g->slots[k].obj) != g->slots[k].code ||
-                       PyFunction_GET_DEFAULTS(g->slots[k].obj) != g->slots[k].defaults))
+  for (int i = 0; i < g->nfunc_slots; i++) {
+    const dynac_slot *s = &g->slots[g->func_slots[i]];
+    if (s->valid && DYNAC_UNLIKELY(PyFunction_GET_CODE(s->obj) != s->code ||
+                                   PyFunction_GET_DEFAULTS(s->obj) != s->defaults))
       return dynac__globals_refresh(g, globals);
+  }
   return 0;
 }
 

@@ -6,7 +6,6 @@
   loops     Mandelbrot escape counts over a grid: CPython, dynac, hand-written C
 Each time is the best of several repeats (machines here are noisy).
 """
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -15,7 +14,8 @@ import sysconfig
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, load_module as load  # noqa: E402
 
 
 def best(fn, repeat=5):
@@ -25,13 +25,6 @@ def best(fn, repeat=5):
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def main():

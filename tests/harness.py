@@ -1,6 +1,7 @@
 """A minimal test harness shared by the suites (no pytest: the pyenv
 interpreter has none). A suite is a script; each check prints one line,
 PASS or FAIL, which tests/run.py counts."""
+import importlib.util
 import math
 import os
 import subprocess
@@ -72,6 +73,14 @@ def dynac_cmd(*args, env=None, check_rc=True, cwd=None):
         e.update(env)
     return subprocess.run([sys.executable, "-m", "dynac"] + list(args), capture_output=True,
                           text=True, env=e, cwd=cwd)
+
+
+def load_module(path, name):
+    """Imports the file at `path` as module `name` (not put in sys.modules)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def generator():

@@ -65,7 +65,6 @@ def main():
     reasons = collections.Counter(b for r in results for b in r["breaks"])
     fns = sum(r["functions"] for r in results)
     compiled = sum(r["compiled"] for r in results)
-    broken = sum(1 for r in results for _ in set(r["breaks"]))
     print("stdlib sweep of %s: %d files in %.0fs" % (stdlib, len(files), time.time() - t0))
     print("  crashes or hangs: %d, emitted C that does not compile: %d" % (len(crashes), len(c_errors)))
     print("  module-level functions: %d, compiled (with --all and PEP 484 types): %d" % (fns, compiled))
@@ -74,7 +73,6 @@ def main():
         print("    %6d  %s" % (n, reason))
     for r in (crashes + c_errors)[:10]:
         print("  FAIL %s: %s" % (r["file"], r["crash"] or r["c_error"]))
-    del broken
     return 1 if crashes or c_errors else 0
 
 

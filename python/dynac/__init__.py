@@ -83,13 +83,6 @@ def _attach_callees(artifact, fn):
             _runtime.attach_function(f, artifact, getattr(f, "__module__", "") or "")
 
 
-def _entries_of(artifact, fn):
-    code = fn.__code__
-    for qualname, line, entries in _runtime.describe(artifact):
-        if qualname == code.co_qualname and line == code.co_firstlineno:
-            yield from entries
-
-
 def disable(fn=None, recursive=True, **_ignored):
     """Marks `fn` to run in the interpreter. The static build honours it;
     the function object is returned unchanged."""

@@ -96,10 +96,6 @@ def _load(path):
     return mod
 
 
-def _module_name_of(code_or_fn_module, filename):
-    return code_or_fn_module or module_stem(filename)
-
-
 def attach_function(fn, artifact):
     """Attaches `artifact`'s kernels (and resume function) for fn; returns the
     number of kernel entries plus 1 if it got a resume function."""

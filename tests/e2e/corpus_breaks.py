@@ -127,6 +127,14 @@ def generator_is_never_partial(n):
     yield a + 1
 
 
+@dynac.compile(signatures=["(int)"])
+def parser_limited(x):
+    def never_called():
+        (bar.
+    baz)
+    return x * 2
+
+
 # Expected to run compiled regions (the others fall back, with reasons).
 EXPECT_REGIONS = {"print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
                   "loop_with_print", "region_raises", "live_out_unbound", "with_block",

@@ -6,7 +6,6 @@ results, exception types and messages, and printed output, on a grid of
 edge values: 0, -0.0, +-inf, NaN, ints around 2**31, 2**53, 2**63 and beyond.
 """
 import contextlib
-import importlib.util
 import io
 import itertools
 import os
@@ -17,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import ROOT, case, check, done, dynac_cmd, outcome, same_outcome  # noqa: E402
+from harness import ROOT, check, done, dynac_cmd, load_module as load, outcome, same_outcome  # noqa: E402
 
 import dynac  # noqa: E402
 
@@ -50,13 +49,6 @@ CUSTOM = {
     "round_digits": list(itertools.product(ALL, [-400, -20, -2, -1, 0, 1, 2, 3, 17, 400, True])),
     "shifts": list(itertools.product(INTS, [-1, 0, 1, 5, 31, 62, 63, 64, 100])),
 }
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def inputs_for(name, arity, rng):

@@ -2,7 +2,6 @@
 comparing results, exceptions and their traceback lines, printed output and
 side effects, and checking that compiled regions ran."""
 import contextlib
-import importlib.util
 import io
 import os
 import shutil
@@ -11,7 +10,7 @@ import tempfile
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import ROOT, check, done, dynac_cmd, same  # noqa: E402
+from harness import ROOT, check, done, dynac_cmd, load_module as load, same  # noqa: E402
 
 import dynac  # noqa: E402
 
@@ -30,14 +29,8 @@ INPUTS = {
     "keyword_called": [(1.5, 2.0), (2.0, 0.5), (-1.0, 0.5)],
     "caller_of_keyword": [(1.5,), (3.0,)],
     "generator_is_never_partial": [(3,)],
+    "parser_limited": [(3,), (2**63,)],
 }
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def run(mod, name, args):
@@ -94,6 +87,8 @@ def main():
                   s.get("region_kernel_calls", 0) > 0 and s.get("resume_calls", 0) > 0, repr(s))
         check("a generator is never split", not isinstance(compiled.generator_is_never_partial,
                                                            dynac.CompiledFunction))
+        check("a function the grammar cannot parse is never compiled",
+              not isinstance(compiled.parser_limited, dynac.CompiledFunction))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
