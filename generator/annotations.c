@@ -14,6 +14,13 @@
 static const char *const compile_names[] = {"dynac.compile", "torch.compile", NULL};
 static const char *const disable_names[] = {
     "dynac.disable", "torch.compiler.disable", "torch._dynamo.disable", NULL};
+static const char *const allow_names[] = {
+    "dynac.allow_in_graph", "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph", NULL};
+static const char *const disallow_names[] = {
+    "dynac.disallow_in_graph", "torch._dynamo.disallow_in_graph", NULL};
+static const char *const constant_names[] = {
+    "dynac.assume_constant_result", "torch._dynamo.assume_constant_result",
+    "torch.compiler.assume_constant_result", NULL};
 static const char *const compile_options[] = {"fullgraph", "signatures", "backend",
                                               "dynamic", "mode", "options", NULL};
 static const char *const disable_options[] = {"recursive", "reason", "wrapping", NULL};
@@ -203,9 +210,12 @@ static void read_decorator(module *m, func *f, TSNode dec) {
   char *name = node_text(m->a, &m->p, e);
   bool is_compile = in_list(compile_names, name);
   bool is_disable = in_list(disable_names, name);
+  if (in_list(allow_names, name)) { f->allowed = true; f->disallowed = false; return; }
+  if (in_list(disallow_names, name)) { f->disallowed = true; f->allowed = false; return; }
+  if (in_list(constant_names, name)) { f->constant_result = true; return; }
   if (!is_compile && !is_disable) return;
   if (is_compile) { f->decorated_compile = true; f->is_root = true; }
-  if (is_disable) f->disabled = true;
+  if (is_disable) { f->disabled = true; f->disable_recursive = true; }
   if (ts_node_is_null(args)) return;
   uint32_t c = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < c; i++) {
@@ -224,6 +234,7 @@ static void read_decorator(module *m, func *f, TSNode dec) {
       continue;
     }
     if (!strcmp(kw, "fullgraph")) f->fullgraph = node_is(v, "true");
+    else if (!strcmp(kw, "recursive")) f->disable_recursive = !node_is(v, "false");
     else if (!strcmp(kw, "signatures")) read_signatures(m, f, v);
     else if (!strcmp(kw, "backend")) {
       char *b = node_text(m->a, &m->p, v);
@@ -231,8 +242,47 @@ static void read_decorator(module *m, func *f, TSNode dec) {
           strcmp(b, "'eager'") && strcmp(b, "\"inductor\"") && strcmp(b, "'inductor'"))
         diag_error(&m->p.src, node_pos(v), "unknown backend %s; known: \"c\", \"eager\" "
                    "(\"inductor\" is accepted as \"c\")", b);
+      f->eager_backend = strstr(b, "eager") != NULL;
     }
   }
+}
+
+/* Module-level calls dynac.allow_in_graph(NAME) / dynac.disallow_in_graph(NAME),
+ * in source order (the last one wins, as at run time). NAME is a def of this
+ * module or any other global (an imported function). */
+static void read_module_calls(module *m) {
+  uint32_t c = ts_node_named_child_count(m->p.root);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode st = ts_node_named_child(m->p.root, i);
+    TSNode e = ts_node_named_child(st, 0);
+    if (!node_is(st, "expression_statement") || !node_is(e, "call")) continue;
+    char *fname = node_text(m->a, &m->p, child_by_field(e, "function"));
+    bool allow = in_list(allow_names, fname), disallow = in_list(disallow_names, fname);
+    if (!allow && !disallow) continue;
+    TSNode args = child_by_field(e, "arguments");
+    TSNode a = ts_node_named_child(args, 0);
+    if (ts_node_named_child_count(args) != 1 || !node_is(a, "identifier")) {
+      diag_error(&m->p.src, node_pos(e), "%s() takes one function, by name, here", fname);
+      continue;
+    }
+    const char *name = node_text(m->a, &m->p, a);
+    func *f = scope_find_func(m, name);
+    if (f) { f->allowed = allow; f->disallowed = disallow; continue; }
+    if (m->nopaque == 64) continue;
+    int k;
+    for (k = 0; k < m->nopaque; k++) if (!strcmp(m->opaque_names[k], name)) break;
+    if (k == m->nopaque) m->opaque_names[m->nopaque++] = name;
+    m->opaque_allowed[k] = allow;
+  }
+}
+
+/* -> int | float | bool | None, or NULL */
+static const type *return_annotation(module *m, func *f) {
+  TSNode r = child_by_field(f->node, "return_type");
+  if (ts_node_is_null(r)) return NULL;
+  const char *t = node_text(m->a, &m->p, r);
+  if (!strcmp(t, "None")) return &ty_none;
+  return ty_from_name(t);
 }
 
 bool annotations_module(module *m) {
@@ -240,6 +290,7 @@ bool annotations_module(module *m) {
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     scan_params(m, f);
+    f->ret_ann = return_annotation(m, f);
     TSNode parent = ts_node_parent(f->node);
     if (node_is(parent, "decorated_definition")) {
       uint32_t c = ts_node_named_child_count(parent);
@@ -264,5 +315,6 @@ bool annotations_module(module *m) {
       f->not_compiled = "has *args, **kwargs or keyword-only parameters (not in the kernel "
                         "language yet)";
   }
+  read_module_calls(m);
   return diag_error_count() == before;
 }

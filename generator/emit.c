@@ -102,6 +102,8 @@ typedef struct em {
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
   bool region;     /* a region kernel: every local, parameters too, is a C local */
+  bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
+  int cur_line;    /* the Python line of the statement being emitted */
 } em;
 
 /* Definite assignment over structured control flow: a local assigned on
@@ -126,7 +128,14 @@ static void line(em *E, const char *fmt, ...) {
   char buf[4096];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  sb_puts(E->b, buf);
+  const char *deopt = E->effectful ? strstr(buf, "return DYNAC_DEOPT;") : NULL;
+  if (deopt) { /* after an opaque call, the interpreter cannot redo the call: raise */
+    sb_putn(E->b, buf, (size_t)(deopt - buf));
+    sb_printf(E->b, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d);", E->cur_line);
+    sb_puts(E->b, deopt + strlen("return DYNAC_DEOPT;"));
+  } else {
+    sb_puts(E->b, buf);
+  }
   sb_puts(E->b, "\n");
 }
 
@@ -161,6 +170,7 @@ static const char *basename_of(const char *p) {
 }
 
 static void source_comment(em *E, srcpos pos) {
+  E->cur_line = pos.line;
   line(E, "/* %s:%d: %s */", basename_of(E->m->path), pos.line, comment_text(E->m, pos.line));
   if (E->line_directives) sb_printf(E->b, "#line %d \"%s\"\n", pos.line, E->m->path);
 }
@@ -480,7 +490,45 @@ static const char *emit_builtin(em *E, expr *e) {
   return res;
 }
 
+static const char *c_string(module *m, const char *s);
+
+/* allow_in_graph: the callee runs through the C API (its own frame may
+ * dispatch); its exception propagates with this line in the traceback. */
+static const char *emit_opaque_call(em *E, expr *e) {
+  const char *vals[64];
+  int n = e->u.call.n;
+  for (int i = 0; i < n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
+  const type *rt = e->u.call.ret;
+  const char *res = rt ? tmpvar(E, rt) : "0";
+  if (rt) line(E, "%s = 0;", res);
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
+  for (int i = 0; i < n; i++)
+    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
+  line(E, "PyObject *r = NULL;");
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s(): opaque */",
+       slot_ref(E, e->u.call.callee_slot), n, e->u.call.name);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!r) return dynac_traceback_here(dynac__G.filename, %s, %d);",
+       c_string(E->m, E->in->fn->qualname), E->cur_line);
+  line(E, "dynac__effects = 1;");
+  if (rt) {
+    const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
+                        ? "dynac_unbox_int" : "dynac_unbox_bool";
+    line(E, "if (%s(r, &%s)) return DYNAC_DEOPT; /* not the annotated type */", unbox, res);
+  } else {
+    line(E, "Py_DECREF(r); /* the result is not used */");
+  }
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
 static const char *emit_call(em *E, expr *e) {
+  if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
   inst *callee = e->u.call.inst;
@@ -508,7 +556,9 @@ static const char *emit_call(em *E, expr *e) {
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
   line(E, "dynac__depth--;");
   if (has_value) line(E, "if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */");
+  line(E, "if (st == DYNAC_DEOPT) return DYNAC_DEOPT;");
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
+  if (callee->effectful) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   E->indent--;
   line(E, "}");
   sb_free(&args);
@@ -752,7 +802,8 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
               in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
               in->fn->local_cnames[i]);
   }
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, in->effectful, 0};
+  if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
@@ -779,6 +830,11 @@ static const char *guard_text(module *m, slot *s) {
                         basename_of(m->path), s->fn->firstlineno);
   case SLOT_BUILTIN: return arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name);
   case SLOT_MATH_MODULE: return arena_printf(m->a, "global %s is the math module", s->name);
+  case SLOT_OPAQUE:
+    return arena_printf(m->a, "global %s is callable and not disallow_in_graph", s->name);
+  case SLOT_CONST_RESULT:
+    return arena_printf(m->a, "%s() (assume_constant_result, called once) gave a %s", s->name,
+                        ty_python_name(m->a, s->ty));
   case SLOT_DEFAULT:
     return arena_printf(m->a, "the default of %s(%s=) is a %s", s->name, s->attr,
                         ty_python_name(m->a, s->ty));
@@ -906,6 +962,10 @@ static const char *slot_kind_c(slot *s) {
   case SLOT_DEFAULT:
     return s->ty->kind == TY_INT ? "DYNAC_SLOT_DEFAULT_INT" : s->ty->kind == TY_FLOAT
            ? "DYNAC_SLOT_DEFAULT_FLOAT" : "DYNAC_SLOT_DEFAULT_BOOL";
+  case SLOT_OPAQUE: return "DYNAC_SLOT_OPAQUE";
+  case SLOT_CONST_RESULT:
+    return s->ty->kind == TY_INT ? "DYNAC_SLOT_CONST_INT" : s->ty->kind == TY_FLOAT
+           ? "DYNAC_SLOT_CONST_FLOAT" : "DYNAC_SLOT_CONST_BOOL";
   }
   return "0";
 }
@@ -1004,6 +1064,12 @@ static int find_regions(module *m, func *f, region **out) {
       if (s->kind == ST_ASSIGN)
         for (int i = 0; i < s->u.assign.ntargets; i++)
           if (!s->u.assign.targets[i]->is_tuple) defbound[s->u.assign.targets[i]->local] = true;
+      for (int bl = 0; s->cur_after && bl < f->nlocals; bl++) { /* NAME = typed_fn(...) binds */
+        if (base_of(f, bl) != bl) continue; /* cur_after is indexed by base names */
+        int v = s->cur_after[bl];
+        if (v != (cur_before ? cur_before[bl] : bl) && f->local_hint && f->local_hint[v])
+          defbound[v] = true;
+      }
       cur_before = s->cur_after;
       s = s->next;
       k++;
@@ -1105,7 +1171,8 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0};
+  if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
   stmt *saved = r->s_last->next;
@@ -1246,7 +1313,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   sb_printf(&slots, "%s}; /* called functions: __code__/__defaults__ checked per call */\n",
             nfs ? "" : "-1");
   sb_printf(&slots, "static dynac_globals dynac__G = {NULL, 0, NULL, 0, NULL, 0, NULL, %d, "
-            "dynac__slot_desc, dynac__slots, %d, dynac__func_slots};\n", m->nslots, nfs);
+            "dynac__slot_desc, dynac__slots, %d, dynac__func_slots, NULL, 0};\n", m->nslots, nfs);
   sb_printf(&slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n",
             m->nfuncs ? m->nfuncs : 1);
   sb_printf(&slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n",
@@ -1321,9 +1388,11 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     if (!has_kernel) { sb_free(&ents); continue; }
     if (ne) sb_printf(&tables, "static const dynac_entry_desc dynac__entries_%s[] = {\n%s};\n",
                       f->name, ents.data);
-    sb_printf(&funcs, "    {%s, %d, %d, %d, %s, &dynac__direct_calls[%d], &dynac__region_calls[%d]},\n",
-              c_string(m, f->qualname), f->firstlineno, f->nparams, ne,
-              ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL", i, i);
+    sb_printf(&funcs, "    {%s, %d, %d, %d, %s, &dynac__direct_calls[%d], &dynac__region_calls[%d], "
+              "%s},\n", c_string(m, f->qualname), f->firstlineno, f->nparams, ne,
+              ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL", i, i,
+              f->is_root ? (f->eager_backend ? "DYNAC_FUNC_ROOT | DYNAC_FUNC_EAGER" : "DYNAC_FUNC_ROOT")
+                         : "0");
     nfd++;
     sb_free(&ents);
   }
@@ -1333,7 +1402,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &types, done, &ndone);
   }
   sb_printf(&tables, "static const dynac_func_desc dynac__funcs[%d] = {\n%s};\n", nfd ? nfd : 1,
-            funcs.data ? funcs.data : "    {NULL, 0, 0, 0, NULL, NULL, NULL},\n");
+            funcs.data ? funcs.data : "    {NULL, 0, 0, 0, NULL, NULL, NULL, 0},\n");
   sb_printf(&tables, "static const dynac_module_desc dynac__desc = {DYNAC_ABI_VERSION, "
             "DYNAC_SOURCE_NAME, DYNAC_SOURCE_SHA256, %d, dynac__funcs, &dynac__G};\n", nfd);
   sb_free(&funcs);

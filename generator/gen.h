@@ -116,6 +116,8 @@ typedef enum slotkind {
   SLOT_MATH_MODULE,   /* a module global bound by `import math` */
   SLOT_MATH_ATTR,     /* math.NAME (a function or a float constant) */
   SLOT_DEFAULT,       /* a default parameter value of a module function */
+  SLOT_OPAQUE,        /* a global called opaquely (allow_in_graph) */
+  SLOT_CONST_RESULT,  /* the result of an assume_constant_result function (ty) */
 } slotkind;
 typedef struct slot {
   slotkind kind;
@@ -130,7 +132,8 @@ typedef struct slot {
 } slot;
 
 typedef enum calleekind {
-  CALLEE_NONE, CALLEE_MODULE_FN, CALLEE_BUILTIN, CALLEE_MATH
+  CALLEE_NONE, CALLEE_MODULE_FN, CALLEE_BUILTIN, CALLEE_MATH,
+  CALLEE_OPAQUE /* allow_in_graph: called through the C API from the kernel */
 } calleekind;
 
 typedef enum exkind {
@@ -161,6 +164,7 @@ typedef struct expr {
       slot *callee_slot;        /* guard slot of the callee */
       struct func *fn;          /* CALLEE_MODULE_FN */
       struct inst *inst;        /* CALLEE_MODULE_FN: typed callee (per instance) */
+      const type *ret;          /* CALLEE_OPAQUE: the callee's return annotation, or NULL */
       int n;
       struct expr **args;
     } call;
@@ -231,6 +235,7 @@ typedef struct func {
   int ndefaults;
   bool params_ok;          /* only plain positional parameters */
   bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
+  const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
   bool partial;            /* top-level graph breaks: compiled regions + a resume function */
   int nregions;            /* emit.c: regions found */
   int nlocals;             /* params first, then other assigned names, then versions */
@@ -243,7 +248,13 @@ typedef struct func {
   bool is_root;            /* @dynac.compile, --all, or in the profile */
   bool decorated_compile;
   bool fullgraph;
-  bool disabled;           /* @dynac.disable: never compiled */
+  bool disabled;           /* @dynac.disable: never compiled; calls to it break graphs */
+  bool disable_recursive;  /* disable(recursive=True), the default */
+  bool eager_backend;      /* backend="eager": guards and dispatch without kernels */
+  bool allowed;            /* allow_in_graph: an opaque call inside graphs */
+  bool disallowed;         /* disallow_in_graph: calls to it break graphs */
+  bool constant_result;    /* assume_constant_result: called once, a constant in kernels */
+  const type *ret_ann;     /* PEP 484 return annotation (int, float, bool, None), or NULL */
   spec *specs;
   const char *not_compiled; /* reason reported when no kernel is emitted */
   struct inst *insts;       /* root instances, one per specialisation */
@@ -268,6 +279,8 @@ typedef struct inst {
   struct inst *next_root;  /* func's list of root instances */
   const char *origin;
   int pass_changed;        /* internal to infer.c */
+  bool effectful;           /* makes opaque calls (itself or through callees): cannot
+                              deoptimise once one ran */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not
                               compiled (NULL: it is) */
   int ntop;
@@ -296,6 +309,9 @@ typedef struct module {
   const char **other_globals;     /* every other module-level binding */
   int nother_globals;
   bool imports_dynac, imports_torch;
+  const char *opaque_names[64];   /* globals named by module-level allow/disallow_in_graph */
+  bool opaque_allowed[64];        /* true: allow_in_graph (opaque call), false: disallowed */
+  int nopaque;
   slot **slots;
   int nslots;
   inst *insts;              /* every typed instance, in creation order */

@@ -127,6 +127,16 @@ static const type *type_call(ctx *c, expr *e) {
   if (e->u.call.callee_slot->kind == SLOT_MATH_ATTR && e->u.call.callee_slot->module_slot >= 0)
     c->in->slots_used[e->u.call.callee_slot->module_slot] = true;
   const char *name = e->u.call.name;
+  if (e->u.call.kind == CALLEE_OPAQUE) {
+    c->in->effectful = true;
+    for (int i = 0; i < n; i++)
+      if (at[i]->kind != TY_UNKNOWN && (!ty_is_number(at[i]) || at[i]->kind == TY_NUM)) {
+        fail(c, e->pos, arena_printf(c->m->a, "allow_in_graph call %s() with a %s argument",
+                                     name, ty_python_name(c->m->a, at[i])));
+        return &ty_conflict;
+      }
+    return e->u.call.ret ? e->u.call.ret : &ty_none;
+  }
   if (e->u.call.kind == CALLEE_MODULE_FN) {
     func *f = e->u.call.fn;
     ir_lower_func(c->m, f);
@@ -155,6 +165,7 @@ static const type *type_call(ctx *c, expr *e) {
       sb_free(&sig);
       return &ty_conflict;
     }
+    if (callee->effectful) c->in->effectful = true;
     if (callee->ret->kind == TY_UNKNOWN)
       return callee->typing ? &ty_unknown : &ty_none;
     return callee->ret;
@@ -225,6 +236,11 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     t = &ty_conflict;
     break;
   case EX_LOCAL:
+    if (c->in->fn->local_dynamic && c->in->fn->local_dynamic[e->u.local] &&
+        c->in->fn->local_hint[e->u.local]) {
+      t = c->in->local_ty[e->u.local] = c->in->fn->local_hint[e->u.local];
+      break;
+    }
     if (c->in->fn->local_dynamic && c->in->fn->local_dynamic[e->u.local]) {
       fail(c, e->pos, arena_printf(c->m->a, "'%s' was bound by code that runs in the "
            "interpreter; its type is not known here", c->in->fn->locals[e->u.local]));
@@ -591,7 +607,10 @@ void infer_module(module *m) {
   for (int i = 0; i < m->nfuncs; i++) ir_lower_func(m, m->funcs[i]); /* fixes the slot set */
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
-    if (!f->is_root) continue;
+    /* Non-roots with declared types compile too: a root may reach them at
+     * run time through interpreted code (disable(recursive=False), a graph
+     * break), and their kernels dispatch only inside a root's call. */
+    if (!f->is_root && (!f->specs || f->disabled)) continue;
     if (f->breaks && !f->partial && !f->not_compiled)
       f->not_compiled = arena_printf(m->a, "graph break at line %d: %s", f->breaks->pos.line,
                                      f->breaks->reason);

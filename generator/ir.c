@@ -23,7 +23,7 @@ const struct gb_registry gb_registry[] = {
      "kernels take int, float and bool values and tuples of them"},
     {"GB0003", "unknown-call", "call to a function that dynac cannot see into",
      "call a function of this module, a math function or a supported builtin; or mark the "
-     "callee @dynac.allow_in_graph (a later release)"},
+     "callee @dynac.allow_in_graph (an opaque call inside the graph)"},
     {"GB0004", "unsupported-operator", "operator not in the kernel language",
      "use arithmetic, comparison and boolean operators on numbers"},
     {"GB0005", "nested-scope", "nested function, lambda, comprehension or class",
@@ -51,6 +51,15 @@ const struct gb_registry gb_registry[] = {
     {"GB0015", "type-error", "the types at this point are not supported by the kernel",
      "see the reason; values of mixed types (int and float in one variable) stay in the "
      "interpreter"},
+    {"GB0017", "disabled-callee", "call to a function marked disable",
+     "the disabled function runs in the interpreter; remove disable to compile through the call"},
+    {"GB0018", "disallowed-call", "call to a function marked disallow_in_graph",
+     "allow_in_graph(fn) reverses disallow_in_graph(fn)"},
+    {"GB0019", "opaque-call", "an allow_in_graph call the kernel cannot make",
+     "pass int, float or bool arguments positionally; to use the result, annotate the "
+     "callee's return type (-> float, int or bool)"},
+    {"GB0020", "constant-result", "an assume_constant_result call the kernel cannot fold",
+     "call it without arguments and annotate its return type (-> float, int or bool)"},
     {NULL, NULL, NULL, NULL}};
 
 const struct gb_registry *gb_lookup(const char *type) {
@@ -67,6 +76,7 @@ typedef struct lower {
   bool *seen;      /* per base local: bound (or a parameter) earlier in the code */
   int ncurrent;
   int dynamic[256]; /* versions bound by interpreted statements */
+  const type *hint[256]; /* their type when the statement says it (or NULL) */
   int ndynamic;
   int loops;        /* enclosing while/for loops (emit.c keeps at most 64) */
 } lower;
@@ -485,6 +495,47 @@ static expr *lower_float_of_string(lower *L, TSNode n, TSNode str) {
   return e;
 }
 
+/* An allow_in_graph callee: called from the kernel through the C API with
+ * boxed positional arguments; the result is typed by its return annotation. */
+static expr *lower_opaque_call(lower *L, TSNode n, TSNode fnode, TSNode args, const type *ret) {
+  char *fname = text(L, fnode);
+  uint32_t c = ts_node_named_child_count(args);
+  expr *e = new_expr(L, EX_CALL, n);
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
+        node_is(a, "dictionary_splat") || e->u.call.n == 64) {
+      gb(L, a, "opaque-call", arena_printf(L->m->a, "allow_in_graph call to %s() with keyword "
+         "or starred arguments", fname));
+      return NULL;
+    }
+    expr *x = lower_expr(L, a);
+    if (!x) return NULL;
+    e->u.call.args[e->u.call.n++] = x;
+  }
+  e->u.call.kind = CALLEE_OPAQUE;
+  e->u.call.name = fname;
+  e->u.call.ret = ret && ret->kind != TY_NONE ? ret : NULL;
+  e->u.call.callee_slot = ir_slot(L->m, SLOT_OPAQUE, fname, NULL, NULL, NULL, -1);
+  return e;
+}
+
+/* A call to an assume_constant_result function: a guarded constant. */
+static expr *lower_constant_result(lower *L, TSNode n, TSNode args, func *callee) {
+  if (ts_node_named_child_count(args) != 0 || !callee->ret_ann ||
+      !ty_is_number(callee->ret_ann) || callee->ret_ann->kind == TY_NUM) {
+    gb(L, n, "constant-result", arena_printf(L->m->a, "%s() is assume_constant_result but %s",
+       callee->name, ts_node_named_child_count(args) ? "is called with arguments"
+                     : "has no int, float or bool return annotation"));
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_GLOBAL, n);
+  e->u.global = ir_slot(L->m, SLOT_CONST_RESULT, callee->name, NULL, callee->ret_ann, NULL, -1);
+  return e;
+}
+
 /* call: function argument_list */
 static expr *lower_call(lower *L, TSNode n) {
   TSNode fnode = child_by_field(n, "function");
@@ -521,9 +572,30 @@ static expr *lower_call(lower *L, TSNode n) {
     return e;
   }
   char *fname0 = text(L, fnode);
-  func *target_fn = node_is(fnode, "identifier") && find_local(L->f, fname0) < 0
-                        ? scope_find_func(L->m, fname0) : NULL;
-  if (target_fn) return lower_module_call(L, n, fnode, args, target_fn);
+  bool global_name = node_is(fnode, "identifier") && find_local(L->f, fname0) < 0;
+  func *target_fn = global_name ? scope_find_func(L->m, fname0) : NULL;
+  if (target_fn) {
+    if (target_fn->disabled) {
+      gb(L, n, "disabled-callee", arena_printf(L->m->a, "call to %s(), marked disable%s", fname0,
+         target_fn->disable_recursive ? "" : "(recursive=False)"));
+      return NULL;
+    }
+    if (target_fn->disallowed) {
+      gb(L, n, "disallowed-call", arena_printf(L->m->a, "call to %s(), marked disallow_in_graph",
+         fname0));
+      return NULL;
+    }
+    if (target_fn->constant_result) return lower_constant_result(L, n, args, target_fn);
+    if (target_fn->allowed) return lower_opaque_call(L, n, fnode, args, target_fn->ret_ann);
+    return lower_module_call(L, n, fnode, args, target_fn);
+  }
+  for (int k = 0; global_name && k < L->m->nopaque; k++) {
+    if (strcmp(L->m->opaque_names[k], fname0)) continue;
+    if (L->m->opaque_allowed[k]) return lower_opaque_call(L, n, fnode, args, NULL);
+    gb(L, n, "disallowed-call", arena_printf(L->m->a, "call to %s(), marked disallow_in_graph",
+       fname0));
+    return NULL;
+  }
   expr *e = new_expr(L, EX_CALL, n);
   uint32_t c = ts_node_named_child_count(args);
   e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
@@ -1000,15 +1072,37 @@ static void mark_rebound(lower *L, TSNode n, bool *hit) {
   for (uint32_t i = 0; i < c; i++) mark_rebound(L, ts_node_named_child(n, i), hit);
 }
 
+/* `NAME = fn(...)` where fn is a def of this module annotated `-> int`,
+ * `-> float` or `-> bool`: NAME's type after the interpreted statement (the
+ * regions that read it check it on entry, like every live-in). */
+static const type *interp_result_hint(lower *L, TSNode n, const char **name) {
+  TSNode e = ts_node_named_child(n, 0);
+  if (!node_is(n, "expression_statement") || !node_is(e, "assignment")) return NULL;
+  TSNode left = child_by_field(e, "left"), right = child_by_field(e, "right");
+  if (!node_is(left, "identifier") || !node_is(right, "call")) return NULL;
+  TSNode fn = child_by_field(right, "function");
+  if (!node_is(fn, "identifier") || find_local(L->f, text(L, fn)) >= 0) return NULL;
+  func *callee = scope_find_func(L->m, text(L, fn));
+  if (!callee || !callee->ret_ann || !ty_is_number(callee->ret_ann) ||
+      callee->ret_ann->kind == TY_NUM)
+    return NULL;
+  *name = text(L, left);
+  return callee->ret_ann;
+}
+
 static stmt *interp_stmt(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_INTERP, n);
   bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
   mark_rebound(L, n, hit);
+  const char *hinted = NULL;
+  const type *hint = interp_result_hint(L, n, &hinted);
   for (int base = 0; base < L->ncurrent; base++) {
     if (!hit[base]) continue;
     int v = new_version(L, base); /* the interpreter may have rebound it */
     L->seen[base] = true;
-    if (L->ndynamic < 256) L->dynamic[L->ndynamic++] = v;
+    if (L->ndynamic == 256) continue;
+    L->hint[L->ndynamic] = hinted && !strcmp(L->f->locals[base], hinted) ? hint : NULL;
+    L->dynamic[L->ndynamic++] = v;
   }
   return s;
 }
@@ -1042,7 +1136,7 @@ static stmt *lower_block(lower *L, TSNode block) {
 void ir_lower_func(module *m, func *f) {
   if (f->lowered) return;
   f->lowered = true;
-  lower L = {m, f, 0, NULL, NULL, 0, {0}, 0, 0};
+  lower L = {.m = m, .f = f};
   for (int i = 0; i < f->nparams; i++) add_local(&L, f->params[i]);
   TSNode body = child_by_field(f->node, "body");
   if (ts_node_has_error(f->node) || ts_node_is_null(body)) { /* never compile a guess */
@@ -1062,7 +1156,11 @@ void ir_lower_func(module *m, func *f) {
   }
   f->body = lower_block(&L, body);
   f->local_dynamic = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
-  for (int i = 0; i < L.ndynamic; i++) f->local_dynamic[L.dynamic[i]] = true;
+  f->local_hint = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < L.ndynamic; i++) {
+    f->local_dynamic[L.dynamic[i]] = true;
+    f->local_hint[L.dynamic[i]] = L.hint[i];
+  }
   /* Never partial: generators, global/nonlocal (names change scope), and
    * functions where nothing but interpreted statements remain. */
   bool any_compiled = false;

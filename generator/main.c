@@ -279,10 +279,13 @@ static void explain_text(module *m, const phase_times *pt) {
       printf("partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
              nreg == 1 ? "s" : "");
       for (int r = 0; r < nreg && r < 32; r++) printf("%s %d-%d", r ? "," : "", rl[2 * r], rl[2 * r + 1]);
-      puts("); the graph breaks below run in the interpreter, in a resume function");
+      printf("); the graph breaks below run in the interpreter, in a resume function%s\n",
+             f->is_root ? "" : " (not a root: only inside a root's call)");
     } else if (f->partial && !compiled) {
       printf("not compiled: graph break at line %d: %s (no statement around the breaks "
              "compiles)\n", f->breaks->pos.line, f->breaks->reason);
+    } else if (compiled && !f->is_root) {
+      puts("compiled (not a root: its kernels run only inside a root's call)");
     } else if (compiled) puts("compiled");
     else if (callee_kernel) puts("compiled only as a callee of other kernels (not a root)");
     else if (f->disabled) puts("not compiled: disabled by @disable (runs in the interpreter)");

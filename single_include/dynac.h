@@ -417,6 +417,30 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
 #define DYNAC_LOOP_TICK(counter) \
   if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && PyErr_CheckSignals() < 0) return DYNAC_ERROR
 
+/* A kernel that made an opaque call (allow_in_graph) cannot hand the call
+ * back to the interpreter afterwards: the interpreter would repeat the
+ * callee's side effects. Such a deoptimisation point raises instead. */
+static inline int dynac_deopt_after_effect(const char *file, int line) {
+  PyErr_Format(PyExc_RuntimeError,
+               "dynac: %s:%d: the compiled code needs the interpreter here (int64 overflow, "
+               "a division by zero, a math domain error or a value of another type), but an "
+               "allow_in_graph call already ran and would run again; keep such operations out "
+               "of functions that make allow_in_graph calls, or disallow_in_graph the callee",
+               file, line);
+  return DYNAC_ERROR;
+}
+/* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
+ * to the exception being raised, as the frame a kernel replaces would have.
+ * Returns DYNAC_ERROR. */
+static inline int dynac_traceback_here(PyObject *filename, const char *func, int line) {
+  const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
+  if (!file) return DYNAC_ERROR;
+  _PyTraceback_Add(func, file, line); /* CPython's own helper (Cython uses it too) */
+  return DYNAC_ERROR;
+}
+#define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
+  return (effects) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
+
 /* Kernel-to-kernel recursion deeper than this deoptimises, so deep
  * recursion meets CPython's own recursion limit instead of the C stack's. */
 #ifndef DYNAC_MAX_KERNEL_DEPTH
@@ -426,7 +450,7 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 2
+#define DYNAC_ABI_VERSION 3
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -435,8 +459,26 @@ typedef enum dynac_slot_kind {
   DYNAC_SLOT_GLOBAL_INT, DYNAC_SLOT_GLOBAL_FLOAT, DYNAC_SLOT_GLOBAL_BOOL,
   DYNAC_SLOT_GLOBAL_FUNC, DYNAC_SLOT_BUILTIN, DYNAC_SLOT_MATH_MODULE,
   DYNAC_SLOT_MATH_FUNC, DYNAC_SLOT_MATH_FLOAT,
-  DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL
+  DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL,
+  DYNAC_SLOT_OPAQUE,       /* a global called opaquely (allow_in_graph): any callable */
+  DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL
+                           /* the result of an assume_constant_result function */
 } dynac_slot_kind;
+
+/* What the runtime lends to generated code (dynac_cache_attach sets
+ * dynac_globals.rt); generated modules never link against the runtime. */
+typedef struct dynac_rt {
+  uint64_t annotations_epoch;  /* bumped by disallow_in_graph / allow_in_graph / reset */
+  /* 1 if calls to `fn` (borrowed) must break the graph (disallow_in_graph). */
+  int (*is_disallowed)(PyObject *fn);
+  /* The cached result of calling `fn` (borrowed) once per process
+   * (assume_constant_result): borrowed, or NULL with an exception set. */
+  PyObject *(*constant_result)(PyObject *fn);
+  /* Calls `fn` (borrowed) from a kernel with `n` arguments (borrowed), with
+   * the frame hook held so the callee's own frame may dispatch. New
+   * reference, or NULL with an exception set. */
+  PyObject *(*call_opaque)(PyObject *fn, PyObject *const *args, size_t n);
+} dynac_rt;
 
 typedef struct dynac_slot_desc {
   dynac_slot_kind kind;
@@ -469,6 +511,8 @@ typedef struct dynac_globals {
   dynac_slot *slots;
   int nfunc_slots;          /* the GLOBAL_FUNC slots, checked on every call */
   const int *func_slots;
+  const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
+  uint64_t epoch;           /* rt->annotations_epoch when last validated */
 } dynac_globals;
 
 /* A guard function: 1 if every assumption of the entry holds for these
@@ -497,7 +541,13 @@ typedef struct dynac_func_desc {
   const dynac_entry_desc *entries;
   int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
   int64_t *region_calls;   /* compiled regions that ran (graph-broken functions) */
+  int flags;               /* DYNAC_FUNC_* */
 } dynac_func_desc;
+
+/* dynac_func_desc.flags */
+#define DYNAC_FUNC_ROOT 1  /* a compile root (@compile, --all, profiled); other functions
+                              dispatch only inside a root's call, as in Dynamo */
+#define DYNAC_FUNC_EAGER 2 /* backend="eager": guards and dispatch, then the interpreter */
 
 typedef struct dynac_module_desc {
   int abi_version;         /* DYNAC_ABI_VERSION */
@@ -548,6 +598,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
   Py_XDECREF(mathmod);
   g->globals_version = DYNAC_DICT_VERSION(g->globals);
   g->builtins_version = DYNAC_DICT_VERSION(g->builtins);
+  if (g->rt) g->epoch = g->rt->annotations_epoch;
   if (g->math) g->math_version = DYNAC_DICT_VERSION(g->math);
   return 0;
 }
@@ -610,6 +661,7 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
         PyUnicode_CompareWithASCIIString(co->co_qualname, d->qualname) != 0)
       return 0;
     if (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0) return 0;
+    if (g->rt && g->rt->is_disallowed(v)) return 0;
     Py_INCREF(co);
     s->code = (PyObject *)co;
     Py_XINCREF(PyFunction_GET_DEFAULTS(v));
@@ -652,6 +704,23 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     v = PyDict_GetItemString(g->globals, d->name);
     if (!v || v != mathmod) return 0;
     break;
+  case DYNAC_SLOT_OPAQUE:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v || !g->rt || !PyCallable_Check(v) || g->rt->is_disallowed(v)) return 0;
+    break;
+  case DYNAC_SLOT_CONST_INT:
+  case DYNAC_SLOT_CONST_FLOAT:
+  case DYNAC_SLOT_CONST_BOOL: {
+    PyObject *fn = PyDict_GetItemString(g->globals, d->name);
+    if (!fn || !g->rt || g->rt->is_disallowed(fn)) return 0;
+    PyObject *r = g->rt->constant_result(fn); /* borrowed */
+    if (!r) return -1; /* the function raised: so would the interpreter */
+    if (!dynac__load_scalar(r, d->kind == DYNAC_SLOT_CONST_FLOAT ? 'f'
+                               : d->kind == DYNAC_SLOT_CONST_BOOL ? 'b' : 'i', s))
+      return 0;
+    v = fn; /* the dict version pins the function's identity */
+    break;
+  }
   case DYNAC_SLOT_MATH_FUNC:
   case DYNAC_SLOT_MATH_FLOAT:
     if (d->module_slot >= 0) {
@@ -678,7 +747,8 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
 static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
                      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
-                     (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version)))
+                     (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version) ||
+                     (g->rt && g->rt->annotations_epoch != g->epoch)))
     return dynac__globals_refresh(g, globals);
   for (int i = 0; i < g->nfunc_slots; i++) {
     const dynac_slot *s = &g->slots[g->func_slots[i]];
@@ -744,11 +814,36 @@ DYNAC_API void dynac_stats_reset(void);
  * without building a frame, and otherwise calls it with the frame hook held
  * (so the functions it calls dispatch too). New reference. */
 DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func);
+/* Sets a callable (borrowed; NULL clears) that the compiled function calls
+ * once, without arguments, before its first call: the Python package uses it
+ * to attach functions of the module defined after the decorated one.
+ * Returns 0, or -1 with an exception set. */
+DYNAC_API int dynac_compiled_function_on_first_call(PyObject *cf, PyObject *callback);
 DYNAC_API PyTypeObject *dynac_compiled_function_type(void);
 
-/* Disable depth of this thread: while > 0 nothing dispatches. */
+/* Disable depth of this thread: while > 0 nothing dispatches
+ * (disable(recursive=True): the function and everything it calls). */
 DYNAC_API void dynac_disable_enter(void);
 DYNAC_API void dynac_disable_exit(void);
+
+/* disable(recursive=False): calls `fn` (borrowed: a function or a
+ * CompiledFunction) with its own frame in the interpreter while the
+ * functions it calls still dispatch. Vectorcall arguments, borrowed.
+ * New reference, or NULL with an exception set. */
+DYNAC_API PyObject *dynac_call_interpreted(PyObject *fn, PyObject *const *args, size_t nargsf,
+                                           PyObject *kwnames);
+
+/* disallow_in_graph(fn) (disallowed=1) and its reversal allow_in_graph(fn)
+ * (0), at run time: fn (borrowed) then runs in the interpreter, and kernels
+ * that call it fail their guards and run in the interpreter too (Dynamo's
+ * disallow_in_graph, applied to already compiled graphs). Returns 0, or -1
+ * with an exception set. */
+DYNAC_API int dynac_set_disallowed(PyObject *fn, int disallowed);
+
+/* Dynamo's reset(): drops every cache entry and counter and forgets the
+ * results of assume_constant_result functions. Each cache re-adds its
+ * entries from its artifact at its next call (logged under "recompiles"). */
+DYNAC_API void dynac_reset(void);
 
 #ifdef __cplusplus
 }
@@ -821,6 +916,12 @@ typedef struct dynac__cache {
   int64_t interpreter;        /* calls that ran in the interpreter */
   int64_t deopts;             /* kernel calls that handed back to the interpreter */
   const dynac_func_desc *fd;
+  const dynac_module_desc *md;
+  int flags;                  /* fd->flags: DYNAC_FUNC_ROOT, DYNAC_FUNC_EAGER */
+  int disallowed;             /* disallow_in_graph(fn): every call runs in the interpreter */
+  int needs_reattach;         /* dynac_reset() dropped the entries; the next call re-adds them */
+  const dynac_entry_desc *last_served; /* for the recompiles log */
+  int64_t outside_root;       /* calls outside any root's call (interpreter) */
   PyObject *owner;            /* strong: keeps the artifact loaded */
   PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
                                  regions (a graph-broken function), called with its arguments */
@@ -829,12 +930,19 @@ typedef struct dynac__cache {
   struct dynac__cache *prev, *next;
 } dynac__cache;
 
+struct dynac__cfunc_head { PyObject_HEAD vectorcallfunc vectorcall; PyObject *func; };
+static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
 static _PyFrameEvalFunction dynac__prev_eval;
-static int dynac__log_dispatch, dynac__log_guards;
+static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
 static DYNAC__TLS int dynac__disable_depth;
+static DYNAC__TLS int dynac__root_depth;  /* roots running on this thread (Dynamo's "inside a
+                                             compiled frame"); non-roots dispatch only then */
+static DYNAC__TLS int dynac__eager_depth; /* backend="eager" roots running on this thread */
+static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
+static PyObject *dynac__constants;        /* {function: result} (assume_constant_result) */
 static DYNAC__TLS PyCodeObject *dynac__skip_code; /* the next frame of it: interpreter */
 
 static void dynac__log(const char *topic, const char *fmt, ...) {
@@ -866,11 +974,53 @@ DYNAC_API int dynac_init(void) {
   }
   const char *logs = getenv("DYNAC_LOGS");
   if (logs) {
-    dynac__log_dispatch = strstr(logs, "dispatch") != NULL || strstr(logs, "all") != NULL;
-    dynac__log_guards = strstr(logs, "guards") != NULL || strstr(logs, "all") != NULL;
+    int all = strstr(logs, "all") != NULL;
+    dynac__log_dispatch = all || strstr(logs, "dispatch") != NULL;
+    dynac__log_guards = all || strstr(logs, "guards") != NULL;
+    dynac__log_recompiles = all || strstr(logs, "recompiles") != NULL;
+    dynac__log_breaks = all || strstr(logs, "graph_breaks") != NULL;
   }
+  dynac__disallowed = PySet_New(NULL);
+  dynac__constants = PyDict_New();
+  if (!dynac__disallowed || !dynac__constants) return -1;
   return 0;
 }
+
+/* ---- what generated code borrows from the runtime (dynac_rt) --------------- */
+static PyObject *dynac__code_of(PyObject *fn) { /* borrowed, or NULL */
+  if (PyFunction_Check(fn)) return PyFunction_GET_CODE(fn);
+  if (dynac__cfunc_type && Py_TYPE(fn) == dynac__cfunc_type)
+    return PyFunction_GET_CODE(((struct dynac__cfunc_head *)fn)->func);
+  return NULL;
+}
+
+static int dynac__rt_is_disallowed(PyObject *fn) {
+  PyObject *key = dynac__code_of(fn);
+  if (!key) key = fn;
+  int r = PySet_Contains(dynac__disallowed, key);
+  if (r < 0) PyErr_Clear();
+  return r > 0;
+}
+
+static PyObject *dynac__rt_constant_result(PyObject *fn) {
+  PyObject *r = PyDict_GetItemWithError(dynac__constants, fn); /* borrowed */
+  if (r || PyErr_Occurred()) return r;
+  r = PyObject_CallNoArgs(fn);
+  if (!r) return NULL;
+  int st = PyDict_SetItem(dynac__constants, fn, r);
+  Py_DECREF(r); /* the dict keeps it */
+  return st < 0 ? NULL : r;
+}
+
+static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t n) {
+  dynac_hook_acquire();
+  PyObject *r = PyObject_Vectorcall(fn, args, n, NULL);
+  dynac_hook_release();
+  return r;
+}
+
+static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_result,
+                             dynac__rt_call_opaque};
 
 static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   void *extra = NULL;
@@ -881,6 +1031,9 @@ static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   }
   return (dynac__cache *)extra;
 }
+
+static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
+                              const dynac_func_desc *fd);
 
 DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
                                  const dynac_func_desc *fd, PyObject *owner, const char *name) {
@@ -895,6 +1048,11 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     if (!c->name) { DYNAC_FREE(c); PyErr_NoMemory(); return -1; }
     memcpy(c->name, name, len + 1);
     c->fd = fd;
+    c->md = md;
+    c->flags = fd->flags;
+    int dis = PySet_Contains(dynac__disallowed, (PyObject *)code);
+    if (dis < 0) { DYNAC_FREE(c->name); DYNAC_FREE(c); return -1; }
+    c->disallowed = dis;
     Py_INCREF(owner);
     c->owner = owner;
     if (_PyCode_SetExtra((PyObject *)code, dynac__extra_index, c) < 0) {
@@ -905,10 +1063,18 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     if (dynac__caches) dynac__caches->prev = c;
     dynac__caches = c;
   }
+  md->globals->rt = &dynac__rt;
   if (!md->globals->filename) {
     Py_INCREF(code->co_filename);
     md->globals->filename = code->co_filename;
   }
+  return dynac__add_entries(c, md, fd);
+}
+
+/* Adds fd's entries not yet in c (up to the cache limit, with one warning).
+ * Returns how many, or -1 with an exception set. */
+static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
+                              const dynac_func_desc *fd) {
   int attached = 0;
   for (int i = 0; i < fd->nentries; i++) {
     const dynac_entry_desc *d = &fd->entries[i];
@@ -920,7 +1086,7 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
         c->warned_limit = 1;
         if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
                              "dynac: %s: cache_size_limit (%d) reached; specialisation %s "
-                             "and later ones run in the interpreter", name,
+                             "and later ones run in the interpreter", c->name,
                              DYNAC_CACHE_LIMIT, d->signature) < 0)
           return -1;
       }
@@ -931,6 +1097,9 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     e->d = d;
     e->g = md->globals;
     attached++;
+    if (dynac__log_recompiles)
+      dynac__log("recompiles", "%s: cache entry %s added%s", c->name, d->signature,
+                 c->needs_reattach ? " (after dynac.reset())" : "");
   }
   return attached;
 }
@@ -942,20 +1111,69 @@ static void dynac__move_to_front(dynac__cache *c, int i) {
   c->e[0] = hit;
 }
 
+/* dynac__dispatch_cache results */
+#define DYNAC__INTERPRET 0 /* run the frame in the interpreter */
+#define DYNAC__SERVED 1    /* *result is the call's result (or NULL: its exception) */
+#define DYNAC__EAGER 2     /* backend="eager": an entry's guards passed; interpret */
+
+/* Roots (and eager roots) count as running while their call runs, in the
+ * interpreter or not: non-roots dispatch only inside a root's call. */
+static inline void dynac__call_enter(const dynac__cache *c) {
+  if (c->flags & DYNAC_FUNC_ROOT) dynac__root_depth++;
+  if (c->flags & DYNAC_FUNC_EAGER) dynac__eager_depth++;
+}
+static inline void dynac__call_exit(const dynac__cache *c) {
+  if (c->flags & DYNAC_FUNC_ROOT) dynac__root_depth--;
+  if (c->flags & DYNAC_FUNC_EAGER) dynac__eager_depth--;
+}
+
+/* The recompiles log: the call is served by another entry (or by the
+ * interpreter) than the last one. d: the new entry, NULL: interpreter. */
+static void dynac__log_switch(dynac__cache *c, const dynac_entry_desc *d, const char *failed) {
+  if (c->last_served && c->last_served != d)
+    dynac__log("recompiles", "%s: now served by %s%s (entry %s: guard '%s' failed)", c->name,
+               d ? "entry " : "the interpreter", d ? d->signature : "", c->last_served->signature,
+               failed ? failed : "?");
+  c->last_served = d;
+}
+
 static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObject *globals,
                                  PyObject **result) {
+  if (c->disallowed) return DYNAC__INTERPRET;
+  if (!(c->flags & DYNAC_FUNC_ROOT) && !dynac__root_depth) {
+    c->outside_root++;
+    return DYNAC__INTERPRET;
+  }
+  if (DYNAC_UNLIKELY(c->needs_reattach)) {
+    if (dynac__add_entries(c, c->md, c->fd) < 0) { *result = NULL; return DYNAC__SERVED; }
+    c->needs_reattach = 0;
+  }
+  int eager = dynac__eager_depth > 0;
+  const char *first_failed = NULL;
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     const char *failed = NULL;
     int ok = e->d->guard(args, globals, &failed);
-    if (ok < 0) { *result = NULL; return 1; }
+    if (ok < 0) { *result = NULL; return DYNAC__SERVED; }
     if (!ok) {
       e->misses++;
       if (dynac__log_guards && failed != e->last_fail)
         dynac__log("guards", "%s: entry %s rejected: guard '%s' failed", c->name,
                    e->d->signature, failed ? failed : "?");
       e->last_fail = failed;
+      if (!first_failed) first_failed = failed;
       continue;
+    }
+    if (dynac__log_recompiles) dynac__log_switch(c, e->d, first_failed);
+    if (eager) {
+      e->hits++;
+      if (dynac__log_dispatch && !e->logged_hit) {
+        e->logged_hit = 1;
+        dynac__log("dispatch", "%s: entry %s's guards passed; backend eager runs the "
+                   "interpreter (first time)", c->name, e->d->signature);
+      }
+      dynac__move_to_front(c, i);
+      return DYNAC__EAGER;
     }
     *result = NULL;
     int st = e->d->glue(args, result);
@@ -965,7 +1183,7 @@ static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObjec
       if (dynac__log_dispatch)
         dynac__log("dispatch", "%s: kernel %s deoptimised; this call runs in the interpreter",
                    c->name, e->d->signature);
-      return 0;
+      return DYNAC__INTERPRET;
     }
     e->hits++;
     if (dynac__log_dispatch && !e->logged_hit) {
@@ -974,17 +1192,21 @@ static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObjec
                  e->d->signature);
     }
     dynac__move_to_front(c, i);
-    return 1; /* DYNAC_OK, or DYNAC_ERROR with *result == NULL */
+    return DYNAC__SERVED; /* DYNAC_OK, or DYNAC_ERROR with *result == NULL */
   }
-  if (c->resume) { /* graph breaks: compiled regions, the rest interpreted */
+  if (c->resume && !eager) { /* graph breaks: compiled regions, the rest interpreted */
     c->resume_calls++;
-    if (dynac__log_dispatch && c->resume_calls == 1)
-      dynac__log("dispatch", "%s: resume function (compiled regions around graph breaks; "
-                 "first call)", c->name);
+    if ((dynac__log_dispatch || dynac__log_breaks) && c->resume_calls == 1)
+      dynac__log(dynac__log_breaks ? "graph_breaks" : "dispatch",
+                 "%s: resume function (compiled regions around graph breaks; first call; "
+                 "`dynac explain` lists the breaks)", c->name);
+    dynac_hook_acquire(); /* functions the interpreted statements call dispatch too */
     *result = PyObject_Vectorcall(c->resume, args, (size_t)c->fd->argcount, NULL);
-    return 1;
+    dynac_hook_release();
+    return DYNAC__SERVED;
   }
-  return 0;
+  if (dynac__log_recompiles) dynac__log_switch(c, NULL, first_failed);
+  return DYNAC__INTERPRET;
 }
 
 DYNAC_API int dynac_cache_set_resume(PyCodeObject *code, PyObject *resume) {
@@ -1011,8 +1233,9 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
                              PyObject **result) {
   dynac__cache *c = dynac__cache_of(code);
   if (!c || dynac__disable_depth) return 0;
-  if (dynac__dispatch_cache(c, args, globals, result)) return 1;
-  dynac__note_interpreter(c);
+  int st = dynac__dispatch_cache(c, args, globals, result);
+  if (st == DYNAC__SERVED) return 1;
+  if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   return 0;
 }
 
@@ -1038,9 +1261,14 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, struct _PyInterpreterFrame
     return dynac__eval_default(ts, frame, throwflag);
   }
   PyObject *result;
-  if (dynac__dispatch_cache(c, f->localsplus, f->f_globals, &result)) return result;
-  dynac__note_interpreter(c);
-  return dynac__eval_default(ts, frame, throwflag);
+  dynac__call_enter(c);
+  int st = dynac__dispatch_cache(c, f->localsplus, f->f_globals, &result);
+  if (st != DYNAC__SERVED) {
+    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+    result = dynac__eval_default(ts, frame, throwflag);
+  }
+  dynac__call_exit(c);
+  return result;
 }
 
 DYNAC_API int dynac_hook_acquire(void) {
@@ -1065,6 +1293,47 @@ DYNAC_API int dynac_hook_release(void) {
 
 DYNAC_API void dynac_disable_enter(void) { dynac__disable_depth++; }
 DYNAC_API void dynac_disable_exit(void) { if (dynac__disable_depth > 0) dynac__disable_depth--; }
+
+DYNAC_API PyObject *dynac_call_interpreted(PyObject *fn, PyObject *const *args, size_t nargsf,
+                                           PyObject *kwnames) {
+  PyObject *code = dynac__code_of(fn);
+  if (!code) return PyObject_Vectorcall(fn, args, nargsf, kwnames);
+  PyObject *func = PyFunction_Check(fn) ? fn : ((struct dynac__cfunc_head *)fn)->func;
+  dynac__cache *c = dynac__cache_of((PyCodeObject *)code);
+  if (c) dynac__call_enter(c);
+  dynac_hook_acquire();
+  PyCodeObject *saved = dynac__skip_code;
+  dynac__skip_code = (PyCodeObject *)code;
+  PyObject *r = PyObject_Vectorcall(func, args, nargsf, kwnames);
+  dynac__skip_code = saved;
+  dynac_hook_release();
+  if (c) dynac__call_exit(c);
+  return r;
+}
+
+DYNAC_API int dynac_set_disallowed(PyObject *fn, int disallowed) {
+  if (dynac_init() < 0) return -1;
+  PyObject *key = dynac__code_of(fn);
+  if (!key) key = fn;
+  if ((disallowed ? PySet_Add(dynac__disallowed, key) : PySet_Discard(dynac__disallowed, key)) < 0)
+    return -1;
+  dynac__cache *c = PyCode_Check(key) ? dynac__cache_of((PyCodeObject *)key) : NULL;
+  if (c) c->disallowed = disallowed;
+  dynac__rt.annotations_epoch++;
+  return 0;
+}
+
+DYNAC_API void dynac_reset(void) {
+  for (dynac__cache *c = dynac__caches; c; c = c->next) {
+    c->n = 0;
+    c->needs_reattach = 1;
+    c->last_served = NULL;
+    c->warned_limit = c->logged_interp = 0;
+  }
+  dynac_stats_reset();
+  if (dynac__constants) PyDict_Clear(dynac__constants);
+  dynac__rt.annotations_epoch++;
+}
 
 /* ---- counters ------------------------------------------------------------ */
 static int dynac__add_count(PyObject *d, const char *key, int64_t v) {
@@ -1110,8 +1379,15 @@ DYNAC_API PyObject *dynac_stats(void) {
         dynac__add_count(d, "guard_failures", misses) < 0 ||
         dynac__add_count(d, "interpreter_calls", c->interpreter) < 0 ||
         dynac__add_count(d, "deopts", c->deopts) < 0 ||
-        dynac__add_count(d, "resume_calls", c->resume_calls) < 0)
+        dynac__add_count(d, "resume_calls", c->resume_calls) < 0 ||
+        dynac__add_count(d, "outside_root_calls", c->outside_root) < 0)
       goto error;
+    PyObject *flags = Py_BuildValue("{s:O,s:O,s:O}", "root",
+                                    (c->flags & DYNAC_FUNC_ROOT) ? Py_True : Py_False, "eager",
+                                    (c->flags & DYNAC_FUNC_EAGER) ? Py_True : Py_False,
+                                    "disallowed", c->disallowed ? Py_True : Py_False);
+    if (!flags || PyDict_Update(d, flags) < 0) { Py_XDECREF(flags); goto error; }
+    Py_DECREF(flags);
   }
   return out;
 error:
@@ -1121,7 +1397,7 @@ error:
 
 DYNAC_API void dynac_stats_reset(void) {
   for (dynac__cache *c = dynac__caches; c; c = c->next) {
-    c->interpreter = c->deopts = c->resume_calls = 0;
+    c->interpreter = c->deopts = c->resume_calls = c->outside_root = 0;
     if (c->fd->direct_calls) *c->fd->direct_calls = 0;
     if (c->fd->region_calls) *c->fd->region_calls = 0;
     for (int i = 0; i < c->n; i++) c->e[i].hits = c->e[i].misses = 0;
@@ -1137,6 +1413,7 @@ typedef struct dynac__cfunc {
   dynac__cache *cache;   /* its cache (alive while the code object is) */
   PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
   PyObject *weaklist;
+  PyObject *on_first_call; /* strong, or NULL: called (no arguments) before the first call */
 } dynac__cfunc;
 
 static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
@@ -1145,24 +1422,35 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
   PyFunctionObject *fn = (PyFunctionObject *)cf->func;
   PyCodeObject *co = (PyCodeObject *)fn->func_code;
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (DYNAC_UNLIKELY(cf->on_first_call != NULL)) {
+    PyObject *cb = cf->on_first_call;
+    cf->on_first_call = NULL;
+    PyObject *ignored = PyObject_CallNoArgs(cb);
+    Py_DECREF(cb);
+    if (!ignored) return NULL;
+    Py_DECREF(ignored);
+  }
   if (DYNAC_UNLIKELY((PyObject *)co != cf->code)) { /* first call, or __code__ replaced */
     cf->code = (PyObject *)co;
     cf->cache = dynac__cache_of(co);
   }
   dynac__cache *c = dynac__disable_depth ? NULL : cf->cache;
-  int tried = 0;
+  int st = -1; /* not tried */
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(c);
   if (c && !kwnames && nargs == co->co_argcount && co->co_kwonlyargcount == 0) {
-    PyObject *result;
-    if (dynac__dispatch_cache(c, args, fn->func_globals, &result)) return result;
-    dynac__note_interpreter(c);
-    tried = 1;
+    st = dynac__dispatch_cache(c, args, fn->func_globals, &r);
+    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   }
-  dynac_hook_acquire(); /* callees dispatch while the root runs interpreted */
-  PyCodeObject *saved = dynac__skip_code;
-  if (tried) dynac__skip_code = co;
-  PyObject *r = PyObject_Vectorcall(cf->func, args, nargsf, kwnames);
-  dynac__skip_code = saved;
-  dynac_hook_release();
+  if (st != DYNAC__SERVED) {
+    dynac_hook_acquire(); /* callees dispatch while the root runs interpreted */
+    PyCodeObject *saved = dynac__skip_code;
+    if (st >= 0) dynac__skip_code = co; /* the dispatcher already tried this call */
+    r = PyObject_Vectorcall(cf->func, args, nargsf, kwnames);
+    dynac__skip_code = saved;
+    dynac_hook_release();
+  }
+  if (c) dynac__call_exit(c);
   return r;
 }
 
@@ -1172,18 +1460,21 @@ static void dynac__cfunc_dealloc(PyObject *self) {
   if (cf->weaklist) PyObject_ClearWeakRefs(self);
   Py_CLEAR(cf->func);
   Py_CLEAR(cf->dict);
+  Py_CLEAR(cf->on_first_call);
   Py_TYPE(self)->tp_free(self);
 }
 
 static int dynac__cfunc_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(((dynac__cfunc *)self)->func);
   Py_VISIT(((dynac__cfunc *)self)->dict);
+  Py_VISIT(((dynac__cfunc *)self)->on_first_call);
   return 0;
 }
 
 static int dynac__cfunc_clear(PyObject *self) {
   Py_CLEAR(((dynac__cfunc *)self)->func);
   Py_CLEAR(((dynac__cfunc *)self)->dict);
+  Py_CLEAR(((dynac__cfunc *)self)->on_first_call);
   return 0;
 }
 
@@ -1241,8 +1532,6 @@ static PyType_Spec dynac__cfunc_spec = {
         Py_TPFLAGS_METHOD_DESCRIPTOR,
     dynac__cfunc_slots};
 
-static PyTypeObject *dynac__cfunc_type;
-
 /* The CompiledFunction type (borrowed; created on first use). */
 DYNAC_API PyTypeObject *dynac_compiled_function_type(void) {
   if (!dynac__cfunc_type) dynac__cfunc_type = (PyTypeObject *)PyType_FromSpec(&dynac__cfunc_spec);
@@ -1267,8 +1556,19 @@ DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func) {
   cf->weaklist = NULL;
   cf->code = NULL;
   cf->cache = NULL;
+  cf->on_first_call = NULL;
   PyObject_GC_Track((PyObject *)cf);
   return (PyObject *)cf;
+}
+
+DYNAC_API int dynac_compiled_function_on_first_call(PyObject *self, PyObject *callback) {
+  if (!dynac__cfunc_type || Py_TYPE(self) != dynac__cfunc_type) {
+    PyErr_SetString(PyExc_TypeError, "dynac: expected a CompiledFunction");
+    return -1;
+  }
+  Py_XINCREF(callback);
+  Py_XSETREF(((dynac__cfunc *)self)->on_first_call, callback);
+  return 0;
 }
 
 #endif /* DYNAC_IMPLEMENTATION_DONE */

@@ -29,7 +29,7 @@ def case(fn):
         if r is None:
             r = True
         if isinstance(r, tuple):
-            check(fn.__name__, r[0], r[1])
+            check(fn.__name__, r[0], r[1] if isinstance(r[1], str) else repr(r[1]))
         else:
             check(fn.__name__, bool(r))
     except Exception:

@@ -5,7 +5,9 @@ annotated code run unchanged, with or without a build):
 
     @dynac.compile                      a compile root (torch.compile spelling too)
     @dynac.compile(signatures=["(float, int) -> float"], fullgraph=True)
-    @dynac.disable                      never compiled
+    @dynac.disable                      never compiled; recursive=False: only its own frame
+    @dynac.allow_in_graph / dynac.disallow_in_graph(fn)
+    @dynac.assume_constant_result       called once, a constant in kernels
     dynac.graph_break()                 an explicit graph break
     dynac.is_compiling()                True inside kernels, False here
 
@@ -14,6 +16,7 @@ Once `dynac build` has written __dynac__/NAME__dynac*.so beside a module,
 guards pass and the original function otherwise. `python3 -m dynac run`
 serves every function of every built module through the frame hook.
 """
+import functools as _functools
 import os as _os
 
 from . import _runtime
@@ -21,7 +24,7 @@ from ._loader import artifact_for, attach_function
 
 __all__ = ["compile", "disable", "allow_in_graph", "disallow_in_graph", "graph_break",
            "assume_constant_result", "is_compiling", "stats", "reset_stats",
-           "list_backends", "config", "CompiledFunction"]
+           "list_backends", "config", "CompiledFunction", "reset"]
 
 CompiledFunction = _runtime.CompiledFunction
 
@@ -55,16 +58,16 @@ def compile(fn=None, **options):
                         % (", ".join(sorted(unknown)), ", ".join(sorted(_COMPILE_OPTIONS))))
     if fn is None:
         return lambda f: compile(f, **options)
-    if options.get("backend") == "eager" or not hasattr(fn, "__code__"):
+    if not hasattr(fn, "__code__"):
         return fn
     artifact = artifact_for(fn.__code__.co_filename, config.artifact_path)
     if artifact is None:
         return fn
     served = attach_function(fn, artifact)
-    _attach_callees(artifact, fn)
+    _attach_module(artifact, fn)
     if not served:
         return fn
-    compiled = _runtime.compiled_function(fn)
+    compiled = _runtime.compiled_function(fn, lambda: _attach_module(artifact, fn))
     for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
         try:
             setattr(compiled, attr, getattr(fn, attr))
@@ -73,37 +76,107 @@ def compile(fn=None, **options):
     return compiled
 
 
-def _attach_callees(artifact, fn):
-    """Callee-only functions already defined in fn's module get their (empty)
-    cache too, so their kernel-to-kernel calls show in stats()."""
+def _attach_module(artifact, fn):
+    """The other functions of fn's module the artifact compiled get their
+    caches too (again at the first call, for those defined after fn). As in
+    Dynamo, those that are not roots dispatch only inside a root's call."""
+    from ._loader import attach_resumes
     g = getattr(fn, "__globals__", {})
+    modname = getattr(fn, "__module__", "") or ""
+    codes = []
     for qualname, line, entries in _runtime.describe(artifact):
         f = g.get(qualname)
-        if not entries and type(f).__name__ == "function" and f.__code__.co_firstlineno == line:
-            _runtime.attach_function(f, artifact, getattr(f, "__module__", "") or "")
+        f = getattr(f, "__wrapped__", f) if isinstance(f, CompiledFunction) else f
+        if (type(f).__name__ == "function" and f.__code__.co_firstlineno == line and f is not fn
+                and f.__code__ not in _attached):
+            _runtime.attach_function(f, artifact, modname)
+            _attached.add(f.__code__)
+            codes.append(f.__code__)
+    attach_resumes(codes, artifact, g, fn.__code__.co_filename)
 
 
-def disable(fn=None, recursive=True, **_ignored):
-    """Marks `fn` to run in the interpreter. The static build honours it;
-    the function object is returned unchanged."""
+_attached = set()  # code objects _attach_module has attached
+
+
+class _Disable:
+    """What `disable()` without a function returns: a decorator, and a `with`
+    block whose body runs in the interpreter (recursive: everything it calls
+    too; see disable)."""
+
+    def __init__(self, recursive):
+        self.recursive = recursive
+
+    def __call__(self, fn):
+        return disable(fn, recursive=self.recursive)
+
+    def __enter__(self):
+        if self.recursive:
+            _runtime.disable_enter()
+        return self
+
+    def __exit__(self, *exc):
+        if self.recursive:
+            _runtime.disable_exit()
+        return False
+
+
+def disable(fn=None, recursive=True, reason=None, wrapping=True):
+    """Runs `fn` in the interpreter (after torch.compiler.disable).
+
+    recursive=True: fn's frame and every frame it calls run in the
+    interpreter, compiled callees included. recursive=False: only fn's own
+    frame; the functions it calls still dispatch to their kernels. The
+    build treats a call to a disabled function as a graph break.
+
+    Returns a new function; fn itself is not changed, so other callers of the
+    original keep their kernels. Without fn: a decorator, or a `with` block.
+    """
     if fn is None:
-        return lambda f: f
-    return fn
+        return _Disable(recursive)
+    if recursive:
+        def disabled(*args, **kwargs):
+            _runtime.disable_enter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _runtime.disable_exit()
+    else:
+        def disabled(*args, **kwargs):
+            return _runtime.call_interpreted(fn, *args, **kwargs)
+    _functools.update_wrapper(disabled, fn)
+    disabled.__dynac_disabled__ = "recursive" if recursive else "frame"
+    return disabled
 
 
 def allow_in_graph(fn):
-    """Marks `fn` as an opaque call inside graphs (honoured by the build)."""
+    """Marks `fn` as an opaque call inside graphs: the build calls it from the
+    kernel instead of breaking the graph (its own frame may still run
+    compiled). At run time this reverses disallow_in_graph(fn). Returns fn."""
+    _runtime.set_disallowed(fn, False)
     return fn
 
 
 def disallow_in_graph(fn):
-    """Marks calls to `fn` as graph breaks (honoured by the build)."""
+    """Calls to `fn` break the graph and fn runs in the interpreter: a global
+    setting, honoured by the build when written at module level and by the
+    runtime for kernels already built (their guards fail, so their frames
+    run in the interpreter). allow_in_graph(fn) reverses it. Returns fn."""
+    _runtime.set_disallowed(fn, True)
     return fn
 
 
 def assume_constant_result(fn):
-    """Marks `fn`'s result as a constant (honoured by the build)."""
+    """Marks `fn`'s result as a constant: the build needs its return
+    annotation (int, float or bool); compiled code calls fn once per process
+    (guarded by fn's identity) and uses the result. Returns fn unchanged."""
     return fn
+
+
+def reset():
+    """Clears every cache (Dynamo's reset()): entries, counters and the results
+    of assume_constant_result functions. Caches re-add their entries from the
+    artifact on their next call (DYNAC_LOGS=recompiles shows it)."""
+    _runtime.reset()
 
 
 def graph_break():
@@ -127,5 +200,6 @@ def reset_stats():
 
 
 def list_backends():
-    """The backends `backend=` accepts."""
+    """The backends `backend=` accepts: "c" (kernels) and "eager" (guards and
+    dispatch run, then the interpreter: for debugging a miscompile)."""
     return ["c", "eager"]

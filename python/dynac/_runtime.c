@@ -125,8 +125,12 @@ static PyObject *py_describe(PyObject *self, PyObject *artifact) {
   return out;
 }
 
-static PyObject *py_compiled_function(PyObject *self, PyObject *func) {
-  return dynac_compiled_function_new(func);
+static PyObject *py_compiled_function(PyObject *self, PyObject *args) {
+  PyObject *func, *first = Py_None;
+  if (!PyArg_ParseTuple(args, "O|O:compiled_function", &func, &first)) return NULL;
+  PyObject *cf = dynac_compiled_function_new(func);
+  if (cf && first != Py_None && dynac_compiled_function_on_first_call(cf, first) < 0) Py_CLEAR(cf);
+  return cf;
 }
 static PyObject *py_hook_acquire(PyObject *self, PyObject *unused) {
   dynac_hook_acquire();
@@ -142,13 +146,52 @@ static PyObject *py_reset_stats(PyObject *self, PyObject *unused) {
   Py_RETURN_NONE;
 }
 
+static PyObject *py_disable_enter(PyObject *self, PyObject *unused) {
+  dynac_disable_enter();
+  Py_RETURN_NONE;
+}
+static PyObject *py_disable_exit(PyObject *self, PyObject *unused) {
+  dynac_disable_exit();
+  Py_RETURN_NONE;
+}
+static PyObject *py_call_interpreted(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames) {
+  if (nargs < 1) {
+    PyErr_SetString(PyExc_TypeError, "call_interpreted(fn, *args, **kwargs): fn missing");
+    return NULL;
+  }
+  return dynac_call_interpreted(args[0], args + 1, (size_t)(nargs - 1), kwnames);
+}
+static PyObject *py_set_disallowed(PyObject *self, PyObject *args) {
+  PyObject *fn;
+  int flag;
+  if (!PyArg_ParseTuple(args, "Op:set_disallowed", &fn, &flag)) return NULL;
+  if (dynac_set_disallowed(fn, flag) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+static PyObject *py_reset(PyObject *self, PyObject *unused) {
+  dynac_reset();
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"disable_enter", py_disable_enter, METH_NOARGS,
+     "Enters a disabled region on this thread (nests): nothing dispatches."},
+    {"disable_exit", py_disable_exit, METH_NOARGS, "Leaves one disabled region."},
+    {"call_interpreted", (PyCFunction)(void (*)(void))py_call_interpreted,
+     METH_FASTCALL | METH_KEYWORDS,
+     "call_interpreted(fn, *args, **kwargs): fn's own frame in the interpreter, its callees "
+     "dispatching (disable(recursive=False))."},
+    {"set_disallowed", py_set_disallowed, METH_VARARGS,
+     "set_disallowed(fn, flag): disallow_in_graph(fn) (True) or allow_in_graph(fn) (False)."},
+    {"reset", py_reset, METH_NOARGS, "Drops every cache entry and counter (dynac.reset())."},
     {"attach_code", py_attach_code, METH_VARARGS, attach_code_doc},
     {"attach_function", py_attach_function, METH_VARARGS, attach_function_doc},
     {"describe", py_describe, METH_O, describe_doc},
     {"set_resume", py_set_resume, METH_VARARGS, set_resume_doc},
-    {"compiled_function", py_compiled_function, METH_O,
-     "compiled_function(func): a callable served by func's kernels (see dynac.h)."},
+    {"compiled_function", py_compiled_function, METH_VARARGS,
+     "compiled_function(func, on_first_call=None): a callable served by func's kernels (see "
+     "dynac.h); on_first_call() runs once before its first call."},
     {"hook_acquire", py_hook_acquire, METH_NOARGS,
      "Holds the PEP 523 frame hook installed (nests)."},
     {"hook_release", py_hook_release, METH_NOARGS, "Releases one hold on the frame hook."},

@@ -1,0 +1,144 @@
+"""The fine-grained tracing API, exercised as the PyTorch documents describe
+it (../shared/seeds/002 and 004). Every function adds a mark only when it runs
+compiled (`is_compiling()` is folded to True in kernels), so a result tells
+exactly which frames ran compiled. suite_annotations.py checks the documented
+pattern, and compares with eager CPython after removing the marks."""
+import dynac
+
+log = []
+
+
+# ---- seed 004: disable (recursive=True) --------------------------------------
+def inner1(x: float) -> float:
+    return x + 1.0 + (0.01 if dynac.is_compiling() else 0.0)  # not traced: inside outer1
+
+
+@dynac.disable
+def outer1(x: float) -> float:
+    x = x + 2.0 + (0.1 if dynac.is_compiling() else 0.0)  # not traced
+    dynac.graph_break()  # not traced
+    return inner1(x)
+
+
+@dynac.compile
+def f(x: float) -> float:
+    x = outer1(x)
+    return x + 4.0 + (100.0 if dynac.is_compiling() else 0.0)  # traced
+
+
+@dynac.compile
+def uses_inner1(x: float) -> float:
+    return inner1(x)  # inner1 is compiled as this root's callee
+
+
+# ---- seed 004: disable(recursive=False) --------------------------------------
+def inner2(x: float) -> float:
+    dynac.graph_break()  # traced (inner2 is split: the break runs in the interpreter)
+    return x + 1.0 + (0.01 if dynac.is_compiling() else 0.0)  # traced
+
+
+@dynac.disable(recursive=False)
+def outer2(x: float) -> float:
+    x = x + 2.0 + (0.1 if dynac.is_compiling() else 0.0)  # not traced
+    dynac.graph_break()  # not traced
+    return inner2(x)
+
+
+@dynac.compile
+def g(x: float) -> float:
+    x = outer2(x)
+    return x + 4.0 + (100.0 if dynac.is_compiling() else 0.0)  # traced
+
+
+# ---- seed 002: fn calls a_fn and b_fn; a_fn calls aa_fn and ab_fn -------------
+def aa_fn(x: float) -> float:
+    return x * 2.0 + (0.001 if dynac.is_compiling() else 0.0)
+
+
+def ab_fn(x: float) -> float:
+    return x - 1.0 + (0.002 if dynac.is_compiling() else 0.0)
+
+
+@dynac.disable
+def a_fn(x: float) -> float:
+    return aa_fn(x) + ab_fn(x) + (0.01 if dynac.is_compiling() else 0.0)
+
+
+def b_fn(x: float) -> float:
+    return x + 0.5 + (0.1 if dynac.is_compiling() else 0.0)
+
+
+@dynac.compile
+def fn(x: float) -> float:
+    y = a_fn(x)
+    return y + b_fn(x) + (100.0 if dynac.is_compiling() else 0.0)
+
+
+@dynac.compile
+def calls_aa_ab(x: float) -> float:
+    return aa_fn(x) + ab_fn(x)  # so aa_fn and ab_fn have kernels of their own
+
+
+# ---- allow_in_graph / disallow_in_graph -----------------------------------------
+@dynac.allow_in_graph
+def record(x: float) -> float:
+    """An opaque call: a side effect the kernel must perform exactly once."""
+    log.append(x)
+    return x * 0.5
+
+
+@dynac.compile
+def with_opaque(x: float, n: int) -> float:
+    s = 0.0
+    for i in range(n):
+        s += record(x + i)
+    return s + (1000.0 if dynac.is_compiling() else 0.0)
+
+
+@dynac.compile
+def opaque_then_divide(x: float, d: float) -> float:
+    y = record(x)
+    return y / d  # d == 0.0 after the call: cannot re-run, must raise
+
+
+def helper(x: float) -> float:
+    return x * 3.0 + (0.5 if dynac.is_compiling() else 0.0)
+
+
+@dynac.compile
+def calls_helper(x: float) -> float:
+    return helper(x) + 1.0 + (1000.0 if dynac.is_compiling() else 0.0)
+
+
+def banned(x: float) -> float:
+    return x - 1.0
+
+
+dynac.disallow_in_graph(banned)
+
+
+@dynac.compile
+def calls_banned(x: float) -> float:
+    y = banned(x)
+    return y * 2.0 + (1000.0 if dynac.is_compiling() else 0.0)
+
+
+# ---- assume_constant_result ---------------------------------------------------
+SCALE_CALLS = []
+
+
+@dynac.assume_constant_result
+def scale() -> float:
+    SCALE_CALLS.append(1)
+    return 2.5
+
+
+@dynac.compile
+def scaled(x: float) -> float:
+    return x * scale() + (1000.0 if dynac.is_compiling() else 0.0)
+
+
+# ---- backend="eager": guards and dispatch, no kernels ---------------------------
+@dynac.compile(backend="eager")
+def eager_root(x: float) -> float:
+    return helper(x) + (1000.0 if dynac.is_compiling() else 0.0)
