@@ -977,13 +977,12 @@ static const char *slot_kind_c(slot *s) {
  * each a kernel per specialisation behind one Python-callable wrapper; the
  * loader rebuilds the function around them (python/dynac/_resume.py). */
 typedef struct region {
-  int first, last;          /* top-level statement indices, inclusive */
-  stmt *s_first, *s_last;
+  stmt *s_first, *s_last;   /* in one split block */
   int nin, nout;
   int in[256], out[256];    /* local versions: live-ins read, live-outs written */
 } region;
 
-static bool top_ok(func *f, int k, stmt *s) {
+static bool top_ok(func *f, int k, stmt *s) { /* k: s->split_id */
   if (s->kind == ST_INTERP) return false;
   bool any = false;
   for (inst *in = f->insts; in; in = in->next_root) {
@@ -1047,74 +1046,108 @@ static int base_of(func *f, int v) {
   return v;
 }
 
-/* The regions of `f`, with live-ins (read in the region, definitely bound at
- * its entry: parameters and top-level assignments before it) and live-outs
- * (every name the region may bind, in its version current at the region end). */
-static int find_regions(module *m, func *f, region **out) {
-  int ntop = 0;
-  for (stmt *s = f->body; s; s = s->next) ntop++;
-  region *rs = arena_alloc(m->a, sizeof(region) * (size_t)(ntop + 1));
-  int nr = 0;
-  bool *defbound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
-  for (int i = 0; i < f->nparams; i++) defbound[i] = true;
+/* A break or continue that leaves `s` (its loop is outside s). */
+static bool escapes(stmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == ST_BREAK || s->kind == ST_CONTINUE) return true;
+    if (s->kind == ST_IF && (escapes(s->u.if_.then) || escapes(s->u.if_.orelse))) return true;
+  }
+  return false;
+}
+
+static bool no_op(stmt *s) {
+  return s->kind == ST_PASS ||
+         (s->kind == ST_EXPR && (s->u.expr->kind == EX_INT || s->u.expr->kind == EX_FLOAT ||
+                                 s->u.expr->kind == EX_BOOL || s->u.expr->kind == EX_NONE));
+}
+
+typedef struct region_scan {
+  module *m;
+  func *f;
+  region *rs;
+  int nr, cap;
+} region_scan;
+
+static void mark_assigned(stmt *s, bool *defbound) {
+  if (s->kind == ST_ASSIGN)
+    for (int i = 0; i < s->u.assign.ntargets; i++)
+      if (!s->u.assign.targets[i]->is_tuple) defbound[s->u.assign.targets[i]->local] = true;
+}
+
+/* Regions of one split block. Top level: names are versioned (cur_after);
+ * nested (the block of an interpreted compound statement): versions are
+ * fixed, and a region must not break or continue the interpreted loop. */
+static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
+  func *f = S->f;
   const int *cur_before = NULL;
-  int k = 0;
-  for (stmt *s = f->body; s;) {
-    if (!top_ok(f, k, s)) {
-      if (s->kind == ST_ASSIGN)
-        for (int i = 0; i < s->u.assign.ntargets; i++)
-          if (!s->u.assign.targets[i]->is_tuple) defbound[s->u.assign.targets[i]->local] = true;
-      for (int bl = 0; s->cur_after && bl < f->nlocals; bl++) { /* NAME = typed_fn(...) binds */
+  for (stmt *s = b; s;) {
+    bool ok = s->kind != ST_INTERP && top_ok(f, s->split_id, s) && (top || !escapes(s));
+    if (!ok) {
+      if (s->kind == ST_INTERP && s->nblocks) {
+        bool *inner = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+        for (int i = 0; i < s->nblocks; i++) {
+          memcpy(inner, defbound, sizeof(bool) * (size_t)f->nlocals);
+          scan_block(S, s->blocks[i], inner, false);
+        }
+      }
+      mark_assigned(s, defbound);
+      for (int bl = 0; top && s->cur_after && bl < f->nlocals; bl++) { /* NAME = typed_fn(...) */
         if (base_of(f, bl) != bl) continue; /* cur_after is indexed by base names */
         int v = s->cur_after[bl];
         if (v != (cur_before ? cur_before[bl] : bl) && f->local_hint && f->local_hint[v])
           defbound[v] = true;
       }
-      cur_before = s->cur_after;
+      if (top) cur_before = s->cur_after;
       s = s->next;
-      k++;
       continue;
     }
-    region *r = &rs[nr];
-    r->first = k;
+    region *r = &S->rs[S->nr];
+    memset(r, 0, sizeof *r);
     r->s_first = s;
-    bool *rd = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
-    bool *wr = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+    bool *rd = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+    bool *wr = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
     stmt *last = s;
-    while (s && top_ok(f, k, s)) {
+    bool all_no_op = true;
+    while (s && s->kind != ST_INTERP && top_ok(f, s->split_id, s) && (top || !escapes(s))) {
       reads_stmt(s, rd, wr);
+      all_no_op = all_no_op && no_op(s);
       last = s;
       s = s->next;
-      k++;
     }
-    r->last = k - 1; /* k: the first statement after the region */
     r->s_last = last;
     bool too_many = false; /* a dropped live-out would lose a value: no region then */
     for (int v = 0; v < f->nlocals; v++) {
-      int b = base_of(f, v);
-      int cur = cur_before ? cur_before[b] : b;
+      int cur = top ? (cur_before ? cur_before[base_of(f, v)] : base_of(f, v)) : v;
       if (!(rd[v] && defbound[v] && cur == v)) continue;
       if (r->nin == 256) too_many = true; else r->in[r->nin++] = v;
     }
-    bool *outbase = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
-    for (int v = 0; v < f->nlocals; v++) if (wr[v]) outbase[base_of(f, v)] = true;
-    for (int b = 0; b < f->nlocals; b++) {
-      if (!outbase[b]) continue;
+    bool *outbase = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+    for (int v = 0; v < f->nlocals; v++) if (wr[v]) outbase[top ? base_of(f, v) : v] = true;
+    for (int b2 = 0; b2 < f->nlocals; b2++) {
+      if (!outbase[b2]) continue;
       if (r->nout == 256) too_many = true;
-      else r->out[r->nout++] = last->cur_after ? last->cur_after[b] : b;
+      else r->out[r->nout++] = top && last->cur_after ? last->cur_after[b2] : b2;
     }
-    for (stmt *t = r->s_first;; t = t->next) { /* top-level assignments bind for later regions */
-      if (t->kind == ST_ASSIGN)
-        for (int i = 0; i < t->u.assign.ntargets; i++)
-          if (!t->u.assign.targets[i]->is_tuple) defbound[t->u.assign.targets[i]->local] = true;
+    for (stmt *t = r->s_first;; t = t->next) { /* assignments bind for later regions */
+      mark_assigned(t, defbound);
       if (t == last) break;
     }
-    cur_before = last->cur_after;
-    if (too_many) memset(r, 0, sizeof *r); /* these statements stay interpreted */
-    else nr++;
+    if (top) cur_before = last->cur_after;
+    if (!too_many && !all_no_op && S->nr < S->cap) S->nr++; /* else: stays interpreted */
   }
-  *out = rs;
-  return nr;
+}
+
+/* The regions of `f`, with live-ins (read in the region, definitely bound at
+ * its entry: parameters, assignments before it, `x = typed_fn()`) and
+ * live-outs (written in it), in source order. */
+static int find_regions(module *m, func *f, region **out) {
+  region_scan S = {m, f, NULL, 0, f->nsplit + 1};
+  S.rs = arena_alloc(m->a, sizeof(region) * (size_t)S.cap);
+  bool *defbound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < f->nparams; i++) defbound[i] = true;
+  scan_block(&S, f->body, defbound, true);
+  *out = S.rs;
+  return S.nr;
 }
 
 int emit_region_lines(module *m, func *f, int *lines, int cap) {

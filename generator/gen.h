@@ -204,6 +204,10 @@ typedef struct stmt {
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */
+  int split_id;    /* statements of split blocks (a partial function's top-level block and
+                      the blocks of its interpreted compound statements): 0..nsplit-1 */
+  int nblocks;     /* ST_INTERP of a compound statement: its blocks, split in turn */
+  struct stmt **blocks;
 } stmt;
 
 /* Graph breaks: a stable id, a short type, the reason and a hint. */
@@ -236,7 +240,8 @@ typedef struct func {
   bool params_ok;          /* only plain positional parameters */
   bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
   const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
-  bool partial;            /* top-level graph breaks: compiled regions + a resume function */
+  bool partial;            /* graph breaks: compiled regions + a resume function */
+  int nsplit;              /* statements in split blocks (see stmt.split_id) */
   int nregions;            /* emit.c: regions found */
   int nlocals;             /* params first, then other assigned names, then versions */
   const char **locals;     /* Python names (a versioned name appears again) */

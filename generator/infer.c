@@ -67,7 +67,7 @@ typedef struct ctx {
   module *m;
   inst *in;
   bool strict;   /* final pass: an unknown type is a failure */
-  int top;       /* partial functions: index of the top-level statement being typed */
+  int top;       /* partial functions: split_id of the split-block statement being typed */
 } ctx;
 
 static inst *get_inst(module *m, func *f, const type **args);
@@ -460,21 +460,24 @@ static bool falls_through(stmt *s) {
 
 /* The function body; for partial functions with the index of each top-level
  * statement, so a failure sends just that statement to the interpreter. */
+static void type_split_block(ctx *c, stmt *b) {
+  for (stmt *s = b; s; s = s->next) {
+    c->top = s->split_id;
+    type_stmt(c, s);
+    for (int i = 0; i < s->nblocks; i++) type_split_block(c, s->blocks[i]);
+  }
+}
+
 static void type_body(ctx *c) {
   if (!c->in->fn->partial) { type_block(c, c->in->fn->body); return; }
-  int k = 0;
-  for (stmt *s = c->in->fn->body; s; s = s->next, k++) {
-    c->top = k;
-    type_stmt(c, s);
-  }
+  type_split_block(c, c->in->fn->body);
   c->top = -1;
 }
 
 static void type_inst(module *m, inst *in) {
   ctx c = {m, in, false, -1};
   in->typing = true;
-  int ntop = 0;
-  for (stmt *s = in->fn->body; s; s = s->next) ntop++;
+  int ntop = in->fn->nsplit;
   in->ntop = ntop;
   in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(ntop + 1));
   for (int pass = 0; pass < 20; pass++) {
@@ -552,6 +555,9 @@ static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap
       collect_callees_block(in, s->u.for_.orelse, out, n, cap);
       break;
     case ST_EXPR: collect_callees_expr(in, s->u.expr, out, n, cap); break;
+    case ST_INTERP: /* the regions inside an interpreted compound statement */
+      for (int i = 0; i < s->nblocks; i++) collect_callees_block(in, s->blocks[i], out, n, cap);
+      break;
     default: break;
     }
   }

@@ -79,6 +79,9 @@ typedef struct lower {
   const type *hint[256]; /* their type when the statement says it (or NULL) */
   int ndynamic;
   int loops;        /* enclosing while/for loops (emit.c keeps at most 64) */
+  bool split;       /* the block being lowered is split: broken statements run in the
+                       interpreter, the rest compiles (the top-level block, and the blocks
+                       of interpreted compound statements) */
 } lower;
 
 static void gb(lower *L, TSNode n, const char *type, const char *reason) {
@@ -1090,20 +1093,112 @@ static const type *interp_result_hint(lower *L, TSNode n, const char **name) {
   return callee->ret_ann;
 }
 
-static stmt *interp_stmt(lower *L, TSNode n) {
-  stmt *s = new_stmt(L, ST_INTERP, n);
-  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
-  mark_rebound(L, n, hit);
-  const char *hinted = NULL;
-  const type *hint = interp_result_hint(L, n, &hinted);
+/* Names in `hit` are bound by the interpreter here: at the top level each
+ * gets a new version; inside an interpreted compound statement (no versions:
+ * code may run again) the current version is marked. */
+static void bind_dynamic(lower *L, const bool *hit, const char *hinted, const type *hint) {
   for (int base = 0; base < L->ncurrent; base++) {
     if (!hit[base]) continue;
-    int v = new_version(L, base); /* the interpreter may have rebound it */
+    bool hinted_here = hinted && !strcmp(L->f->locals[base], hinted);
+    /* Nested, the local keeps the type its compiled assignments give it: a
+     * region reading it checks the interpreter's value on entry. */
+    if (L->depth > 0 && !hinted_here) continue;
+    int v = L->depth == 0 ? new_version(L, base) : L->current[base];
     L->seen[base] = true;
     if (L->ndynamic == 256) continue;
     L->hint[L->ndynamic] = hinted && !strcmp(L->f->locals[base], hinted) ? hint : NULL;
     L->dynamic[L->ndynamic++] = v;
   }
+}
+
+static bool is_clause(TSNode n) {
+  return node_is(n, "elif_clause") || node_is(n, "else_clause") || node_is(n, "except_clause") ||
+         node_is(n, "except_group_clause") || node_is(n, "finally_clause");
+}
+
+/* The header of an interpreted compound statement binds: for targets (an int
+ * for range(...)), with/except `as` names, := in conditions. */
+static void bind_header(lower *L, TSNode n) {
+  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
+  const char *hinted = NULL;
+  const type *hint = NULL;
+  if (node_is(n, "for_statement")) {
+    TSNode left = child_by_field(n, "left"), right = child_by_field(n, "right");
+    hit_identifiers(L, left, hit);
+    TSNode fn = node_is(right, "call") ? child_by_field(right, "function") : right;
+    if (node_is(left, "identifier") && node_is(right, "call") && node_is(fn, "identifier") &&
+        !strcmp(text(L, fn), "range") && find_local(L->f, "range") < 0 &&
+        !scope_is_global(L->m, "range")) {
+      hinted = text(L, left);
+      hint = &ty_int;
+    }
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "block")) continue;
+    if (node_is(n, "for_statement") && (ts_node_eq(ch, child_by_field(n, "left")))) continue;
+    if (is_clause(ch)) {
+      uint32_t cc = ts_node_named_child_count(ch);
+      for (uint32_t k = 0; k < cc; k++)
+        if (!node_is(ts_node_named_child(ch, k), "block")) mark_rebound(L, ts_node_named_child(ch, k), hit);
+      continue;
+    }
+    mark_rebound(L, ch, hit);
+  }
+  bind_dynamic(L, hit, hinted, hint);
+}
+
+static stmt *lower_block(lower *L, TSNode block);
+
+/* An interpreted compound statement keeps its blocks: they are split in
+ * turn, so the statements in them that compile still run as kernels. */
+static void split_blocks(lower *L, stmt *s, TSNode n) {
+  if (!node_is(n, "if_statement") && !node_is(n, "while_statement") &&
+      !node_is(n, "for_statement") && !node_is(n, "with_statement") && !node_is(n, "try_statement"))
+    return;
+  if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) return;
+  TSNode blocks[64];
+  int nb = 0;
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c && nb < 64; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "block")) blocks[nb++] = ch;
+    else if (is_clause(ch))
+      for (uint32_t k = 0; k < ts_node_named_child_count(ch) && nb < 64; k++)
+        if (node_is(ts_node_named_child(ch, k), "block")) blocks[nb++] = ts_node_named_child(ch, k);
+  }
+  bind_header(L, n);
+  s->blocks = arena_alloc(L->m->a, sizeof(stmt *) * (size_t)(nb + 1));
+  L->depth++;
+  for (int i = 0; i < nb; i++) {
+    L->split = true;
+    s->blocks[i] = lower_block(L, blocks[i]);
+  }
+  L->depth--;
+  s->nblocks = nb;
+}
+
+static void truncate_breaks(lower *L, int keep) {
+  gbreak **p = &L->f->breaks;
+  for (int i = 0; i < keep && *p; i++) p = &(*p)->next;
+  *p = NULL;
+}
+
+static stmt *interp_stmt(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_INTERP, n);
+  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
+  const char *hinted = NULL;
+  const type *hint = interp_result_hint(L, n, &hinted);
+  if (L->depth > 0 && (node_is(n, "if_statement") || node_is(n, "while_statement") ||
+                       node_is(n, "for_statement") || node_is(n, "with_statement") ||
+                       node_is(n, "try_statement"))) {
+    split_blocks(L, s, n); /* nested: its blocks bind their own names */
+    return s;
+  }
+  mark_rebound(L, n, hit);
+  if (L->depth == 0) split_blocks(L, s, n); /* its blocks bind at the current versions... */
+  bind_dynamic(L, hit, hinted, hint);       /* ...and later code sees new ones */
   return s;
 }
 
@@ -1112,17 +1207,27 @@ static stmt *interp_stmt(lower *L, TSNode n) {
  * in the interpreter and the statements around it still compile. */
 static stmt *lower_block(lower *L, TSNode block) {
   stmt *head = NULL, **tail = &head;
+  bool split = L->split || L->depth == 0;
+  L->split = false; /* blocks inside a compiled statement are not split */
   uint32_t c = ts_node_named_child_count(block);
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(block, i);
     if (node_is(ch, "comment")) continue;
     int before = count_breaks(L);
     stmt *s = lower_stmt(L, ch);
-    if (L->depth == 0 && (count_breaks(L) != before || !s)) {
-      s = interp_stmt(L, ch);
+    if (split && (count_breaks(L) != before || !s)) {
+      gbreak *found = L->f->breaks; /* the breaks, as first found, are the ones reported */
+      for (int k = 0; k < before && found; k++) found = found->next;
+      truncate_breaks(L, before);
+      s = interp_stmt(L, ch); /* re-lowering its blocks finds them again: drop those */
+      truncate_breaks(L, before);
+      gbreak **tail_b = &L->f->breaks;
+      while (*tail_b) tail_b = &(*tail_b)->next;
+      *tail_b = found;
       L->f->partial = true;
     }
     if (!s) continue; /* the break is recorded; keep lowering to find all */
+    if (split) s->split_id = L->f->nsplit++;
     if (L->depth == 0) {
       s->cur_after = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
       memcpy(s->cur_after, L->current, sizeof(int) * (size_t)L->ncurrent);
@@ -1131,6 +1236,14 @@ static stmt *lower_block(lower *L, TSNode block) {
     tail = &s->next;
   }
   return head;
+}
+
+static bool any_compiled_stmt(stmt *b) {
+  for (stmt *s = b; s; s = s->next) {
+    if (s->kind != ST_INTERP) return true;
+    for (int i = 0; i < s->nblocks; i++) if (any_compiled_stmt(s->blocks[i])) return true;
+  }
+  return false;
 }
 
 void ir_lower_func(module *m, func *f) {
@@ -1163,8 +1276,7 @@ void ir_lower_func(module *m, func *f) {
   }
   /* Never partial: generators, global/nonlocal (names change scope), and
    * functions where nothing but interpreted statements remain. */
-  bool any_compiled = false;
-  for (stmt *s = f->body; s; s = s->next) if (s->kind != ST_INTERP) any_compiled = true;
+  bool any_compiled = any_compiled_stmt(f->body);
   for (gbreak *b = f->breaks; b; b = b->next)
     if (!strcmp(b->type, "generator") || !strcmp(b->type, "scope-declaration") ||
         !strcmp(b->type, "parser-limitation"))

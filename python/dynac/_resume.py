@@ -1,7 +1,9 @@
 """Resume functions: a graph-broken function rebuilt around its compiled regions.
 
-The generator splits a function whose top-level block has graph breaks into
-regions (runs of statements it compiled) and interpreted statements, and
+The generator splits a function with graph breaks into regions (runs of
+statements it compiled, in the function's block or in the blocks of loops,
+branches, with and try statements that run in the interpreter) and
+interpreted statements, and
 records each region in the artifact's __dynac_regions__ table: where its
 first and last statements start, the wrapper to call, its live-in and
 live-out names. Here the function is rebuilt from its own AST, so every
@@ -62,6 +64,48 @@ def _find_def(tree, qualname, firstlineno):
     return None
 
 
+class _Mismatch(Exception):
+    """The region table does not match the source (never, as the hash is checked)."""
+
+
+_BLOCK_FIELDS = ("body", "orelse", "finalbody")
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _rewrite(stmts, regions, by_first, used):
+    """stmts with every region replaced by a call to its wrapper; regions
+    nested in interpreted compound statements (loops, branches, with, try)
+    are found in their blocks."""
+    out, i = [], 0
+    while i < len(stmts):
+        s = stmts[i]
+        k = by_first.get((s.lineno, s.col_offset))
+        if k is not None:
+            last = tuple(regions[k]["last"])
+            j = i
+            while j < len(stmts) and (stmts[j].lineno, stmts[j].col_offset) != last:
+                j += 1
+            if j == len(stmts):
+                raise _Mismatch()
+            nodes = _region_nodes(regions[k], k, stmts[i:j + 1])
+            for n in nodes:
+                _fix_locations(n, s)
+            out += nodes
+            used.add(k)
+            i = j + 1
+            continue
+        if not isinstance(s, _SCOPES):
+            for field in _BLOCK_FIELDS:
+                block = getattr(s, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    setattr(s, field, _rewrite(block, regions, by_first, used))
+            for h in getattr(s, "handlers", ()):
+                h.body = _rewrite(h.body, regions, by_first, used)
+        out.append(s)
+        i += 1
+    return out
+
+
 def build(source, filename, qualname, firstlineno, regions, artifact, module_globals, code):
     """The resume function of one function, or None if its source does not
     match the region table (it always should: the source hash is checked)."""
@@ -69,26 +113,13 @@ def build(source, filename, qualname, firstlineno, regions, artifact, module_glo
     fdef = _find_def(tree, qualname, firstlineno)
     if fdef is None:
         return None
-    body, k = [], 0
-    stmts = fdef.body
-    i = 0
-    while i < len(stmts):
-        s = stmts[i]
-        if k < len(regions) and [s.lineno, s.col_offset] == regions[k]["first"]:
-            j = i
-            while j < len(stmts) and [stmts[j].lineno, stmts[j].col_offset] != regions[k]["last"]:
-                j += 1
-            if j == len(stmts):
-                return None
-            nodes = _region_nodes(regions[k], k, stmts[i:j + 1])
-            for n in nodes:
-                _fix_locations(n, s)
-            body += nodes
-            i, k = j + 1, k + 1
-            continue
-        body.append(s)
-        i += 1
-    if k != len(regions):
+    by_first = {tuple(r["first"]): k for k, r in enumerate(regions)}
+    used = set()
+    try:
+        body = _rewrite(fdef.body, regions, by_first, used)
+    except _Mismatch:
+        return None
+    if len(used) != len(regions):
         return None
     args = fdef.args
     # The resume function is always called with every argument bound:

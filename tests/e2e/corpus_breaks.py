@@ -136,6 +136,68 @@ def parser_limited(x):
 
 
 # Expected to run compiled regions (the others fall back, with reasons).
-EXPECT_REGIONS = {"print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
+@dynac.compile(signatures=["(int)"])
+def nested_loop_control(n):
+    s = 0
+    t = 0.5
+    for i in range(n):
+        t = t * 1.5 + i
+        if i % 3 == 0:
+            print("skip", i)
+            continue
+        s += i * 2
+        if s > 40:
+            log.append(s)
+            break
+        if i == 7:
+            return s, t
+    else:
+        print("no break", s)
+    log.append(t)
+    return s, t
+
+
+@dynac.compile(signatures=["(float, int)", "(int, int)"])
+def while_with_try(x, n):
+    k = 0
+    acc = 0.0
+    while k < n:
+        try:
+            acc += 1.0 / (x - k)
+        except ZeroDivisionError:
+            acc = -acc
+            print("hit zero at", k)
+        k += 1
+        if acc > 1e300:
+            raise OverflowError("too big")
+    return acc
+
+
+@dynac.compile(signatures=["(float)"])
+def over_list(x):
+    total = 0.0
+    for v in [1.0, 2.5, -3.0]:
+        total += v * x
+        total = total * 0.5 + 1.0
+        log.append(total)
+    return total
+
+
+@dynac.compile(signatures=["(int)"])
+def nested_branches(n):
+    r = 1
+    if n > 2:
+        print("big")
+        r = r * n + 1
+        if n > 5:
+            r = -r
+    else:
+        r = r - n
+        log.append(r)
+    return r * 2
+
+
+EXPECT_REGIONS = {"nested_loop_control", "while_with_try", "over_list", "nested_branches",
+"print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
                   "loop_with_print", "region_raises", "live_out_unbound", "with_block",
                   "recursive_partial", "keyword_called"}

@@ -30,6 +30,11 @@ INPUTS = {
     "caller_of_keyword": [(1.5,), (3.0,)],
     "generator_is_never_partial": [(3,)],
     "parser_limited": [(3,), (2**63,)],
+    "nested_loop_control": [(0,), (1,), (4,), (7,), (9,), (30,), (-2,)],
+    "while_with_try": [(2.0, 4), (0.0, 3), (2.5, 5), (1, 3), (0, 0), (NAN, 2), (-1.0, 2),
+                       (2**62, 2)],
+    "over_list": [(1.0,), (0.0,), (-2.5,), (INF,), (NAN,), (1e308,)],
+    "nested_branches": [(0,), (2,), (3,), (6,), (-7,), (2**62,)],
 }
 
 
