@@ -311,6 +311,12 @@ bool annotations_module(module *m) {
     for (spec *s = f->specs; s; s = s->next) if (!strcmp(s->origin, "profile")) profiled = true;
     if (m->all || profiled) f->is_root = true;
     if (f->disabled) { f->is_root = false; f->not_compiled = "disabled by @disable"; }
+    for (int k = 0; k < m->nsuppressed; k++)
+      if (!strcmp(m->suppressed[k], f->qualname)) {
+        f->disabled = f->disable_recursive = true;
+        f->is_root = false;
+        f->not_compiled = "suppressed: the generator failed on it (--suppress-errors)";
+      }
     if (!f->params_ok && !f->not_compiled)
       f->not_compiled = "has *args, **kwargs or keyword-only parameters (not in the kernel "
                         "language yet)";

@@ -7,6 +7,7 @@
 #include "gen.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,4 +44,21 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
     return false;
   }
   return true;
+}
+
+/* The emitted file compiles (-fsyntax-only, diagnostics discarded): used by
+ * --suppress-errors to find the functions whose code does not. */
+bool cc_check(const char *c_path, const cc_opts *o) {
+  char inc1[4200], inc2[4200];
+  snprintf(inc1, sizeof inc1, "-I%s", o->dynac_include);
+  snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
+  char *argv[] = {(char *)o->cc, "-std=gnu11", "-fsyntax-only", inc1, inc2, (char *)c_path, NULL};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, o->cc, &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  int status;
+  return rc == 0 && waitpid(pid, &status, 0) >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

@@ -807,6 +807,9 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
+  const char *inject = getenv("DYNAC_TEST_BREAK_EMIT"); /* tests of --suppress-errors */
+  if (inject && !strcmp(inject, in->fn->qualname))
+    line(&E, "this is not C; /* DYNAC_TEST_BREAK_EMIT: a simulated generator bug */");
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
                                      signature_of(m, in));
@@ -1148,6 +1151,70 @@ static int find_regions(module *m, func *f, region **out) {
   scan_block(&S, f->body, defbound, true);
   *out = S.rs;
   return S.nr;
+}
+
+/* ---- ops per graph (explain) ---------------------------------------------- */
+static int ops_expr(expr *e) {
+  if (!e) return 0;
+  switch (e->kind) {
+  case EX_BINOP: return 1 + ops_expr(e->u.bin.l) + ops_expr(e->u.bin.r);
+  case EX_UNARY: return 1 + ops_expr(e->u.un.a);
+  case EX_NOT: return 1 + ops_expr(e->u.not_arg);
+  case EX_COMPARE: {
+    int n = e->u.cmp.n - 1;
+    for (int i = 0; i < e->u.cmp.n; i++) n += ops_expr(e->u.cmp.operands[i]);
+    return n;
+  }
+  case EX_BOOLOP: return 1 + ops_expr(e->u.boolop.l) + ops_expr(e->u.boolop.r);
+  case EX_IFEXP:
+    return 1 + ops_expr(e->u.ifexp.cond) + ops_expr(e->u.ifexp.then) + ops_expr(e->u.ifexp.orelse);
+  case EX_TUPLE: {
+    int n = 0;
+    for (int i = 0; i < e->u.tuple.n; i++) n += ops_expr(e->u.tuple.elts[i]);
+    return n;
+  }
+  case EX_CALL: {
+    int n = 1;
+    for (int i = 0; i < e->u.call.n; i++) n += ops_expr(e->u.call.args[i]);
+    return n;
+  }
+  default: return 0;
+  }
+}
+
+/* Operations of a statement list up to and including `last` (NULL: all):
+ * arithmetic, comparisons, calls, and one per branch or loop. */
+static int ops_block(stmt *s, stmt *last) {
+  int n = 0;
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case ST_ASSIGN: n += ops_expr(s->u.assign.value); break;
+    case ST_AUGASSIGN: n += 1 + ops_expr(s->u.aug.value); break;
+    case ST_RETURN: n += ops_expr(s->u.ret); break;
+    case ST_EXPR: n += ops_expr(s->u.expr); break;
+    case ST_IF: n += 1 + ops_expr(s->u.if_.cond) + ops_block(s->u.if_.then, NULL) +
+                     ops_block(s->u.if_.orelse, NULL); break;
+    case ST_WHILE: n += 1 + ops_expr(s->u.while_.cond) + ops_block(s->u.while_.body, NULL) +
+                        ops_block(s->u.while_.orelse, NULL); break;
+    case ST_FOR_RANGE: n += 1 + ops_expr(s->u.for_.start) + ops_expr(s->u.for_.stop) +
+                            ops_expr(s->u.for_.step) + ops_block(s->u.for_.body, NULL) +
+                            ops_block(s->u.for_.orelse, NULL); break;
+    default: break;
+    }
+    if (s == last) break;
+  }
+  return n;
+}
+
+int emit_graph_ops(module *m, func *f, int *ops, int cap) {
+  if (!f->partial) {
+    if (cap > 0) ops[0] = ops_block(f->body, NULL);
+    return 1;
+  }
+  region *rs;
+  int n = find_regions(m, f, &rs);
+  for (int i = 0; i < n && i < cap; i++) ops[i] = ops_block(rs[i].s_first, rs[i].s_last);
+  return n;
 }
 
 int emit_region_lines(module *m, func *f, int *lines, int cap) {

@@ -323,6 +323,8 @@ typedef struct module {
   /* options */
   bool all;
   bool trusted_syntax;
+  const char *const *suppressed; /* --suppress-errors: functions left to the interpreter */
+  int nsuppressed;
   const struct profile *prof;
   const char *realpath; /* to match profile entries */
 } module;
@@ -358,6 +360,9 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
 /* A graph-broken function's compiled regions: count, and their first and
  * last lines in lines[2*i], lines[2*i+1] (up to cap regions). */
 int emit_region_lines(module *m, func *f, int *lines, int cap);
+/* The graphs of a compiled function (its regions, or the whole body) and
+ * the number of operations in each (ops[i], up to cap). */
+int emit_graph_ops(module *m, func *f, int *ops, int cap);
 /* The guards of a root instance in check order, as the artifact records them. */
 int emit_guard_list(module *m, inst *in, const char ***out);
 const char *c_type(const type *t);
@@ -366,6 +371,7 @@ typedef struct cc_opts {                        /* cc.c */
   const char *cc, *python_include, *dynac_include, *ext_suffix;
 } cc_opts;
 bool cc_build(const char *c_path, const char *so_path, const cc_opts *o);
+bool cc_check(const char *c_path, const cc_opts *o);
 
 typedef struct profile_fn {                     /* profile.c */
   const char *file, *qualname;

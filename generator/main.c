@@ -36,7 +36,7 @@
 typedef struct options {
   const char *outdir;
   const char *profile_path;
-  bool all, emit_only, json, line_directives, trusted_syntax;
+  bool all, emit_only, json, line_directives, trusted_syntax, suppress_errors;
   const char **files;
   int nfiles;
 } options;
@@ -48,13 +48,16 @@ static const char *env_or(const char *name, const char *dflt) {
 
 static void usage(FILE *to) {
   fputs("usage: dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
-        "                  [--line-directives] [--trusted-syntax]\n"
+        "                  [--line-directives] [--trusted-syntax] [--suppress-errors]\n"
         "       dynac explain FILE.py... [--profile FILE] [--all] [--json]\n"
         "       dynac --version\n"
         "build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
         "        module (default DIR: __dynac__ beside the source)\n"
         "explain prints, per function: compiled or not, specialisations, guards and\n"
         "        graph breaks with file:line:col and reason\n"
+        "--suppress-errors (or DYNAC_SUPPRESS_ERRORS=1): a function whose generated code does\n"
+        "  not compile (a dynac bug) runs in the interpreter, with a warning, instead of\n"
+        "  failing the build\n"
         "--trusted-syntax: the files are known to compile with CPython; a construct the\n"
         "        Tree-sitter grammar cannot parse is then a graph break, not an error\n",
         to);
@@ -99,12 +102,14 @@ static bool mkdirs(const char *dir) {
 typedef struct phase_times { double parse, scope, annotations, infer, emit, cc; } phase_times;
 
 /* Runs parse .. infer on one file; returns NULL after reporting errors. */
-static module *analyse(const char *path, const profile *prof, bool all, bool trusted,
-                       phase_times *pt) {
+static module *analyse_suppressed(const char *path, const profile *prof, bool all, bool trusted,
+                                  phase_times *pt, const char *const *suppressed, int nsup) {
   module *m = calloc(1, sizeof *m);
   m->a = arena_new();
   m->path = path;
   m->all = all;
+  m->suppressed = suppressed;
+  m->nsuppressed = nsup;
   m->prof = prof;
   m->modname = module_stem(m->a, path);
   char rp[PATH_MAX];
@@ -121,6 +126,11 @@ static module *analyse(const char *path, const profile *prof, bool all, bool tru
   double t4 = now_ms();
   if (pt) { pt->parse = t1 - t0; pt->scope = t2 - t1; pt->annotations = t3 - t2; pt->infer = t4 - t3; }
   return m;
+}
+
+static module *analyse(const char *path, const profile *prof, bool all, bool trusted,
+                       phase_times *pt) {
+  return analyse_suppressed(path, prof, all, trusted, pt, NULL, 0);
 }
 
 static void release(module *m) {
@@ -198,17 +208,51 @@ static char *dir_of(const char *path) {
   return strndup(path, (size_t)(s - path ? s - path : 1));
 }
 
+/* Emits m into c_path and checks that it compiles (quietly). */
+static bool emits_valid_c(module *m, const emit_opts *eo, const cc_opts *co, const char *c_path) {
+  strbuf out = {0};
+  bool ok = emit_module(m, eo, &out) && write_file(c_path, out.data, out.len) && cc_check(c_path, co);
+  sb_free(&out);
+  return ok;
+}
+
+/* --suppress-errors: the functions whose generated code does not compile,
+ * found by building each compiled function alone. Returns how many (names
+ * in bad[], malloc'ed). */
+static int find_failing_functions(const char *path, const options *o, const profile *prof,
+                                  const emit_opts *eo, const cc_opts *co, const char *c_path,
+                                  char **bad, int cap) {
+  module *m = analyse(path, prof, o->all, o->trusted_syntax, NULL);
+  if (!m) return 0;
+  char *names[256];
+  int n = 0, nbad = 0;
+  for (int i = 0; i < m->nfuncs && n < 256; i++)
+    if (is_compiled(m, m->funcs[i])) names[n++] = strdup(m->funcs[i]->qualname);
+  release(m);
+  for (int k = 0; k < n; k++) {
+    const char *others[256];
+    int no = 0;
+    for (int j = 0; j < n; j++) if (j != k) others[no++] = names[j];
+    module *one = analyse_suppressed(path, prof, o->all, o->trusted_syntax, NULL, others, no);
+    bool ok = one && emits_valid_c(one, eo, co, c_path);
+    if (one) release(one);
+    if (!ok && nbad < cap) bad[nbad++] = strdup(names[k]);
+  }
+  for (int k = 0; k < n; k++) free(names[k]);
+  return nbad;
+}
+
 static int cmd_build(options *o, const profile *prof) {
   emit_opts eo = {env_or("DYNAC_TEMPLATES", DYNAC_DEFAULT_TEMPLATES), o->line_directives};
   cc_opts co = {env_or("CC", "cc"), env_or("DYNAC_PYTHON_INCLUDE", DYNAC_DEFAULT_PYTHON_INCLUDE),
                 env_or("DYNAC_INCLUDE", DYNAC_DEFAULT_INCLUDE),
                 env_or("DYNAC_EXT_SUFFIX", DYNAC_DEFAULT_EXT_SUFFIX)};
+  const char *sup_env = getenv("DYNAC_SUPPRESS_ERRORS");
+  bool suppress = o->suppress_errors || (sup_env && !strcmp(sup_env, "1"));
   for (int i = 0; i < o->nfiles; i++) {
     module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, NULL);
     if (!m) continue;
     if (!report_roots(m)) { release(m); continue; }
-    strbuf out = {0};
-    if (!emit_module(m, &eo, &out)) { sb_free(&out); release(m); continue; }
     char *dir = o->outdir ? strdup(o->outdir) : NULL;
     if (!dir) {
       char *sd = dir_of(m->path);
@@ -220,14 +264,30 @@ static int cmd_build(options *o, const profile *prof) {
     char c_path[PATH_MAX], so_path[PATH_MAX];
     snprintf(c_path, sizeof c_path, "%s/%s__dynac.c", dir, m->modname);
     snprintf(so_path, sizeof so_path, "%s/%s__dynac%s", dir, m->modname, co.ext_suffix);
-    if (!mkdirs(dir)) diag_plain("cannot create %s: %s", dir, strerror(errno));
-    else if (write_file(c_path, out.data, out.len) && !o->emit_only) cc_build(c_path, so_path, &co);
+    if (!mkdirs(dir)) { diag_plain("cannot create %s: %s", dir, strerror(errno)); free(dir); release(m); continue; }
+    char *bad[64];
+    int nbad = 0;
+    if (suppress && !emits_valid_c(m, &eo, &co, c_path)) {
+      release(m);
+      nbad = find_failing_functions(o->files[i], o, prof, &eo, &co, c_path, bad, 64);
+      for (int k = 0; k < nbad; k++)
+        fprintf(stderr, "%s: warning: %s(): the generator failed on it; it runs in the "
+                "interpreter (suppress_errors; please report this with the source file)\n",
+                o->files[i], bad[k]);
+      m = analyse_suppressed(o->files[i], prof, o->all, o->trusted_syntax, NULL,
+                             (const char *const *)bad, nbad);
+      if (!m) { free(dir); continue; }
+    }
+    strbuf out = {0};
+    bool emitted = emit_module(m, &eo, &out);
+    if (emitted && write_file(c_path, out.data, out.len) && !o->emit_only) cc_build(c_path, so_path, &co);
     int nk, nc = count_compiled(m, &nk);
     fprintf(stderr, "dynac: %s: %d of %d functions compiled (%d specialisations) -> %s\n",
             m->path, nc, m->nfuncs, nk, o->emit_only ? c_path : so_path);
     free(dir);
     sb_free(&out);
     release(m);
+    for (int k = 0; k < nbad; k++) free(bad[k]);
   }
   return diag_error_count() ? 1 : 0;
 }
@@ -258,12 +318,30 @@ static const char *spec_text(module *m, inst *in) {
   return r;
 }
 
+/* Graphs of f: one per kernel (a specialisation of the whole function, or of
+ * one region of a graph-broken function). */
+static int graph_count(module *m, func *f) {
+  if (!is_compiled(m, f)) return 0;
+  int nspec = 0, ops[1];
+  for (inst *in = f->insts; in; in = in->next_root) if (in->ok) nspec++;
+  return nspec * emit_graph_ops(m, f, ops, 0);
+}
+
+static void print_ops(module *m, func *f) {
+  int ops[64];
+  int n = emit_graph_ops(m, f, ops, 64);
+  printf("  graphs: %d; ops per graph:", graph_count(m, f));
+  for (int i = 0; i < n && i < 64; i++) printf("%s %d", i ? "," : "", ops[i]);
+  puts(f->partial ? " (per region, in each specialisation)" : "");
+}
+
 static void explain_text(module *m, const phase_times *pt) {
   int nk, nc = count_compiled(m, &nk);
-  int nbreaks = 0;
+  int nbreaks = 0, ngraphs = 0;
   for (int i = 0; i < m->nfuncs; i++) for (gbreak *b = m->funcs[i]->breaks; b; b = b->next) nbreaks++;
-  printf("%s: %d functions, %d compiled (%d specialisations), %d graph breaks\n", m->path,
-         m->nfuncs, nc, nk, nbreaks);
+  for (int i = 0; i < m->nfuncs; i++) ngraphs += graph_count(m, m->funcs[i]);
+  printf("%s: %d functions, %d compiled (%d specialisations), %d graphs, %d graph breaks\n",
+         m->path, m->nfuncs, nc, nk, ngraphs, nbreaks);
   if (ts_node_has_error(m->p.root))
     printf("note: the Tree-sitter grammar could not parse parts of this file (CPython can); "
            "functions there are not compiled\n");
@@ -292,6 +370,7 @@ static void explain_text(module *m, const phase_times *pt) {
     else if (!f->is_root) puts("not compiled: not a compile root (decorate it with @dynac.compile, "
                                "record a profile, or build with --all)");
     else printf("not compiled: %s\n", f->not_compiled ? f->not_compiled : "no specialisation compiled");
+    if (compiled) print_ops(m, f);
     for (inst *in = f->insts; in; in = in->next_root) {
       if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
@@ -330,7 +409,11 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
     bool compiled = is_compiled(m, f);
     int rl[64];
     int nreg = emit_region_lines(m, f, rl, 32);
-    ngraphs += compiled ? (f->partial ? nreg : 1) : 0;
+    ngraphs += graph_count(m, f);
+    int ops[64];
+    int nops = compiled ? emit_graph_ops(m, f, ops, 64) : 0;
+    cJSON *jo = cJSON_AddArrayToObject(jf, "ops_per_graph");
+    for (int k = 0; k < nops && k < 64; k++) cJSON_AddItemToArray(jo, cJSON_CreateNumber(ops[k]));
     cJSON_AddBoolToObject(jf, "compiled", compiled);
     cJSON_AddBoolToObject(jf, "partial", f->partial && compiled);
     cJSON *jr = cJSON_AddArrayToObject(jf, "regions");
@@ -432,6 +515,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--json")) o.json = true;
     else if (!strcmp(a, "--line-directives")) o.line_directives = true;
     else if (!strcmp(a, "--trusted-syntax")) o.trusted_syntax = true;
+    else if (!strcmp(a, "--suppress-errors")) o.suppress_errors = true;
     else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "dynac: error: unknown option '%s'\n", a);
       usage(stderr);

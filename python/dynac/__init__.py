@@ -20,18 +20,23 @@ import functools as _functools
 import os as _os
 
 from . import _runtime
+from ._explain import ExplainOutput, compile_times, explain
 from ._loader import artifact_for, attach_function
 
 __all__ = ["compile", "disable", "allow_in_graph", "disallow_in_graph", "graph_break",
            "assume_constant_result", "is_compiling", "stats", "reset_stats",
-           "list_backends", "config", "CompiledFunction", "reset"]
+           "list_backends", "config", "CompiledFunction", "reset", "explain",
+           "compile_times", "ExplainOutput"]
 
 CompiledFunction = _runtime.CompiledFunction
 
 
 class _Config:
     """Run-time settings. `artifact_path`: extra directories searched for
-    built modules (also $DYNAC_PATH, colon-separated)."""
+    built modules (also $DYNAC_PATH, colon-separated). `suppress_errors`
+    (also $DYNAC_SUPPRESS_ERRORS=1; off by default): a failure to attach a
+    function's kernels leaves it to the interpreter with a warning instead of
+    raising; `dynac build --suppress-errors` does the same for the generator."""
 
     def __init__(self):
         env = _os.environ.get("DYNAC_PATH", "")
@@ -63,8 +68,17 @@ def compile(fn=None, **options):
     artifact = artifact_for(fn.__code__.co_filename, config.artifact_path)
     if artifact is None:
         return fn
-    served = attach_function(fn, artifact)
-    _attach_module(artifact, fn)
+    try:
+        served = attach_function(fn, artifact)
+        _attach_module(artifact, fn)
+    except Exception as e:  # noqa: BLE001 - suppress_errors decides
+        if not config.suppress_errors:
+            raise
+        import warnings
+        warnings.warn("dynac: %s runs in the interpreter: attaching its kernels failed (%s: %s; "
+                      "suppress_errors is set)" % (fn.__qualname__, type(e).__name__, e),
+                      RuntimeWarning, stacklevel=2)
+        return fn
     if not served:
         return fn
     compiled = _runtime.compiled_function(fn, lambda: _attach_module(artifact, fn))

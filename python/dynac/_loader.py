@@ -11,6 +11,7 @@ import importlib.util
 import os
 import re
 import sys
+import time
 import warnings
 
 from . import _runtime
@@ -66,6 +67,8 @@ def artifact_for(source_path, search_dirs=()):
             continue
         if os.path.basename(source_path) != mod.__dynac_source__:
             continue
+        if getattr(mod, "__dynac_source_path__", None) is None:
+            mod.__dynac_source_path__ = os.path.abspath(source_path)
         if mod.__dynac_source_sha256__ != source_sha256(source_path):
             key = (path, source_path)
             if key not in _warned_stale:
@@ -99,9 +102,13 @@ def _load(path):
 def attach_function(fn, artifact):
     """Attaches `artifact`'s kernels (and resume function) for fn; returns the
     number of kernel entries plus 1 if it got a resume function."""
+    from ._explain import note_load
+    t0 = time.perf_counter()
     modname = getattr(fn, "__module__", None) or module_stem(fn.__code__.co_filename)
     n = _runtime.attach_function(fn, artifact, modname)
-    return n + attach_resumes([fn.__code__], artifact, fn.__globals__, fn.__code__.co_filename)
+    n += attach_resumes([fn.__code__], artifact, fn.__globals__, fn.__code__.co_filename)
+    note_load(artifact.__file__, (time.perf_counter() - t0) * 1000.0)
+    return n
 
 
 def attach_code(code, artifact, modname, module_globals=None):

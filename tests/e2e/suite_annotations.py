@@ -245,5 +245,73 @@ def logs_graph_breaks_and_recompiles():
             in r.stderr), r.stderr
 
 
+@case
+def explain_from_python():
+    e = dynac.explain(C.f)
+    reasons = [(b["id"], b["line"]) for b in e.break_reasons]
+    whole = dynac.explain(SRC)
+    return (e.graph_count == 1 and e.graph_break_count == 1 and reasons[0][0] == "GB0017"
+            and e.ops_per_graph == [[3]] and "Graph Count: 1" in str(e)
+            and set(e.compile_times) >= {"parse", "scope", "annotations", "infer"}
+            and whole.graph_break_count >= 5 and whole.graph_count > e.graph_count), str(e)
+
+
+@case
+def compile_times_table():
+    d = dynac.compile_times(repr="dict")
+    t = dynac.compile_times()
+    mine = [v for k, v in d.items() if k.startswith("corpus_annotations__dynac")]
+    return (mine and all(v["attach"] > 0 and v["infer"] > 0 for v in mine)
+            and "attach" in t.splitlines()[0]), t
+
+
+@case
+def suppress_errors_leaves_a_failing_function_to_the_interpreter():
+    d = os.path.join(TMP, "suppress")
+    os.makedirs(d)
+    shutil.copy(SRC, d)
+    path = os.path.join(d, "corpus_annotations.py")
+    env = {"DYNAC_TEST_BREAK_EMIT": "helper"}
+    failing = dynac_cmd("build", path, env=env)
+    ok = dynac_cmd("build", path, env=dict(env, DYNAC_SUPPRESS_ERRORS="1"))
+    flag = dynac_cmd("build", "--suppress-errors", path, env=env)
+    mod = load_module(path, "corpus_annotations_suppressed")
+    return (failing.returncode != 0 and ok.returncode == 0 and flag.returncode == 0
+            and "helper(): the generator failed on it" in ok.stderr
+            and mod.calls_helper(1.0) == 4.0 and mod.uses_inner1(1.0) == C.uses_inner1(1.0)), \
+        (failing.returncode, ok.stderr[-1500:], flag.returncode)
+
+
+@case
+def suppress_errors_config_at_run_time():
+    saved = dynac.config.suppress_errors
+
+    def broken():
+        return 1.0
+
+    broken.__code__ = broken.__code__.replace(co_filename=SRC)  # an artifact that cannot serve it
+    import dynac._loader as L
+    real = L._runtime.attach_function
+    L._runtime.attach_function = lambda *a: 1 / 0
+    try:
+        dynac.config.suppress_errors = True
+        import warnings
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = dynac.compile(C.scaled.__wrapped__)
+        quiet = r is C.scaled.__wrapped__ and any("attaching its kernels failed" in str(x.message)
+                                                  for x in w)
+        dynac.config.suppress_errors = False
+        try:
+            dynac.compile(C.scaled.__wrapped__)
+            loud = False
+        except ZeroDivisionError:
+            loud = True
+    finally:
+        L._runtime.attach_function = real
+        dynac.config.suppress_errors = saved
+    return quiet and loud
+
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()
