@@ -28,8 +28,16 @@
  * another type), or DYNAC_ERROR with a Python exception set. On DYNAC_DEOPT
  * the untouched frame runs in the interpreter, which produces CPython's
  * result, exception, message and traceback. This is only valid for kernels
- * without side effects, which is every kernel of the scalar kernel
- * language; kernels that write to memory must raise instead.
+ * without side effects. A kernel that makes an opaque call (allow_in_graph,
+ * through dynac_rt.call_opaque) tracks that it did; a deoptimisation point
+ * reached afterwards raises instead (DYNAC_DEOPT_OR_RAISE), and the callee's
+ * own exception propagates with a traceback entry (dynac_traceback_here).
+ *
+ * Annotations at run time (section 3): roots (DYNAC_FUNC_ROOT) start
+ * compiled execution, other functions dispatch only inside a root's call;
+ * dynac_disable_enter/exit (disable), dynac_call_interpreted
+ * (disable(recursive=False)), dynac_set_disallowed (disallow_in_graph),
+ * dynac_reset (reset). Logs: DYNAC_LOGS=dispatch,guards,graph_breaks,recompiles.
  */
 #ifndef DYNAC_H
 #define DYNAC_H
