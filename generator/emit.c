@@ -128,15 +128,26 @@ static void line(em *E, const char *fmt, ...) {
   char buf[4096];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  const char *deopt = E->effectful ? strstr(buf, "return DYNAC_DEOPT;") : NULL;
-  if (deopt) { /* after an opaque call, the interpreter cannot redo the call: raise */
-    sb_putn(E->b, buf, (size_t)(deopt - buf));
-    sb_printf(E->b, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d);", E->cur_line);
-    sb_puts(E->b, deopt + strlen("return DYNAC_DEOPT;"));
-  } else {
-    sb_puts(E->b, buf);
-  }
+  sb_puts(E->b, buf);
   sb_puts(E->b, "\n");
+}
+
+/* Emits `if (COND) <deoptimise>;` with `why` as a comment: return DYNAC_DEOPT, or, in a
+ * kernel that makes opaque calls, raise once one ran (the interpreter would
+ * repeat it): DYNAC_DEOPT_OR_RAISE. why may be NULL. */
+static void deopt_if(em *E, const char *why, const char *cond_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void deopt_if(em *E, const char *why, const char *cond_fmt, ...) {
+  va_list ap;
+  va_start(ap, cond_fmt);
+  char cond[4096];
+  vsnprintf(cond, sizeof cond, cond_fmt, ap);
+  va_end(ap);
+  const char *action = E->effectful
+      ? arena_printf(E->m->a, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d)",
+                     E->cur_line)
+      : "return DYNAC_DEOPT";
+  line(E, "if (%s) %s;%s%s%s", cond, action, why ? " /* " : "", why ? why : "", why ? " */" : "");
 }
 
 static const char *tmpvar(em *E, const type *t) {
@@ -227,8 +238,8 @@ static const char *float_literal(em *E, double f) {
 /* A fallible helper call: `int dynac_X(a, b, &t)` returning nonzero to deopt. */
 static const char *checked(em *E, const type *rt, const char *helper, const char *a, const char *b) {
   const char *t = tmpvar(E, rt);
-  if (b) line(E, "if (%s(%s, %s, &%s)) return DYNAC_DEOPT;", helper, a, b, t);
-  else line(E, "if (%s(%s, &%s)) return DYNAC_DEOPT;", helper, a, t);
+  if (b) deopt_if(E, NULL, "%s(%s, %s, &%s)", helper, a, b, t);
+  else deopt_if(E, NULL, "%s(%s, &%s)", helper, a, t);
   return t;
 }
 
@@ -389,7 +400,7 @@ static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   line(E, "{");
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
-  line(E, "if (%s(dynac_call_api(%s, argv, %d), &%s)) return DYNAC_DEOPT;", unbox, fn_obj,
+  deopt_if(E, NULL, "%s(dynac_call_api(%s, argv, %d), &%s)", unbox, fn_obj,
        e->u.call.n, res);
   E->indent--;
   line(E, "}");
@@ -411,8 +422,8 @@ static const char *emit_math(em *E, expr *e) {
                      ? "dynac_num_ceil" : "dynac_num_to_int", x, NULL);
     if (a0->ty->kind != TY_FLOAT) return as_int(E, x, a0->ty);
     const char *t = tmpvar(E, &ty_int);
-    if (!strcmp(name, "trunc")) line(E, "if (dynac_float_to_int(%s, &%s)) return DYNAC_DEOPT;", x, t);
-    else line(E, "if (dynac_float_to_int(%s(%s), &%s)) return DYNAC_DEOPT;", name, x, t);
+    if (!strcmp(name, "trunc")) deopt_if(E, NULL, "dynac_float_to_int(%s, &%s)", x, t);
+    else deopt_if(E, NULL, "dynac_float_to_int(%s(%s), &%s)", name, x, t);
     return t;
   }
   const char *xd = as_double(E, x, a0->ty);
@@ -423,13 +434,13 @@ static const char *emit_math(em *E, expr *e) {
   const char *t = tmpvar(E, &ty_float);
   if (e->u.call.n == 1) {
     line(E, "%s = %s(%s);", t, name, xd);
-    line(E, "if (dynac_math_check1(%s, %s)) return DYNAC_DEOPT; /* math domain/range error */", xd, t);
+    deopt_if(E, "math domain/range error", "dynac_math_check1(%s, %s)", xd, t);
     return t;
   }
   const char *y = emit_expr(E, e->u.call.args[1]);
   const char *yd = as_double(E, y, e->u.call.args[1]->ty);
   line(E, "%s = %s(%s, %s);", t, name, xd, yd);
-  line(E, "if (dynac_math_check2(%s, %s, %s)) return DYNAC_DEOPT; /* math domain/range error */",
+  deopt_if(E, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
        xd, yd, t);
   return t;
 }
@@ -464,16 +475,16 @@ static const char *emit_builtin(em *E, expr *e) {
     const char *res = tmpvar(E, e->ty);
     if (et->kind == TY_NUM) {
       const char *a = as_num(E, x, t0), *b = as_num(E, y, t1);
-      line(E, "if (dynac_num_floordiv(%s, %s, &%s.v0) || dynac_num_mod(%s, %s, &%s.v1)) "
-           "return DYNAC_DEOPT;", a, b, res, a, b, res);
+      deopt_if(E, NULL, "dynac_num_floordiv(%s, %s, &%s.v0) || dynac_num_mod(%s, %s, &%s.v1)",
+               a, b, res, a, b, res);
     } else if (et->kind == TY_FLOAT) {
       const char *a = as_double(E, x, t0), *b = as_double(E, y, t1);
-      line(E, "if (dynac_float_floordiv(%s, %s, &%s.v0) || dynac_float_mod(%s, %s, &%s.v1)) "
-           "return DYNAC_DEOPT;", a, b, res, a, b, res);
+      deopt_if(E, NULL, "dynac_float_floordiv(%s, %s, &%s.v0) || dynac_float_mod(%s, %s, &%s.v1)",
+               a, b, res, a, b, res);
     } else {
       const char *a = as_int(E, x, t0), *b = as_int(E, y, t1);
-      line(E, "if (dynac_int_floordiv(%s, %s, &%s.v0) || dynac_int_mod(%s, %s, &%s.v1)) "
-           "return DYNAC_DEOPT;", a, b, res, a, b, res);
+      deopt_if(E, NULL, "dynac_int_floordiv(%s, %s, &%s.v0) || dynac_int_mod(%s, %s, &%s.v1)",
+               a, b, res, a, b, res);
     }
     return res;
   }
@@ -518,7 +529,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
   if (rt) {
     const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
                         ? "dynac_unbox_int" : "dynac_unbox_bool";
-    line(E, "if (%s(r, &%s)) return DYNAC_DEOPT; /* not the annotated type */", unbox, res);
+    deopt_if(E, "not the annotated type", "%s(r, &%s)", unbox, res);
   } else {
     line(E, "Py_DECREF(r); /* the result is not used */");
   }
@@ -533,7 +544,7 @@ static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
   inst *callee = e->u.call.inst;
   if (!callee) { /* cannot happen for a typed instance; never crash on it */
-    line(E, "return DYNAC_DEOPT; /* internal: a call without a typed callee */");
+    deopt_if(E, "internal: a call without a typed callee", "1");
     return "0";
   }
   const char *vals[64];
@@ -549,14 +560,14 @@ static const char *emit_call(em *E, expr *e) {
   for (int i = 0; i < E->m->nfuncs; i++) if (E->m->funcs[i] == callee->fn) fi = i;
   line(E, "{");
   E->indent++;
-  line(E, "if (dynac__depth >= DYNAC_MAX_KERNEL_DEPTH) return DYNAC_DEOPT;");
+  deopt_if(E, NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
   line(E, "dynac__direct_calls[%d]++;", fi);
   line(E, "dynac__depth++;");
   line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
   line(E, "dynac__depth--;");
-  if (has_value) line(E, "if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */");
-  line(E, "if (st == DYNAC_DEOPT) return DYNAC_DEOPT;");
+  if (has_value) deopt_if(E, "None where a value was typed", "st == DYNAC_OK_NONE");
+  deopt_if(E, NULL, "st == DYNAC_DEOPT");
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
   if (callee->effectful) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   E->indent--;
@@ -573,7 +584,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_NONE: return "0";
   case EX_LOCAL:
     if (!E->bound[e->u.local])
-      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[e->u.local]);
+      deopt_if(E, "UnboundLocalError", "!b_%s", E->in->fn->local_cnames[e->u.local]);
     return local_name(E, e->u.local);
   case EX_GLOBAL: {
     slot *s = e->u.global;
@@ -648,7 +659,7 @@ static void emit_stmt(em *E, stmt *s) {
     int loc = s->u.aug.local;
     const type *lt = E->in->local_ty[loc];
     if (!E->bound[loc])
-      line(E, "if (!b_%s) return DYNAC_DEOPT; /* UnboundLocalError */", E->in->fn->local_cnames[loc]);
+      deopt_if(E, "UnboundLocalError", "!b_%s", E->in->fn->local_cnames[loc]);
     const char *r = emit_expr(E, s->u.aug.value);
     const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
@@ -714,7 +725,7 @@ static void emit_stmt(em *E, stmt *s) {
     line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), s->u.for_.stop->ty));
     const char *stepv = tmpvar(E, &ty_int);
     line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), s->u.for_.step->ty) : "INT64_C(1)");
-    line(E, "if (%s == 0) return DYNAC_DEOPT; /* ValueError: range() arg 3 must not be zero */", stepv);
+    deopt_if(E, "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
     E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
     line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
          label, startv, stopv, stepv, label, label, label);
@@ -1080,12 +1091,15 @@ static void mark_assigned(stmt *s, bool *defbound) {
 /* Regions of one split block. Top level: names are versioned (cur_after);
  * nested (the block of an interpreted compound statement): versions are
  * fixed, and a region must not break or continue the interpreted loop. */
+static bool in_region(func *f, stmt *s, bool top) {
+  return top_ok(f, s->split_id, s) && (top || !escapes(s));
+}
+
 static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
   func *f = S->f;
   const int *cur_before = NULL;
   for (stmt *s = b; s;) {
-    bool ok = s->kind != ST_INTERP && top_ok(f, s->split_id, s) && (top || !escapes(s));
-    if (!ok) {
+    if (!in_region(f, s, top)) {
       if (s->kind == ST_INTERP && s->nblocks) {
         bool *inner = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
         for (int i = 0; i < s->nblocks; i++) {
@@ -1111,7 +1125,7 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
     bool *wr = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
     stmt *last = s;
     bool all_no_op = true;
-    while (s && s->kind != ST_INTERP && top_ok(f, s->split_id, s) && (top || !escapes(s))) {
+    while (s && in_region(f, s, top)) {
       reads_stmt(s, rd, wr);
       all_no_op = all_no_op && no_op(s);
       last = s;

@@ -55,9 +55,9 @@ const struct gb_registry gb_registry[] = {
      "the disabled function runs in the interpreter; remove disable to compile through the call"},
     {"GB0018", "disallowed-call", "call to a function marked disallow_in_graph",
      "allow_in_graph(fn) reverses disallow_in_graph(fn)"},
-    {"GB0019", "opaque-call", "an allow_in_graph call the kernel cannot make",
-     "pass int, float or bool arguments positionally; to use the result, annotate the "
-     "callee's return type (-> float, int or bool)"},
+    {"GB0019", "opaque-call", "the result of an allow_in_graph call is used but its type is "
+     "not declared", "annotate the callee's return type (-> float, int or bool), or call it "
+     "as a statement"},
     {"GB0020", "constant-result", "an assume_constant_result call the kernel cannot fold",
      "call it without arguments and annotate its return type (-> float, int or bool)"},
     {NULL, NULL, NULL, NULL}};
@@ -79,6 +79,7 @@ typedef struct lower {
   const type *hint[256]; /* their type when the statement says it (or NULL) */
   int ndynamic;
   int loops;        /* enclosing while/for loops (emit.c keeps at most 64) */
+  TSNode statement_call; /* the expression statement's call being lowered, if any */
   bool split;       /* the block being lowered is split: broken statements run in the
                        interpreter, the rest compiles (the top-level block, and the blocks
                        of interpreted compound statements) */
@@ -500,24 +501,17 @@ static expr *lower_float_of_string(lower *L, TSNode n, TSNode str) {
 
 /* An allow_in_graph callee: called from the kernel through the C API with
  * boxed positional arguments; the result is typed by its return annotation. */
+static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args);
+
 static expr *lower_opaque_call(lower *L, TSNode n, TSNode fnode, TSNode args, const type *ret) {
   char *fname = text(L, fnode);
-  uint32_t c = ts_node_named_child_count(args);
-  expr *e = new_expr(L, EX_CALL, n);
-  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
-  for (uint32_t i = 0; i < c; i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
-    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
-        node_is(a, "dictionary_splat") || e->u.call.n == 64) {
-      gb(L, a, "opaque-call", arena_printf(L->m->a, "allow_in_graph call to %s() with keyword "
-         "or starred arguments", fname));
-      return NULL;
-    }
-    expr *x = lower_expr(L, a);
-    if (!x) return NULL;
-    e->u.call.args[e->u.call.n++] = x;
+  if ((!ret || ret->kind == TY_NONE) && !ts_node_eq(n, L->statement_call)) {
+    gb(L, n, "opaque-call", arena_printf(L->m->a, "the result of allow_in_graph %s() is used, "
+       "but its type is not declared", fname));
+    return NULL;
   }
+  expr *e = lower_positional_call(L, n, fnode, args);
+  if (!e) return NULL;
   e->u.call.kind = CALLEE_OPAQUE;
   e->u.call.name = fname;
   e->u.call.ret = ret && ret->kind != TY_NONE ? ret : NULL;
@@ -536,6 +530,28 @@ static expr *lower_constant_result(lower *L, TSNode n, TSNode args, func *callee
   }
   expr *e = new_expr(L, EX_GLOBAL, n);
   e->u.global = ir_slot(L->m, SLOT_CONST_RESULT, callee->name, NULL, callee->ret_ann, NULL, -1);
+  return e;
+}
+
+/* A call with positional arguments only (its callee kind is set by the
+ * caller); keyword or starred arguments break the graph. */
+static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
+  expr *e = new_expr(L, EX_CALL, n);
+  uint32_t c = ts_node_named_child_count(args);
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
+        node_is(a, "dictionary_splat")) {
+      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with keyword or "
+         "starred arguments", text(L, fnode)));
+      return NULL;
+    }
+    expr *x = lower_expr(L, a);
+    if (!x) return NULL;
+    e->u.call.args[e->u.call.n++] = x;
+  }
   return e;
 }
 
@@ -599,22 +615,8 @@ static expr *lower_call(lower *L, TSNode n) {
        fname0));
     return NULL;
   }
-  expr *e = new_expr(L, EX_CALL, n);
-  uint32_t c = ts_node_named_child_count(args);
-  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
-  for (uint32_t i = 0; i < c; i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
-    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
-        node_is(a, "dictionary_splat")) {
-      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with keyword or "
-         "starred arguments", text(L, fnode)));
-      return NULL;
-    }
-    expr *x = lower_expr(L, a);
-    if (!x) return NULL;
-    e->u.call.args[e->u.call.n++] = x;
-  }
+  expr *e = lower_positional_call(L, n, fnode, args);
+  if (!e) return NULL;
   char *fname = text(L, fnode);
   if (node_is(fnode, "identifier")) {
     const char *mattr = find_local(L->f, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
@@ -988,6 +990,7 @@ static stmt *lower_expression_statement(lower *L, TSNode n) {
     gb(L, n, "unsupported-statement", "tuple expression statement");
     return NULL;
   }
+  L->statement_call = e; /* a call whose result is not used */
   expr *x = lower_expr(L, e);
   if (!x) return NULL;
   stmt *s = new_stmt(L, ST_EXPR, n);
@@ -1106,7 +1109,7 @@ static void bind_dynamic(lower *L, const bool *hit, const char *hinted, const ty
     int v = L->depth == 0 ? new_version(L, base) : L->current[base];
     L->seen[base] = true;
     if (L->ndynamic == 256) continue;
-    L->hint[L->ndynamic] = hinted && !strcmp(L->f->locals[base], hinted) ? hint : NULL;
+    L->hint[L->ndynamic] = hinted_here ? hint : NULL;
     L->dynamic[L->ndynamic++] = v;
   }
 }
@@ -1151,13 +1154,17 @@ static void bind_header(lower *L, TSNode n) {
 
 static stmt *lower_block(lower *L, TSNode block);
 
+/* A compound statement whose blocks are split when it runs in the interpreter. */
+static bool splittable(TSNode n) {
+  if (!node_is(n, "if_statement") && !node_is(n, "while_statement") &&
+      !node_is(n, "for_statement") && !node_is(n, "with_statement") && !node_is(n, "try_statement"))
+    return false;
+  return !(ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async"));
+}
+
 /* An interpreted compound statement keeps its blocks: they are split in
  * turn, so the statements in them that compile still run as kernels. */
 static void split_blocks(lower *L, stmt *s, TSNode n) {
-  if (!node_is(n, "if_statement") && !node_is(n, "while_statement") &&
-      !node_is(n, "for_statement") && !node_is(n, "with_statement") && !node_is(n, "try_statement"))
-    return;
-  if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) return;
   TSNode blocks[64];
   int nb = 0;
   uint32_t c = ts_node_named_child_count(n);
@@ -1179,26 +1186,29 @@ static void split_blocks(lower *L, stmt *s, TSNode n) {
   s->nblocks = nb;
 }
 
-static void truncate_breaks(lower *L, int keep) {
+/* Keeps the first `keep` graph breaks of the function, then `tail`;
+ * returns the breaks that followed them. */
+static gbreak *splice_breaks(lower *L, int keep, gbreak *tail) {
   gbreak **p = &L->f->breaks;
   for (int i = 0; i < keep && *p; i++) p = &(*p)->next;
-  *p = NULL;
+  gbreak *old = *p;
+  *p = tail;
+  return old;
 }
 
 static stmt *interp_stmt(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_INTERP, n);
-  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
-  const char *hinted = NULL;
-  const type *hint = interp_result_hint(L, n, &hinted);
-  if (L->depth > 0 && (node_is(n, "if_statement") || node_is(n, "while_statement") ||
-                       node_is(n, "for_statement") || node_is(n, "with_statement") ||
-                       node_is(n, "try_statement"))) {
+  bool split = splittable(n);
+  if (L->depth > 0 && split) {
     split_blocks(L, s, n); /* nested: its blocks bind their own names */
     return s;
   }
+  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
+  const char *hinted = NULL;
+  const type *hint = interp_result_hint(L, n, &hinted);
   mark_rebound(L, n, hit);
-  if (L->depth == 0) split_blocks(L, s, n); /* its blocks bind at the current versions... */
-  bind_dynamic(L, hit, hinted, hint);       /* ...and later code sees new ones */
+  if (L->depth == 0 && split) split_blocks(L, s, n); /* its blocks bind at the current versions... */
+  bind_dynamic(L, hit, hinted, hint);                  /* ...and later code sees new ones */
   return s;
 }
 
@@ -1216,14 +1226,9 @@ static stmt *lower_block(lower *L, TSNode block) {
     int before = count_breaks(L);
     stmt *s = lower_stmt(L, ch);
     if (split && (count_breaks(L) != before || !s)) {
-      gbreak *found = L->f->breaks; /* the breaks, as first found, are the ones reported */
-      for (int k = 0; k < before && found; k++) found = found->next;
-      truncate_breaks(L, before);
+      gbreak *found = splice_breaks(L, before, NULL); /* as first found: the ones reported */
       s = interp_stmt(L, ch); /* re-lowering its blocks finds them again: drop those */
-      truncate_breaks(L, before);
-      gbreak **tail_b = &L->f->breaks;
-      while (*tail_b) tail_b = &(*tail_b)->next;
-      *tail_b = found;
+      splice_breaks(L, before, found);
       L->f->partial = true;
     }
     if (!s) continue; /* the break is recorded; keep lowering to find all */

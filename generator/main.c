@@ -409,7 +409,9 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
     bool compiled = is_compiled(m, f);
     int rl[64];
     int nreg = emit_region_lines(m, f, rl, 32);
-    ngraphs += graph_count(m, f);
+    int ng = graph_count(m, f);
+    ngraphs += ng;
+    cJSON_AddNumberToObject(jf, "graph_count", ng);
     int ops[64];
     int nops = compiled ? emit_graph_ops(m, f, ops, 64) : 0;
     cJSON *jo = cJSON_AddArrayToObject(jf, "ops_per_graph");

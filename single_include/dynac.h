@@ -925,7 +925,6 @@ typedef struct dynac__cache {
   int64_t deopts;             /* kernel calls that handed back to the interpreter */
   const dynac_func_desc *fd;
   const dynac_module_desc *md;
-  int flags;                  /* fd->flags: DYNAC_FUNC_ROOT, DYNAC_FUNC_EAGER */
   int disallowed;             /* disallow_in_graph(fn): every call runs in the interpreter */
   int needs_reattach;         /* dynac_reset() dropped the entries; the next call re-adds them */
   const dynac_entry_desc *last_served; /* for the recompiles log */
@@ -938,20 +937,34 @@ typedef struct dynac__cache {
   struct dynac__cache *prev, *next;
 } dynac__cache;
 
-struct dynac__cfunc_head { PyObject_HEAD vectorcallfunc vectorcall; PyObject *func; };
+/* A CompiledFunction: the vectorcall fast path of a decorated root. */
+typedef struct dynac__cfunc {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *func;        /* strong: the original function, unchanged */
+  PyObject *code;        /* borrowed: func.__code__ when `cache` was looked up */
+  dynac__cache *cache;   /* its cache (alive while the code object is) */
+  PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
+  PyObject *weaklist;
+  PyObject *on_first_call; /* strong, or NULL: called (no arguments) before the first call */
+} dynac__cfunc;
 static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
 static _PyFrameEvalFunction dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
-static DYNAC__TLS int dynac__disable_depth;
-static DYNAC__TLS int dynac__root_depth;  /* roots running on this thread (Dynamo's "inside a
-                                             compiled frame"); non-roots dispatch only then */
-static DYNAC__TLS int dynac__eager_depth; /* backend="eager" roots running on this thread */
+/* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
+typedef struct dynac__thread {
+  int disable_depth;        /* disable(recursive=True) regions: nothing dispatches */
+  int root_depth;           /* roots running (Dynamo's "inside a compiled frame");
+                               non-roots dispatch only then */
+  int eager_depth;          /* backend="eager" roots running */
+  PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
+} dynac__thread;
+static DYNAC__TLS dynac__thread dynac__t;
 static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
 static PyObject *dynac__constants;        /* {function: result} (assume_constant_result) */
-static DYNAC__TLS PyCodeObject *dynac__skip_code; /* the next frame of it: interpreter */
 
 static void dynac__log(const char *topic, const char *fmt, ...) {
   va_list ap;
@@ -998,7 +1011,7 @@ DYNAC_API int dynac_init(void) {
 static PyObject *dynac__code_of(PyObject *fn) { /* borrowed, or NULL */
   if (PyFunction_Check(fn)) return PyFunction_GET_CODE(fn);
   if (dynac__cfunc_type && Py_TYPE(fn) == dynac__cfunc_type)
-    return PyFunction_GET_CODE(((struct dynac__cfunc_head *)fn)->func);
+    return PyFunction_GET_CODE(((dynac__cfunc *)fn)->func);
   return NULL;
 }
 
@@ -1020,11 +1033,22 @@ static PyObject *dynac__rt_constant_result(PyObject *fn) {
   return st < 0 ? NULL : r;
 }
 
-static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t n) {
+/* Calls func with the frame hook held, so the functions it calls dispatch;
+ * the next frame of `skip` (or none) runs in the interpreter. */
+static PyObject *dynac__call_in_interpreter(PyObject *func, PyCodeObject *skip,
+                                            PyObject *const *args, size_t nargsf,
+                                            PyObject *kwnames) {
   dynac_hook_acquire();
-  PyObject *r = PyObject_Vectorcall(fn, args, n, NULL);
+  PyCodeObject *saved = dynac__t.skip_code;
+  if (skip) dynac__t.skip_code = skip;
+  PyObject *r = PyObject_Vectorcall(func, args, nargsf, kwnames);
+  dynac__t.skip_code = saved;
   dynac_hook_release();
   return r;
+}
+
+static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t n) {
+  return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
 }
 
 static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_result,
@@ -1057,7 +1081,6 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     memcpy(c->name, name, len + 1);
     c->fd = fd;
     c->md = md;
-    c->flags = fd->flags;
     int dis = PySet_Contains(dynac__disallowed, (PyObject *)code);
     if (dis < 0) { DYNAC_FREE(c->name); DYNAC_FREE(c); return -1; }
     c->disallowed = dis;
@@ -1126,13 +1149,13 @@ static void dynac__move_to_front(dynac__cache *c, int i) {
 
 /* Roots (and eager roots) count as running while their call runs, in the
  * interpreter or not: non-roots dispatch only inside a root's call. */
-static inline void dynac__call_enter(const dynac__cache *c) {
-  if (c->flags & DYNAC_FUNC_ROOT) dynac__root_depth++;
-  if (c->flags & DYNAC_FUNC_EAGER) dynac__eager_depth++;
+static inline void dynac__call_enter(dynac__thread *t, const dynac__cache *c) {
+  if (c->fd->flags & DYNAC_FUNC_ROOT) t->root_depth++;
+  if (c->fd->flags & DYNAC_FUNC_EAGER) t->eager_depth++;
 }
-static inline void dynac__call_exit(const dynac__cache *c) {
-  if (c->flags & DYNAC_FUNC_ROOT) dynac__root_depth--;
-  if (c->flags & DYNAC_FUNC_EAGER) dynac__eager_depth--;
+static inline void dynac__call_exit(dynac__thread *t, const dynac__cache *c) {
+  if (c->fd->flags & DYNAC_FUNC_ROOT) t->root_depth--;
+  if (c->fd->flags & DYNAC_FUNC_EAGER) t->eager_depth--;
 }
 
 /* The recompiles log: the call is served by another entry (or by the
@@ -1145,10 +1168,11 @@ static void dynac__log_switch(dynac__cache *c, const dynac_entry_desc *d, const 
   c->last_served = d;
 }
 
-static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObject *globals,
+static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                 PyObject *globals,
                                  PyObject **result) {
   if (c->disallowed) return DYNAC__INTERPRET;
-  if (!(c->flags & DYNAC_FUNC_ROOT) && !dynac__root_depth) {
+  if (!(c->fd->flags & DYNAC_FUNC_ROOT) && !t->root_depth) {
     c->outside_root++;
     return DYNAC__INTERPRET;
   }
@@ -1156,7 +1180,7 @@ static int dynac__dispatch_cache(dynac__cache *c, PyObject *const *args, PyObjec
     if (dynac__add_entries(c, c->md, c->fd) < 0) { *result = NULL; return DYNAC__SERVED; }
     c->needs_reattach = 0;
   }
-  int eager = dynac__eager_depth > 0;
+  int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
@@ -1240,8 +1264,9 @@ static void dynac__note_interpreter(dynac__cache *c) {
 DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject *globals,
                              PyObject **result) {
   dynac__cache *c = dynac__cache_of(code);
-  if (!c || dynac__disable_depth) return 0;
-  int st = dynac__dispatch_cache(c, args, globals, result);
+  dynac__thread *t = &dynac__t;
+  if (!c || t->disable_depth) return 0;
+  int st = dynac__dispatch_cache(t, c, args, globals, result);
   if (st == DYNAC__SERVED) return 1;
   if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   return 0;
@@ -1260,22 +1285,23 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, struct _PyInterpreterFrame
                                    int throwflag) {
   dynac__iframe *f = (dynac__iframe *)frame;
   PyCodeObject *co = f->f_code;
-  if (throwflag || (co->co_flags & DYNAC__SKIP_FLAGS) || dynac__disable_depth)
+  dynac__thread *t = &dynac__t;
+  if (throwflag || (co->co_flags & DYNAC__SKIP_FLAGS) || t->disable_depth)
     return dynac__eval_default(ts, frame, throwflag);
   dynac__cache *c = dynac__cache_of(co);
   if (!c) return dynac__eval_default(ts, frame, throwflag);
-  if (dynac__skip_code == co) { /* the dispatcher already tried this call */
-    dynac__skip_code = NULL;
+  if (t->skip_code == co) { /* the dispatcher already tried this call */
+    t->skip_code = NULL;
     return dynac__eval_default(ts, frame, throwflag);
   }
   PyObject *result;
-  dynac__call_enter(c);
-  int st = dynac__dispatch_cache(c, f->localsplus, f->f_globals, &result);
+  dynac__call_enter(t, c);
+  int st = dynac__dispatch_cache(t, c, f->localsplus, f->f_globals, &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__eval_default(ts, frame, throwflag);
   }
-  dynac__call_exit(c);
+  dynac__call_exit(t, c);
   return result;
 }
 
@@ -1299,23 +1325,19 @@ DYNAC_API int dynac_hook_release(void) {
   return 0;
 }
 
-DYNAC_API void dynac_disable_enter(void) { dynac__disable_depth++; }
-DYNAC_API void dynac_disable_exit(void) { if (dynac__disable_depth > 0) dynac__disable_depth--; }
+DYNAC_API void dynac_disable_enter(void) { dynac__t.disable_depth++; }
+DYNAC_API void dynac_disable_exit(void) { if (dynac__t.disable_depth > 0) dynac__t.disable_depth--; }
 
 DYNAC_API PyObject *dynac_call_interpreted(PyObject *fn, PyObject *const *args, size_t nargsf,
                                            PyObject *kwnames) {
   PyObject *code = dynac__code_of(fn);
   if (!code) return PyObject_Vectorcall(fn, args, nargsf, kwnames);
-  PyObject *func = PyFunction_Check(fn) ? fn : ((struct dynac__cfunc_head *)fn)->func;
+  PyObject *func = PyFunction_Check(fn) ? fn : ((dynac__cfunc *)fn)->func;
   dynac__cache *c = dynac__cache_of((PyCodeObject *)code);
-  if (c) dynac__call_enter(c);
-  dynac_hook_acquire();
-  PyCodeObject *saved = dynac__skip_code;
-  dynac__skip_code = (PyCodeObject *)code;
-  PyObject *r = PyObject_Vectorcall(func, args, nargsf, kwnames);
-  dynac__skip_code = saved;
-  dynac_hook_release();
-  if (c) dynac__call_exit(c);
+  dynac__thread *t = &dynac__t;
+  if (c) dynac__call_enter(t, c);
+  PyObject *r = dynac__call_in_interpreter(func, (PyCodeObject *)code, args, nargsf, kwnames);
+  if (c) dynac__call_exit(t, c);
   return r;
 }
 
@@ -1391,8 +1413,8 @@ DYNAC_API PyObject *dynac_stats(void) {
         dynac__add_count(d, "outside_root_calls", c->outside_root) < 0)
       goto error;
     PyObject *flags = Py_BuildValue("{s:O,s:O,s:O}", "root",
-                                    (c->flags & DYNAC_FUNC_ROOT) ? Py_True : Py_False, "eager",
-                                    (c->flags & DYNAC_FUNC_EAGER) ? Py_True : Py_False,
+                                    (c->fd->flags & DYNAC_FUNC_ROOT) ? Py_True : Py_False, "eager",
+                                    (c->fd->flags & DYNAC_FUNC_EAGER) ? Py_True : Py_False,
                                     "disallowed", c->disallowed ? Py_True : Py_False);
     if (!flags || PyDict_Update(d, flags) < 0) { Py_XDECREF(flags); goto error; }
     Py_DECREF(flags);
@@ -1413,16 +1435,6 @@ DYNAC_API void dynac_stats_reset(void) {
 }
 
 /* ---- compiled function: the vectorcall fast path of a decorated root ---- */
-typedef struct dynac__cfunc {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
-  PyObject *func;        /* strong: the original function, unchanged */
-  PyObject *code;        /* borrowed: func.__code__ when `cache` was looked up */
-  dynac__cache *cache;   /* its cache (alive while the code object is) */
-  PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
-  PyObject *weaklist;
-  PyObject *on_first_call; /* strong, or NULL: called (no arguments) before the first call */
-} dynac__cfunc;
 
 static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                          PyObject *kwnames) {
@@ -1442,23 +1454,18 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
     cf->code = (PyObject *)co;
     cf->cache = dynac__cache_of(co);
   }
-  dynac__cache *c = dynac__disable_depth ? NULL : cf->cache;
+  dynac__thread *t = &dynac__t;
+  dynac__cache *c = t->disable_depth ? NULL : cf->cache;
   int st = -1; /* not tried */
   PyObject *r = NULL;
-  if (c) dynac__call_enter(c);
+  if (c) dynac__call_enter(t, c);
   if (c && !kwnames && nargs == co->co_argcount && co->co_kwonlyargcount == 0) {
-    st = dynac__dispatch_cache(c, args, fn->func_globals, &r);
+    st = dynac__dispatch_cache(t, c, args, fn->func_globals, &r);
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   }
-  if (st != DYNAC__SERVED) {
-    dynac_hook_acquire(); /* callees dispatch while the root runs interpreted */
-    PyCodeObject *saved = dynac__skip_code;
-    if (st >= 0) dynac__skip_code = co; /* the dispatcher already tried this call */
-    r = PyObject_Vectorcall(cf->func, args, nargsf, kwnames);
-    dynac__skip_code = saved;
-    dynac_hook_release();
-  }
-  if (c) dynac__call_exit(c);
+  if (st != DYNAC__SERVED) /* st >= 0: the dispatcher already tried this frame */
+    r = dynac__call_in_interpreter(cf->func, st >= 0 ? co : NULL, args, nargsf, kwnames);
+  if (c) dynac__call_exit(t, c);
   return r;
 }
 

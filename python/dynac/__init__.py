@@ -158,7 +158,6 @@ def disable(fn=None, recursive=True, reason=None, wrapping=True):
         def disabled(*args, **kwargs):
             return _runtime.call_interpreted(fn, *args, **kwargs)
     _functools.update_wrapper(disabled, fn)
-    disabled.__dynac_disabled__ = "recursive" if recursive else "frame"
     return disabled
 
 

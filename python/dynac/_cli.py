@@ -233,14 +233,21 @@ def _syntax_errors(args):
     return keep, bad
 
 
-def generator(cmd, args):
+def generator_env():
+    """The environment the generator runs in for this interpreter."""
     from . import _config
-    import subprocess
     env = dict(os.environ)
     env.setdefault("DYNAC_TEMPLATES", _config.TEMPLATES)
     env.setdefault("DYNAC_INCLUDE", _config.INCLUDE)
     env.setdefault("DYNAC_PYTHON_INCLUDE", sysconfig.get_paths()["include"])
     env.setdefault("DYNAC_EXT_SUFFIX", sysconfig.get_config_var("EXT_SUFFIX"))
+    return env
+
+
+def generator(cmd, args):
+    from . import _config
+    import subprocess
+    env = generator_env()
     args, bad = _syntax_errors(list(args))
     rc = 0
     if any(a.endswith(".py") for a in args) or not bad:

@@ -4,9 +4,6 @@ torch._dynamo.explain and torch._dynamo.utils.compile_times)."""
 import json
 import os
 import subprocess
-import sys
-import sysconfig
-import time
 
 _load_times = {}  # artifact path -> ms spent loading and attaching it (the runtime's phase)
 
@@ -17,12 +14,9 @@ def note_load(path, ms):
 
 def _explain_json(path):
     from . import _config
-    env = dict(os.environ)
-    env.setdefault("DYNAC_TEMPLATES", _config.TEMPLATES)
-    env.setdefault("DYNAC_INCLUDE", _config.INCLUDE)
-    env.setdefault("DYNAC_PYTHON_INCLUDE", sysconfig.get_paths()["include"])
+    from ._cli import generator_env
     r = subprocess.run([_config.GENERATOR, "explain", "--json", "--trusted-syntax", path],
-                       capture_output=True, text=True, env=env)
+                       capture_output=True, text=True, env=generator_env())
     if r.returncode:
         raise RuntimeError("dynac explain %s failed:\n%s" % (path, r.stderr))
     return json.loads(r.stdout)[0]
@@ -37,7 +31,7 @@ class ExplainOutput:
     def __init__(self, report, functions):
         self.file = report["file"]
         self.functions = functions
-        self.graph_count = sum(_graphs(f) for f in functions)
+        self.graph_count = sum(f["graph_count"] for f in functions)
         self.break_reasons = [b for f in functions for b in f["graph_breaks"]]
         self.graph_break_count = len(self.break_reasons)
         self.ops_per_graph = [f.get("ops_per_graph", []) for f in functions if f["compiled"]]
@@ -58,11 +52,6 @@ class ExplainOutput:
         return "\n".join(out)
 
     __repr__ = __str__
-
-
-def _graphs(f):
-    nspec = sum(1 for s in f["specialisations"] if s["kernel"])
-    return nspec * len(f.get("ops_per_graph", [])) if f["compiled"] else 0
 
 
 def explain(target):

@@ -106,3 +106,15 @@ def bool_or_int(n: int):
     for i in range(n):
         r = i
     return r
+
+
+@dynac.allow_in_graph
+def untyped_hook(x):
+    counter.append(x)
+
+
+@dynac.compile
+def uses_untyped_hook(x: float):
+    untyped_hook(x)
+    y = untyped_hook(x)
+    return x * 2.0
