@@ -58,14 +58,22 @@ bool parse_signature(arena *a, const char *text, const type ***args, int *n,
     while (isspace((unsigned char)*p)) p++;
     if (*p == ')') { p++; break; }
     const char *s = p;
-    while (isalnum((unsigned char)*p) || *p == '_') p++;
-    char name[32];
+    int depth = 0; /* a type ends at a ',' or ')' outside brackets */
+    while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
+      if (*p == '[') depth++;
+      if (*p == ']') depth--;
+      p++;
+    }
     size_t len = (size_t)(p - s);
-    if (len == 0 || len >= sizeof name) { *err = "expected a type name (int, float, bool)"; return false; }
-    memcpy(name, s, len);
-    name[len] = 0;
+    while (len && isspace((unsigned char)s[len - 1])) len--;
+    if (len == 0) { *err = "expected a type (int, float, bool, list[float], ...)"; return false; }
+    char *name = arena_strndup(a, s, len);
     const type *t = ty_from_name(name);
-    if (!t) { *err = arena_printf(a, "type '%s' is not a kernel type (int, float, bool)", name); return false; }
+    if (!t) {
+      *err = arena_printf(a, "type '%s' is not a kernel type (int, float, bool, tuple[...], "
+                          "list[...], array[d], memoryview[d], bytes, bytearray)", name);
+      return false;
+    }
     if (k == 64) { *err = "too many parameters"; return false; }
     buf[k++] = t;
     while (isspace((unsigned char)*p)) p++;

@@ -8,6 +8,7 @@
  */
 #include "gen.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,6 +68,8 @@ const char *c_type(const type *t) {
   case TY_FLOAT: return "double";
   case TY_BOOL: return "bool";
   case TY_NUM: return "dynac_num";
+  case TY_LIST: return "PyObject *";
+  case TY_BUF: return "const dynac_view *";
   case TY_TUPLE: {
     static char buf[64][160];
     static int k;
@@ -82,6 +85,7 @@ const char *c_type(const type *t) {
 static const type *used_tuples[512];
 static int n_used_tuples;
 static void note_type(const type *t) {
+  if (t->kind == TY_LIST) { note_type(t->elts[0]); return; }
   if (t->kind != TY_TUPLE) return;
   for (int i = 0; i < n_used_tuples; i++) if (used_tuples[i] == t) return;
   for (int i = 0; i < t->n; i++) note_type(t->elts[i]);
@@ -381,6 +385,9 @@ static const char *box_value(em *E, const char *v, const type *t) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);
   case TY_NUM: return arena_printf(E->m->a, "dynac_box_num(%s)", v);
+  case TY_LIST: return arena_printf(E->m->a, "Py_NewRef(%s)", v);
+  case TY_BUF: return arena_printf(E->m->a, "Py_NewRef(%s->obj)", v);
+  case TY_TUPLE: return arena_printf(E->m->a, "dynac_box_%s(&%s)", t->code, v);
   default: return arena_printf(E->m->a, "dynac_box_bool(%s)", v);
   }
 }
@@ -538,8 +545,238 @@ static const char *emit_opaque_call(em *E, expr *e) {
   return res;
 }
 
+
+/* ---- containers: lists, tuples and buffers ---------------------------------- */
+
+/* A failure the kernel cannot take: in a kernel without effects, deoptimise
+ * (the interpreter reruns the call and gives CPython's answer). Once an
+ * effect happened: `slow`, a C expression that does the operation through
+ * the C API and so raises CPython's own exception, or (slow NULL)
+ * dynac_deopt_after_effect. */
+static void fail_if(em *E, const char *why, const char *cond, const char *slow) {
+  if (!E->effectful || !slow) { deopt_if(E, why, "%s", cond); return; }
+  line(E, "if (%s) { /* %s */", cond, why);
+  line(E, "  if (!dynac__effects) return DYNAC_DEOPT;");
+  line(E, "  return %s;", slow);
+  line(E, "}");
+}
+
+/* The arguments every slow path takes: where to add the traceback entry. */
+static const char *where(em *E) {
+  return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->qualname),
+                      E->cur_line);
+}
+
+/* A value kept in a temporary, so it is evaluated once (a local or a
+ * temporary is used as it is: nothing between evaluation and use rebinds it). */
+static const char *keep_always(em *E, const char *v, const type *t);
+static const char *keep(em *E, const char *v, const type *t) {
+  bool name = (v[0] == 'l' && v[1] == '_') || v[0] == 't';
+  for (const char *p = v + 1; name && *p; p++) name = isalnum((unsigned char)*p) || *p == '_';
+  return name ? v : keep_always(E, v, t);
+}
+static const char *keep_always(em *E, const char *v, const type *t) {
+  const char *k = tmpvar(E, t);
+  line(E, "%s = %s;", k, v);
+  return k;
+}
+
+/* The borrowed element `o` (a PyObject * expression) as a value of type
+ * `t` in `res`: nonzero when it is not one (a C condition). */
+static const char *elem_unbox_cond(em *E, const type *t, const char *o, const char *res) {
+  switch (t->kind) {
+  case TY_FLOAT: return arena_printf(E->m->a, "dynac_elem_float(%s, &%s)", o, res);
+  case TY_INT: return arena_printf(E->m->a, "dynac_elem_int(%s, &%s)", o, res);
+  case TY_BOOL: return arena_printf(E->m->a, "dynac_elem_bool(%s, &%s)", o, res);
+  case TY_NUM: return arena_printf(E->m->a, "dynac_elem_num(%s, &%s)", o, res);
+  case TY_LIST: return arena_printf(E->m->a, "dynac_elem_list(%s, &%s)", o, res);
+  case TY_TUPLE: return arena_printf(E->m->a, "dynac_unbox_%s(%s, &%s)", t->code, o, res);
+  default: return "1";
+  }
+}
+
+/* C type of a buffer item of format `fmt`. */
+static const char *item_ctype(char fmt) {
+  switch (fmt) {
+  case 'd': return "double";
+  case 'f': return "float";
+  case 'q': return "long long";
+  case 'Q': return "unsigned long long";
+  case 'l': return "long";
+  case 'L': return "unsigned long";
+  case 'i': return "int";
+  case 'I': return "unsigned int";
+  case 'h': return "short";
+  case 'H': return "unsigned short";
+  case 'b': return "signed char";
+  case 'B': return "unsigned char";
+  default: return "bool";
+  }
+}
+
+/* The item at in-range position `k` of buffer `v` (an lvalue). */
+static const char *item_ref(em *E, const type *bt, const char *v, const char *k) {
+  if (!bt->strided)
+    return arena_printf(E->m->a, "((%s *)%s->buf)[%s]", item_ctype(bt->fmt), v, k);
+  return arena_printf(E->m->a, "(*(%s *)(%s->buf + %s * %s->stride))", item_ctype(bt->fmt), v, k, v);
+}
+
+/* Position `idx` (int64) of container `obj` made an in-range Py_ssize_t,
+ * or a failure raising CPython's IndexError: `slow` is the slow path. */
+static const char *checked_index(em *E, const char *len, const char *idx, const char *slow) {
+  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  line(E, "Py_ssize_t %s = 0;", k);
+  fail_if(E, "IndexError", arena_printf(E->m->a, "dynac_index(%s, %s, &%s)", idx, len, k), slow);
+  return k;
+}
+
+/* obj[idx] for a list, buffer or tuple value `obj` of type `ot`. */
+static const char *elem_read(em *E, const char *obj, const type *ot, const char *idx,
+                             expr *idx_expr) {
+  const type *et = ot->kind == TY_TUPLE ? NULL : ty_elem(ot);
+  if (ot->kind == TY_TUPLE) { /* a constant index, checked by infer.c */
+    int64_t k = idx_expr->kind == EX_INT ? idx_expr->u.i : -idx_expr->u.un.a->u.i;
+    if (k < 0) k += ot->n;
+    return arena_printf(E->m->a, "%s.v%lld", obj, (long long)k);
+  }
+  const char *res = tmpvar(E, et);
+  if (ot->kind == TY_LIST) {
+    const char *k = checked_index(E, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
+                                  arena_printf(E->m->a, "dynac_slow_getitem(%s, %s, %s)", obj, idx,
+                                               where(E)));
+    fail_if(E, "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
+            "PyList_GET_ITEM(%s, %s)", obj, k), res), NULL);
+    return res;
+  }
+  const char *k = checked_index(E, arena_printf(E->m->a, "%s->len", obj), idx,
+                                arena_printf(E->m->a, "dynac_slow_getitem(%s->obj, %s, %s)", obj,
+                                             idx, where(E)));
+  const char *item = item_ref(E, ot, obj, k);
+  if (ot->fmt == 'Q' || ot->fmt == 'L') /* above INT64_MAX: a big int in CPython */
+    fail_if(E, "an item above the int64 range", arena_printf(E->m->a, "%s > (%s)INT64_MAX", item,
+            item_ctype(ot->fmt)), NULL);
+  line(E, "%s = (%s)%s;", res, c_type(et), item);
+  return res;
+}
+
+/* obj[idx] = v: a list or buffer store (an effect). */
+static void elem_store(em *E, const char *obj, const type *ot, const char *idx, const char *v,
+                       const type *vt) {
+  const type *et = ty_elem(ot);
+  const char *boxed = arena_printf(E->m->a, "%s", box_value(E, v, vt));
+  if (ot->kind == TY_LIST) {
+    const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s, %s, %s, %s)", obj, idx, boxed,
+                                    where(E));
+    const char *k = checked_index(E, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx, slow);
+    fail_if(E, "the old element is not a plain number (releasing it could run Python code)",
+            arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
+    const char *store = et->kind == TY_FLOAT
+        ? arena_printf(E->m->a, "dynac_list_store_float(%s, %s, %s)", obj, k, v)
+        : arena_printf(E->m->a, "dynac_list_store(%s, %s, %s)", obj, k, boxed);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s);", store, where(E));
+    line(E, "dynac__effects = 1;");
+    return;
+  }
+  const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
+                                  boxed, where(E));
+  const char *k = checked_index(E, arena_printf(E->m->a, "%s->len", obj), idx, slow);
+  fail_if(E, "TypeError: read-only buffer", arena_printf(E->m->a, "%s->readonly", obj), slow);
+  const char *x = et->kind == TY_FLOAT ? as_double(E, v, vt) : as_int(E, v, vt);
+  if (et->kind == TY_INT || et->kind == TY_BOOL)
+    fail_if(E, "OverflowError: out of the item format's range",
+            arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt), slow);
+  if (ot->fmt == 'f' && ot->buf_kind == 'm') /* memoryview packs with a range check */
+    fail_if(E, "OverflowError: float too large to pack with f format",
+            arena_printf(E->m->a, "isfinite(%s) && fabs(%s) > FLT_MAX", x, x), slow);
+  line(E, "%s = (%s)%s;", item_ref(E, ot, obj, k), item_ctype(ot->fmt), x);
+  line(E, "dynac__effects = 1;");
+}
+
+static const char *emit_subscript(em *E, expr *e) {
+  const char *obj = emit_expr(E, e->u.sub.obj);
+  const type *ot = e->u.sub.obj->ty;
+  if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index);
+  obj = keep(E, obj, ot);
+  const char *idx = keep(E, as_int(E, emit_expr(E, e->u.sub.index), e->u.sub.index->ty), &ty_int);
+  return elem_read(E, obj, ot, idx, e->u.sub.index);
+}
+
+/* Length of a list or buffer value (a Py_ssize_t expression). */
+static const char *len_of(em *E, const char *obj, const type *t) {
+  return t->kind == TY_LIST ? arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj)
+                            : arena_printf(E->m->a, "%s->len", obj);
+}
+
+/* len(c), and sum(c) as CPython 3.11 computes it: from the int 0, ints
+ * exactly (overflow deoptimises), floats added left to right in a double. */
+static const char *emit_len_sum(em *E, expr *e) {
+  expr *a = e->u.call.args[0];
+  const char *obj = emit_expr(E, a);
+  if (!strcmp(e->u.call.name, "len"))
+    return a->ty->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", a->ty->n)
+                                   : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, a->ty));
+  obj = keep(E, obj, a->ty);
+  const type *et = ty_elem(a->ty);
+  bool fl = et->kind == TY_FLOAT;
+  const char *acc = tmpvar(E, fl ? &ty_float : &ty_int);
+  line(E, "%s = 0;", acc);
+  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  line(E, "for (Py_ssize_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
+  E->indent++;
+  const char *x = elem_read(E, obj, a->ty, arena_printf(E->m->a, "(int64_t)%s", k), NULL);
+  if (fl) line(E, "%s += %s;", acc, x);
+  else fail_if(E, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
+               acc, x, acc), NULL);
+  E->indent--;
+  line(E, "}");
+  if (!fl) return acc;
+  return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, a->ty), acc);
+}
+
+/* list.append(v) / list.pop([i]) */
+static const char *emit_method(em *E, expr *e) {
+  const type *lt = e->u.call.args[0]->ty;
+  const type *et = lt->elts[0];
+  const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
+  if (!strcmp(e->u.call.name, "append")) {
+    const char *v = emit_expr(E, e->u.call.args[1]);
+    line(E, "{");
+    E->indent++;
+    line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[1]->ty));
+    line(E, "int st = b ? PyList_Append(%s, b) : -1;", l);
+    line(E, "Py_XDECREF(b);");
+    line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
+    line(E, "dynac__effects = 1;");
+    E->indent--;
+    line(E, "}");
+    return "0";
+  }
+  const char *res = tmpvar(E, et);
+  const char *n = arena_printf(E->m->a, "PyList_GET_SIZE(%s)", l);
+  const char *k;
+  if (e->u.call.n == 2) {
+    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
+    k = checked_index(E, n, i, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
+  } else {
+    k = arena_printf(E->m->a, "k%d", ++E->tmp);
+    line(E, "Py_ssize_t %s = %s - 1;", k, n);
+    fail_if(E, "IndexError: pop from empty list", arena_printf(E->m->a, "%s < 0", k),
+            arena_printf(E->m->a, "dynac_slow_pop(%s, 0, 0, %s)", l, where(E)));
+  }
+  fail_if(E, "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
+          "PyList_GET_ITEM(%s, %s)", l, k), res), NULL);
+  line(E, "if (PyList_SetSlice(%s, %s, %s + 1, NULL) < 0) return dynac_traceback_here(%s);", l, k,
+       k, where(E));
+  line(E, "dynac__effects = 1;");
+  return res;
+}
+
 static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
+  if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
+  if (e->u.call.kind == CALLEE_BUILTIN &&
+      (!strcmp(e->u.call.name, "len") || !strcmp(e->u.call.name, "sum")))
+    return emit_len_sum(E, e);
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
   inst *callee = e->u.call.inst;
@@ -568,6 +805,8 @@ static const char *emit_call(em *E, expr *e) {
   line(E, "dynac__depth--;");
   if (has_value) deopt_if(E, "None where a value was typed", "st == DYNAC_OK_NONE");
   deopt_if(E, NULL, "st == DYNAC_DEOPT");
+  line(E, "if (st == DYNAC_ERROR) return dynac_traceback_here(%s); /* this frame's line */",
+       where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
   if (callee->effectful) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   E->indent--;
@@ -619,6 +858,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_IFEXP: return emit_ifexp(E, e);
   case EX_TUPLE: return emit_tuple(E, e);
   case EX_CALL: return emit_call(E, e);
+  case EX_SUBSCRIPT: return emit_subscript(E, e);
   }
   return "0";
 }
@@ -627,6 +867,29 @@ static const char *emit_expr(em *E, expr *e) {
 static void emit_block(em *E, stmt *s);
 
 static void assign_target(em *E, target *t, const char *v, const type *vt) {
+  if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
+    const type *ot = t->sub->u.sub.obj->ty;
+    const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
+    const char *idx = keep(E, as_int(E, emit_expr(E, t->sub->u.sub.index), t->sub->u.sub.index->ty),
+                           &ty_int);
+    elem_store(E, obj, ot, idx, v, vt);
+    return;
+  }
+  if (t->is_tuple && vt->kind == TY_LIST) { /* [a, b] = lst: exactly len(lst) names */
+    line(E, "if (PyList_GET_SIZE(%s) != %d) {", v, t->n);
+    if (E->effectful) line(E, "  if (!dynac__effects) return DYNAC_DEOPT;");
+    line(E, "  return %s;", E->effectful ? arena_printf(E->m->a, "dynac_raise_unpack(%d, "
+         "PyList_GET_SIZE(%s), %s)", t->n, v, where(E)) : "DYNAC_DEOPT");
+    line(E, "}");
+    const char *vals[64];
+    for (int i = 0; i < t->n && i < 64; i++) {
+      vals[i] = tmpvar(E, vt->elts[0]);
+      fail_if(E, "an element of another type", elem_unbox_cond(E, vt->elts[0], arena_printf(
+              E->m->a, "PyList_GET_ITEM(%s, %d)", v, i), vals[i]), NULL);
+    }
+    for (int i = 0; i < t->n && i < 64; i++) assign_target(E, t->elts[i], vals[i], vt->elts[0]);
+    return;
+  }
   if (!t->is_tuple) {
     line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, E->in->local_ty[t->local]));
     if (t->local >= E->in->fn->nparams || E->region)
@@ -639,6 +902,61 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
 }
 
 static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }
+
+/* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
+ * the length is read at every step, as CPython's iterators do (a list the
+ * body appends to is iterated to its new end). */
+static void emit_for_iter(em *E, stmt *s) {
+  int label = ++E->label;
+  int n = s->u.for_.niters;
+  const char *objs[8];
+  for (int i = 0; i < n; i++)
+    objs[i] = keep_always(E, emit_expr(E, s->u.for_.iters[i]), s->u.for_.iters[i]->ty);
+  const char *count = NULL;
+  if (s->u.for_.how == 'e')
+    count = keep(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty)
+                                    : "INT64_C(0)", &ty_int);
+  const char *k = arena_printf(E->m->a, "k%d", label);
+  bool rev = s->u.for_.how == 'r';
+  E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
+  if (rev) line(E, "for (Py_ssize_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], s->u.for_.iters[0]->ty), k);
+  else line(E, "for (Py_ssize_t %s = 0;; %s++) {", k, k);
+  E->indent++;
+  line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+  for (int i = 0; i < n; i++)
+    line(E, "if (%s%s >= %s) break; /* exhausted */", rev ? arena_printf(E->m->a, "%s < 0 || ", k) : "",
+         k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
+  const char *vals[8];
+  for (int i = 0; i < n; i++)
+    vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, arena_printf(E->m->a, "(int64_t)%s", k), NULL);
+  bool *before = bound_save(E);
+  if (s->u.for_.how == 'e' || s->u.for_.how == 'z') { /* a tuple (index, x) / (x1, x2, ...) */
+    const type *el[9];
+    const char *parts[9];
+    int np = 0;
+    if (count) { el[np] = &ty_int; parts[np++] = count; }
+    for (int i = 0; i < n; i++) { el[np] = ty_elem(s->u.for_.iters[i]->ty); parts[np++] = vals[i]; }
+    const type *t = ty_tuple(E->m->a, np, el);
+    const char *tv = tmpvar(E, t);
+    for (int i = 0; i < np; i++) line(E, "%s.v%d = %s;", tv, i, parts[i]);
+    if (count) fail_if(E, "enumerate() count above int64", arena_printf(E->m->a,
+                       "dynac_int_add(%s, 1, &%s)", count, count), NULL);
+    assign_target(E, s->u.for_.tgt, tv, t);
+  } else {
+    assign_target(E, s->u.for_.tgt, vals[0], ty_elem(s->u.for_.iters[0]->ty));
+  }
+  emit_block(E, s->u.for_.body);
+  bound_restore(E, before);
+  E->indent--;
+  line(E, "}");
+  E->nloops--;
+  if (s->u.for_.has_else) {
+    bool *pre = bound_save(E);
+    emit_block(E, s->u.for_.orelse);
+    bound_restore(E, pre); /* a break skips the else block */
+    emit_loop_end(E, label);
+  }
+}
 
 static void emit_stmt(em *E, stmt *s) {
   source_comment(E, s->pos);
@@ -656,6 +974,19 @@ static void emit_stmt(em *E, stmt *s) {
     break;
   }
   case ST_AUGASSIGN: {
+    if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
+      expr *sub = s->u.aug.sub;
+      const type *ot = sub->u.sub.obj->ty;
+      const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
+      const char *idx = keep(E, as_int(E, emit_expr(E, sub->u.sub.index), sub->u.sub.index->ty),
+                             &ty_int);
+      const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index);
+      const char *r = emit_expr(E, s->u.aug.value);
+      const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
+      const char *v = emit_binop_values(E, s->u.aug.op, old, sub->ty, r, s->u.aug.value->ty, res);
+      elem_store(E, obj, ot, idx, keep(E, v, res), res);
+      break;
+    }
     int loc = s->u.aug.local;
     const type *lt = E->in->local_ty[loc];
     if (!E->bound[loc])
@@ -748,6 +1079,7 @@ static void emit_stmt(em *E, stmt *s) {
     }
     break;
   }
+  case ST_FOR_ITER: emit_for_iter(E, s); break;
   case ST_BREAK: {
     loopinfo *L = &E->loops[E->nloops - 1];
     if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
@@ -880,25 +1212,44 @@ static const char *c_string(module *m, const char *s) {
 int emit_guard_list(module *m, inst *in, const char ***out) {
   int n = 0;
   const char **g = arena_alloc(m->a, sizeof(char *) * (size_t)(in->fn->nparams + m->nslots + 2));
-  for (int i = 0; i < in->fn->nparams; i++)
-    g[n++] = in->args[i]->kind == TY_INT
-                 ? arena_printf(m->a, "type(%s) is int and it fits in int64", in->fn->params[i])
-                 : arena_printf(m->a, "type(%s) is %s", in->fn->params[i],
-                                ty_python_name(m->a, in->args[i]));
+  for (int i = 0; i < in->fn->nparams; i++) {
+    const type *t = in->args[i];
+    const char *p = in->fn->params[i];
+    if (t->kind == TY_INT) g[n++] = arena_printf(m->a, "type(%s) is int and it fits in int64", p);
+    else if (t->kind == TY_LIST)
+      g[n++] = arena_printf(m->a, "type(%s) is list (each element's type is checked when it is "
+                            "read)", p);
+    else if (t->kind == TY_BUF)
+      g[n++] = arena_printf(m->a, "type(%s) is %s with 1-D '%c' items%s", p, t->buf_kind == 'a'
+                            ? "array.array" : t->buf_kind == 'm' ? "memoryview" : t->buf_kind ==
+                            'y' ? "bytes" : "bytearray", t->fmt, t->strided ? "" : ", contiguous");
+    else g[n++] = arena_printf(m->a, "type(%s) is %s", p, ty_python_name(m->a, t));
+  }
   for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
   g[n++] = "source sha256 matches the module's source (checked when attached)";
   *out = g;
   return n;
 }
 
+static const char *box_fn(const type *t);
+
 static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
   const char **gl;
   emit_guard_list(m, in, &gl);
   strbuf checks = {0};
   for (int i = 0; i < in->fn->nparams; i++) {
-    const char *macro = in->args[i]->kind == TY_INT ? "DYNAC_GUARD_INT"
-                        : in->args[i]->kind == TY_FLOAT ? "DYNAC_GUARD_FLOAT" : "DYNAC_GUARD_BOOL";
-    sb_printf(&checks, "%s(%d, %s)\n", macro, i, c_string(m, gl[i]));
+    const type *t = in->args[i];
+    const char *text = c_string(m, gl[i]);
+    if (t->kind == TY_BUF)
+      sb_printf(&checks, "DYNAC_GUARD_BUF(%d, '%c', '%c', %d, %s)\n", i, t->buf_kind, t->fmt,
+                t->strided, text);
+    else if (t->kind == TY_LIST) sb_printf(&checks, "DYNAC_GUARD_LIST(%d, %s)\n", i, text);
+    else if (t->kind == TY_TUPLE)
+      sb_printf(&checks, "DYNAC_GUARD_UNBOX(%d, dynac_unbox_%s, dynac_%s, %s)\n", i, t->code,
+                t->code, text);
+    else
+      sb_printf(&checks, "%s(%d, %s)\n", t->kind == TY_INT ? "DYNAC_GUARD_INT" : t->kind ==
+                TY_FLOAT ? "DYNAC_GUARD_FLOAT" : "DYNAC_GUARD_BOOL", i, text);
   }
   bool any = false;
   for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) any = true;
@@ -915,11 +1266,21 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
   hole gh[] = {{"comment", gcomment}, {"name", in->cname}, {"checks", checks.data ? checks.data : ""}};
   if (!fill(gtpl, gh, 3, out)) return false;
   sb_puts(out, "\n");
-  strbuf unbox = {0}, call = {0}, box = {0};
+  strbuf unbox = {0}, call = {0}, box = {0}, release = {0};
   for (int i = 0; i < in->fn->nparams; i++) {
     const type *t = in->args[i];
     if (t->kind == TY_FLOAT) sb_printf(&unbox, "double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i);
     else if (t->kind == TY_BOOL) sb_printf(&unbox, "bool a%d = args[%d] == Py_True;\n", i, i);
+    else if (t->kind == TY_LIST) sb_printf(&unbox, "PyObject *a%d = args[%d]; /* borrowed */\n", i, i);
+    else if (t->kind == TY_TUPLE)
+      sb_printf(&unbox, "dynac_%s a%d;\nif (dynac_unbox_%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n",
+                t->code, i, t->code, i, i, release.data ? release.data : "");
+    else if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
+      sb_printf(&unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(args[%d], '%c', "
+                "'%c', %d, &pb%d, &v%d)) {%s return DYNAC_DEOPT; }\nconst dynac_view *a%d = &v%d;\n",
+                i, i, i, t->buf_kind, t->fmt, t->strided, i, i, release.data ? release.data : "", i, i);
+      sb_printf(&release, " PyBuffer_Release(&pb%d);", i);
+    }
     else sb_printf(&unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(args[%d], &a%d); /* the guard checked the range */\n", i, i, i);
   }
   bool has_value = in->ret->kind != TY_UNKNOWN;
@@ -927,22 +1288,47 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
   sb_printf(&call, "st = dynac_kernel_%s(", in->cname);
   for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
   sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
-  if (has_value) sb_printf(&box, "*result = dynac_box_%s(%sr);", in->ret->kind == TY_TUPLE ?
-                           in->ret->code : in->ret->code[0] == 'i' ? "int" : in->ret->code[0] == 'f'
-                           ? "float" : in->ret->code[0] == 'u' ? "num" : "bool",
-                           in->ret->kind == TY_TUPLE ? "&" : "");
+  if (has_value) {
+    const type *rt = in->ret;
+    const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
+                     : rt->kind == TY_LIST ? "Py_NewRef(r)"
+                     : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
+                     : arena_printf(m->a, "%s(r)", box_fn(rt));
+    sb_printf(&box, "*result = %s;", bx);
+  }
   else sb_puts(&box, "*result = NULL; /* unreachable: the kernel returns None */");
+  if (release.data) { /* after boxing: a returned buffer's object is referenced first */
+    sb_printf(&call, "\nif (st == DYNAC_OK) {\n  %s\n  if (!*result) st = DYNAC_ERROR;\n}\n%s",
+              box.data, release.data + 1);
+    box.len = 0;
+    sb_puts(&box, "/* boxed before the buffers were released */");
+  }
   const char *ucomment = arena_printf(m->a, "/* glue: unbox, run the kernel, box: %s%s */",
                                       in->fn->qualname, sig);
   hole uh[] = {{"comment", ucomment}, {"name", in->cname}, {"unbox", unbox.data ? unbox.data : ""},
                {"call", call.data}, {"box", box.data}};
   bool ok = fill(utpl, uh, 5, out);
   sb_puts(out, "\n");
-  sb_free(&checks); sb_free(&unbox); sb_free(&call); sb_free(&box);
+  sb_free(&checks); sb_free(&unbox); sb_free(&call); sb_free(&box); sb_free(&release);
   return ok;
 }
 
-/* struct per tuple type, and its boxing function */
+/* The function that unboxes a borrowed element of type t into `out`, nonzero
+ * when the object is not one (see dynac.h's dynac_elem_*). */
+static const char *elem_fn(module *m, const type *t) {
+  switch (t->kind) {
+  case TY_FLOAT: return "dynac_elem_float";
+  case TY_INT: return "dynac_elem_int";
+  case TY_BOOL: return "dynac_elem_bool";
+  case TY_NUM: return "dynac_elem_num";
+  case TY_LIST: return "dynac_elem_list";
+  case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);
+  default: return NULL;
+  }
+}
+
+/* struct per tuple type, its boxing function, and its unboxing function
+ * (exact tuple of the right length, each element checked). */
 static void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone) {
   for (int i = 0; i < *ndone; i++) if (done[i] == t) return;
   for (int i = 0; i < t->n; i++)
@@ -956,12 +1342,19 @@ static void emit_tuple_type(module *m, const type *t, strbuf *types, const type 
   for (int i = 0; i < t->n; i++) {
     const type *e = t->elts[i];
     const char *b = e->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&v->v%d)", e->code, i)
+                    : e->kind == TY_LIST ? arena_printf(m->a, "Py_NewRef(v->v%d)", i)
                     : arena_printf(m->a, "dynac_box_%s(v->v%d)", e->kind == TY_INT ? "int" :
                                    e->kind == TY_FLOAT ? "float" : e->kind == TY_NUM ? "num" : "bool", i);
     sb_printf(types, "  PyObject *e%d = %s;\n  if (!e%d) { Py_DECREF(r); return NULL; }\n"
               "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
   }
-  sb_puts(types, "  return r;\n}\n\n");
+  sb_puts(types, "  return r;\n}\n");
+  sb_printf(types, "static int dynac_unbox_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
+  sb_printf(types, "  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != %d) return 1;\n", t->n);
+  for (int i = 0; i < t->n; i++)
+    sb_printf(types, "  if (%s(PyTuple_GET_ITEM(o, %d), &out->v%d)) return 1;\n",
+              elem_fn(m, t->elts[i]), i, i);
+  sb_puts(types, "  return 0;\n}\n\n");
 }
 
 static const char *slot_kind_c(slot *s) {
@@ -1244,6 +1637,7 @@ int emit_region_lines(module *m, func *f, int *lines, int cap) {
 
 static const char *box_fn(const type *t) {
   switch (t->kind) {
+  case TY_LIST: return "Py_NewRef";
   case TY_INT: return "dynac_box_int";
   case TY_FLOAT: return "dynac_box_float";
   case TY_NUM: return "dynac_box_num";
@@ -1331,7 +1725,8 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
     for (int i = 0; i < r->nin; i++) {
       const type *t = in->local_ty[r->in[i]];
       const char *chk = t->kind == TY_FLOAT ? "PyFloat_CheckExact" : t->kind == TY_INT ? "dynac_is_int64"
-                        : t->kind == TY_BOOL ? "PyBool_Check" : NULL;
+                        : t->kind == TY_BOOL ? "PyBool_Check" : t->kind == TY_LIST ? "PyList_CheckExact"
+                        : NULL;
       if (!chk) { sb_puts(out, " && 0 /* live-in of a type the guard cannot check */"); continue; }
       sb_printf(out, " && %s(args[%d])", chk, i + 1);
     }
@@ -1350,6 +1745,7 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
       if (t->kind == TY_FLOAT) sb_printf(out, "      double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i + 1);
       else if (t->kind == TY_BOOL) sb_printf(out, "      bool a%d = args[%d] == Py_True;\n", i, i + 1);
       else if (t->kind == TY_INT) sb_printf(out, "      int64_t a%d = 0;\n      (void)dynac_int64_of(args[%d], &a%d);\n", i, i + 1, i);
+      else if (t->kind == TY_LIST) sb_printf(out, "      PyObject *a%d = args[%d]; /* borrowed */\n", i, i + 1);
     }
     bool has_value = in->ret->kind != TY_UNKNOWN;
     if (has_value) sb_printf(out, "      %s r;\n", c_type(in->ret));

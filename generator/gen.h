@@ -82,19 +82,33 @@ char *node_text(arena *a, const parsed *p, TSNode n);
 /* ---- types -------------------------------------------------------------- */
 typedef enum tykind {
   TY_UNKNOWN = 0, TY_INT, TY_FLOAT, TY_BOOL, TY_NONE, TY_TUPLE, TY_CONFLICT,
-  TY_NUM  /* int or float, known at run time (dynac_num): the join of int and float */
+  TY_NUM,  /* int or float, known at run time (dynac_num): the join of int and float */
+  TY_LIST, /* a list object (borrowed PyObject *), elements of one type elts[0] */
+  TY_BUF   /* a 1-D buffer (array.array, memoryview, bytes, bytearray): dynac_view * */
 } tykind;
 typedef struct type {
   tykind kind;
-  int n;                       /* TY_TUPLE: element count */
-  const struct type **elts;    /* TY_TUPLE: element types */
-  const char *code;            /* "i", "f", "b", "n", "T3fff": unique spelling */
+  int n;                       /* TY_TUPLE: element count; TY_LIST: 1 */
+  const struct type **elts;    /* TY_TUPLE: element types; TY_LIST: elts[0] */
+  const char *code;            /* "i", "f", "b", "n", "T3fff", "Lf", "Aad": unique spelling */
+  char buf_kind;               /* TY_BUF: 'a' array.array, 'm' memoryview, 'y' bytes,
+                                  'Y' bytearray */
+  char fmt;                    /* TY_BUF: struct format of the items ('d', 'f', 'q', 'B', ...) */
+  bool strided;                /* TY_BUF: any stride (else C-contiguous) */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num;
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */
 const type *ty_join(const type *x, const type *y);        /* lattice join */
 const char *ty_python_name(arena *a, const type *t);       /* "tuple[float, int]" */
-const type *ty_from_name(const char *name);                /* "int" -> &ty_int */
+/* A type spelled as in annotations, signatures= and profiles: int, float,
+ * bool, tuple[T, ...], list[T], array[d], memoryview[d], memoryview[d,
+ * strided], bytes, bytearray; NULL if not a kernel type. */
+const type *ty_from_name(const char *name);
+const type *ty_list(const type *elt);                       /* interned */
+const type *ty_buf(char buf_kind, char fmt, bool strided);  /* interned; NULL: bad format */
+/* The type of one element: list[T] -> T, a buffer -> int/float/bool by format. */
+const type *ty_elem(const type *t);
+bool ty_is_container(const type *t);  /* list or buffer, or a tuple holding one */
 bool ty_is_number(const type *t);
 
 /* ---- IR ----------------------------------------------------------------- */
@@ -133,12 +147,14 @@ typedef struct slot {
 
 typedef enum calleekind {
   CALLEE_NONE, CALLEE_MODULE_FN, CALLEE_BUILTIN, CALLEE_MATH,
-  CALLEE_OPAQUE /* allow_in_graph: called through the C API from the kernel */
+  CALLEE_OPAQUE, /* allow_in_graph: called through the C API from the kernel */
+  CALLEE_METHOD  /* list.append(v) / list.pop([i]): args[0] is the list */
 } calleekind;
 
 typedef enum exkind {
   EX_INT, EX_FLOAT, EX_BOOL, EX_NONE, EX_LOCAL, EX_GLOBAL, EX_BINOP, EX_UNARY,
-  EX_NOT, EX_COMPARE, EX_BOOLOP, EX_IFEXP, EX_TUPLE, EX_CALL
+  EX_NOT, EX_COMPARE, EX_BOOLOP, EX_IFEXP, EX_TUPLE, EX_CALL,
+  EX_SUBSCRIPT /* obj[index]: a list, tuple or buffer element */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -158,6 +174,7 @@ typedef struct expr {
     struct { bool is_and; struct expr *l, *r; } boolop;
     struct { struct expr *cond, *then, *orelse; } ifexp;
     struct { int n; struct expr **elts; } tuple;
+    struct { struct expr *obj, *index; } sub;
     struct {
       calleekind kind;
       const char *name;         /* builtin or math function name */
@@ -172,15 +189,17 @@ typedef struct expr {
 } expr;
 
 typedef struct target {
-  bool is_tuple;
+  bool is_tuple;            /* a, b = ... / (a, b) / [a, b]: unpacking */
   srcpos pos;
-  int local;                /* !is_tuple */
+  int local;                /* !is_tuple && !sub */
   int n;                    /* is_tuple */
   struct target **elts;
+  expr *sub;                /* obj[index] = ...: an EX_SUBSCRIPT (an element store) */
 } target;
 
 typedef enum stkind {
   ST_ASSIGN, ST_AUGASSIGN, ST_RETURN, ST_IF, ST_WHILE, ST_FOR_RANGE,
+  ST_FOR_ITER, /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c) */
   ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR,
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
@@ -190,7 +209,7 @@ typedef struct stmt {
   struct stmt *next;
   union {
     struct { int ntargets; target **targets; expr *value; } assign;
-    struct { int local; binop op; expr *value; } aug;
+    struct { int local; binop op; expr *value; expr *sub; } aug; /* sub: obj[index] op= value */
     expr *ret;                  /* NULL: return None */
     struct { expr *cond; struct stmt *then, *orelse; } if_;
     struct { expr *cond; struct stmt *body, *orelse; bool has_else; } while_;
@@ -199,6 +218,10 @@ typedef struct stmt {
       expr *start, *stop, *step; /* start/step NULL when omitted */
       struct stmt *body, *orelse;
       bool has_else;
+      /* ST_FOR_ITER */
+      char how;                  /* 'i' plain, 'e' enumerate, 'z' zip, 'r' reversed */
+      int niters;
+      expr **iters;              /* the containers iterated */
     } for_;
     expr *expr;
   } u;
@@ -284,8 +307,10 @@ typedef struct inst {
   struct inst *next_root;  /* func's list of root instances */
   const char *origin;
   int pass_changed;        /* internal to infer.c */
-  bool effectful;           /* makes opaque calls (itself or through callees): cannot
-                              deoptimise once one ran */
+  bool effectful;          /* makes opaque calls or writes to containers (itself or
+                              through callees): cannot deoptimise once one ran */
+  bool opaque_calls;       /* makes allow_in_graph calls (itself or through callees) */
+  bool containers;         /* holds lists or buffers (borrowed references) */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not
                               compiled (NULL: it is) */
   int ntop;

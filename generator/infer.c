@@ -113,6 +113,86 @@ static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const ty
   return t;
 }
 
+/* len(c) of a list, tuple or buffer; sum(c) of a list or buffer of
+ * numbers: sum starts from the int 0, so a float list sums to an int when
+ * empty (int | float). */
+static const type *type_len_sum(ctx *c, expr *e, const type *a) {
+  bool is_len = !strcmp(e->u.call.name, "len");
+  if (is_len && (a->kind == TY_LIST || a->kind == TY_BUF || a->kind == TY_TUPLE)) return &ty_int;
+  if (!is_len && (a->kind == TY_LIST || a->kind == TY_BUF)) {
+    const type *el = ty_elem(a);
+    if (el->kind == TY_INT || el->kind == TY_BOOL) return &ty_int;
+    if (el->kind == TY_FLOAT) return &ty_num;
+  }
+  fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", e->u.call.name, ty_python_name(c->m->a, a)));
+  return &ty_conflict;
+}
+
+/* The type an element store into `ct` (a list or buffer) needs from a
+ * value of type `vt`, or NULL (with a failure) if it would change what the
+ * container holds or raise TypeError. */
+static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
+  if (vt->kind == TY_UNKNOWN) return true;
+  if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
+    return true;
+  if (ct->kind == TY_BUF) {
+    const type *el = ty_elem(ct);
+    if (el->kind == TY_FLOAT && (vt->kind == TY_FLOAT || vt->kind == TY_INT)) return true;
+    if (el->kind == TY_INT && (vt->kind == TY_INT || vt->kind == TY_BOOL)) return true;
+    if (el->kind == TY_BOOL && vt->kind == TY_BOOL) return true;
+  }
+  fail(c, pos, arena_printf(c->m->a, "storing a %s into a %s", ty_python_name(c->m->a, vt),
+                            ty_python_name(c->m->a, ct)));
+  return false;
+}
+
+/* list.append(v) -> None, list.pop([i]) -> the element. */
+static const type *type_method(ctx *c, expr *e, const type **at) {
+  const type *lt = at[0];
+  const char *name = e->u.call.name;
+  if (lt->kind != TY_LIST || !ty_is_number(lt->elts[0])) {
+    fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
+    return &ty_conflict;
+  }
+  c->in->effectful = true;
+  if (!strcmp(name, "append")) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
+  if (e->u.call.n == 2 && at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
+    fail(c, e->pos, "list.pop() with an index that is not an int");
+    return &ty_conflict;
+  }
+  return lt->elts[0];
+}
+
+/* obj[index]: an element of a list or buffer (int index), or of a tuple
+ * (constant index). */
+static const type *type_subscript(ctx *c, expr *e) {
+  const type *ot = type_expr(c, e->u.sub.obj, false);
+  const type *it = type_expr(c, e->u.sub.index, false);
+  if (ot->kind == TY_UNKNOWN || it->kind == TY_UNKNOWN) return &ty_unknown;
+  if (ot->kind == TY_TUPLE) {
+    expr *ix = e->u.sub.index;
+    bool neg = ix->kind == EX_UNARY && ix->u.un.op == UN_NEG && ix->u.un.a->kind == EX_INT;
+    if (ix->kind != EX_INT && !neg) {
+      fail(c, e->pos, "tuple index that is not a constant");
+      return &ty_conflict;
+    }
+    int64_t k = neg ? -ix->u.un.a->u.i : ix->u.i;
+    if (k < 0) k += ot->n;
+    if (k < 0 || k >= ot->n) { fail(c, e->pos, "tuple index out of range"); return &ty_conflict; }
+    return ot->elts[k];
+  }
+  if (ot->kind != TY_LIST && ot->kind != TY_BUF) {
+    fail(c, e->pos, arena_printf(c->m->a, "indexing a %s", ty_python_name(c->m->a, ot)));
+    return &ty_conflict;
+  }
+  if (it->kind != TY_INT && it->kind != TY_BOOL) {
+    fail(c, e->pos, arena_printf(c->m->a, "index of type %s", ty_python_name(c->m->a, it)));
+    return &ty_conflict;
+  }
+  c->in->containers = true;
+  return ty_elem(ot);
+}
+
 static const type *type_call(ctx *c, expr *e) {
   int n = e->u.call.n;
   const type *at[64];
@@ -123,12 +203,13 @@ static const type *type_call(ctx *c, expr *e) {
     at[i] = type_expr(c, e->u.call.args[i], truth_arg);
     if (at[i]->kind == TY_UNKNOWN) unknown = true;
   }
-  c->in->slots_used[e->u.call.callee_slot->index] = true;
-  if (e->u.call.callee_slot->kind == SLOT_MATH_ATTR && e->u.call.callee_slot->module_slot >= 0)
+  if (e->u.call.callee_slot) c->in->slots_used[e->u.call.callee_slot->index] = true;
+  if (e->u.call.callee_slot && e->u.call.callee_slot->kind == SLOT_MATH_ATTR && e->u.call.callee_slot->module_slot >= 0)
     c->in->slots_used[e->u.call.callee_slot->module_slot] = true;
   const char *name = e->u.call.name;
   if (e->u.call.kind == CALLEE_OPAQUE) {
     c->in->effectful = true;
+    c->in->opaque_calls = true;
     for (int i = 0; i < n; i++)
       if (at[i]->kind != TY_UNKNOWN && (!ty_is_number(at[i]) || at[i]->kind == TY_NUM)) {
         fail(c, e->pos, arena_printf(c->m->a, "allow_in_graph call %s() with a %s argument",
@@ -153,7 +234,8 @@ static const type *type_call(ctx *c, expr *e) {
     }
     if (unknown) return &ty_unknown;
     for (int i = 0; i < n; i++)
-      if (!ty_is_number(at[i]) && at[i]->kind != TY_TUPLE) return &ty_conflict;
+      if (!ty_is_number(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]))
+        return &ty_conflict;
     inst *callee = get_inst(c->m, f, at);
     e->u.call.inst = callee;
     if (!callee) { fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
@@ -166,11 +248,15 @@ static const type *type_call(ctx *c, expr *e) {
       return &ty_conflict;
     }
     if (callee->effectful) c->in->effectful = true;
+    if (callee->opaque_calls) c->in->opaque_calls = true;
     if (callee->ret->kind == TY_UNKNOWN)
       return callee->typing ? &ty_unknown : &ty_none;
     return callee->ret;
   }
   if (unknown) return &ty_unknown;
+  if (e->u.call.kind == CALLEE_METHOD) return type_method(c, e, at);
+  if (e->u.call.kind == CALLEE_BUILTIN && n == 1 && (!strcmp(name, "len") || !strcmp(name, "sum")))
+    return type_len_sum(c, e, at[0]);
   for (int i = 0; i < n; i++)
     if (!ty_is_number(at[i])) {
       fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
@@ -333,7 +419,9 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   }
   case EX_CALL: t = type_call(c, e); break;
+  case EX_SUBSCRIPT: t = type_subscript(c, e); break;
   }
+  if (ty_is_container(t)) c->in->containers = true;
   if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
   if (e->guard) c->in->slots_used[e->guard->index] = true;
   e->ty = t;
@@ -341,6 +429,15 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
 }
 
 static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
+  if (tg->sub) { /* obj[index] = value: an element store */
+    const type *et = type_expr(c, tg->sub, false);
+    const type *ct = tg->sub->u.sub.obj->ty;
+    if (et->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
+    if (ct->kind == TY_TUPLE) { fail(c, pos, "tuples do not support item assignment"); return; }
+    c->in->effectful = true;
+    storable(c, pos, ct, t);
+    return;
+  }
   if (t->kind == TY_UNKNOWN) return;
   if (!tg->is_tuple) {
     const type *old = c->in->local_ty[tg->local];
@@ -357,6 +454,10 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
     }
     if (t->kind == TY_NONE) { fail(c, pos, "assignment of None"); return; }
     if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
+    return;
+  }
+  if (t->kind == TY_LIST) { /* its length is checked when it runs */
+    for (int i = 0; i < tg->n; i++) bind(c, tg->elts[i], t->elts[0], tg->elts[i]->pos);
     return;
   }
   if (t->kind != TY_TUPLE || t->n != tg->n) {
@@ -387,6 +488,43 @@ static void type_cond(ctx *c, expr *e) {
   if (t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
 }
 
+/* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and
+ * buffers; the target gets an element, (index, element) or a tuple of
+ * elements. */
+static void type_for_iter(ctx *c, stmt *s) {
+  const type *el[8];
+  bool unknown = false;
+  int n = s->u.for_.niters;
+  for (int i = 0; i < n; i++) {
+    const type *t = type_expr(c, s->u.for_.iters[i], false);
+    if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
+    if (t->kind != TY_LIST && t->kind != TY_BUF) {
+      fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s",
+                                                     ty_python_name(c->m->a, t)));
+      return;
+    }
+    el[i] = ty_elem(t);
+  }
+  if (s->u.for_.start) {
+    const type *st = type_expr(c, s->u.for_.start, false);
+    if (st->kind != TY_INT && st->kind != TY_UNKNOWN) {
+      fail(c, s->u.for_.start->pos, "enumerate() start that is not an int");
+      return;
+    }
+  }
+  if (!unknown) {
+    const type *t = el[0];
+    if (s->u.for_.how == 'z') t = ty_tuple(c->m->a, n, el);
+    if (s->u.for_.how == 'e') {
+      const type *pair[2] = {&ty_int, el[0]};
+      t = ty_tuple(c->m->a, 2, pair);
+    }
+    bind(c, s->u.for_.tgt, t, s->pos);
+  }
+  type_block(c, s->u.for_.body);
+  type_block(c, s->u.for_.orelse);
+}
+
 static void type_stmt(ctx *c, stmt *s) {
   switch (s->kind) {
   case ST_ASSIGN: {
@@ -395,6 +533,20 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   }
   case ST_AUGASSIGN: {
+    if (s->u.aug.sub) { /* obj[index] op= value */
+      const type *l = type_expr(c, s->u.aug.sub, false);
+      const type *r = type_expr(c, s->u.aug.value, false);
+      if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
+      expr fake = {.pos = s->pos};
+      const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
+      if (s->u.aug.sub->u.sub.obj->ty->kind == TY_TUPLE) {
+        fail(c, s->pos, "tuples do not support item assignment");
+        break;
+      }
+      c->in->effectful = true;
+      if (res->kind != TY_CONFLICT) storable(c, s->pos, s->u.aug.sub->u.sub.obj->ty, res);
+      break;
+    }
     const type *l = c->in->local_ty[s->u.aug.local];
     const type *r = type_expr(c, s->u.aug.value, false);
     if (l->kind == TY_UNKNOWN) {
@@ -435,6 +587,7 @@ static void type_stmt(ctx *c, stmt *s) {
     type_block(c, s->u.for_.orelse);
     break;
   }
+  case ST_FOR_ITER: type_for_iter(c, s); break;
   case ST_EXPR: type_expr(c, s->u.expr, false); break;
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
@@ -488,8 +641,12 @@ static void type_inst(module *m, inst *in) {
   c.strict = true;
   type_body(&c);
   if (falls_through(in->fn->body)) in->ret_may_be_none = true;
-  for (int i = 0; i < in->fn->nlocals; i++)
+  for (int i = 0; i < in->fn->nlocals; i++) {
     if (in->local_ty[i]->kind == TY_CONFLICT) fail(&c, in->fn->pos, "a local has no single type");
+    if (ty_is_container(in->local_ty[i])) in->containers = true;
+  }
+  if (in->containers && in->opaque_calls) /* the callee could free what the kernel borrows */
+    fail(&c, in->fn->pos, "allow_in_graph calls in a function that holds lists or buffers");
   in->typing = false;
 }
 
@@ -531,11 +688,30 @@ static inst *get_inst(module *m, func *f, const type **args) {
 
 /* Instances referenced by calls inside `s`, for the transitive slot set. */
 static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap);
+static void collect_callees_target(inst *in, target *t, inst **out, int *n, int cap) {
+  if (t->sub) collect_callees_expr(in, t->sub, out, n, cap);
+  for (int i = 0; t->is_tuple && i < t->n; i++) collect_callees_target(in, t->elts[i], out, n, cap);
+}
 static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
   for (; s; s = s->next) {
     switch (s->kind) {
-    case ST_ASSIGN: collect_callees_expr(in, s->u.assign.value, out, n, cap); break;
-    case ST_AUGASSIGN: collect_callees_expr(in, s->u.aug.value, out, n, cap); break;
+    case ST_ASSIGN:
+      collect_callees_expr(in, s->u.assign.value, out, n, cap);
+      for (int i = 0; i < s->u.assign.ntargets; i++)
+        collect_callees_target(in, s->u.assign.targets[i], out, n, cap);
+      break;
+    case ST_AUGASSIGN:
+      collect_callees_expr(in, s->u.aug.value, out, n, cap);
+      if (s->u.aug.sub) collect_callees_expr(in, s->u.aug.sub, out, n, cap);
+      break;
+    case ST_FOR_ITER:
+      for (int i = 0; i < s->u.for_.niters; i++)
+        collect_callees_expr(in, s->u.for_.iters[i], out, n, cap);
+      if (s->u.for_.start) collect_callees_expr(in, s->u.for_.start, out, n, cap);
+      collect_callees_target(in, s->u.for_.tgt, out, n, cap);
+      collect_callees_block(in, s->u.for_.body, out, n, cap);
+      collect_callees_block(in, s->u.for_.orelse, out, n, cap);
+      break;
     case ST_RETURN: if (s->u.ret) collect_callees_expr(in, s->u.ret, out, n, cap); break;
     case ST_IF:
       collect_callees_expr(in, s->u.if_.cond, out, n, cap);
@@ -585,6 +761,10 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
     break;
   case EX_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++) collect_callees_expr(in, e->u.tuple.elts[i], out, n, cap);
+    break;
+  case EX_SUBSCRIPT:
+    collect_callees_expr(in, e->u.sub.obj, out, n, cap);
+    collect_callees_expr(in, e->u.sub.index, out, n, cap);
     break;
   case EX_CALL:
     for (int i = 0; i < e->u.call.n; i++) collect_callees_expr(in, e->u.call.args[i], out, n, cap);

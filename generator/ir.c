@@ -44,7 +44,7 @@ const struct gb_registry gb_registry[] = {
      "remove the call to compile the whole function"},
     {"GB0013", "call-to-uncompiled", "call to a function of this module that has no kernel",
      "see the callee's own graph breaks"},
-    {"GB0014", "unsupported-loop", "for loop over something other than range(...)",
+    {"GB0014", "unsupported-loop", "for loop over something other than range(...), a list, a tuple or a buffer",
      "iterate over range(...); containers come in a later release"},
     {"GB0016", "parser-limitation", "Tree-sitter could not parse this function (CPython can)",
      "report the construct; the function runs in the interpreter meanwhile"},
@@ -258,7 +258,7 @@ static expr *lower_float(lower *L, TSNode n) {
 }
 
 static const char *const builtin_calls[] = {"abs", "min", "max", "int", "float", "bool",
-                                            "round", "divmod", "pow", NULL};
+                                            "round", "divmod", "pow", "len", "sum", NULL};
 
 static bool is_builtin_call(lower *L, const char *name) {
   if (find_local(L->f, name) >= 0 || scope_is_global(L->m, name)) return false;
@@ -555,6 +555,23 @@ static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args
   return e;
 }
 
+/* obj.append(v) / obj.pop([i]): list methods, typed by infer.c (a list
+ * receiver; anything else is a type failure there). The receiver becomes
+ * args[0]. */
+static expr *lower_method_call(lower *L, TSNode n, TSNode obj, expr *e, const char *attr) {
+  expr *recv = lower_expr(L, obj);
+  if (!recv) return NULL;
+  expr **args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(e->u.call.n + 1));
+  args[0] = recv;
+  for (int i = 0; i < e->u.call.n; i++) args[i + 1] = e->u.call.args[i];
+  e->u.call.args = args;
+  e->u.call.n++;
+  e->u.call.kind = CALLEE_METHOD;
+  e->u.call.name = attr;
+  (void)n;
+  return e;
+}
+
 /* call: function argument_list */
 static expr *lower_call(lower *L, TSNode n) {
   TSNode fnode = child_by_field(n, "function");
@@ -645,6 +662,8 @@ static expr *lower_call(lower *L, TSNode n) {
       e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, NULL, NULL, ms->index);
       return e;
     }
+    if ((!strcmp(attr, "append") && e->u.call.n == 1) || (!strcmp(attr, "pop") && e->u.call.n <= 1))
+      return lower_method_call(L, n, obj, e, attr);
   }
   gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s", fname));
   return NULL;
@@ -669,8 +688,34 @@ static expr *lower_attribute(lower *L, TSNode n) {
   return NULL;
 }
 
+/* subscript: value [ subscript ]: one index, no slices (a[i], a[i][j]) */
+static expr *lower_subscript(lower *L, TSNode n) {
+  TSNode value = child_by_field(n, "value");
+  TSNode index = child_by_field(n, "subscript");
+  uint32_t nidx = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+    if (!ts_node_eq(ts_node_named_child(n, i), value) &&
+        !node_is(ts_node_named_child(n, i), "comment")) nidx++;
+  if (nidx != 1) {
+    gb(L, n, "unsupported-expression", "index with several subscripts (a[i, j])");
+    return NULL;
+  }
+  if (node_is(index, "slice")) {
+    gb(L, n, "unsupported-expression", "slice (a[i:j])");
+    return NULL;
+  }
+  expr *obj = lower_expr(L, value);
+  expr *idx = obj ? lower_expr(L, index) : NULL;
+  if (!idx) return NULL;
+  expr *e = new_expr(L, EX_SUBSCRIPT, n);
+  e->u.sub.obj = obj;
+  e->u.sub.index = idx;
+  return e;
+}
+
 static expr *lower_expr(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
+  if (!strcmp(t, "subscript")) return lower_subscript(L, n);
   if (!strcmp(t, "integer")) return lower_integer(L, n);
   if (!strcmp(t, "float")) return lower_float(L, n);
   if (!strcmp(t, "true") || !strcmp(t, "false")) {
@@ -730,9 +775,8 @@ static expr *lower_expr(lower *L, TSNode n) {
   static const char *const what[][2] = {
       {"string", "string literal (str is not a kernel type)"},
       {"concatenated_string", "string literal (str is not a kernel type)"},
-      {"list", "list display (lists come in a later release)"},
+      {"list", "list display (new lists are not built by kernels yet)"},
       {"dictionary", "dict display"}, {"set", "set display"},
-      {"subscript", "subscript (containers come in a later release)"},
       {"named_expression", "assignment expression (:=)"},
       {"list_splat", "starred expression"}};
   for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
@@ -787,6 +831,10 @@ static target *lower_target(lower *L, TSNode n) {
       t->elts[t->n++] = x;
     }
     return t;
+  }
+  if (node_is(n, "subscript")) {
+    t->sub = lower_subscript(L, n);
+    return t->sub ? t : NULL;
   }
   if (node_is(n, "list_splat_pattern"))
     gb(L, n, "unsupported-statement", "starred assignment target");
@@ -868,7 +916,7 @@ static stmt *lower_assignment(lower *L, TSNode n) {
 /* augmented_assignment: NAME op= right */
 static stmt *lower_augassign(lower *L, TSNode n) {
   TSNode left = child_by_field(n, "left");
-  if (!node_is(left, "identifier")) {
+  if (!node_is(left, "identifier") && !node_is(left, "subscript")) {
     gb(L, n, "unsupported-statement", "augmented assignment to a non-name target");
     return NULL;
   }
@@ -880,6 +928,17 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     return NULL;
   }
   binop opk = (binop)k;
+  if (node_is(left, "subscript")) { /* obj[index] op= value: an element read, then a store */
+    expr *sub = lower_subscript(L, left);
+    expr *v = sub ? lower_expr(L, child_by_field(n, "right")) : NULL;
+    if (!v) return NULL;
+    stmt *s = new_stmt(L, ST_AUGASSIGN, n);
+    s->u.aug.local = -1;
+    s->u.aug.sub = sub;
+    s->u.aug.op = opk;
+    s->u.aug.value = v;
+    return s;
+  }
   int before = count_breaks(L);
   stmt *vs = lower_versioned_assignment(L, n, left, child_by_field(n, "right"), &opk);
   if (vs) return vs;
@@ -933,31 +992,90 @@ static stmt *lower_while(lower *L, TSNode n) {
   return s->u.while_.cond ? s : NULL;
 }
 
-/* for_statement: for target in range(args): block (else: block)? */
-static stmt *lower_for(lower *L, TSNode n) {
-  TSNode right = child_by_field(n, "right");
-  TSNode fnode = child_by_field(right, "function");
-  if (!node_is(right, "call") || !node_is(fnode, "identifier") ||
-      strcmp(text(L, fnode), "range") || find_local(L->f, "range") >= 0 ||
-      scope_is_global(L->m, "range")) {
-    gb(L, right, "unsupported-loop", arena_printf(L->m->a, "for loop over %s", text(L, right)));
-    return NULL;
-  }
-  TSNode args = child_by_field(right, "arguments");
-  expr *a[3];
+/* Is `fnode` the builtin NAME (not shadowed by a local or a global)? */
+static bool is_builtin_name(lower *L, TSNode fnode, const char *name) {
+  return node_is(fnode, "identifier") && !strcmp(text(L, fnode), name) &&
+         find_local(L->f, name) < 0 && !scope_is_global(L->m, name);
+}
+
+/* The positional arguments of a call (at most cap), or -1 if there are
+ * keyword or starred ones. */
+static int call_args(lower *L, TSNode args, expr **out, int cap) {
   int na = 0;
   uint32_t c = node_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+  if (!node_is(args, "argument_list")) return -1;
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(args, i);
     if (node_is(ch, "comment")) continue;
-    if (na == 3 || node_is(ch, "keyword_argument") || node_is(ch, "list_splat")) {
-      gb(L, right, "unsupported-loop", "range() with unusual arguments");
-      return NULL;
-    }
-    a[na] = lower_expr(L, ch);
-    if (!a[na]) return NULL;
+    if (na == cap || node_is(ch, "keyword_argument") || node_is(ch, "list_splat") ||
+        node_is(ch, "dictionary_splat"))
+      return -1;
+    if (!(out[na] = lower_expr(L, ch))) return -2;
     na++;
   }
+  return na;
+}
+
+/* The loop body and else clause of a for statement. */
+static bool lower_for_body(lower *L, TSNode n, stmt *s) {
+  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return false; }
+  L->loops++;
+  s->u.for_.body = lower_nested(L, child_by_field(n, "body"));
+  L->loops--;
+  TSNode alt = child_by_field(n, "alternative");
+  if (!ts_node_is_null(alt)) {
+    s->u.for_.has_else = true;
+    s->u.for_.orelse = lower_nested(L, child_by_field(alt, "body"));
+  }
+  return true;
+}
+
+/* for target in c | enumerate(c[, start]) | zip(c1, c2, ...) | reversed(c):
+ * c a list, tuple or buffer (checked by infer.c). */
+static stmt *lower_for_iter(lower *L, TSNode n, TSNode right) {
+  stmt *s = new_stmt(L, ST_FOR_ITER, n);
+  expr *a[8];
+  int na = 1;
+  s->u.for_.how = 'i';
+  TSNode fnode = child_by_field(right, "function");
+  const char *how = NULL;
+  if (node_is(right, "call")) {
+    if (is_builtin_name(L, fnode, "enumerate")) how = "e";
+    else if (is_builtin_name(L, fnode, "zip")) how = "z";
+    else if (is_builtin_name(L, fnode, "reversed")) how = "r";
+  }
+  if (how) {
+    na = call_args(L, child_by_field(right, "arguments"), a, 8);
+    if (na == -2) return NULL;
+    if (na < 1 || (*how == 'e' && na > 2) || (*how == 'r' && na != 1)) {
+      gb(L, right, "unsupported-loop", arena_printf(L->m->a, "%s() with these arguments",
+         text(L, fnode)));
+      return NULL;
+    }
+    s->u.for_.how = *how;
+    if (*how == 'e' && na == 2) { s->u.for_.start = a[1]; na = 1; }
+  } else if (!(a[0] = lower_expr(L, right))) {
+    return NULL;
+  }
+  s->u.for_.niters = na;
+  s->u.for_.iters = arena_alloc(L->m->a, sizeof(expr *) * (size_t)na);
+  memcpy(s->u.for_.iters, a, sizeof(expr *) * (size_t)na);
+  s->u.for_.tgt = lower_target(L, child_by_field(n, "left"));
+  if (!s->u.for_.tgt || !lower_for_body(L, n, s)) return NULL;
+  return s;
+}
+
+/* for_statement: for target in range(args): block (else: block)?, or over
+ * a container (lower_for_iter). */
+static stmt *lower_for(lower *L, TSNode n) {
+  TSNode right = child_by_field(n, "right");
+  TSNode fnode = child_by_field(right, "function");
+  if (!node_is(right, "call") || !is_builtin_name(L, fnode, "range"))
+    return lower_for_iter(L, n, right);
+  expr *a[3];
+  int na = call_args(L, child_by_field(right, "arguments"), a, 3);
+  if (na == -2) return NULL;
+  if (na < 0) { gb(L, right, "unsupported-loop", "range() with unusual arguments"); return NULL; }
   if (na == 0) { gb(L, right, "unsupported-loop", "range() without arguments"); return NULL; }
   target *t = lower_target(L, child_by_field(n, "left"));
   if (!t) return NULL;
@@ -967,16 +1085,7 @@ static stmt *lower_for(lower *L, TSNode n) {
   s->u.for_.start = na >= 2 ? a[0] : NULL;
   s->u.for_.stop = na >= 2 ? a[1] : a[0];
   s->u.for_.step = na == 3 ? a[2] : NULL;
-  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return NULL; }
-  L->loops++;
-  s->u.for_.body = lower_nested(L, child_by_field(n, "body"));
-  L->loops--;
-  TSNode alt = child_by_field(n, "alternative");
-  if (!ts_node_is_null(alt)) {
-    s->u.for_.has_else = true;
-    s->u.for_.orelse = lower_nested(L, child_by_field(alt, "body"));
-  }
-  return s;
+  return lower_for_body(L, n, s) ? s : NULL;
 }
 
 /* expression_statement: expression | assignment | augmented_assignment */

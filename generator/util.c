@@ -1,6 +1,7 @@
 /* util.c: arena, string buffer, diagnostics and the type lattice. */
 #include "gen.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,34 +149,78 @@ void diag_plain(const char *fmt, ...) {
 int diag_error_count(void) { return n_errors; }
 
 /* ---- type lattice ------------------------------------------------------- */
-const type ty_unknown = {TY_UNKNOWN, 0, NULL, "?"};
-const type ty_int = {TY_INT, 0, NULL, "i"};
-const type ty_float = {TY_FLOAT, 0, NULL, "f"};
-const type ty_bool = {TY_BOOL, 0, NULL, "b"};
-const type ty_none = {TY_NONE, 0, NULL, "n"};
-const type ty_conflict = {TY_CONFLICT, 0, NULL, "!"};
-const type ty_num = {TY_NUM, 0, NULL, "u"};
+const type ty_unknown = {TY_UNKNOWN, 0, NULL, "?", 0, 0, false};
+const type ty_int = {TY_INT, 0, NULL, "i", 0, 0, false};
+const type ty_float = {TY_FLOAT, 0, NULL, "f", 0, 0, false};
+const type ty_bool = {TY_BOOL, 0, NULL, "b", 0, 0, false};
+const type ty_none = {TY_NONE, 0, NULL, "n", 0, 0, false};
+const type ty_conflict = {TY_CONFLICT, 0, NULL, "!", 0, 0, false};
+const type ty_num = {TY_NUM, 0, NULL, "u", 0, 0, false};
 
-typedef struct tuple_node { const type *t; struct tuple_node *next; } tuple_node;
-static tuple_node *interned; /* process-wide; types outlive one module */
+typedef struct type_node { const type *t; struct type_node *next; } type_node;
+static type_node *interned; /* process-wide; types outlive one module */
+
+/* The interned type spelled `code`, or a new one made from `proto`. */
+static const type *intern(const type *proto, const char *code) {
+  for (type_node *t = interned; t; t = t->next)
+    if (!strcmp(t->t->code, code)) return t->t;
+  type *t = xmalloc(sizeof *t);
+  *t = *proto;
+  const type **e = xmalloc(sizeof(*e) * (size_t)(proto->n ? proto->n : 1));
+  if (proto->n) memcpy(e, proto->elts, sizeof(*e) * (size_t)proto->n);
+  t->elts = e;
+  t->code = strcpy(xmalloc(strlen(code) + 1), code);
+  type_node *node = xmalloc(sizeof *node);
+  node->t = t; node->next = interned; interned = node;
+  return t;
+}
 
 const type *ty_tuple(arena *a, int n, const type **elts) {
   (void)a;
   strbuf code = {0};
   sb_printf(&code, "T%d", n);
   for (int i = 0; i < n; i++) sb_puts(&code, elts[i]->code);
-  for (tuple_node *t = interned; t; t = t->next)
-    if (!strcmp(t->t->code, code.data)) { sb_free(&code); return t->t; }
-  type *t = xmalloc(sizeof *t);
-  t->kind = TY_TUPLE;
-  t->n = n;
-  const type **e = xmalloc(sizeof(*e) * (size_t)(n ? n : 1));
-  memcpy(e, elts, sizeof(*e) * (size_t)n);
-  t->elts = e;
-  t->code = code.data; /* owned by the interned type */
-  tuple_node *node = xmalloc(sizeof *node);
-  node->t = t; node->next = interned; interned = node;
+  type proto = {TY_TUPLE, n, elts, NULL, 0, 0, false};
+  const type *t = intern(&proto, code.data);
+  sb_free(&code);
   return t;
+}
+
+const type *ty_list(const type *elt) {
+  strbuf code = {0};
+  sb_printf(&code, "L%s", elt->code);
+  const type *el[1] = {elt};
+  type proto = {TY_LIST, 1, el, NULL, 0, 0, false};
+  const type *t = intern(&proto, code.data);
+  sb_free(&code);
+  return t;
+}
+
+/* Buffer item formats a kernel reads natively (struct module letters). */
+static const char buf_formats[] = "dfqQlLiIhHbB?";
+
+const type *ty_buf(char buf_kind, char fmt, bool strided) {
+  if (!fmt || !strchr(buf_formats, fmt) || !strchr("amyY", buf_kind)) return NULL;
+  if ((buf_kind == 'y' || buf_kind == 'Y') && fmt != 'B') return NULL;
+  if (fmt == '?' && buf_kind != 'm') return NULL;
+  char code[8];
+  snprintf(code, sizeof code, "A%c%c%s", buf_kind, fmt, strided ? "s" : "");
+  type proto = {TY_BUF, 0, NULL, NULL, buf_kind, fmt, strided};
+  return intern(&proto, code);
+}
+
+const type *ty_elem(const type *t) {
+  if (t->kind == TY_LIST) return t->elts[0];
+  if (t->kind != TY_BUF) return &ty_conflict;
+  if (t->fmt == 'd' || t->fmt == 'f') return &ty_float;
+  return t->fmt == '?' ? &ty_bool : &ty_int;
+}
+
+bool ty_is_container(const type *t) {
+  if (t->kind == TY_LIST || t->kind == TY_BUF) return true;
+  if (t->kind == TY_TUPLE)
+    for (int i = 0; i < t->n; i++) if (ty_is_container(t->elts[i])) return true;
+  return false;
 }
 
 /* int and float join to the run-time tagged number; bool stays apart (a
@@ -211,15 +256,78 @@ const char *ty_python_name(arena *a, const type *t) {
     sb_free(&b);
     return r;
   }
+  case TY_LIST: return arena_printf(a, "list[%s]", ty_python_name(a, t->elts[0]));
+  case TY_BUF:
+    if (t->buf_kind == 'y') return "bytes";
+    if (t->buf_kind == 'Y') return "bytearray";
+    return arena_printf(a, "%s[%c%s]", t->buf_kind == 'a' ? "array" : "memoryview", t->fmt,
+                        t->strided ? ", strided" : "");
   }
   return "?";
 }
 
+/* type := NAME | NAME '[' args ']', recursive descent over the spelling. */
+static const type *parse_type(const char **pp) {
+  const char *p = *pp;
+  while (*p == ' ') p++;
+  const char *s = p;
+  while (isalnum((unsigned char)*p) || *p == '_' || *p == '.') p++;
+  size_t len = (size_t)(p - s);
+  char name[32];
+  if (!len || len >= sizeof name) return NULL;
+  memcpy(name, s, len);
+  name[len] = 0;
+  while (*p == ' ') p++;
+  const type *t = NULL;
+  if (!strcmp(name, "int")) t = &ty_int;
+  else if (!strcmp(name, "float")) t = &ty_float;
+  else if (!strcmp(name, "bool")) t = &ty_bool;
+  else if (!strcmp(name, "bytes")) t = ty_buf('y', 'B', false);
+  else if (!strcmp(name, "bytearray")) t = ty_buf('Y', 'B', false);
+  if (t) { *pp = p; return t; }
+  if (*p++ != '[') return NULL;
+  if (!strcmp(name, "list")) {
+    const type *e = parse_type(&p);
+    while (*p == ' ') p++;
+    if (!e || *p++ != ']') return NULL;
+    t = ty_list(e);
+  } else if (!strcmp(name, "tuple")) {
+    const type *el[64];
+    int n = 0;
+    for (;;) {
+      if (n == 64 || !(el[n++] = parse_type(&p))) return NULL;
+      while (*p == ' ') p++;
+      if (*p == ',') { p++; continue; }
+      if (*p++ != ']') return NULL;
+      break;
+    }
+    t = ty_tuple(NULL, n, el);
+  } else if (!strcmp(name, "array") || !strcmp(name, "array.array") ||
+             !strcmp(name, "memoryview")) {
+    while (*p == ' ') p++;
+    char fmt = *p ? *p++ : 0;
+    while (*p == ' ') p++;
+    bool strided = false;
+    if (*p == ',') {
+      p++;
+      while (*p == ' ') p++;
+      if (strncmp(p, "strided", 7)) return NULL;
+      p += 7;
+      strided = true;
+      while (*p == ' ') p++;
+    }
+    if (*p++ != ']') return NULL;
+    t = ty_buf(name[0] == 'a' ? 'a' : 'm', fmt, strided);
+  }
+  if (t) *pp = p;
+  return t;
+}
+
 const type *ty_from_name(const char *name) {
-  if (!strcmp(name, "int")) return &ty_int;
-  if (!strcmp(name, "float")) return &ty_float;
-  if (!strcmp(name, "bool")) return &ty_bool;
-  return NULL;
+  const char *p = name;
+  const type *t = parse_type(&p);
+  while (t && *p == ' ') p++;
+  return t && !*p ? t : NULL;
 }
 
 bool ty_is_number(const type *t) {

@@ -431,9 +431,9 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
 static inline int dynac_deopt_after_effect(const char *file, int line) {
   PyErr_Format(PyExc_RuntimeError,
                "dynac: %s:%d: the compiled code needs the interpreter here (int64 overflow, "
-               "a division by zero, a math domain error or a value of another type), but an "
-               "allow_in_graph call already ran and would run again; keep such operations out "
-               "of functions that make allow_in_graph calls, or disallow_in_graph the callee",
+               "or a value of a type the kernel was not specialised for), but it already wrote "
+               "to a list or buffer or made an allow_in_graph call, which the interpreter would "
+               "repeat; run this function with dynac.disable, or keep such values out of it",
                file, line);
   return DYNAC_ERROR;
 }
@@ -448,6 +448,194 @@ static inline int dynac_traceback_here(PyObject *filename, const char *func, int
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
   return (effects) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
+
+/* ---- containers: lists (borrowed PyObject *) and 1-D buffers ------------
+ * A kernel holds lists by borrowed reference (its arguments are held by the
+ * caller; it never stores a container into a container) and reads each
+ * element's type when it reads the element, so no guard is O(n). Buffers
+ * (array.array, memoryview, bytes, bytearray) are acquired by the glue for
+ * the whole call, which also keeps them from being resized. */
+
+/* A 1-D buffer as kernels see it. `obj` is borrowed (the exporter, used to
+ * raise CPython's own exceptions); `len` counts items; `stride` is in bytes. */
+typedef struct dynac_view {
+  char *buf;
+  Py_ssize_t len;
+  Py_ssize_t stride;
+  int readonly;
+  PyObject *obj;
+} dynac_view;
+
+/* Item size of a struct-module format letter, or 0 if kernels do not
+ * handle it. */
+static inline Py_ssize_t dynac_fmt_size(char fmt) {
+  switch (fmt) {
+  case 'd': case 'q': case 'Q': return 8;
+  case 'f': case 'i': case 'I': return 4;
+  case 'l': case 'L': return (Py_ssize_t)sizeof(long);
+  case 'h': case 'H': return 2;
+  case 'b': case 'B': case '?': return 1;
+  default: return 0;
+  }
+}
+
+/* Does `o` export a 1-D buffer of exact kind `kind` ('a' array.array,
+ * 'm' memoryview, 'y' bytes, 'Y' bytearray), native item format `fmt` and,
+ * unless `strided`, C-contiguous items? On success fills `pb` (to release
+ * with PyBuffer_Release) and `v`; returns 1. Returns 0 with no exception
+ * when it does not (a guard failure). */
+static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strided, Py_buffer *pb,
+                                     dynac_view *v) {
+  switch (kind) {
+  case 'a': if (strcmp(Py_TYPE(o)->tp_name, "array.array")) return 0; break;
+  case 'm': if (!PyMemoryView_Check(o) || Py_TYPE(o) != &PyMemoryView_Type) return 0; break;
+  case 'y': if (!PyBytes_CheckExact(o)) return 0; break;
+  case 'Y': if (!PyByteArray_CheckExact(o)) return 0; break;
+  default: return 0;
+  }
+  if (PyObject_GetBuffer(o, pb, PyBUF_RECORDS_RO) < 0) { PyErr_Clear(); return 0; }
+  const char *f = pb->format ? pb->format : "B";
+  if (*f == '@') f++;
+  int ok = f[0] == fmt && f[1] == 0 && pb->ndim == 1 && pb->itemsize == dynac_fmt_size(fmt) &&
+           (strided || pb->strides[0] == pb->itemsize);
+  if (!ok) { PyBuffer_Release(pb); return 0; }
+  v->buf = (char *)pb->buf;
+  v->len = pb->shape[0];
+  v->stride = pb->strides[0];
+  v->readonly = pb->readonly;
+  v->obj = o;
+  return 1;
+}
+/* For guards: the same check, releasing the buffer at once. */
+static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strided) {
+  Py_buffer pb;
+  dynac_view v;
+  if (!dynac_view_acquire(o, kind, fmt, strided, &pb, &v)) return 0;
+  PyBuffer_Release(&pb);
+  return 1;
+}
+
+/* Python's index rule: negative i counts from the end. Nonzero when out of
+ * range (IndexError in CPython). */
+static inline int dynac_index(int64_t i, Py_ssize_t len, Py_ssize_t *out) {
+  if (i < 0) i += (int64_t)len;
+  if (i < 0 || i >= (int64_t)len) return 1;
+  *out = (Py_ssize_t)i;
+  return 0;
+}
+
+/* Element reads (borrowed `o`): nonzero when `o` is not of the type the
+ * kernel was specialised for. */
+static inline int dynac_elem_float(PyObject *o, double *out) {
+  if (!PyFloat_CheckExact(o)) return 1;
+  *out = PyFloat_AS_DOUBLE(o);
+  return 0;
+}
+static inline int dynac_elem_int(PyObject *o, int64_t *out) {
+  if (!PyLong_CheckExact(o)) return 1;
+  return !dynac_int64_of(o, out);
+}
+static inline int dynac_elem_bool(PyObject *o, bool *out) {
+  if (o != Py_True && o != Py_False) return 1;
+  *out = o == Py_True;
+  return 0;
+}
+static inline int dynac_elem_num(PyObject *o, dynac_num *out) {
+  if (PyFloat_CheckExact(o)) { *out = dynac_num_f(PyFloat_AS_DOUBLE(o)); return 0; }
+  out->isf = false;
+  return dynac_elem_int(o, &out->i);
+}
+static inline int dynac_elem_list(PyObject *o, PyObject **out) {
+  if (!PyList_CheckExact(o)) return 1;
+  *out = o;
+  return 0;
+}
+
+/* Can the old value of a list slot be released without running Python code
+ * (a finalizer that could touch what the kernel borrows)? */
+static inline int dynac_plain_value(PyObject *o) {
+  return PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) || o == Py_None;
+}
+/* l[k] = v for a list `l` and an in-range k whose old value is plain;
+ * `v` is stolen (a new reference, NULL on MemoryError: returns -1). */
+static inline int dynac_list_store(PyObject *l, Py_ssize_t k, PyObject *v) {
+  if (!v) return -1;
+  PyObject *old = PyList_GET_ITEM(l, k);
+  PyList_SET_ITEM(l, k, v);
+  Py_DECREF(old);
+  return 0;
+}
+/* l[k] = x for a float: reuses the old float object when the list holds
+ * its only reference (nothing else can observe it), else a new float. */
+static inline int dynac_list_store_float(PyObject *l, Py_ssize_t k, double x) {
+  PyObject *old = PyList_GET_ITEM(l, k);
+  if (PyFloat_CheckExact(old) && Py_REFCNT(old) == 1) {
+    ((PyFloatObject *)old)->ob_fval = x;
+    return 0;
+  }
+  return dynac_list_store(l, k, PyFloat_FromDouble(x));
+}
+
+/* Exact errors after an effect: the operation is done again through the C
+ * API, which raises CPython's own exception (IndexError, OverflowError,
+ * TypeError for read-only buffers, with CPython's message); a traceback
+ * entry for `func` at `line` is added. Should the API call succeed after
+ * all, the kernel still cannot continue: dynac_deopt_after_effect. */
+static inline int dynac_slow_done(PyObject *r, PyObject *filename, const char *func, int line) {
+  if (!r) return dynac_traceback_here(filename, func, line);
+  Py_DECREF(r);
+  const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
+  return dynac_deopt_after_effect(file ? file : "?", line);
+}
+static inline int dynac_slow_getitem(PyObject *o, int64_t i, PyObject *filename, const char *func,
+                                     int line) {
+  PyObject *k = PyLong_FromLongLong(i);
+  PyObject *r = k ? PyObject_GetItem(o, k) : NULL;
+  Py_XDECREF(k);
+  return dynac_slow_done(r, filename, func, line);
+}
+/* `v` is stolen. */
+static inline int dynac_slow_setitem(PyObject *o, int64_t i, PyObject *v, PyObject *filename,
+                                     const char *func, int line) {
+  PyObject *k = PyLong_FromLongLong(i);
+  int st = k && v ? PyObject_SetItem(o, k, v) : -1;
+  Py_XDECREF(k);
+  Py_XDECREF(v);
+  if (st < 0) return dynac_traceback_here(filename, func, line);
+  Py_INCREF(Py_None);
+  return dynac_slow_done(Py_None, filename, func, line);
+}
+/* l.pop() (i < 0 with `has_index` 0) or l.pop(i). */
+static inline int dynac_slow_pop(PyObject *l, int has_index, int64_t i, PyObject *filename,
+                                 const char *func, int line) {
+  PyObject *r = has_index ? PyObject_CallMethod(l, "pop", "L", (long long)i)
+                          : PyObject_CallMethod(l, "pop", NULL);
+  return dynac_slow_done(r, filename, func, line);
+}
+/* a, b, c = seq with len(seq) != n: CPython's ValueError. */
+static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *filename,
+                                     const char *func, int line) {
+  if (got > n)
+    PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %zd)", n);
+  else
+    PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %zd, got %zd)", n, got);
+  return dynac_traceback_here(filename, func, line);
+}
+/* Unboxes `o` into an int64 for a store into an integer buffer of format
+ * `fmt`; nonzero when out of the format's range (CPython raises). */
+static inline int dynac_fits_fmt(int64_t x, char fmt) {
+  switch (fmt) {
+  case 'b': return x >= -128 && x <= 127;
+  case 'B': return x >= 0 && x <= 255;
+  case 'h': return x >= -32768 && x <= 32767;
+  case 'H': return x >= 0 && x <= 65535;
+  case 'i': return x >= INT32_MIN && x <= INT32_MAX;
+  case 'I': return x >= 0 && x <= (int64_t)UINT32_MAX;
+  case 'Q': case 'L': return x >= 0;
+  case '?': return x == 0 || x == 1;
+  default: return 1;
+  }
+}
 
 /* Kernel-to-kernel recursion deeper than this deoptimises, so deep
  * recursion meets CPython's own recursion limit instead of the C stack's. */
@@ -772,6 +960,12 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   if (!PyFloat_CheckExact(args[i])) { *failed = text; return 0; }
 #define DYNAC_GUARD_INT(i, text) \
   if (!dynac_is_int64(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_LIST(i, text) \
+  if (!PyList_CheckExact(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_BUF(i, kind, fmt, strided, text) \
+  if (!dynac_view_matches(args[i], kind, fmt, strided)) { *failed = text; return 0; }
+#define DYNAC_GUARD_UNBOX(i, unbox, ctype, text) \
+  { ctype dynac__tmp; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
 #define DYNAC_GUARD_BOOL(i, text) \
   if (!PyBool_Check(args[i])) { *failed = text; return 0; }
 #define DYNAC_GUARD_GLOBALS(g) \

@@ -56,10 +56,37 @@ def _run_target(kind, target, argv, prepare_code=None):
 
 
 # ---- record -------------------------------------------------------------------
-def _type_name(v):
+_SAMPLE = 64  # elements of a list looked at when recording its element type
+
+
+def _join(a, b):
+    if a == b or b is None:
+        return a
+    if a is None:
+        return b
+    return "?"  # mixed element types: not a kernel type
+
+
+def _type_name(v, depth=0):
+    """The kernel type spelling of a value (see gen.h ty_from_name), or its
+    class name when it has none. Lists are sampled: a kernel still checks
+    every element it reads, so a wrong guess deoptimises, never misreads."""
     t = type(v)
     if t in (int, float, bool):
         return t.__name__
+    if depth < 4 and t is tuple:
+        return "tuple[%s]" % ", ".join(_type_name(x, depth + 1) for x in v) if v else "tuple"
+    if depth < 4 and t is list:
+        elt = None
+        for x in (v if len(v) <= _SAMPLE else v[:_SAMPLE // 2] + v[-_SAMPLE // 2:]):
+            elt = _join(elt, _type_name(x, depth + 1))
+        return "list[%s]" % elt if elt and elt != "?" else "list"
+    if t in (bytes, bytearray):
+        return t.__name__
+    if t.__name__ == "array" and t.__module__ == "array":
+        return "array[%s]" % v.typecode
+    if t is memoryview and v.ndim == 1:
+        return "memoryview[%s%s]" % (v.format.lstrip("@="), "" if v.c_contiguous else ", strided")
     return "%s.%s" % (t.__module__, t.__qualname__)
 
 
