@@ -239,11 +239,39 @@ static const char *float_literal(em *E, double f) {
   return arena_strdup(E->m->a, buf);
 }
 
-/* A fallible helper call: `int dynac_X(a, b, &t)` returning nonzero to deopt. */
+static void fail_if(em *E, const char *why, const char *cond, const char *slow);
+static const char *where(em *E);
+
+/* The operation a number helper computes, as dynac.h's DYNAC_SLOW_* code
+ * (for the slow path that raises CPython's exception), or NULL. */
+static const char *slow_op(const char *helper) {
+  static const char *const ops[][2] = {
+      {"_add", "ADD"}, {"_sub", "SUB"}, {"_mul", "MUL"}, {"_truediv", "TRUEDIV"},
+      {"_div", "TRUEDIV"}, {"_floordiv", "FLOORDIV"}, {"_mod", "MOD"}, {"_pow", "POW"},
+      {"_lshift", "LSHIFT"}, {"_rshift", "RSHIFT"}, {"_neg", "NEG"}};
+  size_t n = strlen(helper);
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    size_t k = strlen(ops[i][0]);
+    if (n > k && !strcmp(helper + n - k, ops[i][0])) return ops[i][1];
+  }
+  return NULL;
+}
+
+/* A fallible helper call: `int dynac_X(a, b, &t)` returning nonzero to
+ * deoptimise. After an effect, an arithmetic helper's failure is redone
+ * through the C API, which raises CPython's exception (ZeroDivisionError,
+ * ...); int64 overflow has no exception and stays dynac_deopt_after_effect. */
 static const char *checked(em *E, const type *rt, const char *helper, const char *a, const char *b) {
   const char *t = tmpvar(E, rt);
-  if (b) deopt_if(E, NULL, "%s(%s, %s, &%s)", helper, a, b, t);
-  else deopt_if(E, NULL, "%s(%s, &%s)", helper, a, t);
+  const char *call = b ? arena_printf(E->m->a, "%s(%s, %s, &%s)", helper, a, b, t)
+                       : arena_printf(E->m->a, "%s(%s, &%s)", helper, a, t);
+  const char *op = slow_op(helper);
+  const char *box = !strncmp(helper, "dynac_int_", 10) ? "dynac_box_int"
+                    : !strncmp(helper, "dynac_float_", 12) ? "dynac_box_float" : "dynac_box_num";
+  const char *slow = op ? arena_printf(E->m->a, "dynac_slow_number(DYNAC_SLOW_%s, %s(%s), %s, %s)",
+                                       op, box, a, b ? arena_printf(E->m->a, "%s(%s)", box, b)
+                                       : "NULL", where(E)) : NULL;
+  fail_if(E, NULL, call, slow);
   return t;
 }
 
@@ -555,8 +583,8 @@ static const char *emit_opaque_call(em *E, expr *e) {
  * dynac_deopt_after_effect. */
 static void fail_if(em *E, const char *why, const char *cond, const char *slow) {
   if (!E->effectful || !slow) { deopt_if(E, why, "%s", cond); return; }
-  line(E, "if (%s) { /* %s */", cond, why);
-  line(E, "  if (!dynac__effects) return DYNAC_DEOPT;");
+  line(E, "if (%s) {%s%s%s", cond, why ? " /* " : "", why ? why : "", why ? " */" : "");
+  line(E, "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */");
   line(E, "  return %s;", slow);
   line(E, "}");
 }
@@ -673,8 +701,7 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
     const char *store = et->kind == TY_FLOAT
         ? arena_printf(E->m->a, "dynac_list_store_float(%s, %s, %s)", obj, k, v)
         : arena_printf(E->m->a, "dynac_list_store(%s, %s, %s)", obj, k, boxed);
-    line(E, "if (%s < 0) return dynac_traceback_here(%s);", store, where(E));
-    line(E, "dynac__effects = 1;");
+    line(E, "if (%s < 0) return dynac_traceback_here(%s); /* logged for undo */", store, where(E));
     return;
   }
   const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
@@ -685,11 +712,9 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
   if (et->kind == TY_INT || et->kind == TY_BOOL)
     fail_if(E, "OverflowError: out of the item format's range",
             arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt), slow);
-  if (ot->fmt == 'f' && ot->buf_kind == 'm') /* memoryview packs with a range check */
-    fail_if(E, "OverflowError: float too large to pack with f format",
-            arena_printf(E->m->a, "isfinite(%s) && fabs(%s) > FLT_MAX", x, x), slow);
-  line(E, "%s = (%s)%s;", item_ref(E, ot, obj, k), item_ctype(ot->fmt), x);
-  line(E, "dynac__effects = 1;");
+  const char *item = item_ref(E, ot, obj, k);
+  line(E, "dynac_buf_log((char *)&%s, (int)sizeof %s);", item, item);
+  line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
 }
 
 static const char *emit_subscript(em *E, expr *e) {
@@ -743,10 +768,9 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "{");
     E->indent++;
     line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[1]->ty));
-    line(E, "int st = b ? PyList_Append(%s, b) : -1;", l);
+    line(E, "int st = dynac_list_append(%s, b); /* logged for undo */", l);
     line(E, "Py_XDECREF(b);");
     line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
-    line(E, "dynac__effects = 1;");
     E->indent--;
     line(E, "}");
     return "0";
@@ -765,11 +789,12 @@ static const char *emit_method(em *E, expr *e) {
   }
   fail_if(E, "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
           "PyList_GET_ITEM(%s, %s)", l, k), res), NULL);
-  line(E, "if (PyList_SetSlice(%s, %s, %s + 1, NULL) < 0) return dynac_traceback_here(%s);", l, k,
-       k, where(E));
-  line(E, "dynac__effects = 1;");
+  line(E, "if (dynac_list_pop(%s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
+       l, k, where(E));
   return res;
 }
+
+static const char *elem_fn(module *m, const type *t);
 
 static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
@@ -799,16 +824,49 @@ static const char *emit_call(em *E, expr *e) {
   E->indent++;
   deopt_if(E, NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
   line(E, "dynac__direct_calls[%d]++;", fi);
+  if (E->effectful) line(E, "size_t mark0 = dynac_undo_mark(), lost0 = dynac__undo.lost;");
   line(E, "dynac__depth++;");
   line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
   line(E, "dynac__depth--;");
+  if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
+    line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
+    E->indent++;
+    line(E, "if (dynac__undo.lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+         E->cur_line);
+    line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
+    int n = e->u.call.n;
+    line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
+    for (int i = 0; i < n; i++)
+      line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
+    line(E, "PyObject *r = NULL;");
+    line(E, "int ok = 1;");
+    line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s() interpreted */",
+         slot_ref(E, e->u.call.callee_slot), n, callee->fn->name);
+    line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+    line(E, "if (!r) return dynac_traceback_here(%s);", where(E));
+    const char *ub = has_value ? elem_fn(E->m, callee->ret) : NULL;
+    if (ub && !ty_is_container(callee->ret)) { /* a container would be borrowed from r */
+      line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK;", ub, res);
+      line(E, "Py_DECREF(r);");
+      line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+           E->cur_line);
+    } else {
+      line(E, "st = r == Py_None ? DYNAC_OK_NONE : DYNAC_DEOPT;");
+      line(E, "Py_DECREF(r);");
+      line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+           E->cur_line);
+    }
+    E->indent--;
+    line(E, "}");
+  }
   if (has_value) deopt_if(E, "None where a value was typed", "st == DYNAC_OK_NONE");
   deopt_if(E, NULL, "st == DYNAC_DEOPT");
   line(E, "if (st == DYNAC_ERROR) return dynac_traceback_here(%s); /* this frame's line */",
        where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
-  if (callee->effectful) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
+  if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   E->indent--;
   line(E, "}");
   sb_free(&args);
@@ -1147,6 +1205,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   }
   em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, in->effectful, 0};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
+  if (in->effectful) line(&E, "(void)dynac__effects;");
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
@@ -1285,9 +1344,12 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
   }
   bool has_value = in->ret->kind != TY_UNKNOWN;
   if (has_value) sb_printf(&unbox, "%s r;\n", c_type(in->ret));
+  if (in->effectful) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
   sb_printf(&call, "st = dynac_kernel_%s(", in->cname);
   for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
   sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
+  if (in->effectful) /* a deoptimised call runs again in the interpreter: undo its writes */
+    sb_puts(&call, "\nif (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\nelse dynac_undo_commit(mark);");
   if (has_value) {
     const type *rt = in->ret;
     const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
@@ -1749,13 +1811,16 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
     }
     bool has_value = in->ret->kind != TY_UNKNOWN;
     if (has_value) sb_printf(out, "      %s r;\n", c_type(in->ret));
-    sb_printf(out, "      dynac_lo_%s lo;\n      int st = dynac_kernel_%s(", name, name);
+    sb_printf(out, "      dynac_lo_%s lo;\n      size_t mark = dynac_undo_mark();\n"
+              "      int st = dynac_kernel_%s(", name, name);
     for (int i = 0; i < r->nin; i++) sb_printf(out, "%sa%d", i ? ", " : "", i);
     sb_printf(out, "%s%s%slo);\n", r->nin && has_value ? ", " : "", has_value ? "&r" : "",
               r->nin || has_value ? ", &" : "&");
     int fi = 0;
     for (int q = 0; q < m->nfuncs; q++) if (m->funcs[q] == f) fi = q;
-    sb_puts(out, "      if (st == DYNAC_ERROR) return NULL;\n"
+    sb_puts(out, "      if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n"
+                 "      else dynac_undo_commit(mark);\n"
+                 "      if (st == DYNAC_ERROR) return NULL;\n"
                  "      if (st == DYNAC_DEOPT) Py_RETURN_NONE; /* the interpreter runs the region */\n");
     sb_printf(out, "      dynac__region_calls[%d]++;\n", fi);
     sb_puts(out, "      if (st == DYNAC_OK_NONE) return Py_BuildValue(\"(iO)\", 1, Py_None);\n");

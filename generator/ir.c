@@ -20,7 +20,7 @@ const struct gb_registry gb_registry[] = {
     {"GB0001", "unsupported-statement", "this statement is not in the kernel language",
      "move it out of the hot function, or accept that the function runs in the interpreter"},
     {"GB0002", "unsupported-expression", "this expression is not in the kernel language",
-     "kernels take int, float and bool values and tuples of them"},
+     "kernels take int, float and bool values, tuples, and lists and buffers passed as arguments"},
     {"GB0003", "unknown-call", "call to a function that dynac cannot see into",
      "call a function of this module, a math function or a supported builtin; or mark the "
      "callee @dynac.allow_in_graph (an opaque call inside the graph)"},
@@ -45,7 +45,7 @@ const struct gb_registry gb_registry[] = {
     {"GB0013", "call-to-uncompiled", "call to a function of this module that has no kernel",
      "see the callee's own graph breaks"},
     {"GB0014", "unsupported-loop", "for loop over something other than range(...), a list, a tuple or a buffer",
-     "iterate over range(...); containers come in a later release"},
+     "iterate over range(...), or a list or buffer (with enumerate, zip or reversed)"},
     {"GB0016", "parser-limitation", "Tree-sitter could not parse this function (CPython can)",
      "report the construct; the function runs in the interpreter meanwhile"},
     {"GB0015", "type-error", "the types at this point are not supported by the kernel",

@@ -447,7 +447,7 @@ static inline int dynac_traceback_here(PyObject *filename, const char *func, int
   return DYNAC_ERROR;
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
-  return (effects) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
+  return ((effects) || !DYNAC_UNDO_INTACT()) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
 
 /* ---- containers: lists (borrowed PyObject *) and 1-D buffers ------------
  * A kernel holds lists by borrowed reference (its arguments are held by the
@@ -515,6 +515,94 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
   return 1;
 }
 
+/* ---- the undo log: writes a deoptimisation can take back ------------------
+ * A kernel that writes to a list or buffer records each write (the old
+ * value, kept alive) in a per-thread log. When the kernel then needs the
+ * interpreter (int64 overflow, an element of another type, any failure),
+ * the glue undoes the writes in reverse order and the untouched call runs in
+ * the interpreter, which gives CPython's answer: deoptimisation stays "run it
+ * again" (the idea is the rollback of transactional JITs). On success the
+ * log is dropped (old values released). The log holds at most
+ * DYNAC_UNDO_MAX writes per call; past that, writes are counted as `lost`
+ * and a failure afterwards redoes the operation through the C API to raise
+ * CPython's exception, or raises dynac_deopt_after_effect. Each generated
+ * module has its own log (static), shared by its kernels. */
+#ifndef DYNAC_UNDO_MAX
+#define DYNAC_UNDO_MAX 65536
+#endif
+#ifdef __cplusplus
+#define DYNAC_UNDO_TLS thread_local
+#else
+#define DYNAC_UNDO_TLS _Thread_local
+#endif
+typedef struct dynac_undo_entry {
+  char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
+                         'P' pop (old kept), 'B' buffer bytes */
+  unsigned char size; /* 'B': item size */
+  Py_ssize_t k;
+  PyObject *list;     /* borrowed (held by the caller for the whole call) */
+  PyObject *old;      /* owned ('O', 'P') */
+  char *at;           /* 'B' */
+  union { double f; unsigned char bytes[8]; } was;
+} dynac_undo_entry;
+typedef struct dynac_undo_log {
+  dynac_undo_entry *e;
+  size_t n, cap;
+  size_t lost;        /* writes not recorded (log full) since the log was last empty */
+} dynac_undo_log;
+static DYNAC_UNDO_TLS dynac_undo_log dynac__undo;
+
+/* A free entry, or NULL (and one more lost write) when the log is full. */
+static inline dynac_undo_entry *dynac_undo_push(void) {
+  dynac_undo_log *u = &dynac__undo;
+  if (u->n == u->cap) {
+    size_t cap = u->cap ? u->cap * 2 : 256;
+    dynac_undo_entry *e = cap <= DYNAC_UNDO_MAX
+        ? (dynac_undo_entry *)PyMem_RawRealloc(u->e, cap * sizeof *e) : NULL;
+    if (!e) { u->lost++; return NULL; }
+    u->e = e;
+    u->cap = cap;
+  }
+  return &u->e[u->n++];
+}
+/* Can every write since `mark` be undone? (the log lost none of them) */
+#define DYNAC_UNDO_INTACT() (dynac__undo.lost == 0)
+static inline size_t dynac_undo_mark(void) { return dynac__undo.n; }
+/* Drops the entries after `mark` (the call succeeded or raised): releases
+ * the old values they kept. */
+static inline void dynac_undo_commit(size_t mark) {
+  dynac_undo_log *u = &dynac__undo;
+  while (u->n > mark) {
+    dynac_undo_entry *e = &u->e[--u->n];
+    if (e->kind == 'O' || e->kind == 'P') Py_DECREF(e->old);
+  }
+  if (u->n == 0) u->lost = 0;
+}
+/* Undoes the writes after `mark`, newest first. */
+static inline void dynac_undo_rollback(size_t mark) {
+  dynac_undo_log *u = &dynac__undo;
+  while (u->n > mark) {
+    dynac_undo_entry *e = &u->e[--u->n];
+    switch (e->kind) {
+    case 'O': {
+      PyObject *cur = PyList_GET_ITEM(e->list, e->k);
+      PyList_SET_ITEM(e->list, e->k, e->old);
+      Py_DECREF(cur);
+      break;
+    }
+    case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->list, e->k))->ob_fval = e->was.f; break;
+    case 'A': (void)PyList_SetSlice(e->list, PyList_GET_SIZE(e->list) - 1,
+                                    PyList_GET_SIZE(e->list), NULL); break;
+    case 'P':
+      (void)PyList_Insert(e->list, e->k, e->old);
+      Py_DECREF(e->old);
+      break;
+    default: memcpy(e->at, e->was.bytes, e->size); break;
+    }
+  }
+  if (u->n == 0) u->lost = 0;
+}
+
 /* Python's index rule: negative i counts from the end. Nonzero when out of
  * range (IndexError in CPython). */
 static inline int dynac_index(int64_t i, Py_ssize_t len, Py_ssize_t *out) {
@@ -557,12 +645,15 @@ static inline int dynac_plain_value(PyObject *o) {
   return PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) || o == Py_None;
 }
 /* l[k] = v for a list `l` and an in-range k whose old value is plain;
- * `v` is stolen (a new reference, NULL on MemoryError: returns -1). */
+ * `v` is stolen (a new reference, NULL on MemoryError: returns -1). The old
+ * value goes to the undo log (or is released when the log is full). */
 static inline int dynac_list_store(PyObject *l, Py_ssize_t k, PyObject *v) {
   if (!v) return -1;
   PyObject *old = PyList_GET_ITEM(l, k);
   PyList_SET_ITEM(l, k, v);
-  Py_DECREF(old);
+  dynac_undo_entry *e = dynac_undo_push();
+  if (e) { e->kind = 'O'; e->list = l; e->k = k; e->old = old; }
+  else Py_DECREF(old);
   return 0;
 }
 /* l[k] = x for a float: reuses the old float object when the list holds
@@ -570,10 +661,38 @@ static inline int dynac_list_store(PyObject *l, Py_ssize_t k, PyObject *v) {
 static inline int dynac_list_store_float(PyObject *l, Py_ssize_t k, double x) {
   PyObject *old = PyList_GET_ITEM(l, k);
   if (PyFloat_CheckExact(old) && Py_REFCNT(old) == 1) {
+    dynac_undo_entry *e = dynac_undo_push();
+    if (e) { e->kind = 'F'; e->list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
     ((PyFloatObject *)old)->ob_fval = x;
     return 0;
   }
   return dynac_list_store(l, k, PyFloat_FromDouble(x));
+}
+/* l.append(v) (v borrowed); -1 with MemoryError. */
+static inline int dynac_list_append(PyObject *l, PyObject *v) {
+  if (!v || PyList_Append(l, v) < 0) return -1;
+  dynac_undo_entry *e = dynac_undo_push();
+  if (e) { e->kind = 'A'; e->list = l; }
+  return 0;
+}
+/* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
+static inline int dynac_list_pop(PyObject *l, Py_ssize_t k) {
+  PyObject *old = PyList_GET_ITEM(l, k);
+  Py_INCREF(old);
+  if (PyList_SetSlice(l, k, k + 1, NULL) < 0) { Py_DECREF(old); return -1; }
+  dynac_undo_entry *e = dynac_undo_push();
+  if (e) { e->kind = 'P'; e->list = l; e->k = k; e->old = old; }
+  else Py_DECREF(old);
+  return 0;
+}
+/* Records the item of `size` bytes at `at` before a buffer store. */
+static inline void dynac_buf_log(char *at, int size) {
+  dynac_undo_entry *e = dynac_undo_push();
+  if (!e) return;
+  e->kind = 'B';
+  e->at = at;
+  e->size = (unsigned char)size;
+  memcpy(e->was.bytes, at, (size_t)size);
 }
 
 /* Exact errors after an effect: the operation is done again through the C
@@ -610,6 +729,33 @@ static inline int dynac_slow_pop(PyObject *l, int has_index, int64_t i, PyObject
                                  const char *func, int line) {
   PyObject *r = has_index ? PyObject_CallMethod(l, "pop", "L", (long long)i)
                           : PyObject_CallMethod(l, "pop", NULL);
+  return dynac_slow_done(r, filename, func, line);
+}
+/* a OP b (b NULL for -a) through the C API, for its exception; a and b are
+ * stolen (new references, NULL on MemoryError). */
+enum {
+  DYNAC_SLOW_ADD, DYNAC_SLOW_SUB, DYNAC_SLOW_MUL, DYNAC_SLOW_TRUEDIV, DYNAC_SLOW_FLOORDIV,
+  DYNAC_SLOW_MOD, DYNAC_SLOW_POW, DYNAC_SLOW_LSHIFT, DYNAC_SLOW_RSHIFT, DYNAC_SLOW_NEG
+};
+static inline int dynac_slow_number(int op, PyObject *a, PyObject *b, PyObject *filename,
+                                    const char *func, int line) {
+  PyObject *r = NULL;
+  if (a && (b || op == DYNAC_SLOW_NEG)) {
+    switch (op) {
+    case DYNAC_SLOW_ADD: r = PyNumber_Add(a, b); break;
+    case DYNAC_SLOW_SUB: r = PyNumber_Subtract(a, b); break;
+    case DYNAC_SLOW_MUL: r = PyNumber_Multiply(a, b); break;
+    case DYNAC_SLOW_TRUEDIV: r = PyNumber_TrueDivide(a, b); break;
+    case DYNAC_SLOW_FLOORDIV: r = PyNumber_FloorDivide(a, b); break;
+    case DYNAC_SLOW_MOD: r = PyNumber_Remainder(a, b); break;
+    case DYNAC_SLOW_POW: r = PyNumber_Power(a, b, Py_None); break;
+    case DYNAC_SLOW_LSHIFT: r = PyNumber_Lshift(a, b); break;
+    case DYNAC_SLOW_RSHIFT: r = PyNumber_Rshift(a, b); break;
+    default: r = PyNumber_Negative(a); break;
+    }
+  }
+  Py_XDECREF(a);
+  Py_XDECREF(b);
   return dynac_slow_done(r, filename, func, line);
 }
 /* a, b, c = seq with len(seq) != n: CPython's ValueError. */

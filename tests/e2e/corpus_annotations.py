@@ -98,7 +98,13 @@ def with_opaque(x: float, n: int) -> float:
 @dynac.compile
 def opaque_then_divide(x: float, d: float) -> float:
     y = record(x)
-    return y / d  # d == 0.0 after the call: cannot re-run, must raise
+    return y / d  # d == 0.0 after the call: cannot re-run; CPython's exception is raised
+
+
+@dynac.compile
+def opaque_then_overflow(x: float, n: int) -> int:
+    y = record(x)
+    return n * n  # int64 overflow after the call: cannot re-run, must raise
 
 
 def helper(x: float) -> float:

@@ -131,13 +131,31 @@ def opaque_call_exception_propagates_with_the_line():
 
 @case
 def no_replay_after_an_opaque_call():
-    """A deoptimisation after record() ran would repeat it: it raises instead."""
+    """A ZeroDivisionError after record() ran: the kernel redoes the division
+    through the C API and raises CPython's own exception, with the line; record
+    ran exactly once."""
+    import traceback
     del C.log[:]
     try:
         C.opaque_then_divide(4.0, 0.0)
         return False, "no exception"
-    except RuntimeError as e:
+    except ZeroDivisionError as e:
         line = [i for i, t in enumerate(open(SRC), 1) if "return y / d" in t][0]
+        tb = [(f.name, f.lineno) for f in traceback.extract_tb(e.__traceback__)]
+        return (C.log == [4.0] and str(e) == "float division by zero"
+                and tb[-1] == ("opaque_then_divide", line)), (C.log, str(e), tb)
+
+
+@case
+def int_overflow_after_an_opaque_call_is_reported():
+    """int64 overflow after record() ran: no exception to redo, and the
+    interpreter would repeat record(): a RuntimeError naming file:line."""
+    del C.log[:]
+    try:
+        C.opaque_then_overflow(4.0, 2**40)
+        return False, "no exception"
+    except RuntimeError as e:
+        line = [i for i, t in enumerate(open(SRC), 1) if "return n * n" in t][0]
         return C.log == [4.0] and "corpus_annotations.py:%d" % line in str(e), (C.log, str(e))
 
 

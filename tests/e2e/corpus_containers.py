@@ -1,0 +1,302 @@
+"""Lists, tuples and buffers in kernels: each function is run eagerly and
+compiled on the same fresh inputs by suite_containers.py, which compares
+results, exceptions (type, message, traceback line) and the containers'
+contents afterwards (side effects, aliasing)."""
+from array import array  # noqa: F401  (the inputs use it)
+
+import dynac
+
+
+# ---- reads ------------------------------------------------------------------
+@dynac.compile
+def index_read(a: list[float], i: int) -> float:
+    return a[i]
+
+
+@dynac.compile
+def index_read_int(a: list[int], i: int) -> int:
+    return a[i] * 2
+
+
+@dynac.compile
+def nested_read(m: list[list[float]], i: int, j: int) -> float:
+    return m[i][j] + m[j][i]
+
+
+@dynac.compile
+def lengths(a: list[float], m: list[list[int]]) -> int:
+    n = len(a)
+    for row in m:
+        n += len(row)
+    return n
+
+
+@dynac.compile
+def dot(a: list[float], b: list[float]) -> float:
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i] * b[i]
+    return s
+
+
+@dynac.compile
+def sums(a: list[float], b: list[int]):
+    return sum(a), sum(b)
+
+
+@dynac.compile
+def iterate_forms(a: list[float], b: list[float]) -> float:
+    t = 0.0
+    for x in a:
+        t = t * 0.5 + x
+    for i, x in enumerate(a, 1):
+        t += i * x
+    for x, y in zip(a, b):
+        t -= x * y
+    for x in reversed(b):
+        t = t * 0.25 + x
+    return t
+
+
+@dynac.compile
+def loop_else(a: list[int], stop: int) -> int:
+    n = 0
+    for x in a:
+        if x == stop:
+            break
+        if x < 0:
+            continue
+        n += x
+    else:
+        n = -n
+    return n
+
+
+@dynac.compile
+def tuple_pairs(ps: list[tuple[list[float], float]]) -> float:
+    t = 0.0
+    for ([x, y], w) in ps:
+        t += (x - y) * w
+    return t
+
+
+@dynac.compile
+def tuple_index(t: tuple[float, int, float]) -> float:
+    return t[0] * t[1] - t[-1]
+
+
+# ---- writes -----------------------------------------------------------------
+@dynac.compile
+def index_write(a: list[float], i: int, v: float):
+    a[i] = v
+
+
+@dynac.compile
+def aug_write(a: list[float], i: int, v: float) -> float:
+    a[i] += v
+    a[i] *= v
+    return a[i]
+
+
+@dynac.compile
+def int_write(a: list[int], i: int, v: int) -> int:
+    a[i] = v
+    a[0] -= 1
+    return a[i]
+
+
+@dynac.compile
+def scale(a: list[float], k: float):
+    for i in range(len(a)):
+        a[i] *= k
+
+
+@dynac.compile
+def matmul_into(a: list[list[float]], b: list[list[float]], out: list[list[float]]):
+    n = len(a)
+    m = len(b[0])
+    for i in range(n):
+        row = out[i]
+        for j in range(m):
+            s = 0.0
+            for k in range(len(b)):
+                s += a[i][k] * b[k][j]
+            row[j] = s
+
+
+@dynac.compile
+def push_pop(a: list[int], n: int) -> int:
+    for i in range(n):
+        a.append(i * 3)
+    x = a.pop()
+    y = a.pop(0)
+    return x - y + len(a)
+
+
+@dynac.compile
+def pop_index(a: list[float], i: int) -> float:
+    return a.pop(i)
+
+
+@dynac.compile
+def append_while_iterating(a: list[int]) -> int:
+    n = 0
+    for x in a:
+        if x > 0 and len(a) < 20:
+            a.append(x - 1)
+        n += 1
+    return n
+
+
+# ---- aliasing -----------------------------------------------------------------
+@dynac.compile
+def alias_write(a: list[float], b: list[float]) -> float:
+    a[0] = 7.0
+    b[0] += 1.0
+    return a[0]
+
+
+@dynac.compile
+def alias_rows(m: list[list[float]]) -> float:
+    m[0][0] = 3.0
+    return m[1][0]
+
+
+# ---- n-body style: list of tuples of lists, nested unpacking ------------------
+@dynac.compile
+def advance(bodies: list[tuple[list[float], list[float], float]], dt: float, steps: int):
+    n = len(bodies)
+    for s in range(steps):
+        for i in range(n):
+            ([x1, y1, z1], v1, m1) = bodies[i]
+            for j in range(i + 1, n):
+                ([x2, y2, z2], v2, m2) = bodies[j]
+                dx = x1 - x2
+                dy = y1 - y2
+                dz = z1 - z2
+                mag = dt * ((dx * dx + dy * dy + dz * dz) ** (-1.5))
+                b1m = m1 * mag
+                b2m = m2 * mag
+                v1[0] -= dx * b2m
+                v1[1] -= dy * b2m
+                v1[2] -= dz * b2m
+                v2[0] += dx * b1m
+                v2[1] += dy * b1m
+                v2[2] += dz * b1m
+        for (r, [vx, vy, vz], m) in bodies:
+            r[0] += dt * vx
+            r[1] += dt * vy
+            r[2] += dt * vz
+
+
+# ---- buffers --------------------------------------------------------------------
+@dynac.compile(signatures=["(array[d])", "(array[f])", "(array[i])", "(array[B])",
+                           "(bytes)", "(bytearray)", "(memoryview[d, strided])"])
+def buf_sum(a):
+    t = 0
+    for x in a:
+        t += x
+    return t
+
+
+@dynac.compile(signatures=["(array[d], int)", "(bytes, int)", "(memoryview[d, strided], int)"])
+def buf_read(a, i):
+    return a[i] + a[-1]
+
+
+@dynac.compile(signatures=["(array[d], float)", "(array[f], float)"])
+def buf_axpy(a, k):
+    for i in range(len(a)):
+        a[i] = a[i] * k + 1.0
+    return a
+
+
+@dynac.compile(signatures=["(array[i], int, int)", "(array[b], int, int)", "(bytearray, int, int)",
+                           "(array[Q], int, int)"])
+def buf_store_int(a, i, v):
+    a[0] = a[0]
+    a[i] = v
+    return a[i]
+
+
+@dynac.compile(signatures=["(memoryview[d], int, float)"])
+def mv_store(m, i, v):
+    m[i] = v
+
+
+@dynac.compile(signatures=["(memoryview[f], float)"])
+def mv_store_f(m, v):
+    m[0] = 1.0
+    m[1] = v
+
+
+# ---- exceptions after a write: CPython's own ------------------------------------
+@dynac.compile
+def write_then_index(a: list[float], i: int) -> float:
+    a[0] += 1.0
+    return a[i]
+
+
+@dynac.compile
+def write_then_divide(a: list[float], d: float) -> float:
+    a[0] = 2.0
+    return a[0] / d
+
+
+@dynac.compile
+def write_then_unpack(a: list[float]) -> float:
+    a[0] = 0.5
+    x, y = a
+    return x + y
+
+
+@dynac.compile
+def write_then_store(a: list[float], i: int) -> float:
+    a[0] = 1.5
+    a[i] = 2.5
+    return a[0]
+
+
+def safe_div(x: float, y: float) -> float:
+    return x / y
+
+
+@dynac.compile
+def write_then_call(a: list[float], y: float) -> float:
+    a[0] = 9.0
+    return safe_div(a[0], y)
+
+
+@dynac.compile
+def write_then_int_mod(a: list[int], d: int) -> int:
+    a.append(d)
+    return a[0] % d
+
+
+# ---- a value the kernel was not specialised for ------------------------------
+@dynac.compile
+def read_then_write(a: list[float], i: int) -> float:
+    x = a[i]        # an int element here: deoptimises before any write
+    a[0] = x * 2.0
+    return x
+
+
+@dynac.compile
+def write_then_read(a: list[float], i: int) -> float:
+    a[0] = 1.0
+    return a[i] * 2.0  # an int element after the write: the write is undone, then the interpreter
+
+
+# ---- more writes than the undo log holds (DYNAC_UNDO_MAX, 65536) ----------------
+@dynac.compile
+def many_writes_then_index(a: list[float], n: int, i: int) -> float:
+    for k in range(n):
+        a[0] = k * 0.5
+    return a[i]  # IndexError: raised by the kernel, CPython's own
+
+
+@dynac.compile
+def many_writes_then_overflow(a: list[float], n: int, m: int) -> int:
+    for k in range(n):
+        a[0] = k * 0.5
+    return m * m  # int64 overflow with writes it cannot undo: reported

@@ -1,0 +1,187 @@
+"""Eager vs compiled for lists, tuples and buffers (corpus_containers.py).
+
+Every case builds fresh inputs twice (one set per run), runs the eager and
+the compiled function, and compares the outcome (result, or exception type,
+message and the traceback's last line) and the inputs afterwards, element
+by element with float bits compared (so -0.0 and NaN count), plus aliasing
+(which inputs are the same object)."""
+import math
+import os
+import shutil
+import sys
+import tempfile
+import traceback
+from array import array
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import ROOT, check, done, dynac_cmd, load_module as load  # noqa: E402
+
+import dynac  # noqa: E402
+
+INF, NAN = float("inf"), float("nan")
+F = [0.0, -0.0, 1.5, -2.25, 1e300, 5e-324, INF, -INF, NAN]
+IDX = [0, 1, 2, -1, -2, -3, 3, 5, 2**31, -2**63, 2**63 - 1, 2**63, True]
+
+
+def canon(v, seen=None):
+    """A comparable picture of a value: floats by their bits, containers
+    element by element, shared objects marked by first position."""
+    seen = {} if seen is None else seen
+    if isinstance(v, float):
+        return ("f", "nan" if math.isnan(v) else v.hex())
+    if isinstance(v, (list, array, bytearray, memoryview)):
+        if id(v) in seen:
+            return ("alias", seen[id(v)])
+        seen[id(v)] = len(seen)
+    if isinstance(v, list):
+        return ("list", [canon(x, seen) for x in v])
+    if isinstance(v, tuple):
+        return ("tuple", [canon(x, seen) for x in v])
+    if isinstance(v, array):
+        return ("array", v.typecode, [canon(x, seen) for x in v])
+    if isinstance(v, memoryview):
+        return ("memoryview", v.format, [canon(x, seen) for x in v.tolist()])
+    if isinstance(v, (int, bytes, bool, str, type(None))):
+        return (type(v).__name__, v)
+    return (type(v).__name__,)
+
+
+def run(fn, make):
+    args = make()
+    try:
+        r = ("ok", canon(fn(*args)))
+    except Exception as e:  # noqa: BLE001 - the comparison is the point
+        last = traceback.extract_tb(e.__traceback__)[-1]
+        r = ("raise", type(e).__name__, str(e), last.name, last.lineno)
+    return r, canon(args)
+
+
+def fl(*xs):
+    return lambda: (list(xs),)
+
+
+def cases():
+    c = {}
+    lists = [[], [0.0], [-0.0, INF, NAN], [1.5, -2.25, 1e300, 5e-324]]
+    c["index_read"] = [(lambda l=l, i=i: (list(l), i)) for l in lists for i in IDX]
+    c["index_read"] += [lambda: ([1.0, 2, 3.0], 1), lambda: ([1.0, True], 1), lambda: ((1.0,), 0)]
+    c["index_read_int"] = [(lambda l=l, i=i: (list(l), i)) for l in
+                           [[], [0, -1, 2**62], [2**63 - 1, -2**63, 2**63], [1, 2.0]] for i in IDX]
+    m = [[1.0, 2.0, 3.0], [4.0, -0.0, NAN], [INF, 7.0, 8.0]]
+    c["nested_read"] = [(lambda i=i, j=j: ([list(r) for r in m], i, j)) for i in IDX[:8] for j in [0, 1, -1, 3]]
+    c["nested_read"] += [lambda: ([[1.0], (2.0,)], 1, 0)]
+    c["lengths"] = [lambda: ([], []), lambda: ([1.0, 2.0], [[1], [], [2, 3]]), lambda: ([0.0], [[1], (2,)])]
+    c["dot"] = [lambda: ([], []), lambda: ([1.0, 2.0], [3.0, 4.0]), lambda: ([1.0, 2.0], [3.0]),
+                lambda: ([INF, 1.0], [0.0, NAN]), lambda: ([1.0, 2], [3.0, 4.0]),
+                lambda: ([1e308, 1e308], [10.0, 10.0])]
+    c["sums"] = [lambda: ([], []), lambda: ([-0.0], [0]), lambda: ([0.1] * 10, [2**62, 2**62]),
+                 lambda: ([1.0, 2], [1, 2]), lambda: ([INF, -INF], [True, 1]), lambda: ([1e308] * 3, [-2**63])]
+    c["iterate_forms"] = [lambda: ([], []), lambda: ([1.0, 2.0, 3.0], [0.5, -0.0]),
+                          lambda: ([NAN], [1.0, 2.0, 3.0]), lambda: ([1.0, 2], [1.0])]
+    c["loop_else"] = [(lambda a=a, s=s: (list(a), s)) for a in [[], [1, 2, 3], [1, -5, 3, 4], [2**62, 2**62]]
+                      for s in [0, 3, 99]]
+    c["tuple_pairs"] = [lambda: ([],), lambda: ([([1.0, 2.0], 3.0), ([5.0, 1.0], 0.5)],),
+                        lambda: ([([1.0, 2.0, 3.0], 3.0)],), lambda: ([([1.0], 3.0)],),
+                        lambda: ([((1.0, 2.0), 3.0)],), lambda: ([([1.0, 2.0], 3)],)]
+    c["tuple_index"] = [lambda: ((1.5, 2, 0.25),), lambda: ((INF, 0, 1.0),), lambda: ((1.0, 2**62, -0.0),)]
+    c["index_write"] = [(lambda l=l, i=i, v=v: (list(l), i, v)) for l in lists for i in IDX[:9] for v in [-0.0, NAN]]
+    c["index_write"] += [lambda: ([None, 1.0], 0, 2.0), lambda: ([object(), 1.0], 1, 2.0)]
+    c["aug_write"] = [(lambda l=l, i=i, v=v: (list(l), i, v)) for l in lists for i in [0, -1, 4] for v in [2.0, -0.0, INF]]
+    c["aug_write"] += [lambda: ([1, 2.0], 0, 2.0)]
+    c["int_write"] = [(lambda l=l, i=i, v=v: (list(l), i, v)) for l in [[5], [5, 6, 7], [-2**62, 1], [-2**63, 1]]
+                      for i in [0, 1, -1, 3] for v in [0, 2**63 - 1, -1]]
+    c["scale"] = [lambda: ([], 2.0), lambda: ([1.0, -0.0, NAN, INF], -0.0), lambda: ([1.0, 2, 3.0], 2.0)]
+    c["matmul_into"] = [lambda: ([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[0.0, 0.0], [0.0, 0.0]]),
+                        lambda: ([[1.0, 2.0]], [[1.0], [2.0]], [[0.0]]),
+                        lambda: ([[1.0, 2.0]], [[1.0], [2.0]], [])]
+    c["push_pop"] = [lambda: ([], 0), lambda: ([], 1), lambda: ([1, 2], 3), lambda: ([7], 0), lambda: ([1.5, 2], 1)]
+    c["pop_index"] = [(lambda l=l, i=i: (list(l), i)) for l in [[], [1.0], [1.0, 2.0, -0.0]] for i in [0, -1, 2, -4, 9]]
+    c["append_while_iterating"] = [lambda: ([],), lambda: ([3, 0, 2],), lambda: ([25],)]
+    shared = [1.0, 2.0]
+    row = [1.0, 2.0]
+    c["alias_write"] = [lambda: (lambda l: (l, l))([0.0, 1.0]), lambda: ([0.0], [5.0])]
+    c["alias_rows"] = [lambda: (lambda r: ([r, r],))([0.0]), lambda: ([[0.0], [1.0]],)]
+    del shared, row
+
+    def bodies():
+        import random
+        rng = random.Random(5)
+        return [([rng.uniform(-5, 5) for _ in range(3)], [rng.uniform(-1, 1) for _ in range(3)],
+                 rng.uniform(0.1, 40.0)) for _ in range(5)]
+    c["advance"] = [lambda: (bodies(), 0.01, 0), lambda: (bodies(), 0.01, 50),
+                    lambda: ([([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], 1.0)] * 2, 0.01, 1)]
+    c["buf_sum"] = [lambda: (array("d"),), lambda: (array("d", F),), lambda: (array("f", [0.1, 2.5]),),
+                    lambda: (array("i", [2**31 - 1, 5, -7]),), lambda: (array("B", b"\x00\xff"),),
+                    lambda: (b"abc",), lambda: (bytearray(b"\x01\x02"),),
+                    lambda: (memoryview(array("d", [1.0, 2.0, 3.0, 4.0]))[::2],),
+                    lambda: (array("q", [1, 2]),), lambda: ([1.0, 2.0],)]
+    c["buf_read"] = [(lambda i=i: (array("d", [1.5, -0.0, NAN]), i)) for i in IDX[:8]]
+    c["buf_read"] += [(lambda i=i: (b"xyz", i)) for i in [0, -1, 3]]
+    c["buf_read"] += [(lambda i=i: (memoryview(array("d", [1.0, 2.0, 3.0, 4.0]))[::-2], i)) for i in [0, 1, 2]]
+    c["buf_axpy"] = [lambda: (array("d"), 2.0), lambda: (array("d", F), -0.5), lambda: (array("f", [1.0, 3e38]), 10.0)]
+    c["buf_store_int"] = [(lambda tc=tc, i=i, v=v: (array(tc, [1, 2, 3]), i, v))
+                          for tc in "ibQ" for i in [1, -1, 5] for v in [0, 127, 128, -129, 2**31, -1]]
+    c["buf_store_int"] += [(lambda i=i, v=v: (bytearray(b"\x01\x02"), i, v)) for i in [1, 2] for v in [255, 256, -1]]
+    c["mv_store"] = [(lambda i=i, v=v: (memoryview(array("d", [1.0, 2.0])), i, v)) for i in [0, -1, 2] for v in [NAN, -0.0]]
+    c["mv_store"] += [lambda: (memoryview(array("d", [1.0, 2.0])).toreadonly(), 0, 1.0)]
+    c["mv_store_f"] = [(lambda v=v: (memoryview(array("f", [0.0, 0.0])), v)) for v in [1.5, 1e39, -1e300, INF, NAN]]
+    c["write_then_index"] = [(lambda i=i: ([1.0, 2.0], i)) for i in [0, 1, 2, -3, 2**63 - 1]]
+    c["write_then_divide"] = [(lambda d=d: ([0.0], d)) for d in [2.0, 0.0, -0.0, NAN]]
+    c["write_then_unpack"] = [lambda: ([1.0, 2.0],), lambda: ([1.0],), lambda: ([1.0, 2.0, 3.0],)]
+    c["write_then_store"] = [(lambda i=i: ([0.0, 1.0], i)) for i in [1, -2, 2, -3]]
+    c["write_then_call"] = [(lambda y=y: ([0.0], y)) for y in [3.0, 0.0]]
+    c["write_then_int_mod"] = [(lambda d=d: ([7], d)) for d in [2, -3, 0]]
+    c["read_then_write"] = [lambda: ([1.0, 2.0], 1), lambda: ([1.0, 2], 1), lambda: ([1.0, 2.0], 5)]
+    c["write_then_read"] = [lambda: ([1.0, 2.0], 1), lambda: ([1.0, 2], 1), lambda: ([1.0, 2.0], 2)]
+    c["many_writes_then_index"] = [(lambda n=n, i=i: ([0.0], n, i)) for n in [10, 70000] for i in [0, 1]]
+    c["many_writes_then_overflow"] = [lambda: ([0.0], 10, 2**40), lambda: ([0.0], 70000, 3),
+                                      lambda: ([0.0], 70000, 2**40)]
+    return c
+
+
+# The kernel cannot give CPython's answer and the interpreter would repeat a
+# write: reported with a RuntimeError naming file:line (documented).
+REPORTED = {("many_writes_then_overflow", 2)}
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="dynac-containers-")
+    try:
+        for d in ("c", "e"):
+            os.makedirs(os.path.join(tmp, d))
+            shutil.copy(os.path.join(ROOT, "tests", "e2e", "corpus_containers.py"), os.path.join(tmp, d))
+        built = os.path.join(tmp, "c", "corpus_containers.py")
+        r = dynac_cmd("build", built)
+        if not check("build corpus_containers.py", r.returncode == 0, r.stderr + r.stdout):
+            return
+        C = load(built, "corpus_containers")
+        E = load(os.path.join(tmp, "e", "corpus_containers.py"), "corpus_containers")
+        dynac.reset_stats()
+        for name, makers in sorted(cases().items()):
+            bad = []
+            for k, make in enumerate(makers):
+                e_out, e_state = run(getattr(E, name), make)
+                c_out, c_state = run(getattr(C, name), make)
+                if (name, k) in REPORTED:
+                    ok = c_out[0] == "raise" and c_out[1] == "RuntimeError" and \
+                        "corpus_containers.py:" in c_out[2]
+                    if not ok:
+                        bad.append("case %d: expected a RuntimeError naming the line, got %r" % (k, c_out))
+                    continue
+                if e_out != c_out or e_state != c_state:
+                    bad.append("case %d %r:\n  eager    %r %r\n  compiled %r %r" % (
+                        k, make(), e_out, e_state, c_out, c_state))
+            check("containers %s (%d inputs)" % (name, len(makers)), not bad, "\n".join(bad[:4]))
+        stats = dynac.stats()
+        for name in sorted(cases()):
+            s = stats.get("corpus_containers." + name, {})
+            check("kernels served %s" % name, s.get("kernel_calls", 0) > 0, repr(s))
+        r = dynac_cmd("explain", built)
+        check("explain: every function compiled", "not compiled" not in r.stdout and r.returncode == 0,
+              r.stdout[-3000:] + r.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()
+done()
