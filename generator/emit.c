@@ -1343,7 +1343,8 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     else sb_printf(&unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(args[%d], &a%d); /* the guard checked the range */\n", i, i, i);
   }
   bool has_value = in->ret->kind != TY_UNKNOWN;
-  if (has_value) sb_printf(&unbox, "%s r;\n", c_type(in->ret));
+  if (has_value) sb_printf(&unbox, "%s r = %s;\n", c_type(in->ret),
+                           in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
   if (in->effectful) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
   sb_printf(&call, "st = dynac_kernel_%s(", in->cname);
   for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);

@@ -269,7 +269,7 @@ const char *ty_python_name(arena *a, const type *t) {
 /* type := NAME | NAME '[' args ']', recursive descent over the spelling. */
 static const type *parse_type(const char **pp) {
   const char *p = *pp;
-  while (*p == ' ') p++;
+  while (isspace((unsigned char)*p)) p++;
   const char *s = p;
   while (isalnum((unsigned char)*p) || *p == '_' || *p == '.') p++;
   size_t len = (size_t)(p - s);
@@ -277,7 +277,7 @@ static const type *parse_type(const char **pp) {
   if (!len || len >= sizeof name) return NULL;
   memcpy(name, s, len);
   name[len] = 0;
-  while (*p == ' ') p++;
+  while (isspace((unsigned char)*p)) p++;
   const type *t = NULL;
   if (!strcmp(name, "int")) t = &ty_int;
   else if (!strcmp(name, "float")) t = &ty_float;
@@ -288,7 +288,7 @@ static const type *parse_type(const char **pp) {
   if (*p++ != '[') return NULL;
   if (!strcmp(name, "list")) {
     const type *e = parse_type(&p);
-    while (*p == ' ') p++;
+    while (isspace((unsigned char)*p)) p++;
     if (!e || *p++ != ']') return NULL;
     t = ty_list(e);
   } else if (!strcmp(name, "tuple")) {
@@ -296,7 +296,7 @@ static const type *parse_type(const char **pp) {
     int n = 0;
     for (;;) {
       if (n == 64 || !(el[n++] = parse_type(&p))) return NULL;
-      while (*p == ' ') p++;
+      while (isspace((unsigned char)*p)) p++;
       if (*p == ',') { p++; continue; }
       if (*p++ != ']') return NULL;
       break;
@@ -304,17 +304,17 @@ static const type *parse_type(const char **pp) {
     t = ty_tuple(NULL, n, el);
   } else if (!strcmp(name, "array") || !strcmp(name, "array.array") ||
              !strcmp(name, "memoryview")) {
-    while (*p == ' ') p++;
+    while (isspace((unsigned char)*p)) p++;
     char fmt = *p ? *p++ : 0;
-    while (*p == ' ') p++;
+    while (isspace((unsigned char)*p)) p++;
     bool strided = false;
     if (*p == ',') {
       p++;
-      while (*p == ' ') p++;
+      while (isspace((unsigned char)*p)) p++;
       if (strncmp(p, "strided", 7)) return NULL;
       p += 7;
       strided = true;
-      while (*p == ' ') p++;
+      while (isspace((unsigned char)*p)) p++;
     }
     if (*p++ != ']') return NULL;
     t = ty_buf(name[0] == 'a' ? 'a' : 'm', fmt, strided);
@@ -326,7 +326,7 @@ static const type *parse_type(const char **pp) {
 const type *ty_from_name(const char *name) {
   const char *p = name;
   const type *t = parse_type(&p);
-  while (t && *p == ' ') p++;
+  while (t && isspace((unsigned char)*p)) p++;
   return t && !*p ? t : NULL;
 }
 
