@@ -699,8 +699,8 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
     fail_if(E, "the old element is not a plain number (releasing it could run Python code)",
             arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
     const char *store = et->kind == TY_FLOAT
-        ? arena_printf(E->m->a, "dynac_list_store_float(%s, %s, %s)", obj, k, v)
-        : arena_printf(E->m->a, "dynac_list_store(%s, %s, %s)", obj, k, boxed);
+        ? arena_printf(E->m->a, "dynac_list_store_float(dynac__u, %s, %s, %s)", obj, k, v)
+        : arena_printf(E->m->a, "dynac_list_store(dynac__u, %s, %s, %s)", obj, k, boxed);
     line(E, "if (%s < 0) return dynac_traceback_here(%s); /* logged for undo */", store, where(E));
     return;
   }
@@ -713,7 +713,7 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
     fail_if(E, "OverflowError: out of the item format's range",
             arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt), slow);
   const char *item = item_ref(E, ot, obj, k);
-  line(E, "dynac_buf_log((char *)&%s, (int)sizeof %s);", item, item);
+  line(E, "dynac_buf_log(dynac__u, (char *)&%s, (int)sizeof %s);", item, item);
   line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
 }
 
@@ -768,7 +768,7 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "{");
     E->indent++;
     line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[1]->ty));
-    line(E, "int st = dynac_list_append(%s, b); /* logged for undo */", l);
+    line(E, "int st = dynac_list_append(dynac__u, %s, b); /* logged for undo */", l);
     line(E, "Py_XDECREF(b);");
     line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
     E->indent--;
@@ -789,7 +789,7 @@ static const char *emit_method(em *E, expr *e) {
   }
   fail_if(E, "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
           "PyList_GET_ITEM(%s, %s)", l, k), res), NULL);
-  line(E, "if (dynac_list_pop(%s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
+  line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
        l, k, where(E));
   return res;
 }
@@ -824,7 +824,7 @@ static const char *emit_call(em *E, expr *e) {
   E->indent++;
   deopt_if(E, NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
   line(E, "dynac__direct_calls[%d]++;", fi);
-  if (E->effectful) line(E, "size_t mark0 = dynac_undo_mark(), lost0 = dynac__undo.lost;");
+  if (E->effectful) line(E, "size_t mark0 = dynac_undo_mark(), lost0 = dynac__u->lost;");
   line(E, "dynac__depth++;");
   line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
@@ -832,7 +832,7 @@ static const char *emit_call(em *E, expr *e) {
   if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
     line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
     E->indent++;
-    line(E, "if (dynac__undo.lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+    line(E, "if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
          E->cur_line);
     line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
     int n = e->u.call.n;
@@ -1205,7 +1205,8 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   }
   em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, in->effectful, 0};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
-  if (in->effectful) line(&E, "(void)dynac__effects;");
+  if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
+  if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
@@ -1744,6 +1745,8 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
   em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
+  if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
+  if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
   stmt *saved = r->s_last->next;

@@ -551,11 +551,21 @@ typedef struct dynac_undo_log {
   size_t lost;        /* writes not recorded (log full) since the log was last empty */
 } dynac_undo_log;
 static DYNAC_UNDO_TLS dynac_undo_log dynac__undo;
+/* The calling thread's log, read once per kernel: the empty asm hides the
+ * value's origin so the compiler keeps it in a register or on the stack
+ * instead of recomputing the TLS address (a __tls_get_addr call) at every
+ * write. */
+static inline dynac_undo_log *dynac_undo_here(void) {
+  dynac_undo_log *u = &dynac__undo;
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("" : "+r"(u));
+#endif
+  return u;
+}
 
 /* A free entry, or NULL (and one more lost write) when the log is full. */
-static inline dynac_undo_entry *dynac_undo_push(void) {
-  dynac_undo_log *u = &dynac__undo;
-  if (u->n == u->cap) {
+static inline dynac_undo_entry *dynac_undo_push(dynac_undo_log *u) {
+  if (DYNAC_UNLIKELY(u->n == u->cap)) {
     size_t cap = u->cap ? u->cap * 2 : 256;
     dynac_undo_entry *e = cap <= DYNAC_UNDO_MAX
         ? (dynac_undo_entry *)PyMem_RawRealloc(u->e, cap * sizeof *e) : NULL;
@@ -565,8 +575,10 @@ static inline dynac_undo_entry *dynac_undo_push(void) {
   }
   return &u->e[u->n++];
 }
-/* Can every write since `mark` be undone? (the log lost none of them) */
-#define DYNAC_UNDO_INTACT() (dynac__undo.lost == 0)
+/* Can every write since `mark` be undone? (the log lost none of them).
+ * Kernels that write read the thread's log once, into dynac__u (a TLS
+ * access in a shared library is a call). */
+#define DYNAC_UNDO_INTACT() (dynac__u->lost == 0)
 static inline size_t dynac_undo_mark(void) { return dynac__undo.n; }
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
@@ -647,47 +659,47 @@ static inline int dynac_plain_value(PyObject *o) {
 /* l[k] = v for a list `l` and an in-range k whose old value is plain;
  * `v` is stolen (a new reference, NULL on MemoryError: returns -1). The old
  * value goes to the undo log (or is released when the log is full). */
-static inline int dynac_list_store(PyObject *l, Py_ssize_t k, PyObject *v) {
+static inline int dynac_list_store(dynac_undo_log *u, PyObject *l, Py_ssize_t k, PyObject *v) {
   if (!v) return -1;
   PyObject *old = PyList_GET_ITEM(l, k);
   PyList_SET_ITEM(l, k, v);
-  dynac_undo_entry *e = dynac_undo_push();
+  dynac_undo_entry *e = dynac_undo_push(u);
   if (e) { e->kind = 'O'; e->list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
   return 0;
 }
 /* l[k] = x for a float: reuses the old float object when the list holds
  * its only reference (nothing else can observe it), else a new float. */
-static inline int dynac_list_store_float(PyObject *l, Py_ssize_t k, double x) {
+static inline int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k, double x) {
   PyObject *old = PyList_GET_ITEM(l, k);
   if (PyFloat_CheckExact(old) && Py_REFCNT(old) == 1) {
-    dynac_undo_entry *e = dynac_undo_push();
+    dynac_undo_entry *e = dynac_undo_push(u);
     if (e) { e->kind = 'F'; e->list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
     ((PyFloatObject *)old)->ob_fval = x;
     return 0;
   }
-  return dynac_list_store(l, k, PyFloat_FromDouble(x));
+  return dynac_list_store(u, l, k, PyFloat_FromDouble(x));
 }
 /* l.append(v) (v borrowed); -1 with MemoryError. */
-static inline int dynac_list_append(PyObject *l, PyObject *v) {
+static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v) {
   if (!v || PyList_Append(l, v) < 0) return -1;
-  dynac_undo_entry *e = dynac_undo_push();
+  dynac_undo_entry *e = dynac_undo_push(u);
   if (e) { e->kind = 'A'; e->list = l; }
   return 0;
 }
 /* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
-static inline int dynac_list_pop(PyObject *l, Py_ssize_t k) {
+static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
   PyObject *old = PyList_GET_ITEM(l, k);
   Py_INCREF(old);
   if (PyList_SetSlice(l, k, k + 1, NULL) < 0) { Py_DECREF(old); return -1; }
-  dynac_undo_entry *e = dynac_undo_push();
+  dynac_undo_entry *e = dynac_undo_push(u);
   if (e) { e->kind = 'P'; e->list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
   return 0;
 }
 /* Records the item of `size` bytes at `at` before a buffer store. */
-static inline void dynac_buf_log(char *at, int size) {
-  dynac_undo_entry *e = dynac_undo_push();
+static inline void dynac_buf_log(dynac_undo_log *u, char *at, int size) {
+  dynac_undo_entry *e = dynac_undo_push(u);
   if (!e) return;
   e->kind = 'B';
   e->at = at;

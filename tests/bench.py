@@ -4,6 +4,9 @@
             path), dynac through the frame hook (`dynac run` path), and a
             hand-written C extension function
   loops     Mandelbrot escape counts over a grid: CPython, dynac, hand-written C
+  examples  each program of examples/ at its BENCH_ARGS: CPython, dynac, and for
+            the array kernels hand-written C (tests/bench/handwritten.c) run by
+            the same Python driver; every result is checked equal first
 Each time is the best of several repeats (machines here are noisy).
 """
 import os
@@ -90,8 +93,53 @@ def main():
         print("  %-38s %9.2f ms" % ("CPython", t_py * 1e3))
         print("  %-38s %9.2f ms   %.1fx faster than CPython" % ("dynac", t_dy * 1e3, t_py / t_dy))
         print("  %-38s %9.2f ms   dynac is %.2fx its time" % ("hand-written C", t_c * 1e3, t_dy / t_c))
+        bench_examples(tmp, hand)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bench_examples(tmp, hand):
+    """One row per example: the whole run() (driver included) eagerly and
+    compiled; for the array kernels also with the hand-written C kernel
+    patched into the compiled module, so the driver is the same."""
+    import glob
+    names = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "examples", "*.py")))
+    for d in ("ex_c", "ex_e"):
+        os.makedirs(os.path.join(tmp, d))
+        for n in names:
+            shutil.copy(os.path.join(ROOT, "examples", n + ".py"), os.path.join(tmp, d))
+    r = subprocess.run([sys.executable, "-m", "dynac", "build"] +
+                       [os.path.join(tmp, "ex_c", n + ".py") for n in names], capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(r.stderr)
+    sys.path.insert(0, os.path.join(tmp, "ex_c"))
+    hand_kernels = {"nbody_array": {"advance": hand.nbody_advance}, "mlp": {"forward": hand.mlp_forward},
+                    "spectral_norm": {"AtA_times_u": hand.spectral_AtA},
+                    "mandelbrot": {"mandel": hand.mandel_into}}
+    print("\nexamples/ at their BENCH_ARGS (whole run(), best of 3; CPython best of 1)")
+    print("  %-16s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac", "hand C", "vs CPy", "vs C"))
+    for n in names:
+        c = load(os.path.join(tmp, "ex_c", n + ".py"), n)
+        e = load(os.path.join(tmp, "ex_e", n + ".py"), n + "_eager")
+        args = c.BENCH_ARGS
+        expect = e.run(*args)
+        t_py = best(lambda: e.run(*args), repeat=1)
+        assert c.run(*args) == expect, n
+        t_dy = best(lambda: c.run(*args), repeat=3)
+        t_c = None
+        if n in hand_kernels:
+            saved = {k: getattr(c, k) for k in hand_kernels[n]}
+            for k, f in hand_kernels[n].items():
+                setattr(c, k, f)
+            try:
+                assert c.run(*args) == expect, n + " (hand-written C)"
+                t_c = best(lambda: c.run(*args), repeat=3)
+            finally:
+                for k, f in saved.items():
+                    setattr(c, k, f)
+        print("  %-16s %9.1f ms %9.1f ms %11s %8.1fx %9s" % (
+            n, t_py * 1e3, t_dy * 1e3, "%9.1f ms" % (t_c * 1e3) if t_c else "-", t_py / t_dy,
+            "%.2fx" % (t_dy / t_c) if t_c else "-"))
 
 
 main()
