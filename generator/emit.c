@@ -691,7 +691,7 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const char 
 static void elem_store(em *E, const char *obj, const type *ot, const char *idx, const char *v,
                        const type *vt) {
   const type *et = ty_elem(ot);
-  const char *boxed = arena_printf(E->m->a, "%s", box_value(E, v, vt));
+  const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   if (ot->kind == TY_LIST) {
     const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s, %s, %s, %s)", obj, idx, boxed,
                                     where(E));
@@ -846,18 +846,13 @@ static const char *emit_call(em *E, expr *e) {
          slot_ref(E, e->u.call.callee_slot), n, callee->fn->name);
     line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
     line(E, "if (!r) return dynac_traceback_here(%s);", where(E));
-    const char *ub = has_value ? elem_fn(E->m, callee->ret) : NULL;
-    if (ub && !ty_is_container(callee->ret)) { /* a container would be borrowed from r */
-      line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK;", ub, res);
-      line(E, "Py_DECREF(r);");
-      line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
-           E->cur_line);
-    } else {
-      line(E, "st = r == Py_None ? DYNAC_OK_NONE : DYNAC_DEOPT;");
-      line(E, "Py_DECREF(r);");
-      line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
-           E->cur_line);
-    }
+    /* a container result would be borrowed from r: it cannot be kept */
+    const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
+    line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
+         ub ? arena_printf(E->m->a, "%s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK", ub, res) : "DYNAC_DEOPT");
+    line(E, "Py_DECREF(r);");
+    line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+         E->cur_line);
     E->indent--;
     line(E, "}");
   }
@@ -961,6 +956,23 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
 
 static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }
 
+/* The rest of a loop opened with `for (...) {` and pushed on E->loops: its
+ * body (locals bound before it: `before`), the closing brace, and the else
+ * block, which a break skips (goto dynac_end_LABEL). */
+static void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label) {
+  emit_block(E, body);
+  bound_restore(E, before);
+  E->indent--;
+  line(E, "}");
+  E->nloops--;
+  if (has_else) {
+    bool *pre = bound_save(E);
+    emit_block(E, orelse);
+    bound_restore(E, pre);
+    emit_loop_end(E, label);
+  }
+}
+
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
  * the length is read at every step, as CPython's iterators do (a list the
  * body appends to is iterated to its new end). */
@@ -1003,17 +1015,7 @@ static void emit_for_iter(em *E, stmt *s) {
   } else {
     assign_target(E, s->u.for_.tgt, vals[0], ty_elem(s->u.for_.iters[0]->ty));
   }
-  emit_block(E, s->u.for_.body);
-  bound_restore(E, before);
-  E->indent--;
-  line(E, "}");
-  E->nloops--;
-  if (s->u.for_.has_else) {
-    bool *pre = bound_save(E);
-    emit_block(E, s->u.for_.orelse);
-    bound_restore(E, pre); /* a break skips the else block */
-    emit_loop_end(E, label);
-  }
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
 }
 
 static void emit_stmt(em *E, stmt *s) {
@@ -1091,18 +1093,8 @@ static void emit_stmt(em *E, stmt *s) {
     line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
     const char *c = emit_expr(E, s->u.while_.cond);
     line(E, "if (!%s) break;", truth(E, c, s->u.while_.cond->ty));
-    bool *before = bound_save(E);
-    emit_block(E, s->u.while_.body);
-    bound_restore(E, before);
-    E->indent--;
-    line(E, "}");
-    E->nloops--;
-    if (s->u.while_.has_else) {
-      bool *pre = bound_save(E);
-      emit_block(E, s->u.while_.orelse);
-      bound_restore(E, pre); /* a break skips the else block */
-      emit_loop_end(E, label);
-    }
+    emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
+                   label);
     break;
   }
   case ST_FOR_RANGE: {
@@ -1124,17 +1116,7 @@ static void emit_stmt(em *E, stmt *s) {
     assign_target(E, s->u.for_.tgt,
                   arena_printf(E->m->a, "(int64_t)((uint64_t)%s + k%d * (uint64_t)%s)", startv, label, stepv),
                   &ty_int);
-    emit_block(E, s->u.for_.body);
-    bound_restore(E, before);
-    E->indent--;
-    line(E, "}");
-    E->nloops--;
-    if (s->u.for_.has_else) {
-      bool *pre = bound_save(E);
-      emit_block(E, s->u.for_.orelse);
-      bound_restore(E, pre); /* a break skips the else block */
-      emit_loop_end(E, label);
-    }
+    emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
     break;
   }
   case ST_FOR_ITER: emit_for_iter(E, s); break;
@@ -1466,9 +1448,10 @@ static bool top_ok(func *f, int k, stmt *s) { /* k: s->split_id */
 
 static void reads_expr(expr *e, bool *r);
 static void reads_block(stmt *s, bool *r, bool *w);
-static void writes_target(target *t, bool *w) {
+static void writes_target(target *t, bool *w, bool *r) {
+  if (t->sub) { reads_expr(t->sub, r); return; } /* obj[i] = v reads obj and i */
   if (!t->is_tuple) { w[t->local] = true; return; }
-  for (int i = 0; i < t->n; i++) writes_target(t->elts[i], w);
+  for (int i = 0; i < t->n; i++) writes_target(t->elts[i], w, r);
 }
 static void reads_expr(expr *e, bool *r) {
   switch (e->kind) {
@@ -1483,6 +1466,7 @@ static void reads_expr(expr *e, bool *r) {
     break;
   case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) reads_expr(e->u.tuple.elts[i], r); break;
   case EX_CALL: for (int i = 0; i < e->u.call.n; i++) reads_expr(e->u.call.args[i], r); break;
+  case EX_SUBSCRIPT: reads_expr(e->u.sub.obj, r); reads_expr(e->u.sub.index, r); break;
   default: break;
   }
 }
@@ -1490,9 +1474,13 @@ static void reads_stmt(stmt *s, bool *r, bool *w) {
   switch (s->kind) {
   case ST_ASSIGN:
     reads_expr(s->u.assign.value, r);
-    for (int i = 0; i < s->u.assign.ntargets; i++) writes_target(s->u.assign.targets[i], w);
+    for (int i = 0; i < s->u.assign.ntargets; i++) writes_target(s->u.assign.targets[i], w, r);
     break;
-  case ST_AUGASSIGN: r[s->u.aug.local] = true; w[s->u.aug.local] = true; reads_expr(s->u.aug.value, r); break;
+  case ST_AUGASSIGN:
+    if (s->u.aug.sub) reads_expr(s->u.aug.sub, r);
+    else r[s->u.aug.local] = w[s->u.aug.local] = true;
+    reads_expr(s->u.aug.value, r);
+    break;
   case ST_RETURN: if (s->u.ret) reads_expr(s->u.ret, r); break;
   case ST_IF: reads_expr(s->u.if_.cond, r); reads_block(s->u.if_.then, r, w); reads_block(s->u.if_.orelse, r, w); break;
   case ST_WHILE: reads_expr(s->u.while_.cond, r); reads_block(s->u.while_.body, r, w); reads_block(s->u.while_.orelse, r, w); break;
@@ -1500,7 +1488,14 @@ static void reads_stmt(stmt *s, bool *r, bool *w) {
     if (s->u.for_.start) reads_expr(s->u.for_.start, r);
     reads_expr(s->u.for_.stop, r);
     if (s->u.for_.step) reads_expr(s->u.for_.step, r);
-    writes_target(s->u.for_.tgt, w);
+    writes_target(s->u.for_.tgt, w, r);
+    reads_block(s->u.for_.body, r, w);
+    reads_block(s->u.for_.orelse, r, w);
+    break;
+  case ST_FOR_ITER:
+    for (int i = 0; i < s->u.for_.niters; i++) reads_expr(s->u.for_.iters[i], r);
+    if (s->u.for_.start) reads_expr(s->u.for_.start, r);
+    writes_target(s->u.for_.tgt, w, r);
     reads_block(s->u.for_.body, r, w);
     reads_block(s->u.for_.orelse, r, w);
     break;
@@ -1542,7 +1537,8 @@ typedef struct region_scan {
 static void mark_assigned(stmt *s, bool *defbound) {
   if (s->kind == ST_ASSIGN)
     for (int i = 0; i < s->u.assign.ntargets; i++)
-      if (!s->u.assign.targets[i]->is_tuple) defbound[s->u.assign.targets[i]->local] = true;
+      if (!s->u.assign.targets[i]->is_tuple && !s->u.assign.targets[i]->sub)
+        defbound[s->u.assign.targets[i]->local] = true;
 }
 
 /* Regions of one split block. Top level: names are versioned (cur_after);
@@ -1649,6 +1645,7 @@ static int ops_expr(expr *e) {
     for (int i = 0; i < e->u.call.n; i++) n += ops_expr(e->u.call.args[i]);
     return n;
   }
+  case EX_SUBSCRIPT: return 1 + ops_expr(e->u.sub.obj) + ops_expr(e->u.sub.index);
   default: return 0;
   }
 }
@@ -1660,7 +1657,7 @@ static int ops_block(stmt *s, stmt *last) {
   for (; s; s = s->next) {
     switch (s->kind) {
     case ST_ASSIGN: n += ops_expr(s->u.assign.value); break;
-    case ST_AUGASSIGN: n += 1 + ops_expr(s->u.aug.value); break;
+    case ST_AUGASSIGN: n += 1 + ops_expr(s->u.aug.value) + (s->u.aug.sub ? 1 : 0); break;
     case ST_RETURN: n += ops_expr(s->u.ret); break;
     case ST_EXPR: n += ops_expr(s->u.expr); break;
     case ST_IF: n += 1 + ops_expr(s->u.if_.cond) + ops_block(s->u.if_.then, NULL) +
@@ -1670,6 +1667,11 @@ static int ops_block(stmt *s, stmt *last) {
     case ST_FOR_RANGE: n += 1 + ops_expr(s->u.for_.start) + ops_expr(s->u.for_.stop) +
                             ops_expr(s->u.for_.step) + ops_block(s->u.for_.body, NULL) +
                             ops_block(s->u.for_.orelse, NULL); break;
+    case ST_FOR_ITER:
+      n += 1 + ops_expr(s->u.for_.start) + ops_block(s->u.for_.body, NULL) +
+           ops_block(s->u.for_.orelse, NULL);
+      for (int i = 0; i < s->u.for_.niters; i++) n += ops_expr(s->u.for_.iters[i]);
+      break;
     default: break;
     }
     if (s == last) break;
@@ -1814,8 +1816,10 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
       else if (t->kind == TY_LIST) sb_printf(out, "      PyObject *a%d = args[%d]; /* borrowed */\n", i, i + 1);
     }
     bool has_value = in->ret->kind != TY_UNKNOWN;
-    if (has_value) sb_printf(out, "      %s r;\n", c_type(in->ret));
-    sb_printf(out, "      dynac_lo_%s lo;\n      size_t mark = dynac_undo_mark();\n"
+    if (has_value) sb_printf(out, "      %s r = %s;\n", c_type(in->ret),
+                             in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
+    sb_printf(out, "      dynac_lo_%s lo = {0}; /* filled when the kernel falls through */\n"
+              "      size_t mark = dynac_undo_mark();\n"
               "      int st = dynac_kernel_%s(", name, name);
     for (int i = 0; i < r->nin; i++) sb_printf(out, "%sa%d", i ? ", " : "", i);
     sb_printf(out, "%s%s%slo);\n", r->nin && has_value ? ", " : "", has_value ? "&r" : "",

@@ -128,9 +128,9 @@ static const type *type_len_sum(ctx *c, expr *e, const type *a) {
   return &ty_conflict;
 }
 
-/* The type an element store into `ct` (a list or buffer) needs from a
- * value of type `vt`, or NULL (with a failure) if it would change what the
- * container holds or raise TypeError. */
+/* Can a value of type `vt` be stored into `ct` (a list or buffer)? False
+ * (with a failure) if it would change what the container holds or raise
+ * TypeError. */
 static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)

@@ -558,7 +558,7 @@ static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args
 /* obj.append(v) / obj.pop([i]): list methods, typed by infer.c (a list
  * receiver; anything else is a type failure there). The receiver becomes
  * args[0]. */
-static expr *lower_method_call(lower *L, TSNode n, TSNode obj, expr *e, const char *attr) {
+static expr *lower_method_call(lower *L, TSNode obj, expr *e, const char *attr) {
   expr *recv = lower_expr(L, obj);
   if (!recv) return NULL;
   expr **args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(e->u.call.n + 1));
@@ -568,7 +568,6 @@ static expr *lower_method_call(lower *L, TSNode n, TSNode obj, expr *e, const ch
   e->u.call.n++;
   e->u.call.kind = CALLEE_METHOD;
   e->u.call.name = attr;
-  (void)n;
   return e;
 }
 
@@ -663,7 +662,7 @@ static expr *lower_call(lower *L, TSNode n) {
       return e;
     }
     if ((!strcmp(attr, "append") && e->u.call.n == 1) || (!strcmp(attr, "pop") && e->u.call.n <= 1))
-      return lower_method_call(L, n, obj, e, attr);
+      return lower_method_call(L, obj, e, attr);
   }
   gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s", fname));
   return NULL;

@@ -266,6 +266,13 @@ const char *ty_python_name(arena *a, const type *t) {
   return "?";
 }
 
+/* Buffers are acquired per argument by the glue: never inside a list or tuple. */
+static bool holds_buffer(const type *t) {
+  if (t->kind == TY_BUF) return true;
+  for (int i = 0; i < t->n; i++) if (holds_buffer(t->elts[i])) return true;
+  return false;
+}
+
 /* type := NAME | NAME '[' args ']', recursive descent over the spelling. */
 static const type *parse_type(const char **pp) {
   const char *p = *pp;
@@ -289,13 +296,14 @@ static const type *parse_type(const char **pp) {
   if (!strcmp(name, "list")) {
     const type *e = parse_type(&p);
     while (isspace((unsigned char)*p)) p++;
-    if (!e || *p++ != ']') return NULL;
+    if (!e || holds_buffer(e) || *p++ != ']') return NULL;
     t = ty_list(e);
   } else if (!strcmp(name, "tuple")) {
     const type *el[64];
     int n = 0;
     for (;;) {
-      if (n == 64 || !(el[n++] = parse_type(&p))) return NULL;
+      if (n == 64 || !(el[n] = parse_type(&p)) || holds_buffer(el[n])) return NULL;
+      n++;
       while (isspace((unsigned char)*p)) p++;
       if (*p == ',') { p++; continue; }
       if (*p++ != ']') return NULL;

@@ -488,7 +488,7 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
                                      dynac_view *v) {
   switch (kind) {
   case 'a': if (strcmp(Py_TYPE(o)->tp_name, "array.array")) return 0; break;
-  case 'm': if (!PyMemoryView_Check(o) || Py_TYPE(o) != &PyMemoryView_Type) return 0; break;
+  case 'm': if (Py_TYPE(o) != &PyMemoryView_Type) return 0; break;
   case 'y': if (!PyBytes_CheckExact(o)) return 0; break;
   case 'Y': if (!PyByteArray_CheckExact(o)) return 0; break;
   default: return 0;
@@ -733,8 +733,8 @@ static inline int dynac_slow_setitem(PyObject *o, int64_t i, PyObject *v, PyObje
   Py_XDECREF(k);
   Py_XDECREF(v);
   if (st < 0) return dynac_traceback_here(filename, func, line);
-  Py_INCREF(Py_None);
-  return dynac_slow_done(Py_None, filename, func, line);
+  const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
+  return dynac_deopt_after_effect(file ? file : "?", line); /* stored after all */
 }
 /* l.pop() (i < 0 with `has_index` 0) or l.pop(i). */
 static inline int dynac_slow_pop(PyObject *l, int has_index, int64_t i, PyObject *filename,

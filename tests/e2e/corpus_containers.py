@@ -300,3 +300,15 @@ def many_writes_then_overflow(a: list[float], n: int, m: int) -> int:
     for k in range(n):
         a[0] = k * 0.5
     return m * m  # int64 overflow with writes it cannot undo: reported
+
+
+# ---- containers in the regions of a partially compiled function ----------------
+@dynac.compile
+def region_writes(a: list[float], k: float) -> float:
+    t = 0.5
+    dynac.graph_break()
+    for i, x in enumerate(a):
+        a[i] = x * k
+    a[0] += t
+    dynac.graph_break()
+    return a[-1] + len(a)

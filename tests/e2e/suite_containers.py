@@ -132,6 +132,8 @@ def cases():
     c["write_then_call"] = [(lambda y=y: ([0.0], y)) for y in [3.0, 0.0]]
     c["write_then_int_mod"] = [(lambda d=d: ([7], d)) for d in [2, -3, 0]]
     c["read_then_write"] = [lambda: ([1.0, 2.0], 1), lambda: ([1.0, 2], 1), lambda: ([1.0, 2.0], 5)]
+    c["region_writes"] = [lambda: ([1.0, 2.0], 2.0), lambda: ([], 2.0), lambda: ([1.0, 2], -0.0),
+                          lambda: ([NAN], INF)]
     c["write_then_read"] = [lambda: ([1.0, 2.0], 1), lambda: ([1.0, 2], 1), lambda: ([1.0, 2.0], 2)]
     c["many_writes_then_index"] = [(lambda n=n, i=i: ([0.0], n, i)) for n in [10, 70000] for i in [0, 1]]
     c["many_writes_then_overflow"] = [lambda: ([0.0], 10, 2**40), lambda: ([0.0], 70000, 3),
@@ -152,7 +154,8 @@ def main():
             shutil.copy(os.path.join(ROOT, "tests", "e2e", "corpus_containers.py"), os.path.join(tmp, d))
         built = os.path.join(tmp, "c", "corpus_containers.py")
         r = dynac_cmd("build", built)
-        if not check("build corpus_containers.py", r.returncode == 0, r.stderr + r.stdout):
+        if not check("build corpus_containers.py (no C warnings)",
+                     r.returncode == 0 and "warning" not in r.stderr, r.stderr + r.stdout):
             return
         C = load(built, "corpus_containers")
         E = load(os.path.join(tmp, "e", "corpus_containers.py"), "corpus_containers")
@@ -175,7 +178,13 @@ def main():
         stats = dynac.stats()
         for name in sorted(cases()):
             s = stats.get("corpus_containers." + name, {})
-            check("kernels served %s" % name, s.get("kernel_calls", 0) > 0, repr(s))
+            served = s.get("kernel_calls", 0) + s.get("region_kernel_calls", 0)
+            check("kernels served %s" % name, served > 0, repr(s))
+        dynac.reset_stats()
+        C.region_writes([1.0, 2.0], 2.0)
+        s = dynac.stats().get("corpus_containers.region_writes", {})
+        check("all 3 regions of region_writes ran as kernels (live-ins read through a[i], "
+              "a[i] op= v and for loops)", s.get("region_kernel_calls") == 3, repr(s))
         r = dynac_cmd("explain", built)
         check("explain: every function compiled", "not compiled" not in r.stdout and r.returncode == 0,
               r.stdout[-3000:] + r.stderr)
