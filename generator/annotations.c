@@ -119,6 +119,7 @@ static void scan_params(module *m, func *f) {
   f->params = arena_alloc(m->a, sizeof(char *) * (c + 1));
   f->param_ann = arena_alloc(m->a, sizeof(type *) * (c + 1));
   f->param_default = arena_alloc(m->a, sizeof(type *) * (c + 1));
+  f->param_default_node = arena_alloc(m->a, sizeof(TSNode) * (c + 1));
   f->params_ok = true;
   for (uint32_t i = 0; i < c; i++) {
     TSNode p = ts_node_named_child(params, i);
@@ -144,6 +145,7 @@ static void scan_params(module *m, func *f) {
     TSNode dflt = child_by_field(p, "value");
     if (!ts_node_is_null(dflt)) {
       f->param_default[f->nparams] = constant_type(m, dflt);
+      f->param_default_node[f->nparams] = dflt;
       f->ndefaults++;
     }
     f->params[f->nparams] = node_text(m->a, &m->p, name);

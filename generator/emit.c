@@ -16,9 +16,7 @@
 #include <string.h>
 
 /* ---- templates ------------------------------------------------------------ */
-typedef struct hole { const char *name; const char *value; } hole;
-
-static char *read_template(const emit_opts *o, const char *name) {
+char *read_template(const emit_opts *o, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", o->templates_dir, name);
   FILE *f = fopen(path, "rb");
@@ -33,7 +31,7 @@ static char *read_template(const emit_opts *o, const char *name) {
 
 /* Copies `tpl` to `out`, replacing each hole with its value; the value's
  * later lines get the hole's indentation. */
-static bool fill(const char *tpl, const hole *holes, int nholes, strbuf *out) {
+bool fill(const char *tpl, const hole *holes, int nholes, strbuf *out) {
   const char *p = tpl;
   while (*p) {
     const char *h = strstr(p, "/*@ ");
@@ -108,6 +106,7 @@ typedef struct em {
   bool region;     /* a region kernel: every local, parameters too, is a C local */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
   int cur_line;    /* the Python line of the statement being emitted */
+  bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
 } em;
 
 /* Definite assignment over structured control flow: a local assigned on
@@ -136,17 +135,37 @@ static void line(em *E, const char *fmt, ...) {
   sb_puts(E->b, "\n");
 }
 
+static const char *c_string(module *m, const char *s);
+
+/* Exported C: `return` of failure `code` (a DYNAC_FAIL_* expression) at the
+ * current line; detail: a message replacing the code's, or NULL. */
+static const char *export_fail(em *E, const char *code, const char *detail) {
+  return arena_printf(E->m->a, "return dynac_x_fail(dynac_st, %s, %s, %s, %d)", code,
+                      detail ? c_string(E->m, detail) : "NULL",
+                      c_string(E->m, E->in->fn->qualname), E->cur_line);
+}
+
+/* Exported C: `if (COND) <fail>;`. code NULL: COND's value is the
+ * DYNAC_FAIL_* code (a helper call returning 0 or a code). */
+static void export_fail_if(em *E, const char *code, const char *why, const char *cond) {
+  const char *c = why ? arena_printf(E->m->a, " /* %s */", why) : "";
+  if (code) line(E, "if (%s) %s;%s", cond, export_fail(E, code, NULL), c);
+  else line(E, "if ((dynac_f = %s) != 0) %s;%s", cond, export_fail(E, "dynac_f", NULL), c);
+}
+
 /* Emits `if (COND) <deoptimise>;` with `why` as a comment: return DYNAC_DEOPT, or, in a
  * kernel that makes opaque calls, raise once one ran (the interpreter would
- * repeat it): DYNAC_DEOPT_OR_RAISE. why may be NULL. */
-static void deopt_if(em *E, const char *why, const char *cond_fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void deopt_if(em *E, const char *why, const char *cond_fmt, ...) {
+ * repeat it): DYNAC_DEOPT_OR_RAISE. why may be NULL. code: the failure's
+ * DYNAC_FAIL_* code for exported C, or NULL when COND's value is the code. */
+static void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ...) {
   va_list ap;
   va_start(ap, cond_fmt);
   char cond[4096];
   vsnprintf(cond, sizeof cond, cond_fmt, ap);
   va_end(ap);
+  if (E->exported) { export_fail_if(E, code, why, cond); return; }
   const char *action = E->effectful
       ? arena_printf(E->m->a, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d)",
                      E->cur_line)
@@ -239,7 +258,7 @@ static const char *float_literal(em *E, double f) {
   return arena_strdup(E->m->a, buf);
 }
 
-static void fail_if(em *E, const char *why, const char *cond, const char *slow);
+static void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow);
 static const char *where(em *E);
 
 /* The operation a number helper computes, as dynac.h's DYNAC_SLOW_* code
@@ -271,7 +290,7 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
   const char *slow = op ? arena_printf(E->m->a, "dynac_slow_number(DYNAC_SLOW_%s, %s(%s), %s, %s)",
                                        op, box, a, b ? arena_printf(E->m->a, "%s(%s)", box, b)
                                        : "NULL", where(E)) : NULL;
-  fail_if(E, NULL, call, slow);
+  fail_if(E, NULL, NULL, call, slow);
   return t;
 }
 
@@ -435,7 +454,7 @@ static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   line(E, "{");
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
-  deopt_if(E, NULL, "%s(dynac_call_api(%s, argv, %d), &%s)", unbox, fn_obj,
+  deopt_if(E, "DYNAC_FAIL_NONE_RESULT", NULL, "%s(dynac_call_api(%s, argv, %d), &%s)", unbox, fn_obj,
        e->u.call.n, res);
   E->indent--;
   line(E, "}");
@@ -457,8 +476,8 @@ static const char *emit_math(em *E, expr *e) {
                      ? "dynac_num_ceil" : "dynac_num_to_int", x, NULL);
     if (a0->ty->kind != TY_FLOAT) return as_int(E, x, a0->ty);
     const char *t = tmpvar(E, &ty_int);
-    if (!strcmp(name, "trunc")) deopt_if(E, NULL, "dynac_float_to_int(%s, &%s)", x, t);
-    else deopt_if(E, NULL, "dynac_float_to_int(%s(%s), &%s)", name, x, t);
+    if (!strcmp(name, "trunc")) deopt_if(E, NULL, NULL, "dynac_float_to_int(%s, &%s)", x, t);
+    else deopt_if(E, NULL, NULL, "dynac_float_to_int(%s(%s), &%s)", name, x, t);
     return t;
   }
   const char *xd = as_double(E, x, a0->ty);
@@ -469,13 +488,18 @@ static const char *emit_math(em *E, expr *e) {
   const char *t = tmpvar(E, &ty_float);
   if (e->u.call.n == 1) {
     line(E, "%s = %s(%s);", t, name, xd);
-    deopt_if(E, "math domain/range error", "dynac_math_check1(%s, %s)", xd, t);
+    static const char *const can_overflow[] = {"exp", "exp2", "expm1", "cosh", "sinh", "gamma",
+                                               "lgamma"};
+    int ovf = 0;
+    for (size_t i = 0; i < sizeof can_overflow / sizeof *can_overflow; i++)
+      ovf |= !strcmp(name, can_overflow[i]);
+    deopt_if(E, NULL, "math domain/range error", "dynac_math_check1(%s, %s, %d)", xd, t, ovf);
     return t;
   }
   const char *y = emit_expr(E, e->u.call.args[1]);
   const char *yd = as_double(E, y, e->u.call.args[1]->ty);
   line(E, "%s = %s(%s, %s);", t, name, xd, yd);
-  deopt_if(E, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
+  deopt_if(E, NULL, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
        xd, yd, t);
   return t;
 }
@@ -510,16 +534,16 @@ static const char *emit_builtin(em *E, expr *e) {
     const char *res = tmpvar(E, e->ty);
     if (et->kind == TY_NUM) {
       const char *a = as_num(E, x, t0), *b = as_num(E, y, t1);
-      deopt_if(E, NULL, "dynac_num_floordiv(%s, %s, &%s.v0) || dynac_num_mod(%s, %s, &%s.v1)",
-               a, b, res, a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_num_floordiv(%s, %s, &%s.v0)", a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_num_mod(%s, %s, &%s.v1)", a, b, res);
     } else if (et->kind == TY_FLOAT) {
       const char *a = as_double(E, x, t0), *b = as_double(E, y, t1);
-      deopt_if(E, NULL, "dynac_float_floordiv(%s, %s, &%s.v0) || dynac_float_mod(%s, %s, &%s.v1)",
-               a, b, res, a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_float_floordiv(%s, %s, &%s.v0)", a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_float_mod(%s, %s, &%s.v1)", a, b, res);
     } else {
       const char *a = as_int(E, x, t0), *b = as_int(E, y, t1);
-      deopt_if(E, NULL, "dynac_int_floordiv(%s, %s, &%s.v0) || dynac_int_mod(%s, %s, &%s.v1)",
-               a, b, res, a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_int_floordiv(%s, %s, &%s.v0)", a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_int_mod(%s, %s, &%s.v1)", a, b, res);
     }
     return res;
   }
@@ -564,7 +588,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
   if (rt) {
     const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
                         ? "dynac_unbox_int" : "dynac_unbox_bool";
-    deopt_if(E, "not the annotated type", "%s(r, &%s)", unbox, res);
+    deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "not the annotated type", "%s(r, &%s)", unbox, res);
   } else {
     line(E, "Py_DECREF(r); /* the result is not used */");
   }
@@ -581,8 +605,8 @@ static const char *emit_opaque_call(em *E, expr *e) {
  * effect happened: `slow`, a C expression that does the operation through
  * the C API and so raises CPython's own exception, or (slow NULL)
  * dynac_deopt_after_effect. */
-static void fail_if(em *E, const char *why, const char *cond, const char *slow) {
-  if (!E->effectful || !slow) { deopt_if(E, why, "%s", cond); return; }
+static void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow) {
+  if (E->exported || !E->effectful || !slow) { deopt_if(E, code, why, "%s", cond); return; }
   line(E, "if (%s) {%s%s%s", cond, why ? " /* " : "", why ? why : "", why ? " */" : "");
   line(E, "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */");
   line(E, "  return %s;", slow);
@@ -642,6 +666,8 @@ static const char *item_ctype(char fmt) {
   }
 }
 
+const char *c_item_type(char fmt) { return item_ctype(fmt); }
+
 /* The item at in-range position `k` of buffer `v` (an lvalue). */
 static const char *item_ref(em *E, const type *bt, const char *v, const char *k) {
   if (!bt->strided)
@@ -649,12 +675,26 @@ static const char *item_ref(em *E, const type *bt, const char *v, const char *k)
   return arena_printf(E->m->a, "(*(%s *)(%s->buf + %s * %s->stride))", item_ctype(bt->fmt), v, k, v);
 }
 
-/* Position `idx` (int64) of container `obj` made an in-range Py_ssize_t,
- * or a failure raising CPython's IndexError: `slow` is the slow path. */
-static const char *checked_index(em *E, const char *len, const char *idx, const char *slow) {
+/* CPython's IndexError message for a container of type `t` (a read, or a store). */
+static const char *index_message(const type *t, bool store) {
+  if (t->kind == TY_LIST) return store ? "list assignment index out of range" : "list index out of range";
+  switch (t->buf_kind) {
+  case 'a': return store ? "array assignment index out of range" : "array index out of range";
+  case 'm': return "index out of bounds on dimension 1";
+  case 'Y': return "bytearray index out of range";
+  default: return "index out of range";
+  }
+}
+
+/* Position `idx` (int64) of container `obj` (of type `t`) made an in-range
+ * int64, or a failure raising CPython's IndexError: `slow` is the slow path. */
+static const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
+                                 const char *slow) {
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
-  line(E, "Py_ssize_t %s = 0;", k);
-  fail_if(E, "IndexError", arena_printf(E->m->a, "dynac_index(%s, %s, &%s)", idx, len, k), slow);
+  line(E, "int64_t %s = 0;", k);
+  const char *cond = arena_printf(E->m->a, "dynac_index(%s, %s, &%s)", idx, len, k);
+  if (E->exported) line(E, "if (%s) %s;", cond, export_fail(E, "DYNAC_FAIL_INDEX", index_message(t, store)));
+  else fail_if(E, NULL, "IndexError", cond, slow);
   return k;
 }
 
@@ -669,19 +709,19 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const char 
   }
   const char *res = tmpvar(E, et);
   if (ot->kind == TY_LIST) {
-    const char *k = checked_index(E, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
+    const char *k = checked_index(E, ot, false, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
                                   arena_printf(E->m->a, "dynac_slow_getitem(%s, %s, %s)", obj, idx,
                                                where(E)));
-    fail_if(E, "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
+    fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
             "PyList_GET_ITEM(%s, %s)", obj, k), res), NULL);
     return res;
   }
-  const char *k = checked_index(E, arena_printf(E->m->a, "%s->len", obj), idx,
+  const char *k = checked_index(E, ot, false, arena_printf(E->m->a, "%s->len", obj), idx,
                                 arena_printf(E->m->a, "dynac_slow_getitem(%s->obj, %s, %s)", obj,
                                              idx, where(E)));
   const char *item = item_ref(E, ot, obj, k);
   if (ot->fmt == 'Q' || ot->fmt == 'L') /* above INT64_MAX: a big int in CPython */
-    fail_if(E, "an item above the int64 range", arena_printf(E->m->a, "%s > (%s)INT64_MAX", item,
+    fail_if(E, "DYNAC_FAIL_INT64", "an item above the int64 range", arena_printf(E->m->a, "%s > (%s)INT64_MAX", item,
             item_ctype(ot->fmt)), NULL);
   line(E, "%s = (%s)%s;", res, c_type(et), item);
   return res;
@@ -695,8 +735,8 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
   if (ot->kind == TY_LIST) {
     const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s, %s, %s, %s)", obj, idx, boxed,
                                     where(E));
-    const char *k = checked_index(E, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx, slow);
-    fail_if(E, "the old element is not a plain number (releasing it could run Python code)",
+    const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx, slow);
+    fail_if(E, "DYNAC_FAIL_NONE_RESULT", "the old element is not a plain number (releasing it could run Python code)",
             arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
     const char *store = et->kind == TY_FLOAT
         ? arena_printf(E->m->a, "dynac_list_store_float(dynac__u, %s, %s, %s)", obj, k, v)
@@ -706,14 +746,17 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
   }
   const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
                                   boxed, where(E));
-  const char *k = checked_index(E, arena_printf(E->m->a, "%s->len", obj), idx, slow);
-  fail_if(E, "TypeError: read-only buffer", arena_printf(E->m->a, "%s->readonly", obj), slow);
+  const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "%s->len", obj), idx, slow);
+  fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", arena_printf(E->m->a, "%s->readonly", obj), slow);
   const char *x = et->kind == TY_FLOAT ? as_double(E, v, vt) : as_int(E, v, vt);
-  if (et->kind == TY_INT || et->kind == TY_BOOL)
-    fail_if(E, "OverflowError: out of the item format's range",
-            arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt), slow);
+  const char *fits = arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt);
+  if ((et->kind == TY_INT || et->kind == TY_BOOL) && E->exported && ot->buf_kind != 'a')
+    line(E, "if (%s) %s;", fits, export_fail(E, "DYNAC_FAIL_ITEM_VALUE", ot->buf_kind == 'm'
+         ? arena_printf(E->m->a, "memoryview: invalid value for format '%c'", ot->fmt) : NULL));
+  else if (et->kind == TY_INT || et->kind == TY_BOOL)
+    fail_if(E, "DYNAC_FAIL_ITEM_RANGE", "OverflowError: out of the item format's range", fits, slow);
   const char *item = item_ref(E, ot, obj, k);
-  line(E, "dynac_buf_log(dynac__u, (char *)&%s, (int)sizeof %s);", item, item);
+  if (!E->exported) line(E, "dynac_buf_log(dynac__u, (char *)&%s, (int)sizeof %s);", item, item);
   line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
 }
 
@@ -746,11 +789,11 @@ static const char *emit_len_sum(em *E, expr *e) {
   const char *acc = tmpvar(E, fl ? &ty_float : &ty_int);
   line(E, "%s = 0;", acc);
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
-  line(E, "for (Py_ssize_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
+  line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
   E->indent++;
   const char *x = elem_read(E, obj, a->ty, arena_printf(E->m->a, "(int64_t)%s", k), NULL);
   if (fl) line(E, "%s += %s;", acc, x);
-  else fail_if(E, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
+  else fail_if(E, NULL, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
                acc, x, acc), NULL);
   E->indent--;
   line(E, "}");
@@ -780,14 +823,14 @@ static const char *emit_method(em *E, expr *e) {
   const char *k;
   if (e->u.call.n == 2) {
     const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
-    k = checked_index(E, n, i, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
+    k = checked_index(E, lt, false, n, i, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
   } else {
     k = arena_printf(E->m->a, "k%d", ++E->tmp);
-    line(E, "Py_ssize_t %s = %s - 1;", k, n);
-    fail_if(E, "IndexError: pop from empty list", arena_printf(E->m->a, "%s < 0", k),
+    line(E, "int64_t %s = %s - 1;", k, n);
+    fail_if(E, "DYNAC_FAIL_INDEX", "IndexError: pop from empty list", arena_printf(E->m->a, "%s < 0", k),
             arena_printf(E->m->a, "dynac_slow_pop(%s, 0, 0, %s)", l, where(E)));
   }
-  fail_if(E, "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
+  fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
           "PyList_GET_ITEM(%s, %s)", l, k), res), NULL);
   line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
        l, k, where(E));
@@ -795,6 +838,23 @@ static const char *emit_method(em *E, expr *e) {
 }
 
 static const char *elem_fn(module *m, const type *t);
+
+/* Exported C: a call of another exported kernel; its failure has filled
+ * the status already. args: the C arguments (NULL: none); res: where the
+ * result goes, or NULL. */
+static void emit_export_call(em *E, inst *callee, const char *args, const char *res) {
+  line(E, "{");
+  E->indent++;
+  deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
+  line(E, "dynac__depth++;");
+  line(E, "int st = dynac_kernel_%s(%s%s%s%s%sdynac_st);", callee->cname, args ? args : "",
+       args ? ", " : "", res ? "&" : "", res ? res : "", res ? ", " : "");
+  line(E, "dynac__depth--;");
+  line(E, "if (st == DYNAC_ERROR) return DYNAC_ERROR; /* the callee filled the status */");
+  if (res) deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "None where a value was typed", "st == DYNAC_OK_NONE");
+  E->indent--;
+  line(E, "}");
+}
 
 static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
@@ -806,7 +866,7 @@ static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
   inst *callee = e->u.call.inst;
   if (!callee) { /* cannot happen for a typed instance; never crash on it */
-    deopt_if(E, "internal: a call without a typed callee", "1");
+    deopt_if(E, "DYNAC_FAIL_RECURSION", "internal: a call without a typed callee", "1");
     return "0";
   }
   const char *vals[64];
@@ -818,11 +878,16 @@ static const char *emit_call(em *E, expr *e) {
   }
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = has_value ? tmpvar(E, callee->ret) : "0";
+  if (E->exported) {
+    emit_export_call(E, callee, args.data, has_value ? res : NULL);
+    sb_free(&args);
+    return res;
+  }
   int fi = -1;
   for (int i = 0; i < E->m->nfuncs; i++) if (E->m->funcs[i] == callee->fn) fi = i;
   line(E, "{");
   E->indent++;
-  deopt_if(E, NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
+  deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
   line(E, "dynac__direct_calls[%d]++;", fi);
   if (E->effectful) line(E, "size_t mark0 = dynac_undo_mark(), lost0 = dynac__u->lost;");
   line(E, "dynac__depth++;");
@@ -856,8 +921,8 @@ static const char *emit_call(em *E, expr *e) {
     E->indent--;
     line(E, "}");
   }
-  if (has_value) deopt_if(E, "None where a value was typed", "st == DYNAC_OK_NONE");
-  deopt_if(E, NULL, "st == DYNAC_DEOPT");
+  if (has_value) deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "None where a value was typed", "st == DYNAC_OK_NONE");
+  deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "st == DYNAC_DEOPT");
   line(E, "if (st == DYNAC_ERROR) return dynac_traceback_here(%s); /* this frame's line */",
        where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
@@ -868,6 +933,15 @@ static const char *emit_call(em *E, expr *e) {
   return res;
 }
 
+/* UnboundLocalError: local `loc` read where it may be unassigned. */
+static void unbound_check(em *E, int loc) {
+  const char *c = E->in->fn->local_cnames[loc];
+  if (!E->exported) { deopt_if(E, NULL, "UnboundLocalError", "!b_%s", c); return; }
+  line(E, "if (!b_%s) %s;", c, export_fail(E, "DYNAC_FAIL_UNBOUND", arena_printf(E->m->a,
+       "cannot access local variable '%s' where it is not associated with a value",
+       E->in->fn->locals[loc])));
+}
+
 static const char *emit_expr(em *E, expr *e) {
   switch (e->kind) {
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
@@ -876,7 +950,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_NONE: return "0";
   case EX_LOCAL:
     if (!E->bound[e->u.local])
-      deopt_if(E, "UnboundLocalError", "!b_%s", E->in->fn->local_cnames[e->u.local]);
+      unbound_check(E, e->u.local);
     return local_name(E, e->u.local);
   case EX_GLOBAL: {
     slot *s = e->u.global;
@@ -937,7 +1011,7 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
     const char *vals[64];
     for (int i = 0; i < t->n && i < 64; i++) {
       vals[i] = tmpvar(E, vt->elts[0]);
-      fail_if(E, "an element of another type", elem_unbox_cond(E, vt->elts[0], arena_printf(
+      fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, vt->elts[0], arena_printf(
               E->m->a, "PyList_GET_ITEM(%s, %d)", v, i), vals[i]), NULL);
     }
     for (int i = 0; i < t->n && i < 64; i++) assign_target(E, t->elts[i], vals[i], vt->elts[0]);
@@ -952,6 +1026,11 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
   }
   for (int i = 0; i < t->n; i++)
     assign_target(E, t->elts[i], arena_printf(E->m->a, "%s.v%d", v, i), vt->elts[i]);
+}
+
+/* Signal polling in loops (exported C has no signals to poll). */
+static void loop_tick(em *E) {
+  if (!E->exported) line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
 }
 
 static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }
@@ -989,10 +1068,10 @@ static void emit_for_iter(em *E, stmt *s) {
   const char *k = arena_printf(E->m->a, "k%d", label);
   bool rev = s->u.for_.how == 'r';
   E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
-  if (rev) line(E, "for (Py_ssize_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], s->u.for_.iters[0]->ty), k);
-  else line(E, "for (Py_ssize_t %s = 0;; %s++) {", k, k);
+  if (rev) line(E, "for (int64_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], s->u.for_.iters[0]->ty), k);
+  else line(E, "for (int64_t %s = 0;; %s++) {", k, k);
   E->indent++;
-  line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+  loop_tick(E);
   for (int i = 0; i < n; i++)
     line(E, "if (%s%s >= %s) break; /* exhausted */", rev ? arena_printf(E->m->a, "%s < 0 || ", k) : "",
          k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
@@ -1009,7 +1088,7 @@ static void emit_for_iter(em *E, stmt *s) {
     const type *t = ty_tuple(E->m->a, np, el);
     const char *tv = tmpvar(E, t);
     for (int i = 0; i < np; i++) line(E, "%s.v%d = %s;", tv, i, parts[i]);
-    if (count) fail_if(E, "enumerate() count above int64", arena_printf(E->m->a,
+    if (count) fail_if(E, NULL, "enumerate() count above int64", arena_printf(E->m->a,
                        "dynac_int_add(%s, 1, &%s)", count, count), NULL);
     assign_target(E, s->u.for_.tgt, tv, t);
   } else {
@@ -1050,7 +1129,7 @@ static void emit_stmt(em *E, stmt *s) {
     int loc = s->u.aug.local;
     const type *lt = E->in->local_ty[loc];
     if (!E->bound[loc])
-      deopt_if(E, "UnboundLocalError", "!b_%s", E->in->fn->local_cnames[loc]);
+      unbound_check(E, loc);
     const char *r = emit_expr(E, s->u.aug.value);
     const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
@@ -1090,7 +1169,7 @@ static void emit_stmt(em *E, stmt *s) {
     E->loops[E->nloops++] = (loopinfo){s->u.while_.has_else, label};
     line(E, "for (;;) {");
     E->indent++;
-    line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+    loop_tick(E);
     const char *c = emit_expr(E, s->u.while_.cond);
     line(E, "if (!%s) break;", truth(E, c, s->u.while_.cond->ty));
     emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
@@ -1106,12 +1185,12 @@ static void emit_stmt(em *E, stmt *s) {
     line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), s->u.for_.stop->ty));
     const char *stepv = tmpvar(E, &ty_int);
     line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), s->u.for_.step->ty) : "INT64_C(1)");
-    deopt_if(E, "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
+    deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
     E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
     line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
          label, startv, stopv, stepv, label, label, label);
     E->indent++;
-    line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+    loop_tick(E);
     bool *before = bound_save(E);
     assign_target(E, s->u.for_.tgt,
                   arena_printf(E->m->a, "(int64_t)((uint64_t)%s + k%d * (uint64_t)%s)", startv, label, stepv),
@@ -1142,7 +1221,8 @@ static void emit_block(em *E, stmt *s) {
 }
 
 /* ---- per instance: kernel, guard, glue ---------------------------------- */
-static const char *params_of(module *m, inst *in) {
+/* The kernel's C parameters; exported kernels end with the status. */
+static const char *params_of(module *m, inst *in, bool exported) {
   strbuf b = {0};
   for (int i = 0; i < in->fn->nparams; i++) {
     if (i) sb_puts(&b, ", ");
@@ -1154,6 +1234,7 @@ static const char *params_of(module *m, inst *in) {
     if (in->fn->nparams) sb_puts(&b, ", ");
     sb_printf(&b, "%s *dynac_out", c_type(in->ret));
   }
+  if (exported) sb_printf(&b, "%sdynac_x_status *dynac_st", b.data ? ", " : "");
   if (!b.data) sb_puts(&b, "void");
   char *r = arena_strdup(m->a, b.data);
   sb_free(&b);
@@ -1174,7 +1255,8 @@ static const char *signature_of(module *m, inst *in) {
   return r;
 }
 
-static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, strbuf *out) {
+static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
+                        strbuf *out) {
   infer_retype(m, in);
   strbuf locals = {0}, body = {0};
   for (int i = in->fn->nparams; i < in->fn->nlocals; i++) {
@@ -1184,11 +1266,15 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
     sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
               in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
               in->fn->local_cnames[i]);
+    if (exported) /* plain C is built with the user's warnings */
+      sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, in->effectful, 0};
-  if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
-  if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
-  if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
+  bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported};
+  if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
+  if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
+  if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
+  if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
@@ -1198,7 +1284,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
                                      signature_of(m, in));
-  hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in)},
+  hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in, exported)},
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
                   {"end", "return DYNAC_OK_NONE; /* end of the function: None */"}};
@@ -1745,7 +1831,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -1906,8 +1992,8 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   /* kernels */
   for (inst *in = m->insts; in; in = in->next_all) {
     if (!in->ok || in->fn->partial) continue;
-    sb_printf(&protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in));
-    ok &= emit_kernel(m, in, tk, o->line_directives, &kernels);
+    sb_printf(&protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, false));
+    ok &= emit_kernel(m, in, tk, o->line_directives, false, &kernels);
   }
   /* partially compiled functions: region kernels, wrappers, the region table */
   strbuf methods = {0}, regions_json = {0}, region_types = {0};
@@ -2002,4 +2088,11 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   sb_free(&kernels); sb_free(&entries); sb_free(&tables);
   free(tm); free(tk); free(tg); free(tu);
   return ok;
+}
+
+/* ---- dynac export: the same kernels as plain C ------------------------------ */
+bool emit_export_kernel(module *m, inst *in, const char *tpl, bool line_directives,
+                        strbuf *protos, strbuf *out) {
+  sb_printf(protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, true));
+  return emit_kernel(m, in, tpl, line_directives, true, out);
 }

@@ -36,6 +36,10 @@ void sb_printf(strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sb_free(strbuf *b);
 
+/* ---- paths ---------------------------------------------------------- */
+const char *path_basename(const char *p);  /* "a/b/c.py" -> "c.py" */
+bool mkdirs(const char *dir);              /* mkdir -p; false with errno set */
+
 /* ---- diagnostics: file:line:col: error: msg, source line, caret -------- */
 typedef struct source {
   const char *path;     /* as given on the command line */
@@ -259,6 +263,7 @@ typedef struct func {
   const type **param_ann;  /* PEP 484 annotation per parameter, or NULL */
   const type **param_default; /* type of a constant default, &ty_conflict for another
                                  default, NULL for none */
+  TSNode *param_default_node; /* the default's expression (when param_default is set) */
   int ndefaults;
   bool params_ok;          /* only plain positional parameters */
   bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
@@ -320,6 +325,7 @@ typedef struct modconst {   /* module-level NAME = <constant expression> */
   const char *name;
   const type *ty;           /* TY_CONFLICT if assigned several types */
   int assignments;
+  TSNode value;             /* the expression assigned (the only one when assignments == 1) */
 } modconst;
 
 typedef struct module {
@@ -382,6 +388,23 @@ const char *math_return_kind(const char *name, int nargs);
 
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
 bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
+/* Templates: the text of templates/NAME (malloc'd; NULL after a diagnostic),
+ * and a copy of it with each `/ *@ NAME @* /` hole replaced by its value. */
+typedef struct hole { const char *name; const char *value; } hole;
+char *read_template(const emit_opts *o, const char *name);
+bool fill(const char *tpl, const hole *holes, int nholes, strbuf *out);
+/* dynac export: the kernel of `in` as plain C (failures fill a
+ * dynac_x_status *dynac_st, its last parameter); its prototype goes to protos. */
+bool emit_export_kernel(module *m, inst *in, const char *tpl, bool line_directives,
+                        strbuf *protos, strbuf *out);
+/* export.c: `dynac export`, the kernels of FILE.py as a C library without Python. */
+typedef struct export_opts {
+  const char *outdir, *prefix, *plain_c_header; /* plain_c_header: dynac.h's path */
+  const char *const *functions; /* --function NAMEs; none: every compile root */
+  int nfunctions;
+  bool line_directives;
+} export_opts;
+bool export_module(module *m, const emit_opts *eo, const export_opts *xo);
 /* A graph-broken function's compiled regions: count, and their first and
  * last lines in lines[2*i], lines[2*i+1] (up to cap regions). */
 int emit_region_lines(module *m, func *f, int *lines, int cap);
@@ -391,6 +414,7 @@ int emit_graph_ops(module *m, func *f, int *ops, int cap);
 /* The guards of a root instance in check order, as the artifact records them. */
 int emit_guard_list(module *m, inst *in, const char ***out);
 const char *c_type(const type *t);
+const char *c_item_type(char fmt); /* C type of a buffer item of struct format fmt */
 
 typedef struct cc_opts {                        /* cc.c */
   const char *cc, *python_include, *dynac_include, *ext_suffix;

@@ -3,6 +3,7 @@
  *   dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]
  *                          [--line-directives]
  *   dynac explain FILE.py... [--profile FILE] [--all] [--json]
+ *   dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]
  *
  * Configuration (defaults baked in by the Makefile): DYNAC_TEMPLATES,
  * DYNAC_INCLUDE (the directory of dynac.h), DYNAC_PYTHON_INCLUDE,
@@ -39,6 +40,9 @@ typedef struct options {
   bool all, emit_only, json, line_directives, trusted_syntax, suppress_errors;
   const char **files;
   int nfiles;
+  const char **functions; /* export --function */
+  int nfunctions;
+  const char *prefix;     /* export --prefix */
 } options;
 
 static const char *env_or(const char *name, const char *dflt) {
@@ -50,9 +54,13 @@ static void usage(FILE *to) {
   fputs("usage: dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
         "                  [--line-directives] [--trusted-syntax] [--suppress-errors]\n"
         "       dynac explain FILE.py... [--profile FILE] [--all] [--json]\n"
+        "       dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]\n"
         "       dynac --version\n"
         "build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
         "        module (default DIR: __dynac__ beside the source)\n"
+        "export  writes DIR/P.h, DIR/P.c and DIR/Makefile (-> libP.a): the kernels of the\n"
+        "        compile roots (or of each --function) as plain C, no Python needed;\n"
+        "        P is the module name unless --prefix\n"
         "explain prints, per function: compiled or not, specialisations, guards and\n"
         "        graph breaks with file:line:col and reason\n"
         "--suppress-errors (or DYNAC_SUPPRESS_ERRORS=1): a function whose generated code does\n"
@@ -85,18 +93,6 @@ static char *module_stem(arena *a, const char *path) {
   }
   s[k] = 0;
   return s;
-}
-
-static bool mkdirs(const char *dir) {
-  char buf[PATH_MAX];
-  snprintf(buf, sizeof buf, "%s", dir);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = 0;
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
-    *p = '/';
-  }
-  return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
 typedef struct phase_times { double parse, scope, annotations, infer, emit, cc; } phase_times;
@@ -290,6 +286,37 @@ static int cmd_build(options *o, const profile *prof) {
     for (int k = 0; k < nbad; k++) free(bad[k]);
   }
   return diag_error_count() ? 1 : 0;
+}
+
+/* ---- export ------------------------------------------------------------------ */
+static bool c_identifier(const char *s) {
+  if (!*s || (*s >= '0' && *s <= '9')) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+      return false;
+  return true;
+}
+
+static int cmd_export(options *o, const profile *prof) {
+  if (o->nfiles != 1 || !o->outdir) {
+    fprintf(stderr, "dynac: error: export takes one FILE.py and -o DIR\n");
+    return 2;
+  }
+  if (o->prefix && !c_identifier(o->prefix)) {
+    fprintf(stderr, "dynac: error: --prefix '%s' is not a C identifier\n", o->prefix);
+    return 2;
+  }
+  emit_opts eo = {env_or("DYNAC_TEMPLATES", DYNAC_DEFAULT_TEMPLATES), o->line_directives};
+  char header[PATH_MAX];
+  snprintf(header, sizeof header, "%s/dynac.h", env_or("DYNAC_INCLUDE", DYNAC_DEFAULT_INCLUDE));
+  module *m = analyse(o->files[0], prof, o->all, o->trusted_syntax, NULL);
+  if (!m) return 1;
+  export_opts xo = {o->outdir, o->prefix, header, o->functions, o->nfunctions, o->line_directives};
+  bool ok = export_module(m, &eo, &xo);
+  if (ok) fprintf(stderr, "dynac: %s -> %s/%s.{h,c}, Makefile\n", m->path, o->outdir,
+                  o->prefix ? o->prefix : m->modname);
+  release(m);
+  return ok && !diag_error_count() ? 0 : 1;
 }
 
 /* ---- explain ---------------------------------------------------------------- */
@@ -497,21 +524,25 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--version")) { puts("dynac " DYNAC_VERSION); return 0; }
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
-  if (strcmp(cmd, "build") && strcmp(cmd, "explain")) {
+  if (strcmp(cmd, "build") && strcmp(cmd, "explain") && strcmp(cmd, "export")) {
     fprintf(stderr, "dynac: error: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
   }
   options o = {0};
   o.files = calloc((size_t)argc, sizeof(char *));
+  o.functions = calloc((size_t)argc, sizeof(char *));
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if ((!strcmp(a, "-o") || !strcmp(a, "--profile")) && i + 1 >= argc) {
+    if ((!strcmp(a, "-o") || !strcmp(a, "--profile") || !strcmp(a, "--function") ||
+         !strcmp(a, "--prefix")) && i + 1 >= argc) {
       fprintf(stderr, "dynac: error: %s needs an argument\n", a);
       return 2;
     }
     if (!strcmp(a, "-o")) o.outdir = argv[++i];
     else if (!strcmp(a, "--profile")) o.profile_path = argv[++i];
+    else if (!strcmp(a, "--function")) o.functions[o.nfunctions++] = argv[++i];
+    else if (!strcmp(a, "--prefix")) o.prefix = argv[++i];
     else if (!strcmp(a, "--all")) o.all = true;
     else if (!strcmp(a, "--emit-only")) o.emit_only = true;
     else if (!strcmp(a, "--json")) o.json = true;
@@ -532,8 +563,10 @@ int main(int argc, char **argv) {
     if (!profile_load(pa, o.profile_path, &prof)) { arena_free(pa); return 1; }
     pp = &prof;
   }
-  int rc = !strcmp(cmd, "build") ? cmd_build(&o, pp) : cmd_explain(&o, pp);
+  int rc = !strcmp(cmd, "build") ? cmd_build(&o, pp) : !strcmp(cmd, "export") ? cmd_export(&o, pp)
+           : cmd_explain(&o, pp);
   arena_free(pa);
   free(o.files);
+  free(o.functions);
   return rc;
 }

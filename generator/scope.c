@@ -191,7 +191,8 @@ static void scope_assignment(module *m, TSNode asg) {
   if (!t) { note_binding(m, name); return; }
   modconst *nc = arena_alloc(m->a, sizeof(modconst) * (size_t)(m->nconsts + 1));
   if (m->nconsts) memcpy(nc, m->consts, sizeof(modconst) * (size_t)m->nconsts);
-  nc[m->nconsts++] = (modconst){name, t, 1};
+  TSNode value = node_is(right, "assignment") ? child_by_field(right, "right") : right;
+  nc[m->nconsts++] = (modconst){name, t, 1, value};
   m->consts = nc;
 }
 

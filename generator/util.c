@@ -2,6 +2,9 @@
 #include "gen.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,3 +348,21 @@ bool ty_is_number(const type *t) {
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
                                       "<<", ">>", "&", "|", "^"};
 const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!="};
+
+/* ---- paths ------------------------------------------------------------------ */
+const char *path_basename(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+bool mkdirs(const char *dir) {
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", dir);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+    *p = '/';
+  }
+  return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}

@@ -73,37 +73,131 @@ extern "C" {
 /* ======================================================================
  * 1. Status codes and kernel helpers
  * ==================================================================== */
+/* Section 1 up to "dynac:plain-c end" is plain C11 (GCC/Clang builtins for
+ * overflow): it needs <float.h>, <math.h>, <stdbool.h>, <stdint.h> and
+ * <string.h>, and no Python header. `dynac export` copies it verbatim into
+ * the C it writes, so exported kernels compute exactly what compiled ones do. */
+/* dynac:plain-c begin */
 enum {
-  DYNAC_ERROR = -1,  /* a Python exception is set */
+  DYNAC_ERROR = -1,  /* a Python exception is set (exported C: the status is filled) */
   DYNAC_OK = 0,      /* result written */
   DYNAC_DEOPT = 1,   /* run this call in the interpreter instead */
   DYNAC_OK_NONE = 2, /* the function returned None */
   DYNAC_FALLTHROUGH = 3 /* a region kernel ran to its end (the function goes on) */
 };
 
-/* int: + - * with overflow detection. Return nonzero on overflow. */
-static inline int dynac_int_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
-static inline int dynac_int_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
-static inline int dynac_int_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
-static inline int dynac_int_neg(int64_t a, int64_t *r) { return __builtin_sub_overflow((int64_t)0, a, r); }
+/* Why a helper failed: each fallible helper below returns 0 or one of these
+ * codes. Compiled kernels only test for nonzero (and deoptimise: the
+ * interpreter then raises CPython's exception); exported C reports the code
+ * with the Python exception it stands for and CPython's message. */
+enum {
+  DYNAC_FAIL_INT64 = 1,           /* an int result beyond int64 (CPython has big ints) */
+  DYNAC_FAIL_INT_ZERO_DIV,        /* int // 0 */
+  DYNAC_FAIL_INT_MOD_ZERO,        /* int % 0 */
+  DYNAC_FAIL_DIV_ZERO,            /* int / 0 */
+  DYNAC_FAIL_INT_TRUEDIV_BIG,     /* int / int with an operand beyond 2**53 */
+  DYNAC_FAIL_FLOAT_DIV_ZERO,      /* float / 0.0 */
+  DYNAC_FAIL_FLOAT_FLOORDIV_ZERO, /* float // 0.0 */
+  DYNAC_FAIL_FLOAT_MOD_ZERO,      /* float % 0.0 */
+  DYNAC_FAIL_POW_ZERO_NEG,        /* 0.0 ** negative */
+  DYNAC_FAIL_POW_COMPLEX,         /* negative ** fractional: a complex number in Python */
+  DYNAC_FAIL_POW_RANGE,           /* float ** float overflowed */
+  DYNAC_FAIL_INT_POW_NEG,         /* int ** negative int: a float in Python */
+  DYNAC_FAIL_NEG_SHIFT,           /* << or >> by a negative count */
+  DYNAC_FAIL_NAN_TO_INT,          /* int(nan) */
+  DYNAC_FAIL_INF_TO_INT,          /* int(inf) */
+  DYNAC_FAIL_MATH_DOMAIN,         /* math.sqrt(-1.0), ... */
+  DYNAC_FAIL_MATH_RANGE,          /* math.exp(1000.0), ... */
+  DYNAC_FAIL_NOT_INT,             /* a float where Python needs an int (range(), <<, ...) */
+  DYNAC_FAIL_INDEX,               /* an index out of range */
+  DYNAC_FAIL_READONLY,            /* a write to a read-only buffer */
+  DYNAC_FAIL_ITEM_RANGE,          /* a value out of an integer array item's range */
+  DYNAC_FAIL_ITEM_VALUE,          /* the same for a bytearray or memoryview (ValueError) */
+  DYNAC_FAIL_RANGE_STEP,          /* range(a, b, 0) */
+  DYNAC_FAIL_UNBOUND,             /* a local read before assignment */
+  DYNAC_FAIL_RECURSION,           /* kernel calls nested deeper than DYNAC_MAX_KERNEL_DEPTH */
+  DYNAC_FAIL_NONE_RESULT,         /* a function typed to return a value returned None */
+  DYNAC_FAIL_ARGUMENT,            /* exported C: an argument that breaks its documented shape */
+  DYNAC_FAIL_COUNT
+};
+
+/* The Python exception a failure code stands for. */
+enum {
+  DYNAC_EXC_NONE = 0, DYNAC_EXC_OVERFLOW, DYNAC_EXC_ZERO_DIVISION, DYNAC_EXC_VALUE,
+  DYNAC_EXC_INDEX, DYNAC_EXC_TYPE, DYNAC_EXC_RECURSION, DYNAC_EXC_UNBOUND_LOCAL
+};
+typedef struct dynac_fail_info {
+  int exc;             /* DYNAC_EXC_* */
+  const char *message; /* CPython's message where CPython raises; else what Python would
+                          have returned that the C types cannot hold */
+} dynac_fail_info;
+/* The exception and message of failure `code` (0 or unknown: DYNAC_EXC_NONE, ""). */
+static inline dynac_fail_info dynac_fail_describe(int code) {
+  static const dynac_fail_info table[DYNAC_FAIL_COUNT] = {
+      {DYNAC_EXC_NONE, ""},
+      {DYNAC_EXC_OVERFLOW, "integer result does not fit in int64 (Python would return a larger int)"},
+      {DYNAC_EXC_ZERO_DIVISION, "integer division or modulo by zero"},
+      {DYNAC_EXC_ZERO_DIVISION, "integer modulo by zero"},
+      {DYNAC_EXC_ZERO_DIVISION, "division by zero"},
+      {DYNAC_EXC_OVERFLOW, "int / int with an operand beyond 2**53 is not exact in a double"},
+      {DYNAC_EXC_ZERO_DIVISION, "float division by zero"},
+      {DYNAC_EXC_ZERO_DIVISION, "float floor division by zero"},
+      {DYNAC_EXC_ZERO_DIVISION, "float modulo"},
+      {DYNAC_EXC_ZERO_DIVISION, "0.0 cannot be raised to a negative power"},
+      {DYNAC_EXC_TYPE, "a negative number raised to a fractional power is complex in Python"},
+      {DYNAC_EXC_OVERFLOW, "(34, 'Numerical result out of range')"},
+      {DYNAC_EXC_TYPE, "int ** negative int is a float in Python, not an int"},
+      {DYNAC_EXC_VALUE, "negative shift count"},
+      {DYNAC_EXC_VALUE, "cannot convert float NaN to integer"},
+      {DYNAC_EXC_OVERFLOW, "cannot convert float infinity to integer"},
+      {DYNAC_EXC_VALUE, "math domain error"},
+      {DYNAC_EXC_OVERFLOW, "math range error"},
+      {DYNAC_EXC_TYPE, "a float where an integer is required"},
+      {DYNAC_EXC_INDEX, "index out of range"},
+      {DYNAC_EXC_TYPE, "cannot modify read-only memory"},
+      {DYNAC_EXC_OVERFLOW, "value out of range of the array's item type"},
+      {DYNAC_EXC_VALUE, "byte must be in range(0, 256)"},
+      {DYNAC_EXC_VALUE, "range() arg 3 must not be zero"},
+      {DYNAC_EXC_UNBOUND_LOCAL, "cannot access a local variable where it is not associated with a value"},
+      {DYNAC_EXC_RECURSION, "maximum recursion depth exceeded"},
+      {DYNAC_EXC_TYPE, "returned None where a value was declared"},
+      {DYNAC_EXC_VALUE, "an argument does not have its documented shape"}};
+  if (code <= 0 || code >= DYNAC_FAIL_COUNT) return table[0];
+  return table[code];
+}
+/* "ZeroDivisionError", ... for a DYNAC_EXC_* (NULL for DYNAC_EXC_NONE). */
+static inline const char *dynac_exc_name(int exc) {
+  static const char *const names[] = {NULL, "OverflowError", "ZeroDivisionError", "ValueError",
+                                      "IndexError", "TypeError", "RecursionError",
+                                      "UnboundLocalError"};
+  return exc > 0 && exc < (int)(sizeof names / sizeof names[0]) ? names[exc] : NULL;
+}
+
+/* int: + - * with overflow detection: 0, or DYNAC_FAIL_INT64. */
+#define DYNAC__INT64(overflowed) ((overflowed) ? DYNAC_FAIL_INT64 : 0)
+static inline int dynac_int_add(int64_t a, int64_t b, int64_t *r) { return DYNAC__INT64(__builtin_add_overflow(a, b, r)); }
+static inline int dynac_int_sub(int64_t a, int64_t b, int64_t *r) { return DYNAC__INT64(__builtin_sub_overflow(a, b, r)); }
+static inline int dynac_int_mul(int64_t a, int64_t b, int64_t *r) { return DYNAC__INT64(__builtin_mul_overflow(a, b, r)); }
+static inline int dynac_int_neg(int64_t a, int64_t *r) { return DYNAC__INT64(__builtin_sub_overflow((int64_t)0, a, r)); }
 static inline int dynac_int_abs(int64_t a, int64_t *r) {
-  if (a == INT64_MIN) return 1;
+  if (a == INT64_MIN) return DYNAC_FAIL_INT64;
   *r = a < 0 ? -a : a;
   return 0;
 }
 
-/* int // int: rounds toward -inf. Nonzero: ZeroDivisionError or overflow. */
+/* int // int: rounds toward -inf. Fails on ZeroDivisionError or overflow. */
 static inline int dynac_int_floordiv(int64_t a, int64_t b, int64_t *r) {
-  if (b == 0 || (a == INT64_MIN && b == -1)) return 1;
+  if (b == 0) return DYNAC_FAIL_INT_ZERO_DIV;
+  if (a == INT64_MIN && b == -1) return DYNAC_FAIL_INT64;
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
   *r = q;
   return 0;
 }
 
-/* int % int: the result takes the sign of b. Nonzero: ZeroDivisionError. */
+/* int % int: the result takes the sign of b. Fails on ZeroDivisionError. */
 static inline int dynac_int_mod(int64_t a, int64_t b, int64_t *r) {
-  if (b == 0) return 1;
+  if (b == 0) return DYNAC_FAIL_INT_MOD_ZERO;
   if (b == -1) { *r = 0; return 0; }
   int64_t m = a % b;
   if (m != 0 && ((m < 0) != (b < 0))) m += b;
@@ -115,7 +209,8 @@ static inline int dynac_int_mod(int64_t a, int64_t b, int64_t *r) {
  * mantissa exactly (as CPython's fast path); otherwise deoptimise. */
 static inline int dynac_int_truediv(int64_t a, int64_t b, double *r) {
   const int64_t lim = (int64_t)1 << 53;
-  if (b == 0 || a > lim || a < -lim || b > lim || b < -lim) return 1;
+  if (b == 0) return DYNAC_FAIL_DIV_ZERO;
+  if (a > lim || a < -lim || b > lim || b < -lim) return DYNAC_FAIL_INT_TRUEDIV_BIG;
   *r = (double)a / (double)b;
   return 0;
 }
@@ -123,33 +218,33 @@ static inline int dynac_int_truediv(int64_t a, int64_t b, double *r) {
 /* int ** int for a non-negative exponent; a negative one gives a float in
  * CPython, so the kernel deoptimises. */
 static inline int dynac_int_pow(int64_t a, int64_t e, int64_t *r) {
-  if (e < 0) return 1;
+  if (e < 0) return DYNAC_FAIL_INT_POW_NEG;
   int64_t acc = 1, base = a;
   while (e) {
-    if ((e & 1) && __builtin_mul_overflow(acc, base, &acc)) return 1;
+    if ((e & 1) && __builtin_mul_overflow(acc, base, &acc)) return DYNAC_FAIL_INT64;
     e >>= 1;
-    if (e && __builtin_mul_overflow(base, base, &base)) return 1;
+    if (e && __builtin_mul_overflow(base, base, &base)) return DYNAC_FAIL_INT64;
   }
   *r = acc;
   return 0;
 }
 
 static inline int dynac_int_lshift(int64_t a, int64_t n, int64_t *r) {
-  if (n < 0) return 1; /* ValueError: negative shift count */
+  if (n < 0) return DYNAC_FAIL_NEG_SHIFT;
   if (a == 0) { *r = 0; return 0; }
-  if (n >= 63) return 1;
-  return __builtin_mul_overflow(a, (int64_t)1 << n, r);
+  if (n >= 63) return DYNAC_FAIL_INT64;
+  return DYNAC__INT64(__builtin_mul_overflow(a, (int64_t)1 << n, r));
 }
 
 static inline int dynac_int_rshift(int64_t a, int64_t n, int64_t *r) {
-  if (n < 0) return 1;
+  if (n < 0) return DYNAC_FAIL_NEG_SHIFT;
   *r = n >= 64 ? (a < 0 ? -1 : 0) : (a >> n); /* arithmetic shift = floor */
   return 0;
 }
 
-/* float / float. Nonzero: ZeroDivisionError. */
+/* float / float. Fails on ZeroDivisionError. */
 static inline int dynac_float_div(double a, double b, double *r) {
-  if (b == 0.0) return 1;
+  if (b == 0.0) return DYNAC_FAIL_FLOAT_DIV_ZERO;
   *r = a / b;
   return 0;
 }
@@ -157,7 +252,7 @@ static inline int dynac_float_div(double a, double b, double *r) {
 /* float % float: fmod, then the sign of the divisor; a zero result takes the
  * divisor's sign (CPython's float_rem). */
 static inline int dynac_float_mod(double a, double b, double *r) {
-  if (b == 0.0) return 1;
+  if (b == 0.0) return DYNAC_FAIL_FLOAT_MOD_ZERO;
   double m = fmod(a, b);
   if (m != 0.0) {
     if ((b < 0) != (m < 0)) m += b;
@@ -171,7 +266,7 @@ static inline int dynac_float_mod(double a, double b, double *r) {
 /* float // float: the quotient matching float % (CPython's _float_div_mod:
  * derive it from fmod, then round to the nearest integer toward -inf). */
 static inline int dynac_float_floordiv(double a, double b, double *r) {
-  if (b == 0.0) return 1;
+  if (b == 0.0) return DYNAC_FAIL_FLOAT_FLOORDIV_ZERO;
   double m = fmod(a, b);
   double div = (a - m) / b;
   if (m != 0.0 && ((b < 0) != (m < 0))) div -= 1.0;
@@ -192,10 +287,10 @@ static inline int dynac_float_pow(double a, double b, double *r) {
   if (b == 0.0) { *r = 1.0; return 0; }
   if (isnan(a)) { *r = a; return 0; }
   if (isnan(b)) { *r = a == 1.0 ? 1.0 : b; return 0; }
-  if (a == 0.0 && b < 0.0) return 1;
-  if (a < 0.0 && isfinite(a) && isfinite(b) && b != floor(b)) return 1;
+  if (a == 0.0 && b < 0.0) return DYNAC_FAIL_POW_ZERO_NEG;
+  if (a < 0.0 && isfinite(a) && isfinite(b) && b != floor(b)) return DYNAC_FAIL_POW_COMPLEX;
   double x = pow(a, b);
-  if (isinf(x) && isfinite(a) && isfinite(b)) return 1;
+  if (isinf(x) && isfinite(a) && isfinite(b)) return DYNAC_FAIL_POW_RANGE;
   *r = x;
   return 0;
 }
@@ -225,11 +320,12 @@ static inline int dynac_cmp_int_float(int64_t i, double f) {
 #define DYNAC_CMP_EQ(c) ((c) == 0)
 #define DYNAC_CMP_NE(c) ((c) != 0)
 
-/* int(x) / math.trunc(x) of a float: nonzero for NaN, inf, or outside int64. */
+/* int(x) / math.trunc(x) of a float: fails for NaN, inf, or outside int64. */
 static inline int dynac_float_to_int(double x, int64_t *r) {
-  if (!isfinite(x)) return 1;
+  if (isnan(x)) return DYNAC_FAIL_NAN_TO_INT;
+  if (isinf(x)) return DYNAC_FAIL_INF_TO_INT;
   double t = trunc(x);
-  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) return 1;
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) return DYNAC_FAIL_INT64;
   *r = (int64_t)t;
   return 0;
 }
@@ -241,37 +337,22 @@ static inline int dynac_float_round(double x, int64_t *r) {
   return dynac_float_to_int(y, r);
 }
 
-/* math functions of one/two floats: nonzero where CPython's math module
- * raises (NaN from non-NaN arguments: ValueError; inf from finite ones:
- * OverflowError or ValueError). */
-static inline int dynac_math_check1(double x, double r) {
-  return (isnan(r) && !isnan(x)) || (isinf(r) && isfinite(x));
+/* math functions of one/two floats: fail where CPython's math module raises
+ * (Modules/mathmodule.c math_1/math_2): NaN from non-NaN arguments is
+ * ValueError "math domain error"; inf from finite ones is OverflowError
+ * "math range error" for the functions that can overflow (can_overflow:
+ * exp, exp2, expm1, cosh, sinh) and a domain error (a pole) for the others. */
+static inline int dynac_math_check1(double x, double r, int can_overflow) {
+  if (isnan(r) && !isnan(x)) return DYNAC_FAIL_MATH_DOMAIN;
+  if (isinf(r) && isfinite(x)) return can_overflow ? DYNAC_FAIL_MATH_RANGE : DYNAC_FAIL_MATH_DOMAIN;
+  return 0;
 }
 static inline int dynac_math_check2(double x, double y, double r) {
-  return (isnan(r) && !isnan(x) && !isnan(y)) || (isinf(r) && isfinite(x) && isfinite(y));
+  if (isnan(r) && !isnan(x) && !isnan(y)) return DYNAC_FAIL_MATH_DOMAIN;
+  if (isinf(r) && isfinite(x) && isfinite(y)) return DYNAC_FAIL_MATH_RANGE;
+  return 0;
 }
 
-/* Boxing: new references, NULL with MemoryError on failure. */
-static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
-static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
-static inline PyObject *dynac_box_bool(bool v) {
-  PyObject *r = v ? Py_True : Py_False;
-  Py_INCREF(r);
-  return r;
-}
-
-/* Unboxing for guards: exact int within int64. */
-static inline int dynac_int64_of(PyObject *v, int64_t *out) {
-  int overflow = 0;
-  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-  if (overflow) return 0;
-  *out = (int64_t)x;
-  return 1;
-}
-static inline int dynac_is_int64(PyObject *v) {
-  int64_t ignored;
-  return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
-}
 
 /* A number that is an int or a float depending on the path taken (`s = 0`
  * then `s += 0.5`; `max(1, 0.5)`). Operations dispatch on the tag with
@@ -339,7 +420,7 @@ static inline int dynac_num_abs(dynac_num a, dynac_num *r) {
 /* An int-only use (bit operations, shifts, range()) of a number that is a
  * float raises TypeError in CPython: nonzero, deoptimise. */
 static inline int dynac_num_as_int(dynac_num a, int64_t *r) {
-  if (a.isf) return 1;
+  if (a.isf) return DYNAC_FAIL_NOT_INT;
   *r = a.i;
   return 0;
 }
@@ -362,10 +443,6 @@ static inline int dynac_num_ceil(dynac_num a, int64_t *r) {
   return dynac_float_to_int(ceil(a.f), r);
 }
 
-static inline PyObject *dynac_box_num(dynac_num v) {
-  return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
-}
-
 /* Length of range(start, stop, step), step != 0, computed without overflow
  * (as CPython's range does, in unsigned arithmetic). */
 static inline uint64_t dynac_range_len(int64_t start, int64_t stop, int64_t step) {
@@ -374,6 +451,58 @@ static inline uint64_t dynac_range_len(int64_t start, int64_t stop, int64_t step
   return start > stop
              ? ((uint64_t)start - (uint64_t)stop - 1) / ((uint64_t)0 - (uint64_t)step) + 1
              : 0;
+}
+
+/* Python's index rule: negative i counts from the end. Nonzero when out of
+ * range (IndexError in CPython). */
+static inline int dynac_index(int64_t i, int64_t len, int64_t *out) {
+  if (i < 0) i += len;
+  if (i < 0 || i >= len) return DYNAC_FAIL_INDEX;
+  *out = i;
+  return 0;
+}
+
+/* Does int64 `x` fit an integer buffer item of struct format `fmt`? (0:
+ * CPython's store raises OverflowError.) */
+static inline int dynac_fits_fmt(int64_t x, char fmt) {
+  switch (fmt) {
+  case 'b': return x >= -128 && x <= 127;
+  case 'B': return x >= 0 && x <= 255;
+  case 'h': return x >= -32768 && x <= 32767;
+  case 'H': return x >= 0 && x <= 65535;
+  case 'i': return x >= INT32_MIN && x <= INT32_MAX;
+  case 'I': return x >= 0 && x <= (int64_t)UINT32_MAX;
+  case 'Q': case 'L': return x >= 0;
+  case '?': return x == 0 || x == 1;
+  default: return 1;
+  }
+}
+/* dynac:plain-c end */
+
+/* Boxing: new references, NULL with MemoryError on failure. */
+static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
+static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
+static inline PyObject *dynac_box_bool(bool v) {
+  PyObject *r = v ? Py_True : Py_False;
+  Py_INCREF(r);
+  return r;
+}
+
+/* Unboxing for guards: exact int within int64. */
+static inline int dynac_int64_of(PyObject *v, int64_t *out) {
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow) return 0;
+  *out = (int64_t)x;
+  return 1;
+}
+static inline int dynac_is_int64(PyObject *v) {
+  int64_t ignored;
+  return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
+}
+
+static inline PyObject *dynac_box_num(dynac_num v) {
+  return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
 }
 
 /* Calls fn (borrowed) with n boxed arguments (stolen; NULL entries mean a
@@ -615,15 +744,6 @@ static inline void dynac_undo_rollback(size_t mark) {
   if (u->n == 0) u->lost = 0;
 }
 
-/* Python's index rule: negative i counts from the end. Nonzero when out of
- * range (IndexError in CPython). */
-static inline int dynac_index(int64_t i, Py_ssize_t len, Py_ssize_t *out) {
-  if (i < 0) i += (int64_t)len;
-  if (i < 0 || i >= (int64_t)len) return 1;
-  *out = (Py_ssize_t)i;
-  return 0;
-}
-
 /* Element reads (borrowed `o`): nonzero when `o` is not of the type the
  * kernel was specialised for. */
 static inline int dynac_elem_float(PyObject *o, double *out) {
@@ -778,21 +898,6 @@ static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *fil
   else
     PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %zd, got %zd)", n, got);
   return dynac_traceback_here(filename, func, line);
-}
-/* Unboxes `o` into an int64 for a store into an integer buffer of format
- * `fmt`; nonzero when out of the format's range (CPython raises). */
-static inline int dynac_fits_fmt(int64_t x, char fmt) {
-  switch (fmt) {
-  case 'b': return x >= -128 && x <= 127;
-  case 'B': return x >= 0 && x <= 255;
-  case 'h': return x >= -32768 && x <= 32767;
-  case 'H': return x >= 0 && x <= 65535;
-  case 'i': return x >= INT32_MIN && x <= INT32_MAX;
-  case 'I': return x >= 0 && x <= (int64_t)UINT32_MAX;
-  case 'Q': case 'L': return x >= 0;
-  case '?': return x == 0 || x == 1;
-  default: return 1;
-  }
 }
 
 /* Kernel-to-kernel recursion deeper than this deoptimises, so deep
