@@ -1,37 +1,91 @@
-/* dynac.h: the dynac runtime, one header (stb style).
+/* dynac.h: the dynac runtime, one header (stb style). Depends on CPython's
+ * C API only (3.11; every version-specific detail is in "compat" below).
  *
- *   #include "dynac.h"                      declarations and kernel helpers
- *   #define DYNAC_IMPLEMENTATION            in exactly one C file of a program:
- *   #include "dynac.h"                      the runtime itself
+ * ---- How to use it ----------------------------------------------------------
+ *   #include "dynac.h"             declarations, descriptors, kernel helpers
+ *   #define DYNAC_IMPLEMENTATION   in exactly one C file of a program, before
+ *   #include "dynac.h"             the include: the runtime itself
+ * Three kinds of user:
+ *   - modules written by `dynac build` include it for sections 1 and 2 and
+ *     never link against a runtime: the runtime that loads them lends them
+ *     what they need (dynac_rt, through dynac_cache_attach);
+ *   - the dynac Python package (dynac._runtime) defines DYNAC_IMPLEMENTATION;
+ *   - a hand-written extension serving Python functions with its own kernels
+ *     (examples/extension/fastnorm.c) defines DYNAC_SHARED and calls
+ *     dynac_import() in its PyInit: section 3 then calls the package's
+ *     runtime through a table, so a process has one frame hook and one set
+ *     of caches. An embedder without the package may define
+ *     DYNAC_IMPLEMENTATION (and DYNAC_STATIC) in its own extension instead.
  *
- * Depends on CPython's C API only (3.11; every version-specific detail lives
- * in the "compat" section). Sections:
+ * Serving a Python function with your own kernel (see fastnorm.c):
+ *   1. a guard, dynac_guard_fn: 1 when your kernel's assumptions hold for the
+ *      positional arguments (exact types, value ranges), else 0 with *failed
+ *      naming the first failing guard (a static string; DYNAC_LOGS=guards);
+ *   2. glue, dynac_glue_fn: unbox, compute what CPython would, box into
+ *      *result (a new reference); return DYNAC_OK, DYNAC_DEOPT to let the
+ *      interpreter run the call instead (only if nothing was changed yet), or
+ *      DYNAC_ERROR with an exception set;
+ *   3. static descriptors: a dynac_entry_desc per specialisation, a
+ *      dynac_func_desc (flags DYNAC_FUNC_ROOT: calls dispatch without an
+ *      enclosing compiled call), a dynac_module_desc with a zeroed
+ *      dynac_globals when no module-level value is guarded;
+ *   4. dynac_cache_attach(func.__code__, &md, &fd, owner, "module.name"),
+ *      then dynac_compiled_function_new(func) for a fast callable, or
+ *      dynac_hook_acquire() so every call of func dispatches.
+ * The cache then checks entries in order (most recent hit first), counts
+ * hits, guard failures and interpreter calls (dynac_stats), honours disable
+ * (dynac_disable_enter/exit), disallow_in_graph and reset, and logs.
+ *
+ * ---- Sections ---------------------------------------------------------------
  *   1. status codes and kernel helpers: CPython's number semantics in C
  *      (int64 with overflow detection, float //, %, **, exact int/float
- *      comparison). `static inline`; used by generated kernels.
- *   2. descriptors: what a generated module exports (guard and glue functions
- *      per specialisation) and the globals snapshot its guards check.
+ *      comparison, failure codes naming CPython's exception). The first
+ *      part ("dynac:plain-c") is plain C that `dynac export` copies into
+ *      the C it writes; then boxing, containers (lists, buffers, views) and
+ *      the undo log. `static inline`; used by generated kernels.
+ *   2. descriptors: what a generated module (or an extension) exports:
+ *      guard and glue functions per specialisation, the globals its guards
+ *      check.
  *   3. runtime API: cache per code object, PEP 523 frame hook, dispatch,
- *      counters and logs. Implemented under DYNAC_IMPLEMENTATION.
+ *      counters and logs. Implemented under DYNAC_IMPLEMENTATION; through
+ *      the package's table under DYNAC_SHARED.
  *
- * Errors follow CPython: functions returning PyObject* return NULL with an
- * exception set; functions returning int return -1 with an exception set.
+ * ---- References and errors --------------------------------------------------
  * Every PyObject* parameter is borrowed unless its comment says "steals";
  * every PyObject* result is a new reference unless its comment says
- * "borrowed".
+ * "borrowed". Functions returning PyObject* return NULL with an exception
+ * set on error; functions returning int return -1 (DYNAC_ERROR for kernels)
+ * with an exception set. Descriptors given to the runtime must outlive it
+ * (static storage); `owner` objects are kept alive by the caches.
  *
- * Kernel protocol (the idea is the deoptimisation of JIT compilers, and
- * Dynamo's "fall back to the interpreter" on a guard failure): a kernel
- * returns DYNAC_OK with its result, DYNAC_OK_NONE when the function
- * returned None, DYNAC_DEOPT when CPython's answer is not the fast path's
- * (int64 overflow, ZeroDivisionError, a math domain error, a value of
- * another type), or DYNAC_ERROR with a Python exception set. On DYNAC_DEOPT
- * the untouched frame runs in the interpreter, which produces CPython's
- * result, exception, message and traceback. This is only valid for kernels
- * without side effects. A kernel that makes an opaque call (allow_in_graph,
- * through dynac_rt.call_opaque) tracks that it did; a deoptimisation point
- * reached afterwards raises instead (DYNAC_DEOPT_OR_RAISE), and the callee's
- * own exception propagates with a traceback entry (dynac_traceback_here).
+ * ---- Option macros (define before including) ----------------------------------
+ *   DYNAC_IMPLEMENTATION  this translation unit holds the runtime (one per program)
+ *   DYNAC_STATIC          the runtime's functions are `static` (a private copy)
+ *   DYNAC_SHARED          use the dynac package's runtime (dynac_import())
+ *   DYNAC_MALLOC(n), DYNAC_FREE(p)   the runtime's allocator for its caches
+ *                         (default PyMem_RawMalloc/PyMem_RawFree; define both)
+ *   DYNAC_ASSERT(x)       internal invariants (default assert(x) from <assert.h>,
+ *                         so NDEBUG turns them off)
+ *   DYNAC_CACHE_LIMIT     cache entries per code object (default 8, Dynamo's
+ *                         cache_size_limit)
+ *   DYNAC_UNDO_MAX        list/buffer writes a call can take back (default 65536)
+ *   DYNAC_MAX_KERNEL_DEPTH  kernel-to-kernel nesting before deoptimising (500)
+ *
+ * ---- Kernel protocol -----------------------------------------------------------
+ * (The idea is the deoptimisation of JIT compilers, and Dynamo's "fall back
+ * to the interpreter" on a guard failure.) A kernel returns DYNAC_OK with
+ * its result, DYNAC_OK_NONE when the function returned None, DYNAC_DEOPT
+ * when CPython's answer is not the fast path's (int64 overflow,
+ * ZeroDivisionError, a math domain error, a value of another type), or
+ * DYNAC_ERROR with a Python exception set. On DYNAC_DEOPT the untouched
+ * frame runs in the interpreter, which produces CPython's result,
+ * exception, message and traceback. Writes to lists and buffers are first
+ * recorded in an undo log and rolled back before that (section 1). A kernel
+ * that made an opaque call (allow_in_graph, through dynac_rt.call_opaque)
+ * cannot be rerun: a deoptimisation point reached afterwards redoes the
+ * operation through the C API to raise CPython's exception, or raises
+ * (DYNAC_DEOPT_OR_RAISE); the callee's own exception propagates with a
+ * traceback entry (dynac_traceback_here).
  *
  * Annotations at run time (section 3): roots (DYNAC_FUNC_ROOT) start
  * compiled execution, other functions dispatch only inside a root's call;
@@ -1310,6 +1364,79 @@ DYNAC_API int dynac_set_disallowed(PyObject *fn, int disallowed);
  * entries from its artifact at its next call (logged under "recompiles"). */
 DYNAC_API void dynac_reset(void);
 
+/* ---- one runtime per process: the API table --------------------------------
+ * A process has one runtime: the translation unit that defines
+ * DYNAC_IMPLEMENTATION (the dynac package's dynac._runtime, or your own).
+ * The package publishes its runtime's functions as a table in the capsule
+ * DYNAC_API_CAPSULE. An extension that defines DYNAC_SHARED (instead of
+ * DYNAC_IMPLEMENTATION) before including this header calls dynac_import()
+ * once, in its PyInit, and then every function of section 3 goes through
+ * that table: one frame hook, one set of caches, and dynac.disable,
+ * dynac.stats(), dynac.reset() and DYNAC_LOGS cover its functions too (the
+ * idea is NumPy's import_array()). */
+#define DYNAC_API_CAPSULE "dynac._runtime._C_API"
+typedef struct dynac_api_table {
+  int abi_version; /* DYNAC_ABI_VERSION of the runtime */
+  int (*init)(void);
+  int (*cache_attach)(PyCodeObject *, const dynac_module_desc *, const dynac_func_desc *,
+                      PyObject *, const char *);
+  int (*dispatch)(PyCodeObject *, PyObject *const *, PyObject *, PyObject **);
+  int (*hook_acquire)(void);
+  int (*hook_release)(void);
+  int (*cache_set_resume)(PyCodeObject *, PyObject *);
+  PyObject *(*stats)(void);
+  void (*stats_reset)(void);
+  PyObject *(*compiled_function_new)(PyObject *);
+  int (*compiled_function_on_first_call)(PyObject *, PyObject *);
+  PyTypeObject *(*compiled_function_type)(void);
+  void (*disable_enter)(void);
+  void (*disable_exit)(void);
+  PyObject *(*call_interpreted)(PyObject *, PyObject *const *, size_t, PyObject *);
+  int (*set_disallowed)(PyObject *, int);
+  void (*reset)(void);
+} dynac_api_table;
+
+/* The runtime's own table (DYNAC_IMPLEMENTATION): static storage. */
+DYNAC_API const dynac_api_table *dynac_api(void);
+
+#ifdef DYNAC_SHARED
+#ifdef DYNAC_IMPLEMENTATION
+#error "define DYNAC_SHARED (use the dynac package's runtime) or DYNAC_IMPLEMENTATION (your own), not both"
+#endif
+static const dynac_api_table *dynac__api;
+/* Imports dynac._runtime and takes its table. Returns 0, or -1 with
+ * ImportError set (dynac not importable, or a runtime of another ABI). */
+static inline int dynac_import(void) {
+  if (dynac__api) return 0;
+  const dynac_api_table *t = (const dynac_api_table *)PyCapsule_Import(DYNAC_API_CAPSULE, 0);
+  if (!t) return -1;
+  if (t->abi_version != DYNAC_ABI_VERSION) {
+    PyErr_Format(PyExc_ImportError, "dynac: the runtime has ABI %d, this extension was built "
+                 "for ABI %d: rebuild it against the installed dynac.h", t->abi_version,
+                 DYNAC_ABI_VERSION);
+    return -1;
+  }
+  dynac__api = t;
+  return 0;
+}
+#define dynac_init() (dynac__api->init())
+#define dynac_cache_attach(code, md, fd, owner, name) (dynac__api->cache_attach(code, md, fd, owner, name))
+#define dynac_dispatch(code, args, globals, result) (dynac__api->dispatch(code, args, globals, result))
+#define dynac_hook_acquire() (dynac__api->hook_acquire())
+#define dynac_hook_release() (dynac__api->hook_release())
+#define dynac_cache_set_resume(code, resume) (dynac__api->cache_set_resume(code, resume))
+#define dynac_stats() (dynac__api->stats())
+#define dynac_stats_reset() (dynac__api->stats_reset())
+#define dynac_compiled_function_new(func) (dynac__api->compiled_function_new(func))
+#define dynac_compiled_function_on_first_call(cf, cb) (dynac__api->compiled_function_on_first_call(cf, cb))
+#define dynac_compiled_function_type() (dynac__api->compiled_function_type())
+#define dynac_disable_enter() (dynac__api->disable_enter())
+#define dynac_disable_exit() (dynac__api->disable_exit())
+#define dynac_call_interpreted(fn, args, nargsf, kw) (dynac__api->call_interpreted(fn, args, nargsf, kw))
+#define dynac_set_disallowed(fn, d) (dynac__api->set_disallowed(fn, d))
+#define dynac_reset() (dynac__api->reset())
+#endif
+
 #ifdef __cplusplus
 }
 #endif
@@ -1331,6 +1458,10 @@ DYNAC_API void dynac_reset(void);
 #ifndef DYNAC_MALLOC
 #define DYNAC_MALLOC(n) PyMem_RawMalloc(n)
 #define DYNAC_FREE(p) PyMem_RawFree(p)
+#endif
+#ifndef DYNAC_ASSERT
+#include <assert.h>
+#define DYNAC_ASSERT(x) assert(x)
 #endif
 #ifndef DYNAC_CACHE_LIMIT
 #define DYNAC_CACHE_LIMIT 8 /* Dynamo's cache_size_limit */
@@ -1580,6 +1711,7 @@ static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
       }
       break;
     }
+    DYNAC_ASSERT(c->n < DYNAC_CACHE_LIMIT);
     dynac__entry *e = &c->e[c->n++];
     memset(e, 0, sizeof *e);
     e->d = d;
@@ -1593,6 +1725,7 @@ static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
 }
 
 static void dynac__move_to_front(dynac__cache *c, int i) {
+  DYNAC_ASSERT(i >= 0 && i < c->n);
   if (i == 0) return;
   dynac__entry hit = c->e[i];
   memmove(&c->e[1], &c->e[0], sizeof(dynac__entry) * (size_t)i);
@@ -2041,6 +2174,19 @@ DYNAC_API int dynac_compiled_function_on_first_call(PyObject *self, PyObject *ca
   Py_XINCREF(callback);
   Py_XSETREF(((dynac__cfunc *)self)->on_first_call, callback);
   return 0;
+}
+
+#if defined(DYNAC_STATIC) && defined(__GNUC__)
+__attribute__((unused)) /* a private runtime need not publish its table */
+#endif
+DYNAC_API const dynac_api_table *dynac_api(void) {
+  static const dynac_api_table table = {
+      DYNAC_ABI_VERSION, dynac_init, dynac_cache_attach, dynac_dispatch, dynac_hook_acquire,
+      dynac_hook_release, dynac_cache_set_resume, dynac_stats, dynac_stats_reset,
+      dynac_compiled_function_new, dynac_compiled_function_on_first_call,
+      dynac_compiled_function_type, dynac_disable_enter, dynac_disable_exit,
+      dynac_call_interpreted, dynac_set_disallowed, dynac_reset};
+  return &table;
 }
 
 #endif /* DYNAC_IMPLEMENTATION_DONE */

@@ -181,17 +181,31 @@ def header_two_translation_units():
         open(os.path.join(tmp, "b.c"), "w").write(
             '#include "dynac.h"\nint use_b(void) { int64_t r; return dynac_int_add(1, 2, &r) + '
             'dynac_hook_acquire(); }\n')
+        # a third TU of an extension using the package's runtime through its API table
+        open(os.path.join(tmp, "c.c"), "w").write(
+            '#define DYNAC_SHARED\n#include "dynac.h"\nint use_c(void) { return dynac_import() '
+            '|| dynac_hook_acquire(); }\n')
         r = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
                             "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
                             os.path.join(tmp, "a.c"), os.path.join(tmp, "b.c"),
+                            os.path.join(tmp, "c.c"),
                             "-o", os.path.join(tmp, "t.so")], capture_output=True, text=True)
-        for f in ("a", "b"):  # the same program as C++
+        for f in ("a", "b", "c"):  # the same program as C++
             shutil.copy(os.path.join(tmp, f + ".c"), os.path.join(tmp, f + ".cpp"))
         rpp = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
                               "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
                               os.path.join(tmp, "a.cpp"), os.path.join(tmp, "b.cpp"),
+                              os.path.join(tmp, "c.cpp"),
                               "-o", os.path.join(tmp, "tpp.so")], capture_output=True, text=True)
-    return r.returncode == 0 and rpp.returncode == 0, (r.stderr + rpp.stderr)[:3000]
+        # a private runtime: DYNAC_STATIC + DYNAC_IMPLEMENTATION in one extension
+        open(os.path.join(tmp, "s.c"), "w").write(
+            '#define DYNAC_STATIC\n#define DYNAC_IMPLEMENTATION\n#include "dynac.h"\n'
+            'int use_s(void) { return dynac_init(); }\n')
+        rs = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-fPIC", "-c",
+                             "-I" + os.path.join(ROOT, "single_include"), "-I" + PY_INCLUDE,
+                             os.path.join(tmp, "s.c"), "-o", os.path.join(tmp, "s.o")],
+                            capture_output=True, text=True)
+    return r.returncode == rpp.returncode == rs.returncode == 0, (r.stderr + rpp.stderr + rs.stderr)[:3000]
 
 
 error_cases()

@@ -215,5 +215,12 @@ PyMODINIT_FUNC PyInit__runtime(void) {
     Py_DECREF(m);
     return NULL;
   }
+  /* The runtime for extensions built with DYNAC_SHARED (see dynac.h). */
+  PyObject *api = PyCapsule_New((void *)dynac_api(), DYNAC_API_CAPSULE, NULL);
+  if (!api || PyModule_AddObject(m, "_C_API", api) < 0) {
+    Py_XDECREF(api);
+    Py_DECREF(m);
+    return NULL;
+  }
   return m;
 }
