@@ -14,6 +14,7 @@ EXT_SUFFIX = $(word 2,$(PYINFO))
 PY_TAG = $(word 3,$(PYINFO))
 PYBUILD = $(BUILD)/python-$(PY_TAG)
 
+DYNAC_VERSION := 0.1.0
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter
 GEN_SRC := $(wildcard generator/*.c)
@@ -25,7 +26,7 @@ GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
            -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
 
-.PHONY: all deps generator python-module test bench sweep clean
+.PHONY: all deps generator python-module test bench sweep clean install
 all: deps
 	@$(MAKE) --no-print-directory generator python-module
 
@@ -87,6 +88,42 @@ bench: all
 # The generator over the whole stdlib: no crash, no hang, no C that fails to compile.
 sweep: all
 	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/sweep.py
+
+# ---- make install PREFIX=... --------------------------------------------------
+# bin/dynac (defaults pointing into PREFIX), include/dynac.h, share/dynac/templates,
+# lib/pkgconfig/dynac.pc (`pkg-config --cflags dynac`: dynac.h and Python.h of
+# $(PYTHON)), and the dynac package with its runtime in PREFIX's site-packages.
+PREFIX ?= /usr/local
+DESTDIR ?=
+IPREFIX = $(DESTDIR)$(PREFIX)
+SITE_PACKAGES = $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_path('purelib', 'posix_prefix', vars={'base': '$(PREFIX)', 'platbase': '$(PREFIX)'}))")
+INSTALL_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(PREFIX)/share/dynac/templates"' \
+               -DDYNAC_DEFAULT_INCLUDE='"$(PREFIX)/include"' \
+               -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
+               -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
+$(BUILD)/install/dynac: $(filter-out $(BUILD)/obj/main.o,$(GEN_OBJ)) generator/main.c generator/gen.h \
+                        $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
+	@mkdir -p $(BUILD)/install
+	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(INSTALL_DEFS) -c generator/main.c -o $(BUILD)/install/main.o
+	$(CC) -o $@ $(filter %.o,$^) $(BUILD)/install/main.o -ltree-sitter -lcjson -lmd -lm
+
+install: all $(BUILD)/install/dynac
+	install -d $(IPREFIX)/bin $(IPREFIX)/include $(IPREFIX)/share/dynac/templates \
+	  $(IPREFIX)/lib/pkgconfig $(DESTDIR)$(SITE_PACKAGES)/dynac
+	install -m 755 $(BUILD)/install/dynac $(IPREFIX)/bin/dynac
+	install -m 644 single_include/dynac.h $(IPREFIX)/include/dynac.h
+	install -m 644 templates/* $(IPREFIX)/share/dynac/templates/
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' '' 'Name: dynac' \
+	  'Description: ahead-of-time compiler of Python numeric code to C: runtime header' \
+	  'Version: $(DYNAC_VERSION)' 'Cflags: -I$${includedir} -I$(PY_INCLUDE)' \
+	  > $(IPREFIX)/lib/pkgconfig/dynac.pc
+	install -m 644 python/dynac/*.py $(DESTDIR)$(SITE_PACKAGES)/dynac/
+	install -m 755 $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX) $(DESTDIR)$(SITE_PACKAGES)/dynac/
+	printf '%s\n' '"""Paths baked in by make install (generated)."""' \
+	  'GENERATOR = "$(PREFIX)/bin/dynac"' 'TEMPLATES = "$(PREFIX)/share/dynac/templates"' \
+	  'INCLUDE = "$(PREFIX)/include"' 'PYTHON_INCLUDE = "$(PY_INCLUDE)"' \
+	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' > $(DESTDIR)$(SITE_PACKAGES)/dynac/_config.py
+	@echo "installed in $(IPREFIX); Python package in $(SITE_PACKAGES)"
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,8 @@ done
 # Tools: any installation will do (node/npm may come from outside Debian).
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"           # the header is tested as C++
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf" # make install is tested with it
 [ -z "$missing" ] && exit 0
 echo "dynac: installing Debian packages:$missing"
 SUDO=""
