@@ -19,14 +19,9 @@
 char *read_template(const emit_opts *o, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", o->templates_dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) { diag_plain("cannot read template %s; is DYNAC_TEMPLATES right?", path); return NULL; }
-  strbuf b = {0};
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&b, buf, n);
-  fclose(f);
-  return b.data;
+  char *text = read_text_file(path);
+  if (!text) diag_plain("cannot read template %s; is DYNAC_TEMPLATES right?", path);
+  return text;
 }
 
 /* Copies `tpl` to `out`, replacing each hole with its value; the value's
@@ -562,6 +557,24 @@ static const char *emit_builtin(em *E, expr *e) {
 
 static const char *c_string(module *m, const char *s);
 
+
+/* Calls e's callee (its guard slot) through the runtime with the kernel
+ * values `vals` boxed, leaving `PyObject *r` (a new reference) in scope; on
+ * an exception, returns it with this line in the traceback. */
+static void call_through_runtime(em *E, expr *e, const char *const *vals, const char *comment) {
+  int n = e->u.call.n;
+  line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
+  for (int i = 0; i < n; i++)
+    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
+  line(E, "PyObject *r = NULL;");
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
+       slot_ref(E, e->u.call.callee_slot), n, comment);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!r) return dynac_traceback_here(%s);", where(E));
+}
+
 /* allow_in_graph: the callee runs through the C API (its own frame may
  * dispatch); its exception propagates with this line in the traceback. */
 static const char *emit_opaque_call(em *E, expr *e) {
@@ -573,17 +586,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
   if (rt) line(E, "%s = 0;", res);
   line(E, "{");
   E->indent++;
-  line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
-  for (int i = 0; i < n; i++)
-    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
-  line(E, "PyObject *r = NULL;");
-  line(E, "int ok = 1;");
-  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
-  line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s(): opaque */",
-       slot_ref(E, e->u.call.callee_slot), n, e->u.call.name);
-  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
-  line(E, "if (!r) return dynac_traceback_here(dynac__G.filename, %s, %d);",
-       c_string(E->m, E->in->fn->qualname), E->cur_line);
+  call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s(): opaque", e->u.call.name));
   line(E, "dynac__effects = 1;");
   if (rt) {
     const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
@@ -900,17 +903,7 @@ static const char *emit_call(em *E, expr *e) {
     line(E, "if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
          E->cur_line);
     line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
-    int n = e->u.call.n;
-    line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
-    for (int i = 0; i < n; i++)
-      line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
-    line(E, "PyObject *r = NULL;");
-    line(E, "int ok = 1;");
-    line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
-    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s() interpreted */",
-         slot_ref(E, e->u.call.callee_slot), n, callee->fn->name);
-    line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
-    line(E, "if (!r) return dynac_traceback_here(%s);", where(E));
+    call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
     /* a container result would be borrowed from r: it cannot be kept */
     const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
     line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",

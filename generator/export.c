@@ -54,7 +54,6 @@ static const char *literal_value(module *m, TSNode n, const type *t) {
   for (char *s = txt; *s; s++) if (*s != '_') *d++ = *s; /* 1_000 */
   *d = 0;
   if (t->kind == TY_FLOAT) {
-    errno = 0;
     double v = strtod(txt, NULL);
     return arena_printf(m->a, "%.17g", neg ? -v : v);
   }
@@ -233,20 +232,9 @@ static const char *upper(arena *a, const char *s) {
   return u;
 }
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  strbuf b = {0};
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&b, buf, n);
-  fclose(f);
-  return b.data;
-}
-
 /* dynac.h's plain-C block, between its "dynac:plain-c" markers. */
 static char *plain_c_block(const char *header_path) {
-  char *h = read_file(header_path);
+  char *h = read_text_file(header_path);
   if (!h) { diag_plain("cannot read %s (the runtime header)", header_path); return NULL; }
   char *b = strstr(h, "/* dynac:plain-c begin */"), *e = b ? strstr(b, "/* dynac:plain-c end */") : NULL;
   if (!e) { diag_plain("%s has no dynac:plain-c block", header_path); free(h); return NULL; }

@@ -39,6 +39,7 @@ void sb_free(strbuf *b);
 /* ---- paths ---------------------------------------------------------- */
 const char *path_basename(const char *p);  /* "a/b/c.py" -> "c.py" */
 bool mkdirs(const char *dir);              /* mkdir -p; false with errno set */
+char *read_text_file(const char *path);    /* whole file, malloc'd; NULL if unreadable */
 
 /* ---- diagnostics: file:line:col: error: msg, source line, caret -------- */
 typedef struct source {

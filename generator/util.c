@@ -350,6 +350,18 @@ const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
 const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!="};
 
 /* ---- paths ------------------------------------------------------------------ */
+char *read_text_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  strbuf b = {0};
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&b, buf, n);
+  fclose(f);
+  if (!b.data) sb_puts(&b, ""); /* an empty file is an empty string, not NULL */
+  return b.data;
+}
+
 const char *path_basename(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;

@@ -1725,7 +1725,6 @@ static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
 }
 
 static void dynac__move_to_front(dynac__cache *c, int i) {
-  DYNAC_ASSERT(i >= 0 && i < c->n);
   if (i == 0) return;
   dynac__entry hit = c->e[i];
   memmove(&c->e[1], &c->e[0], sizeof(dynac__entry) * (size_t)i);
