@@ -63,6 +63,8 @@ const char *c_type(const type *t) {
   case TY_NUM: return "dynac_num";
   case TY_LIST: return "PyObject *";
   case TY_BUF: return "const dynac_view *";
+  case TY_NP: return t->fmt == 'd' ? "double" : t->fmt == 'f' ? "float" : t->fmt == '?' ? "bool"
+                                                                          : "int64_t";
   case TY_TUPLE: {
     static char buf[64][160];
     static int k;
@@ -211,12 +213,14 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
 
 static const char *as_double(em *E, const char *v, const type *t) {
   if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_to_double(%s)", v);
+  if (t->kind == TY_NP && t->fmt == 'd') return v;
   return t->kind == TY_FLOAT ? v : arena_printf(E->m->a, "(double)%s", v);
 }
 /* An int-only use; a number that is a float at run time raises TypeError. */
 static const char *as_int(em *E, const char *v, const type *t) {
   if (t->kind == TY_NUM) return checked(E, &ty_int, "dynac_num_as_int", v, NULL);
-  return t->kind == TY_BOOL ? arena_printf(E->m->a, "(int64_t)%s", v) : v;
+  return t->kind == TY_BOOL || (t->kind == TY_NP && t->fmt == '?')
+             ? arena_printf(E->m->a, "(int64_t)%s", v) : v;
 }
 static const char *as_num(em *E, const char *v, const type *t) {
   switch (t->kind) {
@@ -236,7 +240,7 @@ static const char *convert(em *E, const char *v, const type *from, const type *t
 }
 static const char *truth(em *E, const char *v, const type *t) {
   if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_truth(%s)", v);
-  if (t->kind == TY_BOOL) return v;
+  if (t->kind == TY_BOOL || (t->kind == TY_NP && t->fmt == '?')) return v;
   if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(%s != 0.0)", v);
   return arena_printf(E->m->a, "(%s != 0)", v);
 }
@@ -289,8 +293,43 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
   return t;
 }
 
+/* l OP r with a numpy result dtype (infer.c np_binop_type), computed in
+ * the result's C type. Where numpy would wrap, give inf or nan (with a
+ * RuntimeWarning) or raise, the kernel deoptimises and the interpreter
+ * gives numpy's own answer: a float result that is not finite, an integer
+ * that leaves int64 or the dtype's range, a zero divisor. */
+static const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
+                                 const type *rt, const type *res) {
+  char f = res->fmt;
+  const char *t = tmpvar(E, res);
+  if (np_is_float(f)) {
+    const char *ct = f == 'd' ? "double" : "float";
+    const char *a = arena_printf(E->m->a, "(%s)%s", ct, l), *b = arena_printf(E->m->a, "(%s)%s", ct, r);
+    static const char *const helper[] = {NULL, NULL, NULL, NULL, "dynac_float_floordiv",
+                                         "dynac_float_mod", "dynac_float_pow"};
+    if (op <= OP_TRUEDIV) line(E, "%s = %s %s %s;", t, a, binop_spelling[op], b);
+    else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
+                  "%s(%s, %s, &%s)", helper[op], a, b, t);
+    deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
+              "!isfinite(%s)", t);
+    return t;
+  }
+  const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);
+  if (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR) {
+    line(E, "%s = %s %s %s;", t, a, binop_spelling[op], b);
+    return t;
+  }
+  static const char *const helper[] = {"dynac_int_add", "dynac_int_sub", "dynac_int_mul", NULL,
+                                       "dynac_int_floordiv", "dynac_int_mod", "dynac_int_pow",
+                                       "dynac_int_lshift", "dynac_int_rshift"};
+  deopt_if(E, NULL, "numpy: wraps, warns or raises here", "%s(%s, %s, &%s)", helper[op], a, b, t);
+  if (f != 'l') deopt_if(E, NULL, "numpy: wraps to the dtype's range", "!dynac_np_fits(%s, '%c')", t, f);
+  return t;
+}
+
 static const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
                                      const char *r, const type *rt, const type *res) {
+  if (res->kind == TY_NP) return emit_np_binop(E, op, l, lt, r, rt, res);
   static const char *const num_helper[] = {"dynac_num_add", "dynac_num_sub", "dynac_num_mul",
                                            NULL, "dynac_num_floordiv", "dynac_num_mod",
                                            "dynac_num_pow"};
@@ -334,6 +373,11 @@ static const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, co
                               const type *rt) {
   static const char *const macro[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
   static const cmpop mirror[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE};
+  if (lt->kind == TY_NP || rt->kind == TY_NP) { /* numpy compares in the promoted dtype */
+    bool fl = np_is_float(np_promote(np_dtype_of(lt), np_dtype_of(rt)));
+    return fl ? arena_printf(E->m->a, "((double)%s %s (double)%s)", l, cmpop_spelling[op], r)
+              : arena_printf(E->m->a, "(%s %s %s)", as_int(E, l, lt), cmpop_spelling[op], as_int(E, r, rt));
+  }
   if (lt->kind == TY_NUM || rt->kind == TY_NUM)
     return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_num_cmp(%s, %s))", macro[op],
                         as_num(E, l, lt), as_num(E, r, rt));
@@ -430,6 +474,7 @@ static const char *box_value(em *E, const char *v, const type *t) {
   case TY_LIST: return arena_printf(E->m->a, "Py_NewRef(%s)", v);
   case TY_BUF: return arena_printf(E->m->a, "Py_NewRef(%s->obj)", v);
   case TY_TUPLE: return arena_printf(E->m->a, "dynac_box_%s(&%s)", t->code, v);
+  case TY_NP: return arena_printf(E->m->a, "dynac_box_np_%s(%s)", np_name(t->fmt), v);
   default: return arena_printf(E->m->a, "dynac_box_bool(%s)", v);
   }
 }
@@ -469,7 +514,8 @@ static const char *emit_math(em *E, expr *e) {
     if (a0->ty->kind == TY_NUM)
       return checked(E, &ty_int, !strcmp(name, "floor") ? "dynac_num_floor" : !strcmp(name, "ceil")
                      ? "dynac_num_ceil" : "dynac_num_to_int", x, NULL);
-    if (a0->ty->kind != TY_FLOAT) return as_int(E, x, a0->ty);
+    if (a0->ty->kind != TY_FLOAT && a0->ty->kind != TY_NP) return as_int(E, x, a0->ty);
+    x = as_double(E, x, a0->ty); /* numpy scalars: through float(), as math does */
     const char *t = tmpvar(E, &ty_int);
     if (!strcmp(name, "trunc")) deopt_if(E, NULL, NULL, "dynac_float_to_int(%s, &%s)", x, t);
     else deopt_if(E, NULL, NULL, "dynac_float_to_int(%s(%s), &%s)", name, x, t);
@@ -511,6 +557,15 @@ static const char *emit_builtin(em *E, expr *e) {
   if (t0->kind == TY_NUM && (!strcmp(name, "abs") || !strcmp(name, "int") || !strcmp(name, "round")))
     return checked(E, !strcmp(name, "abs") ? &ty_num : &ty_int, !strcmp(name, "abs") ? "dynac_num_abs"
                    : !strcmp(name, "int") ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
+  if (t0->kind == TY_NP && !strcmp(name, "abs")) {
+    if (np_is_float(t0->fmt)) return arena_printf(E->m->a, "(%s)fabs(%s)", c_type(t0), x);
+    const char *r = tmpvar(E, t0);
+    deopt_if(E, NULL, "numpy: abs() wraps", "dynac_int_abs(%s, &%s) || !dynac_np_fits(%s, '%c')", x, r,
+             r, t0->fmt);
+    return r;
+  }
+  if (t0->kind == TY_NP && np_is_float(t0->fmt) && !strcmp(name, "int"))
+    return checked(E, &ty_int, "dynac_float_to_int", as_double(E, x, t0), NULL);
   if (!strcmp(name, "abs")) {
     if (t0->kind == TY_FLOAT) return arena_printf(E->m->a, "fabs(%s)", x);
     return checked(E, &ty_int, "dynac_int_abs", as_int(E, x, t0), NULL);
@@ -636,6 +691,8 @@ static const char *keep_always(em *E, const char *v, const type *t) {
   return k;
 }
 
+static const char *elem_fn(module *m, const type *t);
+
 /* The borrowed element `o` (a PyObject * expression) as a value of type
  * `t` in `res`: nonzero when it is not one (a C condition). */
 static const char *elem_unbox_cond(em *E, const type *t, const char *o, const char *res) {
@@ -646,6 +703,7 @@ static const char *elem_unbox_cond(em *E, const type *t, const char *o, const ch
   case TY_NUM: return arena_printf(E->m->a, "dynac_elem_num(%s, &%s)", o, res);
   case TY_LIST: return arena_printf(E->m->a, "dynac_elem_list(%s, &%s)", o, res);
   case TY_TUPLE: return arena_printf(E->m->a, "dynac_unbox_%s(%s, &%s)", t->code, o, res);
+  case TY_NP: return arena_printf(E->m->a, "%s(%s, &%s)", elem_fn(E->m, t), o, res);
   default: return "1";
   }
 }
@@ -701,9 +759,63 @@ static const char *checked_index(em *E, const type *t, bool store, const char *l
   return k;
 }
 
-/* obj[idx] for a list, buffer or tuple value `obj` of type `ot`. */
-static const char *elem_read(em *E, const char *obj, const type *ot, const char *idx,
+/* An ndarray item access redone through the C API (numpy's own exception). */
+static const char *nd_slow(em *E, const char *obj, const type *ot, const char *const *idx, bool store,
+                           const char *boxed) {
+  const char *pos = ot->ndim == 1 ? idx[0] : arena_printf(E->m->a, "%s, %s", idx[0], idx[1]);
+  const char *fn = ot->ndim == 1 ? "dynac_slow_%sitem" : "dynac_slow_%sitem2";
+  return arena_printf(E->m->a, "%s(%s->obj, %s%s%s, %s)", arena_printf(E->m->a, fn, store ? "set" : "get"),
+                      obj, pos, store ? ", " : "", store ? boxed : "", where(E));
+}
+
+/* The item of ndarray view `obj` at int64 positions idx[0..ndim) (an
+ * lvalue), after the bounds checks (numpy's IndexError on the slow path). */
+static const char *nd_item(em *E, const char *obj, const type *ot, const char *const *idx,
+                           bool store, const char *boxed) {
+  const char *slow = nd_slow(E, obj, ot, idx, store, boxed);
+  const char *k0 = checked_index(E, ot, store, arena_printf(E->m->a, "%s->len", obj), idx[0], slow);
+  if (ot->ndim == 1) return item_ref(E, ot, obj, k0);
+  const char *k1 = checked_index(E, ot, store, arena_printf(E->m->a, "%s->len1", obj), idx[1], slow);
+  const char *ct = item_ctype(ot->fmt);
+  if (!ot->strided) return arena_printf(E->m->a, "((%s *)%s->buf)[%s * %s->len1 + %s]", ct, obj, k0, obj, k1);
+  return arena_printf(E->m->a, "(*(%s *)(%s->buf + %s * %s->stride + %s * %s->stride1))", ct, obj, k0,
+                      obj, k1, obj);
+}
+
+/* a[i] = v, a[i, j] = v for an ndarray: numpy casts v to the item's dtype;
+ * where that would warn, wrap or raise, the kernel deoptimises. */
+static void nd_store(em *E, const char *obj, const type *ot, const char *const *idx, const char *v,
+                     const type *vt) {
+  const char *boxed = box_value(E, v, vt); /* for the slow paths only */
+  const char *item = nd_item(E, obj, ot, idx, true, boxed);
+  fail_if(E, NULL, "ValueError: assignment destination is read-only", arena_printf(E->m->a, "%s->readonly", obj),
+          nd_slow(E, obj, ot, idx, true, boxed));
+  char f = ot->fmt;
+  bool from_float = vt->kind == TY_FLOAT || (vt->kind == TY_NP && np_is_float(vt->fmt));
+  const char *x;
+  if (f == '?') x = truth(E, v, vt);
+  else if (np_is_float(f)) {
+    x = keep(E, as_double(E, v, vt), &ty_float);
+    if (f == 'f')
+      deopt_if(E, NULL, "numpy: float32 overflow warns", "isfinite(%s) && isinf((float)%s)", x, x);
+  } else if (from_float) {
+    const char *d = as_double(E, v, vt);
+    x = tmpvar(E, &ty_int);
+    deopt_if(E, NULL, "numpy: not finite or out of the dtype's range", "dynac_np_float_to_item(%s, '%c', &%s)",
+             d, f, x);
+  } else {
+    x = keep(E, as_int(E, v, vt), &ty_int);
+    deopt_if(E, NULL, "numpy: out of the dtype's range", "!dynac_np_fits(%s, '%c')", x, f);
+  }
+  line(E, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s);", obj, item, item);
+  line(E, "%s = (%s)%s;", item, item_ctype(f), x);
+}
+
+/* obj[idx] for a list, buffer or tuple value `obj` of type `ot`; idx has
+ * ot->ndim positions (int64). */
+static const char *elem_read(em *E, const char *obj, const type *ot, const char *const *idxs,
                              expr *idx_expr) {
+  const char *idx = idxs ? idxs[0] : NULL;
   const type *et = ot->kind == TY_TUPLE ? NULL : ty_elem(ot);
   if (ot->kind == TY_TUPLE) { /* a constant index, checked by infer.c */
     int64_t k = idx_expr->kind == EX_INT ? idx_expr->u.i : -idx_expr->u.un.a->u.i;
@@ -711,6 +823,10 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const char 
     return arena_printf(E->m->a, "%s.v%lld", obj, (long long)k);
   }
   const char *res = tmpvar(E, et);
+  if (ot->kind == TY_BUF && ot->buf_kind == 'n') {
+    line(E, "%s = (%s)%s;", res, c_type(et), nd_item(E, obj, ot, idxs, false, NULL));
+    return res;
+  }
   if (ot->kind == TY_LIST) {
     const char *k = checked_index(E, ot, false, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
                                   arena_printf(E->m->a, "dynac_slow_getitem(%s, %s, %s)", obj, idx,
@@ -731,8 +847,10 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const char 
 }
 
 /* obj[idx] = v: a list or buffer store (an effect). */
-static void elem_store(em *E, const char *obj, const type *ot, const char *idx, const char *v,
+static void elem_store(em *E, const char *obj, const type *ot, const char *const *idxs, const char *v,
                        const type *vt) {
+  if (ot->kind == TY_BUF && ot->buf_kind == 'n') { nd_store(E, obj, ot, idxs, v, vt); return; }
+  const char *idx = idxs[0];
   const type *et = ty_elem(ot);
   const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   if (ot->kind == TY_LIST) {
@@ -759,8 +877,22 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *idx, 
   else if (et->kind == TY_INT || et->kind == TY_BOOL)
     fail_if(E, "DYNAC_FAIL_ITEM_RANGE", "OverflowError: out of the item format's range", fits, slow);
   const char *item = item_ref(E, ot, obj, k);
-  if (!E->exported) line(E, "dynac_buf_log(dynac__u, (char *)&%s, (int)sizeof %s);", item, item);
+  if (!E->exported) line(E, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s);", obj, item, item);
   line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
+}
+
+/* The positions of obj[index] as int64 values, evaluated left to right:
+ * one, or two for a[i, j] of a 2-D ndarray. */
+static const char *const *emit_index(em *E, expr *sub) {
+  const char **idx = arena_alloc(E->m->a, 2 * sizeof(char *));
+  expr *ix = sub->u.sub.index;
+  const type *ot = sub->u.sub.obj->ty;
+  int n = ot->kind == TY_BUF && ot->ndim == 2 ? 2 : 1;
+  for (int k = 0; k < n; k++) {
+    expr *p = n == 2 ? ix->u.tuple.elts[k] : ix;
+    idx[k] = keep(E, as_int(E, emit_expr(E, p), p->ty), &ty_int);
+  }
+  return idx;
 }
 
 static const char *emit_subscript(em *E, expr *e) {
@@ -768,8 +900,7 @@ static const char *emit_subscript(em *E, expr *e) {
   const type *ot = e->u.sub.obj->ty;
   if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index);
   obj = keep(E, obj, ot);
-  const char *idx = keep(E, as_int(E, emit_expr(E, e->u.sub.index), e->u.sub.index->ty), &ty_int);
-  return elem_read(E, obj, ot, idx, e->u.sub.index);
+  return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index);
 }
 
 /* Length of a list or buffer value (a Py_ssize_t expression). */
@@ -794,7 +925,7 @@ static const char *emit_len_sum(em *E, expr *e) {
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
   line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
   E->indent++;
-  const char *x = elem_read(E, obj, a->ty, arena_printf(E->m->a, "(int64_t)%s", k), NULL);
+  const char *x = elem_read(E, obj, a->ty, &k, NULL);
   if (fl) line(E, "%s += %s;", acc, x);
   else fail_if(E, NULL, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
                acc, x, acc), NULL);
@@ -839,8 +970,6 @@ static const char *emit_method(em *E, expr *e) {
        l, k, where(E));
   return res;
 }
-
-static const char *elem_fn(module *m, const type *t);
 
 /* Exported C: a call of another exported kernel; its failure has filled
  * the status already. args: the C arguments (NULL: none); res: where the
@@ -935,6 +1064,36 @@ static void unbound_check(em *E, int loc) {
        E->in->fn->locals[loc])));
 }
 
+/* -x, +x, ~x of a numpy scalar: its own dtype; ~ of a bool_ is `not`,
+ * of a uint8 stays in 0..255; a negation that wraps deoptimises. */
+static const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
+  if (op == UN_POS) return a;
+  if (op == UN_INVERT)
+    return t->fmt == '?' ? arena_printf(E->m->a, "(!%s)", a)
+           : t->fmt == 'B' ? arena_printf(E->m->a, "(int64_t)(uint8_t)~%s", a)
+           : arena_printf(E->m->a, "(~%s)", a);
+  if (np_is_float(t->fmt)) return arena_printf(E->m->a, "(-%s)", a);
+  const char *r = tmpvar(E, t);
+  deopt_if(E, NULL, "numpy: the negation wraps", "dynac_int_neg(%s, &%s) || !dynac_np_fits(%s, '%c')",
+           a, r, r, t->fmt);
+  return r;
+}
+
+/* a.shape, a.ndim, a.size of an ndarray view */
+static const char *emit_attr(em *E, expr *e) {
+  const type *ot = e->u.sub.obj->ty;
+  const char *v = emit_expr(E, e->u.sub.obj);
+  const char *attr = e->u.sub.attr;
+  if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
+  if (!strcmp(attr, "size"))
+    return ot->ndim == 1 ? arena_printf(E->m->a, "(int64_t)%s->len", v)
+                         : arena_printf(E->m->a, "(int64_t)(%s->len * %s->len1)", v, v);
+  const char *t = tmpvar(E, e->ty);
+  line(E, "%s.v0 = (int64_t)%s->len;", t, v);
+  if (ot->ndim == 2) line(E, "%s.v1 = (int64_t)%s->len1;", t, v);
+  return t;
+}
+
 static const char *emit_expr(em *E, expr *e) {
   switch (e->kind) {
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
@@ -963,6 +1122,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_UNARY: {
     const char *a = emit_expr(E, e->u.un.a);
     const type *t = e->u.un.a->ty;
+    if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
     if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT || t->kind == TY_NUM ? a : as_int(E, a, t);
     if (e->u.un.op == UN_INVERT) return arena_printf(E->m->a, "(~%s)", as_int(E, a, t));
     if (t->kind == TY_NUM) return checked(E, &ty_num, "dynac_num_neg", a, NULL);
@@ -979,6 +1139,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_TUPLE: return emit_tuple(E, e);
   case EX_CALL: return emit_call(E, e);
   case EX_SUBSCRIPT: return emit_subscript(E, e);
+  case EX_ATTR: return emit_attr(E, e);
   }
   return "0";
 }
@@ -990,9 +1151,7 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
     const type *ot = t->sub->u.sub.obj->ty;
     const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
-    const char *idx = keep(E, as_int(E, emit_expr(E, t->sub->u.sub.index), t->sub->u.sub.index->ty),
-                           &ty_int);
-    elem_store(E, obj, ot, idx, v, vt);
+    elem_store(E, obj, ot, emit_index(E, t->sub), v, vt);
     return;
   }
   if (t->is_tuple && vt->kind == TY_LIST) { /* [a, b] = lst: exactly len(lst) names */
@@ -1070,7 +1229,7 @@ static void emit_for_iter(em *E, stmt *s) {
          k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
   const char *vals[8];
   for (int i = 0; i < n; i++)
-    vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, arena_printf(E->m->a, "(int64_t)%s", k), NULL);
+    vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, &k, NULL);
   bool *before = bound_save(E);
   if (s->u.for_.how == 'e' || s->u.for_.how == 'z') { /* a tuple (index, x) / (x1, x2, ...) */
     const type *el[9];
@@ -1110,8 +1269,7 @@ static void emit_stmt(em *E, stmt *s) {
       expr *sub = s->u.aug.sub;
       const type *ot = sub->u.sub.obj->ty;
       const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
-      const char *idx = keep(E, as_int(E, emit_expr(E, sub->u.sub.index), sub->u.sub.index->ty),
-                             &ty_int);
+      const char *const *idx = emit_index(E, sub);
       const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index);
       const char *r = emit_expr(E, s->u.aug.value);
       const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
@@ -1341,9 +1499,10 @@ int emit_guard_list(module *m, inst *in, const char ***out) {
       g[n++] = arena_printf(m->a, "type(%s) is list (each element's type is checked when it is "
                             "read)", p);
     else if (t->kind == TY_BUF)
-      g[n++] = arena_printf(m->a, "type(%s) is %s with 1-D '%c' items%s", p, t->buf_kind == 'a'
+      g[n++] = arena_printf(m->a, "type(%s) is %s with %d-D '%c' items%s", p, t->buf_kind == 'a'
                             ? "array.array" : t->buf_kind == 'm' ? "memoryview" : t->buf_kind ==
-                            'y' ? "bytes" : "bytearray", t->fmt, t->strided ? "" : ", contiguous");
+                            'y' ? "bytes" : t->buf_kind == 'n' ? "numpy.ndarray" : "bytearray",
+                            t->ndim, t->fmt, t->strided ? "" : ", C-contiguous");
     else g[n++] = arena_printf(m->a, "type(%s) is %s", p, ty_python_name(m->a, t));
   }
   for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
@@ -1352,7 +1511,10 @@ int emit_guard_list(module *m, inst *in, const char ***out) {
   return n;
 }
 
-static const char *box_fn(const type *t);
+static const char *box_fn(module *m, const type *t);
+
+/* dynac_view_acquire's kind letter: the buffer kind, 'N' for a 2-D ndarray. */
+static char view_kind(const type *t) { return t->ndim == 2 ? 'N' : t->buf_kind; }
 
 static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
   const char **gl;
@@ -1362,8 +1524,9 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     const type *t = in->args[i];
     const char *text = c_string(m, gl[i]);
     if (t->kind == TY_BUF)
-      sb_printf(&checks, "DYNAC_GUARD_BUF(%d, '%c', '%c', %d, %s)\n", i, t->buf_kind, t->fmt,
+      sb_printf(&checks, "DYNAC_GUARD_BUF(%d, '%c', '%c', %d, %s)\n", i, view_kind(t), t->fmt,
                 t->strided, text);
+    else if (t->kind == TY_NP) sb_printf(&checks, "DYNAC_GUARD_NP(%d, '%c', %s)\n", i, t->fmt, text);
     else if (t->kind == TY_LIST) sb_printf(&checks, "DYNAC_GUARD_LIST(%d, %s)\n", i, text);
     else if (t->kind == TY_TUPLE)
       sb_printf(&checks, "DYNAC_GUARD_UNBOX(%d, dynac_unbox_%s, dynac_%s, %s)\n", i, t->code,
@@ -1392,6 +1555,9 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     const type *t = in->args[i];
     if (t->kind == TY_FLOAT) sb_printf(&unbox, "double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i);
     else if (t->kind == TY_BOOL) sb_printf(&unbox, "bool a%d = args[%d] == Py_True;\n", i, i);
+    else if (t->kind == TY_NP)
+      sb_printf(&unbox, "%s a%d = 0;\nif (%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n", c_type(t), i,
+                elem_fn(m, t), i, i, release.data ? release.data : "");
     else if (t->kind == TY_LIST) sb_printf(&unbox, "PyObject *a%d = args[%d]; /* borrowed */\n", i, i);
     else if (t->kind == TY_TUPLE)
       sb_printf(&unbox, "dynac_%s a%d;\nif (dynac_unbox_%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n",
@@ -1399,7 +1565,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     else if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
       sb_printf(&unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(args[%d], '%c', "
                 "'%c', %d, &pb%d, &v%d)) {%s return DYNAC_DEOPT; }\nconst dynac_view *a%d = &v%d;\n",
-                i, i, i, t->buf_kind, t->fmt, t->strided, i, i, release.data ? release.data : "", i, i);
+                i, i, i, view_kind(t), t->fmt, t->strided, i, i, release.data ? release.data : "", i, i);
       sb_printf(&release, " PyBuffer_Release(&pb%d);", i);
     }
     else sb_printf(&unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(args[%d], &a%d); /* the guard checked the range */\n", i, i, i);
@@ -1418,7 +1584,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
                      : rt->kind == TY_LIST ? "Py_NewRef(r)"
                      : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
-                     : arena_printf(m->a, "%s(r)", box_fn(rt));
+                     : arena_printf(m->a, "%s(r)", box_fn(m, rt));
     sb_printf(&box, "*result = %s;", bx);
   }
   else sb_puts(&box, "*result = NULL; /* unreachable: the kernel returns None */");
@@ -1448,6 +1614,7 @@ static const char *elem_fn(module *m, const type *t) {
   case TY_NUM: return "dynac_elem_num";
   case TY_LIST: return "dynac_elem_list";
   case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);
+  case TY_NP: return arena_printf(m->a, "dynac_elem_np_%s", np_name(t->fmt));
   default: return NULL;
   }
 }
@@ -1467,9 +1634,7 @@ static void emit_tuple_type(module *m, const type *t, strbuf *types, const type 
   for (int i = 0; i < t->n; i++) {
     const type *e = t->elts[i];
     const char *b = e->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&v->v%d)", e->code, i)
-                    : e->kind == TY_LIST ? arena_printf(m->a, "Py_NewRef(v->v%d)", i)
-                    : arena_printf(m->a, "dynac_box_%s(v->v%d)", e->kind == TY_INT ? "int" :
-                                   e->kind == TY_FLOAT ? "float" : e->kind == TY_NUM ? "num" : "bool", i);
+                    : arena_printf(m->a, "%s(v->v%d)", box_fn(m, e), i);
     sb_printf(types, "  PyObject *e%d = %s;\n  if (!e%d) { Py_DECREF(r); return NULL; }\n"
               "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
   }
@@ -1546,6 +1711,7 @@ static void reads_expr(expr *e, bool *r) {
   case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) reads_expr(e->u.tuple.elts[i], r); break;
   case EX_CALL: for (int i = 0; i < e->u.call.n; i++) reads_expr(e->u.call.args[i], r); break;
   case EX_SUBSCRIPT: reads_expr(e->u.sub.obj, r); reads_expr(e->u.sub.index, r); break;
+  case EX_ATTR: reads_expr(e->u.sub.obj, r); break;
   default: break;
   }
 }
@@ -1725,6 +1891,7 @@ static int ops_expr(expr *e) {
     return n;
   }
   case EX_SUBSCRIPT: return 1 + ops_expr(e->u.sub.obj) + ops_expr(e->u.sub.index);
+  case EX_ATTR: return 1 + ops_expr(e->u.sub.obj);
   default: return 0;
   }
 }
@@ -1780,8 +1947,9 @@ int emit_region_lines(module *m, func *f, int *lines, int cap) {
   return n;
 }
 
-static const char *box_fn(const type *t) {
+static const char *box_fn(module *m, const type *t) {
   switch (t->kind) {
+  case TY_NP: return arena_printf(m->a, "dynac_box_np_%s", np_name(t->fmt));
   case TY_LIST: return "Py_NewRef";
   case TY_INT: return "dynac_box_int";
   case TY_FLOAT: return "dynac_box_float";
@@ -1913,7 +2081,7 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
     sb_puts(out, "      if (st == DYNAC_OK_NONE) return Py_BuildValue(\"(iO)\", 1, Py_None);\n");
     if (has_value) {
       const char *bf = in->ret->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", in->ret->code)
-                                                 : arena_printf(m->a, "%s(r)", box_fn(in->ret));
+                                                 : arena_printf(m->a, "%s(r)", box_fn(m, in->ret));
       sb_printf(out, "      if (st == DYNAC_OK) return Py_BuildValue(\"(iN)\", 1, %s);\n", bf);
     }
     sb_printf(out, "      PyObject *t = PyTuple_New(%d);\n      if (!t) return NULL;\n"
@@ -1922,7 +2090,7 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
     for (int i = 0; i < r->nout; i++) {
       const type *t = in->local_ty[r->out[i]];
       const char *bx = t->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&lo.v%d)", t->code, i)
-                       : box_fn(t) ? arena_printf(m->a, "%s(lo.v%d)", box_fn(t), i) : NULL;
+                       : box_fn(m, t) ? arena_printf(m->a, "%s(lo.v%d)", box_fn(m, t), i) : NULL;
       if (bx)
         sb_printf(out, "      PyObject *o%d = lo.b%d ? %s : (Py_INCREF(Py_Ellipsis), Py_Ellipsis);\n"
                   "      if (!o%d) { Py_DECREF(t); return NULL; }\n      PyTuple_SET_ITEM(t, %d, o%d);\n",

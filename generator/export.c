@@ -119,6 +119,11 @@ static void check_type(xctx *X, const type *t, srcpos pos, const char *what) {
     refuse(X, pos, arena_printf(X->m->a, "%s is a %s: lists are Python objects", what,
            ty_python_name(X->m->a, t)), "use array('d') (or another typed array): exported C "
            "takes it as a view");
+  else if ((t->kind == TY_BUF && t->buf_kind == 'n') || t->kind == TY_NP)
+    refuse(X, pos, arena_printf(X->m->a, "%s is a %s: numpy's semantics (warnings, wrapping) are "
+           "kept by running such cases in the interpreter, which exported C does not have",
+           what, ty_python_name(X->m->a, t)), "pass a memoryview of the array (Python floats and "
+           "ints), or an array('d')");
   else if (t->kind == TY_TUPLE)
     for (int i = 0; i < t->n; i++) check_type(X, t->elts[i], pos, what);
 }
@@ -138,6 +143,7 @@ static void check_expr(xctx *X, expr *e) {
     break;
   case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) check_expr(X, e->u.tuple.elts[i]); break;
   case EX_SUBSCRIPT: check_expr(X, e->u.sub.obj); check_expr(X, e->u.sub.index); break;
+  case EX_ATTR: check_expr(X, e->u.sub.obj); break;
   case EX_CALL: {
     const char *name = e->u.call.name ? e->u.call.name : "?";
     if (e->u.call.kind == CALLEE_OPAQUE)

@@ -89,7 +89,11 @@ typedef enum tykind {
   TY_UNKNOWN = 0, TY_INT, TY_FLOAT, TY_BOOL, TY_NONE, TY_TUPLE, TY_CONFLICT,
   TY_NUM,  /* int or float, known at run time (dynac_num): the join of int and float */
   TY_LIST, /* a list object (borrowed PyObject *), elements of one type elts[0] */
-  TY_BUF   /* a 1-D buffer (array.array, memoryview, bytes, bytearray): dynac_view * */
+  TY_BUF,  /* a buffer (array.array, memoryview, bytes, bytearray: 1-D; numpy.ndarray:
+              1-D or 2-D): dynac_view * */
+  TY_NP    /* a numpy scalar (numpy.float64, numpy.int8, numpy.bool_, ...) of dtype `fmt`:
+              numpy's promotion rules; every case where numpy and the kernel could differ
+              (division by zero, wrapping, ...) deoptimises */
 } tykind;
 typedef struct type {
   tykind kind;
@@ -97,9 +101,11 @@ typedef struct type {
   const struct type **elts;    /* TY_TUPLE: element types; TY_LIST: elts[0] */
   const char *code;            /* "i", "f", "b", "n", "T3fff", "Lf", "Aad": unique spelling */
   char buf_kind;               /* TY_BUF: 'a' array.array, 'm' memoryview, 'y' bytes,
-                                  'Y' bytearray */
-  char fmt;                    /* TY_BUF: struct format of the items ('d', 'f', 'q', 'B', ...) */
+                                  'Y' bytearray, 'n' numpy.ndarray */
+  char fmt;                    /* TY_BUF: struct format of the items ('d', 'f', 'q', 'B', ...);
+                                  TY_NP: the dtype as a struct format letter */
   bool strided;                /* TY_BUF: any stride (else C-contiguous) */
+  int ndim;                    /* TY_BUF: dimensions (2 only for an ndarray) */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num;
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */
@@ -111,10 +117,21 @@ const char *ty_python_name(arena *a, const type *t);       /* "tuple[float, int]
 const type *ty_from_name(const char *name);
 const type *ty_list(const type *elt);                       /* interned */
 const type *ty_buf(char buf_kind, char fmt, bool strided);  /* interned; NULL: bad format */
+/* A numpy.ndarray of 1 or 2 dimensions, items of dtype `fmt` (native byte
+ * order); NULL if kernels do not handle that dtype. */
+const type *ty_ndarray(char fmt, int ndim, bool strided);
+const type *ty_np(char fmt);  /* the numpy scalar of dtype fmt (interned); NULL: not handled */
+/* numpy's result dtype for two scalars (numpy 1.x: a Python int is int64, a
+ * float float64, a bool bool_); 0 when numpy has none that kernels handle. */
+char np_promote(char a, char b);
+char np_dtype_of(const type *t);  /* dtype letter of a number or numpy scalar type; 0: none */
+bool np_is_float(char fmt);
+const char *np_name(char fmt);    /* "float64", "int8", "bool_", ... */
 /* The type of one element: list[T] -> T, a buffer -> int/float/bool by format. */
 const type *ty_elem(const type *t);
 bool ty_is_container(const type *t);  /* list or buffer, or a tuple holding one */
-bool ty_is_number(const type *t);
+bool ty_is_number(const type *t);   /* int, float, bool, int | float: Python numbers */
+bool ty_is_scalar(const type *t);   /* a Python number or a numpy scalar */
 
 /* ---- IR ----------------------------------------------------------------- */
 typedef enum binop {
@@ -159,7 +176,8 @@ typedef enum calleekind {
 typedef enum exkind {
   EX_INT, EX_FLOAT, EX_BOOL, EX_NONE, EX_LOCAL, EX_GLOBAL, EX_BINOP, EX_UNARY,
   EX_NOT, EX_COMPARE, EX_BOOLOP, EX_IFEXP, EX_TUPLE, EX_CALL,
-  EX_SUBSCRIPT /* obj[index]: a list, tuple or buffer element */
+  EX_SUBSCRIPT, /* obj[index]: a list, tuple or buffer element; a[i, j]: index is a tuple */
+  EX_ATTR       /* obj.shape / obj.ndim / obj.size of an ndarray (u.sub: obj, attr) */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -179,7 +197,7 @@ typedef struct expr {
     struct { bool is_and; struct expr *l, *r; } boolop;
     struct { struct expr *cond, *then, *orelse; } ifexp;
     struct { int n; struct expr **elts; } tuple;
-    struct { struct expr *obj, *index; } sub;
+    struct { struct expr *obj, *index; const char *attr; } sub; /* EX_ATTR: index NULL */
     struct {
       calleekind kind;
       const char *name;         /* builtin or math function name */

@@ -87,6 +87,11 @@ static const type *type_expr(ctx *c, expr *e, bool truth);
 
 /* Result type of l OP r for number operands (CPython's numeric tower). */
 const type *binop_result(binop op, const type *l, const type *r) {
+  if (l->kind == TY_NP || r->kind == TY_NP) { /* numpy's result dtype */
+    char res = np_promote(np_dtype_of(l), np_dtype_of(r));
+    if (!res) return &ty_conflict;
+    return ty_np(op == OP_TRUEDIV && !np_is_float(res) ? 'd' : res);
+  }
   bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR;
   if (bitwise && l->kind == TY_BOOL && r->kind == TY_BOOL) return &ty_bool;
   l = num_promote(l);
@@ -99,8 +104,32 @@ const type *binop_result(binop op, const type *l, const type *r) {
   return &ty_int; /* int ** negative int deoptimises at run time */
 }
 
+/* l OP r where one side is a numpy scalar: numpy's result dtype (a
+ * Python int counts as int64, a float as float64, a bool as bool_). What
+ * kernels leave to the interpreter: int | float operands, arithmetic on two
+ * bools, float32 //, % and **, and bit operations on floats. */
+static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
+  char a = np_dtype_of(l), b = np_dtype_of(r);
+  char res = np_promote(a, b);
+  const char *why = NULL;
+  bool bitwise = op >= OP_LSHIFT;
+  if (!a || !b || !res) why = "a numpy scalar with an int | float value";
+  else if (res == '?') why = "arithmetic on two bools (numpy's bool_ rules)";
+  else if (bitwise && np_is_float(res)) why = "a bit operation on a numpy float (TypeError)";
+  else if (res == 'f' && (op == OP_FLOORDIV || op == OP_MOD || op == OP_POW))
+    why = "//, % and ** on numpy.float32";
+  if (why) {
+    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s: %s", binop_spelling[op],
+                                 ty_python_name(c->m->a, l), ty_python_name(c->m->a, r), why));
+    return &ty_conflict;
+  }
+  return binop_result(op, l, r);
+}
+
 static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
+  if ((l->kind == TY_NP || r->kind == TY_NP) && ty_is_scalar(l) && ty_is_scalar(r))
+    return np_binop_type(c, e, op, l, r);
   if (!ty_is_number(l) || !ty_is_number(r)) {
     fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
                                  ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
@@ -119,7 +148,7 @@ static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const ty
 static const type *type_len_sum(ctx *c, expr *e, const type *a) {
   bool is_len = !strcmp(e->u.call.name, "len");
   if (is_len && (a->kind == TY_LIST || a->kind == TY_BUF || a->kind == TY_TUPLE)) return &ty_int;
-  if (!is_len && (a->kind == TY_LIST || a->kind == TY_BUF)) {
+  if (!is_len && (a->kind == TY_LIST || (a->kind == TY_BUF && a->buf_kind != 'n'))) {
     const type *el = ty_elem(a);
     if (el->kind == TY_INT || el->kind == TY_BOOL) return &ty_int;
     if (el->kind == TY_FLOAT) return &ty_num;
@@ -135,7 +164,9 @@ static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
     return true;
-  if (ct->kind == TY_BUF) {
+  if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && vt->kind != TY_NUM)
+    return true; /* numpy casts on store: checked or deoptimised when it runs */
+  if (ct->kind == TY_BUF && ct->buf_kind != 'n') {
     const type *el = ty_elem(ct);
     if (el->kind == TY_FLOAT && (vt->kind == TY_FLOAT || vt->kind == TY_INT)) return true;
     if (el->kind == TY_INT && (vt->kind == TY_INT || vt->kind == TY_BOOL)) return true;
@@ -163,6 +194,41 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   return lt->elts[0];
 }
 
+static bool is_np_int(const type *t) {
+  return t->kind == TY_NP && t->fmt != '?' && !np_is_float(t->fmt);
+}
+static bool is_index(const type *t) { return t->kind == TY_INT || is_np_int(t); }
+
+/* a[i] of a 1-D ndarray, a[i, j] of a 2-D one: a numpy scalar. (A bool
+ * index is a mask in numpy, and a[i] of a 2-D array a row: not items.) */
+static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it) {
+  bool ok = ot->ndim == 1 ? is_index(it)
+                          : it->kind == TY_TUPLE && it->n == 2 && is_index(it->elts[0]) &&
+                                is_index(it->elts[1]);
+  if (!ok) {
+    fail(c, e->pos, arena_printf(c->m->a, "index of type %s into a %d-D ndarray%s",
+         ty_python_name(c->m->a, it), ot->ndim, ot->ndim == 2 ? " (a[i] is a row: use a[i, j])"
+         : ""));
+    return &ty_conflict;
+  }
+  c->in->containers = true;
+  return ty_elem(ot);
+}
+
+/* a.shape, a.ndim, a.size of an ndarray */
+static const type *type_attr(ctx *c, expr *e) {
+  const type *ot = type_expr(c, e->u.sub.obj, false);
+  if (ot->kind == TY_UNKNOWN) return &ty_unknown;
+  if (ot->kind != TY_BUF || ot->buf_kind != 'n') {
+    fail(c, e->pos, arena_printf(c->m->a, "attribute .%s of a %s", e->u.sub.attr,
+                                 ty_python_name(c->m->a, ot)));
+    return &ty_conflict;
+  }
+  if (strcmp(e->u.sub.attr, "shape")) return &ty_int;
+  const type *el[2] = {&ty_int, &ty_int};
+  return ty_tuple(c->m->a, ot->ndim, el);
+}
+
 /* obj[index]: an element of a list or buffer (int index), or of a tuple
  * (constant index). */
 static const type *type_subscript(ctx *c, expr *e) {
@@ -185,12 +251,21 @@ static const type *type_subscript(ctx *c, expr *e) {
     fail(c, e->pos, arena_printf(c->m->a, "indexing a %s", ty_python_name(c->m->a, ot)));
     return &ty_conflict;
   }
-  if (it->kind != TY_INT && it->kind != TY_BOOL) {
+  if (ot->kind == TY_BUF && ot->buf_kind == 'n') return type_nd_index(c, e, ot, it);
+  if (it->kind != TY_INT && it->kind != TY_BOOL && !is_np_int(it)) {
     fail(c, e->pos, arena_printf(c->m->a, "index of type %s", ty_python_name(c->m->a, it)));
     return &ty_conflict;
   }
   c->in->containers = true;
   return ty_elem(ot);
+}
+
+/* Builtins compiled for a numpy scalar argument: abs (same dtype, not
+ * bool_), int, float, bool, and min/max of one type. */
+static bool np_builtin_ok(const char *name, const type *t) {
+  if (!strcmp(name, "abs")) return t->fmt != '?';
+  return !strcmp(name, "int") || !strcmp(name, "float") || !strcmp(name, "bool") ||
+         !strcmp(name, "min") || !strcmp(name, "max");
 }
 
 static const type *type_call(ctx *c, expr *e) {
@@ -211,7 +286,7 @@ static const type *type_call(ctx *c, expr *e) {
     c->in->effectful = true;
     c->in->opaque_calls = true;
     for (int i = 0; i < n; i++)
-      if (at[i]->kind != TY_UNKNOWN && (!ty_is_number(at[i]) || at[i]->kind == TY_NUM)) {
+      if (at[i]->kind != TY_UNKNOWN && (!ty_is_scalar(at[i]) || at[i]->kind == TY_NUM)) {
         fail(c, e->pos, arena_printf(c->m->a, "allow_in_graph call %s() with a %s argument",
                                      name, ty_python_name(c->m->a, at[i])));
         return &ty_conflict;
@@ -234,7 +309,7 @@ static const type *type_call(ctx *c, expr *e) {
     }
     if (unknown) return &ty_unknown;
     for (int i = 0; i < n; i++)
-      if (!ty_is_number(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]))
+      if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]))
         return &ty_conflict;
     inst *callee = get_inst(c->m, f, at);
     e->u.call.inst = callee;
@@ -258,7 +333,8 @@ static const type *type_call(ctx *c, expr *e) {
   if (e->u.call.kind == CALLEE_BUILTIN && n == 1 && (!strcmp(name, "len") || !strcmp(name, "sum")))
     return type_len_sum(c, e, at[0]);
   for (int i = 0; i < n; i++)
-    if (!ty_is_number(at[i])) {
+    if (!ty_is_scalar(at[i]) || (at[i]->kind == TY_NP && e->u.call.kind == CALLEE_BUILTIN &&
+                                 !np_builtin_ok(name, at[i]))) {
       fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
       return &ty_conflict;
     }
@@ -268,19 +344,24 @@ static const type *type_call(ctx *c, expr *e) {
       fail(c, e->pos, arena_printf(c->m->a, "math.%s() with %d arguments", name, n));
       return &ty_conflict;
     }
+    if (!strcmp(name, "trunc") && at[0]->kind == TY_NP && at[0]->fmt != 'd') {
+      fail(c, e->pos, arena_printf(c->m->a, "math.trunc() of a %s raises TypeError (no __trunc__)",
+                                   ty_python_name(c->m->a, at[0])));
+      return &ty_conflict;
+    }
     if ((!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) &&
         at[0]->kind != TY_FLOAT)
       return &ty_int;
     if (mf->result == 'i' && !mf->native)
       for (int i = 0; i < n; i++)
-        if (at[i]->kind == TY_FLOAT) {
+        if (at[i]->kind == TY_FLOAT || (at[i]->kind == TY_NP && np_is_float(at[i]->fmt))) {
           fail(c, e->pos, arena_printf(c->m->a, "math.%s() of a float raises TypeError", name));
           return &ty_conflict;
         }
     return math_result(mf->result);
   }
   /* builtins */
-  if (!strcmp(name, "abs") && n == 1) return num_promote(at[0]);
+  if (!strcmp(name, "abs") && n == 1) return at[0]->kind == TY_NP ? at[0] : num_promote(at[0]);
   if (!strcmp(name, "int") && n == 1) return &ty_int;
   if (!strcmp(name, "float") && n == 1) return &ty_float;
   if (!strcmp(name, "bool") && n <= 1) return &ty_bool;
@@ -308,6 +389,50 @@ static const type *type_call(ctx *c, expr *e) {
   }
   fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
   return &ty_conflict;
+}
+
+/* -x, +x, ~x of a numpy scalar: its own dtype (~ of a bool_ is `not`). */
+static const type *np_unary_type(ctx *c, expr *e, const type *a) {
+  bool bad = e->u.un.op == UN_INVERT ? np_is_float(a->fmt) : a->fmt == '?' && e->u.un.op == UN_NEG;
+  if (bad) {
+    fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
+    return &ty_conflict;
+  }
+  return a;
+}
+
+/* a < b < c: bool, or numpy.bool_ when numpy scalars are compared. A chain
+ * mixing both gives either, by value: only its truth is compiled. */
+static const type *type_compare(ctx *c, expr *e, bool truth) {
+  const type *res = NULL;
+  bool mixed = false;
+  const type *prev = NULL;
+  for (int i = 0; i < e->u.cmp.n; i++) {
+    const type *a = type_expr(c, e->u.cmp.operands[i], false);
+    if (a->kind == TY_UNKNOWN) return &ty_unknown;
+    if (!ty_is_scalar(a)) {
+      fail(c, e->pos, arena_printf(c->m->a, "comparison of a %s", ty_python_name(c->m->a, a)));
+      return &ty_conflict;
+    }
+    if (prev) {
+      const type *r = &ty_bool;
+      if (prev->kind == TY_NP || a->kind == TY_NP) {
+        if (!np_promote(np_dtype_of(prev), np_dtype_of(a))) {
+          fail(c, e->pos, "comparison of a numpy scalar with an int | float value");
+          return &ty_conflict;
+        }
+        r = ty_np('?');
+      }
+      if (res && r != res) mixed = true;
+      res = r;
+    }
+    prev = a;
+  }
+  if (mixed && !truth) {
+    fail(c, e->pos, "a comparison chain giving bool or numpy.bool_ by value");
+    return &ty_conflict;
+  }
+  return mixed ? &ty_bool : res;
 }
 
 /* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
@@ -353,6 +478,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_UNARY: {
     const type *a = type_expr(c, e->u.un.a, false);
     if (a->kind == TY_UNKNOWN) break;
+    if (a->kind == TY_NP) { t = np_unary_type(c, e, a); break; }
     if (!ty_is_number(a) || (a->kind == TY_FLOAT && e->u.un.op == UN_INVERT)) {
       fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
       t = &ty_conflict;
@@ -367,21 +493,14 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     t = &ty_bool;
     break;
   }
-  case EX_COMPARE:
-    for (int i = 0; i < e->u.cmp.n; i++) {
-      const type *a = type_expr(c, e->u.cmp.operands[i], false);
-      if (a->kind != TY_UNKNOWN && !ty_is_number(a))
-        fail(c, e->pos, arena_printf(c->m->a, "comparison of a %s", ty_python_name(c->m->a, a)));
-    }
-    t = &ty_bool;
-    break;
+  case EX_COMPARE: t = type_compare(c, e, truth); break;
   case EX_BOOLOP: {
     const type *l = type_expr(c, e->u.boolop.l, truth);
     const type *r = type_expr(c, e->u.boolop.r, truth);
     if (truth) { t = &ty_bool; break; }
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
     if (l != r && ty_join(l, r)->kind == TY_NUM) { t = &ty_num; break; }
-    if (l != r || !ty_is_number(l)) {
+    if (l != r || !ty_is_scalar(l)) {
       fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s gives either operand's type",
            e->u.boolop.is_and ? "and" : "or", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
       t = &ty_conflict;
@@ -395,7 +514,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     if (cond->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
     const type *a = type_expr(c, e->u.ifexp.then, truth);
     const type *b = type_expr(c, e->u.ifexp.orelse, truth);
-    if (truth && ty_is_number(a) && ty_is_number(b)) { t = &ty_bool; break; }
+    if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
     t = ty_join(a, b);
     if (t->kind == TY_CONFLICT)
       fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
@@ -420,6 +539,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   }
   case EX_CALL: t = type_call(c, e); break;
   case EX_SUBSCRIPT: t = type_subscript(c, e); break;
+  case EX_ATTR: t = type_attr(c, e); break;
   }
   if (ty_is_container(t)) c->in->containers = true;
   if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
@@ -448,8 +568,11 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
     }
     const type *j = ty_join(old, t);
     if (j->kind == TY_CONFLICT) {
-      fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s",
-           c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t)));
+      bool np = (old->kind == TY_NP) != (t->kind == TY_NP);
+      fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s%s",
+           c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t),
+           np ? " (CPython's type changes as it runs: convert with float() or int(), or start "
+                "from a numpy value)" : ""));
       return;
     }
     if (t->kind == TY_NONE) { fail(c, pos, "assignment of None"); return; }
@@ -498,9 +621,9 @@ static void type_for_iter(ctx *c, stmt *s) {
   for (int i = 0; i < n; i++) {
     const type *t = type_expr(c, s->u.for_.iters[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
-    if (t->kind != TY_LIST && t->kind != TY_BUF) {
-      fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s",
-                                                     ty_python_name(c->m->a, t)));
+    if ((t->kind != TY_LIST && t->kind != TY_BUF) || (t->kind == TY_BUF && t->ndim == 2)) {
+      fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s%s",
+           ty_python_name(c->m->a, t), t->kind == TY_BUF ? " (its items are rows)" : ""));
       return;
     }
     el[i] = ty_elem(t);
@@ -578,7 +701,8 @@ static void type_stmt(ctx *c, stmt *s) {
     for (int i = 0; i < 3; i++) {
       if (!parts[i]) continue;
       const type *t = type_expr(c, parts[i], false);
-      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM)
+      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM &&
+          !is_np_int(t))
         fail(c, parts[i]->pos, arena_printf(c->m->a, "range() of a %s raises TypeError",
                                             ty_python_name(c->m->a, t)));
     }
@@ -766,6 +890,7 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
     collect_callees_expr(in, e->u.sub.obj, out, n, cap);
     collect_callees_expr(in, e->u.sub.index, out, n, cap);
     break;
+  case EX_ATTR: collect_callees_expr(in, e->u.sub.obj, out, n, cap); break;
   case EX_CALL:
     for (int i = 0; i < e->u.call.n; i++) collect_callees_expr(in, e->u.call.args[i], out, n, cap);
     if (e->u.call.inst) {

@@ -668,11 +668,21 @@ static expr *lower_call(lower *L, TSNode n) {
   return NULL;
 }
 
-/* attribute: object . attribute (only math.NAME constants are values) */
+/* attribute: object . attribute (math.NAME constants, and a local's
+ * .shape, .ndim or .size, typed by infer.c) */
 static expr *lower_attribute(lower *L, TSNode n) {
   TSNode obj = child_by_field(n, "object");
   char *oname = text(L, obj);
   char *attr = text(L, child_by_field(n, "attribute"));
+  if (node_is(obj, "identifier") && find_local(L->f, oname) >= 0 &&
+      (!strcmp(attr, "shape") || !strcmp(attr, "ndim") || !strcmp(attr, "size"))) {
+    expr *o = lower_expr(L, obj);
+    if (!o) return NULL;
+    expr *e = new_expr(L, EX_ATTR, n);
+    e->u.sub.obj = o;
+    e->u.sub.attr = attr;
+    return e;
+  }
   if (node_is(obj, "identifier") && find_local(L->f, oname) < 0 &&
       scope_is_math_module(L->m, oname)) {
     const char *k = math_return_kind(attr, -1);
@@ -687,24 +697,39 @@ static expr *lower_attribute(lower *L, TSNode n) {
   return NULL;
 }
 
-/* subscript: value [ subscript ]: one index, no slices (a[i], a[i][j]) */
+/* subscript: value [ subscript ]: no slices (a[i], a[i][j]); a[i, j] is
+ * a[(i, j)], which only a 2-D ndarray accepts (infer.c) */
 static expr *lower_subscript(lower *L, TSNode n) {
   TSNode value = child_by_field(n, "value");
-  TSNode index = child_by_field(n, "subscript");
+  TSNode idx_nodes[2];
   uint32_t nidx = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    if (!ts_node_eq(ts_node_named_child(n, i), value) &&
-        !node_is(ts_node_named_child(n, i), "comment")) nidx++;
-  if (nidx != 1) {
-    gb(L, n, "unsupported-expression", "index with several subscripts (a[i, j])");
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, value) || node_is(c, "comment")) continue;
+    if (nidx < 2) idx_nodes[nidx] = c;
+    nidx++;
+  }
+  if (nidx < 1 || nidx > 2) {
+    gb(L, n, "unsupported-expression", "index with more than two subscripts (a[i, j, k])");
     return NULL;
   }
-  if (node_is(index, "slice")) {
-    gb(L, n, "unsupported-expression", "slice (a[i:j])");
-    return NULL;
-  }
+  for (uint32_t i = 0; i < nidx; i++)
+    if (node_is(idx_nodes[i], "slice")) {
+      gb(L, n, "unsupported-expression", "slice (a[i:j])");
+      return NULL;
+    }
   expr *obj = lower_expr(L, value);
-  expr *idx = obj ? lower_expr(L, index) : NULL;
+  expr *idx = obj ? lower_expr(L, idx_nodes[0]) : NULL;
+  if (idx && nidx == 2) {
+    expr *j = lower_expr(L, idx_nodes[1]);
+    if (!j) return NULL;
+    expr *t = new_expr(L, EX_TUPLE, n);
+    t->u.tuple.n = 2;
+    t->u.tuple.elts = arena_alloc(L->m->a, 2 * sizeof(expr *));
+    t->u.tuple.elts[0] = idx;
+    t->u.tuple.elts[1] = j;
+    idx = t;
+  }
   if (!idx) return NULL;
   expr *e = new_expr(L, EX_SUBSCRIPT, n);
   e->u.sub.obj = obj;

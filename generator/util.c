@@ -152,13 +152,13 @@ void diag_plain(const char *fmt, ...) {
 int diag_error_count(void) { return n_errors; }
 
 /* ---- type lattice ------------------------------------------------------- */
-const type ty_unknown = {TY_UNKNOWN, 0, NULL, "?", 0, 0, false};
-const type ty_int = {TY_INT, 0, NULL, "i", 0, 0, false};
-const type ty_float = {TY_FLOAT, 0, NULL, "f", 0, 0, false};
-const type ty_bool = {TY_BOOL, 0, NULL, "b", 0, 0, false};
-const type ty_none = {TY_NONE, 0, NULL, "n", 0, 0, false};
-const type ty_conflict = {TY_CONFLICT, 0, NULL, "!", 0, 0, false};
-const type ty_num = {TY_NUM, 0, NULL, "u", 0, 0, false};
+const type ty_unknown = {TY_UNKNOWN, 0, NULL, "?", 0, 0, false, 0};
+const type ty_int = {TY_INT, 0, NULL, "i", 0, 0, false, 0};
+const type ty_float = {TY_FLOAT, 0, NULL, "f", 0, 0, false, 0};
+const type ty_bool = {TY_BOOL, 0, NULL, "b", 0, 0, false, 0};
+const type ty_none = {TY_NONE, 0, NULL, "n", 0, 0, false, 0};
+const type ty_conflict = {TY_CONFLICT, 0, NULL, "!", 0, 0, false, 0};
+const type ty_num = {TY_NUM, 0, NULL, "u", 0, 0, false, 0};
 
 typedef struct type_node { const type *t; struct type_node *next; } type_node;
 static type_node *interned; /* process-wide; types outlive one module */
@@ -183,7 +183,7 @@ const type *ty_tuple(arena *a, int n, const type **elts) {
   strbuf code = {0};
   sb_printf(&code, "T%d", n);
   for (int i = 0; i < n; i++) sb_puts(&code, elts[i]->code);
-  type proto = {TY_TUPLE, n, elts, NULL, 0, 0, false};
+  type proto = {TY_TUPLE, n, elts, NULL, 0, 0, false, 0};
   const type *t = intern(&proto, code.data);
   sb_free(&code);
   return t;
@@ -193,7 +193,7 @@ const type *ty_list(const type *elt) {
   strbuf code = {0};
   sb_printf(&code, "L%s", elt->code);
   const type *el[1] = {elt};
-  type proto = {TY_LIST, 1, el, NULL, 0, 0, false};
+  type proto = {TY_LIST, 1, el, NULL, 0, 0, false, 0};
   const type *t = intern(&proto, code.data);
   sb_free(&code);
   return t;
@@ -201,20 +201,92 @@ const type *ty_list(const type *elt) {
 
 /* Buffer item formats a kernel reads natively (struct module letters). */
 static const char buf_formats[] = "dfqQlLiIhHbB?";
+/* numpy dtypes kernels compute with, as struct letters (int64 is 'l' on LP64). */
+static const char np_formats[] = "dflihbB?";
+
+/* A type code is part of C identifiers (kernel names, tuple structs): '?'
+ * (bool items) is spelled 'o' there. */
+static char code_letter(char fmt) { return fmt == '?' ? 'o' : fmt; }
 
 const type *ty_buf(char buf_kind, char fmt, bool strided) {
   if (!fmt || !strchr(buf_formats, fmt) || !strchr("amyY", buf_kind)) return NULL;
   if ((buf_kind == 'y' || buf_kind == 'Y') && fmt != 'B') return NULL;
   if (fmt == '?' && buf_kind != 'm') return NULL;
   char code[8];
-  snprintf(code, sizeof code, "A%c%c%s", buf_kind, fmt, strided ? "s" : "");
-  type proto = {TY_BUF, 0, NULL, NULL, buf_kind, fmt, strided};
+  snprintf(code, sizeof code, "A%c%c%s", buf_kind, code_letter(fmt), strided ? "s" : "");
+  type proto = {TY_BUF, 0, NULL, NULL, buf_kind, fmt, strided, 1};
   return intern(&proto, code);
+}
+
+const type *ty_ndarray(char fmt, int ndim, bool strided) {
+  if (!fmt || !strchr(np_formats, fmt) || ndim < 1 || ndim > 2) return NULL;
+  char code[8];
+  snprintf(code, sizeof code, "A%c%c%s", ndim == 1 ? 'n' : 'N', code_letter(fmt), strided ? "s" : "");
+  type proto = {TY_BUF, 0, NULL, NULL, 'n', fmt, strided, ndim};
+  return intern(&proto, code);
+}
+
+const type *ty_np(char fmt) {
+  if (!fmt || !strchr(np_formats, fmt)) return NULL;
+  char code[4] = {'N', code_letter(fmt), 0};
+  type proto = {TY_NP, 0, NULL, NULL, 0, fmt, false, 0};
+  return intern(&proto, code);
+}
+
+bool np_is_float(char fmt) { return fmt == 'd' || fmt == 'f'; }
+
+const char *np_name(char fmt) {
+  switch (fmt) {
+  case 'd': return "float64";
+  case 'f': return "float32";
+  case 'l': return "int64";
+  case 'i': return "int32";
+  case 'h': return "int16";
+  case 'b': return "int8";
+  case 'B': return "uint8";
+  default: return "bool_";
+  }
+}
+
+char np_dtype_of(const type *t) {
+  switch (t->kind) {
+  case TY_NP: return t->fmt;
+  case TY_INT: return 'l';
+  case TY_FLOAT: return 'd';
+  case TY_BOOL: return '?';
+  default: return 0;
+  }
+}
+
+/* Bits of an integer dtype, signed or not. */
+static int np_int_bits(char f) { return f == 'l' ? 64 : f == 'i' ? 32 : f == 'h' ? 16 : 8; }
+static char np_signed_of_bits(int bits) {
+  return bits >= 64 ? 'l' : bits >= 32 ? 'i' : bits >= 16 ? 'h' : 'b';
+}
+
+/* numpy's promote_types over the dtypes kernels handle: bool < ints <
+ * floats; an int and a float give the smallest float holding the int
+ * exactly enough (int8/uint8/int16 with float32 stay float32). */
+char np_promote(char a, char b) {
+  if (!a || !b) return 0;
+  if (a == '?') return b;
+  if (b == '?') return a;
+  if (np_is_float(a) || np_is_float(b)) {
+    if (a == 'd' || b == 'd') return 'd';
+    char other = np_is_float(a) ? b : a; /* float32 with `other` */
+    if (np_is_float(other)) return 'f';
+    return np_int_bits(other) <= 16 ? 'f' : 'd';
+  }
+  bool ua = a == 'B', ub = b == 'B'; /* the only unsigned dtype handled */
+  if (ua == ub) return np_int_bits(a) >= np_int_bits(b) ? a : b;
+  char s = ua ? b : a;                /* signed with uint8: int16 at least */
+  return np_signed_of_bits(np_int_bits(s) > 8 ? np_int_bits(s) : 16);
 }
 
 const type *ty_elem(const type *t) {
   if (t->kind == TY_LIST) return t->elts[0];
   if (t->kind != TY_BUF) return &ty_conflict;
+  if (t->buf_kind == 'n') return ty_np(t->fmt); /* numpy.float64, ...: numpy's semantics */
   if (t->fmt == 'd' || t->fmt == 'f') return &ty_float;
   return t->fmt == '?' ? &ty_bool : &ty_int;
 }
@@ -260,7 +332,11 @@ const char *ty_python_name(arena *a, const type *t) {
     return r;
   }
   case TY_LIST: return arena_printf(a, "list[%s]", ty_python_name(a, t->elts[0]));
+  case TY_NP: return arena_printf(a, "numpy.%s", np_name(t->fmt));
   case TY_BUF:
+    if (t->buf_kind == 'n')
+      return arena_printf(a, "ndarray[%c%s%s]", t->fmt, t->ndim == 2 ? ", 2" : "",
+                          t->strided ? ", strided" : "");
     if (t->buf_kind == 'y') return "bytes";
     if (t->buf_kind == 'Y') return "bytearray";
     return arena_printf(a, "%s[%c%s]", t->buf_kind == 'a' ? "array" : "memoryview", t->fmt,
@@ -294,6 +370,9 @@ static const type *parse_type(const char **pp) {
   else if (!strcmp(name, "bool")) t = &ty_bool;
   else if (!strcmp(name, "bytes")) t = ty_buf('y', 'B', false);
   else if (!strcmp(name, "bytearray")) t = ty_buf('Y', 'B', false);
+  else if (!strncmp(name, "numpy.", 6))
+    for (const char *f = np_formats; *f && !t; f++)
+      if (!strcmp(name + 6, np_name(*f))) t = ty_np(*f);
   if (t) { *pp = p; return t; }
   if (*p++ != '[') return NULL;
   if (!strcmp(name, "list")) {
@@ -314,11 +393,18 @@ static const type *parse_type(const char **pp) {
     }
     t = ty_tuple(NULL, n, el);
   } else if (!strcmp(name, "array") || !strcmp(name, "array.array") ||
-             !strcmp(name, "memoryview")) {
+             !strcmp(name, "memoryview") || !strcmp(name, "ndarray") ||
+             !strcmp(name, "numpy.ndarray")) {
     while (isspace((unsigned char)*p)) p++;
     char fmt = *p ? *p++ : 0;
     while (isspace((unsigned char)*p)) p++;
-    bool strided = false;
+    bool strided = false, nd = strstr(name, "ndarray") != NULL;
+    int ndim = 1;
+    if (nd && p[0] == ',' && (p[1] == '1' || p[1] == '2' || (p[1] == ' ' && (p[2] == '1' || p[2] == '2')))) {
+      p += p[1] == ' ' ? 2 : 1;
+      ndim = *p++ - '0';
+      while (isspace((unsigned char)*p)) p++;
+    }
     if (*p == ',') {
       p++;
       while (isspace((unsigned char)*p)) p++;
@@ -328,7 +414,7 @@ static const type *parse_type(const char **pp) {
       while (isspace((unsigned char)*p)) p++;
     }
     if (*p++ != ']') return NULL;
-    t = ty_buf(name[0] == 'a' ? 'a' : 'm', fmt, strided);
+    t = nd ? ty_ndarray(fmt, ndim, strided) : ty_buf(name[0] == 'a' ? 'a' : 'm', fmt, strided);
   }
   if (t) *pp = p;
   return t;
@@ -344,6 +430,8 @@ const type *ty_from_name(const char *name) {
 bool ty_is_number(const type *t) {
   return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUM;
 }
+
+bool ty_is_scalar(const type *t) { return ty_is_number(t) || t->kind == TY_NP; }
 
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
                                       "<<", ">>", "&", "|", "^"};

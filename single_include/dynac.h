@@ -119,9 +119,11 @@ extern "C" {
 #if defined(__GNUC__)
 #define DYNAC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DYNAC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define DYNAC_NOINLINE __attribute__((noinline, unused))
 #else
 #define DYNAC_LIKELY(x) (x)
 #define DYNAC_UNLIKELY(x) (x)
+#define DYNAC_NOINLINE
 #endif
 
 /* ======================================================================
@@ -639,14 +641,24 @@ static inline int dynac_traceback_here(PyObject *filename, const char *func, int
  * (array.array, memoryview, bytes, bytearray) are acquired by the glue for
  * the whole call, which also keeps them from being resized. */
 
-/* A 1-D buffer as kernels see it. `obj` is borrowed (the exporter, used to
- * raise CPython's own exceptions); `len` counts items; `stride` is in bytes. */
+/* A buffer as kernels see it. `obj` is borrowed (the exporter, used to
+ * raise CPython's own exceptions); `len` counts items (rows of a 2-D
+ * ndarray); `stride` is in bytes. A 2-D ndarray also has `len1` items per
+ * row, `stride1` bytes apart (both 0 for 1-D buffers). The rest is the
+ * undo log's bookkeeping for this call (see dynac_view_log): the bytes the
+ * items span, and how many writes were logged before the span is copied
+ * once instead. */
 typedef struct dynac_view {
   char *buf;
   Py_ssize_t len;
   Py_ssize_t stride;
   int readonly;
   PyObject *obj;
+  Py_ssize_t len1, stride1;
+  char *span;                 /* lowest byte of any item */
+  Py_ssize_t span_len;        /* bytes from `span` to the end of the highest item */
+  Py_ssize_t logged, snap_after;
+  int snapped;                /* the span is saved in the log: writes need no entry */
 } dynac_view;
 
 /* Item size of a struct-module format letter, or 0 if kernels do not
@@ -662,31 +674,59 @@ static inline Py_ssize_t dynac_fmt_size(char fmt) {
   }
 }
 
-/* Does `o` export a 1-D buffer of exact kind `kind` ('a' array.array,
- * 'm' memoryview, 'y' bytes, 'Y' bytearray), native item format `fmt` and,
- * unless `strided`, C-contiguous items? On success fills `pb` (to release
- * with PyBuffer_Release) and `v`; returns 1. Returns 0 with no exception
- * when it does not (a guard failure). */
+/* The format letter of a buffer's items, without a byte-order prefix that
+ * means native order ('@', '=', and '<' on little-endian machines); 0 if
+ * the items are not one native letter. */
+static inline char dynac_native_format(const char *f) {
+  static const union { uint16_t u; char c[2]; } endian = {1};
+  if (!f) return 'B';
+  if (*f == '@' || *f == '=' || (*f == '<' && endian.c[0])) f++;
+  return f[0] && !f[1] ? f[0] : 0;
+}
+
+/* Does `o` export a buffer of exact kind `kind` ('a' array.array,
+ * 'm' memoryview, 'y' bytes, 'Y' bytearray: 1-D; 'n' / 'N' numpy.ndarray
+ * of 1 / 2 dimensions), native item format `fmt` and, unless `strided`,
+ * C-contiguous items? On success fills `pb` (to release with
+ * PyBuffer_Release) and `v`; returns 1. Returns 0 with no exception when it
+ * does not (a guard failure). */
 static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strided, Py_buffer *pb,
                                      dynac_view *v) {
+  int ndim = kind == 'N' ? 2 : 1;
   switch (kind) {
   case 'a': if (strcmp(Py_TYPE(o)->tp_name, "array.array")) return 0; break;
   case 'm': if (Py_TYPE(o) != &PyMemoryView_Type) return 0; break;
   case 'y': if (!PyBytes_CheckExact(o)) return 0; break;
   case 'Y': if (!PyByteArray_CheckExact(o)) return 0; break;
+  case 'n': case 'N': if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray")) return 0; break;
   default: return 0;
   }
   if (PyObject_GetBuffer(o, pb, PyBUF_RECORDS_RO) < 0) { PyErr_Clear(); return 0; }
-  const char *f = pb->format ? pb->format : "B";
-  if (*f == '@') f++;
-  int ok = f[0] == fmt && f[1] == 0 && pb->ndim == 1 && pb->itemsize == dynac_fmt_size(fmt) &&
-           (strided || pb->strides[0] == pb->itemsize);
+  int ok = dynac_native_format(pb->format) == fmt && pb->ndim == ndim &&
+           pb->itemsize == dynac_fmt_size(fmt) &&
+           (strided || (ndim == 1 && pb->strides[0] == pb->itemsize) ||
+            PyBuffer_IsContiguous(pb, 'C'));
   if (!ok) { PyBuffer_Release(pb); return 0; }
   v->buf = (char *)pb->buf;
   v->len = pb->shape[0];
   v->stride = pb->strides[0];
+  v->len1 = ndim == 2 ? pb->shape[1] : 0;
+  v->stride1 = ndim == 2 ? pb->strides[1] : 0;
   v->readonly = pb->readonly;
   v->obj = o;
+  /* the span: each axis adds its extent below or above buf by its stride's sign */
+  Py_ssize_t lo = 0, hi = pb->itemsize;
+  for (int d = 0; d < ndim; d++) {
+    Py_ssize_t ext = pb->shape[d] > 0 ? (pb->shape[d] - 1) * pb->strides[d] : 0;
+    if (ext < 0) lo += ext; else hi += ext;
+  }
+  int empty = pb->shape[0] == 0 || (ndim == 2 && pb->shape[1] == 0);
+  v->span = v->buf + lo;
+  v->span_len = empty ? 0 : hi - lo;
+  v->logged = 0;
+  v->snapped = 0;
+  /* copying the span costs about as much as this many log entries */
+  v->snap_after = 16 + v->span_len / 64;
   return 1;
 }
 /* For guards: the same check, releasing the buffer at once. */
@@ -720,13 +760,16 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
 #endif
 typedef struct dynac_undo_entry {
   char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
-                         'P' pop (old kept), 'B' buffer bytes */
+                         'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span */
   unsigned char size; /* 'B': item size */
-  Py_ssize_t k;
-  PyObject *list;     /* borrowed (held by the caller for the whole call) */
+  Py_ssize_t k;       /* list index; 'S': bytes saved */
+  union {
+    PyObject *list;          /* borrowed (held by the caller for the whole call) */
+    struct dynac_view *view; /* 'S': the view whose writes it covers (the glue's, alive for the call) */
+  } of;
   PyObject *old;      /* owned ('O', 'P') */
-  char *at;           /* 'B' */
-  union { double f; unsigned char bytes[8]; } was;
+  char *at;           /* 'B', 'S' */
+  union { double f; unsigned char bytes[8]; char *copy; /* 'S': owned (PyMem_Raw) */ } was;
 } dynac_undo_entry;
 typedef struct dynac_undo_log {
   dynac_undo_entry *e;
@@ -766,31 +809,38 @@ static inline size_t dynac_undo_mark(void) { return dynac__undo.n; }
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
 static inline void dynac_undo_commit(size_t mark) {
-  dynac_undo_log *u = &dynac__undo;
+  dynac_undo_log *u = dynac_undo_here();
   while (u->n > mark) {
     dynac_undo_entry *e = &u->e[--u->n];
     if (e->kind == 'O' || e->kind == 'P') Py_DECREF(e->old);
+    if (e->kind == 'S') PyMem_RawFree(e->was.copy);
   }
   if (u->n == 0) u->lost = 0;
 }
 /* Undoes the writes after `mark`, newest first. */
 static inline void dynac_undo_rollback(size_t mark) {
-  dynac_undo_log *u = &dynac__undo;
+  dynac_undo_log *u = dynac_undo_here();
   while (u->n > mark) {
     dynac_undo_entry *e = &u->e[--u->n];
     switch (e->kind) {
     case 'O': {
-      PyObject *cur = PyList_GET_ITEM(e->list, e->k);
-      PyList_SET_ITEM(e->list, e->k, e->old);
+      PyObject *cur = PyList_GET_ITEM(e->of.list, e->k);
+      PyList_SET_ITEM(e->of.list, e->k, e->old);
       Py_DECREF(cur);
       break;
     }
-    case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->list, e->k))->ob_fval = e->was.f; break;
-    case 'A': (void)PyList_SetSlice(e->list, PyList_GET_SIZE(e->list) - 1,
-                                    PyList_GET_SIZE(e->list), NULL); break;
+    case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->of.list, e->k))->ob_fval = e->was.f; break;
+    case 'A': (void)PyList_SetSlice(e->of.list, PyList_GET_SIZE(e->of.list) - 1,
+                                    PyList_GET_SIZE(e->of.list), NULL); break;
     case 'P':
-      (void)PyList_Insert(e->list, e->k, e->old);
+      (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);
+      break;
+    case 'S': /* the span as it was when the copy was made; later writes were not logged */
+      memcpy(e->at, e->was.copy, (size_t)e->k);
+      PyMem_RawFree(e->was.copy);
+      e->of.view->snapped = 0;
+      e->of.view->logged = 0;
       break;
     default: memcpy(e->at, e->was.bytes, e->size); break;
     }
@@ -825,6 +875,110 @@ static inline int dynac_elem_list(PyObject *o, PyObject **out) {
   return 0;
 }
 
+/* ---- numpy scalars, without numpy's headers ------------------------------
+ * Items read from an ndarray are numpy scalars (numpy.float64, numpy.int8,
+ * ...), with numpy's promotion rules and numpy's answers where Python
+ * raises (1/0 gives inf and a RuntimeWarning). Kernels compute with them as
+ * C values and deoptimise wherever the two could differ, so the interpreter
+ * gives numpy's own answer and warning. The scalar types are looked up by
+ * name in the numpy module the process imported (an ndarray argument proves
+ * it did). dtypes are spelled as struct letters: d f l i h b B ?. */
+static inline PyObject *dynac_np_type(char fmt) { /* borrowed; NULL if numpy is not imported */
+  static const char letters[] = "dflihbB?";
+  static const char *const names[] = {"float64", "float32", "int64", "int32",
+                                      "int16", "int8", "uint8", "bool_"};
+  static PyObject *types[8]; /* per translation unit, kept for the process */
+  const char *p = fmt ? strchr(letters, fmt) : NULL;
+  if (!p) return NULL;
+  int k = (int)(p - letters);
+  if (!types[k]) {
+    PyObject *name = PyUnicode_FromString("numpy");
+    PyObject *np = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    if (np) types[k] = PyObject_GetAttrString(np, names[k]);
+    Py_XDECREF(np);
+    if (!types[k]) PyErr_Clear();
+  }
+  return types[k];
+}
+static inline int dynac_is_np(PyObject *o, char fmt) {
+  PyObject *t = dynac_np_type(fmt);
+  return t && (PyObject *)Py_TYPE(o) == t;
+}
+/* A numpy scalar of dtype fmt holding the C value (new reference; NULL
+ * with an exception). */
+static inline PyObject *dynac_box_np(char fmt, double f, int64_t i) {
+  PyObject *t = dynac_np_type(fmt);
+  if (!t) {
+    PyErr_SetString(PyExc_ImportError, "dynac: a kernel made a numpy scalar but numpy is not imported");
+    return NULL;
+  }
+  PyObject *v = fmt == 'd' || fmt == 'f' ? PyFloat_FromDouble(f)
+                : fmt == '?' ? PyBool_FromLong((long)i) : PyLong_FromLongLong(i);
+  PyObject *r = v ? PyObject_CallOneArg(t, v) : NULL;
+  Py_XDECREF(v);
+  return r;
+}
+/* The C value of a borrowed numpy scalar of exactly dtype fmt: 0, or 1
+ * (nothing set) when `o` is not one. */
+static inline int dynac_unbox_np(PyObject *o, char fmt, double *f, int64_t *i) {
+  if (!dynac_is_np(o, fmt)) return 1;
+  if (fmt == 'd' || fmt == 'f') {
+    *f = PyFloat_AsDouble(o); /* exact: numpy.float32 widens */
+    if (*f == -1.0 && PyErr_Occurred()) { PyErr_Clear(); return 1; }
+    return 0;
+  }
+  if (fmt == '?') {
+    int t = PyObject_IsTrue(o);
+    if (t < 0) { PyErr_Clear(); return 1; }
+    *i = t;
+    return 0;
+  }
+  PyObject *x = PyNumber_Index(o);
+  int bad = !x || !dynac_int64_of(x, i);
+  Py_XDECREF(x);
+  if (!x) PyErr_Clear();
+  return bad;
+}
+/* Per dtype: dynac_box_np_float64(v), dynac_elem_np_float64(o, &v), ... */
+#define DYNAC_NP_SCALAR(name, fmt, ctype, isf)                                            \
+  static inline PyObject *dynac_box_np_##name(ctype v) {                                  \
+    return dynac_box_np(fmt, isf ? (double)v : 0.0, isf ? 0 : (int64_t)v);                 \
+  }                                                                                      \
+  static inline int dynac_elem_np_##name(PyObject *o, ctype *out) {                      \
+    double f = 0.0;                                                                      \
+    int64_t i = 0;                                                                       \
+    if (dynac_unbox_np(o, fmt, &f, &i)) return 1;                                        \
+    *out = isf ? (ctype)f : (ctype)i;                                                    \
+    return 0;                                                                            \
+  }
+DYNAC_NP_SCALAR(float64, 'd', double, 1)
+DYNAC_NP_SCALAR(float32, 'f', float, 1)
+DYNAC_NP_SCALAR(int64, 'l', int64_t, 0)
+DYNAC_NP_SCALAR(int32, 'i', int64_t, 0)
+DYNAC_NP_SCALAR(int16, 'h', int64_t, 0)
+DYNAC_NP_SCALAR(int8, 'b', int64_t, 0)
+DYNAC_NP_SCALAR(uint8, 'B', int64_t, 0)
+DYNAC_NP_SCALAR(bool_, '?', bool, 0)
+#undef DYNAC_NP_SCALAR
+/* numpy wraps integers silently or with a warning where Python's do not:
+ * does x fit dtype fmt? */
+static inline int dynac_np_fits(int64_t x, char fmt) {
+  switch (fmt) {
+  case 'i': return x >= INT32_MIN && x <= INT32_MAX;
+  case 'h': return x >= -32768 && x <= 32767;
+  case 'b': return x >= -128 && x <= 127;
+  case 'B': return x >= 0 && x <= 255;
+  default: return 1;
+  }
+}
+/* A float stored into an integer ndarray: the truncated value, or 1 when it
+ * is not finite or out of the dtype's range (numpy raises or wraps). */
+static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
+  if (!(x > -9.2233720368547758e18 && x < 9.2233720368547758e18)) return 1;
+  *out = (int64_t)x;
+  return !dynac_np_fits(*out, fmt);
+}
 /* Can the old value of a list slot be released without running Python code
  * (a finalizer that could touch what the kernel borrows)? */
 static inline int dynac_plain_value(PyObject *o) {
@@ -838,7 +992,7 @@ static inline int dynac_list_store(dynac_undo_log *u, PyObject *l, Py_ssize_t k,
   PyObject *old = PyList_GET_ITEM(l, k);
   PyList_SET_ITEM(l, k, v);
   dynac_undo_entry *e = dynac_undo_push(u);
-  if (e) { e->kind = 'O'; e->list = l; e->k = k; e->old = old; }
+  if (e) { e->kind = 'O'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
   return 0;
 }
@@ -848,7 +1002,7 @@ static inline int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssiz
   PyObject *old = PyList_GET_ITEM(l, k);
   if (PyFloat_CheckExact(old) && Py_REFCNT(old) == 1) {
     dynac_undo_entry *e = dynac_undo_push(u);
-    if (e) { e->kind = 'F'; e->list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
+    if (e) { e->kind = 'F'; e->of.list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
     ((PyFloatObject *)old)->ob_fval = x;
     return 0;
   }
@@ -858,7 +1012,7 @@ static inline int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssiz
 static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v) {
   if (!v || PyList_Append(l, v) < 0) return -1;
   dynac_undo_entry *e = dynac_undo_push(u);
-  if (e) { e->kind = 'A'; e->list = l; }
+  if (e) { e->kind = 'A'; e->of.list = l; }
   return 0;
 }
 /* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
@@ -867,7 +1021,7 @@ static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
   Py_INCREF(old);
   if (PyList_SetSlice(l, k, k + 1, NULL) < 0) { Py_DECREF(old); return -1; }
   dynac_undo_entry *e = dynac_undo_push(u);
-  if (e) { e->kind = 'P'; e->list = l; e->k = k; e->old = old; }
+  if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
   return 0;
 }
@@ -879,6 +1033,34 @@ static inline void dynac_buf_log(dynac_undo_log *u, char *at, int size) {
   e->at = at;
   e->size = (unsigned char)size;
   memcpy(e->was.bytes, at, (size_t)size);
+}
+/* Saves view v's whole span in the log; 0 if there is no memory for it
+ * (the caller goes on logging items). */
+static DYNAC_NOINLINE int dynac__view_snapshot(dynac_undo_log *u, dynac_view *v) {
+  char *copy = (char *)PyMem_RawMalloc(v->span_len ? (size_t)v->span_len : 1);
+  if (!copy) return 0;
+  dynac_undo_entry *e = dynac_undo_push(u);
+  if (!e) { PyMem_RawFree(copy); return 0; }
+  memcpy(copy, v->span, (size_t)v->span_len);
+  e->kind = 'S';
+  e->at = v->span;
+  e->k = v->span_len;
+  e->of.view = v;
+  e->was.copy = copy;
+  v->snapped = 1;
+  return 1;
+}
+/* Before a store to the item at `at` of view `cv`: logs the old bytes, or,
+ * once the call has logged more writes to this view than a copy of its
+ * span would cost, copies the span once and logs nothing more for it.
+ * Rolling back replays the log newest first, so a copy restores the span
+ * as it was when copied, aliasing views included. (The view belongs to the
+ * glue's frame; kernels see it const.) */
+static inline void dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *at, int size) {
+  dynac_view *v = (dynac_view *)cv;
+  if (v->snapped) return;
+  if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) return;
+  dynac_buf_log(u, at, size);
 }
 
 /* Exact errors after an effect: the operation is done again through the C
@@ -892,23 +1074,41 @@ static inline int dynac_slow_done(PyObject *r, PyObject *filename, const char *f
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   return dynac_deopt_after_effect(file ? file : "?", line);
 }
-static inline int dynac_slow_getitem(PyObject *o, int64_t i, PyObject *filename, const char *func,
-                                     int line) {
-  PyObject *k = PyLong_FromLongLong(i);
-  PyObject *r = k ? PyObject_GetItem(o, k) : NULL;
-  Py_XDECREF(k);
+/* o[key] and o[key] = v with `key` and `v` stolen (NULL: a failed box). */
+static inline int dynac__slow_getkey(PyObject *o, PyObject *key, PyObject *filename,
+                                     const char *func, int line) {
+  PyObject *r = key ? PyObject_GetItem(o, key) : NULL;
+  Py_XDECREF(key);
   return dynac_slow_done(r, filename, func, line);
 }
-/* `v` is stolen. */
-static inline int dynac_slow_setitem(PyObject *o, int64_t i, PyObject *v, PyObject *filename,
+static inline int dynac__slow_setkey(PyObject *o, PyObject *key, PyObject *v, PyObject *filename,
                                      const char *func, int line) {
-  PyObject *k = PyLong_FromLongLong(i);
-  int st = k && v ? PyObject_SetItem(o, k, v) : -1;
-  Py_XDECREF(k);
+  int st = key && v ? PyObject_SetItem(o, key, v) : -1;
+  Py_XDECREF(key);
   Py_XDECREF(v);
   if (st < 0) return dynac_traceback_here(filename, func, line);
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   return dynac_deopt_after_effect(file ? file : "?", line); /* stored after all */
+}
+static inline int dynac_slow_getitem(PyObject *o, int64_t i, PyObject *filename, const char *func,
+                                     int line) {
+  return dynac__slow_getkey(o, PyLong_FromLongLong(i), filename, func, line);
+}
+/* `v` is stolen. */
+static inline int dynac_slow_setitem(PyObject *o, int64_t i, PyObject *v, PyObject *filename,
+                                     const char *func, int line) {
+  return dynac__slow_setkey(o, PyLong_FromLongLong(i), v, filename, func, line);
+}
+/* The same for a[i, j] of a 2-D ndarray. */
+static inline int dynac_slow_getitem2(PyObject *o, int64_t i, int64_t j, PyObject *filename,
+                                      const char *func, int line) {
+  return dynac__slow_getkey(o, Py_BuildValue("(LL)", (long long)i, (long long)j), filename, func,
+                            line);
+}
+static inline int dynac_slow_setitem2(PyObject *o, int64_t i, int64_t j, PyObject *v,
+                                      PyObject *filename, const char *func, int line) {
+  return dynac__slow_setkey(o, Py_BuildValue("(LL)", (long long)i, (long long)j), v, filename,
+                            func, line);
 }
 /* l.pop() (i < 0 with `has_index` 0) or l.pop(i). */
 static inline int dynac_slow_pop(PyObject *l, int has_index, int64_t i, PyObject *filename,
@@ -1283,6 +1483,8 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   if (!dynac_view_matches(args[i], kind, fmt, strided)) { *failed = text; return 0; }
 #define DYNAC_GUARD_UNBOX(i, unbox, ctype, text) \
   { ctype dynac__tmp; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
+#define DYNAC_GUARD_NP(i, fmt, text) \
+  if (!dynac_is_np(args[i], fmt)) { *failed = text; return 0; }
 #define DYNAC_GUARD_BOOL(i, text) \
   if (!PyBool_Check(args[i])) { *failed = text; return 0; }
 #define DYNAC_GUARD_GLOBALS(g) \

@@ -18,7 +18,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import ROOT, load_module as load  # noqa: E402
+from harness import ROOT, load_module as load, missing_requirements  # noqa: E402
 
 
 def best(fn, repeat=5):
@@ -115,10 +115,15 @@ def bench_examples(tmp, hand):
     sys.path.insert(0, os.path.join(tmp, "ex_c"))
     hand_kernels = {"nbody_array": {"advance": hand.nbody_advance}, "mlp": {"forward": hand.mlp_forward},
                     "spectral_norm": {"AtA_times_u": hand.spectral_AtA},
-                    "mandelbrot": {"mandel": hand.mandel_into}}
+                    "mandelbrot": {"mandel": hand.mandel_into}, "heat": {"diffuse": hand.heat_diffuse}}
     print("\nexamples/ at their BENCH_ARGS (whole run(), best of 3; CPython best of 1)")
     print("  %-16s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac", "hand C", "vs CPy", "vs C"))
     for n in names:
+        missing = missing_requirements(os.path.join(tmp, "ex_e", n + ".py"))
+        if missing:
+            print("  %-16s skipped: %s not importable here (make bench PYTHON=/usr/bin/python3)"
+                  % (n, ", ".join(missing)))
+            continue
         c = load(os.path.join(tmp, "ex_c", n + ".py"), n)
         e = load(os.path.join(tmp, "ex_e", n + ".py"), n + "_eager")
         args = c.BENCH_ARGS

@@ -1,6 +1,7 @@
 """A minimal test harness shared by the suites (no pytest: the pyenv
 interpreter has none). A suite is a script; each check prints one line,
 PASS or FAIL, which tests/run.py counts."""
+import ast
 import importlib.util
 import math
 import os
@@ -81,6 +82,32 @@ def load_module(path, name):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def missing_requirements(path):
+    """Modules an example lists in REQUIRES = (...) that this interpreter
+    cannot import (numpy: Debian's python3 has it, pyenv's does not)."""
+    for node in ast.parse(open(path).read()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "REQUIRES" for t in node.targets):
+            return [m for m in ast.literal_eval(node.value) if importlib.util.find_spec(m) is None]
+    return []
+
+
+def build_corpus(tmp, corpus):
+    """Copies tests/e2e/CORPUS.py into tmp/c and tmp/e, builds the first with
+    dynac (one check: no error, no C warning) and loads both: returns
+    (compiled module, eager module, path of the built copy), or None when
+    the build failed."""
+    import shutil
+    for d in ("c", "e"):
+        os.makedirs(os.path.join(tmp, d))
+        shutil.copy(os.path.join(ROOT, "tests", "e2e", corpus + ".py"), os.path.join(tmp, d))
+    built = os.path.join(tmp, "c", corpus + ".py")
+    r = dynac_cmd("build", built)
+    if not check("build %s.py (no C warnings)" % corpus, r.returncode == 0 and "warning" not in r.stderr,
+                 r.stderr + r.stdout):
+        return None
+    return load_module(built, corpus), load_module(os.path.join(tmp, "e", corpus + ".py"), corpus), built
 
 
 def generator():

@@ -17,7 +17,8 @@ ONCE = ["tests/suite_generator.py", "tests/suite_export.py", "tests/suite_instal
 PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
               "tests/e2e/suite_colorsys.py", "tests/e2e/suite_containers.py",
-              "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py"]
+              "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
+              "tests/e2e/suite_numpy.py"]
 
 
 def run_suite(python, build, suite, label):

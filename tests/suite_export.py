@@ -278,6 +278,11 @@ def maybe_none(x: float) -> float:
 
 def plain(x) -> float:
     return 1.0
+
+
+@dynac.compile(signatures=["(ndarray[d], int)"])
+def numpy_item(a, i):
+    return a[i]
 '''
 EXPECT = [("uses_list", "5:1: error: cannot export uses_list(): parameter 'xs' is a list[float]"),
           ("breaks", "10:5: error: cannot export breaks(): graph break GB"),
@@ -285,6 +290,7 @@ EXPECT = [("uses_list", "5:1: error: cannot export uses_list(): parameter 'xs' i
           ("reads_rate", "31:16: error: cannot export reads_rate(): it reads the module global 'RATE'"),
           ("maybe_none", "34:1: error: cannot export maybe_none(): it returns a float or None"),
           ("plain", "39:1: error: cannot export plain(): "),
+          ("numpy_item", "44:1: error: cannot export numpy_item(): parameter 'a' is a ndarray[d]: numpy's"),
           ("missing", "no function 'missing' to export")]
 
 

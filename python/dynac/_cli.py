@@ -85,6 +85,9 @@ def _type_name(v, depth=0):
         return t.__name__
     if t.__name__ == "array" and t.__module__ == "array":
         return "array[%s]" % v.typecode
+    if t.__name__ == "ndarray" and t.__module__ == "numpy" and v.ndim in (1, 2) and v.dtype.isnative:
+        return "ndarray[%s%s%s]" % (v.dtype.char, ", 2" if v.ndim == 2 else "",
+                                    "" if v.flags.c_contiguous else ", strided")
     if t is memoryview and v.ndim == 1:
         return "memoryview[%s%s]" % (v.format.lstrip("@="), "" if v.c_contiguous else ", strided")
     return "%s.%s" % (t.__module__, t.__qualname__)

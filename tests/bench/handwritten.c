@@ -145,7 +145,31 @@ static PyObject *py_mandel_into(PyObject *self, PyObject *const *args, Py_ssize_
   Py_RETURN_NONE;
 }
 
+/* examples/heat.py diffuse(u, out, alpha) over C-contiguous 2-D float64 ndarrays */
+static PyObject *py_heat_diffuse(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  Py_buffer bu, bo;
+  if (PyObject_GetBuffer(args[0], &bu, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+  if (PyObject_GetBuffer(args[1], &bo, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+    PyBuffer_Release(&bu);
+    return NULL;
+  }
+  double alpha = PyFloat_AsDouble(args[2]);
+  const double *u = (const double *)bu.buf;
+  double *out = (double *)bo.buf;
+  Py_ssize_t n = bu.shape[0], m = bu.shape[1];
+  for (Py_ssize_t i = 1; i < n - 1; i++)
+    for (Py_ssize_t j = 1; j < m - 1; j++) {
+      double lap = u[(i - 1) * m + j] + u[(i + 1) * m + j] + u[i * m + j - 1] + u[i * m + j + 1] -
+                   4.0 * u[i * m + j];
+      out[i * m + j] = u[i * m + j] + alpha * lap;
+    }
+  PyBuffer_Release(&bu);
+  PyBuffer_Release(&bo);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"heat_diffuse", (PyCFunction)(void (*)(void))py_heat_diffuse, METH_FASTCALL, NULL},
     {"mandel", (PyCFunction)(void (*)(void))py_mandel, METH_FASTCALL, NULL},
     {"axpy1", (PyCFunction)(void (*)(void))py_axpy1, METH_FASTCALL, NULL},
     {"nbody_advance", (PyCFunction)(void (*)(void))py_nbody_advance, METH_FASTCALL, NULL},

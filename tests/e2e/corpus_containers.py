@@ -312,3 +312,10 @@ def region_writes(a: list[float], k: float) -> float:
     a[0] += t
     dynac.graph_break()
     return a[-1] + len(a)
+
+
+@dynac.compile(signatures=["(array[d], int, float)"])
+def buf_fill_then_divide(a, n, d):
+    for i in range(n):
+        a[i % len(a)] += 1.0
+    return a[0] / d

@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import ROOT, check, done, dynac_cmd, load_module as load  # noqa: E402
+from harness import ROOT, check, done, dynac_cmd, load_module as load, missing_requirements  # noqa: E402
 
 import dynac  # noqa: E402
 
@@ -37,6 +37,10 @@ def main():
             return
         dynac.reset_stats()
         for n in names:
+            missing = missing_requirements(os.path.join(tmp, "e", n + ".py"))
+            if missing:
+                print("SKIP example %s: %s not importable under %s" % (n, ", ".join(missing), sys.executable))
+                continue
             sys.path.insert(0, os.path.join(tmp, "c"))  # cross-example imports see the built copy
             try:
                 c = load(os.path.join(tmp, "c", n + ".py"), n)

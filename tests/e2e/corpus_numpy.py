@@ -1,0 +1,171 @@
+"""numpy arrays and scalars in kernels: each function runs eagerly and
+compiled on the same fresh inputs (suite_numpy.py), which compares results
+(numpy scalar types and bits), exceptions, warnings, and the arrays
+afterwards. numpy's rules hold: items are numpy scalars, numpy promotes
+(int8 + int -> int64, float32 * int -> float64), wraps, and answers 1/0
+with inf and a RuntimeWarning; kernels deoptimise wherever that differs
+from plain C, so the interpreter gives numpy's own answer."""
+import math
+
+import dynac
+
+
+
+@dynac.compile(signatures=["(ndarray[d], int)", "(ndarray[l], int)", "(ndarray[f], int)",
+                           "(ndarray[b], int)", "(ndarray[B], int)", "(ndarray[?], int)",
+                           "(ndarray[d, strided], int)"])
+def read1(a, i):
+    return a[i]
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, int)", "(ndarray[h, 2], int, int)",
+                           "(ndarray[d, 2, strided], int, int)"])
+def read2(a, i, j):
+    return a[i, j]
+
+
+@dynac.compile(signatures=["(ndarray[d], int, float)", "(ndarray[f], int, float)",
+                           "(ndarray[l], int, float)", "(ndarray[b], int, float)",
+                           "(ndarray[?], int, float)"])
+def store1(a, i, v):
+    a[i] = v
+    return a[i]
+
+
+@dynac.compile(signatures=["(ndarray[d], int, int)", "(ndarray[i], int, int)", "(ndarray[b], int, int)",
+                           "(ndarray[B], int, int)", "(ndarray[?], int, int)", "(ndarray[f], int, int)"])
+def store1i(a, i, v):
+    a[i] = v
+    return a[i]
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, int, float)", "(ndarray[d, 2, strided], int, int, float)"])
+def store2(a, i, j, v):
+    a[i, j] = v
+    a[i, j] += 1.0
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[l], ndarray[l])",
+                           "(ndarray[f], ndarray[f])", "(ndarray[b], ndarray[B])",
+                           "(ndarray[l], ndarray[d])", "(ndarray[i], ndarray[h])"])
+def arith(a, b):
+    x = a[0]
+    y = b[0]
+    return x + y, x - y, x * y, x / y
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[l], ndarray[l])", "(ndarray[b], ndarray[b])"])
+def divmods(a, b):
+    x = a[0]
+    y = b[0]
+    return x // y, x % y, x ** y
+
+
+@dynac.compile(signatures=["(ndarray[b], int, float)", "(ndarray[f], int, float)",
+                           "(ndarray[l], int, float)", "(ndarray[B], int, float)"])
+def with_python(a, k, f):
+    x = a[0]
+    return x + k, x * f, k - x, x / k, x + True
+
+
+@dynac.compile(signatures=["(ndarray[l], ndarray[b])", "(ndarray[B], ndarray[B])"])
+def bits(a, b):
+    x = a[0]
+    y = b[0]
+    return x & y, x | y, x ^ y, x << 2, x >> 1, ~x
+
+
+@dynac.compile(signatures=["(ndarray[d], float)", "(ndarray[l], float)", "(ndarray[l], int)",
+                           "(ndarray[f], float)"])
+def compare(a, v):
+    x = a[0]
+    lt = x < v
+    eq = x == v
+    n = 0
+    if x >= v:
+        n += 1
+    if not eq:
+        n += 2
+    return lt, eq, n, bool(x), x != 0 and x < 1e300
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[l])", "(ndarray[b])", "(ndarray[f])", "(ndarray[B])"])
+def unary(a):
+    x = a[0]
+    return -x if a[0] == a[0] else +x
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[l])", "(ndarray[b])", "(ndarray[f])"])
+def builtins(a):
+    x = a[0]
+    y = a[len(a) - 1]
+    return abs(x), int(x), float(x), bool(y), max(x, y), min(x, y)
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[l])", "(ndarray[f])"])
+def maths(a):
+    x = a[0]
+    return math.sqrt(x), math.floor(x), math.ceil(x), math.isnan(x), math.atan2(x, 2.0)
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[d, 2])", "(ndarray[b, 2, strided])"])
+def shape(a):
+    return a.shape, a.ndim, a.size, len(a)
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[l])", "(ndarray[f])", "(ndarray[d, strided])"])
+def total(a):
+    s = a[0] * 0
+    for x in a:
+        s += x
+    return s
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[l], ndarray[d, strided])"])
+def loops(a, b):
+    t = a[0] * 0.0
+    for i, x in enumerate(a):
+        t += i * x
+    for p, q in zip(a, b):
+        t -= p * q
+    for y in reversed(b):
+        t = t * 0.5 + y
+    return t
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[f], ndarray[f], float)",
+                           "(ndarray[d], ndarray[d, strided], float)"])
+def axpy(x, y, alpha):
+    for i in range(len(x)):
+        y[i] += alpha * x[i]
+    return len(y)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2], float)",
+                           "(ndarray[d, 2, strided], ndarray[d, 2], float)"])
+def heat_step(u, out, alpha):
+    n, m = u.shape
+    for i in range(1, n - 1):
+        for j in range(1, m - 1):
+            lap = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - 4.0 * u[i, j]
+            out[i, j] = u[i, j] + alpha * lap
+    return out[n // 2, m // 2]
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[l], int)"])
+def gather(a, idx, k):
+    return a[idx[k]] * 2
+
+
+@dynac.compile(signatures=["(ndarray[d], int)"])
+def write_then_fail(a, k):
+    a[0] = 5.0
+    return a[1] / a[k]
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], int, float)"])
+def fill_then_fail(a, b, n, v):
+    for i in range(n):
+        a[i] += v * i
+        b[len(b) - 1 - i] -= a[i]
+    return a[0] / (v - 1.0)
