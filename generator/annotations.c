@@ -71,7 +71,8 @@ bool parse_signature(arena *a, const char *text, const type ***args, int *n,
     const type *t = ty_from_name(name);
     if (!t) {
       *err = arena_printf(a, "type '%s' is not a kernel type (int, float, bool, tuple[...], "
-                          "list[...], array[d], memoryview[d], bytes, bytearray)", name);
+                          "list[...], array[d], memoryview[d], bytes, bytearray, ndarray[d], ndarray[d, 2], "
+                          "numpy.float64, ...)", name);
       return false;
     }
     if (k == 64) { *err = "too many parameters"; return false; }

@@ -293,6 +293,15 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
   return t;
 }
 
+/* dynac.h's checked helper for an arithmetic operator, per binop (NULL:
+ * plain C, or not defined for that kind). */
+static const char *const int_helper[] = {"dynac_int_add", "dynac_int_sub", "dynac_int_mul", NULL,
+                                         "dynac_int_floordiv", "dynac_int_mod", "dynac_int_pow",
+                                         "dynac_int_lshift", "dynac_int_rshift"};
+static const char *const float_helper[] = {NULL, NULL, NULL, "dynac_float_div",
+                                           "dynac_float_floordiv", "dynac_float_mod",
+                                           "dynac_float_pow"};
+
 /* l OP r with a numpy result dtype (infer.c np_binop_type), computed in
  * the result's C type. Where numpy would wrap, give inf or nan (with a
  * RuntimeWarning) or raise, the kernel deoptimises and the interpreter
@@ -305,11 +314,9 @@ static const char *emit_np_binop(em *E, binop op, const char *l, const type *lt,
   if (np_is_float(f)) {
     const char *ct = f == 'd' ? "double" : "float";
     const char *a = arena_printf(E->m->a, "(%s)%s", ct, l), *b = arena_printf(E->m->a, "(%s)%s", ct, r);
-    static const char *const helper[] = {NULL, NULL, NULL, NULL, "dynac_float_floordiv",
-                                         "dynac_float_mod", "dynac_float_pow"};
     if (op <= OP_TRUEDIV) line(E, "%s = %s %s %s;", t, a, binop_spelling[op], b);
     else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
-                  "%s(%s, %s, &%s)", helper[op], a, b, t);
+                  "%s(%s, %s, &%s)", float_helper[op], a, b, t);
     deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
               "!isfinite(%s)", t);
     return t;
@@ -319,10 +326,7 @@ static const char *emit_np_binop(em *E, binop op, const char *l, const type *lt,
     line(E, "%s = %s %s %s;", t, a, binop_spelling[op], b);
     return t;
   }
-  static const char *const helper[] = {"dynac_int_add", "dynac_int_sub", "dynac_int_mul", NULL,
-                                       "dynac_int_floordiv", "dynac_int_mod", "dynac_int_pow",
-                                       "dynac_int_lshift", "dynac_int_rshift"};
-  deopt_if(E, NULL, "numpy: wraps, warns or raises here", "%s(%s, %s, &%s)", helper[op], a, b, t);
+  deopt_if(E, NULL, "numpy: wraps, warns or raises here", "%s(%s, %s, &%s)", int_helper[op], a, b, t);
   if (f != 'l') deopt_if(E, NULL, "numpy: wraps to the dtype's range", "!dynac_np_fits(%s, '%c')", t, f);
   return t;
 }
@@ -343,30 +347,13 @@ static const char *emit_binop_values(em *E, binop op, const char *l, const type 
     if (lt->kind != TY_FLOAT && rt->kind != TY_FLOAT && op == OP_TRUEDIV)
       return checked(E, &ty_float, "dynac_int_truediv", as_int(E, l, lt), as_int(E, r, rt));
     const char *a = as_double(E, l, lt), *b = as_double(E, r, rt);
-    switch (op) {
-    case OP_ADD: case OP_SUB: case OP_MUL:
-      return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
-    case OP_TRUEDIV: return checked(E, &ty_float, "dynac_float_div", a, b);
-    case OP_FLOORDIV: return checked(E, &ty_float, "dynac_float_floordiv", a, b);
-    case OP_MOD: return checked(E, &ty_float, "dynac_float_mod", a, b);
-    case OP_POW: return checked(E, &ty_float, "dynac_float_pow", a, b);
-    default: return "0.0";
-    }
+    if (op <= OP_MUL) return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
+    return checked(E, &ty_float, float_helper[op], a, b); /* / // % ** (bit ops fail typing) */
   }
   const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);
-  switch (op) {
-  case OP_ADD: return checked(E, &ty_int, "dynac_int_add", a, b);
-  case OP_SUB: return checked(E, &ty_int, "dynac_int_sub", a, b);
-  case OP_MUL: return checked(E, &ty_int, "dynac_int_mul", a, b);
-  case OP_FLOORDIV: return checked(E, &ty_int, "dynac_int_floordiv", a, b);
-  case OP_MOD: return checked(E, &ty_int, "dynac_int_mod", a, b);
-  case OP_POW: return checked(E, &ty_int, "dynac_int_pow", a, b);
-  case OP_LSHIFT: return checked(E, &ty_int, "dynac_int_lshift", a, b);
-  case OP_RSHIFT: return checked(E, &ty_int, "dynac_int_rshift", a, b);
-  case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+  if (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR)
     return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
-  default: return "0";
-  }
+  return checked(E, &ty_int, int_helper[op], a, b); /* int / int is typed float, above */
 }
 
 static const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const char *r,

@@ -400,10 +400,13 @@ static const type *parse_type(const char **pp) {
     while (isspace((unsigned char)*p)) p++;
     bool strided = false, nd = strstr(name, "ndarray") != NULL;
     int ndim = 1;
-    if (nd && p[0] == ',' && (p[1] == '1' || p[1] == '2' || (p[1] == ' ' && (p[2] == '1' || p[2] == '2')))) {
-      p += p[1] == ' ' ? 2 : 1;
-      ndim = *p++ - '0';
-      while (isspace((unsigned char)*p)) p++;
+    if (nd && *p == ',') { /* ndarray[d, 2]: the number of dimensions */
+      const char *q = p + 1;
+      while (isspace((unsigned char)*q)) q++;
+      if (isdigit((unsigned char)*q)) {
+        ndim = *q - '0';
+        for (p = q + 1; isspace((unsigned char)*p); p++) {}
+      }
     }
     if (*p == ',') {
       p++;

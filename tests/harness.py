@@ -110,6 +110,26 @@ def build_corpus(tmp, corpus):
     return load_module(built, corpus), load_module(os.path.join(tmp, "e", corpus + ".py"), corpus), built
 
 
+def compare_corpus(C, E, cases, run, label, reported=None):
+    """One check per function of cases ({name: [make, ...]}): run(fn, make)
+    on the eager module E and the compiled module C must give equal
+    pictures. reported: {(name, k): verdict(compiled picture) -> error or
+    None} for the cases where the compiled side is expected to differ."""
+    reported = reported or {}
+    for name, makers in sorted(cases.items()):
+        bad = []
+        for k, make in enumerate(makers):
+            e = run(getattr(E, name), make)
+            c = run(getattr(C, name), make)
+            if (name, k) in reported:
+                err = reported[(name, k)](c)
+                if err:
+                    bad.append("case %d: %s" % (k, err))
+            elif e != c:
+                bad.append("case %d %r:\n  eager    %r\n  compiled %r" % (k, make(), e, c))
+        check("%s %s (%d inputs)" % (label, name, len(makers)), not bad, "\n".join(bad[:4]))
+
+
 def generator():
     from dynac import _config
     return _config.GENERATOR

@@ -14,7 +14,7 @@ import traceback
 from array import array
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import build_corpus, check, done, dynac_cmd  # noqa: E402
+from harness import build_corpus, check, compare_corpus, done, dynac_cmd  # noqa: E402
 
 import dynac  # noqa: E402
 
@@ -151,6 +151,13 @@ def cases():
 REPORTED = {("many_writes_then_overflow", 2)}
 
 
+def reported_error(compiled):
+    out = compiled[0]
+    if out[0] == "raise" and out[1] == "RuntimeError" and "corpus_containers.py:" in out[2]:
+        return None
+    return "expected a RuntimeError naming the line, got %r" % (out,)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="dynac-containers-")
     try:
@@ -159,21 +166,7 @@ def main():
             return
         C, E, built = built
         dynac.reset_stats()
-        for name, makers in sorted(cases().items()):
-            bad = []
-            for k, make in enumerate(makers):
-                e_out, e_state = run(getattr(E, name), make)
-                c_out, c_state = run(getattr(C, name), make)
-                if (name, k) in REPORTED:
-                    ok = c_out[0] == "raise" and c_out[1] == "RuntimeError" and \
-                        "corpus_containers.py:" in c_out[2]
-                    if not ok:
-                        bad.append("case %d: expected a RuntimeError naming the line, got %r" % (k, c_out))
-                    continue
-                if e_out != c_out or e_state != c_state:
-                    bad.append("case %d %r:\n  eager    %r %r\n  compiled %r %r" % (
-                        k, make(), e_out, e_state, c_out, c_state))
-            check("containers %s (%d inputs)" % (name, len(makers)), not bad, "\n".join(bad[:4]))
+        compare_corpus(C, E, cases(), run, "containers", {k: reported_error for k in REPORTED})
         stats = dynac.stats()
         for name in sorted(cases()):
             s = stats.get("corpus_containers." + name, {})

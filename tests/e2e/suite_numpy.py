@@ -16,7 +16,7 @@ import traceback
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import build_corpus, check, done, dynac_cmd  # noqa: E402
+from harness import build_corpus, check, compare_corpus, done, dynac_cmd  # noqa: E402
 
 try:
     import numpy as np
@@ -101,7 +101,7 @@ def cases():
              ("l", "d"): [(2**53 + 1, 1.0), (7, 0.5), (1, 0.0), (-2**63, -1.0)],
              ("i", "h"): [(2**31 - 1, 1), (-2**31, 2), (5, 0), (100, -7)]}
     c["arith"] = [(lambda p=p, x=x, y=y: (arr([x], p[0])(), arr([y], p[1])())) for p, vs in pairs.items()
-                  for x, y in vs if p != ("b", "B") or True]
+                  for x, y in vs]
     dm = {("d", "d"): pairs[("d", "d")] + [(-8.0, 1 / 3), (0.0, -1.0), (10.0, 400.0), (2.0, 0.5)],
           ("l", "l"): pairs[("l", "l")] + [(2, -1), (2, 62), (2, 63), (-3, 3)],
           ("b", "b"): [(7, 2), (-7, 2), (5, 0), (2, 7), (-128, -1), (3, 3)]}
@@ -168,6 +168,51 @@ def cases():
     return c
 
 
+RECORDED = """\
+import numpy as np
+
+
+def smooth(u, out, w):
+    n, m = u.shape
+    for i in range(1, n - 1):
+        for j in range(m):
+            out[i, j] = w * u[i, j] + (1.0 - w) * (u[i - 1, j] + u[i + 1, j]) / 2.0
+    return out[n // 2, 0]
+
+
+def main():
+    u = np.arange(48.0).reshape(6, 8) ** 1.5
+    out = np.zeros_like(u)
+    print(repr(smooth(u, out, 0.25)), repr(smooth(u.T, np.zeros((8, 6)), 0.5)), out.tobytes().hex())
+
+
+main()
+"""
+
+
+def recorded_profile_names_ndarrays(tmp):
+    """dynac record spells ndarray arguments (2-D, strided); a build from
+    that profile serves the program under `dynac run`, printing what CPython
+    prints."""
+    import json
+    import subprocess
+    script, prof, out, stats = (os.path.join(tmp, n) for n in ("prog.py", "p.json", "out", "stats.json"))
+    open(script, "w").write(RECORDED)
+    r1 = dynac_cmd("record", "-o", prof, script)
+    r2 = dynac_cmd("build", script, "--profile", prof, "-o", out)
+    eager = subprocess.run([sys.executable, script], capture_output=True, text=True)
+    r3 = dynac_cmd("run", "--path", out, "--stats", stats, script)
+    if r1.returncode or r2.returncode or r3.returncode:
+        return check("dynac record names ndarrays; the recorded build serves them", False,
+                     r1.stderr + r2.stderr + r3.stderr)
+    text = open(prof).read()
+    s = json.load(open(stats)).get("__main__.smooth", {})
+    check("dynac record names ndarrays; the recorded build serves them",
+          "ndarray[d, 2]" in text and "ndarray[d, 2, strided]" in text and r3.stdout == eager.stdout
+          and s.get("kernel_calls") == 2, "profile %s\nstdout %r vs %r\nstats %r" % (
+              text[:500], r3.stdout, eager.stdout, s))
+
+
 def main():
     if np is None:
         debian = sys.executable.startswith("/usr/bin/")
@@ -184,14 +229,7 @@ def main():
             return
         C, E, built = built
         dynac.reset_stats()
-        for name, makers in sorted(cases().items()):
-            bad = []
-            for k, make in enumerate(makers):
-                e = run(getattr(E, name), make)
-                c = run(getattr(C, name), make)
-                if e != c:
-                    bad.append("case %d %r:\n  eager    %r\n  compiled %r" % (k, make(), e, c))
-            check("numpy %s (%d inputs)" % (name, len(makers)), not bad, "\n".join(bad[:4]))
+        compare_corpus(C, E, cases(), run, "numpy")
         stats = dynac.stats()
         served_total = [0]
         for name in sorted(cases()):
@@ -206,6 +244,8 @@ def main():
         r = dynac_cmd("explain", built)
         check("explain: every function compiled", "not compiled" not in r.stdout and r.returncode == 0,
               r.stdout[-3000:] + r.stderr)
+        os.makedirs(os.path.join(tmp, "recorded"))
+        recorded_profile_names_ndarrays(os.path.join(tmp, "recorded"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
