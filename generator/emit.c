@@ -238,10 +238,17 @@ static const char *convert(em *E, const char *v, const type *from, const type *t
   if (to->kind == TY_BOOL && from->kind == TY_BOOL) return v;
   return v;
 }
+/* Length of a list or buffer value (a Py_ssize_t expression). */
+static const char *len_of(em *E, const char *obj, const type *t) {
+  return t->kind == TY_LIST ? arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj)
+                            : arena_printf(E->m->a, "%s->len", obj);
+}
 static const char *truth(em *E, const char *v, const type *t) {
   if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_truth(%s)", v);
   if (t->kind == TY_BOOL || (t->kind == TY_NP && t->fmt == '?')) return v;
   if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(%s != 0.0)", v);
+  if (t->kind == TY_LIST || t->kind == TY_BUF) /* a container is true when not empty */
+    return arena_printf(E->m->a, "(%s != 0)", len_of(E, v, t));
   return arena_printf(E->m->a, "(%s != 0)", v);
 }
 
@@ -890,11 +897,6 @@ static const char *emit_subscript(em *E, expr *e) {
   return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index);
 }
 
-/* Length of a list or buffer value (a Py_ssize_t expression). */
-static const char *len_of(em *E, const char *obj, const type *t) {
-  return t->kind == TY_LIST ? arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj)
-                            : arena_printf(E->m->a, "%s->len", obj);
-}
 
 /* len(c), and sum(c) as CPython 3.11 computes it: from the int 0, ints
  * exactly (overflow deoptimises), floats added left to right in a double. */

@@ -488,8 +488,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   }
   case EX_NOT: {
-    const type *a = type_expr(c, e->u.not_arg, true);
-    if (a->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+    type_expr(c, e->u.not_arg, true);
     t = &ty_bool;
     break;
   }
@@ -510,8 +509,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   }
   case EX_IFEXP: {
-    const type *cond = type_expr(c, e->u.ifexp.cond, true);
-    if (cond->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+    type_expr(c, e->u.ifexp.cond, true);
     const type *a = type_expr(c, e->u.ifexp.then, truth);
     const type *b = type_expr(c, e->u.ifexp.orelse, truth);
     if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
@@ -533,7 +531,6 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
         unknown = true;
       }
     }
-    if (truth) fail(c, e->pos, "truth value of a tuple");
     t = unknown ? &ty_unknown : ty_tuple(c->m->a, e->u.tuple.n, el);
     break;
   }
@@ -543,6 +540,8 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   }
   if (ty_is_container(t)) c->in->containers = true;
   if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+  if (truth && t->kind == TY_BUF && t->buf_kind == 'n')
+    fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
   if (e->guard) c->in->slots_used[e->guard->index] = true;
   e->ty = t;
   return t;
@@ -607,8 +606,7 @@ static void ret_join(ctx *c, const type *t, srcpos pos) {
 }
 
 static void type_cond(ctx *c, expr *e) {
-  const type *t = type_expr(c, e, true);
-  if (t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+  type_expr(c, e, true);
 }
 
 /* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and

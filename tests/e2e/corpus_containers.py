@@ -190,6 +190,17 @@ def advance(bodies: list[tuple[list[float], list[float], float]], dt: float, ste
 
 
 # ---- buffers --------------------------------------------------------------------
+@dynac.compile(signatures=["(list[int], array[d], bytes)"])
+def container_truth(a, b, c):
+    """A list or buffer is true when it is not empty."""
+    n = 0
+    if a:
+        n += 1
+    while b and n < 5:
+        n += 2
+    return n + (10 if not c else 20) + (100 if a and c else 0)
+
+
 @dynac.compile(signatures=["(array[d])", "(array[f])", "(array[i])", "(array[B])",
                            "(bytes)", "(bytearray)", "(memoryview[d, strided])"])
 def buf_sum(a):

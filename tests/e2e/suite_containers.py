@@ -110,6 +110,8 @@ def cases():
                  rng.uniform(0.1, 40.0)) for _ in range(5)]
     c["advance"] = [lambda: (bodies(), 0.01, 0), lambda: (bodies(), 0.01, 50),
                     lambda: ([([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], 1.0)] * 2, 0.01, 1)]
+    c["container_truth"] = [(lambda a=a, b=b, c=c: (list(a), array("d", b), c))
+                            for a in [[], [0]] for b in [[], [0.0]] for c in [b"", b"\0"]]
     c["buf_sum"] = [lambda: (array("d"),), lambda: (array("d", F),), lambda: (array("f", [0.1, 2.5]),),
                     lambda: (array("i", [2**31 - 1, 5, -7]),), lambda: (array("B", b"\x00\xff"),),
                     lambda: (b"abc",), lambda: (bytearray(b"\x01\x02"),),

@@ -118,3 +118,10 @@ def uses_untyped_hook(x: float):
     untyped_hook(x)
     y = untyped_hook(x)
     return x * 2.0
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d, 2])"])
+def ndarray_truth(a, m):
+    if a:
+        return 1.0
+    return m[0, 0]
