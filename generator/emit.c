@@ -61,7 +61,7 @@ const char *c_type(const type *t) {
   case TY_FLOAT: return "double";
   case TY_BOOL: return "bool";
   case TY_NUM: return "dynac_num";
-  case TY_LIST: return "PyObject *";
+  case TY_LIST: case TY_OBJ: return "PyObject *";
   case TY_BUF: return "const dynac_view *";
   case TY_NP: return t->fmt == 'd' ? "double" : t->fmt == 'f' ? "float" : t->fmt == '?' ? "bool"
                                                                           : "int64_t";
@@ -173,7 +173,8 @@ static void deopt_if(em *E, const char *code, const char *why, const char *cond_
 static const char *tmpvar(em *E, const type *t) {
   note_type(t);
   const char *name = arena_printf(E->m->a, "t%d", ++E->tmp);
-  line(E, "%s %s;", c_type(t), name);
+  if (t->kind == TY_OBJ) line(E, "DYNAC_OBJ %s = NULL; /* owned, released leaving the block */", name);
+  else line(E, "%s %s;", c_type(t), name);
   return name;
 }
 
@@ -231,8 +232,20 @@ static const char *as_num(em *E, const char *v, const type *t) {
   }
 }
 /* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
+static const char *box_value(em *E, const char *v, const type *t);
+static const char *where(em *E);
+/* A value as an object: itself, or boxed into an owned temporary. */
+static const char *as_obj(em *E, const char *v, const type *t) {
+  if (t->kind == TY_OBJ || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = %s;", o, box_value(E, v, t));
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
 static const char *convert(em *E, const char *v, const type *from, const type *to) {
   if (from == to || to->kind == TY_UNKNOWN) return v;
+  if (to->kind == TY_OBJ) return as_obj(E, v, from);
   if (to->kind == TY_NUM) return as_num(E, v, from);
   if (to->kind == TY_FLOAT) return as_double(E, v, from);
   if (to->kind == TY_BOOL && from->kind == TY_BOOL) return v;
@@ -244,6 +257,12 @@ static const char *len_of(em *E, const char *obj, const type *t) {
                             : arena_printf(E->m->a, "%s->len", obj);
 }
 static const char *truth(em *E, const char *v, const type *t) {
+  if (t->kind == TY_OBJ) { /* __bool__ or __len__ may run */
+    const char *r = arena_printf(E->m->a, "t%d", ++E->tmp);
+    line(E, "int %s = dynac_obj_truth(%s, &dynac__effects);", r, v);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s);", r, where(E));
+    return r;
+  }
   if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_truth(%s)", v);
   if (t->kind == TY_BOOL || (t->kind == TY_NP && t->fmt == '?')) return v;
   if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(%s != 0.0)", v);
@@ -341,6 +360,14 @@ static const char *emit_np_binop(em *E, binop op, const char *l, const type *lt,
 static const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
                                      const char *r, const type *rt, const type *res) {
   if (res->kind == TY_NP) return emit_np_binop(E, op, l, lt, r, rt, res);
+  if (res->kind == TY_OBJ) { /* PyNumber_Add, ...: CPython's result and exceptions */
+    const char *a = as_obj(E, l, lt), *b = as_obj(E, r, rt);
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, a, b, (int)op,
+         binop_spelling[op]);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    return o;
+  }
   static const char *const num_helper[] = {"dynac_num_add", "dynac_num_sub", "dynac_num_mul",
                                            NULL, "dynac_num_floordiv", "dynac_num_mod",
                                            "dynac_num_pow"};
@@ -386,6 +413,16 @@ static const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, co
 
 /* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
 static const char *emit_compare(em *E, expr *e) {
+  if (e->ty->kind == TY_OBJ) { /* a OP b with an object: PyObject_RichCompare (infer: no chains) */
+    static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
+    expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
+    const char *a = as_obj(E, emit_expr(E, l), l->ty);
+    const char *b = as_obj(E, emit_expr(E, r), r->ty);
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[e->u.cmp.ops[0]]);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    return o;
+  }
   const char *res = tmpvar(E, &ty_bool);
   const char *prev = emit_expr(E, e->u.cmp.operands[0]);
   const type *pt = e->u.cmp.operands[0]->ty;
@@ -450,6 +487,11 @@ static const char *emit_tuple(em *E, expr *e) {
   const char *res = tmpvar(E, e->ty);
   for (int i = 0; i < e->u.tuple.n; i++) {
     const char *v = emit_expr(E, e->u.tuple.elts[i]);
+    if (e->u.tuple.elts[i]->ty->kind == TY_OBJ) { /* a, b = b, a: rebinding a must not free b's value */
+      const char *own = tmpvar(E, &ty_obj);
+      line(E, "%s = Py_NewRef(%s);", own, v);
+      v = own;
+    }
     line(E, "%s.v%d = %s;", res, i, v);
   }
   return res;
@@ -465,7 +507,8 @@ static const char *box_value(em *E, const char *v, const type *t) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);
   case TY_NUM: return arena_printf(E->m->a, "dynac_box_num(%s)", v);
-  case TY_LIST: return arena_printf(E->m->a, "Py_NewRef(%s)", v);
+  case TY_LIST: case TY_OBJ: return arena_printf(E->m->a, "Py_NewRef(%s)", v);
+  case TY_NONE: return "Py_NewRef(Py_None)";
   case TY_BUF: return arena_printf(E->m->a, "Py_NewRef(%s->obj)", v);
   case TY_TUPLE: return arena_printf(E->m->a, "dynac_box_%s(&%s)", t->code, v);
   case TY_NP: return arena_printf(E->m->a, "dynac_box_np_%s(%s)", np_name(t->fmt), v);
@@ -696,6 +739,7 @@ static const char *elem_unbox_cond(em *E, const type *t, const char *o, const ch
   case TY_BOOL: return arena_printf(E->m->a, "dynac_elem_bool(%s, &%s)", o, res);
   case TY_NUM: return arena_printf(E->m->a, "dynac_elem_num(%s, &%s)", o, res);
   case TY_LIST: return arena_printf(E->m->a, "dynac_elem_list(%s, &%s)", o, res);
+  case TY_OBJ: return arena_printf(E->m->a, "dynac_elem_obj(%s, &%s)", o, res);
   case TY_TUPLE: return arena_printf(E->m->a, "dynac_unbox_%s(%s, &%s)", t->code, o, res);
   case TY_NP: return arena_printf(E->m->a, "%s(%s, &%s)", elem_fn(E->m, t), o, res);
   default: return "1";
@@ -851,8 +895,9 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *const
     const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s, %s, %s, %s)", obj, idx, boxed,
                                     where(E));
     const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx, slow);
-    fail_if(E, "DYNAC_FAIL_NONE_RESULT", "the old element is not a plain number (releasing it could run Python code)",
-            arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
+    if (et->kind != TY_OBJ) /* a list of objects: the undo log keeps the old one until the end */
+      fail_if(E, "DYNAC_FAIL_NONE_RESULT", "the old element is not a plain number (releasing it could run Python code)",
+              arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
     const char *store = et->kind == TY_FLOAT
         ? arena_printf(E->m->a, "dynac_list_store_float(dynac__u, %s, %s, %s)", obj, k, v)
         : arena_printf(E->m->a, "dynac_list_store(dynac__u, %s, %s, %s)", obj, k, boxed);
@@ -892,6 +937,13 @@ static const char *const *emit_index(em *E, expr *sub) {
 static const char *emit_subscript(em *E, expr *e) {
   const char *obj = emit_expr(E, e->u.sub.obj);
   const type *ot = e->u.sub.obj->ty;
+  if (ot->kind == TY_OBJ || e->u.sub.index->ty->kind == TY_OBJ) { /* PyObject_GetItem */
+    const char *key = as_obj(E, emit_expr(E, e->u.sub.index), e->u.sub.index->ty);
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", o, obj, key);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    return o;
+  }
   if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index);
   obj = keep(E, obj, ot);
   return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index);
@@ -1024,7 +1076,8 @@ static const char *emit_call(em *E, expr *e) {
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
     /* a container result would be borrowed from r: it cannot be kept */
     const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
-    line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
+    if (callee->ret->kind == TY_OBJ) line(E, "st = dynac_elem_obj(r, &%s);", res); /* None too */
+    else line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
          ub ? arena_printf(E->m->a, "%s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK", ub, res) : "DYNAC_DEOPT");
     line(E, "Py_DECREF(r);");
     line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
@@ -1038,6 +1091,7 @@ static const char *emit_call(em *E, expr *e) {
        where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
   if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
+  else if (callee->generic) line(E, "dynac__effects = 1; /* the callee may have run Python code */");
   E->indent--;
   line(E, "}");
   sb_free(&args);
@@ -1136,6 +1190,12 @@ static const char *emit_expr(em *E, expr *e) {
 /* ---- statements ------------------------------------------------------------ */
 static void emit_block(em *E, stmt *s);
 
+/* `return None`: a kernel typed to return an object returns the object None. */
+static const char *return_none(inst *in) {
+  return in->ret->kind == TY_OBJ ? "*dynac_out = Py_NewRef(Py_None);\nreturn DYNAC_OK;"
+                                 : "return DYNAC_OK_NONE;";
+}
+
 static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
     const type *ot = t->sub->u.sub.obj->ty;
@@ -1159,7 +1219,11 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
     return;
   }
   if (!t->is_tuple) {
-    line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, E->in->local_ty[t->local]));
+    const type *lt = E->in->local_ty[t->local];
+    if (lt->kind == TY_OBJ) /* the old value is released, as STORE_FAST does */
+      line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, t->local),
+           convert(E, v, vt, lt));
+    else line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, lt));
     if (t->local >= E->in->fn->nparams || E->region)
       line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
     E->bound[t->local] = true;
@@ -1274,14 +1338,16 @@ static void emit_stmt(em *E, stmt *s) {
     const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
                                       s->u.aug.value->ty, res);
-    line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt));
+    line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
     break;
   }
   case ST_RETURN:
-    if (!s->u.ret) { line(E, "return DYNAC_OK_NONE;"); break; }
+    if (!s->u.ret || s->u.ret->kind == EX_NONE) { line(E, "%s", return_none(E->in)); break; }
     {
       const char *v = emit_expr(E, s->u.ret);
-      line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
+      if (E->in->ret->kind == TY_OBJ) /* a new reference for the caller */
+        line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, s->u.ret->ty, E->in->ret));
+      else line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
       line(E, "return DYNAC_OK;");
     }
     break;
@@ -1332,8 +1398,10 @@ static void emit_stmt(em *E, stmt *s) {
     E->indent++;
     loop_tick(E);
     bool *before = bound_save(E);
+    const char *k = s->u.for_.how == 'r' ? arena_printf(E->m->a, "(n%d - 1 - k%d)", label, label) /* reversed() */
+                                         : arena_printf(E->m->a, "k%d", label);
     assign_target(E, s->u.for_.tgt,
-                  arena_printf(E->m->a, "(int64_t)((uint64_t)%s + k%d * (uint64_t)%s)", startv, label, stepv),
+                  arena_printf(E->m->a, "(int64_t)((uint64_t)%s + %s * (uint64_t)%s)", startv, k, stepv),
                   &ty_int);
     emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
     break;
@@ -1367,7 +1435,8 @@ static const char *params_of(module *m, inst *in, bool exported) {
   for (int i = 0; i < in->fn->nparams; i++) {
     if (i) sb_puts(&b, ", ");
     note_type(in->args[i]);
-    sb_printf(&b, "%s l_%s", c_type(in->args[i]), in->fn->params[i]);
+    sb_printf(&b, "%s %c_%s", c_type(in->args[i]), in->args[i]->kind == TY_OBJ ? 'p' : 'l',
+              in->fn->params[i]); /* an object parameter: borrowed p_x, owned local l_x */
   }
   note_type(in->ret);
   if (in->ret->kind != TY_UNKNOWN) {
@@ -1399,10 +1468,19 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
                         strbuf *out) {
   infer_retype(m, in);
   strbuf locals = {0}, body = {0};
+  for (int i = 0; i < in->fn->nparams; i++)
+    if (in->args[i]->kind == TY_OBJ)
+      sb_printf(&locals, "DYNAC_OBJ l_%s = Py_NewRef(p_%s); /* owned: it can be rebound */\n",
+                in->fn->local_cnames[i], in->fn->params[i]);
   for (int i = in->fn->nparams; i < in->fn->nlocals; i++) {
     const type *t = in->local_ty[i];
     if (t->kind == TY_UNKNOWN) continue;
     note_type(t);
+    if (t->kind == TY_OBJ) {
+      sb_printf(&locals, "DYNAC_OBJ l_%s = NULL; /* owned */\nbool b_%s = false; /* bound? */\n",
+                in->fn->local_cnames[i], in->fn->local_cnames[i]);
+      continue;
+    }
     sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
               in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
               in->fn->local_cnames[i]);
@@ -1427,7 +1505,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in, exported)},
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
-                  {"end", "return DYNAC_OK_NONE; /* end of the function: None */"}};
+                  {"end", arena_printf(m->a, "%s /* end of the function: None */", return_none(in))}};
   bool ok = fill(tpl, holes, 6, out);
   sb_puts(out, "\n");
   sb_free(&locals);
@@ -1492,6 +1570,8 @@ int emit_guard_list(module *m, inst *in, const char ***out) {
                             ? "array.array" : t->buf_kind == 'm' ? "memoryview" : t->buf_kind ==
                             'y' ? "bytes" : t->buf_kind == 'n' ? "numpy.ndarray" : "bytearray",
                             t->ndim, t->fmt, t->strided ? "" : ", C-contiguous");
+    else if (t->kind == TY_OBJ)
+      g[n++] = arena_printf(m->a, "%s is any object (operations on it go through the C API)", p);
     else g[n++] = arena_printf(m->a, "type(%s) is %s", p, ty_python_name(m->a, t));
   }
   for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
@@ -1517,6 +1597,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
                 t->strided, text);
     else if (t->kind == TY_NP) sb_printf(&checks, "DYNAC_GUARD_NP(%d, '%c', %s)\n", i, t->fmt, text);
     else if (t->kind == TY_LIST) sb_printf(&checks, "DYNAC_GUARD_LIST(%d, %s)\n", i, text);
+    else if (t->kind == TY_OBJ) sb_printf(&checks, "/* args[%d]: any object */\n", i);
     else if (t->kind == TY_TUPLE)
       sb_printf(&checks, "DYNAC_GUARD_UNBOX(%d, dynac_unbox_%s, dynac_%s, %s)\n", i, t->code,
                 t->code, text);
@@ -1547,7 +1628,8 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     else if (t->kind == TY_NP)
       sb_printf(&unbox, "%s a%d = 0;\nif (%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n", c_type(t), i,
                 elem_fn(m, t), i, i, release.data ? release.data : "");
-    else if (t->kind == TY_LIST) sb_printf(&unbox, "PyObject *a%d = args[%d]; /* borrowed */\n", i, i);
+    else if (t->kind == TY_LIST || t->kind == TY_OBJ)
+      sb_printf(&unbox, "PyObject *a%d = args[%d]; /* borrowed */\n", i, i);
     else if (t->kind == TY_TUPLE)
       sb_printf(&unbox, "dynac_%s a%d;\nif (dynac_unbox_%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n",
                 t->code, i, t->code, i, i, release.data ? release.data : "");
@@ -1572,6 +1654,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     const type *rt = in->ret;
     const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
                      : rt->kind == TY_LIST ? "Py_NewRef(r)"
+                     : rt->kind == TY_OBJ ? "r; /* the kernel's new reference */"
                      : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
                      : arena_printf(m->a, "%s(r)", box_fn(m, rt));
     sb_printf(&box, "*result = %s;", bx);
@@ -1602,6 +1685,7 @@ static const char *elem_fn(module *m, const type *t) {
   case TY_BOOL: return "dynac_elem_bool";
   case TY_NUM: return "dynac_elem_num";
   case TY_LIST: return "dynac_elem_list";
+  case TY_OBJ: return "dynac_elem_obj";
   case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);
   case TY_NP: return arena_printf(m->a, "dynac_elem_np_%s", np_name(t->fmt));
   default: return NULL;
@@ -1939,7 +2023,7 @@ int emit_region_lines(module *m, func *f, int *lines, int cap) {
 static const char *box_fn(module *m, const type *t) {
   switch (t->kind) {
   case TY_NP: return arena_printf(m->a, "dynac_box_np_%s", np_name(t->fmt));
-  case TY_LIST: return "Py_NewRef";
+  case TY_LIST: case TY_OBJ: return "Py_NewRef";
   case TY_INT: return "dynac_box_int";
   case TY_FLOAT: return "dynac_box_float";
   case TY_NUM: return "dynac_box_num";
@@ -2197,8 +2281,9 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
       sb_printf(&tables, "static const char *const dynac__guards_%s[] = {\n", in->cname);
       for (int g = 0; g < ng; g++) sb_printf(&tables, "    %s,\n", c_string(m, gl[g]));
       sb_puts(&tables, "};\n");
-      sb_printf(&ents, "    {%s, dynac_guard_%s, dynac_glue_%s, %d, dynac__guards_%s},\n",
-                c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname);
+      sb_printf(&ents, "    {%s, dynac_guard_%s, dynac_glue_%s, %d, dynac__guards_%s, %s},\n",
+                c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname,
+                in->generic ? "DYNAC_ENTRY_GENERIC" : "0");
       ne++;
     }
     bool has_kernel = f->partial ? f->nregions > 0 : false;

@@ -124,6 +124,9 @@ static void check_type(xctx *X, const type *t, srcpos pos, const char *what) {
            "kept by running such cases in the interpreter, which exported C does not have",
            what, ty_python_name(X->m->a, t)), "pass a memoryview of the array (Python floats and "
            "ints), or an array('d')");
+  else if (t->kind == TY_OBJ)
+    refuse(X, pos, arena_printf(X->m->a, "%s is an object: its operations go through the "
+           "CPython C API", what), "give it a number type (int, float, bool)");
   else if (t->kind == TY_TUPLE)
     for (int i = 0; i < t->n; i++) check_type(X, t->elts[i], pos, what);
 }

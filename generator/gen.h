@@ -91,6 +91,8 @@ typedef enum tykind {
   TY_LIST, /* a list object (borrowed PyObject *), elements of one type elts[0] */
   TY_BUF,  /* a buffer (array.array, memoryview, bytes, bytearray: 1-D; numpy.ndarray:
               1-D or 2-D): dynac_view * */
+  TY_OBJ,  /* any Python object (an owned PyObject *): operations go through the C API
+              (PyObject_RichCompare, ...) and may run Python code (an effect) */
   TY_NP    /* a numpy scalar (numpy.float64, numpy.int8, numpy.bool_, ...) of dtype `fmt`:
               numpy's promotion rules; every case where numpy and the kernel could differ
               (division by zero, wrapping, ...) deoptimises */
@@ -107,13 +109,15 @@ typedef struct type {
   bool strided;                /* TY_BUF: any stride (else C-contiguous) */
   int ndim;                    /* TY_BUF: dimensions (2 only for an ndarray) */
 } type;
-extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num;
+extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */
 const type *ty_join(const type *x, const type *y);        /* lattice join */
 const char *ty_python_name(arena *a, const type *t);       /* "tuple[float, int]" */
 /* A type spelled as in annotations, signatures= and profiles: int, float,
  * bool, tuple[T, ...], list[T], array[d], memoryview[d], memoryview[d,
- * strided], bytes, bytearray; NULL if not a kernel type. */
+ * strided], bytes, bytearray; object, and any other class as `dynac record`
+ * names it (builtins.str, module.Class): an object; a bare `list`:
+ * list[object]. NULL if not a kernel type. */
 const type *ty_from_name(const char *name);
 const type *ty_list(const type *elt);                       /* interned */
 const type *ty_buf(char buf_kind, char fmt, bool strided);  /* interned; NULL: bad format */
@@ -242,7 +246,8 @@ typedef struct stmt {
       struct stmt *body, *orelse;
       bool has_else;
       /* ST_FOR_ITER */
-      char how;                  /* 'i' plain, 'e' enumerate, 'z' zip, 'r' reversed */
+      char how;                  /* 'i' plain, 'e' enumerate, 'z' zip, 'r' reversed (ST_FOR_RANGE:
+                                    'r' for reversed(range(...)), else 'i') */
       int niters;
       expr **iters;              /* the containers iterated */
     } for_;
@@ -335,6 +340,8 @@ typedef struct inst {
                               through callees): cannot deoptimise once one ran */
   bool opaque_calls;       /* makes allow_in_graph calls (itself or through callees) */
   bool containers;         /* holds lists or buffers (borrowed references) */
+  bool generic;            /* operates on objects through the C API (itself or through
+                              callees): Python code may run, so no deoptimisation after */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not
                               compiled (NULL: it is) */
   int ntop;

@@ -68,6 +68,8 @@ typedef struct ctx {
   inst *in;
   bool strict;   /* final pass: an unknown type is a failure */
   int top;       /* partial functions: split_id of the split-block statement being typed */
+  expr *unpacked; /* a tuple display assigned straight to unpacking targets (a, b = b, a):
+                     the only tuple that may hold objects (owned by temporaries) */
 } ctx;
 
 static inst *get_inst(module *m, func *f, const type **args);
@@ -126,8 +128,23 @@ static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const
   return binop_result(op, l, r);
 }
 
+/* A value the C API operates on: an object, or a Python number boxed for
+ * an operation with one. */
+static bool generic_operand(const type *t) {
+  return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST;
+}
+
+/* An operation through the C API: Python code may run (an effect). */
+static const type *generic_op(ctx *c) {
+  c->in->generic = true;
+  c->in->effectful = true;
+  return &ty_obj;
+}
+
 static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
+  if ((l->kind == TY_OBJ || r->kind == TY_OBJ) && generic_operand(l) && generic_operand(r))
+    return generic_op(c); /* PyNumber_Add, ... */
   if ((l->kind == TY_NP || r->kind == TY_NP) && ty_is_scalar(l) && ty_is_scalar(r))
     return np_binop_type(c, e, op, l, r);
   if (!ty_is_number(l) || !ty_is_number(r)) {
@@ -162,6 +179,7 @@ static const type *type_len_sum(ctx *c, expr *e, const type *a) {
  * TypeError. */
 static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
+  if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && generic_operand(vt)) return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
     return true;
   if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && vt->kind != TY_NUM)
@@ -181,7 +199,7 @@ static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
-  if (lt->kind != TY_LIST || !ty_is_number(lt->elts[0])) {
+  if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
     return &ty_conflict;
   }
@@ -247,6 +265,11 @@ static const type *type_subscript(ctx *c, expr *e) {
     if (k < 0 || k >= ot->n) { fail(c, e->pos, "tuple index out of range"); return &ty_conflict; }
     return ot->elts[k];
   }
+  if (ot->kind == TY_OBJ && generic_operand(it)) return generic_op(c); /* PyObject_GetItem */
+  if (ot->kind == TY_LIST && ot->elts[0]->kind == TY_OBJ && it->kind == TY_OBJ) {
+    c->in->containers = true;
+    return generic_op(c);
+  }
   if (ot->kind != TY_LIST && ot->kind != TY_BUF) {
     fail(c, e->pos, arena_printf(c->m->a, "indexing a %s", ty_python_name(c->m->a, ot)));
     return &ty_conflict;
@@ -309,7 +332,8 @@ static const type *type_call(ctx *c, expr *e) {
     }
     if (unknown) return &ty_unknown;
     for (int i = 0; i < n; i++)
-      if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]))
+      if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]) &&
+          at[i]->kind != TY_OBJ)
         return &ty_conflict;
     inst *callee = get_inst(c->m, f, at);
     e->u.call.inst = callee;
@@ -324,6 +348,7 @@ static const type *type_call(ctx *c, expr *e) {
     }
     if (callee->effectful) c->in->effectful = true;
     if (callee->opaque_calls) c->in->opaque_calls = true;
+    if (callee->generic) c->in->generic = true;
     if (callee->ret->kind == TY_UNKNOWN)
       return callee->typing ? &ty_unknown : &ty_none;
     return callee->ret;
@@ -410,6 +435,20 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   for (int i = 0; i < e->u.cmp.n; i++) {
     const type *a = type_expr(c, e->u.cmp.operands[i], false);
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
+    if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ)) { /* PyObject_RichCompare */
+      if (e->u.cmp.n > 2) {
+        fail(c, e->pos, "a comparison chain with objects");
+        return &ty_conflict;
+      }
+      if (!generic_operand(a) || !generic_operand(prev ? prev : a)) {
+        fail(c, e->pos, arena_printf(c->m->a, "comparison of an object with a %s",
+             ty_python_name(c->m->a, a->kind == TY_OBJ && prev ? prev : a)));
+        return &ty_conflict;
+      }
+      if (prev) return generic_op(c);
+      prev = a;
+      continue;
+    }
     if (!ty_is_scalar(a)) {
       fail(c, e->pos, arena_printf(c->m->a, "comparison of a %s", ty_python_name(c->m->a, a)));
       return &ty_conflict;
@@ -433,6 +472,13 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
     return &ty_conflict;
   }
   return mixed ? &ty_bool : res;
+}
+
+static bool tuple_holds_object(const type *t) {
+  if (t->kind == TY_OBJ) return true;
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->n; i++) if (tuple_holds_object(t->elts[i])) return true;
+  return false;
 }
 
 /* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
@@ -500,7 +546,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
     if (l != r && ty_join(l, r)->kind == TY_NUM) { t = &ty_num; break; }
     if (l != r || !ty_is_scalar(l)) {
-      fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s gives either operand's type",
+      fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s by value",
            e->u.boolop.is_and ? "and" : "or", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
       t = &ty_conflict;
       break;
@@ -514,6 +560,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *b = type_expr(c, e->u.ifexp.orelse, truth);
     if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
     t = ty_join(a, b);
+    if (t->kind == TY_OBJ) t = &ty_conflict; /* by value: kept scalar */
     if (t->kind == TY_CONFLICT)
       fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
                                    ty_python_name(c->m->a, a), ty_python_name(c->m->a, b)));
@@ -539,6 +586,10 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_ATTR: t = type_attr(c, e); break;
   }
   if (ty_is_container(t)) c->in->containers = true;
+  if (t->kind == TY_TUPLE && tuple_holds_object(t) && e != c->unpacked) {
+    fail(c, e->pos, "a tuple holding objects");
+    t = &ty_conflict;
+  }
   if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
   if (truth && t->kind == TY_BUF && t->buf_kind == 'n')
     fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
@@ -560,7 +611,7 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
   if (t->kind == TY_UNKNOWN) return;
   if (!tg->is_tuple) {
     const type *old = c->in->local_ty[tg->local];
-    if (tg->local < c->in->fn->nparams && old != t) {
+    if (tg->local < c->in->fn->nparams && old != t && !(old->kind == TY_OBJ && generic_operand(t))) {
       fail(c, pos, arena_printf(c->m->a, "parameter '%s' (%s) is assigned a %s",
            c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t)));
       return;
@@ -574,7 +625,7 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
                 "from a numpy value)" : ""));
       return;
     }
-    if (t->kind == TY_NONE) { fail(c, pos, "assignment of None"); return; }
+    if (t->kind == TY_NONE && j->kind != TY_OBJ) { fail(c, pos, "assignment of None"); return; }
     if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
     return;
   }
@@ -625,6 +676,10 @@ static void type_for_iter(ctx *c, stmt *s) {
       return;
     }
     el[i] = ty_elem(t);
+    if (el[i]->kind == TY_OBJ && s->u.for_.how != 'i' && s->u.for_.how != 'r') {
+      fail(c, s->u.for_.iters[i]->pos, "enumerate() or zip() of a list of objects");
+      return;
+    }
   }
   if (s->u.for_.start) {
     const type *st = type_expr(c, s->u.for_.start, false);
@@ -649,7 +704,13 @@ static void type_for_iter(ctx *c, stmt *s) {
 static void type_stmt(ctx *c, stmt *s) {
   switch (s->kind) {
   case ST_ASSIGN: {
-    const type *t = type_expr(c, s->u.assign.value, false);
+    expr *v = s->u.assign.value;
+    bool unpack = v->kind == EX_TUPLE;
+    for (int i = 0; i < s->u.assign.ntargets; i++)
+      if (!s->u.assign.targets[i]->is_tuple || s->u.assign.targets[i]->n != v->u.tuple.n) unpack = false;
+    c->unpacked = unpack ? v : NULL;
+    const type *t = type_expr(c, v, false);
+    c->unpacked = NULL;
     for (int i = 0; i < s->u.assign.ntargets; i++) bind(c, s->u.assign.targets[i], t, s->pos);
     break;
   }
@@ -658,6 +719,10 @@ static void type_stmt(ctx *c, stmt *s) {
       const type *l = type_expr(c, s->u.aug.sub, false);
       const type *r = type_expr(c, s->u.aug.value, false);
       if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
+      if (l->kind == TY_OBJ || r->kind == TY_OBJ) {
+        fail(c, s->pos, "augmented assignment with an object");
+        break;
+      }
       expr fake = {.pos = s->pos};
       const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
       if (s->u.aug.sub->u.sub.obj->ty->kind == TY_TUPLE) {
@@ -670,6 +735,10 @@ static void type_stmt(ctx *c, stmt *s) {
     }
     const type *l = c->in->local_ty[s->u.aug.local];
     const type *r = type_expr(c, s->u.aug.value, false);
+    if (l->kind == TY_OBJ || r->kind == TY_OBJ) { /* in-place operators are not compiled */
+      fail(c, s->pos, "augmented assignment with an object");
+      break;
+    }
     if (l->kind == TY_UNKNOWN) {
       if (c->strict) fail(c, s->pos, arena_printf(c->m->a, "local '%s' is read before any "
                           "assignment", c->in->fn->locals[s->u.aug.local]));
@@ -749,8 +818,16 @@ static void type_body(ctx *c) {
   c->top = -1;
 }
 
+/* A list or tuple whose elements are lists: the inner ones are borrowed. */
+static bool holds_nested_container(const type *t) {
+  if (t->kind != TY_LIST && t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind == TY_LIST || holds_nested_container(t->elts[i])) return true;
+  return false;
+}
+
 static void type_inst(module *m, inst *in) {
-  ctx c = {m, in, false, -1};
+  ctx c = {m, in, false, -1, NULL};
   in->typing = true;
   int ntop = in->fn->nsplit;
   in->ntop = ntop;
@@ -769,6 +846,14 @@ static void type_inst(module *m, inst *in) {
   }
   if (in->containers && in->opaque_calls) /* the callee could free what the kernel borrows */
     fail(&c, in->fn->pos, "allow_in_graph calls in a function that holds lists or buffers");
+  if (in->generic) { /* Python code may run: it must not free a list the kernel borrows */
+    in->effectful = true;
+    for (int i = 0; i < in->fn->nlocals; i++)
+      if (holds_nested_container(in->local_ty[i]))
+        fail(&c, in->fn->pos, arena_printf(m->a, "operations on objects (which may run Python "
+             "code) in a function that holds the %s '%s' (its inner lists are borrowed)",
+             ty_python_name(m->a, in->local_ty[i]), in->fn->locals[i]));
+  }
   in->typing = false;
 }
 
@@ -901,7 +986,7 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
 }
 
 void infer_retype(module *m, inst *in) {
-  ctx c = {m, in, true, -1};
+  ctx c = {m, in, true, -1, NULL};
   bool ok = in->ok;
   const char *f = in->fail;
   const char **saved = in->top_fail;
@@ -910,6 +995,33 @@ void infer_retype(module *m, inst *in) {
   in->top_fail = saved;
   in->ok = ok; /* retyping only restores expr->ty; the verdict stands */
   in->fail = f;
+}
+
+/* t with the elements of its lists, and its tuples, held as objects
+ * (list[tuple[int, int]] -> list[object], tuple[...] -> object); numbers stay. */
+static const type *widen(const type *t) {
+  if (t->kind == TY_TUPLE) return &ty_obj;
+  if (t->kind == TY_LIST && !ty_is_scalar(t->elts[0])) return ty_list(&ty_obj);
+  return t;
+}
+
+/* A specialisation that did not compile, typed again with its containers'
+ * elements as objects (code that only compares and moves elements, like
+ * heapq's, then compiles for any element type); the original one when that
+ * changes nothing or does not compile either. */
+static inst *widened_inst(module *m, func *f, inst *in) {
+  inst *wi = in;
+  for (int level = 0; level < 2 && !wi->ok; level++) { /* then the other parameters too */
+    const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+    bool changed = false;
+    for (int i = 0; i < f->nparams; i++) {
+      w[i] = level == 0 || in->args[i]->kind == TY_LIST ? widen(in->args[i]) : &ty_obj;
+      if (w[i] != in->args[i]) changed = true;
+    }
+    inst *next = changed ? get_inst(m, f, w) : NULL;
+    if (next) wi = next;
+  }
+  return wi->ok ? wi : in;
 }
 
 void infer_module(module *m) {
@@ -929,17 +1041,20 @@ void infer_module(module *m) {
                         "signatures=[...], or record a profile with 'python3 -m dynac record'";
       continue;
     }
-    inst **tail = &f->insts;
-    for (spec *s = f->specs; s; s = s->next) {
-      inst *in = get_inst(m, f, s->args);
-      if (!in) continue;
-      bool listed = false;
-      for (inst *o = f->insts; o; o = o->next_root) if (o == in) listed = true;
-      if (listed) continue;
-      in->origin = s->origin;
-      *tail = in;
-      tail = &in->next_root;
-    }
+    /* typed specialisations first: the cache checks entries in order, and
+     * one taking objects accepts any argument */
+    for (int generic = 0; generic < 2; generic++)
+      for (spec *s = f->specs; s; s = s->next) {
+        inst *in = get_inst(m, f, s->args);
+        if (in && !in->ok) in = widened_inst(m, f, in);
+        if (!in || in->generic != generic) continue;
+        bool listed = false;
+        inst **tail = &f->insts;
+        for (; *tail; tail = &(*tail)->next_root) if (*tail == in) listed = true;
+        if (listed) continue;
+        in->origin = s->origin;
+        *tail = in;
+      }
   }
   /* Transitive slot sets and callee lists (fixpoint over the call graph). */
   for (inst *in = m->insts; in; in = in->next_all) {

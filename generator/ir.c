@@ -1094,6 +1094,16 @@ static stmt *lower_for_iter(lower *L, TSNode n, TSNode right) {
 static stmt *lower_for(lower *L, TSNode n) {
   TSNode right = child_by_field(n, "right");
   TSNode fnode = child_by_field(right, "function");
+  bool rev = false; /* reversed(range(...)): the same range, last element first */
+  if (node_is(right, "call") && is_builtin_name(L, fnode, "reversed")) {
+    TSNode args = child_by_field(right, "arguments");
+    TSNode inner = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : args;
+    if (node_is(inner, "call") && is_builtin_name(L, child_by_field(inner, "function"), "range")) {
+      right = inner;
+      fnode = child_by_field(right, "function");
+      rev = true;
+    }
+  }
   if (!node_is(right, "call") || !is_builtin_name(L, fnode, "range"))
     return lower_for_iter(L, n, right);
   expr *a[3];
@@ -1109,6 +1119,7 @@ static stmt *lower_for(lower *L, TSNode n) {
   s->u.for_.start = na >= 2 ? a[0] : NULL;
   s->u.for_.stop = na >= 2 ? a[1] : a[0];
   s->u.for_.step = na == 3 ? a[2] : NULL;
+  s->u.for_.how = rev ? 'r' : 'i';
   return lower_for_body(L, n, s) ? s : NULL;
 }
 

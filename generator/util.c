@@ -159,6 +159,7 @@ const type ty_bool = {TY_BOOL, 0, NULL, "b", 0, 0, false, 0};
 const type ty_none = {TY_NONE, 0, NULL, "n", 0, 0, false, 0};
 const type ty_conflict = {TY_CONFLICT, 0, NULL, "!", 0, 0, false, 0};
 const type ty_num = {TY_NUM, 0, NULL, "u", 0, 0, false, 0};
+const type ty_obj = {TY_OBJ, 0, NULL, "O", 0, 0, false, 0};
 
 typedef struct type_node { const type *t; struct type_node *next; } type_node;
 static type_node *interned; /* process-wide; types outlive one module */
@@ -307,6 +308,10 @@ const type *ty_join(const type *x, const type *y) {
   bool xn = x->kind == TY_INT || x->kind == TY_FLOAT || x->kind == TY_NUM;
   bool yn = y->kind == TY_INT || y->kind == TY_FLOAT || y->kind == TY_NUM;
   if (xn && yn) return &ty_num;
+  /* an object local can hold a number, None or a list too */
+  if ((x->kind == TY_OBJ && (ty_is_number(y) || y->kind == TY_NONE || y->kind == TY_LIST)) ||
+      (y->kind == TY_OBJ && (ty_is_number(x) || x->kind == TY_NONE || x->kind == TY_LIST)))
+    return &ty_obj;
   return &ty_conflict;
 }
 
@@ -319,6 +324,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_UNKNOWN: return "None";
   case TY_CONFLICT: return "<conflict>";
   case TY_NUM: return "int | float";
+  case TY_OBJ: return "object";
   case TY_TUPLE: {
     strbuf b = {0};
     sb_puts(&b, "tuple[");
@@ -357,9 +363,10 @@ static const type *parse_type(const char **pp) {
   const char *p = *pp;
   while (isspace((unsigned char)*p)) p++;
   const char *s = p;
-  while (isalnum((unsigned char)*p) || *p == '_' || *p == '.') p++;
+  /* dotted class names, qualified as recorded: mod.f.<locals>.C */
+  while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '<' || *p == '>') p++;
   size_t len = (size_t)(p - s);
-  char name[32];
+  char name[256];
   if (!len || len >= sizeof name) return NULL;
   memcpy(name, s, len);
   name[len] = 0;
@@ -370,9 +377,14 @@ static const type *parse_type(const char **pp) {
   else if (!strcmp(name, "bool")) t = &ty_bool;
   else if (!strcmp(name, "bytes")) t = ty_buf('y', 'B', false);
   else if (!strcmp(name, "bytearray")) t = ty_buf('Y', 'B', false);
-  else if (!strncmp(name, "numpy.", 6))
+  else if (!strncmp(name, "numpy.", 6)) {
     for (const char *f = np_formats; *f && !t; f++)
       if (!strcmp(name + 6, np_name(*f))) t = ty_np(*f);
+  }
+  if (!t && *p != '[') { /* objects: every other class, and a list of them */
+    if (!strcmp(name, "list")) t = ty_list(&ty_obj);
+    else if (!strcmp(name, "object") || strchr(name, '.')) t = &ty_obj;
+  }
   if (t) { *pp = p; return t; }
   if (*p++ != '[') return NULL;
   if (!strcmp(name, "list")) {

@@ -23,9 +23,11 @@
  *      naming the first failing guard (a static string; DYNAC_LOGS=guards);
  *   2. glue, dynac_glue_fn: unbox, compute what CPython would, box into
  *      *result (a new reference); return DYNAC_OK, DYNAC_DEOPT to let the
- *      interpreter run the call instead (only if nothing was changed yet), or
+ *      interpreter run the call instead (only if nothing was changed yet: the
+ *      next entry whose guard passes, or the interpreter, runs it), or
  *      DYNAC_ERROR with an exception set;
- *   3. static descriptors: a dynac_entry_desc per specialisation, a
+ *   3. static descriptors: a dynac_entry_desc per specialisation (flags 0,
+ *      or DYNAC_ENTRY_GENERIC for one that takes any object), a
  *      dynac_func_desc (flags DYNAC_FUNC_ROOT: calls dispatch without an
  *      enclosing compiled call), a dynac_module_desc with a zeroed
  *      dynac_globals when no module-level value is guarded;
@@ -875,6 +877,84 @@ static inline int dynac_elem_list(PyObject *o, PyObject **out) {
   return 0;
 }
 
+/* ---- objects: values of any type, through the C API -----------------------
+ * A kernel value of type `object` (a list element of no number type, an
+ * argument recorded as some class) is an owned PyObject *. The generated C
+ * declares each one DYNAC_OBJ: the compiler releases it on every way out of
+ * its block (GCC's and Clang's cleanup attribute), so the many early
+ * returns of a kernel need no bookkeeping. Operations go through the C API,
+ * as the interpreter's own would (PyObject_RichCompare for `<`, ...), so
+ * results and exceptions are CPython's. They may run Python code (__lt__,
+ * __index__, ...): each sets `*effects` unless every operand is a value of
+ * a builtin type whose operation runs none (dynac_obj_pure); a kernel that
+ * ran Python code raises instead of deoptimising (dynac_deopt_after_effect). */
+static inline void dynac__obj_release(PyObject **p) { Py_XDECREF(*p); }
+#define DYNAC_OBJ __attribute__((cleanup(dynac__obj_release))) PyObject *
+
+/* Is `o` an int, float, bool, None, str or bytes, or a tuple of such (up to
+ * 4 levels): values whose comparison and arithmetic run no Python code? */
+static inline int dynac_obj_pure(PyObject *o, int depth) {
+  if (PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyBool_Check(o) || o == Py_None ||
+      PyUnicode_CheckExact(o) || PyBytes_CheckExact(o))
+    return 1;
+  if (!PyTuple_CheckExact(o) || depth >= 4) return 0;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++)
+    if (!dynac_obj_pure(PyTuple_GET_ITEM(o, i), depth + 1)) return 0;
+  return 1;
+}
+static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
+  if (!*effects && (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0)))) *effects = 1;
+}
+/* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
+ * with CPython's exception. */
+static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int *effects) {
+  dynac__obj_effect(a, b, effects);
+  return PyObject_RichCompare(a, b, op);
+}
+/* a OP b for the generator's binop numbering (+ - * / // % ** << >> & | ^). */
+static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *effects) {
+  dynac__obj_effect(a, b, effects);
+  switch (op) {
+  case 0: return PyNumber_Add(a, b);
+  case 1: return PyNumber_Subtract(a, b);
+  case 2: return PyNumber_Multiply(a, b);
+  case 3: return PyNumber_TrueDivide(a, b);
+  case 4: return PyNumber_FloorDivide(a, b);
+  case 5: return PyNumber_Remainder(a, b);
+  case 6: return PyNumber_Power(a, b, Py_None);
+  case 7: return PyNumber_Lshift(a, b);
+  case 8: return PyNumber_Rshift(a, b);
+  case 9: return PyNumber_And(a, b);
+  case 10: return PyNumber_Or(a, b);
+  default: return PyNumber_Xor(a, b);
+  }
+}
+/* bool(o): 1, 0, or -1 with CPython's exception. */
+static inline int dynac_obj_truth(PyObject *o, int *effects) {
+  if (o == Py_True) return 1;
+  if (o == Py_False || o == Py_None) return 0;
+  dynac__obj_effect(o, NULL, effects);
+  return PyObject_IsTrue(o);
+}
+/* o[key] (new reference; NULL with CPython's exception). A list or tuple
+ * indexed by an int runs no Python code. */
+static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effects) {
+  if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) *effects = 1;
+  return PyObject_GetItem(o, key);
+}
+/* *slot = v (v a new reference, NULL after a failed box: returns -1); the
+ * old value is released, as the interpreter's STORE_FAST does. */
+static inline int dynac_obj_set(PyObject **slot, PyObject *v) {
+  if (!v) return -1;
+  Py_XSETREF(*slot, v);
+  return 0;
+}
+/* An element read as an object: always one (a new reference in *out). */
+static inline int dynac_elem_obj(PyObject *o, PyObject **out) {
+  *out = Py_NewRef(o);
+  return 0;
+}
+
 /* ---- numpy scalars, without numpy's headers ------------------------------
  * Items read from an ndarray are numpy scalars (numpy.float64, numpy.int8,
  * ...), with numpy's promotion rules and numpy's answers where Python
@@ -1163,7 +1243,7 @@ static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *fil
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 3
+#define DYNAC_ABI_VERSION 4
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -1244,7 +1324,10 @@ typedef struct dynac_entry_desc {
   dynac_glue_fn glue;
   int nguards;
   const char *const *guards; /* the guards, in the order checked, for explain */
+  int flags;                 /* DYNAC_ENTRY_GENERIC: it takes objects of any type, so it
+                                stays behind the typed entries (never moved to the front) */
 } dynac_entry_desc;
+#define DYNAC_ENTRY_GENERIC 1
 
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
@@ -2001,12 +2084,12 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     *result = NULL;
     int st = e->d->glue(args, result);
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
-    if (st == DYNAC_DEOPT) {
+    if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
       if (dynac__log_dispatch)
-        dynac__log("dispatch", "%s: kernel %s deoptimised; this call runs in the interpreter",
-                   c->name, e->d->signature);
-      return DYNAC__INTERPRET;
+        dynac__log("dispatch", "%s: kernel %s deoptimised; this call goes to the next entry or "
+                   "the interpreter", c->name, e->d->signature);
+      continue;
     }
     e->hits++;
     if (dynac__log_dispatch && !e->logged_hit) {
@@ -2014,7 +2097,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
       dynac__log("dispatch", "%s: kernel %s served the call (first hit)", c->name,
                  e->d->signature);
     }
-    dynac__move_to_front(c, i);
+    if (!(e->d->flags & DYNAC_ENTRY_GENERIC)) dynac__move_to_front(c, i);
     return DYNAC__SERVED; /* DYNAC_OK, or DYNAC_ERROR with *result == NULL */
   }
   if (c->resume && !eager) { /* graph breaks: compiled regions, the rest interpreted */

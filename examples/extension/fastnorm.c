@@ -38,7 +38,7 @@ static int norm_glue(PyObject *const *args, PyObject **result) {
 
 static const char *const norm_guards[] = {"x is a float", "y is a float"};
 static const dynac_entry_desc norm_entries[] = {
-    {"(float, float) -> float", norm_guard, norm_glue, 2, norm_guards}};
+    {"(float, float) -> float", norm_guard, norm_glue, 2, norm_guards, 0}};
 static int64_t direct_calls[1], region_calls[1];
 static dynac_globals norm_globals; /* no module-level values to guard */
 static const dynac_func_desc funcs[] = {

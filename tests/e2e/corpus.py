@@ -123,6 +123,24 @@ def loop_while(n):
 
 
 @dynac.compile(signatures=["(int, int, int)"])
+def loop_reversed_range(start, stop, step):
+    """reversed(range(...)): the same elements, last first."""
+    total = 0
+    count = 0
+    for i in reversed(range(start, stop, step)):
+        total = total * 3 + i
+        count += 1
+        if count > 1000:
+            break
+    for j in reversed(range(stop)):
+        total -= j
+        count += 1
+        if count > 2000:
+            break
+    return total, count
+
+
+@dynac.compile(signatures=["(int, int, int)"])
 def loop_range(start, stop, step):
     total = 0
     count = 0

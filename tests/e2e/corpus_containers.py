@@ -330,3 +330,83 @@ def buf_fill_then_divide(a, n, d):
     for i in range(n):
         a[i % len(a)] += 1.0
     return a[0] / d
+
+
+# ---- objects: elements of any type, through the C API ------------------------
+@dynac.compile(signatures=["(list[object], int, int)"])
+def sift_down(heap, startpos, pos):
+    """heapq._siftdown: compares and moves elements of any type."""
+    newitem = heap[pos]
+    while pos > startpos:
+        parentpos = (pos - 1) >> 1
+        parent = heap[parentpos]
+        if newitem < parent:
+            heap[pos] = parent
+            pos = parentpos
+            continue
+        break
+    heap[pos] = newitem
+
+
+def sift_up(heap, pos):
+    """heapq._siftup, typed by its callers."""
+    endpos = len(heap)
+    startpos = pos
+    newitem = heap[pos]
+    childpos = 2 * pos + 1
+    while childpos < endpos:
+        rightpos = childpos + 1
+        if rightpos < endpos and not heap[childpos] < heap[rightpos]:
+            childpos = rightpos
+        heap[pos] = heap[childpos]
+        pos = childpos
+        childpos = 2 * pos + 1
+    heap[pos] = newitem
+    sift_down(heap, startpos, pos)
+
+
+@dynac.compile(signatures=["(list[object], object)", "(list[object], int)"])
+def heap_push_pop(heap, item):
+    """heapq.heappushpop: a swap through a tuple, a direct call, an object result."""
+    if heap and heap[0] < item:
+        item, heap[0] = heap[0], item
+        sift_up(heap, 0)
+    return item
+
+
+@dynac.compile(signatures=["(list[object])"])
+def heapify_all(x):
+    """heapq.heapify: reversed(range(...))."""
+    n = len(x)
+    for i in reversed(range(n // 2)):
+        sift_up(x, i)
+
+
+@dynac.compile(signatures=["(list[int])", "(list[object])"])
+def running_total(a):
+    """Arithmetic on objects (the first element's type decides); a list of
+    ints that overflows int64 deoptimises to the object entry."""
+    if not a:
+        return None
+    total = a[0]
+    for x in a:
+        total = total + x * 2
+    return total
+
+
+@dynac.compile(signatures=["(object, int)", "(object, object)"])
+def pick(o, k):
+    return o[k]
+
+
+@dynac.compile(signatures=["(list[object], object)"])
+def drain_until(a, stop):
+    """pop and append of objects; == with an object."""
+    n = 0
+    while a:
+        x = a.pop()
+        if x == stop:
+            a.append(x)
+            return n
+        n += 1
+    return n

@@ -23,6 +23,53 @@ F = [0.0, -0.0, 1.5, -2.25, 1e300, 5e-324, INF, -INF, NAN]
 IDX = [0, 1, 2, -1, -2, -3, 3, 5, 2**31, -2**63, 2**63 - 1, 2**63, True]
 
 
+LOG = []  # what the objects' special methods saw, in order (a side effect compared too)
+
+
+class Box:
+    """An element with Python-level comparison and arithmetic, logged."""
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, o):
+        LOG.append(("lt", self.v, getattr(o, "v", o)))
+        return self.v < o.v
+
+    def __eq__(self, o):
+        LOG.append(("eq", self.v, getattr(o, "v", o)))
+        return isinstance(o, Box) and self.v == o.v
+
+    def __add__(self, o):
+        LOG.append(("add", self.v, getattr(o, "v", o)))
+        return Box(self.v + getattr(o, "v", o))
+
+    def __mul__(self, k):
+        return Box(self.v * k)
+
+    __hash__ = None
+
+
+class Evil:
+    """__lt__ empties the list being sorted (heapq's own test does this)."""
+    def __init__(self, victim):
+        self.victim = victim
+
+    def __lt__(self, o):
+        self.victim.clear()
+        return True
+
+
+class Raiser:
+    def __lt__(self, o):
+        raise ZeroDivisionError("compared")
+
+
+def evil_heap(n):
+    heap = []
+    heap.extend(Evil(heap) for _ in range(n))
+    return heap
+
+
 def canon(v, seen=None):
     """A comparable picture of a value: floats by their bits, containers
     element by element, shared objects marked by first position."""
@@ -43,17 +90,20 @@ def canon(v, seen=None):
         return ("memoryview", v.format, [canon(x, seen) for x in v.tolist()])
     if isinstance(v, (int, bytes, bool, str, type(None))):
         return (type(v).__name__, v)
+    if isinstance(v, Box):
+        return ("Box", canon(v.v, seen))
     return (type(v).__name__,)
 
 
 def run(fn, make):
+    LOG.clear()
     args = make()
     try:
         r = ("ok", canon(fn(*args)))
     except Exception as e:  # noqa: BLE001 - the comparison is the point
         last = traceback.extract_tb(e.__traceback__)[-1]
         r = ("raise", type(e).__name__, str(e), last.name, last.lineno)
-    return r, canon(args)
+    return r, canon(args), list(LOG)
 
 
 def fl(*xs):
@@ -145,6 +195,31 @@ def cases():
     # gives CPython's answer
     c["buf_fill_then_divide"] = [(lambda n=n, d=d: (array("d", [0.0] * 1000), n, d))
                                  for n in [10, 5000, 200000] for d in [2.0, 0.0]]
+    from fractions import Fraction
+    rng = __import__("random").Random(7)
+    heaps = [[], [5], [1, 3, 5, 7, 9, 2], ["b", "a", "c"], [(2, "x"), (1, "y"), (1, "a")],
+             [NAN, 1.0, -0.0, 0.0, INF], [2**70, -2**70, 3], [Fraction(1, 3), 0.25, 1],
+             [rng.randrange(100) for _ in range(40)]]
+    c["sift_down"] = [(lambda h=h, p=p: (list(h), 0, p)) for h in heaps for p in [0, 1, 2, 5, 9, -1]]
+    c["sift_down"] += [lambda: ([1, "a", 2], 0, 2), lambda: ([Box(3), Box(1), Box(2), Box(0)], 0, 3),
+                       lambda: (evil_heap(4), 0, 3), lambda: ([Raiser(), Raiser()], 0, 1),
+                       lambda: ([[3], [1, 2], [0]], 0, 2), lambda: ([None, None], 0, 1)]
+    c["heap_push_pop"] = [(lambda h=h, x=x: (sorted(h) if h != heaps[5] else list(h), x))
+                     for h in heaps[:7] for x in [0, 4, "b", (1, "z")]]
+    c["heap_push_pop"] += [lambda: ([Box(1), Box(5), Box(3)], Box(4)), lambda: (evil_heap(3), Evil([])),
+                      lambda: ([1, 2], Raiser())]
+    c["heapify_all"] = [(lambda h=h: (list(h),)) for h in heaps]
+    c["heapify_all"] += [lambda: ([Box(v) for v in [5, 2, 8, 1, 9, 3]],), lambda: ([3, "a", 1, 2],),
+                         lambda: (evil_heap(6),)]
+    c["running_total"] = [lambda: ([],), lambda: ([1, 2, 3],), lambda: ([2**62, 2**62],),
+                          lambda: ([2**70, 1],), lambda: (["a", "bc"],), lambda: ([[1], [2, 3]],),
+                          lambda: ([1, "a"],), lambda: ([1.5, 2],), lambda: ([Fraction(1, 3), 1],),
+                          lambda: ([True, False],), lambda: ([Box(1), Box(2)],), lambda: ([NAN, -0.0],)]
+    c["pick"] = [lambda: ("abc", 1), lambda: ({"a": 1}, "a"), lambda: ([1, 2], 5), lambda: (5, 0),
+                 lambda: ({}, "k"), lambda: ((1, 2), -1), lambda: ([1, 2], 2**70), lambda: ([1, 2], "x")]
+    c["drain_until"] = [lambda: ([1, 2, 3], 2), lambda: (["a", "b"], "z"), lambda: ([], 1),
+                        lambda: ([NAN], NAN), lambda: ([Box(1), Box(2), Box(3)], Box(1)),
+                        lambda: ([1.0, 2], 1)]
     return c
 
 
