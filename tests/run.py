@@ -16,7 +16,7 @@ SUITE_TIMEOUT = 900  # seconds: a hang is a failure, not a stuck CI
 ONCE = ["tests/suite_generator.py", "tests/suite_export.py", "tests/suite_install.py"]
 PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
-              "tests/e2e/suite_colorsys.py", "tests/e2e/suite_containers.py",
+              "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
               "tests/e2e/suite_numpy.py"]
 

@@ -1,0 +1,59 @@
+"""Acceptance: the interpreter's own, unmodified stdlib modules (Lib/colorsys.py,
+and Lib/heapq.py with its C accelerator blocked the way test_heapq blocks
+it), each recorded with `python3 -m dynac record -m test test_NAME`, built
+into a separate directory, then `python3 -m dynac run --path DIR -m test
+test_NAME`: every test passes, and the dispatch counters show kernels (not
+the interpreter) served the module's functions. heapq's heaps hold ints,
+floats, tuples, lists, strings and test classes: its kernels take them as
+objects (the C API compares them)."""
+import colorsys
+import heapq
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import check, done, dynac_cmd  # noqa: E402
+
+# module, its functions the kernels must serve, the least calls they serve each, the build's count
+MODULES = [
+    (colorsys, ["rgb_to_yiq", "yiq_to_rgb", "rgb_to_hls", "hls_to_rgb", "_v", "rgb_to_hsv",
+                "hsv_to_rgb"], 100, "7 of 7 functions compiled"),
+    (heapq, ["heappush", "heappop", "heapify", "heapreplace", "heappushpop", "_heappop_max",
+             "_heapreplace_max", "_heapify_max", "_siftdown", "_siftup", "_siftdown_max",
+             "_siftup_max"], 20, "14 of 15 functions compiled"),
+]
+
+
+def acceptance(mod, funcs, least, compiled):
+    name = mod.__name__
+    tmp = tempfile.mkdtemp(prefix="dynac-%s-" % name)
+    try:
+        prof, out, stats = (os.path.join(tmp, n) for n in ("profile.json", "out", "stats.json"))
+        test = "test_" + name
+        r = dynac_cmd("record", "-o", prof, "-m", "test", test, cwd=tmp)
+        check("record -m test %s" % test, r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:])
+        r = dynac_cmd("build", mod.__file__, "--profile", prof, "-o", out, cwd=tmp)
+        check("build %s.py from the profile (%s)" % (name, compiled),
+              r.returncode == 0 and compiled in r.stderr, r.stderr)
+        check("the stdlib tree is untouched", not os.path.exists(
+            os.path.join(os.path.dirname(mod.__file__), "__dynac__")))
+        r = dynac_cmd("run", "--path", out, "--stats", stats, "-m", "test", test, cwd=tmp)
+        check("run: %s passes" % test, r.returncode == 0 and "SUCCESS" in r.stdout
+              and "1 test OK." in r.stdout, r.stdout[-2000:] + r.stderr[-2000:])
+        s = json.load(open(stats)) if os.path.exists(stats) else {}
+        for fn in funcs:
+            c = s.get("%s.%s" % (name, fn), {})
+            by_kernel = c.get("kernel_calls", 0) + c.get("direct_calls", 0)
+            check("kernels served %s.%s" % (name, fn),
+                  by_kernel >= least and by_kernel > 10 * c.get("interpreter_calls", 0),
+                  "counters: %r" % (c,))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+for m in MODULES:
+    acceptance(*m)
+done()
