@@ -1342,7 +1342,7 @@ static void emit_stmt(em *E, stmt *s) {
     break;
   }
   case ST_RETURN:
-    if (!s->u.ret || s->u.ret->kind == EX_NONE) { line(E, "%s", return_none(E->in)); break; }
+    if (!s->u.ret) { line(E, "%s", return_none(E->in)); break; }
     {
       const char *v = emit_expr(E, s->u.ret);
       if (E->in->ret->kind == TY_OBJ) /* a new reference for the caller */
@@ -2283,7 +2283,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
       sb_puts(&tables, "};\n");
       sb_printf(&ents, "    {%s, dynac_guard_%s, dynac_glue_%s, %d, dynac__guards_%s, %s},\n",
                 c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname,
-                in->generic ? "DYNAC_ENTRY_GENERIC" : "0");
+                takes_objects(in) ? "DYNAC_ENTRY_GENERIC" : "0");
       ne++;
     }
     bool has_kernel = f->partial ? f->nregions > 0 : false;

@@ -136,6 +136,7 @@ const type *ty_elem(const type *t);
 bool ty_is_container(const type *t);  /* list or buffer, or a tuple holding one */
 bool ty_is_number(const type *t);   /* int, float, bool, int | float: Python numbers */
 bool ty_is_scalar(const type *t);   /* a Python number or a numpy scalar */
+bool ty_holds_object(const type *t); /* object, or a list or tuple holding one */
 
 /* ---- IR ----------------------------------------------------------------- */
 typedef enum binop {
@@ -194,7 +195,7 @@ typedef struct expr {
     bool b;
     int local;                  /* EX_LOCAL */
     slot *global;               /* EX_GLOBAL: scalar global or math constant */
-    struct { binop op; struct expr *l, *r; } bin;
+    struct { binop op; struct expr *l, *r; bool inplace; } bin; /* inplace: from x op= v */
     struct { unop op; struct expr *a; } un;
     struct expr *not_arg;
     struct { int n; struct expr **operands; cmpop *ops; } cmp; /* n operands */
@@ -408,6 +409,10 @@ const struct gb_registry *gb_lookup(const char *type);
 
 void infer_module(module *m);                   /* infer.c */
 void infer_retype(module *m, inst *in); /* re-sets expr types for emitting `in` */
+/* Does `in` take objects (an argument of type object, or a list or tuple
+ * holding them)? Its cache entry accepts any such argument: typed entries
+ * go first (DYNAC_ENTRY_GENERIC). */
+bool takes_objects(const inst *in);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);

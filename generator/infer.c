@@ -474,13 +474,6 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   return mixed ? &ty_bool : res;
 }
 
-static bool tuple_holds_object(const type *t) {
-  if (t->kind == TY_OBJ) return true;
-  if (t->kind != TY_TUPLE) return false;
-  for (int i = 0; i < t->n; i++) if (tuple_holds_object(t->elts[i])) return true;
-  return false;
-}
-
 /* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
 static const type *type_expr(ctx *c, expr *e, bool truth) {
   const type *t = &ty_unknown;
@@ -517,10 +510,16 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
       c->in->slots_used[e->u.global->module_slot] = true;
     t = e->u.global->ty;
     break;
-  case EX_BINOP:
-    t = binop_type(c, e, e->u.bin.op, type_expr(c, e->u.bin.l, false),
-                   type_expr(c, e->u.bin.r, false));
+  case EX_BINOP: {
+    const type *l = type_expr(c, e->u.bin.l, false), *r = type_expr(c, e->u.bin.r, false);
+    if (e->u.bin.inplace && (l->kind == TY_OBJ || r->kind == TY_OBJ)) {
+      fail(c, e->pos, "augmented assignment with an object"); /* __iadd__ is not __add__ */
+      t = &ty_conflict;
+      break;
+    }
+    t = binop_type(c, e, e->u.bin.op, l, r);
     break;
+  }
   case EX_UNARY: {
     const type *a = type_expr(c, e->u.un.a, false);
     if (a->kind == TY_UNKNOWN) break;
@@ -586,7 +585,10 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_ATTR: t = type_attr(c, e); break;
   }
   if (ty_is_container(t)) c->in->containers = true;
-  if (t->kind == TY_TUPLE && tuple_holds_object(t) && e != c->unpacked) {
+  if (t->kind == TY_OBJ && c->in->fn->partial) /* region kernels take and give numbers */
+    fail(c, e->pos, "an object in a function with graph breaks (its compiled regions pass "
+         "numbers, lists and buffers only)");
+  if (t->kind == TY_TUPLE && ty_holds_object(t) && e != c->unpacked) {
     fail(c, e->pos, "a tuple holding objects");
     t = &ty_conflict;
   }
@@ -1015,13 +1017,19 @@ static inst *widened_inst(module *m, func *f, inst *in) {
     const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
     bool changed = false;
     for (int i = 0; i < f->nparams; i++) {
-      w[i] = level == 0 || in->args[i]->kind == TY_LIST ? widen(in->args[i]) : &ty_obj;
+      const type *t = in->args[i]; /* level 1: numbers and tuples too; buffers stay */
+      w[i] = level == 0 || t->kind == TY_LIST || t->kind == TY_BUF ? widen(t) : &ty_obj;
       if (w[i] != in->args[i]) changed = true;
     }
     inst *next = changed ? get_inst(m, f, w) : NULL;
     if (next) wi = next;
   }
   return wi->ok ? wi : in;
+}
+
+bool takes_objects(const inst *in) {
+  for (int i = 0; i < in->fn->nparams; i++) if (ty_holds_object(in->args[i])) return true;
+  return false;
 }
 
 void infer_module(module *m) {
@@ -1043,11 +1051,11 @@ void infer_module(module *m) {
     }
     /* typed specialisations first: the cache checks entries in order, and
      * one taking objects accepts any argument */
-    for (int generic = 0; generic < 2; generic++)
+    for (int objects = 0; objects < 2; objects++)
       for (spec *s = f->specs; s; s = s->next) {
         inst *in = get_inst(m, f, s->args);
         if (in && !in->ok) in = widened_inst(m, f, in);
-        if (!in || in->generic != generic) continue;
+        if (!in || takes_objects(in) != objects) continue;
         bool listed = false;
         inst **tail = &f->insts;
         for (; *tail; tail = &(*tail)->next_root) if (*tail == in) listed = true;

@@ -887,6 +887,7 @@ static stmt *lower_versioned_assignment(lower *L, TSNode n, TSNode left, TSNode 
     b->u.bin.op = *aug;
     b->u.bin.l = old;
     b->u.bin.r = v;
+    b->u.bin.inplace = true;
     v = b;
   }
   target *t = arena_alloc(L->m->a, sizeof *t);

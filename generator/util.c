@@ -448,6 +448,13 @@ bool ty_is_number(const type *t) {
 
 bool ty_is_scalar(const type *t) { return ty_is_number(t) || t->kind == TY_NP; }
 
+bool ty_holds_object(const type *t) {
+  if (t->kind == TY_OBJ) return true;
+  if (t->kind != TY_TUPLE && t->kind != TY_LIST) return false;
+  for (int i = 0; i < t->n; i++) if (ty_holds_object(t->elts[i])) return true;
+  return false;
+}
+
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
                                       "<<", ">>", "&", "|", "^"};
 const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!="};

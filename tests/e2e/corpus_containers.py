@@ -410,3 +410,16 @@ def drain_until(a, stop):
             return n
         n += 1
     return n
+
+
+@dynac.compile(signatures=["(list[object], object)"])
+def objects_around_break(a, x):
+    """A graph break: statements with objects run in the interpreter, the
+    region around them still compiles."""
+    n = len(a)
+    dynac.graph_break()
+    best = x
+    for y in a:
+        if best < y:
+            best = y
+    return best, n

@@ -217,6 +217,8 @@ def cases():
                           lambda: ([True, False],), lambda: ([Box(1), Box(2)],), lambda: ([NAN, -0.0],)]
     c["pick"] = [lambda: ("abc", 1), lambda: ({"a": 1}, "a"), lambda: ([1, 2], 5), lambda: (5, 0),
                  lambda: ({}, "k"), lambda: ((1, 2), -1), lambda: ([1, 2], 2**70), lambda: ([1, 2], "x")]
+    c["objects_around_break"] = [lambda: (["b", "a"], "a"), lambda: ([], 0), lambda: ([1, "x"], 0),
+                                 lambda: ([Box(2), Box(1)], Box(0))]
     c["drain_until"] = [lambda: ([1, 2, 3], 2), lambda: (["a", "b"], "z"), lambda: ([], 1),
                         lambda: ([NAN], NAN), lambda: ([Box(1), Box(2), Box(3)], Box(1)),
                         lambda: ([1.0, 2], 1)]

@@ -125,3 +125,15 @@ def ndarray_truth(a, m):
     if a:
         return 1.0
     return m[0, 0]
+
+
+@dynac.compile(signatures=["(list[object], object)"])
+def object_chain(a, x):
+    return a[0] < x < a[1]
+
+
+@dynac.compile(signatures=["(list[object])"])
+def object_augassign(a):
+    s = a[0]
+    s += a[1]
+    return s
