@@ -110,6 +110,7 @@ static const type *constant_type(module *m, TSNode n) {
   }
   if (node_is(n, "float")) return strpbrk(node_text(m->a, &m->p, n), "jJ") ? &ty_conflict : &ty_float;
   if (node_is(n, "true") || node_is(n, "false")) return &ty_bool;
+  if (node_is(n, "none")) return &ty_none;
   return &ty_conflict;
 }
 
@@ -122,6 +123,7 @@ static void scan_params(module *m, func *f) {
   f->param_default = arena_alloc(m->a, sizeof(type *) * (c + 1));
   f->param_default_node = arena_alloc(m->a, sizeof(TSNode) * (c + 1));
   f->params_ok = true;
+  f->nposparams = -1;
   for (uint32_t i = 0; i < c; i++) {
     TSNode p = ts_node_named_child(params, i);
     const char *t = ts_node_type(p);
@@ -139,8 +141,11 @@ static void scan_params(module *m, func *f) {
       ann = child_by_field(p, "type");
     } else if (!strcmp(t, "positional_separator")) {
       continue;
+    } else if (!strcmp(t, "keyword_separator")) { /* `*`: the ones after are keyword-only */
+      f->nposparams = f->nparams;
+      continue;
     } else {
-      f->params_ok = false; /* *args, **kw, keyword-only marker */
+      f->params_ok = false; /* *args, **kw */
       continue;
     }
     TSNode dflt = child_by_field(p, "value");
@@ -148,12 +153,14 @@ static void scan_params(module *m, func *f) {
       f->param_default[f->nparams] = constant_type(m, dflt);
       f->param_default_node[f->nparams] = dflt;
       f->ndefaults++;
+      if (f->nposparams < 0) f->nposdefaults++;
     }
     f->params[f->nparams] = node_text(m->a, &m->p, name);
     f->param_ann[f->nparams] = ts_node_is_null(ann) ? NULL
         : ty_from_name(node_text(m->a, &m->p, ann));
     f->nparams++;
   }
+  if (f->nposparams < 0) f->nposparams = f->nparams;
 }
 
 /* NAME = [ ... ] at module level: the list a `signatures=NAME` refers to. */
@@ -329,8 +336,7 @@ bool annotations_module(module *m) {
         f->not_compiled = "suppressed: the generator failed on it (--suppress-errors)";
       }
     if (!f->params_ok && !f->not_compiled)
-      f->not_compiled = "has *args, **kwargs or keyword-only parameters (not in the kernel "
-                        "language yet)";
+      f->not_compiled = "has *args or **kwargs parameters (not in the kernel language yet)";
   }
   read_module_calls(m);
   return diag_error_count() == before;

@@ -60,6 +60,7 @@ const char *c_type(const type *t) {
   case TY_INT: return "int64_t";
   case TY_FLOAT: return "double";
   case TY_BOOL: return "bool";
+  case TY_NONE: return "bool"; /* None: no value to hold (always false) */
   case TY_NUM: return "dynac_num";
   case TY_LIST: case TY_OBJ: return "PyObject *";
   case TY_BUF: return "const dynac_view *";
@@ -413,6 +414,12 @@ static const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, co
 
 /* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
 static const char *emit_compare(em *E, expr *e) {
+  if (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT) { /* x is [not] None */
+    expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
+    const char *v = emit_expr(E, x); /* evaluated as in CPython, even when the type decides */
+    if (e->u.cmp.folded >= 0) return e->u.cmp.folded ? "true" : "false";
+    return arena_printf(E->m->a, "(%s %s Py_None)", v, e->u.cmp.ops[0] == CMP_IS ? "==" : "!=");
+  }
   if (e->ty->kind == TY_OBJ) { /* a OP b with an object: PyObject_RichCompare (infer: no chains) */
     static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
     expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
@@ -1142,7 +1149,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";
-  case EX_NONE: return "0";
+  case EX_NONE: return "false /* None */";
   case EX_LOCAL:
     if (!E->bound[e->u.local])
       unbound_check(E, e->u.local);
@@ -1154,6 +1161,7 @@ static const char *emit_expr(em *E, expr *e) {
         ? arena_printf(E->m->a, "default of %s(%s=)", s->name, s->attr)
         : s->attr ? arena_printf(E->m->a, "%s%s%s", s->module_slot >= 0 ? s->name : "",
                                  s->module_slot >= 0 ? "." : "", s->attr) : s->name;
+    if (s->ty->kind == TY_NONE) return arena_printf(E->m->a, "false /* None: %s */", what);
     const char *v = arena_printf(E->m->a, "%s.%s /* %s */", slot_ref(E, s), field, what);
     return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
   }
@@ -1353,6 +1361,16 @@ static void emit_stmt(em *E, stmt *s) {
     break;
   case ST_IF: {
     const char *c = emit_expr(E, s->u.if_.cond);
+    int k = constant_truth(s->u.if_.cond);
+    if (k == 0 || k == 1) { /* `x is None` decided by the argument types (the guard) */
+      line(E, "{ /* %s for these argument types: only this branch is compiled */",
+           k ? "true" : "false");
+      E->indent++;
+      emit_block(E, k ? s->u.if_.then : s->u.if_.orelse);
+      E->indent--;
+      line(E, "}");
+      break;
+    }
     line(E, "if (%s) {", truth(E, c, s->u.if_.cond->ty));
     E->indent++;
     bool *before = bound_save(E);
@@ -1528,8 +1546,8 @@ static const char *guard_text(module *m, slot *s) {
     return arena_printf(m->a, "%s() (assume_constant_result, called once) gave a %s", s->name,
                         ty_python_name(m->a, s->ty));
   case SLOT_DEFAULT:
-    return arena_printf(m->a, "the default of %s(%s=) is a %s", s->name, s->attr,
-                        ty_python_name(m->a, s->ty));
+    return arena_printf(m->a, "the default of %s(%s=) is %s%s", s->name, s->attr,
+                        s->ty->kind == TY_NONE ? "" : "a ", ty_python_name(m->a, s->ty));
   case SLOT_MATH_ATTR:
     return s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ",
                                 s->module_slot >= 0 ? s->attr : s->name)
@@ -1572,6 +1590,7 @@ int emit_guard_list(module *m, inst *in, const char ***out) {
                             t->ndim, t->fmt, t->strided ? "" : ", C-contiguous");
     else if (t->kind == TY_OBJ)
       g[n++] = arena_printf(m->a, "%s is any object (operations on it go through the C API)", p);
+    else if (t->kind == TY_NONE) g[n++] = arena_printf(m->a, "%s is None", p);
     else g[n++] = arena_printf(m->a, "type(%s) is %s", p, ty_python_name(m->a, t));
   }
   for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
@@ -1598,6 +1617,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     else if (t->kind == TY_NP) sb_printf(&checks, "DYNAC_GUARD_NP(%d, '%c', %s)\n", i, t->fmt, text);
     else if (t->kind == TY_LIST) sb_printf(&checks, "DYNAC_GUARD_LIST(%d, %s)\n", i, text);
     else if (t->kind == TY_OBJ) sb_printf(&checks, "/* args[%d]: any object */\n", i);
+    else if (t->kind == TY_NONE) sb_printf(&checks, "DYNAC_GUARD_NONE(%d, %s)\n", i, text);
     else if (t->kind == TY_TUPLE)
       sb_printf(&checks, "DYNAC_GUARD_UNBOX(%d, dynac_unbox_%s, dynac_%s, %s)\n", i, t->code,
                 t->code, text);
@@ -1625,6 +1645,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     const type *t = in->args[i];
     if (t->kind == TY_FLOAT) sb_printf(&unbox, "double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i);
     else if (t->kind == TY_BOOL) sb_printf(&unbox, "bool a%d = args[%d] == Py_True;\n", i, i);
+    else if (t->kind == TY_NONE) sb_printf(&unbox, "bool a%d = false; /* None */\n", i);
     else if (t->kind == TY_NP)
       sb_printf(&unbox, "%s a%d = 0;\nif (%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n", c_type(t), i,
                 elem_fn(m, t), i, i, release.data ? release.data : "");
@@ -1731,7 +1752,8 @@ static const char *slot_kind_c(slot *s) {
   case SLOT_MATH_ATTR: return s->ty ? "DYNAC_SLOT_MATH_FLOAT" : "DYNAC_SLOT_MATH_FUNC";
   case SLOT_DEFAULT:
     return s->ty->kind == TY_INT ? "DYNAC_SLOT_DEFAULT_INT" : s->ty->kind == TY_FLOAT
-           ? "DYNAC_SLOT_DEFAULT_FLOAT" : "DYNAC_SLOT_DEFAULT_BOOL";
+           ? "DYNAC_SLOT_DEFAULT_FLOAT" : s->ty->kind == TY_NONE ? "DYNAC_SLOT_DEFAULT_NONE"
+           : "DYNAC_SLOT_DEFAULT_BOOL";
   case SLOT_OPAQUE: return "DYNAC_SLOT_OPAQUE";
   case SLOT_CONST_RESULT:
     return s->ty->kind == TY_INT ? "DYNAC_SLOT_CONST_INT" : s->ty->kind == TY_FLOAT

@@ -144,7 +144,10 @@ typedef enum binop {
   OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR
 } binop;
 typedef enum unop { UN_NEG, UN_POS, UN_INVERT } unop;
-typedef enum cmpop { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } cmpop;
+typedef enum cmpop {
+  CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE,
+  CMP_IS, CMP_IS_NOT /* `x is None` / `x is not None` only (ir.c), never chained (infer.c) */
+} cmpop;
 extern const char *const binop_spelling[];
 extern const char *const cmpop_spelling[];
 
@@ -168,7 +171,8 @@ typedef struct slot {
   struct func *fn;         /* SLOT_GLOBAL_FUNC */
   int module_slot;         /* SLOT_MATH_ATTR read through `import math`: -1 if
                               bound by `from math import NAME`;
-                              SLOT_DEFAULT: the index into __defaults__ */
+                              SLOT_DEFAULT: the index into __defaults__, or -1 for a
+                              keyword-only parameter's (__kwdefaults__[attr]) */
   int index;
 } slot;
 
@@ -198,7 +202,9 @@ typedef struct expr {
     struct { binop op; struct expr *l, *r; bool inplace; } bin; /* inplace: from x op= v */
     struct { unop op; struct expr *a; } un;
     struct expr *not_arg;
-    struct { int n; struct expr **operands; cmpop *ops; } cmp; /* n operands */
+    struct { int n; struct expr **operands; cmpop *ops;
+             int folded; } cmp; /* n operands; folded (`is None`, per instance typed):
+                                   -1 decided when it runs, 0 false, 1 true */
     struct { bool is_and; struct expr *l, *r; } boolop;
     struct { struct expr *cond, *then, *orelse; } ifexp;
     struct { int n; struct expr **elts; } tuple;
@@ -290,7 +296,11 @@ typedef struct func {
                                  default, NULL for none */
   TSNode *param_default_node; /* the default's expression (when param_default is set) */
   int ndefaults;
-  bool params_ok;          /* only plain positional parameters */
+  int nposparams;          /* the parameters before a bare `*`; the rest are keyword-only
+                              (kernels take all nparams, in co_varnames order) */
+  int nposdefaults;        /* defaults among them (__defaults__); the others' are in
+                              __kwdefaults__ */
+  bool params_ok;          /* positional and keyword-only parameters, no *args or **kw */
   bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
   const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
   bool partial;            /* graph breaks: compiled regions + a resume function */
@@ -413,6 +423,10 @@ void infer_retype(module *m, inst *in); /* re-sets expr types for emitting `in` 
  * holding them)? Its cache entry accepts any such argument: typed entries
  * go first (DYNAC_ENTRY_GENERIC). */
 bool takes_objects(const inst *in);
+/* The truth of a condition as typed for the instance last typed (infer_retype):
+ * 1 or 0 when its types decide it (`x is None`, `not ...`, True), -1 when it
+ * is decided as it runs, -2 while a type is still unknown (typing only). */
+int constant_truth(const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);

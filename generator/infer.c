@@ -428,7 +428,24 @@ static const type *np_unary_type(ctx *c, expr *e, const type *a) {
 
 /* a < b < c: bool, or numpy.bool_ when numpy scalars are compared. A chain
  * mixing both gives either, by value: only its truth is compiled. */
+/* x is None / x is not None: decided by x's type (folded) unless x is an
+ * object, whose identity is compared when it runs. */
+static const type *type_is_none(ctx *c, expr *e) {
+  e->u.cmp.folded = -1;
+  if (e->u.cmp.n != 2) {
+    fail(c, e->pos, "a comparison chain with 'is'");
+    return &ty_conflict;
+  }
+  expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
+  const type *t = type_expr(c, x, false);
+  if (t->kind == TY_UNKNOWN) { e->u.cmp.folded = -2; return &ty_unknown; } /* not yet known */
+  if (t->kind != TY_OBJ) e->u.cmp.folded = (t->kind == TY_NONE) == (e->u.cmp.ops[0] == CMP_IS);
+  return &ty_bool;
+}
+
 static const type *type_compare(ctx *c, expr *e, bool truth) {
+  for (int i = 0; i + 1 < e->u.cmp.n; i++)
+    if (e->u.cmp.ops[i] == CMP_IS || e->u.cmp.ops[i] == CMP_IS_NOT) return type_is_none(c, e);
   const type *res = NULL;
   bool mixed = false;
   const type *prev = NULL;
@@ -474,6 +491,18 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   return mixed ? &ty_bool : res;
 }
 
+int constant_truth(const expr *e) {
+  if (e->kind == EX_BOOL) return e->u.b;
+  if (e->kind == EX_NOT) {
+    int k = constant_truth(e->u.not_arg);
+    return k >= 0 ? !k : k;
+  }
+  if (e->kind == EX_COMPARE && e->u.cmp.n == 2 &&
+      (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT))
+    return e->u.cmp.folded;
+  return -1;
+}
+
 /* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
 static const type *type_expr(ctx *c, expr *e, bool truth) {
   const type *t = &ty_unknown;
@@ -481,10 +510,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_INT: t = &ty_int; break;
   case EX_FLOAT: t = &ty_float; break;
   case EX_BOOL: t = &ty_bool; break;
-  case EX_NONE:
-    fail(c, e->pos, "None as a value (only `return None` is compiled)");
-    t = &ty_conflict;
-    break;
+  case EX_NONE: t = &ty_none; break;
   case EX_LOCAL:
     if (c->in->fn->local_dynamic && c->in->fn->local_dynamic[e->u.local] &&
         c->in->fn->local_hint[e->u.local]) {
@@ -627,7 +653,10 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
                 "from a numpy value)" : ""));
       return;
     }
-    if (t->kind == TY_NONE && j->kind != TY_OBJ) { fail(c, pos, "assignment of None"); return; }
+    if (t->kind == TY_NONE && j->kind != TY_OBJ && j->kind != TY_NONE) {
+      fail(c, pos, "assignment of None");
+      return;
+    }
     if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
     return;
   }
@@ -755,11 +784,13 @@ static void type_stmt(ctx *c, stmt *s) {
   case ST_RETURN:
     ret_join(c, s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none, s->pos);
     break;
-  case ST_IF:
+  case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */
     type_cond(c, s->u.if_.cond);
-    type_block(c, s->u.if_.then);
-    type_block(c, s->u.if_.orelse);
+    int k = constant_truth(s->u.if_.cond);
+    if (k != 0 && k != -2) type_block(c, s->u.if_.then);
+    if (k != 1 && k != -2) type_block(c, s->u.if_.orelse);
     break;
+  }
   case ST_WHILE:
     type_cond(c, s->u.while_.cond);
     type_block(c, s->u.while_.body);

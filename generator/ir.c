@@ -346,9 +346,8 @@ static expr *lower_compare(lower *L, TSNode n) {
     TSNode ch = ts_node_child(n, i);
     if (ts_node_is_named(ch) && !node_is(ch, "comment")) {
       if (no) {
-        static const char *const names[] = {"<", "<=", ">", ">=", "==", "!="};
         int k = -1;
-        for (int j = 0; j < 6; j++) if (!strcmp(optext, names[j])) k = j;
+        for (int j = 0; j <= CMP_IS_NOT; j++) if (!strcmp(optext, cmpop_spelling[j])) k = j;
         if (k < 0) {
           gb(L, n, "unsupported-operator", arena_printf(L->m->a, "comparison '%s'", optext));
           return NULL;
@@ -367,6 +366,13 @@ static expr *lower_compare(lower *L, TSNode n) {
       if (strlen(optext) + strlen(tok) + 1 < sizeof optext) strcat(optext, tok);
     }
   }
+  for (int i = 0; i < nops; i++)
+    if ((ops[i] == CMP_IS || ops[i] == CMP_IS_NOT) && operands[i]->kind != EX_NONE &&
+        operands[i + 1]->kind != EX_NONE) {
+      gb(L, n, "unsupported-operator", arena_printf(L->m->a, "'%s' with an operand other than None",
+         cmpop_spelling[ops[i]]));
+      return NULL;
+    }
   expr *e = new_expr(L, EX_COMPARE, n);
   e->u.cmp.n = no;
   e->u.cmp.operands = arena_alloc(L->m->a, sizeof(expr *) * (size_t)no);
@@ -405,8 +411,8 @@ static bool is_name(lower *L, TSNode fnode, const char *dotted) {
 static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
   char *fname = text(L, fnode);
   if (!callee->params_ok || callee->nparams > 64) {
-    gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args, **kwargs or "
-       "keyword-only parameters", fname));
+    gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args or **kwargs "
+       "parameters", fname));
     return NULL;
   }
   expr *byparam[64] = {0};
@@ -433,7 +439,7 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
         return NULL;
       }
     } else {
-      if (seen_kw || npos >= callee->nparams) {
+      if (seen_kw || npos >= callee->nposparams) { /* keyword-only ones by keyword */
         gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with too many arguments", fname));
         return NULL;
       }
@@ -446,7 +452,7 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
   for (int k = 0; k < callee->nparams; k++) {
     if (byparam[k]) continue;
     const type *dt = callee->param_default[k];
-    if (!dt || dt->kind == TY_CONFLICT) {
+    if (!dt || dt->kind == TY_CONFLICT) { /* TY_NONE: specialised on like an argument */
       gb(L, n, "unknown-call", arena_printf(L->m->a, dt ? "call to %s() relies on the default of "
          "'%s', which is not a number literal" : "call to %s() without argument '%s'", fname,
          callee->params[k]));
@@ -454,7 +460,8 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
     }
     expr *d = new_expr(L, EX_GLOBAL, n);
     d->u.global = ir_slot(L->m, SLOT_DEFAULT, fname, callee->params[k], dt, callee,
-                          k - (callee->nparams - callee->ndefaults));
+                          k < callee->nposparams /* index into __defaults__; -1: __kwdefaults__ */
+                          ? k - (callee->nposparams - callee->nposdefaults) : -1);
     d->u.global->fn = callee;
     byparam[k] = d;
   }
@@ -979,8 +986,76 @@ static stmt *lower_augassign(lower *L, TSNode n) {
   return s;
 }
 
+/* The only named statement of a block (comments aside), or a null node. */
+static TSNode single_statement(TSNode block) {
+  TSNode one = {0};
+  uint32_t c = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(block, i);
+    if (node_is(ch, "comment")) continue;
+    if (!ts_node_is_null(one)) return (TSNode){0};
+    one = ch;
+  }
+  return one;
+}
+
+/* `if NAME is None: NAME = value` in straight-line top-level code (the
+ * default-argument idiom): NAME gets a new version bound on both paths
+ * (value, or the old NAME), so its type after the `if` is value's when the
+ * instance's NAME is None and NAME's own otherwise; infer.c folds the test.
+ * *applies: the form applies (else nothing is lowered); NULL then: a graph break. */
+static stmt *lower_none_default(lower *L, TSNode n, bool *applies) {
+  *applies = false;
+  TSNode cond = child_by_field(n, "condition");
+  TSNode asg = single_statement(child_by_field(n, "consequence"));
+  if (L->depth != 0 || ts_node_named_child_count(n) != 2 || !node_is(cond, "comparison_operator") ||
+      ts_node_child_count(cond) != 3 || ts_node_is_null(asg) || !node_is(asg, "expression_statement") ||
+      ts_node_named_child_count(asg) != 1)
+    return NULL;
+  TSNode name = ts_node_child(cond, 0), op = ts_node_child(cond, 1), none = ts_node_child(cond, 2);
+  asg = ts_node_named_child(asg, 0);
+  if (!node_is(name, "identifier") || strcmp(ts_node_type(op), "is") || !node_is(none, "none") ||
+      !node_is(asg, "assignment") || !node_is(child_by_field(asg, "left"), "identifier") ||
+      strcmp(text(L, child_by_field(asg, "left")), text(L, name)))
+    return NULL;
+  TSNode right = child_by_field(asg, "right");
+  int base = find_local(L->f, text(L, name));
+  if (base < 0 || base >= L->ncurrent || !L->seen[base] || ts_node_is_null(right) ||
+      node_is(right, "assignment") || node_is(right, "yield") ||
+      node_is(right, "augmented_assignment") || node_is(right, "pattern_list") ||
+      !ts_node_is_null(child_by_field(asg, "type")))
+    return NULL;
+  *applies = true;
+  stmt *s = new_stmt(L, ST_IF, n);
+  s->u.if_.cond = lower_expr(L, cond);
+  L->depth++;
+  expr *v = s->u.if_.cond ? lower_expr(L, right) : NULL;
+  L->depth--;
+  if (!v) return NULL;
+  expr *old = new_expr(L, EX_LOCAL, name);
+  old->u.local = current_version(L, base);
+  int nv = new_version(L, base);
+  stmt *branch[2] = {new_stmt(L, ST_ASSIGN, asg), new_stmt(L, ST_ASSIGN, n)};
+  expr *value[2] = {v, old};
+  for (int i = 0; i < 2; i++) {
+    target *t = arena_alloc(L->m->a, sizeof *t);
+    t->pos = node_pos(name);
+    t->local = nv;
+    branch[i]->u.assign.ntargets = 1;
+    branch[i]->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
+    branch[i]->u.assign.targets[0] = t;
+    branch[i]->u.assign.value = value[i];
+  }
+  s->u.if_.then = branch[0];
+  s->u.if_.orelse = branch[1]; /* else: NAME = NAME (the new version takes the old value) */
+  return s;
+}
+
 /* if_statement: if cond: block (elif_clause)* (else_clause)? */
 static stmt *lower_if(lower *L, TSNode n) {
+  bool none_default;
+  stmt *nd = lower_none_default(L, n, &none_default);
+  if (none_default) return nd;
   stmt *s = new_stmt(L, ST_IF, n);
   s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
   s->u.if_.then = lower_nested(L, child_by_field(n, "consequence"));

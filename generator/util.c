@@ -375,6 +375,8 @@ static const type *parse_type(const char **pp) {
   if (!strcmp(name, "int")) t = &ty_int;
   else if (!strcmp(name, "float")) t = &ty_float;
   else if (!strcmp(name, "bool")) t = &ty_bool;
+  else if (!strcmp(name, "None") || !strcmp(name, "NoneType") || !strcmp(name, "builtins.NoneType"))
+    t = &ty_none; /* specialised on: `x is None` folds, code for the other case is not typed */
   else if (!strcmp(name, "bytes")) t = ty_buf('y', 'B', false);
   else if (!strcmp(name, "bytearray")) t = ty_buf('Y', 'B', false);
   else if (!strncmp(name, "numpy.", 6)) {
@@ -457,7 +459,7 @@ bool ty_holds_object(const type *t) {
 
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
                                       "<<", ">>", "&", "|", "^"};
-const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!="};
+const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!=", "is", "is not"};
 
 /* ---- paths ------------------------------------------------------------------ */
 char *read_text_file(const char *path) {

@@ -1243,7 +1243,7 @@ static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *fil
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 4
+#define DYNAC_ABI_VERSION 5
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -1253,6 +1253,7 @@ typedef enum dynac_slot_kind {
   DYNAC_SLOT_GLOBAL_FUNC, DYNAC_SLOT_BUILTIN, DYNAC_SLOT_MATH_MODULE,
   DYNAC_SLOT_MATH_FUNC, DYNAC_SLOT_MATH_FLOAT,
   DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL,
+  DYNAC_SLOT_DEFAULT_NONE, /* a parameter whose default is None */
   DYNAC_SLOT_OPAQUE,       /* a global called opaquely (allow_in_graph): any callable */
   DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL
                            /* the result of an assume_constant_result function */
@@ -1278,7 +1279,8 @@ typedef struct dynac_slot_desc {
   const char *name;        /* global or builtin name */
   const char *attr;        /* math attribute (MATH_*) */
   int module_slot;         /* MATH_*: slot of `import math`, or -1 (from-import);
-                              DEFAULT_*: the index into the function's __defaults__ */
+                              DEFAULT_*: the index into the function's __defaults__,
+                              or -1: a keyword-only parameter's, __kwdefaults__[attr] */
   const char *qualname;    /* GLOBAL_FUNC: the callee's co_qualname */
   int firstlineno;         /* GLOBAL_FUNC: the callee's co_firstlineno */
 } dynac_slot_desc;
@@ -1287,6 +1289,8 @@ typedef struct dynac_slot {
   PyObject *obj;           /* strong reference while valid */
   PyObject *code;          /* GLOBAL_FUNC: strong: its __code__ when validated */
   PyObject *defaults;      /* GLOBAL_FUNC: strong: its __defaults__ when validated, or NULL */
+  PyObject *kwdefaults;    /* GLOBAL_FUNC: strong: its __kwdefaults__ (a dict) or NULL, */
+  uint64_t kwdefaults_version; /* and that dict's version tag then (it can change in place) */
   union { double f; int64_t i; } v;
   int valid;
 } dynac_slot;
@@ -1332,7 +1336,8 @@ typedef struct dynac_entry_desc {
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
   int firstlineno;         /* co_firstlineno */
-  int argcount;            /* co_argcount */
+  int argcount;            /* co_argcount + co_kwonlyargcount: the kernels' arguments, in
+                              co_varnames order (as a frame's localsplus holds them) */
   int nentries;
   const dynac_entry_desc *entries;
   int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
@@ -1387,6 +1392,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
     Py_CLEAR(g->slots[k].obj);
     Py_CLEAR(g->slots[k].code);
     Py_CLEAR(g->slots[k].defaults);
+    Py_CLEAR(g->slots[k].kwdefaults);
     g->slots[k].valid = 0;
   }
   for (int k = 0; k < g->nslots; k++)
@@ -1462,21 +1468,32 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     s->code = (PyObject *)co;
     Py_XINCREF(PyFunction_GET_DEFAULTS(v));
     s->defaults = PyFunction_GET_DEFAULTS(v);
+    Py_XINCREF(PyFunction_GET_KW_DEFAULTS(v));
+    s->kwdefaults = PyFunction_GET_KW_DEFAULTS(v);
+    s->kwdefaults_version = s->kwdefaults ? DYNAC_DICT_VERSION(s->kwdefaults) : 0;
     break;
   }
   case DYNAC_SLOT_DEFAULT_INT:
   case DYNAC_SLOT_DEFAULT_FLOAT:
-  case DYNAC_SLOT_DEFAULT_BOOL: {
+  case DYNAC_SLOT_DEFAULT_BOOL:
+  case DYNAC_SLOT_DEFAULT_NONE: {
     int err = 0;
     PyObject *fn = dynac__global_function(g, d->name, &err);
     if (err) return -1;
-    PyObject *defs = fn ? PyFunction_GET_DEFAULTS(fn) : NULL;
-    if (!defs || !PyTuple_Check(defs) || d->module_slot < 0 ||
-        d->module_slot >= PyTuple_GET_SIZE(defs))
-      return 0;
-    v = PyTuple_GET_ITEM(defs, d->module_slot);
-    if (!dynac__load_scalar(v, d->kind == DYNAC_SLOT_DEFAULT_FLOAT ? 'f'
-                               : d->kind == DYNAC_SLOT_DEFAULT_BOOL ? 'b' : 'i', s))
+    if (!fn) return 0;
+    if (d->module_slot >= 0) { /* __defaults__[k] */
+      PyObject *defs = PyFunction_GET_DEFAULTS(fn);
+      if (!defs || !PyTuple_Check(defs) || d->module_slot >= PyTuple_GET_SIZE(defs)) return 0;
+      v = PyTuple_GET_ITEM(defs, d->module_slot);
+    } else { /* a keyword-only parameter: __kwdefaults__[name] */
+      PyObject *kw = PyFunction_GET_KW_DEFAULTS(fn);
+      v = kw && PyDict_Check(kw) && d->attr ? PyDict_GetItemString(kw, d->attr) : NULL;
+      if (!v) return 0;
+    }
+    if (d->kind == DYNAC_SLOT_DEFAULT_NONE) {
+      if (v != Py_None) return 0;
+    } else if (!dynac__load_scalar(v, d->kind == DYNAC_SLOT_DEFAULT_FLOAT ? 'f'
+                                   : d->kind == DYNAC_SLOT_DEFAULT_BOOL ? 'b' : 'i', s))
       return 0;
     break;
   }
@@ -1539,7 +1556,8 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
 
 /* Brings the snapshot up to date for `globals` (borrowed). Cheap when
  * nothing changed: three version-tag compares and two pointer compares
- * (__code__, __defaults__) per called function. Returns 0, or -1 with an exception set. */
+ * (__code__, __defaults__, __kwdefaults__) per called function. Returns 0, or -1 with an
+ * exception set. */
 static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
                      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
@@ -1549,7 +1567,10 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   for (int i = 0; i < g->nfunc_slots; i++) {
     const dynac_slot *s = &g->slots[g->func_slots[i]];
     if (s->valid && DYNAC_UNLIKELY(PyFunction_GET_CODE(s->obj) != s->code ||
-                                   PyFunction_GET_DEFAULTS(s->obj) != s->defaults))
+                                   PyFunction_GET_DEFAULTS(s->obj) != s->defaults ||
+                                   PyFunction_GET_KW_DEFAULTS(s->obj) != s->kwdefaults ||
+                                   (s->kwdefaults &&
+                                    DYNAC_DICT_VERSION(s->kwdefaults) != s->kwdefaults_version)))
       return dynac__globals_refresh(g, globals);
   }
   return 0;
@@ -1570,6 +1591,8 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   if (!dynac_is_np(args[i], fmt)) { *failed = text; return 0; }
 #define DYNAC_GUARD_BOOL(i, text) \
   if (!PyBool_Check(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_NONE(i, text) \
+  if (args[i] != Py_None) { *failed = text; return 0; }
 #define DYNAC_GUARD_GLOBALS(g) \
   if (dynac_globals_update((g), globals) < 0) return -1;
 #define DYNAC_GUARD_SLOT(g, k, text) \
@@ -1591,7 +1614,8 @@ DYNAC_API int dynac_init(void);
 DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
                                  const dynac_func_desc *fd, PyObject *owner, const char *name);
 
-/* Runs the cache of `code` for `args` (borrowed, code->co_argcount of them)
+/* Runs the cache of `code` for `args` (borrowed, co_argcount + co_kwonlyargcount of
+ * them, keyword-only ones last, as in a frame's localsplus)
  * and `globals` (borrowed). Returns 1 with *result set (new reference, or
  * NULL with an exception set) when a kernel served the call, 0 when the
  * call must run in the interpreter. */

@@ -110,7 +110,7 @@ def record(args):
         if (co.co_flags & _SKIP_FLAGS or not co.co_flags & 0x1  # CO_OPTIMIZED: functions only
                 or co.co_filename.startswith("<")):
             return
-        n = co.co_argcount
+        n = co.co_argcount + co.co_kwonlyargcount  # co_varnames order, as kernels take them
         loc = frame.f_locals
         sig = tuple(_type_name(loc.get(name)) for name in co.co_varnames[:n])
         key = (co.co_filename, co.co_qualname, co.co_firstlineno)

@@ -124,8 +124,12 @@ def build(source, filename, qualname, firstlineno, regions, artifact, module_glo
     args = fdef.args
     # The resume function is always called with every argument bound:
     # no defaults or annotations to evaluate again.
-    args.defaults, args.kw_defaults = [], [None] * len(args.kwonlyargs)
-    for a in args.posonlyargs + args.args + args.kwonlyargs:
+    # Keyword-only parameters become positional ones: the runtime passes
+    # the frame's arguments in co_varnames order.
+    args.args = args.posonlyargs + args.args + args.kwonlyargs
+    args.posonlyargs, args.kwonlyargs = [], []
+    args.defaults, args.kw_defaults = [], []
+    for a in args.args:
         a.annotation = None
     inner = ast.FunctionDef(name=fdef.name, args=args, body=body, decorator_list=[], returns=None,
                             type_comment=None)

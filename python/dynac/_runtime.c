@@ -21,7 +21,8 @@ static const dynac_module_desc *desc_of(PyObject *artifact) {
 static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co) {
   for (int i = 0; i < d->nfuncs; i++) {
     const dynac_func_desc *f = &d->funcs[i];
-    if (co->co_firstlineno == f->firstlineno && co->co_argcount == f->argcount &&
+    if (co->co_firstlineno == f->firstlineno &&
+        co->co_argcount + co->co_kwonlyargcount == f->argcount && /* kernels take both */
         PyUnicode_CompareWithASCIIString(co->co_qualname, f->qualname) == 0)
       return f;
   }
