@@ -962,6 +962,12 @@ static const char *emit_subscript(em *E, expr *e) {
 static const char *emit_len_sum(em *E, expr *e) {
   expr *a = e->u.call.args[0];
   const char *obj = emit_expr(E, a);
+  if (!strcmp(e->u.call.name, "len") && a->ty->kind == TY_OBJ) { /* __len__ may run */
+    const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
+    line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s);", n, where(E));
+    return arena_printf(E->m->a, "(int64_t)%s", n);
+  }
   if (!strcmp(e->u.call.name, "len"))
     return a->ty->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", a->ty->n)
                                    : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, a->ty));
@@ -983,11 +989,58 @@ static const char *emit_len_sum(em *E, expr *e) {
   return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, a->ty), acc);
 }
 
-/* list.append(v) / list.pop([i]) */
+/* f(args) of an object f (CALLEE_VALUE), or o.name(args) of an object o:
+ * PyObject_Vectorcall / PyObject_VectorcallMethod, the arguments as
+ * objects; an object result (new reference). Python code runs: an effect. */
+static const char *emit_object_call(em *E, expr *e) {
+  const char *argv[64];
+  for (int i = 0; i < e->u.call.n; i++)
+    argv[i] = as_obj(E, emit_expr(E, e->u.call.args[i]), e->u.call.args[i]->ty);
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n; i++) sb_printf(&args, "%s%s", i ? ", " : "", argv[i]);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data);
+  line(E, "dynac__effects = 1; /* Python code runs */");
+  if (e->u.call.kind == CALLEE_VALUE)
+    line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL); /* %s(...) */", o,
+         e->u.call.n - 1, e->u.call.name);
+  else {
+    line(E, "static PyObject *name; /* interned once */");
+    line(E, "if (!name && !(name = PyUnicode_InternFromString(%s))) return dynac_traceback_here(%s);",
+         c_string(E->m, e->u.call.name), where(E));
+    line(E, "%s = PyObject_VectorcallMethod(name, argv, %d, NULL); /* .%s(...) */", o, e->u.call.n,
+         e->u.call.name);
+  }
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  return o;
+}
+
+/* list.append(v) / list.pop([i]) / list.insert(i, v) */
 static const char *emit_method(em *E, expr *e) {
   const type *lt = e->u.call.args[0]->ty;
+  if (lt->kind == TY_OBJ || (strcmp(e->u.call.name, "append") && e->u.call.n >= 2 &&
+                             e->u.call.args[1]->ty->kind == TY_OBJ)) /* infer: type_api_call */
+    return emit_object_call(E, e);
   const type *et = lt->elts[0];
   const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
+  if (!strcmp(e->u.call.name, "insert")) {
+    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
+    const char *v = emit_expr(E, e->u.call.args[2]);
+    line(E, "{");
+    E->indent++;
+    line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[2]->ty));
+    line(E, "int st = dynac_list_insert(dynac__u, %s, %s, b); /* logged for undo */", l, i);
+    line(E, "Py_XDECREF(b);");
+    line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
+    E->indent--;
+    line(E, "}");
+    return "0";
+  }
   if (!strcmp(e->u.call.name, "append")) {
     const char *v = emit_expr(E, e->u.call.args[1]);
     line(E, "{");
@@ -1039,6 +1092,7 @@ static void emit_export_call(em *E, inst *callee, const char *args, const char *
 static const char *emit_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
+  if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN &&
       (!strcmp(e->u.call.name, "len") || !strcmp(e->u.call.name, "sum")))
     return emit_len_sum(E, e);
@@ -1433,6 +1487,18 @@ static void emit_stmt(em *E, stmt *s) {
   }
   case ST_CONTINUE: line(E, "continue;"); break;
   case ST_PASS: break;
+  case ST_RAISE: { /* CPython's own exception object, raised from this line */
+    const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
+    if (s->u.raise_.arg) {
+      const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), s->u.raise_.arg->ty);
+      const char *o = tmpvar(E, &ty_obj);
+      line(E, "%s = PyObject_CallOneArg(%s, %s);", o, exc, v);
+      line(E, "if (%s) PyErr_SetObject((PyObject *)Py_TYPE(%s), %s);", o, o, o);
+    } else if (s->u.raise_.msg) line(E, "PyErr_SetString(%s, %s);", exc, c_string(E->m, s->u.raise_.msg));
+    else line(E, "PyErr_SetNone(%s);", exc);
+    line(E, "return dynac_traceback_here(%s);", where(E));
+    break;
+  }
   case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: {
     const char *v = emit_expr(E, s->u.expr);
@@ -1840,6 +1906,7 @@ static void reads_stmt(stmt *s, bool *r, bool *w) {
     reads_block(s->u.for_.orelse, r, w);
     break;
   case ST_EXPR: reads_expr(s->u.expr, r); break;
+  case ST_RAISE: if (s->u.raise_.arg) reads_expr(s->u.raise_.arg, r); break;
   default: break;
   }
 }

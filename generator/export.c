@@ -195,6 +195,9 @@ static void check_block(xctx *X, stmt *s) {
       break;
     case ST_EXPR: check_expr(X, s->u.expr); break;
     case ST_INTERP: refuse(X, s->pos, "this statement runs in the interpreter", NULL); break;
+    case ST_RAISE:
+      refuse(X, s->pos, "it raises a Python exception", "return an error value instead");
+      break;
     default: break;
     }
   }

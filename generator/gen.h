@@ -179,7 +179,9 @@ typedef struct slot {
 typedef enum calleekind {
   CALLEE_NONE, CALLEE_MODULE_FN, CALLEE_BUILTIN, CALLEE_MATH,
   CALLEE_OPAQUE, /* allow_in_graph: called through the C API from the kernel */
-  CALLEE_METHOD  /* list.append(v) / list.pop([i]): args[0] is the list */
+  CALLEE_METHOD, /* list.append(v) / list.pop([i]) / list.insert(i, v), or that method of an
+                    object (through the C API): args[0] is the receiver */
+  CALLEE_VALUE   /* f(args) where f is a local holding an object: args[0] is f */
 } calleekind;
 
 typedef enum exkind {
@@ -235,6 +237,7 @@ typedef enum stkind {
   ST_ASSIGN, ST_AUGASSIGN, ST_RETURN, ST_IF, ST_WHILE, ST_FOR_RANGE,
   ST_FOR_ITER, /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c) */
   ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR,
+  ST_RAISE,  /* raise E / E() / E('text') / E(value): E a builtin exception class */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 typedef struct stmt {
@@ -259,6 +262,12 @@ typedef struct stmt {
       expr **iters;              /* the containers iterated */
     } for_;
     expr *expr;
+    struct {
+      const char *exc;          /* the builtin's name: "ValueError" */
+      const char *msg;          /* E('text'): the text (UTF-8), else NULL */
+      expr *arg;                /* E(value): the value, else NULL */
+      slot *guard;              /* the builtin E is not shadowed */
+    } raise_;
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */

@@ -165,6 +165,10 @@ static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const ty
 static const type *type_len_sum(ctx *c, expr *e, const type *a) {
   bool is_len = !strcmp(e->u.call.name, "len");
   if (is_len && (a->kind == TY_LIST || a->kind == TY_BUF || a->kind == TY_TUPLE)) return &ty_int;
+  if (is_len && a->kind == TY_OBJ) { /* PyObject_Length: __len__ may run */
+    generic_op(c);
+    return &ty_int;
+  }
   if (!is_len && (a->kind == TY_LIST || (a->kind == TY_BUF && a->buf_kind != 'n'))) {
     const type *el = ty_elem(a);
     if (el->kind == TY_INT || el->kind == TY_BOOL) return &ty_int;
@@ -195,16 +199,43 @@ static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   return false;
 }
 
-/* list.append(v) -> None, list.pop([i]) -> the element. */
+/* Can this value be passed to Python code (boxed, or an object)? */
+static bool passable(const type *t) { return generic_operand(t) || t->kind == TY_NONE; }
+
+/* f(args) for an object f, or o.method(args) for an object o: through the C
+ * API, an object result; arguments boxed. */
+static const type *type_api_call(ctx *c, expr *e, const type **at) {
+  for (int i = 0; i < e->u.call.n; i++)
+    if (!passable(at[i])) {
+      fail(c, e->pos, arena_printf(c->m->a, "%s() with a %s %s", e->u.call.name,
+           ty_python_name(c->m->a, at[i]), i ? "argument" : "callee"));
+      return &ty_conflict;
+    }
+  if (at[0]->kind == TY_LIST) c->in->containers = true;
+  return generic_op(c);
+}
+
+/* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
+ * None; on an object, its method through the C API. */
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
+  if (lt->kind == TY_OBJ || (lt->kind == TY_LIST && e->u.call.n >= 2 && at[1]->kind == TY_OBJ &&
+                             strcmp(name, "append")))
+    return type_api_call(c, e, at); /* the method itself: its index may be any object */
   if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
     return &ty_conflict;
   }
   c->in->effectful = true;
   if (!strcmp(name, "append")) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
+  if (!strcmp(name, "insert")) {
+    if (at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
+      fail(c, e->pos, "list.insert() with an index that is not an int");
+      return &ty_conflict;
+    }
+    return storable(c, e->pos, lt, at[2]) ? &ty_none : &ty_conflict;
+  }
   if (e->u.call.n == 2 && at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
     fail(c, e->pos, "list.pop() with an index that is not an int");
     return &ty_conflict;
@@ -266,7 +297,7 @@ static const type *type_subscript(ctx *c, expr *e) {
     return ot->elts[k];
   }
   if (ot->kind == TY_OBJ && generic_operand(it)) return generic_op(c); /* PyObject_GetItem */
-  if (ot->kind == TY_LIST && ot->elts[0]->kind == TY_OBJ && it->kind == TY_OBJ) {
+  if (ot->kind == TY_LIST && it->kind == TY_OBJ) { /* PyObject_GetItem: __index__ may run */
     c->in->containers = true;
     return generic_op(c);
   }
@@ -333,7 +364,7 @@ static const type *type_call(ctx *c, expr *e) {
     if (unknown) return &ty_unknown;
     for (int i = 0; i < n; i++)
       if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]) &&
-          at[i]->kind != TY_OBJ)
+          at[i]->kind != TY_OBJ && at[i]->kind != TY_NONE)
         return &ty_conflict;
     inst *callee = get_inst(c->m, f, at);
     e->u.call.inst = callee;
@@ -355,6 +386,13 @@ static const type *type_call(ctx *c, expr *e) {
   }
   if (unknown) return &ty_unknown;
   if (e->u.call.kind == CALLEE_METHOD) return type_method(c, e, at);
+  if (e->u.call.kind == CALLEE_VALUE) {
+    if (at[0]->kind != TY_OBJ) {
+      fail(c, e->pos, arena_printf(c->m->a, "calling a %s", ty_python_name(c->m->a, at[0])));
+      return &ty_conflict;
+    }
+    return type_api_call(c, e, at);
+  }
   if (e->u.call.kind == CALLEE_BUILTIN && n == 1 && (!strcmp(name, "len") || !strcmp(name, "sum")))
     return type_len_sum(c, e, at[0]);
   for (int i = 0; i < n; i++)
@@ -632,6 +670,10 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
     const type *ct = tg->sub->u.sub.obj->ty;
     if (et->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
     if (ct->kind == TY_TUPLE) { fail(c, pos, "tuples do not support item assignment"); return; }
+    if (ct->kind == TY_OBJ || tg->sub->u.sub.index->ty->kind == TY_OBJ) {
+      fail(c, pos, "an element store into an object or with an object index");
+      return;
+    }
     c->in->effectful = true;
     storable(c, pos, ct, t);
     return;
@@ -813,6 +855,13 @@ static void type_stmt(ctx *c, stmt *s) {
   }
   case ST_FOR_ITER: type_for_iter(c, s); break;
   case ST_EXPR: type_expr(c, s->u.expr, false); break;
+  case ST_RAISE: {
+    c->in->slots_used[s->u.raise_.guard->index] = true;
+    const type *t = s->u.raise_.arg ? type_expr(c, s->u.raise_.arg, false) : &ty_none;
+    if (t->kind == TY_TUPLE || t->kind == TY_BUF || t->kind == TY_NP)
+      fail(c, s->pos, arena_printf(c->m->a, "raise with a %s argument", ty_python_name(c->m->a, t)));
+    break;
+  }
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
 }
@@ -826,7 +875,7 @@ static bool falls_through(stmt *s) {
   stmt *last = NULL;
   for (; s; s = s->next) {
     last = s;
-    if (s->kind == ST_RETURN) return false;
+    if (s->kind == ST_RETURN || s->kind == ST_RAISE) return false;
   }
   if (!last) return true;
   if (last->kind == ST_IF)
@@ -971,6 +1020,9 @@ static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap
       collect_callees_block(in, s->u.for_.orelse, out, n, cap);
       break;
     case ST_EXPR: collect_callees_expr(in, s->u.expr, out, n, cap); break;
+    case ST_RAISE:
+      if (s->u.raise_.arg) collect_callees_expr(in, s->u.raise_.arg, out, n, cap);
+      break;
     case ST_INTERP: /* the regions inside an interpreted compound statement */
       for (int i = 0; i < s->nblocks; i++) collect_callees_block(in, s->blocks[i], out, n, cap);
       break;
@@ -1030,6 +1082,25 @@ void infer_retype(module *m, inst *in) {
   in->fail = f;
 }
 
+static bool args_hold_objects(func *f, const type **args) {
+  for (int i = 0; i < f->nparams; i++) if (ty_holds_object(args[i])) return true;
+  return false;
+}
+
+bool takes_objects(const inst *in) { return args_hold_objects(in->fn, in->args); }
+
+/* A root specialisation that takes objects takes its int arguments as
+ * objects too. Python code may run in it (a __lt__, __len__, a key
+ * function), after which the kernel cannot deoptimise; int64 arithmetic on
+ * its arguments (bisect's (lo + hi) // 2 near sys.maxsize) could overflow,
+ * and Python ints do not. */
+static const type **object_ints(module *m, func *f, const type **args) {
+  if (!args_hold_objects(f, args)) return args;
+  const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+  for (int i = 0; i < f->nparams; i++) w[i] = args[i]->kind == TY_INT ? &ty_obj : args[i];
+  return w;
+}
+
 /* t with the elements of its lists, and its tuples, held as objects
  * (list[tuple[int, int]] -> list[object], tuple[...] -> object); numbers stay. */
 static const type *widen(const type *t) {
@@ -1050,17 +1121,37 @@ static inst *widened_inst(module *m, func *f, inst *in) {
     for (int i = 0; i < f->nparams; i++) {
       const type *t = in->args[i]; /* level 1: numbers and tuples too; buffers stay */
       w[i] = level == 0 || t->kind == TY_LIST || t->kind == TY_BUF ? widen(t) : &ty_obj;
-      if (w[i] != in->args[i]) changed = true;
     }
+    w = object_ints(m, f, w);
+    for (int i = 0; i < f->nparams; i++) if (w[i] != in->args[i]) changed = true;
     inst *next = changed ? get_inst(m, f, w) : NULL;
     if (next) wi = next;
   }
   return wi->ok ? wi : in;
 }
 
-bool takes_objects(const inst *in) {
-  for (int i = 0; i < in->fn->nparams; i++) if (ty_holds_object(in->args[i])) return true;
-  return false;
+/* Does `b` accept every call `a` does (the same type, or object where `a`
+ * has another)? */
+static bool subsumes(const inst *b, const inst *a) {
+  for (int i = 0; i < a->fn->nparams; i++)
+    if (b->args[i] != a->args[i] && (b->args[i]->kind != TY_OBJ || a->args[i]->kind == TY_BUF))
+      return false;
+  return true;
+}
+
+/* Root instances taking objects that another one taking objects accepts
+ * every call of are dropped: they would only be slightly faster (a list
+ * read directly, `x is None` folded) and the cache holds few entries
+ * (cache_size_limit). Typed ones stay, ahead of them. */
+static void drop_subsumed(func *f) {
+  for (inst **p = &f->insts; *p;) {
+    inst *a = *p;
+    bool dropped = false;
+    for (inst *b = f->insts; b && a->ok && takes_objects(a) && !dropped; b = b->next_root)
+      dropped = b != a && b->ok && takes_objects(b) && subsumes(b, a);
+    if (dropped) *p = a->next_root;
+    else p = &a->next_root;
+  }
 }
 
 void infer_module(module *m) {
@@ -1084,7 +1175,7 @@ void infer_module(module *m) {
      * one taking objects accepts any argument */
     for (int objects = 0; objects < 2; objects++)
       for (spec *s = f->specs; s; s = s->next) {
-        inst *in = get_inst(m, f, s->args);
+        inst *in = get_inst(m, f, object_ints(m, f, s->args));
         if (in && !in->ok) in = widened_inst(m, f, in);
         if (!in || takes_objects(in) != objects) continue;
         bool listed = false;
@@ -1094,6 +1185,7 @@ void infer_module(module *m) {
         in->origin = s->origin;
         *tail = in;
       }
+    drop_subsumed(f);
   }
   /* Transitive slot sets and callee lists (fixpoint over the call graph). */
   for (inst *in = m->insts; in; in = in->next_all) {

@@ -562,9 +562,9 @@ static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args
   return e;
 }
 
-/* obj.append(v) / obj.pop([i]): list methods, typed by infer.c (a list
- * receiver; anything else is a type failure there). The receiver becomes
- * args[0]. */
+/* obj.append(v) / obj.pop([i]) / obj.insert(i, v): list methods, typed by
+ * infer.c (a list, or an object whose method is called through the C API;
+ * anything else is a type failure there). The receiver becomes args[0]. */
 static expr *lower_method_call(lower *L, TSNode obj, expr *e, const char *attr) {
   expr *recv = lower_expr(L, obj);
   if (!recv) return NULL;
@@ -668,8 +668,14 @@ static expr *lower_call(lower *L, TSNode n) {
       e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, NULL, NULL, ms->index);
       return e;
     }
-    if ((!strcmp(attr, "append") && e->u.call.n == 1) || (!strcmp(attr, "pop") && e->u.call.n <= 1))
+    if ((!strcmp(attr, "append") && e->u.call.n == 1) || (!strcmp(attr, "pop") && e->u.call.n <= 1) ||
+        (!strcmp(attr, "insert") && e->u.call.n == 2))
       return lower_method_call(L, obj, e, attr);
+  }
+  if (node_is(fnode, "identifier") && find_local(L->f, fname) >= 0) { /* key(x): a local's value */
+    e = lower_method_call(L, fnode, e, fname);
+    if (e) e->u.call.kind = CALLEE_VALUE;
+    return e;
   }
   gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s", fname));
   return NULL;
@@ -1218,6 +1224,54 @@ static stmt *lower_expression_statement(lower *L, TSNode n) {
   return s;
 }
 
+/* Builtin exception classes a kernel raises (the guard checks the name still
+ * means the builtin). */
+static const char *const builtin_exceptions[] = {
+    "ValueError", "TypeError", "IndexError", "KeyError", "LookupError", "ZeroDivisionError",
+    "ArithmeticError", "OverflowError", "RuntimeError", "NotImplementedError", "AssertionError",
+    "Exception", NULL};
+
+/* A plain string literal's text (no prefix, escape or triple quote), or NULL. */
+static const char *plain_string(lower *L, TSNode n) {
+  if (!node_is(n, "string")) return NULL;
+  char *t = text(L, n);
+  size_t len = strlen(t);
+  if (len < 2 || (t[0] != '\'' && t[0] != '"') || t[len - 1] != t[0] || strchr(t, '\\') ||
+      (len >= 6 && t[1] == t[0] && t[2] == t[0]))
+    return NULL;
+  return arena_strndup(L->m->a, t + 1, len - 2);
+}
+
+/* raise_statement: raise E | raise E() | raise E('text') | raise E(value),
+ * E a builtin exception class; other forms break the graph. */
+static stmt *lower_raise(lower *L, TSNode n) {
+  TSNode x = ts_node_named_child(n, 0);
+  TSNode cls = node_is(x, "call") ? child_by_field(x, "function") : x;
+  TSNode args = node_is(x, "call") ? child_by_field(x, "arguments") : (TSNode){0};
+  uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  const char *name = !ts_node_is_null(cls) && node_is(cls, "identifier") ? text(L, cls) : "";
+  bool builtin = find_local(L->f, name) < 0 && !scope_is_global(L->m, name);
+  const char *const *b = builtin_exceptions;
+  while (*b && strcmp(*b, name)) b++;
+  TSNode a0 = nargs ? ts_node_named_child(args, 0) : (TSNode){0};
+  if (ts_node_is_null(x) || ts_node_named_child_count(n) != 1 || !*b || !builtin ||
+      (!ts_node_is_null(args) && !node_is(args, "argument_list")) || nargs > 1 ||
+      (nargs && (node_is(a0, "keyword_argument") || node_is(a0, "list_splat") ||
+                 node_is(a0, "dictionary_splat")))) {
+    gb(L, n, "exception-handling", "'raise' of something other than a builtin exception class "
+       "with at most one argument");
+    return NULL;
+  }
+  stmt *s = new_stmt(L, ST_RAISE, n);
+  s->u.raise_.exc = *b;
+  s->u.raise_.guard = ir_slot(L->m, SLOT_BUILTIN, *b, NULL, NULL, NULL, -1);
+  if (nargs) {
+    s->u.raise_.msg = plain_string(L, a0);
+    if (!s->u.raise_.msg && !(s->u.raise_.arg = lower_expr(L, a0))) return NULL;
+  }
+  return s;
+}
+
 static stmt *lower_stmt(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
@@ -1251,7 +1305,8 @@ static stmt *lower_stmt(lower *L, TSNode n) {
     gb(L, n, "scope-declaration", arena_printf(L->m->a, "%s", t));
     return NULL;
   }
-  if (!strcmp(t, "try_statement") || !strcmp(t, "raise_statement") ||
+  if (!strcmp(t, "raise_statement")) return lower_raise(L, n);
+  if (!strcmp(t, "try_statement") ||
       !strcmp(t, "assert_statement") || !strcmp(t, "with_statement")) {
     gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",
        (int)(strchr(t, '_') - t), t));

@@ -762,6 +762,7 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
 #endif
 typedef struct dynac_undo_entry {
   char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
+                         'I' insert at k,
                          'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span */
   unsigned char size; /* 'B': item size */
   Py_ssize_t k;       /* list index; 'S': bytes saved */
@@ -834,6 +835,7 @@ static inline void dynac_undo_rollback(size_t mark) {
     case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->of.list, e->k))->ob_fval = e->was.f; break;
     case 'A': (void)PyList_SetSlice(e->of.list, PyList_GET_SIZE(e->of.list) - 1,
                                     PyList_GET_SIZE(e->of.list), NULL); break;
+    case 'I': (void)PyList_SetSlice(e->of.list, e->k, e->k + 1, NULL); break;
     case 'P':
       (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);
@@ -941,6 +943,15 @@ static inline int dynac_obj_truth(PyObject *o, int *effects) {
 static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effects) {
   if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) *effects = 1;
   return PyObject_GetItem(o, key);
+}
+/* len(o): PyObject_Length, -1 with CPython's exception. A list, tuple,
+ * dict, set, str, bytes or range answers without running Python code. */
+static inline Py_ssize_t dynac_obj_len(PyObject *o, int *effects) {
+  if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
+        PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyBytes_CheckExact(o) ||
+        PyRange_Check(o)))
+    *effects = 1;
+  return PyObject_Length(o);
 }
 /* *slot = v (v a new reference, NULL after a failed box: returns -1); the
  * old value is released, as the interpreter's STORE_FAST does. */
@@ -1093,6 +1104,17 @@ static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v)
   if (!v || PyList_Append(l, v) < 0) return -1;
   dynac_undo_entry *e = dynac_undo_push(u);
   if (e) { e->kind = 'A'; e->of.list = l; }
+  return 0;
+}
+/* l.insert(k, v) (v borrowed), k clamped as list.insert does; -1 with
+ * MemoryError. */
+static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k, PyObject *v) {
+  Py_ssize_t n = PyList_GET_SIZE(l);
+  if (k < 0) k = k + n < 0 ? 0 : k + n;
+  if (k > n) k = n;
+  if (!v || PyList_Insert(l, k, v) < 0) return -1;
+  dynac_undo_entry *e = dynac_undo_push(u);
+  if (e) { e->kind = 'I'; e->of.list = l; e->k = k; }
   return 0;
 }
 /* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
@@ -1504,7 +1526,12 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     if (!strcmp(d->name, "int")) { if (v != (PyObject *)&PyLong_Type) return 0; }
     else if (!strcmp(d->name, "float")) { if (v != (PyObject *)&PyFloat_Type) return 0; }
     else if (!strcmp(d->name, "bool")) { if (v != (PyObject *)&PyBool_Type) return 0; }
-    else {
+    else if (PyType_Check(v)) { /* `raise ValueError(...)`: the interpreter's own class */
+      PyTypeObject *tp = (PyTypeObject *)v;
+      if (!PyExceptionClass_Check(v) || (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+          strcmp(tp->tp_name, d->name))
+        return 0;
+    } else {
       if (!PyCFunction_Check(v)) return 0;
       PyObject *self = ((PyCFunctionObject *)v)->m_self;
       if (!self || !PyModule_Check(self) || strcmp(PyModule_GetName(self), "builtins") ||
