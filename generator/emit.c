@@ -175,7 +175,8 @@ static const char *tmpvar(em *E, const type *t) {
   note_type(t);
   const char *name = arena_printf(E->m->a, "t%d", ++E->tmp);
   if (t->kind == TY_OBJ) line(E, "DYNAC_OBJ %s = NULL; /* owned, released leaving the block */", name);
-  else line(E, "%s %s;", c_type(t), name);
+  else if (t->kind == TY_TUPLE || t->kind == TY_NUM) line(E, "%s %s = {0};", c_type(t), name);
+  else line(E, "%s %s = 0;", c_type(t), name); /* set before use; 0 keeps -Wmaybe-uninitialized quiet */
   return name;
 }
 
@@ -1228,6 +1229,13 @@ static const char *emit_expr(em *E, expr *e) {
     const char *a = emit_expr(E, e->u.un.a);
     const type *t = e->u.un.a->ty;
     if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
+    if (t->kind == TY_OBJ) { /* PyNumber_Negative, ...: __neg__ may run */
+      const char *o = tmpvar(E, &ty_obj);
+      line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* %s */", o, a, (int)e->u.un.op,
+           e->u.un.op == UN_NEG ? "-" : e->u.un.op == UN_POS ? "+" : "~");
+      line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+      return o;
+    }
     if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT || t->kind == TY_NUM ? a : as_int(E, a, t);
     if (e->u.un.op == UN_INVERT) return arena_printf(E->m->a, "(~%s)", as_int(E, a, t));
     if (t->kind == TY_NUM) return checked(E, &ty_num, "dynac_num_neg", a, NULL);
@@ -1509,7 +1517,10 @@ static void emit_stmt(em *E, stmt *s) {
 }
 
 static void emit_block(em *E, stmt *s) {
-  for (; s; s = s->next) emit_stmt(E, s);
+  for (; s; s = s->next) {
+    emit_stmt(E, s);
+    if (ends_flow(s)) break; /* the rest is unreachable (and may not be typed) */
+  }
 }
 
 /* ---- per instance: kernel, guard, glue ---------------------------------- */

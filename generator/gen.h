@@ -436,6 +436,9 @@ bool takes_objects(const inst *in);
  * 1 or 0 when its types decide it (`x is None`, `not ...`, True), -1 when it
  * is decided as it runs, -2 while a type is still unknown (typing only). */
 int constant_truth(const expr *e);
+/* Does control never pass the end of `s` (return, raise, or an `if` whose
+ * live branches all end so, as typed for the instance last typed)? */
+bool ends_flow(const stmt *s);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);

@@ -588,6 +588,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *a = type_expr(c, e->u.un.a, false);
     if (a->kind == TY_UNKNOWN) break;
     if (a->kind == TY_NP) { t = np_unary_type(c, e, a); break; }
+    if (a->kind == TY_OBJ) { t = generic_op(c); break; }
     if (!ty_is_number(a) || (a->kind == TY_FLOAT && e->u.un.op == UN_INVERT)) {
       fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
       t = &ty_conflict;
@@ -866,22 +867,30 @@ static void type_stmt(ctx *c, stmt *s) {
   }
 }
 
+static bool falls_through(stmt *s);
+
+bool ends_flow(const stmt *s) {
+  if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
+  if (s->kind != ST_IF) return false; /* loops included: a break may leave them */
+  int k = constant_truth(s->u.if_.cond);
+  if (k == 1) return !falls_through(s->u.if_.then);
+  if (k == 0) return !falls_through(s->u.if_.orelse);
+  return s->u.if_.orelse && !falls_through(s->u.if_.then) && !falls_through(s->u.if_.orelse);
+}
+
+/* Statements after one that ends the flow (`if key is None: return ...`
+ * when key is None) are not typed: their types may not fit this instance. */
 static void type_block(ctx *c, stmt *s) {
-  for (; s; s = s->next) type_stmt(c, s);
+  for (; s; s = s->next) {
+    type_stmt(c, s);
+    if (ends_flow(s)) break;
+  }
 }
 
 /* Can control reach the end of this block? (conservative: may say yes) */
 static bool falls_through(stmt *s) {
-  stmt *last = NULL;
-  for (; s; s = s->next) {
-    last = s;
-    if (s->kind == ST_RETURN || s->kind == ST_RAISE) return false;
-  }
-  if (!last) return true;
-  if (last->kind == ST_IF)
-    return !last->u.if_.orelse || falls_through(last->u.if_.then) ||
-           falls_through(last->u.if_.orelse);
-  return true; /* loops included: a break may leave them */
+  for (; s; s = s->next) if (ends_flow(s)) return false;
+  return true;
 }
 
 /* The function body; for partial functions with the index of each top-level
@@ -1089,13 +1098,16 @@ static bool args_hold_objects(func *f, const type **args) {
 
 bool takes_objects(const inst *in) { return args_hold_objects(in->fn, in->args); }
 
-/* A root specialisation that takes objects takes its int arguments as
+/* A root specialisation that takes an object takes its int arguments as
  * objects too. Python code may run in it (a __lt__, __len__, a key
  * function), after which the kernel cannot deoptimise; int64 arithmetic on
  * its arguments (bisect's (lo + hi) // 2 near sys.maxsize) could overflow,
  * and Python ints do not. */
 static const type **object_ints(module *m, func *f, const type **args) {
-  if (!args_hold_objects(f, args)) return args;
+  bool any = false; /* an argument that is an object itself (a list of them: heapq's code
+                       indexes it with ints, which stay int64) */
+  for (int i = 0; i < f->nparams; i++) if (args[i]->kind == TY_OBJ) any = true;
+  if (!any || f->partial) return args; /* regions around graph breaks take no objects */
   const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
   for (int i = 0; i < f->nparams; i++) w[i] = args[i]->kind == TY_INT ? &ty_obj : args[i];
   return w;

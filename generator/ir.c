@@ -1267,6 +1267,11 @@ static stmt *lower_raise(lower *L, TSNode n) {
   s->u.raise_.guard = ir_slot(L->m, SLOT_BUILTIN, *b, NULL, NULL, NULL, -1);
   if (nargs) {
     s->u.raise_.msg = plain_string(L, a0);
+    if (!s->u.raise_.msg && node_is(a0, "string")) {
+      gb(L, a0, "exception-handling", "'raise' with a string that has escapes, a prefix or "
+         "triple quotes (only plain literals are compiled)");
+      return NULL;
+    }
     if (!s->u.raise_.msg && !(s->u.raise_.arg = lower_expr(L, a0))) return NULL;
   }
   return s;

@@ -931,6 +931,11 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
   default: return PyNumber_Xor(a, b);
   }
 }
+/* -o, +o, ~o for the generator's unop numbering (- + ~). */
+static inline PyObject *dynac_obj_unary(PyObject *o, int op, int *effects) {
+  dynac__obj_effect(o, NULL, effects);
+  return op == 0 ? PyNumber_Negative(o) : op == 1 ? PyNumber_Positive(o) : PyNumber_Invert(o);
+}
 /* bool(o): 1, 0, or -1 with CPython's exception. */
 static inline int dynac_obj_truth(PyObject *o, int *effects) {
   if (o == Py_True) return 1;

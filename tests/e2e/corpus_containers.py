@@ -423,3 +423,95 @@ def objects_around_break(a, x):
         if best < y:
             best = y
     return best, n
+
+
+# ---- keyword-only parameters, None, raise, calls of objects -----------------
+@dynac.compile(signatures=["(list[int], int, int, None, None)", "(list[int], float, int, int, None)",
+                           "(list[object], object, int, None, object)",
+                           "(object, object, int, None, None)", "(object, object, int, int, None)"])
+def bisect_like(a, x, lo=0, hi=None, *, key=None):
+    """Lib/bisect.py's bisect_right: a keyword-only key, `is None` tests,
+    raise, len() of an object, a call of the key function."""
+    if lo < 0:
+        raise ValueError('lo must be non-negative')
+    if hi is None:
+        hi = len(a)
+    if key is None:
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if x < a[mid]:
+                hi = mid
+            else:
+                lo = mid + 1
+    else:
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if x < key(a[mid]):
+                hi = mid
+            else:
+                lo = mid + 1
+    return lo
+
+
+@dynac.compile(signatures=["(list[int], int, int, None, None)", "(list[object], object, int, None, object)",
+                           "(object, object, int, None, None)"])
+def insort_like(a, x, lo=0, hi=None, *, key=None):
+    """Lib/bisect.py's insort_right: a keyword argument at the call, and
+    list.insert (or the object's own insert)."""
+    if key is None:
+        lo = bisect_like(a, x, lo, hi)
+    else:
+        lo = bisect_like(a, key(x), lo, hi, key=key)
+    a.insert(lo, x)
+
+
+@dynac.compile(signatures=["(list[int], int, int, int)"])
+def insert_then_fail(a, i, v, m):
+    """An insert, then int64 overflow: the insert is undone, the
+    interpreter runs the call again."""
+    a.insert(i, v)
+    return v * m
+
+
+@dynac.compile(signatures=["(float, None)", "(float, float)", "(int, None)", "(int, object)"])
+def scaled(x, scale=None):
+    if scale is None:
+        scale = 2
+    if scale is not None and x < 0:
+        return -x * scale
+    return x * scale
+
+
+@dynac.compile(signatures=["(int, float)", "(float, float)"])
+def raises(n, x):
+    if n == 0:
+        raise ValueError("n must not be zero: é")
+    if n == 1:
+        raise TypeError
+    if n == 2:
+        raise IndexError()
+    if n == 3:
+        raise KeyError(x)
+    if n < 0:
+        raise ArithmeticError(n * x)
+    return n * x
+
+
+@dynac.compile(signatures=["(object, list[int])", "(object, list[object])"])
+def apply_key(key, a):
+    total = 0
+    for v in a:
+        total = total + key(v)
+    return total
+
+
+@dynac.compile(signatures=["(object)"])
+def length_of(o):
+    return len(o) * 2
+
+
+@dynac.compile(signatures=["(object, object)"])
+def append_to(o, v):
+    """A method of an object, called through the C API."""
+    o.append(v)
+    return len(o)

@@ -90,20 +90,60 @@ def canon(v, seen=None):
         return ("memoryview", v.format, [canon(x, seen) for x in v.tolist()])
     if isinstance(v, (int, bytes, bool, str, type(None))):
         return (type(v).__name__, v)
+    if isinstance(v, __import__("collections").UserList):
+        return ("UserList", canon(v.data, seen))
     if isinstance(v, Box):
         return ("Box", canon(v.v, seen))
     return (type(v).__name__,)
 
 
+class Kw(dict):
+    """Keyword arguments, as the last item a case's maker returns."""
+
+
+class Seq:
+    """A sequence class with Python-level __len__, __getitem__ and insert
+    (test_bisect's Range): its operations are logged."""
+    def __init__(self, start, stop):
+        self.start, self.stop = start, stop
+
+    def __len__(self):
+        LOG.append(("len",))
+        return self.stop - self.start
+
+    def __getitem__(self, i):
+        LOG.append(("getitem", i))
+        if i >= self.stop - self.start:
+            raise IndexError(i)
+        return self.start + i
+
+    def insert(self, i, v):
+        LOG.append(("insert", i, v))
+
+
+class InsertList(list):
+    """A list subclass whose insert is its own (test_bisect's List)."""
+    def insert(self, i, v):
+        LOG.append(("insert", i, v))
+        list.insert(self, 0, v)
+
+
+def logged_key(v):
+    LOG.append(("key", canon(v)))
+    return -v
+
+
 def run(fn, make):
     LOG.clear()
     args = make()
+    kw = args[-1] if args and isinstance(args[-1], Kw) else {}
+    args = args[:-1] if kw or (args and isinstance(args[-1], Kw)) else args
     try:
-        r = ("ok", canon(fn(*args)))
+        r = ("ok", canon(fn(*args, **kw)))
     except Exception as e:  # noqa: BLE001 - the comparison is the point
         last = traceback.extract_tb(e.__traceback__)[-1]
         r = ("raise", type(e).__name__, str(e), last.name, last.lineno)
-    return r, canon(args), list(LOG)
+    return r, canon(args + tuple(kw.values())), list(LOG)
 
 
 def fl(*xs):
@@ -222,12 +262,51 @@ def cases():
     c["drain_until"] = [lambda: ([1, 2, 3], 2), lambda: (["a", "b"], "z"), lambda: ([], 1),
                         lambda: ([NAN], NAN), lambda: ([Box(1), Box(2), Box(3)], Box(1)),
                         lambda: ([1.0, 2], 1)]
+    from collections import UserList
+    big = 2**63 - 1
+    sorted_lists = [[], [1], [1, 1, 2, 2], [1, 2, 2, 3, 3, 3, 4, 4, 4, 4], [-2**62, 0, 2**62]]
+    c["bisect_like"] = [(lambda l=l, x=x: (list(l), x)) for l in sorted_lists
+                        for x in [0, 1, 2, 5, -2**63, 1.5, -0.0, NAN, INF, 2**70]]
+    c["bisect_like"] += [(lambda l=l, lo=lo, hi=hi: (list(l), 2, lo, hi)) for l in sorted_lists[1:4]
+                         for lo, hi in [(0, 2), (1, 3), (-1, 3), (0, 9), (3, 1), (2, 2)]]
+    c["bisect_like"] += [
+        lambda: (["a", "b", "d"], "c"), lambda: (UserList([1, 2, 3]), 2), lambda: (range(big - 1), big - 3),
+        lambda: (range(big - 1), big - 3, big - 10, big), lambda: (Seq(0, big - 1), big - 3),
+        lambda: (Seq(0, 50), 7, 3, 40), lambda: (10, 10), lambda: ([1, "a", 2], 1),
+        lambda: ([2, -4, 6, 8, -10], 6, Kw(key=abs)), lambda: (["B", "a", "C"], "b", Kw(key=str.lower)),
+        lambda: ([3, 2, 1], -2, 0, Kw(key=logged_key)), lambda: ([1, 2], 1, Kw(key="b")),
+        lambda: ([1, 2], 1, Kw(hi=1, key=None)), lambda: ([Box(1), Box(3)], Box(2)),
+        lambda: ([Raiser(), Raiser()], 1), lambda: ([1, 2, 3], 2, Kw(lo=1, hi=2))]
+    c["insort_like"] = [(lambda l=l, x=x: (list(l), x)) for l in sorted_lists
+                        for x in [0, 2, 3, 2**62, -2**63]]
+    c["insort_like"] += [
+        lambda: (["a", "c"], "b"), lambda: (UserList([1, 3]), 2), lambda: (InsertList([1, 3]), 2),
+        lambda: (Seq(0, 100), 40, 10, 60), lambda: ([1, 2], 5, -1), lambda: (5, 1),
+        lambda: ([1, -2, 3], -2, Kw(key=abs)), lambda: ([3, 2, 1], -2, 0, Kw(key=logged_key)),
+        lambda: ([], {"a": 2}, Kw(key="b")), lambda: ([1, 2], 1.5), lambda: ([1, 2, 3], 0, Kw(hi=1))]
+    c["insert_then_fail"] = [(lambda i=i, m=m: ([1, 2, 3], i, 2**40, m)) for i in [0, 1, 3, 9, -1, -9]
+                             for m in [1, 2**40]]
+    c["scaled"] = [(lambda x=x, s=s: (x, s)) for x in [0.0, -0.0, -1.5, NAN, 3, -3, 2**62]
+                   for s in [None, 2.0, -0.0, 3, Fraction(1, 3)]] + [lambda: (2.0,), lambda: (-4,)]
+    c["raises"] = [(lambda n=n, x=x: (n, x)) for n in [0, 1, 2, 3, 4, -1, 0.0, 3.0, -2.5]
+                   for x in [1.5, -0.0, NAN]]
+    c["apply_key"] = [lambda: (abs, [1, -2, 3]), lambda: (abs, []), lambda: (logged_key, [1, 2]),
+                      lambda: (str, [1]), lambda: (5, [1]), lambda: (float, [2**70, 1]),
+                      lambda: (abs, ["a"]), lambda: (lambda v: v * 2**62, [2, 2]),
+                      lambda: (logged_key, [Box(1)])]
+    c["length_of"] = [lambda: ([],), lambda: ("abc",), lambda: ({1: 2},), lambda: (range(10**20),),
+                      lambda: (5,), lambda: (Seq(0, 7),), lambda: (Seq(0, -1),), lambda: (b"xy",),
+                      lambda: (Seq(0, 2**62),)]
+    c["append_to"] = [lambda: ([], 1), lambda: (UserList([1]), "a"), lambda: (bytearray(b"a"), 98),
+                      lambda: (bytearray(), 300), lambda: (set(), 1), lambda: (InsertList(), 1)]
     return c
 
 
 # The kernel cannot give CPython's answer and the interpreter would repeat a
 # write: reported with a RuntimeError naming file:line (documented).
-REPORTED = {("many_writes_then_overflow", 2)}
+# length_of(Seq(0, 2**62)): len() ran __len__ (Python code), then 2**62 * 2
+# overflows int64.
+REPORTED = {("many_writes_then_overflow", 2), ("length_of", 8)}
 
 
 def reported_error(compiled):

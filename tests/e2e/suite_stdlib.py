@@ -1,11 +1,14 @@
 """Acceptance: the interpreter's own, unmodified stdlib modules (Lib/colorsys.py,
-and Lib/heapq.py with its C accelerator blocked the way test_heapq blocks
-it), each recorded with `python3 -m dynac record -m test test_NAME`, built
+and Lib/heapq.py and Lib/bisect.py with their C accelerators blocked the way
+test_heapq and test_bisect block them), each recorded with `python3 -m dynac record -m test test_NAME`, built
 into a separate directory, then `python3 -m dynac run --path DIR -m test
 test_NAME`: every test passes, and the dispatch counters show kernels (not
 the interpreter) served the module's functions. heapq's heaps hold ints,
 floats, tuples, lists, strings and test classes: its kernels take them as
-objects (the C API compares them)."""
+objects (the C API compares them). bisect's functions take keyword-only key
+functions, hi=None, ranges, UserLists and test classes with Python-level
+__len__/__getitem__/insert, and raise ValueError."""
+import bisect
 import colorsys
 import heapq
 import json
@@ -28,6 +31,8 @@ MODULES = [
     (heapq, ["heappush", "heappop", "heapify", "heapreplace", "heappushpop", "_heappop_max",
              "_heapreplace_max", "_heapify_max", "_siftdown", "_siftup", "_siftdown_max",
              "_siftup_max"], 1, "14 of 15 functions compiled"),
+    (bisect, ["bisect_left", "bisect_right", "insort_left", "insort_right"], 100,
+     "4 of 4 functions compiled"),
 ]
 
 

@@ -137,3 +137,25 @@ def object_augassign(a):
     s = a[0]
     s += a[1]
     return s
+
+
+class Oops(Exception):
+    pass
+
+
+@dynac.compile
+def raise_forms(x: int):
+    if x == 0:
+        raise Oops("a module's own class: not a builtin")
+    if x == 1:
+        raise ValueError("escapes such as \n are not compiled")
+    if x is x:
+        return 1
+    raise ValueError("the message", x)
+
+
+@dynac.compile(signatures=["(int, None)", "(list[int], object)"])
+def none_forms(a, b):
+    if b is None:
+        return a + 1
+    return a + b
