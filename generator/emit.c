@@ -1024,9 +1024,7 @@ static const char *emit_object_call(em *E, expr *e) {
 /* list.append(v) / list.pop([i]) / list.insert(i, v) */
 static const char *emit_method(em *E, expr *e) {
   const type *lt = e->u.call.args[0]->ty;
-  if (lt->kind == TY_OBJ || (strcmp(e->u.call.name, "append") && e->u.call.n >= 2 &&
-                             e->u.call.args[1]->ty->kind == TY_OBJ)) /* infer: type_api_call */
-    return emit_object_call(E, e);
+  if (method_via_api(e)) return emit_object_call(E, e);
   const type *et = lt->elts[0];
   const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
   if (!strcmp(e->u.call.name, "insert")) {

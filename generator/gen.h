@@ -439,6 +439,9 @@ int constant_truth(const expr *e);
 /* Does control never pass the end of `s` (return, raise, or an `if` whose
  * live branches all end so, as typed for the instance last typed)? */
 bool ends_flow(const stmt *s);
+/* Is this method call (CALLEE_METHOD, arguments typed) made through the C
+ * API: on an object, or on a list with an object index (pop/insert)? */
+bool method_via_api(const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);

@@ -220,9 +220,7 @@ static const type *type_api_call(ctx *c, expr *e, const type **at) {
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
-  if (lt->kind == TY_OBJ || (lt->kind == TY_LIST && e->u.call.n >= 2 && at[1]->kind == TY_OBJ &&
-                             strcmp(name, "append")))
-    return type_api_call(c, e, at); /* the method itself: its index may be any object */
+  if (method_via_api(e)) return type_api_call(c, e, at); /* its index may be any object */
   if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
     return &ty_conflict;
@@ -1091,12 +1089,17 @@ void infer_retype(module *m, inst *in) {
   in->fail = f;
 }
 
-static bool args_hold_objects(func *f, const type **args) {
-  for (int i = 0; i < f->nparams; i++) if (ty_holds_object(args[i])) return true;
+bool takes_objects(const inst *in) {
+  for (int i = 0; i < in->fn->nparams; i++) if (ty_holds_object(in->args[i])) return true;
   return false;
 }
 
-bool takes_objects(const inst *in) { return args_hold_objects(in->fn, in->args); }
+bool method_via_api(const expr *e) {
+  const expr *const *a = (const expr *const *)e->u.call.args;
+  return a[0]->ty->kind == TY_OBJ ||
+         (a[0]->ty->kind == TY_LIST && e->u.call.n >= 2 && a[1]->ty->kind == TY_OBJ &&
+          strcmp(e->u.call.name, "append"));
+}
 
 /* A root specialisation that takes an object takes its int arguments as
  * objects too. Python code may run in it (a __lt__, __len__, a key

@@ -335,6 +335,12 @@ def main():
         s = dynac.stats().get("corpus_containers.region_writes", {})
         check("all 3 regions of region_writes ran as kernels (live-ins read through a[i], "
               "a[i] op= v and for loops)", s.get("region_kernel_calls") == 3, repr(s))
+        # a keyword-only default changed in place: the guard of the direct call
+        # from insort_like (which relies on bisect_like's key=None) must see it
+        for M in (C, E):
+            getattr(M.bisect_like, "__wrapped__", M.bisect_like).__kwdefaults__["key"] = logged_key
+        case = lambda: ([3, 2, 1], -2)  # noqa: E731
+        compare_corpus(C, E, {"insort_like": [case]}, run, "containers (key default changed)")
         r = dynac_cmd("explain", built)
         check("explain: every function compiled", "not compiled" not in r.stdout and r.returncode == 0,
               r.stdout[-3000:] + r.stderr)
