@@ -105,7 +105,20 @@ typedef struct em {
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
   int cur_line;    /* the Python line of the statement being emitted */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
+  bool *view_copy; /* [nlocals]: a view parameter whose fields are read from dv_x (view_field) */
+  struct hoisted *hoisted; /* positions enclosing loops proved in range (hoist_bounds) */
+  int nhoisted;
 } em;
+
+/* A position of a view access that a test before an enclosing loop proved
+ * in range: `ok` (a const bool) holds the test's answer; then the position
+ * is a * v + b, `b` a local computed before the loop. */
+typedef struct hoisted {
+  expr *index;
+  const char *ok, *b;
+  int64_t a;
+  int var;
+} hoisted;
 
 /* Definite assignment over structured control flow: a local assigned on
  * every path to a read needs no UnboundLocalError check. */
@@ -253,10 +266,24 @@ static const char *convert(em *E, const char *v, const type *from, const type *t
   if (to->kind == TY_BOOL && from->kind == TY_BOOL) return v;
   return v;
 }
+/* Field `f` of the view `v` (a `const dynac_view *` expression). A view
+ * parameter the kernel never rebinds has its fields copied to a local,
+ * dv_x, at entry (they do not change during a call): the kernels are built
+ * with -fno-strict-aliasing, so after a store through an item pointer the
+ * compiler would reload l_x->buf, ->len... from memory; it keeps a local
+ * whose address is never taken in registers. Logging a write still takes
+ * the view itself (l_x), whose `snapped` and `logged` do change. */
+static const char *view_field(em *E, const char *v, const char *f) {
+  for (int i = 0; E->view_copy && i < E->in->fn->nparams; i++)
+    if (E->view_copy[i] && v[0] == 'l' && v[1] == '_' && !strcmp(v + 2, E->in->fn->local_cnames[i]))
+      return arena_printf(E->m->a, "dv_%s.%s", E->in->fn->local_cnames[i], f);
+  return arena_printf(E->m->a, "%s->%s", v, f);
+}
+
 /* Length of a list or buffer value (a Py_ssize_t expression). */
 static const char *len_of(em *E, const char *obj, const type *t) {
   return t->kind == TY_LIST ? arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj)
-                            : arena_printf(E->m->a, "%s->len", obj);
+                            : view_field(E, obj, "len");
 }
 static const char *truth(em *E, const char *v, const type *t) {
   if (t->kind == TY_OBJ) { /* __bool__ or __len__ may run */
@@ -777,9 +804,22 @@ const char *c_item_type(char fmt) { return item_ctype(fmt); }
 
 /* The item at in-range position `k` of buffer `v` (an lvalue). */
 static const char *item_ref(em *E, const type *bt, const char *v, const char *k) {
-  if (!bt->strided)
-    return arena_printf(E->m->a, "((%s *)%s->buf)[%s]", item_ctype(bt->fmt), v, k);
-  return arena_printf(E->m->a, "(*(%s *)(%s->buf + %s * %s->stride))", item_ctype(bt->fmt), v, k, v);
+  const char *buf = view_field(E, v, "buf");
+  if (!bt->strided) return arena_printf(E->m->a, "((%s *)%s)[%s]", item_ctype(bt->fmt), buf, k);
+  return arena_printf(E->m->a, "(*(%s *)(%s + %s * %s))", item_ctype(bt->fmt), buf, k,
+                      view_field(E, v, "stride"));
+}
+
+/* Logs the old bytes of `item` (an lvalue of view `v`) before a store. For
+ * a view parameter with a copy (view_field), the local sn_x remembers that
+ * its span was saved whole, so later stores skip the call. */
+static void log_write(em *E, const char *v, const char *item) {
+  const char *call = arena_printf(E->m->a, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s)",
+                                  v, item, item);
+  const char *copy = view_field(E, v, "");
+  if (strncmp(copy, "dv_", 3)) { line(E, "%s;", call); return; }
+  const char *sn = arena_printf(E->m->a, "sn_%.*s", (int)strlen(copy) - 4, copy + 3); /* "dv_x." */
+  line(E, "if (!%s) %s = %s;", sn, sn, call);
 }
 
 /* CPython's IndexError message for a container of type `t` (a read, or a store). */
@@ -793,22 +833,33 @@ static const char *index_message(const type *t, bool store) {
   }
 }
 
+/* The int64 positions of an item access: one, or two for a[i, j] of a 2-D
+ * ndarray. in_range[d], when not NULL, is a C condition under which
+ * position d is known to be in [0, len) already: a loop's bound tested
+ * before it (bounds.c), or the loop's own index. */
+typedef struct positions {
+  const char *at[2];
+  const char *in_range[2];
+} positions;
+
 /* Position `idx` (int64) of container `obj` (of type `t`) made an in-range
- * int64, or a failure raising CPython's IndexError: `slow` is the slow path. */
+ * int64, or a failure raising CPython's IndexError: `slow` is the slow path.
+ * `in_range` (or NULL) skips the test when true. */
 static const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
-                                 const char *slow) {
+                                 const char *in_range, const char *slow) {
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
-  line(E, "int64_t %s = 0;", k);
-  const char *cond = arena_printf(E->m->a, "dynac_index(%s, %s, &%s)", idx, len, k);
+  line(E, "int64_t %s = %s;", k, in_range ? idx : "0");
+  const char *cond = arena_printf(E->m->a, "%s%sdynac_index(%s, %s, &%s)", in_range ? "!" : "",
+                                  in_range ? arena_printf(E->m->a, "%s && ", in_range) : "", idx, len, k);
   if (E->exported) line(E, "if (%s) %s;", cond, export_fail(E, "DYNAC_FAIL_INDEX", index_message(t, store)));
   else fail_if(E, NULL, "IndexError", cond, slow);
   return k;
 }
 
 /* An ndarray item access redone through the C API (numpy's own exception). */
-static const char *nd_slow(em *E, const char *obj, const type *ot, const char *const *idx, bool store,
+static const char *nd_slow(em *E, const char *obj, const type *ot, const positions *idx, bool store,
                            const char *boxed) {
-  const char *pos = ot->ndim == 1 ? idx[0] : arena_printf(E->m->a, "%s, %s", idx[0], idx[1]);
+  const char *pos = ot->ndim == 1 ? idx->at[0] : arena_printf(E->m->a, "%s, %s", idx->at[0], idx->at[1]);
   const char *fn = ot->ndim == 1 ? "dynac_slow_%sitem" : "dynac_slow_%sitem2";
   return arena_printf(E->m->a, "%s(%s->obj, %s%s%s, %s)", arena_printf(E->m->a, fn, store ? "set" : "get"),
                       obj, pos, store ? ", " : "", store ? boxed : "", where(E));
@@ -816,25 +867,26 @@ static const char *nd_slow(em *E, const char *obj, const type *ot, const char *c
 
 /* The item of ndarray view `obj` at int64 positions idx[0..ndim) (an
  * lvalue), after the bounds checks (numpy's IndexError on the slow path). */
-static const char *nd_item(em *E, const char *obj, const type *ot, const char *const *idx,
+static const char *nd_item(em *E, const char *obj, const type *ot, const positions *idx,
                            bool store, const char *boxed) {
   const char *slow = nd_slow(E, obj, ot, idx, store, boxed);
-  const char *k0 = checked_index(E, ot, store, arena_printf(E->m->a, "%s->len", obj), idx[0], slow);
+  const char *k0 = checked_index(E, ot, store, view_field(E, obj, "len"), idx->at[0], idx->in_range[0], slow);
   if (ot->ndim == 1) return item_ref(E, ot, obj, k0);
-  const char *k1 = checked_index(E, ot, store, arena_printf(E->m->a, "%s->len1", obj), idx[1], slow);
+  const char *len1 = view_field(E, obj, "len1"), *buf = view_field(E, obj, "buf");
+  const char *k1 = checked_index(E, ot, store, len1, idx->at[1], idx->in_range[1], slow);
   const char *ct = item_ctype(ot->fmt);
-  if (!ot->strided) return arena_printf(E->m->a, "((%s *)%s->buf)[%s * %s->len1 + %s]", ct, obj, k0, obj, k1);
-  return arena_printf(E->m->a, "(*(%s *)(%s->buf + %s * %s->stride + %s * %s->stride1))", ct, obj, k0,
-                      obj, k1, obj);
+  if (!ot->strided) return arena_printf(E->m->a, "((%s *)%s)[%s * %s + %s]", ct, buf, k0, len1, k1);
+  return arena_printf(E->m->a, "(*(%s *)(%s + %s * %s + %s * %s))", ct, buf, k0,
+                      view_field(E, obj, "stride"), k1, view_field(E, obj, "stride1"));
 }
 
 /* a[i] = v, a[i, j] = v for an ndarray: numpy casts v to the item's dtype;
  * where that would warn, wrap or raise, the kernel deoptimises. */
-static void nd_store(em *E, const char *obj, const type *ot, const char *const *idx, const char *v,
+static void nd_store(em *E, const char *obj, const type *ot, const positions *idx, const char *v,
                      const type *vt) {
   const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   const char *item = nd_item(E, obj, ot, idx, true, boxed);
-  fail_if(E, NULL, "ValueError: assignment destination is read-only", arena_printf(E->m->a, "%s->readonly", obj),
+  fail_if(E, NULL, "ValueError: assignment destination is read-only", view_field(E, obj, "readonly"),
           nd_slow(E, obj, ot, idx, true, boxed));
   char f = ot->fmt;
   bool from_float = vt->kind == TY_FLOAT || (vt->kind == TY_NP && np_is_float(vt->fmt));
@@ -853,15 +905,15 @@ static void nd_store(em *E, const char *obj, const type *ot, const char *const *
     x = keep(E, as_int(E, v, vt), &ty_int);
     deopt_if(E, NULL, "numpy: out of the dtype's range", "!dynac_np_fits(%s, '%c')", x, f);
   }
-  line(E, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s);", obj, item, item);
+  log_write(E, obj, item);
   line(E, "%s = (%s)%s;", item, item_ctype(f), x);
 }
 
 /* obj[idx] for a list, buffer or tuple value `obj` of type `ot`; idx has
  * ot->ndim positions (int64). */
-static const char *elem_read(em *E, const char *obj, const type *ot, const char *const *idxs,
+static const char *elem_read(em *E, const char *obj, const type *ot, const positions *idxs,
                              expr *idx_expr) {
-  const char *idx = idxs ? idxs[0] : NULL;
+  const char *idx = idxs ? idxs->at[0] : NULL, *in_range = idxs ? idxs->in_range[0] : NULL;
   const type *et = ot->kind == TY_TUPLE ? NULL : ty_elem(ot);
   if (ot->kind == TY_TUPLE) { /* a constant index, checked by infer.c */
     int64_t k = idx_expr->kind == EX_INT ? idx_expr->u.i : -idx_expr->u.un.a->u.i;
@@ -875,13 +927,13 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const char 
   }
   if (ot->kind == TY_LIST) {
     const char *k = checked_index(E, ot, false, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
-                                  arena_printf(E->m->a, "dynac_slow_getitem(%s, %s, %s)", obj, idx,
+                                  in_range, arena_printf(E->m->a, "dynac_slow_getitem(%s, %s, %s)", obj, idx,
                                                where(E)));
     fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
             "PyList_GET_ITEM(%s, %s)", obj, k), res), NULL);
     return res;
   }
-  const char *k = checked_index(E, ot, false, arena_printf(E->m->a, "%s->len", obj), idx,
+  const char *k = checked_index(E, ot, false, view_field(E, obj, "len"), idx, in_range,
                                 arena_printf(E->m->a, "dynac_slow_getitem(%s->obj, %s, %s)", obj,
                                              idx, where(E)));
   const char *item = item_ref(E, ot, obj, k);
@@ -893,16 +945,17 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const char 
 }
 
 /* obj[idx] = v: a list or buffer store (an effect). */
-static void elem_store(em *E, const char *obj, const type *ot, const char *const *idxs, const char *v,
+static void elem_store(em *E, const char *obj, const type *ot, const positions *idxs, const char *v,
                        const type *vt) {
   if (ot->kind == TY_BUF && ot->buf_kind == 'n') { nd_store(E, obj, ot, idxs, v, vt); return; }
-  const char *idx = idxs[0];
+  const char *idx = idxs->at[0], *in_range = idxs->in_range[0];
   const type *et = ty_elem(ot);
   const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   if (ot->kind == TY_LIST) {
     const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s, %s, %s, %s)", obj, idx, boxed,
                                     where(E));
-    const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx, slow);
+    const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
+                                  in_range, slow);
     if (et->kind != TY_OBJ) /* a list of objects: the undo log keeps the old one until the end */
       fail_if(E, "DYNAC_FAIL_NONE_RESULT", "the old element is not a plain number (releasing it could run Python code)",
               arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
@@ -914,8 +967,8 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *const
   }
   const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
                                   boxed, where(E));
-  const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "%s->len", obj), idx, slow);
-  fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", arena_printf(E->m->a, "%s->readonly", obj), slow);
+  const char *k = checked_index(E, ot, true, view_field(E, obj, "len"), idx, in_range, slow);
+  fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", view_field(E, obj, "readonly"), slow);
   const char *x = et->kind == TY_FLOAT ? as_double(E, v, vt) : as_int(E, v, vt);
   const char *fits = arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt);
   if ((et->kind == TY_INT || et->kind == TY_BOOL) && E->exported && ot->buf_kind != 'a')
@@ -924,20 +977,38 @@ static void elem_store(em *E, const char *obj, const type *ot, const char *const
   else if (et->kind == TY_INT || et->kind == TY_BOOL)
     fail_if(E, "DYNAC_FAIL_ITEM_RANGE", "OverflowError: out of the item format's range", fits, slow);
   const char *item = item_ref(E, ot, obj, k);
-  if (!E->exported) line(E, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s);", obj, item, item);
+  if (!E->exported) log_write(E, obj, item);
   line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
+}
+
+/* Position `p` where a test before an enclosing loop proved it in range
+ * (hoist_bounds): when that test passed, a * v + b directly (no overflow is
+ * possible then), else the expression as written, with its checks. */
+static const char *emit_proven_position(em *E, expr *p, const hoisted *h) {
+  const char *t = tmpvar(E, &ty_int);
+  line(E, "if (DYNAC_LIKELY(%s)) %s = INT64_C(%lld) * %s + %s; /* in range: tested before the loop */",
+       h->ok, t, (long long)h->a, local_name(E, h->var), h->b);
+  line(E, "else {");
+  E->indent++;
+  line(E, "%s = %s;", t, as_int(E, emit_expr(E, p), p->ty));
+  E->indent--;
+  line(E, "}");
+  return t;
 }
 
 /* The positions of obj[index] as int64 values, evaluated left to right:
  * one, or two for a[i, j] of a 2-D ndarray. */
-static const char *const *emit_index(em *E, expr *sub) {
-  const char **idx = arena_alloc(E->m->a, 2 * sizeof(char *));
+static const positions *emit_index(em *E, expr *sub) {
+  positions *idx = arena_alloc(E->m->a, sizeof *idx);
   expr *ix = sub->u.sub.index;
   const type *ot = sub->u.sub.obj->ty;
   int n = ot->kind == TY_BUF && ot->ndim == 2 ? 2 : 1;
   for (int k = 0; k < n; k++) {
     expr *p = n == 2 ? ix->u.tuple.elts[k] : ix;
-    idx[k] = keep(E, as_int(E, emit_expr(E, p), p->ty), &ty_int);
+    const hoisted *h = NULL;
+    for (int i = 0; i < E->nhoisted && !h; i++) if (E->hoisted[i].index == p) h = &E->hoisted[i];
+    idx->at[k] = h ? emit_proven_position(E, p, h) : keep(E, as_int(E, emit_expr(E, p), p->ty), &ty_int);
+    idx->in_range[k] = h ? h->ok : NULL;
   }
   return idx;
 }
@@ -980,7 +1051,8 @@ static const char *emit_len_sum(em *E, expr *e) {
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
   line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
   E->indent++;
-  const char *x = elem_read(E, obj, a->ty, &k, NULL);
+  const positions at = {{k, NULL}, {"true", NULL}}; /* 0 <= k < len, and reads change no length */
+  const char *x = elem_read(E, obj, a->ty, &at, NULL);
   if (fl) line(E, "%s += %s;", acc, x);
   else fail_if(E, NULL, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
                acc, x, acc), NULL);
@@ -1057,7 +1129,7 @@ static const char *emit_method(em *E, expr *e) {
   const char *k;
   if (e->u.call.n == 2) {
     const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
-    k = checked_index(E, lt, false, n, i, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
+    k = checked_index(E, lt, false, n, i, NULL, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
   } else {
     k = arena_printf(E->m->a, "k%d", ++E->tmp);
     line(E, "int64_t %s = %s - 1;", k, n);
@@ -1118,15 +1190,17 @@ static const char *emit_call(em *E, expr *e) {
   }
   int fi = -1;
   for (int i = 0; i < E->m->nfuncs; i++) if (E->m->funcs[i] == callee->fn) fi = i;
+  bool leaf = callee->ncallees == 0; /* calls no kernel: cannot recurse */
   line(E, "{");
   E->indent++;
-  deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
+  if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
   line(E, "dynac__direct_calls[%d]++;", fi);
-  if (E->effectful) line(E, "size_t mark0 = dynac_undo_mark(), lost0 = dynac__u->lost;");
-  line(E, "dynac__depth++;");
+  if (E->effectful) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
+    line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
+  if (!leaf) line(E, "dynac__depth++;");
   line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
-  line(E, "dynac__depth--;");
+  if (!leaf) line(E, "dynac__depth--;");
   if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
     line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
     E->indent++;
@@ -1188,12 +1262,13 @@ static const char *emit_attr(em *E, expr *e) {
   const char *v = emit_expr(E, e->u.sub.obj);
   const char *attr = e->u.sub.attr;
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
+  const char *len = view_field(E, v, "len"), *len1 = view_field(E, v, "len1");
   if (!strcmp(attr, "size"))
-    return ot->ndim == 1 ? arena_printf(E->m->a, "(int64_t)%s->len", v)
-                         : arena_printf(E->m->a, "(int64_t)(%s->len * %s->len1)", v, v);
+    return ot->ndim == 1 ? arena_printf(E->m->a, "(int64_t)%s", len)
+                         : arena_printf(E->m->a, "(int64_t)(%s * %s)", len, len1);
   const char *t = tmpvar(E, e->ty);
-  line(E, "%s.v0 = (int64_t)%s->len;", t, v);
-  if (ot->ndim == 2) line(E, "%s.v1 = (int64_t)%s->len1;", t, v);
+  line(E, "%s.v0 = (int64_t)%s;", t, len);
+  if (ot->ndim == 2) line(E, "%s.v1 = (int64_t)%s;", t, len1);
   return t;
 }
 
@@ -1301,7 +1376,89 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
     assign_target(E, t->elts[i], arena_printf(E->m->a, "%s.v%d", v, i), vt->elts[i]);
 }
 
-/* Signal polling in loops (exported C has no signals to poll). */
+/* An int constant or local of a loop-invariant (bounds.c) as C. */
+static const char *invariant_atom_c(em *E, const expr *e) {
+  return e->kind == EX_INT ? arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i)
+                           : local_name(E, e->u.local);
+}
+/* b (NULL: 0) of a position a * v + b, negated when `neg`, computed into the
+ * new local `var` before the loop; returns a C condition that is true when
+ * that overflows int64 ("false" for constants, which are folded). */
+static const char *emit_invariant(em *E, const expr *b, bool neg, const char *var) {
+  if (!b || b->kind == EX_INT) {
+    int64_t c = b ? b->u.i : 0;
+    line(E, "const int64_t %s = INT64_C(%lld);", var, (long long)(neg && c != INT64_MIN ? -c : c));
+    return neg && c == INT64_MIN ? "true" : "false";
+  }
+  line(E, "int64_t %s = 0;", var);
+  const char *c = b->kind == EX_LOCAL ? arena_printf(E->m->a, "(%s = %s, false)", var, invariant_atom_c(E, b))
+      : arena_printf(E->m->a, "dynac_int_%s(%s, %s, &%s)", b->u.bin.op == OP_ADD ? "add" :
+                     b->u.bin.op == OP_SUB ? "sub" : "mul", invariant_atom_c(E, b->u.bin.l),
+                     invariant_atom_c(E, b->u.bin.r), var);
+  return neg ? arena_printf(E->m->a, "(%s || dynac_int_neg(%s, &%s))", c, var, var) : c;
+}
+static bool same_invariant(const expr *x, const expr *y) {
+  if (!x || !y) return x == y;
+  if (x->kind != y->kind) return false;
+  if (x->kind == EX_INT) return x->u.i == y->u.i;
+  if (x->kind == EX_LOCAL) return x->u.local == y->u.local;
+  return x->u.bin.op == y->u.bin.op && same_invariant(x->u.bin.l, y->u.bin.l) &&
+         same_invariant(x->u.bin.r, y->u.bin.r);
+}
+
+/* Before `for v in range(start, stop, step)`: one flag, okN, true when every
+ * item of the range keeps every view position a * v + b of the body
+ * (bounds.c) in range, and every enclosing loop's flag is true too. The
+ * accesses read it (emit_index); positions enclosing loops proved read it
+ * inside this loop, so the body tests a single loop-invariant bool. Returns
+ * the enclosing positions' flags, for restore_bounds after the loop. */
+static const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step) {
+  proven_index found[64];
+  int n = find_affine_indices(E->in, loop, E->view_copy, E->bound, found, 64);
+  if (!E->hoisted) E->hoisted = arena_alloc(E->m->a, 256 * sizeof(hoisted));
+  if (n == 0 || E->nhoisted + n > 256) return NULL;
+  int first = E->nhoisted, t = ++E->tmp;
+  const char *ok = arena_printf(E->m->a, "ok%d", t), *v = E->in->fn->local_cnames[loop->u.for_.tgt->local];
+  strbuf cond = {0};
+  if (first) sb_printf(&cond, "%s", E->hoisted[first - 1].ok); /* the enclosing loop's flag */
+  line(E, "/* view positions a * %s + b tested for every %s of the range, once */", v, v);
+  const char **b = arena_alloc(E->m->a, sizeof(char *) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    proven_index *p = &found[i];
+    b[i] = NULL;
+    for (int j = 0; j < i && !b[i]; j++) /* the same test for the same position of the same view */
+      if (found[j].container == p->container && found[j].dim == p->dim && found[j].a == p->a &&
+          found[j].neg == p->neg && same_invariant(found[j].b, p->b))
+        b[i] = b[j];
+    if (!b[i]) {
+      b[i] = arena_printf(E->m->a, "b%d_%d", t, i);
+      const char *overflows = emit_invariant(E, p->b, p->neg, b[i]);
+      bool may_overflow = strcmp(overflows, "false") != 0;
+      const char *test = arena_printf(E->m->a, "%s%s%sdynac_affine_in(INT64_C(%lld), %s, %s, %s, %s, %s)",
+                                      may_overflow ? "!" : "", may_overflow ? overflows : "",
+                                      may_overflow ? " && " : "", (long long)p->a, b[i], start, stop, step,
+                                      view_field(E, local_name(E, p->container), p->dim ? "len1" : "len"));
+      bool two_d = E->in->args[p->container]->ndim == 2;
+      sb_printf(&cond, "%s%s /* %s[%s%lld * %s + %s%s] */", cond.data ? " &&\n    " : "", test,
+                E->in->fn->locals[p->container], p->dim ? "..., " : "", (long long)p->a, v, b[i],
+                two_d && !p->dim ? ", ..." : "");
+    }
+    E->hoisted[E->nhoisted++] = (hoisted){p->index, ok, b[i], p->a, loop->u.for_.tgt->local};
+  }
+  line(E, "const bool %s = %s;", ok, cond.data);
+  sb_free(&cond);
+  const char **saved = arena_alloc(E->m->a, sizeof(char *) * (size_t)(first + 1));
+  for (int i = 0; i < first; i++) saved[i] = E->hoisted[i].ok, E->hoisted[i].ok = ok;
+  return saved;
+}
+static void restore_bounds(em *E, int nhoisted, const char **saved) {
+  E->nhoisted = nhoisted;
+  for (int i = 0; saved && i < nhoisted; i++) E->hoisted[i].ok = saved[i];
+}
+
+/* Signal polling in loops (exported C has no signals to poll). The counter
+ * is the kernel's own local (declared by emit_kernel): a register, where a
+ * static one would be stored back at every iteration. */
 static void loop_tick(em *E) {
   if (!E->exported) line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
 }
@@ -1350,7 +1507,8 @@ static void emit_for_iter(em *E, stmt *s) {
          k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
   const char *vals[8];
   for (int i = 0; i < n; i++)
-    vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, &k, NULL);
+    vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, &(positions){{k, NULL}, {"true", NULL}},
+                        NULL); /* tested just above; reads change no length */
   bool *before = bound_save(E);
   if (s->u.for_.how == 'e' || s->u.for_.how == 'z') { /* a tuple (index, x) / (x1, x2, ...) */
     const type *el[9];
@@ -1390,7 +1548,7 @@ static void emit_stmt(em *E, stmt *s) {
       expr *sub = s->u.aug.sub;
       const type *ot = sub->u.sub.obj->ty;
       const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
-      const char *const *idx = emit_index(E, sub);
+      const positions *idx = emit_index(E, sub);
       const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index);
       const char *r = emit_expr(E, s->u.aug.value);
       const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
@@ -1470,6 +1628,8 @@ static void emit_stmt(em *E, stmt *s) {
     const char *stepv = tmpvar(E, &ty_int);
     line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), s->u.for_.step->ty) : "INT64_C(1)");
     deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
+    int nhoisted = E->nhoisted;
+    const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
     E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
     line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
          label, startv, stopv, stepv, label, label, label);
@@ -1482,6 +1642,7 @@ static void emit_stmt(em *E, stmt *s) {
                   arena_printf(E->m->a, "(int64_t)((uint64_t)%s + %s * (uint64_t)%s)", startv, k, stepv),
                   &ty_int);
     emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+    restore_bounds(E, nhoisted, saved);
     break;
   }
   case ST_FOR_ITER: emit_for_iter(E, s); break;
@@ -1557,6 +1718,33 @@ static const char *signature_of(module *m, inst *in) {
   return r;
 }
 
+/* Does the block hold a loop, at any depth? A kernel without one is marked
+ * `inline`: small leaves (eval_A in spectral_norm) then cost no call, guard
+ * or counter in their callers' loops. GCC and Clang still weigh its size. */
+static bool has_loop(const stmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
+    if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
+  }
+  return false;
+}
+
+/* Locals every kernel body may use: the loop counter for signal polling,
+ * the copies of view parameters' fields (view_field). */
+static void declare_kernel_locals(em *E, stmt *body) {
+  if (has_loop(body) && !E->exported) line(E, "unsigned dynac__ticks = 0; /* loop iterations */");
+  if (E->region) return;
+  E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
+  for (int i = 0; i < E->in->fn->nparams; i++) {
+    if (E->in->args[i]->kind != TY_BUF || block_binds(body, i)) continue;
+    E->view_copy[i] = true;
+    const char *c = E->in->fn->local_cnames[i];
+    line(E, "const dynac_view dv_%s = *l_%s; /* its fields, fixed for the call */", c, c);
+    if (E->exported) line(E, "(void)dv_%s;", c);
+    else line(E, "int sn_%s = 0; /* its span is saved in the undo log */\n(void)sn_%s;", c, c);
+  }
+}
+
 static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
                         strbuf *out) {
   infer_retype(m, in);
@@ -1581,11 +1769,12 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0};
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
+  declare_kernel_locals(&E, in->fn->body);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   emit_block(&E, in->fn->body);
@@ -1596,10 +1785,11 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
                                      signature_of(m, in));
   hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in, exported)},
+                  {"storage", has_loop(in->fn->body) ? "static" : "static inline"},
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
                   {"end", arena_printf(m->a, "%s /* end of the function: None */", return_none(in))}};
-  bool ok = fill(tpl, holes, 6, out);
+  bool ok = fill(tpl, holes, 7, out);
   sb_puts(out, "\n");
   sb_free(&locals);
   sb_free(&body);
@@ -2163,7 +2353,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2171,6 +2361,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
   stmt *saved = r->s_last->next;
   r->s_last->next = NULL; /* emit just the region */
+  declare_kernel_locals(&E, r->s_first);
   emit_block(&E, r->s_first);
   r->s_last->next = saved;
   for (int i = 0; i < r->nout; i++) {
@@ -2185,9 +2376,9 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
                                      basename_of(m->path), r->s_first->pos.line, r->s_last->end.line,
                                      ri, f->qualname, signature_of(m, in));
   hole holes[] = {{"comment", comment}, {"name", name}, {"params", params.data},
-                  {"locals", locals.data ? locals.data : ""}, {"body", body.data ? body.data : ""},
-                  {"end", end.data}};
-  bool ok = fill(tpl, holes, 6, out);
+                  {"storage", "static"}, {"locals", locals.data ? locals.data : ""},
+                  {"body", body.data ? body.data : ""}, {"end", end.data}};
+  bool ok = fill(tpl, holes, 7, out);
   sb_puts(out, "\n");
   sb_free(&params); sb_free(&locals); sb_free(&body); sb_free(&end);
   return ok;
@@ -2319,7 +2510,6 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
             m->nfuncs ? m->nfuncs : 1);
   sb_printf(&slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n",
             m->nfuncs ? m->nfuncs : 1);
-  sb_puts(&slots, "static unsigned dynac__ticks; /* loop iterations, for signal polling */\n");
   sb_puts(&slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
   /* kernels */
   for (inst *in = m->insts; in; in = in->next_all) {

@@ -446,6 +446,28 @@ bool method_via_api(const expr *e);
 const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);
 
+/* bounds.c: range-derived bounds-check elimination. A position `index` of
+ * view parameter `container` (dimension `dim`) that is a * v + b or
+ * a * v - b (neg) in the loop variable v, with b (NULL: 0) the same at every
+ * iteration: an int constant, an int local, or one + - * of two such. */
+typedef struct proven_index {
+  expr *index;
+  int container;
+  int dim;
+  int64_t a;
+  expr *b;
+  bool neg;
+} proven_index;
+/* The positions of such accesses in the body of `loop` (an ST_FOR_RANGE
+ * whose variable the body never rebinds), up to `cap`: `views` marks the
+ * view parameters never rebound, `bound` the locals definitely bound before
+ * the loop. */
+int find_affine_indices(const inst *in, const stmt *loop, const bool *views, const bool *bound,
+                        proven_index *out, int cap);
+/* Does a statement of the block, at any depth, bind local `loc`? (an
+ * interpreted statement may bind anything) */
+bool block_binds(const stmt *s, int loc);
+
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
 bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
 /* Templates: the text of templates/NAME (malloc'd; NULL after a diagnostic),

@@ -511,6 +511,25 @@ static inline uint64_t dynac_range_len(int64_t start, int64_t stop, int64_t step
              : 0;
 }
 
+/* Range-derived bounds checks: is a * v + b in [0, len), computed without
+ * int64 overflow, for every v of range(start, stop, step) (step != 0)?
+ * True for an empty range. a * v + b is monotonic in v, so the first and
+ * last items decide it; a kernel tests this once before a loop and then
+ * skips the loop's per-item index checks (dynac's generator, bounds.c). */
+static inline bool dynac_affine_in(int64_t a, int64_t b, int64_t start, int64_t stop, int64_t step,
+                                   int64_t len) {
+  uint64_t n = dynac_range_len(start, stop, step);
+  if (n == 0) return true;
+  int64_t last, x, y;
+  if (n - 1 > (uint64_t)INT64_MAX || __builtin_mul_overflow((int64_t)(n - 1), step, &last) ||
+      __builtin_add_overflow(start, last, &last))
+    return false;
+  if (__builtin_mul_overflow(a, start, &x) || __builtin_add_overflow(x, b, &x) ||
+      __builtin_mul_overflow(a, last, &y) || __builtin_add_overflow(y, b, &y))
+    return false;
+  return x >= 0 && x < len && y >= 0 && y < len;
+}
+
 /* Python's index rule: negative i counts from the end. Nonzero when out of
  * range (IndexError in CPython). */
 static inline int dynac_index(int64_t i, int64_t len, int64_t *out) {
@@ -1162,12 +1181,16 @@ static DYNAC_NOINLINE int dynac__view_snapshot(dynac_undo_log *u, dynac_view *v)
  * span would cost, copies the span once and logs nothing more for it.
  * Rolling back replays the log newest first, so a copy restores the span
  * as it was when copied, aliasing views included. (The view belongs to the
- * glue's frame; kernels see it const.) */
-static inline void dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *at, int size) {
+ * glue's frame; kernels see it const.) Returns 1 once the span is copied:
+ * until the call ends, the view's later writes need no logging (a kernel
+ * keeps that answer in a local; only a rollback to a mark taken before the
+ * copy clears it, and the kernel that took the copy returns first). */
+static inline int dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *at, int size) {
   dynac_view *v = (dynac_view *)cv;
-  if (v->snapped) return;
-  if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) return;
+  if (v->snapped) return 1;
+  if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) return 1;
   dynac_buf_log(u, at, size);
+  return 0;
 }
 
 /* Exact errors after an effect: the operation is done again through the C

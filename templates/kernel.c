@@ -1,5 +1,5 @@
 /*@ comment @*/
-static int dynac_kernel_/*@ name @*/(/*@ params @*/)
+/*@ storage @*/ int dynac_kernel_/*@ name @*/(/*@ params @*/)
 {
   /*@ locals @*/
   /*@ body @*/

@@ -332,6 +332,54 @@ def buf_fill_then_divide(a, n, d):
     return a[0] / d
 
 
+# ---- range-derived bounds checks: positions a * i + b tested before the loop --
+@dynac.compile(signatures=["(array[d], array[d], int, int, int)", "(array[i], array[i], int, int, int)"])
+def stencil(a, out, lo, hi, step):
+    """Neighbours at i - 1 and i + 1 (a[-1] at i = 0, as Python wraps it),
+    a scaled position and a store, over any range."""
+    for i in range(lo, hi, step):
+        out[i] = a[i - 1] + a[i + 1] - a[2 * i + 1] + a[-3 + 1 * i]
+    return out[0]
+
+
+@dynac.compile(signatures=["(array[d], int, int, int, int)"])
+def strided_sum(a, n, k, w, off):
+    """b from locals: k * w + i and i * 3 - off; an int64 overflow in b
+    (k * w) or in a * i only disables the shortcut."""
+    s = 0.0
+    for i in range(n):
+        s += a[k * w + i] + a[i * 3 - off] + a[off + 2 * i]
+    return s
+
+
+@dynac.compile(signatures=["(array[d], int)"])
+def rebinds(a, n):
+    """The loop variable and an offset rebound in the body: their positions
+    are not a * i + b with b fixed, and keep their per-item checks."""
+    off = 0
+    s = 0.0
+    for i in range(n):
+        s += a[i + off]
+        off += 1
+        i = i * 2
+        s += a[i]
+    return s
+
+
+@dynac.compile(signatures=["(array[d], array[d], int)"])
+def nested_rows(a, out, w):
+    """Rows of width w in a flat array: the inner flag includes the outer
+    one; a for-else reads with the last i; a write before an IndexError is
+    undone or kept as CPython keeps it."""
+    h = len(out) // w
+    for r in range(h):
+        for c in range(w - 1, -1, -1):
+            out[r * w + c] = a[r * w + c] * 2.0 + a[w * r + c + 1]
+        else:
+            out[r * w] += a[r]
+    return out[0]
+
+
 # ---- objects: elements of any type, through the C API ------------------------
 @dynac.compile(signatures=["(list[object], int, int)"])
 def sift_down(heap, startpos, pos):

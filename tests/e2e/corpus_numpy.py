@@ -152,6 +152,19 @@ def heat_step(u, out, alpha):
     return out[n // 2, m // 2]
 
 
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2], int, int)",
+                           "(ndarray[d, 2, strided], ndarray[d, 2], int, int)"])
+def shifted_copy(u, out, di, dj):
+    """Range-derived bounds checks in two dimensions: windows of u that fit,
+    wrap (u[i - di] with i < di) or leave it part way (an IndexError after
+    writes to out)."""
+    n, m = out.shape
+    for i in range(n):
+        for j in range(m):
+            out[i, j] = u[i + di, j + dj] - u[i - di, 2 * j]
+    return n * m
+
+
 @dynac.compile(signatures=["(ndarray[d], ndarray[l], int)"])
 def gather(a, idx, k):
     return a[idx[k]] * 2

@@ -211,6 +211,18 @@ def cases():
     c["buf_read"] += [(lambda i=i: (b"xyz", i)) for i in [0, -1, 3]]
     c["buf_read"] += [(lambda i=i: (memoryview(array("d", [1.0, 2.0, 3.0, 4.0]))[::-2], i)) for i in [0, 1, 2]]
     c["buf_axpy"] = [lambda: (array("d"), 2.0), lambda: (array("d", F), -0.5), lambda: (array("f", [1.0, 3e38]), 10.0)]
+    big = 2**62
+    c["stencil"] = [(lambda tc=tc, n=n, r=r: (array(tc, range(n)), array(tc, [0] * n)) + r)
+                    for tc in "di" for n in [0, 1, 3, 8]
+                    for r in [(1, n - 1, 1), (0, 3, 1), (2, 0, -1), (n - 2, 0, -2), (3, 3, 1), (1, n, 2),
+                              (-n, -1, 1), (big, big + 2, 1), (-big, -big + 2, 1), (n - 2, -1, -1)]]
+    c["strided_sum"] = [(lambda n=n, k=k, w=w, off=off: (array("d", [float(x) for x in range(12)]), n, k, w, off))
+                        for n in [0, 2, 3, 4] for k, w in [(0, 0), (1, 2), (2, 3), (big, 4), (-1, 1)]
+                        for off in [0, 1, 2, -3, 3, 12]]
+    c["rebinds"] = [(lambda n=n: (array("d", [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]), n)) for n in [0, 1, 2, 3, 4]]
+    c["nested_rows"] = [(lambda n=n, m=m, w=w: (array("d", [float(x) for x in range(n)]), array("d", [0.5] * m), w))
+                        for n, m, w in [(0, 0, 1), (6, 6, 3), (7, 6, 3), (7, 6, 2), (6, 6, 2), (4, 6, 3),
+                                        (9, 8, 4), (1, 1, 1), (5, 5, 5)]]
     c["buf_store_int"] = [(lambda tc=tc, i=i, v=v: (array(tc, [1, 2, 3]), i, v))
                           for tc in "ibQ" for i in [1, -1, 5] for v in [0, 127, 128, -129, 2**31, -1]]
     c["buf_store_int"] += [(lambda i=i, v=v: (bytearray(b"\x01\x02"), i, v)) for i in [1, 2] for v in [255, 256, -1]]

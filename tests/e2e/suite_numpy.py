@@ -156,6 +156,10 @@ def cases():
     c["heat_step"] = [lambda: (plate(6, 7)(), plate(6, 7)(), 0.1), lambda: (plate(3, 3)(), plate(3, 3)(), 0.25),
                       lambda: (plate(2, 2)(), plate(2, 2)(), 0.1), lambda: (plate(5, 5, True)(), plate(5, 5)(), 0.2),
                       lambda: (plate(4, 4)(), plate(3, 3)(), 0.1), lambda: (plate(5, 5)(), plate(5, 5)(), INF)]
+    c["shifted_copy"] = [(lambda un=un, on=on, d=d, strided=strided: (plate(*un, strided)(), plate(*on)()) + d)
+                         for un, on in [((5, 6), (3, 3)), ((5, 6), (3, 4)), ((4, 4), (1, 1)), ((3, 8), (3, 4))]
+                         for d in [(0, 0), (1, 1), (2, 2), (-1, 0), (3, 1), (0, -2)] for strided in [False, True]]
+    c["shifted_copy"] += [lambda: (plate(3, 3)(), np.zeros((0, 3)), 1, 1), lambda: (plate(3, 3)(), np.zeros((2, 0)), 0, 0)]
     c["gather"] = [(lambda k=k: (arr([1.0, 2.0, 4.0], "d")(), arr([2, -1, 5, -2**63], "l")(), k)) for k in range(5)]
     c["write_then_fail"] = [(lambda k=k: (arr([1.0, 2.0, 0.0], "d")(), k)) for k in [1, 2, 5]]
     # more writes than the undo log logs item by item (the span is copied

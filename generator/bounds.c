@@ -1,0 +1,183 @@
+/* bounds.c: range-derived bounds-check elimination (an analysis; emit.c
+ * writes the C).
+ *
+ * Inside `for v in range(start, stop, step)`, a position of the form
+ * a * v + b, with `a` a constant and `b` the same at every iteration, takes
+ * its smallest and largest values at the range's first and last items. One
+ * test before the loop (dynac_affine_in in dynac.h) then tells whether every
+ * iteration's position is in [0, len) and computed without int64 overflow;
+ * when it is, the loop's accesses skip their per-item checks, and when it is
+ * not, they keep them (a Python IndexError is still raised where CPython
+ * raises it). Only views the kernel never rebinds qualify: a buffer's
+ * length cannot change while the glue holds it, a list's can. This is the
+ * classic loop-bounds hoisting of array compilers (Numba leaves the checks
+ * off instead; CPython has none to remove).
+ */
+#include "gen.h"
+
+/* Does target `t` bind local `loc`? */
+static bool target_binds(const target *t, int loc) {
+  if (!t->is_tuple) return !t->sub && t->local == loc;
+  for (int i = 0; i < t->n; i++) if (target_binds(t->elts[i], loc)) return true;
+  return false;
+}
+
+bool block_binds(const stmt *s, int loc) {
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case ST_ASSIGN:
+      for (int i = 0; i < s->u.assign.ntargets; i++)
+        if (target_binds(s->u.assign.targets[i], loc)) return true;
+      break;
+    case ST_AUGASSIGN: if (!s->u.aug.sub && s->u.aug.local == loc) return true; break;
+    case ST_IF: if (block_binds(s->u.if_.then, loc) || block_binds(s->u.if_.orelse, loc)) return true; break;
+    case ST_WHILE:
+      if (block_binds(s->u.while_.body, loc) || block_binds(s->u.while_.orelse, loc)) return true;
+      break;
+    case ST_FOR_RANGE: case ST_FOR_ITER:
+      if (target_binds(s->u.for_.tgt, loc) || block_binds(s->u.for_.body, loc) ||
+          block_binds(s->u.for_.orelse, loc)) return true;
+      break;
+    case ST_INTERP: return true;
+    default: break;
+    }
+  }
+  return false;
+}
+
+typedef struct scan {
+  const inst *in;
+  const stmt *body;    /* the loop's body */
+  int var;             /* the loop variable */
+  const bool *views;   /* [nparams]: view parameters never rebound */
+  const bool *bound;   /* locals definitely bound before the loop */
+  proven_index *out;
+  int n, cap;
+} scan;
+
+/* An int constant, or an int local bound before the loop and not rebound
+ * in it (never the loop variable). */
+static bool invariant_atom(const scan *S, const expr *e) {
+  if (e->kind == EX_INT) return true;
+  return e->kind == EX_LOCAL && e->u.local != S->var && S->bound[e->u.local] &&
+         S->in->local_ty[e->u.local]->kind == TY_INT && !block_binds(S->body, e->u.local);
+}
+/* An atom, or atom + - * atom: what the test before the loop computes. */
+static bool invariant(const scan *S, const expr *e) {
+  if (e->kind == EX_BINOP && (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL))
+    return e->ty->kind == TY_INT && invariant_atom(S, e->u.bin.l) && invariant_atom(S, e->u.bin.r);
+  return invariant_atom(S, e);
+}
+/* a * v (or v * a, or v itself) with `a` a constant: sets *a. */
+static bool scaled_var(const scan *S, const expr *e, int64_t *a) {
+  if (e->kind == EX_LOCAL && e->u.local == S->var) { *a = 1; return true; }
+  if (e->kind != EX_BINOP || e->u.bin.op != OP_MUL) return false;
+  const expr *l = e->u.bin.l, *r = e->u.bin.r;
+  if (l->kind == EX_INT && r->kind == EX_LOCAL && r->u.local == S->var) { *a = l->u.i; return true; }
+  if (r->kind == EX_INT && l->kind == EX_LOCAL && l->u.local == S->var) { *a = r->u.i; return true; }
+  return false;
+}
+/* Is position `e` a * v + b, a * v - b or b + a * v? Fills p's a, b, neg. */
+static bool affine(const scan *S, expr *e, proven_index *p) {
+  p->b = NULL;
+  p->neg = false;
+  if (e->ty->kind != TY_INT) return false;
+  if (scaled_var(S, e, &p->a)) return p->a != 0;
+  if (e->kind != EX_BINOP || (e->u.bin.op != OP_ADD && e->u.bin.op != OP_SUB)) return false;
+  expr *l = e->u.bin.l, *r = e->u.bin.r;
+  if (scaled_var(S, l, &p->a) && invariant(S, r)) {
+    p->b = r;
+    p->neg = e->u.bin.op == OP_SUB;
+    return p->a != 0;
+  }
+  if (e->u.bin.op == OP_ADD && scaled_var(S, r, &p->a) && invariant(S, l)) {
+    p->b = l;
+    return p->a != 0;
+  }
+  return false;
+}
+
+static void scan_expr(scan *S, expr *e);
+
+/* obj[index] of a qualifying view: each of its positions that is affine. */
+static void scan_subscript(scan *S, expr *e) {
+  const expr *obj = e->u.sub.obj;
+  if (obj->kind != EX_LOCAL || obj->u.local >= S->in->fn->nparams || !S->views[obj->u.local]) return;
+  const type *t = obj->ty;
+  if (t->kind != TY_BUF || e->u.sub.index->ty->kind == TY_OBJ) return;
+  int ndim = t->ndim == 2 ? 2 : 1;
+  for (int d = 0; d < ndim && S->n < S->cap; d++) {
+    expr *pos = ndim == 2 ? e->u.sub.index->u.tuple.elts[d] : e->u.sub.index;
+    proven_index p = {pos, obj->u.local, d, 0, NULL, false};
+    if (affine(S, pos, &p)) S->out[S->n++] = p;
+  }
+}
+
+static void scan_expr(scan *S, expr *e) {
+  if (!e) return;
+  switch (e->kind) {
+  case EX_BINOP: scan_expr(S, e->u.bin.l); scan_expr(S, e->u.bin.r); break;
+  case EX_UNARY: scan_expr(S, e->u.un.a); break;
+  case EX_NOT: scan_expr(S, e->u.not_arg); break;
+  case EX_COMPARE: for (int i = 0; i < e->u.cmp.n; i++) scan_expr(S, e->u.cmp.operands[i]); break;
+  case EX_BOOLOP: scan_expr(S, e->u.boolop.l); scan_expr(S, e->u.boolop.r); break;
+  case EX_IFEXP:
+    scan_expr(S, e->u.ifexp.cond); scan_expr(S, e->u.ifexp.then); scan_expr(S, e->u.ifexp.orelse);
+    break;
+  case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) scan_expr(S, e->u.tuple.elts[i]); break;
+  case EX_CALL: for (int i = 0; i < e->u.call.n; i++) scan_expr(S, e->u.call.args[i]); break;
+  case EX_SUBSCRIPT:
+    scan_expr(S, e->u.sub.obj);
+    scan_expr(S, e->u.sub.index);
+    scan_subscript(S, e);
+    break;
+  case EX_ATTR: scan_expr(S, e->u.sub.obj); break;
+  default: break;
+  }
+}
+
+static void scan_target(scan *S, target *t) {
+  if (t->sub) scan_expr(S, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) scan_target(S, t->elts[i]);
+}
+
+static void scan_block(scan *S, stmt *s) {
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case ST_ASSIGN:
+      scan_expr(S, s->u.assign.value);
+      for (int i = 0; i < s->u.assign.ntargets; i++) scan_target(S, s->u.assign.targets[i]);
+      break;
+    case ST_AUGASSIGN: scan_expr(S, s->u.aug.value); scan_expr(S, s->u.aug.sub); break;
+    case ST_RETURN: scan_expr(S, s->u.ret); break;
+    case ST_IF: scan_expr(S, s->u.if_.cond); scan_block(S, s->u.if_.then); scan_block(S, s->u.if_.orelse); break;
+    case ST_WHILE:
+      scan_expr(S, s->u.while_.cond);
+      scan_block(S, s->u.while_.body);
+      scan_block(S, s->u.while_.orelse);
+      break;
+    case ST_FOR_RANGE: case ST_FOR_ITER:
+      scan_expr(S, s->u.for_.start);
+      scan_expr(S, s->u.for_.stop);
+      scan_expr(S, s->u.for_.step);
+      for (int i = 0; i < s->u.for_.niters; i++) scan_expr(S, s->u.for_.iters[i]);
+      scan_target(S, s->u.for_.tgt);
+      scan_block(S, s->u.for_.body);
+      scan_block(S, s->u.for_.orelse);
+      break;
+    case ST_EXPR: scan_expr(S, s->u.expr); break;
+    case ST_RAISE: scan_expr(S, s->u.raise_.arg); break;
+    default: break;
+    }
+  }
+}
+
+int find_affine_indices(const inst *in, const stmt *loop, const bool *views, const bool *bound,
+                        proven_index *out, int cap) {
+  const target *t = loop->u.for_.tgt;
+  if (loop->kind != ST_FOR_RANGE || t->is_tuple || t->sub || !views) return 0;
+  if (block_binds(loop->u.for_.body, t->local)) return 0; /* v is not the range's item everywhere */
+  scan S = {in, loop->u.for_.body, t->local, views, bound, out, 0, cap};
+  scan_block(&S, loop->u.for_.body);
+  return S.n;
+}
