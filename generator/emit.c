@@ -273,11 +273,15 @@ static const char *convert(em *E, const char *v, const type *from, const type *t
  * compiler would reload l_x->buf, ->len... from memory; it keeps a local
  * whose address is never taken in registers. Logging a write still takes
  * the view itself (l_x), whose `snapped` and `logged` do change. */
-static const char *view_field(em *E, const char *v, const char *f) {
+static const char *copied_view(em *E, const char *v) { /* its C name, or NULL */
   for (int i = 0; E->view_copy && i < E->in->fn->nparams; i++)
     if (E->view_copy[i] && v[0] == 'l' && v[1] == '_' && !strcmp(v + 2, E->in->fn->local_cnames[i]))
-      return arena_printf(E->m->a, "dv_%s.%s", E->in->fn->local_cnames[i], f);
-  return arena_printf(E->m->a, "%s->%s", v, f);
+      return E->in->fn->local_cnames[i];
+  return NULL;
+}
+static const char *view_field(em *E, const char *v, const char *f) {
+  const char *c = copied_view(E, v);
+  return c ? arena_printf(E->m->a, "dv_%s.%s", c, f) : arena_printf(E->m->a, "%s->%s", v, f);
 }
 
 /* Length of a list or buffer value (a Py_ssize_t expression). */
@@ -816,10 +820,9 @@ static const char *item_ref(em *E, const type *bt, const char *v, const char *k)
 static void log_write(em *E, const char *v, const char *item) {
   const char *call = arena_printf(E->m->a, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s)",
                                   v, item, item);
-  const char *copy = view_field(E, v, "");
-  if (strncmp(copy, "dv_", 3)) { line(E, "%s;", call); return; }
-  const char *sn = arena_printf(E->m->a, "sn_%.*s", (int)strlen(copy) - 4, copy + 3); /* "dv_x." */
-  line(E, "if (!%s) %s = %s;", sn, sn, call);
+  const char *c = copied_view(E, v);
+  if (c) line(E, "if (!sn_%s) sn_%s = %s;", c, c, call);
+  else line(E, "%s;", call);
 }
 
 /* CPython's IndexError message for a container of type `t` (a read, or a store). */
@@ -1406,6 +1409,21 @@ static bool same_invariant(const expr *x, const expr *y) {
          same_invariant(x->u.bin.r, y->u.bin.r);
 }
 
+/* The test that position p (its b computed into `b` here) is in range for
+ * every item of range(start, stop, step), with a comment naming it. */
+static const char *affine_test(em *E, const proven_index *p, const char *b, const char *v,
+                               const char *start, const char *stop, const char *step) {
+  const char *overflows = emit_invariant(E, p->b, p->neg, b);
+  bool may_overflow = strcmp(overflows, "false") != 0;
+  bool two_d = E->in->args[p->container]->ndim == 2;
+  return arena_printf(E->m->a, "%s%s%sdynac_affine_in(INT64_C(%lld), %s, %s, %s, %s, %s) /* %s[%s%lld * %s + %s%s] */",
+                      may_overflow ? "!" : "", may_overflow ? overflows : "", may_overflow ? " && " : "",
+                      (long long)p->a, b, start, stop, step,
+                      view_field(E, local_name(E, p->container), p->dim ? "len1" : "len"),
+                      E->in->fn->locals[p->container], p->dim ? "..., " : "", (long long)p->a, v, b,
+                      two_d && !p->dim ? ", ..." : "");
+}
+
 /* Before `for v in range(start, stop, step)`: one flag, okN, true when every
  * item of the range keeps every view position a * v + b of the body
  * (bounds.c) in range, and every enclosing loop's flag is true too. The
@@ -1432,16 +1450,7 @@ static const char **hoist_bounds(em *E, stmt *loop, const char *start, const cha
         b[i] = b[j];
     if (!b[i]) {
       b[i] = arena_printf(E->m->a, "b%d_%d", t, i);
-      const char *overflows = emit_invariant(E, p->b, p->neg, b[i]);
-      bool may_overflow = strcmp(overflows, "false") != 0;
-      const char *test = arena_printf(E->m->a, "%s%s%sdynac_affine_in(INT64_C(%lld), %s, %s, %s, %s, %s)",
-                                      may_overflow ? "!" : "", may_overflow ? overflows : "",
-                                      may_overflow ? " && " : "", (long long)p->a, b[i], start, stop, step,
-                                      view_field(E, local_name(E, p->container), p->dim ? "len1" : "len"));
-      bool two_d = E->in->args[p->container]->ndim == 2;
-      sb_printf(&cond, "%s%s /* %s[%s%lld * %s + %s%s] */", cond.data ? " &&\n    " : "", test,
-                E->in->fn->locals[p->container], p->dim ? "..., " : "", (long long)p->a, v, b[i],
-                two_d && !p->dim ? ", ..." : "");
+      sb_printf(&cond, "%s%s", cond.data ? " &&\n    " : "", affine_test(E, p, b[i], v, start, stop, step));
     }
     E->hoisted[E->nhoisted++] = (hoisted){p->index, ok, b[i], p->a, loop->u.for_.tgt->local};
   }
