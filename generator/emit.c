@@ -1433,8 +1433,8 @@ static const char *affine_test(em *E, const proven_index *p, const char *b, cons
 static const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step) {
   proven_index found[64];
   int n = find_affine_indices(E->in, loop, E->view_copy, E->bound, found, 64);
-  if (!E->hoisted) E->hoisted = arena_alloc(E->m->a, 256 * sizeof(hoisted));
   if (n == 0 || E->nhoisted + n > 256) return NULL;
+  if (!E->hoisted) E->hoisted = arena_alloc(E->m->a, 256 * sizeof(hoisted));
   int first = E->nhoisted, t = ++E->tmp;
   const char *ok = arena_printf(E->m->a, "ok%d", t), *v = E->in->fn->local_cnames[loop->u.for_.tgt->local];
   strbuf cond = {0};
