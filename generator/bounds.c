@@ -113,27 +113,13 @@ static void scan_subscript(scan *S, expr *e) {
   }
 }
 
+static void scan_sub(void *S, expr *e) { scan_expr(S, e); }
+/* A comprehension's own loop is not entered: its positions are tested
+ * before that loop, when it is emitted. */
 static void scan_expr(scan *S, expr *e) {
   if (!e) return;
-  switch (e->kind) {
-  case EX_BINOP: scan_expr(S, e->u.bin.l); scan_expr(S, e->u.bin.r); break;
-  case EX_UNARY: scan_expr(S, e->u.un.a); break;
-  case EX_NOT: scan_expr(S, e->u.not_arg); break;
-  case EX_COMPARE: for (int i = 0; i < e->u.cmp.n; i++) scan_expr(S, e->u.cmp.operands[i]); break;
-  case EX_BOOLOP: scan_expr(S, e->u.boolop.l); scan_expr(S, e->u.boolop.r); break;
-  case EX_IFEXP:
-    scan_expr(S, e->u.ifexp.cond); scan_expr(S, e->u.ifexp.then); scan_expr(S, e->u.ifexp.orelse);
-    break;
-  case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) scan_expr(S, e->u.tuple.elts[i]); break;
-  case EX_CALL: for (int i = 0; i < e->u.call.n; i++) scan_expr(S, e->u.call.args[i]); break;
-  case EX_SUBSCRIPT:
-    scan_expr(S, e->u.sub.obj);
-    scan_expr(S, e->u.sub.index);
-    scan_subscript(S, e);
-    break;
-  case EX_ATTR: scan_expr(S, e->u.sub.obj); break;
-  default: break;
-  }
+  ir_each_subexpr(e, scan_sub, S);
+  if (e->kind == EX_SUBSCRIPT) scan_subscript(S, e);
 }
 
 static void scan_target(scan *S, target *t) {

@@ -193,6 +193,15 @@ static const char *tmpvar(em *E, const type *t) {
   return name;
 }
 
+/* Does list local i hold a reference of its own? In an instance that
+ * builds lists a rebinding may release a list's last reference, so its
+ * list locals own theirs (DYNAC_OBJ), except parameters it never rebinds
+ * (the caller holds those). */
+static bool owned_list_local(const inst *in, int i) {
+  return in->builds_lists && in->local_ty[i]->kind == TY_LIST &&
+         (i >= in->fn->nparams || block_binds(in->fn->body, i));
+}
+
 static const char *local_name(em *E, int i) { return arena_printf(E->m->a, "l_%s", E->in->fn->local_cnames[i]); }
 
 /* The source line for a comment: no comment terminators, trimmed. */
@@ -501,23 +510,25 @@ static const char *emit_boolop(em *E, expr *e) {
   return res;
 }
 
+/* The value of one branch of a conditional expression, stored into `res`
+ * before its block (and the temporaries in it) ends: a list is held. */
+static void ifexp_branch(em *E, expr *e, expr *branch, const char *res, bool held) {
+  E->indent++;
+  const char *v = emit_expr(E, branch);
+  if (held) line(E, "%s = Py_NewRef(%s);", res, v);
+  else line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && branch->ty->kind != TY_BOOL
+                                  ? truth(E, v, branch->ty) : convert(E, v, branch->ty, e->ty));
+  E->indent--;
+}
+
 static const char *emit_ifexp(em *E, expr *e) {
-  const char *res = tmpvar(E, e->ty);
+  bool held = e->ty->kind == TY_LIST && E->in->builds_lists; /* a new list dies with its block */
+  const char *res = tmpvar(E, held ? &ty_obj : e->ty);
   const char *c = emit_expr(E, e->u.ifexp.cond);
   line(E, "if (%s) {", truth(E, c, e->u.ifexp.cond->ty));
-  E->indent++;
-  const char *a = emit_expr(E, e->u.ifexp.then);
-  line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && e->u.ifexp.then->ty->kind != TY_BOOL
-                               ? truth(E, a, e->u.ifexp.then->ty)
-                               : convert(E, a, e->u.ifexp.then->ty, e->ty));
-  E->indent--;
+  ifexp_branch(E, e, e->u.ifexp.then, res, held);
   line(E, "} else {");
-  E->indent++;
-  const char *b = emit_expr(E, e->u.ifexp.orelse);
-  line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && e->u.ifexp.orelse->ty->kind != TY_BOOL
-                               ? truth(E, b, e->u.ifexp.orelse->ty)
-                               : convert(E, b, e->u.ifexp.orelse->ty, e->ty));
-  E->indent--;
+  ifexp_branch(E, e, e->u.ifexp.orelse, res, held);
   line(E, "}");
   return res;
 }
@@ -526,7 +537,9 @@ static const char *emit_tuple(em *E, expr *e) {
   const char *res = tmpvar(E, e->ty);
   for (int i = 0; i < e->u.tuple.n; i++) {
     const char *v = emit_expr(E, e->u.tuple.elts[i]);
-    if (e->u.tuple.elts[i]->ty->kind == TY_OBJ) { /* a, b = b, a: rebinding a must not free b's value */
+    const type *et = e->u.tuple.elts[i]->ty;
+    if (et->kind == TY_OBJ || (et->kind == TY_LIST && E->in->builds_lists)) {
+      /* a, b = b, a: rebinding a must not free b's value */
       const char *own = tmpvar(E, &ty_obj);
       line(E, "%s = Py_NewRef(%s);", own, v);
       v = own;
@@ -1115,6 +1128,12 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "}");
     return "0";
   }
+  if (e->u.call.own_list) { /* a comprehension's list: nobody else has seen it */
+    const char *v = emit_expr(E, e->u.call.args[1]);
+    line(E, "if (dynac_list_append_own(%s, %s) < 0) return dynac_traceback_here(%s);", l,
+         box_value(E, v, e->u.call.args[1]->ty), where(E));
+    return "0";
+  }
   if (!strcmp(e->u.call.name, "append")) {
     const char *v = emit_expr(E, e->u.call.args[1]);
     line(E, "{");
@@ -1141,6 +1160,11 @@ static const char *emit_method(em *E, expr *e) {
   }
   fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
           "PyList_GET_ITEM(%s, %s)", l, k), res), NULL);
+  if (et->kind == TY_LIST) { /* held: a full undo log would drop the popped reference */
+    const char *own = tmpvar(E, &ty_obj);
+    line(E, "%s = Py_NewRef(%s);", own, res);
+    res = own;
+  }
   line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
        l, k, where(E));
   return res;
@@ -1185,7 +1209,8 @@ static const char *emit_call(em *E, expr *e) {
     sb_puts(&args, vals[i]);
   }
   bool has_value = callee->ret->kind != TY_UNKNOWN;
-  const char *res = has_value ? tmpvar(E, callee->ret) : "0";
+  const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
+                    : tmpvar(E, callee->ret->kind == TY_LIST ? &ty_obj : callee->ret);
   if (E->exported) {
     emit_export_call(E, callee, args.data, has_value ? res : NULL);
     sb_free(&args);
@@ -1275,8 +1300,77 @@ static const char *emit_attr(em *E, expr *e) {
   return t;
 }
 
+/* ---- new lists ----------------------------------------------------------------
+ * A list the kernel makes is a new reference in an owned temporary
+ * (released leaving its block). A kernel that logs writes also keeps it in
+ * the undo log until the call's writes are settled (dynac_undo_keep): a
+ * logged write to it must not outlive it. */
+static void emit_block(em *E, stmt *s);
+static const char *fresh_list(em *E, const char *make, const char *what) {
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = %s; /* %s */", t, make, what);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", t, where(E));
+  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
+  return t;
+}
+
+/* [a, b, ...]: the elements in order, then the list of their boxes. */
+static const char *emit_list_display(em *E, expr *e) {
+  int n = e->u.tuple.n;
+  const char **vals = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) vals[i] = keep(E, emit_expr(E, e->u.tuple.elts[i]), e->u.tuple.elts[i]->ty);
+  const char *t = fresh_list(E, arena_printf(E->m->a, "PyList_New(%d)", n), "a list display");
+  for (int i = 0; i < n; i++)
+    line(E, "if (dynac_list_init(%s, %d, %s) < 0) return dynac_traceback_here(%s);", t, i,
+         box_value(E, vals[i], e->u.tuple.elts[i]->ty), where(E));
+  return t;
+}
+
+/* list + list (list_concat), list * n and n * list (list_repeat). */
+static const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
+  const type *lt = e->u.bin.l->ty, *rt = e->u.bin.r->ty;
+  if (e->u.bin.op == OP_ADD)
+    return fresh_list(E, arena_printf(E->m->a, "PySequence_Concat(%s, %s)", l, r), "list + list");
+  bool list_left = lt->kind == TY_LIST;
+  const char *count = list_left ? as_int(E, r, rt) : as_int(E, l, lt);
+  return fresh_list(E, arena_printf(E->m->a, "PySequence_Repeat(%s, (Py_ssize_t)%s)",
+                                    list_left ? l : r, count), "list * n");
+}
+
+/* obj[lo:hi:step] of a list: its parts in order; None or omitted ones absent. */
+static const char *emit_slice(em *E, expr *e) {
+  const char *obj = keep(E, emit_expr(E, e->u.slice.obj), e->u.slice.obj->ty);
+  expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+  const char *args[3];
+  for (int i = 0; i < 3; i++) {
+    const char *v = parts[i] ? emit_expr(E, parts[i]) : NULL;
+    args[i] = !v || parts[i]->ty->kind == TY_NONE ? "0, 0"
+              : arena_printf(E->m->a, "1, %s", keep(E, as_int(E, v, parts[i]->ty), &ty_int));
+  }
+  return fresh_list(E, arena_printf(E->m->a, "dynac_list_slice(%s, %s, %s, %s)", obj, args[0], args[1],
+                                    args[2]), "a slice");
+}
+
+/* [elt for ...]: a new list in the comprehension's hidden local, its
+ * clauses as loops appending to it, then the list moved to a temporary. */
+static const char *emit_list_comprehension(em *E, expr *e) {
+  const char *r = local_name(E, e->u.comp.result);
+  line(E, "if (dynac_obj_set(&%s, PyList_New(0)) < 0) return dynac_traceback_here(%s); /* a list comprehension */",
+       r, where(E));
+  E->bound[e->u.comp.result] = true;
+  emit_block(E, e->u.comp.loop);
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = %s; /* the comprehension's list, moved */", t, r);
+  line(E, "%s = NULL;", r);
+  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
+  return t;
+}
+
 static const char *emit_expr(em *E, expr *e) {
   switch (e->kind) {
+  case EX_LIST: return emit_list_display(E, e);
+  case EX_LISTCOMP: return emit_list_comprehension(E, e);
+  case EX_SLICE: return emit_slice(E, e);
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";
@@ -1299,6 +1393,7 @@ static const char *emit_expr(em *E, expr *e) {
   case EX_BINOP: {
     const char *l = emit_expr(E, e->u.bin.l);
     const char *r = emit_expr(E, e->u.bin.r);
+    if (e->ty->kind == TY_LIST) return emit_list_binop(E, e, l, r);
     return emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
   }
   case EX_UNARY: {
@@ -1366,7 +1461,7 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
   }
   if (!t->is_tuple) {
     const type *lt = E->in->local_ty[t->local];
-    if (lt->kind == TY_OBJ) /* the old value is released, as STORE_FAST does */
+    if (lt->kind == TY_OBJ || owned_list_local(E->in, t->local)) /* the old value is released, as STORE_FAST does */
       line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, t->local),
            convert(E, v, vt, lt));
     else line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, lt));
@@ -1498,8 +1593,14 @@ static void emit_for_iter(em *E, stmt *s) {
   int label = ++E->label;
   int n = s->u.for_.niters;
   const char *objs[8];
-  for (int i = 0; i < n; i++)
-    objs[i] = keep_always(E, emit_expr(E, s->u.for_.iters[i]), s->u.for_.iters[i]->ty);
+  for (int i = 0; i < n; i++) {
+    const type *t = s->u.for_.iters[i]->ty;
+    const char *v = emit_expr(E, s->u.for_.iters[i]);
+    if (t->kind == TY_LIST && E->in->builds_lists) { /* held, as the list iterator holds it */
+      objs[i] = tmpvar(E, &ty_obj);
+      line(E, "%s = Py_NewRef(%s);", objs[i], v);
+    } else objs[i] = keep_always(E, v, t);
+  }
   const char *count = NULL;
   if (s->u.for_.how == 'e')
     count = keep(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty)
@@ -1580,7 +1681,7 @@ static void emit_stmt(em *E, stmt *s) {
     if (!s->u.ret) { line(E, "%s", return_none(E->in)); break; }
     {
       const char *v = emit_expr(E, s->u.ret);
-      if (E->in->ret->kind == TY_OBJ) /* a new reference for the caller */
+      if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
         line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, s->u.ret->ty, E->in->ret));
       else line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
       line(E, "return DYNAC_OK;");
@@ -1698,7 +1799,8 @@ static const char *params_of(module *m, inst *in, bool exported) {
   for (int i = 0; i < in->fn->nparams; i++) {
     if (i) sb_puts(&b, ", ");
     note_type(in->args[i]);
-    sb_printf(&b, "%s %c_%s", c_type(in->args[i]), in->args[i]->kind == TY_OBJ ? 'p' : 'l',
+    sb_printf(&b, "%s %c_%s", c_type(in->args[i]),
+              in->args[i]->kind == TY_OBJ || owned_list_local(in, i) ? 'p' : 'l',
               in->fn->params[i]); /* an object parameter: borrowed p_x, owned local l_x */
   }
   note_type(in->ret);
@@ -1742,6 +1844,8 @@ static bool has_loop(const stmt *s) {
  * the copies of view parameters' fields (view_field). */
 static void declare_kernel_locals(em *E, stmt *body) {
   if (has_loop(body) && !E->exported) line(E, "unsigned dynac__ticks = 0; /* loop iterations */");
+  else if (E->in->fn->comprehensions && !E->exported)
+    line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
   if (E->region) return;
   E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
   for (int i = 0; i < E->in->fn->nparams; i++) {
@@ -1759,14 +1863,14 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   infer_retype(m, in);
   strbuf locals = {0}, body = {0};
   for (int i = 0; i < in->fn->nparams; i++)
-    if (in->args[i]->kind == TY_OBJ)
+    if (in->args[i]->kind == TY_OBJ || owned_list_local(in, i))
       sb_printf(&locals, "DYNAC_OBJ l_%s = Py_NewRef(p_%s); /* owned: it can be rebound */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
   for (int i = in->fn->nparams; i < in->fn->nlocals; i++) {
     const type *t = in->local_ty[i];
     if (t->kind == TY_UNKNOWN) continue;
     note_type(t);
-    if (t->kind == TY_OBJ) {
+    if (t->kind == TY_OBJ || owned_list_local(in, i)) {
       sb_printf(&locals, "DYNAC_OBJ l_%s = NULL; /* owned */\nbool b_%s = false; /* bound? */\n",
                 in->fn->local_cnames[i], in->fn->local_cnames[i]);
       continue;
@@ -1794,7 +1898,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
                                      signature_of(m, in));
   hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in, exported)},
-                  {"storage", has_loop(in->fn->body) ? "static" : "static inline"},
+                  {"storage", has_loop(in->fn->body) || in->fn->comprehensions ? "static" : "static inline"},
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
                   {"end", arena_printf(m->a, "%s /* end of the function: None */", return_none(in))}};
@@ -1948,8 +2052,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
   if (has_value) {
     const type *rt = in->ret;
     const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
-                     : rt->kind == TY_LIST ? "Py_NewRef(r)"
-                     : rt->kind == TY_OBJ ? "r; /* the kernel's new reference */"
+                     : rt->kind == TY_OBJ || rt->kind == TY_LIST ? "r; /* the kernel's new reference */"
                      : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
                      : arena_printf(m->a, "%s(r)", box_fn(m, rt));
     sb_printf(&box, "*result = %s;", bx);
@@ -2066,23 +2169,11 @@ static void writes_target(target *t, bool *w, bool *r) {
   if (!t->is_tuple) { w[t->local] = true; return; }
   for (int i = 0; i < t->n; i++) writes_target(t->elts[i], w, r);
 }
+static void reads_sub(void *r, expr *e) { reads_expr(e, r); }
 static void reads_expr(expr *e, bool *r) {
-  switch (e->kind) {
-  case EX_LOCAL: r[e->u.local] = true; break;
-  case EX_BINOP: reads_expr(e->u.bin.l, r); reads_expr(e->u.bin.r, r); break;
-  case EX_UNARY: reads_expr(e->u.un.a, r); break;
-  case EX_NOT: reads_expr(e->u.not_arg, r); break;
-  case EX_COMPARE: for (int i = 0; i < e->u.cmp.n; i++) reads_expr(e->u.cmp.operands[i], r); break;
-  case EX_BOOLOP: reads_expr(e->u.boolop.l, r); reads_expr(e->u.boolop.r, r); break;
-  case EX_IFEXP:
-    reads_expr(e->u.ifexp.cond, r); reads_expr(e->u.ifexp.then, r); reads_expr(e->u.ifexp.orelse, r);
-    break;
-  case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) reads_expr(e->u.tuple.elts[i], r); break;
-  case EX_CALL: for (int i = 0; i < e->u.call.n; i++) reads_expr(e->u.call.args[i], r); break;
-  case EX_SUBSCRIPT: reads_expr(e->u.sub.obj, r); reads_expr(e->u.sub.index, r); break;
-  case EX_ATTR: reads_expr(e->u.sub.obj, r); break;
-  default: break;
-  }
+  if (e->kind == EX_LOCAL) r[e->u.local] = true;
+  if (e->kind == EX_LISTCOMP) reads_block(e->u.comp.loop, r, r); /* its own names: never in a region */
+  ir_each_subexpr(e, reads_sub, r);
 }
 static void reads_stmt(stmt *s, bool *r, bool *w) {
   switch (s->kind) {
@@ -2122,8 +2213,10 @@ static void reads_block(stmt *s, bool *r, bool *w) {
   for (; s; s = s->next) reads_stmt(s, r, w);
 }
 
+/* The function's own name a version stands for (v itself for a
+ * comprehension's hidden local: >= f->nbase, never versioned). */
 static int base_of(func *f, int v) {
-  for (int i = 0; i < f->nlocals; i++) if (!strcmp(f->locals[i], f->locals[v])) return i;
+  for (int i = 0; i < f->nbase; i++) if (!strcmp(f->locals[i], f->locals[v])) return i;
   return v;
 }
 
@@ -2176,7 +2269,7 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
         }
       }
       mark_assigned(s, defbound);
-      for (int bl = 0; top && s->cur_after && bl < f->nlocals; bl++) { /* NAME = typed_fn(...) */
+      for (int bl = 0; top && s->cur_after && bl < f->nbase; bl++) { /* NAME = typed_fn(...) */
         if (base_of(f, bl) != bl) continue; /* cur_after is indexed by base names */
         int v = s->cur_after[bl];
         if (v != (cur_before ? cur_before[bl] : bl) && f->local_hint && f->local_hint[v])
@@ -2202,7 +2295,8 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
     r->s_last = last;
     bool too_many = false; /* a dropped live-out would lose a value: no region then */
     for (int v = 0; v < f->nlocals; v++) {
-      int cur = top ? (cur_before ? cur_before[base_of(f, v)] : base_of(f, v)) : v;
+      int b = base_of(f, v);
+      int cur = top && b < f->nbase ? (cur_before ? cur_before[b] : b) : v;
       if (!(rd[v] && defbound[v] && cur == v)) continue;
       if (r->nin == 256) too_many = true; else r->in[r->nin++] = v;
     }
@@ -2211,7 +2305,7 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
     for (int b2 = 0; b2 < f->nlocals; b2++) {
       if (!outbase[b2]) continue;
       if (r->nout == 256) too_many = true;
-      else r->out[r->nout++] = top && last->cur_after ? last->cur_after[b2] : b2;
+      else r->out[r->nout++] = top && last->cur_after && b2 < f->nbase ? last->cur_after[b2] : b2;
     }
     for (stmt *t = r->s_first;; t = t->next) { /* assignments bind for later regions */
       mark_assigned(t, defbound);
@@ -2236,35 +2330,24 @@ static int find_regions(module *m, func *f, region **out) {
 }
 
 /* ---- ops per graph (explain) ---------------------------------------------- */
+static int ops_block(stmt *s, stmt *last);
+static void ops_sub(void *n, expr *e);
+/* The operations of e: one per operator, comparison, call, element access
+ * or new list, and a comprehension's clauses as loops. */
 static int ops_expr(expr *e) {
   if (!e) return 0;
+  int n = 0;
   switch (e->kind) {
-  case EX_BINOP: return 1 + ops_expr(e->u.bin.l) + ops_expr(e->u.bin.r);
-  case EX_UNARY: return 1 + ops_expr(e->u.un.a);
-  case EX_NOT: return 1 + ops_expr(e->u.not_arg);
-  case EX_COMPARE: {
-    int n = e->u.cmp.n - 1;
-    for (int i = 0; i < e->u.cmp.n; i++) n += ops_expr(e->u.cmp.operands[i]);
-    return n;
+  case EX_COMPARE: n = e->u.cmp.n - 1; break;
+  case EX_BINOP: case EX_UNARY: case EX_NOT: case EX_BOOLOP: case EX_IFEXP: case EX_CALL:
+  case EX_SUBSCRIPT: case EX_ATTR: case EX_LIST: case EX_SLICE: n = 1; break;
+  case EX_LISTCOMP: n = 1 + ops_block(e->u.comp.loop, NULL); break;
+  default: break;
   }
-  case EX_BOOLOP: return 1 + ops_expr(e->u.boolop.l) + ops_expr(e->u.boolop.r);
-  case EX_IFEXP:
-    return 1 + ops_expr(e->u.ifexp.cond) + ops_expr(e->u.ifexp.then) + ops_expr(e->u.ifexp.orelse);
-  case EX_TUPLE: {
-    int n = 0;
-    for (int i = 0; i < e->u.tuple.n; i++) n += ops_expr(e->u.tuple.elts[i]);
-    return n;
-  }
-  case EX_CALL: {
-    int n = 1;
-    for (int i = 0; i < e->u.call.n; i++) n += ops_expr(e->u.call.args[i]);
-    return n;
-  }
-  case EX_SUBSCRIPT: return 1 + ops_expr(e->u.sub.obj) + ops_expr(e->u.sub.index);
-  case EX_ATTR: return 1 + ops_expr(e->u.sub.obj);
-  default: return 0;
-  }
+  ir_each_subexpr(e, ops_sub, &n);
+  return n;
 }
+static void ops_sub(void *n, expr *e) { *(int *)n += ops_expr(e); }
 
 /* Operations of a statement list up to and including `last` (NULL: all):
  * arithmetic, comparisons, calls, and one per branch or loop. */

@@ -131,23 +131,13 @@ static void check_type(xctx *X, const type *t, srcpos pos, const char *what) {
     for (int i = 0; i < t->n; i++) check_type(X, t->elts[i], pos, what);
 }
 
+static void check_expr(xctx *X, expr *e);
+static void check_sub(void *X, expr *e) { check_expr(X, e); }
 static void check_expr(xctx *X, expr *e) {
   if (!e || !X->ok) return;
-  if (e->ty) check_type(X, e->ty, e->pos, "this value");
-  switch (e->kind) {
-  case EX_GLOBAL: check_slot(X, e->u.global, e->pos); break;
-  case EX_BINOP: check_expr(X, e->u.bin.l); check_expr(X, e->u.bin.r); break;
-  case EX_UNARY: check_expr(X, e->u.un.a); break;
-  case EX_NOT: check_expr(X, e->u.not_arg); break;
-  case EX_COMPARE: for (int i = 0; i < e->u.cmp.n; i++) check_expr(X, e->u.cmp.operands[i]); break;
-  case EX_BOOLOP: check_expr(X, e->u.boolop.l); check_expr(X, e->u.boolop.r); break;
-  case EX_IFEXP:
-    check_expr(X, e->u.ifexp.cond); check_expr(X, e->u.ifexp.then); check_expr(X, e->u.ifexp.orelse);
-    break;
-  case EX_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) check_expr(X, e->u.tuple.elts[i]); break;
-  case EX_SUBSCRIPT: check_expr(X, e->u.sub.obj); check_expr(X, e->u.sub.index); break;
-  case EX_ATTR: check_expr(X, e->u.sub.obj); break;
-  case EX_CALL: {
+  if (e->ty) check_type(X, e->ty, e->pos, "this value"); /* new lists are refused as lists */
+  if (e->kind == EX_GLOBAL) check_slot(X, e->u.global, e->pos);
+  if (e->kind == EX_CALL) {
     const char *name = e->u.call.name ? e->u.call.name : "?";
     if (e->u.call.kind == CALLEE_OPAQUE)
       refuse(X, e->pos, arena_printf(X->m->a, "it calls %s(), an allow_in_graph function that runs "
@@ -158,11 +148,8 @@ static void check_expr(xctx *X, expr *e) {
              (e->u.call.kind == CALLEE_BUILTIN && !strcmp(name, "round") && e->u.call.n == 2))
       refuse(X, e->pos, arena_printf(X->m->a, "%s() with these arguments runs through the "
              "Python C API", name), NULL);
-    for (int i = 0; i < e->u.call.n; i++) check_expr(X, e->u.call.args[i]);
-    break;
   }
-  default: break;
-  }
+  ir_each_subexpr(e, check_sub, X);
 }
 
 static void check_target(xctx *X, target *t) {

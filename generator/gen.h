@@ -188,7 +188,10 @@ typedef enum exkind {
   EX_INT, EX_FLOAT, EX_BOOL, EX_NONE, EX_LOCAL, EX_GLOBAL, EX_BINOP, EX_UNARY,
   EX_NOT, EX_COMPARE, EX_BOOLOP, EX_IFEXP, EX_TUPLE, EX_CALL,
   EX_SUBSCRIPT, /* obj[index]: a list, tuple or buffer element; a[i, j]: index is a tuple */
-  EX_ATTR       /* obj.shape / obj.ndim / obj.size of an ndarray (u.sub: obj, attr) */
+  EX_ATTR,      /* obj.shape / obj.ndim / obj.size of an ndarray (u.sub: obj, attr) */
+  EX_LIST,      /* [a, b, ...]: a new list (u.tuple: the elements) */
+  EX_LISTCOMP,  /* [elt for x in it if c ...]: a new list (u.comp) */
+  EX_SLICE      /* obj[lo:hi:step]: a new list (u.slice; absent parts NULL) */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -211,6 +214,12 @@ typedef struct expr {
     struct { struct expr *cond, *then, *orelse; } ifexp;
     struct { int n; struct expr **elts; } tuple;
     struct { struct expr *obj, *index; const char *attr; } sub; /* EX_ATTR: index NULL */
+    struct { struct expr *obj, *lo, *hi, *step; } slice;
+    struct {
+      int result;               /* the hidden local the list is built in */
+      struct stmt *loop;        /* the for clauses as loops (if clauses as ifs) around
+                                   result.append(elt), an append of the list's own (own_list) */
+    } comp;
     struct {
       calleekind kind;
       const char *name;         /* builtin or math function name */
@@ -218,6 +227,8 @@ typedef struct expr {
       struct func *fn;          /* CALLEE_MODULE_FN */
       struct inst *inst;        /* CALLEE_MODULE_FN: typed callee (per instance) */
       const type *ret;          /* CALLEE_OPAQUE: the callee's return annotation, or NULL */
+      bool own_list;            /* a comprehension's append to the list it builds: nothing
+                                   else sees that list yet, so the write is not logged */
       int n;
       struct expr **args;
     } call;
@@ -315,12 +326,16 @@ typedef struct func {
   bool partial;            /* graph breaks: compiled regions + a resume function */
   int nsplit;              /* statements in split blocks (see stmt.split_id) */
   int nregions;            /* emit.c: regions found */
-  int nlocals;             /* params first, then other assigned names, then versions */
+  int nlocals;             /* params first, then other assigned names, then versions and
+                              the hidden locals of comprehensions */
+  int nbase;               /* locals [0, nbase): the function's own names (cur_after's
+                              index) */
   const char **locals;     /* Python names (a versioned name appears again) */
   const char **local_cnames; /* unique C names: "x", "x_1", ... */
   stmt *body;
   gbreak *breaks;          /* non-NULL: the function runs in the interpreter */
   bool lowered;            /* ir.c has run */
+  bool comprehensions;     /* its body holds list comprehensions (loops inside expressions) */
   /* annotations.c */
   bool is_root;            /* @dynac.compile, --all, or in the profile */
   bool decorated_compile;
@@ -360,6 +375,9 @@ typedef struct inst {
                               through callees): cannot deoptimise once one ran */
   bool opaque_calls;       /* makes allow_in_graph calls (itself or through callees) */
   bool containers;         /* holds lists or buffers (borrowed references) */
+  bool builds_lists;       /* makes new lists (displays, comprehensions, slices, list
+                              operators, calls returning lists): list locals hold owned
+                              references, and no tuple value may hold a list */
   bool generic;            /* operates on objects through the C API (itself or through
                               callees): Python code may run, so no deoptimisation after */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not
@@ -419,6 +437,10 @@ bool parse_signature(arena *a, const char *text, const type ***args, int *n,
                      const char **err);
 
 void ir_lower_func(module *m, func *f);         /* ir.c */
+/* Calls visit(ctx, sub) for each direct subexpression of `e` in the order
+ * it is evaluated (NULL parts skipped). An EX_LISTCOMP has none: its
+ * clauses are statements (e->u.comp.loop), which a walker enters itself. */
+void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx);
 slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
               const type *ty, func *fn, int module_slot);
 extern const struct gb_registry {

@@ -86,6 +86,8 @@ static void fail(ctx *c, srcpos pos, const char *msg) {
 static const type *num_promote(const type *t) { return t->kind == TY_BOOL ? &ty_int : t; }
 
 static const type *type_expr(ctx *c, expr *e, bool truth);
+static void type_block(ctx *c, stmt *s);
+static void bind(ctx *c, target *tg, const type *t, srcpos pos);
 
 /* Result type of l OP r for number operands (CPython's numeric tower). */
 const type *binop_result(binop op, const type *l, const type *r) {
@@ -141,12 +143,124 @@ static const type *generic_op(ctx *c) {
   return &ty_obj;
 }
 
+/* ---- new lists ------------------------------------------------------------
+ * Displays, comprehensions, slices, `+` and `*` of lists, and calls that
+ * return a list give the kernel a new list (an owned reference). Such an
+ * instance `builds_lists`: its list locals hold references (a rebinding
+ * releases the old list, as STORE_FAST does), and no local or result may
+ * be a tuple holding a list (a tuple value borrows its lists, which a
+ * rebinding could free). */
+static void builds_list(ctx *c, srcpos pos) {
+  if (c->in->fn->partial) /* regions pass the frame's lists, which they borrow */
+    fail(c, pos, "a new list in a function with graph breaks");
+  c->in->builds_lists = true;
+}
+
+/* May a new list hold values of type t (boxed as they go in)? Numbers
+ * (int | float too: each element is boxed as what it is), bools, objects,
+ * lists, and tuples of those without lists. */
+static bool list_elem_ok(const type *t) {
+  if (ty_is_number(t) || t->kind == TY_OBJ) return true; /* int | float too (sum of floats) */
+  if (t->kind == TY_LIST) return t->elts[0]->kind != TY_UNKNOWN;
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind == TY_LIST || !list_elem_ok(t->elts[i])) return false;
+  return true;
+}
+
+/* [a, b, ...]: list[T] for elements of one type T; [] is a list whose
+ * element type the appends to it decide (list[unknown] until then). */
+static const type *type_list_display(ctx *c, expr *e) {
+  const type *el = &ty_unknown;
+  bool unknown = false;
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    const type *t = type_expr(c, e->u.tuple.elts[i], false);
+    if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
+    if (!list_elem_ok(t)) {
+      fail(c, e->u.tuple.elts[i]->pos, arena_printf(c->m->a, "a list display holding a %s",
+           ty_python_name(c->m->a, t)));
+      return &ty_conflict;
+    }
+    if (el->kind != TY_UNKNOWN && el != t) {
+      fail(c, e->pos, arena_printf(c->m->a, "a list display holding both %s and %s",
+           ty_python_name(c->m->a, el), ty_python_name(c->m->a, t)));
+      return &ty_conflict;
+    }
+    el = t;
+  }
+  builds_list(c, e->pos);
+  return unknown ? &ty_unknown : ty_list(el);
+}
+
+/* [elt for ... in ... if ...]: its clauses are typed as the loops they are
+ * (binding the comprehension's own names); its appends decide the type. */
+static const type *type_list_comprehension(ctx *c, expr *e) {
+  builds_list(c, e->pos);
+  int r = e->u.comp.result;
+  if (c->in->local_ty[r]->kind == TY_UNKNOWN) {
+    c->in->local_ty[r] = ty_list(&ty_unknown);
+    c->in->pass_changed = 1;
+  }
+  type_block(c, e->u.comp.loop);
+  const type *t = c->in->local_ty[r];
+  if (c->strict && t->kind == TY_LIST && t->elts[0]->kind == TY_UNKNOWN) {
+    fail(c, e->pos, "a list comprehension whose elements have no known type");
+    return &ty_conflict;
+  }
+  return t;
+}
+
+/* obj[lo:hi:step] of a list: a new list of the same type. The bounds are
+ * ints, bools or None (omitted). */
+static const type *type_slice(ctx *c, expr *e) {
+  const type *ot = type_expr(c, e->u.slice.obj, false);
+  expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+  bool unknown = ot->kind == TY_UNKNOWN;
+  for (int i = 0; i < 3; i++) {
+    if (!parts[i]) continue;
+    const type *t = type_expr(c, parts[i], false);
+    if (t->kind == TY_UNKNOWN) unknown = true;
+    else if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NONE) {
+      fail(c, parts[i]->pos, arena_printf(c->m->a, "slice bound of type %s",
+                                          ty_python_name(c->m->a, t)));
+      return &ty_conflict;
+    }
+  }
+  if (unknown) return &ty_unknown;
+  if (ot->kind != TY_LIST) {
+    fail(c, e->pos, arena_printf(c->m->a, "slicing a %s (only lists are sliced in kernels)",
+                                 ty_python_name(c->m->a, ot)));
+    return &ty_conflict;
+  }
+  builds_list(c, e->pos);
+  return ot;
+}
+
+/* list + list (one element type), list * int, int * list: a new list.
+ * (x += [..] extends x in place: not this; ST_AUGASSIGN refuses it.) */
+static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
+  const type *t = &ty_conflict;
+  bool count_l = l->kind == TY_INT || l->kind == TY_BOOL, count_r = r->kind == TY_INT || r->kind == TY_BOOL;
+  if (e->u.bin.inplace) t = &ty_conflict;
+  else if (op == OP_ADD && l->kind == TY_LIST && r->kind == TY_LIST) t = ty_join(l, r);
+  else if (op == OP_MUL && l->kind == TY_LIST && count_r) t = l;
+  else if (op == OP_MUL && r->kind == TY_LIST && count_l) t = r;
+  if (t->kind != TY_LIST) {
+    fail(c, e->pos, arena_printf(c->m->a, "operator '%s%s' on %s and %s", binop_spelling[op],
+         e->u.bin.inplace ? "=" : "", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
+    return &ty_conflict;
+  }
+  builds_list(c, e->pos);
+  return t;
+}
+
 static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
   if ((l->kind == TY_OBJ || r->kind == TY_OBJ) && generic_operand(l) && generic_operand(r))
     return generic_op(c); /* PyNumber_Add, ... */
   if ((l->kind == TY_NP || r->kind == TY_NP) && ty_is_scalar(l) && ty_is_scalar(r))
     return np_binop_type(c, e, op, l, r);
+  if (l->kind == TY_LIST || r->kind == TY_LIST) return list_binop_type(c, e, op, l, r);
   if (!ty_is_number(l) || !ty_is_number(r)) {
     fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
                                  ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
@@ -186,6 +300,7 @@ static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && generic_operand(vt)) return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
     return true;
+  if (ct->kind == TY_LIST && vt == ct->elts[0] && vt->kind == TY_LIST) return true; /* a list of lists */
   if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && vt->kind != TY_NUM)
     return true; /* numpy casts on store: checked or deoptimised when it runs */
   if (ct->kind == TY_BUF && ct->buf_kind != 'n') {
@@ -215,16 +330,42 @@ static const type *type_api_call(ctx *c, expr *e, const type **at) {
   return generic_op(c);
 }
 
+/* r.append(v) or r.insert(i, v) where r = [] so far: the value's type
+ * decides what the local r holds (list[T]). */
+static const type *type_first_append(ctx *c, expr *e, const type **at) {
+  const char *name = e->u.call.name;
+  const type *vt = at[e->u.call.n - 1];
+  expr *recv = e->u.call.args[0];
+  if (strcmp(name, "append") && strcmp(name, "insert")) {
+    fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
+    return &ty_conflict;
+  }
+  if (recv->kind != EX_LOCAL || !list_elem_ok(vt)) {
+    fail(c, e->pos, arena_printf(c->m->a, ".%s() of a %s to a new empty list", name,
+                                 ty_python_name(c->m->a, vt)));
+    return &ty_conflict;
+  }
+  target tg = {.local = recv->u.local, .pos = recv->pos};
+  bind(c, &tg, ty_list(vt), e->pos);
+  if (!e->u.call.own_list) c->in->effectful = true;
+  return &ty_none;
+}
+
 /* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
  * None; on an object, its method through the C API. */
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
   if (method_via_api(e)) return type_api_call(c, e, at); /* its index may be any object */
+  if (lt->kind == TY_LIST && lt->elts[0]->kind == TY_UNKNOWN) return type_first_append(c, e, at);
   if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
     return &ty_conflict;
   }
+  if (e->u.call.own_list) /* the comprehension's list: boxed values of its element type */
+    return at[1] == lt->elts[0] ? &ty_none : (fail(c, e->pos, arena_printf(c->m->a,
+           "a list comprehension whose elements are both %s and %s", ty_python_name(c->m->a,
+           lt->elts[0]), ty_python_name(c->m->a, at[1]))), &ty_conflict);
   c->in->effectful = true;
   if (!strcmp(name, "append")) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
   if (!strcmp(name, "insert")) {
@@ -304,6 +445,10 @@ static const type *type_subscript(ctx *c, expr *e) {
     return &ty_conflict;
   }
   if (ot->kind == TY_BUF && ot->buf_kind == 'n') return type_nd_index(c, e, ot, it);
+  if (ot->kind == TY_LIST && ot->elts[0]->kind == TY_UNKNOWN && c->strict) {
+    fail(c, e->pos, "an element of an empty list nothing appends to (its type is not known)");
+    return &ty_conflict;
+  }
   if (it->kind != TY_INT && it->kind != TY_BOOL && !is_np_int(it)) {
     fail(c, e->pos, arena_printf(c->m->a, "index of type %s", ty_python_name(c->m->a, it)));
     return &ty_conflict;
@@ -380,6 +525,7 @@ static const type *type_call(ctx *c, expr *e) {
     if (callee->generic) c->in->generic = true;
     if (callee->ret->kind == TY_UNKNOWN)
       return callee->typing ? &ty_unknown : &ty_none;
+    if (callee->ret->kind == TY_LIST) builds_list(c, e->pos); /* a new reference */
     return callee->ret;
   }
   if (unknown) return &ty_unknown;
@@ -646,6 +792,9 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_CALL: t = type_call(c, e); break;
   case EX_SUBSCRIPT: t = type_subscript(c, e); break;
   case EX_ATTR: t = type_attr(c, e); break;
+  case EX_LIST: t = type_list_display(c, e); break;
+  case EX_LISTCOMP: t = type_list_comprehension(c, e); break;
+  case EX_SLICE: t = type_slice(c, e); break;
   }
   if (ty_is_container(t)) c->in->containers = true;
   if (t->kind == TY_OBJ && c->in->fn->partial) /* region kernels take and give numbers */
@@ -791,8 +940,9 @@ static void type_stmt(ctx *c, stmt *s) {
       const type *l = type_expr(c, s->u.aug.sub, false);
       const type *r = type_expr(c, s->u.aug.value, false);
       if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
-      if (l->kind == TY_OBJ || r->kind == TY_OBJ) {
-        fail(c, s->pos, "augmented assignment with an object");
+      if (l->kind == TY_OBJ || r->kind == TY_OBJ || l->kind == TY_LIST) {
+        fail(c, s->pos, l->kind == TY_LIST ? "augmented assignment to a list element (it changes "
+             "the list in place)" : "augmented assignment with an object");
         break;
       }
       expr fake = {.pos = s->pos};
@@ -807,6 +957,10 @@ static void type_stmt(ctx *c, stmt *s) {
     }
     const type *l = c->in->local_ty[s->u.aug.local];
     const type *r = type_expr(c, s->u.aug.value, false);
+    if (l->kind == TY_LIST) { /* list.__iadd__ extends the list itself: every alias sees it */
+      fail(c, s->pos, "augmented assignment to a list (it changes the list in place)");
+      break;
+    }
     if (l->kind == TY_OBJ || r->kind == TY_OBJ) { /* in-place operators are not compiled */
       fail(c, s->pos, "augmented assignment with an object");
       break;
@@ -933,6 +1087,15 @@ static void type_inst(module *m, inst *in) {
     if (in->local_ty[i]->kind == TY_CONFLICT) fail(&c, in->fn->pos, "a local has no single type");
     if (ty_is_container(in->local_ty[i])) in->containers = true;
   }
+  if (in->builds_lists) { /* a tuple value borrows its lists: a rebinding could free them */
+    for (int i = 0; i < in->fn->nlocals; i++)
+      if (in->local_ty[i]->kind == TY_TUPLE && holds_nested_container(in->local_ty[i]))
+        fail(&c, in->fn->pos, arena_printf(m->a, "local '%s' holds a %s in a function that builds "
+             "new lists (unpack the tuple instead)", in->fn->locals[i],
+             ty_python_name(m->a, in->local_ty[i])));
+    if (in->ret->kind == TY_TUPLE && holds_nested_container(in->ret))
+      in->ret = &ty_obj; /* boxed by the kernel, whose references to the lists end with it */
+  }
   if (in->containers && in->opaque_calls) /* the callee could free what the kernel borrows */
     fail(&c, in->fn->pos, "allow_in_graph calls in a function that holds lists or buffers");
   if (in->generic) { /* Python code may run: it must not free a list the kernel borrows */
@@ -1038,42 +1201,18 @@ static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap
   }
 }
 
+typedef struct callees { inst *in, **out; int *n, cap; } callees;
+static void collect_callees_sub(void *ctx, expr *e) {
+  callees *C = ctx;
+  collect_callees_expr(C->in, e, C->out, C->n, C->cap);
+}
 static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap) {
-  switch (e->kind) {
-  case EX_BINOP:
-    collect_callees_expr(in, e->u.bin.l, out, n, cap);
-    collect_callees_expr(in, e->u.bin.r, out, n, cap);
-    break;
-  case EX_UNARY: collect_callees_expr(in, e->u.un.a, out, n, cap); break;
-  case EX_NOT: collect_callees_expr(in, e->u.not_arg, out, n, cap); break;
-  case EX_COMPARE:
-    for (int i = 0; i < e->u.cmp.n; i++) collect_callees_expr(in, e->u.cmp.operands[i], out, n, cap);
-    break;
-  case EX_BOOLOP:
-    collect_callees_expr(in, e->u.boolop.l, out, n, cap);
-    collect_callees_expr(in, e->u.boolop.r, out, n, cap);
-    break;
-  case EX_IFEXP:
-    collect_callees_expr(in, e->u.ifexp.cond, out, n, cap);
-    collect_callees_expr(in, e->u.ifexp.then, out, n, cap);
-    collect_callees_expr(in, e->u.ifexp.orelse, out, n, cap);
-    break;
-  case EX_TUPLE:
-    for (int i = 0; i < e->u.tuple.n; i++) collect_callees_expr(in, e->u.tuple.elts[i], out, n, cap);
-    break;
-  case EX_SUBSCRIPT:
-    collect_callees_expr(in, e->u.sub.obj, out, n, cap);
-    collect_callees_expr(in, e->u.sub.index, out, n, cap);
-    break;
-  case EX_ATTR: collect_callees_expr(in, e->u.sub.obj, out, n, cap); break;
-  case EX_CALL:
-    for (int i = 0; i < e->u.call.n; i++) collect_callees_expr(in, e->u.call.args[i], out, n, cap);
-    if (e->u.call.inst) {
-      for (int i = 0; i < *n; i++) if (out[i] == e->u.call.inst) return;
-      if (*n < cap) out[(*n)++] = e->u.call.inst;
-    }
-    break;
-  default: break;
+  callees C = {in, out, n, cap};
+  ir_each_subexpr(e, collect_callees_sub, &C);
+  if (e->kind == EX_LISTCOMP) collect_callees_block(in, e->u.comp.loop, out, n, cap);
+  if (e->kind == EX_CALL && e->u.call.inst) {
+    for (int i = 0; i < *n; i++) if (out[i] == e->u.call.inst) return;
+    if (*n < cap) out[(*n)++] = e->u.call.inst;
   }
 }
 

@@ -80,6 +80,10 @@ typedef struct lower {
   int ndynamic;
   int loops;        /* enclosing while/for loops (emit.c keeps at most 64) */
   TSNode statement_call; /* the expression statement's call being lowered, if any */
+  struct { const char *name; int local; } comp_names[32]; /* names a comprehension binds:
+                       they shadow the function's while its clauses are lowered */
+  int ncomp_names;
+  int ncomps;       /* comprehensions lowered: numbers their hidden locals */
   bool split;       /* the block being lowered is split: broken statements run in the
                        interpreter, the rest compiles (the top-level block, and the blocks
                        of interpreted compound statements) */
@@ -154,6 +158,15 @@ static int current_version(lower *L, int base) {
   return base >= 0 && base < L->ncurrent ? L->current[base] : base;
 }
 
+/* The local a name refers to here: a comprehension's own name, else the
+ * current version of the function's local; -1 if it is not a local. */
+static int resolve_local(lower *L, const char *name) {
+  for (int i = L->ncomp_names - 1; i >= 0; i--)
+    if (!strcmp(L->comp_names[i].name, name)) return L->comp_names[i].local;
+  int base = find_local(L->f, name);
+  return base < 0 ? -1 : current_version(L, base);
+}
+
 /* A rebinding in straight-line top-level code starts a new version of the
  * name (its own C variable and type): reads after it see the new value,
  * reads before it the old one, exactly as in CPython. */
@@ -206,6 +219,9 @@ static void collect_locals(lower *L, TSNode n) {
 
 /* ---- expressions ------------------------------------------------------- */
 static expr *lower_expr(lower *L, TSNode n);
+
+static expr *lower_list_comprehension(lower *L, TSNode n);
+static bool bind_comp_names(lower *L, TSNode n);
 
 static expr *new_expr(lower *L, exkind k, TSNode n) {
   expr *e = arena_alloc(L->m->a, sizeof *e);
@@ -261,7 +277,7 @@ static const char *const builtin_calls[] = {"abs", "min", "max", "int", "float",
                                             "round", "divmod", "pow", "len", "sum", NULL};
 
 static bool is_builtin_call(lower *L, const char *name) {
-  if (find_local(L->f, name) >= 0 || scope_is_global(L->m, name)) return false;
+  if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name)) return false;
   for (const char *const *b = builtin_calls; *b; b++) if (!strcmp(*b, name)) return true;
   return false;
 }
@@ -269,10 +285,10 @@ static bool is_builtin_call(lower *L, const char *name) {
 /* identifier: a local, a module constant, or a value from math. */
 static expr *lower_identifier(lower *L, TSNode n) {
   char *name = text(L, n);
-  int loc = find_local(L->f, name);
+  int loc = resolve_local(L, name);
   if (loc >= 0) {
     expr *e = new_expr(L, EX_LOCAL, n);
-    e->u.local = current_version(L, loc);
+    e->u.local = loc;
     return e;
   }
   const modconst *c = scope_find_const(L->m, name);
@@ -382,16 +398,17 @@ static expr *lower_compare(lower *L, TSNode n) {
   return e;
 }
 
-/* tuple / expression_list: (a, b, ...) */
-static expr *lower_tuple(lower *L, TSNode n) {
+/* tuple / expression_list: (a, b, ...); list: [a, b, ...] (kind EX_LIST) */
+static expr *lower_elements(lower *L, TSNode n, exkind kind) {
   uint32_t c = ts_node_named_child_count(n);
-  expr *e = new_expr(L, EX_TUPLE, n);
+  expr *e = new_expr(L, kind, n);
   e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(n, i);
     if (node_is(ch, "comment")) continue;
     if (node_is(ch, "list_splat") || node_is(ch, "parenthesized_list_splat")) {
-      gb(L, ch, "unsupported-expression", "starred expression in a tuple");
+      gb(L, ch, "unsupported-expression", kind == EX_LIST ? "starred expression in a list display"
+                                                           : "starred expression in a tuple");
       return NULL;
     }
     expr *x = lower_expr(L, ch);
@@ -614,7 +631,7 @@ static expr *lower_call(lower *L, TSNode n) {
     return e;
   }
   char *fname0 = text(L, fnode);
-  bool global_name = node_is(fnode, "identifier") && find_local(L->f, fname0) < 0;
+  bool global_name = node_is(fnode, "identifier") && resolve_local(L, fname0) < 0;
   func *target_fn = global_name ? scope_find_func(L->m, fname0) : NULL;
   if (target_fn) {
     if (target_fn->disabled) {
@@ -642,7 +659,7 @@ static expr *lower_call(lower *L, TSNode n) {
   if (!e) return NULL;
   char *fname = text(L, fnode);
   if (node_is(fnode, "identifier")) {
-    const char *mattr = find_local(L->f, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
+    const char *mattr = resolve_local(L, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
     if (mattr && strcmp(math_return_kind(mattr, -1), "const")) {
       e->u.call.kind = CALLEE_MATH;
       e->u.call.name = mattr;
@@ -659,7 +676,7 @@ static expr *lower_call(lower *L, TSNode n) {
     TSNode obj = child_by_field(fnode, "object");
     char *oname = text(L, obj);
     char *attr = text(L, child_by_field(fnode, "attribute"));
-    if (node_is(obj, "identifier") && find_local(L->f, oname) < 0 &&
+    if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
         scope_is_math_module(L->m, oname) && math_return_kind(attr, -1) &&
         strcmp(math_return_kind(attr, -1), "const")) {
       slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
@@ -672,7 +689,7 @@ static expr *lower_call(lower *L, TSNode n) {
         (!strcmp(attr, "insert") && e->u.call.n == 2))
       return lower_method_call(L, obj, e, attr);
   }
-  if (node_is(fnode, "identifier") && find_local(L->f, fname) >= 0) { /* key(x): a local's value */
+  if (node_is(fnode, "identifier") && resolve_local(L, fname) >= 0) { /* key(x): a local's value */
     e = lower_method_call(L, fnode, e, fname);
     if (e) e->u.call.kind = CALLEE_VALUE;
     return e;
@@ -687,7 +704,7 @@ static expr *lower_attribute(lower *L, TSNode n) {
   TSNode obj = child_by_field(n, "object");
   char *oname = text(L, obj);
   char *attr = text(L, child_by_field(n, "attribute"));
-  if (node_is(obj, "identifier") && find_local(L->f, oname) >= 0 &&
+  if (node_is(obj, "identifier") && resolve_local(L, oname) >= 0 &&
       (!strcmp(attr, "shape") || !strcmp(attr, "ndim") || !strcmp(attr, "size"))) {
     expr *o = lower_expr(L, obj);
     if (!o) return NULL;
@@ -696,7 +713,7 @@ static expr *lower_attribute(lower *L, TSNode n) {
     e->u.sub.attr = attr;
     return e;
   }
-  if (node_is(obj, "identifier") && find_local(L->f, oname) < 0 &&
+  if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
       scope_is_math_module(L->m, oname)) {
     const char *k = math_return_kind(attr, -1);
     if (k && !strcmp(k, "const")) {
@@ -710,7 +727,23 @@ static expr *lower_attribute(lower *L, TSNode n) {
   return NULL;
 }
 
-/* subscript: value [ subscript ]: no slices (a[i], a[i][j]); a[i, j] is
+/* slice: start? : stop? (: step?)? as the index of obj[...]: the parts are
+ * told apart by the colons before them. */
+static expr *lower_slice(lower *L, TSNode n, TSNode value, TSNode sl) {
+  expr *e = new_expr(L, EX_SLICE, n);
+  if (!(e->u.slice.obj = lower_expr(L, value))) return NULL;
+  expr **parts[3] = {&e->u.slice.lo, &e->u.slice.hi, &e->u.slice.step};
+  int colons = 0;
+  for (uint32_t i = 0; i < ts_node_child_count(sl); i++) {
+    TSNode c = ts_node_child(sl, i);
+    if (!ts_node_is_named(c)) { colons += !strcmp(ts_node_type(c), ":"); continue; }
+    if (node_is(c, "comment") || colons > 2) continue;
+    if (!(*parts[colons] = lower_expr(L, c))) return NULL;
+  }
+  return e;
+}
+
+/* subscript: value [ subscript ]: a[i], a[i][j], a[lo:hi:step]; a[i, j] is
  * a[(i, j)], which only a 2-D ndarray accepts (infer.c) */
 static expr *lower_subscript(lower *L, TSNode n) {
   TSNode value = child_by_field(n, "value");
@@ -726,9 +759,10 @@ static expr *lower_subscript(lower *L, TSNode n) {
     gb(L, n, "unsupported-expression", "index with more than two subscripts (a[i, j, k])");
     return NULL;
   }
+  if (nidx == 1 && node_is(idx_nodes[0], "slice")) return lower_slice(L, n, value, idx_nodes[0]);
   for (uint32_t i = 0; i < nidx; i++)
     if (node_is(idx_nodes[i], "slice")) {
-      gb(L, n, "unsupported-expression", "slice (a[i:j])");
+      gb(L, n, "unsupported-expression", "slice in a multi-dimensional index (a[i:j, k])");
       return NULL;
     }
   expr *obj = lower_expr(L, value);
@@ -747,6 +781,17 @@ static expr *lower_subscript(lower *L, TSNode n) {
   expr *e = new_expr(L, EX_SUBSCRIPT, n);
   e->u.sub.obj = obj;
   e->u.sub.index = idx;
+  return e;
+}
+
+/* A subscript stored to (obj[index] = v, obj[index] op= v): an element,
+ * not a slice. */
+static expr *lower_element(lower *L, TSNode n) {
+  expr *e = lower_subscript(L, n);
+  if (e && e->kind == EX_SLICE) {
+    gb(L, n, "unsupported-statement", "assignment to a slice (a[i:j] = ...)");
+    return NULL;
+  }
   return e;
 }
 
@@ -798,10 +843,13 @@ static expr *lower_expr(lower *L, TSNode n) {
     e->u.ifexp.orelse = b;
     return e;
   }
-  if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) return lower_tuple(L, n);
+  if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) return lower_elements(L, n, EX_TUPLE);
+  if (!strcmp(t, "list")) return lower_elements(L, n, EX_LIST);
+  if (!strcmp(t, "list_comprehension")) return lower_list_comprehension(L, n);
   if (!strcmp(t, "call")) return lower_call(L, n);
   if (!strcmp(t, "attribute")) return lower_attribute(L, n);
   if (!strcmp(t, "lambda") || strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
+    /* set, dict and generator expressions: a list comprehension is lowered above */
     gb(L, n, "nested-scope", arena_printf(L->m->a, "%s", t));
     return NULL;
   }
@@ -812,7 +860,6 @@ static expr *lower_expr(lower *L, TSNode n) {
   static const char *const what[][2] = {
       {"string", "string literal (str is not a kernel type)"},
       {"concatenated_string", "string literal (str is not a kernel type)"},
-      {"list", "list display (new lists are not built by kernels yet)"},
       {"dictionary", "dict display"}, {"set", "set display"},
       {"named_expression", "assignment expression (:=)"},
       {"list_splat", "starred expression"}};
@@ -820,6 +867,31 @@ static expr *lower_expr(lower *L, TSNode n) {
     if (!strcmp(t, what[i][0])) { gb(L, n, "unsupported-expression", what[i][1]); return NULL; }
   gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s", t));
   return NULL;
+}
+
+void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
+  expr *parts[4] = {NULL, NULL, NULL, NULL};
+  expr **many = NULL;
+  int n = 0;
+  switch (e->kind) {
+  case EX_BINOP: parts[0] = e->u.bin.l; parts[1] = e->u.bin.r; break;
+  case EX_UNARY: parts[0] = e->u.un.a; break;
+  case EX_NOT: parts[0] = e->u.not_arg; break;
+  case EX_COMPARE: many = e->u.cmp.operands; n = e->u.cmp.n; break;
+  case EX_BOOLOP: parts[0] = e->u.boolop.l; parts[1] = e->u.boolop.r; break;
+  case EX_IFEXP: parts[0] = e->u.ifexp.cond; parts[1] = e->u.ifexp.then; parts[2] = e->u.ifexp.orelse; break;
+  case EX_TUPLE: case EX_LIST: many = e->u.tuple.elts; n = e->u.tuple.n; break;
+  case EX_CALL: many = e->u.call.args; n = e->u.call.n; break;
+  case EX_SUBSCRIPT: parts[0] = e->u.sub.obj; parts[1] = e->u.sub.index; break;
+  case EX_ATTR: parts[0] = e->u.sub.obj; break;
+  case EX_SLICE:
+    parts[0] = e->u.slice.obj; parts[1] = e->u.slice.lo; parts[2] = e->u.slice.hi;
+    parts[3] = e->u.slice.step;
+    break;
+  default: break;
+  }
+  for (int i = 0; i < n; i++) visit(ctx, many[i]);
+  for (int i = 0; i < 4; i++) if (parts[i]) visit(ctx, parts[i]);
 }
 
 /* ---- statements -------------------------------------------------------- */
@@ -847,9 +919,10 @@ static target *lower_target(lower *L, TSNode n) {
   target *t = arena_alloc(L->m->a, sizeof *t);
   t->pos = node_pos(n);
   if (node_is(n, "identifier")) {
-    int base = find_local(L->f, text(L, n));
-    t->local = current_version(L, base);
-    if (base >= 0 && base < L->ncurrent) L->seen[base] = true;
+    const char *name = text(L, n);
+    int base = find_local(L->f, name);
+    t->local = resolve_local(L, name);
+    if (t->local == current_version(L, base) && base >= 0 && base < L->ncurrent) L->seen[base] = true;
     return t;
   }
   if (node_is(n, "pattern_list") || node_is(n, "tuple_pattern") ||
@@ -870,7 +943,7 @@ static target *lower_target(lower *L, TSNode n) {
     return t;
   }
   if (node_is(n, "subscript")) {
-    t->sub = lower_subscript(L, n);
+    t->sub = lower_element(L, n);
     return t->sub ? t : NULL;
   }
   if (node_is(n, "list_splat_pattern"))
@@ -967,7 +1040,7 @@ static stmt *lower_augassign(lower *L, TSNode n) {
   }
   binop opk = (binop)k;
   if (node_is(left, "subscript")) { /* obj[index] op= value: an element read, then a store */
-    expr *sub = lower_subscript(L, left);
+    expr *sub = lower_element(L, left);
     expr *v = sub ? lower_expr(L, child_by_field(n, "right")) : NULL;
     if (!v) return NULL;
     stmt *s = new_stmt(L, ST_AUGASSIGN, n);
@@ -1101,7 +1174,7 @@ static stmt *lower_while(lower *L, TSNode n) {
 /* Is `fnode` the builtin NAME (not shadowed by a local or a global)? */
 static bool is_builtin_name(lower *L, TSNode fnode, const char *name) {
   return node_is(fnode, "identifier") && !strcmp(text(L, fnode), name) &&
-         find_local(L->f, name) < 0 && !scope_is_global(L->m, name);
+         resolve_local(L, name) < 0 && !scope_is_global(L->m, name);
 }
 
 /* The positional arguments of a call (at most cap), or -1 if there are
@@ -1138,7 +1211,7 @@ static bool lower_for_body(lower *L, TSNode n, stmt *s) {
 
 /* for target in c | enumerate(c[, start]) | zip(c1, c2, ...) | reversed(c):
  * c a list, tuple or buffer (checked by infer.c). */
-static stmt *lower_for_iter(lower *L, TSNode n, TSNode right) {
+static stmt *lower_for_iter(lower *L, TSNode n, TSNode right, bool clause) {
   stmt *s = new_stmt(L, ST_FOR_ITER, n);
   expr *a[8];
   int na = 1;
@@ -1166,14 +1239,17 @@ static stmt *lower_for_iter(lower *L, TSNode n, TSNode right) {
   s->u.for_.niters = na;
   s->u.for_.iters = arena_alloc(L->m->a, sizeof(expr *) * (size_t)na);
   memcpy(s->u.for_.iters, a, sizeof(expr *) * (size_t)na);
+  if (clause && !bind_comp_names(L, child_by_field(n, "left"))) return NULL;
   s->u.for_.tgt = lower_target(L, child_by_field(n, "left"));
-  if (!s->u.for_.tgt || !lower_for_body(L, n, s)) return NULL;
+  if (!s->u.for_.tgt || (!clause && !lower_for_body(L, n, s))) return NULL;
   return s;
 }
 
 /* for_statement: for target in range(args): block (else: block)?, or over
- * a container (lower_for_iter). */
-static stmt *lower_for(lower *L, TSNode n) {
+ * a container (lower_for_iter). clause: a comprehension's for_in_clause
+ * (for target in iterable): its names are the comprehension's own, and the
+ * caller puts the loop's body in. */
+static stmt *lower_for(lower *L, TSNode n, bool clause) {
   TSNode right = child_by_field(n, "right");
   TSNode fnode = child_by_field(right, "function");
   bool rev = false; /* reversed(range(...)): the same range, last element first */
@@ -1187,12 +1263,13 @@ static stmt *lower_for(lower *L, TSNode n) {
     }
   }
   if (!node_is(right, "call") || !is_builtin_name(L, fnode, "range"))
-    return lower_for_iter(L, n, right);
+    return lower_for_iter(L, n, right, clause);
   expr *a[3];
   int na = call_args(L, child_by_field(right, "arguments"), a, 3);
   if (na == -2) return NULL;
   if (na < 0) { gb(L, right, "unsupported-loop", "range() with unusual arguments"); return NULL; }
   if (na == 0) { gb(L, right, "unsupported-loop", "range() without arguments"); return NULL; }
+  if (clause && !bind_comp_names(L, child_by_field(n, "left"))) return NULL;
   target *t = lower_target(L, child_by_field(n, "left"));
   if (!t) return NULL;
   if (t->is_tuple) { gb(L, n, "unsupported-loop", "unpacking a range element"); return NULL; }
@@ -1202,7 +1279,122 @@ static stmt *lower_for(lower *L, TSNode n) {
   s->u.for_.stop = na >= 2 ? a[1] : a[0];
   s->u.for_.step = na == 3 ? a[2] : NULL;
   s->u.for_.how = rev ? 'r' : 'i';
-  return lower_for_body(L, n, s) ? s : NULL;
+  return clause || lower_for_body(L, n, s) ? s : NULL;
+}
+
+/* ---- list comprehensions ------------------------------------------------
+ * [elt for x in it if cond for y in it2] is lowered as CPython 3.11 runs
+ * it: a new list, then the clauses as nested loops and ifs around
+ * list.append(elt). The names the clauses bind are the comprehension's own
+ * (hidden locals, invisible outside it), and the first iterable is
+ * evaluated where the comprehension stands. */
+
+/* A C name for a hidden local no other local has. */
+static const char *unique_cname(lower *L, const char *want) {
+  const char *c = want;
+  for (int k = 1;; k++) {
+    bool taken = false;
+    for (int i = 0; i < L->f->nlocals; i++) if (!strcmp(L->f->local_cnames[i], c)) taken = true;
+    if (!taken) return c;
+    c = arena_printf(L->m->a, "%s_%d", want, k);
+  }
+}
+
+/* The names of a for clause's target become hidden locals of the
+ * comprehension (shadowing the function's while it is lowered). */
+static bool bind_comp_names(lower *L, TSNode n) {
+  if (node_is(n, "identifier")) {
+    if (L->ncomp_names == 32) {
+      gb(L, n, "unsupported-expression", "comprehensions binding more than 32 names");
+      return false;
+    }
+    const char *name = text(L, n);
+    int loc = append_local(L, arena_printf(L->m->a, "%s (in a comprehension)", name),
+                           unique_cname(L, arena_printf(L->m->a, "lc%d_%s", L->ncomps, name)));
+    L->comp_names[L->ncomp_names].name = name;
+    L->comp_names[L->ncomp_names++].local = loc;
+    return true;
+  }
+  if (!node_is(n, "pattern_list") && !node_is(n, "tuple_pattern") && !node_is(n, "list_pattern") &&
+      !node_is(n, "parenthesized_expression") && !node_is(n, "tuple") && !node_is(n, "comment")) {
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "comprehension target %s",
+                                                   ts_node_type(n)));
+    return false;
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++)
+    if (!bind_comp_names(L, ts_node_named_child(n, i))) return false;
+  return true;
+}
+
+/* for_in_clause: for left in right (one iterable; `in a, b` is a tuple) */
+static stmt *lower_for_clause(lower *L, TSNode n) {
+  uint32_t rights = 0;
+  for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+    const char *f = ts_node_field_name_for_child(n, i);
+    if (f && !strcmp(f, "right")) rights++;
+  }
+  if (rights != 1 || ts_node_has_error(n)) {
+    gb(L, n, "unsupported-loop", "a comprehension over a tuple display (for x in a, b)");
+    return NULL;
+  }
+  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return NULL; }
+  return lower_for(L, n, true);
+}
+
+/* result.append(elt) for the comprehension's own list `result`. */
+static stmt *own_append(lower *L, TSNode n, int result, expr *elt) {
+  expr *recv = new_expr(L, EX_LOCAL, n);
+  recv->u.local = result;
+  expr *call = new_expr(L, EX_CALL, n);
+  call->u.call.kind = CALLEE_METHOD;
+  call->u.call.name = "append";
+  call->u.call.own_list = true;
+  call->u.call.n = 2;
+  call->u.call.args = arena_alloc(L->m->a, 2 * sizeof(expr *));
+  call->u.call.args[0] = recv;
+  call->u.call.args[1] = elt;
+  stmt *s = new_stmt(L, ST_EXPR, n);
+  s->u.expr = call;
+  return s;
+}
+
+/* list_comprehension: [ body for_in_clause (for_in_clause | if_clause)* ] */
+static expr *lower_list_comprehension(lower *L, TSNode n) {
+  int saved_names = L->ncomp_names, saved_loops = L->loops;
+  L->ncomps++;
+  L->f->comprehensions = true;
+  expr *e = new_expr(L, EX_LISTCOMP, n);
+  e->u.comp.result = append_local(L, "<listcomp>", unique_cname(L, arena_printf(L->m->a, "lc%d",
+                                  L->ncomps)));
+  stmt **hole = &e->u.comp.loop; /* where the next clause goes */
+  bool ok = true;
+  TSNode body = child_by_field(n, "body");
+  for (uint32_t i = 0; ok && i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, body) || node_is(c, "comment")) continue;
+    stmt *s = NULL;
+    if (node_is(c, "for_in_clause")) {
+      if ((s = lower_for_clause(L, c))) { *hole = s; hole = &s->u.for_.body; L->loops++; }
+    } else if (node_is(c, "if_clause")) {
+      expr *cond = lower_expr(L, ts_node_named_child(c, 0));
+      if (cond) {
+        s = new_stmt(L, ST_IF, c);
+        s->u.if_.cond = cond;
+        *hole = s;
+        hole = &s->u.if_.then;
+      }
+    } else {
+      gb(L, c, "unsupported-expression", arena_printf(L->m->a, "%s in a comprehension",
+                                                     ts_node_type(c)));
+    }
+    ok = s != NULL;
+  }
+  expr *elt = ok ? lower_expr(L, body) : NULL;
+  if (elt) *hole = own_append(L, body, e->u.comp.result, elt);
+  L->ncomp_names = saved_names;
+  L->loops = saved_loops;
+  return elt ? e : NULL;
 }
 
 /* expression_statement: expression | assignment | augmented_assignment */
@@ -1296,7 +1488,7 @@ static stmt *lower_stmt(lower *L, TSNode n) {
       gb(L, n, "generator", "async for");
       return NULL;
     }
-    return lower_for(L, n);
+    return lower_for(L, n, false);
   }
   if (!strcmp(t, "break_statement")) return new_stmt(L, ST_BREAK, n);
   if (!strcmp(t, "continue_statement")) return new_stmt(L, ST_CONTINUE, n);
@@ -1545,7 +1737,7 @@ void ir_lower_func(module *m, func *f) {
   if (ts_node_child_count(f->node) && !strcmp(ts_node_type(ts_node_child(f->node, 0)), "async"))
     gb(&L, f->node, "generator", "async def");
   collect_locals(&L, body);
-  L.ncurrent = f->nlocals;
+  L.ncurrent = f->nbase = f->nlocals;
   L.current = arena_alloc(m->a, sizeof(int) * (size_t)(f->nlocals + 1));
   L.seen = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < f->nlocals; i++) {

@@ -308,6 +308,10 @@ const type *ty_join(const type *x, const type *y) {
   bool xn = x->kind == TY_INT || x->kind == TY_FLOAT || x->kind == TY_NUM;
   bool yn = y->kind == TY_INT || y->kind == TY_FLOAT || y->kind == TY_NUM;
   if (xn && yn) return &ty_num;
+  if (x->kind == TY_LIST && y->kind == TY_LIST) { /* [] joins any list: its appends decide */
+    if (x->elts[0]->kind == TY_UNKNOWN) return y;
+    if (y->elts[0]->kind == TY_UNKNOWN) return x;
+  }
   /* an object local can hold a number, None or a list too */
   if ((x->kind == TY_OBJ && (ty_is_number(y) || y->kind == TY_NONE || y->kind == TY_LIST)) ||
       (y->kind == TY_OBJ && (ty_is_number(x) || x->kind == TY_NONE || x->kind == TY_LIST)))

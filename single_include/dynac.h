@@ -781,7 +781,7 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
 #endif
 typedef struct dynac_undo_entry {
   char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
-                         'I' insert at k,
+                         'I' insert at k, 'N' a list the kernel made (kept: `old`),
                          'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span */
   unsigned char size; /* 'B': item size */
   Py_ssize_t k;       /* list index; 'S': bytes saved */
@@ -834,7 +834,7 @@ static inline void dynac_undo_commit(size_t mark) {
   dynac_undo_log *u = dynac_undo_here();
   while (u->n > mark) {
     dynac_undo_entry *e = &u->e[--u->n];
-    if (e->kind == 'O' || e->kind == 'P') Py_DECREF(e->old);
+    if (e->kind == 'O' || e->kind == 'P' || e->kind == 'N') Py_DECREF(e->old);
     if (e->kind == 'S') PyMem_RawFree(e->was.copy);
   }
   if (u->n == 0) u->lost = 0;
@@ -859,6 +859,7 @@ static inline void dynac_undo_rollback(size_t mark) {
       (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);
       break;
+    case 'N': Py_DECREF(e->old); break; /* after the writes to it were undone (newer entries) */
     case 'S': /* the span as it was when the copy was made; later writes were not logged */
       memcpy(e->at, e->was.copy, (size_t)e->k);
       PyMem_RawFree(e->was.copy);
@@ -1122,6 +1123,51 @@ static inline int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssiz
     return 0;
   }
   return dynac_list_store(u, l, k, PyFloat_FromDouble(x));
+}
+/* Keeps `l`, a list the kernel just made (borrowed), alive until the
+ * call's writes are committed or rolled back: a write to it may be logged
+ * after the kernel dropped its own reference (a rebound local). When the
+ * log is full this counts as a lost write: the call then cannot be rolled
+ * back at all, so no entry can outlive the list. */
+static inline void dynac_undo_keep(dynac_undo_log *u, PyObject *l) {
+  dynac_undo_entry *e = dynac_undo_push(u);
+  if (e) { e->kind = 'N'; e->of.list = l; e->old = Py_NewRef(l); }
+}
+/* The item k of a new list of items NULL (PyList_New): `v` stolen (NULL
+ * after a failed box: -1). */
+static inline int dynac_list_init(PyObject *l, Py_ssize_t k, PyObject *v) {
+  if (!v) return -1;
+  PyList_SET_ITEM(l, k, v);
+  return 0;
+}
+/* l.append(v) to a list no other code has seen yet (a comprehension's):
+ * not logged. `v` stolen (NULL after a failed box: -1). */
+static inline int dynac_list_append_own(PyObject *l, PyObject *v) {
+  if (!v) return -1;
+  int st = PyList_Append(l, v);
+  Py_DECREF(v);
+  return st;
+}
+/* l[lo:hi:step] of a list as a new list (NULL with CPython's exception);
+ * has_*: that part was given (else None). The bounds are clamped as
+ * PySlice_Unpack and PySlice_AdjustIndices do for the int64 values a
+ * kernel holds (its ints are Py_ssize_t wide). */
+static inline PyObject *dynac_list_slice(PyObject *l, int has_lo, int64_t lo, int has_hi, int64_t hi,
+                                         int has_step, int64_t step) {
+  Py_ssize_t st = has_step ? (Py_ssize_t)step : 1;
+  if (st == 0) {
+    PyErr_SetString(PyExc_ValueError, "slice step cannot be zero");
+    return NULL;
+  }
+  if (st < -PY_SSIZE_T_MAX) st = -PY_SSIZE_T_MAX; /* so that -step fits (PySlice_Unpack) */
+  Py_ssize_t a = has_lo ? (Py_ssize_t)lo : st < 0 ? PY_SSIZE_T_MAX : 0;
+  Py_ssize_t b = has_hi ? (Py_ssize_t)hi : st < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
+  Py_ssize_t n = PySlice_AdjustIndices(PyList_GET_SIZE(l), &a, &b, st);
+  if (st == 1) return PyList_GetSlice(l, a, b);
+  PyObject *r = PyList_New(n);
+  if (!r) return NULL;
+  for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(r, i, Py_NewRef(PyList_GET_ITEM(l, a + i * st)));
+  return r;
 }
 /* l.append(v) (v borrowed); -1 with MemoryError. */
 static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v) {

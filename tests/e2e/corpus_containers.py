@@ -563,3 +563,103 @@ def append_to(o, v):
     """A method of an object, called through the C API."""
     o.append(v)
     return len(o)
+
+
+# ---- new lists: displays, comprehensions, slices, + and *, results ------------
+@dynac.compile(signatures=["(float, float, int)", "(int, int, int)"])
+def displays(x, y, n):
+    """Displays, repetition and concatenation; the result is a new list."""
+    a = [x, y, x * y]
+    b = [x - y] * n if n > 1 else []
+    c = a + [y] * 2
+    return c + b * 2 + n * [x]
+
+
+@dynac.compile(signatures=["(list[float], int)", "(list[int], int)"])
+def squares(a, k):
+    """Comprehensions over a list, a range, enumerate and zip, with ifs."""
+    s = [x * x for x in a]
+    t = [a[i] * k for i in range(len(a)) if i % 2 == 0]
+    u = [x + i for i, x in enumerate(a) if x > 0 if i < k]
+    v = [x - y for x, y in zip(a, s)]
+    return s + t + u + v
+
+
+@dynac.compile(signatures=["(list[list[float]], list[list[float]])"])
+def matmul_new(a, b):
+    """A new matrix (list of lists) built by nested comprehensions."""
+    n, m = len(a), len(b[0]) if b else 0
+    return [[sum([a[i][k] * b[k][j] for k in range(len(b))]) for j in range(m)] for i in range(n)]
+
+
+@dynac.compile(signatures=["(list[float], int, int, int)", "(list[int], int, int, int)"])
+def slices(a, i, j, k):
+    """Every form of slice, with CPython's clamping and step rules."""
+    return [a[i:j], a[:j], a[i:], a[:], a[::k], a[i:j:k], a[j:i:-1], a[-i:], a[::-1]]
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def build_append(a, n):
+    """r = [] grown by appends and pops, rebound in a loop (the old lists
+    released), then written: the writes to a new list are logged too."""
+    r = []
+    for x in a:
+        r.append(x * 2.0)
+    rows = []
+    for i in range(n):
+        row = [float(i)] * 3
+        row[1] = row[0] + 0.5
+        rows.append(row)
+    if rows:
+        rows[0][2] = -1.0
+        rows.pop()
+    total = 0.0
+    for row in rows:
+        total += row[1] + row[2]
+    return r, total
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def alias_new(a, i):
+    """Two names for one new list, and a new list stored into another: a
+    write through one name is seen through the other."""
+    b = a[:]
+    c = b
+    c[i] = -0.0
+    grid = [b, c, a]
+    grid[2][0] = 9.0
+    return b, grid, b[i] + c[i]
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def write_new_then_fail(a, m):
+    """Writes to a new list and to the argument, then int64 overflow: the
+    writes are undone and the interpreter runs the call again."""
+    b = [x for x in a]
+    b.append(1.0)
+    a.append(2.0)
+    b = [0.0]
+    b[0] = 5.0
+    return len(b) * m * m
+
+
+@dynac.compile(signatures=["(list[float])"])
+def via_callee(a):
+    """A callee that returns a new list; its result rebound in a loop."""
+    out = a
+    for _ in range(3):
+        out = doubled(out)
+    return out
+
+
+@dynac.compile(signatures=["(list[float])"])
+def doubled(a):
+    return [x * 2.0 for x in a]
+
+
+@dynac.compile(signatures=["(list[int], int)"])
+def comp_scope(a, x):
+    """The comprehension's names are its own: x outside is untouched."""
+    b = [x for x in a if x != 0]
+    c = [[x, y] for x in b for y in range(x)]
+    return x, b, c

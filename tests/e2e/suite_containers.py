@@ -311,6 +311,33 @@ def cases():
                       lambda: (Seq(0, 2**62),)]
     c["append_to"] = [lambda: ([], 1), lambda: (UserList([1]), "a"), lambda: (bytearray(b"a"), 98),
                       lambda: (bytearray(), 300), lambda: (set(), 1), lambda: (InsertList(), 1)]
+    # new lists
+    c["displays"] = [(lambda x=x, y=y, n=n: (x, y, n)) for x, y in [(1.5, -0.0), (NAN, INF), (1e300, 1e300)]
+                     for n in [0, 1, 3, -2]]
+    c["displays"] += [(lambda x=x, y=y, n=n: (x, y, n)) for x, y in [(3, -4), (2**62, 2), (0, 2**63 - 1)]
+                      for n in [0, 2, -1]]
+    c["displays"] += [lambda: (1.0, 2.0, 2**62), lambda: (1.0, 2.0, 2**63)]  # MemoryError, OverflowError
+    c["squares"] = [(lambda l=l, k=k: (list(l), k)) for l in [[], [1.5], [-0.0, INF, NAN, -2.5, 3.0]]
+                    for k in [0, 2, -1]]
+    c["squares"] += [(lambda l=l, k=k: (list(l), k)) for l in [[], [3, -1, 0, 2**31], [2**62, 1]] for k in [1, 3]]
+    c["squares"] += [lambda: ([1.0, 2], 1), lambda: ([1, 2.0], 1)]
+    c["matmul_new"] = [lambda: ([], []), lambda: ([[1.0, 2.0]], []), lambda: ([[1.0, 2.0], [3.0, -0.0]],
+                       [[5.0, NAN], [7.0, 8.0]]), lambda: ([[1.0]], [[2.0, 3.0]]),
+                       lambda: ([[1.0, 2.0]], [[1.0]]), lambda: ([[1.0, 2]], [[1.0], [2.0]])]
+    sl = [[], [1.5], [0.0, -0.0, 1.0, NAN, INF, 5.0, 6.0]]
+    c["slices"] = [(lambda l=l, i=i, j=j, k=k: (list(l), i, j, k)) for l in sl
+                   for i, j in [(0, 0), (1, 3), (-2, 9), (5, 2), (-2**63, 2**63 - 1)] for k in [1, 2, -1, -3]]
+    c["slices"] += [lambda: ([1.0, 2.0], 0, 1, 0), lambda: ([1, 2, 3], 1, 2, 2**63 - 1),
+                    lambda: ([1, 2, 3], 1, 2, -2**63), lambda: ([1, 2, 3], 0, 3, 2**64)]
+    c["build_append"] = [lambda: ([], 0), lambda: ([1.5, -0.0, NAN], 1), lambda: ([INF], 4),
+                         lambda: ([1.0, 2], 2), lambda: ([1.0], -3)]
+    c["alias_new"] = [(lambda i=i: ([1.0, 2.0, 3.0], i)) for i in [0, 2, -1, 3, -4]]
+    c["alias_new"] += [lambda: ([], 0), lambda: ([1.0, 2], 1)]
+    c["write_new_then_fail"] = [lambda: ([1.0, 2.0], 3), lambda: ([1.0, 2.0], 2**40), lambda: ([], 2**62),
+                                lambda: ([1.0, 2], 2**40)]
+    c["via_callee"] = [lambda: ([],), lambda: ([1.5, -0.0, NAN, 1e308],), lambda: ([1.0, 2],)]
+    c["comp_scope"] = [lambda: ([], 7), lambda: ([0, 3, 1, 0, 2], -1), lambda: ([5, -2], 0),
+                       lambda: ([1, 2.5], 0)]
     return c
 
 

@@ -32,7 +32,7 @@ def attr(x: float) -> float:
 
 @dynac.compile
 def listy(n: int):
-    return [i for i in range(n)]
+    return {i for i in range(n)}
 
 
 @dynac.compile
