@@ -20,9 +20,16 @@ PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
               "tests/e2e/suite_numpy.py"]
 
+# Suites run under CPython's debug allocator (PYTHONMALLOC=debug): freed
+# memory is overwritten with a pattern, so a kernel that reads a list after
+# its last reference went away crashes instead of reading stale data.
+DEBUG_MALLOC = {"tests/e2e/suite_containers.py"}
+
 
 def run_suite(python, build, suite, label):
     env = dict(os.environ)
+    if suite in DEBUG_MALLOC:
+        env["PYTHONMALLOC"] = "debug"
     env["PYTHONPATH"] = os.path.join(ROOT, build) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("DYNAC_LOGS", None)
     t0 = time.time()

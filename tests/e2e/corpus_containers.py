@@ -663,3 +663,24 @@ def comp_scope(a, x):
     b = [x for x in a if x != 0]
     c = [[x, y] for x in b for y in range(x)]
     return x, b, c
+
+
+@dynac.compile(signatures=["(list[float], list[int], float)"])
+def comp_raises(a, idx, d):
+    """Exceptions inside comprehensions: IndexError from a read,
+    ZeroDivisionError from /, raised from the comprehension's line."""
+    picked = [a[i] for i in idx]
+    return [x / d for x in picked if x == x]
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def grow_in_loop(a, n):
+    """A new list per iteration, stored into the argument and written
+    after: the writes and the stores are undone by a later deopt."""
+    for i in range(n):
+        row = [x * i for x in a]
+        a.append(row[0] if row else 0.0)
+        row[0:0]
+        if i == 3:
+            a[0] = a[0] + 1.0
+    return len(a) * 2**60 * n

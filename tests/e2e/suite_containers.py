@@ -338,6 +338,11 @@ def cases():
     c["via_callee"] = [lambda: ([],), lambda: ([1.5, -0.0, NAN, 1e308],), lambda: ([1.0, 2],)]
     c["comp_scope"] = [lambda: ([], 7), lambda: ([0, 3, 1, 0, 2], -1), lambda: ([5, -2], 0),
                        lambda: ([1, 2.5], 0)]
+    c["comp_raises"] = [(lambda idx=idx, d=d: ([1.5, -0.0, NAN], list(idx), d))
+                        for idx in [[], [0, 2, -1], [1, 3], [-4]] for d in [2.0, 0.0, -0.0]]
+    c["comp_raises"] += [lambda: ([1.0, 2], [1], 1.0), lambda: ([1.0], [2**63 - 1], 1.0)]
+    c["grow_in_loop"] = [lambda: ([1.0, 2.0], 0), lambda: ([1.0, 2.0], 1), lambda: ([], 5),
+                         lambda: ([3.0], 2), lambda: ([1.5, NAN], 4)]
     return c
 
 
