@@ -927,8 +927,10 @@ static void nd_store(em *E, const char *obj, const type *ot, const positions *id
 
 /* obj[idx] for a list, buffer or tuple value `obj` of type `ot`; idx has
  * ot->ndim positions (int64). */
+static const char *last_checked; /* the index the last elem_read of a list or 1-D buffer checked */
 static const char *elem_read(em *E, const char *obj, const type *ot, const positions *idxs,
                              expr *idx_expr) {
+  last_checked = NULL;
   const char *idx = idxs ? idxs->at[0] : NULL, *in_range = idxs ? idxs->in_range[0] : NULL;
   const type *et = ot->kind == TY_TUPLE ? NULL : ty_elem(ot);
   if (ot->kind == TY_TUPLE) { /* a constant index, checked by infer.c */
@@ -947,11 +949,13 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const posit
                                                where(E)));
     fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
             "PyList_GET_ITEM(%s, %s)", obj, k), res), NULL);
+    last_checked = k;
     return res;
   }
   const char *k = checked_index(E, ot, false, view_field(E, obj, "len"), idx, in_range,
                                 arena_printf(E->m->a, "dynac_slow_getitem(%s->obj, %s, %s)", obj,
                                              idx, where(E)));
+  last_checked = k;
   const char *item = item_ref(E, ot, obj, k);
   if (ot->fmt == 'Q' || ot->fmt == 'L') /* above INT64_MAX: a big int in CPython */
     fail_if(E, "DYNAC_FAIL_INT64", "an item above the int64 range", arena_printf(E->m->a, "%s > (%s)INT64_MAX", item,
@@ -962,7 +966,7 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const posit
 
 /* obj[idx] = v: a list or buffer store (an effect). */
 static void elem_store(em *E, const char *obj, const type *ot, const positions *idxs, const char *v,
-                       const type *vt) {
+                       const type *vt, bool old_plain) {
   if (ot->kind == TY_BUF && ot->buf_kind == 'n') { nd_store(E, obj, ot, idxs, v, vt); return; }
   const char *idx = idxs->at[0], *in_range = idxs->in_range[0];
   const type *et = ty_elem(ot);
@@ -972,7 +976,7 @@ static void elem_store(em *E, const char *obj, const type *ot, const positions *
                                     where(E));
     const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
                                   in_range, slow);
-    if (et->kind != TY_OBJ) /* a list of objects: the undo log keeps the old one until the end */
+    if (et->kind != TY_OBJ && !old_plain) /* a list of objects: the undo log keeps the old one */
       fail_if(E, "DYNAC_FAIL_NONE_RESULT", "the old element is not a plain number (releasing it could run Python code)",
               arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
     const char *store = et->kind == TY_FLOAT
@@ -1441,7 +1445,7 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
     const type *ot = t->sub->u.sub.obj->ty;
     const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
-    elem_store(E, obj, ot, emit_index(E, t->sub), v, vt);
+    elem_store(E, obj, ot, emit_index(E, t->sub), v, vt, false);
     return;
   }
   if (t->is_tuple && vt->kind == TY_LIST) { /* [a, b] = lst: exactly len(lst) names */
@@ -1638,6 +1642,20 @@ static void emit_for_iter(em *E, stmt *s) {
   emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
 }
 
+/* Could evaluating `e` change a list (its length or an element)? Calls of
+ * kernels and methods, operations on objects (Python code) and
+ * comprehensions may; arithmetic, reads and builtins of numbers do not (a
+ * failure there leaves the kernel). */
+static void may_write_sub(void *any, expr *e);
+static bool may_write(expr *e) {
+  if (e->kind == EX_LISTCOMP || e->ty->kind == TY_OBJ) return true;
+  if (e->kind == EX_CALL && e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return true;
+  bool any = false;
+  ir_each_subexpr(e, may_write_sub, &any);
+  return any;
+}
+static void may_write_sub(void *any, expr *e) { if (may_write(e)) *(bool *)any = true; }
+
 static void emit_stmt(em *E, stmt *s) {
   source_comment(E, s->pos);
   switch (s->kind) {
@@ -1660,10 +1678,15 @@ static void emit_stmt(em *E, stmt *s) {
       const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
       const positions *idx = emit_index(E, sub);
       const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index);
+      const char *checked = last_checked; /* before the value's own reads */
       const char *r = emit_expr(E, s->u.aug.value);
       const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
       const char *v = emit_binop_values(E, s->u.aug.op, old, sub->ty, r, s->u.aug.value->ty, res);
-      elem_store(E, obj, ot, idx, keep(E, v, res), res);
+      /* the item just read, which nothing in between can have moved or changed (a buffer's
+         length is fixed while the kernel holds it): its index is checked, its value plain */
+      bool reuse = checked && (ot->kind == TY_BUF || !may_write(s->u.aug.value));
+      positions same = {{checked, NULL}, {"true", NULL}};
+      elem_store(E, obj, ot, reuse ? &same : idx, keep(E, v, res), res, reuse);
       break;
     }
     int loc = s->u.aug.local;
@@ -2110,7 +2133,7 @@ static void emit_tuple_type(module *m, const type *t, strbuf *types, const type 
               "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
   }
   sb_puts(types, "  return r;\n}\n");
-  sb_printf(types, "static int dynac_unbox_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
+  sb_printf(types, "static inline int dynac_unbox_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
   sb_printf(types, "  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != %d) return 1;\n", t->n);
   for (int i = 0; i < t->n; i++)
     sb_printf(types, "  if (%s(PyTuple_GET_ITEM(o, %d), &out->v%d)) return 1;\n",

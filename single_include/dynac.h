@@ -122,10 +122,12 @@ extern "C" {
 #define DYNAC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DYNAC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DYNAC_NOINLINE __attribute__((noinline, unused))
+#define DYNAC_HOT_INLINE static inline __attribute__((always_inline, unused))
 #else
 #define DYNAC_LIKELY(x) (x)
 #define DYNAC_UNLIKELY(x) (x)
 #define DYNAC_NOINLINE
+#define DYNAC_HOT_INLINE static inline
 #endif
 
 /* ======================================================================
@@ -1114,15 +1116,21 @@ static inline int dynac_list_store(dynac_undo_log *u, PyObject *l, Py_ssize_t k,
 }
 /* l[k] = x for a float: reuses the old float object when the list holds
  * its only reference (nothing else can observe it), else a new float. */
-static inline int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k, double x) {
+static DYNAC_NOINLINE int dynac__list_store_new_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k,
+                                                       double x) {
+  return dynac_list_store(u, l, k, PyFloat_FromDouble(x));
+}
+/* (Always inlined: a store in a kernel's loop is one refcount test, the
+ * log entry and the write; a new float object is made out of line.) */
+DYNAC_HOT_INLINE int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k, double x) {
   PyObject *old = PyList_GET_ITEM(l, k);
-  if (PyFloat_CheckExact(old) && Py_REFCNT(old) == 1) {
+  if (DYNAC_LIKELY(PyFloat_CheckExact(old) && Py_REFCNT(old) == 1)) {
     dynac_undo_entry *e = dynac_undo_push(u);
     if (e) { e->kind = 'F'; e->of.list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
     ((PyFloatObject *)old)->ob_fval = x;
     return 0;
   }
-  return dynac_list_store(u, l, k, PyFloat_FromDouble(x));
+  return dynac__list_store_new_float(u, l, k, x);
 }
 /* Keeps `l`, a list the kernel just made (borrowed), alive until the
  * call's writes are committed or rolled back: a write to it may be logged

@@ -684,3 +684,18 @@ def grow_in_loop(a, n):
         if i == 3:
             a[0] = a[0] + 1.0
     return len(a) * 2**60 * n
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def aug_then_shrink(a, i):
+    """a[i] op= v reads a[i], evaluates v, then stores a[i] again: a call
+    in v that shrinks the list makes the store raise (or land elsewhere)."""
+    a[i] += shrink(a)
+    a[0] *= 2.0
+    return a
+
+
+@dynac.compile(signatures=["(list[float])"])
+def shrink(a):
+    a.pop()
+    return 0.5

@@ -343,6 +343,8 @@ def cases():
     c["comp_raises"] += [lambda: ([1.0, 2], [1], 1.0), lambda: ([1.0], [2**63 - 1], 1.0)]
     c["grow_in_loop"] = [lambda: ([1.0, 2.0], 0), lambda: ([1.0, 2.0], 1), lambda: ([], 5),
                          lambda: ([3.0], 2), lambda: ([1.5, NAN], 4)]
+    c["aug_then_shrink"] = [(lambda i=i: ([1.0, 2.0, 4.0], i)) for i in [0, 1, 2, -1, -3, 3]]
+    c["shrink"] = [lambda: ([1.0],), lambda: ([],)]
     return c
 
 
