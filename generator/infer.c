@@ -241,13 +241,17 @@ static const type *type_slice(ctx *c, expr *e) {
 static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   const type *t = &ty_conflict;
   bool count_l = l->kind == TY_INT || l->kind == TY_BOOL, count_r = r->kind == TY_INT || r->kind == TY_BOOL;
-  if (e->u.bin.inplace) t = &ty_conflict;
-  else if (op == OP_ADD && l->kind == TY_LIST && r->kind == TY_LIST) t = ty_join(l, r);
+  if (e->u.bin.inplace) {
+    fail(c, e->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
+                                 "list in place)", binop_spelling[op]));
+    return &ty_conflict;
+  }
+  if (op == OP_ADD && l->kind == TY_LIST && r->kind == TY_LIST) t = ty_join(l, r);
   else if (op == OP_MUL && l->kind == TY_LIST && count_r) t = l;
   else if (op == OP_MUL && r->kind == TY_LIST && count_l) t = r;
   if (t->kind != TY_LIST) {
-    fail(c, e->pos, arena_printf(c->m->a, "operator '%s%s' on %s and %s", binop_spelling[op],
-         e->u.bin.inplace ? "=" : "", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
+    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
+                                 ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
     return &ty_conflict;
   }
   builds_list(c, e->pos);
@@ -505,10 +509,17 @@ static const type *type_call(ctx *c, expr *e) {
       return &ty_conflict;
     }
     if (unknown) return &ty_unknown;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
       if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]) &&
           at[i]->kind != TY_OBJ && at[i]->kind != TY_NONE)
         return &ty_conflict;
+      if (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN) { /* f([]) */
+        if (c->strict)
+          fail(c, e->u.call.args[i]->pos, arena_printf(c->m->a, "an empty list passed to %s() "
+               "(no specialisation for a list whose element type is not known)", f->name));
+        return c->strict ? &ty_conflict : &ty_unknown;
+      }
+    }
     inst *callee = get_inst(c->m, f, at);
     e->u.call.inst = callee;
     if (!callee) { fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
@@ -958,7 +969,8 @@ static void type_stmt(ctx *c, stmt *s) {
     const type *l = c->in->local_ty[s->u.aug.local];
     const type *r = type_expr(c, s->u.aug.value, false);
     if (l->kind == TY_LIST) { /* list.__iadd__ extends the list itself: every alias sees it */
-      fail(c, s->pos, "augmented assignment to a list (it changes the list in place)");
+      fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
+                                   "list in place)", binop_spelling[s->u.aug.op]));
       break;
     }
     if (l->kind == TY_OBJ || r->kind == TY_OBJ) { /* in-place operators are not compiled */

@@ -159,3 +159,24 @@ def none_forms(a, b):
     if b is None:
         return a + 1
     return a + b
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def mixed_display(a, n):
+    return [1, 2.5] + a
+
+
+@dynac.compile(signatures=["(list[float], int)"])
+def extend_in_place(a, n):
+    a += [1.0]
+    return n
+
+
+@dynac.compile(signatures=["(int)"])
+def empty_argument(n):
+    return len_of([]) + n
+
+
+@dynac.compile(signatures=["(list[float])"])
+def len_of(a):
+    return len(a)
