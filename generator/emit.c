@@ -776,7 +776,8 @@ static const char *keep(em *E, const char *v, const type *t) {
 }
 static const char *keep_always(em *E, const char *v, const type *t) {
   const char *k = tmpvar(E, t);
-  line(E, "%s = %s;", k, v);
+  line(E, t->kind == TY_OBJ ? "%s = Py_NewRef(%s); /* owned like every object temporary */"
+                            : "%s = %s;", k, v);
   return k;
 }
 
