@@ -927,11 +927,11 @@ static void nd_store(em *E, const char *obj, const type *ot, const positions *id
 }
 
 /* obj[idx] for a list, buffer or tuple value `obj` of type `ot`; idx has
- * ot->ndim positions (int64). */
-static const char *last_checked; /* the index the last elem_read of a list or 1-D buffer checked */
+ * ot->ndim positions (int64). checked (or NULL): the C name of the index a
+ * list or 1-D buffer read checked, else NULL. */
 static const char *elem_read(em *E, const char *obj, const type *ot, const positions *idxs,
-                             expr *idx_expr) {
-  last_checked = NULL;
+                             expr *idx_expr, const char **checked) {
+  if (checked) *checked = NULL;
   const char *idx = idxs ? idxs->at[0] : NULL, *in_range = idxs ? idxs->in_range[0] : NULL;
   const type *et = ot->kind == TY_TUPLE ? NULL : ty_elem(ot);
   if (ot->kind == TY_TUPLE) { /* a constant index, checked by infer.c */
@@ -950,13 +950,13 @@ static const char *elem_read(em *E, const char *obj, const type *ot, const posit
                                                where(E)));
     fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
             "PyList_GET_ITEM(%s, %s)", obj, k), res), NULL);
-    last_checked = k;
+    if (checked) *checked = k;
     return res;
   }
   const char *k = checked_index(E, ot, false, view_field(E, obj, "len"), idx, in_range,
                                 arena_printf(E->m->a, "dynac_slow_getitem(%s->obj, %s, %s)", obj,
                                              idx, where(E)));
-  last_checked = k;
+  if (checked) *checked = k;
   const char *item = item_ref(E, ot, obj, k);
   if (ot->fmt == 'Q' || ot->fmt == 'L') /* above INT64_MAX: a big int in CPython */
     fail_if(E, "DYNAC_FAIL_INT64", "an item above the int64 range", arena_printf(E->m->a, "%s > (%s)INT64_MAX", item,
@@ -1044,9 +1044,9 @@ static const char *emit_subscript(em *E, expr *e) {
     line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
     return o;
   }
-  if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index);
+  if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index, NULL);
   obj = keep(E, obj, ot);
-  return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index);
+  return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index, NULL);
 }
 
 
@@ -1073,7 +1073,7 @@ static const char *emit_len_sum(em *E, expr *e) {
   line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
   E->indent++;
   const positions at = {{k, NULL}, {"true", NULL}}; /* 0 <= k < len, and reads change no length */
-  const char *x = elem_read(E, obj, a->ty, &at, NULL);
+  const char *x = elem_read(E, obj, a->ty, &at, NULL, NULL);
   if (fl) line(E, "%s += %s;", acc, x);
   else fail_if(E, NULL, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
                acc, x, acc), NULL);
@@ -1623,7 +1623,7 @@ static void emit_for_iter(em *E, stmt *s) {
   const char *vals[8];
   for (int i = 0; i < n; i++)
     vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, &(positions){{k, NULL}, {"true", NULL}},
-                        NULL); /* tested just above; reads change no length */
+                        NULL, NULL); /* tested just above; reads change no length */
   bool *before = bound_save(E);
   if (s->u.for_.how == 'e' || s->u.for_.how == 'z') { /* a tuple (index, x) / (x1, x2, ...) */
     const type *el[9];
@@ -1678,8 +1678,8 @@ static void emit_stmt(em *E, stmt *s) {
       const type *ot = sub->u.sub.obj->ty;
       const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
       const positions *idx = emit_index(E, sub);
-      const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index);
-      const char *checked = last_checked; /* before the value's own reads */
+      const char *checked; /* the item's index, checked by the read */
+      const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
       const char *r = emit_expr(E, s->u.aug.value);
       const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
       const char *v = emit_binop_values(E, s->u.aug.op, old, sub->ty, r, s->u.aug.value->ty, res);

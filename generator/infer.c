@@ -366,10 +366,12 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
     return &ty_conflict;
   }
-  if (e->u.call.own_list) /* the comprehension's list: boxed values of its element type */
-    return at[1] == lt->elts[0] ? &ty_none : (fail(c, e->pos, arena_printf(c->m->a,
-           "a list comprehension whose elements are both %s and %s", ty_python_name(c->m->a,
-           lt->elts[0]), ty_python_name(c->m->a, at[1]))), &ty_conflict);
+  if (e->u.call.own_list) { /* the comprehension's list: boxed values of its element type */
+    if (at[1] == lt->elts[0]) return &ty_none;
+    fail(c, e->pos, arena_printf(c->m->a, "a list comprehension whose elements are both %s and %s",
+         ty_python_name(c->m->a, lt->elts[0]), ty_python_name(c->m->a, at[1])));
+    return &ty_conflict;
+  }
   c->in->effectful = true;
   if (!strcmp(name, "append")) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
   if (!strcmp(name, "insert")) {

@@ -897,6 +897,13 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
 /* ---- statements -------------------------------------------------------- */
 static stmt *lower_block(lower *L, TSNode block);
 
+/* One more loop would nest deeper than emit.c keeps (64): a graph break. */
+static bool too_deep(lower *L, TSNode n) {
+  if (L->loops < 60) return false;
+  gb(L, n, "unsupported-statement", "loops nested more than 60 deep");
+  return true;
+}
+
 /* A block inside if/while/for: not straight-line top-level code. */
 static stmt *lower_nested(lower *L, TSNode block) {
   L->depth++;
@@ -1158,7 +1165,7 @@ static stmt *lower_if(lower *L, TSNode n) {
 /* while_statement: while cond: block (else: block)? */
 static stmt *lower_while(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_WHILE, n);
-  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return NULL; }
+  if (too_deep(L, n)) return NULL;
   s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
   L->loops++;
   s->u.while_.body = lower_nested(L, child_by_field(n, "body"));
@@ -1197,7 +1204,7 @@ static int call_args(lower *L, TSNode args, expr **out, int cap) {
 
 /* The loop body and else clause of a for statement. */
 static bool lower_for_body(lower *L, TSNode n, stmt *s) {
-  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return false; }
+  if (too_deep(L, n)) return false;
   L->loops++;
   s->u.for_.body = lower_nested(L, child_by_field(n, "body"));
   L->loops--;
@@ -1334,11 +1341,15 @@ static stmt *lower_for_clause(lower *L, TSNode n) {
     const char *f = ts_node_field_name_for_child(n, i);
     if (f && !strcmp(f, "right")) rights++;
   }
-  if (rights != 1 || ts_node_has_error(n)) {
+  if (ts_node_has_error(n)) {
+    gb(L, n, "parser-limitation", "the grammar could not parse this comprehension clause");
+    return NULL;
+  }
+  if (rights != 1) {
     gb(L, n, "unsupported-loop", "a comprehension over a tuple display (for x in a, b)");
     return NULL;
   }
-  if (L->loops >= 60) { gb(L, n, "unsupported-statement", "loops nested more than 60 deep"); return NULL; }
+  if (too_deep(L, n)) return NULL;
   return lower_for(L, n, true);
 }
 

@@ -699,3 +699,14 @@ def aug_then_shrink(a, i):
 def shrink(a):
     a.pop()
     return 0.5
+
+
+@dynac.compile(signatures=["(list[tuple[list[float], float]])"])
+def tuple_of_lists_kept(ps):
+    """A tuple of lists kept in a local of a function that builds a list:
+    typed, it is refused; the retry holds the tuples as objects."""
+    out = []
+    for p in ps:
+        out.append(p[1])
+        p[0].append(p[1])
+    return out

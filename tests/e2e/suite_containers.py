@@ -345,6 +345,8 @@ def cases():
                          lambda: ([3.0], 2), lambda: ([1.5, NAN], 4)]
     c["aug_then_shrink"] = [(lambda i=i: ([1.0, 2.0, 4.0], i)) for i in [0, 1, 2, -1, -3, 3]]
     c["shrink"] = [lambda: ([1.0],), lambda: ([],)]
+    c["tuple_of_lists_kept"] = [lambda: ([],), lambda: ([([1.0], 2.5), ([], -0.0)],),
+                                lambda: ((lambda r: [(r, 1.0), (r, NAN)])([0.5]),), lambda: ([(1.0, 2.0)],)]
     return c
 
 

@@ -177,6 +177,14 @@ def empty_argument(n):
     return len_of([]) + n
 
 
+@dynac.compile(signatures=["(list[tuple[list[float], float]])"])
+def tuple_of_lists_kept(ps):
+    out = []
+    for p in ps:
+        out.append(p[1])
+    return out
+
+
 @dynac.compile(signatures=["(list[float])"])
 def len_of(a):
     return len(a)
