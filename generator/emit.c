@@ -108,6 +108,9 @@ typedef struct em {
   bool *view_copy; /* [nlocals]: a view parameter whose fields are read from dv_x (view_field) */
   struct hoisted *hoisted; /* positions enclosing loops proved in range (hoist_bounds) */
   int nhoisted;
+  const char *proven;  /* the okN flag known true here: the checked-free copy of a loop */
+  const expr *finite_by_parent; /* a numpy float operation whose inf/nan test its parent makes */
+  bool finite_later;   /* the operation being emitted is that one (emit_np_binop) */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -370,6 +373,48 @@ static const char *const float_helper[] = {NULL, NULL, NULL, "dynac_float_div",
                                            "dynac_float_floordiv", "dynac_float_mod",
                                            "dynac_float_pow"};
 
+/* Is `e` a numpy float + - * whose result is inf or nan whenever an operand
+ * is (IEEE 754: inf + x, inf * x, nan op x)? Then an operand that is itself
+ * such an operation need not test its own result: numpy would have warned
+ * there, and the test here deoptimises for both (the interpreter runs the
+ * call again and warns in order). Division is not: x / inf is 0. */
+static bool finite_operands_pass(const expr *e) {
+  return e->kind == EX_BINOP && e->ty->kind == TY_NP && np_is_float(e->ty->fmt) &&
+         (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL);
+}
+
+/* Can evaluating `e` neither run Python code nor leave the kernel other
+ * than by deoptimising? A left operand's inf/nan test may wait for its
+ * parent's only when the right operand is quiet: nothing observable may
+ * happen between numpy's warning and the test that stands for it. */
+static bool quiet(em *E, const expr *e) {
+  switch (e->kind) {
+  case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_GLOBAL: return true;
+  case EX_LOCAL: return E->bound[e->u.local];
+  case EX_UNARY: /* -x of a float */
+    return e->u.un.op == UN_NEG && (e->ty->kind == TY_FLOAT || (e->ty->kind == TY_NP && np_is_float(e->ty->fmt))) &&
+           quiet(E, e->u.un.a);
+  case EX_BINOP: /* float + - * cannot fail; numpy's inf/nan test deoptimises */
+    return (e->ty->kind == TY_FLOAT || (e->ty->kind == TY_NP && np_is_float(e->ty->fmt))) &&
+           (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL) &&
+           quiet(E, e->u.bin.l) && quiet(E, e->u.bin.r);
+  case EX_SUBSCRIPT: { /* a float item at positions proved in range, in the unchecked loop */
+    const type *ot = e->u.sub.obj->ty;
+    if (ot->kind != TY_BUF || (ot->fmt != 'd' && ot->fmt != 'f') || !quiet(E, e->u.sub.obj)) return false;
+    int n = ot->buf_kind == 'n' && ot->ndim == 2 ? 2 : 1;
+    for (int k = 0; k < n; k++) {
+      const expr *p = n == 2 ? e->u.sub.index->u.tuple.elts[k] : e->u.sub.index;
+      bool proven = false;
+      for (int i = 0; i < E->nhoisted && !proven; i++)
+        proven = E->hoisted[i].index == p && E->hoisted[i].ok == E->proven;
+      if (!proven) return false;
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
 /* l OP r with a numpy result dtype (infer.c np_binop_type), computed in
  * the result's C type. Where numpy would wrap, give inf or nan (with a
  * RuntimeWarning) or raise, the kernel deoptimises and the interpreter
@@ -382,10 +427,12 @@ static const char *emit_np_binop(em *E, binop op, const char *l, const type *lt,
   if (np_is_float(f)) {
     const char *ct = f == 'd' ? "double" : "float";
     const char *a = arena_printf(E->m->a, "(%s)%s", ct, l), *b = arena_printf(E->m->a, "(%s)%s", ct, r);
-    if (op <= OP_TRUEDIV) line(E, "%s = %s %s %s;", t, a, binop_spelling[op], b);
+    if (op <= OP_TRUEDIV)
+      line(E, "%s = %s %s %s;%s", t, a, binop_spelling[op], b,
+           E->finite_later ? " /* inf or nan: tested by the enclosing operation */" : "");
     else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
                   "%s(%s, %s, &%s)", float_helper[op], a, b, t);
-    deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
+    if (!E->finite_later) deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
               "!isfinite(%s)", t);
     return t;
   }
@@ -835,7 +882,8 @@ static void log_write(em *E, const char *v, const char *item) {
   const char *call = arena_printf(E->m->a, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s)",
                                   v, item, item);
   const char *c = copied_view(E, v);
-  if (c) line(E, "if (!sn_%s) sn_%s = %s;", c, c, call);
+  if (c) line(E, "if (!sn_%s) sn_%s = dynac_view_log_predicted(dynac__u, %s, (char *)&%s, (int)sizeof %s, &snap_%s);",
+              c, c, v, item, item, c);
   else line(E, "%s;", call);
 }
 
@@ -865,6 +913,10 @@ typedef struct positions {
 static const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
                                  const char *in_range, const char *slow) {
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  if (in_range && in_range == E->proven) { /* the loop's checked-free copy */
+    line(E, "int64_t %s = %s; /* in range */", k, idx);
+    return k;
+  }
   line(E, "int64_t %s = %s;", k, in_range ? idx : "0");
   const char *cond = arena_printf(E->m->a, "%s%sdynac_index(%s, %s, &%s)", in_range ? "!" : "",
                                   in_range ? arena_printf(E->m->a, "%s && ", in_range) : "", idx, len, k);
@@ -1007,6 +1059,11 @@ static void elem_store(em *E, const char *obj, const type *ot, const positions *
  * possible then), else the expression as written, with its checks. */
 static const char *emit_proven_position(em *E, expr *p, const hoisted *h) {
   const char *t = tmpvar(E, &ty_int);
+  if (E->proven == h->ok) { /* inside `if (okN)`: the loop's checked-free copy */
+    line(E, "%s = INT64_C(%lld) * %s + %s; /* in range: tested before the loop */", t, (long long)h->a,
+         local_name(E, h->var), h->b);
+    return t;
+  }
   line(E, "if (DYNAC_LIKELY(%s)) %s = INT64_C(%lld) * %s + %s; /* in range: tested before the loop */",
        h->ok, t, (long long)h->a, local_name(E, h->var), h->b);
   line(E, "else {");
@@ -1396,10 +1453,18 @@ static const char *emit_expr(em *E, expr *e) {
     return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
   }
   case EX_BINOP: {
+    bool tested_later = E->finite_by_parent == e;
+    bool passes = finite_operands_pass(e);
+    E->finite_by_parent = passes && quiet(E, e->u.bin.r) ? e->u.bin.l : NULL;
     const char *l = emit_expr(E, e->u.bin.l);
+    E->finite_by_parent = passes ? e->u.bin.r : NULL;
     const char *r = emit_expr(E, e->u.bin.r);
+    E->finite_by_parent = NULL;
     if (e->ty->kind == TY_LIST) return emit_list_binop(E, e, l, r);
-    return emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+    E->finite_later = tested_later;
+    const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+    E->finite_later = false;
+    return v;
   }
   case EX_UNARY: {
     const char *a = emit_expr(E, e->u.un.a);
@@ -1591,6 +1656,34 @@ static void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt 
   }
 }
 
+/* Does a block hold a loop (at any depth)? Innermost loops are versioned. */
+static bool block_has_loop(stmt *b) {
+  for (stmt *s = b; s; s = s->next) {
+    if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
+    if (s->kind == ST_IF && (block_has_loop(s->u.if_.then) || block_has_loop(s->u.if_.orelse))) return true;
+    if (s->kind == ST_INTERP) return true; /* not versioned */
+  }
+  return false;
+}
+
+/* for v in range(start, stop, step) after its bounds are evaluated: the C
+ * loop over the range's length (label: its k/n names, its else's label). */
+static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,
+                            const char *stepv) {
+  E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
+  line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
+       label, startv, stopv, stepv, label, label, label);
+  E->indent++;
+  loop_tick(E);
+  bool *before = bound_save(E);
+  const char *k = s->u.for_.how == 'r' ? arena_printf(E->m->a, "(n%d - 1 - k%d)", label, label) /* reversed() */
+                                       : arena_printf(E->m->a, "k%d", label);
+  assign_target(E, s->u.for_.tgt,
+                arena_printf(E->m->a, "(int64_t)((uint64_t)%s + %s * (uint64_t)%s)", startv, k, stepv),
+                &ty_int);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+}
+
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
  * the length is read at every step, as CPython's iterators do (a list the
  * body appends to is iterated to its new end). */
@@ -1764,18 +1857,22 @@ static void emit_stmt(em *E, stmt *s) {
     deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
     int nhoisted = E->nhoisted;
     const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
-    E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
-    line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
-         label, startv, stopv, stepv, label, label, label);
-    E->indent++;
-    loop_tick(E);
-    bool *before = bound_save(E);
-    const char *k = s->u.for_.how == 'r' ? arena_printf(E->m->a, "(n%d - 1 - k%d)", label, label) /* reversed() */
-                                         : arena_printf(E->m->a, "k%d", label);
-    assign_target(E, s->u.for_.tgt,
-                  arena_printf(E->m->a, "(int64_t)((uint64_t)%s + %s * (uint64_t)%s)", startv, k, stepv),
-                  &ty_int);
-    emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+    if (saved && !s->u.for_.has_else && !block_has_loop(s->u.for_.body)) {
+      /* loop versioning: a copy of an innermost loop without the bounds
+       * checks the flag proved unneeded, and the checked copy */
+      const char *ok = E->hoisted[nhoisted].ok, *outer = E->proven;
+      line(E, "if (%s) { /* every position in range: no bounds checks */", ok);
+      E->indent++;
+      E->proven = ok;
+      emit_range_loop(E, s, label, startv, stopv, stepv);
+      E->proven = outer;
+      E->indent--;
+      line(E, "} else {");
+      E->indent++;
+      emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
+      E->indent--;
+      line(E, "}");
+    } else emit_range_loop(E, s, label, startv, stopv, stepv);
     restore_bounds(E, nhoisted, saved);
     break;
   }
@@ -1878,7 +1975,9 @@ static void declare_kernel_locals(em *E, stmt *body) {
     const char *c = E->in->fn->local_cnames[i];
     line(E, "const dynac_view dv_%s = *l_%s; /* its fields, fixed for the call */", c, c);
     if (E->exported) line(E, "(void)dv_%s;", c);
-    else line(E, "int sn_%s = 0; /* its span is saved in the undo log */\n(void)sn_%s;", c, c);
+    else line(E, "int sn_%s = 0; /* its span is saved in the undo log */\n(void)sn_%s;\n"
+              "static unsigned char snap_%s; /* copy the span at the first write? (predicted) */\n(void)snap_%s;",
+              c, c, c, c);
   }
 }
 
@@ -1906,7 +2005,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, false};
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2469,7 +2568,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, false};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");

@@ -1246,6 +1246,28 @@ static inline int dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *
   dynac_buf_log(u, at, size);
   return 0;
 }
+/* dynac_view_log for the views a kernel keeps for the whole call, with a
+ * prediction: `*hint` (a kernel's static, 0 at first) counts the next calls
+ * that copy the span at their first write, as the call that last copied it
+ * after logging items did. Kernels that write most of an array at every
+ * call (time steps of a stencil) skip the item entries that precede the
+ * copy; every ninth call logs items again and so relearns. A wrong
+ * prediction costs one copy of the span, never a wrong rollback. */
+static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *cv, char *at, int size,
+                                           unsigned char *hint) {
+  dynac_view *v = (dynac_view *)cv;
+  if (v->snapped) return 1;
+  if (*hint && v->logged == 0 && dynac__view_snapshot(u, v)) {
+    --*hint;
+    return 1;
+  }
+  if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) {
+    *hint = 8;
+    return 1;
+  }
+  dynac_buf_log(u, at, size);
+  return 0;
+}
 
 /* Exact errors after an effect: the operation is done again through the C
  * API, which raises CPython's own exception (IndexError, OverflowError,

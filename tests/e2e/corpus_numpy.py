@@ -182,3 +182,30 @@ def fill_then_fail(a, b, n, v):
         a[i] += v * i
         b[len(b) - 1 - i] -= a[i]
     return a[0] / (v - 1.0)
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[f], ndarray[f])"])
+def chains(a, out):
+    """numpy float + - * chains test inf/nan once, at the top (an operand's
+    inf or nan reaches it); a division hides an overflow under it (x / inf
+    is 0), so its operand keeps its own test."""
+    for i in range(1, len(a) - 1):
+        s = a[i - 1] * a[i + 1] - 2.0 * a[i] + a[i - 1] * 4.0
+        out[i] = s + 1.0 / (a[i] * a[i] * a[i]) - a[i]
+    return out[len(out) // 2]
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, int)"])
+def rows_then_exit(u, stop, skip):
+    """Loops whose positions are proved in range run a copy without bounds
+    checks (loop versioning): break, continue and an out-of-range position
+    (the checked copy) behave as in CPython."""
+    total = 0.0
+    for i in range(len(u)):
+        for j in range(1, stop):
+            if j == skip:
+                continue
+            if u[i, j - 1] < 0.0:
+                break
+            total = total + float(u[i, j - 1] * u[i, j])
+    return total

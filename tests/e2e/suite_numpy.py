@@ -45,6 +45,11 @@ def canon(v):
 
 def run(fn, make):
     args = make()
+    return run_on(fn, args) + (canon(args),)
+
+
+def run_on(fn, args):
+    """The outcome of fn(*args) and the warnings it gave."""
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         try:
@@ -53,7 +58,7 @@ def run(fn, make):
             last = traceback.extract_tb(e.__traceback__)[-1]
             r = ("raise", type(e).__name__, str(e), last.name, last.lineno)
     warned = [(x.category.__name__, str(x.message), x.lineno) for x in w]
-    return r, warned, canon(args)
+    return r, warned
 
 
 def arr(values, dtype, shape=None, strided=False, readonly=False):
@@ -161,6 +166,17 @@ def cases():
                          for d in [(0, 0), (1, 1), (2, 2), (-1, 0), (3, 1), (0, -2)] for strided in [False, True]]
     c["shifted_copy"] += [lambda: (plate(3, 3)(), np.zeros((0, 3)), 1, 1), lambda: (plate(3, 3)(), np.zeros((2, 0)), 0, 0)]
     c["gather"] = [(lambda k=k: (arr([1.0, 2.0, 4.0], "d")(), arr([2, -1, 5, -2**63], "l")(), k)) for k in range(5)]
+    def seq(*values):
+        return lambda: (np.array(values, dtype="d"), np.zeros(len(values)))
+    c["chains"] = [seq(1.0, 2.0, 3.0, -0.0), seq(), seq(1.5), seq(1e200, 1e200, 1e200), seq(1.0, 1e150, 2.0),
+                   seq(1.0, 1e200, 2.0, 3.0), seq(1.0, INF, 2.0), seq(0.0, NAN, 1.0), seq(1.0, 0.0, 2.0),
+                   seq(1e160, 1e155, 1e160, 4.0), seq(-1e308, 1e308, -1e308, 1e308),
+                   lambda: (np.array([1.0, 3e19, 2.0], dtype="f"), np.zeros(3, dtype="f"))]
+    two_d = lambda *rows: (lambda: np.array(rows, dtype="d"))  # noqa: E731
+    g = two_d([1.0, 2.0, 3.0, 4.0], [5.0, -1.0, 6.0, 7.0], [0.5, 0.25, 8.0, 9.0])
+    c["rows_then_exit"] = [lambda stop=stop, skip=skip: (g(), stop, skip)
+                           for stop in [0, 1, 3, 4, 5, 9] for skip in [-1, 2]]
+    c["rows_then_exit"] += [lambda: (np.zeros((0, 3)), 3, 0), lambda: (g().T.copy(), 3, 1)]
     c["write_then_fail"] = [(lambda k=k: (arr([1.0, 2.0, 0.0], "d")(), k)) for k in [1, 2, 5]]
     # more writes than the undo log logs item by item (the span is copied
     # once), and more than it can hold (65536): a late deoptimisation still
@@ -170,6 +186,35 @@ def cases():
     c["fill_then_fail"] += [(lambda n=n: (lambda z: (z, z, n, 1.0))(np.zeros(n))) for n in [3000, 100000]]
     c["fill_then_fail"] += [lambda: (np.zeros(5000), np.zeros(10), 5000, 1.0)]
     return c
+
+
+def predicted_snapshots(C, E):
+    """A kernel that wrote most of an array in its last calls copies the
+    array for the undo log at its first write (a prediction); calls that
+    then deoptimise late, or write a few items only, must still leave the
+    arrays exactly as the interpreter does. One sequence of calls on the
+    same arrays, eager against compiled, compared after every call."""
+    def sequence(mod):
+        a, b = np.zeros(30000), np.zeros(30000)
+        u = np.zeros((40, 50))
+        u[0, :] = 100.0
+        out = u.copy()
+        seen = []
+        calls = [(30000, 2.0)] * 4 + [(30000, 1.0), (7, 2.0), (7, 1.0)] + [(30000, 2.0)] * 12
+        calls += [(30000, 1.0), (0, 1.0), (30000, 1.0)]
+        for n, v in calls:
+            seen.append((run_on(mod.fill_then_fail, (a, b, n, v)), a.tobytes(), b.tobytes()))
+        for step in range(24):
+            if step == 20:
+                u[20, 25] = 1e308  # the 20th step overflows in numpy: a RuntimeWarning
+            seen.append((run_on(mod.heat_step, (u, out, 0.2)), u.tobytes(), out.tobytes()))
+            u, out = out, u
+        return seen
+    e, c = sequence(E), sequence(C)
+    bad = [k for k, (x, y) in enumerate(zip(e, c)) if x != y]
+    check("predicted undo-log copies: a call sequence leaves the arrays as CPython does", not bad,
+          "first differing call %s: eager %r, compiled %r" % (bad[:1], e[bad[0]][0] if bad else None,
+                                                               c[bad[0]][0] if bad else None))
 
 
 RECORDED = """\
@@ -234,6 +279,7 @@ def main():
         C, E, built = built
         dynac.reset_stats()
         compare_corpus(C, E, cases(), run, "numpy")
+        predicted_snapshots(C, E)
         stats = dynac.stats()
         served_total = [0]
         for name in sorted(cases()):
