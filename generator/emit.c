@@ -109,6 +109,7 @@ typedef struct em {
   struct hoisted *hoisted; /* positions enclosing loops proved in range (hoist_bounds) */
   int nhoisted;
   const char *proven;  /* the okN flag known true here: the checked-free copy of a loop */
+  const bool *unlogged; /* [nparams]: views that copy saved and that are writable, there */
   const expr *finite_by_parent; /* a numpy float operation whose inf/nan test its parent makes */
   bool finite_later;   /* the operation being emitted is that one (emit_np_binop) */
 } em;
@@ -290,6 +291,14 @@ static const char *copied_view(em *E, const char *v) { /* its C name, or NULL */
     if (E->view_copy[i] && v[0] == 'l' && v[1] == '_' && !strcmp(v + 2, E->in->fn->local_cnames[i]))
       return E->in->fn->local_cnames[i];
   return NULL;
+}
+/* Is view `v` one whose stores need neither an undo entry nor the
+ * read-only test here? (the unchecked copy of a loop, see emit_versioned) */
+static bool view_unlogged(em *E, const char *v) {
+  const char *c = copied_view(E, v);
+  for (int i = 0; c && E->unlogged && i < E->in->fn->nparams; i++)
+    if (E->unlogged[i] && !strcmp(c, E->in->fn->local_cnames[i])) return true;
+  return false;
 }
 static const char *view_field(em *E, const char *v, const char *f) {
   const char *c = copied_view(E, v);
@@ -882,6 +891,7 @@ static void log_write(em *E, const char *v, const char *item) {
   const char *call = arena_printf(E->m->a, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s)",
                                   v, item, item);
   const char *c = copied_view(E, v);
+  if (view_unlogged(E, v)) return; /* its span is saved: tested before the loop */
   if (c) line(E, "if (!sn_%s) sn_%s = dynac_view_log_predicted(dynac__u, %s, (char *)&%s, (int)sizeof %s, &snap_%s);",
               c, c, v, item, item, c);
   else line(E, "%s;", call);
@@ -955,8 +965,9 @@ static void nd_store(em *E, const char *obj, const type *ot, const positions *id
                      const type *vt) {
   const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   const char *item = nd_item(E, obj, ot, idx, true, boxed);
-  fail_if(E, NULL, "ValueError: assignment destination is read-only", view_field(E, obj, "readonly"),
-          nd_slow(E, obj, ot, idx, true, boxed));
+  if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
+    fail_if(E, NULL, "ValueError: assignment destination is read-only", view_field(E, obj, "readonly"),
+            nd_slow(E, obj, ot, idx, true, boxed));
   char f = ot->fmt;
   bool from_float = vt->kind == TY_FLOAT || (vt->kind == TY_NP && np_is_float(vt->fmt));
   const char *x;
@@ -1041,7 +1052,8 @@ static void elem_store(em *E, const char *obj, const type *ot, const positions *
   const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
                                   boxed, where(E));
   const char *k = checked_index(E, ot, true, view_field(E, obj, "len"), idx, in_range, slow);
-  fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", view_field(E, obj, "readonly"), slow);
+  if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
+    fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", view_field(E, obj, "readonly"), slow);
   const char *x = et->kind == TY_FLOAT ? as_double(E, v, vt) : as_int(E, v, vt);
   const char *fits = arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt);
   if ((et->kind == TY_INT || et->kind == TY_BOOL) && E->exported && ot->buf_kind != 'a')
@@ -1666,6 +1678,54 @@ static bool block_has_loop(stmt *b) {
   return false;
 }
 
+/* The view parameters (copied, view_copy) that a block stores to. */
+static void note_target_views(em *E, const target *t, bool *views) {
+  if (t->is_tuple) {
+    for (int i = 0; i < t->n; i++) note_target_views(E, t->elts[i], views);
+    return;
+  }
+  const expr *o = t->sub ? t->sub->u.sub.obj : NULL;
+  if (o && o->kind == EX_LOCAL && o->u.local < E->in->fn->nparams && E->view_copy[o->u.local])
+    views[o->u.local] = true;
+}
+static void note_stored_views(em *E, const stmt *b, bool *views) {
+  for (const stmt *s = b; s; s = s->next) {
+    if (s->kind == ST_ASSIGN)
+      for (int i = 0; i < s->u.assign.ntargets; i++) note_target_views(E, s->u.assign.targets[i], views);
+    if (s->kind == ST_AUGASSIGN && s->u.aug.sub)
+      note_target_views(E, &(target){.sub = s->u.aug.sub}, views);
+    if (s->kind == ST_IF) {
+      note_stored_views(E, s->u.if_.then, views);
+      note_stored_views(E, s->u.if_.orelse, views);
+    }
+  }
+}
+
+/* The condition of the unchecked copy of innermost loop `s`: its positions
+ * are in range (ok), and every view parameter it stores to is writable
+ * and saved whole in the undo log (sn_x), so its stores need neither
+ * test nor entry (E->unlogged, for the copy). A view whose last call had
+ * its span copied is copied now, before the loop (the prediction of
+ * dynac_view_log_predicted); otherwise the checked copy logs its writes
+ * until it is. */
+static const char *versioned_condition(em *E, const stmt *s, const char *ok) {
+  if (!E->view_copy) return ok;
+  bool *views = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
+  note_stored_views(E, s->u.for_.body, views);
+  strbuf cond = {0};
+  sb_printf(&cond, "%s", ok);
+  for (int i = 0; i < E->in->fn->nparams; i++) {
+    if (!views[i]) continue;
+    const char *c = E->in->fn->local_cnames[i];
+    line(E, "if (%s && !sn_%s) sn_%s = dynac_view_copy_predicted(dynac__u, l_%s, &snap_%s);", ok, c, c, c, c);
+    sb_printf(&cond, " && sn_%s && !dv_%s.readonly", c, c);
+  }
+  E->unlogged = views;
+  const char *r = arena_printf(E->m->a, "%s", cond.data);
+  sb_free(&cond);
+  return r;
+}
+
 /* for v in range(start, stop, step) after its bounds are evaluated: the C
  * loop over the range's length (label: its k/n names, its else's label). */
 static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,
@@ -1861,11 +1921,13 @@ static void emit_stmt(em *E, stmt *s) {
       /* loop versioning: a copy of an innermost loop without the bounds
        * checks the flag proved unneeded, and the checked copy */
       const char *ok = E->hoisted[nhoisted].ok, *outer = E->proven;
-      line(E, "if (%s) { /* every position in range: no bounds checks */", ok);
+      const bool *outer_unlogged = E->unlogged;
+      line(E, "if (%s) { /* every position in range: no bounds checks */", versioned_condition(E, s, ok));
       E->indent++;
       E->proven = ok;
       emit_range_loop(E, s, label, startv, stopv, stepv);
       E->proven = outer;
+      E->unlogged = outer_unlogged;
       E->indent--;
       line(E, "} else {");
       E->indent++;
@@ -2005,7 +2067,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, false};
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2568,7 +2630,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, false};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");

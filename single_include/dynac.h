@@ -1246,6 +1246,19 @@ static inline int dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *
   dynac_buf_log(u, at, size);
   return 0;
 }
+/* Before a loop that writes view `cv` at no cost per write: copies its
+ * span now when dynac_view_log_predicted would copy it at the loop's first
+ * write (no write logged yet this call, and the prediction says so).
+ * Returns 1 once the span is copied (then writes need no logging). */
+static inline int dynac_view_copy_predicted(dynac_undo_log *u, const dynac_view *cv, unsigned char *hint) {
+  dynac_view *v = (dynac_view *)cv;
+  if (v->snapped) return 1;
+  if (*hint && v->logged == 0 && dynac__view_snapshot(u, v)) {
+    --*hint;
+    return 1;
+  }
+  return 0;
+}
 /* dynac_view_log for the views a kernel keeps for the whole call, with a
  * prediction: `*hint` (a kernel's static, 0 at first) counts the next calls
  * that copy the span at their first write, as the call that last copied it
@@ -1255,12 +1268,8 @@ static inline int dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *
  * prediction costs one copy of the span, never a wrong rollback. */
 static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *cv, char *at, int size,
                                            unsigned char *hint) {
+  if (dynac_view_copy_predicted(u, cv, hint)) return 1;
   dynac_view *v = (dynac_view *)cv;
-  if (v->snapped) return 1;
-  if (*hint && v->logged == 0 && dynac__view_snapshot(u, v)) {
-    --*hint;
-    return 1;
-  }
   if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) {
     *hint = 8;
     return 1;

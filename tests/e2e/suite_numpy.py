@@ -209,6 +209,13 @@ def predicted_snapshots(C, E):
                 u[20, 25] = 1e308  # the 20th step overflows in numpy: a RuntimeWarning
             seen.append((run_on(mod.heat_step, (u, out, 0.2)), u.tobytes(), out.tobytes()))
             u, out = out, u
+        u = np.full((40, 50), 3.0)  # finite again (the overflow above spread inf and nan)
+        out = u.copy()
+        locked = out.copy()
+        locked.flags.writeable = False  # copied as predicted, yet read-only: numpy's ValueError
+        for step in range(10):  # whatever the prediction's count, some of these calls copy first
+            seen.append((run_on(mod.heat_step, (u, out, 0.2)), u.tobytes(), out.tobytes()))
+            seen.append((run_on(mod.heat_step, (u, locked, 0.2)), u.tobytes(), locked.tobytes()))
         return seen
     e, c = sequence(E), sequence(C)
     bad = [k for k, (x, y) in enumerate(zip(e, c)) if x != y]
