@@ -110,8 +110,9 @@ typedef struct em {
   int nhoisted;
   const char *proven;  /* the okN flag known true here: the checked-free copy of a loop */
   const bool *unlogged; /* [nparams]: views that copy saved and that are writable, there */
-  const expr *finite_by_parent; /* a numpy float operation whose inf/nan test its parent makes */
-  bool finite_later;   /* the operation being emitted is that one (emit_np_binop) */
+  const expr *finite_by_parent; /* a numpy float operation whose inf/nan test a later one makes */
+  const char *finite_note;      /* which (the next statement's), else the enclosing operation */
+  const char *finite_later;     /* the operation being emitted is that one: a C comment */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -437,8 +438,7 @@ static const char *emit_np_binop(em *E, binop op, const char *l, const type *lt,
     const char *ct = f == 'd' ? "double" : "float";
     const char *a = arena_printf(E->m->a, "(%s)%s", ct, l), *b = arena_printf(E->m->a, "(%s)%s", ct, r);
     if (op <= OP_TRUEDIV)
-      line(E, "%s = %s %s %s;%s", t, a, binop_spelling[op], b,
-           E->finite_later ? " /* inf or nan: tested by the enclosing operation */" : "");
+      line(E, "%s = %s %s %s;%s", t, a, binop_spelling[op], b, E->finite_later ? E->finite_later : "");
     else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
                   "%s(%s, %s, &%s)", float_helper[op], a, b, t);
     if (!E->finite_later) deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
@@ -1465,7 +1465,9 @@ static const char *emit_expr(em *E, expr *e) {
     return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
   }
   case EX_BINOP: {
-    bool tested_later = E->finite_by_parent == e;
+    const char *tested_later = E->finite_by_parent != e ? NULL
+        : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
+    E->finite_note = NULL;
     bool passes = finite_operands_pass(e);
     E->finite_by_parent = passes && quiet(E, e->u.bin.r) ? e->u.bin.l : NULL;
     const char *l = emit_expr(E, e->u.bin.l);
@@ -1475,7 +1477,7 @@ static const char *emit_expr(em *E, expr *e) {
     if (e->ty->kind == TY_LIST) return emit_list_binop(E, e, l, r);
     E->finite_later = tested_later;
     const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
-    E->finite_later = false;
+    E->finite_later = NULL;
     return v;
   }
   case EX_UNARY: {
@@ -1968,9 +1970,41 @@ static void emit_stmt(em *E, stmt *s) {
   }
 }
 
+/* Does the numpy float chain `e` pass local `x`'s inf or nan to its top? */
+static bool passes_local(const expr *e, int x) {
+  if (e->kind == EX_LOCAL) return e->u.local == x;
+  return finite_operands_pass(e) && (passes_local(e->u.bin.l, x) || passes_local(e->u.bin.r, x));
+}
+
+/* `x = chain` followed by `target = chain2` where chain2 passes x's inf or
+ * nan to its top, and nothing in chain2 can be observed first (quiet):
+ * the inf/nan test of chain2 stands for both (lap = ...; out[i, j] = u +
+ * alpha * lap tests once). */
+static bool finite_left_to_next(em *E, const stmt *s) {
+  const stmt *n = s->next;
+  if (s->kind != ST_ASSIGN || s->u.assign.ntargets != 1 || !n || n->kind != ST_ASSIGN ||
+      n->u.assign.ntargets != 1 || n->u.assign.targets[0]->is_tuple)
+    return false;
+  const target *t = s->u.assign.targets[0];
+  if (t->is_tuple || t->sub || !finite_operands_pass(s->u.assign.value) ||
+      !finite_operands_pass(n->u.assign.value) || !passes_local(n->u.assign.value, t->local))
+    return false;
+  bool was = E->bound[t->local];
+  E->bound[t->local] = true; /* by then */
+  bool q = quiet(E, n->u.assign.value);
+  E->bound[t->local] = was;
+  return q;
+}
+
 static void emit_block(em *E, stmt *s) {
   for (; s; s = s->next) {
+    if (finite_left_to_next(E, s)) {
+      E->finite_by_parent = s->u.assign.value;
+      E->finite_note = arena_printf(E->m->a, " /* inf or nan: tested with line %d's result */", s->next->pos.line);
+    }
     emit_stmt(E, s);
+    E->finite_by_parent = NULL;
+    E->finite_note = NULL;
     if (ends_flow(s)) break; /* the rest is unreachable (and may not be typed) */
   }
 }
@@ -2067,7 +2101,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2630,7 +2664,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");

@@ -209,3 +209,20 @@ def rows_then_exit(u, stop, skip):
                 break
             total = total + float(u[i, j - 1] * u[i, j])
     return total
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])"])
+def two_statements(a, out):
+    """A local's inf/nan test waits for the next statement's when that one
+    passes it on (s * 0.5 + ...); not when it does not use it, nor through
+    a division (1.0 / s is 0 for an infinite s, and numpy warned at s)."""
+    w = 0.5
+    for i in range(len(a)):
+        s = a[i] * a[i]
+        t = s * 0.5 + a[i]
+        out[i] = t - a[i]
+        s = a[i] * a[i] * a[i] * a[i]
+        out[i] = 1.0 / s + a[i]
+        s = a[i] * 1e300
+        out[i] = a[i] * w + 1.0
+    return out[0]

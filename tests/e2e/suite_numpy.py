@@ -172,6 +172,11 @@ def cases():
                    seq(1.0, 1e200, 2.0, 3.0), seq(1.0, INF, 2.0), seq(0.0, NAN, 1.0), seq(1.0, 0.0, 2.0),
                    seq(1e160, 1e155, 1e160, 4.0), seq(-1e308, 1e308, -1e308, 1e308),
                    lambda: (np.array([1.0, 3e19, 2.0], dtype="f"), np.zeros(3, dtype="f"))]
+    # 40 items and more: the first call's writes copy `out` whole, so the
+    # next calls run the unchecked copy, where the tests wait (predicted)
+    pad = [1.5] * 40
+    c["two_statements"] = [seq(*pad), seq(*pad, 1e200, 1.0), seq(*pad, 1.0, 1e120), seq(*pad, 1e120, 1.0), seq(*pad, 1e90, 1.0), seq(*pad, 1e10, 1.0), seq(*pad, INF), seq(*pad, NAN),
+                           seq(*pad, 0.0, -0.0), seq(1e120)]
     two_d = lambda *rows: (lambda: np.array(rows, dtype="d"))  # noqa: E731
     g = two_d([1.0, 2.0, 3.0, 4.0], [5.0, -1.0, 6.0, 7.0], [0.5, 0.25, 8.0, 9.0])
     c["rows_then_exit"] = [lambda stop=stop, skip=skip: (g(), stop, skip)
