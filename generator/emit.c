@@ -1728,6 +1728,32 @@ static const char *versioned_condition(em *E, const stmt *s, const char *ok) {
   return r;
 }
 
+/* Stores to view parameter `p` that every iteration of block `b` makes
+ * (its top level: not under an if, before any break or continue). */
+static int stores_each_iteration(const stmt *b, int p) {
+  int n = 0;
+  for (const stmt *s = b; s && s->kind != ST_BREAK && s->kind != ST_CONTINUE && s->kind != ST_IF; s = s->next) {
+    const expr *sub = s->kind == ST_AUGASSIGN ? s->u.aug.sub
+        : s->kind == ST_ASSIGN && s->u.assign.ntargets == 1 ? s->u.assign.targets[0]->sub : NULL;
+    if (sub && sub->u.sub.obj->kind == EX_LOCAL && sub->u.sub.obj->u.local == p) n++;
+  }
+  return n;
+}
+
+/* In the unchecked copy: the writes the loop is about to make to each
+ * view it needs no log for, counted as if logged (one addition), so that a
+ * call that would have copied the span anyway renews the prediction and
+ * the next call need not log item by item to learn it again. */
+static void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *stop, const char *step) {
+  for (int i = 0; E->unlogged && i < E->in->fn->nparams; i++) {
+    int k = E->unlogged[i] ? stores_each_iteration(s->u.for_.body, i) : 0;
+    const char *c = E->in->fn->local_cnames[i];
+    if (k)
+      line(E, "dynac_view_count_writes(l_%s, dynac_range_len(%s, %s, %s) * %d, &snap_%s); /* renews the prediction */",
+           c, start, stop, step, k, c);
+  }
+}
+
 /* for v in range(start, stop, step) after its bounds are evaluated: the C
  * loop over the range's length (label: its k/n names, its else's label). */
 static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,
@@ -1926,6 +1952,7 @@ static void emit_stmt(em *E, stmt *s) {
       const bool *outer_unlogged = E->unlogged;
       line(E, "if (%s) { /* every position in range: no bounds checks */", versioned_condition(E, s, ok));
       E->indent++;
+      count_unlogged_writes(E, s, startv, stopv, stepv);
       E->proven = ok;
       emit_range_loop(E, s, label, startv, stopv, stepv);
       E->proven = outer;

@@ -1246,6 +1246,9 @@ static inline int dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *
   dynac_buf_log(u, at, size);
   return 0;
 }
+/* How many calls after one that copied a view's span copy it at their
+ * first write (dynac_view_log_predicted) before one logs items again. */
+#define DYNAC_SNAP_PREDICT 8
 /* Before a loop that writes view `cv` at no cost per write: copies its
  * span now when dynac_view_log_predicted would copy it at the loop's first
  * write (no write logged yet this call, and the prediction says so).
@@ -1259,6 +1262,15 @@ static inline int dynac_view_copy_predicted(dynac_undo_log *u, const dynac_view 
   }
   return 0;
 }
+/* `n` writes to view `cv` that need no log entry (its span is copied),
+ * counted as logged: once a call's writes reach the count at which
+ * dynac_view_log_predicted would have copied the span itself, the
+ * prediction `*hint` is renewed. */
+static inline void dynac_view_count_writes(const dynac_view *cv, uint64_t n, unsigned char *hint) {
+  dynac_view *v = (dynac_view *)cv;
+  v->logged += (Py_ssize_t)(n < (uint64_t)PY_SSIZE_T_MAX / 2 ? n : (uint64_t)PY_SSIZE_T_MAX / 2);
+  if (v->logged > v->snap_after) *hint = DYNAC_SNAP_PREDICT;
+}
 /* dynac_view_log for the views a kernel keeps for the whole call, with a
  * prediction: `*hint` (a kernel's static, 0 at first) counts the next calls
  * that copy the span at their first write, as the call that last copied it
@@ -1271,7 +1283,7 @@ static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *
   if (dynac_view_copy_predicted(u, cv, hint)) return 1;
   dynac_view *v = (dynac_view *)cv;
   if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) {
-    *hint = 8;
+    *hint = DYNAC_SNAP_PREDICT;
     return 1;
   }
   dynac_buf_log(u, at, size);
