@@ -1534,12 +1534,22 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
     line(E, "  return %s;", E->effectful ? arena_printf(E->m->a, "dynac_raise_unpack(%d, "
          "PyList_GET_SIZE(%s), %s)", t->n, v, where(E)) : "DYNAC_DEOPT");
     line(E, "}");
+    /* numbers: their type tests joined (|, no short cut: each test reads
+     * one item and writes its value only when the type is right), so one
+     * branch leaves for any of them */
+    const type *et = vt->elts[0];
+    bool joined = et->kind == TY_FLOAT || et->kind == TY_INT || et->kind == TY_BOOL;
     const char *vals[64];
+    strbuf cond = {0};
     for (int i = 0; i < t->n && i < 64; i++) {
-      vals[i] = tmpvar(E, vt->elts[0]);
-      fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, vt->elts[0], arena_printf(
-              E->m->a, "PyList_GET_ITEM(%s, %d)", v, i), vals[i]), NULL);
+      vals[i] = tmpvar(E, et);
+      const char *c = elem_unbox_cond(E, et, arena_printf(E->m->a, "PyList_GET_ITEM(%s, %d)", v, i), vals[i]);
+      if (joined) sb_printf(&cond, "%s%s", i ? " |\n    " : "", c);
+      else fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", c, NULL);
     }
+    if (joined && cond.data)
+      fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", arena_printf(E->m->a, "%s", cond.data), NULL);
+    sb_free(&cond);
     for (int i = 0; i < t->n && i < 64; i++) assign_target(E, t->elts[i], vals[i], vt->elts[0]);
     return;
   }
@@ -2276,7 +2286,7 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
     else if (t->kind == TY_LIST || t->kind == TY_OBJ)
       sb_printf(&unbox, "PyObject *a%d = args[%d]; /* borrowed */\n", i, i);
     else if (t->kind == TY_TUPLE)
-      sb_printf(&unbox, "dynac_%s a%d;\nif (dynac_unbox_%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n",
+      sb_printf(&unbox, "dynac_%s a%d = {0};\nif (dynac_unbox_%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n",
                 t->code, i, t->code, i, i, release.data ? release.data : "");
     else if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
       sb_printf(&unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(args[%d], '%c', "
@@ -2356,12 +2366,14 @@ static void emit_tuple_type(module *m, const type *t, strbuf *types, const type 
               "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
   }
   sb_puts(types, "  return r;\n}\n");
+  /* the fields' tests joined (|, one branch for the caller): each reads
+   * one item and takes no reference (objects are borrowed from the tuple) */
   sb_printf(types, "static inline int dynac_unbox_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
-  sb_printf(types, "  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != %d) return 1;\n", t->n);
+  sb_printf(types, "  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != %d) return 1;\n  return ", t->n);
   for (int i = 0; i < t->n; i++)
-    sb_printf(types, "  if (%s(PyTuple_GET_ITEM(o, %d), &out->v%d)) return 1;\n",
-              elem_fn(m, t->elts[i]), i, i);
-  sb_puts(types, "  return 0;\n}\n\n");
+    sb_printf(types, "%s%s(PyTuple_GET_ITEM(o, %d), &out->v%d)", i ? " |\n         " : "",
+              t->elts[i]->kind == TY_OBJ ? "dynac_elem_obj_borrowed" : elem_fn(m, t->elts[i]), i, i);
+  sb_puts(types, ";\n}\n\n");
 }
 
 static const char *slot_kind_c(slot *s) {

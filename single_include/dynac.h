@@ -992,6 +992,13 @@ static inline int dynac_elem_obj(PyObject *o, PyObject **out) {
   *out = Py_NewRef(o);
   return 0;
 }
+/* An object field of a tuple value: borrowed, as every field of a kernel's
+ * tuple struct is (the tuple object, or a display's own temporary, holds
+ * it for as long as the struct is used). */
+static inline int dynac_elem_obj_borrowed(PyObject *o, PyObject **out) {
+  *out = o;
+  return 0;
+}
 
 /* ---- numpy scalars, without numpy's headers ------------------------------
  * Items read from an ndarray are numpy scalars (numpy.float64, numpy.int8,
@@ -1738,7 +1745,7 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
 #define DYNAC_GUARD_BUF(i, kind, fmt, strided, text) \
   if (!dynac_view_matches(args[i], kind, fmt, strided)) { *failed = text; return 0; }
 #define DYNAC_GUARD_UNBOX(i, unbox, ctype, text) \
-  { ctype dynac__tmp; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
+  { ctype dynac__tmp = {0}; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
 #define DYNAC_GUARD_NP(i, fmt, text) \
   if (!dynac_is_np(args[i], fmt)) { *failed = text; return 0; }
 #define DYNAC_GUARD_BOOL(i, text) \

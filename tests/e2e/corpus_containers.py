@@ -710,3 +710,15 @@ def tuple_of_lists_kept(ps):
         out.append(p[1])
         p[0].append(p[1])
     return out
+
+
+@dynac.compile(signatures=["(list[tuple[object, int]])"])
+def object_pairs(pairs):
+    """Tuples holding objects, unpacked: their fields are borrowed from the
+    tuple (a kernel took a reference per field and never gave it back)."""
+    n = 0
+    for (o, k) in pairs:
+        if o is None:
+            n += k
+        last = o
+    return n
