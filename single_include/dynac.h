@@ -1132,8 +1132,10 @@ static DYNAC_NOINLINE int dynac__list_store_new_float(dynac_undo_log *u, PyObjec
 DYNAC_HOT_INLINE int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k, double x) {
   PyObject *old = PyList_GET_ITEM(l, k);
   if (DYNAC_LIKELY(PyFloat_CheckExact(old) && Py_REFCNT(old) == 1)) {
-    dynac_undo_entry *e = dynac_undo_push(u);
-    if (e) { e->kind = 'F'; e->of.list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
+    if (DYNAC_LIKELY(u->lost == 0)) { /* else the call cannot be rolled back: no entry is of use */
+      dynac_undo_entry *e = dynac_undo_push(u);
+      if (e) { e->kind = 'F'; e->of.list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
+    }
     ((PyFloatObject *)old)->ob_fval = x;
     return 0;
   }
