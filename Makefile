@@ -26,7 +26,7 @@ GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
            -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
 
-.PHONY: all deps generator python-module test bench sweep clean install
+.PHONY: all deps generator python-module test bench sweep clean install FORCE
 all: deps
 	@$(MAKE) --no-print-directory generator python-module
 
@@ -101,8 +101,14 @@ INSTALL_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(PREFIX)/share/dynac/templates"' \
                -DDYNAC_DEFAULT_INCLUDE='"$(PREFIX)/include"' \
                -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
                -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
+# The paths baked into the installed generator: rebuilt when they change (a
+# second `make install PREFIX=...` must not install the first prefix's paths).
+$(BUILD)/install/defs: FORCE
+	@mkdir -p $(BUILD)/install
+	@echo '$(INSTALL_DEFS)' | cmp -s - $@ || echo '$(INSTALL_DEFS)' > $@
+FORCE:
 $(BUILD)/install/dynac: $(filter-out $(BUILD)/obj/main.o,$(GEN_OBJ)) generator/main.c generator/gen.h \
-                        $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
+                        $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o $(BUILD)/install/defs
 	@mkdir -p $(BUILD)/install
 	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(INSTALL_DEFS) -c generator/main.c -o $(BUILD)/install/main.o
 	$(CC) -o $@ $(filter %.o,$^) $(BUILD)/install/main.o -ltree-sitter -lcjson -lmd -lm

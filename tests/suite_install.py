@@ -81,5 +81,21 @@ def installed_export_finds_its_templates():
     return r.returncode == 0 and os.path.exists(os.path.join(out, "model.c")), r.stderr
 
 
+@case
+def a_second_prefix_bakes_its_own_paths():
+    """A second `make install` to another PREFIX (no source changed) installs
+    a generator that reads that prefix's templates, not the first's."""
+    prefix2 = os.path.join(TMP, "prefix2")
+    r = subprocess.run(["make", "-s", "-C", ROOT, "install", "PREFIX=" + prefix2, "PYTHON=" + sys.executable],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return False, r.stderr[-2000:]
+    shutil.rmtree(os.path.join(PREFIX, "share"))  # the first prefix's templates are gone
+    out = os.path.join(TMP, "export2")
+    e = run([os.path.join(prefix2, "bin", "dynac"), "export", os.path.join(ROOT, "examples", "export", "model.py"),
+             "-o", out], cwd=TMP)
+    return e.returncode == 0 and os.path.exists(os.path.join(out, "model.c")), e.stderr
+
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()
