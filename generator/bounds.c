@@ -127,35 +127,13 @@ static void scan_target(scan *S, target *t) {
   for (int i = 0; t->is_tuple && i < t->n; i++) scan_target(S, t->elts[i]);
 }
 
+static void scan_block(scan *S, stmt *s);
+static void scan_part_expr(void *S, expr *e) { scan_expr(S, e); }
+static void scan_part_target(void *S, target *t) { scan_target(S, t); }
+static void scan_part_block(void *S, stmt *b) { scan_block(S, b); }
 static void scan_block(scan *S, stmt *s) {
-  for (; s; s = s->next) {
-    switch (s->kind) {
-    case ST_ASSIGN:
-      scan_expr(S, s->u.assign.value);
-      for (int i = 0; i < s->u.assign.ntargets; i++) scan_target(S, s->u.assign.targets[i]);
-      break;
-    case ST_AUGASSIGN: scan_expr(S, s->u.aug.value); scan_expr(S, s->u.aug.sub); break;
-    case ST_RETURN: scan_expr(S, s->u.ret); break;
-    case ST_IF: scan_expr(S, s->u.if_.cond); scan_block(S, s->u.if_.then); scan_block(S, s->u.if_.orelse); break;
-    case ST_WHILE:
-      scan_expr(S, s->u.while_.cond);
-      scan_block(S, s->u.while_.body);
-      scan_block(S, s->u.while_.orelse);
-      break;
-    case ST_FOR_RANGE: case ST_FOR_ITER:
-      scan_expr(S, s->u.for_.start);
-      scan_expr(S, s->u.for_.stop);
-      scan_expr(S, s->u.for_.step);
-      for (int i = 0; i < s->u.for_.niters; i++) scan_expr(S, s->u.for_.iters[i]);
-      scan_target(S, s->u.for_.tgt);
-      scan_block(S, s->u.for_.body);
-      scan_block(S, s->u.for_.orelse);
-      break;
-    case ST_EXPR: scan_expr(S, s->u.expr); break;
-    case ST_RAISE: scan_expr(S, s->u.raise_.arg); break;
-    default: break;
-    }
-  }
+  static const ir_parts parts = {scan_part_expr, scan_part_target, scan_part_block, false};
+  for (; s; s = s->next) ir_each_part(s, &parts, S);
 }
 
 int find_affine_indices(const inst *in, const stmt *loop, const bool *views, const bool *bound,

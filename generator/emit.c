@@ -1680,12 +1680,15 @@ static void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt 
   }
 }
 
-/* Does a block hold a loop (at any depth)? Innermost loops are versioned. */
-static bool block_has_loop(stmt *b) {
-  for (stmt *s = b; s; s = s->next) {
+
+/* Does the block hold a loop, at any depth? A kernel without one is marked
+ * `inline`: small leaves (eval_A in spectral_norm) then cost no call, guard
+ * or counter in their callers' loops. GCC and Clang still weigh its size.
+ * A loop whose body holds none is innermost: it is versioned. */
+static bool has_loop(const stmt *s) {
+  for (; s; s = s->next) {
     if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
-    if (s->kind == ST_IF && (block_has_loop(s->u.if_.then) || block_has_loop(s->u.if_.orelse))) return true;
-    if (s->kind == ST_INTERP) return true; /* not versioned */
+    if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
   }
   return false;
 }
@@ -1955,7 +1958,7 @@ static void emit_stmt(em *E, stmt *s) {
     deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
     int nhoisted = E->nhoisted;
     const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
-    if (saved && !s->u.for_.has_else && !block_has_loop(s->u.for_.body)) {
+    if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {
       /* loop versioning: a copy of an innermost loop without the bounds
        * checks the flag proved unneeded, and the checked copy */
       const char *ok = E->hoisted[nhoisted].ok, *outer = E->proven;
@@ -2083,16 +2086,6 @@ static const char *signature_of(module *m, inst *in) {
   return r;
 }
 
-/* Does the block hold a loop, at any depth? A kernel without one is marked
- * `inline`: small leaves (eval_A in spectral_norm) then cost no call, guard
- * or counter in their callers' loops. GCC and Clang still weigh its size. */
-static bool has_loop(const stmt *s) {
-  for (; s; s = s->next) {
-    if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
-    if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
-  }
-  return false;
-}
 
 /* Locals every kernel body may use: the loop counter for signal polling,
  * the copies of view parameters' fields (view_field). */
@@ -2433,39 +2426,14 @@ static void reads_expr(expr *e, bool *r) {
   if (e->kind == EX_LISTCOMP) reads_block(e->u.comp.loop, r, r); /* its own names: never in a region */
   ir_each_subexpr(e, reads_sub, r);
 }
+typedef struct reads_ctx { bool *r, *w; } reads_ctx;
+static void reads_part_expr(void *ctx, expr *e) { reads_expr(e, ((reads_ctx *)ctx)->r); }
+static void reads_part_target(void *ctx, target *t) { writes_target(t, ((reads_ctx *)ctx)->w, ((reads_ctx *)ctx)->r); }
+static void reads_part_block(void *ctx, stmt *b) { reads_block(b, ((reads_ctx *)ctx)->r, ((reads_ctx *)ctx)->w); }
 static void reads_stmt(stmt *s, bool *r, bool *w) {
-  switch (s->kind) {
-  case ST_ASSIGN:
-    reads_expr(s->u.assign.value, r);
-    for (int i = 0; i < s->u.assign.ntargets; i++) writes_target(s->u.assign.targets[i], w, r);
-    break;
-  case ST_AUGASSIGN:
-    if (s->u.aug.sub) reads_expr(s->u.aug.sub, r);
-    else r[s->u.aug.local] = w[s->u.aug.local] = true;
-    reads_expr(s->u.aug.value, r);
-    break;
-  case ST_RETURN: if (s->u.ret) reads_expr(s->u.ret, r); break;
-  case ST_IF: reads_expr(s->u.if_.cond, r); reads_block(s->u.if_.then, r, w); reads_block(s->u.if_.orelse, r, w); break;
-  case ST_WHILE: reads_expr(s->u.while_.cond, r); reads_block(s->u.while_.body, r, w); reads_block(s->u.while_.orelse, r, w); break;
-  case ST_FOR_RANGE:
-    if (s->u.for_.start) reads_expr(s->u.for_.start, r);
-    reads_expr(s->u.for_.stop, r);
-    if (s->u.for_.step) reads_expr(s->u.for_.step, r);
-    writes_target(s->u.for_.tgt, w, r);
-    reads_block(s->u.for_.body, r, w);
-    reads_block(s->u.for_.orelse, r, w);
-    break;
-  case ST_FOR_ITER:
-    for (int i = 0; i < s->u.for_.niters; i++) reads_expr(s->u.for_.iters[i], r);
-    if (s->u.for_.start) reads_expr(s->u.for_.start, r);
-    writes_target(s->u.for_.tgt, w, r);
-    reads_block(s->u.for_.body, r, w);
-    reads_block(s->u.for_.orelse, r, w);
-    break;
-  case ST_EXPR: reads_expr(s->u.expr, r); break;
-  case ST_RAISE: if (s->u.raise_.arg) reads_expr(s->u.raise_.arg, r); break;
-  default: break;
-  }
+  static const ir_parts parts = {reads_part_expr, reads_part_target, reads_part_block, false};
+  if (s->kind == ST_AUGASSIGN && !s->u.aug.sub) r[s->u.aug.local] = w[s->u.aug.local] = true;
+  ir_each_part(s, &parts, &(reads_ctx){r, w});
 }
 static void reads_block(stmt *s, bool *r, bool *w) {
   for (; s; s = s->next) reads_stmt(s, r, w);

@@ -441,6 +441,19 @@ void ir_lower_func(module *m, func *f);         /* ir.c */
  * it is evaluated (NULL parts skipped). An EX_LISTCOMP has none: its
  * clauses are statements (e->u.comp.loop), which a walker enters itself. */
 void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx);
+/* The statement-side counterpart: the direct parts of statement `s` in the
+ * order they run, each expression (NULL ones skipped) through v->expr, each
+ * assignment or loop target through v->target, each nested block through
+ * v->block (the blocks of an interpreted compound statement only when
+ * v->interp_blocks). An augmented assignment to a local has no target part:
+ * the walker sees s->u.aug.local itself. */
+typedef struct ir_parts {
+  void (*expr)(void *ctx, expr *e);
+  void (*target)(void *ctx, target *t);
+  void (*block)(void *ctx, stmt *b);
+  bool interp_blocks;
+} ir_parts;
+void ir_each_part(stmt *s, const ir_parts *v, void *ctx);
 slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
               const type *ty, func *fn, int module_slot);
 extern const struct gb_registry {

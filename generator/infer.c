@@ -1160,65 +1160,25 @@ static inst *get_inst(module *m, func *f, const type **args) {
 }
 
 /* Instances referenced by calls inside `s`, for the transitive slot set. */
-static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap);
-static void collect_callees_target(inst *in, target *t, inst **out, int *n, int cap) {
-  if (t->sub) collect_callees_expr(in, t->sub, out, n, cap);
-  for (int i = 0; t->is_tuple && i < t->n; i++) collect_callees_target(in, t->elts[i], out, n, cap);
-}
-static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
-  for (; s; s = s->next) {
-    switch (s->kind) {
-    case ST_ASSIGN:
-      collect_callees_expr(in, s->u.assign.value, out, n, cap);
-      for (int i = 0; i < s->u.assign.ntargets; i++)
-        collect_callees_target(in, s->u.assign.targets[i], out, n, cap);
-      break;
-    case ST_AUGASSIGN:
-      collect_callees_expr(in, s->u.aug.value, out, n, cap);
-      if (s->u.aug.sub) collect_callees_expr(in, s->u.aug.sub, out, n, cap);
-      break;
-    case ST_FOR_ITER:
-      for (int i = 0; i < s->u.for_.niters; i++)
-        collect_callees_expr(in, s->u.for_.iters[i], out, n, cap);
-      if (s->u.for_.start) collect_callees_expr(in, s->u.for_.start, out, n, cap);
-      collect_callees_target(in, s->u.for_.tgt, out, n, cap);
-      collect_callees_block(in, s->u.for_.body, out, n, cap);
-      collect_callees_block(in, s->u.for_.orelse, out, n, cap);
-      break;
-    case ST_RETURN: if (s->u.ret) collect_callees_expr(in, s->u.ret, out, n, cap); break;
-    case ST_IF:
-      collect_callees_expr(in, s->u.if_.cond, out, n, cap);
-      collect_callees_block(in, s->u.if_.then, out, n, cap);
-      collect_callees_block(in, s->u.if_.orelse, out, n, cap);
-      break;
-    case ST_WHILE:
-      collect_callees_expr(in, s->u.while_.cond, out, n, cap);
-      collect_callees_block(in, s->u.while_.body, out, n, cap);
-      collect_callees_block(in, s->u.while_.orelse, out, n, cap);
-      break;
-    case ST_FOR_RANGE:
-      if (s->u.for_.start) collect_callees_expr(in, s->u.for_.start, out, n, cap);
-      collect_callees_expr(in, s->u.for_.stop, out, n, cap);
-      if (s->u.for_.step) collect_callees_expr(in, s->u.for_.step, out, n, cap);
-      collect_callees_block(in, s->u.for_.body, out, n, cap);
-      collect_callees_block(in, s->u.for_.orelse, out, n, cap);
-      break;
-    case ST_EXPR: collect_callees_expr(in, s->u.expr, out, n, cap); break;
-    case ST_RAISE:
-      if (s->u.raise_.arg) collect_callees_expr(in, s->u.raise_.arg, out, n, cap);
-      break;
-    case ST_INTERP: /* the regions inside an interpreted compound statement */
-      for (int i = 0; i < s->nblocks; i++) collect_callees_block(in, s->blocks[i], out, n, cap);
-      break;
-    default: break;
-    }
-  }
-}
-
 typedef struct callees { inst *in, **out; int *n, cap; } callees;
+static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap);
+static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap);
 static void collect_callees_sub(void *ctx, expr *e) {
   callees *C = ctx;
   collect_callees_expr(C->in, e, C->out, C->n, C->cap);
+}
+static void collect_callees_target(void *ctx, target *t) {
+  if (t->sub) collect_callees_sub(ctx, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) collect_callees_target(ctx, t->elts[i]);
+}
+static void collect_callees_part_block(void *ctx, stmt *b) {
+  callees *C = ctx;
+  collect_callees_block(C->in, b, C->out, C->n, C->cap);
+}
+static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
+  static const ir_parts parts = {collect_callees_sub, collect_callees_target, collect_callees_part_block, true};
+  callees C = {in, out, n, cap};
+  for (; s; s = s->next) ir_each_part(s, &parts, &C);
 }
 static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap) {
   callees C = {in, out, n, cap};

@@ -894,6 +894,44 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
   for (int i = 0; i < 4; i++) if (parts[i]) visit(ctx, parts[i]);
 }
 
+static void part_expr(const ir_parts *v, void *ctx, expr *e) { if (e) v->expr(ctx, e); }
+
+void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
+  switch (s->kind) {
+  case ST_ASSIGN:
+    part_expr(v, ctx, s->u.assign.value);
+    for (int i = 0; i < s->u.assign.ntargets; i++) v->target(ctx, s->u.assign.targets[i]);
+    break;
+  case ST_AUGASSIGN: part_expr(v, ctx, s->u.aug.sub); part_expr(v, ctx, s->u.aug.value); break;
+  case ST_RETURN: part_expr(v, ctx, s->u.ret); break;
+  case ST_IF:
+    part_expr(v, ctx, s->u.if_.cond);
+    v->block(ctx, s->u.if_.then);
+    v->block(ctx, s->u.if_.orelse);
+    break;
+  case ST_WHILE:
+    part_expr(v, ctx, s->u.while_.cond);
+    v->block(ctx, s->u.while_.body);
+    v->block(ctx, s->u.while_.orelse);
+    break;
+  case ST_FOR_RANGE: case ST_FOR_ITER:
+    for (int i = 0; i < s->u.for_.niters; i++) part_expr(v, ctx, s->u.for_.iters[i]);
+    part_expr(v, ctx, s->u.for_.start);
+    part_expr(v, ctx, s->u.for_.stop);
+    part_expr(v, ctx, s->u.for_.step);
+    v->target(ctx, s->u.for_.tgt);
+    v->block(ctx, s->u.for_.body);
+    v->block(ctx, s->u.for_.orelse);
+    break;
+  case ST_EXPR: part_expr(v, ctx, s->u.expr); break;
+  case ST_RAISE: part_expr(v, ctx, s->u.raise_.arg); break;
+  case ST_INTERP:
+    for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
+    break;
+  default: break;
+  }
+}
+
 /* ---- statements -------------------------------------------------------- */
 static stmt *lower_block(lower *L, TSNode block);
 
