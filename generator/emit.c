@@ -294,7 +294,7 @@ static const char *copied_view(em *E, const char *v) { /* its C name, or NULL */
   return NULL;
 }
 /* Is view `v` one whose stores need neither an undo entry nor the
- * read-only test here? (the unchecked copy of a loop, see emit_versioned) */
+ * read-only test here? (the unchecked copy of a loop, see versioned_condition) */
 static bool view_unlogged(em *E, const char *v) {
   const char *c = copied_view(E, v);
   for (int i = 0; c && E->unlogged && i < E->in->fn->nparams; i++)

@@ -1277,7 +1277,7 @@ static inline int dynac_view_copy_predicted(dynac_undo_log *u, const dynac_view 
  * prediction `*hint` is renewed. */
 static inline void dynac_view_count_writes(const dynac_view *cv, uint64_t n, unsigned char *hint) {
   dynac_view *v = (dynac_view *)cv;
-  v->logged += (Py_ssize_t)(n < (uint64_t)PY_SSIZE_T_MAX / 2 ? n : (uint64_t)PY_SSIZE_T_MAX / 2);
+  v->logged = n < (uint64_t)(PY_SSIZE_T_MAX - v->logged) ? v->logged + (Py_ssize_t)n : PY_SSIZE_T_MAX;
   if (v->logged > v->snap_after) *hint = DYNAC_SNAP_PREDICT;
 }
 /* dynac_view_log for the views a kernel keeps for the whole call, with a
@@ -1285,8 +1285,9 @@ static inline void dynac_view_count_writes(const dynac_view *cv, uint64_t n, uns
  * that copy the span at their first write, as the call that last copied it
  * after logging items did. Kernels that write most of an array at every
  * call (time steps of a stencil) skip the item entries that precede the
- * copy; every ninth call logs items again and so relearns. A wrong
- * prediction costs one copy of the span, never a wrong rollback. */
+ * copy. When the count runs out, a call logs items again and so relearns,
+ * unless the calls' own writes renewed it (dynac_view_count_writes). A
+ * wrong prediction costs one copy of the span, never a wrong rollback. */
 static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *cv, char *at, int size,
                                            unsigned char *hint) {
   if (dynac_view_copy_predicted(u, cv, hint)) return 1;
