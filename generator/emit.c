@@ -113,6 +113,7 @@ typedef struct em {
   const expr *finite_by_parent; /* a numpy float operation whose inf/nan test a later one makes */
   const char *finite_note;      /* which (the next statement's), else the enclosing operation */
   const char *finite_later;     /* the operation being emitted is that one: a C comment */
+  bool np_exit;        /* numpy float arithmetic: an underflow is looked for on the way out */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -1851,6 +1852,34 @@ static bool may_write(expr *e) {
 }
 static void may_write_sub(void *any, expr *e) { if (may_write(e)) *(bool *)any = true; }
 
+/* Does a block use numpy float arithmetic (whose underflow numpy may be
+ * told to report, dynac_np_underflow_noticed)? */
+static void np_float_block(void *any, stmt *b);
+static void np_float_expr(void *any, expr *e) {
+  if (e->kind == EX_BINOP && e->ty->kind == TY_NP && np_is_float(e->ty->fmt)) *(bool *)any = true;
+  if (e->kind == EX_LISTCOMP) np_float_block(any, e->u.comp.loop);
+  ir_each_subexpr(e, np_float_expr, any);
+}
+static void np_float_target(void *any, target *t) {
+  if (t->sub) np_float_expr(any, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) np_float_target(any, t->elts[i]);
+}
+static void np_float_block(void *any, stmt *b) {
+  static const ir_parts parts = {np_float_expr, np_float_target, np_float_block, true};
+  for (; b; b = b->next) ir_each_part(b, &parts, any);
+}
+static bool uses_np_float(stmt *b) {
+  bool any = false;
+  np_float_block(&any, b);
+  return any;
+}
+/* On the way out of a kernel with numpy float arithmetic: an underflow
+ * numpy would report (np.seterr) sends the call to the interpreter. */
+static void np_exit_check(em *E) {
+  if (E->np_exit && !E->exported)
+    deopt_if(E, NULL, "numpy: an underflow that np.seterr does not ignore", "dynac_np_underflow_noticed()");
+}
+
 static void emit_stmt(em *E, stmt *s) {
   source_comment(E, s->pos);
   switch (s->kind) {
@@ -1896,9 +1925,14 @@ static void emit_stmt(em *E, stmt *s) {
     break;
   }
   case ST_RETURN:
-    if (!s->u.ret) { line(E, "%s", return_none(E->in)); break; }
+    if (!s->u.ret) {
+      np_exit_check(E);
+      line(E, "%s", return_none(E->in));
+      break;
+    }
     {
       const char *v = emit_expr(E, s->u.ret);
+      np_exit_check(E);
       if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
         line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, s->u.ret->ty, E->in->ret));
       else line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
@@ -2131,7 +2165,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false};
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2139,7 +2173,9 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   declare_kernel_locals(&E, in->fn->body);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
+  E.np_exit = uses_np_float(in->fn->body);
   emit_block(&E, in->fn->body);
+  np_exit_check(&E); /* before the end's return */
   const char *inject = getenv("DYNAC_TEST_BREAK_EMIT"); /* tests of --suppress-errors */
   if (inject && !strcmp(inject, in->fn->qualname))
     line(&E, "this is not C; /* DYNAC_TEST_BREAK_EMIT: a simulated generator bug */");
@@ -2671,7 +2707,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2680,7 +2716,9 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   stmt *saved = r->s_last->next;
   r->s_last->next = NULL; /* emit just the region */
   declare_kernel_locals(&E, r->s_first);
+  E.np_exit = uses_np_float(r->s_first);
   emit_block(&E, r->s_first);
+  np_exit_check(&E); /* before the live-outs and the return */
   r->s_last->next = saved;
   for (int i = 0; i < r->nout; i++) {
     const type *t = in->local_ty[r->out[i]];

@@ -102,6 +102,7 @@
 #define PY_SSIZE_T_CLEAN
 #endif
 #include <Python.h>
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -1025,6 +1026,34 @@ static inline PyObject *dynac_np_type(char fmt) { /* borrowed; NULL if numpy is 
     if (!types[k]) PyErr_Clear();
   }
   return types[k];
+}
+/* Underflow: numpy's scalar arithmetic ignores it unless np.seterr (or
+ * np.errstate) says 'warn', 'raise', 'call', 'print' or 'log'; C never
+ * reports it. A kernel with numpy float arithmetic asks on its way out
+ * whether an underflow happened (the FPU's sticky flag: one test) and, only
+ * then, numpy's mode (numpy.geterr()). When numpy would not ignore it, the
+ * kernel deoptimises and the interpreter gives numpy's warning or
+ * FloatingPointError at the operation. The flag may be older than the call
+ * (it stays set until cleared): that costs a needless deoptimisation,
+ * never a wrong answer; when numpy ignores underflow the flag is cleared,
+ * so the question is asked once. */
+static DYNAC_NOINLINE int dynac__np_underflow_noticed(void) {
+  int noticed = 1; /* numpy's mode unknown: the interpreter decides */
+  PyObject *name = PyUnicode_FromString("numpy");
+  PyObject *np = name ? PyImport_GetModule(name) : NULL;
+  PyObject *modes = np ? PyObject_CallMethod(np, "geterr", NULL) : NULL;
+  PyObject *under = modes && PyDict_Check(modes) ? PyDict_GetItemString(modes, "under") : NULL;
+  if (under && PyUnicode_Check(under)) noticed = PyUnicode_CompareWithASCIIString(under, "ignore") != 0;
+  if (!np) noticed = 0; /* no numpy: nothing to report */
+  Py_XDECREF(modes);
+  Py_XDECREF(np);
+  Py_XDECREF(name);
+  if (PyErr_Occurred()) PyErr_Clear();
+  if (!noticed) feclearexcept(FE_UNDERFLOW);
+  return noticed;
+}
+static inline int dynac_np_underflow_noticed(void) {
+  return DYNAC_UNLIKELY(fetestexcept(FE_UNDERFLOW) != 0) && dynac__np_underflow_noticed();
 }
 static inline int dynac_is_np(PyObject *o, char fmt) {
   PyObject *t = dynac_np_type(fmt);

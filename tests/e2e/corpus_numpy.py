@@ -226,3 +226,13 @@ def two_statements(a, out):
         s = a[i] * 1e300
         out[i] = a[i] * w + 1.0
     return out[0]
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[f], ndarray[f])"])
+def tiny_products(a, out):
+    """numpy ignores underflow unless np.seterr / np.errstate says 'warn' or
+    'raise'; then the kernel hands the call to the interpreter, which warns
+    or raises at the product, after the stores before it."""
+    for i in range(len(a)):
+        out[i] = a[i] * a[i]
+    return out[0] * a[0]

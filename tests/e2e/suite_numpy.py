@@ -175,6 +175,7 @@ def cases():
     # 40 items and more: the first call's writes copy `out` whole, so the
     # next calls run the unchecked copy, where the tests wait (predicted)
     pad = [1.5] * 40
+    c["tiny_products"] = [seq(1.0, 2.0), seq(), seq(1e-200), lambda: (np.array([1e-30, 2.0], dtype="f"), np.zeros(2, dtype="f"))]
     c["two_statements"] = [seq(*pad), seq(*pad, 1e200, 1.0), seq(*pad, 1.0, 1e120), seq(*pad, 1e120, 1.0), seq(*pad, 1e90, 1.0), seq(*pad, 1e10, 1.0), seq(*pad, INF), seq(*pad, NAN),
                            seq(*pad, 0.0, -0.0), seq(1e120)]
     two_d = lambda *rows: (lambda: np.array(rows, dtype="d"))  # noqa: E731
@@ -191,6 +192,28 @@ def cases():
     c["fill_then_fail"] += [(lambda n=n: (lambda z: (z, z, n, 1.0))(np.zeros(n))) for n in [3000, 100000]]
     c["fill_then_fail"] += [lambda: (np.zeros(5000), np.zeros(10), 5000, 1.0)]
     return c
+
+
+def underflow_modes(C, E):
+    """np.errstate(under=...) decides whether numpy reports an underflow:
+    eager and compiled agree on the result or FloatingPointError, the
+    warnings and the arrays, in each mode, also when an underflow in plain
+    Python left the FPU's flag set before the call."""
+    bad = []
+    for under in ("ignore", "warn", "raise"):
+        for values, dt in [([1.0, 1e-200, 2.0], "d"), ([1.0, 2.0], "d"), ([1e-30, 3.0], "f"), ([1e-160], "d")]:
+            for stale in (False, True):
+                pictures = []
+                for M in (E, C):
+                    a, out = np.array(values, dtype=dt), np.zeros(len(values), dtype=dt)
+                    with np.errstate(under=under):
+                        if stale:
+                            assert 1e-300 * 1e-300 == 0.0  # a Python float underflow: the flag is set
+                        pictures.append((run_on(M.tiny_products, (a, out)), canon(out)))
+                if pictures[0] != pictures[1]:
+                    bad.append("under=%s %r%s: eager %r, compiled %r" % (under, values, " (stale flag)" if stale else "",
+                                                                      pictures[0], pictures[1]))
+    check("numpy underflow modes (np.errstate(under=...)): compiled as eager", not bad, "\n".join(bad[:4]))
 
 
 def predicted_snapshots(C, E):
@@ -292,6 +315,7 @@ def main():
         dynac.reset_stats()
         compare_corpus(C, E, cases(), run, "numpy")
         predicted_snapshots(C, E)
+        underflow_modes(C, E)
         stats = dynac.stats()
         served_total = [0]
         for name in sorted(cases()):
