@@ -389,9 +389,10 @@ static const char *const float_helper[] = {NULL, NULL, NULL, "dynac_float_div",
  * such an operation need not test its own result: numpy would have warned
  * there, and the test here deoptimises for both (the interpreter runs the
  * call again and warns in order). Division is not: x / inf is 0. */
+static bool add_sub_mul(binop op) { return op == OP_ADD || op == OP_SUB || op == OP_MUL; }
+static bool np_float(const type *t) { return t->kind == TY_NP && np_is_float(t->fmt); }
 static bool finite_operands_pass(const expr *e) {
-  return e->kind == EX_BINOP && e->ty->kind == TY_NP && np_is_float(e->ty->fmt) &&
-         (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL);
+  return e->kind == EX_BINOP && np_float(e->ty) && add_sub_mul(e->u.bin.op);
 }
 
 /* Can evaluating `e` neither run Python code nor leave the kernel other
@@ -403,11 +404,9 @@ static bool quiet(em *E, const expr *e) {
   case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_GLOBAL: return true;
   case EX_LOCAL: return E->bound[e->u.local];
   case EX_UNARY: /* -x of a float */
-    return e->u.un.op == UN_NEG && (e->ty->kind == TY_FLOAT || (e->ty->kind == TY_NP && np_is_float(e->ty->fmt))) &&
-           quiet(E, e->u.un.a);
+    return e->u.un.op == UN_NEG && (e->ty->kind == TY_FLOAT || np_float(e->ty)) && quiet(E, e->u.un.a);
   case EX_BINOP: /* float + - * cannot fail; numpy's inf/nan test deoptimises */
-    return (e->ty->kind == TY_FLOAT || (e->ty->kind == TY_NP && np_is_float(e->ty->fmt))) &&
-           (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL) &&
+    return (e->ty->kind == TY_FLOAT || np_float(e->ty)) && add_sub_mul(e->u.bin.op) &&
            quiet(E, e->u.bin.l) && quiet(E, e->u.bin.r);
   case EX_SUBSCRIPT: { /* a float item at positions proved in range, in the unchecked loop */
     const type *ot = e->u.sub.obj->ty;
@@ -1856,7 +1855,7 @@ static void may_write_sub(void *any, expr *e) { if (may_write(e)) *(bool *)any =
  * told to report, dynac_np_underflow_noticed)? */
 static void np_float_block(void *any, stmt *b);
 static void np_float_expr(void *any, expr *e) {
-  if (e->kind == EX_BINOP && e->ty->kind == TY_NP && np_is_float(e->ty->fmt)) *(bool *)any = true;
+  if (e->kind == EX_BINOP && np_float(e->ty)) *(bool *)any = true;
   if (e->kind == EX_LISTCOMP) np_float_block(any, e->u.comp.loop);
   ir_each_subexpr(e, np_float_expr, any);
 }

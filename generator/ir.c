@@ -1200,19 +1200,24 @@ static stmt *lower_if(lower *L, TSNode n) {
   return s->u.if_.cond ? s : NULL;
 }
 
+/* A loop's body (one loop deeper) and its else clause: while and for. */
+static void lower_loop_blocks(lower *L, TSNode n, stmt **body, stmt **orelse, bool *has_else) {
+  L->loops++;
+  *body = lower_nested(L, child_by_field(n, "body"));
+  L->loops--;
+  TSNode alt = child_by_field(n, "alternative");
+  if (!ts_node_is_null(alt)) {
+    *has_else = true;
+    *orelse = lower_nested(L, child_by_field(alt, "body"));
+  }
+}
+
 /* while_statement: while cond: block (else: block)? */
 static stmt *lower_while(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_WHILE, n);
   if (too_deep(L, n)) return NULL;
   s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
-  L->loops++;
-  s->u.while_.body = lower_nested(L, child_by_field(n, "body"));
-  L->loops--;
-  TSNode alt = child_by_field(n, "alternative");
-  if (!ts_node_is_null(alt)) {
-    s->u.while_.has_else = true;
-    s->u.while_.orelse = lower_nested(L, child_by_field(alt, "body"));
-  }
+  lower_loop_blocks(L, n, &s->u.while_.body, &s->u.while_.orelse, &s->u.while_.has_else);
   return s->u.while_.cond ? s : NULL;
 }
 
@@ -1243,14 +1248,7 @@ static int call_args(lower *L, TSNode args, expr **out, int cap) {
 /* The loop body and else clause of a for statement. */
 static bool lower_for_body(lower *L, TSNode n, stmt *s) {
   if (too_deep(L, n)) return false;
-  L->loops++;
-  s->u.for_.body = lower_nested(L, child_by_field(n, "body"));
-  L->loops--;
-  TSNode alt = child_by_field(n, "alternative");
-  if (!ts_node_is_null(alt)) {
-    s->u.for_.has_else = true;
-    s->u.for_.orelse = lower_nested(L, child_by_field(alt, "body"));
-  }
+  lower_loop_blocks(L, n, &s->u.for_.body, &s->u.for_.orelse, &s->u.for_.has_else);
   return true;
 }
 

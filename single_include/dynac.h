@@ -1777,7 +1777,7 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
 #define DYNAC_GUARD_BUF(i, kind, fmt, strided, text) \
   if (!dynac_view_matches(args[i], kind, fmt, strided)) { *failed = text; return 0; }
 #define DYNAC_GUARD_UNBOX(i, unbox, ctype, text) \
-  { ctype dynac__tmp = {0}; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
+  { ctype dynac__tmp; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
 #define DYNAC_GUARD_NP(i, fmt, text) \
   if (!dynac_is_np(args[i], fmt)) { *failed = text; return 0; }
 #define DYNAC_GUARD_BOOL(i, text) \
