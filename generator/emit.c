@@ -2120,6 +2120,21 @@ static const char *signature_of(module *m, inst *in) {
 }
 
 
+/* sn_x of view parameter `p`, which the function only stores to: its
+ * stores need no undo entry when it shares no memory with a view the call
+ * reads, since a deoptimised call's run again rewrites it (replay.c). */
+static void declare_store_only(em *E, int p, const bool *store_only) {
+  strbuf cond = {0};
+  const char *c = E->in->fn->local_cnames[p];
+  for (int i = 0; i < E->in->fn->nparams; i++)
+    if (E->in->args[i]->kind == TY_BUF && !store_only[i])
+      sb_printf(&cond, "%sdynac_view_disjoint(l_%s, l_%s)", cond.data ? " && " : "", c, E->in->fn->local_cnames[i]);
+  line(E, "/* %s is only stored to: a run again rewrites it, so its stores need no undo entry", E->in->fn->params[p]);
+  line(E, " * when it shares no memory with a view the call reads */");
+  line(E, "int sn_%s = %s;", c, cond.data ? cond.data : "1");
+  sb_free(&cond);
+}
+
 /* Locals every kernel body may use: the loop counter for signal polling,
  * the copies of view parameters' fields (view_field). */
 static void declare_kernel_locals(em *E, stmt *body) {
@@ -2128,15 +2143,18 @@ static void declare_kernel_locals(em *E, stmt *body) {
     line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
   if (E->region) return;
   E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
+  const bool *store_only = E->exported ? NULL : store_only_views(E->m->a, E->m, E->in);
   for (int i = 0; i < E->in->fn->nparams; i++) {
     if (E->in->args[i]->kind != TY_BUF || block_binds(body, i)) continue;
     E->view_copy[i] = true;
     const char *c = E->in->fn->local_cnames[i];
     line(E, "const dynac_view dv_%s = *l_%s; /* its fields, fixed for the call */", c, c);
     if (E->exported) line(E, "(void)dv_%s;", c);
-    else line(E, "int sn_%s = 0; /* its span is saved in the undo log */\n(void)sn_%s;\n"
-              "static unsigned char snap_%s; /* copy the span at the first write? (predicted) */\n(void)snap_%s;",
-              c, c, c, c);
+    else if (store_only[i]) declare_store_only(E, i, store_only);
+    else line(E, "int sn_%s = 0; /* its span is saved in the undo log: stores need no entry */", c);
+    if (!E->exported)
+      line(E, "(void)sn_%s;\nstatic unsigned char snap_%s; /* copy the span at the first write? (predicted) */\n"
+           "(void)snap_%s;", c, c, c);
   }
 }
 

@@ -503,6 +503,13 @@ int find_affine_indices(const inst *in, const stmt *loop, const bool *views, con
  * interpreted statement may bind anything) */
 bool block_binds(const stmt *s, int loc);
 
+/* replay.c: [nparams] the view parameters of `in` that the function only
+ * stores to, so that a deoptimised call's run again rewrites them as they
+ * were written: their stores need no undo entry when the view shares no
+ * memory with a view the call reads (tested when the call starts). All
+ * false for a kernel another kernel calls, or one that runs Python code. */
+bool *store_only_views(arena *a, const module *m, const inst *in);
+
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
 bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
 /* Templates: the text of templates/NAME (malloc'd; NULL after a diagnostic),

@@ -753,6 +753,13 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
   v->snap_after = 16 + v->span_len / 64;
   return 1;
 }
+/* Do views a and b share no byte? (their spans, see dynac_view_acquire;
+ * compared as addresses, since they may lie in different objects) */
+static inline int dynac_view_disjoint(const dynac_view *a, const dynac_view *b) {
+  uintptr_t a0 = (uintptr_t)a->span, b0 = (uintptr_t)b->span;
+  return a->span_len == 0 || b->span_len == 0 || a0 + (uintptr_t)a->span_len <= b0 ||
+         b0 + (uintptr_t)b->span_len <= a0;
+}
 /* For guards: the same check, releasing the buffer at once. */
 static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strided) {
   Py_buffer pb;

@@ -236,3 +236,40 @@ def tiny_products(a, out):
     for i in range(len(a)):
         out[i] = a[i] * a[i]
     return out[0] * a[0]
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2], float)",
+                           "(ndarray[d, 2, strided], ndarray[d, 2, strided], float)"])
+def smooth_into(u, out, w):
+    """out is only stored to: a deoptimised call's run again rewrites it, so
+    its stores need no undo entry (replay.c); unless out shares memory with
+    u, which the call reads (the same array, or overlapping views)."""
+    n, m = out.shape
+    for i in range(1, len(u) - 1):
+        for j in range(m):
+            out[i, j] = w * u[i, j] + (1.0 - w) * (u[i - 1, j] + u[i + 1, j])
+    return n
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])"])
+def decay_into(x, out):
+    """out's items are read before they are written (not only stored to):
+    a deoptimisation after writes must take them back."""
+    for i in range(len(x)):
+        out[i] = 0.5 * out[i] + x[i] * x[i]
+    return len(out)
+
+
+def scale_into(out, x, s):
+    for i in range(len(x)):
+        out[i] = x[i] * s
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)"])
+def keep_first(out, x, s):
+    """scale_into only stores to out, but its caller read out first: a
+    callee's stores are taken back at a deoptimisation, since the run again
+    is its caller's."""
+    first = out[0]
+    scale_into(out, x, s)
+    return first

@@ -191,6 +191,29 @@ def cases():
                            for v in [2.0, 1.0]]
     c["fill_then_fail"] += [(lambda n=n: (lambda z: (z, z, n, 1.0))(np.zeros(n))) for n in [3000, 100000]]
     c["fill_then_fail"] += [lambda: (np.zeros(5000), np.zeros(10), 5000, 1.0)]
+    # row n - 2 overflows (numpy warns): the call deoptimises after stores,
+    # also when out is u (row n - 3 is then halved first)
+    def hot(n, m, strided=False):
+        def make():
+            u = plate(n, m)()
+            u[n - 3, :] = u[n - 1, :] = 1.7e308
+            return u.T.copy().T if strided else u
+        return make
+
+    def overlapping(n, m, shift):  # two views of one array, `shift` rows apart
+        def make():
+            base = hot(n + shift, m)()
+            return base[:n], base[shift:shift + n]
+        return make
+    c["smooth_into"] = [lambda: (plate(5, 4)(), np.zeros((5, 4)), 0.5), lambda: (hot(6, 5)(), np.zeros((6, 5)), 0.5),
+                        lambda: (hot(6, 5, True)(), np.zeros((5, 6)).T, 0.25), lambda: (np.zeros((0, 3)), np.zeros((0, 3)), 0.5),
+                        lambda: (plate(4, 4)(), np.zeros((3, 4)), 0.5), lambda: (hot(4, 3)(), np.zeros((4, 0)), 0.5),
+                        lambda: (lambda z: (z, z, 0.5))(hot(6, 5)()), lambda: overlapping(6, 5, 1)() + (0.5,),
+                        lambda: overlapping(6, 5, 2)()[::-1] + (0.5,), lambda: overlapping(6, 5, 7)() + (0.5,)]
+    c["decay_into"] = [lambda: (np.array([1.0, 2.0, 1e200, 3.0]), np.array([4.0, 8.0, 16.0, 32.0])),
+                       lambda: (np.array([1.0, 2.0]), np.array([4.0, 8.0])), lambda: (np.zeros(0), np.zeros(0))]
+    c["keep_first"] = [lambda: (np.array([7.0, 8.0, 9.0]), np.array([1.0, 2.0, 1e300]), 1e10),
+                       lambda: (np.array([7.0, 8.0, 9.0]), np.array([1.0, 2.0, 3.0]), 2.0)]
     return c
 
 
