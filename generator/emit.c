@@ -114,6 +114,11 @@ typedef struct em {
   const char *finite_note;      /* which (the next statement's), else the enclosing operation */
   const char *finite_later;     /* the operation being emitted is that one: a C comment */
   bool np_exit;        /* numpy float arithmetic: an underflow is looked for on the way out */
+  const shape_nest *nest;   /* the untested copy of a loop (shapes.c): the loops over lists in
+                               it whose items' shape the test before it proved */
+  bool no_nest;             /* the tested copy: no versioning again */
+  const shape_plan *shaped; /* in the body of such a loop over a list: what was proved */
+  bool shaped_target;       /* assigning its target: its [x, y, z] unpackings are proven */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -1088,6 +1093,23 @@ static const char *emit_proven_position(em *E, expr *p, const hoisted *h) {
 
 /* The positions of obj[index] as int64 values, evaluated left to right:
  * one, or two for a[i, j] of a 2-D ndarray. */
+/* In the untested copy of a loop over a list (E->shaped): the position c,
+ * as C, of `sub`, obj[c] with obj a list the test before the loop proved
+ * holds a float at c; else NULL. */
+static const char *shaped_position(em *E, const expr *sub) {
+  const expr *o = sub->u.sub.obj, *ix = sub->u.sub.index;
+  if (!E->shaped || o->kind != EX_LOCAL || ix->kind != EX_INT || ix->u.i < 0) return NULL;
+  for (int i = 0; i < E->shaped->n; i++)
+    if (E->shaped->facts[i].local == o->u.local && ix->u.i < E->shaped->facts[i].n)
+      return arena_printf(E->m->a, "INT64_C(%lld)", (long long)ix->u.i);
+  return NULL;
+}
+static const char *shaped_item(em *E, const char *list, const char *c) {
+  const char *res = tmpvar(E, &ty_float);
+  line(E, "%s = PyFloat_AS_DOUBLE(PyList_GET_ITEM(%s, %s)); /* a float: tested before the loop */", res, list, c);
+  return res;
+}
+
 static const positions *emit_index(em *E, expr *sub) {
   positions *idx = arena_alloc(E->m->a, sizeof *idx);
   expr *ix = sub->u.sub.index;
@@ -1115,6 +1137,8 @@ static const char *emit_subscript(em *E, expr *e) {
   }
   if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index, NULL);
   obj = keep(E, obj, ot);
+  const char *c = shaped_position(E, e);
+  if (c) return shaped_item(E, obj, c);
   return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index, NULL);
 }
 
@@ -1525,7 +1549,14 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
     const type *ot = t->sub->u.sub.obj->ty;
     const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
-    elem_store(E, obj, ot, emit_index(E, t->sub), v, vt, false);
+    const char *c = shaped_position(E, t->sub);
+    elem_store(E, obj, ot, c ? &(positions){{c, NULL}, {"true", NULL}} : emit_index(E, t->sub), v, vt, false);
+    return;
+  }
+  if (t->is_tuple && vt->kind == TY_LIST && E->shaped_target) { /* proven: t->n floats */
+    for (int i = 0; i < t->n; i++)
+      assign_target(E, t->elts[i], arena_printf(E->m->a, "PyFloat_AS_DOUBLE(PyList_GET_ITEM(%s, %d))", v, i),
+                    vt->elts[0]);
     return;
   }
   if (t->is_tuple && vt->kind == TY_LIST) { /* [a, b] = lst: exactly len(lst) names */
@@ -1788,6 +1819,9 @@ static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
  * the length is read at every step, as CPython's iterators do (a list the
  * body appends to is iterated to its new end). */
+static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, const char *count,
+                               const shape_plan *plan);
+
 static void emit_for_iter(em *E, stmt *s) {
   int label = ++E->label;
   int n = s->u.for_.niters;
@@ -1804,6 +1838,37 @@ static void emit_for_iter(em *E, stmt *s) {
   if (s->u.for_.how == 'e')
     count = keep(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty)
                                     : "INT64_C(0)", &ty_int);
+  emit_for_iter_loop(E, s, label, objs, count, shape_nest_plan(E->nest, s));
+}
+
+/* The pass before a loop that tests what `plan` needs of every item of
+ * list `l`, which inner loop `s` iterates: the item's tuple shape (its
+ * tests, not its values: the loop reads them again) and each fact's list.
+ * Returns the flag, shN. */
+static const char *shape_test(em *E, const stmt *s, const char *l, const shape_plan *plan, int label) {
+  const type *it = s->u.for_.iters[0]->ty->elts[0];
+  line(E, "/* line %d: the shape of every item of its list, tested once */", s->pos.line);
+  line(E, "bool sh%d = true;", label);
+  line(E, "for (Py_ssize_t q%d = 0; sh%d && q%d < PyList_GET_SIZE(%s); q%d++) {", label, label, label, l, label);
+  E->indent++;
+  line(E, "dynac_%s w = {0};", it->code);
+  strbuf c = {0};
+  sb_printf(&c, "!dynac_unbox_%s(PyList_GET_ITEM(%s, q%d), &w)", it->code, l, label);
+  for (int i = 0; i < plan->n; i++)
+    sb_printf(&c, " &&\n    dynac_list_floats(w%s, %d, %d)", plan->facts[i].path, plan->facts[i].n,
+              plan->facts[i].exact);
+  line(E, "sh%d = %s;", label, c.data);
+  sb_free(&c);
+  E->indent--;
+  line(E, "}");
+  return arena_printf(E->m->a, "sh%d", label);
+}
+
+/* The loop of emit_for_iter over its evaluated containers `objs`; `plan`:
+ * the shape of its items, proved before an enclosing loop (else NULL). */
+static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, const char *count,
+                               const shape_plan *plan) {
+  int n = s->u.for_.niters;
   const char *k = arena_printf(E->m->a, "k%d", label);
   bool rev = s->u.for_.how == 'r';
   E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
@@ -1815,9 +1880,15 @@ static void emit_for_iter(em *E, stmt *s) {
     line(E, "if (%s%s >= %s) break; /* exhausted */", rev ? arena_printf(E->m->a, "%s < 0 || ", k) : "",
          k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
   const char *vals[8];
-  for (int i = 0; i < n; i++)
-    vals[i] = elem_read(E, objs[i], s->u.for_.iters[i]->ty, &(positions){{k, NULL}, {"true", NULL}},
-                        NULL, NULL); /* tested just above; reads change no length */
+  for (int i = 0; i < n; i++) {
+    const type *t = s->u.for_.iters[i]->ty;
+    if (plan) { /* its shape is tested before the loop */
+      vals[i] = tmpvar(E, t->elts[0]);
+      line(E, "dynac_fields_%s(PyList_GET_ITEM(%s, %s), &%s);", t->elts[0]->code, objs[i], k, vals[i]);
+    } else
+      vals[i] = elem_read(E, objs[i], t, &(positions){{k, NULL}, {"true", NULL}},
+                          NULL, NULL); /* tested just above; reads change no length */
+  }
   bool *before = bound_save(E);
   if (s->u.for_.how == 'e' || s->u.for_.how == 'z') { /* a tuple (index, x) / (x1, x2, ...) */
     const type *el[9];
@@ -1832,9 +1903,14 @@ static void emit_for_iter(em *E, stmt *s) {
                        "dynac_int_add(%s, 1, &%s)", count, count), NULL);
     assign_target(E, s->u.for_.tgt, tv, t);
   } else {
+    E->shaped_target = plan != NULL;
     assign_target(E, s->u.for_.tgt, vals[0], ty_elem(s->u.for_.iters[0]->ty));
+    E->shaped_target = false;
   }
+  const shape_plan *outer = E->shaped;
+  if (plan) E->shaped = plan;
   emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+  E->shaped = outer;
 }
 
 /* Could evaluating `e` change a list (its length or an element)? Calls of
@@ -1879,7 +1955,41 @@ static void np_exit_check(em *E) {
     deopt_if(E, NULL, "numpy: an underflow that np.seterr does not ignore", "dynac_np_underflow_noticed()");
 }
 
+static void emit_stmt(em *E, stmt *s);
+/* Loop versioning on the items' shape (shapes.c): a loop holding loops over
+ * lists whose items' shape nothing in it can change runs as a copy without
+ * their type tests when one pass before it proves them, else as the tested
+ * copy. False: not a loop that gains. */
+static bool emit_shape_versioned(em *E, stmt *s) {
+  shape_nest *nest = arena_alloc(E->m->a, sizeof *nest);
+  if (E->nest || E->no_nest || E->exported || !shape_nest_for(E->m->a, s, nest)) return false;
+  for (int i = 0; i < nest->n; i++)
+    if (!E->bound[nest->loops[i]->u.for_.iters[0]->u.local]) return false;
+  strbuf cond = {0};
+  for (int i = 0; i < nest->n; i++)
+    sb_printf(&cond, "%s%s", i ? " && " : "", shape_test(E, nest->loops[i],
+              local_name(E, nest->loops[i]->u.for_.iters[0]->u.local), nest->plans[i], ++E->label));
+  line(E, "if (%s) { /* every item has the shape its loop takes apart: no type tests */", cond.data);
+  sb_free(&cond);
+  bool *before = bound_save(E);
+  E->indent++;
+  E->nest = nest;
+  emit_stmt(E, s);
+  E->nest = NULL;
+  E->indent--;
+  line(E, "} else {");
+  bound_restore(E, before);
+  E->indent++;
+  E->no_nest = true;
+  emit_stmt(E, s);
+  E->no_nest = false;
+  E->indent--;
+  line(E, "}");
+  return true;
+}
+
 static void emit_stmt(em *E, stmt *s) {
+  if (emit_shape_versioned(E, s)) return;
   source_comment(E, s->pos);
   switch (s->kind) {
   case ST_ASSIGN: {
@@ -1899,15 +2009,15 @@ static void emit_stmt(em *E, stmt *s) {
       expr *sub = s->u.aug.sub;
       const type *ot = sub->u.sub.obj->ty;
       const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
-      const positions *idx = emit_index(E, sub);
-      const char *checked; /* the item's index, checked by the read */
-      const char *old = elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
+      const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
+      const positions *idx = checked ? NULL : emit_index(E, sub);
+      const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
       const char *r = emit_expr(E, s->u.aug.value);
       const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
       const char *v = emit_binop_values(E, s->u.aug.op, old, sub->ty, r, s->u.aug.value->ty, res);
       /* the item just read, which nothing in between can have moved or changed (a buffer's
          length is fixed while the kernel holds it): its index is checked, its value plain */
-      bool reuse = checked && (ot->kind == TY_BUF || !may_write(s->u.aug.value));
+      bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(s->u.aug.value));
       positions same = {{checked, NULL}, {"true", NULL}};
       elem_store(E, obj, ot, reuse ? &same : idx, keep(E, v, res), res, reuse);
       break;
@@ -2182,7 +2292,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false, NULL, false, NULL, false};
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2419,7 +2529,19 @@ static void emit_tuple_type(module *m, const type *t, strbuf *types, const type 
   for (int i = 0; i < t->n; i++)
     sb_printf(types, "%s%s(PyTuple_GET_ITEM(o, %d), &out->v%d)", i ? " |\n         " : "",
               t->elts[i]->kind == TY_OBJ ? "dynac_elem_obj_borrowed" : elem_fn(m, t->elts[i]), i, i);
-  sb_puts(types, ";\n}\n\n");
+  sb_puts(types, ";\n}\n");
+  if (shape_tuple_plain(t)) { /* for loops versioned on their items' shape (shapes.c) */
+    sb_printf(types, "/* its fields, untested: a test before the loop proved their types */\n"
+              "static inline void dynac_fields_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
+    for (int i = 0; i < t->n; i++) {
+      const type *e = t->elts[i];
+      if (e->kind == TY_TUPLE) sb_printf(types, "  dynac_fields_%s(PyTuple_GET_ITEM(o, %d), &out->v%d);\n", e->code, i, i);
+      else sb_printf(types, "  out->v%d = %sPyTuple_GET_ITEM(o, %d)%s;\n", i,
+                     e->kind == TY_FLOAT ? "PyFloat_AS_DOUBLE(" : "", i, e->kind == TY_FLOAT ? ")" : "");
+    }
+    sb_puts(types, "}\n");
+  }
+  sb_puts(types, "\n");
 }
 
 static const char *slot_kind_c(slot *s) {
@@ -2724,7 +2846,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nin; i++)
     sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
               f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false};
+  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false, NULL, false, NULL, false};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");

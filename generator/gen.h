@@ -510,6 +510,29 @@ bool block_binds(const stmt *s, int loc);
  * false for a kernel another kernel calls, or one that runs Python code. */
 bool *store_only_views(arena *a, const module *m, const inst *in);
 
+/* shapes.c: a for loop over a list of tuples whose items' shape one test
+ * before the loop proves (loop versioning on a type test). Each fact: the
+ * list at `path` of the item (".v0.v1": field 1 of field 0) holds exactly
+ * (exact) or at least `n` items, the first n of them floats; `local` names
+ * that list in the body (-1: a [x, y, z] unpacking takes it apart). */
+#define SHAPE_MAX_FACTS 32
+typedef struct shape_fact { const char *path; int local; int n; bool exact; } shape_fact;
+typedef struct shape_plan { shape_fact facts[SHAPE_MAX_FACTS]; int n; } shape_plan;
+/* Can loop `s` be versioned so? (its body keeps every list's shape) */
+bool shape_plan_for(arena *a, const stmt *s, shape_plan *plan);
+/* The loops over a list local inside loop `outer` (whose whole body keeps
+ * every shape) that one test before `outer` proves: false when none. */
+#define SHAPE_MAX_LOOPS 8
+typedef struct shape_nest {
+  const stmt *loops[SHAPE_MAX_LOOPS];
+  shape_plan *plans[SHAPE_MAX_LOOPS];
+  int n;
+} shape_nest;
+bool shape_nest_for(arena *a, const stmt *outer, shape_nest *nest);
+const shape_plan *shape_nest_plan(const shape_nest *nest, const stmt *loop); /* NULL: not one */
+/* Are a tuple type's leaves floats and lists of floats? */
+bool shape_tuple_plain(const type *t);
+
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
 bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
 /* Templates: the text of templates/NAME (malloc'd; NULL after a diagnostic),

@@ -889,6 +889,16 @@ static inline int dynac_elem_float(PyObject *o, double *out) {
   *out = PyFloat_AS_DOUBLE(o);
   return 0;
 }
+/* For a test before a loop over a list of tuples (loop versioning on
+ * the items' shape, emitted by the generator's shapes.c analysis): does
+ * list `l` hold exactly (`exact`) or at least `n` items, the first n of
+ * them exact floats? */
+static inline int dynac_list_floats(PyObject *l, Py_ssize_t n, int exact) {
+  if (exact ? PyList_GET_SIZE(l) != n : PyList_GET_SIZE(l) < n) return 0;
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (!PyFloat_CheckExact(PyList_GET_ITEM(l, i))) return 0;
+  return 1;
+}
 static inline int dynac_elem_int(PyObject *o, int64_t *out) {
   if (!PyLong_CheckExact(o)) return 1;
   return !dynac_int64_of(o, out);

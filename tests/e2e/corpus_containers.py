@@ -189,6 +189,34 @@ def advance(bodies: list[tuple[list[float], list[float], float]], dt: float, ste
             r[2] += dt * vz
 
 
+@dynac.compile
+def drift(pairs: list[tuple[list[float], list[float], float]], dt: float, steps: int) -> float:
+    """A loop over a list inside a loop is versioned on its items' shape: one
+    test before the outer loop, then no type tests (shapes.c). Odd items (an
+    int, a float subclass, a short or long list, a list for a tuple) make
+    the test fail: the tested copy gives CPython's answer."""
+    total = 0.0
+    for s in range(steps):
+        for ([x, y], v, m) in pairs:
+            v[0] += dt * x * m
+            v[1] -= dt * y
+            total += v[0] + v[1] + v[2]
+    return total
+
+
+@dynac.compile
+def drift_reset(pairs: list[tuple[list[float], list[float], float]], steps: int, reset: int) -> float:
+    """A method call could break the shape the test proved (v.pop() makes
+    v[2] an IndexError at the next step): such a loop is not versioned."""
+    total = 0.0
+    for s in range(steps):
+        for ([x, y], v, m) in pairs:
+            total += v[0] * m + x + v[2]
+            if s == reset:
+                v.pop()
+    return total
+
+
 # ---- buffers --------------------------------------------------------------------
 @dynac.compile(signatures=["(list[int], array[d], bytes)"])
 def container_truth(a, b, c):

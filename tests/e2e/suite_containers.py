@@ -200,6 +200,23 @@ def cases():
                  rng.uniform(0.1, 40.0)) for _ in range(5)]
     c["advance"] = [lambda: (bodies(), 0.01, 0), lambda: (bodies(), 0.01, 50),
                     lambda: ([([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], 1.0)] * 2, 0.01, 1)]
+    class Sub(float):
+        pass
+
+    def pairs(*odd):  # two pairs, then any odd ones
+        return lambda: [([1.0, 2.0], [0.5, 0.25, 0.0], 2.0), ([3.0, -1.0], [1.0, 1.0, 1.0, 9.0], 0.5)] + [o() for o in odd]
+
+    def shared():  # one list as a position and as a velocity, one tuple twice
+        p = ([1.0, 2.0], [0.5, 0.25, 0.0], 2.0)
+        return [p, ([3.0, -1.0], p[0] + [4.0], 0.5), p]
+    odd = [lambda: ([1, 2.0], [0.5, 0.25, 0.0], 2.0), lambda: ([1.0, 2.0], [Sub(0.5), 0.25, 0.0], 2.0),
+           lambda: ([1.0, 2.0], [0.5, 0.25], 2.0), lambda: ([1.0, 2.0, 3.0], [0.5, 0.25, 0.0], 2.0),
+           lambda: [[1.0, 2.0], [0.5, 0.25, 0.0], 2.0], lambda: ([1.0, 2.0], [0.5, 0.25, 1], 2.0),
+           lambda: ([1.0, 2.0], [0.5, 0.25, 0.0], 2)]
+    c["drift"] = [lambda: (pairs()(), 0.1, 3), lambda: ([], 0.1, 3), lambda: (pairs()(), 0.1, 0),
+                  lambda: (shared(), 0.5, 4), lambda: (pairs()(), INF, 2), lambda: (pairs()(), NAN, 1)]
+    c["drift"] += [(lambda o=o: (pairs(o)(), 0.1, 3)) for o in odd]
+    c["drift_reset"] = [(lambda r=r: (pairs()(), 3, r)) for r in [-1, 0, 1]]
     c["container_truth"] = [(lambda a=a, b=b, c=c: (list(a), array("d", b), c))
                             for a in [[], [0]] for b in [[], [0.0]] for c in [b"", b"\0"]]
     c["buf_sum"] = [lambda: (array("d"),), lambda: (array("d", F),), lambda: (array("f", [0.1, 2.5]),),
