@@ -1816,11 +1816,11 @@ static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const
   emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
 }
 
+static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, const char *count,
+                               const shape_plan *plan);
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
  * the length is read at every step, as CPython's iterators do (a list the
  * body appends to is iterated to its new end). */
-static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, const char *count,
-                               const shape_plan *plan);
 
 static void emit_for_iter(em *E, stmt *s) {
   int label = ++E->label;
