@@ -15,8 +15,7 @@
  */
 #include "gen.h"
 
-/* Does target `t` bind local `loc`? */
-static bool target_binds(const target *t, int loc) {
+bool target_binds(const target *t, int loc) {
   if (!t->is_tuple) return !t->sub && t->local == loc;
   for (int i = 0; i < t->n; i++) if (target_binds(t->elts[i], loc)) return true;
   return false;

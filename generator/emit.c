@@ -1961,8 +1961,11 @@ static void emit_stmt(em *E, stmt *s);
  * their type tests when one pass before it proves them, else as the tested
  * copy. False: not a loop that gains. */
 static bool emit_shape_versioned(em *E, stmt *s) {
+  if (E->nest || E->no_nest || E->exported ||
+      (s->kind != ST_WHILE && s->kind != ST_FOR_RANGE && s->kind != ST_FOR_ITER))
+    return false;
   shape_nest *nest = arena_alloc(E->m->a, sizeof *nest);
-  if (E->nest || E->no_nest || E->exported || !shape_nest_for(E->m->a, s, nest)) return false;
+  if (!shape_nest_for(E->m->a, s, nest)) return false;
   for (int i = 0; i < nest->n; i++)
     if (!E->bound[nest->loops[i]->u.for_.iters[0]->u.local]) return false;
   strbuf cond = {0};

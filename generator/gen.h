@@ -502,6 +502,8 @@ int find_affine_indices(const inst *in, const stmt *loop, const bool *views, con
 /* Does a statement of the block, at any depth, bind local `loc`? (an
  * interpreted statement may bind anything) */
 bool block_binds(const stmt *s, int loc);
+/* Does assignment or loop target `t` bind local `loc`? */
+bool target_binds(const target *t, int loc);
 
 /* replay.c: [nparams] the view parameters of `in` that the function only
  * stores to, so that a deoptimised call's run again rewrites them as they

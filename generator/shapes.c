@@ -64,10 +64,6 @@ static bool binds_locals(const target *t) {
   for (int i = 0; t->is_tuple && i < t->n; i++) if (!binds_locals(t->elts[i])) return false;
   return !t->sub;
 }
-static bool target_binds_local(const target *t, int loc) {
-  for (int i = 0; t->is_tuple && i < t->n; i++) if (target_binds_local(t->elts[i], loc)) return true;
-  return !t->is_tuple && !t->sub && t->local == loc;
-}
 static bool keeps_opt(const expr *e) { return !e || keeps_expr(e); }
 
 /* Does block `b` (an innermost loop's body) keep every list's shape? */
@@ -190,7 +186,7 @@ typedef struct nest_walk {
 /* Is local `loc` the same list at every iteration of loop `outer`? */
 static bool fixed_in(const stmt *outer, int loc) {
   if (outer->kind == ST_WHILE) return !block_binds(outer->u.while_.body, loc);
-  return !target_binds_local(outer->u.for_.tgt, loc) && !block_binds(outer->u.for_.body, loc);
+  return !target_binds(outer->u.for_.tgt, loc) && !block_binds(outer->u.for_.body, loc);
 }
 
 static void nest_block(nest_walk *W, const stmt *b) {
