@@ -131,14 +131,17 @@ def build(source, filename, qualname, firstlineno, regions, artifact, module_glo
     args.defaults, args.kw_defaults = [], []
     for a in args.args:
         a.annotation = None
-    inner = ast.FunctionDef(name=fdef.name, args=args, body=body, decorator_list=[], returns=None,
-                            type_comment=None)
+    # Not named after the function: inside the maker that name would be a
+    # closure cell holding the resume function, and the body's own calls of
+    # the function (recursion) would reach it instead of the module global.
+    inner = ast.FunctionDef(name="_dynac_resume", args=args, body=body, decorator_list=[],
+                            returns=None, type_comment=None)
     ast.copy_location(inner, fdef)
     maker = ast.FunctionDef(
         name="_dynac_make",
         args=ast.arguments(posonlyargs=[], args=[ast.arg("_dynac_k"), ast.arg("_dynac_g")],
                            kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[inner, ast.Return(value=_name(fdef.name))], decorator_list=[], returns=None,
+        body=[inner, ast.Return(value=_name("_dynac_resume"))], decorator_list=[], returns=None,
         type_comment=None)
     ast.copy_location(maker, fdef)
     _fix_locations(maker, fdef)
@@ -149,6 +152,7 @@ def build(source, filename, qualname, firstlineno, regions, artifact, module_glo
     wrappers = tuple(getattr(artifact, r["fn"]) for r in regions)
     fn = make(wrappers, module_globals)
     fn.__code__ = fn.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+    fn.__name__, fn.__qualname__ = code.co_name, code.co_qualname
     return fn
 
 

@@ -109,6 +109,16 @@ def recursive_partial(n):
     return n * recursive_partial(n - 1)
 
 
+@dynac.compile(signatures=["(int, bool)"])
+def recursive_default(x, flag=False):
+    """The resume function's own calls of the function reach the function
+    (its defaults bound), not the resume function."""
+    log.append(object() is None)  # a graph break
+    if x < 2:
+        return recursive_default(x + 1)
+    return x, flag
+
+
 @dynac.compile(signatures=["(float, float)"])
 def keyword_called(x, y=2.0):
     z = x ** y
@@ -200,4 +210,4 @@ def nested_branches(n):
 EXPECT_REGIONS = {"nested_loop_control", "while_with_try", "over_list", "nested_branches",
 "print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
                   "loop_with_print", "region_raises", "live_out_unbound", "with_block",
-                  "recursive_partial", "keyword_called"}
+                  "recursive_partial", "keyword_called", "recursive_default"}

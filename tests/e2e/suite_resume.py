@@ -26,6 +26,7 @@ INPUTS = {
     "live_out_unbound": [(1,), (3,), (0,)],
     "with_block": [(1.5,), (0.0,)],
     "recursive_partial": [(1,), (5,), (12,), (25,)],
+    "recursive_default": [(0,), (1,), (5, True), (-3, False)],
     "keyword_called": [(1.5, 2.0), (2.0, 0.5), (-1.0, 0.5)],
     "caller_of_keyword": [(1.5,), (3.0,)],
     "generator_is_never_partial": [(3,)],
