@@ -678,7 +678,9 @@ static const char *emit_math(em *E, expr *e) {
   if (!strcmp(name, "radians")) return arena_printf(E->m->a, "(%s * (M_PI / 180.0))", xd);
   const char *t = tmpvar(E, &ty_float);
   if (e->u.call.n == 1) {
-    line(E, "%s = %s(%s);", t, name, xd);
+    bool cpython_wrapper = !strcmp(name, "log") || !strcmp(name, "log2") || !strcmp(name, "log10");
+    if (cpython_wrapper) line(E, "%s = dynac_math_%s(%s);", t, name, xd);
+    else line(E, "%s = dynac_libm_1(%s, %s);", t, name, xd);
     static const char *const can_overflow[] = {"exp", "exp2", "expm1", "cosh", "sinh", "gamma",
                                                "lgamma"};
     int ovf = 0;
@@ -689,7 +691,8 @@ static const char *emit_math(em *E, expr *e) {
   }
   const char *y = emit_expr(E, e->u.call.args[1]);
   const char *yd = as_double(E, y, e->u.call.args[1]->ty);
-  line(E, "%s = %s(%s, %s);", t, name, xd, yd);
+  if (!strcmp(name, "copysign")) line(E, "%s = dynac_libm_2(copysign, %s, %s);", t, xd, yd);
+  else line(E, "%s = dynac_math_%s(%s, %s);", t, name, xd, yd); /* CPython's own rules */
   deopt_if(E, NULL, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
        xd, yd, t);
   return t;
@@ -1836,8 +1839,8 @@ static void emit_for_iter(em *E, stmt *s) {
   }
   const char *count = NULL;
   if (s->u.for_.how == 'e')
-    count = keep(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty)
-                                    : "INT64_C(0)", &ty_int);
+    count = keep_always(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty)
+                                           : "INT64_C(0)", &ty_int); /* the iterator's own count */
   emit_for_iter_loop(E, s, label, objs, count, shape_nest_plan(E->nest, s));
 }
 

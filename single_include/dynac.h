@@ -342,19 +342,102 @@ static inline int dynac_float_floordiv(double a, double b, double *r) {
   return 0;
 }
 
-/* float ** float with CPython's rules; nonzero where CPython raises
- * (ZeroDivisionError, OverflowError) or returns a complex number. */
+/* The value `x`, hidden from the optimiser: no instruction, but the
+ * compiler may assume nothing of it. libm calls go through it both ways,
+ * because GCC otherwise rewrites them into something CPython does not
+ * compute: pow(x, 2.0) into x*x and pow(x, -1.0) into 1/x (libm's pow is
+ * not correctly rounded, x*x is: they differ in the last bit for ~0.05% of
+ * floats), calls with constant arguments into MPFR's value, and
+ * copysign(1, exp(x)) into 1.0 ("exp is never negative", but exp(-nan) is
+ * -nan). CPython calls the same libm through pointers, which nothing folds. */
+static inline double dynac_opaque(double x) {
+#if defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__)))
+  __asm__("" : "+x"(x));
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(x));
+#else
+  volatile double v = x;
+  x = v;
+#endif
+  return x;
+}
+/* f(x) and f(x, y) of libm, called as CPython calls them (see dynac_opaque). */
+#define dynac_libm_1(f, x) dynac_opaque(f(dynac_opaque(x)))
+#define dynac_libm_2(f, x, y) dynac_opaque(f(dynac_opaque(x), dynac_opaque(y)))
+
+/* float ** float, step for step as CPython's float_pow (Objects/
+ * floatobject.c): the special values first, then libm's pow of |a| with the
+ * sign put back. Nonzero where CPython raises (ZeroDivisionError,
+ * OverflowError) or returns a complex number. */
 static inline int dynac_float_pow(double a, double b, double *r) {
   if (b == 0.0) { *r = 1.0; return 0; }
   if (isnan(a)) { *r = a; return 0; }
   if (isnan(b)) { *r = a == 1.0 ? 1.0 : b; return 0; }
-  if (a == 0.0 && b < 0.0) return DYNAC_FAIL_POW_ZERO_NEG;
-  if (a < 0.0 && isfinite(a) && isfinite(b) && b != floor(b)) return DYNAC_FAIL_POW_COMPLEX;
-  double x = pow(a, b);
-  if (isinf(x) && isfinite(a) && isfinite(b)) return DYNAC_FAIL_POW_RANGE;
-  *r = x;
+  bool b_odd = isfinite(b) && fmod(fabs(b), 2.0) == 1.0;
+  if (isinf(b)) {
+    double m = fabs(a);
+    *r = m == 1.0 ? 1.0 : (b > 0.0) == (m > 1.0) ? fabs(b) : 0.0;
+    return 0;
+  }
+  if (isinf(a)) {
+    *r = b > 0.0 ? (b_odd ? a : fabs(a)) : (b_odd ? copysign(0.0, a) : 0.0);
+    return 0;
+  }
+  if (a == 0.0) {
+    if (b < 0.0) return DYNAC_FAIL_POW_ZERO_NEG;
+    *r = b_odd ? a : 0.0;
+    return 0;
+  }
+  bool negate = false;
+  if (a < 0.0) {
+    if (b != floor(b)) return DYNAC_FAIL_POW_COMPLEX;
+    a = -a;
+    negate = b_odd;
+  }
+  if (a == 1.0) { *r = negate ? -1.0 : 1.0; return 0; }
+  double x = dynac_libm_2(pow, a, b);
+  if (isinf(x)) return DYNAC_FAIL_POW_RANGE;
+  *r = negate ? -x : x;
   return 0;
 }
+
+/* math.pow(x, y): CPython's math_pow (Modules/mathmodule.c) decides the
+ * special values itself and leaves finite ** finite to libm; an error
+ * (nan or inf from finite arguments) is left to dynac_math_check2. */
+static inline double dynac_math_pow(double x, double y) {
+  if (isfinite(x) && isfinite(y)) return dynac_libm_2(pow, x, y);
+  if (isnan(x)) return y == 0.0 ? 1.0 : x;
+  if (isnan(y)) return x == 1.0 ? 1.0 : y;
+  if (isinf(x)) {
+    bool y_odd = isfinite(y) && fmod(fabs(y), 2.0) == 1.0;
+    return y > 0.0 ? (y_odd ? x : fabs(x)) : y == 0.0 ? 1.0 : (y_odd ? copysign(0.0, x) : 0.0);
+  }
+  if (fabs(x) == 1.0) return 1.0;
+  if (y > 0.0 && fabs(x) > 1.0) return y;
+  if (y < 0.0 && fabs(x) < 1.0) return -y;
+  return 0.0;
+}
+/* math.atan2(y, x): CPython's m_atan2 answers a NaN argument with its own
+ * (positive) NaN, where libm passes the argument's sign on. */
+static inline double dynac_math_atan2(double y, double x) {
+  return isnan(x) || isnan(y) ? (double)NAN : dynac_libm_2(atan2, y, x);
+}
+/* math.fmod(x, y): CPython's math_fmod returns x for an infinite y. */
+static inline double dynac_math_fmod(double x, double y) {
+  return isinf(y) && isfinite(x) ? x : dynac_libm_2(fmod, x, y);
+}
+/* math.log / log2 / log10 of one float: CPython's m_log family returns a
+ * NaN argument itself and its own NaN for -inf (a domain error either way). */
+#define DYNAC_MATH_LOG(name)                                       \
+  static inline double dynac_math_##name(double x) {               \
+    if (isnan(x)) return x;                                        \
+    if (isinf(x)) return x > 0.0 ? x : (double)NAN;                \
+    return dynac_libm_1(name, x);                                  \
+  }
+DYNAC_MATH_LOG(log)
+DYNAC_MATH_LOG(log2)
+DYNAC_MATH_LOG(log10)
+#undef DYNAC_MATH_LOG
 
 /* Exact comparison of an int with a float (CPython compares the values, not
  * the int converted to a double): -1 if i < f, 0 if equal, 1 if i > f, 2 if

@@ -5,6 +5,7 @@ import ast
 import importlib.util
 import math
 import os
+import struct
 import subprocess
 import sys
 import traceback
@@ -39,16 +40,21 @@ def case(fn):
 
 
 def same(a, b):
-    """CPython-identical results: same type, same value, same sign of zero, NaN == NaN."""
+    """CPython-identical results: same type, same value; floats bit for bit
+    (the sign of a zero, the sign and payload of a NaN)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, tuple):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, float):
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+        return struct.pack("<d", a) == struct.pack("<d", b)
     return a == b
+
+
+def float_bits(v):
+    """A float's picture for comparisons: its hex value, or for a NaN its
+    bits (sign and payload are part of CPython's answer)."""
+    return struct.pack("<d", v).hex() if math.isnan(v) else v.hex()
 
 
 def outcome(fn, args):

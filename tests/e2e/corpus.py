@@ -277,6 +277,19 @@ def math_native(x):
             math.pow(x, 1.5), math.log10(x), math.tanh(x), math.acos(x))
 
 
+@dynac.compile(signatures=["(float)"])
+def pow_literals(x):
+    """libm's pow for every exponent: never x*x or 1/x (the last bit differs)."""
+    return x ** 2, x ** -1, x ** 3, x ** 0.5, x ** -2, math.pow(x, 2.0), math.pow(x, -1), 2.5 ** 2
+
+
+@dynac.compile(signatures=["(float, float)", "(int, float)"])
+def math_two(x, y):
+    """The two-argument math functions with CPython's own NaN rules."""
+    return (math.atan2(x, y), math.copysign(710.0, math.atan2(710.0, y)), math.copysign(x, y),
+            math.fmod(x, y), math.pow(x, y), math.copysign(1.0, math.exp(y)), x ** y)
+
+
 @dynac.compile(signatures=["(float)", "(int)"])
 def math_api(x):
     return math.hypot(x, 3.0), math.gamma(x), math.log(x, 2.0), math.erf(x), math.expm1(x)

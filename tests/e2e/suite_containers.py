@@ -14,7 +14,7 @@ import traceback
 from array import array
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import build_corpus, check, compare_corpus, done, dynac_cmd  # noqa: E402
+from harness import build_corpus, check, compare_corpus, done, dynac_cmd, float_bits  # noqa: E402
 
 import dynac  # noqa: E402
 
@@ -75,7 +75,7 @@ def canon(v, seen=None):
     element by element, shared objects marked by first position."""
     seen = {} if seen is None else seen
     if isinstance(v, float):
-        return ("f", "nan" if math.isnan(v) else v.hex())
+        return ("f", float_bits(v))
     if isinstance(v, (list, array, bytearray, memoryview)):
         if id(v) in seen:
             return ("alias", seen[id(v)])

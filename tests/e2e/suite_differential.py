@@ -24,7 +24,8 @@ INF, NAN = float("inf"), float("nan")
 INTS = [0, 1, -1, 2, -2, 3, -3, 5, 7, -7, 10, 2**31, -2**31, 2**53 + 1, 2**62, -2**62,
         2**63 - 1, -2**63, 2**63, 10**20]
 FLOATS = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, 2.5, -2.5, 3.0, 0.1, 1e-300, 5e-324, 1e300,
-          -1e300, 1e16, 2.0**53, INF, -INF, NAN]
+          -1e300, 1e16, 2.0**53, INF, -INF, NAN, -NAN,
+          -2.0121713814212754, 0.49999999999999994]  # libm pow differs from x*x and 1/x here
 BOOLS = [True, False]
 ALL = INTS + FLOATS + BOOLS
 SMALL = list(range(-3, 25))
@@ -77,13 +78,24 @@ def random_value(rng, kind):
     return rng.random() < 0.5
 
 
-RANDOM_FUNCS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "compare", "divmods",
+RANDOM_FUNCS = ["pow_literals", "math_two", "add", "sub", "mul", "truediv", "floordiv", "mod", "compare", "divmods",
                 "mixed_minmax", "ternary", "same_type_or"]
 
 
-def random_cases(rng, n=3000):
+def random_cases(rng, arity, n=3000):
+    if arity == 1:
+        return [(random_value(rng, "float"),) for _ in range(n)]
     kinds = [("int", "int"), ("float", "float"), ("int", "float"), ("float", "int"), ("bool", "int")]
     return [tuple(random_value(rng, k) for k in rng.choice(kinds)) for _ in range(n)]
+
+
+def one_nan(args):
+    """Inputs whose NaNs are all alike. Which NaN an operation passes on when
+    both operands are NaNs is the operand order the hardware sees (x86 keeps
+    the first), and C compilers may swap the operands of + and *: two
+    different NaNs in one call are not compared."""
+    nans = {struct.pack("<d", a) for a in args if isinstance(a, float) and a != a}
+    return len(nans) <= 1
 
 
 def run_one(fn, args):
@@ -117,7 +129,7 @@ def main():
             e_fn, c_fn = getattr(eager, name), getattr(compiled, name)
             arity = e_fn.__code__.co_argcount
             bad = []
-            cases = inputs_for(name, arity, rng)
+            cases = [a for a in inputs_for(name, arity, rng) if one_nan(a)]
             for args in cases:
                 e_out, e_print = run_one(e_fn, args)
                 c_out, c_print = run_one(c_fn, args)
@@ -129,7 +141,7 @@ def main():
         for name in RANDOM_FUNCS:
             e_fn, c_fn = getattr(eager, name), getattr(compiled, name)
             bad = []
-            cases = random_cases(rrng)
+            cases = [a for a in random_cases(rrng, e_fn.__code__.co_argcount) if one_nan(a)]
             for args in cases:
                 e_out, _ = run_one(e_fn, args)
                 c_out, _ = run_one(c_fn, args)

@@ -10,14 +10,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import ROOT, check, done, dynac_cmd, load_module as load, missing_requirements  # noqa: E402
+from harness import ROOT, check, done, dynac_cmd, float_bits, load_module as load, missing_requirements  # noqa: E402
 
 import dynac  # noqa: E402
 
 
 def bits(v):
     if isinstance(v, float):
-        return "nan" if math.isnan(v) else v.hex()
+        return float_bits(v)
     if isinstance(v, (tuple, list)):
         return [bits(x) for x in v]
     return v

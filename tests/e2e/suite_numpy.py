@@ -16,7 +16,7 @@ import traceback
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import build_corpus, check, compare_corpus, done, dynac_cmd  # noqa: E402
+from harness import build_corpus, check, compare_corpus, done, dynac_cmd, float_bits  # noqa: E402
 
 try:
     import numpy as np
@@ -32,10 +32,10 @@ def canon(v):
     """Comparable picture: numpy scalars by dtype and bits, arrays item by item."""
     if np is not None and isinstance(v, np.generic):
         if isinstance(v, np.floating):
-            return ("np", v.dtype.str, "nan" if np.isnan(v) else float(v).hex())
+            return ("np", v.dtype.str, float_bits(float(v)))
         return ("np", v.dtype.str, int(v))
     if isinstance(v, float):
-        return ("f", "nan" if math.isnan(v) else v.hex())
+        return ("f", float_bits(v))
     if np is not None and isinstance(v, np.ndarray):
         return ("ndarray", v.dtype.str, v.shape, v.flags.writeable, [canon(x) for x in v.flat])
     if isinstance(v, (tuple, list)):
