@@ -45,6 +45,16 @@ def sums(a: list[float], b: list[int]):
 
 
 @dynac.compile
+def enumerate_from_local(xs: list[float]) -> int:
+    """enumerate() reads its start once and counts on its own: the loop's
+    rebinding of the start's variable changes neither."""
+    s = 0
+    for j, x in enumerate(xs, s):
+        s += j
+    return s
+
+
+@dynac.compile
 def iterate_forms(a: list[float], b: list[float]) -> float:
     t = 0.0
     for x in a:

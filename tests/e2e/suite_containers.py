@@ -166,6 +166,7 @@ def cases():
                 lambda: ([1e308, 1e308], [10.0, 10.0])]
     c["sums"] = [lambda: ([], []), lambda: ([-0.0], [0]), lambda: ([0.1] * 10, [2**62, 2**62]),
                  lambda: ([1.0, 2], [1, 2]), lambda: ([INF, -INF], [True, 1]), lambda: ([1e308] * 3, [-2**63])]
+    c["enumerate_from_local"] = [lambda: ([],), lambda: ([1.0, 2.0],), lambda: ([0.5] * 7,)]
     c["iterate_forms"] = [lambda: ([], []), lambda: ([1.0, 2.0, 3.0], [0.5, -0.0]),
                           lambda: ([NAN], [1.0, 2.0, 3.0]), lambda: ([1.0, 2], [1.0])]
     c["loop_else"] = [(lambda a=a, s=s: (list(a), s)) for a in [[], [1, 2, 3], [1, -5, 3, 4], [2**62, 2**62]]
