@@ -30,7 +30,7 @@ static bool in_list(const char *const *list, const char *s) {
   return false;
 }
 
-static void add_spec(module *m, func *f, const type **args, const char *origin) {
+void annotations_add_spec(module *m, func *f, const type **args, const char *origin) {
   for (spec *s = f->specs; s; s = s->next) {
     bool same = true;
     for (int i = 0; i < f->nparams; i++) if (s->args[i] != args[i]) same = false;
@@ -139,7 +139,7 @@ static void scan_params(module *m, func *f) {
     } else if (!strcmp(t, "typed_default_parameter")) {
       name = child_by_field(p, "name");
       ann = child_by_field(p, "type");
-    } else if (!strcmp(t, "positional_separator")) {
+    } else if (!strcmp(t, "positional_separator") || !strcmp(t, "comment")) {
       continue;
     } else if (!strcmp(t, "keyword_separator")) { /* `*`: the ones after are keyword-only */
       f->nposparams = f->nparams;
@@ -216,7 +216,7 @@ static void read_signatures(module *m, func *f, TSNode list) {
                  n, f->name, f->nparams);
       continue;
     }
-    add_spec(m, f, args, "signatures=");
+    annotations_add_spec(m, f, args, "signatures=");
   }
 }
 
@@ -322,11 +322,11 @@ bool annotations_module(module *m) {
     if (all_annotated) {
       const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       for (int k = 0; k < f->nparams; k++) args[k] = f->param_ann[k];
-      add_spec(m, f, args, "annotations");
+      annotations_add_spec(m, f, args, "annotations");
     }
-    if (m->prof) profile_specs(m, f);
-    bool profiled = false;
-    for (spec *s = f->specs; s; s = s->next) if (!strcmp(s->origin, "profile")) profiled = true;
+    /* A recorded function is a root (dispatched from interpreted callers),
+     * also when its recorded types are those of its annotations. */
+    bool profiled = m->prof && profile_specs(m, f);
     if (m->all || profiled) f->is_root = true;
     if (f->disabled) { f->is_root = false; f->not_compiled = "disabled by @disable"; }
     for (int k = 0; k < m->nsuppressed; k++)

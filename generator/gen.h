@@ -578,7 +578,12 @@ typedef struct profile_fn {                     /* profile.c */
   int *sig_nargs;
 } profile_fn;
 typedef struct profile { profile_fn *fns; int nfns; } profile;
-void profile_specs(module *m, func *f);
+/* Adds the specialisation `args` (arena-owned, one type per parameter) to
+ * f unless f has it already; origin: "annotations", "signatures=", "profile". */
+void annotations_add_spec(module *m, func *f, const type **args, const char *origin);
+/* Adds the specialisations the profile recorded for f (one already there
+ * is not added twice); true if the profile recorded any call of f. */
+bool profile_specs(module *m, func *f);
 bool profile_load(arena *a, const char *path, profile *out);
 
 #endif

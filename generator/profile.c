@@ -78,8 +78,9 @@ bool profile_load(arena *a, const char *path, profile *out) {
 }
 
 /* Adds f's recorded signatures (those made only of kernel types) as specs. */
-void profile_specs(module *m, func *f) {
+bool profile_specs(module *m, func *f) {
   const profile *p = m->prof;
+  bool recorded = false;
   for (int i = 0; i < p->nfns; i++) {
     const profile_fn *pf = &p->fns[i];
     if (strcmp(pf->qualname, f->qualname) || strcmp(pf->file, m->realpath)) continue;
@@ -92,19 +93,9 @@ void profile_specs(module *m, func *f) {
         if (!args[k]) ok = false;
       }
       if (!ok) continue;
-      spec *sp = arena_alloc(m->a, sizeof *sp);
-      sp->args = args;
-      sp->origin = "profile";
-      bool dup = false;
-      for (spec *o = f->specs; o; o = o->next) {
-        bool same = true;
-        for (int k = 0; k < f->nparams; k++) if (o->args[k] != args[k]) same = false;
-        if (same) dup = true;
-      }
-      if (dup) continue;
-      spec **tail = &f->specs;
-      while (*tail) tail = &(*tail)->next;
-      *tail = sp;
+      recorded = true;
+      annotations_add_spec(m, f, args, "profile");
     }
   }
+  return recorded;
 }

@@ -2117,11 +2117,13 @@ typedef struct dynac__cache {
   int needs_reattach;         /* dynac_reset() dropped the entries; the next call re-adds them */
   const dynac_entry_desc *last_served; /* for the recompiles log */
   int64_t outside_root;       /* calls outside any root's call (interpreter) */
+  int64_t unguarded;          /* calls no entry's guards passed (stats: guard_failures) */
   PyObject *owner;            /* strong: keeps the artifact loaded */
   PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
   int warned_limit, logged_interp;
+  const char *interp_why;     /* static text: why the last call went to the interpreter */
   struct dynac__cache *prev, *next;
 } dynac__cache;
 
@@ -2360,22 +2362,30 @@ static void dynac__log_switch(dynac__cache *c, const dynac_entry_desc *d, const 
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
                                  PyObject *globals,
                                  PyObject **result) {
-  if (c->disallowed) return DYNAC__INTERPRET;
-  if (!(c->fd->flags & DYNAC_FUNC_ROOT) && !t->root_depth) {
-    c->outside_root++;
+  if (c->disallowed) {
+    c->interp_why = "disallow_in_graph";
     return DYNAC__INTERPRET;
   }
+  if (!(c->fd->flags & DYNAC_FUNC_ROOT) && !t->root_depth) {
+    c->outside_root++;
+    c->interp_why = "not a compile root: its kernels serve only calls from other kernels; "
+                    "decorate it, or record a run that calls it";
+    return DYNAC__INTERPRET;
+  }
+  c->interp_why = "no cache entry's guards passed";
   if (DYNAC_UNLIKELY(c->needs_reattach)) {
     if (dynac__add_entries(c, c->md, c->fd) < 0) { *result = NULL; return DYNAC__SERVED; }
     c->needs_reattach = 0;
   }
   int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
+  int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     const char *failed = NULL;
     int ok = e->d->guard(args, globals, &failed);
     if (ok < 0) { *result = NULL; return DYNAC__SERVED; }
+    passed |= ok;
     if (!ok) {
       e->misses++;
       if (dynac__log_guards && failed != e->last_fail)
@@ -2401,6 +2411,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
+      c->interp_why = "the kernel deoptimised (DYNAC_LOGS=dispatch names it)";
       if (dynac__log_dispatch)
         dynac__log("dispatch", "%s: kernel %s deoptimised; this call goes to the next entry or "
                    "the interpreter", c->name, e->d->signature);
@@ -2415,6 +2426,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     if (!(e->d->flags & DYNAC_ENTRY_GENERIC)) dynac__move_to_front(c, i);
     return DYNAC__SERVED; /* DYNAC_OK, or DYNAC_ERROR with *result == NULL */
   }
+  if (c->n && !passed) c->unguarded++;
   if (c->resume && !eager) { /* graph breaks: compiled regions, the rest interpreted */
     c->resume_calls++;
     if ((dynac__log_dispatch || dynac__log_breaks) && c->resume_calls == 1)
@@ -2445,8 +2457,8 @@ static void dynac__note_interpreter(dynac__cache *c) {
   c->interpreter++;
   if (dynac__log_dispatch && !c->logged_interp) {
     c->logged_interp = 1;
-    dynac__log("dispatch", "%s: interpreter (no cache entry's guards passed; first time)",
-               c->name);
+    dynac__log("dispatch", "%s: interpreter (%s; first time)", c->name,
+               c->interp_why ? c->interp_why : "no cache entry's guards passed");
   }
 }
 
@@ -2582,11 +2594,10 @@ DYNAC_API PyObject *dynac_stats(void) {
                            c->fd->region_calls ? *c->fd->region_calls : 0) < 0)
         goto error;
     }
-    int64_t hits = 0, misses = 0;
+    int64_t hits = 0;
     PyObject *entries = PyDict_GetItemString(d, "entries");
     for (int i = 0; i < c->n; i++) {
       hits += c->e[i].hits;
-      misses += c->e[i].misses;
       PyObject *e = Py_BuildValue("{s:s,s:L,s:L,s:s}", "signature", c->e[i].d->signature,
                                   "hits", (long long)c->e[i].hits, "guard_failures",
                                   (long long)c->e[i].misses, "last_failed_guard",
@@ -2595,7 +2606,7 @@ DYNAC_API PyObject *dynac_stats(void) {
       Py_DECREF(e);
     }
     if (dynac__add_count(d, "kernel_calls", hits) < 0 ||
-        dynac__add_count(d, "guard_failures", misses) < 0 ||
+        dynac__add_count(d, "guard_failures", c->unguarded) < 0 ||
         dynac__add_count(d, "interpreter_calls", c->interpreter) < 0 ||
         dynac__add_count(d, "deopts", c->deopts) < 0 ||
         dynac__add_count(d, "resume_calls", c->resume_calls) < 0 ||
@@ -2616,7 +2627,7 @@ error:
 
 DYNAC_API void dynac_stats_reset(void) {
   for (dynac__cache *c = dynac__caches; c; c = c->next) {
-    c->interpreter = c->deopts = c->resume_calls = c->outside_root = 0;
+    c->interpreter = c->deopts = c->resume_calls = c->outside_root = c->unguarded = 0;
     if (c->fd->direct_calls) *c->fd->direct_calls = 0;
     if (c->fd->region_calls) *c->fd->region_calls = 0;
     for (int i = 0; i < c->n; i++) c->e[i].hits = c->e[i].misses = 0;
