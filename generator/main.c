@@ -212,30 +212,85 @@ static bool emits_valid_c(module *m, const emit_opts *eo, const cc_opts *co, con
   return ok;
 }
 
-/* --suppress-errors: the functions whose generated code does not compile,
- * found by building each compiled function alone. Returns how many (names
- * in bad[], malloc'ed). */
+/* A list of function names (malloc'ed strings), growable. */
+typedef struct name_list {
+  char **v;
+  int n, cap;
+} name_list;
+static void names_add(name_list *l, const char *name) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->v = realloc(l->v, sizeof(char *) * (size_t)l->cap);
+  }
+  l->v[l->n++] = strdup(name);
+}
+static bool names_has(const name_list *l, const char *name) {
+  for (int i = 0; i < l->n; i++) if (!strcmp(l->v[i], name)) return true;
+  return false;
+}
+static void names_free(name_list *l) {
+  for (int i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  *l = (name_list){0};
+}
+
+/* --suppress-errors, one round: the functions, other than those already in
+ * `bad`, whose code does not compile when each is built alone (every other
+ * function suppressed). They are added to `bad`; returns how many. */
 static int find_failing_functions(const char *path, const options *o, const profile *prof,
                                   const emit_opts *eo, const cc_opts *co, const char *c_path,
-                                  char **bad, int cap) {
+                                  name_list *bad) {
   module *m = analyse(path, prof, o->all, o->trusted_syntax, NULL);
   if (!m) return 0;
-  char *names[256];
-  int n = 0, nbad = 0;
-  for (int i = 0; i < m->nfuncs && n < 256; i++)
-    if (is_compiled(m, m->funcs[i])) names[n++] = strdup(m->funcs[i]->qualname);
+  name_list names = {0};
+  for (int i = 0; i < m->nfuncs; i++)
+    if (is_compiled(m, m->funcs[i]) && !names_has(bad, m->funcs[i]->qualname))
+      names_add(&names, m->funcs[i]->qualname);
+  name_list others = {0};
+  for (int i = 0; i < m->nfuncs; i++) names_add(&others, m->funcs[i]->qualname);
   release(m);
-  for (int k = 0; k < n; k++) {
-    const char *others[256];
-    int no = 0;
-    for (int j = 0; j < n; j++) if (j != k) others[no++] = names[j];
-    module *one = analyse_suppressed(path, prof, o->all, o->trusted_syntax, NULL, others, no);
+  int found = 0;
+  for (int k = 0; k < names.n; k++) {
+    const char **rest = malloc(sizeof(char *) * (size_t)(others.n + 1));
+    int nr = 0;
+    for (int j = 0; j < others.n; j++) if (strcmp(others.v[j], names.v[k])) rest[nr++] = others.v[j];
+    module *one = analyse_suppressed(path, prof, o->all, o->trusted_syntax, NULL, rest, nr);
     bool ok = one && emits_valid_c(one, eo, co, c_path);
     if (one) release(one);
-    if (!ok && nbad < cap) bad[nbad++] = strdup(names[k]);
+    free(rest);
+    if (!ok) { names_add(bad, names.v[k]); found++; }
   }
-  for (int k = 0; k < n; k++) free(names[k]);
-  return nbad;
+  names_free(&names);
+  names_free(&others);
+  return found;
+}
+
+/* --suppress-errors: the module analysed with every function suppressed
+ * whose code does not compile, so that the C it emits does compile.
+ * Suppressing a function makes its calls graph breaks in its callers, and
+ * functions may fail only together: after each round the whole module is
+ * checked again, and a round that cannot single out a culprit suppresses
+ * every function still compiled (the module then has no kernels, which
+ * always compiles). `bad` receives the names; NULL if even that fails. */
+static module *suppress_until_valid(const char *path, const options *o, const profile *prof,
+                                    const emit_opts *eo, const cc_opts *co, const char *c_path,
+                                    name_list *bad) {
+  for (;;) {
+    if (!find_failing_functions(path, o, prof, eo, co, c_path, bad)) {
+      module *all = analyse_suppressed(path, prof, o->all, o->trusted_syntax, NULL,
+                                       (const char *const *)bad->v, bad->n);
+      if (!all) return NULL;
+      int before = bad->n;
+      for (int i = 0; i < all->nfuncs; i++)
+        if (is_compiled(all, all->funcs[i])) names_add(bad, all->funcs[i]->qualname);
+      release(all);
+      if (bad->n == before) return NULL; /* nothing left to suppress */
+    }
+    module *m = analyse_suppressed(path, prof, o->all, o->trusted_syntax, NULL,
+                                   (const char *const *)bad->v, bad->n);
+    if (!m || emits_valid_c(m, eo, co, c_path)) return m;
+    release(m);
+  }
 }
 
 static int cmd_build(options *o, const profile *prof) {
@@ -261,29 +316,36 @@ static int cmd_build(options *o, const profile *prof) {
     snprintf(c_path, sizeof c_path, "%s/%s__dynac.c", dir, m->modname);
     snprintf(so_path, sizeof so_path, "%s/%s__dynac%s", dir, m->modname, co.ext_suffix);
     if (!mkdirs(dir)) { diag_plain("cannot create %s: %s", dir, strerror(errno)); free(dir); release(m); continue; }
-    char *bad[64];
-    int nbad = 0;
+    name_list bad = {0};
     if (suppress && !emits_valid_c(m, &eo, &co, c_path)) {
       release(m);
-      nbad = find_failing_functions(o->files[i], o, prof, &eo, &co, c_path, bad, 64);
-      for (int k = 0; k < nbad; k++)
+      m = suppress_until_valid(o->files[i], o, prof, &eo, &co, c_path, &bad);
+      for (int k = 0; k < bad.n; k++)
         fprintf(stderr, "%s: warning: %s(): the generator failed on it; it runs in the "
                 "interpreter (suppress_errors; please report this with the source file)\n",
-                o->files[i], bad[k]);
-      m = analyse_suppressed(o->files[i], prof, o->all, o->trusted_syntax, NULL,
-                             (const char *const *)bad, nbad);
-      if (!m) { free(dir); continue; }
+                o->files[i], bad.v[k]);
+      names_free(&bad);
+      if (!m) {
+        diag_plain("%s: no module written: the C emitted for it does not compile even with "
+                   "every function suppressed (an internal dynac error: please report it)",
+                   o->files[i]);
+        free(dir);
+        continue;
+      }
     }
     strbuf out = {0};
-    bool emitted = emit_module(m, &eo, &out);
-    if (emitted && write_file(c_path, out.data, out.len) && !o->emit_only) cc_build(c_path, so_path, &co);
+    bool built = emit_module(m, &eo, &out) && write_file(c_path, out.data, out.len) &&
+                 (o->emit_only || cc_build(c_path, so_path, &co));
     int nk, nc = count_compiled(m, &nk);
-    fprintf(stderr, "dynac: %s: %d of %d functions compiled (%d specialisations) -> %s\n",
-            m->path, nc, m->nfuncs, nk, o->emit_only ? c_path : so_path);
+    if (built)
+      fprintf(stderr, "dynac: %s: %d of %d functions compiled (%d specialisations) -> %s\n",
+              m->path, nc, m->nfuncs, nk, o->emit_only ? c_path : so_path);
+    else
+      fprintf(stderr, "dynac: %s: build failed; no module written (the errors above say why)\n",
+              m->path);
     free(dir);
     sb_free(&out);
     release(m);
-    for (int k = 0; k < nbad; k++) free(bad[k]);
   }
   return diag_error_count() ? 1 : 0;
 }

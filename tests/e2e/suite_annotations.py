@@ -299,6 +299,26 @@ def suppress_errors_leaves_a_failing_function_to_the_interpreter():
 
 
 @case
+def suppress_errors_always_ends_in_a_working_build():
+    """Functions that fail only together (no one of them fails alone) are
+    suppressed too, and a build whose C compiler failed never claims to have
+    compiled anything."""
+    d = os.path.join(TMP, "suppress_pair")
+    os.makedirs(d)
+    shutil.copy(SRC, d)
+    path = os.path.join(d, "corpus_annotations.py")
+    env = {"DYNAC_TEST_BREAK_EMIT": "calls_helper+uses_inner1"}
+    failing = dynac_cmd("build", path, env=env)
+    ok = dynac_cmd("build", "--suppress-errors", path, env=env)
+    mod = load_module(path, "corpus_annotations_pair")
+    return (failing.returncode != 0 and "functions compiled" not in failing.stderr
+            and "build failed; no module written" in failing.stderr
+            and ok.returncode == 0 and "functions compiled" in ok.stderr
+            and mod.calls_helper(1.0) == C.calls_helper(1.0) - 1000.5
+            and mod.uses_inner1(1.0) == 2.0), (failing.stderr[-800:], ok.stderr[-1500:])
+
+
+@case
 def suppress_errors_config_at_run_time():
     saved = dynac.config.suppress_errors
 
