@@ -18,7 +18,7 @@ from . import _runtime
 
 EXT_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 _loaded = {}          # artifact path -> module, or None when refused
-_source_hashes = {}   # (path, mtime_ns, size) -> sha256
+_compiled_hashes = {}  # abspath -> sha256 of the source bytes the import system last compiled
 
 
 def module_stem(source_path):
@@ -33,14 +33,37 @@ def module_stem(source_path):
 
 
 def source_sha256(path):
-    st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size)
-    digest = _source_hashes.get(key)
+    """The SHA-256 of the source the running code of `path` came from: the
+    bytes the import system compiled, when it compiled them after dynac was
+    imported (an import, importlib.reload), else the file's bytes now. A
+    stat() key (mtime, size) would miss an edit that keeps both, as cp -p,
+    rsync -t, unzip and git checkouts do."""
+    digest = _compiled_hashes.get(os.path.abspath(path))
     if digest is None:
         with open(path, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
-        _source_hashes[key] = digest
     return digest
+
+
+def _record_compiled_sources():
+    """Wraps the import system's compile step (SourceLoader.source_to_code,
+    which every .py import and reload goes through unless a .pyc serves it)
+    to remember the hash of the bytes it compiled."""
+    from importlib import _bootstrap_external as ext
+    plain = ext.SourceLoader.source_to_code
+    if getattr(plain, "_dynac_records", False):
+        return
+
+    def source_to_code(self, data, path, *args, **kwargs):
+        if isinstance(path, str) and isinstance(data, (bytes, bytearray)):
+            _compiled_hashes[os.path.abspath(path)] = hashlib.sha256(data).hexdigest()
+        return plain(self, data, path, *args, **kwargs)
+
+    source_to_code._dynac_records = True
+    ext.SourceLoader.source_to_code = source_to_code
+
+
+_record_compiled_sources()
 
 
 def candidate_paths(source_path, search_dirs=()):

@@ -92,6 +92,40 @@ def stale_artifact_never_runs():
 
 
 @case
+def same_size_edit_with_mtime_restored_is_stale():
+    """An edit that keeps the file's size and mtime (cp -p, rsync -t, git),
+    then importlib.reload: the bytes reloaded are hashed, not the stat."""
+    import importlib
+    src = """
+        import dynac
+        @dynac.compile
+        def f(x: int) -> int:
+            return x + %d
+        """
+    saved = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # no .pyc: the reload compiles the edited bytes
+    try:
+        mod, path = build_module(src % 1)
+        sys.path.insert(0, os.path.dirname(path))  # reload finds the module again
+        sys.modules[mod.__name__] = mod
+        first = mod.f(1)
+        st = os.stat(path)
+        with open(path, "w") as fh:
+            fh.write(textwrap.dedent(src % 2))
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            mod = importlib.reload(mod)
+        warned = any("built from a different version" in str(x.message) for x in w)
+        return (first == 2 and mod.f(1) == 3 and warned and os.stat(path).st_size == st.st_size,
+                "f(1)=%r warnings=%r" % (mod.f(1), [str(x.message) for x in w]))
+    finally:
+        sys.dont_write_bytecode = saved
+        sys.modules.pop(mod.__name__, None)
+        sys.path.remove(os.path.dirname(path))
+
+
+@case
 def guards_follow_globals_builtins_and_code():
     mod, _ = build_module("""
         import dynac
