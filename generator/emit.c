@@ -2425,6 +2425,39 @@ static const char *box_fn(module *m, const type *t);
 /* dynac_view_acquire's kind letter: the buffer kind, 'N' for a 2-D ndarray. */
 static char view_kind(const type *t) { return t->ndim == 2 ? 'N' : t->buf_kind; }
 
+/* The C argument a<i> of type t made from the borrowed object `src`, for
+ * the glue of a root (guarded: `guarded` types were checked by its guard
+ * function) and for the entry of a region (nothing checked yet). Where the
+ * object is not of type t, `fail` runs after the buffers acquired so far
+ * are released; `release` collects the releases for after the call. */
+static void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guarded,
+                           const char *fail, strbuf *unbox, strbuf *release) {
+  const char *undo = release->data ? release->data : "";
+  if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
+    sb_printf(unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(%s, '%c', '%c', %d, "
+              "&pb%d, &v%d)) {%s %s }\nconst dynac_view *a%d = &v%d;\n", i, i, src, view_kind(t),
+              t->fmt, t->strided, i, i, undo, fail, i, i);
+    sb_printf(release, " PyBuffer_Release(&pb%d);", i);
+    return;
+  }
+  if (t->kind == TY_LIST || t->kind == TY_OBJ) {
+    sb_printf(unbox, "PyObject *a%d = %s; /* borrowed */\n", i, src);
+    if (!guarded && t->kind == TY_LIST) sb_printf(unbox, "if (!PyList_CheckExact(a%d)) {%s %s }\n", i, undo, fail);
+    return;
+  }
+  bool simple = t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_INT || t->kind == TY_NONE;
+  if (guarded && simple) { /* the guard checked it */
+    if (t->kind == TY_FLOAT) sb_printf(unbox, "double a%d = PyFloat_AS_DOUBLE(%s);\n", i, src);
+    else if (t->kind == TY_BOOL) sb_printf(unbox, "bool a%d = %s == Py_True;\n", i, src);
+    else if (t->kind == TY_NONE) sb_printf(unbox, "bool a%d = false; /* None */\n", i);
+    else sb_printf(unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(%s, &a%d); /* the guard checked the range */\n",
+                   i, src, i);
+    return;
+  }
+  sb_printf(unbox, "%s a%d = %s;\nif (%s(%s, &a%d)) {%s %s }\n", c_type(t), i,
+            t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0", elem_fn(m, t), src, i, undo, fail);
+}
+
 static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
   const char **gl;
   emit_guard_list(m, in, &gl);
@@ -2462,27 +2495,9 @@ static bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, 
   if (!fill(gtpl, gh, 3, out)) return false;
   sb_puts(out, "\n");
   strbuf unbox = {0}, call = {0}, box = {0}, release = {0};
-  for (int i = 0; i < in->fn->nparams; i++) {
-    const type *t = in->args[i];
-    if (t->kind == TY_FLOAT) sb_printf(&unbox, "double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i);
-    else if (t->kind == TY_BOOL) sb_printf(&unbox, "bool a%d = args[%d] == Py_True;\n", i, i);
-    else if (t->kind == TY_NONE) sb_printf(&unbox, "bool a%d = false; /* None */\n", i);
-    else if (t->kind == TY_NP)
-      sb_printf(&unbox, "%s a%d = 0;\nif (%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n", c_type(t), i,
-                elem_fn(m, t), i, i, release.data ? release.data : "");
-    else if (t->kind == TY_LIST || t->kind == TY_OBJ)
-      sb_printf(&unbox, "PyObject *a%d = args[%d]; /* borrowed */\n", i, i);
-    else if (t->kind == TY_TUPLE)
-      sb_printf(&unbox, "dynac_%s a%d = {0};\nif (dynac_unbox_%s(args[%d], &a%d)) {%s return DYNAC_DEOPT; }\n",
-                t->code, i, t->code, i, i, release.data ? release.data : "");
-    else if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
-      sb_printf(&unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(args[%d], '%c', "
-                "'%c', %d, &pb%d, &v%d)) {%s return DYNAC_DEOPT; }\nconst dynac_view *a%d = &v%d;\n",
-                i, i, i, view_kind(t), t->fmt, t->strided, i, i, release.data ? release.data : "", i, i);
-      sb_printf(&release, " PyBuffer_Release(&pb%d);", i);
-    }
-    else sb_printf(&unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(args[%d], &a%d); /* the guard checked the range */\n", i, i, i);
-  }
+  for (int i = 0; i < in->fn->nparams; i++)
+    emit_unbox_arg(m, in->args[i], i, arena_printf(m->a, "args[%d]", i), true, "return DYNAC_DEOPT;",
+                   &unbox, &release);
   bool has_value = in->ret->kind != TY_UNKNOWN;
   if (has_value) sb_printf(&unbox, "%s r = %s;\n", c_type(in->ret),
                            in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
@@ -2529,6 +2544,8 @@ static const char *elem_fn(module *m, const type *t) {
   case TY_OBJ: return "dynac_elem_obj";
   case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);
   case TY_NP: return arena_printf(m->a, "dynac_elem_np_%s", np_name(t->fmt));
+  case TY_NONE: return "dynac_elem_none";
+  case TY_BUF: return "dynac_elem_view";
   default: return NULL;
   }
 }
@@ -2840,8 +2857,16 @@ static const char *box_fn(module *m, const type *t) {
   case TY_FLOAT: return "dynac_box_float";
   case TY_NUM: return "dynac_box_num";
   case TY_BOOL: return "dynac_box_bool";
+  case TY_NONE: return "dynac_box_none";
+  case TY_BUF: return "dynac_box_view";
   default: return NULL;
   }
+}
+
+/* Does a region kernel own a reference in local v (an object, or a list
+ * that a list-building function may rebind), as emit_kernel's locals do? */
+static bool region_owns(const inst *in, int v) {
+  return in->local_ty[v]->kind == TY_OBJ || owned_list_local(in, v);
 }
 
 static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
@@ -2870,13 +2895,19 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
     const type *t = in->local_ty[v];
     if (t->kind == TY_UNKNOWN || t->kind == TY_CONFLICT) continue;
     note_type(t);
-    sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
-              f->local_cnames[v], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
-              f->local_cnames[v]);
+    if (region_owns(in, v)) /* as in a whole kernel: released on every way out */
+      sb_printf(&locals, "DYNAC_OBJ l_%s = NULL; /* owned */\nbool b_%s = false; /* bound? */\n",
+                f->local_cnames[v], f->local_cnames[v]);
+    else
+      sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
+                f->local_cnames[v], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
+                f->local_cnames[v]);
   }
-  for (int i = 0; i < r->nin; i++)
-    sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", f->local_cnames[r->in[i]],
-              f->local_cnames[r->in[i]], f->local_cnames[r->in[i]]);
+  for (int i = 0; i < r->nin; i++) {
+    const char *c = f->local_cnames[r->in[i]];
+    if (region_owns(in, r->in[i])) sb_printf(&locals, "l_%s = Py_NewRef(a_%s); /* live-in, owned */\nb_%s = true;\n", c, c, c);
+    else sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", c, c, c);
+  }
   em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false, NULL, false, NULL, false};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
@@ -2893,8 +2924,9 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   for (int i = 0; i < r->nout; i++) {
     const type *t = in->local_ty[r->out[i]];
     if (t->kind == TY_UNKNOWN || t->kind == TY_CONFLICT) { sb_printf(&end, "lo->b%d = false;\n", i); continue; }
-    sb_printf(&end, "lo->v%d = l_%s;\nlo->b%d = b_%s;\n", i, f->local_cnames[r->out[i]], i,
-              f->local_cnames[r->out[i]]);
+    bool ref = t->kind == TY_LIST || t->kind == TY_OBJ; /* the entry takes a reference of its own */
+    sb_printf(&end, "lo->v%d = %sl_%s%s;\nlo->b%d = b_%s;\n", i, ref ? "Py_XNewRef(" : "",
+              f->local_cnames[r->out[i]], ref ? ")" : "", i, f->local_cnames[r->out[i]]);
   }
   sb_puts(&end, "return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */");
   sb_printf(protos, "static int dynac_kernel_%s(%s);\n", name, params.data);
@@ -2910,6 +2942,81 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
   return ok;
 }
 
+/* One specialisation's part of a region's entry: its live-ins checked and
+ * unboxed (else on to the next specialisation, label next_<k>), the
+ * module-level values it reads validated, the region kernel run, and its
+ * outcome boxed: (1, value) when the function returned, (0, None,
+ * live-outs...) when it fell through. */
+static void emit_region_entry_spec(module *m, func *f, inst *in, region *r, int ri, int k,
+                                   strbuf *out) {
+  const char *name = arena_printf(m->a, "%s__r%d", in->cname, ri);
+  const char *next = arena_printf(m->a, "goto next_%d;", k);
+  strbuf unbox = {0}, release = {0};
+  for (int i = 0; i < r->nin; i++)
+    emit_unbox_arg(m, in->local_ty[r->in[i]], i, arena_printf(m->a, "args[%d]", i + 1), false, next,
+                   &unbox, &release);
+  const char *rel = release.data ? release.data : "";
+  sb_printf(out, "  { /* specialisation %s */\n", signature_of(m, in));
+  bool any_slot = false;
+  for (int q = 0; q < m->nslots; q++) if (in->slots_used[q]) any_slot = true;
+  if (any_slot) {
+    sb_puts(out, "    if (dynac_globals_update(&dynac__G, globals) < 0) return NULL;\n    if (!(1");
+    for (int q = 0; q < m->nslots; q++) if (in->slots_used[q]) sb_printf(out, " && dynac__slots[%d].valid", q);
+    sb_printf(out, ")) %s\n", next);
+  }
+  for (const char *p = unbox.data; p && *p;) { /* indented */
+    const char *nl = strchr(p, '\n');
+    sb_printf(out, "    %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+    p = nl ? nl + 1 : NULL;
+  }
+  bool has_value = in->ret->kind != TY_UNKNOWN;
+  if (has_value) sb_printf(out, "    %s r = %s;\n", c_type(in->ret),
+                           in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
+  sb_printf(out, "    dynac_lo_%s lo = {0}; /* filled when the kernel falls through */\n"
+            "    size_t mark = dynac_undo_mark();\n"
+            "    int st = dynac_kernel_%s(", name, name);
+  for (int i = 0; i < r->nin; i++) sb_printf(out, "%sa%d", i ? ", " : "", i);
+  sb_printf(out, "%s%s%slo);\n", r->nin && has_value ? ", " : "", has_value ? "&r" : "",
+            r->nin || has_value ? ", &" : "&");
+  int fi = 0;
+  for (int q = 0; q < m->nfuncs; q++) if (m->funcs[q] == f) fi = q;
+  sb_puts(out, "    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n"
+               "    else dynac_undo_commit(mark);\n");
+  sb_printf(out, "    PyObject *res = NULL;\n"
+            "    if (st == DYNAC_ERROR) res = NULL;\n"
+            "    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */\n"
+            "    else if (st == DYNAC_OK_NONE) res = Py_BuildValue(\"(iO)\", 1, Py_None);\n");
+  if (has_value) {
+    const char *bf = in->ret->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", in->ret->code)
+                                               : arena_printf(m->a, "%s(r)", box_fn(m, in->ret));
+    sb_printf(out, "    else if (st == DYNAC_OK) res = Py_BuildValue(\"(iN)\", 1, %s);\n", bf);
+  }
+  sb_printf(out, "    else res = PyTuple_New(%d);\n", r->nout + 2);
+  sb_printf(out, "    if (st != DYNAC_DEOPT) dynac__region_calls[%d]++;\n", fi);
+  /* fell through: (0, None, live-outs...), Ellipsis for an unbound name;
+   * each boxed value (or the reference the kernel gave) goes into the tuple,
+   * or is released when the tuple could not be made */
+  sb_puts(out, "    if (st == DYNAC_FALLTHROUGH) {\n      int failed = !res;\n");
+  for (int i = 0; i < r->nout; i++) {
+    const type *t = in->local_ty[r->out[i]];
+    const char *bx = t->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&lo.v%d)", t->code, i)
+                     : t->kind == TY_LIST || t->kind == TY_OBJ ? arena_printf(m->a, "lo.v%d", i)
+                     : box_fn(m, t) ? arena_printf(m->a, "%s(lo.v%d)", box_fn(m, t), i) : NULL;
+    sb_printf(out, "      PyObject *o%d = %s;\n", i,
+              bx ? arena_printf(m->a, "lo.b%d ? %s : Py_NewRef(Py_Ellipsis)", i, bx) : "Py_NewRef(Py_Ellipsis)");
+    sb_printf(out, "      failed |= !o%d;\n", i);
+  }
+  sb_puts(out, "      if (failed) {\n        Py_CLEAR(res);\n");
+  for (int i = 0; i < r->nout; i++) sb_printf(out, "        Py_XDECREF(o%d);\n", i);
+  sb_puts(out, "      } else {\n        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));\n"
+               "        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));\n");
+  for (int i = 0; i < r->nout; i++) sb_printf(out, "        PyTuple_SET_ITEM(res, %d, o%d);\n", i + 2, i);
+  sb_puts(out, "      }\n");
+  sb_printf(out, "    }\n%s%s%s    return res;\n  }\nnext_%d:;\n", *rel ? "   " : "", rel, *rel ? "\n" : "", k);
+  sb_free(&unbox);
+  sb_free(&release);
+}
+
 /* The wrapper the resume function calls: (globals, live-ins...) -> None
  * (run the region's statements in the interpreter), (1, value) (the function
  * returned), or (0, None, live-outs...) with Ellipsis for a name left unbound. */
@@ -2921,72 +3028,10 @@ static void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *o
   sb_printf(out, "  (void)self;\n  if (nargs != %d) {\n    PyErr_SetString(PyExc_TypeError, "
             "\"dynac region: wrong number of arguments\");\n    return NULL;\n  }\n"
             "  PyObject *globals = args[0];\n  (void)globals;\n", r->nin + 1);
+  int k = 0;
   for (inst *in = f->insts; in; in = in->next_root) {
     if (!in->ok) continue;
-    const char *name = arena_printf(m->a, "%s__r%d", in->cname, ri);
-    sb_printf(out, "  /* specialisation %s */\n  if (1", signature_of(m, in));
-    for (int i = 0; i < r->nin; i++) {
-      const type *t = in->local_ty[r->in[i]];
-      const char *chk = t->kind == TY_FLOAT ? "PyFloat_CheckExact" : t->kind == TY_INT ? "dynac_is_int64"
-                        : t->kind == TY_BOOL ? "PyBool_Check" : t->kind == TY_LIST ? "PyList_CheckExact"
-                        : NULL;
-      if (!chk) { sb_puts(out, " && 0 /* live-in of a type the guard cannot check */"); continue; }
-      sb_printf(out, " && %s(args[%d])", chk, i + 1);
-    }
-    sb_puts(out, ") {\n");
-    bool any_slot = false;
-    for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) any_slot = true;
-    if (any_slot) {
-      sb_puts(out, "    if (dynac_globals_update(&dynac__G, globals) < 0) return NULL;\n    if (1");
-      for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) sb_printf(out, " && dynac__slots[%d].valid", k);
-      sb_puts(out, ") {\n");
-    } else {
-      sb_puts(out, "    {\n");
-    }
-    for (int i = 0; i < r->nin; i++) {
-      const type *t = in->local_ty[r->in[i]];
-      if (t->kind == TY_FLOAT) sb_printf(out, "      double a%d = PyFloat_AS_DOUBLE(args[%d]);\n", i, i + 1);
-      else if (t->kind == TY_BOOL) sb_printf(out, "      bool a%d = args[%d] == Py_True;\n", i, i + 1);
-      else if (t->kind == TY_INT) sb_printf(out, "      int64_t a%d = 0;\n      (void)dynac_int64_of(args[%d], &a%d);\n", i, i + 1, i);
-      else if (t->kind == TY_LIST) sb_printf(out, "      PyObject *a%d = args[%d]; /* borrowed */\n", i, i + 1);
-    }
-    bool has_value = in->ret->kind != TY_UNKNOWN;
-    if (has_value) sb_printf(out, "      %s r = %s;\n", c_type(in->ret),
-                             in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
-    sb_printf(out, "      dynac_lo_%s lo = {0}; /* filled when the kernel falls through */\n"
-              "      size_t mark = dynac_undo_mark();\n"
-              "      int st = dynac_kernel_%s(", name, name);
-    for (int i = 0; i < r->nin; i++) sb_printf(out, "%sa%d", i ? ", " : "", i);
-    sb_printf(out, "%s%s%slo);\n", r->nin && has_value ? ", " : "", has_value ? "&r" : "",
-              r->nin || has_value ? ", &" : "&");
-    int fi = 0;
-    for (int q = 0; q < m->nfuncs; q++) if (m->funcs[q] == f) fi = q;
-    sb_puts(out, "      if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n"
-                 "      else dynac_undo_commit(mark);\n"
-                 "      if (st == DYNAC_ERROR) return NULL;\n"
-                 "      if (st == DYNAC_DEOPT) Py_RETURN_NONE; /* the interpreter runs the region */\n");
-    sb_printf(out, "      dynac__region_calls[%d]++;\n", fi);
-    sb_puts(out, "      if (st == DYNAC_OK_NONE) return Py_BuildValue(\"(iO)\", 1, Py_None);\n");
-    if (has_value) {
-      const char *bf = in->ret->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", in->ret->code)
-                                                 : arena_printf(m->a, "%s(r)", box_fn(m, in->ret));
-      sb_printf(out, "      if (st == DYNAC_OK) return Py_BuildValue(\"(iN)\", 1, %s);\n", bf);
-    }
-    sb_printf(out, "      PyObject *t = PyTuple_New(%d);\n      if (!t) return NULL;\n"
-              "      PyTuple_SET_ITEM(t, 0, PyLong_FromLong(0));\n      Py_INCREF(Py_None);\n"
-              "      PyTuple_SET_ITEM(t, 1, Py_None);\n", r->nout + 2);
-    for (int i = 0; i < r->nout; i++) {
-      const type *t = in->local_ty[r->out[i]];
-      const char *bx = t->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&lo.v%d)", t->code, i)
-                       : box_fn(m, t) ? arena_printf(m->a, "%s(lo.v%d)", box_fn(m, t), i) : NULL;
-      if (bx)
-        sb_printf(out, "      PyObject *o%d = lo.b%d ? %s : (Py_INCREF(Py_Ellipsis), Py_Ellipsis);\n"
-                  "      if (!o%d) { Py_DECREF(t); return NULL; }\n      PyTuple_SET_ITEM(t, %d, o%d);\n",
-                  i, i, bx, i, i + 2, i);
-      else
-        sb_printf(out, "      Py_INCREF(Py_Ellipsis);\n      PyTuple_SET_ITEM(t, %d, Py_Ellipsis);\n", i + 2);
-    }
-    sb_puts(out, "      return t;\n    }\n  }\n");
+    emit_region_entry_spec(m, f, in, r, ri, ++k, out);
   }
   sb_puts(out, "  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */\n}\n\n");
   sb_printf(methods, "{\"__%s\", (PyCFunction)(void (*)(void))%s, METH_FASTCALL, NULL},\n", wname + 6, wname);

@@ -645,6 +645,16 @@ static inline int dynac_fits_fmt(int64_t x, char fmt) {
 /* Boxing: new references, NULL with MemoryError on failure. */
 static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
 static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
+/* None as a kernel value (a tuple field, a live-in) is a bool that is never
+ * read: boxing gives a new reference to None, unboxing tests identity. */
+static inline PyObject *dynac_box_none(bool v) {
+  (void)v;
+  return Py_NewRef(Py_None);
+}
+static inline int dynac_elem_none(PyObject *o, bool *out) {
+  *out = false;
+  return o != Py_None;
+}
 static inline PyObject *dynac_box_bool(bool v) {
   PyObject *r = v ? Py_True : Py_False;
   Py_INCREF(r);
@@ -767,6 +777,15 @@ typedef struct dynac_view {
   Py_ssize_t logged, snap_after;
   int snapped;                /* the span is saved in the log: writes need no entry */
 } dynac_view;
+/* A view as a Python value (a tuple field): its exporter, new reference. */
+static inline PyObject *dynac_box_view(const dynac_view *v) { return Py_NewRef(v->obj); }
+/* A view cannot be taken from a tuple's item (it must be acquired and held
+ * for the call, as the glue does for arguments): such a tuple never unboxes. */
+static inline int dynac_elem_view(PyObject *o, const dynac_view **out) {
+  (void)o;
+  *out = NULL;
+  return 1;
+}
 
 /* Item size of a struct-module format letter, or 0 if kernels do not
  * handle it. */

@@ -3,6 +3,7 @@ the interpreter (prints, side effects, try, with, loops over lists) between
 compiled regions. suite_resume.py compares them with eager CPython: results,
 exceptions (and their traceback lines), printed output and side effects."""
 import math
+import sys
 import dynac
 
 log = []
@@ -109,6 +110,22 @@ def recursive_partial(n):
     return n * recursive_partial(n - 1)
 
 
+@dynac.compile(signatures=["(int)"])
+def live_out_refs(n):
+    """A region's list live-out holds one reference, as the frame's local
+    does: every list but the last is referenced by `kept` alone at the end
+    (a leak of one reference per region entry showed in the counts)."""
+    kept = []
+    words = [0]
+    for k in range(n):
+        new_words = [k] * 3
+        tag = str(k)              # a graph break
+        kept.append(tag)
+        words = new_words         # a region with a list live-out
+        kept.append(words)
+    return [sys.getrefcount(w) for w in kept], words[0]
+
+
 @dynac.compile(signatures=["(int, bool)"])
 def recursive_default(x, flag=False):
     """The resume function's own calls of the function reach the function
@@ -210,4 +227,5 @@ def nested_branches(n):
 EXPECT_REGIONS = {"nested_loop_control", "while_with_try", "over_list", "nested_branches",
 "print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
                   "loop_with_print", "region_raises", "live_out_unbound", "with_block",
-                  "recursive_partial", "keyword_called", "recursive_default"}
+                  "recursive_partial", "keyword_called", "recursive_default",
+                  "live_out_refs"}

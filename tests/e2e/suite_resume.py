@@ -27,6 +27,7 @@ INPUTS = {
     "with_block": [(1.5,), (0.0,)],
     "recursive_partial": [(1,), (5,), (12,), (25,)],
     "recursive_default": [(0,), (1,), (5, True), (-3, False)],
+    "live_out_refs": [(0,), (1,), (5,)],
     "keyword_called": [(1.5, 2.0), (2.0, 0.5), (-1.0, 0.5)],
     "caller_of_keyword": [(1.5,), (3.0,)],
     "generator_is_never_partial": [(3,)],
@@ -138,6 +139,112 @@ def run_path():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+REGIONS_PROG = """
+import array
+import dynac
+
+G = [0.5]          # a global of no number type: read through the C API
+
+
+def tup(move):                 # a tuple live-in
+    a, b = move
+    print(a, b)
+    return a + b
+
+
+def arr_global(a):             # an array('d') live-in, a non-constant global
+    s = 0.0
+    for v in a:
+        s += v
+    print(s)
+    return max(G[0], 0.5) + s
+
+
+def none_pair(node):           # a tuple holding None
+    l, r = node
+    print(l)
+    return r is None
+
+
+def tuple_out(n):              # a region returning a tuple
+    perm = list(range(n))
+    s = str(n)
+    checksum = 0
+    max_flips = 0
+    while True:
+        checksum += 1
+        max_flips += 2
+        if checksum > n:
+            return (checksum, max_flips)
+
+
+def run_plain():
+    for k in range(3):
+        print(tup((k, 2)), tup((1.5, -0.0)), arr_global(array.array('d', [1.0, 2.0 * k])),
+              none_pair((None, None)), none_pair((None, 1)), tuple_out(k + 4))
+
+
+def mean(x):                   # an ndarray live-in
+    n = len(x)
+    return x.sum() / n
+
+
+def swap(u, v):                # ndarray parameters swapped
+    for k in range(3):
+        u, v = v, u
+    dynac.graph_break()
+    return u[0] - v[0]
+
+
+def after_break(u):            # an ndarray parameter and a graph break
+    dynac.graph_break()
+    return u[0] * 2.0
+
+
+run_plain()
+try:
+    import numpy as np
+except ImportError:
+    np = None
+if np is not None:
+    for k in range(3):
+        a = np.arange(4.0) + k
+        print(mean(a), swap(a, np.ones(3)), after_break(a))
+"""
+
+
+def recorded_regions():
+    """record -> build -> run on functions whose regions read tuples,
+    arrays, ndarrays and None, or return tuples (the generator emitted C
+    that did not compile for each): same output as eager, regions ran."""
+    import json
+    import subprocess
+    tmp = tempfile.mkdtemp(prefix="dynac-regions-")
+    try:
+        prog = os.path.join(tmp, "prog.py")
+        open(prog, "w").write(REGIONS_PROG)
+        prof, out, st = (os.path.join(tmp, n) for n in ("p.json", "out", "st.json"))
+        r1 = dynac_cmd("record", "-o", prof, prog)
+        r2 = dynac_cmd("build", prog, "--profile", prof, "-o", out)
+        eager = subprocess.run([sys.executable, prog], capture_output=True, text=True)
+        r3 = dynac_cmd("run", "--path", out, "--stats", st, prog)
+        stats = json.load(open(st)) if os.path.exists(st) else {}
+        names = ["tup", "arr_global", "none_pair", "tuple_out"]
+        if "numpy" not in eager.stderr and subprocess.run(
+                [sys.executable, "-c", "import numpy"], capture_output=True).returncode == 0:
+            names += ["mean", "swap", "after_break"]
+        ran = {n: stats.get("__main__." + n, {}).get("region_kernel_calls", 0) for n in names}
+        check("regions over tuple, array, ndarray and None live-ins compile and run (%d functions)"
+              % len(names),
+              r1.returncode == r2.returncode == r3.returncode == 0 and r3.stdout == eager.stdout
+              and all(ran.values()) and "internal" not in r2.stderr,
+              "regions ran %r\n%s%s\n%r vs %r" % (ran, r2.stderr[-3000:], r3.stderr[-1500:],
+                                                   r3.stdout, eager.stdout))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 main()
 run_path()
+recorded_regions()
 done()
