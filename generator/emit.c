@@ -66,13 +66,7 @@ const char *c_type(const type *t) {
   case TY_BUF: return "const dynac_view *";
   case TY_NP: return t->fmt == 'd' ? "double" : t->fmt == 'f' ? "float" : t->fmt == '?' ? "bool"
                                                                           : "int64_t";
-  case TY_TUPLE: {
-    static char buf[64][160];
-    static int k;
-    char *b = buf[k++ % 64];
-    snprintf(b, 160, "dynac_%s", t->code);
-    return b;
-  }
+  case TY_TUPLE: return t->cname;
   default: return "void";
   }
 }
@@ -150,10 +144,8 @@ static void line(em *E, const char *fmt, ...) {
   for (int i = 0; i < E->indent; i++) sb_puts(E->b, "  ");
   va_list ap;
   va_start(ap, fmt);
-  char buf[4096];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  sb_vprintf(E->b, fmt, ap); /* never cut: names can be long (nested tuple types) */
   va_end(ap);
-  sb_puts(E->b, buf);
   sb_puts(E->b, "\n");
 }
 
@@ -184,9 +176,11 @@ static void deopt_if(em *E, const char *code, const char *why, const char *cond_
 static void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ...) {
   va_list ap;
   va_start(ap, cond_fmt);
-  char cond[4096];
-  vsnprintf(cond, sizeof cond, cond_fmt, ap);
+  strbuf cb = {0};
+  sb_vprintf(&cb, cond_fmt, ap);
   va_end(ap);
+  const char *cond = arena_strdup(E->m->a, cb.data ? cb.data : "");
+  sb_free(&cb);
   if (E->exported) { export_fail_if(E, code, why, cond); return; }
   const char *action = E->effectful
       ? arena_printf(E->m->a, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d)",

@@ -14,6 +14,7 @@
 #ifndef DYNAC_GEN_H
 #define DYNAC_GEN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,8 @@ char *arena_printf(arena *a, const char *fmt, ...)
 typedef struct strbuf { char *data; size_t len, cap; } strbuf;
 void sb_putn(strbuf *b, const char *s, size_t n);
 void sb_puts(strbuf *b, const char *s);
+/* sb_printf with a va_list (consumed). */
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 void sb_printf(strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sb_free(strbuf *b);
@@ -108,6 +111,7 @@ typedef struct type {
                                   TY_NP: the dtype as a struct format letter */
   bool strided;                /* TY_BUF: any stride (else C-contiguous) */
   int ndim;                    /* TY_BUF: dimensions (2 only for an ndarray) */
+  const char *cname;           /* TY_TUPLE: its struct's C name, "dynac_" + code (never cut) */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */

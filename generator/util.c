@@ -83,17 +83,22 @@ void sb_putn(strbuf *b, const char *s, size_t n) {
 
 void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 
-void sb_printf(strbuf *b, const char *fmt, ...) {
-  va_list ap, ap2;
-  va_start(ap, fmt);
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) {
+  va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *tmp = xmalloc((size_t)n + 1);
-  vsnprintf(tmp, (size_t)n + 1, fmt, ap2);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
   va_end(ap2);
+  char *tmp = xmalloc((size_t)n + 1);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
   sb_putn(b, tmp, (size_t)n);
   free(tmp);
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(b, fmt, ap);
+  va_end(ap);
 }
 
 void sb_free(strbuf *b) { free(b->data); b->data = NULL; b->len = b->cap = 0; }
@@ -152,14 +157,14 @@ void diag_plain(const char *fmt, ...) {
 int diag_error_count(void) { return n_errors; }
 
 /* ---- type lattice ------------------------------------------------------- */
-const type ty_unknown = {TY_UNKNOWN, 0, NULL, "?", 0, 0, false, 0};
-const type ty_int = {TY_INT, 0, NULL, "i", 0, 0, false, 0};
-const type ty_float = {TY_FLOAT, 0, NULL, "f", 0, 0, false, 0};
-const type ty_bool = {TY_BOOL, 0, NULL, "b", 0, 0, false, 0};
-const type ty_none = {TY_NONE, 0, NULL, "n", 0, 0, false, 0};
-const type ty_conflict = {TY_CONFLICT, 0, NULL, "!", 0, 0, false, 0};
-const type ty_num = {TY_NUM, 0, NULL, "u", 0, 0, false, 0};
-const type ty_obj = {TY_OBJ, 0, NULL, "O", 0, 0, false, 0};
+const type ty_unknown = {.kind = TY_UNKNOWN, .code = "?"};
+const type ty_int = {.kind = TY_INT, .code = "i"};
+const type ty_float = {.kind = TY_FLOAT, .code = "f"};
+const type ty_bool = {.kind = TY_BOOL, .code = "b"};
+const type ty_none = {.kind = TY_NONE, .code = "n"};
+const type ty_conflict = {.kind = TY_CONFLICT, .code = "!"};
+const type ty_num = {.kind = TY_NUM, .code = "u"};
+const type ty_obj = {.kind = TY_OBJ, .code = "O"};
 
 typedef struct type_node { const type *t; struct type_node *next; } type_node;
 static type_node *interned; /* process-wide; types outlive one module */
@@ -174,6 +179,9 @@ static const type *intern(const type *proto, const char *code) {
   if (proto->n) memcpy(e, proto->elts, sizeof(*e) * (size_t)proto->n);
   t->elts = e;
   t->code = strcpy(xmalloc(strlen(code) + 1), code);
+  char *cname = xmalloc(strlen(code) + sizeof "dynac_");
+  sprintf(cname, "dynac_%s", code);
+  t->cname = cname;
   type_node *node = xmalloc(sizeof *node);
   node->t = t; node->next = interned; interned = node;
   return t;
@@ -184,7 +192,7 @@ const type *ty_tuple(arena *a, int n, const type **elts) {
   strbuf code = {0};
   sb_printf(&code, "T%d", n);
   for (int i = 0; i < n; i++) sb_puts(&code, elts[i]->code);
-  type proto = {TY_TUPLE, n, elts, NULL, 0, 0, false, 0};
+  type proto = {.kind = TY_TUPLE, .n = n, .elts = elts};
   const type *t = intern(&proto, code.data);
   sb_free(&code);
   return t;
@@ -194,7 +202,7 @@ const type *ty_list(const type *elt) {
   strbuf code = {0};
   sb_printf(&code, "L%s", elt->code);
   const type *el[1] = {elt};
-  type proto = {TY_LIST, 1, el, NULL, 0, 0, false, 0};
+  type proto = {.kind = TY_LIST, .n = 1, .elts = el};
   const type *t = intern(&proto, code.data);
   sb_free(&code);
   return t;
@@ -215,7 +223,7 @@ const type *ty_buf(char buf_kind, char fmt, bool strided) {
   if (fmt == '?' && buf_kind != 'm') return NULL;
   char code[8];
   snprintf(code, sizeof code, "A%c%c%s", buf_kind, code_letter(fmt), strided ? "s" : "");
-  type proto = {TY_BUF, 0, NULL, NULL, buf_kind, fmt, strided, 1};
+  type proto = {.kind = TY_BUF, .buf_kind = buf_kind, .fmt = fmt, .strided = strided, .ndim = 1};
   return intern(&proto, code);
 }
 
@@ -223,14 +231,14 @@ const type *ty_ndarray(char fmt, int ndim, bool strided) {
   if (!fmt || !strchr(np_formats, fmt) || ndim < 1 || ndim > 2) return NULL;
   char code[8];
   snprintf(code, sizeof code, "A%c%c%s", ndim == 1 ? 'n' : 'N', code_letter(fmt), strided ? "s" : "");
-  type proto = {TY_BUF, 0, NULL, NULL, 'n', fmt, strided, ndim};
+  type proto = {.kind = TY_BUF, .buf_kind = 'n', .fmt = fmt, .strided = strided, .ndim = ndim};
   return intern(&proto, code);
 }
 
 const type *ty_np(char fmt) {
   if (!fmt || !strchr(np_formats, fmt)) return NULL;
   char code[4] = {'N', code_letter(fmt), 0};
-  type proto = {TY_NP, 0, NULL, NULL, 0, fmt, false, 0};
+  type proto = {.kind = TY_NP, .fmt = fmt};
   return intern(&proto, code);
 }
 

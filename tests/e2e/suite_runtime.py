@@ -375,6 +375,26 @@ def frame_hook_serves_a_recorded_program():
 
 
 @case
+def long_type_names_are_never_cut():
+    """A tuple annotation nested 77 deep: its C names (hundreds of
+    characters) are declared and used whole."""
+    ann = "int"
+    for _ in range(77):
+        ann = "tuple[%s, int]" % ann
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def depth(x: %s) -> int:
+            inner, k = x
+            return k + 76
+    """ % ann)
+    v = 1
+    for _ in range(77):
+        v = (v, 1)
+    return mod.depth(v) == 77 and served(mod, "depth") == 1, dynac.stats().get(mod.__name__ + ".depth")
+
+
+@case
 def guard_failures_count_unserved_calls():
     """guard_failures counts the calls no entry accepted, not the misses of
     earlier entries before a later one served the call."""
