@@ -1316,7 +1316,8 @@ static const char *emit_call(em *E, expr *e) {
   bool leaf = callee->ncallees == 0; /* calls no kernel: cannot recurse */
   line(E, "{");
   E->indent++;
-  if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
+  if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
+                      "dynac__G.rt->deep_call_refused(dynac__depth)");
   line(E, "dynac__direct_calls[%d]++;", fi);
   if (E->effectful) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
     line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");

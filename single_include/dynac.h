@@ -1539,8 +1539,9 @@ static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *fil
   return dynac_traceback_here(filename, func, line);
 }
 
-/* Kernel-to-kernel recursion deeper than this deoptimises, so deep
- * recursion meets CPython's own recursion limit instead of the C stack's. */
+/* Kernel-to-kernel calls nested this deep ask the runtime whether to go on
+ * (dynac_rt.deep_call_refused: CPython's recursion limit and the C stack);
+ * below it they cost one compare. Exported C stops here. */
 #ifndef DYNAC_MAX_KERNEL_DEPTH
 #define DYNAC_MAX_KERNEL_DEPTH 500
 #endif
@@ -1548,7 +1549,7 @@ static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *fil
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 5
+#define DYNAC_ABI_VERSION 6
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -1577,6 +1578,12 @@ typedef struct dynac_rt {
    * the frame hook held so the callee's own frame may dispatch. New
    * reference, or NULL with an exception set. */
   PyObject *(*call_opaque)(PyObject *fn, PyObject *const *args, size_t n);
+  /* Asked once kernel-to-kernel calls nest DYNAC_MAX_KERNEL_DEPTH deep:
+   * nonzero if `depth` nested kernel calls would pass the interpreter's
+   * recursion limit (sys.setrecursionlimit, less the frames running) or
+   * near the C stack's end. The call then deoptimises: the interpreter
+   * raises CPython's RecursionError, or runs the deep call itself. */
+  int (*deep_call_refused)(int depth);
 } dynac_rt;
 
 typedef struct dynac_slot_desc {
@@ -2115,6 +2122,34 @@ typedef struct dynac__iframe {
 #define DYNAC__TLS _Thread_local
 #endif
 
+/* How many more Python frames the interpreter allows this thread before
+ * RecursionError (3.11: PyThreadState.recursion_remaining). */
+static inline int dynac__recursion_remaining(void) {
+  return PyThreadState_Get()->recursion_remaining;
+}
+
+/* The lowest address the calling thread's C stack may reach, from its
+ * bounds (glibc's pthread_getattr_np; NULL where unknown). CPython 3.11
+ * counts only Python-level depth; calls through dynac's dispatch (a root
+ * calling itself through the interpreter) also use the C stack, which a
+ * raised sys.setrecursionlimit lets run out. */
+#if defined(__GLIBC__)
+#include <pthread.h>
+static char *dynac__c_stack_floor_of_thread(void) {
+  pthread_attr_t a;
+  void *addr = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
+  int ok = pthread_attr_getstack(&a, &addr, &size) == 0;
+  pthread_attr_destroy(&a);
+  if (!ok || !addr) return NULL;
+  size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20; /* room for the way back */
+  return (char *)addr + margin;
+}
+#else
+static char *dynac__c_stack_floor_of_thread(void) { return NULL; }
+#endif
+
 /* ---- state ----------------------------------------------------------------- */
 typedef struct dynac__entry {
   const dynac_entry_desc *d;
@@ -2170,6 +2205,8 @@ typedef struct dynac__thread {
                                non-roots dispatch only then */
   int eager_depth;          /* backend="eager" roots running */
   PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
+  char *c_stack_floor;      /* dispatch raises RecursionError below it (0: not known yet) */
+  int c_stack_known;
 } dynac__thread;
 static DYNAC__TLS dynac__thread dynac__t;
 static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
@@ -2260,8 +2297,13 @@ static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size
   return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
 }
 
+static int dynac__c_stack_exhausted(dynac__thread *t);
+static int dynac__rt_deep_call_refused(int depth) {
+  return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_exhausted(&dynac__t);
+}
+
 static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_result,
-                             dynac__rt_call_opaque};
+                             dynac__rt_call_opaque, dynac__rt_deep_call_refused};
 
 static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   void *extra = NULL;
@@ -2378,9 +2420,27 @@ static void dynac__log_switch(dynac__cache *c, const dynac_entry_desc *d, const 
   c->last_served = d;
 }
 
+/* Is the C stack nearly used up? Then a dispatch raises RecursionError, as
+ * CPython does when C recursion nears the stack's end, instead of crashing. */
+static int dynac__c_stack_exhausted(dynac__thread *t) {
+  if (DYNAC_UNLIKELY(!t->c_stack_known)) {
+    t->c_stack_floor = dynac__c_stack_floor_of_thread();
+    t->c_stack_known = 1;
+  }
+  char here;
+  return t->c_stack_floor && &here < t->c_stack_floor;
+}
+
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
                                  PyObject *globals,
                                  PyObject **result) {
+  if (DYNAC_UNLIKELY(dynac__c_stack_exhausted(t))) {
+    PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
+                 "dynac's compiled functions used up the C stack (sys.setrecursionlimit was "
+                 "raised past what the C stack holds)", c->name);
+    *result = NULL;
+    return DYNAC__SERVED;
+  }
   if (c->disallowed) {
     c->interp_why = "disallow_in_graph";
     return DYNAC__INTERPRET;

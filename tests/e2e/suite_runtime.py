@@ -250,6 +250,39 @@ def recursion_matches_cpython():
     return ok1 and ok2 and served(mod, "depth") > 0
 
 
+DEEP_PROG = """
+import sys
+sys.path.insert(0, %r)
+import %s as mod
+sys.setrecursionlimit(10**6)
+print(mod.depth(20000), mod.depth(200000))
+try:
+    mod.depth(2 * 10**6)
+    print("no error")
+except RecursionError:
+    print("RecursionError")
+"""
+
+
+@case
+def raised_recursion_limit_never_crashes():
+    """sys.setrecursionlimit(10**6): deep compiled recursion gives eager's
+    answers (it segfaulted at 20,000), and past the limit CPython's
+    RecursionError, never a crash (run in a child process)."""
+    mod, path = build_module("""
+        import dynac
+        @dynac.compile
+        def depth(n: int) -> int:
+            if n == 0:
+                return 0
+            return depth(n - 1) + 1
+        """)
+    r = subprocess.run([sys.executable, "-c", DEEP_PROG % (os.path.dirname(path), mod.__name__)],
+                       capture_output=True, text=True, timeout=300)
+    return (r.returncode == 0 and r.stdout == "20000 200000\nRecursionError\n",
+            "rc %d: %s %s" % (r.returncode, r.stdout, r.stderr[-1500:]))
+
+
 @case
 def threads_share_kernels_safely():
     mod, _ = build_module("""
