@@ -1687,7 +1687,9 @@ static void restore_bounds(em *E, int nhoisted, const char **saved) {
  * is the kernel's own local (declared by emit_kernel): a register, where a
  * static one would be stored back at every iteration. */
 static void loop_tick(em *E) {
-  if (!E->exported) line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+  if (E->exported) return;
+  if (E->nest) line(E, "DYNAC_LOOP_TICK_HELD(dynac__ticks); /* shapes proved before the loop: no switch */");
+  else line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
 }
 
 static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }

@@ -722,10 +722,15 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
   return bad;
 }
 
-/* Loops poll for signals (Ctrl-C) every 65536 iterations, as the
- * interpreter's eval breaker does at backward jumps. */
+/* Kernel loops do what the interpreter's eval breaker does at a backward
+ * jump, every 65536 iterations: the runtime's dynac_rt.eval_breaker runs
+ * pending calls and signal handlers (Ctrl-C raises KeyboardInterrupt) and
+ * hands the GIL to a thread that asked for it. In a loop whose items'
+ * shape was proved before it (shapes.c), no other thread may run. */
 #define DYNAC_LOOP_TICK(counter) \
-  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && PyErr_CheckSignals() < 0) return DYNAC_ERROR
+  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && dynac__G.rt->eval_breaker(1) < 0) return DYNAC_ERROR
+#define DYNAC_LOOP_TICK_HELD(counter) \
+  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && dynac__G.rt->eval_breaker(0) < 0) return DYNAC_ERROR
 
 /* A kernel that made an opaque call (allow_in_graph) cannot hand the call
  * back to the interpreter afterwards: the interpreter would repeat the
@@ -1584,6 +1589,11 @@ typedef struct dynac_rt {
    * near the C stack's end. The call then deoptimises: the interpreter
    * raises CPython's RecursionError, or runs the deep call itself. */
   int (*deep_call_refused)(int depth);
+  /* The interpreter's eval breaker, for kernel loops (DYNAC_LOOP_TICK):
+   * pending calls and signal handlers run; with `may_switch`, the GIL goes
+   * to a thread that asked for it (CPython's switch interval) and comes
+   * back. -1 with an exception set when a handler raised. */
+  int (*eval_breaker)(int may_switch);
 } dynac_rt;
 
 typedef struct dynac_slot_desc {
@@ -2122,6 +2132,27 @@ typedef struct dynac__iframe {
 #define DYNAC__TLS _Thread_local
 #endif
 
+/* Has another thread asked for the GIL (it waited a switch interval)?
+ * CPython 3.11 keeps the flag in the interpreter's internal ceval state;
+ * releasing the GIL without it would not hand it over (the waiter only
+ * asks when no switch happened in its interval). */
+#if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__PYCORE_INTERP)
+#define DYNAC__PYCORE_INTERP
+#ifndef Py_BUILD_CORE
+#define Py_BUILD_CORE 1
+#define DYNAC__UNDEF_BUILD_CORE
+#endif
+#undef _PyGC_FINALIZED /* pycore_gc.h defines its own */
+#include "internal/pycore_interp.h"
+#ifdef DYNAC__UNDEF_BUILD_CORE
+#undef Py_BUILD_CORE
+#undef DYNAC__UNDEF_BUILD_CORE
+#endif
+#endif
+static inline int dynac__gil_drop_requested(void) {
+  return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);
+}
+
 /* How many more Python frames the interpreter allows this thread before
  * RecursionError (3.11: PyThreadState.recursion_remaining). */
 static inline int dynac__recursion_remaining(void) {
@@ -2302,8 +2333,15 @@ static int dynac__rt_deep_call_refused(int depth) {
   return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_exhausted(&dynac__t);
 }
 
+static int dynac__rt_eval_breaker(int may_switch) {
+  if (Py_MakePendingCalls() < 0) return -1; /* signals first, then pending calls */
+  if (may_switch && dynac__gil_drop_requested()) PyEval_RestoreThread(PyEval_SaveThread());
+  return 0;
+}
+
 static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_result,
-                             dynac__rt_call_opaque, dynac__rt_deep_call_refused};
+                             dynac__rt_call_opaque, dynac__rt_deep_call_refused,
+                             dynac__rt_eval_breaker};
 
 static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   void *extra = NULL;

@@ -284,6 +284,49 @@ def raised_recursion_limit_never_crashes():
 
 
 @case
+def long_kernel_lets_other_threads_run():
+    """A kernel loop honours the eval breaker: a ticker thread keeps running
+    while a compiled loop holds the interpreter (it ran once in 8 s before)."""
+    import time
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def spin(n: int) -> int:
+            s = 0
+            for i in range(n):
+                s = (s + i * 7) % 1000003
+            return s
+        """)
+    mod.spin(10)
+    ticks = [0]
+    stop = [False]
+
+    def ticker():
+        while not stop[0]:
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    th = threading.Thread(target=ticker)
+    th.start()
+    time.sleep(0.05)
+    before = ticks[0]
+    t0 = time.perf_counter()
+    n = 1
+    while time.perf_counter() - t0 < 0.5:  # a call of at least 0.3 s
+        n *= 4
+        t0 = time.perf_counter()
+        before = ticks[0]
+        mod.spin(n)
+    during = ticks[0] - before
+    elapsed = time.perf_counter() - t0
+    stop[0] = True
+    th.join()
+    # the interpreter switches every 5 ms: a 0.5 s call gives the ticker
+    # ~100 turns; a loop that never lets go gives it at most one
+    return during >= 10 and served(mod, "spin") > 0, "%d ticks in %.2f s" % (during, elapsed)
+
+
+@case
 def threads_share_kernels_safely():
     mod, _ = build_module("""
         import dynac
