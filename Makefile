@@ -26,7 +26,7 @@ GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
            -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
 
-.PHONY: all deps generator python-module test bench sweep clean install FORCE
+.PHONY: all deps generator python-module test bench fuzz sweep clean install FORCE
 all: deps
 	@$(MAKE) --no-print-directory generator python-module
 
@@ -84,6 +84,15 @@ test: all
 
 bench: all
 	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/bench.py
+
+# The differential fuzzer: random modules, eager vs compiled (tests/fuzz.py).
+# Findings are kept in build/fuzz-findings/ to become regression tests.
+FUZZ_SEED ?= 1
+FUZZ_MODULES ?= 300
+FUZZ_BUDGET ?= 1800
+fuzz: all
+	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/fuzz.py --seed $(FUZZ_SEED) --modules $(FUZZ_MODULES) \
+	  --budget $(FUZZ_BUDGET)
 
 # The generator over the whole stdlib: no crash, no hang, no C that fails to compile.
 sweep: all

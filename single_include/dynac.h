@@ -2136,7 +2136,7 @@ typedef struct dynac__iframe {
  * CPython 3.11 keeps the flag in the interpreter's internal ceval state;
  * releasing the GIL without it would not hand it over (the waiter only
  * asks when no switch happened in its interval). */
-#if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__PYCORE_INTERP)
+#if !defined(__cplusplus) && !defined(DYNAC__PYCORE_INTERP) /* C11 atomics: C only */
 #define DYNAC__PYCORE_INTERP
 #ifndef Py_BUILD_CORE
 #define Py_BUILD_CORE 1
@@ -2150,7 +2150,11 @@ typedef struct dynac__iframe {
 #endif
 #endif
 static inline int dynac__gil_drop_requested(void) {
+#ifdef DYNAC__PYCORE_INTERP
   return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);
+#else
+  return 0; /* a runtime built as C++: kernels keep the GIL (signals still run) */
+#endif
 }
 
 /* How many more Python frames the interpreter allows this thread before

@@ -18,7 +18,7 @@ PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
               "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
-              "tests/e2e/suite_numpy.py"]
+              "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py"]
 
 # Suites run under CPython's debug allocator (PYTHONMALLOC=debug): freed
 # memory is overwritten with a pattern, so a kernel that reads a list after

@@ -1,0 +1,334 @@
+"""dynac's differential fuzzer: random modules inside the kernel language,
+each function called eagerly (CPython) and compiled on the same fresh
+inputs, comparing results (floats bit for bit), exceptions (type, message,
+traceback line), printed output and the lists afterwards, and counting the
+calls kernels served.
+
+    python3 tests/fuzz.py [--seed S] [--modules N] [--budget SECONDS] [--keep DIR]
+
+Prints one line per finding and a summary; exits 1 if anything differed
+or failed to build. A finding's module is written to --keep (default
+build/fuzz-findings) with the inputs that differ, ready to become a
+regression test. Csmith and CPython's own fuzzers work this way: generate
+programs that are valid by construction, and let the reference
+implementation be the oracle.
+"""
+import argparse
+import contextlib
+import io
+import os
+import random
+import shutil
+import struct
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, dynac_cmd, load_module  # noqa: E402
+
+import dynac  # noqa: E402
+
+INTS = [0, 1, -1, 2, -2, 3, 7, -7, 10, 255, 2**31 - 1, -2**31, 2**53 + 1, 2**62, -2**62,
+        2**63 - 1, -2**63]
+FLOATS = [0.0, -0.0, 0.5, -1.5, 1.0, 2.5, 1e-300, 5e-324, 1e300, -1e300, 1e16,
+          float("inf"), float("-inf"), float("nan")]
+SMALL = [0, 1, 2, 3, 5]
+
+
+class Gen:
+    """One random module. Names: n* ints, x* floats, xs a list of floats,
+    ks a list of ints; each function returns a tuple (int, float)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.funcs = []  # (name, params)
+
+    def lit_int(self):
+        return repr(self.rng.choice(INTS + SMALL))
+
+    def lit_float(self):
+        v = self.rng.choice(FLOATS)
+        return {"inf": "math.inf", "-inf": "-math.inf", "nan": "math.nan"}.get(repr(v), repr(v))
+
+    def int_expr(self, env, d, in_loop):
+        r = self.rng.random()
+        if d <= 0 or r < 0.25:
+            ints = [v for v in env if v[0] == "n"]
+            return self.rng.choice(ints) if ints and self.rng.random() < 0.7 else self.lit_int()
+        a, b = self.int_expr(env, d - 1, in_loop), self.int_expr(env, d - 1, in_loop)
+        ops = ["+", "-", "//", "%"] + ([] if in_loop else ["*"])
+        k = self.rng.randrange(9)
+        if k < 4:
+            return "(%s %s %s)" % (a, self.rng.choice(ops), b)
+        if k == 4:
+            return "%s(%s, %s)" % (self.rng.choice(["min", "max"]), a, b)
+        if k == 5:
+            return "abs(%s)" % a
+        if k == 6 and "xs" in env:
+            return "len(xs)"
+        if k == 7 and "ks" in env:
+            return "ks[%s %% 3]" % a
+        return "int(%s)" % self.float_expr(env, d - 1, in_loop)
+
+    def float_expr(self, env, d, in_loop):
+        r = self.rng.random()
+        if d <= 0 or r < 0.25:
+            fl = [v for v in env if v[0] == "x" and v != "xs"]
+            return self.rng.choice(fl) if fl and self.rng.random() < 0.7 else self.lit_float()
+        a, b = self.float_expr(env, d - 1, in_loop), self.float_expr(env, d - 1, in_loop)
+        k = self.rng.randrange(10)
+        if k < 4:
+            return "(%s %s %s)" % (a, self.rng.choice(["+", "-", "*", "/"]), b)
+        if k == 4:
+            return "(%s ** %s)" % (a, self.rng.choice(["2", "3", "-1", "0.5", "2.0", "-2"]))
+        if k == 5:
+            return "math.%s(%s)" % (self.rng.choice(["sqrt", "exp", "log", "sin", "atan", "fabs",
+                                                      "floor", "trunc"]), a)
+        if k == 6:
+            return "math.%s(%s, %s)" % (self.rng.choice(["atan2", "copysign", "fmod", "pow"]), a, b)
+        if k == 7 and "xs" in env:
+            return "xs[%s]" % self.int_expr(env, d - 1, in_loop)
+        if k == 8:
+            return "(%s %s %s)" % (self.int_expr(env, d - 1, in_loop), self.rng.choice(["+", "*", "/"]), a)
+        return "float(%s)" % self.int_expr(env, d - 1, in_loop)
+
+    def cond(self, env, d, in_loop):
+        k = self.rng.randrange(4)
+        if k == 0:
+            return "%s %s %s" % (self.float_expr(env, d, in_loop), self.rng.choice(["<", "<=", "==", "!="]),
+                                 self.float_expr(env, d, in_loop))
+        if k == 1:
+            return "%s %s %s" % (self.int_expr(env, d, in_loop), self.rng.choice([">", ">=", "==", "!="]),
+                                 self.int_expr(env, d, in_loop))
+        if k == 2:
+            return "%s < %s" % (self.int_expr(env, d, in_loop), self.float_expr(env, d, in_loop))
+        return "not (%s and %s)" % (self.cond(env, d - 1, in_loop) if d > 0 else "True",
+                                    self.int_expr(env, 0, in_loop))
+
+    def block(self, env, ind, depth, in_loop, n):
+        out = []
+        for _ in range(n):
+            out += self.stmt(env, ind, depth, in_loop)
+        return out or [ind + "pass"]
+
+    def stmt(self, env, ind, depth, in_loop):
+        k = self.rng.randrange(12)
+        d = 2
+        if k < 3 or depth <= 0:
+            name = self.rng.choice(["n%d" % self.rng.randrange(3), "x%d" % self.rng.randrange(3)])
+            if name[0] == "n":
+                e = self.int_expr(env, d, in_loop)
+                if in_loop:
+                    e = "(%s) %% 1000003" % e  # loops never grow ints without bound
+            else:
+                e = self.float_expr(env, d, in_loop)
+            env.add(name)
+            return [ind + "%s = %s" % (name, e)]
+        if k == 3:
+            fl = sorted(v for v in env if v[0] == "x" and v != "xs")
+            if fl:
+                return [ind + "%s %s= %s" % (self.rng.choice(fl), self.rng.choice("+-*"),
+                                             self.float_expr(env, d, in_loop))]
+            return []
+        if k == 4:
+            then_env, else_env = set(env), set(env)
+            lines = [ind + "if %s:" % self.cond(env, 1, in_loop)]
+            lines += self.block(then_env, ind + "    ", depth - 1, in_loop, 2)
+            lines += [ind + "else:"] + self.block(else_env, ind + "    ", depth - 1, in_loop, 2)
+            env |= then_env & else_env
+            return lines
+        if k == 5:
+            v = "i%d" % depth
+            body_env = set(env) | {"n_" + v}
+            lines = [ind + "for %s in range(min(%s, 40)):" % (v, self.int_expr(env, 1, True))]
+            body = self.block(body_env, ind + "    ", depth - 1, True, 2)
+            lines += [ind + "    n_%s = %s" % (v, v)] + body
+            return lines
+        if k == 6 and "xs" in env:
+            return [ind + "xs[%s] = %s" % (self.int_expr(env, 1, in_loop), self.float_expr(env, d, in_loop))]
+        if k == 7 and "xs" in env:
+            return [ind + "for q in xs:", ind + "    x2 = q * %s" % self.float_expr(env, 1, True)]
+        if k == 8 and self.funcs:
+            name, params = self.rng.choice(self.funcs)
+            args = []
+            for p in params:
+                args.append("xs" if p == "xs" and "xs" in env else "ks" if p == "ks" and "ks" in env
+                            else self.int_expr(env, 1, in_loop) if p[0] == "n"
+                            else self.float_expr(env, 1, in_loop) if p[0] == "x" else None)
+            if None in args:
+                return []
+            env.add("n1")
+            env.add("x1")
+            return [ind + "n1, x1 = %s(%s)" % (name, ", ".join(args))]
+        if k == 9:
+            return [ind + "if %s:" % self.cond(env, 1, in_loop),
+                    ind + "    raise ValueError('fuzz %d')" % self.rng.randrange(100)]
+        if k == 10 and "xs" in env and not in_loop:
+            return [ind + "xs.append(%s)" % self.float_expr(env, 1, in_loop)]
+        return [ind + "x0 = x0 + %s" % self.float_expr(env, d, in_loop)] if "x0" in env else []
+
+    def function(self, idx):
+        rng = self.rng
+        params = ["n0", "x0"] + rng.sample(["n1", "x1", "xs", "ks"], rng.randrange(3))
+        ann = {"n": "int", "x": "float"}
+        sig = ", ".join("%s: %s" % (p, "list[float]" if p == "xs" else "list[int]" if p == "ks"
+                                    else ann[p[0]]) for p in params)
+        env = set(params)
+        body = self.block(env, "    ", 3, False, rng.randrange(2, 7))
+        ints = sorted(v for v in env if v[0] == "n" and v in env)
+        fls = sorted(v for v in env if v[0] == "x" and v != "xs")
+        ret = "    return %s, %s" % (self.rng.choice(ints) if ints else "0",
+                                     self.rng.choice(fls) if fls else "0.0")
+        name = "f%d" % idx
+        src = ["@dynac.compile", "def %s(%s) -> tuple[int, float]:" % (name, sig)] + body + [ret]
+        self.funcs.append((name, params))
+        return name, params, "\n".join(src)
+
+    def module(self, nfuncs):
+        parts = ['"""A module made by tests/fuzz.py."""', "import math", "import dynac", ""]
+        funcs = []
+        for i in range(nfuncs):
+            name, params, src = self.function(i)
+            parts += ["", src, ""]
+            funcs.append((name, params))
+        return "\n".join(parts) + "\n", funcs
+
+
+def random_args(rng, params):
+    out = []
+    for p in params:
+        if p == "xs":
+            out.append([rng.choice(FLOATS + [rng.uniform(-5, 5)]) for _ in range(rng.randrange(5))])
+        elif p == "ks":
+            out.append([rng.choice(INTS + SMALL) for _ in range(3)])
+        elif p[0] == "n":
+            out.append(rng.choice(INTS + SMALL + [rng.randrange(-1000, 1000)]))
+        else:
+            out.append(rng.choice(FLOATS) if rng.random() < 0.5 else
+                       struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+                       if rng.random() < 0.2 else rng.uniform(-100, 100))
+    return out
+
+
+def picture(v):
+    """Comparable: floats by their bits (the sign of zero), containers and
+    complex numbers part by part. A NaN is any NaN here: when two NaNs meet
+    in one operation (nan + -nan, inside a function), which one x86 passes
+    on is the operand order, which the C compiler chooses (+ and * commute).
+    The suites check NaN signs where one NaN flows (tests/e2e)."""
+    if isinstance(v, float):
+        return ("f", "nan" if v != v else struct.pack("<d", v).hex())
+    if isinstance(v, complex):
+        return ("complex", picture(v.real), picture(v.imag))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, [picture(x) for x in v])
+    return (type(v).__name__, v)
+
+
+def one_nan(args):
+    """Two NaNs of different bits as operands: which one an operation passes
+    on is the hardware's operand order, which C compilers may swap."""
+    flat = [a for a in args if isinstance(a, float)] + \
+           [x for a in args if isinstance(a, list) for x in a if isinstance(x, float)]
+    return len({struct.pack("<d", a) for a in flat if a != a}) <= 1
+
+
+def call(fn, args, filename):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        try:
+            r = ("ok", picture(fn(*args)))
+        except Exception as e:  # noqa: BLE001 - the comparison is the point
+            lines = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == filename]
+            r = ("raise", type(e).__name__, str(e), lines[-1:] if lines else None)
+    return r, buf.getvalue(), picture(args)
+
+
+def run_module(src, funcs, rng, calls, tmp, keep, tag):
+    """Builds and compares one module. Returns (calls, served, findings)."""
+    for d in ("c", "e"):
+        os.makedirs(os.path.join(tmp, d), exist_ok=True)
+        with open(os.path.join(tmp, d, "fz.py"), "w") as f:
+            f.write(src)
+    built = os.path.join(tmp, "c", "fz.py")
+    r = dynac_cmd("build", built)
+    findings = []
+    if r.returncode != 0 or "Traceback" in r.stderr or "internal" in r.stderr:
+        findings.append("build failed: %s" % r.stderr[-1500:])
+        save(keep, tag, src, findings)
+        return 0, 0, findings
+    name = "fz_%s" % tag
+    C = load_module(built, name)
+    E = load_module(os.path.join(tmp, "e", "fz.py"), name)
+    dynac.reset_stats()
+    ncalls = 0
+    for fname, params in funcs:
+        for _ in range(calls):
+            args = random_args(rng, params)
+            if not one_nan(args):
+                continue
+            a1 = [list(a) if isinstance(a, list) else a for a in args]
+            a2 = [list(a) if isinstance(a, list) else a for a in args]
+            e = call(getattr(E, fname), a1, os.path.join(tmp, "e", "fz.py"))
+            c = call(getattr(C, fname), a2, built)
+            ncalls += 1
+            if e != c:
+                findings.append("%s%r:\n    eager    %r\n    compiled %r" % (fname, tuple(args), e, c))
+                break
+    stats = dynac.stats()
+    served = sum(stats.get("%s.%s" % (name, f), {}).get("kernel_calls", 0) for f, _ in funcs)
+    if findings:
+        save(keep, tag, src, findings)
+    return ncalls, served, findings
+
+
+def save(keep, tag, src, findings):
+    os.makedirs(keep, exist_ok=True)
+    path = os.path.join(keep, "fz_%s.py" % tag)
+    with open(path, "w") as f:
+        f.write(src + "\n# findings:\n" + "".join("# " + line + "\n"
+                                                for x in findings for line in x.splitlines()))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--modules", type=int, default=300)
+    ap.add_argument("--budget", type=float, default=1200.0, help="seconds; stops early when spent")
+    ap.add_argument("--functions", type=int, default=4, help="functions per module")
+    ap.add_argument("--calls", type=int, default=40, help="calls per function")
+    ap.add_argument("--keep", default=os.path.join(ROOT, "build", "fuzz-findings"))
+    ap.add_argument("--summary-only", action="store_true")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    tmp = tempfile.mkdtemp(prefix="dynac-fuzz-")
+    modules = calls = served = bad = 0
+    try:
+        for m in range(a.modules):
+            if time.time() - t0 > a.budget:
+                break
+            rng = random.Random(a.seed * 1000003 + m)
+            src, funcs = Gen(rng).module(a.functions)
+            tag = "%d_%d" % (a.seed, m)
+            d = os.path.join(tmp, tag)
+            n, s, findings = run_module(src, funcs, rng, a.calls, d, a.keep, tag)
+            shutil.rmtree(d, ignore_errors=True)
+            modules += 1
+            calls += n
+            served += s
+            for f in findings:
+                bad += 1
+                print("FINDING module seed %d #%d (%s): %s" % (a.seed, m, os.path.join(a.keep, "fz_%s.py" % tag), f),
+                      flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    share = 100.0 * served / calls if calls else 0.0
+    print("fuzz: seed %d: %d modules, %d compared calls, %.1f%% served by kernels, %d findings (%.0f s)"
+          % (a.seed, modules, calls, share, bad, time.time() - t0))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
