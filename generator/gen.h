@@ -72,6 +72,10 @@ typedef struct parsed {
   TSNode root;
   char sha256[65]; /* hex digest of the source bytes */
 } parsed;
+/* Syntax nested deeper than this is refused with file:line:col before any
+ * phase runs (they recurse over the tree; the C stack must hold them). */
+#define DYNAC_MAX_NESTING 1000
+
 /* Reads and parses `path`; on failure reports diagnostics and returns false.
  * trusted_syntax: CPython already accepted the file, so a Tree-sitter ERROR
  * is a parser limitation: not reported here; the functions it touches get a

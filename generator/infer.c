@@ -1303,8 +1303,13 @@ void infer_module(module *m) {
      * one taking objects accepts any argument */
     for (int objects = 0; objects < 2; objects++)
       for (spec *s = f->specs; s; s = s->next) {
-        inst *in = get_inst(m, f, object_ints(m, f, s->args));
+        const type **oargs = object_ints(m, f, s->args);
+        inst *in = get_inst(m, f, oargs);
         if (in && !in->ok) in = widened_inst(m, f, in);
+        if (in && !in->ok && oargs != s->args) { /* ints as objects do not compile (range(n)): */
+          inst *typed = get_inst(m, f, s->args);  /* they stay the int64 ints they were declared */
+          if (typed && typed->ok) in = typed;
+        }
         if (!in || takes_objects(in) != objects) continue;
         bool listed = false;
         inst **tail = &f->insts;

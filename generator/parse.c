@@ -72,25 +72,50 @@ static void index_lines(arena *a, source *s) {
   s->nlines = n;
 }
 
-/* Reports the syntax errors under `n`; returns how many it found. */
-static int report_syntax_errors(const parsed *p, TSNode n, int budget) {
-  if (budget <= 0 || !ts_node_has_error(n)) return 0;
-  if (ts_node_is_missing(n)) {
-    diag_error(&p->src, node_pos(n), "syntax error: missing '%s'; fix the source so that "
-               "'python3 -m py_compile' accepts it", ts_node_type(n));
-    return 1;
-  }
-  if (!strcmp(ts_node_type(n), "ERROR")) {
-    diag_error(&p->src, node_pos(n), "syntax error in the statement starting here; "
-               "'python3 -m py_compile %s' shows the exact place (if CPython accepts the "
-               "file, the Tree-sitter grammar cannot parse it: build with "
-               "'python3 -m dynac build' or --trusted-syntax)", p->src.path);
-    return 1;
-  }
+/* Reports the syntax errors under `root` (at most `budget`), walking the
+ * tree with a cursor: no recursion, whatever the nesting. */
+static int report_syntax_errors(const parsed *p, TSNode root, int budget) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
   int found = 0;
-  uint32_t c = ts_node_child_count(n);
-  for (uint32_t i = 0; i < c && found < budget; i++)
-    found += report_syntax_errors(p, ts_node_child(n, i), budget - found);
+  for (bool down = true; found < budget;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    bool descend = false;
+    if (!down || !ts_node_has_error(n)) {
+    } else if (ts_node_is_missing(n)) {
+      diag_error(&p->src, node_pos(n), "syntax error: missing '%s'; fix the source so that "
+                 "'python3 -m py_compile' accepts it", ts_node_type(n));
+      found++;
+    } else if (!strcmp(ts_node_type(n), "ERROR")) {
+      diag_error(&p->src, node_pos(n), "syntax error in the statement starting here; "
+                 "'python3 -m py_compile %s' shows the exact place (if CPython accepts the "
+                 "file, the Tree-sitter grammar cannot parse it: build with "
+                 "'python3 -m dynac build' or --trusted-syntax)", p->src.path);
+      found++;
+    } else descend = true;
+    if (descend && ts_tree_cursor_goto_first_child(&c)) { down = true; continue; }
+    if (ts_tree_cursor_goto_next_sibling(&c)) { down = true; continue; }
+    down = false; /* back up: the parent's siblings next */
+    if (!ts_tree_cursor_goto_parent(&c)) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+/* The first node nested more than DYNAC_MAX_NESTING levels deep (a null
+ * node if none). The generator's phases recurse over the syntax tree; this
+ * iterative walk bounds their depth before any of them runs. */
+static TSNode first_too_deep(TSNode root) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  TSNode found = {0};
+  int depth = 0;
+  for (;;) {
+    if (depth > DYNAC_MAX_NESTING) { found = ts_tree_cursor_current_node(&c); break; }
+    if (ts_tree_cursor_goto_first_child(&c)) { depth++; continue; }
+    bool more = false;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && ts_tree_cursor_goto_parent(&c)) depth--;
+    if (!more) break;
+  }
+  ts_tree_cursor_delete(&c);
   return found;
 }
 
@@ -125,6 +150,13 @@ bool parse_file(arena *a, const char *path, bool trusted_syntax, parsed *out) {
   out->root = ts_tree_root_node(out->tree);
   if (ts_node_has_error(out->root) && !trusted_syntax) {
     report_syntax_errors(out, out->root, 5);
+    return false;
+  }
+  TSNode deep = first_too_deep(out->root);
+  if (!ts_node_is_null(deep)) {
+    diag_error(&out->src, node_pos(deep), "nested too deeply for dynac (more than %d levels of "
+               "syntax; a chain like x + x + ... counts one level per operator): split the "
+               "expression or block, e.g. into partial sums", DYNAC_MAX_NESTING);
     return false;
   }
   return true;

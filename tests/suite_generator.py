@@ -42,6 +42,28 @@ def error_cases():
 
 
 @case
+def deep_nesting_is_a_diagnostic():
+    """7,000 terms of x + x + ..., 10,000 nots: a file:line:col error from the
+    generator and from `python3 -m dynac build`, never a crash (the generator
+    segfaulted) or a Python traceback."""
+    from harness import dynac_cmd
+    bad = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, expr in [("sum_chain", " + ".join(["x"] * 7000)), ("nots", "not " * 10000 + "x")]:
+            path = os.path.join(tmp, name + ".py")
+            open(path, "w").write("def f(x):\n    return %s\n" % expr)
+            for cmd in ("build", "explain"):
+                r = gen(cmd, "--all", path, "-o", tmp)
+                if r.returncode != 1 or "%s.py:2:" % name not in r.stderr or \
+                        "nested too deeply" not in r.stderr:
+                    bad.append("%s %s: rc %d %s" % (cmd, name, r.returncode, r.stderr[-500:]))
+            r = dynac_cmd("build", "--all", path, "-o", tmp)
+            if r.returncode == 0 or "Traceback" in r.stderr or "error" not in r.stderr:
+                bad.append("python -m dynac build %s: rc %d %s" % (name, r.returncode, r.stderr[-800:]))
+    return not bad, "\n".join(bad)
+
+
+@case
 def unreadable_inputs():
     with tempfile.TemporaryDirectory() as tmp:
         r1 = gen("build", os.path.join(tmp, "missing.py"), "-o", tmp)

@@ -257,6 +257,11 @@ def _syntax_errors(args):
                 print("%5d | %s\n      | %s^" % (e.lineno, line, " " * max((e.offset or 1) - 1, 0)),
                       file=sys.stderr)
             continue
+        except (RecursionError, MemoryError) as e:
+            bad += 1  # CPython cannot compile it either: nesting deeper than its compiler takes
+            print("%s:1:1: error: CPython cannot compile this file (%s: nested too deeply); "
+                  "split the deepest expression or block" % (a, type(e).__name__), file=sys.stderr)
+            continue
         except (OSError, ValueError):
             pass  # the generator reports unreadable files
         keep.append(a)
