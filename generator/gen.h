@@ -338,6 +338,9 @@ typedef struct func {
                               the hidden locals of comprehensions */
   int nbase;               /* locals [0, nbase): the function's own names (cur_after's
                               index) */
+  int locals_cap;          /* ir.c: room in locals/local_cnames */
+  int *name_index;         /* ir.c: hash table of base names -> local (-1: empty) */
+  int name_cap, name_count;
   const char **locals;     /* Python names (a versioned name appears again) */
   const char **local_cnames; /* unique C names: "x", "x_1", ... */
   stmt *body;

@@ -73,6 +73,9 @@ typedef struct lower {
   func *f;
   int depth;       /* 0: the function's top-level block (straight-line code) */
   int *current;    /* per base local: the local index of its current version */
+  int *nversions;  /* per base local: versions made so far (new_version) */
+  int *snapshot;   /* `current` as the last top-level statement's cur_after, NULL once
+                      a version was made since (statements share it until then) */
   bool *seen;      /* per base local: bound (or a parameter) earlier in the code */
   int ncurrent;
   int dynamic[256]; /* versions bound by interpreted statements */
@@ -128,23 +131,57 @@ slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
 }
 
 /* ---- locals -------------------------------------------------------------- */
-static int find_local(func *f, const char *name) {
-  for (int i = 0; i < f->nlocals; i++) if (!strcmp(f->locals[i], name)) return i;
-  return -1;
+/* Base names are found through a hash table (open addressing, FNV-1a) on
+ * the function: a lookup per name read or written, so a linear scan would
+ * make a function with many names quadratic. */
+static uint32_t name_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+static int *name_slot(func *f, const char *name) {
+  uint32_t mask = (uint32_t)f->name_cap - 1;
+  for (uint32_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+    if (f->name_index[i] < 0 || !strcmp(f->locals[f->name_index[i]], name)) return &f->name_index[i];
+}
+static void index_name(lower *L, int local) {
+  func *f = L->f;
+  if (2 * (f->name_count + 1) > f->name_cap) { /* grow: keep it at most half full */
+    int old_cap = f->name_cap, *old = f->name_index;
+    f->name_cap = old_cap ? 2 * old_cap : 64;
+    f->name_index = arena_alloc(L->m->a, sizeof(int) * (size_t)f->name_cap);
+    for (int i = 0; i < f->name_cap; i++) f->name_index[i] = -1;
+    for (int i = 0; i < old_cap; i++) if (old[i] >= 0) *name_slot(f, f->locals[old[i]]) = old[i];
+  }
+  int *slot = name_slot(f, f->locals[local]);
+  if (*slot < 0) { *slot = local; f->name_count++; }
 }
 
+/* The base local named `name`, or -1 (versions repeat their base's name
+ * after it; only base names are indexed). */
+static int find_local(func *f, const char *name) {
+  return f->name_cap ? *name_slot(f, name) : -1;
+}
+
+/* Appends a local; the name arrays grow by doubling (amortised O(1): a
+ * long function has a version per rebinding). */
 static int append_local(lower *L, const char *name, const char *cname) {
   func *f = L->f;
-  const char **nl = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->nlocals + 1));
-  const char **nc = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->nlocals + 1));
-  if (f->nlocals) {
-    memcpy(nl, f->locals, sizeof(char *) * (size_t)f->nlocals);
-    memcpy(nc, f->local_cnames, sizeof(char *) * (size_t)f->nlocals);
+  if (f->nlocals == f->locals_cap) {
+    int cap = f->locals_cap ? 2 * f->locals_cap : 16;
+    const char **nl = arena_alloc(L->m->a, sizeof(char *) * (size_t)cap);
+    const char **nc = arena_alloc(L->m->a, sizeof(char *) * (size_t)cap);
+    if (f->nlocals) {
+      memcpy(nl, f->locals, sizeof(char *) * (size_t)f->nlocals);
+      memcpy(nc, f->local_cnames, sizeof(char *) * (size_t)f->nlocals);
+    }
+    f->locals = nl;
+    f->local_cnames = nc;
+    f->locals_cap = cap;
   }
-  nl[f->nlocals] = name;
-  nc[f->nlocals] = cname;
-  f->locals = nl;
-  f->local_cnames = nc;
+  f->locals[f->nlocals] = name;
+  f->local_cnames[f->nlocals] = cname;
+  if (!f->nbase) index_name(L, f->nlocals); /* a base name: before lowering fixes them */
   return f->nlocals++;
 }
 
@@ -171,11 +208,11 @@ static int resolve_local(lower *L, const char *name) {
  * name (its own C variable and type): reads after it see the new value,
  * reads before it the old one, exactly as in CPython. */
 static int new_version(lower *L, int base) {
-  int k = 1;
-  for (int i = 0; i < L->f->nlocals; i++) if (!strcmp(L->f->locals[i], L->f->locals[base])) k++;
+  int k = ++L->nversions[base]; /* x_1, x_2, ...: the count of x's versions so far */
   int v = append_local(L, L->f->locals[base],
-                       arena_printf(L->m->a, "%s_%d", L->f->locals[base], k - 1));
+                       arena_printf(L->m->a, "%s_%d", L->f->locals[base], k));
   L->current[base] = v;
+  L->snapshot = NULL; /* the next statement's cur_after is a new one */
   return v;
 }
 
@@ -1752,9 +1789,12 @@ static stmt *lower_block(lower *L, TSNode block) {
     }
     if (!s) continue; /* the break is recorded; keep lowering to find all */
     if (split) s->split_id = L->f->nsplit++;
-    if (L->depth == 0) {
-      s->cur_after = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
-      memcpy(s->cur_after, L->current, sizeof(int) * (size_t)L->ncurrent);
+    if (L->depth == 0) { /* shared while no name gets a new version: linear in the length */
+      if (!L->snapshot) {
+        L->snapshot = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
+        memcpy(L->snapshot, L->current, sizeof(int) * (size_t)L->ncurrent);
+      }
+      s->cur_after = L->snapshot;
     }
     *tail = s;
     tail = &s->next;
@@ -1787,6 +1827,7 @@ void ir_lower_func(module *m, func *f) {
   L.ncurrent = f->nbase = f->nlocals;
   L.current = arena_alloc(m->a, sizeof(int) * (size_t)(f->nlocals + 1));
   L.seen = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  L.nversions = arena_alloc(m->a, sizeof(int) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < f->nlocals; i++) {
     L.current[i] = i;
     L.seen[i] = i < f->nparams;
