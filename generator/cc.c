@@ -17,16 +17,36 @@
 
 extern char **environ;
 
+/* $CFLAGS, split at blanks (no quoting), appended to argv from *n on:
+ * `CFLAGS="-fsanitize=address,undefined -g" dynac build` (make sanitize). */
+static void add_user_cflags(char **argv, int *n, int cap, char *copy) {
+  for (char *tok = strtok(copy, " \t\n"); tok && *n < cap - 1; tok = strtok(NULL, " \t\n"))
+    argv[(*n)++] = tok;
+}
+
 bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   char tmp[4096], inc1[4200], inc2[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", so_path, (long)getpid());
   snprintf(inc1, sizeof inc1, "-I%s", o->dynac_include);
   snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
-  char *argv[] = {(char *)o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
-                  "-Wall", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-label",
-                  "-Wno-unused-but-set-variable", "-Wno-tautological-compare", inc1, inc2, "-o", tmp, (char *)c_path, "-lm", NULL};
+  const char *fixed[] = {o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
+                         "-Wall", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-label",
+                         "-Wno-unused-but-set-variable", "-Wno-tautological-compare", inc1, inc2};
+  enum { CAP = 256 };
+  char *argv[CAP];
+  int n = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) argv[n++] = (char *)fixed[i];
+  const char *user = getenv("CFLAGS");
+  char *copy = strdup(user ? user : "");
+  add_user_cflags(argv, &n, CAP - 5, copy);
+  argv[n++] = "-o";
+  argv[n++] = tmp;
+  argv[n++] = (char *)c_path;
+  argv[n++] = "-lm";
+  argv[n] = NULL;
   pid_t pid;
   int rc = posix_spawnp(&pid, o->cc, NULL, NULL, argv, environ);
+  free(copy);
   if (rc != 0) {
     diag_plain("cannot run the C compiler '%s': %s; install gcc or set CC", o->cc, strerror(rc));
     return false;

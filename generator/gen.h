@@ -403,6 +403,15 @@ typedef struct modconst {   /* module-level NAME = <constant expression> */
   TSNode value;             /* the expression assigned (the only one when assignments == 1) */
 } modconst;
 
+/* A function dynac does not compile yet because of where it is defined: a
+ * method, a function nested in another, a lambda (scope.c finds them so
+ * that explain lists every function of the module). */
+typedef struct other_func {
+  const char *qualname;     /* CPython's __qualname__: C.m, f.<locals>.g, f.<locals>.<lambda> */
+  srcpos pos;
+  const char *reason;
+} other_func;
+
 typedef struct module {
   arena *a;
   parsed p;
@@ -410,6 +419,8 @@ typedef struct module {
   const char *modname;      /* file stem */
   func **funcs;
   int nfuncs;
+  other_func *others;       /* methods, nested functions, lambdas, in source order */
+  int nothers;
   modconst *consts;
   int nconsts;
   const char **math_module_names; /* names bound by `import math [as m]` */

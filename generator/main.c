@@ -424,41 +424,52 @@ static void print_ops(module *m, func *f) {
   puts(f->partial ? " (per region, in each specialisation)" : "");
 }
 
+/* What explain says of f after its name: compiled, partially, or why not
+ * (one text for the text and the JSON output). */
+static const char *func_status(module *m, func *f) {
+  bool compiled = is_compiled(m, f);
+  bool callee_kernel = false;
+  for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
+  if (compiled && f->partial) {
+    int rl[64];
+    int nreg = emit_region_lines(m, f, rl, 32);
+    strbuf b = {0};
+    sb_printf(&b, "partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
+              nreg == 1 ? "s" : "");
+    for (int r = 0; r < nreg && r < 32; r++) sb_printf(&b, "%s %d-%d", r ? "," : "", rl[2 * r], rl[2 * r + 1]);
+    sb_printf(&b, "); the graph breaks below run in the interpreter, in a resume function%s",
+              f->is_root ? "" : " (not a root: only inside a root's call)");
+    char *r = arena_strdup(m->a, b.data);
+    sb_free(&b);
+    return r;
+  }
+  if (f->partial && !compiled)
+    return arena_printf(m->a, "not compiled: graph break at line %d: %s (no statement around the "
+                        "breaks compiles)", f->breaks->pos.line, f->breaks->reason);
+  if (compiled && !f->is_root) return "compiled (not a root: its kernels run only inside a root's call)";
+  if (compiled) return "compiled";
+  if (callee_kernel) return "compiled only as a callee of other kernels (not a root)";
+  if (f->disabled) return "not compiled: disabled by @disable (runs in the interpreter)";
+  if (!f->is_root) return "not compiled: not a compile root (decorate it with @dynac.compile, "
+                          "record a profile, or build with --all)";
+  return arena_printf(m->a, "not compiled: %s", f->not_compiled ? f->not_compiled
+                                                                : "no specialisation compiled");
+}
+
 static void explain_text(module *m, const phase_times *pt) {
   int nk, nc = count_compiled(m, &nk);
   int nbreaks = 0, ngraphs = 0;
   for (int i = 0; i < m->nfuncs; i++) for (gbreak *b = m->funcs[i]->breaks; b; b = b->next) nbreaks++;
   for (int i = 0; i < m->nfuncs; i++) ngraphs += graph_count(m, m->funcs[i]);
   printf("%s: %d functions, %d compiled (%d specialisations), %d graphs, %d graph breaks\n",
-         m->path, m->nfuncs, nc, nk, ngraphs, nbreaks);
+         m->path, m->nfuncs + m->nothers, nc, nk, ngraphs, nbreaks);
   if (ts_node_has_error(m->p.root))
     printf("note: the Tree-sitter grammar could not parse parts of this file (CPython can); "
            "functions there are not compiled\n");
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     bool compiled = is_compiled(m, f);
-    bool callee_kernel = false;
-    for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
-    printf("\n%s (%s:%d): ", f->qualname, m->path, f->pos.line);
-    int rl[64];
-    int nreg = emit_region_lines(m, f, rl, 32);
-    if (compiled && f->partial) {
-      printf("partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
-             nreg == 1 ? "s" : "");
-      for (int r = 0; r < nreg && r < 32; r++) printf("%s %d-%d", r ? "," : "", rl[2 * r], rl[2 * r + 1]);
-      printf("); the graph breaks below run in the interpreter, in a resume function%s\n",
-             f->is_root ? "" : " (not a root: only inside a root's call)");
-    } else if (f->partial && !compiled) {
-      printf("not compiled: graph break at line %d: %s (no statement around the breaks "
-             "compiles)\n", f->breaks->pos.line, f->breaks->reason);
-    } else if (compiled && !f->is_root) {
-      puts("compiled (not a root: its kernels run only inside a root's call)");
-    } else if (compiled) puts("compiled");
-    else if (callee_kernel) puts("compiled only as a callee of other kernels (not a root)");
-    else if (f->disabled) puts("not compiled: disabled by @disable (runs in the interpreter)");
-    else if (!f->is_root) puts("not compiled: not a compile root (decorate it with @dynac.compile, "
-                               "record a profile, or build with --all)");
-    else printf("not compiled: %s\n", f->not_compiled ? f->not_compiled : "no specialisation compiled");
+    printf("\n%s (%s:%d): %s\n", f->qualname, m->path, f->pos.line, func_status(m, f));
     if (compiled) print_ops(m, f);
     for (inst *in = f->insts; in; in = in->next_root) {
       if (f->partial && !compiled) continue;
@@ -480,6 +491,9 @@ static void explain_text(module *m, const phase_times *pt) {
       printf("    hint: %s\n", b->hint);
     }
   }
+  for (int i = 0; i < m->nothers; i++)
+    printf("\n%s (%s:%d): not compiled: %s\n", m->others[i].qualname, m->path, m->others[i].pos.line,
+           m->others[i].reason);
   printf("\ncompile times (ms): parse %.3f, scope %.3f, annotations %.3f, infer %.3f\n",
          pt->parse, pt->scope, pt->annotations, pt->infer);
 }
@@ -515,7 +529,10 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
       cJSON_AddItemToArray(jr, x);
     }
     cJSON_AddBoolToObject(jf, "root", f->is_root);
-    if (!compiled && f->not_compiled) cJSON_AddStringToObject(jf, "reason", f->not_compiled);
+    const char *status = func_status(m, f);
+    cJSON_AddStringToObject(jf, "status", status);
+    if (!compiled) /* the text's reason, without its "not compiled: " */
+      cJSON_AddStringToObject(jf, "reason", strncmp(status, "not compiled: ", 14) ? status : status + 14);
     cJSON *specs = cJSON_AddArrayToObject(jf, "specialisations");
     for (inst *in = f->insts; in; in = in->next_root) {
       cJSON *js = cJSON_CreateObject();
@@ -550,6 +567,22 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
       cJSON_AddStringToObject(x, "hint", b->hint);
       cJSON_AddItemToArray(jb, x);
     }
+    cJSON_AddItemToArray(fns, jf);
+  }
+  for (int i = 0; i < m->nothers; i++) {
+    cJSON *jf = cJSON_CreateObject();
+    cJSON_AddStringToObject(jf, "qualname", m->others[i].qualname);
+    cJSON_AddNumberToObject(jf, "line", m->others[i].pos.line);
+    cJSON_AddNumberToObject(jf, "graph_count", 0);
+    cJSON_AddBoolToObject(jf, "compiled", false);
+    cJSON_AddBoolToObject(jf, "partial", false);
+    cJSON_AddBoolToObject(jf, "root", false);
+    cJSON_AddStringToObject(jf, "status", arena_printf(m->a, "not compiled: %s", m->others[i].reason));
+    cJSON_AddStringToObject(jf, "reason", m->others[i].reason);
+    cJSON_AddArrayToObject(jf, "ops_per_graph");
+    cJSON_AddArrayToObject(jf, "regions");
+    cJSON_AddArrayToObject(jf, "specialisations");
+    cJSON_AddArrayToObject(jf, "graph_breaks");
     cJSON_AddItemToArray(fns, jf);
   }
   cJSON_AddNumberToObject(fo, "graph_count", ngraphs);

@@ -222,7 +222,59 @@ static void scope_nested_bindings(module *m, TSNode n) {
   for (uint32_t i = 0; i < c; i++) scope_nested_bindings(m, ts_node_named_child(n, i));
 }
 
+/* Every function of the module that is not a module-level def: methods
+ * (in classes), nested functions and lambdas, with CPython's qualname. An
+ * iterative walk (the tree's depth is bounded by parse.c, the name stack
+ * by the same bound). */
+static void scope_other_functions(module *m) {
+  TSTreeCursor c = ts_tree_cursor_new(m->p.root);
+  const char **prefix = arena_alloc(m->a, sizeof(char *) * (DYNAC_MAX_NESTING + 2));
+  prefix[0] = ""; /* prefix[d]: the qualname prefix inside the node at depth d */
+  int depth = 0, cap = 0;
+  for (bool down = true;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    const char *t = ts_node_type(n);
+    const char *inner = prefix[depth];
+    if (down) {
+      bool def = !strcmp(t, "function_definition"), cls = !strcmp(t, "class_definition");
+      bool lam = !strcmp(t, "lambda") && ts_node_is_named(n); /* not the keyword's token */
+      const char *name = def || cls ? node_text(m->a, &m->p, child_by_field(n, "name")) : "<lambda>";
+      bool nested = *prefix[depth] != 0;
+      bool top_def = def && !nested && (depth == 1 || (depth == 2 && node_is(ts_node_parent(n),
+                                                                              "decorated_definition")));
+      if ((def && !top_def) || lam) {
+        const char *reason = lam ? "a lambda (lambdas are not compiled yet)"
+                             : !nested ? "defined inside a module-level if/for/try/with block "
+                               "(not compiled yet: define it at the top level)"
+                             : strstr(prefix[depth], "<locals>") ? "a nested function (functions "
+                               "defined inside functions are not compiled yet)"
+                             : "a method (methods are not compiled yet)";
+        if (m->nothers == cap) {
+          cap = cap ? 2 * cap : 16;
+          other_func *o = arena_alloc(m->a, sizeof(other_func) * (size_t)cap);
+          if (m->nothers) memcpy(o, m->others, sizeof(other_func) * (size_t)m->nothers);
+          m->others = o;
+        }
+        m->others[m->nothers++] = (other_func){arena_printf(m->a, "%s%s", prefix[depth], name),
+                                               node_pos(n), reason};
+      }
+      if (def || lam) inner = arena_printf(m->a, "%s%s.<locals>.", prefix[depth], name);
+      else if (cls) inner = arena_printf(m->a, "%s%s.", prefix[depth], name);
+      if (depth <= DYNAC_MAX_NESTING && ts_tree_cursor_goto_first_child(&c)) {
+        prefix[++depth] = inner;
+        continue;
+      }
+    }
+    if (ts_tree_cursor_goto_next_sibling(&c)) { down = true; continue; }
+    down = false;
+    if (!ts_tree_cursor_goto_parent(&c)) break;
+    depth--;
+  }
+  ts_tree_cursor_delete(&c);
+}
+
 bool scope_module(module *m) {
+  scope_other_functions(m);
   TSNode root = m->p.root;
   uint32_t c = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < c; i++) {

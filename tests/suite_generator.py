@@ -131,6 +131,21 @@ def golden_cases():
 
 
 @case
+def explain_json_agrees_with_text():
+    """--json lists the functions the text does, each compiled or with the
+    text's reason (a reason was missing where the text gave one)."""
+    import json
+    src = os.path.join(ROOT, "tests", "golden", "every_function.py")
+    text = gen("explain", src).stdout
+    data = json.loads(gen("explain", src, "--json").stdout)[0]["functions"]
+    bad = [f["qualname"] for f in data
+           if "\n%s (%s:%d): %s" % (f["qualname"], src, f["line"], f["status"]) not in text
+           or (not f["compiled"] and not f.get("reason"))]
+    header = "%s: %d functions" % (src, len(data))
+    return not bad and header in text and len(data) == 7, (bad, header, text[:300])
+
+
+@case
 def explain_json():
     import json
     src = os.path.join(ROOT, "tests", "golden", "breaks.py")
