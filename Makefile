@@ -26,7 +26,7 @@ GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
            -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
 
-.PHONY: all deps generator python-module test bench fuzz sanitize sweep clean install FORCE
+.PHONY: all deps generator python-module test bench fuzz sanitize stress sweep clean install FORCE
 all: deps
 	@$(MAKE) --no-print-directory generator python-module
 
@@ -110,6 +110,18 @@ sanitize: all
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(PYTHON) tests/sanitize.py
+
+# The generator, built with the sanitizers, over mutated stdlib files
+# (tests/stress.py): no signal, no hang, no internal error, no sanitizer report.
+STRESS_SEED ?= 1
+STRESS_MUTANTS ?= 200
+$(BUILD)/asan/dynac: $(wildcard generator/*.c) generator/gen.h $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
+	@mkdir -p $(BUILD)/asan
+	$(CC) -std=gnu11 $(SAN_FLAGS) $(WARN) $(GEN_DEFS) $(wildcard generator/*.c) \
+	  $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o -o $@ -ltree-sitter -lcjson -lmd -lm
+stress: all $(BUILD)/asan/dynac
+	DYNAC_GENERATOR=$(ROOT)/$(BUILD)/asan/dynac ASAN_OPTIONS=abort_on_error=1 \
+	  PYTHONPATH=$(PYBUILD) $(PYTHON) tests/stress.py --seed $(STRESS_SEED) --mutants $(STRESS_MUTANTS)
 
 # The generator over the whole stdlib: no crash, no hang, no C that fails to compile.
 sweep: all

@@ -140,8 +140,9 @@ def compare_corpus(C, E, cases, run, label, reported=None):
 
 
 def generator():
+    """The generator binary: $DYNAC_GENERATOR (make stress's sanitized one), else the build's."""
     from dynac import _config
-    return _config.GENERATOR
+    return os.environ.get("DYNAC_GENERATOR") or _config.GENERATOR
 
 
 def done():

@@ -86,6 +86,18 @@ def long_functions_cost_linear_memory():
 
 
 @case
+def hostile_inputs_sample():
+    """A few mutants of tests/stress.py (make stress runs 200 under ASan)."""
+    import contextlib
+    import io
+    import stress
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = stress.main(["--seed", "3", "--mutants", "10"])
+    return rc == 0, out.getvalue()[-3000:]
+
+
+@case
 def unreadable_inputs():
     with tempfile.TemporaryDirectory() as tmp:
         r1 = gen("build", os.path.join(tmp, "missing.py"), "-o", tmp)
