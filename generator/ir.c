@@ -1289,6 +1289,13 @@ static bool lower_for_body(lower *L, TSNode n, stmt *s) {
   return true;
 }
 
+/* Is local version v bound by an interpreted statement that says nothing
+ * of its type (range_it = range(n), a value dynac does not model)? */
+static bool bound_by_interpreter(lower *L, int v) {
+  for (int i = 0; i < L->ndynamic; i++) if (L->dynamic[i] == v) return L->hint[i] == NULL;
+  return false;
+}
+
 /* for target in c | enumerate(c[, start]) | zip(c1, c2, ...) | reversed(c):
  * c a list, tuple or buffer (checked by infer.c). */
 static stmt *lower_for_iter(lower *L, TSNode n, TSNode right, bool clause) {
@@ -1314,6 +1321,11 @@ static stmt *lower_for_iter(lower *L, TSNode n, TSNode right, bool clause) {
     s->u.for_.how = *how;
     if (*how == 'e' && na == 2) { s->u.for_.start = a[1]; na = 1; }
   } else if (!(a[0] = lower_expr(L, right))) {
+    return NULL;
+  } else if (a[0]->kind == EX_LOCAL && bound_by_interpreter(L, a[0]->u.local)) {
+    /* its header runs in the interpreter; its body is split into regions */
+    gb(L, right, "unsupported-loop", arena_printf(L->m->a, "for loop over '%s', bound by "
+       "interpreted code (its type is not known here)", text(L, right)));
     return NULL;
   }
   s->u.for_.niters = na;
