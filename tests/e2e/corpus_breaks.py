@@ -111,6 +111,18 @@ def recursive_partial(n):
 
 
 @dynac.compile(signatures=["(int)"])
+def range_value(n):
+    """A loop over a range object held in a local (a graph break) still
+    compiles its body: the inner loop is a region."""
+    range_it = range(n)
+    t = 0.0
+    for _ in range_it:
+        for i in range(10):
+            t += i * 0.5
+    return t
+
+
+@dynac.compile(signatures=["(int)"])
 def live_out_refs(n):
     """A region's list live-out holds one reference, as the frame's local
     does: every list but the last is referenced by `kept` alone at the end
@@ -228,4 +240,4 @@ EXPECT_REGIONS = {"nested_loop_control", "while_with_try", "over_list", "nested_
 "print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
                   "loop_with_print", "region_raises", "live_out_unbound", "with_block",
                   "recursive_partial", "keyword_called", "recursive_default",
-                  "live_out_refs"}
+                  "live_out_refs", "range_value"}

@@ -28,6 +28,7 @@ INPUTS = {
     "recursive_partial": [(1,), (5,), (12,), (25,)],
     "recursive_default": [(0,), (1,), (5, True), (-3, False)],
     "live_out_refs": [(0,), (1,), (5,)],
+    "range_value": [(0,), (1,), (7,), (-2,)],
     "keyword_called": [(1.5, 2.0), (2.0, 0.5), (-1.0, 0.5)],
     "caller_of_keyword": [(1.5,), (3.0,)],
     "generator_is_never_partial": [(3,)],
