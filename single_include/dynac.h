@@ -883,11 +883,14 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
  * the glue undoes the writes in reverse order and the untouched call runs in
  * the interpreter, which gives CPython's answer: deoptimisation stays "run it
  * again" (the idea is the rollback of transactional JITs). On success the
- * log is dropped (old values released). The log holds at most
- * DYNAC_UNDO_MAX writes per call; past that, writes are counted as `lost`
- * and a failure afterwards redoes the operation through the C API to raise
- * CPython's exception, or raises dynac_deopt_after_effect. Each generated
- * module has its own log (static), shared by its kernels. */
+ * log is dropped (old values released). The log holds DYNAC_UNDO_MAX
+ * writes per call; past that, a list about to be written is saved whole
+ * once ('L') and buffers' spans are (dynac_view_log), so the call stays
+ * undoable. Only writes no copy covers (lists a kernel made, past the
+ * limit; no memory) are counted as `lost`; a failure afterwards redoes the
+ * operation through the C API to raise CPython's exception, or raises
+ * dynac_deopt_after_effect. Each generated module has its own log
+ * (static), shared by its kernels. */
 #ifndef DYNAC_UNDO_MAX
 #define DYNAC_UNDO_MAX 65536
 #endif
@@ -899,7 +902,8 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
 typedef struct dynac_undo_entry {
   char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
                          'I' insert at k, 'N' a list the kernel made (kept: `old`),
-                         'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span */
+                         'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span,
+                         'L' a list's whole contents (`old`: a copy), once the log is long */
   unsigned char size; /* 'B': item size */
   Py_ssize_t k;       /* list index; 'S': bytes saved */
   union {
@@ -914,7 +918,11 @@ typedef struct dynac_undo_log {
   dynac_undo_entry *e;
   size_t n, cap;
   size_t lost;        /* writes not recorded (log full) since the log was last empty */
+  PyObject **copied;  /* set (open addressing, NULL empty, DYNAC__UNDO_GONE removed) of the
+                         lists saved whole by an 'L' entry: their writes need no entry */
+  size_t copied_cap, copied_used;
 } dynac_undo_log;
+#define DYNAC__UNDO_GONE ((PyObject *)1)
 static DYNAC_UNDO_TLS dynac_undo_log dynac__undo;
 /* The calling thread's log, read once per kernel: the empty asm hides the
  * value's origin so the compiler keeps it in a register or on the stack
@@ -940,6 +948,42 @@ static inline dynac_undo_entry *dynac_undo_push(dynac_undo_log *u) {
   }
   return &u->e[u->n++];
 }
+/* The set of lists saved whole (dynac_undo_copy_list). */
+static inline PyObject **dynac__undo_copied_slot(dynac_undo_log *u, PyObject *l, int for_insert) {
+  size_t mask = u->copied_cap - 1, h = ((size_t)l >> 4) & mask;
+  PyObject **free_slot = NULL;
+  for (;; h = (h + 1) & mask) {
+    PyObject *x = u->copied[h];
+    if (x == l) return &u->copied[h];
+    if (x == DYNAC__UNDO_GONE && !free_slot) free_slot = &u->copied[h];
+    if (!x) return for_insert ? (free_slot ? free_slot : &u->copied[h]) : NULL;
+  }
+}
+static inline int dynac__undo_is_copied(dynac_undo_log *u, PyObject *l) {
+  return u->copied_used && dynac__undo_copied_slot(u, l, 0) != NULL;
+}
+static inline void dynac__undo_forget_copy(dynac_undo_log *u, PyObject *l) {
+  PyObject **slot = u->copied_used ? dynac__undo_copied_slot(u, l, 0) : NULL;
+  if (slot) *slot = DYNAC__UNDO_GONE;
+  if (slot && --u->copied_used == 0) memset(u->copied, 0, u->copied_cap * sizeof *u->copied);
+}
+/* Records that list `l` is saved whole; 0 without memory for it. */
+static int dynac__undo_note_copy(dynac_undo_log *u, PyObject *l) {
+  if (2 * (u->copied_used + 1) > u->copied_cap) { /* at most half full: rehash */
+    size_t old_cap = u->copied_cap, cap = old_cap ? 2 * old_cap : 64;
+    PyObject **old = u->copied, **fresh = (PyObject **)PyMem_RawCalloc(cap, sizeof *fresh);
+    if (!fresh) return 0;
+    u->copied = fresh;
+    u->copied_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i] && old[i] != DYNAC__UNDO_GONE) *dynac__undo_copied_slot(u, old[i], 1) = old[i];
+    PyMem_RawFree(old);
+  }
+  *dynac__undo_copied_slot(u, l, 1) = l;
+  u->copied_used++;
+  return 1;
+}
+
 /* Can every write since `mark` be undone? (the log lost none of them).
  * Kernels that write read the thread's log once, into dynac__u (a TLS
  * access in a shared library is a call). */
@@ -953,6 +997,10 @@ static inline void dynac_undo_commit(size_t mark) {
     dynac_undo_entry *e = &u->e[--u->n];
     if (e->kind == 'O' || e->kind == 'P' || e->kind == 'N') Py_DECREF(e->old);
     if (e->kind == 'S') PyMem_RawFree(e->was.copy);
+    if (e->kind == 'L') {
+      dynac__undo_forget_copy(u, e->of.list);
+      Py_DECREF(e->old);
+    }
   }
   if (u->n == 0) u->lost = 0;
 }
@@ -977,6 +1025,11 @@ static inline void dynac_undo_rollback(size_t mark) {
       Py_DECREF(e->old);
       break;
     case 'N': Py_DECREF(e->old); break; /* after the writes to it were undone (newer entries) */
+    case 'L': /* the list as it was when copied; its later writes were not logged */
+      (void)PyList_SetSlice(e->of.list, 0, PyList_GET_SIZE(e->of.list), e->old);
+      dynac__undo_forget_copy(u, e->of.list);
+      Py_DECREF(e->old);
+      break;
     case 'S': /* the span as it was when the copy was made; later writes were not logged */
       memcpy(e->at, e->was.copy, (size_t)e->k);
       PyMem_RawFree(e->was.copy);
@@ -1262,14 +1315,52 @@ static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
 static inline int dynac_plain_value(PyObject *o) {
   return PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) || o == Py_None;
 }
+/* Past DYNAC_UNDO_MAX entries, a list about to be written is saved whole
+ * once (an 'L' entry holding a copy of its items, made before the write),
+ * and its further writes need no entry: a long call stays undoable with
+ * memory bounded by the lists it writes, not by its writes. Rolling back
+ * newest first restores the copy, then the older entries. 0 when the list
+ * is saved (now or before), 1 when the log lost the write (no memory). */
+static DYNAC_NOINLINE int dynac__undo_copy_list(dynac_undo_log *u, PyObject *l) {
+  if (dynac__undo_is_copied(u, l)) return 0;
+  if (u->lost) return 1; /* the call cannot be rolled back anyway */
+  PyObject *copy = PyList_GetSlice(l, 0, PyList_GET_SIZE(l));
+  dynac_undo_entry *e = NULL;
+  if (copy && dynac__undo_note_copy(u, l)) {
+    if (u->n == u->cap) { /* past the limit: 'L' entries are bounded by the lists */
+      dynac_undo_entry *grown = (dynac_undo_entry *)PyMem_RawRealloc(u->e, 2 * u->cap * sizeof *grown);
+      if (grown) { u->e = grown; u->cap *= 2; }
+    }
+    if (u->n < u->cap) e = &u->e[u->n++];
+    else dynac__undo_forget_copy(u, l);
+  }
+  if (!e) {
+    Py_XDECREF(copy);
+    PyErr_Clear();
+    u->lost++;
+    return 1;
+  }
+  e->kind = 'L';
+  e->of.list = l;
+  e->old = copy;
+  return 0;
+}
+/* The entry for a write to list `l`, or NULL when it needs none (saved
+ * whole) or the log lost it: call before the write. */
+static inline dynac_undo_entry *dynac_undo_push_list(dynac_undo_log *u, PyObject *l) {
+  if (DYNAC_LIKELY(u->n < DYNAC_UNDO_MAX)) return dynac_undo_push(u);
+  (void)dynac__undo_copy_list(u, l);
+  return NULL;
+}
+
 /* l[k] = v for a list `l` and an in-range k whose old value is plain;
  * `v` is stolen (a new reference, NULL on MemoryError: returns -1). The old
- * value goes to the undo log (or is released when the log is full). */
+ * value goes to the undo log (or is released when none is needed). */
 static inline int dynac_list_store(dynac_undo_log *u, PyObject *l, Py_ssize_t k, PyObject *v) {
   if (!v) return -1;
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
   PyObject *old = PyList_GET_ITEM(l, k);
   PyList_SET_ITEM(l, k, v);
-  dynac_undo_entry *e = dynac_undo_push(u);
   if (e) { e->kind = 'O'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
   return 0;
@@ -1284,9 +1375,11 @@ static DYNAC_NOINLINE int dynac__list_store_new_float(dynac_undo_log *u, PyObjec
  * log entry and the write; a new float object is made out of line.) */
 DYNAC_HOT_INLINE int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k, double x) {
   PyObject *old = PyList_GET_ITEM(l, k);
+  if (DYNAC_UNLIKELY(u->n >= DYNAC_UNDO_MAX) && u->lost == 0)
+    (void)dynac__undo_copy_list(u, l); /* the copy holds the old float: not mutated below */
   if (DYNAC_LIKELY(PyFloat_CheckExact(old) && Py_REFCNT(old) == 1)) {
-    if (DYNAC_LIKELY(u->lost == 0)) { /* else the call cannot be rolled back: no entry is of use */
-      dynac_undo_entry *e = dynac_undo_push(u);
+    if (DYNAC_LIKELY(u->lost == 0) && !dynac__undo_is_copied(u, l)) {
+      dynac_undo_entry *e = dynac_undo_push(u); /* else no entry is of use (or needed) */
       if (e) { e->kind = 'F'; e->of.list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
     }
     ((PyFloatObject *)old)->ob_fval = x;
@@ -1341,8 +1434,12 @@ static inline PyObject *dynac_list_slice(PyObject *l, int has_lo, int64_t lo, in
 }
 /* l.append(v) (v borrowed); -1 with MemoryError. */
 static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v) {
-  if (!v || PyList_Append(l, v) < 0) return -1;
-  dynac_undo_entry *e = dynac_undo_push(u);
+  if (!v) return -1;
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  if (PyList_Append(l, v) < 0) {
+    if (e) u->n--; /* nothing to undo */
+    return -1;
+  }
   if (e) { e->kind = 'A'; e->of.list = l; }
   return 0;
 }
@@ -1352,17 +1449,25 @@ static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k
   Py_ssize_t n = PyList_GET_SIZE(l);
   if (k < 0) k = k + n < 0 ? 0 : k + n;
   if (k > n) k = n;
-  if (!v || PyList_Insert(l, k, v) < 0) return -1;
-  dynac_undo_entry *e = dynac_undo_push(u);
+  if (!v) return -1;
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  if (PyList_Insert(l, k, v) < 0) {
+    if (e) u->n--;
+    return -1;
+  }
   if (e) { e->kind = 'I'; e->of.list = l; e->k = k; }
   return 0;
 }
 /* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
 static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
   PyObject *old = PyList_GET_ITEM(l, k);
   Py_INCREF(old);
-  if (PyList_SetSlice(l, k, k + 1, NULL) < 0) { Py_DECREF(old); return -1; }
-  dynac_undo_entry *e = dynac_undo_push(u);
+  if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
+    if (e) u->n--;
+    Py_DECREF(old);
+    return -1;
+  }
   if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
   return 0;

@@ -4,6 +4,8 @@ results, exceptions (type, message, traceback line) and the containers'
 contents afterwards (side effects, aliasing)."""
 from array import array  # noqa: F401  (the inputs use it)
 
+import math
+
 import dynac
 
 
@@ -42,6 +44,34 @@ def dot(a: list[float], b: list[float]) -> float:
 @dynac.compile
 def sums(a: list[float], b: list[int]):
     return sum(a), sum(b)
+
+
+@dynac.compile
+def long_writes_then_overflow(xs: list[float], k: int) -> int:
+    """More writes than the undo log's 65,536 entries, then an int64
+    overflow: the writes are undone (the list saved whole once) and the
+    interpreter gives the big int (it raised RuntimeError)."""
+    n = len(xs)
+    for i in range(70000):
+        xs[i % n] = xs[i % n] + 1.0
+    return k * k
+
+
+@dynac.compile
+def long_writes_then_domain_error(xs: list[float], x: float) -> float:
+    n = len(xs)
+    for i in range(70000):
+        xs[i % n] = i * 0.5
+    return math.sqrt(x)
+
+
+@dynac.compile
+def long_appends_then_zero_division(xs: list[int], n: int, z: int) -> int:
+    for i in range(n):
+        xs.append(i)
+        xs.insert(0, -i)
+        xs.pop()
+    return 1 // z
 
 
 @dynac.compile
@@ -348,7 +378,7 @@ def many_writes_then_index(a: list[float], n: int, i: int) -> float:
 def many_writes_then_overflow(a: list[float], n: int, m: int) -> int:
     for k in range(n):
         a[0] = k * 0.5
-    return m * m  # int64 overflow with writes it cannot undo: reported
+    return m * m  # int64 overflow after 70,000 writes: undone (the list copied), CPython's big int
 
 
 # ---- containers in the regions of a partially compiled function ----------------
