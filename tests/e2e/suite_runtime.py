@@ -471,6 +471,23 @@ def long_type_names_are_never_cut():
 
 
 @case
+def object_parameter_keeps_int_parameters_usable():
+    """An `object` parameter beside `n: int`: n stays an int where it must
+    (range(n) was refused as "range() of a object"), and the kernel serves."""
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def total(n: int, tag: object) -> int:
+            t = 0
+            for i in range(n):
+                t += i
+            return t
+    """)
+    r = [mod.total(10, "x"), mod.total(0, None), mod.total(-3, 1.5)]
+    return r == [45, 0, 0] and served(mod, "total") == 3, (r, dynac.stats().get(mod.__name__ + ".total"))
+
+
+@case
 def guard_failures_count_unserved_calls():
     """guard_failures counts the calls no entry accepted, not the misses of
     earlier entries before a later one served the call."""
