@@ -84,6 +84,37 @@ static void note_type(const type *t) {
 
 typedef struct loopinfo { bool has_else; int label; } loopinfo;
 
+/* A for loop around the statement being emitted, as a continuation in the
+ * interpreter needs it (dynac_continue): how to rebuild its iterator at
+ * its next item. kind 'r': range (start, step, n and the count kLABEL);
+ * 'c': containers (objs, their types, the enumerate count). */
+typedef struct cont_loop {
+  const stmt *s;
+  char kind;
+  int label;
+  const char *start, *step, *n;
+  const char *objs[8];
+  const type *otys[8];
+  const char *count;
+} cont_loop;
+
+/* Where a deoptimisation after an effect continues in the interpreter:
+ * the statement being emitted (header: the head of for loop `s`, its item
+ * not yet taken). Its code is kept apart until it ends, so that its
+ * continuation block can go first (label 0: no deoptimisation point used it). `effect`: the
+ * statement already did something a run again would repeat, so it cannot
+ * be restarted (the call then ends in dynac_deopt_after_effect). */
+typedef struct restart {
+  const stmt *s;
+  bool header;
+  strbuf *outer_b;  /* where its code goes when it closes */
+  int indent;
+  int label;
+  bool effect;
+  int nloops;       /* enclosing cont_loops (this one too, for a header) */
+  const int *versions; /* the current version of each base name (NULL: itself) */
+} restart;
+
 typedef struct em {
   module *m;
   inst *in;
@@ -113,6 +144,13 @@ typedef struct em {
   bool no_nest;             /* the tested copy: no versioning again */
   const shape_plan *shaped; /* in the body of such a loop over a list: what was proved */
   bool shaped_target;       /* assigning its target: its [x, y, z] unpackings are proven */
+  bool conts;               /* deoptimisation after an effect continues in the interpreter */
+  restart rp;               /* the current restart point (conts) */
+  cont_loop cloops[64];     /* the for loops around it, outermost first */
+  int ncloops;
+  const int *versions;      /* the top-level statement's version of each base name */
+  const expr *returned;     /* the value of the return statement being emitted */
+  bool returned_op;         /* emitting that value's own operation (checked()) */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -167,6 +205,11 @@ static void export_fail_if(em *E, const char *code, const char *why, const char 
   else line(E, "if ((dynac_f = %s) != 0) %s;%s", cond, export_fail(E, "dynac_f", NULL), c);
 }
 
+/* The statement being emitted has now done something a run again would
+ * repeat (an opaque call, Python code, a container write): a later
+ * deoptimisation in it cannot continue from its start. */
+static void note_effect(em *E) { E->rp.effect = true; }
+
 /* Emits `if (COND) <deoptimise>;` with `why` as a comment: return DYNAC_DEOPT, or, in a
  * kernel that makes opaque calls, raise once one ran (the interpreter would
  * repeat it): DYNAC_DEOPT_OR_RAISE. why may be NULL. code: the failure's
@@ -182,10 +225,14 @@ static void deopt_if(em *E, const char *code, const char *why, const char *cond_
   const char *cond = arena_strdup(E->m->a, cb.data ? cb.data : "");
   sb_free(&cb);
   if (E->exported) { export_fail_if(E, code, why, cond); return; }
-  const char *action = E->effectful
-      ? arena_printf(E->m->a, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d)",
-                     E->cur_line)
-      : "return DYNAC_DEOPT";
+  const char *action = "return DYNAC_DEOPT";
+  if (E->conts && E->rp.s && !E->rp.effect) {
+    if (!E->rp.label) E->rp.label = ++E->label;
+    action = arena_printf(E->m->a, "DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_%d)",
+                          E->rp.label);
+  } else if (E->effectful)
+    action = arena_printf(E->m->a, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d)",
+                          E->cur_line);
   line(E, "if (%s) %s;%s%s%s", cond, action, why ? " /* " : "", why ? why : "", why ? " */" : "");
 }
 
@@ -315,6 +362,7 @@ static const char *truth(em *E, const char *v, const type *t) {
   if (t->kind == TY_OBJ) { /* __bool__ or __len__ may run */
     const char *r = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "int %s = dynac_obj_truth(%s, &dynac__effects);", r, v);
+    note_effect(E);
     line(E, "if (%s < 0) return dynac_traceback_here(%s);", r, where(E));
     return r;
   }
@@ -367,9 +415,14 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
   const char *op = slow_op(helper);
   const char *box = !strncmp(helper, "dynac_int_", 10) ? "dynac_box_int"
                     : !strncmp(helper, "dynac_float_", 12) ? "dynac_box_float" : "dynac_box_num";
+  const char *bv = b ? arena_printf(E->m->a, "%s(%s)", box, b) : "NULL";
+  if (op && E->conts && E->returned_op) { /* `return a OP b`: the exact value is the result */
+    line(E, "if (%s) return dynac_slow_returned(DYNAC_SLOW_%s, %s(%s), %s, &dynac__boxed_result, %s);",
+         call, op, box, a, bv, where(E));
+    return t;
+  }
   const char *slow = op ? arena_printf(E->m->a, "dynac_slow_number(DYNAC_SLOW_%s, %s(%s), %s, %s)",
-                                       op, box, a, b ? arena_printf(E->m->a, "%s(%s)", box, b)
-                                       : "NULL", where(E)) : NULL;
+                                       op, box, a, bv, where(E)) : NULL;
   fail_if(E, NULL, NULL, call, slow);
   return t;
 }
@@ -462,6 +515,7 @@ static const char *emit_binop_values(em *E, binop op, const char *l, const type 
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, a, b, (int)op,
          binop_spelling[op]);
+    note_effect(E);
     line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
     return o;
   }
@@ -523,6 +577,7 @@ static const char *emit_compare(em *E, expr *e) {
     const char *b = as_obj(E, emit_expr(E, r), r->ty);
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[e->u.cmp.ops[0]]);
+    note_effect(E);
     line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
     return o;
   }
@@ -790,6 +845,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
   E->indent++;
   call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s(): opaque", e->u.call.name));
   line(E, "dynac__effects = 1;");
+  note_effect(E);
   if (rt) {
     const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
                         ? "dynac_unbox_int" : "dynac_unbox_bool";
@@ -807,11 +863,13 @@ static const char *emit_opaque_call(em *E, expr *e) {
 
 /* A failure the kernel cannot take: in a kernel without effects, deoptimise
  * (the interpreter reruns the call and gives CPython's answer). Once an
- * effect happened: `slow`, a C expression that does the operation through
- * the C API and so raises CPython's own exception, or (slow NULL)
- * dynac_deopt_after_effect. */
+ * effect happened: continue in the interpreter from the statement's start
+ * if it did nothing yet (deopt_if), else `slow`, a C expression that does
+ * the operation through the C API and so raises CPython's own exception,
+ * or (slow NULL) dynac_deopt_after_effect. */
 static void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow) {
-  if (E->exported || !E->effectful || !slow) { deopt_if(E, code, why, "%s", cond); return; }
+  bool restartable = E->conts && E->rp.s && !E->rp.effect; /* the interpreter goes on from the statement */
+  if (E->exported || !E->effectful || !slow || restartable) { deopt_if(E, code, why, "%s", cond); return; }
   line(E, "if (%s) {%s%s%s", cond, why ? " /* " : "", why ? why : "", why ? " */" : "");
   line(E, "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */");
   line(E, "  return %s;", slow);
@@ -1049,6 +1107,7 @@ static void elem_store(em *E, const char *obj, const type *ot, const positions *
         ? arena_printf(E->m->a, "dynac_list_store_float(dynac__u, %s, %s, %s)", obj, k, v)
         : arena_printf(E->m->a, "dynac_list_store(dynac__u, %s, %s, %s)", obj, k, boxed);
     line(E, "if (%s < 0) return dynac_traceback_here(%s); /* logged for undo */", store, where(E));
+    note_effect(E);
     return;
   }
   const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
@@ -1066,6 +1125,7 @@ static void elem_store(em *E, const char *obj, const type *ot, const positions *
   const char *item = item_ref(E, ot, obj, k);
   if (!E->exported) log_write(E, obj, item);
   line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
+  note_effect(E);
 }
 
 /* Position `p` where a test before an enclosing loop proved it in range
@@ -1129,6 +1189,7 @@ static const char *emit_subscript(em *E, expr *e) {
     const char *key = as_obj(E, emit_expr(E, e->u.sub.index), e->u.sub.index->ty);
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", o, obj, key);
+    note_effect(E);
     line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
     return o;
   }
@@ -1148,6 +1209,7 @@ static const char *emit_len_sum(em *E, expr *e) {
   if (!strcmp(e->u.call.name, "len") && a->ty->kind == TY_OBJ) { /* __len__ may run */
     const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
+    note_effect(E);
     line(E, "if (%s < 0) return dynac_traceback_here(%s);", n, where(E));
     return arena_printf(E->m->a, "(int64_t)%s", n);
   }
@@ -1187,6 +1249,7 @@ static const char *emit_object_call(em *E, expr *e) {
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data);
   line(E, "dynac__effects = 1; /* Python code runs */");
+  note_effect(E);
   if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL); /* %s(...) */", o,
          e->u.call.n - 1, e->u.call.name);
@@ -1217,6 +1280,7 @@ static const char *emit_method(em *E, expr *e) {
     E->indent++;
     line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[2]->ty));
     line(E, "int st = dynac_list_insert(dynac__u, %s, %s, b); /* logged for undo */", l, i);
+    note_effect(E);
     line(E, "Py_XDECREF(b);");
     line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
     E->indent--;
@@ -1235,6 +1299,7 @@ static const char *emit_method(em *E, expr *e) {
     E->indent++;
     line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[1]->ty));
     line(E, "int st = dynac_list_append(dynac__u, %s, b); /* logged for undo */", l);
+    note_effect(E);
     line(E, "Py_XDECREF(b);");
     line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
     E->indent--;
@@ -1262,6 +1327,7 @@ static const char *emit_method(em *E, expr *e) {
   }
   line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
        l, k, where(E));
+  note_effect(E);
   return res;
 }
 
@@ -1325,6 +1391,14 @@ static const char *emit_call(em *E, expr *e) {
   line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
   if (!leaf) line(E, "dynac__depth--;");
+  bool passes_on = E->conts && E->returned == e; /* `return callee(...)` */
+  if (callee->effectful) { /* it may have finished in the interpreter (dynac_continue) */
+    line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
+    if (passes_on) line(E, "  return DYNAC_OK_BOXED; /* this call's value too */");
+    else line(E, "  Py_CLEAR(dynac__boxed_result);\n  return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+              E->cur_line);
+    line(E, "}");
+  }
   if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
     line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
     E->indent++;
@@ -1337,6 +1411,7 @@ static const char *emit_call(em *E, expr *e) {
     if (callee->ret->kind == TY_OBJ) line(E, "st = dynac_elem_obj(r, &%s);", res); /* None too */
     else line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
          ub ? arena_printf(E->m->a, "%s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK", ub, res) : "DYNAC_DEOPT");
+    if (passes_on) line(E, "if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }");
     line(E, "Py_DECREF(r);");
     line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
          E->cur_line);
@@ -1350,6 +1425,7 @@ static const char *emit_call(em *E, expr *e) {
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
   if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   else if (callee->generic) line(E, "dynac__effects = 1; /* the callee may have run Python code */");
+  if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */
   E->indent--;
   line(E, "}");
   sb_free(&args);
@@ -1498,7 +1574,9 @@ static const char *emit_expr(em *E, expr *e) {
     E->finite_by_parent = NULL;
     if (e->ty->kind == TY_LIST) return emit_list_binop(E, e, l, r);
     E->finite_later = tested_later;
+    E->returned_op = e == E->returned && e->ty == E->in->ret; /* no conversion after it */
     const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+    E->returned_op = false;
     E->finite_later = NULL;
     return v;
   }
@@ -1510,6 +1588,7 @@ static const char *emit_expr(em *E, expr *e) {
       const char *o = tmpvar(E, &ty_obj);
       line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* %s */", o, a, (int)e->u.un.op,
            e->u.un.op == UN_NEG ? "-" : e->u.un.op == UN_POS ? "+" : "~");
+      note_effect(E);
       line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
       return o;
     }
@@ -1699,6 +1778,7 @@ static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); 
  * block, which a break skips (goto dynac_end_LABEL). */
 static void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label) {
   emit_block(E, body);
+  if (E->ncloops && E->cloops[E->ncloops - 1].label == label) E->ncloops--; /* its else is outside */
   bound_restore(E, before);
   E->indent--;
   line(E, "}");
@@ -1806,6 +1886,8 @@ static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const
   line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
        label, startv, stopv, stepv, label, label, label);
   E->indent++;
+  if (E->conts) E->cloops[E->ncloops++] = (cont_loop){.s = s, .kind = 'r', .label = label,
+                                                      .start = startv, .step = stepv};
   loop_tick(E);
   bool *before = bound_save(E);
   const char *k = s->u.for_.how == 'r' ? arena_printf(E->m->a, "(n%d - 1 - k%d)", label, label) /* reversed() */
@@ -1818,6 +1900,8 @@ static void emit_range_loop(em *E, stmt *s, int label, const char *startv, const
 
 static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, const char *count,
                                const shape_plan *plan);
+static restart restart_open(em *E, const stmt *s, bool header);
+static void restart_close(em *E, restart outer);
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
  * the length is read at every step, as CPython's iterators do (a list the
  * body appends to is iterated to its new end). */
@@ -1879,6 +1963,12 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   for (int i = 0; i < n; i++)
     line(E, "if (%s%s >= %s) break; /* exhausted */", rev ? arena_printf(E->m->a, "%s < 0 || ", k) : "",
          k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
+  if (E->conts) {
+    cont_loop L = {.s = s, .kind = 'c', .label = label, .count = count};
+    for (int i = 0; i < n; i++) L.objs[i] = objs[i], L.otys[i] = s->u.for_.iters[i]->ty;
+    E->cloops[E->ncloops++] = L;
+  }
+  restart outer_rp = restart_open(E, s, true); /* taking the item: a deoptimisation goes on from it */
   const char *vals[8];
   for (int i = 0; i < n; i++) {
     const type *t = s->u.for_.iters[i]->ty;
@@ -1907,6 +1997,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
     assign_target(E, s->u.for_.tgt, vals[0], ty_elem(s->u.for_.iters[0]->ty));
     E->shaped_target = false;
   }
+  restart_close(E, outer_rp);
   const shape_plan *outer = E->shaped;
   if (plan) E->shaped = plan;
   emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
@@ -1991,7 +2082,7 @@ static bool emit_shape_versioned(em *E, stmt *s) {
   return true;
 }
 
-static void emit_stmt(em *E, stmt *s) {
+static void emit_stmt_kind(em *E, stmt *s) {
   if (emit_shape_versioned(E, s)) return;
   source_comment(E, s->pos);
   switch (s->kind) {
@@ -2043,7 +2134,9 @@ static void emit_stmt(em *E, stmt *s) {
       break;
     }
     {
+      E->returned = s->u.ret;
       const char *v = emit_expr(E, s->u.ret);
+      E->returned = NULL;
       np_exit_check(E);
       if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
         line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, s->u.ret->ty, E->in->ret));
@@ -2156,6 +2249,127 @@ static void emit_stmt(em *E, stmt *s) {
   }
 }
 
+/* ---- continuation in the interpreter (dynac.h's dynac_continue) ------------ */
+
+/* Local v boxed as the interpreter holds it (a new reference), NULL when unbound. */
+static const char *cont_value(em *E, int v) {
+  const type *t = E->in->local_ty[v];
+  if (t->kind == TY_UNKNOWN) return "NULL"; /* never bound by compiled code */
+  const char *c = E->in->fn->local_cnames[v];
+  const char *boxed = t->kind == TY_OBJ || owned_list_local(E->in, v)
+      ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t);
+  if (v < E->in->fn->nparams) return boxed;
+  return arena_printf(E->m->a, "b_%s ? %s : NULL", c, boxed);
+}
+
+/* The iterator of enclosing for loop L at its next item (at the current
+ * one: `header`), as a new reference. */
+static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
+  bool rev = L->s->u.for_.how == 'r';
+  const char *k = arena_printf(E->m->a, "k%d", L->label);
+  if (L->kind == 'r')
+    return arena_printf(E->m->a, "dynac_cont_range(%s, %s, n%d, %s%s, %d)", L->start, L->step, L->label,
+                        k, header ? "" : " + 1", rev);
+  const char *next = header ? k : arena_printf(E->m->a, "%s %s 1", k, rev ? "-" : "+");
+  int n = L->s->u.for_.niters;
+  const char *its[8];
+  for (int i = 0; i < n; i++) {
+    const type *t = L->otys[i];
+    const char *obj = t->kind == TY_LIST ? arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[i])
+                                         : box_value(E, L->objs[i], t);
+    its[i] = arena_printf(E->m->a, "dynac_cont_iter(%s, %s, %d)", obj, next, rev);
+  }
+  if (L->s->u.for_.how == 'e') return arena_printf(E->m->a, "dynac_cont_enumerate(%s, %s)", its[0], L->count);
+  if (L->s->u.for_.how != 'z') return its[0];
+  strbuf z = {0};
+  for (int i = 0; i < n; i++) sb_printf(&z, "%s%s", i ? ", " : "", its[i]);
+  const char *r = arena_printf(E->m->a, "dynac_cont_zip((PyObject *[]){%s}, %d)", z.data, n);
+  sb_free(&z);
+  return r;
+}
+
+/* How the continuation's value (PyObject *r, owned) leaves the kernel:
+ * as its typed result when it is one, else DYNAC_OK_BOXED. */
+static void cont_finish(em *E) {
+  const type *t = E->in->ret;
+  if (t->kind == TY_OBJ) {
+    line(E, "*dynac_out = r;");
+    line(E, "return DYNAC_OK;");
+    return;
+  }
+  if (t->kind == TY_LIST) line(E, "if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }");
+  else if (t->kind != TY_UNKNOWN && !ty_is_container(t) && elem_fn(E->m, t))
+    line(E, "if (r != Py_None && !%s(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }", elem_fn(E->m, t));
+  line(E, "if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }");
+  line(E, "dynac__boxed_result = r; /* a value of another type: the caller takes it */");
+  line(E, "return DYNAC_OK_BOXED;");
+}
+
+/* Writes restart point rp's continuation block (`if (0) { dynac_cont_N: ... }`):
+ * the locals boxed, the enclosing loops' iterators, dynac_continue. */
+static void cont_block(em *E, const restart *rp) {
+  func *f = E->in->fn;
+  strbuf names = {0};
+  for (int i = 0; i < f->nbase; i++) sb_printf(&names, "%s%s", i ? "," : "", f->locals[i]);
+  int nits = rp->nloops;
+  line(E, "if (0) {");
+  line(E, "dynac_cont_%d: { /* line %d: the call goes on in the interpreter from here */", rp->label,
+       rp->s->pos.line);
+  E->indent++;
+  line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", f->nbase ? f->nbase : 1, nits ? nits : 1);
+  for (int i = 0; i < f->nbase; i++) {
+    int v = rp->versions ? rp->versions[i] : i;
+    const char *val = cont_value(E, v);
+    if (strcmp(val, "NULL")) line(E, "cv[%d] = %s; /* %s */", i, val, f->locals[i]);
+  }
+  for (int j = 0; j < nits; j++)
+    line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));
+  line(E, "static const dynac_cont_site site = {%s, %d, %d, %d, %d, %s, %d, %d};",
+       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1, rp->header,
+       c_string(E->m, names.data ? names.data : ""), f->nbase, nits);
+  line(E, "PyObject *r = NULL;");
+  line(E, "int st = dynac_continue(&site, dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);");
+  line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", rp->s->pos.line);
+  line(E, "if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */");
+  cont_finish(E);
+  E->indent--;
+  line(E, "}");
+  line(E, "}");
+  sb_free(&names);
+}
+
+/* Opens a restart point at statement s (header: the head of for loop s):
+ * the code emitted until restart_close goes to a buffer of its own, so the
+ * continuation block can be written before it. Returns the outer one. */
+static restart restart_open(em *E, const stmt *s, bool header) {
+  restart outer = E->rp;
+  if (!E->conts) return outer;
+  E->rp = (restart){s, header, E->b, E->indent, 0, false, E->ncloops, E->versions};
+  E->b = arena_alloc(E->m->a, sizeof(strbuf));
+  return outer;
+}
+
+/* Closes it: its continuation block (if a deoptimisation used it), then
+ * its code, go to the enclosing buffer. */
+static void restart_close(em *E, restart outer) {
+  if (!E->conts) return;
+  strbuf *own = E->b;
+  E->b = E->rp.outer_b;
+  int indent = E->indent;
+  E->indent = E->rp.indent;
+  if (E->rp.label) cont_block(E, &E->rp);
+  E->indent = indent;
+  if (own->data) sb_putn(E->b, own->data, own->len);
+  sb_free(own);
+  E->rp = outer;
+}
+
+static void emit_stmt(em *E, stmt *s) {
+  restart outer = restart_open(E, s, false);
+  emit_stmt_kind(E, s);
+  restart_close(E, outer);
+}
+
 /* Does the numpy float chain `e` pass local `x`'s inf or nan to its top? */
 static bool passes_local(const expr *e, int x) {
   if (e->kind == EX_LOCAL) return e->u.local == x;
@@ -2183,7 +2397,9 @@ static bool finite_left_to_next(em *E, const stmt *s) {
 }
 
 static void emit_block(em *E, stmt *s) {
-  for (; s; s = s->next) {
+  bool top = s == E->in->fn->body;
+  for (stmt *prev = NULL; s; prev = s, s = s->next) {
+    if (top) E->versions = prev ? prev->cur_after : NULL; /* names as this statement starts */
     if (finite_left_to_next(E, s)) {
       E->finite_by_parent = s->u.assign.value;
       E->finite_note = arena_printf(E->m->a, " /* inf or nan: tested with line %d's result */", s->next->pos.line);
@@ -2321,7 +2537,9 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
       sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, line_directives, NULL, false, undo, 0, exported, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false, NULL, false, NULL, false};
+  em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
+          .exported = exported};
+  E.conts = undo;
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -2905,7 +3123,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
     if (region_owns(in, r->in[i])) sb_printf(&locals, "l_%s = Py_NewRef(a_%s); /* live-in, owned */\nb_%s = true;\n", c, c, c);
     else sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", c, c, c);
   }
-  em E = {m, in, &body, 0, 0, 0, {{0}}, 0, false, NULL, true, in->effectful, 0, false, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, false, NULL, false, NULL, false};
+  em E = {.m = m, .in = in, .b = &body, .region = true, .effectful = in->effectful};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");

@@ -6,6 +6,11 @@ static int dynac_glue_/*@ name @*/(PyObject *const *args, PyObject **result)
   *result = NULL;
   /*@ unbox @*/
   /*@ call @*/
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
   if (st == DYNAC_OK_NONE) {
     Py_INCREF(Py_None);
     *result = Py_None;

@@ -104,7 +104,7 @@ def opaque_then_divide(x: float, d: float) -> float:
 @dynac.compile
 def opaque_then_overflow(x: float, n: int) -> int:
     y = record(x)
-    return n * n  # int64 overflow after the call: cannot re-run, must raise
+    return n * n  # int64 overflow after the call: cannot re-run; the big int, through the C API
 
 
 def helper(x: float) -> float:
@@ -148,3 +148,42 @@ def scaled(x: float) -> float:
 @dynac.compile(backend="eager")
 def eager_root(x: float) -> float:
     return helper(x) + (1000.0 if dynac.is_compiling() else 0.0)
+
+
+# ---- after an opaque call, a deoptimisation goes on in the interpreter --------
+@dynac.compile
+def opaque_in_loops(n: int, m: int) -> int:
+    """record() runs in every pass of the while loop; the product overflows
+    int64 inside the inner loops: the call goes on from that statement, with
+    each loop's iterator at its next item (continue, break and else kept)."""
+    t = 1
+    i = 0
+    while i < n:
+        record(1.0)
+        for j in reversed(range(m)):
+            if j == 1:
+                continue
+            t = t * (j + 2)
+            if t < 0:
+                break
+        else:
+            t = t + i
+        for k in range(0, m, 3):
+            t = t - k
+        i += 1
+    return t
+
+
+@dynac.compile
+def opaque_then_unbound(x: float, flag: bool) -> float:
+    record(x)
+    if flag:
+        z = x
+    return z * 2.0
+
+
+@dynac.compile
+def opaque_then_divide_late(x: float, d: float) -> float:
+    record(x)
+    y = x / d  # ZeroDivisionError from the interpreter, the line kept
+    return y + 1.0

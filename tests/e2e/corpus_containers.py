@@ -790,3 +790,60 @@ def object_pairs(pairs):
             n += k
         last = o
     return n
+
+
+# ---- continuation in the interpreter after an effect --------------------------
+# len(o) runs Python code (a logged __len__): a later deoptimisation cannot run
+# the call again, so it goes on in the interpreter from the statement (or the
+# loop's item) where the kernel stopped; __len__ is not called twice.
+@dynac.compile(signatures=["(object, list[float])"])
+def weigh_items(o, xs):
+    n = len(o)
+    t = 0.0
+    k = 1
+    for j, x in enumerate(xs, n):
+        if x < 0:
+            continue
+        t += x * j
+        k = k * n
+        if k > 10**40:
+            break
+    else:
+        t -= 1.0
+    return t, k
+
+
+@dynac.compile(signatures=["(object, list[int], list[int])"])
+def pair_products(o, a, b):
+    m = len(o)
+    p = 1
+    i = 0
+    while i < m:
+        for u, v in zip(a, b):
+            p = p * (u + v)
+        for w in reversed(a):
+            if w == 0:
+                break
+            p -= w
+        i += 1
+    return p
+
+
+@dynac.compile(signatures=["(object, int)"])
+def late_local(o, n):
+    m = len(o)
+    for i in range(m, 0, -2):
+        if i < n:
+            late = i * n
+    return late + m
+
+
+@dynac.compile
+def made_list_writes_then_overflow(k: int) -> int:
+    """More writes than the undo log holds to a list the kernel made, then an
+    int64 overflow outside a return: the interpreter goes on from `m = k * k`."""
+    zs = []
+    for i in range(70000):
+        zs.append(1.0)
+    m = k * k
+    return m + len(zs)

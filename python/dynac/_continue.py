@@ -1,0 +1,153 @@
+"""Continuations: the rest of a compiled call, run by the interpreter.
+
+A kernel that must leave its typed code (int64 overflow, an element of
+another type, ...) after an effect the interpreter must not repeat (an
+allow_in_graph call, Python code run by an object operation, list writes
+the undo log no longer holds) continues the call here instead of running it
+again: from the start of the statement it was running (which had no effect
+yet), with the function's locals as the kernel had them and each enclosing
+for loop's iterator at its next item (dynac.h, dynac_continue).
+
+The continuation is the function's own AST from that statement on, so
+every statement keeps its line and column for tracebacks. For `for` and
+`while` loops around the statement, the rest of the current iteration runs
+inside a one-pass loop whose `else` runs the remaining iterations:
+
+    for _dynac_once in (0,):            # continue ends this pass, break leaves both
+        <rest of the loop body>
+    else:
+        for v in _dynac_its[k]:         # the loop's own iterator, at its next item
+            <loop body>
+        else:
+            <the loop's else>
+    <the statements after the loop>
+
+This is deoptimisation at statement granularity, as PyPy's and HotSpot's
+rebuild an interpreter frame from compiled code's state; TorchDynamo builds
+its resume functions from bytecode the same way.
+"""
+import ast
+import hashlib
+import types
+
+from . import _resume
+
+_cache = {}
+_LOOPS = (ast.For, ast.While)
+
+
+def _path(stmts, line, col):
+    """[(block, index, field), ..., (block, index, None)] down to the
+    statement starting at line:col, through if/for/while blocks; None if
+    it is not there."""
+    for i, s in enumerate(stmts):
+        if (s.lineno, s.col_offset) == (line, col):
+            return [(stmts, i, None)]
+        if not isinstance(s, (ast.If,) + _LOOPS) or not s.lineno <= line <= s.end_lineno:
+            continue
+        for field in ("body", "orelse"):
+            inner = _path(getattr(s, field), line, col)
+            if inner is not None:
+                return [(stmts, i, field)] + inner
+    return None
+
+
+def _iterators(k):
+    return ast.Subscript(value=ast.Name(id="_dynac_its", ctx=ast.Load()), slice=ast.Constant(k),
+                         ctx=ast.Load())
+
+
+def _remaining(loop, k):
+    """The rest of loop `loop`: a for loop over iterator k, or the while loop itself."""
+    if isinstance(loop, ast.While):
+        return loop
+    rest = ast.For(target=loop.target, iter=_iterators(k), body=loop.body, orelse=loop.orelse,
+                   type_comment=None)
+    return ast.copy_location(rest, loop)
+
+
+def _continuation(path, header, nits):
+    """The statements that finish the call from the path's last statement."""
+    fors = sum(1 for block, i, field in path if field == "body" and isinstance(block[i], ast.For))
+    if header:
+        fors += 1
+    if fors != nits:
+        return None
+    k = nits
+    block, i, _ = path[-1]
+    if header:
+        if not isinstance(block[i], ast.For):
+            return None
+        k -= 1
+        rest = [_remaining(block[i], k)] + block[i + 1:]
+    else:
+        rest = block[i:]
+    for block, i, field in reversed(path[:-1]):
+        outer = block[i]
+        if isinstance(outer, _LOOPS) and field == "body":
+            if isinstance(outer, ast.For):
+                k -= 1
+            once = ast.For(target=ast.Name(id="_dynac_once", ctx=ast.Store()),
+                           iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()), body=rest,
+                           orelse=[_remaining(outer, k)], type_comment=None)
+            rest = [ast.copy_location(once, rest[0])]
+        rest = rest + block[i + 1:]
+    return rest
+
+
+def _build(source, filename, qualname, firstlineno, line, col, header, names, nits, module_globals):
+    tree = ast.parse(source, filename)
+    fdef = _resume._find_def(tree, qualname, firstlineno)
+    if fdef is None:
+        return None
+    path = _path(fdef.body, line, col)
+    if path is None:
+        return None
+    body = _continuation(path, header, nits)
+    if body is None:
+        return None
+    # An unbound local arrives as the iterators' tuple (no value of the
+    # user's is that object) and is deleted: reading it raises
+    # UnboundLocalError, as in the function.
+    unbind = [ast.If(test=ast.Compare(left=ast.Name(id=n, ctx=ast.Load()), ops=[ast.Is()],
+                                      comparators=[ast.Name(id="_dynac_its", ctx=ast.Load())]),
+                     body=[ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del())])], orelse=[])
+              for n in names]
+    for node in unbind:
+        for sub in ast.walk(node):
+            ast.copy_location(sub, fdef)
+    params = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_dynac_its")] + [ast.arg(arg=n) for n in names],
+                           kwonlyargs=[], kw_defaults=[], defaults=[])
+    cont = ast.FunctionDef(name="_dynac_continue", args=params, body=unbind + body, decorator_list=[],
+                           returns=None, type_comment=None)
+    ast.copy_location(cont, fdef)
+    _resume._fix_locations(cont, fdef)
+    module = ast.Module(body=[cont], type_ignores=[])
+    code = compile(module, filename, "exec", dont_inherit=True)
+    fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    fcode = fcode.replace(co_name=fdef.name, co_qualname=qualname)
+    return types.FunctionType(fcode, module_globals, fdef.name)
+
+
+def function(module_globals, filename, sha256, qualname, firstlineno, line, col, header, names, nits):
+    """The continuation function of one statement of a compiled function, or
+    None when there is none (the source is not the one compiled, or the
+    statement is not inside if/for/while blocks only). Called by dynac.h's
+    dynac_continue as function(its, *locals)."""
+    names = tuple(n for n in names.split(",") if n)
+    key = (filename, sha256, qualname, firstlineno, line, col, header, names, nits, id(module_globals))
+    hit = _cache.get(key)
+    if hit is not None and hit[1] is module_globals:
+        return hit[0]
+    try:
+        with open(filename, "rb") as f:
+            source = f.read()
+        if hashlib.sha256(source).hexdigest() != sha256:
+            return None
+        fn = _build(source, filename, qualname, firstlineno, line, col, header, names, nits,
+                    module_globals)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    if fn is not None:
+        _cache[key] = (fn, module_globals)
+    return fn
