@@ -113,6 +113,8 @@ typedef struct restart {
   bool effect;
   int nloops;       /* enclosing cont_loops (this one too, for a header) */
   const int *versions; /* the current version of each base name (NULL: itself) */
+  int after_label;  /* `x = a OP b` failing after an effect: the exact value, then the */
+  int after_local;  /* interpreter goes on after the statement (dynac_after_N, x = avN) */
 } restart;
 
 typedef struct em {
@@ -151,6 +153,9 @@ typedef struct em {
   const int *versions;      /* the top-level statement's version of each base name */
   const expr *returned;     /* the value of the return statement being emitted */
   bool returned_op;         /* emitting that value's own operation (checked()) */
+  const expr *assigned;     /* the value of `local = a OP b` being emitted */
+  int assigned_local;
+  bool assigned_op;         /* emitting its operation, or the one of `local op= v` */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -419,6 +424,18 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
   if (op && E->conts && E->returned_op) { /* `return a OP b`: the exact value is the result */
     line(E, "if (%s) return dynac_slow_returned(DYNAC_SLOW_%s, %s(%s), %s, &dynac__boxed_result, %s);",
          call, op, box, a, bv, where(E));
+    return t;
+  }
+  if (op && E->conts && E->rp.s && E->rp.effect && E->assigned_op) {
+    /* `x = a OP b` after an effect in the statement: the exact value (a
+       big int) is x, and the interpreter goes on after the statement */
+    if (!E->rp.after_label) E->rp.after_label = ++E->label, E->rp.after_local = E->assigned_local;
+    int n = E->rp.after_label;
+    line(E, "if (%s) {", call);
+    line(E, "  av%d = dynac__number_value(DYNAC_SLOW_%s, %s(%s), %s);", n, op, box, a, bv);
+    line(E, "  if (!av%d) return dynac_traceback_here(%s); /* CPython's exception */", n, where(E));
+    line(E, "  goto dynac_after_%d;", n);
+    line(E, "}");
     return t;
   }
   const char *slow = op ? arena_printf(E->m->a, "dynac_slow_number(DYNAC_SLOW_%s, %s(%s), %s, %s)",
@@ -1575,8 +1592,9 @@ static const char *emit_expr(em *E, expr *e) {
     if (e->ty->kind == TY_LIST) return emit_list_binop(E, e, l, r);
     E->finite_later = tested_later;
     E->returned_op = e == E->returned && e->ty == E->in->ret; /* no conversion after it */
+    E->assigned_op = e == E->assigned;
     const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
-    E->returned_op = false;
+    E->returned_op = E->assigned_op = false;
     E->finite_later = NULL;
     return v;
   }
@@ -2087,9 +2105,12 @@ static void emit_stmt_kind(em *E, stmt *s) {
   source_comment(E, s->pos);
   switch (s->kind) {
   case ST_ASSIGN: {
-    const char *v = emit_expr(E, s->u.assign.value);
-    const type *vt = s->u.assign.value->ty;
     bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
+    if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
+      E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
+    const char *v = emit_expr(E, s->u.assign.value);
+    E->assigned = NULL;
+    const type *vt = s->u.assign.value->ty;
     if (!simple && s->u.assign.value->kind != EX_TUPLE) {
       const char *keep = tmpvar(E, vt);
       line(E, "%s = %s;", keep, v);
@@ -2122,8 +2143,10 @@ static void emit_stmt_kind(em *E, stmt *s) {
       unbound_check(E, loc);
     const char *r = emit_expr(E, s->u.aug.value);
     const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
+    E->assigned_op = true, E->assigned_local = loc;
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
                                       s->u.aug.value->ty, res);
+    E->assigned_op = false;
     line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
     break;
   }
@@ -2250,6 +2273,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
 }
 
 /* ---- continuation in the interpreter (dynac.h's dynac_continue) ------------ */
+static int base_of(func *f, int v);
 
 /* Local v boxed as the interpreter holds it (a new reference), NULL when unbound. */
 static const char *cont_value(em *E, int v) {
@@ -2306,26 +2330,32 @@ static void cont_finish(em *E) {
 }
 
 /* Writes restart point rp's continuation block (`if (0) { dynac_cont_N: ... }`):
- * the locals boxed, the enclosing loops' iterators, dynac_continue. */
-static void cont_block(em *E, const restart *rp) {
+ * the locals boxed, the enclosing loops' iterators, dynac_continue. after:
+ * the block that goes on after the statement, its local bound to avN. */
+static void cont_block(em *E, const restart *rp, bool after) {
   func *f = E->in->fn;
+  int label = after ? rp->after_label : rp->label;
+  const int *versions = after && rp->s->cur_after ? rp->s->cur_after : rp->versions;
+  int assigned = after ? base_of(f, rp->after_local) : -1;
   strbuf names = {0};
   for (int i = 0; i < f->nbase; i++) sb_printf(&names, "%s%s", i ? "," : "", f->locals[i]);
   int nits = rp->nloops;
+  if (after) line(E, "PyObject *av%d = NULL; /* the exact value of a failed operation */", label);
   line(E, "if (0) {");
-  line(E, "dynac_cont_%d: { /* line %d: the call goes on in the interpreter from here */", rp->label,
-       rp->s->pos.line);
+  line(E, "dynac_%s_%d: { /* line %d: the call goes on in the interpreter %s */", after ? "after" : "cont",
+       label, rp->s->pos.line, after ? "after this statement" : "from here");
   E->indent++;
   line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", f->nbase ? f->nbase : 1, nits ? nits : 1);
   for (int i = 0; i < f->nbase; i++) {
-    int v = rp->versions ? rp->versions[i] : i;
-    const char *val = cont_value(E, v);
+    int v = versions ? versions[i] : i;
+    const char *val = i == assigned ? arena_printf(E->m->a, "av%d", label) : cont_value(E, v);
     if (strcmp(val, "NULL")) line(E, "cv[%d] = %s; /* %s */", i, val, f->locals[i]);
   }
   for (int j = 0; j < nits; j++)
     line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));
   line(E, "static const dynac_cont_site site = {%s, %d, %d, %d, %d, %s, %d, %d};",
-       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1, rp->header,
+       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1,
+       after ? 2 : rp->header,
        c_string(E->m, names.data ? names.data : ""), f->nbase, nits);
   line(E, "PyObject *r = NULL;");
   line(E, "int st = dynac_continue(&site, dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);");
@@ -2357,7 +2387,8 @@ static void restart_close(em *E, restart outer) {
   E->b = E->rp.outer_b;
   int indent = E->indent;
   E->indent = E->rp.indent;
-  if (E->rp.label) cont_block(E, &E->rp);
+  if (E->rp.label) cont_block(E, &E->rp, false);
+  if (E->rp.after_label) cont_block(E, &E->rp, true);
   E->indent = indent;
   if (own->data) sb_putn(E->b, own->data, own->len);
   sb_free(own);

@@ -1689,7 +1689,8 @@ typedef struct dynac_cont_site {
   const char *qualname;
   int firstlineno;   /* co_firstlineno of the function */
   int line, col;     /* where the statement starts (col: UTF-8 bytes) */
-  int header;        /* 1: at the head of the innermost for loop (its item not yet taken) */
+  int header;        /* 1: at the head of the innermost for loop (its item not yet taken);
+                        2: after the statement (its assigned local is the value given) */
   const char *names; /* the function's local names, comma-separated: vals' order */
   int nvals, nits;
 } dynac_cont_site;

@@ -66,20 +66,25 @@ def _remaining(loop, k):
     return ast.copy_location(rest, loop)
 
 
-def _continuation(path, header, nits):
+HEAD, AFTER = 1, 2  # where in the statement: at a for loop's item, after it (else at its start)
+
+
+def _continuation(path, mode, nits):
     """The statements that finish the call from the path's last statement."""
     fors = sum(1 for block, i, field in path if field == "body" and isinstance(block[i], ast.For))
-    if header:
+    if mode == HEAD:
         fors += 1
     if fors != nits:
         return None
     k = nits
     block, i, _ = path[-1]
-    if header:
+    if mode == HEAD:
         if not isinstance(block[i], ast.For):
             return None
         k -= 1
         rest = [_remaining(block[i], k)] + block[i + 1:]
+    elif mode == AFTER:
+        rest = block[i + 1:]
     else:
         rest = block[i:]
     for block, i, field in reversed(path[:-1]):
@@ -88,14 +93,14 @@ def _continuation(path, header, nits):
             if isinstance(outer, ast.For):
                 k -= 1
             once = ast.For(target=ast.Name(id="_dynac_once", ctx=ast.Store()),
-                           iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()), body=rest,
-                           orelse=[_remaining(outer, k)], type_comment=None)
-            rest = [ast.copy_location(once, rest[0])]
+                           iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()),
+                           body=rest or [ast.Pass()], orelse=[_remaining(outer, k)], type_comment=None)
+            rest = [ast.copy_location(once, outer)]
         rest = rest + block[i + 1:]
     return rest
 
 
-def _build(source, filename, qualname, firstlineno, line, col, header, names, nits, module_globals):
+def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, module_globals):
     tree = ast.parse(source, filename)
     fdef = _resume._find_def(tree, qualname, firstlineno)
     if fdef is None:
@@ -103,7 +108,7 @@ def _build(source, filename, qualname, firstlineno, line, col, header, names, ni
     path = _path(fdef.body, line, col)
     if path is None:
         return None
-    body = _continuation(path, header, nits)
+    body = _continuation(path, mode, nits)
     if body is None:
         return None
     # An unbound local arrives as the iterators' tuple (no value of the
@@ -118,7 +123,8 @@ def _build(source, filename, qualname, firstlineno, line, col, header, names, ni
             ast.copy_location(sub, fdef)
     params = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_dynac_its")] + [ast.arg(arg=n) for n in names],
                            kwonlyargs=[], kw_defaults=[], defaults=[])
-    cont = ast.FunctionDef(name="_dynac_continue", args=params, body=unbind + body, decorator_list=[],
+    cont = ast.FunctionDef(name="_dynac_continue", args=params, body=unbind + body or [ast.Pass()],
+                           decorator_list=[],
                            returns=None, type_comment=None)
     ast.copy_location(cont, fdef)
     _resume._fix_locations(cont, fdef)
@@ -129,13 +135,14 @@ def _build(source, filename, qualname, firstlineno, line, col, header, names, ni
     return types.FunctionType(fcode, module_globals, fdef.name)
 
 
-def function(module_globals, filename, sha256, qualname, firstlineno, line, col, header, names, nits):
-    """The continuation function of one statement of a compiled function, or
+def function(module_globals, filename, sha256, qualname, firstlineno, line, col, mode, names, nits):
+    """The continuation function from one statement of a compiled function
+    (mode: its start, HEAD of a for loop taking its item, or AFTER it), or
     None when there is none (the source is not the one compiled, or the
     statement is not inside if/for/while blocks only). Called by dynac.h's
     dynac_continue as function(its, *locals)."""
     names = tuple(n for n in names.split(",") if n)
-    key = (filename, sha256, qualname, firstlineno, line, col, header, names, nits, id(module_globals))
+    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, id(module_globals))
     hit = _cache.get(key)
     if hit is not None and hit[1] is module_globals:
         return hit[0]
@@ -144,7 +151,7 @@ def function(module_globals, filename, sha256, qualname, firstlineno, line, col,
             source = f.read()
         if hashlib.sha256(source).hexdigest() != sha256:
             return None
-        fn = _build(source, filename, qualname, firstlineno, line, col, header, names, nits,
+        fn = _build(source, filename, qualname, firstlineno, line, col, mode, names, nits,
                     module_globals)
     except (OSError, SyntaxError, ValueError):
         return None

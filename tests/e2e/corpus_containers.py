@@ -847,3 +847,16 @@ def made_list_writes_then_overflow(k: int) -> int:
         zs.append(1.0)
     m = k * k
     return m + len(zs)
+
+
+@dynac.compile(signatures=["(object, int)"])
+def length_then_scale(o, k):
+    """The product overflows after __len__ ran in the same statement: it
+    cannot restart, so the product is taken exactly (a big int) and the
+    interpreter goes on after the statement, in a loop too."""
+    n = len(o) * k
+    total = n
+    for i in range(4):
+        total = (k * i) * len(o)
+        total -= i
+    return total - n

@@ -340,6 +340,8 @@ def cases():
                                        ([3, 2**63, 1], [1, 1, 1]), ([1, 0, 5], [2, 2.5, 1])]]
     c["late_local"] = [(lambda o=o, n=n: (o, n)) for o in [Seq(0, 0), Seq(0, 5), Seq(0, 9), "abcd"]
                        for n in [0, 3, 2**40, 2**62]]
+    c["length_then_scale"] = [(lambda o=o, k=k: (o, k)) for o in [Seq(0, 0), Seq(0, 5), "abc", Seq(0, 2**62)]
+                              for k in [0, 3, -7, 2**61, -2**62, 2**62 + 1]]
     c["made_list_writes_then_overflow"] = [lambda: (3,), lambda: (2**40,), lambda: (-2**62,)]
     c["append_to"] = [lambda: ([], 1), lambda: (UserList([1]), "a"), lambda: (bytearray(b"a"), 98),
                       lambda: (bytearray(), 300), lambda: (set(), 1), lambda: (InsertList(), 1)]
