@@ -115,7 +115,34 @@ typedef struct restart {
   const int *versions; /* the current version of each base name (NULL: itself) */
   int after_label;  /* `x = a OP b` failing after an effect: the exact value, then the */
   int after_local;  /* interpreter goes on after the statement (dynac_after_N, x = avN) */
+  int neffects;     /* effects emitted in the statement so far */
+  int vbase;        /* E->vstack's entries from here on are this statement's */
+  int mid_label;    /* failures inside the statement after an effect (mid_action): */
+  struct mid_point *mids; /* dynac_mid_N, each with its pending operands (newest first) */
+  int nmids, max_pending;
 } restart;
+
+/* An operand the statement has evaluated and not yet used: the left one of
+ * a binary operator while its right one is evaluated, both while the
+ * operator runs (the interpreter's value stack, as CPython's deoptimising
+ * tiers rebuild it). neffects: the statement's effects by then, all inside
+ * this operand or earlier ones. */
+typedef struct pending {
+  const expr *e;
+  const char *v;
+  int neffects;
+} pending;
+
+/* A failure inside a statement after an effect: the interpreter runs the
+ * statement again with the pending operands' values in their places
+ * (`subst`: path@line:col of each, `_dynac_vK` in the continuation), so
+ * nothing already evaluated is evaluated twice. The statement's failures
+ * share one block (dynac_mid_N), told apart by their index (mkN). */
+typedef struct mid_point {
+  int n;
+  const char *subst;
+  struct mid_point *next;
+} mid_point;
 
 typedef struct em {
   module *m;
@@ -156,6 +183,8 @@ typedef struct em {
   const expr *assigned;     /* the value of `local = a OP b` being emitted */
   int assigned_local;
   bool assigned_op;         /* emitting its operation, or the one of `local op= v` */
+  pending vstack[64];       /* the operands pending in the statements being emitted */
+  int nvstack;
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -184,12 +213,21 @@ static void bound_intersect(em *E, const bool *b) {
 
 static void line(em *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(em *E, const char *fmt, ...) {
-  for (int i = 0; i < E->indent; i++) sb_puts(E->b, "  ");
+  strbuf text = {0};
   va_list ap;
   va_start(ap, fmt);
-  sb_vprintf(E->b, fmt, ap); /* never cut: names can be long (nested tuple types) */
+  sb_vprintf(&text, fmt, ap); /* never cut: names can be long (nested tuple types) */
   va_end(ap);
-  sb_puts(E->b, "\n");
+  for (const char *p = text.data ? text.data : ""; ; p++) { /* each line of it indented */
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    for (int i = 0; i < E->indent; i++) sb_puts(E->b, "  ");
+    sb_putn(E->b, p, n);
+    sb_puts(E->b, "\n");
+    if (!nl) break;
+    p = nl;
+  }
+  sb_free(&text);
 }
 
 static const char *c_string(module *m, const char *s);
@@ -213,12 +251,23 @@ static void export_fail_if(em *E, const char *code, const char *why, const char 
 /* The statement being emitted has now done something a run again would
  * repeat (an opaque call, Python code, a container write): a later
  * deoptimisation in it cannot continue from its start. */
-static void note_effect(em *E) { E->rp.effect = true; }
+static void note_effect(em *E) {
+  E->rp.effect = true;
+  E->rp.neffects++;
+}
+
+/* Operand e, evaluated as C value v, is pending (struct pending). Past 64
+ * pending operands the deepest stay unrecorded: mid_action then refuses. */
+static void push_pending(em *E, const expr *e, const char *v) {
+  if (E->nvstack < (int)(sizeof E->vstack / sizeof E->vstack[0]))
+    E->vstack[E->nvstack++] = (pending){.e = e, .v = v, .neffects = E->rp.neffects};
+}
 
 /* Emits `if (COND) <deoptimise>;` with `why` as a comment: return DYNAC_DEOPT, or, in a
  * kernel that makes opaque calls, raise once one ran (the interpreter would
  * repeat it): DYNAC_DEOPT_OR_RAISE. why may be NULL. code: the failure's
  * DYNAC_FAIL_* code for exported C, or NULL when COND's value is the code. */
+static const char *mid_action(em *E);
 static void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ...) {
@@ -235,7 +284,7 @@ static void deopt_if(em *E, const char *code, const char *why, const char *cond_
     if (!E->rp.label) E->rp.label = ++E->label;
     action = arena_printf(E->m->a, "DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_%d)",
                           E->rp.label);
-  } else if (E->effectful)
+  } else if (E->effectful && !(action = mid_action(E)))
     action = arena_printf(E->m->a, "DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, %d)",
                           E->cur_line);
   line(E, "if (%s) %s;%s%s%s", cond, action, why ? " /* " : "", why ? why : "", why ? " */" : "");
@@ -662,6 +711,7 @@ static const char *emit_ifexp(em *E, expr *e) {
 
 static const char *emit_tuple(em *E, expr *e) {
   const char *res = tmpvar(E, e->ty);
+  int depth = E->nvstack;
   for (int i = 0; i < e->u.tuple.n; i++) {
     const char *v = emit_expr(E, e->u.tuple.elts[i]);
     const type *et = e->u.tuple.elts[i]->ty;
@@ -672,7 +722,9 @@ static const char *emit_tuple(em *E, expr *e) {
       v = own;
     }
     line(E, "%s.v%d = %s;", res, i, v);
+    push_pending(E, e->u.tuple.elts[i], arena_printf(E->m->a, "%s.v%d", res, i));
   }
+  E->nvstack = depth;
   return res;
 }
 
@@ -887,6 +939,11 @@ static const char *emit_opaque_call(em *E, expr *e) {
 static void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow) {
   bool restartable = E->conts && E->rp.s && !E->rp.effect; /* the interpreter goes on from the statement */
   if (E->exported || !E->effectful || !slow || restartable) { deopt_if(E, code, why, "%s", cond); return; }
+  const char *mid = mid_action(E); /* the interpreter runs the statement on, exactly */
+  if (mid) {
+    line(E, "if (%s) %s%s%s%s", cond, mid, why ? " /* " : "", why ? why : "", why ? " */" : "");
+    return;
+  }
   line(E, "if (%s) {%s%s%s", cond, why ? " /* " : "", why ? why : "", why ? " */" : "");
   line(E, "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */");
   line(E, "  return %s;", slow);
@@ -1586,14 +1643,21 @@ static const char *emit_expr(em *E, expr *e) {
     bool passes = finite_operands_pass(e);
     E->finite_by_parent = passes && quiet(E, e->u.bin.r) ? e->u.bin.l : NULL;
     const char *l = emit_expr(E, e->u.bin.l);
+    int depth = E->nvstack;
+    if (!e->u.bin.inplace) push_pending(E, e->u.bin.l, l); /* x op= v: x is read again */
     E->finite_by_parent = passes ? e->u.bin.r : NULL;
     const char *r = emit_expr(E, e->u.bin.r);
     E->finite_by_parent = NULL;
-    if (e->ty->kind == TY_LIST) return emit_list_binop(E, e, l, r);
+    push_pending(E, e->u.bin.r, r);
+    if (e->ty->kind == TY_LIST) {
+      E->nvstack = depth;
+      return emit_list_binop(E, e, l, r);
+    }
     E->finite_later = tested_later;
     E->returned_op = e == E->returned && e->ty == E->in->ret; /* no conversion after it */
     E->assigned_op = e == E->assigned;
     const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+    E->nvstack = depth;
     E->returned_op = E->assigned_op = false;
     E->finite_later = NULL;
     return v;
@@ -2273,6 +2337,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
 }
 
 /* ---- continuation in the interpreter (dynac.h's dynac_continue) ------------ */
+
 static int base_of(func *f, int v);
 
 /* Local v boxed as the interpreter holds it (a new reference), NULL when unbound. */
@@ -2329,43 +2394,159 @@ static void cont_finish(em *E) {
   line(E, "return DYNAC_OK_BOXED;");
 }
 
-/* Writes restart point rp's continuation block (`if (0) { dynac_cont_N: ... }`):
- * the locals boxed, the enclosing loops' iterators, dynac_continue. after:
- * the block that goes on after the statement, its local bound to avN. */
-static void cont_block(em *E, const restart *rp, bool after) {
+/* Where a continuation goes on (dynac_cont_site.header, _continue.py's modes). */
+enum { CONT_START = 0, CONT_HEAD = 1, CONT_AFTER = 2, CONT_MID = 3 };
+
+/* The dynac_cont_site of a continuation (its initialiser's fields). */
+static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
   func *f = E->in->fn;
-  int label = after ? rp->after_label : rp->label;
-  const int *versions = after && rp->s->cur_after ? rp->s->cur_after : rp->versions;
-  int assigned = after ? base_of(f, rp->after_local) : -1;
   strbuf names = {0};
   for (int i = 0; i < f->nbase; i++) sb_printf(&names, "%s%s", i ? "," : "", f->locals[i]);
-  int nits = rp->nloops;
+  for (int i = 0; mp && i < mp->n; i++) sb_printf(&names, "%s_dynac_v%d", names.len ? "," : "", i);
+  line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
+       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1, mode);
+  line(E, " .names = %s, .nvals = %d, .nits = %d, .subst = %s},",
+       c_string(E->m, names.data ? names.data : ""), f->nbase + (mp ? mp->n : 0), rp->nloops,
+       mp ? c_string(E->m, mp->subst) : "NULL");
+  sb_free(&names);
+}
+
+/* Writes restart point rp's continuation block (`if (0) { dynac_cont_N: ... }`):
+ * the locals boxed, the enclosing loops' iterators, dynac_continue. AFTER:
+ * the block that goes on after the statement, its local bound to avN; MID:
+ * the statement runs again with rp->mids[mkN]'s pending operands (mvN). */
+static void cont_block(em *E, const restart *rp, int mode) {
+  func *f = E->in->fn;
+  bool after = mode == CONT_AFTER, mid = mode == CONT_MID;
+  int label = after ? rp->after_label : mid ? rp->mid_label : rp->label;
+  const int *versions = after && rp->s->cur_after ? rp->s->cur_after : rp->versions;
+  int assigned = after ? base_of(f, rp->after_local) : -1;
+  int nvals = f->nbase + (mid ? rp->max_pending : 0), nits = rp->nloops;
   if (after) line(E, "PyObject *av%d = NULL; /* the exact value of a failed operation */", label);
+  if (mid) line(E, "PyObject *mv%d[%d] = {NULL}; /* the operands pending at failure mk%d */", label,
+                rp->max_pending, label);
+  if (mid) line(E, "int mk%d = 0;", label);
+  static const char *const kinds[] = {"cont", "cont", "after", "mid"};
+  static const char *const how[] = {"from here", "from here", "after this statement",
+                                    "in this statement, around the operands it had evaluated"};
   line(E, "if (0) {");
-  line(E, "dynac_%s_%d: { /* line %d: the call goes on in the interpreter %s */", after ? "after" : "cont",
-       label, rp->s->pos.line, after ? "after this statement" : "from here");
+  line(E, "dynac_%s_%d: { /* line %d: the call goes on in the interpreter %s */", kinds[mode], label,
+       rp->s->pos.line, how[mode]);
   E->indent++;
-  line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", f->nbase ? f->nbase : 1, nits ? nits : 1);
+  line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", nvals ? nvals : 1, nits ? nits : 1);
   for (int i = 0; i < f->nbase; i++) {
     int v = versions ? versions[i] : i;
     const char *val = i == assigned ? arena_printf(E->m->a, "av%d", label) : cont_value(E, v);
     if (strcmp(val, "NULL")) line(E, "cv[%d] = %s; /* %s */", i, val, f->locals[i]);
   }
+  for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + i, label, i);
   for (int j = 0; j < nits; j++)
     line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));
-  line(E, "static const dynac_cont_site site = {%s, %d, %d, %d, %d, %s, %d, %d};",
-       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1,
-       after ? 2 : rp->header,
-       c_string(E->m, names.data ? names.data : ""), f->nbase, nits);
+  line(E, "static const dynac_cont_site sites[] = {");
+  E->indent += 2;
+  if (!mid) cont_site_fields(E, rp, mode, NULL);
+  const mid_point **order = mid ? arena_alloc(E->m->a, (size_t)rp->nmids * sizeof *order) : NULL;
+  int k = rp->nmids;
+  for (const mid_point *mp = mid ? rp->mids : NULL; mp; mp = mp->next) order[--k] = mp;
+  for (int i = 0; mid && i < rp->nmids; i++) cont_site_fields(E, rp, mode, order[i]);
+  E->indent -= 2;
+  line(E, "};");
   line(E, "PyObject *r = NULL;");
-  line(E, "int st = dynac_continue(&site, dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);");
+  line(E, "int st = dynac_continue(&sites[%s], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);",
+       mid ? arena_printf(E->m->a, "mk%d", label) : "0");
   line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", rp->s->pos.line);
   line(E, "if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */");
   cont_finish(E);
   E->indent--;
   line(E, "}");
   line(E, "}");
-  sb_free(&names);
+}
+
+/* The expression whose pending operands a MID continuation substitutes:
+ * the value of `x = v` and `return v`, `v` of `x op= v` (as `x op v`), an
+ * expression statement, an if's test; NULL for the statements whose
+ * earlier parts the interpreter would evaluate again (`xs[i] op= v`). */
+static const expr *stmt_root(const stmt *s, bool *aug) {
+  *aug = false;
+  switch (s->kind) {
+  case ST_ASSIGN: return s->u.assign.value;
+  case ST_AUGASSIGN: *aug = true; return s->u.aug.sub ? NULL : s->u.aug.value;
+  case ST_RETURN: return s->u.ret;
+  case ST_EXPR: return s->u.expr;
+  case ST_IF: return s->u.if_.cond;
+  default: return NULL;
+  }
+}
+
+/* The path from `root` down to `e` through binary (L, R) and unary (U)
+ * operators and tuple displays (T and the element's index), appended to
+ * `out`; false when e is not reached that way. */
+static bool expr_path(const expr *root, const expr *e, strbuf *out) {
+  if (root == e) return true;
+  size_t len = out->len;
+  if (root->kind == EX_BINOP) {
+    sb_puts(out, "L");
+    if (expr_path(root->u.bin.l, e, out)) return true;
+    out->len = len;
+    sb_puts(out, "R");
+    if (expr_path(root->u.bin.r, e, out)) return true;
+  } else if (root->kind == EX_UNARY) {
+    sb_puts(out, "U");
+    if (expr_path(root->u.un.a, e, out)) return true;
+  } else if (root->kind == EX_TUPLE) {
+    for (int i = 0; i < root->u.tuple.n; i++) {
+      out->len = len;
+      sb_printf(out, "T%d", i);
+      if (expr_path(root->u.tuple.elts[i], e, out)) return true;
+    }
+  }
+  out->len = len;
+  if (out->data) out->data[len] = 0;
+  return false;
+}
+
+/* A failure here, in a statement that already had an effect: the action
+ * that boxes the pending operands and goes on in the interpreter with the
+ * statement run again around them (a mid_point), or NULL when that cannot
+ * be exact: an effect in something the interpreter would evaluate again,
+ * an operand the continuation cannot address, or one it cannot box. */
+static const char *mid_action(em *E) {
+  restart *rp = &E->rp;
+  int n = E->nvstack - rp->vbase;
+  bool full = E->nvstack == (int)(sizeof E->vstack / sizeof E->vstack[0]); /* some unrecorded */
+  if (!E->conts || !rp->s || !rp->effect || E->exported || n <= 0 || full) return NULL;
+  if (E->vstack[E->nvstack - 1].neffects != rp->neffects) return NULL;
+  bool aug;
+  const expr *root = stmt_root(rp->s, &aug);
+  if (!root) return NULL;
+  int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
+  strbuf subst = {0}, boxes = {0};
+  bool ok = true;
+  for (int i = 0; ok && i < n; i++) {
+    const pending *p = &E->vstack[rp->vbase + i];
+    int k = p->e->ty->kind;
+    ok = k == TY_INT || k == TY_FLOAT || k == TY_NUM || k == TY_BOOL || k == TY_OBJ || k == TY_LIST;
+    sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
+    ok = ok && expr_path(root, p->e, &subst);
+    sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
+    if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, p->e->ty));
+  }
+  const char *action = NULL;
+  if (ok) {
+    mid_point *mp = arena_alloc(E->m->a, sizeof *mp);
+    *mp = (mid_point){.n = n, .subst = arena_strdup(E->m->a, subst.data), .next = rp->mids};
+    rp->mids = mp;
+    if (!rp->mid_label) rp->mid_label = ++E->label;
+    if (n > rp->max_pending) rp->max_pending = n;
+    action = arena_printf(E->m->a,
+                          "{ /* goes on in the interpreter */\n"
+                          "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */%s\n"
+                          "  mk%d = %d;\n  goto dynac_mid_%d;\n}",
+                          boxes.data, label, rp->nmids++, label);
+  }
+  sb_free(&subst);
+  sb_free(&boxes);
+  return action;
 }
 
 /* Opens a restart point at statement s (header: the head of for loop s):
@@ -2374,7 +2555,8 @@ static void cont_block(em *E, const restart *rp, bool after) {
 static restart restart_open(em *E, const stmt *s, bool header) {
   restart outer = E->rp;
   if (!E->conts) return outer;
-  E->rp = (restart){s, header, E->b, E->indent, 0, false, E->ncloops, E->versions};
+  E->rp = (restart){.s = s, .header = header, .outer_b = E->b, .indent = E->indent,
+                    .nloops = E->ncloops, .versions = E->versions, .vbase = E->nvstack};
   E->b = arena_alloc(E->m->a, sizeof(strbuf));
   return outer;
 }
@@ -2387,8 +2569,9 @@ static void restart_close(em *E, restart outer) {
   E->b = E->rp.outer_b;
   int indent = E->indent;
   E->indent = E->rp.indent;
-  if (E->rp.label) cont_block(E, &E->rp, false);
-  if (E->rp.after_label) cont_block(E, &E->rp, true);
+  if (E->rp.label) cont_block(E, &E->rp, E->rp.header ? CONT_HEAD : CONT_START);
+  if (E->rp.after_label) cont_block(E, &E->rp, CONT_AFTER);
+  if (E->rp.mid_label) cont_block(E, &E->rp, CONT_MID);
   E->indent = indent;
   if (own->data) sb_putn(E->b, own->data, own->len);
   sb_free(own);

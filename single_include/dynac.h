@@ -1690,9 +1690,13 @@ typedef struct dynac_cont_site {
   int firstlineno;   /* co_firstlineno of the function */
   int line, col;     /* where the statement starts (col: UTF-8 bytes) */
   int header;        /* 1: at the head of the innermost for loop (its item not yet taken);
-                        2: after the statement (its assigned local is the value given) */
-  const char *names; /* the function's local names, comma-separated: vals' order */
+                        2: after the statement (its assigned local is the value given);
+                        3: the statement again, its evaluated operands given (subst) */
+  const char *names; /* the function's local names, comma-separated: vals' order; then
+                        _dynac_v0, ... for header 3's pending operands */
   int nvals, nits;
+  const char *subst; /* header 3 (the statement runs again around the operands it had
+                        evaluated): each operand's path@line:col, `;`-separated; else NULL */
 } dynac_cont_site;
 
 /* The rest of `for v in range(...)` after iteration `next - 1`: the values
@@ -1790,9 +1794,9 @@ static inline int dynac_continue(const dynac_cont_site *site, PyObject *globals,
   }
   mod = PyImport_ImportModule("dynac._continue");
   if (mod)
-    fn = PyObject_CallMethod(mod, "function", "OOssiiiisi", globals, filename, sha, site->qualname,
+    fn = PyObject_CallMethod(mod, "function", "OOssiiiisiz", globals, filename, sha, site->qualname,
                              site->firstlineno, site->line, site->col, site->header, site->names,
-                             site->nits);
+                             site->nits, site->subst);
   if (!fn) goto done;
   if (fn == Py_None) {
     st = DYNAC_DEOPT;

@@ -27,7 +27,9 @@ rebuild an interpreter frame from compiled code's state; TorchDynamo builds
 its resume functions from bytecode the same way.
 """
 import ast
+import copy
 import hashlib
+import re
 import types
 
 from . import _resume
@@ -66,10 +68,54 @@ def _remaining(loop, k):
     return ast.copy_location(rest, loop)
 
 
-HEAD, AFTER = 1, 2  # where in the statement: at a for loop's item, after it (else at its start)
+# Where in the statement: at a for loop's item, after it, again around the
+# operands it had evaluated (else: at its start).
+HEAD, AFTER, MID = 1, 2, 3
+_VALUE_FIELD = {ast.Assign: "value", ast.AnnAssign: "value", ast.AugAssign: "value",
+                ast.Return: "value", ast.Expr: "value", ast.If: "test"}
 
 
-def _continuation(path, mode, nits):
+def _substituted(stmt, subst):
+    """A copy of `stmt` with each operand the kernel had evaluated replaced
+    by its value, _dynac_v0, _dynac_v1, ... (subst: `path@line:col` items,
+    `;`-separated; the path goes down binary (L, R) and unary (U)
+    operators and tuple elements (T0, T1, ...) from the statement's value,
+    through an augmented
+    assignment's operator first). None when an operand is not where the
+    kernel had it: the continuation must not guess."""
+    field = _VALUE_FIELD.get(type(stmt))
+    if field is None:
+        return None
+    stmt = copy.deepcopy(stmt)
+    for k, item in enumerate(subst.split(";")):
+        path, _, where = item.partition("@")
+        if isinstance(stmt, ast.AugAssign):
+            if not path.startswith("R"):
+                return None
+            path = path[1:]
+        parent, name = stmt, field
+        for step in re.findall(r"[LRU]|T\d+|.", path):
+            node = parent[name] if isinstance(parent, list) else getattr(parent, name)
+            if step in ("L", "R") and isinstance(node, ast.BinOp):
+                parent, name = node, "left" if step == "L" else "right"
+            elif step == "U" and isinstance(node, ast.UnaryOp):
+                parent, name = node, "operand"
+            elif step[0] == "T" and isinstance(node, ast.Tuple) and int(step[1:]) < len(node.elts):
+                parent, name = node.elts, int(step[1:])
+            else:
+                return None
+        node = parent[name] if isinstance(parent, list) else getattr(parent, name)
+        if node is None or f"{node.lineno}:{node.col_offset}" != where:
+            return None
+        value = ast.copy_location(ast.Name(id=f"_dynac_v{k}", ctx=ast.Load()), node)
+        if isinstance(parent, list):
+            parent[name] = value
+        else:
+            setattr(parent, name, value)
+    return stmt
+
+
+def _continuation(path, mode, nits, subst=None):
     """The statements that finish the call from the path's last statement."""
     fors = sum(1 for block, i, field in path if field == "body" and isinstance(block[i], ast.For))
     if mode == HEAD:
@@ -85,6 +131,11 @@ def _continuation(path, mode, nits):
         rest = [_remaining(block[i], k)] + block[i + 1:]
     elif mode == AFTER:
         rest = block[i + 1:]
+    elif mode == MID:
+        again = _substituted(block[i], subst or "")
+        if again is None:
+            return None
+        rest = [again] + block[i + 1:]
     else:
         rest = block[i:]
     for block, i, field in reversed(path[:-1]):
@@ -100,7 +151,8 @@ def _continuation(path, mode, nits):
     return rest
 
 
-def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, module_globals):
+def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, module_globals,
+           subst=None):
     tree = ast.parse(source, filename)
     fdef = _resume._find_def(tree, qualname, firstlineno)
     if fdef is None:
@@ -108,7 +160,7 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
     path = _path(fdef.body, line, col)
     if path is None:
         return None
-    body = _continuation(path, mode, nits)
+    body = _continuation(path, mode, nits, subst)
     if body is None:
         return None
     # An unbound local arrives as the iterators' tuple (no value of the
@@ -135,14 +187,17 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
     return types.FunctionType(fcode, module_globals, fdef.name)
 
 
-def function(module_globals, filename, sha256, qualname, firstlineno, line, col, mode, names, nits):
+def function(module_globals, filename, sha256, qualname, firstlineno, line, col, mode, names, nits,
+             subst=None):
     """The continuation function from one statement of a compiled function
-    (mode: its start, HEAD of a for loop taking its item, or AFTER it), or
+    (mode: its start, HEAD of a for loop taking its item, AFTER it, or MID:
+    the statement again with the operands in `subst` as evaluated), or
     None when there is none (the source is not the one compiled, or the
     statement is not inside if/for/while blocks only). Called by dynac.h's
     dynac_continue as function(its, *locals)."""
     names = tuple(n for n in names.split(",") if n)
-    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, id(module_globals))
+    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, subst,
+           id(module_globals))
     hit = _cache.get(key)
     if hit is not None and hit[1] is module_globals:
         return hit[0]
@@ -152,7 +207,7 @@ def function(module_globals, filename, sha256, qualname, firstlineno, line, col,
         if hashlib.sha256(source).hexdigest() != sha256:
             return None
         fn = _build(source, filename, qualname, firstlineno, line, col, mode, names, nits,
-                    module_globals)
+                    module_globals, subst)
     except (OSError, SyntaxError, ValueError):
         return None
     if fn is not None:

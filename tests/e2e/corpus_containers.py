@@ -860,3 +860,17 @@ def length_then_scale(o, k):
         total = (k * i) * len(o)
         total -= i
     return total - n
+
+
+@dynac.compile(signatures=["(object, int)"])
+def length_inside_sums(o, k):
+    """An operation that fails after __len__ ran, with more of the
+    statement around it: the interpreter runs the statement again with the
+    operands it had evaluated (len(o) is not called twice) and goes on."""
+    n = len(o) * k + 1
+    m = k - len(o) * k * 2
+    if -(len(o) * k) < 5:
+        m += 1
+    for i in range(3):
+        n += (len(o) + i) * k - i
+    return n + m, 3 * len(o) // (k - 3) + 1
