@@ -639,8 +639,12 @@ static const char *emit_compare(em *E, expr *e) {
   if (e->ty->kind == TY_OBJ) { /* a OP b with an object: PyObject_RichCompare (infer: no chains) */
     static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
     expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
-    const char *a = as_obj(E, emit_expr(E, l), l->ty);
+    int depth = E->nvstack;
+    const char *lv = emit_expr(E, l);
+    push_pending(E, l, lv);
+    const char *a = as_obj(E, lv, l->ty);
     const char *b = as_obj(E, emit_expr(E, r), r->ty);
+    E->nvstack = depth;
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[e->u.cmp.ops[0]]);
     note_effect(E);
@@ -650,10 +654,12 @@ static const char *emit_compare(em *E, expr *e) {
   const char *res = tmpvar(E, &ty_bool);
   const char *prev = emit_expr(E, e->u.cmp.operands[0]);
   const type *pt = e->u.cmp.operands[0]->ty;
-  int opened = 0;
+  int opened = 0, depth = E->nvstack;
+  if (e->u.cmp.n == 2) push_pending(E, e->u.cmp.operands[0], prev); /* a chain compares again */
   for (int i = 1; i < e->u.cmp.n; i++) {
     expr *o = e->u.cmp.operands[i];
     const char *cur = emit_expr(E, o);
+    E->nvstack = depth;
     if (i + 1 < e->u.cmp.n && o->kind != EX_LOCAL && o->kind != EX_INT && o->kind != EX_FLOAT) {
       const char *keep = tmpvar(E, o->ty);
       line(E, "%s = %s;", keep, cur);
@@ -668,17 +674,25 @@ static const char *emit_compare(em *E, expr *e) {
   return res;
 }
 
+static const char *keep(em *E, const char *v, const type *t);
+
 /* and/or: value form (both operands of one type) or truth form. */
 static const char *emit_boolop(em *E, expr *e) {
   bool value_form = e->ty->kind != TY_BOOL || (e->u.boolop.l->ty == e->ty && e->u.boolop.r->ty == e->ty);
   const char *res = tmpvar(E, e->ty);
   const char *l = emit_expr(E, e->u.boolop.l);
-  line(E, "%s = %s;", res, value_form ? convert(E, l, e->u.boolop.l->ty, e->ty)
-                                      : truth(E, l, e->u.boolop.l->ty));
+  const type *lt = e->u.boolop.l->ty;
+  int depth = E->nvstack;
+  if (lt->kind == TY_INT || lt->kind == TY_FLOAT || lt->kind == TY_BOOL || lt->kind == TY_NUM) {
+    l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
+    push_pending(E, e->u.boolop.l, l);
+  }
+  line(E, "%s = %s;", res, value_form ? convert(E, l, lt, e->ty) : truth(E, l, lt));
   const char *test = truth(E, res, e->ty);
   line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
   E->indent++;
   const char *r = emit_expr(E, e->u.boolop.r);
+  E->nvstack = depth;
   line(E, "%s = %s;", res, value_form ? convert(E, r, e->u.boolop.r->ty, e->ty)
                                       : truth(E, r, e->u.boolop.r->ty));
   E->indent--;
@@ -2479,8 +2493,9 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
 }
 
 /* The path from `root` down to `e` through binary (L, R) and unary (U)
- * operators and tuple displays (T and the element's index), appended to
- * `out`; false when e is not reached that way. */
+ * operators, tuple displays (T and the element's index), comparisons of
+ * two operands (C0, C1) and `and`/`or` (B0, B1), appended to `out`; false
+ * when e is not reached that way. */
 static bool expr_path(const expr *root, const expr *e, strbuf *out) {
   if (root == e) return true;
   size_t len = out->len;
@@ -2493,6 +2508,18 @@ static bool expr_path(const expr *root, const expr *e, strbuf *out) {
   } else if (root->kind == EX_UNARY) {
     sb_puts(out, "U");
     if (expr_path(root->u.un.a, e, out)) return true;
+  } else if (root->kind == EX_BOOLOP) {
+    for (int i = 0; i < 2; i++) {
+      out->len = len;
+      sb_printf(out, "B%d", i);
+      if (expr_path(i ? root->u.boolop.r : root->u.boolop.l, e, out)) return true;
+    }
+  } else if (root->kind == EX_COMPARE && root->u.cmp.n == 2) {
+    for (int i = 0; i < 2; i++) {
+      out->len = len;
+      sb_printf(out, "C%d", i);
+      if (expr_path(root->u.cmp.operands[i], e, out)) return true;
+    }
   } else if (root->kind == EX_TUPLE) {
     for (int i = 0; i < root->u.tuple.n; i++) {
       out->len = len;

@@ -79,7 +79,8 @@ def _substituted(stmt, subst):
     """A copy of `stmt` with each operand the kernel had evaluated replaced
     by its value, _dynac_v0, _dynac_v1, ... (subst: `path@line:col` items,
     `;`-separated; the path goes down binary (L, R) and unary (U)
-    operators and tuple elements (T0, T1, ...) from the statement's value,
+    operators, tuple elements (T0, T1, ...), the two operands of a
+    comparison (C0, C1) and of `and`/`or` (B0, B1) from the statement's value,
     through an augmented
     assignment's operator first). None when an operand is not where the
     kernel had it: the continuation must not guess."""
@@ -94,7 +95,7 @@ def _substituted(stmt, subst):
                 return None
             path = path[1:]
         parent, name = stmt, field
-        for step in re.findall(r"[LRU]|T\d+|.", path):
+        for step in re.findall(r"[LRU]|[TCB]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -102,6 +103,10 @@ def _substituted(stmt, subst):
                 parent, name = node, "operand"
             elif step[0] == "T" and isinstance(node, ast.Tuple) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
+            elif step in ("C0", "C1") and isinstance(node, ast.Compare) and len(node.ops) == 1:
+                parent, name = (node, "left") if step == "C0" else (node.comparators, 0)
+            elif step in ("B0", "B1") and isinstance(node, ast.BoolOp) and len(node.values) == 2:
+                parent, name = node.values, int(step[1])
             else:
                 return None
         node = parent[name] if isinstance(parent, list) else getattr(parent, name)

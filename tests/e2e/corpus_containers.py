@@ -874,3 +874,16 @@ def length_inside_sums(o, k):
     for i in range(3):
         n += (len(o) + i) * k - i
     return n + m, 3 * len(o) // (k - 3) + 1
+
+
+@dynac.compile(signatures=["(object, int)"])
+def length_compared(o, k):
+    """An operation failing after __len__ ran, inside a comparison: an if's
+    test and a value; the left operand is not evaluated again."""
+    r = 0
+    if len(o) > 1 and k + len(o) * k > k:
+        r = 1
+    elif -(len(o) * k) < 5:
+        r = 2
+    b = len(o) < k * k
+    return r, b
