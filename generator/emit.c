@@ -129,7 +129,8 @@ typedef struct restart {
  * this operand or earlier ones. */
 typedef struct pending {
   const expr *e;
-  const char *v;
+  const char *v;   /* its C value; boxed: a reference the continuation takes */
+  bool boxed;
   int neffects;
 } pending;
 
@@ -185,6 +186,7 @@ typedef struct em {
   bool assigned_op;         /* emitting its operation, or the one of `local op= v` */
   pending vstack[64];       /* the operands pending in the statements being emitted */
   int nvstack;
+  int call_base;            /* where the arguments of the call being emitted start */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -683,7 +685,8 @@ static const char *emit_boolop(em *E, expr *e) {
   const char *l = emit_expr(E, e->u.boolop.l);
   const type *lt = e->u.boolop.l->ty;
   int depth = E->nvstack;
-  if (lt->kind == TY_INT || lt->kind == TY_FLOAT || lt->kind == TY_BOOL || lt->kind == TY_NUM) {
+  if (E->conts && E->effectful &&
+      (lt->kind == TY_INT || lt->kind == TY_FLOAT || lt->kind == TY_BOOL || lt->kind == TY_NUM)) {
     l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
     push_pending(E, e->u.boolop.l, l);
   }
@@ -761,9 +764,24 @@ static const char *box_value(em *E, const char *v, const type *t) {
   }
 }
 
+/* Argument i of call e (a builtin, math, module or allow_in_graph callee:
+ * its arguments are the call's own), pending until the call ends
+ * (emit_call drops them). In a kernel whose statements may go on in the
+ * interpreter, a number is kept in a temporary first, so its value is the
+ * one evaluated even if a later argument's effect changes what it read. */
+static const char *emit_arg(em *E, expr *e, int i) {
+  expr *a = e->u.call.args[i];
+  const char *v = emit_expr(E, a);
+  if (!E->conts || !E->effectful) return v;
+  int k = a->ty->kind;
+  if (k == TY_INT || k == TY_FLOAT || k == TY_BOOL || k == TY_NUM) v = keep(E, v, a->ty);
+  push_pending(E, a, v);
+  return v;
+}
+
 static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   const char *vals[64];
-  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
+  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
   const char *res = tmpvar(E, e->ty);
   strbuf args = {0};
   for (int i = 0; i < e->u.call.n; i++) {
@@ -791,7 +809,7 @@ static const char *emit_math(em *E, expr *e) {
   if (!strcmp(kind, "api"))
     return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, s)));
   expr *a0 = e->u.call.args[0];
-  const char *x = emit_expr(E, a0);
+  const char *x = emit_arg(E, e, 0);
   if (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) {
     if (a0->ty->kind == TY_NUM)
       return checked(E, &ty_int, !strcmp(name, "floor") ? "dynac_num_floor" : !strcmp(name, "ceil")
@@ -821,7 +839,7 @@ static const char *emit_math(em *E, expr *e) {
     deopt_if(E, NULL, "math domain/range error", "dynac_math_check1(%s, %s, %d)", xd, t, ovf);
     return t;
   }
-  const char *y = emit_expr(E, e->u.call.args[1]);
+  const char *y = emit_arg(E, e, 1);
   const char *yd = as_double(E, y, e->u.call.args[1]->ty);
   if (!strcmp(name, "copysign")) line(E, "%s = dynac_libm_2(copysign, %s, %s);", t, xd, yd);
   else line(E, "%s = dynac_math_%s(%s, %s);", t, name, xd, yd); /* CPython's own rules */
@@ -837,7 +855,7 @@ static const char *emit_builtin(em *E, expr *e) {
     return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, e->u.call.callee_slot)));
   if (!strcmp(name, "bool") && n == 0) return "false";
   expr *a0 = e->u.call.args[0];
-  const char *x = emit_expr(E, a0);
+  const char *x = emit_arg(E, e, 0);
   const type *t0 = a0->ty;
   if (t0->kind == TY_NUM && (!strcmp(name, "abs") || !strcmp(name, "int") || !strcmp(name, "round")))
     return checked(E, !strcmp(name, "abs") ? &ty_num : &ty_int, !strcmp(name, "abs") ? "dynac_num_abs"
@@ -864,7 +882,7 @@ static const char *emit_builtin(em *E, expr *e) {
   if (!strcmp(name, "bool")) return truth(E, x, t0);
   if (!strcmp(name, "divmod")) {
     const type *et = e->ty->elts[0];
-    const char *y = emit_expr(E, e->u.call.args[1]);
+    const char *y = emit_arg(E, e, 1);
     const type *t1 = e->u.call.args[1]->ty;
     const char *res = tmpvar(E, e->ty);
     if (et->kind == TY_NUM) {
@@ -888,7 +906,7 @@ static const char *emit_builtin(em *E, expr *e) {
   line(E, "%s = %s;", res, convert(E, x, t0, e->ty));
   for (int i = 1; i < n; i++) {
     expr *ai = e->u.call.args[i];
-    const char *v = emit_expr(E, ai);
+    const char *v = emit_arg(E, e, i);
     line(E, "if (%s) %s = %s;", cmp_values(E, is_max ? CMP_GT : CMP_LT, v, ai->ty, res, e->ty),
          res, convert(E, v, ai->ty, e->ty));
   }
@@ -920,7 +938,7 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
 static const char *emit_opaque_call(em *E, expr *e) {
   const char *vals[64];
   int n = e->u.call.n;
-  for (int i = 0; i < n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
+  for (int i = 0; i < n; i++) vals[i] = emit_arg(E, e, i);
   const type *rt = e->u.call.ret;
   const char *res = rt ? tmpvar(E, rt) : "0";
   if (rt) line(E, "%s = 0;", res);
@@ -1293,7 +1311,7 @@ static const char *emit_subscript(em *E, expr *e) {
  * exactly (overflow deoptimises), floats added left to right in a double. */
 static const char *emit_len_sum(em *E, expr *e) {
   expr *a = e->u.call.args[0];
-  const char *obj = emit_expr(E, a);
+  const char *obj = emit_arg(E, e, 0);
   if (!strcmp(e->u.call.name, "len") && a->ty->kind == TY_OBJ) { /* __len__ may run */
     const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
@@ -1436,7 +1454,42 @@ static void emit_export_call(em *E, inst *callee, const char *args, const char *
   line(E, "}");
 }
 
+static const char *emit_call_kind(em *E, expr *e);
+
+/* A call: its arguments are pending (emit_arg) until it returns. */
 static const char *emit_call(em *E, expr *e) {
+  int depth = E->nvstack, outer = E->call_base;
+  E->call_base = depth;
+  const char *v = emit_call_kind(E, e);
+  E->nvstack = depth;
+  E->call_base = outer;
+  return v;
+}
+
+/* A kernel callee that finished in the interpreter (dynac_continue) with a
+ * value its type cannot hold (dynac__boxed_result): the caller's statement
+ * goes on in the interpreter with that value in the call's place, its own
+ * arguments no longer pending (mid_action), or NULL when it cannot. */
+static const char *boxed_call_action(em *E, const expr *call) {
+  int top = E->nvstack, base = E->call_base;
+  bool effect = E->rp.effect;
+  int neffects = E->rp.neffects;
+  E->rp.effect = true; /* the callee's effects, inside the call's value */
+  E->rp.neffects++;
+  pending under = E->vstack[base < 64 ? base : 0];
+  E->nvstack = base;
+  if (E->nvstack < (int)(sizeof E->vstack / sizeof E->vstack[0]))
+    E->vstack[E->nvstack++] = (pending){.e = call, .v = "dynac__boxed_result", .boxed = true,
+                                        .neffects = E->rp.neffects};
+  const char *action = mid_action(E);
+  E->vstack[base < 64 ? base : 0] = under;
+  E->nvstack = top;
+  E->rp.effect = effect;
+  E->rp.neffects = neffects;
+  return action;
+}
+
+static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
   if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);
@@ -1451,7 +1504,7 @@ static const char *emit_call(em *E, expr *e) {
     return "0";
   }
   const char *vals[64];
-  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_expr(E, e->u.call.args[i]);
+  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
   strbuf args = {0};
   for (int i = 0; i < e->u.call.n; i++) {
     if (i) sb_puts(&args, ", ");
@@ -1482,9 +1535,13 @@ static const char *emit_call(em *E, expr *e) {
   bool passes_on = E->conts && E->returned == e; /* `return callee(...)` */
   if (callee->effectful) { /* it may have finished in the interpreter (dynac_continue) */
     line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
-    if (passes_on) line(E, "  return DYNAC_OK_BOXED; /* this call's value too */");
-    else line(E, "  Py_CLEAR(dynac__boxed_result);\n  return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+    const char *mid = passes_on ? NULL : boxed_call_action(E, e);
+    E->indent++;
+    if (passes_on) line(E, "return DYNAC_OK_BOXED; /* this call's value too */");
+    else if (mid) line(E, "dynac__effects = 1; /* the callee's effects */\n%s", mid);
+    else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
               E->cur_line);
+    E->indent--;
     line(E, "}");
   }
   if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
@@ -2494,7 +2551,8 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
 
 /* The path from `root` down to `e` through binary (L, R) and unary (U)
  * operators, tuple displays (T and the element's index), comparisons of
- * two operands (C0, C1) and `and`/`or` (B0, B1), appended to `out`; false
+ * two operands (C0, C1), `and`/`or` (B0, B1) and the arguments of calls of
+ * a named callee (A and the argument's index), appended to `out`; false
  * when e is not reached that way. */
 static bool expr_path(const expr *root, const expr *e, strbuf *out) {
   if (root == e) return true;
@@ -2508,6 +2566,13 @@ static bool expr_path(const expr *root, const expr *e, strbuf *out) {
   } else if (root->kind == EX_UNARY) {
     sb_puts(out, "U");
     if (expr_path(root->u.un.a, e, out)) return true;
+  } else if (root->kind == EX_CALL && root->u.call.kind != CALLEE_METHOD &&
+             root->u.call.kind != CALLEE_VALUE) { /* the call's own arguments */
+    for (int i = 0; i < root->u.call.n; i++) {
+      out->len = len;
+      sb_printf(out, "A%d", i);
+      if (expr_path(root->u.call.args[i], e, out)) return true;
+    }
   } else if (root->kind == EX_BOOLOP) {
     for (int i = 0; i < 2; i++) {
       out->len = len;
@@ -2552,11 +2617,13 @@ static const char *mid_action(em *E) {
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
     int k = p->e->ty->kind;
-    ok = k == TY_INT || k == TY_FLOAT || k == TY_NUM || k == TY_BOOL || k == TY_OBJ || k == TY_LIST;
+    ok = p->boxed || k == TY_INT || k == TY_FLOAT || k == TY_NUM || k == TY_BOOL || k == TY_OBJ ||
+         k == TY_LIST;
     sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
     ok = ok && expr_path(root, p->e, &subst);
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
-    if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, p->e->ty));
+    if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
+    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, p->e->ty));
   }
   const char *action = NULL;
   if (ok) {

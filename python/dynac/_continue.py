@@ -78,12 +78,12 @@ _VALUE_FIELD = {ast.Assign: "value", ast.AnnAssign: "value", ast.AugAssign: "val
 def _substituted(stmt, subst):
     """A copy of `stmt` with each operand the kernel had evaluated replaced
     by its value, _dynac_v0, _dynac_v1, ... (subst: `path@line:col` items,
-    `;`-separated; the path goes down binary (L, R) and unary (U)
+    `;`-separated). A path goes down from the statement's value (through
+    an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, tuple elements (T0, T1, ...), the two operands of a
-    comparison (C0, C1) and of `and`/`or` (B0, B1) from the statement's value,
-    through an augmented
-    assignment's operator first). None when an operand is not where the
-    kernel had it: the continuation must not guess."""
+    comparison (C0, C1) or of `and`/`or` (B0, B1), a call's arguments (A0,
+    A1, ...). None when an operand is not where the kernel had it: the
+    continuation must not guess."""
     field = _VALUE_FIELD.get(type(stmt))
     if field is None:
         return None
@@ -95,7 +95,7 @@ def _substituted(stmt, subst):
                 return None
             path = path[1:]
         parent, name = stmt, field
-        for step in re.findall(r"[LRU]|[TCB]\d+|.", path):
+        for step in re.findall(r"[LRU]|[TCBA]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -107,6 +107,10 @@ def _substituted(stmt, subst):
                 parent, name = (node, "left") if step == "C0" else (node.comparators, 0)
             elif step in ("B0", "B1") and isinstance(node, ast.BoolOp) and len(node.values) == 2:
                 parent, name = node.values, int(step[1])
+            elif (step[0] == "A" and isinstance(node, ast.Call) and not node.keywords
+                  and int(step[1:]) < len(node.args)
+                  and not any(isinstance(a, ast.Starred) for a in node.args)):
+                parent, name = node.args, int(step[1:])
             else:
                 return None
         node = parent[name] if isinstance(parent, list) else getattr(parent, name)

@@ -887,3 +887,19 @@ def length_compared(o, k):
         r = 2
     b = len(o) < k * k
     return r, b
+
+
+def scaled_length(o, k):
+    return len(o) * k * 4
+
+
+@dynac.compile(signatures=["(object, int)"])
+def length_in_calls(o, k):
+    """Failures after __len__ ran inside a call's arguments, and a callee
+    that finished in the interpreter with a big int: the statement goes on
+    in the interpreter with what was evaluated (the callee is not called
+    twice); math.sqrt's domain error is CPython's, from its line."""
+    a = abs(len(o) * k)
+    b = min(len(o), k * k, 7)
+    d = scaled_length(o, k) + 1
+    return a, b, d, math.sqrt(len(o) - k)

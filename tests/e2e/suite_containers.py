@@ -346,6 +346,8 @@ def cases():
                                for k in [0, 3, -7, 2**61, -2**62, 2**62 + 1]]
     c["length_compared"] = [(lambda o=o, k=k: (o, k)) for o in [Seq(0, 0), Seq(0, 5), "abc", Seq(0, 2**62)]
                             for k in [0, 3, -7, 2**61, -2**62, 2**62 + 1, 2**32]]
+    c["length_in_calls"] = [(lambda o=o, k=k: (o, k)) for o in [Seq(0, 0), Seq(0, 5), "abc", Seq(0, 2**62), Seq(0, 2**60)]
+                            for k in [0, 3, -7, 2**61, -2**62, 2**62 + 1, 2**32]]
     c["made_list_writes_then_overflow"] = [lambda: (3,), lambda: (2**40,), lambda: (-2**62,)]
     c["append_to"] = [lambda: ([], 1), lambda: (UserList([1]), "a"), lambda: (bytearray(b"a"), 98),
                       lambda: (bytearray(), 300), lambda: (set(), 1), lambda: (InsertList(), 1)]
