@@ -145,6 +145,15 @@ typedef struct mid_point {
   struct mid_point *next;
 } mid_point;
 
+/* A region of a partially compiled function (find_regions). */
+typedef struct region {
+  stmt *s_first, *s_last;   /* in one split block */
+  bool top;                 /* in the function's own block: names are versioned */
+  const int *cur_before;    /* then each base name's version as it starts (NULL: itself) */
+  int nin, nout;
+  int in[256], out[256];    /* local versions: live-ins read, live-outs written */
+} region;
+
 typedef struct em {
   module *m;
   inst *in;
@@ -157,6 +166,7 @@ typedef struct em {
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
   bool region;     /* a region kernel: every local, parameters too, is a C local */
+  const struct region *reg; /* that region (its continuations end where it ends) */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
   int cur_line;    /* the Python line of the statement being emitted */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
@@ -472,7 +482,7 @@ static const char *checked(em *E, const type *rt, const char *helper, const char
   const char *box = !strncmp(helper, "dynac_int_", 10) ? "dynac_box_int"
                     : !strncmp(helper, "dynac_float_", 12) ? "dynac_box_float" : "dynac_box_num";
   const char *bv = b ? arena_printf(E->m->a, "%s(%s)", box, b) : "NULL";
-  if (op && E->conts && E->returned_op) { /* `return a OP b`: the exact value is the result */
+  if (op && E->conts && !E->reg && E->returned_op) { /* `return a OP b`: the exact value is the result */
     line(E, "if (%s) return dynac_slow_returned(DYNAC_SLOW_%s, %s(%s), %s, &dynac__boxed_result, %s);",
          call, op, box, a, bv, where(E));
     return t;
@@ -1532,7 +1542,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
        has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
   if (!leaf) line(E, "dynac__depth--;");
-  bool passes_on = E->conts && E->returned == e; /* `return callee(...)` */
+  bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */
   if (callee->effectful) { /* it may have finished in the interpreter (dynac_continue) */
     line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
     const char *mid = passes_on ? NULL : boxed_call_action(E, e);
@@ -2418,7 +2428,7 @@ static const char *cont_value(em *E, int v) {
   const char *c = E->in->fn->local_cnames[v];
   const char *boxed = t->kind == TY_OBJ || owned_list_local(E->in, v)
       ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t);
-  if (v < E->in->fn->nparams) return boxed;
+  if (v < E->in->fn->nparams && !E->region) return boxed;
   return arena_printf(E->m->a, "b_%s ? %s : NULL", c, boxed);
 }
 
@@ -2452,6 +2462,11 @@ static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
  * as its typed result when it is one, else DYNAC_OK_BOXED. */
 static void cont_finish(em *E) {
   const type *t = E->in->ret;
+  if (E->reg) { /* a region's continuation gives the entry's tuple: (1, value) or (0, None, outs) */
+    line(E, "dynac__boxed_result = r;");
+    line(E, "return DYNAC_OK_BOXED;");
+    return;
+  }
   if (t->kind == TY_OBJ) {
     line(E, "*dynac_out = r;");
     line(E, "return DYNAC_OK;");
@@ -2468,6 +2483,8 @@ static void cont_finish(em *E) {
 /* Where a continuation goes on (dynac_cont_site.header, _continue.py's modes). */
 enum { CONT_START = 0, CONT_HEAD = 1, CONT_AFTER = 2, CONT_MID = 3 };
 
+static const char *region_spec(em *E);
+
 /* The dynac_cont_site of a continuation (its initialiser's fields). */
 static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
   func *f = E->in->fn;
@@ -2476,9 +2493,10 @@ static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point
   for (int i = 0; mp && i < mp->n; i++) sb_printf(&names, "%s_dynac_v%d", names.len ? "," : "", i);
   line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
        c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1, mode);
-  line(E, " .names = %s, .nvals = %d, .nits = %d, .subst = %s},",
+  line(E, " .names = %s, .nvals = %d, .nits = %d, .subst = %s,",
        c_string(E->m, names.data ? names.data : ""), f->nbase + (mp ? mp->n : 0), rp->nloops,
        mp ? c_string(E->m, mp->subst) : "NULL");
+  line(E, " .region = %s},", E->reg ? c_string(E->m, region_spec(E)) : "NULL");
   sb_free(&names);
 }
 
@@ -2705,9 +2723,10 @@ static bool finite_left_to_next(em *E, const stmt *s) {
 }
 
 static void emit_block(em *E, stmt *s) {
-  bool top = s == E->in->fn->body;
+  bool top = s == E->in->fn->body || (E->reg && E->reg->top && s == E->reg->s_first);
+  const int *first = s == E->in->fn->body ? NULL : E->reg ? E->reg->cur_before : NULL;
   for (stmt *prev = NULL; s; prev = s, s = s->next) {
-    if (top) E->versions = prev ? prev->cur_after : NULL; /* names as this statement starts */
+    if (top) E->versions = prev ? prev->cur_after : first; /* names as this statement starts */
     if (finite_left_to_next(E, s)) {
       E->finite_by_parent = s->u.assign.value;
       E->finite_note = arena_printf(E->m->a, " /* inf or nan: tested with line %d's result */", s->next->pos.line);
@@ -3142,11 +3161,19 @@ static const char *slot_kind_c(slot *s) {
  * of top-level statements that type in every specialisation are regions,
  * each a kernel per specialisation behind one Python-callable wrapper; the
  * loader rebuilds the function around them (python/dynac/_resume.py). */
-typedef struct region {
-  stmt *s_first, *s_last;   /* in one split block */
-  int nin, nout;
-  int in[256], out[256];    /* local versions: live-ins read, live-outs written */
-} region;
+
+/* Where a region's continuation ends: `line:col:outs` of its last
+ * statement, its live-outs' names in the entry's order. */
+static const char *region_spec(em *E) {
+  func *f = E->in->fn;
+  const struct region *r = E->reg;
+  strbuf outs = {0};
+  for (int i = 0; i < r->nout; i++) sb_printf(&outs, "%s%s", i ? "," : "", f->locals[base_of(f, r->out[i])]);
+  const char *spec = arena_printf(E->m->a, "%d:%d:%s", r->s_last->pos.line, r->s_last->pos.col - 1,
+                                  outs.data ? outs.data : "");
+  sb_free(&outs);
+  return spec;
+}
 
 static bool top_ok(func *f, int k, stmt *s) { /* k: s->split_id */
   if (s->kind == ST_INTERP) return false;
@@ -3254,6 +3281,8 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
     region *r = &S->rs[S->nr];
     memset(r, 0, sizeof *r);
     r->s_first = s;
+    r->top = top;
+    r->cur_before = top ? cur_before : NULL;
     bool *rd = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
     bool *wr = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
     stmt *last = s;
@@ -3431,7 +3460,8 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
     if (region_owns(in, r->in[i])) sb_printf(&locals, "l_%s = Py_NewRef(a_%s); /* live-in, owned */\nb_%s = true;\n", c, c, c);
     else sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", c, c, c);
   }
-  em E = {.m = m, .in = in, .b = &body, .region = true, .effectful = in->effectful};
+  em E = {.m = m, .in = in, .b = &body, .region = true, .reg = r, .effectful = in->effectful,
+          .conts = in->effectful};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -3508,7 +3538,11 @@ static void emit_region_entry_spec(module *m, func *f, inst *in, region *r, int 
   sb_printf(out, "    PyObject *res = NULL;\n"
             "    if (st == DYNAC_ERROR) res = NULL;\n"
             "    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */\n"
-            "    else if (st == DYNAC_OK_NONE) res = Py_BuildValue(\"(iO)\", 1, Py_None);\n");
+            "    else if (st == DYNAC_OK_NONE) res = Py_BuildValue(\"(iO)\", 1, Py_None);\n"
+            "    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */\n"
+            "      res = dynac__boxed_result;\n"
+            "      dynac__boxed_result = NULL;\n"
+            "    }\n");
   if (has_value) {
     const char *bf = in->ret->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", in->ret->code)
                                                : arena_printf(m->a, "%s(r)", box_fn(m, in->ret));

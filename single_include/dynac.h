@@ -1697,6 +1697,9 @@ typedef struct dynac_cont_site {
   int nvals, nits;
   const char *subst; /* header 3 (the statement runs again around the operands it had
                         evaluated): each operand's path@line:col, `;`-separated; else NULL */
+  const char *region; /* a region kernel's: `line:col:outs` of the region's last statement
+                         and its live-outs (the continuation ends there and returns the
+                         region entry's tuple); NULL for a whole function */
 } dynac_cont_site;
 
 /* The rest of `for v in range(...)` after iteration `next - 1`: the values
@@ -1794,9 +1797,9 @@ static inline int dynac_continue(const dynac_cont_site *site, PyObject *globals,
   }
   mod = PyImport_ImportModule("dynac._continue");
   if (mod)
-    fn = PyObject_CallMethod(mod, "function", "OOssiiiisiz", globals, filename, sha, site->qualname,
+    fn = PyObject_CallMethod(mod, "function", "OOssiiiisizz", globals, filename, sha, site->qualname,
                              site->firstlineno, site->line, site->col, site->header, site->names,
-                             site->nits, site->subst);
+                             site->nits, site->subst, site->region);
   if (!fn) goto done;
   if (fn == Py_None) {
     st = DYNAC_DEOPT;

@@ -124,8 +124,12 @@ def _substituted(stmt, subst):
     return stmt
 
 
-def _continuation(path, mode, nits, subst=None):
-    """The statements that finish the call from the path's last statement."""
+def _continuation(path, mode, nits, subst=None, stop=None):
+    """The statements that finish the call from the path's last statement
+    (stop: in the outermost block, the index of the last one to run)."""
+    def after(level, block, i):  # what follows block[i] in its block
+        return block[i + 1:stop + 1 if stop is not None and level == 0 else None]
+
     fors = sum(1 for block, i, field in path if field == "body" and isinstance(block[i], ast.For))
     if mode == HEAD:
         fors += 1
@@ -137,17 +141,17 @@ def _continuation(path, mode, nits, subst=None):
         if not isinstance(block[i], ast.For):
             return None
         k -= 1
-        rest = [_remaining(block[i], k)] + block[i + 1:]
+        rest = [_remaining(block[i], k)] + after(len(path) - 1, block, i)
     elif mode == AFTER:
-        rest = block[i + 1:]
+        rest = after(len(path) - 1, block, i)
     elif mode == MID:
         again = _substituted(block[i], subst or "")
         if again is None:
             return None
-        rest = [again] + block[i + 1:]
+        rest = [again] + after(len(path) - 1, block, i)
     else:
-        rest = block[i:]
-    for block, i, field in reversed(path[:-1]):
+        rest = [block[i]] + after(len(path) - 1, block, i)
+    for level, (block, i, field) in reversed(list(enumerate(path[:-1]))):
         outer = block[i]
         if isinstance(outer, _LOOPS) and field == "body":
             if isinstance(outer, ast.For):
@@ -156,20 +160,79 @@ def _continuation(path, mode, nits, subst=None):
                            iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()),
                            body=rest or [ast.Pass()], orelse=[_remaining(outer, k)], type_comment=None)
             rest = [ast.copy_location(once, outer)]
-        rest = rest + block[i + 1:]
+        rest = rest + after(level, block, i)
     return rest
 
 
+def _block_of(fdef, line, col):
+    """The statement list (of any compound statement) holding the statement
+    at line:col, and its index there; (None, None) if none does."""
+    for node in ast.walk(fdef):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, s in enumerate(block):
+                if isinstance(s, ast.stmt) and (s.lineno, s.col_offset) == (line, col):
+                    return block, i
+    return None, None
+
+
+class _RegionReturns(ast.NodeTransformer):
+    """`return v` of a region's statements as its entry gives it: (1, v).
+    Statements can be reached twice (a loop's body is both the rest of
+    its current pass and its remaining iterations): each is tagged once."""
+    def visit_Return(self, node):
+        if getattr(node, "_dynac_tagged", False):
+            return node
+        value = node.value if node.value is not None else ast.Constant(None)
+        tagged = ast.copy_location(ast.Return(value=ast.Tuple(elts=[ast.Constant(1), value],
+                                                              ctx=ast.Load())), node)
+        tagged._dynac_tagged = True
+        return tagged
+
+    def visit_FunctionDef(self, node):  # its own returns are not the region's
+        return node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+def _region_continuation(fdef, line, col, mode, nits, subst, region):
+    """The rest of a compiled region from the statement at line:col, as its
+    entry's value: (1, value) where the function returns, else (0, None,
+    live-outs...) with Ellipsis for a name left unbound (region:
+    `line:col:outs` of its last statement; _resume.py reads the tuple)."""
+    last_line, last_col, outs = region.split(":", 2)
+    block, stop = _block_of(fdef, int(last_line), int(last_col))
+    if block is None:
+        return None
+    path = _path(block, line, col)
+    if path is None or path[0][1] > stop:
+        return None
+    body = _continuation(path, mode, nits, subst, stop)
+    if body is None:
+        return None
+    body = [_RegionReturns().visit(s) for s in body]
+    names = [n for n in outs.split(",") if n]
+    values = "".join(f"_dynac_l.get({n!r}, ...), " for n in names)
+    end = ast.parse(f"_dynac_l = locals()\nreturn (0, None, {values})").body
+    for node in end:
+        for sub in ast.walk(node):
+            ast.copy_location(sub, block[stop])
+    return body + end
+
+
 def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, module_globals,
-           subst=None):
+           subst=None, region=None):
     tree = ast.parse(source, filename)
     fdef = _resume._find_def(tree, qualname, firstlineno)
     if fdef is None:
         return None
-    path = _path(fdef.body, line, col)
-    if path is None:
-        return None
-    body = _continuation(path, mode, nits, subst)
+    if region:
+        body = _region_continuation(fdef, line, col, mode, nits, subst, region)
+    else:
+        path = _path(fdef.body, line, col)
+        body = _continuation(path, mode, nits, subst) if path is not None else None
     if body is None:
         return None
     # An unbound local arrives as the iterators' tuple (no value of the
@@ -197,15 +260,17 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
 
 
 def function(module_globals, filename, sha256, qualname, firstlineno, line, col, mode, names, nits,
-             subst=None):
+             subst=None, region=None):
     """The continuation function from one statement of a compiled function
     (mode: its start, HEAD of a for loop taking its item, AFTER it, or MID:
     the statement again with the operands in `subst` as evaluated), or
     None when there is none (the source is not the one compiled, or the
-    statement is not inside if/for/while blocks only). Called by dynac.h's
-    dynac_continue as function(its, *locals)."""
+    statement is not inside if/for/while blocks only). For a region kernel
+    (`region`: see _region_continuation) it ends with the region and
+    returns its entry's tuple. Called by dynac.h's dynac_continue as
+    function(its, *locals)."""
     names = tuple(n for n in names.split(",") if n)
-    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, subst,
+    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, subst, region,
            id(module_globals))
     hit = _cache.get(key)
     if hit is not None and hit[1] is module_globals:
@@ -216,7 +281,7 @@ def function(module_globals, filename, sha256, qualname, firstlineno, line, col,
         if hashlib.sha256(source).hexdigest() != sha256:
             return None
         fn = _build(source, filename, qualname, firstlineno, line, col, mode, names, nits,
-                    module_globals, subst)
+                    module_globals, subst, region)
     except (OSError, SyntaxError, ValueError):
         return None
     if fn is not None:

@@ -187,6 +187,25 @@ def deoptimisation_after_an_opaque_call_goes_on_in_the_interpreter():
 
 
 @case
+def deoptimisation_in_a_region_after_an_opaque_call_goes_on_in_the_interpreter():
+    """The same in the region kernels of functions with graph breaks: the
+    region's rest runs in the interpreter and hands the function its return
+    value or its live-outs; the region kernels served the calls."""
+    inf = float("inf")
+    inputs = [("opaque_in_region", (n, m, lim)) for n in [0, 1, 3, 40] for m in [0, 2, 5, 30]
+              for lim in [1e30, 1e300, inf]]
+    inputs += [("opaque_mid_region", (k,)) for k in [0, 3, 2**31, 2**40, -2**61]]
+    inputs += [("opaque_region_in_loop", (n, k)) for n in [0, 1, 5] for k in [3, 2**31, 2**40]]
+    dynac.reset_stats()
+    bad = [(name, args, outcome(getattr(C, name), *args), outcome(getattr(E, name), *args))
+           for name, args in inputs]
+    bad = [b for b in bad if b[2] != b[3]]
+    served = [counters(C, n)["region_kernel_calls"] for n in
+              ("opaque_in_region", "opaque_mid_region", "opaque_region_in_loop")]
+    return not bad and all(served), (bad[:3], served)
+
+
+@case
 def disallow_in_graph_at_module_level_breaks():
     dynac.reset_stats()
     r = C.calls_banned(1.0)
