@@ -55,7 +55,7 @@ class Gen:
     def int_expr(self, env, d, in_loop):
         r = self.rng.random()
         if d <= 0 or r < 0.25:
-            ints = [v for v in env if v[0] == "n"]
+            ints = sorted(v for v in env if v[0] == "n")
             return self.rng.choice(ints) if ints and self.rng.random() < 0.7 else self.lit_int()
         a, b = self.int_expr(env, d - 1, in_loop), self.int_expr(env, d - 1, in_loop)
         ops = ["+", "-", "//", "%"] + ([] if in_loop else ["*"])
@@ -75,7 +75,7 @@ class Gen:
     def float_expr(self, env, d, in_loop):
         r = self.rng.random()
         if d <= 0 or r < 0.25:
-            fl = [v for v in env if v[0] == "x" and v != "xs"]
+            fl = sorted(v for v in env if v[0] == "x" and v != "xs")
             return self.rng.choice(fl) if fl and self.rng.random() < 0.7 else self.lit_float()
         a, b = self.float_expr(env, d - 1, in_loop), self.float_expr(env, d - 1, in_loop)
         k = self.rng.randrange(10)
