@@ -2418,6 +2418,17 @@ static void emit_stmt_kind(em *E, stmt *s) {
 }
 
 /* ---- continuation in the interpreter (dynac.h's dynac_continue) ------------ */
+/* Can a deoptimisation in instance `in` come after something the
+ * interpreter must not repeat and the undo log cannot take back? An
+ * allow_in_graph call, Python code run by an object operation, writes to a
+ * list the kernel made once the log is full. Writes to the caller's lists
+ * and buffers are always taken back (whole copies past DYNAC_UNDO_MAX), so
+ * such kernels (array loops) carry no continuation code: only a copy that
+ * finds no memory ends their call in dynac_deopt_after_effect. */
+static bool may_continue(const inst *in) {
+  return in->effectful && (in->opaque_calls || in->generic || in->builds_lists);
+}
+
 
 static int base_of(func *f, int v);
 
@@ -2519,7 +2530,7 @@ static void cont_block(em *E, const restart *rp, int mode) {
   static const char *const how[] = {"from here", "from here", "after this statement",
                                     "in this statement, around the operands it had evaluated"};
   line(E, "if (0) {");
-  line(E, "dynac_%s_%d: { /* line %d: the call goes on in the interpreter %s */", kinds[mode], label,
+  line(E, "dynac_%s_%d: DYNAC_COLD_LABEL; { /* line %d: the call goes on in the interpreter %s */", kinds[mode], label,
        rp->s->pos.line, how[mode]);
   E->indent++;
   line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", nvals ? nvals : 1, nits ? nits : 1);
@@ -2866,7 +2877,7 @@ static bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directiv
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
   em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
           .exported = exported};
-  E.conts = undo;
+  E.conts = undo && may_continue(in);
   if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
@@ -3461,7 +3472,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
     else sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", c, c, c);
   }
   em E = {.m = m, .in = in, .b = &body, .region = true, .reg = r, .effectful = in->effectful,
-          .conts = in->effectful};
+          .conts = may_continue(in)};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");

@@ -130,6 +130,13 @@ extern "C" {
 #define DYNAC_NOINLINE
 #define DYNAC_HOT_INLINE static inline
 #endif
+/* After a label: the code from it on is rarely run (GCC's cold label
+ * attribute: laid out apart from the hot path, which keeps its registers). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DYNAC_COLD_LABEL __attribute__((cold))
+#else
+#define DYNAC_COLD_LABEL
+#endif
 
 /* ======================================================================
  * 1. Status codes and kernel helpers
