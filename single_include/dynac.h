@@ -130,6 +130,14 @@ extern "C" {
 #define DYNAC_NOINLINE
 #define DYNAC_HOT_INLINE static inline
 #endif
+/* An error or deoptimisation path: never inlined into a kernel (its loops
+ * keep their registers and layout), and calls to it are predicted not
+ * taken (GCC's and Clang's cold attribute). */
+#if defined(__GNUC__)
+#define DYNAC_COLD static __attribute__((cold, noinline, unused))
+#else
+#define DYNAC_COLD static
+#endif
 /* After a label: the code from it on is rarely run (GCC's cold label
  * attribute: laid out apart from the hot path, which keeps its registers). */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -745,7 +753,7 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
 /* A kernel that made an opaque call (allow_in_graph) cannot hand the call
  * back to the interpreter afterwards: the interpreter would repeat the
  * callee's side effects. Such a deoptimisation point raises instead. */
-static inline int dynac_deopt_after_effect(const char *file, int line) {
+DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
   PyErr_Format(PyExc_RuntimeError,
                "dynac: %s:%d: the compiled code needs the interpreter here (int64 overflow, "
                "or a value of a type the kernel was not specialised for), but it already wrote "
@@ -1573,21 +1581,21 @@ static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *
  * TypeError for read-only buffers, with CPython's message); a traceback
  * entry for `func` at `line` is added. Should the API call succeed after
  * all, the kernel still cannot continue: dynac_deopt_after_effect. */
-static inline int dynac_slow_done(PyObject *r, PyObject *filename, const char *func, int line) {
+DYNAC_COLD int dynac_slow_done(PyObject *r, PyObject *filename, const char *func, int line) {
   if (!r) return dynac_traceback_here(filename, func, line);
   Py_DECREF(r);
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   return dynac_deopt_after_effect(file ? file : "?", line);
 }
 /* o[key] and o[key] = v with `key` and `v` stolen (NULL: a failed box). */
-static inline int dynac__slow_getkey(PyObject *o, PyObject *key, PyObject *filename,
-                                     const char *func, int line) {
+DYNAC_COLD int dynac__slow_getkey(PyObject *o, PyObject *key, PyObject *filename,
+                                  const char *func, int line) {
   PyObject *r = key ? PyObject_GetItem(o, key) : NULL;
   Py_XDECREF(key);
   return dynac_slow_done(r, filename, func, line);
 }
-static inline int dynac__slow_setkey(PyObject *o, PyObject *key, PyObject *v, PyObject *filename,
-                                     const char *func, int line) {
+DYNAC_COLD int dynac__slow_setkey(PyObject *o, PyObject *key, PyObject *v, PyObject *filename,
+                                  const char *func, int line) {
   int st = key && v ? PyObject_SetItem(o, key, v) : -1;
   Py_XDECREF(key);
   Py_XDECREF(v);
@@ -1595,29 +1603,29 @@ static inline int dynac__slow_setkey(PyObject *o, PyObject *key, PyObject *v, Py
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   return dynac_deopt_after_effect(file ? file : "?", line); /* stored after all */
 }
-static inline int dynac_slow_getitem(PyObject *o, int64_t i, PyObject *filename, const char *func,
-                                     int line) {
+DYNAC_COLD int dynac_slow_getitem(PyObject *o, int64_t i, PyObject *filename, const char *func,
+                                  int line) {
   return dynac__slow_getkey(o, PyLong_FromLongLong(i), filename, func, line);
 }
 /* `v` is stolen. */
-static inline int dynac_slow_setitem(PyObject *o, int64_t i, PyObject *v, PyObject *filename,
-                                     const char *func, int line) {
+DYNAC_COLD int dynac_slow_setitem(PyObject *o, int64_t i, PyObject *v, PyObject *filename,
+                                  const char *func, int line) {
   return dynac__slow_setkey(o, PyLong_FromLongLong(i), v, filename, func, line);
 }
 /* The same for a[i, j] of a 2-D ndarray. */
-static inline int dynac_slow_getitem2(PyObject *o, int64_t i, int64_t j, PyObject *filename,
-                                      const char *func, int line) {
+DYNAC_COLD int dynac_slow_getitem2(PyObject *o, int64_t i, int64_t j, PyObject *filename,
+                                   const char *func, int line) {
   return dynac__slow_getkey(o, Py_BuildValue("(LL)", (long long)i, (long long)j), filename, func,
                             line);
 }
-static inline int dynac_slow_setitem2(PyObject *o, int64_t i, int64_t j, PyObject *v,
-                                      PyObject *filename, const char *func, int line) {
+DYNAC_COLD int dynac_slow_setitem2(PyObject *o, int64_t i, int64_t j, PyObject *v,
+                                   PyObject *filename, const char *func, int line) {
   return dynac__slow_setkey(o, Py_BuildValue("(LL)", (long long)i, (long long)j), v, filename,
                             func, line);
 }
 /* l.pop() (i < 0 with `has_index` 0) or l.pop(i). */
-static inline int dynac_slow_pop(PyObject *l, int has_index, int64_t i, PyObject *filename,
-                                 const char *func, int line) {
+DYNAC_COLD int dynac_slow_pop(PyObject *l, int has_index, int64_t i, PyObject *filename,
+                              const char *func, int line) {
   PyObject *r = has_index ? PyObject_CallMethod(l, "pop", "L", (long long)i)
                           : PyObject_CallMethod(l, "pop", NULL);
   return dynac_slow_done(r, filename, func, line);
@@ -1628,7 +1636,7 @@ enum {
   DYNAC_SLOW_ADD, DYNAC_SLOW_SUB, DYNAC_SLOW_MUL, DYNAC_SLOW_TRUEDIV, DYNAC_SLOW_FLOORDIV,
   DYNAC_SLOW_MOD, DYNAC_SLOW_POW, DYNAC_SLOW_LSHIFT, DYNAC_SLOW_RSHIFT, DYNAC_SLOW_NEG
 };
-static inline PyObject *dynac__number_value(int op, PyObject *a, PyObject *b) {
+DYNAC_COLD PyObject *dynac__number_value(int op, PyObject *a, PyObject *b) {
   PyObject *r = NULL;
   if (a && (b || op == DYNAC_SLOW_NEG)) {
     switch (op) {
@@ -1648,23 +1656,23 @@ static inline PyObject *dynac__number_value(int op, PyObject *a, PyObject *b) {
   Py_XDECREF(b);
   return r;
 }
-static inline int dynac_slow_number(int op, PyObject *a, PyObject *b, PyObject *filename,
-                                    const char *func, int line) {
+DYNAC_COLD int dynac_slow_number(int op, PyObject *a, PyObject *b, PyObject *filename,
+                                 const char *func, int line) {
   return dynac_slow_done(dynac__number_value(op, a, b), filename, func, line);
 }
 /* The same for the value a function returns: the exact result (a big int
  * where int64 overflowed) goes to *boxed (a new reference) and the kernel
  * returns DYNAC_OK_BOXED; CPython's exception otherwise. */
-static inline int dynac_slow_returned(int op, PyObject *a, PyObject *b, PyObject **boxed,
-                                      PyObject *filename, const char *func, int line) {
+DYNAC_COLD int dynac_slow_returned(int op, PyObject *a, PyObject *b, PyObject **boxed,
+                                   PyObject *filename, const char *func, int line) {
   PyObject *r = dynac__number_value(op, a, b);
   if (!r) return dynac_traceback_here(filename, func, line);
   *boxed = r;
   return DYNAC_OK_BOXED;
 }
 /* a, b, c = seq with len(seq) != n: CPython's ValueError. */
-static inline int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *filename,
-                                     const char *func, int line) {
+DYNAC_COLD int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *filename,
+                                  const char *func, int line) {
   if (got > n)
     PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %zd)", n);
   else
@@ -1712,8 +1720,8 @@ typedef struct dynac_cont_site {
 /* The rest of `for v in range(...)` after iteration `next - 1`: the values
  * start + k*step for k in [next, n) (reversed(): from the top down), as a
  * new range iterator. New reference, NULL with an exception set. */
-static inline PyObject *dynac_cont_range(int64_t start, int64_t step, uint64_t n, uint64_t next,
-                                         int rev) {
+DYNAC_COLD PyObject *dynac_cont_range(int64_t start, int64_t step, uint64_t n, uint64_t next,
+                                      int rev) {
   if (next > n) next = n;
   uint64_t k = rev ? (next < n ? n - 1 - next : 0) : next; /* the first value's index */
   PyObject *s = PyLong_FromLongLong(start), *d = PyLong_FromLongLong(step);
@@ -1736,7 +1744,7 @@ static inline PyObject *dynac_cont_range(int64_t start, int64_t step, uint64_t n
  * iterator would be at that point: positioned by __setstate__ (list, tuple,
  * array, bytes and sequence iterators have it), else advanced item by
  * item. New reference, NULL with an exception set. */
-static inline PyObject *dynac_cont_iter(PyObject *obj, int64_t next, int rev) {
+DYNAC_COLD PyObject *dynac_cont_iter(PyObject *obj, int64_t next, int rev) {
   if (!obj) return NULL;
   PyObject *it = rev ? PyObject_CallOneArg((PyObject *)&PyReversed_Type, obj) : PyObject_GetIter(obj);
   Py_DECREF(obj);
@@ -1760,7 +1768,7 @@ static inline PyObject *dynac_cont_iter(PyObject *obj, int64_t next, int rev) {
   return it;
 }
 /* zip(*its) and enumerate(it, count) over such iterators (its stolen). */
-static inline PyObject *dynac_cont_zip(PyObject **its, int n) {
+DYNAC_COLD PyObject *dynac_cont_zip(PyObject **its, int n) {
   PyObject *t = PyTuple_New(n), *r = NULL;
   for (int i = 0; i < n; i++) {
     if (t && its[i]) PyTuple_SET_ITEM(t, i, its[i]);
@@ -1771,7 +1779,7 @@ static inline PyObject *dynac_cont_zip(PyObject **its, int n) {
   Py_XDECREF(t);
   return r;
 }
-static inline PyObject *dynac_cont_enumerate(PyObject *it, int64_t count) {
+DYNAC_COLD PyObject *dynac_cont_enumerate(PyObject *it, int64_t count) {
   if (!it) return NULL;
   PyObject *r = PyObject_CallFunction((PyObject *)&PyEnum_Type, "OL", it, (long long)count);
   Py_DECREF(it);
@@ -1789,8 +1797,8 @@ static inline PyObject *dynac_cont_enumerate(PyObject *it, int64_t count) {
  * which carry the function's name and lines), or DYNAC_DEOPT when no
  * continuation can be built (the caller then reports the call as one the
  * interpreter cannot finish). */
-static inline int dynac_continue(const dynac_cont_site *site, PyObject *globals, PyObject *filename,
-                          const char *sha, PyObject **vals, PyObject **its, PyObject **result) {
+DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, PyObject *filename,
+                       const char *sha, PyObject **vals, PyObject **its, PyObject **result) {
   int st = DYNAC_ERROR;
   PyObject *mod = NULL, *fn = NULL, *itt = NULL, **argv = NULL;
   *result = NULL;
