@@ -26,7 +26,7 @@ GEN_DEFS = -DDYNAC_DEFAULT_TEMPLATES='"$(ROOT)/templates"' \
            -DDYNAC_DEFAULT_PYTHON_INCLUDE='"$(PY_INCLUDE)"' \
            -DDYNAC_DEFAULT_EXT_SUFFIX='"$(EXT_SUFFIX)"'
 
-.PHONY: all deps generator python-module test bench fuzz sanitize stress sweep clean install FORCE
+.PHONY: all deps generator python-module single_include test bench fuzz sanitize stress sweep clean install FORCE
 all: deps
 	@$(MAKE) --no-print-directory generator python-module
 
@@ -56,6 +56,11 @@ $(BUILD)/obj/ts_scanner.o: $(GRAMMAR_DIR)/src/parser.c
 $(BUILD)/bin/dynac: $(GEN_OBJ) $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
 	@mkdir -p $(BUILD)/bin
 	$(CC) -o $@ $^ -ltree-sitter -lcjson -lmd -lm
+
+# The runtime header users take, assembled from its parts in runtime/ with
+# Begin/End banners (committed; make test checks it is current).
+single_include:
+	$(PYTHON) scripts/single_include.py
 
 # The Python package: python/dynac/*.py (linked) + the runtime extension.
 python-module: $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX) $(PYBUILD)/dynac/_config.py

@@ -231,13 +231,16 @@ static const char *upper(arena *a, const char *s) {
   return u;
 }
 
-/* dynac.h's plain-C block, between its "dynac:plain-c" markers. */
+/* dynac.h's plain-C part, runtime/plain_c.h, whole: the text between its
+ * Begin and End banners (scripts/single_include.py writes them). */
 static char *plain_c_block(const char *header_path) {
+  static const char begin[] = "/* ==== Begin runtime/plain_c.h ==== */\n";
+  static const char end[] = "/* ==== End runtime/plain_c.h ==== */";
   char *h = read_text_file(header_path);
   if (!h) { diag_plain("cannot read %s (the runtime header)", header_path); return NULL; }
-  char *b = strstr(h, "/* dynac:plain-c begin */"), *e = b ? strstr(b, "/* dynac:plain-c end */") : NULL;
-  if (!e) { diag_plain("%s has no dynac:plain-c block", header_path); free(h); return NULL; }
-  e += strlen("/* dynac:plain-c end */");
+  char *b = strstr(h, begin), *e = b ? strstr(b, end) : NULL;
+  if (!e) { diag_plain("%s has no runtime/plain_c.h part", header_path); free(h); return NULL; }
+  b += strlen(begin);
   char *r = strndup(b, (size_t)(e - b));
   free(h);
   return r;

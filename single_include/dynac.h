@@ -1,5 +1,9 @@
+/* ==== Begin runtime/intro.h ==== */
+/* runtime/intro.h: the header's guide and the headers it includes. A part of
+ * single_include/dynac.h (make single_include). */
 /* dynac.h: the dynac runtime, one header (stb style). Depends on CPython's
- * C API only (3.11; every version-specific detail is in "compat" below).
+ * C API only (3.11; every version-specific detail is in the compat part,
+ * runtime/compat_cpython311.h).
  *
  * ---- How to use it ----------------------------------------------------------
  *   #include "dynac.h"             declarations, descriptors, kernel helpers
@@ -42,7 +46,7 @@
  *   1. status codes and kernel helpers: CPython's number semantics in C
  *      (int64 with overflow detection, float //, %, **, exact int/float
  *      comparison, failure codes naming CPython's exception). The first
- *      part ("dynac:plain-c") is plain C that `dynac export` copies into
+ *      part (runtime/plain_c.h) is plain C that `dynac export` copies into
  *      the C it writes; then boxing, containers (lists, buffers, views) and
  *      the undo log. `static inline`; used by generated kernels.
  *   2. descriptors: what a generated module (or an extension) exports:
@@ -95,9 +99,6 @@
  * (disable(recursive=False)), dynac_set_disallowed (disallow_in_graph),
  * dynac_reset (reset). Logs: DYNAC_LOGS=dispatch,guards,graph_breaks,recompiles.
  */
-#ifndef DYNAC_H
-#define DYNAC_H
-
 #ifndef PY_SSIZE_T_CLEAN
 #define PY_SSIZE_T_CLEAN
 #endif
@@ -108,6 +109,138 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+/* ==== End runtime/intro.h ==== */
+/* ==== Begin runtime/compat_cpython311.h ==== */
+/* runtime/compat_cpython311.h: every CPython 3.11 detail the runtime relies
+ * on that is not the stable C API: private functions (_Py*), the layout of
+ * internal structs (the PEP 523 frame, dict version tags, the interpreter's
+ * GIL-drop flag) and version-specific fields. A part of
+ * single_include/dynac.h (make single_include); it comes before the rest,
+ * outside the header's include guard, so that its implementation half is
+ * there for the one translation unit that defines DYNAC_IMPLEMENTATION. A
+ * port to another CPython is a new file in its place. */
+#ifndef DYNAC_COMPAT_H
+#define DYNAC_COMPAT_H
+#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
+#error "dynac's runtime supports CPython 3.11; port the compat section for other versions"
+#endif
+
+/* Adds a traceback entry for `func` at `file`:`line`, as the interpreter
+ * does for a frame (CPython's _PyTraceback_Add; Cython uses it too). */
+static inline void dynac_compat_traceback_add(const char *func, const char *file, int line) {
+  _PyTraceback_Add(func, file, line);
+}
+
+/* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
+ * deprecates the field (watchers replace it): port here. */
+#define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+#endif /* DYNAC_COMPAT_H */
+
+#if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)
+#define DYNAC__COMPAT_IMPL
+/* The PEP 523 hook receives a _PyInterpreterFrame, an internal struct. Its
+ * 3.11 layout is mirrored here (Include/internal/pycore_frame.h) rather than
+ * compiling against internal headers; 3.12 moved f_code to f_executable. */
+typedef struct _PyInterpreterFrame dynac_compat_frame;
+typedef _PyFrameEvalFunction dynac_compat_eval_fn;
+#define DYNAC_COMPAT_EVAL_FRAME_DEFAULT _PyEval_EvalFrameDefault
+static inline dynac_compat_eval_fn dynac_compat_get_eval_frame(PyInterpreterState *interp) {
+  return _PyInterpreterState_GetEvalFrameFunc(interp);
+}
+static inline void dynac_compat_set_eval_frame(PyInterpreterState *interp, dynac_compat_eval_fn f) {
+  _PyInterpreterState_SetEvalFrameFunc(interp, f);
+}
+/* Per-code-object extra slots (PEP 523's co_extra). */
+static inline Py_ssize_t dynac_compat_code_extra_index(freefunc free_fn) {
+  return _PyEval_RequestCodeExtraIndex(free_fn);
+}
+static inline int dynac_compat_code_get_extra(PyObject *code, Py_ssize_t index, void **extra) {
+  return _PyCode_GetExtra(code, index, extra);
+}
+static inline int dynac_compat_code_set_extra(PyObject *code, Py_ssize_t index, void *extra) {
+  return _PyCode_SetExtra(code, index, extra);
+}
+typedef struct dynac__iframe {
+  PyFunctionObject *f_func;
+  PyObject *f_globals;
+  PyObject *f_builtins;
+  PyObject *f_locals;
+  PyCodeObject *f_code;
+  PyObject *frame_obj;
+  struct dynac__iframe *previous;
+  void *prev_instr;
+  int stacktop;
+  bool is_entry;
+  char owner;
+  PyObject *localsplus[1];
+} dynac__iframe;
+#define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
+#ifdef __cplusplus
+#define DYNAC__TLS thread_local
+#else
+#define DYNAC__TLS _Thread_local
+#endif
+
+/* Has another thread asked for the GIL (it waited a switch interval)?
+ * CPython 3.11 keeps the flag in the interpreter's internal ceval state;
+ * releasing the GIL without it would not hand it over (the waiter only
+ * asks when no switch happened in its interval). */
+#if !defined(__cplusplus) && !defined(DYNAC__PYCORE_INTERP) /* C11 atomics: C only */
+#define DYNAC__PYCORE_INTERP
+#ifndef Py_BUILD_CORE
+#define Py_BUILD_CORE 1
+#define DYNAC__UNDEF_BUILD_CORE
+#endif
+#undef _PyGC_FINALIZED /* pycore_gc.h defines its own */
+#include "internal/pycore_interp.h"
+#ifdef DYNAC__UNDEF_BUILD_CORE
+#undef Py_BUILD_CORE
+#undef DYNAC__UNDEF_BUILD_CORE
+#endif
+#endif
+static inline int dynac__gil_drop_requested(void) {
+#ifdef DYNAC__PYCORE_INTERP
+  return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);
+#else
+  return 0; /* a runtime built as C++: kernels keep the GIL (signals still run) */
+#endif
+}
+
+/* How many more Python frames the interpreter allows this thread before
+ * RecursionError (3.11: PyThreadState.recursion_remaining). */
+static inline int dynac__recursion_remaining(void) {
+  return PyThreadState_Get()->recursion_remaining;
+}
+
+/* The lowest address the calling thread's C stack may reach, from its
+ * bounds (glibc's pthread_getattr_np; NULL where unknown). CPython 3.11
+ * counts only Python-level depth; calls through dynac's dispatch (a root
+ * calling itself through the interpreter) also use the C stack, which a
+ * raised sys.setrecursionlimit lets run out. */
+#if defined(__GLIBC__)
+#include <pthread.h>
+static char *dynac__c_stack_floor_of_thread(void) {
+  pthread_attr_t a;
+  void *addr = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
+  int ok = pthread_attr_getstack(&a, &addr, &size) == 0;
+  pthread_attr_destroy(&a);
+  if (!ok || !addr) return NULL;
+  size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20; /* room for the way back */
+  return (char *)addr + margin;
+}
+#else
+static char *dynac__c_stack_floor_of_thread(void) { return NULL; }
+#endif
+#endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */
+/* ==== End runtime/compat_cpython311.h ==== */
+/* ==== Begin runtime/options.h ==== */
+/* runtime/options.h: the header's include guard, its API macro and compiler
+ * macros. A part of single_include/dynac.h (make single_include). */
+#ifndef DYNAC_H
+#define DYNAC_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -149,11 +282,15 @@ extern "C" {
 /* ======================================================================
  * 1. Status codes and kernel helpers
  * ==================================================================== */
-/* Section 1 up to "dynac:plain-c end" is plain C11 (GCC/Clang builtins for
- * overflow): it needs <float.h>, <math.h>, <stdbool.h>, <stdint.h> and
- * <string.h>, and no Python header. `dynac export` copies it verbatim into
- * the C it writes, so exported kernels compute exactly what compiled ones do. */
-/* dynac:plain-c begin */
+/* ==== End runtime/options.h ==== */
+/* ==== Begin runtime/plain_c.h ==== */
+/* runtime/plain_c.h: status codes and plain-C number helpers. A part of
+ * single_include/dynac.h (make single_include).
+ * This part is plain C11 (GCC/Clang builtins for overflow): it needs
+ * <float.h>, <math.h>, <stdbool.h>, <stdint.h> and <string.h>, and no
+ * Python header. `dynac export` copies it whole (between its Begin/End
+ * banners) into the C it writes, so exported kernels compute exactly what
+ * compiled ones do. */
 enum {
   DYNAC_ERROR = -1,  /* a Python exception is set (exported C: the status is filled) */
   DYNAC_OK = 0,      /* result written */
@@ -658,7 +795,9 @@ static inline int dynac_fits_fmt(int64_t x, char fmt) {
   default: return 1;
   }
 }
-/* dynac:plain-c end */
+/* ==== End runtime/plain_c.h ==== */
+/* ==== Begin runtime/boxing.h ==== */
+/* runtime/boxing.h: boxing, unboxing, C-API calls, the eval breaker, tracebacks. A part of single_include/dynac.h (make single_include). */
 
 /* Boxing: new references, NULL with MemoryError on failure. */
 static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
@@ -768,12 +907,15 @@ DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
 static inline int dynac_traceback_here(PyObject *filename, const char *func, int line) {
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
-  _PyTraceback_Add(func, file, line); /* CPython's own helper (Cython uses it too) */
+  dynac_compat_traceback_add(func, file, line);
   return DYNAC_ERROR;
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
   return ((effects) || !DYNAC_UNDO_INTACT()) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
 
+/* ==== End runtime/boxing.h ==== */
+/* ==== Begin runtime/containers.h ==== */
+/* runtime/containers.h: lists (borrowed) and 1-D buffers. A part of single_include/dynac.h (make single_include). */
 /* ---- containers: lists (borrowed PyObject *) and 1-D buffers ------------
  * A kernel holds lists by borrowed reference (its arguments are held by the
  * caller; it never stores a container into a container) and reads each
@@ -894,6 +1036,9 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
   return 1;
 }
 
+/* ==== End runtime/containers.h ==== */
+/* ==== Begin runtime/undo.h ==== */
+/* runtime/undo.h: the undo log: writes a deoptimisation can take back. A part of single_include/dynac.h (make single_include). */
 /* ---- the undo log: writes a deoptimisation can take back ------------------
  * A kernel that writes to a list or buffer records each write (the old
  * value, kept alive) in a per-thread log. When the kernel then needs the
@@ -1097,6 +1242,9 @@ static inline int dynac_elem_list(PyObject *o, PyObject **out) {
   return 0;
 }
 
+/* ==== End runtime/undo.h ==== */
+/* ==== Begin runtime/objects.h ==== */
+/* runtime/objects.h: values of any type, through the C API. A part of single_include/dynac.h (make single_include). */
 /* ---- objects: values of any type, through the C API -----------------------
  * A kernel value of type `object` (a list element of no number type, an
  * argument recorded as some class) is an owned PyObject *. The generated C
@@ -1196,6 +1344,9 @@ static inline int dynac_elem_obj_borrowed(PyObject *o, PyObject **out) {
   return 0;
 }
 
+/* ==== End runtime/objects.h ==== */
+/* ==== Begin runtime/numpy.h ==== */
+/* runtime/numpy.h: numpy scalars, without numpy's headers. A part of single_include/dynac.h (make single_include). */
 /* ---- numpy scalars, without numpy's headers ------------------------------
  * Items read from an ndarray are numpy scalars (numpy.float64, numpy.int8,
  * ...), with numpy's promotion rules and numpy's answers where Python
@@ -1328,6 +1479,9 @@ static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
   *out = (int64_t)x;
   return !dynac_np_fits(*out, fmt);
 }
+/* ==== End runtime/numpy.h ==== */
+/* ==== Begin runtime/stores.h ==== */
+/* runtime/stores.h: list and buffer stores, logged for the undo log. A part of single_include/dynac.h (make single_include). */
 /* Can the old value of a list slot be released without running Python code
  * (a finalizer that could touch what the kernel borrows)? */
 static inline int dynac_plain_value(PyObject *o) {
@@ -1576,6 +1730,9 @@ static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *
   return 0;
 }
 
+/* ==== End runtime/stores.h ==== */
+/* ==== Begin runtime/slow_paths.h ==== */
+/* runtime/slow_paths.h: exact errors after an effect: the operation redone through the C API. A part of single_include/dynac.h (make single_include). */
 /* Exact errors after an effect: the operation is done again through the C
  * API, which raises CPython's own exception (IndexError, OverflowError,
  * TypeError for read-only buffers, with CPython's message); a traceback
@@ -1680,6 +1837,9 @@ DYNAC_COLD int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *filena
   return dynac_traceback_here(filename, func, line);
 }
 
+/* ==== End runtime/slow_paths.h ==== */
+/* ==== Begin runtime/continue.h ==== */
+/* runtime/continue.h: continuation in the interpreter: deoptimisation at a statement. A part of single_include/dynac.h (make single_include). */
 /* ---- continuation in the interpreter: deoptimisation at a statement -------
  * A kernel that must leave its typed code (int64 overflow, an element of
  * another type, a callee that cannot go on) after an effect the interpreter
@@ -1854,6 +2014,9 @@ done:
 #define DYNAC_MAX_KERNEL_DEPTH 500
 #endif
 
+/* ==== End runtime/continue.h ==== */
+/* ==== Begin runtime/descriptors.h ==== */
+/* runtime/descriptors.h: descriptors exported by generated modules; guards. A part of single_include/dynac.h (make single_include). */
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
@@ -1986,7 +2149,6 @@ typedef struct dynac_module_desc {
 
 #define DYNAC_DESC_CAPSULE "dynac.module_desc"
 
-#define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag) /* compat: 3.11 */
 
 static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod);
 
@@ -2228,6 +2390,9 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
 #define DYNAC_GUARD_SLOT(g, k, text) \
   if (!(g)->slots[k].valid) { *failed = text; return 0; }
 
+/* ==== End runtime/descriptors.h ==== */
+/* ==== Begin runtime/api.h ==== */
+/* runtime/api.h: the runtime API and its table (declarations). A part of single_include/dynac.h (make single_include). */
 /* ======================================================================
  * 3. Runtime API (implemented under DYNAC_IMPLEMENTATION)
  * ==================================================================== */
@@ -2381,6 +2546,9 @@ static inline int dynac_import(void) {
 #endif
 #endif /* DYNAC_H */
 
+/* ==== End runtime/api.h ==== */
+/* ==== Begin runtime/impl_options.h ==== */
+/* runtime/impl_options.h: the implementation's includes and options. A part of single_include/dynac.h (make single_include). */
 /* ======================================================================
  * Implementation
  * ==================================================================== */
@@ -2406,88 +2574,9 @@ static inline int dynac_import(void) {
 #define DYNAC_CACHE_LIMIT 8 /* Dynamo's cache_size_limit */
 #endif
 
-/* ---- compat: CPython 3.11 -------------------------------------------------
- * The PEP 523 hook receives a _PyInterpreterFrame, an internal struct. Its
- * 3.11 layout is mirrored here (Include/internal/pycore_frame.h) rather than
- * compiling against internal headers. 3.12 moved f_code to f_executable's
- * predecessor layout and changed ma_version_tag's status: port here. */
-#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
-#error "dynac's runtime supports CPython 3.11; port the compat section for other versions"
-#endif
-typedef struct dynac__iframe {
-  PyFunctionObject *f_func;
-  PyObject *f_globals;
-  PyObject *f_builtins;
-  PyObject *f_locals;
-  PyCodeObject *f_code;
-  PyObject *frame_obj;
-  struct dynac__iframe *previous;
-  void *prev_instr;
-  int stacktop;
-  bool is_entry;
-  char owner;
-  PyObject *localsplus[1];
-} dynac__iframe;
-#define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
-#ifdef __cplusplus
-#define DYNAC__TLS thread_local
-#else
-#define DYNAC__TLS _Thread_local
-#endif
-
-/* Has another thread asked for the GIL (it waited a switch interval)?
- * CPython 3.11 keeps the flag in the interpreter's internal ceval state;
- * releasing the GIL without it would not hand it over (the waiter only
- * asks when no switch happened in its interval). */
-#if !defined(__cplusplus) && !defined(DYNAC__PYCORE_INTERP) /* C11 atomics: C only */
-#define DYNAC__PYCORE_INTERP
-#ifndef Py_BUILD_CORE
-#define Py_BUILD_CORE 1
-#define DYNAC__UNDEF_BUILD_CORE
-#endif
-#undef _PyGC_FINALIZED /* pycore_gc.h defines its own */
-#include "internal/pycore_interp.h"
-#ifdef DYNAC__UNDEF_BUILD_CORE
-#undef Py_BUILD_CORE
-#undef DYNAC__UNDEF_BUILD_CORE
-#endif
-#endif
-static inline int dynac__gil_drop_requested(void) {
-#ifdef DYNAC__PYCORE_INTERP
-  return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);
-#else
-  return 0; /* a runtime built as C++: kernels keep the GIL (signals still run) */
-#endif
-}
-
-/* How many more Python frames the interpreter allows this thread before
- * RecursionError (3.11: PyThreadState.recursion_remaining). */
-static inline int dynac__recursion_remaining(void) {
-  return PyThreadState_Get()->recursion_remaining;
-}
-
-/* The lowest address the calling thread's C stack may reach, from its
- * bounds (glibc's pthread_getattr_np; NULL where unknown). CPython 3.11
- * counts only Python-level depth; calls through dynac's dispatch (a root
- * calling itself through the interpreter) also use the C stack, which a
- * raised sys.setrecursionlimit lets run out. */
-#if defined(__GLIBC__)
-#include <pthread.h>
-static char *dynac__c_stack_floor_of_thread(void) {
-  pthread_attr_t a;
-  void *addr = NULL;
-  size_t size = 0;
-  if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
-  int ok = pthread_attr_getstack(&a, &addr, &size) == 0;
-  pthread_attr_destroy(&a);
-  if (!ok || !addr) return NULL;
-  size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20; /* room for the way back */
-  return (char *)addr + margin;
-}
-#else
-static char *dynac__c_stack_floor_of_thread(void) { return NULL; }
-#endif
-
+/* ==== End runtime/impl_options.h ==== */
+/* ==== Begin runtime/cache.h ==== */
+/* runtime/cache.h: state: per-code-object cache entries. A part of single_include/dynac.h (make single_include). */
 /* ---- state ----------------------------------------------------------------- */
 typedef struct dynac__entry {
   const dynac_entry_desc *d;
@@ -2534,7 +2623,7 @@ static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
-static _PyFrameEvalFunction dynac__prev_eval;
+static dynac_compat_eval_fn dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
 /* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
 typedef struct dynac__thread {
@@ -2572,7 +2661,7 @@ static void dynac__cache_free(void *p) {
 
 DYNAC_API int dynac_init(void) {
   if (dynac__extra_index >= 0) return 0;
-  dynac__extra_index = _PyEval_RequestCodeExtraIndex(dynac__cache_free);
+  dynac__extra_index = dynac_compat_code_extra_index(dynac__cache_free);
   if (dynac__extra_index < 0) {
     PyErr_SetString(PyExc_RuntimeError, "dynac: no free code-extra index");
     return -1;
@@ -2591,6 +2680,9 @@ DYNAC_API int dynac_init(void) {
   return 0;
 }
 
+/* ==== End runtime/cache.h ==== */
+/* ==== Begin runtime/dispatch.h ==== */
+/* runtime/dispatch.h: what generated code borrows from the runtime (dynac_rt): dispatch. A part of single_include/dynac.h (make single_include). */
 /* ---- what generated code borrows from the runtime (dynac_rt) --------------- */
 static PyObject *dynac__code_of(PyObject *fn) { /* borrowed, or NULL */
   if (PyFunction_Check(fn)) return PyFunction_GET_CODE(fn);
@@ -2653,7 +2745,7 @@ static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_resu
 static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   void *extra = NULL;
   if (dynac__extra_index < 0) return NULL;
-  if (_PyCode_GetExtra((PyObject *)code, dynac__extra_index, &extra) < 0) {
+  if (dynac_compat_code_get_extra((PyObject *)code, dynac__extra_index, &extra) < 0) {
     PyErr_Clear();
     return NULL;
   }
@@ -2682,7 +2774,7 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     c->disallowed = dis;
     Py_INCREF(owner);
     c->owner = owner;
-    if (_PyCode_SetExtra((PyObject *)code, dynac__extra_index, c) < 0) {
+    if (dynac_compat_code_set_extra((PyObject *)code, dynac__extra_index, c) < 0) {
       dynac__cache_free(c);
       return -1;
     }
@@ -2897,16 +2989,19 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
   return 0;
 }
 
+/* ==== End runtime/dispatch.h ==== */
+/* ==== Begin runtime/hook.h ==== */
+/* runtime/hook.h: the PEP 523 frame hook. A part of single_include/dynac.h (make single_include). */
 /* ---- the PEP 523 frame hook --------------------------------------------- */
-static PyObject *dynac__eval_default(PyThreadState *ts, struct _PyInterpreterFrame *f, int t) {
-  return dynac__prev_eval ? dynac__prev_eval(ts, f, t) : _PyEval_EvalFrameDefault(ts, f, t);
+static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, int t) {
+  return dynac__prev_eval ? dynac__prev_eval(ts, f, t) : DYNAC_COMPAT_EVAL_FRAME_DEFAULT(ts, f, t);
 }
 
 /* Called by CPython for every frame while installed. A fresh frame of a
  * code object with a cache runs its cache; a kernel's result is returned
- * without running the frame (its caller, _PyEval_Vector, clears the frame).
+ * without running the frame (the interpreter, which called the hook, clears it).
  * Generators, coroutines, throws and unknown code pass through. */
-static PyObject *dynac__eval_frame(PyThreadState *ts, struct _PyInterpreterFrame *frame,
+static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
                                    int throwflag) {
   dynac__iframe *f = (dynac__iframe *)frame;
   PyCodeObject *co = f->f_code;
@@ -2933,9 +3028,9 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, struct _PyInterpreterFrame
 DYNAC_API int dynac_hook_acquire(void) {
   if (dynac__hook_users++ == 0) {
     PyInterpreterState *interp = PyInterpreterState_Get();
-    _PyFrameEvalFunction cur = _PyInterpreterState_GetEvalFrameFunc(interp);
-    dynac__prev_eval = cur == _PyEval_EvalFrameDefault ? NULL : cur;
-    _PyInterpreterState_SetEvalFrameFunc(interp, dynac__eval_frame);
+    dynac_compat_eval_fn cur = dynac_compat_get_eval_frame(interp);
+    dynac__prev_eval = cur == DYNAC_COMPAT_EVAL_FRAME_DEFAULT ? NULL : cur;
+    dynac_compat_set_eval_frame(interp, dynac__eval_frame);
   }
   return 0;
 }
@@ -2943,8 +3038,7 @@ DYNAC_API int dynac_hook_acquire(void) {
 DYNAC_API int dynac_hook_release(void) {
   if (dynac__hook_users > 0 && --dynac__hook_users == 0) {
     PyInterpreterState *interp = PyInterpreterState_Get();
-    _PyInterpreterState_SetEvalFrameFunc(
-        interp, dynac__prev_eval ? dynac__prev_eval : _PyEval_EvalFrameDefault);
+    dynac_compat_set_eval_frame(interp, dynac__prev_eval ? dynac__prev_eval : DYNAC_COMPAT_EVAL_FRAME_DEFAULT);
     dynac__prev_eval = NULL;
   }
   return 0;
@@ -2990,6 +3084,9 @@ DYNAC_API void dynac_reset(void) {
   dynac__rt.annotations_epoch++;
 }
 
+/* ==== End runtime/hook.h ==== */
+/* ==== Begin runtime/stats.h ==== */
+/* runtime/stats.h: counters. A part of single_include/dynac.h (make single_include). */
 /* ---- counters ------------------------------------------------------------ */
 static int dynac__add_count(PyObject *d, const char *key, int64_t v) {
   PyObject *old = PyDict_GetItemString(d, key); /* borrowed */
@@ -3058,6 +3155,9 @@ DYNAC_API void dynac_stats_reset(void) {
   }
 }
 
+/* ==== End runtime/stats.h ==== */
+/* ==== Begin runtime/compiled.h ==== */
+/* runtime/compiled.h: compiled functions: the vectorcall fast path of a decorated root. A part of single_include/dynac.h (make single_include). */
 /* ---- compiled function: the vectorcall fast path of a decorated root ---- */
 
 static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
@@ -3225,3 +3325,4 @@ DYNAC_API const dynac_api_table *dynac_api(void) {
 
 #endif /* DYNAC_IMPLEMENTATION_DONE */
 #endif /* DYNAC_IMPLEMENTATION */
+/* ==== End runtime/compiled.h ==== */

@@ -222,11 +222,20 @@ def templates_are_valid_c():
 
 
 @case
+def header_is_assembled_from_runtime_parts():
+    """single_include/dynac.h is exactly what runtime/*.h make (scripts/single_include.py):
+    an edit to the committed header alone, or to a part without `make single_include`, fails."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "single_include.py"), "--check"],
+                       capture_output=True, text=True)
+    return r.returncode == 0, r.stdout + r.stderr
+
+
+@case
 def header_plain_c_block_needs_no_python():
-    """dynac.h's plain-C block (copied by `dynac export`) compiles with the C
-    library alone, as C11 and C++17, warning-free."""
+    """dynac.h's plain-C part (runtime/plain_c.h, copied by `dynac export`)
+    compiles with the C library alone, as C11 and C++17, warning-free."""
     h = open(os.path.join(ROOT, "single_include", "dynac.h")).read()
-    block = h[h.index("/* dynac:plain-c begin */"):h.index("/* dynac:plain-c end */")]
+    block = h[h.index("/* ==== Begin runtime/plain_c.h ==== */"):h.index("/* ==== End runtime/plain_c.h ==== */")]
     errs = []
     with tempfile.TemporaryDirectory() as tmp:
         for lang, cc, std in (("c", "cc", "-std=c11"), ("c++", "g++", "-std=c++17")):

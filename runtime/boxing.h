@@ -1,0 +1,116 @@
+/* runtime/boxing.h: boxing, unboxing, C-API calls, the eval breaker, tracebacks. A part of single_include/dynac.h (make single_include). */
+
+/* Boxing: new references, NULL with MemoryError on failure. */
+static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
+static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
+/* None as a kernel value (a tuple field, a live-in) is a bool that is never
+ * read: boxing gives a new reference to None, unboxing tests identity. */
+static inline PyObject *dynac_box_none(bool v) {
+  (void)v;
+  return Py_NewRef(Py_None);
+}
+static inline int dynac_elem_none(PyObject *o, bool *out) {
+  *out = false;
+  return o != Py_None;
+}
+static inline PyObject *dynac_box_bool(bool v) {
+  PyObject *r = v ? Py_True : Py_False;
+  Py_INCREF(r);
+  return r;
+}
+
+/* Unboxing for guards: exact int within int64. */
+static inline int dynac_int64_of(PyObject *v, int64_t *out) {
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow) return 0;
+  *out = (int64_t)x;
+  return 1;
+}
+static inline int dynac_is_int64(PyObject *v) {
+  int64_t ignored;
+  return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
+}
+
+static inline PyObject *dynac_box_num(dynac_num v) {
+  return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
+}
+
+/* Calls fn (borrowed) with n boxed arguments (stolen; NULL entries mean a
+ * boxing failure). Returns a new reference, or NULL with no exception set:
+ * the kernel then deoptimises and the interpreter raises CPython's error. */
+static inline PyObject *dynac_call_api(PyObject *fn, PyObject **argv, int n) {
+  PyObject *r = NULL;
+  int ok = 1;
+  for (int i = 0; i < n; i++) if (!argv[i]) ok = 0;
+  if (ok) r = PyObject_Vectorcall(fn, argv, (size_t)n, NULL);
+  for (int i = 0; i < n; i++) Py_XDECREF(argv[i]);
+  if (!r) PyErr_Clear();
+  return r;
+}
+/* Unboxing of an API result (stolen): 0 on success, 1 (deoptimise) when it
+ * is not exactly of the type the kernel was typed for. */
+static inline int dynac_unbox_float(PyObject *r, double *out) {
+  if (!r) return 1;
+  int bad = !PyFloat_CheckExact(r);
+  if (!bad) *out = PyFloat_AS_DOUBLE(r);
+  Py_DECREF(r);
+  return bad;
+}
+static inline int dynac_unbox_int(PyObject *r, int64_t *out) {
+  if (!r) return 1;
+  int bad = !PyLong_CheckExact(r) || !dynac_int64_of(r, out);
+  Py_DECREF(r);
+  return bad;
+}
+static inline int dynac_unbox_num(PyObject *r, dynac_num *out) {
+  if (!r) return 1;
+  int bad = 0;
+  if (PyFloat_CheckExact(r)) *out = dynac_num_f(PyFloat_AS_DOUBLE(r));
+  else if (PyLong_CheckExact(r) && dynac_int64_of(r, &out->i)) out->isf = false;
+  else bad = 1;
+  Py_DECREF(r);
+  return bad;
+}
+static inline int dynac_unbox_bool(PyObject *r, bool *out) {
+  if (!r) return 1;
+  int bad = !PyBool_Check(r);
+  if (!bad) *out = r == Py_True;
+  Py_DECREF(r);
+  return bad;
+}
+
+/* Kernel loops do what the interpreter's eval breaker does at a backward
+ * jump, every 65536 iterations: the runtime's dynac_rt.eval_breaker runs
+ * pending calls and signal handlers (Ctrl-C raises KeyboardInterrupt) and
+ * hands the GIL to a thread that asked for it. In a loop whose items'
+ * shape was proved before it (shapes.c), no other thread may run. */
+#define DYNAC_LOOP_TICK(counter) \
+  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && dynac__G.rt->eval_breaker(1) < 0) return DYNAC_ERROR
+#define DYNAC_LOOP_TICK_HELD(counter) \
+  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && dynac__G.rt->eval_breaker(0) < 0) return DYNAC_ERROR
+
+/* A kernel that made an opaque call (allow_in_graph) cannot hand the call
+ * back to the interpreter afterwards: the interpreter would repeat the
+ * callee's side effects. Such a deoptimisation point raises instead. */
+DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
+  PyErr_Format(PyExc_RuntimeError,
+               "dynac: %s:%d: the compiled code needs the interpreter here (int64 overflow, "
+               "or a value of a type the kernel was not specialised for), but it already wrote "
+               "to a list or buffer or made an allow_in_graph call, which the interpreter would "
+               "repeat; run this function with dynac.disable, or keep such values out of it",
+               file, line);
+  return DYNAC_ERROR;
+}
+/* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
+ * to the exception being raised, as the frame a kernel replaces would have.
+ * Returns DYNAC_ERROR. */
+static inline int dynac_traceback_here(PyObject *filename, const char *func, int line) {
+  const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
+  if (!file) return DYNAC_ERROR;
+  dynac_compat_traceback_add(func, file, line);
+  return DYNAC_ERROR;
+}
+#define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
+  return ((effects) || !DYNAC_UNDO_INTACT()) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
+

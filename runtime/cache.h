@@ -1,0 +1,104 @@
+/* runtime/cache.h: state: per-code-object cache entries. A part of single_include/dynac.h (make single_include). */
+/* ---- state ----------------------------------------------------------------- */
+typedef struct dynac__entry {
+  const dynac_entry_desc *d;
+  dynac_globals *g;
+  int64_t hits, misses;
+  const char *last_fail;      /* the guard that failed last (static string) */
+  int logged_hit;
+} dynac__entry;
+
+typedef struct dynac__cache {
+  char *name;                 /* "module.qualname" */
+  int n;
+  dynac__entry e[DYNAC_CACHE_LIMIT];
+  int64_t interpreter;        /* calls that ran in the interpreter */
+  int64_t deopts;             /* kernel calls that handed back to the interpreter */
+  const dynac_func_desc *fd;
+  const dynac_module_desc *md;
+  int disallowed;             /* disallow_in_graph(fn): every call runs in the interpreter */
+  int needs_reattach;         /* dynac_reset() dropped the entries; the next call re-adds them */
+  const dynac_entry_desc *last_served; /* for the recompiles log */
+  int64_t outside_root;       /* calls outside any root's call (interpreter) */
+  int64_t unguarded;          /* calls no entry's guards passed (stats: guard_failures) */
+  PyObject *owner;            /* strong: keeps the artifact loaded */
+  PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
+                                 regions (a graph-broken function), called with its arguments */
+  int64_t resume_calls;
+  int warned_limit, logged_interp;
+  const char *interp_why;     /* static text: why the last call went to the interpreter */
+  struct dynac__cache *prev, *next;
+} dynac__cache;
+
+/* A CompiledFunction: the vectorcall fast path of a decorated root. */
+typedef struct dynac__cfunc {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *func;        /* strong: the original function, unchanged */
+  PyObject *code;        /* borrowed: func.__code__ when `cache` was looked up */
+  dynac__cache *cache;   /* its cache (alive while the code object is) */
+  PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
+  PyObject *weaklist;
+  PyObject *on_first_call; /* strong, or NULL: called (no arguments) before the first call */
+} dynac__cfunc;
+static PyTypeObject *dynac__cfunc_type;
+static Py_ssize_t dynac__extra_index = -1;
+static dynac__cache *dynac__caches;       /* every live cache, for stats */
+static int dynac__hook_users;
+static dynac_compat_eval_fn dynac__prev_eval;
+static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
+/* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
+typedef struct dynac__thread {
+  int disable_depth;        /* disable(recursive=True) regions: nothing dispatches */
+  int root_depth;           /* roots running (Dynamo's "inside a compiled frame");
+                               non-roots dispatch only then */
+  int eager_depth;          /* backend="eager" roots running */
+  PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
+  char *c_stack_floor;      /* dispatch raises RecursionError below it (0: not known yet) */
+  int c_stack_known;
+} dynac__thread;
+static DYNAC__TLS dynac__thread dynac__t;
+static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
+static PyObject *dynac__constants;        /* {function: result} (assume_constant_result) */
+
+static void dynac__log(const char *topic, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "[dynac %s] ", topic);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void dynac__cache_free(void *p) {
+  dynac__cache *c = (dynac__cache *)p;
+  if (!c) return;
+  if (c->prev) c->prev->next = c->next; else dynac__caches = c->next;
+  if (c->next) c->next->prev = c->prev;
+  Py_XDECREF(c->owner);
+  Py_XDECREF(c->resume);
+  DYNAC_FREE(c->name);
+  DYNAC_FREE(c);
+}
+
+DYNAC_API int dynac_init(void) {
+  if (dynac__extra_index >= 0) return 0;
+  dynac__extra_index = dynac_compat_code_extra_index(dynac__cache_free);
+  if (dynac__extra_index < 0) {
+    PyErr_SetString(PyExc_RuntimeError, "dynac: no free code-extra index");
+    return -1;
+  }
+  const char *logs = getenv("DYNAC_LOGS");
+  if (logs) {
+    int all = strstr(logs, "all") != NULL;
+    dynac__log_dispatch = all || strstr(logs, "dispatch") != NULL;
+    dynac__log_guards = all || strstr(logs, "guards") != NULL;
+    dynac__log_recompiles = all || strstr(logs, "recompiles") != NULL;
+    dynac__log_breaks = all || strstr(logs, "graph_breaks") != NULL;
+  }
+  dynac__disallowed = PySet_New(NULL);
+  dynac__constants = PyDict_New();
+  if (!dynac__disallowed || !dynac__constants) return -1;
+  return 0;
+}
+

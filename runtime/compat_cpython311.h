@@ -1,0 +1,123 @@
+/* runtime/compat_cpython311.h: every CPython 3.11 detail the runtime relies
+ * on that is not the stable C API: private functions (_Py*), the layout of
+ * internal structs (the PEP 523 frame, dict version tags, the interpreter's
+ * GIL-drop flag) and version-specific fields. A part of
+ * single_include/dynac.h (make single_include); it comes before the rest,
+ * outside the header's include guard, so that its implementation half is
+ * there for the one translation unit that defines DYNAC_IMPLEMENTATION. A
+ * port to another CPython is a new file in its place. */
+#ifndef DYNAC_COMPAT_H
+#define DYNAC_COMPAT_H
+#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
+#error "dynac's runtime supports CPython 3.11; port the compat section for other versions"
+#endif
+
+/* Adds a traceback entry for `func` at `file`:`line`, as the interpreter
+ * does for a frame (CPython's _PyTraceback_Add; Cython uses it too). */
+static inline void dynac_compat_traceback_add(const char *func, const char *file, int line) {
+  _PyTraceback_Add(func, file, line);
+}
+
+/* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
+ * deprecates the field (watchers replace it): port here. */
+#define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+#endif /* DYNAC_COMPAT_H */
+
+#if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)
+#define DYNAC__COMPAT_IMPL
+/* The PEP 523 hook receives a _PyInterpreterFrame, an internal struct. Its
+ * 3.11 layout is mirrored here (Include/internal/pycore_frame.h) rather than
+ * compiling against internal headers; 3.12 moved f_code to f_executable. */
+typedef struct _PyInterpreterFrame dynac_compat_frame;
+typedef _PyFrameEvalFunction dynac_compat_eval_fn;
+#define DYNAC_COMPAT_EVAL_FRAME_DEFAULT _PyEval_EvalFrameDefault
+static inline dynac_compat_eval_fn dynac_compat_get_eval_frame(PyInterpreterState *interp) {
+  return _PyInterpreterState_GetEvalFrameFunc(interp);
+}
+static inline void dynac_compat_set_eval_frame(PyInterpreterState *interp, dynac_compat_eval_fn f) {
+  _PyInterpreterState_SetEvalFrameFunc(interp, f);
+}
+/* Per-code-object extra slots (PEP 523's co_extra). */
+static inline Py_ssize_t dynac_compat_code_extra_index(freefunc free_fn) {
+  return _PyEval_RequestCodeExtraIndex(free_fn);
+}
+static inline int dynac_compat_code_get_extra(PyObject *code, Py_ssize_t index, void **extra) {
+  return _PyCode_GetExtra(code, index, extra);
+}
+static inline int dynac_compat_code_set_extra(PyObject *code, Py_ssize_t index, void *extra) {
+  return _PyCode_SetExtra(code, index, extra);
+}
+typedef struct dynac__iframe {
+  PyFunctionObject *f_func;
+  PyObject *f_globals;
+  PyObject *f_builtins;
+  PyObject *f_locals;
+  PyCodeObject *f_code;
+  PyObject *frame_obj;
+  struct dynac__iframe *previous;
+  void *prev_instr;
+  int stacktop;
+  bool is_entry;
+  char owner;
+  PyObject *localsplus[1];
+} dynac__iframe;
+#define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
+#ifdef __cplusplus
+#define DYNAC__TLS thread_local
+#else
+#define DYNAC__TLS _Thread_local
+#endif
+
+/* Has another thread asked for the GIL (it waited a switch interval)?
+ * CPython 3.11 keeps the flag in the interpreter's internal ceval state;
+ * releasing the GIL without it would not hand it over (the waiter only
+ * asks when no switch happened in its interval). */
+#if !defined(__cplusplus) && !defined(DYNAC__PYCORE_INTERP) /* C11 atomics: C only */
+#define DYNAC__PYCORE_INTERP
+#ifndef Py_BUILD_CORE
+#define Py_BUILD_CORE 1
+#define DYNAC__UNDEF_BUILD_CORE
+#endif
+#undef _PyGC_FINALIZED /* pycore_gc.h defines its own */
+#include "internal/pycore_interp.h"
+#ifdef DYNAC__UNDEF_BUILD_CORE
+#undef Py_BUILD_CORE
+#undef DYNAC__UNDEF_BUILD_CORE
+#endif
+#endif
+static inline int dynac__gil_drop_requested(void) {
+#ifdef DYNAC__PYCORE_INTERP
+  return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);
+#else
+  return 0; /* a runtime built as C++: kernels keep the GIL (signals still run) */
+#endif
+}
+
+/* How many more Python frames the interpreter allows this thread before
+ * RecursionError (3.11: PyThreadState.recursion_remaining). */
+static inline int dynac__recursion_remaining(void) {
+  return PyThreadState_Get()->recursion_remaining;
+}
+
+/* The lowest address the calling thread's C stack may reach, from its
+ * bounds (glibc's pthread_getattr_np; NULL where unknown). CPython 3.11
+ * counts only Python-level depth; calls through dynac's dispatch (a root
+ * calling itself through the interpreter) also use the C stack, which a
+ * raised sys.setrecursionlimit lets run out. */
+#if defined(__GLIBC__)
+#include <pthread.h>
+static char *dynac__c_stack_floor_of_thread(void) {
+  pthread_attr_t a;
+  void *addr = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
+  int ok = pthread_attr_getstack(&a, &addr, &size) == 0;
+  pthread_attr_destroy(&a);
+  if (!ok || !addr) return NULL;
+  size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20; /* room for the way back */
+  return (char *)addr + margin;
+}
+#else
+static char *dynac__c_stack_floor_of_thread(void) { return NULL; }
+#endif
+#endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */

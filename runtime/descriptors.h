@@ -1,0 +1,374 @@
+/* runtime/descriptors.h: descriptors exported by generated modules; guards. A part of single_include/dynac.h (make single_include). */
+/* ======================================================================
+ * 2. Descriptors exported by generated modules
+ * ==================================================================== */
+#define DYNAC_ABI_VERSION 6
+
+/* The module-level values a kernel reads, re-validated whenever the module's
+ * globals, builtins or math dict changed (their dict version tags, PEP 509),
+ * and whenever a called function's __code__ was replaced. */
+typedef enum dynac_slot_kind {
+  DYNAC_SLOT_GLOBAL_INT, DYNAC_SLOT_GLOBAL_FLOAT, DYNAC_SLOT_GLOBAL_BOOL,
+  DYNAC_SLOT_GLOBAL_FUNC, DYNAC_SLOT_BUILTIN, DYNAC_SLOT_MATH_MODULE,
+  DYNAC_SLOT_MATH_FUNC, DYNAC_SLOT_MATH_FLOAT,
+  DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL,
+  DYNAC_SLOT_DEFAULT_NONE, /* a parameter whose default is None */
+  DYNAC_SLOT_OPAQUE,       /* a global called opaquely (allow_in_graph): any callable */
+  DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL
+                           /* the result of an assume_constant_result function */
+} dynac_slot_kind;
+
+/* What the runtime lends to generated code (dynac_cache_attach sets
+ * dynac_globals.rt); generated modules never link against the runtime. */
+typedef struct dynac_rt {
+  uint64_t annotations_epoch;  /* bumped by disallow_in_graph / allow_in_graph / reset */
+  /* 1 if calls to `fn` (borrowed) must break the graph (disallow_in_graph). */
+  int (*is_disallowed)(PyObject *fn);
+  /* The cached result of calling `fn` (borrowed) once per process
+   * (assume_constant_result): borrowed, or NULL with an exception set. */
+  PyObject *(*constant_result)(PyObject *fn);
+  /* Calls `fn` (borrowed) from a kernel with `n` arguments (borrowed), with
+   * the frame hook held so the callee's own frame may dispatch. New
+   * reference, or NULL with an exception set. */
+  PyObject *(*call_opaque)(PyObject *fn, PyObject *const *args, size_t n);
+  /* Asked once kernel-to-kernel calls nest DYNAC_MAX_KERNEL_DEPTH deep:
+   * nonzero if `depth` nested kernel calls would pass the interpreter's
+   * recursion limit (sys.setrecursionlimit, less the frames running) or
+   * near the C stack's end. The call then deoptimises: the interpreter
+   * raises CPython's RecursionError, or runs the deep call itself. */
+  int (*deep_call_refused)(int depth);
+  /* The interpreter's eval breaker, for kernel loops (DYNAC_LOOP_TICK):
+   * pending calls and signal handlers run; with `may_switch`, the GIL goes
+   * to a thread that asked for it (CPython's switch interval) and comes
+   * back. -1 with an exception set when a handler raised. */
+  int (*eval_breaker)(int may_switch);
+} dynac_rt;
+
+typedef struct dynac_slot_desc {
+  dynac_slot_kind kind;
+  const char *name;        /* global or builtin name */
+  const char *attr;        /* math attribute (MATH_*) */
+  int module_slot;         /* MATH_*: slot of `import math`, or -1 (from-import);
+                              DEFAULT_*: the index into the function's __defaults__,
+                              or -1: a keyword-only parameter's, __kwdefaults__[attr] */
+  const char *qualname;    /* GLOBAL_FUNC: the callee's co_qualname */
+  int firstlineno;         /* GLOBAL_FUNC: the callee's co_firstlineno */
+} dynac_slot_desc;
+
+typedef struct dynac_slot {
+  PyObject *obj;           /* strong reference while valid */
+  PyObject *code;          /* GLOBAL_FUNC: strong: its __code__ when validated */
+  PyObject *defaults;      /* GLOBAL_FUNC: strong: its __defaults__ when validated, or NULL */
+  PyObject *kwdefaults;    /* GLOBAL_FUNC: strong: its __kwdefaults__ (a dict) or NULL, */
+  uint64_t kwdefaults_version; /* and that dict's version tag then (it can change in place) */
+  union { double f; int64_t i; } v;
+  int valid;
+} dynac_slot;
+
+typedef struct dynac_globals {
+  PyObject *globals;        /* strong: the module dict last validated against */
+  uint64_t globals_version;
+  PyObject *builtins;       /* strong: its builtins dict */
+  uint64_t builtins_version;
+  PyObject *math;           /* strong: math.__dict__, when a slot reads math */
+  uint64_t math_version;
+  PyObject *filename;       /* strong: co_filename of the attached code (callee check) */
+  int nslots;
+  const dynac_slot_desc *desc;
+  dynac_slot *slots;
+  int nfunc_slots;          /* the GLOBAL_FUNC slots, checked on every call */
+  const int *func_slots;
+  const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
+  uint64_t epoch;           /* rt->annotations_epoch when last validated */
+} dynac_globals;
+
+/* A guard function: 1 if every assumption of the entry holds for these
+ * arguments and globals, 0 if not (*failed names the first failing guard,
+ * a static string), -1 with an exception set. args: the function's
+ * positional parameters, borrowed; globals: the function's module dict. */
+typedef int (*dynac_guard_fn)(PyObject *const *args, PyObject *globals, const char **failed);
+/* Glue: unboxes args, runs the kernel, boxes the result into *result (new
+ * reference). Returns DYNAC_OK, DYNAC_DEOPT or DYNAC_ERROR. Call only after
+ * the guard passed. */
+typedef int (*dynac_glue_fn)(PyObject *const *args, PyObject **result);
+
+typedef struct dynac_entry_desc {
+  const char *signature;   /* "(float, float, float) -> tuple[float, float, float]" */
+  dynac_guard_fn guard;
+  dynac_glue_fn glue;
+  int nguards;
+  const char *const *guards; /* the guards, in the order checked, for explain */
+  int flags;                 /* DYNAC_ENTRY_GENERIC: it takes objects of any type, so it
+                                stays behind the typed entries (never moved to the front) */
+} dynac_entry_desc;
+#define DYNAC_ENTRY_GENERIC 1
+
+typedef struct dynac_func_desc {
+  const char *qualname;    /* co_qualname */
+  int firstlineno;         /* co_firstlineno */
+  int argcount;            /* co_argcount + co_kwonlyargcount: the kernels' arguments, in
+                              co_varnames order (as a frame's localsplus holds them) */
+  int nentries;
+  const dynac_entry_desc *entries;
+  int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
+  int64_t *region_calls;   /* compiled regions that ran (graph-broken functions) */
+  int flags;               /* DYNAC_FUNC_* */
+} dynac_func_desc;
+
+/* dynac_func_desc.flags */
+#define DYNAC_FUNC_ROOT 1  /* a compile root (@compile, --all, profiled); other functions
+                              dispatch only inside a root's call, as in Dynamo */
+#define DYNAC_FUNC_EAGER 2 /* backend="eager": guards and dispatch, then the interpreter */
+
+typedef struct dynac_module_desc {
+  int abi_version;         /* DYNAC_ABI_VERSION */
+  const char *source_name; /* "colorsys.py" */
+  const char *source_sha256;
+  int nfuncs;
+  const dynac_func_desc *funcs;
+  dynac_globals *globals;
+} dynac_module_desc;
+
+#define DYNAC_DESC_CAPSULE "dynac.module_desc"
+
+
+static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod);
+
+/* Re-reads every slot from `globals`; returns -1 with an exception set only
+ * on an internal error (a missing or changed value just invalidates its slot). */
+static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
+  PyObject *builtins = PyDict_GetItemString(globals, "__builtins__"); /* borrowed */
+  if (builtins && PyModule_Check(builtins)) builtins = PyModule_GetDict(builtins);
+  if (!builtins || !PyDict_Check(builtins)) builtins = PyEval_GetBuiltins();
+  PyObject *mathmod = NULL;
+  for (int k = 0; k < g->nslots; k++)
+    if (g->desc[k].kind == DYNAC_SLOT_MATH_MODULE || g->desc[k].kind == DYNAC_SLOT_MATH_FUNC ||
+        g->desc[k].kind == DYNAC_SLOT_MATH_FLOAT) {
+      mathmod = PyImport_ImportModule("math");
+      if (!mathmod) return -1;
+      break;
+    }
+  Py_INCREF(globals);
+  Py_XSETREF(g->globals, globals);
+  Py_INCREF(builtins);
+  Py_XSETREF(g->builtins, builtins);
+  if (mathmod) {
+    PyObject *md = PyModule_GetDict(mathmod);
+    Py_INCREF(md);
+    Py_XSETREF(g->math, md);
+  }
+  for (int k = 0; k < g->nslots; k++) {
+    Py_CLEAR(g->slots[k].obj);
+    Py_CLEAR(g->slots[k].code);
+    Py_CLEAR(g->slots[k].defaults);
+    Py_CLEAR(g->slots[k].kwdefaults);
+    g->slots[k].valid = 0;
+  }
+  for (int k = 0; k < g->nslots; k++)
+    if (dynac__slot_check(g, k, mathmod) < 0) { Py_XDECREF(mathmod); return -1; }
+  Py_XDECREF(mathmod);
+  g->globals_version = DYNAC_DICT_VERSION(g->globals);
+  g->builtins_version = DYNAC_DICT_VERSION(g->builtins);
+  if (g->rt) g->epoch = g->rt->annotations_epoch;
+  if (g->math) g->math_version = DYNAC_DICT_VERSION(g->math);
+  return 0;
+}
+
+static int dynac__is_cfunc_of(PyObject *v, PyObject *module, const char *name) {
+  if (!PyCFunction_Check(v)) return 0;
+  PyCFunctionObject *f = (PyCFunctionObject *)v;
+  return f->m_self == module && !strcmp(f->m_ml->ml_name, name);
+}
+
+/* globals[name] as a plain function (seeing through dynac's CompiledFunction),
+ * borrowed; NULL if it is something else; -1 in *err on an error. */
+static PyObject *dynac__global_function(dynac_globals *g, const char *name, int *err) {
+  PyObject *v = PyDict_GetItemString(g->globals, name);
+  if (v && !PyFunction_Check(v) && !strcmp(Py_TYPE(v)->tp_name, "dynac.CompiledFunction")) {
+    PyObject *w = PyObject_GetAttrString(v, "__wrapped__");
+    if (!w) { *err = -1; return NULL; }
+    Py_DECREF(w); /* kept alive by the CompiledFunction in globals */
+    v = w;
+  }
+  return v && PyFunction_Check(v) ? v : NULL;
+}
+
+/* Reads `v` (borrowed) into the slot as the number type `kind` wants
+ * ('i' int64, 'f' float, 'b' bool): 1 if it is exactly that type, else 0. */
+static int dynac__load_scalar(PyObject *v, char kind, dynac_slot *s) {
+  if (kind == 'f') {
+    if (!PyFloat_CheckExact(v)) return 0;
+    s->v.f = PyFloat_AS_DOUBLE(v);
+    return 1;
+  }
+  if (kind == 'b') {
+    if (!PyBool_Check(v)) return 0;
+    s->v.i = v == Py_True;
+    return 1;
+  }
+  return PyLong_CheckExact(v) && dynac_int64_of(v, &s->v.i);
+}
+
+static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
+  const dynac_slot_desc *d = &g->desc[k];
+  dynac_slot *s = &g->slots[k];
+  PyObject *v = NULL; /* borrowed */
+  switch (d->kind) {
+  case DYNAC_SLOT_GLOBAL_INT:
+  case DYNAC_SLOT_GLOBAL_FLOAT:
+  case DYNAC_SLOT_GLOBAL_BOOL:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v || !dynac__load_scalar(v, d->kind == DYNAC_SLOT_GLOBAL_FLOAT ? 'f'
+                                     : d->kind == DYNAC_SLOT_GLOBAL_BOOL ? 'b' : 'i', s))
+      return 0;
+    break;
+  case DYNAC_SLOT_GLOBAL_FUNC: {
+    int err = 0;
+    v = dynac__global_function(g, d->name, &err);
+    if (err) return -1;
+    if (!v) return 0;
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(v);
+    if (co->co_firstlineno != d->firstlineno || !PyUnicode_Check(co->co_qualname) ||
+        PyUnicode_CompareWithASCIIString(co->co_qualname, d->qualname) != 0)
+      return 0;
+    if (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0) return 0;
+    if (g->rt && g->rt->is_disallowed(v)) return 0;
+    Py_INCREF(co);
+    s->code = (PyObject *)co;
+    Py_XINCREF(PyFunction_GET_DEFAULTS(v));
+    s->defaults = PyFunction_GET_DEFAULTS(v);
+    Py_XINCREF(PyFunction_GET_KW_DEFAULTS(v));
+    s->kwdefaults = PyFunction_GET_KW_DEFAULTS(v);
+    s->kwdefaults_version = s->kwdefaults ? DYNAC_DICT_VERSION(s->kwdefaults) : 0;
+    break;
+  }
+  case DYNAC_SLOT_DEFAULT_INT:
+  case DYNAC_SLOT_DEFAULT_FLOAT:
+  case DYNAC_SLOT_DEFAULT_BOOL:
+  case DYNAC_SLOT_DEFAULT_NONE: {
+    int err = 0;
+    PyObject *fn = dynac__global_function(g, d->name, &err);
+    if (err) return -1;
+    if (!fn) return 0;
+    if (d->module_slot >= 0) { /* __defaults__[k] */
+      PyObject *defs = PyFunction_GET_DEFAULTS(fn);
+      if (!defs || !PyTuple_Check(defs) || d->module_slot >= PyTuple_GET_SIZE(defs)) return 0;
+      v = PyTuple_GET_ITEM(defs, d->module_slot);
+    } else { /* a keyword-only parameter: __kwdefaults__[name] */
+      PyObject *kw = PyFunction_GET_KW_DEFAULTS(fn);
+      v = kw && PyDict_Check(kw) && d->attr ? PyDict_GetItemString(kw, d->attr) : NULL;
+      if (!v) return 0;
+    }
+    if (d->kind == DYNAC_SLOT_DEFAULT_NONE) {
+      if (v != Py_None) return 0;
+    } else if (!dynac__load_scalar(v, d->kind == DYNAC_SLOT_DEFAULT_FLOAT ? 'f'
+                                   : d->kind == DYNAC_SLOT_DEFAULT_BOOL ? 'b' : 'i', s))
+      return 0;
+    break;
+  }
+  case DYNAC_SLOT_BUILTIN: {
+    if (PyDict_GetItemString(g->globals, d->name)) return 0; /* shadowed */
+    v = PyDict_GetItemString(g->builtins, d->name);
+    if (!v) return 0;
+    if (!strcmp(d->name, "int")) { if (v != (PyObject *)&PyLong_Type) return 0; }
+    else if (!strcmp(d->name, "float")) { if (v != (PyObject *)&PyFloat_Type) return 0; }
+    else if (!strcmp(d->name, "bool")) { if (v != (PyObject *)&PyBool_Type) return 0; }
+    else if (PyType_Check(v)) { /* `raise ValueError(...)`: the interpreter's own class */
+      PyTypeObject *tp = (PyTypeObject *)v;
+      if (!PyExceptionClass_Check(v) || (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+          strcmp(tp->tp_name, d->name))
+        return 0;
+    } else {
+      if (!PyCFunction_Check(v)) return 0;
+      PyObject *self = ((PyCFunctionObject *)v)->m_self;
+      if (!self || !PyModule_Check(self) || strcmp(PyModule_GetName(self), "builtins") ||
+          strcmp(((PyCFunctionObject *)v)->m_ml->ml_name, d->name))
+        return 0;
+    }
+    break;
+  }
+  case DYNAC_SLOT_MATH_MODULE:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v || v != mathmod) return 0;
+    break;
+  case DYNAC_SLOT_OPAQUE:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v || !g->rt || !PyCallable_Check(v) || g->rt->is_disallowed(v)) return 0;
+    break;
+  case DYNAC_SLOT_CONST_INT:
+  case DYNAC_SLOT_CONST_FLOAT:
+  case DYNAC_SLOT_CONST_BOOL: {
+    PyObject *fn = PyDict_GetItemString(g->globals, d->name);
+    if (!fn || !g->rt || g->rt->is_disallowed(fn)) return 0;
+    PyObject *r = g->rt->constant_result(fn); /* borrowed */
+    if (!r) return -1; /* the function raised: so would the interpreter */
+    if (!dynac__load_scalar(r, d->kind == DYNAC_SLOT_CONST_FLOAT ? 'f'
+                               : d->kind == DYNAC_SLOT_CONST_BOOL ? 'b' : 'i', s))
+      return 0;
+    v = fn; /* the dict version pins the function's identity */
+    break;
+  }
+  case DYNAC_SLOT_MATH_FUNC:
+  case DYNAC_SLOT_MATH_FLOAT:
+    if (d->module_slot >= 0) {
+      if (!g->slots[d->module_slot].valid) return 0;
+      v = PyDict_GetItemString(g->math, d->attr);
+    } else {
+      v = PyDict_GetItemString(g->globals, d->name);
+    }
+    if (!v) return 0;
+    if (d->kind == DYNAC_SLOT_MATH_FLOAT ? !dynac__load_scalar(v, 'f', s)
+                                         : !dynac__is_cfunc_of(v, mathmod, d->attr))
+      return 0;
+    break;
+  }
+  Py_INCREF(v);
+  s->obj = v;
+  s->valid = 1;
+  return 0;
+}
+
+/* Brings the snapshot up to date for `globals` (borrowed). Cheap when
+ * nothing changed: three version-tag compares and two pointer compares
+ * (__code__, __defaults__, __kwdefaults__) per called function. Returns 0, or -1 with an
+ * exception set. */
+static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
+  if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
+                     DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
+                     (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version) ||
+                     (g->rt && g->rt->annotations_epoch != g->epoch)))
+    return dynac__globals_refresh(g, globals);
+  for (int i = 0; i < g->nfunc_slots; i++) {
+    const dynac_slot *s = &g->slots[g->func_slots[i]];
+    if (s->valid && DYNAC_UNLIKELY(PyFunction_GET_CODE(s->obj) != s->code ||
+                                   PyFunction_GET_DEFAULTS(s->obj) != s->defaults ||
+                                   PyFunction_GET_KW_DEFAULTS(s->obj) != s->kwdefaults ||
+                                   (s->kwdefaults &&
+                                    DYNAC_DICT_VERSION(s->kwdefaults) != s->kwdefaults_version)))
+      return dynac__globals_refresh(g, globals);
+  }
+  return 0;
+}
+
+/* Guard macros used by generated guard functions (args, failed in scope). */
+#define DYNAC_GUARD_FLOAT(i, text) \
+  if (!PyFloat_CheckExact(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_INT(i, text) \
+  if (!dynac_is_int64(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_LIST(i, text) \
+  if (!PyList_CheckExact(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_BUF(i, kind, fmt, strided, text) \
+  if (!dynac_view_matches(args[i], kind, fmt, strided)) { *failed = text; return 0; }
+#define DYNAC_GUARD_UNBOX(i, unbox, ctype, text) \
+  { ctype dynac__tmp; if (unbox(args[i], &dynac__tmp)) { *failed = text; return 0; } }
+#define DYNAC_GUARD_NP(i, fmt, text) \
+  if (!dynac_is_np(args[i], fmt)) { *failed = text; return 0; }
+#define DYNAC_GUARD_BOOL(i, text) \
+  if (!PyBool_Check(args[i])) { *failed = text; return 0; }
+#define DYNAC_GUARD_NONE(i, text) \
+  if (args[i] != Py_None) { *failed = text; return 0; }
+#define DYNAC_GUARD_GLOBALS(g) \
+  if (dynac_globals_update((g), globals) < 0) return -1;
+#define DYNAC_GUARD_SLOT(g, k, text) \
+  if (!(g)->slots[k].valid) { *failed = text; return 0; }
+

@@ -1,0 +1,133 @@
+/* runtime/numpy.h: numpy scalars, without numpy's headers. A part of single_include/dynac.h (make single_include). */
+/* ---- numpy scalars, without numpy's headers ------------------------------
+ * Items read from an ndarray are numpy scalars (numpy.float64, numpy.int8,
+ * ...), with numpy's promotion rules and numpy's answers where Python
+ * raises (1/0 gives inf and a RuntimeWarning). Kernels compute with them as
+ * C values and deoptimise wherever the two could differ, so the interpreter
+ * gives numpy's own answer and warning. The scalar types are looked up by
+ * name in the numpy module the process imported (an ndarray argument proves
+ * it did). dtypes are spelled as struct letters: d f l i h b B ?. */
+static inline PyObject *dynac_np_type(char fmt) { /* borrowed; NULL if numpy is not imported */
+  static const char letters[] = "dflihbB?";
+  static const char *const names[] = {"float64", "float32", "int64", "int32",
+                                      "int16", "int8", "uint8", "bool_"};
+  static PyObject *types[8]; /* per translation unit, kept for the process */
+  const char *p = fmt ? strchr(letters, fmt) : NULL;
+  if (!p) return NULL;
+  int k = (int)(p - letters);
+  if (!types[k]) {
+    PyObject *name = PyUnicode_FromString("numpy");
+    PyObject *np = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    if (np) types[k] = PyObject_GetAttrString(np, names[k]);
+    Py_XDECREF(np);
+    if (!types[k]) PyErr_Clear();
+  }
+  return types[k];
+}
+/* Underflow: numpy's scalar arithmetic ignores it unless np.seterr (or
+ * np.errstate) says 'warn', 'raise', 'call', 'print' or 'log'; C never
+ * reports it. A kernel with numpy float arithmetic asks on its way out
+ * whether an underflow happened (the FPU's sticky flag: one test) and, only
+ * then, numpy's mode (numpy.geterr()). When numpy would not ignore it, the
+ * kernel deoptimises and the interpreter gives numpy's warning or
+ * FloatingPointError at the operation. The flag may be older than the call
+ * (it stays set until cleared): that costs a needless deoptimisation,
+ * never a wrong answer; when numpy ignores underflow the flag is cleared,
+ * so the question is asked once. */
+static DYNAC_NOINLINE int dynac__np_underflow_noticed(void) {
+  int noticed = 1; /* numpy's mode unknown: the interpreter decides */
+  PyObject *name = PyUnicode_FromString("numpy");
+  PyObject *np = name ? PyImport_GetModule(name) : NULL;
+  PyObject *modes = np ? PyObject_CallMethod(np, "geterr", NULL) : NULL;
+  PyObject *under = modes && PyDict_Check(modes) ? PyDict_GetItemString(modes, "under") : NULL;
+  if (under && PyUnicode_Check(under)) noticed = PyUnicode_CompareWithASCIIString(under, "ignore") != 0;
+  if (!np) noticed = 0; /* no numpy: nothing to report */
+  Py_XDECREF(modes);
+  Py_XDECREF(np);
+  Py_XDECREF(name);
+  if (PyErr_Occurred()) PyErr_Clear();
+  if (!noticed) feclearexcept(FE_UNDERFLOW);
+  return noticed;
+}
+static inline int dynac_np_underflow_noticed(void) {
+  return DYNAC_UNLIKELY(fetestexcept(FE_UNDERFLOW) != 0) && dynac__np_underflow_noticed();
+}
+static inline int dynac_is_np(PyObject *o, char fmt) {
+  PyObject *t = dynac_np_type(fmt);
+  return t && (PyObject *)Py_TYPE(o) == t;
+}
+/* A numpy scalar of dtype fmt holding the C value (new reference; NULL
+ * with an exception). */
+static inline PyObject *dynac_box_np(char fmt, double f, int64_t i) {
+  PyObject *t = dynac_np_type(fmt);
+  if (!t) {
+    PyErr_SetString(PyExc_ImportError, "dynac: a kernel made a numpy scalar but numpy is not imported");
+    return NULL;
+  }
+  PyObject *v = fmt == 'd' || fmt == 'f' ? PyFloat_FromDouble(f)
+                : fmt == '?' ? PyBool_FromLong((long)i) : PyLong_FromLongLong(i);
+  PyObject *r = v ? PyObject_CallOneArg(t, v) : NULL;
+  Py_XDECREF(v);
+  return r;
+}
+/* The C value of a borrowed numpy scalar of exactly dtype fmt: 0, or 1
+ * (nothing set) when `o` is not one. */
+static inline int dynac_unbox_np(PyObject *o, char fmt, double *f, int64_t *i) {
+  if (!dynac_is_np(o, fmt)) return 1;
+  if (fmt == 'd' || fmt == 'f') {
+    *f = PyFloat_AsDouble(o); /* exact: numpy.float32 widens */
+    if (*f == -1.0 && PyErr_Occurred()) { PyErr_Clear(); return 1; }
+    return 0;
+  }
+  if (fmt == '?') {
+    int t = PyObject_IsTrue(o);
+    if (t < 0) { PyErr_Clear(); return 1; }
+    *i = t;
+    return 0;
+  }
+  PyObject *x = PyNumber_Index(o);
+  int bad = !x || !dynac_int64_of(x, i);
+  Py_XDECREF(x);
+  if (!x) PyErr_Clear();
+  return bad;
+}
+/* Per dtype: dynac_box_np_float64(v), dynac_elem_np_float64(o, &v), ... */
+#define DYNAC_NP_SCALAR(name, fmt, ctype, isf)                                            \
+  static inline PyObject *dynac_box_np_##name(ctype v) {                                  \
+    return dynac_box_np(fmt, isf ? (double)v : 0.0, isf ? 0 : (int64_t)v);                 \
+  }                                                                                      \
+  static inline int dynac_elem_np_##name(PyObject *o, ctype *out) {                      \
+    double f = 0.0;                                                                      \
+    int64_t i = 0;                                                                       \
+    if (dynac_unbox_np(o, fmt, &f, &i)) return 1;                                        \
+    *out = isf ? (ctype)f : (ctype)i;                                                    \
+    return 0;                                                                            \
+  }
+DYNAC_NP_SCALAR(float64, 'd', double, 1)
+DYNAC_NP_SCALAR(float32, 'f', float, 1)
+DYNAC_NP_SCALAR(int64, 'l', int64_t, 0)
+DYNAC_NP_SCALAR(int32, 'i', int64_t, 0)
+DYNAC_NP_SCALAR(int16, 'h', int64_t, 0)
+DYNAC_NP_SCALAR(int8, 'b', int64_t, 0)
+DYNAC_NP_SCALAR(uint8, 'B', int64_t, 0)
+DYNAC_NP_SCALAR(bool_, '?', bool, 0)
+#undef DYNAC_NP_SCALAR
+/* numpy wraps integers silently or with a warning where Python's do not:
+ * does x fit dtype fmt? */
+static inline int dynac_np_fits(int64_t x, char fmt) {
+  switch (fmt) {
+  case 'i': return x >= INT32_MIN && x <= INT32_MAX;
+  case 'h': return x >= -32768 && x <= 32767;
+  case 'b': return x >= -128 && x <= 127;
+  case 'B': return x >= 0 && x <= 255;
+  default: return 1;
+  }
+}
+/* A float stored into an integer ndarray: the truncated value, or 1 when it
+ * is not finite or out of the dtype's range (numpy raises or wraps). */
+static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
+  if (!(x > -9.2233720368547758e18 && x < 9.2233720368547758e18)) return 1;
+  *out = (int64_t)x;
+  return !dynac_np_fits(*out, fmt);
+}

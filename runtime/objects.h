@@ -1,0 +1,100 @@
+/* runtime/objects.h: values of any type, through the C API. A part of single_include/dynac.h (make single_include). */
+/* ---- objects: values of any type, through the C API -----------------------
+ * A kernel value of type `object` (a list element of no number type, an
+ * argument recorded as some class) is an owned PyObject *. The generated C
+ * declares each one DYNAC_OBJ: the compiler releases it on every way out of
+ * its block (GCC's and Clang's cleanup attribute), so the many early
+ * returns of a kernel need no bookkeeping. Operations go through the C API,
+ * as the interpreter's own would (PyObject_RichCompare for `<`, ...), so
+ * results and exceptions are CPython's. They may run Python code (__lt__,
+ * __index__, ...): each sets `*effects` unless every operand is a value of
+ * a builtin type whose operation runs none (dynac_obj_pure); a kernel that
+ * ran Python code raises instead of deoptimising (dynac_deopt_after_effect). */
+static inline void dynac__obj_release(PyObject **p) { Py_XDECREF(*p); }
+#define DYNAC_OBJ __attribute__((cleanup(dynac__obj_release))) PyObject *
+
+/* Is `o` an int, float, bool, None, str or bytes, or a tuple of such (up to
+ * 4 levels): values whose comparison and arithmetic run no Python code? */
+static inline int dynac_obj_pure(PyObject *o, int depth) {
+  if (PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyBool_Check(o) || o == Py_None ||
+      PyUnicode_CheckExact(o) || PyBytes_CheckExact(o))
+    return 1;
+  if (!PyTuple_CheckExact(o) || depth >= 4) return 0;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++)
+    if (!dynac_obj_pure(PyTuple_GET_ITEM(o, i), depth + 1)) return 0;
+  return 1;
+}
+static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
+  if (!*effects && (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0)))) *effects = 1;
+}
+/* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
+ * with CPython's exception. */
+static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int *effects) {
+  dynac__obj_effect(a, b, effects);
+  return PyObject_RichCompare(a, b, op);
+}
+/* a OP b for the generator's binop numbering (+ - * / // % ** << >> & | ^). */
+static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *effects) {
+  dynac__obj_effect(a, b, effects);
+  switch (op) {
+  case 0: return PyNumber_Add(a, b);
+  case 1: return PyNumber_Subtract(a, b);
+  case 2: return PyNumber_Multiply(a, b);
+  case 3: return PyNumber_TrueDivide(a, b);
+  case 4: return PyNumber_FloorDivide(a, b);
+  case 5: return PyNumber_Remainder(a, b);
+  case 6: return PyNumber_Power(a, b, Py_None);
+  case 7: return PyNumber_Lshift(a, b);
+  case 8: return PyNumber_Rshift(a, b);
+  case 9: return PyNumber_And(a, b);
+  case 10: return PyNumber_Or(a, b);
+  default: return PyNumber_Xor(a, b);
+  }
+}
+/* -o, +o, ~o for the generator's unop numbering (- + ~). */
+static inline PyObject *dynac_obj_unary(PyObject *o, int op, int *effects) {
+  dynac__obj_effect(o, NULL, effects);
+  return op == 0 ? PyNumber_Negative(o) : op == 1 ? PyNumber_Positive(o) : PyNumber_Invert(o);
+}
+/* bool(o): 1, 0, or -1 with CPython's exception. */
+static inline int dynac_obj_truth(PyObject *o, int *effects) {
+  if (o == Py_True) return 1;
+  if (o == Py_False || o == Py_None) return 0;
+  dynac__obj_effect(o, NULL, effects);
+  return PyObject_IsTrue(o);
+}
+/* o[key] (new reference; NULL with CPython's exception). A list or tuple
+ * indexed by an int runs no Python code. */
+static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effects) {
+  if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) *effects = 1;
+  return PyObject_GetItem(o, key);
+}
+/* len(o): PyObject_Length, -1 with CPython's exception. A list, tuple,
+ * dict, set, str, bytes or range answers without running Python code. */
+static inline Py_ssize_t dynac_obj_len(PyObject *o, int *effects) {
+  if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
+        PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyBytes_CheckExact(o) ||
+        PyRange_Check(o)))
+    *effects = 1;
+  return PyObject_Length(o);
+}
+/* *slot = v (v a new reference, NULL after a failed box: returns -1); the
+ * old value is released, as the interpreter's STORE_FAST does. */
+static inline int dynac_obj_set(PyObject **slot, PyObject *v) {
+  if (!v) return -1;
+  Py_XSETREF(*slot, v);
+  return 0;
+}
+/* An element read as an object: always one (a new reference in *out). */
+static inline int dynac_elem_obj(PyObject *o, PyObject **out) {
+  *out = Py_NewRef(o);
+  return 0;
+}
+/* An object field of a tuple value: borrowed, as every field of a kernel's
+ * tuple struct is (the tuple object, or a display's own temporary, holds
+ * it for as long as the struct is used). */
+static inline int dynac_elem_obj_borrowed(PyObject *o, PyObject **out) {
+  *out = o;
+  return 0;
+}
+

@@ -1,0 +1,45 @@
+/* runtime/options.h: the header's include guard, its API macro and compiler
+ * macros. A part of single_include/dynac.h (make single_include). */
+#ifndef DYNAC_H
+#define DYNAC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef DYNAC_STATIC
+#define DYNAC_API static
+#else
+#define DYNAC_API extern
+#endif
+
+#if defined(__GNUC__)
+#define DYNAC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DYNAC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define DYNAC_NOINLINE __attribute__((noinline, unused))
+#define DYNAC_HOT_INLINE static inline __attribute__((always_inline, unused))
+#else
+#define DYNAC_LIKELY(x) (x)
+#define DYNAC_UNLIKELY(x) (x)
+#define DYNAC_NOINLINE
+#define DYNAC_HOT_INLINE static inline
+#endif
+/* An error or deoptimisation path: never inlined into a kernel (its loops
+ * keep their registers and layout), and calls to it are predicted not
+ * taken (GCC's and Clang's cold attribute). */
+#if defined(__GNUC__)
+#define DYNAC_COLD static __attribute__((cold, noinline, unused))
+#else
+#define DYNAC_COLD static
+#endif
+/* After a label: the code from it on is rarely run (GCC's cold label
+ * attribute: laid out apart from the hot path, which keeps its registers). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DYNAC_COLD_LABEL __attribute__((cold))
+#else
+#define DYNAC_COLD_LABEL
+#endif
+
+/* ======================================================================
+ * 1. Status codes and kernel helpers
+ * ==================================================================== */

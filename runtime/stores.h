@@ -1,0 +1,249 @@
+/* runtime/stores.h: list and buffer stores, logged for the undo log. A part of single_include/dynac.h (make single_include). */
+/* Can the old value of a list slot be released without running Python code
+ * (a finalizer that could touch what the kernel borrows)? */
+static inline int dynac_plain_value(PyObject *o) {
+  return PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) || o == Py_None;
+}
+/* Past DYNAC_UNDO_MAX entries, a list about to be written is saved whole
+ * once (an 'L' entry holding a copy of its items, made before the write),
+ * and its further writes need no entry: a long call stays undoable with
+ * memory bounded by the lists it writes, not by its writes. Rolling back
+ * newest first restores the copy, then the older entries. 0 when the list
+ * is saved (now or before), 1 when the log lost the write (no memory). */
+static DYNAC_NOINLINE int dynac__undo_copy_list(dynac_undo_log *u, PyObject *l) {
+  if (dynac__undo_is_copied(u, l)) return 0;
+  if (u->lost) return 1; /* the call cannot be rolled back anyway */
+  PyObject *copy = PyList_GetSlice(l, 0, PyList_GET_SIZE(l));
+  dynac_undo_entry *e = NULL;
+  if (copy && dynac__undo_note_copy(u, l)) {
+    if (u->n == u->cap) { /* past the limit: 'L' entries are bounded by the lists */
+      dynac_undo_entry *grown = (dynac_undo_entry *)PyMem_RawRealloc(u->e, 2 * u->cap * sizeof *grown);
+      if (grown) { u->e = grown; u->cap *= 2; }
+    }
+    if (u->n < u->cap) e = &u->e[u->n++];
+    else dynac__undo_forget_copy(u, l);
+  }
+  if (!e) {
+    Py_XDECREF(copy);
+    PyErr_Clear();
+    u->lost++;
+    return 1;
+  }
+  e->kind = 'L';
+  e->of.list = l;
+  e->old = copy;
+  return 0;
+}
+/* The entry for a write to list `l`, or NULL when it needs none (saved
+ * whole) or the log lost it: call before the write. */
+static inline dynac_undo_entry *dynac_undo_push_list(dynac_undo_log *u, PyObject *l) {
+  if (DYNAC_LIKELY(u->n < DYNAC_UNDO_MAX)) return dynac_undo_push(u);
+  (void)dynac__undo_copy_list(u, l);
+  return NULL;
+}
+
+/* l[k] = v for a list `l` and an in-range k whose old value is plain;
+ * `v` is stolen (a new reference, NULL on MemoryError: returns -1). The old
+ * value goes to the undo log (or is released when none is needed). */
+static inline int dynac_list_store(dynac_undo_log *u, PyObject *l, Py_ssize_t k, PyObject *v) {
+  if (!v) return -1;
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  PyObject *old = PyList_GET_ITEM(l, k);
+  PyList_SET_ITEM(l, k, v);
+  if (e) { e->kind = 'O'; e->of.list = l; e->k = k; e->old = old; }
+  else Py_DECREF(old);
+  return 0;
+}
+/* l[k] = x for a float: reuses the old float object when the list holds
+ * its only reference (nothing else can observe it), else a new float. */
+static DYNAC_NOINLINE int dynac__list_store_new_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k,
+                                                       double x) {
+  return dynac_list_store(u, l, k, PyFloat_FromDouble(x));
+}
+/* (Always inlined: a store in a kernel's loop is one refcount test, the
+ * log entry and the write; a new float object is made out of line.) */
+DYNAC_HOT_INLINE int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_ssize_t k, double x) {
+  PyObject *old = PyList_GET_ITEM(l, k);
+  if (DYNAC_UNLIKELY(u->n >= DYNAC_UNDO_MAX) && u->lost == 0)
+    (void)dynac__undo_copy_list(u, l); /* the copy holds the old float: not mutated below */
+  if (DYNAC_LIKELY(PyFloat_CheckExact(old) && Py_REFCNT(old) == 1)) {
+    if (DYNAC_LIKELY(u->lost == 0) && !dynac__undo_is_copied(u, l)) {
+      dynac_undo_entry *e = dynac_undo_push(u); /* else no entry is of use (or needed) */
+      if (e) { e->kind = 'F'; e->of.list = l; e->k = k; e->was.f = PyFloat_AS_DOUBLE(old); }
+    }
+    ((PyFloatObject *)old)->ob_fval = x;
+    return 0;
+  }
+  return dynac__list_store_new_float(u, l, k, x);
+}
+/* Keeps `l`, a list the kernel just made (borrowed), alive until the
+ * call's writes are committed or rolled back: a write to it may be logged
+ * after the kernel dropped its own reference (a rebound local). When the
+ * log is full this counts as a lost write: the call then cannot be rolled
+ * back at all, so no entry can outlive the list. */
+static inline void dynac_undo_keep(dynac_undo_log *u, PyObject *l) {
+  dynac_undo_entry *e = dynac_undo_push(u);
+  if (e) { e->kind = 'N'; e->of.list = l; e->old = Py_NewRef(l); }
+}
+/* The item k of a new list of items NULL (PyList_New): `v` stolen (NULL
+ * after a failed box: -1). */
+static inline int dynac_list_init(PyObject *l, Py_ssize_t k, PyObject *v) {
+  if (!v) return -1;
+  PyList_SET_ITEM(l, k, v);
+  return 0;
+}
+/* l.append(v) to a list no other code has seen yet (a comprehension's):
+ * not logged. `v` stolen (NULL after a failed box: -1). */
+static inline int dynac_list_append_own(PyObject *l, PyObject *v) {
+  if (!v) return -1;
+  int st = PyList_Append(l, v);
+  Py_DECREF(v);
+  return st;
+}
+/* l[lo:hi:step] of a list as a new list (NULL with CPython's exception);
+ * has_*: that part was given (else None). The bounds are clamped as
+ * PySlice_Unpack and PySlice_AdjustIndices do for the int64 values a
+ * kernel holds (its ints are Py_ssize_t wide). */
+static inline PyObject *dynac_list_slice(PyObject *l, int has_lo, int64_t lo, int has_hi, int64_t hi,
+                                         int has_step, int64_t step) {
+  Py_ssize_t st = has_step ? (Py_ssize_t)step : 1;
+  if (st == 0) {
+    PyErr_SetString(PyExc_ValueError, "slice step cannot be zero");
+    return NULL;
+  }
+  if (st < -PY_SSIZE_T_MAX) st = -PY_SSIZE_T_MAX; /* so that -step fits (PySlice_Unpack) */
+  Py_ssize_t a = has_lo ? (Py_ssize_t)lo : st < 0 ? PY_SSIZE_T_MAX : 0;
+  Py_ssize_t b = has_hi ? (Py_ssize_t)hi : st < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
+  Py_ssize_t n = PySlice_AdjustIndices(PyList_GET_SIZE(l), &a, &b, st);
+  if (st == 1) return PyList_GetSlice(l, a, b);
+  PyObject *r = PyList_New(n);
+  if (!r) return NULL;
+  for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(r, i, Py_NewRef(PyList_GET_ITEM(l, a + i * st)));
+  return r;
+}
+/* l.append(v) (v borrowed); -1 with MemoryError. */
+static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v) {
+  if (!v) return -1;
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  if (PyList_Append(l, v) < 0) {
+    if (e) u->n--; /* nothing to undo */
+    return -1;
+  }
+  if (e) { e->kind = 'A'; e->of.list = l; }
+  return 0;
+}
+/* l.insert(k, v) (v borrowed), k clamped as list.insert does; -1 with
+ * MemoryError. */
+static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k, PyObject *v) {
+  Py_ssize_t n = PyList_GET_SIZE(l);
+  if (k < 0) k = k + n < 0 ? 0 : k + n;
+  if (k > n) k = n;
+  if (!v) return -1;
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  if (PyList_Insert(l, k, v) < 0) {
+    if (e) u->n--;
+    return -1;
+  }
+  if (e) { e->kind = 'I'; e->of.list = l; e->k = k; }
+  return 0;
+}
+/* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
+static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  PyObject *old = PyList_GET_ITEM(l, k);
+  Py_INCREF(old);
+  if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
+    if (e) u->n--;
+    Py_DECREF(old);
+    return -1;
+  }
+  if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
+  else Py_DECREF(old);
+  return 0;
+}
+/* Records the item of `size` bytes at `at` before a buffer store. */
+static inline void dynac_buf_log(dynac_undo_log *u, char *at, int size) {
+  dynac_undo_entry *e = dynac_undo_push(u);
+  if (!e) return;
+  e->kind = 'B';
+  e->at = at;
+  e->size = (unsigned char)size;
+  memcpy(e->was.bytes, at, (size_t)size);
+}
+/* Saves view v's whole span in the log; 0 if there is no memory for it
+ * (the caller goes on logging items). */
+static DYNAC_NOINLINE int dynac__view_snapshot(dynac_undo_log *u, dynac_view *v) {
+  char *copy = (char *)PyMem_RawMalloc(v->span_len ? (size_t)v->span_len : 1);
+  if (!copy) return 0;
+  dynac_undo_entry *e = dynac_undo_push(u);
+  if (!e) { PyMem_RawFree(copy); return 0; }
+  memcpy(copy, v->span, (size_t)v->span_len);
+  e->kind = 'S';
+  e->at = v->span;
+  e->k = v->span_len;
+  e->of.view = v;
+  e->was.copy = copy;
+  v->snapped = 1;
+  return 1;
+}
+/* Before a store to the item at `at` of view `cv`: logs the old bytes, or,
+ * once the call has logged more writes to this view than a copy of its
+ * span would cost, copies the span once and logs nothing more for it.
+ * Rolling back replays the log newest first, so a copy restores the span
+ * as it was when copied, aliasing views included. (The view belongs to the
+ * glue's frame; kernels see it const.) Returns 1 once the span is copied:
+ * until the call ends, the view's later writes need no logging (a kernel
+ * keeps that answer in a local; only a rollback to a mark taken before the
+ * copy clears it, and the kernel that took the copy returns first). */
+static inline int dynac_view_log(dynac_undo_log *u, const dynac_view *cv, char *at, int size) {
+  dynac_view *v = (dynac_view *)cv;
+  if (v->snapped) return 1;
+  if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) return 1;
+  dynac_buf_log(u, at, size);
+  return 0;
+}
+/* How many calls after one that copied a view's span copy it at their
+ * first write (dynac_view_log_predicted) before one logs items again. */
+#define DYNAC_SNAP_PREDICT 8
+/* Before a loop that writes view `cv` at no cost per write: copies its
+ * span now when dynac_view_log_predicted would copy it at the loop's first
+ * write (no write logged yet this call, and the prediction says so).
+ * Returns 1 once the span is copied (then writes need no logging). */
+static inline int dynac_view_copy_predicted(dynac_undo_log *u, const dynac_view *cv, unsigned char *hint) {
+  dynac_view *v = (dynac_view *)cv;
+  if (v->snapped) return 1;
+  if (*hint && v->logged == 0 && dynac__view_snapshot(u, v)) {
+    --*hint;
+    return 1;
+  }
+  return 0;
+}
+/* `n` writes to view `cv` that need no log entry (its span is copied),
+ * counted as logged: once a call's writes reach the count at which
+ * dynac_view_log_predicted would have copied the span itself, the
+ * prediction `*hint` is renewed. */
+static inline void dynac_view_count_writes(const dynac_view *cv, uint64_t n, unsigned char *hint) {
+  dynac_view *v = (dynac_view *)cv;
+  v->logged = n < (uint64_t)(PY_SSIZE_T_MAX - v->logged) ? v->logged + (Py_ssize_t)n : PY_SSIZE_T_MAX;
+  if (v->logged > v->snap_after) *hint = DYNAC_SNAP_PREDICT;
+}
+/* dynac_view_log for the views a kernel keeps for the whole call, with a
+ * prediction: `*hint` (a kernel's static, 0 at first) counts the next calls
+ * that copy the span at their first write, as the call that last copied it
+ * after logging items did. Kernels that write most of an array at every
+ * call (time steps of a stencil) skip the item entries that precede the
+ * copy. When the count runs out, a call logs items again and so relearns,
+ * unless the calls' own writes renewed it (dynac_view_count_writes). A
+ * wrong prediction costs one copy of the span, never a wrong rollback. */
+static inline int dynac_view_log_predicted(dynac_undo_log *u, const dynac_view *cv, char *at, int size,
+                                           unsigned char *hint) {
+  if (dynac_view_copy_predicted(u, cv, hint)) return 1;
+  dynac_view *v = (dynac_view *)cv;
+  if (DYNAC_UNLIKELY(++v->logged > v->snap_after) && dynac__view_snapshot(u, v)) {
+    *hint = DYNAC_SNAP_PREDICT;
+    return 1;
+  }
+  dynac_buf_log(u, at, size);
+  return 0;
+}
+
