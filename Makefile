@@ -45,7 +45,7 @@ $(GRAMMAR_DIR)/src/parser.c: | $(BUILD)/.deps-ok
 	@touch $@
 
 generator: $(BUILD)/bin/dynac
-$(BUILD)/obj/%.o: generator/%.c generator/gen.h
+$(BUILD)/obj/%.o: generator/%.c generator/gen.h generator/driver.h
 	@mkdir -p $(BUILD)/obj
 	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(GEN_DEFS) -c $< -o $@
 $(BUILD)/obj/ts_parser.o: $(GRAMMAR_DIR)/src/parser.c
@@ -120,7 +120,7 @@ sanitize: all
 # (tests/stress.py): no signal, no hang, no internal error, no sanitizer report.
 STRESS_SEED ?= 1
 STRESS_MUTANTS ?= 200
-$(BUILD)/asan/dynac: $(wildcard generator/*.c) generator/gen.h $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
+$(BUILD)/asan/dynac: $(wildcard generator/*.c) generator/gen.h generator/driver.h $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
 	@mkdir -p $(BUILD)/asan
 	$(CC) -std=gnu11 $(SAN_FLAGS) $(WARN) $(GEN_DEFS) $(wildcard generator/*.c) \
 	  $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o -o $@ -ltree-sitter -lcjson -lmd -lm
@@ -150,11 +150,12 @@ $(BUILD)/install/defs: FORCE
 	@mkdir -p $(BUILD)/install
 	@echo '$(INSTALL_DEFS)' | cmp -s - $@ || echo '$(INSTALL_DEFS)' > $@
 FORCE:
-$(BUILD)/install/dynac: $(filter-out $(BUILD)/obj/main.o,$(GEN_OBJ)) generator/main.c generator/gen.h \
-                        $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o $(BUILD)/install/defs
+$(BUILD)/install/dynac: $(filter-out $(BUILD)/obj/driver.o,$(GEN_OBJ)) generator/driver.c generator/gen.h \
+                        generator/driver.h $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o \
+                        $(BUILD)/install/defs
 	@mkdir -p $(BUILD)/install
-	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(INSTALL_DEFS) -c generator/main.c -o $(BUILD)/install/main.o
-	$(CC) -o $@ $(filter %.o,$^) $(BUILD)/install/main.o -ltree-sitter -lcjson -lmd -lm
+	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(INSTALL_DEFS) -c generator/driver.c -o $(BUILD)/install/driver.o
+	$(CC) -o $@ $(filter %.o,$^) $(BUILD)/install/driver.o -ltree-sitter -lcjson -lmd -lm
 
 install: all $(BUILD)/install/dynac
 	install -d $(IPREFIX)/bin $(IPREFIX)/include $(IPREFIX)/share/dynac/templates \

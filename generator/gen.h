@@ -459,6 +459,7 @@ bool parse_signature(arena *a, const char *text, const type ***args, int *n,
                      const char **err);
 
 void ir_lower_func(module *m, func *f);         /* ir.c */
+void ir_lower_module(module *m);                /* ir.c: the IR phase, before infer_module */
 /* Calls visit(ctx, sub) for each direct subexpression of `e` in the order
  * it is evaluated (NULL parts skipped). An EX_LISTCOMP has none: its
  * clauses are statements (e->u.comp.loop), which a walker enters itself. */

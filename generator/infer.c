@@ -497,8 +497,7 @@ static const type *type_call(ctx *c, expr *e) {
     return e->u.call.ret ? e->u.call.ret : &ty_none;
   }
   if (e->u.call.kind == CALLEE_MODULE_FN) {
-    func *f = e->u.call.fn;
-    ir_lower_func(c->m, f);
+    func *f = e->u.call.fn; /* lowered by the IR phase, as every function of the module */
     if (f->breaks || f->not_compiled || !f->params_ok) {
       fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
                                    f->name, f->breaks ? f->breaks->reason : f->not_compiled ?
@@ -1283,7 +1282,6 @@ static void drop_subsumed(func *f) {
 }
 
 void infer_module(module *m) {
-  for (int i = 0; i < m->nfuncs; i++) ir_lower_func(m, m->funcs[i]); /* fixes the slot set */
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     /* Non-roots with declared types compile too: a root may reach them at

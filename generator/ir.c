@@ -1822,6 +1822,12 @@ static bool any_compiled_stmt(stmt *b) {
   return false;
 }
 
+/* The IR phase: every function of the module lowered from its syntax tree
+ * (graph breaks recorded, the module's guard slots fixed), before infer. */
+void ir_lower_module(module *m) {
+  for (int i = 0; i < m->nfuncs; i++) ir_lower_func(m, m->funcs[i]);
+}
+
 void ir_lower_func(module *m, func *f) {
   if (f->lowered) return;
   f->lowered = true;

@@ -222,6 +222,20 @@ def templates_are_valid_c():
 
 
 @case
+def build_times_every_phase():
+    """dynac build --times: one line per file with each phase the driver ran, in order
+    (emit-only: no cc); the ir phase is timed apart from infer."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.py")
+        open(path, "w").write("def f(n: int) -> int:\n    return n * 2\n")
+        r = subprocess.run([generator(), "build", "--all", "--emit-only", "--times", path, "-o", tmp],
+                           capture_output=True, text=True)
+    line = next((l for l in r.stderr.splitlines() if "compile times (ms):" in l), "")
+    names = re.findall(r"(\w+) [0-9.]+", line.split("(ms):")[-1])
+    return r.returncode == 0 and names == ["parse", "scope", "annotations", "ir", "infer", "emit"], r.stderr
+
+
+@case
 def header_is_assembled_from_runtime_parts():
     """single_include/dynac.h is exactly what runtime/*.h make (scripts/single_include.py):
     an edit to the committed header alone, or to a part without `make single_include`, fails."""

@@ -1,0 +1,244 @@
+/* explain.c: what `dynac explain` prints, as text or JSON (--json, which
+ * dynac.explain() and dynac.compile_times() read): per function its status,
+ * specialisations, guards, graph breaks with file:line:col, and the phase
+ * times. */
+#include "gen.h"
+#include "driver.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_caret(module *m, srcpos pos, const char *indent) {
+  int len;
+  const char *s = source_line(&m->p.src, pos.line, &len);
+  printf("%s%5d | %.*s\n%s      | ", indent, pos.line, len, s, indent);
+  for (int i = 1; i < pos.col && i <= len; i++) putchar(s[i - 1] == '\t' ? '\t' : ' ');
+  puts("^");
+}
+
+const char *spec_text(module *m, inst *in) {
+  strbuf b = {0};
+  sb_puts(&b, "(");
+  for (int i = 0; i < in->fn->nparams; i++) {
+    if (i) sb_puts(&b, ", ");
+    sb_puts(&b, ty_python_name(m->a, in->args[i]));
+  }
+  sb_puts(&b, ")");
+  if (in->ok) {
+    sb_printf(&b, " -> %s", ty_python_name(m->a, in->ret));
+    if (in->ret_may_be_none && in->ret->kind != TY_UNKNOWN) sb_puts(&b, " | None");
+  }
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+/* Graphs of f: one per kernel (a specialisation of the whole function, or of
+ * one region of a graph-broken function). */
+static int graph_count(module *m, func *f) {
+  if (!is_compiled(m, f)) return 0;
+  int nspec = 0, ops[1];
+  for (inst *in = f->insts; in; in = in->next_root) if (in->ok) nspec++;
+  return nspec * emit_graph_ops(m, f, ops, 0);
+}
+
+static void print_ops(module *m, func *f) {
+  int ops[64];
+  int n = emit_graph_ops(m, f, ops, 64);
+  printf("  graphs: %d; ops per graph:", graph_count(m, f));
+  for (int i = 0; i < n && i < 64; i++) printf("%s %d", i ? "," : "", ops[i]);
+  puts(f->partial ? " (per region, in each specialisation)" : "");
+}
+
+/* What explain says of f after its name: compiled, partially, or why not
+ * (one text for the text and the JSON output). */
+static const char *func_status(module *m, func *f) {
+  bool compiled = is_compiled(m, f);
+  bool callee_kernel = false;
+  for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
+  if (compiled && f->partial) {
+    int rl[64];
+    int nreg = emit_region_lines(m, f, rl, 32);
+    strbuf b = {0};
+    sb_printf(&b, "partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
+              nreg == 1 ? "s" : "");
+    for (int r = 0; r < nreg && r < 32; r++) sb_printf(&b, "%s %d-%d", r ? "," : "", rl[2 * r], rl[2 * r + 1]);
+    sb_printf(&b, "); the graph breaks below run in the interpreter, in a resume function%s",
+              f->is_root ? "" : " (not a root: only inside a root's call)");
+    char *r = arena_strdup(m->a, b.data);
+    sb_free(&b);
+    return r;
+  }
+  if (f->partial && !compiled)
+    return arena_printf(m->a, "not compiled: graph break at line %d: %s (no statement around the "
+                        "breaks compiles)", f->breaks->pos.line, f->breaks->reason);
+  if (compiled && !f->is_root) return "compiled (not a root: its kernels run only inside a root's call)";
+  if (compiled) return "compiled";
+  if (callee_kernel) return "compiled only as a callee of other kernels (not a root)";
+  if (f->disabled) return "not compiled: disabled by @disable (runs in the interpreter)";
+  if (!f->is_root) return "not compiled: not a compile root (decorate it with @dynac.compile, "
+                          "record a profile, or build with --all)";
+  return arena_printf(m->a, "not compiled: %s", f->not_compiled ? f->not_compiled
+                                                                : "no specialisation compiled");
+}
+
+static void explain_text(module *m, const phase_times *pt) {
+  int nk, nc = count_compiled(m, &nk);
+  int nbreaks = 0, ngraphs = 0;
+  for (int i = 0; i < m->nfuncs; i++) for (gbreak *b = m->funcs[i]->breaks; b; b = b->next) nbreaks++;
+  for (int i = 0; i < m->nfuncs; i++) ngraphs += graph_count(m, m->funcs[i]);
+  printf("%s: %d functions, %d compiled (%d specialisations), %d graphs, %d graph breaks\n",
+         m->path, m->nfuncs + m->nothers, nc, nk, ngraphs, nbreaks);
+  if (ts_node_has_error(m->p.root))
+    printf("note: the Tree-sitter grammar could not parse parts of this file (CPython can); "
+           "functions there are not compiled\n");
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    bool compiled = is_compiled(m, f);
+    printf("\n%s (%s:%d): %s\n", f->qualname, m->path, f->pos.line, func_status(m, f));
+    if (compiled) print_ops(m, f);
+    for (inst *in = f->insts; in; in = in->next_root) {
+      if (f->partial && !compiled) continue;
+      printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
+             !in->ok ? "interpreter" : f->partial ? "region kernels" : "kernel");
+      if (!in->ok) {
+        printf("    reason: %s\n", in->fail);
+        if (in->fail_pos.line) print_caret(m, in->fail_pos, "    ");
+        continue;
+      }
+      const char **g;
+      int ng = emit_guard_list(m, in, &g);
+      for (int k = 0; k < ng; k++) printf("    guard: %s\n", g[k]);
+    }
+    for (gbreak *b = f->breaks; b; b = b->next) {
+      printf("  graph break %s (%s) at %s:%d:%d: %s\n", b->id, b->type, m->path, b->pos.line,
+             b->pos.col, b->reason);
+      print_caret(m, b->pos, "    ");
+      printf("    hint: %s\n", b->hint);
+    }
+  }
+  for (int i = 0; i < m->nothers; i++)
+    printf("\n%s (%s:%d): not compiled: %s\n", m->others[i].qualname, m->path, m->others[i].pos.line,
+           m->others[i].reason);
+  printf("\n");
+  print_phase_times(stdout, NULL, pt);
+}
+
+static void explain_json(module *m, cJSON *files, const phase_times *pt) {
+  cJSON *fo = cJSON_CreateObject();
+  cJSON_AddStringToObject(fo, "file", m->path);
+  cJSON_AddStringToObject(fo, "sha256", m->p.sha256);
+  cJSON *fns = cJSON_AddArrayToObject(fo, "functions");
+  int nbreaks = 0, ngraphs = 0;
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    cJSON *jf = cJSON_CreateObject();
+    cJSON_AddStringToObject(jf, "qualname", f->qualname);
+    cJSON_AddNumberToObject(jf, "line", f->pos.line);
+    bool compiled = is_compiled(m, f);
+    int rl[64];
+    int nreg = emit_region_lines(m, f, rl, 32);
+    int ng = graph_count(m, f);
+    ngraphs += ng;
+    cJSON_AddNumberToObject(jf, "graph_count", ng);
+    int ops[64];
+    int nops = compiled ? emit_graph_ops(m, f, ops, 64) : 0;
+    cJSON *jo = cJSON_AddArrayToObject(jf, "ops_per_graph");
+    for (int k = 0; k < nops && k < 64; k++) cJSON_AddItemToArray(jo, cJSON_CreateNumber(ops[k]));
+    cJSON_AddBoolToObject(jf, "compiled", compiled);
+    cJSON_AddBoolToObject(jf, "partial", f->partial && compiled);
+    cJSON *jr = cJSON_AddArrayToObject(jf, "regions");
+    for (int r = 0; compiled && r < nreg && r < 32; r++) {
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddNumberToObject(x, "first_line", rl[2 * r]);
+      cJSON_AddNumberToObject(x, "last_line", rl[2 * r + 1]);
+      cJSON_AddItemToArray(jr, x);
+    }
+    cJSON_AddBoolToObject(jf, "root", f->is_root);
+    const char *status = func_status(m, f);
+    cJSON_AddStringToObject(jf, "status", status);
+    if (!compiled) /* the text's reason, without its "not compiled: " */
+      cJSON_AddStringToObject(jf, "reason", strncmp(status, "not compiled: ", 14) ? status : status + 14);
+    cJSON *specs = cJSON_AddArrayToObject(jf, "specialisations");
+    for (inst *in = f->insts; in; in = in->next_root) {
+      cJSON *js = cJSON_CreateObject();
+      cJSON_AddStringToObject(js, "signature", spec_text(m, in));
+      cJSON_AddStringToObject(js, "origin", in->origin);
+      cJSON_AddBoolToObject(js, "kernel", in->ok);
+      if (!in->ok) {
+        cJSON_AddStringToObject(js, "reason", in->fail);
+        cJSON_AddNumberToObject(js, "line", in->fail_pos.line);
+        cJSON_AddNumberToObject(js, "col", in->fail_pos.col);
+      } else {
+        const char **g;
+        int ng = emit_guard_list(m, in, &g);
+        cJSON *jg = cJSON_AddArrayToObject(js, "guards");
+        for (int k = 0; k < ng; k++) cJSON_AddItemToArray(jg, cJSON_CreateString(g[k]));
+      }
+      cJSON_AddItemToArray(specs, js);
+    }
+    cJSON *jb = cJSON_AddArrayToObject(jf, "graph_breaks");
+    for (gbreak *b = f->breaks; b; b = b->next) {
+      nbreaks++;
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "id", b->id);
+      cJSON_AddStringToObject(x, "type", b->type);
+      cJSON_AddNumberToObject(x, "line", b->pos.line);
+      cJSON_AddNumberToObject(x, "col", b->pos.col);
+      int len;
+      const char *s = source_line(&m->p.src, b->pos.line, &len);
+      char *src = arena_strndup(m->a, s, (size_t)len);
+      cJSON_AddStringToObject(x, "source", src);
+      cJSON_AddStringToObject(x, "reason", b->reason);
+      cJSON_AddStringToObject(x, "hint", b->hint);
+      cJSON_AddItemToArray(jb, x);
+    }
+    cJSON_AddItemToArray(fns, jf);
+  }
+  for (int i = 0; i < m->nothers; i++) {
+    cJSON *jf = cJSON_CreateObject();
+    cJSON_AddStringToObject(jf, "qualname", m->others[i].qualname);
+    cJSON_AddNumberToObject(jf, "line", m->others[i].pos.line);
+    cJSON_AddNumberToObject(jf, "graph_count", 0);
+    cJSON_AddBoolToObject(jf, "compiled", false);
+    cJSON_AddBoolToObject(jf, "partial", false);
+    cJSON_AddBoolToObject(jf, "root", false);
+    cJSON_AddStringToObject(jf, "status", arena_printf(m->a, "not compiled: %s", m->others[i].reason));
+    cJSON_AddStringToObject(jf, "reason", m->others[i].reason);
+    cJSON_AddArrayToObject(jf, "ops_per_graph");
+    cJSON_AddArrayToObject(jf, "regions");
+    cJSON_AddArrayToObject(jf, "specialisations");
+    cJSON_AddArrayToObject(jf, "graph_breaks");
+    cJSON_AddItemToArray(fns, jf);
+  }
+  cJSON_AddNumberToObject(fo, "graph_count", ngraphs);
+  cJSON_AddNumberToObject(fo, "graph_break_count", nbreaks);
+  cJSON *t = cJSON_AddObjectToObject(fo, "compile_times_ms");
+  cJSON_AddNumberToObject(t, "parse", pt->parse);
+  cJSON_AddNumberToObject(t, "scope", pt->scope);
+  cJSON_AddNumberToObject(t, "annotations", pt->annotations);
+  cJSON_AddNumberToObject(t, "ir", pt->ir);
+  cJSON_AddNumberToObject(t, "infer", pt->infer);
+  cJSON_AddItemToArray(files, fo);
+}
+
+int cmd_explain(options *o, const profile *prof) {
+  cJSON *files = o->json ? cJSON_CreateArray() : NULL;
+  for (int i = 0; i < o->nfiles; i++) {
+    phase_times pt = {0};
+    module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, &pt);
+    if (!m) continue;
+    if (o->json) explain_json(m, files, &pt);
+    else explain_text(m, &pt);
+    release(m);
+  }
+  if (o->json) {
+    char *s = cJSON_Print(files);
+    puts(s);
+    free(s);
+    cJSON_Delete(files);
+  }
+  return diag_error_count() ? 1 : 0;
+}
