@@ -448,7 +448,11 @@ static inline int dynac_int_pow(int64_t a, int64_t e, int64_t *r) {
 static inline int dynac_int_lshift(int64_t a, int64_t n, int64_t *r) {
   if (n < 0) return DYNAC_FAIL_NEG_SHIFT;
   if (a == 0) { *r = 0; return 0; }
-  if (n >= 63) return DYNAC_FAIL_INT64;
+  if (n >= 63) { /* only -1 << 63 (INT64_MIN) fits */
+    if (a != -1 || n > 63) return DYNAC_FAIL_INT64;
+    *r = INT64_MIN;
+    return 0;
+  }
   return DYNAC__INT64(__builtin_mul_overflow(a, (int64_t)1 << n, r));
 }
 

@@ -13,7 +13,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE_TIMEOUT = 900  # seconds: a hang is a failure, not a stuck CI
-ONCE = ["tests/suite_generator.py", "tests/suite_export.py", "tests/suite_install.py"]
+ONCE = ["tests/suite_generator.py", "tests/suite_c.py", "tests/suite_export.py", "tests/suite_install.py"]
 PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
               "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
