@@ -36,4 +36,5 @@ const char *spec_text(module *m, inst *in);
 int cmd_build(options *o, const profile *prof);
 int cmd_export(options *o, const profile *prof);
 int cmd_explain(options *o, const profile *prof);
+int cmd_ir(options *o, const profile *prof);     /* irdump.c */
 #endif

@@ -4,6 +4,7 @@
  *                          [--line-directives]
  *   dynac explain FILE.py... [--profile FILE] [--all] [--json]
  *   dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]
+ *   dynac ir FILE.py... [--function NAME]... [--profile FILE] [--all]
  *
  * Configuration (defaults baked in by the Makefile): DYNAC_TEMPLATES,
  * DYNAC_INCLUDE (the directory of dynac.h), DYNAC_PYTHON_INCLUDE,
@@ -23,12 +24,15 @@ static void usage(FILE *to) {
         "                  [--line-directives] [--trusted-syntax] [--suppress-errors] [--times]\n"
         "       dynac explain FILE.py... [--profile FILE] [--all] [--json]\n"
         "       dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]\n"
+        "       dynac ir FILE.py... [--function NAME]... [--profile FILE] [--all]\n"
         "       dynac --version\n"
         "build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
         "        module (default DIR: __dynac__ beside the source)\n"
         "export  writes DIR/P.h, DIR/P.c and DIR/Makefile (-> libP.a): the kernels of the\n"
         "        compile roots (or of each --function) as plain C, no Python needed;\n"
         "        P is the module name unless --prefix\n"
+        "ir      prints each function's IR, typed per specialisation (S-expressions, one\n"
+        "        statement per line with its Python line)\n"
         "explain prints, per function: compiled or not, specialisations, guards and\n"
         "        graph breaks with file:line:col and reason\n"
         "--suppress-errors (or DYNAC_SUPPRESS_ERRORS=1): a function whose generated code does\n"
@@ -46,7 +50,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--version")) { puts("dynac " DYNAC_VERSION); return 0; }
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
-  if (strcmp(cmd, "build") && strcmp(cmd, "explain") && strcmp(cmd, "export")) {
+  if (strcmp(cmd, "build") && strcmp(cmd, "explain") && strcmp(cmd, "export") && strcmp(cmd, "ir")) {
     fprintf(stderr, "dynac: error: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
@@ -87,7 +91,7 @@ int main(int argc, char **argv) {
     pp = &prof;
   }
   int rc = !strcmp(cmd, "build") ? cmd_build(&o, pp) : !strcmp(cmd, "export") ? cmd_export(&o, pp)
-           : cmd_explain(&o, pp);
+           : !strcmp(cmd, "ir") ? cmd_ir(&o, pp) : cmd_explain(&o, pp);
   arena_free(pa);
   free(o.files);
   free(o.functions);

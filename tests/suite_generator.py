@@ -140,6 +140,15 @@ def golden_cases():
               "diff against %s:\n%s" % (expected_path, "".join(
                   "%s\n" % l for l in __import__("difflib").unified_diff(
                       expected.splitlines(), out.splitlines(), lineterm=""))[:3000]))
+        r = gen("ir", "--trusted-syntax", "--all", name, cwd=os.path.dirname(path))
+        expected_path = path[:-3] + ".ir"
+        if UPDATE or not os.path.exists(expected_path):
+            open(expected_path, "w").write(r.stdout)
+        expected = open(expected_path).read()
+        check("golden ir %s" % name, r.returncode == 0 and r.stdout == expected,
+              "diff against %s:\n%s" % (expected_path, "".join(
+                  "%s\n" % l for l in __import__("difflib").unified_diff(
+                      expected.splitlines(), r.stdout.splitlines(), lineterm=""))[:3000]))
 
 
 @case

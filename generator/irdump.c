@@ -1,0 +1,288 @@
+/* irdump.c: `dynac ir FILE.py [--function NAME]...`: the IR of each function,
+ * typed per specialisation, as S-expressions one statement per line with its
+ * Python line: what infer saw, before emit. Stable (no addresses, no
+ * timings), so tests can compare it exactly.
+ *
+ *   f (m.py:3) specialisation (int) -> int [annotations]
+ *     4  assign n_1 = (mul:int (local n:int) (int 2:int))
+ *     5  return (local n_1:int)
+ */
+#include "gen.h"
+#include "driver.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const binop_names[] = {"add", "sub", "mul", "truediv", "floordiv", "mod",
+                                          "pow", "lshift", "rshift", "bitand", "bitor", "bitxor"};
+static const char *const unop_names[] = {"neg", "pos", "invert"};
+static const char *const cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne", "is", "is_not"};
+
+typedef struct dumper {
+  module *m;
+  func *f;
+  FILE *out;
+  bool typed; /* expression types are this specialisation's (infer_retype) */
+} dumper;
+
+static void dump_expr(dumper *D, const expr *e);
+
+static void dump_type(dumper *D, const expr *e) {
+  if (D->typed && e->ty) fprintf(D->out, ":%s", ty_python_name(D->m->a, e->ty));
+}
+
+static const char *local_name(dumper *D, int v) {
+  return v >= 0 && v < D->f->nlocals ? D->f->local_cnames[v] : "?";
+}
+
+static void dump_list(dumper *D, expr *const *es, int n) {
+  for (int i = 0; i < n; i++) {
+    fputc(' ', D->out);
+    dump_expr(D, es[i]);
+  }
+}
+
+static void dump_expr(dumper *D, const expr *e) {
+  FILE *o = D->out;
+  if (!e) { fputs("-", o); return; }
+  switch (e->kind) {
+  case EX_INT: fprintf(o, "(int %lld", (long long)e->u.i); break;
+  case EX_FLOAT: { /* repr-like: 2.0, not 2 */
+    char b[40];
+    snprintf(b, sizeof b, "%.17g", e->u.f);
+    fprintf(o, "(float %s%s", b, strpbrk(b, ".eni") ? "" : ".0");
+    break;
+  }
+  case EX_BOOL: fprintf(o, "(bool %s", e->u.b ? "True" : "False"); break;
+  case EX_NONE: fputs("(None", o); break;
+  case EX_LOCAL: fprintf(o, "(local %s", local_name(D, e->u.local)); break;
+  case EX_GLOBAL:
+    fprintf(o, "(global %s%s%s", e->u.global->name, e->u.global->attr ? "." : "",
+            e->u.global->attr ? e->u.global->attr : "");
+    break;
+  case EX_BINOP:
+    fprintf(o, "(%s%s", binop_names[e->u.bin.op], e->u.bin.inplace ? "=" : "");
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.bin.l);
+    fputc(' ', o);
+    dump_expr(D, e->u.bin.r);
+    fputc(')', o);
+    return;
+  case EX_UNARY:
+    fprintf(o, "(%s", unop_names[e->u.un.op]);
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.un.a);
+    fputc(')', o);
+    return;
+  case EX_NOT: fputs("(not ", o); dump_expr(D, e->u.not_arg); fputc(')', o); return;
+  case EX_COMPARE:
+    fputs("(compare", o);
+    for (int i = 0; i < e->u.cmp.n; i++) {
+      if (i) fprintf(o, " %s", cmp_names[e->u.cmp.ops[i - 1]]);
+      fputc(' ', o);
+      dump_expr(D, e->u.cmp.operands[i]);
+    }
+    fputc(')', o);
+    return;
+  case EX_BOOLOP:
+    fprintf(o, "(%s", e->u.boolop.is_and ? "and" : "or");
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.boolop.l);
+    fputc(' ', o);
+    dump_expr(D, e->u.boolop.r);
+    fputc(')', o);
+    return;
+  case EX_IFEXP:
+    fputs("(ifexp", o);
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.ifexp.cond);
+    fputc(' ', o);
+    dump_expr(D, e->u.ifexp.then);
+    fputc(' ', o);
+    dump_expr(D, e->u.ifexp.orelse);
+    fputc(')', o);
+    return;
+  case EX_TUPLE: case EX_LIST:
+    fputs(e->kind == EX_TUPLE ? "(tuple" : "(list", o);
+    dump_type(D, e);
+    dump_list(D, e->u.tuple.elts, e->u.tuple.n);
+    fputc(')', o);
+    return;
+  case EX_CALL: {
+    static const char *const kinds[] = {"?", "module", "builtin", "math", "opaque", "method", "value"};
+    const char *name = e->u.call.kind == CALLEE_MODULE_FN && e->u.call.fn ? e->u.call.fn->name
+                       : e->u.call.name ? e->u.call.name : "";
+    fprintf(o, "(call-%s %s", kinds[e->u.call.kind], name);
+    dump_type(D, e);
+    dump_list(D, e->u.call.args, e->u.call.n);
+    fputc(')', o);
+    return;
+  }
+  case EX_SUBSCRIPT:
+    fputs("(subscript", o);
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.sub.obj);
+    fputc(' ', o);
+    dump_expr(D, e->u.sub.index);
+    fputc(')', o);
+    return;
+  case EX_ATTR:
+    fprintf(o, "(attr %s", e->u.sub.attr);
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.sub.obj);
+    fputc(')', o);
+    return;
+  case EX_SLICE:
+    fputs("(slice", o);
+    dump_type(D, e);
+    fputc(' ', o);
+    dump_expr(D, e->u.slice.obj);
+    fputc(' ', o);
+    dump_expr(D, e->u.slice.lo);
+    fputc(' ', o);
+    dump_expr(D, e->u.slice.hi);
+    fputc(' ', o);
+    dump_expr(D, e->u.slice.step);
+    fputc(')', o);
+    return;
+  case EX_LISTCOMP: fprintf(o, "(listcomp into %s", local_name(D, e->u.comp.result)); break;
+  }
+  dump_type(D, e);
+  fputc(')', o);
+}
+
+static void dump_target(dumper *D, const target *t) {
+  if (t->sub) { dump_expr(D, t->sub); return; }
+  if (!t->is_tuple) { fputs(local_name(D, t->local), D->out); return; }
+  fputc('(', D->out);
+  for (int i = 0; i < t->n; i++) {
+    if (i) fputs(", ", D->out);
+    dump_target(D, t->elts[i]);
+  }
+  fputc(')', D->out);
+}
+
+static void dump_block(dumper *D, const stmt *s, int depth);
+
+static void dump_stmt(dumper *D, const stmt *s, int depth) {
+  FILE *o = D->out;
+  fprintf(o, "  %4d%*s  ", s->pos.line, 2 * depth, "");
+  switch (s->kind) {
+  case ST_ASSIGN:
+    fputs("assign ", o);
+    for (int i = 0; i < s->u.assign.ntargets; i++) {
+      dump_target(D, s->u.assign.targets[i]);
+      fputs(" = ", o);
+    }
+    dump_expr(D, s->u.assign.value);
+    break;
+  case ST_AUGASSIGN:
+    fprintf(o, "augassign %s ", binop_names[s->u.aug.op]);
+    if (s->u.aug.sub) dump_expr(D, s->u.aug.sub);
+    else fputs(local_name(D, s->u.aug.local), o);
+    fputc(' ', o);
+    dump_expr(D, s->u.aug.value);
+    break;
+  case ST_RETURN: fputs("return ", o); dump_expr(D, s->u.ret); break;
+  case ST_EXPR: fputs("expr ", o); dump_expr(D, s->u.expr); break;
+  case ST_BREAK: fputs("break", o); break;
+  case ST_CONTINUE: fputs("continue", o); break;
+  case ST_PASS: fputs("pass", o); break;
+  case ST_RAISE:
+    fprintf(o, "raise %s", s->u.raise_.exc);
+    if (s->u.raise_.msg) fprintf(o, " \"%s\"", s->u.raise_.msg);
+    if (s->u.raise_.arg) { fputc(' ', o); dump_expr(D, s->u.raise_.arg); }
+    break;
+  case ST_INTERP: fputs("interpreted (a graph break)", o); break;
+  case ST_IF:
+    fputs("if ", o);
+    dump_expr(D, s->u.if_.cond);
+    fputc('\n', o);
+    dump_block(D, s->u.if_.then, depth + 1);
+    if (s->u.if_.orelse) {
+      fprintf(o, "  %4s%*s  else\n", "", 2 * depth, "");
+      dump_block(D, s->u.if_.orelse, depth + 1);
+    }
+    return;
+  case ST_WHILE:
+    fputs("while ", o);
+    dump_expr(D, s->u.while_.cond);
+    fputc('\n', o);
+    dump_block(D, s->u.while_.body, depth + 1);
+    if (s->u.while_.has_else) {
+      fprintf(o, "  %4s%*s  else\n", "", 2 * depth, "");
+      dump_block(D, s->u.while_.orelse, depth + 1);
+    }
+    return;
+  case ST_FOR_RANGE: case ST_FOR_ITER:
+    fputs(s->kind == ST_FOR_RANGE ? "for-range " : "for-iter ", o);
+    dump_target(D, s->u.for_.tgt);
+    if (s->u.for_.how != 'i') fprintf(o, " how=%c", s->u.for_.how);
+    if (s->kind == ST_FOR_RANGE) {
+      fputs(" in ", o);
+      dump_expr(D, s->u.for_.start);
+      fputc(' ', o);
+      dump_expr(D, s->u.for_.stop);
+      fputc(' ', o);
+      dump_expr(D, s->u.for_.step);
+    } else {
+      fputs(" in", o);
+      dump_list(D, s->u.for_.iters, s->u.for_.niters);
+    }
+    fputc('\n', o);
+    dump_block(D, s->u.for_.body, depth + 1);
+    if (s->u.for_.has_else) {
+      fprintf(o, "  %4s%*s  else\n", "", 2 * depth, "");
+      dump_block(D, s->u.for_.orelse, depth + 1);
+    }
+    return;
+  }
+  fputc('\n', o);
+}
+
+static void dump_block(dumper *D, const stmt *s, int depth) {
+  for (; s; s = s->next) dump_stmt(D, s, depth);
+}
+
+static bool selected(const options *o, const func *f) {
+  if (!o->nfunctions) return true;
+  for (int i = 0; i < o->nfunctions; i++)
+    if (!strcmp(o->functions[i], f->qualname) || !strcmp(o->functions[i], f->name)) return true;
+  return false;
+}
+
+int cmd_ir(options *o, const profile *prof) {
+  for (int i = 0; i < o->nfiles; i++) {
+    module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, NULL);
+    if (!m) continue;
+    for (int k = 0; k < m->nfuncs; k++) {
+      func *f = m->funcs[k];
+      if (!selected(o, f)) continue;
+      dumper D = {.m = m, .f = f, .out = stdout};
+      int n = 0;
+      for (inst *in = f->insts; in; in = in->next_root) {
+        if (!in->ok) continue;
+        infer_retype(m, in);
+        D.typed = true;
+        printf("%s (%s:%d) specialisation %s\n", f->qualname, m->path, f->firstlineno,
+               spec_text(m, in));
+        dump_block(&D, f->body, 0);
+        n++;
+      }
+      if (!n) { /* no typed instance: the IR as lowered, without types */
+        printf("%s (%s:%d) untyped: %s\n", f->qualname, m->path, f->firstlineno,
+               f->not_compiled ? f->not_compiled : "no specialisation compiles");
+        D.typed = false;
+        dump_block(&D, f->body, 0);
+      }
+    }
+    release(m);
+  }
+  return diag_error_count() ? 1 : 0;
+}
