@@ -127,6 +127,7 @@ typedef struct restart {
  * operator runs (the interpreter's value stack, as CPython's deoptimising
  * tiers rebuild it). neffects: the statement's effects by then, all inside
  * this operand or earlier ones. */
+#define VSTACK_CAP 64
 typedef struct pending {
   const expr *e;
   const char *v;   /* its C value; boxed: a reference the continuation takes */
@@ -165,8 +166,8 @@ typedef struct em {
   int nloops;
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
-  bool region;     /* a region kernel: every local, parameters too, is a C local */
-  const struct region *reg; /* that region (its continuations end where it ends) */
+  const struct region *reg; /* a region kernel's region: every local, parameters too, is a
+                               C local, and its continuations end where the region ends */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
   int cur_line;    /* the Python line of the statement being emitted */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
@@ -194,7 +195,7 @@ typedef struct em {
   const expr *assigned;     /* the value of `local = a OP b` being emitted */
   int assigned_local;
   bool assigned_op;         /* emitting its operation, or the one of `local op= v` */
-  pending vstack[64];       /* the operands pending in the statements being emitted */
+  pending vstack[VSTACK_CAP]; /* the operands pending in the statements being emitted */
   int nvstack;
   int call_base;            /* where the arguments of the call being emitted start */
 } em;
@@ -268,11 +269,18 @@ static void note_effect(em *E) {
   E->rp.neffects++;
 }
 
-/* Operand e, evaluated as C value v, is pending (struct pending). Past 64
- * pending operands the deepest stay unrecorded: mid_action then refuses. */
-static void push_pending(em *E, const expr *e, const char *v) {
-  if (E->nvstack < (int)(sizeof E->vstack / sizeof E->vstack[0]))
-    E->vstack[E->nvstack++] = (pending){.e = e, .v = v, .neffects = E->rp.neffects};
+/* Operand e, evaluated as C value v, is pending (struct pending); boxed: v
+ * is a reference the continuation takes. Past VSTACK_CAP pending operands
+ * the deepest stay unrecorded: mid_action then refuses. */
+static void push_operand(em *E, const expr *e, const char *v, bool boxed) {
+  if (E->nvstack < VSTACK_CAP)
+    E->vstack[E->nvstack++] = (pending){.e = e, .v = v, .boxed = boxed, .neffects = E->rp.neffects};
+}
+static void push_pending(em *E, const expr *e, const char *v) { push_operand(E, e, v, false); }
+
+/* A number or bool: a C value whose truth and boxing run no Python code. */
+static bool is_scalar(const type *t) {
+  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUM;
 }
 
 /* Emits `if (COND) <deoptimise>;` with `why` as a comment: return DYNAC_DEOPT, or, in a
@@ -695,8 +703,7 @@ static const char *emit_boolop(em *E, expr *e) {
   const char *l = emit_expr(E, e->u.boolop.l);
   const type *lt = e->u.boolop.l->ty;
   int depth = E->nvstack;
-  if (E->conts && E->effectful &&
-      (lt->kind == TY_INT || lt->kind == TY_FLOAT || lt->kind == TY_BOOL || lt->kind == TY_NUM)) {
+  if (E->conts && E->effectful && is_scalar(lt)) {
     l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
     push_pending(E, e->u.boolop.l, l);
   }
@@ -783,8 +790,7 @@ static const char *emit_arg(em *E, expr *e, int i) {
   expr *a = e->u.call.args[i];
   const char *v = emit_expr(E, a);
   if (!E->conts || !E->effectful) return v;
-  int k = a->ty->kind;
-  if (k == TY_INT || k == TY_FLOAT || k == TY_BOOL || k == TY_NUM) v = keep(E, v, a->ty);
+  if (is_scalar(a->ty)) v = keep(E, v, a->ty);
   push_pending(E, a, v);
   return v;
 }
@@ -1486,13 +1492,11 @@ static const char *boxed_call_action(em *E, const expr *call) {
   int neffects = E->rp.neffects;
   E->rp.effect = true; /* the callee's effects, inside the call's value */
   E->rp.neffects++;
-  pending under = E->vstack[base < 64 ? base : 0];
+  pending under = E->vstack[base < VSTACK_CAP ? base : 0]; /* an argument's, put back below */
   E->nvstack = base;
-  if (E->nvstack < (int)(sizeof E->vstack / sizeof E->vstack[0]))
-    E->vstack[E->nvstack++] = (pending){.e = call, .v = "dynac__boxed_result", .boxed = true,
-                                        .neffects = E->rp.neffects};
+  push_operand(E, call, "dynac__boxed_result", true);
   const char *action = mid_action(E);
-  E->vstack[base < 64 ? base : 0] = under;
+  E->vstack[base < VSTACK_CAP ? base : 0] = under;
   E->nvstack = top;
   E->rp.effect = effect;
   E->rp.neffects = neffects;
@@ -1830,7 +1834,7 @@ static void assign_target(em *E, target *t, const char *v, const type *vt) {
       line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, t->local),
            convert(E, v, vt, lt));
     else line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, lt));
-    if (t->local >= E->in->fn->nparams || E->region)
+    if (t->local >= E->in->fn->nparams || E->reg)
       line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
     E->bound[t->local] = true;
     return;
@@ -2439,7 +2443,7 @@ static const char *cont_value(em *E, int v) {
   const char *c = E->in->fn->local_cnames[v];
   const char *boxed = t->kind == TY_OBJ || owned_list_local(E->in, v)
       ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t);
-  if (v < E->in->fn->nparams && !E->region) return boxed;
+  if (v < E->in->fn->nparams && !E->reg) return boxed;
   return arena_printf(E->m->a, "b_%s ? %s : NULL", c, boxed);
 }
 
@@ -2578,48 +2582,46 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
   }
 }
 
-/* The path from `root` down to `e` through binary (L, R) and unary (U)
- * operators, tuple displays (T and the element's index), comparisons of
- * two operands (C0, C1), `and`/`or` (B0, B1) and the arguments of calls of
- * a named callee (A and the argument's index), appended to `out`; false
- * when e is not reached that way. */
+/* Child i of `e` that a continuation can address, and its path step in
+ * `step` (_continue.py reads them): binary operands L, R; the unary operand
+ * U; tuple elements T<i>; the two operands of a comparison C<i> or of
+ * and/or B<i>; the arguments of a call of a named callee A<i>. NULL past
+ * the last. */
+static const expr *path_child(const expr *e, int i, char step[16]) {
+  const expr *kid = NULL;
+  char tag = 0;
+  switch (e->kind) {
+  case EX_BINOP:
+    if (i < 2) snprintf(step, 16, "%s", i ? "R" : "L");
+    return i == 0 ? e->u.bin.l : i == 1 ? e->u.bin.r : NULL;
+  case EX_UNARY: snprintf(step, 16, "U"); return i == 0 ? e->u.un.a : NULL;
+  case EX_TUPLE: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
+  case EX_COMPARE:
+    tag = 'C', kid = e->u.cmp.n == 2 && i < 2 ? e->u.cmp.operands[i] : NULL;
+    break;
+  case EX_BOOLOP: tag = 'B', kid = i == 0 ? e->u.boolop.l : i == 1 ? e->u.boolop.r : NULL; break;
+  case EX_CALL: /* a method's or a value's args[0] is not an argument of the source's call */
+    tag = 'A';
+    kid = e->u.call.kind != CALLEE_METHOD && e->u.call.kind != CALLEE_VALUE && i < e->u.call.n
+        ? e->u.call.args[i] : NULL;
+    break;
+  default: return NULL;
+  }
+  if (kid) snprintf(step, 16, "%c%d", tag, i);
+  return kid;
+}
+
+/* The path from `root` down to `e` (path_child's steps), appended to
+ * `out`; false when e is not reached that way. */
 static bool expr_path(const expr *root, const expr *e, strbuf *out) {
   if (root == e) return true;
   size_t len = out->len;
-  if (root->kind == EX_BINOP) {
-    sb_puts(out, "L");
-    if (expr_path(root->u.bin.l, e, out)) return true;
+  char step[16];
+  const expr *kid;
+  for (int i = 0; (kid = path_child(root, i, step)); i++) {
     out->len = len;
-    sb_puts(out, "R");
-    if (expr_path(root->u.bin.r, e, out)) return true;
-  } else if (root->kind == EX_UNARY) {
-    sb_puts(out, "U");
-    if (expr_path(root->u.un.a, e, out)) return true;
-  } else if (root->kind == EX_CALL && root->u.call.kind != CALLEE_METHOD &&
-             root->u.call.kind != CALLEE_VALUE) { /* the call's own arguments */
-    for (int i = 0; i < root->u.call.n; i++) {
-      out->len = len;
-      sb_printf(out, "A%d", i);
-      if (expr_path(root->u.call.args[i], e, out)) return true;
-    }
-  } else if (root->kind == EX_BOOLOP) {
-    for (int i = 0; i < 2; i++) {
-      out->len = len;
-      sb_printf(out, "B%d", i);
-      if (expr_path(i ? root->u.boolop.r : root->u.boolop.l, e, out)) return true;
-    }
-  } else if (root->kind == EX_COMPARE && root->u.cmp.n == 2) {
-    for (int i = 0; i < 2; i++) {
-      out->len = len;
-      sb_printf(out, "C%d", i);
-      if (expr_path(root->u.cmp.operands[i], e, out)) return true;
-    }
-  } else if (root->kind == EX_TUPLE) {
-    for (int i = 0; i < root->u.tuple.n; i++) {
-      out->len = len;
-      sb_printf(out, "T%d", i);
-      if (expr_path(root->u.tuple.elts[i], e, out)) return true;
-    }
+    sb_puts(out, step);
+    if (expr_path(kid, e, out)) return true;
   }
   out->len = len;
   if (out->data) out->data[len] = 0;
@@ -2634,7 +2636,7 @@ static bool expr_path(const expr *root, const expr *e, strbuf *out) {
 static const char *mid_action(em *E) {
   restart *rp = &E->rp;
   int n = E->nvstack - rp->vbase;
-  bool full = E->nvstack == (int)(sizeof E->vstack / sizeof E->vstack[0]); /* some unrecorded */
+  bool full = E->nvstack == VSTACK_CAP; /* some unrecorded */
   if (!E->conts || !rp->s || !rp->effect || E->exported || n <= 0 || full) return NULL;
   if (E->vstack[E->nvstack - 1].neffects != rp->neffects) return NULL;
   bool aug;
@@ -2646,8 +2648,7 @@ static const char *mid_action(em *E) {
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
     int k = p->e->ty->kind;
-    ok = p->boxed || k == TY_INT || k == TY_FLOAT || k == TY_NUM || k == TY_BOOL || k == TY_OBJ ||
-         k == TY_LIST;
+    ok = p->boxed || is_scalar(p->e->ty) || k == TY_OBJ || k == TY_LIST;
     sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
     ok = ok && expr_path(root, p->e, &subst);
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
@@ -2834,7 +2835,7 @@ static void declare_kernel_locals(em *E, stmt *body) {
   if (has_loop(body) && !E->exported) line(E, "unsigned dynac__ticks = 0; /* loop iterations */");
   else if (E->in->fn->comprehensions && !E->exported)
     line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
-  if (E->region) return;
+  if (E->reg) return;
   E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
   const bool *store_only = E->exported ? NULL : store_only_views(E->m->a, E->m, E->in);
   for (int i = 0; i < E->in->fn->nparams; i++) {
@@ -3471,7 +3472,7 @@ static bool emit_region_kernel(module *m, inst *in, region *r, int ri, const cha
     if (region_owns(in, r->in[i])) sb_printf(&locals, "l_%s = Py_NewRef(a_%s); /* live-in, owned */\nb_%s = true;\n", c, c, c);
     else sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", c, c, c);
   }
-  em E = {.m = m, .in = in, .b = &body, .region = true, .reg = r, .effectful = in->effectful,
+  em E = {.m = m, .in = in, .b = &body, .reg = r, .effectful = in->effectful,
           .conts = may_continue(in)};
   if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
   if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
