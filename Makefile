@@ -17,7 +17,8 @@ PYBUILD = $(BUILD)/python-$(PY_TAG)
 DYNAC_VERSION := 0.1.0
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter
-GEN_SRC := $(wildcard generator/*.c)
+GEN_SRC := $(wildcard generator/*.c generator/*/*.c)
+GEN_HDR := $(wildcard generator/*.h generator/*/*.h)
 GEN_OBJ := $(patsubst generator/%.c,$(BUILD)/obj/%.o,$(GEN_SRC))
 # The Python include dir baked in is only a default: `python3 -m dynac build`
 # passes its own interpreter's.
@@ -45,8 +46,8 @@ $(GRAMMAR_DIR)/src/parser.c: | $(BUILD)/.deps-ok
 	@touch $@
 
 generator: $(BUILD)/bin/dynac
-$(BUILD)/obj/%.o: generator/%.c generator/gen.h generator/driver.h
-	@mkdir -p $(BUILD)/obj
+$(BUILD)/obj/%.o: generator/%.c $(GEN_HDR)
+	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(GEN_DEFS) -c $< -o $@
 $(BUILD)/obj/ts_parser.o: $(GRAMMAR_DIR)/src/parser.c
 	@mkdir -p $(BUILD)/obj
@@ -120,9 +121,9 @@ sanitize: all
 # (tests/stress.py): no signal, no hang, no internal error, no sanitizer report.
 STRESS_SEED ?= 1
 STRESS_MUTANTS ?= 200
-$(BUILD)/asan/dynac: $(wildcard generator/*.c) generator/gen.h generator/driver.h $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
+$(BUILD)/asan/dynac: $(GEN_SRC) $(GEN_HDR) $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o
 	@mkdir -p $(BUILD)/asan
-	$(CC) -std=gnu11 $(SAN_FLAGS) $(WARN) $(GEN_DEFS) $(wildcard generator/*.c) \
+	$(CC) -std=gnu11 $(SAN_FLAGS) $(WARN) $(GEN_DEFS) $(GEN_SRC) \
 	  $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o -o $@ -ltree-sitter -lcjson -lmd -lm
 stress: all $(BUILD)/asan/dynac
 	DYNAC_GENERATOR=$(ROOT)/$(BUILD)/asan/dynac ASAN_OPTIONS=abort_on_error=1 \
@@ -150,8 +151,8 @@ $(BUILD)/install/defs: FORCE
 	@mkdir -p $(BUILD)/install
 	@echo '$(INSTALL_DEFS)' | cmp -s - $@ || echo '$(INSTALL_DEFS)' > $@
 FORCE:
-$(BUILD)/install/dynac: $(filter-out $(BUILD)/obj/driver.o,$(GEN_OBJ)) generator/driver.c generator/gen.h \
-                        generator/driver.h $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o \
+$(BUILD)/install/dynac: $(filter-out $(BUILD)/obj/driver.o,$(GEN_OBJ)) generator/driver.c $(GEN_HDR) \
+                        $(BUILD)/obj/ts_parser.o $(BUILD)/obj/ts_scanner.o \
                         $(BUILD)/install/defs
 	@mkdir -p $(BUILD)/install
 	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(INSTALL_DEFS) -c generator/driver.c -o $(BUILD)/install/driver.o

@@ -120,7 +120,7 @@ bool is_compiled(module *m, func *f) {
   for (inst *in = f->insts; in; in = in->next_root) if (in->ok) any = true;
   if (any && f->partial) {
     int lines[2];
-    return emit_region_lines(m, f, lines, 1) > 0;
+    return regions_source_lines(m, f, lines, 1) > 0;
   }
   return any;
 }

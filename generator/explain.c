@@ -41,12 +41,12 @@ static int graph_count(module *m, func *f) {
   if (!is_compiled(m, f)) return 0;
   int nspec = 0, ops[1];
   for (inst *in = f->insts; in; in = in->next_root) if (in->ok) nspec++;
-  return nspec * emit_graph_ops(m, f, ops, 0);
+  return nspec * graph_ops_count(m, f, ops, 0);
 }
 
 static void print_ops(module *m, func *f) {
   int ops[64];
-  int n = emit_graph_ops(m, f, ops, 64);
+  int n = graph_ops_count(m, f, ops, 64);
   printf("  graphs: %d; ops per graph:", graph_count(m, f));
   for (int i = 0; i < n && i < 64; i++) printf("%s %d", i ? "," : "", ops[i]);
   puts(f->partial ? " (per region, in each specialisation)" : "");
@@ -60,7 +60,7 @@ static const char *func_status(module *m, func *f) {
   for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
   if (compiled && f->partial) {
     int rl[64];
-    int nreg = emit_region_lines(m, f, rl, 32);
+    int nreg = regions_source_lines(m, f, rl, 32);
     strbuf b = {0};
     sb_printf(&b, "partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
               nreg == 1 ? "s" : "");
@@ -139,12 +139,12 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
     cJSON_AddNumberToObject(jf, "line", f->pos.line);
     bool compiled = is_compiled(m, f);
     int rl[64];
-    int nreg = emit_region_lines(m, f, rl, 32);
+    int nreg = regions_source_lines(m, f, rl, 32);
     int ng = graph_count(m, f);
     ngraphs += ng;
     cJSON_AddNumberToObject(jf, "graph_count", ng);
     int ops[64];
-    int nops = compiled ? emit_graph_ops(m, f, ops, 64) : 0;
+    int nops = compiled ? graph_ops_count(m, f, ops, 64) : 0;
     cJSON *jo = cJSON_AddArrayToObject(jf, "ops_per_graph");
     for (int k = 0; k < nops && k < 64; k++) cJSON_AddItemToArray(jo, cJSON_CreateNumber(ops[k]));
     cJSON_AddBoolToObject(jf, "compiled", compiled);

@@ -4,7 +4,7 @@
  * specialisation can run without Python (no graph break, no list, no opaque
  * or C-API call, module globals that are literals), then fills
  * templates/export.h and templates/export.c: one public C function per
- * specialisation, the kernels emit.c writes in export mode, and dynac.h's
+ * specialisation, the kernels emit/ writes in export mode, and dynac.h's
  * plain-C number helpers copied verbatim, so exported code computes what
  * compiled code computes. Failures are reported through a status struct
  * (the Python exception, CPython's message, file, function, line) instead of

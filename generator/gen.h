@@ -1,14 +1,19 @@
 /* gen.h: shared types of the dynac generator.
  *
- * Pipeline, one file per phase (see DESIGN.md):
+ * Pipeline, a file or a folder per phase, run in this order by driver.c
+ * (see DESIGN.md):
  *   parse.c        source -> Tree-sitter tree, syntax errors as diagnostics
  *   scope.c        module-level names: functions, constants, imports
  *   annotations.c  decorators: compile roots, signatures=, fullgraph=, disable
  *   ir.c           syntax -> IR (statements/expressions), graph breaks recorded
  *   infer.c        types per specialisation, kernel instances, guards
- *   emit.c         IR + templates -> one readable C file per module
+ *   analysis/      regions, graph ops, bounds, replay, shapes
+ *   emit/          IR + templates -> one readable C file per module
+ *                  (emit/emit.h says what its files share)
  *   cc.c           the system C compiler builds the extension module
- * main.c is the command line; profile.c reads `dynac record` profiles.
+ * main.c is the command line, driver.c runs the phases, explain.c and
+ * irdump.c print what they found; export.c writes `dynac export`'s library;
+ * profile.c reads `dynac record` profiles.
  * Memory: one arena per module, freed at once.
  */
 #ifndef DYNAC_GEN_H
@@ -333,7 +338,7 @@ typedef struct func {
   const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
   bool partial;            /* graph breaks: compiled regions + a resume function */
   int nsplit;              /* statements in split blocks (see stmt.split_id) */
-  int nregions;            /* emit.c: regions found */
+  int nregions;            /* emit/module.c: regions found */
   int nlocals;             /* params first, then other assigned names, then versions and
                               the hidden locals of comprehensions */
   int nbase;               /* locals [0, nbase): the function's own names (cur_after's
@@ -504,6 +509,32 @@ bool method_via_api(const expr *e);
 const type *binop_result(binop op, const type *l, const type *r);
 const char *math_return_kind(const char *name, int nargs);
 
+/* ---- analyses (analysis/): pure functions of the IR and its types ------- */
+
+/* regions.c: a region of a partially compiled function: a maximal run of
+ * statements of one split block that type in every specialisation. */
+typedef struct region {
+  stmt *s_first, *s_last;   /* in one split block */
+  bool top;                 /* in the function's own block: names are versioned */
+  const int *cur_before;    /* then each base name's version as it starts (NULL: itself) */
+  int nin, nout;
+  int in[256], out[256];    /* local versions: live-ins read, live-outs written */
+} region;
+/* The regions of `f` in source order (*out: arena-owned), with live-ins
+ * (read in the region, definitely bound at its entry: parameters,
+ * assignments before it, `x = typed_fn()`) and live-outs (written in it). */
+int regions_find(module *m, func *f, region **out);
+/* Their count, and their first and last lines in lines[2*i], lines[2*i+1]
+ * (up to cap regions); 0 for a function compiled whole. */
+int regions_source_lines(module *m, func *f, int *lines, int cap);
+/* The function's own name that local version v stands for (v itself for a
+ * comprehension's hidden local: >= f->nbase, never versioned). */
+int regions_base_local(func *f, int v);
+
+/* graph_ops.c: the graphs of a compiled function (its regions, or the whole
+ * body) and the number of operations in each (ops[i], up to cap). */
+int graph_ops_count(module *m, func *f, int *ops, int cap);
+
 /* bounds.c: range-derived bounds-check elimination. A position `index` of
  * view parameter `container` (dimension `dim`) that is a * v + b or
  * a * v - b (neg) in the loop variable v, with b (NULL: 0) the same at every
@@ -559,7 +590,7 @@ const shape_plan *shape_nest_plan(const shape_nest *nest, const stmt *loop); /* 
 bool shape_tuple_plain(const type *t);
 
 typedef struct emit_opts { const char *templates_dir; bool line_directives; } emit_opts;
-bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit.c */
+bool emit_module(module *m, const emit_opts *o, strbuf *out); /* emit/module.c */
 /* Templates: the text of templates/NAME (malloc'd; NULL after a diagnostic),
  * and a copy of it with each `/ *@ NAME @* /` hole replaced by its value. */
 typedef struct hole { const char *name; const char *value; } hole;
@@ -577,12 +608,6 @@ typedef struct export_opts {
   bool line_directives;
 } export_opts;
 bool export_module(module *m, const emit_opts *eo, const export_opts *xo);
-/* A graph-broken function's compiled regions: count, and their first and
- * last lines in lines[2*i], lines[2*i+1] (up to cap regions). */
-int emit_region_lines(module *m, func *f, int *lines, int cap);
-/* The graphs of a compiled function (its regions, or the whole body) and
- * the number of operations in each (ops[i], up to cap). */
-int emit_graph_ops(module *m, func *f, int *ops, int cap);
 /* The guards of a root instance in check order, as the artifact records them. */
 int emit_guard_list(module *m, inst *in, const char ***out);
 const char *c_type(const type *t);

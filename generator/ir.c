@@ -81,7 +81,7 @@ typedef struct lower {
   int dynamic[256]; /* versions bound by interpreted statements */
   const type *hint[256]; /* their type when the statement says it (or NULL) */
   int ndynamic;
-  int loops;        /* enclosing while/for loops (emit.c keeps at most 64) */
+  int loops;        /* enclosing while/for loops (emit/ keeps at most 64) */
   TSNode statement_call; /* the expression statement's call being lowered, if any */
   struct { const char *name; int local; } comp_names[32]; /* names a comprehension binds:
                        they shadow the function's while its clauses are lowered */
@@ -972,7 +972,7 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
 /* ---- statements -------------------------------------------------------- */
 static stmt *lower_block(lower *L, TSNode block);
 
-/* One more loop would nest deeper than emit.c keeps (64): a graph break. */
+/* One more loop would nest deeper than emit/ keeps (64): a graph break. */
 static bool too_deep(lower *L, TSNode n) {
   if (L->loops < 60) return false;
   gb(L, n, "unsupported-statement", "loops nested more than 60 deep");

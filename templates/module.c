@@ -1,6 +1,6 @@
 /*@ banner @*/
 /* The template of one generated module: valid C on its own (empty holes give
- * an empty extension module), filled by generator/emit.c. */
+ * an empty extension module), filled by generator/emit/module.c. */
 #include "dynac.h"
 
 /*@ module_macros @*/

@@ -1,5 +1,5 @@
 /* replay.c: view parameters whose stores need no undo entry (an analysis;
- * emit.c writes the C).
+ * emit/kernel.c writes the C).
  *
  * A deoptimised call is taken back and runs again, whole, in the
  * interpreter (dynac.h's undo log). A view parameter the function only
@@ -13,14 +13,14 @@
  * is idempotent re-execution, the reason a store-only output needs no
  * checkpoint in transactional and speculative compilers.
  *
- * emit.c tests the shared memory when the call starts (dynac_view_disjoint):
+ * emit/kernel.c tests the shared memory when the call starts (dynac_view_disjoint):
  * a view that shares memory with one the call reads is logged as before.
  * Only a kernel no other kernel calls qualifies: a callee's run again is its
  * caller's, which may have read the view before the call.
  */
 #include <string.h>
 
-#include "gen.h"
+#include "../gen.h"
 
 typedef struct reads {
   int p;      /* the view parameter */

@@ -1,5 +1,5 @@
 /* shapes.c: loops over a list whose items' shape one test before the loop
- * can prove (an analysis; emit.c writes the C).
+ * can prove (an analysis; emit/loops.c writes the C).
  *
  * `for ((x, y, z), v, m) in bodies:` reads each item through type tests:
  * the item is an exact tuple of the recorded shape, each unpacked list has
@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "gen.h"
+#include "../gen.h"
 
 /* Are a tuple type's leaves floats and lists of floats (a shape the test
  * covers and the untested field loads, dynac_fields_*, can read)? */

@@ -1,4 +1,4 @@
-/* bounds.c: range-derived bounds-check elimination (an analysis; emit.c
+/* bounds.c: range-derived bounds-check elimination (an analysis; emit/loops.c
  * writes the C).
  *
  * Inside `for v in range(start, stop, step)`, a position of the form
@@ -13,7 +13,7 @@
  * classic loop-bounds hoisting of array compilers (Numba leaves the checks
  * off instead; CPython has none to remove).
  */
-#include "gen.h"
+#include "../gen.h"
 
 bool target_binds(const target *t, int loc) {
   if (!t->is_tuple) return !t->sub && t->local == loc;

@@ -1,0 +1,464 @@
+/* calls.c: calls: builtins and math functions in C, other kernels directly,
+ * allow_in_graph and opaque callables through the runtime, methods of
+ * lists and objects.
+ */
+#include "emit.h"
+
+static const char *emit_call_kind(em *E, expr *e);
+
+/* Argument i of call e (a builtin, math, module or allow_in_graph callee:
+ * its arguments are the call's own), pending until the call ends
+ * (emit_call drops them). In a kernel whose statements may go on in the
+ * interpreter, a number is kept in a temporary first, so its value is the
+ * one evaluated even if a later argument's effect changes what it read. */
+static const char *emit_arg(em *E, expr *e, int i) {
+  expr *a = e->u.call.args[i];
+  const char *v = emit_expr(E, a);
+  if (!E->conts || !E->effectful) return v;
+  if (is_scalar(a->ty)) v = keep(E, v, a->ty);
+  push_pending(E, a, v);
+  return v;
+}
+
+static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
+  const char *vals[64];
+  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
+  const char *res = tmpvar(E, e->ty);
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n; i++) {
+    if (i) sb_puts(&args, ", ");
+    sb_puts(&args, box_value(E, vals[i], e->u.call.args[i]->ty));
+  }
+  const char *unbox = e->ty->kind == TY_FLOAT ? "dynac_unbox_float"
+                      : e->ty->kind == TY_INT ? "dynac_unbox_int"
+                      : e->ty->kind == TY_NUM ? "dynac_unbox_num" : "dynac_unbox_bool";
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
+  deopt_if(E, "DYNAC_FAIL_NONE_RESULT", NULL, "%s(dynac_call_api(%s, argv, %d), &%s)", unbox, fn_obj,
+       e->u.call.n, res);
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  return res;
+}
+
+static const char *emit_math(em *E, expr *e) {
+  const char *name = e->u.call.name;
+  const char *kind = math_return_kind(name, e->u.call.n);
+  slot *s = e->u.call.callee_slot;
+  if (!strcmp(kind, "api"))
+    return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, s)));
+  expr *a0 = e->u.call.args[0];
+  const char *x = emit_arg(E, e, 0);
+  if (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) {
+    if (a0->ty->kind == TY_NUM)
+      return checked(E, &ty_int, !strcmp(name, "floor") ? "dynac_num_floor" : !strcmp(name, "ceil")
+                     ? "dynac_num_ceil" : "dynac_num_to_int", x, NULL);
+    if (a0->ty->kind != TY_FLOAT && a0->ty->kind != TY_NP) return as_int(E, x, a0->ty);
+    x = as_double(E, x, a0->ty); /* numpy scalars: through float(), as math does */
+    const char *t = tmpvar(E, &ty_int);
+    if (!strcmp(name, "trunc")) deopt_if(E, NULL, NULL, "dynac_float_to_int(%s, &%s)", x, t);
+    else deopt_if(E, NULL, NULL, "dynac_float_to_int(%s(%s), &%s)", name, x, t);
+    return t;
+  }
+  const char *xd = as_double(E, x, a0->ty);
+  if (!strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite"))
+    return arena_printf(E->m->a, "(bool)%s(%s)", name, xd);
+  if (!strcmp(name, "degrees")) return arena_printf(E->m->a, "(%s * (180.0 / M_PI))", xd);
+  if (!strcmp(name, "radians")) return arena_printf(E->m->a, "(%s * (M_PI / 180.0))", xd);
+  const char *t = tmpvar(E, &ty_float);
+  if (e->u.call.n == 1) {
+    bool cpython_wrapper = !strcmp(name, "log") || !strcmp(name, "log2") || !strcmp(name, "log10");
+    if (cpython_wrapper) line(E, "%s = dynac_math_%s(%s);", t, name, xd);
+    else line(E, "%s = dynac_libm_1(%s, %s);", t, name, xd);
+    static const char *const can_overflow[] = {"exp", "exp2", "expm1", "cosh", "sinh", "gamma",
+                                               "lgamma"};
+    int ovf = 0;
+    for (size_t i = 0; i < sizeof can_overflow / sizeof *can_overflow; i++)
+      ovf |= !strcmp(name, can_overflow[i]);
+    deopt_if(E, NULL, "math domain/range error", "dynac_math_check1(%s, %s, %d)", xd, t, ovf);
+    return t;
+  }
+  const char *y = emit_arg(E, e, 1);
+  const char *yd = as_double(E, y, e->u.call.args[1]->ty);
+  if (!strcmp(name, "copysign")) line(E, "%s = dynac_libm_2(copysign, %s, %s);", t, xd, yd);
+  else line(E, "%s = dynac_math_%s(%s, %s);", t, name, xd, yd); /* CPython's own rules */
+  deopt_if(E, NULL, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
+       xd, yd, t);
+  return t;
+}
+
+static const char *emit_builtin(em *E, expr *e) {
+  const char *name = e->u.call.name;
+  int n = e->u.call.n;
+  if (!strcmp(name, "round") && n == 2)
+    return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, e->u.call.callee_slot)));
+  if (!strcmp(name, "bool") && n == 0) return "false";
+  expr *a0 = e->u.call.args[0];
+  const char *x = emit_arg(E, e, 0);
+  const type *t0 = a0->ty;
+  if (t0->kind == TY_NUM && (!strcmp(name, "abs") || !strcmp(name, "int") || !strcmp(name, "round")))
+    return checked(E, !strcmp(name, "abs") ? &ty_num : &ty_int, !strcmp(name, "abs") ? "dynac_num_abs"
+                   : !strcmp(name, "int") ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
+  if (t0->kind == TY_NP && !strcmp(name, "abs")) {
+    if (np_is_float(t0->fmt)) return arena_printf(E->m->a, "(%s)fabs(%s)", c_type(t0), x);
+    const char *r = tmpvar(E, t0);
+    deopt_if(E, NULL, "numpy: abs() wraps", "dynac_int_abs(%s, &%s) || !dynac_np_fits(%s, '%c')", x, r,
+             r, t0->fmt);
+    return r;
+  }
+  if (t0->kind == TY_NP && np_is_float(t0->fmt) && !strcmp(name, "int"))
+    return checked(E, &ty_int, "dynac_float_to_int", as_double(E, x, t0), NULL);
+  if (!strcmp(name, "abs")) {
+    if (t0->kind == TY_FLOAT) return arena_printf(E->m->a, "fabs(%s)", x);
+    return checked(E, &ty_int, "dynac_int_abs", as_int(E, x, t0), NULL);
+  }
+  if (!strcmp(name, "int") || !strcmp(name, "round")) {
+    if (t0->kind != TY_FLOAT) return as_int(E, x, t0);
+    return checked(E, &ty_int, !strcmp(name, "int") ? "dynac_float_to_int" : "dynac_float_round",
+                   x, NULL);
+  }
+  if (!strcmp(name, "float")) return as_double(E, x, t0);
+  if (!strcmp(name, "bool")) return truth(E, x, t0);
+  if (!strcmp(name, "divmod")) {
+    const type *et = e->ty->elts[0];
+    const char *y = emit_arg(E, e, 1);
+    const type *t1 = e->u.call.args[1]->ty;
+    const char *res = tmpvar(E, e->ty);
+    if (et->kind == TY_NUM) {
+      const char *a = as_num(E, x, t0), *b = as_num(E, y, t1);
+      deopt_if(E, NULL, NULL, "dynac_num_floordiv(%s, %s, &%s.v0)", a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_num_mod(%s, %s, &%s.v1)", a, b, res);
+    } else if (et->kind == TY_FLOAT) {
+      const char *a = as_double(E, x, t0), *b = as_double(E, y, t1);
+      deopt_if(E, NULL, NULL, "dynac_float_floordiv(%s, %s, &%s.v0)", a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_float_mod(%s, %s, &%s.v1)", a, b, res);
+    } else {
+      const char *a = as_int(E, x, t0), *b = as_int(E, y, t1);
+      deopt_if(E, NULL, NULL, "dynac_int_floordiv(%s, %s, &%s.v0)", a, b, res);
+      deopt_if(E, NULL, NULL, "dynac_int_mod(%s, %s, &%s.v1)", a, b, res);
+    }
+    return res;
+  }
+  /* min / max: the first of the extreme values, as CPython's loop keeps it */
+  bool is_max = !strcmp(name, "max");
+  const char *res = tmpvar(E, e->ty);
+  line(E, "%s = %s;", res, convert(E, x, t0, e->ty));
+  for (int i = 1; i < n; i++) {
+    expr *ai = e->u.call.args[i];
+    const char *v = emit_arg(E, e, i);
+    line(E, "if (%s) %s = %s;", cmp_values(E, is_max ? CMP_GT : CMP_LT, v, ai->ty, res, e->ty),
+         res, convert(E, v, ai->ty, e->ty));
+  }
+  return res;
+}
+
+/* Calls e's callee (its guard slot) through the runtime with the kernel
+ * values `vals` boxed, leaving `PyObject *r` (a new reference) in scope; on
+ * an exception, returns it with this line in the traceback. */
+static void call_through_runtime(em *E, expr *e, const char *const *vals, const char *comment) {
+  int n = e->u.call.n;
+  line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
+  for (int i = 0; i < n; i++)
+    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
+  line(E, "PyObject *r = NULL;");
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
+       slot_ref(E, e->u.call.callee_slot), n, comment);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!r) return dynac_traceback_here(%s);", where(E));
+}
+
+/* allow_in_graph: the callee runs through the C API (its own frame may
+ * dispatch); its exception propagates with this line in the traceback. */
+static const char *emit_opaque_call(em *E, expr *e) {
+  const char *vals[64];
+  int n = e->u.call.n;
+  for (int i = 0; i < n; i++) vals[i] = emit_arg(E, e, i);
+  const type *rt = e->u.call.ret;
+  const char *res = rt ? tmpvar(E, rt) : "0";
+  if (rt) line(E, "%s = 0;", res);
+  line(E, "{");
+  E->indent++;
+  call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s(): opaque", e->u.call.name));
+  line(E, "dynac__effects = 1;");
+  note_effect(E);
+  if (rt) {
+    const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
+                        ? "dynac_unbox_int" : "dynac_unbox_bool";
+    deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "not the annotated type", "%s(r, &%s)", unbox, res);
+  } else {
+    line(E, "Py_DECREF(r); /* the result is not used */");
+  }
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
+/* len(c), and sum(c) as CPython 3.11 computes it: from the int 0, ints
+ * exactly (overflow deoptimises), floats added left to right in a double. */
+static const char *emit_len_sum(em *E, expr *e) {
+  expr *a = e->u.call.args[0];
+  const char *obj = emit_arg(E, e, 0);
+  if (!strcmp(e->u.call.name, "len") && a->ty->kind == TY_OBJ) { /* __len__ may run */
+    const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
+    line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
+    note_effect(E);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s);", n, where(E));
+    return arena_printf(E->m->a, "(int64_t)%s", n);
+  }
+  if (!strcmp(e->u.call.name, "len"))
+    return a->ty->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", a->ty->n)
+                                   : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, a->ty));
+  obj = keep(E, obj, a->ty);
+  const type *et = ty_elem(a->ty);
+  bool fl = et->kind == TY_FLOAT;
+  const char *acc = tmpvar(E, fl ? &ty_float : &ty_int);
+  line(E, "%s = 0;", acc);
+  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
+  E->indent++;
+  const positions at = {{k, NULL}, {"true", NULL}}; /* 0 <= k < len, and reads change no length */
+  const char *x = elem_read(E, obj, a->ty, &at, NULL, NULL);
+  if (fl) line(E, "%s += %s;", acc, x);
+  else fail_if(E, NULL, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
+               acc, x, acc), NULL);
+  E->indent--;
+  line(E, "}");
+  if (!fl) return acc;
+  return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, a->ty), acc);
+}
+
+/* f(args) of an object f (CALLEE_VALUE), or o.name(args) of an object o:
+ * PyObject_Vectorcall / PyObject_VectorcallMethod, the arguments as
+ * objects; an object result (new reference). Python code runs: an effect. */
+static const char *emit_object_call(em *E, expr *e) {
+  const char *argv[64];
+  for (int i = 0; i < e->u.call.n; i++)
+    argv[i] = as_obj(E, emit_expr(E, e->u.call.args[i]), e->u.call.args[i]->ty);
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n; i++) sb_printf(&args, "%s%s", i ? ", " : "", argv[i]);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data);
+  line(E, "dynac__effects = 1; /* Python code runs */");
+  note_effect(E);
+  if (e->u.call.kind == CALLEE_VALUE)
+    line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL); /* %s(...) */", o,
+         e->u.call.n - 1, e->u.call.name);
+  else {
+    line(E, "static PyObject *name; /* interned once */");
+    line(E, "if (!name && !(name = PyUnicode_InternFromString(%s))) return dynac_traceback_here(%s);",
+         c_string(E->m, e->u.call.name), where(E));
+    line(E, "%s = PyObject_VectorcallMethod(name, argv, %d, NULL); /* .%s(...) */", o, e->u.call.n,
+         e->u.call.name);
+  }
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  return o;
+}
+
+/* list.append(v) / list.pop([i]) / list.insert(i, v) */
+static const char *emit_method(em *E, expr *e) {
+  const type *lt = e->u.call.args[0]->ty;
+  if (method_via_api(e)) return emit_object_call(E, e);
+  const type *et = lt->elts[0];
+  const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
+  if (!strcmp(e->u.call.name, "insert")) {
+    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
+    const char *v = emit_expr(E, e->u.call.args[2]);
+    line(E, "{");
+    E->indent++;
+    line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[2]->ty));
+    line(E, "int st = dynac_list_insert(dynac__u, %s, %s, b); /* logged for undo */", l, i);
+    note_effect(E);
+    line(E, "Py_XDECREF(b);");
+    line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
+    E->indent--;
+    line(E, "}");
+    return "0";
+  }
+  if (e->u.call.own_list) { /* a comprehension's list: nobody else has seen it */
+    const char *v = emit_expr(E, e->u.call.args[1]);
+    line(E, "if (dynac_list_append_own(%s, %s) < 0) return dynac_traceback_here(%s);", l,
+         box_value(E, v, e->u.call.args[1]->ty), where(E));
+    return "0";
+  }
+  if (!strcmp(e->u.call.name, "append")) {
+    const char *v = emit_expr(E, e->u.call.args[1]);
+    line(E, "{");
+    E->indent++;
+    line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[1]->ty));
+    line(E, "int st = dynac_list_append(dynac__u, %s, b); /* logged for undo */", l);
+    note_effect(E);
+    line(E, "Py_XDECREF(b);");
+    line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
+    E->indent--;
+    line(E, "}");
+    return "0";
+  }
+  const char *res = tmpvar(E, et);
+  const char *n = arena_printf(E->m->a, "PyList_GET_SIZE(%s)", l);
+  const char *k;
+  if (e->u.call.n == 2) {
+    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
+    k = checked_index(E, lt, false, n, i, NULL, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
+  } else {
+    k = arena_printf(E->m->a, "k%d", ++E->tmp);
+    line(E, "int64_t %s = %s - 1;", k, n);
+    fail_if(E, "DYNAC_FAIL_INDEX", "IndexError: pop from empty list", arena_printf(E->m->a, "%s < 0", k),
+            arena_printf(E->m->a, "dynac_slow_pop(%s, 0, 0, %s)", l, where(E)));
+  }
+  fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
+          "PyList_GET_ITEM(%s, %s)", l, k), res), NULL);
+  if (et->kind == TY_LIST) { /* held: a full undo log would drop the popped reference */
+    const char *own = tmpvar(E, &ty_obj);
+    line(E, "%s = Py_NewRef(%s);", own, res);
+    res = own;
+  }
+  line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
+       l, k, where(E));
+  note_effect(E);
+  return res;
+}
+
+/* Exported C: a call of another exported kernel; its failure has filled
+ * the status already. args: the C arguments (NULL: none); res: where the
+ * result goes, or NULL. */
+static void emit_export_call(em *E, inst *callee, const char *args, const char *res) {
+  line(E, "{");
+  E->indent++;
+  deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH");
+  line(E, "dynac__depth++;");
+  line(E, "int st = dynac_kernel_%s(%s%s%s%s%sdynac_st);", callee->cname, args ? args : "",
+       args ? ", " : "", res ? "&" : "", res ? res : "", res ? ", " : "");
+  line(E, "dynac__depth--;");
+  line(E, "if (st == DYNAC_ERROR) return DYNAC_ERROR; /* the callee filled the status */");
+  if (res) deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "None where a value was typed", "st == DYNAC_OK_NONE");
+  E->indent--;
+  line(E, "}");
+}
+
+/* A call: its arguments are pending (emit_arg) until it returns. */
+const char *emit_call(em *E, expr *e) {
+  int depth = E->nvstack, outer = E->call_base;
+  E->call_base = depth;
+  const char *v = emit_call_kind(E, e);
+  E->nvstack = depth;
+  E->call_base = outer;
+  return v;
+}
+
+/* A kernel callee that finished in the interpreter (dynac_continue) with a
+ * value its type cannot hold (dynac__boxed_result): the caller's statement
+ * goes on in the interpreter with that value in the call's place, its own
+ * arguments no longer pending (mid_action), or NULL when it cannot. */
+static const char *boxed_call_action(em *E, const expr *call) {
+  int top = E->nvstack, base = E->call_base;
+  bool effect = E->rp.effect;
+  int neffects = E->rp.neffects;
+  E->rp.effect = true; /* the callee's effects, inside the call's value */
+  E->rp.neffects++;
+  pending under = E->vstack[base < VSTACK_CAP ? base : 0]; /* an argument's, put back below */
+  E->nvstack = base;
+  push_operand(E, call, "dynac__boxed_result", true);
+  const char *action = mid_action(E);
+  E->vstack[base < VSTACK_CAP ? base : 0] = under;
+  E->nvstack = top;
+  E->rp.effect = effect;
+  E->rp.neffects = neffects;
+  return action;
+}
+
+static const char *emit_call_kind(em *E, expr *e) {
+  if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
+  if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
+  if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);
+  if (e->u.call.kind == CALLEE_BUILTIN &&
+      (!strcmp(e->u.call.name, "len") || !strcmp(e->u.call.name, "sum")))
+    return emit_len_sum(E, e);
+  if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
+  if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
+  inst *callee = e->u.call.inst;
+  if (!callee) { /* cannot happen for a typed instance; never crash on it */
+    deopt_if(E, "DYNAC_FAIL_RECURSION", "internal: a call without a typed callee", "1");
+    return "0";
+  }
+  const char *vals[64];
+  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n; i++) {
+    if (i) sb_puts(&args, ", ");
+    sb_puts(&args, vals[i]);
+  }
+  bool has_value = callee->ret->kind != TY_UNKNOWN;
+  const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
+                    : tmpvar(E, callee->ret->kind == TY_LIST ? &ty_obj : callee->ret);
+  if (E->exported) {
+    emit_export_call(E, callee, args.data, has_value ? res : NULL);
+    sb_free(&args);
+    return res;
+  }
+  int fi = -1;
+  for (int i = 0; i < E->m->nfuncs; i++) if (E->m->funcs[i] == callee->fn) fi = i;
+  bool leaf = callee->ncallees == 0; /* calls no kernel: cannot recurse */
+  line(E, "{");
+  E->indent++;
+  if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
+                      "dynac__G.rt->deep_call_refused(dynac__depth)");
+  line(E, "dynac__direct_calls[%d]++;", fi);
+  if (E->effectful) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
+    line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
+  if (!leaf) line(E, "dynac__depth++;");
+  line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
+       has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
+  if (!leaf) line(E, "dynac__depth--;");
+  bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */
+  if (callee->effectful) { /* it may have finished in the interpreter (dynac_continue) */
+    line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
+    const char *mid = passes_on ? NULL : boxed_call_action(E, e);
+    E->indent++;
+    if (passes_on) line(E, "return DYNAC_OK_BOXED; /* this call's value too */");
+    else if (mid) line(E, "dynac__effects = 1; /* the callee's effects */\n%s", mid);
+    else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+              E->cur_line);
+    E->indent--;
+    line(E, "}");
+  }
+  if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
+    line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
+    E->indent++;
+    line(E, "if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+         E->cur_line);
+    line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
+    call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
+    /* a container result would be borrowed from r: it cannot be kept */
+    const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
+    if (callee->ret->kind == TY_OBJ) line(E, "st = dynac_elem_obj(r, &%s);", res); /* None too */
+    else line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
+         ub ? arena_printf(E->m->a, "%s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK", ub, res) : "DYNAC_DEOPT");
+    if (passes_on) line(E, "if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }");
+    line(E, "Py_DECREF(r);");
+    line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+         E->cur_line);
+    E->indent--;
+    line(E, "}");
+  }
+  if (has_value) deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "None where a value was typed", "st == DYNAC_OK_NONE");
+  deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "st == DYNAC_DEOPT");
+  line(E, "if (st == DYNAC_ERROR) return dynac_traceback_here(%s); /* this frame's line */",
+       where(E));
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
+  if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
+  else if (callee->generic) line(E, "dynac__effects = 1; /* the callee may have run Python code */");
+  if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  return res;
+}

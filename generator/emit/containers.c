@@ -1,0 +1,340 @@
+/* containers.c: items of lists, buffer views and ndarrays (read, store,
+ * bounds, undo log), subscripts, new lists, slices, list comprehensions.
+ */
+#include "emit.h"
+
+/* The borrowed element `o` (a PyObject * expression) as a value of type
+ * `t` in `res`: nonzero when it is not one (a C condition). */
+const char *elem_unbox_cond(em *E, const type *t, const char *o, const char *res) {
+  switch (t->kind) {
+  case TY_FLOAT: return arena_printf(E->m->a, "dynac_elem_float(%s, &%s)", o, res);
+  case TY_INT: return arena_printf(E->m->a, "dynac_elem_int(%s, &%s)", o, res);
+  case TY_BOOL: return arena_printf(E->m->a, "dynac_elem_bool(%s, &%s)", o, res);
+  case TY_NUM: return arena_printf(E->m->a, "dynac_elem_num(%s, &%s)", o, res);
+  case TY_LIST: return arena_printf(E->m->a, "dynac_elem_list(%s, &%s)", o, res);
+  case TY_OBJ: return arena_printf(E->m->a, "dynac_elem_obj(%s, &%s)", o, res);
+  case TY_TUPLE: return arena_printf(E->m->a, "dynac_unbox_%s(%s, &%s)", t->code, o, res);
+  case TY_NP: return arena_printf(E->m->a, "%s(%s, &%s)", elem_fn(E->m, t), o, res);
+  default: return "1";
+  }
+}
+
+/* The item at in-range position `k` of buffer `v` (an lvalue). */
+static const char *item_ref(em *E, const type *bt, const char *v, const char *k) {
+  const char *buf = view_field(E, v, "buf");
+  if (!bt->strided) return arena_printf(E->m->a, "((%s *)%s)[%s]", item_ctype(bt->fmt), buf, k);
+  return arena_printf(E->m->a, "(*(%s *)(%s + %s * %s))", item_ctype(bt->fmt), buf, k,
+                      view_field(E, v, "stride"));
+}
+
+/* Logs the old bytes of `item` (an lvalue of view `v`) before a store. For
+ * a view parameter with a copy (view_field), the local sn_x remembers that
+ * its span was saved whole, so later stores skip the call. */
+static void log_write(em *E, const char *v, const char *item) {
+  const char *call = arena_printf(E->m->a, "dynac_view_log(dynac__u, %s, (char *)&%s, (int)sizeof %s)",
+                                  v, item, item);
+  const char *c = copied_view(E, v);
+  if (view_unlogged(E, v)) return; /* its span is saved: tested before the loop */
+  if (c) line(E, "if (!sn_%s) sn_%s = dynac_view_log_predicted(dynac__u, %s, (char *)&%s, (int)sizeof %s, &snap_%s);",
+              c, c, v, item, item, c);
+  else line(E, "%s;", call);
+}
+
+/* CPython's IndexError message for a container of type `t` (a read, or a store). */
+static const char *index_message(const type *t, bool store) {
+  if (t->kind == TY_LIST) return store ? "list assignment index out of range" : "list index out of range";
+  switch (t->buf_kind) {
+  case 'a': return store ? "array assignment index out of range" : "array index out of range";
+  case 'm': return "index out of bounds on dimension 1";
+  case 'Y': return "bytearray index out of range";
+  default: return "index out of range";
+  }
+}
+
+/* Position `idx` (int64) of container `obj` (of type `t`) made an in-range
+ * int64, or a failure raising CPython's IndexError: `slow` is the slow path.
+ * `in_range` (or NULL) skips the test when true. */
+const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
+                                 const char *in_range, const char *slow) {
+  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  if (in_range && in_range == E->proven) { /* the loop's checked-free copy */
+    line(E, "int64_t %s = %s; /* in range */", k, idx);
+    return k;
+  }
+  line(E, "int64_t %s = %s;", k, in_range ? idx : "0");
+  const char *cond = arena_printf(E->m->a, "%s%sdynac_index(%s, %s, &%s)", in_range ? "!" : "",
+                                  in_range ? arena_printf(E->m->a, "%s && ", in_range) : "", idx, len, k);
+  if (E->exported) line(E, "if (%s) %s;", cond, export_fail(E, "DYNAC_FAIL_INDEX", index_message(t, store)));
+  else fail_if(E, NULL, "IndexError", cond, slow);
+  return k;
+}
+
+/* An ndarray item access redone through the C API (numpy's own exception). */
+static const char *nd_slow(em *E, const char *obj, const type *ot, const positions *idx, bool store,
+                           const char *boxed) {
+  const char *pos = ot->ndim == 1 ? idx->at[0] : arena_printf(E->m->a, "%s, %s", idx->at[0], idx->at[1]);
+  const char *fn = ot->ndim == 1 ? "dynac_slow_%sitem" : "dynac_slow_%sitem2";
+  return arena_printf(E->m->a, "%s(%s->obj, %s%s%s, %s)", arena_printf(E->m->a, fn, store ? "set" : "get"),
+                      obj, pos, store ? ", " : "", store ? boxed : "", where(E));
+}
+
+/* The item of ndarray view `obj` at int64 positions idx[0..ndim) (an
+ * lvalue), after the bounds checks (numpy's IndexError on the slow path). */
+static const char *nd_item(em *E, const char *obj, const type *ot, const positions *idx,
+                           bool store, const char *boxed) {
+  const char *slow = nd_slow(E, obj, ot, idx, store, boxed);
+  const char *k0 = checked_index(E, ot, store, view_field(E, obj, "len"), idx->at[0], idx->in_range[0], slow);
+  if (ot->ndim == 1) return item_ref(E, ot, obj, k0);
+  const char *len1 = view_field(E, obj, "len1"), *buf = view_field(E, obj, "buf");
+  const char *k1 = checked_index(E, ot, store, len1, idx->at[1], idx->in_range[1], slow);
+  const char *ct = item_ctype(ot->fmt);
+  if (!ot->strided) return arena_printf(E->m->a, "((%s *)%s)[%s * %s + %s]", ct, buf, k0, len1, k1);
+  return arena_printf(E->m->a, "(*(%s *)(%s + %s * %s + %s * %s))", ct, buf, k0,
+                      view_field(E, obj, "stride"), k1, view_field(E, obj, "stride1"));
+}
+
+/* a[i] = v, a[i, j] = v for an ndarray: numpy casts v to the item's dtype;
+ * where that would warn, wrap or raise, the kernel deoptimises. */
+static void nd_store(em *E, const char *obj, const type *ot, const positions *idx, const char *v,
+                     const type *vt) {
+  const char *boxed = box_value(E, v, vt); /* for the slow paths only */
+  const char *item = nd_item(E, obj, ot, idx, true, boxed);
+  if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
+    fail_if(E, NULL, "ValueError: assignment destination is read-only", view_field(E, obj, "readonly"),
+            nd_slow(E, obj, ot, idx, true, boxed));
+  char f = ot->fmt;
+  bool from_float = vt->kind == TY_FLOAT || (vt->kind == TY_NP && np_is_float(vt->fmt));
+  const char *x;
+  if (f == '?') x = truth(E, v, vt);
+  else if (np_is_float(f)) {
+    x = keep(E, as_double(E, v, vt), &ty_float);
+    if (f == 'f')
+      deopt_if(E, NULL, "numpy: float32 overflow warns", "isfinite(%s) && isinf((float)%s)", x, x);
+  } else if (from_float) {
+    const char *d = as_double(E, v, vt);
+    x = tmpvar(E, &ty_int);
+    deopt_if(E, NULL, "numpy: not finite or out of the dtype's range", "dynac_np_float_to_item(%s, '%c', &%s)",
+             d, f, x);
+  } else {
+    x = keep(E, as_int(E, v, vt), &ty_int);
+    deopt_if(E, NULL, "numpy: out of the dtype's range", "!dynac_np_fits(%s, '%c')", x, f);
+  }
+  log_write(E, obj, item);
+  line(E, "%s = (%s)%s;", item, item_ctype(f), x);
+}
+
+/* obj[idx] for a list, buffer or tuple value `obj` of type `ot`; idx has
+ * ot->ndim positions (int64). checked (or NULL): the C name of the index a
+ * list or 1-D buffer read checked, else NULL. */
+const char *elem_read(em *E, const char *obj, const type *ot, const positions *idxs,
+                             expr *idx_expr, const char **checked) {
+  if (checked) *checked = NULL;
+  const char *idx = idxs ? idxs->at[0] : NULL, *in_range = idxs ? idxs->in_range[0] : NULL;
+  const type *et = ot->kind == TY_TUPLE ? NULL : ty_elem(ot);
+  if (ot->kind == TY_TUPLE) { /* a constant index, checked by infer.c */
+    int64_t k = idx_expr->kind == EX_INT ? idx_expr->u.i : -idx_expr->u.un.a->u.i;
+    if (k < 0) k += ot->n;
+    return arena_printf(E->m->a, "%s.v%lld", obj, (long long)k);
+  }
+  const char *res = tmpvar(E, et);
+  if (ot->kind == TY_BUF && ot->buf_kind == 'n') {
+    line(E, "%s = (%s)%s;", res, c_type(et), nd_item(E, obj, ot, idxs, false, NULL));
+    return res;
+  }
+  if (ot->kind == TY_LIST) {
+    const char *k = checked_index(E, ot, false, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
+                                  in_range, arena_printf(E->m->a, "dynac_slow_getitem(%s, %s, %s)", obj, idx,
+                                               where(E)));
+    fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", elem_unbox_cond(E, et, arena_printf(E->m->a,
+            "PyList_GET_ITEM(%s, %s)", obj, k), res), NULL);
+    if (checked) *checked = k;
+    return res;
+  }
+  const char *k = checked_index(E, ot, false, view_field(E, obj, "len"), idx, in_range,
+                                arena_printf(E->m->a, "dynac_slow_getitem(%s->obj, %s, %s)", obj,
+                                             idx, where(E)));
+  if (checked) *checked = k;
+  const char *item = item_ref(E, ot, obj, k);
+  if (ot->fmt == 'Q' || ot->fmt == 'L') /* above INT64_MAX: a big int in CPython */
+    fail_if(E, "DYNAC_FAIL_INT64", "an item above the int64 range", arena_printf(E->m->a, "%s > (%s)INT64_MAX", item,
+            item_ctype(ot->fmt)), NULL);
+  line(E, "%s = (%s)%s;", res, c_type(et), item);
+  return res;
+}
+
+/* obj[idx] = v: a list or buffer store (an effect). */
+void elem_store(em *E, const char *obj, const type *ot, const positions *idxs, const char *v,
+                       const type *vt, bool old_plain) {
+  if (ot->kind == TY_BUF && ot->buf_kind == 'n') { nd_store(E, obj, ot, idxs, v, vt); return; }
+  const char *idx = idxs->at[0], *in_range = idxs->in_range[0];
+  const type *et = ty_elem(ot);
+  const char *boxed = box_value(E, v, vt); /* for the slow paths only */
+  if (ot->kind == TY_LIST) {
+    const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s, %s, %s, %s)", obj, idx, boxed,
+                                    where(E));
+    const char *k = checked_index(E, ot, true, arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj), idx,
+                                  in_range, slow);
+    if (et->kind != TY_OBJ && !old_plain) /* a list of objects: the undo log keeps the old one */
+      fail_if(E, "DYNAC_FAIL_NONE_RESULT", "the old element is not a plain number (releasing it could run Python code)",
+              arena_printf(E->m->a, "!dynac_plain_value(PyList_GET_ITEM(%s, %s))", obj, k), NULL);
+    const char *store = et->kind == TY_FLOAT
+        ? arena_printf(E->m->a, "dynac_list_store_float(dynac__u, %s, %s, %s)", obj, k, v)
+        : arena_printf(E->m->a, "dynac_list_store(dynac__u, %s, %s, %s)", obj, k, boxed);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s); /* logged for undo */", store, where(E));
+    note_effect(E);
+    return;
+  }
+  const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
+                                  boxed, where(E));
+  const char *k = checked_index(E, ot, true, view_field(E, obj, "len"), idx, in_range, slow);
+  if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
+    fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", view_field(E, obj, "readonly"), slow);
+  const char *x = et->kind == TY_FLOAT ? as_double(E, v, vt) : as_int(E, v, vt);
+  const char *fits = arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt);
+  if ((et->kind == TY_INT || et->kind == TY_BOOL) && E->exported && ot->buf_kind != 'a')
+    line(E, "if (%s) %s;", fits, export_fail(E, "DYNAC_FAIL_ITEM_VALUE", ot->buf_kind == 'm'
+         ? arena_printf(E->m->a, "memoryview: invalid value for format '%c'", ot->fmt) : NULL));
+  else if (et->kind == TY_INT || et->kind == TY_BOOL)
+    fail_if(E, "DYNAC_FAIL_ITEM_RANGE", "OverflowError: out of the item format's range", fits, slow);
+  const char *item = item_ref(E, ot, obj, k);
+  if (!E->exported) log_write(E, obj, item);
+  line(E, "%s = (%s)%s;", item, item_ctype(ot->fmt), x);
+  note_effect(E);
+}
+
+/* Position `p` where a test before an enclosing loop proved it in range
+ * (hoist_bounds): when that test passed, a * v + b directly (no overflow is
+ * possible then), else the expression as written, with its checks. */
+static const char *emit_proven_position(em *E, expr *p, const hoisted *h) {
+  const char *t = tmpvar(E, &ty_int);
+  if (E->proven == h->ok) { /* inside `if (okN)`: the loop's checked-free copy */
+    line(E, "%s = INT64_C(%lld) * %s + %s; /* in range: tested before the loop */", t, (long long)h->a,
+         local_name(E, h->var), h->b);
+    return t;
+  }
+  line(E, "if (DYNAC_LIKELY(%s)) %s = INT64_C(%lld) * %s + %s; /* in range: tested before the loop */",
+       h->ok, t, (long long)h->a, local_name(E, h->var), h->b);
+  line(E, "else {");
+  E->indent++;
+  line(E, "%s = %s;", t, as_int(E, emit_expr(E, p), p->ty));
+  E->indent--;
+  line(E, "}");
+  return t;
+}
+
+/* The positions of obj[index] as int64 values, evaluated left to right:
+ * one, or two for a[i, j] of a 2-D ndarray. */
+/* In the untested copy of a loop over a list (E->shaped): the position c,
+ * as C, of `sub`, obj[c] with obj a list the test before the loop proved
+ * holds a float at c; else NULL. */
+const char *shaped_position(em *E, const expr *sub) {
+  const expr *o = sub->u.sub.obj, *ix = sub->u.sub.index;
+  if (!E->shaped || o->kind != EX_LOCAL || ix->kind != EX_INT || ix->u.i < 0) return NULL;
+  for (int i = 0; i < E->shaped->n; i++)
+    if (E->shaped->facts[i].local == o->u.local && ix->u.i < E->shaped->facts[i].n)
+      return arena_printf(E->m->a, "INT64_C(%lld)", (long long)ix->u.i);
+  return NULL;
+}
+const char *shaped_item(em *E, const char *list, const char *c) {
+  const char *res = tmpvar(E, &ty_float);
+  line(E, "%s = PyFloat_AS_DOUBLE(PyList_GET_ITEM(%s, %s)); /* a float: tested before the loop */", res, list, c);
+  return res;
+}
+
+const positions *emit_index(em *E, expr *sub) {
+  positions *idx = arena_alloc(E->m->a, sizeof *idx);
+  expr *ix = sub->u.sub.index;
+  const type *ot = sub->u.sub.obj->ty;
+  int n = ot->kind == TY_BUF && ot->ndim == 2 ? 2 : 1;
+  for (int k = 0; k < n; k++) {
+    expr *p = n == 2 ? ix->u.tuple.elts[k] : ix;
+    const hoisted *h = NULL;
+    for (int i = 0; i < E->nhoisted && !h; i++) if (E->hoisted[i].index == p) h = &E->hoisted[i];
+    idx->at[k] = h ? emit_proven_position(E, p, h) : keep(E, as_int(E, emit_expr(E, p), p->ty), &ty_int);
+    idx->in_range[k] = h ? h->ok : NULL;
+  }
+  return idx;
+}
+
+const char *emit_subscript(em *E, expr *e) {
+  const char *obj = emit_expr(E, e->u.sub.obj);
+  const type *ot = e->u.sub.obj->ty;
+  if (ot->kind == TY_OBJ || e->u.sub.index->ty->kind == TY_OBJ) { /* PyObject_GetItem */
+    const char *key = as_obj(E, emit_expr(E, e->u.sub.index), e->u.sub.index->ty);
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", o, obj, key);
+    note_effect(E);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    return o;
+  }
+  if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index, NULL);
+  obj = keep(E, obj, ot);
+  const char *c = shaped_position(E, e);
+  if (c) return shaped_item(E, obj, c);
+  return elem_read(E, obj, ot, emit_index(E, e), e->u.sub.index, NULL);
+}
+
+/* ---- new lists ----------------------------------------------------------------
+ * A list the kernel makes is a new reference in an owned temporary
+ * (released leaving its block). A kernel that logs writes also keeps it in
+ * the undo log until the call's writes are settled (dynac_undo_keep): a
+ * logged write to it must not outlive it. */
+static const char *fresh_list(em *E, const char *make, const char *what) {
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = %s; /* %s */", t, make, what);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", t, where(E));
+  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
+  return t;
+}
+
+/* [a, b, ...]: the elements in order, then the list of their boxes. */
+const char *emit_list_display(em *E, expr *e) {
+  int n = e->u.tuple.n;
+  const char **vals = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) vals[i] = keep(E, emit_expr(E, e->u.tuple.elts[i]), e->u.tuple.elts[i]->ty);
+  const char *t = fresh_list(E, arena_printf(E->m->a, "PyList_New(%d)", n), "a list display");
+  for (int i = 0; i < n; i++)
+    line(E, "if (dynac_list_init(%s, %d, %s) < 0) return dynac_traceback_here(%s);", t, i,
+         box_value(E, vals[i], e->u.tuple.elts[i]->ty), where(E));
+  return t;
+}
+
+/* list + list (list_concat), list * n and n * list (list_repeat). */
+const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
+  const type *lt = e->u.bin.l->ty, *rt = e->u.bin.r->ty;
+  if (e->u.bin.op == OP_ADD)
+    return fresh_list(E, arena_printf(E->m->a, "PySequence_Concat(%s, %s)", l, r), "list + list");
+  bool list_left = lt->kind == TY_LIST;
+  const char *count = list_left ? as_int(E, r, rt) : as_int(E, l, lt);
+  return fresh_list(E, arena_printf(E->m->a, "PySequence_Repeat(%s, (Py_ssize_t)%s)",
+                                    list_left ? l : r, count), "list * n");
+}
+
+/* obj[lo:hi:step] of a list: its parts in order; None or omitted ones absent. */
+const char *emit_slice(em *E, expr *e) {
+  const char *obj = keep(E, emit_expr(E, e->u.slice.obj), e->u.slice.obj->ty);
+  expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+  const char *args[3];
+  for (int i = 0; i < 3; i++) {
+    const char *v = parts[i] ? emit_expr(E, parts[i]) : NULL;
+    args[i] = !v || parts[i]->ty->kind == TY_NONE ? "0, 0"
+              : arena_printf(E->m->a, "1, %s", keep(E, as_int(E, v, parts[i]->ty), &ty_int));
+  }
+  return fresh_list(E, arena_printf(E->m->a, "dynac_list_slice(%s, %s, %s, %s)", obj, args[0], args[1],
+                                    args[2]), "a slice");
+}
+
+/* [elt for ...]: a new list in the comprehension's hidden local, its
+ * clauses as loops appending to it, then the list moved to a temporary. */
+const char *emit_list_comprehension(em *E, expr *e) {
+  const char *r = local_name(E, e->u.comp.result);
+  line(E, "if (dynac_obj_set(&%s, PyList_New(0)) < 0) return dynac_traceback_here(%s); /* a list comprehension */",
+       r, where(E));
+  E->bound[e->u.comp.result] = true;
+  emit_block(E, e->u.comp.loop);
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = %s; /* the comprehension's list, moved */", t, r);
+  line(E, "%s = NULL;", r);
+  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
+  return t;
+}

@@ -1,0 +1,290 @@
+/* continue.c: continuations: where a deoptimisation after an effect goes on
+ * in the interpreter (dynac_continue), the pending operands of the statement
+ * being emitted, the loops to rebuild.
+ */
+#include "emit.h"
+
+/* Operand e, evaluated as C value v, is pending (struct pending); boxed: v
+ * is a reference the continuation takes. Past VSTACK_CAP pending operands
+ * the deepest stay unrecorded: mid_action then refuses. */
+void push_operand(em *E, const expr *e, const char *v, bool boxed) {
+  if (E->nvstack < VSTACK_CAP)
+    E->vstack[E->nvstack++] = (pending){.e = e, .v = v, .boxed = boxed, .neffects = E->rp.neffects};
+}
+void push_pending(em *E, const expr *e, const char *v) { push_operand(E, e, v, false); }
+
+/* ---- continuation in the interpreter (dynac.h's dynac_continue) ------------ */
+/* Can a deoptimisation in instance `in` come after something the
+ * interpreter must not repeat and the undo log cannot take back? An
+ * allow_in_graph call, Python code run by an object operation, writes to a
+ * list the kernel made once the log is full. Writes to the caller's lists
+ * and buffers are always taken back (whole copies past DYNAC_UNDO_MAX), so
+ * such kernels (array loops) carry no continuation code: only a copy that
+ * finds no memory ends their call in dynac_deopt_after_effect. */
+bool may_continue(const inst *in) {
+  return in->effectful && (in->opaque_calls || in->generic || in->builds_lists);
+}
+
+/* Local v boxed as the interpreter holds it (a new reference), NULL when unbound. */
+static const char *cont_value(em *E, int v) {
+  const type *t = E->in->local_ty[v];
+  if (t->kind == TY_UNKNOWN) return "NULL"; /* never bound by compiled code */
+  const char *c = E->in->fn->local_cnames[v];
+  const char *boxed = t->kind == TY_OBJ || owned_list_local(E->in, v)
+      ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t);
+  if (v < E->in->fn->nparams && !E->reg) return boxed;
+  return arena_printf(E->m->a, "b_%s ? %s : NULL", c, boxed);
+}
+
+/* The iterator of enclosing for loop L at its next item (at the current
+ * one: `header`), as a new reference. */
+static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
+  bool rev = L->s->u.for_.how == 'r';
+  const char *k = arena_printf(E->m->a, "k%d", L->label);
+  if (L->kind == 'r')
+    return arena_printf(E->m->a, "dynac_cont_range(%s, %s, n%d, %s%s, %d)", L->start, L->step, L->label,
+                        k, header ? "" : " + 1", rev);
+  const char *next = header ? k : arena_printf(E->m->a, "%s %s 1", k, rev ? "-" : "+");
+  int n = L->s->u.for_.niters;
+  const char *its[8];
+  for (int i = 0; i < n; i++) {
+    const type *t = L->otys[i];
+    const char *obj = t->kind == TY_LIST ? arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[i])
+                                         : box_value(E, L->objs[i], t);
+    its[i] = arena_printf(E->m->a, "dynac_cont_iter(%s, %s, %d)", obj, next, rev);
+  }
+  if (L->s->u.for_.how == 'e') return arena_printf(E->m->a, "dynac_cont_enumerate(%s, %s)", its[0], L->count);
+  if (L->s->u.for_.how != 'z') return its[0];
+  strbuf z = {0};
+  for (int i = 0; i < n; i++) sb_printf(&z, "%s%s", i ? ", " : "", its[i]);
+  const char *r = arena_printf(E->m->a, "dynac_cont_zip((PyObject *[]){%s}, %d)", z.data, n);
+  sb_free(&z);
+  return r;
+}
+
+/* How the continuation's value (PyObject *r, owned) leaves the kernel:
+ * as its typed result when it is one, else DYNAC_OK_BOXED. */
+static void cont_finish(em *E) {
+  const type *t = E->in->ret;
+  if (E->reg) { /* a region's continuation gives the entry's tuple: (1, value) or (0, None, outs) */
+    line(E, "dynac__boxed_result = r;");
+    line(E, "return DYNAC_OK_BOXED;");
+    return;
+  }
+  if (t->kind == TY_OBJ) {
+    line(E, "*dynac_out = r;");
+    line(E, "return DYNAC_OK;");
+    return;
+  }
+  if (t->kind == TY_LIST) line(E, "if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }");
+  else if (t->kind != TY_UNKNOWN && !ty_is_container(t) && elem_fn(E->m, t))
+    line(E, "if (r != Py_None && !%s(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }", elem_fn(E->m, t));
+  line(E, "if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }");
+  line(E, "dynac__boxed_result = r; /* a value of another type: the caller takes it */");
+  line(E, "return DYNAC_OK_BOXED;");
+}
+
+/* Where a continuation goes on (dynac_cont_site.header, _continue.py's modes). */
+enum { CONT_START = 0, CONT_HEAD = 1, CONT_AFTER = 2, CONT_MID = 3 };
+
+/* The dynac_cont_site of a continuation (its initialiser's fields). */
+static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
+  func *f = E->in->fn;
+  strbuf names = {0};
+  for (int i = 0; i < f->nbase; i++) sb_printf(&names, "%s%s", i ? "," : "", f->locals[i]);
+  for (int i = 0; mp && i < mp->n; i++) sb_printf(&names, "%s_dynac_v%d", names.len ? "," : "", i);
+  line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
+       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1, mode);
+  line(E, " .names = %s, .nvals = %d, .nits = %d, .subst = %s,",
+       c_string(E->m, names.data ? names.data : ""), f->nbase + (mp ? mp->n : 0), rp->nloops,
+       mp ? c_string(E->m, mp->subst) : "NULL");
+  line(E, " .region = %s},", E->reg ? c_string(E->m, region_spec(E)) : "NULL");
+  sb_free(&names);
+}
+
+/* Writes restart point rp's continuation block (`if (0) { dynac_cont_N: ... }`):
+ * the locals boxed, the enclosing loops' iterators, dynac_continue. AFTER:
+ * the block that goes on after the statement, its local bound to avN; MID:
+ * the statement runs again with rp->mids[mkN]'s pending operands (mvN). */
+static void cont_block(em *E, const restart *rp, int mode) {
+  func *f = E->in->fn;
+  bool after = mode == CONT_AFTER, mid = mode == CONT_MID;
+  int label = after ? rp->after_label : mid ? rp->mid_label : rp->label;
+  const int *versions = after && rp->s->cur_after ? rp->s->cur_after : rp->versions;
+  int assigned = after ? regions_base_local(f, rp->after_local) : -1;
+  int nvals = f->nbase + (mid ? rp->max_pending : 0), nits = rp->nloops;
+  if (after) line(E, "PyObject *av%d = NULL; /* the exact value of a failed operation */", label);
+  if (mid) line(E, "PyObject *mv%d[%d] = {NULL}; /* the operands pending at failure mk%d */", label,
+                rp->max_pending, label);
+  if (mid) line(E, "int mk%d = 0;", label);
+  static const char *const kinds[] = {"cont", "cont", "after", "mid"};
+  static const char *const how[] = {"from here", "from here", "after this statement",
+                                    "in this statement, around the operands it had evaluated"};
+  line(E, "if (0) {");
+  line(E, "dynac_%s_%d: DYNAC_COLD_LABEL; { /* line %d: the call goes on in the interpreter %s */", kinds[mode], label,
+       rp->s->pos.line, how[mode]);
+  E->indent++;
+  line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", nvals ? nvals : 1, nits ? nits : 1);
+  for (int i = 0; i < f->nbase; i++) {
+    int v = versions ? versions[i] : i;
+    const char *val = i == assigned ? arena_printf(E->m->a, "av%d", label) : cont_value(E, v);
+    if (strcmp(val, "NULL")) line(E, "cv[%d] = %s; /* %s */", i, val, f->locals[i]);
+  }
+  for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + i, label, i);
+  for (int j = 0; j < nits; j++)
+    line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));
+  line(E, "static const dynac_cont_site sites[] = {");
+  E->indent += 2;
+  if (!mid) cont_site_fields(E, rp, mode, NULL);
+  const mid_point **order = mid ? arena_alloc(E->m->a, (size_t)rp->nmids * sizeof *order) : NULL;
+  int k = rp->nmids;
+  for (const mid_point *mp = mid ? rp->mids : NULL; mp; mp = mp->next) order[--k] = mp;
+  for (int i = 0; mid && i < rp->nmids; i++) cont_site_fields(E, rp, mode, order[i]);
+  E->indent -= 2;
+  line(E, "};");
+  line(E, "PyObject *r = NULL;");
+  line(E, "int st = dynac_continue(&sites[%s], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);",
+       mid ? arena_printf(E->m->a, "mk%d", label) : "0");
+  line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", rp->s->pos.line);
+  line(E, "if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */");
+  cont_finish(E);
+  E->indent--;
+  line(E, "}");
+  line(E, "}");
+}
+
+/* The expression whose pending operands a MID continuation substitutes:
+ * the value of `x = v` and `return v`, `v` of `x op= v` (as `x op v`), an
+ * expression statement, an if's test; NULL for the statements whose
+ * earlier parts the interpreter would evaluate again (`xs[i] op= v`). */
+static const expr *stmt_root(const stmt *s, bool *aug) {
+  *aug = false;
+  switch (s->kind) {
+  case ST_ASSIGN: return s->u.assign.value;
+  case ST_AUGASSIGN: *aug = true; return s->u.aug.sub ? NULL : s->u.aug.value;
+  case ST_RETURN: return s->u.ret;
+  case ST_EXPR: return s->u.expr;
+  case ST_IF: return s->u.if_.cond;
+  default: return NULL;
+  }
+}
+
+/* Child i of `e` that a continuation can address, and its path step in
+ * `step` (_continue.py reads them): binary operands L, R; the unary operand
+ * U; tuple elements T<i>; the two operands of a comparison C<i> or of
+ * and/or B<i>; the arguments of a call of a named callee A<i>. NULL past
+ * the last. */
+static const expr *path_child(const expr *e, int i, char step[16]) {
+  const expr *kid = NULL;
+  char tag = 0;
+  switch (e->kind) {
+  case EX_BINOP:
+    if (i < 2) snprintf(step, 16, "%s", i ? "R" : "L");
+    return i == 0 ? e->u.bin.l : i == 1 ? e->u.bin.r : NULL;
+  case EX_UNARY: snprintf(step, 16, "U"); return i == 0 ? e->u.un.a : NULL;
+  case EX_TUPLE: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
+  case EX_COMPARE:
+    tag = 'C', kid = e->u.cmp.n == 2 && i < 2 ? e->u.cmp.operands[i] : NULL;
+    break;
+  case EX_BOOLOP: tag = 'B', kid = i == 0 ? e->u.boolop.l : i == 1 ? e->u.boolop.r : NULL; break;
+  case EX_CALL: /* a method's or a value's args[0] is not an argument of the source's call */
+    tag = 'A';
+    kid = e->u.call.kind != CALLEE_METHOD && e->u.call.kind != CALLEE_VALUE && i < e->u.call.n
+        ? e->u.call.args[i] : NULL;
+    break;
+  default: return NULL;
+  }
+  if (kid) snprintf(step, 16, "%c%d", tag, i);
+  return kid;
+}
+
+/* The path from `root` down to `e` (path_child's steps), appended to
+ * `out`; false when e is not reached that way. */
+static bool expr_path(const expr *root, const expr *e, strbuf *out) {
+  if (root == e) return true;
+  size_t len = out->len;
+  char step[16];
+  const expr *kid;
+  for (int i = 0; (kid = path_child(root, i, step)); i++) {
+    out->len = len;
+    sb_puts(out, step);
+    if (expr_path(kid, e, out)) return true;
+  }
+  out->len = len;
+  if (out->data) out->data[len] = 0;
+  return false;
+}
+
+/* A failure here, in a statement that already had an effect: the action
+ * that boxes the pending operands and goes on in the interpreter with the
+ * statement run again around them (a mid_point), or NULL when that cannot
+ * be exact: an effect in something the interpreter would evaluate again,
+ * an operand the continuation cannot address, or one it cannot box. */
+const char *mid_action(em *E) {
+  restart *rp = &E->rp;
+  int n = E->nvstack - rp->vbase;
+  bool full = E->nvstack == VSTACK_CAP; /* some unrecorded */
+  if (!E->conts || !rp->s || !rp->effect || E->exported || n <= 0 || full) return NULL;
+  if (E->vstack[E->nvstack - 1].neffects != rp->neffects) return NULL;
+  bool aug;
+  const expr *root = stmt_root(rp->s, &aug);
+  if (!root) return NULL;
+  int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
+  strbuf subst = {0}, boxes = {0};
+  bool ok = true;
+  for (int i = 0; ok && i < n; i++) {
+    const pending *p = &E->vstack[rp->vbase + i];
+    int k = p->e->ty->kind;
+    ok = p->boxed || is_scalar(p->e->ty) || k == TY_OBJ || k == TY_LIST;
+    sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
+    ok = ok && expr_path(root, p->e, &subst);
+    sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
+    if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
+    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, p->e->ty));
+  }
+  const char *action = NULL;
+  if (ok) {
+    mid_point *mp = arena_alloc(E->m->a, sizeof *mp);
+    *mp = (mid_point){.n = n, .subst = arena_strdup(E->m->a, subst.data), .next = rp->mids};
+    rp->mids = mp;
+    if (!rp->mid_label) rp->mid_label = ++E->label;
+    if (n > rp->max_pending) rp->max_pending = n;
+    action = arena_printf(E->m->a,
+                          "{ /* goes on in the interpreter */\n"
+                          "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */%s\n"
+                          "  mk%d = %d;\n  goto dynac_mid_%d;\n}",
+                          boxes.data, label, rp->nmids++, label);
+  }
+  sb_free(&subst);
+  sb_free(&boxes);
+  return action;
+}
+
+/* Opens a restart point at statement s (header: the head of for loop s):
+ * the code emitted until restart_close goes to a buffer of its own, so the
+ * continuation block can be written before it. Returns the outer one. */
+restart restart_open(em *E, const stmt *s, bool header) {
+  restart outer = E->rp;
+  if (!E->conts) return outer;
+  E->rp = (restart){.s = s, .header = header, .outer_b = E->b, .indent = E->indent,
+                    .nloops = E->ncloops, .versions = E->versions, .vbase = E->nvstack};
+  E->b = arena_alloc(E->m->a, sizeof(strbuf));
+  return outer;
+}
+
+/* Closes it: its continuation block (if a deoptimisation used it), then
+ * its code, go to the enclosing buffer. */
+void restart_close(em *E, restart outer) {
+  if (!E->conts) return;
+  strbuf *own = E->b;
+  E->b = E->rp.outer_b;
+  int indent = E->indent;
+  E->indent = E->rp.indent;
+  if (E->rp.label) cont_block(E, &E->rp, E->rp.header ? CONT_HEAD : CONT_START);
+  if (E->rp.after_label) cont_block(E, &E->rp, CONT_AFTER);
+  if (E->rp.mid_label) cont_block(E, &E->rp, CONT_MID);
+  E->indent = indent;
+  if (own->data) sb_putn(E->b, own->data, own->len);
+  sb_free(own);
+  E->rp = outer;
+}

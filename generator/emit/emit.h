@@ -1,0 +1,278 @@
+/* emit.h: what the files of emit/ share (not a phase interface: gen.h is).
+ *
+ * em is the writer's state for one kernel: where the C goes, the instance
+ * being written, and what the statements around the one being written
+ * established (bound locals, hoisted bounds, the restart point). */
+#ifndef DYNAC_EMIT_H
+#define DYNAC_EMIT_H
+
+#include "../gen.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loopinfo { bool has_else; int label; } loopinfo;
+
+/* A for loop around the statement being emitted, as a continuation in the
+ * interpreter needs it (dynac_continue): how to rebuild its iterator at
+ * its next item. kind 'r': range (start, step, n and the count kLABEL);
+ * 'c': containers (objs, their types, the enumerate count). */
+typedef struct cont_loop {
+  const stmt *s;
+  char kind;
+  int label;
+  const char *start, *step, *n;
+  const char *objs[8];
+  const type *otys[8];
+  const char *count;
+} cont_loop;
+
+/* Where a deoptimisation after an effect continues in the interpreter:
+ * the statement being emitted (header: the head of for loop `s`, its item
+ * not yet taken). Its code is kept apart until it ends, so that its
+ * continuation block can go first (label 0: no deoptimisation point used it). `effect`: the
+ * statement already did something a run again would repeat, so it cannot
+ * be restarted (the call then ends in dynac_deopt_after_effect). */
+typedef struct restart {
+  const stmt *s;
+  bool header;
+  strbuf *outer_b;  /* where its code goes when it closes */
+  int indent;
+  int label;
+  bool effect;
+  int nloops;       /* enclosing cont_loops (this one too, for a header) */
+  const int *versions; /* the current version of each base name (NULL: itself) */
+  int after_label;  /* `x = a OP b` failing after an effect: the exact value, then the */
+  int after_local;  /* interpreter goes on after the statement (dynac_after_N, x = avN) */
+  int neffects;     /* effects emitted in the statement so far */
+  int vbase;        /* E->vstack's entries from here on are this statement's */
+  int mid_label;    /* failures inside the statement after an effect (mid_action): */
+  struct mid_point *mids; /* dynac_mid_N, each with its pending operands (newest first) */
+  int nmids, max_pending;
+} restart;
+
+/* An operand the statement has evaluated and not yet used: the left one of
+ * a binary operator while its right one is evaluated, both while the
+ * operator runs (the interpreter's value stack, as CPython's deoptimising
+ * tiers rebuild it). neffects: the statement's effects by then, all inside
+ * this operand or earlier ones. */
+#define VSTACK_CAP 64
+typedef struct pending {
+  const expr *e;
+  const char *v;   /* its C value; boxed: a reference the continuation takes */
+  bool boxed;
+  int neffects;
+} pending;
+
+/* A failure inside a statement after an effect: the interpreter runs the
+ * statement again with the pending operands' values in their places
+ * (`subst`: path@line:col of each, `_dynac_vK` in the continuation), so
+ * nothing already evaluated is evaluated twice. The statement's failures
+ * share one block (dynac_mid_N), told apart by their index (mkN). */
+typedef struct mid_point {
+  int n;
+  const char *subst;
+  struct mid_point *next;
+} mid_point;
+
+typedef struct em {
+  module *m;
+  inst *in;
+  strbuf *b;
+  int indent;
+  int tmp;
+  int label;
+  loopinfo loops[64];
+  int nloops;
+  bool line_directives;
+  bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
+  const struct region *reg; /* a region kernel's region: every local, parameters too, is a
+                               C local, and its continuations end where the region ends */
+  bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
+  int cur_line;    /* the Python line of the statement being emitted */
+  bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
+  bool *view_copy; /* [nlocals]: a view parameter whose fields are read from dv_x (view_field) */
+  struct hoisted *hoisted; /* positions enclosing loops proved in range (hoist_bounds) */
+  int nhoisted;
+  const char *proven;  /* the okN flag known true here: the checked-free copy of a loop */
+  const bool *unlogged; /* [nparams]: views that copy saved and that are writable, there */
+  const expr *finite_by_parent; /* a numpy float operation whose inf/nan test a later one makes */
+  const char *finite_note;      /* which (the next statement's), else the enclosing operation */
+  const char *finite_later;     /* the operation being emitted is that one: a C comment */
+  bool np_exit;        /* numpy float arithmetic: an underflow is looked for on the way out */
+  const shape_nest *nest;   /* the untested copy of a loop (shapes.c): the loops over lists in
+                               it whose items' shape the test before it proved */
+  bool no_nest;             /* the tested copy: no versioning again */
+  const shape_plan *shaped; /* in the body of such a loop over a list: what was proved */
+  bool shaped_target;       /* assigning its target: its [x, y, z] unpackings are proven */
+  bool conts;               /* deoptimisation after an effect continues in the interpreter */
+  restart rp;               /* the current restart point (conts) */
+  cont_loop cloops[64];     /* the for loops around it, outermost first */
+  int ncloops;
+  const int *versions;      /* the top-level statement's version of each base name */
+  const expr *returned;     /* the value of the return statement being emitted */
+  bool returned_op;         /* emitting that value's own operation (checked()) */
+  const expr *assigned;     /* the value of `local = a OP b` being emitted */
+  int assigned_local;
+  bool assigned_op;         /* emitting its operation, or the one of `local op= v` */
+  pending vstack[VSTACK_CAP]; /* the operands pending in the statements being emitted */
+  int nvstack;
+  int call_base;            /* where the arguments of the call being emitted start */
+} em;
+
+/* A position of a view access that a test before an enclosing loop proved
+ * in range: `ok` (a const bool) holds the test's answer; then the position
+ * is a * v + b, `b` a local computed before the loop. */
+typedef struct hoisted {
+  expr *index;
+  const char *ok, *b;
+  int64_t a;
+  int var;
+} hoisted;
+
+/* The int64 positions of an item access: one, or two for a[i, j] of a 2-D
+ * ndarray. in_range[d], when not NULL, is a C condition under which
+ * position d is known to be in [0, len) already: a loop's bound tested
+ * before it (bounds.c), or the loop's own index. */
+typedef struct positions {
+  const char *at[2];
+  const char *in_range[2];
+} positions;
+
+/* Tuple types the emitted code uses (writer.c note_type); module.c writes their structs. */
+extern const type *used_tuples[512];
+extern int n_used_tuples;
+/* dynac.h's checked helper for an arithmetic operator, per binop (failure.c; NULL:
+ * plain C, or not defined for that kind). */
+extern const char *const int_helper[9];
+extern const char *const float_helper[7];
+
+/* writer.c */
+void note_type(const type *t);
+void line(em *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *tmpvar(em *E, const type *t);
+bool owned_list_local(const inst *in, int i);
+const char *local_name(em *E, int i);
+const char *basename_of(const char *p);
+void source_comment(em *E, srcpos pos);
+const char *float_literal(em *E, double f);
+const char *slot_ref(em *E, slot *s);
+const char *keep(em *E, const char *v, const type *t);
+const char *keep_always(em *E, const char *v, const type *t);
+const char *c_string(module *m, const char *s);
+
+/* stmt.c */
+bool *bound_save(em *E);
+void bound_restore(em *E, const bool *b);
+const char *return_none(inst *in);
+void assign_target(em *E, target *t, const char *v, const type *vt);
+void emit_stmt(em *E, stmt *s);
+void emit_block(em *E, stmt *s);
+
+/* failure.c */
+const char *export_fail(em *E, const char *code, const char *detail);
+void note_effect(em *E);
+void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ...) __attribute__((format(printf, 4, 5)));
+const char *checked(em *E, const type *rt, const char *helper, const char *a, const char *b);
+void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow);
+const char *where(em *E);
+void unbound_check(em *E, int loc);
+
+/* continue.c */
+void push_operand(em *E, const expr *e, const char *v, bool boxed);
+void push_pending(em *E, const expr *e, const char *v);
+bool may_continue(const inst *in);
+const char *mid_action(em *E);
+restart restart_open(em *E, const stmt *s, bool header);
+void restart_close(em *E, restart outer);
+
+/* values.c */
+bool is_scalar(const type *t);
+const char *as_double(em *E, const char *v, const type *t);
+const char *as_int(em *E, const char *v, const type *t);
+const char *as_num(em *E, const char *v, const type *t);
+const char *as_obj(em *E, const char *v, const type *t);
+const char *convert(em *E, const char *v, const type *from, const type *to);
+const char *copied_view(em *E, const char *v);
+bool view_unlogged(em *E, const char *v);
+const char *view_field(em *E, const char *v, const char *f);
+const char *len_of(em *E, const char *obj, const type *t);
+const char *truth(em *E, const char *v, const type *t);
+const char *box_value(em *E, const char *v, const type *t);
+const char *item_ctype(char fmt);
+char view_kind(const type *t);
+const char *elem_fn(module *m, const type *t);
+const char *box_fn(module *m, const type *t);
+
+/* numpy.c */
+bool finite_operands_pass(const expr *e);
+bool quiet(em *E, const expr *e);
+const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
+                                 const type *rt, const type *res);
+const char *emit_np_unary(em *E, unop op, const char *a, const type *t);
+bool uses_np_float(stmt *b);
+void np_exit_check(em *E);
+bool finite_left_to_next(em *E, const stmt *s);
+
+/* expr.c */
+const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
+                                     const char *r, const type *rt, const type *res);
+const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const char *r,
+                              const type *rt);
+const char *emit_expr(em *E, expr *e);
+
+/* calls.c */
+const char *emit_call(em *E, expr *e);
+
+/* containers.c */
+const char *elem_unbox_cond(em *E, const type *t, const char *o, const char *res);
+const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
+                                 const char *in_range, const char *slow);
+const char *elem_read(em *E, const char *obj, const type *ot, const positions *idxs,
+                             expr *idx_expr, const char **checked);
+void elem_store(em *E, const char *obj, const type *ot, const positions *idxs, const char *v,
+                       const type *vt, bool old_plain);
+const char *shaped_position(em *E, const expr *sub);
+const char *shaped_item(em *E, const char *list, const char *c);
+const positions *emit_index(em *E, expr *sub);
+const char *emit_subscript(em *E, expr *e);
+const char *emit_list_display(em *E, expr *e);
+const char *emit_list_binop(em *E, expr *e, const char *l, const char *r);
+const char *emit_slice(em *E, expr *e);
+const char *emit_list_comprehension(em *E, expr *e);
+
+/* loops.c */
+const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step);
+void restore_bounds(em *E, int nhoisted, const char **saved);
+void loop_tick(em *E);
+void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label);
+bool has_loop(const stmt *s);
+const char *versioned_condition(em *E, const stmt *s, const char *ok);
+void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *stop, const char *step);
+void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,
+                            const char *stepv);
+void emit_for_iter(em *E, stmt *s);
+bool emit_shape_versioned(em *E, stmt *s);
+
+/* kernel.c */
+const char *params_of(module *m, inst *in, bool exported);
+const char *signature_of(module *m, inst *in);
+void declare_kernel_locals(em *E, stmt *body);
+bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
+                        strbuf *out);
+void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guarded,
+                           const char *fail, strbuf *unbox, strbuf *release);
+bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out);
+void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone);
+
+/* regions.c */
+const char *region_spec(em *E);
+bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
+                               strbuf *types, strbuf *protos, strbuf *out);
+void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *out, strbuf *methods);
+
+#endif

@@ -1,0 +1,270 @@
+/* expr.c: expressions: operators, comparisons, and/or, conditional
+ * expressions, tuples, attributes; emit_expr dispatches on the kind.
+ */
+#include "emit.h"
+
+const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
+                                     const char *r, const type *rt, const type *res) {
+  if (res->kind == TY_NP) return emit_np_binop(E, op, l, lt, r, rt, res);
+  if (res->kind == TY_OBJ) { /* PyNumber_Add, ...: CPython's result and exceptions */
+    const char *a = as_obj(E, l, lt), *b = as_obj(E, r, rt);
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, a, b, (int)op,
+         binop_spelling[op]);
+    note_effect(E);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    return o;
+  }
+  static const char *const num_helper[] = {"dynac_num_add", "dynac_num_sub", "dynac_num_mul",
+                                           NULL, "dynac_num_floordiv", "dynac_num_mod",
+                                           "dynac_num_pow"};
+  if (res->kind == TY_NUM)
+    return checked(E, &ty_num, num_helper[op], as_num(E, l, lt), as_num(E, r, rt));
+  if (op == OP_TRUEDIV && (lt->kind == TY_NUM || rt->kind == TY_NUM))
+    return checked(E, &ty_float, "dynac_num_truediv", as_num(E, l, lt), as_num(E, r, rt));
+  if (res->kind == TY_BOOL) /* & | ^ of two bools */
+    return arena_printf(E->m->a, "(bool)(%s %s %s)", l, binop_spelling[op], r);
+  if (res->kind == TY_FLOAT) {
+    if (lt->kind != TY_FLOAT && rt->kind != TY_FLOAT && op == OP_TRUEDIV)
+      return checked(E, &ty_float, "dynac_int_truediv", as_int(E, l, lt), as_int(E, r, rt));
+    const char *a = as_double(E, l, lt), *b = as_double(E, r, rt);
+    if (op <= OP_MUL) return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
+    return checked(E, &ty_float, float_helper[op], a, b); /* / // % ** (bit ops fail typing) */
+  }
+  const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);
+  if (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR)
+    return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
+  return checked(E, &ty_int, int_helper[op], a, b); /* int / int is typed float, above */
+}
+
+const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const char *r,
+                              const type *rt) {
+  static const char *const macro[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
+  static const cmpop mirror[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE};
+  if (lt->kind == TY_NP || rt->kind == TY_NP) { /* numpy compares in the promoted dtype */
+    bool fl = np_is_float(np_promote(np_dtype_of(lt), np_dtype_of(rt)));
+    return fl ? arena_printf(E->m->a, "((double)%s %s (double)%s)", l, cmpop_spelling[op], r)
+              : arena_printf(E->m->a, "(%s %s %s)", as_int(E, l, lt), cmpop_spelling[op], as_int(E, r, rt));
+  }
+  if (lt->kind == TY_NUM || rt->kind == TY_NUM)
+    return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_num_cmp(%s, %s))", macro[op],
+                        as_num(E, l, lt), as_num(E, r, rt));
+  bool lf = lt->kind == TY_FLOAT, rf = rt->kind == TY_FLOAT;
+  if (lf == rf) return arena_printf(E->m->a, "(%s %s %s)", l, cmpop_spelling[op], r);
+  if (!lf) /* int OP float: exact */
+    return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_cmp_int_float(%s, %s))", macro[op],
+                        as_int(E, l, lt), r);
+  return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_cmp_int_float(%s, %s))", macro[mirror[op]],
+                      as_int(E, r, rt), l);
+}
+
+/* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
+static const char *emit_compare(em *E, expr *e) {
+  if (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT) { /* x is [not] None */
+    expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
+    const char *v = emit_expr(E, x); /* evaluated as in CPython, even when the type decides */
+    if (e->u.cmp.folded >= 0) return e->u.cmp.folded ? "true" : "false";
+    return arena_printf(E->m->a, "(%s %s Py_None)", v, e->u.cmp.ops[0] == CMP_IS ? "==" : "!=");
+  }
+  if (e->ty->kind == TY_OBJ) { /* a OP b with an object: PyObject_RichCompare (infer: no chains) */
+    static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
+    expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
+    int depth = E->nvstack;
+    const char *lv = emit_expr(E, l);
+    push_pending(E, l, lv);
+    const char *a = as_obj(E, lv, l->ty);
+    const char *b = as_obj(E, emit_expr(E, r), r->ty);
+    E->nvstack = depth;
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[e->u.cmp.ops[0]]);
+    note_effect(E);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    return o;
+  }
+  const char *res = tmpvar(E, &ty_bool);
+  const char *prev = emit_expr(E, e->u.cmp.operands[0]);
+  const type *pt = e->u.cmp.operands[0]->ty;
+  int opened = 0, depth = E->nvstack;
+  if (e->u.cmp.n == 2) push_pending(E, e->u.cmp.operands[0], prev); /* a chain compares again */
+  for (int i = 1; i < e->u.cmp.n; i++) {
+    expr *o = e->u.cmp.operands[i];
+    const char *cur = emit_expr(E, o);
+    E->nvstack = depth;
+    if (i + 1 < e->u.cmp.n && o->kind != EX_LOCAL && o->kind != EX_INT && o->kind != EX_FLOAT) {
+      const char *keep = tmpvar(E, o->ty);
+      line(E, "%s = %s;", keep, cur);
+      cur = keep;
+    }
+    line(E, "%s = %s;", res, cmp_values(E, e->u.cmp.ops[i - 1], prev, pt, cur, o->ty));
+    if (i + 1 < e->u.cmp.n) { line(E, "if (%s) {", res); E->indent++; opened++; }
+    prev = cur;
+    pt = o->ty;
+  }
+  while (opened--) { E->indent--; line(E, "}"); }
+  return res;
+}
+
+/* and/or: value form (both operands of one type) or truth form. */
+static const char *emit_boolop(em *E, expr *e) {
+  bool value_form = e->ty->kind != TY_BOOL || (e->u.boolop.l->ty == e->ty && e->u.boolop.r->ty == e->ty);
+  const char *res = tmpvar(E, e->ty);
+  const char *l = emit_expr(E, e->u.boolop.l);
+  const type *lt = e->u.boolop.l->ty;
+  int depth = E->nvstack;
+  if (E->conts && E->effectful && is_scalar(lt)) {
+    l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
+    push_pending(E, e->u.boolop.l, l);
+  }
+  line(E, "%s = %s;", res, value_form ? convert(E, l, lt, e->ty) : truth(E, l, lt));
+  const char *test = truth(E, res, e->ty);
+  line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
+  E->indent++;
+  const char *r = emit_expr(E, e->u.boolop.r);
+  E->nvstack = depth;
+  line(E, "%s = %s;", res, value_form ? convert(E, r, e->u.boolop.r->ty, e->ty)
+                                      : truth(E, r, e->u.boolop.r->ty));
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
+/* The value of one branch of a conditional expression, stored into `res`
+ * before its block (and the temporaries in it) ends: a list is held. */
+static void ifexp_branch(em *E, expr *e, expr *branch, const char *res, bool held) {
+  E->indent++;
+  const char *v = emit_expr(E, branch);
+  if (held) line(E, "%s = Py_NewRef(%s);", res, v);
+  else line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && branch->ty->kind != TY_BOOL
+                                  ? truth(E, v, branch->ty) : convert(E, v, branch->ty, e->ty));
+  E->indent--;
+}
+
+static const char *emit_ifexp(em *E, expr *e) {
+  bool held = e->ty->kind == TY_LIST && E->in->builds_lists; /* a new list dies with its block */
+  const char *res = tmpvar(E, held ? &ty_obj : e->ty);
+  const char *c = emit_expr(E, e->u.ifexp.cond);
+  line(E, "if (%s) {", truth(E, c, e->u.ifexp.cond->ty));
+  ifexp_branch(E, e, e->u.ifexp.then, res, held);
+  line(E, "} else {");
+  ifexp_branch(E, e, e->u.ifexp.orelse, res, held);
+  line(E, "}");
+  return res;
+}
+
+static const char *emit_tuple(em *E, expr *e) {
+  const char *res = tmpvar(E, e->ty);
+  int depth = E->nvstack;
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    const char *v = emit_expr(E, e->u.tuple.elts[i]);
+    const type *et = e->u.tuple.elts[i]->ty;
+    if (et->kind == TY_OBJ || (et->kind == TY_LIST && E->in->builds_lists)) {
+      /* a, b = b, a: rebinding a must not free b's value */
+      const char *own = tmpvar(E, &ty_obj);
+      line(E, "%s = Py_NewRef(%s);", own, v);
+      v = own;
+    }
+    line(E, "%s.v%d = %s;", res, i, v);
+    push_pending(E, e->u.tuple.elts[i], arena_printf(E->m->a, "%s.v%d", res, i));
+  }
+  E->nvstack = depth;
+  return res;
+}
+
+/* a.shape, a.ndim, a.size of an ndarray view */
+static const char *emit_attr(em *E, expr *e) {
+  const type *ot = e->u.sub.obj->ty;
+  const char *v = emit_expr(E, e->u.sub.obj);
+  const char *attr = e->u.sub.attr;
+  if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
+  const char *len = view_field(E, v, "len"), *len1 = view_field(E, v, "len1");
+  if (!strcmp(attr, "size"))
+    return ot->ndim == 1 ? arena_printf(E->m->a, "(int64_t)%s", len)
+                         : arena_printf(E->m->a, "(int64_t)(%s * %s)", len, len1);
+  const char *t = tmpvar(E, e->ty);
+  line(E, "%s.v0 = (int64_t)%s;", t, len);
+  if (ot->ndim == 2) line(E, "%s.v1 = (int64_t)%s;", t, len1);
+  return t;
+}
+
+const char *emit_expr(em *E, expr *e) {
+  switch (e->kind) {
+  case EX_LIST: return emit_list_display(E, e);
+  case EX_LISTCOMP: return emit_list_comprehension(E, e);
+  case EX_SLICE: return emit_slice(E, e);
+  case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
+  case EX_FLOAT: return float_literal(E, e->u.f);
+  case EX_BOOL: return e->u.b ? "true" : "false";
+  case EX_NONE: return "false /* None */";
+  case EX_LOCAL:
+    if (!E->bound[e->u.local])
+      unbound_check(E, e->u.local);
+    return local_name(E, e->u.local);
+  case EX_GLOBAL: {
+    slot *s = e->u.global;
+    const char *field = s->ty->kind == TY_FLOAT ? "v.f" : "v.i";
+    const char *what = s->kind == SLOT_DEFAULT
+        ? arena_printf(E->m->a, "default of %s(%s=)", s->name, s->attr)
+        : s->attr ? arena_printf(E->m->a, "%s%s%s", s->module_slot >= 0 ? s->name : "",
+                                 s->module_slot >= 0 ? "." : "", s->attr) : s->name;
+    if (s->ty->kind == TY_NONE) return arena_printf(E->m->a, "false /* None: %s */", what);
+    const char *v = arena_printf(E->m->a, "%s.%s /* %s */", slot_ref(E, s), field, what);
+    return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
+  }
+  case EX_BINOP: {
+    const char *tested_later = E->finite_by_parent != e ? NULL
+        : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
+    E->finite_note = NULL;
+    bool passes = finite_operands_pass(e);
+    E->finite_by_parent = passes && quiet(E, e->u.bin.r) ? e->u.bin.l : NULL;
+    const char *l = emit_expr(E, e->u.bin.l);
+    int depth = E->nvstack;
+    if (!e->u.bin.inplace) push_pending(E, e->u.bin.l, l); /* x op= v: x is read again */
+    E->finite_by_parent = passes ? e->u.bin.r : NULL;
+    const char *r = emit_expr(E, e->u.bin.r);
+    E->finite_by_parent = NULL;
+    push_pending(E, e->u.bin.r, r);
+    if (e->ty->kind == TY_LIST) {
+      E->nvstack = depth;
+      return emit_list_binop(E, e, l, r);
+    }
+    E->finite_later = tested_later;
+    E->returned_op = e == E->returned && e->ty == E->in->ret; /* no conversion after it */
+    E->assigned_op = e == E->assigned;
+    const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+    E->nvstack = depth;
+    E->returned_op = E->assigned_op = false;
+    E->finite_later = NULL;
+    return v;
+  }
+  case EX_UNARY: {
+    const char *a = emit_expr(E, e->u.un.a);
+    const type *t = e->u.un.a->ty;
+    if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
+    if (t->kind == TY_OBJ) { /* PyNumber_Negative, ...: __neg__ may run */
+      const char *o = tmpvar(E, &ty_obj);
+      line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* %s */", o, a, (int)e->u.un.op,
+           e->u.un.op == UN_NEG ? "-" : e->u.un.op == UN_POS ? "+" : "~");
+      note_effect(E);
+      line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+      return o;
+    }
+    if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT || t->kind == TY_NUM ? a : as_int(E, a, t);
+    if (e->u.un.op == UN_INVERT) return arena_printf(E->m->a, "(~%s)", as_int(E, a, t));
+    if (t->kind == TY_NUM) return checked(E, &ty_num, "dynac_num_neg", a, NULL);
+    if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(-%s)", a);
+    return checked(E, &ty_int, "dynac_int_neg", as_int(E, a, t), NULL);
+  }
+  case EX_NOT: {
+    const char *a = emit_expr(E, e->u.not_arg);
+    return arena_printf(E->m->a, "(!%s)", truth(E, a, e->u.not_arg->ty));
+  }
+  case EX_COMPARE: return emit_compare(E, e);
+  case EX_BOOLOP: return emit_boolop(E, e);
+  case EX_IFEXP: return emit_ifexp(E, e);
+  case EX_TUPLE: return emit_tuple(E, e);
+  case EX_CALL: return emit_call(E, e);
+  case EX_SUBSCRIPT: return emit_subscript(E, e);
+  case EX_ATTR: return emit_attr(E, e);
+  }
+  return "0";
+}

@@ -1,0 +1,368 @@
+/* kernel.c: a kernel per specialisation (templates/kernel.c), its guard
+ * function and glue (templates/guard.c, glue.c), tuple structs.
+ */
+#include "emit.h"
+
+/* ---- per instance: kernel, guard, glue ---------------------------------- */
+/* The kernel's C parameters; exported kernels end with the status. */
+const char *params_of(module *m, inst *in, bool exported) {
+  strbuf b = {0};
+  for (int i = 0; i < in->fn->nparams; i++) {
+    if (i) sb_puts(&b, ", ");
+    note_type(in->args[i]);
+    sb_printf(&b, "%s %c_%s", c_type(in->args[i]),
+              in->args[i]->kind == TY_OBJ || owned_list_local(in, i) ? 'p' : 'l',
+              in->fn->params[i]); /* an object parameter: borrowed p_x, owned local l_x */
+  }
+  note_type(in->ret);
+  if (in->ret->kind != TY_UNKNOWN) {
+    if (in->fn->nparams) sb_puts(&b, ", ");
+    sb_printf(&b, "%s *dynac_out", c_type(in->ret));
+  }
+  if (exported) sb_printf(&b, "%sdynac_x_status *dynac_st", b.data ? ", " : "");
+  if (!b.data) sb_puts(&b, "void");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+const char *signature_of(module *m, inst *in) {
+  strbuf b = {0};
+  sb_puts(&b, "(");
+  for (int i = 0; i < in->fn->nparams; i++) {
+    if (i) sb_puts(&b, ", ");
+    sb_puts(&b, ty_python_name(m->a, in->args[i]));
+  }
+  sb_printf(&b, ") -> %s", ty_python_name(m->a, in->ret));
+  if (in->ret->kind != TY_UNKNOWN && in->ret_may_be_none) sb_puts(&b, " | None");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+/* sn_x of view parameter `p`, which the function only stores to: its
+ * stores need no undo entry when it shares no memory with a view the call
+ * reads, since a deoptimised call's run again rewrites it (replay.c). */
+static void declare_store_only(em *E, int p, const bool *store_only) {
+  strbuf cond = {0};
+  const char *c = E->in->fn->local_cnames[p];
+  for (int i = 0; i < E->in->fn->nparams; i++)
+    if (E->in->args[i]->kind == TY_BUF && !store_only[i])
+      sb_printf(&cond, "%sdynac_view_disjoint(l_%s, l_%s)", cond.data ? " && " : "", c, E->in->fn->local_cnames[i]);
+  line(E, "/* %s is only stored to: a run again rewrites it, so its stores need no undo entry", E->in->fn->params[p]);
+  line(E, " * when it shares no memory with a view the call reads */");
+  line(E, "int sn_%s = %s;", c, cond.data ? cond.data : "1");
+  sb_free(&cond);
+}
+
+/* Tests of --suppress-errors simulate generator bugs: DYNAC_TEST_BREAK_EMIT
+ * is a comma-separated list of `f` (f's kernels are not C) and `f+g` (f's
+ * kernels are not C while g is compiled too: functions that fail only
+ * together). */
+static bool test_break_requested(const module *m, const char *qualname) {
+  const char *spec = getenv("DYNAC_TEST_BREAK_EMIT");
+  size_t n = strlen(qualname);
+  for (const char *p = spec; p && *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    const char *plus = memchr(p, '+', len);
+    size_t head = plus ? (size_t)(plus - p) : len;
+    if (head == n && !strncmp(p, qualname, n)) {
+      if (!plus) return true;
+      bool other_suppressed = false;
+      for (int k = 0; k < m->nsuppressed; k++)
+        if (strlen(m->suppressed[k]) == len - head - 1 && !strncmp(m->suppressed[k], plus + 1, len - head - 1))
+          other_suppressed = true;
+      if (!other_suppressed) return true;
+    }
+    p = end ? end + 1 : NULL;
+  }
+  return false;
+}
+
+/* Locals every kernel body may use: the loop counter for signal polling,
+ * the copies of view parameters' fields (view_field). */
+void declare_kernel_locals(em *E, stmt *body) {
+  if (has_loop(body) && !E->exported) line(E, "unsigned dynac__ticks = 0; /* loop iterations */");
+  else if (E->in->fn->comprehensions && !E->exported)
+    line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
+  if (E->reg) return;
+  E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
+  const bool *store_only = E->exported ? NULL : store_only_views(E->m->a, E->m, E->in);
+  for (int i = 0; i < E->in->fn->nparams; i++) {
+    if (E->in->args[i]->kind != TY_BUF || block_binds(body, i)) continue;
+    E->view_copy[i] = true;
+    const char *c = E->in->fn->local_cnames[i];
+    line(E, "const dynac_view dv_%s = *l_%s; /* its fields, fixed for the call */", c, c);
+    if (E->exported) line(E, "(void)dv_%s;", c);
+    else if (store_only[i]) declare_store_only(E, i, store_only);
+    else line(E, "int sn_%s = 0; /* its span is saved in the undo log: stores need no entry */", c);
+    if (!E->exported)
+      line(E, "(void)sn_%s;\nstatic unsigned char snap_%s; /* copy the span at the first write? (predicted) */\n"
+           "(void)snap_%s;", c, c, c);
+  }
+}
+
+bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
+                        strbuf *out) {
+  infer_retype(m, in);
+  strbuf locals = {0}, body = {0};
+  for (int i = 0; i < in->fn->nparams; i++)
+    if (in->args[i]->kind == TY_OBJ || owned_list_local(in, i))
+      sb_printf(&locals, "DYNAC_OBJ l_%s = Py_NewRef(p_%s); /* owned: it can be rebound */\n",
+                in->fn->local_cnames[i], in->fn->params[i]);
+  for (int i = in->fn->nparams; i < in->fn->nlocals; i++) {
+    const type *t = in->local_ty[i];
+    if (t->kind == TY_UNKNOWN) continue;
+    note_type(t);
+    if (t->kind == TY_OBJ || owned_list_local(in, i)) {
+      sb_printf(&locals, "DYNAC_OBJ l_%s = NULL; /* owned */\nbool b_%s = false; /* bound? */\n",
+                in->fn->local_cnames[i], in->fn->local_cnames[i]);
+      continue;
+    }
+    sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
+              in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
+              in->fn->local_cnames[i]);
+    if (exported) /* plain C is built with the user's warnings */
+      sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
+  }
+  bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
+  em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
+          .exported = exported};
+  E.conts = undo && may_continue(in);
+  if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
+  if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
+  if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
+  if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
+  declare_kernel_locals(&E, in->fn->body);
+  E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
+  for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
+  E.np_exit = uses_np_float(in->fn->body);
+  emit_block(&E, in->fn->body);
+  np_exit_check(&E); /* before the end's return */
+  if (test_break_requested(m, in->fn->qualname))
+    line(&E, "this is not C; /* DYNAC_TEST_BREAK_EMIT: a simulated generator bug */");
+  const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
+                                     basename_of(m->path), in->fn->pos.line, in->fn->qualname,
+                                     signature_of(m, in));
+  hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in, exported)},
+                  {"storage", has_loop(in->fn->body) || in->fn->comprehensions ? "static" : "static inline"},
+                  {"locals", locals.data ? locals.data : ""},
+                  {"body", body.data ? body.data : ""},
+                  {"end", arena_printf(m->a, "%s /* end of the function: None */", return_none(in))}};
+  bool ok = fill(tpl, holes, 7, out);
+  sb_puts(out, "\n");
+  sb_free(&locals);
+  sb_free(&body);
+  return ok;
+}
+
+static const char *guard_text(module *m, slot *s) {
+  switch (s->kind) {
+  case SLOT_GLOBAL_SCALAR:
+    return arena_printf(m->a, "global %s is a %s", s->name, ty_python_name(m->a, s->ty));
+  case SLOT_GLOBAL_FUNC:
+    return arena_printf(m->a, "global %s is the function defined at %s:%d", s->name,
+                        basename_of(m->path), s->fn->firstlineno);
+  case SLOT_BUILTIN: return arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name);
+  case SLOT_MATH_MODULE: return arena_printf(m->a, "global %s is the math module", s->name);
+  case SLOT_OPAQUE:
+    return arena_printf(m->a, "global %s is callable and not disallow_in_graph", s->name);
+  case SLOT_CONST_RESULT:
+    return arena_printf(m->a, "%s() (assume_constant_result, called once) gave a %s", s->name,
+                        ty_python_name(m->a, s->ty));
+  case SLOT_DEFAULT:
+    return arena_printf(m->a, "the default of %s(%s=) is %s%s", s->name, s->attr,
+                        s->ty->kind == TY_NONE ? "" : "a ", ty_python_name(m->a, s->ty));
+  case SLOT_MATH_ATTR:
+    return s->ty ? arena_printf(m->a, "%s%s is a float", s->module_slot >= 0 ? "math." : "global ",
+                                s->module_slot >= 0 ? s->attr : s->name)
+                 : arena_printf(m->a, "%s is the math module's %s", s->module_slot >= 0 ?
+                                arena_printf(m->a, "math.%s", s->attr) : s->name, s->attr);
+  }
+  return "?";
+}
+
+/* The guards of a root instance, in check order (for the guard function and
+ * for explain). */
+int emit_guard_list(module *m, inst *in, const char ***out) {
+  int n = 0;
+  const char **g = arena_alloc(m->a, sizeof(char *) * (size_t)(in->fn->nparams + m->nslots + 2));
+  for (int i = 0; i < in->fn->nparams; i++) {
+    const type *t = in->args[i];
+    const char *p = in->fn->params[i];
+    if (t->kind == TY_INT) g[n++] = arena_printf(m->a, "type(%s) is int and it fits in int64", p);
+    else if (t->kind == TY_LIST)
+      g[n++] = arena_printf(m->a, "type(%s) is list (each element's type is checked when it is "
+                            "read)", p);
+    else if (t->kind == TY_BUF)
+      g[n++] = arena_printf(m->a, "type(%s) is %s with %d-D '%c' items%s", p, t->buf_kind == 'a'
+                            ? "array.array" : t->buf_kind == 'm' ? "memoryview" : t->buf_kind ==
+                            'y' ? "bytes" : t->buf_kind == 'n' ? "numpy.ndarray" : "bytearray",
+                            t->ndim, t->fmt, t->strided ? "" : ", C-contiguous");
+    else if (t->kind == TY_OBJ)
+      g[n++] = arena_printf(m->a, "%s is any object (operations on it go through the C API)", p);
+    else if (t->kind == TY_NONE) g[n++] = arena_printf(m->a, "%s is None", p);
+    else g[n++] = arena_printf(m->a, "type(%s) is %s", p, ty_python_name(m->a, t));
+  }
+  for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
+  g[n++] = "source sha256 matches the module's source (checked when attached)";
+  *out = g;
+  return n;
+}
+
+/* The C argument a<i> of type t made from the borrowed object `src`, for
+ * the glue of a root (guarded: `guarded` types were checked by its guard
+ * function) and for the entry of a region (nothing checked yet). Where the
+ * object is not of type t, `fail` runs after the buffers acquired so far
+ * are released; `release` collects the releases for after the call. */
+void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guarded,
+                           const char *fail, strbuf *unbox, strbuf *release) {
+  const char *undo = release->data ? release->data : "";
+  if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
+    sb_printf(unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(%s, '%c', '%c', %d, "
+              "&pb%d, &v%d)) {%s %s }\nconst dynac_view *a%d = &v%d;\n", i, i, src, view_kind(t),
+              t->fmt, t->strided, i, i, undo, fail, i, i);
+    sb_printf(release, " PyBuffer_Release(&pb%d);", i);
+    return;
+  }
+  if (t->kind == TY_LIST || t->kind == TY_OBJ) {
+    sb_printf(unbox, "PyObject *a%d = %s; /* borrowed */\n", i, src);
+    if (!guarded && t->kind == TY_LIST) sb_printf(unbox, "if (!PyList_CheckExact(a%d)) {%s %s }\n", i, undo, fail);
+    return;
+  }
+  bool simple = t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_INT || t->kind == TY_NONE;
+  if (guarded && simple) { /* the guard checked it */
+    if (t->kind == TY_FLOAT) sb_printf(unbox, "double a%d = PyFloat_AS_DOUBLE(%s);\n", i, src);
+    else if (t->kind == TY_BOOL) sb_printf(unbox, "bool a%d = %s == Py_True;\n", i, src);
+    else if (t->kind == TY_NONE) sb_printf(unbox, "bool a%d = false; /* None */\n", i);
+    else sb_printf(unbox, "int64_t a%d = 0;\n(void)dynac_int64_of(%s, &a%d); /* the guard checked the range */\n",
+                   i, src, i);
+    return;
+  }
+  sb_printf(unbox, "%s a%d = %s;\nif (%s(%s, &a%d)) {%s %s }\n", c_type(t), i,
+            t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0", elem_fn(m, t), src, i, undo, fail);
+}
+
+bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
+  const char **gl;
+  emit_guard_list(m, in, &gl);
+  strbuf checks = {0};
+  for (int i = 0; i < in->fn->nparams; i++) {
+    const type *t = in->args[i];
+    const char *text = c_string(m, gl[i]);
+    if (t->kind == TY_BUF)
+      sb_printf(&checks, "DYNAC_GUARD_BUF(%d, '%c', '%c', %d, %s)\n", i, view_kind(t), t->fmt,
+                t->strided, text);
+    else if (t->kind == TY_NP) sb_printf(&checks, "DYNAC_GUARD_NP(%d, '%c', %s)\n", i, t->fmt, text);
+    else if (t->kind == TY_LIST) sb_printf(&checks, "DYNAC_GUARD_LIST(%d, %s)\n", i, text);
+    else if (t->kind == TY_OBJ) sb_printf(&checks, "/* args[%d]: any object */\n", i);
+    else if (t->kind == TY_NONE) sb_printf(&checks, "DYNAC_GUARD_NONE(%d, %s)\n", i, text);
+    else if (t->kind == TY_TUPLE)
+      sb_printf(&checks, "DYNAC_GUARD_UNBOX(%d, dynac_unbox_%s, dynac_%s, %s)\n", i, t->code,
+                t->code, text);
+    else
+      sb_printf(&checks, "%s(%d, %s)\n", t->kind == TY_INT ? "DYNAC_GUARD_INT" : t->kind ==
+                TY_FLOAT ? "DYNAC_GUARD_FLOAT" : "DYNAC_GUARD_BOOL", i, text);
+  }
+  bool any = false;
+  for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) any = true;
+  if (any) {
+    sb_puts(&checks, "DYNAC_GUARD_GLOBALS(&dynac__G)\n");
+    for (int k = 0; k < m->nslots; k++)
+      if (in->slots_used[k])
+        sb_printf(&checks, "DYNAC_GUARD_SLOT(&dynac__G, %d, %s)\n", k,
+                  c_string(m, guard_text(m, m->slots[k])));
+  }
+  const char *sig = signature_of(m, in);
+  const char *gcomment = arena_printf(m->a, "/* guard: may %s%s run for these arguments? */",
+                                      in->fn->qualname, sig);
+  hole gh[] = {{"comment", gcomment}, {"name", in->cname}, {"checks", checks.data ? checks.data : ""}};
+  if (!fill(gtpl, gh, 3, out)) return false;
+  sb_puts(out, "\n");
+  strbuf unbox = {0}, call = {0}, box = {0}, release = {0};
+  for (int i = 0; i < in->fn->nparams; i++)
+    emit_unbox_arg(m, in->args[i], i, arena_printf(m->a, "args[%d]", i), true, "return DYNAC_DEOPT;",
+                   &unbox, &release);
+  bool has_value = in->ret->kind != TY_UNKNOWN;
+  if (has_value) sb_printf(&unbox, "%s r = %s;\n", c_type(in->ret),
+                           in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
+  if (in->effectful) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
+  sb_printf(&call, "st = dynac_kernel_%s(", in->cname);
+  for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
+  sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
+  if (in->effectful) /* a deoptimised call runs again in the interpreter: undo its writes */
+    sb_puts(&call, "\nif (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\nelse dynac_undo_commit(mark);");
+  if (has_value) {
+    const type *rt = in->ret;
+    const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
+                     : rt->kind == TY_OBJ || rt->kind == TY_LIST ? "r; /* the kernel's new reference */"
+                     : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
+                     : arena_printf(m->a, "%s(r)", box_fn(m, rt));
+    sb_printf(&box, "*result = %s;", bx);
+  }
+  else sb_puts(&box, "*result = NULL; /* unreachable: the kernel returns None */");
+  if (release.data) { /* after boxing: a returned buffer's object is referenced first */
+    sb_printf(&call, "\nif (st == DYNAC_OK) {\n  %s\n  if (!*result) st = DYNAC_ERROR;\n}\n%s",
+              box.data, release.data + 1);
+    box.len = 0;
+    sb_puts(&box, "/* boxed before the buffers were released */");
+  }
+  const char *ucomment = arena_printf(m->a, "/* glue: unbox, run the kernel, box: %s%s */",
+                                      in->fn->qualname, sig);
+  hole uh[] = {{"comment", ucomment}, {"name", in->cname}, {"unbox", unbox.data ? unbox.data : ""},
+               {"call", call.data}, {"box", box.data}};
+  bool ok = fill(utpl, uh, 5, out);
+  sb_puts(out, "\n");
+  sb_free(&checks); sb_free(&unbox); sb_free(&call); sb_free(&box); sb_free(&release);
+  return ok;
+}
+
+/* struct per tuple type, its boxing function, and its unboxing function
+ * (exact tuple of the right length, each element checked). */
+void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone) {
+  for (int i = 0; i < *ndone; i++) if (done[i] == t) return;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind == TY_TUPLE) emit_tuple_type(m, t->elts[i], types, done, ndone);
+  done[(*ndone)++] = t;
+  sb_printf(types, "/* %s */\ntypedef struct { ", ty_python_name(m->a, t));
+  for (int i = 0; i < t->n; i++) sb_printf(types, "%s v%d; ", c_type(t->elts[i]), i);
+  sb_printf(types, "} dynac_%s;\n", t->code);
+  sb_printf(types, "static PyObject *dynac_box_%s(const dynac_%s *v) {\n", t->code, t->code);
+  sb_printf(types, "  PyObject *r = PyTuple_New(%d);\n  if (!r) return NULL;\n", t->n);
+  for (int i = 0; i < t->n; i++) {
+    const type *e = t->elts[i];
+    const char *b = e->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&v->v%d)", e->code, i)
+                    : arena_printf(m->a, "%s(v->v%d)", box_fn(m, e), i);
+    sb_printf(types, "  PyObject *e%d = %s;\n  if (!e%d) { Py_DECREF(r); return NULL; }\n"
+              "  PyTuple_SET_ITEM(r, %d, e%d);\n", i, b, i, i, i);
+  }
+  sb_puts(types, "  return r;\n}\n");
+  /* the fields' tests joined (|, one branch for the caller): each reads
+   * one item and takes no reference (objects are borrowed from the tuple) */
+  sb_printf(types, "static inline int dynac_unbox_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
+  sb_printf(types, "  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != %d) return 1;\n  return ", t->n);
+  for (int i = 0; i < t->n; i++)
+    sb_printf(types, "%s%s(PyTuple_GET_ITEM(o, %d), &out->v%d)", i ? " |\n         " : "",
+              t->elts[i]->kind == TY_OBJ ? "dynac_elem_obj_borrowed" : elem_fn(m, t->elts[i]), i, i);
+  sb_puts(types, ";\n}\n");
+  if (shape_tuple_plain(t)) { /* for loops versioned on their items' shape (shapes.c) */
+    sb_printf(types, "/* its fields, untested: a test before the loop proved their types */\n"
+              "static inline void dynac_fields_%s(PyObject *o, dynac_%s *out) {\n", t->code, t->code);
+    for (int i = 0; i < t->n; i++) {
+      const type *e = t->elts[i];
+      if (e->kind == TY_TUPLE) sb_printf(types, "  dynac_fields_%s(PyTuple_GET_ITEM(o, %d), &out->v%d);\n", e->code, i, i);
+      else sb_printf(types, "  out->v%d = %sPyTuple_GET_ITEM(o, %d)%s;\n", i,
+                     e->kind == TY_FLOAT ? "PyFloat_AS_DOUBLE(" : "", i, e->kind == TY_FLOAT ? ")" : "");
+    }
+    sb_puts(types, "}\n");
+  }
+  sb_puts(types, "\n");
+}
+
+/* ---- dynac export: the same kernels as plain C ------------------------------ */
+bool emit_export_kernel(module *m, inst *in, const char *tpl, bool line_directives,
+                        strbuf *protos, strbuf *out) {
+  sb_printf(protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, true));
+  return emit_kernel(m, in, tpl, line_directives, true, out);
+}

@@ -1,0 +1,145 @@
+/* numpy.c: numpy scalar arithmetic with numpy's dtype rules, and where the
+ * inf/nan test of one operation may stand for another's (finiteness).
+ */
+#include "emit.h"
+
+static void np_float_block(void *any, stmt *b);
+
+/* Is `e` a numpy float + - * whose result is inf or nan whenever an operand
+ * is (IEEE 754: inf + x, inf * x, nan op x)? Then an operand that is itself
+ * such an operation need not test its own result: numpy would have warned
+ * there, and the test here deoptimises for both (the interpreter runs the
+ * call again and warns in order). Division is not: x / inf is 0. */
+static bool add_sub_mul(binop op) { return op == OP_ADD || op == OP_SUB || op == OP_MUL; }
+static bool np_float(const type *t) { return t->kind == TY_NP && np_is_float(t->fmt); }
+bool finite_operands_pass(const expr *e) {
+  return e->kind == EX_BINOP && np_float(e->ty) && add_sub_mul(e->u.bin.op);
+}
+
+/* Can evaluating `e` neither run Python code nor leave the kernel other
+ * than by deoptimising? A left operand's inf/nan test may wait for its
+ * parent's only when the right operand is quiet: nothing observable may
+ * happen between numpy's warning and the test that stands for it. */
+bool quiet(em *E, const expr *e) {
+  switch (e->kind) {
+  case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_GLOBAL: return true;
+  case EX_LOCAL: return E->bound[e->u.local];
+  case EX_UNARY: /* -x of a float */
+    return e->u.un.op == UN_NEG && (e->ty->kind == TY_FLOAT || np_float(e->ty)) && quiet(E, e->u.un.a);
+  case EX_BINOP: /* float + - * cannot fail; numpy's inf/nan test deoptimises */
+    return (e->ty->kind == TY_FLOAT || np_float(e->ty)) && add_sub_mul(e->u.bin.op) &&
+           quiet(E, e->u.bin.l) && quiet(E, e->u.bin.r);
+  case EX_SUBSCRIPT: { /* a float item at positions proved in range, in the unchecked loop */
+    const type *ot = e->u.sub.obj->ty;
+    if (ot->kind != TY_BUF || (ot->fmt != 'd' && ot->fmt != 'f') || !quiet(E, e->u.sub.obj)) return false;
+    int n = ot->buf_kind == 'n' && ot->ndim == 2 ? 2 : 1;
+    for (int k = 0; k < n; k++) {
+      const expr *p = n == 2 ? e->u.sub.index->u.tuple.elts[k] : e->u.sub.index;
+      bool proven = false;
+      for (int i = 0; i < E->nhoisted && !proven; i++)
+        proven = E->hoisted[i].index == p && E->hoisted[i].ok == E->proven;
+      if (!proven) return false;
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* l OP r with a numpy result dtype (infer.c np_binop_type), computed in
+ * the result's C type. Where numpy would wrap, give inf or nan (with a
+ * RuntimeWarning) or raise, the kernel deoptimises and the interpreter
+ * gives numpy's own answer: a float result that is not finite, an integer
+ * that leaves int64 or the dtype's range, a zero divisor. */
+const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
+                                 const type *rt, const type *res) {
+  char f = res->fmt;
+  const char *t = tmpvar(E, res);
+  if (np_is_float(f)) {
+    const char *ct = f == 'd' ? "double" : "float";
+    const char *a = arena_printf(E->m->a, "(%s)%s", ct, l), *b = arena_printf(E->m->a, "(%s)%s", ct, r);
+    if (op <= OP_TRUEDIV)
+      line(E, "%s = %s %s %s;%s", t, a, binop_spelling[op], b, E->finite_later ? E->finite_later : "");
+    else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
+                  "%s(%s, %s, &%s)", float_helper[op], a, b, t);
+    if (!E->finite_later) deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
+              "!isfinite(%s)", t);
+    return t;
+  }
+  const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);
+  if (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR) {
+    line(E, "%s = %s %s %s;", t, a, binop_spelling[op], b);
+    return t;
+  }
+  deopt_if(E, NULL, "numpy: wraps, warns or raises here", "%s(%s, %s, &%s)", int_helper[op], a, b, t);
+  if (f != 'l') deopt_if(E, NULL, "numpy: wraps to the dtype's range", "!dynac_np_fits(%s, '%c')", t, f);
+  return t;
+}
+
+/* -x, +x, ~x of a numpy scalar: its own dtype; ~ of a bool_ is `not`,
+ * of a uint8 stays in 0..255; a negation that wraps deoptimises. */
+const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
+  if (op == UN_POS) return a;
+  if (op == UN_INVERT)
+    return t->fmt == '?' ? arena_printf(E->m->a, "(!%s)", a)
+           : t->fmt == 'B' ? arena_printf(E->m->a, "(int64_t)(uint8_t)~%s", a)
+           : arena_printf(E->m->a, "(~%s)", a);
+  if (np_is_float(t->fmt)) return arena_printf(E->m->a, "(-%s)", a);
+  const char *r = tmpvar(E, t);
+  deopt_if(E, NULL, "numpy: the negation wraps", "dynac_int_neg(%s, &%s) || !dynac_np_fits(%s, '%c')",
+           a, r, r, t->fmt);
+  return r;
+}
+
+/* Does a block use numpy float arithmetic (whose underflow numpy may be
+ * told to report, dynac_np_underflow_noticed)? */
+static void np_float_expr(void *any, expr *e) {
+  if (e->kind == EX_BINOP && np_float(e->ty)) *(bool *)any = true;
+  if (e->kind == EX_LISTCOMP) np_float_block(any, e->u.comp.loop);
+  ir_each_subexpr(e, np_float_expr, any);
+}
+static void np_float_target(void *any, target *t) {
+  if (t->sub) np_float_expr(any, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) np_float_target(any, t->elts[i]);
+}
+static void np_float_block(void *any, stmt *b) {
+  static const ir_parts parts = {np_float_expr, np_float_target, np_float_block, true};
+  for (; b; b = b->next) ir_each_part(b, &parts, any);
+}
+bool uses_np_float(stmt *b) {
+  bool any = false;
+  np_float_block(&any, b);
+  return any;
+}
+/* On the way out of a kernel with numpy float arithmetic: an underflow
+ * numpy would report (np.seterr) sends the call to the interpreter. */
+void np_exit_check(em *E) {
+  if (E->np_exit && !E->exported)
+    deopt_if(E, NULL, "numpy: an underflow that np.seterr does not ignore", "dynac_np_underflow_noticed()");
+}
+
+/* Does the numpy float chain `e` pass local `x`'s inf or nan to its top? */
+static bool passes_local(const expr *e, int x) {
+  if (e->kind == EX_LOCAL) return e->u.local == x;
+  return finite_operands_pass(e) && (passes_local(e->u.bin.l, x) || passes_local(e->u.bin.r, x));
+}
+
+/* `x = chain` followed by `target = chain2` where chain2 passes x's inf or
+ * nan to its top, and nothing in chain2 can be observed first (quiet):
+ * the inf/nan test of chain2 stands for both (lap = ...; out[i, j] = u +
+ * alpha * lap tests once). */
+bool finite_left_to_next(em *E, const stmt *s) {
+  const stmt *n = s->next;
+  if (s->kind != ST_ASSIGN || s->u.assign.ntargets != 1 || !n || n->kind != ST_ASSIGN ||
+      n->u.assign.ntargets != 1 || n->u.assign.targets[0]->is_tuple)
+    return false;
+  const target *t = s->u.assign.targets[0];
+  if (t->is_tuple || t->sub || !finite_operands_pass(s->u.assign.value) ||
+      !finite_operands_pass(n->u.assign.value) || !passes_local(n->u.assign.value, t->local))
+    return false;
+  bool was = E->bound[t->local];
+  E->bound[t->local] = true; /* by then */
+  bool q = quiet(E, n->u.assign.value);
+  E->bound[t->local] = was;
+  return q;
+}

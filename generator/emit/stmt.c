@@ -1,0 +1,290 @@
+/* stmt.c: statements: assignments and their targets, if/while/return and
+ * the rest, blocks, definite assignment (no UnboundLocalError check where a
+ * local is bound on every path).
+ */
+#include "emit.h"
+
+static void may_write_sub(void *any, expr *e);
+
+/* Definite assignment over structured control flow: a local assigned on
+ * every path to a read needs no UnboundLocalError check. */
+bool *bound_save(em *E) {
+  bool *b = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nlocals + 1));
+  memcpy(b, E->bound, sizeof(bool) * (size_t)E->in->fn->nlocals);
+  return b;
+}
+void bound_restore(em *E, const bool *b) {
+  memcpy(E->bound, b, sizeof(bool) * (size_t)E->in->fn->nlocals);
+}
+static void bound_intersect(em *E, const bool *b) {
+  for (int i = 0; i < E->in->fn->nlocals; i++) E->bound[i] = E->bound[i] && b[i];
+}
+
+/* ---- statements ------------------------------------------------------------ */
+
+/* `return None`: a kernel typed to return an object returns the object None. */
+const char *return_none(inst *in) {
+  return in->ret->kind == TY_OBJ ? "*dynac_out = Py_NewRef(Py_None);\nreturn DYNAC_OK;"
+                                 : "return DYNAC_OK_NONE;";
+}
+
+void assign_target(em *E, target *t, const char *v, const type *vt) {
+  if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
+    const type *ot = t->sub->u.sub.obj->ty;
+    const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
+    const char *c = shaped_position(E, t->sub);
+    elem_store(E, obj, ot, c ? &(positions){{c, NULL}, {"true", NULL}} : emit_index(E, t->sub), v, vt, false);
+    return;
+  }
+  if (t->is_tuple && vt->kind == TY_LIST && E->shaped_target) { /* proven: t->n floats */
+    for (int i = 0; i < t->n; i++)
+      assign_target(E, t->elts[i], arena_printf(E->m->a, "PyFloat_AS_DOUBLE(PyList_GET_ITEM(%s, %d))", v, i),
+                    vt->elts[0]);
+    return;
+  }
+  if (t->is_tuple && vt->kind == TY_LIST) { /* [a, b] = lst: exactly len(lst) names */
+    line(E, "if (PyList_GET_SIZE(%s) != %d) {", v, t->n);
+    if (E->effectful) line(E, "  if (!dynac__effects) return DYNAC_DEOPT;");
+    line(E, "  return %s;", E->effectful ? arena_printf(E->m->a, "dynac_raise_unpack(%d, "
+         "PyList_GET_SIZE(%s), %s)", t->n, v, where(E)) : "DYNAC_DEOPT");
+    line(E, "}");
+    /* numbers: their type tests joined (|, no short cut: each test reads
+     * one item and writes its value only when the type is right), so one
+     * branch leaves for any of them */
+    const type *et = vt->elts[0];
+    bool joined = et->kind == TY_FLOAT || et->kind == TY_INT || et->kind == TY_BOOL;
+    const char *vals[64];
+    strbuf cond = {0};
+    for (int i = 0; i < t->n && i < 64; i++) {
+      vals[i] = tmpvar(E, et);
+      const char *c = elem_unbox_cond(E, et, arena_printf(E->m->a, "PyList_GET_ITEM(%s, %d)", v, i), vals[i]);
+      if (joined) sb_printf(&cond, "%s%s", i ? " |\n    " : "", c);
+      else fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", c, NULL);
+    }
+    if (joined && cond.data)
+      fail_if(E, "DYNAC_FAIL_NONE_RESULT", "an element of another type", arena_printf(E->m->a, "%s", cond.data), NULL);
+    sb_free(&cond);
+    for (int i = 0; i < t->n && i < 64; i++) assign_target(E, t->elts[i], vals[i], vt->elts[0]);
+    return;
+  }
+  if (!t->is_tuple) {
+    const type *lt = E->in->local_ty[t->local];
+    if (lt->kind == TY_OBJ || owned_list_local(E->in, t->local)) /* the old value is released, as STORE_FAST does */
+      line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, t->local),
+           convert(E, v, vt, lt));
+    else line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, lt));
+    if (t->local >= E->in->fn->nparams || E->reg)
+      line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
+    E->bound[t->local] = true;
+    return;
+  }
+  for (int i = 0; i < t->n; i++)
+    assign_target(E, t->elts[i], arena_printf(E->m->a, "%s.v%d", v, i), vt->elts[i]);
+}
+
+/* Could evaluating `e` change a list (its length or an element)? Calls of
+ * kernels and methods, operations on objects (Python code) and
+ * comprehensions may; arithmetic, reads and builtins of numbers do not (a
+ * failure there leaves the kernel). */
+static bool may_write(expr *e) {
+  if (e->kind == EX_LISTCOMP || e->ty->kind == TY_OBJ) return true;
+  if (e->kind == EX_CALL && e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return true;
+  bool any = false;
+  ir_each_subexpr(e, may_write_sub, &any);
+  return any;
+}
+static void may_write_sub(void *any, expr *e) { if (may_write(e)) *(bool *)any = true; }
+
+static void emit_stmt_kind(em *E, stmt *s) {
+  if (emit_shape_versioned(E, s)) return;
+  source_comment(E, s->pos);
+  switch (s->kind) {
+  case ST_ASSIGN: {
+    bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
+    if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
+      E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
+    const char *v = emit_expr(E, s->u.assign.value);
+    E->assigned = NULL;
+    const type *vt = s->u.assign.value->ty;
+    if (!simple && s->u.assign.value->kind != EX_TUPLE) {
+      const char *keep = tmpvar(E, vt);
+      line(E, "%s = %s;", keep, v);
+      v = keep;
+    }
+    for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);
+    break;
+  }
+  case ST_AUGASSIGN: {
+    if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
+      expr *sub = s->u.aug.sub;
+      const type *ot = sub->u.sub.obj->ty;
+      const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
+      const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
+      const positions *idx = checked ? NULL : emit_index(E, sub);
+      const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
+      const char *r = emit_expr(E, s->u.aug.value);
+      const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
+      const char *v = emit_binop_values(E, s->u.aug.op, old, sub->ty, r, s->u.aug.value->ty, res);
+      /* the item just read, which nothing in between can have moved or changed (a buffer's
+         length is fixed while the kernel holds it): its index is checked, its value plain */
+      bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(s->u.aug.value));
+      positions same = {{checked, NULL}, {"true", NULL}};
+      elem_store(E, obj, ot, reuse ? &same : idx, keep(E, v, res), res, reuse);
+      break;
+    }
+    int loc = s->u.aug.local;
+    const type *lt = E->in->local_ty[loc];
+    if (!E->bound[loc])
+      unbound_check(E, loc);
+    const char *r = emit_expr(E, s->u.aug.value);
+    const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
+    E->assigned_op = true, E->assigned_local = loc;
+    const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
+                                      s->u.aug.value->ty, res);
+    E->assigned_op = false;
+    line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
+    break;
+  }
+  case ST_RETURN:
+    if (!s->u.ret) {
+      np_exit_check(E);
+      line(E, "%s", return_none(E->in));
+      break;
+    }
+    {
+      E->returned = s->u.ret;
+      const char *v = emit_expr(E, s->u.ret);
+      E->returned = NULL;
+      np_exit_check(E);
+      if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
+        line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, s->u.ret->ty, E->in->ret));
+      else line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
+      line(E, "return DYNAC_OK;");
+    }
+    break;
+  case ST_IF: {
+    const char *c = emit_expr(E, s->u.if_.cond);
+    int k = constant_truth(s->u.if_.cond);
+    if (k == 0 || k == 1) { /* `x is None` decided by the argument types (the guard) */
+      line(E, "{ /* %s for these argument types: only this branch is compiled */",
+           k ? "true" : "false");
+      E->indent++;
+      emit_block(E, k ? s->u.if_.then : s->u.if_.orelse);
+      E->indent--;
+      line(E, "}");
+      break;
+    }
+    line(E, "if (%s) {", truth(E, c, s->u.if_.cond->ty));
+    E->indent++;
+    bool *before = bound_save(E);
+    emit_block(E, s->u.if_.then);
+    bool *after_then = bound_save(E);
+    bound_restore(E, before);
+    E->indent--;
+    if (s->u.if_.orelse) {
+      line(E, "} else {");
+      E->indent++;
+      emit_block(E, s->u.if_.orelse);
+      E->indent--;
+    }
+    bound_intersect(E, after_then);
+    line(E, "}");
+    break;
+  }
+  case ST_WHILE: {
+    int label = ++E->label;
+    E->loops[E->nloops++] = (loopinfo){s->u.while_.has_else, label};
+    line(E, "for (;;) {");
+    E->indent++;
+    loop_tick(E);
+    const char *c = emit_expr(E, s->u.while_.cond);
+    line(E, "if (!%s) break;", truth(E, c, s->u.while_.cond->ty));
+    emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
+                   label);
+    break;
+  }
+  case ST_FOR_RANGE: {
+    int label = ++E->label;
+    const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty) : "INT64_C(0)";
+    const char *startv = tmpvar(E, &ty_int);
+    line(E, "%s = %s;", startv, start);
+    const char *stopv = tmpvar(E, &ty_int);
+    line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), s->u.for_.stop->ty));
+    const char *stepv = tmpvar(E, &ty_int);
+    line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), s->u.for_.step->ty) : "INT64_C(1)");
+    deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
+    int nhoisted = E->nhoisted;
+    const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
+    if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {
+      /* loop versioning: a copy of an innermost loop without the bounds
+       * checks the flag proved unneeded, and the checked copy */
+      const char *ok = E->hoisted[nhoisted].ok, *outer = E->proven;
+      const bool *outer_unlogged = E->unlogged;
+      line(E, "if (%s) { /* every position in range: no bounds checks */", versioned_condition(E, s, ok));
+      E->indent++;
+      count_unlogged_writes(E, s, startv, stopv, stepv);
+      E->proven = ok;
+      emit_range_loop(E, s, label, startv, stopv, stepv);
+      E->proven = outer;
+      E->unlogged = outer_unlogged;
+      E->indent--;
+      line(E, "} else {");
+      E->indent++;
+      emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
+      E->indent--;
+      line(E, "}");
+    } else emit_range_loop(E, s, label, startv, stopv, stepv);
+    restore_bounds(E, nhoisted, saved);
+    break;
+  }
+  case ST_FOR_ITER: emit_for_iter(E, s); break;
+  case ST_BREAK: {
+    loopinfo *L = &E->loops[E->nloops - 1];
+    if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
+    else line(E, "break;");
+    break;
+  }
+  case ST_CONTINUE: line(E, "continue;"); break;
+  case ST_PASS: break;
+  case ST_RAISE: { /* CPython's own exception object, raised from this line */
+    const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
+    if (s->u.raise_.arg) {
+      const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), s->u.raise_.arg->ty);
+      const char *o = tmpvar(E, &ty_obj);
+      line(E, "%s = PyObject_CallOneArg(%s, %s);", o, exc, v);
+      line(E, "if (%s) PyErr_SetObject((PyObject *)Py_TYPE(%s), %s);", o, o, o);
+    } else if (s->u.raise_.msg) line(E, "PyErr_SetString(%s, %s);", exc, c_string(E->m, s->u.raise_.msg));
+    else line(E, "PyErr_SetNone(%s);", exc);
+    line(E, "return dynac_traceback_here(%s);", where(E));
+    break;
+  }
+  case ST_INTERP: break; /* never inside a region */
+  case ST_EXPR: {
+    const char *v = emit_expr(E, s->u.expr);
+    if (s->u.expr->ty->kind != TY_UNKNOWN && s->u.expr->ty->kind != TY_NONE) line(E, "(void)%s;", v);
+    break;
+  }
+  }
+}
+
+void emit_stmt(em *E, stmt *s) {
+  restart outer = restart_open(E, s, false);
+  emit_stmt_kind(E, s);
+  restart_close(E, outer);
+}
+
+void emit_block(em *E, stmt *s) {
+  bool top = s == E->in->fn->body || (E->reg && E->reg->top && s == E->reg->s_first);
+  const int *first = s == E->in->fn->body ? NULL : E->reg ? E->reg->cur_before : NULL;
+  for (stmt *prev = NULL; s; prev = s, s = s->next) {
+    if (top) E->versions = prev ? prev->cur_after : first; /* names as this statement starts */
+    if (finite_left_to_next(E, s)) {
+      E->finite_by_parent = s->u.assign.value;
+      E->finite_note = arena_printf(E->m->a, " /* inf or nan: tested with line %d's result */", s->next->pos.line);
+    }
+    emit_stmt(E, s);
+    E->finite_by_parent = NULL;
+    E->finite_note = NULL;
+    if (ends_flow(s)) break; /* the rest is unreachable (and may not be typed) */
+  }
+}

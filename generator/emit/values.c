@@ -1,0 +1,164 @@
+/* values.c: C types and conversions between them: int/float/bool/num,
+ * boxing and unboxing, truth, len, the fields of buffer views.
+ */
+#include "emit.h"
+
+/* A number or bool: a C value whose truth and boxing run no Python code. */
+bool is_scalar(const type *t) {
+  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUM;
+}
+
+const char *as_double(em *E, const char *v, const type *t) {
+  if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_to_double(%s)", v);
+  if (t->kind == TY_NP && t->fmt == 'd') return v;
+  return t->kind == TY_FLOAT ? v : arena_printf(E->m->a, "(double)%s", v);
+}
+/* An int-only use; a number that is a float at run time raises TypeError. */
+const char *as_int(em *E, const char *v, const type *t) {
+  if (t->kind == TY_NUM) return checked(E, &ty_int, "dynac_num_as_int", v, NULL);
+  return t->kind == TY_BOOL || (t->kind == TY_NP && t->fmt == '?')
+             ? arena_printf(E->m->a, "(int64_t)%s", v) : v;
+}
+const char *as_num(em *E, const char *v, const type *t) {
+  switch (t->kind) {
+  case TY_NUM: return v;
+  case TY_FLOAT: return arena_printf(E->m->a, "dynac_num_f(%s)", v);
+  case TY_BOOL: return arena_printf(E->m->a, "dynac_num_i((int64_t)%s)", v);
+  default: return arena_printf(E->m->a, "dynac_num_i(%s)", v);
+  }
+}
+/* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
+/* A value as an object: itself, or boxed into an owned temporary. */
+const char *as_obj(em *E, const char *v, const type *t) {
+  if (t->kind == TY_OBJ || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = %s;", o, box_value(E, v, t));
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
+const char *convert(em *E, const char *v, const type *from, const type *to) {
+  if (from == to || to->kind == TY_UNKNOWN) return v;
+  if (to->kind == TY_OBJ) return as_obj(E, v, from);
+  if (to->kind == TY_NUM) return as_num(E, v, from);
+  if (to->kind == TY_FLOAT) return as_double(E, v, from);
+  if (to->kind == TY_BOOL && from->kind == TY_BOOL) return v;
+  return v;
+}
+/* Field `f` of the view `v` (a `const dynac_view *` expression). A view
+ * parameter the kernel never rebinds has its fields copied to a local,
+ * dv_x, at entry (they do not change during a call): the kernels are built
+ * with -fno-strict-aliasing, so after a store through an item pointer the
+ * compiler would reload l_x->buf, ->len... from memory; it keeps a local
+ * whose address is never taken in registers. Logging a write still takes
+ * the view itself (l_x), whose `snapped` and `logged` do change. */
+const char *copied_view(em *E, const char *v) { /* its C name, or NULL */
+  for (int i = 0; E->view_copy && i < E->in->fn->nparams; i++)
+    if (E->view_copy[i] && v[0] == 'l' && v[1] == '_' && !strcmp(v + 2, E->in->fn->local_cnames[i]))
+      return E->in->fn->local_cnames[i];
+  return NULL;
+}
+/* Is view `v` one whose stores need neither an undo entry nor the
+ * read-only test here? (the unchecked copy of a loop, see versioned_condition) */
+bool view_unlogged(em *E, const char *v) {
+  const char *c = copied_view(E, v);
+  for (int i = 0; c && E->unlogged && i < E->in->fn->nparams; i++)
+    if (E->unlogged[i] && !strcmp(c, E->in->fn->local_cnames[i])) return true;
+  return false;
+}
+const char *view_field(em *E, const char *v, const char *f) {
+  const char *c = copied_view(E, v);
+  return c ? arena_printf(E->m->a, "dv_%s.%s", c, f) : arena_printf(E->m->a, "%s->%s", v, f);
+}
+
+/* Length of a list or buffer value (a Py_ssize_t expression). */
+const char *len_of(em *E, const char *obj, const type *t) {
+  return t->kind == TY_LIST ? arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj)
+                            : view_field(E, obj, "len");
+}
+const char *truth(em *E, const char *v, const type *t) {
+  if (t->kind == TY_OBJ) { /* __bool__ or __len__ may run */
+    const char *r = arena_printf(E->m->a, "t%d", ++E->tmp);
+    line(E, "int %s = dynac_obj_truth(%s, &dynac__effects);", r, v);
+    note_effect(E);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s);", r, where(E));
+    return r;
+  }
+  if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_truth(%s)", v);
+  if (t->kind == TY_BOOL || (t->kind == TY_NP && t->fmt == '?')) return v;
+  if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(%s != 0.0)", v);
+  if (t->kind == TY_LIST || t->kind == TY_BUF) /* a container is true when not empty */
+    return arena_printf(E->m->a, "(%s != 0)", len_of(E, v, t));
+  return arena_printf(E->m->a, "(%s != 0)", v);
+}
+
+/* Boxes a kernel value for a call through the C API (new reference). */
+const char *box_value(em *E, const char *v, const type *t) {
+  switch (t->kind) {
+  case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
+  case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);
+  case TY_NUM: return arena_printf(E->m->a, "dynac_box_num(%s)", v);
+  case TY_LIST: case TY_OBJ: return arena_printf(E->m->a, "Py_NewRef(%s)", v);
+  case TY_NONE: return "Py_NewRef(Py_None)";
+  case TY_BUF: return arena_printf(E->m->a, "Py_NewRef(%s->obj)", v);
+  case TY_TUPLE: return arena_printf(E->m->a, "dynac_box_%s(&%s)", t->code, v);
+  case TY_NP: return arena_printf(E->m->a, "dynac_box_np_%s(%s)", np_name(t->fmt), v);
+  default: return arena_printf(E->m->a, "dynac_box_bool(%s)", v);
+  }
+}
+
+/* C type of a buffer item of format `fmt`. */
+const char *item_ctype(char fmt) {
+  switch (fmt) {
+  case 'd': return "double";
+  case 'f': return "float";
+  case 'q': return "long long";
+  case 'Q': return "unsigned long long";
+  case 'l': return "long";
+  case 'L': return "unsigned long";
+  case 'i': return "int";
+  case 'I': return "unsigned int";
+  case 'h': return "short";
+  case 'H': return "unsigned short";
+  case 'b': return "signed char";
+  case 'B': return "unsigned char";
+  default: return "bool";
+  }
+}
+
+const char *c_item_type(char fmt) { return item_ctype(fmt); }
+
+/* dynac_view_acquire's kind letter: the buffer kind, 'N' for a 2-D ndarray. */
+char view_kind(const type *t) { return t->ndim == 2 ? 'N' : t->buf_kind; }
+
+/* The function that unboxes a borrowed element of type t into `out`, nonzero
+ * when the object is not one (see dynac.h's dynac_elem_*). */
+const char *elem_fn(module *m, const type *t) {
+  switch (t->kind) {
+  case TY_FLOAT: return "dynac_elem_float";
+  case TY_INT: return "dynac_elem_int";
+  case TY_BOOL: return "dynac_elem_bool";
+  case TY_NUM: return "dynac_elem_num";
+  case TY_LIST: return "dynac_elem_list";
+  case TY_OBJ: return "dynac_elem_obj";
+  case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);
+  case TY_NP: return arena_printf(m->a, "dynac_elem_np_%s", np_name(t->fmt));
+  case TY_NONE: return "dynac_elem_none";
+  case TY_BUF: return "dynac_elem_view";
+  default: return NULL;
+  }
+}
+
+const char *box_fn(module *m, const type *t) {
+  switch (t->kind) {
+  case TY_NP: return arena_printf(m->a, "dynac_box_np_%s", np_name(t->fmt));
+  case TY_LIST: case TY_OBJ: return "Py_NewRef";
+  case TY_INT: return "dynac_box_int";
+  case TY_FLOAT: return "dynac_box_float";
+  case TY_NUM: return "dynac_box_num";
+  case TY_BOOL: return "dynac_box_bool";
+  case TY_NONE: return "dynac_box_none";
+  case TY_BUF: return "dynac_box_view";
+  default: return NULL;
+  }
+}

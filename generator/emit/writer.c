@@ -1,0 +1,181 @@
+/* writer.c: the C writer every emit file shares: templates and their holes,
+ * lines at the current indentation, temporaries, C names, string and float
+ * literals, the comment that heads each statement with its Python line.
+ */
+#include "emit.h"
+
+/* ---- templates ------------------------------------------------------------ */
+char *read_template(const emit_opts *o, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", o->templates_dir, name);
+  char *text = read_text_file(path);
+  if (!text) diag_plain("cannot read template %s; is DYNAC_TEMPLATES right?", path);
+  return text;
+}
+
+/* Copies `tpl` to `out`, replacing each hole with its value; the value's
+ * later lines get the hole's indentation. */
+bool fill(const char *tpl, const hole *holes, int nholes, strbuf *out) {
+  const char *p = tpl;
+  while (*p) {
+    const char *h = strstr(p, "/*@ ");
+    if (!h) { sb_puts(out, p); break; }
+    const char *e = strstr(h, " @*/");
+    if (!e) { sb_puts(out, p); break; }
+    sb_putn(out, p, (size_t)(h - p));
+    const char *ls = h;
+    while (ls > tpl && ls[-1] != '\n') ls--;
+    size_t indent = 0;
+    while (ls + indent < h && (ls[indent] == ' ' || ls[indent] == '\t')) indent++;
+    bool found = false;
+    for (int i = 0; i < nholes; i++) {
+      if (strlen(holes[i].name) == (size_t)(e - h - 4) && !strncmp(holes[i].name, h + 4, (size_t)(e - h - 4))) {
+        found = true;
+        for (const char *v = holes[i].value; *v; v++) {
+          sb_putn(out, v, 1);
+          if (*v == '\n' && v[1] && v[1] != '\n') sb_putn(out, ls, indent);
+        }
+      }
+    }
+    if (!found) { diag_plain("template hole '%.*s' has no value", (int)(e - h - 4), h + 4); return false; }
+    p = e + 4;
+  }
+  return true;
+}
+
+/* ---- C names and types ---------------------------------------------------- */
+const char *c_type(const type *t) {
+  switch (t->kind) {
+  case TY_INT: return "int64_t";
+  case TY_FLOAT: return "double";
+  case TY_BOOL: return "bool";
+  case TY_NONE: return "bool"; /* None: no value to hold (always false) */
+  case TY_NUM: return "dynac_num";
+  case TY_LIST: case TY_OBJ: return "PyObject *";
+  case TY_BUF: return "const dynac_view *";
+  case TY_NP: return t->fmt == 'd' ? "double" : t->fmt == 'f' ? "float" : t->fmt == '?' ? "bool"
+                                                                          : "int64_t";
+  case TY_TUPLE: return t->cname;
+  default: return "void";
+  }
+}
+
+/* Tuple types used by the emitted code; their structs go before the kernels. */
+const type *used_tuples[512];
+int n_used_tuples;
+void note_type(const type *t) {
+  if (t->kind == TY_LIST) { note_type(t->elts[0]); return; }
+  if (t->kind != TY_TUPLE) return;
+  for (int i = 0; i < n_used_tuples; i++) if (used_tuples[i] == t) return;
+  for (int i = 0; i < t->n; i++) note_type(t->elts[i]);
+  if (n_used_tuples < 512) used_tuples[n_used_tuples++] = t;
+}
+
+void line(em *E, const char *fmt, ...) {
+  strbuf text = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&text, fmt, ap); /* never cut: names can be long (nested tuple types) */
+  va_end(ap);
+  for (const char *p = text.data ? text.data : ""; ; p++) { /* each line of it indented */
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    for (int i = 0; i < E->indent; i++) sb_puts(E->b, "  ");
+    sb_putn(E->b, p, n);
+    sb_puts(E->b, "\n");
+    if (!nl) break;
+    p = nl;
+  }
+  sb_free(&text);
+}
+
+const char *tmpvar(em *E, const type *t) {
+  note_type(t);
+  const char *name = arena_printf(E->m->a, "t%d", ++E->tmp);
+  if (t->kind == TY_OBJ) line(E, "DYNAC_OBJ %s = NULL; /* owned, released leaving the block */", name);
+  else if (t->kind == TY_TUPLE || t->kind == TY_NUM) line(E, "%s %s = {0};", c_type(t), name);
+  else line(E, "%s %s = 0;", c_type(t), name); /* set before use; 0 keeps -Wmaybe-uninitialized quiet */
+  return name;
+}
+
+/* Does list local i hold a reference of its own? In an instance that
+ * builds lists a rebinding may release a list's last reference, so its
+ * list locals own theirs (DYNAC_OBJ), except parameters it never rebinds
+ * (the caller holds those). */
+bool owned_list_local(const inst *in, int i) {
+  return in->builds_lists && in->local_ty[i]->kind == TY_LIST &&
+         (i >= in->fn->nparams || block_binds(in->fn->body, i));
+}
+
+const char *local_name(em *E, int i) { return arena_printf(E->m->a, "l_%s", E->in->fn->local_cnames[i]); }
+
+/* The source line for a comment: no comment terminators, trimmed. */
+static const char *comment_text(module *m, int ln) {
+  int len;
+  const char *s = source_line(&m->p.src, ln, &len);
+  while (len > 0 && (*s == ' ' || *s == '\t')) { s++; len--; }
+  strbuf b = {0};
+  for (int i = 0; i < len; i++) {
+    if (s[i] == '*' && i + 1 < len && s[i + 1] == '/') { sb_puts(&b, "* /"); i++; continue; }
+    if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') { sb_puts(&b, "/ *"); i++; continue; }
+    sb_putn(&b, s + i, 1);
+  }
+  char *r = arena_strdup(m->a, b.data ? b.data : "");
+  sb_free(&b);
+  return r;
+}
+
+const char *basename_of(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+void source_comment(em *E, srcpos pos) {
+  E->cur_line = pos.line;
+  line(E, "/* %s:%d: %s */", basename_of(E->m->path), pos.line, comment_text(E->m, pos.line));
+  if (E->line_directives) sb_printf(E->b, "#line %d \"%s\"\n", pos.line, E->m->path);
+}
+
+const char *float_literal(em *E, double f) {
+  if (isinf(f)) return f > 0 ? "HUGE_VAL" : "(-HUGE_VAL)";
+  if (isnan(f)) return signbit(f) ? "(-NAN)" : "NAN";
+  char buf[64];
+  for (int prec = 15; prec <= 17; prec++) { /* the shortest spelling that round-trips */
+    snprintf(buf, sizeof buf, "%.*g", prec, f);
+    if (strtod(buf, NULL) == f) break;
+  }
+  if (!strpbrk(buf, ".en")) strcat(buf, ".0");
+  return arena_strdup(E->m->a, buf);
+}
+
+const char *slot_ref(em *E, slot *s) {
+  return arena_printf(E->m->a, "dynac__slots[%d]", s->index);
+}
+
+/* A value kept in a temporary, so it is evaluated once (a local or a
+ * temporary is used as it is: nothing between evaluation and use rebinds it). */
+const char *keep(em *E, const char *v, const type *t) {
+  bool name = (v[0] == 'l' && v[1] == '_') || v[0] == 't';
+  for (const char *p = v + 1; name && *p; p++) name = isalnum((unsigned char)*p) || *p == '_';
+  return name ? v : keep_always(E, v, t);
+}
+const char *keep_always(em *E, const char *v, const type *t) {
+  const char *k = tmpvar(E, t);
+  line(E, t->kind == TY_OBJ ? "%s = Py_NewRef(%s); /* owned like every object temporary */"
+                            : "%s = %s;", k, v);
+  return k;
+}
+
+const char *c_string(module *m, const char *s) {
+  strbuf b = {0};
+  sb_puts(&b, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') sb_printf(&b, "\\%c", *s);
+    else if ((unsigned char)*s < 32) sb_printf(&b, "\\%03o", (unsigned char)*s);
+    else sb_putn(&b, s, 1);
+  }
+  sb_puts(&b, "\"");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
