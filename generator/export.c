@@ -144,8 +144,7 @@ static void check_expr(xctx *X, expr *e) {
              "in Python", name), "compute its result before the call and pass it in");
     else if (e->u.call.kind == CALLEE_METHOD)
       refuse(X, e->pos, arena_printf(X->m->a, "list.%s() needs Python lists", name), NULL);
-    else if ((e->u.call.kind == CALLEE_MATH && !strcmp(math_return_kind(name, e->u.call.n), "api")) ||
-             (e->u.call.kind == CALLEE_BUILTIN && !strcmp(name, "round") && e->u.call.n == 2))
+    else if (e->u.call.op && !e->u.call.op->native) /* the operation table says */
       refuse(X, e->pos, arena_printf(X->m->a, "%s() with these arguments runs through the "
              "Python C API", name), NULL);
   }

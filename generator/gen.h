@@ -151,6 +151,38 @@ bool ty_is_number(const type *t);   /* int, float, bool, int | float: Python num
 bool ty_is_scalar(const type *t);   /* a Python number or a numpy scalar */
 bool ty_holds_object(const type *t); /* object, or a list or tuple holding one */
 
+/* ops.c: the operation table (one row per builtin, math function or
+ * constant, list method; per arity where arities differ in kind). */
+typedef enum op_family { OPS_BUILTIN, OPS_MATH, OPS_METHOD } op_family;
+typedef enum op_id {
+  OPI_ABS, OPI_MIN, OPI_MAX, OPI_INT, OPI_FLOAT, OPI_BOOL, OPI_ROUND, OPI_ROUND_DIGITS,
+  OPI_DIVMOD, OPI_POW, OPI_LEN, OPI_SUM,
+  OPI_MATH_CONST,    /* math.pi: a float value */
+  OPI_MATH_LIBM,     /* helper: the libm function, behind dynac_libm_1/2 */
+  OPI_MATH_LIBM_OVF, /* the same, and it can overflow (a range error) */
+  OPI_MATH_CPYTHON,  /* helper: dynac.h's copy of CPython's own wrapper */
+  OPI_MATH_SCALE,    /* x * helper (degrees, radians) */
+  OPI_MATH_TO_INT,   /* floor/ceil/trunc: helper the rounding (NULL: none), then int */
+  OPI_MATH_TEST,     /* isnan/isinf/isfinite: helper the C99 macro */
+  OPI_MATH_API,      /* called through the C API: CPython's own algorithm */
+  OPI_APPEND, OPI_POP, OPI_INSERT,
+} op_id;
+typedef struct op_row {
+  op_family family;
+  const char *name;
+  op_id id;
+  int min_args, max_args; /* max -2: any number; both -1: a constant */
+  char result;            /* 'f' float, 'i' int, 'b' bool; 0: infer.c's rule for the id */
+  bool native;            /* plain C; else the Python C API (dynac export refuses it) */
+  const char *helper;     /* C name the id's emit rule uses (see op_id) */
+} op_row;
+/* The row of `name` in `family` taking nargs arguments (-1: any row of that
+ * name, constants included), or NULL: not an operation of the kernel language. */
+const op_row *ops_find(op_family family, const char *name, int nargs);
+bool ops_is_math_const(const char *name);    /* math.pi, math.inf, ... */
+bool ops_is_math_function(const char *name); /* math.sqrt, ... at some arity */
+const type *ops_result_type(const op_row *r); /* NULL: infer.c's rule */
+
 /* ---- IR ----------------------------------------------------------------- */
 typedef enum binop {
   OP_ADD, OP_SUB, OP_MUL, OP_TRUEDIV, OP_FLOORDIV, OP_MOD, OP_POW,
@@ -236,6 +268,8 @@ typedef struct expr {
     struct {
       calleekind kind;
       const char *name;         /* builtin or math function name */
+      const op_row *op;         /* CALLEE_BUILTIN/MATH/METHOD: its row (NULL: a math
+                                   function called with arguments no row takes) */
       slot *callee_slot;        /* guard slot of the callee */
       struct func *fn;          /* CALLEE_MODULE_FN */
       struct inst *inst;        /* CALLEE_MODULE_FN: typed callee (per instance) */
@@ -502,12 +536,13 @@ int constant_truth(const expr *e);
 /* Does control never pass the end of `s` (return, raise, or an `if` whose
  * live branches all end so, as typed for the instance last typed)? */
 bool ends_flow(const stmt *s);
+/* Is `e` (an EX_CALL) the operation `id` of the table (ops.c)? */
+bool ops_call_is(const expr *e, op_id id);
 /* Is this method call (CALLEE_METHOD, arguments typed) made through the C
  * API: on an object, or on a list with an object index (pop/insert)? */
 bool method_via_api(const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
-const char *math_return_kind(const char *name, int nargs);
 
 /* ---- analyses (analysis/): pure functions of the IR and its types ------- */
 

@@ -13,55 +13,6 @@
 
 #include <string.h>
 
-/* ---- math: what is compiled natively, what goes through the C API ------ */
-typedef struct mathfn {
-  const char *name;
-  int nargs;          /* -1: constant */
-  char result;        /* 'f' float, 'i' int, 'b' bool */
-  bool native;        /* inline C (libm); else a call through the C API */
-} mathfn;
-
-static const mathfn math_table[] = {
-    {"pi", -1, 'f', true}, {"e", -1, 'f', true}, {"tau", -1, 'f', true},
-    {"inf", -1, 'f', true}, {"nan", -1, 'f', true},
-    {"sqrt", 1, 'f', true}, {"exp", 1, 'f', true}, {"log", 1, 'f', true},
-    {"log2", 1, 'f', true}, {"log10", 1, 'f', true}, {"sin", 1, 'f', true},
-    {"cos", 1, 'f', true}, {"tan", 1, 'f', true}, {"asin", 1, 'f', true},
-    {"acos", 1, 'f', true}, {"atan", 1, 'f', true}, {"sinh", 1, 'f', true},
-    {"cosh", 1, 'f', true}, {"tanh", 1, 'f', true}, {"fabs", 1, 'f', true},
-    {"degrees", 1, 'f', true}, {"radians", 1, 'f', true},
-    {"atan2", 2, 'f', true}, {"copysign", 2, 'f', true}, {"fmod", 2, 'f', true},
-    {"pow", 2, 'f', true},
-    {"floor", 1, 'i', true}, {"ceil", 1, 'i', true}, {"trunc", 1, 'i', true},
-    {"isnan", 1, 'b', true}, {"isinf", 1, 'b', true}, {"isfinite", 1, 'b', true},
-    /* CPython has its own algorithms for these, or they take ints: call them. */
-    {"log", 2, 'f', false}, {"hypot", 2, 'f', false}, {"gamma", 1, 'f', false},
-    {"lgamma", 1, 'f', false}, {"erf", 1, 'f', false}, {"erfc", 1, 'f', false},
-    {"expm1", 1, 'f', false}, {"log1p", 1, 'f', false}, {"asinh", 1, 'f', false},
-    {"acosh", 1, 'f', false}, {"atanh", 1, 'f', false}, {"cbrt", 1, 'f', false},
-    {"exp2", 1, 'f', false}, {"ldexp", 2, 'f', false}, {"remainder", 2, 'f', false},
-    {"nextafter", 2, 'f', false}, {"ulp", 1, 'f', false},
-    {"gcd", 2, 'i', false}, {"lcm", 2, 'i', false}, {"isqrt", 1, 'i', false},
-    {"factorial", 1, 'i', false}, {"comb", 2, 'i', false}, {"perm", 2, 'i', false},
-    {NULL, 0, 0, false}};
-
-static const mathfn *math_lookup(const char *name, int nargs) {
-  for (const mathfn *f = math_table; f->name; f++)
-    if (!strcmp(f->name, name) && (nargs < 0 || f->nargs == nargs || f->nargs < 0)) return f;
-  return NULL;
-}
-
-/* "const" for constants, "native"/"api" for functions; NULL if unknown. */
-const char *math_return_kind(const char *name, int nargs) {
-  const mathfn *f = math_lookup(name, nargs);
-  if (!f) return NULL;
-  return f->nargs < 0 ? "const" : f->native ? "native" : "api";
-}
-
-static const type *math_result(char r) {
-  return r == 'f' ? &ty_float : r == 'i' ? &ty_int : &ty_bool;
-}
-
 /* ---- instances ----------------------------------------------------------- */
 typedef struct ctx {
   module *m;
@@ -281,7 +232,7 @@ static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const ty
  * numbers: sum starts from the int 0, so a float list sums to an int when
  * empty (int | float). */
 static const type *type_len_sum(ctx *c, expr *e, const type *a) {
-  bool is_len = !strcmp(e->u.call.name, "len");
+  bool is_len = ops_call_is(e, OPI_LEN);
   if (is_len && (a->kind == TY_LIST || a->kind == TY_BUF || a->kind == TY_TUPLE)) return &ty_int;
   if (is_len && a->kind == TY_OBJ) { /* PyObject_Length: __len__ may run */
     generic_op(c);
@@ -340,7 +291,7 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
   const char *name = e->u.call.name;
   const type *vt = at[e->u.call.n - 1];
   expr *recv = e->u.call.args[0];
-  if (strcmp(name, "append") && strcmp(name, "insert")) {
+  if (!ops_call_is(e, OPI_APPEND) && !ops_call_is(e, OPI_INSERT)) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
     return &ty_conflict;
   }
@@ -373,8 +324,8 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
     return &ty_conflict;
   }
   c->in->effectful = true;
-  if (!strcmp(name, "append")) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
-  if (!strcmp(name, "insert")) {
+  if (ops_call_is(e, OPI_APPEND)) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
+  if (ops_call_is(e, OPI_INSERT)) {
     if (at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
       fail(c, e->pos, "list.insert() with an index that is not an int");
       return &ty_conflict;
@@ -465,10 +416,12 @@ static const type *type_subscript(ctx *c, expr *e) {
 
 /* Builtins compiled for a numpy scalar argument: abs (same dtype, not
  * bool_), int, float, bool, and min/max of one type. */
-static bool np_builtin_ok(const char *name, const type *t) {
-  if (!strcmp(name, "abs")) return t->fmt != '?';
-  return !strcmp(name, "int") || !strcmp(name, "float") || !strcmp(name, "bool") ||
-         !strcmp(name, "min") || !strcmp(name, "max");
+static bool np_builtin_ok(const op_row *op, const type *t) {
+  switch (op->id) {
+  case OPI_ABS: return t->fmt != '?';
+  case OPI_INT: case OPI_FLOAT: case OPI_BOOL: case OPI_MIN: case OPI_MAX: return true;
+  default: return false;
+  }
 }
 
 static const type *type_call(ctx *c, expr *e) {
@@ -476,7 +429,7 @@ static const type *type_call(ctx *c, expr *e) {
   const type *at[64];
   if (n > 64) { fail(c, e->pos, "too many arguments"); return &ty_conflict; }
   bool unknown = false;
-  bool truth_arg = e->u.call.kind == CALLEE_BUILTIN && !strcmp(e->u.call.name, "bool");
+  bool truth_arg = e->u.call.kind == CALLEE_BUILTIN && ops_call_is(e, OPI_BOOL);
   for (int i = 0; i < n; i++) {
     at[i] = type_expr(c, e->u.call.args[i], truth_arg);
     if (at[i]->kind == TY_UNKNOWN) unknown = true;
@@ -549,52 +502,51 @@ static const type *type_call(ctx *c, expr *e) {
     }
     return type_api_call(c, e, at);
   }
-  if (e->u.call.kind == CALLEE_BUILTIN && n == 1 && (!strcmp(name, "len") || !strcmp(name, "sum")))
+  const op_row *op = e->u.call.op;
+  if (e->u.call.kind == CALLEE_BUILTIN && op && (op->id == OPI_LEN || op->id == OPI_SUM))
     return type_len_sum(c, e, at[0]);
   for (int i = 0; i < n; i++)
     if (!ty_is_scalar(at[i]) || (at[i]->kind == TY_NP && e->u.call.kind == CALLEE_BUILTIN &&
-                                 !np_builtin_ok(name, at[i]))) {
+                                 op && !np_builtin_ok(op, at[i]))) {
       fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
       return &ty_conflict;
     }
   if (e->u.call.kind == CALLEE_MATH) {
-    const mathfn *mf = math_lookup(name, n);
-    if (!mf) {
+    if (!op) {
       fail(c, e->pos, arena_printf(c->m->a, "math.%s() with %d arguments", name, n));
       return &ty_conflict;
     }
-    if (!strcmp(name, "trunc") && at[0]->kind == TY_NP && at[0]->fmt != 'd') {
+    if (op->id == OPI_MATH_TO_INT && !op->helper && at[0]->kind == TY_NP && at[0]->fmt != 'd') {
       fail(c, e->pos, arena_printf(c->m->a, "math.trunc() of a %s raises TypeError (no __trunc__)",
                                    ty_python_name(c->m->a, at[0])));
       return &ty_conflict;
     }
-    if ((!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) &&
-        at[0]->kind != TY_FLOAT)
-      return &ty_int;
-    if (mf->result == 'i' && !mf->native)
+    if (op->id == OPI_MATH_TO_INT) return &ty_int;
+    if (op->result == 'i' && !op->native)
       for (int i = 0; i < n; i++)
         if (at[i]->kind == TY_FLOAT || (at[i]->kind == TY_NP && np_is_float(at[i]->fmt))) {
           fail(c, e->pos, arena_printf(c->m->a, "math.%s() of a float raises TypeError", name));
           return &ty_conflict;
         }
-    return math_result(mf->result);
+    return ops_result_type(op);
   }
-  /* builtins */
-  if (!strcmp(name, "abs") && n == 1) return at[0]->kind == TY_NP ? at[0] : num_promote(at[0]);
-  if (!strcmp(name, "int") && n == 1) return &ty_int;
-  if (!strcmp(name, "float") && n == 1) return &ty_float;
-  if (!strcmp(name, "bool") && n <= 1) return &ty_bool;
-  if (!strcmp(name, "round") && n == 1) return &ty_int;
-  if (!strcmp(name, "round") && n == 2) {
+  if (!op) {
+    fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
+    return &ty_conflict;
+  }
+  /* builtins: the table's result type, or their own rule */
+  if (ops_result_type(op)) return ops_result_type(op);
+  switch (op->id) {
+  case OPI_ABS: return at[0]->kind == TY_NP ? at[0] : num_promote(at[0]);
+  case OPI_ROUND_DIGITS:
     if (at[1]->kind == TY_FLOAT) { fail(c, e->pos, "round() with a float ndigits"); return &ty_conflict; }
     return num_promote(at[0]);
-  }
-  if (!strcmp(name, "divmod") && n == 2) {
+  case OPI_DIVMOD: {
     const type *t = binop_type(c, e, OP_FLOORDIV, at[0], at[1]);
     const type *el[2] = {t, t};
     return ty_tuple(c->m->a, 2, el);
   }
-  if ((!strcmp(name, "min") || !strcmp(name, "max")) && n >= 2) {
+  case OPI_MIN: case OPI_MAX: {
     const type *j = at[0];
     for (int i = 1; i < n; i++) j = ty_join(j, at[i]);
     if (j->kind == TY_NUM) return &ty_num; /* the winner's own type, known at run time */
@@ -606,8 +558,10 @@ static const type *type_call(ctx *c, expr *e) {
       }
     return at[0];
   }
-  fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
-  return &ty_conflict;
+  default:
+    fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
+    return &ty_conflict;
+  }
 }
 
 /* -x, +x, ~x of a numpy scalar: its own dtype (~ of a bool_ is `not`). */
@@ -1210,7 +1164,7 @@ bool method_via_api(const expr *e) {
   const expr *const *a = (const expr *const *)e->u.call.args;
   return a[0]->ty->kind == TY_OBJ ||
          (a[0]->ty->kind == TY_LIST && e->u.call.n >= 2 && a[1]->ty->kind == TY_OBJ &&
-          strcmp(e->u.call.name, "append"));
+          !ops_call_is(e, OPI_APPEND));
 }
 
 /* A root specialisation that takes an object takes its int arguments as

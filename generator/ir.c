@@ -310,13 +310,11 @@ static expr *lower_float(lower *L, TSNode n) {
   return e;
 }
 
-static const char *const builtin_calls[] = {"abs", "min", "max", "int", "float", "bool",
-                                            "round", "divmod", "pow", "len", "sum", NULL};
-
+/* Does `name` here mean a builtin of the operation table (no local or
+ * module global hides it)? */
 static bool is_builtin_call(lower *L, const char *name) {
   if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name)) return false;
-  for (const char *const *b = builtin_calls; *b; b++) if (!strcmp(*b, name)) return true;
-  return false;
+  return ops_find(OPS_BUILTIN, name, -1) != NULL;
 }
 
 /* identifier: a local, a module constant, or a value from math. */
@@ -335,7 +333,7 @@ static expr *lower_identifier(lower *L, TSNode n) {
     return e;
   }
   const char *attr = scope_math_from(L->m, name);
-  if (attr && !strcmp(math_return_kind(attr, -1), "const")) {
+  if (attr && ops_is_math_const(attr)) {
     expr *e = new_expr(L, EX_GLOBAL, n);
     e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, name, attr, &ty_float, NULL, -1);
     return e;
@@ -697,15 +695,17 @@ static expr *lower_call(lower *L, TSNode n) {
   char *fname = text(L, fnode);
   if (node_is(fnode, "identifier")) {
     const char *mattr = resolve_local(L, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
-    if (mattr && strcmp(math_return_kind(mattr, -1), "const")) {
+    if (mattr && ops_is_math_function(mattr)) {
       e->u.call.kind = CALLEE_MATH;
       e->u.call.name = mattr;
+      e->u.call.op = ops_find(OPS_MATH, mattr, e->u.call.n);
       e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, fname, mattr, NULL, NULL, -1);
       return e;
     }
     if (is_builtin_call(L, fname)) {
       e->u.call.kind = CALLEE_BUILTIN;
       e->u.call.name = fname;
+      e->u.call.op = ops_find(OPS_BUILTIN, fname, e->u.call.n);
       e->u.call.callee_slot = ir_slot(L->m, SLOT_BUILTIN, fname, NULL, NULL, NULL, -1);
       return e;
     }
@@ -714,17 +714,19 @@ static expr *lower_call(lower *L, TSNode n) {
     char *oname = text(L, obj);
     char *attr = text(L, child_by_field(fnode, "attribute"));
     if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
-        scope_is_math_module(L->m, oname) && math_return_kind(attr, -1) &&
-        strcmp(math_return_kind(attr, -1), "const")) {
+        scope_is_math_module(L->m, oname) && ops_is_math_function(attr)) {
       slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
       e->u.call.kind = CALLEE_MATH;
       e->u.call.name = attr;
+      e->u.call.op = ops_find(OPS_MATH, attr, e->u.call.n);
       e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, NULL, NULL, ms->index);
       return e;
     }
-    if ((!strcmp(attr, "append") && e->u.call.n == 1) || (!strcmp(attr, "pop") && e->u.call.n <= 1) ||
-        (!strcmp(attr, "insert") && e->u.call.n == 2))
+    const op_row *method = ops_find(OPS_METHOD, attr, e->u.call.n);
+    if (method) {
+      e->u.call.op = method;
       return lower_method_call(L, obj, e, attr);
+    }
   }
   if (node_is(fnode, "identifier") && resolve_local(L, fname) >= 0) { /* key(x): a local's value */
     e = lower_method_call(L, fnode, e, fname);
@@ -752,8 +754,7 @@ static expr *lower_attribute(lower *L, TSNode n) {
   }
   if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
       scope_is_math_module(L->m, oname)) {
-    const char *k = math_return_kind(attr, -1);
-    if (k && !strcmp(k, "const")) {
+    if (ops_is_math_const(attr)) {
       slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
       expr *e = new_expr(L, EX_GLOBAL, n);
       e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, &ty_float, NULL, ms->index);
@@ -1445,6 +1446,7 @@ static stmt *own_append(lower *L, TSNode n, int result, expr *elt) {
   expr *call = new_expr(L, EX_CALL, n);
   call->u.call.kind = CALLEE_METHOD;
   call->u.call.name = "append";
+  call->u.call.op = ops_find(OPS_METHOD, "append", 1);
   call->u.call.own_list = true;
   call->u.call.n = 2;
   call->u.call.args = arena_alloc(L->m->a, 2 * sizeof(expr *));

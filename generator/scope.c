@@ -68,7 +68,7 @@ static const type *const_type(module *m, TSNode n) {
     TSNode obj = child_by_field(n, "object");
     char *attr = node_text(m->a, &m->p, child_by_field(n, "attribute"));
     if (node_is(obj, "identifier") && scope_is_math_module(m, node_text(m->a, &m->p, obj)) &&
-        math_return_kind(attr, -1) && !strcmp(math_return_kind(attr, -1), "const"))
+        ops_is_math_const(attr))
       return &ty_float;
     return NULL;
   }
@@ -146,7 +146,7 @@ static void scope_import_from(module *m, TSNode n) {
     } else {
       continue; /* wildcard: names unknown; reads of them resolve as builtins/globals */
     }
-    if (is_math && math_return_kind(attr, -1)) {
+    if (is_math && ops_find(OPS_MATH, attr, -1)) {
       int k = m->nmath_from;
       const char **names = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));
       const char **attrs = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));

@@ -38,8 +38,7 @@ static void reads_expr(reads *R, expr *e) {
   if (R->read || !e) return;
   if (is_param(e, R->p)) { R->read = true; return; }
   if (e->kind == EX_ATTR && is_param(e->u.sub.obj, R->p)) return; /* shape, ndim, size */
-  if (e->kind == EX_CALL && e->u.call.kind == CALLEE_BUILTIN && !strcmp(e->u.call.name, "len") &&
-      e->u.call.n == 1 && is_param(e->u.call.args[0], R->p))
+  if (e->kind == EX_CALL && e->u.call.kind == CALLEE_BUILTIN && ops_call_is(e, OPI_LEN) && is_param(e->u.call.args[0], R->p))
     return;
   if (e->kind == EX_LISTCOMP) reads_block(R, e->u.comp.loop);
   ir_each_subexpr(e, reads_sub, R);

@@ -43,85 +43,77 @@ static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   return res;
 }
 
+/* math.NAME(...) by its row of the operation table (ops.c). */
 static const char *emit_math(em *E, expr *e) {
-  const char *name = e->u.call.name;
-  const char *kind = math_return_kind(name, e->u.call.n);
-  slot *s = e->u.call.callee_slot;
-  if (!strcmp(kind, "api"))
-    return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, s)));
+  const op_row *op = e->u.call.op;
+  if (op->id == OPI_MATH_API)
+    return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, e->u.call.callee_slot)));
   expr *a0 = e->u.call.args[0];
   const char *x = emit_arg(E, e, 0);
-  if (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) {
+  if (op->id == OPI_MATH_TO_INT) {
     if (a0->ty->kind == TY_NUM)
-      return checked(E, &ty_int, !strcmp(name, "floor") ? "dynac_num_floor" : !strcmp(name, "ceil")
-                     ? "dynac_num_ceil" : "dynac_num_to_int", x, NULL);
+      return checked(E, &ty_int, !op->helper ? "dynac_num_to_int" : !strcmp(op->helper, "floor")
+                     ? "dynac_num_floor" : "dynac_num_ceil", x, NULL);
     if (a0->ty->kind != TY_FLOAT && a0->ty->kind != TY_NP) return as_int(E, x, a0->ty);
     x = as_double(E, x, a0->ty); /* numpy scalars: through float(), as math does */
     const char *t = tmpvar(E, &ty_int);
-    if (!strcmp(name, "trunc")) deopt_if(E, NULL, NULL, "dynac_float_to_int(%s, &%s)", x, t);
-    else deopt_if(E, NULL, NULL, "dynac_float_to_int(%s(%s), &%s)", name, x, t);
+    if (!op->helper) deopt_if(E, NULL, NULL, "dynac_float_to_int(%s, &%s)", x, t);
+    else deopt_if(E, NULL, NULL, "dynac_float_to_int(%s(%s), &%s)", op->helper, x, t);
     return t;
   }
   const char *xd = as_double(E, x, a0->ty);
-  if (!strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite"))
-    return arena_printf(E->m->a, "(bool)%s(%s)", name, xd);
-  if (!strcmp(name, "degrees")) return arena_printf(E->m->a, "(%s * (180.0 / M_PI))", xd);
-  if (!strcmp(name, "radians")) return arena_printf(E->m->a, "(%s * (M_PI / 180.0))", xd);
+  if (op->id == OPI_MATH_TEST) return arena_printf(E->m->a, "(bool)%s(%s)", op->helper, xd);
+  if (op->id == OPI_MATH_SCALE) return arena_printf(E->m->a, "(%s * %s)", xd, op->helper);
   const char *t = tmpvar(E, &ty_float);
   if (e->u.call.n == 1) {
-    bool cpython_wrapper = !strcmp(name, "log") || !strcmp(name, "log2") || !strcmp(name, "log10");
-    if (cpython_wrapper) line(E, "%s = dynac_math_%s(%s);", t, name, xd);
-    else line(E, "%s = dynac_libm_1(%s, %s);", t, name, xd);
-    static const char *const can_overflow[] = {"exp", "exp2", "expm1", "cosh", "sinh", "gamma",
-                                               "lgamma"};
-    int ovf = 0;
-    for (size_t i = 0; i < sizeof can_overflow / sizeof *can_overflow; i++)
-      ovf |= !strcmp(name, can_overflow[i]);
-    deopt_if(E, NULL, "math domain/range error", "dynac_math_check1(%s, %s, %d)", xd, t, ovf);
+    if (op->id == OPI_MATH_CPYTHON) line(E, "%s = %s(%s);", t, op->helper, xd);
+    else line(E, "%s = dynac_libm_1(%s, %s);", t, op->helper, xd);
+    deopt_if(E, NULL, "math domain/range error", "dynac_math_check1(%s, %s, %d)", xd, t,
+             op->id == OPI_MATH_LIBM_OVF);
     return t;
   }
   const char *y = emit_arg(E, e, 1);
   const char *yd = as_double(E, y, e->u.call.args[1]->ty);
-  if (!strcmp(name, "copysign")) line(E, "%s = dynac_libm_2(copysign, %s, %s);", t, xd, yd);
-  else line(E, "%s = dynac_math_%s(%s, %s);", t, name, xd, yd); /* CPython's own rules */
+  if (op->id == OPI_MATH_CPYTHON) line(E, "%s = %s(%s, %s);", t, op->helper, xd, yd);
+  else line(E, "%s = dynac_libm_2(%s, %s, %s);", t, op->helper, xd, yd);
   deopt_if(E, NULL, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
        xd, yd, t);
   return t;
 }
 
 static const char *emit_builtin(em *E, expr *e) {
-  const char *name = e->u.call.name;
+  op_id id = e->u.call.op->id;
   int n = e->u.call.n;
-  if (!strcmp(name, "round") && n == 2)
+  if (!e->u.call.op->native)
     return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, e->u.call.callee_slot)));
-  if (!strcmp(name, "bool") && n == 0) return "false";
+  if (id == OPI_BOOL && n == 0) return "false";
   expr *a0 = e->u.call.args[0];
   const char *x = emit_arg(E, e, 0);
   const type *t0 = a0->ty;
-  if (t0->kind == TY_NUM && (!strcmp(name, "abs") || !strcmp(name, "int") || !strcmp(name, "round")))
-    return checked(E, !strcmp(name, "abs") ? &ty_num : &ty_int, !strcmp(name, "abs") ? "dynac_num_abs"
-                   : !strcmp(name, "int") ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
-  if (t0->kind == TY_NP && !strcmp(name, "abs")) {
+  if (t0->kind == TY_NUM && (id == OPI_ABS || id == OPI_INT || id == OPI_ROUND))
+    return checked(E, id == OPI_ABS ? &ty_num : &ty_int, id == OPI_ABS ? "dynac_num_abs"
+                   : id == OPI_INT ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
+  if (t0->kind == TY_NP && id == OPI_ABS) {
     if (np_is_float(t0->fmt)) return arena_printf(E->m->a, "(%s)fabs(%s)", c_type(t0), x);
     const char *r = tmpvar(E, t0);
     deopt_if(E, NULL, "numpy: abs() wraps", "dynac_int_abs(%s, &%s) || !dynac_np_fits(%s, '%c')", x, r,
              r, t0->fmt);
     return r;
   }
-  if (t0->kind == TY_NP && np_is_float(t0->fmt) && !strcmp(name, "int"))
+  if (t0->kind == TY_NP && np_is_float(t0->fmt) && id == OPI_INT)
     return checked(E, &ty_int, "dynac_float_to_int", as_double(E, x, t0), NULL);
-  if (!strcmp(name, "abs")) {
+  if (id == OPI_ABS) {
     if (t0->kind == TY_FLOAT) return arena_printf(E->m->a, "fabs(%s)", x);
     return checked(E, &ty_int, "dynac_int_abs", as_int(E, x, t0), NULL);
   }
-  if (!strcmp(name, "int") || !strcmp(name, "round")) {
+  if (id == OPI_INT || id == OPI_ROUND) {
     if (t0->kind != TY_FLOAT) return as_int(E, x, t0);
-    return checked(E, &ty_int, !strcmp(name, "int") ? "dynac_float_to_int" : "dynac_float_round",
+    return checked(E, &ty_int, id == OPI_INT ? "dynac_float_to_int" : "dynac_float_round",
                    x, NULL);
   }
-  if (!strcmp(name, "float")) return as_double(E, x, t0);
-  if (!strcmp(name, "bool")) return truth(E, x, t0);
-  if (!strcmp(name, "divmod")) {
+  if (id == OPI_FLOAT) return as_double(E, x, t0);
+  if (id == OPI_BOOL) return truth(E, x, t0);
+  if (id == OPI_DIVMOD) {
     const type *et = e->ty->elts[0];
     const char *y = emit_arg(E, e, 1);
     const type *t1 = e->u.call.args[1]->ty;
@@ -142,7 +134,7 @@ static const char *emit_builtin(em *E, expr *e) {
     return res;
   }
   /* min / max: the first of the extreme values, as CPython's loop keeps it */
-  bool is_max = !strcmp(name, "max");
+  bool is_max = id == OPI_MAX;
   const char *res = tmpvar(E, e->ty);
   line(E, "%s = %s;", res, convert(E, x, t0, e->ty));
   for (int i = 1; i < n; i++) {
@@ -202,14 +194,14 @@ static const char *emit_opaque_call(em *E, expr *e) {
 static const char *emit_len_sum(em *E, expr *e) {
   expr *a = e->u.call.args[0];
   const char *obj = emit_arg(E, e, 0);
-  if (!strcmp(e->u.call.name, "len") && a->ty->kind == TY_OBJ) { /* __len__ may run */
+  if (ops_call_is(e, OPI_LEN) && a->ty->kind == TY_OBJ) { /* __len__ may run */
     const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
     note_effect(E);
     line(E, "if (%s < 0) return dynac_traceback_here(%s);", n, where(E));
     return arena_printf(E->m->a, "(int64_t)%s", n);
   }
-  if (!strcmp(e->u.call.name, "len"))
+  if (ops_call_is(e, OPI_LEN))
     return a->ty->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", a->ty->n)
                                    : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, a->ty));
   obj = keep(E, obj, a->ty);
@@ -269,7 +261,7 @@ static const char *emit_method(em *E, expr *e) {
   if (method_via_api(e)) return emit_object_call(E, e);
   const type *et = lt->elts[0];
   const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
-  if (!strcmp(e->u.call.name, "insert")) {
+  if (ops_call_is(e, OPI_INSERT)) {
     const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
     const char *v = emit_expr(E, e->u.call.args[2]);
     line(E, "{");
@@ -289,7 +281,7 @@ static const char *emit_method(em *E, expr *e) {
          box_value(E, v, e->u.call.args[1]->ty), where(E));
     return "0";
   }
-  if (!strcmp(e->u.call.name, "append")) {
+  if (ops_call_is(e, OPI_APPEND)) {
     const char *v = emit_expr(E, e->u.call.args[1]);
     line(E, "{");
     E->indent++;
@@ -379,8 +371,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
   if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);
-  if (e->u.call.kind == CALLEE_BUILTIN &&
-      (!strcmp(e->u.call.name, "len") || !strcmp(e->u.call.name, "sum")))
+  if (ops_call_is(e, OPI_LEN) || ops_call_is(e, OPI_SUM))
     return emit_len_sum(E, e);
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
