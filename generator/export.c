@@ -21,6 +21,7 @@
 typedef struct xctx {
   module *m;
   func *fn;              /* the function being checked, for diagnostics */
+  const inst *in;        /* its specialisation whose types are checked */
   const char **slot_value; /* [nslots]: C initialiser of each constant a kernel reads */
   bool ok;
 } xctx;
@@ -135,7 +136,7 @@ static void check_expr(xctx *X, expr *e);
 static void check_sub(void *X, expr *e) { check_expr(X, e); }
 static void check_expr(xctx *X, expr *e) {
   if (!e || !X->ok) return;
-  if (e->ty) check_type(X, e->ty, e->pos, "this value"); /* new lists are refused as lists */
+  check_type(X, ty_of(X->in, e), e->pos, "this value"); /* new lists are refused as lists */
   if (e->kind == EX_GLOBAL) check_slot(X, e->u.global, e->pos);
   if (e->kind == EX_CALL) {
     const char *name = e->u.call.name ? e->u.call.name : "?";
@@ -215,8 +216,10 @@ static bool check_inst(xctx *X, inst *in, bool *need, inst **all, int nall) {
     check_type(X, in->args[i], f->pos, arena_printf(X->m->a, "parameter '%s'", f->params[i]));
   check_type(X, in->ret, f->pos, "the result");
   if (X->ok) {
-    infer_retype(X->m, in);
+    const inst *outer = X->in;
+    X->in = in;
     check_block(X, f->body);
+    X->in = outer;
   }
   for (int i = 0; X->ok && i < in->ncallees; i++) check_inst(X, in->callees[i], need, all, nall);
   X->fn = saved;
@@ -377,7 +380,8 @@ bool export_module(module *m, const emit_opts *eo, const export_opts *xo) {
   int k = 0;
   for (inst *in = m->insts; in; in = in->next_all) all[k++] = in;
   bool *need = arena_alloc(m->a, (size_t)nall + 1);
-  xctx X = {m, NULL, arena_alloc(m->a, sizeof(char *) * (size_t)(m->nslots + 1)), true};
+  xctx X = {.m = m, .slot_value = arena_alloc(m->a, sizeof(char *) * (size_t)(m->nslots + 1)),
+            .ok = true};
   bool ok = true;
   for (int i = 0; i < xo->nfunctions; i++)
     if (!scope_find_func(m, xo->functions[i])) {

@@ -241,7 +241,8 @@ typedef enum exkind {
 typedef struct expr {
   exkind kind;
   srcpos pos;
-  const type *ty; /* set by infer.c for the instance being typed */
+  int id;         /* unique in its function (< func.nexprs): its index in each
+                     specialisation's side tables (inst.types) */
   slot *guard;    /* a builtin this expression stands for (float("inf"), pow), or NULL */
   union {
     int64_t i;
@@ -252,9 +253,7 @@ typedef struct expr {
     struct { binop op; struct expr *l, *r; bool inplace; } bin; /* inplace: from x op= v */
     struct { unop op; struct expr *a; } un;
     struct expr *not_arg;
-    struct { int n; struct expr **operands; cmpop *ops;
-             int folded; } cmp; /* n operands; folded (`is None`, per instance typed):
-                                   -1 decided when it runs, 0 false, 1 true */
+    struct { int n; struct expr **operands; cmpop *ops; } cmp; /* n operands */
     struct { bool is_and; struct expr *l, *r; } boolop;
     struct { struct expr *cond, *then, *orelse; } ifexp;
     struct { int n; struct expr **elts; } tuple;
@@ -272,7 +271,6 @@ typedef struct expr {
                                    function called with arguments no row takes) */
       slot *callee_slot;        /* guard slot of the callee */
       struct func *fn;          /* CALLEE_MODULE_FN */
-      struct inst *inst;        /* CALLEE_MODULE_FN: typed callee (per instance) */
       const type *ret;          /* CALLEE_OPAQUE: the callee's return annotation, or NULL */
       bool own_list;            /* a comprehension's append to the list it builds: nothing
                                    else sees that list yet, so the write is not logged */
@@ -375,6 +373,7 @@ typedef struct func {
   int nregions;            /* emit/module.c: regions found */
   int nlocals;             /* params first, then other assigned names, then versions and
                               the hidden locals of comprehensions */
+  int nexprs;              /* expressions lowered (expr.id < nexprs) */
   int nbase;               /* locals [0, nbase): the function's own names (cur_after's
                               index) */
   int locals_cap;          /* ir.c: room in locals/local_cnames */
@@ -403,10 +402,20 @@ typedef struct func {
 } func;
 
 /* A kernel instance: one function typed for one tuple of argument types. */
+/* What infer found for one specialisation, per expression of its function
+ * (indexed by expr.id): written by infer.c alone, read by every phase after
+ * it (analyses, emit, export, explain, ir). Owned by the instance. */
+typedef struct typing {
+  const type **ty;      /* each expression's type (&ty_unknown: not typed) */
+  signed char *folded;  /* `x is None`: -2 not yet known, -1 decided when it runs, 0, 1 */
+  struct inst **callee; /* a call of a module function: the callee's instance */
+} typing;
+
 typedef struct inst {
   func *fn;
   const type **args;
   const type **local_ty;
+  typing types;            /* per expression (ty_of) */
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
   bool ok;
@@ -434,6 +443,9 @@ typedef struct inst {
                               compiled (NULL: it is) */
   int ntop;
 } inst;
+
+/* The type of expression e in specialisation `in` (infer.c's side table). */
+static inline const type *ty_of(const inst *in, const expr *e) { return in->types.ty[e->id]; }
 
 typedef struct modconst {   /* module-level NAME = <constant expression> */
   const char *name;
@@ -524,23 +536,22 @@ extern const struct gb_registry {
 const struct gb_registry *gb_lookup(const char *type);
 
 void infer_module(module *m);                   /* infer.c */
-void infer_retype(module *m, inst *in); /* re-sets expr types for emitting `in` */
 /* Does `in` take objects (an argument of type object, or a list or tuple
  * holding them)? Its cache entry accepts any such argument: typed entries
  * go first (DYNAC_ENTRY_GENERIC). */
 bool takes_objects(const inst *in);
-/* The truth of a condition as typed for the instance last typed (infer_retype):
- * 1 or 0 when its types decide it (`x is None`, `not ...`, True), -1 when it
- * is decided as it runs, -2 while a type is still unknown (typing only). */
-int constant_truth(const expr *e);
+/* The truth of a condition as specialisation `in` types it: 1 or 0 when
+ * its types decide it (`x is None`, `not ...`, True), -1 when it is decided
+ * as it runs, -2 while a type is still unknown (typing only). */
+int constant_truth(const inst *in, const expr *e);
 /* Does control never pass the end of `s` (return, raise, or an `if` whose
- * live branches all end so, as typed for the instance last typed)? */
-bool ends_flow(const stmt *s);
+ * live branches all end so, as `in` types them)? */
+bool ends_flow(const inst *in, const stmt *s);
 /* Is `e` (an EX_CALL) the operation `id` of the table (ops.c)? */
 bool ops_call_is(const expr *e, op_id id);
 /* Is this method call (CALLEE_METHOD, arguments typed) made through the C
  * API: on an object, or on a list with an object index (pop/insert)? */
-bool method_via_api(const expr *e);
+bool method_via_api(const inst *in, const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 
@@ -610,7 +621,7 @@ bool *store_only_views(arena *a, const module *m, const inst *in);
 typedef struct shape_fact { const char *path; int local; int n; bool exact; } shape_fact;
 typedef struct shape_plan { shape_fact facts[SHAPE_MAX_FACTS]; int n; } shape_plan;
 /* Can loop `s` be versioned so? (its body keeps every list's shape) */
-bool shape_plan_for(arena *a, const stmt *s, shape_plan *plan);
+bool shape_plan_for(arena *a, const inst *in, const stmt *s, shape_plan *plan);
 /* The loops over a list local inside loop `outer` (whose whole body keeps
  * every shape) that one test before `outer` proves: false when none. */
 #define SHAPE_MAX_LOOPS 8
@@ -619,7 +630,7 @@ typedef struct shape_nest {
   shape_plan *plans[SHAPE_MAX_LOOPS];
   int n;
 } shape_nest;
-bool shape_nest_for(arena *a, const stmt *outer, shape_nest *nest);
+bool shape_nest_for(arena *a, const inst *in, const stmt *outer, shape_nest *nest);
 const shape_plan *shape_nest_plan(const shape_nest *nest, const stmt *loop); /* NULL: not one */
 /* Are a tuple type's leaves floats and lists of floats? */
 bool shape_tuple_plain(const type *t);

@@ -13,6 +13,9 @@
 
 #include <string.h>
 
+/* Reads of the side tables of the instance being typed (c->in). */
+#define TY(e) ty_of(c->in, (e))
+
 /* ---- instances ----------------------------------------------------------- */
 typedef struct ctx {
   module *m;
@@ -311,7 +314,7 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
-  if (method_via_api(e)) return type_api_call(c, e, at); /* its index may be any object */
+  if (method_via_api(c->in, e)) return type_api_call(c, e, at); /* its index may be any object */
   if (lt->kind == TY_LIST && lt->elts[0]->kind == TY_UNKNOWN) return type_first_append(c, e, at);
   if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
     fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
@@ -475,7 +478,7 @@ static const type *type_call(ctx *c, expr *e) {
       }
     }
     inst *callee = get_inst(c->m, f, at);
-    e->u.call.inst = callee;
+    c->in->types.callee[e->id] = callee;
     if (!callee) { fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
     if (!callee->ok && !callee->typing) {
       strbuf sig = {0};
@@ -579,15 +582,15 @@ static const type *np_unary_type(ctx *c, expr *e, const type *a) {
 /* x is None / x is not None: decided by x's type (folded) unless x is an
  * object, whose identity is compared when it runs. */
 static const type *type_is_none(ctx *c, expr *e) {
-  e->u.cmp.folded = -1;
+  c->in->types.folded[e->id] = -1;
   if (e->u.cmp.n != 2) {
     fail(c, e->pos, "a comparison chain with 'is'");
     return &ty_conflict;
   }
   expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
   const type *t = type_expr(c, x, false);
-  if (t->kind == TY_UNKNOWN) { e->u.cmp.folded = -2; return &ty_unknown; } /* not yet known */
-  if (t->kind != TY_OBJ) e->u.cmp.folded = (t->kind == TY_NONE) == (e->u.cmp.ops[0] == CMP_IS);
+  if (t->kind == TY_UNKNOWN) { c->in->types.folded[e->id] = -2; return &ty_unknown; } /* not yet known */
+  if (t->kind != TY_OBJ) c->in->types.folded[e->id] = (t->kind == TY_NONE) == (e->u.cmp.ops[0] == CMP_IS);
   return &ty_bool;
 }
 
@@ -639,15 +642,15 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   return mixed ? &ty_bool : res;
 }
 
-int constant_truth(const expr *e) {
+int constant_truth(const inst *in, const expr *e) {
   if (e->kind == EX_BOOL) return e->u.b;
   if (e->kind == EX_NOT) {
-    int k = constant_truth(e->u.not_arg);
+    int k = constant_truth(in, e->u.not_arg);
     return k >= 0 ? !k : k;
   }
   if (e->kind == EX_COMPARE && e->u.cmp.n == 2 &&
       (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT))
-    return e->u.cmp.folded;
+    return in->types.folded[e->id];
   return -1;
 }
 
@@ -774,17 +777,17 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   if (truth && t->kind == TY_BUF && t->buf_kind == 'n')
     fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
   if (e->guard) c->in->slots_used[e->guard->index] = true;
-  e->ty = t;
+  c->in->types.ty[e->id] = t;
   return t;
 }
 
 static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
   if (tg->sub) { /* obj[index] = value: an element store */
     const type *et = type_expr(c, tg->sub, false);
-    const type *ct = tg->sub->u.sub.obj->ty;
+    const type *ct = TY(tg->sub->u.sub.obj);
     if (et->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
     if (ct->kind == TY_TUPLE) { fail(c, pos, "tuples do not support item assignment"); return; }
-    if (ct->kind == TY_OBJ || tg->sub->u.sub.index->ty->kind == TY_OBJ) {
+    if (ct->kind == TY_OBJ || TY(tg->sub->u.sub.index)->kind == TY_OBJ) {
       fail(c, pos, "an element store into an object or with an object index");
       return;
     }
@@ -913,12 +916,12 @@ static void type_stmt(ctx *c, stmt *s) {
       }
       expr fake = {.pos = s->pos};
       const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
-      if (s->u.aug.sub->u.sub.obj->ty->kind == TY_TUPLE) {
+      if (TY(s->u.aug.sub->u.sub.obj)->kind == TY_TUPLE) {
         fail(c, s->pos, "tuples do not support item assignment");
         break;
       }
       c->in->effectful = true;
-      if (res->kind != TY_CONFLICT) storable(c, s->pos, s->u.aug.sub->u.sub.obj->ty, res);
+      if (res->kind != TY_CONFLICT) storable(c, s->pos, TY(s->u.aug.sub->u.sub.obj), res);
       break;
     }
     const type *l = c->in->local_ty[s->u.aug.local];
@@ -948,7 +951,7 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */
     type_cond(c, s->u.if_.cond);
-    int k = constant_truth(s->u.if_.cond);
+    int k = constant_truth(c->in, s->u.if_.cond);
     if (k != 0 && k != -2) type_block(c, s->u.if_.then);
     if (k != 1 && k != -2) type_block(c, s->u.if_.orelse);
     break;
@@ -986,15 +989,15 @@ static void type_stmt(ctx *c, stmt *s) {
   }
 }
 
-static bool falls_through(stmt *s);
+static bool falls_through(const inst *in, stmt *s);
 
-bool ends_flow(const stmt *s) {
+bool ends_flow(const inst *in, const stmt *s) {
   if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
   if (s->kind != ST_IF) return false; /* loops included: a break may leave them */
-  int k = constant_truth(s->u.if_.cond);
-  if (k == 1) return !falls_through(s->u.if_.then);
-  if (k == 0) return !falls_through(s->u.if_.orelse);
-  return s->u.if_.orelse && !falls_through(s->u.if_.then) && !falls_through(s->u.if_.orelse);
+  int k = constant_truth(in, s->u.if_.cond);
+  if (k == 1) return !falls_through(in, s->u.if_.then);
+  if (k == 0) return !falls_through(in, s->u.if_.orelse);
+  return s->u.if_.orelse && !falls_through(in, s->u.if_.then) && !falls_through(in, s->u.if_.orelse);
 }
 
 /* Statements after one that ends the flow (`if key is None: return ...`
@@ -1002,13 +1005,13 @@ bool ends_flow(const stmt *s) {
 static void type_block(ctx *c, stmt *s) {
   for (; s; s = s->next) {
     type_stmt(c, s);
-    if (ends_flow(s)) break;
+    if (ends_flow(c->in, s)) break;
   }
 }
 
 /* Can control reach the end of this block? (conservative: may say yes) */
-static bool falls_through(stmt *s) {
-  for (; s; s = s->next) if (ends_flow(s)) return false;
+static bool falls_through(const inst *in, stmt *s) {
+  for (; s; s = s->next) if (ends_flow(in, s)) return false;
   return true;
 }
 
@@ -1049,7 +1052,7 @@ static void type_inst(module *m, inst *in) {
   }
   c.strict = true;
   type_body(&c);
-  if (falls_through(in->fn->body)) in->ret_may_be_none = true;
+  if (falls_through(in, in->fn->body)) in->ret_may_be_none = true;
   for (int i = 0; i < in->fn->nlocals; i++) {
     if (in->local_ty[i]->kind == TY_CONFLICT) fail(&c, in->fn->pos, "a local has no single type");
     if (ty_is_container(in->local_ty[i])) in->containers = true;
@@ -1101,6 +1104,10 @@ static inst *get_inst(module *m, func *f, const type **args) {
   memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
   in->local_ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < f->nlocals; i++) in->local_ty[i] = i < f->nparams ? args[i] : &ty_unknown;
+  in->types.ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nexprs + 1));
+  for (int i = 0; i < f->nexprs; i++) in->types.ty[i] = &ty_unknown;
+  in->types.folded = arena_alloc(m->a, (size_t)(f->nexprs + 1));
+  in->types.callee = arena_alloc(m->a, sizeof(inst *) * (size_t)(f->nexprs + 1));
   in->ret = &ty_unknown;
   in->ok = true;
   in->cname = inst_cname(m, f, args);
@@ -1137,13 +1144,17 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
   callees C = {in, out, n, cap};
   ir_each_subexpr(e, collect_callees_sub, &C);
   if (e->kind == EX_LISTCOMP) collect_callees_block(in, e->u.comp.loop, out, n, cap);
-  if (e->kind == EX_CALL && e->u.call.inst) {
-    for (int i = 0; i < *n; i++) if (out[i] == e->u.call.inst) return;
-    if (*n < cap) out[(*n)++] = e->u.call.inst;
+  inst *callee = e->kind == EX_CALL ? in->types.callee[e->id] : NULL;
+  if (callee) {
+    for (int i = 0; i < *n; i++) if (out[i] == callee) return;
+    if (*n < cap) out[(*n)++] = callee;
   }
 }
 
-void infer_retype(module *m, inst *in) {
+/* The final typing of a compiled instance, once every instance's verdict
+ * is known: its side tables (in->types) as every later phase reads them.
+ * Only the tables change; the verdict stands. */
+static void retype_final(module *m, inst *in) {
   ctx c = {m, in, true, -1, NULL};
   bool ok = in->ok;
   const char *f = in->fail;
@@ -1151,7 +1162,7 @@ void infer_retype(module *m, inst *in) {
   in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(in->ntop + 1));
   type_body(&c);
   in->top_fail = saved;
-  in->ok = ok; /* retyping only restores expr->ty; the verdict stands */
+  in->ok = ok;
   in->fail = f;
 }
 
@@ -1160,10 +1171,10 @@ bool takes_objects(const inst *in) {
   return false;
 }
 
-bool method_via_api(const expr *e) {
+bool method_via_api(const inst *in, const expr *e) {
   const expr *const *a = (const expr *const *)e->u.call.args;
-  return a[0]->ty->kind == TY_OBJ ||
-         (a[0]->ty->kind == TY_LIST && e->u.call.n >= 2 && a[1]->ty->kind == TY_OBJ &&
+  return ty_of(in, a[0])->kind == TY_OBJ ||
+         (ty_of(in, a[0])->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
           !ops_call_is(e, OPI_APPEND));
 }
 
@@ -1275,7 +1286,7 @@ void infer_module(module *m) {
   /* Transitive slot sets and callee lists (fixpoint over the call graph). */
   for (inst *in = m->insts; in; in = in->next_all) {
     if (!in->ok) continue;
-    infer_retype(m, in);
+    retype_final(m, in);
     inst *buf[256];
     int n = 0;
     collect_callees_block(in, in->fn->body, buf, &n, 256);

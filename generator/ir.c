@@ -264,7 +264,7 @@ static expr *new_expr(lower *L, exkind k, TSNode n) {
   expr *e = arena_alloc(L->m->a, sizeof *e);
   e->kind = k;
   e->pos = node_pos(n);
-  e->ty = &ty_unknown;
+  e->id = L->f->nexprs++;
   return e;
 }
 

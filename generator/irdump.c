@@ -22,13 +22,15 @@ typedef struct dumper {
   module *m;
   func *f;
   FILE *out;
-  bool typed; /* expression types are this specialisation's (infer_retype) */
+  const inst *in; /* the specialisation whose types are printed (NULL: untyped IR) */
 } dumper;
 
 static void dump_expr(dumper *D, const expr *e);
 
 static void dump_type(dumper *D, const expr *e) {
-  if (D->typed && e->ty) fprintf(D->out, ":%s", ty_python_name(D->m->a, e->ty));
+  const type *t = D->in ? ty_of(D->in, e) : NULL;
+  if (t && t->kind != TY_UNKNOWN) fprintf(D->out, ":%s", ty_python_name(D->m->a, t));
+  /* unknown: code this specialisation never reaches (after `if b is None: return`) */
 }
 
 static const char *local_name(dumper *D, int v) {
@@ -268,8 +270,7 @@ int cmd_ir(options *o, const profile *prof) {
       int n = 0;
       for (inst *in = f->insts; in; in = in->next_root) {
         if (!in->ok) continue;
-        infer_retype(m, in);
-        D.typed = true;
+        D.in = in;
         printf("%s (%s:%d) specialisation %s\n", f->qualname, m->path, f->firstlineno,
                spec_text(m, in));
         dump_block(&D, f->body, 0);
@@ -278,7 +279,7 @@ int cmd_ir(options *o, const profile *prof) {
       if (!n) { /* no typed instance: the IR as lowered, without types */
         printf("%s (%s:%d) untyped: %s\n", f->qualname, m->path, f->firstlineno,
                f->not_compiled ? f->not_compiled : "no specialisation compiles");
-        D.typed = false;
+        D.in = NULL;
         dump_block(&D, f->body, 0);
       }
     }

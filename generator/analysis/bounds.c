@@ -15,6 +15,8 @@
  */
 #include "../gen.h"
 
+#define TY(e) ty_of(S->in, (e)) /* the specialisation being analysed */
+
 bool target_binds(const target *t, int loc) {
   if (!t->is_tuple) return !t->sub && t->local == loc;
   for (int i = 0; i < t->n; i++) if (target_binds(t->elts[i], loc)) return true;
@@ -64,7 +66,7 @@ static bool invariant_atom(const scan *S, const expr *e) {
 /* An atom, or atom + - * atom: what the test before the loop computes. */
 static bool invariant(const scan *S, const expr *e) {
   if (e->kind == EX_BINOP && (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL))
-    return e->ty->kind == TY_INT && invariant_atom(S, e->u.bin.l) && invariant_atom(S, e->u.bin.r);
+    return TY(e)->kind == TY_INT && invariant_atom(S, e->u.bin.l) && invariant_atom(S, e->u.bin.r);
   return invariant_atom(S, e);
 }
 /* a * v (or v * a, or v itself) with `a` a constant: sets *a. */
@@ -80,7 +82,7 @@ static bool scaled_var(const scan *S, const expr *e, int64_t *a) {
 static bool affine(const scan *S, expr *e, proven_index *p) {
   p->b = NULL;
   p->neg = false;
-  if (e->ty->kind != TY_INT) return false;
+  if (TY(e)->kind != TY_INT) return false;
   if (scaled_var(S, e, &p->a)) return p->a != 0;
   if (e->kind != EX_BINOP || (e->u.bin.op != OP_ADD && e->u.bin.op != OP_SUB)) return false;
   expr *l = e->u.bin.l, *r = e->u.bin.r;
@@ -102,8 +104,8 @@ static void scan_expr(scan *S, expr *e);
 static void scan_subscript(scan *S, expr *e) {
   const expr *obj = e->u.sub.obj;
   if (obj->kind != EX_LOCAL || obj->u.local >= S->in->fn->nparams || !S->views[obj->u.local]) return;
-  const type *t = obj->ty;
-  if (t->kind != TY_BUF || e->u.sub.index->ty->kind == TY_OBJ) return;
+  const type *t = TY(obj);
+  if (t->kind != TY_BUF || TY(e->u.sub.index)->kind == TY_OBJ) return;
   int ndim = t->ndim == 2 ? 2 : 1;
   for (int d = 0; d < ndim && S->n < S->cap; d++) {
     expr *pos = ndim == 2 ? e->u.sub.index->u.tuple.elts[d] : e->u.sub.index;

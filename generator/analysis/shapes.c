@@ -20,6 +20,8 @@
 
 #include "../gen.h"
 
+#define TY(e) ty_of(in, (e)) /* the specialisation being analysed */
+
 /* Are a tuple type's leaves floats and lists of floats (a shape the test
  * covers and the untested field loads, dynac_fields_*, can read)? */
 bool shape_tuple_plain(const type *t) {
@@ -32,65 +34,69 @@ bool shape_tuple_plain(const type *t) {
   return true;
 }
 
-static bool keeps_expr(const expr *e);
-static void keeps_sub(void *ok, expr *e) { if (!keeps_expr(e)) *(bool *)ok = false; }
+static bool keeps_expr(const inst *in, const expr *e);
+typedef struct keeps_walk { const inst *in; bool ok; } keeps_walk;
+static void keeps_sub(void *w, expr *e) {
+  keeps_walk *K = w;
+  if (!keeps_expr(K->in, e)) K->ok = false;
+}
 /* Evaluating `e` changes no list's length or item types and runs no
  * Python code (builtins and math functions of numbers only). */
-static bool keeps_expr(const expr *e) {
+static bool keeps_expr(const inst *in, const expr *e) {
   if (e->kind == EX_LIST || e->kind == EX_LISTCOMP || e->kind == EX_SLICE) return false;
-  if (e->ty->kind == TY_OBJ) return false;
+  if (TY(e)->kind == TY_OBJ) return false;
   if (e->kind == EX_CALL && ((e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) ||
-                             e->ty->kind == TY_LIST))
+                             TY(e)->kind == TY_LIST))
     return false;
-  bool ok = true;
-  ir_each_subexpr((expr *)e, keeps_sub, &ok);
-  return ok;
+  keeps_walk K = {in, true};
+  ir_each_subexpr((expr *)e, keeps_sub, &K);
+  return K.ok;
 }
 
 /* A store of a value of type `vt` to obj[...] that keeps every shape: an
  * item of a buffer, or a float into a list of floats. */
-static bool keeps_store(const expr *sub, const type *vt) {
-  const type *ot = sub->u.sub.obj->ty;
-  if (!keeps_expr(sub->u.sub.obj) || !keeps_expr(sub->u.sub.index)) return false;
+static bool keeps_store(const inst *in, const expr *sub, const type *vt) {
+  const type *ot = TY(sub->u.sub.obj);
+  if (!keeps_expr(in, sub->u.sub.obj) || !keeps_expr(in, sub->u.sub.index)) return false;
   if (ot->kind == TY_BUF) return true;
   return ot->kind == TY_LIST && ot->elts[0]->kind == TY_FLOAT && vt->kind == TY_FLOAT;
 }
-static bool keeps_target(const target *t, const type *vt) {
+static bool keeps_target(const inst *in, const target *t, const type *vt) {
   if (t->is_tuple) return false; /* unpacking into items: not worth a case */
-  return !t->sub || keeps_store(t->sub, vt);
+  return !t->sub || keeps_store(in, t->sub, vt);
 }
 /* A loop target that binds locals only (no item stores). */
 static bool binds_locals(const target *t) {
   for (int i = 0; t->is_tuple && i < t->n; i++) if (!binds_locals(t->elts[i])) return false;
   return !t->sub;
 }
-static bool keeps_opt(const expr *e) { return !e || keeps_expr(e); }
+static bool keeps_opt(const inst *in, const expr *e) { return !e || keeps_expr(in, e); }
 
 /* Does block `b` (an innermost loop's body) keep every list's shape? */
-static bool keeps_loop(const stmt *s);
-static bool keeps_block(const stmt *b) {
+static bool keeps_loop(const inst *in, const stmt *s);
+static bool keeps_block(const inst *in, const stmt *b) {
   for (const stmt *s = b; s; s = s->next) {
     switch (s->kind) {
     case ST_ASSIGN:
-      if (!keeps_expr(s->u.assign.value)) return false;
+      if (!keeps_expr(in, s->u.assign.value)) return false;
       for (int i = 0; i < s->u.assign.ntargets; i++)
-        if (!keeps_target(s->u.assign.targets[i], s->u.assign.value->ty)) return false;
+        if (!keeps_target(in, s->u.assign.targets[i], TY(s->u.assign.value))) return false;
       break;
     case ST_AUGASSIGN:
-      if (!keeps_expr(s->u.aug.value)) return false;
-      if (s->u.aug.sub && !keeps_store(s->u.aug.sub, binop_result(s->u.aug.op, s->u.aug.sub->ty,
-                                                                    s->u.aug.value->ty)))
+      if (!keeps_expr(in, s->u.aug.value)) return false;
+      if (s->u.aug.sub && !keeps_store(in, s->u.aug.sub, binop_result(s->u.aug.op, TY(s->u.aug.sub),
+                                                                    TY(s->u.aug.value))))
         return false;
       break;
-    case ST_RETURN: if (s->u.ret && !keeps_expr(s->u.ret)) return false; break;
+    case ST_RETURN: if (s->u.ret && !keeps_expr(in, s->u.ret)) return false; break;
     case ST_IF:
-      if (!keeps_expr(s->u.if_.cond) || !keeps_block(s->u.if_.then) || !keeps_block(s->u.if_.orelse))
+      if (!keeps_expr(in, s->u.if_.cond) || !keeps_block(in, s->u.if_.then) || !keeps_block(in, s->u.if_.orelse))
         return false;
       break;
-    case ST_EXPR: if (!keeps_expr(s->u.expr)) return false; break;
+    case ST_EXPR: if (!keeps_expr(in, s->u.expr)) return false; break;
     case ST_RAISE: if (s->u.raise_.arg) return false; break;
     case ST_BREAK: case ST_CONTINUE: case ST_PASS: break;
-    case ST_WHILE: case ST_FOR_RANGE: case ST_FOR_ITER: if (!keeps_loop(s)) return false; break;
+    case ST_WHILE: case ST_FOR_RANGE: case ST_FOR_ITER: if (!keeps_loop(in, s)) return false; break;
     default: return false; /* interpreted code */
     }
   }
@@ -98,12 +104,12 @@ static bool keeps_block(const stmt *b) {
 }
 
 /* A loop whose bounds, iterables, target and blocks keep every shape. */
-static bool keeps_loop(const stmt *s) {
+static bool keeps_loop(const inst *in, const stmt *s) {
   if (s->kind == ST_WHILE)
-    return keeps_expr(s->u.while_.cond) && keeps_block(s->u.while_.body) && keeps_block(s->u.while_.orelse);
-  for (int i = 0; i < s->u.for_.niters; i++) if (!keeps_expr(s->u.for_.iters[i])) return false;
-  return keeps_opt(s->u.for_.start) && keeps_opt(s->u.for_.stop) && keeps_opt(s->u.for_.step) &&
-         binds_locals(s->u.for_.tgt) && keeps_block(s->u.for_.body) && keeps_block(s->u.for_.orelse);
+    return keeps_expr(in, s->u.while_.cond) && keeps_block(in, s->u.while_.body) && keeps_block(in, s->u.while_.orelse);
+  for (int i = 0; i < s->u.for_.niters; i++) if (!keeps_expr(in, s->u.for_.iters[i])) return false;
+  return keeps_opt(in, s->u.for_.start) && keeps_opt(in, s->u.for_.stop) && keeps_opt(in, s->u.for_.step) &&
+         binds_locals(s->u.for_.tgt) && keeps_block(in, s->u.for_.body) && keeps_block(in, s->u.for_.orelse);
 }
 
 typedef struct plan_walk {
@@ -167,18 +173,19 @@ static bool plan_target(plan_walk *W, const target *t, const type *ty, const cha
   return true;
 }
 
-bool shape_plan_for(arena *a, const stmt *s, shape_plan *plan) {
+bool shape_plan_for(arena *a, const inst *in, const stmt *s, shape_plan *plan) {
   plan->n = 0;
   if (s->kind != ST_FOR_ITER || s->u.for_.how != 'i' || s->u.for_.niters != 1 || s->u.for_.has_else)
     return false;
-  const type *lt = s->u.for_.iters[0]->ty, *it = lt->kind == TY_LIST ? lt->elts[0] : NULL;
-  if (!it || it->kind != TY_TUPLE || !shape_tuple_plain(it) || !keeps_block(s->u.for_.body)) return false;
+  const type *lt = TY(s->u.for_.iters[0]), *it = lt->kind == TY_LIST ? lt->elts[0] : NULL;
+  if (!it || it->kind != TY_TUPLE || !shape_tuple_plain(it) || !keeps_block(in, s->u.for_.body)) return false;
   plan_walk W = {a, s->u.for_.body, plan};
   return plan_target(&W, s->u.for_.tgt, it, "");
 }
 
 typedef struct nest_walk {
   arena *a;
+  const inst *in;
   const stmt *outer;
   shape_nest *nest;
 } nest_walk;
@@ -194,7 +201,7 @@ static void nest_block(nest_walk *W, const stmt *b) {
     if (s->kind == ST_FOR_ITER && s->u.for_.niters == 1 && s->u.for_.iters[0]->kind == EX_LOCAL &&
         fixed_in(W->outer, s->u.for_.iters[0]->u.local)) {
       shape_plan *p = arena_alloc(W->a, sizeof *p);
-      if (shape_plan_for(W->a, s, p)) {
+      if (shape_plan_for(W->a, W->in, s, p)) {
         W->nest->loops[W->nest->n] = s;
         W->nest->plans[W->nest->n++] = p;
       }
@@ -208,12 +215,12 @@ static void nest_block(nest_walk *W, const stmt *b) {
   }
 }
 
-bool shape_nest_for(arena *a, const stmt *outer, shape_nest *nest) {
+bool shape_nest_for(arena *a, const inst *in, const stmt *outer, shape_nest *nest) {
   nest->n = 0;
   if ((outer->kind != ST_WHILE && outer->kind != ST_FOR_RANGE && outer->kind != ST_FOR_ITER) ||
-      !keeps_loop(outer))
+      !keeps_loop(in, outer))
     return false;
-  nest_walk W = {a, outer, nest};
+  nest_walk W = {a, in, outer, nest};
   nest_block(&W, outer->kind == ST_WHILE ? outer->u.while_.body : outer->u.for_.body);
   return nest->n > 0;
 }

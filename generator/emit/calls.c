@@ -15,7 +15,7 @@ static const char *emit_arg(em *E, expr *e, int i) {
   expr *a = e->u.call.args[i];
   const char *v = emit_expr(E, a);
   if (!E->conts || !E->effectful) return v;
-  if (is_scalar(a->ty)) v = keep(E, v, a->ty);
+  if (is_scalar(TY(a))) v = keep(E, v, TY(a));
   push_pending(E, a, v);
   return v;
 }
@@ -23,15 +23,15 @@ static const char *emit_arg(em *E, expr *e, int i) {
 static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   const char *vals[64];
   for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
-  const char *res = tmpvar(E, e->ty);
+  const char *res = tmpvar(E, TY(e));
   strbuf args = {0};
   for (int i = 0; i < e->u.call.n; i++) {
     if (i) sb_puts(&args, ", ");
-    sb_puts(&args, box_value(E, vals[i], e->u.call.args[i]->ty));
+    sb_puts(&args, box_value(E, vals[i], TY(e->u.call.args[i])));
   }
-  const char *unbox = e->ty->kind == TY_FLOAT ? "dynac_unbox_float"
-                      : e->ty->kind == TY_INT ? "dynac_unbox_int"
-                      : e->ty->kind == TY_NUM ? "dynac_unbox_num" : "dynac_unbox_bool";
+  const char *unbox = TY(e)->kind == TY_FLOAT ? "dynac_unbox_float"
+                      : TY(e)->kind == TY_INT ? "dynac_unbox_int"
+                      : TY(e)->kind == TY_NUM ? "dynac_unbox_num" : "dynac_unbox_bool";
   line(E, "{");
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
@@ -51,17 +51,17 @@ static const char *emit_math(em *E, expr *e) {
   expr *a0 = e->u.call.args[0];
   const char *x = emit_arg(E, e, 0);
   if (op->id == OPI_MATH_TO_INT) {
-    if (a0->ty->kind == TY_NUM)
+    if (TY(a0)->kind == TY_NUM)
       return checked(E, &ty_int, !op->helper ? "dynac_num_to_int" : !strcmp(op->helper, "floor")
                      ? "dynac_num_floor" : "dynac_num_ceil", x, NULL);
-    if (a0->ty->kind != TY_FLOAT && a0->ty->kind != TY_NP) return as_int(E, x, a0->ty);
-    x = as_double(E, x, a0->ty); /* numpy scalars: through float(), as math does */
+    if (TY(a0)->kind != TY_FLOAT && TY(a0)->kind != TY_NP) return as_int(E, x, TY(a0));
+    x = as_double(E, x, TY(a0)); /* numpy scalars: through float(), as math does */
     const char *t = tmpvar(E, &ty_int);
     if (!op->helper) deopt_if(E, NULL, NULL, "dynac_float_to_int(%s, &%s)", x, t);
     else deopt_if(E, NULL, NULL, "dynac_float_to_int(%s(%s), &%s)", op->helper, x, t);
     return t;
   }
-  const char *xd = as_double(E, x, a0->ty);
+  const char *xd = as_double(E, x, TY(a0));
   if (op->id == OPI_MATH_TEST) return arena_printf(E->m->a, "(bool)%s(%s)", op->helper, xd);
   if (op->id == OPI_MATH_SCALE) return arena_printf(E->m->a, "(%s * %s)", xd, op->helper);
   const char *t = tmpvar(E, &ty_float);
@@ -73,7 +73,7 @@ static const char *emit_math(em *E, expr *e) {
     return t;
   }
   const char *y = emit_arg(E, e, 1);
-  const char *yd = as_double(E, y, e->u.call.args[1]->ty);
+  const char *yd = as_double(E, y, TY(e->u.call.args[1]));
   if (op->id == OPI_MATH_CPYTHON) line(E, "%s = %s(%s, %s);", t, op->helper, xd, yd);
   else line(E, "%s = dynac_libm_2(%s, %s, %s);", t, op->helper, xd, yd);
   deopt_if(E, NULL, "math domain/range error", "dynac_math_check2(%s, %s, %s)",
@@ -89,7 +89,7 @@ static const char *emit_builtin(em *E, expr *e) {
   if (id == OPI_BOOL && n == 0) return "false";
   expr *a0 = e->u.call.args[0];
   const char *x = emit_arg(E, e, 0);
-  const type *t0 = a0->ty;
+  const type *t0 = TY(a0);
   if (t0->kind == TY_NUM && (id == OPI_ABS || id == OPI_INT || id == OPI_ROUND))
     return checked(E, id == OPI_ABS ? &ty_num : &ty_int, id == OPI_ABS ? "dynac_num_abs"
                    : id == OPI_INT ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
@@ -114,10 +114,10 @@ static const char *emit_builtin(em *E, expr *e) {
   if (id == OPI_FLOAT) return as_double(E, x, t0);
   if (id == OPI_BOOL) return truth(E, x, t0);
   if (id == OPI_DIVMOD) {
-    const type *et = e->ty->elts[0];
+    const type *et = TY(e)->elts[0];
     const char *y = emit_arg(E, e, 1);
-    const type *t1 = e->u.call.args[1]->ty;
-    const char *res = tmpvar(E, e->ty);
+    const type *t1 = TY(e->u.call.args[1]);
+    const char *res = tmpvar(E, TY(e));
     if (et->kind == TY_NUM) {
       const char *a = as_num(E, x, t0), *b = as_num(E, y, t1);
       deopt_if(E, NULL, NULL, "dynac_num_floordiv(%s, %s, &%s.v0)", a, b, res);
@@ -135,13 +135,13 @@ static const char *emit_builtin(em *E, expr *e) {
   }
   /* min / max: the first of the extreme values, as CPython's loop keeps it */
   bool is_max = id == OPI_MAX;
-  const char *res = tmpvar(E, e->ty);
-  line(E, "%s = %s;", res, convert(E, x, t0, e->ty));
+  const char *res = tmpvar(E, TY(e));
+  line(E, "%s = %s;", res, convert(E, x, t0, TY(e)));
   for (int i = 1; i < n; i++) {
     expr *ai = e->u.call.args[i];
     const char *v = emit_arg(E, e, i);
-    line(E, "if (%s) %s = %s;", cmp_values(E, is_max ? CMP_GT : CMP_LT, v, ai->ty, res, e->ty),
-         res, convert(E, v, ai->ty, e->ty));
+    line(E, "if (%s) %s = %s;", cmp_values(E, is_max ? CMP_GT : CMP_LT, v, TY(ai), res, TY(e)),
+         res, convert(E, v, TY(ai), TY(e)));
   }
   return res;
 }
@@ -153,7 +153,7 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
   int n = e->u.call.n;
   line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
   for (int i = 0; i < n; i++)
-    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], e->u.call.args[i]->ty));
+    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
   line(E, "PyObject *r = NULL;");
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
@@ -194,7 +194,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
 static const char *emit_len_sum(em *E, expr *e) {
   expr *a = e->u.call.args[0];
   const char *obj = emit_arg(E, e, 0);
-  if (ops_call_is(e, OPI_LEN) && a->ty->kind == TY_OBJ) { /* __len__ may run */
+  if (ops_call_is(e, OPI_LEN) && TY(a)->kind == TY_OBJ) { /* __len__ may run */
     const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
     note_effect(E);
@@ -202,25 +202,25 @@ static const char *emit_len_sum(em *E, expr *e) {
     return arena_printf(E->m->a, "(int64_t)%s", n);
   }
   if (ops_call_is(e, OPI_LEN))
-    return a->ty->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", a->ty->n)
-                                   : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, a->ty));
-  obj = keep(E, obj, a->ty);
-  const type *et = ty_elem(a->ty);
+    return TY(a)->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", TY(a)->n)
+                                   : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, TY(a)));
+  obj = keep(E, obj, TY(a));
+  const type *et = ty_elem(TY(a));
   bool fl = et->kind == TY_FLOAT;
   const char *acc = tmpvar(E, fl ? &ty_float : &ty_int);
   line(E, "%s = 0;", acc);
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
-  line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, a->ty), k);
+  line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, TY(a)), k);
   E->indent++;
   const positions at = {{k, NULL}, {"true", NULL}}; /* 0 <= k < len, and reads change no length */
-  const char *x = elem_read(E, obj, a->ty, &at, NULL, NULL);
+  const char *x = elem_read(E, obj, TY(a), &at, NULL, NULL);
   if (fl) line(E, "%s += %s;", acc, x);
   else fail_if(E, NULL, "int64 overflow", arena_printf(E->m->a, "dynac_int_add(%s, (int64_t)%s, &%s)",
                acc, x, acc), NULL);
   E->indent--;
   line(E, "}");
   if (!fl) return acc;
-  return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, a->ty), acc);
+  return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, TY(a)), acc);
 }
 
 /* f(args) of an object f (CALLEE_VALUE), or o.name(args) of an object o:
@@ -229,7 +229,7 @@ static const char *emit_len_sum(em *E, expr *e) {
 static const char *emit_object_call(em *E, expr *e) {
   const char *argv[64];
   for (int i = 0; i < e->u.call.n; i++)
-    argv[i] = as_obj(E, emit_expr(E, e->u.call.args[i]), e->u.call.args[i]->ty);
+    argv[i] = as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i]));
   strbuf args = {0};
   for (int i = 0; i < e->u.call.n; i++) sb_printf(&args, "%s%s", i ? ", " : "", argv[i]);
   const char *o = tmpvar(E, &ty_obj);
@@ -257,16 +257,16 @@ static const char *emit_object_call(em *E, expr *e) {
 
 /* list.append(v) / list.pop([i]) / list.insert(i, v) */
 static const char *emit_method(em *E, expr *e) {
-  const type *lt = e->u.call.args[0]->ty;
-  if (method_via_api(e)) return emit_object_call(E, e);
+  const type *lt = TY(e->u.call.args[0]);
+  if (method_via_api(E->in, e)) return emit_object_call(E, e);
   const type *et = lt->elts[0];
   const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
   if (ops_call_is(e, OPI_INSERT)) {
-    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
+    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])), &ty_int);
     const char *v = emit_expr(E, e->u.call.args[2]);
     line(E, "{");
     E->indent++;
-    line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[2]->ty));
+    line(E, "PyObject *b = %s;", box_value(E, v, TY(e->u.call.args[2])));
     line(E, "int st = dynac_list_insert(dynac__u, %s, %s, b); /* logged for undo */", l, i);
     note_effect(E);
     line(E, "Py_XDECREF(b);");
@@ -278,14 +278,14 @@ static const char *emit_method(em *E, expr *e) {
   if (e->u.call.own_list) { /* a comprehension's list: nobody else has seen it */
     const char *v = emit_expr(E, e->u.call.args[1]);
     line(E, "if (dynac_list_append_own(%s, %s) < 0) return dynac_traceback_here(%s);", l,
-         box_value(E, v, e->u.call.args[1]->ty), where(E));
+         box_value(E, v, TY(e->u.call.args[1])), where(E));
     return "0";
   }
   if (ops_call_is(e, OPI_APPEND)) {
     const char *v = emit_expr(E, e->u.call.args[1]);
     line(E, "{");
     E->indent++;
-    line(E, "PyObject *b = %s;", box_value(E, v, e->u.call.args[1]->ty));
+    line(E, "PyObject *b = %s;", box_value(E, v, TY(e->u.call.args[1])));
     line(E, "int st = dynac_list_append(dynac__u, %s, b); /* logged for undo */", l);
     note_effect(E);
     line(E, "Py_XDECREF(b);");
@@ -298,7 +298,7 @@ static const char *emit_method(em *E, expr *e) {
   const char *n = arena_printf(E->m->a, "PyList_GET_SIZE(%s)", l);
   const char *k;
   if (e->u.call.n == 2) {
-    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), e->u.call.args[1]->ty), &ty_int);
+    const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])), &ty_int);
     k = checked_index(E, lt, false, n, i, NULL, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
   } else {
     k = arena_printf(E->m->a, "k%d", ++E->tmp);
@@ -375,7 +375,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     return emit_len_sum(E, e);
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
-  inst *callee = e->u.call.inst;
+  inst *callee = E->in->types.callee[e->id];
   if (!callee) { /* cannot happen for a typed instance; never crash on it */
     deopt_if(E, "DYNAC_FAIL_RECURSION", "internal: a call without a typed callee", "1");
     return "0";

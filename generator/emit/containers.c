@@ -216,7 +216,7 @@ static const char *emit_proven_position(em *E, expr *p, const hoisted *h) {
        h->ok, t, (long long)h->a, local_name(E, h->var), h->b);
   line(E, "else {");
   E->indent++;
-  line(E, "%s = %s;", t, as_int(E, emit_expr(E, p), p->ty));
+  line(E, "%s = %s;", t, as_int(E, emit_expr(E, p), TY(p)));
   E->indent--;
   line(E, "}");
   return t;
@@ -244,13 +244,13 @@ const char *shaped_item(em *E, const char *list, const char *c) {
 const positions *emit_index(em *E, expr *sub) {
   positions *idx = arena_alloc(E->m->a, sizeof *idx);
   expr *ix = sub->u.sub.index;
-  const type *ot = sub->u.sub.obj->ty;
+  const type *ot = TY(sub->u.sub.obj);
   int n = ot->kind == TY_BUF && ot->ndim == 2 ? 2 : 1;
   for (int k = 0; k < n; k++) {
     expr *p = n == 2 ? ix->u.tuple.elts[k] : ix;
     const hoisted *h = NULL;
     for (int i = 0; i < E->nhoisted && !h; i++) if (E->hoisted[i].index == p) h = &E->hoisted[i];
-    idx->at[k] = h ? emit_proven_position(E, p, h) : keep(E, as_int(E, emit_expr(E, p), p->ty), &ty_int);
+    idx->at[k] = h ? emit_proven_position(E, p, h) : keep(E, as_int(E, emit_expr(E, p), TY(p)), &ty_int);
     idx->in_range[k] = h ? h->ok : NULL;
   }
   return idx;
@@ -258,9 +258,9 @@ const positions *emit_index(em *E, expr *sub) {
 
 const char *emit_subscript(em *E, expr *e) {
   const char *obj = emit_expr(E, e->u.sub.obj);
-  const type *ot = e->u.sub.obj->ty;
-  if (ot->kind == TY_OBJ || e->u.sub.index->ty->kind == TY_OBJ) { /* PyObject_GetItem */
-    const char *key = as_obj(E, emit_expr(E, e->u.sub.index), e->u.sub.index->ty);
+  const type *ot = TY(e->u.sub.obj);
+  if (ot->kind == TY_OBJ || TY(e->u.sub.index)->kind == TY_OBJ) { /* PyObject_GetItem */
+    const char *key = as_obj(E, emit_expr(E, e->u.sub.index), TY(e->u.sub.index));
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", o, obj, key);
     note_effect(E);
@@ -291,17 +291,17 @@ static const char *fresh_list(em *E, const char *make, const char *what) {
 const char *emit_list_display(em *E, expr *e) {
   int n = e->u.tuple.n;
   const char **vals = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n + 1));
-  for (int i = 0; i < n; i++) vals[i] = keep(E, emit_expr(E, e->u.tuple.elts[i]), e->u.tuple.elts[i]->ty);
+  for (int i = 0; i < n; i++) vals[i] = keep(E, emit_expr(E, e->u.tuple.elts[i]), TY(e->u.tuple.elts[i]));
   const char *t = fresh_list(E, arena_printf(E->m->a, "PyList_New(%d)", n), "a list display");
   for (int i = 0; i < n; i++)
     line(E, "if (dynac_list_init(%s, %d, %s) < 0) return dynac_traceback_here(%s);", t, i,
-         box_value(E, vals[i], e->u.tuple.elts[i]->ty), where(E));
+         box_value(E, vals[i], TY(e->u.tuple.elts[i])), where(E));
   return t;
 }
 
 /* list + list (list_concat), list * n and n * list (list_repeat). */
 const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
-  const type *lt = e->u.bin.l->ty, *rt = e->u.bin.r->ty;
+  const type *lt = TY(e->u.bin.l), *rt = TY(e->u.bin.r);
   if (e->u.bin.op == OP_ADD)
     return fresh_list(E, arena_printf(E->m->a, "PySequence_Concat(%s, %s)", l, r), "list + list");
   bool list_left = lt->kind == TY_LIST;
@@ -312,13 +312,13 @@ const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
 
 /* obj[lo:hi:step] of a list: its parts in order; None or omitted ones absent. */
 const char *emit_slice(em *E, expr *e) {
-  const char *obj = keep(E, emit_expr(E, e->u.slice.obj), e->u.slice.obj->ty);
+  const char *obj = keep(E, emit_expr(E, e->u.slice.obj), TY(e->u.slice.obj));
   expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
   const char *args[3];
   for (int i = 0; i < 3; i++) {
     const char *v = parts[i] ? emit_expr(E, parts[i]) : NULL;
-    args[i] = !v || parts[i]->ty->kind == TY_NONE ? "0, 0"
-              : arena_printf(E->m->a, "1, %s", keep(E, as_int(E, v, parts[i]->ty), &ty_int));
+    args[i] = !v || TY(parts[i])->kind == TY_NONE ? "0, 0"
+              : arena_printf(E->m->a, "1, %s", keep(E, as_int(E, v, TY(parts[i])), &ty_int));
   }
   return fresh_list(E, arena_printf(E->m->a, "dynac_list_slice(%s, %s, %s, %s)", obj, args[0], args[1],
                                     args[2]), "a slice");

@@ -234,13 +234,13 @@ const char *mid_action(em *E) {
   bool ok = true;
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
-    int k = p->e->ty->kind;
-    ok = p->boxed || is_scalar(p->e->ty) || k == TY_OBJ || k == TY_LIST;
+    int k = TY(p->e)->kind;
+    ok = p->boxed || is_scalar(TY(p->e)) || k == TY_OBJ || k == TY_LIST;
     sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
     ok = ok && expr_path(root, p->e, &subst);
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
     if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
-    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, p->e->ty));
+    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, TY(p->e)));
   }
   const char *action = NULL;
   if (ok) {

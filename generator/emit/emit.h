@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The type of an expression in the specialisation being written (infer.c's
+ * side table for E->in). */
+#define TY(e) ty_of(E->in, (e))
+
 typedef struct loopinfo { bool has_else; int label; } loopinfo;
 
 /* A for loop around the statement being emitted, as a continuation in the
@@ -209,12 +213,12 @@ const char *elem_fn(module *m, const type *t);
 const char *box_fn(module *m, const type *t);
 
 /* numpy.c */
-bool finite_operands_pass(const expr *e);
+bool finite_operands_pass(em *E, const expr *e);
 bool quiet(em *E, const expr *e);
 const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
                                  const type *rt, const type *res);
 const char *emit_np_unary(em *E, unop op, const char *a, const type *t);
-bool uses_np_float(stmt *b);
+bool uses_np_float(em *E, stmt *b);
 void np_exit_check(em *E);
 bool finite_left_to_next(em *E, const stmt *s);
 

@@ -63,17 +63,18 @@ static const char *emit_compare(em *E, expr *e) {
   if (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT) { /* x is [not] None */
     expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
     const char *v = emit_expr(E, x); /* evaluated as in CPython, even when the type decides */
-    if (e->u.cmp.folded >= 0) return e->u.cmp.folded ? "true" : "false";
+    int folded = E->in->types.folded[e->id];
+    if (folded >= 0) return folded ? "true" : "false";
     return arena_printf(E->m->a, "(%s %s Py_None)", v, e->u.cmp.ops[0] == CMP_IS ? "==" : "!=");
   }
-  if (e->ty->kind == TY_OBJ) { /* a OP b with an object: PyObject_RichCompare (infer: no chains) */
+  if (TY(e)->kind == TY_OBJ) { /* a OP b with an object: PyObject_RichCompare (infer: no chains) */
     static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
     expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
     int depth = E->nvstack;
     const char *lv = emit_expr(E, l);
     push_pending(E, l, lv);
-    const char *a = as_obj(E, lv, l->ty);
-    const char *b = as_obj(E, emit_expr(E, r), r->ty);
+    const char *a = as_obj(E, lv, TY(l));
+    const char *b = as_obj(E, emit_expr(E, r), TY(r));
     E->nvstack = depth;
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[e->u.cmp.ops[0]]);
@@ -83,7 +84,7 @@ static const char *emit_compare(em *E, expr *e) {
   }
   const char *res = tmpvar(E, &ty_bool);
   const char *prev = emit_expr(E, e->u.cmp.operands[0]);
-  const type *pt = e->u.cmp.operands[0]->ty;
+  const type *pt = TY(e->u.cmp.operands[0]);
   int opened = 0, depth = E->nvstack;
   if (e->u.cmp.n == 2) push_pending(E, e->u.cmp.operands[0], prev); /* a chain compares again */
   for (int i = 1; i < e->u.cmp.n; i++) {
@@ -91,14 +92,14 @@ static const char *emit_compare(em *E, expr *e) {
     const char *cur = emit_expr(E, o);
     E->nvstack = depth;
     if (i + 1 < e->u.cmp.n && o->kind != EX_LOCAL && o->kind != EX_INT && o->kind != EX_FLOAT) {
-      const char *keep = tmpvar(E, o->ty);
+      const char *keep = tmpvar(E, TY(o));
       line(E, "%s = %s;", keep, cur);
       cur = keep;
     }
-    line(E, "%s = %s;", res, cmp_values(E, e->u.cmp.ops[i - 1], prev, pt, cur, o->ty));
+    line(E, "%s = %s;", res, cmp_values(E, e->u.cmp.ops[i - 1], prev, pt, cur, TY(o)));
     if (i + 1 < e->u.cmp.n) { line(E, "if (%s) {", res); E->indent++; opened++; }
     prev = cur;
-    pt = o->ty;
+    pt = TY(o);
   }
   while (opened--) { E->indent--; line(E, "}"); }
   return res;
@@ -106,23 +107,23 @@ static const char *emit_compare(em *E, expr *e) {
 
 /* and/or: value form (both operands of one type) or truth form. */
 static const char *emit_boolop(em *E, expr *e) {
-  bool value_form = e->ty->kind != TY_BOOL || (e->u.boolop.l->ty == e->ty && e->u.boolop.r->ty == e->ty);
-  const char *res = tmpvar(E, e->ty);
+  bool value_form = TY(e)->kind != TY_BOOL || (TY(e->u.boolop.l) == TY(e) && TY(e->u.boolop.r) == TY(e));
+  const char *res = tmpvar(E, TY(e));
   const char *l = emit_expr(E, e->u.boolop.l);
-  const type *lt = e->u.boolop.l->ty;
+  const type *lt = TY(e->u.boolop.l);
   int depth = E->nvstack;
   if (E->conts && E->effectful && is_scalar(lt)) {
     l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
     push_pending(E, e->u.boolop.l, l);
   }
-  line(E, "%s = %s;", res, value_form ? convert(E, l, lt, e->ty) : truth(E, l, lt));
-  const char *test = truth(E, res, e->ty);
+  line(E, "%s = %s;", res, value_form ? convert(E, l, lt, TY(e)) : truth(E, l, lt));
+  const char *test = truth(E, res, TY(e));
   line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
   E->indent++;
   const char *r = emit_expr(E, e->u.boolop.r);
   E->nvstack = depth;
-  line(E, "%s = %s;", res, value_form ? convert(E, r, e->u.boolop.r->ty, e->ty)
-                                      : truth(E, r, e->u.boolop.r->ty));
+  line(E, "%s = %s;", res, value_form ? convert(E, r, TY(e->u.boolop.r), TY(e))
+                                      : truth(E, r, TY(e->u.boolop.r)));
   E->indent--;
   line(E, "}");
   return res;
@@ -134,16 +135,16 @@ static void ifexp_branch(em *E, expr *e, expr *branch, const char *res, bool hel
   E->indent++;
   const char *v = emit_expr(E, branch);
   if (held) line(E, "%s = Py_NewRef(%s);", res, v);
-  else line(E, "%s = %s;", res, e->ty->kind == TY_BOOL && branch->ty->kind != TY_BOOL
-                                  ? truth(E, v, branch->ty) : convert(E, v, branch->ty, e->ty));
+  else line(E, "%s = %s;", res, TY(e)->kind == TY_BOOL && TY(branch)->kind != TY_BOOL
+                                  ? truth(E, v, TY(branch)) : convert(E, v, TY(branch), TY(e)));
   E->indent--;
 }
 
 static const char *emit_ifexp(em *E, expr *e) {
-  bool held = e->ty->kind == TY_LIST && E->in->builds_lists; /* a new list dies with its block */
-  const char *res = tmpvar(E, held ? &ty_obj : e->ty);
+  bool held = TY(e)->kind == TY_LIST && E->in->builds_lists; /* a new list dies with its block */
+  const char *res = tmpvar(E, held ? &ty_obj : TY(e));
   const char *c = emit_expr(E, e->u.ifexp.cond);
-  line(E, "if (%s) {", truth(E, c, e->u.ifexp.cond->ty));
+  line(E, "if (%s) {", truth(E, c, TY(e->u.ifexp.cond)));
   ifexp_branch(E, e, e->u.ifexp.then, res, held);
   line(E, "} else {");
   ifexp_branch(E, e, e->u.ifexp.orelse, res, held);
@@ -152,11 +153,11 @@ static const char *emit_ifexp(em *E, expr *e) {
 }
 
 static const char *emit_tuple(em *E, expr *e) {
-  const char *res = tmpvar(E, e->ty);
+  const char *res = tmpvar(E, TY(e));
   int depth = E->nvstack;
   for (int i = 0; i < e->u.tuple.n; i++) {
     const char *v = emit_expr(E, e->u.tuple.elts[i]);
-    const type *et = e->u.tuple.elts[i]->ty;
+    const type *et = TY(e->u.tuple.elts[i]);
     if (et->kind == TY_OBJ || (et->kind == TY_LIST && E->in->builds_lists)) {
       /* a, b = b, a: rebinding a must not free b's value */
       const char *own = tmpvar(E, &ty_obj);
@@ -172,7 +173,7 @@ static const char *emit_tuple(em *E, expr *e) {
 
 /* a.shape, a.ndim, a.size of an ndarray view */
 static const char *emit_attr(em *E, expr *e) {
-  const type *ot = e->u.sub.obj->ty;
+  const type *ot = TY(e->u.sub.obj);
   const char *v = emit_expr(E, e->u.sub.obj);
   const char *attr = e->u.sub.attr;
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
@@ -180,7 +181,7 @@ static const char *emit_attr(em *E, expr *e) {
   if (!strcmp(attr, "size"))
     return ot->ndim == 1 ? arena_printf(E->m->a, "(int64_t)%s", len)
                          : arena_printf(E->m->a, "(int64_t)(%s * %s)", len, len1);
-  const char *t = tmpvar(E, e->ty);
+  const char *t = tmpvar(E, TY(e));
   line(E, "%s.v0 = (int64_t)%s;", t, len);
   if (ot->ndim == 2) line(E, "%s.v1 = (int64_t)%s;", t, len1);
   return t;
@@ -214,7 +215,7 @@ const char *emit_expr(em *E, expr *e) {
     const char *tested_later = E->finite_by_parent != e ? NULL
         : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
     E->finite_note = NULL;
-    bool passes = finite_operands_pass(e);
+    bool passes = finite_operands_pass(E, e);
     E->finite_by_parent = passes && quiet(E, e->u.bin.r) ? e->u.bin.l : NULL;
     const char *l = emit_expr(E, e->u.bin.l);
     int depth = E->nvstack;
@@ -223,14 +224,14 @@ const char *emit_expr(em *E, expr *e) {
     const char *r = emit_expr(E, e->u.bin.r);
     E->finite_by_parent = NULL;
     push_pending(E, e->u.bin.r, r);
-    if (e->ty->kind == TY_LIST) {
+    if (TY(e)->kind == TY_LIST) {
       E->nvstack = depth;
       return emit_list_binop(E, e, l, r);
     }
     E->finite_later = tested_later;
-    E->returned_op = e == E->returned && e->ty == E->in->ret; /* no conversion after it */
+    E->returned_op = e == E->returned && TY(e) == E->in->ret; /* no conversion after it */
     E->assigned_op = e == E->assigned;
-    const char *v = emit_binop_values(E, e->u.bin.op, l, e->u.bin.l->ty, r, e->u.bin.r->ty, e->ty);
+    const char *v = emit_binop_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r), TY(e));
     E->nvstack = depth;
     E->returned_op = E->assigned_op = false;
     E->finite_later = NULL;
@@ -238,7 +239,7 @@ const char *emit_expr(em *E, expr *e) {
   }
   case EX_UNARY: {
     const char *a = emit_expr(E, e->u.un.a);
-    const type *t = e->u.un.a->ty;
+    const type *t = TY(e->u.un.a);
     if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
     if (t->kind == TY_OBJ) { /* PyNumber_Negative, ...: __neg__ may run */
       const char *o = tmpvar(E, &ty_obj);
@@ -256,7 +257,7 @@ const char *emit_expr(em *E, expr *e) {
   }
   case EX_NOT: {
     const char *a = emit_expr(E, e->u.not_arg);
-    return arena_printf(E->m->a, "(!%s)", truth(E, a, e->u.not_arg->ty));
+    return arena_printf(E->m->a, "(!%s)", truth(E, a, TY(e->u.not_arg)));
   }
   case EX_COMPARE: return emit_compare(E, e);
   case EX_BOOLOP: return emit_boolop(E, e);

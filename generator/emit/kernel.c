@@ -105,7 +105,6 @@ void declare_kernel_locals(em *E, stmt *body) {
 
 bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
                         strbuf *out) {
-  infer_retype(m, in);
   strbuf locals = {0}, body = {0};
   for (int i = 0; i < in->fn->nparams; i++)
     if (in->args[i]->kind == TY_OBJ || owned_list_local(in, i))
@@ -137,7 +136,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   declare_kernel_locals(&E, in->fn->body);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
-  E.np_exit = uses_np_float(in->fn->body);
+  E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
   np_exit_check(&E); /* before the end's return */
   if (test_break_requested(m, in->fn->qualname))

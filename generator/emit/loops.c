@@ -237,7 +237,7 @@ void emit_for_iter(em *E, stmt *s) {
   int n = s->u.for_.niters;
   const char *objs[8];
   for (int i = 0; i < n; i++) {
-    const type *t = s->u.for_.iters[i]->ty;
+    const type *t = TY(s->u.for_.iters[i]);
     const char *v = emit_expr(E, s->u.for_.iters[i]);
     if (t->kind == TY_LIST && E->in->builds_lists) { /* held, as the list iterator holds it */
       objs[i] = tmpvar(E, &ty_obj);
@@ -246,7 +246,7 @@ void emit_for_iter(em *E, stmt *s) {
   }
   const char *count = NULL;
   if (s->u.for_.how == 'e')
-    count = keep_always(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty)
+    count = keep_always(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start))
                                            : "INT64_C(0)", &ty_int); /* the iterator's own count */
   emit_for_iter_loop(E, s, label, objs, count, shape_nest_plan(E->nest, s));
 }
@@ -256,7 +256,7 @@ void emit_for_iter(em *E, stmt *s) {
  * tests, not its values: the loop reads them again) and each fact's list.
  * Returns the flag, shN. */
 static const char *shape_test(em *E, const stmt *s, const char *l, const shape_plan *plan, int label) {
-  const type *it = s->u.for_.iters[0]->ty->elts[0];
+  const type *it = TY(s->u.for_.iters[0])->elts[0];
   line(E, "/* line %d: the shape of every item of its list, tested once */", s->pos.line);
   line(E, "bool sh%d = true;", label);
   line(E, "for (Py_ssize_t q%d = 0; sh%d && q%d < PyList_GET_SIZE(%s); q%d++) {", label, label, label, l, label);
@@ -282,22 +282,22 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   const char *k = arena_printf(E->m->a, "k%d", label);
   bool rev = s->u.for_.how == 'r';
   E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
-  if (rev) line(E, "for (int64_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], s->u.for_.iters[0]->ty), k);
+  if (rev) line(E, "for (int64_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], TY(s->u.for_.iters[0])), k);
   else line(E, "for (int64_t %s = 0;; %s++) {", k, k);
   E->indent++;
   loop_tick(E);
   for (int i = 0; i < n; i++)
     line(E, "if (%s%s >= %s) break; /* exhausted */", rev ? arena_printf(E->m->a, "%s < 0 || ", k) : "",
-         k, len_of(E, objs[i], s->u.for_.iters[i]->ty));
+         k, len_of(E, objs[i], TY(s->u.for_.iters[i])));
   if (E->conts) {
     cont_loop L = {.s = s, .kind = 'c', .label = label, .count = count};
-    for (int i = 0; i < n; i++) L.objs[i] = objs[i], L.otys[i] = s->u.for_.iters[i]->ty;
+    for (int i = 0; i < n; i++) L.objs[i] = objs[i], L.otys[i] = TY(s->u.for_.iters[i]);
     E->cloops[E->ncloops++] = L;
   }
   restart outer_rp = restart_open(E, s, true); /* taking the item: a deoptimisation goes on from it */
   const char *vals[8];
   for (int i = 0; i < n; i++) {
-    const type *t = s->u.for_.iters[i]->ty;
+    const type *t = TY(s->u.for_.iters[i]);
     if (plan) { /* its shape is tested before the loop */
       vals[i] = tmpvar(E, t->elts[0]);
       line(E, "dynac_fields_%s(PyList_GET_ITEM(%s, %s), &%s);", t->elts[0]->code, objs[i], k, vals[i]);
@@ -311,7 +311,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
     const char *parts[9];
     int np = 0;
     if (count) { el[np] = &ty_int; parts[np++] = count; }
-    for (int i = 0; i < n; i++) { el[np] = ty_elem(s->u.for_.iters[i]->ty); parts[np++] = vals[i]; }
+    for (int i = 0; i < n; i++) { el[np] = ty_elem(TY(s->u.for_.iters[i])); parts[np++] = vals[i]; }
     const type *t = ty_tuple(E->m->a, np, el);
     const char *tv = tmpvar(E, t);
     for (int i = 0; i < np; i++) line(E, "%s.v%d = %s;", tv, i, parts[i]);
@@ -320,7 +320,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
     assign_target(E, s->u.for_.tgt, tv, t);
   } else {
     E->shaped_target = plan != NULL;
-    assign_target(E, s->u.for_.tgt, vals[0], ty_elem(s->u.for_.iters[0]->ty));
+    assign_target(E, s->u.for_.tgt, vals[0], ty_elem(TY(s->u.for_.iters[0])));
     E->shaped_target = false;
   }
   restart_close(E, outer_rp);
@@ -339,7 +339,7 @@ bool emit_shape_versioned(em *E, stmt *s) {
       (s->kind != ST_WHILE && s->kind != ST_FOR_RANGE && s->kind != ST_FOR_ITER))
     return false;
   shape_nest *nest = arena_alloc(E->m->a, sizeof *nest);
-  if (!shape_nest_for(E->m->a, s, nest)) return false;
+  if (!shape_nest_for(E->m->a, E->in, s, nest)) return false;
   for (int i = 0; i < nest->n; i++)
     if (!E->bound[nest->loops[i]->u.for_.iters[0]->u.local]) return false;
   strbuf cond = {0};

@@ -3,7 +3,8 @@
  */
 #include "emit.h"
 
-static void np_float_block(void *any, stmt *b);
+typedef struct np_scan { em *E; bool any; } np_scan;
+static void np_float_block(void *scan, stmt *b);
 
 /* Is `e` a numpy float + - * whose result is inf or nan whenever an operand
  * is (IEEE 754: inf + x, inf * x, nan op x)? Then an operand that is itself
@@ -12,8 +13,8 @@ static void np_float_block(void *any, stmt *b);
  * call again and warns in order). Division is not: x / inf is 0. */
 static bool add_sub_mul(binop op) { return op == OP_ADD || op == OP_SUB || op == OP_MUL; }
 static bool np_float(const type *t) { return t->kind == TY_NP && np_is_float(t->fmt); }
-bool finite_operands_pass(const expr *e) {
-  return e->kind == EX_BINOP && np_float(e->ty) && add_sub_mul(e->u.bin.op);
+bool finite_operands_pass(em *E, const expr *e) {
+  return e->kind == EX_BINOP && np_float(TY(e)) && add_sub_mul(e->u.bin.op);
 }
 
 /* Can evaluating `e` neither run Python code nor leave the kernel other
@@ -25,12 +26,12 @@ bool quiet(em *E, const expr *e) {
   case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_GLOBAL: return true;
   case EX_LOCAL: return E->bound[e->u.local];
   case EX_UNARY: /* -x of a float */
-    return e->u.un.op == UN_NEG && (e->ty->kind == TY_FLOAT || np_float(e->ty)) && quiet(E, e->u.un.a);
+    return e->u.un.op == UN_NEG && (TY(e)->kind == TY_FLOAT || np_float(TY(e))) && quiet(E, e->u.un.a);
   case EX_BINOP: /* float + - * cannot fail; numpy's inf/nan test deoptimises */
-    return (e->ty->kind == TY_FLOAT || np_float(e->ty)) && add_sub_mul(e->u.bin.op) &&
+    return (TY(e)->kind == TY_FLOAT || np_float(TY(e))) && add_sub_mul(e->u.bin.op) &&
            quiet(E, e->u.bin.l) && quiet(E, e->u.bin.r);
   case EX_SUBSCRIPT: { /* a float item at positions proved in range, in the unchecked loop */
-    const type *ot = e->u.sub.obj->ty;
+    const type *ot = TY(e->u.sub.obj);
     if (ot->kind != TY_BUF || (ot->fmt != 'd' && ot->fmt != 'f') || !quiet(E, e->u.sub.obj)) return false;
     int n = ot->buf_kind == 'n' && ot->ndim == 2 ? 2 : 1;
     for (int k = 0; k < n; k++) {
@@ -93,23 +94,24 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
 
 /* Does a block use numpy float arithmetic (whose underflow numpy may be
  * told to report, dynac_np_underflow_noticed)? */
-static void np_float_expr(void *any, expr *e) {
-  if (e->kind == EX_BINOP && np_float(e->ty)) *(bool *)any = true;
-  if (e->kind == EX_LISTCOMP) np_float_block(any, e->u.comp.loop);
-  ir_each_subexpr(e, np_float_expr, any);
+static void np_float_expr(void *scan, expr *e) {
+  np_scan *S = scan;
+  if (e->kind == EX_BINOP && np_float(ty_of(S->E->in, e))) S->any = true;
+  if (e->kind == EX_LISTCOMP) np_float_block(scan, e->u.comp.loop);
+  ir_each_subexpr(e, np_float_expr, scan);
 }
-static void np_float_target(void *any, target *t) {
-  if (t->sub) np_float_expr(any, t->sub);
-  for (int i = 0; t->is_tuple && i < t->n; i++) np_float_target(any, t->elts[i]);
+static void np_float_target(void *scan, target *t) {
+  if (t->sub) np_float_expr(scan, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) np_float_target(scan, t->elts[i]);
 }
-static void np_float_block(void *any, stmt *b) {
+static void np_float_block(void *scan, stmt *b) {
   static const ir_parts parts = {np_float_expr, np_float_target, np_float_block, true};
-  for (; b; b = b->next) ir_each_part(b, &parts, any);
+  for (; b; b = b->next) ir_each_part(b, &parts, scan);
 }
-bool uses_np_float(stmt *b) {
-  bool any = false;
-  np_float_block(&any, b);
-  return any;
+bool uses_np_float(em *E, stmt *b) {
+  np_scan S = {E, false};
+  np_float_block(&S, b);
+  return S.any;
 }
 /* On the way out of a kernel with numpy float arithmetic: an underflow
  * numpy would report (np.seterr) sends the call to the interpreter. */
@@ -119,9 +121,9 @@ void np_exit_check(em *E) {
 }
 
 /* Does the numpy float chain `e` pass local `x`'s inf or nan to its top? */
-static bool passes_local(const expr *e, int x) {
+static bool passes_local(em *E, const expr *e, int x) {
   if (e->kind == EX_LOCAL) return e->u.local == x;
-  return finite_operands_pass(e) && (passes_local(e->u.bin.l, x) || passes_local(e->u.bin.r, x));
+  return finite_operands_pass(E, e) && (passes_local(E, e->u.bin.l, x) || passes_local(E, e->u.bin.r, x));
 }
 
 /* `x = chain` followed by `target = chain2` where chain2 passes x's inf or
@@ -134,8 +136,8 @@ bool finite_left_to_next(em *E, const stmt *s) {
       n->u.assign.ntargets != 1 || n->u.assign.targets[0]->is_tuple)
     return false;
   const target *t = s->u.assign.targets[0];
-  if (t->is_tuple || t->sub || !finite_operands_pass(s->u.assign.value) ||
-      !finite_operands_pass(n->u.assign.value) || !passes_local(n->u.assign.value, t->local))
+  if (t->is_tuple || t->sub || !finite_operands_pass(E, s->u.assign.value) ||
+      !finite_operands_pass(E, n->u.assign.value) || !passes_local(E, n->u.assign.value, t->local))
     return false;
   bool was = E->bound[t->local];
   E->bound[t->local] = true; /* by then */

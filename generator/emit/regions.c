@@ -30,7 +30,6 @@ static bool region_owns(const inst *in, int v) {
 
 bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
                                strbuf *types, strbuf *protos, strbuf *out) {
-  infer_retype(m, in);
   func *f = in->fn;
   const char *name = arena_printf(m->a, "%s__r%d", in->cname, ri);
   strbuf params = {0}, locals = {0}, body = {0}, end = {0};
@@ -77,7 +76,7 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
   stmt *saved = r->s_last->next;
   r->s_last->next = NULL; /* emit just the region */
   declare_kernel_locals(&E, r->s_first);
-  E.np_exit = uses_np_float(r->s_first);
+  E.np_exit = uses_np_float(&E, r->s_first);
   emit_block(&E, r->s_first);
   np_exit_check(&E); /* before the live-outs and the return */
   r->s_last->next = saved;

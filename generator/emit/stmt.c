@@ -4,7 +4,8 @@
  */
 #include "emit.h"
 
-static void may_write_sub(void *any, expr *e);
+typedef struct write_scan { em *E; bool any; } write_scan;
+static void may_write_sub(void *scan, expr *e);
 
 /* Definite assignment over structured control flow: a local assigned on
  * every path to a read needs no UnboundLocalError check. */
@@ -30,7 +31,7 @@ const char *return_none(inst *in) {
 
 void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
-    const type *ot = t->sub->u.sub.obj->ty;
+    const type *ot = TY(t->sub->u.sub.obj);
     const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
     const char *c = shaped_position(E, t->sub);
     elem_store(E, obj, ot, c ? &(positions){{c, NULL}, {"true", NULL}} : emit_index(E, t->sub), v, vt, false);
@@ -86,14 +87,17 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
  * kernels and methods, operations on objects (Python code) and
  * comprehensions may; arithmetic, reads and builtins of numbers do not (a
  * failure there leaves the kernel). */
-static bool may_write(expr *e) {
-  if (e->kind == EX_LISTCOMP || e->ty->kind == TY_OBJ) return true;
+static bool may_write(em *E, expr *e) {
+  if (e->kind == EX_LISTCOMP || TY(e)->kind == TY_OBJ) return true;
   if (e->kind == EX_CALL && e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return true;
-  bool any = false;
-  ir_each_subexpr(e, may_write_sub, &any);
-  return any;
+  write_scan S = {E, false};
+  ir_each_subexpr(e, may_write_sub, &S);
+  return S.any;
 }
-static void may_write_sub(void *any, expr *e) { if (may_write(e)) *(bool *)any = true; }
+static void may_write_sub(void *scan, expr *e) {
+  write_scan *S = scan;
+  if (may_write(S->E, e)) S->any = true;
+}
 
 static void emit_stmt_kind(em *E, stmt *s) {
   if (emit_shape_versioned(E, s)) return;
@@ -105,7 +109,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
       E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
     const char *v = emit_expr(E, s->u.assign.value);
     E->assigned = NULL;
-    const type *vt = s->u.assign.value->ty;
+    const type *vt = TY(s->u.assign.value);
     if (!simple && s->u.assign.value->kind != EX_TUPLE) {
       const char *keep = tmpvar(E, vt);
       line(E, "%s = %s;", keep, v);
@@ -117,17 +121,17 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_AUGASSIGN: {
     if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
       expr *sub = s->u.aug.sub;
-      const type *ot = sub->u.sub.obj->ty;
+      const type *ot = TY(sub->u.sub.obj);
       const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
       const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
       const positions *idx = checked ? NULL : emit_index(E, sub);
       const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
       const char *r = emit_expr(E, s->u.aug.value);
-      const type *res = binop_result(s->u.aug.op, sub->ty, s->u.aug.value->ty);
-      const char *v = emit_binop_values(E, s->u.aug.op, old, sub->ty, r, s->u.aug.value->ty, res);
+      const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
+      const char *v = emit_binop_values(E, s->u.aug.op, old, TY(sub), r, TY(s->u.aug.value), res);
       /* the item just read, which nothing in between can have moved or changed (a buffer's
          length is fixed while the kernel holds it): its index is checked, its value plain */
-      bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(s->u.aug.value));
+      bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(E, s->u.aug.value));
       positions same = {{checked, NULL}, {"true", NULL}};
       elem_store(E, obj, ot, reuse ? &same : idx, keep(E, v, res), res, reuse);
       break;
@@ -137,10 +141,10 @@ static void emit_stmt_kind(em *E, stmt *s) {
     if (!E->bound[loc])
       unbound_check(E, loc);
     const char *r = emit_expr(E, s->u.aug.value);
-    const type *res = binop_result(s->u.aug.op, lt, s->u.aug.value->ty);
+    const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
     E->assigned_op = true, E->assigned_local = loc;
     const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
-                                      s->u.aug.value->ty, res);
+                                      TY(s->u.aug.value), res);
     E->assigned_op = false;
     line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
     break;
@@ -157,14 +161,14 @@ static void emit_stmt_kind(em *E, stmt *s) {
       E->returned = NULL;
       np_exit_check(E);
       if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
-        line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, s->u.ret->ty, E->in->ret));
-      else line(E, "*dynac_out = %s;", convert(E, v, s->u.ret->ty, E->in->ret));
+        line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, TY(s->u.ret), E->in->ret));
+      else line(E, "*dynac_out = %s;", convert(E, v, TY(s->u.ret), E->in->ret));
       line(E, "return DYNAC_OK;");
     }
     break;
   case ST_IF: {
     const char *c = emit_expr(E, s->u.if_.cond);
-    int k = constant_truth(s->u.if_.cond);
+    int k = constant_truth(E->in, s->u.if_.cond);
     if (k == 0 || k == 1) { /* `x is None` decided by the argument types (the guard) */
       line(E, "{ /* %s for these argument types: only this branch is compiled */",
            k ? "true" : "false");
@@ -174,7 +178,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
       line(E, "}");
       break;
     }
-    line(E, "if (%s) {", truth(E, c, s->u.if_.cond->ty));
+    line(E, "if (%s) {", truth(E, c, TY(s->u.if_.cond)));
     E->indent++;
     bool *before = bound_save(E);
     emit_block(E, s->u.if_.then);
@@ -198,20 +202,20 @@ static void emit_stmt_kind(em *E, stmt *s) {
     E->indent++;
     loop_tick(E);
     const char *c = emit_expr(E, s->u.while_.cond);
-    line(E, "if (!%s) break;", truth(E, c, s->u.while_.cond->ty));
+    line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
     emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
                    label);
     break;
   }
   case ST_FOR_RANGE: {
     int label = ++E->label;
-    const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), s->u.for_.start->ty) : "INT64_C(0)";
+    const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start)) : "INT64_C(0)";
     const char *startv = tmpvar(E, &ty_int);
     line(E, "%s = %s;", startv, start);
     const char *stopv = tmpvar(E, &ty_int);
-    line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), s->u.for_.stop->ty));
+    line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), TY(s->u.for_.stop)));
     const char *stepv = tmpvar(E, &ty_int);
-    line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), s->u.for_.step->ty) : "INT64_C(1)");
+    line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), TY(s->u.for_.step)) : "INT64_C(1)");
     deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
     int nhoisted = E->nhoisted;
     const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
@@ -249,7 +253,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_RAISE: { /* CPython's own exception object, raised from this line */
     const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
     if (s->u.raise_.arg) {
-      const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), s->u.raise_.arg->ty);
+      const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), TY(s->u.raise_.arg));
       const char *o = tmpvar(E, &ty_obj);
       line(E, "%s = PyObject_CallOneArg(%s, %s);", o, exc, v);
       line(E, "if (%s) PyErr_SetObject((PyObject *)Py_TYPE(%s), %s);", o, o, o);
@@ -261,7 +265,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: {
     const char *v = emit_expr(E, s->u.expr);
-    if (s->u.expr->ty->kind != TY_UNKNOWN && s->u.expr->ty->kind != TY_NONE) line(E, "(void)%s;", v);
+    if (TY(s->u.expr)->kind != TY_UNKNOWN && TY(s->u.expr)->kind != TY_NONE) line(E, "(void)%s;", v);
     break;
   }
   }
@@ -285,6 +289,6 @@ void emit_block(em *E, stmt *s) {
     emit_stmt(E, s);
     E->finite_by_parent = NULL;
     E->finite_note = NULL;
-    if (ends_flow(s)) break; /* the rest is unreachable (and may not be typed) */
+    if (ends_flow(E->in, s)) break; /* the rest is unreachable (and may not be typed) */
   }
 }
