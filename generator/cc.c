@@ -30,8 +30,7 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   snprintf(inc1, sizeof inc1, "-I%s", o->dynac_include);
   snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
   const char *fixed[] = {o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
-                         "-Wall", "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-label",
-                         "-Wno-unused-but-set-variable", "-Wno-tautological-compare", inc1, inc2};
+                         "-Wall", "-Wextra", inc1, inc2};
   enum { CAP = 256 };
   char *argv[CAP];
   int n = 0;

@@ -5,7 +5,7 @@
  *   parse.c        source -> Tree-sitter tree, syntax errors as diagnostics
  *   scope.c        module-level names: functions, constants, imports
  *   annotations.c  decorators: compile roots, signatures=, fullgraph=, disable
- *   ir.c           syntax -> IR (statements/expressions), graph breaks recorded
+ *   ir/            syntax -> IR (statements/expressions), graph breaks recorded
  *   infer.c        types per specialisation, kernel instances, guards
  *   analysis/      regions, graph ops, bounds, replay, shapes
  *   emit/          IR + templates -> one readable C file per module
@@ -84,7 +84,7 @@ typedef struct parsed {
 /* Reads and parses `path`; on failure reports diagnostics and returns false.
  * trusted_syntax: CPython already accepted the file, so a Tree-sitter ERROR
  * is a parser limitation: not reported here; the functions it touches get a
- * graph break (ir.c). */
+ * graph break (ir/). */
 bool parse_file(arena *a, const char *path, bool trusted_syntax, parsed *out);
 void parse_release(parsed *p);
 const TSLanguage *parse_language(void);
@@ -191,7 +191,7 @@ typedef enum binop {
 typedef enum unop { UN_NEG, UN_POS, UN_INVERT } unop;
 typedef enum cmpop {
   CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE,
-  CMP_IS, CMP_IS_NOT /* `x is None` / `x is not None` only (ir.c), never chained (infer.c) */
+  CMP_IS, CMP_IS_NOT /* `x is None` / `x is not None` only (ir/expr.c), never chained (infer.c) */
 } cmpop;
 extern const char *const binop_spelling[];
 extern const char *const cmpop_spelling[];
@@ -336,7 +336,7 @@ typedef struct stmt {
 /* Graph breaks: a stable id, a short type, the reason and a hint. */
 typedef struct gbreak {
   srcpos pos;
-  const char *id;     /* e.g. "GB0003" (see ir.c's registry) */
+  const char *id;     /* e.g. "GB0003" (see ir/lower.c's registry) */
   const char *type;   /* short type, e.g. "unsupported-statement" */
   const char *reason; /* this occurrence, e.g. "'try' statement" */
   const char *hint;
@@ -370,20 +370,22 @@ typedef struct func {
   const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
   bool partial;            /* graph breaks: compiled regions + a resume function */
   int nsplit;              /* statements in split blocks (see stmt.split_id) */
-  int nregions;            /* emit/module.c: regions found */
+  int nregions;            /* analysis/regions.c: regions found (when regions_done) */
+  struct region *regions;  /* [nregions] */
+  bool regions_done;
   int nlocals;             /* params first, then other assigned names, then versions and
                               the hidden locals of comprehensions */
   int nexprs;              /* expressions lowered (expr.id < nexprs) */
   int nbase;               /* locals [0, nbase): the function's own names (cur_after's
                               index) */
-  int locals_cap;          /* ir.c: room in locals/local_cnames */
-  int *name_index;         /* ir.c: hash table of base names -> local (-1: empty) */
+  int locals_cap;          /* ir/lower.c: room in locals/local_cnames */
+  int *name_index;         /* ir/lower.c: hash table of base names -> local (-1: empty) */
   int name_cap, name_count;
   const char **locals;     /* Python names (a versioned name appears again) */
   const char **local_cnames; /* unique C names: "x", "x_1", ... */
   stmt *body;
   gbreak *breaks;          /* non-NULL: the function runs in the interpreter */
-  bool lowered;            /* ir.c has run */
+  bool lowered;            /* ir/ has run */
   bool comprehensions;     /* its body holds list comprehensions (loops inside expressions) */
   /* annotations.c */
   bool is_root;            /* @dynac.compile, --all, or in the profile */
@@ -416,6 +418,7 @@ typedef struct inst {
   const type **args;
   const type **local_ty;
   typing types;            /* per expression (ty_of) */
+  bool reachable;          /* emit/module.c: an entry or region runs it, or a kernel calls it */
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
   bool ok;
@@ -509,8 +512,8 @@ bool annotations_module(module *m);            /* annotations.c */
 bool parse_signature(arena *a, const char *text, const type ***args, int *n,
                      const char **err);
 
-void ir_lower_func(module *m, func *f);         /* ir.c */
-void ir_lower_module(module *m);                /* ir.c: the IR phase, before infer_module */
+void ir_lower_func(module *m, func *f);         /* ir/split.c */
+void ir_lower_module(module *m);                /* ir/split.c: the IR phase, before infer_module */
 /* Calls visit(ctx, sub) for each direct subexpression of `e` in the order
  * it is evaluated (NULL parts skipped). An EX_LISTCOMP has none: its
  * clauses are statements (e->u.comp.loop), which a walker enters itself. */
@@ -570,6 +573,9 @@ typedef struct region {
  * (read in the region, definitely bound at its entry: parameters,
  * assignments before it, `x = typed_fn()`) and live-outs (written in it). */
 int regions_find(module *m, func *f, region **out);
+/* The analyses phase: the regions of every graph-broken function, found
+ * once (regions_find then returns them). */
+void analyses_module(module *m);
 /* Their count, and their first and last lines in lines[2*i], lines[2*i+1]
  * (up to cap regions); 0 for a function compiled whole. */
 int regions_source_lines(module *m, func *f, int *lines, int cap);

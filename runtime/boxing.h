@@ -113,4 +113,14 @@ static inline int dynac_traceback_here(PyObject *filename, const char *func, int
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
   return ((effects) || !DYNAC_UNDO_INTACT()) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
+/* A failing operation in a kernel that may have had an effect: before any
+ * (and with every write undone) the interpreter runs the call again;
+ * after one, `slow` (the operation redone through the C API, which raises
+ * CPython's own exception with this frame's line) is the kernel's result.
+ * One line per fallible operation, as Cython's __PYX_ERR. */
+#define DYNAC_DEOPT_OR_SLOW(effects, slow) \
+  do { \
+    if (!(effects) && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */ \
+    return (slow); \
+  } while (0)
 

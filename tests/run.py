@@ -32,6 +32,8 @@ def run_suite(python, build, suite, label):
         env["PYTHONMALLOC"] = "debug"
     env["PYTHONPATH"] = os.path.join(ROOT, build) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("DYNAC_LOGS", None)
+    # every module a suite builds is compiled clean: the generator's -Wall -Wextra, as errors
+    env["CFLAGS"] = (env.get("CFLAGS", "") + " -Werror").strip()
     t0 = time.time()
     try:
         p = subprocess.run([python, os.path.join(ROOT, suite)], capture_output=True, text=True,

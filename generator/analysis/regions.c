@@ -155,13 +155,15 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
  * its entry: parameters, assignments before it, `x = typed_fn()`) and
  * live-outs (written in it), in source order. */
 int regions_find(module *m, func *f, region **out) {
+  if (f->regions_done) { *out = f->regions; return f->nregions; }
   region_scan S = {m, f, NULL, 0, f->nsplit + 1};
   S.rs = arena_alloc(m->a, sizeof(region) * (size_t)S.cap);
   bool *defbound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < f->nparams; i++) defbound[i] = true;
   scan_block(&S, f->body, defbound, true);
-  *out = S.rs;
-  return S.nr;
+  f->regions = *out = S.rs;
+  f->regions_done = true;
+  return f->nregions = S.nr;
 }
 
 int regions_source_lines(module *m, func *f, int *lines, int cap) {
@@ -173,4 +175,11 @@ int regions_source_lines(module *m, func *f, int *lines, int cap) {
     lines[2 * i + 1] = rs[i].s_last->end.line;
   }
   return n;
+}
+
+void analyses_module(module *m) {
+  for (int i = 0; i < m->nfuncs; i++) {
+    region *rs;
+    if (m->funcs[i]->partial) regions_find(m, m->funcs[i], &rs);
+  }
 }

@@ -57,7 +57,7 @@ static const char *index_message(const type *t, bool store) {
 const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
                                  const char *in_range, const char *slow) {
   const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
-  if (in_range && in_range == E->proven) { /* the loop's checked-free copy */
+  if (in_range && (in_range == E->proven || !strcmp(in_range, "true"))) { /* known in range */
     line(E, "int64_t %s = %s; /* in range */", k, idx);
     return k;
   }

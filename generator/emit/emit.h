@@ -159,6 +159,7 @@ extern const char *const float_helper[7];
 void note_type(const type *t);
 void line(em *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *tmpvar(em *E, const type *t);
+const char *tmp_init(em *E, const type *t, const char *v);
 bool owned_list_local(const inst *in, int i);
 const char *local_name(em *E, int i);
 const char *basename_of(const char *p);
@@ -278,5 +279,12 @@ const char *region_spec(em *E);
 bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
                                strbuf *types, strbuf *protos, strbuf *out);
 void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *out, strbuf *methods);
+
+/* tidy.c */
+/* Drops from a kernel's locals and body the flags, locals, view copies and
+ * labels nothing uses, and marks parameters and assign-only locals read
+ * ((void)x): so the C compiles clean under -Wall -Wextra. `end` (the
+ * template's end hole) and `params` (its parameter list) are read only. */
+void tidy_kernel(strbuf *locals, strbuf *body, const char *end, const char *params);
 
 #endif

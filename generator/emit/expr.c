@@ -50,6 +50,8 @@ const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const cha
     return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_num_cmp(%s, %s))", macro[op],
                         as_num(E, l, lt), as_num(E, r, rt));
   bool lf = lt->kind == TY_FLOAT, rf = rt->kind == TY_FLOAT;
+  if (!lf && !rf && !strcmp(l, r)) /* x == x of an int: decided (a float may be nan) */
+    return op == CMP_EQ || op == CMP_LE || op == CMP_GE ? "true" : "false";
   if (lf == rf) return arena_printf(E->m->a, "(%s %s %s)", l, cmpop_spelling[op], r);
   if (!lf) /* int OP float: exact */
     return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_cmp_int_float(%s, %s))", macro[op],
@@ -143,7 +145,14 @@ static void ifexp_branch(em *E, expr *e, expr *branch, const char *res, bool hel
 static const char *emit_ifexp(em *E, expr *e) {
   bool held = TY(e)->kind == TY_LIST && E->in->builds_lists; /* a new list dies with its block */
   const char *res = tmpvar(E, held ? &ty_obj : TY(e));
-  const char *c = emit_expr(E, e->u.ifexp.cond);
+  const char *c = emit_expr(E, e->u.ifexp.cond); /* evaluated even when its value is known */
+  int k = constant_truth(E->in, e->u.ifexp.cond);
+  if (k == 0 || k == 1) { /* is_compiling(), `x is None` decided by the types: one branch */
+    line(E, "{ /* the condition is %s here */", k ? "true" : "false");
+    ifexp_branch(E, e, k ? e->u.ifexp.then : e->u.ifexp.orelse, res, held);
+    line(E, "}");
+    return res;
+  }
   line(E, "if (%s) {", truth(E, c, TY(e->u.ifexp.cond)));
   ifexp_branch(E, e, e->u.ifexp.then, res, held);
   line(E, "} else {");

@@ -125,10 +125,8 @@ void fail_if(em *E, const char *code, const char *why, const char *cond, const c
     line(E, "if (%s) %s%s%s%s", cond, mid, why ? " /* " : "", why ? why : "", why ? " */" : "");
     return;
   }
-  line(E, "if (%s) {%s%s%s", cond, why ? " /* " : "", why ? why : "", why ? " */" : "");
-  line(E, "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */");
-  line(E, "  return %s;", slow);
-  line(E, "}");
+  line(E, "if (%s) DYNAC_DEOPT_OR_SLOW(dynac__effects, %s);%s%s%s", cond, slow, why ? " /* " : "",
+       why ? why : "", why ? " */" : "");
 }
 
 /* The arguments every slow path takes: where to add the traceback entry. */

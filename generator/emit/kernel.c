@@ -122,8 +122,6 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
     sb_printf(&locals, "%s l_%s = %s;\nbool b_%s = false; /* bound? */\n", c_type(t),
               in->fn->local_cnames[i], t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0",
               in->fn->local_cnames[i]);
-    if (exported) /* plain C is built with the user's warnings */
-      sb_printf(&locals, "(void)l_%s, (void)b_%s;\n", in->fn->local_cnames[i], in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
   em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
@@ -144,11 +142,14 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
                                      signature_of(m, in));
-  hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params_of(m, in, exported)},
+  const char *params = params_of(m, in, exported);
+  const char *end = arena_printf(m->a, "%s /* end of the function: None */", return_none(in));
+  tidy_kernel(&locals, &body, end, params);
+  hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params},
                   {"storage", has_loop(in->fn->body) || in->fn->comprehensions ? "static" : "static inline"},
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
-                  {"end", arena_printf(m->a, "%s /* end of the function: None */", return_none(in))}};
+                  {"end", end}};
   bool ok = fill(tpl, holes, 7, out);
   sb_puts(out, "\n");
   sb_free(&locals);
@@ -327,7 +328,7 @@ void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done,
   sb_printf(types, "/* %s */\ntypedef struct { ", ty_python_name(m->a, t));
   for (int i = 0; i < t->n; i++) sb_printf(types, "%s v%d; ", c_type(t->elts[i]), i);
   sb_printf(types, "} dynac_%s;\n", t->code);
-  sb_printf(types, "static PyObject *dynac_box_%s(const dynac_%s *v) {\n", t->code, t->code);
+  sb_printf(types, "static inline PyObject *dynac_box_%s(const dynac_%s *v) {\n", t->code, t->code);
   sb_printf(types, "  PyObject *r = PyTuple_New(%d);\n  if (!r) return NULL;\n", t->n);
   for (int i = 0; i < t->n; i++) {
     const type *e = t->elts[i];

@@ -3,6 +3,8 @@
  */
 #include "emit.h"
 
+#include <cjson/cJSON.h>
+
 static const char *slot_kind_c(slot *s) {
   switch (s->kind) {
   case SLOT_GLOBAL_SCALAR:
@@ -24,10 +26,40 @@ static const char *slot_kind_c(slot *s) {
   return "0";
 }
 
-static void json_str(strbuf *b, const char *s) {
-  sb_puts(b, "\\\"");
-  for (; *s; s++) sb_putn(b, s, 1);
-  sb_puts(b, "\\\"");
+/* One region as the loader reads it: its first and last statements
+ * (line, 0-based column), its wrapper's name, live-ins and live-outs. */
+static cJSON *region_json(module *m, func *f, const region *r, int ri) {
+  cJSON *o = cJSON_CreateObject();
+  int first[2] = {r->s_first->pos.line, r->s_first->pos.col - 1};
+  int last[2] = {r->s_last->pos.line, r->s_last->pos.col - 1};
+  cJSON_AddItemToObject(o, "first", cJSON_CreateIntArray(first, 2));
+  cJSON_AddItemToObject(o, "last", cJSON_CreateIntArray(last, 2));
+  cJSON_AddStringToObject(o, "fn", arena_printf(m->a, "__region_%s_%d", f->name, ri));
+  cJSON *in = cJSON_AddArrayToObject(o, "in"), *out = cJSON_AddArrayToObject(o, "out");
+  for (int k = 0; k < r->nin; k++) cJSON_AddItemToArray(in, cJSON_CreateString(f->locals[r->in[k]]));
+  for (int k = 0; k < r->nout; k++) cJSON_AddItemToArray(out, cJSON_CreateString(f->locals[r->out[k]]));
+  return o;
+}
+
+/* Sets inst.reachable on the compiled specialisations that run: each
+ * function's root specialisations (its entries, or its regions' kernels)
+ * and, transitively, the kernels they call. Others (superseded while
+ * typing) are not written. */
+static void mark_reachable(module *m) {
+  int n = 0;
+  for (inst *in = m->insts; in; in = in->next_all) { in->reachable = false; n++; }
+  inst **work = arena_alloc(m->a, sizeof(inst *) * (size_t)(n + 1));
+  int nw = 0;
+  for (int i = 0; i < m->nfuncs; i++)
+    for (inst *in = m->funcs[i]->insts; in; in = in->next_root)
+      if (in->ok && !in->reachable) { in->reachable = true; work[nw++] = in; }
+  while (nw) {
+    inst *in = work[--nw];
+    for (int k = 0; k < in->ncallees; k++) {
+      inst *c = in->callees[k];
+      if (c->ok && !c->reachable) { c->reachable = true; work[nw++] = c; }
+    }
+  }
 }
 
 bool emit_module(module *m, const emit_opts *o, strbuf *out) {
@@ -50,11 +82,14 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   sb_printf(&slots, "static const dynac_slot_desc dynac__slot_desc[%d] = {\n", m->nslots ? m->nslots : 1);
   for (int k = 0; k < m->nslots; k++) {
     slot *s = m->slots[k];
-    sb_printf(&slots, "    {%s, %s, %s, %d, %s, %d}, /* %d */\n", slot_kind_c(s), c_string(m, s->name),
-              s->attr ? c_string(m, s->attr) : "NULL", s->module_slot,
-              s->fn ? c_string(m, s->fn->qualname) : "NULL", s->fn ? s->fn->firstlineno : 0, k);
+    sb_printf(&slots, "    [%d] = {.kind = %s, .name = %s", k, slot_kind_c(s), c_string(m, s->name));
+    if (s->attr) sb_printf(&slots, ", .attr = %s", c_string(m, s->attr));
+    if (s->module_slot) sb_printf(&slots, ", .module_slot = %d", s->module_slot);
+    if (s->fn) sb_printf(&slots, ", .qualname = %s, .firstlineno = %d", c_string(m, s->fn->qualname),
+                         s->fn->firstlineno);
+    sb_puts(&slots, "},\n");
   }
-  if (!m->nslots) sb_puts(&slots, "    {DYNAC_SLOT_GLOBAL_INT, \"\", NULL, -1, NULL, 0},\n");
+  if (!m->nslots) sb_puts(&slots, "    {.kind = DYNAC_SLOT_GLOBAL_INT, .name = \"\", .module_slot = -1},\n");
   sb_puts(&slots, "};\n");
   int nfs = 0;
   sb_puts(&slots, "static const int dynac__func_slots[] = {");
@@ -62,57 +97,39 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     if (m->slots[k]->kind == SLOT_GLOBAL_FUNC) sb_printf(&slots, "%s%d", nfs++ ? ", " : "", k);
   sb_printf(&slots, "%s}; /* called functions: __code__/__defaults__ checked per call */\n",
             nfs ? "" : "-1");
-  sb_printf(&slots, "static dynac_globals dynac__G = {NULL, 0, NULL, 0, NULL, 0, NULL, %d, "
-            "dynac__slot_desc, dynac__slots, %d, dynac__func_slots, NULL, 0};\n", m->nslots, nfs);
-  sb_printf(&slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n",
-            m->nfuncs ? m->nfuncs : 1);
-  sb_printf(&slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n",
-            m->nfuncs ? m->nfuncs : 1);
-  sb_puts(&slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
-  /* kernels */
+  sb_printf(&slots, "static dynac_globals dynac__G = {.nslots = %d, .desc = dynac__slot_desc, "
+            ".slots = dynac__slots,\n    .nfunc_slots = %d, .func_slots = dynac__func_slots};\n", m->nslots, nfs);
+
+  /* kernels: of the specialisations an entry or a region calls, and their callees */
+  mark_reachable(m);
   for (inst *in = m->insts; in; in = in->next_all) {
-    if (!in->ok || in->fn->partial) continue;
+    if (!in->ok || in->fn->partial || !in->reachable) continue;
     sb_printf(&protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, false));
     ok &= emit_kernel(m, in, tk, o->line_directives, false, &kernels);
   }
   /* partially compiled functions: region kernels, wrappers, the region table */
-  strbuf methods = {0}, regions_json = {0}, region_types = {0};
-  sb_puts(&regions_json, "{");
-  int nregion_funcs = 0;
+  strbuf methods = {0}, region_types = {0};
+  cJSON *regions_json = cJSON_CreateObject(); /* _resume.py reads it: per function, its regions */
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     if (!f->partial) continue;
     region *rs;
     int nr = regions_find(m, f, &rs);
-    f->nregions = nr;
     if (!nr) continue;
-    sb_printf(&regions_json, "%s\\\"%s:%d\\\": [", nregion_funcs++ ? ", " : "", f->qualname,
-              f->firstlineno);
+    cJSON *list = cJSON_AddArrayToObject(regions_json, arena_printf(m->a, "%s:%d", f->qualname,
+                                                                    f->firstlineno));
     for (int r = 0; r < nr; r++) {
       for (inst *in = f->insts; in; in = in->next_root)
         if (in->ok) ok &= emit_region_kernel(m, in, &rs[r], r + 1, tk, &region_types, &protos, &kernels);
       emit_region_wrapper(m, f, &rs[r], r + 1, &entries, &methods);
-      sb_printf(&regions_json, "%s{\\\"first\\\": [%d, %d], \\\"last\\\": [%d, %d], "
-                "\\\"fn\\\": \\\"__region_%s_%d\\\", \\\"in\\\": [", r ? ", " : "",
-                rs[r].s_first->pos.line, rs[r].s_first->pos.col - 1, rs[r].s_last->pos.line,
-                rs[r].s_last->pos.col - 1, f->name, r + 1);
-      for (int k = 0; k < rs[r].nin; k++) {
-        if (k) sb_puts(&regions_json, ", ");
-        json_str(&regions_json, f->locals[rs[r].in[k]]);
-      }
-      sb_puts(&regions_json, "], \\\"out\\\": [");
-      for (int k = 0; k < rs[r].nout; k++) {
-        if (k) sb_puts(&regions_json, ", ");
-        json_str(&regions_json, f->locals[rs[r].out[k]]);
-      }
-      sb_puts(&regions_json, "]}");
+      cJSON_AddItemToArray(list, region_json(m, f, &rs[r], r + 1));
     }
-    sb_puts(&regions_json, "]");
   }
-  sb_puts(&regions_json, "}");
-  sb_printf(&macros, "#define DYNAC_REGIONS_JSON \"%s\"\n", regions_json.data);
+  char *rj = cJSON_PrintUnformatted(regions_json);
+  sb_printf(&macros, "#define DYNAC_REGIONS_JSON %s\n", c_string(m, rj));
+  free(rj);
+  cJSON_Delete(regions_json);
   /* guards, glue and tables for root instances */
-  sb_puts(&tables, "#define DYNAC_HAVE_TABLES 1\n");
   strbuf funcs = {0};
   int nfd = 0;
   for (int i = 0; i < m->nfuncs; i++) {
@@ -127,9 +144,10 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
       sb_printf(&tables, "static const char *const dynac__guards_%s[] = {\n", in->cname);
       for (int g = 0; g < ng; g++) sb_printf(&tables, "    %s,\n", c_string(m, gl[g]));
       sb_puts(&tables, "};\n");
-      sb_printf(&ents, "    {%s, dynac_guard_%s, dynac_glue_%s, %d, dynac__guards_%s, %s},\n",
+      sb_printf(&ents, "    {.signature = %s,\n     .guard = dynac_guard_%s, .glue = dynac_glue_%s,\n"
+                "     .nguards = %d, .guards = dynac__guards_%s%s},\n",
                 c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname,
-                takes_objects(in) ? "DYNAC_ENTRY_GENERIC" : "0");
+                takes_objects(in) ? ", .flags = DYNAC_ENTRY_GENERIC" : "");
       ne++;
     }
     bool has_kernel = f->partial ? f->nregions > 0 : false;
@@ -138,11 +156,12 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     if (!has_kernel) { sb_free(&ents); continue; }
     if (ne) sb_printf(&tables, "static const dynac_entry_desc dynac__entries_%s[] = {\n%s};\n",
                       f->name, ents.data);
-    sb_printf(&funcs, "    {%s, %d, %d, %d, %s, &dynac__direct_calls[%d], &dynac__region_calls[%d], "
-              "%s},\n", c_string(m, f->qualname), f->firstlineno, f->nparams, ne,
-              ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL", i, i,
-              f->is_root ? (f->eager_backend ? "DYNAC_FUNC_ROOT | DYNAC_FUNC_EAGER" : "DYNAC_FUNC_ROOT")
-                         : "0");
+    sb_printf(&funcs, "    {.qualname = %s, .firstlineno = %d, .argcount = %d,\n     .nentries = %d, "
+              ".entries = %s,\n     .direct_calls = &dynac__direct_calls[%d], "
+              ".region_calls = &dynac__region_calls[%d]%s},\n", c_string(m, f->qualname),
+              f->firstlineno, f->nparams, ne, ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL",
+              i, i, f->is_root ? (f->eager_backend ? ", .flags = DYNAC_FUNC_ROOT | DYNAC_FUNC_EAGER"
+                                                   : ", .flags = DYNAC_FUNC_ROOT") : "");
     nfd++;
     sb_free(&ents);
   }
@@ -152,11 +171,18 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
     for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &types, done, &ndone);
   }
   sb_printf(&tables, "static const dynac_func_desc dynac__funcs[%d] = {\n%s};\n", nfd ? nfd : 1,
-            funcs.data ? funcs.data : "    {NULL, 0, 0, 0, NULL, NULL, NULL, 0},\n");
-  sb_printf(&tables, "static const dynac_module_desc dynac__desc = {DYNAC_ABI_VERSION, "
-            "DYNAC_SOURCE_NAME, DYNAC_SOURCE_SHA256, %d, dynac__funcs, &dynac__G};\n", nfd);
+            funcs.data ? funcs.data : "    {0},\n");
+  sb_printf(&tables, "static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,\n"
+            "    .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,\n"
+            "    .nfuncs = %d, .funcs = dynac__funcs, .globals = &dynac__G};\n", nfd);
   sb_free(&funcs);
   if (region_types.data) sb_puts(&types, region_types.data);
+  if (nfd) { /* the functions' counters (a module whose every function failed has none) */
+    sb_printf(&slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n", m->nfuncs);
+    sb_printf(&slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n", m->nfuncs);
+  }
+  if (kernels.data && strstr(kernels.data, "dynac__depth"))
+    sb_puts(&slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
   hole holes[] = {{"banner", banner.data}, {"module_macros", macros.data},
                   {"tuple_types", types.data ? types.data : ""}, {"slots", slots.data},
                   {"prototypes", protos.data ? protos.data : ""},
@@ -164,7 +190,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
                   {"entries", entries.data ? entries.data : ""}, {"tables", tables.data},
                   {"methods", methods.data ? methods.data : ""}};
   ok &= fill(tm, holes, 9, out);
-  sb_free(&methods); sb_free(&regions_json); sb_free(&region_types);
+  sb_free(&methods); sb_free(&region_types);
   sb_free(&banner); sb_free(&macros); sb_free(&types); sb_free(&slots); sb_free(&protos);
   sb_free(&kernels); sb_free(&entries); sb_free(&tables);
   free(tm); free(tk); free(tg); free(tu);

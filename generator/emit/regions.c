@@ -88,6 +88,7 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
               f->local_cnames[r->out[i]], ref ? ")" : "", i, f->local_cnames[r->out[i]]);
   }
   sb_puts(&end, "return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */");
+  tidy_kernel(&locals, &body, end.data, params.data);
   sb_printf(protos, "static int dynac_kernel_%s(%s);\n", name, params.data);
   const char *comment = arena_printf(m->a, "/* %s:%d-%d: region %d of %s, specialisation %s */",
                                      basename_of(m->path), r->s_first->pos.line, r->s_last->end.line,
@@ -175,7 +176,8 @@ static void emit_region_entry_spec(module *m, func *f, inst *in, region *r, int 
                "        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));\n");
   for (int i = 0; i < r->nout; i++) sb_printf(out, "        PyTuple_SET_ITEM(res, %d, o%d);\n", i + 2, i);
   sb_puts(out, "      }\n");
-  sb_printf(out, "    }\n%s%s%s    return res;\n  }\nnext_%d:;\n", *rel ? "   " : "", rel, *rel ? "\n" : "", k);
+  sb_printf(out, "    }\n%s%s%s    return res;\n  }\n", *rel ? "   " : "", rel, *rel ? "\n" : "");
+  if (any_slot || (unbox.data && strstr(unbox.data, next))) sb_printf(out, "next_%d:;\n", k);
   sb_free(&unbox);
   sb_free(&release);
 }

@@ -210,13 +210,12 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_FOR_RANGE: {
     int label = ++E->label;
     const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start)) : "INT64_C(0)";
-    const char *startv = tmpvar(E, &ty_int);
-    line(E, "%s = %s;", startv, start);
-    const char *stopv = tmpvar(E, &ty_int);
-    line(E, "%s = %s;", stopv, as_int(E, emit_expr(E, s->u.for_.stop), TY(s->u.for_.stop)));
-    const char *stepv = tmpvar(E, &ty_int);
-    line(E, "%s = %s;", stepv, s->u.for_.step ? as_int(E, emit_expr(E, s->u.for_.step), TY(s->u.for_.step)) : "INT64_C(1)");
-    deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
+    const char *startv = tmp_init(E, &ty_int, start);
+    const char *stopv = tmp_init(E, &ty_int, as_int(E, emit_expr(E, s->u.for_.stop), TY(s->u.for_.stop)));
+    expr *step = s->u.for_.step;
+    const char *stepv = tmp_init(E, &ty_int, step ? as_int(E, emit_expr(E, step), TY(step)) : "INT64_C(1)");
+    if (step && !(step->kind == EX_INT && step->u.i != 0)) /* a literal step is not 0 */
+      deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
     int nhoisted = E->nhoisted;
     const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
     if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {

@@ -14,11 +14,21 @@ char *read_template(const emit_opts *o, const char *name) {
 }
 
 /* Copies `tpl` to `out`, replacing each hole with its value; the value's
- * later lines get the hole's indentation. */
+ * later lines get the hole's indentation. Text between the template-only
+ * markers (slash-star-at-[ ... slash-star-at-]) is left out: what keeps a
+ * template valid C on its own (templates_are_valid_c) is not written. */
 bool fill(const char *tpl, const hole *holes, int nholes, strbuf *out) {
   const char *p = tpl;
   while (*p) {
     const char *h = strstr(p, "/*@ ");
+    const char *only = strstr(p, "/*@[*/"); /* template-only text: up to the end marker, dropped */
+    if (only && (!h || only < h)) {
+      const char *close = strstr(only, "/*@]*/");
+      if (!close) { diag_plain("template: a /*@[*/ without its /*@]*/"); return false; }
+      sb_putn(out, p, (size_t)(only - p));
+      p = close + 6;
+      continue;
+    }
     if (!h) { sb_puts(out, p); break; }
     const char *e = strstr(h, " @*/");
     if (!e) { sb_puts(out, p); break; }
@@ -98,6 +108,15 @@ const char *tmpvar(em *E, const type *t) {
   return name;
 }
 
+/* A new temporary of type t holding value v (an object: a reference it owns). */
+const char *tmp_init(em *E, const type *t, const char *v) {
+  note_type(t);
+  const char *name = arena_printf(E->m->a, "t%d", ++E->tmp);
+  line(E, "%s %s = %s;%s", t->kind == TY_OBJ ? "DYNAC_OBJ" : c_type(t), name, v,
+       t->kind == TY_OBJ ? " /* owned, released leaving the block */" : "");
+  return name;
+}
+
 /* Does list local i hold a reference of its own? In an instance that
  * builds lists a rebinding may release a list's last reference, so its
  * list locals own theirs (DYNAC_OBJ), except parameters it never rebinds
@@ -160,10 +179,7 @@ const char *keep(em *E, const char *v, const type *t) {
   return name ? v : keep_always(E, v, t);
 }
 const char *keep_always(em *E, const char *v, const type *t) {
-  const char *k = tmpvar(E, t);
-  line(E, t->kind == TY_OBJ ? "%s = Py_NewRef(%s); /* owned like every object temporary */"
-                            : "%s = %s;", k, v);
-  return k;
+  return tmp_init(E, t, t->kind == TY_OBJ ? arena_printf(E->m->a, "Py_NewRef(%s)", v) : v);
 }
 
 const char *c_string(module *m, const char *s) {
