@@ -38,12 +38,12 @@ static double now_ms(void) {
 
 /* "FILE: compile times (ms): parse 1.234, ..., cc 210.000" (phases not run left out). */
 void print_phase_times(FILE *to, const char *path, const phase_times *pt) {
-  const char *names[] = {"parse", "scope", "annotations", "ir", "infer", "emit", "cc"};
-  double ms[] = {pt->parse, pt->scope, pt->annotations, pt->ir, pt->infer, pt->emit, pt->cc};
+  const char *names[] = {"parse", "scope", "annotations", "ir", "infer", "analyses", "emit", "cc"};
+  double ms[] = {pt->parse, pt->scope, pt->annotations, pt->ir, pt->infer, pt->analyses, pt->emit, pt->cc};
   fprintf(to, "%s%scompile times (ms):", path ? path : "", path ? ": " : "");
   const char *sep = " ";
-  for (int i = 0; i < 7; i++) {
-    if (i >= 5 && ms[i] == 0) continue; /* emit and cc run only in a build */
+  for (int i = 0; i < 8; i++) {
+    if (i >= 6 && ms[i] == 0) continue; /* emit and cc run only in a build */
     fprintf(to, "%s%s %.3f", sep, names[i], ms[i]);
     sep = ", ";
   }
@@ -69,7 +69,7 @@ static char *module_stem(arena *a, const char *path) {
 }
 
 
-/* parse -> scope -> annotations -> ir -> infer on one file, with the
+/* parse -> scope -> annotations -> ir -> infer -> analyses on one file, with the
  * functions named in `suppressed` left to the interpreter; NULL after
  * reporting errors. */
 static module *analyse_suppressed(const char *path, const profile *prof, bool all, bool trusted,
@@ -96,9 +96,11 @@ static module *analyse_suppressed(const char *path, const profile *prof, bool al
   double t4 = now_ms();
   infer_module(m);
   double t5 = now_ms();
+  analyses_module(m);
+  double t6 = now_ms();
   if (pt) {
     pt->parse = t1 - t0, pt->scope = t2 - t1, pt->annotations = t3 - t2;
-    pt->ir = t4 - t3, pt->infer = t5 - t4;
+    pt->ir = t4 - t3, pt->infer = t5 - t4, pt->analyses = t6 - t5;
   }
   return m;
 }

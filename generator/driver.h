@@ -19,7 +19,7 @@ typedef struct options {
 } options;
 
 /* Milliseconds each phase took on one file (0: not run). */
-typedef struct phase_times { double parse, scope, annotations, ir, infer, emit, cc; } phase_times;
+typedef struct phase_times { double parse, scope, annotations, ir, infer, analyses, emit, cc; } phase_times;
 void print_phase_times(FILE *to, const char *path, const phase_times *pt);
 
 /* parse -> scope -> annotations -> ir -> infer on one file, each timed into

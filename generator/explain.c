@@ -221,6 +221,7 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
   cJSON_AddNumberToObject(t, "annotations", pt->annotations);
   cJSON_AddNumberToObject(t, "ir", pt->ir);
   cJSON_AddNumberToObject(t, "infer", pt->infer);
+  cJSON_AddNumberToObject(t, "analyses", pt->analyses);
   cJSON_AddItemToArray(files, fo);
 }
 

@@ -2,7 +2,7 @@
  * knows by name: each builtin, `math` function or constant and list method
  * has one row (per arity where the arities differ in kind), read by every
  * phase that needs to know something about it:
- *   ir.c       which calls are builtins, math or methods (ops_find)
+ *   ir/expr.c  which calls are builtins, math or methods (ops_find)
  *   infer.c    the result type (result; 0: infer's rule for that id)
  *   emit/      how it is written in C (id and helper)
  *   export.c   whether plain C can do it (native) or it needs the C API
@@ -18,7 +18,7 @@
 #define CONST (-1), (-1) /* a value (math.pi), not a function */
 
 static const op_row op_table[] = {
-    /* builtins: each typed by infer.c's rule for its id; pow(a, b) becomes a ** b in ir.c */
+    /* builtins: each typed by infer.c's rule for its id; pow(a, b) becomes a ** b in ir/expr.c */
     {OPS_BUILTIN, "abs", OPI_ABS, 1, 1, 0, true, NULL},
     {OPS_BUILTIN, "min", OPI_MIN, 2, ANY, 0, true, NULL},
     {OPS_BUILTIN, "max", OPI_MAX, 2, ANY, 0, true, NULL},

@@ -3,7 +3,7 @@
  * Collects the module's top-level functions, its constants (NAME = constant
  * expression, assigned once, with a statically known number type), the names
  * bound to the math module or to its members, and every other module-level
- * binding. Names inside functions are resolved by ir.c against this table:
+ * binding. Names inside functions are resolved by ir/ against this table:
  * local if assigned in the function, else module global, else builtin.
  */
 #include "gen.h"

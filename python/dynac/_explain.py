@@ -83,7 +83,7 @@ def compile_times(repr="str"):
         data[os.path.basename(path)] = entry
     if repr == "dict":
         return data
-    phases = ["parse", "scope", "annotations", "infer", "attach"]
+    phases = ["parse", "scope", "annotations", "ir", "infer", "analyses", "attach"]
     rows = ["%-40s %s" % ("artifact", " ".join("%11s" % p for p in phases))]
     for name, e in data.items():
         rows.append("%-40s %s" % (name, " ".join("%11.3f" % e.get(p, 0.0) for p in phases)))

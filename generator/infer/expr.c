@@ -1,34 +1,13 @@
-/* infer.c: phase 5, types per specialisation.
- *
- * For each compile root and each of its specialisations (argument types),
- * types every local and expression (flow-insensitive: a local keeps one type;
- * int and float in one local is reported, not widened, since CPython would
- * give back an int where a widened kernel would give a float). Calls to other
- * functions of the module create callee instances for the argument types at
- * the call site (kernel-to-kernel calls, guarded by the callee's identity).
- * The result of an instance: local types, return type, the guard slots it
- * reads (its callees' included), or the reason it has no kernel.
+/* expr.c: phase 5 (this folder), types per specialisation: the type of
+ * each expression, with the failure (a reason and a position) where the
+ * kernel language has none; numpy scalar promotion, new lists, calls by
+ * the operation table.
  */
-#include "gen.h"
+#include "infer.h"
 
 #include <string.h>
 
-/* Reads of the side tables of the instance being typed (c->in). */
-#define TY(e) ty_of(c->in, (e))
-
-/* ---- instances ----------------------------------------------------------- */
-typedef struct ctx {
-  module *m;
-  inst *in;
-  bool strict;   /* final pass: an unknown type is a failure */
-  int top;       /* partial functions: split_id of the split-block statement being typed */
-  expr *unpacked; /* a tuple display assigned straight to unpacking targets (a, b = b, a):
-                     the only tuple that may hold objects (owned by temporaries) */
-} ctx;
-
-static inst *get_inst(module *m, func *f, const type **args);
-
-static void fail(ctx *c, srcpos pos, const char *msg) {
+void type_fail(ctx *c, srcpos pos, const char *msg) {
   if (c->in->fn->partial && c->top >= 0) { /* that statement runs in the interpreter */
     if (!c->in->top_fail[c->top]) c->in->top_fail[c->top] = msg;
     return;
@@ -38,10 +17,6 @@ static void fail(ctx *c, srcpos pos, const char *msg) {
 }
 
 static const type *num_promote(const type *t) { return t->kind == TY_BOOL ? &ty_int : t; }
-
-static const type *type_expr(ctx *c, expr *e, bool truth);
-static void type_block(ctx *c, stmt *s);
-static void bind(ctx *c, target *tg, const type *t, srcpos pos);
 
 /* Result type of l OP r for number operands (CPython's numeric tower). */
 const type *binop_result(binop op, const type *l, const type *r) {
@@ -77,7 +52,7 @@ static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const
   else if (res == 'f' && (op == OP_FLOORDIV || op == OP_MOD || op == OP_POW))
     why = "//, % and ** on numpy.float32";
   if (why) {
-    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s: %s", binop_spelling[op],
+    type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s: %s", binop_spelling[op],
                                  ty_python_name(c->m->a, l), ty_python_name(c->m->a, r), why));
     return &ty_conflict;
   }
@@ -106,7 +81,7 @@ static const type *generic_op(ctx *c) {
  * rebinding could free). */
 static void builds_list(ctx *c, srcpos pos) {
   if (c->in->fn->partial) /* regions pass the frame's lists, which they borrow */
-    fail(c, pos, "a new list in a function with graph breaks");
+    type_fail(c, pos, "a new list in a function with graph breaks");
   c->in->builds_lists = true;
 }
 
@@ -131,12 +106,12 @@ static const type *type_list_display(ctx *c, expr *e) {
     const type *t = type_expr(c, e->u.tuple.elts[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
     if (!list_elem_ok(t)) {
-      fail(c, e->u.tuple.elts[i]->pos, arena_printf(c->m->a, "a list display holding a %s",
+      type_fail(c, e->u.tuple.elts[i]->pos, arena_printf(c->m->a, "a list display holding a %s",
            ty_python_name(c->m->a, t)));
       return &ty_conflict;
     }
     if (el->kind != TY_UNKNOWN && el != t) {
-      fail(c, e->pos, arena_printf(c->m->a, "a list display holding both %s and %s",
+      type_fail(c, e->pos, arena_printf(c->m->a, "a list display holding both %s and %s",
            ty_python_name(c->m->a, el), ty_python_name(c->m->a, t)));
       return &ty_conflict;
     }
@@ -158,7 +133,7 @@ static const type *type_list_comprehension(ctx *c, expr *e) {
   type_block(c, e->u.comp.loop);
   const type *t = c->in->local_ty[r];
   if (c->strict && t->kind == TY_LIST && t->elts[0]->kind == TY_UNKNOWN) {
-    fail(c, e->pos, "a list comprehension whose elements have no known type");
+    type_fail(c, e->pos, "a list comprehension whose elements have no known type");
     return &ty_conflict;
   }
   return t;
@@ -175,14 +150,14 @@ static const type *type_slice(ctx *c, expr *e) {
     const type *t = type_expr(c, parts[i], false);
     if (t->kind == TY_UNKNOWN) unknown = true;
     else if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NONE) {
-      fail(c, parts[i]->pos, arena_printf(c->m->a, "slice bound of type %s",
+      type_fail(c, parts[i]->pos, arena_printf(c->m->a, "slice bound of type %s",
                                           ty_python_name(c->m->a, t)));
       return &ty_conflict;
     }
   }
   if (unknown) return &ty_unknown;
   if (ot->kind != TY_LIST) {
-    fail(c, e->pos, arena_printf(c->m->a, "slicing a %s (only lists are sliced in kernels)",
+    type_fail(c, e->pos, arena_printf(c->m->a, "slicing a %s (only lists are sliced in kernels)",
                                  ty_python_name(c->m->a, ot)));
     return &ty_conflict;
   }
@@ -196,7 +171,7 @@ static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, con
   const type *t = &ty_conflict;
   bool count_l = l->kind == TY_INT || l->kind == TY_BOOL, count_r = r->kind == TY_INT || r->kind == TY_BOOL;
   if (e->u.bin.inplace) {
-    fail(c, e->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
+    type_fail(c, e->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
                                  "list in place)", binop_spelling[op]));
     return &ty_conflict;
   }
@@ -204,7 +179,7 @@ static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, con
   else if (op == OP_MUL && l->kind == TY_LIST && count_r) t = l;
   else if (op == OP_MUL && r->kind == TY_LIST && count_l) t = r;
   if (t->kind != TY_LIST) {
-    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
+    type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
                                  ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
     return &ty_conflict;
   }
@@ -212,7 +187,7 @@ static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, con
   return t;
 }
 
-static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
+const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
   if ((l->kind == TY_OBJ || r->kind == TY_OBJ) && generic_operand(l) && generic_operand(r))
     return generic_op(c); /* PyNumber_Add, ... */
@@ -220,13 +195,13 @@ static const type *binop_type(ctx *c, expr *e, binop op, const type *l, const ty
     return np_binop_type(c, e, op, l, r);
   if (l->kind == TY_LIST || r->kind == TY_LIST) return list_binop_type(c, e, op, l, r);
   if (!ty_is_number(l) || !ty_is_number(r)) {
-    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
+    type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s", binop_spelling[op],
                                  ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
     return &ty_conflict;
   }
   const type *t = binop_result(op, l, r);
   if (t->kind == TY_CONFLICT)
-    fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on a float raises TypeError",
+    type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on a float raises TypeError",
                                  binop_spelling[op]));
   return t;
 }
@@ -246,14 +221,14 @@ static const type *type_len_sum(ctx *c, expr *e, const type *a) {
     if (el->kind == TY_INT || el->kind == TY_BOOL) return &ty_int;
     if (el->kind == TY_FLOAT) return &ty_num;
   }
-  fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", e->u.call.name, ty_python_name(c->m->a, a)));
+  type_fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", e->u.call.name, ty_python_name(c->m->a, a)));
   return &ty_conflict;
 }
 
 /* Can a value of type `vt` be stored into `ct` (a list or buffer)? False
  * (with a failure) if it would change what the container holds or raise
  * TypeError. */
-static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
+bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
   if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && generic_operand(vt)) return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
@@ -267,7 +242,7 @@ static bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
     if (el->kind == TY_INT && (vt->kind == TY_INT || vt->kind == TY_BOOL)) return true;
     if (el->kind == TY_BOOL && vt->kind == TY_BOOL) return true;
   }
-  fail(c, pos, arena_printf(c->m->a, "storing a %s into a %s", ty_python_name(c->m->a, vt),
+  type_fail(c, pos, arena_printf(c->m->a, "storing a %s into a %s", ty_python_name(c->m->a, vt),
                             ty_python_name(c->m->a, ct)));
   return false;
 }
@@ -280,7 +255,7 @@ static bool passable(const type *t) { return generic_operand(t) || t->kind == TY
 static const type *type_api_call(ctx *c, expr *e, const type **at) {
   for (int i = 0; i < e->u.call.n; i++)
     if (!passable(at[i])) {
-      fail(c, e->pos, arena_printf(c->m->a, "%s() with a %s %s", e->u.call.name,
+      type_fail(c, e->pos, arena_printf(c->m->a, "%s() with a %s %s", e->u.call.name,
            ty_python_name(c->m->a, at[i]), i ? "argument" : "callee"));
       return &ty_conflict;
     }
@@ -295,16 +270,16 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
   const type *vt = at[e->u.call.n - 1];
   expr *recv = e->u.call.args[0];
   if (!ops_call_is(e, OPI_APPEND) && !ops_call_is(e, OPI_INSERT)) {
-    fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
+    type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
     return &ty_conflict;
   }
   if (recv->kind != EX_LOCAL || !list_elem_ok(vt)) {
-    fail(c, e->pos, arena_printf(c->m->a, ".%s() of a %s to a new empty list", name,
+    type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of a %s to a new empty list", name,
                                  ty_python_name(c->m->a, vt)));
     return &ty_conflict;
   }
   target tg = {.local = recv->u.local, .pos = recv->pos};
-  bind(c, &tg, ty_list(vt), e->pos);
+  bind_target(c, &tg, ty_list(vt), e->pos);
   if (!e->u.call.own_list) c->in->effectful = true;
   return &ty_none;
 }
@@ -317,12 +292,12 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   if (method_via_api(c->in, e)) return type_api_call(c, e, at); /* its index may be any object */
   if (lt->kind == TY_LIST && lt->elts[0]->kind == TY_UNKNOWN) return type_first_append(c, e, at);
   if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
-    fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
+    type_fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
     return &ty_conflict;
   }
   if (e->u.call.own_list) { /* the comprehension's list: boxed values of its element type */
     if (at[1] == lt->elts[0]) return &ty_none;
-    fail(c, e->pos, arena_printf(c->m->a, "a list comprehension whose elements are both %s and %s",
+    type_fail(c, e->pos, arena_printf(c->m->a, "a list comprehension whose elements are both %s and %s",
          ty_python_name(c->m->a, lt->elts[0]), ty_python_name(c->m->a, at[1])));
     return &ty_conflict;
   }
@@ -330,19 +305,19 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   if (ops_call_is(e, OPI_APPEND)) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
   if (ops_call_is(e, OPI_INSERT)) {
     if (at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
-      fail(c, e->pos, "list.insert() with an index that is not an int");
+      type_fail(c, e->pos, "list.insert() with an index that is not an int");
       return &ty_conflict;
     }
     return storable(c, e->pos, lt, at[2]) ? &ty_none : &ty_conflict;
   }
   if (e->u.call.n == 2 && at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
-    fail(c, e->pos, "list.pop() with an index that is not an int");
+    type_fail(c, e->pos, "list.pop() with an index that is not an int");
     return &ty_conflict;
   }
   return lt->elts[0];
 }
 
-static bool is_np_int(const type *t) {
+bool is_np_int(const type *t) {
   return t->kind == TY_NP && t->fmt != '?' && !np_is_float(t->fmt);
 }
 static bool is_index(const type *t) { return t->kind == TY_INT || is_np_int(t); }
@@ -354,7 +329,7 @@ static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it
                           : it->kind == TY_TUPLE && it->n == 2 && is_index(it->elts[0]) &&
                                 is_index(it->elts[1]);
   if (!ok) {
-    fail(c, e->pos, arena_printf(c->m->a, "index of type %s into a %d-D ndarray%s",
+    type_fail(c, e->pos, arena_printf(c->m->a, "index of type %s into a %d-D ndarray%s",
          ty_python_name(c->m->a, it), ot->ndim, ot->ndim == 2 ? " (a[i] is a row: use a[i, j])"
          : ""));
     return &ty_conflict;
@@ -368,7 +343,7 @@ static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;
   if (ot->kind != TY_BUF || ot->buf_kind != 'n') {
-    fail(c, e->pos, arena_printf(c->m->a, "attribute .%s of a %s", e->u.sub.attr,
+    type_fail(c, e->pos, arena_printf(c->m->a, "attribute .%s of a %s", e->u.sub.attr,
                                  ty_python_name(c->m->a, ot)));
     return &ty_conflict;
   }
@@ -387,12 +362,12 @@ static const type *type_subscript(ctx *c, expr *e) {
     expr *ix = e->u.sub.index;
     bool neg = ix->kind == EX_UNARY && ix->u.un.op == UN_NEG && ix->u.un.a->kind == EX_INT;
     if (ix->kind != EX_INT && !neg) {
-      fail(c, e->pos, "tuple index that is not a constant");
+      type_fail(c, e->pos, "tuple index that is not a constant");
       return &ty_conflict;
     }
     int64_t k = neg ? -ix->u.un.a->u.i : ix->u.i;
     if (k < 0) k += ot->n;
-    if (k < 0 || k >= ot->n) { fail(c, e->pos, "tuple index out of range"); return &ty_conflict; }
+    if (k < 0 || k >= ot->n) { type_fail(c, e->pos, "tuple index out of range"); return &ty_conflict; }
     return ot->elts[k];
   }
   if (ot->kind == TY_OBJ && generic_operand(it)) return generic_op(c); /* PyObject_GetItem */
@@ -401,16 +376,16 @@ static const type *type_subscript(ctx *c, expr *e) {
     return generic_op(c);
   }
   if (ot->kind != TY_LIST && ot->kind != TY_BUF) {
-    fail(c, e->pos, arena_printf(c->m->a, "indexing a %s", ty_python_name(c->m->a, ot)));
+    type_fail(c, e->pos, arena_printf(c->m->a, "indexing a %s", ty_python_name(c->m->a, ot)));
     return &ty_conflict;
   }
   if (ot->kind == TY_BUF && ot->buf_kind == 'n') return type_nd_index(c, e, ot, it);
   if (ot->kind == TY_LIST && ot->elts[0]->kind == TY_UNKNOWN && c->strict) {
-    fail(c, e->pos, "an element of an empty list nothing appends to (its type is not known)");
+    type_fail(c, e->pos, "an element of an empty list nothing appends to (its type is not known)");
     return &ty_conflict;
   }
   if (it->kind != TY_INT && it->kind != TY_BOOL && !is_np_int(it)) {
-    fail(c, e->pos, arena_printf(c->m->a, "index of type %s", ty_python_name(c->m->a, it)));
+    type_fail(c, e->pos, arena_printf(c->m->a, "index of type %s", ty_python_name(c->m->a, it)));
     return &ty_conflict;
   }
   c->in->containers = true;
@@ -430,7 +405,7 @@ static bool np_builtin_ok(const op_row *op, const type *t) {
 static const type *type_call(ctx *c, expr *e) {
   int n = e->u.call.n;
   const type *at[64];
-  if (n > 64) { fail(c, e->pos, "too many arguments"); return &ty_conflict; }
+  if (n > 64) { type_fail(c, e->pos, "too many arguments"); return &ty_conflict; }
   bool unknown = false;
   bool truth_arg = e->u.call.kind == CALLEE_BUILTIN && ops_call_is(e, OPI_BOOL);
   for (int i = 0; i < n; i++) {
@@ -446,7 +421,7 @@ static const type *type_call(ctx *c, expr *e) {
     c->in->opaque_calls = true;
     for (int i = 0; i < n; i++)
       if (at[i]->kind != TY_UNKNOWN && (!ty_is_scalar(at[i]) || at[i]->kind == TY_NUM)) {
-        fail(c, e->pos, arena_printf(c->m->a, "allow_in_graph call %s() with a %s argument",
+        type_fail(c, e->pos, arena_printf(c->m->a, "allow_in_graph call %s() with a %s argument",
                                      name, ty_python_name(c->m->a, at[i])));
         return &ty_conflict;
       }
@@ -455,13 +430,13 @@ static const type *type_call(ctx *c, expr *e) {
   if (e->u.call.kind == CALLEE_MODULE_FN) {
     func *f = e->u.call.fn; /* lowered by the IR phase, as every function of the module */
     if (f->breaks || f->not_compiled || !f->params_ok) {
-      fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
+      type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
                                    f->name, f->breaks ? f->breaks->reason : f->not_compiled ?
                                    f->not_compiled : "unsupported parameters"));
       return &ty_conflict;
     }
     if (n != f->nparams) {
-      fail(c, e->pos, arena_printf(c->m->a, "call passes %d arguments; %s() takes %d", n,
+      type_fail(c, e->pos, arena_printf(c->m->a, "call passes %d arguments; %s() takes %d", n,
                                    f->name, f->nparams));
       return &ty_conflict;
     }
@@ -472,18 +447,18 @@ static const type *type_call(ctx *c, expr *e) {
         return &ty_conflict;
       if (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN) { /* f([]) */
         if (c->strict)
-          fail(c, e->u.call.args[i]->pos, arena_printf(c->m->a, "an empty list passed to %s() "
+          type_fail(c, e->u.call.args[i]->pos, arena_printf(c->m->a, "an empty list passed to %s() "
                "(no specialisation for a list whose element type is not known)", f->name));
         return c->strict ? &ty_conflict : &ty_unknown;
       }
     }
     inst *callee = get_inst(c->m, f, at);
     c->in->types.callee[e->id] = callee;
-    if (!callee) { fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
+    if (!callee) { type_fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
     if (!callee->ok && !callee->typing) {
       strbuf sig = {0};
       for (int i = 0; i < n; i++) sb_printf(&sig, "%s%s", i ? ", " : "", ty_python_name(c->m->a, at[i]));
-      fail(c, e->pos, arena_printf(c->m->a, "calls %s(%s), which is not compiled: %s", f->name,
+      type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(%s), which is not compiled: %s", f->name,
                                    sig.data ? sig.data : "", callee->fail));
       sb_free(&sig);
       return &ty_conflict;
@@ -500,7 +475,7 @@ static const type *type_call(ctx *c, expr *e) {
   if (e->u.call.kind == CALLEE_METHOD) return type_method(c, e, at);
   if (e->u.call.kind == CALLEE_VALUE) {
     if (at[0]->kind != TY_OBJ) {
-      fail(c, e->pos, arena_printf(c->m->a, "calling a %s", ty_python_name(c->m->a, at[0])));
+      type_fail(c, e->pos, arena_printf(c->m->a, "calling a %s", ty_python_name(c->m->a, at[0])));
       return &ty_conflict;
     }
     return type_api_call(c, e, at);
@@ -511,16 +486,16 @@ static const type *type_call(ctx *c, expr *e) {
   for (int i = 0; i < n; i++)
     if (!ty_is_scalar(at[i]) || (at[i]->kind == TY_NP && e->u.call.kind == CALLEE_BUILTIN &&
                                  op && !np_builtin_ok(op, at[i]))) {
-      fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
+      type_fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
       return &ty_conflict;
     }
   if (e->u.call.kind == CALLEE_MATH) {
     if (!op) {
-      fail(c, e->pos, arena_printf(c->m->a, "math.%s() with %d arguments", name, n));
+      type_fail(c, e->pos, arena_printf(c->m->a, "math.%s() with %d arguments", name, n));
       return &ty_conflict;
     }
     if (op->id == OPI_MATH_TO_INT && !op->helper && at[0]->kind == TY_NP && at[0]->fmt != 'd') {
-      fail(c, e->pos, arena_printf(c->m->a, "math.trunc() of a %s raises TypeError (no __trunc__)",
+      type_fail(c, e->pos, arena_printf(c->m->a, "math.trunc() of a %s raises TypeError (no __trunc__)",
                                    ty_python_name(c->m->a, at[0])));
       return &ty_conflict;
     }
@@ -528,13 +503,13 @@ static const type *type_call(ctx *c, expr *e) {
     if (op->result == 'i' && !op->native)
       for (int i = 0; i < n; i++)
         if (at[i]->kind == TY_FLOAT || (at[i]->kind == TY_NP && np_is_float(at[i]->fmt))) {
-          fail(c, e->pos, arena_printf(c->m->a, "math.%s() of a float raises TypeError", name));
+          type_fail(c, e->pos, arena_printf(c->m->a, "math.%s() of a float raises TypeError", name));
           return &ty_conflict;
         }
     return ops_result_type(op);
   }
   if (!op) {
-    fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
+    type_fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
     return &ty_conflict;
   }
   /* builtins: the table's result type, or their own rule */
@@ -542,7 +517,7 @@ static const type *type_call(ctx *c, expr *e) {
   switch (op->id) {
   case OPI_ABS: return at[0]->kind == TY_NP ? at[0] : num_promote(at[0]);
   case OPI_ROUND_DIGITS:
-    if (at[1]->kind == TY_FLOAT) { fail(c, e->pos, "round() with a float ndigits"); return &ty_conflict; }
+    if (at[1]->kind == TY_FLOAT) { type_fail(c, e->pos, "round() with a float ndigits"); return &ty_conflict; }
     return num_promote(at[0]);
   case OPI_DIVMOD: {
     const type *t = binop_type(c, e, OP_FLOORDIV, at[0], at[1]);
@@ -555,14 +530,14 @@ static const type *type_call(ctx *c, expr *e) {
     if (j->kind == TY_NUM) return &ty_num; /* the winner's own type, known at run time */
     for (int i = 1; i < n; i++)
       if (at[i] != at[0]) {
-        fail(c, e->pos, arena_printf(c->m->a, "%s() of %s and %s: the result's type depends on "
+        type_fail(c, e->pos, arena_printf(c->m->a, "%s() of %s and %s: the result's type depends on "
              "the values", name, ty_python_name(c->m->a, at[0]), ty_python_name(c->m->a, at[i])));
         return &ty_conflict;
       }
     return at[0];
   }
   default:
-    fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
+    type_fail(c, e->pos, arena_printf(c->m->a, "%s() with %d arguments", name, n));
     return &ty_conflict;
   }
 }
@@ -571,7 +546,7 @@ static const type *type_call(ctx *c, expr *e) {
 static const type *np_unary_type(ctx *c, expr *e, const type *a) {
   bool bad = e->u.un.op == UN_INVERT ? np_is_float(a->fmt) : a->fmt == '?' && e->u.un.op == UN_NEG;
   if (bad) {
-    fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
+    type_fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
     return &ty_conflict;
   }
   return a;
@@ -584,7 +559,7 @@ static const type *np_unary_type(ctx *c, expr *e, const type *a) {
 static const type *type_is_none(ctx *c, expr *e) {
   c->in->types.folded[e->id] = -1;
   if (e->u.cmp.n != 2) {
-    fail(c, e->pos, "a comparison chain with 'is'");
+    type_fail(c, e->pos, "a comparison chain with 'is'");
     return &ty_conflict;
   }
   expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
@@ -605,11 +580,11 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
     if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ)) { /* PyObject_RichCompare */
       if (e->u.cmp.n > 2) {
-        fail(c, e->pos, "a comparison chain with objects");
+        type_fail(c, e->pos, "a comparison chain with objects");
         return &ty_conflict;
       }
       if (!generic_operand(a) || !generic_operand(prev ? prev : a)) {
-        fail(c, e->pos, arena_printf(c->m->a, "comparison of an object with a %s",
+        type_fail(c, e->pos, arena_printf(c->m->a, "comparison of an object with a %s",
              ty_python_name(c->m->a, a->kind == TY_OBJ && prev ? prev : a)));
         return &ty_conflict;
       }
@@ -618,14 +593,14 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
       continue;
     }
     if (!ty_is_scalar(a)) {
-      fail(c, e->pos, arena_printf(c->m->a, "comparison of a %s", ty_python_name(c->m->a, a)));
+      type_fail(c, e->pos, arena_printf(c->m->a, "comparison of a %s", ty_python_name(c->m->a, a)));
       return &ty_conflict;
     }
     if (prev) {
       const type *r = &ty_bool;
       if (prev->kind == TY_NP || a->kind == TY_NP) {
         if (!np_promote(np_dtype_of(prev), np_dtype_of(a))) {
-          fail(c, e->pos, "comparison of a numpy scalar with an int | float value");
+          type_fail(c, e->pos, "comparison of a numpy scalar with an int | float value");
           return &ty_conflict;
         }
         r = ty_np('?');
@@ -636,7 +611,7 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
     prev = a;
   }
   if (mixed && !truth) {
-    fail(c, e->pos, "a comparison chain giving bool or numpy.bool_ by value");
+    type_fail(c, e->pos, "a comparison chain giving bool or numpy.bool_ by value");
     return &ty_conflict;
   }
   return mixed ? &ty_bool : res;
@@ -655,7 +630,7 @@ int constant_truth(const inst *in, const expr *e) {
 }
 
 /* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
-static const type *type_expr(ctx *c, expr *e, bool truth) {
+const type *type_expr(ctx *c, expr *e, bool truth) {
   const type *t = &ty_unknown;
   switch (e->kind) {
   case EX_INT: t = &ty_int; break;
@@ -669,14 +644,14 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
       break;
     }
     if (c->in->fn->local_dynamic && c->in->fn->local_dynamic[e->u.local]) {
-      fail(c, e->pos, arena_printf(c->m->a, "'%s' was bound by code that runs in the "
+      type_fail(c, e->pos, arena_printf(c->m->a, "'%s' was bound by code that runs in the "
            "interpreter; its type is not known here", c->in->fn->locals[e->u.local]));
       t = &ty_conflict;
       break;
     }
     t = c->in->local_ty[e->u.local];
     if (t->kind == TY_UNKNOWN && c->strict) {
-      fail(c, e->pos, arena_printf(c->m->a, "local '%s' is read but never assigned a value",
+      type_fail(c, e->pos, arena_printf(c->m->a, "local '%s' is read but never assigned a value",
                                    c->in->fn->locals[e->u.local]));
       t = &ty_conflict;
     }
@@ -690,7 +665,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_BINOP: {
     const type *l = type_expr(c, e->u.bin.l, false), *r = type_expr(c, e->u.bin.r, false);
     if (e->u.bin.inplace && (l->kind == TY_OBJ || r->kind == TY_OBJ)) {
-      fail(c, e->pos, "augmented assignment with an object"); /* __iadd__ is not __add__ */
+      type_fail(c, e->pos, "augmented assignment with an object"); /* __iadd__ is not __add__ */
       t = &ty_conflict;
       break;
     }
@@ -703,7 +678,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     if (a->kind == TY_NP) { t = np_unary_type(c, e, a); break; }
     if (a->kind == TY_OBJ) { t = generic_op(c); break; }
     if (!ty_is_number(a) || (a->kind == TY_FLOAT && e->u.un.op == UN_INVERT)) {
-      fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
+      type_fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
       t = &ty_conflict;
       break;
     }
@@ -723,7 +698,7 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
     if (l != r && ty_join(l, r)->kind == TY_NUM) { t = &ty_num; break; }
     if (l != r || !ty_is_scalar(l)) {
-      fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s by value",
+      type_fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s by value",
            e->u.boolop.is_and ? "and" : "or", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
       t = &ty_conflict;
       break;
@@ -739,19 +714,19 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
     t = ty_join(a, b);
     if (t->kind == TY_OBJ) t = &ty_conflict; /* by value: kept scalar */
     if (t->kind == TY_CONFLICT)
-      fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
+      type_fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
                                    ty_python_name(c->m->a, a), ty_python_name(c->m->a, b)));
     break;
   }
   case EX_TUPLE: {
     const type *el[64];
-    if (e->u.tuple.n > 64) { fail(c, e->pos, "tuple too long"); t = &ty_conflict; break; }
+    if (e->u.tuple.n > 64) { type_fail(c, e->pos, "tuple too long"); t = &ty_conflict; break; }
     bool unknown = false;
     for (int i = 0; i < e->u.tuple.n; i++) {
       el[i] = type_expr(c, e->u.tuple.elts[i], false);
       if (el[i]->kind == TY_UNKNOWN) unknown = true;
       if (el[i]->kind == TY_CONFLICT || el[i]->kind == TY_NONE) {
-        fail(c, e->pos, "tuple element of an unsupported type");
+        type_fail(c, e->pos, "tuple element of an unsupported type");
         unknown = true;
       }
     }
@@ -767,28 +742,28 @@ static const type *type_expr(ctx *c, expr *e, bool truth) {
   }
   if (ty_is_container(t)) c->in->containers = true;
   if (t->kind == TY_OBJ && c->in->fn->partial) /* region kernels take and give numbers */
-    fail(c, e->pos, "an object in a function with graph breaks (its compiled regions pass "
+    type_fail(c, e->pos, "an object in a function with graph breaks (its compiled regions pass "
          "numbers, lists and buffers only)");
   if (t->kind == TY_TUPLE && ty_holds_object(t) && e != c->unpacked) {
-    fail(c, e->pos, "a tuple holding objects");
+    type_fail(c, e->pos, "a tuple holding objects");
     t = &ty_conflict;
   }
-  if (truth && t->kind == TY_TUPLE) fail(c, e->pos, "truth value of a tuple");
+  if (truth && t->kind == TY_TUPLE) type_fail(c, e->pos, "truth value of a tuple");
   if (truth && t->kind == TY_BUF && t->buf_kind == 'n')
-    fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
+    type_fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
   if (e->guard) c->in->slots_used[e->guard->index] = true;
   c->in->types.ty[e->id] = t;
   return t;
 }
 
-static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
+void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
   if (tg->sub) { /* obj[index] = value: an element store */
     const type *et = type_expr(c, tg->sub, false);
     const type *ct = TY(tg->sub->u.sub.obj);
     if (et->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
-    if (ct->kind == TY_TUPLE) { fail(c, pos, "tuples do not support item assignment"); return; }
+    if (ct->kind == TY_TUPLE) { type_fail(c, pos, "tuples do not support item assignment"); return; }
     if (ct->kind == TY_OBJ || TY(tg->sub->u.sub.index)->kind == TY_OBJ) {
-      fail(c, pos, "an element store into an object or with an object index");
+      type_fail(c, pos, "an element store into an object or with an object index");
       return;
     }
     c->in->effectful = true;
@@ -799,516 +774,34 @@ static void bind(ctx *c, target *tg, const type *t, srcpos pos) {
   if (!tg->is_tuple) {
     const type *old = c->in->local_ty[tg->local];
     if (tg->local < c->in->fn->nparams && old != t && !(old->kind == TY_OBJ && generic_operand(t))) {
-      fail(c, pos, arena_printf(c->m->a, "parameter '%s' (%s) is assigned a %s",
+      type_fail(c, pos, arena_printf(c->m->a, "parameter '%s' (%s) is assigned a %s",
            c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t)));
       return;
     }
     const type *j = ty_join(old, t);
     if (j->kind == TY_CONFLICT) {
       bool np = (old->kind == TY_NP) != (t->kind == TY_NP);
-      fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s%s",
+      type_fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s%s",
            c->in->fn->locals[tg->local], ty_python_name(c->m->a, old), ty_python_name(c->m->a, t),
            np ? " (CPython's type changes as it runs: convert with float() or int(), or start "
                 "from a numpy value)" : ""));
       return;
     }
     if (t->kind == TY_NONE && j->kind != TY_OBJ && j->kind != TY_NONE) {
-      fail(c, pos, "assignment of None");
+      type_fail(c, pos, "assignment of None");
       return;
     }
     if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
     return;
   }
   if (t->kind == TY_LIST) { /* its length is checked when it runs */
-    for (int i = 0; i < tg->n; i++) bind(c, tg->elts[i], t->elts[0], tg->elts[i]->pos);
+    for (int i = 0; i < tg->n; i++) bind_target(c, tg->elts[i], t->elts[0], tg->elts[i]->pos);
     return;
   }
   if (t->kind != TY_TUPLE || t->n != tg->n) {
-    fail(c, pos, arena_printf(c->m->a, "cannot unpack a %s into %d names",
+    type_fail(c, pos, arena_printf(c->m->a, "cannot unpack a %s into %d names",
                               ty_python_name(c->m->a, t), tg->n));
     return;
   }
-  for (int i = 0; i < tg->n; i++) bind(c, tg->elts[i], t->elts[i], tg->elts[i]->pos);
-}
-
-static void type_block(ctx *c, stmt *s);
-
-static void ret_join(ctx *c, const type *t, srcpos pos) {
-  inst *in = c->in;
-  if (t->kind == TY_NONE) { in->ret_may_be_none = true; return; }
-  if (t->kind == TY_UNKNOWN) return;
-  const type *j = ty_join(in->ret, t);
-  if (j->kind == TY_CONFLICT) {
-    fail(c, pos, arena_printf(c->m->a, "returns both %s and %s", ty_python_name(c->m->a, in->ret),
-                              ty_python_name(c->m->a, t)));
-    return;
-  }
-  if (j != in->ret) { in->ret = j; in->pass_changed = 1; }
-}
-
-static void type_cond(ctx *c, expr *e) {
-  type_expr(c, e, true);
-}
-
-/* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and
- * buffers; the target gets an element, (index, element) or a tuple of
- * elements. */
-static void type_for_iter(ctx *c, stmt *s) {
-  const type *el[8];
-  bool unknown = false;
-  int n = s->u.for_.niters;
-  for (int i = 0; i < n; i++) {
-    const type *t = type_expr(c, s->u.for_.iters[i], false);
-    if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
-    if ((t->kind != TY_LIST && t->kind != TY_BUF) || (t->kind == TY_BUF && t->ndim == 2)) {
-      fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s%s",
-           ty_python_name(c->m->a, t), t->kind == TY_BUF ? " (its items are rows)" : ""));
-      return;
-    }
-    el[i] = ty_elem(t);
-    if (el[i]->kind == TY_OBJ && s->u.for_.how != 'i' && s->u.for_.how != 'r') {
-      fail(c, s->u.for_.iters[i]->pos, "enumerate() or zip() of a list of objects");
-      return;
-    }
-  }
-  if (s->u.for_.start) {
-    const type *st = type_expr(c, s->u.for_.start, false);
-    if (st->kind != TY_INT && st->kind != TY_UNKNOWN) {
-      fail(c, s->u.for_.start->pos, "enumerate() start that is not an int");
-      return;
-    }
-  }
-  if (!unknown) {
-    const type *t = el[0];
-    if (s->u.for_.how == 'z') t = ty_tuple(c->m->a, n, el);
-    if (s->u.for_.how == 'e') {
-      const type *pair[2] = {&ty_int, el[0]};
-      t = ty_tuple(c->m->a, 2, pair);
-    }
-    bind(c, s->u.for_.tgt, t, s->pos);
-  }
-  type_block(c, s->u.for_.body);
-  type_block(c, s->u.for_.orelse);
-}
-
-static void type_stmt(ctx *c, stmt *s) {
-  switch (s->kind) {
-  case ST_ASSIGN: {
-    expr *v = s->u.assign.value;
-    bool unpack = v->kind == EX_TUPLE;
-    for (int i = 0; i < s->u.assign.ntargets; i++)
-      if (!s->u.assign.targets[i]->is_tuple || s->u.assign.targets[i]->n != v->u.tuple.n) unpack = false;
-    c->unpacked = unpack ? v : NULL;
-    const type *t = type_expr(c, v, false);
-    c->unpacked = NULL;
-    for (int i = 0; i < s->u.assign.ntargets; i++) bind(c, s->u.assign.targets[i], t, s->pos);
-    break;
-  }
-  case ST_AUGASSIGN: {
-    if (s->u.aug.sub) { /* obj[index] op= value */
-      const type *l = type_expr(c, s->u.aug.sub, false);
-      const type *r = type_expr(c, s->u.aug.value, false);
-      if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
-      if (l->kind == TY_OBJ || r->kind == TY_OBJ || l->kind == TY_LIST) {
-        fail(c, s->pos, l->kind == TY_LIST ? "augmented assignment to a list element (it changes "
-             "the list in place)" : "augmented assignment with an object");
-        break;
-      }
-      expr fake = {.pos = s->pos};
-      const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
-      if (TY(s->u.aug.sub->u.sub.obj)->kind == TY_TUPLE) {
-        fail(c, s->pos, "tuples do not support item assignment");
-        break;
-      }
-      c->in->effectful = true;
-      if (res->kind != TY_CONFLICT) storable(c, s->pos, TY(s->u.aug.sub->u.sub.obj), res);
-      break;
-    }
-    const type *l = c->in->local_ty[s->u.aug.local];
-    const type *r = type_expr(c, s->u.aug.value, false);
-    if (l->kind == TY_LIST) { /* list.__iadd__ extends the list itself: every alias sees it */
-      fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
-                                   "list in place)", binop_spelling[s->u.aug.op]));
-      break;
-    }
-    if (l->kind == TY_OBJ || r->kind == TY_OBJ) { /* in-place operators are not compiled */
-      fail(c, s->pos, "augmented assignment with an object");
-      break;
-    }
-    if (l->kind == TY_UNKNOWN) {
-      if (c->strict) fail(c, s->pos, arena_printf(c->m->a, "local '%s' is read before any "
-                          "assignment", c->in->fn->locals[s->u.aug.local]));
-      break;
-    }
-    expr fake = {.pos = s->pos};
-    const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
-    target tg = {.local = s->u.aug.local};
-    bind(c, &tg, res, s->pos);
-    break;
-  }
-  case ST_RETURN:
-    ret_join(c, s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none, s->pos);
-    break;
-  case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */
-    type_cond(c, s->u.if_.cond);
-    int k = constant_truth(c->in, s->u.if_.cond);
-    if (k != 0 && k != -2) type_block(c, s->u.if_.then);
-    if (k != 1 && k != -2) type_block(c, s->u.if_.orelse);
-    break;
-  }
-  case ST_WHILE:
-    type_cond(c, s->u.while_.cond);
-    type_block(c, s->u.while_.body);
-    type_block(c, s->u.while_.orelse);
-    break;
-  case ST_FOR_RANGE: {
-    expr *parts[3] = {s->u.for_.start, s->u.for_.stop, s->u.for_.step};
-    for (int i = 0; i < 3; i++) {
-      if (!parts[i]) continue;
-      const type *t = type_expr(c, parts[i], false);
-      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM &&
-          !is_np_int(t))
-        fail(c, parts[i]->pos, arena_printf(c->m->a, "range() of a %s raises TypeError",
-                                            ty_python_name(c->m->a, t)));
-    }
-    bind(c, s->u.for_.tgt, &ty_int, s->pos);
-    type_block(c, s->u.for_.body);
-    type_block(c, s->u.for_.orelse);
-    break;
-  }
-  case ST_FOR_ITER: type_for_iter(c, s); break;
-  case ST_EXPR: type_expr(c, s->u.expr, false); break;
-  case ST_RAISE: {
-    c->in->slots_used[s->u.raise_.guard->index] = true;
-    const type *t = s->u.raise_.arg ? type_expr(c, s->u.raise_.arg, false) : &ty_none;
-    if (t->kind == TY_TUPLE || t->kind == TY_BUF || t->kind == TY_NP)
-      fail(c, s->pos, arena_printf(c->m->a, "raise with a %s argument", ty_python_name(c->m->a, t)));
-    break;
-  }
-  case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
-  }
-}
-
-static bool falls_through(const inst *in, stmt *s);
-
-bool ends_flow(const inst *in, const stmt *s) {
-  if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
-  if (s->kind != ST_IF) return false; /* loops included: a break may leave them */
-  int k = constant_truth(in, s->u.if_.cond);
-  if (k == 1) return !falls_through(in, s->u.if_.then);
-  if (k == 0) return !falls_through(in, s->u.if_.orelse);
-  return s->u.if_.orelse && !falls_through(in, s->u.if_.then) && !falls_through(in, s->u.if_.orelse);
-}
-
-/* Statements after one that ends the flow (`if key is None: return ...`
- * when key is None) are not typed: their types may not fit this instance. */
-static void type_block(ctx *c, stmt *s) {
-  for (; s; s = s->next) {
-    type_stmt(c, s);
-    if (ends_flow(c->in, s)) break;
-  }
-}
-
-/* Can control reach the end of this block? (conservative: may say yes) */
-static bool falls_through(const inst *in, stmt *s) {
-  for (; s; s = s->next) if (ends_flow(in, s)) return false;
-  return true;
-}
-
-/* The function body; for partial functions with the index of each top-level
- * statement, so a failure sends just that statement to the interpreter. */
-static void type_split_block(ctx *c, stmt *b) {
-  for (stmt *s = b; s; s = s->next) {
-    c->top = s->split_id;
-    type_stmt(c, s);
-    for (int i = 0; i < s->nblocks; i++) type_split_block(c, s->blocks[i]);
-  }
-}
-
-static void type_body(ctx *c) {
-  if (!c->in->fn->partial) { type_block(c, c->in->fn->body); return; }
-  type_split_block(c, c->in->fn->body);
-  c->top = -1;
-}
-
-/* A list or tuple whose elements are lists: the inner ones are borrowed. */
-static bool holds_nested_container(const type *t) {
-  if (t->kind != TY_LIST && t->kind != TY_TUPLE) return false;
-  for (int i = 0; i < t->n; i++)
-    if (t->elts[i]->kind == TY_LIST || holds_nested_container(t->elts[i])) return true;
-  return false;
-}
-
-static void type_inst(module *m, inst *in) {
-  ctx c = {m, in, false, -1, NULL};
-  in->typing = true;
-  int ntop = in->fn->nsplit;
-  in->ntop = ntop;
-  in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(ntop + 1));
-  for (int pass = 0; pass < 20; pass++) {
-    in->pass_changed = 0;
-    type_body(&c);
-    if (!in->pass_changed) break;
-  }
-  c.strict = true;
-  type_body(&c);
-  if (falls_through(in, in->fn->body)) in->ret_may_be_none = true;
-  for (int i = 0; i < in->fn->nlocals; i++) {
-    if (in->local_ty[i]->kind == TY_CONFLICT) fail(&c, in->fn->pos, "a local has no single type");
-    if (ty_is_container(in->local_ty[i])) in->containers = true;
-  }
-  if (in->builds_lists) { /* a tuple value borrows its lists: a rebinding could free them */
-    for (int i = 0; i < in->fn->nlocals; i++)
-      if (in->local_ty[i]->kind == TY_TUPLE && holds_nested_container(in->local_ty[i]))
-        fail(&c, in->fn->pos, arena_printf(m->a, "local '%s' holds a %s in a function that builds "
-             "new lists (unpack the tuple instead)", in->fn->locals[i],
-             ty_python_name(m->a, in->local_ty[i])));
-    if (in->ret->kind == TY_TUPLE && holds_nested_container(in->ret))
-      in->ret = &ty_obj; /* boxed by the kernel, whose references to the lists end with it */
-  }
-  if (in->containers && in->opaque_calls) /* the callee could free what the kernel borrows */
-    fail(&c, in->fn->pos, "allow_in_graph calls in a function that holds lists or buffers");
-  if (in->generic) { /* Python code may run: it must not free a list the kernel borrows */
-    in->effectful = true;
-    for (int i = 0; i < in->fn->nlocals; i++)
-      if (holds_nested_container(in->local_ty[i]))
-        fail(&c, in->fn->pos, arena_printf(m->a, "operations on objects (which may run Python "
-             "code) in a function that holds the %s '%s' (its inner lists are borrowed)",
-             ty_python_name(m->a, in->local_ty[i]), in->fn->locals[i]));
-  }
-  in->typing = false;
-}
-
-static const char *inst_cname(module *m, func *f, const type **args) {
-  strbuf b = {0};
-  sb_printf(&b, "%s__", f->name);
-  for (int i = 0; i < f->nparams; i++) sb_puts(&b, args[i]->code);
-  char *r = arena_strdup(m->a, b.data);
-  sb_free(&b);
-  return r;
-}
-
-static inst *get_inst(module *m, func *f, const type **args) {
-  int count = 0;
-  for (inst *in = m->insts; in; in = in->next_all) {
-    if (in->fn != f) continue;
-    count++;
-    bool same = true;
-    for (int i = 0; i < f->nparams; i++) if (in->args[i] != args[i]) same = false;
-    if (same) return in;
-  }
-  if (count >= 16) return NULL;
-  inst *in = arena_alloc(m->a, sizeof *in);
-  in->fn = f;
-  in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
-  memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
-  in->local_ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
-  for (int i = 0; i < f->nlocals; i++) in->local_ty[i] = i < f->nparams ? args[i] : &ty_unknown;
-  in->types.ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nexprs + 1));
-  for (int i = 0; i < f->nexprs; i++) in->types.ty[i] = &ty_unknown;
-  in->types.folded = arena_alloc(m->a, (size_t)(f->nexprs + 1));
-  in->types.callee = arena_alloc(m->a, sizeof(inst *) * (size_t)(f->nexprs + 1));
-  in->ret = &ty_unknown;
-  in->ok = true;
-  in->cname = inst_cname(m, f, args);
-  in->slots_used = arena_alloc(m->a, sizeof(bool) * (size_t)(m->nslots + 1));
-  inst **tail = &m->insts;
-  while (*tail) tail = &(*tail)->next_all;
-  *tail = in;
-  type_inst(m, in);
-  return in;
-}
-
-/* Instances referenced by calls inside `s`, for the transitive slot set. */
-typedef struct callees { inst *in, **out; int *n, cap; } callees;
-static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap);
-static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap);
-static void collect_callees_sub(void *ctx, expr *e) {
-  callees *C = ctx;
-  collect_callees_expr(C->in, e, C->out, C->n, C->cap);
-}
-static void collect_callees_target(void *ctx, target *t) {
-  if (t->sub) collect_callees_sub(ctx, t->sub);
-  for (int i = 0; t->is_tuple && i < t->n; i++) collect_callees_target(ctx, t->elts[i]);
-}
-static void collect_callees_part_block(void *ctx, stmt *b) {
-  callees *C = ctx;
-  collect_callees_block(C->in, b, C->out, C->n, C->cap);
-}
-static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
-  static const ir_parts parts = {collect_callees_sub, collect_callees_target, collect_callees_part_block, true};
-  callees C = {in, out, n, cap};
-  for (; s; s = s->next) ir_each_part(s, &parts, &C);
-}
-static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap) {
-  callees C = {in, out, n, cap};
-  ir_each_subexpr(e, collect_callees_sub, &C);
-  if (e->kind == EX_LISTCOMP) collect_callees_block(in, e->u.comp.loop, out, n, cap);
-  inst *callee = e->kind == EX_CALL ? in->types.callee[e->id] : NULL;
-  if (callee) {
-    for (int i = 0; i < *n; i++) if (out[i] == callee) return;
-    if (*n < cap) out[(*n)++] = callee;
-  }
-}
-
-/* The final typing of a compiled instance, once every instance's verdict
- * is known: its side tables (in->types) as every later phase reads them.
- * Only the tables change; the verdict stands. */
-static void retype_final(module *m, inst *in) {
-  ctx c = {m, in, true, -1, NULL};
-  bool ok = in->ok;
-  const char *f = in->fail;
-  const char **saved = in->top_fail;
-  in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(in->ntop + 1));
-  type_body(&c);
-  in->top_fail = saved;
-  in->ok = ok;
-  in->fail = f;
-}
-
-bool takes_objects(const inst *in) {
-  for (int i = 0; i < in->fn->nparams; i++) if (ty_holds_object(in->args[i])) return true;
-  return false;
-}
-
-bool method_via_api(const inst *in, const expr *e) {
-  const expr *const *a = (const expr *const *)e->u.call.args;
-  return ty_of(in, a[0])->kind == TY_OBJ ||
-         (ty_of(in, a[0])->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
-          !ops_call_is(e, OPI_APPEND));
-}
-
-/* A root specialisation that takes an object takes its int arguments as
- * objects too. Python code may run in it (a __lt__, __len__, a key
- * function), after which the kernel cannot deoptimise; int64 arithmetic on
- * its arguments (bisect's (lo + hi) // 2 near sys.maxsize) could overflow,
- * and Python ints do not. */
-static const type **object_ints(module *m, func *f, const type **args) {
-  bool any = false; /* an argument that is an object itself (a list of them: heapq's code
-                       indexes it with ints, which stay int64) */
-  for (int i = 0; i < f->nparams; i++) if (args[i]->kind == TY_OBJ) any = true;
-  if (!any || f->partial) return args; /* regions around graph breaks take no objects */
-  const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
-  for (int i = 0; i < f->nparams; i++) w[i] = args[i]->kind == TY_INT ? &ty_obj : args[i];
-  return w;
-}
-
-/* t with the elements of its lists, and its tuples, held as objects
- * (list[tuple[int, int]] -> list[object], tuple[...] -> object); numbers stay. */
-static const type *widen(const type *t) {
-  if (t->kind == TY_TUPLE) return &ty_obj;
-  if (t->kind == TY_LIST && !ty_is_scalar(t->elts[0])) return ty_list(&ty_obj);
-  return t;
-}
-
-/* A specialisation that did not compile, typed again with its containers'
- * elements as objects (code that only compares and moves elements, like
- * heapq's, then compiles for any element type); the original one when that
- * changes nothing or does not compile either. */
-static inst *widened_inst(module *m, func *f, inst *in) {
-  inst *wi = in;
-  for (int level = 0; level < 2 && !wi->ok; level++) { /* then the other parameters too */
-    const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
-    bool changed = false;
-    for (int i = 0; i < f->nparams; i++) {
-      const type *t = in->args[i]; /* level 1: numbers and tuples too; buffers stay */
-      w[i] = level == 0 || t->kind == TY_LIST || t->kind == TY_BUF ? widen(t) : &ty_obj;
-    }
-    w = object_ints(m, f, w);
-    for (int i = 0; i < f->nparams; i++) if (w[i] != in->args[i]) changed = true;
-    inst *next = changed ? get_inst(m, f, w) : NULL;
-    if (next) wi = next;
-  }
-  return wi->ok ? wi : in;
-}
-
-/* Does `b` accept every call `a` does (the same type, or object where `a`
- * has another)? */
-static bool subsumes(const inst *b, const inst *a) {
-  for (int i = 0; i < a->fn->nparams; i++)
-    if (b->args[i] != a->args[i] && (b->args[i]->kind != TY_OBJ || a->args[i]->kind == TY_BUF))
-      return false;
-  return true;
-}
-
-/* Root instances taking objects that another one taking objects accepts
- * every call of are dropped: they would only be slightly faster (a list
- * read directly, `x is None` folded) and the cache holds few entries
- * (cache_size_limit). Typed ones stay, ahead of them. */
-static void drop_subsumed(func *f) {
-  for (inst **p = &f->insts; *p;) {
-    inst *a = *p;
-    bool dropped = false;
-    for (inst *b = f->insts; b && a->ok && takes_objects(a) && !dropped; b = b->next_root)
-      dropped = b != a && b->ok && takes_objects(b) && subsumes(b, a);
-    if (dropped) *p = a->next_root;
-    else p = &a->next_root;
-  }
-}
-
-void infer_module(module *m) {
-  for (int i = 0; i < m->nfuncs; i++) {
-    func *f = m->funcs[i];
-    /* Non-roots with declared types compile too: a root may reach them at
-     * run time through interpreted code (disable(recursive=False), a graph
-     * break), and their kernels dispatch only inside a root's call. */
-    if (!f->is_root && (!f->specs || f->disabled)) continue;
-    if (f->breaks && !f->partial && !f->not_compiled)
-      f->not_compiled = arena_printf(m->a, "graph break at line %d: %s", f->breaks->pos.line,
-                                     f->breaks->reason);
-    if (f->not_compiled) continue;
-    if (!f->specs) {
-      f->not_compiled = "no specialisation: annotate the parameters (int, float, bool), give "
-                        "signatures=[...], or record a profile with 'python3 -m dynac record'";
-      continue;
-    }
-    /* typed specialisations first: the cache checks entries in order, and
-     * one taking objects accepts any argument */
-    for (int objects = 0; objects < 2; objects++)
-      for (spec *s = f->specs; s; s = s->next) {
-        const type **oargs = object_ints(m, f, s->args);
-        inst *in = get_inst(m, f, oargs);
-        if (in && !in->ok) in = widened_inst(m, f, in);
-        if (in && !in->ok && oargs != s->args) { /* ints as objects do not compile (range(n)): */
-          inst *typed = get_inst(m, f, s->args);  /* they stay the int64 ints they were declared */
-          if (typed && typed->ok) in = typed;
-        }
-        if (!in || takes_objects(in) != objects) continue;
-        bool listed = false;
-        inst **tail = &f->insts;
-        for (; *tail; tail = &(*tail)->next_root) if (*tail == in) listed = true;
-        if (listed) continue;
-        in->origin = s->origin;
-        *tail = in;
-      }
-    drop_subsumed(f);
-  }
-  /* Transitive slot sets and callee lists (fixpoint over the call graph). */
-  for (inst *in = m->insts; in; in = in->next_all) {
-    if (!in->ok) continue;
-    retype_final(m, in);
-    inst *buf[256];
-    int n = 0;
-    collect_callees_block(in, in->fn->body, buf, &n, 256);
-    in->callees = arena_alloc(m->a, sizeof(inst *) * (size_t)(n ? n : 1));
-    memcpy(in->callees, buf, sizeof(inst *) * (size_t)n);
-    in->ncallees = n;
-  }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (inst *in = m->insts; in; in = in->next_all) {
-      if (!in->ok) continue;
-      for (int k = 0; k < in->ncallees; k++) {
-        inst *cal = in->callees[k];
-        if (!cal->ok && in->ok) {
-          in->ok = false;
-          in->fail = arena_printf(m->a, "calls %s(), which is not compiled: %s", cal->fn->name,
-                                  cal->fail);
-          changed = true;
-        }
-        for (int s = 0; s < m->nslots; s++)
-          if (cal->slots_used[s] && !in->slots_used[s]) { in->slots_used[s] = true; changed = true; }
-      }
-    }
-  }
+  for (int i = 0; i < tg->n; i++) bind_target(c, tg->elts[i], t->elts[i], tg->elts[i]->pos);
 }

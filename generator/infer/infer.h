@@ -1,0 +1,39 @@
+/* infer.h: what the files of infer/ share (the phase's interface is gen.h):
+ * the typing context of one specialisation and the functions the files
+ * call across. Types go to the side tables of the instance typed (inst.types). */
+#ifndef DYNAC_INFER_H
+#define DYNAC_INFER_H
+
+#include "../gen.h"
+
+/* Reads of the side tables of the instance being typed (c->in). */
+#define TY(e) ty_of(c->in, (e))
+
+/* The typing of one specialisation (a pass over its function). */
+typedef struct ctx {
+  module *m;
+  inst *in;
+  bool strict;   /* final pass: an unknown type is a failure */
+  int top;       /* partial functions: split_id of the split-block statement being typed */
+  expr *unpacked; /* a tuple display assigned straight to unpacking targets (a, b = b, a):
+                     the only tuple that may hold objects (owned by temporaries) */
+} ctx;
+
+/* expr.c */
+void type_fail(ctx *c, srcpos pos, const char *msg);
+const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r);
+bool storable(ctx *c, srcpos pos, const type *ct, const type *vt);
+bool is_np_int(const type *t);
+const type *type_expr(ctx *c, expr *e, bool truth);
+void bind_target(ctx *c, target *tg, const type *t, srcpos pos);
+
+/* stmt.c */
+void type_block(ctx *c, stmt *s);
+bool falls_through(const inst *in, stmt *s);
+void type_body(ctx *c);
+bool holds_nested_container(const type *t);
+
+/* insts.c */
+inst *get_inst(module *m, func *f, const type **args);
+
+#endif

@@ -1,0 +1,283 @@
+/* insts.c: the phase's entry (infer_module): specialisations of every
+ * compile root and the callee instances their calls create, typed to a
+ * fixpoint, widened or dropped where another subsumes them; the side
+ * tables each keeps (inst.types), callee lists and transitive flags.
+ */
+#include "infer.h"
+
+#include <string.h>
+
+static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap);
+static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap);
+
+static void type_inst(module *m, inst *in) {
+  ctx c = {m, in, false, -1, NULL};
+  in->typing = true;
+  int ntop = in->fn->nsplit;
+  in->ntop = ntop;
+  in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(ntop + 1));
+  for (int pass = 0; pass < 20; pass++) {
+    in->pass_changed = 0;
+    type_body(&c);
+    if (!in->pass_changed) break;
+  }
+  c.strict = true;
+  type_body(&c);
+  if (falls_through(in, in->fn->body)) in->ret_may_be_none = true;
+  for (int i = 0; i < in->fn->nlocals; i++) {
+    if (in->local_ty[i]->kind == TY_CONFLICT) type_fail(&c, in->fn->pos, "a local has no single type");
+    if (ty_is_container(in->local_ty[i])) in->containers = true;
+  }
+  if (in->builds_lists) { /* a tuple value borrows its lists: a rebinding could free them */
+    for (int i = 0; i < in->fn->nlocals; i++)
+      if (in->local_ty[i]->kind == TY_TUPLE && holds_nested_container(in->local_ty[i]))
+        type_fail(&c, in->fn->pos, arena_printf(m->a, "local '%s' holds a %s in a function that builds "
+             "new lists (unpack the tuple instead)", in->fn->locals[i],
+             ty_python_name(m->a, in->local_ty[i])));
+    if (in->ret->kind == TY_TUPLE && holds_nested_container(in->ret))
+      in->ret = &ty_obj; /* boxed by the kernel, whose references to the lists end with it */
+  }
+  if (in->containers && in->opaque_calls) /* the callee could free what the kernel borrows */
+    type_fail(&c, in->fn->pos, "allow_in_graph calls in a function that holds lists or buffers");
+  if (in->generic) { /* Python code may run: it must not free a list the kernel borrows */
+    in->effectful = true;
+    for (int i = 0; i < in->fn->nlocals; i++)
+      if (holds_nested_container(in->local_ty[i]))
+        type_fail(&c, in->fn->pos, arena_printf(m->a, "operations on objects (which may run Python "
+             "code) in a function that holds the %s '%s' (its inner lists are borrowed)",
+             ty_python_name(m->a, in->local_ty[i]), in->fn->locals[i]));
+  }
+  in->typing = false;
+}
+
+static const char *inst_cname(module *m, func *f, const type **args) {
+  strbuf b = {0};
+  sb_printf(&b, "%s__", f->name);
+  for (int i = 0; i < f->nparams; i++) sb_puts(&b, args[i]->code);
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
+inst *get_inst(module *m, func *f, const type **args) {
+  int count = 0;
+  for (inst *in = m->insts; in; in = in->next_all) {
+    if (in->fn != f) continue;
+    count++;
+    bool same = true;
+    for (int i = 0; i < f->nparams; i++) if (in->args[i] != args[i]) same = false;
+    if (same) return in;
+  }
+  if (count >= 16) return NULL;
+  inst *in = arena_alloc(m->a, sizeof *in);
+  in->fn = f;
+  in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+  memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
+  in->local_ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
+  for (int i = 0; i < f->nlocals; i++) in->local_ty[i] = i < f->nparams ? args[i] : &ty_unknown;
+  in->types.ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nexprs + 1));
+  for (int i = 0; i < f->nexprs; i++) in->types.ty[i] = &ty_unknown;
+  in->types.folded = arena_alloc(m->a, (size_t)(f->nexprs + 1));
+  in->types.callee = arena_alloc(m->a, sizeof(inst *) * (size_t)(f->nexprs + 1));
+  in->ret = &ty_unknown;
+  in->ok = true;
+  in->cname = inst_cname(m, f, args);
+  in->slots_used = arena_alloc(m->a, sizeof(bool) * (size_t)(m->nslots + 1));
+  inst **tail = &m->insts;
+  while (*tail) tail = &(*tail)->next_all;
+  *tail = in;
+  type_inst(m, in);
+  return in;
+}
+
+/* Instances referenced by calls inside `s`, for the transitive slot set. */
+typedef struct callees { inst *in, **out; int *n, cap; } callees;
+static void collect_callees_sub(void *ctx, expr *e) {
+  callees *C = ctx;
+  collect_callees_expr(C->in, e, C->out, C->n, C->cap);
+}
+static void collect_callees_target(void *ctx, target *t) {
+  if (t->sub) collect_callees_sub(ctx, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) collect_callees_target(ctx, t->elts[i]);
+}
+static void collect_callees_part_block(void *ctx, stmt *b) {
+  callees *C = ctx;
+  collect_callees_block(C->in, b, C->out, C->n, C->cap);
+}
+static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
+  static const ir_parts parts = {collect_callees_sub, collect_callees_target, collect_callees_part_block, true};
+  callees C = {in, out, n, cap};
+  for (; s; s = s->next) ir_each_part(s, &parts, &C);
+}
+static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap) {
+  callees C = {in, out, n, cap};
+  ir_each_subexpr(e, collect_callees_sub, &C);
+  if (e->kind == EX_LISTCOMP) collect_callees_block(in, e->u.comp.loop, out, n, cap);
+  inst *callee = e->kind == EX_CALL ? in->types.callee[e->id] : NULL;
+  if (callee) {
+    for (int i = 0; i < *n; i++) if (out[i] == callee) return;
+    if (*n < cap) out[(*n)++] = callee;
+  }
+}
+
+/* The final typing of a compiled instance, once every instance's verdict
+ * is known: its side tables (in->types) as every later phase reads them.
+ * Only the tables change; the verdict stands. */
+static void retype_final(module *m, inst *in) {
+  ctx c = {m, in, true, -1, NULL};
+  bool ok = in->ok;
+  const char *f = in->fail;
+  const char **saved = in->top_fail;
+  in->top_fail = arena_alloc(m->a, sizeof(char *) * (size_t)(in->ntop + 1));
+  type_body(&c);
+  in->top_fail = saved;
+  in->ok = ok;
+  in->fail = f;
+}
+
+bool takes_objects(const inst *in) {
+  for (int i = 0; i < in->fn->nparams; i++) if (ty_holds_object(in->args[i])) return true;
+  return false;
+}
+
+bool method_via_api(const inst *in, const expr *e) {
+  const expr *const *a = (const expr *const *)e->u.call.args;
+  return ty_of(in, a[0])->kind == TY_OBJ ||
+         (ty_of(in, a[0])->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
+          !ops_call_is(e, OPI_APPEND));
+}
+
+/* A root specialisation that takes an object takes its int arguments as
+ * objects too. Python code may run in it (a __lt__, __len__, a key
+ * function), after which the kernel cannot deoptimise; int64 arithmetic on
+ * its arguments (bisect's (lo + hi) // 2 near sys.maxsize) could overflow,
+ * and Python ints do not. */
+static const type **object_ints(module *m, func *f, const type **args) {
+  bool any = false; /* an argument that is an object itself (a list of them: heapq's code
+                       indexes it with ints, which stay int64) */
+  for (int i = 0; i < f->nparams; i++) if (args[i]->kind == TY_OBJ) any = true;
+  if (!any || f->partial) return args; /* regions around graph breaks take no objects */
+  const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+  for (int i = 0; i < f->nparams; i++) w[i] = args[i]->kind == TY_INT ? &ty_obj : args[i];
+  return w;
+}
+
+/* t with the elements of its lists, and its tuples, held as objects
+ * (list[tuple[int, int]] -> list[object], tuple[...] -> object); numbers stay. */
+static const type *widen(const type *t) {
+  if (t->kind == TY_TUPLE) return &ty_obj;
+  if (t->kind == TY_LIST && !ty_is_scalar(t->elts[0])) return ty_list(&ty_obj);
+  return t;
+}
+
+/* A specialisation that did not compile, typed again with its containers'
+ * elements as objects (code that only compares and moves elements, like
+ * heapq's, then compiles for any element type); the original one when that
+ * changes nothing or does not compile either. */
+static inst *widened_inst(module *m, func *f, inst *in) {
+  inst *wi = in;
+  for (int level = 0; level < 2 && !wi->ok; level++) { /* then the other parameters too */
+    const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+    bool changed = false;
+    for (int i = 0; i < f->nparams; i++) {
+      const type *t = in->args[i]; /* level 1: numbers and tuples too; buffers stay */
+      w[i] = level == 0 || t->kind == TY_LIST || t->kind == TY_BUF ? widen(t) : &ty_obj;
+    }
+    w = object_ints(m, f, w);
+    for (int i = 0; i < f->nparams; i++) if (w[i] != in->args[i]) changed = true;
+    inst *next = changed ? get_inst(m, f, w) : NULL;
+    if (next) wi = next;
+  }
+  return wi->ok ? wi : in;
+}
+
+/* Does `b` accept every call `a` does (the same type, or object where `a`
+ * has another)? */
+static bool subsumes(const inst *b, const inst *a) {
+  for (int i = 0; i < a->fn->nparams; i++)
+    if (b->args[i] != a->args[i] && (b->args[i]->kind != TY_OBJ || a->args[i]->kind == TY_BUF))
+      return false;
+  return true;
+}
+
+/* Root instances taking objects that another one taking objects accepts
+ * every call of are dropped: they would only be slightly faster (a list
+ * read directly, `x is None` folded) and the cache holds few entries
+ * (cache_size_limit). Typed ones stay, ahead of them. */
+static void drop_subsumed(func *f) {
+  for (inst **p = &f->insts; *p;) {
+    inst *a = *p;
+    bool dropped = false;
+    for (inst *b = f->insts; b && a->ok && takes_objects(a) && !dropped; b = b->next_root)
+      dropped = b != a && b->ok && takes_objects(b) && subsumes(b, a);
+    if (dropped) *p = a->next_root;
+    else p = &a->next_root;
+  }
+}
+
+void infer_module(module *m) {
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    /* Non-roots with declared types compile too: a root may reach them at
+     * run time through interpreted code (disable(recursive=False), a graph
+     * break), and their kernels dispatch only inside a root's call. */
+    if (!f->is_root && (!f->specs || f->disabled)) continue;
+    if (f->breaks && !f->partial && !f->not_compiled)
+      f->not_compiled = arena_printf(m->a, "graph break at line %d: %s", f->breaks->pos.line,
+                                     f->breaks->reason);
+    if (f->not_compiled) continue;
+    if (!f->specs) {
+      f->not_compiled = "no specialisation: annotate the parameters (int, float, bool), give "
+                        "signatures=[...], or record a profile with 'python3 -m dynac record'";
+      continue;
+    }
+    /* typed specialisations first: the cache checks entries in order, and
+     * one taking objects accepts any argument */
+    for (int objects = 0; objects < 2; objects++)
+      for (spec *s = f->specs; s; s = s->next) {
+        const type **oargs = object_ints(m, f, s->args);
+        inst *in = get_inst(m, f, oargs);
+        if (in && !in->ok) in = widened_inst(m, f, in);
+        if (in && !in->ok && oargs != s->args) { /* ints as objects do not compile (range(n)): */
+          inst *typed = get_inst(m, f, s->args);  /* they stay the int64 ints they were declared */
+          if (typed && typed->ok) in = typed;
+        }
+        if (!in || takes_objects(in) != objects) continue;
+        bool listed = false;
+        inst **tail = &f->insts;
+        for (; *tail; tail = &(*tail)->next_root) if (*tail == in) listed = true;
+        if (listed) continue;
+        in->origin = s->origin;
+        *tail = in;
+      }
+    drop_subsumed(f);
+  }
+  /* Transitive slot sets and callee lists (fixpoint over the call graph). */
+  for (inst *in = m->insts; in; in = in->next_all) {
+    if (!in->ok) continue;
+    retype_final(m, in);
+    inst *buf[256];
+    int n = 0;
+    collect_callees_block(in, in->fn->body, buf, &n, 256);
+    in->callees = arena_alloc(m->a, sizeof(inst *) * (size_t)(n ? n : 1));
+    memcpy(in->callees, buf, sizeof(inst *) * (size_t)n);
+    in->ncallees = n;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (inst *in = m->insts; in; in = in->next_all) {
+      if (!in->ok) continue;
+      for (int k = 0; k < in->ncallees; k++) {
+        inst *cal = in->callees[k];
+        if (!cal->ok && in->ok) {
+          in->ok = false;
+          in->fail = arena_printf(m->a, "calls %s(), which is not compiled: %s", cal->fn->name,
+                                  cal->fail);
+          changed = true;
+        }
+        for (int s = 0; s < m->nslots; s++)
+          if (cal->slots_used[s] && !in->slots_used[s]) { in->slots_used[s] = true; changed = true; }
+      }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+/* stmt.c: statements typed: assignment targets bind local types, returns
+ * join the result type, loops type their targets; flow ends (return,
+ * raise, an if decided by the types) leave the rest untyped.
+ */
+#include "infer.h"
+
+#include <string.h>
+
+static void ret_join(ctx *c, const type *t, srcpos pos) {
+  inst *in = c->in;
+  if (t->kind == TY_NONE) { in->ret_may_be_none = true; return; }
+  if (t->kind == TY_UNKNOWN) return;
+  const type *j = ty_join(in->ret, t);
+  if (j->kind == TY_CONFLICT) {
+    type_fail(c, pos, arena_printf(c->m->a, "returns both %s and %s", ty_python_name(c->m->a, in->ret),
+                              ty_python_name(c->m->a, t)));
+    return;
+  }
+  if (j != in->ret) { in->ret = j; in->pass_changed = 1; }
+}
+
+static void type_cond(ctx *c, expr *e) {
+  type_expr(c, e, true);
+}
+
+/* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and
+ * buffers; the target gets an element, (index, element) or a tuple of
+ * elements. */
+static void type_for_iter(ctx *c, stmt *s) {
+  const type *el[8];
+  bool unknown = false;
+  int n = s->u.for_.niters;
+  for (int i = 0; i < n; i++) {
+    const type *t = type_expr(c, s->u.for_.iters[i], false);
+    if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
+    if ((t->kind != TY_LIST && t->kind != TY_BUF) || (t->kind == TY_BUF && t->ndim == 2)) {
+      type_fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s%s",
+           ty_python_name(c->m->a, t), t->kind == TY_BUF ? " (its items are rows)" : ""));
+      return;
+    }
+    el[i] = ty_elem(t);
+    if (el[i]->kind == TY_OBJ && s->u.for_.how != 'i' && s->u.for_.how != 'r') {
+      type_fail(c, s->u.for_.iters[i]->pos, "enumerate() or zip() of a list of objects");
+      return;
+    }
+  }
+  if (s->u.for_.start) {
+    const type *st = type_expr(c, s->u.for_.start, false);
+    if (st->kind != TY_INT && st->kind != TY_UNKNOWN) {
+      type_fail(c, s->u.for_.start->pos, "enumerate() start that is not an int");
+      return;
+    }
+  }
+  if (!unknown) {
+    const type *t = el[0];
+    if (s->u.for_.how == 'z') t = ty_tuple(c->m->a, n, el);
+    if (s->u.for_.how == 'e') {
+      const type *pair[2] = {&ty_int, el[0]};
+      t = ty_tuple(c->m->a, 2, pair);
+    }
+    bind_target(c, s->u.for_.tgt, t, s->pos);
+  }
+  type_block(c, s->u.for_.body);
+  type_block(c, s->u.for_.orelse);
+}
+
+static void type_stmt(ctx *c, stmt *s) {
+  switch (s->kind) {
+  case ST_ASSIGN: {
+    expr *v = s->u.assign.value;
+    bool unpack = v->kind == EX_TUPLE;
+    for (int i = 0; i < s->u.assign.ntargets; i++)
+      if (!s->u.assign.targets[i]->is_tuple || s->u.assign.targets[i]->n != v->u.tuple.n) unpack = false;
+    c->unpacked = unpack ? v : NULL;
+    const type *t = type_expr(c, v, false);
+    c->unpacked = NULL;
+    for (int i = 0; i < s->u.assign.ntargets; i++) bind_target(c, s->u.assign.targets[i], t, s->pos);
+    break;
+  }
+  case ST_AUGASSIGN: {
+    if (s->u.aug.sub) { /* obj[index] op= value */
+      const type *l = type_expr(c, s->u.aug.sub, false);
+      const type *r = type_expr(c, s->u.aug.value, false);
+      if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
+      if (l->kind == TY_OBJ || r->kind == TY_OBJ || l->kind == TY_LIST) {
+        type_fail(c, s->pos, l->kind == TY_LIST ? "augmented assignment to a list element (it changes "
+             "the list in place)" : "augmented assignment with an object");
+        break;
+      }
+      expr fake = {.pos = s->pos};
+      const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
+      if (TY(s->u.aug.sub->u.sub.obj)->kind == TY_TUPLE) {
+        type_fail(c, s->pos, "tuples do not support item assignment");
+        break;
+      }
+      c->in->effectful = true;
+      if (res->kind != TY_CONFLICT) storable(c, s->pos, TY(s->u.aug.sub->u.sub.obj), res);
+      break;
+    }
+    const type *l = c->in->local_ty[s->u.aug.local];
+    const type *r = type_expr(c, s->u.aug.value, false);
+    if (l->kind == TY_LIST) { /* list.__iadd__ extends the list itself: every alias sees it */
+      type_fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
+                                   "list in place)", binop_spelling[s->u.aug.op]));
+      break;
+    }
+    if (l->kind == TY_OBJ || r->kind == TY_OBJ) { /* in-place operators are not compiled */
+      type_fail(c, s->pos, "augmented assignment with an object");
+      break;
+    }
+    if (l->kind == TY_UNKNOWN) {
+      if (c->strict) type_fail(c, s->pos, arena_printf(c->m->a, "local '%s' is read before any "
+                          "assignment", c->in->fn->locals[s->u.aug.local]));
+      break;
+    }
+    expr fake = {.pos = s->pos};
+    const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
+    target tg = {.local = s->u.aug.local};
+    bind_target(c, &tg, res, s->pos);
+    break;
+  }
+  case ST_RETURN:
+    ret_join(c, s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none, s->pos);
+    break;
+  case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */
+    type_cond(c, s->u.if_.cond);
+    int k = constant_truth(c->in, s->u.if_.cond);
+    if (k != 0 && k != -2) type_block(c, s->u.if_.then);
+    if (k != 1 && k != -2) type_block(c, s->u.if_.orelse);
+    break;
+  }
+  case ST_WHILE:
+    type_cond(c, s->u.while_.cond);
+    type_block(c, s->u.while_.body);
+    type_block(c, s->u.while_.orelse);
+    break;
+  case ST_FOR_RANGE: {
+    expr *parts[3] = {s->u.for_.start, s->u.for_.stop, s->u.for_.step};
+    for (int i = 0; i < 3; i++) {
+      if (!parts[i]) continue;
+      const type *t = type_expr(c, parts[i], false);
+      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM &&
+          !is_np_int(t))
+        type_fail(c, parts[i]->pos, arena_printf(c->m->a, "range() of a %s raises TypeError",
+                                            ty_python_name(c->m->a, t)));
+    }
+    bind_target(c, s->u.for_.tgt, &ty_int, s->pos);
+    type_block(c, s->u.for_.body);
+    type_block(c, s->u.for_.orelse);
+    break;
+  }
+  case ST_FOR_ITER: type_for_iter(c, s); break;
+  case ST_EXPR: type_expr(c, s->u.expr, false); break;
+  case ST_RAISE: {
+    c->in->slots_used[s->u.raise_.guard->index] = true;
+    const type *t = s->u.raise_.arg ? type_expr(c, s->u.raise_.arg, false) : &ty_none;
+    if (t->kind == TY_TUPLE || t->kind == TY_BUF || t->kind == TY_NP)
+      type_fail(c, s->pos, arena_printf(c->m->a, "raise with a %s argument", ty_python_name(c->m->a, t)));
+    break;
+  }
+  case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
+  }
+}
+
+bool ends_flow(const inst *in, const stmt *s) {
+  if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
+  if (s->kind != ST_IF) return false; /* loops included: a break may leave them */
+  int k = constant_truth(in, s->u.if_.cond);
+  if (k == 1) return !falls_through(in, s->u.if_.then);
+  if (k == 0) return !falls_through(in, s->u.if_.orelse);
+  return s->u.if_.orelse && !falls_through(in, s->u.if_.then) && !falls_through(in, s->u.if_.orelse);
+}
+
+/* Statements after one that ends the flow (`if key is None: return ...`
+ * when key is None) are not typed: their types may not fit this instance. */
+void type_block(ctx *c, stmt *s) {
+  for (; s; s = s->next) {
+    type_stmt(c, s);
+    if (ends_flow(c->in, s)) break;
+  }
+}
+
+/* Can control reach the end of this block? (conservative: may say yes) */
+bool falls_through(const inst *in, stmt *s) {
+  for (; s; s = s->next) if (ends_flow(in, s)) return false;
+  return true;
+}
+
+/* The function body; for partial functions with the index of each top-level
+ * statement, so a failure sends just that statement to the interpreter. */
+static void type_split_block(ctx *c, stmt *b) {
+  for (stmt *s = b; s; s = s->next) {
+    c->top = s->split_id;
+    type_stmt(c, s);
+    for (int i = 0; i < s->nblocks; i++) type_split_block(c, s->blocks[i]);
+  }
+}
+
+void type_body(ctx *c) {
+  if (!c->in->fn->partial) { type_block(c, c->in->fn->body); return; }
+  type_split_block(c, c->in->fn->body);
+  c->top = -1;
+}
+
+/* A list or tuple whose elements are lists: the inner ones are borrowed. */
+bool holds_nested_container(const type *t) {
+  if (t->kind != TY_LIST && t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind == TY_LIST || holds_nested_container(t->elts[i])) return true;
+  return false;
+}

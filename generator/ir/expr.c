@@ -1,0 +1,724 @@
+/* expr.c: expressions lowered from syntax: literals, names (locals, module
+ * constants, math), operators, comparisons, calls (module functions,
+ * builtins and math from the operation table, methods, allow_in_graph),
+ * attributes, subscripts and slices; the IR visitors.
+ */
+#include "lower.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args);
+
+/* ---- expressions ------------------------------------------------------- */
+
+expr *new_expr(lower *L, exkind k, TSNode n) {
+  expr *e = arena_alloc(L->m->a, sizeof *e);
+  e->kind = k;
+  e->pos = node_pos(n);
+  e->id = L->f->nexprs++;
+  return e;
+}
+
+/* integer: 123, 1_000, 0x1F, 0o17, 0b101 */
+static expr *lower_integer(lower *L, TSNode n) {
+  char *s = text(L, n), *d = s;
+  for (char *p = s; *p; p++) if (*p != '_') *d++ = *p;
+  *d = 0;
+  if (strchr("jJ", s[strlen(s) - 1])) {
+    gb(L, n, "unsupported-expression", "complex literal");
+    return NULL;
+  }
+  int base = 10;
+  const char *digits = s;
+  if (s[0] == '0' && s[1]) {
+    char b = s[1] | 0x20;
+    base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
+    if (base != 10) digits = s + 2;
+  }
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(digits, &end, base);
+  if (errno || *end || v > (unsigned long long)INT64_MAX) {
+    gb(L, n, "big-int-literal", arena_printf(L->m->a, "integer literal %s", s));
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_INT, n);
+  e->u.i = (int64_t)v;
+  return e;
+}
+
+/* float: 1.5, 1e9, 1_0.5; the C library's strtod rounds as CPython does. */
+static expr *lower_float(lower *L, TSNode n) {
+  char *s = text(L, n), *d = s;
+  for (char *p = s; *p; p++) if (*p != '_') *d++ = *p;
+  *d = 0;
+  if (strchr("jJ", s[strlen(s) - 1])) {
+    gb(L, n, "unsupported-expression", "complex literal");
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_FLOAT, n);
+  e->u.f = strtod(s, NULL);
+  return e;
+}
+
+/* Does `name` here mean a builtin of the operation table (no local or
+ * module global hides it)? */
+static bool is_builtin_call(lower *L, const char *name) {
+  if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name)) return false;
+  return ops_find(OPS_BUILTIN, name, -1) != NULL;
+}
+
+/* identifier: a local, a module constant, or a value from math. */
+static expr *lower_identifier(lower *L, TSNode n) {
+  char *name = text(L, n);
+  int loc = resolve_local(L, name);
+  if (loc >= 0) {
+    expr *e = new_expr(L, EX_LOCAL, n);
+    e->u.local = loc;
+    return e;
+  }
+  const modconst *c = scope_find_const(L->m, name);
+  if (c && c->ty->kind != TY_CONFLICT) {
+    expr *e = new_expr(L, EX_GLOBAL, n);
+    e->u.global = ir_slot(L->m, SLOT_GLOBAL_SCALAR, name, NULL, c->ty, NULL, -1);
+    return e;
+  }
+  const char *attr = scope_math_from(L->m, name);
+  if (attr && ops_is_math_const(attr)) {
+    expr *e = new_expr(L, EX_GLOBAL, n);
+    e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, name, attr, &ty_float, NULL, -1);
+    return e;
+  }
+  if (scope_find_func(L->m, name))
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "function '%s' used as a value", name));
+  else if (scope_is_global(L->m, name))
+    gb(L, n, "unsupported-expression",
+       arena_printf(L->m->a, "global '%s' is not a constant number", name));
+  else
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "name '%s' is not a local, a "
+       "numeric module constant or a math value", name));
+  return NULL;
+}
+
+static const char *const binop_text[] = {"+", "-", "*", "/", "//", "%", "**",
+                                         "<<", ">>", "&", "|", "^", NULL};
+
+int binop_from_text(const char *s) {
+  for (int i = 0; binop_text[i]; i++) if (!strcmp(binop_text[i], s)) return i;
+  return -1;
+}
+
+/* binary_operator: left operator right */
+static expr *lower_binary(lower *L, TSNode n) {
+  char *op = text(L, child_by_field(n, "operator"));
+  int k = binop_from_text(op);
+  if (k < 0) {
+    gb(L, n, "unsupported-operator", arena_printf(L->m->a, "operator '%s'", op));
+    return NULL;
+  }
+  expr *l = lower_expr(L, child_by_field(n, "left"));
+  expr *r = lower_expr(L, child_by_field(n, "right"));
+  if (!l || !r) return NULL;
+  expr *e = new_expr(L, EX_BINOP, n);
+  e->u.bin.op = (binop)k;
+  e->u.bin.l = l;
+  e->u.bin.r = r;
+  return e;
+}
+
+/* unary_operator: operator argument */
+static expr *lower_unary(lower *L, TSNode n) {
+  char *op = text(L, child_by_field(n, "operator"));
+  expr *a = lower_expr(L, child_by_field(n, "argument"));
+  if (!a) return NULL;
+  expr *e = new_expr(L, EX_UNARY, n);
+  e->u.un.op = !strcmp(op, "-") ? UN_NEG : !strcmp(op, "+") ? UN_POS : UN_INVERT;
+  e->u.un.a = a;
+  return e;
+}
+
+/* comparison_operator: operand (op operand)+, where op may be two tokens */
+static expr *lower_compare(lower *L, TSNode n) {
+  uint32_t c = ts_node_child_count(n);
+  expr *operands[64];
+  cmpop ops[64];
+  int no = 0, nops = 0;
+  char optext[16] = "";
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_child(n, i);
+    if (ts_node_is_named(ch) && !node_is(ch, "comment")) {
+      if (no) {
+        int k = -1;
+        for (int j = 0; j <= CMP_IS_NOT; j++) if (!strcmp(optext, cmpop_spelling[j])) k = j;
+        if (k < 0) {
+          gb(L, n, "unsupported-operator", arena_printf(L->m->a, "comparison '%s'", optext));
+          return NULL;
+        }
+        if (nops == 63) { gb(L, n, "unsupported-expression", "comparison chain too long"); return NULL; }
+        ops[nops++] = (cmpop)k;
+        optext[0] = 0;
+      }
+      if (no == 64) return NULL;
+      operands[no] = lower_expr(L, ch);
+      if (!operands[no]) return NULL;
+      no++;
+    } else if (!ts_node_is_named(ch)) {
+      const char *tok = ts_node_type(ch);
+      if (optext[0] && strlen(optext) + strlen(tok) + 2 < sizeof optext) strcat(optext, " ");
+      if (strlen(optext) + strlen(tok) + 1 < sizeof optext) strcat(optext, tok);
+    }
+  }
+  for (int i = 0; i < nops; i++)
+    if ((ops[i] == CMP_IS || ops[i] == CMP_IS_NOT) && operands[i]->kind != EX_NONE &&
+        operands[i + 1]->kind != EX_NONE) {
+      gb(L, n, "unsupported-operator", arena_printf(L->m->a, "'%s' with an operand other than None",
+         cmpop_spelling[ops[i]]));
+      return NULL;
+    }
+  expr *e = new_expr(L, EX_COMPARE, n);
+  e->u.cmp.n = no;
+  e->u.cmp.operands = arena_alloc(L->m->a, sizeof(expr *) * (size_t)no);
+  memcpy(e->u.cmp.operands, operands, sizeof(expr *) * (size_t)no);
+  e->u.cmp.ops = arena_alloc(L->m->a, sizeof(cmpop) * (size_t)(nops ? nops : 1));
+  memcpy(e->u.cmp.ops, ops, sizeof(cmpop) * (size_t)nops);
+  return e;
+}
+
+/* tuple / expression_list: (a, b, ...); list: [a, b, ...] (kind EX_LIST) */
+static expr *lower_elements(lower *L, TSNode n, exkind kind) {
+  uint32_t c = ts_node_named_child_count(n);
+  expr *e = new_expr(L, kind, n);
+  e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "comment")) continue;
+    if (node_is(ch, "list_splat") || node_is(ch, "parenthesized_list_splat")) {
+      gb(L, ch, "unsupported-expression", kind == EX_LIST ? "starred expression in a list display"
+                                                           : "starred expression in a tuple");
+      return NULL;
+    }
+    expr *x = lower_expr(L, ch);
+    if (!x) return NULL;
+    e->u.tuple.elts[e->u.tuple.n++] = x;
+  }
+  return e;
+}
+
+static bool is_name(lower *L, TSNode fnode, const char *dotted) {
+  return !strcmp(text(L, fnode), dotted);
+}
+
+/* A call to a function of this module: positional and keyword arguments are
+ * matched to the callee's parameters here; a missing one takes the callee's
+ * default, read from its __defaults__ by the guard like a global. */
+static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
+  char *fname = text(L, fnode);
+  if (!callee->params_ok || callee->nparams > 64) {
+    gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args or **kwargs "
+       "parameters", fname));
+    return NULL;
+  }
+  expr *byparam[64] = {0};
+  int npos = 0;
+  bool seen_kw = false;
+  uint32_t c = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) {
+      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with starred arguments", fname));
+      return NULL;
+    }
+    int k;
+    TSNode value = a;
+    if (node_is(a, "keyword_argument")) {
+      seen_kw = true;
+      char *kw = text(L, child_by_field(a, "name"));
+      value = child_by_field(a, "value");
+      for (k = 0; k < callee->nparams; k++) if (!strcmp(callee->params[k], kw)) break;
+      if (k == callee->nparams || byparam[k]) { /* TypeError in CPython */
+        gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with an unknown or repeated "
+           "keyword '%s'", fname, kw));
+        return NULL;
+      }
+    } else {
+      if (seen_kw || npos >= callee->nposparams) { /* keyword-only ones by keyword */
+        gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with too many arguments", fname));
+        return NULL;
+      }
+      k = npos++;
+    }
+    byparam[k] = lower_expr(L, value);
+    if (!byparam[k]) return NULL;
+  }
+  slot *fslot = ir_slot(L->m, SLOT_GLOBAL_FUNC, fname, NULL, NULL, callee, -1);
+  for (int k = 0; k < callee->nparams; k++) {
+    if (byparam[k]) continue;
+    const type *dt = callee->param_default[k];
+    if (!dt || dt->kind == TY_CONFLICT) { /* TY_NONE: specialised on like an argument */
+      gb(L, n, "unknown-call", arena_printf(L->m->a, dt ? "call to %s() relies on the default of "
+         "'%s', which is not a number literal" : "call to %s() without argument '%s'", fname,
+         callee->params[k]));
+      return NULL;
+    }
+    expr *d = new_expr(L, EX_GLOBAL, n);
+    d->u.global = ir_slot(L->m, SLOT_DEFAULT, fname, callee->params[k], dt, callee,
+                          k < callee->nposparams /* index into __defaults__; -1: __kwdefaults__ */
+                          ? k - (callee->nposparams - callee->nposdefaults) : -1);
+    d->u.global->fn = callee;
+    byparam[k] = d;
+  }
+  expr *e = new_expr(L, EX_CALL, n);
+  e->u.call.kind = CALLEE_MODULE_FN;
+  e->u.call.fn = callee;
+  e->u.call.name = callee->name;
+  e->u.call.callee_slot = fslot;
+  e->u.call.n = callee->nparams;
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(callee->nparams + 1));
+  memcpy(e->u.call.args, byparam, sizeof(expr *) * (size_t)callee->nparams);
+  return e;
+}
+
+/* float("inf"), float("-nan"), ...: constants (the builtin float is guarded). */
+static expr *lower_float_of_string(lower *L, TSNode n, TSNode str) {
+  char *t = text(L, str);
+  size_t len = strlen(t);
+  char q = t[len - 1];
+  char *open = strchr(t, q);
+  char *body = arena_strndup(L->m->a, open + 1, (size_t)(t + len - 1 - open - 1));
+  char *s = body;
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  size_t bl = strlen(s);
+  while (bl && (s[bl - 1] == ' ' || s[bl - 1] == '\t' || s[bl - 1] == '\n')) s[--bl] = 0;
+  double sign = 1.0;
+  if (*s == '+' || *s == '-') { sign = *s == '-' ? -1.0 : 1.0; s++; }
+  double v;
+  if (!strcasecmp(s, "inf") || !strcasecmp(s, "infinity")) v = sign * HUGE_VAL;
+  else if (!strcasecmp(s, "nan")) v = copysign(NAN, sign);
+  else {
+    gb(L, n, "unsupported-expression", "float() of a string other than 'inf' or 'nan'");
+    return NULL;
+  }
+  if (open > t && strpbrk(arena_strndup(L->m->a, t, (size_t)(open - t)), "bBfF")) {
+    gb(L, n, "unsupported-expression", "float() of a bytes or f-string");
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_FLOAT, n);
+  e->u.f = v;
+  e->guard = ir_slot(L->m, SLOT_BUILTIN, "float", NULL, NULL, NULL, -1);
+  return e;
+}
+
+/* An allow_in_graph callee: called from the kernel through the C API with
+ * boxed positional arguments; the result is typed by its return annotation. */
+
+static expr *lower_opaque_call(lower *L, TSNode n, TSNode fnode, TSNode args, const type *ret) {
+  char *fname = text(L, fnode);
+  if ((!ret || ret->kind == TY_NONE) && !ts_node_eq(n, L->statement_call)) {
+    gb(L, n, "opaque-call", arena_printf(L->m->a, "the result of allow_in_graph %s() is used, "
+       "but its type is not declared", fname));
+    return NULL;
+  }
+  expr *e = lower_positional_call(L, n, fnode, args);
+  if (!e) return NULL;
+  e->u.call.kind = CALLEE_OPAQUE;
+  e->u.call.name = fname;
+  e->u.call.ret = ret && ret->kind != TY_NONE ? ret : NULL;
+  e->u.call.callee_slot = ir_slot(L->m, SLOT_OPAQUE, fname, NULL, NULL, NULL, -1);
+  return e;
+}
+
+/* A call to an assume_constant_result function: a guarded constant. */
+static expr *lower_constant_result(lower *L, TSNode n, TSNode args, func *callee) {
+  if (ts_node_named_child_count(args) != 0 || !callee->ret_ann ||
+      !ty_is_number(callee->ret_ann) || callee->ret_ann->kind == TY_NUM) {
+    gb(L, n, "constant-result", arena_printf(L->m->a, "%s() is assume_constant_result but %s",
+       callee->name, ts_node_named_child_count(args) ? "is called with arguments"
+                     : "has no int, float or bool return annotation"));
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_GLOBAL, n);
+  e->u.global = ir_slot(L->m, SLOT_CONST_RESULT, callee->name, NULL, callee->ret_ann, NULL, -1);
+  return e;
+}
+
+/* A call with positional arguments only (its callee kind is set by the
+ * caller); keyword or starred arguments break the graph. */
+static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
+  expr *e = new_expr(L, EX_CALL, n);
+  uint32_t c = ts_node_named_child_count(args);
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
+        node_is(a, "dictionary_splat")) {
+      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with keyword or "
+         "starred arguments", text(L, fnode)));
+      return NULL;
+    }
+    expr *x = lower_expr(L, a);
+    if (!x) return NULL;
+    e->u.call.args[e->u.call.n++] = x;
+  }
+  return e;
+}
+
+/* obj.append(v) / obj.pop([i]) / obj.insert(i, v): list methods, typed by
+ * infer.c (a list, or an object whose method is called through the C API;
+ * anything else is a type failure there). The receiver becomes args[0]. */
+static expr *lower_method_call(lower *L, TSNode obj, expr *e, const char *attr) {
+  expr *recv = lower_expr(L, obj);
+  if (!recv) return NULL;
+  expr **args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(e->u.call.n + 1));
+  args[0] = recv;
+  for (int i = 0; i < e->u.call.n; i++) args[i + 1] = e->u.call.args[i];
+  e->u.call.args = args;
+  e->u.call.n++;
+  e->u.call.kind = CALLEE_METHOD;
+  e->u.call.name = attr;
+  return e;
+}
+
+/* call: function argument_list */
+static expr *lower_call(lower *L, TSNode n) {
+  TSNode fnode = child_by_field(n, "function");
+  TSNode args = child_by_field(n, "arguments");
+  if (is_name(L, fnode, "dynac.is_compiling") || is_name(L, fnode, "torch.compiler.is_compiling")) {
+    expr *e = new_expr(L, EX_BOOL, n); /* folded: True inside kernels */
+    e->u.b = true;
+    return e;
+  }
+  if (is_name(L, fnode, "dynac.graph_break") || is_name(L, fnode, "torch._dynamo.graph_break")) {
+    gb(L, n, "explicit-graph-break", "explicit graph_break()");
+    return NULL;
+  }
+  if (!node_is(args, "argument_list")) {
+    gb(L, n, "unsupported-expression", "call with a generator expression argument");
+    return NULL;
+  }
+  if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "float") &&
+      is_builtin_call(L, "float") && ts_node_named_child_count(args) == 1 &&
+      node_is(ts_node_named_child(args, 0), "string"))
+    return lower_float_of_string(L, n, ts_node_named_child(args, 0));
+  if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "pow") && is_builtin_call(L, "pow") &&
+      ts_node_named_child_count(args) == 2 &&
+      !node_is(ts_node_named_child(args, 0), "keyword_argument") &&
+      !node_is(ts_node_named_child(args, 1), "keyword_argument")) {
+    expr *a = lower_expr(L, ts_node_named_child(args, 0));
+    expr *b = lower_expr(L, ts_node_named_child(args, 1));
+    if (!a || !b) return NULL;
+    expr *e = new_expr(L, EX_BINOP, n); /* pow(a, b) is a ** b */
+    e->u.bin.op = OP_POW;
+    e->u.bin.l = a;
+    e->u.bin.r = b;
+    e->guard = ir_slot(L->m, SLOT_BUILTIN, "pow", NULL, NULL, NULL, -1);
+    return e;
+  }
+  char *fname0 = text(L, fnode);
+  bool global_name = node_is(fnode, "identifier") && resolve_local(L, fname0) < 0;
+  func *target_fn = global_name ? scope_find_func(L->m, fname0) : NULL;
+  if (target_fn) {
+    if (target_fn->disabled) {
+      gb(L, n, "disabled-callee", arena_printf(L->m->a, "call to %s(), marked disable%s", fname0,
+         target_fn->disable_recursive ? "" : "(recursive=False)"));
+      return NULL;
+    }
+    if (target_fn->disallowed) {
+      gb(L, n, "disallowed-call", arena_printf(L->m->a, "call to %s(), marked disallow_in_graph",
+         fname0));
+      return NULL;
+    }
+    if (target_fn->constant_result) return lower_constant_result(L, n, args, target_fn);
+    if (target_fn->allowed) return lower_opaque_call(L, n, fnode, args, target_fn->ret_ann);
+    return lower_module_call(L, n, fnode, args, target_fn);
+  }
+  for (int k = 0; global_name && k < L->m->nopaque; k++) {
+    if (strcmp(L->m->opaque_names[k], fname0)) continue;
+    if (L->m->opaque_allowed[k]) return lower_opaque_call(L, n, fnode, args, NULL);
+    gb(L, n, "disallowed-call", arena_printf(L->m->a, "call to %s(), marked disallow_in_graph",
+       fname0));
+    return NULL;
+  }
+  expr *e = lower_positional_call(L, n, fnode, args);
+  if (!e) return NULL;
+  char *fname = text(L, fnode);
+  if (node_is(fnode, "identifier")) {
+    const char *mattr = resolve_local(L, fname) < 0 ? scope_math_from(L->m, fname) : NULL;
+    if (mattr && ops_is_math_function(mattr)) {
+      e->u.call.kind = CALLEE_MATH;
+      e->u.call.name = mattr;
+      e->u.call.op = ops_find(OPS_MATH, mattr, e->u.call.n);
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, fname, mattr, NULL, NULL, -1);
+      return e;
+    }
+    if (is_builtin_call(L, fname)) {
+      e->u.call.kind = CALLEE_BUILTIN;
+      e->u.call.name = fname;
+      e->u.call.op = ops_find(OPS_BUILTIN, fname, e->u.call.n);
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_BUILTIN, fname, NULL, NULL, NULL, -1);
+      return e;
+    }
+  } else if (node_is(fnode, "attribute")) {
+    TSNode obj = child_by_field(fnode, "object");
+    char *oname = text(L, obj);
+    char *attr = text(L, child_by_field(fnode, "attribute"));
+    if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
+        scope_is_math_module(L->m, oname) && ops_is_math_function(attr)) {
+      slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
+      e->u.call.kind = CALLEE_MATH;
+      e->u.call.name = attr;
+      e->u.call.op = ops_find(OPS_MATH, attr, e->u.call.n);
+      e->u.call.callee_slot = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, NULL, NULL, ms->index);
+      return e;
+    }
+    const op_row *method = ops_find(OPS_METHOD, attr, e->u.call.n);
+    if (method) {
+      e->u.call.op = method;
+      return lower_method_call(L, obj, e, attr);
+    }
+  }
+  if (node_is(fnode, "identifier") && resolve_local(L, fname) >= 0) { /* key(x): a local's value */
+    e = lower_method_call(L, fnode, e, fname);
+    if (e) e->u.call.kind = CALLEE_VALUE;
+    return e;
+  }
+  gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s", fname));
+  return NULL;
+}
+
+/* attribute: object . attribute (math.NAME constants, and a local's
+ * .shape, .ndim or .size, typed by infer.c) */
+static expr *lower_attribute(lower *L, TSNode n) {
+  TSNode obj = child_by_field(n, "object");
+  char *oname = text(L, obj);
+  char *attr = text(L, child_by_field(n, "attribute"));
+  if (node_is(obj, "identifier") && resolve_local(L, oname) >= 0 &&
+      (!strcmp(attr, "shape") || !strcmp(attr, "ndim") || !strcmp(attr, "size"))) {
+    expr *o = lower_expr(L, obj);
+    if (!o) return NULL;
+    expr *e = new_expr(L, EX_ATTR, n);
+    e->u.sub.obj = o;
+    e->u.sub.attr = attr;
+    return e;
+  }
+  if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
+      scope_is_math_module(L->m, oname)) {
+    if (ops_is_math_const(attr)) {
+      slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
+      expr *e = new_expr(L, EX_GLOBAL, n);
+      e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, &ty_float, NULL, ms->index);
+      return e;
+    }
+  }
+  gb(L, n, "attribute-access", arena_printf(L->m->a, "attribute '%s.%s'", oname, attr));
+  return NULL;
+}
+
+/* slice: start? : stop? (: step?)? as the index of obj[...]: the parts are
+ * told apart by the colons before them. */
+static expr *lower_slice(lower *L, TSNode n, TSNode value, TSNode sl) {
+  expr *e = new_expr(L, EX_SLICE, n);
+  if (!(e->u.slice.obj = lower_expr(L, value))) return NULL;
+  expr **parts[3] = {&e->u.slice.lo, &e->u.slice.hi, &e->u.slice.step};
+  int colons = 0;
+  for (uint32_t i = 0; i < ts_node_child_count(sl); i++) {
+    TSNode c = ts_node_child(sl, i);
+    if (!ts_node_is_named(c)) { colons += !strcmp(ts_node_type(c), ":"); continue; }
+    if (node_is(c, "comment") || colons > 2) continue;
+    if (!(*parts[colons] = lower_expr(L, c))) return NULL;
+  }
+  return e;
+}
+
+/* subscript: value [ subscript ]: a[i], a[i][j], a[lo:hi:step]; a[i, j] is
+ * a[(i, j)], which only a 2-D ndarray accepts (infer.c) */
+static expr *lower_subscript(lower *L, TSNode n) {
+  TSNode value = child_by_field(n, "value");
+  TSNode idx_nodes[2];
+  uint32_t nidx = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, value) || node_is(c, "comment")) continue;
+    if (nidx < 2) idx_nodes[nidx] = c;
+    nidx++;
+  }
+  if (nidx < 1 || nidx > 2) {
+    gb(L, n, "unsupported-expression", "index with more than two subscripts (a[i, j, k])");
+    return NULL;
+  }
+  if (nidx == 1 && node_is(idx_nodes[0], "slice")) return lower_slice(L, n, value, idx_nodes[0]);
+  for (uint32_t i = 0; i < nidx; i++)
+    if (node_is(idx_nodes[i], "slice")) {
+      gb(L, n, "unsupported-expression", "slice in a multi-dimensional index (a[i:j, k])");
+      return NULL;
+    }
+  expr *obj = lower_expr(L, value);
+  expr *idx = obj ? lower_expr(L, idx_nodes[0]) : NULL;
+  if (idx && nidx == 2) {
+    expr *j = lower_expr(L, idx_nodes[1]);
+    if (!j) return NULL;
+    expr *t = new_expr(L, EX_TUPLE, n);
+    t->u.tuple.n = 2;
+    t->u.tuple.elts = arena_alloc(L->m->a, 2 * sizeof(expr *));
+    t->u.tuple.elts[0] = idx;
+    t->u.tuple.elts[1] = j;
+    idx = t;
+  }
+  if (!idx) return NULL;
+  expr *e = new_expr(L, EX_SUBSCRIPT, n);
+  e->u.sub.obj = obj;
+  e->u.sub.index = idx;
+  return e;
+}
+
+/* A subscript stored to (obj[index] = v, obj[index] op= v): an element,
+ * not a slice. */
+expr *lower_element(lower *L, TSNode n) {
+  expr *e = lower_subscript(L, n);
+  if (e && e->kind == EX_SLICE) {
+    gb(L, n, "unsupported-statement", "assignment to a slice (a[i:j] = ...)");
+    return NULL;
+  }
+  return e;
+}
+
+expr *lower_expr(lower *L, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "subscript")) return lower_subscript(L, n);
+  if (!strcmp(t, "integer")) return lower_integer(L, n);
+  if (!strcmp(t, "float")) return lower_float(L, n);
+  if (!strcmp(t, "true") || !strcmp(t, "false")) {
+    expr *e = new_expr(L, EX_BOOL, n);
+    e->u.b = !strcmp(t, "true");
+    return e;
+  }
+  if (!strcmp(t, "none")) return new_expr(L, EX_NONE, n);
+  if (!strcmp(t, "identifier")) return lower_identifier(L, n);
+  if (!strcmp(t, "parenthesized_expression")) {
+    TSNode inner = ts_node_named_child(n, 0);
+    if (node_is(inner, "yield")) { gb(L, n, "generator", "yield expression"); return NULL; }
+    return lower_expr(L, inner);
+  }
+  if (!strcmp(t, "binary_operator")) return lower_binary(L, n);
+  if (!strcmp(t, "unary_operator")) return lower_unary(L, n);
+  if (!strcmp(t, "not_operator")) {
+    expr *a = lower_expr(L, child_by_field(n, "argument"));
+    if (!a) return NULL;
+    expr *e = new_expr(L, EX_NOT, n);
+    e->u.not_arg = a;
+    return e;
+  }
+  if (!strcmp(t, "boolean_operator")) {
+    expr *l = lower_expr(L, child_by_field(n, "left"));
+    expr *r = lower_expr(L, child_by_field(n, "right"));
+    if (!l || !r) return NULL;
+    expr *e = new_expr(L, EX_BOOLOP, n);
+    e->u.boolop.is_and = !strcmp(text(L, child_by_field(n, "operator")), "and");
+    e->u.boolop.l = l;
+    e->u.boolop.r = r;
+    return e;
+  }
+  if (!strcmp(t, "comparison_operator")) return lower_compare(L, n);
+  if (!strcmp(t, "conditional_expression")) { /* then if cond else orelse */
+    expr *a = lower_expr(L, ts_node_named_child(n, 0));
+    expr *c = lower_expr(L, ts_node_named_child(n, 1));
+    expr *b = lower_expr(L, ts_node_named_child(n, 2));
+    if (!a || !b || !c) return NULL;
+    expr *e = new_expr(L, EX_IFEXP, n);
+    e->u.ifexp.cond = c;
+    e->u.ifexp.then = a;
+    e->u.ifexp.orelse = b;
+    return e;
+  }
+  if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) return lower_elements(L, n, EX_TUPLE);
+  if (!strcmp(t, "list")) return lower_elements(L, n, EX_LIST);
+  if (!strcmp(t, "list_comprehension")) return lower_list_comprehension(L, n);
+  if (!strcmp(t, "call")) return lower_call(L, n);
+  if (!strcmp(t, "attribute")) return lower_attribute(L, n);
+  if (!strcmp(t, "lambda") || strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
+    /* set, dict and generator expressions: a list comprehension is lowered above */
+    gb(L, n, "nested-scope", arena_printf(L->m->a, "%s", t));
+    return NULL;
+  }
+  if (!strcmp(t, "await") || !strcmp(t, "yield")) {
+    gb(L, n, "generator", arena_printf(L->m->a, "'%s' expression", t));
+    return NULL;
+  }
+  static const char *const what[][2] = {
+      {"string", "string literal (str is not a kernel type)"},
+      {"concatenated_string", "string literal (str is not a kernel type)"},
+      {"dictionary", "dict display"}, {"set", "set display"},
+      {"named_expression", "assignment expression (:=)"},
+      {"list_splat", "starred expression"}};
+  for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
+    if (!strcmp(t, what[i][0])) { gb(L, n, "unsupported-expression", what[i][1]); return NULL; }
+  gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s", t));
+  return NULL;
+}
+
+void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
+  expr *parts[4] = {NULL, NULL, NULL, NULL};
+  expr **many = NULL;
+  int n = 0;
+  switch (e->kind) {
+  case EX_BINOP: parts[0] = e->u.bin.l; parts[1] = e->u.bin.r; break;
+  case EX_UNARY: parts[0] = e->u.un.a; break;
+  case EX_NOT: parts[0] = e->u.not_arg; break;
+  case EX_COMPARE: many = e->u.cmp.operands; n = e->u.cmp.n; break;
+  case EX_BOOLOP: parts[0] = e->u.boolop.l; parts[1] = e->u.boolop.r; break;
+  case EX_IFEXP: parts[0] = e->u.ifexp.cond; parts[1] = e->u.ifexp.then; parts[2] = e->u.ifexp.orelse; break;
+  case EX_TUPLE: case EX_LIST: many = e->u.tuple.elts; n = e->u.tuple.n; break;
+  case EX_CALL: many = e->u.call.args; n = e->u.call.n; break;
+  case EX_SUBSCRIPT: parts[0] = e->u.sub.obj; parts[1] = e->u.sub.index; break;
+  case EX_ATTR: parts[0] = e->u.sub.obj; break;
+  case EX_SLICE:
+    parts[0] = e->u.slice.obj; parts[1] = e->u.slice.lo; parts[2] = e->u.slice.hi;
+    parts[3] = e->u.slice.step;
+    break;
+  default: break;
+  }
+  for (int i = 0; i < n; i++) visit(ctx, many[i]);
+  for (int i = 0; i < 4; i++) if (parts[i]) visit(ctx, parts[i]);
+}
+
+static void part_expr(const ir_parts *v, void *ctx, expr *e) { if (e) v->expr(ctx, e); }
+
+void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
+  switch (s->kind) {
+  case ST_ASSIGN:
+    part_expr(v, ctx, s->u.assign.value);
+    for (int i = 0; i < s->u.assign.ntargets; i++) v->target(ctx, s->u.assign.targets[i]);
+    break;
+  case ST_AUGASSIGN: part_expr(v, ctx, s->u.aug.sub); part_expr(v, ctx, s->u.aug.value); break;
+  case ST_RETURN: part_expr(v, ctx, s->u.ret); break;
+  case ST_IF:
+    part_expr(v, ctx, s->u.if_.cond);
+    v->block(ctx, s->u.if_.then);
+    v->block(ctx, s->u.if_.orelse);
+    break;
+  case ST_WHILE:
+    part_expr(v, ctx, s->u.while_.cond);
+    v->block(ctx, s->u.while_.body);
+    v->block(ctx, s->u.while_.orelse);
+    break;
+  case ST_FOR_RANGE: case ST_FOR_ITER:
+    for (int i = 0; i < s->u.for_.niters; i++) part_expr(v, ctx, s->u.for_.iters[i]);
+    part_expr(v, ctx, s->u.for_.start);
+    part_expr(v, ctx, s->u.for_.stop);
+    part_expr(v, ctx, s->u.for_.step);
+    v->target(ctx, s->u.for_.tgt);
+    v->block(ctx, s->u.for_.body);
+    v->block(ctx, s->u.for_.orelse);
+    break;
+  case ST_EXPR: part_expr(v, ctx, s->u.expr); break;
+  case ST_RAISE: part_expr(v, ctx, s->u.raise_.arg); break;
+  case ST_INTERP:
+    for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
+    break;
+  default: break;
+  }
+}

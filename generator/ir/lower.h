@@ -1,0 +1,59 @@
+/* lower.h: what the files of ir/ share (the phase's interface is gen.h):
+ * the lowering context of one function and the lowering functions the
+ * files call across. */
+#ifndef DYNAC_LOWER_H
+#define DYNAC_LOWER_H
+
+#include "../gen.h"
+
+typedef struct lower {
+  module *m;
+  func *f;
+  int depth;       /* 0: the function's top-level block (straight-line code) */
+  int *current;    /* per base local: the local index of its current version */
+  int *nversions;  /* per base local: versions made so far (new_version) */
+  int *snapshot;   /* `current` as the last top-level statement's cur_after, NULL once
+                      a version was made since (statements share it until then) */
+  bool *seen;      /* per base local: bound (or a parameter) earlier in the code */
+  int ncurrent;
+  int dynamic[256]; /* versions bound by interpreted statements */
+  const type *hint[256]; /* their type when the statement says it (or NULL) */
+  int ndynamic;
+  int loops;        /* enclosing while/for loops (emit/ keeps at most 64) */
+  TSNode statement_call; /* the expression statement's call being lowered, if any */
+  struct { const char *name; int local; } comp_names[32]; /* names a comprehension binds:
+                       they shadow the function's while its clauses are lowered */
+  int ncomp_names;
+  int ncomps;       /* comprehensions lowered: numbers their hidden locals */
+  bool split;       /* the block being lowered is split: broken statements run in the
+                       interpreter, the rest compiles (the top-level block, and the blocks
+                       of interpreted compound statements) */
+} lower;
+
+/* lower.c */
+void gb(lower *L, TSNode n, const char *type, const char *reason);
+char *text(lower *L, TSNode n);
+int count_breaks(lower *L);
+int find_local(func *f, const char *name);
+int append_local(lower *L, const char *name, const char *cname);
+void add_local(lower *L, const char *name);
+int current_version(lower *L, int base);
+int resolve_local(lower *L, const char *name);
+int new_version(lower *L, int base);
+void collect_locals(lower *L, TSNode n);
+
+/* expr.c */
+expr *new_expr(lower *L, exkind k, TSNode n);
+int binop_from_text(const char *s);
+expr *lower_element(lower *L, TSNode n);
+expr *lower_expr(lower *L, TSNode n);
+
+/* stmt.c */
+stmt *new_stmt(lower *L, stkind k, TSNode n);
+expr *lower_list_comprehension(lower *L, TSNode n);
+stmt *lower_stmt(lower *L, TSNode n);
+
+/* split.c */
+stmt *lower_block(lower *L, TSNode block);
+
+#endif

@@ -1,0 +1,652 @@
+/* stmt.c: statements lowered from syntax: assignments and their targets,
+ * if/while/for (range, containers, enumerate/zip/reversed), list
+ * comprehensions as loops, raise, expression statements.
+ */
+#include "lower.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool bind_comp_names(lower *L, TSNode n);
+
+/* ---- statements -------------------------------------------------------- */
+
+/* One more loop would nest deeper than emit/ keeps (64): a graph break. */
+static bool too_deep(lower *L, TSNode n) {
+  if (L->loops < 60) return false;
+  gb(L, n, "unsupported-statement", "loops nested more than 60 deep");
+  return true;
+}
+
+/* A block inside if/while/for: not straight-line top-level code. */
+static stmt *lower_nested(lower *L, TSNode block) {
+  L->depth++;
+  stmt *s = lower_block(L, block);
+  L->depth--;
+  return s;
+}
+
+stmt *new_stmt(lower *L, stkind k, TSNode n) {
+  stmt *s = arena_alloc(L->m->a, sizeof *s);
+  s->kind = k;
+  s->pos = node_pos(n);
+  TSPoint e = ts_node_end_point(n);
+  s->end = (srcpos){(int)e.row + 1, (int)e.column + 1};
+  return s;
+}
+
+/* pattern: identifier | pattern_list | tuple_pattern | (pattern) */
+static target *lower_target(lower *L, TSNode n) {
+  target *t = arena_alloc(L->m->a, sizeof *t);
+  t->pos = node_pos(n);
+  if (node_is(n, "identifier")) {
+    const char *name = text(L, n);
+    int base = find_local(L->f, name);
+    t->local = resolve_local(L, name);
+    if (t->local == current_version(L, base) && base >= 0 && base < L->ncurrent) L->seen[base] = true;
+    return t;
+  }
+  if (node_is(n, "pattern_list") || node_is(n, "tuple_pattern") ||
+      node_is(n, "list_pattern") || node_is(n, "parenthesized_expression") ||
+      node_is(n, "expression_list") || node_is(n, "tuple")) {
+    uint32_t c = ts_node_named_child_count(n);
+    if (node_is(n, "parenthesized_expression") && c == 1)
+      return lower_target(L, ts_node_named_child(n, 0));
+    t->is_tuple = true;
+    t->elts = arena_alloc(L->m->a, sizeof(target *) * (c ? c : 1));
+    for (uint32_t i = 0; i < c; i++) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (node_is(ch, "comment")) continue;
+      target *x = lower_target(L, ch);
+      if (!x) return NULL;
+      t->elts[t->n++] = x;
+    }
+    return t;
+  }
+  if (node_is(n, "subscript")) {
+    t->sub = lower_element(L, n);
+    return t->sub ? t : NULL;
+  }
+  if (node_is(n, "list_splat_pattern"))
+    gb(L, n, "unsupported-statement", "starred assignment target");
+  else
+    gb(L, n, "unsupported-statement",
+       arena_printf(L->m->a, "assignment to %s", ts_node_type(n)));
+  return NULL;
+}
+
+/* NAME = value in straight-line top-level code, NAME bound before: a new
+ * version of NAME. Returns NULL when the form does not apply. */
+static stmt *lower_versioned_assignment(lower *L, TSNode n, TSNode left, TSNode value_node,
+                                        binop *aug) {
+  if (L->depth != 0 || !node_is(left, "identifier")) return NULL;
+  int base = find_local(L->f, text(L, left));
+  if (base < 0 || base >= L->ncurrent || !L->seen[base]) return NULL;
+  if (node_is(value_node, "assignment") || node_is(value_node, "yield") ||
+      node_is(value_node, "augmented_assignment") || node_is(value_node, "pattern_list"))
+    return NULL;
+  expr *v = lower_expr(L, value_node);
+  if (!v) return NULL;
+  if (aug) { /* x op= v is x = x op v for numbers */
+    expr *old = new_expr(L, EX_LOCAL, left);
+    old->u.local = current_version(L, base);
+    expr *b = new_expr(L, EX_BINOP, n);
+    b->u.bin.op = *aug;
+    b->u.bin.l = old;
+    b->u.bin.r = v;
+    b->u.bin.inplace = true;
+    v = b;
+  }
+  target *t = arena_alloc(L->m->a, sizeof *t);
+  t->pos = node_pos(left);
+  t->local = new_version(L, base);
+  stmt *s = new_stmt(L, ST_ASSIGN, n);
+  s->u.assign.ntargets = 1;
+  s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
+  s->u.assign.targets[0] = t;
+  s->u.assign.value = v;
+  return s;
+}
+
+/* assignment: left = right  |  left : type = right  |  a = b = right */
+static stmt *lower_assignment(lower *L, TSNode n) {
+  TSNode r0 = child_by_field(n, "right");
+  if (!ts_node_is_null(r0)) {
+    int before = count_breaks(L);
+    stmt *vs = lower_versioned_assignment(L, n, child_by_field(n, "left"), r0, NULL);
+    if (vs) return vs;
+    if (count_breaks(L) != before) return NULL; /* the value broke the graph */
+  }
+  target *targets[32];
+  int nt = 0;
+  TSNode cur = n;
+  for (;;) {
+    TSNode right = child_by_field(cur, "right");
+    if (ts_node_is_null(right)) return new_stmt(L, ST_PASS, n); /* `x: int` declares only */
+    target *t = lower_target(L, child_by_field(cur, "left"));
+    if (!t) return NULL;
+    if (nt == 32) { gb(L, n, "unsupported-statement", "assignment chain too long"); return NULL; }
+    targets[nt++] = t;
+    if (node_is(right, "assignment")) { cur = right; continue; }
+    if (node_is(right, "yield")) { gb(L, right, "generator", "yield expression"); return NULL; }
+    if (node_is(right, "augmented_assignment") || node_is(right, "pattern_list")) {
+      gb(L, right, "unsupported-statement", "unusual assignment form");
+      return NULL;
+    }
+    expr *v = lower_expr(L, right);
+    if (!v) return NULL;
+    stmt *s = new_stmt(L, ST_ASSIGN, n);
+    s->u.assign.ntargets = nt;
+    s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *) * (size_t)nt);
+    /* Python assigns the leftmost target first. */
+    memcpy(s->u.assign.targets, targets, sizeof(target *) * (size_t)nt);
+    s->u.assign.value = v;
+    return s;
+  }
+}
+
+/* augmented_assignment: NAME op= right */
+static stmt *lower_augassign(lower *L, TSNode n) {
+  TSNode left = child_by_field(n, "left");
+  if (!node_is(left, "identifier") && !node_is(left, "subscript")) {
+    gb(L, n, "unsupported-statement", "augmented assignment to a non-name target");
+    return NULL;
+  }
+  char *op = text(L, child_by_field(n, "operator"));
+  op[strlen(op) - 1] = 0; /* "+=" -> "+" */
+  int k = binop_from_text(op);
+  if (k < 0) {
+    gb(L, n, "unsupported-operator", arena_printf(L->m->a, "operator '%s='", op));
+    return NULL;
+  }
+  binop opk = (binop)k;
+  if (node_is(left, "subscript")) { /* obj[index] op= value: an element read, then a store */
+    expr *sub = lower_element(L, left);
+    expr *v = sub ? lower_expr(L, child_by_field(n, "right")) : NULL;
+    if (!v) return NULL;
+    stmt *s = new_stmt(L, ST_AUGASSIGN, n);
+    s->u.aug.local = -1;
+    s->u.aug.sub = sub;
+    s->u.aug.op = opk;
+    s->u.aug.value = v;
+    return s;
+  }
+  int before = count_breaks(L);
+  stmt *vs = lower_versioned_assignment(L, n, left, child_by_field(n, "right"), &opk);
+  if (vs) return vs;
+  if (count_breaks(L) != before) return NULL;
+  expr *v = lower_expr(L, child_by_field(n, "right"));
+  if (!v) return NULL;
+  stmt *s = new_stmt(L, ST_AUGASSIGN, n);
+  int base = find_local(L->f, text(L, left));
+  s->u.aug.local = current_version(L, base);
+  if (base >= 0 && base < L->ncurrent) L->seen[base] = true;
+  s->u.aug.op = (binop)k;
+  s->u.aug.value = v;
+  return s;
+}
+
+/* The only named statement of a block (comments aside), or a null node. */
+static TSNode single_statement(TSNode block) {
+  TSNode one = {0};
+  uint32_t c = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(block, i);
+    if (node_is(ch, "comment")) continue;
+    if (!ts_node_is_null(one)) return (TSNode){0};
+    one = ch;
+  }
+  return one;
+}
+
+/* `if NAME is None: NAME = value` in straight-line top-level code (the
+ * default-argument idiom): NAME gets a new version bound on both paths
+ * (value, or the old NAME), so its type after the `if` is value's when the
+ * instance's NAME is None and NAME's own otherwise; infer.c folds the test.
+ * *applies: the form applies (else nothing is lowered); NULL then: a graph break. */
+static stmt *lower_none_default(lower *L, TSNode n, bool *applies) {
+  *applies = false;
+  TSNode cond = child_by_field(n, "condition");
+  TSNode asg = single_statement(child_by_field(n, "consequence"));
+  if (L->depth != 0 || ts_node_named_child_count(n) != 2 || !node_is(cond, "comparison_operator") ||
+      ts_node_child_count(cond) != 3 || ts_node_is_null(asg) || !node_is(asg, "expression_statement") ||
+      ts_node_named_child_count(asg) != 1)
+    return NULL;
+  TSNode name = ts_node_child(cond, 0), op = ts_node_child(cond, 1), none = ts_node_child(cond, 2);
+  asg = ts_node_named_child(asg, 0);
+  if (!node_is(name, "identifier") || strcmp(ts_node_type(op), "is") || !node_is(none, "none") ||
+      !node_is(asg, "assignment") || !node_is(child_by_field(asg, "left"), "identifier") ||
+      strcmp(text(L, child_by_field(asg, "left")), text(L, name)))
+    return NULL;
+  TSNode right = child_by_field(asg, "right");
+  int base = find_local(L->f, text(L, name));
+  if (base < 0 || base >= L->ncurrent || !L->seen[base] || ts_node_is_null(right) ||
+      node_is(right, "assignment") || node_is(right, "yield") ||
+      node_is(right, "augmented_assignment") || node_is(right, "pattern_list") ||
+      !ts_node_is_null(child_by_field(asg, "type")))
+    return NULL;
+  *applies = true;
+  stmt *s = new_stmt(L, ST_IF, n);
+  s->u.if_.cond = lower_expr(L, cond);
+  L->depth++;
+  expr *v = s->u.if_.cond ? lower_expr(L, right) : NULL;
+  L->depth--;
+  if (!v) return NULL;
+  expr *old = new_expr(L, EX_LOCAL, name);
+  old->u.local = current_version(L, base);
+  int nv = new_version(L, base);
+  stmt *branch[2] = {new_stmt(L, ST_ASSIGN, asg), new_stmt(L, ST_ASSIGN, n)};
+  expr *value[2] = {v, old};
+  for (int i = 0; i < 2; i++) {
+    target *t = arena_alloc(L->m->a, sizeof *t);
+    t->pos = node_pos(name);
+    t->local = nv;
+    branch[i]->u.assign.ntargets = 1;
+    branch[i]->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
+    branch[i]->u.assign.targets[0] = t;
+    branch[i]->u.assign.value = value[i];
+  }
+  s->u.if_.then = branch[0];
+  s->u.if_.orelse = branch[1]; /* else: NAME = NAME (the new version takes the old value) */
+  return s;
+}
+
+/* if_statement: if cond: block (elif_clause)* (else_clause)? */
+static stmt *lower_if(lower *L, TSNode n) {
+  bool none_default;
+  stmt *nd = lower_none_default(L, n, &none_default);
+  if (none_default) return nd;
+  stmt *s = new_stmt(L, ST_IF, n);
+  s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
+  s->u.if_.then = lower_nested(L, child_by_field(n, "consequence"));
+  stmt **orelse = &s->u.if_.orelse;
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "elif_clause")) {
+      stmt *e = new_stmt(L, ST_IF, ch);
+      e->u.if_.cond = lower_expr(L, child_by_field(ch, "condition"));
+      e->u.if_.then = lower_nested(L, child_by_field(ch, "consequence"));
+      *orelse = e;
+      orelse = &e->u.if_.orelse;
+    } else if (node_is(ch, "else_clause")) {
+      *orelse = lower_nested(L, child_by_field(ch, "body"));
+    }
+  }
+  return s->u.if_.cond ? s : NULL;
+}
+
+/* A loop's body (one loop deeper) and its else clause: while and for. */
+static void lower_loop_blocks(lower *L, TSNode n, stmt **body, stmt **orelse, bool *has_else) {
+  L->loops++;
+  *body = lower_nested(L, child_by_field(n, "body"));
+  L->loops--;
+  TSNode alt = child_by_field(n, "alternative");
+  if (!ts_node_is_null(alt)) {
+    *has_else = true;
+    *orelse = lower_nested(L, child_by_field(alt, "body"));
+  }
+}
+
+/* while_statement: while cond: block (else: block)? */
+static stmt *lower_while(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_WHILE, n);
+  if (too_deep(L, n)) return NULL;
+  s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
+  lower_loop_blocks(L, n, &s->u.while_.body, &s->u.while_.orelse, &s->u.while_.has_else);
+  return s->u.while_.cond ? s : NULL;
+}
+
+/* Is `fnode` the builtin NAME (not shadowed by a local or a global)? */
+static bool is_builtin_name(lower *L, TSNode fnode, const char *name) {
+  return node_is(fnode, "identifier") && !strcmp(text(L, fnode), name) &&
+         resolve_local(L, name) < 0 && !scope_is_global(L->m, name);
+}
+
+/* The positional arguments of a call (at most cap), or -1 if there are
+ * keyword or starred ones. */
+static int call_args(lower *L, TSNode args, expr **out, int cap) {
+  int na = 0;
+  uint32_t c = node_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+  if (!node_is(args, "argument_list")) return -1;
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(args, i);
+    if (node_is(ch, "comment")) continue;
+    if (na == cap || node_is(ch, "keyword_argument") || node_is(ch, "list_splat") ||
+        node_is(ch, "dictionary_splat"))
+      return -1;
+    if (!(out[na] = lower_expr(L, ch))) return -2;
+    na++;
+  }
+  return na;
+}
+
+/* The loop body and else clause of a for statement. */
+static bool lower_for_body(lower *L, TSNode n, stmt *s) {
+  if (too_deep(L, n)) return false;
+  lower_loop_blocks(L, n, &s->u.for_.body, &s->u.for_.orelse, &s->u.for_.has_else);
+  return true;
+}
+
+/* Is local version v bound by an interpreted statement that says nothing
+ * of its type (range_it = range(n), a value dynac does not model)? */
+static bool bound_by_interpreter(lower *L, int v) {
+  for (int i = 0; i < L->ndynamic; i++) if (L->dynamic[i] == v) return L->hint[i] == NULL;
+  return false;
+}
+
+/* for target in c | enumerate(c[, start]) | zip(c1, c2, ...) | reversed(c):
+ * c a list, tuple or buffer (checked by infer.c). */
+static stmt *lower_for_iter(lower *L, TSNode n, TSNode right, bool clause) {
+  stmt *s = new_stmt(L, ST_FOR_ITER, n);
+  expr *a[8];
+  int na = 1;
+  s->u.for_.how = 'i';
+  TSNode fnode = child_by_field(right, "function");
+  const char *how = NULL;
+  if (node_is(right, "call")) {
+    if (is_builtin_name(L, fnode, "enumerate")) how = "e";
+    else if (is_builtin_name(L, fnode, "zip")) how = "z";
+    else if (is_builtin_name(L, fnode, "reversed")) how = "r";
+  }
+  if (how) {
+    na = call_args(L, child_by_field(right, "arguments"), a, 8);
+    if (na == -2) return NULL;
+    if (na < 1 || (*how == 'e' && na > 2) || (*how == 'r' && na != 1)) {
+      gb(L, right, "unsupported-loop", arena_printf(L->m->a, "%s() with these arguments",
+         text(L, fnode)));
+      return NULL;
+    }
+    s->u.for_.how = *how;
+    if (*how == 'e' && na == 2) { s->u.for_.start = a[1]; na = 1; }
+  } else if (!(a[0] = lower_expr(L, right))) {
+    return NULL;
+  } else if (a[0]->kind == EX_LOCAL && bound_by_interpreter(L, a[0]->u.local)) {
+    /* its header runs in the interpreter; its body is split into regions */
+    gb(L, right, "unsupported-loop", arena_printf(L->m->a, "for loop over '%s', bound by "
+       "interpreted code (its type is not known here)", text(L, right)));
+    return NULL;
+  }
+  s->u.for_.niters = na;
+  s->u.for_.iters = arena_alloc(L->m->a, sizeof(expr *) * (size_t)na);
+  memcpy(s->u.for_.iters, a, sizeof(expr *) * (size_t)na);
+  if (clause && !bind_comp_names(L, child_by_field(n, "left"))) return NULL;
+  s->u.for_.tgt = lower_target(L, child_by_field(n, "left"));
+  if (!s->u.for_.tgt || (!clause && !lower_for_body(L, n, s))) return NULL;
+  return s;
+}
+
+/* for_statement: for target in range(args): block (else: block)?, or over
+ * a container (lower_for_iter). clause: a comprehension's for_in_clause
+ * (for target in iterable): its names are the comprehension's own, and the
+ * caller puts the loop's body in. */
+static stmt *lower_for(lower *L, TSNode n, bool clause) {
+  TSNode right = child_by_field(n, "right");
+  TSNode fnode = child_by_field(right, "function");
+  bool rev = false; /* reversed(range(...)): the same range, last element first */
+  if (node_is(right, "call") && is_builtin_name(L, fnode, "reversed")) {
+    TSNode args = child_by_field(right, "arguments");
+    TSNode inner = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : args;
+    if (node_is(inner, "call") && is_builtin_name(L, child_by_field(inner, "function"), "range")) {
+      right = inner;
+      fnode = child_by_field(right, "function");
+      rev = true;
+    }
+  }
+  if (!node_is(right, "call") || !is_builtin_name(L, fnode, "range"))
+    return lower_for_iter(L, n, right, clause);
+  expr *a[3];
+  int na = call_args(L, child_by_field(right, "arguments"), a, 3);
+  if (na == -2) return NULL;
+  if (na < 0) { gb(L, right, "unsupported-loop", "range() with unusual arguments"); return NULL; }
+  if (na == 0) { gb(L, right, "unsupported-loop", "range() without arguments"); return NULL; }
+  if (clause && !bind_comp_names(L, child_by_field(n, "left"))) return NULL;
+  target *t = lower_target(L, child_by_field(n, "left"));
+  if (!t) return NULL;
+  if (t->is_tuple) { gb(L, n, "unsupported-loop", "unpacking a range element"); return NULL; }
+  stmt *s = new_stmt(L, ST_FOR_RANGE, n);
+  s->u.for_.tgt = t;
+  s->u.for_.start = na >= 2 ? a[0] : NULL;
+  s->u.for_.stop = na >= 2 ? a[1] : a[0];
+  s->u.for_.step = na == 3 ? a[2] : NULL;
+  s->u.for_.how = rev ? 'r' : 'i';
+  return clause || lower_for_body(L, n, s) ? s : NULL;
+}
+
+/* ---- list comprehensions ------------------------------------------------
+ * [elt for x in it if cond for y in it2] is lowered as CPython 3.11 runs
+ * it: a new list, then the clauses as nested loops and ifs around
+ * list.append(elt). The names the clauses bind are the comprehension's own
+ * (hidden locals, invisible outside it), and the first iterable is
+ * evaluated where the comprehension stands. */
+
+/* A C name for a hidden local no other local has. */
+static const char *unique_cname(lower *L, const char *want) {
+  const char *c = want;
+  for (int k = 1;; k++) {
+    bool taken = false;
+    for (int i = 0; i < L->f->nlocals; i++) if (!strcmp(L->f->local_cnames[i], c)) taken = true;
+    if (!taken) return c;
+    c = arena_printf(L->m->a, "%s_%d", want, k);
+  }
+}
+
+/* The names of a for clause's target become hidden locals of the
+ * comprehension (shadowing the function's while it is lowered). */
+static bool bind_comp_names(lower *L, TSNode n) {
+  if (node_is(n, "identifier")) {
+    if (L->ncomp_names == 32) {
+      gb(L, n, "unsupported-expression", "comprehensions binding more than 32 names");
+      return false;
+    }
+    const char *name = text(L, n);
+    int loc = append_local(L, arena_printf(L->m->a, "%s (in a comprehension)", name),
+                           unique_cname(L, arena_printf(L->m->a, "lc%d_%s", L->ncomps, name)));
+    L->comp_names[L->ncomp_names].name = name;
+    L->comp_names[L->ncomp_names++].local = loc;
+    return true;
+  }
+  if (!node_is(n, "pattern_list") && !node_is(n, "tuple_pattern") && !node_is(n, "list_pattern") &&
+      !node_is(n, "parenthesized_expression") && !node_is(n, "tuple") && !node_is(n, "comment")) {
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "comprehension target %s",
+                                                   ts_node_type(n)));
+    return false;
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++)
+    if (!bind_comp_names(L, ts_node_named_child(n, i))) return false;
+  return true;
+}
+
+/* for_in_clause: for left in right (one iterable; `in a, b` is a tuple) */
+static stmt *lower_for_clause(lower *L, TSNode n) {
+  uint32_t rights = 0;
+  for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+    const char *f = ts_node_field_name_for_child(n, i);
+    if (f && !strcmp(f, "right")) rights++;
+  }
+  if (ts_node_has_error(n)) {
+    gb(L, n, "parser-limitation", "the grammar could not parse this comprehension clause");
+    return NULL;
+  }
+  if (rights != 1) {
+    gb(L, n, "unsupported-loop", "a comprehension over a tuple display (for x in a, b)");
+    return NULL;
+  }
+  if (too_deep(L, n)) return NULL;
+  return lower_for(L, n, true);
+}
+
+/* result.append(elt) for the comprehension's own list `result`. */
+static stmt *own_append(lower *L, TSNode n, int result, expr *elt) {
+  expr *recv = new_expr(L, EX_LOCAL, n);
+  recv->u.local = result;
+  expr *call = new_expr(L, EX_CALL, n);
+  call->u.call.kind = CALLEE_METHOD;
+  call->u.call.name = "append";
+  call->u.call.op = ops_find(OPS_METHOD, "append", 1);
+  call->u.call.own_list = true;
+  call->u.call.n = 2;
+  call->u.call.args = arena_alloc(L->m->a, 2 * sizeof(expr *));
+  call->u.call.args[0] = recv;
+  call->u.call.args[1] = elt;
+  stmt *s = new_stmt(L, ST_EXPR, n);
+  s->u.expr = call;
+  return s;
+}
+
+/* list_comprehension: [ body for_in_clause (for_in_clause | if_clause)* ] */
+expr *lower_list_comprehension(lower *L, TSNode n) {
+  int saved_names = L->ncomp_names, saved_loops = L->loops;
+  L->ncomps++;
+  L->f->comprehensions = true;
+  expr *e = new_expr(L, EX_LISTCOMP, n);
+  e->u.comp.result = append_local(L, "<listcomp>", unique_cname(L, arena_printf(L->m->a, "lc%d",
+                                  L->ncomps)));
+  stmt **hole = &e->u.comp.loop; /* where the next clause goes */
+  bool ok = true;
+  TSNode body = child_by_field(n, "body");
+  for (uint32_t i = 0; ok && i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, body) || node_is(c, "comment")) continue;
+    stmt *s = NULL;
+    if (node_is(c, "for_in_clause")) {
+      if ((s = lower_for_clause(L, c))) { *hole = s; hole = &s->u.for_.body; L->loops++; }
+    } else if (node_is(c, "if_clause")) {
+      expr *cond = lower_expr(L, ts_node_named_child(c, 0));
+      if (cond) {
+        s = new_stmt(L, ST_IF, c);
+        s->u.if_.cond = cond;
+        *hole = s;
+        hole = &s->u.if_.then;
+      }
+    } else {
+      gb(L, c, "unsupported-expression", arena_printf(L->m->a, "%s in a comprehension",
+                                                     ts_node_type(c)));
+    }
+    ok = s != NULL;
+  }
+  expr *elt = ok ? lower_expr(L, body) : NULL;
+  if (elt) *hole = own_append(L, body, e->u.comp.result, elt);
+  L->ncomp_names = saved_names;
+  L->loops = saved_loops;
+  return elt ? e : NULL;
+}
+
+/* expression_statement: expression | assignment | augmented_assignment */
+static stmt *lower_expression_statement(lower *L, TSNode n) {
+  TSNode e = ts_node_named_child(n, 0);
+  if (node_is(e, "assignment")) return lower_assignment(L, e);
+  if (node_is(e, "augmented_assignment")) return lower_augassign(L, e);
+  if (node_is(e, "string")) return new_stmt(L, ST_PASS, n); /* docstring */
+  if (node_is(e, "yield")) { gb(L, e, "generator", "yield statement"); return NULL; }
+  if (ts_node_named_child_count(n) > 1) { /* a, b (a tuple display) */
+    gb(L, n, "unsupported-statement", "tuple expression statement");
+    return NULL;
+  }
+  L->statement_call = e; /* a call whose result is not used */
+  expr *x = lower_expr(L, e);
+  if (!x) return NULL;
+  stmt *s = new_stmt(L, ST_EXPR, n);
+  s->u.expr = x;
+  return s;
+}
+
+/* Builtin exception classes a kernel raises (the guard checks the name still
+ * means the builtin). */
+static const char *const builtin_exceptions[] = {
+    "ValueError", "TypeError", "IndexError", "KeyError", "LookupError", "ZeroDivisionError",
+    "ArithmeticError", "OverflowError", "RuntimeError", "NotImplementedError", "AssertionError",
+    "Exception", NULL};
+
+/* A plain string literal's text (no prefix, escape or triple quote), or NULL. */
+static const char *plain_string(lower *L, TSNode n) {
+  if (!node_is(n, "string")) return NULL;
+  char *t = text(L, n);
+  size_t len = strlen(t);
+  if (len < 2 || (t[0] != '\'' && t[0] != '"') || t[len - 1] != t[0] || strchr(t, '\\') ||
+      (len >= 6 && t[1] == t[0] && t[2] == t[0]))
+    return NULL;
+  return arena_strndup(L->m->a, t + 1, len - 2);
+}
+
+/* raise_statement: raise E | raise E() | raise E('text') | raise E(value),
+ * E a builtin exception class; other forms break the graph. */
+static stmt *lower_raise(lower *L, TSNode n) {
+  TSNode x = ts_node_named_child(n, 0);
+  TSNode cls = node_is(x, "call") ? child_by_field(x, "function") : x;
+  TSNode args = node_is(x, "call") ? child_by_field(x, "arguments") : (TSNode){0};
+  uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  const char *name = !ts_node_is_null(cls) && node_is(cls, "identifier") ? text(L, cls) : "";
+  bool builtin = find_local(L->f, name) < 0 && !scope_is_global(L->m, name);
+  const char *const *b = builtin_exceptions;
+  while (*b && strcmp(*b, name)) b++;
+  TSNode a0 = nargs ? ts_node_named_child(args, 0) : (TSNode){0};
+  if (ts_node_is_null(x) || ts_node_named_child_count(n) != 1 || !*b || !builtin ||
+      (!ts_node_is_null(args) && !node_is(args, "argument_list")) || nargs > 1 ||
+      (nargs && (node_is(a0, "keyword_argument") || node_is(a0, "list_splat") ||
+                 node_is(a0, "dictionary_splat")))) {
+    gb(L, n, "exception-handling", "'raise' of something other than a builtin exception class "
+       "with at most one argument");
+    return NULL;
+  }
+  stmt *s = new_stmt(L, ST_RAISE, n);
+  s->u.raise_.exc = *b;
+  s->u.raise_.guard = ir_slot(L->m, SLOT_BUILTIN, *b, NULL, NULL, NULL, -1);
+  if (nargs) {
+    s->u.raise_.msg = plain_string(L, a0);
+    if (!s->u.raise_.msg && node_is(a0, "string")) {
+      gb(L, a0, "exception-handling", "'raise' with a string that has escapes, a prefix or "
+         "triple quotes (only plain literals are compiled)");
+      return NULL;
+    }
+    if (!s->u.raise_.msg && !(s->u.raise_.arg = lower_expr(L, a0))) return NULL;
+  }
+  return s;
+}
+
+stmt *lower_stmt(lower *L, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
+  if (!strcmp(t, "return_statement")) {
+    stmt *s = new_stmt(L, ST_RETURN, n);
+    TSNode v = ts_node_named_child(n, 0);
+    if (!ts_node_is_null(v) && !node_is(v, "comment") && !node_is(v, "none")) {
+      s->u.ret = lower_expr(L, v);
+      if (!s->u.ret) return NULL;
+    }
+    return s;
+  }
+  if (!strcmp(t, "if_statement")) return lower_if(L, n);
+  if (!strcmp(t, "while_statement")) return lower_while(L, n);
+  if (!strcmp(t, "for_statement")) {
+    if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) {
+      gb(L, n, "generator", "async for");
+      return NULL;
+    }
+    return lower_for(L, n, false);
+  }
+  if (!strcmp(t, "break_statement")) return new_stmt(L, ST_BREAK, n);
+  if (!strcmp(t, "continue_statement")) return new_stmt(L, ST_CONTINUE, n);
+  if (!strcmp(t, "pass_statement")) return new_stmt(L, ST_PASS, n);
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+      !strcmp(t, "decorated_definition")) {
+    gb(L, n, "nested-scope", arena_printf(L->m->a, "nested %s", t));
+    return NULL;
+  }
+  if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+    gb(L, n, "scope-declaration", arena_printf(L->m->a, "%s", t));
+    return NULL;
+  }
+  if (!strcmp(t, "raise_statement")) return lower_raise(L, n);
+  if (!strcmp(t, "try_statement") ||
+      !strcmp(t, "assert_statement") || !strcmp(t, "with_statement")) {
+    gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",
+       (int)(strchr(t, '_') - t), t));
+    return NULL;
+  }
+  gb(L, n, "unsupported-statement", arena_printf(L->m->a, "%s", t));
+  return NULL;
+}
