@@ -61,6 +61,17 @@ typedef struct dynac__iframe {
   char owner;
   PyObject *localsplus[1];
 } dynac__iframe;
+/* What the hook reads of a frame: its code object, its arguments (the
+ * first co_argcount of localsplus, borrowed) and its globals (borrowed). */
+static inline PyCodeObject *dynac_compat_frame_code(dynac_compat_frame *f) {
+  return ((dynac__iframe *)f)->f_code;
+}
+static inline PyObject *const *dynac_compat_frame_locals(dynac_compat_frame *f) {
+  return ((dynac__iframe *)f)->localsplus;
+}
+static inline PyObject *dynac_compat_frame_globals(dynac_compat_frame *f) {
+  return ((dynac__iframe *)f)->f_globals;
+}
 #define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
 #ifdef __cplusplus
 #define DYNAC__TLS thread_local

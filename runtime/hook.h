@@ -10,8 +10,7 @@ static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, i
  * Generators, coroutines, throws and unknown code pass through. */
 static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
                                    int throwflag) {
-  dynac__iframe *f = (dynac__iframe *)frame;
-  PyCodeObject *co = f->f_code;
+  PyCodeObject *co = dynac_compat_frame_code(frame);
   dynac__thread *t = &dynac__t;
   if (throwflag || (co->co_flags & DYNAC__SKIP_FLAGS) || t->disable_depth)
     return dynac__eval_default(ts, frame, throwflag);
@@ -23,7 +22,8 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   }
   PyObject *result;
   dynac__call_enter(t, c);
-  int st = dynac__dispatch_cache(t, c, f->localsplus, f->f_globals, &result);
+  int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame),
+                                 dynac_compat_frame_globals(frame), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__eval_default(ts, frame, throwflag);

@@ -175,6 +175,17 @@ typedef struct dynac__iframe {
   char owner;
   PyObject *localsplus[1];
 } dynac__iframe;
+/* What the hook reads of a frame: its code object, its arguments (the
+ * first co_argcount of localsplus, borrowed) and its globals (borrowed). */
+static inline PyCodeObject *dynac_compat_frame_code(dynac_compat_frame *f) {
+  return ((dynac__iframe *)f)->f_code;
+}
+static inline PyObject *const *dynac_compat_frame_locals(dynac_compat_frame *f) {
+  return ((dynac__iframe *)f)->localsplus;
+}
+static inline PyObject *dynac_compat_frame_globals(dynac_compat_frame *f) {
+  return ((dynac__iframe *)f)->f_globals;
+}
 #define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
 #ifdef __cplusplus
 #define DYNAC__TLS thread_local
@@ -3017,8 +3028,7 @@ static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, i
  * Generators, coroutines, throws and unknown code pass through. */
 static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
                                    int throwflag) {
-  dynac__iframe *f = (dynac__iframe *)frame;
-  PyCodeObject *co = f->f_code;
+  PyCodeObject *co = dynac_compat_frame_code(frame);
   dynac__thread *t = &dynac__t;
   if (throwflag || (co->co_flags & DYNAC__SKIP_FLAGS) || t->disable_depth)
     return dynac__eval_default(ts, frame, throwflag);
@@ -3030,7 +3040,8 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   }
   PyObject *result;
   dynac__call_enter(t, c);
-  int st = dynac__dispatch_cache(t, c, f->localsplus, f->f_globals, &result);
+  int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame),
+                                 dynac_compat_frame_globals(frame), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__eval_default(ts, frame, throwflag);

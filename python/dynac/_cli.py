@@ -20,7 +20,7 @@ from ._loader import artifact_for, attach_code
 
 USAGE = __doc__
 
-_SKIP_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async gen
+_SKIP_FLAGS = _runtime.SKIP_FLAGS  # generators and coroutines: the frame hook's own (compat part)
 
 
 def _split_target(args, cmd):

@@ -216,6 +216,12 @@ PyMODINIT_FUNC PyInit__runtime(void) {
     Py_DECREF(m);
     return NULL;
   }
+  /* The code flags whose frames the hook passes by (generators, coroutines):
+     `dynac run`'s recorder skips the same frames (_cli.py). */
+  if (PyModule_AddIntConstant(m, "SKIP_FLAGS", DYNAC__SKIP_FLAGS) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
   /* The runtime for extensions built with DYNAC_SHARED (see dynac.h). */
   PyObject *api = PyCapsule_New((void *)dynac_api(), DYNAC_API_CAPSULE, NULL);
   if (!api || PyModule_AddObject(m, "_C_API", api) < 0) {
