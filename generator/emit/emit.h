@@ -280,6 +280,9 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
                                strbuf *types, strbuf *protos, strbuf *out);
 void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *out, strbuf *methods);
 
+/* loops.c (statements) */
+void emit_for_range(em *E, stmt *s);
+
 /* tidy.c */
 /* Drops from a kernel's locals and body the flags, locals, view copies and
  * labels nothing uses, and marks parameters and assign-only locals read

@@ -364,3 +364,38 @@ bool emit_shape_versioned(em *E, stmt *s) {
   line(E, "}");
   return true;
 }
+
+/* for v in range(start, stop, step): the bounds once, the step tested, and
+ * an innermost loop versioned on its hoisted bounds test (bounds.c). */
+void emit_for_range(em *E, stmt *s) {
+  int label = ++E->label;
+  const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start)) : "INT64_C(0)";
+  const char *startv = tmp_init(E, &ty_int, start);
+  const char *stopv = tmp_init(E, &ty_int, as_int(E, emit_expr(E, s->u.for_.stop), TY(s->u.for_.stop)));
+  expr *step = s->u.for_.step;
+  const char *stepv = tmp_init(E, &ty_int, step ? as_int(E, emit_expr(E, step), TY(step)) : "INT64_C(1)");
+  if (step && !(step->kind == EX_INT && step->u.i != 0)) /* a literal step is not 0 */
+    deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
+  int nhoisted = E->nhoisted;
+  const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
+  if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {
+    /* loop versioning: a copy of an innermost loop without the bounds
+     * checks the flag proved unneeded, and the checked copy */
+    const char *ok = E->hoisted[nhoisted].ok, *outer = E->proven;
+    const bool *outer_unlogged = E->unlogged;
+    line(E, "if (%s) { /* every position in range: no bounds checks */", versioned_condition(E, s, ok));
+    E->indent++;
+    count_unlogged_writes(E, s, startv, stopv, stepv);
+    E->proven = ok;
+    emit_range_loop(E, s, label, startv, stopv, stepv);
+    E->proven = outer;
+    E->unlogged = outer_unlogged;
+    E->indent--;
+    line(E, "} else {");
+    E->indent++;
+    emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
+    E->indent--;
+    line(E, "}");
+  } else emit_range_loop(E, s, label, startv, stopv, stepv);
+  restore_bounds(E, nhoisted, saved);
+}

@@ -99,174 +99,157 @@ static void may_write_sub(void *scan, expr *e) {
   if (may_write(S->E, e)) S->any = true;
 }
 
+/* targets = value: the value once, then each target. */
+static void emit_assign(em *E, stmt *s) {
+  bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
+  if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
+    E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
+  const char *v = emit_expr(E, s->u.assign.value);
+  E->assigned = NULL;
+  const type *vt = TY(s->u.assign.value);
+  if (!simple && s->u.assign.value->kind != EX_TUPLE) {
+    const char *keep = tmpvar(E, vt);
+    line(E, "%s = %s;", keep, v);
+    v = keep;
+  }
+  for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);
+}
+
+/* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */
+static void emit_augassign(em *E, stmt *s) {
+  if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
+    expr *sub = s->u.aug.sub;
+    const type *ot = TY(sub->u.sub.obj);
+    const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
+    const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
+    const positions *idx = checked ? NULL : emit_index(E, sub);
+    const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
+    const char *r = emit_expr(E, s->u.aug.value);
+    const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
+    const char *v = emit_binop_values(E, s->u.aug.op, old, TY(sub), r, TY(s->u.aug.value), res);
+    /* the item just read, which nothing in between can have moved or changed (a buffer's
+       length is fixed while the kernel holds it): its index is checked, its value plain */
+    bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(E, s->u.aug.value));
+    positions same = {{checked, NULL}, {"true", NULL}};
+    elem_store(E, obj, ot, reuse ? &same : idx, keep(E, v, res), res, reuse);
+    return;
+  }
+  int loc = s->u.aug.local;
+  const type *lt = E->in->local_ty[loc];
+  if (!E->bound[loc])
+    unbound_check(E, loc);
+  const char *r = emit_expr(E, s->u.aug.value);
+  const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
+  E->assigned_op = true, E->assigned_local = loc;
+  const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
+                                    TY(s->u.aug.value), res);
+  E->assigned_op = false;
+  line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
+}
+
+/* return [v]: the value in the caller's type, after numpy's exit check. */
+static void emit_return(em *E, stmt *s) {
+  if (!s->u.ret) {
+    np_exit_check(E);
+    line(E, "%s", return_none(E->in));
+    return;
+  }
+  E->returned = s->u.ret;
+  const char *v = emit_expr(E, s->u.ret);
+  E->returned = NULL;
+  np_exit_check(E);
+  if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
+    line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, TY(s->u.ret), E->in->ret));
+  else line(E, "*dynac_out = %s;", convert(E, v, TY(s->u.ret), E->in->ret));
+  line(E, "return DYNAC_OK;");
+}
+
+/* if/else, or only the branch the types decide; definite assignment joins the branches. */
+static void emit_if(em *E, stmt *s) {
+  const char *c = emit_expr(E, s->u.if_.cond);
+  int k = constant_truth(E->in, s->u.if_.cond);
+  if (k == 0 || k == 1) { /* `x is None` decided by the argument types (the guard) */
+    line(E, "{ /* %s for these argument types: only this branch is compiled */",
+         k ? "true" : "false");
+    E->indent++;
+    emit_block(E, k ? s->u.if_.then : s->u.if_.orelse);
+    E->indent--;
+    line(E, "}");
+    return;
+  }
+  line(E, "if (%s) {", truth(E, c, TY(s->u.if_.cond)));
+  E->indent++;
+  bool *before = bound_save(E);
+  emit_block(E, s->u.if_.then);
+  bool *after_then = bound_save(E);
+  bound_restore(E, before);
+  E->indent--;
+  if (s->u.if_.orelse) {
+    line(E, "} else {");
+    E->indent++;
+    emit_block(E, s->u.if_.orelse);
+    E->indent--;
+  }
+  bound_intersect(E, after_then);
+  line(E, "}");
+}
+
+/* while: a for (;;) with the test first; the else block and break labels in emit_loop_rest. */
+static void emit_while(em *E, stmt *s) {
+  int label = ++E->label;
+  E->loops[E->nloops++] = (loopinfo){s->u.while_.has_else, label};
+  line(E, "for (;;) {");
+  E->indent++;
+  loop_tick(E);
+  const char *c = emit_expr(E, s->u.while_.cond);
+  line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
+  emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
+                 label);
+}
+
+/* break: out of the loop, past its else block when it has one. */
+static void emit_break(em *E) {
+  loopinfo *L = &E->loops[E->nloops - 1];
+  if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
+  else line(E, "break;");
+}
+
+/* raise E / E(msg) / E(v): CPython's own exception object, raised from this line. */
+static void emit_raise(em *E, stmt *s) { /* CPython's own exception object, raised from this line */
+  const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
+  if (s->u.raise_.arg) {
+    const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), TY(s->u.raise_.arg));
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = PyObject_CallOneArg(%s, %s);", o, exc, v);
+    line(E, "if (%s) PyErr_SetObject((PyObject *)Py_TYPE(%s), %s);", o, o, o);
+  } else if (s->u.raise_.msg) line(E, "PyErr_SetString(%s, %s);", exc, c_string(E->m, s->u.raise_.msg));
+  else line(E, "PyErr_SetNone(%s);", exc);
+  line(E, "return dynac_traceback_here(%s);", where(E));
+}
+
+/* An expression statement: its value, if any, discarded. */
+static void emit_expr_stmt(em *E, stmt *s) {
+  const char *v = emit_expr(E, s->u.expr);
+  if (TY(s->u.expr)->kind != TY_UNKNOWN && TY(s->u.expr)->kind != TY_NONE) line(E, "(void)%s;", v);
+}
+
 static void emit_stmt_kind(em *E, stmt *s) {
   if (emit_shape_versioned(E, s)) return;
   source_comment(E, s->pos);
   switch (s->kind) {
-  case ST_ASSIGN: {
-    bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
-    if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
-      E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
-    const char *v = emit_expr(E, s->u.assign.value);
-    E->assigned = NULL;
-    const type *vt = TY(s->u.assign.value);
-    if (!simple && s->u.assign.value->kind != EX_TUPLE) {
-      const char *keep = tmpvar(E, vt);
-      line(E, "%s = %s;", keep, v);
-      v = keep;
-    }
-    for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);
-    break;
-  }
-  case ST_AUGASSIGN: {
-    if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
-      expr *sub = s->u.aug.sub;
-      const type *ot = TY(sub->u.sub.obj);
-      const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
-      const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
-      const positions *idx = checked ? NULL : emit_index(E, sub);
-      const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
-      const char *r = emit_expr(E, s->u.aug.value);
-      const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
-      const char *v = emit_binop_values(E, s->u.aug.op, old, TY(sub), r, TY(s->u.aug.value), res);
-      /* the item just read, which nothing in between can have moved or changed (a buffer's
-         length is fixed while the kernel holds it): its index is checked, its value plain */
-      bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(E, s->u.aug.value));
-      positions same = {{checked, NULL}, {"true", NULL}};
-      elem_store(E, obj, ot, reuse ? &same : idx, keep(E, v, res), res, reuse);
-      break;
-    }
-    int loc = s->u.aug.local;
-    const type *lt = E->in->local_ty[loc];
-    if (!E->bound[loc])
-      unbound_check(E, loc);
-    const char *r = emit_expr(E, s->u.aug.value);
-    const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
-    E->assigned_op = true, E->assigned_local = loc;
-    const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
-                                      TY(s->u.aug.value), res);
-    E->assigned_op = false;
-    line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
-    break;
-  }
-  case ST_RETURN:
-    if (!s->u.ret) {
-      np_exit_check(E);
-      line(E, "%s", return_none(E->in));
-      break;
-    }
-    {
-      E->returned = s->u.ret;
-      const char *v = emit_expr(E, s->u.ret);
-      E->returned = NULL;
-      np_exit_check(E);
-      if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
-        line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, TY(s->u.ret), E->in->ret));
-      else line(E, "*dynac_out = %s;", convert(E, v, TY(s->u.ret), E->in->ret));
-      line(E, "return DYNAC_OK;");
-    }
-    break;
-  case ST_IF: {
-    const char *c = emit_expr(E, s->u.if_.cond);
-    int k = constant_truth(E->in, s->u.if_.cond);
-    if (k == 0 || k == 1) { /* `x is None` decided by the argument types (the guard) */
-      line(E, "{ /* %s for these argument types: only this branch is compiled */",
-           k ? "true" : "false");
-      E->indent++;
-      emit_block(E, k ? s->u.if_.then : s->u.if_.orelse);
-      E->indent--;
-      line(E, "}");
-      break;
-    }
-    line(E, "if (%s) {", truth(E, c, TY(s->u.if_.cond)));
-    E->indent++;
-    bool *before = bound_save(E);
-    emit_block(E, s->u.if_.then);
-    bool *after_then = bound_save(E);
-    bound_restore(E, before);
-    E->indent--;
-    if (s->u.if_.orelse) {
-      line(E, "} else {");
-      E->indent++;
-      emit_block(E, s->u.if_.orelse);
-      E->indent--;
-    }
-    bound_intersect(E, after_then);
-    line(E, "}");
-    break;
-  }
-  case ST_WHILE: {
-    int label = ++E->label;
-    E->loops[E->nloops++] = (loopinfo){s->u.while_.has_else, label};
-    line(E, "for (;;) {");
-    E->indent++;
-    loop_tick(E);
-    const char *c = emit_expr(E, s->u.while_.cond);
-    line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
-    emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
-                   label);
-    break;
-  }
-  case ST_FOR_RANGE: {
-    int label = ++E->label;
-    const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start)) : "INT64_C(0)";
-    const char *startv = tmp_init(E, &ty_int, start);
-    const char *stopv = tmp_init(E, &ty_int, as_int(E, emit_expr(E, s->u.for_.stop), TY(s->u.for_.stop)));
-    expr *step = s->u.for_.step;
-    const char *stepv = tmp_init(E, &ty_int, step ? as_int(E, emit_expr(E, step), TY(step)) : "INT64_C(1)");
-    if (step && !(step->kind == EX_INT && step->u.i != 0)) /* a literal step is not 0 */
-      deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
-    int nhoisted = E->nhoisted;
-    const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
-    if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {
-      /* loop versioning: a copy of an innermost loop without the bounds
-       * checks the flag proved unneeded, and the checked copy */
-      const char *ok = E->hoisted[nhoisted].ok, *outer = E->proven;
-      const bool *outer_unlogged = E->unlogged;
-      line(E, "if (%s) { /* every position in range: no bounds checks */", versioned_condition(E, s, ok));
-      E->indent++;
-      count_unlogged_writes(E, s, startv, stopv, stepv);
-      E->proven = ok;
-      emit_range_loop(E, s, label, startv, stopv, stepv);
-      E->proven = outer;
-      E->unlogged = outer_unlogged;
-      E->indent--;
-      line(E, "} else {");
-      E->indent++;
-      emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
-      E->indent--;
-      line(E, "}");
-    } else emit_range_loop(E, s, label, startv, stopv, stepv);
-    restore_bounds(E, nhoisted, saved);
-    break;
-  }
+  case ST_ASSIGN: emit_assign(E, s); break;
+  case ST_AUGASSIGN: emit_augassign(E, s); break;
+  case ST_RETURN: emit_return(E, s); break;
+  case ST_IF: emit_if(E, s); break;
+  case ST_WHILE: emit_while(E, s); break;
+  case ST_FOR_RANGE: emit_for_range(E, s); break;
   case ST_FOR_ITER: emit_for_iter(E, s); break;
-  case ST_BREAK: {
-    loopinfo *L = &E->loops[E->nloops - 1];
-    if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
-    else line(E, "break;");
-    break;
-  }
+  case ST_BREAK: emit_break(E); break;
   case ST_CONTINUE: line(E, "continue;"); break;
   case ST_PASS: break;
-  case ST_RAISE: { /* CPython's own exception object, raised from this line */
-    const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
-    if (s->u.raise_.arg) {
-      const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), TY(s->u.raise_.arg));
-      const char *o = tmpvar(E, &ty_obj);
-      line(E, "%s = PyObject_CallOneArg(%s, %s);", o, exc, v);
-      line(E, "if (%s) PyErr_SetObject((PyObject *)Py_TYPE(%s), %s);", o, o, o);
-    } else if (s->u.raise_.msg) line(E, "PyErr_SetString(%s, %s);", exc, c_string(E->m, s->u.raise_.msg));
-    else line(E, "PyErr_SetNone(%s);", exc);
-    line(E, "return dynac_traceback_here(%s);", where(E));
-    break;
-  }
+  case ST_RAISE: emit_raise(E, s); break;
   case ST_INTERP: break; /* never inside a region */
-  case ST_EXPR: {
-    const char *v = emit_expr(E, s->u.expr);
-    if (TY(s->u.expr)->kind != TY_UNKNOWN && TY(s->u.expr)->kind != TY_NONE) line(E, "(void)%s;", v);
-    break;
-  }
+  case ST_EXPR: emit_expr_stmt(E, s); break;
   }
 }
 

@@ -402,6 +402,54 @@ static bool np_builtin_ok(const op_row *op, const type *t) {
   }
 }
 
+/* A call of a function of this module: the callee's specialisation for the
+ * argument types (made and typed now if new), a kernel-to-kernel call. */
+static const type *type_module_call(ctx *c, expr *e, const type **at, bool unknown) {
+  int n = e->u.call.n;
+  func *f = e->u.call.fn; /* lowered by the IR phase, as every function of the module */
+  if (f->breaks || f->not_compiled || !f->params_ok) {
+    type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
+                                 f->name, f->breaks ? f->breaks->reason : f->not_compiled ?
+                                 f->not_compiled : "unsupported parameters"));
+    return &ty_conflict;
+  }
+  if (n != f->nparams) {
+    type_fail(c, e->pos, arena_printf(c->m->a, "call passes %d arguments; %s() takes %d", n,
+                                 f->name, f->nparams));
+    return &ty_conflict;
+  }
+  if (unknown) return &ty_unknown;
+  for (int i = 0; i < n; i++) {
+    if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]) &&
+        at[i]->kind != TY_OBJ && at[i]->kind != TY_NONE)
+      return &ty_conflict;
+    if (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN) { /* f([]) */
+      if (c->strict)
+        type_fail(c, e->u.call.args[i]->pos, arena_printf(c->m->a, "an empty list passed to %s() "
+             "(no specialisation for a list whose element type is not known)", f->name));
+      return c->strict ? &ty_conflict : &ty_unknown;
+    }
+  }
+  inst *callee = get_inst(c->m, f, at);
+  c->in->types.callee[e->id] = callee;
+  if (!callee) { type_fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
+  if (!callee->ok && !callee->typing) {
+    strbuf sig = {0};
+    for (int i = 0; i < n; i++) sb_printf(&sig, "%s%s", i ? ", " : "", ty_python_name(c->m->a, at[i]));
+    type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(%s), which is not compiled: %s", f->name,
+                                 sig.data ? sig.data : "", callee->fail));
+    sb_free(&sig);
+    return &ty_conflict;
+  }
+  if (callee->effectful) c->in->effectful = true;
+  if (callee->opaque_calls) c->in->opaque_calls = true;
+  if (callee->generic) c->in->generic = true;
+  if (callee->ret->kind == TY_UNKNOWN)
+    return callee->typing ? &ty_unknown : &ty_none;
+  if (callee->ret->kind == TY_LIST) builds_list(c, e->pos); /* a new reference */
+  return callee->ret;
+}
+
 static const type *type_call(ctx *c, expr *e) {
   int n = e->u.call.n;
   const type *at[64];
@@ -427,50 +475,7 @@ static const type *type_call(ctx *c, expr *e) {
       }
     return e->u.call.ret ? e->u.call.ret : &ty_none;
   }
-  if (e->u.call.kind == CALLEE_MODULE_FN) {
-    func *f = e->u.call.fn; /* lowered by the IR phase, as every function of the module */
-    if (f->breaks || f->not_compiled || !f->params_ok) {
-      type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
-                                   f->name, f->breaks ? f->breaks->reason : f->not_compiled ?
-                                   f->not_compiled : "unsupported parameters"));
-      return &ty_conflict;
-    }
-    if (n != f->nparams) {
-      type_fail(c, e->pos, arena_printf(c->m->a, "call passes %d arguments; %s() takes %d", n,
-                                   f->name, f->nparams));
-      return &ty_conflict;
-    }
-    if (unknown) return &ty_unknown;
-    for (int i = 0; i < n; i++) {
-      if (!ty_is_scalar(at[i]) && at[i]->kind != TY_TUPLE && !ty_is_container(at[i]) &&
-          at[i]->kind != TY_OBJ && at[i]->kind != TY_NONE)
-        return &ty_conflict;
-      if (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN) { /* f([]) */
-        if (c->strict)
-          type_fail(c, e->u.call.args[i]->pos, arena_printf(c->m->a, "an empty list passed to %s() "
-               "(no specialisation for a list whose element type is not known)", f->name));
-        return c->strict ? &ty_conflict : &ty_unknown;
-      }
-    }
-    inst *callee = get_inst(c->m, f, at);
-    c->in->types.callee[e->id] = callee;
-    if (!callee) { type_fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
-    if (!callee->ok && !callee->typing) {
-      strbuf sig = {0};
-      for (int i = 0; i < n; i++) sb_printf(&sig, "%s%s", i ? ", " : "", ty_python_name(c->m->a, at[i]));
-      type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(%s), which is not compiled: %s", f->name,
-                                   sig.data ? sig.data : "", callee->fail));
-      sb_free(&sig);
-      return &ty_conflict;
-    }
-    if (callee->effectful) c->in->effectful = true;
-    if (callee->opaque_calls) c->in->opaque_calls = true;
-    if (callee->generic) c->in->generic = true;
-    if (callee->ret->kind == TY_UNKNOWN)
-      return callee->typing ? &ty_unknown : &ty_none;
-    if (callee->ret->kind == TY_LIST) builds_list(c, e->pos); /* a new reference */
-    return callee->ret;
-  }
+  if (e->u.call.kind == CALLEE_MODULE_FN) return type_module_call(c, e, at, unknown);
   if (unknown) return &ty_unknown;
   if (e->u.call.kind == CALLEE_METHOD) return type_method(c, e, at);
   if (e->u.call.kind == CALLEE_VALUE) {
