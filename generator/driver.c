@@ -121,8 +121,8 @@ bool is_compiled(module *m, func *f) {
   bool any = false;
   for (inst *in = f->insts; in; in = in->next_root) if (in->ok) any = true;
   if (any && f->partial) {
-    int lines[2];
-    return regions_source_lines(m, f, lines, 1) > 0;
+    region *rs;
+    return regions_find(m, f, &rs) > 0;
   }
   return any;
 }

@@ -39,16 +39,16 @@ const char *spec_text(module *m, inst *in) {
  * one region of a graph-broken function). */
 static int graph_count(module *m, func *f) {
   if (!is_compiled(m, f)) return 0;
-  int nspec = 0, ops[1];
+  int nspec = 0, *ops;
   for (inst *in = f->insts; in; in = in->next_root) if (in->ok) nspec++;
-  return nspec * graph_ops_count(m, f, ops, 0);
+  return nspec * graph_ops_count(m, f, &ops);
 }
 
 static void print_ops(module *m, func *f) {
-  int ops[64];
-  int n = graph_ops_count(m, f, ops, 64);
+  int *ops;
+  int n = graph_ops_count(m, f, &ops);
   printf("  graphs: %d; ops per graph:", graph_count(m, f));
-  for (int i = 0; i < n && i < 64; i++) printf("%s %d", i ? "," : "", ops[i]);
+  for (int i = 0; i < n; i++) printf("%s %d", i ? "," : "", ops[i]);
   puts(f->partial ? " (per region, in each specialisation)" : "");
 }
 
@@ -59,12 +59,13 @@ static const char *func_status(module *m, func *f) {
   bool callee_kernel = false;
   for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
   if (compiled && f->partial) {
-    int rl[64];
-    int nreg = regions_source_lines(m, f, rl, 32);
+    region *rs;
+    int nreg = regions_find(m, f, &rs);
     strbuf b = {0};
     sb_printf(&b, "partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
               nreg == 1 ? "s" : "");
-    for (int r = 0; r < nreg && r < 32; r++) sb_printf(&b, "%s %d-%d", r ? "," : "", rl[2 * r], rl[2 * r + 1]);
+    for (int r = 0; r < nreg; r++)
+      sb_printf(&b, "%s %d-%d", r ? "," : "", rs[r].s_first->pos.line, rs[r].s_last->end.line);
     sb_printf(&b, "); the graph breaks below run in the interpreter, in a resume function%s",
               f->is_root ? "" : " (not a root: only inside a root's call)");
     char *r = arena_strdup(m->a, b.data);
@@ -138,22 +139,22 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
     cJSON_AddStringToObject(jf, "qualname", f->qualname);
     cJSON_AddNumberToObject(jf, "line", f->pos.line);
     bool compiled = is_compiled(m, f);
-    int rl[64];
-    int nreg = regions_source_lines(m, f, rl, 32);
+    region *rs = NULL;
+    int nreg = f->partial ? regions_find(m, f, &rs) : 0;
     int ng = graph_count(m, f);
     ngraphs += ng;
     cJSON_AddNumberToObject(jf, "graph_count", ng);
-    int ops[64];
-    int nops = compiled ? graph_ops_count(m, f, ops, 64) : 0;
+    int *ops = NULL;
+    int nops = compiled ? graph_ops_count(m, f, &ops) : 0;
     cJSON *jo = cJSON_AddArrayToObject(jf, "ops_per_graph");
-    for (int k = 0; k < nops && k < 64; k++) cJSON_AddItemToArray(jo, cJSON_CreateNumber(ops[k]));
+    for (int k = 0; k < nops; k++) cJSON_AddItemToArray(jo, cJSON_CreateNumber(ops[k]));
     cJSON_AddBoolToObject(jf, "compiled", compiled);
     cJSON_AddBoolToObject(jf, "partial", f->partial && compiled);
     cJSON *jr = cJSON_AddArrayToObject(jf, "regions");
-    for (int r = 0; compiled && r < nreg && r < 32; r++) {
+    for (int r = 0; compiled && r < nreg; r++) {
       cJSON *x = cJSON_CreateObject();
-      cJSON_AddNumberToObject(x, "first_line", rl[2 * r]);
-      cJSON_AddNumberToObject(x, "last_line", rl[2 * r + 1]);
+      cJSON_AddNumberToObject(x, "first_line", rs[r].s_first->pos.line);
+      cJSON_AddNumberToObject(x, "last_line", rs[r].s_last->end.line);
       cJSON_AddItemToArray(jr, x);
     }
     cJSON_AddBoolToObject(jf, "root", f->is_root);

@@ -567,7 +567,7 @@ typedef struct region {
   bool top;                 /* in the function's own block: names are versioned */
   const int *cur_before;    /* then each base name's version as it starts (NULL: itself) */
   int nin, nout;
-  int in[256], out[256];    /* local versions: live-ins read, live-outs written */
+  int *in, *out;            /* local versions: live-ins read, live-outs written */
 } region;
 /* The regions of `f` in source order (*out: arena-owned), with live-ins
  * (read in the region, definitely bound at its entry: parameters,
@@ -576,16 +576,13 @@ int regions_find(module *m, func *f, region **out);
 /* The analyses phase: the regions of every graph-broken function, found
  * once (regions_find then returns them). */
 void analyses_module(module *m);
-/* Their count, and their first and last lines in lines[2*i], lines[2*i+1]
- * (up to cap regions); 0 for a function compiled whole. */
-int regions_source_lines(module *m, func *f, int *lines, int cap);
 /* The function's own name that local version v stands for (v itself for a
  * comprehension's hidden local: >= f->nbase, never versioned). */
 int regions_base_local(func *f, int v);
 
 /* graph_ops.c: the graphs of a compiled function (its regions, or the whole
- * body) and the number of operations in each (ops[i], up to cap). */
-int graph_ops_count(module *m, func *f, int *ops, int cap);
+ * body): their count, and the operations in each (*ops, arena-owned). */
+int graph_ops_count(module *m, func *f, int **ops);
 
 /* bounds.c: range-derived bounds-check elimination. A position `index` of
  * view parameter `container` (dimension `dim`) that is a * v + b or

@@ -56,13 +56,11 @@ static int ops_block(stmt *s, stmt *last) {
   return n;
 }
 
-int graph_ops_count(module *m, func *f, int *ops, int cap) {
-  if (!f->partial) {
-    if (cap > 0) ops[0] = ops_block(f->body, NULL);
-    return 1;
-  }
+int graph_ops_count(module *m, func *f, int **ops) {
   region *rs;
-  int n = regions_find(m, f, &rs);
-  for (int i = 0; i < n && i < cap; i++) ops[i] = ops_block(rs[i].s_first, rs[i].s_last);
+  int n = f->partial ? regions_find(m, f, &rs) : 1;
+  *ops = arena_alloc(m->a, sizeof(int) * (size_t)(n + 1));
+  if (!f->partial) (*ops)[0] = ops_block(f->body, NULL);
+  for (int i = 0; f->partial && i < n; i++) (*ops)[i] = ops_block(rs[i].s_first, rs[i].s_last);
   return n;
 }

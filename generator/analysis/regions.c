@@ -114,6 +114,8 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
     }
     region *r = &S->rs[S->nr];
     memset(r, 0, sizeof *r);
+    r->in = arena_alloc(S->m->a, sizeof(int) * (size_t)(f->nlocals + 1)); /* at most every local */
+    r->out = arena_alloc(S->m->a, sizeof(int) * (size_t)(f->nlocals + 1));
     r->s_first = s;
     r->top = top;
     r->cur_before = top ? cur_before : NULL;
@@ -128,26 +130,24 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
       s = s->next;
     }
     r->s_last = last;
-    bool too_many = false; /* a dropped live-out would lose a value: no region then */
     for (int v = 0; v < f->nlocals; v++) {
       int b = regions_base_local(f, v);
       int cur = top && b < f->nbase ? (cur_before ? cur_before[b] : b) : v;
       if (!(rd[v] && defbound[v] && cur == v)) continue;
-      if (r->nin == 256) too_many = true; else r->in[r->nin++] = v;
+      r->in[r->nin++] = v;
     }
     bool *outbase = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
     for (int v = 0; v < f->nlocals; v++) if (wr[v]) outbase[top ? regions_base_local(f, v) : v] = true;
     for (int b2 = 0; b2 < f->nlocals; b2++) {
       if (!outbase[b2]) continue;
-      if (r->nout == 256) too_many = true;
-      else r->out[r->nout++] = top && last->cur_after && b2 < f->nbase ? last->cur_after[b2] : b2;
+      r->out[r->nout++] = top && last->cur_after && b2 < f->nbase ? last->cur_after[b2] : b2;
     }
     for (stmt *t = r->s_first;; t = t->next) { /* assignments bind for later regions */
       mark_assigned(t, defbound);
       if (t == last) break;
     }
     if (top) cur_before = last->cur_after;
-    if (!too_many && !all_no_op && S->nr < S->cap) S->nr++; /* else: stays interpreted */
+    if (!all_no_op && S->nr < S->cap) S->nr++; /* else: stays interpreted */
   }
 }
 
@@ -166,16 +166,6 @@ int regions_find(module *m, func *f, region **out) {
   return f->nregions = S.nr;
 }
 
-int regions_source_lines(module *m, func *f, int *lines, int cap) {
-  if (!f->partial) return 0;
-  region *rs;
-  int n = regions_find(m, f, &rs);
-  for (int i = 0; i < n && i < cap; i++) {
-    lines[2 * i] = rs[i].s_first->pos.line;
-    lines[2 * i + 1] = rs[i].s_last->end.line;
-  }
-  return n;
-}
 
 void analyses_module(module *m) {
   for (int i = 0; i < m->nfuncs; i++) {

@@ -148,7 +148,7 @@ typedef struct positions {
 } positions;
 
 /* Tuple types the emitted code uses (writer.c note_type); module.c writes their structs. */
-extern const type *used_tuples[512];
+extern const type **used_tuples; /* growable; its elements' tuples come first */
 extern int n_used_tuples;
 /* dynac.h's checked helper for an arithmetic operator, per binop (failure.c; NULL:
  * plain C, or not defined for that kind). */

@@ -205,7 +205,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   write_kernels(m, &P);
   write_regions(m, &P);
   write_tables(m, &P);
-  const type *done[512];
+  const type **done = arena_alloc(m->a, sizeof *done * (size_t)(n_used_tuples + 1)); /* each noted */
   int ndone = 0;
   for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &P.types, done, &ndone);
   if (P.region_types.data) sb_puts(&P.types, P.region_types.data);

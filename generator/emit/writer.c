@@ -71,14 +71,20 @@ const char *c_type(const type *t) {
 }
 
 /* Tuple types used by the emitted code; their structs go before the kernels. */
-const type *used_tuples[512];
+const type **used_tuples;
 int n_used_tuples;
+static int cap_used_tuples;
 void note_type(const type *t) {
   if (t->kind == TY_LIST) { note_type(t->elts[0]); return; }
   if (t->kind != TY_TUPLE) return;
   for (int i = 0; i < n_used_tuples; i++) if (used_tuples[i] == t) return;
   for (int i = 0; i < t->n; i++) note_type(t->elts[i]);
-  if (n_used_tuples < 512) used_tuples[n_used_tuples++] = t;
+  if (n_used_tuples == cap_used_tuples) {
+    cap_used_tuples = cap_used_tuples ? 2 * cap_used_tuples : 64;
+    used_tuples = realloc(used_tuples, sizeof *used_tuples * (size_t)cap_used_tuples);
+    if (!used_tuples) abort();
+  }
+  used_tuples[n_used_tuples++] = t;
 }
 
 void line(em *E, const char *fmt, ...) {
