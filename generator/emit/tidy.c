@@ -12,8 +12,8 @@
  *   - a b_X flag no test reads, with its `b_X = true;` stores;
  *   - an l_X local or dv_X copy nothing mentions;
  *   - a `label:;` nothing jumps to.
- * A local that is only ever assigned, and a parameter nothing reads, are
- * marked read (`(void)x;`), as C asks. Counting is over identifiers,
+ * A local or parameter that is only ever assigned, and a parameter nothing
+ * reads, are marked read (`(void)x;`), as C asks. Counting is over identifiers,
  * comments included: a name in a comment only keeps its declaration,
  * never removes a use, so the pass can only leave code in, not cut it.
  * Dead-store elimination of this kind is what every C compiler does
@@ -281,7 +281,8 @@ void tidy_kernel(strbuf *locals, strbuf *body, const char *end, const char *para
       if (k && (q == p || !ident_char(q[-1]))) { name = q, nlen = k; q += k - 1; }
     }
     bool is_void = nlen == 4 && !memcmp(name, "void", 4);
-    if (name && !is_void && !table_get(&T, name, nlen, false))
+    name_count *c = name && !is_void ? table_get(&T, name, nlen, false) : NULL;
+    if (name && !is_void && (!c || c->uses == c->stores)) /* unused, or only assigned */
       sb_printf(&param_voids, "(void)%.*s; /* not read */\n", (int)nlen, name);
     p = comma ? comma + 1 : stop;
   }
