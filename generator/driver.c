@@ -4,6 +4,7 @@
  * writes what explain prints. */
 #include "gen.h"
 #include "driver.h"
+#include "../runtime/artifact.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -50,21 +51,12 @@ void print_phase_times(FILE *to, const char *path, const phase_times *pt) {
   fputc('\n', to);
 }
 
-/* C-identifier version of the file's stem: "colorsys.py" -> "colorsys". */
+/* C-identifier version of the file's stem: "colorsys.py" -> "colorsys"
+ * (runtime/artifact.h: the loader names it with the same code). */
 static char *module_stem(arena *a, const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  size_t n = strlen(base);
-  if (n > 3 && !strcmp(base + n - 3, ".py")) n -= 3;
-  char *s = arena_alloc(a, n + 2);
-  size_t k = 0;
-  if (n == 0 || (base[0] >= '0' && base[0] <= '9')) s[k++] = '_';
-  for (size_t i = 0; i < n; i++) {
-    char c = base[i];
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    s[k++] = ok ? c : '_';
-  }
-  s[k] = 0;
+  size_t n = dynac_module_stem(path, NULL, 0);
+  char *s = arena_alloc(a, n + 1);
+  dynac_module_stem(path, s, n + 1);
   return s;
 }
 

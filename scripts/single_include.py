@@ -15,6 +15,7 @@ PARTS = [
     "compat_cpython311.h",
     "options.h",
     "plain_c.h",
+    "artifact.h",
     "boxing.h",
     "containers.h",
     "undo.h",

@@ -9,7 +9,6 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import re
 import sys
 import time
 import warnings
@@ -22,14 +21,9 @@ _compiled_hashes = {}  # abspath -> sha256 of the source bytes the import system
 
 
 def module_stem(source_path):
-    """The C-identifier stem the generator gives NAME.py (see main.c)."""
-    base = os.path.basename(source_path)
-    if base.endswith(".py"):
-        base = base[:-3]
-    stem = re.sub(r"[^A-Za-z0-9_]", "_", base)
-    if not stem or stem[0].isdigit():
-        stem = "_" + stem
-    return stem
+    """The C-identifier stem the generator gives NAME.py: runtime/artifact.h's
+    code, the generator's own (a non-ASCII name is one '_' per UTF-8 byte)."""
+    return _runtime.module_stem(source_path)
 
 
 def source_sha256(path):

@@ -175,7 +175,26 @@ static PyObject *py_reset(PyObject *self, PyObject *unused) {
   Py_RETURN_NONE;
 }
 
+/* dynac._runtime.module_stem(path): the artifact's stem, as the generator
+ * names it (runtime/artifact.h); path: str (the file system's encoding) or bytes. */
+static PyObject *py_module_stem(PyObject *self, PyObject *arg) {
+  (void)self;
+  PyObject *bytes = NULL;
+  if (!PyUnicode_FSConverter(arg, &bytes)) return NULL;
+  const char *path = PyBytes_AS_STRING(bytes);
+  size_t n = dynac_module_stem(path, NULL, 0);
+  char *s = PyMem_Malloc(n + 1);
+  if (!s) { Py_DECREF(bytes); return PyErr_NoMemory(); }
+  dynac_module_stem(path, s, n + 1);
+  PyObject *r = PyUnicode_FromStringAndSize(s, (Py_ssize_t)n);
+  PyMem_Free(s);
+  Py_DECREF(bytes);
+  return r;
+}
+
 static PyMethodDef methods[] = {
+    {"module_stem", py_module_stem, METH_O,
+     "module_stem(path) -> str: the stem of NAME.py's artifact, as the generator names it."},
     {"disable_enter", py_disable_enter, METH_NOARGS,
      "Enters a disabled region on this thread (nests): nothing dispatches."},
     {"disable_exit", py_disable_exit, METH_NOARGS, "Leaves one disabled region."},

@@ -451,6 +451,22 @@ def frame_hook_serves_a_recorded_program():
 
 
 @case
+def artifact_of_a_non_ascii_file_name_is_found():
+    """café-2d.py: the generator and the loader name the artifact with one
+    piece of code (runtime/artifact.h), a UTF-8 byte becoming one '_'
+    (caf___2d); the loader's own copy of the rule used to look for caf__2d."""
+    mod, path = build_module("""
+        import dynac
+        @dynac.compile
+        def f(x: float) -> float:
+            return x * 2.0
+    """, name="caf\u00e9-2d")
+    art = [n for n in os.listdir(os.path.join(os.path.dirname(path), "__dynac__")) if n.endswith(".so")]
+    return (mod.f(2.0) == 4.0 and served(mod, "f") == 1 and art and art[0].startswith("caf___2d__dynac"),
+            (art, dynac.stats()))
+
+
+@case
 def long_type_names_are_never_cut():
     """A tuple annotation nested 77 deep: its C names (hundreds of
     characters) are declared and used whole."""
