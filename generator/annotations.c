@@ -7,6 +7,7 @@
  * from signatures=["(float, int) -> float", ...], or from a recorded profile.
  */
 #include "gen.h"
+#include "../runtime/artifact.h" /* dynac_compile_options */
 
 #include <ctype.h>
 #include <string.h>
@@ -21,8 +22,6 @@ static const char *const disallow_names[] = {
 static const char *const constant_names[] = {
     "dynac.assume_constant_result", "torch._dynamo.assume_constant_result",
     "torch.compiler.assume_constant_result", NULL};
-static const char *const compile_options[] = {"fullgraph", "signatures", "backend",
-                                              "dynamic", "mode", "options", NULL};
 static const char *const disable_options[] = {"recursive", "reason", "wrapping", NULL};
 
 static bool in_list(const char *const *list, const char *s) {
@@ -245,7 +244,7 @@ static void read_decorator(module *m, func *f, TSNode dec) {
     }
     char *kw = node_text(m->a, &m->p, child_by_field(a, "name"));
     TSNode v = child_by_field(a, "value");
-    if (!in_list(is_compile ? compile_options : disable_options, kw)) {
+    if (!in_list(is_compile ? dynac_compile_options : disable_options, kw)) {
       diag_error(&m->p.src, node_pos(a), "unknown argument '%s' to @%s; known: %s", kw, name,
                  is_compile ? "fullgraph, signatures, backend, dynamic, mode, options"
                             : "recursive, reason, wrapping");

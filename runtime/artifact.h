@@ -1,8 +1,15 @@
-/* runtime/artifact.h: how a module's artifact is named. A part of
- * single_include/dynac.h (make single_include). Plain C (<stddef.h>
- * only): the generator, which writes NAME__dynac.c and its extension
- * module, includes this part itself, and the loader reaches the same code
- * through dynac._runtime.module_stem, so the name has one definition.
+/* runtime/artifact.h: facts the generator and the Python package share,
+ * defined once. A part of single_include/dynac.h (make single_include).
+ * Plain C (<stddef.h> only): the generator includes this part itself, and
+ * the package reads it through dynac._runtime (module_stem, COMPILE_OPTIONS).
+ *
+ * The keyword options of dynac.compile / torch.compile: `dynac build`
+ * reads fullgraph, signatures and backend and accepts the others (as
+ * torch.compile's); an unknown one is an error on both sides. */
+static const char *const dynac_compile_options[] = {"fullgraph", "signatures", "backend",
+                                                     "dynamic", "mode", "options", NULL};
+
+/* How a module's artifact is named (NAME__dynac.c and its extension module).
  *
  * The stem of a source path: its file name without ".py", every byte that
  * is not an ASCII letter, digit or underscore made '_' (bytes: a UTF-8

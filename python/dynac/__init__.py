@@ -46,7 +46,7 @@ class _Config:
 
 config = _Config()
 
-_COMPILE_OPTIONS = {"fullgraph", "signatures", "backend", "dynamic", "mode", "options"}
+_COMPILE_OPTIONS = frozenset(_runtime.COMPILE_OPTIONS)  # runtime/artifact.h: the generator's list too
 
 
 def compile(fn=None, **options):

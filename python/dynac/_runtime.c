@@ -241,6 +241,20 @@ PyMODINIT_FUNC PyInit__runtime(void) {
     Py_DECREF(m);
     return NULL;
   }
+  /* dynac.compile's options (runtime/artifact.h: the generator's list too). */
+  Py_ssize_t nopts = 0;
+  while (dynac_compile_options[nopts]) nopts++;
+  PyObject *opts = PyTuple_New(nopts);
+  for (Py_ssize_t i = 0; opts && i < nopts; i++) {
+    PyObject *s = PyUnicode_FromString(dynac_compile_options[i]);
+    if (!s) { Py_CLEAR(opts); break; }
+    PyTuple_SET_ITEM(opts, i, s);
+  }
+  if (!opts || PyModule_AddObject(m, "COMPILE_OPTIONS", opts) < 0) {
+    Py_XDECREF(opts);
+    Py_DECREF(m);
+    return NULL;
+  }
   /* The runtime for extensions built with DYNAC_SHARED (see dynac.h). */
   PyObject *api = PyCapsule_New((void *)dynac_api(), DYNAC_API_CAPSULE, NULL);
   if (!api || PyModule_AddObject(m, "_C_API", api) < 0) {
