@@ -1,7 +1,7 @@
 """make sweep: the generator over every .py file of the interpreter's stdlib.
 
 `dynac build --all --emit-only --trusted-syntax` per file (tests included),
-then `cc -fsyntax-only` on each emitted C file. Counts crashes, hangs,
+then `cc -fsyntax-only -Wall -Wextra -Werror` on each emitted C file. Counts crashes, hangs,
 C that does not compile, functions, compiled functions, graph breaks, and
 the most common break reasons. Exit status 1 on any crash, hang or C error.
 """
@@ -45,7 +45,7 @@ def one(path, outdir):
             r["breaks"] += ["%s %s" % (x["id"], x["type"]) for x in fn["graph_breaks"]]
     for c in os.listdir(outdir):
         if c.endswith(".c"):
-            cc = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only", "-w"] + INCLUDES + [os.path.join(outdir, c)],
+            cc = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"] + INCLUDES + [os.path.join(outdir, c)],
                                 capture_output=True, text=True)
             if cc.returncode:
                 r["c_error"] = cc.stderr[-500:]
