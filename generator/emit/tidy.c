@@ -169,6 +169,13 @@ static void count_line(name_table *T, const kline *L) {
   }
 }
 
+/* The first `needle` in [p, end) (a line: the buffer goes on past it), or NULL. */
+static const char *find_in_line(const char *p, const char *end, const char *needle) {
+  size_t n = strlen(needle);
+  for (; p + n <= end; p++) if (!memcmp(p, needle, n)) return p;
+  return NULL;
+}
+
 /* `T t = 0;` followed by `t = v;` (the same block, v not reading t): one
  * line, `T t = v;`. The merged text is malloc'd (kline.owned). */
 static void merge_first_stores(kline *ls, int n) {
@@ -203,14 +210,14 @@ static void merge_first_stores(kline *ls, int n) {
       }
     }
     if (semis != 1 || depth || reads_itself || !semi) continue;
-    const char *eq = strstr(dp, " = "); /* the declaration's own initialiser */
-    if (!eq || eq >= dend) continue;
+    const char *eq = find_in_line(dp, dend, " = "); /* the declaration's own initialiser */
+    if (!eq) continue;
     strbuf m = {0};
     sb_putn(&m, d->text, (size_t)(eq - d->text)); /* indentation, type and name */
     sb_puts(&m, " = ");
     sb_putn(&m, rhs, (size_t)(uend - rhs));
-    if (!strstr(rhs, "/*") && strstr(dp, "/*")) { /* keep the declaration's comment */
-      const char *c = strstr(dp, "/*");
+    const char *c = find_in_line(dp, dend, "/*");
+    if (c && !find_in_line(rhs, uend, "/*")) { /* keep the declaration's comment */
       sb_puts(&m, " ");
       sb_putn(&m, c, (size_t)(dend - c));
     }

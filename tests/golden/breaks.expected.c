@@ -164,7 +164,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
   if (dynac_obj_set(&l_out, Py_NewRef(t1)) < 0) return DYNAC_ERROR;
   b_out = true;
   /* breaks.py:183: for p in ps: */
-  DYNAC_OBJ t2 = Py_NewRef(l_ps);
+  DYNAC_OBJ t2 = Py_NewRef(l_ps); /* owned, released leaving the block */
   for (int64_t k1 = 0;; k1++) {
     DYNAC_LOOP_TICK(dynac__ticks);
     if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
@@ -196,9 +196,9 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
     if (dynac_obj_set(&l_p, Py_NewRef(t3)) < 0) return DYNAC_ERROR;
     b_p = true;
     /* breaks.py:184: out.append(p[1]) */
-    DYNAC_OBJ t5 = dynac_box_int(INT64_C(1));
+    DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
     if (!t5) return dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184);
-    DYNAC_OBJ t6 = dynac_obj_getitem(l_p, t5, &dynac__effects);
+    DYNAC_OBJ t6 = dynac_obj_getitem(l_p, t5, &dynac__effects); /* owned, released leaving the block */
     if (!t6) return dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184);
     {
       PyObject *b = Py_NewRef(t6);

@@ -60,7 +60,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
   if (dynac_obj_set(&l_lc1, PyList_New(0)) < 0) return dynac_traceback_here(dynac__G.filename, "build", 8); /* a list comprehension */
   /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-  DYNAC_OBJ t4 = Py_NewRef(l_xs);
+  DYNAC_OBJ t4 = Py_NewRef(l_xs); /* owned, released leaving the block */
   for (int64_t k1 = 0;; k1++) {
     DYNAC_LOOP_TICK(dynac__ticks);
     if (k1 >= PyList_GET_SIZE(t4)) break; /* exhausted */

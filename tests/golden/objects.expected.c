@@ -71,9 +71,9 @@ static inline int dynac_kernel_generic__Oi(PyObject * p_o, int64_t l_k, PyObject
   l_n = t2;
   b_n = true;
   /* objects.py:8: if o == k: */
-  DYNAC_OBJ t3 = dynac_box_int(l_k);
+  DYNAC_OBJ t3 = dynac_box_int(l_k); /* owned, released leaving the block */
   if (!t3) return dynac_traceback_here(dynac__G.filename, "generic", 8);
-  DYNAC_OBJ t4 = dynac_obj_compare(l_o, t3, Py_EQ, &dynac__effects);
+  DYNAC_OBJ t4 = dynac_obj_compare(l_o, t3, Py_EQ, &dynac__effects); /* owned, released leaving the block */
   if (!t4) return dynac_traceback_here(dynac__G.filename, "generic", 8);
   int t5 = dynac_obj_truth(t4, &dynac__effects);
   if (t5 < 0) return dynac_traceback_here(dynac__G.filename, "generic", 8);
@@ -103,11 +103,11 @@ static inline int dynac_kernel_generic__Oi(PyObject * p_o, int64_t l_k, PyObject
     l_n = t6;
   }
   /* objects.py:10: return o[k] + n */
-  DYNAC_OBJ t7 = dynac_box_int(l_k);
+  DYNAC_OBJ t7 = dynac_box_int(l_k); /* owned, released leaving the block */
   if (!t7) return dynac_traceback_here(dynac__G.filename, "generic", 10);
-  DYNAC_OBJ t8 = dynac_obj_getitem(l_o, t7, &dynac__effects);
+  DYNAC_OBJ t8 = dynac_obj_getitem(l_o, t7, &dynac__effects); /* owned, released leaving the block */
   if (!t8) return dynac_traceback_here(dynac__G.filename, "generic", 10);
-  DYNAC_OBJ t9 = dynac_box_int(l_n);
+  DYNAC_OBJ t9 = dynac_box_int(l_n); /* owned, released leaving the block */
   if (!t9) return dynac_traceback_here(dynac__G.filename, "generic", 10);
   DYNAC_OBJ t10 = dynac_obj_binop(t8, t9, 0, &dynac__effects); /* + */
   if (!t10) return dynac_traceback_here(dynac__G.filename, "generic", 10);
