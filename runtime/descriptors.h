@@ -14,8 +14,10 @@ typedef enum dynac_slot_kind {
   DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL,
   DYNAC_SLOT_DEFAULT_NONE, /* a parameter whose default is None */
   DYNAC_SLOT_OPAQUE,       /* a global called opaquely (allow_in_graph): any callable */
-  DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL
+  DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL,
                            /* the result of an assume_constant_result function */
+  DYNAC_SLOT_NAME          /* a global of any type, read at each use (dynac_load_global):
+                              always valid, it only asks for the globals snapshot */
 } dynac_slot_kind;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
@@ -80,6 +82,9 @@ typedef struct dynac_globals {
   const int *func_slots;
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
+  int refreshing;           /* a refresh is running: it may call Python code (an
+                               assume_constant_result function) whose own guards read
+                               this snapshot; they find its slots invalid meanwhile */
 } dynac_globals;
 
 /* A guard function: 1 if every assumption of the entry holds for these
@@ -102,6 +107,10 @@ typedef struct dynac_entry_desc {
                                 stays behind the typed entries (never moved to the front) */
 } dynac_entry_desc;
 #define DYNAC_ENTRY_GENERIC 1
+/* DYNAC_ENTRY_CALLS_PYTHON: its kernel calls Python functions (methods, callables, builtins
+ * through the C API): dispatch holds the frame hook while it runs, so that the functions it
+ * calls dispatch too (Dynamo traces into them). */
+#define DYNAC_ENTRY_CALLS_PYTHON 2
 
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
@@ -148,6 +157,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
       if (!mathmod) return -1;
       break;
     }
+  g->refreshing = 1;
   Py_INCREF(globals);
   Py_XSETREF(g->globals, globals);
   Py_INCREF(builtins);
@@ -165,7 +175,12 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
     g->slots[k].valid = 0;
   }
   for (int k = 0; k < g->nslots; k++)
-    if (dynac__slot_check(g, k, mathmod) < 0) { Py_XDECREF(mathmod); return -1; }
+    if (dynac__slot_check(g, k, mathmod) < 0) {
+      g->refreshing = 0;
+      Py_XDECREF(mathmod);
+      return -1;
+    }
+  g->refreshing = 0;
   Py_XDECREF(mathmod);
   g->globals_version = DYNAC_DICT_VERSION(g->globals);
   g->builtins_version = DYNAC_DICT_VERSION(g->builtins);
@@ -291,6 +306,9 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     v = PyDict_GetItemString(g->globals, d->name);
     if (!v || v != mathmod) return 0;
     break;
+  case DYNAC_SLOT_NAME:
+    s->valid = 1;
+    return 0;
   case DYNAC_SLOT_OPAQUE:
     v = PyDict_GetItemString(g->globals, d->name);
     if (!v || !g->rt || !PyCallable_Check(v) || g->rt->is_disallowed(v)) return 0;
@@ -333,6 +351,7 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
  * (__code__, __defaults__, __kwdefaults__) per called function. Returns 0, or -1 with an
  * exception set. */
 static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
+  if (DYNAC_UNLIKELY(g->refreshing)) return 0; /* re-entered from a refresh: its slots are invalid */
   if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
                      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
                      (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version) ||
@@ -348,6 +367,18 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
       return dynac__globals_refresh(g, globals);
   }
   return 0;
+}
+
+/* A global read as LOAD_GLOBAL reads it: `name` (an interned str,
+ * borrowed) in the module's dict, else in its builtins. A new reference, or
+ * NULL with CPython's NameError. Dict lookups with str keys run no Python
+ * code. */
+static inline PyObject *dynac_load_global(const dynac_globals *g, PyObject *name) {
+  PyObject *v = PyDict_GetItemWithError(g->globals, name);
+  if (!v && !PyErr_Occurred()) v = PyDict_GetItemWithError(g->builtins, name);
+  if (v) return Py_NewRef(v);
+  if (!PyErr_Occurred()) PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+  return NULL;
 }
 
 /* Guard macros used by generated guard functions (args, failed in scope). */

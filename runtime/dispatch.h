@@ -239,7 +239,10 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
       return DYNAC__EAGER;
     }
     *result = NULL;
+    int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
+    if (hold) dynac_hook_acquire();
     int st = e->d->glue(args, result);
+    if (hold) dynac_hook_release();
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
