@@ -98,3 +98,106 @@ static inline int dynac_elem_obj_borrowed(PyObject *o, PyObject **out) {
   return 0;
 }
 
+/* ---- attributes, stores and in-place operators of objects ----------------
+ * Each is the call the interpreter makes for the same bytecode (LOAD_ATTR,
+ * STORE_ATTR, STORE_SUBSCR, BINARY_OP with an in-place oparg), so results,
+ * exceptions and side effects are CPython's. Each may run Python code (a
+ * property, __getattr__, __setattr__, __setitem__, __iadd__): an effect. */
+
+/* o.name: a new reference, NULL with CPython's AttributeError (or what a
+ * descriptor raised). `name`: an interned str (borrowed). */
+static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
+  *effects = 1;
+  return PyObject_GetAttr(o, name);
+}
+/* o.name = v (v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
+static inline int dynac_obj_setattr(PyObject *o, PyObject *name, PyObject *v, int *effects) {
+  if (!v) return -1;
+  *effects = 1;
+  return PyObject_SetAttr(o, name, v);
+}
+/* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
+static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
+  if (!key || !v) return -1;
+  *effects = 1;
+  return PyObject_SetItem(o, key, v);
+}
+/* a OP= b for the generator's binop numbering: PyNumber_InPlaceAdd, ...
+ * (a list's += extends it; an int's falls back to +). New reference. */
+static inline PyObject *dynac_obj_inplace(PyObject *a, PyObject *b, int op, int *effects) {
+  dynac__obj_effect(a, b, effects);
+  switch (op) {
+  case 0: return PyNumber_InPlaceAdd(a, b);
+  case 1: return PyNumber_InPlaceSubtract(a, b);
+  case 2: return PyNumber_InPlaceMultiply(a, b);
+  case 3: return PyNumber_InPlaceTrueDivide(a, b);
+  case 4: return PyNumber_InPlaceFloorDivide(a, b);
+  case 5: return PyNumber_InPlaceRemainder(a, b);
+  case 6: return PyNumber_InPlacePower(a, b, Py_None);
+  case 7: return PyNumber_InPlaceLshift(a, b);
+  case 8: return PyNumber_InPlaceRshift(a, b);
+  case 9: return PyNumber_InPlaceAnd(a, b);
+  case 10: return PyNumber_InPlaceOr(a, b);
+  default: return PyNumber_InPlaceXor(a, b);
+  }
+}
+/* The interned str for `text` (UTF-8), made once into *cache (kept for the
+ * process, as the interpreter keeps a code object's co_names): borrowed, or
+ * NULL with MemoryError. */
+static inline PyObject *dynac_name(PyObject **cache, const char *text) {
+  if (!*cache) *cache = PyUnicode_InternFromString(text);
+  return *cache;
+}
+/* iter(o) (PyObject_GetIter: a new reference, NULL with CPython's TypeError). */
+static inline PyObject *dynac_obj_iter(PyObject *o, int *effects) {
+  if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
+        PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyRange_Check(o)))
+    *effects = 1;
+  return PyObject_GetIter(o);
+}
+/* The iterator's next item (a new reference); NULL when it is exhausted
+ * (no exception set: StopIteration is cleared, as FOR_ITER does) or with
+ * the exception its __next__ raised. */
+static inline PyObject *dynac_obj_next(PyObject *it, int *effects) {
+  PyTypeObject *t = Py_TYPE(it);
+  if (t != &PyListIter_Type && t != &PyTupleIter_Type && t != &PyRangeIter_Type &&
+      t != &PyDictIterKey_Type && t != &PyUnicodeIter_Type && t != &PySetIter_Type)
+    *effects = 1;
+  PyObject *x = t->tp_iternext(it);
+  if (!x && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration)) PyErr_Clear();
+  return x;
+}
+/* The value of a str or bytes literal from its source text (UTF-8, prefixes,
+ * escapes and implicit concatenation as written), made as the compiler
+ * makes the constant: ast.literal_eval. A new reference, NULL with an
+ * exception. */
+static inline PyObject *dynac_literal(const char *source) {
+  PyObject *ast = PyImport_ImportModule("ast");
+  if (!ast) return NULL;
+  PyObject *v = PyObject_CallMethod(ast, "literal_eval", "s", source);
+  Py_DECREF(ast);
+  return v;
+}
+/* item in container (PySequence_Contains, as CONTAINS_OP does): 1, 0, or -1
+ * with CPython's exception. A str in a str, and a dict's, set's or
+ * frozenset's str or int keys, run no Python code. */
+static inline int dynac_obj_contains(PyObject *container, PyObject *item, int *effects) {
+  if (!((PyUnicode_CheckExact(container) && PyUnicode_CheckExact(item)) ||
+        ((PyDict_CheckExact(container) || PyAnySet_CheckExact(container)) &&
+         (PyUnicode_CheckExact(item) || PyLong_CheckExact(item)))))
+    *effects = 1;
+  return PySequence_Contains(container, item);
+}
+/* The kwnames tuple of a call site's keyword arguments (n names, UTF-8),
+ * made once into *cache and kept for the process: borrowed, or NULL with
+ * MemoryError. */
+static inline PyObject *dynac_kwnames(PyObject **cache, int n, const char *const *names) {
+  if (*cache) return *cache;
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_InternFromString(names[i]);
+    if (!s) Py_CLEAR(t);
+    else PyTuple_SET_ITEM(t, i, s);
+  }
+  return *cache = t;
+}

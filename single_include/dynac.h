@@ -1412,6 +1412,109 @@ static inline int dynac_elem_obj_borrowed(PyObject *o, PyObject **out) {
   return 0;
 }
 
+/* ---- attributes, stores and in-place operators of objects ----------------
+ * Each is the call the interpreter makes for the same bytecode (LOAD_ATTR,
+ * STORE_ATTR, STORE_SUBSCR, BINARY_OP with an in-place oparg), so results,
+ * exceptions and side effects are CPython's. Each may run Python code (a
+ * property, __getattr__, __setattr__, __setitem__, __iadd__): an effect. */
+
+/* o.name: a new reference, NULL with CPython's AttributeError (or what a
+ * descriptor raised). `name`: an interned str (borrowed). */
+static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
+  *effects = 1;
+  return PyObject_GetAttr(o, name);
+}
+/* o.name = v (v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
+static inline int dynac_obj_setattr(PyObject *o, PyObject *name, PyObject *v, int *effects) {
+  if (!v) return -1;
+  *effects = 1;
+  return PyObject_SetAttr(o, name, v);
+}
+/* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
+static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
+  if (!key || !v) return -1;
+  *effects = 1;
+  return PyObject_SetItem(o, key, v);
+}
+/* a OP= b for the generator's binop numbering: PyNumber_InPlaceAdd, ...
+ * (a list's += extends it; an int's falls back to +). New reference. */
+static inline PyObject *dynac_obj_inplace(PyObject *a, PyObject *b, int op, int *effects) {
+  dynac__obj_effect(a, b, effects);
+  switch (op) {
+  case 0: return PyNumber_InPlaceAdd(a, b);
+  case 1: return PyNumber_InPlaceSubtract(a, b);
+  case 2: return PyNumber_InPlaceMultiply(a, b);
+  case 3: return PyNumber_InPlaceTrueDivide(a, b);
+  case 4: return PyNumber_InPlaceFloorDivide(a, b);
+  case 5: return PyNumber_InPlaceRemainder(a, b);
+  case 6: return PyNumber_InPlacePower(a, b, Py_None);
+  case 7: return PyNumber_InPlaceLshift(a, b);
+  case 8: return PyNumber_InPlaceRshift(a, b);
+  case 9: return PyNumber_InPlaceAnd(a, b);
+  case 10: return PyNumber_InPlaceOr(a, b);
+  default: return PyNumber_InPlaceXor(a, b);
+  }
+}
+/* The interned str for `text` (UTF-8), made once into *cache (kept for the
+ * process, as the interpreter keeps a code object's co_names): borrowed, or
+ * NULL with MemoryError. */
+static inline PyObject *dynac_name(PyObject **cache, const char *text) {
+  if (!*cache) *cache = PyUnicode_InternFromString(text);
+  return *cache;
+}
+/* iter(o) (PyObject_GetIter: a new reference, NULL with CPython's TypeError). */
+static inline PyObject *dynac_obj_iter(PyObject *o, int *effects) {
+  if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
+        PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyRange_Check(o)))
+    *effects = 1;
+  return PyObject_GetIter(o);
+}
+/* The iterator's next item (a new reference); NULL when it is exhausted
+ * (no exception set: StopIteration is cleared, as FOR_ITER does) or with
+ * the exception its __next__ raised. */
+static inline PyObject *dynac_obj_next(PyObject *it, int *effects) {
+  PyTypeObject *t = Py_TYPE(it);
+  if (t != &PyListIter_Type && t != &PyTupleIter_Type && t != &PyRangeIter_Type &&
+      t != &PyDictIterKey_Type && t != &PyUnicodeIter_Type && t != &PySetIter_Type)
+    *effects = 1;
+  PyObject *x = t->tp_iternext(it);
+  if (!x && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration)) PyErr_Clear();
+  return x;
+}
+/* The value of a str or bytes literal from its source text (UTF-8, prefixes,
+ * escapes and implicit concatenation as written), made as the compiler
+ * makes the constant: ast.literal_eval. A new reference, NULL with an
+ * exception. */
+static inline PyObject *dynac_literal(const char *source) {
+  PyObject *ast = PyImport_ImportModule("ast");
+  if (!ast) return NULL;
+  PyObject *v = PyObject_CallMethod(ast, "literal_eval", "s", source);
+  Py_DECREF(ast);
+  return v;
+}
+/* item in container (PySequence_Contains, as CONTAINS_OP does): 1, 0, or -1
+ * with CPython's exception. A str in a str, and a dict's, set's or
+ * frozenset's str or int keys, run no Python code. */
+static inline int dynac_obj_contains(PyObject *container, PyObject *item, int *effects) {
+  if (!((PyUnicode_CheckExact(container) && PyUnicode_CheckExact(item)) ||
+        ((PyDict_CheckExact(container) || PyAnySet_CheckExact(container)) &&
+         (PyUnicode_CheckExact(item) || PyLong_CheckExact(item)))))
+    *effects = 1;
+  return PySequence_Contains(container, item);
+}
+/* The kwnames tuple of a call site's keyword arguments (n names, UTF-8),
+ * made once into *cache and kept for the process: borrowed, or NULL with
+ * MemoryError. */
+static inline PyObject *dynac_kwnames(PyObject **cache, int n, const char *const *names) {
+  if (*cache) return *cache;
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_InternFromString(names[i]);
+    if (!s) Py_CLEAR(t);
+    else PyTuple_SET_ITEM(t, i, s);
+  }
+  return *cache = t;
+}
 /* ==== End runtime/objects.h ==== */
 /* ==== Begin runtime/numpy.h ==== */
 /* runtime/numpy.h: numpy scalars, without numpy's headers. A part of single_include/dynac.h (make single_include). */
@@ -2100,8 +2203,10 @@ typedef enum dynac_slot_kind {
   DYNAC_SLOT_DEFAULT_INT, DYNAC_SLOT_DEFAULT_FLOAT, DYNAC_SLOT_DEFAULT_BOOL,
   DYNAC_SLOT_DEFAULT_NONE, /* a parameter whose default is None */
   DYNAC_SLOT_OPAQUE,       /* a global called opaquely (allow_in_graph): any callable */
-  DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL
+  DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL,
                            /* the result of an assume_constant_result function */
+  DYNAC_SLOT_NAME          /* a global of any type, read at each use (dynac_load_global):
+                              always valid, it only asks for the globals snapshot */
 } dynac_slot_kind;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
@@ -2166,6 +2271,9 @@ typedef struct dynac_globals {
   const int *func_slots;
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
+  int refreshing;           /* a refresh is running: it may call Python code (an
+                               assume_constant_result function) whose own guards read
+                               this snapshot; they find its slots invalid meanwhile */
 } dynac_globals;
 
 /* A guard function: 1 if every assumption of the entry holds for these
@@ -2188,6 +2296,10 @@ typedef struct dynac_entry_desc {
                                 stays behind the typed entries (never moved to the front) */
 } dynac_entry_desc;
 #define DYNAC_ENTRY_GENERIC 1
+/* DYNAC_ENTRY_CALLS_PYTHON: its kernel calls Python functions (methods, callables, builtins
+ * through the C API): dispatch holds the frame hook while it runs, so that the functions it
+ * calls dispatch too (Dynamo traces into them). */
+#define DYNAC_ENTRY_CALLS_PYTHON 2
 
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
@@ -2234,6 +2346,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
       if (!mathmod) return -1;
       break;
     }
+  g->refreshing = 1;
   Py_INCREF(globals);
   Py_XSETREF(g->globals, globals);
   Py_INCREF(builtins);
@@ -2251,7 +2364,12 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
     g->slots[k].valid = 0;
   }
   for (int k = 0; k < g->nslots; k++)
-    if (dynac__slot_check(g, k, mathmod) < 0) { Py_XDECREF(mathmod); return -1; }
+    if (dynac__slot_check(g, k, mathmod) < 0) {
+      g->refreshing = 0;
+      Py_XDECREF(mathmod);
+      return -1;
+    }
+  g->refreshing = 0;
   Py_XDECREF(mathmod);
   g->globals_version = DYNAC_DICT_VERSION(g->globals);
   g->builtins_version = DYNAC_DICT_VERSION(g->builtins);
@@ -2377,6 +2495,9 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     v = PyDict_GetItemString(g->globals, d->name);
     if (!v || v != mathmod) return 0;
     break;
+  case DYNAC_SLOT_NAME:
+    s->valid = 1;
+    return 0;
   case DYNAC_SLOT_OPAQUE:
     v = PyDict_GetItemString(g->globals, d->name);
     if (!v || !g->rt || !PyCallable_Check(v) || g->rt->is_disallowed(v)) return 0;
@@ -2419,6 +2540,7 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
  * (__code__, __defaults__, __kwdefaults__) per called function. Returns 0, or -1 with an
  * exception set. */
 static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
+  if (DYNAC_UNLIKELY(g->refreshing)) return 0; /* re-entered from a refresh: its slots are invalid */
   if (DYNAC_UNLIKELY(globals != g->globals || DYNAC_DICT_VERSION(globals) != g->globals_version ||
                      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
                      (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version) ||
@@ -2434,6 +2556,18 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
       return dynac__globals_refresh(g, globals);
   }
   return 0;
+}
+
+/* A global read as LOAD_GLOBAL reads it: `name` (an interned str,
+ * borrowed) in the module's dict, else in its builtins. A new reference, or
+ * NULL with CPython's NameError. Dict lookups with str keys run no Python
+ * code. */
+static inline PyObject *dynac_load_global(const dynac_globals *g, PyObject *name) {
+  PyObject *v = PyDict_GetItemWithError(g->globals, name);
+  if (!v && !PyErr_Occurred()) v = PyDict_GetItemWithError(g->builtins, name);
+  if (v) return Py_NewRef(v);
+  if (!PyErr_Occurred()) PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+  return NULL;
 }
 
 /* Guard macros used by generated guard functions (args, failed in scope). */
@@ -2991,7 +3125,10 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
       return DYNAC__EAGER;
     }
     *result = NULL;
+    int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
+    if (hold) dynac_hook_acquire();
     int st = e->d->glue(args, result);
+    if (hold) dynac_hook_release();
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
