@@ -307,6 +307,8 @@ bool annotations_module(module *m) {
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     scan_params(m, f);
+    if ((f->method == 'm' || f->method == 'c') && f->nparams && !f->param_ann[0])
+      f->param_ann[0] = &ty_obj; /* self / cls: an object (its class is not specialised) */
     f->ret_ann = return_annotation(m, f);
     TSNode parent = ts_node_parent(f->node);
     if (node_is(parent, "decorated_definition")) {

@@ -191,7 +191,10 @@ typedef enum binop {
 typedef enum unop { UN_NEG, UN_POS, UN_INVERT } unop;
 typedef enum cmpop {
   CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE,
-  CMP_IS, CMP_IS_NOT /* `x is None` / `x is not None` only (ir/expr.c), never chained (infer.c) */
+  CMP_IS, CMP_IS_NOT, /* `x is None` / `x is not None` only (ir/expr.c), never chained (infer.c) */
+  CMP_IN, CMP_NOT_IN, /* x in c / x not in c (PySequence_Contains), never chained */
+  CMP_ID, CMP_NOT_ID  /* x is y / x is not y of two other operands: the same object? never
+                         chained */
 } cmpop;
 extern const char *const binop_spelling[];
 extern const char *const cmpop_spelling[];
@@ -207,6 +210,8 @@ typedef enum slotkind {
   SLOT_DEFAULT,       /* a default parameter value of a module function */
   SLOT_OPAQUE,        /* a global called opaquely (allow_in_graph) */
   SLOT_CONST_RESULT,  /* the result of an assume_constant_result function (ty) */
+  SLOT_NAME,          /* a global or builtin of any type, read at each use as LOAD_GLOBAL
+                         reads it (EX_NAME): no guard of its own */
 } slotkind;
 typedef struct slot {
   slotkind kind;
@@ -224,7 +229,7 @@ typedef struct slot {
 typedef enum calleekind {
   CALLEE_NONE, CALLEE_MODULE_FN, CALLEE_BUILTIN, CALLEE_MATH,
   CALLEE_OPAQUE, /* allow_in_graph: called through the C API from the kernel */
-  CALLEE_METHOD, /* list.append(v) / list.pop([i]) / list.insert(i, v), or that method of an
+  CALLEE_METHOD, /* list.append(v) / list.pop([i]) / list.insert(i, v), or any method of an
                     object (through the C API): args[0] is the receiver */
   CALLEE_VALUE   /* f(args) where f is a local holding an object: args[0] is f */
 } calleekind;
@@ -233,10 +238,18 @@ typedef enum exkind {
   EX_INT, EX_FLOAT, EX_BOOL, EX_NONE, EX_LOCAL, EX_GLOBAL, EX_BINOP, EX_UNARY,
   EX_NOT, EX_COMPARE, EX_BOOLOP, EX_IFEXP, EX_TUPLE, EX_CALL,
   EX_SUBSCRIPT, /* obj[index]: a list, tuple or buffer element; a[i, j]: index is a tuple */
-  EX_ATTR,      /* obj.shape / obj.ndim / obj.size of an ndarray (u.sub: obj, attr) */
+  EX_ATTR,      /* obj.shape / obj.ndim / obj.size of an ndarray, obj.name of an object
+                   (u.sub: obj, attr; index NULL) */
   EX_LIST,      /* [a, b, ...]: a new list (u.tuple: the elements) */
   EX_LISTCOMP,  /* [elt for x in it if c ...]: a new list (u.comp) */
-  EX_SLICE      /* obj[lo:hi:step]: a new list (u.slice; absent parts NULL) */
+  EX_SLICE,     /* obj[lo:hi:step]: a new list (u.slice; absent parts NULL) */
+  EX_DICT,      /* {k: v, ...}: a new dict (u.tuple: keys and values alternating) */
+  EX_SET,       /* {a, b, ...}: a new set (u.tuple: the elements) */
+  EX_NAME,      /* a global or builtin name of any other kind (a class, a function, a
+                   module, a list...): an object read at each use as LOAD_GLOBAL reads it
+                   (u.global: its SLOT_NAME); NameError when it is unbound */
+  EX_CONST      /* a str or bytes literal (implicit concatenation too, no f-string): an
+                   object constant made once from its source text (u.literal) */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -249,7 +262,8 @@ typedef struct expr {
     double f;
     bool b;
     int local;                  /* EX_LOCAL */
-    slot *global;               /* EX_GLOBAL: scalar global or math constant */
+    const char *literal;        /* EX_CONST: the literal's source text (UTF-8) */
+    slot *global;               /* EX_GLOBAL: scalar global or math constant; EX_NAME */
     struct { binop op; struct expr *l, *r; bool inplace; } bin; /* inplace: from x op= v */
     struct { unop op; struct expr *a; } un;
     struct expr *not_arg;
@@ -268,7 +282,8 @@ typedef struct expr {
       calleekind kind;
       const char *name;         /* builtin or math function name */
       const op_row *op;         /* CALLEE_BUILTIN/MATH/METHOD: its row (NULL: a math
-                                   function called with arguments no row takes) */
+                                   function called with arguments no row takes, a method
+                                   of an object no row names) */
       slot *callee_slot;        /* guard slot of the callee */
       struct func *fn;          /* CALLEE_MODULE_FN */
       const type *ret;          /* CALLEE_OPAQUE: the callee's return annotation, or NULL */
@@ -276,6 +291,9 @@ typedef struct expr {
                                    else sees that list yet, so the write is not logged */
       int n;
       struct expr **args;
+      int nkw;                  /* keyword arguments: the last nkw of args (calls through the
+                                   C API only), named by kwnames */
+      const char **kwnames;
     } call;
   } u;
 } expr;
@@ -286,7 +304,8 @@ typedef struct target {
   int local;                /* !is_tuple && !sub */
   int n;                    /* is_tuple */
   struct target **elts;
-  expr *sub;                /* obj[index] = ...: an EX_SUBSCRIPT (an element store) */
+  expr *sub;                /* obj[index] = ...: an EX_SUBSCRIPT (an element store);
+                               obj.name = ...: an EX_ATTR (an attribute store) */
 } target;
 
 typedef enum stkind {
@@ -351,6 +370,8 @@ typedef struct spec {   /* one specialisation: the argument types */
 
 typedef struct func {
   const char *name, *qualname;
+  const char *cname;       /* its C names' stem, unique in the module: the name, or a method's
+                              qualname with "__" for each '.' (scope.c) */
   srcpos pos;            /* of the `def` keyword */
   int firstlineno;       /* co_firstlineno: first decorator line, else def */
   TSNode node;           /* function_definition */
@@ -385,6 +406,8 @@ typedef struct func {
   const char **local_cnames; /* unique C names: "x", "x_1", ... */
   stmt *body;
   gbreak *breaks;          /* non-NULL: the function runs in the interpreter */
+  char method;             /* scope.c: 0 a module-level def; a def in a class body: 'm' a
+                              method (self first), 'c' a classmethod, 's' a staticmethod */
   bool lowered;            /* ir/ has run */
   bool comprehensions;     /* its body holds list comprehensions (loops inside expressions) */
   /* annotations.c */
@@ -440,6 +463,9 @@ typedef struct inst {
   bool builds_lists;       /* makes new lists (displays, comprehensions, slices, list
                               operators, calls returning lists): list locals hold owned
                               references, and no tuple value may hold a list */
+  bool nested_as_objects;  /* typed again after its generic operations met a list of lists
+                              it builds: the inner lists it stores are held as objects */
+  bool nested_refused;     /* internal to infer: why the first typing failed */
   bool generic;            /* operates on objects through the C API (itself or through
                               callees): Python code may run, so no deoptimisation after */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not
@@ -539,6 +565,9 @@ extern const struct gb_registry {
 const struct gb_registry *gb_lookup(const char *type);
 
 void infer_module(module *m);                   /* infer.c */
+/* The instances the calls in statements first..last (one block) of `in`
+ * reach (a region's callees), at most cap; returns how many. */
+int infer_region_callees(inst *in, stmt *first, stmt *last, inst **out, int cap);
 /* Does `in` take objects (an argument of type object, or a list or tuple
  * holding them)? Its cache entry accepts any such argument: typed entries
  * go first (DYNAC_ENTRY_GENERIC). */
@@ -555,6 +584,11 @@ bool ops_call_is(const expr *e, op_id id);
 /* Is this method call (CALLEE_METHOD, arguments typed) made through the C
  * API: on an object, or on a list with an object index (pop/insert)? */
 bool method_via_api(const inst *in, const expr *e);
+/* Is this call of a builtin or math function (arguments typed) made
+ * through the C API, the function object from its guard slot: it has
+ * keyword arguments, or an argument is an object (len() and sum() aside:
+ * typed forms of their own)? */
+bool function_via_api(const inst *in, const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 

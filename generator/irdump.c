@@ -108,8 +108,9 @@ static void dump_expr(dumper *D, const expr *e) {
     dump_expr(D, e->u.ifexp.orelse);
     fputc(')', o);
     return;
-  case EX_TUPLE: case EX_LIST:
-    fputs(e->kind == EX_TUPLE ? "(tuple" : "(list", o);
+  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET:
+    fputs(e->kind == EX_TUPLE ? "(tuple" : e->kind == EX_LIST ? "(list" : e->kind == EX_DICT ? "(dict"
+          : "(set", o);
     dump_type(D, e);
     dump_list(D, e->u.tuple.elts, e->u.tuple.n);
     fputc(')', o);
@@ -131,6 +132,16 @@ static void dump_expr(dumper *D, const expr *e) {
     dump_expr(D, e->u.sub.obj);
     fputc(' ', o);
     dump_expr(D, e->u.sub.index);
+    fputc(')', o);
+    return;
+  case EX_NAME:
+    fprintf(o, "(name %s", e->u.global->name);
+    dump_type(D, e);
+    fputc(')', o);
+    return;
+  case EX_CONST:
+    fprintf(o, "(const %s", e->u.literal);
+    dump_type(D, e);
     fputc(')', o);
     return;
   case EX_ATTR:

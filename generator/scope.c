@@ -1,6 +1,7 @@
 /* scope.c: phase 2, module-level names.
  *
- * Collects the module's top-level functions, its constants (NAME = constant
+ * Collects the module's functions (top-level defs and the methods of its
+ * classes), its constants (NAME = constant
  * expression, assigned once, with a statically known number type), the names
  * bound to the math module or to its members, and every other module-level
  * binding. Names inside functions are resolved by ir/ against this table:
@@ -19,8 +20,9 @@ static void add_name(arena *a, const char ***arr, int *n, const char *name) {
   *arr = na;
 }
 
-func *scope_find_func(module *m, const char *name) {
-  for (int i = m->nfuncs - 1; i >= 0; i--) if (!strcmp(m->funcs[i]->name, name)) return m->funcs[i];
+func *scope_find_func(module *m, const char *name) { /* a module-level def, by its global name */
+  for (int i = m->nfuncs - 1; i >= 0; i--)
+    if (!m->funcs[i]->method && !strcmp(m->funcs[i]->name, name)) return m->funcs[i];
   return NULL;
 }
 
@@ -160,7 +162,7 @@ static void scope_import_from(module *m, TSNode n) {
   }
 }
 
-static void scope_function(module *m, TSNode def, int firstlineno) {
+static func *scope_function(module *m, TSNode def, int firstlineno) {
   func *f = arena_alloc(m->a, sizeof *f);
   f->node = def;
   f->name = node_text(m->a, &m->p, child_by_field(def, "name"));
@@ -171,6 +173,29 @@ static void scope_function(module *m, TSNode def, int firstlineno) {
   if (m->nfuncs) memcpy(nf, m->funcs, sizeof(func *) * (size_t)m->nfuncs);
   nf[m->nfuncs++] = f;
   m->funcs = nf;
+  return f;
+}
+
+/* A def in the body of a class (not inside a function): a method, a
+ * classmethod or a staticmethod by its decorators, with CPython's qualname
+ * ("Class.name", "Outer.Inner.name"). */
+static bool scope_method(module *m, TSNode def, const char *qualname) {
+  TSNode up = ts_node_parent(def);
+  TSNode decorated = node_is(up, "decorated_definition") ? up : (TSNode){0};
+  if (!ts_node_is_null(decorated)) up = ts_node_parent(up);
+  if (!node_is(up, "block") || !node_is(ts_node_parent(up), "class_definition")) return false;
+  func *f = scope_function(m, def, ts_node_is_null(decorated) ? 0 : node_pos(decorated).line);
+  f->qualname = qualname;
+  f->method = 'm';
+  uint32_t c = ts_node_is_null(decorated) ? 0 : ts_node_named_child_count(decorated);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode d = ts_node_named_child(decorated, i);
+    if (!node_is(d, "decorator")) continue;
+    const char *name = node_text(m->a, &m->p, ts_node_named_child(d, 0));
+    if (!strcmp(name, "staticmethod")) f->method = 's';
+    if (!strcmp(name, "classmethod")) f->method = 'c';
+  }
+  return true;
 }
 
 static void scope_assignment(module *m, TSNode asg) {
@@ -242,13 +267,15 @@ static void scope_other_functions(module *m) {
       bool nested = *prefix[depth] != 0;
       bool top_def = def && !nested && (depth == 1 || (depth == 2 && node_is(ts_node_parent(n),
                                                                               "decorated_definition")));
-      if ((def && !top_def) || lam) {
+      bool method = def && nested && !strstr(prefix[depth], "<locals>") &&
+                    scope_method(m, n, arena_printf(m->a, "%s%s", prefix[depth], name));
+      if (((def && !top_def) || lam) && !method) {
         const char *reason = lam ? "a lambda (lambdas are not compiled yet)"
                              : !nested ? "defined inside a module-level if/for/try/with block "
                                "(not compiled yet: define it at the top level)"
                              : strstr(prefix[depth], "<locals>") ? "a nested function (functions "
                                "defined inside functions are not compiled yet)"
-                             : "a method (methods are not compiled yet)";
+                             : "defined in a class body's nested block (not compiled yet)";
         if (m->nothers == cap) {
           cap = cap ? 2 * cap : 16;
           other_func *o = arena_alloc(m->a, sizeof(other_func) * (size_t)cap);
@@ -271,6 +298,33 @@ static void scope_other_functions(module *m) {
     depth--;
   }
   ts_tree_cursor_delete(&c);
+}
+
+/* Source order (methods are found before the module-level defs). */
+static int by_position(const void *a, const void *b) {
+  const func *x = *(func *const *)a, *y = *(func *const *)b;
+  return x->pos.line != y->pos.line ? (x->pos.line > y->pos.line) - (x->pos.line < y->pos.line)
+                                    : (x->pos.col > y->pos.col) - (x->pos.col < y->pos.col);
+}
+static void sort_by_position(func **fs, int n) {
+  if (n > 1) qsort(fs, (size_t)n, sizeof *fs, by_position);
+}
+
+/* Each function's C stem: its name, a method's qualname with "__" for each
+ * '.'; one that another function's stem already took gets "_<index>". */
+static void name_in_c(module *m) {
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    strbuf b = {0};
+    for (const char *p = f->qualname; *p; p++) sb_puts(&b, *p == '.' ? "__" : (char[]){*p, 0});
+    f->cname = arena_strdup(m->a, b.data);
+    sb_free(&b);
+    for (int j = 0; j < i; j++)
+      if (!strcmp(m->funcs[j]->cname, f->cname)) {
+        f->cname = arena_printf(m->a, "%s_%d", f->cname, i);
+        break;
+      }
+  }
 }
 
 bool scope_module(module *m) {
@@ -302,10 +356,12 @@ bool scope_module(module *m) {
   for (int i = 0; i < m->nconsts; i++)
     for (int j = 0; j < m->nother_globals; j++)
       if (!strcmp(m->consts[i].name, m->other_globals[j])) m->consts[i].ty = &ty_conflict;
+  sort_by_position(m->funcs, m->nfuncs);
+  name_in_c(m);
   /* Two defs of one name: only the last one is reachable by name. */
   for (int i = 0; i < m->nfuncs; i++)
     for (int j = i + 1; j < m->nfuncs; j++)
-      if (!strcmp(m->funcs[i]->name, m->funcs[j]->name))
+      if (!strcmp(m->funcs[i]->qualname, m->funcs[j]->qualname))
         m->funcs[i]->not_compiled = "redefined later in the module";
   return true;
 }

@@ -471,7 +471,8 @@ bool ty_holds_object(const type *t) {
 
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
                                       "<<", ">>", "&", "|", "^"};
-const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!=", "is", "is not"};
+const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!=", "is", "is not", "in",
+                                      "not in", "is", "is not"};
 
 /* ---- paths ------------------------------------------------------------------ */
 char *read_text_file(const char *path) {

@@ -223,35 +223,64 @@ static const char *emit_len_sum(em *E, expr *e) {
   return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, TY(a)), acc);
 }
 
+/* A callee's text for a comment: a dotted name, else "<callee>" (never a comment end). */
+static const char *dotted_or_blank(const char *s) {
+  for (const char *p = s; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.') return "<callee>";
+  return s;
+}
+
+/* The kwnames tuple of a call with keyword arguments (made once per site),
+ * or "NULL". */
+static const char *keyword_names(em *E, expr *e) {
+  if (!e->u.call.nkw) return "NULL";
+  strbuf names = {0};
+  for (int i = 0; i < e->u.call.nkw; i++)
+    sb_printf(&names, "%s%s", i ? ", " : "", c_string(E->m, e->u.call.kwnames[i]));
+  const char *var = arena_printf(E->m->a, "kw%d", ++E->tmp);
+  line(E, "static PyObject *%s; /* keyword names, made once */", var);
+  line(E, "if (!dynac_kwnames(&%s, %d, (const char *const[]){%s})) return dynac_traceback_here(%s);",
+       var, e->u.call.nkw, names.data, where(E));
+  sb_free(&names);
+  return var;
+}
+
+/* The arguments of a call through the C API as an array of objects, in
+ * order (boxed where typed): returns the array's initialiser. */
+static char *object_args(em *E, expr *e) {
+  const char *argv[64];
+  for (int i = 0; i < e->u.call.n && i < 64; i++)
+    argv[i] = as_obj(E, emit_arg(E, e, i), TY(e->u.call.args[i]));
+  strbuf args = {0};
+  for (int i = 0; i < e->u.call.n && i < 64; i++) sb_printf(&args, "%s%s", i ? ", " : "", argv[i]);
+  char *r = arena_strdup(E->m->a, args.data ? args.data : "NULL");
+  sb_free(&args);
+  return r;
+}
+
 /* f(args) of an object f (CALLEE_VALUE), or o.name(args) of an object o:
  * PyObject_Vectorcall / PyObject_VectorcallMethod, the arguments as
- * objects; an object result (new reference). Python code runs: an effect. */
+ * objects (keywords by name); an object result (new reference). Python
+ * code runs: an effect. */
 static const char *emit_object_call(em *E, expr *e) {
-  const char *argv[64];
-  for (int i = 0; i < e->u.call.n; i++)
-    argv[i] = as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i]));
-  strbuf args = {0};
-  for (int i = 0; i < e->u.call.n; i++) sb_printf(&args, "%s%s", i ? ", " : "", argv[i]);
+  const char *args = object_args(E, e);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "{");
   E->indent++;
-  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data);
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args);
+  const char *kw = keyword_names(E, e);
   line(E, "dynac__effects = 1; /* Python code runs */");
   note_effect(E);
+  int npos = e->u.call.n - e->u.call.nkw;
   if (e->u.call.kind == CALLEE_VALUE)
-    line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL); /* %s(...) */", o,
-         e->u.call.n - 1, e->u.call.name);
-  else {
-    line(E, "static PyObject *name; /* interned once */");
-    line(E, "if (!name && !(name = PyUnicode_InternFromString(%s))) return dynac_traceback_here(%s);",
-         c_string(E->m, e->u.call.name), where(E));
-    line(E, "%s = PyObject_VectorcallMethod(name, argv, %d, NULL); /* .%s(...) */", o, e->u.call.n,
-         e->u.call.name);
-  }
+    line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
+         dotted_or_blank(e->u.call.name));
+  else
+    line(E, "%s = PyObject_VectorcallMethod(%s, argv, %d, %s); /* .%s(...) */", o,
+         interned_name(E, e->u.call.name), npos, kw, e->u.call.name);
   line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
   E->indent--;
   line(E, "}");
-  sb_free(&args);
   return o;
 }
 
@@ -367,7 +396,29 @@ static const char *boxed_call_action(em *E, const expr *call) {
   return action;
 }
 
+/* A builtin or math function called with an object argument or keyword
+ * arguments: the function object (its guard slot holds it) through
+ * PyObject_Vectorcall, so its result and exceptions are CPython's; an
+ * object result (new reference). */
+static const char *emit_function_call(em *E, expr *e) {
+  const char *args = object_args(E, e);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n ? e->u.call.n : 1, args);
+  const char *kw = keyword_names(E, e);
+  line(E, "dynac__effects = 1; /* __float__, __index__, a key function, ... may run */");
+  note_effect(E);
+  line(E, "%s = PyObject_Vectorcall(%s.obj, argv, %d, %s); /* %s() */", o,
+       slot_ref(E, e->u.call.callee_slot), e->u.call.n - e->u.call.nkw, kw, e->u.call.name);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  E->indent--;
+  line(E, "}");
+  return o;
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
+  if (function_via_api(E->in, e)) return emit_function_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
   if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);

@@ -230,6 +230,17 @@ const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const cha
                               const type *rt);
 const char *emit_expr(em *E, expr *e);
 
+/* objects.c */
+const char *interned_name(em *E, const char *name);
+const char *emit_constant(em *E, const char *literal);
+const char *emit_global_name(em *E, const char *name);
+const char *emit_mapping_display(em *E, expr *e);
+const char *emit_object_attr(em *E, const char *obj, const char *name);
+void emit_object_store(em *E, expr *sub, const char *v, const type *vt);
+void emit_object_augassign(em *E, stmt *s);
+const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, const char *r,
+                                const type *rt);
+
 /* calls.c */
 const char *emit_call(em *E, expr *e);
 

@@ -60,8 +60,30 @@ const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const cha
                       as_int(E, r, rt), l);
 }
 
+/* x in c / x not in c (PySequence_Contains), x is y / x is not y of objects. */
+static const char *emit_membership(em *E, expr *e) {
+  cmpop op = e->u.cmp.ops[0];
+  expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
+  int depth = E->nvstack;
+  const char *lv = emit_expr(E, l);
+  push_pending(E, l, lv);
+  const char *a = keep(E, as_obj(E, lv, TY(l)), &ty_obj);
+  const char *b = as_obj(E, emit_expr(E, r), TY(r));
+  E->nvstack = depth;
+  if (op == CMP_ID || op == CMP_NOT_ID)
+    return arena_printf(E->m->a, "(%s %s %s)", a, op == CMP_ID ? "==" : "!=", b);
+  const char *res = tmpvar(E, &ty_bool);
+  const char *k = arena_printf(E->m->a, "t%d", ++E->tmp);
+  line(E, "int %s = dynac_obj_contains(%s, %s, &dynac__effects); /* %s */", k, b, a, cmpop_spelling[op]);
+  note_effect(E);
+  line(E, "if (%s < 0) return dynac_traceback_here(%s);", k, where(E));
+  line(E, "%s = %s%s;", res, op == CMP_NOT_IN ? "!" : "", k);
+  return res;
+}
+
 /* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
 static const char *emit_compare(em *E, expr *e) {
+  if (e->u.cmp.ops[0] >= CMP_IN) return emit_membership(E, e);
   if (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT) { /* x is [not] None */
     expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
     const char *v = emit_expr(E, x); /* evaluated as in CPython, even when the type decides */
@@ -161,7 +183,23 @@ static const char *emit_ifexp(em *E, expr *e) {
   return res;
 }
 
+/* A tuple display holding objects: a tuple object (a new reference), its
+ * elements boxed in order, as BUILD_TUPLE makes it. */
+static const char *emit_tuple_object(em *E, expr *e) {
+  const char *res = tmpvar(E, &ty_obj);
+  line(E, "%s = PyTuple_New(%d);", res, e->u.tuple.n);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", res, where(E));
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    expr *x = e->u.tuple.elts[i];
+    const char *o = as_obj(E, x->kind == EX_NONE ? "Py_None" : emit_expr(E, x),
+                           x->kind == EX_NONE ? &ty_obj : TY(x));
+    line(E, "PyTuple_SET_ITEM(%s, %d, Py_NewRef(%s));", res, i, o);
+  }
+  return res;
+}
+
 static const char *emit_tuple(em *E, expr *e) {
+  if (TY(e)->kind == TY_OBJ) return emit_tuple_object(E, e);
   const char *res = tmpvar(E, TY(e));
   int depth = E->nvstack;
   for (int i = 0; i < e->u.tuple.n; i++) {
@@ -185,6 +223,7 @@ static const char *emit_attr(em *E, expr *e) {
   const type *ot = TY(e->u.sub.obj);
   const char *v = emit_expr(E, e->u.sub.obj);
   const char *attr = e->u.sub.attr;
+  if (ot->kind == TY_OBJ) return emit_object_attr(E, v, attr);
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
   const char *len = view_field(E, v, "len"), *len1 = view_field(E, v, "len1");
   if (!strcmp(attr, "size"))
@@ -201,6 +240,9 @@ const char *emit_expr(em *E, expr *e) {
   case EX_LIST: return emit_list_display(E, e);
   case EX_LISTCOMP: return emit_list_comprehension(E, e);
   case EX_SLICE: return emit_slice(E, e);
+  case EX_CONST: return emit_constant(E, e->u.literal);
+  case EX_DICT: case EX_SET: return emit_mapping_display(E, e);
+  case EX_NAME: return emit_global_name(E, e->u.global->name);
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";
@@ -236,6 +278,10 @@ const char *emit_expr(em *E, expr *e) {
     if (TY(e)->kind == TY_LIST) {
       E->nvstack = depth;
       return emit_list_binop(E, e, l, r);
+    }
+    if (TY(e)->kind == TY_OBJ && e->u.bin.inplace) { /* x op= v: __iadd__, ... */
+      E->nvstack = depth;
+      return emit_inplace_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));
     }
     E->finite_later = tested_later;
     E->returned_op = e == E->returned && TY(e) == E->in->ret; /* no conversion after it */

@@ -131,7 +131,7 @@ void fail_if(em *E, const char *code, const char *why, const char *cond, const c
 
 /* The arguments every slow path takes: where to add the traceback entry. */
 const char *where(em *E) {
-  return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->qualname),
+  return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), /* co_name */
                       E->cur_line);
 }
 

@@ -165,6 +165,7 @@ static const char *guard_text(module *m, slot *s) {
     return arena_printf(m->a, "global %s is the function defined at %s:%d", s->name,
                         basename_of(m->path), s->fn->firstlineno);
   case SLOT_BUILTIN: return arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name);
+  case SLOT_NAME: return NULL; /* read at each use: no guard */
   case SLOT_MATH_MODULE: return arena_printf(m->a, "global %s is the math module", s->name);
   case SLOT_OPAQUE:
     return arena_printf(m->a, "global %s is callable and not disallow_in_graph", s->name);
@@ -205,7 +206,8 @@ int emit_guard_list(module *m, inst *in, const char ***out) {
     else if (t->kind == TY_NONE) g[n++] = arena_printf(m->a, "%s is None", p);
     else g[n++] = arena_printf(m->a, "type(%s) is %s", p, ty_python_name(m->a, t));
   }
-  for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) g[n++] = guard_text(m, m->slots[k]);
+  for (int k = 0; k < m->nslots; k++)
+    if (in->slots_used[k] && guard_text(m, m->slots[k])) g[n++] = guard_text(m, m->slots[k]);
   g[n++] = "source sha256 matches the module's source (checked when attached)";
   *out = g;
   return n;
@@ -270,7 +272,7 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
   if (any) {
     sb_puts(&checks, "DYNAC_GUARD_GLOBALS(&dynac__G)\n");
     for (int k = 0; k < m->nslots; k++)
-      if (in->slots_used[k])
+      if (in->slots_used[k] && guard_text(m, m->slots[k]))
         sb_printf(&checks, "DYNAC_GUARD_SLOT(&dynac__G, %d, %s)\n", k,
                   c_string(m, guard_text(m, m->slots[k])));
   }

@@ -232,9 +232,39 @@ void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *
  * the length is read at every step, as CPython's iterators do (a list the
  * body appends to is iterated to its new end). */
 
+/* for target in obj of an object: PyObject_GetIter, then PyIter_Next per
+ * item, as GET_ITER and FOR_ITER do. A continuation takes the iterator
+ * itself (the interpreter's loop state); taking an item cannot deoptimise. */
+static void emit_for_object(em *E, stmt *s, int label) {
+  const char *obj = emit_expr(E, s->u.for_.iters[0]);
+  const char *it = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_obj_iter(%s, &dynac__effects);", it, obj);
+  note_effect(E);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", it, where(E));
+  E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
+  line(E, "for (;;) {");
+  E->indent++;
+  loop_tick(E);
+  if (E->conts)
+    E->cloops[E->ncloops++] = (cont_loop){.s = s, .kind = 'g', .label = label, .objs = {it}};
+  const char *x = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_obj_next(%s, &dynac__effects);", x, it);
+  line(E, "if (!%s) {", x);
+  line(E, "  if (PyErr_Occurred()) return dynac_traceback_here(%s);", where(E));
+  line(E, "  break; /* exhausted */");
+  line(E, "}");
+  bool *before = bound_save(E);
+  assign_target(E, s->u.for_.tgt, x, &ty_obj);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+}
+
 void emit_for_iter(em *E, stmt *s) {
   int label = ++E->label;
   int n = s->u.for_.niters;
+  if (TY(s->u.for_.iters[0])->kind == TY_OBJ) {
+    emit_for_object(E, s, label);
+    return;
+  }
   const char *objs[8];
   for (int i = 0; i < n; i++) {
     const type *t = TY(s->u.for_.iters[i]);

@@ -5,6 +5,14 @@
 
 #include <cjson/cJSON.h>
 
+/* An entry's flags (runtime/descriptors.h): whether it takes objects, and
+ * whether its kernel (or one it calls) calls Python functions. */
+static const char *entry_flags(const inst *in) {
+  bool generic = takes_objects(in), calls = in->generic || in->opaque_calls; /* callees' too */
+  return generic && calls ? ", .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON"
+         : generic ? ", .flags = DYNAC_ENTRY_GENERIC" : calls ? ", .flags = DYNAC_ENTRY_CALLS_PYTHON" : "";
+}
+
 static const char *slot_kind_c(slot *s) {
   switch (s->kind) {
   case SLOT_GLOBAL_SCALAR:
@@ -19,6 +27,7 @@ static const char *slot_kind_c(slot *s) {
            ? "DYNAC_SLOT_DEFAULT_FLOAT" : s->ty->kind == TY_NONE ? "DYNAC_SLOT_DEFAULT_NONE"
            : "DYNAC_SLOT_DEFAULT_BOOL";
   case SLOT_OPAQUE: return "DYNAC_SLOT_OPAQUE";
+  case SLOT_NAME: return "DYNAC_SLOT_NAME";
   case SLOT_CONST_RESULT:
     return s->ty->kind == TY_INT ? "DYNAC_SLOT_CONST_INT" : s->ty->kind == TY_FLOAT
            ? "DYNAC_SLOT_CONST_FLOAT" : "DYNAC_SLOT_CONST_BOOL";
@@ -34,7 +43,7 @@ static cJSON *region_json(module *m, func *f, const region *r, int ri) {
   int last[2] = {r->s_last->pos.line, r->s_last->pos.col - 1};
   cJSON_AddItemToObject(o, "first", cJSON_CreateIntArray(first, 2));
   cJSON_AddItemToObject(o, "last", cJSON_CreateIntArray(last, 2));
-  cJSON_AddStringToObject(o, "fn", arena_printf(m->a, "__region_%s_%d", f->name, ri));
+  cJSON_AddStringToObject(o, "fn", arena_printf(m->a, "__region_%s_%d", f->cname, ri));
   cJSON *in = cJSON_AddArrayToObject(o, "in"), *out = cJSON_AddArrayToObject(o, "out");
   for (int k = 0; k < r->nin; k++) cJSON_AddItemToArray(in, cJSON_CreateString(f->locals[r->in[k]]));
   for (int k = 0; k < r->nout; k++) cJSON_AddItemToArray(out, cJSON_CreateString(f->locals[r->out[k]]));
@@ -50,9 +59,22 @@ static void mark_reachable(module *m) {
   for (inst *in = m->insts; in; in = in->next_all) { in->reachable = false; n++; }
   inst **work = arena_alloc(m->a, sizeof(inst *) * (size_t)(n + 1));
   int nw = 0;
-  for (int i = 0; i < m->nfuncs; i++)
-    for (inst *in = m->funcs[i]->insts; in; in = in->next_root)
-      if (in->ok && !in->reachable) { in->reachable = true; work[nw++] = in; }
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    for (inst *in = f->insts; in; in = in->next_root) {
+      if (!in->ok) continue;
+      if (!f->partial) {
+        if (!in->reachable) { in->reachable = true; work[nw++] = in; }
+        continue;
+      }
+      for (int r = 0; r < f->nregions; r++) { /* only its region kernels call kernels */
+        inst *cal[256];
+        int nc = infer_region_callees(in, f->regions[r].s_first, f->regions[r].s_last, cal, 256);
+        for (int k = 0; k < nc; k++)
+          if (cal[k]->ok && !cal[k]->reachable && nw < n) { cal[k]->reachable = true; work[nw++] = cal[k]; }
+      }
+    }
+  }
   while (nw) {
     inst *in = work[--nw];
     for (int k = 0; k < in->ncallees; k++) {
@@ -149,7 +171,7 @@ static bool write_function(module *m, module_parts *P, int i, strbuf *funcs) {
     sb_printf(&ents, "    {.signature = %s,\n     .guard = dynac_guard_%s, .glue = dynac_glue_%s,\n"
               "     .nguards = %d, .guards = dynac__guards_%s%s},\n",
               c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname,
-              takes_objects(in) ? ", .flags = DYNAC_ENTRY_GENERIC" : "");
+              entry_flags(in));
     ne++;
   }
   bool has_kernel = f->partial ? f->nregions > 0 : false;
@@ -157,11 +179,11 @@ static bool write_function(module *m, module_parts *P, int i, strbuf *funcs) {
     if (in->fn == f && in->ok && !f->partial) has_kernel = true;
   if (!has_kernel) { sb_free(&ents); return false; }
   if (ne) sb_printf(&P->tables, "static const dynac_entry_desc dynac__entries_%s[] = {\n%s};\n",
-                    f->name, ents.data);
+                    f->cname, ents.data);
   sb_printf(funcs, "    {.qualname = %s, .firstlineno = %d, .argcount = %d,\n     .nentries = %d, "
             ".entries = %s,\n     .direct_calls = &dynac__direct_calls[%d], "
             ".region_calls = &dynac__region_calls[%d]%s},\n", c_string(m, f->qualname),
-            f->firstlineno, f->nparams, ne, ne ? arena_printf(m->a, "dynac__entries_%s", f->name) : "NULL",
+            f->firstlineno, f->nparams, ne, ne ? arena_printf(m->a, "dynac__entries_%s", f->cname) : "NULL",
             i, i, f->is_root ? (f->eager_backend ? ", .flags = DYNAC_FUNC_ROOT | DYNAC_FUNC_EAGER"
                                                  : ", .flags = DYNAC_FUNC_ROOT") : "");
   sb_free(&ents);

@@ -186,7 +186,7 @@ static void emit_region_entry_spec(module *m, func *f, inst *in, region *r, int 
  * (run the region's statements in the interpreter), (1, value) (the function
  * returned), or (0, None, live-outs...) with Ellipsis for a name left unbound. */
 void emit_region_wrapper(module *m, func *f, region *r, int ri, strbuf *out, strbuf *methods) {
-  const char *wname = arena_printf(m->a, "dynac_region_%s_%d", f->name, ri);
+  const char *wname = arena_printf(m->a, "dynac_region_%s_%d", f->cname, ri);
   sb_printf(out, "/* %s:%d-%d: entry of region %d of %s (called by its resume function) */\n",
             basename_of(m->path), r->s_first->pos.line, r->s_last->end.line, ri, f->qualname);
   sb_printf(out, "static PyObject *%s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)\n{\n", wname);

@@ -30,6 +30,10 @@ const char *return_none(inst *in) {
 }
 
 void assign_target(em *E, target *t, const char *v, const type *vt) {
+  if (t->sub && TY(t->sub->u.sub.obj)->kind == TY_OBJ) { /* obj.name = v, obj[key] = v */
+    emit_object_store(E, t->sub, v, vt);
+    return;
+  }
   if (t->sub) { /* obj[index] = v: after the value, obj then index are evaluated */
     const type *ot = TY(t->sub->u.sub.obj);
     const char *obj = keep(E, emit_expr(E, t->sub->u.sub.obj), ot);
@@ -117,6 +121,10 @@ static void emit_assign(em *E, stmt *s) {
 
 /* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */
 static void emit_augassign(em *E, stmt *s) {
+  if (s->u.aug.sub && TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ) {
+    emit_object_augassign(E, s);
+    return;
+  }
   if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
     expr *sub = s->u.aug.sub;
     const type *ot = TY(sub->u.sub.obj);
@@ -140,11 +148,16 @@ static void emit_augassign(em *E, stmt *s) {
     unbound_check(E, loc);
   const char *r = emit_expr(E, s->u.aug.value);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
+  if (lt->kind == TY_OBJ) { /* PyNumber_InPlaceAdd, ...: a list's += extends it */
+    const char *v = emit_inplace_values(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
+    line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, loc), v);
+    return;
+  }
   E->assigned_op = true, E->assigned_local = loc;
   const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
                                     TY(s->u.aug.value), res);
   E->assigned_op = false;
-  line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt)); /* infer: not an object */
+  line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt));
 }
 
 /* return [v]: the value in the caller's type, after numpy's exit check. */

@@ -66,7 +66,7 @@ static bool generic_operand(const type *t) {
 }
 
 /* An operation through the C API: Python code may run (an effect). */
-static const type *generic_op(ctx *c) {
+const type *generic_op(ctx *c) {
   c->in->generic = true;
   c->in->effectful = true;
   return &ty_obj;
@@ -105,6 +105,7 @@ static const type *type_list_display(ctx *c, expr *e) {
   for (int i = 0; i < e->u.tuple.n; i++) {
     const type *t = type_expr(c, e->u.tuple.elts[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
+    if (t->kind == TY_LIST && c->in->nested_as_objects) t = &ty_obj; /* held as an object */
     if (!list_elem_ok(t)) {
       type_fail(c, e->u.tuple.elts[i]->pos, arena_printf(c->m->a, "a list display holding a %s",
            ty_python_name(c->m->a, t)));
@@ -268,6 +269,7 @@ static const type *type_api_call(ctx *c, expr *e, const type **at) {
 static const type *type_first_append(ctx *c, expr *e, const type **at) {
   const char *name = e->u.call.name;
   const type *vt = at[e->u.call.n - 1];
+  if (vt->kind == TY_LIST && c->in->nested_as_objects) vt = &ty_obj; /* held as an object */
   expr *recv = e->u.call.args[0];
   if (!ops_call_is(e, OPI_APPEND) && !ops_call_is(e, OPI_INSERT)) {
     type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
@@ -290,6 +292,10 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
   if (method_via_api(c->in, e)) return type_api_call(c, e, at); /* its index may be any object */
+  if (!e->u.call.op) { /* a method no row of the operation table names: objects only */
+    type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of a %s", name, ty_python_name(c->m->a, lt)));
+    return &ty_conflict;
+  }
   if (lt->kind == TY_LIST && lt->elts[0]->kind == TY_UNKNOWN) return type_first_append(c, e, at);
   if (lt->kind != TY_LIST || !generic_operand(lt->elts[0])) {
     type_fail(c, e->pos, arena_printf(c->m->a, ".%s() on a %s", name, ty_python_name(c->m->a, lt)));
@@ -338,11 +344,15 @@ static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it
   return ty_elem(ot);
 }
 
-/* a.shape, a.ndim, a.size of an ndarray */
+/* a.shape, a.ndim, a.size of an ndarray; any attribute of an object
+ * (PyObject_GetAttr: a descriptor or __getattr__ may run Python code) */
 static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;
-  if (ot->kind != TY_BUF || ot->buf_kind != 'n') {
+  if (ot->kind == TY_OBJ) return generic_op(c);
+  bool nd_attr = !strcmp(e->u.sub.attr, "shape") || !strcmp(e->u.sub.attr, "ndim") ||
+                 !strcmp(e->u.sub.attr, "size");
+  if (ot->kind != TY_BUF || ot->buf_kind != 'n' || !nd_attr) {
     type_fail(c, e->pos, arena_printf(c->m->a, "attribute .%s of a %s", e->u.sub.attr,
                                  ty_python_name(c->m->a, ot)));
     return &ty_conflict;
@@ -461,6 +471,11 @@ static const type *type_call(ctx *c, expr *e) {
     if (at[i]->kind == TY_UNKNOWN) unknown = true;
   }
   if (e->u.call.callee_slot) c->in->slots_used[e->u.call.callee_slot->index] = true;
+  if (e->u.call.nkw && !unknown && !function_via_api(c->in, e) && e->u.call.kind != CALLEE_VALUE &&
+      !(e->u.call.kind == CALLEE_METHOD && method_via_api(c->in, e))) {
+    type_fail(c, e->pos, arena_printf(c->m->a, "keyword arguments to %s()", e->u.call.name));
+    return &ty_conflict;
+  }
   if (e->u.call.callee_slot && e->u.call.callee_slot->kind == SLOT_MATH_ATTR && e->u.call.callee_slot->module_slot >= 0)
     c->in->slots_used[e->u.call.callee_slot->module_slot] = true;
   const char *name = e->u.call.name;
@@ -488,6 +503,14 @@ static const type *type_call(ctx *c, expr *e) {
   const op_row *op = e->u.call.op;
   if (e->u.call.kind == CALLEE_BUILTIN && op && (op->id == OPI_LEN || op->id == OPI_SUM))
     return type_len_sum(c, e, at[0]);
+  if (function_via_api(c->in, e)) { /* abs(obj), math.sqrt(obj), ...: the function itself */
+    for (int i = 0; i < n; i++)
+      if (!passable(at[i])) {
+        type_fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
+        return &ty_conflict;
+      }
+    return generic_op(c);
+  }
   for (int i = 0; i < n; i++)
     if (!ty_is_scalar(at[i]) || (at[i]->kind == TY_NP && e->u.call.kind == CALLEE_BUILTIN &&
                                  op && !np_builtin_ok(op, at[i]))) {
@@ -574,7 +597,29 @@ static const type *type_is_none(ctx *c, expr *e) {
   return &ty_bool;
 }
 
+/* x in c (PySequence_Contains: __contains__, __iter__ or __eq__ may run), or
+ * x is y of two objects (their identity); never chained (ir/expr.c). */
+static const type *type_membership(ctx *c, expr *e) {
+  const type *a = type_expr(c, e->u.cmp.operands[0], false);
+  const type *b = type_expr(c, e->u.cmp.operands[1], false);
+  if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) return &ty_unknown;
+  bool in = e->u.cmp.ops[0] == CMP_IN || e->u.cmp.ops[0] == CMP_NOT_IN;
+  bool ok = in ? passable(a) && passable(b)
+               : (a->kind == TY_OBJ || a->kind == TY_LIST || a->kind == TY_NONE) &&
+                 (b->kind == TY_OBJ || b->kind == TY_LIST || b->kind == TY_NONE);
+  if (!ok) {
+    type_fail(c, e->pos, arena_printf(c->m->a, "'%s' of a %s and a %s (%s)", cmpop_spelling[e->u.cmp.ops[0]],
+         ty_python_name(c->m->a, a), ty_python_name(c->m->a, b),
+         in ? "not values the C API takes" : "the identity of a number is CPython's own business"));
+    return &ty_conflict;
+  }
+  if (in) generic_op(c);
+  else c->in->generic = true;
+  return &ty_bool;
+}
+
 static const type *type_compare(ctx *c, expr *e, bool truth) {
+  if (e->u.cmp.ops[0] >= CMP_IN) return type_membership(c, e);
   for (int i = 0; i + 1 < e->u.cmp.n; i++)
     if (e->u.cmp.ops[i] == CMP_IS || e->u.cmp.ops[i] == CMP_IS_NOT) return type_is_none(c, e);
   const type *res = NULL;
@@ -669,12 +714,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   case EX_BINOP: {
     const type *l = type_expr(c, e->u.bin.l, false), *r = type_expr(c, e->u.bin.r, false);
-    if (e->u.bin.inplace && (l->kind == TY_OBJ || r->kind == TY_OBJ)) {
-      type_fail(c, e->pos, "augmented assignment with an object"); /* __iadd__ is not __add__ */
-      t = &ty_conflict;
-      break;
-    }
-    t = binop_type(c, e, e->u.bin.op, l, r);
+    t = binop_type(c, e, e->u.bin.op, l, r); /* x op= v of an object: __iadd__, ... (emit) */
     break;
   }
   case EX_UNARY: {
@@ -726,16 +766,25 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_TUPLE: {
     const type *el[64];
     if (e->u.tuple.n > 64) { type_fail(c, e->pos, "tuple too long"); t = &ty_conflict; break; }
-    bool unknown = false;
+    bool unknown = false, objects = false;
     for (int i = 0; i < e->u.tuple.n; i++) {
       el[i] = type_expr(c, e->u.tuple.elts[i], false);
       if (el[i]->kind == TY_UNKNOWN) unknown = true;
-      if (el[i]->kind == TY_CONFLICT || el[i]->kind == TY_NONE) {
+      if (ty_holds_object(el[i]) || el[i]->kind == TY_NONE) objects = true;
+      if (el[i]->kind == TY_CONFLICT) {
         type_fail(c, e->pos, "tuple element of an unsupported type");
         unknown = true;
       }
     }
-    t = unknown ? &ty_unknown : ty_tuple(c->m->a, e->u.tuple.n, el);
+    if (unknown) { t = &ty_unknown; break; }
+    if (objects && e != c->unpacked) { /* a tuple object (PyTuple_New), its elements boxed */
+      c->in->generic = true;
+      t = &ty_obj;
+      break;
+    }
+    for (int i = 0; i < e->u.tuple.n; i++)
+      if (el[i]->kind == TY_NONE) type_fail(c, e->pos, "tuple element of an unsupported type");
+    t = ty_tuple(c->m->a, e->u.tuple.n, el);
     break;
   }
   case EX_CALL: t = type_call(c, e); break;
@@ -744,6 +793,26 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_LIST: t = type_list_display(c, e); break;
   case EX_LISTCOMP: t = type_list_comprehension(c, e); break;
   case EX_SLICE: t = type_slice(c, e); break;
+  case EX_CONST: t = &ty_obj; break; /* made once, before the kernel runs it: no effect */
+  case EX_DICT: case EX_SET: { /* a new dict or set: __hash__ and __eq__ of its keys may run */
+    bool unknown = false, bad = false;
+    for (int i = 0; i < e->u.tuple.n; i++) {
+      const type *x = type_expr(c, e->u.tuple.elts[i], false);
+      if (x->kind == TY_UNKNOWN) unknown = true;
+      else if (!passable(x)) {
+        type_fail(c, e->pos, arena_printf(c->m->a, "a %s display holding a %s", e->kind == EX_DICT ?
+             "dict" : "set", ty_python_name(c->m->a, x)));
+        bad = true;
+      }
+    }
+    t = bad ? &ty_conflict : unknown ? &ty_unknown : generic_op(c);
+    break;
+  }
+  case EX_NAME: /* a dict lookup (str keys run no Python code): no effect */
+    c->in->slots_used[e->u.global->index] = true;
+    c->in->generic = true;
+    t = &ty_obj;
+    break;
   }
   if (ty_is_container(t)) c->in->containers = true;
   if (t->kind == TY_OBJ && c->in->fn->partial) /* region kernels take and give numbers */
@@ -761,14 +830,40 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   return t;
 }
 
+/* obj.name = value (PyObject_SetAttr) or obj[key] = value
+ * (PyObject_SetItem) into an object: the value boxed. */
+static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
+  if (!passable(t)) {
+    type_fail(c, pos, arena_printf(c->m->a, "storing a %s into an object", ty_python_name(c->m->a, t)));
+    return;
+  }
+  if (tg->sub->kind == EX_SUBSCRIPT && !passable(TY(tg->sub->u.sub.index))) {
+    type_fail(c, pos, arena_printf(c->m->a, "an object's item with a %s key",
+         ty_python_name(c->m->a, TY(tg->sub->u.sub.index))));
+    return;
+  }
+  generic_op(c);
+}
+
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
+  if (tg->sub && tg->sub->kind == EX_ATTR) { /* obj.name = value */
+    const type *ot = type_expr(c, tg->sub->u.sub.obj, false);
+    if (ot->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
+    if (ot->kind != TY_OBJ) {
+      type_fail(c, pos, arena_printf(c->m->a, "attribute store into a %s", ty_python_name(c->m->a, ot)));
+      return;
+    }
+    bind_object_store(c, tg, t, pos);
+    return;
+  }
   if (tg->sub) { /* obj[index] = value: an element store */
     const type *et = type_expr(c, tg->sub, false);
     const type *ct = TY(tg->sub->u.sub.obj);
     if (et->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
     if (ct->kind == TY_TUPLE) { type_fail(c, pos, "tuples do not support item assignment"); return; }
-    if (ct->kind == TY_OBJ || TY(tg->sub->u.sub.index)->kind == TY_OBJ) {
-      type_fail(c, pos, "an element store into an object or with an object index");
+    if (ct->kind == TY_OBJ) { bind_object_store(c, tg, t, pos); return; }
+    if (TY(tg->sub->u.sub.index)->kind == TY_OBJ) {
+      type_fail(c, pos, "an element store with an object index");
       return;
     }
     c->in->effectful = true;

@@ -24,6 +24,7 @@ void type_fail(ctx *c, srcpos pos, const char *msg);
 const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r);
 bool storable(ctx *c, srcpos pos, const type *ct, const type *vt);
 bool is_np_int(const type *t);
+const type *generic_op(ctx *c);
 const type *type_expr(ctx *c, expr *e, bool truth);
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos);
 

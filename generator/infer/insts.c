@@ -42,22 +42,26 @@ static void type_inst(module *m, inst *in) {
   if (in->generic) { /* Python code may run: it must not free a list the kernel borrows */
     in->effectful = true;
     for (int i = 0; i < in->fn->nlocals; i++)
-      if (holds_nested_container(in->local_ty[i]))
+      if (holds_nested_container(in->local_ty[i])) {
+        in->nested_refused = true;
         type_fail(&c, in->fn->pos, arena_printf(m->a, "operations on objects (which may run Python "
              "code) in a function that holds the %s '%s' (its inner lists are borrowed)",
              ty_python_name(m->a, in->local_ty[i]), in->fn->locals[i]));
+      }
   }
   in->typing = false;
 }
 
 static const char *inst_cname(module *m, func *f, const type **args) {
   strbuf b = {0};
-  sb_printf(&b, "%s__", f->name);
+  sb_printf(&b, "%s__", f->cname);
   for (int i = 0; i < f->nparams; i++) sb_puts(&b, args[i]->code);
   char *r = arena_strdup(m->a, b.data);
   sb_free(&b);
   return r;
 }
+
+static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects);
 
 inst *get_inst(module *m, func *f, const type **args) {
   int count = 0;
@@ -69,7 +73,21 @@ inst *get_inst(module *m, func *f, const type **args) {
     if (same) return in;
   }
   if (count >= 16) return NULL;
+  inst *in = new_inst(m, f, args, false);
+  if (in->ok || !in->nested_refused) return in;
+  /* Generic operations and a list of lists it builds: typed again with the
+   * inner lists held as objects (references of their own), in its place. */
+  inst **p = &m->insts;
+  while (*p != in) p = &(*p)->next_all;
+  *p = in->next_all;
+  return new_inst(m, f, args, true);
+}
+
+/* A new instance of f for args, listed in m->insts (so that recursive calls
+ * find it while it is typed), then typed. */
+static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects) {
   inst *in = arena_alloc(m->a, sizeof *in);
+  in->nested_as_objects = nested_as_objects;
   in->fn = f;
   in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
   memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
@@ -120,6 +138,17 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
   }
 }
 
+int infer_region_callees(inst *in, stmt *first, stmt *last, inst **out, int cap) {
+  static const ir_parts parts = {collect_callees_sub, collect_callees_target, collect_callees_part_block, true};
+  int n = 0;
+  callees C = {in, out, &n, cap};
+  for (stmt *s = first; s; s = s->next) {
+    ir_each_part(s, &parts, &C);
+    if (s == last) break;
+  }
+  return n;
+}
+
 /* The final typing of a compiled instance, once every instance's verdict
  * is known: its side tables (in->types) as every later phase reads them.
  * Only the tables change; the verdict stands. */
@@ -145,6 +174,16 @@ bool method_via_api(const inst *in, const expr *e) {
   return ty_of(in, a[0])->kind == TY_OBJ ||
          (ty_of(in, a[0])->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
           !ops_call_is(e, OPI_APPEND));
+}
+
+bool function_via_api(const inst *in, const expr *e) {
+  if (e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return false;
+  if (!e->u.call.callee_slot) return false;
+  if (e->u.call.nkw) return true; /* round(x, ndigits=2), sorted(xs, key=f), print(x, end="") */
+  if (ops_call_is(e, OPI_LEN) || ops_call_is(e, OPI_SUM)) return false;
+  for (int i = 0; i < e->u.call.n; i++)
+    if (ty_of(in, e->u.call.args[i])->kind == TY_OBJ) return true;
+  return false;
 }
 
 /* A root specialisation that takes an object takes its int arguments as

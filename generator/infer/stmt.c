@@ -25,7 +25,7 @@ static void type_cond(ctx *c, expr *e) {
 
 /* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and
  * buffers; the target gets an element, (index, element) or a tuple of
- * elements. */
+ * elements. `for target in obj` of any other object: its iterator's items. */
 static void type_for_iter(ctx *c, stmt *s) {
   const type *el[8];
   bool unknown = false;
@@ -33,6 +33,10 @@ static void type_for_iter(ctx *c, stmt *s) {
   for (int i = 0; i < n; i++) {
     const type *t = type_expr(c, s->u.for_.iters[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
+    if (t->kind == TY_OBJ && n == 1 && s->u.for_.how == 'i') { /* PyObject_GetIter, PyIter_Next */
+      el[i] = generic_op(c);
+      continue;
+    }
     if ((t->kind != TY_LIST && t->kind != TY_BUF) || (t->kind == TY_BUF && t->ndim == 2)) {
       type_fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s%s",
            ty_python_name(c->m->a, t), t->kind == TY_BUF ? " (its items are rows)" : ""));
@@ -78,10 +82,21 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   }
   case ST_AUGASSIGN: {
-    if (s->u.aug.sub) { /* obj[index] op= value */
+    if (s->u.aug.sub) { /* obj[index] op= value, obj.name op= value */
       const type *l = type_expr(c, s->u.aug.sub, false);
       const type *r = type_expr(c, s->u.aug.value, false);
       if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
+      if (TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ) { /* get, in-place operator, set: the C API */
+        target tg = {.sub = s->u.aug.sub};
+        expr fake = {.pos = s->pos};
+        bind_target(c, &tg, binop_type(c, &fake, s->u.aug.op, l, r), s->pos);
+        break;
+      }
+      if (s->u.aug.sub->kind == EX_ATTR) {
+        type_fail(c, s->pos, arena_printf(c->m->a, "attribute store into a %s",
+             ty_python_name(c->m->a, TY(s->u.aug.sub->u.sub.obj))));
+        break;
+      }
       if (l->kind == TY_OBJ || r->kind == TY_OBJ || l->kind == TY_LIST) {
         type_fail(c, s->pos, l->kind == TY_LIST ? "augmented assignment to a list element (it changes "
              "the list in place)" : "augmented assignment with an object");
@@ -102,10 +117,6 @@ static void type_stmt(ctx *c, stmt *s) {
     if (l->kind == TY_LIST) { /* list.__iadd__ extends the list itself: every alias sees it */
       type_fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
                                    "list in place)", binop_spelling[s->u.aug.op]));
-      break;
-    }
-    if (l->kind == TY_OBJ || r->kind == TY_OBJ) { /* in-place operators are not compiled */
-      type_fail(c, s->pos, "augmented assignment with an object");
       break;
     }
     if (l->kind == TY_UNKNOWN) {

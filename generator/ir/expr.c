@@ -71,7 +71,15 @@ static bool is_builtin_call(lower *L, const char *name) {
   return ops_find(OPS_BUILTIN, name, -1) != NULL;
 }
 
-/* identifier: a local, a module constant, or a value from math. */
+/* A global or builtin of any other kind, read as LOAD_GLOBAL reads it. */
+static expr *lower_name(lower *L, TSNode n, const char *name) {
+  expr *e = new_expr(L, EX_NAME, n);
+  e->u.global = ir_slot(L->m, SLOT_NAME, name, NULL, NULL, NULL, -1);
+  return e;
+}
+
+/* identifier: a local, a module constant, a value from math, or any other
+ * global or builtin (an object). */
 static expr *lower_identifier(lower *L, TSNode n) {
   char *name = text(L, n);
   int loc = resolve_local(L, name);
@@ -92,15 +100,7 @@ static expr *lower_identifier(lower *L, TSNode n) {
     e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, name, attr, &ty_float, NULL, -1);
     return e;
   }
-  if (scope_find_func(L->m, name))
-    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "function '%s' used as a value", name));
-  else if (scope_is_global(L->m, name))
-    gb(L, n, "unsupported-expression",
-       arena_printf(L->m->a, "global '%s' is not a constant number", name));
-  else
-    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "name '%s' is not a local, a "
-       "numeric module constant or a math value", name));
-  return NULL;
+  return lower_name(L, n, name);
 }
 
 static const char *const binop_text[] = {"+", "-", "*", "/", "//", "%", "**",
@@ -152,7 +152,7 @@ static expr *lower_compare(lower *L, TSNode n) {
     if (ts_node_is_named(ch) && !node_is(ch, "comment")) {
       if (no) {
         int k = -1;
-        for (int j = 0; j <= CMP_IS_NOT; j++) if (!strcmp(optext, cmpop_spelling[j])) k = j;
+        for (int j = 0; j <= CMP_NOT_IN; j++) if (!strcmp(optext, cmpop_spelling[j])) k = j;
         if (k < 0) {
           gb(L, n, "unsupported-operator", arena_printf(L->m->a, "comparison '%s'", optext));
           return NULL;
@@ -171,13 +171,16 @@ static expr *lower_compare(lower *L, TSNode n) {
       if (strlen(optext) + strlen(tok) + 1 < sizeof optext) strcat(optext, tok);
     }
   }
-  for (int i = 0; i < nops; i++)
+  for (int i = 0; i < nops; i++) {
     if ((ops[i] == CMP_IS || ops[i] == CMP_IS_NOT) && operands[i]->kind != EX_NONE &&
-        operands[i + 1]->kind != EX_NONE) {
-      gb(L, n, "unsupported-operator", arena_printf(L->m->a, "'%s' with an operand other than None",
+        operands[i + 1]->kind != EX_NONE)
+      ops[i] = ops[i] == CMP_IS ? CMP_ID : CMP_NOT_ID; /* identity of two objects */
+    if (ops[i] >= CMP_IN && nops > 1) {
+      gb(L, n, "unsupported-operator", arena_printf(L->m->a, "a comparison chain with '%s'",
          cmpop_spelling[ops[i]]));
       return NULL;
     }
+  }
   expr *e = new_expr(L, EX_COMPARE, n);
   e->u.cmp.n = no;
   e->u.cmp.operands = arena_alloc(L->m->a, sizeof(expr *) * (size_t)no);
@@ -187,7 +190,28 @@ static expr *lower_compare(lower *L, TSNode n) {
   return e;
 }
 
-/* tuple / expression_list: (a, b, ...); list: [a, b, ...] (kind EX_LIST) */
+/* dictionary: { pair (key: value), ... } (a **mapping in it breaks the graph) */
+static expr *lower_dict(lower *L, TSNode n) {
+  uint32_t c = ts_node_named_child_count(n);
+  expr *e = new_expr(L, EX_DICT, n);
+  e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (2 * c + 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "comment")) continue;
+    if (!node_is(ch, "pair")) {
+      gb(L, ch, "unsupported-expression", "a ** mapping in a dict display");
+      return NULL;
+    }
+    expr *k = lower_expr(L, child_by_field(ch, "key"));
+    expr *v = k ? lower_expr(L, child_by_field(ch, "value")) : NULL;
+    if (!v) return NULL;
+    e->u.tuple.elts[e->u.tuple.n++] = k;
+    e->u.tuple.elts[e->u.tuple.n++] = v;
+  }
+  return e;
+}
+
+/* tuple / expression_list: (a, b, ...); list: [a, b, ...] (kind EX_LIST); set: {a, b, ...} */
 static expr *lower_elements(lower *L, TSNode n, exkind kind) {
   uint32_t c = ts_node_named_child_count(n);
   expr *e = new_expr(L, kind, n);
@@ -324,6 +348,11 @@ static expr *lower_opaque_call(lower *L, TSNode n, TSNode fnode, TSNode args, co
   }
   expr *e = lower_positional_call(L, n, fnode, args);
   if (!e) return NULL;
+  if (e->u.call.nkw) {
+    gb(L, n, "keyword-arguments", arena_printf(L->m->a, "allow_in_graph call %s() with keyword "
+       "arguments", fname));
+    return NULL;
+  }
   e->u.call.kind = CALLEE_OPAQUE;
   e->u.call.name = fname;
   e->u.call.ret = ret && ret->kind != TY_NONE ? ret : NULL;
@@ -345,31 +374,35 @@ static expr *lower_constant_result(lower *L, TSNode n, TSNode args, func *callee
   return e;
 }
 
-/* A call with positional arguments only (its callee kind is set by the
- * caller); keyword or starred arguments break the graph. */
+/* A call with positional and keyword arguments (its callee kind is set by
+ * the caller; infer.c takes keywords only in calls through the C API);
+ * starred arguments break the graph. */
 static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
   expr *e = new_expr(L, EX_CALL, n);
   uint32_t c = ts_node_named_child_count(args);
   e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *) * (c ? c : 1));
   for (uint32_t i = 0; i < c; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (node_is(a, "comment")) continue;
-    if (node_is(a, "keyword_argument") || node_is(a, "list_splat") ||
-        node_is(a, "dictionary_splat")) {
-      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with keyword or "
-         "starred arguments", text(L, fnode)));
+    if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) {
+      gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with starred arguments",
+         text(L, fnode)));
       return NULL;
     }
-    expr *x = lower_expr(L, a);
+    bool kw = node_is(a, "keyword_argument");
+    expr *x = lower_expr(L, kw ? child_by_field(a, "value") : a);
     if (!x) return NULL;
-    e->u.call.args[e->u.call.n++] = x;
+    if (kw) e->u.call.kwnames[e->u.call.nkw++] = text(L, child_by_field(a, "name"));
+    e->u.call.args[e->u.call.n++] = x; /* keywords come after the positional ones */
   }
   return e;
 }
 
-/* obj.append(v) / obj.pop([i]) / obj.insert(i, v): list methods, typed by
- * infer.c (a list, or an object whose method is called through the C API;
- * anything else is a type failure there). The receiver becomes args[0]. */
+/* obj.name(args): a list method (append, pop, insert: a row of the
+ * operation table) or any method of an object (called through the C API),
+ * typed by infer.c; anything else is a type failure there. The receiver
+ * becomes args[0]. */
 static expr *lower_method_call(lower *L, TSNode obj, expr *e, const char *attr) {
   expr *recv = lower_expr(L, obj);
   if (!recv) return NULL;
@@ -381,6 +414,22 @@ static expr *lower_method_call(lower *L, TSNode obj, expr *e, const char *attr) 
   e->u.call.kind = CALLEE_METHOD;
   e->u.call.name = attr;
   return e;
+}
+
+/* An attribute name as the compiler stores it: inside a class, __name (not
+ * __name__) becomes _Class__name (private name mangling; the class name
+ * without its leading underscores). */
+static const char *mangled(lower *L, const char *attr) {
+  size_t n = strlen(attr);
+  if (!L->f->method || n < 3 || strncmp(attr, "__", 2) || !strcmp(attr + n - 2, "__")) return attr;
+  const char *q = L->f->qualname, *last = strrchr(q, '.');
+  if (!last) return attr;
+  const char *cls = last; /* the component before the method's name */
+  while (cls > q && cls[-1] != '.') cls--;
+  size_t cl = (size_t)(last - cls);
+  while (cl && *cls == '_') cls++, cl--;
+  if (!cl) return attr;
+  return arena_printf(L->m->a, "_%.*s%s", (int)cl, cls, attr);
 }
 
 /* call: function argument_list */
@@ -465,7 +514,7 @@ static expr *lower_call(lower *L, TSNode n) {
   } else if (node_is(fnode, "attribute")) {
     TSNode obj = child_by_field(fnode, "object");
     char *oname = text(L, obj);
-    char *attr = text(L, child_by_field(fnode, "attribute"));
+    const char *attr = mangled(L, text(L, child_by_field(fnode, "attribute")));
     if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
         scope_is_math_module(L->m, oname) && ops_is_math_function(attr)) {
       slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
@@ -476,13 +525,12 @@ static expr *lower_call(lower *L, TSNode n) {
       return e;
     }
     const op_row *method = ops_find(OPS_METHOD, attr, e->u.call.n);
-    if (method) {
-      e->u.call.op = method;
-      return lower_method_call(L, obj, e, attr);
-    }
+    e->u.call.op = method; /* NULL: any method of an object, through the C API */
+    return lower_method_call(L, obj, e, attr);
   }
-  if (node_is(fnode, "identifier") && resolve_local(L, fname) >= 0) { /* key(x): a local's value */
-    e = lower_method_call(L, fnode, e, fname);
+  if (node_is(fnode, "identifier") || node_is(fnode, "attribute") || node_is(fnode, "call") ||
+      node_is(fnode, "subscript") || node_is(fnode, "parenthesized_expression")) {
+    e = lower_method_call(L, fnode, e, fname); /* key(x), Class(x), f(a)(b): the callee's value */
     if (e) e->u.call.kind = CALLEE_VALUE;
     return e;
   }
@@ -490,32 +538,50 @@ static expr *lower_call(lower *L, TSNode n) {
   return NULL;
 }
 
-/* attribute: object . attribute (math.NAME constants, and a local's
- * .shape, .ndim or .size, typed by infer.c) */
+/* Does this string node (or a part of a concatenation) interpolate (an f-string)? */
+static bool is_fstring(lower *L, TSNode n) {
+  if (node_is(n, "concatenated_string")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      if (is_fstring(L, ts_node_named_child(n, i))) return true;
+    return false;
+  }
+  for (const char *p = text(L, n); *p && *p != '"' && *p != '\''; p++)
+    if (*p == 'f' || *p == 'F') return true;
+  return false;
+}
+
+/* string | concatenated_string: a str or bytes constant, its value made by
+ * the runtime from the source text as the compiler would (dynac_literal). */
+static expr *lower_string(lower *L, TSNode n) {
+  if (is_fstring(L, n)) {
+    gb(L, n, "unsupported-expression", "f-string (formatted string literals are not compiled yet)");
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_CONST, n);
+  e->u.literal = text(L, n);
+  return e;
+}
+
+/* attribute: object . attribute (math.NAME constants; otherwise the
+ * attribute of a value: an ndarray's .shape, .ndim or .size, any attribute
+ * of an object, of a global module or class too, typed by infer.c) */
 static expr *lower_attribute(lower *L, TSNode n) {
   TSNode obj = child_by_field(n, "object");
   char *oname = text(L, obj);
-  char *attr = text(L, child_by_field(n, "attribute"));
-  if (node_is(obj, "identifier") && resolve_local(L, oname) >= 0 &&
-      (!strcmp(attr, "shape") || !strcmp(attr, "ndim") || !strcmp(attr, "size"))) {
-    expr *o = lower_expr(L, obj);
-    if (!o) return NULL;
-    expr *e = new_expr(L, EX_ATTR, n);
-    e->u.sub.obj = o;
-    e->u.sub.attr = attr;
+  const char *attr = mangled(L, text(L, child_by_field(n, "attribute")));
+  if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
+      scope_is_math_module(L->m, oname) && ops_is_math_const(attr)) {
+    slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
+    expr *e = new_expr(L, EX_GLOBAL, n);
+    e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, &ty_float, NULL, ms->index);
     return e;
   }
-  if (node_is(obj, "identifier") && resolve_local(L, oname) < 0 &&
-      scope_is_math_module(L->m, oname)) {
-    if (ops_is_math_const(attr)) {
-      slot *ms = ir_slot(L->m, SLOT_MATH_MODULE, oname, NULL, NULL, NULL, -1);
-      expr *e = new_expr(L, EX_GLOBAL, n);
-      e->u.global = ir_slot(L->m, SLOT_MATH_ATTR, oname, attr, &ty_float, NULL, ms->index);
-      return e;
-    }
-  }
-  gb(L, n, "attribute-access", arena_printf(L->m->a, "attribute '%s.%s'", oname, attr));
-  return NULL;
+  expr *o = lower_expr(L, obj);
+  if (!o) return NULL;
+  expr *e = new_expr(L, EX_ATTR, n);
+  e->u.sub.obj = o;
+  e->u.sub.attr = attr;
+  return e;
 }
 
 /* slice: start? : stop? (: step?)? as the index of obj[...]: the parts are
@@ -636,6 +702,8 @@ expr *lower_expr(lower *L, TSNode n) {
   }
   if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) return lower_elements(L, n, EX_TUPLE);
   if (!strcmp(t, "list")) return lower_elements(L, n, EX_LIST);
+  if (!strcmp(t, "set")) return lower_elements(L, n, EX_SET);
+  if (!strcmp(t, "dictionary")) return lower_dict(L, n);
   if (!strcmp(t, "list_comprehension")) return lower_list_comprehension(L, n);
   if (!strcmp(t, "call")) return lower_call(L, n);
   if (!strcmp(t, "attribute")) return lower_attribute(L, n);
@@ -648,10 +716,8 @@ expr *lower_expr(lower *L, TSNode n) {
     gb(L, n, "generator", arena_printf(L->m->a, "'%s' expression", t));
     return NULL;
   }
+  if (!strcmp(t, "string") || !strcmp(t, "concatenated_string")) return lower_string(L, n);
   static const char *const what[][2] = {
-      {"string", "string literal (str is not a kernel type)"},
-      {"concatenated_string", "string literal (str is not a kernel type)"},
-      {"dictionary", "dict display"}, {"set", "set display"},
       {"named_expression", "assignment expression (:=)"},
       {"list_splat", "starred expression"}};
   for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
@@ -671,7 +737,7 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
   case EX_COMPARE: many = e->u.cmp.operands; n = e->u.cmp.n; break;
   case EX_BOOLOP: parts[0] = e->u.boolop.l; parts[1] = e->u.boolop.r; break;
   case EX_IFEXP: parts[0] = e->u.ifexp.cond; parts[1] = e->u.ifexp.then; parts[2] = e->u.ifexp.orelse; break;
-  case EX_TUPLE: case EX_LIST: many = e->u.tuple.elts; n = e->u.tuple.n; break;
+  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET: many = e->u.tuple.elts; n = e->u.tuple.n; break;
   case EX_CALL: many = e->u.call.args; n = e->u.call.n; break;
   case EX_SUBSCRIPT: parts[0] = e->u.sub.obj; parts[1] = e->u.sub.index; break;
   case EX_ATTR: parts[0] = e->u.sub.obj; break;

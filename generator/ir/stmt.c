@@ -69,6 +69,10 @@ static target *lower_target(lower *L, TSNode n) {
     t->sub = lower_element(L, n);
     return t->sub ? t : NULL;
   }
+  if (node_is(n, "attribute")) { /* obj.name = ...: EX_ATTR (a module global's: a break) */
+    t->sub = lower_expr(L, n);
+    return t->sub ? t : NULL;
+  }
   if (node_is(n, "list_splat_pattern"))
     gb(L, n, "unsupported-statement", "starred assignment target");
   else
@@ -147,10 +151,10 @@ static stmt *lower_assignment(lower *L, TSNode n) {
   }
 }
 
-/* augmented_assignment: NAME op= right */
+/* augmented_assignment: NAME | obj[index] | obj.name op= right */
 static stmt *lower_augassign(lower *L, TSNode n) {
   TSNode left = child_by_field(n, "left");
-  if (!node_is(left, "identifier") && !node_is(left, "subscript")) {
+  if (!node_is(left, "identifier") && !node_is(left, "subscript") && !node_is(left, "attribute")) {
     gb(L, n, "unsupported-statement", "augmented assignment to a non-name target");
     return NULL;
   }
@@ -162,8 +166,8 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     return NULL;
   }
   binop opk = (binop)k;
-  if (node_is(left, "subscript")) { /* obj[index] op= value: an element read, then a store */
-    expr *sub = lower_element(L, left);
+  if (!node_is(left, "identifier")) { /* obj[index] / obj.name op= value: a read, then a store */
+    expr *sub = node_is(left, "subscript") ? lower_element(L, left) : lower_expr(L, left);
     expr *v = sub ? lower_expr(L, child_by_field(n, "right")) : NULL;
     if (!v) return NULL;
     stmt *s = new_stmt(L, ST_AUGASSIGN, n);

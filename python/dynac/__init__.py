@@ -99,14 +99,33 @@ def _attach_module(artifact, fn):
     modname = getattr(fn, "__module__", "") or ""
     codes = []
     for qualname, line, entries in _runtime.describe(artifact):
-        f = g.get(qualname)
-        f = getattr(f, "__wrapped__", f) if isinstance(f, CompiledFunction) else f
-        if (type(f).__name__ == "function" and f.__code__.co_firstlineno == line and f is not fn
-                and f.__code__ not in _attached):
-            _runtime.attach_function(f, artifact, modname)
-            _attached.add(f.__code__)
-            codes.append(f.__code__)
+        for f in _functions_named(g, qualname):
+            if (f.__code__.co_firstlineno == line and f is not fn
+                    and f.__code__ not in _attached):
+                _runtime.attach_function(f, artifact, modname)
+                _attached.add(f.__code__)
+                codes.append(f.__code__)
     attach_resumes(codes, artifact, g, fn.__code__.co_filename)
+
+
+def _functions_named(g, qualname):
+    """The plain functions `qualname` names in module globals g: a function
+    ("f"), or one in a class ("Class.m", "Outer.Inner.m") as the class holds
+    it (a function, staticmethod, classmethod, or a property's fget, fset,
+    fdel), unwrapped from a CompiledFunction."""
+    *classes, name = qualname.split(".")
+    scope = g
+    for c in classes:
+        cls = scope.get(c) if isinstance(scope, dict) else None
+        if not isinstance(cls, type):
+            return []
+        scope = vars(cls)
+    v = scope.get(name) if hasattr(scope, "get") else None
+    if isinstance(v, (staticmethod, classmethod)):
+        v = v.__func__
+    found = [v] if not isinstance(v, property) else [v.fget, v.fset, v.fdel]
+    found = [getattr(f, "__wrapped__", f) if isinstance(f, CompiledFunction) else f for f in found]
+    return [f for f in found if type(f).__name__ == "function"]
 
 
 _attached = set()  # code objects _attach_module has attached

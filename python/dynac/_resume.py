@@ -60,8 +60,17 @@ def _fix_locations(node, anchor):
 
 
 def _find_def(tree, qualname, firstlineno):
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == qualname:
+    """The def of `qualname` ("f", "Class.method", "Outer.Inner.method")
+    whose first line (its first decorator's) is firstlineno, or None."""
+    *classes, name = qualname.split(".")
+    body = tree.body
+    for cls in classes:
+        found = [n for n in body if isinstance(n, ast.ClassDef) and n.name == cls]
+        if not found:
+            return None
+        body = [s for c in found for s in c.body]
+    for node in body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
             if first == firstlineno:
                 return node

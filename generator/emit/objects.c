@@ -1,0 +1,131 @@
+/* objects.c: attributes and stores of objects through the C API: obj.name,
+ * obj.name = v, obj[key] = v and their augmented forms, each the call the
+ * interpreter makes for the same bytecode (LOAD_ATTR, STORE_ATTR,
+ * STORE_SUBSCR, BINARY_OP in place), so results, exceptions and side
+ * effects are CPython's (runtime/objects.h).
+ */
+#include "emit.h"
+
+/* The interned str of `name`, made once per site (a function-level static,
+ * as a code object's co_names is made once): a borrowed C expression. */
+const char *interned_name(em *E, const char *name) {
+  const char *var = arena_printf(E->m->a, "name%d", ++E->tmp);
+  line(E, "static PyObject *%s; /* '%s', interned once */", var, name);
+  line(E, "if (!dynac_name(&%s, %s)) return dynac_traceback_here(%s);", var, c_string(E->m, name),
+       where(E));
+  return var;
+}
+
+/* A str or bytes literal: its value made once per site from the source
+ * text, as the compiler makes a code object's constant (a borrowed
+ * reference the site keeps for the process). */
+const char *emit_constant(em *E, const char *literal) {
+  const char *var = arena_printf(E->m->a, "const%d", ++E->tmp);
+  line(E, "static PyObject *%s; /* made once */", var);
+  line(E, "if (!%s && !(%s = dynac_literal(%s))) return dynac_traceback_here(%s);", var, var,
+       c_string(E->m, literal), where(E));
+  return var;
+}
+
+/* A global or builtin read as LOAD_GLOBAL reads it: the module's dict, then
+ * its builtins (a new reference; NameError when neither binds it). */
+const char *emit_global_name(em *E, const char *name) {
+  const char *nm = interned_name(E, name);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_load_global(&dynac__G, %s); /* global %s */", o, nm, name);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
+/* {k: v, ...} / {a, b, ...}: a new dict or set (a new reference), items
+ * added in source order as BUILD_MAP and BUILD_SET add them. */
+const char *emit_mapping_display(em *E, expr *e) {
+  bool dict = e->kind == EX_DICT;
+  const char *res = tmpvar(E, &ty_obj);
+  line(E, "%s = %s;", res, dict ? "PyDict_New()" : "PySet_New(NULL)");
+  line(E, "if (!%s) return dynac_traceback_here(%s);", res, where(E));
+  line(E, "dynac__effects = 1; /* __hash__ and __eq__ of the keys may run */");
+  note_effect(E);
+  for (int i = 0; i < e->u.tuple.n; i += dict ? 2 : 1) {
+    expr *k = e->u.tuple.elts[i];
+    const char *kv = keep(E, as_obj(E, emit_expr(E, k), TY(k)), &ty_obj);
+    if (dict) {
+      expr *v = e->u.tuple.elts[i + 1];
+      const char *vv = as_obj(E, emit_expr(E, v), TY(v));
+      line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) return dynac_traceback_here(%s);", res, kv, vv,
+           where(E));
+    } else {
+      line(E, "if (PySet_Add(%s, %s) < 0) return dynac_traceback_here(%s);", res, kv, where(E));
+    }
+  }
+  return res;
+}
+
+/* obj.name of an object: a new reference (an owned temporary). */
+const char *emit_object_attr(em *E, const char *obj, const char *name) {
+  const char *nm = interned_name(E, name);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_obj_getattr(%s, %s, &dynac__effects); /* .%s */", o, obj, nm, name);
+  note_effect(E);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
+/* The stored object and, for obj[key], its key, evaluated in the
+ * interpreter's order (obj, then key) and kept while the value is made. */
+typedef struct object_place { const char *obj, *key; } object_place;
+
+static object_place place_of(em *E, expr *sub) {
+  object_place p = {keep(E, emit_expr(E, sub->u.sub.obj), &ty_obj), NULL};
+  if (sub->kind == EX_SUBSCRIPT)
+    p.key = keep(E, as_obj(E, emit_expr(E, sub->u.sub.index), TY(sub->u.sub.index)), &ty_obj);
+  return p;
+}
+
+static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
+  const char *b = as_obj(E, v, vt);
+  if (p.key)
+    line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s);",
+         p.obj, p.key, b, where(E));
+  else
+    line(E, "if (dynac_obj_setattr(%s, %s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s);"
+         " /* .%s = */", p.obj, interned_name(E, sub->u.sub.attr), b, where(E), sub->u.sub.attr);
+  note_effect(E);
+}
+
+/* obj.name = v / obj[key] = v into an object: after the value, obj then key. */
+void emit_object_store(em *E, expr *sub, const char *v, const type *vt) {
+  object_place p = place_of(E, sub);
+  store_into(E, sub, p, v, vt);
+}
+
+/* obj.name op= v / obj[key] op= v: obj, key, the read, v, the in-place
+ * operator (PyNumber_InPlaceAdd, ...), the store. */
+void emit_object_augassign(em *E, stmt *s) {
+  expr *sub = s->u.aug.sub;
+  object_place p = place_of(E, sub);
+  const char *old;
+  if (p.key) {
+    old = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", old, p.obj, p.key);
+    note_effect(E);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", old, where(E));
+  } else {
+    old = emit_object_attr(E, p.obj, sub->u.sub.attr);
+  }
+  const char *r = emit_expr(E, s->u.aug.value);
+  const char *v = emit_inplace_values(E, s->u.aug.op, old, &ty_obj, r, TY(s->u.aug.value));
+  store_into(E, sub, p, v, &ty_obj);
+}
+
+/* a op= b with an object operand: PyNumber_InPlaceAdd, ... (a new reference). */
+const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, const char *r,
+                                const type *rt) {
+  const char *a = as_obj(E, l, lt), *b = as_obj(E, r, rt);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_obj_inplace(%s, %s, %d, &dynac__effects); /* %s= */", o, a, b, (int)op,
+       binop_spelling[op]);
+  note_effect(E);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
