@@ -362,7 +362,14 @@ def is_compiling_folded(x):
 
 @dynac.compile(signatures=["(float)"])
 def graph_break_print(x):
+    dynac.graph_break()
     print("side effect", x)
+    return x * 2.0
+
+
+@dynac.compile(signatures=["(float)"])
+def print_compiles(x):
+    print("side effect", x)  # a builtin called through the C API, inside the kernel
     return x * 2.0
 
 

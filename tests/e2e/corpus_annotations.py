@@ -190,13 +190,24 @@ def opaque_then_divide_late(x: float, d: float) -> float:
 
 
 # ---- the same inside the compiled regions of a function with graph breaks --
+@dynac.disable
+def text(x):
+    """str(x), in the interpreter: calling it breaks the graph."""
+    return str(x)
+
+
+@dynac.disable
+def a_range(n):
+    return range(n)
+
+
 @dynac.compile
 def opaque_in_region(n: int, m: int, limit: float) -> int:
-    """str() breaks the graph: the loops are a region kernel that calls
+    """text() breaks the graph: the loops are a region kernel that calls
     record(); when the product overflows int64 the region goes on in the
     interpreter and gives the function its return value or its live-outs
     (t, i, j; i and j unbound when a loop never ran)."""
-    tag = str(n)
+    tag = text(n)
     t = 1
     for i in range(n):
         record(1.0)
@@ -208,7 +219,7 @@ def opaque_in_region(n: int, m: int, limit: float) -> int:
                 return t - 1
         else:
             t = t + i
-    word = str(t % 1000)
+    word = text(t % 1000)
     return len(word) + t + i + j
 
 
@@ -216,7 +227,7 @@ def opaque_in_region(n: int, m: int, limit: float) -> int:
 def opaque_mid_region(k: int) -> int:
     """The product overflows after record() ran in the same statement of a
     region: the statement goes on in the interpreter around record()'s value."""
-    tag = str(k)
+    tag = text(k)
     n = int(record(2.0)) * k * k + 1
     m = n - k
     return m + len(tag)
@@ -226,7 +237,7 @@ def opaque_mid_region(k: int) -> int:
 def opaque_region_in_loop(n: int, k: int) -> int:
     """A region in the body of an interpreted loop: its sum overflows after
     record() ran; the value is the big int and the loop goes on."""
-    items = range(n)
+    items = a_range(n)
     total = 0
     for _ in items:
         total = total + k * int(record(2.0)) * k

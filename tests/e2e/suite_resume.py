@@ -103,12 +103,19 @@ def main():
 
 PROG = """
 import math
+import dynac
+
+
+@dynac.disable
+def show(*args):               # print, in the interpreter: a graph break
+    print(*args)
+
 
 def work(x, n):
     s = 0.0
     for i in range(n):
         s += math.sqrt(x + i)
-    print("s", s)
+    show("s", s)
     return s * 2.0
 
 total = 0.0
@@ -147,9 +154,19 @@ import dynac
 G = [0.5]          # a global of no number type: read through the C API
 
 
+@dynac.disable
+def show(*args):               # print, in the interpreter: a graph break
+    print(*args)
+
+
+@dynac.disable
+def text(x):
+    return str(x)
+
+
 def tup(move):                 # a tuple live-in
     a, b = move
-    print(a, b)
+    show(a, b)
     return a + b
 
 
@@ -157,19 +174,19 @@ def arr_global(a):             # an array('d') live-in, a non-constant global
     s = 0.0
     for v in a:
         s += v
-    print(s)
+    show(s)
     return max(G[0], 0.5) + s
 
 
 def none_pair(node):           # a tuple holding None
     l, r = node
-    print(l)
+    show(l)
     return r is None
 
 
 def tuple_out(n):              # a region returning a tuple
     perm = list(range(n))
-    s = str(n)
+    s = text(n)
     checksum = 0
     max_flips = 0
     while True:
@@ -187,6 +204,7 @@ def run_plain():
 
 def mean(x):                   # an ndarray live-in
     n = len(x)
+    show(n)
     return x.sum() / n
 
 

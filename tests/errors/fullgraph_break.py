@@ -1,8 +1,13 @@
-# expect: 7:5: error: f() has fullgraph=True but breaks the graph here [GB0003 unknown-call]: call to print
+# expect: 12:5: error: f() has fullgraph=True but breaks the graph here [GB0017 disabled-callee]: call to show(), marked disable
 import dynac
+
+
+@dynac.disable
+def show(x):
+    print(x)
 
 
 @dynac.compile(fullgraph=True)
 def f(x: float) -> float:
-    print(x)
+    show(x)
     return x * 2.0

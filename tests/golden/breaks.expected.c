@@ -7,13 +7,10 @@
 #define DYNAC_MODULE_INIT PyInit_breaks__dynac
 #define DYNAC_SOURCE_NAME "breaks.py"
 #define DYNAC_SOURCE_SHA256 "e6d693292db71563b03b5c14b9bb8cb1ddbf5e39dafa5d32fda40d93ffc2dab8"
-#define DYNAC_REGIONS_JSON "{\"prints:8\":[{\"first\":[11,4],\"last\":[11,4],\"fn\":\"__region_prints_1\",\"in\":[\"x\"],\"out\":[]}],\"tries:14\":[{\"first\":[17,8],\"last\":[17,8],\"fn\":\"__region_tries_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[19,8],\"last\":[19,8],\"fn\":\"__region_tries_2\",\"in\":[],\"out\":[]}],\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}],\"raise_forms:146\":[{\"first\":[153,8],\"last\":[153,8],\"fn\":\"__region_raise_forms_1\",\"in\":[],\"out\":[]}]}"
+#define DYNAC_REGIONS_JSON "{\"tries:14\":[{\"first\":[17,8],\"last\":[17,8],\"fn\":\"__region_tries_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[19,8],\"last\":[19,8],\"fn\":\"__region_tries_2\",\"in\":[],\"out\":[]}],\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}]}"
 
 
 /* ---- tuple types ---------------------------------------------------------- */
-typedef struct { /* live-outs of region 1 of prints */
-  char unused;
-} dynac_lo_prints__f__r1;
 typedef struct { /* live-outs of region 1 of tries */
   char unused;
 } dynac_lo_tries__i__r1;
@@ -29,47 +26,192 @@ typedef struct { /* live-outs of region 1 of uses_untyped_hook */
 typedef struct { /* live-outs of region 2 of uses_untyped_hook */
   char unused;
 } dynac_lo_uses_untyped_hook__f__r2;
-typedef struct { /* live-outs of region 1 of raise_forms */
-  char unused;
-} dynac_lo_raise_forms__i__r1;
 
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
-static dynac_slot dynac__slots[10];
-static const dynac_slot_desc dynac__slot_desc[10] = {
-    [0] = {.kind = DYNAC_SLOT_BUILTIN, .name = "max", .module_slot = -1},
-    [1] = {.kind = DYNAC_SLOT_MATH_MODULE, .name = "math", .module_slot = -1},
-    [2] = {.kind = DYNAC_SLOT_MATH_FUNC, .name = "math", .attr = "hypot", .module_slot = 1},
-    [3] = {.kind = DYNAC_SLOT_BUILTIN, .name = "abs", .module_slot = -1},
-    [4] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "prints", .module_slot = -1, .qualname = "prints", .firstlineno = 8},
-    [5] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "caller_of_broken", .module_slot = -1, .qualname = "caller_of_broken", .firstlineno = 84},
-    [6] = {.kind = DYNAC_SLOT_OPAQUE, .name = "untyped_hook", .module_slot = -1},
-    [7] = {.kind = DYNAC_SLOT_BUILTIN, .name = "ValueError", .module_slot = -1},
-    [8] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "len_of", .module_slot = -1, .qualname = "len_of", .firstlineno = 188},
-    [9] = {.kind = DYNAC_SLOT_BUILTIN, .name = "len", .module_slot = -1},
+static dynac_slot dynac__slots[13];
+static const dynac_slot_desc dynac__slot_desc[13] = {
+    [0] = {.kind = DYNAC_SLOT_NAME, .name = "print", .module_slot = -1},
+    [1] = {.kind = DYNAC_SLOT_NAME, .name = "counter", .module_slot = -1},
+    [2] = {.kind = DYNAC_SLOT_BUILTIN, .name = "round", .module_slot = -1},
+    [3] = {.kind = DYNAC_SLOT_BUILTIN, .name = "max", .module_slot = -1},
+    [4] = {.kind = DYNAC_SLOT_MATH_MODULE, .name = "math", .module_slot = -1},
+    [5] = {.kind = DYNAC_SLOT_MATH_FUNC, .name = "math", .attr = "hypot", .module_slot = 4},
+    [6] = {.kind = DYNAC_SLOT_BUILTIN, .name = "abs", .module_slot = -1},
+    [7] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "prints", .module_slot = -1, .qualname = "prints", .firstlineno = 8},
+    [8] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "caller_of_broken", .module_slot = -1, .qualname = "caller_of_broken", .firstlineno = 84},
+    [9] = {.kind = DYNAC_SLOT_OPAQUE, .name = "untyped_hook", .module_slot = -1},
+    [10] = {.kind = DYNAC_SLOT_BUILTIN, .name = "ValueError", .module_slot = -1},
+    [11] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "len_of", .module_slot = -1, .qualname = "len_of", .firstlineno = 188},
+    [12] = {.kind = DYNAC_SLOT_BUILTIN, .name = "len", .module_slot = -1},
 };
-static const int dynac__func_slots[] = {4, 5, 8}; /* called functions: __code__/__defaults__ checked per call */
-static dynac_globals dynac__G = {.nslots = 10, .desc = dynac__slot_desc, .slots = dynac__slots,
+static const int dynac__func_slots[] = {7, 8, 11}; /* called functions: __code__/__defaults__ checked per call */
+static dynac_globals dynac__G = {.nslots = 13, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 3, .func_slots = dynac__func_slots};
 static int64_t dynac__direct_calls[30]; /* calls from other kernels */
 static int64_t dynac__region_calls[30]; /* compiled regions that ran */
+static int dynac__depth;      /* kernel-to-kernel call depth */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
+static int dynac_kernel_prints__f(double l_x, double *dynac_out);
+static int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out);
+static int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out);
+static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out);
+static int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out);
 static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out);
 static int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out);
 static int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out);
+static int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out);
+static int dynac_kernel_calls_broken__f(double l_x, double *dynac_out);
+static int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out);
 static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out);
 static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dynac_out);
 static int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out);
-static int dynac_kernel_prints__f__r1(double a_x, double *dynac_out, dynac_lo_prints__f__r1 *lo);
 static int dynac_kernel_tries__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_tries__i__r1 *lo);
 static int dynac_kernel_tries__i__r2(int64_t *dynac_out, dynac_lo_tries__i__r2 *lo);
 static int dynac_kernel_explicit__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_explicit__i__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r2 *lo);
-static int dynac_kernel_raise_forms__i__r1(int64_t *dynac_out, dynac_lo_raise_forms__i__r1 *lo);
 
+
+/* breaks.py:9: def prints: specialisation (float) -> float */
+static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
+{
+  
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__effects;
+  (void)dynac__u;
+  /* breaks.py:10: print(x) */
+  static PyObject *name1; /* 'print', interned once */
+  if (!dynac_name(&name1, "print")) return dynac_traceback_here(dynac__G.filename, "prints", 10);
+  DYNAC_OBJ t2 = dynac_load_global(&dynac__G, name1); /* global print */
+  if (!t2) return dynac_traceback_here(dynac__G.filename, "prints", 10);
+  DYNAC_OBJ t3 = dynac_box_float(l_x); /* owned, released leaving the block */
+  if (!t3) return dynac_traceback_here(dynac__G.filename, "prints", 10);
+  DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+  {
+    PyObject *argv[2] = {t2, t3};
+    dynac__effects = 1; /* Python code runs */
+    t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* print(...) */
+    if (!t4) return dynac_traceback_here(dynac__G.filename, "prints", 10);
+  }
+  /* breaks.py:11: return x */
+  *dynac_out = l_x;
+  return DYNAC_OK;
+
+  return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* breaks.py:29: def attr: specialisation (object) -> object */
+static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__u;
+  /* breaks.py:30: return x.real */
+  static PyObject *name1; /* 'real', interned once */
+  if (!dynac_name(&name1, "real")) return dynac_traceback_here(dynac__G.filename, "attr", 30);
+  DYNAC_OBJ t2 = dynac_obj_getattr(l_x, name1, &dynac__effects); /* .real */
+  if (!t2) return dynac_traceback_here(dynac__G.filename, "attr", 30);
+  *dynac_out = Py_NewRef(t2);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* breaks.py:39: def strings: specialisation (int) -> object */
+static inline int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
+{
+  
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__u;
+  /* breaks.py:40: return "x" * x */
+  static PyObject *const1; /* made once */
+  if (!const1 && !(const1 = dynac_literal("\"x\""))) return dynac_traceback_here(dynac__G.filename, "strings", 40);
+  DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
+  if (!t2) return dynac_traceback_here(dynac__G.filename, "strings", 40);
+  DYNAC_OBJ t3 = dynac_obj_binop(const1, t2, 2, &dynac__effects); /* * */
+  if (!t3) return dynac_traceback_here(dynac__G.filename, "strings", 40);
+  *dynac_out = Py_NewRef(t3);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* breaks.py:44: def loops_over_list: specialisation (object) -> object */
+static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
+  DYNAC_OBJ l_y = NULL; /* owned */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__u;
+  unsigned dynac__ticks = 0; /* loop iterations */
+  /* breaks.py:45: for y in counter: */
+  static PyObject *name1; /* 'counter', interned once */
+  if (!dynac_name(&name1, "counter")) return dynac_traceback_here(dynac__G.filename, "loops_over_list", 45);
+  DYNAC_OBJ t2 = dynac_load_global(&dynac__G, name1); /* global counter */
+  if (!t2) return dynac_traceback_here(dynac__G.filename, "loops_over_list", 45);
+  DYNAC_OBJ t3 = dynac_obj_iter(t2, &dynac__effects); /* owned, released leaving the block */
+  if (!t3) return dynac_traceback_here(dynac__G.filename, "loops_over_list", 45);
+  for (;;) {
+    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_OBJ t4 = dynac_obj_next(t3, &dynac__effects); /* owned, released leaving the block */
+    if (!t4) {
+      if (PyErr_Occurred()) return dynac_traceback_here(dynac__G.filename, "loops_over_list", 45);
+      break; /* exhausted */
+    }
+    if (dynac_obj_set(&l_y, Py_NewRef(t4)) < 0) return DYNAC_ERROR;
+    /* breaks.py:46: x += y */
+    DYNAC_OBJ t5 = dynac_obj_inplace(l_x, l_y, 0, &dynac__effects); /* += */
+    if (!t5) return dynac_traceback_here(dynac__G.filename, "loops_over_list", 46);
+    if (dynac_obj_set(&l_x, Py_NewRef(t5)) < 0) return DYNAC_ERROR;
+  }
+  /* breaks.py:47: return x */
+  *dynac_out = Py_NewRef(l_x);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* breaks.py:57: def keywords: specialisation (float) -> object */
+static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
+{
+  
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__effects;
+  (void)dynac__u;
+  /* breaks.py:58: return round(x, ndigits=2) */
+  DYNAC_OBJ t1 = dynac_box_float(l_x); /* owned, released leaving the block */
+  if (!t1) return dynac_traceback_here(dynac__G.filename, "keywords", 58);
+  int64_t t2 = INT64_C(2);
+  DYNAC_OBJ t3 = dynac_box_int(t2); /* owned, released leaving the block */
+  if (!t3) return dynac_traceback_here(dynac__G.filename, "keywords", 58);
+  DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+  {
+    PyObject *argv[2] = {t1, t3};
+    static PyObject *kw5; /* keyword names, made once */
+    if (!dynac_kwnames(&kw5, 1, (const char *const[]){"ndigits"})) return dynac_traceback_here(dynac__G.filename, "keywords", 58);
+    dynac__effects = 1; /* __float__, __index__, a key function, ... may run */
+    t4 = PyObject_Vectorcall(dynac__slots[2].obj, argv, 1, kw5); /* round() */
+    if (!t4) return dynac_traceback_here(dynac__G.filename, "keywords", 58);
+  }
+  *dynac_out = Py_NewRef(t4);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
 
 /* breaks.py:67: def widening: specialisation (int) -> int | float */
 static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out)
@@ -121,12 +263,238 @@ static inline int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_ou
   double t1 = 0;
   {
     PyObject *argv[2] = {dynac_box_float(l_a), dynac_box_float(l_b)};
-    if (dynac_unbox_float(dynac_call_api(dynac__slots[2].obj, argv, 2), &t1)) return DYNAC_DEOPT;
+    if (dynac_unbox_float(dynac_call_api(dynac__slots[5].obj, argv, 2), &t1)) return DYNAC_DEOPT;
   }
   *dynac_out = (t1 + fabs((l_a - l_b)));
   return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* breaks.py:84: def caller_of_broken: specialisation (float) -> float */
+static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out)
+{
+  
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  if (0) {
+  dynac_cont_2: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter from here */
+    PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_float(l_x); /* x */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "caller_of_broken", .firstlineno = 84, .line = 85, .col = 4, .header = 0,
+         .names = "x", .nvals = 1, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  PyObject *mv1[1] = {NULL}; /* the operands pending at failure mk1 */
+  int mk1 = 0;
+  if (0) {
+  dynac_mid_1: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_float(l_x); /* x */
+    cv[1] = mv1[0];
+    static const dynac_cont_site sites[] = {
+        {.qualname = "caller_of_broken", .firstlineno = 84, .line = 85, .col = 4, .header = 3,
+         .names = "x,_dynac_v0", .nvals = 2, .nits = 0, .subst = "L@85:11",
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[mk1], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  /* breaks.py:85: return prints(x) + 1.0 */
+  double t1 = 0;
+  {
+    dynac__direct_calls[0]++;
+    size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
+    int st = dynac_kernel_prints__f(l_x, &t1);
+    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
+      dynac__effects = 1; /* the callee's effects */
+      { /* goes on in the interpreter */
+        if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+        mv1[0] = dynac__boxed_result;
+        dynac__boxed_result = NULL;
+        mk1 = 0;
+        goto dynac_mid_1;
+      }
+    }
+    if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
+      if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
+      dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
+      PyObject *argv[1] = {NULL};
+      argv[0] = dynac_box_float(l_x);
+      PyObject *r = NULL;
+      int ok = 1;
+      for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
+      if (ok) r = dynac__G.rt->call_opaque(dynac__slots[7].obj, argv, 1); /* prints() interpreted */
+      for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
+      if (!r) return dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85);
+      st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
+      Py_DECREF(r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
+    }
+    if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* None where a value was typed */
+    if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
+    if (st == DYNAC_ERROR) return dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;
+    dynac__effects = 1; /* the callee may have run Python code */
+  }
+  *dynac_out = (t1 + 1.0);
+  return DYNAC_OK;
+
+  return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* breaks.py:89: def calls_broken: specialisation (float) -> float */
+static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
+{
+  
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  if (0) {
+  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 90: the call goes on in the interpreter from here */
+    PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_float(l_x); /* x */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "calls_broken", .firstlineno = 88, .line = 90, .col = 4, .header = 0,
+         .names = "x", .nvals = 1, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  /* breaks.py:90: return caller_of_broken(x) */
+  double t1 = 0;
+  {
+    if (dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && dynac__G.rt->deep_call_refused(dynac__depth)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);
+    dynac__direct_calls[13]++;
+    size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
+    dynac__depth++;
+    int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
+    dynac__depth--;
+    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
+      return DYNAC_OK_BOXED; /* this call's value too */
+    }
+    if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
+      if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
+      dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
+      PyObject *argv[1] = {NULL};
+      argv[0] = dynac_box_float(l_x);
+      PyObject *r = NULL;
+      int ok = 1;
+      for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
+      if (ok) r = dynac__G.rt->call_opaque(dynac__slots[8].obj, argv, 1); /* caller_of_broken() interpreted */
+      for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
+      if (!r) return dynac_traceback_here(dynac__G.filename, "calls_broken", 90);
+      st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
+      if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }
+      Py_DECREF(r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
+    }
+    if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* None where a value was typed */
+    if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);
+    if (st == DYNAC_ERROR) return dynac_traceback_here(dynac__G.filename, "calls_broken", 90); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;
+    dynac__effects = 1; /* the callee may have run Python code */
+  }
+  *dynac_out = t1;
+  return DYNAC_OK;
+
+  return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* breaks.py:136: def object_augassign: specialisation (list[object]) -> object */
+static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_s = NULL; /* owned */
+  bool b_s = false; /* bound? */
+  DYNAC_OBJ l_s_1 = NULL; /* owned */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__u;
+  if (0) {
+  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 137: the call goes on in the interpreter from here */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_NewRef(l_a); /* a */
+    cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "object_augassign", .firstlineno = 135, .line = 137, .col = 4, .header = 0,
+         .names = "a,s", .nvals = 2, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 137);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    *dynac_out = r;
+    return DYNAC_OK;
+  }
+  }
+  /* breaks.py:137: s = a[0] */
+  int64_t t1 = INT64_C(0);
+  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+  int64_t k3 = 0;
+  if (dynac_index(t1, PyList_GET_SIZE(l_a), &k3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
+  if (dynac_elem_obj(PyList_GET_ITEM(l_a, k3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
+  if (dynac_obj_set(&l_s, Py_NewRef(t2)) < 0) return DYNAC_ERROR;
+  b_s = true;
+  if (0) {
+  dynac_cont_2: DYNAC_COLD_LABEL; { /* line 138: the call goes on in the interpreter from here */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_NewRef(l_a); /* a */
+    cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "object_augassign", .firstlineno = 135, .line = 138, .col = 4, .header = 0,
+         .names = "a,s", .nvals = 2, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 138);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    *dynac_out = r;
+    return DYNAC_OK;
+  }
+  }
+  /* breaks.py:138: s += a[1] */
+  int64_t t4 = INT64_C(1);
+  DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+  int64_t k6 = 0;
+  if (dynac_index(t4, PyList_GET_SIZE(l_a), &k6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
+  if (dynac_elem_obj(PyList_GET_ITEM(l_a, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+  DYNAC_OBJ t7 = dynac_obj_inplace(l_s, t5, 0, &dynac__effects); /* += */
+  if (!t7) return dynac_traceback_here(dynac__G.filename, "object_augassign", 138);
+  if (dynac_obj_set(&l_s_1, Py_NewRef(t7)) < 0) return DYNAC_ERROR;
+  /* breaks.py:139: return s */
+  *dynac_out = Py_NewRef(l_s_1);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
 }
 
 /* breaks.py:158: def none_forms: specialisation (int, None) -> int */
@@ -225,19 +593,6 @@ static inline int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out)
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
-/* breaks.py:11-11: region 1 of prints, specialisation (float) -> float */
-static int dynac_kernel_prints__f__r1(double a_x, double *dynac_out, dynac_lo_prints__f__r1 *lo)
-{
-  (void)lo; /* not read */
-  double l_x = a_x; /* live-in */
-
-  /* breaks.py:11: return x */
-  *dynac_out = l_x;
-  return DYNAC_OK;
-
-  return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
-}
-
 /* breaks.py:17-17: region 1 of tries, specialisation (int) -> int | None */
 static int dynac_kernel_tries__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_tries__i__r1 *lo)
 {
@@ -296,7 +651,7 @@ static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, 
     PyObject *r = NULL;
     int ok = 1;
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
-    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[6].obj, argv, 1); /* untyped_hook(): opaque */
+    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[9].obj, argv, 1); /* untyped_hook(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) return dynac_traceback_here(dynac__G.filename, "uses_untyped_hook", 118);
     dynac__effects = 1;
@@ -321,66 +676,9 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
   return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
 }
 
-/* breaks.py:153-153: region 1 of raise_forms, specialisation (int) -> int | None */
-static int dynac_kernel_raise_forms__i__r1(int64_t *dynac_out, dynac_lo_raise_forms__i__r1 *lo)
-{
-  (void)lo; /* not read */
-
-  /* breaks.py:153: return 1 */
-  *dynac_out = INT64_C(1);
-  return DYNAC_OK;
-
-  return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
-}
-
 
 
 /* ---- guards and glue ------------------------------------------------------------ */
-/* breaks.py:11-11: entry of region 1 of prints (called by its resume function) */
-static PyObject *dynac_region_prints_1(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-  (void)self;
-  if (nargs != 2) {
-    PyErr_SetString(PyExc_TypeError, "dynac region: wrong number of arguments");
-    return NULL;
-  }
-  PyObject *globals = args[0];
-  (void)globals;
-  { /* specialisation (float) -> float */
-    double a0 = 0;
-    if (dynac_elem_float(args[1], &a0)) { goto next_1; }
-    double r = 0;
-    dynac_lo_prints__f__r1 lo = {0}; /* filled when the kernel falls through */
-    size_t mark = dynac_undo_mark();
-    int st = dynac_kernel_prints__f__r1(a0, &r, &lo);
-    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-    else dynac_undo_commit(mark);
-    PyObject *res = NULL;
-    if (st == DYNAC_ERROR) res = NULL;
-    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
-    else if (st == DYNAC_OK_NONE) res = Py_BuildValue("(iO)", 1, Py_None);
-    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */
-      res = dynac__boxed_result;
-      dynac__boxed_result = NULL;
-    }
-    else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_float(r));
-    else res = PyTuple_New(2);
-    if (st != DYNAC_DEOPT) dynac__region_calls[0]++;
-    if (st == DYNAC_FALLTHROUGH) {
-      int failed = !res;
-      if (failed) {
-        Py_CLEAR(res);
-      } else {
-        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));
-        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));
-      }
-    }
-    return res;
-  }
-next_1:;
-  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
-}
-
 /* breaks.py:17-17: entry of region 1 of tries (called by its resume function) */
 static PyObject *dynac_region_tries_1(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -525,7 +823,7 @@ static PyObject *dynac_region_uses_untyped_hook_1(PyObject *self, PyObject *cons
   (void)globals;
   { /* specialisation (float) -> float */
     if (dynac_globals_update(&dynac__G, globals) < 0) return NULL;
-    if (!(1 && dynac__slots[6].valid)) goto next_1;
+    if (!(1 && dynac__slots[9].valid)) goto next_1;
     double a0 = 0;
     if (dynac_elem_float(args[1], &a0)) { goto next_1; }
     double r = 0;
@@ -572,7 +870,7 @@ static PyObject *dynac_region_uses_untyped_hook_2(PyObject *self, PyObject *cons
   (void)globals;
   { /* specialisation (float) -> float */
     if (dynac_globals_update(&dynac__G, globals) < 0) return NULL;
-    if (!(1 && dynac__slots[6].valid)) goto next_1;
+    if (!(1 && dynac__slots[9].valid)) goto next_1;
     double a0 = 0;
     if (dynac_elem_float(args[1], &a0)) { goto next_1; }
     double r = 0;
@@ -607,46 +905,204 @@ next_1:;
   Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
 }
 
-/* breaks.py:153-153: entry of region 1 of raise_forms (called by its resume function) */
-static PyObject *dynac_region_raise_forms_1(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* guard: may prints(float) -> float run for these arguments? */
+static int dynac_guard_prints__f(PyObject *const *args, PyObject *globals, const char **failed)
 {
-  (void)self;
-  if (nargs != 1) {
-    PyErr_SetString(PyExc_TypeError, "dynac region: wrong number of arguments");
-    return NULL;
-  }
-  PyObject *globals = args[0];
+  (void)args;
   (void)globals;
-  { /* specialisation (int) -> int | None */
-    int64_t r = 0;
-    dynac_lo_raise_forms__i__r1 lo = {0}; /* filled when the kernel falls through */
-    size_t mark = dynac_undo_mark();
-    int st = dynac_kernel_raise_forms__i__r1(&r, &lo);
-    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-    else dynac_undo_commit(mark);
-    PyObject *res = NULL;
-    if (st == DYNAC_ERROR) res = NULL;
-    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
-    else if (st == DYNAC_OK_NONE) res = Py_BuildValue("(iO)", 1, Py_None);
-    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */
-      res = dynac__boxed_result;
-      dynac__boxed_result = NULL;
-    }
-    else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_int(r));
-    else res = PyTuple_New(2);
-    if (st != DYNAC_DEOPT) dynac__region_calls[23]++;
-    if (st == DYNAC_FALLTHROUGH) {
-      int failed = !res;
-      if (failed) {
-        Py_CLEAR(res);
-      } else {
-        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));
-        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));
-      }
-    }
-    return res;
+  (void)failed;
+  DYNAC_GUARD_FLOAT(0, "type(x) is float")
+  DYNAC_GUARD_GLOBALS(&dynac__G)
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: prints(float) -> float */
+static int dynac_glue_prints__f(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  double a0 = PyFloat_AS_DOUBLE(args[0]);
+  double r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_prints__f(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
   }
-  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = dynac_box_float(r);
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may attr(object) -> object run for these arguments? */
+static int dynac_guard_attr__O(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  /* args[0]: any object */
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: attr(object) -> object */
+static int dynac_glue_attr__O(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_attr__O(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may strings(int) -> object run for these arguments? */
+static int dynac_guard_strings__i(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_INT(0, "type(x) is int and it fits in int64")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: strings(int) -> object */
+static int dynac_glue_strings__i(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  int64_t a0 = 0;
+  (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_strings__i(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may loops_over_list(object) -> object run for these arguments? */
+static int dynac_guard_loops_over_list__O(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  /* args[0]: any object */
+  DYNAC_GUARD_GLOBALS(&dynac__G)
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: loops_over_list(object) -> object */
+static int dynac_glue_loops_over_list__O(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_loops_over_list__O(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may keywords(float) -> object run for these arguments? */
+static int dynac_guard_keywords__f(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_FLOAT(0, "type(x) is float")
+  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_SLOT(&dynac__G, 2, "builtin round is not shadowed or replaced")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: keywords(float) -> object */
+static int dynac_glue_keywords__f(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  double a0 = PyFloat_AS_DOUBLE(args[0]);
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_keywords__f(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
 /* guard: may widening(int) -> int | float run for these arguments? */
@@ -695,7 +1151,7 @@ static int dynac_guard_mixed_max__if(PyObject *const *args, PyObject *globals, c
   DYNAC_GUARD_INT(0, "type(a) is int and it fits in int64")
   DYNAC_GUARD_FLOAT(1, "type(b) is float")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 0, "builtin max is not shadowed or replaced")
+  DYNAC_GUARD_SLOT(&dynac__G, 3, "builtin max is not shadowed or replaced")
 
   return 1;
 }
@@ -736,9 +1192,9 @@ static int dynac_guard_fine__ff(PyObject *const *args, PyObject *globals, const 
   DYNAC_GUARD_FLOAT(0, "type(a) is float")
   DYNAC_GUARD_FLOAT(1, "type(b) is float")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 1, "global math is the math module")
-  DYNAC_GUARD_SLOT(&dynac__G, 2, "math.hypot is the math module's hypot")
-  DYNAC_GUARD_SLOT(&dynac__G, 3, "builtin abs is not shadowed or replaced")
+  DYNAC_GUARD_SLOT(&dynac__G, 4, "global math is the math module")
+  DYNAC_GUARD_SLOT(&dynac__G, 5, "math.hypot is the math module's hypot")
+  DYNAC_GUARD_SLOT(&dynac__G, 6, "builtin abs is not shadowed or replaced")
 
   return 1;
 }
@@ -766,6 +1222,128 @@ static int dynac_glue_fine__ff(PyObject *const *args, PyObject **result)
   }
   if (st != DYNAC_OK) return st;
   *result = dynac_box_float(r);
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may caller_of_broken(float) -> float run for these arguments? */
+static int dynac_guard_caller_of_broken__f(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_FLOAT(0, "type(x) is float")
+  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_SLOT(&dynac__G, 7, "global prints is the function defined at breaks.py:8")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: caller_of_broken(float) -> float */
+static int dynac_glue_caller_of_broken__f(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  double a0 = PyFloat_AS_DOUBLE(args[0]);
+  double r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_caller_of_broken__f(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = dynac_box_float(r);
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may calls_broken(float) -> float run for these arguments? */
+static int dynac_guard_calls_broken__f(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_FLOAT(0, "type(x) is float")
+  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_SLOT(&dynac__G, 7, "global prints is the function defined at breaks.py:8")
+  DYNAC_GUARD_SLOT(&dynac__G, 8, "global caller_of_broken is the function defined at breaks.py:84")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: calls_broken(float) -> float */
+static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  double a0 = PyFloat_AS_DOUBLE(args[0]);
+  double r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_calls_broken__f(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = dynac_box_float(r);
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may object_augassign(list[object]) -> object run for these arguments? */
+static int dynac_guard_object_augassign__LO(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_LIST(0, "type(a) is list (each element's type is checked when it is read)")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: object_augassign(list[object]) -> object */
+static int dynac_glue_object_augassign__LO(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_object_augassign__LO(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -855,7 +1433,7 @@ static int dynac_guard_len_of__Lf(PyObject *const *args, PyObject *globals, cons
   (void)failed;
   DYNAC_GUARD_LIST(0, "type(a) is list (each element's type is checked when it is read)")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 9, "builtin len is not shadowed or replaced")
+  DYNAC_GUARD_SLOT(&dynac__G, 12, "builtin len is not shadowed or replaced")
 
   return 1;
 }
@@ -888,6 +1466,52 @@ static int dynac_glue_len_of__Lf(PyObject *const *args, PyObject **result)
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__guards_prints__f[] = {
+    "type(x) is float",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_prints[] = {
+    {.signature = "(float) -> float",
+     .guard = dynac_guard_prints__f, .glue = dynac_glue_prints__f,
+     .nguards = 2, .guards = dynac__guards_prints__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
+static const char *const dynac__guards_attr__O[] = {
+    "x is any object (operations on it go through the C API)",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_attr[] = {
+    {.signature = "(object) -> object",
+     .guard = dynac_guard_attr__O, .glue = dynac_glue_attr__O,
+     .nguards = 2, .guards = dynac__guards_attr__O, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
+};
+static const char *const dynac__guards_strings__i[] = {
+    "type(x) is int and it fits in int64",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_strings[] = {
+    {.signature = "(int) -> object",
+     .guard = dynac_guard_strings__i, .glue = dynac_glue_strings__i,
+     .nguards = 2, .guards = dynac__guards_strings__i, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
+static const char *const dynac__guards_loops_over_list__O[] = {
+    "x is any object (operations on it go through the C API)",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_loops_over_list[] = {
+    {.signature = "(object) -> object",
+     .guard = dynac_guard_loops_over_list__O, .glue = dynac_glue_loops_over_list__O,
+     .nguards = 2, .guards = dynac__guards_loops_over_list__O, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
+};
+static const char *const dynac__guards_keywords__f[] = {
+    "type(x) is float",
+    "builtin round is not shadowed or replaced",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_keywords[] = {
+    {.signature = "(float) -> object",
+     .guard = dynac_guard_keywords__f, .glue = dynac_glue_keywords__f,
+     .nguards = 3, .guards = dynac__guards_keywords__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_widening__i[] = {
     "type(n) is int and it fits in int64",
     "source sha256 matches the module's source (checked when attached)",
@@ -921,6 +1545,36 @@ static const dynac_entry_desc dynac__entries_fine[] = {
      .guard = dynac_guard_fine__ff, .glue = dynac_glue_fine__ff,
      .nguards = 6, .guards = dynac__guards_fine__ff},
 };
+static const char *const dynac__guards_caller_of_broken__f[] = {
+    "type(x) is float",
+    "global prints is the function defined at breaks.py:8",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_caller_of_broken[] = {
+    {.signature = "(float) -> float",
+     .guard = dynac_guard_caller_of_broken__f, .glue = dynac_glue_caller_of_broken__f,
+     .nguards = 3, .guards = dynac__guards_caller_of_broken__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
+static const char *const dynac__guards_calls_broken__f[] = {
+    "type(x) is float",
+    "global prints is the function defined at breaks.py:8",
+    "global caller_of_broken is the function defined at breaks.py:84",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_calls_broken[] = {
+    {.signature = "(float) -> float",
+     .guard = dynac_guard_calls_broken__f, .glue = dynac_glue_calls_broken__f,
+     .nguards = 4, .guards = dynac__guards_calls_broken__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
+static const char *const dynac__guards_object_augassign__LO[] = {
+    "type(a) is list (each element's type is checked when it is read)",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_object_augassign[] = {
+    {.signature = "(list[object]) -> object",
+     .guard = dynac_guard_object_augassign__LO, .glue = dynac_glue_object_augassign__LO,
+     .nguards = 2, .guards = dynac__guards_object_augassign__LO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_none_forms__in[] = {
     "type(a) is int and it fits in int64",
     "b is None",
@@ -938,7 +1592,7 @@ static const char *const dynac__guards_tuple_of_lists_kept__LO[] = {
 static const dynac_entry_desc dynac__entries_tuple_of_lists_kept[] = {
     {.signature = "(list[object]) -> list[object]",
      .guard = dynac_guard_tuple_of_lists_kept__LO, .glue = dynac_glue_tuple_of_lists_kept__LO,
-     .nguards = 2, .guards = dynac__guards_tuple_of_lists_kept__LO, .flags = DYNAC_ENTRY_GENERIC},
+     .nguards = 2, .guards = dynac__guards_tuple_of_lists_kept__LO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
 static const char *const dynac__guards_len_of__Lf[] = {
     "type(a) is list (each element's type is checked when it is read)",
@@ -950,16 +1604,28 @@ static const dynac_entry_desc dynac__entries_len_of[] = {
      .guard = dynac_guard_len_of__Lf, .glue = dynac_glue_len_of__Lf,
      .nguards = 3, .guards = dynac__guards_len_of__Lf},
 };
-static const dynac_func_desc dynac__funcs[11] = {
+static const dynac_func_desc dynac__funcs[17] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
-     .nentries = 0, .entries = NULL,
+     .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "tries", .firstlineno = 14, .argcount = 1,
      .nentries = 0, .entries = NULL,
      .direct_calls = &dynac__direct_calls[1], .region_calls = &dynac__region_calls[1], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "attr", .firstlineno = 28, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_attr,
+     .direct_calls = &dynac__direct_calls[3], .region_calls = &dynac__region_calls[3], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "strings", .firstlineno = 38, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_strings,
+     .direct_calls = &dynac__direct_calls[5], .region_calls = &dynac__region_calls[5], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "loops_over_list", .firstlineno = 43, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_loops_over_list,
+     .direct_calls = &dynac__direct_calls[6], .region_calls = &dynac__region_calls[6], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "explicit", .firstlineno = 50, .argcount = 1,
      .nentries = 0, .entries = NULL,
      .direct_calls = &dynac__direct_calls[7], .region_calls = &dynac__region_calls[7], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "keywords", .firstlineno = 56, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_keywords,
+     .direct_calls = &dynac__direct_calls[8], .region_calls = &dynac__region_calls[8], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "widening", .firstlineno = 66, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_widening,
      .direct_calls = &dynac__direct_calls[10], .region_calls = &dynac__region_calls[10], .flags = DYNAC_FUNC_ROOT},
@@ -969,12 +1635,18 @@ static const dynac_func_desc dynac__funcs[11] = {
     {.qualname = "fine", .firstlineno = 79, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_fine,
      .direct_calls = &dynac__direct_calls[12], .region_calls = &dynac__region_calls[12], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "caller_of_broken", .firstlineno = 84, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_caller_of_broken,
+     .direct_calls = &dynac__direct_calls[13], .region_calls = &dynac__region_calls[13], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "calls_broken", .firstlineno = 88, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_calls_broken,
+     .direct_calls = &dynac__direct_calls[14], .region_calls = &dynac__region_calls[14], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "uses_untyped_hook", .firstlineno = 116, .argcount = 1,
      .nentries = 0, .entries = NULL,
      .direct_calls = &dynac__direct_calls[19], .region_calls = &dynac__region_calls[19], .flags = DYNAC_FUNC_ROOT},
-    {.qualname = "raise_forms", .firstlineno = 146, .argcount = 1,
-     .nentries = 0, .entries = NULL,
-     .direct_calls = &dynac__direct_calls[23], .region_calls = &dynac__region_calls[23], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "object_augassign", .firstlineno = 135, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_object_augassign,
+     .direct_calls = &dynac__direct_calls[22], .region_calls = &dynac__region_calls[22], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "none_forms", .firstlineno = 157, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_none_forms,
      .direct_calls = &dynac__direct_calls[24], .region_calls = &dynac__region_calls[24], .flags = DYNAC_FUNC_ROOT},
@@ -987,19 +1659,17 @@ static const dynac_func_desc dynac__funcs[11] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 11, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 17, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
  * functions (see python/dynac/_resume.py). */
 static PyMethodDef dynac__methods[] = {
-    {"__region_prints_1", (PyCFunction)(void (*)(void))dynac_region_prints_1, METH_FASTCALL, NULL},
     {"__region_tries_1", (PyCFunction)(void (*)(void))dynac_region_tries_1, METH_FASTCALL, NULL},
     {"__region_tries_2", (PyCFunction)(void (*)(void))dynac_region_tries_2, METH_FASTCALL, NULL},
     {"__region_explicit_1", (PyCFunction)(void (*)(void))dynac_region_explicit_1, METH_FASTCALL, NULL},
     {"__region_uses_untyped_hook_1", (PyCFunction)(void (*)(void))dynac_region_uses_untyped_hook_1, METH_FASTCALL, NULL},
     {"__region_uses_untyped_hook_2", (PyCFunction)(void (*)(void))dynac_region_uses_untyped_hook_2, METH_FASTCALL, NULL},
-    {"__region_raise_forms_1", (PyCFunction)(void (*)(void))dynac_region_raise_forms_1, METH_FASTCALL, NULL},
 
     {NULL, NULL, 0, NULL}};
 

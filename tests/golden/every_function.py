@@ -1,5 +1,5 @@
-"""explain lists every function of a module: module-level ones with their
-status, and the methods, nested functions and lambdas dynac does not
+"""explain lists every function of a module: module-level ones and methods
+with their status, and the nested functions and lambdas dynac does not
 compile yet, with why (their counts are in the header)."""
 import dynac
 

@@ -26,92 +26,46 @@ static int64_t dynac__region_calls[1]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_generic__Oi(PyObject * p_o, int64_t l_k, PyObject * *dynac_out);
+static int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out);
 
 
-/* objects.py:6: def generic: specialisation (object, int) -> object */
-static inline int dynac_kernel_generic__Oi(PyObject * p_o, int64_t l_k, PyObject * *dynac_out)
+/* objects.py:6: def generic: specialisation (object, object) -> object */
+static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out)
 {
   DYNAC_OBJ l_o = Py_NewRef(p_o); /* owned: it can be rebound */
-  int64_t l_n = 0;
-  bool b_n = false; /* bound? */
+  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+  DYNAC_OBJ l_n = NULL; /* owned */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   (void)dynac__u;
-  PyObject *av1 = NULL; /* the exact value of a failed operation */
-  if (0) {
-  dynac_after_1: DYNAC_COLD_LABEL; { /* line 7: the call goes on in the interpreter after this statement */
-    PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-    cv[0] = Py_XNewRef(l_o); /* o */
-    cv[1] = dynac_box_int(l_k); /* k */
-    cv[2] = av1; /* n */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "generic", .firstlineno = 5, .line = 7, .col = 4, .header = 2,
-         .names = "o,k,n", .nvals = 3, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 7);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    *dynac_out = r;
-    return DYNAC_OK;
-  }
-  }
   /* objects.py:7: n = len(o) * k */
   Py_ssize_t t1 = dynac_obj_len(l_o, &dynac__effects);
   if (t1 < 0) return dynac_traceback_here(dynac__G.filename, "generic", 7);
-  int64_t t2 = 0;
-  if (dynac_int_mul((int64_t)t1, l_k, &t2)) {
-    av1 = dynac__number_value(DYNAC_SLOW_MUL, dynac_box_int((int64_t)t1), dynac_box_int(l_k));
-    if (!av1) return dynac_traceback_here(dynac__G.filename, "generic", 7); /* CPython's exception */
-    goto dynac_after_1;
-  }
-  l_n = t2;
-  b_n = true;
+  DYNAC_OBJ t2 = dynac_box_int((int64_t)t1); /* owned, released leaving the block */
+  if (!t2) return dynac_traceback_here(dynac__G.filename, "generic", 7);
+  DYNAC_OBJ t3 = dynac_obj_binop(t2, l_k, 2, &dynac__effects); /* * */
+  if (!t3) return dynac_traceback_here(dynac__G.filename, "generic", 7);
+  if (dynac_obj_set(&l_n, Py_NewRef(t3)) < 0) return DYNAC_ERROR;
   /* objects.py:8: if o == k: */
-  DYNAC_OBJ t3 = dynac_box_int(l_k); /* owned, released leaving the block */
-  if (!t3) return dynac_traceback_here(dynac__G.filename, "generic", 8);
-  DYNAC_OBJ t4 = dynac_obj_compare(l_o, t3, Py_EQ, &dynac__effects); /* owned, released leaving the block */
+  DYNAC_OBJ t4 = dynac_obj_compare(l_o, l_k, Py_EQ, &dynac__effects); /* owned, released leaving the block */
   if (!t4) return dynac_traceback_here(dynac__G.filename, "generic", 8);
   int t5 = dynac_obj_truth(t4, &dynac__effects);
   if (t5 < 0) return dynac_traceback_here(dynac__G.filename, "generic", 8);
   if (t5) {
-    if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 9: the call goes on in the interpreter from here */
-      PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-      cv[0] = Py_XNewRef(l_o); /* o */
-      cv[1] = dynac_box_int(l_k); /* k */
-      cv[2] = b_n ? dynac_box_int(l_n) : NULL; /* n */
-      static const dynac_cont_site sites[] = {
-          {.qualname = "generic", .firstlineno = 5, .line = 9, .col = 8, .header = 0,
-           .names = "o,k,n", .nvals = 3, .nits = 0, .subst = NULL,
-           .region = NULL},
-      };
-      PyObject *r = NULL;
-      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
-      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 9);
-      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-      *dynac_out = r;
-      return DYNAC_OK;
-    }
-    }
     /* objects.py:9: n += 1 */
-    int64_t t6 = 0;
-    if (dynac_int_add(l_n, INT64_C(1), &t6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
-    l_n = t6;
+    DYNAC_OBJ t6 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (!t6) return dynac_traceback_here(dynac__G.filename, "generic", 9);
+    DYNAC_OBJ t7 = dynac_obj_inplace(l_n, t6, 0, &dynac__effects); /* += */
+    if (!t7) return dynac_traceback_here(dynac__G.filename, "generic", 9);
+    if (dynac_obj_set(&l_n, Py_NewRef(t7)) < 0) return DYNAC_ERROR;
   }
   /* objects.py:10: return o[k] + n */
-  DYNAC_OBJ t7 = dynac_box_int(l_k); /* owned, released leaving the block */
-  if (!t7) return dynac_traceback_here(dynac__G.filename, "generic", 10);
-  DYNAC_OBJ t8 = dynac_obj_getitem(l_o, t7, &dynac__effects); /* owned, released leaving the block */
+  DYNAC_OBJ t8 = dynac_obj_getitem(l_o, l_k, &dynac__effects); /* owned, released leaving the block */
   if (!t8) return dynac_traceback_here(dynac__G.filename, "generic", 10);
-  DYNAC_OBJ t9 = dynac_box_int(l_n); /* owned, released leaving the block */
+  DYNAC_OBJ t9 = dynac_obj_binop(t8, l_n, 0, &dynac__effects); /* + */
   if (!t9) return dynac_traceback_here(dynac__G.filename, "generic", 10);
-  DYNAC_OBJ t10 = dynac_obj_binop(t8, t9, 0, &dynac__effects); /* + */
-  if (!t10) return dynac_traceback_here(dynac__G.filename, "generic", 10);
-  *dynac_out = Py_NewRef(t10);
+  *dynac_out = Py_NewRef(t9);
   return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
@@ -121,33 +75,32 @@ static inline int dynac_kernel_generic__Oi(PyObject * p_o, int64_t l_k, PyObject
 
 
 /* ---- guards and glue ------------------------------------------------------------ */
-/* guard: may generic(object, int) -> object run for these arguments? */
-static int dynac_guard_generic__Oi(PyObject *const *args, PyObject *globals, const char **failed)
+/* guard: may generic(object, object) -> object run for these arguments? */
+static int dynac_guard_generic__OO(PyObject *const *args, PyObject *globals, const char **failed)
 {
   (void)args;
   (void)globals;
   (void)failed;
   /* args[0]: any object */
-  DYNAC_GUARD_INT(1, "type(k) is int and it fits in int64")
+  /* args[1]: any object */
   DYNAC_GUARD_GLOBALS(&dynac__G)
   DYNAC_GUARD_SLOT(&dynac__G, 0, "builtin len is not shadowed or replaced")
 
   return 1;
 }
 
-/* glue: unbox, run the kernel, box: generic(object, int) -> object */
-static int dynac_glue_generic__Oi(PyObject *const *args, PyObject **result)
+/* glue: unbox, run the kernel, box: generic(object, object) -> object */
+static int dynac_glue_generic__OO(PyObject *const *args, PyObject **result)
 {
   int st;
   (void)args;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
-  int64_t a1 = 0;
-  (void)dynac_int64_of(args[1], &a1); /* the guard checked the range */
+  PyObject *a1 = args[1]; /* borrowed */
   PyObject * r = 0;
 
   size_t mark = dynac_undo_mark();
-  st = dynac_kernel_generic__Oi(a0, a1, &r);
+  st = dynac_kernel_generic__OO(a0, a1, &r);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
@@ -168,16 +121,16 @@ static int dynac_glue_generic__Oi(PyObject *const *args, PyObject **result)
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
-static const char *const dynac__guards_generic__Oi[] = {
+static const char *const dynac__guards_generic__OO[] = {
     "o is any object (operations on it go through the C API)",
-    "type(k) is int and it fits in int64",
+    "k is any object (operations on it go through the C API)",
     "builtin len is not shadowed or replaced",
     "source sha256 matches the module's source (checked when attached)",
 };
 static const dynac_entry_desc dynac__entries_generic[] = {
-    {.signature = "(object, int) -> object",
-     .guard = dynac_guard_generic__Oi, .glue = dynac_glue_generic__Oi,
-     .nguards = 4, .guards = dynac__guards_generic__Oi, .flags = DYNAC_ENTRY_GENERIC},
+    {.signature = "(object, object) -> object",
+     .guard = dynac_guard_generic__OO, .glue = dynac_glue_generic__OO,
+     .nguards = 4, .guards = dynac__guards_generic__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
 static const dynac_func_desc dynac__funcs[1] = {
     {.qualname = "generic", .firstlineno = 5, .argcount = 2,

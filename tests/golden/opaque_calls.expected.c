@@ -184,7 +184,7 @@ static const char *const dynac__guards_noted__f[] = {
 static const dynac_entry_desc dynac__entries_noted[] = {
     {.signature = "(float) -> float",
      .guard = dynac_guard_noted__f, .glue = dynac_glue_noted__f,
-     .nguards = 3, .guards = dynac__guards_noted__f},
+     .nguards = 3, .guards = dynac__guards_noted__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
 };
 static const dynac_func_desc dynac__funcs[2] = {
     {.qualname = "note", .firstlineno = 5, .argcount = 1,

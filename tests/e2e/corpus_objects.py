@@ -1,0 +1,198 @@
+"""Objects in kernels: methods, attributes, method calls, globals of any
+type, str and bytes constants, iteration over any iterable, generic calls
+and in-place operators. suite_objects.py runs each function eagerly and
+compiled on the same fresh inputs and compares results, exceptions (type,
+message, traceback lines) and side effects (a log the inputs' special
+methods write, and the inputs' state afterwards)."""
+import math
+
+import dynac
+
+LOG = []
+SCALE = [1.0, 2.0]     # a module global that is a list
+NAMES = {"a": 1}       # ... a dict
+UNIT = "m"             # ... a str
+
+
+def helper(x):
+    LOG.append(("helper", x))
+    return x * 2
+
+
+alias = helper         # a function bound to another name
+
+
+class Vec:
+    """Plain instances: attributes in the instance dict."""
+    count = 0
+
+    def __init__(self, x: float, y: float):
+        self.x = x
+        self.y = y
+        Vec.count += 1
+
+    def dot(self, o: object):
+        return self.x * o.x + self.y * o.y
+
+    @dynac.compile
+    def norm(self) -> float:
+        return math.sqrt(self.dot(self))
+
+    @staticmethod
+    def twice(k: float) -> float:
+        return 2 * k
+
+    @classmethod
+    def unit(cls, k: float):
+        return cls(k, 0.0)
+
+    @property
+    def size(self):
+        return self.norm()
+
+    def __repr__(self):
+        return "Vec(%r, %r)" % (self.x, self.y)
+
+
+class Slotted:
+    __slots__ = ("a", "__hidden")
+
+    def __init__(self, a):
+        self.a = a
+        self.__hidden = -a
+
+    @dynac.compile
+    def peek(self):
+        return self.a + self.__hidden
+
+
+class Logged:
+    """Attribute access and operators that log what runs, in order."""
+    def __init__(self, v):
+        object.__setattr__(self, "v", v)
+
+    def __getattr__(self, name):
+        LOG.append(("getattr", name))
+        if name == "missing":
+            raise AttributeError("no %s here" % name)
+        return len(name)
+
+    def __setattr__(self, name, value):
+        LOG.append(("setattr", name, repr(value)))
+        object.__setattr__(self, name, value)
+
+    def __iadd__(self, o):
+        LOG.append(("iadd", repr(o)))
+        return Logged(self.v + o)
+
+    def __add__(self, o):
+        LOG.append(("add", repr(o)))
+        return Logged(self.v + o)
+
+    def __getitem__(self, k):
+        LOG.append(("getitem", repr(k)))
+        return k
+
+    def __setitem__(self, k, v):
+        LOG.append(("setitem", repr(k), repr(v)))
+
+    def __repr__(self):
+        return "Logged(%r)" % (self.v,)
+
+
+@dynac.compile
+def norm_of(v: object) -> float:
+    return math.sqrt(v.x * v.x + v.y * v.y)
+
+
+@dynac.compile
+def scale(v: object, k: float):
+    v.x = v.x * k
+    v.y *= k
+    return v
+
+
+@dynac.compile
+def total(items: object):
+    s = 0.0
+    for it in items:
+        s += it.x * it.y
+    return s
+
+
+@dynac.compile
+def upper_keys(d: object):
+    out = []
+    for k in d:
+        out.append(k.upper())
+    return out
+
+
+@dynac.compile
+def count_into(d: object, k: object, n: int):
+    for i in range(n):
+        d[k] += i
+    d["last"] = n
+    return d
+
+
+@dynac.compile
+def logged_ops(o: object):
+    a = o.width
+    o.v = a
+    o.w += 5
+    o["k"] = o[1]
+    o[2] += 3
+    return o.missing
+
+
+@dynac.compile
+def make_and_use(k: float):
+    v = Vec(k, 2.0)
+    u = Vec.unit(k)
+    return v.dot(u) + Vec.twice(k) + v.size + Vec.count * 0
+
+
+@dynac.compile
+def globals_of_any_type(i: int):
+    SCALE.append(i)
+    NAMES["n"] = len(SCALE)
+    return alias(i) + NAMES["a"], UNIT + "s", b"x" b"y"
+
+
+@dynac.compile
+def builtins_generic(x: object, y: object):
+    return abs(x), min(x, y), max(x, y), round(x), math.floor(x), int(x), float(y)
+
+
+@dynac.compile
+def str_methods(s: object):
+    parts = s.split(",")
+    n = 0
+    for p in parts:
+        n += len(p.strip())
+    return n, "-".join(parts), s.replace("a", "b")
+
+
+@dynac.compile
+def slotted_peek(s: object):
+    s.a = s.a + 1
+    return s.peek()
+
+
+@dynac.compile
+def name_error(k: int):
+    return undefined_name + k  # noqa: F821 - NameError is the point
+
+
+@dynac.compile
+def attr_error(v: object):
+    v.x = 1.0
+    return v.nothing
+
+
+@dynac.compile
+def in_place_list(xs: object, ys: object):
+    zs = xs
+    zs += ys
+    return zs is xs, xs

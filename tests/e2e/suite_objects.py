@@ -1,0 +1,125 @@
+"""Eager vs compiled for objects (corpus_objects.py): methods, attributes,
+method calls, globals of any type, str/bytes constants, generic iteration,
+calls and in-place operators.
+
+Each case builds fresh inputs twice (one set per run) and compares the
+outcome: the result (floats by their bits), or the exception's type,
+message and traceback frames in the corpus (function name and line, as
+traceback.extract_tb gives them); the log the inputs' special methods
+write; the inputs' state afterwards; and the module globals the functions
+change. Each function must also be served by its kernel (dispatch counters)."""
+import os
+import sys
+import tempfile
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import build_corpus, check, compare_corpus, done, float_bits  # noqa: E402
+
+import dynac  # noqa: E402
+
+INF, NAN = float("inf"), float("nan")
+
+
+def canon(v, depth=0):
+    if depth > 6:
+        return ("deep",)
+    if isinstance(v, float):
+        return ("f", float_bits(v))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, [canon(x, depth + 1) for x in v])
+    if isinstance(v, dict):
+        return ("dict", [(canon(k, depth + 1), canon(x, depth + 1)) for k, x in v.items()])
+    if isinstance(v, (int, str, bytes, bool, type(None))):
+        return (type(v).__name__, v)
+    if hasattr(v, "__dict__") or hasattr(type(v), "__slots__"):
+        fields = {}
+        for k in list(getattr(v, "__dict__", {})) + list(getattr(type(v), "__slots__", ())):
+            try:
+                fields[k] = canon(object.__getattribute__(v, k), depth + 1)
+            except AttributeError:
+                pass
+        return (type(v).__name__, sorted(fields.items()))
+    return (type(v).__name__,)
+
+
+def frames(e, corpus_file):
+    return [(f.name, f.lineno) for f in traceback.extract_tb(e.__traceback__)
+            if os.path.basename(f.filename) == corpus_file]
+
+
+def make_runner(mod_of):
+    def run(fn, make):
+        mod = mod_of(fn)
+        mod.LOG.clear()
+        mod.Vec.count = 0
+        mod.SCALE[:] = [1.0, 2.0]
+        mod.NAMES.clear()
+        mod.NAMES["a"] = 1
+        args = make(mod)
+        try:
+            r = ("ok", canon(fn(*args)))
+        except Exception as e:  # noqa: BLE001 - the comparison is the point
+            r = ("raise", type(e).__name__, str(e), frames(e, "corpus_objects.py"))
+        return r, canon(args), list(mod.LOG), canon(mod.SCALE), canon(mod.NAMES), mod.Vec.count
+    return run
+
+
+def cases():
+    c = {}
+    vals = [0.0, -0.0, 1.5, -2.25, 1e300, INF, NAN, 3, 2**70, True]
+    c["norm_of"] = [(lambda m, x=x, y=y: (m.Vec(x, y),)) for x in vals[:7] for y in [4.0, -0.0, 2**70]]
+    c["norm_of"] += [lambda m: (m.Vec("a", 1.0),), lambda m: (m.Slotted(2),), lambda m: (m.Vec(1j, 0.0),)]
+    c["scale"] = [(lambda m, x=x, k=k: (m.Vec(x, 2), k)) for x in vals for k in [2.5, -0.0, INF]]
+    c["scale"] += [lambda m: (m.Vec([1], 2), 2.0), lambda m: (m.Slotted(1), 2.0), lambda m: (3, 1.0)]
+    c["total"] = [lambda m: ([],), lambda m: ([m.Vec(1.5, 2.0), m.Vec(2, 3)],),
+                  lambda m: ((m.Vec(1.0, 2.0) for _ in range(3)),), lambda m: ({m.Vec(1.0, 2.0): 1},),
+                  lambda m: ([m.Vec(1.0, 2.0), 5],), lambda m: (7,), lambda m: ([m.Vec("ab", 2)],)]
+    c["upper_keys"] = [lambda m: ({"a": 1, "bc": 2},), lambda m: ("xy",), lambda m: ([],),
+                       lambda m: ([1],), lambda m: (iter(["q"]),), lambda m: (b"ab",)]
+    c["count_into"] = [lambda m: ({"k": 1}, "k", 4), lambda m: ({}, "k", 2), lambda m: ({"k": 1}, "k", 0),
+                       lambda m: ([1, 2], 0, 3), lambda m: ({"k": "s"}, "k", 2), lambda m: ({"k": 2**62}, "k", 9),
+                       lambda m: (m.Logged(1), "k", 2)]
+    c["logged_ops"] = [lambda m: (m.Logged(1),), lambda m: (m.Vec(1.0, 2.0),)]
+    c["make_and_use"] = [(lambda m, k=k: (k,)) for k in [0.0, -0.0, 1.5, INF, NAN, 1e300]]
+    c["globals_of_any_type"] = [(lambda m, i=i: (i,)) for i in [0, -1, 2**62, 2**63 - 1]]
+    xs = [0, -0.0, 2.5, -3.5, 2**70, True, NAN, INF, "s", None, 7]
+    c["builtins_generic"] = [(lambda m, x=x, y=y: (x, y)) for x in xs for y in [1, 2.5, "t"]]
+    c["str_methods"] = [lambda m: ("a, b,c",), lambda m: ("",), lambda m: (",,",), lambda m: ("é,ü",),
+                        lambda m: (b"a,b",), lambda m: (5,)]
+    c["slotted_peek"] = [lambda m: (m.Slotted(3),), lambda m: (m.Slotted(2.5),), lambda m: (m.Vec(1.0, 2.0),)]
+    c["name_error"] = [lambda m: (1,)]
+    c["attr_error"] = [lambda m: (m.Vec(1.0, 2.0),), lambda m: (m.Slotted(1),), lambda m: (object(),)]
+    c["in_place_list"] = [lambda m: ([1], [2]), lambda m: ([], ()), lambda m: ((1,), (2,)),
+                          lambda m: (1, 2), lambda m: ([1], 5), lambda m: ("a", "b")]
+    return c
+
+
+def kernel_calls(counters):
+    return (counters or {}).get("kernel_calls", 0) + (counters or {}).get("direct_calls", 0)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        built = build_corpus(tmp, "corpus_objects")
+        if built is None:
+            return done()
+        C, E, _ = built
+
+        def mod_of(fn):
+            return C if any(v is fn for v in vars(C).values()) else E
+        dynac.reset_stats()
+        compare_corpus(C, E, cases(), make_runner(mod_of), "objects")
+        stats = dynac.stats()
+        served = {k.split(".", 1)[1]: v for k, v in stats.items() if k.startswith("corpus_objects.")}
+        for name in sorted(cases()):
+            hits = kernel_calls(served.get(name))
+            check("objects %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
+        for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek"]:
+            hits = kernel_calls(served.get(name))
+            check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
+    done()
+
+
+if __name__ == "__main__":
+    main()
