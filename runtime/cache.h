@@ -47,6 +47,7 @@ static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
 static dynac_compat_eval_fn dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
+static int dynac__generic_kernels; /* DYNAC_GENERIC_KERNELS=1: generic-only entries serve too */
 /* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
 typedef struct dynac__thread {
   int disable_depth;        /* disable(recursive=True) regions: nothing dispatches */
@@ -88,6 +89,8 @@ DYNAC_API int dynac_init(void) {
     PyErr_SetString(PyExc_RuntimeError, "dynac: no free code-extra index");
     return -1;
   }
+  const char *generic = getenv("DYNAC_GENERIC_KERNELS");
+  dynac__generic_kernels = generic && generic[0] == '1';
   const char *logs = getenv("DYNAC_LOGS");
   if (logs) {
     int all = strstr(logs, "all") != NULL;

@@ -72,6 +72,23 @@ static inline PyObject *const *dynac_compat_frame_locals(dynac_compat_frame *f) 
 static inline PyObject *dynac_compat_frame_globals(dynac_compat_frame *f) {
   return ((dynac__iframe *)f)->f_globals;
 }
+/* The function object a frame runs (borrowed; NULL for module and class bodies). */
+static inline PyObject *dynac_compat_frame_function(dynac_compat_frame *f) {
+  return (PyObject *)((dynac__iframe *)f)->f_func;
+}
+/* A function object's vectorcall entry: read, and replaced (3.11 has no
+ * API for it: the field itself; 3.12 adds PyFunction_SetVectorcall). */
+static inline int dynac_compat_function_enters_interpreter(PyObject *func) {
+  return ((PyFunctionObject *)func)->vectorcall == _PyFunction_Vectorcall;
+}
+static inline void dynac_compat_set_function_vectorcall(PyObject *func, vectorcallfunc vc) {
+  ((PyFunctionObject *)func)->vectorcall = vc;
+}
+/* The call a function's own vectorcall makes: a frame, run by the interpreter. */
+static inline PyObject *dynac_compat_function_call_interpreted(PyObject *func, PyObject *const *args,
+                                                               size_t nargsf, PyObject *kwnames) {
+  return _PyFunction_Vectorcall(func, args, nargsf, kwnames);
+}
 #define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
 #ifdef __cplusplus
 #define DYNAC__TLS thread_local

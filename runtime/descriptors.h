@@ -111,6 +111,11 @@ typedef struct dynac_entry_desc {
  * through the C API): dispatch holds the frame hook while it runs, so that the functions it
  * calls dispatch too (Dynamo traces into them). */
 #define DYNAC_ENTRY_CALLS_PYTHON 2
+/* DYNAC_ENTRY_GENERIC_ONLY: an undecorated function's kernel with no typed island (every
+ * operation through the C API): not faster than CPython 3.11's specialising interpreter
+ * yet, so it serves calls only when DYNAC_GENERIC_KERNELS=1 (do no harm); kernels still
+ * call it directly. */
+#define DYNAC_ENTRY_GENERIC_ONLY 4
 
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */

@@ -214,6 +214,11 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
+    if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
+      c->interp_why = "its kernel is generic-only (no typed island: not faster than the "
+                      "interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it";
+      continue;
+    }
     const char *failed = NULL;
     int ok = e->d->guard(args, globals, &failed);
     if (ok < 0) { *result = NULL; return DYNAC__SERVED; }

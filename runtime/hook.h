@@ -4,6 +4,47 @@ static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, i
   return dynac__prev_eval ? dynac__prev_eval(ts, f, t) : DYNAC_COMPAT_EVAL_FRAME_DEFAULT(ts, f, t);
 }
 
+/* A function whose code has a cache is entered here, before the
+ * interpreter builds a frame (Python-to-Python calls, and calls from C:
+ * operators, type calls, a kernel's generic calls), once the frame hook
+ * met it: the cache serves the call, or the frame runs in the interpreter
+ * as before (the hook does not try it again). The idea of entering
+ * compiled code through the callee's vectorcall is PEP 590's. */
+static PyObject *dynac__function_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
+                                            PyObject *kwnames) {
+  PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(func);
+  dynac__thread *t = &dynac__t;
+  dynac__cache *c = t->disable_depth ? NULL : dynac__cache_of(co);
+  int st = -1; /* not tried */
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(t, c);
+  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
+      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
+    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
+    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+  }
+  if (st != DYNAC__SERVED) {
+    PyCodeObject *saved = t->skip_code;
+    if (st >= 0) t->skip_code = co; /* tried: the hook lets its frame run */
+    r = dynac_compat_function_call_interpreted(func, args, nargsf, kwnames);
+    t->skip_code = saved;
+  }
+  if (c) dynac__call_exit(t, c);
+  return r;
+}
+
+/* The frame hook met a function whose code has a cache: its later calls
+ * enter through dynac__function_vectorcall, with no frame built first. */
+static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__cache *c) {
+  int servable = c->resume != NULL;
+  for (int i = 0; i < c->n && !servable; i++)
+    servable = !(c->e[i].d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels;
+  if (!servable) return; /* the interpreter runs it: its own vectorcall is the fast way there */
+  PyObject *fn = dynac_compat_frame_function(frame);
+  if (fn && PyFunction_Check(fn) && dynac_compat_function_enters_interpreter(fn))
+    dynac_compat_set_function_vectorcall(fn, dynac__function_vectorcall);
+}
+
 /* Called by CPython for every frame while installed. A fresh frame of a
  * code object with a cache runs its cache; a kernel's result is returned
  * without running the frame (the interpreter, which called the hook, clears it).
@@ -20,6 +61,7 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
     t->skip_code = NULL;
     return dynac__eval_default(ts, frame, throwflag);
   }
+  dynac__enter_by_vectorcall(frame, c);
   PyObject *result;
   dynac__call_enter(t, c);
   int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame),

@@ -186,6 +186,23 @@ static inline PyObject *const *dynac_compat_frame_locals(dynac_compat_frame *f) 
 static inline PyObject *dynac_compat_frame_globals(dynac_compat_frame *f) {
   return ((dynac__iframe *)f)->f_globals;
 }
+/* The function object a frame runs (borrowed; NULL for module and class bodies). */
+static inline PyObject *dynac_compat_frame_function(dynac_compat_frame *f) {
+  return (PyObject *)((dynac__iframe *)f)->f_func;
+}
+/* A function object's vectorcall entry: read, and replaced (3.11 has no
+ * API for it: the field itself; 3.12 adds PyFunction_SetVectorcall). */
+static inline int dynac_compat_function_enters_interpreter(PyObject *func) {
+  return ((PyFunctionObject *)func)->vectorcall == _PyFunction_Vectorcall;
+}
+static inline void dynac_compat_set_function_vectorcall(PyObject *func, vectorcallfunc vc) {
+  ((PyFunctionObject *)func)->vectorcall = vc;
+}
+/* The call a function's own vectorcall makes: a frame, run by the interpreter. */
+static inline PyObject *dynac_compat_function_call_interpreted(PyObject *func, PyObject *const *args,
+                                                               size_t nargsf, PyObject *kwnames) {
+  return _PyFunction_Vectorcall(func, args, nargsf, kwnames);
+}
 #define DYNAC__SKIP_FLAGS (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
 #ifdef __cplusplus
 #define DYNAC__TLS thread_local
@@ -2300,6 +2317,11 @@ typedef struct dynac_entry_desc {
  * through the C API): dispatch holds the frame hook while it runs, so that the functions it
  * calls dispatch too (Dynamo traces into them). */
 #define DYNAC_ENTRY_CALLS_PYTHON 2
+/* DYNAC_ENTRY_GENERIC_ONLY: an undecorated function's kernel with no typed island (every
+ * operation through the C API): not faster than CPython 3.11's specialising interpreter
+ * yet, so it serves calls only when DYNAC_GENERIC_KERNELS=1 (do no harm); kernels still
+ * call it directly. */
+#define DYNAC_ENTRY_GENERIC_ONLY 4
 
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
@@ -2827,6 +2849,7 @@ static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
 static dynac_compat_eval_fn dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
+static int dynac__generic_kernels; /* DYNAC_GENERIC_KERNELS=1: generic-only entries serve too */
 /* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
 typedef struct dynac__thread {
   int disable_depth;        /* disable(recursive=True) regions: nothing dispatches */
@@ -2868,6 +2891,8 @@ DYNAC_API int dynac_init(void) {
     PyErr_SetString(PyExc_RuntimeError, "dynac: no free code-extra index");
     return -1;
   }
+  const char *generic = getenv("DYNAC_GENERIC_KERNELS");
+  dynac__generic_kernels = generic && generic[0] == '1';
   const char *logs = getenv("DYNAC_LOGS");
   if (logs) {
     int all = strstr(logs, "all") != NULL;
@@ -3100,6 +3125,11 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
+    if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
+      c->interp_why = "its kernel is generic-only (no typed island: not faster than the "
+                      "interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it";
+      continue;
+    }
     const char *failed = NULL;
     int ok = e->d->guard(args, globals, &failed);
     if (ok < 0) { *result = NULL; return DYNAC__SERVED; }
@@ -3202,6 +3232,47 @@ static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, i
   return dynac__prev_eval ? dynac__prev_eval(ts, f, t) : DYNAC_COMPAT_EVAL_FRAME_DEFAULT(ts, f, t);
 }
 
+/* A function whose code has a cache is entered here, before the
+ * interpreter builds a frame (Python-to-Python calls, and calls from C:
+ * operators, type calls, a kernel's generic calls), once the frame hook
+ * met it: the cache serves the call, or the frame runs in the interpreter
+ * as before (the hook does not try it again). The idea of entering
+ * compiled code through the callee's vectorcall is PEP 590's. */
+static PyObject *dynac__function_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
+                                            PyObject *kwnames) {
+  PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(func);
+  dynac__thread *t = &dynac__t;
+  dynac__cache *c = t->disable_depth ? NULL : dynac__cache_of(co);
+  int st = -1; /* not tried */
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(t, c);
+  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
+      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
+    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
+    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+  }
+  if (st != DYNAC__SERVED) {
+    PyCodeObject *saved = t->skip_code;
+    if (st >= 0) t->skip_code = co; /* tried: the hook lets its frame run */
+    r = dynac_compat_function_call_interpreted(func, args, nargsf, kwnames);
+    t->skip_code = saved;
+  }
+  if (c) dynac__call_exit(t, c);
+  return r;
+}
+
+/* The frame hook met a function whose code has a cache: its later calls
+ * enter through dynac__function_vectorcall, with no frame built first. */
+static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__cache *c) {
+  int servable = c->resume != NULL;
+  for (int i = 0; i < c->n && !servable; i++)
+    servable = !(c->e[i].d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels;
+  if (!servable) return; /* the interpreter runs it: its own vectorcall is the fast way there */
+  PyObject *fn = dynac_compat_frame_function(frame);
+  if (fn && PyFunction_Check(fn) && dynac_compat_function_enters_interpreter(fn))
+    dynac_compat_set_function_vectorcall(fn, dynac__function_vectorcall);
+}
+
 /* Called by CPython for every frame while installed. A fresh frame of a
  * code object with a cache runs its cache; a kernel's result is returned
  * without running the frame (the interpreter, which called the hook, clears it).
@@ -3218,6 +3289,7 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
     t->skip_code = NULL;
     return dynac__eval_default(ts, frame, throwflag);
   }
+  dynac__enter_by_vectorcall(frame, c);
   PyObject *result;
   dynac__call_enter(t, c);
   int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame),
