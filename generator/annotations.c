@@ -320,6 +320,11 @@ bool annotations_module(module *m) {
     }
     bool all_annotated = true;
     for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) all_annotated = false;
+    if (!all_annotated && m->all == 2 && !m->prof && !f->specs && f->params_ok) {
+      /* --all-objects: what is not typed is an object (every function compiles, generically) */
+      for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) f->param_ann[k] = &ty_obj;
+      all_annotated = true;
+    }
     if (all_annotated) {
       const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       for (int k = 0; k < f->nparams; k++) args[k] = f->param_ann[k];

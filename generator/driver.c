@@ -64,7 +64,7 @@ static char *module_stem(arena *a, const char *path) {
 /* parse -> scope -> annotations -> ir -> infer -> analyses on one file, with the
  * functions named in `suppressed` left to the interpreter; NULL after
  * reporting errors. */
-static module *analyse_suppressed(const char *path, const profile *prof, bool all, bool trusted,
+static module *analyse_suppressed(const char *path, const profile *prof, int all, bool trusted,
                                   phase_times *pt, const char *const *suppressed, int nsup) {
   module *m = calloc(1, sizeof *m);
   m->a = arena_new();
@@ -97,7 +97,7 @@ static module *analyse_suppressed(const char *path, const profile *prof, bool al
   return m;
 }
 
-module *analyse(const char *path, const profile *prof, bool all, bool trusted,
+module *analyse(const char *path, const profile *prof, int all, bool trusted,
                        phase_times *pt) {
   return analyse_suppressed(path, prof, all, trusted, pt, NULL, 0);
 }

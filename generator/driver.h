@@ -9,7 +9,9 @@
 typedef struct options {
   const char *outdir;
   const char *profile_path;
-  bool all, emit_only, json, line_directives, trusted_syntax, suppress_errors;
+  int all; /* 0; 1: --all (every function a root); 2: --all-objects (and parameters with no
+              annotation, signature or profile taken as objects) */
+  bool emit_only, json, line_directives, trusted_syntax, suppress_errors;
   bool times;             /* build --times: each file's phase times on stderr */
   const char **files;
   int nfiles;
@@ -24,7 +26,7 @@ void print_phase_times(FILE *to, const char *path, const phase_times *pt);
 
 /* parse -> scope -> annotations -> ir -> infer on one file, each timed into
  * *pt (may be NULL); NULL after reporting errors. release() frees it. */
-module *analyse(const char *path, const profile *prof, bool all, bool trusted, phase_times *pt);
+module *analyse(const char *path, const profile *prof, int all, bool trusted, phase_times *pt);
 void release(module *m);
 bool is_compiled(module *m, func *f);
 /* Functions compiled whole or in part; *nkernels gets their specialisations. */

@@ -103,7 +103,9 @@ static void explain_text(module *m, const phase_times *pt) {
     for (inst *in = f->insts; in; in = in->next_root) {
       if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
-             !in->ok ? "interpreter" : f->partial ? "region kernels" : "kernel");
+             !in->ok ? "interpreter" : f->partial ? "region kernels" : generic_only(in)
+             ? "kernel, generic only (no typed island: it serves calls from the interpreter "
+               "only with DYNAC_GENERIC_KERNELS=1)" : "kernel");
       if (!in->ok) {
         printf("    reason: %s\n", in->fail);
         if (in->fail_pos.line) print_caret(m, in->fail_pos, "    ");
@@ -168,6 +170,7 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
       cJSON_AddStringToObject(js, "signature", spec_text(m, in));
       cJSON_AddStringToObject(js, "origin", in->origin);
       cJSON_AddBoolToObject(js, "kernel", in->ok);
+      cJSON_AddBoolToObject(js, "generic_only", in->ok && !f->partial && generic_only(in));
       if (!in->ok) {
         cJSON_AddStringToObject(js, "reason", in->fail);
         cJSON_AddNumberToObject(js, "line", in->fail_pos.line);

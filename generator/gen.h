@@ -518,7 +518,7 @@ typedef struct module {
   int nslots;
   inst *insts;              /* every typed instance, in creation order */
   /* options */
-  bool all;
+  int all;                  /* --all: 1; --all-objects: 2 (driver.h) */
   bool trusted_syntax;
   const char *const *suppressed; /* --suppress-errors: functions left to the interpreter */
   int nsuppressed;
@@ -641,6 +641,16 @@ int find_affine_indices(const inst *in, const stmt *loop, const bool *views, con
 bool block_binds(const stmt *s, int loc);
 /* Does assignment or loop target `t` bind local `loc`? */
 bool target_binds(const target *t, int loc);
+
+/* islands.c: is `in` an undecorated function's kernel with no typed island
+ * (no operation on unboxed values) that reads attributes or calls methods of
+ * objects? Its entry serves calls only when DYNAC_GENERIC_KERNELS=1. */
+bool generic_only(const inst *in);
+
+/* fresh.c: [nlocals] the list locals of `in` bound only to lists the call
+ * itself makes (displays, comprehensions, slices, list + and *): writes to
+ * them need no undo entry. */
+bool *fresh_list_locals(arena *a, const inst *in);
 
 /* replay.c: [nparams] the view parameters of `in` that the function only
  * stores to, so that a deoptimised call's run again rewrites them as they

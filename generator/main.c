@@ -38,6 +38,8 @@ static void usage(FILE *to) {
         "--suppress-errors (or DYNAC_SUPPRESS_ERRORS=1): a function whose generated code does\n"
         "  not compile (a dynac bug) runs in the interpreter, with a warning, instead of\n"
         "  failing the build\n"
+        "--all: every function is a compile root; --all-objects: and a parameter with no\n"
+        "        annotation, signature or profile is an object (everything compiles, generically)\n"
         "--times: print each file's phase times (parse, scope, annotations, ir, infer, emit,\n"
         "        cc; ms) on stderr\n"
         "--trusted-syntax: the files are known to compile with CPython; a construct the\n"
@@ -69,7 +71,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--profile")) o.profile_path = argv[++i];
     else if (!strcmp(a, "--function")) o.functions[o.nfunctions++] = argv[++i];
     else if (!strcmp(a, "--prefix")) o.prefix = argv[++i];
-    else if (!strcmp(a, "--all")) o.all = true;
+    else if (!strcmp(a, "--all")) o.all = o.all ? o.all : 1;
+    else if (!strcmp(a, "--all-objects")) o.all = 2;
     else if (!strcmp(a, "--emit-only")) o.emit_only = true;
     else if (!strcmp(a, "--json")) o.json = true;
     else if (!strcmp(a, "--line-directives")) o.line_directives = true;

@@ -304,7 +304,11 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "}");
     return "0";
   }
-  if (e->u.call.own_list) { /* a comprehension's list: nobody else has seen it */
+  expr *recv = e->u.call.args[0];
+  bool fresh = recv->kind == EX_LOCAL && E->fresh && E->fresh[recv->u.local];
+  if ((e->u.call.own_list || fresh) && ops_call_is(e, OPI_APPEND)) {
+    /* a list this call made (a comprehension's, or one only ever bound to new lists): a
+       rollback leaves it unreachable, so its appends need no undo entry */
     const char *v = emit_expr(E, e->u.call.args[1]);
     line(E, "if (dynac_list_append_own(%s, %s) < 0) return dynac_traceback_here(%s);", l,
          box_value(E, v, TY(e->u.call.args[1])), where(E));

@@ -100,6 +100,8 @@ typedef struct em {
   int cur_line;    /* the Python line of the statement being emitted */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
   bool *view_copy; /* [nlocals]: a view parameter whose fields are read from dv_x (view_field) */
+  bool *fresh;     /* [nlocals]: a list local holding only lists this call made (fresh.c): its
+                      appends are not logged; NULL in region kernels (their lists predate them) */
   struct hoisted *hoisted; /* positions enclosing loops proved in range (hoist_bounds) */
   int nhoisted;
   const char *proven;  /* the okN flag known true here: the checked-free copy of a loop */

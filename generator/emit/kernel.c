@@ -87,6 +87,7 @@ void declare_kernel_locals(em *E, stmt *body) {
   else if (E->in->fn->comprehensions && !E->exported)
     line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
   if (E->reg) return;
+  E->fresh = fresh_list_locals(E->m->a, E->in);
   E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
   const bool *store_only = E->exported ? NULL : store_only_views(E->m->a, E->m, E->in);
   for (int i = 0; i < E->in->fn->nparams; i++) {

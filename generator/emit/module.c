@@ -7,10 +7,13 @@
 
 /* An entry's flags (runtime/descriptors.h): whether it takes objects, and
  * whether its kernel (or one it calls) calls Python functions. */
-static const char *entry_flags(const inst *in) {
+static const char *entry_flags(module *m, const inst *in) {
   bool generic = takes_objects(in), calls = in->generic || in->opaque_calls; /* callees' too */
-  return generic && calls ? ", .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON"
-         : generic ? ", .flags = DYNAC_ENTRY_GENERIC" : calls ? ", .flags = DYNAC_ENTRY_CALLS_PYTHON" : "";
+  bool only = generic_only(in);
+  if (!generic && !calls && !only) return "";
+  return arena_printf(m->a, ", .flags = %s%s%s%s%s", generic ? "DYNAC_ENTRY_GENERIC" : "",
+                      generic && calls ? " | " : "", calls ? "DYNAC_ENTRY_CALLS_PYTHON" : "",
+                      only ? " | " : "", only ? "DYNAC_ENTRY_GENERIC_ONLY" : "");
 }
 
 static const char *slot_kind_c(slot *s) {
@@ -171,7 +174,7 @@ static bool write_function(module *m, module_parts *P, int i, strbuf *funcs) {
     sb_printf(&ents, "    {.signature = %s,\n     .guard = dynac_guard_%s, .glue = dynac_glue_%s,\n"
               "     .nguards = %d, .guards = dynac__guards_%s%s},\n",
               c_string(m, signature_of(m, in)), in->cname, in->cname, ng, in->cname,
-              entry_flags(in));
+              entry_flags(m, in));
     ne++;
   }
   bool has_kernel = f->partial ? f->nregions > 0 : false;
