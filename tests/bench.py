@@ -152,12 +152,13 @@ def bench_examples(tmp, hand):
             "%.2fx" % (t_dy / t_c) if t_c else "-"))
 
 
-def wall(cmd, cwd, repeat=3):
+def wall(cmd, cwd, repeat=3, env=None):
     """Best wall time of a command (seconds); its stdout (checked equal by the caller)."""
     out, times = None, []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
+                           env=dict(os.environ, **(env or {})))
         times.append(time.perf_counter() - t0)
         if r.returncode:
             sys.exit("%s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
@@ -172,8 +173,10 @@ def bench_programs(tmp):
     import ast
     import glob
     pypy = shutil.which("pypy3")
-    print("\nexamples/programs/ at their BENCH_SIZES (whole process, best of 3)")
-    print("  %-12s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac run", "PyPy", "vs CPy", "vs PyPy"))
+    print("\nexamples/programs/ at their BENCH_SIZES (whole process, best of 5; 'generic': with"
+          " DYNAC_GENERIC_KERNELS=1,\n  generic-only kernels serving too)")
+    print("  %-12s %11s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac run", "generic", "PyPy",
+                                                 "vs CPy", "vs PyPy"))
     for prog in sorted(glob.glob(os.path.join(ROOT, "examples", "programs", "*.py"))):
         name = os.path.basename(prog)[:-3]
         work = os.path.join(tmp, "prog_" + name)
@@ -188,13 +191,15 @@ def bench_programs(tmp):
         subprocess.run(dy + ["record", "-o", "p.json", src], capture_output=True, cwd=work, check=True)
         subprocess.run(dy + ["build", "--all", "--profile", "p.json", src, "-o", "out"], capture_output=True,
                        cwd=work, check=True)
-        t_py, out_py = wall([sys.executable, src] + sizes, work)
-        t_dy, out_dy = wall(dy + ["run", "--path", "out", src] + sizes, work)
-        assert out_dy == out_py, name
+        t_py, out_py = wall([sys.executable, src] + sizes, work, repeat=5)
+        t_dy, out_dy = wall(dy + ["run", "--path", "out", src] + sizes, work, repeat=5)
+        t_gen, out_gen = wall(dy + ["run", "--path", "out", src] + sizes, work, repeat=5,
+                              env={"DYNAC_GENERIC_KERNELS": "1"})
+        assert out_dy == out_py == out_gen, name
         t_pp = wall([pypy, src] + sizes, work)[0] if pypy else None
-        print("  %-12s %9.1f ms %9.1f ms %11s %8.2fx %9s" % (
-            name, t_py * 1e3, t_dy * 1e3, "%9.1f ms" % (t_pp * 1e3) if t_pp else "-", t_py / t_dy,
-            "%.2fx" % (t_pp / t_dy) if t_pp else "-"))
+        print("  %-12s %9.1f ms %9.1f ms %9.1f ms %11s %8.2fx %9s" % (
+            name, t_py * 1e3, t_dy * 1e3, t_gen * 1e3, "%9.1f ms" % (t_pp * 1e3) if t_pp else "-",
+            t_py / t_dy, "%.2fx" % (t_pp / t_dy) if t_pp else "-"))
 
 
 OVERHEAD_PROG = """

@@ -7,11 +7,9 @@
 """
 import atexit
 import importlib.machinery
-import json
 import os
 import runpy
 import sys
-import sysconfig
 import threading
 import types
 
@@ -124,6 +122,7 @@ def record(args):
             fns.append({"file": os.path.realpath(filename), "qualname": qualname,
                         "firstlineno": line,
                         "signatures": [{"args": list(s), "calls": c} for s, c in sorted(sigs.items())]})
+        import json  # imported when used (here and below): `dynac run` starts quicker
         with open(out, "w") as f:
             json.dump({"version": 1, "functions": fns}, f, indent=1)
         print("dynac: recorded %d functions in %s" % (len(fns), out), file=sys.stderr)
@@ -219,6 +218,7 @@ def run(args):
 
     def finish():
         if stats_file:
+            import json
             with open(stats_file, "w") as f:
                 json.dump(_runtime.stats(), f, indent=1, sort_keys=True)
         if "dispatch" in os.environ.get("DYNAC_LOGS", ""):
@@ -270,6 +270,7 @@ def _syntax_errors(args):
 
 def generator_env():
     """The environment the generator runs in for this interpreter."""
+    import sysconfig
     from . import _config
     env = dict(os.environ)
     env.setdefault("DYNAC_TEMPLATES", _config.TEMPLATES)

@@ -1,9 +1,7 @@
 """dynac.explain() and dynac.compile_times(): the generator's own report
 (`dynac explain --json`) and phase times, from Python (after Dynamo's
 torch._dynamo.explain and torch._dynamo.utils.compile_times)."""
-import json
 import os
-import subprocess
 
 _load_times = {}  # artifact path -> ms spent loading and attaching it (the runtime's phase)
 
@@ -13,6 +11,8 @@ def note_load(path, ms):
 
 
 def _explain_json(path):
+    import json  # imported when used: `import dynac` stays quick (dynac run's start-up)
+    import subprocess
     from . import _config
     from ._cli import generator_env
     r = subprocess.run([_config.GENERATOR, "explain", "--json", "--trusted-syntax", path],

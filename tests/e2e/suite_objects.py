@@ -13,6 +13,8 @@ import sys
 import tempfile
 import traceback
 
+os.environ["DYNAC_GENERIC_KERNELS"] = "1"  # the methods' kernels are generic-only: serve them too
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from harness import build_corpus, check, compare_corpus, done, float_bits  # noqa: E402
 

@@ -568,12 +568,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
     if (!t5) return dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184);
     DYNAC_OBJ t6 = dynac_obj_getitem(l_p, t5, &dynac__effects); /* owned, released leaving the block */
     if (!t6) return dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184);
-    {
-      PyObject *b = Py_NewRef(t6);
-      int st = dynac_list_append(dynac__u, l_out, b); /* logged for undo */
-      Py_XDECREF(b);
-      if (st < 0) return dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184);
-    }
+    if (dynac_list_append_own(l_out, Py_NewRef(t6)) < 0) return dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184);
   }
   /* breaks.py:185: return out */
   *dynac_out = Py_NewRef(l_out);

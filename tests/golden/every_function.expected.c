@@ -159,7 +159,7 @@ static const char *const dynac__guards_Vec__norm__O[] = {
 static const dynac_entry_desc dynac__entries_Vec__norm[] = {
     {.signature = "(object) -> object",
      .guard = dynac_guard_Vec__norm__O, .glue = dynac_glue_Vec__norm__O,
-     .nguards = 3, .guards = dynac__guards_Vec__norm__O, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
+     .nguards = 3, .guards = dynac__guards_Vec__norm__O, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON | DYNAC_ENTRY_GENERIC_ONLY},
 };
 static const char *const dynac__guards_top__f[] = {
     "type(x) is float",

@@ -139,12 +139,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   if (dynac_obj_set(&l_ws, Py_NewRef(t11)) < 0) return DYNAC_ERROR;
   b_ws = true;
   /* list_building.py:10: ws.append(1.0) */
-  {
-    PyObject *b = dynac_box_float(1.0);
-    int st = dynac_list_append(dynac__u, l_ws, b); /* logged for undo */
-    Py_XDECREF(b);
-    if (st < 0) return dynac_traceback_here(dynac__G.filename, "build", 10);
-  }
+  if (dynac_list_append_own(l_ws, dynac_box_float(1.0)) < 0) return dynac_traceback_here(dynac__G.filename, "build", 10);
   if (0) {
   dynac_cont_4: DYNAC_COLD_LABEL; { /* line 11: the call goes on in the interpreter from here */
     PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
