@@ -152,11 +152,27 @@ static void split_lines(const strbuf *b, kline **ls, int *n, int *cap) {
   }
 }
 
+/* Past a comment or a string or character literal starting at p (p itself
+ * when none starts there): their words are not identifiers (a source
+ * comment quoting `b_x = ...` is no use of the flag b_x). */
+static const char *skip_non_code(const char *p, const char *end) {
+  if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+    for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++) {}
+    return p + 1 < end ? p + 2 : end;
+  }
+  if (*p != '"' && *p != '\'') return p;
+  char q = *p++;
+  for (; p < end && *p != q; p++) if (*p == '\\' && p + 1 < end) p++;
+  return p < end ? p + 1 : end;
+}
+
 /* Counts every identifier of the line but the one it declares or stores. */
 static void count_line(name_table *T, const kline *L) {
   const char *end = L->text + L->len;
   const char *first = skip_spaces(L->text, end);
   for (const char *p = L->text; p < end;) {
+    const char *q = skip_non_code(p, end);
+    if (q != p) { p = q; continue; }
     size_t n = ident_at(p, end);
     if (!n) { p++; continue; }
     if (p > L->text && ident_char(p[-1])) { p += n; continue; } /* inside a number like 1e5 */

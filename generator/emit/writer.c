@@ -140,10 +140,11 @@ static const char *comment_text(module *m, int ln) {
   const char *s = source_line(&m->p.src, ln, &len);
   while (len > 0 && (*s == ' ' || *s == '\t')) { s++; len--; }
   strbuf b = {0};
-  for (int i = 0; i < len; i++) {
-    if (s[i] == '*' && i + 1 < len && s[i + 1] == '/') { sb_puts(&b, "* /"); i++; continue; }
-    if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') { sb_puts(&b, "/ *"); i++; continue; }
+  char last = 0;
+  for (int i = 0; i < len; i++) { /* a space between a star and a slash that touch */
+    if ((s[i] == '/' && last == '*') || (s[i] == '*' && last == '/')) sb_puts(&b, " ");
     sb_putn(&b, s + i, 1);
+    last = s[i];
   }
   char *r = arena_strdup(m->a, b.data ? b.data : "");
   sb_free(&b);
@@ -193,6 +194,7 @@ const char *c_string(module *m, const char *s) {
   sb_puts(&b, "\"");
   for (; *s; s++) {
     if (*s == '"' || *s == '\\') sb_printf(&b, "\\%c", *s);
+    else if (*s == '?' && s[1] == '?') sb_puts(&b, "?\\"); /* ?? would start a trigraph */
     else if ((unsigned char)*s < 32) sb_printf(&b, "\\%03o", (unsigned char)*s);
     else sb_putn(&b, s, 1);
   }

@@ -777,6 +777,13 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
       }
     }
     if (unknown) { t = &ty_unknown; break; }
+    for (int i = 0; i < e->u.tuple.n; i++)
+      if (el[i]->kind == TY_LIST && el[i]->elts[0]->kind == TY_UNKNOWN) {
+        type_fail(c, e->pos, "an empty list in a tuple (its element type is not known)");
+        t = &ty_conflict;
+      }
+    if (t->kind == TY_CONFLICT) break;
+    if (e->u.tuple.n == 0) objects = true; /* () is the empty tuple object */
     if (objects && e != c->unpacked) { /* a tuple object (PyTuple_New), its elements boxed */
       c->in->generic = true;
       t = &ty_obj;
@@ -823,6 +830,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     t = &ty_conflict;
   }
   if (truth && t->kind == TY_TUPLE) type_fail(c, e->pos, "truth value of a tuple");
+  if (truth && t->kind == TY_OBJ) generic_op(c); /* __bool__ or __len__ may run */
   if (truth && t->kind == TY_BUF && t->buf_kind == 'n')
     type_fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
   if (e->guard) c->in->slots_used[e->guard->index] = true;
