@@ -171,6 +171,10 @@ static void emit_return(em *E, stmt *s) {
   const char *v = emit_expr(E, s->u.ret);
   E->returned = NULL;
   np_exit_check(E);
+  if (TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ) { /* return x, x None */
+    line(E, "%s", return_none(E->in));
+    return;
+  }
   if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
     line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, TY(s->u.ret), E->in->ret));
   else line(E, "*dynac_out = %s;", convert(E, v, TY(s->u.ret), E->in->ret));

@@ -54,8 +54,9 @@ static name_count *table_get(name_table *T, const char *s, size_t n, bool add) {
   }
 }
 
-static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+/* (UTF-8 bytes of a non-ASCII Python name, kept in C names, count as letters) */
+static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80; }
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80; }
 
 /* What a line of kernel C declares or stores, for the pass. */
 typedef enum line_kind {

@@ -903,6 +903,10 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
     return;
   }
   if (t->kind == TY_LIST) { /* its length is checked when it runs */
+    if (t->elts[0]->kind == TY_UNKNOWN && c->strict) {
+      type_fail(c, pos, "unpacking a list whose element type is not known");
+      return;
+    }
     for (int i = 0; i < tg->n; i++) bind_target(c, tg->elts[i], t->elts[0], tg->elts[i]->pos);
     return;
   }
