@@ -6,7 +6,6 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
   dynac__cfunc *cf = (dynac__cfunc *)self;
   PyFunctionObject *fn = (PyFunctionObject *)cf->func;
   PyCodeObject *co = (PyCodeObject *)fn->func_code;
-  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (DYNAC_UNLIKELY(cf->on_first_call != NULL)) {
     PyObject *cb = cf->on_first_call;
     cf->on_first_call = NULL;
@@ -19,19 +18,7 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
     cf->code = (PyObject *)co;
     cf->cache = dynac__cache_of(co);
   }
-  dynac__thread *t = &dynac__t;
-  dynac__cache *c = t->disable_depth ? NULL : cf->cache;
-  int st = -1; /* not tried */
-  PyObject *r = NULL;
-  if (c) dynac__call_enter(t, c);
-  if (c && !kwnames && nargs == co->co_argcount && co->co_kwonlyargcount == 0) {
-    st = dynac__dispatch_cache(t, c, args, fn->func_globals, &r);
-    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-  }
-  if (st != DYNAC__SERVED) /* st >= 0: the dispatcher already tried this frame */
-    r = dynac__call_in_interpreter(cf->func, st >= 0 ? co : NULL, args, nargsf, kwnames);
-  if (c) dynac__call_exit(t, c);
-  return r;
+  return dynac__serve_call(cf->cache, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
 }
 
 static void dynac__cfunc_dealloc(PyObject *self) {

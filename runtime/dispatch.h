@@ -302,6 +302,33 @@ static void dynac__note_interpreter(dynac__cache *c) {
   }
 }
 
+/* How a call its cache did not serve runs: `func` in the interpreter;
+ * `tried` (or NULL) is its code when the dispatcher already tried this call,
+ * so that the frame hook lets its frame run. */
+typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, PyObject *const *args,
+                                         size_t nargsf, PyObject *kwnames);
+
+/* A call of function `func` (code `co`, its cache `c` or NULL) entered before
+ * any frame exists (a CompiledFunction, a function's vectorcall): the cache
+ * serves it when the call's shape is its parameters', else `interpret`. */
+static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
+                                   PyObject *const *args, size_t nargsf, PyObject *kwnames,
+                                   dynac__interpret_fn interpret) {
+  dynac__thread *t = &dynac__t;
+  if (t->disable_depth) c = NULL;
+  int st = -1; /* not tried */
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(t, c);
+  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
+      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
+    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
+    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+  }
+  if (st != DYNAC__SERVED) r = interpret(func, st >= 0 ? co : NULL, args, nargsf, kwnames);
+  if (c) dynac__call_exit(t, c);
+  return r;
+}
+
 DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject *globals,
                              PyObject **result) {
   dynac__cache *c = dynac__cache_of(code);

@@ -10,27 +10,18 @@ static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, i
  * met it: the cache serves the call, or the frame runs in the interpreter
  * as before (the hook does not try it again). The idea of entering
  * compiled code through the callee's vectorcall is PEP 590's. */
+static PyObject *dynac__function_itself(PyObject *func, PyCodeObject *tried, PyObject *const *args,
+                                        size_t nargsf, PyObject *kwnames) {
+  PyCodeObject *saved = dynac__t.skip_code;
+  if (tried) dynac__t.skip_code = tried; /* the hook lets its frame run */
+  PyObject *r = dynac_compat_function_call_interpreted(func, args, nargsf, kwnames);
+  dynac__t.skip_code = saved;
+  return r;
+}
 static PyObject *dynac__function_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
                                             PyObject *kwnames) {
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(func);
-  dynac__thread *t = &dynac__t;
-  dynac__cache *c = t->disable_depth ? NULL : dynac__cache_of(co);
-  int st = -1; /* not tried */
-  PyObject *r = NULL;
-  if (c) dynac__call_enter(t, c);
-  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
-      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
-    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
-    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-  }
-  if (st != DYNAC__SERVED) {
-    PyCodeObject *saved = t->skip_code;
-    if (st >= 0) t->skip_code = co; /* tried: the hook lets its frame run */
-    r = dynac_compat_function_call_interpreted(func, args, nargsf, kwnames);
-    t->skip_code = saved;
-  }
-  if (c) dynac__call_exit(t, c);
-  return r;
+  return dynac__serve_call(dynac__cache_of(co), func, co, args, nargsf, kwnames, dynac__function_itself);
 }
 
 /* The frame hook met a function whose code has a cache: its later calls

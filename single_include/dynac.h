@@ -3213,6 +3213,33 @@ static void dynac__note_interpreter(dynac__cache *c) {
   }
 }
 
+/* How a call its cache did not serve runs: `func` in the interpreter;
+ * `tried` (or NULL) is its code when the dispatcher already tried this call,
+ * so that the frame hook lets its frame run. */
+typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, PyObject *const *args,
+                                         size_t nargsf, PyObject *kwnames);
+
+/* A call of function `func` (code `co`, its cache `c` or NULL) entered before
+ * any frame exists (a CompiledFunction, a function's vectorcall): the cache
+ * serves it when the call's shape is its parameters', else `interpret`. */
+static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
+                                   PyObject *const *args, size_t nargsf, PyObject *kwnames,
+                                   dynac__interpret_fn interpret) {
+  dynac__thread *t = &dynac__t;
+  if (t->disable_depth) c = NULL;
+  int st = -1; /* not tried */
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(t, c);
+  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
+      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
+    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
+    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+  }
+  if (st != DYNAC__SERVED) r = interpret(func, st >= 0 ? co : NULL, args, nargsf, kwnames);
+  if (c) dynac__call_exit(t, c);
+  return r;
+}
+
 DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject *globals,
                              PyObject **result) {
   dynac__cache *c = dynac__cache_of(code);
@@ -3238,27 +3265,18 @@ static PyObject *dynac__eval_default(PyThreadState *ts, dynac_compat_frame *f, i
  * met it: the cache serves the call, or the frame runs in the interpreter
  * as before (the hook does not try it again). The idea of entering
  * compiled code through the callee's vectorcall is PEP 590's. */
+static PyObject *dynac__function_itself(PyObject *func, PyCodeObject *tried, PyObject *const *args,
+                                        size_t nargsf, PyObject *kwnames) {
+  PyCodeObject *saved = dynac__t.skip_code;
+  if (tried) dynac__t.skip_code = tried; /* the hook lets its frame run */
+  PyObject *r = dynac_compat_function_call_interpreted(func, args, nargsf, kwnames);
+  dynac__t.skip_code = saved;
+  return r;
+}
 static PyObject *dynac__function_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
                                             PyObject *kwnames) {
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(func);
-  dynac__thread *t = &dynac__t;
-  dynac__cache *c = t->disable_depth ? NULL : dynac__cache_of(co);
-  int st = -1; /* not tried */
-  PyObject *r = NULL;
-  if (c) dynac__call_enter(t, c);
-  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
-      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
-    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
-    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-  }
-  if (st != DYNAC__SERVED) {
-    PyCodeObject *saved = t->skip_code;
-    if (st >= 0) t->skip_code = co; /* tried: the hook lets its frame run */
-    r = dynac_compat_function_call_interpreted(func, args, nargsf, kwnames);
-    t->skip_code = saved;
-  }
-  if (c) dynac__call_exit(t, c);
-  return r;
+  return dynac__serve_call(dynac__cache_of(co), func, co, args, nargsf, kwnames, dynac__function_itself);
 }
 
 /* The frame hook met a function whose code has a cache: its later calls
@@ -3442,7 +3460,6 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
   dynac__cfunc *cf = (dynac__cfunc *)self;
   PyFunctionObject *fn = (PyFunctionObject *)cf->func;
   PyCodeObject *co = (PyCodeObject *)fn->func_code;
-  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (DYNAC_UNLIKELY(cf->on_first_call != NULL)) {
     PyObject *cb = cf->on_first_call;
     cf->on_first_call = NULL;
@@ -3455,19 +3472,7 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
     cf->code = (PyObject *)co;
     cf->cache = dynac__cache_of(co);
   }
-  dynac__thread *t = &dynac__t;
-  dynac__cache *c = t->disable_depth ? NULL : cf->cache;
-  int st = -1; /* not tried */
-  PyObject *r = NULL;
-  if (c) dynac__call_enter(t, c);
-  if (c && !kwnames && nargs == co->co_argcount && co->co_kwonlyargcount == 0) {
-    st = dynac__dispatch_cache(t, c, args, fn->func_globals, &r);
-    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-  }
-  if (st != DYNAC__SERVED) /* st >= 0: the dispatcher already tried this frame */
-    r = dynac__call_in_interpreter(cf->func, st >= 0 ? co : NULL, args, nargsf, kwnames);
-  if (c) dynac__call_exit(t, c);
-  return r;
+  return dynac__serve_call(cf->cache, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
 }
 
 static void dynac__cfunc_dealloc(PyObject *self) {

@@ -258,16 +258,17 @@ static char *object_args(em *E, expr *e) {
   return r;
 }
 
-/* f(args) of an object f (CALLEE_VALUE), or o.name(args) of an object o:
- * PyObject_Vectorcall / PyObject_VectorcallMethod, the arguments as
- * objects (keywords by name); an object result (new reference). Python
- * code runs: an effect. */
+/* A call through the C API, the arguments as objects (keywords by name), an
+ * object result (a new reference); Python code runs (an effect):
+ * f(args) of an object f (CALLEE_VALUE: PyObject_Vectorcall), o.name(args)
+ * of an object o (PyObject_VectorcallMethod), or a builtin or math function
+ * called with objects or keywords (the function object its guard slot holds). */
 static const char *emit_object_call(em *E, expr *e) {
   const char *args = object_args(E, e);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "{");
   E->indent++;
-  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args);
+  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n ? e->u.call.n : 1, args);
   const char *kw = keyword_names(E, e);
   line(E, "dynac__effects = 1; /* Python code runs */");
   note_effect(E);
@@ -275,9 +276,12 @@ static const char *emit_object_call(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
          dotted_or_blank(e->u.call.name));
-  else
+  else if (e->u.call.kind == CALLEE_METHOD)
     line(E, "%s = PyObject_VectorcallMethod(%s, argv, %d, %s); /* .%s(...) */", o,
          interned_name(E, e->u.call.name), npos, kw, e->u.call.name);
+  else
+    line(E, "%s = PyObject_Vectorcall(%s.obj, argv, %d, %s); /* %s() */", o,
+         slot_ref(E, e->u.call.callee_slot), npos, kw, e->u.call.name);
   line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
   E->indent--;
   line(E, "}");
@@ -400,29 +404,8 @@ static const char *boxed_call_action(em *E, const expr *call) {
   return action;
 }
 
-/* A builtin or math function called with an object argument or keyword
- * arguments: the function object (its guard slot holds it) through
- * PyObject_Vectorcall, so its result and exceptions are CPython's; an
- * object result (new reference). */
-static const char *emit_function_call(em *E, expr *e) {
-  const char *args = object_args(E, e);
-  const char *o = tmpvar(E, &ty_obj);
-  line(E, "{");
-  E->indent++;
-  line(E, "PyObject *argv[%d] = {%s};", e->u.call.n ? e->u.call.n : 1, args);
-  const char *kw = keyword_names(E, e);
-  line(E, "dynac__effects = 1; /* __float__, __index__, a key function, ... may run */");
-  note_effect(E);
-  line(E, "%s = PyObject_Vectorcall(%s.obj, argv, %d, %s); /* %s() */", o,
-       slot_ref(E, e->u.call.callee_slot), e->u.call.n - e->u.call.nkw, kw, e->u.call.name);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
-  E->indent--;
-  line(E, "}");
-  return o;
-}
-
 static const char *emit_call_kind(em *E, expr *e) {
-  if (function_via_api(E->in, e)) return emit_function_call(E, e);
+  if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
   if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);

@@ -196,3 +196,27 @@ def in_place_list(xs: object, ys: object):
     zs = xs
     zs += ys
     return zs is xs, xs
+
+
+@dynac.compile
+def displays(k: object, v: object):
+    d = {k: v, "n": 1}
+    s = {k, v}
+    return d, len(s), k in d, v not in s, "n" in d, (k, None), ()
+
+
+@dynac.compile
+def keywords(xs: object, s: object):
+    return sorted(xs, reverse=True), round(2.675, ndigits=2), s.split(sep=",", maxsplit=1), max(xs, default=-1)
+
+
+@dynac.compile
+def fresh_then_overflow(xs: list[int], k: int) -> int:
+    """Appends to a list the call made are not logged for undo: when the
+    product overflows int64 the call is rolled back (xs.append undone) and
+    runs again in the interpreter, which computes the big int."""
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    xs.append(len(out))
+    return out[0] * k

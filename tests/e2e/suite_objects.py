@@ -94,6 +94,12 @@ def cases():
     c["attr_error"] = [lambda m: (m.Vec(1.0, 2.0),), lambda m: (m.Slotted(1),), lambda m: (object(),)]
     c["in_place_list"] = [lambda m: ([1], [2]), lambda m: ([], ()), lambda m: ((1,), (2,)),
                           lambda m: (1, 2), lambda m: ([1], 5), lambda m: ("a", "b")]
+    c["displays"] = [lambda m: (1, 2), lambda m: ("a", "a"), lambda m: (1.5, None), lambda m: ([1], 2),
+                     lambda m: (NAN, NAN), lambda m: (2**70, True)]
+    c["keywords"] = [lambda m: ([3, 1, 2], "a,b,c"), lambda m: ([], "x"), lambda m: ([1, "a"], "q"),
+                     lambda m: ((2.5, -0.0), ",,"), lambda m: ([1], 5)]
+    c["fresh_then_overflow"] = [lambda m: ([1, 2, 3], 2), lambda m: ([2**62], 4), lambda m: ([], 1),
+                                lambda m: ([5], 2**62), lambda m: ([-3, 7], -2**63)]
     return c
 
 

@@ -202,7 +202,7 @@ static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
     PyObject *argv[2] = {t1, t3};
     static PyObject *kw5; /* keyword names, made once */
     if (!dynac_kwnames(&kw5, 1, (const char *const[]){"ndigits"})) return dynac_traceback_here(dynac__G.filename, "keywords", 58);
-    dynac__effects = 1; /* __float__, __index__, a key function, ... may run */
+    dynac__effects = 1; /* Python code runs */
     t4 = PyObject_Vectorcall(dynac__slots[2].obj, argv, 1, kw5); /* round() */
     if (!t4) return dynac_traceback_here(dynac__G.filename, "keywords", 58);
   }

@@ -46,7 +46,7 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
   DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
   {
     PyObject *argv[1] = {t2};
-    dynac__effects = 1; /* __float__, __index__, a key function, ... may run */
+    dynac__effects = 1; /* Python code runs */
     t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
     if (!t3) return dynac_traceback_here(dynac__G.filename, "norm", 12);
   }
