@@ -27,6 +27,15 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
  * dynac_hook_acquire/release nest; both return 0 (no error is possible). */
 DYNAC_API int dynac_hook_acquire(void);
 DYNAC_API int dynac_hook_release(void);
+/* One hold of the hook taken when the first cache is attached (at once if
+ * one is): what `dynac run` uses, so a program with nothing compiled runs
+ * without the hook. Not nested: a second acquire_deferred does nothing;
+ * release_deferred gives the hold back if it was taken. For the process
+ * that owns the runtime (not in the table below). */
+DYNAC_API void dynac_hook_acquire_deferred(void);
+DYNAC_API void dynac_hook_release_deferred(void);
+/* 1 while someone holds the hook, else 0. */
+DYNAC_API int dynac_hook_installed(void);
 
 /* Makes `resume` (a Python function taking the same positional arguments;
  * borrowed, kept by the cache) serve calls of `code` that no kernel entry

@@ -97,6 +97,7 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     c->next = dynac__caches;
     if (dynac__caches) dynac__caches->prev = c;
     dynac__caches = c;
+    dynac__hook_take_deferred();
   }
   md->globals->rt = &dynac__rt;
   if (!md->globals->filename) {

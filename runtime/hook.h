@@ -84,6 +84,29 @@ DYNAC_API int dynac_hook_release(void) {
   return 0;
 }
 
+/* A hold on the frame hook taken only once some code object has a cache
+ * (at once if one has): `dynac run` of a program with nothing compiled
+ * runs with no hook at all. CPython 3.11 inlines Python-to-Python calls
+ * only while no hook is installed (and then ignores a patched vectorcall),
+ * so the hook is the price of being served at all, paid only when there is
+ * something to serve. release_deferred gives the hold back if it was taken. */
+static void dynac__hook_take_deferred(void) {
+  if (dynac__hook_deferred != 1) return;
+  dynac__hook_deferred = 2;
+  dynac_hook_acquire();
+}
+DYNAC_API void dynac_hook_acquire_deferred(void) {
+  if (dynac__hook_deferred) return;
+  dynac__hook_deferred = 1;
+  if (dynac__caches) dynac__hook_take_deferred();
+}
+DYNAC_API void dynac_hook_release_deferred(void) {
+  if (dynac__hook_deferred == 2) dynac_hook_release();
+  dynac__hook_deferred = 0;
+}
+
+DYNAC_API int dynac_hook_installed(void) { return dynac__hook_users > 0; }
+
 DYNAC_API void dynac_disable_enter(void) { dynac__t.disable_depth++; }
 DYNAC_API void dynac_disable_exit(void) { if (dynac__t.disable_depth > 0) dynac__t.disable_depth--; }
 

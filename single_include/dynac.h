@@ -2645,6 +2645,15 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
  * dynac_hook_acquire/release nest; both return 0 (no error is possible). */
 DYNAC_API int dynac_hook_acquire(void);
 DYNAC_API int dynac_hook_release(void);
+/* One hold of the hook taken when the first cache is attached (at once if
+ * one is): what `dynac run` uses, so a program with nothing compiled runs
+ * without the hook. Not nested: a second acquire_deferred does nothing;
+ * release_deferred gives the hold back if it was taken. For the process
+ * that owns the runtime (not in the table below). */
+DYNAC_API void dynac_hook_acquire_deferred(void);
+DYNAC_API void dynac_hook_release_deferred(void);
+/* 1 while someone holds the hook, else 0. */
+DYNAC_API int dynac_hook_installed(void);
 
 /* Makes `resume` (a Python function taking the same positional arguments;
  * borrowed, kept by the cache) serve calls of `code` that no kernel entry
@@ -2847,6 +2856,8 @@ static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
+static int dynac__hook_deferred; /* 1: a hold wanted once a cache exists; 2: taken */
+static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
 static int dynac__generic_kernels; /* DYNAC_GENERIC_KERNELS=1: generic-only entries serve too */
@@ -3008,6 +3019,7 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     c->next = dynac__caches;
     if (dynac__caches) dynac__caches->prev = c;
     dynac__caches = c;
+    dynac__hook_take_deferred();
   }
   md->globals->rt = &dynac__rt;
   if (!md->globals->filename) {
@@ -3338,6 +3350,29 @@ DYNAC_API int dynac_hook_release(void) {
   }
   return 0;
 }
+
+/* A hold on the frame hook taken only once some code object has a cache
+ * (at once if one has): `dynac run` of a program with nothing compiled
+ * runs with no hook at all. CPython 3.11 inlines Python-to-Python calls
+ * only while no hook is installed (and then ignores a patched vectorcall),
+ * so the hook is the price of being served at all, paid only when there is
+ * something to serve. release_deferred gives the hold back if it was taken. */
+static void dynac__hook_take_deferred(void) {
+  if (dynac__hook_deferred != 1) return;
+  dynac__hook_deferred = 2;
+  dynac_hook_acquire();
+}
+DYNAC_API void dynac_hook_acquire_deferred(void) {
+  if (dynac__hook_deferred) return;
+  dynac__hook_deferred = 1;
+  if (dynac__caches) dynac__hook_take_deferred();
+}
+DYNAC_API void dynac_hook_release_deferred(void) {
+  if (dynac__hook_deferred == 2) dynac_hook_release();
+  dynac__hook_deferred = 0;
+}
+
+DYNAC_API int dynac_hook_installed(void) { return dynac__hook_users > 0; }
 
 DYNAC_API void dynac_disable_enter(void) { dynac__t.disable_depth++; }
 DYNAC_API void dynac_disable_exit(void) { if (dynac__t.disable_depth > 0) dynac__t.disable_depth--; }

@@ -225,11 +225,11 @@ def run(args):
             _print_summary()
 
     atexit.register(finish)
-    _runtime.hook_acquire()
+    _runtime.hook_acquire_deferred()  # installed once something has a cache
     try:
         _run_target(kind, target, argv, prepare)
     finally:
-        _runtime.hook_release()
+        _runtime.hook_release_deferred()
     return 0
 
 

@@ -141,6 +141,17 @@ static PyObject *py_hook_release(PyObject *self, PyObject *unused) {
   dynac_hook_release();
   Py_RETURN_NONE;
 }
+static PyObject *py_hook_acquire_deferred(PyObject *self, PyObject *unused) {
+  dynac_hook_acquire_deferred();
+  Py_RETURN_NONE;
+}
+static PyObject *py_hook_release_deferred(PyObject *self, PyObject *unused) {
+  dynac_hook_release_deferred();
+  Py_RETURN_NONE;
+}
+static PyObject *py_hook_installed(PyObject *self, PyObject *unused) {
+  return PyBool_FromLong(dynac_hook_installed());
+}
 static PyObject *py_stats(PyObject *self, PyObject *unused) { return dynac_stats(); }
 static PyObject *py_reset_stats(PyObject *self, PyObject *unused) {
   dynac_stats_reset();
@@ -215,6 +226,12 @@ static PyMethodDef methods[] = {
     {"hook_acquire", py_hook_acquire, METH_NOARGS,
      "Holds the PEP 523 frame hook installed (nests)."},
     {"hook_release", py_hook_release, METH_NOARGS, "Releases one hold on the frame hook."},
+    {"hook_acquire_deferred", py_hook_acquire_deferred, METH_NOARGS,
+     "Holds the frame hook from the moment some code object has a cache (not nested)."},
+    {"hook_release_deferred", py_hook_release_deferred, METH_NOARGS,
+     "Gives back the hold of hook_acquire_deferred, if it was taken."},
+    {"hook_installed", py_hook_installed, METH_NOARGS,
+     "True while the PEP 523 frame hook is installed (someone holds it)."},
     {"stats", py_stats, METH_NOARGS, "Dispatch counters per function (a new dict)."},
     {"reset_stats", py_reset_stats, METH_NOARGS, "Sets every counter to zero."},
     {NULL, NULL, 0, NULL}};

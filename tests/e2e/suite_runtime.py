@@ -561,5 +561,34 @@ def recorded_annotated_function_is_a_root():
             "stats %r; %s; %s" % (s, r2.stderr, r5.stderr))
 
 
+HOOK_PROBE = """
+from dynac import _runtime
+print("hook before", _runtime.hook_installed())
+import later
+print("hook after", _runtime.hook_installed(), later.hot(2.0))
+"""
+
+
+@case
+def run_installs_the_hook_only_once_something_is_compiled():
+    """`dynac run` of a program with nothing compiled runs without the
+    frame hook (CPython 3.11 then inlines Python-to-Python calls); importing
+    a module that has an artifact installs it, and its function is served."""
+    d = os.path.join(TMP, "deferred_hook")
+    os.makedirs(d)
+    open(os.path.join(d, "later.py"), "w").write(
+        "import dynac\n@dynac.compile\ndef hot(x: float) -> float:\n    return x * 2.0\n")
+    script = os.path.join(d, "prog.py")
+    open(script, "w").write(HOOK_PROBE)
+    out, stats = os.path.join(d, "out"), os.path.join(d, "stats.json")
+    r1 = dynac_cmd("build", os.path.join(d, "later.py"), "-o", out)
+    r2 = dynac_cmd("run", "--path", out, "--stats", stats, script, cwd=d)
+    if r1.returncode or r2.returncode:
+        return False, r1.stderr + r2.stderr
+    s = json.load(open(stats)).get("later.hot", {})
+    return (r2.stdout == "hook before False\nhook after True 4.0\n" and s.get("kernel_calls") == 1,
+            "%r %r" % (r2.stdout, s))
+
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()
