@@ -312,7 +312,8 @@ typedef enum stkind {
   ST_ASSIGN, ST_AUGASSIGN, ST_RETURN, ST_IF, ST_WHILE, ST_FOR_RANGE,
   ST_FOR_ITER, /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c) */
   ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR,
-  ST_RAISE,  /* raise E / E() / E('text') / E(value): E a builtin exception class */
+  ST_RAISE,  /* raise E / E() / E('text') / E(value) (E a builtin exception class), raise OBJ,
+                either with `from CAUSE`, or a bare raise */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 typedef struct stmt {
@@ -323,7 +324,11 @@ typedef struct stmt {
     struct { int ntargets; target **targets; expr *value; } assign;
     struct { int local; binop op; expr *value; expr *sub; } aug; /* sub: obj[index] op= value */
     expr *ret;                  /* NULL: return None */
-    struct { expr *cond; struct stmt *then, *orelse; } if_;
+    struct {
+      expr *cond;
+      struct stmt *then, *orelse;
+      bool assert_;  /* `assert test, msg`: if not test: raise; skipped under python -O */
+    } if_;
     struct { expr *cond; struct stmt *body, *orelse; bool has_else; } while_;
     struct {
       target *tgt;
@@ -341,7 +346,11 @@ typedef struct stmt {
       const char *exc;          /* the builtin's name: "ValueError" */
       const char *msg;          /* E('text'): the text (UTF-8), else NULL */
       expr *arg;                /* E(value): the value, else NULL */
-      slot *guard;              /* the builtin E is not shadowed */
+      slot *guard;              /* the builtin E is not shadowed (NULL: an assert's, which
+                                   CPython takes directly) */
+      expr *obj;                /* exc NULL: `raise OBJ`, any exception class or instance */
+      expr *cause;              /* `from CAUSE` (of either form), else NULL */
+      bool reraise;             /* bare `raise`: the exception being handled, again */
     } raise_;
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */

@@ -208,13 +208,15 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
   case ST_CONTINUE: fputs("continue", o); break;
   case ST_PASS: fputs("pass", o); break;
   case ST_RAISE:
-    fprintf(o, "raise %s", s->u.raise_.exc);
+    fprintf(o, "raise%s%s", s->u.raise_.exc ? " " : "", s->u.raise_.exc ? s->u.raise_.exc : "");
     if (s->u.raise_.msg) fprintf(o, " \"%s\"", s->u.raise_.msg);
     if (s->u.raise_.arg) { fputc(' ', o); dump_expr(D, s->u.raise_.arg); }
+    if (s->u.raise_.obj) { fputc(' ', o); dump_expr(D, s->u.raise_.obj); }
+    if (s->u.raise_.cause) { fputs(" from ", o); dump_expr(D, s->u.raise_.cause); }
     break;
   case ST_INTERP: fputs("interpreted (a graph break)", o); break;
   case ST_IF:
-    fputs("if ", o);
+    fputs(s->u.if_.assert_ ? "if (asserts on) " : "if ", o);
     dump_expr(D, s->u.if_.cond);
     fputc('\n', o);
     dump_block(D, s->u.if_.then, depth + 1);

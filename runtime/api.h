@@ -30,8 +30,7 @@ DYNAC_API int dynac_hook_release(void);
 /* One hold of the hook taken when the first cache is attached (at once if
  * one is): what `dynac run` uses, so a program with nothing compiled runs
  * without the hook. Not nested: a second acquire_deferred does nothing;
- * release_deferred gives the hold back if it was taken. For the process
- * that owns the runtime (not in the table below). */
+ * release_deferred gives the hold back if it was taken. */
 DYNAC_API void dynac_hook_acquire_deferred(void);
 DYNAC_API void dynac_hook_release_deferred(void);
 /* 1 while someone holds the hook, else 0. */
@@ -113,6 +112,9 @@ typedef struct dynac_api_table {
   PyObject *(*call_interpreted)(PyObject *, PyObject *const *, size_t, PyObject *);
   int (*set_disallowed)(PyObject *, int);
   void (*reset)(void);
+  void (*hook_acquire_deferred)(void);
+  void (*hook_release_deferred)(void);
+  int (*hook_installed)(void);
 } dynac_api_table;
 
 /* The runtime's own table (DYNAC_IMPLEMENTATION): static storage. */
@@ -154,6 +156,9 @@ static inline int dynac_import(void) {
 #define dynac_call_interpreted(fn, args, nargsf, kw) (dynac__api->call_interpreted(fn, args, nargsf, kw))
 #define dynac_set_disallowed(fn, d) (dynac__api->set_disallowed(fn, d))
 #define dynac_reset() (dynac__api->reset())
+#define dynac_hook_acquire_deferred() (dynac__api->hook_acquire_deferred())
+#define dynac_hook_release_deferred() (dynac__api->hook_release_deferred())
+#define dynac_hook_installed() (dynac__api->hook_installed())
 #endif
 
 #ifdef __cplusplus

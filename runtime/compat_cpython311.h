@@ -18,6 +18,19 @@ static inline void dynac_compat_traceback_add(const char *func, const char *file
   _PyTraceback_Add(func, file, line);
 }
 
+/* Are assert statements run (python without -O)? The bytecode compiler
+ * drops them under -O; 3.12 deprecates Py_OptimizeFlag for
+ * PyConfig.optimization_level: port here. */
+static inline int dynac_compat_asserts_enabled(void) { return Py_OptimizeFlag == 0; }
+
+/* The exception being handled (sys.exception()), a new reference, or
+ * NULL when there is none. PyErr_GetHandledException is new in 3.11. */
+static inline PyObject *dynac_compat_handled_exception(void) {
+  PyObject *e = PyErr_GetHandledException();
+  if (e == Py_None) Py_CLEAR(e);
+  return e;
+}
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)

@@ -147,7 +147,8 @@ DYNAC_API const dynac_api_table *dynac_api(void) {
       dynac_hook_release, dynac_cache_set_resume, dynac_stats, dynac_stats_reset,
       dynac_compiled_function_new, dynac_compiled_function_on_first_call,
       dynac_compiled_function_type, dynac_disable_enter, dynac_disable_exit,
-      dynac_call_interpreted, dynac_set_disallowed, dynac_reset};
+      dynac_call_interpreted, dynac_set_disallowed, dynac_reset, dynac_hook_acquire_deferred,
+      dynac_hook_release_deferred, dynac_hook_installed};
   return &table;
 }
 

@@ -201,3 +201,55 @@ static inline PyObject *dynac_kwnames(PyObject **cache, int n, const char *const
   }
   return *cache = t;
 }
+
+/* `raise exc from cause` as CPython's RAISE_VARARGS does it (ceval.c's
+ * do_raise): a class is called with no arguments and must return an
+ * instance, an instance is raised as it is, anything else is a TypeError;
+ * a cause (NULL: no `from`) that is a class is called, None suppresses the
+ * context. Both borrowed. Always returns -1 with an exception set (the
+ * implicit __context__ chaining is PyErr_SetObject's). */
+DYNAC_COLD int dynac_raise(PyObject *exc, PyObject *cause) {
+  PyObject *value = NULL, *fixed_cause = NULL;
+  if (PyExceptionClass_Check(exc)) {
+    if (!(value = PyObject_CallNoArgs(exc))) return -1;
+    if (!PyExceptionInstance_Check(value)) {
+      PyErr_Format(PyExc_TypeError, "calling %R should have returned an instance of "
+                   "BaseException, not %R", exc, Py_TYPE(value));
+      Py_DECREF(value);
+      return -1;
+    }
+  } else if (PyExceptionInstance_Check(exc)) {
+    value = Py_NewRef(exc);
+  } else {
+    PyErr_SetString(PyExc_TypeError, "exceptions must derive from BaseException");
+    return -1;
+  }
+  if (cause) {
+    if (PyExceptionClass_Check(cause)) {
+      if (!(fixed_cause = PyObject_CallNoArgs(cause))) { Py_DECREF(value); return -1; }
+    } else if (PyExceptionInstance_Check(cause)) {
+      fixed_cause = Py_NewRef(cause);
+    } else if (cause != Py_None) {
+      PyErr_SetString(PyExc_TypeError, "exception causes must derive from BaseException");
+      Py_DECREF(value);
+      return -1;
+    }
+    PyException_SetCause(value, fixed_cause); /* steals; sets __suppress_context__ */
+  }
+  PyErr_SetObject((PyObject *)Py_TYPE(value), value);
+  Py_DECREF(value);
+  return -1;
+}
+
+/* A bare `raise`: the exception a caller is handling, raised again with its
+ * own traceback (1: no entry is added for this frame, as RERAISE), or
+ * CPython's RuntimeError when there is none (0: the caller adds the entry). */
+DYNAC_COLD int dynac_reraise(void) {
+  PyObject *e = dynac_compat_handled_exception();
+  if (!e) {
+    PyErr_SetString(PyExc_RuntimeError, "No active exception to reraise");
+    return 0;
+  }
+  PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(e)), e, PyException_GetTraceback(e));
+  return 1;
+}

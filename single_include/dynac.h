@@ -132,6 +132,19 @@ static inline void dynac_compat_traceback_add(const char *func, const char *file
   _PyTraceback_Add(func, file, line);
 }
 
+/* Are assert statements run (python without -O)? The bytecode compiler
+ * drops them under -O; 3.12 deprecates Py_OptimizeFlag for
+ * PyConfig.optimization_level: port here. */
+static inline int dynac_compat_asserts_enabled(void) { return Py_OptimizeFlag == 0; }
+
+/* The exception being handled (sys.exception()), a new reference, or
+ * NULL when there is none. PyErr_GetHandledException is new in 3.11. */
+static inline PyObject *dynac_compat_handled_exception(void) {
+  PyObject *e = PyErr_GetHandledException();
+  if (e == Py_None) Py_CLEAR(e);
+  return e;
+}
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
@@ -1532,6 +1545,58 @@ static inline PyObject *dynac_kwnames(PyObject **cache, int n, const char *const
   }
   return *cache = t;
 }
+
+/* `raise exc from cause` as CPython's RAISE_VARARGS does it (ceval.c's
+ * do_raise): a class is called with no arguments and must return an
+ * instance, an instance is raised as it is, anything else is a TypeError;
+ * a cause (NULL: no `from`) that is a class is called, None suppresses the
+ * context. Both borrowed. Always returns -1 with an exception set (the
+ * implicit __context__ chaining is PyErr_SetObject's). */
+DYNAC_COLD int dynac_raise(PyObject *exc, PyObject *cause) {
+  PyObject *value = NULL, *fixed_cause = NULL;
+  if (PyExceptionClass_Check(exc)) {
+    if (!(value = PyObject_CallNoArgs(exc))) return -1;
+    if (!PyExceptionInstance_Check(value)) {
+      PyErr_Format(PyExc_TypeError, "calling %R should have returned an instance of "
+                   "BaseException, not %R", exc, Py_TYPE(value));
+      Py_DECREF(value);
+      return -1;
+    }
+  } else if (PyExceptionInstance_Check(exc)) {
+    value = Py_NewRef(exc);
+  } else {
+    PyErr_SetString(PyExc_TypeError, "exceptions must derive from BaseException");
+    return -1;
+  }
+  if (cause) {
+    if (PyExceptionClass_Check(cause)) {
+      if (!(fixed_cause = PyObject_CallNoArgs(cause))) { Py_DECREF(value); return -1; }
+    } else if (PyExceptionInstance_Check(cause)) {
+      fixed_cause = Py_NewRef(cause);
+    } else if (cause != Py_None) {
+      PyErr_SetString(PyExc_TypeError, "exception causes must derive from BaseException");
+      Py_DECREF(value);
+      return -1;
+    }
+    PyException_SetCause(value, fixed_cause); /* steals; sets __suppress_context__ */
+  }
+  PyErr_SetObject((PyObject *)Py_TYPE(value), value);
+  Py_DECREF(value);
+  return -1;
+}
+
+/* A bare `raise`: the exception a caller is handling, raised again with its
+ * own traceback (1: no entry is added for this frame, as RERAISE), or
+ * CPython's RuntimeError when there is none (0: the caller adds the entry). */
+DYNAC_COLD int dynac_reraise(void) {
+  PyObject *e = dynac_compat_handled_exception();
+  if (!e) {
+    PyErr_SetString(PyExc_RuntimeError, "No active exception to reraise");
+    return 0;
+  }
+  PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(e)), e, PyException_GetTraceback(e));
+  return 1;
+}
 /* ==== End runtime/objects.h ==== */
 /* ==== Begin runtime/numpy.h ==== */
 /* runtime/numpy.h: numpy scalars, without numpy's headers. A part of single_include/dynac.h (make single_include). */
@@ -2208,7 +2273,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 6
+#define DYNAC_ABI_VERSION 7
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -2648,8 +2713,7 @@ DYNAC_API int dynac_hook_release(void);
 /* One hold of the hook taken when the first cache is attached (at once if
  * one is): what `dynac run` uses, so a program with nothing compiled runs
  * without the hook. Not nested: a second acquire_deferred does nothing;
- * release_deferred gives the hold back if it was taken. For the process
- * that owns the runtime (not in the table below). */
+ * release_deferred gives the hold back if it was taken. */
 DYNAC_API void dynac_hook_acquire_deferred(void);
 DYNAC_API void dynac_hook_release_deferred(void);
 /* 1 while someone holds the hook, else 0. */
@@ -2731,6 +2795,9 @@ typedef struct dynac_api_table {
   PyObject *(*call_interpreted)(PyObject *, PyObject *const *, size_t, PyObject *);
   int (*set_disallowed)(PyObject *, int);
   void (*reset)(void);
+  void (*hook_acquire_deferred)(void);
+  void (*hook_release_deferred)(void);
+  int (*hook_installed)(void);
 } dynac_api_table;
 
 /* The runtime's own table (DYNAC_IMPLEMENTATION): static storage. */
@@ -2772,6 +2839,9 @@ static inline int dynac_import(void) {
 #define dynac_call_interpreted(fn, args, nargsf, kw) (dynac__api->call_interpreted(fn, args, nargsf, kw))
 #define dynac_set_disallowed(fn, d) (dynac__api->set_disallowed(fn, d))
 #define dynac_reset() (dynac__api->reset())
+#define dynac_hook_acquire_deferred() (dynac__api->hook_acquire_deferred())
+#define dynac_hook_release_deferred() (dynac__api->hook_release_deferred())
+#define dynac_hook_installed() (dynac__api->hook_installed())
 #endif
 
 #ifdef __cplusplus
@@ -3636,7 +3706,8 @@ DYNAC_API const dynac_api_table *dynac_api(void) {
       dynac_hook_release, dynac_cache_set_resume, dynac_stats, dynac_stats_reset,
       dynac_compiled_function_new, dynac_compiled_function_on_first_call,
       dynac_compiled_function_type, dynac_disable_enter, dynac_disable_exit,
-      dynac_call_interpreted, dynac_set_disallowed, dynac_reset};
+      dynac_call_interpreted, dynac_set_disallowed, dynac_reset, dynac_hook_acquire_deferred,
+      dynac_hook_release_deferred, dynac_hook_installed};
   return &table;
 }
 

@@ -135,7 +135,8 @@ def compare_corpus(C, E, cases, run, label, reported=None):
                 if err:
                     bad.append("case %d: %s" % (k, err))
             elif e != c:
-                bad.append("case %d %r:\n  eager    %r\n  compiled %r" % (k, make(), e, c))
+                inputs = make(E) if make.__code__.co_argcount - len(make.__defaults__ or ()) else make()
+                bad.append("case %d %r:\n  eager    %r\n  compiled %r" % (k, inputs, e, c))
         check("%s %s (%d inputs)" % (label, name, len(makers)), not bad, "\n".join(bad[:4]))
 
 

@@ -94,7 +94,7 @@ static bool keeps_block(const inst *in, const stmt *b) {
         return false;
       break;
     case ST_EXPR: if (!keeps_expr(in, s->u.expr)) return false; break;
-    case ST_RAISE: if (s->u.raise_.arg) return false; break;
+    case ST_RAISE: if (s->u.raise_.arg || s->u.raise_.obj || s->u.raise_.cause) return false; break;
     case ST_BREAK: case ST_CONTINUE: case ST_PASS: break;
     case ST_WHILE: case ST_FOR_RANGE: case ST_FOR_ITER: if (!keeps_loop(in, s)) return false; break;
     default: return false; /* interpreted code */

@@ -70,6 +70,8 @@ static const char *emit_membership(em *E, expr *e) {
   const char *a = keep(E, as_obj(E, lv, TY(l)), &ty_obj);
   const char *b = as_obj(E, emit_expr(E, r), TY(r));
   E->nvstack = depth;
+  if ((op == CMP_ID || op == CMP_NOT_ID) && !strcmp(a, b)) /* `x is x` (C warns of a == a) */
+    return op == CMP_ID ? "1 /* the same object */" : "0 /* the same object */";
   if (op == CMP_ID || op == CMP_NOT_ID)
     return arena_printf(E->m->a, "(%s %s %s)", a, op == CMP_ID ? "==" : "!=", b);
   const char *res = tmpvar(E, &ty_bool);

@@ -182,7 +182,19 @@ static void emit_return(em *E, stmt *s) {
 }
 
 /* if/else, or only the branch the types decide; definite assignment joins the branches. */
+static void emit_if_test(em *E, stmt *s);
+
+/* if, and an assert (its test evaluated only when asserts are on: not under -O). */
 static void emit_if(em *E, stmt *s) {
+  if (!s->u.if_.assert_) { emit_if_test(E, s); return; }
+  line(E, "if (dynac_compat_asserts_enabled()) { /* assert (not under python -O) */");
+  E->indent++;
+  emit_if_test(E, s);
+  E->indent--;
+  line(E, "}");
+}
+
+static void emit_if_test(em *E, stmt *s) {
   const char *c = emit_expr(E, s->u.if_.cond);
   int k = constant_truth(E->in, s->u.if_.cond);
   if (k == 0 || k == 1) { /* `x is None` decided by the argument types (the guard) */
@@ -232,7 +244,23 @@ static void emit_break(em *E) {
 }
 
 /* raise E / E(msg) / E(v): CPython's own exception object, raised from this line. */
-static void emit_raise(em *E, stmt *s) { /* CPython's own exception object, raised from this line */
+/* raise: CPython's own exception object, raised from this line. A bare
+ * raise re-raises the exception a caller is handling, with no entry for
+ * this frame (as RERAISE); with none, CPython's RuntimeError. */
+static void emit_raise(em *E, stmt *s) {
+  if (s->u.raise_.reraise) {
+    line(E, "if (dynac_reraise()) return DYNAC_ERROR;");
+    line(E, "return dynac_traceback_here(%s);", where(E));
+    return;
+  }
+  if (s->u.raise_.obj) { /* RAISE_VARARGS: a class is called, an instance raised, the cause set */
+    const char *o = as_obj(E, emit_expr(E, s->u.raise_.obj), TY(s->u.raise_.obj));
+    const char *c = s->u.raise_.cause ? as_obj(E, emit_expr(E, s->u.raise_.cause), TY(s->u.raise_.cause))
+                                      : "NULL";
+    line(E, "dynac_raise(%s, %s);", o, c);
+    line(E, "return dynac_traceback_here(%s);", where(E));
+    return;
+  }
   const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
   if (s->u.raise_.arg) {
     const char *v = as_obj(E, emit_expr(E, s->u.raise_.arg), TY(s->u.raise_.arg));

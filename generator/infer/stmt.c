@@ -163,10 +163,13 @@ static void type_stmt(ctx *c, stmt *s) {
   case ST_FOR_ITER: type_for_iter(c, s); break;
   case ST_EXPR: type_expr(c, s->u.expr, false); break;
   case ST_RAISE: {
-    c->in->slots_used[s->u.raise_.guard->index] = true;
-    const type *t = s->u.raise_.arg ? type_expr(c, s->u.raise_.arg, false) : &ty_none;
-    if (t->kind == TY_TUPLE || t->kind == TY_BUF || t->kind == TY_NP)
-      type_fail(c, s->pos, arena_printf(c->m->a, "raise with a %s argument", ty_python_name(c->m->a, t)));
+    if (s->u.raise_.guard) c->in->slots_used[s->u.raise_.guard->index] = true;
+    expr *parts[3] = {s->u.raise_.arg, s->u.raise_.obj, s->u.raise_.cause};
+    for (int i = 0; i < 3; i++) {
+      const type *t = parts[i] ? type_expr(c, parts[i], false) : &ty_none;
+      if (t->kind == TY_TUPLE || t->kind == TY_BUF || t->kind == TY_NP)
+        type_fail(c, parts[i]->pos, arena_printf(c->m->a, "raise with a %s", ty_python_name(c->m->a, t)));
+    }
     break;
   }
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
@@ -175,7 +178,8 @@ static void type_stmt(ctx *c, stmt *s) {
 
 bool ends_flow(const inst *in, const stmt *s) {
   if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
-  if (s->kind != ST_IF) return false; /* loops included: a break may leave them */
+  if (s->kind != ST_IF || s->u.if_.assert_) return false; /* loops included: a break may leave
+                                                               them; an assert may be skipped (-O) */
   int k = constant_truth(in, s->u.if_.cond);
   if (k == 1) return !falls_through(in, s->u.if_.then);
   if (k == 0) return !falls_through(in, s->u.if_.orelse);

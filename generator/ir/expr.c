@@ -781,7 +781,11 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
     v->block(ctx, s->u.for_.orelse);
     break;
   case ST_EXPR: part_expr(v, ctx, s->u.expr); break;
-  case ST_RAISE: part_expr(v, ctx, s->u.raise_.arg); break;
+  case ST_RAISE:
+    part_expr(v, ctx, s->u.raise_.arg);
+    part_expr(v, ctx, s->u.raise_.obj);
+    part_expr(v, ctx, s->u.raise_.cause);
+    break;
   case ST_INTERP:
     for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
     break;

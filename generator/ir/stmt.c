@@ -576,10 +576,10 @@ static const char *plain_string(lower *L, TSNode n) {
   return arena_strndup(L->m->a, t + 1, len - 2);
 }
 
-/* raise_statement: raise E | raise E() | raise E('text') | raise E(value),
- * E a builtin exception class; other forms break the graph. */
-static stmt *lower_raise(lower *L, TSNode n) {
-  TSNode x = ts_node_named_child(n, 0);
+/* raise E | raise E() | raise E('text') | raise E(value), E a builtin
+ * exception class with at most one positional argument: E's name (its
+ * object is made in C), else NULL. */
+static const char *builtin_raise_class(lower *L, TSNode x) {
   TSNode cls = node_is(x, "call") ? child_by_field(x, "function") : x;
   TSNode args = node_is(x, "call") ? child_by_field(x, "arguments") : (TSNode){0};
   uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
@@ -588,26 +588,80 @@ static stmt *lower_raise(lower *L, TSNode n) {
   const char *const *b = builtin_exceptions;
   while (*b && strcmp(*b, name)) b++;
   TSNode a0 = nargs ? ts_node_named_child(args, 0) : (TSNode){0};
-  if (ts_node_is_null(x) || ts_node_named_child_count(n) != 1 || !*b || !builtin ||
-      (!ts_node_is_null(args) && !node_is(args, "argument_list")) || nargs > 1 ||
+  if (!*b || !builtin || (!ts_node_is_null(args) && !node_is(args, "argument_list")) || nargs > 1 ||
       (nargs && (node_is(a0, "keyword_argument") || node_is(a0, "list_splat") ||
-                 node_is(a0, "dictionary_splat")))) {
-    gb(L, n, "exception-handling", "'raise' of something other than a builtin exception class "
-       "with at most one argument");
+                 node_is(a0, "dictionary_splat") || node_is(a0, "comment"))))
     return NULL;
-  }
+  return *b;
+}
+
+static stmt *lower_builtin_raise(lower *L, TSNode n, TSNode x, const char *exc) {
+  TSNode args = node_is(x, "call") ? child_by_field(x, "arguments") : (TSNode){0};
   stmt *s = new_stmt(L, ST_RAISE, n);
-  s->u.raise_.exc = *b;
-  s->u.raise_.guard = ir_slot(L->m, SLOT_BUILTIN, *b, NULL, NULL, NULL, -1);
-  if (nargs) {
+  s->u.raise_.exc = exc;
+  s->u.raise_.guard = ir_slot(L->m, SLOT_BUILTIN, exc, NULL, NULL, NULL, -1);
+  if (!ts_node_is_null(args) && ts_node_named_child_count(args)) {
+    TSNode a0 = ts_node_named_child(args, 0);
     s->u.raise_.msg = plain_string(L, a0);
-    if (!s->u.raise_.msg && node_is(a0, "string")) {
-      gb(L, a0, "exception-handling", "'raise' with a string that has escapes, a prefix or "
-         "triple quotes (only plain literals are compiled)");
-      return NULL;
-    }
     if (!s->u.raise_.msg && !(s->u.raise_.arg = lower_expr(L, a0))) return NULL;
   }
+  return s;
+}
+
+/* raise_statement: raise | raise OBJ | raise OBJ from CAUSE. A builtin
+ * exception class called with at most one argument is made in C; any other
+ * OBJ (a class or an instance of any exception) is raised as CPython's
+ * RAISE_VARARGS does, and a bare raise re-raises the exception being
+ * handled by a caller. */
+static stmt *lower_raise(lower *L, TSNode n) {
+  TSNode cause_node = child_by_field(n, "cause");
+  TSNode x = (TSNode){0};
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (!node_is(c, "comment") && !(!ts_node_is_null(cause_node) && ts_node_eq(c, cause_node))) {
+      if (!ts_node_is_null(x) || node_is(c, "expression_list")) {
+        gb(L, n, "exception-handling", "'raise' of a tuple");
+        return NULL;
+      }
+      x = c;
+    }
+  }
+  if (ts_node_is_null(x)) {
+    stmt *s = new_stmt(L, ST_RAISE, n);
+    s->u.raise_.reraise = true;
+    return s;
+  }
+  const char *exc = ts_node_is_null(cause_node) ? builtin_raise_class(L, x) : NULL;
+  if (exc) return lower_builtin_raise(L, n, x, exc);
+  stmt *s = new_stmt(L, ST_RAISE, n);
+  if (!(s->u.raise_.obj = lower_expr(L, x))) return NULL;
+  if (!ts_node_is_null(cause_node) && !(s->u.raise_.cause = lower_expr(L, cause_node))) return NULL;
+  return s;
+}
+
+/* assert_statement: assert TEST[, MSG] is `if not TEST: raise
+ * AssertionError(MSG)`, skipped when Python runs with -O (as the bytecode
+ * compiler drops it). */
+static stmt *lower_assert(lower *L, TSNode n) {
+  uint32_t k = 0;
+  TSNode parts[2];
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (node_is(c, "comment")) continue;
+    if (k == 2) { gb(L, n, "exception-handling", "an assert with more than a test and a message"); return NULL; }
+    parts[k++] = c;
+  }
+  expr *test = k ? lower_expr(L, parts[0]) : NULL;
+  if (!test) return NULL;
+  stmt *r = new_stmt(L, ST_RAISE, n);
+  r->u.raise_.exc = "AssertionError";
+  if (k == 2 && !(r->u.raise_.arg = lower_expr(L, parts[1]))) return NULL;
+  expr *not_test = new_expr(L, EX_NOT, parts[0]);
+  not_test->u.not_arg = test;
+  stmt *s = new_stmt(L, ST_IF, n);
+  s->u.if_.cond = not_test;
+  s->u.if_.then = r;
+  s->u.if_.assert_ = true;
   return s;
 }
 
@@ -645,8 +699,8 @@ stmt *lower_stmt(lower *L, TSNode n) {
     return NULL;
   }
   if (!strcmp(t, "raise_statement")) return lower_raise(L, n);
-  if (!strcmp(t, "try_statement") ||
-      !strcmp(t, "assert_statement") || !strcmp(t, "with_statement")) {
+  if (!strcmp(t, "assert_statement")) return lower_assert(L, n);
+  if (!strcmp(t, "try_statement") || !strcmp(t, "with_statement")) {
     gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",
        (int)(strchr(t, '_') - t), t));
     return NULL;

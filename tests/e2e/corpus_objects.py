@@ -220,3 +220,72 @@ def fresh_then_overflow(xs: list[int], k: int) -> int:
         out.append(x * 2)
     xs.append(len(out))
     return out[0] * k
+
+
+class AppError(Exception):
+    """A user exception with its own __init__ (raising the bare class fails)."""
+    def __init__(self, what, n=0):
+        super().__init__(what, n)
+        self.n = n
+
+
+class NotAnException(Exception):
+    """Calling the class returns something that is not an exception."""
+    def __new__(cls):
+        return 42
+
+
+class Truthy:
+    """An assert's test runs __bool__ (logged)."""
+    def __init__(self, v):
+        self.v = v
+
+    def __bool__(self):
+        LOG.append(("bool", self.v))
+        return self.v
+
+
+@dynac.compile
+def raises_any(kind: int, v: object):
+    LOG.append(("before", kind))
+    if kind == 0:
+        raise AppError("bad", kind)
+    if kind == 1:
+        raise AppError
+    if kind == 2:
+        raise v
+    if kind == 3:
+        raise AppError("chained") from v
+    if kind == 4:
+        raise ValueError("with a cause") from AppError
+    if kind == 5:
+        raise NotAnException
+    if kind == 6:
+        raise KeyError(v) from None
+    return kind
+
+
+@dynac.compile
+def asserts(x: object, msg: object):
+    assert x, msg
+    assert x != 3
+    LOG.append(("after", type(x).__name__))
+    assert len(LOG) < 100, "never"
+    return x
+
+
+@dynac.compile
+def reraise_handled(k: int):
+    LOG.append(("reraise", k))
+    if k:
+        raise
+    return k
+
+
+def under_handler(k):
+    """Interpreted: a compiled function's bare raise re-raises the exception
+    this frame is handling (its traceback keeps this frame's lines)."""
+    try:
+        raise KeyError(k)
+    except KeyError:
+        return reraise_handled(k)

@@ -9,6 +9,7 @@ traceback.extract_tb gives them); the log the inputs' special methods
 write; the inputs' state afterwards; and the module globals the functions
 change. Each function must also be served by its kernel (dispatch counters)."""
 import os
+import subprocess
 import sys
 import tempfile
 import traceback
@@ -50,6 +51,11 @@ def frames(e, corpus_file):
             if os.path.basename(f.filename) == corpus_file]
 
 
+def chained(e):
+    """An exception's __cause__ or __context__, as the comparison sees it."""
+    return None if e is None else (type(e).__name__, str(e))
+
+
 def make_runner(mod_of):
     def run(fn, make):
         mod = mod_of(fn)
@@ -61,8 +67,9 @@ def make_runner(mod_of):
         args = make(mod)
         try:
             r = ("ok", canon(fn(*args)))
-        except Exception as e:  # noqa: BLE001 - the comparison is the point
-            r = ("raise", type(e).__name__, str(e), frames(e, "corpus_objects.py"))
+        except BaseException as e:  # noqa: BLE001 - the comparison is the point (raise of any class)
+            r = ("raise", type(e).__name__, str(e), frames(e, "corpus_objects.py"),
+                 chained(e.__cause__), chained(e.__context__), e.__suppress_context__)
         return r, canon(args), list(mod.LOG), canon(mod.SCALE), canon(mod.NAMES), mod.Vec.count
     return run
 
@@ -100,7 +107,36 @@ def cases():
                      lambda m: ((2.5, -0.0), ",,"), lambda m: ([1], 5)]
     c["fresh_then_overflow"] = [lambda m: ([1, 2, 3], 2), lambda m: ([2**62], 4), lambda m: ([], 1),
                                 lambda m: ([5], 2**62), lambda m: ([-3, 7], -2**63)]
+    errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),
+            lambda m: (m.AppError("inner", 1),), lambda m: (StopIteration(2),), lambda m: (KeyboardInterrupt,)]
+    c["raises_any"] = [(lambda m, k=k, mk=mk: (k, mk(m)[0])) for k in range(8) for mk in errs]
+    c["asserts"] = [(lambda m, x=x, msg=msg: (x, msg)) for x in [1, 0, "", 3, [], NAN, -0.0, 2**70]
+                    for msg in ["m", 5, None]]
+    c["asserts"] += [lambda m: (m.Truthy(True), "t"), lambda m: (m.Truthy(False), "f"),
+                     lambda m: (m.Truthy(2), "bad __bool__")]
+    c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
+    c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c
+
+
+INTERPRETED = {"under_handler"}  # cases that run in the interpreter and call a kernel
+
+
+ASSERTS_UNDER_O = """
+import sys, dynac
+sys.path.insert(0, sys.argv[1])
+import corpus_objects as m
+r = m.asserts(0, "m"), m.asserts(3, None)
+print(r, m.LOG, dynac.stats()["corpus_objects.asserts"]["kernel_calls"])
+"""
+
+
+def asserts_under_O(built_dir):
+    """asserts(0, ...) fails its assert, except under -O: compiled too."""
+    p = subprocess.run([sys.executable, "-O", "-c", ASSERTS_UNDER_O, built_dir], capture_output=True,
+                       text=True)
+    want = "(0, 3) [('after', 'int'), ('after', 'int')] 2\n"
+    return p.returncode == 0 and p.stdout == want, p.stdout + p.stderr
 
 
 def kernel_calls(counters):
@@ -120,9 +156,11 @@ def main():
         compare_corpus(C, E, cases(), make_runner(mod_of), "objects")
         stats = dynac.stats()
         served = {k.split(".", 1)[1]: v for k, v in stats.items() if k.startswith("corpus_objects.")}
-        for name in sorted(cases()):
+        for name in sorted(set(cases()) - INTERPRETED):
             hits = kernel_calls(served.get(name))
             check("objects %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
+        check("objects asserts are skipped under python -O, as the interpreter skips them",
+              *asserts_under_O(os.path.dirname(C.__file__)))
         for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))

@@ -146,12 +146,12 @@ class Oops(Exception):
 @dynac.compile
 def raise_forms(x: int):
     if x == 0:
-        raise Oops("a module's own class: not a builtin")
+        raise Oops("a module's own class: raised generically")
     if x == 1:
-        raise ValueError("escapes such as \n are not compiled")
+        raise ValueError("escapes such as \n are a str constant")
     if x is x:
         return 1
-    raise ValueError("the message", x)
+    raise ValueError("the message", x) from None
 
 
 @dynac.compile(signatures=["(int, None)", "(list[int], object)"])
