@@ -248,8 +248,10 @@ typedef enum exkind {
   EX_NAME,      /* a global or builtin name of any other kind (a class, a function, a
                    module, a list...): an object read at each use as LOAD_GLOBAL reads it
                    (u.global: its SLOT_NAME); NameError when it is unbound */
-  EX_CONST      /* a str or bytes literal (implicit concatenation too, no f-string): an
+  EX_CONST,     /* a str or bytes literal (implicit concatenation too, no f-string): an
                    object constant made once from its source text (u.literal) */
+  EX_FSTRING    /* f"...{x!r:>8}...": a new str (u.tuple: the parts, literal ones EX_CONST;
+                   fconv and fspec say how each is formatted) */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -270,13 +272,25 @@ typedef struct expr {
     struct { int n; struct expr **operands; cmpop *ops; } cmp; /* n operands */
     struct { bool is_and; struct expr *l, *r; } boolop;
     struct { struct expr *cond, *then, *orelse; } ifexp;
-    struct { int n; struct expr **elts; } tuple;
+    struct {
+      int n;
+      struct expr **elts;
+      const char *fconv;        /* EX_FSTRING, per part: 'L' a literal part, else the
+                                   conversion: 0, 's', 'r' or 'a' */
+      const char **fspec;       /* EX_FSTRING, per part: the format spec's text, or NULL */
+    } tuple;
     struct { struct expr *obj, *index; const char *attr; } sub; /* EX_ATTR: index NULL */
     struct { struct expr *obj, *lo, *hi, *step; } slice;
     struct {
-      int result;               /* the hidden local the list is built in */
+      int result;               /* the hidden local the list is built in (any/all: the bool) */
       struct stmt *loop;        /* the for clauses as loops (if clauses as ifs) around
-                                   result.append(elt), an append of the list's own (own_list) */
+                                   result.append(elt), an append of the list's own (own_list);
+                                   any/all: around `if [not] elt: result = True/False; break` */
+      char consumer;            /* 0: [a list comprehension]; a generator expression consumed
+                                   on the spot, as a list, by 'v' list/tuple/sorted/str.join
+                                   (they take every item before using one) or 'n' sum/min/max
+                                   (items that are numbers, whose + and < run no Python code);
+                                   'a' any / 'A' all: an inline loop that stops early */
     } comp;
     struct {
       calleekind kind;

@@ -108,9 +108,9 @@ static void dump_expr(dumper *D, const expr *e) {
     dump_expr(D, e->u.ifexp.orelse);
     fputc(')', o);
     return;
-  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET:
+  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET: case EX_FSTRING:
     fputs(e->kind == EX_TUPLE ? "(tuple" : e->kind == EX_LIST ? "(list" : e->kind == EX_DICT ? "(dict"
-          : "(set", o);
+          : e->kind == EX_SET ? "(set" : "(fstring", o);
     dump_type(D, e);
     dump_list(D, e->u.tuple.elts, e->u.tuple.n);
     fputc(')', o);

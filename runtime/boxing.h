@@ -104,11 +104,18 @@ DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
 }
 /* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
  * to the exception being raised, as the frame a kernel replaces would have.
- * Returns DYNAC_ERROR. */
-static inline int dynac_traceback_here(PyObject *filename, const char *func, int line) {
+ * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>):
+ * the comprehension's frame at `line`, then its function's at LINE, as
+ * CPython 3.11 runs a comprehension in a frame of its own. Returns DYNAC_ERROR.
+ * Cold and out of line: every fallible operation of a kernel calls it. */
+DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int line) {
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
   dynac_compat_traceback_add(func, file, line);
+  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>")) {
+    const char *outer = func + strlen(func) + 1;
+    dynac_compat_traceback_add(outer, file, atoi(outer + strlen(outer) + 1));
+  }
   return DYNAC_ERROR;
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \

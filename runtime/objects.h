@@ -253,3 +253,31 @@ DYNAC_COLD int dynac_reraise(void) {
   PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(e)), e, PyException_GetTraceback(e));
   return 1;
 }
+
+/* An f-string's replacement field, as CPython's FORMAT_VALUE makes it:
+ * `conv` ('s' str, 'r' repr, 'a' ascii, or 0) applied to `v`, then
+ * format(value, spec) (spec: a str, or NULL for none), except that an
+ * exact str with no spec is the part itself. v and spec borrowed; a new
+ * reference, or NULL with CPython's exception. Sets *effects when v is
+ * not a value whose formatting runs no Python code. */
+static inline PyObject *dynac_format_value(PyObject *v, char conv, PyObject *spec, int *effects) {
+  if (!*effects && !dynac_obj_pure(v, 0)) *effects = 1;
+  PyObject *c = conv == 's' ? PyObject_Str(v) : conv == 'r' ? PyObject_Repr(v)
+                : conv == 'a' ? PyObject_ASCII(v) : Py_NewRef(v);
+  if (!c || (!spec && PyUnicode_CheckExact(c))) return c;
+  PyObject *r = PyObject_Format(c, spec);
+  Py_DECREF(c);
+  return r;
+}
+/* The parts of an f-string (n str, borrowed) joined, as BUILD_STRING
+ * joins them: a new reference, or NULL with an exception. */
+static inline PyObject *dynac_build_string(PyObject *const *parts, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) return NULL;
+  for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(parts[i]));
+  PyObject *empty = PyUnicode_New(0, 0);
+  PyObject *r = empty ? PyUnicode_Join(empty, t) : NULL;
+  Py_XDECREF(empty);
+  Py_DECREF(t);
+  return r;
+}

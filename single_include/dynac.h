@@ -991,11 +991,18 @@ DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
 }
 /* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
  * to the exception being raised, as the frame a kernel replaces would have.
- * Returns DYNAC_ERROR. */
-static inline int dynac_traceback_here(PyObject *filename, const char *func, int line) {
+ * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>):
+ * the comprehension's frame at `line`, then its function's at LINE, as
+ * CPython 3.11 runs a comprehension in a frame of its own. Returns DYNAC_ERROR.
+ * Cold and out of line: every fallible operation of a kernel calls it. */
+DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int line) {
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
   dynac_compat_traceback_add(func, file, line);
+  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>")) {
+    const char *outer = func + strlen(func) + 1;
+    dynac_compat_traceback_add(outer, file, atoi(outer + strlen(outer) + 1));
+  }
   return DYNAC_ERROR;
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
@@ -1596,6 +1603,34 @@ DYNAC_COLD int dynac_reraise(void) {
   }
   PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(e)), e, PyException_GetTraceback(e));
   return 1;
+}
+
+/* An f-string's replacement field, as CPython's FORMAT_VALUE makes it:
+ * `conv` ('s' str, 'r' repr, 'a' ascii, or 0) applied to `v`, then
+ * format(value, spec) (spec: a str, or NULL for none), except that an
+ * exact str with no spec is the part itself. v and spec borrowed; a new
+ * reference, or NULL with CPython's exception. Sets *effects when v is
+ * not a value whose formatting runs no Python code. */
+static inline PyObject *dynac_format_value(PyObject *v, char conv, PyObject *spec, int *effects) {
+  if (!*effects && !dynac_obj_pure(v, 0)) *effects = 1;
+  PyObject *c = conv == 's' ? PyObject_Str(v) : conv == 'r' ? PyObject_Repr(v)
+                : conv == 'a' ? PyObject_ASCII(v) : Py_NewRef(v);
+  if (!c || (!spec && PyUnicode_CheckExact(c))) return c;
+  PyObject *r = PyObject_Format(c, spec);
+  Py_DECREF(c);
+  return r;
+}
+/* The parts of an f-string (n str, borrowed) joined, as BUILD_STRING
+ * joins them: a new reference, or NULL with an exception. */
+static inline PyObject *dynac_build_string(PyObject *const *parts, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) return NULL;
+  for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(parts[i]));
+  PyObject *empty = PyUnicode_New(0, 0);
+  PyObject *r = empty ? PyUnicode_Join(empty, t) : NULL;
+  Py_XDECREF(empty);
+  Py_DECREF(t);
+  return r;
 }
 /* ==== End runtime/objects.h ==== */
 /* ==== Begin runtime/numpy.h ==== */

@@ -326,12 +326,32 @@ const char *emit_slice(em *E, expr *e) {
 
 /* [elt for ...]: a new list in the comprehension's hidden local, its
  * clauses as loops appending to it, then the list moved to a temporary. */
+/* The comprehension's loops, with tracebacks naming its frame. */
+static void emit_comprehension_loops(em *E, expr *e) {
+  expr *outer = E->comp;
+  stmt *outer_first = E->comp_first;
+  E->comp = e;
+  E->comp_first = e->u.comp.loop;
+  emit_block(E, e->u.comp.loop);
+  E->comp = outer;
+  E->comp_first = outer_first;
+}
+
 const char *emit_list_comprehension(em *E, expr *e) {
   const char *r = local_name(E, e->u.comp.result);
+  if (e->u.comp.consumer == 'a' || e->u.comp.consumer == 'A') { /* stops at the deciding item */
+    line(E, "%s = %d; /* %s() of a generator, consumed on the spot */", r, e->u.comp.consumer == 'A',
+         e->u.comp.consumer == 'A' ? "all" : "any");
+    E->bound[e->u.comp.result] = true;
+    emit_comprehension_loops(E, e);
+    const char *t = tmpvar(E, &ty_bool);
+    line(E, "%s = %s;", t, r);
+    return t;
+  }
   line(E, "if (dynac_obj_set(&%s, PyList_New(0)) < 0) return dynac_traceback_here(%s); /* a list comprehension */",
        r, where(E));
   E->bound[e->u.comp.result] = true;
-  emit_block(E, e->u.comp.loop);
+  emit_comprehension_loops(E, e);
   const char *t = tmpvar(E, &ty_obj);
   line(E, "%s = %s; /* the comprehension's list, moved */", t, r);
   line(E, "%s = NULL;", r);

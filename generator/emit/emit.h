@@ -98,6 +98,9 @@ typedef struct em {
                                C local, and its continuations end where the region ends */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
   int cur_line;    /* the Python line of the statement being emitted */
+  expr *comp;      /* the comprehension whose items are being made (its own frame in
+                      CPython's tracebacks), or NULL */
+  stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
   bool *view_copy; /* [nlocals]: a view parameter whose fields are read from dv_x (view_field) */
   bool *fresh;     /* [nlocals]: a list local holding only lists this call made (fresh.c): its
@@ -236,6 +239,7 @@ const char *emit_expr(em *E, expr *e);
 const char *interned_name(em *E, const char *name);
 const char *emit_constant(em *E, const char *literal);
 const char *emit_global_name(em *E, const char *name);
+const char *emit_fstring(em *E, expr *e);
 const char *emit_mapping_display(em *E, expr *e);
 const char *emit_object_attr(em *E, const char *obj, const char *name);
 void emit_object_store(em *E, expr *sub, const char *v, const type *vt);

@@ -236,11 +236,14 @@ void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *
  * item, as GET_ITER and FOR_ITER do. A continuation takes the iterator
  * itself (the interpreter's loop state); taking an item cannot deoptimise. */
 static void emit_for_object(em *E, stmt *s, int label) {
+  expr *comp = E->comp;
+  if (s == E->comp_first) E->comp = NULL; /* a comprehension's first iterable: the function's */
   const char *obj = emit_expr(E, s->u.for_.iters[0]);
   const char *it = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_iter(%s, &dynac__effects);", it, obj);
   note_effect(E);
   line(E, "if (!%s) return dynac_traceback_here(%s);", it, where(E));
+  E->comp = comp;
   E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
   line(E, "for (;;) {");
   E->indent++;

@@ -37,6 +37,39 @@ const char *emit_global_name(em *E, const char *name) {
   return o;
 }
 
+/* f"...": each replacement field formatted as it comes, as FORMAT_VALUE
+ * does (its value made, converted, then format(value, spec)), the parts
+ * joined at the end as BUILD_STRING joins them (a new reference). */
+const char *emit_fstring(em *E, expr *e) {
+  int n = e->u.tuple.n;
+  const char **piece = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    expr *x = e->u.tuple.elts[i];
+    char conv = e->u.tuple.fconv[i];
+    if (conv == 'L') { piece[i] = emit_constant(E, x->u.literal); continue; }
+    const char *v = as_obj(E, emit_expr(E, x), TY(x));
+    const char *spec = e->u.tuple.fspec[i] ? emit_constant(E, arena_printf(E->m->a, strchr(e->u.tuple.fspec[i],
+                       '"') ? "'%s'" : "\"%s\"", e->u.tuple.fspec[i])) : "NULL";
+    piece[i] = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_format_value(%s, %s, %s, &dynac__effects); /* {%s%s%s%s} */", piece[i], v,
+         conv ? arena_printf(E->m->a, "'%c'", conv) : "0", spec, conv ? "!" : "",
+         conv ? arena_printf(E->m->a, "%c", conv) : "", e->u.tuple.fspec[i] ? ":" : "",
+         e->u.tuple.fspec[i] ? e->u.tuple.fspec[i] : "");
+    note_effect(E);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", piece[i], where(E));
+  }
+  strbuf all = {0};
+  for (int i = 0; i < n; i++) sb_printf(&all, "%s%s", i ? ", " : "", piece[i]);
+  const char *res = tmpvar(E, &ty_obj);
+  line(E, "{");
+  line(E, "  PyObject *parts[%d] = {%s};", n ? n : 1, n ? all.data : "NULL");
+  line(E, "  %s = dynac_build_string(parts, %d);", res, n);
+  line(E, "}");
+  sb_free(&all);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", res, where(E));
+  return res;
+}
+
 /* {k: v, ...} / {a, b, ...}: a new dict or set (a new reference), items
  * added in source order as BUILD_MAP and BUILD_SET add them. */
 const char *emit_mapping_display(em *E, expr *e) {

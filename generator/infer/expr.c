@@ -124,7 +124,21 @@ static const type *type_list_display(ctx *c, expr *e) {
 
 /* [elt for ... in ... if ...]: its clauses are typed as the loops they are
  * (binding the comprehension's own names); its appends decide the type. */
+/* any(genexpr) / all(genexpr): a loop that stops at the first item whose
+ * truth decides (bool). */
+static const type *type_any_all(ctx *c, expr *e) {
+  int r = e->u.comp.result;
+  if (c->in->local_ty[r]->kind == TY_UNKNOWN) {
+    c->in->local_ty[r] = &ty_bool;
+    c->in->pass_changed = 1;
+  }
+  if (e->guard) c->in->slots_used[e->guard->index] = true;
+  type_block(c, e->u.comp.loop);
+  return &ty_bool;
+}
+
 static const type *type_list_comprehension(ctx *c, expr *e) {
+  if (e->u.comp.consumer == 'a' || e->u.comp.consumer == 'A') return type_any_all(c, e);
   builds_list(c, e->pos);
   int r = e->u.comp.result;
   if (c->in->local_ty[r]->kind == TY_UNKNOWN) {
@@ -135,6 +149,12 @@ static const type *type_list_comprehension(ctx *c, expr *e) {
   const type *t = c->in->local_ty[r];
   if (c->strict && t->kind == TY_LIST && t->elts[0]->kind == TY_UNKNOWN) {
     type_fail(c, e->pos, "a list comprehension whose elements have no known type");
+    return &ty_conflict;
+  }
+  if (e->u.comp.consumer == 'n' && t->kind == TY_LIST && t->elts[0]->kind != TY_UNKNOWN &&
+      !ty_is_number(t->elts[0])) { /* their + or < would run after every item is made */
+    type_fail(c, e->pos, arena_printf(c->m->a, "sum(), min() or max() of a generator of %s "
+              "(only numbers are consumed on the spot)", ty_python_name(c->m->a, t->elts[0])));
     return &ty_conflict;
   }
   return t;
@@ -801,14 +821,15 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_LISTCOMP: t = type_list_comprehension(c, e); break;
   case EX_SLICE: t = type_slice(c, e); break;
   case EX_CONST: t = &ty_obj; break; /* made once, before the kernel runs it: no effect */
+  case EX_FSTRING: /* a new str: __format__, __str__ or __repr__ of its values may run */
   case EX_DICT: case EX_SET: { /* a new dict or set: __hash__ and __eq__ of its keys may run */
     bool unknown = false, bad = false;
     for (int i = 0; i < e->u.tuple.n; i++) {
       const type *x = type_expr(c, e->u.tuple.elts[i], false);
       if (x->kind == TY_UNKNOWN) unknown = true;
       else if (!passable(x)) {
-        type_fail(c, e->pos, arena_printf(c->m->a, "a %s display holding a %s", e->kind == EX_DICT ?
-             "dict" : "set", ty_python_name(c->m->a, x)));
+        type_fail(c, e->pos, arena_printf(c->m->a, "a %s holding a %s", e->kind == EX_DICT ?
+             "dict display" : e->kind == EX_SET ? "set display" : "f-string", ty_python_name(c->m->a, x)));
         bad = true;
       }
     }

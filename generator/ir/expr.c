@@ -12,6 +12,23 @@
 
 static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args);
 
+/* How a call consumes a generator expression that is its only argument
+ * (expr.u.comp.consumer), or 0 when it is not compiled: builtins any, all,
+ * sum, min, max, list, tuple, sorted (not shadowed) and any object's join
+ * (str.join takes every item before it uses one). */
+static char genexpr_consumer(lower *L, TSNode fnode) {
+  if (node_is(fnode, "attribute"))
+    return !strcmp(text(L, child_by_field(fnode, "attribute")), "join") ? 'v' : 0;
+  if (!node_is(fnode, "identifier")) return 0;
+  const char *name = text(L, fnode);
+  if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name)) return 0;
+  static const char *const names[] = {"any", "all", "sum", "min", "max", "list", "tuple", "sorted"};
+  static const char kinds[] = {'a', 'A', 'n', 'n', 'n', 'v', 'v', 'v'};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(name, names[i])) return kinds[i];
+  return 0;
+}
+
 /* ---- expressions ------------------------------------------------------- */
 
 expr *new_expr(lower *L, exkind k, TSNode n) {
@@ -379,6 +396,13 @@ static expr *lower_constant_result(lower *L, TSNode n, TSNode args, func *callee
  * starred arguments break the graph. */
 static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
   expr *e = new_expr(L, EX_CALL, n);
+  if (node_is(args, "generator_expression")) { /* f(x for x in it): its items as a list */
+    e->u.call.args = arena_alloc(L->m->a, sizeof(expr *));
+    e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *));
+    if (!(e->u.call.args[0] = lower_comprehension(L, args, genexpr_consumer(L, fnode)))) return NULL;
+    e->u.call.n = 1;
+    return e;
+  }
   uint32_t c = ts_node_named_child_count(args);
   e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
   e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *) * (c ? c : 1));
@@ -445,8 +469,20 @@ static expr *lower_call(lower *L, TSNode n) {
     gb(L, n, "explicit-graph-break", "explicit graph_break()");
     return NULL;
   }
-  if (!node_is(args, "argument_list")) {
-    gb(L, n, "unsupported-expression", "call with a generator expression argument");
+  if (node_is(args, "generator_expression")) {
+    char consumer = genexpr_consumer(L, fnode);
+    if (!consumer) {
+      gb(L, n, "unsupported-expression", "call with a generator expression argument (only "
+         "any, all, sum, min, max, list, tuple, sorted and str.join consume one on the spot)");
+      return NULL;
+    }
+    if (consumer == 'a' || consumer == 'A') { /* the loop is the call */
+      expr *e = lower_comprehension(L, args, consumer);
+      if (e) e->guard = ir_slot(L->m, SLOT_BUILTIN, text(L, fnode), NULL, NULL, NULL, -1);
+      return e;
+    }
+  } else if (!node_is(args, "argument_list")) {
+    gb(L, n, "unsupported-expression", "call with unusual arguments");
     return NULL;
   }
   if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "float") &&
@@ -550,13 +586,150 @@ static bool is_fstring(lower *L, TSNode n) {
   return false;
 }
 
+/* ---- f-strings: literal parts as str constants, replacement fields as
+ * CPython's FORMAT_VALUE (conversion, then format(value, spec)), the parts
+ * joined as BUILD_STRING joins them. */
+typedef struct fparts {
+  int n, cap;
+  expr **elts;
+  char *conv;
+  const char **spec;
+} fparts;
+
+static void fpart_add(lower *L, fparts *P, expr *e, char conv, const char *spec) {
+  if (P->n == P->cap) {
+    int cap = P->cap ? 2 * P->cap : 8;
+    expr **elts = arena_alloc(L->m->a, sizeof(expr *) * (size_t)cap);
+    char *conv2 = arena_alloc(L->m->a, (size_t)cap);
+    const char **spec2 = arena_alloc(L->m->a, sizeof(char *) * (size_t)cap);
+    for (int i = 0; i < P->n; i++) { elts[i] = P->elts[i]; conv2[i] = P->conv[i]; spec2[i] = P->spec[i]; }
+    P->elts = elts, P->conv = conv2, P->spec = spec2, P->cap = cap;
+  }
+  P->elts[P->n] = e;
+  P->conv[P->n] = conv;
+  P->spec[P->n++] = spec;
+}
+
+/* A str constant part from Python literal source text. */
+static void fpart_literal(lower *L, fparts *P, TSNode at, const char *literal) {
+  expr *e = new_expr(L, EX_CONST, at);
+  e->u.literal = literal;
+  fpart_add(L, P, e, 'L', NULL);
+}
+
+/* The source text between two byte offsets. */
+static char *source_between(lower *L, uint32_t from, uint32_t to) {
+  return arena_strndup(L->m->a, L->m->p.src.text + from, to > from ? to - from : 0);
+}
+
+/* {expr[=][!conv][:spec]}: the value's part (and for `=`, the text before it). */
+static bool fstring_field(lower *L, fparts *P, TSNode n, const char *quote) {
+  TSNode x = child_by_field(n, "expression"), conv = child_by_field(n, "type_conversion");
+  TSNode spec = child_by_field(n, "format_specifier");
+  if (ts_node_is_null(x)) return false;
+  if (node_is(x, "expression_list") || node_is(x, "pattern_list") || node_is(x, "yield")) {
+    gb(L, n, "unsupported-expression", "a tuple or yield in an f-string's replacement field");
+    return false;
+  }
+  bool debug = false;
+  uint32_t debug_end = 0;
+  for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+    TSNode c = ts_node_child(n, i);
+    if (!ts_node_is_named(c) && !strcmp(ts_node_type(c), "=")) debug = true;
+    if (debug && !debug_end && (ts_node_eq(c, conv) || ts_node_eq(c, spec) ||
+                                (!ts_node_is_named(c) && !strcmp(ts_node_type(c), "}"))))
+      debug_end = ts_node_start_byte(c);
+  }
+  const char *spec_text = NULL;
+  if (!ts_node_is_null(spec)) {
+    if (ts_node_named_child_count(spec)) {
+      gb(L, spec, "unsupported-expression", "a replacement field inside an f-string's format spec");
+      return false;
+    }
+    const char *t = text(L, spec);
+    if (*t == ':') t++;
+    if (strchr(t, '\\') || strchr(t, '\n') || (strchr(t, '"') && strchr(t, '\''))) {
+      gb(L, spec, "unsupported-expression", "an f-string format spec with a backslash or both quotes");
+      return false;
+    }
+    spec_text = t;
+  }
+  if (debug) /* f"{x = }": the text as written, then repr(x) unless a conversion or spec says */
+    fpart_literal(L, P, n, arena_printf(L->m->a, "r%s%s%s", quote,
+                  source_between(L, ts_node_start_byte(n) + 1, debug_end), quote));
+  expr *v = lower_expr(L, x);
+  if (!v) return false;
+  char c = ts_node_is_null(conv) ? (debug && !spec_text ? 'r' : 0) : text(L, conv)[1];
+  if (c && !strchr("sra", c)) {
+    gb(L, conv, "unsupported-expression", "an unknown f-string conversion");
+    return false;
+  }
+  fpart_add(L, P, v, c, spec_text);
+  return true;
+}
+
+/* One string of an f-string (or of a concatenation holding one): its parts. */
+static bool fstring_piece(lower *L, fparts *P, TSNode s) {
+  if (!is_fstring(L, s)) { /* a plain literal beside an f-string */
+    fpart_literal(L, P, s, text(L, s));
+    return true;
+  }
+  const char *start = "", *quote = "\"";
+  for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
+    TSNode c = ts_node_named_child(s, i);
+    if (node_is(c, "string_start")) {
+      const char *t = text(L, c);
+      char *prefix = arena_strdup(L->m->a, t), *d = prefix;
+      const char *q = t;
+      while (*q && *q != '"' && *q != '\'') q++;
+      for (const char *p = t; p < q; p++) if (*p != 'f' && *p != 'F') *d++ = *p;
+      *d = 0;
+      start = arena_printf(L->m->a, "%s%s", prefix, q);
+      quote = q;
+    } else if (node_is(c, "string_content")) {
+      const char *t = text(L, c);
+      size_t len = strlen(t);
+      char *lit = arena_alloc(L->m->a, len + 1), *d = lit;
+      for (const char *p = t; *p; p++) { /* {{ and }} are one brace */
+        *d++ = *p;
+        if ((*p == '{' || *p == '}') && p[1] == *p) p++;
+      }
+      *d = 0;
+      if (len && (t[len - 1] == '\\' || t[len - 1] == quote[0])) {
+        gb(L, c, "unsupported-expression", "an f-string part ending in a backslash or a quote");
+        return false;
+      }
+      fpart_literal(L, P, c, arena_printf(L->m->a, "%s%s%s", start, lit, quote));
+    } else if (node_is(c, "interpolation")) {
+      if (!fstring_field(L, P, c, quote)) return false;
+    }
+  }
+  return true;
+}
+
+/* An f-string, alone or concatenated with other string literals. */
+static expr *lower_fstring(lower *L, TSNode n) {
+  fparts P = {0};
+  if (node_is(n, "concatenated_string")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+      TSNode c = ts_node_named_child(n, i);
+      if (!node_is(c, "comment") && !fstring_piece(L, &P, c)) return NULL;
+    }
+  } else if (!fstring_piece(L, &P, n)) {
+    return NULL;
+  }
+  expr *e = new_expr(L, EX_FSTRING, n);
+  e->u.tuple.n = P.n;
+  e->u.tuple.elts = P.elts;
+  e->u.tuple.fconv = P.conv;
+  e->u.tuple.fspec = P.spec;
+  return e;
+}
+
 /* string | concatenated_string: a str or bytes constant, its value made by
  * the runtime from the source text as the compiler would (dynac_literal). */
 static expr *lower_string(lower *L, TSNode n) {
-  if (is_fstring(L, n)) {
-    gb(L, n, "unsupported-expression", "f-string (formatted string literals are not compiled yet)");
-    return NULL;
-  }
+  if (is_fstring(L, n)) return lower_fstring(L, n);
   expr *e = new_expr(L, EX_CONST, n);
   e->u.literal = text(L, n);
   return e;
@@ -737,7 +910,10 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
   case EX_COMPARE: many = e->u.cmp.operands; n = e->u.cmp.n; break;
   case EX_BOOLOP: parts[0] = e->u.boolop.l; parts[1] = e->u.boolop.r; break;
   case EX_IFEXP: parts[0] = e->u.ifexp.cond; parts[1] = e->u.ifexp.then; parts[2] = e->u.ifexp.orelse; break;
-  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET: many = e->u.tuple.elts; n = e->u.tuple.n; break;
+  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET: case EX_FSTRING:
+    many = e->u.tuple.elts;
+    n = e->u.tuple.n;
+    break;
   case EX_CALL: many = e->u.call.args; n = e->u.call.n; break;
   case EX_SUBSCRIPT: parts[0] = e->u.sub.obj; parts[1] = e->u.sub.index; break;
   case EX_ATTR: parts[0] = e->u.sub.obj; break;

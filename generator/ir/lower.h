@@ -51,6 +51,7 @@ expr *lower_expr(lower *L, TSNode n);
 /* stmt.c */
 stmt *new_stmt(lower *L, stkind k, TSNode n);
 expr *lower_list_comprehension(lower *L, TSNode n);
+expr *lower_comprehension(lower *L, TSNode n, char consumer);
 stmt *lower_stmt(lower *L, TSNode n);
 
 /* split.c */

@@ -501,14 +501,48 @@ static stmt *own_append(lower *L, TSNode n, int result, expr *elt) {
   return s;
 }
 
+/* `if [not] elt: result = <any ? True : False>; break`: the innermost
+ * statement of any(genexpr) / all(genexpr). */
+static stmt *any_all_exit(lower *L, TSNode n, int result, expr *elt, bool all) {
+  expr *cond = elt;
+  if (all) {
+    cond = new_expr(L, EX_NOT, n);
+    cond->u.not_arg = elt;
+  }
+  expr *val = new_expr(L, EX_BOOL, n);
+  val->u.b = !all;
+  target *t = arena_alloc(L->m->a, sizeof *t);
+  t->pos = node_pos(n);
+  t->local = result;
+  stmt *set = new_stmt(L, ST_ASSIGN, n);
+  set->u.assign.ntargets = 1;
+  set->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
+  set->u.assign.targets[0] = t;
+  set->u.assign.value = val;
+  set->next = new_stmt(L, ST_BREAK, n);
+  stmt *s = new_stmt(L, ST_IF, n);
+  s->u.if_.cond = cond;
+  s->u.if_.then = set;
+  return s;
+}
+
 /* list_comprehension: [ body for_in_clause (for_in_clause | if_clause)* ] */
-expr *lower_list_comprehension(lower *L, TSNode n) {
+expr *lower_list_comprehension(lower *L, TSNode n) { return lower_comprehension(L, n, 0); }
+
+/* A list comprehension, or a generator expression consumed on the spot
+ * (consumer: see expr.u.comp): the same clauses as loops, in the order
+ * CPython runs them. */
+expr *lower_comprehension(lower *L, TSNode n, char consumer) {
   int saved_names = L->ncomp_names, saved_loops = L->loops;
   L->ncomps++;
   L->f->comprehensions = true;
   expr *e = new_expr(L, EX_LISTCOMP, n);
-  e->u.comp.result = append_local(L, "<listcomp>", unique_cname(L, arena_printf(L->m->a, "lc%d",
-                                  L->ncomps)));
+  e->u.comp.consumer = consumer;
+  bool any_all = consumer == 'a' || consumer == 'A';
+  e->u.comp.result = append_local(L, any_all ? "<genexpr>" : "<listcomp>",
+                                  unique_cname(L, arena_printf(L->m->a, any_all ? "ge%d" : "lc%d",
+                                                               L->ncomps)));
+  int nfor = 0;
   stmt **hole = &e->u.comp.loop; /* where the next clause goes */
   bool ok = true;
   TSNode body = child_by_field(n, "body");
@@ -517,6 +551,11 @@ expr *lower_list_comprehension(lower *L, TSNode n) {
     if (ts_node_eq(c, body) || node_is(c, "comment")) continue;
     stmt *s = NULL;
     if (node_is(c, "for_in_clause")) {
+      if (any_all && nfor++) { /* its break would leave the innermost loop only */
+        gb(L, c, "unsupported-expression", "any() or all() of a generator with two for clauses");
+        ok = false;
+        break;
+      }
       if ((s = lower_for_clause(L, c))) { *hole = s; hole = &s->u.for_.body; L->loops++; }
     } else if (node_is(c, "if_clause")) {
       expr *cond = lower_expr(L, ts_node_named_child(c, 0));
@@ -533,7 +572,8 @@ expr *lower_list_comprehension(lower *L, TSNode n) {
     ok = s != NULL;
   }
   expr *elt = ok ? lower_expr(L, body) : NULL;
-  if (elt) *hole = own_append(L, body, e->u.comp.result, elt);
+  if (elt) *hole = any_all ? any_all_exit(L, body, e->u.comp.result, elt, consumer == 'A')
+                           : own_append(L, body, e->u.comp.result, elt);
   L->ncomp_names = saved_names;
   L->loops = saved_loops;
   return elt ? e : NULL;

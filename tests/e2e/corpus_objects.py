@@ -244,6 +244,9 @@ class Truthy:
         LOG.append(("bool", self.v))
         return self.v
 
+    def __repr__(self):
+        return "Truthy(%r)" % (self.v,)
+
 
 @dynac.compile
 def raises_any(kind: int, v: object):
@@ -289,3 +292,58 @@ def under_handler(k):
         raise KeyError(k)
     except KeyError:
         return reraise_handled(k)
+
+
+@dynac.compile
+def gen_numbers(v: list[float], k: list[int]):
+    """Generator expressions consumed on the spot by sum, any, all (typed loops)."""
+    return (math.sqrt(sum(x * x for x in v)), any(x < 0.0 for x in v if x == x),
+            all(i > 0 for i in k), sum(i * 3 for i in k), sum(x for x in v))
+
+
+@dynac.compile
+def gen_extremes(v: list[float]):
+    return max(abs(x) for x in v), min(x * 2.0 for x in v if x != 0.0)
+
+
+@dynac.compile
+def gen_objects(ws: object):
+    """... and by str.join, sorted, tuple, list, any and all of objects."""
+    return (", ".join(str(w) for w in ws), sorted(len(str(w)) for w in ws), tuple(w for w in ws if w),
+            list(w for w in ws), any(w for w in ws), all(w for w in ws))
+
+
+class Formatted:
+    """__format__, __str__ and __repr__ that log, in the order they run."""
+    def __init__(self, v):
+        self.v = v
+
+    def __format__(self, spec):
+        LOG.append(("format", spec))
+        return "F<%s|%s>" % (self.v, spec)
+
+    def __str__(self):
+        LOG.append(("str", self.v))
+        return "S<%s>" % (self.v,)
+
+    def __repr__(self):
+        LOG.append(("repr", self.v))
+        return "R<%s>" % (self.v,)
+
+
+class Name(str):
+    """A str subclass: formatted through its __format__, not taken as is."""
+    def __format__(self, spec):
+        return "name:" + str.__format__(self, spec)
+
+
+@dynac.compile
+def fstrings(x: object, y: float, n: int):
+    return (f"x={x!r} y={y:.3f} n={n:>5} {{braces}} " "plain" f'{x}' rf"\d{n}",
+            f"{y=}", f"{x = !s:>6}", f"{n:,}|{y:e}|{x!a}", f"[{y:+.2%}]")
+
+
+@dynac.compile
+def fstring_spec(x: object, spec: object):
+    LOG.append(("before", repr(spec)))
+    return f"<{x:08.3f}>{x!s}"

@@ -114,6 +114,20 @@ def cases():
                     for msg in ["m", 5, None]]
     c["asserts"] += [lambda m: (m.Truthy(True), "t"), lambda m: (m.Truthy(False), "f"),
                      lambda m: (m.Truthy(2), "bad __bool__")]
+    fl = [[], [3.0, 4.0], [-0.0], [NAN, -1.0], [INF, -INF], [1e300, 1e300], [1.5, 2], [0.0, 2.5, -7.25]]
+    ks = [[], [1, 2, 3], [0, 5], [2**62, 2**62], [-1], [True, 2]]
+    c["gen_numbers"] = [(lambda m, v=v, k=k: (list(v), list(k))) for v in fl for k in ks]
+    c["gen_extremes"] = [(lambda m, v=v: (list(v),)) for v in fl]
+    c["gen_objects"] = [lambda m: (["b", "a", ""],), lambda m: ([],), lambda m: ((1, 0, None),),
+                        lambda m: ([m.Truthy(False), m.Truthy(True), m.Truthy(False)],),
+                        lambda m: ([m.Truthy(True), m.Truthy(2), m.Truthy(True)],),
+                        lambda m: (iter([3, 1, 2]),), lambda m: (5,), lambda m: ("xy",),
+                        lambda m: ([[1], 2.5, m.Vec(1.0, 2.0)],)]
+    xs = [lambda m: "s", lambda m: m.Formatted(1), lambda m: m.Name("ab"), lambda m: 2**70, lambda m: NAN,
+          lambda m: -0.0, lambda m: None, lambda m: "é", lambda m: (1, "t")]
+    c["fstrings"] = [(lambda m, mk=mk, y=y, n=n: (mk(m), y, n)) for mk in xs for y in [0.0, -0.0, 1e300, INF, NAN, 2.5]
+                     for n in [0, -7, 2**62]]
+    c["fstring_spec"] = [(lambda m, mk=mk: (mk(m), None)) for mk in xs] + [lambda m: (1.5, None), lambda m: (3, None)]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

@@ -11,3 +11,10 @@ def build(n: int, xs: list[float]) -> list[float]:
     v = ws.pop()
     ys.insert(0, v)
     return ys + zs + [len(ws) * 1.0]
+
+
+@dynac.compile
+def consumed(xs: list[float]) -> bool:
+    """Generator expressions consumed on the spot: an inline loop that stops
+    early (any) and the items as a list (sum of numbers)."""
+    return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0
