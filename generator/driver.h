@@ -12,6 +12,7 @@ typedef struct options {
   int all; /* 0; 1: --all (every function a root); 2: --all-objects (and parameters with no
               annotation, signature or profile taken as objects) */
   bool emit_only, json, line_directives, trusted_syntax, suppress_errors;
+  bool lines; /* explain --lines: the per-line view */
   bool times;             /* build --times: each file's phase times on stderr */
   const char **files;
   int nfiles;

@@ -85,7 +85,128 @@ static const char *func_status(module *m, func *f) {
                                                                 : "no specialisation compiled");
 }
 
-static void explain_text(module *m, const phase_times *pt) {
+/* ---- the per-line view (explain --lines) ----------------------------------
+ * Each line of a function's body marked as it runs: T typed (unboxed C
+ * values only), G generic (some operation goes through the C API: the
+ * reason names the first such value), I interpreted (a graph break, or a
+ * function that is not compiled), so a user sees what to annotate. */
+typedef struct line_view {
+  const inst *in;    /* the specialisation whose types are shown */
+  int first, n;      /* lines first .. first + n - 1 */
+  char *mark;        /* per line: 0 (no code), 'T', 'G' or 'I' */
+  const char **why;  /* per line: the reason of a G or I mark */
+  arena *a;
+} line_view;
+
+/* Why a value of type object is handled through the C API. */
+static const char *generic_reason(const expr *e) {
+  switch (e->kind) {
+  case EX_ATTR: return "attribute of an object of unknown class";
+  case EX_CALL:
+    return e->u.call.kind == CALLEE_METHOD ? "method call on an object"
+           : e->u.call.kind == CALLEE_VALUE ? "call through the C API (a class, or a callable not compiled "
+                                              "into this kernel)"
+           : "builtin called with an object";
+  case EX_NAME: return "a global that is not a number (read as LOAD_GLOBAL reads it)";
+  case EX_CONST: case EX_FSTRING: return "a str or bytes value";
+  case EX_DICT: case EX_SET: return "a dict or set";
+  case EX_SUBSCRIPT: return "item of an object";
+  case EX_LOCAL: return "a value of no known type (annotate it, or record a profile)";
+  case EX_LISTCOMP: return "a list of objects";
+  case EX_BINOP: case EX_UNARY: case EX_COMPARE: return "an operator on objects";
+  default: return NULL; /* a tuple, an if-expression...: its parts say why */
+  }
+}
+
+static void line_mark(line_view *V, int line, char mark, const char *why) {
+  int i = line - V->first;
+  if (i < 0 || i >= V->n) return;
+  static const char rank[] = "TGI"; /* the worst mark of a line wins */
+  if (!V->mark[i] || strchr(rank, mark) > strchr(rank, V->mark[i])) {
+    V->mark[i] = mark;
+    V->why[i] = why;
+  } else if (mark == V->mark[i] && !V->why[i]) {
+    V->why[i] = why; /* the first value that says why */
+  }
+}
+
+static void view_expr(void *ctx, expr *e);
+static void view_block(void *ctx, stmt *b);
+
+static void view_sub(void *ctx, expr *e) { view_expr(ctx, e); }
+
+static void view_expr(void *ctx, expr *e) {
+  line_view *V = ctx;
+  ir_each_subexpr(e, view_sub, ctx); /* first: the innermost value says why */
+  const type *t = ty_of(V->in, e);
+  bool generic = t && t->kind == TY_OBJ && e->kind != EX_LOCAL && e->kind != EX_NONE;
+  line_mark(V, e->pos.line, generic ? 'G' : 'T', generic ? generic_reason(e) : NULL);
+  if (e->kind == EX_LISTCOMP) view_block(ctx, e->u.comp.loop);
+}
+
+static void view_target(void *ctx, target *t) {
+  line_view *V = ctx;
+  if (t->sub && t->sub->kind == EX_ATTR && ty_of(V->in, t->sub->u.sub.obj)->kind == TY_OBJ)
+    line_mark(V, t->pos.line, 'G', "attribute store on an object of unknown class");
+  if (t->sub) ir_each_subexpr(t->sub, view_sub, ctx);
+  for (int i = 0; t->is_tuple && i < t->n; i++) view_target(ctx, t->elts[i]);
+}
+
+/* Marks the statements first .. last (NULL: to the block's end). */
+static void view_stmts(line_view *V, stmt *first, const stmt *last) {
+  static const ir_parts parts = {view_expr, view_target, view_block, true};
+  for (stmt *s = first; s; s = s == last ? NULL : s->next) {
+    if (s->kind == ST_INTERP) {
+      int last = s->end.col > 1 ? s->end.line : s->end.line - 1;
+      const char *why = arena_printf(V->a, "interpreted: part of the statement of line %d, a graph break",
+                                     s->pos.line);
+      for (int l = s->pos.line; l <= last; l++) line_mark(V, l, 'I', why);
+    } else {
+      line_mark(V, s->pos.line, 'T', NULL);
+    }
+    ir_each_part(s, &parts, V);
+  }
+}
+
+static void view_block(void *ctx, stmt *b) { view_stmts(ctx, b, NULL); }
+
+/* Prints f's lines with their marks (after explain's other lines for f). */
+static void print_line_view(module *m, func *f) {
+  const inst *in = NULL;
+  for (inst *i = f->insts; i && !in; i = i->next_root) if (i->ok) in = i;
+  int last = f->pos.line;
+  for (stmt *s = f->body; s; s = s->next) last = s->end.col > 1 ? s->end.line : s->end.line - 1;
+  line_view V = {in, f->pos.line, last - f->pos.line + 1, NULL, NULL, m->a};
+  V.mark = arena_alloc(m->a, (size_t)V.n);
+  V.why = arena_alloc(m->a, sizeof(char *) * (size_t)V.n);
+  memset(V.mark, 0, (size_t)V.n);
+  bool compiled = in && is_compiled(m, f);
+  for (gbreak *b = f->breaks; b; b = b->next) /* first: a break's own line says why */
+    line_mark(&V, b->pos.line, 'I', arena_printf(m->a, "graph break %s: %s", b->id, b->reason));
+  if (compiled && f->partial) { /* only the regions are kernels: the rest is the resume function */
+    region *rs;
+    int nreg = regions_find(m, f, &rs);
+    for (int r = 0; r < nreg; r++) view_stmts(&V, rs[r].s_first, rs[r].s_last);
+  } else if (compiled) {
+    view_block(&V, f->body);
+  }
+  printf("  lines (T typed, G generic: through the C API, I interpreted):\n");
+  for (int i = 1; i < V.n; i++) { /* the def line itself is not shown */
+    int len;
+    const char *src = source_line(&m->p.src, V.first + i, &len);
+    bool code = len && strspn(src, " \t") < (size_t)len && src[strspn(src, " \t")] != '#';
+    char mk = V.mark[i] ? V.mark[i] : code && (!compiled || f->partial) ? 'I' : 0;
+    const char *why = V.mark[i] ? V.why[i]
+                      : !compiled  ? (i == 1 ? "the function is not compiled" : NULL)
+                      : f->partial ? "interpreted: outside the compiled regions (in the resume function)"
+                                   : NULL;
+    if (mk == 'G' && !why) why = "an operation on objects";
+    printf("  %5d %c | %.*s%s%s\n", V.first + i, mk ? mk : ' ', len, src, why && mk != 'T' ? "   # " : "",
+           why && mk != 'T' ? why : "");
+  }
+}
+
+static void explain_text(module *m, const phase_times *pt, bool lines) {
   int nk, nc = count_compiled(m, &nk);
   int nbreaks = 0, ngraphs = 0;
   for (int i = 0; i < m->nfuncs; i++) for (gbreak *b = m->funcs[i]->breaks; b; b = b->next) nbreaks++;
@@ -121,6 +242,7 @@ static void explain_text(module *m, const phase_times *pt) {
       print_caret(m, b->pos, "    ");
       printf("    hint: %s\n", b->hint);
     }
+    if (lines) print_line_view(m, f);
   }
   for (int i = 0; i < m->nothers; i++)
     printf("\n%s (%s:%d): not compiled: %s\n", m->others[i].qualname, m->path, m->others[i].pos.line,
@@ -236,7 +358,7 @@ int cmd_explain(options *o, const profile *prof) {
     module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, &pt);
     if (!m) continue;
     if (o->json) explain_json(m, files, &pt);
-    else explain_text(m, &pt);
+    else explain_text(m, &pt, o->lines);
     release(m);
   }
   if (o->json) {

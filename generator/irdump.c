@@ -16,7 +16,10 @@
 static const char *const binop_names[] = {"add", "sub", "mul", "truediv", "floordiv", "mod",
                                           "pow", "lshift", "rshift", "bitand", "bitor", "bitxor"};
 static const char *const unop_names[] = {"neg", "pos", "invert"};
-static const char *const cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne", "is", "is_not"};
+static const char *const cmp_names[] = {
+    [CMP_LT] = "lt", [CMP_LE] = "le", [CMP_GT] = "gt", [CMP_GE] = "ge", [CMP_EQ] = "eq", [CMP_NE] = "ne",
+    [CMP_IS] = "is", [CMP_IS_NOT] = "is_not", [CMP_IN] = "in", [CMP_NOT_IN] = "not_in",
+    [CMP_ID] = "is", [CMP_NOT_ID] = "is_not"};
 
 typedef struct dumper {
   module *m;

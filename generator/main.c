@@ -2,7 +2,7 @@
  *
  *   dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]
  *                          [--line-directives]
- *   dynac explain FILE.py... [--profile FILE] [--all] [--json]
+ *   dynac explain FILE.py... [--profile FILE] [--all] [--json] [--lines]
  *   dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]
  *   dynac ir FILE.py... [--function NAME]... [--profile FILE] [--all]
  *
@@ -22,7 +22,7 @@
 static void usage(FILE *to) {
   fputs("usage: dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
         "                  [--line-directives] [--trusted-syntax] [--suppress-errors] [--times]\n"
-        "       dynac explain FILE.py... [--profile FILE] [--all] [--json]\n"
+        "       dynac explain FILE.py... [--profile FILE] [--all] [--json] [--lines]\n"
         "       dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]\n"
         "       dynac ir FILE.py... [--function NAME]... [--profile FILE] [--all]\n"
         "       dynac --version\n"
@@ -34,7 +34,9 @@ static void usage(FILE *to) {
         "ir      prints each function's IR, typed per specialisation (S-expressions, one\n"
         "        statement per line with its Python line)\n"
         "explain prints, per function: compiled or not, specialisations, guards and\n"
-        "        graph breaks with file:line:col and reason\n"
+        "        graph breaks with file:line:col and reason; --lines: and each line of\n"
+        "        each function marked T typed, G generic (through the C API, with why) or\n"
+        "        I interpreted (a graph break, or not compiled)\n"
         "--suppress-errors (or DYNAC_SUPPRESS_ERRORS=1): a function whose generated code does\n"
         "  not compile (a dynac bug) runs in the interpreter, with a warning, instead of\n"
         "  failing the build\n"
@@ -75,6 +77,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--all-objects")) o.all = 2;
     else if (!strcmp(a, "--emit-only")) o.emit_only = true;
     else if (!strcmp(a, "--json")) o.json = true;
+    else if (!strcmp(a, "--lines")) o.lines = true;
     else if (!strcmp(a, "--line-directives")) o.line_directives = true;
     else if (!strcmp(a, "--trusted-syntax")) o.trusted_syntax = true;
     else if (!strcmp(a, "--suppress-errors")) o.suppress_errors = true;

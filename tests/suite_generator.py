@@ -188,6 +188,54 @@ def explain_json():
     return ok, r.stdout[:2000]
 
 
+LINES_SRC = """import dynac
+
+@dynac.compile
+def mixed(s: object, n: int) -> float:
+    t = 0.0
+    for i in range(n):
+        t += i * 0.5
+    s.a = s.a + 1
+    return t + s.a
+
+@dynac.compile
+def broken(n: int) -> float:
+    t = 0.0
+    for i in range(n):
+        t += i
+    dynac.graph_break()
+    # a comment
+    for i in range(n):
+        t -= i
+    return t
+
+def plain(x):
+    return x + 1
+"""
+
+
+@case
+def explain_lines():
+    """explain --lines marks each line T (typed), G (through the C API,
+    saying why) or I (interpreted: a break, outside the regions of a
+    partially compiled function, or a function not compiled)."""
+    import re
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "lines.py")
+        with open(src, "w") as f:
+            f.write(LINES_SRC)
+        r = gen("explain", src, "--lines")
+    marks = {int(m.group(1)): (m.group(2), m.group(3)) for m in
+             re.finditer(r"^ +(\d+) ([TGI ]) \| .*?(?:   # (.*))?$", r.stdout, re.M)}
+    want = {5: "T", 6: "T", 7: "T", 8: "G", 9: "G", 13: "T", 14: "T", 15: "T", 16: "I", 17: " ",
+            18: "T", 19: "T", 20: "T", 23: "I"}
+    got = {line: marks.get(line, ("?",))[0] for line in want}
+    why = {line: marks.get(line, (None, None))[1] or "" for line in (8, 16, 23)}
+    ok = (r.returncode == 0 and got == want and "object of unknown class" in why[8]
+          and "graph break GB" in why[16] and "not compiled" in why[23])
+    return ok, (got, why, r.stdout[-2500:])
+
+
 @case
 def deterministic_output():
     src = os.path.join(ROOT, "tests", "e2e", "corpus.py")
