@@ -498,6 +498,9 @@ typedef struct inst {
 
 /* The type of expression e in specialisation `in` (infer.c's side table). */
 static inline const type *ty_of(const inst *in, const expr *e) { return in->types.ty[e->id]; }
+/* Is the slice e (EX_SLICE) of an object, or with an object bound: a slice
+ * object and PyObject_GetItem rather than a typed list slice? */
+bool slice_is_generic(const inst *in, const expr *e);
 
 typedef struct modconst {   /* module-level NAME = <constant expression> */
   const char *name;

@@ -312,6 +312,7 @@ const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
 
 /* obj[lo:hi:step] of a list: its parts in order; None or omitted ones absent. */
 const char *emit_slice(em *E, expr *e) {
+  if (slice_is_generic(E->in, e)) return emit_object_slice(E, e);
   const char *obj = keep(E, emit_expr(E, e->u.slice.obj), TY(e->u.slice.obj));
   expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
   const char *args[3];

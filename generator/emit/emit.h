@@ -241,6 +241,9 @@ const char *emit_constant(em *E, const char *literal);
 const char *emit_global_name(em *E, const char *name);
 const char *emit_fstring(em *E, expr *e);
 const char *emit_mapping_display(em *E, expr *e);
+/* obj[lo:hi:step] through the C API, and its slice object (new references). */
+const char *emit_object_slice(em *E, expr *e);
+const char *emit_slice_object(em *E, expr *e);
 const char *emit_object_attr(em *E, const char *obj, const char *name);
 void emit_object_store(em *E, expr *sub, const char *v, const type *vt);
 void emit_object_augassign(em *E, stmt *s);

@@ -104,13 +104,38 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
   return o;
 }
 
+/* slice(lo, hi, step) of obj[lo:hi:step] (BUILD_SLICE): each bound
+ * evaluated and boxed in order, an omitted one None; a new reference. */
+const char *emit_slice_object(em *E, expr *e) {
+  expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+  const char *b[3];
+  for (int i = 0; i < 3; i++)
+    b[i] = !parts[i] ? "NULL" : keep(E, as_obj(E, emit_expr(E, parts[i]), TY(parts[i])), &ty_obj);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = PySlice_New(%s, %s, %s);", o, b[0], b[1], b[2]);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
+/* obj[lo:hi:step] through the C API (BINARY_SUBSCR of a slice object). */
+const char *emit_object_slice(em *E, expr *e) {
+  const char *obj = keep(E, as_obj(E, emit_expr(E, e->u.slice.obj), TY(e->u.slice.obj)), &ty_obj);
+  const char *key = emit_slice_object(E, e);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects); /* a slice */", o, obj, key);
+  note_effect(E);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
 /* The stored object and, for obj[key], its key, evaluated in the
  * interpreter's order (obj, then key) and kept while the value is made. */
 typedef struct object_place { const char *obj, *key; } object_place;
 
 static object_place place_of(em *E, expr *sub) {
-  object_place p = {keep(E, emit_expr(E, sub->u.sub.obj), &ty_obj), NULL};
-  if (sub->kind == EX_SUBSCRIPT)
+  object_place p = {keep(E, as_obj(E, emit_expr(E, sub->u.sub.obj), TY(sub->u.sub.obj)), &ty_obj), NULL};
+  if (sub->kind == EX_SLICE) p.key = emit_slice_object(E, sub);
+  else if (sub->kind == EX_SUBSCRIPT)
     p.key = keep(E, as_obj(E, emit_expr(E, sub->u.sub.index), TY(sub->u.sub.index)), &ty_obj);
   return p;
 }

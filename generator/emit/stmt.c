@@ -30,7 +30,8 @@ const char *return_none(inst *in) {
 }
 
 void assign_target(em *E, target *t, const char *v, const type *vt) {
-  if (t->sub && TY(t->sub->u.sub.obj)->kind == TY_OBJ) { /* obj.name = v, obj[key] = v */
+  if (t->sub && (TY(t->sub->u.sub.obj)->kind == TY_OBJ || t->sub->kind == EX_SLICE)) {
+    /* obj.name = v, obj[key] = v, obj[lo:hi:step] = v (also of a list: PyObject_SetItem) */
     emit_object_store(E, t->sub, v, vt);
     return;
   }

@@ -160,30 +160,55 @@ static const type *type_list_comprehension(ctx *c, expr *e) {
   return t;
 }
 
-/* obj[lo:hi:step] of a list: a new list of the same type. The bounds are
- * ints, bools or None (omitted). */
-static const type *type_slice(ctx *c, expr *e) {
+/* obj[lo:hi:step] of a list: a new list of the same type, the bounds ints,
+ * bools or None (omitted). Of an object, or with an object bound: the slice
+ * object built and the item got through the C API (BUILD_SLICE then
+ * BINARY_SUBSCR), an object. */
+static bool passable(const type *t);
+
+/* Types obj and the bounds of obj[lo:hi:step]; false (after type_fail) for a
+ * bound that is not an int, a bool, None or an object. *generic: obj or a
+ * bound is an object; *unknown: some type is not known yet. */
+static bool type_slice_parts(ctx *c, expr *e, bool *generic, bool *unknown) {
   const type *ot = type_expr(c, e->u.slice.obj, false);
   expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
-  bool unknown = ot->kind == TY_UNKNOWN;
+  *unknown = ot->kind == TY_UNKNOWN;
+  *generic = ot->kind == TY_OBJ;
   for (int i = 0; i < 3; i++) {
     if (!parts[i]) continue;
     const type *t = type_expr(c, parts[i], false);
-    if (t->kind == TY_UNKNOWN) unknown = true;
+    if (t->kind == TY_UNKNOWN) *unknown = true;
+    else if (t->kind == TY_OBJ) *generic = true;
     else if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NONE) {
       type_fail(c, parts[i]->pos, arena_printf(c->m->a, "slice bound of type %s",
                                           ty_python_name(c->m->a, t)));
-      return &ty_conflict;
+      return false;
     }
   }
+  return true;
+}
+
+static const type *type_slice(ctx *c, expr *e) {
+  bool generic, unknown;
+  if (!type_slice_parts(c, e, &generic, &unknown)) return &ty_conflict;
+  const type *ot = TY(e->u.slice.obj);
   if (unknown) return &ty_unknown;
+  if (generic && passable(ot)) return generic_op(c);
   if (ot->kind != TY_LIST) {
-    type_fail(c, e->pos, arena_printf(c->m->a, "slicing a %s (only lists are sliced in kernels)",
-                                 ty_python_name(c->m->a, ot)));
+    type_fail(c, e->pos, arena_printf(c->m->a, "slicing a %s (only lists and objects are sliced in "
+                                 "kernels)", ty_python_name(c->m->a, ot)));
     return &ty_conflict;
   }
   builds_list(c, e->pos);
   return ot;
+}
+
+/* Is obj[lo:hi:step] (typed) generic, PyObject_GetItem of a slice object? */
+bool slice_is_generic(const inst *in, const expr *e) {
+  const expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+  bool generic = ty_of(in, e->u.slice.obj)->kind == TY_OBJ;
+  for (int i = 0; i < 3; i++) generic |= parts[i] && ty_of(in, parts[i])->kind == TY_OBJ;
+  return generic;
 }
 
 /* list + list (one element type), list * int, int * list: a new list.
@@ -866,7 +891,10 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
     type_fail(c, pos, arena_printf(c->m->a, "storing a %s into an object", ty_python_name(c->m->a, t)));
     return;
   }
-  if (tg->sub->kind == EX_SUBSCRIPT && !passable(TY(tg->sub->u.sub.index))) {
+  bool generic, unknown;
+  if (tg->sub->kind == EX_SLICE) { /* obj[lo:hi:step] = value: its bounds typed as a slice's */
+    if (!type_slice_parts(c, tg->sub, &generic, &unknown)) return;
+  } else if (tg->sub->kind == EX_SUBSCRIPT && !passable(TY(tg->sub->u.sub.index))) {
     type_fail(c, pos, arena_printf(c->m->a, "an object's item with a %s key",
          ty_python_name(c->m->a, TY(tg->sub->u.sub.index))));
     return;
@@ -880,6 +908,21 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
     if (ot->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
     if (ot->kind != TY_OBJ) {
       type_fail(c, pos, arena_printf(c->m->a, "attribute store into a %s", ty_python_name(c->m->a, ot)));
+      return;
+    }
+    bind_object_store(c, tg, t, pos);
+    return;
+  }
+  if (tg->sub && tg->sub->kind == EX_SLICE) { /* obj[lo:hi:step] = value: PyObject_SetItem */
+    const type *ot = type_expr(c, tg->sub->u.slice.obj, false);
+    if (ot->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
+    if (ot->kind == TY_LIST && ty_join(ot, t) != ot) { /* the list's element type stays what it is */
+      type_fail(c, pos, arena_printf(c->m->a, "assignment of a %s to a slice of a %s (only a list of the "
+           "same type)", ty_python_name(c->m->a, t), ty_python_name(c->m->a, ot)));
+      return;
+    }
+    if (ot->kind != TY_OBJ && ot->kind != TY_LIST) {
+      type_fail(c, pos, arena_printf(c->m->a, "assignment to a slice of a %s", ty_python_name(c->m->a, ot)));
       return;
     }
     bind_object_store(c, tg, t, pos);

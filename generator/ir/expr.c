@@ -814,16 +814,8 @@ static expr *lower_subscript(lower *L, TSNode n) {
   return e;
 }
 
-/* A subscript stored to (obj[index] = v, obj[index] op= v): an element,
- * not a slice. */
-expr *lower_element(lower *L, TSNode n) {
-  expr *e = lower_subscript(L, n);
-  if (e && e->kind == EX_SLICE) {
-    gb(L, n, "unsupported-statement", "assignment to a slice (a[i:j] = ...)");
-    return NULL;
-  }
-  return e;
-}
+/* A subscript stored to (obj[index] = v, obj[index] op= v, obj[lo:hi] = v). */
+expr *lower_element(lower *L, TSNode n) { return lower_subscript(L, n); }
 
 expr *lower_expr(lower *L, TSNode n) {
   const char *t = ts_node_type(n);

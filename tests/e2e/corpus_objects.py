@@ -96,6 +96,11 @@ class Logged:
     def __setitem__(self, k, v):
         LOG.append(("setitem", repr(k), repr(v)))
 
+    def __delitem__(self, k):
+        LOG.append(("delitem", repr(k)))
+        if k == "missing":
+            raise KeyError(k)
+
     def __repr__(self):
         return "Logged(%r)" % (self.v,)
 
@@ -347,3 +352,36 @@ def fstrings(x: object, y: float, n: int):
 def fstring_spec(x: object, spec: object):
     LOG.append(("before", repr(spec)))
     return f"<{x:08.3f}>{x!s}"
+
+
+@dynac.compile
+def object_slices(s: object, i: object, j: object):
+    return s[i:j], s[::-1], s[1:], s[:j:2], s[i::j], s[-1:i]
+
+
+@dynac.compile
+def slice_stores(s: object, v: object, i: int):
+    s[1:i] = v
+    s[::i] = v
+    s[:] += v
+    return s
+
+
+@dynac.compile
+def list_slice_store(n: int, k: int):
+    xs = [1.0, 2.0, 3.0, 4.0]
+    xs[1:n] = [0.5] * k
+    t = 0.0
+    for x in xs:
+        t += x
+    return t, xs[n:], xs[k:n:-1]
+
+
+@dynac.compile
+def param_slice_store(xs: list[float], n: int):
+    xs[n:] = [2.5, -0.0]
+    t = 0.0
+    for x in xs:
+        t += x
+    xs[:n] = []
+    return t

@@ -128,6 +128,16 @@ def cases():
     c["fstrings"] = [(lambda m, mk=mk, y=y, n=n: (mk(m), y, n)) for mk in xs for y in [0.0, -0.0, 1e300, INF, NAN, 2.5]
                      for n in [0, -7, 2**62]]
     c["fstring_spec"] = [(lambda m, mk=mk: (mk(m), None)) for mk in xs] + [lambda m: (1.5, None), lambda m: (3, None)]
+    seqs = [lambda m: [1, 2, 3, 4, 5], lambda m: (1.5, "a", None), lambda m: "héllo", lambda m: range(2, 9),
+            lambda m: m.Logged(1), lambda m: b"bytes", lambda m: [], lambda m: 5, lambda m: {1: 2}]
+    bounds = [None, 0, 1, -2, 2**70, -2**70, True, "a", 1.5]
+    c["object_slices"] = [(lambda m, mk=mk, i=i, j=j: (mk(m), i, j)) for mk in seqs for i in bounds
+                          for j in [None, 3, -1, 0]]
+    vals = [lambda m: [7, 8], lambda m: (), lambda m: "xy", lambda m: 5, lambda m: iter([1, 2, 3])]
+    c["slice_stores"] = [(lambda m, mk=mk, v=v, i=i: (mk(m), v(m), i)) for mk in seqs for v in vals
+                         for i in [0, 1, 2, 3, -1, 2**62]]
+    c["list_slice_store"] = [(lambda m, n=n, k=k: (n, k)) for n in [0, 1, 3, 4, 9, -1, -9, 2**62] for k in [0, 1, 2, 5]]
+    c["param_slice_store"] = [(lambda m, v=v, n=n: (list(v), n)) for v in fl for n in [0, 1, -1, 5, 2**62]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c
