@@ -185,6 +185,7 @@ static void check_block(xctx *X, stmt *s) {
     case ST_RAISE:
       refuse(X, s->pos, "it raises a Python exception", "return an error value instead");
       break;
+    case ST_DEL: refuse(X, s->pos, "del goes through the C API", NULL); break;
     default: break;
     }
   }

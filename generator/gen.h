@@ -328,6 +328,7 @@ typedef enum stkind {
   ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR,
   ST_RAISE,  /* raise E / E() / E('text') / E(value) (E a builtin exception class), raise OBJ,
                 either with `from CAUSE`, or a bare raise */
+  ST_DEL,    /* del obj.name, obj[key], obj[lo:hi] (several: left to right); del NAME is a break */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 typedef struct stmt {
@@ -366,6 +367,7 @@ typedef struct stmt {
       expr *cause;              /* `from CAUSE` (of either form), else NULL */
       bool reraise;             /* bare `raise`: the exception being handled, again */
     } raise_;
+    struct { int n; expr **subs; } del; /* EX_ATTR, EX_SUBSCRIPT or EX_SLICE, in source order */
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */

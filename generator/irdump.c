@@ -217,6 +217,10 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
     if (s->u.raise_.obj) { fputc(' ', o); dump_expr(D, s->u.raise_.obj); }
     if (s->u.raise_.cause) { fputs(" from ", o); dump_expr(D, s->u.raise_.cause); }
     break;
+  case ST_DEL:
+    fputs("del", o);
+    for (int i = 0; i < s->u.del.n; i++) { fputc(' ', o); dump_expr(D, s->u.del.subs[i]); }
+    break;
   case ST_INTERP: fputs("interpreted (a graph break)", o); break;
   case ST_IF:
     fputs(s->u.if_.assert_ ? "if (asserts on) " : "if ", o);

@@ -122,6 +122,18 @@ static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int
   *effects = 1;
   return PyObject_SetItem(o, key, v);
 }
+/* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */
+static inline int dynac_obj_delattr(PyObject *o, PyObject *name, int *effects) {
+  *effects = 1;
+  return PyObject_DelAttr(o, name);
+}
+/* del o[key] (DELETE_SUBSCR; key borrowed, NULL: a failed box, -1). 0, or
+ * -1 with an exception. */
+static inline int dynac_obj_delitem(PyObject *o, PyObject *key, int *effects) {
+  if (!key) return -1;
+  *effects = 1;
+  return PyObject_DelItem(o, key);
+}
 /* a OP= b for the generator's binop numbering: PyNumber_InPlaceAdd, ...
  * (a list's += extends it; an int's falls back to +). New reference. */
 static inline PyObject *dynac_obj_inplace(PyObject *a, PyObject *b, int op, int *effects) {

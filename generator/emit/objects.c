@@ -151,6 +151,18 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   note_effect(E);
 }
 
+/* del obj.name / del obj[key] / del obj[lo:hi] (DELETE_ATTR, DELETE_SUBSCR). */
+void emit_object_delete(em *E, expr *sub) {
+  object_place p = place_of(E, sub);
+  if (p.key)
+    line(E, "if (dynac_obj_delitem(%s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s);",
+         p.obj, p.key, where(E));
+  else
+    line(E, "if (dynac_obj_delattr(%s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s); /* del .%s */",
+         p.obj, interned_name(E, sub->u.sub.attr), where(E), sub->u.sub.attr);
+  note_effect(E);
+}
+
 /* obj.name = v / obj[key] = v into an object: after the value, obj then key. */
 void emit_object_store(em *E, expr *sub, const char *v, const type *vt) {
   object_place p = place_of(E, sub);

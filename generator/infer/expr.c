@@ -902,6 +902,31 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
   generic_op(c);
 }
 
+/* del obj.name / obj[key] / obj[lo:hi] of any value the C API can take
+ * (PyObject_DelAttr, PyObject_DelItem: CPython's exceptions, e.g. a
+ * tuple's TypeError); a list keeps its element type. */
+void type_delete(ctx *c, expr *place) {
+  bool generic, unknown = false;
+  const type *ot = type_expr(c, place->u.sub.obj, false);
+  if (place->kind == EX_SLICE) {
+    if (!type_slice_parts(c, place, &generic, &unknown)) return;
+  } else if (place->kind == EX_SUBSCRIPT) {
+    const type *kt = type_expr(c, place->u.sub.index, false);
+    unknown = kt->kind == TY_UNKNOWN;
+    if (!unknown && !passable(kt)) {
+      type_fail(c, place->pos, arena_printf(c->m->a, "del of an item with a %s key", ty_python_name(c->m->a, kt)));
+      return;
+    }
+  }
+  if (unknown || ot->kind == TY_UNKNOWN) return;
+  if (!passable(ot)) {
+    type_fail(c, place->pos, arena_printf(c->m->a, "del of %s of a %s", place->kind == EX_ATTR ? "an attribute"
+         : "an item", ty_python_name(c->m->a, ot)));
+    return;
+  }
+  generic_op(c);
+}
+
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
   if (tg->sub && tg->sub->kind == EX_ATTR) { /* obj.name = value */
     const type *ot = type_expr(c, tg->sub->u.sub.obj, false);

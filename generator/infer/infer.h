@@ -27,6 +27,7 @@ bool is_np_int(const type *t);
 const type *generic_op(ctx *c);
 const type *type_expr(ctx *c, expr *e, bool truth);
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos);
+void type_delete(ctx *c, expr *place);
 
 /* stmt.c */
 void type_block(ctx *c, stmt *s);

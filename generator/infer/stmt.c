@@ -172,6 +172,7 @@ static void type_stmt(ctx *c, stmt *s) {
     }
     break;
   }
+  case ST_DEL: for (int i = 0; i < s->u.del.n; i++) type_delete(c, s->u.del.subs[i]); break;
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
 }

@@ -954,6 +954,7 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
     part_expr(v, ctx, s->u.raise_.obj);
     part_expr(v, ctx, s->u.raise_.cause);
     break;
+  case ST_DEL: for (int i = 0; i < s->u.del.n; i++) part_expr(v, ctx, s->u.del.subs[i]); break;
   case ST_INTERP:
     for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
     break;

@@ -705,6 +705,43 @@ static stmt *lower_assert(lower *L, TSNode n) {
   return s;
 }
 
+/* The places of `del a, b[k], (c.x, d[i:j])`, flattened in source order
+ * (CPython deletes left to right). A name is a break: a kernel's locals
+ * have no unbound state after their first binding. */
+static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
+  if (node_is(n, "comment")) return true;
+  if (node_is(n, "expression_list") || node_is(n, "tuple") || node_is(n, "list") ||
+      node_is(n, "parenthesized_expression")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      if (!lower_del_places(L, ts_node_named_child(n, i), s, cap)) return false;
+    return true;
+  }
+  if (!node_is(n, "subscript") && !node_is(n, "attribute")) {
+    gb(L, n, "unsupported-statement", node_is(n, "identifier") ? "del of a local name"
+       : arena_printf(L->m->a, "del of %s", ts_node_type(n)));
+    return false;
+  }
+  expr *e = lower_expr(L, n);
+  if (!e) return false;
+  if (s->u.del.n == *cap) {
+    *cap = *cap ? 2 * *cap : 4;
+    expr **grown = arena_alloc(L->m->a, sizeof(expr *) * (size_t)*cap);
+    if (s->u.del.n) memcpy(grown, s->u.del.subs, sizeof(expr *) * (size_t)s->u.del.n);
+    s->u.del.subs = grown;
+  }
+  s->u.del.subs[s->u.del.n++] = e;
+  return true;
+}
+
+/* delete_statement: del PLACE, ... */
+static stmt *lower_del(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_DEL, n);
+  int cap = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+    if (!lower_del_places(L, ts_node_named_child(n, i), s, &cap)) return NULL;
+  return s;
+}
+
 stmt *lower_stmt(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
@@ -739,6 +776,7 @@ stmt *lower_stmt(lower *L, TSNode n) {
     return NULL;
   }
   if (!strcmp(t, "raise_statement")) return lower_raise(L, n);
+  if (!strcmp(t, "delete_statement")) return lower_del(L, n);
   if (!strcmp(t, "assert_statement")) return lower_assert(L, n);
   if (!strcmp(t, "try_statement") || !strcmp(t, "with_statement")) {
     gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",

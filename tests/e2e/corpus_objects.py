@@ -385,3 +385,16 @@ def param_slice_store(xs: list[float], n: int):
         t += x
     xs[:n] = []
     return t
+
+
+@dynac.compile
+def deletes(s: object, k: object):
+    del s[k]
+    del s[1:k], s[::2]
+    return s
+
+
+@dynac.compile
+def delete_attrs(o: object, d: object):
+    del o.v, d["missing"]
+    return o

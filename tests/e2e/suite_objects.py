@@ -138,6 +138,11 @@ def cases():
                          for i in [0, 1, 2, 3, -1, 2**62]]
     c["list_slice_store"] = [(lambda m, n=n, k=k: (n, k)) for n in [0, 1, 3, 4, 9, -1, -9, 2**62] for k in [0, 1, 2, 5]]
     c["param_slice_store"] = [(lambda m, v=v, n=n: (list(v), n)) for v in fl for n in [0, 1, -1, 5, 2**62]]
+    c["deletes"] = [(lambda m, mk=mk, k=k: (mk(m), k)) for mk in seqs + [lambda m: list(range(12)),
+                    lambda m: {0: 1, 1: 2, "a": 3}] for k in [0, 1, -1, 3, 2**70, "a", None, 1.5]]
+    c["delete_attrs"] = [lambda m: (m.Logged(1), m.Logged(2)), lambda m: (m.Logged(1), {"missing": 1}),
+                         lambda m: (m.Logged(1), {}), lambda m: (m.Vec(1.0, 2.0), {}), lambda m: (5, {}),
+                         lambda m: (m.Slotted(1), {"missing": 0})]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

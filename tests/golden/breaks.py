@@ -188,3 +188,11 @@ def tuple_of_lists_kept(ps):
 @dynac.compile(signatures=["(list[float])"])
 def len_of(a):
     return len(a)
+
+
+@dynac.compile(signatures=["(object, int)"])
+def deletes(o, k):
+    del o.x, o[k], o[1:k]
+    t = k * 2
+    del t
+    return k
