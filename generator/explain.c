@@ -112,7 +112,7 @@ static const char *generic_reason(const expr *e) {
   case EX_DICT: case EX_SET: return "a dict or set";
   case EX_SUBSCRIPT: return "item of an object";
   case EX_LOCAL: return "a value of no known type (annotate it, or record a profile)";
-  case EX_LISTCOMP: return "a list of objects";
+  case EX_LISTCOMP: return e->u.comp.kind == 'l' ? "a list of objects" : "a set or dict";
   case EX_BINOP: case EX_UNARY: case EX_COMPARE: return "an operator on objects";
   default: return NULL; /* a tuple, an if-expression...: its parts say why */
   }

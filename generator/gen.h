@@ -290,7 +290,11 @@ typedef struct expr {
                                    on the spot, as a list, by 'v' list/tuple/sorted/str.join
                                    (they take every item before using one) or 'n' sum/min/max
                                    (items that are numbers, whose + and < run no Python code);
-                                   'a' any / 'A' all: an inline loop that stops early */
+                                   'a' any / 'A' all: an inline loop that stops early;
+                                   's' set / frozenset, 'd' dict: the set or dict of kind */
+      char kind;                /* what is built: 'l' a list, 's' a set ({x for ...}: SET_ADD
+                                   as result.add(x)), 'd' a dict ({k: v for ...}: MAP_ADD as
+                                   result.__setitem__(k, v), key first) */
     } comp;
     struct {
       calleekind kind;
@@ -302,7 +306,9 @@ typedef struct expr {
       struct func *fn;          /* CALLEE_MODULE_FN */
       const type *ret;          /* CALLEE_OPAQUE: the callee's return annotation, or NULL */
       bool own_list;            /* a comprehension's append to the list it builds: nothing
-                                   else sees that list yet, so the write is not logged */
+                                   else sees that list yet, so the write is not logged; its
+                                   .add / .__setitem__ of the set or dict it builds: SET_ADD's
+                                   PySet_Add, MAP_ADD's PyDict_SetItem */
       int n;
       struct expr **args;
       int nkw;                  /* keyword arguments: the last nkw of args (calls through the

@@ -104,7 +104,8 @@ DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
 }
 /* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
  * to the exception being raised, as the frame a kernel replaces would have.
- * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>):
+ * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>,
+ * <setcomp>, <dictcomp>):
  * the comprehension's frame at `line`, then its function's at LINE, as
  * CPython 3.11 runs a comprehension in a frame of its own. Returns DYNAC_ERROR.
  * Cold and out of line: every fallible operation of a kernel calls it. */
@@ -112,7 +113,8 @@ DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int li
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
   dynac_compat_traceback_add(func, file, line);
-  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>")) {
+  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>") || !strcmp(func, "<setcomp>") ||
+      !strcmp(func, "<dictcomp>")) {
     const char *outer = func + strlen(func) + 1;
     dynac_compat_traceback_add(outer, file, atoi(outer + strlen(outer) + 1));
   }

@@ -122,6 +122,24 @@ static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int
   *effects = 1;
   return PyObject_SetItem(o, key, v);
 }
+/* An object argument of range() as an int64, taken as range() takes it
+ * (PyNumber_Index: CPython's TypeError "'float' object cannot be interpreted
+ * as an integer"); *effects set when Python code may have run. o borrowed. 0; -1 with an exception; 1 for an int beyond
+ * int64 (no exception: the caller deoptimises, and the interpreter's range
+ * runs on Python ints). */
+static inline int dynac_range_bound(PyObject *o, int64_t *out, int *effects) {
+  if (!PyLong_Check(o)) *effects = 1; /* __index__ may run (an int or a subclass's: never) */
+  PyObject *i = PyNumber_Index(o);
+  if (!i) return -1;
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow) return 1;
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *out = (int64_t)v;
+  return 0;
+}
+
 /* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */
 static inline int dynac_obj_delattr(PyObject *o, PyObject *name, int *effects) {
   *effects = 1;

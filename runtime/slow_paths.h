@@ -93,6 +93,13 @@ DYNAC_COLD int dynac_slow_returned(int op, PyObject *a, PyObject *b, PyObject **
   *boxed = r;
   return DYNAC_OK_BOXED;
 }
+/* Raises exc(text) (text: CPython's message, UTF-8) from this frame's line,
+ * e.g. range()'s ValueError for a zero step. Returns DYNAC_ERROR. */
+DYNAC_COLD int dynac_raise_text(PyObject *exc, const char *text, PyObject *filename, const char *func,
+                                int line) {
+  PyErr_SetString(exc, text);
+  return dynac_traceback_here(filename, func, line);
+}
 /* a, b, c = seq with len(seq) != n: CPython's ValueError. */
 DYNAC_COLD int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *filename,
                                   const char *func, int line) {

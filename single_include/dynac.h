@@ -991,7 +991,8 @@ DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
 }
 /* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
  * to the exception being raised, as the frame a kernel replaces would have.
- * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>):
+ * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>,
+ * <setcomp>, <dictcomp>):
  * the comprehension's frame at `line`, then its function's at LINE, as
  * CPython 3.11 runs a comprehension in a frame of its own. Returns DYNAC_ERROR.
  * Cold and out of line: every fallible operation of a kernel calls it. */
@@ -999,7 +1000,8 @@ DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int li
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
   dynac_compat_traceback_add(func, file, line);
-  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>")) {
+  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>") || !strcmp(func, "<setcomp>") ||
+      !strcmp(func, "<dictcomp>")) {
     const char *outer = func + strlen(func) + 1;
     dynac_compat_traceback_add(outer, file, atoi(outer + strlen(outer) + 1));
   }
@@ -1473,6 +1475,24 @@ static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int
   *effects = 1;
   return PyObject_SetItem(o, key, v);
 }
+/* An object argument of range() as an int64, taken as range() takes it
+ * (PyNumber_Index: CPython's TypeError "'float' object cannot be interpreted
+ * as an integer"); *effects set when Python code may have run. o borrowed. 0; -1 with an exception; 1 for an int beyond
+ * int64 (no exception: the caller deoptimises, and the interpreter's range
+ * runs on Python ints). */
+static inline int dynac_range_bound(PyObject *o, int64_t *out, int *effects) {
+  if (!PyLong_Check(o)) *effects = 1; /* __index__ may run (an int or a subclass's: never) */
+  PyObject *i = PyNumber_Index(o);
+  if (!i) return -1;
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow) return 1;
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *out = (int64_t)v;
+  return 0;
+}
+
 /* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */
 static inline int dynac_obj_delattr(PyObject *o, PyObject *name, int *effects) {
   *effects = 1;
@@ -2126,6 +2146,13 @@ DYNAC_COLD int dynac_slow_returned(int op, PyObject *a, PyObject *b, PyObject **
   if (!r) return dynac_traceback_here(filename, func, line);
   *boxed = r;
   return DYNAC_OK_BOXED;
+}
+/* Raises exc(text) (text: CPython's message, UTF-8) from this frame's line,
+ * e.g. range()'s ValueError for a zero step. Returns DYNAC_ERROR. */
+DYNAC_COLD int dynac_raise_text(PyObject *exc, const char *text, PyObject *filename, const char *func,
+                                int line) {
+  PyErr_SetString(exc, text);
+  return dynac_traceback_here(filename, func, line);
 }
 /* a, b, c = seq with len(seq) != n: CPython's ValueError. */
 DYNAC_COLD int dynac_raise_unpack(Py_ssize_t n, Py_ssize_t got, PyObject *filename,

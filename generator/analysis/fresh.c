@@ -15,7 +15,7 @@
 typedef struct fresh_scan { const inst *in; bool *fresh; } fresh_scan;
 
 static bool makes_new_list(const inst *in, const expr *v) {
-  if (v->kind == EX_LIST || v->kind == EX_LISTCOMP || v->kind == EX_SLICE) return true;
+  if (v->kind == EX_LIST || v->kind == EX_LISTCOMP || v->kind == EX_SLICE) return ty_of(in, v)->kind == TY_LIST;
   return v->kind == EX_BINOP && ty_of(in, v)->kind == TY_LIST; /* a + b, a * n: a new list */
 }
 

@@ -273,7 +273,10 @@ static const char *emit_object_call(em *E, expr *e) {
   line(E, "dynac__effects = 1; /* Python code runs */");
   note_effect(E);
   int npos = e->u.call.n - e->u.call.nkw;
-  if (e->u.call.kind == CALLEE_VALUE)
+  if (e->u.call.own_list) /* a set or dict comprehension's own insert: __hash__, __eq__ may run */
+    line(E, "%s = %s < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */", o, e->u.call.n == 2
+         ? "PySet_Add(argv[0], argv[1])" : "PyDict_SetItem(argv[0], argv[1], argv[2])");
+  else if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
          dotted_or_blank(e->u.call.name));
   else if (e->u.call.kind == CALLEE_METHOD)

@@ -349,8 +349,9 @@ const char *emit_list_comprehension(em *E, expr *e) {
     line(E, "%s = %s;", t, r);
     return t;
   }
-  line(E, "if (dynac_obj_set(&%s, PyList_New(0)) < 0) return dynac_traceback_here(%s); /* a list comprehension */",
-       r, where(E));
+  line(E, "if (dynac_obj_set(&%s, %s) < 0) return dynac_traceback_here(%s); /* a %s comprehension */", r,
+       e->u.comp.kind == 's' ? "PySet_New(NULL)" : e->u.comp.kind == 'd' ? "PyDict_New()" : "PyList_New(0)",
+       where(E), e->u.comp.kind == 's' ? "set" : e->u.comp.kind == 'd' ? "dict" : "list");
   E->bound[e->u.comp.result] = true;
   emit_comprehension_loops(E, e);
   const char *t = tmpvar(E, &ty_obj);

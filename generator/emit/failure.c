@@ -133,7 +133,8 @@ void fail_if(em *E, const char *code, const char *why, const char *cond, const c
 const char *where(em *E) {
   if (E->comp) /* the comprehension's frame, then the function's (dynac_traceback_here) */
     return arena_printf(E->m->a, "dynac__G.filename, \"%s\" \"\\0\" %s \"\\0\" \"%d\", %d",
-                        E->comp->u.comp.consumer ? "<genexpr>" : "<listcomp>",
+                        E->comp->u.comp.consumer ? "<genexpr>" : E->comp->u.comp.kind == 's' ? "<setcomp>"
+                        : E->comp->u.comp.kind == 'd' ? "<dictcomp>" : "<listcomp>",
                         c_string(E->m, E->in->fn->name), E->comp->pos.line, E->cur_line);
   return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), /* co_name */
                       E->cur_line);

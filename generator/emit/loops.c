@@ -400,15 +400,47 @@ bool emit_shape_versioned(em *E, stmt *s) {
 
 /* for v in range(start, stop, step): the bounds once, the step tested, and
  * an innermost loop versioned on its hoisted bounds test (bounds.c). */
+/* range()'s arguments as int64 values (temporaries), in order. Typed ones
+ * are converted as they come; with an object among them, every argument is
+ * evaluated first and then each taken through __index__ in order, as
+ * range() does once called (dynac_range_bound; an int beyond int64
+ * deoptimises). */
+static void range_bounds(em *E, stmt *s, const char *out[3]) {
+  expr *parts[3] = {s->u.for_.start, s->u.for_.stop, s->u.for_.step};
+  bool objects = false;
+  for (int i = 0; i < 3; i++) objects |= parts[i] && TY(parts[i])->kind == TY_OBJ;
+  const char *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = !parts[i] ? (i == 2 ? "INT64_C(1)" : "INT64_C(0)") : emit_expr(E, parts[i]);
+    if (parts[i] && objects) v[i] = keep(E, v[i], TY(parts[i]));
+    if (parts[i] && !objects) v[i] = as_int(E, v[i], TY(parts[i]));
+    if (!objects) out[i] = tmp_init(E, &ty_int, v[i]);
+  }
+  for (int i = 0; objects && i < 3; i++) {
+    if (!parts[i] || TY(parts[i])->kind != TY_OBJ) {
+      out[i] = tmp_init(E, &ty_int, parts[i] ? as_int(E, v[i], TY(parts[i])) : v[i]);
+      continue;
+    }
+    out[i] = tmp_init(E, &ty_int, "0");
+    const char *st = tmpvar(E, &ty_int);
+    line(E, "%s = dynac_range_bound(%s, &%s, &dynac__effects); /* range() takes it through __index__ */", st, v[i], out[i]);
+    line(E, "if (%s < 0) return dynac_traceback_here(%s);", st, where(E));
+    note_effect(E);
+    deopt_if(E, "DYNAC_FAIL_INT64", "an int beyond int64: the interpreter's range", "%s", st);
+  }
+}
+
 void emit_for_range(em *E, stmt *s) {
   int label = ++E->label;
-  const char *start = s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start)) : "INT64_C(0)";
-  const char *startv = tmp_init(E, &ty_int, start);
-  const char *stopv = tmp_init(E, &ty_int, as_int(E, emit_expr(E, s->u.for_.stop), TY(s->u.for_.stop)));
+  const char *b[3];
+  range_bounds(E, s, b);
+  const char *startv = b[0], *stopv = b[1], *stepv = b[2];
   expr *step = s->u.for_.step;
-  const char *stepv = tmp_init(E, &ty_int, step ? as_int(E, emit_expr(E, step), TY(step)) : "INT64_C(1)");
-  if (step && !(step->kind == EX_INT && step->u.i != 0)) /* a literal step is not 0 */
+  if (step && !(step->kind == EX_INT && step->u.i != 0) && E->exported) /* a literal step is not 0 */
     deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
+  else if (step && !(step->kind == EX_INT && step->u.i != 0)) /* range()'s own error, also after an effect */
+    line(E, "if (%s == 0) return dynac_raise_text(PyExc_ValueError, \"range() arg 3 must not be zero\", %s);",
+         stepv, where(E));
   int nhoisted = E->nhoisted;
   const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
   if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {

@@ -139,8 +139,13 @@ static const type *type_any_all(ctx *c, expr *e) {
 
 static const type *type_list_comprehension(ctx *c, expr *e) {
   if (e->u.comp.consumer == 'a' || e->u.comp.consumer == 'A') return type_any_all(c, e);
-  builds_list(c, e->pos);
   int r = e->u.comp.result;
+  if (e->u.comp.kind != 'l') { /* a set or dict: an object, its inserts through the C API */
+    c->in->local_ty[r] = &ty_obj;
+    type_block(c, e->u.comp.loop);
+    return generic_op(c);
+  }
+  builds_list(c, e->pos);
   if (c->in->local_ty[r]->kind == TY_UNKNOWN) {
     c->in->local_ty[r] = ty_list(&ty_unknown);
     c->in->pass_changed = 1;

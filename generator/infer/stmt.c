@@ -150,7 +150,8 @@ static void type_stmt(ctx *c, stmt *s) {
     for (int i = 0; i < 3; i++) {
       if (!parts[i]) continue;
       const type *t = type_expr(c, parts[i], false);
-      if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM &&
+      if (t->kind == TY_OBJ) generic_op(c); /* taken through __index__ (dynac_range_bound) */
+      else if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN && t->kind != TY_NUM &&
           !is_np_int(t))
         type_fail(c, parts[i]->pos, arena_printf(c->m->a, "range() of a %s raises TypeError",
                                             ty_python_name(c->m->a, t)));

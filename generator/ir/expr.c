@@ -22,8 +22,9 @@ static char genexpr_consumer(lower *L, TSNode fnode) {
   if (!node_is(fnode, "identifier")) return 0;
   const char *name = text(L, fnode);
   if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name)) return 0;
-  static const char *const names[] = {"any", "all", "sum", "min", "max", "list", "tuple", "sorted"};
-  static const char kinds[] = {'a', 'A', 'n', 'n', 'n', 'v', 'v', 'v'};
+  static const char *const names[] = {"any", "all", "sum", "min", "max", "list", "tuple", "sorted",
+                                      "set", "frozenset", "dict"};
+  static const char kinds[] = {'a', 'A', 'n', 'n', 'n', 'v', 'v', 'v', 's', 's', 'd'};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(name, names[i])) return kinds[i];
   return 0;
@@ -473,7 +474,8 @@ static expr *lower_call(lower *L, TSNode n) {
     char consumer = genexpr_consumer(L, fnode);
     if (!consumer) {
       gb(L, n, "unsupported-expression", "call with a generator expression argument (only "
-         "any, all, sum, min, max, list, tuple, sorted and str.join consume one on the spot)");
+         "any, all, sum, min, max, list, tuple, sorted, set, frozenset, dict and str.join consume "
+         "one on the spot)");
       return NULL;
     }
     if (consumer == 'a' || consumer == 'A') { /* the loop is the call */
@@ -869,7 +871,9 @@ expr *lower_expr(lower *L, TSNode n) {
   if (!strcmp(t, "list")) return lower_elements(L, n, EX_LIST);
   if (!strcmp(t, "set")) return lower_elements(L, n, EX_SET);
   if (!strcmp(t, "dictionary")) return lower_dict(L, n);
-  if (!strcmp(t, "list_comprehension")) return lower_list_comprehension(L, n);
+  if (!strcmp(t, "list_comprehension") || !strcmp(t, "set_comprehension") ||
+      !strcmp(t, "dictionary_comprehension"))
+    return lower_list_comprehension(L, n);
   if (!strcmp(t, "call")) return lower_call(L, n);
   if (!strcmp(t, "attribute")) return lower_attribute(L, n);
   if (!strcmp(t, "lambda") || strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {

@@ -501,6 +501,43 @@ static stmt *own_append(lower *L, TSNode n, int result, expr *elt) {
   return s;
 }
 
+/* result.add(x) / result.__setitem__(k, v) of a set or dict comprehension's
+ * own set or dict (an object: the C API's method call, which for an exact
+ * set or dict is SET_ADD's PySet_Add / MAP_ADD's PyDict_SetItem). */
+static stmt *own_insert(lower *L, TSNode n, int result, const char *method, expr *a, expr *b) {
+  expr *recv = new_expr(L, EX_LOCAL, n);
+  recv->u.local = result;
+  expr *call = new_expr(L, EX_CALL, n);
+  call->u.call.kind = CALLEE_METHOD;
+  call->u.call.name = method;
+  call->u.call.own_list = true;
+  call->u.call.n = b ? 3 : 2;
+  call->u.call.args = arena_alloc(L->m->a, 3 * sizeof(expr *));
+  call->u.call.args[0] = recv;
+  call->u.call.args[1] = a;
+  call->u.call.args[2] = b;
+  stmt *s = new_stmt(L, ST_EXPR, n);
+  s->u.expr = call;
+  return s;
+}
+
+/* The element of a dict comprehension (key: value) or of dict()'s generator
+ * (a (key, value) display): its key and value; false (a break) otherwise. */
+static bool lower_dict_item(lower *L, TSNode body, expr **k, expr **v) {
+  bool pair = node_is(body, "pair");
+  if (!pair && !(node_is(body, "tuple") || node_is(body, "parenthesized_expression"))) {
+    gb(L, body, "unsupported-expression", "dict() of a generator whose items are not (key, value) displays");
+    return false;
+  }
+  TSNode kn = pair ? child_by_field(body, "key") : ts_node_named_child(body, 0);
+  TSNode vn = pair ? child_by_field(body, "value") : ts_node_named_child(body, 1);
+  if (!pair && (ts_node_named_child_count(body) != 2 || node_is(kn, "list_splat") || node_is(vn, "list_splat"))) {
+    gb(L, body, "unsupported-expression", "dict() of a generator whose items are not (key, value) displays");
+    return false;
+  }
+  return (*k = lower_expr(L, kn)) && (*v = lower_expr(L, vn));
+}
+
 /* `if [not] elt: result = <any ? True : False>; break`: the innermost
  * statement of any(genexpr) / all(genexpr). */
 static stmt *any_all_exit(lower *L, TSNode n, int result, expr *elt, bool all) {
@@ -526,7 +563,8 @@ static stmt *any_all_exit(lower *L, TSNode n, int result, expr *elt, bool all) {
   return s;
 }
 
-/* list_comprehension: [ body for_in_clause (for_in_clause | if_clause)* ] */
+/* list_comprehension: [ body for_in_clause (for_in_clause | if_clause)* ],
+ * set_comprehension { body ... }, dictionary_comprehension { key: value ... } */
 expr *lower_list_comprehension(lower *L, TSNode n) { return lower_comprehension(L, n, 0); }
 
 /* A list comprehension, or a generator expression consumed on the spot
@@ -539,9 +577,12 @@ expr *lower_comprehension(lower *L, TSNode n, char consumer) {
   expr *e = new_expr(L, EX_LISTCOMP, n);
   e->u.comp.consumer = consumer;
   bool any_all = consumer == 'a' || consumer == 'A';
-  e->u.comp.result = append_local(L, any_all ? "<genexpr>" : "<listcomp>",
-                                  unique_cname(L, arena_printf(L->m->a, any_all ? "ge%d" : "lc%d",
-                                                               L->ncomps)));
+  char kind = e->u.comp.kind = node_is(n, "set_comprehension") || consumer == 's' ? 's'
+                               : node_is(n, "dictionary_comprehension") || consumer == 'd' ? 'd' : 'l';
+  e->u.comp.result = append_local(L, any_all ? "<genexpr>" : kind == 's' ? "<setcomp>"
+                                  : kind == 'd' ? "<dictcomp>" : "<listcomp>",
+                                  unique_cname(L, arena_printf(L->m->a, any_all ? "ge%d" : kind == 's' ? "sc%d"
+                                                               : kind == 'd' ? "dc%d" : "lc%d", L->ncomps)));
   int nfor = 0;
   stmt **hole = &e->u.comp.loop; /* where the next clause goes */
   bool ok = true;
@@ -571,9 +612,13 @@ expr *lower_comprehension(lower *L, TSNode n, char consumer) {
     }
     ok = s != NULL;
   }
-  expr *elt = ok ? lower_expr(L, body) : NULL;
-  if (elt) *hole = any_all ? any_all_exit(L, body, e->u.comp.result, elt, consumer == 'A')
-                           : own_append(L, body, e->u.comp.result, elt);
+  expr *elt = NULL, *value = NULL;
+  if (ok && kind == 'd') ok = lower_dict_item(L, body, &elt, &value);
+  else if (ok) elt = lower_expr(L, body);
+  if (elt && kind != 'l') *hole = own_insert(L, body, e->u.comp.result, kind == 's' ? "add" : "__setitem__",
+                                              elt, value);
+  else if (elt) *hole = any_all ? any_all_exit(L, body, e->u.comp.result, elt, consumer == 'A')
+                                : own_append(L, body, e->u.comp.result, elt);
   L->ncomp_names = saved_names;
   L->loops = saved_loops;
   return elt ? e : NULL;

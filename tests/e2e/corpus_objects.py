@@ -398,3 +398,59 @@ def deletes(s: object, k: object):
 def delete_attrs(o: object, d: object):
     del o.v, d["missing"]
     return o
+
+
+class Hashed:
+    """A key whose hash and equality log (the order of inserts shows)."""
+    def __init__(self, v):
+        self.v = v
+
+    def __hash__(self):
+        LOG.append(("hash", self.v))
+        if self.v is None:
+            raise TypeError("no hash for None")
+        return hash(self.v)
+
+    def __eq__(self, o):
+        LOG.append(("eq", self.v))
+        return isinstance(o, Hashed) and self.v == o.v
+
+    def __repr__(self):
+        return "Hashed(%r)" % (self.v,)
+
+
+def tag(x):
+    LOG.append(("tag", repr(x)))
+    return x
+
+
+@dynac.compile
+def set_dict_comps(s: object, n: int):
+    a = {tag(x) for x in s}
+    b = {tag(x): tag(i) for i in range(n) for x in s if i != 1}
+    c = set(tag(x) for x in s)
+    d = frozenset(x for x in s)
+    e = dict((tag(x), n) for x in s)
+    return a, b, c, d, e, {x: 1 for x in ()}
+
+
+class Idx:
+    """An int-like object (range() takes it through __index__)."""
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        LOG.append(("index", self.v))
+        return self.v
+
+
+@dynac.compile
+def range_of_objects(s: object, n: int):
+    t = 0
+    for i in range(n, n + 3):
+        t += i
+    for j in range(s):
+        t += j
+    for k in range(0, s, n):
+        t -= k
+    return t

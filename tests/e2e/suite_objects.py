@@ -143,6 +143,13 @@ def cases():
     c["delete_attrs"] = [lambda m: (m.Logged(1), m.Logged(2)), lambda m: (m.Logged(1), {"missing": 1}),
                          lambda m: (m.Logged(1), {}), lambda m: (m.Vec(1.0, 2.0), {}), lambda m: (5, {}),
                          lambda m: (m.Slotted(1), {"missing": 0})]
+    hs = [lambda m: [], lambda m: [1, 2, 1, 2.0, True], lambda m: ["a", "b", "a"], lambda m: [[1], 2],
+          lambda m: [m.Hashed(1), m.Hashed(2), m.Hashed(1)], lambda m: [m.Hashed(1), m.Hashed(None)],
+          lambda m: "abca", lambda m: 7, lambda m: [NAN, NAN, -0.0, 0.0], lambda m: iter([3, 3])]
+    c["set_dict_comps"] = [(lambda m, mk=mk, n=n: (mk(m), n)) for mk in hs for n in [0, 1, 3]]
+    c["range_of_objects"] = [(lambda m, v=v, n=n: (v(m), n)) for v in [lambda m: 5, lambda m: m.Idx(4), lambda m: 0,
+                             lambda m: -3, lambda m: True, lambda m: 1.5, lambda m: "3"]
+                             for n in [1, 2, -1, 0, 2**62, 2**70, -2**70]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

@@ -65,6 +65,7 @@ static int dynac__depth;      /* kernel-to-kernel call depth */
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_prints__f(double l_x, double *dynac_out);
 static int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out);
+static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out);
 static int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out);
 static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out);
@@ -130,6 +131,46 @@ static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
   DYNAC_OBJ t2 = dynac_obj_getattr(l_x, name1, &dynac__effects); /* .real */
   if (!t2) return dynac_traceback_here(dynac__G.filename, "attr", 30);
   *dynac_out = Py_NewRef(t2);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* breaks.py:34: def listy: specialisation (int) -> object */
+static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_sc1 = NULL; /* owned */
+  int64_t l_lc1_i = 0;
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__effects;
+  unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
+  /* breaks.py:35: return {i for i in range(n)} */
+  if (dynac_obj_set(&l_sc1, PySet_New(NULL)) < 0) return dynac_traceback_here(dynac__G.filename, "listy", 35); /* a set comprehension */
+  /* breaks.py:35: return {i for i in range(n)} */
+  int64_t t1 = INT64_C(0);
+  int64_t t2 = l_n;
+  int64_t t3 = INT64_C(1);
+  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
+    DYNAC_LOOP_TICK(dynac__ticks);
+    l_lc1_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+    /* breaks.py:35: return {i for i in range(n)} */
+    DYNAC_OBJ t4 = dynac_box_int(l_lc1_i); /* owned, released leaving the block */
+    if (!t4) return dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35);
+    DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[2] = {l_sc1, t4};
+      dynac__effects = 1; /* Python code runs */
+      t5 = PySet_Add(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */
+      if (!t5) return dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35);
+    }
+  }
+  DYNAC_OBJ t6 = l_sc1; /* the comprehension's list, moved */
+  l_sc1 = NULL;
+  dynac_undo_keep(dynac__u, t6);
+  *dynac_out = Py_NewRef(t6);
   return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
@@ -1222,6 +1263,46 @@ static int dynac_glue_attr__O(PyObject *const *args, PyObject **result)
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may listy(int) -> object run for these arguments? */
+static int dynac_guard_listy__i(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_INT(0, "type(n) is int and it fits in int64")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: listy(int) -> object */
+static int dynac_glue_listy__i(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  int64_t a0 = 0;
+  (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_listy__i(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may strings(int) -> object run for these arguments? */
 static int dynac_guard_strings__i(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -1763,6 +1844,15 @@ static const dynac_entry_desc dynac__entries_attr[] = {
      .guard = dynac_guard_attr__O, .glue = dynac_glue_attr__O,
      .nguards = 2, .guards = dynac__guards_attr__O, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
+static const char *const dynac__guards_listy__i[] = {
+    "type(n) is int and it fits in int64",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_listy[] = {
+    {.signature = "(int) -> object",
+     .guard = dynac_guard_listy__i, .glue = dynac_glue_listy__i,
+     .nguards = 2, .guards = dynac__guards_listy__i, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_strings__i[] = {
     "type(x) is int and it fits in int64",
     "source sha256 matches the module's source (checked when attached)",
@@ -1893,7 +1983,7 @@ static const dynac_entry_desc dynac__entries_len_of[] = {
      .guard = dynac_guard_len_of__Lf, .glue = dynac_glue_len_of__Lf,
      .nguards = 3, .guards = dynac__guards_len_of__Lf},
 };
-static const dynac_func_desc dynac__funcs[19] = {
+static const dynac_func_desc dynac__funcs[20] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
@@ -1903,6 +1993,9 @@ static const dynac_func_desc dynac__funcs[19] = {
     {.qualname = "attr", .firstlineno = 28, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_attr,
      .direct_calls = &dynac__direct_calls[3], .region_calls = &dynac__region_calls[3], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "listy", .firstlineno = 33, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_listy,
+     .direct_calls = &dynac__direct_calls[4], .region_calls = &dynac__region_calls[4], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "strings", .firstlineno = 38, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_strings,
      .direct_calls = &dynac__direct_calls[5], .region_calls = &dynac__region_calls[5], .flags = DYNAC_FUNC_ROOT},
@@ -1954,7 +2047,7 @@ static const dynac_func_desc dynac__funcs[19] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 19, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 20, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
