@@ -314,6 +314,9 @@ typedef struct expr {
       int nkw;                  /* keyword arguments: the last nkw of args (calls through the
                                    C API only), named by kwnames */
       const char **kwnames;
+      const char *argform;      /* a call with *args or **kwargs (CALLEE_VALUE, nkw 0), else
+                                   NULL: per args[i], i >= 1, 'p' positional, '*' *iterable,
+                                   'k' keyword (named by kwnames, in order), 'd' **mapping */
     } call;
   } u;
 } expr;

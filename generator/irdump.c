@@ -124,7 +124,16 @@ static void dump_expr(dumper *D, const expr *e) {
                        : e->u.call.name ? e->u.call.name : "";
     fprintf(o, "(call-%s %s", kinds[e->u.call.kind], name);
     dump_type(D, e);
-    dump_list(D, e->u.call.args, e->u.call.n);
+    if (e->u.call.argform) { /* f(a, *it, k=v, **m): each argument marked */
+      for (int i = 0, k = 0; i < e->u.call.n; i++) {
+        char f = e->u.call.argform[i];
+        fprintf(o, " %s%s", f == '*' ? "*" : f == 'd' ? "**" : "", f == 'k' ? e->u.call.kwnames[k++] : "");
+        if (f == 'k') fputc('=', o);
+        dump_expr(D, e->u.call.args[i]);
+      }
+    } else {
+      dump_list(D, e->u.call.args, e->u.call.n);
+    }
     fputc(')', o);
     return;
   }

@@ -31,6 +31,24 @@ static inline PyObject *dynac_compat_handled_exception(void) {
   return e;
 }
 
+/* The callee as CPython's call errors name it ("f()", "Vec.norm()"), a
+ * new reference (_PyObject_FunctionStr, private in 3.11). */
+static inline PyObject *dynac_compat_function_str(PyObject *func) { return _PyObject_FunctionStr(func); }
+/* list.extend(iterable) into `list` (LIST_EXTEND's _PyList_Extend): 0, or
+ * -1 with the exception list.extend raises. */
+static inline int dynac_compat_list_extend(PyObject *list, PyObject *iterable) {
+  PyObject *r = _PyList_Extend((PyListObject *)list, iterable);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+/* DICT_MERGE's merge of a mapping into a call's keyword dict: a KeyError
+ * of the key for a duplicate, an AttributeError for an object without
+ * keys() (_PyDict_MergeEx with override 2). 0, or -1 with the exception. */
+static inline int dynac_compat_dict_merge_call(PyObject *kw, PyObject *mapping) {
+  return _PyDict_MergeEx(kw, mapping, 2);
+}
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)

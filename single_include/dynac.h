@@ -145,6 +145,24 @@ static inline PyObject *dynac_compat_handled_exception(void) {
   return e;
 }
 
+/* The callee as CPython's call errors name it ("f()", "Vec.norm()"), a
+ * new reference (_PyObject_FunctionStr, private in 3.11). */
+static inline PyObject *dynac_compat_function_str(PyObject *func) { return _PyObject_FunctionStr(func); }
+/* list.extend(iterable) into `list` (LIST_EXTEND's _PyList_Extend): 0, or
+ * -1 with the exception list.extend raises. */
+static inline int dynac_compat_list_extend(PyObject *list, PyObject *iterable) {
+  PyObject *r = _PyList_Extend((PyListObject *)list, iterable);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+/* DICT_MERGE's merge of a mapping into a call's keyword dict: a KeyError
+ * of the key for a duplicate, an AttributeError for an object without
+ * keys() (_PyDict_MergeEx with override 2). 0, or -1 with the exception. */
+static inline int dynac_compat_dict_merge_call(PyObject *kw, PyObject *mapping) {
+  return _PyDict_MergeEx(kw, mapping, 2);
+}
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
@@ -1491,6 +1509,80 @@ static inline int dynac_range_bound(PyObject *o, int64_t *out, int *effects) {
   if (v == -1 && PyErr_Occurred()) return -1;
   *out = (int64_t)v;
   return 0;
+}
+
+/* ---- calls with *args and **kwargs (CALL_FUNCTION_EX) ---------------------
+ * The positional arguments are gathered in a list (LIST_EXTEND for each
+ * *iterable), the keyword ones in a dict (DICT_MERGE for each **mapping),
+ * then PyObject_Call; the errors are the interpreter's, naming the callee
+ * as _PyObject_FunctionStr does. All arguments borrowed. */
+
+/* Appends the items of `it` (f(a, *it)) to the call's positional list.
+ * lone_func: the callee when *it is the call's only positional argument
+ * (CALL_FUNCTION_EX then checks it and words the TypeError after the
+ * callee), else NULL (LIST_EXTEND's wording). 0, or -1 with an exception. */
+static inline int dynac_call_extend(PyObject *list, PyObject *it, PyObject *lone_func) {
+  if (Py_TYPE(it)->tp_iter == NULL && !PySequence_Check(it)) {
+    if (!lone_func) {
+      PyErr_Format(PyExc_TypeError, "Value after * must be an iterable, not %.200s", Py_TYPE(it)->tp_name);
+      return -1;
+    }
+    PyObject *name = dynac_compat_function_str(lone_func);
+    if (name) {
+      PyErr_Format(PyExc_TypeError, "%U argument after * must be an iterable, not %.200s", name,
+                   Py_TYPE(it)->tp_name);
+      Py_DECREF(name);
+    }
+    return -1;
+  }
+  return dynac_compat_list_extend(list, it);
+}
+
+/* The TypeError "F() got multiple values for keyword argument 'k'". -1. */
+static inline int dynac__call_duplicate(PyObject *func, PyObject *key) {
+  PyObject *name = dynac_compat_function_str(func);
+  if (name) {
+    PyErr_Format(PyExc_TypeError, "%U got multiple values for keyword argument '%S'", name, key);
+    Py_DECREF(name);
+  }
+  return -1;
+}
+
+/* Merges `mapping` (f(**mapping)) into the call's keyword dict `kw`, with
+ * the interpreter's TypeErrors: not a mapping, or a key given twice. 0, or
+ * -1 with an exception. */
+static inline int dynac_call_merge(PyObject *kw, PyObject *mapping, PyObject *func) {
+  if (dynac_compat_dict_merge_call(kw, mapping) == 0) return 0;
+  if (PyErr_ExceptionMatches(PyExc_AttributeError)) { /* no keys(): not a mapping */
+    PyErr_Clear();
+    PyObject *name = dynac_compat_function_str(func);
+    if (name) {
+      PyErr_Format(PyExc_TypeError, "%U argument after ** must be a mapping, not %.200s", name,
+                   Py_TYPE(mapping)->tp_name);
+      Py_DECREF(name);
+    }
+  } else if (PyErr_ExceptionMatches(PyExc_KeyError)) { /* the key given twice, as KeyError's args */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (value && PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 1) {
+      dynac__call_duplicate(func, PyTuple_GET_ITEM(value, 0));
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(tb);
+    } else {
+      PyErr_Restore(type, value, tb);
+    }
+  }
+  return -1;
+}
+
+/* Adds keyword `name`=v (a plain keyword after a **mapping: its own
+ * DICT_MERGE) to `kw`. 0, or -1 with an exception (a duplicate key). */
+static inline int dynac_call_keyword(PyObject *kw, PyObject *name, PyObject *v, PyObject *func) {
+  if (!name || !v) return -1;
+  int has = PyDict_Contains(kw, name);
+  if (has) return has < 0 ? -1 : dynac__call_duplicate(func, name);
+  return PyDict_SetItem(kw, name, v);
 }
 
 /* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */

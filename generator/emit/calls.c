@@ -291,6 +291,67 @@ static const char *emit_object_call(em *E, expr *e) {
   return o;
 }
 
+/* f(a, *it, k=v, **m) (argform): the callee, then the arguments in source
+ * order into a list (LIST_EXTEND for *it) and a dict (DICT_MERGE for **m;
+ * the plain keywords after a ** merged as a group once evaluated), then
+ * PyObject_Call, as CALL_FUNCTION_EX. A lone *it is checked and made a
+ * tuple after the keywords, as CALL_FUNCTION_EX does. */
+static const char *emit_starred_call(em *E, expr *e) {
+  const char *form = e->u.call.argform;
+  const char *f = keep(E, as_obj(E, emit_expr(E, e->u.call.args[0]), TY(e->u.call.args[0])), &ty_obj);
+  int npos = 0, nstar = 0;
+  for (int i = 1; i < e->u.call.n; i++) npos += form[i] == 'p', nstar += form[i] == '*';
+  bool lone = nstar == 1 && npos == 0;
+  const char *list = tmpvar(E, &ty_obj), *kw = "NULL", *lone_it = NULL;
+  line(E, "%s = PyList_New(0); /* f(*args, **kwargs): the positional arguments */", list);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", list, where(E));
+  int k = 0, group = 0; /* keywords: their index; the plain keywords waiting to be added */
+  const char *pending[65], *pending_name[65]; /* infer takes at most 64 arguments */
+  for (int i = 1; i <= e->u.call.n; i++) {
+    char c = i < e->u.call.n ? form[i] : 0;
+    if (c != 'k' && group) { /* a group of plain keywords, added once all are evaluated */
+      for (int g = 0; g < group; g++)
+        line(E, "if (dynac_call_keyword(%s, %s, %s, %s) < 0) return dynac_traceback_here(%s);", kw,
+             pending_name[g], pending[g], f, where(E));
+      group = 0;
+    }
+    if (!c) break;
+    const char *v = keep(E, as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i])), &ty_obj);
+    if ((c == 'k' || c == 'd') && !strcmp(kw, "NULL")) {
+      kw = tmpvar(E, &ty_obj);
+      line(E, "%s = PyDict_New(); /* the keyword arguments */", kw);
+      line(E, "if (!%s) return dynac_traceback_here(%s);", kw, where(E));
+    }
+    if (c == '*' || c == 'd') { /* an iterator's __next__, a mapping's keys() may be Python code */
+      line(E, "dynac__effects = 1;");
+      note_effect(E);
+    }
+    if (c == 'p')
+      line(E, "if (PyList_Append(%s, %s) < 0) return dynac_traceback_here(%s);", list, v, where(E));
+    else if (c == '*' && lone)
+      lone_it = v;
+    else if (c == '*')
+      line(E, "if (dynac_call_extend(%s, %s, NULL) < 0) return dynac_traceback_here(%s);", list, v, where(E));
+    else if (c == 'd')
+      line(E, "if (dynac_call_merge(%s, %s, %s) < 0) return dynac_traceback_here(%s);", kw, v, f, where(E));
+    else {
+      pending_name[group] = interned_name(E, e->u.call.kwnames[k++]);
+      pending[group++] = v;
+    }
+  }
+  if (lone_it)
+    line(E, "if (dynac_call_extend(%s, %s, %s) < 0) return dynac_traceback_here(%s);", list, lone_it, f,
+         where(E));
+  const char *args = tmpvar(E, &ty_obj), *o = tmpvar(E, &ty_obj);
+  line(E, "%s = PyList_AsTuple(%s);", args, list);
+  line(E, "if (!%s) return dynac_traceback_here(%s);", args, where(E));
+  line(E, "dynac__effects = 1; /* Python code runs */");
+  note_effect(E);
+  line(E, "%s = PyObject_Call(%s, %s, %s); /* %s(...) */", o, f, args, kw, dotted_or_blank(e->u.call.name));
+  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  return o;
+}
+
 /* list.append(v) / list.pop([i]) / list.insert(i, v) */
 static const char *emit_method(em *E, expr *e) {
   const type *lt = TY(e->u.call.args[0]);
@@ -411,7 +472,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
-  if (e->u.call.kind == CALLEE_VALUE) return emit_object_call(E, e);
+  if (e->u.call.kind == CALLEE_VALUE) return e->u.call.argform ? emit_starred_call(E, e) : emit_object_call(E, e);
   if (ops_call_is(e, OPI_LEN) || ops_call_is(e, OPI_SUM))
     return emit_len_sum(E, e);
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);

@@ -253,11 +253,17 @@ static bool is_name(lower *L, TSNode fnode, const char *dotted) {
   return !strcmp(text(L, fnode), dotted);
 }
 
+static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args);
+
 /* A call to a function of this module: positional and keyword arguments are
  * matched to the callee's parameters here; a missing one takes the callee's
- * default, read from its __defaults__ by the guard like a global. */
+ * default, read from its __defaults__ by the guard like a global. A callee
+ * with *args or **kwargs parameters is called through the C API (its
+ * function object, as CALL_FUNCTION_EX). */
 static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
   char *fname = text(L, fnode);
+  if ((!callee->params_ok || callee->nparams > 64) && node_is(args, "argument_list"))
+    return lower_starred_call(L, n, fnode, args);
   if (!callee->params_ok || callee->nparams > 64) {
     gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args or **kwargs "
        "parameters", fname));
@@ -457,6 +463,53 @@ static const char *mangled(lower *L, const char *attr) {
   return arena_printf(L->m->a, "_%.*s%s", (int)cl, cls, attr);
 }
 
+/* f(a, *it, k=v, **m): the callee's value (args[0], as LOAD_ATTR or
+ * LOAD_GLOBAL reads it) called through the C API as CALL_FUNCTION_EX does,
+ * the arguments in source order (argform). A *iterable after a keyword
+ * argument, which CPython evaluates before the keywords, is a break. */
+static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
+  uint32_t c = ts_node_named_child_count(args);
+  expr *e = new_expr(L, EX_CALL, n);
+  e->u.call.kind = CALLEE_VALUE;
+  e->u.call.name = text(L, fnode);
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c + 1));
+  e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *) * (c + 1));
+  char *form = arena_alloc(L->m->a, c + 2);
+  if (!(e->u.call.args[0] = lower_expr(L, fnode))) return NULL;
+  form[0] = 'f';
+  e->u.call.n = 1;
+  bool keywords = false;
+  int nk = 0;
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    char k = node_is(a, "list_splat") ? '*' : node_is(a, "dictionary_splat") ? 'd'
+             : node_is(a, "keyword_argument") ? 'k' : 'p';
+    if ((k == '*' || k == 'p') && keywords) {
+      gb(L, a, "keyword-arguments", "a *iterable after a keyword argument (evaluated before the keywords)");
+      return NULL;
+    }
+    keywords |= k == 'k' || k == 'd';
+    TSNode v = k == 'k' ? child_by_field(a, "value") : k == 'p' ? a : ts_node_named_child(a, 0);
+    expr *x = lower_expr(L, v);
+    if (!x) return NULL;
+    if (k == 'k') e->u.call.kwnames[nk++] = text(L, child_by_field(a, "name"));
+    form[e->u.call.n] = k;
+    e->u.call.args[e->u.call.n++] = x;
+  }
+  form[e->u.call.n] = 0;
+  e->u.call.argform = form;
+  return e;
+}
+
+static bool has_splat(TSNode args) {
+  for (uint32_t i = 0; node_is(args, "argument_list") && i < ts_node_named_child_count(args); i++)
+    if (node_is(ts_node_named_child(args, i), "list_splat") ||
+        node_is(ts_node_named_child(args, i), "dictionary_splat"))
+      return true;
+  return false;
+}
+
 /* call: function argument_list */
 static expr *lower_call(lower *L, TSNode n) {
   TSNode fnode = child_by_field(n, "function");
@@ -519,6 +572,7 @@ static expr *lower_call(lower *L, TSNode n) {
          fname0));
       return NULL;
     }
+    if (has_splat(args)) return lower_starred_call(L, n, fnode, args);
     if (target_fn->constant_result) return lower_constant_result(L, n, args, target_fn);
     if (target_fn->allowed) return lower_opaque_call(L, n, fnode, args, target_fn->ret_ann);
     return lower_module_call(L, n, fnode, args, target_fn);
@@ -530,6 +584,7 @@ static expr *lower_call(lower *L, TSNode n) {
        fname0));
     return NULL;
   }
+  if (has_splat(args)) return lower_starred_call(L, n, fnode, args);
   expr *e = lower_positional_call(L, n, fnode, args);
   if (!e) return NULL;
   char *fname = text(L, fnode);

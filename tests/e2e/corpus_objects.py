@@ -454,3 +454,42 @@ def range_of_objects(s: object, n: int):
     for k in range(0, s, n):
         t -= k
     return t
+
+
+def takes(*a, **k):
+    LOG.append(("takes", repr(a), repr(sorted(k.items()))))
+    return a, k
+
+
+class Keys:
+    """A mapping that is not a dict: ** takes it through keys() and []."""
+    def __init__(self, d):
+        self.d = d
+
+    def keys(self):
+        LOG.append(("keys",))
+        return list(self.d)
+
+    def __getitem__(self, k):
+        LOG.append(("item", k))
+        return self.d[k]
+
+
+@dynac.compile
+def star_positional(a: object):
+    return takes(*a), takes(1, *a, 2, *a)
+
+
+@dynac.compile
+def star_keywords(a: object, k: object):
+    return takes(*a, x=1, **k), takes(**k, y=tag(2), z=tag(3)), takes(tag(0), *a, **k)
+
+
+@dynac.compile
+def star_callees(a: object, o: object):
+    return max(*a), o.count(*a), (tag)(*a)
+
+
+@dynac.compile
+def varargs_callee(a: object):
+    return takes(a, a, k=a), takes()

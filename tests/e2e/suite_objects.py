@@ -150,6 +150,15 @@ def cases():
     c["range_of_objects"] = [(lambda m, v=v, n=n: (v(m), n)) for v in [lambda m: 5, lambda m: m.Idx(4), lambda m: 0,
                              lambda m: -3, lambda m: True, lambda m: 1.5, lambda m: "3"]
                              for n in [1, 2, -1, 0, 2**62, 2**70, -2**70]]
+    stars = [lambda m: (1, 2), lambda m: [[]], lambda m: "ab", lambda m: 5, lambda m: None, lambda m: iter([1, 2]),
+             lambda m: {"x": 1}, lambda m: [], lambda m: range(3)]
+    kws = [lambda m: {"y": 5}, lambda m: {"x": 2}, lambda m: {}, lambda m: [("a", 1)], lambda m: {1: 2},
+           lambda m: m.Keys({"q": 1}), lambda m: m.Keys({"x": 1}), lambda m: 7, lambda m: {"z": 0}]
+    c["star_positional"] = [(lambda m, a=a: (a(m),)) for a in stars]
+    c["star_keywords"] = [(lambda m, a=a, k=k: (a(m), k(m))) for a in stars[:4] for k in kws]
+    c["star_callees"] = [(lambda m, a=a, o=o: (a(m), o)) for a in [lambda m: (1,), lambda m: (3, 1), lambda m: [],
+                         lambda m: 5] for o in [[1, 3, 1], "a", 5]]
+    c["varargs_callee"] = [(lambda m, a=a: (a(m),)) for a in stars]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

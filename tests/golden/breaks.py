@@ -196,3 +196,17 @@ def deletes(o, k):
     t = k * 2
     del t
     return k
+
+
+def gathers(*a, **k):
+    return a
+
+
+@dynac.compile(signatures=["(object, object)"])
+def starred_calls(a, k):
+    return gathers(1, *a, x=2, **k), gathers(a), max(*a)
+
+
+@dynac.compile(signatures=["(object, object)"])
+def star_after_keyword(a, k):
+    return gathers(x=1, *a)
