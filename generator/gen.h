@@ -512,6 +512,10 @@ static inline const type *ty_of(const inst *in, const expr *e) { return in->type
 /* Is the slice e (EX_SLICE) of an object, or with an object bound: a slice
  * object and PyObject_GetItem rather than a typed list slice? */
 bool slice_is_generic(const inst *in, const expr *e);
+/* Is the for loop s (ST_FOR_ITER, typed) generic: over an object, or
+ * enumerate/zip of objects or of lists of objects (the builtin's iterator,
+ * PyIter_Next; its items objects)? */
+bool for_iter_is_generic(const inst *in, const stmt *s);
 
 typedef struct modconst {   /* module-level NAME = <constant expression> */
   const char *name;

@@ -214,6 +214,57 @@ static inline int dynac_call_keyword(PyObject *kw, PyObject *name, PyObject *v, 
   return PyDict_SetItem(kw, name, v);
 }
 
+/* a, b, ... = v of an object (UNPACK_SEQUENCE): out[0..n-1] get new
+ * references to its n items, in order. An exact tuple or list of length n
+ * is read directly; anything else is iterated, with CPython's errors
+ * ("cannot unpack non-iterable int object", "not enough values to unpack
+ * (expected 2, got 1)", "too many values to unpack (expected 2)").
+ * *effects is set when an iterator's Python code may run. 0, or -1 with an
+ * exception (out then holds no references). */
+static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects) {
+  if ((PyTuple_CheckExact(v) && PyTuple_GET_SIZE(v) == n) || (PyList_CheckExact(v) && PyList_GET_SIZE(v) == n)) {
+    PyObject **items = PyTuple_CheckExact(v) ? &PyTuple_GET_ITEM(v, 0) : PySequence_Fast_ITEMS(v);
+    for (int i = 0; i < n; i++) out[i] = Py_NewRef(items[i]);
+    return 0;
+  }
+  *effects = 1;
+  PyObject *it = PyObject_GetIter(v);
+  if (!it) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v))
+      PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object", Py_TYPE(v)->tp_name);
+    return -1;
+  }
+  int got = 0;
+  while (got < n && (out[got] = PyIter_Next(it))) got++;
+  if (got < n) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %d, got %d)", n, got);
+  } else {
+    PyObject *extra = PyIter_Next(it);
+    if (!extra && !PyErr_Occurred()) {
+      Py_DECREF(it);
+      return 0;
+    }
+    if (extra) {
+      Py_DECREF(extra);
+      PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %d)", n);
+    }
+  }
+  for (int i = 0; i < got; i++) Py_CLEAR(out[i]);
+  Py_DECREF(it);
+  return -1;
+}
+
+/* The iterator of enumerate(it[, start]), zip(a, b, ...) or reversed(seq)
+ * of objects (how: 'e', 'z', 'r'): the builtin type called with args[0..n-1]
+ * (borrowed), as the loop's iterable; a new reference, or NULL with an
+ * exception. */
+static inline PyObject *dynac_obj_loop_builtin(char how, PyObject *const *args, Py_ssize_t n, int *effects) {
+  *effects = 1; /* the argument's __iter__ or __reversed__ may run */
+  PyTypeObject *t = how == 'e' ? &PyEnum_Type : how == 'z' ? &PyZip_Type : &PyReversed_Type;
+  return PyObject_Vectorcall((PyObject *)t, args, (size_t)n, NULL);
+}
+
 /* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */
 static inline int dynac_obj_delattr(PyObject *o, PyObject *name, int *effects) {
   *effects = 1;

@@ -247,6 +247,7 @@ const char *emit_slice_object(em *E, expr *e);
 const char *emit_object_attr(em *E, const char *obj, const char *name);
 void emit_object_store(em *E, expr *sub, const char *v, const type *vt);
 void emit_object_delete(em *E, expr *sub);
+void emit_object_unpack(em *E, target *t, const char *v);
 void emit_object_augassign(em *E, stmt *s);
 const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, const char *r,
                                 const type *rt);

@@ -239,6 +239,24 @@ static void emit_for_object(em *E, stmt *s, int label) {
   expr *comp = E->comp;
   if (s == E->comp_first) E->comp = NULL; /* a comprehension's first iterable: the function's */
   const char *obj = emit_expr(E, s->u.for_.iters[0]);
+  if (s->u.for_.how != 'i' || s->u.for_.niters > 1) { /* enumerate/zip/reversed of objects */
+    const char *args[9];
+    int n = 0;
+    for (int i = 0; i < s->u.for_.niters; i++) {
+      const char *v = i ? emit_expr(E, s->u.for_.iters[i]) : obj;
+      args[n++] = keep(E, as_obj(E, v, TY(s->u.for_.iters[i])), &ty_obj);
+    }
+    if (s->u.for_.start)
+      args[n++] = keep(E, as_obj(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start)), &ty_obj);
+    strbuf b = {0};
+    for (int i = 0; i < n; i++) sb_printf(&b, "%s%s", i ? ", " : "", args[i]);
+    obj = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_obj_loop_builtin('%c', (PyObject *[]){%s}, %d, &dynac__effects); /* %s() */", obj,
+         s->u.for_.how, b.data, n, s->u.for_.how == 'e' ? "enumerate" : s->u.for_.how == 'z' ? "zip" : "reversed");
+    sb_free(&b);
+    note_effect(E);
+    line(E, "if (!%s) return dynac_traceback_here(%s);", obj, where(E));
+  }
   const char *it = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_iter(%s, &dynac__effects);", it, obj);
   note_effect(E);
@@ -264,7 +282,7 @@ static void emit_for_object(em *E, stmt *s, int label) {
 void emit_for_iter(em *E, stmt *s) {
   int label = ++E->label;
   int n = s->u.for_.niters;
-  if (TY(s->u.for_.iters[0])->kind == TY_OBJ) {
+  if (for_iter_is_generic(E->in, s)) {
     emit_for_object(E, s, label);
     return;
   }

@@ -151,6 +151,23 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   note_effect(E);
 }
 
+/* a, b, ... = v of an object (UNPACK_SEQUENCE, dynac_unpack): its items as
+ * owned temporaries, then each stored into its target, left to right. */
+void emit_object_unpack(em *E, target *t, const char *v) {
+  const char **items = arena_alloc(E->m->a, sizeof(char *) * (size_t)t->n);
+  for (int i = 0; i < t->n; i++) items[i] = tmpvar(E, &ty_obj);
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *u[%d];", t->n);
+  line(E, "if (dynac_unpack(%s, %d, u, &dynac__effects) < 0) return dynac_traceback_here(%s); /* unpack */",
+       v, t->n, where(E));
+  for (int i = 0; i < t->n; i++) line(E, "%s = u[%d];", items[i], i);
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  for (int i = 0; i < t->n; i++) assign_target(E, t->elts[i], items[i], &ty_obj);
+}
+
 /* del obj.name / del obj[key] / del obj[lo:hi] (DELETE_ATTR, DELETE_SUBSCR). */
 void emit_object_delete(em *E, expr *sub) {
   object_place p = place_of(E, sub);

@@ -42,6 +42,10 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
     elem_store(E, obj, ot, c ? &(positions){{c, NULL}, {"true", NULL}} : emit_index(E, t->sub), v, vt, false);
     return;
   }
+  if (t->is_tuple && vt->kind == TY_OBJ) { /* a, b = obj: UNPACK_SEQUENCE */
+    emit_object_unpack(E, t, v);
+    return;
+  }
   if (t->is_tuple && vt->kind == TY_LIST && E->shaped_target) { /* proven: t->n floats */
     for (int i = 0; i < t->n; i++)
       assign_target(E, t->elts[i], arena_printf(E->m->a, "PyFloat_AS_DOUBLE(PyList_GET_ITEM(%s, %d))", v, i),

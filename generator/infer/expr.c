@@ -61,7 +61,7 @@ static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const
 
 /* A value the C API operates on: an object, or a Python number boxed for
  * an operation with one. */
-static bool generic_operand(const type *t) {
+bool generic_operand(const type *t) {
   return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST;
 }
 
@@ -994,6 +994,11 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
       return;
     }
     if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
+    return;
+  }
+  if (t->kind == TY_OBJ) { /* UNPACK_SEQUENCE through the C API (dynac_unpack): objects */
+    for (int i = 0; i < tg->n; i++) bind_target(c, tg->elts[i], &ty_obj, tg->elts[i]->pos);
+    generic_op(c);
     return;
   }
   if (t->kind == TY_LIST) { /* its length is checked when it runs */

@@ -25,6 +25,8 @@ const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r);
 bool storable(ctx *c, srcpos pos, const type *ct, const type *vt);
 bool is_np_int(const type *t);
 const type *generic_op(ctx *c);
+/* A value the C API operates on: an object, a Python number (boxed), a list. */
+bool generic_operand(const type *t);
 const type *type_expr(ctx *c, expr *e, bool truth);
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos);
 void type_delete(ctx *c, expr *place);

@@ -26,10 +26,42 @@ static void type_cond(ctx *c, expr *e) {
 /* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and
  * buffers; the target gets an element, (index, element) or a tuple of
  * elements. `for target in obj` of any other object: its iterator's items. */
+bool for_iter_is_generic(const inst *in, const stmt *s) {
+  for (int i = 0; i < s->u.for_.niters; i++) {
+    const type *t = ty_of(in, s->u.for_.iters[i]);
+    if (t->kind == TY_OBJ ||
+        (t->kind == TY_LIST && t->elts[0]->kind == TY_OBJ && (s->u.for_.how == 'e' || s->u.for_.how == 'z')))
+      return true;
+  }
+  return false;
+}
+
 static void type_for_iter(ctx *c, stmt *s) {
   const type *el[8];
   bool unknown = false;
   int n = s->u.for_.niters;
+  for (int i = 0; i < n; i++) type_expr(c, s->u.for_.iters[i], false);
+  if (for_iter_is_generic(c->in, s) && (s->u.for_.how != 'i' || n > 1)) { /* enumerate/zip/reversed of objects: the builtin's
+                                                        iterator, its items objects (tuples) */
+    for (int i = 0; i < n; i++) {
+      const type *t = TY(s->u.for_.iters[i]);
+      if (t->kind != TY_UNKNOWN && !generic_operand(t)) {
+        type_fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "%s() of a %s and objects",
+             s->u.for_.how == 'e' ? "enumerate" : s->u.for_.how == 'z' ? "zip" : "reversed",
+             ty_python_name(c->m->a, t)));
+        return;
+      }
+    }
+    if (s->u.for_.start) type_expr(c, s->u.for_.start, false);
+    if (s->u.for_.start && !generic_operand(TY(s->u.for_.start)) && TY(s->u.for_.start)->kind != TY_UNKNOWN) {
+      type_fail(c, s->u.for_.start->pos, "enumerate() start that is not an int or object");
+      return;
+    }
+    bind_target(c, s->u.for_.tgt, generic_op(c), s->pos);
+    type_block(c, s->u.for_.body);
+    type_block(c, s->u.for_.orelse);
+    return;
+  }
   for (int i = 0; i < n; i++) {
     const type *t = type_expr(c, s->u.for_.iters[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }

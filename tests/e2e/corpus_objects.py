@@ -493,3 +493,18 @@ def star_callees(a: object, o: object):
 @dynac.compile
 def varargs_callee(a: object):
     return takes(a, a, k=a), takes()
+
+
+@dynac.compile
+def unpack_objects(p: object, d: object):
+    a, b = p
+    out = []
+    for k, v in d.items():
+        out.append((k, v))
+    for i, (x, y) in enumerate(out, 1):
+        out.append(i)
+    for u, w in zip(p, d):
+        out.append(u)
+    for r in reversed(p):
+        out.append(r)
+    return a, b, out

@@ -159,6 +159,11 @@ def cases():
     c["star_callees"] = [(lambda m, a=a, o=o: (a(m), o)) for a in [lambda m: (1,), lambda m: (3, 1), lambda m: [],
                          lambda m: 5] for o in [[1, 3, 1], "a", 5]]
     c["varargs_callee"] = [(lambda m, a=a: (a(m),)) for a in stars]
+    pairs = [lambda m: (1, 2), lambda m: [3, 4], lambda m: "ab", lambda m: (1,), lambda m: (1, 2, 3), lambda m: 5,
+             lambda m: iter([7, 8]), lambda m: {"k": 1, "j": 2}, lambda m: range(2), lambda m: [], lambda m: None,
+             lambda m: m.Keys({})]
+    dicts = [lambda m: {"a": (1, 2)}, lambda m: {}, lambda m: {1: "xy", 2: "z"}, lambda m: [1], lambda m: {1: 2, 3: 4}]
+    c["unpack_objects"] = [(lambda m, p=p, d=d: (p(m), d(m))) for p in pairs for d in dicts]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c
