@@ -24,7 +24,7 @@ PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
 # Suites run under CPython's debug allocator (PYTHONMALLOC=debug): freed
 # memory is overwritten with a pattern, so a kernel that reads a list after
 # its last reference went away crashes instead of reading stale data.
-DEBUG_MALLOC = {"tests/e2e/suite_containers.py"}
+DEBUG_MALLOC = {"tests/e2e/suite_containers.py", "tests/e2e/suite_objects.py"}
 
 
 def run_suite(python, build, suite, label):

@@ -117,9 +117,7 @@ static void emit_assign(em *E, stmt *s) {
   E->assigned = NULL;
   const type *vt = TY(s->u.assign.value);
   if (!simple && s->u.assign.value->kind != EX_TUPLE) {
-    const char *keep = tmpvar(E, vt);
-    line(E, "%s = %s;", keep, v);
-    v = keep;
+    v = keep_always(E, v, vt); /* an object: its own reference (v may be a borrowed local) */
   }
   for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);
 }

@@ -183,13 +183,25 @@ int resolve_local(lower *L, const char *name) {
   return base < 0 ? -1 : current_version(L, base);
 }
 
+/* A C name for a hidden local or a version no other local has (a user's
+ * own `uid_1` beside the second version of `uid`). */
+const char *unique_cname(lower *L, const char *want) {
+  const char *c = want;
+  for (int k = 1;; k++) {
+    bool taken = false;
+    for (int i = 0; i < L->f->nlocals; i++) if (!strcmp(L->f->local_cnames[i], c)) taken = true;
+    if (!taken) return c;
+    c = arena_printf(L->m->a, "%s_%d", want, k);
+  }
+}
+
 /* A rebinding in straight-line top-level code starts a new version of the
  * name (its own C variable and type): reads after it see the new value,
  * reads before it the old one, exactly as in CPython. */
 int new_version(lower *L, int base) {
   int k = ++L->nversions[base]; /* x_1, x_2, ...: the count of x's versions so far */
   int v = append_local(L, L->f->locals[base],
-                       arena_printf(L->m->a, "%s_%d", L->f->locals[base], k));
+                       unique_cname(L, arena_printf(L->m->a, "%s_%d", L->f->locals[base], k)));
   L->current[base] = v;
   L->snapshot = NULL; /* the next statement's cur_after is a new one */
   return v;

@@ -46,6 +46,7 @@ void collect_locals(lower *L, TSNode n);
 expr *new_expr(lower *L, exkind k, TSNode n);
 int binop_from_text(const char *s);
 expr *lower_element(lower *L, TSNode n);
+const char *unique_cname(lower *L, const char *want);
 expr *lower_expr(lower *L, TSNode n);
 
 /* stmt.c */

@@ -426,17 +426,6 @@ static stmt *lower_for(lower *L, TSNode n, bool clause) {
  * (hidden locals, invisible outside it), and the first iterable is
  * evaluated where the comprehension stands. */
 
-/* A C name for a hidden local no other local has. */
-static const char *unique_cname(lower *L, const char *want) {
-  const char *c = want;
-  for (int k = 1;; k++) {
-    bool taken = false;
-    for (int i = 0; i < L->f->nlocals; i++) if (!strcmp(L->f->local_cnames[i], c)) taken = true;
-    if (!taken) return c;
-    c = arena_printf(L->m->a, "%s_%d", want, k);
-  }
-}
-
 /* The names of a for clause's target become hidden locals of the
  * comprehension (shadowing the function's while it is lowered). */
 static bool bind_comp_names(lower *L, TSNode n) {

@@ -133,7 +133,7 @@ def cases():
     bounds = [None, 0, 1, -2, 2**70, -2**70, True, "a", 1.5]
     c["object_slices"] = [(lambda m, mk=mk, i=i, j=j: (mk(m), i, j)) for mk in seqs for i in bounds
                           for j in [None, 3, -1, 0]]
-    vals = [lambda m: [7, 8], lambda m: (), lambda m: "xy", lambda m: 5, lambda m: iter([1, 2, 3])]
+    vals = [lambda m: [7, 8], lambda m: (), lambda m: "xy", lambda m: 5, lambda m: range(3)]
     c["slice_stores"] = [(lambda m, mk=mk, v=v, i=i: (mk(m), v(m), i)) for mk in seqs for v in vals
                          for i in [0, 1, 2, 3, -1, 2**62]]
     c["list_slice_store"] = [(lambda m, n=n, k=k: (n, k)) for n in [0, 1, 3, 4, 9, -1, -9, 2**62] for k in [0, 1, 2, 5]]
@@ -164,6 +164,7 @@ def cases():
              lambda m: m.Keys({})]
     dicts = [lambda m: {"a": (1, 2)}, lambda m: {}, lambda m: {1: "xy", 2: "z"}, lambda m: [1], lambda m: {1: 2, 3: 4}]
     c["unpack_objects"] = [(lambda m, p=p, d=d: (p(m), d(m))) for p in pairs for d in dicts]
+    c["chained_assign"] = [(lambda m, p=p: (p(m),)) for p in pairs]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

@@ -11,3 +11,12 @@ def assigns(n: int, xs: list[float]) -> float:
     xs[1] += b * a
     c = d = a - 1
     return xs[0] + c + d
+
+
+@dynac.compile(signatures=["(object)"])
+def version_names(p):
+    uid_1, uid_2 = p
+    uid = uid_1
+    uid = uid_2
+    a = b = uid
+    return uid, a, b
