@@ -124,17 +124,21 @@ static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int
 }
 /* An object argument of range() as an int64, taken as range() takes it
  * (PyNumber_Index: CPython's TypeError "'float' object cannot be interpreted
- * as an integer"); *effects set when Python code may have run. o borrowed. 0; -1 with an exception; 1 for an int beyond
+ * as an integer"); *effects set when Python code may have run. o borrowed.
+ * A stop beyond int64 saturates (is_stop): the range's items are the same
+ * for its first 2**63 steps, and one below -2**63 gives the same empty or
+ * descending run. 0; -1 with an exception; 1 for a start or step beyond
  * int64 (no exception: the caller deoptimises, and the interpreter's range
  * runs on Python ints). */
-static inline int dynac_range_bound(PyObject *o, int64_t *out, int *effects) {
+static inline int dynac_range_bound(PyObject *o, int64_t *out, int is_stop, int *effects) {
   if (!PyLong_Check(o)) *effects = 1; /* __index__ may run (an int or a subclass's: never) */
   PyObject *i = PyNumber_Index(o);
   if (!i) return -1;
   int overflow;
   long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
   Py_DECREF(i);
-  if (overflow) return 1;
+  if (overflow && is_stop) v = overflow > 0 ? INT64_MAX : INT64_MIN;
+  else if (overflow) return 1;
   if (v == -1 && PyErr_Occurred()) return -1;
   *out = (int64_t)v;
   return 0;

@@ -421,8 +421,8 @@ bool emit_shape_versioned(em *E, stmt *s) {
 /* range()'s arguments as int64 values (temporaries), in order. Typed ones
  * are converted as they come; with an object among them, every argument is
  * evaluated first and then each taken through __index__ in order, as
- * range() does once called (dynac_range_bound; an int beyond int64
- * deoptimises). */
+ * range() does once called (dynac_range_bound: a stop beyond int64
+ * saturates, a start or step beyond it deoptimises). */
 static void range_bounds(em *E, stmt *s, const char *out[3]) {
   expr *parts[3] = {s->u.for_.start, s->u.for_.stop, s->u.for_.step};
   bool objects = false;
@@ -441,7 +441,8 @@ static void range_bounds(em *E, stmt *s, const char *out[3]) {
     }
     out[i] = tmp_init(E, &ty_int, "0");
     const char *st = tmpvar(E, &ty_int);
-    line(E, "%s = dynac_range_bound(%s, &%s, &dynac__effects); /* range() takes it through __index__ */", st, v[i], out[i]);
+    line(E, "%s = dynac_range_bound(%s, &%s, %d, &dynac__effects); /* range() takes it through __index__ */", st,
+         v[i], out[i], i == 1);
     line(E, "if (%s < 0) return dynac_traceback_here(%s);", st, where(E));
     note_effect(E);
     deopt_if(E, "DYNAC_FAIL_INT64", "an int beyond int64: the interpreter's range", "%s", st);
