@@ -148,9 +148,10 @@ def cases():
           lambda m: "abca", lambda m: 7, lambda m: [NAN, NAN, -0.0, 0.0], lambda m: iter([3, 3])]
     c["set_dict_comps"] = [(lambda m, mk=mk, n=n: (mk(m), n)) for mk in hs for n in [0, 1, 3]]
     c["range_of_objects"] = [(lambda m, v=v, n=n: (v(m), n)) for v in [lambda m: 5, lambda m: m.Idx(4), lambda m: 0,
-                             lambda m: -3, lambda m: True, lambda m: 1.5, lambda m: "3",
-                             lambda m: -2**70]
+                             lambda m: -3, lambda m: True, lambda m: 1.5, lambda m: "3"]
                              for n in [1, 2, -1, 0, 2**62, 2**70, -2**70]]
+    # a stop below int64 (saturated in the kernel); a negative step would run 2**70 steps in CPython too
+    c["range_of_objects"] += [(lambda m, n=n: (-2**70, n)) for n in [1, 2, 0, 2**62, 2**70, -2**70]]
     stars = [lambda m: (1, 2), lambda m: [[]], lambda m: "ab", lambda m: 5, lambda m: None, lambda m: iter([1, 2]),
              lambda m: {"x": 1}, lambda m: [], lambda m: range(3)]
     kws = [lambda m: {"y": 5}, lambda m: {"x": 2}, lambda m: {}, lambda m: [("a", 1)], lambda m: {1: 2},
