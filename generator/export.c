@@ -186,6 +186,7 @@ static void check_block(xctx *X, stmt *s) {
       refuse(X, s->pos, "it raises a Python exception", "return an error value instead");
       break;
     case ST_DEL: refuse(X, s->pos, "del goes through the C API", NULL); break;
+    case ST_TRY: refuse(X, s->pos, "try/except handles Python exceptions", NULL); break;
     default: break;
     }
   }

@@ -338,8 +338,17 @@ typedef enum stkind {
   ST_RAISE,  /* raise E / E() / E('text') / E(value) (E a builtin exception class), raise OBJ,
                 either with `from CAUSE`, or a bare raise */
   ST_DEL,    /* del obj.name, obj[key], obj[lo:hi] (several: left to right); del NAME is a break */
+  ST_TRY,    /* try: body / except [E [as name]]: handler ... / else: orelse (no finally) */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
+/* One `except [E [as name]]:` clause of a try statement. */
+typedef struct handler {
+  srcpos pos;
+  expr *type;      /* E: any expression (a class, a tuple of classes), NULL for a bare except */
+  struct target *name; /* `as name`: the local it binds (and unbinds at the clause's end), else NULL */
+  struct stmt *body;
+} handler;
+
 typedef struct stmt {
   stkind kind;
   srcpos pos;
@@ -377,6 +386,7 @@ typedef struct stmt {
       bool reraise;             /* bare `raise`: the exception being handled, again */
     } raise_;
     struct { int n; expr **subs; } del; /* EX_ATTR, EX_SUBSCRIPT or EX_SLICE, in source order */
+    struct { struct stmt *body, *orelse; int nhandlers; handler *handlers; } try_;
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */
@@ -620,6 +630,8 @@ int constant_truth(const inst *in, const expr *e);
 /* Does control never pass the end of `s` (return, raise, or an `if` whose
  * live branches all end so, as `in` types them)? */
 bool ends_flow(const inst *in, const stmt *s);
+/* Can control reach the end of block `s`? (conservative: may say yes) */
+bool falls_through(const inst *in, stmt *s);
 /* Is `e` (an EX_CALL) the operation `id` of the table (ops.c)? */
 bool ops_call_is(const expr *e, op_id id);
 /* Is this method call (CALLEE_METHOD, arguments typed) made through the C

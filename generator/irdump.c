@@ -231,6 +231,22 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
     for (int i = 0; i < s->u.del.n; i++) { fputc(' ', o); dump_expr(D, s->u.del.subs[i]); }
     break;
   case ST_INTERP: fputs("interpreted (a graph break)", o); break;
+  case ST_TRY:
+    fputs("try\n", o);
+    dump_block(D, s->u.try_.body, depth + 1);
+    for (int i = 0; i < s->u.try_.nhandlers; i++) {
+      handler *h = &s->u.try_.handlers[i];
+      fprintf(o, "  %4d%*s  except", h->pos.line, 2 * depth, "");
+      if (h->type) { fputc(' ', o); dump_expr(D, h->type); }
+      if (h->name) { fputs(" as ", o); dump_target(D, h->name); }
+      fputc('\n', o);
+      dump_block(D, h->body, depth + 1);
+    }
+    if (s->u.try_.orelse) {
+      fprintf(o, "  %4s%*s  else\n", "", 2 * depth, "");
+      dump_block(D, s->u.try_.orelse, depth + 1);
+    }
+    return;
   case ST_IF:
     fputs(s->u.if_.assert_ ? "if (asserts on) " : "if ", o);
     dump_expr(D, s->u.if_.cond);

@@ -130,6 +130,6 @@ DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int li
 #define DYNAC_DEOPT_OR_SLOW(effects, slow) \
   do { \
     if (!(effects) && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* writes undone */ \
-    return (slow); \
+    DYNAC_LEAVE(slow); /* an exception goes to a try statement's handlers */ \
   } while (0)
 

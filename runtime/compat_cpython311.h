@@ -31,6 +31,31 @@ static inline PyObject *dynac_compat_handled_exception(void) {
   return e;
 }
 
+/* The exception being raised, taken out of the thread state: normalized,
+ * its __traceback__ set to the entries so far (as 3.11's ceval does on
+ * its way to a handler; 3.12 keeps only the value: PyErr_GetRaisedException).
+ * A new reference; NULL when none is set. */
+static inline PyObject *dynac_compat_fetch_raised(void) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  if (!type) return NULL;
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (!value) { /* normalizing failed and left nothing: cannot happen with a type set */
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    return NULL;
+  }
+  PyException_SetTraceback(value, tb ? tb : Py_None);
+  Py_DECREF(type);
+  Py_XDECREF(tb);
+  return value;
+}
+/* Raises exception object `exc` (stolen) again with the traceback it
+ * carries, adding no entry (RERAISE; 3.12: PyErr_SetRaisedException). */
+static inline void dynac_compat_restore_raised(PyObject *exc) {
+  PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
+}
+
 /* The callee as CPython's call errors name it ("f()", "Vec.norm()"), a
  * new reference (_PyObject_FunctionStr, private in 3.11). */
 static inline PyObject *dynac_compat_function_str(PyObject *func) { return _PyObject_FunctionStr(func); }

@@ -160,7 +160,7 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
   line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
        slot_ref(E, e->u.call.callee_slot), n, comment);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
-  line(E, "if (!r) return dynac_traceback_here(%s);", where(E));
+  line(E, "if (!r) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
 }
 
 /* allow_in_graph: the callee runs through the C API (its own frame may
@@ -198,7 +198,7 @@ static const char *emit_len_sum(em *E, expr *e) {
     const char *n = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "Py_ssize_t %s = dynac_obj_len(%s, &dynac__effects);", n, obj);
     note_effect(E);
-    line(E, "if (%s < 0) return dynac_traceback_here(%s);", n, where(E));
+    line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", n, where(E));
     return arena_printf(E->m->a, "(int64_t)%s", n);
   }
   if (ops_call_is(e, OPI_LEN))
@@ -239,7 +239,7 @@ static const char *keyword_names(em *E, expr *e) {
     sb_printf(&names, "%s%s", i ? ", " : "", c_string(E->m, e->u.call.kwnames[i]));
   const char *var = arena_printf(E->m->a, "kw%d", ++E->tmp);
   line(E, "static PyObject *%s; /* keyword names, made once */", var);
-  line(E, "if (!dynac_kwnames(&%s, %d, (const char *const[]){%s})) return dynac_traceback_here(%s);",
+  line(E, "if (!dynac_kwnames(&%s, %d, (const char *const[]){%s})) DYNAC_LEAVE(dynac_traceback_here(%s));",
        var, e->u.call.nkw, names.data, where(E));
   sb_free(&names);
   return var;
@@ -285,7 +285,7 @@ static const char *emit_object_call(em *E, expr *e) {
   else
     line(E, "%s = PyObject_Vectorcall(%s.obj, argv, %d, %s); /* %s() */", o,
          slot_ref(E, e->u.call.callee_slot), npos, kw, e->u.call.name);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   E->indent--;
   line(E, "}");
   return o;
@@ -304,14 +304,14 @@ static const char *emit_starred_call(em *E, expr *e) {
   bool lone = nstar == 1 && npos == 0;
   const char *list = tmpvar(E, &ty_obj), *kw = "NULL", *lone_it = NULL;
   line(E, "%s = PyList_New(0); /* f(*args, **kwargs): the positional arguments */", list);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", list, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", list, where(E));
   int k = 0, group = 0; /* keywords: their index; the plain keywords waiting to be added */
   const char *pending[65], *pending_name[65]; /* infer takes at most 64 arguments */
   for (int i = 1; i <= e->u.call.n; i++) {
     char c = i < e->u.call.n ? form[i] : 0;
     if (c != 'k' && group) { /* a group of plain keywords, added once all are evaluated */
       for (int g = 0; g < group; g++)
-        line(E, "if (dynac_call_keyword(%s, %s, %s, %s) < 0) return dynac_traceback_here(%s);", kw,
+        line(E, "if (dynac_call_keyword(%s, %s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", kw,
              pending_name[g], pending[g], f, where(E));
       group = 0;
     }
@@ -320,35 +320,35 @@ static const char *emit_starred_call(em *E, expr *e) {
     if ((c == 'k' || c == 'd') && !strcmp(kw, "NULL")) {
       kw = tmpvar(E, &ty_obj);
       line(E, "%s = PyDict_New(); /* the keyword arguments */", kw);
-      line(E, "if (!%s) return dynac_traceback_here(%s);", kw, where(E));
+      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, where(E));
     }
     if (c == '*' || c == 'd') { /* an iterator's __next__, a mapping's keys() may be Python code */
       line(E, "dynac__effects = 1;");
       note_effect(E);
     }
     if (c == 'p')
-      line(E, "if (PyList_Append(%s, %s) < 0) return dynac_traceback_here(%s);", list, v, where(E));
+      line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", list, v, where(E));
     else if (c == '*' && lone)
       lone_it = v;
     else if (c == '*')
-      line(E, "if (dynac_call_extend(%s, %s, NULL) < 0) return dynac_traceback_here(%s);", list, v, where(E));
+      line(E, "if (dynac_call_extend(%s, %s, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", list, v, where(E));
     else if (c == 'd')
-      line(E, "if (dynac_call_merge(%s, %s, %s) < 0) return dynac_traceback_here(%s);", kw, v, f, where(E));
+      line(E, "if (dynac_call_merge(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, v, f, where(E));
     else {
       pending_name[group] = interned_name(E, e->u.call.kwnames[k++]);
       pending[group++] = v;
     }
   }
   if (lone_it)
-    line(E, "if (dynac_call_extend(%s, %s, %s) < 0) return dynac_traceback_here(%s);", list, lone_it, f,
+    line(E, "if (dynac_call_extend(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", list, lone_it, f,
          where(E));
   const char *args = tmpvar(E, &ty_obj), *o = tmpvar(E, &ty_obj);
   line(E, "%s = PyList_AsTuple(%s);", args, list);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", args, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", args, where(E));
   line(E, "dynac__effects = 1; /* Python code runs */");
   note_effect(E);
   line(E, "%s = PyObject_Call(%s, %s, %s); /* %s(...) */", o, f, args, kw, dotted_or_blank(e->u.call.name));
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
 
@@ -367,7 +367,7 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "int st = dynac_list_insert(dynac__u, %s, %s, b); /* logged for undo */", l, i);
     note_effect(E);
     line(E, "Py_XDECREF(b);");
-    line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
+    line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
     E->indent--;
     line(E, "}");
     return "0";
@@ -378,7 +378,7 @@ static const char *emit_method(em *E, expr *e) {
     /* a list this call made (a comprehension's, or one only ever bound to new lists): a
        rollback leaves it unreachable, so its appends need no undo entry */
     const char *v = emit_expr(E, e->u.call.args[1]);
-    line(E, "if (dynac_list_append_own(%s, %s) < 0) return dynac_traceback_here(%s);", l,
+    line(E, "if (dynac_list_append_own(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", l,
          box_value(E, v, TY(e->u.call.args[1])), where(E));
     return "0";
   }
@@ -390,7 +390,7 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "int st = dynac_list_append(dynac__u, %s, b); /* logged for undo */", l);
     note_effect(E);
     line(E, "Py_XDECREF(b);");
-    line(E, "if (st < 0) return dynac_traceback_here(%s);", where(E));
+    line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
     E->indent--;
     line(E, "}");
     return "0";
@@ -414,7 +414,7 @@ static const char *emit_method(em *E, expr *e) {
     line(E, "%s = Py_NewRef(%s);", own, res);
     res = own;
   }
-  line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) return dynac_traceback_here(%s); /* logged for undo */",
+  line(E, "if (dynac_list_pop(dynac__u, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* logged for undo */",
        l, k, where(E));
   note_effect(E);
   return res;
@@ -544,9 +544,9 @@ static const char *emit_call_kind(em *E, expr *e) {
   }
   if (has_value) deopt_if(E, "DYNAC_FAIL_NONE_RESULT", "None where a value was typed", "st == DYNAC_OK_NONE");
   deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "st == DYNAC_DEOPT");
-  line(E, "if (st == DYNAC_ERROR) return dynac_traceback_here(%s); /* this frame's line */",
+  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */",
        where(E));
-  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;");
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
   if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   else if (callee->generic) line(E, "dynac__effects = 1; /* the callee may have run Python code */");
   if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */

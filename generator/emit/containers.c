@@ -180,7 +180,7 @@ void elem_store(em *E, const char *obj, const type *ot, const positions *idxs, c
     const char *store = et->kind == TY_FLOAT
         ? arena_printf(E->m->a, "dynac_list_store_float(dynac__u, %s, %s, %s)", obj, k, v)
         : arena_printf(E->m->a, "dynac_list_store(dynac__u, %s, %s, %s)", obj, k, boxed);
-    line(E, "if (%s < 0) return dynac_traceback_here(%s); /* logged for undo */", store, where(E));
+    line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* logged for undo */", store, where(E));
     note_effect(E);
     return;
   }
@@ -264,7 +264,7 @@ const char *emit_subscript(em *E, expr *e) {
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", o, obj, key);
     note_effect(E);
-    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
     return o;
   }
   if (ot->kind == TY_TUPLE) return elem_read(E, obj, ot, NULL, e->u.sub.index, NULL);
@@ -282,7 +282,7 @@ const char *emit_subscript(em *E, expr *e) {
 static const char *fresh_list(em *E, const char *make, const char *what) {
   const char *t = tmpvar(E, &ty_obj);
   line(E, "%s = %s; /* %s */", t, make, what);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", t, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
   if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
   return t;
 }
@@ -294,7 +294,7 @@ const char *emit_list_display(em *E, expr *e) {
   for (int i = 0; i < n; i++) vals[i] = keep(E, emit_expr(E, e->u.tuple.elts[i]), TY(e->u.tuple.elts[i]));
   const char *t = fresh_list(E, arena_printf(E->m->a, "PyList_New(%d)", n), "a list display");
   for (int i = 0; i < n; i++)
-    line(E, "if (dynac_list_init(%s, %d, %s) < 0) return dynac_traceback_here(%s);", t, i,
+    line(E, "if (dynac_list_init(%s, %d, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", t, i,
          box_value(E, vals[i], TY(e->u.tuple.elts[i])), where(E));
   return t;
 }
@@ -349,7 +349,7 @@ const char *emit_list_comprehension(em *E, expr *e) {
     line(E, "%s = %s;", t, r);
     return t;
   }
-  line(E, "if (dynac_obj_set(&%s, %s) < 0) return dynac_traceback_here(%s); /* a %s comprehension */", r,
+  line(E, "if (dynac_obj_set(&%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* a %s comprehension */", r,
        e->u.comp.kind == 's' ? "PySet_New(NULL)" : e->u.comp.kind == 'd' ? "PyDict_New()" : "PyList_New(0)",
        where(E), e->u.comp.kind == 's' ? "set" : e->u.comp.kind == 'd' ? "dict" : "list");
   E->bound[e->u.comp.result] = true;

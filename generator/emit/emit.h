@@ -131,6 +131,8 @@ typedef struct em {
   pending vstack[VSTACK_CAP]; /* the operands pending in the statements being emitted */
   int nvstack;
   int call_base;            /* where the arguments of the call being emitted start */
+  const char *handlers;     /* the label of the try statement's handlers around the code
+                               being emitted (where DYNAC_LEAVE sends exceptions), or NULL */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -178,10 +180,14 @@ const char *c_string(module *m, const char *s);
 /* stmt.c */
 bool *bound_save(em *E);
 void bound_restore(em *E, const bool *b);
+void bound_intersect(em *E, const bool *b);
 const char *return_none(inst *in);
 void assign_target(em *E, target *t, const char *v, const type *vt);
 void emit_stmt(em *E, stmt *s);
 void emit_block(em *E, stmt *s);
+
+/* exceptions.c */
+void emit_try(em *E, stmt *s);
 
 /* failure.c */
 const char *export_fail(em *E, const char *code, const char *detail);

@@ -12,7 +12,7 @@ const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
     line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, a, b, (int)op,
          binop_spelling[op]);
     note_effect(E);
-    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
     return o;
   }
   static const char *const num_helper[] = {"dynac_num_add", "dynac_num_sub", "dynac_num_mul",
@@ -78,7 +78,7 @@ static const char *emit_membership(em *E, expr *e) {
   const char *k = arena_printf(E->m->a, "t%d", ++E->tmp);
   line(E, "int %s = dynac_obj_contains(%s, %s, &dynac__effects); /* %s */", k, b, a, cmpop_spelling[op]);
   note_effect(E);
-  line(E, "if (%s < 0) return dynac_traceback_here(%s);", k, where(E));
+  line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", k, where(E));
   line(E, "%s = %s%s;", res, op == CMP_NOT_IN ? "!" : "", k);
   return res;
 }
@@ -105,7 +105,7 @@ static const char *emit_compare(em *E, expr *e) {
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[e->u.cmp.ops[0]]);
     note_effect(E);
-    line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
     return o;
   }
   const char *res = tmpvar(E, &ty_bool);
@@ -190,7 +190,7 @@ static const char *emit_ifexp(em *E, expr *e) {
 static const char *emit_tuple_object(em *E, expr *e) {
   const char *res = tmpvar(E, &ty_obj);
   line(E, "%s = PyTuple_New(%d);", res, e->u.tuple.n);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", res, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
   for (int i = 0; i < e->u.tuple.n; i++) {
     expr *x = e->u.tuple.elts[i];
     const char *o = as_obj(E, x->kind == EX_NONE ? "Py_None" : emit_expr(E, x),
@@ -304,7 +304,7 @@ const char *emit_expr(em *E, expr *e) {
       line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* %s */", o, a, (int)e->u.un.op,
            e->u.un.op == UN_NEG ? "-" : e->u.un.op == UN_POS ? "+" : "~");
       note_effect(E);
-      line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
       return o;
     }
     if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT || t->kind == TY_NUM ? a : as_int(E, a, t);

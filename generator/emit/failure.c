@@ -80,7 +80,7 @@ const char *checked(em *E, const type *rt, const char *helper, const char *a, co
                     : !strncmp(helper, "dynac_float_", 12) ? "dynac_box_float" : "dynac_box_num";
   const char *bv = b ? arena_printf(E->m->a, "%s(%s)", box, b) : "NULL";
   if (op && E->conts && !E->reg && E->returned_op) { /* `return a OP b`: the exact value is the result */
-    line(E, "if (%s) return dynac_slow_returned(DYNAC_SLOW_%s, %s(%s), %s, &dynac__boxed_result, %s);",
+    line(E, "if (%s) DYNAC_LEAVE(dynac_slow_returned(DYNAC_SLOW_%s, %s(%s), %s, &dynac__boxed_result, %s));",
          call, op, box, a, bv, where(E));
     return t;
   }
@@ -91,7 +91,7 @@ const char *checked(em *E, const type *rt, const char *helper, const char *a, co
     int n = E->rp.after_label;
     line(E, "if (%s) {", call);
     line(E, "  av%d = dynac__number_value(DYNAC_SLOW_%s, %s(%s), %s);", n, op, box, a, bv);
-    line(E, "  if (!av%d) return dynac_traceback_here(%s); /* CPython's exception */", n, where(E));
+    line(E, "  if (!av%d) DYNAC_LEAVE(dynac_traceback_here(%s)); /* CPython's exception */", n, where(E));
     line(E, "  goto dynac_after_%d;", n);
     line(E, "}");
     return t;

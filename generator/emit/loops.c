@@ -130,6 +130,9 @@ bool has_loop(const stmt *s) {
   for (; s; s = s->next) {
     if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
     if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
+    if (s->kind == ST_TRY && (has_loop(s->u.try_.body) || has_loop(s->u.try_.orelse))) return true;
+    for (int i = 0; s->kind == ST_TRY && i < s->u.try_.nhandlers; i++)
+      if (has_loop(s->u.try_.handlers[i].body)) return true;
   }
   return false;
 }
@@ -255,12 +258,12 @@ static void emit_for_object(em *E, stmt *s, int label) {
          s->u.for_.how, b.data, n, s->u.for_.how == 'e' ? "enumerate" : s->u.for_.how == 'z' ? "zip" : "reversed");
     sb_free(&b);
     note_effect(E);
-    line(E, "if (!%s) return dynac_traceback_here(%s);", obj, where(E));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", obj, where(E));
   }
   const char *it = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_iter(%s, &dynac__effects);", it, obj);
   note_effect(E);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", it, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", it, where(E));
   E->comp = comp;
   E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
   line(E, "for (;;) {");
@@ -271,7 +274,7 @@ static void emit_for_object(em *E, stmt *s, int label) {
   const char *x = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_next(%s, &dynac__effects);", x, it);
   line(E, "if (!%s) {", x);
-  line(E, "  if (PyErr_Occurred()) return dynac_traceback_here(%s);", where(E));
+  line(E, "  if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   line(E, "  break; /* exhausted */");
   line(E, "}");
   bool *before = bound_save(E);
@@ -443,7 +446,7 @@ static void range_bounds(em *E, stmt *s, const char *out[3]) {
     const char *st = tmpvar(E, &ty_int);
     line(E, "%s = dynac_range_bound(%s, &%s, %d, &dynac__effects); /* range() takes it through __index__ */", st,
          v[i], out[i], i == 1);
-    line(E, "if (%s < 0) return dynac_traceback_here(%s);", st, where(E));
+    line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", st, where(E));
     note_effect(E);
     deopt_if(E, "DYNAC_FAIL_INT64", "an int beyond int64: the interpreter's range", "%s", st);
   }
@@ -458,7 +461,7 @@ void emit_for_range(em *E, stmt *s) {
   if (step && !(step->kind == EX_INT && step->u.i != 0) && E->exported) /* a literal step is not 0 */
     deopt_if(E, "DYNAC_FAIL_RANGE_STEP", "ValueError: range() arg 3 must not be zero", "%s == 0", stepv);
   else if (step && !(step->kind == EX_INT && step->u.i != 0)) /* range()'s own error, also after an effect */
-    line(E, "if (%s == 0) return dynac_raise_text(PyExc_ValueError, \"range() arg 3 must not be zero\", %s);",
+    line(E, "if (%s == 0) DYNAC_LEAVE(dynac_raise_text(PyExc_ValueError, \"range() arg 3 must not be zero\", %s));",
          stepv, where(E));
   int nhoisted = E->nhoisted;
   const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);

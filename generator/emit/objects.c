@@ -11,7 +11,7 @@
 const char *interned_name(em *E, const char *name) {
   const char *var = arena_printf(E->m->a, "name%d", ++E->tmp);
   line(E, "static PyObject *%s; /* '%s', interned once */", var, name);
-  line(E, "if (!dynac_name(&%s, %s)) return dynac_traceback_here(%s);", var, c_string(E->m, name),
+  line(E, "if (!dynac_name(&%s, %s)) DYNAC_LEAVE(dynac_traceback_here(%s));", var, c_string(E->m, name),
        where(E));
   return var;
 }
@@ -22,7 +22,7 @@ const char *interned_name(em *E, const char *name) {
 const char *emit_constant(em *E, const char *literal) {
   const char *var = arena_printf(E->m->a, "const%d", ++E->tmp);
   line(E, "static PyObject *%s; /* made once */", var);
-  line(E, "if (!%s && !(%s = dynac_literal(%s))) return dynac_traceback_here(%s);", var, var,
+  line(E, "if (!%s && !(%s = dynac_literal(%s))) DYNAC_LEAVE(dynac_traceback_here(%s));", var, var,
        c_string(E->m, literal), where(E));
   return var;
 }
@@ -33,7 +33,7 @@ const char *emit_global_name(em *E, const char *name) {
   const char *nm = interned_name(E, name);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_load_global(&dynac__G, %s); /* global %s */", o, nm, name);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
 
@@ -56,7 +56,7 @@ const char *emit_fstring(em *E, expr *e) {
          conv ? arena_printf(E->m->a, "%c", conv) : "", e->u.tuple.fspec[i] ? ":" : "",
          e->u.tuple.fspec[i] ? e->u.tuple.fspec[i] : "");
     note_effect(E);
-    line(E, "if (!%s) return dynac_traceback_here(%s);", piece[i], where(E));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", piece[i], where(E));
   }
   strbuf all = {0};
   for (int i = 0; i < n; i++) sb_printf(&all, "%s%s", i ? ", " : "", piece[i]);
@@ -66,7 +66,7 @@ const char *emit_fstring(em *E, expr *e) {
   line(E, "  %s = dynac_build_string(parts, %d);", res, n);
   line(E, "}");
   sb_free(&all);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", res, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
   return res;
 }
 
@@ -76,7 +76,7 @@ const char *emit_mapping_display(em *E, expr *e) {
   bool dict = e->kind == EX_DICT;
   const char *res = tmpvar(E, &ty_obj);
   line(E, "%s = %s;", res, dict ? "PyDict_New()" : "PySet_New(NULL)");
-  line(E, "if (!%s) return dynac_traceback_here(%s);", res, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
   line(E, "dynac__effects = 1; /* __hash__ and __eq__ of the keys may run */");
   note_effect(E);
   for (int i = 0; i < e->u.tuple.n; i += dict ? 2 : 1) {
@@ -85,10 +85,10 @@ const char *emit_mapping_display(em *E, expr *e) {
     if (dict) {
       expr *v = e->u.tuple.elts[i + 1];
       const char *vv = as_obj(E, emit_expr(E, v), TY(v));
-      line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) return dynac_traceback_here(%s);", res, kv, vv,
+      line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, kv, vv,
            where(E));
     } else {
-      line(E, "if (PySet_Add(%s, %s) < 0) return dynac_traceback_here(%s);", res, kv, where(E));
+      line(E, "if (PySet_Add(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, kv, where(E));
     }
   }
   return res;
@@ -100,7 +100,7 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_getattr(%s, %s, &dynac__effects); /* .%s */", o, obj, nm, name);
   note_effect(E);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
 
@@ -113,7 +113,7 @@ const char *emit_slice_object(em *E, expr *e) {
     b[i] = !parts[i] ? "NULL" : keep(E, as_obj(E, emit_expr(E, parts[i]), TY(parts[i])), &ty_obj);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = PySlice_New(%s, %s, %s);", o, b[0], b[1], b[2]);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
 
@@ -124,7 +124,7 @@ const char *emit_object_slice(em *E, expr *e) {
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects); /* a slice */", o, obj, key);
   note_effect(E);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
 
@@ -143,10 +143,10 @@ static object_place place_of(em *E, expr *sub) {
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   const char *b = as_obj(E, v, vt);
   if (p.key)
-    line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s);",
+    line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, b, where(E));
   else
-    line(E, "if (dynac_obj_setattr(%s, %s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s);"
+    line(E, "if (dynac_obj_setattr(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));"
          " /* .%s = */", p.obj, interned_name(E, sub->u.sub.attr), b, where(E), sub->u.sub.attr);
   note_effect(E);
 }
@@ -159,7 +159,7 @@ void emit_object_unpack(em *E, target *t, const char *v) {
   line(E, "{");
   E->indent++;
   line(E, "PyObject *u[%d];", t->n);
-  line(E, "if (dynac_unpack(%s, %d, u, &dynac__effects) < 0) return dynac_traceback_here(%s); /* unpack */",
+  line(E, "if (dynac_unpack(%s, %d, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* unpack */",
        v, t->n, where(E));
   for (int i = 0; i < t->n; i++) line(E, "%s = u[%d];", items[i], i);
   E->indent--;
@@ -172,10 +172,10 @@ void emit_object_unpack(em *E, target *t, const char *v) {
 void emit_object_delete(em *E, expr *sub) {
   object_place p = place_of(E, sub);
   if (p.key)
-    line(E, "if (dynac_obj_delitem(%s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s);",
+    line(E, "if (dynac_obj_delitem(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, where(E));
   else
-    line(E, "if (dynac_obj_delattr(%s, %s, &dynac__effects) < 0) return dynac_traceback_here(%s); /* del .%s */",
+    line(E, "if (dynac_obj_delattr(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* del .%s */",
          p.obj, interned_name(E, sub->u.sub.attr), where(E), sub->u.sub.attr);
   note_effect(E);
 }
@@ -196,7 +196,7 @@ void emit_object_augassign(em *E, stmt *s) {
     old = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", old, p.obj, p.key);
     note_effect(E);
-    line(E, "if (!%s) return dynac_traceback_here(%s);", old, where(E));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", old, where(E));
   } else {
     old = emit_object_attr(E, p.obj, sub->u.sub.attr);
   }
@@ -213,6 +213,6 @@ const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, 
   line(E, "%s = dynac_obj_inplace(%s, %s, %d, &dynac__effects); /* %s= */", o, a, b, (int)op,
        binop_spelling[op]);
   note_effect(E);
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }

@@ -17,7 +17,7 @@ bool *bound_save(em *E) {
 void bound_restore(em *E, const bool *b) {
   memcpy(E->bound, b, sizeof(bool) * (size_t)E->in->fn->nlocals);
 }
-static void bound_intersect(em *E, const bool *b) {
+void bound_intersect(em *E, const bool *b) {
   for (int i = 0; i < E->in->fn->nlocals; i++) E->bound[i] = E->bound[i] && b[i];
 }
 
@@ -55,7 +55,7 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->is_tuple && vt->kind == TY_LIST) { /* [a, b] = lst: exactly len(lst) names */
     line(E, "if (PyList_GET_SIZE(%s) != %d) {", v, t->n);
     if (E->effectful) line(E, "  if (!dynac__effects) return DYNAC_DEOPT;");
-    line(E, "  return %s;", E->effectful ? arena_printf(E->m->a, "dynac_raise_unpack(%d, "
+    line(E, "  DYNAC_LEAVE(%s);", E->effectful ? arena_printf(E->m->a, "dynac_raise_unpack(%d, "
          "PyList_GET_SIZE(%s), %s)", t->n, v, where(E)) : "DYNAC_DEOPT");
     line(E, "}");
     /* numbers: their type tests joined (|, no short cut: each test reads
@@ -80,7 +80,7 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (!t->is_tuple) {
     const type *lt = E->in->local_ty[t->local];
     if (lt->kind == TY_OBJ || owned_list_local(E->in, t->local)) /* the old value is released, as STORE_FAST does */
-      line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, t->local),
+      line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, t->local),
            convert(E, v, vt, lt));
     else line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, lt));
     if (t->local >= E->in->fn->nparams || E->reg)
@@ -153,7 +153,7 @@ static void emit_augassign(em *E, stmt *s) {
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
   if (lt->kind == TY_OBJ) { /* PyNumber_InPlaceAdd, ...: a list's += extends it */
     const char *v = emit_inplace_values(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
-    line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) return DYNAC_ERROR;", local_name(E, loc), v);
+    line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, loc), v);
     return;
   }
   E->assigned_op = true, E->assigned_local = loc;
@@ -252,8 +252,8 @@ static void emit_break(em *E) {
  * this frame (as RERAISE); with none, CPython's RuntimeError. */
 static void emit_raise(em *E, stmt *s) {
   if (s->u.raise_.reraise) {
-    line(E, "if (dynac_reraise()) return DYNAC_ERROR;");
-    line(E, "return dynac_traceback_here(%s);", where(E));
+    line(E, "if (dynac_reraise()) DYNAC_LEAVE(DYNAC_ERROR); /* no entry for this frame */");
+    line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
     return;
   }
   if (s->u.raise_.obj) { /* RAISE_VARARGS: a class is called, an instance raised, the cause set */
@@ -261,7 +261,7 @@ static void emit_raise(em *E, stmt *s) {
     const char *c = s->u.raise_.cause ? as_obj(E, emit_expr(E, s->u.raise_.cause), TY(s->u.raise_.cause))
                                       : "NULL";
     line(E, "dynac_raise(%s, %s);", o, c);
-    line(E, "return dynac_traceback_here(%s);", where(E));
+    line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
     return;
   }
   const char *exc = arena_printf(E->m->a, "PyExc_%s", s->u.raise_.exc);
@@ -272,7 +272,7 @@ static void emit_raise(em *E, stmt *s) {
     line(E, "if (%s) PyErr_SetObject((PyObject *)Py_TYPE(%s), %s);", o, o, o);
   } else if (s->u.raise_.msg) line(E, "PyErr_SetString(%s, %s);", exc, c_string(E->m, s->u.raise_.msg));
   else line(E, "PyErr_SetNone(%s);", exc);
-  line(E, "return dynac_traceback_here(%s);", where(E));
+  line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
 }
 
 /* An expression statement: its value, if any, discarded. */
@@ -296,6 +296,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_CONTINUE: line(E, "continue;"); break;
   case ST_PASS: break;
   case ST_RAISE: emit_raise(E, s); break;
+  case ST_TRY: emit_try(E, s); break;
   case ST_DEL: for (int i = 0; i < s->u.del.n; i++) emit_object_delete(E, s->u.del.subs[i]); break;
   case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: emit_expr_stmt(E, s); break;

@@ -33,7 +33,7 @@ const char *as_obj(em *E, const char *v, const type *t) {
   if (t->kind == TY_OBJ || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = %s;", o, box_value(E, v, t));
-  line(E, "if (!%s) return dynac_traceback_here(%s);", o, where(E));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
 
@@ -81,7 +81,7 @@ const char *truth(em *E, const char *v, const type *t) {
     const char *r = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "int %s = dynac_obj_truth(%s, &dynac__effects);", r, v);
     note_effect(E);
-    line(E, "if (%s < 0) return dynac_traceback_here(%s);", r, where(E));
+    line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", r, where(E));
     return r;
   }
   if (t->kind == TY_NUM) return arena_printf(E->m->a, "dynac_num_truth(%s)", v);

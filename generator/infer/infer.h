@@ -33,7 +33,6 @@ void type_delete(ctx *c, expr *place);
 
 /* stmt.c */
 void type_block(ctx *c, stmt *s);
-bool falls_through(const inst *in, stmt *s);
 void type_body(ctx *c);
 bool holds_nested_container(const type *t);
 

@@ -36,6 +36,28 @@ bool for_iter_is_generic(const inst *in, const stmt *s) {
   return false;
 }
 
+/* try/except/else: the handlers' classes are objects (a tuple display of
+ * them is built as one), `as name` binds the exception object. */
+static void type_try(ctx *c, stmt *s) {
+  type_block(c, s->u.try_.body);
+  for (int i = 0; i < s->u.try_.nhandlers; i++) {
+    handler *h = &s->u.try_.handlers[i];
+    bool tuple = h->type && h->type->kind == EX_TUPLE;
+    for (int k = 0; h->type && k < (tuple ? h->type->u.tuple.n : 1); k++) {
+      expr *x = tuple ? h->type->u.tuple.elts[k] : h->type;
+      const type *t = type_expr(c, x, false);
+      if (t->kind != TY_OBJ && t->kind != TY_UNKNOWN)
+        type_fail(c, x->pos, arena_printf(c->m->a, "an except clause naming a %s (catching it raises "
+                                          "TypeError)", ty_python_name(c->m->a, t)));
+    }
+    if (h->name && h->name->local < c->in->fn->nparams) /* a parameter has no unbound state here */
+      type_fail(c, h->pos, "an except clause binding a parameter's name");
+    else if (h->name) bind_target(c, h->name, &ty_obj, h->pos);
+    type_block(c, h->body);
+  }
+  type_block(c, s->u.try_.orelse);
+}
+
 static void type_for_iter(ctx *c, stmt *s) {
   const type *el[8];
   bool unknown = false;
@@ -206,12 +228,18 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   }
   case ST_DEL: for (int i = 0; i < s->u.del.n; i++) type_delete(c, s->u.del.subs[i]); break;
+  case ST_TRY: type_try(c, s); break;
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
 }
 
 bool ends_flow(const inst *in, const stmt *s) {
   if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
+  if (s->kind == ST_TRY) { /* the body (or its else) and every handler end so */
+    for (int i = 0; i < s->u.try_.nhandlers; i++)
+      if (falls_through(in, s->u.try_.handlers[i].body)) return false;
+    return !falls_through(in, s->u.try_.body) || (s->u.try_.orelse && !falls_through(in, s->u.try_.orelse));
+  }
   if (s->kind != ST_IF || s->u.if_.assert_) return false; /* loops included: a break may leave
                                                                them; an assert may be skipped (-O) */
   int k = constant_truth(in, s->u.if_.cond);

@@ -1014,6 +1014,16 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
     part_expr(v, ctx, s->u.raise_.cause);
     break;
   case ST_DEL: for (int i = 0; i < s->u.del.n; i++) part_expr(v, ctx, s->u.del.subs[i]); break;
+  case ST_TRY:
+    v->block(ctx, s->u.try_.body);
+    for (int i = 0; i < s->u.try_.nhandlers; i++) {
+      handler *h = &s->u.try_.handlers[i];
+      part_expr(v, ctx, h->type);
+      if (h->name) v->target(ctx, h->name);
+      v->block(ctx, h->body);
+    }
+    v->block(ctx, s->u.try_.orelse);
+    break;
   case ST_INTERP:
     for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
     break;

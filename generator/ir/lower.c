@@ -39,8 +39,9 @@ const struct gb_registry gb_registry[] = {
      "kernels keep ints in int64 with overflow checks; big literals stay in the interpreter"},
     {"GB0009", "keyword-arguments", "call with keyword, *args or **kwargs arguments",
      "pass the arguments positionally"},
-    {"GB0010", "exception-handling", "try/raise/assert/with",
-     "keep error handling outside the hot function"},
+    {"GB0010", "exception-handling", "try with finally, except*, with, or a raise/assert form "
+     "kernels do not take (try/except/else, raise and assert compile)",
+     "move the finally/with block into a helper function the hot function calls"},
     {"GB0011", "generator", "yield or await: generators and coroutines are not compiled",
      "return values instead of yielding them"},
     {"GB0012", "explicit-graph-break", "dynac.graph_break() / torch._dynamo.graph_break()",
@@ -230,6 +231,8 @@ void collect_locals(lower *L, TSNode n) {
     collect_target_names(L, child_by_field(n, "left"));
   if (!strcmp(t, "named_expression")) add_local(L, text(L, child_by_field(n, "name")));
   if (!strcmp(t, "as_pattern_target")) collect_target_names(L, n);
+  if (!strcmp(t, "except_clause") && !ts_node_is_null(child_by_field(n, "alias")))
+    collect_target_names(L, child_by_field(n, "alias")); /* except E as name */
   if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {

@@ -776,6 +776,49 @@ static stmt *lower_del(lower *L, TSNode n) {
   return s;
 }
 
+/* except [E [as name]]: block -- a clause of a try statement. */
+static bool lower_handler(lower *L, TSNode n, handler *h) {
+  h->pos = node_pos(n);
+  TSNode type = child_by_field(n, "value"), alias = child_by_field(n, "alias");
+  if (node_is(type, "as_pattern")) { /* the grammar's reading of `except (A, B) as name` */
+    alias = child_by_field(type, "alias");
+    if (!ts_node_is_null(alias) && ts_node_named_child_count(alias) == 1) alias = ts_node_named_child(alias, 0);
+    type = ts_node_named_child(type, 0);
+  }
+  if (!ts_node_is_null(type) && !(h->type = lower_expr(L, type))) return false;
+  if (!ts_node_is_null(alias)) {
+    if (!node_is(alias, "identifier")) {
+      gb(L, alias, "exception-handling", "an except clause binding a name that is not a plain name");
+      return false;
+    }
+    if (!(h->name = lower_target(L, alias))) return false;
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < c; i++)
+    if (node_is(ts_node_named_child(n, i), "block")) h->body = lower_nested(L, ts_node_named_child(n, i));
+  return true;
+}
+
+/* try_statement: try: block (except_clause)+ (else_clause)? -- compiled
+ * with the handlers in C (emit_try); `finally` and `except*` are graph breaks. */
+static stmt *lower_try(lower *L, TSNode n) {
+  stmt *s = new_stmt(L, ST_TRY, n);
+  uint32_t c = ts_node_named_child_count(n);
+  s->u.try_.handlers = arena_alloc(L->m->a, sizeof(handler) * (c ? c : 1));
+  s->u.try_.body = lower_nested(L, child_by_field(n, "body"));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(ch, "finally_clause") || node_is(ch, "except_group_clause")) {
+      gb(L, ch, "exception-handling", node_is(ch, "finally_clause") ? "'try' with 'finally'" : "'except*'");
+      return NULL;
+    }
+    if (node_is(ch, "else_clause")) s->u.try_.orelse = lower_nested(L, child_by_field(ch, "body"));
+    if (node_is(ch, "except_clause") && !lower_handler(L, ch, &s->u.try_.handlers[s->u.try_.nhandlers++]))
+      return NULL;
+  }
+  return s;
+}
+
 stmt *lower_stmt(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
@@ -812,7 +855,8 @@ stmt *lower_stmt(lower *L, TSNode n) {
   if (!strcmp(t, "raise_statement")) return lower_raise(L, n);
   if (!strcmp(t, "delete_statement")) return lower_del(L, n);
   if (!strcmp(t, "assert_statement")) return lower_assert(L, n);
-  if (!strcmp(t, "try_statement") || !strcmp(t, "with_statement")) {
+  if (!strcmp(t, "try_statement")) return lower_try(L, n);
+  if (!strcmp(t, "with_statement")) {
     gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",
        (int)(strchr(t, '_') - t), t));
     return NULL;

@@ -9,8 +9,10 @@ yet), with the function's locals as the kernel had them and each enclosing
 for loop's iterator at its next item (dynac.h, dynac_continue).
 
 The continuation is the function's own AST from that statement on, so
-every statement keeps its line and column for tracebacks. For `for` and
-`while` loops around the statement, the rest of the current iteration runs
+every statement keeps its line and column for tracebacks. A try statement
+around it (the statement in its body) is kept around the rest of its body,
+with the same handlers, else and finally. For `for` and `while` loops
+around the statement, the rest of the current iteration runs
 inside a one-pass loop whose `else` runs the remaining iterations:
 
     for _dynac_once in (0,):            # continue ends this pass, break leaves both
@@ -40,12 +42,13 @@ _LOOPS = (ast.For, ast.While)
 
 def _path(stmts, line, col):
     """[(block, index, field), ..., (block, index, None)] down to the
-    statement starting at line:col, through if/for/while blocks; None if
-    it is not there."""
+    statement starting at line:col, through if/for/while blocks and the
+    body and else of try statements; None if it is not there (a statement
+    in an except clause: the exception it handles is not rebuilt)."""
     for i, s in enumerate(stmts):
         if (s.lineno, s.col_offset) == (line, col):
             return [(stmts, i, None)]
-        if not isinstance(s, (ast.If,) + _LOOPS) or not s.lineno <= line <= s.end_lineno:
+        if not isinstance(s, (ast.If, ast.Try) + _LOOPS) or not s.lineno <= line <= s.end_lineno:
             continue
         for field in ("body", "orelse"):
             inner = _path(getattr(s, field), line, col)
@@ -160,6 +163,10 @@ def _continuation(path, mode, nits, subst=None, stop=None):
                            iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()),
                            body=rest or [ast.Pass()], orelse=[_remaining(outer, k)], type_comment=None)
             rest = [ast.copy_location(once, outer)]
+        if isinstance(outer, ast.Try) and field == "body":  # the rest of the body, still protected
+            kept = ast.Try(body=rest or [ast.Pass()], handlers=outer.handlers, orelse=outer.orelse,
+                           finalbody=outer.finalbody)
+            rest = [ast.copy_location(kept, outer)]
         rest = rest + after(level, block, i)
     return rest
 

@@ -5,6 +5,9 @@ compiled on the same fresh inputs and compares results, exceptions (type,
 message, traceback lines) and side effects (a log the inputs' special
 methods write, and the inputs' state afterwards)."""
 import math
+import os
+import sys
+import traceback
 
 import dynac
 
@@ -517,3 +520,124 @@ def chained_assign(p: object):
     a = b = p
     x, y = z = a
     return a, b, x, y, z
+
+
+class NotACatchable:
+    """A class an except clause may name, which catches nothing: naming it
+    raises TypeError once an exception reaches the clause."""
+
+
+def tb_lines(e):
+    """The frames of e's traceback in this file, (function, line), as a handler sees them."""
+    return [(f.name, f.lineno) for f in traceback.extract_tb(e.__traceback__)
+            if os.path.basename(f.filename) == "corpus_objects.py"]
+
+
+def risky(kind, v):
+    """Interpreted: raises by kind (a frame of its own in the tracebacks)."""
+    if kind == 1:
+        raise KeyError(v)
+    if kind == 2:
+        raise ValueError(v)
+    if kind == 3:
+        return 1 / v
+    if kind == 4:
+        raise AppError("app", v)
+    if kind == 5:
+        raise KeyboardInterrupt(v)
+    return v
+
+
+@dynac.compile
+def try_except(kind: int, v: object, d: object):
+    LOG.append(("start", kind, sys.exception() is None))
+    try:
+        x = risky(kind, v)
+        y = d[v]
+        LOG.append(("body done", x))
+    except KeyError as e:
+        LOG.append(("key", str(e), tb_lines(e), type(sys.exception()).__name__))
+        if v == "boom":
+            raise ValueError("raised in the handler")
+        y = "missing"
+    except (ValueError, ZeroDivisionError) as e:
+        LOG.append(("value", repr(e), tb_lines(e), sys.exception() is e))
+        return ("value", kind, tb_lines(e))
+    except AppError:
+        LOG.append(("app", sys.exception().args))
+        raise
+    except NotACatchable:
+        LOG.append(("never",))
+    else:
+        LOG.append(("else", y))
+        y = (y, x)
+    LOG.append(("after", sys.exception() is None))
+    try:
+        return e  # unbound once a clause that bound it ends (never bound without one)
+    except NameError as u:
+        LOG.append(("unbound", type(u).__name__, str(u)))
+    return y
+
+
+@dynac.compile
+def try_in_loop(xs: object):
+    out = []
+    for x in xs:
+        try:
+            if x is None:
+                continue
+            if x == "stop":
+                break
+            out.append(10 // x)
+        except ZeroDivisionError:
+            out.append("div0")
+            continue
+        except TypeError as e:
+            try:
+                out.append(int(x))
+            except ValueError:
+                out.append(("bad", str(e), sys.exception() is not None))
+                break
+        out.append(sys.exception())
+    return out
+
+
+@dynac.compile
+def try_typed(a: list[float], i: int):
+    t = 0.0
+    try:
+        t = a[i] * 2.0
+        t = t / a[i + 1]
+    except (IndexError, ZeroDivisionError):
+        t = -1.0
+    else:
+        t += 0.5
+    return t
+
+
+@dynac.compile
+def try_continues(k: int, d: int):
+    LOG.append(("k", k))  # an effect: a deoptimisation after it goes on in the interpreter
+    try:
+        y = k * k * k  # int64 overflow for a big k: the body goes on in the interpreter, still in the try
+        z = y // d
+    except ZeroDivisionError as e:
+        LOG.append(("div", str(e), tb_lines(e)))
+        z = -1
+    return z
+
+
+@dynac.compile
+def try_nested(a: object, b: object):
+    try:
+        try:
+            r = a + b
+        except TypeError:
+            LOG.append(("inner", sys.exception().args))
+            r = a * b
+        else:
+            r = r / b
+    except (TypeError, ZeroDivisionError) as e:
+        LOG.append(("outer", type(e).__name__, type(e.__context__).__name__, tb_lines(e)))
+        r = None
+    return r

@@ -167,6 +167,16 @@ def cases():
     dicts = [lambda m: {"a": (1, 2)}, lambda m: {}, lambda m: {1: "xy", 2: "z"}, lambda m: [1], lambda m: {1: 2, 3: 4}]
     c["unpack_objects"] = [(lambda m, p=p, d=d: (p(m), d(m))) for p in pairs for d in dicts]
     c["chained_assign"] = [(lambda m, p=p: (p(m),)) for p in pairs]
+    dicts = [lambda m: {"k": 1, None: 2}, lambda m: {}, lambda m: [1, 2], lambda m: m.Logged(3)]
+    vs = [lambda m: "k", lambda m: "boom", lambda m: 0, lambda m: None, lambda m: 2.5, lambda m: -0.0]
+    c["try_except"] = [(lambda m, k=k, v=v, d=d: (k, v(m), d(m))) for k in range(6) for v in vs for d in dicts]
+    c["try_in_loop"] = [lambda m: ([1, 0, None, 2, "3", "x", 5],), lambda m: ([2, "stop", 0],),
+                        lambda m: ([],), lambda m: (5,), lambda m: ((0, 0.0, -0.0, 2**70, "7"),),
+                        lambda m: (iter([4, [1], 3]),)]
+    c["try_typed"] = [(lambda m, a=a, i=i: (list(a), i)) for a in [[1.5, 2.0], [1.0, 0.0], [], [3.0, -0.0, 1.0],
+                      [NAN, INF]] for i in [0, 1, -1, -3, 2**62]]
+    c["try_continues"] = [(lambda m, k=k, d=d: (k, d)) for k in [3, 2**40, -2**40, 0] for d in [0, 7, -1]]
+    c["try_nested"] = [(lambda m, a=a, b=b: (a, b)) for a in [1, 2.5, "s", None, [1]] for b in [0, 2, "t", 0.0, None]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

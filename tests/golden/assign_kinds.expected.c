@@ -80,7 +80,7 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   int64_t k5 = 0;
   if (dynac_index(t4, PyList_GET_SIZE(l_xs), &k5)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_xs, t4, dynac_box_float(l_b), dynac__G.filename, "assigns", 10)); /* IndexError */
   if (!dynac_plain_value(PyList_GET_ITEM(l_xs, k5))) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 10); /* the old element is not a plain number (releasing it could run Python code) */
-  if (dynac_list_store_float(dynac__u, l_xs, k5, l_b) < 0) return dynac_traceback_here(dynac__G.filename, "assigns", 10); /* logged for undo */
+  if (dynac_list_store_float(dynac__u, l_xs, k5, l_b) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "assigns", 10)); /* logged for undo */
   /* assign_kinds.py:11: xs[1] += b * a */
   int64_t t6 = INT64_C(1);
   double t7 = 0;
@@ -89,7 +89,7 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   if (dynac_elem_float(PyList_GET_ITEM(l_xs, k8), &t7)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 11); /* an element of another type */
   double t9 = (t7 + (l_b * (double)l_a_2));
   int64_t k10 = k8; /* in range */
-  if (dynac_list_store_float(dynac__u, l_xs, k10, t9) < 0) return dynac_traceback_here(dynac__G.filename, "assigns", 11); /* logged for undo */
+  if (dynac_list_store_float(dynac__u, l_xs, k10, t9) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "assigns", 11)); /* logged for undo */
   /* assign_kinds.py:12: c = d = a - 1 */
   int64_t t11 = 0;
   if (dynac_int_sub(l_a_2, INT64_C(1), &t11)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_number(DYNAC_SLOW_SUB, dynac_box_int(l_a_2), dynac_box_int(INT64_C(1)), dynac__G.filename, "assigns", 12));
@@ -128,23 +128,23 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
   DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
   {
     PyObject *u[2];
-    if (dynac_unpack(t1, 2, u, &dynac__effects) < 0) return dynac_traceback_here(dynac__G.filename, "version_names", 18); /* unpack */
+    if (dynac_unpack(t1, 2, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "version_names", 18)); /* unpack */
     t2 = u[0];
     t3 = u[1];
   }
-  if (dynac_obj_set(&l_uid_1, Py_NewRef(t2)) < 0) return DYNAC_ERROR;
-  if (dynac_obj_set(&l_uid_2, Py_NewRef(t3)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_uid_1, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  if (dynac_obj_set(&l_uid_2, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* assign_kinds.py:19: uid = uid_1 */
-  if (dynac_obj_set(&l_uid, Py_NewRef(l_uid_1)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_uid, Py_NewRef(l_uid_1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* assign_kinds.py:20: uid = uid_2 */
-  if (dynac_obj_set(&l_uid_1_1, Py_NewRef(l_uid_2)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_uid_1_1, Py_NewRef(l_uid_2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* assign_kinds.py:21: a = b = uid */
   DYNAC_OBJ t4 = Py_NewRef(l_uid_1_1); /* owned, released leaving the block */
-  if (dynac_obj_set(&l_a, Py_NewRef(t4)) < 0) return DYNAC_ERROR;
-  if (dynac_obj_set(&l_b, Py_NewRef(t4)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_a, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  if (dynac_obj_set(&l_b, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* assign_kinds.py:22: return uid, a, b */
   DYNAC_OBJ t5 = PyTuple_New(3); /* owned, released leaving the block */
-  if (!t5) return dynac_traceback_here(dynac__G.filename, "version_names", 22);
+  if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "version_names", 22));
   PyTuple_SET_ITEM(t5, 0, Py_NewRef(l_uid_1_1));
   PyTuple_SET_ITEM(t5, 1, Py_NewRef(l_a));
   PyTuple_SET_ITEM(t5, 2, Py_NewRef(l_b));

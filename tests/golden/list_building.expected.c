@@ -52,16 +52,16 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   /* list_building.py:7: ys = [0.0] * n */
   double t1 = 0.0;
   DYNAC_OBJ t2 = PyList_New(1); /* a list display */
-  if (!t2) return dynac_traceback_here(dynac__G.filename, "build", 7);
+  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
   dynac_undo_keep(dynac__u, t2);
-  if (dynac_list_init(t2, 0, dynac_box_float(t1)) < 0) return dynac_traceback_here(dynac__G.filename, "build", 7);
+  if (dynac_list_init(t2, 0, dynac_box_float(t1)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
   DYNAC_OBJ t3 = PySequence_Repeat(t2, (Py_ssize_t)l_n); /* list * n */
-  if (!t3) return dynac_traceback_here(dynac__G.filename, "build", 7);
+  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
   dynac_undo_keep(dynac__u, t3);
-  if (dynac_obj_set(&l_ys, Py_NewRef(t3)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_ys, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_ys = true;
   /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-  if (dynac_obj_set(&l_lc1, PyList_New(0)) < 0) return dynac_traceback_here(dynac__G.filename, "build", 8); /* a list comprehension */
+  if (dynac_obj_set(&l_lc1, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 8)); /* a list comprehension */
   /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
   DYNAC_OBJ t4 = Py_NewRef(l_xs); /* owned, released leaving the block */
   for (int64_t k1 = 0;; k1++) {
@@ -100,13 +100,13 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     bool t7 = (l_lc1_x > 0.0);
     if (t7) {
       /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-      if (dynac_list_append_own(l_lc1, dynac_box_float((l_lc1_x * 2.0))) < 0) return dynac_traceback_here(dynac__G.filename, "<listcomp>" "\0" "build" "\0" "8", 8);
+      if (dynac_list_append_own(l_lc1, dynac_box_float((l_lc1_x * 2.0))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<listcomp>" "\0" "build" "\0" "8", 8));
     }
   }
   DYNAC_OBJ t8 = l_lc1; /* the comprehension's list, moved */
   l_lc1 = NULL;
   dynac_undo_keep(dynac__u, t8);
-  if (dynac_obj_set(&l_zs, Py_NewRef(t8)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_zs, Py_NewRef(t8)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_zs = true;
   if (0) {
   dynac_cont_3: DYNAC_COLD_LABEL; { /* line 9: the call goes on in the interpreter from here */
@@ -137,12 +137,12 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   int64_t t10 = 0;
   if (dynac_int_neg(INT64_C(1), &t10)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3);
   DYNAC_OBJ t11 = dynac_list_slice(l_xs, 1, t9, 1, t10, 0, 0); /* a slice */
-  if (!t11) return dynac_traceback_here(dynac__G.filename, "build", 9);
+  if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 9));
   dynac_undo_keep(dynac__u, t11);
-  if (dynac_obj_set(&l_ws, Py_NewRef(t11)) < 0) return DYNAC_ERROR;
+  if (dynac_obj_set(&l_ws, Py_NewRef(t11)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_ws = true;
   /* list_building.py:10: ws.append(1.0) */
-  if (dynac_list_append_own(l_ws, dynac_box_float(1.0)) < 0) return dynac_traceback_here(dynac__G.filename, "build", 10);
+  if (dynac_list_append_own(l_ws, dynac_box_float(1.0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 10));
   if (0) {
   dynac_cont_4: DYNAC_COLD_LABEL; { /* line 11: the call goes on in the interpreter from here */
     PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
@@ -172,7 +172,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   int64_t k13 = PyList_GET_SIZE(l_ws) - 1;
   if (k13 < 0) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* IndexError: pop from empty list */
   if (dynac_elem_float(PyList_GET_ITEM(l_ws, k13), &t12)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* an element of another type */
-  if (dynac_list_pop(dynac__u, l_ws, k13) < 0) return dynac_traceback_here(dynac__G.filename, "build", 11); /* logged for undo */
+  if (dynac_list_pop(dynac__u, l_ws, k13) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 11)); /* logged for undo */
   l_v = t12;
   b_v = true;
   /* list_building.py:12: ys.insert(0, v) */
@@ -181,19 +181,19 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     PyObject *b = dynac_box_float(l_v);
     int st = dynac_list_insert(dynac__u, l_ys, t14, b); /* logged for undo */
     Py_XDECREF(b);
-    if (st < 0) return dynac_traceback_here(dynac__G.filename, "build", 12);
+    if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 12));
   }
   /* list_building.py:13: return ys + zs + [len(ws) * 1.0] */
   DYNAC_OBJ t15 = PySequence_Concat(l_ys, l_zs); /* list + list */
-  if (!t15) return dynac_traceback_here(dynac__G.filename, "build", 13);
+  if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
   dynac_undo_keep(dynac__u, t15);
   double t16 = ((double)(int64_t)PyList_GET_SIZE(l_ws) * 1.0);
   DYNAC_OBJ t17 = PyList_New(1); /* a list display */
-  if (!t17) return dynac_traceback_here(dynac__G.filename, "build", 13);
+  if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
   dynac_undo_keep(dynac__u, t17);
-  if (dynac_list_init(t17, 0, dynac_box_float(t16)) < 0) return dynac_traceback_here(dynac__G.filename, "build", 13);
+  if (dynac_list_init(t17, 0, dynac_box_float(t16)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
   DYNAC_OBJ t18 = PySequence_Concat(t15, t17); /* list + list */
-  if (!t18) return dynac_traceback_here(dynac__G.filename, "build", 13);
+  if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
   dynac_undo_keep(dynac__u, t18);
   *dynac_out = Py_NewRef(t18);
   return DYNAC_OK;
@@ -236,7 +236,7 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
   t1 = t6;
   if (!t1) {
     bool t7 = 0;
-    if (dynac_obj_set(&l_lc2, PyList_New(0)) < 0) return dynac_traceback_here(dynac__G.filename, "consumed", 20); /* a list comprehension */
+    if (dynac_obj_set(&l_lc2, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "consumed", 20)); /* a list comprehension */
     /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
     DYNAC_OBJ t8 = Py_NewRef(l_xs); /* owned, released leaving the block */
     for (int64_t k2 = 0;; k2++) {
@@ -247,7 +247,7 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
       if (dynac_elem_float(PyList_GET_ITEM(t8, k10), &t9)) return DYNAC_DEOPT; /* an element of another type */
       l_lc2_x = t9;
       /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-      if (dynac_list_append_own(l_lc2, dynac_box_float((l_lc2_x * l_lc2_x))) < 0) return dynac_traceback_here(dynac__G.filename, "<genexpr>" "\0" "consumed" "\0" "20", 20);
+      if (dynac_list_append_own(l_lc2, dynac_box_float((l_lc2_x * l_lc2_x))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<genexpr>" "\0" "consumed" "\0" "20", 20));
     }
     DYNAC_OBJ t11 = l_lc2; /* the comprehension's list, moved */
     l_lc2 = NULL;

@@ -68,8 +68,8 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
     dynac__depth--;
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
-    if (st == DYNAC_ERROR) return dynac_traceback_here(dynac__G.filename, "fib", 13); /* this frame's line */
-    if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;
+    if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "fib", 13)); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
   }
   int64_t t4 = 0;
   if (dynac_int_sub(l_n, INT64_C(2), &t4)) return DYNAC_DEOPT;
@@ -82,8 +82,8 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
     dynac__depth--;
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
-    if (st == DYNAC_ERROR) return dynac_traceback_here(dynac__G.filename, "fib", 13); /* this frame's line */
-    if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;
+    if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "fib", 13)); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
   }
   int64_t t6 = 0;
   if (dynac_int_add(t3, t5, &t6)) return DYNAC_DEOPT;
@@ -104,8 +104,8 @@ static inline int dynac_kernel_uses__f(double l_x, double *dynac_out)
     int st = dynac_kernel_scale__ff(l_x, dynac__slots[2].v.f /* default of scale(k=) */, &t1);
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
-    if (st == DYNAC_ERROR) return dynac_traceback_here(dynac__G.filename, "uses", 18); /* this frame's line */
-    if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;
+    if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "uses", 18)); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
   }
   double t2 = 0;
   {
@@ -113,8 +113,8 @@ static inline int dynac_kernel_uses__f(double l_x, double *dynac_out)
     int st = dynac_kernel_scale__ff(l_x, 3.0, &t2);
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
-    if (st == DYNAC_ERROR) return dynac_traceback_here(dynac__G.filename, "uses", 18); /* this frame's line */
-    if (st != DYNAC_OK && st != DYNAC_OK_NONE) return st;
+    if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "uses", 18)); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
   }
   *dynac_out = (t1 + t2);
   return DYNAC_OK;

@@ -41,30 +41,30 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
   (void)dynac__u;
   /* objects.py:7: n = len(o) * k */
   Py_ssize_t t1 = dynac_obj_len(l_o, &dynac__effects);
-  if (t1 < 0) return dynac_traceback_here(dynac__G.filename, "generic", 7);
+  if (t1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
   DYNAC_OBJ t2 = dynac_box_int((int64_t)t1); /* owned, released leaving the block */
-  if (!t2) return dynac_traceback_here(dynac__G.filename, "generic", 7);
+  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
   DYNAC_OBJ t3 = dynac_obj_binop(t2, l_k, 2, &dynac__effects); /* * */
-  if (!t3) return dynac_traceback_here(dynac__G.filename, "generic", 7);
-  if (dynac_obj_set(&l_n, Py_NewRef(t3)) < 0) return DYNAC_ERROR;
+  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
+  if (dynac_obj_set(&l_n, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* objects.py:8: if o == k: */
   DYNAC_OBJ t4 = dynac_obj_compare(l_o, l_k, Py_EQ, &dynac__effects); /* owned, released leaving the block */
-  if (!t4) return dynac_traceback_here(dynac__G.filename, "generic", 8);
+  if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 8));
   int t5 = dynac_obj_truth(t4, &dynac__effects);
-  if (t5 < 0) return dynac_traceback_here(dynac__G.filename, "generic", 8);
+  if (t5 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 8));
   if (t5) {
     /* objects.py:9: n += 1 */
     DYNAC_OBJ t6 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t6) return dynac_traceback_here(dynac__G.filename, "generic", 9);
+    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
     DYNAC_OBJ t7 = dynac_obj_inplace(l_n, t6, 0, &dynac__effects); /* += */
-    if (!t7) return dynac_traceback_here(dynac__G.filename, "generic", 9);
-    if (dynac_obj_set(&l_n, Py_NewRef(t7)) < 0) return DYNAC_ERROR;
+    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
+    if (dynac_obj_set(&l_n, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   }
   /* objects.py:10: return o[k] + n */
   DYNAC_OBJ t8 = dynac_obj_getitem(l_o, l_k, &dynac__effects); /* owned, released leaving the block */
-  if (!t8) return dynac_traceback_here(dynac__G.filename, "generic", 10);
+  if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
   DYNAC_OBJ t9 = dynac_obj_binop(t8, l_n, 0, &dynac__effects); /* + */
-  if (!t9) return dynac_traceback_here(dynac__G.filename, "generic", 10);
+  if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
   *dynac_out = Py_NewRef(t9);
   return DYNAC_OK;
 

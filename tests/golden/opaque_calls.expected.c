@@ -59,7 +59,7 @@ static inline int dynac_kernel_noted__f(double l_x, double *dynac_out)
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
     if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1); /* note(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
-    if (!r) return dynac_traceback_here(dynac__G.filename, "noted", 12);
+    if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "noted", 12));
     dynac__effects = 1;
     if (dynac_unbox_float(r, &t1)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* not the annotated type */
   }
@@ -74,7 +74,7 @@ static inline int dynac_kernel_noted__f(double l_x, double *dynac_out)
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
     if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1); /* note(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
-    if (!r) return dynac_traceback_here(dynac__G.filename, "noted", 13);
+    if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "noted", 13));
     dynac__effects = 1;
     if (dynac_unbox_float(r, &t2)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 13); /* not the annotated type */
   }

@@ -39,14 +39,14 @@ static inline int dynac_kernel_checked__f(double l_x, double *dynac_out)
   if (t1) {
     /* raises.py:8: raise ValueError("negative") */
     PyErr_SetString(PyExc_ValueError, "negative");
-    return dynac_traceback_here(dynac__G.filename, "checked", 8);
+    DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "checked", 8));
   }
   /* raises.py:9: if x > 1e300: */
   bool t2 = (l_x > 1e+300);
   if (t2) {
     /* raises.py:10: raise OverflowError */
     PyErr_SetNone(PyExc_OverflowError);
-    return dynac_traceback_here(dynac__G.filename, "checked", 10);
+    DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "checked", 10));
   }
   /* raises.py:11: return x */
   *dynac_out = l_x;

@@ -1,0 +1,28 @@
+"""try/except/else compiled: the body's failures go to the handlers (DYNAC_LEAVE
+redefined around it), a clause's class is matched as CHECK_EXC_MATCH does,
+`as name` is unbound when the clause ends, an unmatched exception goes on."""
+import dynac
+
+
+@dynac.compile
+def lookup(d: object, k: object, default: object):
+    try:
+        v = d[k]
+    except KeyError:
+        return default
+    except (TypeError, IndexError) as e:
+        raise ValueError(k) from e
+    else:
+        v = v + 1
+    return v
+
+
+@dynac.compile
+def first_positive(xs: list[float]):
+    for x in xs:
+        try:
+            if x > 0.0:
+                return x
+        except ValueError:
+            pass
+    return -1.0
