@@ -338,7 +338,7 @@ typedef enum stkind {
   ST_RAISE,  /* raise E / E() / E('text') / E(value) (E a builtin exception class), raise OBJ,
                 either with `from CAUSE`, or a bare raise */
   ST_DEL,    /* del obj.name, obj[key], obj[lo:hi] (several: left to right); del NAME is a break */
-  ST_TRY,    /* try: body / except [E [as name]]: handler ... / else: orelse (no finally) */
+  ST_TRY,    /* try: body / except [E [as name]]: handler ... / else: orelse / finally: finalbody */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 /* One `except [E [as name]]:` clause of a try statement. */
@@ -386,7 +386,12 @@ typedef struct stmt {
       bool reraise;             /* bare `raise`: the exception being handled, again */
     } raise_;
     struct { int n; expr **subs; } del; /* EX_ATTR, EX_SUBSCRIPT or EX_SLICE, in source order */
-    struct { struct stmt *body, *orelse; int nhandlers; handler *handlers; } try_;
+    struct {
+      struct stmt *body, *orelse, *finalbody;
+      int nhandlers;
+      handler *handlers;
+      bool has_finally;
+    } try_;
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */

@@ -246,6 +246,10 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
       fprintf(o, "  %4s%*s  else\n", "", 2 * depth, "");
       dump_block(D, s->u.try_.orelse, depth + 1);
     }
+    if (s->u.try_.has_finally) {
+      fprintf(o, "  %4s%*s  finally\n", "", 2 * depth, "");
+      dump_block(D, s->u.try_.finalbody, depth + 1);
+    }
     return;
   case ST_IF:
     fputs(s->u.if_.assert_ ? "if (asserts on) " : "if ", o);

@@ -1861,18 +1861,20 @@ static inline PyObject *dynac_build_string(PyObject *const *parts, int n) {
  * and POP_EXCEPT. `exc` (owned) is the exception; `outer` (owned, or
  * NULL) the one handled before, put back at the end; `name`/`bound`: the
  * local `as name` bound (or NULL), which the end unbinds as CPython's
- * `name = None; del name` does. */
+ * `name = None; del name` does; `ended`: the end came already (a return
+ * or break through a finally block ends it before the block runs). */
 typedef struct dynac_handling {
   PyObject *exc, *outer;
   PyObject **name;
   bool *bound;
+  bool ended;
 } dynac_handling;
 
 /* Takes the exception being raised (normalized, its traceback so far on
  * it) and makes it the one being handled (sys.exception(), the context of
  * exceptions raised in the handler): PUSH_EXC_INFO. */
 static inline dynac_handling dynac_handling_begin(void) {
-  dynac_handling h = {NULL, NULL, NULL, NULL};
+  dynac_handling h = {NULL, NULL, NULL, NULL, false};
   h.exc = dynac_compat_fetch_raised();
   h.outer = dynac_compat_handled_exception();
   PyErr_SetHandledException(h.exc);
@@ -1881,8 +1883,11 @@ static inline dynac_handling dynac_handling_begin(void) {
 
 /* The end of the handler, however it is left (its C scope's cleanup: a
  * fall through, return, break, continue or an exception): the handled
- * exception before it is restored (POP_EXCEPT) and `as name` unbound. */
+ * exception before it is restored (POP_EXCEPT) and `as name` unbound.
+ * Once only: later calls do nothing. */
 static inline void dynac_handling_end(dynac_handling *h) {
+  if (h->ended) return;
+  h->ended = true;
   PyErr_SetHandledException(h->outer);
   Py_CLEAR(h->outer);
   Py_CLEAR(h->exc);

@@ -248,10 +248,10 @@ def uses_list(xs: list[float]) -> float:
 
 
 def breaks(x: float) -> float:
-    try:
-        return 1.0 / x
-    except ZeroDivisionError:
-        return 0.0
+    global table  # a graph break
+    table = {}
+    return x
+    # (as many lines as before: the cases below keep their line numbers)
 
 
 @dynac.allow_in_graph

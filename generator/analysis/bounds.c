@@ -40,7 +40,8 @@ bool block_binds(const stmt *s, int loc) {
           block_binds(s->u.for_.orelse, loc)) return true;
       break;
     case ST_TRY:
-      if (block_binds(s->u.try_.body, loc) || block_binds(s->u.try_.orelse, loc)) return true;
+      if (block_binds(s->u.try_.body, loc) || block_binds(s->u.try_.orelse, loc) ||
+          block_binds(s->u.try_.finalbody, loc)) return true;
       for (int i = 0; i < s->u.try_.nhandlers; i++)
         if ((s->u.try_.handlers[i].name && target_binds(s->u.try_.handlers[i].name, loc)) ||
             block_binds(s->u.try_.handlers[i].body, loc)) return true;

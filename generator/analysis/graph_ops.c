@@ -53,7 +53,8 @@ static int ops_block(stmt *s, stmt *last) {
       for (int i = 0; i < s->u.for_.niters; i++) n += ops_expr(s->u.for_.iters[i]);
       break;
     case ST_TRY:
-      n += 1 + ops_block(s->u.try_.body, NULL) + ops_block(s->u.try_.orelse, NULL);
+      n += 1 + ops_block(s->u.try_.body, NULL) + ops_block(s->u.try_.orelse, NULL) +
+           ops_block(s->u.try_.finalbody, NULL);
       for (int i = 0; i < s->u.try_.nhandlers; i++)
         n += ops_expr(s->u.try_.handlers[i].type) + ops_block(s->u.try_.handlers[i].body, NULL);
       break;

@@ -21,6 +21,20 @@
 
 typedef struct loopinfo { bool has_else; int label; } loopinfo;
 
+/* A scope that a return, break or continue leaving it has work to do for
+ * (CPython's compiler unwinds the same "frame blocks"): kind 'f', the
+ * finally block of try statement `s`, whose copy runs (its failures going
+ * to `route`, the try's outer handlers); kind 'h', the exception handled in
+ * C variable `h`, which stops being handled (POP_EXCEPT). nloops: the loops
+ * around the scope (a break leaves the scopes inside its loop). */
+typedef struct exit_scope {
+  char kind;
+  const stmt *s;
+  const char *route, *h;
+  int nloops;
+} exit_scope;
+#define EXIT_SCOPES_CAP 64
+
 /* A for loop around the statement being emitted, as a continuation in the
  * interpreter needs it (dynac_continue): how to rebuild its iterator at
  * its next item. kind 'r': range (start, step, n and the count kLABEL);
@@ -133,6 +147,8 @@ typedef struct em {
   int call_base;            /* where the arguments of the call being emitted start */
   const char *handlers;     /* the label of the try statement's handlers around the code
                                being emitted (where DYNAC_LEAVE sends exceptions), or NULL */
+  exit_scope exits[EXIT_SCOPES_CAP]; /* the finally blocks and handled exceptions around it */
+  int nexits;
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -188,6 +204,8 @@ void emit_block(em *E, stmt *s);
 
 /* exceptions.c */
 void emit_try(em *E, stmt *s);
+bool leaves_finally(em *E, bool loop_only);
+void unwind_scopes(em *E, bool loop_only);
 
 /* failure.c */
 const char *export_fail(em *E, const char *code, const char *detail);

@@ -1,4 +1,4 @@
-/* exceptions.c: try/except/else in C.
+/* exceptions.c: try/except/else/finally in C.
  *
  * The body is ordinary kernel code whose failures leave through
  * DYNAC_LEAVE (dynac.h); around it the macro is redefined to jump to the
@@ -11,6 +11,11 @@
  * (POP_EXCEPT; the cleanup of a DYNAC_HANDLING variable). No match: the
  * exception goes on, its traceback unchanged (RERAISE).
  *
+ * A finally block is written once per way out, as CPython's compiler
+ * writes it: after the statement (falling through), on the exceptional
+ * path (the exception handled while it runs, then raised again), and
+ * before each return, break or continue that leaves it (unwind_scopes).
+ *
  * Deoptimisation inside the body is unchanged: before any effect the
  * interpreter runs the whole call (the try too), after one the call goes
  * on in the interpreter from the statement, inside the same try
@@ -21,16 +26,79 @@
 /* Sends the failures in the C that follows to label `handlers` (NULL: out
  * of the kernel, a return), by redefining DYNAC_LEAVE. */
 static void route_failures(em *E, const char *handlers) {
+  if (handlers == E->handlers || (handlers && E->handlers && !strcmp(handlers, E->handlers))) return;
+  E->handlers = handlers;
   line(E, "#undef DYNAC_LEAVE");
   if (handlers) line(E, "#define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, %s)", handlers);
   else line(E, "#define DYNAC_LEAVE(st) return (st)");
 }
 
-/* Can the C written since offset `from` of the kernel's text raise (does
- * it leave through DYNAC_LEAVE anywhere)? */
-static bool may_raise_since(em *E, size_t from) {
-  const char *text = E->b->data ? E->b->data + from : "";
-  return strstr(text, "DYNAC_LEAVE(") || strstr(text, "DYNAC_DEOPT_OR_SLOW(");
+/* Does the C written since offset `from` of the kernel's text (where
+ * failures went to label `route` at first) send a failure to `label`: a
+ * use of DYNAC_LEAVE while it was routed there? (A label no failure goes
+ * to is not written: C compilers warn about unused labels.) */
+static bool routed_to(em *E, size_t from, const char *route, const char *label) {
+  static const char redefine[] = "#define DYNAC_LEAVE(st) ";
+  const char *p = E->b->data ? E->b->data + from : "";
+  size_t n = strlen(label);
+  while (*p) {
+    const char *end = strchr(p, '\n');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    const char *t = p;
+    while (*t == ' ') t++;
+    if (!strncmp(t, redefine, sizeof redefine - 1)) {
+      const char *to = strstr(t, "DYNAC_LEAVE_TO(st, ");
+      route = to && to < p + len ? to + 19 : "";
+    } else if (*t != '#' && !strncmp(route, label, n) && route[n] == ')') {
+      const char *use = strstr(t, "DYNAC_LEAVE("), *slow = strstr(t, "DYNAC_DEOPT_OR_SLOW(");
+      if ((use && use < p + len) || (slow && slow < p + len)) return true;
+    }
+    p += len + (end ? 1 : 0);
+  }
+  return false;
+}
+
+static void push_scope(em *E, char kind, const stmt *s, const char *route, const char *h) {
+  E->exits[E->nexits++] = (exit_scope){kind, s, route, h, E->nloops};
+}
+
+/* The finally block of `s` once more, for one way out: its failures go to
+ * `route`; it is itself outside the scopes from index `depth` on. */
+static void emit_finally_copy(em *E, const stmt *s, const char *route, int depth, const char *why) {
+  int saved = E->nexits;
+  const char *inner = E->handlers;
+  E->nexits = depth;
+  route_failures(E, route);
+  line(E, "{ /* finally (line %d)%s */", s->pos.line, why);
+  E->indent++;
+  emit_block(E, s->u.try_.finalbody);
+  E->indent--;
+  line(E, "}");
+  route_failures(E, inner);
+  E->nexits = saved;
+}
+
+/* Is there a finally block between here and the end of the function (or,
+ * loop_only, of the innermost loop)? */
+bool leaves_finally(em *E, bool loop_only) {
+  for (int i = E->nexits - 1; i >= 0 && (!loop_only || E->exits[i].nloops == E->nloops); i--)
+    if (E->exits[i].kind == 'f') return true;
+  return false;
+}
+
+/* Before a return (or, loop_only, a break or continue) leaves the scopes
+ * around it: innermost first, each handled exception stops being handled
+ * and each finally block runs, as CPython's compiler unwinds its frame
+ * blocks. Nothing to write when no finally block is left: the handlers'
+ * C cleanups do the rest. */
+void unwind_scopes(em *E, bool loop_only) {
+  if (!leaves_finally(E, loop_only)) return;
+  for (int i = E->nexits - 1; i >= 0 && (!loop_only || E->exits[i].nloops == E->nloops); i--) {
+    exit_scope *x = &E->exits[i];
+    if (x->kind == 'h') line(E, "dynac_handling_end(&%s); /* no longer handled */", x->h);
+    else emit_finally_copy(E, x->s, x->route, i, loop_only ? ", before leaving the loop's pass"
+                                                           : ", before returning");
+  }
 }
 
 /* The class of an except clause as an object (a borrowed or owned C
@@ -50,9 +118,18 @@ static const char *handler_class(em *E, expr *type) {
   return t;
 }
 
+/* Definite assignment where the paths out of a try statement meet. */
+typedef struct join { bool *bound; bool any; } join;
+
+static void join_here(em *E, join *j) {
+  if (j->any) bound_intersect(E, j->bound);
+  memcpy(j->bound, E->bound, sizeof(bool) * (size_t)E->in->fn->nlocals);
+  j->any = true;
+}
+
 /* One except clause: its class tested against the handled exception
- * (hN), then, when it matches, its name bound and its body run. */
-static void emit_handler(em *E, const handler *h, int n, const bool *before, bool *after, bool *any_after) {
+ * (`h`), then, when it matches, its name bound and its body run. */
+static void emit_handler(em *E, const handler *h, const char *hv, int n, const bool *before, join *after) {
   bound_restore(E, before);
   source_comment(E, h->pos);
   line(E, "{");
@@ -60,7 +137,7 @@ static void emit_handler(em *E, const handler *h, int n, const bool *before, boo
   if (h->type) {
     const char *cls = handler_class(E, h->type);
     const char *m = arena_printf(E->m->a, "m%d", ++E->tmp);
-    line(E, "int %s = dynac_exception_matches(&h%d, %s);", m, n, cls);
+    line(E, "int %s = dynac_exception_matches(&%s, %s);", m, hv, cls);
     line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", m, where(E));
     line(E, "if (%s) {", m);
   } else {
@@ -70,20 +147,18 @@ static void emit_handler(em *E, const handler *h, int n, const bool *before, boo
   if (h->name) {
     int loc = h->name->local;
     const char *c = E->in->fn->local_cnames[loc];
-    line(E, "if (dynac_obj_set(&%s, Py_NewRef(h%d.exc)) < 0) DYNAC_LEAVE(DYNAC_ERROR); /* as %s */",
-         local_name(E, loc), n, E->in->fn->locals[loc]);
+    line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s.exc)) < 0) DYNAC_LEAVE(DYNAC_ERROR); /* as %s */",
+         local_name(E, loc), hv, E->in->fn->locals[loc]);
     line(E, "b_%s = true;", c);
-    line(E, "h%d.name = &%s; /* unbound when the clause ends */", n, local_name(E, loc));
-    line(E, "h%d.bound = &b_%s;", n, c);
+    line(E, "%s.name = &%s; /* unbound when the clause ends */", hv, local_name(E, loc));
+    line(E, "%s.bound = &b_%s;", hv, c);
     E->bound[loc] = true;
   }
   emit_block(E, h->body);
   if (falls_through(E->in, h->body)) {
     line(E, "goto dynac_tried_%d;", n);
     if (h->name) E->bound[h->name->local] = false;
-    if (*any_after) bound_intersect(E, after);
-    memcpy(after, E->bound, sizeof(bool) * (size_t)E->in->fn->nlocals);
-    *any_after = true;
+    join_here(E, after);
   }
   E->indent--;
   line(E, "}");
@@ -91,51 +166,92 @@ static void emit_handler(em *E, const handler *h, int n, const bool *before, boo
   line(E, "}");
 }
 
-/* try: body / except ...: handlers / else: orelse (the else not protected). */
+/* The except clauses of `s`, reached at label `here` with the exception
+ * raised; unmatched, it leaves through DYNAC_LEAVE (the finally's path, or
+ * the handlers around the statement). */
+static void emit_handlers(em *E, stmt *s, int n, const char *here, const bool *before, join *after) {
+  const char *hv = arena_printf(E->m->a, "h%d", n);
+  line(E, "goto dynac_tried_%d;", n);
+  line(E, "%s:;", here);
+  line(E, "{");
+  E->indent++;
+  line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* the exception is being handled */", hv);
+  push_scope(E, 'h', s, NULL, hv);
+  for (int i = 0; i < s->u.try_.nhandlers; i++) {
+    emit_handler(E, &s->u.try_.handlers[i], hv, n, before, after);
+    if (!s->u.try_.handlers[i].type) break; /* a bare except takes everything (CPython: it is last) */
+  }
+  E->nexits--;
+  bound_restore(E, before);
+  line(E, "dynac_handling_reraise(&%s); /* no clause matched: it goes on */", hv);
+  line(E, "DYNAC_LEAVE(DYNAC_ERROR);");
+  E->indent--;
+  line(E, "}");
+  line(E, "dynac_tried_%d:;", n);
+}
+
+/* The finally block after the rest of statement `s`: on the way through
+ * (`through`: the rest can end normally), and, when anything in it may
+ * raise (`raises`), on the exceptional path from label `here`. */
+static void emit_finally(em *E, stmt *s, int n, const char *here, const char *outer, bool through,
+                         bool raises, const bool *before) {
+  if (through) emit_finally_copy(E, s, outer, E->nexits, "");
+  if (!raises) return;
+  bool *after = bound_save(E);
+  const char *fv = arena_printf(E->m->a, "f%d", n);
+  line(E, "goto dynac_finished_%d;", n);
+  line(E, "%s:;", here);
+  line(E, "{");
+  E->indent++;
+  line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* the exception waits while it runs */", fv);
+  bound_restore(E, before);
+  push_scope(E, 'h', s, NULL, fv);
+  emit_finally_copy(E, s, outer, E->nexits, ", with an exception");
+  E->nexits--;
+  line(E, "dynac_handling_reraise(&%s); /* then goes on */", fv);
+  line(E, "DYNAC_LEAVE(DYNAC_ERROR);");
+  E->indent--;
+  line(E, "}");
+  line(E, "dynac_finished_%d:;", n);
+  bound_restore(E, after);
+}
+
+/* try: body / except ...: handlers / else: orelse (not protected by the
+ * handlers) / finally: finalbody (protecting all of them). */
 void emit_try(em *E, stmt *s) {
   int n = ++E->label;
+  bool fin = s->u.try_.has_finally;
   const char *outer = E->handlers;
+  const char *fin_label = fin ? arena_printf(E->m->a, "dynac_finally_%d", n) : NULL;
+  const char *around = fin ? fin_label : outer; /* where failures of the handlers and else go */
+  const char *here = s->u.try_.nhandlers ? arena_printf(E->m->a, "dynac_except_%d", n) : around;
   bool *before = bound_save(E);
-  const char *here = arena_printf(E->m->a, "dynac_except_%d", n);
+  if (fin) push_scope(E, 'f', s, outer, NULL);
   route_failures(E, here);
   size_t mark = E->b->len;
-  E->handlers = here;
   line(E, "{ /* try */");
   E->indent++;
   emit_block(E, s->u.try_.body);
   E->indent--;
   line(E, "}");
-  E->handlers = outer;
-  bool raises = may_raise_since(E, mark);
-  route_failures(E, outer);
-  if (s->u.try_.orelse && falls_through(E->in, s->u.try_.body)) {
+  bool raises = routed_to(E, mark, arena_printf(E->m->a, "%s)", here ? here : ""), here ? here : "");
+  route_failures(E, around);
+  bool body_through = falls_through(E->in, s->u.try_.body);
+  if (s->u.try_.orelse && body_through) {
     line(E, "{ /* else */");
     E->indent++;
     emit_block(E, s->u.try_.orelse);
     E->indent--;
     line(E, "}");
   }
-  if (!raises) { /* nothing in the body can raise: the handlers cannot run */
-    line(E, "/* the body cannot raise: its except clauses are not compiled */");
-    return;
-  }
-  bool *after = bound_save(E);
-  bool any_after = falls_through(E->in, s->u.try_.body) &&
-                   (!s->u.try_.orelse || falls_through(E->in, s->u.try_.orelse));
-  line(E, "goto dynac_tried_%d;", n);
-  line(E, "%s:;", here);
-  line(E, "{");
-  E->indent++;
-  line(E, "DYNAC_HANDLING h%d = dynac_handling_begin(); /* the exception is being handled */", n);
-  for (int i = 0; i < s->u.try_.nhandlers; i++) {
-    emit_handler(E, &s->u.try_.handlers[i], n, before, after, &any_after);
-    if (!s->u.try_.handlers[i].type) break; /* a bare except takes everything (CPython: it is last) */
-  }
-  bound_restore(E, before);
-  line(E, "dynac_handling_reraise(&h%d); /* no clause matched: it goes on */", n);
-  line(E, "DYNAC_LEAVE(DYNAC_ERROR);");
-  E->indent--;
-  line(E, "}");
-  line(E, "dynac_tried_%d:;", n);
-  bound_restore(E, any_after ? after : before);
+  join after = {bound_save(E), body_through && (!s->u.try_.orelse || falls_through(E->in, s->u.try_.orelse))};
+  if (s->u.try_.nhandlers && raises) emit_handlers(E, s, n, here, before, &after);
+  else if (s->u.try_.nhandlers) line(E, "/* the body cannot raise: its except clauses are not compiled */");
+  if (after.any) bound_restore(E, after.bound);
+  if (!fin) return;
+  E->nexits--;
+  bool protected_raises = routed_to(E, mark, arena_printf(E->m->a, "%s)", here), fin_label); /* the body,
+                                                                  else and handlers: to the finally */
+  route_failures(E, outer);
+  emit_finally(E, s, n, fin_label, outer, after.any, protected_raises, before);
 }

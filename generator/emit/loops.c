@@ -130,7 +130,8 @@ bool has_loop(const stmt *s) {
   for (; s; s = s->next) {
     if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
     if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
-    if (s->kind == ST_TRY && (has_loop(s->u.try_.body) || has_loop(s->u.try_.orelse))) return true;
+    if (s->kind == ST_TRY && (has_loop(s->u.try_.body) || has_loop(s->u.try_.orelse) ||
+                              has_loop(s->u.try_.finalbody))) return true;
     for (int i = 0; s->kind == ST_TRY && i < s->u.try_.nhandlers; i++)
       if (has_loop(s->u.try_.handlers[i].body)) return true;
   }

@@ -167,13 +167,29 @@ static void emit_augassign(em *E, stmt *s) {
 static void emit_return(em *E, stmt *s) {
   if (!s->u.ret) {
     np_exit_check(E);
+    unwind_scopes(E, false);
     line(E, "%s", return_none(E->in));
     return;
   }
-  E->returned = s->u.ret;
+  bool unwinds = leaves_finally(E, false);
+  E->returned = unwinds ? NULL : s->u.ret; /* (its shortcuts return at once: not past a finally) */
   const char *v = emit_expr(E, s->u.ret);
   E->returned = NULL;
   np_exit_check(E);
+  if (unwinds) { /* the value is kept while the finally blocks run, as CPython keeps it on its stack */
+    bool ref = E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST;
+    const type *vt = TY(s->u.ret)->kind == TY_NONE ? E->in->ret : TY(s->u.ret);
+    if (TY(s->u.ret)->kind != TY_NONE || E->in->ret->kind == TY_OBJ)
+      v = keep_always(E, TY(s->u.ret)->kind == TY_NONE ? "Py_None" : convert(E, v, vt, E->in->ret),
+                      ref ? &ty_obj : E->in->ret);
+    unwind_scopes(E, false);
+    if (TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ) line(E, "%s", return_none(E->in));
+    else {
+      line(E, "*dynac_out = %s;", ref ? arena_printf(E->m->a, "Py_NewRef(%s)", v) : v);
+      line(E, "return DYNAC_OK;");
+    }
+    return;
+  }
   if (TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ) { /* return x, x None */
     line(E, "%s", return_none(E->in));
     return;
@@ -241,6 +257,7 @@ static void emit_while(em *E, stmt *s) {
 
 /* break: out of the loop, past its else block when it has one. */
 static void emit_break(em *E) {
+  unwind_scopes(E, true);
   loopinfo *L = &E->loops[E->nloops - 1];
   if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
   else line(E, "break;");
@@ -293,7 +310,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_FOR_RANGE: emit_for_range(E, s); break;
   case ST_FOR_ITER: emit_for_iter(E, s); break;
   case ST_BREAK: emit_break(E); break;
-  case ST_CONTINUE: line(E, "continue;"); break;
+  case ST_CONTINUE: unwind_scopes(E, true); line(E, "continue;"); break;
   case ST_PASS: break;
   case ST_RAISE: emit_raise(E, s); break;
   case ST_TRY: emit_try(E, s); break;

@@ -56,6 +56,7 @@ static void type_try(ctx *c, stmt *s) {
     type_block(c, h->body);
   }
   type_block(c, s->u.try_.orelse);
+  type_block(c, s->u.try_.finalbody);
 }
 
 static void type_for_iter(ctx *c, stmt *s) {
@@ -235,7 +236,8 @@ static void type_stmt(ctx *c, stmt *s) {
 
 bool ends_flow(const inst *in, const stmt *s) {
   if (s->kind == ST_RETURN || s->kind == ST_RAISE) return true;
-  if (s->kind == ST_TRY) { /* the body (or its else) and every handler end so */
+  if (s->kind == ST_TRY) { /* its finally, or the body (or its else) and every handler end so */
+    if (s->u.try_.has_finally && !falls_through(in, s->u.try_.finalbody)) return true;
     for (int i = 0; i < s->u.try_.nhandlers; i++)
       if (falls_through(in, s->u.try_.handlers[i].body)) return false;
     return !falls_through(in, s->u.try_.body) || (s->u.try_.orelse && !falls_through(in, s->u.try_.orelse));

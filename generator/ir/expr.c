@@ -1023,6 +1023,7 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
       v->block(ctx, h->body);
     }
     v->block(ctx, s->u.try_.orelse);
+    v->block(ctx, s->u.try_.finalbody);
     break;
   case ST_INTERP:
     for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);

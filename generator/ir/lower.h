@@ -20,6 +20,7 @@ typedef struct lower {
   const type *hint[256]; /* their type when the statement says it (or NULL) */
   int ndynamic;
   int loops;        /* enclosing while/for loops (emit/ keeps at most 64) */
+  int tries;        /* enclosing try statements (emit/ keeps their exit scopes: at most 64) */
   TSNode statement_call; /* the expression statement's call being lowered, if any */
   struct { const char *name; int local; } comp_names[32]; /* names a comprehension binds:
                        they shadow the function's while its clauses are lowered */

@@ -126,7 +126,11 @@ static bool splittable(TSNode n) {
   if (!node_is(n, "if_statement") && !node_is(n, "while_statement") &&
       !node_is(n, "for_statement") && !node_is(n, "with_statement") && !node_is(n, "try_statement"))
     return false;
-  return !(ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async"));
+  if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) return false;
+  for (uint32_t i = 0; node_is(n, "try_statement") && i < ts_node_named_child_count(n); i++)
+    if (node_is(ts_node_named_child(n, i), "except_group_clause"))
+      return false; /* a region's return cannot stand in an except* block (a SyntaxError) */
+  return true;
 }
 
 /* An interpreted compound statement keeps its blocks: they are split in

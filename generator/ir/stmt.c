@@ -799,23 +799,38 @@ static bool lower_handler(lower *L, TSNode n, handler *h) {
   return true;
 }
 
-/* try_statement: try: block (except_clause)+ (else_clause)? -- compiled
- * with the handlers in C (emit_try); `finally` and `except*` are graph breaks. */
+/* try_statement: try: block (except_clause)* (else_clause)? (finally_clause)?
+ * -- compiled with the handlers in C (emit_try); `except*` is a graph break. */
 static stmt *lower_try(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_TRY, n);
+  if (L->tries >= 20) {
+    gb(L, n, "exception-handling", "try statements nested more than 20 deep");
+    return NULL;
+  }
   uint32_t c = ts_node_named_child_count(n);
   s->u.try_.handlers = arena_alloc(L->m->a, sizeof(handler) * (c ? c : 1));
+  L->tries++;
   s->u.try_.body = lower_nested(L, child_by_field(n, "body"));
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(n, i);
-    if (node_is(ch, "finally_clause") || node_is(ch, "except_group_clause")) {
-      gb(L, ch, "exception-handling", node_is(ch, "finally_clause") ? "'try' with 'finally'" : "'except*'");
+    if (node_is(ch, "except_group_clause")) {
+      L->tries--;
+      gb(L, ch, "exception-handling", "'except*'");
       return NULL;
     }
+    if (node_is(ch, "finally_clause")) {
+      s->u.try_.has_finally = true;
+      for (uint32_t k = 0; k < ts_node_named_child_count(ch); k++)
+        if (node_is(ts_node_named_child(ch, k), "block"))
+          s->u.try_.finalbody = lower_nested(L, ts_node_named_child(ch, k));
+    }
     if (node_is(ch, "else_clause")) s->u.try_.orelse = lower_nested(L, child_by_field(ch, "body"));
-    if (node_is(ch, "except_clause") && !lower_handler(L, ch, &s->u.try_.handlers[s->u.try_.nhandlers++]))
+    if (node_is(ch, "except_clause") && !lower_handler(L, ch, &s->u.try_.handlers[s->u.try_.nhandlers++])) {
+      L->tries--;
       return NULL;
+    }
   }
+  L->tries--;
   return s;
 }
 

@@ -30,7 +30,7 @@ def try_in_the_middle(x):
     a = x * 3.0
     try:
         b = 1.0 / (x - 2.0)
-    except ZeroDivisionError:
+    except* ZeroDivisionError:  # a graph break (try/except compiles; exception groups do not)
         b = -1.0
     c = a + b
     return c, a

@@ -641,3 +641,55 @@ def try_nested(a: object, b: object):
         LOG.append(("outer", type(e).__name__, type(e.__context__).__name__, tb_lines(e)))
         r = None
     return r
+
+
+@dynac.compile
+def try_finally(kind: int, v: object):
+    out = []
+    for i in range(3):
+        try:
+            try:
+                if kind == 0:
+                    out.append(("early", i))
+                    return out
+                if kind == 1:
+                    break
+                if kind == 2 and i == 0:
+                    continue
+                out.append(risky(kind, v))
+            except KeyError as e:
+                out.append(("key", str(e)))
+                if v == "again":
+                    raise
+                out.append("from handler")
+                return out
+            finally:
+                out.append(("inner finally", i, type(sys.exception()).__name__))
+                LOG.append(("inner", i))
+        finally:
+            out.append(("outer finally", i))
+            if v == "swallow":
+                out.append("swallowed")
+                return out  # drops a pending exception, or the value being returned
+            if v == "stop":
+                break
+    return out
+
+
+@dynac.compile
+def finally_keeps_value(x: object):
+    try:
+        return x
+    finally:
+        x = "changed"
+        LOG.append(("finally", x))
+
+
+@dynac.compile
+def finally_typed(a: list[float], i: int):
+    t = 0.0
+    try:
+        t = a[i] * 2.0
+        return t
+    finally:
+        a.append(t)

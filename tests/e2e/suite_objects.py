@@ -177,6 +177,10 @@ def cases():
                       [NAN, INF]] for i in [0, 1, -1, -3, 2**62]]
     c["try_continues"] = [(lambda m, k=k, d=d: (k, d)) for k in [3, 2**40, -2**40, 0] for d in [0, 7, -1]]
     c["try_nested"] = [(lambda m, a=a, b=b: (a, b)) for a in [1, 2.5, "s", None, [1]] for b in [0, 2, "t", 0.0, None]]
+    c["try_finally"] = [(lambda m, k=k, v=v: (k, v)) for k in range(6)
+                        for v in ["x", "again", "swallow", "stop", 0, None]]
+    c["finally_keeps_value"] = [lambda m: (1,), lambda m: ([2],), lambda m: (None,)]
+    c["finally_typed"] = [(lambda m, a=a, i=i: (list(a), i)) for a in [[1.5, 2.0], [], [NAN]] for i in [0, 1, -1, 2**62]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

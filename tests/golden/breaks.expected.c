@@ -7,16 +7,10 @@
 #define DYNAC_MODULE_INIT PyInit_breaks__dynac
 #define DYNAC_SOURCE_NAME "breaks.py"
 #define DYNAC_SOURCE_SHA256 "7c1a62636f44c71879cb97493cae6ce4c1a1b21c0d2fa41585e75a1a8b1ff0fa"
-#define DYNAC_REGIONS_JSON "{\"tries:14\":[{\"first\":[17,8],\"last\":[17,8],\"fn\":\"__region_tries_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[19,8],\"last\":[19,8],\"fn\":\"__region_tries_2\",\"in\":[],\"out\":[]}],\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}],\"deletes:193\":[{\"first\":[196,4],\"last\":[196,4],\"fn\":\"__region_deletes_1\",\"in\":[\"k\"],\"out\":[\"t\"]},{\"first\":[198,4],\"last\":[198,4],\"fn\":\"__region_deletes_2\",\"in\":[\"k\"],\"out\":[]}]}"
+#define DYNAC_REGIONS_JSON "{\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}],\"deletes:193\":[{\"first\":[196,4],\"last\":[196,4],\"fn\":\"__region_deletes_1\",\"in\":[\"k\"],\"out\":[\"t\"]},{\"first\":[198,4],\"last\":[198,4],\"fn\":\"__region_deletes_2\",\"in\":[\"k\"],\"out\":[]}]}"
 
 
 /* ---- tuple types ---------------------------------------------------------- */
-typedef struct { /* live-outs of region 1 of tries */
-  char unused;
-} dynac_lo_tries__i__r1;
-typedef struct { /* live-outs of region 2 of tries */
-  char unused;
-} dynac_lo_tries__i__r2;
 typedef struct { /* live-outs of region 1 of explicit */
   char unused;
 } dynac_lo_explicit__i__r1;
@@ -83,8 +77,6 @@ static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out
 static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dynac_out);
 static int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out);
 static int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out);
-static int dynac_kernel_tries__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_tries__i__r1 *lo);
-static int dynac_kernel_tries__i__r2(int64_t *dynac_out, dynac_lo_tries__i__r2 *lo);
 static int dynac_kernel_explicit__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_explicit__i__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r2 *lo);
@@ -800,33 +792,6 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
   return DYNAC_OK; /* end of the function: None */
 }
 
-/* breaks.py:17-17: region 1 of tries, specialisation (int) -> int | None */
-static int dynac_kernel_tries__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_tries__i__r1 *lo)
-{
-  (void)lo; /* not read */
-  int64_t l_x = a_x; /* live-in */
-
-  /* breaks.py:17: return x // 0 */
-  int64_t t1 = 0;
-  if (dynac_int_floordiv(l_x, INT64_C(0), &t1)) return DYNAC_DEOPT;
-  *dynac_out = t1;
-  return DYNAC_OK;
-
-  return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
-}
-
-/* breaks.py:19-19: region 2 of tries, specialisation (int) -> int | None */
-static int dynac_kernel_tries__i__r2(int64_t *dynac_out, dynac_lo_tries__i__r2 *lo)
-{
-  (void)lo; /* not read */
-
-  /* breaks.py:19: return 0 */
-  *dynac_out = INT64_C(0);
-  return DYNAC_OK;
-
-  return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
-}
-
 /* breaks.py:53-53: region 1 of explicit, specialisation (int) -> int */
 static int dynac_kernel_explicit__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_explicit__i__r1 *lo)
 {
@@ -947,93 +912,6 @@ static int dynac_kernel_deletes__Oi__r2(int64_t a_k, int64_t *dynac_out, dynac_l
 
 
 /* ---- guards and glue ------------------------------------------------------------ */
-/* breaks.py:17-17: entry of region 1 of tries (called by its resume function) */
-static PyObject *dynac_region_tries_1(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-  (void)self;
-  if (nargs != 2) {
-    PyErr_SetString(PyExc_TypeError, "dynac region: wrong number of arguments");
-    return NULL;
-  }
-  PyObject *globals = args[0];
-  (void)globals;
-  { /* specialisation (int) -> int | None */
-    int64_t a0 = 0;
-    if (dynac_elem_int(args[1], &a0)) { goto next_1; }
-    int64_t r = 0;
-    dynac_lo_tries__i__r1 lo = {0}; /* filled when the kernel falls through */
-    size_t mark = dynac_undo_mark();
-    int st = dynac_kernel_tries__i__r1(a0, &r, &lo);
-    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-    else dynac_undo_commit(mark);
-    PyObject *res = NULL;
-    if (st == DYNAC_ERROR) res = NULL;
-    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
-    else if (st == DYNAC_OK_NONE) res = Py_BuildValue("(iO)", 1, Py_None);
-    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */
-      res = dynac__boxed_result;
-      dynac__boxed_result = NULL;
-    }
-    else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_int(r));
-    else res = PyTuple_New(2);
-    if (st != DYNAC_DEOPT) dynac__region_calls[1]++;
-    if (st == DYNAC_FALLTHROUGH) {
-      int failed = !res;
-      if (failed) {
-        Py_CLEAR(res);
-      } else {
-        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));
-        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));
-      }
-    }
-    return res;
-  }
-next_1:;
-  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
-}
-
-/* breaks.py:19-19: entry of region 2 of tries (called by its resume function) */
-static PyObject *dynac_region_tries_2(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-  (void)self;
-  if (nargs != 1) {
-    PyErr_SetString(PyExc_TypeError, "dynac region: wrong number of arguments");
-    return NULL;
-  }
-  PyObject *globals = args[0];
-  (void)globals;
-  { /* specialisation (int) -> int | None */
-    int64_t r = 0;
-    dynac_lo_tries__i__r2 lo = {0}; /* filled when the kernel falls through */
-    size_t mark = dynac_undo_mark();
-    int st = dynac_kernel_tries__i__r2(&r, &lo);
-    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-    else dynac_undo_commit(mark);
-    PyObject *res = NULL;
-    if (st == DYNAC_ERROR) res = NULL;
-    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
-    else if (st == DYNAC_OK_NONE) res = Py_BuildValue("(iO)", 1, Py_None);
-    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */
-      res = dynac__boxed_result;
-      dynac__boxed_result = NULL;
-    }
-    else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_int(r));
-    else res = PyTuple_New(2);
-    if (st != DYNAC_DEOPT) dynac__region_calls[1]++;
-    if (st == DYNAC_FALLTHROUGH) {
-      int failed = !res;
-      if (failed) {
-        Py_CLEAR(res);
-      } else {
-        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));
-        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));
-      }
-    }
-    return res;
-  }
-  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
-}
-
 /* breaks.py:53-53: entry of region 1 of explicit (called by its resume function) */
 static PyObject *dynac_region_explicit_1(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -2118,13 +1996,10 @@ static const dynac_entry_desc dynac__entries_starred_calls[] = {
      .guard = dynac_guard_starred_calls__OO, .glue = dynac_glue_starred_calls__OO,
      .nguards = 3, .guards = dynac__guards_starred_calls__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
-static const dynac_func_desc dynac__funcs[21] = {
+static const dynac_func_desc dynac__funcs[20] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
-    {.qualname = "tries", .firstlineno = 14, .argcount = 1,
-     .nentries = 0, .entries = NULL,
-     .direct_calls = &dynac__direct_calls[1], .region_calls = &dynac__region_calls[1], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "attr", .firstlineno = 28, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_attr,
      .direct_calls = &dynac__direct_calls[3], .region_calls = &dynac__region_calls[3], .flags = DYNAC_FUNC_ROOT},
@@ -2185,14 +2060,12 @@ static const dynac_func_desc dynac__funcs[21] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 21, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 20, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
  * functions (see python/dynac/_resume.py). */
 static PyMethodDef dynac__methods[] = {
-    {"__region_tries_1", (PyCFunction)(void (*)(void))dynac_region_tries_1, METH_FASTCALL, NULL},
-    {"__region_tries_2", (PyCFunction)(void (*)(void))dynac_region_tries_2, METH_FASTCALL, NULL},
     {"__region_explicit_1", (PyCFunction)(void (*)(void))dynac_region_explicit_1, METH_FASTCALL, NULL},
     {"__region_uses_untyped_hook_1", (PyCFunction)(void (*)(void))dynac_region_uses_untyped_hook_1, METH_FASTCALL, NULL},
     {"__region_uses_untyped_hook_2", (PyCFunction)(void (*)(void))dynac_region_uses_untyped_hook_2, METH_FASTCALL, NULL},

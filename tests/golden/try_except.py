@@ -1,6 +1,6 @@
-"""try/except/else compiled: the body's failures go to the handlers (DYNAC_LEAVE
+"""try/except/else/finally compiled: the body's failures go to the handlers (DYNAC_LEAVE
 redefined around it), a clause's class is matched as CHECK_EXC_MATCH does,
-`as name` is unbound when the clause ends, an unmatched exception goes on."""
+`as name` is unbound when the clause ends, an unmatched exception goes on, a finally block is written once per way out."""
 import dynac
 
 
@@ -26,3 +26,14 @@ def first_positive(xs: list[float]):
         except ValueError:
             pass
     return -1.0
+
+
+@dynac.compile
+def closes(log: object, x: float):
+    try:
+        if x > 1.0:
+            return x
+        log.append(x)
+    finally:
+        log.append("closed")
+    return 0.0
