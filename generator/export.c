@@ -187,6 +187,7 @@ static void check_block(xctx *X, stmt *s) {
       break;
     case ST_DEL: refuse(X, s->pos, "del goes through the C API", NULL); break;
     case ST_TRY: refuse(X, s->pos, "try/except handles Python exceptions", NULL); break;
+    case ST_WITH: refuse(X, s->pos, "with calls a context manager's methods", NULL); break;
     default: break;
     }
   }

@@ -339,6 +339,7 @@ typedef enum stkind {
                 either with `from CAUSE`, or a bare raise */
   ST_DEL,    /* del obj.name, obj[key], obj[lo:hi] (several: left to right); del NAME is a break */
   ST_TRY,    /* try: body / except [E [as name]]: handler ... / else: orelse / finally: finalbody */
+  ST_WITH,   /* with MGR [as TARGET]: body (several items: one ST_WITH in another, as CPython does) */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 /* One `except [E [as name]]:` clause of a try statement. */
@@ -392,6 +393,7 @@ typedef struct stmt {
       handler *handlers;
       bool has_finally;
     } try_;
+    struct { expr *mgr; struct target *tgt; struct stmt *body; } with; /* tgt NULL: no `as` */
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */

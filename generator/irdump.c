@@ -251,6 +251,13 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
       dump_block(D, s->u.try_.finalbody, depth + 1);
     }
     return;
+  case ST_WITH:
+    fputs("with ", o);
+    dump_expr(D, s->u.with.mgr);
+    if (s->u.with.tgt) { fputs(" as ", o); dump_target(D, s->u.with.tgt); }
+    fputc('\n', o);
+    dump_block(D, s->u.with.body, depth + 1);
+    return;
   case ST_IF:
     fputs(s->u.if_.assert_ ? "if (asserts on) " : "if ", o);
     dump_expr(D, s->u.if_.cond);

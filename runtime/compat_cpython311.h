@@ -56,6 +56,22 @@ static inline void dynac_compat_restore_raised(PyObject *exc) {
   PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
 }
 
+/* Special method `name` (an interned str) of type(obj), bound to obj, as
+ * the interpreter looks up __enter__ and __exit__ (3.11's internal
+ * _PyObject_LookupSpecial, rebuilt on _PyType_Lookup): a new reference;
+ * NULL with no exception set when the type has none, NULL with one when
+ * binding it failed. */
+static inline PyObject *dynac_compat_lookup_special(PyObject *obj, PyObject *name) {
+  PyObject *found = _PyType_Lookup(Py_TYPE(obj), name); /* borrowed */
+  if (!found) return NULL;
+  descrgetfunc get = Py_TYPE(found)->tp_descr_get;
+  if (!get) return Py_NewRef(found);
+  Py_INCREF(found);
+  PyObject *bound = get(found, obj, (PyObject *)Py_TYPE(obj));
+  Py_DECREF(found);
+  return bound;
+}
+
 /* The callee as CPython's call errors name it ("f()", "Vec.norm()"), a
  * new reference (_PyObject_FunctionStr, private in 3.11). */
 static inline PyObject *dynac_compat_function_str(PyObject *func) { return _PyObject_FunctionStr(func); }

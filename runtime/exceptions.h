@@ -78,3 +78,55 @@ static inline int dynac_exception_matches(const dynac_handling *h, PyObject *cls
 static inline void dynac_handling_reraise(const dynac_handling *h) {
   dynac_compat_restore_raised(Py_NewRef(h->exc));
 }
+
+/* ---- with statements -------------------------------------------------------
+ * BEFORE_WITH: `mgr`'s __enter__ and __exit__, looked up on its type and
+ * bound to it; __enter__() is called. Returns its result (a new reference)
+ * and sets *exit to the bound __exit__ (a new reference the kernel keeps
+ * until the statement ends); NULL with CPython's TypeError when mgr is not
+ * a context manager, or with __enter__'s exception. */
+static inline PyObject *dynac_with_enter(PyObject *mgr, PyObject **exit) {
+  static PyObject *enter_name, *exit_name;
+  if (!enter_name && !(enter_name = PyUnicode_InternFromString("__enter__"))) return NULL;
+  if (!exit_name && !(exit_name = PyUnicode_InternFromString("__exit__"))) return NULL;
+  PyObject *enter = dynac_compat_lookup_special(mgr, enter_name);
+  if (!enter) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "'%.200s' object does not support the context manager protocol",
+                   Py_TYPE(mgr)->tp_name);
+    return NULL;
+  }
+  *exit = dynac_compat_lookup_special(mgr, exit_name);
+  if (!*exit) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "'%.200s' object does not support the context manager protocol "
+                   "(missed __exit__ method)", Py_TYPE(mgr)->tp_name);
+    Py_DECREF(enter);
+    return NULL;
+  }
+  PyObject *r = PyObject_CallNoArgs(enter);
+  Py_DECREF(enter);
+  return r;
+}
+
+/* The with statement's end: exit(None, None, None) when it ends without an
+ * exception (h NULL): 0, or -1 with __exit__'s exception. With the
+ * exception being handled in h: exit(type, value, traceback)
+ * (WITH_EXCEPT_START): 1 when the result is true (the exception is
+ * suppressed), 0 when it is not, -1 with __exit__'s own exception. */
+static inline int dynac_with_exit(PyObject *exit, const dynac_handling *h) {
+  PyObject *args[3] = {Py_None, Py_None, Py_None};
+  PyObject *tb = NULL;
+  if (h) {
+    tb = PyException_GetTraceback(h->exc);
+    args[0] = (PyObject *)Py_TYPE(h->exc);
+    args[1] = h->exc;
+    args[2] = tb ? tb : Py_None;
+  }
+  PyObject *r = PyObject_Vectorcall(exit, args, 3, NULL);
+  Py_XDECREF(tb);
+  if (!r) return -1;
+  int truth = h ? PyObject_IsTrue(r) : 0;
+  Py_DECREF(r);
+  return truth;
+}

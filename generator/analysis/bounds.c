@@ -46,6 +46,9 @@ bool block_binds(const stmt *s, int loc) {
         if ((s->u.try_.handlers[i].name && target_binds(s->u.try_.handlers[i].name, loc)) ||
             block_binds(s->u.try_.handlers[i].body, loc)) return true;
       break;
+    case ST_WITH:
+      if ((s->u.with.tgt && target_binds(s->u.with.tgt, loc)) || block_binds(s->u.with.body, loc)) return true;
+      break;
     case ST_INTERP: return true;
     default: break;
     }

@@ -52,6 +52,7 @@ static int ops_block(stmt *s, stmt *last) {
            ops_block(s->u.for_.orelse, NULL);
       for (int i = 0; i < s->u.for_.niters; i++) n += ops_expr(s->u.for_.iters[i]);
       break;
+    case ST_WITH: n += 2 + ops_expr(s->u.with.mgr) + ops_block(s->u.with.body, NULL); break;
     case ST_TRY:
       n += 1 + ops_block(s->u.try_.body, NULL) + ops_block(s->u.try_.orelse, NULL) +
            ops_block(s->u.try_.finalbody, NULL);

@@ -60,6 +60,7 @@ static bool escapes(stmt *s) {
     if (s->kind == ST_IF && (escapes(s->u.if_.then) || escapes(s->u.if_.orelse))) return true;
     if (s->kind == ST_TRY && (escapes(s->u.try_.body) || escapes(s->u.try_.orelse) ||
                               escapes(s->u.try_.finalbody))) return true;
+    if (s->kind == ST_WITH && escapes(s->u.with.body)) return true;
     for (int i = 0; s->kind == ST_TRY && i < s->u.try_.nhandlers; i++)
       if (escapes(s->u.try_.handlers[i].body)) return true;
   }

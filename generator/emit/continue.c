@@ -44,7 +44,8 @@ static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
   if (L->kind == 'r')
     return arena_printf(E->m->a, "dynac_cont_range(%s, %s, n%d, %s%s, %d)", L->start, L->step, L->label,
                         k, header ? "" : " + 1", rev);
-  if (L->kind == 'g') return arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[0]); /* at its next item */
+  if (L->kind == 'g' || L->kind == 'w') /* the iterator at its next item; a with's __exit__ */
+    return arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[0]);
   const char *next = header ? k : arena_printf(E->m->a, "%s %s 1", k, rev ? "-" : "+");
   int n = L->s->u.for_.niters;
   const char *its[8];

@@ -25,7 +25,9 @@ typedef struct loopinfo { bool has_else; int label; } loopinfo;
  * (CPython's compiler unwinds the same "frame blocks"): kind 'f', the
  * finally block of try statement `s`, whose copy runs (its failures going
  * to `route`, the try's outer handlers); kind 'h', the exception handled in
- * C variable `h`, which stops being handled (POP_EXCEPT). nloops: the loops
+ * C variable `h`, which stops being handled (POP_EXCEPT); kind 'w', the
+ * with statement `s`, whose bound __exit__ (C variable `h`) is called
+ * (its failure going to `route`). nloops: the loops
  * around the scope (a break leaves the scopes inside its loop). */
 typedef struct exit_scope {
   char kind;
@@ -38,7 +40,9 @@ typedef struct exit_scope {
 /* A for loop around the statement being emitted, as a continuation in the
  * interpreter needs it (dynac_continue): how to rebuild its iterator at
  * its next item. kind 'r': range (start, step, n and the count kLABEL);
- * 'c': containers (objs, their types, the enumerate count). */
+ * 'c': containers (objs, their types, the enumerate count); 'g': any
+ * iterator (objs[0]); 'w': a with statement, whose bound __exit__
+ * (objs[0]) the continuation calls on its way out. */
 typedef struct cont_loop {
   const stmt *s;
   char kind;
@@ -134,7 +138,7 @@ typedef struct em {
   bool shaped_target;       /* assigning its target: its [x, y, z] unpackings are proven */
   bool conts;               /* deoptimisation after an effect continues in the interpreter */
   restart rp;               /* the current restart point (conts) */
-  cont_loop cloops[64];     /* the for loops around it, outermost first */
+  cont_loop cloops[96];     /* the for loops (and with statements) around it, outermost first */
   int ncloops;
   const int *versions;      /* the top-level statement's version of each base name */
   const expr *returned;     /* the value of the return statement being emitted */
@@ -204,6 +208,7 @@ void emit_block(em *E, stmt *s);
 
 /* exceptions.c */
 void emit_try(em *E, stmt *s);
+void emit_with(em *E, stmt *s);
 bool leaves_finally(em *E, bool loop_only);
 void unwind_scopes(em *E, bool loop_only);
 

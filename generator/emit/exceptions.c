@@ -1,4 +1,4 @@
-/* exceptions.c: try/except/else/finally in C.
+/* exceptions.c: try/except/else/finally and with statements in C.
  *
  * The body is ordinary kernel code whose failures leave through
  * DYNAC_LEAVE (dynac.h); around it the macro is redefined to jump to the
@@ -15,6 +15,11 @@
  * writes it: after the statement (falling through), on the exceptional
  * path (the exception handled while it runs, then raised again), and
  * before each return, break or continue that leaves it (unwind_scopes).
+ *
+ * A with statement is the same machinery around __enter__ and __exit__
+ * (BEFORE_WITH, WITH_EXCEPT_START): its exit is called on every way out,
+ * with the exception on the exceptional path, whose true result
+ * suppresses it.
  *
  * Deoptimisation inside the body is unchanged: before any effect the
  * interpreter runs the whole call (the try too), after one the call goes
@@ -78,11 +83,24 @@ static void emit_finally_copy(em *E, const stmt *s, const char *route, int depth
   E->nexits = saved;
 }
 
-/* Is there a finally block between here and the end of the function (or,
- * loop_only, of the innermost loop)? */
+/* The with statement `s`'s __exit__(None, None, None) (C variable `exit`),
+ * its failure going to `route`, its line the statement's. */
+static void emit_with_exit(em *E, const stmt *s, const char *exit, const char *route) {
+  const char *inner = E->handlers;
+  int line_was = E->cur_line;
+  route_failures(E, route);
+  E->cur_line = s->pos.line;
+  line(E, "if (dynac_with_exit(%s, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* __exit__ */",
+       exit, where(E));
+  E->cur_line = line_was;
+  route_failures(E, inner);
+}
+
+/* Is there a finally block or a with statement between here and the end
+ * of the function (or, loop_only, of the innermost loop)? */
 bool leaves_finally(em *E, bool loop_only) {
   for (int i = E->nexits - 1; i >= 0 && (!loop_only || E->exits[i].nloops == E->nloops); i--)
-    if (E->exits[i].kind == 'f') return true;
+    if (E->exits[i].kind != 'h') return true;
   return false;
 }
 
@@ -96,6 +114,7 @@ void unwind_scopes(em *E, bool loop_only) {
   for (int i = E->nexits - 1; i >= 0 && (!loop_only || E->exits[i].nloops == E->nloops); i--) {
     exit_scope *x = &E->exits[i];
     if (x->kind == 'h') line(E, "dynac_handling_end(&%s); /* no longer handled */", x->h);
+    else if (x->kind == 'w') emit_with_exit(E, x->s, x->h, x->route);
     else emit_finally_copy(E, x->s, x->route, i, loop_only ? ", before leaving the loop's pass"
                                                            : ", before returning");
   }
@@ -254,4 +273,62 @@ void emit_try(em *E, stmt *s) {
                                                                   else and handlers: to the finally */
   route_failures(E, outer);
   emit_finally(E, s, n, fin_label, outer, after.any, protected_raises, before);
+}
+
+/* with MGR [as TARGET]: body -- MGR entered, the target bound and the body
+ * run with failures going to the exceptional exit; __exit__ called on
+ * every way out (suppressing the exception when it returns true). */
+void emit_with(em *E, stmt *s) {
+  int n = ++E->label;
+  const char *outer = E->handlers;
+  const char *exit = arena_printf(E->m->a, "exit%d", n);
+  const char *here = arena_printf(E->m->a, "dynac_with_%d", n);
+  line(E, "{");
+  E->indent++;
+  const char *mgr = as_obj(E, emit_expr(E, s->u.with.mgr), TY(s->u.with.mgr));
+  line(E, "DYNAC_OBJ %s = NULL; /* the manager's bound __exit__ */", exit);
+  const char *v = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_with_enter(%s, &%s); /* __enter__ */", v, mgr, exit);
+  line(E, "dynac__effects = 1; /* Python code ran */");
+  note_effect(E);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", v, where(E));
+  bool *before = bound_save(E);
+  push_scope(E, 'w', s, outer, exit);
+  if (E->conts) E->cloops[E->ncloops++] = (cont_loop){.s = s, .kind = 'w', .label = n, .objs = {exit}};
+  route_failures(E, here);
+  size_t mark = E->b->len;
+  line(E, "{ /* with */");
+  E->indent++;
+  if (s->u.with.tgt) assign_target(E, s->u.with.tgt, v, &ty_obj);
+  emit_block(E, s->u.with.body);
+  E->indent--;
+  line(E, "}");
+  E->nexits--;
+  if (E->conts) E->ncloops--;
+  bool raises = routed_to(E, mark, arena_printf(E->m->a, "%s)", here), here);
+  route_failures(E, outer);
+  bool through = falls_through(E->in, s->u.with.body);
+  if (through) emit_with_exit(E, s, exit, outer);
+  if (raises) {
+    const char *wv = arena_printf(E->m->a, "w%d", n);
+    line(E, "goto dynac_with_done_%d;", n);
+    line(E, "%s:;", here);
+    line(E, "{");
+    E->indent++;
+    line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* the exception is being handled */", wv);
+    E->cur_line = s->pos.line;
+    line(E, "int s%d = dynac_with_exit(%s, &%s); /* __exit__(type, value, traceback) */", n, exit, wv);
+    line(E, "if (s%d < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", n, where(E));
+    line(E, "if (!s%d) { /* not suppressed: it goes on */", n);
+    line(E, "  dynac_handling_reraise(&%s);", wv);
+    line(E, "  DYNAC_LEAVE(DYNAC_ERROR);");
+    line(E, "}");
+    E->indent--;
+    line(E, "} /* suppressed: the statements after the with run */");
+    line(E, "dynac_with_done_%d:;", n);
+    if (through) bound_intersect(E, before); /* the body may have ended anywhere */
+    else bound_restore(E, before);
+  }
+  E->indent--;
+  line(E, "}");
 }

@@ -132,6 +132,7 @@ bool has_loop(const stmt *s) {
     if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
     if (s->kind == ST_TRY && (has_loop(s->u.try_.body) || has_loop(s->u.try_.orelse) ||
                               has_loop(s->u.try_.finalbody))) return true;
+    if (s->kind == ST_WITH && has_loop(s->u.with.body)) return true;
     for (int i = 0; s->kind == ST_TRY && i < s->u.try_.nhandlers; i++)
       if (has_loop(s->u.try_.handlers[i].body)) return true;
   }

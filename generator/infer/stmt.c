@@ -230,6 +230,16 @@ static void type_stmt(ctx *c, stmt *s) {
   }
   case ST_DEL: for (int i = 0; i < s->u.del.n; i++) type_delete(c, s->u.del.subs[i]); break;
   case ST_TRY: type_try(c, s); break;
+  case ST_WITH: {
+    const type *t = type_expr(c, s->u.with.mgr, false);
+    if (t->kind != TY_OBJ && t->kind != TY_UNKNOWN)
+      type_fail(c, s->u.with.mgr->pos, arena_printf(c->m->a, "with a %s (not a context manager: TypeError)",
+                                                    ty_python_name(c->m->a, t)));
+    generic_op(c); /* __enter__ and __exit__ run */
+    if (s->u.with.tgt) bind_target(c, s->u.with.tgt, &ty_obj, s->pos);
+    type_block(c, s->u.with.body);
+    break;
+  }
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
 }

@@ -1025,6 +1025,11 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
     v->block(ctx, s->u.try_.orelse);
     v->block(ctx, s->u.try_.finalbody);
     break;
+  case ST_WITH:
+    part_expr(v, ctx, s->u.with.mgr);
+    if (s->u.with.tgt) v->target(ctx, s->u.with.tgt);
+    v->block(ctx, s->u.with.body);
+    break;
   case ST_INTERP:
     for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
     break;

@@ -834,6 +834,46 @@ static stmt *lower_try(lower *L, TSNode n) {
   return s;
 }
 
+/* with_statement: with item, ...: block -- each item a with statement
+ * around the next (with_item: MGR, or MGR as TARGET, an as_pattern). */
+static stmt *lower_with(lower *L, TSNode n) {
+  if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) {
+    gb(L, n, "generator", "async with");
+    return NULL;
+  }
+  TSNode items[32];
+  int k = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode clause = ts_node_named_child(n, i);
+    for (uint32_t j = 0; node_is(clause, "with_clause") && j < ts_node_named_child_count(clause); j++) {
+      if (!node_is(ts_node_named_child(clause, j), "with_item")) continue;
+      if (k == 32 || L->tries + k >= 20) {
+        gb(L, n, "exception-handling", "with statements nested more than 20 deep");
+        return NULL;
+      }
+      items[k++] = ts_node_named_child(clause, j);
+    }
+  }
+  stmt *outer = NULL, **slot = &outer;
+  L->tries += k;
+  for (int i = 0; i < k; i++) {
+    stmt *s = new_stmt(L, ST_WITH, i ? items[i] : n);
+    TSNode v = child_by_field(items[i], "value");
+    if (node_is(v, "as_pattern")) {
+      TSNode alias = child_by_field(v, "alias");
+      if (!ts_node_is_null(alias) && ts_node_named_child_count(alias) == 1) alias = ts_node_named_child(alias, 0);
+      if (!(s->u.with.tgt = lower_target(L, alias))) { L->tries -= k; return NULL; }
+      v = ts_node_named_child(v, 0);
+    }
+    if (!(s->u.with.mgr = lower_expr(L, v))) { L->tries -= k; return NULL; }
+    *slot = s;
+    slot = &s->u.with.body;
+  }
+  *slot = lower_nested(L, child_by_field(n, "body"));
+  L->tries -= k;
+  return outer;
+}
+
 stmt *lower_stmt(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
@@ -871,11 +911,7 @@ stmt *lower_stmt(lower *L, TSNode n) {
   if (!strcmp(t, "delete_statement")) return lower_del(L, n);
   if (!strcmp(t, "assert_statement")) return lower_assert(L, n);
   if (!strcmp(t, "try_statement")) return lower_try(L, n);
-  if (!strcmp(t, "with_statement")) {
-    gb(L, n, "exception-handling", arena_printf(L->m->a, "'%.*s' statement",
-       (int)(strchr(t, '_') - t), t));
-    return NULL;
-  }
+  if (!strcmp(t, "with_statement")) return lower_with(L, n);
   gb(L, n, "unsupported-statement", arena_printf(L->m->a, "%s", t));
   return NULL;
 }

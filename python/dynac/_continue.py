@@ -11,7 +11,10 @@ for loop's iterator at its next item (dynac.h, dynac_continue).
 The continuation is the function's own AST from that statement on, so
 every statement keeps its line and column for tracebacks. A try statement
 around it (the statement in its body) is kept around the rest of its body,
-with the same handlers, else and finally. For `for` and `while` loops
+with the same handlers, else and finally. A with statement around it has
+entered its manager already: the rest of its body runs in a try statement
+that calls the manager's bound __exit__ (passed in with the iterators) on
+every way out, as the with statement would. For `for` and `while` loops
 around the statement, the rest of the current iteration runs
 inside a one-pass loop whose `else` runs the remaining iterations:
 
@@ -40,6 +43,12 @@ _cache = {}
 _LOOPS = (ast.For, ast.While)
 
 
+def _its_taken(s):
+    """The values the kernel passes in _dynac_its for a statement around
+    the one it continues at: a for loop's iterator, each with item's __exit__."""
+    return 1 if isinstance(s, ast.For) else len(s.items) if isinstance(s, ast.With) else 0
+
+
 def _path(stmts, line, col):
     """[(block, index, field), ..., (block, index, None)] down to the
     statement starting at line:col, through if/for/while blocks and the
@@ -48,10 +57,10 @@ def _path(stmts, line, col):
     for i, s in enumerate(stmts):
         if (s.lineno, s.col_offset) == (line, col):
             return [(stmts, i, None)]
-        if not isinstance(s, (ast.If, ast.Try) + _LOOPS) or not s.lineno <= line <= s.end_lineno:
+        if not isinstance(s, (ast.If, ast.Try, ast.With) + _LOOPS) or not s.lineno <= line <= s.end_lineno:
             continue
         for field in ("body", "orelse"):
-            inner = _path(getattr(s, field), line, col)
+            inner = _path(getattr(s, field, []), line, col)
             if inner is not None:
                 return [(stmts, i, field)] + inner
     return None
@@ -60,6 +69,34 @@ def _path(stmts, line, col):
 def _iterators(k):
     return ast.Subscript(value=ast.Name(id="_dynac_its", ctx=ast.Load()), slice=ast.Constant(k),
                          ctx=ast.Load())
+
+
+_EXIT_AROUND = """
+_dynac_exit{k} = _dynac_its[{k}]
+_dynac_through{k} = True
+try:
+    pass
+except BaseException as _dynac_exc{k}:
+    _dynac_through{k} = False
+    if not _dynac_exit{k}(type(_dynac_exc{k}), _dynac_exc{k}, _dynac_exc{k}.__traceback__):
+        raise
+finally:
+    if _dynac_through{k}:
+        _dynac_exit{k}(None, None, None)
+"""
+
+
+def _exit_around(rest, k, with_node):
+    """The rest of a with statement's body, its manager entered: __exit__
+    (_dynac_its[k], bound) called as the with statement calls it, with the
+    exception on the way out of one (a true result suppresses it), with
+    None three times on any other way out. At the with statement's line."""
+    stmts = ast.parse(_EXIT_AROUND.format(k=k)).body
+    stmts[2].body = rest or [ast.Pass()]
+    for node in stmts[:2] + [stmts[2]] + stmts[2].handlers + stmts[2].finalbody:
+        for sub in ast.walk(node) if node is not stmts[2] else [node]:
+            ast.copy_location(sub, with_node)
+    return stmts
 
 
 def _remaining(loop, k):
@@ -133,7 +170,7 @@ def _continuation(path, mode, nits, subst=None, stop=None):
     def after(level, block, i):  # what follows block[i] in its block
         return block[i + 1:stop + 1 if stop is not None and level == 0 else None]
 
-    fors = sum(1 for block, i, field in path if field == "body" and isinstance(block[i], ast.For))
+    fors = sum(_its_taken(block[i]) for block, i, field in path if field == "body")
     if mode == HEAD:
         fors += 1
     if fors != nits:
@@ -163,9 +200,15 @@ def _continuation(path, mode, nits, subst=None, stop=None):
                            iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()),
                            body=rest or [ast.Pass()], orelse=[_remaining(outer, k)], type_comment=None)
             rest = [ast.copy_location(once, outer)]
+        for _ in range(_its_taken(outer) if isinstance(outer, ast.With) else 0):  # innermost item first
+            k -= 1
+            rest = _exit_around(rest, k, outer)
         if isinstance(outer, ast.Try) and field == "body":  # the rest of the body, still protected
             kept = ast.Try(body=rest or [ast.Pass()], handlers=outer.handlers, orelse=outer.orelse,
                            finalbody=outer.finalbody)
+            rest = [ast.copy_location(kept, outer)]
+        elif isinstance(outer, ast.Try) and outer.finalbody:  # its else: the finally still runs after it
+            kept = ast.Try(body=rest or [ast.Pass()], handlers=[], orelse=[], finalbody=outer.finalbody)
             rest = [ast.copy_location(kept, outer)]
         rest = rest + after(level, block, i)
     return rest

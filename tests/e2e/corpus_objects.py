@@ -4,6 +4,7 @@ and in-place operators. suite_objects.py runs each function eagerly and
 compiled on the same fresh inputs and compares results, exceptions (type,
 message, traceback lines) and side effects (a log the inputs' special
 methods write, and the inputs' state afterwards)."""
+import contextlib
 import math
 import os
 import sys
@@ -693,3 +694,81 @@ def finally_typed(a: list[float], i: int):
         return t
     finally:
         a.append(t)
+
+
+class Manager:
+    """A context manager that logs its calls and may suppress, or fail."""
+    def __init__(self, name, suppress=False, fail_enter=False, fail_exit=False):
+        self.name, self.suppress, self.fail_enter, self.fail_exit = name, suppress, fail_enter, fail_exit
+
+    def __enter__(self):
+        LOG.append(("enter", self.name, type(sys.exception()).__name__))
+        if self.fail_enter:
+            raise RuntimeError("enter failed")
+        return self.name.upper()
+
+    def __exit__(self, t, v, tb):
+        LOG.append(("exit", self.name, t.__name__ if t else None, repr(v),
+                    tb_lines(v) if v is not None else tb, type(sys.exception()).__name__))
+        if self.fail_exit:
+            raise OSError("exit failed")
+        return self.suppress
+
+
+class EnterOnly:
+    def __enter__(self):
+        return self
+
+
+@contextlib.contextmanager
+def generated(name):
+    LOG.append(("gen enter", name))
+    try:
+        yield name
+    except ZeroDivisionError as e:
+        LOG.append(("gen caught", str(e)))
+    finally:
+        LOG.append(("gen exit", name))
+
+
+@dynac.compile
+def with_managers(m: object, n: object, kind: int):
+    out = []
+    with m as a, n:
+        out.append(a)
+        if kind == 1:
+            raise KeyError("in body")
+        if kind == 2:
+            return out
+        if kind == 3:
+            out.append(1 // 0)
+    out.append("after")
+    return out
+
+
+@dynac.compile
+def with_in_loop(ms: object):
+    out = []
+    for m in ms:
+        with m as a:
+            if a == "B":
+                continue
+            if a == "S":
+                break
+            out.append(a)
+        out.append(sys.exception())
+    return out
+
+
+@dynac.compile
+def with_and_finally(m: object, k: int):
+    try:
+        with m:
+            if k == 1:
+                return "returned"
+            if k == 2:
+                raise ValueError("body")
+            LOG.append(("body",))
+    finally:
+        LOG.append(("finally", type(sys.exception()).__name__))
+    return "end"

@@ -8,6 +8,7 @@ message and traceback frames in the corpus (function name and line, as
 traceback.extract_tb gives them); the log the inputs' special methods
 write; the inputs' state afterwards; and the module globals the functions
 change. Each function must also be served by its kernel (dispatch counters)."""
+import contextlib
 import os
 import subprocess
 import sys
@@ -181,6 +182,17 @@ def cases():
                         for v in ["x", "again", "swallow", "stop", 0, None]]
     c["finally_keeps_value"] = [lambda m: (1,), lambda m: ([2],), lambda m: (None,)]
     c["finally_typed"] = [(lambda m, a=a, i=i: (list(a), i)) for a in [[1.5, 2.0], [], [NAN]] for i in [0, 1, -1, 2**62]]
+    mgrs = [lambda m: m.Manager("a"), lambda m: m.Manager("b", suppress=True),
+            lambda m: m.Manager("c", fail_enter=True), lambda m: m.Manager("d", fail_exit=True),
+            lambda m: 5, lambda m: m.EnterOnly(), lambda m: m.generated("g"),
+            lambda m: contextlib.suppress(KeyError)]
+    c["with_managers"] = [(lambda m, a=a, b=b, k=k: (a(m), b(m), k)) for a in mgrs for b in mgrs[:4] + mgrs[6:]
+                          for k in range(4)]
+    c["with_in_loop"] = [lambda m: ([m.Manager("x"), m.Manager("b"), m.Manager("y")],),
+                         lambda m: ([m.Manager("x"), m.Manager("s"), m.Manager("y")],),
+                         lambda m: ([],), lambda m: ([m.Manager("q", fail_exit=True)],),
+                         lambda m: ([m.generated("s")],), lambda m: ([7],)]
+    c["with_and_finally"] = [(lambda m, a=a, k=k: (a(m), k)) for a in mgrs for k in range(3)]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c

@@ -1,4 +1,4 @@
-"""try/except/else/finally compiled: the body's failures go to the handlers (DYNAC_LEAVE
+"""try/except/else/finally and with compiled: the body's failures go to the handlers (DYNAC_LEAVE
 redefined around it), a clause's class is matched as CHECK_EXC_MATCH does,
 `as name` is unbound when the clause ends, an unmatched exception goes on, a finally block is written once per way out."""
 import dynac
@@ -37,3 +37,12 @@ def closes(log: object, x: float):
     finally:
         log.append("closed")
     return 0.0
+
+
+@dynac.compile
+def locked(lock: object, xs: list[float]):
+    with lock as held:
+        t = 0.0
+        for x in xs:
+            t += x
+        return t, held
