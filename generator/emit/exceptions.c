@@ -67,6 +67,20 @@ static void push_scope(em *E, char kind, const stmt *s, const char *route, const
   E->exits[E->nexits++] = (exit_scope){kind, s, route, h, E->nloops};
 }
 
+/* A block that runs while an exception is handled (an except clause) or
+ * as one of a finally block's copies: a deoptimisation after an effect
+ * there has no continuation (the interpreter would need the handled
+ * exception, or the way out, rebuilt), so a failing operation is redone
+ * through the C API where it can be (CPython's exception, e.g.
+ * ZeroDivisionError) and only int64 overflow ends in
+ * dynac_deopt_after_effect. */
+static void emit_block_without_continuations(em *E, stmt *b) {
+  bool conts = E->conts;
+  E->conts = false;
+  emit_block(E, b);
+  E->conts = conts;
+}
+
 /* The finally block of `s` once more, for one way out: its failures go to
  * `route`; it is itself outside the scopes from index `depth` on. */
 static void emit_finally_copy(em *E, const stmt *s, const char *route, int depth, const char *why) {
@@ -76,7 +90,7 @@ static void emit_finally_copy(em *E, const stmt *s, const char *route, int depth
   route_failures(E, route);
   line(E, "{ /* finally (line %d)%s */", s->pos.line, why);
   E->indent++;
-  emit_block(E, s->u.try_.finalbody);
+  emit_block_without_continuations(E, s->u.try_.finalbody);
   E->indent--;
   line(E, "}");
   route_failures(E, inner);
@@ -173,7 +187,7 @@ static void emit_handler(em *E, const handler *h, const char *hv, int n, const b
     line(E, "%s.bound = &b_%s;", hv, c);
     E->bound[loc] = true;
   }
-  emit_block(E, h->body);
+  emit_block_without_continuations(E, h->body);
   if (falls_through(E->in, h->body)) {
     line(E, "goto dynac_tried_%d;", n);
     if (h->name) E->bound[h->name->local] = false;

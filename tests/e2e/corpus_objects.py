@@ -772,3 +772,16 @@ def with_and_finally(m: object, k: int):
     finally:
         LOG.append(("finally", type(sys.exception()).__name__))
     return "end"
+
+
+@dynac.compile
+def handler_divides(k: int, d: int):
+    try:
+        LOG.append(("try", k))
+        raise KeyError(k)
+    except KeyError:
+        LOG.append(("handler", k))  # an effect: a failure after it is raised through the C API here
+        q = k // d
+    finally:
+        LOG.append(("finally", k // (d + 1)))
+    return q

@@ -193,6 +193,7 @@ def cases():
                          lambda m: ([],), lambda m: ([m.Manager("q", fail_exit=True)],),
                          lambda m: ([m.generated("s")],), lambda m: ([7],)]
     c["with_and_finally"] = [(lambda m, a=a, k=k: (a(m), k)) for a in mgrs for k in range(3)]
+    c["handler_divides"] = [(lambda m, k=k, d=d: (k, d)) for k in [7, -7, 0, 2**62] for d in [0, 2, -1, 3]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c
