@@ -39,13 +39,14 @@ static const char *cont_value(em *E, int v) {
 /* The iterator of enclosing for loop L at its next item (at the current
  * one: `header`), as a new reference. */
 static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
+  if (L->kind == 'g' || L->kind == 'w' || L->kind == 'x') /* the iterator at its next item; a with's
+                                                              __exit__; an except clause's outer exception */
+    return arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[0]);
   bool rev = L->s->u.for_.how == 'r';
   const char *k = arena_printf(E->m->a, "k%d", L->label);
   if (L->kind == 'r')
     return arena_printf(E->m->a, "dynac_cont_range(%s, %s, n%d, %s%s, %d)", L->start, L->step, L->label,
                         k, header ? "" : " + 1", rev);
-  if (L->kind == 'g' || L->kind == 'w') /* the iterator at its next item; a with's __exit__ */
-    return arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[0]);
   const char *next = header ? k : arena_printf(E->m->a, "%s %s 1", k, rev ? "-" : "+");
   int n = L->s->u.for_.niters;
   const char *its[8];

@@ -42,7 +42,9 @@ typedef struct exit_scope {
  * its next item. kind 'r': range (start, step, n and the count kLABEL);
  * 'c': containers (objs, their types, the enumerate count); 'g': any
  * iterator (objs[0]); 'w': a with statement, whose bound __exit__
- * (objs[0]) the continuation calls on its way out. */
+ * (objs[0]) the continuation calls on its way out; 'x': an except clause,
+ * objs[0] the exception handled before it, which the continuation
+ * restores when the clause ends. */
 typedef struct cont_loop {
   const stmt *s;
   char kind;

@@ -67,10 +67,9 @@ static void push_scope(em *E, char kind, const stmt *s, const char *route, const
   E->exits[E->nexits++] = (exit_scope){kind, s, route, h, E->nloops};
 }
 
-/* A block that runs while an exception is handled (an except clause) or
- * as one of a finally block's copies: a deoptimisation after an effect
- * there has no continuation (the interpreter would need the handled
- * exception, or the way out, rebuilt), so a failing operation is redone
+/* One of a finally block's copies: a deoptimisation after an effect there
+ * has no continuation (each copy has its own way out, which the
+ * interpreter would need rebuilt), so a failing operation is redone
  * through the C API where it can be (CPython's exception, e.g.
  * ZeroDivisionError) and only int64 overflow ends in
  * dynac_deopt_after_effect. */
@@ -187,7 +186,12 @@ static void emit_handler(em *E, const handler *h, const char *hv, int n, const b
     line(E, "%s.bound = &b_%s;", hv, c);
     E->bound[loc] = true;
   }
-  emit_block_without_continuations(E, h->body);
+  if (E->conts) /* a continuation inside the clause ends the handling itself: it gets the exception
+                   handled before (_continue.py) */
+    E->cloops[E->ncloops++] = (cont_loop){.s = NULL, .kind = 'x', .label = n,
+                                          .objs = {arena_printf(E->m->a, "(%s.outer ? %s.outer : Py_None)", hv, hv)}};
+  emit_block(E, h->body);
+  if (E->conts) E->ncloops--;
   if (falls_through(E->in, h->body)) {
     line(E, "goto dynac_tried_%d;", n);
     if (h->name) E->bound[h->name->local] = false;

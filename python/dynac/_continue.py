@@ -11,7 +11,11 @@ for loop's iterator at its next item (dynac.h, dynac_continue).
 The continuation is the function's own AST from that statement on, so
 every statement keeps its line and column for tracebacks. A try statement
 around it (the statement in its body) is kept around the rest of its body,
-with the same handlers, else and finally. A with statement around it has
+with the same handlers, else and finally. Inside an except clause the
+exception is still being handled (the kernel handles it as the call
+goes on): the rest of the clause runs in a try whose finally unbinds the
+clause's name and restores the exception handled before, as the clause's
+end does, then the try's finally. A with statement around it has
 entered its manager already: the rest of its body runs in a try statement
 that calls the manager's bound __exit__ (passed in with the iterators) on
 every way out, as the with statement would. For `for` and `while` loops
@@ -37,30 +41,38 @@ import hashlib
 import re
 import types
 
-from . import _resume
+from . import _resume, _runtime
 
 _cache = {}
 _LOOPS = (ast.For, ast.While)
 
 
-def _its_taken(s):
+def _its_taken(s, field):
     """The values the kernel passes in _dynac_its for a statement around
-    the one it continues at: a for loop's iterator, each with item's __exit__."""
-    return 1 if isinstance(s, ast.For) else len(s.items) if isinstance(s, ast.With) else 0
+    the one it continues at (in its block `field`): a for loop's iterator,
+    each with item's __exit__, an except clause's exception handled before."""
+    if isinstance(s, ast.For) and field == "body":
+        return 1
+    if isinstance(s, ast.With):
+        return len(s.items)
+    return 1 if isinstance(s, ast.Try) and isinstance(field, tuple) else 0
 
 
 def _path(stmts, line, col):
     """[(block, index, field), ..., (block, index, None)] down to the
-    statement starting at line:col, through if/for/while blocks and the
-    body and else of try statements; None if it is not there (a statement
-    in an except clause: the exception it handles is not rebuilt)."""
+    statement starting at line:col, through if/for/while/with blocks and
+    the body, except clauses (field ("handler", j)) and else of try
+    statements; None if it is not there (a statement in a finally block:
+    the way out it was on is not rebuilt)."""
     for i, s in enumerate(stmts):
         if (s.lineno, s.col_offset) == (line, col):
             return [(stmts, i, None)]
         if not isinstance(s, (ast.If, ast.Try, ast.With) + _LOOPS) or not s.lineno <= line <= s.end_lineno:
             continue
-        for field in ("body", "orelse"):
-            inner = _path(getattr(s, field, []), line, col)
+        blocks = [(field, getattr(s, field, [])) for field in ("body", "orelse")]
+        blocks += [(("handler", j), h.body) for j, h in enumerate(getattr(s, "handlers", []))]
+        for field, block in blocks:
+            inner = _path(block, line, col)
             if inner is not None:
                 return [(stmts, i, field)] + inner
     return None
@@ -97,6 +109,21 @@ def _exit_around(rest, k, with_node):
         for sub in ast.walk(node) if node is not stmts[2] else [node]:
             ast.copy_location(sub, with_node)
     return stmts
+
+
+def _clause_end_around(rest, k, clause):
+    """The rest of an except clause, then its end on every way out: the
+    name it bound unbound (`name = None; del name`, as CPython compiles
+    it) and the exception handled before it restored (POP_EXCEPT:
+    _dynac_its[k], through _runtime.set_handled_exception)."""
+    unbind = "%s = None\n    del %s\n    " % (clause.name, clause.name) if clause.name else ""
+    src = "try:\n    pass\nfinally:\n    %s_dynac_set_handled(_dynac_its[%d])\n" % (unbind, k)
+    kept = ast.parse(src).body[0]
+    kept.body = rest or [ast.Pass()]
+    for node in [kept] + kept.finalbody:
+        for sub in ast.walk(node) if node is not kept else [node]:
+            ast.copy_location(sub, clause)
+    return [kept]
 
 
 def _remaining(loop, k):
@@ -170,7 +197,7 @@ def _continuation(path, mode, nits, subst=None, stop=None):
     def after(level, block, i):  # what follows block[i] in its block
         return block[i + 1:stop + 1 if stop is not None and level == 0 else None]
 
-    fors = sum(_its_taken(block[i]) for block, i, field in path if field == "body")
+    fors = sum(_its_taken(block[i], field) for block, i, field in path)
     if mode == HEAD:
         fors += 1
     if fors != nits:
@@ -200,14 +227,20 @@ def _continuation(path, mode, nits, subst=None, stop=None):
                            iter=ast.Tuple(elts=[ast.Constant(0)], ctx=ast.Load()),
                            body=rest or [ast.Pass()], orelse=[_remaining(outer, k)], type_comment=None)
             rest = [ast.copy_location(once, outer)]
-        for _ in range(_its_taken(outer) if isinstance(outer, ast.With) else 0):  # innermost item first
+        if isinstance(outer, ast.Try) and isinstance(field, tuple):  # the rest of an except clause
+            k -= 1
+            rest = _clause_end_around(rest, k, outer.handlers[field[1]])
+            if outer.finalbody:
+                rest = [ast.copy_location(ast.Try(body=rest, handlers=[], orelse=[], finalbody=outer.finalbody),
+                                          outer)]
+        for _ in range(_its_taken(outer, field) if isinstance(outer, ast.With) else 0):  # innermost item first
             k -= 1
             rest = _exit_around(rest, k, outer)
         if isinstance(outer, ast.Try) and field == "body":  # the rest of the body, still protected
             kept = ast.Try(body=rest or [ast.Pass()], handlers=outer.handlers, orelse=outer.orelse,
                            finalbody=outer.finalbody)
             rest = [ast.copy_location(kept, outer)]
-        elif isinstance(outer, ast.Try) and outer.finalbody:  # its else: the finally still runs after it
+        elif isinstance(outer, ast.Try) and field == "orelse" and outer.finalbody:  # the finally runs after it
             kept = ast.Try(body=rest or [ast.Pass()], handlers=[], orelse=[], finalbody=outer.finalbody)
             rest = [ast.copy_location(kept, outer)]
         rest = rest + after(level, block, i)
@@ -296,7 +329,7 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
         for sub in ast.walk(node):
             ast.copy_location(sub, fdef)
     params = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_dynac_its")] + [ast.arg(arg=n) for n in names],
-                           kwonlyargs=[], kw_defaults=[], defaults=[])
+                           kwonlyargs=[ast.arg(arg="_dynac_set_handled")], kw_defaults=[None], defaults=[])
     cont = ast.FunctionDef(name="_dynac_continue", args=params, body=unbind + body or [ast.Pass()],
                            decorator_list=[],
                            returns=None, type_comment=None)
@@ -306,7 +339,9 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
     code = compile(module, filename, "exec", dont_inherit=True)
     fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     fcode = fcode.replace(co_name=fdef.name, co_qualname=qualname)
-    return types.FunctionType(fcode, module_globals, fdef.name)
+    fn = types.FunctionType(fcode, module_globals, fdef.name)
+    fn.__kwdefaults__ = {"_dynac_set_handled": _runtime.set_handled_exception}
+    return fn
 
 
 def function(module_globals, filename, sha256, qualname, firstlineno, line, col, mode, names, nits,

@@ -166,6 +166,12 @@ static PyObject *py_disable_exit(PyObject *self, PyObject *unused) {
   dynac_disable_exit();
   Py_RETURN_NONE;
 }
+/* set_handled_exception(exc): the exception being handled becomes exc (None: none), as
+ * POP_EXCEPT restores it; a continuation that finishes an except clause ends with it. */
+static PyObject *py_set_handled_exception(PyObject *self, PyObject *exc) {
+  PyErr_SetHandledException(exc == Py_None ? NULL : exc);
+  Py_RETURN_NONE;
+}
 static PyObject *py_call_interpreted(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                      PyObject *kwnames) {
   if (nargs < 1) {
@@ -209,6 +215,9 @@ static PyMethodDef methods[] = {
     {"disable_enter", py_disable_enter, METH_NOARGS,
      "Enters a disabled region on this thread (nests): nothing dispatches."},
     {"disable_exit", py_disable_exit, METH_NOARGS, "Leaves one disabled region."},
+    {"set_handled_exception", py_set_handled_exception, METH_O,
+     "set_handled_exception(exc): sys.exception() becomes exc (None: no exception is handled), as "
+     "the end of an except clause restores it (POP_EXCEPT); used by continuations."},
     {"call_interpreted", (PyCFunction)(void (*)(void))py_call_interpreted,
      METH_FASTCALL | METH_KEYWORDS,
      "call_interpreted(fn, *args, **kwargs): fn's own frame in the interpreter, its callees "

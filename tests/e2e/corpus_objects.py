@@ -785,3 +785,25 @@ def handler_divides(k: int, d: int):
     finally:
         LOG.append(("finally", k // (d + 1)))
     return q
+
+
+@dynac.compile
+def handler_continues(k: int, d: object):
+    try:
+        LOG.append(("try", k))
+        return d[k]
+    except (KeyError, IndexError) as e:
+        LOG.append(("handler", k, type(sys.exception()).__name__))  # an effect
+        big = k * k * k  # int64 overflow for a big k: the clause goes on in the interpreter
+        LOG.append(("still handling", type(sys.exception()).__name__, str(e)))
+        if d == "reraise":
+            raise
+        r = big // 2
+    finally:
+        LOG.append(("finally", type(sys.exception()).__name__))
+    LOG.append(("after", sys.exception()))
+    try:
+        return e
+    except NameError as u:
+        LOG.append(("unbound", str(u)))
+    return r

@@ -194,6 +194,8 @@ def cases():
                          lambda m: ([m.generated("s")],), lambda m: ([7],)]
     c["with_and_finally"] = [(lambda m, a=a, k=k: (a(m), k)) for a in mgrs for k in range(3)]
     c["handler_divides"] = [(lambda m, k=k, d=d: (k, d)) for k in [7, -7, 0, 2**62] for d in [0, 2, -1, 3]]
+    c["handler_continues"] = [(lambda m, k=k, d=d: (k, d(m))) for k in [3, 2**40, -2**40, 0]
+                              for d in [lambda m: {}, lambda m: [], lambda m: {3: "x"}, lambda m: "reraise"]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     return c
