@@ -161,6 +161,8 @@ static void view_stmts(line_view *V, stmt *first, const stmt *last) {
       const char *why = arena_printf(V->a, "interpreted: part of the statement of line %d, a graph break",
                                      s->pos.line);
       for (int l = s->pos.line; l <= last; l++) line_mark(V, l, 'I', why);
+    } else if (s->kind == ST_WITH) {
+      line_mark(V, s->pos.line, 'G', "a context manager: __enter__ and __exit__ through the C API");
     } else {
       line_mark(V, s->pos.line, 'T', NULL);
     }
