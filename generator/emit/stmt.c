@@ -116,7 +116,7 @@ static void emit_assign(em *E, stmt *s) {
   const char *v = emit_expr(E, s->u.assign.value);
   E->assigned = NULL;
   const type *vt = TY(s->u.assign.value);
-  if (!simple && s->u.assign.value->kind != EX_TUPLE) {
+  if (!simple && s->u.assign.value->kind != EX_TUPLE && vt->kind != TY_NONE) { /* (None: a constant) */
     v = keep_always(E, v, vt); /* an object: its own reference (v may be a borrowed local) */
   }
   for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);

@@ -8,3 +8,8 @@ def generic(o, k):
     if o == k:
         n += 1
     return o[k] + n
+
+
+@dynac.compile
+def forget(o: object):
+    o.a = o.b = None  # None stored twice: no temporary kept for it
