@@ -203,16 +203,32 @@ static void emit_handler(em *E, const handler *h, const char *hv, int n, const b
   line(E, "}");
 }
 
+/* Opens the block that label `here` reaches with an exception raised (the
+ * code before it jumps over it, to `past`): the exception becomes the one
+ * handled, in C variable `hv`, until the block is left. */
+static void open_handling(em *E, const char *past, const char *here, const char *hv, const char *why) {
+  line(E, "goto %s;", past);
+  line(E, "%s:;", here);
+  line(E, "{");
+  E->indent++;
+  line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* %s */", hv, why);
+}
+
+/* Closes it: the exception goes on with its traceback (RERAISE). */
+static void close_handling(em *E, const char *past, const char *hv, const char *why) {
+  line(E, "dynac_handling_reraise(&%s); /* %s */", hv, why);
+  line(E, "DYNAC_LEAVE(DYNAC_ERROR);");
+  E->indent--;
+  line(E, "}");
+  line(E, "%s:;", past);
+}
+
 /* The except clauses of `s`, reached at label `here` with the exception
  * raised; unmatched, it leaves through DYNAC_LEAVE (the finally's path, or
  * the handlers around the statement). */
 static void emit_handlers(em *E, stmt *s, int n, const char *here, const bool *before, join *after) {
-  const char *hv = arena_printf(E->m->a, "h%d", n);
-  line(E, "goto dynac_tried_%d;", n);
-  line(E, "%s:;", here);
-  line(E, "{");
-  E->indent++;
-  line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* the exception is being handled */", hv);
+  const char *hv = arena_printf(E->m->a, "h%d", n), *past = arena_printf(E->m->a, "dynac_tried_%d", n);
+  open_handling(E, past, here, hv, "the exception is being handled");
   push_scope(E, 'h', s, NULL, hv);
   for (int i = 0; i < s->u.try_.nhandlers; i++) {
     emit_handler(E, &s->u.try_.handlers[i], hv, n, before, after);
@@ -220,11 +236,7 @@ static void emit_handlers(em *E, stmt *s, int n, const char *here, const bool *b
   }
   E->nexits--;
   bound_restore(E, before);
-  line(E, "dynac_handling_reraise(&%s); /* no clause matched: it goes on */", hv);
-  line(E, "DYNAC_LEAVE(DYNAC_ERROR);");
-  E->indent--;
-  line(E, "}");
-  line(E, "dynac_tried_%d:;", n);
+  close_handling(E, past, hv, "no clause matched: it goes on");
 }
 
 /* The finally block after the rest of statement `s`: on the way through
@@ -235,21 +247,13 @@ static void emit_finally(em *E, stmt *s, int n, const char *here, const char *ou
   if (through) emit_finally_copy(E, s, outer, E->nexits, "");
   if (!raises) return;
   bool *after = bound_save(E);
-  const char *fv = arena_printf(E->m->a, "f%d", n);
-  line(E, "goto dynac_finished_%d;", n);
-  line(E, "%s:;", here);
-  line(E, "{");
-  E->indent++;
-  line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* the exception waits while it runs */", fv);
+  const char *fv = arena_printf(E->m->a, "f%d", n), *past = arena_printf(E->m->a, "dynac_finished_%d", n);
+  open_handling(E, past, here, fv, "the exception waits while it runs");
   bound_restore(E, before);
   push_scope(E, 'h', s, NULL, fv);
   emit_finally_copy(E, s, outer, E->nexits, ", with an exception");
   E->nexits--;
-  line(E, "dynac_handling_reraise(&%s); /* then goes on */", fv);
-  line(E, "DYNAC_LEAVE(DYNAC_ERROR);");
-  E->indent--;
-  line(E, "}");
-  line(E, "dynac_finished_%d:;", n);
+  close_handling(E, past, fv, "then goes on");
   bound_restore(E, after);
 }
 
@@ -329,11 +333,7 @@ void emit_with(em *E, stmt *s) {
   if (through) emit_with_exit(E, s, exit, outer);
   if (raises) {
     const char *wv = arena_printf(E->m->a, "w%d", n);
-    line(E, "goto dynac_with_done_%d;", n);
-    line(E, "%s:;", here);
-    line(E, "{");
-    E->indent++;
-    line(E, "DYNAC_HANDLING %s = dynac_handling_begin(); /* the exception is being handled */", wv);
+    open_handling(E, arena_printf(E->m->a, "dynac_with_done_%d", n), here, wv, "the exception is being handled");
     E->cur_line = s->pos.line;
     line(E, "int s%d = dynac_with_exit(%s, &%s); /* __exit__(type, value, traceback) */", n, exit, wv);
     line(E, "if (s%d < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", n, where(E));
