@@ -12,10 +12,54 @@
 #error "dynac's runtime supports CPython 3.11; port the compat section for other versions"
 #endif
 
-/* Adds a traceback entry for `func` at `file`:`line`, as the interpreter
- * does for a frame (CPython's _PyTraceback_Add; Cython uses it too). */
+#include <frameobject.h> /* PyFrame_New */
+
+/* The frame of a traceback entry for `func` at `file`:`line` (both
+ * strings the kernel keeps for the process: the key is their address),
+ * made once per site and shared by its entries, as the interpreter shares
+ * one frame object among the entries a call adds (Cython caches the code
+ * objects of its __Pyx_AddTraceback alike): one frame per exception, as
+ * _PyTraceback_Add makes, made exception-heavy compiled loops slower than
+ * the interpreter. Borrowed; NULL (no exception set) when the cache is
+ * full or the frame cannot be made. */
+static PyFrameObject *dynac_compat_entry_frame(const char *func, const char *file, int line) {
+  static struct { const char *func, *file; int line; PyFrameObject *frame; } sites[1024];
+  static PyObject *no_globals;
+  size_t h = ((size_t)func * 31u + (size_t)file * 7u + (size_t)line) % 1024u;
+  for (size_t probe = 0; probe < 1024; probe++, h = (h + 1) % 1024u) {
+    if (sites[h].frame && sites[h].func == func && sites[h].file == file && sites[h].line == line)
+      return sites[h].frame;
+    if (sites[h].frame) continue;
+    if (!no_globals && !(no_globals = PyDict_New())) break;
+    PyCodeObject *code = PyCode_NewEmpty(file, func, line);
+    PyFrameObject *frame = code ? PyFrame_New(PyThreadState_Get(), code, no_globals, NULL) : NULL;
+    Py_XDECREF(code);
+    if (!frame) break;
+    sites[h].func = func, sites[h].file = file, sites[h].line = line, sites[h].frame = frame;
+    return frame;
+  }
+  PyErr_Clear();
+  return NULL;
+}
+
+/* Adds a traceback entry for `func` at `file`:`line` to the exception
+ * being raised, as the interpreter does for a frame: the site's frame,
+ * the entry's line set (3.11's tracebacks keep tb_lineno as a field; 3.12
+ * computes it lazily: port here). Falls back to CPython's _PyTraceback_Add. */
 static inline void dynac_compat_traceback_add(const char *func, const char *file, int line) {
-  _PyTraceback_Add(func, file, line);
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyFrameObject *frame = dynac_compat_entry_frame(func, file, line);
+  PyErr_Restore(type, value, tb);
+  if (!frame) {
+    _PyTraceback_Add(func, file, line);
+    return;
+  }
+  if (PyTraceBack_Here(frame) == 0) {
+    PyErr_Fetch(&type, &value, &tb);
+    if (tb && PyTraceBack_Check(tb)) ((PyTracebackObject *)tb)->tb_lineno = line;
+    PyErr_Restore(type, value, tb);
+  }
 }
 
 /* Are assert statements run (python without -O)? The bytecode compiler

@@ -386,6 +386,33 @@ static inline PyObject *dynac_load_global(const dynac_globals *g, PyObject *name
   return NULL;
 }
 
+/* One LOAD_GLOBAL site's cache, as CPython 3.11's LOAD_GLOBAL keeps one
+ * inline: the value found (borrowed: the dict that holds it is unchanged
+ * while its version tag is) and the version tags (PEP 509) of the module
+ * dict and of builtins when it was found. Zeroed: empty. */
+typedef struct dynac_global_cache {
+  PyObject *globals, *builtins, *value;
+  uint64_t globals_version, builtins_version;
+} dynac_global_cache;
+
+/* dynac_load_global through a site's cache: no dict lookup while neither
+ * dict changed since the last read (version tags are unique across dicts,
+ * so a new dict at an old address never matches). A new reference, or NULL
+ * with CPython's NameError. */
+static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObject *name, dynac_global_cache *c) {
+  if (c->value && c->globals == g->globals && c->builtins == g->builtins &&
+      DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
+      DYNAC_DICT_VERSION(g->builtins) == c->builtins_version)
+    return Py_NewRef(c->value);
+  PyObject *v = dynac_load_global(g, name);
+  if (v) {
+    c->globals = g->globals, c->builtins = g->builtins, c->value = v;
+    c->globals_version = DYNAC_DICT_VERSION(g->globals);
+    c->builtins_version = DYNAC_DICT_VERSION(g->builtins);
+  }
+  return v;
+}
+
 /* Guard macros used by generated guard functions (args, failed in scope). */
 #define DYNAC_GUARD_FLOAT(i, text) \
   if (!PyFloat_CheckExact(args[i])) { *failed = text; return 0; }

@@ -32,7 +32,8 @@ const char *emit_constant(em *E, const char *literal) {
 const char *emit_global_name(em *E, const char *name) {
   const char *nm = interned_name(E, name);
   const char *o = tmpvar(E, &ty_obj);
-  line(E, "%s = dynac_load_global(&dynac__G, %s); /* global %s */", o, nm, name);
+  line(E, "static dynac_global_cache gc%d; /* LOAD_GLOBAL's cache */", E->tmp);
+  line(E, "%s = dynac_load_global_cached(&dynac__G, %s, &gc%d); /* global %s */", o, nm, E->tmp, name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }

@@ -95,7 +95,9 @@ static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
   /* breaks.py:10: print(x) */
   static PyObject *name1; /* 'print', interned once */
   if (!dynac_name(&name1, "print")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-  DYNAC_OBJ t2 = dynac_load_global(&dynac__G, name1); /* global print */
+  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+  static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
+  t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global print */
   if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
   DYNAC_OBJ t3 = dynac_box_float(l_x); /* owned, released leaving the block */
   if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
@@ -207,7 +209,9 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
   /* breaks.py:45: for y in counter: */
   static PyObject *name1; /* 'counter', interned once */
   if (!dynac_name(&name1, "counter")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-  DYNAC_OBJ t2 = dynac_load_global(&dynac__G, name1); /* global counter */
+  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+  static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
+  t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global counter */
   if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
   DYNAC_OBJ t3 = dynac_obj_iter(t2, &dynac__effects); /* owned, released leaving the block */
   if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
@@ -565,7 +569,9 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
     /* breaks.py:149: raise Oops("a module's own class: raised generically") */
     static PyObject *name4; /* 'Oops', interned once */
     if (!dynac_name(&name4, "Oops")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-    DYNAC_OBJ t5 = dynac_load_global(&dynac__G, name4); /* global Oops */
+    DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
+    t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global Oops */
     if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
     static PyObject *const6; /* made once */
     if (!const6 && !(const6 = dynac_literal("\"a module's own class: raised generically\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
@@ -603,7 +609,9 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   /* breaks.py:154: raise ValueError("the message", x) from None */
   static PyObject *name13; /* 'ValueError', interned once */
   if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-  DYNAC_OBJ t14 = dynac_load_global(&dynac__G, name13); /* global ValueError */
+  DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+  static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
+  t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
   if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
   static PyObject *const15; /* made once */
   if (!const15 && !(const15 = dynac_literal("\"the message\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
@@ -728,7 +736,9 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
   static PyObject *name2; /* 'gathers', interned once */
   if (!dynac_name(&name2, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t3 = dynac_load_global(&dynac__G, name2); /* global gathers */
+  DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+  static dynac_global_cache gc3; /* LOAD_GLOBAL's cache */
+  t3 = dynac_load_global_cached(&dynac__G, name2, &gc3); /* global gathers */
   if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
   DYNAC_OBJ t4 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
   if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
@@ -756,7 +766,9 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
   PyTuple_SET_ITEM(t1, 0, Py_NewRef(t10));
   static PyObject *name11; /* 'gathers', interned once */
   if (!dynac_name(&name11, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t12 = dynac_load_global(&dynac__G, name11); /* global gathers */
+  DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
+  static dynac_global_cache gc12; /* LOAD_GLOBAL's cache */
+  t12 = dynac_load_global_cached(&dynac__G, name11, &gc12); /* global gathers */
   if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
   DYNAC_OBJ t13 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
   if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
@@ -771,7 +783,9 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
   PyTuple_SET_ITEM(t1, 1, Py_NewRef(t15));
   static PyObject *name16; /* 'max', interned once */
   if (!dynac_name(&name16, "max")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t17 = dynac_load_global(&dynac__G, name16); /* global max */
+  DYNAC_OBJ t17 = NULL; /* owned, released leaving the block */
+  static dynac_global_cache gc17; /* LOAD_GLOBAL's cache */
+  t17 = dynac_load_global_cached(&dynac__G, name16, &gc17); /* global max */
   if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
   DYNAC_OBJ t18 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
   if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));

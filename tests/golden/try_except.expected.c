@@ -75,7 +75,9 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
     {
       static PyObject *name4; /* 'KeyError', interned once */
       if (!dynac_name(&name4, "KeyError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-      DYNAC_OBJ t5 = dynac_load_global(&dynac__G, name4); /* global KeyError */
+      DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+      static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
+      t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global KeyError */
       if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
       int m6 = dynac_exception_matches(&h1, t5);
       if (m6 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
@@ -91,12 +93,16 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
       if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
       static PyObject *name8; /* 'TypeError', interned once */
       if (!dynac_name(&name8, "TypeError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      DYNAC_OBJ t9 = dynac_load_global(&dynac__G, name8); /* global TypeError */
+      DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
+      static dynac_global_cache gc9; /* LOAD_GLOBAL's cache */
+      t9 = dynac_load_global_cached(&dynac__G, name8, &gc9); /* global TypeError */
       if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
       PyTuple_SET_ITEM(t7, 0, Py_NewRef(t9));
       static PyObject *name10; /* 'IndexError', interned once */
       if (!dynac_name(&name10, "IndexError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      DYNAC_OBJ t11 = dynac_load_global(&dynac__G, name10); /* global IndexError */
+      DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
+      static dynac_global_cache gc11; /* LOAD_GLOBAL's cache */
+      t11 = dynac_load_global_cached(&dynac__G, name10, &gc11); /* global IndexError */
       if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
       PyTuple_SET_ITEM(t7, 1, Py_NewRef(t11));
       int m12 = dynac_exception_matches(&h1, t7);
@@ -109,7 +115,9 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
         /* try_except.py:14: raise ValueError(k) from e */
         static PyObject *name13; /* 'ValueError', interned once */
         if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
-        DYNAC_OBJ t14 = dynac_load_global(&dynac__G, name13); /* global ValueError */
+        DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
+        t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
         if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
         DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
         {
