@@ -158,8 +158,9 @@ static PyFrameObject *dynac_compat_entry_frame(const char *func, const char *fil
 
 /* Adds a traceback entry for `func` at `file`:`line` to the exception
  * being raised, as the interpreter does for a frame: the site's frame,
- * the entry's line set (3.11's tracebacks keep tb_lineno as a field; 3.12
- * computes it lazily: port here). Falls back to CPython's _PyTraceback_Add. */
+ * whose line is its empty code's first line (a fresh 3.11 frame has not
+ * started: PyFrame_GetLineNumber gives co_firstlineno). Falls back to
+ * CPython's _PyTraceback_Add. */
 static inline void dynac_compat_traceback_add(const char *func, const char *file, int line) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
@@ -169,11 +170,7 @@ static inline void dynac_compat_traceback_add(const char *func, const char *file
     _PyTraceback_Add(func, file, line);
     return;
   }
-  if (PyTraceBack_Here(frame) == 0) {
-    PyErr_Fetch(&type, &value, &tb);
-    if (tb && PyTraceBack_Check(tb)) ((PyTracebackObject *)tb)->tb_lineno = line;
-    PyErr_Restore(type, value, tb);
-  }
+  PyTraceBack_Here(frame);
 }
 
 /* Are assert statements run (python without -O)? The bytecode compiler

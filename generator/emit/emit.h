@@ -29,10 +29,16 @@ typedef struct loopinfo { bool has_else; int label; } loopinfo;
  * with statement `s`, whose bound __exit__ (C variable `h`) is called
  * (its failure going to `route`). nloops: the loops
  * around the scope (a break leaves the scopes inside its loop). */
+/* Where the failures of the C being written go: a try statement's
+ * handlers (label), and how many failure sites were written while they
+ * went there (a label no failure goes to is not written). */
+typedef struct route { const char *label; int uses; } route;
+
 typedef struct exit_scope {
   char kind;
   const stmt *s;
-  const char *route, *h;
+  route *route;
+  const char *h;
   int nloops;
 } exit_scope;
 #define EXIT_SCOPES_CAP 64
@@ -151,8 +157,8 @@ typedef struct em {
   pending vstack[VSTACK_CAP]; /* the operands pending in the statements being emitted */
   int nvstack;
   int call_base;            /* where the arguments of the call being emitted start */
-  const char *handlers;     /* the label of the try statement's handlers around the code
-                               being emitted (where DYNAC_LEAVE sends exceptions), or NULL */
+  route *route;             /* the handlers of the try statement around the code being
+                               emitted (where DYNAC_LEAVE sends exceptions), or NULL */
   exit_scope exits[EXIT_SCOPES_CAP]; /* the finally blocks and handled exceptions around it */
   int nexits;
 } em;

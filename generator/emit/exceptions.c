@@ -28,42 +28,24 @@
  */
 #include "emit.h"
 
-/* Sends the failures in the C that follows to label `handlers` (NULL: out
+/* Sends the failures in the C that follows to route `r`'s label (NULL: out
  * of the kernel, a return), by redefining DYNAC_LEAVE. */
-static void route_failures(em *E, const char *handlers) {
-  if (handlers == E->handlers || (handlers && E->handlers && !strcmp(handlers, E->handlers))) return;
-  E->handlers = handlers;
+static void route_failures(em *E, route *r) {
+  if (r == E->route) return;
+  E->route = r;
   line(E, "#undef DYNAC_LEAVE");
-  if (handlers) line(E, "#define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, %s)", handlers);
+  if (r) line(E, "#define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, %s)", r->label);
   else line(E, "#define DYNAC_LEAVE(st) return (st)");
 }
 
-/* Does the C written since offset `from` of the kernel's text (where
- * failures went to label `route` at first) send a failure to `label`: a
- * use of DYNAC_LEAVE while it was routed there? (A label no failure goes
- * to is not written: C compilers warn about unused labels.) */
-static bool routed_to(em *E, size_t from, const char *route, const char *label) {
-  static const char redefine[] = "#define DYNAC_LEAVE(st) ";
-  const char *p = E->b->data ? E->b->data + from : "";
-  size_t n = strlen(label);
-  while (*p) {
-    const char *end = strchr(p, '\n');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    const char *t = p;
-    while (*t == ' ') t++;
-    if (!strncmp(t, redefine, sizeof redefine - 1)) {
-      const char *to = strstr(t, "DYNAC_LEAVE_TO(st, ");
-      route = to && to < p + len ? to + 19 : "";
-    } else if (*t != '#' && !strncmp(route, label, n) && route[n] == ')') {
-      const char *use = strstr(t, "DYNAC_LEAVE("), *slow = strstr(t, "DYNAC_DEOPT_OR_SLOW(");
-      if ((use && use < p + len) || (slow && slow < p + len)) return true;
-    }
-    p += len + (end ? 1 : 0);
-  }
-  return false;
+/* A new route to label `prefix`_N. */
+static route *new_route(em *E, const char *prefix, int n) {
+  route *r = arena_alloc(E->m->a, sizeof *r);
+  r->label = arena_printf(E->m->a, "%s_%d", prefix, n);
+  return r;
 }
 
-static void push_scope(em *E, char kind, const stmt *s, const char *route, const char *h) {
+static void push_scope(em *E, char kind, const stmt *s, route *route, const char *h) {
   E->exits[E->nexits++] = (exit_scope){kind, s, route, h, E->nloops};
 }
 
@@ -81,12 +63,12 @@ static void emit_block_without_continuations(em *E, stmt *b) {
 }
 
 /* The finally block of `s` once more, for one way out: its failures go to
- * `route`; it is itself outside the scopes from index `depth` on. */
-static void emit_finally_copy(em *E, const stmt *s, const char *route, int depth, const char *why) {
+ * route `to`; it is itself outside the scopes from index `depth` on. */
+static void emit_finally_copy(em *E, const stmt *s, route *to, int depth, const char *why) {
   int saved = E->nexits;
-  const char *inner = E->handlers;
+  route *inner = E->route;
   E->nexits = depth;
-  route_failures(E, route);
+  route_failures(E, to);
   line(E, "{ /* finally (line %d)%s */", s->pos.line, why);
   E->indent++;
   emit_block_without_continuations(E, s->u.try_.finalbody);
@@ -97,11 +79,11 @@ static void emit_finally_copy(em *E, const stmt *s, const char *route, int depth
 }
 
 /* The with statement `s`'s __exit__(None, None, None) (C variable `exit`),
- * its failure going to `route`, its line the statement's. */
-static void emit_with_exit(em *E, const stmt *s, const char *exit, const char *route) {
-  const char *inner = E->handlers;
+ * its failure going to route `to`, its line the statement's. */
+static void emit_with_exit(em *E, const stmt *s, const char *exit, route *to) {
+  route *inner = E->route;
   int line_was = E->cur_line;
-  route_failures(E, route);
+  route_failures(E, to);
   E->cur_line = s->pos.line;
   line(E, "if (dynac_with_exit(%s, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* __exit__ */",
        exit, where(E));
@@ -223,12 +205,12 @@ static void close_handling(em *E, const char *past, const char *hv, const char *
   line(E, "%s:;", past);
 }
 
-/* The except clauses of `s`, reached at label `here` with the exception
- * raised; unmatched, it leaves through DYNAC_LEAVE (the finally's path, or
- * the handlers around the statement). */
-static void emit_handlers(em *E, stmt *s, int n, const char *here, const bool *before, join *after) {
+/* The except clauses of `s`, reached at route `here`'s label with the
+ * exception raised; unmatched, it leaves through DYNAC_LEAVE (the finally's
+ * path, or the handlers around the statement). */
+static void emit_handlers(em *E, stmt *s, int n, const route *here, const bool *before, join *after) {
   const char *hv = arena_printf(E->m->a, "h%d", n), *past = arena_printf(E->m->a, "dynac_tried_%d", n);
-  open_handling(E, past, here, hv, "the exception is being handled");
+  open_handling(E, past, here->label, hv, "the exception is being handled");
   push_scope(E, 'h', s, NULL, hv);
   for (int i = 0; i < s->u.try_.nhandlers; i++) {
     emit_handler(E, &s->u.try_.handlers[i], hv, n, before, after);
@@ -240,15 +222,15 @@ static void emit_handlers(em *E, stmt *s, int n, const char *here, const bool *b
 }
 
 /* The finally block after the rest of statement `s`: on the way through
- * (`through`: the rest can end normally), and, when anything in it may
- * raise (`raises`), on the exceptional path from label `here`. */
-static void emit_finally(em *E, stmt *s, int n, const char *here, const char *outer, bool through,
-                         bool raises, const bool *before) {
+ * (`through`: the rest can end normally), and, when a failure went to
+ * route `here`, on the exceptional path from its label. */
+static void emit_finally(em *E, stmt *s, int n, const route *here, route *outer, bool through,
+                         const bool *before) {
   if (through) emit_finally_copy(E, s, outer, E->nexits, "");
-  if (!raises) return;
+  if (!here->uses) return;
   bool *after = bound_save(E);
   const char *fv = arena_printf(E->m->a, "f%d", n), *past = arena_printf(E->m->a, "dynac_finished_%d", n);
-  open_handling(E, past, here, fv, "the exception waits while it runs");
+  open_handling(E, past, here->label, fv, "the exception waits while it runs");
   bound_restore(E, before);
   push_scope(E, 'h', s, NULL, fv);
   emit_finally_copy(E, s, outer, E->nexits, ", with an exception");
@@ -261,21 +243,18 @@ static void emit_finally(em *E, stmt *s, int n, const char *here, const char *ou
  * handlers) / finally: finalbody (protecting all of them). */
 void emit_try(em *E, stmt *s) {
   int n = ++E->label;
-  bool fin = s->u.try_.has_finally;
-  const char *outer = E->handlers;
-  const char *fin_label = fin ? arena_printf(E->m->a, "dynac_finally_%d", n) : NULL;
-  const char *around = fin ? fin_label : outer; /* where failures of the handlers and else go */
-  const char *here = s->u.try_.nhandlers ? arena_printf(E->m->a, "dynac_except_%d", n) : around;
+  route *outer = E->route;
+  route *fin = s->u.try_.has_finally ? new_route(E, "dynac_finally", n) : NULL;
+  route *around = fin ? fin : outer; /* where failures of the handlers and else go */
+  route *here = s->u.try_.nhandlers ? new_route(E, "dynac_except", n) : around;
   bool *before = bound_save(E);
   if (fin) push_scope(E, 'f', s, outer, NULL);
   route_failures(E, here);
-  size_t mark = E->b->len;
   line(E, "{ /* try */");
   E->indent++;
   emit_block(E, s->u.try_.body);
   E->indent--;
   line(E, "}");
-  bool raises = routed_to(E, mark, arena_printf(E->m->a, "%s)", here ? here : ""), here ? here : "");
   route_failures(E, around);
   bool body_through = falls_through(E->in, s->u.try_.body);
   if (s->u.try_.orelse && body_through) {
@@ -286,15 +265,13 @@ void emit_try(em *E, stmt *s) {
     line(E, "}");
   }
   join after = {bound_save(E), body_through && (!s->u.try_.orelse || falls_through(E->in, s->u.try_.orelse))};
-  if (s->u.try_.nhandlers && raises) emit_handlers(E, s, n, here, before, &after);
+  if (s->u.try_.nhandlers && here->uses) emit_handlers(E, s, n, here, before, &after);
   else if (s->u.try_.nhandlers) line(E, "/* the body cannot raise: its except clauses are not compiled */");
   if (after.any) bound_restore(E, after.bound);
   if (!fin) return;
   E->nexits--;
-  bool protected_raises = routed_to(E, mark, arena_printf(E->m->a, "%s)", here), fin_label); /* the body,
-                                                                  else and handlers: to the finally */
   route_failures(E, outer);
-  emit_finally(E, s, n, fin_label, outer, after.any, protected_raises, before);
+  emit_finally(E, s, n, fin, outer, after.any, before);
 }
 
 /* with MGR [as TARGET]: body -- MGR entered, the target bound and the body
@@ -302,9 +279,8 @@ void emit_try(em *E, stmt *s) {
  * every way out (suppressing the exception when it returns true). */
 void emit_with(em *E, stmt *s) {
   int n = ++E->label;
-  const char *outer = E->handlers;
+  route *outer = E->route, *here = new_route(E, "dynac_with", n);
   const char *exit = arena_printf(E->m->a, "exit%d", n);
-  const char *here = arena_printf(E->m->a, "dynac_with_%d", n);
   line(E, "{");
   E->indent++;
   const char *mgr = as_obj(E, emit_expr(E, s->u.with.mgr), TY(s->u.with.mgr));
@@ -318,7 +294,6 @@ void emit_with(em *E, stmt *s) {
   push_scope(E, 'w', s, outer, exit);
   if (E->conts) E->cloops[E->ncloops++] = (cont_loop){.s = s, .kind = 'w', .label = n, .objs = {exit}};
   route_failures(E, here);
-  size_t mark = E->b->len;
   line(E, "{ /* with */");
   E->indent++;
   if (s->u.with.tgt) assign_target(E, s->u.with.tgt, v, &ty_obj);
@@ -327,13 +302,13 @@ void emit_with(em *E, stmt *s) {
   line(E, "}");
   E->nexits--;
   if (E->conts) E->ncloops--;
-  bool raises = routed_to(E, mark, arena_printf(E->m->a, "%s)", here), here);
   route_failures(E, outer);
   bool through = falls_through(E->in, s->u.with.body);
   if (through) emit_with_exit(E, s, exit, outer);
-  if (raises) {
+  if (here->uses) {
     const char *wv = arena_printf(E->m->a, "w%d", n);
-    open_handling(E, arena_printf(E->m->a, "dynac_with_done_%d", n), here, wv, "the exception is being handled");
+    open_handling(E, arena_printf(E->m->a, "dynac_with_done_%d", n), here->label, wv,
+                  "the exception is being handled");
     E->cur_line = s->pos.line;
     line(E, "int s%d = dynac_with_exit(%s, &%s); /* __exit__(type, value, traceback) */", n, exit, wv);
     line(E, "if (s%d < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", n, where(E));

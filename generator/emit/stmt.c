@@ -176,27 +176,17 @@ static void emit_return(em *E, stmt *s) {
   const char *v = emit_expr(E, s->u.ret);
   E->returned = NULL;
   np_exit_check(E);
-  if (unwinds) { /* the value is kept while the finally blocks run, as CPython keeps it on its stack */
-    bool ref = E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST;
-    const type *vt = TY(s->u.ret)->kind == TY_NONE ? E->in->ret : TY(s->u.ret);
-    if (TY(s->u.ret)->kind != TY_NONE || E->in->ret->kind == TY_OBJ)
-      v = keep_always(E, TY(s->u.ret)->kind == TY_NONE ? "Py_None" : convert(E, v, vt, E->in->ret),
-                      ref ? &ty_obj : E->in->ret);
-    unwind_scopes(E, false);
-    if (TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ) line(E, "%s", return_none(E->in));
-    else {
-      line(E, "*dynac_out = %s;", ref ? arena_printf(E->m->a, "Py_NewRef(%s)", v) : v);
-      line(E, "return DYNAC_OK;");
-    }
-    return;
-  }
-  if (TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ) { /* return x, x None */
+  bool none = TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ; /* return x, x None */
+  bool ref = E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST; /* a new reference for the caller */
+  const char *out = none ? NULL : convert(E, v, TY(s->u.ret), E->in->ret);
+  if (unwinds && out) /* kept while the finally blocks run, as CPython keeps it on its stack */
+    out = keep_always(E, out, ref ? &ty_obj : E->in->ret);
+  unwind_scopes(E, false);
+  if (none) {
     line(E, "%s", return_none(E->in));
     return;
   }
-  if (E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST) /* a new reference for the caller */
-    line(E, "*dynac_out = Py_NewRef(%s);", convert(E, v, TY(s->u.ret), E->in->ret));
-  else line(E, "*dynac_out = %s;", convert(E, v, TY(s->u.ret), E->in->ret));
+  line(E, "*dynac_out = %s;", ref ? arena_printf(E->m->a, "Py_NewRef(%s)", out) : out);
   line(E, "return DYNAC_OK;");
 }
 

@@ -93,6 +93,9 @@ void line(em *E, const char *fmt, ...) {
   va_start(ap, fmt);
   sb_vprintf(&text, fmt, ap); /* never cut: names can be long (nested tuple types) */
   va_end(ap);
+  if (E->route && text.data && text.data[0] != '#' && /* a failure site, not DYNAC_LEAVE's #define */
+      (strstr(text.data, "DYNAC_LEAVE(") || strstr(text.data, "DYNAC_DEOPT_OR_SLOW(")))
+    E->route->uses++;
   for (const char *p = text.data ? text.data : ""; ; p++) { /* each line of it indented */
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
