@@ -27,3 +27,38 @@ def mandel(width: int, height: int, maxiter: int) -> int:
                 i += 1
             total += i
     return total
+
+
+@dynac.compile
+def count_words(words: object, counts: object):
+    """try/except in a loop: a KeyError on each word's first sighting."""
+    for w in words:
+        try:
+            counts[w] += 1
+        except KeyError:
+            counts[w] = 1
+    return counts
+
+
+@dynac.compile
+def locked_sum(lock: object, xs: object):
+    """A with statement per item."""
+    t = 0
+    for x in xs:
+        with lock:
+            t += x
+    return t
+
+
+@dynac.compile
+def parse_items(items: object):
+    """try/except/finally in a loop, a third of the items raising ValueError."""
+    out = 0
+    for s in items:
+        try:
+            out += int(s)
+        except ValueError:
+            out -= 1
+        finally:
+            out += 1
+    return out
