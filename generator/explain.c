@@ -163,6 +163,8 @@ static void view_stmts(line_view *V, stmt *first, const stmt *last) {
       for (int l = s->pos.line; l <= last; l++) line_mark(V, l, 'I', why);
     } else if (s->kind == ST_WITH) {
       line_mark(V, s->pos.line, 'G', "a context manager: __enter__ and __exit__ through the C API");
+    } else if (s->kind == ST_IMPORT) {
+      line_mark(V, s->pos.line, 'G', "an import: __import__, as the interpreter calls it");
     } else {
       line_mark(V, s->pos.line, 'T', NULL);
     }

@@ -188,6 +188,7 @@ static void check_block(xctx *X, stmt *s) {
     case ST_DEL: refuse(X, s->pos, "del goes through the C API", NULL); break;
     case ST_TRY: refuse(X, s->pos, "try/except handles Python exceptions", NULL); break;
     case ST_WITH: refuse(X, s->pos, "with calls a context manager's methods", NULL); break;
+    case ST_IMPORT: refuse(X, s->pos, "import runs the import system", NULL); break;
     default: break;
     }
   }

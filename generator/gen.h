@@ -340,6 +340,7 @@ typedef enum stkind {
   ST_DEL,    /* del obj.name, obj[key], obj[lo:hi] (several: left to right); del NAME is a break */
   ST_TRY,    /* try: body / except [E [as name]]: handler ... / else: orelse / finally: finalbody */
   ST_WITH,   /* with MGR [as TARGET]: body (several items: one ST_WITH in another, as CPython does) */
+  ST_IMPORT, /* import a.b [as c], ... / from [.]a import b [as c], ... inside a function */
   ST_INTERP  /* a top-level statement that runs in the interpreter (a graph break) */
 } stkind;
 /* One `except [E [as name]]:` clause of a try statement. */
@@ -394,6 +395,18 @@ typedef struct stmt {
       bool has_finally;
     } try_;
     struct { expr *mgr; struct target *tgt; struct stmt *body; } with; /* tgt NULL: no `as` */
+    struct {
+      bool from;            /* from MODULE import ...: one IMPORT_NAME of `module` with the
+                               names as fromlist, then an IMPORT_FROM per name; else an
+                               IMPORT_NAME per item (fromlist None, level 0) */
+      const char *module;   /* from: the dotted module name ("" in `from . import x`) */
+      int level;            /* from: the leading dots of a relative import */
+      int n;
+      const char **names;   /* from: each imported name; else each item's dotted module */
+      bool *chain;          /* plain import: `import a.b as c` binds a.b (IMPORT_FROM b after
+                               IMPORT_NAME a.b); else the top package a is bound */
+      struct target **tgts; /* the local each item binds */
+    } import_;
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
   int *cur_after;  /* top-level statements: local version of each base name after it */

@@ -231,6 +231,14 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
     for (int i = 0; i < s->u.del.n; i++) { fputc(' ', o); dump_expr(D, s->u.del.subs[i]); }
     break;
   case ST_INTERP: fputs("interpreted (a graph break)", o); break;
+  case ST_IMPORT:
+    if (s->u.import_.from) fprintf(o, "from %.*s%s import", s->u.import_.level, "..........", s->u.import_.module);
+    else fputs("import", o);
+    for (int i = 0; i < s->u.import_.n; i++) {
+      fprintf(o, "%s %s%s -> ", i ? "," : "", s->u.import_.names[i], s->u.import_.chain[i] ? " (as)" : "");
+      dump_target(D, s->u.import_.tgts[i]);
+    }
+    break;
   case ST_TRY:
     fputs("try\n", o);
     dump_block(D, s->u.try_.body, depth + 1);

@@ -131,6 +131,14 @@ static inline int dynac_compat_dict_merge_call(PyObject *kw, PyObject *mapping) 
   return _PyDict_MergeEx(kw, mapping, 2);
 }
 
+/* IMPORT_FROM's ImportError for `name` missing from module `pkgname` at
+ * `pkgpath` (NULL: unknown): 3.12 also records name_from. */
+static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgname, PyObject *pkgpath,
+                                                 PyObject *name) {
+  (void)name;
+  PyErr_SetImportError(msg, pkgname, pkgpath);
+}
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)

@@ -245,6 +245,14 @@ static inline int dynac_compat_dict_merge_call(PyObject *kw, PyObject *mapping) 
   return _PyDict_MergeEx(kw, mapping, 2);
 }
 
+/* IMPORT_FROM's ImportError for `name` missing from module `pkgname` at
+ * `pkgpath` (NULL: unknown): 3.12 also records name_from. */
+static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgname, PyObject *pkgpath,
+                                                 PyObject *name) {
+  (void)name;
+  PyErr_SetImportError(msg, pkgname, pkgpath);
+}
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
@@ -1892,6 +1900,90 @@ static inline PyObject *dynac_build_string(PyObject *const *parts, int n) {
   Py_XDECREF(empty);
   Py_DECREF(t);
   return r;
+}
+
+/* ---- imports inside functions ---------------------------------------------
+ * IMPORT_NAME: `name` (a str) imported through the __import__ of the
+ * builtins dict, as ceval's import_name calls it: (name, globals, None for a
+ * function's locals, fromlist (a tuple of str, or None), level); a user's
+ * replacement of builtins.__import__ is honoured. A new reference (the top
+ * package for `import a.b`, the module itself with a fromlist), or NULL with
+ * the exception the import system raised (ImportError "__import__ not
+ * found" when the builtins have none). */
+static inline PyObject *dynac_import_name(PyObject *globals, PyObject *builtins, PyObject *name,
+                                          PyObject *fromlist, int level) {
+  static PyObject *import_str;
+  if (!dynac_name(&import_str, "__import__")) return NULL;
+  PyObject *import = PyDict_GetItemWithError(builtins, import_str); /* borrowed */
+  if (!import) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ImportError, "__import__ not found");
+    return NULL;
+  }
+  PyObject *lvl = PyLong_FromLong(level);
+  if (!lvl) return NULL;
+  Py_INCREF(import);
+  PyObject *args[5] = {name, globals, Py_None, fromlist, lvl};
+  PyObject *r = PyObject_Vectorcall(import, args, 5, NULL);
+  Py_DECREF(import);
+  Py_DECREF(lvl);
+  return r;
+}
+
+/* Is module spec `spec` (NULL: none) still running its module's code
+ * (spec._initializing true, as 3.11's _PyModuleSpec_IsInitializing reads
+ * it; errors read as no)? */
+static inline int dynac__spec_initializing(PyObject *spec) {
+  if (!spec) return 0;
+  PyObject *v = PyObject_GetAttrString(spec, "_initializing");
+  int r = v ? PyObject_IsTrue(v) : 0;
+  Py_XDECREF(v);
+  if (r < 0 || !v) PyErr_Clear();
+  return r > 0;
+}
+
+/* IMPORT_FROM: attribute `name` (a str) of module `v`, or else the
+ * submodule sys.modules["<v.__name__>.<name>"] (a circular import's
+ * fallback, CPython issue #17636), as ceval's import_from. A new reference,
+ * or NULL with its ImportError ("cannot import name 'x' from 'm' (path)",
+ * "... from partially initialized module ...", "(unknown location)"), or an
+ * error other than AttributeError that getattr raised. */
+static inline PyObject *dynac_import_from(PyObject *v, PyObject *name) {
+  static PyObject *name_str, *spec_str;
+  if (!dynac_name(&name_str, "__name__") || !dynac_name(&spec_str, "__spec__")) return NULL;
+  PyObject *x = PyObject_GetAttr(v, name);
+  if (x || !PyErr_ExceptionMatches(PyExc_AttributeError)) return x;
+  PyErr_Clear();
+  PyObject *pkgname = PyObject_GetAttr(v, name_str);
+  if (pkgname && !PyUnicode_Check(pkgname)) Py_CLEAR(pkgname);
+  if (pkgname) {
+    PyObject *full = PyUnicode_FromFormat("%U.%U", pkgname, name);
+    if (!full) { Py_DECREF(pkgname); return NULL; }
+    x = PyImport_GetModule(full);
+    Py_DECREF(full);
+    if (x || PyErr_Occurred()) { Py_DECREF(pkgname); return x; }
+  }
+  PyObject *pkgpath = PyModule_GetFilenameObject(v);
+  PyObject *shown = pkgname ? Py_NewRef(pkgname) : PyUnicode_FromString("<unknown module name>");
+  PyObject *msg = NULL;
+  if (shown && (!pkgpath || !PyUnicode_Check(pkgpath))) {
+    PyErr_Clear();
+    msg = PyUnicode_FromFormat("cannot import name %R from %R (unknown location)", name, shown);
+    dynac_compat_set_import_error(msg, pkgname, NULL, name);
+  } else if (shown) {
+    PyObject *spec = PyObject_GetAttr(v, spec_str);
+    if (!spec) PyErr_Clear();
+    msg = PyUnicode_FromFormat(dynac__spec_initializing(spec) ?
+                               "cannot import name %R from partially initialized module %R "
+                               "(most likely due to a circular import) (%S)" :
+                               "cannot import name %R from %R (%S)", name, shown, pkgpath);
+    Py_XDECREF(spec);
+    dynac_compat_set_import_error(msg, pkgname, pkgpath, name);
+  }
+  Py_XDECREF(msg);
+  Py_XDECREF(shown);
+  Py_XDECREF(pkgname);
+  Py_XDECREF(pkgpath);
+  return NULL;
 }
 /* ==== End runtime/objects.h ==== */
 /* ==== Begin runtime/exceptions.h ==== */

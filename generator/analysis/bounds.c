@@ -49,6 +49,9 @@ bool block_binds(const stmt *s, int loc) {
     case ST_WITH:
       if ((s->u.with.tgt && target_binds(s->u.with.tgt, loc)) || block_binds(s->u.with.body, loc)) return true;
       break;
+    case ST_IMPORT:
+      for (int i = 0; i < s->u.import_.n; i++) if (target_binds(s->u.import_.tgts[i], loc)) return true;
+      break;
     case ST_INTERP: return true;
     default: break;
     }

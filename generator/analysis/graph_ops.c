@@ -40,6 +40,7 @@ static int ops_block(stmt *s, stmt *last) {
     case ST_RETURN: n += ops_expr(s->u.ret); break;
     case ST_EXPR: n += ops_expr(s->u.expr); break;
     case ST_DEL: n += s->u.del.n; break;
+    case ST_IMPORT: n += s->u.import_.n + !s->u.import_.from; break;
     case ST_IF: n += 1 + ops_expr(s->u.if_.cond) + ops_block(s->u.if_.then, NULL) +
                      ops_block(s->u.if_.orelse, NULL); break;
     case ST_WHILE: n += 1 + ops_expr(s->u.while_.cond) + ops_block(s->u.while_.body, NULL) +

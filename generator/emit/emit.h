@@ -217,6 +217,8 @@ void emit_block(em *E, stmt *s);
 /* exceptions.c */
 void emit_try(em *E, stmt *s);
 void emit_with(em *E, stmt *s);
+/* imports.c */
+void emit_import(em *E, stmt *s);
 bool leaves_finally(em *E, bool loop_only);
 void unwind_scopes(em *E, bool loop_only);
 

@@ -305,6 +305,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_RAISE: emit_raise(E, s); break;
   case ST_TRY: emit_try(E, s); break;
   case ST_WITH: emit_with(E, s); break;
+  case ST_IMPORT: emit_import(E, s); break;
   case ST_DEL: for (int i = 0; i < s->u.del.n; i++) emit_object_delete(E, s->u.del.subs[i]); break;
   case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: emit_expr_stmt(E, s); break;

@@ -240,6 +240,10 @@ static void type_stmt(ctx *c, stmt *s) {
     type_block(c, s->u.with.body);
     break;
   }
+  case ST_IMPORT: /* the module's code may run: an effect */
+    generic_op(c);
+    for (int i = 0; i < s->u.import_.n; i++) bind_target(c, s->u.import_.tgts[i], &ty_obj, s->pos);
+    break;
   case ST_BREAK: case ST_CONTINUE: case ST_PASS: case ST_INTERP: break;
   }
 }

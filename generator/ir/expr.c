@@ -1030,6 +1030,9 @@ void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
     if (s->u.with.tgt) v->target(ctx, s->u.with.tgt);
     v->block(ctx, s->u.with.body);
     break;
+  case ST_IMPORT:
+    for (int i = 0; i < s->u.import_.n; i++) v->target(ctx, s->u.import_.tgts[i]);
+    break;
   case ST_INTERP:
     for (int i = 0; v->interp_blocks && i < s->nblocks; i++) v->block(ctx, s->blocks[i]);
     break;

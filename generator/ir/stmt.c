@@ -874,6 +874,67 @@ static stmt *lower_with(lower *L, TSNode n) {
   return outer;
 }
 
+/* The dotted name of a dotted_name node, its identifiers joined by '.'
+ * (the source may space them: `import a . b`). */
+static const char *dotted(lower *L, TSNode n) {
+  strbuf b = {0};
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode part = ts_node_named_child(n, i);
+    if (node_is(part, "identifier")) sb_printf(&b, "%s%s", b.len ? "." : "", text(L, part));
+  }
+  const char *r = arena_strdup(L->m->a, b.data ? b.data : "");
+  sb_free(&b);
+  return r;
+}
+
+/* import a.b [as c], ... / from [..]a import b [as c], ...: the names bound
+ * are locals (collect_locals), each an object. As CPython 3.11 compiles
+ * them: `import a.b` binds the top package a, `import a.b as c` binds a.b
+ * (IMPORT_FROM b after IMPORT_NAME); a from import makes one IMPORT_NAME
+ * with the names as its fromlist. */
+static stmt *lower_import(lower *L, TSNode n) {
+  bool from = node_is(n, "import_from_statement");
+  TSNode mod = from ? child_by_field(n, "module_name") : (TSNode){0};
+  stmt *s = new_stmt(L, ST_IMPORT, n);
+  s->u.import_.from = from;
+  if (from) {
+    TSNode name = mod;
+    if (node_is(mod, "relative_import")) {
+      name = (TSNode){0};
+      for (uint32_t i = 0; i < ts_node_named_child_count(mod); i++) {
+        TSNode part = ts_node_named_child(mod, i);
+        if (node_is(part, "import_prefix")) s->u.import_.level = (int)(ts_node_end_byte(part) - ts_node_start_byte(part));
+        else if (node_is(part, "dotted_name")) name = part;
+      }
+    }
+    s->u.import_.module = ts_node_is_null(name) ? "" : dotted(L, name);
+  }
+  uint32_t c = ts_node_named_child_count(n);
+  s->u.import_.names = arena_alloc(L->m->a, sizeof(char *) * (c ? c : 1));
+  s->u.import_.chain = arena_alloc(L->m->a, sizeof(bool) * (c ? c : 1));
+  s->u.import_.tgts = arena_alloc(L->m->a, sizeof(target *) * (c ? c : 1));
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode item = ts_node_named_child(n, i), name = item, bound;
+    if (from && ts_node_eq(item, mod)) continue;
+    if (node_is(item, "comment")) continue;
+    if (node_is(item, "wildcard_import")) { /* a SyntaxError inside a function */
+      gb(L, item, "unsupported-statement", "from ... import *");
+      return NULL;
+    }
+    int k = s->u.import_.n++;
+    if (node_is(item, "aliased_import")) {
+      name = child_by_field(item, "name");
+      bound = child_by_field(item, "alias");
+      s->u.import_.chain[k] = !from;
+    } else {
+      bound = ts_node_named_child(item, 0); /* `import a.b` binds a; from m import b binds b */
+    }
+    s->u.import_.names[k] = dotted(L, name);
+    if (!(s->u.import_.tgts[k] = lower_target(L, bound))) return NULL;
+  }
+  return s;
+}
+
 stmt *lower_stmt(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
@@ -912,6 +973,7 @@ stmt *lower_stmt(lower *L, TSNode n) {
   if (!strcmp(t, "assert_statement")) return lower_assert(L, n);
   if (!strcmp(t, "try_statement")) return lower_try(L, n);
   if (!strcmp(t, "with_statement")) return lower_with(L, n);
+  if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) return lower_import(L, n);
   gb(L, n, "unsupported-statement", arena_printf(L->m->a, "%s", t));
   return NULL;
 }

@@ -807,3 +807,56 @@ def handler_continues(k: int, d: object):
     except NameError as u:
         LOG.append(("unbound", str(u)))
     return r
+
+
+def import_hook(name, globals=None, locals=None, fromlist=(), level=0):
+    """A replacement for builtins.__import__: logs how it is called."""
+    LOG.append(("__import__", name, fromlist, level, locals is None, globals is not None))
+    return ORIGINAL_IMPORT(name, globals, locals, fromlist, level)
+
+
+ORIGINAL_IMPORT = __import__
+
+
+@dynac.compile
+def imports_inside(k: int):
+    import os.path
+    import collections.abc as cabc, json
+    from os import sep as separator, path
+    from json import decoder
+    LOG.append(("imported", os.path.basename("/a/b"), cabc.Mapping.__name__, json.__name__))
+    if k == 1:
+        from os import no_such_name_here
+    if k == 2:
+        import no_such_module_for_dynac
+    if k == 3:
+        from . import sibling
+    if k == 4:
+        from json.no_such import x
+    return separator, path.__name__, decoder.__name__, k
+
+
+@dynac.compile
+def imports_hooked(hook: object, k: int):
+    import builtins
+    saved = builtins.__import__
+    builtins.__import__ = hook
+    try:
+        import json.decoder
+        from os import sep, path
+        import os.path as p
+        if k:
+            del builtins.__import__  # IMPORT_NAME's ImportError: __import__ not found
+            import json
+    finally:
+        builtins.__import__ = saved
+    return json.__name__, sep, path.__name__, p.__name__
+
+
+@dynac.compile
+def import_in_loop(n: int) -> float:
+    s = 0.0
+    for i in range(n):
+        from math import sqrt
+        s += sqrt(float(i))
+    return s

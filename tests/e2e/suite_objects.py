@@ -198,6 +198,9 @@ def cases():
                               for d in [lambda m: {}, lambda m: [], lambda m: {3: "x"}, lambda m: "reraise"]]
     c["under_handler"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2**62]]
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
+    c["imports_inside"] = [(lambda m, k=k: (k,)) for k in range(5)]
+    c["imports_hooked"] = [(lambda m, k=k: (m.import_hook, k)) for k in range(2)]
+    c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
 
