@@ -328,7 +328,8 @@ typedef struct target {
   int n;                    /* is_tuple */
   struct target **elts;
   expr *sub;                /* obj[index] = ...: an EX_SUBSCRIPT (an element store);
-                               obj.name = ...: an EX_ATTR (an attribute store) */
+                               obj.name = ...: an EX_ATTR (an attribute store);
+                               NAME = ... of a name declared global: an EX_NAME */
 } target;
 
 typedef enum stkind {
@@ -337,7 +338,8 @@ typedef enum stkind {
   ST_BREAK, ST_CONTINUE, ST_PASS, ST_EXPR,
   ST_RAISE,  /* raise E / E() / E('text') / E(value) (E a builtin exception class), raise OBJ,
                 either with `from CAUSE`, or a bare raise */
-  ST_DEL,    /* del obj.name, obj[key], obj[lo:hi] (several: left to right); del NAME is a break */
+  ST_DEL,    /* del obj.name, obj[key], obj[lo:hi], del NAME of a name declared global (EX_NAME)
+                (several: left to right); del of a local is a break */
   ST_TRY,    /* try: body / except [E [as name]]: handler ... / else: orelse / finally: finalbody */
   ST_WITH,   /* with MGR [as TARGET]: body (several items: one ST_WITH in another, as CPython does) */
   ST_IMPORT, /* import a.b [as c], ... / from [.]a import b [as c], ... inside a function */
@@ -474,6 +476,9 @@ typedef struct func {
                               method (self first), 'c' a classmethod, 's' a staticmethod */
   bool lowered;            /* ir/ has run */
   bool comprehensions;     /* its body holds list comprehensions (loops inside expressions) */
+  const char **declared_globals; /* names of its `global` statements: module globals, not
+                                    locals (reads as EX_NAME, stores and dels into the module) */
+  int ndeclared_globals;
   /* annotations.c */
   bool is_root;            /* @dynac.compile, --all, or in the profile */
   bool decorated_compile;
@@ -536,6 +541,12 @@ typedef struct inst {
                               compiled (NULL: it is) */
   int ntop;
 } inst;
+
+/* The object a store, augmented store or del place changes (obj of obj[i],
+ * obj.name, obj[lo:hi]); NULL for a name declared global (EX_NAME). */
+static inline expr *place_obj(const expr *place) {
+  return place->kind == EX_NAME ? NULL : place->kind == EX_SLICE ? place->u.slice.obj : place->u.sub.obj;
+}
 
 /* The type of expression e in specialisation `in` (infer.c's side table). */
 static inline const type *ty_of(const inst *in, const expr *e) { return in->types.ty[e->id]; }

@@ -327,8 +327,22 @@ static void name_in_c(module *m) {
   }
 }
 
+/* Names some function declares `global`: the function may rebind them, so
+ * they are no module constants. */
+static void scope_global_declarations(module *m, TSNode n) {
+  if (node_is(n, "global_statement")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      if (node_is(ts_node_named_child(n, i), "identifier"))
+        note_binding(m, node_text(m->a, &m->p, ts_node_named_child(n, i)));
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+    scope_global_declarations(m, ts_node_named_child(n, i));
+}
+
 bool scope_module(module *m) {
   scope_other_functions(m);
+  scope_global_declarations(m, m->p.root);
   TSNode root = m->p.root;
   uint32_t c = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < c; i++) {

@@ -378,12 +378,38 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
  * borrowed) in the module's dict, else in its builtins. A new reference, or
  * NULL with CPython's NameError. Dict lookups with str keys run no Python
  * code. */
+/* NameError "name 'x' is not defined" with its .name set, as 3.11's
+ * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
+static inline void dynac_name_error(PyObject *name) {
+  PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+  PyObject *exc = dynac_compat_fetch_raised();
+  if (!exc) return;
+  if (PyObject_SetAttrString(exc, "name", name) < 0) PyErr_Clear();
+  dynac_compat_restore_raised(exc);
+}
+
 static inline PyObject *dynac_load_global(const dynac_globals *g, PyObject *name) {
   PyObject *v = PyDict_GetItemWithError(g->globals, name);
   if (!v && !PyErr_Occurred()) v = PyDict_GetItemWithError(g->builtins, name);
   if (v) return Py_NewRef(v);
-  if (!PyErr_Occurred()) PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+  if (!PyErr_Occurred()) dynac_name_error(name);
   return NULL;
+}
+
+/* STORE_GLOBAL of a name declared `global`: the module dict's name = v (v
+ * borrowed). 0, or -1 with the exception (MemoryError). */
+static inline int dynac_store_global(const dynac_globals *g, PyObject *name, PyObject *v) {
+  return PyDict_SetItem(g->globals, name, v);
+}
+/* DELETE_GLOBAL: del of a name declared `global`; NameError when the
+ * module does not bind it. 0, or -1 with the exception. */
+static inline int dynac_delete_global(const dynac_globals *g, PyObject *name) {
+  int r = PyDict_DelItem(g->globals, name);
+  if (r < 0 && PyErr_ExceptionMatches(PyExc_KeyError)) {
+    PyErr_Clear();
+    dynac_name_error(name);
+  }
+  return r;
 }
 
 /* One LOAD_GLOBAL site's cache, as CPython 3.11's LOAD_GLOBAL keeps one

@@ -20,7 +20,7 @@ static void scan_block(void *ctx, stmt *s);
 static void scan_expr(void *ctx, expr *e);
 static void scan_target(void *ctx, target *t) {
   if (t->sub && t->sub->kind == EX_ATTR) ((island_scan *)ctx)->attrs++; /* obj.name = v */
-  if (t->sub) scan_expr(ctx, t->sub->u.sub.obj);
+  if (t->sub && place_obj(t->sub)) scan_expr(ctx, place_obj(t->sub));
   for (int i = 0; t->is_tuple && i < t->n; i++) scan_target(ctx, t->elts[i]);
 }
 

@@ -145,7 +145,7 @@ static void note_target_views(em *E, const target *t, bool *views) {
     for (int i = 0; i < t->n; i++) note_target_views(E, t->elts[i], views);
     return;
   }
-  const expr *o = t->sub ? t->sub->u.sub.obj : NULL;
+  const expr *o = t->sub ? place_obj(t->sub) : NULL;
   if (o && o->kind == EX_LOCAL && o->u.local < E->in->fn->nparams && E->view_copy[o->u.local])
     views[o->u.local] = true;
 }
@@ -194,7 +194,7 @@ static int stores_each_iteration(const stmt *b, int p) {
   for (const stmt *s = b; s && s->kind != ST_BREAK && s->kind != ST_CONTINUE && s->kind != ST_IF; s = s->next) {
     const expr *sub = s->kind == ST_AUGASSIGN ? s->u.aug.sub
         : s->kind == ST_ASSIGN && s->u.assign.ntargets == 1 ? s->u.assign.targets[0]->sub : NULL;
-    if (sub && sub->u.sub.obj->kind == EX_LOCAL && sub->u.sub.obj->u.local == p) n++;
+    if (sub && place_obj(sub) && place_obj(sub)->kind == EX_LOCAL && place_obj(sub)->u.local == p) n++;
   }
   return n;
 }

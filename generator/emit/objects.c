@@ -134,6 +134,7 @@ const char *emit_object_slice(em *E, expr *e) {
 typedef struct object_place { const char *obj, *key; } object_place;
 
 static object_place place_of(em *E, expr *sub) {
+  if (sub->kind == EX_NAME) return (object_place){NULL, NULL}; /* a global: the module's dict */
   object_place p = {keep(E, as_obj(E, emit_expr(E, sub->u.sub.obj), TY(sub->u.sub.obj)), &ty_obj), NULL};
   if (sub->kind == EX_SLICE) p.key = emit_slice_object(E, sub);
   else if (sub->kind == EX_SUBSCRIPT)
@@ -143,7 +144,12 @@ static object_place place_of(em *E, expr *sub) {
 
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   const char *b = as_obj(E, v, vt);
-  if (p.key)
+  if (sub->kind == EX_NAME) {
+    const char *nm = interned_name(E, sub->u.global->name);
+    line(E, "dynac__effects = 1; /* a write every reader of the module sees */");
+    line(E, "if (dynac_store_global(&dynac__G, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* global %s = */",
+         nm, b, where(E), sub->u.global->name);
+  } else if (p.key)
     line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, b, where(E));
   else
@@ -172,7 +178,12 @@ void emit_object_unpack(em *E, target *t, const char *v) {
 /* del obj.name / del obj[key] / del obj[lo:hi] (DELETE_ATTR, DELETE_SUBSCR). */
 void emit_object_delete(em *E, expr *sub) {
   object_place p = place_of(E, sub);
-  if (p.key)
+  if (sub->kind == EX_NAME) {
+    const char *nm = interned_name(E, sub->u.global->name);
+    line(E, "dynac__effects = 1; /* a write every reader of the module sees */");
+    line(E, "if (dynac_delete_global(&dynac__G, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* del global %s */",
+         nm, where(E), sub->u.global->name);
+  } else if (p.key)
     line(E, "if (dynac_obj_delitem(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, where(E));
   else
@@ -193,7 +204,9 @@ void emit_object_augassign(em *E, stmt *s) {
   expr *sub = s->u.aug.sub;
   object_place p = place_of(E, sub);
   const char *old;
-  if (p.key) {
+  if (sub->kind == EX_NAME) {
+    old = emit_global_name(E, sub->u.global->name);
+  } else if (p.key) {
     old = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", old, p.obj, p.key);
     note_effect(E);

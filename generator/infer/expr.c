@@ -911,6 +911,12 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
  * (PyObject_DelAttr, PyObject_DelItem: CPython's exceptions, e.g. a
  * tuple's TypeError); a list keeps its element type. */
 void type_delete(ctx *c, expr *place) {
+  if (place->kind == EX_NAME) { /* del of a global (DELETE_GLOBAL) */
+    c->in->slots_used[place->u.global->index] = true;
+    c->in->types.ty[place->id] = &ty_obj;
+    generic_op(c);
+    return;
+  }
   bool generic, unknown = false;
   const type *ot = type_expr(c, place->u.sub.obj, false);
   if (place->kind == EX_SLICE) {
@@ -933,6 +939,18 @@ void type_delete(ctx *c, expr *place) {
 }
 
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
+  if (tg->sub && tg->sub->kind == EX_NAME) { /* NAME = value of a global (STORE_GLOBAL): boxed */
+    c->in->slots_used[tg->sub->u.global->index] = true;
+    c->in->types.ty[tg->sub->id] = &ty_obj;
+    if (t->kind == TY_UNKNOWN) return;
+    if (!passable(t)) {
+      type_fail(c, pos, arena_printf(c->m->a, "storing a %s into global '%s'", ty_python_name(c->m->a, t),
+                                     tg->sub->u.global->name));
+      return;
+    }
+    generic_op(c); /* the old value's __del__ may run */
+    return;
+  }
   if (tg->sub && tg->sub->kind == EX_ATTR) { /* obj.name = value */
     const type *ot = type_expr(c, tg->sub->u.sub.obj, false);
     if (ot->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;

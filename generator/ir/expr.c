@@ -89,8 +89,9 @@ static bool is_builtin_call(lower *L, const char *name) {
   return ops_find(OPS_BUILTIN, name, -1) != NULL;
 }
 
-/* A global or builtin of any other kind, read as LOAD_GLOBAL reads it. */
-static expr *lower_name(lower *L, TSNode n, const char *name) {
+/* A global or builtin of any other kind, read as LOAD_GLOBAL reads it (a
+ * name declared `global` too: the function may rebind it). */
+expr *lower_name(lower *L, TSNode n, const char *name) {
   expr *e = new_expr(L, EX_NAME, n);
   e->u.global = ir_slot(L->m, SLOT_NAME, name, NULL, NULL, NULL, -1);
   return e;
@@ -100,6 +101,7 @@ static expr *lower_name(lower *L, TSNode n, const char *name) {
  * global or builtin (an object). */
 static expr *lower_identifier(lower *L, TSNode n) {
   char *name = text(L, n);
+  if (declared_global(L, name)) return lower_name(L, n, name);
   int loc = resolve_local(L, name);
   if (loc >= 0) {
     expr *e = new_expr(L, EX_LOCAL, n);

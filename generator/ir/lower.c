@@ -165,8 +165,38 @@ int append_local(lower *L, const char *name, const char *cname) {
   return f->nlocals++;
 }
 
+/* Is `name` declared `global` in the function being lowered? */
+bool declared_global(lower *L, const char *name) {
+  for (int i = 0; i < L->f->ndeclared_globals; i++)
+    if (!strcmp(L->f->declared_globals[i], name)) return true;
+  return false;
+}
+
+/* The names of the function's `global` statements (nested scopes aside:
+ * their declarations are their own), wherever they are in its body:
+ * Python's compile-time rule. */
+void collect_global_declarations(lower *L, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") || !strcmp(t, "lambda"))
+    return;
+  if (!strcmp(t, "global_statement")) {
+    func *f = L->f;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+      TSNode id = ts_node_named_child(n, i);
+      if (!node_is(id, "identifier") || declared_global(L, text(L, id))) continue;
+      const char **grown = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->ndeclared_globals + 1));
+      if (f->ndeclared_globals) memcpy(grown, f->declared_globals, sizeof(char *) * (size_t)f->ndeclared_globals);
+      grown[f->ndeclared_globals++] = text(L, id);
+      f->declared_globals = grown;
+    }
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+    collect_global_declarations(L, ts_node_named_child(n, i));
+}
+
 void add_local(lower *L, const char *name) {
-  if (find_local(L->f, name) >= 0) return;
+  if (find_local(L->f, name) >= 0 || declared_global(L, name)) return;
   append_local(L, name, name);
 }
 

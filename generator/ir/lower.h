@@ -42,6 +42,8 @@ int current_version(lower *L, int base);
 int resolve_local(lower *L, const char *name);
 int new_version(lower *L, int base);
 void collect_locals(lower *L, TSNode n);
+bool declared_global(lower *L, const char *name);
+void collect_global_declarations(lower *L, TSNode n);
 
 /* expr.c */
 expr *new_expr(lower *L, exkind k, TSNode n);
@@ -49,6 +51,7 @@ int binop_from_text(const char *s);
 expr *lower_element(lower *L, TSNode n);
 const char *unique_cname(lower *L, const char *want);
 expr *lower_expr(lower *L, TSNode n);
+expr *lower_name(lower *L, TSNode n, const char *name);
 
 /* stmt.c */
 stmt *new_stmt(lower *L, stkind k, TSNode n);

@@ -244,6 +244,7 @@ void ir_lower_func(module *m, func *f) {
   /* `async def`: a coroutine is never a kernel */
   if (ts_node_child_count(f->node) && !strcmp(ts_node_type(ts_node_child(f->node, 0)), "async"))
     gb(&L, f->node, "generator", "async def");
+  collect_global_declarations(&L, body);
   collect_locals(&L, body);
   L.ncurrent = f->nbase = f->nlocals;
   L.current = arena_alloc(m->a, sizeof(int) * (size_t)(f->nlocals + 1));

@@ -41,6 +41,10 @@ stmt *new_stmt(lower *L, stkind k, TSNode n) {
 static target *lower_target(lower *L, TSNode n) {
   target *t = arena_alloc(L->m->a, sizeof *t);
   t->pos = node_pos(n);
+  if (node_is(n, "identifier") && declared_global(L, text(L, n))) { /* STORE_GLOBAL */
+    t->sub = lower_name(L, n, text(L, n));
+    return t;
+  }
   if (node_is(n, "identifier")) {
     const char *name = text(L, n);
     int base = find_local(L->f, name);
@@ -166,7 +170,9 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     return NULL;
   }
   binop opk = (binop)k;
-  if (!node_is(left, "identifier")) { /* obj[index] / obj.name op= value: a read, then a store */
+  bool global = node_is(left, "identifier") && declared_global(L, text(L, left));
+  if (!node_is(left, "identifier") || global) { /* obj[index] / obj.name / a global op= value:
+                                                   a read, then a store */
     expr *sub = node_is(left, "subscript") ? lower_element(L, left) : lower_expr(L, left);
     expr *v = sub ? lower_expr(L, child_by_field(n, "right")) : NULL;
     if (!v) return NULL;
@@ -750,7 +756,8 @@ static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
       if (!lower_del_places(L, ts_node_named_child(n, i), s, cap)) return false;
     return true;
   }
-  if (!node_is(n, "subscript") && !node_is(n, "attribute")) {
+  bool global = node_is(n, "identifier") && declared_global(L, text(L, n)); /* DELETE_GLOBAL */
+  if (!node_is(n, "subscript") && !node_is(n, "attribute") && !global) {
     gb(L, n, "unsupported-statement", node_is(n, "identifier") ? "del of a local name"
        : arena_printf(L->m->a, "del of %s", ts_node_type(n)));
     return false;
@@ -964,7 +971,8 @@ stmt *lower_stmt(lower *L, TSNode n) {
     gb(L, n, "nested-scope", arena_printf(L->m->a, "nested %s", t));
     return NULL;
   }
-  if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+  if (!strcmp(t, "global_statement")) return new_stmt(L, ST_PASS, n); /* collect_global_declarations */
+  if (!strcmp(t, "nonlocal_statement")) {
     gb(L, n, "scope-declaration", arena_printf(L->m->a, "%s", t));
     return NULL;
   }

@@ -860,3 +860,29 @@ def import_in_loop(n: int) -> float:
         from math import sqrt
         s += sqrt(float(i))
     return s
+
+
+RUNS = 0     # module constants that a function rebinds (`global`): read at each use
+RATE = 1.5
+
+
+@dynac.compile
+def global_counter(k: int):
+    global RUNS, RATE, LAST
+    RUNS += k
+    RATE = RATE * 2
+    LAST = (RUNS, RATE)
+    for RATE in [RATE, RATE + 1]:  # a global as the loop's target
+        LOG.append(("rate", RATE))
+    if k == 2:
+        del LAST
+        del LAST  # NameError: LAST is unbound now
+    if k == 3:
+        global UNSET_GLOBAL_FOR_DYNAC
+        return UNSET_GLOBAL_FOR_DYNAC
+    return reads_runs(), LAST
+
+
+@dynac.compile
+def reads_runs():
+    return RUNS * 2, RATE

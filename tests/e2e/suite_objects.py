@@ -200,6 +200,7 @@ def cases():
     c["reraise_handled"] = [(lambda m, k=k: (k,)) for k in [0, 1]]
     c["imports_inside"] = [(lambda m, k=k: (k,)) for k in range(5)]
     c["imports_hooked"] = [(lambda m, k=k: (m.import_hook, k)) for k in range(2)]
+    c["global_counter"] = [(lambda m, k=k: (k,)) for k in [1, 0, 2, 3, 5, 2**62]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
