@@ -250,8 +250,10 @@ typedef enum exkind {
                    (u.global: its SLOT_NAME); NameError when it is unbound */
   EX_CONST,     /* a str or bytes literal (implicit concatenation too, no f-string): an
                    object constant made once from its source text (u.literal) */
-  EX_FSTRING    /* f"...{x!r:>8}...": a new str (u.tuple: the parts, literal ones EX_CONST;
+  EX_FSTRING,   /* f"...{x!r:>8}...": a new str (u.tuple: the parts, literal ones EX_CONST;
                    fconv and fspec say how each is formatted) */
+  EX_FUNCTION   /* a def or lambda nested in the function: a new function object made as
+                   MAKE_FUNCTION makes it (u.mkfn), of the interpreter's own code object */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -281,6 +283,18 @@ typedef struct expr {
     } tuple;
     struct { struct expr *obj, *index; const char *attr; } sub; /* EX_ATTR: index NULL */
     struct { struct expr *obj, *lo, *hi, *step; } slice;
+    struct {
+      const char *qualname;     /* the nested code's co_qualname */
+      int code;                 /* its index in the module's table of nested code objects */
+      int ndefaults, nkwdefaults, nannotations, ncells;
+      struct expr **args;       /* in the order they are evaluated: the positional defaults,
+                                   the keyword-only ones, the annotations, then the locals
+                                   it may capture (EX_LOCAL: each one's value goes into a
+                                   cell the call's closures share) */
+      const char **names;       /* per arg: the parameter (keyword-only default or
+                                   annotation, "return" for the return's) or the captured
+                                   name; NULL for a positional default */
+    } mkfn;
     struct {
       int result;               /* the hidden local the list is built in (any/all: the bool) */
       struct stmt *loop;        /* the for clauses as loops (if clauses as ifs) around
@@ -583,6 +597,11 @@ typedef struct module {
   int nfuncs;
   other_func *others;       /* methods, nested functions, lambdas, in source order */
   int nothers;
+  struct nested_code { const char *qualname; int firstlineno, rank; } *codes; /* the code
+                               objects kernels make functions of (EX_FUNCTION), as the
+                               runtime finds them (dynac_code_desc) */
+  int ncodes;
+  bool future_annotations;  /* `from __future__ import annotations`: annotations are strings */
   modconst *consts;
   int nconsts;
   const char **math_module_names; /* names bound by `import math [as m]` */

@@ -151,6 +151,17 @@ static void dump_expr(dumper *D, const expr *e) {
     dump_type(D, e);
     fputc(')', o);
     return;
+  case EX_FUNCTION: {
+    fprintf(o, "(function %s", e->u.mkfn.qualname);
+    dump_type(D, e);
+    int n = e->u.mkfn.ndefaults + e->u.mkfn.nkwdefaults + e->u.mkfn.nannotations + e->u.mkfn.ncells;
+    for (int i = 0; i < n; i++) {
+      fprintf(o, " %s=", e->u.mkfn.names[i] ? e->u.mkfn.names[i] : "default");
+      dump_expr(D, e->u.mkfn.args[i]);
+    }
+    fputc(')', o);
+    return;
+  }
   case EX_CONST:
     fprintf(o, "(const %s", e->u.literal);
     dump_type(D, e);

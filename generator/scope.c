@@ -362,6 +362,9 @@ bool scope_module(module *m) {
       scope_import(m, st);
     } else if (!strcmp(t, "import_from_statement")) {
       scope_import_from(m, st);
+    } else if (!strcmp(t, "future_import_statement")) {
+      for (uint32_t k = 0; k < ts_node_named_child_count(st); k++)
+        if (!strcmp(node_text(m->a, &m->p, ts_node_named_child(st, k)), "annotations")) m->future_annotations = true;
     } else {
       scope_nested_bindings(m, st);
     }

@@ -2,7 +2,7 @@
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 7
+#define DYNAC_ABI_VERSION 8
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -134,6 +134,18 @@ typedef struct dynac_func_desc {
                               dispatch only inside a root's call, as in Dynamo */
 #define DYNAC_FUNC_EAGER 2 /* backend="eager": guards and dispatch, then the interpreter */
 
+/* A code object kernels make functions of (MAKE_FUNCTION of a def or lambda
+ * nested in a compiled function): found in its parent's co_consts when the
+ * artifact is attached, by co_qualname, co_firstlineno and its rank among
+ * the parent's constants of that name and line (two lambdas on one line),
+ * and kept in *code (a strong reference; NULL until then). */
+typedef struct dynac_code_desc {
+  const char *qualname;
+  int firstlineno;
+  int rank;
+  PyObject **code;
+} dynac_code_desc;
+
 typedef struct dynac_module_desc {
   int abi_version;         /* DYNAC_ABI_VERSION */
   const char *source_name; /* "colorsys.py" */
@@ -141,7 +153,36 @@ typedef struct dynac_module_desc {
   int nfuncs;
   const dynac_func_desc *funcs;
   dynac_globals *globals;
+  int ncodes;
+  const dynac_code_desc *codes;
 } dynac_module_desc;
+
+/* Fills the code slots of `d` from the code objects nested in `parent`
+ * (at any depth): the attach step. */
+static inline void dynac_note_nested_codes(const dynac_module_desc *d, PyCodeObject *parent) {
+  PyObject *consts = parent->co_consts;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+    PyObject *c = PyTuple_GET_ITEM(consts, i);
+    if (!PyCode_Check(c)) continue;
+    PyCodeObject *co = (PyCodeObject *)c;
+    int rank = 0;
+    for (Py_ssize_t j = 0; j < i; j++) {
+      PyObject *o = PyTuple_GET_ITEM(consts, j);
+      if (PyCode_Check(o) && ((PyCodeObject *)o)->co_firstlineno == co->co_firstlineno &&
+          PyUnicode_Compare(((PyCodeObject *)o)->co_qualname, co->co_qualname) == 0)
+        rank++;
+    }
+    for (int k = 0; k < d->ncodes; k++) {
+      const dynac_code_desc *cd = &d->codes[k];
+      if (cd->firstlineno == co->co_firstlineno && cd->rank == rank &&
+          PyUnicode_CompareWithASCIIString(co->co_qualname, cd->qualname) == 0) {
+        Py_INCREF(c);
+        Py_XSETREF(*cd->code, c);
+      }
+    }
+    dynac_note_nested_codes(d, co);
+  }
+}
 
 #define DYNAC_DESC_CAPSULE "dynac.module_desc"
 

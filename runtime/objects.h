@@ -524,3 +524,56 @@ static inline PyObject *dynac_import_from(PyObject *v, PyObject *name) {
   Py_XDECREF(pkgpath);
   return NULL;
 }
+
+/* ---- functions made inside kernels ------------------------------------------
+ * MAKE_FUNCTION of a nested def or lambda, as the interpreter makes it:
+ * PyFunction_New(code, globals) (its __qualname__ the code's, its
+ * __module__ and builtins from globals), then the closure, the positional
+ * defaults (a tuple), the keyword-only defaults and the annotations (dicts)
+ * when given (NULL: none). `code` is the nested code object the artifact's
+ * attach step found (NULL: not attached: SystemError). The closure is built
+ * in the order of the code's co_freevars, each free variable's cell found
+ * by name among the `ncells` the kernel offers (names[i] -> cells[i]). All
+ * borrowed; a new reference, or NULL with an exception. */
+/* The closure of a function of `code`: per name of co_freevars, the cell
+ * offered under that name. 0, or -1 with SystemError (no cell offered). */
+static inline int dynac__set_closure(PyObject *fn, PyObject *code, const char *qualname, int ncells,
+                                     const char *const *names, PyObject *const *cells) {
+  PyObject *freevars = PyCode_GetFreevars((PyCodeObject *)code);
+  if (!freevars) return -1;
+  Py_ssize_t nfree = PyTuple_GET_SIZE(freevars);
+  PyObject *closure = nfree ? PyTuple_New(nfree) : NULL;
+  int r = nfree && !closure ? -1 : 0;
+  for (Py_ssize_t i = 0; closure && i < nfree && !r; i++) {
+    PyObject *cell = NULL;
+    for (int k = 0; k < ncells && !cell; k++)
+      if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(freevars, i), names[k]) == 0) cell = cells[k];
+    if (cell) PyTuple_SET_ITEM(closure, i, Py_NewRef(cell));
+    else {
+      PyErr_Format(PyExc_SystemError, "dynac: no cell for free variable %R of %s", PyTuple_GET_ITEM(freevars, i),
+                   qualname);
+      r = -1;
+    }
+  }
+  if (closure && !r) r = PyFunction_SetClosure(fn, closure);
+  Py_XDECREF(closure);
+  Py_DECREF(freevars);
+  return r;
+}
+
+static inline PyObject *dynac_make_function(PyObject *code, const char *qualname, PyObject *globals, int ncells,
+                                            const char *const *names, PyObject *const *cells,
+                                            PyObject *defaults, PyObject *kwdefaults, PyObject *annotations) {
+  if (!code) {
+    PyErr_Format(PyExc_SystemError, "dynac: the code object of %s was not found when the artifact was attached",
+                 qualname);
+    return NULL;
+  }
+  PyObject *fn = PyFunction_New(code, globals);
+  if (fn && (dynac__set_closure(fn, code, qualname, ncells, names, cells) < 0 ||
+             (defaults && PyFunction_SetDefaults(fn, defaults) < 0) ||
+             (kwdefaults && PyFunction_SetKwDefaults(fn, kwdefaults) < 0) ||
+             (annotations && PyFunction_SetAnnotations(fn, annotations) < 0)))
+    Py_CLEAR(fn);
+  return fn;
+}

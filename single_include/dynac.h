@@ -1985,6 +1985,59 @@ static inline PyObject *dynac_import_from(PyObject *v, PyObject *name) {
   Py_XDECREF(pkgpath);
   return NULL;
 }
+
+/* ---- functions made inside kernels ------------------------------------------
+ * MAKE_FUNCTION of a nested def or lambda, as the interpreter makes it:
+ * PyFunction_New(code, globals) (its __qualname__ the code's, its
+ * __module__ and builtins from globals), then the closure, the positional
+ * defaults (a tuple), the keyword-only defaults and the annotations (dicts)
+ * when given (NULL: none). `code` is the nested code object the artifact's
+ * attach step found (NULL: not attached: SystemError). The closure is built
+ * in the order of the code's co_freevars, each free variable's cell found
+ * by name among the `ncells` the kernel offers (names[i] -> cells[i]). All
+ * borrowed; a new reference, or NULL with an exception. */
+/* The closure of a function of `code`: per name of co_freevars, the cell
+ * offered under that name. 0, or -1 with SystemError (no cell offered). */
+static inline int dynac__set_closure(PyObject *fn, PyObject *code, const char *qualname, int ncells,
+                                     const char *const *names, PyObject *const *cells) {
+  PyObject *freevars = PyCode_GetFreevars((PyCodeObject *)code);
+  if (!freevars) return -1;
+  Py_ssize_t nfree = PyTuple_GET_SIZE(freevars);
+  PyObject *closure = nfree ? PyTuple_New(nfree) : NULL;
+  int r = nfree && !closure ? -1 : 0;
+  for (Py_ssize_t i = 0; closure && i < nfree && !r; i++) {
+    PyObject *cell = NULL;
+    for (int k = 0; k < ncells && !cell; k++)
+      if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(freevars, i), names[k]) == 0) cell = cells[k];
+    if (cell) PyTuple_SET_ITEM(closure, i, Py_NewRef(cell));
+    else {
+      PyErr_Format(PyExc_SystemError, "dynac: no cell for free variable %R of %s", PyTuple_GET_ITEM(freevars, i),
+                   qualname);
+      r = -1;
+    }
+  }
+  if (closure && !r) r = PyFunction_SetClosure(fn, closure);
+  Py_XDECREF(closure);
+  Py_DECREF(freevars);
+  return r;
+}
+
+static inline PyObject *dynac_make_function(PyObject *code, const char *qualname, PyObject *globals, int ncells,
+                                            const char *const *names, PyObject *const *cells,
+                                            PyObject *defaults, PyObject *kwdefaults, PyObject *annotations) {
+  if (!code) {
+    PyErr_Format(PyExc_SystemError, "dynac: the code object of %s was not found when the artifact was attached",
+                 qualname);
+    return NULL;
+  }
+  PyObject *fn = PyFunction_New(code, globals);
+  if (fn && (dynac__set_closure(fn, code, qualname, ncells, names, cells) < 0 ||
+             (defaults && PyFunction_SetDefaults(fn, defaults) < 0) ||
+             (kwdefaults && PyFunction_SetKwDefaults(fn, kwdefaults) < 0) ||
+             (annotations && PyFunction_SetAnnotations(fn, annotations) < 0)))
+    Py_CLEAR(fn);
+  return fn;
+}
 /* ==== End runtime/objects.h ==== */
 /* ==== Begin runtime/exceptions.h ==== */
 /* runtime/exceptions.h: try/except inside kernels. A part of single_include/dynac.h (make single_include). */
@@ -2802,7 +2855,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 7
+#define DYNAC_ABI_VERSION 8
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -2934,6 +2987,18 @@ typedef struct dynac_func_desc {
                               dispatch only inside a root's call, as in Dynamo */
 #define DYNAC_FUNC_EAGER 2 /* backend="eager": guards and dispatch, then the interpreter */
 
+/* A code object kernels make functions of (MAKE_FUNCTION of a def or lambda
+ * nested in a compiled function): found in its parent's co_consts when the
+ * artifact is attached, by co_qualname, co_firstlineno and its rank among
+ * the parent's constants of that name and line (two lambdas on one line),
+ * and kept in *code (a strong reference; NULL until then). */
+typedef struct dynac_code_desc {
+  const char *qualname;
+  int firstlineno;
+  int rank;
+  PyObject **code;
+} dynac_code_desc;
+
 typedef struct dynac_module_desc {
   int abi_version;         /* DYNAC_ABI_VERSION */
   const char *source_name; /* "colorsys.py" */
@@ -2941,7 +3006,36 @@ typedef struct dynac_module_desc {
   int nfuncs;
   const dynac_func_desc *funcs;
   dynac_globals *globals;
+  int ncodes;
+  const dynac_code_desc *codes;
 } dynac_module_desc;
+
+/* Fills the code slots of `d` from the code objects nested in `parent`
+ * (at any depth): the attach step. */
+static inline void dynac_note_nested_codes(const dynac_module_desc *d, PyCodeObject *parent) {
+  PyObject *consts = parent->co_consts;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+    PyObject *c = PyTuple_GET_ITEM(consts, i);
+    if (!PyCode_Check(c)) continue;
+    PyCodeObject *co = (PyCodeObject *)c;
+    int rank = 0;
+    for (Py_ssize_t j = 0; j < i; j++) {
+      PyObject *o = PyTuple_GET_ITEM(consts, j);
+      if (PyCode_Check(o) && ((PyCodeObject *)o)->co_firstlineno == co->co_firstlineno &&
+          PyUnicode_Compare(((PyCodeObject *)o)->co_qualname, co->co_qualname) == 0)
+        rank++;
+    }
+    for (int k = 0; k < d->ncodes; k++) {
+      const dynac_code_desc *cd = &d->codes[k];
+      if (cd->firstlineno == co->co_firstlineno && cd->rank == rank &&
+          PyUnicode_CompareWithASCIIString(co->co_qualname, cd->qualname) == 0) {
+        Py_INCREF(c);
+        Py_XSETREF(*cd->code, c);
+      }
+    }
+    dynac_note_nested_codes(d, co);
+  }
+}
 
 #define DYNAC_DESC_CAPSULE "dynac.module_desc"
 

@@ -217,6 +217,9 @@ void emit_block(em *E, stmt *s);
 /* exceptions.c */
 void emit_try(em *E, stmt *s);
 void emit_with(em *E, stmt *s);
+/* functions.c */
+bool *captured_locals(arena *a, func *f);
+const char *emit_make_function(em *E, expr *e);
 /* imports.c */
 void emit_import(em *E, stmt *s);
 bool leaves_finally(em *E, bool loop_only);

@@ -246,6 +246,7 @@ const char *emit_expr(em *E, expr *e) {
   case EX_DICT: case EX_SET: return emit_mapping_display(E, e);
   case EX_FSTRING: return emit_fstring(E, e);
   case EX_NAME: return emit_global_name(E, e->u.global->name);
+  case EX_FUNCTION: return emit_make_function(E, e);
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";

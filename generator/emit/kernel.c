@@ -111,6 +111,11 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
     if (in->args[i]->kind == TY_OBJ || owned_list_local(in, i))
       sb_printf(&locals, "DYNAC_OBJ l_%s = Py_NewRef(p_%s); /* owned: it can be rebound */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
+  bool *cells = captured_locals(m->a, in->fn);
+  for (int i = 0; i < in->fn->nlocals; i++)
+    if (cells[i])
+      sb_printf(&locals, "DYNAC_OBJ cell_%s = NULL; /* the cell closures share, made with the first */\n",
+                in->fn->local_cnames[i]);
   for (int i = in->fn->nparams; i < in->fn->nlocals; i++) {
     const type *t = in->local_ty[i];
     if (t->kind == TY_UNKNOWN) continue;

@@ -201,9 +201,18 @@ static void write_tables(module *m, module_parts *P) {
   for (int i = 0; i < m->nfuncs; i++) nfd += write_function(m, P, i, &funcs);
   sb_printf(&P->tables, "static const dynac_func_desc dynac__funcs[%d] = {\n%s};\n", nfd ? nfd : 1,
             funcs.data ? funcs.data : "    {0},\n");
+  if (m->ncodes) { /* nested code objects kernels make functions of, found when attached */
+    sb_printf(&P->slots, "static PyObject *dynac__code[%d]; /* nested code objects (dynac__codes) */\n", m->ncodes);
+    sb_printf(&P->tables, "static const dynac_code_desc dynac__codes[%d] = {\n", m->ncodes);
+    for (int i = 0; i < m->ncodes; i++)
+      sb_printf(&P->tables, "    {%s, %d, %d, &dynac__code[%d]},\n", c_string(m, m->codes[i].qualname),
+                m->codes[i].firstlineno, m->codes[i].rank, i);
+    sb_puts(&P->tables, "};\n");
+  }
   sb_printf(&P->tables, "static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,\n"
             "    .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,\n"
-            "    .nfuncs = %d, .funcs = dynac__funcs, .globals = &dynac__G};\n", nfd);
+            "    .nfuncs = %d, .funcs = dynac__funcs, .globals = &dynac__G%s};\n", nfd,
+            m->ncodes ? arena_printf(m->a, ", .ncodes = %d, .codes = dynac__codes", m->ncodes) : "");
   sb_free(&funcs);
   if (nfd) { /* the functions' counters (a module whose every function failed has none) */
     sb_printf(&P->slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n", m->nfuncs);

@@ -866,6 +866,23 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     t = bad ? &ty_conflict : unknown ? &ty_unknown : generic_op(c);
     break;
   }
+  case EX_FUNCTION: { /* MAKE_FUNCTION runs no Python code (its defaults and annotations may) */
+    int n = e->u.mkfn.ndefaults + e->u.mkfn.nkwdefaults + e->u.mkfn.nannotations + e->u.mkfn.ncells;
+    bool unknown = false, bad = false;
+    for (int i = 0; i < n; i++) {
+      const type *x = type_expr(c, e->u.mkfn.args[i], false);
+      if (x->kind == TY_UNKNOWN) unknown = true;
+      else if (!passable(x)) {
+        type_fail(c, e->u.mkfn.args[i]->pos, arena_printf(c->m->a, "a %s %s a nested function",
+             ty_python_name(c->m->a, x), i < n - e->u.mkfn.ncells ? "as a default or annotation of"
+             : "captured by"));
+        bad = true;
+      }
+    }
+    c->in->generic = true;
+    t = bad ? &ty_conflict : unknown ? &ty_unknown : &ty_obj;
+    break;
+  }
   case EX_NAME: /* a dict lookup (str keys run no Python code): no effect */
     c->in->slots_used[e->u.global->index] = true;
     c->in->generic = true;

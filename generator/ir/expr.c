@@ -933,7 +933,8 @@ expr *lower_expr(lower *L, TSNode n) {
     return lower_list_comprehension(L, n);
   if (!strcmp(t, "call")) return lower_call(L, n);
   if (!strcmp(t, "attribute")) return lower_attribute(L, n);
-  if (!strcmp(t, "lambda") || strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
+  if (!strcmp(t, "lambda")) return lower_lambda(L, n);
+  if (strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
     /* set, dict and generator expressions: a list comprehension is lowered above */
     gb(L, n, "nested-scope", arena_printf(L->m->a, "%s", t));
     return NULL;
@@ -968,6 +969,10 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
     n = e->u.tuple.n;
     break;
   case EX_CALL: many = e->u.call.args; n = e->u.call.n; break;
+  case EX_FUNCTION:
+    many = e->u.mkfn.args;
+    n = e->u.mkfn.ndefaults + e->u.mkfn.nkwdefaults + e->u.mkfn.nannotations + e->u.mkfn.ncells;
+    break;
   case EX_SUBSCRIPT: parts[0] = e->u.sub.obj; parts[1] = e->u.sub.index; break;
   case EX_ATTR: parts[0] = e->u.sub.obj; break;
   case EX_SLICE:

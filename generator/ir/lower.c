@@ -29,10 +29,13 @@ const struct gb_registry gb_registry[] = {
      "callee @dynac.allow_in_graph (an opaque call inside the graph)"},
     {"GB0004", "unsupported-operator", "operator not in the kernel language",
      "use arithmetic, comparison and boolean operators on numbers"},
-    {"GB0005", "nested-scope", "nested function, lambda, comprehension or class",
-     "move the nested definition to module level"},
-    {"GB0006", "scope-declaration", "'global' or 'nonlocal' declaration",
-     "return the value instead of assigning a global"},
+    {"GB0005", "nested-scope", "a nested scope kernels do not make: a class body, a set/dict/generator "
+     "comprehension kernels do not inline, a def or lambda inside a comprehension, or a closure "
+     "capturing a name the function binds more than once or after the def",
+     "bind a captured name once before the def, or pass it in as a default (lambda i=i: ...); "
+     "move classes to module level"},
+    {"GB0006", "scope-declaration", "'nonlocal' in a nested function (it assigns the enclosing "
+     "function's local)", "return the value instead of assigning the enclosing function's local"},
     {"GB0007", "attribute-access", "attribute access on an arbitrary object",
      "only math.NAME is read inside kernels"},
     {"GB0008", "big-int-literal", "integer literal outside the int64 range",

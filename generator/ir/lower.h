@@ -59,6 +59,10 @@ expr *lower_list_comprehension(lower *L, TSNode n);
 expr *lower_comprehension(lower *L, TSNode n, char consumer);
 stmt *lower_stmt(lower *L, TSNode n);
 
+/* nested.c */
+expr *lower_lambda(lower *L, TSNode n);
+stmt *lower_nested_def(lower *L, TSNode n);
+
 /* split.c */
 stmt *lower_block(lower *L, TSNode block);
 

@@ -967,10 +967,8 @@ stmt *lower_stmt(lower *L, TSNode n) {
   if (!strcmp(t, "continue_statement")) return new_stmt(L, ST_CONTINUE, n);
   if (!strcmp(t, "pass_statement")) return new_stmt(L, ST_PASS, n);
   if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
-      !strcmp(t, "decorated_definition")) {
-    gb(L, n, "nested-scope", arena_printf(L->m->a, "nested %s", t));
-    return NULL;
-  }
+      !strcmp(t, "decorated_definition"))
+    return lower_nested_def(L, n);
   if (!strcmp(t, "global_statement")) return new_stmt(L, ST_PASS, n); /* collect_global_declarations */
   if (!strcmp(t, "nonlocal_statement")) {
     gb(L, n, "scope-declaration", arena_printf(L->m->a, "%s", t));

@@ -64,6 +64,7 @@ static PyObject *py_attach_code(PyObject *self, PyObject *args) {
   const dynac_module_desc *d = desc_of(artifact);
   if (!d) return NULL;
   int n = attach_tree((PyCodeObject *)code, d, artifact, modname);
+  if (n >= 0) dynac_note_nested_codes(d, (PyCodeObject *)code);
   return n < 0 ? NULL : PyLong_FromLong(n);
 }
 
@@ -79,6 +80,7 @@ static PyObject *py_attach_function(PyObject *self, PyObject *args) {
   const dynac_module_desc *d = desc_of(artifact);
   if (!d) return NULL;
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(func);
+  dynac_note_nested_codes(d, co);
   const dynac_func_desc *f = match(d, co);
   if (!f) return PyLong_FromLong(0);
   char name[512];

@@ -5,6 +5,7 @@ compiled on the same fresh inputs and compares results, exceptions (type,
 message, traceback lines) and side effects (a log the inputs' special
 methods write, and the inputs' state afterwards)."""
 import contextlib
+import functools
 import math
 import os
 import sys
@@ -886,3 +887,63 @@ def global_counter(k: int):
 @dynac.compile
 def reads_runs():
     return RUNS * 2, RATE
+
+
+@dynac.compile
+def nested_sort(d: object):
+    return sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+@dynac.compile
+def nested_closure(k: object, xs: object):
+    scale = k * 2
+
+    def f(v, off=1.0, *, sign=1):
+        """doc of f"""
+        return sign * scale * v + off
+
+    def g():
+        return f(k), scale  # shares scale's cell with f
+
+    same = f.__closure__[0] is g.__closure__[1]  # one cell per captured name
+    return ([f(x) for x in xs], f(2, sign=-1), g(), f.__name__, f.__qualname__, f.__doc__,
+            f.__defaults__, f.__kwdefaults__, f.__code__.co_freevars, g.__code__.co_freevars, same)
+
+
+@dynac.compile
+def nested_decorated(xs: object, n: int):
+    size = len(xs)
+
+    def log_calls(fn):
+        LOG.append(("decorating", fn.__name__))
+
+        def wrapper(*a):
+            LOG.append(("call", a))
+            return fn(*a)
+        return wrapper
+
+    @log_calls
+    @functools.lru_cache(maxsize=None)
+    def g(i: int) -> int:
+        return xs[i % size] * 2
+
+    def h(a: int, b: "str" = UNIT, *rest: float, c=len(xs), **kw: object) -> float:
+        return 0.0
+    return g(n), g(n), h.__annotations__, h.__defaults__, h.__kwdefaults__, h.__qualname__
+
+
+@dynac.compile
+def nested_lambdas(n: int):
+    m = n * 3  # a typed local, captured: boxed into its cell
+    pair = (lambda: m + 1)(), (lambda: m + 2)()  # two lambdas on one line: two code objects
+
+    def outer_fn(p=lambda q: q * 2):
+        def inner():
+            return m, p(m)
+        return inner()
+    return pair, outer_fn(), (lambda x, y=m: x - y)(10)
+
+
+@dynac.compile
+def nested_raises(xs: object):
+    return sorted(xs, key=lambda x: 10 // x)

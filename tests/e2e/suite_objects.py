@@ -201,6 +201,11 @@ def cases():
     c["imports_inside"] = [(lambda m, k=k: (k,)) for k in range(5)]
     c["imports_hooked"] = [(lambda m, k=k: (m.import_hook, k)) for k in range(2)]
     c["global_counter"] = [(lambda m, k=k: (k,)) for k in [1, 0, 2, 3, 5, 2**62]]
+    c["nested_sort"] = [lambda m: ({"b": 2, "a": 2, "c": 5},), lambda m: ({},), lambda m: ({1: "x", 2: 3},)]
+    c["nested_closure"] = [lambda m: (1.5, [1, 2]), lambda m: (2, []), lambda m: ("s", [1]), lambda m: (None, [1])]
+    c["nested_decorated"] = [lambda m: ([1, 2, 3], 4), lambda m: ([], 1), lambda m: ("ab", 1)]
+    c["nested_lambdas"] = [(lambda m, n=n: (n,)) for n in [0, 5, 2**61, -7]]
+    c["nested_raises"] = [lambda m: ([3, 1, 2],), lambda m: ([3, 0, 2],), lambda m: ([1, "x"],)]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 

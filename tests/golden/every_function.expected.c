@@ -21,12 +21,14 @@ static const dynac_slot_desc dynac__slot_desc[1] = {
 static const int dynac__func_slots[] = {-1}; /* called functions: __code__/__defaults__ checked per call */
 static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__code[2]; /* nested code objects (dynac__codes) */
 static int64_t dynac__direct_calls[4]; /* calls from other kernels */
 static int64_t dynac__region_calls[4]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out);
+static int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out);
 static int dynac_kernel_top__f(double l_x, double *dynac_out);
 
 
@@ -51,6 +53,61 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
   }
   *dynac_out = Py_NewRef(t3);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* every_function.py:15: def outer: specialisation (int) -> object */
+static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_inner = NULL; /* owned */
+  DYNAC_OBJ l_key = NULL; /* owned */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  (void)dynac__u;
+  /* every_function.py:16: def inner(k): */
+  DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
+  {
+    static const char *const names[] = {NULL};
+    PyObject *const cells[] = {NULL};
+    t1 = dynac_make_function(dynac__code[0], "outer.<locals>.inner", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
+  }
+  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 16)); /* MAKE_FUNCTION outer.<locals>.inner */
+  if (dynac_obj_set(&l_inner, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  /* every_function.py:18: key = lambda kv: -kv */
+  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+  {
+    static const char *const names[] = {NULL};
+    PyObject *const cells[] = {NULL};
+    t2 = dynac_make_function(dynac__code[1], "outer.<locals>.<lambda>", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
+  }
+  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 18)); /* MAKE_FUNCTION outer.<locals>.<lambda> */
+  if (dynac_obj_set(&l_key, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  /* every_function.py:19: return inner(n) + key(n) */
+  DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
+  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+  DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+  {
+    PyObject *argv[2] = {l_inner, t3};
+    dynac__effects = 1; /* Python code runs */
+    t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* inner(...) */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+  }
+  DYNAC_OBJ t5 = dynac_box_int(l_n); /* owned, released leaving the block */
+  if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+  DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
+  {
+    PyObject *argv[2] = {l_key, t5};
+    dynac__effects = 1; /* Python code runs */
+    t6 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* key(...) */
+    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+  }
+  DYNAC_OBJ t7 = dynac_obj_binop(t4, t6, 0, &dynac__effects); /* + */
+  if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+  *dynac_out = Py_NewRef(t7);
   return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
@@ -95,6 +152,46 @@ static int dynac_glue_Vec__norm__O(PyObject *const *args, PyObject **result)
 
   size_t mark = dynac_undo_mark();
   st = dynac_kernel_Vec__norm__O(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
+/* guard: may outer(int) -> object run for these arguments? */
+static int dynac_guard_outer__i(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_INT(0, "type(n) is int and it fits in int64")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: outer(int) -> object */
+static int dynac_glue_outer__i(PyObject *const *args, PyObject **result)
+{
+  int st;
+  (void)args;
+  *result = NULL;
+  int64_t a0 = 0;
+  (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_outer__i(a0, &r);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
@@ -161,6 +258,15 @@ static const dynac_entry_desc dynac__entries_Vec__norm[] = {
      .guard = dynac_guard_Vec__norm__O, .glue = dynac_glue_Vec__norm__O,
      .nguards = 3, .guards = dynac__guards_Vec__norm__O, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON | DYNAC_ENTRY_GENERIC_ONLY},
 };
+static const char *const dynac__guards_outer__i[] = {
+    "type(n) is int and it fits in int64",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_outer[] = {
+    {.signature = "(int) -> object",
+     .guard = dynac_guard_outer__i, .glue = dynac_glue_outer__i,
+     .nguards = 2, .guards = dynac__guards_outer__i, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_top__f[] = {
     "type(x) is float",
     "source sha256 matches the module's source (checked when attached)",
@@ -170,17 +276,24 @@ static const dynac_entry_desc dynac__entries_top[] = {
      .guard = dynac_guard_top__f, .glue = dynac_glue_top__f,
      .nguards = 2, .guards = dynac__guards_top__f},
 };
-static const dynac_func_desc dynac__funcs[2] = {
+static const dynac_func_desc dynac__funcs[3] = {
     {.qualname = "Vec.norm", .firstlineno = 11, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_Vec__norm,
      .direct_calls = &dynac__direct_calls[1], .region_calls = &dynac__region_calls[1], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "outer", .firstlineno = 15, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_outer,
+     .direct_calls = &dynac__direct_calls[2], .region_calls = &dynac__region_calls[2], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "top", .firstlineno = 27, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_top,
      .direct_calls = &dynac__direct_calls[3], .region_calls = &dynac__region_calls[3], .flags = DYNAC_FUNC_ROOT},
 };
+static const dynac_code_desc dynac__codes[2] = {
+    {"outer.<locals>.inner", 16, 0, &dynac__code[0]},
+    {"outer.<locals>.<lambda>", 18, 0, &dynac__code[1]},
+};
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 2, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 3, .funcs = dynac__funcs, .globals = &dynac__G, .ncodes = 2, .codes = dynac__codes};
 
 
 /* Region entry points, called by the resume functions of partially compiled

@@ -1,0 +1,87 @@
+/* functions.c: defs and lambdas nested in a kernel's function, made as
+ * MAKE_FUNCTION makes them (runtime/objects.h's dynac_make_function) from
+ * the interpreter's own code object, which the module's table of nested
+ * code objects (dynac__code, filled when the artifact is attached) holds.
+ * The locals they capture go into cells shared by the call's closures
+ * (ir/nested.c says when one cell per local is exact).
+ */
+#include "emit.h"
+
+static void mark_captures(void *ctx, expr *e);
+static void mark_in_block(void *ctx, stmt *s);
+static void mark_in_target(void *ctx, target *t) {
+  if (t->sub) mark_captures(ctx, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) mark_in_target(ctx, t->elts[i]);
+}
+static const ir_parts mark_parts = {mark_captures, mark_in_target, mark_in_block, false};
+static void mark_in_block(void *ctx, stmt *s) {
+  for (; s; s = s->next) ir_each_part(s, &mark_parts, ctx);
+}
+static void mark_captures(void *ctx, expr *e) {
+  if (e->kind == EX_FUNCTION) {
+    int first = e->u.mkfn.ndefaults + e->u.mkfn.nkwdefaults + e->u.mkfn.nannotations;
+    for (int i = 0; i < e->u.mkfn.ncells; i++) ((bool *)ctx)[e->u.mkfn.args[first + i]->u.local] = true;
+  }
+  if (e->kind == EX_LISTCOMP) mark_in_block(ctx, e->u.comp.loop);
+  ir_each_subexpr(e, mark_captures, ctx);
+}
+
+/* [nlocals]: the locals of f that closures made in its body capture (each
+ * gets a cell variable, cell_NAME, in the kernel). */
+bool *captured_locals(arena *a, func *f) {
+  bool *c = arena_alloc(a, sizeof(bool) * (size_t)(f->nlocals + 1));
+  mark_in_block(c, f->body);
+  return c;
+}
+
+/* A tuple (positional defaults) or a dict (keyword-only defaults,
+ * annotations: name -> value) of the boxed values v[0..n): a new
+ * reference in an owned temporary. */
+static const char *pack(em *E, bool dict, const char *const *names, const char *const *v, int n) {
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = %s;", o, dict ? "PyDict_New()" : arena_printf(E->m->a, "PyTuple_New(%d)", n));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  for (int i = 0; i < n; i++)
+    if (dict)
+      line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", o,
+           interned_name(E, names[i]), v[i], where(E));
+    else
+      line(E, "PyTuple_SET_ITEM(%s, %d, Py_NewRef(%s));", o, i, v[i]);
+  return o;
+}
+
+/* MAKE_FUNCTION: the defaults, keyword-only defaults and annotations
+ * evaluated in that order, the captured locals' cells made if this is the
+ * call's first closure, then the function (a new reference). */
+const char *emit_make_function(em *E, expr *e) {
+  int nd = e->u.mkfn.ndefaults, nkw = e->u.mkfn.nkwdefaults, nann = e->u.mkfn.nannotations;
+  int nc = e->u.mkfn.ncells, n = nd + nkw + nann + nc;
+  const char **v = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    expr *x = e->u.mkfn.args[i];
+    v[i] = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj);
+  }
+  const char *defaults = nd ? pack(E, false, NULL, v, nd) : "NULL";
+  const char *kwdefaults = nkw ? pack(E, true, e->u.mkfn.names + nd, v + nd, nkw) : "NULL";
+  const char *annotations = nann ? pack(E, true, e->u.mkfn.names + nd + nkw, v + nd + nkw, nann) : "NULL";
+  strbuf names = {0}, cells = {0};
+  for (int i = 0; i < nc; i++) {
+    int k = nd + nkw + nann + i;
+    const char *cell = arena_printf(E->m->a, "cell_%s", E->in->fn->local_cnames[e->u.mkfn.args[k]->u.local]);
+    line(E, "if (!%s && !(%s = PyCell_New(%s))) DYNAC_LEAVE(dynac_traceback_here(%s)); /* the cell of %s */",
+         cell, cell, v[k], where(E), e->u.mkfn.names[k]);
+    sb_printf(&names, "%s%s", i ? ", " : "", c_string(E->m, e->u.mkfn.names[k]));
+    sb_printf(&cells, "%s%s", i ? ", " : "", cell);
+  }
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "{");
+  line(E, "  static const char *const names[] = {%s};", nc ? names.data : "NULL");
+  line(E, "  PyObject *const cells[] = {%s};", nc ? cells.data : "NULL");
+  line(E, "  %s = dynac_make_function(dynac__code[%d], %s, dynac__G.globals, %d, names, cells, %s, %s, %s);",
+       o, e->u.mkfn.code, c_string(E->m, e->u.mkfn.qualname), nc, defaults, kwdefaults, annotations);
+  line(E, "}");
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s)); /* MAKE_FUNCTION %s */", o, where(E), e->u.mkfn.qualname);
+  sb_free(&names);
+  sb_free(&cells);
+  return o;
+}
