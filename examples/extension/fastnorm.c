@@ -44,7 +44,7 @@ static dynac_globals norm_globals; /* no module-level values to guard */
 static const dynac_func_desc funcs[] = {
     {"norm", 8, 2, 1, norm_entries, direct_calls, region_calls, DYNAC_FUNC_ROOT}};
 static const dynac_module_desc desc = {DYNAC_ABI_VERSION, "vectors.py", "", 1, funcs,
-                                       &norm_globals};
+                                       &norm_globals, 0, NULL /* no nested code objects */};
 
 /* serve(func) -> CompiledFunction: attaches the kernel to func's code object
  * and returns dynac's fast callable for it. Calls of func itself dispatch
