@@ -115,8 +115,8 @@ static const type *constant_type(module *m, TSNode n) {
 
 /* Parameters: names, PEP 484 annotations; only plain positional ones. */
 static void scan_params(module *m, func *f) {
-  TSNode params = child_by_field(f->node, "parameters");
-  uint32_t c = ts_node_named_child_count(params);
+  TSNode params = child_by_field(f->node, "parameters"); /* null: a lambda without parameters */
+  uint32_t c = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   f->params = arena_alloc(m->a, sizeof(char *) * (c + 1));
   f->param_ann = arena_alloc(m->a, sizeof(type *) * (c + 1));
   f->param_default = arena_alloc(m->a, sizeof(type *) * (c + 1));
@@ -302,6 +302,21 @@ static const type *return_annotation(module *m, func *f) {
   return ty_from_name(t);
 }
 
+/* A def or lambda nested in a compile root is a root too, as Dynamo traces
+ * into the functions a compiled one makes: its parameters' types are not
+ * known before it runs, so what is not annotated is an object (the
+ * enclosing function comes first in m->funcs, source order). */
+static void nested_in_root(module *m, func *f, int index) {
+  func *g = NULL;
+  for (int k = 0; k < index; k++) if (ts_node_eq(m->funcs[k]->node, f->enclosing)) g = m->funcs[k];
+  if (!g || !g->is_root || f->is_root) return;
+  f->is_root = true;
+  if (f->specs || !f->params_ok) return;
+  const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+  for (int k = 0; k < f->nparams; k++) args[k] = f->param_ann[k] ? f->param_ann[k] : &ty_obj;
+  annotations_add_spec(m, f, args, "annotations");
+}
+
 bool annotations_module(module *m) {
   int before = diag_error_count();
   for (int i = 0; i < m->nfuncs; i++) {
@@ -343,6 +358,7 @@ bool annotations_module(module *m) {
       }
     if (!f->params_ok && !f->not_compiled)
       f->not_compiled = "has *args or **kwargs parameters (not in the kernel language yet)";
+    if (f->nested && !f->disabled) nested_in_root(m, f, i);
   }
   read_module_calls(m);
   return diag_error_count() == before;

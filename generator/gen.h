@@ -422,6 +422,8 @@ typedef struct stmt {
       bool *chain;          /* plain import: `import a.b as c` binds a.b (IMPORT_FROM b after
                                IMPORT_NAME a.b); else the top package a is bound */
       struct target **tgts; /* the local each item binds */
+      slot *import_fn;      /* builtins' __import__ (SLOT_NAME: read when it runs; its use
+                               makes the guard keep the module's globals current) */
     } import_;
   } u;
   srcpos end;      /* end of the statement (exclusive), for region tables */
@@ -488,6 +490,9 @@ typedef struct func {
   gbreak *breaks;          /* non-NULL: the function runs in the interpreter */
   char method;             /* scope.c: 0 a module-level def; a def in a class body: 'm' a
                               method (self first), 'c' a classmethod, 's' a staticmethod */
+  TSNode enclosing;        /* a def or lambda nested in a function: that function's def or
+                              lambda node (ir/nested.c refuses reads of its locals); else null */
+  bool nested;             /* enclosing is set: never a module global (no direct calls) */
   bool lowered;            /* ir/ has run */
   bool comprehensions;     /* its body holds list comprehensions (loops inside expressions) */
   const char **declared_globals; /* names of its `global` statements: module globals, not

@@ -22,7 +22,7 @@ static void add_name(arena *a, const char ***arr, int *n, const char *name) {
 
 func *scope_find_func(module *m, const char *name) { /* a module-level def, by its global name */
   for (int i = m->nfuncs - 1; i >= 0; i--)
-    if (!m->funcs[i]->method && !strcmp(m->funcs[i]->name, name)) return m->funcs[i];
+    if (!m->funcs[i]->method && !m->funcs[i]->nested && !strcmp(m->funcs[i]->name, name)) return m->funcs[i];
   return NULL;
 }
 
@@ -165,7 +165,7 @@ static void scope_import_from(module *m, TSNode n) {
 static func *scope_function(module *m, TSNode def, int firstlineno) {
   func *f = arena_alloc(m->a, sizeof *f);
   f->node = def;
-  f->name = node_text(m->a, &m->p, child_by_field(def, "name"));
+  f->name = node_is(def, "lambda") ? "<lambda>" : node_text(m->a, &m->p, child_by_field(def, "name"));
   f->qualname = f->name;
   f->pos = node_pos(def);
   f->firstlineno = firstlineno ? firstlineno : f->pos.line;
@@ -247,6 +247,45 @@ static void scope_nested_bindings(module *m, TSNode n) {
   for (uint32_t i = 0; i < c; i++) scope_nested_bindings(m, ts_node_named_child(n, i));
 }
 
+/* The def or lambda whose body holds `n` directly (no class body or
+ * comprehension between them, whose scopes have other qualnames), or a
+ * null node. */
+static TSNode enclosing_function(TSNode n) {
+  for (TSNode prev = n, up = ts_node_parent(n); !ts_node_is_null(up); prev = up, up = ts_node_parent(up)) {
+    const char *t = ts_node_type(up);
+    if (!strcmp(t, "function_definition") || !strcmp(t, "lambda")) /* its body's, not its defaults' */
+      return ts_node_eq(prev, child_by_field(up, "body")) ? up : (TSNode){0};
+    if (!strcmp(t, "class_definition") || strstr(t, "comprehension") || !strcmp(t, "generator_expression"))
+      break;
+  }
+  return (TSNode){0};
+}
+
+/* A def or lambda nested in a function: compiled as its own function
+ * (its code object is a constant of its parent's), unless another lambda
+ * of the same qualname starts on the same line (code objects are matched
+ * by qualname and first line). */
+static bool scope_nested(module *m, TSNode n, const char *qualname) {
+  TSNode up = enclosing_function(n);
+  if (ts_node_is_null(up)) return false;
+  bool lam = node_is(n, "lambda");
+  TSNode decorated = ts_node_parent(n);
+  int first = !lam && node_is(decorated, "decorated_definition") ? node_pos(decorated).line : 0;
+  for (int i = 0; lam && i < m->nfuncs; i++)
+    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == node_pos(n).line)
+      m->funcs[i]->not_compiled = "another lambda starts on the same line (code objects are told apart by "
+                                  "qualname and first line)";
+  func *f = scope_function(m, n, first);
+  if (lam) f->name = "<lambda>";
+  f->qualname = qualname;
+  f->enclosing = up;
+  f->nested = true;
+  for (int i = 0; lam && i < m->nfuncs - 1; i++)
+    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == f->firstlineno)
+      f->not_compiled = m->funcs[i]->not_compiled;
+  return true;
+}
+
 /* Every function of the module that is not a module-level def: methods
  * (in classes), nested functions and lambdas, with CPython's qualname. An
  * iterative walk (the tree's depth is bounded by parse.c, the name stack
@@ -269,12 +308,16 @@ static void scope_other_functions(module *m) {
                                                                               "decorated_definition")));
       bool method = def && nested && !strstr(prefix[depth], "<locals>") &&
                     scope_method(m, n, arena_printf(m->a, "%s%s", prefix[depth], name));
-      if (((def && !top_def) || lam) && !method) {
-        const char *reason = lam ? "a lambda (lambdas are not compiled yet)"
+      if (((def && !top_def) || lam) && !method && nested &&
+          scope_nested(m, n, arena_printf(m->a, "%s%s", prefix[depth], name))) {
+        /* compiled as its own function */
+      } else if (((def && !top_def) || lam) && !method) {
+        const char *reason = lam ? "a lambda outside a function's body (a default value, a decorator, "
+                               "a class body, a comprehension or module level: not compiled yet)"
                              : !nested ? "defined inside a module-level if/for/try/with block "
                                "(not compiled yet: define it at the top level)"
-                             : strstr(prefix[depth], "<locals>") ? "a nested function (functions "
-                               "defined inside functions are not compiled yet)"
+                             : strstr(prefix[depth], "<locals>") ? "a def in a class or a comprehension "
+                               "inside a function (not compiled yet)"
                              : "defined in a class body's nested block (not compiled yet)";
         if (m->nothers == cap) {
           cap = cap ? 2 * cap : 16;
@@ -316,7 +359,8 @@ static void name_in_c(module *m) {
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
     strbuf b = {0};
-    for (const char *p = f->qualname; *p; p++) sb_puts(&b, *p == '.' ? "__" : (char[]){*p, 0});
+    for (const char *p = f->qualname; *p; p++)
+      if (*p != '<' && *p != '>') sb_puts(&b, *p == '.' ? "__" : (char[]){*p, 0}); /* <locals>: locals */
     f->cname = arena_strdup(m->a, b.data);
     sb_free(&b);
     for (int j = 0; j < i; j++)
@@ -375,10 +419,11 @@ bool scope_module(module *m) {
       if (!strcmp(m->consts[i].name, m->other_globals[j])) m->consts[i].ty = &ty_conflict;
   sort_by_position(m->funcs, m->nfuncs);
   name_in_c(m);
-  /* Two defs of one name: only the last one is reachable by name. */
+  /* Two defs of one name: only the last one is reachable by name (nested
+   * ones are told apart by their first line, their code objects' key). */
   for (int i = 0; i < m->nfuncs; i++)
     for (int j = i + 1; j < m->nfuncs; j++)
-      if (!strcmp(m->funcs[i]->qualname, m->funcs[j]->qualname))
+      if (!strcmp(m->funcs[i]->qualname, m->funcs[j]->qualname) && !m->funcs[i]->nested)
         m->funcs[i]->not_compiled = "redefined later in the module";
   return true;
 }

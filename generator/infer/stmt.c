@@ -241,6 +241,7 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   }
   case ST_IMPORT: /* the module's code may run: an effect */
+    c->in->slots_used[s->u.import_.import_fn->index] = true;
     generic_op(c);
     for (int i = 0; i < s->u.import_.n; i++) bind_target(c, s->u.import_.tgts[i], &ty_obj, s->pos);
     break;

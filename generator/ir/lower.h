@@ -62,6 +62,8 @@ stmt *lower_stmt(lower *L, TSNode n);
 /* nested.c */
 expr *lower_lambda(lower *L, TSNode n);
 stmt *lower_nested_def(lower *L, TSNode n);
+void check_free_reads(lower *L);
+stmt *lower_lambda_body(lower *L, TSNode body);
 
 /* split.c */
 stmt *lower_block(lower *L, TSNode block);

@@ -118,20 +118,35 @@ static bool seen_name(captures *C, const char *name) {
   return false;
 }
 
-/* Every identifier read anywhere in `n` (nested scopes too) that is a local
- * of the function being lowered: a superset of the free variables the
- * nested code takes from it (attribute names and keyword names aside). */
-static void collect_reads(captures *C, TSNode n) {
-  if (node_is(n, "identifier")) {
-    const char *name = text(C->L, n);
-    if (find_local(C->L->f, name) < 0 || declared_global(C->L, name) || seen_name(C, name)) return;
-    if (C->n == 256) { C->too_many = true; return; }
-    C->names[C->n++] = name;
-    return;
+/* Calls hit(ctx, id) for every identifier of `n` (nested scopes too) that
+ * may name a variable: attribute names and keyword argument names aside. */
+static void each_name(TSNode n, void (*hit)(void *, TSNode), void *ctx) {
+  if (node_is(n, "identifier")) { hit(ctx, n); return; }
+  if (node_is(n, "attribute")) { each_name(child_by_field(n, "object"), hit, ctx); return; }
+  if (node_is(n, "keyword_argument")) { each_name(child_by_field(n, "value"), hit, ctx); return; }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) each_name(ts_node_named_child(n, i), hit, ctx);
+}
+
+/* Each identifier that is a local of the function being lowered: a
+ * superset of the free variables a nested code takes from it. */
+static void collect_read(void *ctx, TSNode id) {
+  captures *C = ctx;
+  const char *name = text(C->L, id);
+  if (find_local(C->L->f, name) < 0 || declared_global(C->L, name) || seen_name(C, name)) return;
+  if (C->n == 256) { C->too_many = true; return; }
+  C->names[C->n++] = name;
+}
+static void collect_reads(captures *C, TSNode n) { each_name(n, collect_read, C); }
+
+/* Is `name` a parameter in parameter list `params` (a def's or lambda's)? */
+static bool is_parameter(lower *L, TSNode params, const char *name) {
+  for (uint32_t k = 0; !ts_node_is_null(params) && k < ts_node_named_child_count(params); k++) {
+    TSNode p = ts_node_named_child(params, k);
+    TSNode id = node_is(p, "identifier") ? p : ts_node_named_child(p, 0);
+    if (!ts_node_is_null(id) && !node_is(id, "identifier")) id = ts_node_named_child(id, 0);
+    if (!ts_node_is_null(id) && node_is(id, "identifier") && !strcmp(text(L, id), name)) return true;
   }
-  if (node_is(n, "attribute")) { collect_reads(C, child_by_field(n, "object")); return; }
-  if (node_is(n, "keyword_argument")) { collect_reads(C, child_by_field(n, "value")); return; }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) collect_reads(C, ts_node_named_child(n, i));
+  return false;
 }
 
 static bool contains(TSNode n, const char *type) {
@@ -274,14 +289,8 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   int ncells = 0;
   for (int i = 0; i < C.n; i++) {
     const char *v = C.names[i];
-    bool own = bindings_of(L, body, false, v) > 0;
-    for (uint32_t k = 0; !ts_node_is_null(params) && k < ts_node_named_child_count(params) && !own; k++) {
-      TSNode p = ts_node_named_child(params, k);
-      TSNode id = node_is(p, "identifier") ? p : ts_node_named_child(p, 0);
-      if (!node_is(id, "identifier") && !ts_node_is_null(id)) id = ts_node_named_child(id, 0);
-      if (!ts_node_is_null(id) && node_is(id, "identifier") && !strcmp(text(L, id), v)) own = true;
-    }
-    if (own) continue; /* the nested function's own local: not free in it */
+    if (bindings_of(L, body, false, v) || is_parameter(L, params, v))
+      continue; /* the nested function's own local: not free in it */
     if (!captures_once(L, v, ts_node_start_byte(n))) {
       gb(L, n, "nested-scope", arena_printf(L->m->a, "a nested function capturing '%s', which the function "
          "binds more than once or after the def (a closure cell of a changing name)", v));
@@ -292,6 +301,8 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   fn_parts P = {0};
   if (!lower_parameters(L, params, returns, &P)) return NULL;
   expr *e = new_expr(L, EX_FUNCTION, n);
+  e->guard = ir_slot(L->m, SLOT_NAME, "__name__", NULL, NULL, NULL, -1); /* the globals it is made in
+                                                                           (its __module__) */
   e->u.mkfn.qualname = arena_printf(L->m->a, "%s.<locals>.%s", L->f->qualname, name);
   int rank = 0;
   if (!strcmp(name, "<lambda>")) lambda_rank(child_by_field(L->f->node, "body"), n, firstlineno, &rank);
@@ -368,5 +379,56 @@ stmt *lower_nested_def(lower *L, TSNode n) {
   s->u.assign.targets[0]->pos = node_pos(name);
   s->u.assign.targets[0]->local = resolve_local(L, text(L, name));
   s->u.assign.value = v;
+  return s;
+}
+
+/* ---- a nested function compiled as its own kernel ------------------------ */
+
+typedef struct free_scan {
+  lower *L;
+  TSNode body, params;       /* the nested function's own */
+  TSNode outer[64];          /* the enclosing defs and lambdas, innermost first */
+  int nouter;
+  bool found;
+} free_scan;
+
+/* Does enclosing def or lambda `u` have a variable `name` (a parameter, or
+ * bound anywhere in its body: an over-approximation)? */
+static bool encloses_name(lower *L, TSNode u, const char *name) {
+  return is_parameter(L, child_by_field(u, "parameters"), name) ||
+         bindings_of(L, child_by_field(u, "body"), true, name) > 0;
+}
+
+static void free_read(void *ctx, TSNode id) {
+  free_scan *S = ctx;
+  if (S->found) return;
+  const char *name = text(S->L, id);
+  if (bindings_of(S->L, S->body, false, name) || is_parameter(S->L, S->params, name)) return;
+  for (int i = 0; i < S->nouter; i++)
+    if (encloses_name(S->L, S->outer[i], name)) {
+      gb(S->L, id, "nested-scope", arena_printf(S->L->m->a, "reads '%s' of the enclosing function (a free "
+         "variable: kernels of closures are not compiled yet)", name));
+      S->found = true;
+      return;
+    }
+}
+
+/* A nested function's kernel reads its globals from the module: a read of
+ * a variable of an enclosing function (a free variable, from a closure
+ * cell) is a graph break. */
+void check_free_reads(lower *L) {
+  free_scan S = {.L = L, .body = child_by_field(L->f->node, "body"),
+                 .params = child_by_field(L->f->node, "parameters")};
+  for (TSNode u = L->f->enclosing; !ts_node_is_null(u) && S.nouter < 64; u = ts_node_parent(u))
+    if (node_is(u, "function_definition") || (node_is(u, "lambda") && ts_node_is_named(u))) S.outer[S.nouter++] = u;
+  each_name(S.body, free_read, &S);
+}
+
+/* A lambda's body: `return EXPR`. */
+stmt *lower_lambda_body(lower *L, TSNode body) {
+  expr *v = lower_expr(L, body);
+  if (!v) return NULL;
+  stmt *s = new_stmt(L, ST_RETURN, body);
+  s->u.ret = v;
   return s;
 }

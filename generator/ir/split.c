@@ -188,7 +188,8 @@ static stmt *interp_stmt(lower *L, TSNode n) {
  * in the interpreter and the statements around it still compile. */
 stmt *lower_block(lower *L, TSNode block) {
   stmt *head = NULL, **tail = &head;
-  bool split = L->split || L->depth == 0;
+  bool split = (L->split || L->depth == 0) && !L->f->nested; /* a nested function's resume
+                                                                  function is not built */
   L->split = false; /* blocks inside a compiled statement are not split */
   uint32_t c = ts_node_named_child_count(block);
   for (uint32_t i = 0; i < c; i++) {
@@ -254,7 +255,8 @@ void ir_lower_func(module *m, func *f) {
     L.current[i] = i;
     L.seen[i] = i < f->nparams;
   }
-  f->body = lower_block(&L, body);
+  if (f->nested) check_free_reads(&L);
+  f->body = node_is(f->node, "lambda") ? lower_lambda_body(&L, body) : lower_block(&L, body);
   f->local_dynamic = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   f->local_hint = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < L.ndynamic; i++) {

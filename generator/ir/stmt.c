@@ -904,6 +904,7 @@ static stmt *lower_import(lower *L, TSNode n) {
   TSNode mod = from ? child_by_field(n, "module_name") : (TSNode){0};
   stmt *s = new_stmt(L, ST_IMPORT, n);
   s->u.import_.from = from;
+  s->u.import_.import_fn = ir_slot(L->m, SLOT_NAME, "__import__", NULL, NULL, NULL, -1);
   if (from) {
     TSNode name = mod;
     if (node_is(mod, "relative_import")) {

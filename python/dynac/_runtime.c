@@ -29,6 +29,25 @@ static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co
   return NULL;
 }
 
+static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
+                       const char *modname);
+
+/* Attaches to every code object nested in co's constants (nested defs and
+ * lambdas, at any depth). */
+static int attach_nested(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
+                         const char *modname) {
+  int n = 0;
+  PyObject *consts = co->co_consts;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+    PyObject *c = PyTuple_GET_ITEM(consts, i);
+    if (!PyCode_Check(c)) continue;
+    int k = attach_tree((PyCodeObject *)c, d, artifact, modname);
+    if (k < 0) return -1;
+    n += k;
+  }
+  return n;
+}
+
 /* Attaches to `co` and every code object nested in its constants. */
 static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
                        const char *modname) {
@@ -41,15 +60,8 @@ static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *a
     if (k < 0) return -1;
     n += k;
   }
-  PyObject *consts = co->co_consts;
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
-    PyObject *c = PyTuple_GET_ITEM(consts, i);
-    if (!PyCode_Check(c)) continue;
-    int k = attach_tree((PyCodeObject *)c, d, artifact, modname);
-    if (k < 0) return -1;
-    n += k;
-  }
-  return n;
+  int k = attach_nested(co, d, artifact, modname);
+  return k < 0 ? -1 : n + k;
 }
 
 PyDoc_STRVAR(attach_code_doc,
@@ -86,7 +98,8 @@ static PyObject *py_attach_function(PyObject *self, PyObject *args) {
   char name[512];
   snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
   int n = dynac_cache_attach(co, d, f, artifact, name);
-  return n < 0 ? NULL : PyLong_FromLong(n);
+  int k = n < 0 ? -1 : attach_nested(co, d, artifact, modname); /* its nested defs and lambdas */
+  return n < 0 || k < 0 ? NULL : PyLong_FromLong(n); /* the function's own entries */
 }
 
 PyDoc_STRVAR(set_resume_doc,

@@ -252,7 +252,8 @@ def main():
             check("objects %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
         check("objects asserts are skipped under python -O, as the interpreter skips them",
               *asserts_under_O(os.path.dirname(C.__file__)))
-        for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek"]:
+        for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek", "nested_sort.<locals>.<lambda>",
+                     "nested_raises.<locals>.<lambda>", "nested_decorated.<locals>.log_calls"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
     done()

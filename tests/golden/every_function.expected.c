@@ -14,16 +14,17 @@
 
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
-static dynac_slot dynac__slots[1];
-static const dynac_slot_desc dynac__slot_desc[1] = {
+static dynac_slot dynac__slots[2];
+static const dynac_slot_desc dynac__slot_desc[2] = {
     [0] = {.kind = DYNAC_SLOT_BUILTIN, .name = "abs", .module_slot = -1},
+    [1] = {.kind = DYNAC_SLOT_NAME, .name = "__name__", .module_slot = -1},
 };
 static const int dynac__func_slots[] = {-1}; /* called functions: __code__/__defaults__ checked per call */
-static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots = dynac__slots,
+static dynac_globals dynac__G = {.nslots = 2, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
 static PyObject *dynac__code[2]; /* nested code objects (dynac__codes) */
-static int64_t dynac__direct_calls[4]; /* calls from other kernels */
-static int64_t dynac__region_calls[4]; /* compiled regions that ran */
+static int64_t dynac__direct_calls[6]; /* calls from other kernels */
+static int64_t dynac__region_calls[6]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -176,6 +177,7 @@ static int dynac_guard_outer__i(PyObject *const *args, PyObject *globals, const 
   (void)globals;
   (void)failed;
   DYNAC_GUARD_INT(0, "type(n) is int and it fits in int64")
+  DYNAC_GUARD_GLOBALS(&dynac__G)
 
   return 1;
 }
@@ -285,7 +287,7 @@ static const dynac_func_desc dynac__funcs[3] = {
      .direct_calls = &dynac__direct_calls[2], .region_calls = &dynac__region_calls[2], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "top", .firstlineno = 27, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_top,
-     .direct_calls = &dynac__direct_calls[3], .region_calls = &dynac__region_calls[3], .flags = DYNAC_FUNC_ROOT},
+     .direct_calls = &dynac__direct_calls[5], .region_calls = &dynac__region_calls[5], .flags = DYNAC_FUNC_ROOT},
 };
 static const dynac_code_desc dynac__codes[2] = {
     {"outer.<locals>.inner", 16, 0, &dynac__code[0]},

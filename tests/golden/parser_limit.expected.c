@@ -21,8 +21,8 @@ static const dynac_slot_desc dynac__slot_desc[1] = {
 static const int dynac__func_slots[] = {-1}; /* called functions: __code__/__defaults__ checked per call */
 static dynac_globals dynac__G = {.nslots = 0, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
-static int64_t dynac__direct_calls[2]; /* calls from other kernels */
-static int64_t dynac__region_calls[2]; /* compiled regions that ran */
+static int64_t dynac__direct_calls[3]; /* calls from other kernels */
+static int64_t dynac__region_calls[3]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
