@@ -5,7 +5,6 @@ NAME__dynac<EXT_SUFFIX>, in `__dynac__/` beside the source or in a directory
 given with --path / $DYNAC_PATH. It records the SHA-256 of the source it was
 built from; an artifact whose source has changed since is never attached.
 """
-import hashlib
 import importlib.machinery
 import importlib.util
 import os
@@ -26,6 +25,13 @@ def module_stem(source_path):
     return _runtime.module_stem(source_path)
 
 
+def _sha256_hex(data):
+    """hashlib imported on first use: loading OpenSSL costs ~6 ms, which
+    `dynac run` of a program with nothing to serve should not pay."""
+    import hashlib
+    return hashlib.sha256(data).hexdigest()
+
+
 def source_sha256(path):
     """The SHA-256 of the source the running code of `path` came from: the
     bytes the import system compiled, when it compiled them after dynac was
@@ -35,7 +41,7 @@ def source_sha256(path):
     digest = _compiled_hashes.get(os.path.abspath(path))
     if digest is None:
         with open(path, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
+            digest = _sha256_hex(f.read())
     return digest
 
 
@@ -50,7 +56,7 @@ def _record_compiled_sources():
 
     def source_to_code(self, data, path, *args, **kwargs):
         if isinstance(path, str) and isinstance(data, (bytes, bytearray)):
-            _compiled_hashes[os.path.abspath(path)] = hashlib.sha256(data).hexdigest()
+            _compiled_hashes[os.path.abspath(path)] = _sha256_hex(data)
         return plain(self, data, path, *args, **kwargs)
 
     source_to_code._dynac_records = True
