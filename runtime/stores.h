@@ -76,12 +76,35 @@ DYNAC_HOT_INLINE int dynac_list_store_float(dynac_undo_log *u, PyObject *l, Py_s
   }
   return dynac__list_store_new_float(u, l, k, x);
 }
+/* Drops the keeps among the newest entries (at most 8, none below `since`,
+ * the log as the running kernel's call started: no mark of a call still
+ * running is above it) whose list only the log still holds, when no other
+ * entry came after them: no logged write can name such a list (a write to
+ * it would be logged after its keep), so it is garbage. Without this a loop
+ * calling a kernel that returns a new list would keep every list, and what
+ * they hold, until the call ends. dynac_undo_prune: when the newest entry
+ * is a keep (a kernel calls it after each kernel it called returned). */
+static inline void dynac__undo_prune_keeps(dynac_undo_log *u, size_t since) {
+  size_t lo = u->n > since + 8 ? u->n - 8 : since, k = u->n;
+  while (k > lo && u->e[k - 1].kind == 'N') k--;
+  size_t w = k;
+  for (size_t i = k; i < u->n; i++) {
+    if (Py_REFCNT(u->e[i].old) == 1) Py_DECREF(u->e[i].old);
+    else u->e[w++] = u->e[i];
+  }
+  u->n = w;
+}
 /* Keeps `l`, a list the kernel just made (borrowed), alive until the
  * call's writes are committed or rolled back: a write to it may be logged
  * after the kernel dropped its own reference (a rebound local). When the
  * log is full this counts as a lost write: the call then cannot be rolled
- * back at all, so no entry can outlive the list. */
-static inline void dynac_undo_keep(dynac_undo_log *u, PyObject *l) {
+ * back at all, so no entry can outlive the list. since: the log's length
+ * when the running kernel's call started (dynac__undo_prune_keeps). */
+static inline void dynac_undo_prune(dynac_undo_log *u, size_t since) {
+  if (u->n > since && u->e[u->n - 1].kind == 'N') dynac__undo_prune_keeps(u, since);
+}
+static inline void dynac_undo_keep(dynac_undo_log *u, PyObject *l, size_t since) {
+  dynac_undo_prune(u, since);
   dynac_undo_entry *e = dynac_undo_push(u);
   if (e) { e->kind = 'N'; e->of.list = l; e->old = Py_NewRef(l); }
 }

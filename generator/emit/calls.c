@@ -550,6 +550,8 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
   else if (callee->generic) line(E, "dynac__effects = 1; /* the callee may have run Python code */");
   if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */
+  if (E->effectful && callee->builds_lists)
+    line(E, "dynac_undo_prune(dynac__u, dynac__u0); /* keeps of the lists it made that are garbage now */");
   E->indent--;
   line(E, "}");
   sb_free(&args);

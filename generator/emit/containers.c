@@ -283,7 +283,7 @@ static const char *fresh_list(em *E, const char *make, const char *what) {
   const char *t = tmpvar(E, &ty_obj);
   line(E, "%s = %s; /* %s */", t, make, what);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
-  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
+  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s, dynac__u0);", t);
   return t;
 }
 
@@ -357,6 +357,6 @@ const char *emit_list_comprehension(em *E, expr *e) {
   const char *t = tmpvar(E, &ty_obj);
   line(E, "%s = %s; /* the comprehension's list, moved */", t, r);
   line(E, "%s = NULL;", r);
-  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s);", t);
+  if (E->effectful) line(E, "dynac_undo_keep(dynac__u, %s, dynac__u0);", t);
   return t;
 }

@@ -217,6 +217,7 @@ void emit_block(em *E, stmt *s);
 /* exceptions.c */
 void emit_try(em *E, stmt *s);
 void emit_with(em *E, stmt *s);
+void declare_undo_log(em *E); /* kernel.c */
 /* functions.c */
 bool *captured_locals(arena *a, func *f);
 const char *emit_make_function(em *E, expr *e);

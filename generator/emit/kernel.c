@@ -80,6 +80,16 @@ static bool test_break_requested(const module *m, const char *qualname) {
   return false;
 }
 
+/* The state of a kernel that logs its writes: whether it ran Python code
+ * yet, the undo log, and the log's length as the call started (the keeps
+ * of lists above it are this call's own: dynac_undo_keep). */
+void declare_undo_log(em *E) {
+  line(E, "int dynac__effects = 0; /* set once an opaque call ran */");
+  line(E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
+  line(E, "const size_t dynac__u0 = dynac__u->n; /* the log as the call started */");
+  line(E, "(void)dynac__effects;\n(void)dynac__u;\n(void)dynac__u0;");
+}
+
 /* Locals every kernel body may use: the loop counter for signal polling,
  * the copies of view parameters' fields (view_field). */
 void declare_kernel_locals(em *E, stmt *body) {
@@ -133,9 +143,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
           .exported = exported};
   E.conts = undo && may_continue(in);
-  if (undo) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
-  if (undo) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
-  if (undo) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
+  if (undo) declare_undo_log(&E);
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
   declare_kernel_locals(&E, in->fn->body);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));

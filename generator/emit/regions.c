@@ -68,9 +68,7 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
   }
   em E = {.m = m, .in = in, .b = &body, .reg = r, .effectful = in->effectful,
           .conts = may_continue(in)};
-  if (in->effectful) line(&E, "int dynac__effects = 0; /* set once an opaque call ran */");
-  if (in->effectful) line(&E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
-  if (in->effectful) line(&E, "(void)dynac__effects;\n(void)dynac__u;");
+  if (in->effectful) declare_undo_log(&E);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
   stmt *saved = r->s_last->next;

@@ -17,6 +17,7 @@ from . import _runtime
 EXT_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 _loaded = {}          # artifact path -> module, or None when refused
 _compiled_hashes = {}  # abspath -> sha256 of the source bytes the import system last compiled
+#                       (or those bytes, until hashlib can hash them: source_sha256)
 
 
 def module_stem(source_path):
@@ -38,7 +39,10 @@ def source_sha256(path):
     imported (an import, importlib.reload), else the file's bytes now. A
     stat() key (mtime, size) would miss an edit that keeps both, as cp -p,
     rsync -t, unzip and git checkouts do."""
-    digest = _compiled_hashes.get(os.path.abspath(path))
+    key = os.path.abspath(path)
+    digest = _compiled_hashes.get(key)
+    if isinstance(digest, bytes):  # compiled while hashlib itself was being imported
+        digest = _compiled_hashes[key] = _sha256_hex(digest)
     if digest is None:
         with open(path, "rb") as f:
             digest = _sha256_hex(f.read())
@@ -56,7 +60,9 @@ def _record_compiled_sources():
 
     def source_to_code(self, data, path, *args, **kwargs):
         if isinstance(path, str) and isinstance(data, (bytes, bytearray)):
-            _compiled_hashes[os.path.abspath(path)] = _sha256_hex(data)
+            importing = sys.modules.get("hashlib")  # hashlib.py itself is being compiled: its
+            ready = importing is None or hasattr(importing, "sha256")  # bytes, hashed when asked
+            _compiled_hashes[os.path.abspath(path)] = _sha256_hex(data) if ready else bytes(data)
         return plain(self, data, path, *args, **kwargs)
 
     source_to_code._dynac_records = True

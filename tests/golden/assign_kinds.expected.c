@@ -61,6 +61,8 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* assign_kinds.py:7: a, b = n, 2.5 */
   dynac_T2if t1 = {0};
   t1.v0 = l_n;
@@ -121,7 +123,8 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* assign_kinds.py:18: uid_1, uid_2 = p */
   DYNAC_OBJ t1 = Py_NewRef(l_p); /* owned, released leaving the block */
   DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */

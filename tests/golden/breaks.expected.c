@@ -90,8 +90,9 @@ static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
   
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
-  (void)dynac__u;
+  (void)dynac__u0;
   /* breaks.py:10: print(x) */
   static PyObject *name1; /* 'print', interned once */
   if (!dynac_name(&name1, "print")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
@@ -122,7 +123,8 @@ static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* breaks.py:30: return x.real */
   static PyObject *name1; /* 'real', interned once */
   if (!dynac_name(&name1, "real")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
@@ -143,6 +145,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
   unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
   /* breaks.py:35: return {i for i in range(n)} */
@@ -167,7 +170,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
   }
   DYNAC_OBJ t6 = l_sc1; /* the comprehension's list, moved */
   l_sc1 = NULL;
-  dynac_undo_keep(dynac__u, t6);
+  dynac_undo_keep(dynac__u, t6, dynac__u0);
   *dynac_out = Py_NewRef(t6);
   return DYNAC_OK;
 
@@ -181,7 +184,8 @@ static inline int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
   
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* breaks.py:40: return "x" * x */
   static PyObject *const1; /* made once */
   if (!const1 && !(const1 = dynac_literal("\"x\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
@@ -204,7 +208,8 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
   /* breaks.py:45: for y in counter: */
   static PyObject *name1; /* 'counter', interned once */
@@ -242,8 +247,9 @@ static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
   
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
-  (void)dynac__u;
+  (void)dynac__u0;
   /* breaks.py:58: return round(x, ndigits=2) */
   DYNAC_OBJ t1 = dynac_box_float(l_x); /* owned, released leaving the block */
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
@@ -330,6 +336,8 @@ static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out
   
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   if (0) {
   dynac_cont_2: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
@@ -420,6 +428,8 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   if (0) {
   dynac_cont_1: DYNAC_COLD_LABEL; { /* line 90: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
@@ -488,7 +498,8 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   if (0) {
   dynac_cont_1: DYNAC_COLD_LABEL; { /* line 137: the call goes on in the interpreter from here */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
@@ -557,7 +568,8 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* breaks.py:148: if x == 0: */
   DYNAC_OBJ t1 = dynac_box_int(INT64_C(0)); /* owned, released leaving the block */
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
@@ -657,11 +669,12 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   unsigned dynac__ticks = 0; /* loop iterations */
   /* breaks.py:182: out = [] */
   DYNAC_OBJ t1 = PyList_New(0); /* a list display */
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 182));
-  dynac_undo_keep(dynac__u, t1);
+  dynac_undo_keep(dynac__u, t1, dynac__u0);
   if (dynac_obj_set(&l_out, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_out = true;
   /* breaks.py:183: for p in ps: */
@@ -729,8 +742,9 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
-  (void)dynac__u;
+  (void)dynac__u0;
   /* breaks.py:207: return gathers(1, *a, x=2, **k), gathers(a), max(*a) */
   DYNAC_OBJ t1 = PyTuple_New(3); /* owned, released leaving the block */
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
@@ -828,8 +842,9 @@ static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, 
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
-  (void)dynac__u;
+  (void)dynac__u0;
   /* breaks.py:118: untyped_hook(x) */
   {
     PyObject *argv[1] = {NULL};
@@ -854,7 +869,8 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
   double l_x = a_x; /* live-in */
 
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* breaks.py:120: return x * 2.0 */
   *dynac_out = (l_x * 2.0);
   return DYNAC_OK;
@@ -877,7 +893,8 @@ static int dynac_kernel_deletes__Oi__r1(int64_t a_k, int64_t *dynac_out, dynac_l
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   if (0) {
   dynac_cont_1: DYNAC_COLD_LABEL; { /* line 196: the call goes on in the interpreter from here */
     PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
@@ -915,7 +932,8 @@ static int dynac_kernel_deletes__Oi__r2(int64_t a_k, int64_t *dynac_out, dynac_l
   int64_t l_k = a_k; /* live-in */
 
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* breaks.py:198: return k */
   *dynac_out = l_k;
   return DYNAC_OK;

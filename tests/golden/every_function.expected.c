@@ -40,7 +40,8 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* every_function.py:12: return abs(self.x) */
   static PyObject *name1; /* 'x', interned once */
   if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
@@ -68,7 +69,8 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* every_function.py:16: def inner(k): */
   DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
   {

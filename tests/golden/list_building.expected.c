@@ -48,16 +48,17 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
   /* list_building.py:7: ys = [0.0] * n */
   double t1 = 0.0;
   DYNAC_OBJ t2 = PyList_New(1); /* a list display */
   if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
-  dynac_undo_keep(dynac__u, t2);
+  dynac_undo_keep(dynac__u, t2, dynac__u0);
   if (dynac_list_init(t2, 0, dynac_box_float(t1)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
   DYNAC_OBJ t3 = PySequence_Repeat(t2, (Py_ssize_t)l_n); /* list * n */
   if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
-  dynac_undo_keep(dynac__u, t3);
+  dynac_undo_keep(dynac__u, t3, dynac__u0);
   if (dynac_obj_set(&l_ys, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_ys = true;
   /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
@@ -105,7 +106,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   }
   DYNAC_OBJ t8 = l_lc1; /* the comprehension's list, moved */
   l_lc1 = NULL;
-  dynac_undo_keep(dynac__u, t8);
+  dynac_undo_keep(dynac__u, t8, dynac__u0);
   if (dynac_obj_set(&l_zs, Py_NewRef(t8)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_zs = true;
   if (0) {
@@ -138,7 +139,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   if (dynac_int_neg(INT64_C(1), &t10)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3);
   DYNAC_OBJ t11 = dynac_list_slice(l_xs, 1, t9, 1, t10, 0, 0); /* a slice */
   if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 9));
-  dynac_undo_keep(dynac__u, t11);
+  dynac_undo_keep(dynac__u, t11, dynac__u0);
   if (dynac_obj_set(&l_ws, Py_NewRef(t11)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   b_ws = true;
   /* list_building.py:10: ws.append(1.0) */
@@ -186,15 +187,15 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   /* list_building.py:13: return ys + zs + [len(ws) * 1.0] */
   DYNAC_OBJ t15 = PySequence_Concat(l_ys, l_zs); /* list + list */
   if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  dynac_undo_keep(dynac__u, t15);
+  dynac_undo_keep(dynac__u, t15, dynac__u0);
   double t16 = ((double)(int64_t)PyList_GET_SIZE(l_ws) * 1.0);
   DYNAC_OBJ t17 = PyList_New(1); /* a list display */
   if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  dynac_undo_keep(dynac__u, t17);
+  dynac_undo_keep(dynac__u, t17, dynac__u0);
   if (dynac_list_init(t17, 0, dynac_box_float(t16)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
   DYNAC_OBJ t18 = PySequence_Concat(t15, t17); /* list + list */
   if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  dynac_undo_keep(dynac__u, t18);
+  dynac_undo_keep(dynac__u, t18, dynac__u0);
   *dynac_out = Py_NewRef(t18);
   return DYNAC_OK;
 

@@ -57,6 +57,8 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
   const dynac_view dv_a = *l_a; /* its fields, fixed for the call */
   const dynac_view dv_out = *l_out; /* its fields, fixed for the call */

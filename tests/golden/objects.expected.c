@@ -39,7 +39,8 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* objects.py:7: n = len(o) * k */
   Py_ssize_t t1 = dynac_obj_len(l_o, &dynac__effects);
   if (t1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
@@ -80,7 +81,8 @@ static inline int dynac_kernel_forget__O(PyObject * p_o)
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* objects.py:15: o.a = o.b = None  # None stored twice: no temporary kept for it */
   DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));

@@ -48,7 +48,8 @@ static inline int dynac_kernel_noted__f(double l_x, double *dynac_out)
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* opaque_calls.py:12: y = note(x) * 2.0 */
   double t1 = 0;
   {

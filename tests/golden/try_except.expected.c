@@ -47,7 +47,8 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   /* try_except.py:9: try: */
   #undef DYNAC_LEAVE
   #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_except_1)
@@ -150,7 +151,8 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
   /* try_except.py:22: for x in xs: */
   PyObject * t1 = l_xs;
@@ -213,8 +215,9 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
-  (void)dynac__u;
+  (void)dynac__u0;
   /* try_except.py:33: try: */
   #undef DYNAC_LEAVE
   #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
@@ -316,7 +319,8 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  (void)dynac__u;
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
   /* try_except.py:44: with lock as held: */
   {
