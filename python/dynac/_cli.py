@@ -10,7 +10,6 @@ import importlib.machinery
 import os
 import runpy
 import sys
-import threading
 import types
 
 from . import _runtime
@@ -97,6 +96,7 @@ def record(args):
         if len(args) < 2:
             raise SystemExit("dynac record: -o needs a file name")
         out, args = args[1], args[2:]
+    import threading  # record only: `dynac run` need not load it
     kind, target, argv = _split_target(args, "record")
     seen = {}
     lock = threading.Lock()

@@ -27,10 +27,17 @@ def module_stem(source_path):
 
 
 def _sha256_hex(data):
-    """hashlib imported on first use: loading OpenSSL costs ~6 ms, which
-    `dynac run` of a program with nothing to serve should not pay."""
-    import hashlib
-    return hashlib.sha256(data).hexdigest()
+    """SHA-256 from the interpreter's own built-in module when it has one
+    (CPython 3.11's _sha256, 3.12's _sha2): hashlib would load OpenSSL,
+    ~6 ms of every `dynac run`. Imported on first use."""
+    try:
+        from _sha256 import sha256
+    except ImportError:
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data).hexdigest()
 
 
 def source_sha256(path):
@@ -60,8 +67,9 @@ def _record_compiled_sources():
 
     def source_to_code(self, data, path, *args, **kwargs):
         if isinstance(path, str) and isinstance(data, (bytes, bytearray)):
-            importing = sys.modules.get("hashlib")  # hashlib.py itself is being compiled: its
-            ready = importing is None or hasattr(importing, "sha256")  # bytes, hashed when asked
+            importing = sys.modules.get("hashlib")  # hashlib.py itself is being compiled (no
+            ready = importing is None or hasattr(importing, "sha256")  # built-in sha256): its
+            #                                                            bytes, hashed when asked
             _compiled_hashes[os.path.abspath(path)] = _sha256_hex(data) if ready else bytes(data)
         return plain(self, data, path, *args, **kwargs)
 
@@ -159,6 +167,8 @@ def _nested_codes(code):
 def attach_resumes(codes, artifact, module_globals, filename):
     """Builds and installs the resume functions of the functions in `codes`
     that the artifact compiled around graph breaks. Returns how many."""
+    if getattr(artifact, "__dynac_regions__", "{}") in ("", "{}"):
+        return 0  # no function has graph breaks: _resume (ast, json) is not loaded
     from . import _resume
     table = _resume.regions_of(artifact)
     if not table:
