@@ -201,9 +201,11 @@ static const char *emit_len_sum(em *E, expr *e) {
     line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", n, where(E));
     return arena_printf(E->m->a, "(int64_t)%s", n);
   }
-  if (ops_call_is(e, OPI_LEN))
-    return TY(a)->kind == TY_TUPLE ? arena_printf(E->m->a, "INT64_C(%d)", TY(a)->n)
-                                   : arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, TY(a)));
+  if (ops_call_is(e, OPI_LEN) && TY(a)->kind == TY_TUPLE) { /* its length is its type's */
+    line(E, "(void)%s; /* evaluated for its effects only */", obj);
+    return arena_printf(E->m->a, "INT64_C(%d)", TY(a)->n);
+  }
+  if (ops_call_is(e, OPI_LEN)) return arena_printf(E->m->a, "(int64_t)%s", len_of(E, obj, TY(a)));
   obj = keep(E, obj, TY(a));
   const type *et = ty_elem(TY(a));
   bool fl = et->kind == TY_FLOAT;

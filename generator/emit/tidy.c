@@ -120,7 +120,8 @@ static void classify(kline *L) {
   if (!decl_re_ready) {
     regcomp(&decl_re, "^(static )?(const )?(unsigned char|unsigned|int|int64_t|double|float|bool|char|"
             "Py_ssize_t|size_t|DYNAC_OBJ|PyObject|dynac_[A-Za-z0-9_]+)( \\*| \\*const)? "
-            "([A-Za-z_][A-Za-z0-9_]*)( = ([^;]*))?;( /\\*.*\\*/)?$", REG_EXTENDED);
+            "([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)( = ([^;]*))?;( /\\*.*\\*/)?$", /* UTF-8 names too */
+            REG_EXTENDED);
     decl_re_ready = true;
   }
   char buf[512];

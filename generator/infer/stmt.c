@@ -98,6 +98,11 @@ static void type_for_iter(ctx *c, stmt *s) {
       return;
     }
     el[i] = ty_elem(t);
+    if (el[i]->kind == TY_UNKNOWN) { /* `for i in []`: nothing says what its items would be */
+      if (c->strict) type_fail(c, s->u.for_.iters[i]->pos, "for loop over a list whose element type is not known");
+      unknown = true;
+      continue;
+    }
     if (el[i]->kind == TY_OBJ && s->u.for_.how != 'i' && s->u.for_.how != 'r') {
       type_fail(c, s->u.for_.iters[i]->pos, "enumerate() or zip() of a list of objects");
       return;
