@@ -493,6 +493,8 @@ typedef struct func {
   TSNode enclosing;        /* a def or lambda nested in a function: that function's def or
                               lambda node (ir/nested.c refuses reads of its locals); else null */
   bool nested;             /* enclosing is set: never a module global (no direct calls) */
+  bool reads_frame;        /* calls locals(), globals(), eval(), ...: never split (a resume
+                              function's frame has other locals) */
   bool lowered;            /* ir/ has run */
   bool comprehensions;     /* its body holds list comprehensions (loops inside expressions) */
   const char **declared_globals; /* names of its `global` statements: module globals, not

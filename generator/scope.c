@@ -261,6 +261,20 @@ static TSNode enclosing_function(TSNode n) {
   return (TSNode){0};
 }
 
+/* Does block `n` (a function's body; nested scopes aside) declare `name`
+ * global? */
+static bool declares_global(module *m, TSNode n, const char *name) {
+  if (ts_node_is_null(n) || node_is(n, "function_definition") || node_is(n, "class_definition") ||
+      node_is(n, "lambda"))
+    return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (node_is(n, "global_statement") && !strcmp(node_text(m->a, &m->p, ch), name)) return true;
+    if (declares_global(m, ch, name)) return true;
+  }
+  return false;
+}
+
 /* A def or lambda nested in a function: compiled as its own function
  * (its code object is a constant of its parent's), unless another lambda
  * of the same qualname starts on the same line (code objects are matched
@@ -271,18 +285,14 @@ static bool scope_nested(module *m, TSNode n, const char *qualname) {
   bool lam = node_is(n, "lambda");
   TSNode decorated = ts_node_parent(n);
   int first = !lam && node_is(decorated, "decorated_definition") ? node_pos(decorated).line : 0;
-  for (int i = 0; lam && i < m->nfuncs; i++)
-    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == node_pos(n).line)
-      m->funcs[i]->not_compiled = "another lambda starts on the same line (code objects are told apart by "
-                                  "qualname and first line)";
   func *f = scope_function(m, n, first);
-  if (lam) f->name = "<lambda>";
   f->qualname = qualname;
   f->enclosing = up;
   f->nested = true;
-  for (int i = 0; lam && i < m->nfuncs - 1; i++)
+  for (int i = 0; lam && i < m->nfuncs - 1; i++) /* lambdas of one qualname on one line */
     if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == f->firstlineno)
-      f->not_compiled = m->funcs[i]->not_compiled;
+      m->funcs[i]->not_compiled = f->not_compiled = "another lambda starts on the same line (code objects "
+                                                    "are told apart by qualname and first line)";
   return true;
 }
 
@@ -308,8 +318,12 @@ static void scope_other_functions(module *m) {
                                                                               "decorated_definition")));
       bool method = def && nested && !strstr(prefix[depth], "<locals>") &&
                     scope_method(m, n, arena_printf(m->a, "%s%s", prefix[depth], name));
-      if (((def && !top_def) || lam) && !method && nested &&
-          scope_nested(m, n, arena_printf(m->a, "%s%s", prefix[depth], name))) {
+      /* a def whose name its function declares global is qualified by its name alone (CPython's
+         compiler_set_qualname) */
+      const char *qual = def && !ts_node_is_null(enclosing_function(n)) &&
+                         declares_global(m, child_by_field(enclosing_function(n), "body"), name)
+                         ? name : arena_printf(m->a, "%s%s", prefix[depth], name);
+      if (((def && !top_def) || lam) && !method && nested && scope_nested(m, n, qual)) {
         /* compiled as its own function */
       } else if (((def && !top_def) || lam) && !method) {
         const char *reason = lam ? "a lambda outside a function's body (a default value, a decorator, "
@@ -325,10 +339,9 @@ static void scope_other_functions(module *m) {
           if (m->nothers) memcpy(o, m->others, sizeof(other_func) * (size_t)m->nothers);
           m->others = o;
         }
-        m->others[m->nothers++] = (other_func){arena_printf(m->a, "%s%s", prefix[depth], name),
-                                               node_pos(n), reason};
+        m->others[m->nothers++] = (other_func){qual, node_pos(n), reason};
       }
-      if (def || lam) inner = arena_printf(m->a, "%s%s.<locals>.", prefix[depth], name);
+      if (def || lam) inner = arena_printf(m->a, "%s.<locals>.", qual);
       else if (cls) inner = arena_printf(m->a, "%s%s.", prefix[depth], name);
       if (depth <= DYNAC_MAX_NESTING && ts_tree_cursor_goto_first_child(&c)) {
         prefix[++depth] = inner;

@@ -175,6 +175,53 @@ def explain_json_agrees_with_text():
     return not bad and header in text and len(data) == 7, (bad, header, text[:300])
 
 
+FRAME_SRC = """import dynac
+
+@dynac.compile
+def uses_locals(k: int):
+    x = k * 2
+    return sorted(locals()), x
+
+@dynac.compile
+def uses_globals(k: int):
+    return "uses_globals" in globals(), k
+
+@dynac.compile
+def uses_eval(k: int):
+    return eval("k + 1")
+
+@dynac.compile
+def uses_exec(k: int):
+    exec("print(k)")
+    return k
+
+@dynac.compile
+def uses_vars(k: int):
+    return vars()["k"]
+
+@dynac.compile
+def explicit_namespace(k: int):
+    return eval("k + 1", {"k": k})
+"""
+
+
+@case
+def frame_reading_builtins_break():
+    """locals(), globals(), eval()/exec() without a namespace, vars()/dir()/super() without
+    arguments read the frame that calls them: a kernel has none of its own (it would read
+    its caller's), and a resume function's frame holds other locals, so such a function
+    runs in the interpreter whole; eval() given its globals compiles."""
+    import json
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "frames.py")
+        open(src, "w").write(FRAME_SRC)
+        data = {f["qualname"]: f for f in json.loads(gen("explain", src, "--json").stdout)[0]["functions"]}
+    bad = [q for q, f in data.items() if q != "explicit_namespace" and
+           (f["compiled"] or f["partial"] or not f["graph_breaks"] or
+            "reads the calling frame" not in f["graph_breaks"][0]["reason"])]
+    return not bad and len(data) == 6 and data["explicit_namespace"]["compiled"], (bad, data)
+
+
 @case
 def explain_json():
     import json

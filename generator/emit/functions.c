@@ -73,6 +73,8 @@ const char *emit_make_function(em *E, expr *e) {
     sb_printf(&names, "%s%s", i ? ", " : "", c_string(E->m, e->u.mkfn.names[k]));
     sb_printf(&cells, "%s%s", i ? ", " : "", cell);
   }
+  deopt_if(E, NULL, "its code object was not found when attached: the interpreter makes the function",
+           "!dynac__code[%d]", e->u.mkfn.code);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "{");
   line(E, "  static const char *const names[] = {%s};", nc ? names.data : "NULL");

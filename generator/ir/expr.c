@@ -513,6 +513,18 @@ static bool has_splat(TSNode args) {
 }
 
 /* call: function argument_list */
+/* A builtin that reads the frame calling it (its locals, globals or
+ * __class__ cell): called from a kernel it would read its caller's. */
+static bool reads_calling_frame(lower *L, TSNode fnode, TSNode args) {
+  if (!node_is(fnode, "identifier") || !node_is(args, "argument_list")) return false;
+  const char *name = text(L, fnode);
+  if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name) || declared_global(L, name)) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  return !strcmp(name, "globals") || !strcmp(name, "locals") ||
+         ((!strcmp(name, "vars") || !strcmp(name, "dir") || !strcmp(name, "super")) && n == 0) ||
+         ((!strcmp(name, "eval") || !strcmp(name, "exec")) && n < 2);
+}
+
 static expr *lower_call(lower *L, TSNode n) {
   TSNode fnode = child_by_field(n, "function");
   TSNode args = child_by_field(n, "arguments");
@@ -523,6 +535,12 @@ static expr *lower_call(lower *L, TSNode n) {
   }
   if (is_name(L, fnode, "dynac.graph_break") || is_name(L, fnode, "torch._dynamo.graph_break")) {
     gb(L, n, "explicit-graph-break", "explicit graph_break()");
+    return NULL;
+  }
+  if (reads_calling_frame(L, fnode, args)) {
+    L->f->reads_frame = true;
+    gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s() reads the calling frame, which a kernel does not "
+       "have", text(L, fnode)));
     return NULL;
   }
   if (node_is(args, "generator_expression")) {

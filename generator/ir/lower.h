@@ -55,6 +55,7 @@ expr *lower_name(lower *L, TSNode n, const char *name);
 
 /* stmt.c */
 stmt *new_stmt(lower *L, stkind k, TSNode n);
+target *lower_target(lower *L, TSNode n); /* a binding target: a local, a declared global, obj[i], obj.a */
 expr *lower_list_comprehension(lower *L, TSNode n);
 expr *lower_comprehension(lower *L, TSNode n, char consumer);
 stmt *lower_stmt(lower *L, TSNode n);

@@ -301,9 +301,10 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   fn_parts P = {0};
   if (!lower_parameters(L, params, returns, &P)) return NULL;
   expr *e = new_expr(L, EX_FUNCTION, n);
+  bool global_def = strcmp(name, "<lambda>") && declared_global(L, name); /* qualified by its name alone */
   e->guard = ir_slot(L->m, SLOT_NAME, "__name__", NULL, NULL, NULL, -1); /* the globals it is made in
                                                                            (its __module__) */
-  e->u.mkfn.qualname = arena_printf(L->m->a, "%s.<locals>.%s", L->f->qualname, name);
+  e->u.mkfn.qualname = global_def ? name : arena_printf(L->m->a, "%s.<locals>.%s", L->f->qualname, name);
   int rank = 0;
   if (!strcmp(name, "<lambda>")) lambda_rank(child_by_field(L->f->node, "body"), n, firstlineno, &rank);
   e->u.mkfn.code = code_index(L->m, e->u.mkfn.qualname, firstlineno, rank);
@@ -375,9 +376,7 @@ stmt *lower_nested_def(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_ASSIGN, n);
   s->u.assign.ntargets = 1;
   s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
-  s->u.assign.targets[0] = arena_alloc(L->m->a, sizeof(target));
-  s->u.assign.targets[0]->pos = node_pos(name);
-  s->u.assign.targets[0]->local = resolve_local(L, text(L, name));
+  if (!(s->u.assign.targets[0] = lower_target(L, name))) return NULL; /* a local, or STORE_GLOBAL */
   s->u.assign.value = v;
   return s;
 }

@@ -257,6 +257,7 @@ void ir_lower_func(module *m, func *f) {
   }
   if (f->nested) check_free_reads(&L);
   f->body = node_is(f->node, "lambda") ? lower_lambda_body(&L, body) : lower_block(&L, body);
+  if (f->reads_frame) f->partial = false; /* the interpreter runs all of it */
   f->local_dynamic = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   f->local_hint = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < L.ndynamic; i++) {

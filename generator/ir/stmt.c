@@ -38,7 +38,7 @@ stmt *new_stmt(lower *L, stkind k, TSNode n) {
 }
 
 /* pattern: identifier | pattern_list | tuple_pattern | (pattern) */
-static target *lower_target(lower *L, TSNode n) {
+target *lower_target(lower *L, TSNode n) {
   target *t = arena_alloc(L->m->a, sizeof *t);
   t->pos = node_pos(n);
   if (node_is(n, "identifier") && declared_global(L, text(L, n))) { /* STORE_GLOBAL */

@@ -947,3 +947,12 @@ def nested_lambdas(n: int):
 @dynac.compile
 def nested_raises(xs: object):
     return sorted(xs, key=lambda x: 10 // x)
+
+
+@dynac.compile
+def def_of_a_global(k: int):
+    global MADE_BY_DEF
+    def MADE_BY_DEF(x):  # a def binds its name: here the module global (STORE_GLOBAL)
+        return x + k
+    return MADE_BY_DEF(1), MADE_BY_DEF.__qualname__, MADE_BY_DEF is def_of_a_global.__globals__["MADE_BY_DEF"]
+

@@ -206,6 +206,7 @@ def cases():
     c["nested_decorated"] = [lambda m: ([1, 2, 3], 4), lambda m: ([], 1), lambda m: ("ab", 1)]
     c["nested_lambdas"] = [(lambda m, n=n: (n,)) for n in [0, 5, 2**61, -7]]
     c["nested_raises"] = [lambda m: ([3, 1, 2],), lambda m: ([3, 0, 2],), lambda m: ([1, "x"],)]
+    c["def_of_a_global"] = [(lambda m, k=k: (k,)) for k in [0, 7]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 

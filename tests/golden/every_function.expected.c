@@ -65,13 +65,35 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
 static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
 {
   DYNAC_OBJ l_inner = NULL; /* owned */
+  bool b_inner = false; /* bound? */
   DYNAC_OBJ l_key = NULL; /* owned */
+  bool b_key = false; /* bound? */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  if (0) {
+  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 16: the call goes on in the interpreter from here */
+    PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_int(l_n); /* n */
+    cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
+    cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "outer", .firstlineno = 15, .line = 16, .col = 4, .header = 0,
+         .names = "n,inner,key", .nvals = 3, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 16);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    *dynac_out = r;
+    return DYNAC_OK;
+  }
+  }
   /* every_function.py:16: def inner(k): */
+  if (!dynac__code[0]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* its code object was not found when attached: the interpreter makes the function */
   DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
   {
     static const char *const names[] = {NULL};
@@ -80,7 +102,28 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
   }
   if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 16)); /* MAKE_FUNCTION outer.<locals>.inner */
   if (dynac_obj_set(&l_inner, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  b_inner = true;
+  if (0) {
+  dynac_cont_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
+    PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_int(l_n); /* n */
+    cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
+    cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "outer", .firstlineno = 15, .line = 18, .col = 4, .header = 0,
+         .names = "n,inner,key", .nvals = 3, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    *dynac_out = r;
+    return DYNAC_OK;
+  }
+  }
   /* every_function.py:18: key = lambda kv: -kv */
+  if (!dynac__code[1]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* its code object was not found when attached: the interpreter makes the function */
   DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
   {
     static const char *const names[] = {NULL};
@@ -89,6 +132,7 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
   }
   if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 18)); /* MAKE_FUNCTION outer.<locals>.<lambda> */
   if (dynac_obj_set(&l_key, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  b_key = true;
   /* every_function.py:19: return inner(n) + key(n) */
   DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
   if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
