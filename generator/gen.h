@@ -252,8 +252,11 @@ typedef enum exkind {
                    object constant made once from its source text (u.literal) */
   EX_FSTRING,   /* f"...{x!r:>8}...": a new str (u.tuple: the parts, literal ones EX_CONST;
                    fconv and fspec say how each is formatted) */
-  EX_FUNCTION   /* a def or lambda nested in the function: a new function object made as
-                   MAKE_FUNCTION makes it (u.mkfn), of the interpreter's own code object */
+  EX_FUNCTION,  /* a def or lambda nested in the function: a new function object made as
+                   MAKE_FUNCTION makes it (u.mkfn), of the interpreter's own code object; a
+                   class statement's body function (the same, with no parameters) */
+  EX_BUILD_CLASS /* LOAD_BUILD_CLASS: the builtins' __build_class__, which a class statement
+                    inside the function calls (NameError when the builtins have none) */
 } exkind;
 typedef struct expr {
   exkind kind;

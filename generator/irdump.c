@@ -162,6 +162,11 @@ static void dump_expr(dumper *D, const expr *e) {
     fputc(')', o);
     return;
   }
+  case EX_BUILD_CLASS:
+    fputs("(build_class", o);
+    dump_type(D, e);
+    fputc(')', o);
+    return;
   case EX_CONST:
     fprintf(o, "(const %s", e->u.literal);
     dump_type(D, e);

@@ -1929,6 +1929,18 @@ static inline PyObject *dynac_import_name(PyObject *globals, PyObject *builtins,
   return r;
 }
 
+/* LOAD_BUILD_CLASS: the __build_class__ of the builtins dict (a class
+ * statement calls it with the class body's function, the name, the bases
+ * and keywords). A new reference, or NULL with NameError "__build_class__
+ * not found" (3.11's message) when the builtins have none. */
+static inline PyObject *dynac_load_build_class(PyObject *builtins) {
+  static PyObject *build_class_str;
+  if (!dynac_name(&build_class_str, "__build_class__")) return NULL;
+  PyObject *bc = PyDict_GetItemWithError(builtins, build_class_str); /* borrowed */
+  if (!bc && !PyErr_Occurred()) PyErr_SetString(PyExc_NameError, "__build_class__ not found");
+  return Py_XNewRef(bc);
+}
+
 /* Is module spec `spec` (NULL: none) still running its module's code
  * (spec._initializing true, as 3.11's _PyModuleSpec_IsInitializing reads
  * it; errors read as no)? */

@@ -222,6 +222,37 @@ def frame_reading_builtins_break():
     return not bad and len(data) == 6 and data["explicit_namespace"]["compiled"], (bad, data)
 
 
+CLASS_SRC = """
+def once(k: object):
+    class C:
+        v = k
+    return C
+
+
+def loop(n: int):
+    out = []
+    for i in range(n):
+        class C:
+            v = i  # the body reads a loop variable: its cell would change under it
+        out.append(C)
+    return out
+"""
+
+
+@case
+def class_statement_in_function():
+    """A class statement inside a function compiles (__build_class__ as a call); one whose
+    body reads a local the function rebinds is a break that names the local."""
+    import json
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "classes.py")
+        open(src, "w").write(CLASS_SRC)
+        data = {f["qualname"]: f for f in json.loads(gen("explain", src, "--json").stdout)[0]["functions"]}
+    once, loop = data["once"], data["loop"]
+    return (once["compiled"] and not once["graph_breaks"] and loop["graph_breaks"] and
+            "a nested class capturing 'i'" in loop["graph_breaks"][0]["reason"]), data
+
+
 @case
 def explain_json():
     import json

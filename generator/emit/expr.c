@@ -247,6 +247,7 @@ const char *emit_expr(em *E, expr *e) {
   case EX_FSTRING: return emit_fstring(E, e);
   case EX_NAME: return emit_global_name(E, e->u.global->name);
   case EX_FUNCTION: return emit_make_function(E, e);
+  case EX_BUILD_CLASS: return emit_load_build_class(E, e);
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";
@@ -322,7 +323,14 @@ const char *emit_expr(em *E, expr *e) {
   case EX_BOOLOP: return emit_boolop(E, e);
   case EX_IFEXP: return emit_ifexp(E, e);
   case EX_TUPLE: return emit_tuple(E, e);
-  case EX_CALL: return emit_call(E, e);
+  case EX_CALL: { /* a call's exception is at the call's line (3.11's CALL location: the call
+                     expression's first line; a decorator's own, a class statement's) */
+    int line_was = E->cur_line;
+    E->cur_line = e->pos.line;
+    const char *r = emit_call(E, e);
+    E->cur_line = line_was;
+    return r;
+  }
   case EX_SUBSCRIPT: return emit_subscript(E, e);
   case EX_ATTR: return emit_attr(E, e);
   }

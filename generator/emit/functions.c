@@ -34,6 +34,15 @@ bool *captured_locals(arena *a, func *f) {
   return c;
 }
 
+/* LOAD_BUILD_CLASS (a new reference). */
+const char *emit_load_build_class(em *E, expr *e) {
+  (void)e;
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_load_build_class(dynac__G.builtins); /* LOAD_BUILD_CLASS */", o);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
+}
+
 /* A tuple (positional defaults) or a dict (keyword-only defaults,
  * annotations: name -> value) of the boxed values v[0..n): a new
  * reference in an owned temporary. */

@@ -883,6 +883,10 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     t = bad ? &ty_conflict : unknown ? &ty_unknown : &ty_obj;
     break;
   }
+  case EX_BUILD_CLASS: /* a dict lookup in the builtins: no effect */
+    c->in->generic = true;
+    t = &ty_obj;
+    break;
   case EX_NAME: /* a dict lookup (str keys run no Python code): no effect */
     c->in->slots_used[e->u.global->index] = true;
     c->in->generic = true;

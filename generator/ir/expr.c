@@ -465,21 +465,27 @@ static const char *mangled(lower *L, const char *attr) {
   return arena_printf(L->m->a, "_%.*s%s", (int)cl, cls, attr);
 }
 
-/* f(a, *it, k=v, **m): the callee's value (args[0], as LOAD_ATTR or
- * LOAD_GLOBAL reads it) called through the C API as CALL_FUNCTION_EX does,
- * the arguments in source order (argform). A *iterable after a keyword
+/* callee(pre..., a, *it, k=v, **m) through the C API as CALL_FUNCTION_EX
+ * makes it: the callee and the npre positional arguments `pre` already
+ * lowered (evaluated first, in that order), then argument list `args` in
+ * source order (argform; a null `args`: none). A *iterable after a keyword
  * argument, which CPython evaluates before the keywords, is a break. */
-static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
-  uint32_t c = ts_node_named_child_count(args);
+expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, expr *const *pre, int npre,
+                         TSNode args) {
+  uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   expr *e = new_expr(L, EX_CALL, n);
   e->u.call.kind = CALLEE_VALUE;
-  e->u.call.name = text(L, fnode);
-  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c + 1));
+  e->u.call.name = name;
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c + 1 + (uint32_t)npre));
   e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *) * (c + 1));
-  char *form = arena_alloc(L->m->a, c + 2);
-  if (!(e->u.call.args[0] = lower_expr(L, fnode))) return NULL;
+  char *form = arena_alloc(L->m->a, c + 2 + (uint32_t)npre);
+  e->u.call.args[0] = callee;
   form[0] = 'f';
   e->u.call.n = 1;
+  for (int i = 0; i < npre; i++) {
+    form[e->u.call.n] = 'p';
+    e->u.call.args[e->u.call.n++] = pre[i];
+  }
   bool keywords = false;
   int nk = 0;
   for (uint32_t i = 0; i < c; i++) {
@@ -502,6 +508,13 @@ static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
   form[e->u.call.n] = 0;
   e->u.call.argform = form;
   return e;
+}
+
+/* f(a, *it, k=v, **m): the callee's value (as LOAD_ATTR or LOAD_GLOBAL
+ * reads it) called as CALL_FUNCTION_EX calls it. */
+static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
+  expr *callee = lower_expr(L, fnode);
+  return callee ? lower_generic_call(L, n, text(L, fnode), callee, NULL, 0, args) : NULL;
 }
 
 static bool has_splat(TSNode args) {

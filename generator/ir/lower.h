@@ -62,6 +62,8 @@ stmt *lower_stmt(lower *L, TSNode n);
 
 /* nested.c */
 expr *lower_lambda(lower *L, TSNode n);
+expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, expr *const *pre, int npre,
+                         TSNode args);
 stmt *lower_nested_def(lower *L, TSNode n);
 void check_free_reads(lower *L);
 stmt *lower_lambda_body(lower *L, TSNode body);

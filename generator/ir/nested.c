@@ -268,9 +268,13 @@ static int code_index(module *m, const char *qualname, int firstlineno, int rank
 
 /* MAKE_FUNCTION for def/lambda node `n` (its scope's body `body`, its
  * parameters, its return annotation), named `name`, whose code starts at
- * `firstlineno`; NULL after a graph break. */
+ * `firstlineno`; or, for a class statement `n`, of its body's code (a
+ * name bound in a class body may still be free in it: every local of the
+ * function the body or its methods read is offered a cell). NULL after a
+ * graph break. */
 static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNode returns, const char *name,
                            int firstlineno) {
+  bool class_body = node_is(n, "class_definition");
   if (L->ncomp_names) {
     gb(L, n, "nested-scope", "a def or lambda inside a comprehension");
     return NULL;
@@ -289,11 +293,12 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   int ncells = 0;
   for (int i = 0; i < C.n; i++) {
     const char *v = C.names[i];
-    if (bindings_of(L, body, false, v) || is_parameter(L, params, v))
+    if (!class_body && (bindings_of(L, body, false, v) || is_parameter(L, params, v)))
       continue; /* the nested function's own local: not free in it */
     if (!captures_once(L, v, ts_node_start_byte(n))) {
-      gb(L, n, "nested-scope", arena_printf(L->m->a, "a nested function capturing '%s', which the function "
-         "binds more than once or after the def (a closure cell of a changing name)", v));
+      gb(L, n, "nested-scope", arena_printf(L->m->a, "a nested %s capturing '%s', which the function "
+         "binds more than once or after the %s (a closure cell of a changing name)",
+         class_body ? "class" : "function", v, class_body ? "class statement" : "def"));
       return NULL;
     }
     cells[ncells++] = v;
@@ -301,7 +306,8 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   fn_parts P = {0};
   if (!lower_parameters(L, params, returns, &P)) return NULL;
   expr *e = new_expr(L, EX_FUNCTION, n);
-  bool global_def = strcmp(name, "<lambda>") && declared_global(L, name); /* qualified by its name alone */
+  bool global_def = strcmp(name, "<lambda>") && declared_global(L, name); /* qualified by its name alone
+                                                                            (compiler_set_qualname) */
   e->guard = ir_slot(L->m, SLOT_NAME, "__name__", NULL, NULL, NULL, -1); /* the globals it is made in
                                                                            (its __module__) */
   e->u.mkfn.qualname = global_def ? name : arena_printf(L->m->a, "%s.<locals>.%s", L->f->qualname, name);
@@ -334,6 +340,22 @@ expr *lower_lambda(lower *L, TSNode n) {
                        "<lambda>", (int)ts_node_start_point(n).row + 1);
 }
 
+/* class NAME(bases, kw=v): body inside the function, as CPython 3.11's
+ * compiler_class makes it: LOAD_BUILD_CLASS, the body's function
+ * (MAKE_FUNCTION, with its closure), then __build_class__(body, 'NAME',
+ * bases..., kw=v...) called as any call is (*bases and **kw too). The body
+ * and its methods run in the interpreter; NULL after a graph break. */
+static expr *build_class(lower *L, TSNode def, const char *name, int firstlineno) {
+  expr *bc = new_expr(L, EX_BUILD_CLASS, def);
+  bc->guard = ir_slot(L->m, SLOT_NAME, "__name__", NULL, NULL, NULL, -1); /* the builtins it reads */
+  expr *pre[2];
+  if (!(pre[0] = make_function(L, def, child_by_field(def, "body"), (TSNode){0}, (TSNode){0}, name, firstlineno)))
+    return NULL;
+  pre[1] = new_expr(L, EX_CONST, child_by_field(def, "name"));
+  pre[1]->u.literal = arena_printf(L->m->a, "'%s'", name);
+  return lower_generic_call(L, def, "__build_class__", bc, pre, 2, child_by_field(def, "superclasses"));
+}
+
 /* def NAME(...): ... (with its decorators) inside the function: NAME =
  * dec1(dec2(MAKE_FUNCTION)), the decorators evaluated first, applied
  * innermost first (CPython's order). */
@@ -349,10 +371,6 @@ stmt *lower_nested_def(lower *L, TSNode n) {
       decorators[ndec++] = ts_node_named_child(d, 0);
     }
   }
-  if (!node_is(def, "function_definition")) {
-    gb(L, n, "nested-scope", "a class defined inside a function");
-    return NULL;
-  }
   if (ts_node_child_count(def) && !strcmp(ts_node_type(ts_node_child(def, 0)), "async")) {
     gb(L, n, "generator", "a nested async def");
     return NULL;
@@ -360,8 +378,11 @@ stmt *lower_nested_def(lower *L, TSNode n) {
   expr *decs[64];
   for (int i = 0; i < ndec; i++) if (!(decs[i] = lower_expr(L, decorators[i]))) return NULL;
   TSNode name = child_by_field(def, "name");
-  expr *v = make_function(L, def, child_by_field(def, "body"), child_by_field(def, "parameters"),
-                          child_by_field(def, "return_type"), text(L, name), (int)ts_node_start_point(n).row + 1);
+  int firstlineno = (int)ts_node_start_point(n).row + 1; /* the first decorator's, as CPython's */
+  expr *v = node_is(def, "class_definition")
+            ? build_class(L, def, text(L, name), firstlineno)
+            : make_function(L, def, child_by_field(def, "body"), child_by_field(def, "parameters"),
+                            child_by_field(def, "return_type"), text(L, name), firstlineno);
   if (!v) return NULL;
   for (int i = ndec - 1; i >= 0; i--) {
     expr *call = new_expr(L, EX_CALL, decorators[i]);

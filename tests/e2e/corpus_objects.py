@@ -956,3 +956,44 @@ def def_of_a_global(k: int):
         return x + k
     return MADE_BY_DEF(1), MADE_BY_DEF.__qualname__, MADE_BY_DEF is def_of_a_global.__globals__["MADE_BY_DEF"]
 
+
+
+class Registry:
+    """A base whose __init_subclass__ takes the class statement's keywords."""
+    made = []
+
+    def __init_subclass__(cls, tag=None, **kw):
+        super().__init_subclass__(**kw)
+        LOG.append(("subclass", cls.__name__, tag))
+
+
+@dynac.compile
+def class_in_function(k: object, bases: object, kw: object):
+    def tagged(c):
+        LOG.append(("decorated", c.__qualname__))
+        c.tagged = 1 / (k != 0)  # ZeroDivisionError for k == 0: at the decorator's line
+        return c
+
+    @tagged
+    class Local(*bases, **kw):
+        """a class made by a kernel"""
+        scale = k  # the body reads the function's local through its cell
+
+        def __init__(self, x):
+            self.x = x * k  # ... so does a method
+
+        def who(self):
+            return __class__.__name__, type(self).__qualname__  # the body's own __class__ cell
+
+    p = Local(3)
+    return (p.x, p.who(), Local.scale, Local.__doc__, Local.__qualname__, Local.__module__, Local.tagged,
+            [c.__name__ for c in Local.__mro__])
+
+
+@dynac.compile
+def class_of_a_global(n: int):
+    global MADE_BY_CLASS
+
+    class MADE_BY_CLASS:  # the module global, qualified by its name alone
+        size = n
+    return MADE_BY_CLASS.size, MADE_BY_CLASS.__qualname__

@@ -207,6 +207,12 @@ def cases():
     c["nested_lambdas"] = [(lambda m, n=n: (n,)) for n in [0, 5, 2**61, -7]]
     c["nested_raises"] = [lambda m: ([3, 1, 2],), lambda m: ([3, 0, 2],), lambda m: ([1, "x"],)]
     c["def_of_a_global"] = [(lambda m, k=k: (k,)) for k in [0, 7]]
+    c["class_in_function"] = [lambda m: (2, (), {}), lambda m: ("ab", (m.Registry,), {"tag": "t"}),
+                              lambda m: (1.5, (dict,), {}), lambda m: (2, (), {"metaclass": type}),
+                              lambda m: (2, (m.Registry,), {"bad": 1}), lambda m: (2, (5,), {}),
+                              lambda m: (2, (int, str), {}), lambda m: (None, (), {}),
+                              lambda m: (0, (), {})]
+    c["class_of_a_global"] = [(lambda m, n=n: (n,)) for n in [0, 2**62]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
