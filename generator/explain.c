@@ -110,7 +110,8 @@ static const char *generic_reason(const expr *e) {
   case EX_NAME: return "a global that is not a number (read as LOAD_GLOBAL reads it)";
   case EX_FUNCTION: return "a function made by a nested def or lambda";
   case EX_BUILD_CLASS: return "a class made by a class statement (__build_class__)";
-  case EX_CONST: case EX_FSTRING: return "a str or bytes value";
+  case EX_CONST: return "a str, bytes, complex or Ellipsis constant";
+  case EX_FSTRING: return "a str value";
   case EX_DICT: case EX_SET: return "a dict or set";
   case EX_SUBSCRIPT: return "item of an object";
   case EX_LOCAL: return "a value of no known type (annotate it, or record a profile)";

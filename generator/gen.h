@@ -248,8 +248,9 @@ typedef enum exkind {
   EX_NAME,      /* a global or builtin name of any other kind (a class, a function, a
                    module, a list...): an object read at each use as LOAD_GLOBAL reads it
                    (u.global: its SLOT_NAME); NameError when it is unbound */
-  EX_CONST,     /* a str or bytes literal (implicit concatenation too, no f-string): an
-                   object constant made once from its source text (u.literal) */
+  EX_CONST,     /* a str or bytes literal (implicit concatenation too, no f-string), an
+                   imaginary literal, `...`: an object constant made once from its source
+                   text (u.literal) */
   EX_FSTRING,   /* f"...{x!r:>8}...": a new str (u.tuple: the parts, literal ones EX_CONST;
                    fconv and fspec say how each is formatted) */
   EX_FUNCTION,  /* a def or lambda nested in the function: a new function object made as

@@ -1788,8 +1788,8 @@ static inline PyObject *dynac_obj_next(PyObject *it, int *effects) {
   return x;
 }
 /* The value of a str or bytes literal from its source text (UTF-8, prefixes,
- * escapes and implicit concatenation as written), made as the compiler
- * makes the constant: ast.literal_eval. A new reference, NULL with an
+ * escapes and implicit concatenation as written), of an imaginary literal
+ * or of `...`, made as the compiler makes the constant: ast.literal_eval. A new reference, NULL with an
  * exception. */
 static inline PyObject *dynac_literal(const char *source) {
   PyObject *ast = PyImport_ImportModule("ast");

@@ -40,15 +40,20 @@ expr *new_expr(lower *L, exkind k, TSNode n) {
   return e;
 }
 
+/* A constant object made once from its source text (EX_CONST): a str or
+ * bytes literal, an imaginary literal (2j, 1.5e3J), the Ellipsis (...). */
+static expr *lower_literal_object(lower *L, TSNode n) {
+  expr *e = new_expr(L, EX_CONST, n);
+  e->u.literal = text(L, n);
+  return e;
+}
+
 /* integer: 123, 1_000, 0x1F, 0o17, 0b101 */
 static expr *lower_integer(lower *L, TSNode n) {
   char *s = text(L, n), *d = s;
   for (char *p = s; *p; p++) if (*p != '_') *d++ = *p;
   *d = 0;
-  if (strchr("jJ", s[strlen(s) - 1])) {
-    gb(L, n, "unsupported-expression", "complex literal");
-    return NULL;
-  }
+  if (strchr("jJ", s[strlen(s) - 1])) return lower_literal_object(L, n); /* 2j: a complex */
   int base = 10;
   const char *digits = s;
   if (s[0] == '0' && s[1]) {
@@ -73,10 +78,7 @@ static expr *lower_float(lower *L, TSNode n) {
   char *s = text(L, n), *d = s;
   for (char *p = s; *p; p++) if (*p != '_') *d++ = *p;
   *d = 0;
-  if (strchr("jJ", s[strlen(s) - 1])) {
-    gb(L, n, "unsupported-expression", "complex literal");
-    return NULL;
-  }
+  if (strchr("jJ", s[strlen(s) - 1])) return lower_literal_object(L, n); /* 1.5j: a complex */
   expr *e = new_expr(L, EX_FLOAT, n);
   e->u.f = strtod(s, NULL);
   return e;
@@ -819,10 +821,7 @@ static expr *lower_fstring(lower *L, TSNode n) {
 /* string | concatenated_string: a str or bytes constant, its value made by
  * the runtime from the source text as the compiler would (dynac_literal). */
 static expr *lower_string(lower *L, TSNode n) {
-  if (is_fstring(L, n)) return lower_fstring(L, n);
-  expr *e = new_expr(L, EX_CONST, n);
-  e->u.literal = text(L, n);
-  return e;
+  return is_fstring(L, n) ? lower_fstring(L, n) : lower_literal_object(L, n);
 }
 
 /* attribute: object . attribute (math.NAME constants; otherwise the
@@ -912,6 +911,7 @@ expr *lower_expr(lower *L, TSNode n) {
   if (!strcmp(t, "subscript")) return lower_subscript(L, n);
   if (!strcmp(t, "integer")) return lower_integer(L, n);
   if (!strcmp(t, "float")) return lower_float(L, n);
+  if (!strcmp(t, "ellipsis")) return lower_literal_object(L, n);
   if (!strcmp(t, "true") || !strcmp(t, "false")) {
     expr *e = new_expr(L, EX_BOOL, n);
     e->u.b = !strcmp(t, "true");

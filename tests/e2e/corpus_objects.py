@@ -997,3 +997,10 @@ def class_of_a_global(n: int):
     class MADE_BY_CLASS:  # the module global, qualified by its name alone
         size = n
     return MADE_BY_CLASS.size, MADE_BY_CLASS.__qualname__
+
+
+@dynac.compile
+def complex_and_ellipsis(z: object, k: int):
+    w = z * 2j + 1.5e1J - 3  # imaginary literals: complex constants
+    e = ...
+    return w, abs(w), e is ..., Ellipsis is ..., (z + 1_0j).conjugate(), k * 1j, -2J

@@ -30,6 +30,8 @@ def canon(v, depth=0):
         return ("deep",)
     if isinstance(v, float):
         return ("f", float_bits(v))
+    if isinstance(v, complex):
+        return ("c", float_bits(v.real), float_bits(v.imag))
     if isinstance(v, (list, tuple)):
         return (type(v).__name__, [canon(x, depth + 1) for x in v])
     if isinstance(v, dict):
@@ -213,6 +215,7 @@ def cases():
                               lambda m: (2, (int, str), {}), lambda m: (None, (), {}),
                               lambda m: (0, (), {})]
     c["class_of_a_global"] = [(lambda m, n=n: (n,)) for n in [0, 2**62]]
+    c["complex_and_ellipsis"] = [(lambda m, z=z: (z, 3)) for z in [1, 1 + 1j, 0.5, -0.0, float("nan"), 2**70, "s"]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
