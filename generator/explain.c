@@ -109,6 +109,7 @@ static const char *generic_reason(const expr *e) {
            : "builtin called with an object";
   case EX_NAME: return "a global that is not a number (read as LOAD_GLOBAL reads it)";
   case EX_FUNCTION: return "a function made by a nested def or lambda";
+  case EX_FREE: return "a variable of an enclosing function (its closure cell)";
   case EX_BUILD_CLASS: return "a class made by a class statement (__build_class__)";
   case EX_CONST: return "a str, bytes, complex or Ellipsis constant";
   case EX_FSTRING: return "a str value";

@@ -256,6 +256,9 @@ typedef enum exkind {
   EX_FUNCTION,  /* a def or lambda nested in the function: a new function object made as
                    MAKE_FUNCTION makes it (u.mkfn), of the interpreter's own code object; a
                    class statement's body function (the same, with no parameters) */
+  EX_FREE,      /* LOAD_DEREF of free variable u.local (its index in func.freevars): the
+                   content of that cell of the closure (NameError when empty); as a
+                   MAKE_FUNCTION cell (u.mkfn.args), the cell itself, passed on */
   EX_BUILD_CLASS /* LOAD_BUILD_CLASS: the builtins' __build_class__, which a class statement
                     inside the function calls (NameError when the builtins have none) */
 } exkind;
@@ -269,7 +272,7 @@ typedef struct expr {
     int64_t i;
     double f;
     bool b;
-    int local;                  /* EX_LOCAL */
+    int local;                  /* EX_LOCAL; EX_FREE: the index in func.freevars */
     const char *literal;        /* EX_CONST: the literal's source text (UTF-8) */
     slot *global;               /* EX_GLOBAL: scalar global or math constant; EX_NAME */
     struct { binop op; struct expr *l, *r; bool inplace; } bin; /* inplace: from x op= v */
@@ -332,12 +335,19 @@ typedef struct expr {
       int nkw;                  /* keyword arguments: the last nkw of args (calls through the
                                    C API only), named by kwnames */
       const char **kwnames;
+      int super_cell;           /* super() (CALLEE_VALUE: args super, the first parameter):
+                                   1 + the index of __class__ in func.freevars; else 0 */
       const char *argform;      /* a call with *args or **kwargs (CALLEE_VALUE, nkw 0), else
                                    NULL: per args[i], i >= 1, 'p' positional, '*' *iterable,
                                    'k' keyword (named by kwnames, in order), 'd' **mapping */
     } call;
   } u;
 } expr;
+
+/* Is store/del place `e` a name outside the frame's fast locals: a module
+ * global (EX_NAME: STORE_GLOBAL) or a closure cell (EX_FREE, a `nonlocal`
+ * name: STORE_DEREF)? Else it is an element, attribute or slice. */
+static inline bool is_name_place(const expr *e) { return e->kind == EX_NAME || e->kind == EX_FREE; }
 
 typedef struct target {
   bool is_tuple;            /* a, b = ... / (a, b) / [a, b]: unpacking */
@@ -495,7 +505,11 @@ typedef struct func {
   char method;             /* scope.c: 0 a module-level def; a def in a class body: 'm' a
                               method (self first), 'c' a classmethod, 's' a staticmethod */
   TSNode enclosing;        /* a def or lambda nested in a function: that function's def or
-                              lambda node (ir/nested.c refuses reads of its locals); else null */
+                              lambda node; else null */
+  const char **freevars;   /* co_freevars (ir/nested.c): the enclosing functions' variables it
+                              reads, __class__ for super(); its kernels read them from the
+                              closure of the function they serve (EX_FREE) */
+  int nfreevars;
   bool nested;             /* enclosing is set: never a module global (no direct calls) */
   bool reads_frame;        /* calls locals(), globals(), eval(), ...: never split (a resume
                               function's frame has other locals) */

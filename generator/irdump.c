@@ -162,6 +162,11 @@ static void dump_expr(dumper *D, const expr *e) {
     fputc(')', o);
     return;
   }
+  case EX_FREE:
+    fprintf(o, "(free %s", D->f->freevars[e->u.local]);
+    dump_type(D, e);
+    fputc(')', o);
+    return;
   case EX_BUILD_CLASS:
     fputs("(build_class", o);
     dump_type(D, e);

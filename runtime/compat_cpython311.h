@@ -139,6 +139,11 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
   PyErr_SetImportError(msg, pkgname, pkgpath);
 }
 
+/* LOAD_DEREF's NameError for an empty cell of a free variable (ceval.c's
+ * UNBOUNDFREE_ERROR_MSG; 3.10 worded it otherwise). */
+#define DYNAC_COMPAT_UNBOUND_FREE_MSG \
+  "cannot access free variable '%s' where it is not associated with a value in enclosing scope"
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)

@@ -110,14 +110,17 @@ DYNAC_COLD PyObject *dynac_cont_enumerate(PyObject *it, int64_t count) {
  * iterators of the enclosing for loops, outermost first (stolen; NULL
  * means building it failed). globals: the module dict; filename:
  * co_filename; sha: the SHA-256 of the source the kernel was built from
- * (a file edited since gives no continuation). Returns DYNAC_OK with
+ * (a file edited since gives no continuation); closure: the function's
+ * __closure__ (borrowed; NULL: none), the cells of its co_freevars
+ * `freevars` (comma-separated; NULL: none). Returns DYNAC_OK with
  * *result (new reference: the function's return value), DYNAC_ERROR with
  * the function's exception (its traceback entries are the continuation's,
  * which carry the function's name and lines), or DYNAC_DEOPT when no
  * continuation can be built (the caller then reports the call as one the
  * interpreter cannot finish). */
 DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, PyObject *filename,
-                       const char *sha, PyObject **vals, PyObject **its, PyObject **result) {
+                              const char *sha, PyObject *closure, const char *freevars, PyObject **vals,
+                              PyObject **its, PyObject **result) {
   int st = DYNAC_ERROR;
   PyObject *mod = NULL, *fn = NULL, *itt = NULL, **argv = NULL;
   *result = NULL;
@@ -131,9 +134,9 @@ DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, Py
   }
   mod = PyImport_ImportModule("dynac._continue");
   if (mod)
-    fn = PyObject_CallMethod(mod, "function", "OOssiiiisizz", globals, filename, sha, site->qualname,
+    fn = PyObject_CallMethod(mod, "function", "OOssiiiisizzOz", globals, filename, sha, site->qualname,
                              site->firstlineno, site->line, site->col, site->header, site->names,
-                             site->nits, site->subst, site->region);
+                             site->nits, site->subst, site->region, closure ? closure : Py_None, freevars);
   if (!fn) goto done;
   if (fn == Py_None) {
     st = DYNAC_DEOPT;

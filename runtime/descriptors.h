@@ -2,7 +2,7 @@
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 8
+#define DYNAC_ABI_VERSION 9
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -93,9 +93,12 @@ typedef struct dynac_globals {
  * positional parameters, borrowed; globals: the function's module dict. */
 typedef int (*dynac_guard_fn)(PyObject *const *args, PyObject *globals, const char **failed);
 /* Glue: unboxes args, runs the kernel, boxes the result into *result (new
- * reference). Returns DYNAC_OK, DYNAC_DEOPT or DYNAC_ERROR. Call only after
- * the guard passed. */
-typedef int (*dynac_glue_fn)(PyObject *const *args, PyObject **result);
+ * reference). closure: the called function's __closure__ (a tuple of cells
+ * in co_freevars order, borrowed), NULL when it has none or the caller does
+ * not know it (a kernel that reads free variables then deoptimises).
+ * Returns DYNAC_OK, DYNAC_DEOPT or DYNAC_ERROR. Call only after the guard
+ * passed. */
+typedef int (*dynac_glue_fn)(PyObject *const *args, PyObject *closure, PyObject **result);
 
 typedef struct dynac_entry_desc {
   const char *signature;   /* "(float, float, float) -> tuple[float, float, float]" */
@@ -127,7 +130,27 @@ typedef struct dynac_func_desc {
   int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
   int64_t *region_calls;   /* compiled regions that ran (graph-broken functions) */
   int flags;               /* DYNAC_FUNC_* */
+  const char *freevars;    /* co_freevars joined by commas ("__class__,scale"), NULL when none:
+                              its kernels read the closure's cells by these positions, so the
+                              code object must have exactly these to be attached */
 } dynac_func_desc;
+
+/* Are `co`'s co_freevars exactly `names` (comma-separated; NULL: none)? */
+static inline int dynac_code_freevars_are(PyCodeObject *co, const char *names) {
+  PyObject *fv = PyCode_GetFreevars(co);
+  if (!fv) { PyErr_Clear(); return 0; }
+  int same = 1;
+  const char *p = names ? names : "";
+  for (Py_ssize_t i = 0; same && i < PyTuple_GET_SIZE(fv); i++) {
+    const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(fv, i));
+    size_t n = s ? strlen(s) : 0;
+    if (!s || strncmp(p, s, n) || (p[n] != ',' && p[n] != 0)) same = 0;
+    else p += n + (p[n] == ',');
+  }
+  Py_DECREF(fv);
+  if (PyErr_Occurred()) PyErr_Clear();
+  return same && *p == 0;
+}
 
 /* dynac_func_desc.flags */
 #define DYNAC_FUNC_ROOT 1  /* a compile root (@compile, --all, profiled); other functions
@@ -415,10 +438,6 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   return 0;
 }
 
-/* A global read as LOAD_GLOBAL reads it: `name` (an interned str,
- * borrowed) in the module's dict, else in its builtins. A new reference, or
- * NULL with CPython's NameError. Dict lookups with str keys run no Python
- * code. */
 /* NameError "name 'x' is not defined" with its .name set, as 3.11's
  * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
 static inline void dynac_name_error(PyObject *name) {
@@ -429,6 +448,10 @@ static inline void dynac_name_error(PyObject *name) {
   dynac_compat_restore_raised(exc);
 }
 
+/* A global read as LOAD_GLOBAL reads it: `name` (an interned str,
+ * borrowed) in the module's dict, else in its builtins. A new reference, or
+ * NULL with CPython's NameError. Dict lookups with str keys run no Python
+ * code. */
 static inline PyObject *dynac_load_global(const dynac_globals *g, PyObject *name) {
   PyObject *v = PyDict_GetItemWithError(g->globals, name);
   if (!v && !PyErr_Occurred()) v = PyDict_GetItemWithError(g->builtins, name);

@@ -186,7 +186,7 @@ static int dynac__c_stack_exhausted(dynac__thread *t) {
 }
 
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
-                                 PyObject *globals,
+                                 PyObject *globals, PyObject *closure,
                                  PyObject **result) {
   if (DYNAC_UNLIKELY(dynac__c_stack_exhausted(t))) {
     PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
@@ -247,7 +247,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     *result = NULL;
     int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
     if (hold) dynac_hook_acquire();
-    int st = e->d->glue(args, result);
+    int st = e->d->glue(args, closure, result);
     if (hold) dynac_hook_release();
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
@@ -322,7 +322,7 @@ static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject
   if (c) dynac__call_enter(t, c);
   if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
       !(co->co_flags & DYNAC__SKIP_FLAGS)) {
-    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
+    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), &r);
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   }
   if (st != DYNAC__SERVED) r = interpret(func, st >= 0 ? co : NULL, args, nargsf, kwnames);
@@ -335,7 +335,7 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
   dynac__cache *c = dynac__cache_of(code);
   dynac__thread *t = &dynac__t;
   if (!c || t->disable_depth) return 0;
-  int st = dynac__dispatch_cache(t, c, args, globals, result);
+  int st = dynac__dispatch_cache(t, c, args, globals, NULL, result); /* kernels reading a closure deoptimise */
   if (st == DYNAC__SERVED) return 1;
   if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   return 0;

@@ -55,8 +55,8 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   dynac__enter_by_vectorcall(frame, c);
   PyObject *result;
   dynac__call_enter(t, c);
-  int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame),
-                                 dynac_compat_frame_globals(frame), &result);
+  int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame), dynac_compat_frame_globals(frame),
+                                 PyFunction_GET_CLOSURE(dynac_compat_frame_function(frame)), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__eval_default(ts, frame, throwflag);

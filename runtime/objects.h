@@ -480,6 +480,62 @@ static inline PyObject *dynac_load_build_class(PyObject *builtins) {
   return Py_XNewRef(bc);
 }
 
+/* LOAD_DEREF of free variable `name` (UTF-8): the content of `cell`
+ * (borrowed, from the closure of the function the kernel serves) as a new
+ * reference, or NULL with the interpreter's NameError (.name set) when the
+ * cell is empty (the enclosing function has not bound it yet, or deleted it). */
+static inline PyObject *dynac_cell_deref(PyObject *cell, const char *name) {
+  PyObject *v = PyCell_GET(cell);
+  if (v) return Py_NewRef(v);
+  PyErr_Format(PyExc_NameError, DYNAC_COMPAT_UNBOUND_FREE_MSG, name);
+  PyObject *exc = dynac_compat_fetch_raised(), *n = PyUnicode_FromString(name);
+  if (exc && n && PyObject_SetAttrString(exc, "name", n) < 0) PyErr_Clear();
+  Py_XDECREF(n);
+  if (exc) dynac_compat_restore_raised(exc);
+  return NULL;
+}
+
+/* STORE_DEREF of a `nonlocal` name: `v` (borrowed) into `cell` (borrowed);
+ * the old value is released after (its __del__ may run). */
+static inline void dynac_cell_store(PyObject *cell, PyObject *v) {
+  PyObject *old = PyCell_GET(cell);
+  PyCell_SET(cell, Py_NewRef(v));
+  Py_XDECREF(old);
+}
+
+/* DELETE_DEREF of `nonlocal` name `name`: empties `cell`; 0, or -1 with
+ * the interpreter's NameError when it is empty already. */
+static inline int dynac_cell_delete(PyObject *cell, const char *name) {
+  PyObject *old = PyCell_GET(cell);
+  if (!old) return dynac_cell_deref(cell, name) ? 0 : -1; /* raises its NameError */
+  PyCell_SET(cell, NULL);
+  Py_DECREF(old);
+  return 0;
+}
+
+/* super() without arguments, which reads the calling frame: here the
+ * kernel gives what 3.11's super_init_without_args reads from it, the
+ * __class__ cell (borrowed) and the first parameter's current value
+ * (borrowed). `super_fn` is what LOAD_GLOBAL super found (borrowed): a
+ * replacement of builtins.super is called with no arguments, as the
+ * interpreter calls it. A new reference, or NULL with CPython's
+ * RuntimeError ("super(): empty __class__ cell", "... is not a type") or
+ * super's own errors. */
+static inline PyObject *dynac_super(PyObject *super_fn, PyObject *class_cell, PyObject *self) {
+  if (super_fn != (PyObject *)&PySuper_Type) return PyObject_CallNoArgs(super_fn);
+  PyObject *cls = PyCell_GET(class_cell);
+  if (!cls) {
+    PyErr_SetString(PyExc_RuntimeError, "super(): empty __class__ cell");
+    return NULL;
+  }
+  if (!PyType_Check(cls)) {
+    PyErr_Format(PyExc_RuntimeError, "super(): __class__ is not a type (%s)", Py_TYPE(cls)->tp_name);
+    return NULL;
+  }
+  PyObject *argv[2] = {cls, self};
+  return PyObject_Vectorcall(super_fn, argv, 2, NULL);
+}
+
 /* Is module spec `spec` (NULL: none) still running its module's code
  * (spec._initializing true, as 3.11's _PyModuleSpec_IsInitializing reads
  * it; errors read as no)? */

@@ -253,6 +253,11 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
   PyErr_SetImportError(msg, pkgname, pkgpath);
 }
 
+/* LOAD_DEREF's NameError for an empty cell of a free variable (ceval.c's
+ * UNBOUNDFREE_ERROR_MSG; 3.10 worded it otherwise). */
+#define DYNAC_COMPAT_UNBOUND_FREE_MSG \
+  "cannot access free variable '%s' where it is not associated with a value in enclosing scope"
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
@@ -1941,6 +1946,62 @@ static inline PyObject *dynac_load_build_class(PyObject *builtins) {
   return Py_XNewRef(bc);
 }
 
+/* LOAD_DEREF of free variable `name` (UTF-8): the content of `cell`
+ * (borrowed, from the closure of the function the kernel serves) as a new
+ * reference, or NULL with the interpreter's NameError (.name set) when the
+ * cell is empty (the enclosing function has not bound it yet, or deleted it). */
+static inline PyObject *dynac_cell_deref(PyObject *cell, const char *name) {
+  PyObject *v = PyCell_GET(cell);
+  if (v) return Py_NewRef(v);
+  PyErr_Format(PyExc_NameError, DYNAC_COMPAT_UNBOUND_FREE_MSG, name);
+  PyObject *exc = dynac_compat_fetch_raised(), *n = PyUnicode_FromString(name);
+  if (exc && n && PyObject_SetAttrString(exc, "name", n) < 0) PyErr_Clear();
+  Py_XDECREF(n);
+  if (exc) dynac_compat_restore_raised(exc);
+  return NULL;
+}
+
+/* STORE_DEREF of a `nonlocal` name: `v` (borrowed) into `cell` (borrowed);
+ * the old value is released after (its __del__ may run). */
+static inline void dynac_cell_store(PyObject *cell, PyObject *v) {
+  PyObject *old = PyCell_GET(cell);
+  PyCell_SET(cell, Py_NewRef(v));
+  Py_XDECREF(old);
+}
+
+/* DELETE_DEREF of `nonlocal` name `name`: empties `cell`; 0, or -1 with
+ * the interpreter's NameError when it is empty already. */
+static inline int dynac_cell_delete(PyObject *cell, const char *name) {
+  PyObject *old = PyCell_GET(cell);
+  if (!old) return dynac_cell_deref(cell, name) ? 0 : -1; /* raises its NameError */
+  PyCell_SET(cell, NULL);
+  Py_DECREF(old);
+  return 0;
+}
+
+/* super() without arguments, which reads the calling frame: here the
+ * kernel gives what 3.11's super_init_without_args reads from it, the
+ * __class__ cell (borrowed) and the first parameter's current value
+ * (borrowed). `super_fn` is what LOAD_GLOBAL super found (borrowed): a
+ * replacement of builtins.super is called with no arguments, as the
+ * interpreter calls it. A new reference, or NULL with CPython's
+ * RuntimeError ("super(): empty __class__ cell", "... is not a type") or
+ * super's own errors. */
+static inline PyObject *dynac_super(PyObject *super_fn, PyObject *class_cell, PyObject *self) {
+  if (super_fn != (PyObject *)&PySuper_Type) return PyObject_CallNoArgs(super_fn);
+  PyObject *cls = PyCell_GET(class_cell);
+  if (!cls) {
+    PyErr_SetString(PyExc_RuntimeError, "super(): empty __class__ cell");
+    return NULL;
+  }
+  if (!PyType_Check(cls)) {
+    PyErr_Format(PyExc_RuntimeError, "super(): __class__ is not a type (%s)", Py_TYPE(cls)->tp_name);
+    return NULL;
+  }
+  PyObject *argv[2] = {cls, self};
+  return PyObject_Vectorcall(super_fn, argv, 2, NULL);
+}
+
 /* Is module spec `spec` (NULL: none) still running its module's code
  * (spec._initializing true, as 3.11's _PyModuleSpec_IsInitializing reads
  * it; errors read as no)? */
@@ -2821,14 +2882,17 @@ DYNAC_COLD PyObject *dynac_cont_enumerate(PyObject *it, int64_t count) {
  * iterators of the enclosing for loops, outermost first (stolen; NULL
  * means building it failed). globals: the module dict; filename:
  * co_filename; sha: the SHA-256 of the source the kernel was built from
- * (a file edited since gives no continuation). Returns DYNAC_OK with
+ * (a file edited since gives no continuation); closure: the function's
+ * __closure__ (borrowed; NULL: none), the cells of its co_freevars
+ * `freevars` (comma-separated; NULL: none). Returns DYNAC_OK with
  * *result (new reference: the function's return value), DYNAC_ERROR with
  * the function's exception (its traceback entries are the continuation's,
  * which carry the function's name and lines), or DYNAC_DEOPT when no
  * continuation can be built (the caller then reports the call as one the
  * interpreter cannot finish). */
 DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, PyObject *filename,
-                       const char *sha, PyObject **vals, PyObject **its, PyObject **result) {
+                              const char *sha, PyObject *closure, const char *freevars, PyObject **vals,
+                              PyObject **its, PyObject **result) {
   int st = DYNAC_ERROR;
   PyObject *mod = NULL, *fn = NULL, *itt = NULL, **argv = NULL;
   *result = NULL;
@@ -2842,9 +2906,9 @@ DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, Py
   }
   mod = PyImport_ImportModule("dynac._continue");
   if (mod)
-    fn = PyObject_CallMethod(mod, "function", "OOssiiiisizz", globals, filename, sha, site->qualname,
+    fn = PyObject_CallMethod(mod, "function", "OOssiiiisizzOz", globals, filename, sha, site->qualname,
                              site->firstlineno, site->line, site->col, site->header, site->names,
-                             site->nits, site->subst, site->region);
+                             site->nits, site->subst, site->region, closure ? closure : Py_None, freevars);
   if (!fn) goto done;
   if (fn == Py_None) {
     st = DYNAC_DEOPT;
@@ -2890,7 +2954,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 8
+#define DYNAC_ABI_VERSION 9
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -2981,9 +3045,12 @@ typedef struct dynac_globals {
  * positional parameters, borrowed; globals: the function's module dict. */
 typedef int (*dynac_guard_fn)(PyObject *const *args, PyObject *globals, const char **failed);
 /* Glue: unboxes args, runs the kernel, boxes the result into *result (new
- * reference). Returns DYNAC_OK, DYNAC_DEOPT or DYNAC_ERROR. Call only after
- * the guard passed. */
-typedef int (*dynac_glue_fn)(PyObject *const *args, PyObject **result);
+ * reference). closure: the called function's __closure__ (a tuple of cells
+ * in co_freevars order, borrowed), NULL when it has none or the caller does
+ * not know it (a kernel that reads free variables then deoptimises).
+ * Returns DYNAC_OK, DYNAC_DEOPT or DYNAC_ERROR. Call only after the guard
+ * passed. */
+typedef int (*dynac_glue_fn)(PyObject *const *args, PyObject *closure, PyObject **result);
 
 typedef struct dynac_entry_desc {
   const char *signature;   /* "(float, float, float) -> tuple[float, float, float]" */
@@ -3015,7 +3082,27 @@ typedef struct dynac_func_desc {
   int64_t *direct_calls;   /* calls from other kernels (not through dispatch) */
   int64_t *region_calls;   /* compiled regions that ran (graph-broken functions) */
   int flags;               /* DYNAC_FUNC_* */
+  const char *freevars;    /* co_freevars joined by commas ("__class__,scale"), NULL when none:
+                              its kernels read the closure's cells by these positions, so the
+                              code object must have exactly these to be attached */
 } dynac_func_desc;
+
+/* Are `co`'s co_freevars exactly `names` (comma-separated; NULL: none)? */
+static inline int dynac_code_freevars_are(PyCodeObject *co, const char *names) {
+  PyObject *fv = PyCode_GetFreevars(co);
+  if (!fv) { PyErr_Clear(); return 0; }
+  int same = 1;
+  const char *p = names ? names : "";
+  for (Py_ssize_t i = 0; same && i < PyTuple_GET_SIZE(fv); i++) {
+    const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(fv, i));
+    size_t n = s ? strlen(s) : 0;
+    if (!s || strncmp(p, s, n) || (p[n] != ',' && p[n] != 0)) same = 0;
+    else p += n + (p[n] == ',');
+  }
+  Py_DECREF(fv);
+  if (PyErr_Occurred()) PyErr_Clear();
+  return same && *p == 0;
+}
 
 /* dynac_func_desc.flags */
 #define DYNAC_FUNC_ROOT 1  /* a compile root (@compile, --all, profiled); other functions
@@ -3303,10 +3390,6 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   return 0;
 }
 
-/* A global read as LOAD_GLOBAL reads it: `name` (an interned str,
- * borrowed) in the module's dict, else in its builtins. A new reference, or
- * NULL with CPython's NameError. Dict lookups with str keys run no Python
- * code. */
 /* NameError "name 'x' is not defined" with its .name set, as 3.11's
  * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
 static inline void dynac_name_error(PyObject *name) {
@@ -3317,6 +3400,10 @@ static inline void dynac_name_error(PyObject *name) {
   dynac_compat_restore_raised(exc);
 }
 
+/* A global read as LOAD_GLOBAL reads it: `name` (an interned str,
+ * borrowed) in the module's dict, else in its builtins. A new reference, or
+ * NULL with CPython's NameError. Dict lookups with str keys run no Python
+ * code. */
 static inline PyObject *dynac_load_global(const dynac_globals *g, PyObject *name) {
   PyObject *v = PyDict_GetItemWithError(g->globals, name);
   if (!v && !PyErr_Occurred()) v = PyDict_GetItemWithError(g->builtins, name);
@@ -3889,7 +3976,7 @@ static int dynac__c_stack_exhausted(dynac__thread *t) {
 }
 
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
-                                 PyObject *globals,
+                                 PyObject *globals, PyObject *closure,
                                  PyObject **result) {
   if (DYNAC_UNLIKELY(dynac__c_stack_exhausted(t))) {
     PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
@@ -3950,7 +4037,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     *result = NULL;
     int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
     if (hold) dynac_hook_acquire();
-    int st = e->d->glue(args, result);
+    int st = e->d->glue(args, closure, result);
     if (hold) dynac_hook_release();
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
@@ -4025,7 +4112,7 @@ static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject
   if (c) dynac__call_enter(t, c);
   if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
       !(co->co_flags & DYNAC__SKIP_FLAGS)) {
-    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), &r);
+    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), &r);
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   }
   if (st != DYNAC__SERVED) r = interpret(func, st >= 0 ? co : NULL, args, nargsf, kwnames);
@@ -4038,7 +4125,7 @@ DYNAC_API int dynac_dispatch(PyCodeObject *code, PyObject *const *args, PyObject
   dynac__cache *c = dynac__cache_of(code);
   dynac__thread *t = &dynac__t;
   if (!c || t->disable_depth) return 0;
-  int st = dynac__dispatch_cache(t, c, args, globals, result);
+  int st = dynac__dispatch_cache(t, c, args, globals, NULL, result); /* kernels reading a closure deoptimise */
   if (st == DYNAC__SERVED) return 1;
   if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   return 0;
@@ -4103,8 +4190,8 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   dynac__enter_by_vectorcall(frame, c);
   PyObject *result;
   dynac__call_enter(t, c);
-  int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame),
-                                 dynac_compat_frame_globals(frame), &result);
+  int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame), dynac_compat_frame_globals(frame),
+                                 PyFunction_GET_CLOSURE(dynac_compat_frame_function(frame)), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__eval_default(ts, frame, throwflag);

@@ -1,8 +1,9 @@
 /*@ comment @*/
-static int dynac_glue_/*@ name @*/(PyObject *const *args, PyObject **result)
+static int dynac_glue_/*@ name @*/(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   /*@ unbox @*/
   /*@ call @*/

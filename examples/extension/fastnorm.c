@@ -27,7 +27,8 @@ static int norm_guard(PyObject *const *args, PyObject *globals, const char **fai
 /* Glue and kernel in one: unbox, compute what CPython computes (the same
  * libm sqrt on the same doubles, so the same bits), box. *result is a new
  * reference. */
-static int norm_glue(PyObject *const *args, PyObject **result) {
+static int norm_glue(PyObject *const *args, PyObject *closure, PyObject **result) {
+  (void)closure; /* norm reads no free variables */
   double x = PyFloat_AS_DOUBLE(args[0]), y = PyFloat_AS_DOUBLE(args[1]);
   double s = x * x + y * y;
   if (s < 0.0) return DYNAC_DEOPT; /* cannot happen; a kernel may always hand back */

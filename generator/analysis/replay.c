@@ -49,7 +49,7 @@ static void reads_target(reads *R, target *t) {
   for (int i = 0; t->is_tuple && i < t->n; i++) reads_target(R, t->elts[i]);
   if (t->is_tuple) return;
   if (!t->sub) R->read |= t->local == R->p; /* rebound: not the caller's view any more */
-  else if (t->sub->kind != EX_SLICE && t->sub->kind != EX_NAME && is_param(t->sub->u.sub.obj, R->p)) reads_expr(R, t->sub->u.sub.index);
+  else if (t->sub->kind != EX_SLICE && !is_name_place(t->sub) && is_param(t->sub->u.sub.obj, R->p)) reads_expr(R, t->sub->u.sub.index);
   else reads_expr(R, t->sub);
 }
 

@@ -56,7 +56,7 @@ static bool keeps_expr(const inst *in, const expr *e) {
 /* A store of a value of type `vt` to obj[...] that keeps every shape: an
  * item of a buffer, or a float into a list of floats. */
 static bool keeps_store(const inst *in, const expr *sub, const type *vt) {
-  if (sub->kind == EX_SLICE || sub->kind == EX_NAME) return false; /* a slice store can change a
+  if (sub->kind == EX_SLICE || is_name_place(sub)) return false; /* a slice store can change a
                                                                       list's length */
   const type *ot = TY(sub->u.sub.obj);
   if (!keeps_expr(in, sub->u.sub.obj) || !keeps_expr(in, sub->u.sub.index)) return false;

@@ -278,6 +278,9 @@ static const char *emit_object_call(em *E, expr *e) {
   if (e->u.call.own_list) /* a set or dict comprehension's own insert: __hash__, __eq__ may run */
     line(E, "%s = %s < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */", o, e->u.call.n == 2
          ? "PySet_Add(argv[0], argv[1])" : "PyDict_SetItem(argv[0], argv[1], argv[2])");
+  else if (e->u.call.super_cell)
+    line(E, "%s = dynac_super(argv[0], PyTuple_GET_ITEM(dynac__closure, %d), argv[1]); /* super() */", o,
+         e->u.call.super_cell - 1);
   else if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
          dotted_or_blank(e->u.call.name));

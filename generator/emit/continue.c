@@ -146,8 +146,13 @@ static void cont_block(em *E, const restart *rp, int mode) {
   E->indent -= 2;
   line(E, "};");
   line(E, "PyObject *r = NULL;");
-  line(E, "int st = dynac_continue(&sites[%s], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);",
-       mid ? arena_printf(E->m->a, "mk%d", label) : "0");
+  const func *fn = E->in->fn;
+  strbuf fv = {0}; /* its co_freevars: the continuation reads their cells from the closure */
+  for (int k = 0; k < fn->nfreevars; k++) sb_printf(&fv, "%s%s", k ? "," : "", fn->freevars[k]);
+  line(E, "int st = dynac_continue(&sites[%s], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, %s, %s, "
+       "cv, ci, &r);", mid ? arena_printf(E->m->a, "mk%d", label) : "0", fn->nfreevars ? "dynac__closure" : "NULL",
+       fv.data ? c_string(E->m, fv.data) : "NULL");
+  sb_free(&fv);
   line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", rp->s->pos.line);
   line(E, "if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */");
   cont_finish(E);

@@ -222,6 +222,7 @@ void declare_undo_log(em *E); /* kernel.c */
 bool *captured_locals(arena *a, func *f);
 const char *emit_make_function(em *E, expr *e);
 const char *emit_load_build_class(em *E, expr *e);
+const char *emit_free_variable(em *E, expr *e);
 /* imports.c */
 void emit_import(em *E, stmt *s);
 bool leaves_finally(em *E, bool loop_only);

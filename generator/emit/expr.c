@@ -248,6 +248,7 @@ const char *emit_expr(em *E, expr *e) {
   case EX_NAME: return emit_global_name(E, e->u.global->name);
   case EX_FUNCTION: return emit_make_function(E, e);
   case EX_BUILD_CLASS: return emit_load_build_class(E, e);
+  case EX_FREE: return emit_free_variable(E, e);
   case EX_INT: return arena_printf(E->m->a, "INT64_C(%lld)", (long long)e->u.i);
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";

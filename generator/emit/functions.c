@@ -20,7 +20,8 @@ static void mark_in_block(void *ctx, stmt *s) {
 static void mark_captures(void *ctx, expr *e) {
   if (e->kind == EX_FUNCTION) {
     int first = e->u.mkfn.ndefaults + e->u.mkfn.nkwdefaults + e->u.mkfn.nannotations;
-    for (int i = 0; i < e->u.mkfn.ncells; i++) ((bool *)ctx)[e->u.mkfn.args[first + i]->u.local] = true;
+    for (int i = 0; i < e->u.mkfn.ncells; i++)
+      if (e->u.mkfn.args[first + i]->kind == EX_LOCAL) ((bool *)ctx)[e->u.mkfn.args[first + i]->u.local] = true;
   }
   if (e->kind == EX_LISTCOMP) mark_in_block(ctx, e->u.comp.loop);
   ir_each_subexpr(e, mark_captures, ctx);
@@ -32,6 +33,17 @@ bool *captured_locals(arena *a, func *f) {
   bool *c = arena_alloc(a, sizeof(bool) * (size_t)(f->nlocals + 1));
   mark_in_block(c, f->body);
   return c;
+}
+
+/* LOAD_DEREF of a free variable: its cell's content (a new reference),
+ * NameError when the cell is empty. */
+const char *emit_free_variable(em *E, expr *e) {
+  const char *o = tmpvar(E, &ty_obj);
+  const char *name = E->in->fn->freevars[e->u.local];
+  line(E, "%s = dynac_cell_deref(PyTuple_GET_ITEM(dynac__closure, %d), %s); /* free variable %s */", o,
+       e->u.local, c_string(E->m, name), name);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
 }
 
 /* LOAD_BUILD_CLASS (a new reference). */
@@ -68,7 +80,7 @@ const char *emit_make_function(em *E, expr *e) {
   const char **v = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     expr *x = e->u.mkfn.args[i];
-    v[i] = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj);
+    v[i] = x->kind == EX_FREE ? NULL /* a cell passed on */ : keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj);
   }
   const char *defaults = nd ? pack(E, false, NULL, v, nd) : "NULL";
   const char *kwdefaults = nkw ? pack(E, true, e->u.mkfn.names + nd, v + nd, nkw) : "NULL";
@@ -76,9 +88,14 @@ const char *emit_make_function(em *E, expr *e) {
   strbuf names = {0}, cells = {0};
   for (int i = 0; i < nc; i++) {
     int k = nd + nkw + nann + i;
-    const char *cell = arena_printf(E->m->a, "cell_%s", E->in->fn->local_cnames[e->u.mkfn.args[k]->u.local]);
-    line(E, "if (!%s && !(%s = PyCell_New(%s))) DYNAC_LEAVE(dynac_traceback_here(%s)); /* the cell of %s */",
-         cell, cell, v[k], where(E), e->u.mkfn.names[k]);
+    const char *cell;
+    if (e->u.mkfn.args[k]->kind == EX_FREE) { /* the function's own cell, passed on */
+      cell = arena_printf(E->m->a, "PyTuple_GET_ITEM(dynac__closure, %d)", e->u.mkfn.args[k]->u.local);
+    } else {
+      cell = arena_printf(E->m->a, "cell_%s", E->in->fn->local_cnames[e->u.mkfn.args[k]->u.local]);
+      line(E, "if (!%s && !(%s = PyCell_New(%s))) DYNAC_LEAVE(dynac_traceback_here(%s)); /* the cell of %s */",
+           cell, cell, v[k], where(E), e->u.mkfn.names[k]);
+    }
     sb_printf(&names, "%s%s", i ? ", " : "", c_string(E->m, e->u.mkfn.names[k]));
     sb_printf(&cells, "%s%s", i ? ", " : "", cell);
   }

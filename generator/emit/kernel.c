@@ -7,6 +7,8 @@
 /* The kernel's C parameters; exported kernels end with the status. */
 const char *params_of(module *m, inst *in, bool exported) {
   strbuf b = {0};
+  if (in->fn->nfreevars) /* the closure of the function the kernel serves (borrowed) */
+    sb_printf(&b, "PyObject *dynac__closure%s", in->fn->nparams || in->ret->kind != TY_UNKNOWN ? ", " : "");
   for (int i = 0; i < in->fn->nparams; i++) {
     if (i) sb_puts(&b, ", ");
     note_type(in->args[i]);
@@ -303,8 +305,11 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
   bool has_value = in->ret->kind != TY_UNKNOWN;
   if (has_value) sb_printf(&unbox, "%s r = %s;\n", c_type(in->ret),
                            in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
+  if (in->fn->nfreevars) /* its co_freevars were checked when the artifact was attached */
+    sb_printf(&unbox, "if (!closure || PyTuple_GET_SIZE(closure) != %d) return DYNAC_DEOPT;\n", in->fn->nfreevars);
   if (in->effectful) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
-  sb_printf(&call, "st = dynac_kernel_%s(", in->cname);
+  sb_printf(&call, "st = dynac_kernel_%s(%s", in->cname,
+            in->fn->nfreevars ? (in->fn->nparams || has_value ? "closure, " : "closure") : "");
   for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
   sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
   if (in->effectful) /* a deoptimised call runs again in the interpreter: undo its writes */

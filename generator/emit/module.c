@@ -183,12 +183,16 @@ static bool write_function(module *m, module_parts *P, int i, strbuf *funcs) {
   if (!has_kernel) { sb_free(&ents); return false; }
   if (ne) sb_printf(&P->tables, "static const dynac_entry_desc dynac__entries_%s[] = {\n%s};\n",
                     f->cname, ents.data);
+  strbuf fv = {0}; /* co_freevars, which the code object must have (its kernels read the closure) */
+  for (int k = 0; k < f->nfreevars; k++) sb_printf(&fv, "%s%s", k ? "," : "", f->freevars[k]);
   sb_printf(funcs, "    {.qualname = %s, .firstlineno = %d, .argcount = %d,\n     .nentries = %d, "
             ".entries = %s,\n     .direct_calls = &dynac__direct_calls[%d], "
-            ".region_calls = &dynac__region_calls[%d]%s},\n", c_string(m, f->qualname),
+            ".region_calls = &dynac__region_calls[%d]%s%s},\n", c_string(m, f->qualname),
             f->firstlineno, f->nparams, ne, ne ? arena_printf(m->a, "dynac__entries_%s", f->cname) : "NULL",
             i, i, f->is_root ? (f->eager_backend ? ", .flags = DYNAC_FUNC_ROOT | DYNAC_FUNC_EAGER"
-                                                 : ", .flags = DYNAC_FUNC_ROOT") : "");
+                                                 : ", .flags = DYNAC_FUNC_ROOT") : "",
+            fv.data ? arena_printf(m->a, ",\n     .freevars = %s", c_string(m, fv.data)) : "");
+  sb_free(&fv);
   sb_free(&ents);
   return true;
 }

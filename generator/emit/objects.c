@@ -134,7 +134,7 @@ const char *emit_object_slice(em *E, expr *e) {
 typedef struct object_place { const char *obj, *key; } object_place;
 
 static object_place place_of(em *E, expr *sub) {
-  if (sub->kind == EX_NAME) return (object_place){NULL, NULL}; /* a global: the module's dict */
+  if (is_name_place(sub)) return (object_place){NULL, NULL}; /* a global or a cell: no operands */
   object_place p = {keep(E, as_obj(E, emit_expr(E, sub->u.sub.obj), TY(sub->u.sub.obj)), &ty_obj), NULL};
   if (sub->kind == EX_SLICE) p.key = emit_slice_object(E, sub);
   else if (sub->kind == EX_SUBSCRIPT)
@@ -149,6 +149,10 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
     line(E, "dynac__effects = 1; /* a write every reader of the module sees */");
     line(E, "if (dynac_store_global(&dynac__G, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* global %s = */",
          nm, b, where(E), sub->u.global->name);
+  } else if (sub->kind == EX_FREE) {
+    line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
+    line(E, "dynac_cell_store(PyTuple_GET_ITEM(dynac__closure, %d), %s); /* nonlocal %s = */", sub->u.local, b,
+         E->in->fn->freevars[sub->u.local]);
   } else if (p.key)
     line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, b, where(E));
@@ -183,6 +187,11 @@ void emit_object_delete(em *E, expr *sub) {
     line(E, "dynac__effects = 1; /* a write every reader of the module sees */");
     line(E, "if (dynac_delete_global(&dynac__G, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* del global %s */",
          nm, where(E), sub->u.global->name);
+  } else if (sub->kind == EX_FREE) {
+    const char *name = E->in->fn->freevars[sub->u.local];
+    line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
+    line(E, "if (dynac_cell_delete(PyTuple_GET_ITEM(dynac__closure, %d), %s) < 0) "
+         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* del nonlocal %s */", sub->u.local, c_string(E->m, name), where(E), name);
   } else if (p.key)
     line(E, "if (dynac_obj_delitem(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, where(E));
@@ -206,6 +215,8 @@ void emit_object_augassign(em *E, stmt *s) {
   const char *old;
   if (sub->kind == EX_NAME) {
     old = emit_global_name(E, sub->u.global->name);
+  } else if (sub->kind == EX_FREE) {
+    old = emit_free_variable(E, sub);
   } else if (p.key) {
     old = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", old, p.obj, p.key);

@@ -30,9 +30,9 @@ const char *return_none(inst *in) {
 }
 
 void assign_target(em *E, target *t, const char *v, const type *vt) {
-  if (t->sub && (t->sub->kind == EX_NAME || t->sub->kind == EX_SLICE || TY(t->sub->u.sub.obj)->kind == TY_OBJ)) {
+  if (t->sub && (is_name_place(t->sub) || t->sub->kind == EX_SLICE || TY(t->sub->u.sub.obj)->kind == TY_OBJ)) {
     /* obj.name = v, obj[key] = v, obj[lo:hi:step] = v (also of a list: PyObject_SetItem), a
-       global's NAME = v */
+       global's or nonlocal's NAME = v */
     emit_object_store(E, t->sub, v, vt);
     return;
   }
@@ -125,7 +125,7 @@ static void emit_assign(em *E, stmt *s) {
 
 /* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */
 static void emit_augassign(em *E, stmt *s) {
-  if (s->u.aug.sub && (s->u.aug.sub->kind == EX_NAME || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ)) {
+  if (s->u.aug.sub && (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ)) {
     emit_object_augassign(E, s);
     return;
   }

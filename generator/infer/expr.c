@@ -883,6 +883,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     t = bad ? &ty_conflict : unknown ? &ty_unknown : &ty_obj;
     break;
   }
+  case EX_FREE: /* a cell's content: no effect */
   case EX_BUILD_CLASS: /* a dict lookup in the builtins: no effect */
     c->in->generic = true;
     t = &ty_obj;
@@ -932,8 +933,8 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
  * (PyObject_DelAttr, PyObject_DelItem: CPython's exceptions, e.g. a
  * tuple's TypeError); a list keeps its element type. */
 void type_delete(ctx *c, expr *place) {
-  if (place->kind == EX_NAME) { /* del of a global (DELETE_GLOBAL) */
-    c->in->slots_used[place->u.global->index] = true;
+  if (is_name_place(place)) { /* del of a global or nonlocal (DELETE_GLOBAL, DELETE_DEREF) */
+    if (place->kind == EX_NAME) c->in->slots_used[place->u.global->index] = true;
     c->in->types.ty[place->id] = &ty_obj;
     generic_op(c);
     return;
@@ -960,13 +961,16 @@ void type_delete(ctx *c, expr *place) {
 }
 
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
-  if (tg->sub && tg->sub->kind == EX_NAME) { /* NAME = value of a global (STORE_GLOBAL): boxed */
-    c->in->slots_used[tg->sub->u.global->index] = true;
+  if (tg->sub && is_name_place(tg->sub)) { /* NAME = value of a global or nonlocal (STORE_GLOBAL,
+                                               STORE_DEREF): boxed */
+    bool global = tg->sub->kind == EX_NAME;
+    if (global) c->in->slots_used[tg->sub->u.global->index] = true;
     c->in->types.ty[tg->sub->id] = &ty_obj;
     if (t->kind == TY_UNKNOWN) return;
     if (!passable(t)) {
-      type_fail(c, pos, arena_printf(c->m->a, "storing a %s into global '%s'", ty_python_name(c->m->a, t),
-                                     tg->sub->u.global->name));
+      type_fail(c, pos, arena_printf(c->m->a, "storing a %s into %s '%s'", ty_python_name(c->m->a, t),
+                                     global ? "global" : "nonlocal", global ? tg->sub->u.global->name
+                                     : c->in->fn->freevars[tg->sub->u.local]));
       return;
     }
     generic_op(c); /* the old value's __del__ may run */

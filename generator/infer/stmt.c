@@ -146,7 +146,7 @@ static void type_stmt(ctx *c, stmt *s) {
       const type *l = type_expr(c, s->u.aug.sub, false);
       const type *r = type_expr(c, s->u.aug.value, false);
       if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
-      if (s->u.aug.sub->kind == EX_NAME || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ) { /* get, in-place operator, set: the C API */
+      if (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ) { /* get, in-place operator, set: the C API */
         target tg = {.sub = s->u.aug.sub};
         expr fake = {.pos = s->pos};
         bind_target(c, &tg, binop_type(c, &fake, s->u.aug.op, l, r), s->pos);

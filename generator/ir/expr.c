@@ -110,6 +110,12 @@ static expr *lower_identifier(lower *L, TSNode n) {
     e->u.local = loc;
     return e;
   }
+  int fv = find_freevar(L->f, name);
+  if (fv >= 0) { /* a variable of an enclosing function: its closure cell's content */
+    expr *e = new_expr(L, EX_FREE, n);
+    e->u.local = fv;
+    return e;
+  }
   const modconst *c = scope_find_const(L->m, name);
   if (c && c->ty->kind != TY_CONFLICT) {
     expr *e = new_expr(L, EX_GLOBAL, n);
@@ -527,6 +533,30 @@ static bool has_splat(TSNode args) {
   return false;
 }
 
+/* May super() without arguments compile here: the function has the
+ * __class__ cell (a method, or a function in one, using super) and a first
+ * positional parameter, which is what 3.11's super_init_without_args reads
+ * from the frame? */
+static bool zero_arg_super(lower *L) {
+  return find_freevar(L->f, "__class__") >= 0 && L->f->nposparams > 0;
+}
+
+/* super() in a kernel: LOAD_GLOBAL super, called as the interpreter calls
+ * it, with the __class__ cell and the first parameter's current value,
+ * which it would read from the frame (runtime/objects.h's dynac_super). */
+static expr *lower_zero_arg_super(lower *L, TSNode n, TSNode fnode) {
+  expr *e = new_expr(L, EX_CALL, n);
+  e->u.call.kind = CALLEE_VALUE;
+  e->u.call.name = "super";
+  e->u.call.n = 2;
+  e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * 2);
+  e->u.call.args[0] = lower_name(L, fnode, "super");
+  e->u.call.args[1] = new_expr(L, EX_LOCAL, fnode);
+  e->u.call.args[1]->u.local = resolve_local(L, L->f->params[0]);
+  e->u.call.super_cell = find_freevar(L->f, "__class__") + 1;
+  return e;
+}
+
 /* call: function argument_list */
 /* A builtin that reads the frame calling it (its locals, globals or
  * __class__ cell): called from a kernel it would read its caller's. */
@@ -536,7 +566,8 @@ static bool reads_calling_frame(lower *L, TSNode fnode, TSNode args) {
   if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name) || declared_global(L, name)) return false;
   uint32_t n = ts_node_named_child_count(args);
   return !strcmp(name, "globals") || !strcmp(name, "locals") ||
-         ((!strcmp(name, "vars") || !strcmp(name, "dir") || !strcmp(name, "super")) && n == 0) ||
+         ((!strcmp(name, "vars") || !strcmp(name, "dir") || (!strcmp(name, "super") && !zero_arg_super(L))) &&
+          n == 0) ||
          ((!strcmp(name, "eval") || !strcmp(name, "exec")) && n < 2);
 }
 
@@ -552,6 +583,10 @@ static expr *lower_call(lower *L, TSNode n) {
     gb(L, n, "explicit-graph-break", "explicit graph_break()");
     return NULL;
   }
+  if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "super") && node_is(args, "argument_list") &&
+      !ts_node_named_child_count(args) && resolve_local(L, "super") < 0 && find_freevar(L->f, "super") < 0 &&
+      !scope_is_global(L->m, "super") && !declared_global(L, "super") && zero_arg_super(L))
+    return lower_zero_arg_super(L, n, fnode);
   if (reads_calling_frame(L, fnode, args)) {
     L->f->reads_frame = true;
     gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s() reads the calling frame, which a kernel does not "

@@ -199,7 +199,7 @@ void collect_global_declarations(lower *L, TSNode n) {
 }
 
 void add_local(lower *L, const char *name) {
-  if (find_local(L->f, name) >= 0 || declared_global(L, name)) return;
+  if (find_local(L->f, name) >= 0 || declared_global(L, name) || find_freevar(L->f, name) >= 0) return;
   append_local(L, name, name);
 }
 

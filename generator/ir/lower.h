@@ -65,7 +65,8 @@ expr *lower_lambda(lower *L, TSNode n);
 expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, expr *const *pre, int npre,
                          TSNode args);
 stmt *lower_nested_def(lower *L, TSNode n);
-void check_free_reads(lower *L);
+void collect_freevars(lower *L);
+int find_freevar(func *f, const char *name);
 stmt *lower_lambda_body(lower *L, TSNode body);
 
 /* split.c */

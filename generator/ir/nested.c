@@ -1,8 +1,9 @@
-/* nested.c: defs and lambdas inside a function, made as the interpreter
- * makes them (MAKE_FUNCTION: EX_FUNCTION) from the interpreter's own code
- * object, which the runtime finds in the parent's co_consts when the
- * artifact is attached (dynac_code_desc). The nested function itself runs
- * as the interpreter runs it.
+/* nested.c: defs, lambdas and class statements inside a function, made as
+ * the interpreter makes them (MAKE_FUNCTION: EX_FUNCTION; LOAD_BUILD_CLASS)
+ * from the interpreter's own code object, which the runtime finds in the
+ * parent's co_consts when the artifact is attached (dynac_code_desc); a
+ * nested function is compiled as a function of its own, its kernel reading
+ * its free variables from the closure of the function it serves (EX_FREE).
  *
  * Closures: a local the nested code may read (a free variable of it) gets
  * a cell that every closure of the call shares, made when the first of them
@@ -104,56 +105,201 @@ static bool captures_once(lower *L, const char *name, uint32_t at) {
   return false; /* bound inside a compound statement */
 }
 
-/* ---- what a nested function may capture --------------------------------- */
-
-typedef struct captures {
-  lower *L;
-  const char *names[256];
-  int n;
-  bool too_many;
-} captures;
-
-static bool seen_name(captures *C, const char *name) {
-  for (int i = 0; i < C->n; i++) if (!strcmp(C->names[i], name)) return true;
-  return false;
-}
-
-/* Calls hit(ctx, id) for every identifier of `n` (nested scopes too) that
- * may name a variable: attribute names and keyword argument names aside. */
-static void each_name(TSNode n, void (*hit)(void *, TSNode), void *ctx) {
-  if (node_is(n, "identifier")) { hit(ctx, n); return; }
-  if (node_is(n, "attribute")) { each_name(child_by_field(n, "object"), hit, ctx); return; }
-  if (node_is(n, "keyword_argument")) { each_name(child_by_field(n, "value"), hit, ctx); return; }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) each_name(ts_node_named_child(n, i), hit, ctx);
-}
-
-/* Each identifier that is a local of the function being lowered: a
- * superset of the free variables a nested code takes from it. */
-static void collect_read(void *ctx, TSNode id) {
-  captures *C = ctx;
-  const char *name = text(C->L, id);
-  if (find_local(C->L->f, name) < 0 || declared_global(C->L, name) || seen_name(C, name)) return;
-  if (C->n == 256) { C->too_many = true; return; }
-  C->names[C->n++] = name;
-}
-static void collect_reads(captures *C, TSNode n) { each_name(n, collect_read, C); }
-
-/* Is `name` a parameter in parameter list `params` (a def's or lambda's)? */
-static bool is_parameter(lower *L, TSNode params, const char *name) {
-  for (uint32_t k = 0; !ts_node_is_null(params) && k < ts_node_named_child_count(params); k++) {
-    TSNode p = ts_node_named_child(params, k);
-    TSNode id = node_is(p, "identifier") ? p : ts_node_named_child(p, 0);
-    if (!ts_node_is_null(id) && !node_is(id, "identifier")) id = ts_node_named_child(id, 0);
-    if (!ts_node_is_null(id) && node_is(id, "identifier") && !strcmp(text(L, id), name)) return true;
-  }
-  return false;
-}
+/* ---- helpers -------------------------------------------------------------- */
 
 static bool contains(TSNode n, const char *type) {
   if (node_is(n, type)) return true;
   for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
     if (contains(ts_node_named_child(n, i), type)) return true;
   return false;
+}
+
+/* ---- free variables: the closure a kernel reads ----------------------------
+ * CPython's symtable rules, on the syntax tree: a name a scope uses and
+ * does not bind is free in it when an enclosing function binds it (class
+ * scopes are skipped, except that they give `__class__` to the functions
+ * in them that use `super` or `__class__`); a function passes on the free
+ * names of the scopes nested in it that it does not bind itself. */
+
+typedef struct name_set {
+  arena *a;
+  const char **v;
+  int n, cap;
+} name_set;
+
+static bool set_has(const name_set *S, const char *name) {
+  for (int i = 0; name && i < S->n; i++) if (!strcmp(S->v[i], name)) return true;
+  return false;
+}
+static void set_add(void *ctx, const char *name) {
+  name_set *S = ctx;
+  if (!name || set_has(S, name)) return;
+  if (S->n == S->cap) {
+    S->cap = S->cap ? 2 * S->cap : 16;
+    const char **v = arena_alloc(S->a, sizeof(char *) * (size_t)S->cap);
+    if (S->n) memcpy(v, S->v, sizeof(char *) * (size_t)S->n);
+    S->v = v;
+  }
+  S->v[S->n++] = name;
+}
+
+static bool is_scope(TSNode n) {
+  const char *t = ts_node_type(n);
+  return !strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+         (!strcmp(t, "lambda") && ts_node_is_named(n)) || strstr(t, "comprehension") ||
+         !strcmp(t, "generator_expression");
+}
+
+static void free_of_scope(lower *L, TSNode scope, name_set *out);
+
+/* The names code `n` of a scope uses (`used`), the free names of the scopes
+ * nested in it (`inner`), and its `global` / `nonlocal` declarations. */
+typedef struct scope_uses { name_set used, inner, globals, nonlocals; } scope_uses;
+
+static void uses_in(lower *L, TSNode n, scope_uses *U);
+static void uses_children(lower *L, TSNode n, scope_uses *U) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) uses_in(L, ts_node_named_child(n, i), U);
+}
+
+/* A nested scope: the parts its enclosing scope evaluates (decorators are
+ * the decorated_definition's; defaults, annotations, bases, a
+ * comprehension's first iterable), then its free names. */
+static void uses_of_nested(lower *L, TSNode n, scope_uses *U) {
+  if (node_is(n, "function_definition") || node_is(n, "lambda")) {
+    TSNode params = child_by_field(n, "parameters");
+    for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+      TSNode p = ts_node_named_child(params, i);
+      TSNode v = child_by_field(p, "value"), ty = child_by_field(p, "type");
+      if (!ts_node_is_null(v)) uses_in(L, v, U);
+      if (!ts_node_is_null(ty)) uses_in(L, ty, U);
+    }
+    TSNode ret = child_by_field(n, "return_type");
+    if (!ts_node_is_null(ret)) uses_in(L, ret, U);
+  } else if (node_is(n, "class_definition")) {
+    TSNode bases = child_by_field(n, "superclasses");
+    if (!ts_node_is_null(bases)) uses_in(L, bases, U);
+  } else {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+      TSNode c = ts_node_named_child(n, i);
+      if (node_is(c, "for_in_clause")) { uses_in(L, child_by_field(c, "right"), U); break; }
+    }
+  }
+  free_of_scope(L, n, &U->inner);
+}
+
+static void uses_in(lower *L, TSNode n, scope_uses *U) {
+  const char *t = ts_node_type(n);
+  if (is_scope(n)) { uses_of_nested(L, n, U); return; }
+  if (!strcmp(t, "identifier")) {
+    const char *name = text(L, n);
+    set_add(&U->used, name);
+    if (!strcmp(name, "super")) set_add(&U->used, "__class__"); /* the symtable's implicit use */
+    return;
+  }
+  if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      set_add(*t == 'g' ? &U->globals : &U->nonlocals, text(L, ts_node_named_child(n, i)));
+    return;
+  }
+  if (!strcmp(t, "attribute")) { uses_in(L, child_by_field(n, "object"), U); return; }
+  if (!strcmp(t, "keyword_argument")) { uses_in(L, child_by_field(n, "value"), U); return; }
+  if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) return; /* bindings only */
+  uses_children(L, n, U);
+}
+
+/* The names scope node `scope` binds (parameters, targets, imports,
+ * def/class names; not its global/nonlocal ones). */
+static void bound_in_scope(lower *L, TSNode scope, name_set *out) {
+  TSNode params = child_by_field(scope, "parameters");
+  for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+    TSNode p = ts_node_named_child(params, i);
+    TSNode id = node_is(p, "identifier") ? p : ts_node_named_child(p, 0);
+    if (!ts_node_is_null(id) && !node_is(id, "identifier")) id = ts_node_named_child(id, 0);
+    if (!ts_node_is_null(id) && node_is(id, "identifier")) set_add(out, text(L, id));
+  }
+  if (node_is(scope, "function_definition") || node_is(scope, "lambda") || node_is(scope, "class_definition")) {
+    each_binding(L, child_by_field(scope, "body"), false, set_add, out);
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(scope); i++) { /* a comprehension's targets */
+    TSNode c = ts_node_named_child(scope, i);
+    if (node_is(c, "for_in_clause")) pattern_names(L, child_by_field(c, "left"), set_add, out);
+  }
+}
+
+/* The free names of scope node `scope` (unresolved: free in it, whether an
+ * enclosing function binds them or they are globals) added to `out`. */
+static void free_of_scope(lower *L, TSNode scope, name_set *out) {
+  arena *a = L->m->a;
+  scope_uses U = {{.a = a}, {.a = a}, {.a = a}, {.a = a}};
+  name_set bound = {.a = a};
+  bool cls = node_is(scope, "class_definition");
+  if (node_is(scope, "function_definition") || node_is(scope, "lambda") || cls) {
+    uses_in(L, child_by_field(scope, "body"), &U);
+  } else { /* a comprehension: all but its first iterable */
+    bool first = true;
+    for (uint32_t i = 0; i < ts_node_named_child_count(scope); i++) {
+      TSNode c = ts_node_named_child(scope, i);
+      if (node_is(c, "for_in_clause")) {
+        uses_in(L, child_by_field(c, "left"), &U);
+        if (!first) uses_in(L, child_by_field(c, "right"), &U);
+        first = false;
+      } else {
+        uses_in(L, c, &U);
+      }
+    }
+  }
+  bound_in_scope(L, scope, &bound);
+  for (int i = 0; i < U.used.n; i++) {
+    const char *x = U.used.v[i];
+    if (!set_has(&bound, x) && !set_has(&U.globals, x)) set_add(out, x);
+  }
+  for (int i = 0; i < U.inner.n; i++) { /* passed on, unless bound here (a class: only __class__) */
+    const char *x = U.inner.v[i];
+    if (cls ? strcmp(x, "__class__") != 0 : !set_has(&bound, x) && !set_has(&U.globals, x)) set_add(out, x);
+  }
+  for (int i = 0; i < U.nonlocals.n; i++) set_add(out, U.nonlocals.v[i]);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* f's co_freevars as CPython 3.11 orders them (sorted: compile.c's
+ * dictbytype): the free names an enclosing scope resolves. A kernel reads
+ * them from the closure of the function it serves (EX_FREE). */
+void collect_freevars(lower *L) {
+  arena *a = L->m->a;
+  name_set all = {.a = a}, freevars = {.a = a};
+  free_of_scope(L, L->f->node, &all);
+  char *decided = arena_alloc(a, (size_t)all.n + 1); /* 0 open, 1 free, 2 a global */
+  /* outwards: a function binding the name (or declaring it nonlocal) resolves it, one
+     declaring it global or the module does not; class scopes only give __class__ */
+  for (TSNode u = ts_node_parent(L->f->node); all.n && !ts_node_is_null(u); u = ts_node_parent(u)) {
+    if (!is_scope(u)) continue;
+    bool cls = node_is(u, "class_definition");
+    scope_uses U = {{.a = a}, {.a = a}, {.a = a}, {.a = a}};
+    name_set bound = {.a = a};
+    if (!cls) {
+      if (node_is(u, "function_definition") || node_is(u, "lambda")) uses_in(L, child_by_field(u, "body"), &U);
+      bound_in_scope(L, u, &bound);
+    }
+    for (int i = 0; i < all.n; i++) {
+      const char *x = all.v[i];
+      if (decided[i]) continue;
+      if (cls) decided[i] = strcmp(x, "__class__") ? 0 : 1;
+      else if (set_has(&U.globals, x)) decided[i] = 2;
+      else if (set_has(&bound, x) || set_has(&U.nonlocals, x)) decided[i] = 1;
+    }
+  }
+  for (int i = 0; i < all.n; i++) if (decided[i] == 1) set_add(&freevars, all.v[i]);
+  if (freevars.n) qsort(freevars.v, (size_t)freevars.n, sizeof(char *), by_name);
+  L->f->freevars = freevars.v;
+  L->f->nfreevars = freevars.n;
+}
+
+/* The index in f's closure of free variable `name`, or -1. */
+int find_freevar(func *f, const char *name) {
+  for (int i = 0; i < f->nfreevars; i++) if (!strcmp(f->freevars[i], name)) return i;
+  return -1;
 }
 
 /* ---- parameters: defaults and annotations -------------------------------- */
@@ -268,10 +414,10 @@ static int code_index(module *m, const char *qualname, int firstlineno, int rank
 
 /* MAKE_FUNCTION for def/lambda node `n` (its scope's body `body`, its
  * parameters, its return annotation), named `name`, whose code starts at
- * `firstlineno`; or, for a class statement `n`, of its body's code (a
- * name bound in a class body may still be free in it: every local of the
- * function the body or its methods read is offered a cell). NULL after a
- * graph break. */
+ * `firstlineno`; or, for a class statement `n`, of its body's code. Its
+ * closure: a cell per local of the function free in it, and the function's
+ * own cells of its free variables that it passes on. NULL after a graph
+ * break. */
 static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNode returns, const char *name,
                            int firstlineno) {
   bool class_body = node_is(n, "class_definition");
@@ -283,18 +429,18 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
     gb(L, n, "scope-declaration", "a nested function assigning the function's local (nonlocal)");
     return NULL;
   }
-  captures C = {.L = L};
-  collect_reads(&C, body);
-  if (C.too_many) {
-    gb(L, n, "nested-scope", "a nested function reading more than 256 of the function's locals");
-    return NULL;
-  }
-  const char *cells[256];
+  name_set free = {.a = L->m->a};
+  free_of_scope(L, n, &free);
+  const char **cells = arena_alloc(L->m->a, sizeof(char *) * (size_t)(free.n + 1));
+  bool *passed_on = arena_alloc(L->m->a, sizeof(bool) * (size_t)(free.n + 1));
   int ncells = 0;
-  for (int i = 0; i < C.n; i++) {
-    const char *v = C.names[i];
-    if (!class_body && (bindings_of(L, body, false, v) || is_parameter(L, params, v)))
-      continue; /* the nested function's own local: not free in it */
+  for (int i = 0; i < free.n; i++) {
+    const char *v = free.v[i];
+    if (declared_global(L, v)) continue;
+    if (find_local(L->f, v) < 0) { /* a cell of the function's own closure, or a global */
+      if (find_freevar(L->f, v) >= 0) passed_on[ncells] = true, cells[ncells++] = v;
+      continue;
+    }
     if (!captures_once(L, v, ts_node_start_byte(n))) {
       gb(L, n, "nested-scope", arena_printf(L->m->a, "a nested %s capturing '%s', which the function "
          "binds more than once or after the %s (a closure cell of a changing name)",
@@ -323,8 +469,8 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   for (int i = 0; i < P.nann; i++, k++)
     e->u.mkfn.args[k] = P.annotations[i], e->u.mkfn.names[k] = P.annnames[i];
   for (int i = 0; i < ncells; i++, k++) {
-    expr *x = new_expr(L, EX_LOCAL, n);
-    x->u.local = resolve_local(L, cells[i]);
+    expr *x = new_expr(L, passed_on[i] ? EX_FREE : EX_LOCAL, n); /* EX_FREE: the cell itself */
+    x->u.local = passed_on[i] ? find_freevar(L->f, cells[i]) : resolve_local(L, cells[i]);
     e->u.mkfn.args[k] = x;
     e->u.mkfn.names[k] = cells[i];
   }
@@ -400,48 +546,6 @@ stmt *lower_nested_def(lower *L, TSNode n) {
   if (!(s->u.assign.targets[0] = lower_target(L, name))) return NULL; /* a local, or STORE_GLOBAL */
   s->u.assign.value = v;
   return s;
-}
-
-/* ---- a nested function compiled as its own kernel ------------------------ */
-
-typedef struct free_scan {
-  lower *L;
-  TSNode body, params;       /* the nested function's own */
-  TSNode outer[64];          /* the enclosing defs and lambdas, innermost first */
-  int nouter;
-  bool found;
-} free_scan;
-
-/* Does enclosing def or lambda `u` have a variable `name` (a parameter, or
- * bound anywhere in its body: an over-approximation)? */
-static bool encloses_name(lower *L, TSNode u, const char *name) {
-  return is_parameter(L, child_by_field(u, "parameters"), name) ||
-         bindings_of(L, child_by_field(u, "body"), true, name) > 0;
-}
-
-static void free_read(void *ctx, TSNode id) {
-  free_scan *S = ctx;
-  if (S->found) return;
-  const char *name = text(S->L, id);
-  if (bindings_of(S->L, S->body, false, name) || is_parameter(S->L, S->params, name)) return;
-  for (int i = 0; i < S->nouter; i++)
-    if (encloses_name(S->L, S->outer[i], name)) {
-      gb(S->L, id, "nested-scope", arena_printf(S->L->m->a, "reads '%s' of the enclosing function (a free "
-         "variable: kernels of closures are not compiled yet)", name));
-      S->found = true;
-      return;
-    }
-}
-
-/* A nested function's kernel reads its globals from the module: a read of
- * a variable of an enclosing function (a free variable, from a closure
- * cell) is a graph break. */
-void check_free_reads(lower *L) {
-  free_scan S = {.L = L, .body = child_by_field(L->f->node, "body"),
-                 .params = child_by_field(L->f->node, "parameters")};
-  for (TSNode u = L->f->enclosing; !ts_node_is_null(u) && S.nouter < 64; u = ts_node_parent(u))
-    if (node_is(u, "function_definition") || (node_is(u, "lambda") && ts_node_is_named(u))) S.outer[S.nouter++] = u;
-  each_name(S.body, free_read, &S);
 }
 
 /* A lambda's body: `return EXPR`. */

@@ -246,6 +246,7 @@ void ir_lower_func(module *m, func *f) {
   if (ts_node_child_count(f->node) && !strcmp(ts_node_type(ts_node_child(f->node, 0)), "async"))
     gb(&L, f->node, "generator", "async def");
   collect_global_declarations(&L, body);
+  collect_freevars(&L); /* before the locals: a `nonlocal` name is none */
   collect_locals(&L, body);
   L.ncurrent = f->nbase = f->nlocals;
   L.current = arena_alloc(m->a, sizeof(int) * (size_t)(f->nlocals + 1));
@@ -255,9 +256,9 @@ void ir_lower_func(module *m, func *f) {
     L.current[i] = i;
     L.seen[i] = i < f->nparams;
   }
-  if (f->nested) check_free_reads(&L);
   f->body = node_is(f->node, "lambda") ? lower_lambda_body(&L, body) : lower_block(&L, body);
-  if (f->reads_frame) f->partial = false; /* the interpreter runs all of it */
+  if (f->reads_frame || f->nfreevars) f->partial = false; /* the interpreter runs all of it (a region
+                                                             kernel has no closure) */
   f->local_dynamic = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   f->local_hint = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < L.ndynamic; i++) {

@@ -37,13 +37,19 @@ stmt *new_stmt(lower *L, stkind k, TSNode n) {
   return s;
 }
 
+/* Is `n` a name the function declares global or nonlocal (its stores go to
+ * the module's dict or to a closure cell, not to a fast local)? */
+static bool declared_outside(lower *L, TSNode n) {
+  return node_is(n, "identifier") && (declared_global(L, text(L, n)) || find_freevar(L->f, text(L, n)) >= 0);
+}
+
 /* pattern: identifier | pattern_list | tuple_pattern | (pattern) */
 target *lower_target(lower *L, TSNode n) {
   target *t = arena_alloc(L->m->a, sizeof *t);
   t->pos = node_pos(n);
-  if (node_is(n, "identifier") && declared_global(L, text(L, n))) { /* STORE_GLOBAL */
-    t->sub = lower_name(L, n, text(L, n));
-    return t;
+  if (declared_outside(L, n)) { /* STORE_GLOBAL, STORE_DEREF */
+    t->sub = lower_expr(L, n);
+    return t->sub ? t : NULL;
   }
   if (node_is(n, "identifier")) {
     const char *name = text(L, n);
@@ -170,9 +176,9 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     return NULL;
   }
   binop opk = (binop)k;
-  bool global = node_is(left, "identifier") && declared_global(L, text(L, left));
-  if (!node_is(left, "identifier") || global) { /* obj[index] / obj.name / a global op= value:
-                                                   a read, then a store */
+  bool global = declared_outside(L, left);
+  if (!node_is(left, "identifier") || global) { /* obj[index] / obj.name / a global or nonlocal
+                                                   op= value: a read, then a store */
     expr *sub = node_is(left, "subscript") ? lower_element(L, left) : lower_expr(L, left);
     expr *v = sub ? lower_expr(L, child_by_field(n, "right")) : NULL;
     if (!v) return NULL;
@@ -756,7 +762,7 @@ static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
       if (!lower_del_places(L, ts_node_named_child(n, i), s, cap)) return false;
     return true;
   }
-  bool global = node_is(n, "identifier") && declared_global(L, text(L, n)); /* DELETE_GLOBAL */
+  bool global = declared_outside(L, n); /* DELETE_GLOBAL, DELETE_DEREF */
   if (!node_is(n, "subscript") && !node_is(n, "attribute") && !global) {
     gb(L, n, "unsupported-statement", node_is(n, "identifier") ? "del of a local name"
        : arena_printf(L->m->a, "del of %s", ts_node_type(n)));
@@ -971,10 +977,7 @@ stmt *lower_stmt(lower *L, TSNode n) {
       !strcmp(t, "decorated_definition"))
     return lower_nested_def(L, n);
   if (!strcmp(t, "global_statement")) return new_stmt(L, ST_PASS, n); /* collect_global_declarations */
-  if (!strcmp(t, "nonlocal_statement")) {
-    gb(L, n, "scope-declaration", arena_printf(L->m->a, "%s", t));
-    return NULL;
-  }
+  if (!strcmp(t, "nonlocal_statement")) return new_stmt(L, ST_PASS, n); /* collect_freevars */
   if (!strcmp(t, "raise_statement")) return lower_raise(L, n);
   if (!strcmp(t, "delete_statement")) return lower_del(L, n);
   if (!strcmp(t, "assert_statement")) return lower_assert(L, n);

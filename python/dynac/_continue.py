@@ -305,8 +305,47 @@ def _region_continuation(fdef, line, col, mode, nits, subst, region):
     return body + end
 
 
-def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, module_globals,
+class _ExplicitSuper(ast.NodeTransformer):
+    """super() with no arguments reads the frame's first local, which in a
+    continuation is _dynac_its: it becomes super(__class__, first), the
+    function's first parameter (the __class__ cell is the function's own)."""
+    def __init__(self, first):
+        self.first = first
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords:
+            node.args = [ast.copy_location(ast.Name(id="__class__", ctx=ast.Load()), node),
+                         ast.copy_location(ast.Name(id=self.first, ctx=ast.Load()), node)]
+        return node
+
+    def visit_FunctionDef(self, node):  # a nested scope's super() is its own
+        return node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+def _with_cells(cont, fdef, freevars):
+    """The module holding the continuation; with free variables, inside a
+    function binding them, so that its code reads them from cells (the
+    closure the kernel's function has is given to it)."""
+    if not freevars:
+        return ast.Module(body=[cont], type_ignores=[])
+    positional = fdef.args.posonlyargs + fdef.args.args
+    if positional:
+        cont.body = [_ExplicitSuper(positional[0].arg).visit(s) for s in cont.body]
+    binds = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(None)) for n in freevars]
+    cells = ast.FunctionDef(name="_dynac_cells", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                                                      kw_defaults=[], defaults=[]),
+                            body=binds + [cont], decorator_list=[], returns=None, type_comment=None)
+    ast.copy_location(cells, fdef)
+    _resume._fix_locations(cells, fdef)
+    return ast.Module(body=[cells], type_ignores=[])
+
+
+def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, freevars=(),
            subst=None, region=None):
+    """The continuation's code object (see function), or None."""
     tree = ast.parse(source, filename)
     fdef = _resume._find_def(tree, qualname, firstlineno)
     if fdef is None:
@@ -335,40 +374,52 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
                            returns=None, type_comment=None)
     ast.copy_location(cont, fdef)
     _resume._fix_locations(cont, fdef)
-    module = ast.Module(body=[cont], type_ignores=[])
-    code = compile(module, filename, "exec", dont_inherit=True)
-    fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    fcode = fcode.replace(co_name=fdef.name, co_qualname=qualname)
-    fn = types.FunctionType(fcode, module_globals, fdef.name)
+    code = compile(_with_cells(cont, fdef, freevars), filename, "exec", dont_inherit=True)
+    while code.co_name != "_dynac_continue":
+        code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return code.replace(co_name=fdef.name, co_qualname=qualname)
+
+
+def _function(fcode, module_globals, freevars, closure):
+    """The continuation function of code `fcode`, its free variables' cells
+    taken from `closure` (the cells of `freevars`, in that order), or None
+    when the closure does not hold them."""
+    cells = dict(zip(freevars, closure or ()))
+    if any(n not in cells for n in fcode.co_freevars):
+        return None
+    fn = types.FunctionType(fcode, module_globals, fcode.co_name, None,
+                            tuple(cells[n] for n in fcode.co_freevars) or None)
     fn.__kwdefaults__ = {"_dynac_set_handled": _runtime.set_handled_exception}
     return fn
 
 
 def function(module_globals, filename, sha256, qualname, firstlineno, line, col, mode, names, nits,
-             subst=None, region=None):
+             subst=None, region=None, closure=None, freevars=None):
     """The continuation function from one statement of a compiled function
     (mode: its start, HEAD of a for loop taking its item, AFTER it, or MID:
     the statement again with the operands in `subst` as evaluated), or
     None when there is none (the source is not the one compiled, or the
     statement is not inside if/for/while blocks only). For a region kernel
     (`region`: see _region_continuation) it ends with the region and
-    returns its entry's tuple. Called by dynac.h's dynac_continue as
+    returns its entry's tuple. A function with free variables (`freevars`,
+    comma-separated: its co_freevars) gives its closure's cells, which the
+    continuation reads. Called by dynac.h's dynac_continue as
     function(its, *locals)."""
     names = tuple(n for n in names.split(",") if n)
-    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, subst, region,
-           id(module_globals))
-    hit = _cache.get(key)
-    if hit is not None and hit[1] is module_globals:
-        return hit[0]
-    try:
-        with open(filename, "rb") as f:
-            source = f.read()
-        if hashlib.sha256(source).hexdigest() != sha256:
+    freevars = tuple(n for n in (freevars or "").split(",") if n)
+    key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, subst, region, freevars)
+    fcode = _cache.get(key)
+    if fcode is None:
+        try:
+            with open(filename, "rb") as f:
+                source = f.read()
+            if hashlib.sha256(source).hexdigest() != sha256:
+                return None
+            fcode = _build(source, filename, qualname, firstlineno, line, col, mode, names, nits, freevars,
+                           subst, region)
+        except (OSError, SyntaxError, ValueError):
             return None
-        fn = _build(source, filename, qualname, firstlineno, line, col, mode, names, nits,
-                    module_globals, subst, region)
-    except (OSError, SyntaxError, ValueError):
-        return None
-    if fn is not None:
-        _cache[key] = (fn, module_globals)
-    return fn
+        if fcode is None:
+            return None
+        _cache[key] = fcode
+    return _function(fcode, module_globals, freevars, closure)

@@ -59,16 +59,32 @@ def _fix_locations(node, anchor):
             ast.copy_location(sub, anchor)
 
 
+def _scope_statements(stmts):
+    """The statements of a def's body at any depth of its blocks (if, for,
+    try, with...), nested defs and classes not entered: where the defs
+    and classes of that scope are."""
+    for s in stmts:
+        yield s
+        if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                yield from _scope_statements(getattr(s, field, None) or [])
+
+
 def _find_def(tree, qualname, firstlineno):
-    """The def of `qualname` ("f", "Class.method", "Outer.Inner.method")
-    whose first line (its first decorator's) is firstlineno, or None."""
-    *classes, name = qualname.split(".")
+    """The def of `qualname` ("f", "Class.method", "Outer.Inner.method",
+    "f.<locals>.g", "f.<locals>.C.m") whose first line (its first
+    decorator's) is firstlineno, or None."""
+    *outer, name = qualname.split(".")
     body = tree.body
-    for cls in classes:
-        found = [n for n in body if isinstance(n, ast.ClassDef) and n.name == cls]
+    for i, part in enumerate(outer):
+        if part == "<locals>":
+            continue
+        inside = i + 1 < len(outer) and outer[i + 1] == "<locals>"
+        kind = ast.FunctionDef if inside else ast.ClassDef
+        found = [n for n in body if isinstance(n, kind) and n.name == part]
         if not found:
             return None
-        body = [s for c in found for s in c.body]
+        body = [s for c in found for s in (_scope_statements(c.body) if inside else c.body)]
     for node in body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno

@@ -23,7 +23,8 @@ static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co
     const dynac_func_desc *f = &d->funcs[i];
     if (co->co_firstlineno == f->firstlineno &&
         co->co_argcount + co->co_kwonlyargcount == f->argcount && /* kernels take both */
-        PyUnicode_CompareWithASCIIString(co->co_qualname, f->qualname) == 0)
+        PyUnicode_CompareWithASCIIString(co->co_qualname, f->qualname) == 0 &&
+        dynac_code_freevars_are(co, f->freevars)) /* the closure the kernels read */
       return f;
   }
   return NULL;

@@ -1004,3 +1004,99 @@ def complex_and_ellipsis(z: object, k: int):
     w = z * 2j + 1.5e1J - 3  # imaginary literals: complex constants
     e = ...
     return w, abs(w), e is ..., Ellipsis is ..., (z + 1_0j).conjugate(), k * 1j, -2J
+
+
+def closure_cells(k):
+    """Interpreted (no compile root), so its locals are real cells; the
+    functions it makes are compiled and their kernels read those cells."""
+    @dynac.compile
+    def reads(v: object):
+        return v * scale + k, str(v)
+
+    @dynac.compile
+    def unbound(v: object):
+        return later + v  # NameError until `later` is bound below
+
+    @dynac.compile
+    def makes(v: object):
+        def inner():  # passes on the cells of k and scale it was given
+            return k, scale, v
+        return inner()
+
+    @dynac.compile
+    def grows(n: int):
+        LOG.append(("grows", n))
+        m = n * n  # int64 overflow after an effect: the call continues in the interpreter
+        return m, k, scale  # ... which reads the same cells
+
+    @dynac.compile
+    def counts(v: object):
+        nonlocal total  # STORE_DEREF: the enclosing function's variable
+        total += v
+        total = [total, v][0]
+        return total
+
+    @dynac.compile
+    def drops():
+        nonlocal gone
+        del gone  # DELETE_DEREF (NameError the second time)
+        return "dropped"
+
+    total, gone = 0, 1
+    out = []
+    for step in [k, k]:
+        try:
+            out.append((counts(step), total, drops()))
+        except Exception as e:  # noqa: BLE001 - compared with the interpreter's
+            out.append((type(e).__name__, str(e), total))
+    for scale in [1, 2]:  # the cell changes under the closures
+        out.append((reads(scale), makes(scale), grows(3), grows(2**40)))
+    try:
+        unbound(1)
+    except NameError as e:
+        out.append((str(e), e.name))
+    later = k
+    out.append(unbound(k))
+    return out
+
+
+class Shape:
+    def describe(self, tag):
+        LOG.append(("Shape.describe", tag))
+        return "shape %s" % (tag,)
+
+    def area(self):
+        return 0.0
+
+
+class Square(Shape):
+    def __init__(self, s):
+        self.s = s
+
+    @dynac.compile
+    def describe(self, tag: object):
+        base = super().describe(tag)  # zero-argument super(): the __class__ cell and self
+        return base + " square", __class__.__name__, super().area(), type(self).__name__
+
+
+class Cube(Square):
+    def area(self):
+        return 6.0
+
+
+class Counter(Shape):
+    @dynac.compile
+    def bump(self, n: int):
+        LOG.append(("bump", n))
+        m = n * n  # int64 overflow after an effect: the continuation calls super() too
+        return m, super().describe(n), __class__.__name__
+
+
+@dynac.compile
+def continues_with_cells(n: int):
+    return Counter().bump(n)
+
+
+@dynac.compile
+def super_calls(s: object, tag: object):
+    return Square(s).describe(tag), Cube(s).describe(tag), Square.describe(s, tag)

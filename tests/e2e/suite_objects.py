@@ -216,11 +216,14 @@ def cases():
                               lambda m: (0, (), {})]
     c["class_of_a_global"] = [(lambda m, n=n: (n,)) for n in [0, 2**62]]
     c["complex_and_ellipsis"] = [(lambda m, z=z: (z, 3)) for z in [1, 1 + 1j, 0.5, -0.0, float("nan"), 2**70, "s"]]
+    c["closure_cells"] = [(lambda m, k=k: (k,)) for k in [1, 2.5, "s", None]]
+    c["super_calls"] = [lambda m: (m.Square(1), "t"), lambda m: (2, 3), lambda m: (2, [1])]
+    c["continues_with_cells"] = [(lambda m, n=n: (n,)) for n in [3, 2**40, -2**33]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
 
-INTERPRETED = {"under_handler"}  # cases that run in the interpreter and call a kernel
+INTERPRETED = {"under_handler", "closure_cells"}  # cases that run in the interpreter and call a kernel
 
 
 ASSERTS_UNDER_O = """
@@ -263,7 +266,11 @@ def main():
         check("objects asserts are skipped under python -O, as the interpreter skips them",
               *asserts_under_O(os.path.dirname(C.__file__)))
         for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek", "nested_sort.<locals>.<lambda>",
-                     "nested_raises.<locals>.<lambda>", "nested_decorated.<locals>.log_calls"]:
+                     "nested_raises.<locals>.<lambda>", "nested_decorated.<locals>.log_calls", "closure_cells.<locals>.reads",
+                     "closure_cells.<locals>.unbound", "closure_cells.<locals>.makes",
+                     "closure_cells.<locals>.makes.<locals>.inner", "closure_cells.<locals>.grows",
+                     "closure_cells.<locals>.counts", "closure_cells.<locals>.drops",
+                     "Square.describe", "Counter.bump"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
     done()

@@ -174,10 +174,11 @@ static int dynac_guard_assigns__iLf(PyObject *const *args, PyObject *globals, co
 }
 
 /* glue: unbox, run the kernel, box: assigns(int, list[float]) -> float */
-static int dynac_glue_assigns__iLf(PyObject *const *args, PyObject **result)
+static int dynac_glue_assigns__iLf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -215,10 +216,11 @@ static int dynac_guard_version_names__O(PyObject *const *args, PyObject *globals
 }
 
 /* glue: unbox, run the kernel, box: version_names(object) -> object */
-static int dynac_glue_version_names__O(PyObject *const *args, PyObject **result)
+static int dynac_glue_version_names__O(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;

@@ -348,7 +348,7 @@ static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
@@ -370,7 +370,7 @@ static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[mk1], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[mk1], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
@@ -440,7 +440,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
@@ -511,7 +511,7 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 137);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     *dynac_out = r;
@@ -537,7 +537,7 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 138);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     *dynac_out = r;
@@ -695,7 +695,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
            .region = NULL},
       };
       PyObject *r = NULL;
-      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 183);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
       if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
@@ -907,7 +907,7 @@ static int dynac_kernel_deletes__Oi__r1(int64_t a_k, int64_t *dynac_out, dynac_l
          .region = "196:4:t"},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 196);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     dynac__boxed_result = r;
@@ -1190,10 +1190,11 @@ static int dynac_guard_prints__f(PyObject *const *args, PyObject *globals, const
 }
 
 /* glue: unbox, run the kernel, box: prints(float) -> float */
-static int dynac_glue_prints__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_prints__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
@@ -1229,10 +1230,11 @@ static int dynac_guard_attr__O(PyObject *const *args, PyObject *globals, const c
 }
 
 /* glue: unbox, run the kernel, box: attr(object) -> object */
-static int dynac_glue_attr__O(PyObject *const *args, PyObject **result)
+static int dynac_glue_attr__O(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
@@ -1268,10 +1270,11 @@ static int dynac_guard_listy__i(PyObject *const *args, PyObject *globals, const 
 }
 
 /* glue: unbox, run the kernel, box: listy(int) -> object */
-static int dynac_glue_listy__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_listy__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -1308,10 +1311,11 @@ static int dynac_guard_strings__i(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: strings(int) -> object */
-static int dynac_glue_strings__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_strings__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -1349,10 +1353,11 @@ static int dynac_guard_loops_over_list__O(PyObject *const *args, PyObject *globa
 }
 
 /* glue: unbox, run the kernel, box: loops_over_list(object) -> object */
-static int dynac_glue_loops_over_list__O(PyObject *const *args, PyObject **result)
+static int dynac_glue_loops_over_list__O(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
@@ -1390,10 +1395,11 @@ static int dynac_guard_keywords__f(PyObject *const *args, PyObject *globals, con
 }
 
 /* glue: unbox, run the kernel, box: keywords(float) -> object */
-static int dynac_glue_keywords__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_keywords__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   PyObject * r = 0;
@@ -1429,10 +1435,11 @@ static int dynac_guard_widening__i(PyObject *const *args, PyObject *globals, con
 }
 
 /* glue: unbox, run the kernel, box: widening(int) -> int | float */
-static int dynac_glue_widening__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_widening__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -1469,10 +1476,11 @@ static int dynac_guard_mixed_max__if(PyObject *const *args, PyObject *globals, c
 }
 
 /* glue: unbox, run the kernel, box: mixed_max(int, float) -> int | float */
-static int dynac_glue_mixed_max__if(PyObject *const *args, PyObject **result)
+static int dynac_glue_mixed_max__if(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -1512,10 +1520,11 @@ static int dynac_guard_fine__ff(PyObject *const *args, PyObject *globals, const 
 }
 
 /* glue: unbox, run the kernel, box: fine(float, float) -> float */
-static int dynac_glue_fine__ff(PyObject *const *args, PyObject **result)
+static int dynac_glue_fine__ff(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double a1 = PyFloat_AS_DOUBLE(args[1]);
@@ -1551,10 +1560,11 @@ static int dynac_guard_caller_of_broken__f(PyObject *const *args, PyObject *glob
 }
 
 /* glue: unbox, run the kernel, box: caller_of_broken(float) -> float */
-static int dynac_glue_caller_of_broken__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_caller_of_broken__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
@@ -1593,10 +1603,11 @@ static int dynac_guard_calls_broken__f(PyObject *const *args, PyObject *globals,
 }
 
 /* glue: unbox, run the kernel, box: calls_broken(float) -> float */
-static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
@@ -1632,10 +1643,11 @@ static int dynac_guard_object_augassign__LO(PyObject *const *args, PyObject *glo
 }
 
 /* glue: unbox, run the kernel, box: object_augassign(list[object]) -> object */
-static int dynac_glue_object_augassign__LO(PyObject *const *args, PyObject **result)
+static int dynac_glue_object_augassign__LO(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
@@ -1673,10 +1685,11 @@ static int dynac_guard_raise_forms__O(PyObject *const *args, PyObject *globals, 
 }
 
 /* glue: unbox, run the kernel, box: raise_forms(object) -> int */
-static int dynac_glue_raise_forms__O(PyObject *const *args, PyObject **result)
+static int dynac_glue_raise_forms__O(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   int64_t r = 0;
@@ -1713,10 +1726,11 @@ static int dynac_guard_none_forms__in(PyObject *const *args, PyObject *globals, 
 }
 
 /* glue: unbox, run the kernel, box: none_forms(int, None) -> int */
-static int dynac_glue_none_forms__in(PyObject *const *args, PyObject **result)
+static int dynac_glue_none_forms__in(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -1751,10 +1765,11 @@ static int dynac_guard_tuple_of_lists_kept__LO(PyObject *const *args, PyObject *
 }
 
 /* glue: unbox, run the kernel, box: tuple_of_lists_kept(list[object]) -> list[object] */
-static int dynac_glue_tuple_of_lists_kept__LO(PyObject *const *args, PyObject **result)
+static int dynac_glue_tuple_of_lists_kept__LO(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
@@ -1792,10 +1807,11 @@ static int dynac_guard_len_of__Lf(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: len_of(list[float]) -> int */
-static int dynac_glue_len_of__Lf(PyObject *const *args, PyObject **result)
+static int dynac_glue_len_of__Lf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   int64_t r = 0;
@@ -1830,10 +1846,11 @@ static int dynac_guard_starred_calls__OO(PyObject *const *args, PyObject *global
 }
 
 /* glue: unbox, run the kernel, box: starred_calls(object, object) -> object */
-static int dynac_glue_starred_calls__OO(PyObject *const *args, PyObject **result)
+static int dynac_glue_starred_calls__OO(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject *a1 = args[1]; /* borrowed */

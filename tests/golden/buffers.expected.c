@@ -129,10 +129,11 @@ static int dynac_guard_axpy__AadAadf(PyObject *const *args, PyObject *globals, c
 }
 
 /* glue: unbox, run the kernel, box: axpy(array[d], array[d], float) -> None */
-static int dynac_glue_axpy__AadAadf(PyObject *const *args, PyObject **result)
+static int dynac_glue_axpy__AadAadf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   Py_buffer pb0;
   dynac_view v0;

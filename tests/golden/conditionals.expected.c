@@ -88,10 +88,11 @@ static int dynac_guard_pick__ffn(PyObject *const *args, PyObject *globals, const
 }
 
 /* glue: unbox, run the kernel, box: pick(float, float, None) -> float */
-static int dynac_glue_pick__ffn(PyObject *const *args, PyObject **result)
+static int dynac_glue_pick__ffn(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double a1 = PyFloat_AS_DOUBLE(args[1]);

@@ -85,7 +85,7 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 16);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     *dynac_out = r;
@@ -115,7 +115,7 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     *dynac_out = r;
@@ -189,10 +189,11 @@ static int dynac_guard_Vec__norm__O(PyObject *const *args, PyObject *globals, co
 }
 
 /* glue: unbox, run the kernel, box: Vec.norm(object) -> object */
-static int dynac_glue_Vec__norm__O(PyObject *const *args, PyObject **result)
+static int dynac_glue_Vec__norm__O(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
@@ -229,10 +230,11 @@ static int dynac_guard_outer__i(PyObject *const *args, PyObject *globals, const 
 }
 
 /* glue: unbox, run the kernel, box: outer(int) -> object */
-static int dynac_glue_outer__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_outer__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -269,10 +271,11 @@ static int dynac_guard_top__f(PyObject *const *args, PyObject *globals, const ch
 }
 
 /* glue: unbox, run the kernel, box: top(float) -> float */
-static int dynac_glue_top__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_top__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;

@@ -180,10 +180,11 @@ static int dynac_guard_walk__LfLf(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: walk(list[float], list[float]) -> float */
-static int dynac_glue_walk__LfLf(PyObject *const *args, PyObject **result)
+static int dynac_glue_walk__LfLf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject *a1 = args[1]; /* borrowed */

@@ -74,10 +74,11 @@ static int dynac_guard_scaled__f(PyObject *const *args, PyObject *globals, const
 }
 
 /* glue: unbox, run the kernel, box: scaled(float) -> float */
-static int dynac_glue_scaled__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_scaled__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;

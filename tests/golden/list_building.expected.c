@@ -84,7 +84,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
            .region = NULL},
       };
       PyObject *r = NULL;
-      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 8);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
       if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
@@ -124,7 +124,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 9);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
@@ -159,7 +159,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 11);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
@@ -286,10 +286,11 @@ static int dynac_guard_build__iLf(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: build(int, list[float]) -> list[float] */
-static int dynac_glue_build__iLf(PyObject *const *args, PyObject **result)
+static int dynac_glue_build__iLf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -330,10 +331,11 @@ static int dynac_guard_consumed__Lf(PyObject *const *args, PyObject *globals, co
 }
 
 /* glue: unbox, run the kernel, box: consumed(list[float]) -> bool */
-static int dynac_glue_consumed__Lf(PyObject *const *args, PyObject **result)
+static int dynac_glue_consumed__Lf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   bool r = 0;

@@ -110,10 +110,11 @@ static int dynac_guard_geometry__ffi(PyObject *const *args, PyObject *globals, c
 }
 
 /* glue: unbox, run the kernel, box: geometry(float, float, int) -> float */
-static int dynac_glue_geometry__ffi(PyObject *const *args, PyObject **result)
+static int dynac_glue_geometry__ffi(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double a1 = PyFloat_AS_DOUBLE(args[1]);

@@ -138,10 +138,11 @@ static int dynac_guard_scale__ff(PyObject *const *args, PyObject *globals, const
 }
 
 /* glue: unbox, run the kernel, box: scale(float, float) -> float */
-static int dynac_glue_scale__ff(PyObject *const *args, PyObject **result)
+static int dynac_glue_scale__ff(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double a1 = PyFloat_AS_DOUBLE(args[1]);
@@ -177,10 +178,11 @@ static int dynac_guard_fib__i(PyObject *const *args, PyObject *globals, const ch
 }
 
 /* glue: unbox, run the kernel, box: fib(int) -> int */
-static int dynac_glue_fib__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_fib__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -217,10 +219,11 @@ static int dynac_guard_uses__f(PyObject *const *args, PyObject *globals, const c
 }
 
 /* glue: unbox, run the kernel, box: uses(float) -> float */
-static int dynac_glue_uses__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_uses__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;

@@ -191,10 +191,11 @@ static int dynac_guard_rowsum__ANdAnd(PyObject *const *args, PyObject *globals, 
 }
 
 /* glue: unbox, run the kernel, box: rowsum(ndarray[d, 2], ndarray[d]) -> None */
-static int dynac_glue_rowsum__ANdAnd(PyObject *const *args, PyObject **result)
+static int dynac_glue_rowsum__ANdAnd(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   Py_buffer pb0;
   dynac_view v0;

@@ -116,10 +116,11 @@ static int dynac_guard_generic__OO(PyObject *const *args, PyObject *globals, con
 }
 
 /* glue: unbox, run the kernel, box: generic(object, object) -> object */
-static int dynac_glue_generic__OO(PyObject *const *args, PyObject **result)
+static int dynac_glue_generic__OO(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject *a1 = args[1]; /* borrowed */
@@ -156,10 +157,11 @@ static int dynac_guard_forget__O(PyObject *const *args, PyObject *globals, const
 }
 
 /* glue: unbox, run the kernel, box: forget(object) -> None */
-static int dynac_glue_forget__O(PyObject *const *args, PyObject **result)
+static int dynac_glue_forget__O(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
 

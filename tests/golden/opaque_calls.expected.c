@@ -100,10 +100,11 @@ static int dynac_guard_note__f(PyObject *const *args, PyObject *globals, const c
 }
 
 /* glue: unbox, run the kernel, box: note(float) -> float */
-static int dynac_glue_note__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_note__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
@@ -138,10 +139,11 @@ static int dynac_guard_noted__f(PyObject *const *args, PyObject *globals, const 
 }
 
 /* glue: unbox, run the kernel, box: noted(float) -> float */
-static int dynac_glue_noted__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_noted__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;

@@ -73,10 +73,11 @@ static int dynac_guard_checked__f(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: checked(float) -> float */
-static int dynac_glue_checked__f(PyObject *const *args, PyObject **result)
+static int dynac_glue_checked__f(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;

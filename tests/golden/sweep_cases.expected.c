@@ -110,7 +110,7 @@ static inline int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out)
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 21);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     *dynac_out = r;
@@ -162,10 +162,11 @@ static int dynac_guard_unicode_name__i(PyObject *const *args, PyObject *globals,
 }
 
 /* glue: unbox, run the kernel, box: unicode_name(int) -> int */
-static int dynac_glue_unicode_name__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_unicode_name__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -201,10 +202,11 @@ static int dynac_guard_tuple_len__i(PyObject *const *args, PyObject *globals, co
 }
 
 /* glue: unbox, run the kernel, box: tuple_len(int) -> int */
-static int dynac_glue_tuple_len__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_tuple_len__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
@@ -239,10 +241,11 @@ static int dynac_guard_empty_loop__i(PyObject *const *args, PyObject *globals, c
 }
 
 /* glue: unbox, run the kernel, box: empty_loop(int) -> object */
-static int dynac_glue_empty_loop__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_empty_loop__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */

@@ -171,7 +171,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
            .region = NULL},
       };
       PyObject *r = NULL;
-      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 22);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
       if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
@@ -357,7 +357,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
                .region = NULL},
           };
           PyObject *r = NULL;
-          int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, cv, ci, &r);
+          int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
           if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 46);
           if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
           *dynac_out = r;
@@ -426,10 +426,11 @@ static int dynac_guard_lookup__OOO(PyObject *const *args, PyObject *globals, con
 }
 
 /* glue: unbox, run the kernel, box: lookup(object, object, object) -> object */
-static int dynac_glue_lookup__OOO(PyObject *const *args, PyObject **result)
+static int dynac_glue_lookup__OOO(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject *a1 = args[1]; /* borrowed */
@@ -468,10 +469,11 @@ static int dynac_guard_first_positive__Lf(PyObject *const *args, PyObject *globa
 }
 
 /* glue: unbox, run the kernel, box: first_positive(list[float]) -> float */
-static int dynac_glue_first_positive__Lf(PyObject *const *args, PyObject **result)
+static int dynac_glue_first_positive__Lf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   double r = 0;
@@ -508,10 +510,11 @@ static int dynac_guard_closes__Of(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: closes(object, float) -> float */
-static int dynac_glue_closes__Of(PyObject *const *args, PyObject **result)
+static int dynac_glue_closes__Of(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   double a1 = PyFloat_AS_DOUBLE(args[1]);
@@ -549,10 +552,11 @@ static int dynac_guard_locked__OLf(PyObject *const *args, PyObject *globals, con
 }
 
 /* glue: unbox, run the kernel, box: locked(object, list[float]) -> object | None */
-static int dynac_glue_locked__OLf(PyObject *const *args, PyObject **result)
+static int dynac_glue_locked__OLf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   PyObject *a1 = args[1]; /* borrowed */

@@ -117,10 +117,11 @@ static int dynac_guard_pairs__T2ifi(PyObject *const *args, PyObject *globals, co
 }
 
 /* glue: unbox, run the kernel, box: pairs(tuple[int, float], int) -> tuple[float, int] */
-static int dynac_glue_pairs__T2ifi(PyObject *const *args, PyObject **result)
+static int dynac_glue_pairs__T2ifi(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   dynac_T2if a0 = {0};
   if (dynac_unbox_T2if(args[0], &a0)) { return DYNAC_DEOPT; }

@@ -124,10 +124,11 @@ static int dynac_guard_f__iLf(PyObject *const *args, PyObject *globals, const ch
 }
 
 /* glue: unbox, run the kernel, box: f(int, list[float]) -> float */
-static int dynac_glue_f__iLf(PyObject *const *args, PyObject **result)
+static int dynac_glue_f__iLf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */

@@ -99,10 +99,11 @@ static int dynac_guard_collatz__i(PyObject *const *args, PyObject *globals, cons
 }
 
 /* glue: unbox, run the kernel, box: collatz(int) -> int */
-static int dynac_glue_collatz__i(PyObject *const *args, PyObject **result)
+static int dynac_glue_collatz__i(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
   (void)args;
+  (void)closure;
   *result = NULL;
   int64_t a0 = 0;
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
