@@ -43,7 +43,8 @@ static const dynac_entry_desc norm_entries[] = {
 static int64_t direct_calls[1], region_calls[1];
 static dynac_globals norm_globals; /* no module-level values to guard */
 static const dynac_func_desc funcs[] = {
-    {"norm", 8, 2, 1, norm_entries, direct_calls, region_calls, DYNAC_FUNC_ROOT}};
+    {"norm", 8, 2, 1, norm_entries, direct_calls, region_calls, DYNAC_FUNC_ROOT,
+     NULL /* no free variables */}};
 static const dynac_module_desc desc = {DYNAC_ABI_VERSION, "vectors.py", "", 1, funcs,
                                        &norm_globals, 0, NULL /* no nested code objects */};
 
