@@ -265,14 +265,42 @@ static bool is_name(lower *L, TSNode fnode, const char *dotted) {
 
 static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args);
 
+/* Can argument list `args` be matched to module function callee's
+ * parameters here, for a direct kernel call: no starred argument, known
+ * keywords once each, no more positional ones than it takes, and a number
+ * (or None) default for each parameter not given? */
+static bool direct_call_matches(lower *L, TSNode args, func *callee) {
+  if (!callee->params_ok || callee->nparams > 64 || !node_is(args, "argument_list")) return false;
+  bool given[64] = {0};
+  int npos = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (node_is(a, "comment")) continue;
+    if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) return false;
+    int k = npos;
+    if (node_is(a, "keyword_argument")) {
+      const char *kw = text(L, child_by_field(a, "name"));
+      for (k = 0; k < callee->nparams && strcmp(callee->params[k], kw); k++) {}
+    } else if (npos++ >= callee->nposparams) {
+      return false;
+    }
+    if (k == callee->nparams || given[k]) return false;
+    given[k] = true;
+  }
+  for (int k = 0; k < callee->nparams; k++)
+    if (!given[k] && (!callee->param_default[k] || callee->param_default[k]->kind == TY_CONFLICT)) return false;
+  return true;
+}
+
 /* A call to a function of this module: positional and keyword arguments are
  * matched to the callee's parameters here; a missing one takes the callee's
- * default, read from its __defaults__ by the guard like a global. A callee
- * with *args or **kwargs parameters is called through the C API (its
- * function object, as CALL_FUNCTION_EX). */
+ * default, read from its __defaults__ by the guard like a global. A call
+ * that does not match so (the callee has *args or **kwargs, a default is
+ * not a number, a starred argument; or a call CPython refuses with a
+ * TypeError) is made through the C API, as CALL_FUNCTION_EX makes it. */
 static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
   char *fname = text(L, fnode);
-  if ((!callee->params_ok || callee->nparams > 64) && node_is(args, "argument_list"))
+  if (!direct_call_matches(L, args, callee) && node_is(args, "argument_list"))
     return lower_starred_call(L, n, fnode, args);
   if (!callee->params_ok || callee->nparams > 64) {
     gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args or **kwargs "

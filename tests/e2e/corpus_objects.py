@@ -1100,3 +1100,18 @@ def continues_with_cells(n: int):
 @dynac.compile
 def super_calls(s: object, tag: object):
     return Square(s).describe(tag), Cube(s).describe(tag), Square.describe(s, tag)
+
+
+def labelled(x, label="n", *, sep=": "):
+    LOG.append(("labelled", x))
+    return label + sep + str(x)
+
+
+@dynac.compile
+def calls_with_defaults(k: int):
+    a = labelled(k)  # str defaults: a call through the C API, not a direct kernel call
+    b = labelled(k, sep="=")
+    c = labelled(k, "m", sep="-")
+    if k > 5:
+        return labelled(k, colour="red")  # CPython's TypeError
+    return a, b, c

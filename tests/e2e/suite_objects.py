@@ -219,6 +219,7 @@ def cases():
     c["closure_cells"] = [(lambda m, k=k: (k,)) for k in [1, 2.5, "s", None]]
     c["super_calls"] = [lambda m: (m.Square(1), "t"), lambda m: (2, 3), lambda m: (2, [1])]
     c["continues_with_cells"] = [(lambda m, n=n: (n,)) for n in [3, 2**40, -2**33]]
+    c["calls_with_defaults"] = [(lambda m, k=k: (k,)) for k in [0, 7]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
