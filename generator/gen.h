@@ -301,6 +301,9 @@ typedef struct expr {
       const char **names;       /* per arg: the parameter (keyword-only default or
                                    annotation, "return" for the return's) or the captured
                                    name; NULL for a positional default */
+      struct expr *iterable;    /* a generator expression's: its first iterable, evaluated
+                                   after MAKE_FUNCTION; the value is then the generator,
+                                   the function called with iter(iterable); else NULL */
     } mkfn;
     struct {
       int result;               /* the hidden local the list is built in (any/all: the bool) */

@@ -159,6 +159,10 @@ static void dump_expr(dumper *D, const expr *e) {
       fprintf(o, " %s=", e->u.mkfn.names[i] ? e->u.mkfn.names[i] : "default");
       dump_expr(D, e->u.mkfn.args[i]);
     }
+    if (e->u.mkfn.iterable) {
+      fputs(" iterable=", o);
+      dump_expr(D, e->u.mkfn.iterable);
+    }
     fputc(')', o);
     return;
   }

@@ -236,21 +236,27 @@ def loop(n: int):
             v = i  # the body reads a loop variable: its cell would change under it
         out.append(C)
     return out
+
+
+def two_genexprs(xs: object):
+    return zip((x for x in xs), (-x for x in xs))  # one line: code objects told apart by line only
 """
 
 
 @case
 def class_statement_in_function():
     """A class statement inside a function compiles (__build_class__ as a call); one whose
-    body reads a local the function rebinds is a break that names the local."""
+    body reads a local the function rebinds is a break that names the local. Two generator
+    expressions on one line are a break (the runtime finds code objects by first line)."""
     import json
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "classes.py")
         open(src, "w").write(CLASS_SRC)
         data = {f["qualname"]: f for f in json.loads(gen("explain", src, "--json").stdout)[0]["functions"]}
-    once, loop = data["once"], data["loop"]
+    once, loop, two = data["once"], data["loop"], data["two_genexprs"]
     return (once["compiled"] and not once["graph_breaks"] and loop["graph_breaks"] and
-            "a nested class capturing 'i'" in loop["graph_breaks"][0]["reason"]), data
+            "a nested class capturing 'i'" in loop["graph_breaks"][0]["reason"] and two["graph_breaks"] and
+            "two generator expressions" in two["graph_breaks"][0]["reason"]), data
 
 
 @case

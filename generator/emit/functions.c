@@ -111,5 +111,14 @@ const char *emit_make_function(em *E, expr *e) {
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s)); /* MAKE_FUNCTION %s */", o, where(E), e->u.mkfn.qualname);
   sb_free(&names);
   sb_free(&cells);
-  return o;
+  if (!e->u.mkfn.iterable) return o;
+  expr *x = e->u.mkfn.iterable; /* a generator expression: GET_ITER, then the call */
+  const char *it = tmpvar(E, &ty_obj), *gen = tmpvar(E, &ty_obj);
+  line(E, "dynac__effects = 1; /* __iter__ may run */");
+  note_effect(E);
+  line(E, "%s = PyObject_GetIter(%s); /* GET_ITER */", it, as_obj(E, emit_expr(E, x), TY(x)));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", it, where(E));
+  line(E, "%s = PyObject_CallOneArg(%s, %s); /* the generator */", gen, o, it);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", gen, where(E));
+  return gen;
 }

@@ -879,6 +879,16 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
         bad = true;
       }
     }
+    if (e->u.mkfn.iterable) { /* a generator expression's GET_ITER: __iter__ may run */
+      const type *x = type_expr(c, e->u.mkfn.iterable, false);
+      if (x->kind == TY_UNKNOWN) unknown = true;
+      else if (!passable(x)) {
+        type_fail(c, e->u.mkfn.iterable->pos, arena_printf(c->m->a, "a generator expression over a %s",
+             ty_python_name(c->m->a, x)));
+        bad = true;
+      }
+      if (!bad && !unknown) generic_op(c);
+    }
     c->in->generic = true;
     t = bad ? &ty_conflict : unknown ? &ty_unknown : &ty_obj;
     break;

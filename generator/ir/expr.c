@@ -623,11 +623,9 @@ static expr *lower_call(lower *L, TSNode n) {
   }
   if (node_is(args, "generator_expression")) {
     char consumer = genexpr_consumer(L, fnode);
-    if (!consumer) {
-      gb(L, n, "unsupported-expression", "call with a generator expression argument (only "
-         "any, all, sum, min, max, list, tuple, sorted, set, frozenset, dict and str.join consume "
-         "one on the spot)");
-      return NULL;
+    if (!consumer) { /* f(x for x in it): the generator object, passed as any argument is */
+      expr *callee = lower_expr(L, fnode), *gen = callee ? lower_genexpr(L, args) : NULL;
+      return gen ? lower_generic_call(L, n, text(L, fnode), callee, &gen, 1, (TSNode){0}) : NULL;
     }
     if (consumer == 'a' || consumer == 'A') { /* the loop is the call */
       expr *e = lower_comprehension(L, args, consumer);
@@ -1028,8 +1026,8 @@ expr *lower_expr(lower *L, TSNode n) {
   if (!strcmp(t, "call")) return lower_call(L, n);
   if (!strcmp(t, "attribute")) return lower_attribute(L, n);
   if (!strcmp(t, "lambda")) return lower_lambda(L, n);
-  if (strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
-    /* set, dict and generator expressions: a list comprehension is lowered above */
+  if (!strcmp(t, "generator_expression")) return lower_genexpr(L, n);
+  if (strstr(t, "comprehension")) { /* async ones: a list, set or dict comprehension is lowered above */
     gb(L, n, "nested-scope", arena_printf(L->m->a, "%s", t));
     return NULL;
   }
@@ -1066,6 +1064,7 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
   case EX_FUNCTION:
     many = e->u.mkfn.args;
     n = e->u.mkfn.ndefaults + e->u.mkfn.nkwdefaults + e->u.mkfn.nannotations + e->u.mkfn.ncells;
+    parts[0] = e->u.mkfn.iterable;
     break;
   case EX_SUBSCRIPT: parts[0] = e->u.sub.obj; parts[1] = e->u.sub.index; break;
   case EX_ATTR: parts[0] = e->u.sub.obj; break;

@@ -62,6 +62,7 @@ stmt *lower_stmt(lower *L, TSNode n);
 
 /* nested.c */
 expr *lower_lambda(lower *L, TSNode n);
+expr *lower_genexpr(lower *L, TSNode n);
 expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, expr *const *pre, int npre,
                          TSNode args);
 stmt *lower_nested_def(lower *L, TSNode n);

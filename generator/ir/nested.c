@@ -486,6 +486,43 @@ expr *lower_lambda(lower *L, TSNode n) {
                        "<lambda>", (int)ts_node_start_point(n).row + 1);
 }
 
+/* Generator expressions starting on `line` in `n`, nested defs, lambdas and
+ * classes aside (an over-count inside other comprehensions: safe). */
+static int genexprs_on_line(TSNode n, int line) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+      (!strcmp(t, "lambda") && ts_node_is_named(n)))
+    return 0;
+  int k = !strcmp(t, "generator_expression") && (int)ts_node_start_point(n).row + 1 == line;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) k += genexprs_on_line(ts_node_named_child(n, i), line);
+  return k;
+}
+
+/* (elt for x in it ...) as a value, as CPython 3.11 makes it: MAKE_FUNCTION
+ * of its code object (`<genexpr>`, its cells those of a nested def), then
+ * GET_ITER of its first iterable, evaluated in the function, and the
+ * function called with that iterator: a generator object, which the
+ * interpreter runs as it is consumed. NULL after a graph break. */
+expr *lower_genexpr(lower *L, TSNode n) {
+  int line = (int)ts_node_start_point(n).row + 1;
+  TSNode first = {0};
+  for (uint32_t i = 0; i < ts_node_named_child_count(n) && ts_node_is_null(first); i++)
+    if (node_is(ts_node_named_child(n, i), "for_in_clause")) first = ts_node_named_child(n, i);
+  if (ts_node_is_null(first) || (ts_node_child_count(first) && !strcmp(ts_node_type(ts_node_child(first, 0)), "async"))) {
+    gb(L, n, "generator", "an asynchronous generator expression");
+    return NULL;
+  }
+  if (genexprs_on_line(child_by_field(L->f->node, "body"), line) > 1) {
+    gb(L, n, "nested-scope", "two generator expressions start on one line (their code objects are told apart "
+       "by first line only)");
+    return NULL;
+  }
+  expr *e = make_function(L, n, (TSNode){0}, (TSNode){0}, (TSNode){0}, "<genexpr>", line);
+  if (!e) return NULL;
+  if (!(e->u.mkfn.iterable = lower_expr(L, child_by_field(first, "right")))) return NULL;
+  return e;
+}
+
 /* class NAME(bases, kw=v): body inside the function, as CPython 3.11's
  * compiler_class makes it: LOAD_BUILD_CLASS, the body's function
  * (MAKE_FUNCTION, with its closure), then __build_class__(body, 'NAME',

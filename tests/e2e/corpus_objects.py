@@ -1115,3 +1115,13 @@ def calls_with_defaults(k: int):
     if k > 5:
         return labelled(k, colour="red")  # CPython's TypeError
     return a, b, c
+
+
+@dynac.compile
+def genexprs(xs: object, k: object):
+    g = (x * k for x in xs if x)  # a generator object: its code runs in the interpreter
+    first = next(g, None)
+    rest = list(g)
+    top = max((x for x in xs), default=-1)
+    kept = list(filter(None, (y for y in xs)))
+    return first, rest, top, kept, g.__name__, g.__qualname__, any(v == k for v in xs)

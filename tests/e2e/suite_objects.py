@@ -220,6 +220,8 @@ def cases():
     c["super_calls"] = [lambda m: (m.Square(1), "t"), lambda m: (2, 3), lambda m: (2, [1])]
     c["continues_with_cells"] = [(lambda m, n=n: (n,)) for n in [3, 2**40, -2**33]]
     c["calls_with_defaults"] = [(lambda m, k=k: (k,)) for k in [0, 7]]
+    c["genexprs"] = [lambda m: ([1, 0, 3], 2), lambda m: ([], 2), lambda m: (5, 2), lambda m: ([1, "a"], None),
+                     lambda m: ("ab", 3), lambda m: ([2.5, -0.0], 1.0)]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
