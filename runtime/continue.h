@@ -122,7 +122,7 @@ DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, Py
                               const char *sha, PyObject *closure, const char *freevars, PyObject **vals,
                               PyObject **its, PyObject **result) {
   int st = DYNAC_ERROR;
-  PyObject *mod = NULL, *fn = NULL, *itt = NULL, **argv = NULL;
+  PyObject *mod = NULL, *fn = NULL, *itt = NULL, *list = NULL;
   *result = NULL;
   if (PyErr_Occurred() || !globals || !filename) goto done; /* boxing failed */
   itt = PyTuple_New(site->nits);
@@ -142,19 +142,21 @@ DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, Py
     st = DYNAC_DEOPT;
     goto done;
   }
-  argv = (PyObject **)PyMem_Calloc((size_t)site->nvals + 1, sizeof(PyObject *));
-  if (!argv) {
-    PyErr_NoMemory();
-    goto done;
+  list = PyList_New(site->nvals); /* the locals, which the continuation takes out of it */
+  if (!list) goto done;
+  for (int i = 0; i < site->nvals; i++) { /* itt also marks an unbound local: no value of the user's is it */
+    PyList_SET_ITEM(list, i, vals[i] ? vals[i] : Py_NewRef(itt));
+    vals[i] = NULL;
   }
-  argv[0] = itt; /* also the mark of an unbound local: no value of the user's is it */
-  for (int i = 0; i < site->nvals; i++) argv[i + 1] = vals[i] ? vals[i] : itt;
-  *result = PyObject_Vectorcall(fn, argv, (size_t)site->nvals + 1, NULL);
+  {
+    PyObject *argv[2] = {itt, list};
+    *result = PyObject_Vectorcall(fn, argv, 2, NULL);
+  }
   st = *result ? DYNAC_OK : DYNAC_ERROR;
 done:
   for (int i = 0; i < site->nvals; i++) Py_CLEAR(vals[i]);
   for (int i = 0; i < site->nits; i++) Py_CLEAR(its[i]);
-  PyMem_Free(argv);
+  Py_XDECREF(list);
   Py_XDECREF(itt);
   Py_XDECREF(fn);
   Py_XDECREF(mod);

@@ -133,6 +133,11 @@ static void cont_block(em *E, const restart *rp, int mode) {
     const char *val = i == assigned ? arena_printf(E->m->a, "av%d", label) : cont_value(E, v);
     if (strcmp(val, "NULL")) line(E, "cv[%d] = %s; /* %s */", i, val, f->locals[i]);
   }
+  for (int i = 0; i < f->nbase && !E->reg; i++) { /* the continuation holds the locals from here (a del frees) */
+    int v = versions ? versions[i] : i;
+    if (i != assigned && (E->in->local_ty[v]->kind == TY_OBJ || owned_list_local(E->in, v)))
+      line(E, "Py_CLEAR(%s);", local_name(E, v));
+  }
   for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + i, label, i);
   for (int j = 0; j < nits; j++)
     line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));

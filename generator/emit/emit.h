@@ -194,6 +194,7 @@ extern const char *const float_helper[7];
 void note_type(const type *t);
 void line(em *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *tmpvar(em *E, const type *t);
+void scope_statement(em *E, size_t start);
 const char *tmp_init(em *E, const type *t, const char *v);
 bool owned_list_local(const inst *in, int i);
 const char *local_name(em *E, int i);

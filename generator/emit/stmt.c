@@ -29,6 +29,20 @@ const char *return_none(inst *in) {
                                  : "return DYNAC_OK_NONE;";
 }
 
+/* del NAME of a local (DELETE_FAST): UnboundLocalError when it is unbound
+ * (the interpreter raises it), else its reference dropped and it unbound. */
+static void emit_local_delete(em *E, int loc) {
+  if (!E->bound[loc]) unbound_check(E, loc);
+  const type *lt = E->in->local_ty[loc];
+  if (lt->kind == TY_OBJ || owned_list_local(E->in, loc)) {
+    line(E, "dynac__effects = 1; /* __del__ may run */");
+    note_effect(E);
+    line(E, "Py_CLEAR(%s); /* del %s */", local_name(E, loc), E->in->fn->locals[loc]);
+  }
+  line(E, "b_%s = false;", E->in->fn->local_cnames[loc]);
+  E->bound[loc] = false;
+}
+
 void assign_target(em *E, target *t, const char *v, const type *vt) {
   if (t->sub && (is_name_place(t->sub) || t->sub->kind == EX_SLICE || TY(t->sub->u.sub.obj)->kind == TY_OBJ)) {
     /* obj.name = v, obj[key] = v, obj[lo:hi:step] = v (also of a list: PyObject_SetItem), a
@@ -307,16 +321,22 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_TRY: emit_try(E, s); break;
   case ST_WITH: emit_with(E, s); break;
   case ST_IMPORT: emit_import(E, s); break;
-  case ST_DEL: for (int i = 0; i < s->u.del.n; i++) emit_object_delete(E, s->u.del.subs[i]); break;
+  case ST_DEL:
+    for (int i = 0; i < s->u.del.n; i++)
+      if (s->u.del.subs[i]->kind == EX_LOCAL) emit_local_delete(E, s->u.del.subs[i]->u.local);
+      else emit_object_delete(E, s->u.del.subs[i]);
+    break;
   case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: emit_expr_stmt(E, s); break;
   }
 }
 
 void emit_stmt(em *E, stmt *s) {
+  size_t start = E->b->len;
   restart outer = restart_open(E, s, false);
   emit_stmt_kind(E, s);
   restart_close(E, outer);
+  scope_statement(E, start);
 }
 
 void emit_block(em *E, stmt *s) {

@@ -108,6 +108,29 @@ void line(em *E, const char *fmt, ...) {
   sb_free(&text);
 }
 
+/* The statement written since byte `start` of the buffer, if it declared
+ * owned temporaries (DYNAC_OBJ), goes into a C block of its own: they are
+ * released when the statement ends, as the interpreter's stack values are,
+ * so that a __del__ runs where CPython runs it (after `x = f()`, only x
+ * holds the object; `del x` frees it). */
+void scope_statement(em *E, size_t start) {
+  strbuf *b = E->b;
+  if (!b->data || b->len <= start || !strstr(b->data + start, "DYNAC_OBJ t")) return;
+  char *code = arena_strdup(E->m->a, b->data + start);
+  b->len = start;
+  b->data[start] = 0;
+  line(E, "{");
+  for (char *p = code; *p;) {
+    char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    if (n) sb_puts(b, "  ");
+    sb_putn(b, p, n);
+    sb_puts(b, "\n");
+    p += n + (nl != NULL);
+  }
+  line(E, "}");
+}
+
 const char *tmpvar(em *E, const type *t) {
   note_type(t);
   const char *name = arena_printf(E->m->a, "t%d", ++E->tmp);

@@ -943,6 +943,14 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
  * (PyObject_DelAttr, PyObject_DelItem: CPython's exceptions, e.g. a
  * tuple's TypeError); a list keeps its element type. */
 void type_delete(ctx *c, expr *place) {
+  if (place->kind == EX_LOCAL) { /* DELETE_FAST: an object's reference dropped (__del__ may run) */
+    const type *t = type_expr(c, place, false);
+    if (t->kind == TY_OBJ || t->kind == TY_LIST) generic_op(c); /* a list: its items may go too */
+    else if (t->kind != TY_INT && t->kind != TY_FLOAT && t->kind != TY_BOOL && t->kind != TY_NONE &&
+             t->kind != TY_UNKNOWN && t->kind != TY_CONFLICT)
+      type_fail(c, place->pos, arena_printf(c->m->a, "del of a local holding a %s", ty_python_name(c->m->a, t)));
+    return;
+  }
   if (is_name_place(place)) { /* del of a global or nonlocal (DELETE_GLOBAL, DELETE_DEREF) */
     if (place->kind == EX_NAME) c->in->slots_used[place->u.global->index] = true;
     c->in->types.ty[place->id] = &ty_obj;

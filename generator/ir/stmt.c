@@ -754,6 +754,38 @@ static stmt *lower_assert(lower *L, TSNode n) {
 /* The places of `del a, b[k], (c.x, d[i:j])`, flattened in source order
  * (CPython deletes left to right). A name is a break: a kernel's locals
  * have no unbound state after their first binding. */
+static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap);
+
+static void add_del_place(lower *L, stmt *s, int *cap, expr *e) {
+  if (s->u.del.n == *cap) {
+    *cap = *cap ? 2 * *cap : 4;
+    expr **grown = arena_alloc(L->m->a, sizeof(expr *) * (size_t)*cap);
+    if (s->u.del.n) memcpy(grown, s->u.del.subs, sizeof(expr *) * (size_t)s->u.del.n);
+    s->u.del.subs = grown;
+  }
+  s->u.del.subs[s->u.del.n++] = e;
+}
+
+/* del NAME of a local (DELETE_FAST, an EX_LOCAL place): in the function's
+ * top-level block, where the kernel knows what is bound after it (a loop's
+ * next pass or an exception handler would see it unbound); not of a
+ * parameter (a kernel's parameters are always bound). */
+static bool lower_del_local(lower *L, TSNode n, stmt *s, int *cap) {
+  const char *name = text(L, n);
+  int base = find_local(L->f, name), loc = resolve_local(L, name);
+  const char *why = base < 0 || loc < 0 ? "del of a name the function never binds"
+                    : base < L->f->nparams ? "del of a parameter"
+                    : L->depth ? "del of a local inside a loop, if, try or with block" : NULL;
+  if (why) {
+    gb(L, n, "unsupported-statement", why);
+    return false;
+  }
+  expr *e = new_expr(L, EX_LOCAL, n);
+  e->u.local = loc;
+  add_del_place(L, s, cap, e);
+  return true;
+}
+
 static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
   if (node_is(n, "comment")) return true;
   if (node_is(n, "expression_list") || node_is(n, "tuple") || node_is(n, "list") ||
@@ -763,6 +795,7 @@ static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
     return true;
   }
   bool global = declared_outside(L, n); /* DELETE_GLOBAL, DELETE_DEREF */
+  if (node_is(n, "identifier") && !global) return lower_del_local(L, n, s, cap);
   if (!node_is(n, "subscript") && !node_is(n, "attribute") && !global) {
     gb(L, n, "unsupported-statement", node_is(n, "identifier") ? "del of a local name"
        : arena_printf(L->m->a, "del of %s", ts_node_type(n)));
@@ -770,13 +803,7 @@ static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
   }
   expr *e = lower_expr(L, n);
   if (!e) return false;
-  if (s->u.del.n == *cap) {
-    *cap = *cap ? 2 * *cap : 4;
-    expr **grown = arena_alloc(L->m->a, sizeof(expr *) * (size_t)*cap);
-    if (s->u.del.n) memcpy(grown, s->u.del.subs, sizeof(expr *) * (size_t)s->u.del.n);
-    s->u.del.subs = grown;
-  }
-  s->u.del.subs[s->u.del.n++] = e;
+  add_del_place(L, s, cap, e);
   return true;
 }
 

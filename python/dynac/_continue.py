@@ -367,9 +367,15 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
     for node in unbind:
         for sub in ast.walk(node):
             ast.copy_location(sub, fdef)
-    params = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_dynac_its")] + [ast.arg(arg=n) for n in names],
+    # The locals arrive in a list the continuation empties: its frame then
+    # holds the only references the call has (a `del` frees at once).
+    take = ast.parse("(%s) = _dynac_vals\n_dynac_vals.clear()" % "".join(n + ", " for n in names)).body if names else []
+    for node in take:
+        for sub in ast.walk(node):
+            ast.copy_location(sub, fdef)
+    params = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_dynac_its"), ast.arg(arg="_dynac_vals")],
                            kwonlyargs=[ast.arg(arg="_dynac_set_handled")], kw_defaults=[None], defaults=[])
-    cont = ast.FunctionDef(name="_dynac_continue", args=params, body=unbind + body or [ast.Pass()],
+    cont = ast.FunctionDef(name="_dynac_continue", args=params, body=take + unbind + body or [ast.Pass()],
                            decorator_list=[],
                            returns=None, type_comment=None)
     ast.copy_location(cont, fdef)
@@ -401,10 +407,10 @@ def function(module_globals, filename, sha256, qualname, firstlineno, line, col,
     None when there is none (the source is not the one compiled, or the
     statement is not inside if/for/while blocks only). For a region kernel
     (`region`: see _region_continuation) it ends with the region and
-    returns its entry's tuple. A function with free variables (`freevars`,
+    returns its entry's tuple. It takes (its, locals): the iterators' tuple
+    and a list of the locals' values, which it empties. A function with free variables (`freevars`,
     comma-separated: its co_freevars) gives its closure's cells, which the
-    continuation reads. Called by dynac.h's dynac_continue as
-    function(its, *locals)."""
+    continuation reads. Called by dynac.h's dynac_continue."""
     names = tuple(n for n in names.split(",") if n)
     freevars = tuple(n for n in (freevars or "").split(",") if n)
     key = (filename, sha256, qualname, firstlineno, line, col, mode, names, nits, subst, region, freevars)

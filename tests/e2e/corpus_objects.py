@@ -1125,3 +1125,26 @@ def genexprs(xs: object, k: object):
     top = max((x for x in xs), default=-1)
     kept = list(filter(None, (y for y in xs)))
     return first, rest, top, kept, g.__name__, g.__qualname__, any(v == k for v in xs)
+
+
+class Noisy:
+    def __init__(self, tag):
+        self.tag = tag
+
+    def __del__(self):
+        LOG.append(("del", self.tag))
+
+
+@dynac.compile
+def deletes_locals(k: int):
+    a = Noisy(k)
+    n = k * 2
+    del a  # its __del__ runs here, before the next statement
+    LOG.append("after del")
+    del n
+    if k > 1:
+        return n  # UnboundLocalError
+    a = [k]
+    del a
+    a = "rebound"
+    return a

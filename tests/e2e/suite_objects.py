@@ -222,6 +222,7 @@ def cases():
     c["calls_with_defaults"] = [(lambda m, k=k: (k,)) for k in [0, 7]]
     c["genexprs"] = [lambda m: ([1, 0, 3], 2), lambda m: ([], 2), lambda m: (5, 2), lambda m: ([1, "a"], None),
                      lambda m: ("ab", 3), lambda m: ([2.5, -0.0], 1.0)]
+    c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 

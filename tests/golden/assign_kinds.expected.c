@@ -125,34 +125,40 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* assign_kinds.py:18: uid_1, uid_2 = p */
-  DYNAC_OBJ t1 = Py_NewRef(l_p); /* owned, released leaving the block */
-  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-  DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
   {
-    PyObject *u[2];
-    if (dynac_unpack(t1, 2, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "version_names", 18)); /* unpack */
-    t2 = u[0];
-    t3 = u[1];
+    /* assign_kinds.py:18: uid_1, uid_2 = p */
+    DYNAC_OBJ t1 = Py_NewRef(l_p); /* owned, released leaving the block */
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *u[2];
+      if (dynac_unpack(t1, 2, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "version_names", 18)); /* unpack */
+      t2 = u[0];
+      t3 = u[1];
+    }
+    if (dynac_obj_set(&l_uid_1, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    if (dynac_obj_set(&l_uid_2, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   }
-  if (dynac_obj_set(&l_uid_1, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  if (dynac_obj_set(&l_uid_2, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* assign_kinds.py:19: uid = uid_1 */
   if (dynac_obj_set(&l_uid, Py_NewRef(l_uid_1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* assign_kinds.py:20: uid = uid_2 */
   if (dynac_obj_set(&l_uid_1_1, Py_NewRef(l_uid_2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  /* assign_kinds.py:21: a = b = uid */
-  DYNAC_OBJ t4 = Py_NewRef(l_uid_1_1); /* owned, released leaving the block */
-  if (dynac_obj_set(&l_a, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  if (dynac_obj_set(&l_b, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  /* assign_kinds.py:22: return uid, a, b */
-  DYNAC_OBJ t5 = PyTuple_New(3); /* owned, released leaving the block */
-  if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "version_names", 22));
-  PyTuple_SET_ITEM(t5, 0, Py_NewRef(l_uid_1_1));
-  PyTuple_SET_ITEM(t5, 1, Py_NewRef(l_a));
-  PyTuple_SET_ITEM(t5, 2, Py_NewRef(l_b));
-  *dynac_out = Py_NewRef(t5);
-  return DYNAC_OK;
+  {
+    /* assign_kinds.py:21: a = b = uid */
+    DYNAC_OBJ t4 = Py_NewRef(l_uid_1_1); /* owned, released leaving the block */
+    if (dynac_obj_set(&l_a, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    if (dynac_obj_set(&l_b, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  }
+  {
+    /* assign_kinds.py:22: return uid, a, b */
+    DYNAC_OBJ t5 = PyTuple_New(3); /* owned, released leaving the block */
+    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "version_names", 22));
+    PyTuple_SET_ITEM(t5, 0, Py_NewRef(l_uid_1_1));
+    PyTuple_SET_ITEM(t5, 1, Py_NewRef(l_a));
+    PyTuple_SET_ITEM(t5, 2, Py_NewRef(l_b));
+    *dynac_out = Py_NewRef(t5);
+    return DYNAC_OK;
+  }
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */

@@ -7,7 +7,7 @@
 #define DYNAC_MODULE_INIT PyInit_breaks__dynac
 #define DYNAC_SOURCE_NAME "breaks.py"
 #define DYNAC_SOURCE_SHA256 "7c1a62636f44c71879cb97493cae6ce4c1a1b21c0d2fa41585e75a1a8b1ff0fa"
-#define DYNAC_REGIONS_JSON "{\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}],\"deletes:193\":[{\"first\":[196,4],\"last\":[196,4],\"fn\":\"__region_deletes_1\",\"in\":[\"k\"],\"out\":[\"t\"]},{\"first\":[198,4],\"last\":[198,4],\"fn\":\"__region_deletes_2\",\"in\":[\"k\"],\"out\":[]}]}"
+#define DYNAC_REGIONS_JSON "{\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}]}"
 
 
 /* ---- tuple types ---------------------------------------------------------- */
@@ -20,13 +20,6 @@ typedef struct { /* live-outs of region 1 of uses_untyped_hook */
 typedef struct { /* live-outs of region 2 of uses_untyped_hook */
   char unused;
 } dynac_lo_uses_untyped_hook__f__r2;
-typedef struct { /* live-outs of region 1 of deletes */
-  int64_t v0; bool b0; /* t */
-  char unused;
-} dynac_lo_deletes__Oi__r1;
-typedef struct { /* live-outs of region 2 of deletes */
-  char unused;
-} dynac_lo_deletes__Oi__r2;
 
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
@@ -76,12 +69,11 @@ static int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out);
 static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out);
 static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dynac_out);
 static int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out);
+static int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out);
 static int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out);
 static int dynac_kernel_explicit__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_explicit__i__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r2 *lo);
-static int dynac_kernel_deletes__Oi__r1(int64_t a_k, int64_t *dynac_out, dynac_lo_deletes__Oi__r1 *lo);
-static int dynac_kernel_deletes__Oi__r2(int64_t a_k, int64_t *dynac_out, dynac_lo_deletes__Oi__r2 *lo);
 
 
 /* breaks.py:9: def prints: specialisation (float) -> float */
@@ -93,21 +85,23 @@ static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
   (void)dynac__u0;
-  /* breaks.py:10: print(x) */
-  static PyObject *name1; /* 'print', interned once */
-  if (!dynac_name(&name1, "print")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-  static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
-  t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global print */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-  DYNAC_OBJ t3 = dynac_box_float(l_x); /* owned, released leaving the block */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-  DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
   {
-    PyObject *argv[2] = {t2, t3};
-    dynac__effects = 1; /* Python code runs */
-    t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* print(...) */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+    /* breaks.py:10: print(x) */
+    static PyObject *name1; /* 'print', interned once */
+    if (!dynac_name(&name1, "print")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
+    t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global print */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+    DYNAC_OBJ t3 = dynac_box_float(l_x); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[2] = {t2, t3};
+      dynac__effects = 1; /* Python code runs */
+      t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* print(...) */
+      if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+    }
   }
   /* breaks.py:11: return x */
   *dynac_out = l_x;
@@ -125,13 +119,15 @@ static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* breaks.py:30: return x.real */
-  static PyObject *name1; /* 'real', interned once */
-  if (!dynac_name(&name1, "real")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
-  DYNAC_OBJ t2 = dynac_obj_getattr(l_x, name1, &dynac__effects); /* .real */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
-  *dynac_out = Py_NewRef(t2);
-  return DYNAC_OK;
+  {
+    /* breaks.py:30: return x.real */
+    static PyObject *name1; /* 'real', interned once */
+    if (!dynac_name(&name1, "real")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
+    DYNAC_OBJ t2 = dynac_obj_getattr(l_x, name1, &dynac__effects); /* .real */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
+    *dynac_out = Py_NewRef(t2);
+    return DYNAC_OK;
+  }
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -148,31 +144,37 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
   unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
-  /* breaks.py:35: return {i for i in range(n)} */
-  if (dynac_obj_set(&l_sc1, PySet_New(NULL)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "listy", 35)); /* a set comprehension */
-  /* breaks.py:35: return {i for i in range(n)} */
-  int64_t t1 = INT64_C(0);
-  int64_t t2 = l_n;
-  int64_t t3 = INT64_C(1);
-  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    l_lc1_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+  {
     /* breaks.py:35: return {i for i in range(n)} */
-    DYNAC_OBJ t4 = dynac_box_int(l_lc1_i); /* owned, released leaving the block */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
-    DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+    if (dynac_obj_set(&l_sc1, PySet_New(NULL)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "listy", 35)); /* a set comprehension */
     {
-      PyObject *argv[2] = {l_sc1, t4};
-      dynac__effects = 1; /* Python code runs */
-      t5 = PySet_Add(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */
-      if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
+      /* breaks.py:35: return {i for i in range(n)} */
+      int64_t t1 = INT64_C(0);
+      int64_t t2 = l_n;
+      int64_t t3 = INT64_C(1);
+      for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
+        DYNAC_LOOP_TICK(dynac__ticks);
+        l_lc1_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+        {
+          /* breaks.py:35: return {i for i in range(n)} */
+          DYNAC_OBJ t4 = dynac_box_int(l_lc1_i); /* owned, released leaving the block */
+          if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
+          DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+          {
+            PyObject *argv[2] = {l_sc1, t4};
+            dynac__effects = 1; /* Python code runs */
+            t5 = PySet_Add(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */
+            if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
+          }
+        }
+      }
     }
+    DYNAC_OBJ t6 = l_sc1; /* the comprehension's list, moved */
+    l_sc1 = NULL;
+    dynac_undo_keep(dynac__u, t6, dynac__u0);
+    *dynac_out = Py_NewRef(t6);
+    return DYNAC_OK;
   }
-  DYNAC_OBJ t6 = l_sc1; /* the comprehension's list, moved */
-  l_sc1 = NULL;
-  dynac_undo_keep(dynac__u, t6, dynac__u0);
-  *dynac_out = Py_NewRef(t6);
-  return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -186,15 +188,17 @@ static inline int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* breaks.py:40: return "x" * x */
-  static PyObject *const1; /* made once */
-  if (!const1 && !(const1 = dynac_literal("\"x\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
-  DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
-  DYNAC_OBJ t3 = dynac_obj_binop(const1, t2, 2, &dynac__effects); /* * */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
-  *dynac_out = Py_NewRef(t3);
-  return DYNAC_OK;
+  {
+    /* breaks.py:40: return "x" * x */
+    static PyObject *const1; /* made once */
+    if (!const1 && !(const1 = dynac_literal("\"x\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
+    DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
+    DYNAC_OBJ t3 = dynac_obj_binop(const1, t2, 2, &dynac__effects); /* * */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
+    *dynac_out = Py_NewRef(t3);
+    return DYNAC_OK;
+  }
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -211,27 +215,31 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
-  /* breaks.py:45: for y in counter: */
-  static PyObject *name1; /* 'counter', interned once */
-  if (!dynac_name(&name1, "counter")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-  static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
-  t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global counter */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-  DYNAC_OBJ t3 = dynac_obj_iter(t2, &dynac__effects); /* owned, released leaving the block */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-  for (;;) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    DYNAC_OBJ t4 = dynac_obj_next(t3, &dynac__effects); /* owned, released leaving the block */
-    if (!t4) {
-      if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-      break; /* exhausted */
+  {
+    /* breaks.py:45: for y in counter: */
+    static PyObject *name1; /* 'counter', interned once */
+    if (!dynac_name(&name1, "counter")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
+    t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global counter */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
+    DYNAC_OBJ t3 = dynac_obj_iter(t2, &dynac__effects); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
+    for (;;) {
+      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_OBJ t4 = dynac_obj_next(t3, &dynac__effects); /* owned, released leaving the block */
+      if (!t4) {
+        if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
+        break; /* exhausted */
+      }
+      if (dynac_obj_set(&l_y, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      {
+        /* breaks.py:46: x += y */
+        DYNAC_OBJ t5 = dynac_obj_inplace(l_x, l_y, 0, &dynac__effects); /* += */
+        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 46));
+        if (dynac_obj_set(&l_x, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      }
     }
-    if (dynac_obj_set(&l_y, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-    /* breaks.py:46: x += y */
-    DYNAC_OBJ t5 = dynac_obj_inplace(l_x, l_y, 0, &dynac__effects); /* += */
-    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 46));
-    if (dynac_obj_set(&l_x, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   }
   /* breaks.py:47: return x */
   *dynac_out = Py_NewRef(l_x);
@@ -250,23 +258,25 @@ static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
   (void)dynac__u0;
-  /* breaks.py:58: return round(x, ndigits=2) */
-  DYNAC_OBJ t1 = dynac_box_float(l_x); /* owned, released leaving the block */
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
-  int64_t t2 = INT64_C(2);
-  DYNAC_OBJ t3 = dynac_box_int(t2); /* owned, released leaving the block */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
-  DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
   {
-    PyObject *argv[2] = {t1, t3};
-    static PyObject *kw5; /* keyword names, made once */
-    if (!dynac_kwnames(&kw5, 1, (const char *const[]){"ndigits"})) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
-    dynac__effects = 1; /* Python code runs */
-    t4 = PyObject_Vectorcall(dynac__slots[2].obj, argv, 1, kw5); /* round() */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
+    /* breaks.py:58: return round(x, ndigits=2) */
+    DYNAC_OBJ t1 = dynac_box_float(l_x); /* owned, released leaving the block */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
+    int64_t t2 = INT64_C(2);
+    DYNAC_OBJ t3 = dynac_box_int(t2); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
+    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[2] = {t1, t3};
+      static PyObject *kw5; /* keyword names, made once */
+      if (!dynac_kwnames(&kw5, 1, (const char *const[]){"ndigits"})) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
+      dynac__effects = 1; /* Python code runs */
+      t4 = PyObject_Vectorcall(dynac__slots[2].obj, argv, 1, kw5); /* round() */
+      if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
+    }
+    *dynac_out = Py_NewRef(t4);
+    return DYNAC_OK;
   }
-  *dynac_out = Py_NewRef(t4);
-  return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -500,59 +510,65 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  if (0) {
-  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 137: the call goes on in the interpreter from here */
-    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
-    cv[0] = Py_NewRef(l_a); /* a */
-    cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "object_augassign", .firstlineno = 135, .line = 137, .col = 4, .header = 0,
-         .names = "a,s", .nvals = 2, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 137);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    *dynac_out = r;
-    return DYNAC_OK;
+  {
+    if (0) {
+    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 137: the call goes on in the interpreter from here */
+      PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+      cv[0] = Py_NewRef(l_a); /* a */
+      cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
+      Py_CLEAR(l_s);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "object_augassign", .firstlineno = 135, .line = 137, .col = 4, .header = 0,
+           .names = "a,s", .nvals = 2, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 137);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
+    /* breaks.py:137: s = a[0] */
+    int64_t t1 = INT64_C(0);
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    int64_t k3 = 0;
+    if (dynac_index(t1, PyList_GET_SIZE(l_a), &k3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
+    if (dynac_elem_obj(PyList_GET_ITEM(l_a, k3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
+    if (dynac_obj_set(&l_s, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_s = true;
   }
+  {
+    if (0) {
+    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 138: the call goes on in the interpreter from here */
+      PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+      cv[0] = Py_NewRef(l_a); /* a */
+      cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
+      Py_CLEAR(l_s);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "object_augassign", .firstlineno = 135, .line = 138, .col = 4, .header = 0,
+           .names = "a,s", .nvals = 2, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 138);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
+    /* breaks.py:138: s += a[1] */
+    int64_t t4 = INT64_C(1);
+    DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+    int64_t k6 = 0;
+    if (dynac_index(t4, PyList_GET_SIZE(l_a), &k6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
+    if (dynac_elem_obj(PyList_GET_ITEM(l_a, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+    DYNAC_OBJ t7 = dynac_obj_inplace(l_s, t5, 0, &dynac__effects); /* += */
+    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_augassign", 138));
+    if (dynac_obj_set(&l_s_1, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   }
-  /* breaks.py:137: s = a[0] */
-  int64_t t1 = INT64_C(0);
-  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-  int64_t k3 = 0;
-  if (dynac_index(t1, PyList_GET_SIZE(l_a), &k3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
-  if (dynac_elem_obj(PyList_GET_ITEM(l_a, k3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
-  if (dynac_obj_set(&l_s, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_s = true;
-  if (0) {
-  dynac_cont_2: DYNAC_COLD_LABEL; { /* line 138: the call goes on in the interpreter from here */
-    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
-    cv[0] = Py_NewRef(l_a); /* a */
-    cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "object_augassign", .firstlineno = 135, .line = 138, .col = 4, .header = 0,
-         .names = "a,s", .nvals = 2, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 138);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    *dynac_out = r;
-    return DYNAC_OK;
-  }
-  }
-  /* breaks.py:138: s += a[1] */
-  int64_t t4 = INT64_C(1);
-  DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-  int64_t k6 = 0;
-  if (dynac_index(t4, PyList_GET_SIZE(l_a), &k6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
-  if (dynac_elem_obj(PyList_GET_ITEM(l_a, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
-  DYNAC_OBJ t7 = dynac_obj_inplace(l_s, t5, 0, &dynac__effects); /* += */
-  if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_augassign", 138));
-  if (dynac_obj_set(&l_s_1, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   /* breaks.py:139: return s */
   *dynac_out = Py_NewRef(l_s_1);
   return DYNAC_OK;
@@ -570,47 +586,55 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* breaks.py:148: if x == 0: */
-  DYNAC_OBJ t1 = dynac_box_int(INT64_C(0)); /* owned, released leaving the block */
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
-  DYNAC_OBJ t2 = dynac_obj_compare(l_x, t1, Py_EQ, &dynac__effects); /* owned, released leaving the block */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
-  int t3 = dynac_obj_truth(t2, &dynac__effects);
-  if (t3 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
-  if (t3) {
-    /* breaks.py:149: raise Oops("a module's own class: raised generically") */
-    static PyObject *name4; /* 'Oops', interned once */
-    if (!dynac_name(&name4, "Oops")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-    DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
-    t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global Oops */
-    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-    static PyObject *const6; /* made once */
-    if (!const6 && !(const6 = dynac_literal("\"a module's own class: raised generically\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-    DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
-    {
-      PyObject *argv[2] = {t5, const6};
-      dynac__effects = 1; /* Python code runs */
-      t7 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* Oops(...) */
-      if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+  {
+    /* breaks.py:148: if x == 0: */
+    DYNAC_OBJ t1 = dynac_box_int(INT64_C(0)); /* owned, released leaving the block */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
+    DYNAC_OBJ t2 = dynac_obj_compare(l_x, t1, Py_EQ, &dynac__effects); /* owned, released leaving the block */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
+    int t3 = dynac_obj_truth(t2, &dynac__effects);
+    if (t3 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
+    if (t3) {
+      {
+        /* breaks.py:149: raise Oops("a module's own class: raised generically") */
+        static PyObject *name4; /* 'Oops', interned once */
+        if (!dynac_name(&name4, "Oops")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+        DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
+        t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global Oops */
+        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+        static PyObject *const6; /* made once */
+        if (!const6 && !(const6 = dynac_literal("\"a module's own class: raised generically\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+        DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+        {
+          PyObject *argv[2] = {t5, const6};
+          dynac__effects = 1; /* Python code runs */
+          t7 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* Oops(...) */
+          if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+        }
+        dynac_raise(t7, NULL);
+        DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+      }
     }
-    dynac_raise(t7, NULL);
-    DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
   }
-  /* breaks.py:150: if x == 1: */
-  DYNAC_OBJ t8 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-  if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-  DYNAC_OBJ t9 = dynac_obj_compare(l_x, t8, Py_EQ, &dynac__effects); /* owned, released leaving the block */
-  if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-  int t10 = dynac_obj_truth(t9, &dynac__effects);
-  if (t10 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-  if (t10) {
-    /* breaks.py:151: raise ValueError("escapes such as \n are a str constant") */
-    static PyObject *const11; /* made once */
-    if (!const11 && !(const11 = dynac_literal("\"escapes such as \\n are a str constant\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
-    DYNAC_OBJ t12 = PyObject_CallOneArg(PyExc_ValueError, const11); /* owned, released leaving the block */
-    if (t12) PyErr_SetObject((PyObject *)Py_TYPE(t12), t12);
-    DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
+  {
+    /* breaks.py:150: if x == 1: */
+    DYNAC_OBJ t8 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
+    DYNAC_OBJ t9 = dynac_obj_compare(l_x, t8, Py_EQ, &dynac__effects); /* owned, released leaving the block */
+    if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
+    int t10 = dynac_obj_truth(t9, &dynac__effects);
+    if (t10 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
+    if (t10) {
+      {
+        /* breaks.py:151: raise ValueError("escapes such as \n are a str constant") */
+        static PyObject *const11; /* made once */
+        if (!const11 && !(const11 = dynac_literal("\"escapes such as \\n are a str constant\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
+        DYNAC_OBJ t12 = PyObject_CallOneArg(PyExc_ValueError, const11); /* owned, released leaving the block */
+        if (t12) PyErr_SetObject((PyObject *)Py_TYPE(t12), t12);
+        DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
+      }
+    }
   }
   /* breaks.py:152: if x is x: */
   if (1 /* the same object */) {
@@ -618,26 +642,28 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
     *dynac_out = INT64_C(1);
     return DYNAC_OK;
   }
-  /* breaks.py:154: raise ValueError("the message", x) from None */
-  static PyObject *name13; /* 'ValueError', interned once */
-  if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-  DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-  static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
-  t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
-  if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-  static PyObject *const15; /* made once */
-  if (!const15 && !(const15 = dynac_literal("\"the message\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-  DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
   {
-    PyObject *argv[3] = {t14, const15, l_x};
-    dynac__effects = 1; /* Python code runs */
-    t16 = PyObject_Vectorcall(argv[0], argv + 1, 2, NULL); /* ValueError(...) */
-    if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    /* breaks.py:154: raise ValueError("the message", x) from None */
+    static PyObject *name13; /* 'ValueError', interned once */
+    if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
+    t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
+    if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    static PyObject *const15; /* made once */
+    if (!const15 && !(const15 = dynac_literal("\"the message\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[3] = {t14, const15, l_x};
+      dynac__effects = 1; /* Python code runs */
+      t16 = PyObject_Vectorcall(argv[0], argv + 1, 2, NULL); /* ValueError(...) */
+      if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    }
+    DYNAC_OBJ t17 = Py_NewRef(Py_None); /* owned, released leaving the block */
+    if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    dynac_raise(t16, t17);
+    DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
   }
-  DYNAC_OBJ t17 = Py_NewRef(Py_None); /* owned, released leaving the block */
-  if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-  dynac_raise(t16, t17);
-  DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
 
   return DYNAC_OK_NONE; /* end of the function: None */
 }
@@ -671,50 +697,58 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   unsigned dynac__ticks = 0; /* loop iterations */
-  /* breaks.py:182: out = [] */
-  DYNAC_OBJ t1 = PyList_New(0); /* a list display */
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 182));
-  dynac_undo_keep(dynac__u, t1, dynac__u0);
-  if (dynac_obj_set(&l_out, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_out = true;
-  /* breaks.py:183: for p in ps: */
-  DYNAC_OBJ t2 = Py_NewRef(l_ps); /* owned, released leaving the block */
-  for (int64_t k1 = 0;; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
-    if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 183: the call goes on in the interpreter from here */
-      PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-      cv[0] = Py_NewRef(l_ps); /* ps */
-      cv[1] = b_out ? Py_XNewRef(l_out) : NULL; /* out */
-      cv[2] = b_p ? Py_XNewRef(l_p) : NULL; /* p */
-      ci[0] = dynac_cont_iter(Py_NewRef(t2), k1, 0);
-      static const dynac_cont_site sites[] = {
-          {.qualname = "tuple_of_lists_kept", .firstlineno = 180, .line = 183, .col = 4, .header = 1,
-           .names = "ps,out,p", .nvals = 3, .nits = 1, .subst = NULL,
-           .region = NULL},
-      };
-      PyObject *r = NULL;
-      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 183);
-      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-      if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
-      if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
-      dynac__boxed_result = r; /* a value of another type: the caller takes it */
-      return DYNAC_OK_BOXED;
+  {
+    /* breaks.py:182: out = [] */
+    DYNAC_OBJ t1 = PyList_New(0); /* a list display */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 182));
+    dynac_undo_keep(dynac__u, t1, dynac__u0);
+    if (dynac_obj_set(&l_out, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_out = true;
+  }
+  {
+    /* breaks.py:183: for p in ps: */
+    DYNAC_OBJ t2 = Py_NewRef(l_ps); /* owned, released leaving the block */
+    for (int64_t k1 = 0;; k1++) {
+      DYNAC_LOOP_TICK(dynac__ticks);
+      if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
+      if (0) {
+      dynac_cont_2: DYNAC_COLD_LABEL; { /* line 183: the call goes on in the interpreter from here */
+        PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
+        cv[0] = Py_NewRef(l_ps); /* ps */
+        cv[1] = b_out ? Py_XNewRef(l_out) : NULL; /* out */
+        cv[2] = b_p ? Py_XNewRef(l_p) : NULL; /* p */
+        Py_CLEAR(l_out);
+        Py_CLEAR(l_p);
+        ci[0] = dynac_cont_iter(Py_NewRef(t2), k1, 0);
+        static const dynac_cont_site sites[] = {
+            {.qualname = "tuple_of_lists_kept", .firstlineno = 180, .line = 183, .col = 4, .header = 1,
+             .names = "ps,out,p", .nvals = 3, .nits = 1, .subst = NULL,
+             .region = NULL},
+        };
+        PyObject *r = NULL;
+        int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+        if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 183);
+        if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
+        if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+        dynac__boxed_result = r; /* a value of another type: the caller takes it */
+        return DYNAC_OK_BOXED;
+      }
+      }
+      DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+      int64_t k4 = k1; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+      if (dynac_obj_set(&l_p, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      b_p = true;
+      {
+        /* breaks.py:184: out.append(p[1]) */
+        DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
+        DYNAC_OBJ t6 = dynac_obj_getitem(l_p, t5, &dynac__effects); /* owned, released leaving the block */
+        if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
+        if (dynac_list_append_own(l_out, Py_NewRef(t6)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
+      }
     }
-    }
-    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-    int64_t k4 = k1; /* in range */
-    if (dynac_elem_obj(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
-    if (dynac_obj_set(&l_p, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-    b_p = true;
-    /* breaks.py:184: out.append(p[1]) */
-    DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
-    DYNAC_OBJ t6 = dynac_obj_getitem(l_p, t5, &dynac__effects); /* owned, released leaving the block */
-    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
-    if (dynac_list_append_own(l_out, Py_NewRef(t6)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
   }
   /* breaks.py:185: return out */
   *dynac_out = Py_NewRef(l_out);
@@ -734,6 +768,52 @@ static inline int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out)
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
+/* breaks.py:194: def deletes: specialisation (object, object) -> object */
+static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_o = Py_NewRef(p_o); /* owned: it can be rebound */
+  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+  DYNAC_OBJ l_t = NULL; /* owned */
+  bool b_t = false; /* bound? */
+  (void)b_t; /* assigned, never read */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
+  {
+    /* breaks.py:195: del o.x, o[k], o[1:k] */
+    static PyObject *name1; /* 'x', interned once */
+    if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    if (dynac_obj_delattr(l_o, name1, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195)); /* del .x */
+    if (dynac_obj_delitem(l_o, l_k, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    DYNAC_OBJ t2 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    DYNAC_OBJ t3 = PySlice_New(t2, l_k, NULL); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    if (dynac_obj_delitem(l_o, t3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+  }
+  {
+    /* breaks.py:196: t = k * 2 */
+    DYNAC_OBJ t4 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
+    DYNAC_OBJ t5 = dynac_obj_binop(l_k, t4, 2, &dynac__effects); /* * */
+    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
+    if (dynac_obj_set(&l_t, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_t = true;
+  }
+  /* breaks.py:197: del t */
+  dynac__effects = 1; /* __del__ may run */
+  Py_CLEAR(l_t); /* del t */
+  b_t = false;
+  /* breaks.py:198: return k */
+  *dynac_out = Py_NewRef(l_k);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
 /* breaks.py:206: def starred_calls: specialisation (object, object) -> object */
 static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
 {
@@ -745,76 +825,78 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
   (void)dynac__u0;
-  /* breaks.py:207: return gathers(1, *a, x=2, **k), gathers(a), max(*a) */
-  DYNAC_OBJ t1 = PyTuple_New(3); /* owned, released leaving the block */
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  static PyObject *name2; /* 'gathers', interned once */
-  if (!dynac_name(&name2, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-  static dynac_global_cache gc3; /* LOAD_GLOBAL's cache */
-  t3 = dynac_load_global_cached(&dynac__G, name2, &gc3); /* global gathers */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t4 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
-  if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-  if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  if (PyList_Append(t4, t5) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  dynac__effects = 1;
-  if (dynac_call_extend(t4, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t6 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
-  if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t7 = PyDict_New(); /* the keyword arguments */
-  if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  static PyObject *name8; /* 'x', interned once */
-  if (!dynac_name(&name8, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  if (dynac_call_keyword(t7, name8, t6, t3) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  dynac__effects = 1;
-  if (dynac_call_merge(t7, l_k, t3) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
-  DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
-  t9 = PyList_AsTuple(t4);
-  if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  dynac__effects = 1; /* Python code runs */
-  t10 = PyObject_Call(t3, t9, t7); /* gathers(...) */
-  if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  PyTuple_SET_ITEM(t1, 0, Py_NewRef(t10));
-  static PyObject *name11; /* 'gathers', interned once */
-  if (!dynac_name(&name11, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
-  static dynac_global_cache gc12; /* LOAD_GLOBAL's cache */
-  t12 = dynac_load_global_cached(&dynac__G, name11, &gc12); /* global gathers */
-  if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t13 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
-  if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  if (PyList_Append(t13, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-  DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
-  t14 = PyList_AsTuple(t13);
-  if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  dynac__effects = 1; /* Python code runs */
-  t15 = PyObject_Call(t12, t14, NULL); /* gathers(...) */
-  if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  PyTuple_SET_ITEM(t1, 1, Py_NewRef(t15));
-  static PyObject *name16; /* 'max', interned once */
-  if (!dynac_name(&name16, "max")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t17 = NULL; /* owned, released leaving the block */
-  static dynac_global_cache gc17; /* LOAD_GLOBAL's cache */
-  t17 = dynac_load_global_cached(&dynac__G, name16, &gc17); /* global max */
-  if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t18 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
-  if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  dynac__effects = 1;
-  if (dynac_call_extend(t18, l_a, t17) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  DYNAC_OBJ t19 = NULL; /* owned, released leaving the block */
-  DYNAC_OBJ t20 = NULL; /* owned, released leaving the block */
-  t19 = PyList_AsTuple(t18);
-  if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  dynac__effects = 1; /* Python code runs */
-  t20 = PyObject_Call(t17, t19, NULL); /* max(...) */
-  if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-  PyTuple_SET_ITEM(t1, 2, Py_NewRef(t20));
-  *dynac_out = Py_NewRef(t1);
-  return DYNAC_OK;
+  {
+    /* breaks.py:207: return gathers(1, *a, x=2, **k), gathers(a), max(*a) */
+    DYNAC_OBJ t1 = PyTuple_New(3); /* owned, released leaving the block */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    static PyObject *name2; /* 'gathers', interned once */
+    if (!dynac_name(&name2, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc3; /* LOAD_GLOBAL's cache */
+    t3 = dynac_load_global_cached(&dynac__G, name2, &gc3); /* global gathers */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t4 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (PyList_Append(t4, t5) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1;
+    if (dynac_call_extend(t4, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t6 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
+    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t7 = PyDict_New(); /* the keyword arguments */
+    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    static PyObject *name8; /* 'x', interned once */
+    if (!dynac_name(&name8, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (dynac_call_keyword(t7, name8, t6, t3) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1;
+    if (dynac_call_merge(t7, l_k, t3) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+    t9 = PyList_AsTuple(t4);
+    if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1; /* Python code runs */
+    t10 = PyObject_Call(t3, t9, t7); /* gathers(...) */
+    if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 0, Py_NewRef(t10));
+    static PyObject *name11; /* 'gathers', interned once */
+    if (!dynac_name(&name11, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc12; /* LOAD_GLOBAL's cache */
+    t12 = dynac_load_global_cached(&dynac__G, name11, &gc12); /* global gathers */
+    if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t13 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
+    if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (PyList_Append(t13, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+    t14 = PyList_AsTuple(t13);
+    if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1; /* Python code runs */
+    t15 = PyObject_Call(t12, t14, NULL); /* gathers(...) */
+    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t15));
+    static PyObject *name16; /* 'max', interned once */
+    if (!dynac_name(&name16, "max")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t17 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc17; /* LOAD_GLOBAL's cache */
+    t17 = dynac_load_global_cached(&dynac__G, name16, &gc17); /* global max */
+    if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t18 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
+    if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1;
+    if (dynac_call_extend(t18, l_a, t17) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t19 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t20 = NULL; /* owned, released leaving the block */
+    t19 = PyList_AsTuple(t18);
+    if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1; /* Python code runs */
+    t20 = PyObject_Call(t17, t19, NULL); /* max(...) */
+    if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t20));
+    *dynac_out = Py_NewRef(t1);
+    return DYNAC_OK;
+  }
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -873,69 +955,6 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
   (void)dynac__u0;
   /* breaks.py:120: return x * 2.0 */
   *dynac_out = (l_x * 2.0);
-  return DYNAC_OK;
-
-  return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
-}
-
-/* breaks.py:196-196: region 1 of deletes, specialisation (object, int) -> int */
-static int dynac_kernel_deletes__Oi__r1(int64_t a_k, int64_t *dynac_out, dynac_lo_deletes__Oi__r1 *lo)
-{
-  (void)dynac_out; /* not read */
-  DYNAC_OBJ l_o = NULL; /* owned */
-  bool b_o = false; /* bound? */
-  int64_t l_k = 0;
-  bool b_k = false; /* bound? */
-  int64_t l_t = 0;
-  bool b_t = false; /* bound? */
-  l_k = a_k; /* live-in */
-  b_k = true;
-
-  int dynac__effects = 0; /* set once an opaque call ran */
-  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__u0;
-  if (0) {
-  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 196: the call goes on in the interpreter from here */
-    PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-    cv[0] = b_o ? Py_XNewRef(l_o) : NULL; /* o */
-    cv[1] = b_k ? dynac_box_int(l_k) : NULL; /* k */
-    cv[2] = b_t ? dynac_box_int(l_t) : NULL; /* t */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "deletes", .firstlineno = 193, .line = 196, .col = 4, .header = 0,
-         .names = "o,k,t", .nvals = 3, .nits = 0, .subst = NULL,
-         .region = "196:4:t"},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 196);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    dynac__boxed_result = r;
-    return DYNAC_OK_BOXED;
-  }
-  }
-  /* breaks.py:196: t = k * 2 */
-  int64_t t1 = 0;
-  if (dynac_int_mul(l_k, INT64_C(2), &t1)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);
-  l_t = t1;
-  b_t = true;
-
-  lo->v0 = l_t;
-  lo->b0 = b_t;
-  return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
-}
-
-/* breaks.py:198-198: region 2 of deletes, specialisation (object, int) -> int */
-static int dynac_kernel_deletes__Oi__r2(int64_t a_k, int64_t *dynac_out, dynac_lo_deletes__Oi__r2 *lo)
-{
-  (void)lo; /* not read */
-  int64_t l_k = a_k; /* live-in */
-
-  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
-  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__u0;
-  /* breaks.py:198: return k */
-  *dynac_out = l_k;
   return DYNAC_OK;
 
   return DYNAC_FALLTHROUGH; /* the function goes on in the interpreter */
@@ -1068,100 +1087,6 @@ static PyObject *dynac_region_uses_untyped_hook_2(PyObject *self, PyObject *cons
     else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_float(r));
     else res = PyTuple_New(2);
     if (st != DYNAC_DEOPT) dynac__region_calls[19]++;
-    if (st == DYNAC_FALLTHROUGH) {
-      int failed = !res;
-      if (failed) {
-        Py_CLEAR(res);
-      } else {
-        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));
-        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));
-      }
-    }
-    return res;
-  }
-next_1:;
-  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
-}
-
-/* breaks.py:196-196: entry of region 1 of deletes (called by its resume function) */
-static PyObject *dynac_region_deletes_1(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-  (void)self;
-  if (nargs != 2) {
-    PyErr_SetString(PyExc_TypeError, "dynac region: wrong number of arguments");
-    return NULL;
-  }
-  PyObject *globals = args[0];
-  (void)globals;
-  { /* specialisation (object, int) -> int */
-    int64_t a0 = 0;
-    if (dynac_elem_int(args[1], &a0)) { goto next_1; }
-    int64_t r = 0;
-    dynac_lo_deletes__Oi__r1 lo = {0}; /* filled when the kernel falls through */
-    size_t mark = dynac_undo_mark();
-    int st = dynac_kernel_deletes__Oi__r1(a0, &r, &lo);
-    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-    else dynac_undo_commit(mark);
-    PyObject *res = NULL;
-    if (st == DYNAC_ERROR) res = NULL;
-    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
-    else if (st == DYNAC_OK_NONE) res = Py_BuildValue("(iO)", 1, Py_None);
-    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */
-      res = dynac__boxed_result;
-      dynac__boxed_result = NULL;
-    }
-    else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_int(r));
-    else res = PyTuple_New(3);
-    if (st != DYNAC_DEOPT) dynac__region_calls[30]++;
-    if (st == DYNAC_FALLTHROUGH) {
-      int failed = !res;
-      PyObject *o0 = lo.b0 ? dynac_box_int(lo.v0) : Py_NewRef(Py_Ellipsis);
-      failed |= !o0;
-      if (failed) {
-        Py_CLEAR(res);
-        Py_XDECREF(o0);
-      } else {
-        PyTuple_SET_ITEM(res, 0, PyLong_FromLong(0));
-        PyTuple_SET_ITEM(res, 1, Py_NewRef(Py_None));
-        PyTuple_SET_ITEM(res, 2, o0);
-      }
-    }
-    return res;
-  }
-next_1:;
-  Py_RETURN_NONE; /* no specialisation's guards passed: the interpreter */
-}
-
-/* breaks.py:198-198: entry of region 2 of deletes (called by its resume function) */
-static PyObject *dynac_region_deletes_2(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-  (void)self;
-  if (nargs != 2) {
-    PyErr_SetString(PyExc_TypeError, "dynac region: wrong number of arguments");
-    return NULL;
-  }
-  PyObject *globals = args[0];
-  (void)globals;
-  { /* specialisation (object, int) -> int */
-    int64_t a0 = 0;
-    if (dynac_elem_int(args[1], &a0)) { goto next_1; }
-    int64_t r = 0;
-    dynac_lo_deletes__Oi__r2 lo = {0}; /* filled when the kernel falls through */
-    size_t mark = dynac_undo_mark();
-    int st = dynac_kernel_deletes__Oi__r2(a0, &r, &lo);
-    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-    else dynac_undo_commit(mark);
-    PyObject *res = NULL;
-    if (st == DYNAC_ERROR) res = NULL;
-    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
-    else if (st == DYNAC_OK_NONE) res = Py_BuildValue("(iO)", 1, Py_None);
-    else if (st == DYNAC_OK_BOXED) { /* it went on in the interpreter: the tuple */
-      res = dynac__boxed_result;
-      dynac__boxed_result = NULL;
-    }
-    else if (st == DYNAC_OK) res = Py_BuildValue("(iN)", 1, dynac_box_int(r));
-    else res = PyTuple_New(2);
-    if (st != DYNAC_DEOPT) dynac__region_calls[30]++;
     if (st == DYNAC_FALLTHROUGH) {
       int failed = !res;
       if (failed) {
@@ -1832,6 +1757,48 @@ static int dynac_glue_len_of__Lf(PyObject *const *args, PyObject *closure, PyObj
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may deletes(object, object) -> object run for these arguments? */
+static int dynac_guard_deletes__OO(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  /* args[0]: any object */
+  /* args[1]: any object */
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: deletes(object, object) -> object */
+static int dynac_glue_deletes__OO(PyObject *const *args, PyObject *closure, PyObject **result)
+{
+  int st;
+  (void)args;
+  (void)closure;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  PyObject *a1 = args[1]; /* borrowed */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_deletes__OO(a0, a1, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may starred_calls(object, object) -> object run for these arguments? */
 static int dynac_guard_starred_calls__OO(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -2035,6 +2002,16 @@ static const dynac_entry_desc dynac__entries_len_of[] = {
      .guard = dynac_guard_len_of__Lf, .glue = dynac_glue_len_of__Lf,
      .nguards = 3, .guards = dynac__guards_len_of__Lf},
 };
+static const char *const dynac__guards_deletes__OO[] = {
+    "o is any object (operations on it go through the C API)",
+    "k is any object (operations on it go through the C API)",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_deletes[] = {
+    {.signature = "(object, object) -> object",
+     .guard = dynac_guard_deletes__OO, .glue = dynac_glue_deletes__OO,
+     .nguards = 3, .guards = dynac__guards_deletes__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_starred_calls__OO[] = {
     "a is any object (operations on it go through the C API)",
     "k is any object (operations on it go through the C API)",
@@ -2101,7 +2078,7 @@ static const dynac_func_desc dynac__funcs[20] = {
      .nentries = 1, .entries = dynac__entries_len_of,
      .direct_calls = &dynac__direct_calls[29], .region_calls = &dynac__region_calls[29], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "deletes", .firstlineno = 193, .argcount = 2,
-     .nentries = 0, .entries = NULL,
+     .nentries = 1, .entries = dynac__entries_deletes,
      .direct_calls = &dynac__direct_calls[30], .region_calls = &dynac__region_calls[30], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "starred_calls", .firstlineno = 205, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_starred_calls,
@@ -2118,8 +2095,6 @@ static PyMethodDef dynac__methods[] = {
     {"__region_explicit_1", (PyCFunction)(void (*)(void))dynac_region_explicit_1, METH_FASTCALL, NULL},
     {"__region_uses_untyped_hook_1", (PyCFunction)(void (*)(void))dynac_region_uses_untyped_hook_1, METH_FASTCALL, NULL},
     {"__region_uses_untyped_hook_2", (PyCFunction)(void (*)(void))dynac_region_uses_untyped_hook_2, METH_FASTCALL, NULL},
-    {"__region_deletes_1", (PyCFunction)(void (*)(void))dynac_region_deletes_1, METH_FASTCALL, NULL},
-    {"__region_deletes_2", (PyCFunction)(void (*)(void))dynac_region_deletes_2, METH_FASTCALL, NULL},
 
     {NULL, NULL, 0, NULL}};
 

@@ -42,20 +42,22 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* every_function.py:12: return abs(self.x) */
-  static PyObject *name1; /* 'x', interned once */
-  if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
-  DYNAC_OBJ t2 = dynac_obj_getattr(l_self, name1, &dynac__effects); /* .x */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
-  DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
   {
-    PyObject *argv[1] = {t2};
-    dynac__effects = 1; /* Python code runs */
-    t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+    /* every_function.py:12: return abs(self.x) */
+    static PyObject *name1; /* 'x', interned once */
+    if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+    DYNAC_OBJ t2 = dynac_obj_getattr(l_self, name1, &dynac__effects); /* .x */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[1] = {t2};
+      dynac__effects = 1; /* Python code runs */
+      t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
+      if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+    }
+    *dynac_out = Py_NewRef(t3);
+    return DYNAC_OK;
   }
-  *dynac_out = Py_NewRef(t3);
-  return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -73,89 +75,99 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  if (0) {
-  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 16: the call goes on in the interpreter from here */
-    PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_int(l_n); /* n */
-    cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
-    cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "outer", .firstlineno = 15, .line = 16, .col = 4, .header = 0,
-         .names = "n,inner,key", .nvals = 3, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 16);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    *dynac_out = r;
+  {
+    if (0) {
+    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 16: the call goes on in the interpreter from here */
+      PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
+      cv[0] = dynac_box_int(l_n); /* n */
+      cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
+      cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
+      Py_CLEAR(l_inner);
+      Py_CLEAR(l_key);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "outer", .firstlineno = 15, .line = 16, .col = 4, .header = 0,
+           .names = "n,inner,key", .nvals = 3, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 16);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
+    /* every_function.py:16: def inner(k): */
+    if (!dynac__code[0]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* its code object was not found when attached: the interpreter makes the function */
+    DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
+    {
+      static const char *const names[] = {NULL};
+      PyObject *const cells[] = {NULL};
+      t1 = dynac_make_function(dynac__code[0], "outer.<locals>.inner", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
+    }
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 16)); /* MAKE_FUNCTION outer.<locals>.inner */
+    if (dynac_obj_set(&l_inner, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_inner = true;
+  }
+  {
+    if (0) {
+    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
+      PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
+      cv[0] = dynac_box_int(l_n); /* n */
+      cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
+      cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
+      Py_CLEAR(l_inner);
+      Py_CLEAR(l_key);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "outer", .firstlineno = 15, .line = 18, .col = 4, .header = 0,
+           .names = "n,inner,key", .nvals = 3, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
+    /* every_function.py:18: key = lambda kv: -kv */
+    if (!dynac__code[1]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* its code object was not found when attached: the interpreter makes the function */
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    {
+      static const char *const names[] = {NULL};
+      PyObject *const cells[] = {NULL};
+      t2 = dynac_make_function(dynac__code[1], "outer.<locals>.<lambda>", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
+    }
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 18)); /* MAKE_FUNCTION outer.<locals>.<lambda> */
+    if (dynac_obj_set(&l_key, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_key = true;
+  }
+  {
+    /* every_function.py:19: return inner(n) + key(n) */
+    DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[2] = {l_inner, t3};
+      dynac__effects = 1; /* Python code runs */
+      t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* inner(...) */
+      if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+    }
+    DYNAC_OBJ t5 = dynac_box_int(l_n); /* owned, released leaving the block */
+    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+    DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[2] = {l_key, t5};
+      dynac__effects = 1; /* Python code runs */
+      t6 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* key(...) */
+      if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+    }
+    DYNAC_OBJ t7 = dynac_obj_binop(t4, t6, 0, &dynac__effects); /* + */
+    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+    *dynac_out = Py_NewRef(t7);
     return DYNAC_OK;
   }
-  }
-  /* every_function.py:16: def inner(k): */
-  if (!dynac__code[0]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* its code object was not found when attached: the interpreter makes the function */
-  DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
-  {
-    static const char *const names[] = {NULL};
-    PyObject *const cells[] = {NULL};
-    t1 = dynac_make_function(dynac__code[0], "outer.<locals>.inner", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
-  }
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 16)); /* MAKE_FUNCTION outer.<locals>.inner */
-  if (dynac_obj_set(&l_inner, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_inner = true;
-  if (0) {
-  dynac_cont_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
-    PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_int(l_n); /* n */
-    cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
-    cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "outer", .firstlineno = 15, .line = 18, .col = 4, .header = 0,
-         .names = "n,inner,key", .nvals = 3, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    *dynac_out = r;
-    return DYNAC_OK;
-  }
-  }
-  /* every_function.py:18: key = lambda kv: -kv */
-  if (!dynac__code[1]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* its code object was not found when attached: the interpreter makes the function */
-  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-  {
-    static const char *const names[] = {NULL};
-    PyObject *const cells[] = {NULL};
-    t2 = dynac_make_function(dynac__code[1], "outer.<locals>.<lambda>", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
-  }
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 18)); /* MAKE_FUNCTION outer.<locals>.<lambda> */
-  if (dynac_obj_set(&l_key, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_key = true;
-  /* every_function.py:19: return inner(n) + key(n) */
-  DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
-  DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
-  {
-    PyObject *argv[2] = {l_inner, t3};
-    dynac__effects = 1; /* Python code runs */
-    t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* inner(...) */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
-  }
-  DYNAC_OBJ t5 = dynac_box_int(l_n); /* owned, released leaving the block */
-  if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
-  DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
-  {
-    PyObject *argv[2] = {l_key, t5};
-    dynac__effects = 1; /* Python code runs */
-    t6 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* key(...) */
-    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
-  }
-  DYNAC_OBJ t7 = dynac_obj_binop(t4, t6, 0, &dynac__effects); /* + */
-  if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
-  *dynac_out = Py_NewRef(t7);
-  return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */

@@ -50,26 +50,77 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
-  /* list_building.py:7: ys = [0.0] * n */
-  double t1 = 0.0;
-  DYNAC_OBJ t2 = PyList_New(1); /* a list display */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
-  dynac_undo_keep(dynac__u, t2, dynac__u0);
-  if (dynac_list_init(t2, 0, dynac_box_float(t1)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
-  DYNAC_OBJ t3 = PySequence_Repeat(t2, (Py_ssize_t)l_n); /* list * n */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
-  dynac_undo_keep(dynac__u, t3, dynac__u0);
-  if (dynac_obj_set(&l_ys, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_ys = true;
-  /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-  if (dynac_obj_set(&l_lc1, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 8)); /* a list comprehension */
-  /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-  DYNAC_OBJ t4 = Py_NewRef(l_xs); /* owned, released leaving the block */
-  for (int64_t k1 = 0;; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    if (k1 >= PyList_GET_SIZE(t4)) break; /* exhausted */
+  {
+    /* list_building.py:7: ys = [0.0] * n */
+    double t1 = 0.0;
+    DYNAC_OBJ t2 = PyList_New(1); /* a list display */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
+    dynac_undo_keep(dynac__u, t2, dynac__u0);
+    if (dynac_list_init(t2, 0, dynac_box_float(t1)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
+    DYNAC_OBJ t3 = PySequence_Repeat(t2, (Py_ssize_t)l_n); /* list * n */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 7));
+    dynac_undo_keep(dynac__u, t3, dynac__u0);
+    if (dynac_obj_set(&l_ys, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_ys = true;
+  }
+  {
+    /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
+    if (dynac_obj_set(&l_lc1, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 8)); /* a list comprehension */
+    {
+      /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
+      DYNAC_OBJ t4 = Py_NewRef(l_xs); /* owned, released leaving the block */
+      for (int64_t k1 = 0;; k1++) {
+        DYNAC_LOOP_TICK(dynac__ticks);
+        if (k1 >= PyList_GET_SIZE(t4)) break; /* exhausted */
+        if (0) {
+        dynac_cont_2: DYNAC_COLD_LABEL; { /* line 8: the call goes on in the interpreter from here */
+          PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
+          cv[0] = dynac_box_int(l_n); /* n */
+          cv[1] = Py_NewRef(l_xs); /* xs */
+          cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
+          cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
+          cv[4] = b_ws ? Py_XNewRef(l_ws) : NULL; /* ws */
+          cv[5] = b_v ? dynac_box_float(l_v) : NULL; /* v */
+          Py_CLEAR(l_ys);
+          Py_CLEAR(l_zs);
+          Py_CLEAR(l_ws);
+          ci[0] = dynac_cont_iter(Py_NewRef(t4), k1, 0);
+          static const dynac_cont_site sites[] = {
+              {.qualname = "build", .firstlineno = 5, .line = 8, .col = 18, .header = 1,
+               .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 1, .subst = NULL,
+               .region = NULL},
+          };
+          PyObject *r = NULL;
+          int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+          if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 8);
+          if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+          if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
+          if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+          dynac__boxed_result = r; /* a value of another type: the caller takes it */
+          return DYNAC_OK_BOXED;
+        }
+        }
+        double t5 = 0;
+        int64_t k6 = k1; /* in range */
+        if (dynac_elem_float(PyList_GET_ITEM(t4, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+        l_lc1_x = t5;
+        /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
+        bool t7 = (l_lc1_x > 0.0);
+        if (t7) {
+          /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
+          if (dynac_list_append_own(l_lc1, dynac_box_float((l_lc1_x * 2.0))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<listcomp>" "\0" "build" "\0" "8", 8));
+        }
+      }
+    }
+    DYNAC_OBJ t8 = l_lc1; /* the comprehension's list, moved */
+    l_lc1 = NULL;
+    dynac_undo_keep(dynac__u, t8, dynac__u0);
+    if (dynac_obj_set(&l_zs, Py_NewRef(t8)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_zs = true;
+  }
+  {
     if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 8: the call goes on in the interpreter from here */
+    dynac_cont_3: DYNAC_COLD_LABEL; { /* line 9: the call goes on in the interpreter from here */
       PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
       cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = Py_NewRef(l_xs); /* xs */
@@ -77,15 +128,17 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
       cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
       cv[4] = b_ws ? Py_XNewRef(l_ws) : NULL; /* ws */
       cv[5] = b_v ? dynac_box_float(l_v) : NULL; /* v */
-      ci[0] = dynac_cont_iter(Py_NewRef(t4), k1, 0);
+      Py_CLEAR(l_ys);
+      Py_CLEAR(l_zs);
+      Py_CLEAR(l_ws);
       static const dynac_cont_site sites[] = {
-          {.qualname = "build", .firstlineno = 5, .line = 8, .col = 18, .header = 1,
-           .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 1, .subst = NULL,
+          {.qualname = "build", .firstlineno = 5, .line = 9, .col = 4, .header = 0,
+           .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 0, .subst = NULL,
            .region = NULL},
       };
       PyObject *r = NULL;
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 8);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 9);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
       if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
       if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
@@ -93,55 +146,16 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
       return DYNAC_OK_BOXED;
     }
     }
-    double t5 = 0;
-    int64_t k6 = k1; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t4, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
-    l_lc1_x = t5;
-    /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-    bool t7 = (l_lc1_x > 0.0);
-    if (t7) {
-      /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
-      if (dynac_list_append_own(l_lc1, dynac_box_float((l_lc1_x * 2.0))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<listcomp>" "\0" "build" "\0" "8", 8));
-    }
+    /* list_building.py:9: ws = xs[1:-1] */
+    int64_t t9 = INT64_C(1);
+    int64_t t10 = 0;
+    if (dynac_int_neg(INT64_C(1), &t10)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3);
+    DYNAC_OBJ t11 = dynac_list_slice(l_xs, 1, t9, 1, t10, 0, 0); /* a slice */
+    if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 9));
+    dynac_undo_keep(dynac__u, t11, dynac__u0);
+    if (dynac_obj_set(&l_ws, Py_NewRef(t11)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_ws = true;
   }
-  DYNAC_OBJ t8 = l_lc1; /* the comprehension's list, moved */
-  l_lc1 = NULL;
-  dynac_undo_keep(dynac__u, t8, dynac__u0);
-  if (dynac_obj_set(&l_zs, Py_NewRef(t8)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_zs = true;
-  if (0) {
-  dynac_cont_3: DYNAC_COLD_LABEL; { /* line 9: the call goes on in the interpreter from here */
-    PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_int(l_n); /* n */
-    cv[1] = Py_NewRef(l_xs); /* xs */
-    cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
-    cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
-    cv[4] = b_ws ? Py_XNewRef(l_ws) : NULL; /* ws */
-    cv[5] = b_v ? dynac_box_float(l_v) : NULL; /* v */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "build", .firstlineno = 5, .line = 9, .col = 4, .header = 0,
-         .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 9);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
-    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
-    dynac__boxed_result = r; /* a value of another type: the caller takes it */
-    return DYNAC_OK_BOXED;
-  }
-  }
-  /* list_building.py:9: ws = xs[1:-1] */
-  int64_t t9 = INT64_C(1);
-  int64_t t10 = 0;
-  if (dynac_int_neg(INT64_C(1), &t10)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3);
-  DYNAC_OBJ t11 = dynac_list_slice(l_xs, 1, t9, 1, t10, 0, 0); /* a slice */
-  if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 9));
-  dynac_undo_keep(dynac__u, t11, dynac__u0);
-  if (dynac_obj_set(&l_ws, Py_NewRef(t11)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_ws = true;
   /* list_building.py:10: ws.append(1.0) */
   if (dynac_list_append_own(l_ws, dynac_box_float(1.0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 10));
   if (0) {
@@ -153,6 +167,9 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
     cv[4] = b_ws ? Py_XNewRef(l_ws) : NULL; /* ws */
     cv[5] = b_v ? dynac_box_float(l_v) : NULL; /* v */
+    Py_CLEAR(l_ys);
+    Py_CLEAR(l_zs);
+    Py_CLEAR(l_ws);
     static const dynac_cont_site sites[] = {
         {.qualname = "build", .firstlineno = 5, .line = 11, .col = 4, .header = 0,
          .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 0, .subst = NULL,
@@ -184,20 +201,22 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     Py_XDECREF(b);
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 12));
   }
-  /* list_building.py:13: return ys + zs + [len(ws) * 1.0] */
-  DYNAC_OBJ t15 = PySequence_Concat(l_ys, l_zs); /* list + list */
-  if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  dynac_undo_keep(dynac__u, t15, dynac__u0);
-  double t16 = ((double)(int64_t)PyList_GET_SIZE(l_ws) * 1.0);
-  DYNAC_OBJ t17 = PyList_New(1); /* a list display */
-  if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  dynac_undo_keep(dynac__u, t17, dynac__u0);
-  if (dynac_list_init(t17, 0, dynac_box_float(t16)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  DYNAC_OBJ t18 = PySequence_Concat(t15, t17); /* list + list */
-  if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
-  dynac_undo_keep(dynac__u, t18, dynac__u0);
-  *dynac_out = Py_NewRef(t18);
-  return DYNAC_OK;
+  {
+    /* list_building.py:13: return ys + zs + [len(ws) * 1.0] */
+    DYNAC_OBJ t15 = PySequence_Concat(l_ys, l_zs); /* list + list */
+    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
+    dynac_undo_keep(dynac__u, t15, dynac__u0);
+    double t16 = ((double)(int64_t)PyList_GET_SIZE(l_ws) * 1.0);
+    DYNAC_OBJ t17 = PyList_New(1); /* a list display */
+    if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
+    dynac_undo_keep(dynac__u, t17, dynac__u0);
+    if (dynac_list_init(t17, 0, dynac_box_float(t16)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
+    DYNAC_OBJ t18 = PySequence_Concat(t15, t17); /* list + list */
+    if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
+    dynac_undo_keep(dynac__u, t18, dynac__u0);
+    *dynac_out = Py_NewRef(t18);
+    return DYNAC_OK;
+  }
 
   return DYNAC_OK_NONE; /* end of the function: None */
 }
@@ -212,58 +231,64 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
 
   unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
   /* list_building.py:18: """Generator expressions consumed on the spot: an inline loop that stops */
-  /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-  bool t1 = 0;
-  l_ge1 = 0; /* any() of a generator, consumed on the spot */
-  /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-  DYNAC_OBJ t2 = Py_NewRef(l_xs); /* owned, released leaving the block */
-  for (int64_t k1 = 0;; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
-    double t3 = 0;
-    int64_t k4 = k1; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) return DYNAC_DEOPT; /* an element of another type */
-    l_lc1_x = t3;
+  {
     /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-    bool t5 = (l_lc1_x < 0.0);
-    if (t5) {
+    bool t1 = 0;
+    l_ge1 = 0; /* any() of a generator, consumed on the spot */
+    {
       /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-      l_ge1 = true;
-      /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-      break;
+      DYNAC_OBJ t2 = Py_NewRef(l_xs); /* owned, released leaving the block */
+      for (int64_t k1 = 0;; k1++) {
+        DYNAC_LOOP_TICK(dynac__ticks);
+        if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
+        double t3 = 0;
+        int64_t k4 = k1; /* in range */
+        if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) return DYNAC_DEOPT; /* an element of another type */
+        l_lc1_x = t3;
+        /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
+        bool t5 = (l_lc1_x < 0.0);
+        if (t5) {
+          /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
+          l_ge1 = true;
+          /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
+          break;
+        }
+      }
     }
+    bool t6 = l_ge1;
+    t1 = t6;
+    if (!t1) {
+      bool t7 = 0;
+      if (dynac_obj_set(&l_lc2, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "consumed", 20)); /* a list comprehension */
+      {
+        /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
+        DYNAC_OBJ t8 = Py_NewRef(l_xs); /* owned, released leaving the block */
+        for (int64_t k2 = 0;; k2++) {
+          DYNAC_LOOP_TICK(dynac__ticks);
+          if (k2 >= PyList_GET_SIZE(t8)) break; /* exhausted */
+          double t9 = 0;
+          int64_t k10 = k2; /* in range */
+          if (dynac_elem_float(PyList_GET_ITEM(t8, k10), &t9)) return DYNAC_DEOPT; /* an element of another type */
+          l_lc2_x = t9;
+          /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
+          if (dynac_list_append_own(l_lc2, dynac_box_float((l_lc2_x * l_lc2_x))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<genexpr>" "\0" "consumed" "\0" "20", 20));
+        }
+      }
+      DYNAC_OBJ t11 = l_lc2; /* the comprehension's list, moved */
+      l_lc2 = NULL;
+      double t12 = 0;
+      for (int64_t k13 = 0; k13 < PyList_GET_SIZE(t11); k13++) {
+        double t14 = 0;
+        int64_t k15 = k13; /* in range */
+        if (dynac_elem_float(PyList_GET_ITEM(t11, k15), &t14)) return DYNAC_DEOPT; /* an element of another type */
+        t12 += t14;
+      }
+      t7 = DYNAC_CMP_GT(dynac_num_cmp((PyList_GET_SIZE(t11) ? dynac_num_f(t12) : dynac_num_i(0)), dynac_num_f(1.0)));
+      t1 = t7;
+    }
+    *dynac_out = t1;
+    return DYNAC_OK;
   }
-  bool t6 = l_ge1;
-  t1 = t6;
-  if (!t1) {
-    bool t7 = 0;
-    if (dynac_obj_set(&l_lc2, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "consumed", 20)); /* a list comprehension */
-    /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-    DYNAC_OBJ t8 = Py_NewRef(l_xs); /* owned, released leaving the block */
-    for (int64_t k2 = 0;; k2++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
-      if (k2 >= PyList_GET_SIZE(t8)) break; /* exhausted */
-      double t9 = 0;
-      int64_t k10 = k2; /* in range */
-      if (dynac_elem_float(PyList_GET_ITEM(t8, k10), &t9)) return DYNAC_DEOPT; /* an element of another type */
-      l_lc2_x = t9;
-      /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-      if (dynac_list_append_own(l_lc2, dynac_box_float((l_lc2_x * l_lc2_x))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<genexpr>" "\0" "consumed" "\0" "20", 20));
-    }
-    DYNAC_OBJ t11 = l_lc2; /* the comprehension's list, moved */
-    l_lc2 = NULL;
-    double t12 = 0;
-    for (int64_t k13 = 0; k13 < PyList_GET_SIZE(t11); k13++) {
-      double t14 = 0;
-      int64_t k15 = k13; /* in range */
-      if (dynac_elem_float(PyList_GET_ITEM(t11, k15), &t14)) return DYNAC_DEOPT; /* an element of another type */
-      t12 += t14;
-    }
-    t7 = DYNAC_CMP_GT(dynac_num_cmp((PyList_GET_SIZE(t11) ? dynac_num_f(t12) : dynac_num_i(0)), dynac_num_f(1.0)));
-    t1 = t7;
-  }
-  *dynac_out = t1;
-  return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
 }

@@ -41,34 +41,42 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* objects.py:7: n = len(o) * k */
-  Py_ssize_t t1 = dynac_obj_len(l_o, &dynac__effects);
-  if (t1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
-  DYNAC_OBJ t2 = dynac_box_int((int64_t)t1); /* owned, released leaving the block */
-  if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
-  DYNAC_OBJ t3 = dynac_obj_binop(t2, l_k, 2, &dynac__effects); /* * */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
-  if (dynac_obj_set(&l_n, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  /* objects.py:8: if o == k: */
-  DYNAC_OBJ t4 = dynac_obj_compare(l_o, l_k, Py_EQ, &dynac__effects); /* owned, released leaving the block */
-  if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 8));
-  int t5 = dynac_obj_truth(t4, &dynac__effects);
-  if (t5 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 8));
-  if (t5) {
-    /* objects.py:9: n += 1 */
-    DYNAC_OBJ t6 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
-    DYNAC_OBJ t7 = dynac_obj_inplace(l_n, t6, 0, &dynac__effects); /* += */
-    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
-    if (dynac_obj_set(&l_n, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  {
+    /* objects.py:7: n = len(o) * k */
+    Py_ssize_t t1 = dynac_obj_len(l_o, &dynac__effects);
+    if (t1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
+    DYNAC_OBJ t2 = dynac_box_int((int64_t)t1); /* owned, released leaving the block */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
+    DYNAC_OBJ t3 = dynac_obj_binop(t2, l_k, 2, &dynac__effects); /* * */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
+    if (dynac_obj_set(&l_n, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
   }
-  /* objects.py:10: return o[k] + n */
-  DYNAC_OBJ t8 = dynac_obj_getitem(l_o, l_k, &dynac__effects); /* owned, released leaving the block */
-  if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
-  DYNAC_OBJ t9 = dynac_obj_binop(t8, l_n, 0, &dynac__effects); /* + */
-  if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
-  *dynac_out = Py_NewRef(t9);
-  return DYNAC_OK;
+  {
+    /* objects.py:8: if o == k: */
+    DYNAC_OBJ t4 = dynac_obj_compare(l_o, l_k, Py_EQ, &dynac__effects); /* owned, released leaving the block */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 8));
+    int t5 = dynac_obj_truth(t4, &dynac__effects);
+    if (t5 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 8));
+    if (t5) {
+      {
+        /* objects.py:9: n += 1 */
+        DYNAC_OBJ t6 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+        if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
+        DYNAC_OBJ t7 = dynac_obj_inplace(l_n, t6, 0, &dynac__effects); /* += */
+        if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
+        if (dynac_obj_set(&l_n, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      }
+    }
+  }
+  {
+    /* objects.py:10: return o[k] + n */
+    DYNAC_OBJ t8 = dynac_obj_getitem(l_o, l_k, &dynac__effects); /* owned, released leaving the block */
+    if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
+    DYNAC_OBJ t9 = dynac_obj_binop(t8, l_n, 0, &dynac__effects); /* + */
+    if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
+    *dynac_out = Py_NewRef(t9);
+    return DYNAC_OK;
+  }
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
@@ -83,17 +91,19 @@ static inline int dynac_kernel_forget__O(PyObject * p_o)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* objects.py:15: o.a = o.b = None  # None stored twice: no temporary kept for it */
-  DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-  static PyObject *name2; /* 'a', interned once */
-  if (!dynac_name(&name2, "a")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-  if (dynac_obj_setattr(l_o, name2, t1, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
-  DYNAC_OBJ t3 = Py_NewRef(Py_None); /* owned, released leaving the block */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-  static PyObject *name4; /* 'b', interned once */
-  if (!dynac_name(&name4, "b")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-  if (dynac_obj_setattr(l_o, name4, t3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
+  {
+    /* objects.py:15: o.a = o.b = None  # None stored twice: no temporary kept for it */
+    DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    static PyObject *name2; /* 'a', interned once */
+    if (!dynac_name(&name2, "a")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    if (dynac_obj_setattr(l_o, name2, t1, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
+    DYNAC_OBJ t3 = Py_NewRef(Py_None); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    static PyObject *name4; /* 'b', interned once */
+    if (!dynac_name(&name4, "b")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    if (dynac_obj_setattr(l_o, name4, t3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
+  }
 
   return DYNAC_OK_NONE; /* end of the function: None */
 }

@@ -99,49 +99,54 @@ static inline int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  if (0) {
-  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
-    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_int(l_n); /* n */
-    cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
-    static const dynac_cont_site sites[] = {
-        {.qualname = "empty_loop", .firstlineno = 19, .line = 21, .col = 4, .header = 0,
-         .names = "n,inner", .nvals = 2, .nits = 0, .subst = NULL,
-         .region = NULL},
-    };
-    PyObject *r = NULL;
-    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 21);
-    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-    *dynac_out = r;
+  {
+    if (0) {
+    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
+      PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+      cv[0] = dynac_box_int(l_n); /* n */
+      cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
+      Py_CLEAR(l_inner);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "empty_loop", .firstlineno = 19, .line = 21, .col = 4, .header = 0,
+           .names = "n,inner", .nvals = 2, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 21);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
+    /* sweep_cases.py:21: def inner(): */
+    if (!dynac__code[0]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* its code object was not found when attached: the interpreter makes the function */
+    DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
+    {
+      static const char *const names[] = {NULL};
+      PyObject *const cells[] = {NULL};
+      t1 = dynac_make_function(dynac__code[0], "empty_loop.<locals>.inner", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
+    }
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 21)); /* MAKE_FUNCTION empty_loop.<locals>.inner */
+    if (dynac_obj_set(&l_inner, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_inner = true;
+  }
+  {
+    /* sweep_cases.py:25: return inner() + n */
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[1] = {l_inner};
+      dynac__effects = 1; /* Python code runs */
+      t2 = PyObject_Vectorcall(argv[0], argv + 1, 0, NULL); /* inner(...) */
+      if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
+    }
+    DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
+    DYNAC_OBJ t4 = dynac_obj_binop(t2, t3, 0, &dynac__effects); /* + */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
+    *dynac_out = Py_NewRef(t4);
     return DYNAC_OK;
   }
-  }
-  /* sweep_cases.py:21: def inner(): */
-  if (!dynac__code[0]) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* its code object was not found when attached: the interpreter makes the function */
-  DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
-  {
-    static const char *const names[] = {NULL};
-    PyObject *const cells[] = {NULL};
-    t1 = dynac_make_function(dynac__code[0], "empty_loop.<locals>.inner", dynac__G.globals, 0, names, cells, NULL, NULL, NULL);
-  }
-  if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 21)); /* MAKE_FUNCTION empty_loop.<locals>.inner */
-  if (dynac_obj_set(&l_inner, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  b_inner = true;
-  /* sweep_cases.py:25: return inner() + n */
-  DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-  {
-    PyObject *argv[1] = {l_inner};
-    dynac__effects = 1; /* Python code runs */
-    t2 = PyObject_Vectorcall(argv[0], argv + 1, 0, NULL); /* inner(...) */
-    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
-  }
-  DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
-  if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
-  DYNAC_OBJ t4 = dynac_obj_binop(t2, t3, 0, &dynac__effects); /* + */
-  if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
-  *dynac_out = Py_NewRef(t4);
-  return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */

@@ -49,92 +49,100 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  /* try_except.py:9: try: */
-  #undef DYNAC_LEAVE
-  #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_except_1)
-  { /* try */
-    /* try_except.py:10: v = d[k] */
-    DYNAC_OBJ t1 = dynac_obj_getitem(l_d, l_k, &dynac__effects); /* owned, released leaving the block */
-    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 10));
-    if (dynac_obj_set(&l_v, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  }
-  #undef DYNAC_LEAVE
-  #define DYNAC_LEAVE(st) return (st)
-  { /* else */
-    /* try_except.py:16: v = v + 1 */
-    DYNAC_OBJ t2 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
-    DYNAC_OBJ t3 = dynac_obj_binop(l_v, t2, 0, &dynac__effects); /* + */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
-    if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-  }
-  goto dynac_tried_1;
-  dynac_except_1:;
   {
-    DYNAC_HANDLING h1 = dynac_handling_begin(); /* the exception is being handled */
-    /* try_except.py:11: except KeyError: */
-    {
-      static PyObject *name4; /* 'KeyError', interned once */
-      if (!dynac_name(&name4, "KeyError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-      DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-      static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
-      t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global KeyError */
-      if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-      int m6 = dynac_exception_matches(&h1, t5);
-      if (m6 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-      if (m6) {
-        /* try_except.py:12: return default */
-        *dynac_out = Py_NewRef(l_default);
-        return DYNAC_OK;
+    /* try_except.py:9: try: */
+    #undef DYNAC_LEAVE
+    #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_except_1)
+    { /* try */
+      {
+        /* try_except.py:10: v = d[k] */
+        DYNAC_OBJ t1 = dynac_obj_getitem(l_d, l_k, &dynac__effects); /* owned, released leaving the block */
+        if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 10));
+        if (dynac_obj_set(&l_v, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       }
     }
-    /* try_except.py:13: except (TypeError, IndexError) as e: */
+    #undef DYNAC_LEAVE
+    #define DYNAC_LEAVE(st) return (st)
+    { /* else */
+      {
+        /* try_except.py:16: v = v + 1 */
+        DYNAC_OBJ t2 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+        if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
+        DYNAC_OBJ t3 = dynac_obj_binop(l_v, t2, 0, &dynac__effects); /* + */
+        if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
+        if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      }
+    }
+    goto dynac_tried_1;
+    dynac_except_1:;
     {
-      DYNAC_OBJ t7 = PyTuple_New(2); /* the clause's classes */
-      if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      static PyObject *name8; /* 'TypeError', interned once */
-      if (!dynac_name(&name8, "TypeError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
-      static dynac_global_cache gc9; /* LOAD_GLOBAL's cache */
-      t9 = dynac_load_global_cached(&dynac__G, name8, &gc9); /* global TypeError */
-      if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      PyTuple_SET_ITEM(t7, 0, Py_NewRef(t9));
-      static PyObject *name10; /* 'IndexError', interned once */
-      if (!dynac_name(&name10, "IndexError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
-      static dynac_global_cache gc11; /* LOAD_GLOBAL's cache */
-      t11 = dynac_load_global_cached(&dynac__G, name10, &gc11); /* global IndexError */
-      if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      PyTuple_SET_ITEM(t7, 1, Py_NewRef(t11));
-      int m12 = dynac_exception_matches(&h1, t7);
-      if (m12 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-      if (m12) {
-        if (dynac_obj_set(&l_e, Py_NewRef(h1.exc)) < 0) DYNAC_LEAVE(DYNAC_ERROR); /* as e */
-        b_e = true;
-        h1.name = &l_e; /* unbound when the clause ends */
-        h1.bound = &b_e;
-        /* try_except.py:14: raise ValueError(k) from e */
-        static PyObject *name13; /* 'ValueError', interned once */
-        if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
-        DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-        static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
-        t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
-        if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
-        DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
-        {
-          PyObject *argv[2] = {t14, l_k};
-          dynac__effects = 1; /* Python code runs */
-          t15 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* ValueError(...) */
-          if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+      DYNAC_HANDLING h1 = dynac_handling_begin(); /* the exception is being handled */
+      /* try_except.py:11: except KeyError: */
+      {
+        static PyObject *name4; /* 'KeyError', interned once */
+        if (!dynac_name(&name4, "KeyError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
+        DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
+        t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global KeyError */
+        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
+        int m6 = dynac_exception_matches(&h1, t5);
+        if (m6 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
+        if (m6) {
+          /* try_except.py:12: return default */
+          *dynac_out = Py_NewRef(l_default);
+          return DYNAC_OK;
         }
-        dynac_raise(t15, l_e);
-        DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
       }
+      /* try_except.py:13: except (TypeError, IndexError) as e: */
+      {
+        DYNAC_OBJ t7 = PyTuple_New(2); /* the clause's classes */
+        if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        static PyObject *name8; /* 'TypeError', interned once */
+        if (!dynac_name(&name8, "TypeError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc9; /* LOAD_GLOBAL's cache */
+        t9 = dynac_load_global_cached(&dynac__G, name8, &gc9); /* global TypeError */
+        if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        PyTuple_SET_ITEM(t7, 0, Py_NewRef(t9));
+        static PyObject *name10; /* 'IndexError', interned once */
+        if (!dynac_name(&name10, "IndexError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc11; /* LOAD_GLOBAL's cache */
+        t11 = dynac_load_global_cached(&dynac__G, name10, &gc11); /* global IndexError */
+        if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        PyTuple_SET_ITEM(t7, 1, Py_NewRef(t11));
+        int m12 = dynac_exception_matches(&h1, t7);
+        if (m12 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        if (m12) {
+          if (dynac_obj_set(&l_e, Py_NewRef(h1.exc)) < 0) DYNAC_LEAVE(DYNAC_ERROR); /* as e */
+          b_e = true;
+          h1.name = &l_e; /* unbound when the clause ends */
+          h1.bound = &b_e;
+          {
+            /* try_except.py:14: raise ValueError(k) from e */
+            static PyObject *name13; /* 'ValueError', interned once */
+            if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+            DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+            static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
+            t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
+            if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+            DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+            {
+              PyObject *argv[2] = {t14, l_k};
+              dynac__effects = 1; /* Python code runs */
+              t15 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* ValueError(...) */
+              if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+            }
+            dynac_raise(t15, l_e);
+            DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+          }
+        }
+      }
+      dynac_handling_reraise(&h1); /* no clause matched: it goes on */
+      DYNAC_LEAVE(DYNAC_ERROR);
     }
-    dynac_handling_reraise(&h1); /* no clause matched: it goes on */
-    DYNAC_LEAVE(DYNAC_ERROR);
+    dynac_tried_1:;
   }
-  dynac_tried_1:;
   /* try_except.py:17: return v */
   *dynac_out = Py_NewRef(l_v);
   return DYNAC_OK;
@@ -218,87 +226,101 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
   (void)dynac__u0;
-  /* try_except.py:33: try: */
-  #undef DYNAC_LEAVE
-  #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
-  { /* try */
-    /* try_except.py:34: if x > 1.0: */
-    bool t1 = (l_x > 1.0);
-    if (t1) {
-      /* try_except.py:35: return x */
-      double t2 = l_x;
-      #undef DYNAC_LEAVE
-      #define DYNAC_LEAVE(st) return (st)
-      { /* finally (line 33), before returning */
-        /* try_except.py:38: log.append("closed") */
-        static PyObject *const3; /* made once */
-        if (!const3 && !(const3 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-        DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
-        {
-          PyObject *argv[2] = {l_log, const3};
-          dynac__effects = 1; /* Python code runs */
-          static PyObject *name5; /* 'append', interned once */
-          if (!dynac_name(&name5, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          t4 = PyObject_VectorcallMethod(name5, argv, 2, NULL); /* .append(...) */
-          if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+  {
+    /* try_except.py:33: try: */
+    #undef DYNAC_LEAVE
+    #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
+    { /* try */
+      {
+        /* try_except.py:34: if x > 1.0: */
+        bool t1 = (l_x > 1.0);
+        if (t1) {
+          {
+            /* try_except.py:35: return x */
+            double t2 = l_x;
+            #undef DYNAC_LEAVE
+            #define DYNAC_LEAVE(st) return (st)
+            { /* finally (line 33), before returning */
+              {
+                /* try_except.py:38: log.append("closed") */
+                static PyObject *const3; /* made once */
+                if (!const3 && !(const3 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+                DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+                {
+                  PyObject *argv[2] = {l_log, const3};
+                  dynac__effects = 1; /* Python code runs */
+                  static PyObject *name5; /* 'append', interned once */
+                  if (!dynac_name(&name5, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+                  t4 = PyObject_VectorcallMethod(name5, argv, 2, NULL); /* .append(...) */
+                  if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+                }
+              }
+            }
+            #undef DYNAC_LEAVE
+            #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
+            *dynac_out = t2;
+            return DYNAC_OK;
+          }
         }
       }
-      #undef DYNAC_LEAVE
-      #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
-      *dynac_out = t2;
-      return DYNAC_OK;
-    }
-    /* try_except.py:36: log.append(x) */
-    DYNAC_OBJ t6 = dynac_box_float(l_x); /* owned, released leaving the block */
-    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-    DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
-    {
-      PyObject *argv[2] = {l_log, t6};
-      dynac__effects = 1; /* Python code runs */
-      static PyObject *name8; /* 'append', interned once */
-      if (!dynac_name(&name8, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-      t7 = PyObject_VectorcallMethod(name8, argv, 2, NULL); /* .append(...) */
-      if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-    }
-  }
-  #undef DYNAC_LEAVE
-  #define DYNAC_LEAVE(st) return (st)
-  { /* finally (line 33) */
-    /* try_except.py:38: log.append("closed") */
-    static PyObject *const9; /* made once */
-    if (!const9 && !(const9 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-    DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
-    {
-      PyObject *argv[2] = {l_log, const9};
-      dynac__effects = 1; /* Python code runs */
-      static PyObject *name11; /* 'append', interned once */
-      if (!dynac_name(&name11, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-      t10 = PyObject_VectorcallMethod(name11, argv, 2, NULL); /* .append(...) */
-      if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-    }
-  }
-  goto dynac_finished_1;
-  dynac_finally_1:;
-  {
-    DYNAC_HANDLING f1 = dynac_handling_begin(); /* the exception waits while it runs */
-    { /* finally (line 33), with an exception */
-      /* try_except.py:38: log.append("closed") */
-      static PyObject *const12; /* made once */
-      if (!const12 && !(const12 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-      DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
       {
-        PyObject *argv[2] = {l_log, const12};
-        dynac__effects = 1; /* Python code runs */
-        static PyObject *name14; /* 'append', interned once */
-        if (!dynac_name(&name14, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-        t13 = PyObject_VectorcallMethod(name14, argv, 2, NULL); /* .append(...) */
-        if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+        /* try_except.py:36: log.append(x) */
+        DYNAC_OBJ t6 = dynac_box_float(l_x); /* owned, released leaving the block */
+        if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+        DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+        {
+          PyObject *argv[2] = {l_log, t6};
+          dynac__effects = 1; /* Python code runs */
+          static PyObject *name8; /* 'append', interned once */
+          if (!dynac_name(&name8, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+          t7 = PyObject_VectorcallMethod(name8, argv, 2, NULL); /* .append(...) */
+          if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+        }
       }
     }
-    dynac_handling_reraise(&f1); /* then goes on */
-    DYNAC_LEAVE(DYNAC_ERROR);
+    #undef DYNAC_LEAVE
+    #define DYNAC_LEAVE(st) return (st)
+    { /* finally (line 33) */
+      {
+        /* try_except.py:38: log.append("closed") */
+        static PyObject *const9; /* made once */
+        if (!const9 && !(const9 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+        DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+        {
+          PyObject *argv[2] = {l_log, const9};
+          dynac__effects = 1; /* Python code runs */
+          static PyObject *name11; /* 'append', interned once */
+          if (!dynac_name(&name11, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          t10 = PyObject_VectorcallMethod(name11, argv, 2, NULL); /* .append(...) */
+          if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+        }
+      }
+    }
+    goto dynac_finished_1;
+    dynac_finally_1:;
+    {
+      DYNAC_HANDLING f1 = dynac_handling_begin(); /* the exception waits while it runs */
+      { /* finally (line 33), with an exception */
+        {
+          /* try_except.py:38: log.append("closed") */
+          static PyObject *const12; /* made once */
+          if (!const12 && !(const12 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
+          {
+            PyObject *argv[2] = {l_log, const12};
+            dynac__effects = 1; /* Python code runs */
+            static PyObject *name14; /* 'append', interned once */
+            if (!dynac_name(&name14, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+            t13 = PyObject_VectorcallMethod(name14, argv, 2, NULL); /* .append(...) */
+            if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          }
+        }
+      }
+      dynac_handling_reraise(&f1); /* then goes on */
+      DYNAC_LEAVE(DYNAC_ERROR);
+    }
+    dynac_finished_1:;
   }
-  dynac_finished_1:;
   /* try_except.py:39: return 0.0 */
   *dynac_out = 0.0;
   return DYNAC_OK;
@@ -322,86 +344,92 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
-  /* try_except.py:44: with lock as held: */
   {
-    DYNAC_OBJ exit1 = NULL; /* the manager's bound __exit__ */
-    DYNAC_OBJ t1 = dynac_with_enter(l_lock, &exit1); /* __enter__ */
-    dynac__effects = 1; /* Python code ran */
-    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44));
-    #undef DYNAC_LEAVE
-    #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_with_1)
-    { /* with */
-      if (dynac_obj_set(&l_held, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-      b_held = true;
-      /* try_except.py:45: t = 0.0 */
-      l_t = 0.0;
-      b_t = true;
-      /* try_except.py:46: for x in xs: */
-      PyObject * t2 = l_xs;
-      for (int64_t k2 = 0;; k2++) {
-        DYNAC_LOOP_TICK(dynac__ticks);
-        if (k2 >= PyList_GET_SIZE(t2)) break; /* exhausted */
-        if (0) {
-        dynac_cont_3: DYNAC_COLD_LABEL; { /* line 46: the call goes on in the interpreter from here */
-          PyObject *cv[5] = {NULL}, *ci[2] = {NULL};
-          cv[0] = Py_XNewRef(l_lock); /* lock */
-          cv[1] = Py_NewRef(l_xs); /* xs */
-          cv[2] = b_held ? Py_XNewRef(l_held) : NULL; /* held */
-          cv[3] = b_t ? dynac_box_float(l_t) : NULL; /* t */
-          cv[4] = b_x ? dynac_box_float(l_x) : NULL; /* x */
-          ci[0] = Py_NewRef(exit1);
-          ci[1] = dynac_cont_iter(Py_NewRef(t2), k2, 0);
-          static const dynac_cont_site sites[] = {
-              {.qualname = "locked", .firstlineno = 42, .line = 46, .col = 8, .header = 1,
-               .names = "lock,xs,held,t,x", .nvals = 5, .nits = 2, .subst = NULL,
-               .region = NULL},
-          };
-          PyObject *r = NULL;
-          int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-          if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 46);
-          if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-          *dynac_out = r;
-          return DYNAC_OK;
-        }
-        }
-        double t3 = 0;
-        int64_t k4 = k2; /* in range */
-        if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* an element of another type */
-        l_x = t3;
-        b_x = true;
-        /* try_except.py:47: t += x */
-        l_t = (l_t + l_x);
-      }
-      /* try_except.py:48: return t, held */
-      DYNAC_OBJ t5 = PyTuple_New(2); /* owned, released leaving the block */
-      if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 48));
-      DYNAC_OBJ t6 = dynac_box_float(l_t); /* owned, released leaving the block */
-      if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 48));
-      PyTuple_SET_ITEM(t5, 0, Py_NewRef(t6));
-      PyTuple_SET_ITEM(t5, 1, Py_NewRef(l_held));
-      DYNAC_OBJ t7 = Py_NewRef(t5); /* owned, released leaving the block */
-      #undef DYNAC_LEAVE
-      #define DYNAC_LEAVE(st) return (st)
-      if (dynac_with_exit(exit1, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44)); /* __exit__ */
+    /* try_except.py:44: with lock as held: */
+    {
+      DYNAC_OBJ exit1 = NULL; /* the manager's bound __exit__ */
+      DYNAC_OBJ t1 = dynac_with_enter(l_lock, &exit1); /* __enter__ */
+      dynac__effects = 1; /* Python code ran */
+      if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44));
       #undef DYNAC_LEAVE
       #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_with_1)
-      *dynac_out = Py_NewRef(t7);
-      return DYNAC_OK;
-    }
-    #undef DYNAC_LEAVE
-    #define DYNAC_LEAVE(st) return (st)
-    goto dynac_with_done_1;
-    dynac_with_1:;
-    {
-      DYNAC_HANDLING w1 = dynac_handling_begin(); /* the exception is being handled */
-      int s1 = dynac_with_exit(exit1, &w1); /* __exit__(type, value, traceback) */
-      if (s1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44));
-      if (!s1) { /* not suppressed: it goes on */
-        dynac_handling_reraise(&w1);
-        DYNAC_LEAVE(DYNAC_ERROR);
+      { /* with */
+        if (dynac_obj_set(&l_held, Py_NewRef(t1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+        b_held = true;
+        /* try_except.py:45: t = 0.0 */
+        l_t = 0.0;
+        b_t = true;
+        /* try_except.py:46: for x in xs: */
+        PyObject * t2 = l_xs;
+        for (int64_t k2 = 0;; k2++) {
+          DYNAC_LOOP_TICK(dynac__ticks);
+          if (k2 >= PyList_GET_SIZE(t2)) break; /* exhausted */
+          if (0) {
+          dynac_cont_3: DYNAC_COLD_LABEL; { /* line 46: the call goes on in the interpreter from here */
+            PyObject *cv[5] = {NULL}, *ci[2] = {NULL};
+            cv[0] = Py_XNewRef(l_lock); /* lock */
+            cv[1] = Py_NewRef(l_xs); /* xs */
+            cv[2] = b_held ? Py_XNewRef(l_held) : NULL; /* held */
+            cv[3] = b_t ? dynac_box_float(l_t) : NULL; /* t */
+            cv[4] = b_x ? dynac_box_float(l_x) : NULL; /* x */
+            Py_CLEAR(l_lock);
+            Py_CLEAR(l_held);
+            ci[0] = Py_NewRef(exit1);
+            ci[1] = dynac_cont_iter(Py_NewRef(t2), k2, 0);
+            static const dynac_cont_site sites[] = {
+                {.qualname = "locked", .firstlineno = 42, .line = 46, .col = 8, .header = 1,
+                 .names = "lock,xs,held,t,x", .nvals = 5, .nits = 2, .subst = NULL,
+                 .region = NULL},
+            };
+            PyObject *r = NULL;
+            int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+            if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 46);
+            if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+            *dynac_out = r;
+            return DYNAC_OK;
+          }
+          }
+          double t3 = 0;
+          int64_t k4 = k2; /* in range */
+          if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* an element of another type */
+          l_x = t3;
+          b_x = true;
+          /* try_except.py:47: t += x */
+          l_t = (l_t + l_x);
+        }
+        {
+          /* try_except.py:48: return t, held */
+          DYNAC_OBJ t5 = PyTuple_New(2); /* owned, released leaving the block */
+          if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 48));
+          DYNAC_OBJ t6 = dynac_box_float(l_t); /* owned, released leaving the block */
+          if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 48));
+          PyTuple_SET_ITEM(t5, 0, Py_NewRef(t6));
+          PyTuple_SET_ITEM(t5, 1, Py_NewRef(l_held));
+          DYNAC_OBJ t7 = Py_NewRef(t5); /* owned, released leaving the block */
+          #undef DYNAC_LEAVE
+          #define DYNAC_LEAVE(st) return (st)
+          if (dynac_with_exit(exit1, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44)); /* __exit__ */
+          #undef DYNAC_LEAVE
+          #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_with_1)
+          *dynac_out = Py_NewRef(t7);
+          return DYNAC_OK;
+        }
       }
-    } /* suppressed: the statements after the with run */
-    dynac_with_done_1:;
+      #undef DYNAC_LEAVE
+      #define DYNAC_LEAVE(st) return (st)
+      goto dynac_with_done_1;
+      dynac_with_1:;
+      {
+        DYNAC_HANDLING w1 = dynac_handling_begin(); /* the exception is being handled */
+        int s1 = dynac_with_exit(exit1, &w1); /* __exit__(type, value, traceback) */
+        if (s1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44));
+        if (!s1) { /* not suppressed: it goes on */
+          dynac_handling_reraise(&w1);
+          DYNAC_LEAVE(DYNAC_ERROR);
+        }
+      } /* suppressed: the statements after the with run */
+      dynac_with_done_1:;
+    }
   }
 
   *dynac_out = Py_NewRef(Py_None);
