@@ -83,8 +83,59 @@ static const char *emit_membership(em *E, expr *e) {
   return res;
 }
 
+/* One comparison of a chain of objects: a new reference to its result (a
+ * rich comparison's object, or True/False of is and in). */
+static const char *chain_link(em *E, cmpop op, const char *a, const char *b) {
+  static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
+  const char *o = tmpvar(E, &ty_obj);
+  if (op <= CMP_NE) {
+    line(E, "%s = dynac_obj_compare(%s, %s, %s, &dynac__effects);", o, a, b, rich[op]);
+    note_effect(E);
+  } else if (op == CMP_IN || op == CMP_NOT_IN) {
+    const char *k = arena_printf(E->m->a, "t%d", ++E->tmp);
+    line(E, "int %s = dynac_obj_contains(%s, %s, &dynac__effects); /* %s */", k, b, a, cmpop_spelling[op]);
+    note_effect(E);
+    line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", k, where(E));
+    line(E, "%s = dynac_box_bool(%s%s);", o, op == CMP_NOT_IN ? "!" : "", k);
+  } else {
+    bool is = op == CMP_IS || op == CMP_ID;
+    line(E, "%s = dynac_box_bool(%s %s %s);", o, a, is ? "==" : "!=", b);
+  }
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
+}
+
+/* a < b in c is d of objects (COMPARE_OP, CONTAINS_OP, IS_OP, each operand
+ * evaluated once, boxed): a later comparison runs only while the earlier
+ * results are true; the value is the first false result or the last one
+ * (a new reference), or in a test only its truth, each result's tested once. */
+static const char *emit_object_chain(em *E, expr *e) {
+  bool by_value = TY(e)->kind == TY_OBJ;
+  const char *res = tmpvar(E, by_value ? &ty_obj : &ty_bool);
+  expr *first = e->u.cmp.operands[0];
+  const char *prev = keep(E, as_obj(E, emit_expr(E, first), TY(first)), &ty_obj);
+  int opened = 0;
+  for (int i = 1; i < e->u.cmp.n; i++) {
+    expr *o = e->u.cmp.operands[i];
+    const char *cur = as_obj(E, emit_expr(E, o), TY(o));
+    if (i + 1 < e->u.cmp.n) cur = keep(E, cur, &ty_obj);
+    const char *r = chain_link(E, e->u.cmp.ops[i - 1], prev, cur);
+    if (by_value) line(E, "Py_XSETREF(%s, Py_NewRef(%s));", res, r);
+    else line(E, "%s = %s;", res, truth(E, r, &ty_obj));
+    if (i + 1 < e->u.cmp.n) {
+      line(E, "if (%s) {", by_value ? truth(E, res, &ty_obj) : res);
+      E->indent++;
+      opened++;
+    }
+    prev = cur;
+  }
+  while (opened--) { E->indent--; line(E, "}"); }
+  return res;
+}
+
 /* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
 static const char *emit_compare(em *E, expr *e) {
+  if (is_object_chain(E->in, e)) return emit_object_chain(E, e);
   if (e->u.cmp.ops[0] >= CMP_IN) return emit_membership(E, e);
   if (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT) { /* x is [not] None */
     expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
@@ -131,8 +182,26 @@ static const char *emit_compare(em *E, expr *e) {
   return res;
 }
 
+/* and/or of values that are boxed (JUMP_IF_TRUE_OR_POP): the left
+ * operand's truth tested once; when the right one is evaluated, the left
+ * one is released first, as the interpreter pops it. A new reference. */
+static const char *emit_boolop_object(em *E, expr *e) {
+  const char *res = tmpvar(E, &ty_obj);
+  const char *l = emit_expr(E, e->u.boolop.l);
+  line(E, "%s = Py_NewRef(%s);", res, as_obj(E, l, TY(e->u.boolop.l)));
+  line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", truth(E, res, &ty_obj));
+  E->indent++;
+  line(E, "Py_CLEAR(%s);", res);
+  const char *r = emit_expr(E, e->u.boolop.r);
+  line(E, "%s = Py_NewRef(%s);", res, as_obj(E, r, TY(e->u.boolop.r)));
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
 /* and/or: value form (both operands of one type) or truth form. */
 static const char *emit_boolop(em *E, expr *e) {
+  if (TY(e)->kind == TY_OBJ) return emit_boolop_object(E, e);
   bool value_form = TY(e)->kind != TY_BOOL || (TY(e->u.boolop.l) == TY(e) && TY(e->u.boolop.r) == TY(e));
   const char *res = tmpvar(E, TY(e));
   const char *l = emit_expr(E, e->u.boolop.l);
@@ -161,6 +230,7 @@ static void ifexp_branch(em *E, expr *e, expr *branch, const char *res, bool hel
   E->indent++;
   const char *v = emit_expr(E, branch);
   if (held) line(E, "%s = Py_NewRef(%s);", res, v);
+  else if (TY(e)->kind == TY_OBJ) line(E, "%s = Py_NewRef(%s);", res, as_obj(E, v, TY(branch)));
   else line(E, "%s = %s;", res, TY(e)->kind == TY_BOOL && TY(branch)->kind != TY_BOOL
                                   ? truth(E, v, TY(branch)) : convert(E, v, TY(branch), TY(e)));
   E->indent--;

@@ -31,6 +31,7 @@ const char *as_num(em *E, const char *v, const type *t) {
 /* A value as an object: itself, or boxed into an owned temporary. */
 const char *as_obj(em *E, const char *v, const type *t) {
   if (t->kind == TY_OBJ || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
+  note_type(t); /* a tuple's boxing function */
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = %s;", o, box_value(E, v, t));
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));

@@ -170,6 +170,7 @@ static const type *type_list_comprehension(ctx *c, expr *e) {
  * object built and the item got through the C API (BUILD_SLICE then
  * BINARY_SUBSCR), an object. */
 static bool passable(const type *t);
+static bool boxable(const type *t);
 
 /* Types obj and the bounds of obj[lo:hi:step]; false (after type_fail) for a
  * bound that is not an int, a bool, None or an object. *generic: obj or a
@@ -300,6 +301,16 @@ bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
 
 /* Can this value be passed to Python code (boxed, or an object)? */
 static bool passable(const type *t) { return generic_operand(t) || t->kind == TY_NONE; }
+
+/* Can this value be boxed into an object (a tuple of such values too)? */
+static bool boxable(const type *t) {
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->n; i++)
+      if (!boxable(t->elts[i])) return false;
+    return true;
+  }
+  return passable(t) || t->kind == TY_NP;
+}
 
 /* f(args) for an object f, or o.method(args) for an object o: through the C
  * API, an object result; arguments boxed. */
@@ -630,6 +641,18 @@ static const type *np_unary_type(ctx *c, expr *e, const type *a) {
   return a;
 }
 
+/* The type of a value that is one of a or b (a conditional expression,
+ * and/or by value): their common scalar type, int | float, their common
+ * list or tuple type when `typed_containers`, or else an object (each boxed,
+ * as the interpreter holds them) when both can be boxed. */
+static const type *by_value_join(const type *a, const type *b, bool typed_containers) {
+  const type *t = ty_join(a, b);
+  if (t->kind == TY_NUM || (a == b && (ty_is_scalar(a) || a->kind == TY_NONE))) return t;
+  if (typed_containers && t->kind != TY_OBJ && t->kind != TY_CONFLICT) return t; /* a list, a tuple */
+  if (boxable(a) && boxable(b)) return &ty_obj;
+  return &ty_conflict;
+}
+
 /* a < b < c: bool, or numpy.bool_ when numpy scalars are compared. A chain
  * mixing both gives either, by value: only its truth is compiled. */
 /* x is None / x is not None: decided by x's type (folded) unless x is an
@@ -647,6 +670,12 @@ static const type *type_is_none(ctx *c, expr *e) {
   return &ty_bool;
 }
 
+/* Is a value of type t an object whose identity Python code can see? True
+ * and False are singletons, boxed as themselves; a boxed number is new. */
+static bool has_identity(const type *t) {
+  return t->kind == TY_OBJ || t->kind == TY_LIST || t->kind == TY_NONE || t->kind == TY_BOOL;
+}
+
 /* x in c (PySequence_Contains: __contains__, __iter__ or __eq__ may run), or
  * x is y of two objects (their identity); never chained (ir/expr.c). */
 static const type *type_membership(ctx *c, expr *e) {
@@ -655,8 +684,7 @@ static const type *type_membership(ctx *c, expr *e) {
   if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) return &ty_unknown;
   bool in = e->u.cmp.ops[0] == CMP_IN || e->u.cmp.ops[0] == CMP_NOT_IN;
   bool ok = in ? passable(a) && passable(b)
-               : (a->kind == TY_OBJ || a->kind == TY_LIST || a->kind == TY_NONE) &&
-                 (b->kind == TY_OBJ || b->kind == TY_LIST || b->kind == TY_NONE);
+               : has_identity(a) && has_identity(b);
   if (!ok) {
     type_fail(c, e->pos, arena_printf(c->m->a, "'%s' of a %s and a %s (%s)", cmpop_spelling[e->u.cmp.ops[0]],
          ty_python_name(c->m->a, a), ty_python_name(c->m->a, b),
@@ -668,7 +696,40 @@ static const type *type_membership(ctx *c, expr *e) {
   return &ty_bool;
 }
 
+/* Is `e` a chain (a < b <= c) that compares objects, or uses is / in? */
+bool is_object_chain(const inst *in, const expr *e) {
+  if (e->kind != EX_COMPARE || e->u.cmp.n <= 2) return false;
+  for (int i = 0; i < e->u.cmp.n; i++) {
+    const type *t = ty_of(in, e->u.cmp.operands[i]);
+    int k = t ? t->kind : TY_UNKNOWN;
+    if (k == TY_OBJ || k == TY_NONE || k == TY_LIST || k == TY_TUPLE) return true;
+  }
+  for (int i = 0; i + 1 < e->u.cmp.n; i++)
+    if (e->u.cmp.ops[i] >= CMP_IS) return true;
+  return false;
+}
+
+/* A chain of comparisons with objects, is or in (emit's object chain): each
+ * operand boxed, each comparison the C API's; the value is the first false
+ * result or the last one (an object), or only its truth. */
+static const type *type_object_chain(ctx *c, expr *e, bool truth) {
+  for (int i = 0; i < e->u.cmp.n; i++) {
+    const type *a = type_expr(c, e->u.cmp.operands[i], false);
+    if (a->kind == TY_UNKNOWN) return &ty_unknown;
+    if (!boxable(a)) {
+      type_fail(c, e->pos, arena_printf(c->m->a, "a comparison chain with a %s", ty_python_name(c->m->a, a)));
+      return &ty_conflict;
+    }
+  }
+  generic_op(c);
+  return truth ? &ty_bool : &ty_obj;
+}
+
 static const type *type_compare(ctx *c, expr *e, bool truth) {
+  if (e->u.cmp.n > 2) { /* the operands' types decide which chain */
+    for (int i = 0; i < e->u.cmp.n; i++) type_expr(c, e->u.cmp.operands[i], false);
+    if (is_object_chain(c->in, e)) return type_object_chain(c, e, truth);
+  }
   if (e->u.cmp.ops[0] >= CMP_IN) return type_membership(c, e);
   for (int i = 0; i + 1 < e->u.cmp.n; i++)
     if (e->u.cmp.ops[i] == CMP_IS || e->u.cmp.ops[i] == CMP_IS_NOT) return type_is_none(c, e);
@@ -791,14 +852,11 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *r = type_expr(c, e->u.boolop.r, truth);
     if (truth) { t = &ty_bool; break; }
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
-    if (l != r && ty_join(l, r)->kind == TY_NUM) { t = &ty_num; break; }
-    if (l != r || !ty_is_scalar(l)) {
+    t = by_value_join(l, r, false);
+    if (t->kind == TY_OBJ) generic_op(c); /* the left operand's __bool__ may run */
+    if (t->kind == TY_CONFLICT)
       type_fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s by value",
            e->u.boolop.is_and ? "and" : "or", ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
-      t = &ty_conflict;
-      break;
-    }
-    t = l;
     break;
   }
   case EX_IFEXP: {
@@ -806,8 +864,9 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *a = type_expr(c, e->u.ifexp.then, truth);
     const type *b = type_expr(c, e->u.ifexp.orelse, truth);
     if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
-    t = ty_join(a, b);
-    if (t->kind == TY_OBJ) t = &ty_conflict; /* by value: kept scalar */
+    if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) { t = ty_join(a, b); break; }
+    t = by_value_join(a, b, true);
+    if (t->kind == TY_OBJ) c->in->generic = true;
     if (t->kind == TY_CONFLICT)
       type_fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
                                    ty_python_name(c->m->a, a), ty_python_name(c->m->a, b)));

@@ -203,12 +203,7 @@ static expr *lower_compare(lower *L, TSNode n) {
     if ((ops[i] == CMP_IS || ops[i] == CMP_IS_NOT) && operands[i]->kind != EX_NONE &&
         operands[i + 1]->kind != EX_NONE)
       ops[i] = ops[i] == CMP_IS ? CMP_ID : CMP_NOT_ID; /* identity of two objects */
-    if (ops[i] >= CMP_IN && nops > 1) {
-      gb(L, n, "unsupported-operator", arena_printf(L->m->a, "a comparison chain with '%s'",
-         cmpop_spelling[ops[i]]));
-      return NULL;
-    }
-  }
+  } /* a chain with is or in: compared as objects (infer: type_object_chain) */
   expr *e = new_expr(L, EX_COMPARE, n);
   e->u.cmp.n = no;
   e->u.cmp.operands = arena_alloc(L->m->a, sizeof(expr *) * (size_t)no);

@@ -1148,3 +1148,59 @@ def deletes_locals(k: int):
     del a
     a = "rebound"
     return a
+
+
+class Truth:
+    """A value whose truth and comparisons log what runs, in order; its
+    comparisons give another Truth (rich comparisons may give any object)."""
+    def __init__(self, v, tag="t"):
+        self.v, self.tag = v, tag
+
+    def __bool__(self):
+        LOG.append(("bool", self.tag))
+        if self.v == "raise":
+            raise ValueError("truth of " + self.tag)
+        return bool(self.v)
+
+    def __lt__(self, o):
+        LOG.append(("lt", self.tag, repr(getattr(o, "tag", o))))
+        return Truth(self.v < getattr(o, "v", o), self.tag + "<")
+
+    def __le__(self, o):
+        LOG.append(("le", self.tag, repr(getattr(o, "tag", o))))
+        return Truth(self.v <= getattr(o, "v", o), self.tag + "<=")
+
+    def __repr__(self):
+        return "Truth(%r, %r)" % (self.v, self.tag)
+
+
+def truth_tags(v):
+    return getattr(v, "tag", v)
+
+
+@dynac.compile
+def values_of_either(a: object, b: object, n: int):
+    """and/or and conditional expressions whose operands are of different
+    types: each value boxed, each truth tested once, in order."""
+    x = a or b
+    y = a and n
+    z = (b or None) if n > 0 else n * 2
+    w = a if a is not None else (n, 2.5)
+    u = n or a  # an int or an object
+    v = not a or b
+    return truth_tags(x), truth_tags(y), truth_tags(z), truth_tags(w), truth_tags(u), truth_tags(v)
+
+
+@dynac.compile
+def chains_of_objects(a: object, b: object, c: object, n: int):
+    """Comparison chains of objects, and with is / in: each operand evaluated
+    once, later comparisons only while earlier ones hold."""
+    r = a < b < c
+    s = a <= b < n
+    if a < b <= c:
+        LOG.append("if taken")
+    pair = (1, 2)
+    t = n in pair is not b
+    u = a is True, b is not False, 1 <= n < 2 < 3
+    k = -1 < n in [n, 2] != a
+    return truth_tags(r), truth_tags(s), t, u, k

@@ -223,6 +223,14 @@ def cases():
     c["genexprs"] = [lambda m: ([1, 0, 3], 2), lambda m: ([], 2), lambda m: (5, 2), lambda m: ([1, "a"], None),
                      lambda m: ("ab", 3), lambda m: ([2.5, -0.0], 1.0)]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
+    tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
+          lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70]
+    c["values_of_either"] = [(lambda m, x=x, y=y, n=n: (x(m), y(m), n))
+                             for x in tv for y in tv[:5] for n in [0, 3]]
+    nums = [lambda m: m.Truth(1, "a"), lambda m: m.Truth(2, "b"), lambda m: m.Truth("raise", "r"),
+            lambda m: 1, lambda m: 2.5, lambda m: NAN, lambda m: True, lambda m: "s"]
+    c["chains_of_objects"] = [(lambda m, x=x, y=y, z=z, n=n: (x(m), y(m), z(m), n))
+                              for x in nums for y in nums[:4] for z in nums[3:6] for n in [1, 2]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 

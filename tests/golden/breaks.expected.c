@@ -64,6 +64,7 @@ static int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_
 static int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out);
 static int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out);
 static int dynac_kernel_calls_broken__f(double l_x, double *dynac_out);
+static int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out);
 static int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out);
 static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out);
@@ -497,6 +498,65 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* breaks.py:131: def object_chain: specialisation (list[object], object) -> object */
+static inline int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
+  {
+    if (0) {
+    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 132: the call goes on in the interpreter from here */
+      PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+      cv[0] = Py_NewRef(l_a); /* a */
+      cv[1] = Py_XNewRef(l_x); /* x */
+      Py_CLEAR(l_x);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "object_chain", .firstlineno = 130, .line = 132, .col = 4, .header = 0,
+           .names = "a,x", .nvals = 2, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 132);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
+    /* breaks.py:132: return a[0] < x < a[1] */
+    DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
+    int64_t t2 = INT64_C(0);
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+    int64_t k4 = 0;
+    if (dynac_index(t2, PyList_GET_SIZE(l_a), &k4)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
+    if (dynac_elem_obj(PyList_GET_ITEM(l_a, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
+    DYNAC_OBJ t5 = dynac_obj_compare(t3, l_x, Py_LT, &dynac__effects); /* owned, released leaving the block */
+    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_chain", 132));
+    Py_XSETREF(t1, Py_NewRef(t5));
+    int t6 = dynac_obj_truth(t1, &dynac__effects);
+    if (t6 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_chain", 132));
+    if (t6) {
+      int64_t t7 = INT64_C(1);
+      DYNAC_OBJ t8 = NULL; /* owned, released leaving the block */
+      int64_t k9 = 0;
+      if (dynac_index(t7, PyList_GET_SIZE(l_a), &k9)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_a, t7, dynac__G.filename, "object_chain", 132)); /* IndexError */
+      if (dynac_elem_obj(PyList_GET_ITEM(l_a, k9), &t8)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 132); /* an element of another type */
+      DYNAC_OBJ t10 = dynac_obj_compare(l_x, t8, Py_LT, &dynac__effects); /* owned, released leaving the block */
+      if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_chain", 132));
+      Py_XSETREF(t1, Py_NewRef(t10));
+    }
+    *dynac_out = Py_NewRef(t1);
+    return DYNAC_OK;
+  }
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
 }
 
 /* breaks.py:136: def object_augassign: specialisation (list[object]) -> object */
@@ -1556,6 +1616,48 @@ static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject *closure, 
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may object_chain(list[object], object) -> object run for these arguments? */
+static int dynac_guard_object_chain__LOO(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_LIST(0, "type(a) is list (each element's type is checked when it is read)")
+  /* args[1]: any object */
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: object_chain(list[object], object) -> object */
+static int dynac_glue_object_chain__LOO(PyObject *const *args, PyObject *closure, PyObject **result)
+{
+  int st;
+  (void)args;
+  (void)closure;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  PyObject *a1 = args[1]; /* borrowed */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_object_chain__LOO(a0, a1, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may object_augassign(list[object]) -> object run for these arguments? */
 static int dynac_guard_object_augassign__LO(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -1954,6 +2056,16 @@ static const dynac_entry_desc dynac__entries_calls_broken[] = {
      .guard = dynac_guard_calls_broken__f, .glue = dynac_glue_calls_broken__f,
      .nguards = 4, .guards = dynac__guards_calls_broken__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
 };
+static const char *const dynac__guards_object_chain__LOO[] = {
+    "type(a) is list (each element's type is checked when it is read)",
+    "x is any object (operations on it go through the C API)",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_object_chain[] = {
+    {.signature = "(list[object], object) -> object",
+     .guard = dynac_guard_object_chain__LOO, .glue = dynac_glue_object_chain__LOO,
+     .nguards = 3, .guards = dynac__guards_object_chain__LOO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_object_augassign__LO[] = {
     "type(a) is list (each element's type is checked when it is read)",
     "source sha256 matches the module's source (checked when attached)",
@@ -2022,7 +2134,7 @@ static const dynac_entry_desc dynac__entries_starred_calls[] = {
      .guard = dynac_guard_starred_calls__OO, .glue = dynac_glue_starred_calls__OO,
      .nguards = 3, .guards = dynac__guards_starred_calls__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
-static const dynac_func_desc dynac__funcs[20] = {
+static const dynac_func_desc dynac__funcs[21] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
@@ -2062,6 +2174,9 @@ static const dynac_func_desc dynac__funcs[20] = {
     {.qualname = "uses_untyped_hook", .firstlineno = 116, .argcount = 1,
      .nentries = 0, .entries = NULL,
      .direct_calls = &dynac__direct_calls[19], .region_calls = &dynac__region_calls[19], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "object_chain", .firstlineno = 130, .argcount = 2,
+     .nentries = 1, .entries = dynac__entries_object_chain,
+     .direct_calls = &dynac__direct_calls[21], .region_calls = &dynac__region_calls[21], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "object_augassign", .firstlineno = 135, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_object_augassign,
      .direct_calls = &dynac__direct_calls[22], .region_calls = &dynac__region_calls[22], .flags = DYNAC_FUNC_ROOT},
@@ -2086,7 +2201,7 @@ static const dynac_func_desc dynac__funcs[20] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 20, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 21, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
