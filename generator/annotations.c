@@ -113,7 +113,18 @@ static const type *constant_type(module *m, TSNode n) {
   return &ty_conflict;
 }
 
-/* Parameters: names, PEP 484 annotations; only plain positional ones. */
+/* `*args` / `**kw` (typed or not): its name, or NULL for another parameter. */
+static TSNode var_param_name(TSNode p) {
+  TSNode none = {0};
+  if (node_is(p, "typed_parameter")) p = ts_node_named_child(p, 0);
+  if (!node_is(p, "list_splat_pattern") && !node_is(p, "dictionary_splat_pattern")) return none;
+  TSNode name = ts_node_named_child(p, 0);
+  return node_is(name, "identifier") ? name : none;
+}
+
+/* Parameters: names, PEP 484 annotations, defaults. *args and **kw come
+ * last, in that order, as co_varnames has them: a tuple and a dict, objects
+ * whatever their annotation (which types their items). */
 static void scan_params(module *m, func *f) {
   TSNode params = child_by_field(f->node, "parameters"); /* null: a lambda without parameters */
   uint32_t c = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
@@ -123,10 +134,19 @@ static void scan_params(module *m, func *f) {
   f->param_default_node = arena_alloc(m->a, sizeof(TSNode) * (c + 1));
   f->params_ok = true;
   f->nposparams = -1;
+  TSNode var_names[2]; /* *args, **kw */
+  memset(var_names, 0, sizeof var_names);
   for (uint32_t i = 0; i < c; i++) {
     TSNode p = ts_node_named_child(params, i);
     const char *t = ts_node_type(p);
     TSNode name = {0}, ann = {0};
+    TSNode var = var_param_name(p);
+    if (!ts_node_is_null(var)) {
+      bool star = node_is(node_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : p, "list_splat_pattern");
+      var_names[star ? 0 : 1] = var;
+      if (star && f->nposparams < 0) f->nposparams = f->nparams; /* the ones after are keyword-only */
+      continue;
+    }
     if (!strcmp(t, "identifier")) name = p;
     else if (!strcmp(t, "typed_parameter")) {
       name = ts_node_named_child(p, 0);
@@ -144,7 +164,7 @@ static void scan_params(module *m, func *f) {
       f->nposparams = f->nparams;
       continue;
     } else {
-      f->params_ok = false; /* *args, **kw */
+      f->params_ok = false; /* a pattern CPython does not take */
       continue;
     }
     TSNode dflt = child_by_field(p, "value");
@@ -160,6 +180,12 @@ static void scan_params(module *m, func *f) {
     f->nparams++;
   }
   if (f->nposparams < 0) f->nposparams = f->nparams;
+  for (int k = 0; k < 2; k++)
+    if (!ts_node_is_null(var_names[k])) {
+      f->params[f->nparams] = node_text(m->a, &m->p, var_names[k]);
+      f->param_ann[f->nparams++] = &ty_obj;
+      f->nvarparams++;
+    }
 }
 
 /* NAME = [ ... ] at module level: the list a `signatures=NAME` refers to. */
@@ -357,7 +383,7 @@ bool annotations_module(module *m) {
         f->not_compiled = "suppressed: the generator failed on it (--suppress-errors)";
       }
     if (!f->params_ok && !f->not_compiled)
-      f->not_compiled = "has *args or **kwargs parameters (not in the kernel language yet)";
+      f->not_compiled = "has a parameter that is not a name (not in the kernel language)";
     if (f->nested && !f->disabled) nested_in_root(m, f, i);
   }
   read_module_calls(m);

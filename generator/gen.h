@@ -485,7 +485,9 @@ typedef struct func {
                               (kernels take all nparams, in co_varnames order) */
   int nposdefaults;        /* defaults among them (__defaults__); the others' are in
                               __kwdefaults__ */
-  bool params_ok;          /* positional and keyword-only parameters, no *args or **kw */
+  bool params_ok;          /* parameters a kernel takes (not a tuple or dict pattern) */
+  int nvarparams;          /* *args and **kw: the last 1 or 2 of nparams (objects, a tuple
+                              and a dict, after the keyword-only ones as in co_varnames) */
   bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
   const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
   bool partial;            /* graph breaks: compiled regions + a resume function */

@@ -15,8 +15,9 @@ DYNAC_API int dynac_init(void);
 DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
                                  const dynac_func_desc *fd, PyObject *owner, const char *name);
 
-/* Runs the cache of `code` for `args` (borrowed, co_argcount + co_kwonlyargcount of
- * them, keyword-only ones last, as in a frame's localsplus)
+/* Runs the cache of `code` for `args` (borrowed, dynac_code_kernel_argcount of
+ * them: positional, keyword-only, the *args tuple, the **kwargs dict, as in a
+ * frame's localsplus)
  * and `globals` (borrowed). Returns 1 with *result set (new reference, or
  * NULL with an exception set) when a kernel served the call, 0 when the
  * call must run in the interpreter. */

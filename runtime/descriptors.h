@@ -2,7 +2,7 @@
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 9
+#define DYNAC_ABI_VERSION 10
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -123,7 +123,7 @@ typedef struct dynac_entry_desc {
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
   int firstlineno;         /* co_firstlineno */
-  int argcount;            /* co_argcount + co_kwonlyargcount: the kernels' arguments, in
+  int argcount;            /* dynac_code_kernel_argcount: the kernels' arguments, in
                               co_varnames order (as a frame's localsplus holds them) */
   int nentries;
   const dynac_entry_desc *entries;
@@ -134,6 +134,14 @@ typedef struct dynac_func_desc {
                               its kernels read the closure's cells by these positions, so the
                               code object must have exactly these to be attached */
 } dynac_func_desc;
+
+/* The arguments a kernel of `co` takes: its positional and keyword-only
+ * parameters, then the *args tuple and the **kwargs dict when it has them,
+ * as the interpreter binds them into a frame's first local slots. */
+static inline int dynac_code_kernel_argcount(const PyCodeObject *co) {
+  return co->co_argcount + co->co_kwonlyargcount + !!(co->co_flags & CO_VARARGS) +
+         !!(co->co_flags & CO_VARKEYWORDS);
+}
 
 /* Are `co`'s co_freevars exactly `names` (comma-separated; NULL: none)? */
 static inline int dynac_code_freevars_are(PyCodeObject *co, const char *names) {

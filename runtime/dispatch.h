@@ -321,7 +321,7 @@ static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject
   PyObject *r = NULL;
   if (c) dynac__call_enter(t, c);
   if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
-      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
+      !(co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS))) { /* else its frame binds them */
     st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), &r);
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   }

@@ -2956,7 +2956,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 9
+#define DYNAC_ABI_VERSION 10
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -3077,7 +3077,7 @@ typedef struct dynac_entry_desc {
 typedef struct dynac_func_desc {
   const char *qualname;    /* co_qualname */
   int firstlineno;         /* co_firstlineno */
-  int argcount;            /* co_argcount + co_kwonlyargcount: the kernels' arguments, in
+  int argcount;            /* dynac_code_kernel_argcount: the kernels' arguments, in
                               co_varnames order (as a frame's localsplus holds them) */
   int nentries;
   const dynac_entry_desc *entries;
@@ -3088,6 +3088,14 @@ typedef struct dynac_func_desc {
                               its kernels read the closure's cells by these positions, so the
                               code object must have exactly these to be attached */
 } dynac_func_desc;
+
+/* The arguments a kernel of `co` takes: its positional and keyword-only
+ * parameters, then the *args tuple and the **kwargs dict when it has them,
+ * as the interpreter binds them into a frame's first local slots. */
+static inline int dynac_code_kernel_argcount(const PyCodeObject *co) {
+  return co->co_argcount + co->co_kwonlyargcount + !!(co->co_flags & CO_VARARGS) +
+         !!(co->co_flags & CO_VARKEYWORDS);
+}
 
 /* Are `co`'s co_freevars exactly `names` (comma-separated; NULL: none)? */
 static inline int dynac_code_freevars_are(PyCodeObject *co, const char *names) {
@@ -3498,8 +3506,9 @@ DYNAC_API int dynac_init(void);
 DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
                                  const dynac_func_desc *fd, PyObject *owner, const char *name);
 
-/* Runs the cache of `code` for `args` (borrowed, co_argcount + co_kwonlyargcount of
- * them, keyword-only ones last, as in a frame's localsplus)
+/* Runs the cache of `code` for `args` (borrowed, dynac_code_kernel_argcount of
+ * them: positional, keyword-only, the *args tuple, the **kwargs dict, as in a
+ * frame's localsplus)
  * and `globals` (borrowed). Returns 1 with *result set (new reference, or
  * NULL with an exception set) when a kernel served the call, 0 when the
  * call must run in the interpreter. */
@@ -4113,7 +4122,7 @@ static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject
   PyObject *r = NULL;
   if (c) dynac__call_enter(t, c);
   if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
-      !(co->co_flags & DYNAC__SKIP_FLAGS)) {
+      !(co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS))) { /* else its frame binds them */
     st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), &r);
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
   }

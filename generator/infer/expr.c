@@ -562,7 +562,8 @@ static const type *type_call(ctx *c, expr *e) {
     return type_api_call(c, e, at);
   }
   const op_row *op = e->u.call.op;
-  if (e->u.call.kind == CALLEE_BUILTIN && op && (op->id == OPI_LEN || op->id == OPI_SUM))
+  if (e->u.call.kind == CALLEE_BUILTIN && op &&
+      (op->id == OPI_LEN || (op->id == OPI_SUM && !function_via_api(c->in, e))))
     return type_len_sum(c, e, at[0]);
   if (function_via_api(c->in, e)) { /* abs(obj), math.sqrt(obj), ...: the function itself */
     for (int i = 0; i < n; i++)

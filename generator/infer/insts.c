@@ -169,22 +169,47 @@ bool takes_objects(const inst *in) {
   return false;
 }
 
+/* A list method the operation table has no row for, which the list's own
+ * method runs (through the C API) without storing an element of another
+ * type into a typed list. */
+static bool list_method_via_api(const type *lt, const expr *e) {
+  static const char *const keeps_types[] = {"sort", "reverse", "count", "index", "copy", "clear", "remove"};
+  if (e->u.call.op) return false;
+  if (lt->elts[0]->kind == TY_OBJ) return true;
+  for (size_t i = 0; i < sizeof keeps_types / sizeof *keeps_types; i++)
+    if (!strcmp(e->u.call.name, keeps_types[i])) return true;
+  return false;
+}
+
 bool method_via_api(const inst *in, const expr *e) {
   const expr *const *a = (const expr *const *)e->u.call.args;
-  return ty_of(in, a[0])->kind == TY_OBJ ||
-         (ty_of(in, a[0])->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
-          !ops_call_is(e, OPI_APPEND));
+  const type *rt = ty_of(in, a[0]);
+  return rt->kind == TY_OBJ ||
+         (rt->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
+          !ops_call_is(e, OPI_APPEND)) ||
+         (rt->kind == TY_LIST && list_method_via_api(rt, e));
+}
+
+/* Does sum() have a typed form for this argument: a list or buffer of numbers? */
+static bool typed_sum(const type *t) {
+  if (t->kind != TY_LIST && (t->kind != TY_BUF || t->buf_kind == 'n')) return false;
+  const type *el = ty_elem(t);
+  return el->kind == TY_INT || el->kind == TY_BOOL || el->kind == TY_FLOAT;
 }
 
 bool function_via_api(const inst *in, const expr *e) {
   if (e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return false;
   if (!e->u.call.callee_slot) return false;
   if (e->u.call.nkw) return true; /* round(x, ndigits=2), sorted(xs, key=f), print(x, end="") */
-  if (ops_call_is(e, OPI_LEN) || ops_call_is(e, OPI_SUM)) return false;
+  if (ops_call_is(e, OPI_LEN)) return false;
+  if (ops_call_is(e, OPI_SUM)) /* sum(objects), sum(xs, start): the builtin */
+    return e->u.call.n != 1 || !typed_sum(ty_of(in, e->u.call.args[0]));
   if (e->u.call.n == 1 && e->u.call.args[0]->kind == EX_LISTCOMP && e->u.call.args[0]->u.comp.consumer)
     return true; /* max(x for x in v), tuple(...), sorted(...): the builtin takes the items' list */
-  for (int i = 0; i < e->u.call.n; i++)
-    if (ty_of(in, e->u.call.args[i])->kind == TY_OBJ) return true;
+  for (int i = 0; i < e->u.call.n; i++) {
+    const type *t = ty_of(in, e->u.call.args[i]);
+    if (t->kind == TY_OBJ || (t->kind == TY_LIST && !ty_is_number(t->elts[0]))) return true;
+  }
   return false;
 }
 

@@ -265,7 +265,8 @@ static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args);
  * keywords once each, no more positional ones than it takes, and a number
  * (or None) default for each parameter not given? */
 static bool direct_call_matches(lower *L, TSNode args, func *callee) {
-  if (!callee->params_ok || callee->nparams > 64 || !node_is(args, "argument_list")) return false;
+  if (!callee->params_ok || callee->nvarparams || callee->nparams > 64 || !node_is(args, "argument_list"))
+    return false;
   bool given[64] = {0};
   int npos = 0;
   for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {

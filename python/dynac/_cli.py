@@ -110,7 +110,8 @@ def record(args):
             return
         n = co.co_argcount + co.co_kwonlyargcount  # co_varnames order, as kernels take them
         loc = frame.f_locals
-        sig = tuple(_type_name(loc.get(name)) for name in co.co_varnames[:n])
+        nvar = bool(co.co_flags & 0x4) + bool(co.co_flags & 0x8)  # *args, **kwargs: objects
+        sig = tuple(_type_name(loc.get(name)) for name in co.co_varnames[:n]) + ("object",) * nvar
         key = (co.co_filename, co.co_qualname, co.co_firstlineno)
         with lock:
             d = seen.setdefault(key, {})

@@ -22,7 +22,7 @@ static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co
   for (int i = 0; i < d->nfuncs; i++) {
     const dynac_func_desc *f = &d->funcs[i];
     if (co->co_firstlineno == f->firstlineno &&
-        co->co_argcount + co->co_kwonlyargcount == f->argcount && /* kernels take both */
+        dynac_code_kernel_argcount(co) == f->argcount && /* what kernels take */
         PyUnicode_CompareWithASCIIString(co->co_qualname, f->qualname) == 0 &&
         dynac_code_freevars_are(co, f->freevars)) /* the closure the kernels read */
       return f;

@@ -1204,3 +1204,41 @@ def chains_of_objects(a: object, b: object, c: object, n: int):
     u = a is True, b is not False, 1 <= n < 2 < 3
     k = -1 < n in [n, 2] != a
     return truth_tags(r), truth_tags(s), t, u, k
+
+
+@dynac.compile
+def star_params(a: object, *rest, scale: object = 2, **named):
+    """*args and **kwargs parameters: the tuple and the dict the interpreter
+    binds, read and rebound like any local."""
+    LOG.append(("star", repr(a), len(rest), scale, sorted(named)))
+    total = a * scale
+    for r in rest:
+        total = total + r
+    if "boom" in named:
+        raise KeyError(named["boom"])
+    tag = named.pop("tag", None)
+    rest = rest + (tag,)
+    return total, rest, tag, sorted(named.items()), type(named).__name__
+
+
+@dynac.compile
+def calls_star_params(k: object):
+    """Calls of a function with *args / **kwargs (generic calls: CPython binds
+    them), of every shape, and a lambda and a method taking them."""
+    pack = lambda *xs, **kw: (xs, sorted(kw))  # noqa: E731
+    r = [star_params(k), star_params(k, 1, 2), star_params(k, scale=3, tag="t"),
+         star_params(*[k, k], **{"tag": k, "z": 0}), pack(), pack(k, y=k), Vec(1.0, 2.0).weighted(k, w=2)]
+    if k == 0:
+        r.append(star_params(k, boom="b"))
+    if k == 1:
+        r.append(star_params())  # CPython's TypeError: a missing argument
+    return r
+
+
+class Weighted:
+    @dynac.compile
+    def weighted(self, *vals, w: object = 1, **extra):
+        return sum(vals) * w, extra
+
+
+Vec.weighted = Weighted.weighted

@@ -231,6 +231,8 @@ def cases():
             lambda m: 1, lambda m: 2.5, lambda m: NAN, lambda m: True, lambda m: "s"]
     c["chains_of_objects"] = [(lambda m, x=x, y=y, z=z, n=n: (x(m), y(m), z(m), n))
                               for x in nums for y in nums[:4] for z in nums[3:6] for n in [1, 2]]
+    c["star_params"] = [(lambda m, a=a: a) for a in [(1,), (1, 2, 3), ("s", "t"), (2.5, -0.0), (2**70, 1), ([1], [2])]]
+    c["calls_star_params"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2, 2.5, "s", 2**62]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
@@ -282,7 +284,8 @@ def main():
                      "closure_cells.<locals>.unbound", "closure_cells.<locals>.makes",
                      "closure_cells.<locals>.makes.<locals>.inner", "closure_cells.<locals>.grows",
                      "closure_cells.<locals>.counts", "closure_cells.<locals>.drops",
-                     "Square.describe", "Counter.bump"]:
+                     "Square.describe", "Counter.bump", "Weighted.weighted",
+                     "calls_star_params.<locals>.<lambda>"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
     done()

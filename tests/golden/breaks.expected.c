@@ -23,8 +23,8 @@ typedef struct { /* live-outs of region 2 of uses_untyped_hook */
 
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
-static dynac_slot dynac__slots[18];
-static const dynac_slot_desc dynac__slot_desc[18] = {
+static dynac_slot dynac__slots[17];
+static const dynac_slot_desc dynac__slot_desc[17] = {
     [0] = {.kind = DYNAC_SLOT_NAME, .name = "print", .module_slot = -1},
     [1] = {.kind = DYNAC_SLOT_NAME, .name = "counter", .module_slot = -1},
     [2] = {.kind = DYNAC_SLOT_BUILTIN, .name = "round", .module_slot = -1},
@@ -40,12 +40,11 @@ static const dynac_slot_desc dynac__slot_desc[18] = {
     [12] = {.kind = DYNAC_SLOT_NAME, .name = "ValueError", .module_slot = -1},
     [13] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "len_of", .module_slot = -1, .qualname = "len_of", .firstlineno = 188},
     [14] = {.kind = DYNAC_SLOT_BUILTIN, .name = "len", .module_slot = -1},
-    [15] = {.kind = DYNAC_SLOT_NAME, .name = "a", .module_slot = -1},
-    [16] = {.kind = DYNAC_SLOT_NAME, .name = "gathers", .module_slot = -1},
-    [17] = {.kind = DYNAC_SLOT_NAME, .name = "max", .module_slot = -1},
+    [15] = {.kind = DYNAC_SLOT_NAME, .name = "gathers", .module_slot = -1},
+    [16] = {.kind = DYNAC_SLOT_NAME, .name = "max", .module_slot = -1},
 };
 static const int dynac__func_slots[] = {7, 8, 13}; /* called functions: __code__/__defaults__ checked per call */
-static dynac_globals dynac__G = {.nslots = 18, .desc = dynac__slot_desc, .slots = dynac__slots,
+static dynac_globals dynac__G = {.nslots = 17, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 3, .func_slots = dynac__func_slots};
 static int64_t dynac__direct_calls[34]; /* calls from other kernels */
 static int64_t dynac__region_calls[34]; /* compiled regions that ran */
@@ -71,6 +70,7 @@ static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out
 static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dynac_out);
 static int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out);
 static int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out);
+static int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out);
 static int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out);
 static int dynac_kernel_explicit__i__r1(int64_t a_x, int64_t *dynac_out, dynac_lo_explicit__i__r1 *lo);
 static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, dynac_lo_uses_untyped_hook__f__r1 *lo);
@@ -868,6 +868,20 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
   b_t = false;
   /* breaks.py:198: return k */
   *dynac_out = Py_NewRef(l_k);
+  return DYNAC_OK;
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* breaks.py:201: def gathers: specialisation (object, object) -> object */
+static inline int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
+{
+  DYNAC_OBJ l_a = Py_NewRef(p_a); /* owned: it can be rebound */
+  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+
+  /* breaks.py:202: return a */
+  *dynac_out = Py_NewRef(l_a);
   return DYNAC_OK;
 
   *dynac_out = Py_NewRef(Py_None);
@@ -1901,6 +1915,45 @@ static int dynac_glue_deletes__OO(PyObject *const *args, PyObject *closure, PyOb
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may gathers(object, object) -> object run for these arguments? */
+static int dynac_guard_gathers__OO(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  /* args[0]: any object */
+  /* args[1]: any object */
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: gathers(object, object) -> object */
+static int dynac_glue_gathers__OO(PyObject *const *args, PyObject *closure, PyObject **result)
+{
+  int st;
+  (void)args;
+  (void)closure;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  PyObject *a1 = args[1]; /* borrowed */
+  PyObject * r = 0;
+
+  st = dynac_kernel_gathers__OO(a0, a1, &r);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may starred_calls(object, object) -> object run for these arguments? */
 static int dynac_guard_starred_calls__OO(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -2124,6 +2177,16 @@ static const dynac_entry_desc dynac__entries_deletes[] = {
      .guard = dynac_guard_deletes__OO, .glue = dynac_glue_deletes__OO,
      .nguards = 3, .guards = dynac__guards_deletes__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
+static const char *const dynac__guards_gathers__OO[] = {
+    "a is any object (operations on it go through the C API)",
+    "k is any object (operations on it go through the C API)",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_gathers[] = {
+    {.signature = "(object, object) -> object",
+     .guard = dynac_guard_gathers__OO, .glue = dynac_glue_gathers__OO,
+     .nguards = 3, .guards = dynac__guards_gathers__OO, .flags = DYNAC_ENTRY_GENERIC},
+};
 static const char *const dynac__guards_starred_calls__OO[] = {
     "a is any object (operations on it go through the C API)",
     "k is any object (operations on it go through the C API)",
@@ -2134,7 +2197,7 @@ static const dynac_entry_desc dynac__entries_starred_calls[] = {
      .guard = dynac_guard_starred_calls__OO, .glue = dynac_glue_starred_calls__OO,
      .nguards = 3, .guards = dynac__guards_starred_calls__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
-static const dynac_func_desc dynac__funcs[21] = {
+static const dynac_func_desc dynac__funcs[22] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
@@ -2195,13 +2258,16 @@ static const dynac_func_desc dynac__funcs[21] = {
     {.qualname = "deletes", .firstlineno = 193, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_deletes,
      .direct_calls = &dynac__direct_calls[30], .region_calls = &dynac__region_calls[30], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "gathers", .firstlineno = 201, .argcount = 2,
+     .nentries = 1, .entries = dynac__entries_gathers,
+     .direct_calls = &dynac__direct_calls[31], .region_calls = &dynac__region_calls[31], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "starred_calls", .firstlineno = 205, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_starred_calls,
      .direct_calls = &dynac__direct_calls[32], .region_calls = &dynac__region_calls[32], .flags = DYNAC_FUNC_ROOT},
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 21, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 22, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
