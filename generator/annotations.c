@@ -246,10 +246,31 @@ static void read_signatures(module *m, func *f, TSNode list) {
 }
 
 /* decorator: @NAME or @NAME(args); only dynac's and torch's names matter. */
+static void read_annotation_call(module *m, func *f, TSNode e, TSNode args, TSNode fn_arg);
+
 static void read_decorator(module *m, func *f, TSNode dec) {
   TSNode e = ts_node_named_child(dec, 0);
   TSNode args = {0};
   if (node_is(e, "call")) { args = child_by_field(e, "arguments"); e = child_by_field(e, "function"); }
+  read_annotation_call(m, f, e, args, (TSNode){0});
+}
+
+/* dynac.compile(lambda ...: ..., fullgraph=...) (torch.compile, ...): the
+ * lambda is compiled as a decorated def is. */
+static void read_compile_call(module *m, func *f) {
+  TSNode args = ts_node_parent(f->node);
+  TSNode call = ts_node_parent(args);
+  if (!node_is(f->node, "lambda") || !node_is(args, "argument_list") || !node_is(call, "call")) return;
+  TSNode fn = child_by_field(call, "function");
+  if (!ts_node_eq(ts_node_named_child(args, 0), f->node) || !in_list(compile_names, node_text(m->a, &m->p, fn)))
+    return;
+  read_annotation_call(m, f, fn, args, f->node);
+}
+
+/* The annotation named by expression `e` (dynac.compile, torch.compile,
+ * disable, allow_in_graph, ...) applied to f, with the call's arguments
+ * `args` (a null node: none) but for `fn_arg`, the function itself. */
+static void read_annotation_call(module *m, func *f, TSNode e, TSNode args, TSNode fn_arg) {
   char *name = node_text(m->a, &m->p, e);
   bool is_compile = in_list(compile_names, name);
   bool is_disable = in_list(disable_names, name);
@@ -263,7 +284,7 @@ static void read_decorator(module *m, func *f, TSNode dec) {
   uint32_t c = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < c; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
+    if (node_is(a, "comment") || ts_node_eq(a, fn_arg)) continue;
     if (!node_is(a, "keyword_argument")) {
       diag_error(&m->p.src, node_pos(a), "@%s takes keyword arguments only here", name);
       continue;
@@ -351,6 +372,7 @@ bool annotations_module(module *m) {
     if ((f->method == 'm' || f->method == 'c') && f->nparams && !f->param_ann[0])
       f->param_ann[0] = &ty_obj; /* self / cls: an object (its class is not specialised) */
     f->ret_ann = return_annotation(m, f);
+    read_compile_call(m, f);
     TSNode parent = ts_node_parent(f->node);
     if (node_is(parent, "decorated_definition")) {
       uint32_t c = ts_node_named_child_count(parent);
@@ -359,6 +381,8 @@ bool annotations_module(module *m) {
         if (node_is(d, "decorator")) read_decorator(m, f, d);
       }
     }
+    if (f->decorated_compile && node_is(f->node, "lambda")) /* a lambda cannot be annotated: objects */
+      for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) f->param_ann[k] = &ty_obj;
     bool all_annotated = true;
     for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) all_annotated = false;
     if (!all_annotated && m->all == 2 && !m->prof && !f->specs && f->params_ok) {

@@ -176,6 +176,42 @@ static func *scope_function(module *m, TSNode def, int firstlineno) {
   return f;
 }
 
+/* Is node `n` (a statement's parent) in the body of the nearest scope, a
+ * node of type `scope` ("class_definition"; "module"), directly or in its
+ * if/for/while/try/with blocks? A def there is made when the scope's code
+ * runs, with the scope's qualname prefix. */
+static bool in_scope_body(TSNode n, const char *scope) {
+  for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, scope)) return true;
+    if (!strcmp(t, "function_definition") || !strcmp(t, "lambda") || !strcmp(t, "class_definition") ||
+        !strcmp(t, "module") || strstr(t, "comprehension") || !strcmp(t, "generator_expression") ||
+        !strcmp(t, "parameters") || !strcmp(t, "lambda_parameters")) /* a default's: its def's scope */
+      return false;
+  }
+  return false;
+}
+
+/* A def or lambda the module's code or a class body's makes as it runs (in
+ * an if/try/for/with block, a module-level or class-level lambda): compiled
+ * as its own function like a nested one (no direct calls: which def a name
+ * holds is known when it runs). */
+static bool scope_made_by_block(module *m, TSNode n, const char *qualname) {
+  bool lam = node_is(n, "lambda");
+  TSNode decorated = ts_node_parent(n);
+  bool dec = !lam && node_is(decorated, "decorated_definition");
+  TSNode up = dec ? ts_node_parent(decorated) : ts_node_parent(n);
+  if (!in_scope_body(up, "module") && !in_scope_body(up, "class_definition")) return false;
+  func *f = scope_function(m, n, dec ? node_pos(decorated).line : 0);
+  f->qualname = qualname;
+  f->nested = true;
+  for (int i = 0; lam && i < m->nfuncs - 1; i++) /* lambdas of one qualname on one line */
+    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == f->firstlineno)
+      m->funcs[i]->not_compiled = f->not_compiled = "another lambda starts on the same line (code objects "
+                                                    "are told apart by qualname and first line)";
+  return true;
+}
+
 /* A def in the body of a class (not inside a function): a method, a
  * classmethod or a staticmethod by its decorators, with CPython's qualname
  * ("Class.name", "Outer.Inner.name"). */
@@ -183,7 +219,7 @@ static bool scope_method(module *m, TSNode def, const char *qualname) {
   TSNode up = ts_node_parent(def);
   TSNode decorated = node_is(up, "decorated_definition") ? up : (TSNode){0};
   if (!ts_node_is_null(decorated)) up = ts_node_parent(up);
-  if (!node_is(up, "block") || !node_is(ts_node_parent(up), "class_definition")) return false;
+  if (!in_scope_body(up, "class_definition")) return false;
   func *f = scope_function(m, def, ts_node_is_null(decorated) ? 0 : node_pos(decorated).line);
   f->qualname = qualname;
   f->method = 'm';
@@ -316,14 +352,15 @@ static void scope_other_functions(module *m) {
       bool nested = *prefix[depth] != 0;
       bool top_def = def && !nested && (depth == 1 || (depth == 2 && node_is(ts_node_parent(n),
                                                                               "decorated_definition")));
-      bool method = def && nested && !strstr(prefix[depth], "<locals>") &&
-                    scope_method(m, n, arena_printf(m->a, "%s%s", prefix[depth], name));
+      bool method = def && nested && scope_method(m, n, arena_printf(m->a, "%s%s", prefix[depth], name));
       /* a def whose name its function declares global is qualified by its name alone (CPython's
          compiler_set_qualname) */
       const char *qual = def && !ts_node_is_null(enclosing_function(n)) &&
                          declares_global(m, child_by_field(enclosing_function(n), "body"), name)
                          ? name : arena_printf(m->a, "%s%s", prefix[depth], name);
       if (((def && !top_def) || lam) && !method && nested && scope_nested(m, n, qual)) {
+        /* compiled as its own function */
+      } else if (((def && !top_def) || lam) && !method && scope_made_by_block(m, n, qual)) {
         /* compiled as its own function */
       } else if (((def && !top_def) || lam) && !method) {
         const char *reason = lam ? "a lambda outside a function's body (a default value, a decorator, "

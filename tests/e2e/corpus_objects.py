@@ -1242,3 +1242,51 @@ class Weighted:
 
 
 Vec.weighted = Weighted.weighted
+
+
+if sys.platform:  # defs the module's code makes in its blocks: compiled like nested ones
+    @dynac.compile
+    def block_made(a: object, b: object):
+        return a + b, "if branch"
+else:
+    @dynac.compile
+    def block_made(a: object, b: object):
+        return a - b, "else branch"
+
+try:
+    @dynac.compile
+    def made_in_try(x: object):
+        return [x, x * 2]
+except ImportError:  # pragma: no cover - never taken
+    made_in_try = None
+
+by_rank = dynac.compile(lambda kv: (-kv[1], kv[0]))  # a module-level lambda
+
+
+class Modes:
+    if sys.platform:  # a method its class body makes in a block
+        @dynac.compile
+        def pick(self, v: object):
+            return ("pick", v, type(self).__name__)
+    scale = dynac.compile(lambda self, x: x * 3)  # a class-level lambda
+
+
+def local_class(k):
+    """Interpreted: the class statement runs here; its methods' kernels read
+    the closure (k) and __class__."""
+    class Local(Modes):
+        @dynac.compile
+        def get(self, d: object):
+            return k + d
+
+        @dynac.compile
+        def named(self):
+            return super().pick(k)
+    return Local()
+
+
+@dynac.compile
+def uses_block_made(x: object):
+    obj = local_class(x)
+    return (block_made(x, x), made_in_try(x), sorted([("a", x), ("b", 2), ("c", x)], key=by_rank),
+            Modes().pick(x), Modes().scale(x), obj.get(x), obj.named())

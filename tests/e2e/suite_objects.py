@@ -233,6 +233,7 @@ def cases():
                               for x in nums for y in nums[:4] for z in nums[3:6] for n in [1, 2]]
     c["star_params"] = [(lambda m, a=a: a) for a in [(1,), (1, 2, 3), ("s", "t"), (2.5, -0.0), (2**70, 1), ([1], [2])]]
     c["calls_star_params"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2, 2.5, "s", 2**62]]
+    c["uses_block_made"] = [(lambda m, k=k: (k,)) for k in [0, 2.5, "s", 2**62, None]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
@@ -285,7 +286,9 @@ def main():
                      "closure_cells.<locals>.makes.<locals>.inner", "closure_cells.<locals>.grows",
                      "closure_cells.<locals>.counts", "closure_cells.<locals>.drops",
                      "Square.describe", "Counter.bump", "Weighted.weighted",
-                     "calls_star_params.<locals>.<lambda>"]:
+                     "calls_star_params.<locals>.<lambda>", "block_made", "made_in_try", "<lambda>",
+                     "Modes.pick", "Modes.<lambda>", "local_class.<locals>.Local.get",
+                     "local_class.<locals>.Local.named"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
     done()

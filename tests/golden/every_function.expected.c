@@ -23,13 +23,14 @@ static const int dynac__func_slots[] = {-1}; /* called functions: __code__/__def
 static dynac_globals dynac__G = {.nslots = 2, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
 static PyObject *dynac__code[2]; /* nested code objects (dynac__codes) */
-static int64_t dynac__direct_calls[6]; /* calls from other kernels */
-static int64_t dynac__region_calls[6]; /* compiled regions that ran */
+static int64_t dynac__direct_calls[7]; /* calls from other kernels */
+static int64_t dynac__region_calls[7]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out);
 static int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out);
+static int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out);
 static int dynac_kernel_top__f(double l_x, double *dynac_out);
 
 
@@ -173,6 +174,17 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
   return DYNAC_OK; /* end of the function: None */
 }
 
+/* every_function.py:23: def cond_def: specialisation (int) -> int */
+static inline int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out)
+{
+  
+  /* every_function.py:24: return x */
+  *dynac_out = l_x;
+  return DYNAC_OK;
+
+  return DYNAC_OK_NONE; /* end of the function: None */
+}
+
 /* every_function.py:28: def top: specialisation (float) -> float */
 static inline int dynac_kernel_top__f(double l_x, double *dynac_out)
 {
@@ -271,6 +283,44 @@ static int dynac_glue_outer__i(PyObject *const *args, PyObject *closure, PyObjec
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may cond_def(int) -> int run for these arguments? */
+static int dynac_guard_cond_def__i(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_INT(0, "type(x) is int and it fits in int64")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: cond_def(int) -> int */
+static int dynac_glue_cond_def__i(PyObject *const *args, PyObject *closure, PyObject **result)
+{
+  int st;
+  (void)args;
+  (void)closure;
+  *result = NULL;
+  int64_t a0 = 0;
+  (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
+  int64_t r = 0;
+
+  st = dynac_kernel_cond_def__i(a0, &r);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = dynac_box_int(r);
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may top(float) -> float run for these arguments? */
 static int dynac_guard_top__f(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -330,6 +380,15 @@ static const dynac_entry_desc dynac__entries_outer[] = {
      .guard = dynac_guard_outer__i, .glue = dynac_glue_outer__i,
      .nguards = 2, .guards = dynac__guards_outer__i, .flags = DYNAC_ENTRY_CALLS_PYTHON},
 };
+static const char *const dynac__guards_cond_def__i[] = {
+    "type(x) is int and it fits in int64",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_cond_def[] = {
+    {.signature = "(int) -> int",
+     .guard = dynac_guard_cond_def__i, .glue = dynac_glue_cond_def__i,
+     .nguards = 2, .guards = dynac__guards_cond_def__i},
+};
 static const char *const dynac__guards_top__f[] = {
     "type(x) is float",
     "source sha256 matches the module's source (checked when attached)",
@@ -339,16 +398,19 @@ static const dynac_entry_desc dynac__entries_top[] = {
      .guard = dynac_guard_top__f, .glue = dynac_glue_top__f,
      .nguards = 2, .guards = dynac__guards_top__f},
 };
-static const dynac_func_desc dynac__funcs[3] = {
+static const dynac_func_desc dynac__funcs[4] = {
     {.qualname = "Vec.norm", .firstlineno = 11, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_Vec__norm,
      .direct_calls = &dynac__direct_calls[1], .region_calls = &dynac__region_calls[1], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "outer", .firstlineno = 15, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_outer,
      .direct_calls = &dynac__direct_calls[2], .region_calls = &dynac__region_calls[2], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "cond_def", .firstlineno = 23, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_cond_def,
+     .direct_calls = &dynac__direct_calls[5], .region_calls = &dynac__region_calls[5], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "top", .firstlineno = 27, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_top,
-     .direct_calls = &dynac__direct_calls[5], .region_calls = &dynac__region_calls[5], .flags = DYNAC_FUNC_ROOT},
+     .direct_calls = &dynac__direct_calls[6], .region_calls = &dynac__region_calls[6], .flags = DYNAC_FUNC_ROOT},
 };
 static const dynac_code_desc dynac__codes[2] = {
     {"outer.<locals>.inner", 16, 0, &dynac__code[0]},
@@ -356,7 +418,7 @@ static const dynac_code_desc dynac__codes[2] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 3, .funcs = dynac__funcs, .globals = &dynac__G, .ncodes = 2, .codes = dynac__codes};
+    .nfuncs = 4, .funcs = dynac__funcs, .globals = &dynac__G, .ncodes = 2, .codes = dynac__codes};
 
 
 /* Region entry points, called by the resume functions of partially compiled
