@@ -309,6 +309,16 @@ bool ty_is_container(const type *t) {
 
 /* int and float join to the run-time tagged number; bool stays apart (a
  * variable holding True or 1 would box to different types). */
+/* A value an object local holds boxed: a number, None, a list, or a tuple
+ * of numbers, None and objects (a tuple value borrows its lists). */
+static bool boxes_as_object(const type *t) {
+  if (ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_LIST) return true;
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind != TY_OBJ && (t->elts[i]->kind == TY_LIST || !boxes_as_object(t->elts[i]))) return false;
+  return true;
+}
+
 const type *ty_join(const type *x, const type *y) {
   if (x->kind == TY_UNKNOWN) return y;
   if (y->kind == TY_UNKNOWN) return x;
@@ -320,9 +330,8 @@ const type *ty_join(const type *x, const type *y) {
     if (x->elts[0]->kind == TY_UNKNOWN) return y;
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
   }
-  /* an object local can hold a number, None or a list too */
-  if ((x->kind == TY_OBJ && (ty_is_number(y) || y->kind == TY_NONE || y->kind == TY_LIST)) ||
-      (y->kind == TY_OBJ && (ty_is_number(x) || x->kind == TY_NONE || x->kind == TY_LIST)))
+  /* an object local can hold a number, None, a list or a tuple of such too */
+  if ((x->kind == TY_OBJ && boxes_as_object(y)) || (y->kind == TY_OBJ && boxes_as_object(x)))
     return &ty_obj;
   return &ty_conflict;
 }

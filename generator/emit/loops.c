@@ -243,7 +243,7 @@ void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *
 static void emit_for_object(em *E, stmt *s, int label) {
   expr *comp = E->comp;
   if (s == E->comp_first) E->comp = NULL; /* a comprehension's first iterable: the function's */
-  const char *obj = emit_expr(E, s->u.for_.iters[0]);
+  const char *obj = as_obj(E, emit_expr(E, s->u.for_.iters[0]), TY(s->u.for_.iters[0])); /* a tuple: boxed */
   if (s->u.for_.how != 'i' || s->u.for_.niters > 1) { /* enumerate/zip/reversed of objects */
     const char *args[9];
     int n = 0;

@@ -95,6 +95,7 @@ const char *truth(em *E, const char *v, const type *t) {
 
 /* Boxes a kernel value for a call through the C API (new reference). */
 const char *box_value(em *E, const char *v, const type *t) {
+  note_type(t); /* a tuple's boxing function */
   switch (t->kind) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);

@@ -59,10 +59,21 @@ static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const
   return binop_result(op, l, r);
 }
 
-/* A value the C API operates on: an object, or a Python number boxed for
- * an operation with one. */
+/* A tuple value boxed into a tuple object where the C API takes it: one of
+ * numbers, None and objects (a tuple holding a list borrows it). */
+static bool boxed_tuple(const type *t) {
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->n; i++) {
+    const type *x = t->elts[i];
+    if (!(ty_is_number(x) || x->kind == TY_OBJ || x->kind == TY_NONE || boxed_tuple(x))) return false;
+  }
+  return true;
+}
+
+/* A value the C API operates on: an object, a list, or a Python number or
+ * tuple boxed for an operation with one. */
 bool generic_operand(const type *t) {
-  return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST;
+  return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST || boxed_tuple(t);
 }
 
 /* An operation through the C API: Python code may run (an effect). */
@@ -105,17 +116,15 @@ static const type *type_list_display(ctx *c, expr *e) {
   for (int i = 0; i < e->u.tuple.n; i++) {
     const type *t = type_expr(c, e->u.tuple.elts[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
-    if (t->kind == TY_LIST && c->in->nested_as_objects) t = &ty_obj; /* held as an object */
+    if ((t->kind == TY_LIST && c->in->nested_as_objects) || t->kind == TY_NONE)
+      t = &ty_obj; /* held as an object; None boxed as itself */
     if (!list_elem_ok(t)) {
       type_fail(c, e->u.tuple.elts[i]->pos, arena_printf(c->m->a, "a list display holding a %s",
            ty_python_name(c->m->a, t)));
       return &ty_conflict;
     }
-    if (el->kind != TY_UNKNOWN && el != t) {
-      type_fail(c, e->pos, arena_printf(c->m->a, "a list display holding both %s and %s",
-           ty_python_name(c->m->a, el), ty_python_name(c->m->a, t)));
-      return &ty_conflict;
-    }
+    if (el->kind != TY_UNKNOWN && el != t) /* each element boxed as what it is */
+      t = ty_join(el, t)->kind == TY_NUM ? &ty_num : &ty_obj;
     el = t;
   }
   builds_list(c, e->pos);
@@ -282,7 +291,8 @@ static const type *type_len_sum(ctx *c, expr *e, const type *a) {
  * TypeError. */
 bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
-  if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && generic_operand(vt)) return true;
+  if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && (generic_operand(vt) || vt->kind == TY_NONE))
+    return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
     return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && vt->kind == TY_LIST) return true; /* a list of lists */

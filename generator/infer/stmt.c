@@ -30,7 +30,8 @@ bool for_iter_is_generic(const inst *in, const stmt *s) {
   for (int i = 0; i < s->u.for_.niters; i++) {
     const type *t = ty_of(in, s->u.for_.iters[i]);
     if (t->kind == TY_OBJ ||
-        (t->kind == TY_LIST && t->elts[0]->kind == TY_OBJ && (s->u.for_.how == 'e' || s->u.for_.how == 'z')))
+        (t->kind == TY_LIST && t->elts[0]->kind == TY_OBJ && (s->u.for_.how == 'e' || s->u.for_.how == 'z')) ||
+        (t->kind == TY_TUPLE && s->u.for_.how == 'i' && s->u.for_.niters == 1)) /* boxed, then iterated */
       return true;
   }
   return false;
@@ -89,6 +90,15 @@ static void type_for_iter(ctx *c, stmt *s) {
     const type *t = type_expr(c, s->u.for_.iters[i], false);
     if (t->kind == TY_UNKNOWN) { unknown = true; continue; }
     if (t->kind == TY_OBJ && n == 1 && s->u.for_.how == 'i') { /* PyObject_GetIter, PyIter_Next */
+      el[i] = generic_op(c);
+      continue;
+    }
+    if (t->kind == TY_TUPLE && n == 1 && s->u.for_.how == 'i') { /* a tuple value: boxed, then iterated */
+      if (!generic_operand(t)) {
+        type_fail(c, s->u.for_.iters[i]->pos, arena_printf(c->m->a, "for loop over a %s",
+             ty_python_name(c->m->a, t)));
+        return;
+      }
       el[i] = generic_op(c);
       continue;
     }

@@ -1290,3 +1290,20 @@ def uses_block_made(x: object):
     obj = local_class(x)
     return (block_made(x, x), made_in_try(x), sorted([("a", x), ("b", 2), ("c", x)], key=by_rank),
             Modes().pick(x), Modes().scale(x), obj.get(x), obj.named())
+
+
+@dynac.compile
+def boxed_values(x: object, n: int):
+    """Values boxed where objects go: lists holding None and mixed types,
+    tuples compared, searched, passed, iterated and joined with objects."""
+    r = [x, None, n, 2.5]
+    r.append(None)
+    nums = [n, 0.5, -0.0]
+    y = x
+    if n > 1:
+        y = (n, None)
+    total = 0
+    for k in (1, n, 3):
+        total = total + k * x if x is not None else total + k
+    return (r, [None] * n, nums, x in (1, 2), x == (1, 2), (x, n) < (1, 2), str((n, 2)), y,
+            max((1, n), (n, 3)), total)

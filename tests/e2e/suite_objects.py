@@ -234,6 +234,8 @@ def cases():
     c["star_params"] = [(lambda m, a=a: a) for a in [(1,), (1, 2, 3), ("s", "t"), (2.5, -0.0), (2**70, 1), ([1], [2])]]
     c["calls_star_params"] = [(lambda m, k=k: (k,)) for k in [0, 1, 2, 2.5, "s", 2**62]]
     c["uses_block_made"] = [(lambda m, k=k: (k,)) for k in [0, 2.5, "s", 2**62, None]]
+    c["boxed_values"] = [(lambda m, x=x, n=n: (x, n)) for x in [1, 2, 2.5, "s", None, (1, 2), 2**70, NAN]
+                         for n in [0, 1, 3]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
