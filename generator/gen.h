@@ -515,6 +515,8 @@ typedef struct func {
                               reads, __class__ for super(); its kernels read them from the
                               closure of the function they serve (EX_FREE) */
   int nfreevars;
+  int nowncells;           /* names after freevars[nfreevars]: locals closures capture and the
+                              function rebinds, kept in a cell of the kernel's own (EX_FREE) */
   bool nested;             /* enclosing is set: never a module global (no direct calls) */
   bool reads_frame;        /* calls locals(), globals(), eval(), ...: never split (a resume
                               function's frame has other locals) */

@@ -144,6 +144,10 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
 #define DYNAC_COMPAT_UNBOUND_FREE_MSG \
   "cannot access free variable '%s' where it is not associated with a value in enclosing scope"
 
+/* LOAD_DEREF's / DELETE_DEREF's UnboundLocalError for an empty cell of the
+ * function's own cell variable (ceval.c's UNBOUNDLOCAL_ERROR_MSG). */
+#define DYNAC_COMPAT_UNBOUND_LOCAL_MSG "cannot access local variable '%s' where it is not associated with a value"
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)

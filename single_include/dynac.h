@@ -258,6 +258,10 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
 #define DYNAC_COMPAT_UNBOUND_FREE_MSG \
   "cannot access free variable '%s' where it is not associated with a value in enclosing scope"
 
+/* LOAD_DEREF's / DELETE_DEREF's UnboundLocalError for an empty cell of the
+ * function's own cell variable (ceval.c's UNBOUNDLOCAL_ERROR_MSG). */
+#define DYNAC_COMPAT_UNBOUND_LOCAL_MSG "cannot access local variable '%s' where it is not associated with a value"
+
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
@@ -1977,6 +1981,37 @@ static inline int dynac_cell_delete(PyObject *cell, const char *name) {
   PyCell_SET(cell, NULL);
   Py_DECREF(old);
   return 0;
+}
+
+/* LOAD_DEREF of the function's own cell variable `name` (a local that
+ * closures capture): the cell's content (a new reference), or NULL with the
+ * interpreter's UnboundLocalError when it is empty. */
+static inline PyObject *dynac_cellvar_deref(PyObject *cell, const char *name) {
+  PyObject *v = PyCell_GET(cell);
+  if (v) return Py_NewRef(v);
+  PyErr_Format(PyExc_UnboundLocalError, DYNAC_COMPAT_UNBOUND_LOCAL_MSG, name);
+  return NULL;
+}
+
+/* DELETE_DEREF of the function's own cell variable: empties `cell`; 0, or
+ * -1 with UnboundLocalError when it is empty already. */
+static inline int dynac_cellvar_delete(PyObject *cell, const char *name) {
+  PyObject *old = PyCell_GET(cell);
+  if (!old) return dynac_cellvar_deref(cell, name) ? 0 : -1;
+  PyCell_SET(cell, NULL);
+  Py_DECREF(old);
+  return 0;
+}
+
+/* The cells a continuation reads its free variables from: those of
+ * `closure` (borrowed, or NULL), then the n cells `own` (borrowed) of the
+ * kernel's own cell variables. A new tuple, or NULL with MemoryError. */
+static inline PyObject *dynac_closure_with(PyObject *closure, int n, PyObject *const *own) {
+  Py_ssize_t k = closure ? PyTuple_GET_SIZE(closure) : 0;
+  PyObject *t = PyTuple_New(k + n);
+  for (Py_ssize_t i = 0; t && i < k + n; i++)
+    PyTuple_SET_ITEM(t, i, Py_NewRef(i < k ? PyTuple_GET_ITEM(closure, i) : own[i - k]));
+  return t;
 }
 
 /* super() without arguments, which reads the calling frame: here the

@@ -233,9 +233,16 @@ def loop(n: int):
     out = []
     for i in range(n):
         class C:
-            v = i  # the body reads a loop variable: its cell would change under it
+            v = i  # the body reads a loop variable: a cell of the kernel's own
         out.append(C)
     return out
+
+
+def param_rebound(k: object):
+    def g():
+        return k
+    k = 2  # a parameter captured and rebound: its cell would change under the closure
+    return g
 
 
 def two_genexprs(xs: object):
@@ -245,17 +252,19 @@ def two_genexprs(xs: object):
 
 @case
 def class_statement_in_function():
-    """A class statement inside a function compiles (__build_class__ as a call); one whose
-    body reads a local the function rebinds is a break that names the local. Two generator
-    expressions on one line are a break (the runtime finds code objects by first line)."""
+    """A class statement inside a function compiles (__build_class__ as a call), also one whose
+    body reads a local the function rebinds (a cell of the kernel's own); a closure of a parameter
+    the function rebinds is a break that names it. Two generator expressions on one line are a
+    break (the runtime finds code objects by first line)."""
     import json
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "classes.py")
         open(src, "w").write(CLASS_SRC)
         data = {f["qualname"]: f for f in json.loads(gen("explain", src, "--json").stdout)[0]["functions"]}
-    once, loop, two = data["once"], data["loop"], data["two_genexprs"]
-    return (once["compiled"] and not once["graph_breaks"] and loop["graph_breaks"] and
-            "a nested class capturing 'i'" in loop["graph_breaks"][0]["reason"] and two["graph_breaks"] and
+    once, loop, two, param = data["once"], data["loop"], data["two_genexprs"], data["param_rebound"]
+    return (once["compiled"] and not once["graph_breaks"] and loop["compiled"] and not loop["graph_breaks"] and
+            param["graph_breaks"] and "a nested function capturing 'k'" in param["graph_breaks"][0]["reason"] and
+            two["graph_breaks"] and
             "two generator expressions" in two["graph_breaks"][0]["reason"]), data
 
 

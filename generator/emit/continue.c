@@ -152,10 +152,19 @@ static void cont_block(em *E, const restart *rp, int mode) {
   line(E, "};");
   line(E, "PyObject *r = NULL;");
   const func *fn = E->in->fn;
-  strbuf fv = {0}; /* its co_freevars: the continuation reads their cells from the closure */
-  for (int k = 0; k < fn->nfreevars; k++) sb_printf(&fv, "%s%s", k ? "," : "", fn->freevars[k]);
+  strbuf fv = {0}; /* its co_freevars and own cell variables: the continuation reads them from cells */
+  for (int k = 0; k < fn->nfreevars + fn->nowncells; k++) sb_printf(&fv, "%s%s", k ? "," : "", fn->freevars[k]);
+  const char *closure = fn->nfreevars ? "dynac__closure" : "NULL";
+  if (fn->nowncells) { /* the closure's cells, then the kernel's own */
+    strbuf own = {0};
+    for (int j = 0; j < fn->nowncells; j++) sb_printf(&own, "%scellvar%d", j ? ", " : "", j);
+    line(E, "DYNAC_OBJ cells = dynac_closure_with(%s, %d, (PyObject *[]){%s});", closure, fn->nowncells, own.data);
+    line(E, "if (!cells) return DYNAC_ERROR;");
+    closure = "cells";
+    sb_free(&own);
+  }
   line(E, "int st = dynac_continue(&sites[%s], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, %s, %s, "
-       "cv, ci, &r);", mid ? arena_printf(E->m->a, "mk%d", label) : "0", fn->nfreevars ? "dynac__closure" : "NULL",
+       "cv, ci, &r);", mid ? arena_printf(E->m->a, "mk%d", label) : "0", closure,
        fv.data ? c_string(E->m, fv.data) : "NULL");
   sb_free(&fv);
   line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", rp->s->pos.line);

@@ -223,6 +223,9 @@ void declare_undo_log(em *E); /* kernel.c */
 bool *captured_locals(arena *a, func *f);
 const char *emit_make_function(em *E, expr *e);
 const char *emit_load_build_class(em *E, expr *e);
+const char *cell_of(em *E, int i);
+bool is_own_cell(em *E, int i);
+void emit_own_cells(em *E);
 const char *emit_free_variable(em *E, expr *e);
 /* imports.c */
 void emit_import(em *E, stmt *s);

@@ -35,15 +35,38 @@ bool *captured_locals(arena *a, func *f) {
   return c;
 }
 
-/* LOAD_DEREF of a free variable: its cell's content (a new reference),
- * NameError when the cell is empty. */
+/* The cell (borrowed) of EX_FREE index i: a free variable's in the closure
+ * of the function the kernel serves, or one of the kernel's own cells. */
+const char *cell_of(em *E, int i) {
+  int nfree = E->in->fn->nfreevars;
+  return i < nfree ? arena_printf(E->m->a, "PyTuple_GET_ITEM(dynac__closure, %d)", i)
+                   : arena_printf(E->m->a, "cellvar%d", i - nfree);
+}
+
+/* Is EX_FREE index i one of the kernel's own cell variables? */
+bool is_own_cell(em *E, int i) { return i >= E->in->fn->nfreevars; }
+
+/* LOAD_DEREF: the cell's content (a new reference); NameError when a free
+ * variable's cell is empty, UnboundLocalError when an own one's is. */
 const char *emit_free_variable(em *E, expr *e) {
   const char *o = tmpvar(E, &ty_obj);
   const char *name = E->in->fn->freevars[e->u.local];
-  line(E, "%s = dynac_cell_deref(PyTuple_GET_ITEM(dynac__closure, %d), %s); /* free variable %s */", o,
-       e->u.local, c_string(E->m, name), name);
+  bool own = is_own_cell(E, e->u.local);
+  line(E, "%s = %s(%s, %s); /* %s %s */", o, own ? "dynac_cellvar_deref" : "dynac_cell_deref",
+       cell_of(E, e->u.local), c_string(E->m, name), own ? "cell variable" : "free variable", name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
+}
+
+/* MAKE_CELL of the kernel's own cell variables, at its entry: empty cells
+ * (none of them is a parameter). */
+void emit_own_cells(em *E) {
+  const func *f = E->in->fn;
+  for (int j = 0; j < f->nowncells; j++) {
+    line(E, "DYNAC_OBJ cellvar%d = PyCell_New(NULL); /* %s: closures capture it and it is rebound */", j,
+         f->freevars[f->nfreevars + j]);
+    line(E, "if (!cellvar%d) return DYNAC_ERROR;", j);
+  }
 }
 
 /* LOAD_BUILD_CLASS (a new reference). */
@@ -89,8 +112,8 @@ const char *emit_make_function(em *E, expr *e) {
   for (int i = 0; i < nc; i++) {
     int k = nd + nkw + nann + i;
     const char *cell;
-    if (e->u.mkfn.args[k]->kind == EX_FREE) { /* the function's own cell, passed on */
-      cell = arena_printf(E->m->a, "PyTuple_GET_ITEM(dynac__closure, %d)", e->u.mkfn.args[k]->u.local);
+    if (e->u.mkfn.args[k]->kind == EX_FREE) { /* a cell of the function's closure or its own */
+      cell = cell_of(E, e->u.mkfn.args[k]->u.local);
     } else {
       cell = arena_printf(E->m->a, "cell_%s", E->in->fn->local_cnames[e->u.mkfn.args[k]->u.local]);
       line(E, "if (!%s && !(%s = PyCell_New(%s))) DYNAC_LEAVE(dynac_traceback_here(%s)); /* the cell of %s */",

@@ -151,8 +151,8 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
          nm, b, where(E), sub->u.global->name);
   } else if (sub->kind == EX_FREE) {
     line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
-    line(E, "dynac_cell_store(PyTuple_GET_ITEM(dynac__closure, %d), %s); /* nonlocal %s = */", sub->u.local, b,
-         E->in->fn->freevars[sub->u.local]);
+    line(E, "dynac_cell_store(%s, %s); /* %s%s = */", cell_of(E, sub->u.local), b,
+         is_own_cell(E, sub->u.local) ? "" : "nonlocal ", E->in->fn->freevars[sub->u.local]);
   } else if (p.key)
     line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, b, where(E));
@@ -190,8 +190,10 @@ void emit_object_delete(em *E, expr *sub) {
   } else if (sub->kind == EX_FREE) {
     const char *name = E->in->fn->freevars[sub->u.local];
     line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
-    line(E, "if (dynac_cell_delete(PyTuple_GET_ITEM(dynac__closure, %d), %s) < 0) "
-         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* del nonlocal %s */", sub->u.local, c_string(E->m, name), where(E), name);
+    bool own = is_own_cell(E, sub->u.local);
+    line(E, "if (%s(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* del %s%s */",
+         own ? "dynac_cellvar_delete" : "dynac_cell_delete", cell_of(E, sub->u.local), c_string(E->m, name),
+         where(E), own ? "" : "nonlocal ", name);
   } else if (p.key)
     line(E, "if (dynac_obj_delitem(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, where(E));

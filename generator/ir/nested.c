@@ -261,6 +261,30 @@ static void free_of_scope(lower *L, TSNode scope, name_set *out) {
   for (int i = 0; i < U.nonlocals.n; i++) set_add(out, U.nonlocals.v[i]);
 }
 
+/* The names of `n` (part of the function's body) that a nested scope
+ * captures and that the function binds again after making it (a loop
+ * variable, a name bound twice or after the def; parameters aside): such a
+ * name lives in a cell of the function's own for the whole call (CPython's
+ * cell variable, MAKE_CELL), read and written through it, so that every
+ * closure sees its current value. Comprehensions are the function's own code
+ * here (they are inlined). */
+static void own_cells_in(lower *L, TSNode n, const name_set *freevars, name_set *own) {
+  if (is_scope(n) && !strstr(ts_node_type(n), "comprehension")) {
+    name_set free = {.a = L->m->a};
+    free_of_scope(L, n, &free);
+    for (int i = 0; i < free.n; i++) {
+      const char *v = free.v[i];
+      if (set_has(freevars, v) || set_has(own, v) || declared_global(L, v) || find_local(L->f, v) >= 0)
+        continue; /* a free variable passed on, a global, a parameter */
+      name_set bound = {.a = L->m->a};
+      bound_in_scope(L, L->f->node, &bound);
+      if (set_has(&bound, v) && !captures_once(L, v, ts_node_start_byte(n))) set_add(own, v);
+    }
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) own_cells_in(L, ts_node_named_child(n, i), freevars, own);
+}
+
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* f's co_freevars as CPython 3.11 orders them (sorted: compile.c's
@@ -292,13 +316,18 @@ void collect_freevars(lower *L) {
   }
   for (int i = 0; i < all.n; i++) if (decided[i] == 1) set_add(&freevars, all.v[i]);
   if (freevars.n) qsort(freevars.v, (size_t)freevars.n, sizeof(char *), by_name);
-  L->f->freevars = freevars.v;
   L->f->nfreevars = freevars.n;
+  name_set own = {.a = a};
+  own_cells_in(L, child_by_field(L->f->node, "body"), &freevars, &own);
+  for (int i = 0; i < own.n; i++) set_add(&freevars, own.v[i]);
+  L->f->freevars = freevars.v;
+  L->f->nowncells = own.n;
 }
 
-/* The index in f's closure of free variable `name`, or -1. */
+/* The index in f's closure of free variable `name` (at nfreevars and after:
+ * one of its own cells), or -1. */
 int find_freevar(func *f, const char *name) {
-  for (int i = 0; i < f->nfreevars; i++) if (!strcmp(f->freevars[i], name)) return i;
+  for (int i = 0; i < f->nfreevars + f->nowncells; i++) if (!strcmp(f->freevars[i], name)) return i;
   return -1;
 }
 

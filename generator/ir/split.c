@@ -257,7 +257,7 @@ void ir_lower_func(module *m, func *f) {
     L.seen[i] = i < f->nparams;
   }
   f->body = node_is(f->node, "lambda") ? lower_lambda_body(&L, body) : lower_block(&L, body);
-  if (f->reads_frame || f->nfreevars || f->nvarparams)
+  if (f->reads_frame || f->nfreevars || f->nowncells || f->nvarparams)
     f->partial = false; /* the interpreter runs all of it (a region kernel has no closure, a
                            resume function takes positional parameters only) */
   f->local_dynamic = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));

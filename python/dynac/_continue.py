@@ -334,6 +334,11 @@ def _with_cells(cont, fdef, freevars):
     positional = fdef.args.posonlyargs + fdef.args.args
     if positional:
         cont.body = [_ExplicitSuper(positional[0].arg).visit(s) for s in cont.body]
+    # Its stores go to the cells too: a nonlocal name's, or a cell variable
+    # of the kernel's own (a local closures capture).
+    declare = ast.Nonlocal(names=list(freevars))
+    ast.copy_location(declare, fdef)
+    cont.body = [declare] + cont.body
     binds = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(None)) for n in freevars]
     cells = ast.FunctionDef(name="_dynac_cells", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
                                                                       kw_defaults=[], defaults=[]),

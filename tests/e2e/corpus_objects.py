@@ -1307,3 +1307,35 @@ def boxed_values(x: object, n: int):
         total = total + k * x if x is not None else total + k
     return (r, [None] * n, nums, x in (1, 2), x == (1, 2), (x, n) < (1, 2), str((n, 2)), y,
             max((1, n), (n, 3)), total)
+
+
+@dynac.compile
+def cells_rebound(n: int):
+    """Locals that closures capture and the function rebinds live in cells
+    of the kernel's own: late binding in a loop, a name bound after the def,
+    deleted, read unbound; a continuation (int64 overflow) shares the cells."""
+    fs = []
+    for i in range(3):
+        fs.append(lambda: (i, tag))
+    try:
+        fs[0]()
+    except NameError as e:
+        LOG.append((type(e).__name__, str(e)))
+    tag = "late"
+    LOG.append(fs[2]())
+    del tag
+    try:
+        fs[1]()
+    except NameError as e:
+        LOG.append((type(e).__name__, str(e)))
+    try:
+        LOG.append(tag)
+    except NameError as e:
+        LOG.append((type(e).__name__, str(e)))
+    tag = "again"
+    total = n
+    for k in range(3):
+        total = total * n  # overflows int64 for a big n: the interpreter goes on, with the cells
+    LOG.append(fs[0]())
+    tag = total
+    return [f() for f in fs], total
