@@ -590,8 +590,9 @@ typedef struct inst {
 
 /* The object a store, augmented store or del place changes (obj of obj[i],
  * obj.name, obj[lo:hi]); NULL for a name declared global (EX_NAME). */
-static inline expr *place_obj(const expr *place) {
-  return place->kind == EX_NAME ? NULL : place->kind == EX_SLICE ? place->u.slice.obj : place->u.sub.obj;
+static inline expr *place_obj(const expr *place) { /* a global or a cell: none */
+  if (place->kind == EX_NAME || place->kind == EX_FREE) return NULL;
+  return place->kind == EX_SLICE ? place->u.slice.obj : place->u.sub.obj;
 }
 
 /* The type of expression e in specialisation `in` (infer.c's side table). */

@@ -250,6 +250,37 @@ def two_genexprs(xs: object):
 """
 
 
+CELLS_SRC = """
+def outer():
+    x = 0
+    def bump():
+        nonlocal x
+        x = x + 1  # a store into a cell, in a kernel with no typed island
+        return x.real
+    for k in range(3):
+        def g():
+            return k  # k: a cell of outer's own
+    ks = [k for k in range(2)]  # the comprehension's own k, not the cell
+    return bump, g, ks
+"""
+
+
+@case
+def cells_beside_other_names():
+    """Stores into cells in generic-only kernels and a comprehension variable named as a cell
+    variable of the function (regressions: both crashed the generator)."""
+    import json
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "cells.py")
+        open(src, "w").write(CELLS_SRC)
+        r = gen("explain", src, "--json", "--all-objects")
+    if r.returncode not in (0, 1):
+        return False, r.returncode, r.stderr
+    data = {f["qualname"]: f for f in json.loads(r.stdout)[0]["functions"]}
+    return all(data[q]["compiled"] and not data[q]["graph_breaks"]
+               for q in ["outer", "outer.<locals>.bump", "outer.<locals>.g"]), data
+
+
 @case
 def class_statement_in_function():
     """A class statement inside a function compiles (__build_class__ as a call), also one whose

@@ -105,15 +105,6 @@ static bool captures_once(lower *L, const char *name, uint32_t at) {
   return false; /* bound inside a compound statement */
 }
 
-/* ---- helpers -------------------------------------------------------------- */
-
-static bool contains(TSNode n, const char *type) {
-  if (node_is(n, type)) return true;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    if (contains(ts_node_named_child(n, i), type)) return true;
-  return false;
-}
-
 /* ---- free variables: the closure a kernel reads ----------------------------
  * CPython's symtable rules, on the syntax tree: a name a scope uses and
  * does not bind is free in it when an enclosing function binds it (class
@@ -261,6 +252,16 @@ static void free_of_scope(lower *L, TSNode scope, name_set *out) {
   for (int i = 0; i < U.nonlocals.n; i++) set_add(out, U.nonlocals.v[i]);
 }
 
+/* Does `n` (at any depth) declare `name` nonlocal? */
+static bool declares_nonlocal(lower *L, TSNode n, const char *name) {
+  if (node_is(n, "nonlocal_statement"))
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      if (!strcmp(text(L, ts_node_named_child(n, i)), name)) return true;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+    if (declares_nonlocal(L, ts_node_named_child(n, i), name)) return true;
+  return false;
+}
+
 /* The names of `n` (part of the function's body) that a nested scope
  * captures and that the function binds again after making it (a loop
  * variable, a name bound twice or after the def; parameters aside): such a
@@ -278,7 +279,8 @@ static void own_cells_in(lower *L, TSNode n, const name_set *freevars, name_set 
         continue; /* a free variable passed on, a global, a parameter */
       name_set bound = {.a = L->m->a};
       bound_in_scope(L, L->f->node, &bound);
-      if (set_has(&bound, v) && !captures_once(L, v, ts_node_start_byte(n))) set_add(own, v);
+      if (set_has(&bound, v) && (declares_nonlocal(L, n, v) || !captures_once(L, v, ts_node_start_byte(n))))
+        set_add(own, v);
     }
     return;
   }
@@ -454,12 +456,14 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
     gb(L, n, "nested-scope", "a def or lambda inside a comprehension");
     return NULL;
   }
-  if (contains(n, "nonlocal_statement")) {
-    gb(L, n, "scope-declaration", "a nested function assigning the function's local (nonlocal)");
-    return NULL;
-  }
   name_set free = {.a = L->m->a};
   free_of_scope(L, n, &free);
+  for (int i = 0; i < free.n; i++) /* a nonlocal one is a cell of the function's (own_cells_in) */
+    if (find_local(L->f, free.v[i]) >= 0 && declares_nonlocal(L, n, free.v[i])) {
+      gb(L, n, "scope-declaration", arena_printf(L->m->a, "a nested function assigning the function's "
+         "parameter '%s' (nonlocal)", free.v[i]));
+      return NULL;
+    }
   const char **cells = arena_alloc(L->m->a, sizeof(char *) * (size_t)(free.n + 1));
   bool *passed_on = arena_alloc(L->m->a, sizeof(bool) * (size_t)(free.n + 1));
   int ncells = 0;

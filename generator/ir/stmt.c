@@ -40,7 +40,11 @@ stmt *new_stmt(lower *L, stkind k, TSNode n) {
 /* Is `n` a name the function declares global or nonlocal (its stores go to
  * the module's dict or to a closure cell, not to a fast local)? */
 static bool declared_outside(lower *L, TSNode n) {
-  return node_is(n, "identifier") && (declared_global(L, text(L, n)) || find_freevar(L->f, text(L, n)) >= 0);
+  if (!node_is(n, "identifier")) return false;
+  const char *name = text(L, n);
+  for (int i = 0; i < L->ncomp_names; i++) /* a comprehension's own name (its scope's) */
+    if (!strcmp(L->comp_names[i].name, name)) return false;
+  return declared_global(L, name) || find_freevar(L->f, name) >= 0;
 }
 
 /* pattern: identifier | pattern_list | tuple_pattern | (pattern) */

@@ -1339,3 +1339,34 @@ def cells_rebound(n: int):
     LOG.append(fs[0]())
     tag = total
     return [f() for f in fs], total
+
+
+@dynac.compile
+def nonlocal_counter(n: int):
+    """Nested functions that assign the function's local (nonlocal): it
+    lives in a cell of the kernel's own, which they write."""
+    count = 0
+
+    def bump(k):
+        nonlocal count
+        count += k
+        return count
+
+    def reset():
+        nonlocal count
+        del count
+
+    for i in range(n):
+        bump(i)
+    LOG.append(count)
+    reset()
+    try:
+        LOG.append(count)
+    except NameError as e:
+        LOG.append((type(e).__name__, str(e)))
+    try:
+        bump(1)
+    except NameError as e:
+        LOG.append((type(e).__name__, str(e)))
+    count = "s"
+    return bump("!"), count

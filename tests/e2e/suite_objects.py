@@ -237,6 +237,7 @@ def cases():
     c["boxed_values"] = [(lambda m, x=x, n=n: (x, n)) for x in [1, 2, 2.5, "s", None, (1, 2), 2**70, NAN]
                          for n in [0, 1, 3]]
     c["cells_rebound"] = [(lambda m, n=n: (n,)) for n in [0, 3, -2, 2**40, 2**62]]
+    c["nonlocal_counter"] = [(lambda m, n=n: (n,)) for n in [0, 1, 4]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
@@ -291,7 +292,8 @@ def main():
                      "Square.describe", "Counter.bump", "Weighted.weighted",
                      "calls_star_params.<locals>.<lambda>", "block_made", "made_in_try", "<lambda>",
                      "Modes.pick", "Modes.<lambda>", "local_class.<locals>.Local.get",
-                     "local_class.<locals>.Local.named", "cells_rebound.<locals>.<lambda>"]:
+                     "local_class.<locals>.Local.named", "cells_rebound.<locals>.<lambda>",
+                     "nonlocal_counter.<locals>.bump", "nonlocal_counter.<locals>.reset"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
     done()
