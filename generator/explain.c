@@ -114,6 +114,7 @@ static const char *generic_reason(const expr *e) {
   case EX_CONST: return "a str, bytes, complex or Ellipsis constant";
   case EX_FSTRING: return "a str value";
   case EX_DICT: case EX_SET: return "a dict or set";
+  case EX_UNPACKED: return "a display with starred items (a list, tuple or set object)";
   case EX_SUBSCRIPT: return "item of an object";
   case EX_LOCAL: return "a value of no known type (annotate it, or record a profile)";
   case EX_LISTCOMP: return e->u.comp.kind == 'l' ? "a list of objects" : "a set or dict";

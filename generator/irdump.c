@@ -118,6 +118,15 @@ static void dump_expr(dumper *D, const expr *e) {
     dump_list(D, e->u.tuple.elts, e->u.tuple.n);
     fputc(')', o);
     return;
+  case EX_UNPACKED:
+    fprintf(o, "(%s-unpacked", e->u.tuple.display == 'l' ? "list" : e->u.tuple.display == 't' ? "tuple" : "set");
+    dump_type(D, e);
+    for (int i = 0; i < e->u.tuple.n; i++) {
+      fputs(e->u.tuple.splat[i] ? " *" : " ", o);
+      dump_expr(D, e->u.tuple.elts[i]);
+    }
+    fputc(')', o);
+    return;
   case EX_CALL: {
     static const char *const kinds[] = {"?", "module", "builtin", "math", "opaque", "method", "value"};
     const char *name = e->u.call.kind == CALLEE_MODULE_FN && e->u.call.fn ? e->u.call.fn->name

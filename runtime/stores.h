@@ -115,6 +115,40 @@ static inline int dynac_list_init(PyObject *l, Py_ssize_t k, PyObject *v) {
   PyList_SET_ITEM(l, k, v);
   return 0;
 }
+/* LIST_EXTEND of a display's *x: the items of `iterable` (borrowed)
+ * appended to the new list `l` (borrowed); 0, or -1 with the exception, a
+ * value that is not iterable with 3.11's TypeError "Value after * must be
+ * an iterable, not T" (ceval.c's LIST_EXTEND rewords it so). */
+static inline int dynac_list_extend(PyObject *l, PyObject *iterable) {
+  PyObject *it = PyObject_GetIter(iterable), *x;
+  if (!it) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError) && !Py_TYPE(iterable)->tp_iter && !PySequence_Check(iterable)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "Value after * must be an iterable, not %.200s", Py_TYPE(iterable)->tp_name);
+    }
+    return -1;
+  }
+  while ((x = PyIter_Next(it))) {
+    int st = PyList_Append(l, x);
+    Py_DECREF(x);
+    if (st < 0) break;
+  }
+  Py_DECREF(it);
+  return PyErr_Occurred() ? -1 : 0;
+}
+/* SET_UPDATE of a set display's *x: the items of `iterable` (borrowed)
+ * added to the new set `s` (borrowed); 0, or -1 with the exception. */
+static inline int dynac_set_update(PyObject *s, PyObject *iterable) {
+  PyObject *it = PyObject_GetIter(iterable), *x;
+  if (!it) return -1;
+  while ((x = PyIter_Next(it))) {
+    int st = PySet_Add(s, x);
+    Py_DECREF(x);
+    if (st < 0) break;
+  }
+  Py_DECREF(it);
+  return PyErr_Occurred() ? -1 : 0;
+}
 /* l.append(v) to a list no other code has seen yet (a comprehension's):
  * not logged. `v` stolen (NULL after a failed box: -1). */
 static inline int dynac_list_append_own(PyObject *l, PyObject *v) {

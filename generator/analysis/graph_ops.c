@@ -18,7 +18,7 @@ static int ops_expr(expr *e) {
   switch (e->kind) {
   case EX_COMPARE: n = e->u.cmp.n - 1; break;
   case EX_BINOP: case EX_UNARY: case EX_NOT: case EX_BOOLOP: case EX_IFEXP: case EX_CALL:
-  case EX_SUBSCRIPT: case EX_ATTR: case EX_LIST: case EX_SLICE: case EX_DICT: case EX_SET: case EX_FSTRING:
+  case EX_SUBSCRIPT: case EX_ATTR: case EX_LIST: case EX_SLICE: case EX_DICT: case EX_SET: case EX_FSTRING: case EX_UNPACKED:
   case EX_FUNCTION: case EX_BUILD_CLASS:
     n = 1;
     break;

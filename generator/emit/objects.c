@@ -95,6 +95,32 @@ const char *emit_mapping_display(em *E, expr *e) {
   return res;
 }
 
+/* [a, *b], (a, *b), {a, *b}: BUILD_LIST (BUILD_SET), then per element
+ * LIST_APPEND or LIST_EXTEND (SET_ADD, SET_UPDATE) in order; a tuple is the
+ * list made one (LIST_TO_TUPLE). A new reference. */
+const char *emit_unpacked_display(em *E, expr *e) {
+  bool set = e->u.tuple.display == 's';
+  const char *res = tmpvar(E, &ty_obj);
+  line(E, "%s = %s;", res, set ? "PySet_New(NULL)" : "PyList_New(0)");
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
+  line(E, "dynac__effects = 1; /* __iter__ of the starred values, __hash__ of a set's items may run */");
+  note_effect(E);
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    expr *x = e->u.tuple.elts[i];
+    const char *v = as_obj(E, emit_expr(E, x), TY(x));
+    const char *op = e->u.tuple.splat[i] ? (set ? "dynac_set_update" : "dynac_list_extend")
+                                         : (set ? "PySet_Add" : "PyList_Append");
+    line(E, "if (%s(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, v, where(E));
+  }
+  if (e->u.tuple.display == 't') {
+    const char *t = tmpvar(E, &ty_obj);
+    line(E, "%s = PyList_AsTuple(%s); /* LIST_TO_TUPLE */", t, res);
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
+    return t;
+  }
+  return res;
+}
+
 /* obj.name of an object: a new reference (an owned temporary). */
 const char *emit_object_attr(em *E, const char *obj, const char *name) {
   const char *nm = interned_name(E, name);

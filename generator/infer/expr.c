@@ -922,6 +922,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_SLICE: t = type_slice(c, e); break;
   case EX_CONST: t = &ty_obj; break; /* made once, before the kernel runs it: no effect */
   case EX_FSTRING: /* a new str: __format__, __str__ or __repr__ of its values may run */
+  case EX_UNPACKED: /* a new list, tuple or set: the starred values' __iter__ run */
   case EX_DICT: case EX_SET: { /* a new dict or set: __hash__ and __eq__ of its keys may run */
     bool unknown = false, bad = false;
     for (int i = 0; i < e->u.tuple.n; i++) {
@@ -929,7 +930,8 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
       if (x->kind == TY_UNKNOWN) unknown = true;
       else if (!passable(x)) {
         type_fail(c, e->pos, arena_printf(c->m->a, "a %s holding a %s", e->kind == EX_DICT ?
-             "dict display" : e->kind == EX_SET ? "set display" : "f-string", ty_python_name(c->m->a, x)));
+             "dict display" : e->kind == EX_SET ? "set display" : e->kind == EX_UNPACKED ? "starred display"
+             : "f-string", ty_python_name(c->m->a, x)));
         bad = true;
       }
     }

@@ -239,18 +239,25 @@ static expr *lower_elements(lower *L, TSNode n, exkind kind) {
   uint32_t c = ts_node_named_child_count(n);
   expr *e = new_expr(L, kind, n);
   e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
+  bool *splat = arena_alloc(L->m->a, sizeof(bool) * (c ? c : 1));
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(n, i);
     if (node_is(ch, "comment")) continue;
-    if (node_is(ch, "list_splat") || node_is(ch, "parenthesized_list_splat")) {
-      gb(L, ch, "unsupported-expression", kind == EX_LIST ? "starred expression in a list display"
-                                                           : "starred expression in a tuple");
+    if (node_is(ch, "parenthesized_list_splat")) {
+      gb(L, ch, "unsupported-expression", "a parenthesized starred expression");
       return NULL;
     }
-    expr *x = lower_expr(L, ch);
+    bool star = node_is(ch, "list_splat"); /* *x: its items go in (an EX_UNPACKED display) */
+    expr *x = lower_expr(L, star ? ts_node_named_child(ch, 0) : ch);
     if (!x) return NULL;
+    splat[e->u.tuple.n] = star;
     e->u.tuple.elts[e->u.tuple.n++] = x;
+    if (star) {
+      e->u.tuple.display = kind == EX_LIST ? 'l' : kind == EX_SET ? 's' : 't';
+      e->kind = EX_UNPACKED;
+    }
   }
+  if (e->kind == EX_UNPACKED) e->u.tuple.splat = splat;
   return e;
 }
 
@@ -1052,7 +1059,7 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
   case EX_COMPARE: many = e->u.cmp.operands; n = e->u.cmp.n; break;
   case EX_BOOLOP: parts[0] = e->u.boolop.l; parts[1] = e->u.boolop.r; break;
   case EX_IFEXP: parts[0] = e->u.ifexp.cond; parts[1] = e->u.ifexp.then; parts[2] = e->u.ifexp.orelse; break;
-  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET: case EX_FSTRING:
+  case EX_TUPLE: case EX_LIST: case EX_DICT: case EX_SET: case EX_FSTRING: case EX_UNPACKED:
     many = e->u.tuple.elts;
     n = e->u.tuple.n;
     break;

@@ -1370,3 +1370,14 @@ def nonlocal_counter(n: int):
         LOG.append((type(e).__name__, str(e)))
     count = "s"
     return bump("!"), count
+
+
+@dynac.compile
+def starred_displays(a: object, b: object):
+    """[*a, b], (*a, *b), {*a, b}: each element in order, the starred ones'
+    items; a value that is not iterable raises CPython's TypeError."""
+    LOG.append("start")
+    lst = [*a, b, *a]
+    tup = (b, *a)
+    st = {*a, *a}
+    return lst, tup, sorted(st, key=repr), len([*b])

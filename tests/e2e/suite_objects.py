@@ -238,6 +238,9 @@ def cases():
                          for n in [0, 1, 3]]
     c["cells_rebound"] = [(lambda m, n=n: (n,)) for n in [0, 3, -2, 2**40, 2**62]]
     c["nonlocal_counter"] = [(lambda m, n=n: (n,)) for n in [0, 1, 4]]
+    c["starred_displays"] = [lambda m: ([1, 2], "xy"), lambda m: ((), []), lambda m: ("ab", {3: 4}),
+                             lambda m: (iter([1, 1]), [None]), lambda m: (5, [1]), lambda m: ([1], 5),
+                             lambda m: ({"k": 1}, (x for x in [1])), lambda m: ([[1]], range(3))]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
