@@ -261,9 +261,11 @@ typedef enum exkind {
                    MAKE_FUNCTION cell (u.mkfn.args), the cell itself, passed on */
   EX_BUILD_CLASS, /* LOAD_BUILD_CLASS: the builtins' __build_class__, which a class statement
                     inside the function calls (NameError when the builtins have none) */
-  EX_UNPACKED   /* a list, tuple or set display with starred parts ([*a, b], (*a, b), {*a}):
-                   u.tuple, .display 'l' / 't' / 's', .splat marking the *x elements; an object
-                   built as BUILD_LIST, LIST_APPEND, LIST_EXTEND (SET_ADD, SET_UPDATE) build it */
+  EX_UNPACKED   /* a list, tuple, set or dict display with starred parts ([*a, b], (*a, b),
+                   {*a}, {**m, k: v}): u.tuple, .display 'l' / 't' / 's' / 'd', .splat marking
+                   the *x (**m) elements (a dict's others are key, value pairs); an object built
+                   as BUILD_LIST, LIST_APPEND, LIST_EXTEND (SET_ADD, SET_UPDATE; MAP_ADD,
+                   DICT_UPDATE) build it */
 } exkind;
 typedef struct expr {
   exkind kind;
@@ -291,7 +293,7 @@ typedef struct expr {
                                    conversion: 0, 's', 'r' or 'a' */
       const char **fspec;       /* EX_FSTRING, per part: the format spec's text, or NULL */
       const bool *splat;        /* EX_UNPACKED, per element: is it *x (its items go in)? */
-      char display;             /* EX_UNPACKED: 'l' a list, 't' a tuple, 's' a set */
+      char display;             /* EX_UNPACKED: 'l' a list, 't' a tuple, 's' a set, 'd' a dict */
     } tuple;
     struct { struct expr *obj, *index; const char *attr; } sub; /* EX_ATTR: index NULL */
     struct { struct expr *obj, *lo, *hi, *step; } slice;

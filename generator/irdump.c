@@ -119,10 +119,11 @@ static void dump_expr(dumper *D, const expr *e) {
     fputc(')', o);
     return;
   case EX_UNPACKED:
-    fprintf(o, "(%s-unpacked", e->u.tuple.display == 'l' ? "list" : e->u.tuple.display == 't' ? "tuple" : "set");
+    fprintf(o, "(%s-unpacked", e->u.tuple.display == 'l' ? "list" : e->u.tuple.display == 't' ? "tuple"
+            : e->u.tuple.display == 's' ? "set" : "dict");
     dump_type(D, e);
     for (int i = 0; i < e->u.tuple.n; i++) {
-      fputs(e->u.tuple.splat[i] ? " *" : " ", o);
+      fputs(!e->u.tuple.splat[i] ? " " : e->u.tuple.display == 'd' ? " **" : " *", o);
       dump_expr(D, e->u.tuple.elts[i]);
     }
     fputc(')', o);

@@ -136,6 +136,17 @@ static inline int dynac_list_extend(PyObject *l, PyObject *iterable) {
   Py_DECREF(it);
   return PyErr_Occurred() ? -1 : 0;
 }
+/* DICT_UPDATE of a dict display's **m: `m` (borrowed) merged into the new
+ * dict `d` (borrowed); 0, or -1 with the exception, an AttributeError
+ * reworded as 3.11's TypeError "'T' object is not a mapping". */
+static inline int dynac_dict_update(PyObject *d, PyObject *m) {
+  if (PyDict_Update(d, m) == 0) return 0;
+  if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "'%.200s' object is not a mapping", Py_TYPE(m)->tp_name);
+  }
+  return -1;
+}
 /* SET_UPDATE of a set display's *x: the items of `iterable` (borrowed)
  * added to the new set `s` (borrowed); 0, or -1 with the exception. */
 static inline int dynac_set_update(PyObject *s, PyObject *iterable) {

@@ -95,10 +95,34 @@ const char *emit_mapping_display(em *E, expr *e) {
   return res;
 }
 
+/* {k: v, **m}: BUILD_MAP, then per element MAP_ADD of a key (evaluated
+ * before its value) or DICT_UPDATE of a mapping, in order. A new reference. */
+static const char *emit_unpacked_dict(em *E, expr *e) {
+  const char *res = tmpvar(E, &ty_obj);
+  line(E, "%s = PyDict_New();", res);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
+  line(E, "dynac__effects = 1; /* keys() and __getitem__ of a mapping, __hash__ of keys may run */");
+  note_effect(E);
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    expr *x = e->u.tuple.elts[i];
+    const char *v = as_obj(E, emit_expr(E, x), TY(x));
+    if (e->u.tuple.splat[i]) {
+      line(E, "if (dynac_dict_update(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, where(E));
+      continue;
+    }
+    v = keep(E, v, &ty_obj);
+    expr *y = e->u.tuple.elts[++i];
+    const char *w = as_obj(E, emit_expr(E, y), TY(y));
+    line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, w, where(E));
+  }
+  return res;
+}
+
 /* [a, *b], (a, *b), {a, *b}: BUILD_LIST (BUILD_SET), then per element
  * LIST_APPEND or LIST_EXTEND (SET_ADD, SET_UPDATE) in order; a tuple is the
  * list made one (LIST_TO_TUPLE). A new reference. */
 const char *emit_unpacked_display(em *E, expr *e) {
+  if (e->u.tuple.display == 'd') return emit_unpacked_dict(E, e);
   bool set = e->u.tuple.display == 's';
   const char *res = tmpvar(E, &ty_obj);
   line(E, "%s = %s;", res, set ? "PySet_New(NULL)" : "PyList_New(0)");

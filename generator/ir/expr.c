@@ -213,7 +213,9 @@ static expr *lower_compare(lower *L, TSNode n) {
   return e;
 }
 
-/* dictionary: { pair (key: value), ... } (a **mapping in it breaks the graph) */
+/* dictionary: { pair (key: value), ... }; with a **mapping, an EX_UNPACKED
+ * display 'd' whose elements are key, value pairs and single **mappings
+ * (splat marks those). */
 static expr *lower_dict(lower *L, TSNode n) {
   uint32_t c = ts_node_named_child_count(n);
   expr *e = new_expr(L, EX_DICT, n);
@@ -221,8 +223,18 @@ static expr *lower_dict(lower *L, TSNode n) {
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_named_child(n, i);
     if (node_is(ch, "comment")) continue;
+    if (node_is(ch, "dictionary_splat")) { /* **m: an EX_UNPACKED dict display */
+      expr *m = lower_expr(L, ts_node_named_child(ch, 0));
+      if (!m) return NULL;
+      if (!e->u.tuple.splat) e->u.tuple.splat = arena_alloc(L->m->a, sizeof(bool) * (2 * c + 1));
+      ((bool *)e->u.tuple.splat)[e->u.tuple.n] = true;
+      e->u.tuple.elts[e->u.tuple.n++] = m;
+      e->kind = EX_UNPACKED;
+      e->u.tuple.display = 'd';
+      continue;
+    }
     if (!node_is(ch, "pair")) {
-      gb(L, ch, "unsupported-expression", "a ** mapping in a dict display");
+      gb(L, ch, "unsupported-expression", arena_printf(L->m->a, "%s in a dict display", ts_node_type(ch)));
       return NULL;
     }
     expr *k = lower_expr(L, child_by_field(ch, "key"));

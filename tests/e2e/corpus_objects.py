@@ -1381,3 +1381,11 @@ def starred_displays(a: object, b: object):
     tup = (b, *a)
     st = {*a, *a}
     return lst, tup, sorted(st, key=repr), len([*b])
+
+
+@dynac.compile
+def dict_unpacking(m: object, k: object):
+    """{**m, k: v}: the pairs and mappings merged in order (later keys win);
+    a value that is not a mapping raises CPython's TypeError."""
+    d = {"a": 1, **m, k: "k", **{"z": 0}}
+    return d, list(d), {**m}

@@ -241,6 +241,8 @@ def cases():
     c["starred_displays"] = [lambda m: ([1, 2], "xy"), lambda m: ((), []), lambda m: ("ab", {3: 4}),
                              lambda m: (iter([1, 1]), [None]), lambda m: (5, [1]), lambda m: ([1], 5),
                              lambda m: ({"k": 1}, (x for x in [1])), lambda m: ([[1]], range(3))]
+    c["dict_unpacking"] = [lambda m: ({"b": 2}, "c"), lambda m: ({}, "a"), lambda m: ({"a": 5, 1: 2}, 1),
+                           lambda m: ([1], "x"), lambda m: (5, "x"), lambda m: ({"z": 9}, [])]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
