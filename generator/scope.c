@@ -469,11 +469,12 @@ bool scope_module(module *m) {
       if (!strcmp(m->consts[i].name, m->other_globals[j])) m->consts[i].ty = &ty_conflict;
   sort_by_position(m->funcs, m->nfuncs);
   name_in_c(m);
-  /* Two defs of one name: only the last one is reachable by name (nested
-   * ones are told apart by their first line, their code objects' key). */
+  /* Two defs of one name (a property's getter and setter, a function
+   * redefined): only the last one is reachable by name, for direct calls;
+   * the earlier ones compile as nested ones do, told apart by their first
+   * line (their code objects' key) and called through the C API. */
   for (int i = 0; i < m->nfuncs; i++)
     for (int j = i + 1; j < m->nfuncs; j++)
-      if (!strcmp(m->funcs[i]->qualname, m->funcs[j]->qualname) && !m->funcs[i]->nested)
-        m->funcs[i]->not_compiled = "redefined later in the module";
+      if (!strcmp(m->funcs[i]->qualname, m->funcs[j]->qualname)) m->funcs[i]->nested = true;
   return true;
 }

@@ -1389,3 +1389,39 @@ def dict_unpacking(m: object, k: object):
     a value that is not a mapping raises CPython's TypeError."""
     d = {"a": 1, **m, k: "k", **{"z": 0}}
     return d, list(d), {**m}
+
+
+def twice(x):  # redefined below: this def is compiled too, called only before the rebinding
+    return ("first", x)
+
+
+early_twice = twice
+
+
+def twice(x):
+    return ("second", x)
+
+
+class Temp:
+    """A property's getter and setter share a qualname: both compile."""
+    def __init__(self, c):
+        self._c = c
+
+    @dynac.compile
+    @property
+    def celsius(self):
+        return self._c
+
+    @dynac.compile
+    @celsius.setter
+    def celsius(self, v: object):
+        if v < -273.15:
+            raise ValueError("below absolute zero: %r" % (v,))
+        self._c = v
+
+
+@dynac.compile
+def uses_redefined(x: object):
+    t = Temp(x)
+    t.celsius = x * 2
+    return twice(x), early_twice(x), t.celsius

@@ -243,6 +243,7 @@ def cases():
                              lambda m: ({"k": 1}, (x for x in [1])), lambda m: ([[1]], range(3))]
     c["dict_unpacking"] = [lambda m: ({"b": 2}, "c"), lambda m: ({}, "a"), lambda m: ({"a": 5, 1: 2}, 1),
                            lambda m: ([1], "x"), lambda m: (5, "x"), lambda m: ({"z": 9}, [])]
+    c["uses_redefined"] = [(lambda m, x=x: (x,)) for x in [1, 2.5, -200, "s", None]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 
@@ -298,7 +299,8 @@ def main():
                      "calls_star_params.<locals>.<lambda>", "block_made", "made_in_try", "<lambda>",
                      "Modes.pick", "Modes.<lambda>", "local_class.<locals>.Local.get",
                      "local_class.<locals>.Local.named", "cells_rebound.<locals>.<lambda>",
-                     "nonlocal_counter.<locals>.bump", "nonlocal_counter.<locals>.reset"]:
+                     "nonlocal_counter.<locals>.bump", "nonlocal_counter.<locals>.reset",
+                     "Temp.celsius"]:
             hits = kernel_calls(served.get(name))
             check("objects method %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
     done()
