@@ -192,6 +192,15 @@ static bool in_scope_body(TSNode n, const char *scope) {
   return false;
 }
 
+/* Lambdas of one qualname starting on one line as the new one f: none is
+ * compiled (code objects are matched by qualname and first line). */
+static void refuse_lambdas_on_one_line(module *m, func *f) {
+  for (int i = 0; i < m->nfuncs - 1; i++)
+    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, f->qualname) && m->funcs[i]->firstlineno == f->firstlineno)
+      m->funcs[i]->not_compiled = f->not_compiled = "another lambda starts on the same line (code objects "
+                                                    "are told apart by qualname and first line)";
+}
+
 /* A def or lambda the module's code or a class body's makes as it runs (in
  * an if/try/for/with block, a module-level or class-level lambda): compiled
  * as its own function like a nested one (no direct calls: which def a name
@@ -205,10 +214,7 @@ static bool scope_made_by_block(module *m, TSNode n, const char *qualname) {
   func *f = scope_function(m, n, dec ? node_pos(decorated).line : 0);
   f->qualname = qualname;
   f->nested = true;
-  for (int i = 0; lam && i < m->nfuncs - 1; i++) /* lambdas of one qualname on one line */
-    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == f->firstlineno)
-      m->funcs[i]->not_compiled = f->not_compiled = "another lambda starts on the same line (code objects "
-                                                    "are told apart by qualname and first line)";
+  if (lam) refuse_lambdas_on_one_line(m, f);
   return true;
 }
 
@@ -325,10 +331,7 @@ static bool scope_nested(module *m, TSNode n, const char *qualname) {
   f->qualname = qualname;
   f->enclosing = up;
   f->nested = true;
-  for (int i = 0; lam && i < m->nfuncs - 1; i++) /* lambdas of one qualname on one line */
-    if (m->funcs[i]->nested && !strcmp(m->funcs[i]->qualname, qualname) && m->funcs[i]->firstlineno == f->firstlineno)
-      m->funcs[i]->not_compiled = f->not_compiled = "another lambda starts on the same line (code objects "
-                                                    "are told apart by qualname and first line)";
+  if (lam) refuse_lambdas_on_one_line(m, f);
   return true;
 }
 

@@ -115,50 +115,63 @@ static inline int dynac_list_init(PyObject *l, Py_ssize_t k, PyObject *v) {
   PyList_SET_ITEM(l, k, v);
   return 0;
 }
-/* LIST_EXTEND of a display's *x: the items of `iterable` (borrowed)
- * appended to the new list `l` (borrowed); 0, or -1 with the exception, a
- * value that is not iterable with 3.11's TypeError "Value after * must be
- * an iterable, not T" (ceval.c's LIST_EXTEND rewords it so). */
-static inline int dynac_list_extend(PyObject *l, PyObject *iterable) {
+/* Each item of `iterable` (borrowed) added to the new container `to` by
+ * `add` (PyList_Append, PySet_Add); 0, or -1 with the exception. Its
+ * __iter__, and the items' __hash__ for a set, may run Python code: an
+ * effect unless every object involved is of a builtin kind that runs none. */
+static inline int dynac__add_items(PyObject *to, PyObject *iterable, int (*add)(PyObject *, PyObject *),
+                                   int *effects) {
+  if (!(PyList_CheckExact(iterable) || PyTuple_CheckExact(iterable) || PyRange_Check(iterable) ||
+        PyDict_CheckExact(iterable) || PyAnySet_CheckExact(iterable) || PyUnicode_CheckExact(iterable)))
+    *effects = 1; /* an iterator of a builtin container runs no Python code */
   PyObject *it = PyObject_GetIter(iterable), *x;
-  if (!it) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError) && !Py_TYPE(iterable)->tp_iter && !PySequence_Check(iterable)) {
-      PyErr_Clear();
-      PyErr_Format(PyExc_TypeError, "Value after * must be an iterable, not %.200s", Py_TYPE(iterable)->tp_name);
-    }
-    return -1;
-  }
+  if (!it) return -1;
   while ((x = PyIter_Next(it))) {
-    int st = PyList_Append(l, x);
+    if (add == PySet_Add) dynac__obj_effect(x, NULL, effects);
+    int st = add(to, x);
     Py_DECREF(x);
     if (st < 0) break;
   }
   Py_DECREF(it);
   return PyErr_Occurred() ? -1 : 0;
 }
+/* LIST_EXTEND of a display's *x: the items of `iterable` appended to the new
+ * list `l`; a value that is not iterable gets 3.11's TypeError "Value after
+ * * must be an iterable, not T" (ceval.c's LIST_EXTEND rewords it so). */
+static inline int dynac_list_extend(PyObject *l, PyObject *iterable, int *effects) {
+  if (dynac__add_items(l, iterable, PyList_Append, effects) == 0) return 0;
+  if (PyErr_ExceptionMatches(PyExc_TypeError) && !Py_TYPE(iterable)->tp_iter && !PySequence_Check(iterable)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "Value after * must be an iterable, not %.200s", Py_TYPE(iterable)->tp_name);
+  }
+  return -1;
+}
+/* SET_UPDATE of a set display's *x: the items of `iterable` added to the new set `s`. */
+static inline int dynac_set_update(PyObject *s, PyObject *iterable, int *effects) {
+  return dynac__add_items(s, iterable, PySet_Add, effects);
+}
+/* SET_ADD of a set display's item `x` (its __hash__ and __eq__ may run). */
+static inline int dynac_set_add(PyObject *s, PyObject *x, int *effects) {
+  dynac__obj_effect(x, NULL, effects);
+  return PySet_Add(s, x);
+}
+/* d[k] = v in a dict display's new dict `d` (BUILD_MAP, MAP_ADD): k's
+ * __hash__ and __eq__ may run, and a repeated key releases its old value. */
+static inline int dynac_display_setitem(PyObject *d, PyObject *k, PyObject *v, int *effects) {
+  dynac__obj_effect(k, v, effects);
+  return PyDict_SetItem(d, k, v);
+}
 /* DICT_UPDATE of a dict display's **m: `m` (borrowed) merged into the new
  * dict `d` (borrowed); 0, or -1 with the exception, an AttributeError
  * reworded as 3.11's TypeError "'T' object is not a mapping". */
-static inline int dynac_dict_update(PyObject *d, PyObject *m) {
+static inline int dynac_dict_update(PyObject *d, PyObject *m, int *effects) {
+  *effects = 1; /* keys(), __getitem__, the keys' __hash__ */
   if (PyDict_Update(d, m) == 0) return 0;
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "'%.200s' object is not a mapping", Py_TYPE(m)->tp_name);
   }
   return -1;
-}
-/* SET_UPDATE of a set display's *x: the items of `iterable` (borrowed)
- * added to the new set `s` (borrowed); 0, or -1 with the exception. */
-static inline int dynac_set_update(PyObject *s, PyObject *iterable) {
-  PyObject *it = PyObject_GetIter(iterable), *x;
-  if (!it) return -1;
-  while ((x = PyIter_Next(it))) {
-    int st = PySet_Add(s, x);
-    Py_DECREF(x);
-    if (st < 0) break;
-  }
-  Py_DECREF(it);
-  return PyErr_Occurred() ? -1 : 0;
 }
 /* l.append(v) to a list no other code has seen yet (a comprehension's):
  * not logged. `v` stolen (NULL after a failed box: -1). */

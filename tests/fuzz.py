@@ -113,8 +113,38 @@ class Gen:
             out += self.stmt(env, ind, depth, in_loop)
         return out or [ind + "pass"]
 
+    def object_stmt(self, env, ind, in_loop):
+        """Objects made of the numbers (boxed joins, chains, starred and **
+        displays, closures of a rebound loop variable), folded into n2. Its
+        operands are names and literals: no int64 overflow inside it (a
+        statement that overflows after Python code ran raises RuntimeError:
+        see the closing note of the issue that added this)."""
+        ints = sorted(v for v in env if v[0] == "n" and len(v) == 2)
+        fls = sorted(v for v in env if v[0] == "x" and v != "xs")
+        i = self.rng.choice(ints) if ints and self.rng.random() < 0.8 else self.lit_int()
+        f = self.rng.choice(fls) if fls and self.rng.random() < 0.8 else self.lit_float()
+        k = self.rng.randrange(6)
+        cond = self.cond(env, 0, in_loop)
+        env.add("n2")  # bound by what follows (not read by it)
+        if k == 0:
+            return [ind + "o0 = %s or None" % i, ind + "n2 = 1 if o0 is None else len([o0, None, %s])" % f]
+        if k == 1:
+            star = "*ks, " if "ks" in env else ""
+            return [ind + "n2 = len([%s%s, *(%s, None)]) + len((*(%s, %s), %s))" % (star, f, i, i, f, f)]
+        if k == 2:
+            return [ind + "n2 = len({**{%s: 1}, %s: 2, **{}})" % (i, f)]
+        if k == 3:
+            return [ind + "n2 = 1 if (%s or None, %s) < (%s, 1) <= (%s, 0) else 2" % (i, i, i, i)]
+        if k == 4:
+            return [ind + "o0 = %s if %s else (%s, None)" % (f, cond, i),
+                    ind + "n2 = 3 if o0 == (%s, None) else 4" % i]
+        return [ind + "c0 = %s" % i, ind + "fs = []", ind + "for k in range(3):",
+                ind + "    fs.append(lambda: k * c0)", ind + "n2 = 5 if fs[0]() == fs[2]() else 6"]
+
     def stmt(self, env, ind, depth, in_loop):
-        k = self.rng.randrange(12)
+        k = self.rng.randrange(14)
+        if k >= 12:
+            return self.object_stmt(env, ind, in_loop)
         d = 2
         if k < 3 or depth <= 0:
             name = self.rng.choice(["n%d" % self.rng.randrange(3), "x%d" % self.rng.randrange(3)])

@@ -289,8 +289,7 @@ const char *interned_name(em *E, const char *name);
 const char *emit_constant(em *E, const char *literal);
 const char *emit_global_name(em *E, const char *name);
 const char *emit_fstring(em *E, expr *e);
-const char *emit_unpacked_display(em *E, expr *e);
-const char *emit_mapping_display(em *E, expr *e);
+const char *emit_display_object(em *E, expr *e);
 /* obj[lo:hi:step] through the C API, and its slice object (new references). */
 const char *emit_object_slice(em *E, expr *e);
 const char *emit_slice_object(em *E, expr *e);

@@ -313,8 +313,7 @@ const char *emit_expr(em *E, expr *e) {
   case EX_LISTCOMP: return emit_list_comprehension(E, e);
   case EX_SLICE: return emit_slice(E, e);
   case EX_CONST: return emit_constant(E, e->u.literal);
-  case EX_DICT: case EX_SET: return emit_mapping_display(E, e);
-  case EX_UNPACKED: return emit_unpacked_display(E, e);
+  case EX_DICT: case EX_SET: case EX_UNPACKED: return emit_display_object(E, e);
   case EX_FSTRING: return emit_fstring(E, e);
   case EX_NAME: return emit_global_name(E, e->u.global->name);
   case EX_FUNCTION: return emit_make_function(E, e);

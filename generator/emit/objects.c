@@ -71,78 +71,63 @@ const char *emit_fstring(em *E, expr *e) {
   return res;
 }
 
-/* {k: v, ...} / {a, b, ...}: a new dict or set (a new reference), items
- * added in source order as BUILD_MAP and BUILD_SET add them. */
-const char *emit_mapping_display(em *E, expr *e) {
-  bool dict = e->kind == EX_DICT;
-  const char *res = tmpvar(E, &ty_obj);
-  line(E, "%s = %s;", res, dict ? "PyDict_New()" : "PySet_New(NULL)");
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
-  line(E, "dynac__effects = 1; /* __hash__ and __eq__ of the keys may run */");
-  note_effect(E);
-  for (int i = 0; i < e->u.tuple.n; i += dict ? 2 : 1) {
-    expr *k = e->u.tuple.elts[i];
-    const char *kv = keep(E, as_obj(E, emit_expr(E, k), TY(k)), &ty_obj);
-    if (dict) {
-      expr *v = e->u.tuple.elts[i + 1];
-      const char *vv = as_obj(E, emit_expr(E, v), TY(v));
-      line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, kv, vv,
+/* Is element i of display e a starred one (*x, **m)? */
+static bool starred_at(const expr *e, int i) { return e->u.tuple.splat && e->u.tuple.splat[i]; }
+
+/* {k: v, **m, ...}: BUILD_MAP, then per element MAP_ADD of a key (evaluated
+ * before its value) or DICT_UPDATE of a mapping, in source order. */
+static void fill_dict_display(em *E, expr *e, const char *res) {
+  for (int i = 0; i < e->u.tuple.n; i++) {
+    expr *x = e->u.tuple.elts[i];
+    const char *v = as_obj(E, emit_expr(E, x), TY(x));
+    if (starred_at(e, i)) {
+      line(E, "if (dynac_dict_update(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v,
            where(E));
     } else {
-      line(E, "if (PySet_Add(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, kv, where(E));
+      v = keep(E, v, &ty_obj);
+      expr *y = e->u.tuple.elts[++i];
+      const char *w = as_obj(E, emit_expr(E, y), TY(y));
+      line(E, "if (dynac_display_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+           res, v, w, where(E));
     }
+    note_effect(E);
   }
-  return res;
 }
 
-/* {k: v, **m}: BUILD_MAP, then per element MAP_ADD of a key (evaluated
- * before its value) or DICT_UPDATE of a mapping, in order. A new reference. */
-static const char *emit_unpacked_dict(em *E, expr *e) {
-  const char *res = tmpvar(E, &ty_obj);
-  line(E, "%s = PyDict_New();", res);
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
-  line(E, "dynac__effects = 1; /* keys() and __getitem__ of a mapping, __hash__ of keys may run */");
-  note_effect(E);
+/* [a, *b], (a, *b), {a, *b}: per element LIST_APPEND or LIST_EXTEND
+ * (SET_ADD, SET_UPDATE) in source order. */
+static void fill_item_display(em *E, expr *e, const char *res, bool set) {
   for (int i = 0; i < e->u.tuple.n; i++) {
     expr *x = e->u.tuple.elts[i];
     const char *v = as_obj(E, emit_expr(E, x), TY(x));
-    if (e->u.tuple.splat[i]) {
-      line(E, "if (dynac_dict_update(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, where(E));
+    bool splat = starred_at(e, i);
+    if (!splat && !set) { /* a new list: nothing runs */
+      line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, where(E));
       continue;
     }
-    v = keep(E, v, &ty_obj);
-    expr *y = e->u.tuple.elts[++i];
-    const char *w = as_obj(E, emit_expr(E, y), TY(y));
-    line(E, "if (PyDict_SetItem(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, w, where(E));
+    const char *op = splat ? (set ? "dynac_set_update" : "dynac_list_extend") : "dynac_set_add";
+    line(E, "if (%s(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, v, where(E));
+    note_effect(E);
   }
-  return res;
 }
 
-/* [a, *b], (a, *b), {a, *b}: BUILD_LIST (BUILD_SET), then per element
- * LIST_APPEND or LIST_EXTEND (SET_ADD, SET_UPDATE) in order; a tuple is the
- * list made one (LIST_TO_TUPLE). A new reference. */
-const char *emit_unpacked_display(em *E, expr *e) {
-  if (e->u.tuple.display == 'd') return emit_unpacked_dict(E, e);
-  bool set = e->u.tuple.display == 's';
+/* A dict or set display, or one with starred parts (EX_UNPACKED): a new
+ * dict, set, list or tuple (a new reference; a tuple is the list made one,
+ * LIST_TO_TUPLE). Only the keys' __hash__ and __eq__, the starred values'
+ * __iter__ and a mapping's keys() may run Python code: the helpers mark
+ * those effects, so a failure before them still deoptimises. */
+const char *emit_display_object(em *E, expr *e) {
+  char kind = e->kind == EX_DICT ? 'd' : e->kind == EX_SET ? 's' : e->u.tuple.display;
   const char *res = tmpvar(E, &ty_obj);
-  line(E, "%s = %s;", res, set ? "PySet_New(NULL)" : "PyList_New(0)");
+  line(E, "%s = %s;", res, kind == 'd' ? "PyDict_New()" : kind == 's' ? "PySet_New(NULL)" : "PyList_New(0)");
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
-  line(E, "dynac__effects = 1; /* __iter__ of the starred values, __hash__ of a set's items may run */");
-  note_effect(E);
-  for (int i = 0; i < e->u.tuple.n; i++) {
-    expr *x = e->u.tuple.elts[i];
-    const char *v = as_obj(E, emit_expr(E, x), TY(x));
-    const char *op = e->u.tuple.splat[i] ? (set ? "dynac_set_update" : "dynac_list_extend")
-                                         : (set ? "PySet_Add" : "PyList_Append");
-    line(E, "if (%s(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, v, where(E));
-  }
-  if (e->u.tuple.display == 't') {
-    const char *t = tmpvar(E, &ty_obj);
-    line(E, "%s = PyList_AsTuple(%s); /* LIST_TO_TUPLE */", t, res);
-    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
-    return t;
-  }
-  return res;
+  if (kind == 'd') fill_dict_display(E, e, res);
+  else fill_item_display(E, e, res, kind == 's');
+  if (kind != 't') return res;
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = PyList_AsTuple(%s); /* LIST_TO_TUPLE */", t, res);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
+  return t;
 }
 
 /* obj.name of an object: a new reference (an owned temporary). */

@@ -681,6 +681,27 @@ static const type *type_is_none(ctx *c, expr *e) {
   return &ty_bool;
 }
 
+/* Is t a tuple holding a float? Boxed for a comparison, its float is a new
+ * object, where CPython compares the very objects the tuple was made of,
+ * identity first: a NaN equals itself there and not here. */
+static bool tuple_holds_float(const type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->n; i++) {
+    const type *x = t->elts[i];
+    if (x->kind == TY_FLOAT || x->kind == TY_NUM || (x->kind == TY_NP && np_is_float(x->fmt)) ||
+        tuple_holds_float(x))
+      return true;
+  }
+  return false;
+}
+
+/* A comparison (==, <, in, ...) of a tuple holding a float with an object:
+ * a failure (see tuple_holds_float). */
+static const type *float_tuple_compared(ctx *c, expr *e, const type *t) {
+  type_fail(c, e->pos, arena_printf(c->m->a, "comparison of an object with a %s (a float boxed anew is not the "
+       "object CPython compares: a NaN would differ)", ty_python_name(c->m->a, t)));
+  return &ty_conflict;
+}
+
 /* Is a value of type t an object whose identity Python code can see? True
  * and False are singletons, boxed as themselves; a boxed number is new. */
 static bool has_identity(const type *t) {
@@ -694,6 +715,8 @@ static const type *type_membership(ctx *c, expr *e) {
   const type *b = type_expr(c, e->u.cmp.operands[1], false);
   if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) return &ty_unknown;
   bool in = e->u.cmp.ops[0] == CMP_IN || e->u.cmp.ops[0] == CMP_NOT_IN;
+  if (in && (tuple_holds_float(a) || tuple_holds_float(b)))
+    return float_tuple_compared(c, e, tuple_holds_float(a) ? a : b);
   bool ok = in ? passable(a) && passable(b)
                : has_identity(a) && has_identity(b);
   if (!ok) {
@@ -711,8 +734,7 @@ static const type *type_membership(ctx *c, expr *e) {
 bool is_object_chain(const inst *in, const expr *e) {
   if (e->kind != EX_COMPARE || e->u.cmp.n <= 2) return false;
   for (int i = 0; i < e->u.cmp.n; i++) {
-    const type *t = ty_of(in, e->u.cmp.operands[i]);
-    int k = t ? t->kind : TY_UNKNOWN;
+    int k = ty_of(in, e->u.cmp.operands[i])->kind;
     if (k == TY_OBJ || k == TY_NONE || k == TY_LIST || k == TY_TUPLE) return true;
   }
   for (int i = 0; i + 1 < e->u.cmp.n; i++)
@@ -725,12 +747,13 @@ bool is_object_chain(const inst *in, const expr *e) {
  * result or the last one (an object), or only its truth. */
 static const type *type_object_chain(ctx *c, expr *e, bool truth) {
   for (int i = 0; i < e->u.cmp.n; i++) {
-    const type *a = type_expr(c, e->u.cmp.operands[i], false);
+    const type *a = TY(e->u.cmp.operands[i]); /* typed by type_compare */
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
     if (!boxable(a)) {
       type_fail(c, e->pos, arena_printf(c->m->a, "a comparison chain with a %s", ty_python_name(c->m->a, a)));
       return &ty_conflict;
     }
+    if (tuple_holds_float(a)) return float_tuple_compared(c, e, a);
   }
   generic_op(c);
   return truth ? &ty_bool : &ty_obj;
@@ -750,16 +773,15 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   for (int i = 0; i < e->u.cmp.n; i++) {
     const type *a = type_expr(c, e->u.cmp.operands[i], false);
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
-    if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ)) { /* PyObject_RichCompare */
-      if (e->u.cmp.n > 2) {
-        type_fail(c, e->pos, "a comparison chain with objects");
-        return &ty_conflict;
-      }
+    if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ)) { /* PyObject_RichCompare (never a chain:
+                                                                   type_object_chain) */
+      const type *other = a->kind == TY_OBJ && prev ? prev : a;
       if (!generic_operand(a) || !generic_operand(prev ? prev : a)) {
         type_fail(c, e->pos, arena_printf(c->m->a, "comparison of an object with a %s",
-             ty_python_name(c->m->a, a->kind == TY_OBJ && prev ? prev : a)));
+             ty_python_name(c->m->a, other)));
         return &ty_conflict;
       }
+      if (tuple_holds_float(other)) return float_tuple_compared(c, e, other);
       if (prev) return generic_op(c);
       prev = a;
       continue;
