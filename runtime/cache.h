@@ -26,6 +26,8 @@ typedef struct dynac__cache {
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
   int warned_limit, logged_interp;
+  int servable;               /* an entry may serve a call (or a resume function exists): else
+                                 the hook and the vectorcall pass its calls straight through */
   const char *interp_why;     /* static text: why the last call went to the interpreter */
   struct dynac__cache *prev, *next;
 } dynac__cache;
@@ -45,6 +47,7 @@ static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
+static int dynac__hook_parked;   /* installed by its users, but parked: see dynac__hook_park */
 static int dynac__hook_deferred; /* 1: a hold wanted once a cache exists; 2: taken */
 static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;
@@ -59,8 +62,13 @@ typedef struct dynac__thread {
   PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
   char *c_stack_floor;      /* dispatch raises RecursionError below it (0: not known yet) */
   int c_stack_known;
+  int kernel_depth;         /* kernels running (entered by dispatch) */
+  int hook_idle;            /* frames the hook let run in the interpreter since it last
+                               served one, while a kernel ran (see dynac__hook_park) */
 } dynac__thread;
 static DYNAC__TLS dynac__thread dynac__t;
+static inline void dynac__kernel_enter(dynac__thread *t); /* hook.h: parking */
+static inline void dynac__kernel_exit(dynac__thread *t);
 static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
 static PyObject *dynac__constants;        /* {function: result} (assume_constant_result) */
 

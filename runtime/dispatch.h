@@ -71,6 +71,20 @@ static dynac__cache *dynac__cache_of(PyCodeObject *code) {
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
                               const dynac_func_desc *fd);
 
+/* Can the cache serve any call? Generic-only entries serve only with
+ * DYNAC_GENERIC_KERNELS=1 (not faster than the interpreter yet). The first
+ * servable cache takes the deferred hold on the frame hook: a program whose
+ * caches cannot serve keeps CPython's inlined calls (no hook at all). */
+#define DYNAC__GENERIC_ONLY_WHY "its kernel is generic-only (its typed islands weigh less than its " \
+  "attribute lookups: not faster than the interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it"
+static void dynac__update_servable(dynac__cache *c) {
+  int servable = c->resume != NULL;
+  for (int i = 0; i < c->n && !servable; i++)
+    servable = !(c->e[i].d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels;
+  c->servable = servable;
+  if (servable) dynac__hook_take_deferred();
+}
+
 DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
                                  const dynac_func_desc *fd, PyObject *owner, const char *name) {
   if (dynac_init() < 0) return -1;
@@ -97,7 +111,6 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     c->next = dynac__caches;
     if (dynac__caches) dynac__caches->prev = c;
     dynac__caches = c;
-    dynac__hook_take_deferred();
   }
   md->globals->rt = &dynac__rt;
   if (!md->globals->filename) {
@@ -138,6 +151,7 @@ static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
       dynac__log("recompiles", "%s: cache entry %s added%s", c->name, d->signature,
                  c->needs_reattach ? " (after dynac.reset())" : "");
   }
+  dynac__update_servable(c);
   return attached;
 }
 
@@ -210,14 +224,17 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     if (dynac__add_entries(c, c->md, c->fd) < 0) { *result = NULL; return DYNAC__SERVED; }
     c->needs_reattach = 0;
   }
+  if (!c->servable) {
+    c->interp_why = DYNAC__GENERIC_ONLY_WHY;
+    return DYNAC__INTERPRET;
+  }
   int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
-      c->interp_why = "its kernel is generic-only (no typed island: not faster than the "
-                      "interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it";
+      c->interp_why = DYNAC__GENERIC_ONLY_WHY;
       continue;
     }
     const char *failed = NULL;
@@ -247,7 +264,9 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     *result = NULL;
     int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
     if (hold) dynac_hook_acquire();
+    dynac__kernel_enter(t);
     int st = e->d->glue(args, closure, result);
+    dynac__kernel_exit(t);
     if (hold) dynac_hook_release();
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
@@ -291,6 +310,7 @@ DYNAC_API int dynac_cache_set_resume(PyCodeObject *code, PyObject *resume) {
   }
   Py_INCREF(resume);
   Py_XSETREF(c->resume, resume);
+  dynac__update_servable(c);
   return 0;
 }
 

@@ -3809,6 +3809,8 @@ typedef struct dynac__cache {
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
   int warned_limit, logged_interp;
+  int servable;               /* an entry may serve a call (or a resume function exists): else
+                                 the hook and the vectorcall pass its calls straight through */
   const char *interp_why;     /* static text: why the last call went to the interpreter */
   struct dynac__cache *prev, *next;
 } dynac__cache;
@@ -3828,6 +3830,7 @@ static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
+static int dynac__hook_parked;   /* installed by its users, but parked: see dynac__hook_park */
 static int dynac__hook_deferred; /* 1: a hold wanted once a cache exists; 2: taken */
 static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;
@@ -3842,8 +3845,13 @@ typedef struct dynac__thread {
   PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
   char *c_stack_floor;      /* dispatch raises RecursionError below it (0: not known yet) */
   int c_stack_known;
+  int kernel_depth;         /* kernels running (entered by dispatch) */
+  int hook_idle;            /* frames the hook let run in the interpreter since it last
+                               served one, while a kernel ran (see dynac__hook_park) */
 } dynac__thread;
 static DYNAC__TLS dynac__thread dynac__t;
+static inline void dynac__kernel_enter(dynac__thread *t); /* hook.h: parking */
+static inline void dynac__kernel_exit(dynac__thread *t);
 static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
 static PyObject *dynac__constants;        /* {function: result} (assume_constant_result) */
 
@@ -3965,6 +3973,20 @@ static dynac__cache *dynac__cache_of(PyCodeObject *code) {
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
                               const dynac_func_desc *fd);
 
+/* Can the cache serve any call? Generic-only entries serve only with
+ * DYNAC_GENERIC_KERNELS=1 (not faster than the interpreter yet). The first
+ * servable cache takes the deferred hold on the frame hook: a program whose
+ * caches cannot serve keeps CPython's inlined calls (no hook at all). */
+#define DYNAC__GENERIC_ONLY_WHY "its kernel is generic-only (its typed islands weigh less than its " \
+  "attribute lookups: not faster than the interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it"
+static void dynac__update_servable(dynac__cache *c) {
+  int servable = c->resume != NULL;
+  for (int i = 0; i < c->n && !servable; i++)
+    servable = !(c->e[i].d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels;
+  c->servable = servable;
+  if (servable) dynac__hook_take_deferred();
+}
+
 DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md,
                                  const dynac_func_desc *fd, PyObject *owner, const char *name) {
   if (dynac_init() < 0) return -1;
@@ -3991,7 +4013,6 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     c->next = dynac__caches;
     if (dynac__caches) dynac__caches->prev = c;
     dynac__caches = c;
-    dynac__hook_take_deferred();
   }
   md->globals->rt = &dynac__rt;
   if (!md->globals->filename) {
@@ -4032,6 +4053,7 @@ static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
       dynac__log("recompiles", "%s: cache entry %s added%s", c->name, d->signature,
                  c->needs_reattach ? " (after dynac.reset())" : "");
   }
+  dynac__update_servable(c);
   return attached;
 }
 
@@ -4104,14 +4126,17 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     if (dynac__add_entries(c, c->md, c->fd) < 0) { *result = NULL; return DYNAC__SERVED; }
     c->needs_reattach = 0;
   }
+  if (!c->servable) {
+    c->interp_why = DYNAC__GENERIC_ONLY_WHY;
+    return DYNAC__INTERPRET;
+  }
   int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
-      c->interp_why = "its kernel is generic-only (no typed island: not faster than the "
-                      "interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it";
+      c->interp_why = DYNAC__GENERIC_ONLY_WHY;
       continue;
     }
     const char *failed = NULL;
@@ -4141,7 +4166,9 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     *result = NULL;
     int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
     if (hold) dynac_hook_acquire();
+    dynac__kernel_enter(t);
     int st = e->d->glue(args, closure, result);
+    dynac__kernel_exit(t);
     if (hold) dynac_hook_release();
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
@@ -4185,6 +4212,7 @@ DYNAC_API int dynac_cache_set_resume(PyCodeObject *code, PyObject *resume) {
   }
   Py_INCREF(resume);
   Py_XSETREF(c->resume, resume);
+  dynac__update_servable(c);
   return 0;
 }
 
@@ -4266,13 +4294,205 @@ static PyObject *dynac__function_vectorcall(PyObject *func, PyObject *const *arg
 /* The frame hook met a function whose code has a cache: its later calls
  * enter through dynac__function_vectorcall, with no frame built first. */
 static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__cache *c) {
-  int servable = c->resume != NULL;
-  for (int i = 0; i < c->n && !servable; i++)
-    servable = !(c->e[i].d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels;
-  if (!servable) return; /* the interpreter runs it: its own vectorcall is the fast way there */
+  if (!c->servable) return; /* the interpreter runs it: its own vectorcall is the fast way there */
   PyObject *fn = dynac_compat_frame_function(frame);
   if (fn && PyFunction_Check(fn) && dynac_compat_function_enters_interpreter(fn))
     dynac_compat_set_function_vectorcall(fn, dynac__function_vectorcall);
+}
+
+/* ---- parking: the hook out of the way of code it does not serve ----------
+ * CPython 3.11 builds a C-level frame for every Python-to-Python call while a
+ * PEP 523 hook is installed (no inlined calls, no CALL_PY_EXACT_ARGS): on
+ * call-heavy interpreted code that costs 20-30%. So the hook parks
+ * (uninstalls itself) when it stops earning that cost:
+ *  - while a kernel runs, after DYNAC__PARK_IN_KERNEL frames in a row that
+ *    it let the interpreter run (the kernel's generic calls reach interpreted
+ *    methods and callbacks);
+ *  - anywhere, once it has served a call, after DYNAC__PARK_AFTER such frames
+ *    in a row (a program whose compiled functions ran early, e.g. a setup
+ *    step, and whose rest runs in the interpreter).
+ * It is reinstalled when the outermost kernel returns (kernels entered from
+ * C, through a patched vectorcall or a CompiledFunction, need no hook), and,
+ * when parked outside kernels, by a timer after DYNAC__REARM_MIN_US (doubled
+ * each time it parks again without having served, up to DYNAC__REARM_MAX_US):
+ * a later phase of the program that calls compiled functions is served again.
+ * Parked, calls that interpreted code makes run in the interpreter, as they
+ * would with nothing compiled: no harm, at worst less gain. */
+#define DYNAC__PARK_IN_KERNEL 4096
+#define DYNAC__PARK_AFTER 65536
+#define DYNAC__REARM_MIN_US 50000
+#define DYNAC__REARM_MAX_US 1600000
+static int dynac__hook_served;   /* the hook has served a call */
+static int dynac__served_since_rearm; /* ... since the timer last reinstalled it */
+static long dynac__rearm_us = DYNAC__REARM_MIN_US;
+static void dynac__rearm_after(long us);
+
+static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame, int throwflag);
+
+static void dynac__hook_install(int on) {
+  PyInterpreterState *interp = PyInterpreterState_Get();
+  if (on) {
+    dynac_compat_eval_fn cur = dynac_compat_get_eval_frame(interp);
+    if (cur == dynac__eval_frame) return;
+    dynac__prev_eval = cur == DYNAC_COMPAT_EVAL_FRAME_DEFAULT ? NULL : cur;
+    dynac_compat_set_eval_frame(interp, dynac__eval_frame);
+  } else {
+    dynac_compat_set_eval_frame(interp, dynac__prev_eval ? dynac__prev_eval : DYNAC_COMPAT_EVAL_FRAME_DEFAULT);
+    dynac__prev_eval = NULL;
+  }
+}
+
+static void dynac__hook_park(dynac__thread *t) {
+  if (dynac__hook_parked || dynac__hook_users == 0) return;
+  dynac__hook_parked = 1;
+  dynac__hook_install(0);
+  t->hook_idle = 0;
+  if (!t->kernel_depth) { /* the timer reinstalls it; backing off while it keeps serving nothing */
+    dynac__rearm_us = dynac__served_since_rearm ? DYNAC__REARM_MIN_US
+                      : dynac__rearm_us * 2 > DYNAC__REARM_MAX_US ? DYNAC__REARM_MAX_US : dynac__rearm_us * 2;
+    dynac__rearm_after(dynac__rearm_us);
+  }
+  if (dynac__log_dispatch)
+    dynac__log("dispatch", "frame hook parked: it met %d frames in a row%s and served none; "
+               "CPython's inlined calls until a kernel returns", t->kernel_depth ? DYNAC__PARK_IN_KERNEL
+               : DYNAC__PARK_AFTER, t->kernel_depth ? " while a kernel ran" : "");
+}
+
+static void dynac__hook_unpark(void) {
+  if (!dynac__hook_parked) return;
+  dynac__hook_parked = 0;
+  if (dynac__hook_users > 0) dynac__hook_install(1);
+}
+
+/* ---- the re-arm timer: one thread, started at the first park outside a
+ * kernel, sleeping until a park and then for its delay, then asking the main
+ * thread to reinstall the hook (Py_AddPendingCall: no GIL needed). CPython's
+ * own thread and lock API; stopped and joined at exit (atexit runs before
+ * the interpreter is torn down); a forked child starts with the hook
+ * installed and no timer. */
+static PyThread_type_lock dynac__rearm_start, dynac__rearm_wake, dynac__rearm_exited;
+static int dynac__rearm_running, dynac__rearm_stop, dynac__rearm_shut; /* shut: at exit, for good */
+static volatile long dynac__rearm_delay_us;
+
+static int dynac__rearm_now(void *unused) { /* the main thread, the GIL held */
+  (void)unused;
+  if (dynac__hook_parked) {
+    dynac__served_since_rearm = 0;
+    dynac__hook_unpark();
+  }
+  return 0;
+}
+
+static void dynac__rearm_thread(void *unused) {
+  (void)unused;
+  for (;;) {
+    PyThread_acquire_lock(dynac__rearm_start, WAIT_LOCK); /* a park */
+    if (dynac__rearm_stop) break;
+    if (PyThread_acquire_lock_timed(dynac__rearm_wake, dynac__rearm_delay_us, 0) == PY_LOCK_ACQUIRED ||
+        dynac__rearm_stop)
+      break;
+    Py_AddPendingCall(dynac__rearm_now, NULL); /* a full queue: the next park tries again */
+  }
+  PyThread_release_lock(dynac__rearm_exited);
+}
+
+static PyObject *dynac__rearm_stop_timer(PyObject *self, PyObject *unused) {
+  (void)self, (void)unused;
+  dynac__rearm_shut = 1;
+  if (dynac__rearm_running) {
+    dynac__rearm_stop = 1;
+    PyThread_release_lock(dynac__rearm_start);
+    PyThread_release_lock(dynac__rearm_wake);
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(dynac__rearm_exited, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+    dynac__rearm_running = 0;
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject *dynac__rearm_after_fork(PyObject *self, PyObject *unused) {
+  (void)self, (void)unused;
+  dynac__rearm_running = 0; /* the timer thread is the parent's (its locks are left behind) */
+  dynac__rearm_now(NULL);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef dynac__rearm_stop_def = {"dynac_stop_rearm_timer", dynac__rearm_stop_timer, METH_NOARGS, NULL};
+static PyMethodDef dynac__rearm_fork_def = {"dynac_rearm_after_fork", dynac__rearm_after_fork, METH_NOARGS, NULL};
+
+/* Registers fn(name=...) with a Python module's function (atexit.register,
+ * os.register_at_fork); 0, or -1 with an exception. */
+static int dynac__register_callback(const char *module, const char *register_fn, const char *keyword,
+                                    PyMethodDef *def) {
+  PyObject *cb = PyCFunction_New(def, NULL), *mod = cb ? PyImport_ImportModule(module) : NULL;
+  PyObject *reg = mod ? PyObject_GetAttrString(mod, register_fn) : NULL, *r = NULL;
+  if (reg && keyword) {
+    PyObject *kw = Py_BuildValue("{sO}", keyword, cb);
+    PyObject *noargs = kw ? PyTuple_New(0) : NULL;
+    r = noargs ? PyObject_Call(reg, noargs, kw) : NULL;
+    Py_XDECREF(noargs);
+    Py_XDECREF(kw);
+  } else if (reg) {
+    r = PyObject_CallOneArg(reg, cb);
+  }
+  Py_XDECREF(r);
+  Py_XDECREF(reg);
+  Py_XDECREF(mod);
+  Py_XDECREF(cb);
+  return r ? 0 : -1;
+}
+
+static int dynac__rearm_start_timer(void) {
+  if (!dynac__rearm_start) {
+    dynac__rearm_start = PyThread_allocate_lock();
+    dynac__rearm_wake = PyThread_allocate_lock();
+    dynac__rearm_exited = PyThread_allocate_lock();
+    if (!dynac__rearm_start || !dynac__rearm_wake || !dynac__rearm_exited) return -1;
+    if (dynac__register_callback("atexit", "register", NULL, &dynac__rearm_stop_def) < 0 ||
+        dynac__register_callback("os", "register_at_fork", "after_in_child", &dynac__rearm_fork_def) < 0)
+      return -1;
+  }
+  PyThread_acquire_lock(dynac__rearm_start, NOWAIT_LOCK); /* held: each park releases it once */
+  PyThread_acquire_lock(dynac__rearm_wake, NOWAIT_LOCK);  /* held: only the stop releases it */
+  PyThread_acquire_lock(dynac__rearm_exited, NOWAIT_LOCK);
+  dynac__rearm_stop = 0;
+  if (PyThread_start_new_thread(dynac__rearm_thread, NULL) == PYTHREAD_INVALID_THREAD_ID) return -1;
+  dynac__rearm_running = 1;
+  return 0;
+}
+
+/* Reinstalls the parked hook after `us` microseconds (the GIL held). Without
+ * a timer (it could not start) the hook stays parked until a kernel returns. */
+static void dynac__rearm_after(long us) {
+  if (dynac__rearm_shut) return;
+  dynac__rearm_delay_us = us;
+  if (!dynac__rearm_running) {
+    PyObject *type, *value, *tb; /* a frame being thrown into has its exception set */
+    PyErr_Fetch(&type, &value, &tb);
+    int failed = dynac__rearm_start_timer() < 0;
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    if (failed) return;
+  }
+  PyThread_release_lock(dynac__rearm_start);
+}
+
+/* Kernel entry and exit (dispatch brackets every glue call with these). */
+static inline void dynac__kernel_enter(dynac__thread *t) { t->kernel_depth++; }
+static inline void dynac__kernel_exit(dynac__thread *t) {
+  if (--t->kernel_depth == 0) {
+    t->hook_idle = 0;
+    if (DYNAC_UNLIKELY(dynac__hook_parked)) dynac__hook_unpark();
+  }
+}
+
+/* A frame the hook lets the interpreter run. */
+static inline PyObject *dynac__hook_pass(dynac__thread *t, PyThreadState *ts, dynac_compat_frame *frame,
+                                         int throwflag) {
+  int limit = t->kernel_depth ? DYNAC__PARK_IN_KERNEL : dynac__hook_served ? DYNAC__PARK_AFTER : 0;
+  if (limit && ++t->hook_idle >= limit) dynac__hook_park(t);
+  return dynac__eval_default(ts, frame, throwflag);
 }
 
 /* Called by CPython for every frame while installed. A fresh frame of a
@@ -4284,9 +4504,9 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   PyCodeObject *co = dynac_compat_frame_code(frame);
   dynac__thread *t = &dynac__t;
   if (throwflag || (co->co_flags & DYNAC__SKIP_FLAGS) || t->disable_depth)
-    return dynac__eval_default(ts, frame, throwflag);
+    return dynac__hook_pass(t, ts, frame, throwflag);
   dynac__cache *c = dynac__cache_of(co);
-  if (!c) return dynac__eval_default(ts, frame, throwflag);
+  if (!c) return dynac__hook_pass(t, ts, frame, throwflag);
   if (t->skip_code == co) { /* the dispatcher already tried this call */
     t->skip_code = NULL;
     return dynac__eval_default(ts, frame, throwflag);
@@ -4298,34 +4518,31 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
                                  PyFunction_GET_CLOSURE(dynac_compat_frame_function(frame)), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-    result = dynac__eval_default(ts, frame, throwflag);
+    result = dynac__hook_pass(t, ts, frame, throwflag);
+  } else {
+    t->hook_idle = 0;
+    dynac__hook_served = dynac__served_since_rearm = 1;
   }
   dynac__call_exit(t, c);
   return result;
 }
 
 DYNAC_API int dynac_hook_acquire(void) {
-  if (dynac__hook_users++ == 0) {
-    PyInterpreterState *interp = PyInterpreterState_Get();
-    dynac_compat_eval_fn cur = dynac_compat_get_eval_frame(interp);
-    dynac__prev_eval = cur == DYNAC_COMPAT_EVAL_FRAME_DEFAULT ? NULL : cur;
-    dynac_compat_set_eval_frame(interp, dynac__eval_frame);
-  }
+  if (dynac__hook_users++ == 0 && !dynac__hook_parked) dynac__hook_install(1);
   return 0;
 }
 
 DYNAC_API int dynac_hook_release(void) {
   if (dynac__hook_users > 0 && --dynac__hook_users == 0) {
-    PyInterpreterState *interp = PyInterpreterState_Get();
-    dynac_compat_set_eval_frame(interp, dynac__prev_eval ? dynac__prev_eval : DYNAC_COMPAT_EVAL_FRAME_DEFAULT);
-    dynac__prev_eval = NULL;
+    if (!dynac__hook_parked) dynac__hook_install(0);
+    dynac__hook_parked = 0;
   }
   return 0;
 }
 
 /* A hold on the frame hook taken only once some code object has a cache
- * (at once if one has): `dynac run` of a program with nothing compiled
- * runs with no hook at all. CPython 3.11 inlines Python-to-Python calls
+ * that can serve (at once if one has): `dynac run` of a program with nothing
+ * compiled, or only generic-only kernels, runs with no hook at all. CPython 3.11 inlines Python-to-Python calls
  * only while no hook is installed (and then ignores a patched vectorcall),
  * so the hook is the price of being served at all, paid only when there is
  * something to serve. release_deferred gives the hold back if it was taken. */
@@ -4337,7 +4554,8 @@ static void dynac__hook_take_deferred(void) {
 DYNAC_API void dynac_hook_acquire_deferred(void) {
   if (dynac__hook_deferred) return;
   dynac__hook_deferred = 1;
-  if (dynac__caches) dynac__hook_take_deferred();
+  for (const dynac__cache *c = dynac__caches; c; c = c->next)
+    if (c->servable) dynac__hook_take_deferred();
 }
 DYNAC_API void dynac_hook_release_deferred(void) {
   if (dynac__hook_deferred == 2) dynac_hook_release();

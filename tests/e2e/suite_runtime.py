@@ -590,5 +590,83 @@ def run_installs_the_hook_only_once_something_is_compiled():
             "%r %r" % (r2.stdout, s))
 
 
+PARK_LIB = """
+import dynac
+
+
+def leaf(x: float) -> float:
+    return x * 2.0 + 1.0
+
+
+@dynac.compile
+def drive(f: object, n: int) -> float:
+    t = 0.0
+    for i in range(n):
+        t += f(i)
+    return t
+"""
+
+PARK_PROG = """
+import time
+
+import lib
+
+
+def idle(k):
+    return k
+
+
+def calls_leaf(n):
+    t = 0.0
+    for i in range(n):
+        t += lib.leaf(float(i))
+    return t
+
+
+def cb(i):
+    return float(idle(i)) if i < 5000 else lib.leaf(float(i))
+
+
+t = calls_leaf(100)      # served through the frame hook
+for k in range(70000):
+    idle(k)              # 70000 frames that serve nothing: the hook parks
+t += calls_leaf(100)     # parked: the interpreter runs leaf
+time.sleep(0.5)          # the timer reinstalls the hook (after 50 ms)
+t += calls_leaf(100)     # served again
+t += lib.drive(cb, 5100)  # in the kernel, 10000 frames that serve nothing park the hook: the last
+                         # 100 calls of leaf run in the interpreter
+t += calls_leaf(100)     # the kernel returned: served again
+print(t)
+"""
+
+
+@case
+def frame_hook_parks_where_it_serves_nothing():
+    """CPython 3.11 inlines no Python-to-Python call while a frame hook is
+    installed: the hook parks after 65536 frames in a row it did not serve
+    (4096 while a kernel runs); a kernel's return, or a timer, reinstalls it.
+    Results stay exact; only the calls made while it is parked run in the
+    interpreter."""
+    d = os.path.join(TMP, "parking")
+    os.makedirs(d)
+    open(os.path.join(d, "lib.py"), "w").write(PARK_LIB)
+    script = os.path.join(d, "prog.py")
+    open(script, "w").write(PARK_PROG)
+    out, stats = os.path.join(d, "out"), os.path.join(d, "stats.json")
+    eager = subprocess.run([sys.executable, script], capture_output=True, text=True, cwd=d)
+    r1 = dynac_cmd("build", "--all", os.path.join(d, "lib.py"), "-o", out)
+    r2 = dynac_cmd("run", "--path", out, "--stats", stats, script, cwd=d, env={"DYNAC_LOGS": "dispatch"})
+    if r1.returncode or r2.returncode:
+        return False, r1.stderr + r2.stderr
+    st = json.load(open(stats))
+    leaf, drive = st.get("lib.leaf", {}), st.get("lib.drive", {})
+    parks = r2.stderr.count("[dynac dispatch] frame hook parked")
+    return (r2.stdout == eager.stdout and leaf.get("kernel_calls") == 300 and drive.get("kernel_calls") == 1
+            and parks == 2
+            and "it met 65536 frames in a row and served none" in r2.stderr
+            and "it met 4096 frames in a row while a kernel ran and served none" in r2.stderr,
+            "%r %r %r %r %s" % (r2.stdout, eager.stdout, leaf, drive, r2.stderr[-1500:]))
+
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()
