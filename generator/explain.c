@@ -111,7 +111,7 @@ static const char *generic_reason(const expr *e) {
   case EX_FUNCTION: return "a function made by a nested def or lambda";
   case EX_FREE: return "a variable of an enclosing function (its closure cell)";
   case EX_BUILD_CLASS: return "a class made by a class statement (__build_class__)";
-  case EX_CONST: return "a str, bytes, complex or Ellipsis constant";
+  case EX_CONST: return "a str, bytes, complex, big int or Ellipsis constant";
   case EX_FSTRING: return "a str value";
   case EX_DICT: case EX_SET: return "a dict or set";
   case EX_UNPACKED: return "a display with starred items (a list, tuple or set object)";
@@ -234,8 +234,8 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
       if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
              !in->ok ? "interpreter" : f->partial ? "region kernels" : generic_only(in)
-             ? "kernel, generic only (no typed island: it serves calls from the interpreter "
-               "only with DYNAC_GENERIC_KERNELS=1)" : "kernel");
+             ? "kernel, generic only (its typed islands weigh less than its attribute lookups: it "
+               "serves calls from the interpreter only with DYNAC_GENERIC_KERNELS=1)" : "kernel");
       if (!in->ok) {
         printf("    reason: %s\n", in->fail);
         if (in->fail_pos.line) print_caret(m, in->fail_pos, "    ");
