@@ -323,6 +323,9 @@ typedef struct expr {
                                    (items that are numbers, whose + and < run no Python code);
                                    'a' any / 'A' all: an inline loop that stops early;
                                    's' set / frozenset, 'd' dict: the set or dict of kind */
+      const char *reducer;      /* 'n': "sum", "min" or "max"; items that are objects are
+                                   folded into result one by one as the builtin folds them
+                                   (comprehension_folds) */
       char kind;                /* what is built: 'l' a list, 's' a set ({x for ...}: SET_ADD
                                    as result.add(x)), 'd' a dict ({k: v for ...}: MAP_ADD as
                                    result.__setitem__(k, v), key first) */
@@ -733,6 +736,7 @@ bool method_via_api(const inst *in, const expr *e);
  * keyword arguments, or an argument is an object (len() and sum() aside:
  * typed forms of their own)? */
 bool function_via_api(const inst *in, const expr *e);
+bool comprehension_folds(const inst *in, const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 
@@ -786,9 +790,10 @@ bool block_binds(const stmt *s, int loc);
 /* Does assignment or loop target `t` bind local `loc`? */
 bool target_binds(const target *t, int loc);
 
-/* islands.c: is `in` an undecorated function's kernel with no typed island
- * (no operation on unboxed values) that reads attributes or calls methods of
- * objects? Its entry serves calls only when DYNAC_GENERIC_KERNELS=1. */
+/* islands.c: is `in` an undecorated function's kernel whose typed islands
+ * (operations on unboxed values) weigh less than its attribute reads, writes
+ * and method calls on objects (each counted 8 times inside loops)? Its entry
+ * serves calls only when DYNAC_GENERIC_KERNELS=1. */
 bool generic_only(const inst *in);
 
 /* fresh.c: [nlocals] the list locals of `in` bound only to lists the call

@@ -157,7 +157,7 @@ void diag_plain(const char *fmt, ...) {
 int diag_error_count(void) { return n_errors; }
 
 /* ---- type lattice ------------------------------------------------------- */
-const type ty_unknown = {.kind = TY_UNKNOWN, .code = "?"};
+const type ty_unknown = {.kind = TY_UNKNOWN, .code = "Z"};
 const type ty_int = {.kind = TY_INT, .code = "i"};
 const type ty_float = {.kind = TY_FLOAT, .code = "f"};
 const type ty_bool = {.kind = TY_BOOL, .code = "b"};

@@ -326,16 +326,66 @@ static inline PyObject *dynac_obj_next(PyObject *it, int *effects) {
   if (!x && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration)) PyErr_Clear();
   return x;
 }
-/* The value of a str or bytes literal from its source text (UTF-8, prefixes,
- * escapes and implicit concatenation as written), of an imaginary literal
- * or of `...`, made as the compiler makes the constant: ast.literal_eval. A new reference, NULL with an
- * exception. */
+/* A str literal with no prefix, escape or implicit concatenation ('a b',
+ * """x"""): its text between the quotes, decoded from UTF-8 (a new
+ * reference, NULL with an exception); *plain = 0 and NULL for any other source. */
+static inline PyObject *dynac__plain_str_literal(const char *s, int *plain) {
+  size_t n = strlen(s), k;
+  char q = s[0];
+  *plain = 0;
+  if (q != '\'' && q != '"') return NULL;
+  k = n >= 6 && s[1] == q && s[2] == q ? 3 : 1;
+  if (n < 2 * k) return NULL;
+  for (size_t i = n - k; i < n; i++) if (s[i] != q) return NULL;
+  for (size_t i = k; i < n - k; i++) if (s[i] == '\\' || s[i] == q || s[i] == '\r') return NULL;
+  *plain = 1;
+  return PyUnicode_DecodeUTF8(s + k, (Py_ssize_t)(n - 2 * k), NULL);
+}
+/* The value of a literal the kernel uses as an object, from its source text
+ * (UTF-8): a str or bytes literal (prefixes, escapes and implicit
+ * concatenation as written), an int beyond int64, an imaginary literal or
+ * `...`, made as the compiler makes the constant: plain str and int literals
+ * directly, the rest by compiling and evaluating the literal (no module
+ * imported). A new reference, NULL with an exception. */
 static inline PyObject *dynac_literal(const char *source) {
-  PyObject *ast = PyImport_ImportModule("ast");
-  if (!ast) return NULL;
-  PyObject *v = PyObject_CallMethod(ast, "literal_eval", "s", source);
-  Py_DECREF(ast);
+  int plain;
+  PyObject *v = dynac__plain_str_literal(source, &plain);
+  if (plain) return v;
+  if (source[0] >= '0' && source[0] <= '9' && !strpbrk(source, "jJ.eE"))
+    return PyLong_FromString(source, NULL, 0); /* 0x.., 0o.., 0b.., underscores: as the tokenizer reads them */
+  PyObject *code = Py_CompileString(source, "<dynac literal>", Py_eval_input);
+  if (!code) return NULL;
+  PyObject *globals = PyDict_New();
+  v = globals ? PyEval_EvalCode(code, globals, NULL) : NULL;
+  Py_XDECREF(globals);
+  Py_DECREF(code);
   return v;
+}
+/* One step of sum() of a generator of objects, as builtin_sum's generic
+ * path takes it: *acc = *acc + item (PyNumber_Add; its int and float fast
+ * paths give the same values). item: a new reference, consumed (NULL: a
+ * failed box). 0, or -1 with CPython's exception. Python code may run. */
+static inline int dynac_fold_sum(PyObject **acc, PyObject *item, int *effects) {
+  if (!item) return -1;
+  *effects = 1;
+  PyObject *r = PyNumber_Add(*acc, item);
+  Py_DECREF(item);
+  if (!r) return -1;
+  Py_SETREF(*acc, r);
+  return 0;
+}
+/* One step of min() (op Py_LT) or max() (op Py_GT) of a generator, as
+ * builtin min_max takes it: the first item, then an item replaces *acc when
+ * `item op *acc` is true (so the first of equal items stays). item: a new
+ * reference, consumed. 0, or -1 with CPython's exception. */
+static inline int dynac_fold_min_max(PyObject **acc, PyObject *item, int op, int *effects) {
+  if (!item) return -1;
+  if (!*acc) { *acc = item; return 0; }
+  *effects = 1;
+  int better = PyObject_RichCompareBool(item, *acc, op);
+  if (better < 0) { Py_DECREF(item); return -1; }
+  if (better) Py_SETREF(*acc, item); else Py_DECREF(item);
+  return 0;
 }
 /* item in container (PySequence_Contains, as CONTAINS_OP does): 1, 0, or -1
  * with CPython's exception. A str in a str, and a dict's, set's or

@@ -379,6 +379,8 @@ static const char *emit_method(em *E, expr *e) {
   }
   expr *recv = e->u.call.args[0];
   bool fresh = recv->kind == EX_LOCAL && E->fresh && E->fresh[recv->u.local];
+  if (e->u.call.own_list && E->comp && comprehension_folds(E->in, E->comp))
+    return emit_fold_item(E, E->comp, box_value(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])));
   if ((e->u.call.own_list || fresh) && ops_call_is(e, OPI_APPEND)) {
     /* a list this call made (a comprehension's, or one only ever bound to new lists): a
        rollback leaves it unreachable, so its appends need no undo entry */
@@ -474,6 +476,8 @@ static const char *boxed_call_action(em *E, const expr *call) {
 }
 
 static const char *emit_call_kind(em *E, expr *e) {
+  if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
+    return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */
   if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);

@@ -342,7 +342,56 @@ static void emit_comprehension_loops(em *E, expr *e) {
   E->comp_first = outer_first;
 }
 
+/* sum(), min() or max() of a generator of objects (comprehension_folds):
+ * the hidden local holds the fold so far (sum: the int 0 first; min and max:
+ * NULL until the first item), each item folded where it is made
+ * (emit_fold_item); min() and max() of no items raise 3.11's ValueError. */
+/* Where the builtin's own steps fail: the function's frame at the call's line
+ * (the generator's frame is not running then). */
+static const char *fold_where(em *E, const expr *comp) {
+  return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), comp->pos.line);
+}
+
+static const char *emit_fold(em *E, expr *e) {
+  const char *r = local_name(E, e->u.comp.result);
+  bool sum = !strcmp(e->u.comp.reducer, "sum");
+  if (sum)
+    line(E, "if (dynac_obj_set(&%s, PyLong_FromLong(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); "
+         "/* sum() of a generator, folded from 0 */", r, where(E));
+  else
+    line(E, "Py_CLEAR(%s); /* %s() of a generator, folded: no item yet */", r, e->u.comp.reducer);
+  E->bound[e->u.comp.result] = true;
+  emit_comprehension_loops(E, e);
+  if (!sum) {
+    line(E, "if (!%s) {", r);
+    E->indent++;
+    line(E, "PyErr_SetString(PyExc_ValueError, \"%s() arg is an empty sequence\");", e->u.comp.reducer);
+    line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", fold_where(E, e));
+    E->indent--;
+    line(E, "}");
+  }
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = %s; /* the fold's value, moved */", t, r);
+  line(E, "%s = NULL;", r);
+  return t;
+}
+
+/* One item of a fold (see emit_fold), where the comprehension would append it. */
+const char *emit_fold_item(em *E, const expr *comp, const char *boxed) {
+  const char *r = local_name(E, comp->u.comp.result);
+  const char *reducer = comp->u.comp.reducer;
+  if (!strcmp(reducer, "sum"))
+    line(E, "if (dynac_fold_sum(&%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+         r, boxed, fold_where(E, comp));
+  else
+    line(E, "if (dynac_fold_min_max(&%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+         r, boxed, strcmp(reducer, "min") ? "Py_GT" : "Py_LT", fold_where(E, comp));
+  note_effect(E);
+  return "0";
+}
+
 const char *emit_list_comprehension(em *E, expr *e) {
+  if (comprehension_folds(E->in, e)) return emit_fold(E, e);
   const char *r = local_name(E, e->u.comp.result);
   if (e->u.comp.consumer == 'a' || e->u.comp.consumer == 'A') { /* stops at the deciding item */
     line(E, "%s = %d; /* %s() of a generator, consumed on the spot */", r, e->u.comp.consumer == 'A',

@@ -320,6 +320,7 @@ const char *emit_list_display(em *E, expr *e);
 const char *emit_list_binop(em *E, expr *e, const char *l, const char *r);
 const char *emit_slice(em *E, expr *e);
 const char *emit_list_comprehension(em *E, expr *e);
+const char *emit_fold_item(em *E, const expr *comp, const char *boxed);
 
 /* loops.c */
 const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step);

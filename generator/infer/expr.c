@@ -166,11 +166,8 @@ static const type *type_list_comprehension(ctx *c, expr *e) {
     return &ty_conflict;
   }
   if (e->u.comp.consumer == 'n' && t->kind == TY_LIST && t->elts[0]->kind != TY_UNKNOWN &&
-      !ty_is_number(t->elts[0])) { /* their + or < would run after every item is made */
-    type_fail(c, e->pos, arena_printf(c->m->a, "sum(), min() or max() of a generator of %s "
-              "(only numbers are consumed on the spot)", ty_python_name(c->m->a, t->elts[0])));
-    return &ty_conflict;
-  }
+      !ty_is_number(t->elts[0])) /* folded item by item: + and < may run Python code */
+    c->in->effectful = true;
   return t;
 }
 
@@ -919,12 +916,10 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
       }
     }
     if (unknown) { t = &ty_unknown; break; }
-    for (int i = 0; i < e->u.tuple.n; i++)
-      if (el[i]->kind == TY_LIST && el[i]->elts[0]->kind == TY_UNKNOWN) {
-        type_fail(c, e->pos, "an empty list in a tuple (its element type is not known)");
-        t = &ty_conflict;
-      }
-    if (t->kind == TY_CONFLICT) break;
+    for (int i = 0; i < e->u.tuple.n && e != c->unpacked; i++) /* unpacked: each list goes to its
+                                                                      target, typed there as `xs = []` is */
+      if (el[i]->kind == TY_LIST && el[i]->elts[0]->kind == TY_UNKNOWN)
+        objects = true; /* a list no element was ever stored in: the list object, in a tuple object */
     if (e->u.tuple.n == 0) objects = true; /* () is the empty tuple object */
     if (objects && e != c->unpacked) { /* a tuple object (PyTuple_New), its elements boxed */
       c->in->generic = true;

@@ -197,6 +197,16 @@ static bool typed_sum(const type *t) {
   return el->kind == TY_INT || el->kind == TY_BOOL || el->kind == TY_FLOAT;
 }
 
+/* Is `e` sum(), min() or max() of a generator of objects (not numbers)? Its
+ * items are folded one by one as they are made (sum: PyNumber_Add from 0;
+ * min/max: PyObject_RichCompareBool with < / >), Python code running between
+ * them in CPython's order; the call's value is the fold's. */
+bool comprehension_folds(const inst *in, const expr *e) {
+  if (e->kind != EX_LISTCOMP || e->u.comp.consumer != 'n') return false;
+  const type *t = ty_of(in, e);
+  return t->kind == TY_LIST && t->elts[0]->kind != TY_UNKNOWN && !ty_is_number(t->elts[0]);
+}
+
 bool function_via_api(const inst *in, const expr *e) {
   if (e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return false;
   if (!e->u.call.callee_slot) return false;

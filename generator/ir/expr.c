@@ -41,7 +41,8 @@ expr *new_expr(lower *L, exkind k, TSNode n) {
 }
 
 /* A constant object made once from its source text (EX_CONST): a str or
- * bytes literal, an imaginary literal (2j, 1.5e3J), the Ellipsis (...). */
+ * bytes literal, an imaginary literal (2j, 1.5e3J), an int literal beyond
+ * int64, the Ellipsis (...). */
 static expr *lower_literal_object(lower *L, TSNode n) {
   expr *e = new_expr(L, EX_CONST, n);
   e->u.literal = text(L, n);
@@ -64,10 +65,8 @@ static expr *lower_integer(lower *L, TSNode n) {
   errno = 0;
   char *end;
   unsigned long long v = strtoull(digits, &end, base);
-  if (errno || *end || v > (unsigned long long)INT64_MAX) {
-    gb(L, n, "big-int-literal", arena_printf(L->m->a, "integer literal %s", s));
-    return NULL;
-  }
+  if (errno || *end || v > (unsigned long long)INT64_MAX) /* beyond int64: a Python int, made once */
+    return lower_literal_object(L, n);
   expr *e = new_expr(L, EX_INT, n);
   e->u.i = (int64_t)v;
   return e;
@@ -459,7 +458,9 @@ static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args
   if (node_is(args, "generator_expression")) { /* f(x for x in it): its items as a list */
     e->u.call.args = arena_alloc(L->m->a, sizeof(expr *));
     e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *));
-    if (!(e->u.call.args[0] = lower_comprehension(L, args, genexpr_consumer(L, fnode)))) return NULL;
+    char consumer = genexpr_consumer(L, fnode);
+    if (!(e->u.call.args[0] = lower_comprehension(L, args, consumer))) return NULL;
+    if (consumer == 'n') e->u.call.args[0]->u.comp.reducer = text(L, fnode);
     e->u.call.n = 1;
     return e;
   }

@@ -38,8 +38,8 @@ const struct gb_registry gb_registry[] = {
      "function's local)", "return the value instead of assigning the enclosing function's local"},
     {"GB0007", "attribute-access", "attribute access on an arbitrary object",
      "only math.NAME is read inside kernels"},
-    {"GB0008", "big-int-literal", "integer literal outside the int64 range",
-     "kernels keep ints in int64 with overflow checks; big literals stay in the interpreter"},
+    {"GB0008", "big-int-literal", "integer literal outside the int64 range (no longer a break: "
+     "such a literal is a Python int made once, its operations through the C API)", ""},
     {"GB0009", "keyword-arguments", "call with keyword, *args or **kwargs arguments",
      "pass the arguments positionally"},
     {"GB0010", "exception-handling", "try with finally, except*, with, or a raise/assert form "

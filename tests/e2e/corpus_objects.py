@@ -1425,3 +1425,74 @@ def uses_redefined(x: object):
     t = Temp(x)
     t.celsius = x * 2
     return twice(x), early_twice(x), t.celsius
+
+
+class Amount:
+    """Folded by sum(), min() and max() of generators: its +, < and > log
+    what runs, in order, between the items being made."""
+    def __init__(self, v, tag):
+        self.v, self.tag = v, tag
+
+    def __add__(self, o):
+        LOG.append(("add", self.tag, getattr(o, "tag", o)))
+        return Amount(self.v + getattr(o, "v", o), self.tag + "+")
+
+    def __radd__(self, o):
+        LOG.append(("radd", self.tag, o))
+        if self.v == "raise":
+            raise TypeError("cannot add " + self.tag)
+        return Amount(o + self.v, "r" + self.tag)
+
+    def __lt__(self, o):
+        LOG.append(("lt", self.tag, o.tag))
+        return self.v < o.v
+
+    def __gt__(self, o):
+        LOG.append(("gt", self.tag, o.tag))
+        return self.v > o.v
+
+    def __repr__(self):
+        return "Amount(%r, %r)" % (self.v, self.tag)
+
+
+def made(x):
+    LOG.append(("made", getattr(x, "tag", x)))
+    return x
+
+
+@dynac.compile
+def folds_of_objects(xs: object, start: int):
+    total = sum(made(x) for x in xs)
+    low = min(made(x) for x in xs if x is not None)
+    high = max(made(x)
+               for x in xs)
+    pairs = sum(k * v for k, v in zip(range(start, start + 3), xs))
+    return total, low, high, pairs
+
+
+@dynac.compile
+def big_literals(x: object, n: int):
+    m = 18446744073709551616
+    return ((x * 6364136223846793005 + 1442695040888963407) % m, n + 0xFFFF_FFFF_FFFF_FFFF_F,
+            -9223372036854775808, n < 2**64, m)
+
+
+@dynac.compile
+def empty_lists_in_tuples(n: int, seed: int):
+    texts, x = [], seed  # each list typed by what is appended to it later
+    for i in range(n):
+        x = (x * 3 + 1) % 1000
+        texts.append("v%d" % x)
+    a, b = [], []
+    a.append(1.5)
+    return texts, x, a, b, ([], n)  # lists nothing is stored in, in tuple objects
+
+
+@dynac.compile
+def literal_objects(k: int):
+    plain = ('plain', "dq", '', """""", '''tri
+ple''', 'é ü', "it's", 'say "hi"')
+    made = ("""x"y""", 'a' 'b', b'by', r'\d', '\u00e9\n', f'{k}', rb'\x00', u'u')
+    big = (0x_FFFF_FFFF_FFFF_FFFF_FF, 0o7777777777777777777777777, 0b1_0000000000_0000000000_0000000000_0000000000_0000000000_0000000000_000,
+           1_000_000_000_000_000_000_000, 9223372036854775808)
+    return plain[k % 8], made[k % 8], big[k % 5], plain, made, big

@@ -244,6 +244,14 @@ def cases():
     c["dict_unpacking"] = [lambda m: ({"b": 2}, "c"), lambda m: ({}, "a"), lambda m: ({"a": 5, 1: 2}, 1),
                            lambda m: ([1], "x"), lambda m: (5, "x"), lambda m: ({"z": 9}, [])]
     c["uses_redefined"] = [(lambda m, x=x: (x,)) for x in [1, 2.5, -200, "s", None]]
+    c["folds_of_objects"] = [(lambda m, xs=xs, k=k: (xs(m), k)) for k in [0, 2**62] for xs in [
+        lambda m: [m.Amount(1, "a"), m.Amount(2, "b"), m.Amount(2, "c")], lambda m: [],
+        lambda m: [1, 2.5, True], lambda m: ["a", "b"], lambda m: [m.Amount("raise", "r"), m.Amount(1, "a")],
+        lambda m: [2**70, -1, 2**70], lambda m: [NAN, 1.0, -0.0], lambda m: [-0.0, 0.0], lambda m: (1, 2, 3),
+        lambda m: [None, 1], lambda m: 5]]
+    c["big_literals"] = [(lambda m, x=x, n=n: (x, n)) for x in [0, 1, 2**70, 2.5, "s"] for n in [0, -5, 2**62]]
+    c["empty_lists_in_tuples"] = [(lambda m, n=n: (n, 7)) for n in [0, 1, 5]]
+    c["literal_objects"] = [(lambda m, k=k: (k,)) for k in range(8)]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 

@@ -58,6 +58,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out);
 static int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out);
 static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out);
+static int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out);
 static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out);
 static int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out);
 static int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out);
@@ -276,6 +277,30 @@ static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
     }
     *dynac_out = Py_NewRef(t4);
+    return DYNAC_OK;
+  }
+
+  *dynac_out = Py_NewRef(Py_None);
+  return DYNAC_OK; /* end of the function: None */
+}
+
+/* breaks.py:62: def big_literal: specialisation (int) -> object */
+static inline int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out)
+{
+  
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
+  {
+    /* breaks.py:63: return x + 123456789012345678901234567890 */
+    static PyObject *const1; /* made once */
+    if (!const1 && !(const1 = dynac_literal("123456789012345678901234567890"))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
+    DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
+    DYNAC_OBJ t3 = dynac_obj_binop(t2, const1, 0, &dynac__effects); /* + */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
+    *dynac_out = Py_NewRef(t3);
     return DYNAC_OK;
   }
 
@@ -1422,6 +1447,47 @@ static int dynac_glue_keywords__f(PyObject *const *args, PyObject *closure, PyOb
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may big_literal(int) -> object run for these arguments? */
+static int dynac_guard_big_literal__i(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_INT(0, "type(x) is int and it fits in int64")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: big_literal(int) -> object */
+static int dynac_glue_big_literal__i(PyObject *const *args, PyObject *closure, PyObject **result)
+{
+  int st;
+  (void)args;
+  (void)closure;
+  *result = NULL;
+  int64_t a0 = 0;
+  (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
+  PyObject * r = 0;
+
+  size_t mark = dynac_undo_mark();
+  st = dynac_kernel_big_literal__i(a0, &r);
+  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
+  else dynac_undo_commit(mark);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may widening(int) -> int | float run for these arguments? */
 static int dynac_guard_widening__i(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -2055,6 +2121,15 @@ static const dynac_entry_desc dynac__entries_keywords[] = {
      .guard = dynac_guard_keywords__f, .glue = dynac_glue_keywords__f,
      .nguards = 3, .guards = dynac__guards_keywords__f, .flags = DYNAC_ENTRY_CALLS_PYTHON},
 };
+static const char *const dynac__guards_big_literal__i[] = {
+    "type(x) is int and it fits in int64",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_big_literal[] = {
+    {.signature = "(int) -> object",
+     .guard = dynac_guard_big_literal__i, .glue = dynac_glue_big_literal__i,
+     .nguards = 2, .guards = dynac__guards_big_literal__i, .flags = DYNAC_ENTRY_CALLS_PYTHON},
+};
 static const char *const dynac__guards_widening__i[] = {
     "type(n) is int and it fits in int64",
     "source sha256 matches the module's source (checked when attached)",
@@ -2197,7 +2272,7 @@ static const dynac_entry_desc dynac__entries_starred_calls[] = {
      .guard = dynac_guard_starred_calls__OO, .glue = dynac_glue_starred_calls__OO,
      .nguards = 3, .guards = dynac__guards_starred_calls__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
-static const dynac_func_desc dynac__funcs[22] = {
+static const dynac_func_desc dynac__funcs[23] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
@@ -2219,6 +2294,9 @@ static const dynac_func_desc dynac__funcs[22] = {
     {.qualname = "keywords", .firstlineno = 56, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_keywords,
      .direct_calls = &dynac__direct_calls[8], .region_calls = &dynac__region_calls[8], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "big_literal", .firstlineno = 61, .argcount = 1,
+     .nentries = 1, .entries = dynac__entries_big_literal,
+     .direct_calls = &dynac__direct_calls[9], .region_calls = &dynac__region_calls[9], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "widening", .firstlineno = 66, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_widening,
      .direct_calls = &dynac__direct_calls[10], .region_calls = &dynac__region_calls[10], .flags = DYNAC_FUNC_ROOT},
@@ -2267,7 +2345,7 @@ static const dynac_func_desc dynac__funcs[22] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 22, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 23, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
