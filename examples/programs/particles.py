@@ -5,7 +5,7 @@ then dynac run)."""
 import math
 
 HOT = ["Particle.kinetic", "Particle.push", "Particle.move", "repel", "step", "energy"]
-BENCH_SIZES = [80, 100]  # make bench runs main(*BENCH_SIZES)
+BENCH_SIZES = [150, 200]  # make bench runs main(*BENCH_SIZES)
 
 
 class Particle:

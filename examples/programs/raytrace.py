@@ -7,7 +7,7 @@ import math
 
 HOT = ["Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.dot", "Vec.norm", "Vec.unit",
        "Sphere.hit", "trace", "render"]
-BENCH_SIZES = [160, 80]  # make bench runs main(*BENCH_SIZES)
+BENCH_SIZES = [400, 200]  # make bench runs main(*BENCH_SIZES)
 
 
 class Vec:

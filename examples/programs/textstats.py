@@ -3,7 +3,7 @@ longest words, a vowel histogram and a per-line summary. Plain Python, no
 annotations (record, build --all --profile, then dynac run)."""
 
 HOT = ["words_of", "count_words", "count_bigrams", "vowels", "summary"]
-BENCH_SIZES = [400]  # make bench runs main(*BENCH_SIZES)
+BENCH_SIZES = [4000]  # make bench runs main(*BENCH_SIZES)
 
 TEXT = """It was the best of times, it was the worst of times, it was the age of
 wisdom, it was the age of foolishness, it was the epoch of belief, it was the
