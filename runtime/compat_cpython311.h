@@ -151,6 +151,53 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+
+/* The layout of shared keys and inline values (pycore_dict.h, internal). */
+#if !defined(__cplusplus) && !defined(DYNAC__PYCORE_DICT)
+#define DYNAC__PYCORE_DICT
+#ifndef Py_BUILD_CORE
+#define Py_BUILD_CORE 1
+#define DYNAC__UNDEF_BUILD_CORE
+#endif
+#include "internal/pycore_dict.h"
+#ifdef DYNAC__UNDEF_BUILD_CORE
+#undef Py_BUILD_CORE
+#undef DYNAC__UNDEF_BUILD_CORE
+#endif
+#endif
+
+/* Instance attributes at fixed places, found as CPython 3.11's
+ * LOAD_ATTR_INSTANCE_VALUE / STORE_ATTR_INSTANCE_VALUE find them: a heap
+ * class with Py_TPFLAGS_MANAGED_DICT keeps its instances' attributes in an
+ * array of values just before the object (NULL once the instance's
+ * __dict__ was made), indexed as the class's shared keys (ht_cached_keys:
+ * append-only, so an index stays valid). The index of `name` (an exact
+ * str), or -1 when the class has no such key (yet). */
+static inline Py_ssize_t dynac_compat_instance_value_index(PyTypeObject *tp, PyObject *name) {
+#ifdef DYNAC__PYCORE_DICT
+  if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) return -1;
+  PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+  if (!keys || keys->dk_kind != DICT_KEYS_SPLIT) return -1;
+  PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(keys);
+  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++)
+    if (e[i].me_key == name || (e[i].me_key && PyUnicode_Compare(e[i].me_key, name) == 0)) return i;
+#else
+  (void)tp, (void)name;
+#endif
+  return -1;
+}
+/* The slot of an instance's inline value `i` (see above), or NULL when the
+ * instance keeps no inline values (its __dict__ was made). */
+static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_t i) {
+#ifdef DYNAC__PYCORE_DICT
+  PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
+  return values ? &values->values[i] : NULL;
+#else
+  (void)o, (void)i;
+  return NULL;
+#endif
+}
+
 #endif /* DYNAC_COMPAT_H */
 
 #if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)
@@ -243,6 +290,7 @@ static inline PyObject *dynac_compat_function_call_interpreted(PyObject *func, P
 #undef DYNAC__UNDEF_BUILD_CORE
 #endif
 #endif
+
 static inline int dynac__gil_drop_requested(void) {
 #ifdef DYNAC__PYCORE_INTERP
   return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);

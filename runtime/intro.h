@@ -108,4 +108,5 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <structmember.h> /* T_OBJECT_EX, READONLY: __slots__ members (attributes at fixed places) */
 

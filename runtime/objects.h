@@ -116,6 +116,84 @@ static inline int dynac_obj_setattr(PyObject *o, PyObject *name, PyObject *v, in
   *effects = 1;
   return PyObject_SetAttr(o, name, v);
 }
+/* ---- attributes at fixed places ---------------------------------------------
+ * A read or write site's cache of where instances of one class keep an
+ * attribute, as CPython 3.11's LOAD_ATTR_INSTANCE_VALUE / LOAD_ATTR_SLOT and
+ * STORE_ATTR_INSTANCE_VALUE / STORE_ATTR_SLOT keep it in the bytecode: valid
+ * while the class's version tag is `version` (any change to the class or a
+ * base gives it a new tag; 0: empty). `where` is the index in the instances'
+ * inline values (compat part), or, with `slot`, a __slots__ member's offset.
+ * A hit reads or writes the place directly (no Python code runs); anything
+ * else (a materialised __dict__, a missing attribute, a property, a class
+ * with __getattr__ or __setattr__) goes through the C API, and refills. */
+typedef struct dynac_attr_cache {
+  unsigned int version;
+  int slot;
+  Py_ssize_t where;
+} dynac_attr_cache;
+
+/* Fills c for o.name (its class's lookup, which also gives the class a
+ * version tag): setting is 1 for a write site. Leaves c empty when the
+ * attribute has no fixed place. */
+static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
+  PyTypeObject *tp = Py_TYPE(o);
+  c->version = 0;
+  if (!PyUnicode_CheckExact(name) ||
+      (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr))
+    return;
+  PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
+  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return;
+  if (!descr) {
+    Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
+    if (i < 0) return;
+    c->slot = 0;
+    c->where = i;
+  } else if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+    if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return;
+    c->slot = 1;
+    c->where = m->offset;
+  } else {
+    return; /* a property, a method, a class attribute: the C API */
+  }
+  c->version = tp->tp_version_tag;
+}
+
+/* The place o.name lives at per c, or NULL (c missed, or no such place). */
+static inline PyObject **dynac__attr_place(const dynac_attr_cache *c, PyObject *o) {
+  if (!c->version || Py_TYPE(o)->tp_version_tag != c->version) return NULL;
+  return c->slot ? (PyObject **)((char *)o + c->where) : dynac_compat_instance_value_slot(o, c->where);
+}
+
+/* o.name through the site's cache c: a new reference, or NULL with
+ * CPython's exception; *effects set when Python code may have run. */
+static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dynac_attr_cache *c,
+                                                 int *effects) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
+  PyObject *v = dynac_obj_getattr(o, name, effects);
+  if (v) dynac__attr_cache_fill(c, o, name, 0);
+  return v;
+}
+
+/* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
+ * -1). 0, or -1 with CPython's exception. An inline value not set yet goes
+ * through the C API (the instance's insertion order is CPython's to keep). */
+static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
+                                           int *effects) {
+  if (!v) return -1;
+  *effects = 1; /* a visible write (and the old value's __del__ may run) */
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && (c->slot || *place))) {
+    PyObject *old = *place;
+    *place = Py_NewRef(v);
+    Py_XDECREF(old);
+    return 0;
+  }
+  if (PyObject_SetAttr(o, name, v) < 0) return -1;
+  dynac__attr_cache_fill(c, o, name, 1);
+  return 0;
+}
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;

@@ -109,6 +109,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <structmember.h> /* T_OBJECT_EX, READONLY: __slots__ members (attributes at fixed places) */
 
 /* ==== End runtime/intro.h ==== */
 /* ==== Begin runtime/compat_cpython311.h ==== */
@@ -265,6 +266,53 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
 /* A dict's version tag (PEP 509): changes whenever the dict does. 3.12
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+
+/* The layout of shared keys and inline values (pycore_dict.h, internal). */
+#if !defined(__cplusplus) && !defined(DYNAC__PYCORE_DICT)
+#define DYNAC__PYCORE_DICT
+#ifndef Py_BUILD_CORE
+#define Py_BUILD_CORE 1
+#define DYNAC__UNDEF_BUILD_CORE
+#endif
+#include "internal/pycore_dict.h"
+#ifdef DYNAC__UNDEF_BUILD_CORE
+#undef Py_BUILD_CORE
+#undef DYNAC__UNDEF_BUILD_CORE
+#endif
+#endif
+
+/* Instance attributes at fixed places, found as CPython 3.11's
+ * LOAD_ATTR_INSTANCE_VALUE / STORE_ATTR_INSTANCE_VALUE find them: a heap
+ * class with Py_TPFLAGS_MANAGED_DICT keeps its instances' attributes in an
+ * array of values just before the object (NULL once the instance's
+ * __dict__ was made), indexed as the class's shared keys (ht_cached_keys:
+ * append-only, so an index stays valid). The index of `name` (an exact
+ * str), or -1 when the class has no such key (yet). */
+static inline Py_ssize_t dynac_compat_instance_value_index(PyTypeObject *tp, PyObject *name) {
+#ifdef DYNAC__PYCORE_DICT
+  if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) return -1;
+  PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+  if (!keys || keys->dk_kind != DICT_KEYS_SPLIT) return -1;
+  PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(keys);
+  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++)
+    if (e[i].me_key == name || (e[i].me_key && PyUnicode_Compare(e[i].me_key, name) == 0)) return i;
+#else
+  (void)tp, (void)name;
+#endif
+  return -1;
+}
+/* The slot of an instance's inline value `i` (see above), or NULL when the
+ * instance keeps no inline values (its __dict__ was made). */
+static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_t i) {
+#ifdef DYNAC__PYCORE_DICT
+  PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
+  return values ? &values->values[i] : NULL;
+#else
+  (void)o, (void)i;
+  return NULL;
+#endif
+}
+
 #endif /* DYNAC_COMPAT_H */
 
 #if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)
@@ -357,6 +405,7 @@ static inline PyObject *dynac_compat_function_call_interpreted(PyObject *func, P
 #undef DYNAC__UNDEF_BUILD_CORE
 #endif
 #endif
+
 static inline int dynac__gil_drop_requested(void) {
 #ifdef DYNAC__PYCORE_INTERP
   return _Py_atomic_load_relaxed(&PyInterpreterState_Get()->ceval.gil_drop_request);
@@ -1585,6 +1634,84 @@ static inline int dynac_obj_setattr(PyObject *o, PyObject *name, PyObject *v, in
   if (!v) return -1;
   *effects = 1;
   return PyObject_SetAttr(o, name, v);
+}
+/* ---- attributes at fixed places ---------------------------------------------
+ * A read or write site's cache of where instances of one class keep an
+ * attribute, as CPython 3.11's LOAD_ATTR_INSTANCE_VALUE / LOAD_ATTR_SLOT and
+ * STORE_ATTR_INSTANCE_VALUE / STORE_ATTR_SLOT keep it in the bytecode: valid
+ * while the class's version tag is `version` (any change to the class or a
+ * base gives it a new tag; 0: empty). `where` is the index in the instances'
+ * inline values (compat part), or, with `slot`, a __slots__ member's offset.
+ * A hit reads or writes the place directly (no Python code runs); anything
+ * else (a materialised __dict__, a missing attribute, a property, a class
+ * with __getattr__ or __setattr__) goes through the C API, and refills. */
+typedef struct dynac_attr_cache {
+  unsigned int version;
+  int slot;
+  Py_ssize_t where;
+} dynac_attr_cache;
+
+/* Fills c for o.name (its class's lookup, which also gives the class a
+ * version tag): setting is 1 for a write site. Leaves c empty when the
+ * attribute has no fixed place. */
+static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
+  PyTypeObject *tp = Py_TYPE(o);
+  c->version = 0;
+  if (!PyUnicode_CheckExact(name) ||
+      (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr))
+    return;
+  PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
+  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return;
+  if (!descr) {
+    Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
+    if (i < 0) return;
+    c->slot = 0;
+    c->where = i;
+  } else if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+    if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return;
+    c->slot = 1;
+    c->where = m->offset;
+  } else {
+    return; /* a property, a method, a class attribute: the C API */
+  }
+  c->version = tp->tp_version_tag;
+}
+
+/* The place o.name lives at per c, or NULL (c missed, or no such place). */
+static inline PyObject **dynac__attr_place(const dynac_attr_cache *c, PyObject *o) {
+  if (!c->version || Py_TYPE(o)->tp_version_tag != c->version) return NULL;
+  return c->slot ? (PyObject **)((char *)o + c->where) : dynac_compat_instance_value_slot(o, c->where);
+}
+
+/* o.name through the site's cache c: a new reference, or NULL with
+ * CPython's exception; *effects set when Python code may have run. */
+static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dynac_attr_cache *c,
+                                                 int *effects) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
+  PyObject *v = dynac_obj_getattr(o, name, effects);
+  if (v) dynac__attr_cache_fill(c, o, name, 0);
+  return v;
+}
+
+/* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
+ * -1). 0, or -1 with CPython's exception. An inline value not set yet goes
+ * through the C API (the instance's insertion order is CPython's to keep). */
+static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
+                                           int *effects) {
+  if (!v) return -1;
+  *effects = 1; /* a visible write (and the old value's __del__ may run) */
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && (c->slot || *place))) {
+    PyObject *old = *place;
+    *place = Py_NewRef(v);
+    Py_XDECREF(old);
+    return 0;
+  }
+  if (PyObject_SetAttr(o, name, v) < 0) return -1;
+  dynac__attr_cache_fill(c, o, name, 1);
+  return 0;
 }
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {

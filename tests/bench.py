@@ -99,6 +99,7 @@ def main():
         print("  %-38s %9.2f ms   %.1fx faster than CPython" % ("dynac", t_dy * 1e3, t_py / t_dy))
         print("  %-38s %9.2f ms   dynac is %.2fx its time" % ("hand-written C", t_c * 1e3, t_dy / t_c))
         bench_exceptions(compiled, eager)
+        bench_attributes(compiled, eager)
         bench_examples(tmp, hand)
         bench_programs(tmp)
         bench_run_overhead(tmp)
@@ -128,6 +129,28 @@ def bench_exceptions(compiled, eager):
         c, e = getattr(compiled, name), getattr(eager, name)
         assert c(*make()) == e(*make())
         t_py, t_dy = timed(e, make), timed(c, make)
+        print("  %-38s CPython %7.2f ms   dynac %7.2f ms   %.2fx faster" % (label, t_py * 1e3, t_dy * 1e3,
+                                                                          t_py / t_dy))
+
+
+def bench_attributes(compiled, eager):
+    """Attribute reads and writes of objects inside a kernel (each site caches
+    where instances keep the attribute, as CPython 3.11's LOAD_ATTR does)."""
+    n = 200_000
+    print("\nattributes of objects in a loop, %d items, best of 5" % n)
+    for label, cls in (("instance attributes (inline values)", "Point"), ("__slots__ members", "SlotPoint")):
+        def timed(f):
+            times = []
+            for _ in range(5):
+                pts = [getattr(eager, cls)(float(i), 2.0 * i) for i in range(n)]
+                t0 = time.perf_counter()
+                f(pts, 1.0)
+                times.append(time.perf_counter() - t0)
+            return min(times)
+        pts_c = [getattr(compiled, cls)(float(i), 2.0 * i) for i in range(100)]
+        pts_e = [getattr(eager, cls)(float(i), 2.0 * i) for i in range(100)]
+        assert compiled.centre_and_scale(pts_c, 0.5) == eager.centre_and_scale(pts_e, 0.5)
+        t_py, t_dy = timed(eager.centre_and_scale), timed(compiled.centre_and_scale)
         print("  %-38s CPython %7.2f ms   dynac %7.2f ms   %.2fx faster" % (label, t_py * 1e3, t_dy * 1e3,
                                                                           t_py / t_dy))
 

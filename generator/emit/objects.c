@@ -130,11 +130,20 @@ const char *emit_display_object(em *E, expr *e) {
   return t;
 }
 
+/* A read or write site's cache of where the attribute lives (runtime's
+ * dynac_attr_cache, CPython 3.11's LOAD_ATTR / STORE_ATTR inline caches). */
+static const char *attr_cache(em *E) {
+  const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
+  line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
+  return c;
+}
+
 /* obj.name of an object: a new reference (an owned temporary). */
 const char *emit_object_attr(em *E, const char *obj, const char *name) {
   const char *nm = interned_name(E, name);
+  const char *c = attr_cache(E);
   const char *o = tmpvar(E, &ty_obj);
-  line(E, "%s = dynac_obj_getattr(%s, %s, &dynac__effects); /* .%s */", o, obj, nm, name);
+  line(E, "%s = dynac_obj_getattr_cached(%s, %s, &%s, &dynac__effects); /* .%s */", o, obj, nm, c, name);
   note_effect(E);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
@@ -191,9 +200,11 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   } else if (p.key)
     line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, b, where(E));
-  else
-    line(E, "if (dynac_obj_setattr(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));"
-         " /* .%s = */", p.obj, interned_name(E, sub->u.sub.attr), b, where(E), sub->u.sub.attr);
+  else {
+    const char *nm = interned_name(E, sub->u.sub.attr), *c = attr_cache(E);
+    line(E, "if (dynac_obj_setattr_cached(%s, %s, %s, &%s, &dynac__effects) < 0) "
+         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, b, c, where(E), sub->u.sub.attr);
+  }
   note_effect(E);
 }
 

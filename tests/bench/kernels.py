@@ -62,3 +62,29 @@ def parse_items(items: object):
         finally:
             out += 1
     return out
+
+
+class Point:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+class SlotPoint:
+    __slots__ = ("x", "y")
+
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+@dynac.compile
+def centre_and_scale(points: object, k: float):
+    """Attribute reads and writes of objects in a loop (the sites' caches)."""
+    sx = 0.0
+    sy = 0.0
+    for p in points:
+        sx += p.x
+        sy += p.y
+        p.x = p.x * k
+    return sx / len(points), sy / len(points)

@@ -1496,3 +1496,79 @@ ple''', 'é ü', "it's", 'say "hi"')
     big = (0x_FFFF_FFFF_FFFF_FFFF_FF, 0o7777777777777777777777777, 0b1_0000000000_0000000000_0000000000_0000000000_0000000000_0000000000_000,
            1_000_000_000_000_000_000_000, 9223372036854775808)
     return plain[k % 8], made[k % 8], big[k % 5], plain, made, big
+
+
+class Plain:
+    def __init__(self, a):
+        self.a = a
+        self.b = a * 2
+
+
+class SlotPair:
+    __slots__ = ("a", "b")
+
+    def __init__(self, a):
+        self.a = a  # b stays unset: AttributeError
+
+
+class Hooked:
+    def __init__(self, a):
+        self.a = a
+
+    def __getattr__(self, name):
+        LOG.append(("getattr", name))
+        return name * 2
+
+
+def objects_of(kind):
+    """Instances whose attributes live at different places; a fresh class
+    each time, so that a patch stays with it."""
+    P = type("P", (Plain,), {})
+    S = type("S", (SlotPair,), {"__slots__": ()})
+    if kind == 0:
+        return [P(1), P(2), P(3)]
+    if kind == 1:
+        return [S(1), S(2)]
+    if kind == 2:
+        p = P(1)
+        p.__dict__["c"] = 0  # the instance's __dict__ made: no inline values
+        return [p, P(2)]
+    if kind == 3:
+        return [Hooked(1), Hooked(2)]
+    if kind == 4:
+        return [P(1), S(2), type("Q", (P,), {})(3), P(4), S(5)]
+    if kind == 5:
+        p = P(1)
+        for i in range(40):  # more attributes than the shared keys hold
+            setattr(p, "x%d" % i, i)
+        return [p, P(2)]
+    if kind == 6:
+        return []
+    return [P(1), 5]
+
+
+def patch_class(cls):
+    """A class change after the sites cached places: the class gets a new version tag."""
+    cls.b = property(lambda self: ("property", self.a))
+
+
+@dynac.compile
+def attribute_places(objs: object, patch: int):
+    out = []
+    for o in objs:
+        o.a = o.a + 1
+        out.append(o.a)
+        try:
+            out.append(o.b)
+        except AttributeError as e:
+            out.append(str(e))
+    if patch and objs:
+        patch_class(type(objs[0]))
+        for o in objs:
+            try:
+                out.append(o.b)
+                o.b = 7
+            except AttributeError as e:
+                out.append(str(e))
+            out.append(o.a)
+    return out

@@ -252,6 +252,7 @@ def cases():
     c["big_literals"] = [(lambda m, x=x, n=n: (x, n)) for x in [0, 1, 2**70, 2.5, "s"] for n in [0, -5, 2**62]]
     c["empty_lists_in_tuples"] = [(lambda m, n=n: (n, 7)) for n in [0, 1, 5]]
     c["literal_objects"] = [(lambda m, k=k: (k,)) for k in range(8)]
+    c["attribute_places"] = [(lambda m, k=k, p=p: (m.objects_of(k), p)) for k in range(8) for p in [0, 1]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
     return c
 

@@ -125,9 +125,10 @@ static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
     /* breaks.py:30: return x.real */
     static PyObject *name1; /* 'real', interned once */
     if (!dynac_name(&name1, "real")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
-    DYNAC_OBJ t2 = dynac_obj_getattr(l_x, name1, &dynac__effects); /* .real */
-    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
-    *dynac_out = Py_NewRef(t2);
+    static dynac_attr_cache ac2; /* where instances keep it */
+    DYNAC_OBJ t3 = dynac_obj_getattr_cached(l_x, name1, &ac2, &dynac__effects); /* .real */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
+    *dynac_out = Py_NewRef(t3);
     return DYNAC_OK;
   }
 

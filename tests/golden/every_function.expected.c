@@ -47,16 +47,17 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
     /* every_function.py:12: return abs(self.x) */
     static PyObject *name1; /* 'x', interned once */
     if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
-    DYNAC_OBJ t2 = dynac_obj_getattr(l_self, name1, &dynac__effects); /* .x */
-    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
-    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+    static dynac_attr_cache ac2; /* where instances keep it */
+    DYNAC_OBJ t3 = dynac_obj_getattr_cached(l_self, name1, &ac2, &dynac__effects); /* .x */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
     {
-      PyObject *argv[1] = {t2};
+      PyObject *argv[1] = {t3};
       dynac__effects = 1; /* Python code runs */
-      t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
-      if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+      t4 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
+      if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
     }
-    *dynac_out = Py_NewRef(t3);
+    *dynac_out = Py_NewRef(t4);
     return DYNAC_OK;
   }
 

@@ -97,12 +97,14 @@ static inline int dynac_kernel_forget__O(PyObject * p_o)
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
     static PyObject *name2; /* 'a', interned once */
     if (!dynac_name(&name2, "a")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    if (dynac_obj_setattr(l_o, name2, t1, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
-    DYNAC_OBJ t3 = Py_NewRef(Py_None); /* owned, released leaving the block */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    static PyObject *name4; /* 'b', interned once */
-    if (!dynac_name(&name4, "b")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    if (dynac_obj_setattr(l_o, name4, t3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
+    static dynac_attr_cache ac3; /* where instances keep it */
+    if (dynac_obj_setattr_cached(l_o, name2, t1, &ac3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
+    DYNAC_OBJ t4 = Py_NewRef(Py_None); /* owned, released leaving the block */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    static PyObject *name5; /* 'b', interned once */
+    if (!dynac_name(&name5, "b")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    static dynac_attr_cache ac6; /* where instances keep it */
+    if (dynac_obj_setattr_cached(l_o, name5, t4, &ac6, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
   }
 
   return DYNAC_OK_NONE; /* end of the function: None */
