@@ -89,6 +89,7 @@ test: all
 	$(PYTHON) tests/run.py $$args
 
 bench: all
+	sh scripts/install-deps.sh bench
 	PYTHONPATH=$(PYBUILD) $(PYTHON) tests/bench.py
 
 # The differential fuzzer: random modules, eager vs compiled (tests/fuzz.py).

@@ -3,8 +3,10 @@
 # package gives Debian's python3 the stdlib tests the acceptance test runs;
 # python3-numpy gives it numpy, for the ndarray tests and the heat example).
 # Used by `make`; safe to run again (it does nothing when all are present).
+# `install-deps.sh bench` adds the peers `make bench` measures (PyPy).
 set -eu
 PKGS="libtree-sitter-dev libcjson-dev libmd-dev python3-dev libpython3.11-testsuite python3-numpy"
+[ "${1:-}" = bench ] && PKGS="$PKGS pypy3"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
