@@ -41,9 +41,13 @@ static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__c
  *  - while a kernel runs, after DYNAC__PARK_IN_KERNEL frames in a row that
  *    it let the interpreter run (the kernel's generic calls reach interpreted
  *    methods and callbacks);
- *  - anywhere, once it has served a call, after DYNAC__PARK_AFTER such frames
- *    in a row (a program whose compiled functions ran early, e.g. a setup
- *    step, and whose rest runs in the interpreter).
+ *  - outside kernels, once it has served a call: at the end of each window of
+ *    DYNAC__PARK_WINDOW frames, when the calls it served took less than a
+ *    fifth of the window's time (each timed by the coarse clock, whose ticks
+ *    fall into a call with a chance its length gives: no bias). The
+ *    tax is a quarter of the rest's time; a kernel saves at least its own
+ *    time. A program whose compiled functions ran early (a setup step), or
+ *    that serves small kernels among many interpreted calls, parks.
  * It is reinstalled when the outermost kernel returns (kernels entered from
  * C, through a patched vectorcall or a CompiledFunction, need no hook), and,
  * when parked outside kernels, by a timer after DYNAC__REARM_MIN_US (doubled
@@ -52,12 +56,33 @@ static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__c
  * Parked, calls that interpreted code makes run in the interpreter, as they
  * would with nothing compiled: no harm, at worst less gain. */
 #define DYNAC__PARK_IN_KERNEL 4096
-#define DYNAC__PARK_AFTER 65536
+#define DYNAC__PARK_WINDOW 65536
 #define DYNAC__REARM_MIN_US 50000
 #define DYNAC__REARM_MAX_US 1600000
 static int dynac__hook_served;   /* the hook has served a call */
 static int dynac__served_since_rearm; /* ... since the timer last reinstalled it */
 static long dynac__rearm_us = DYNAC__REARM_MIN_US;
+static struct { long frames; int64_t start_ns, kernel_ns; } dynac__window;
+
+static inline int64_t dynac__now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+static inline int64_t dynac__coarse_now_ns(void) { /* a few ns to read; ticks of 1-4 ms */
+#ifdef CLOCK_MONOTONIC_COARSE
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+#else
+  return dynac__now_ns();
+#endif
+}
+static void dynac__window_reset(void) {
+  dynac__window.frames = 0;
+  dynac__window.kernel_ns = 0;
+  dynac__window.start_ns = dynac__now_ns();
+}
 static void dynac__rearm_after(long us);
 
 static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame, int throwflag);
@@ -67,6 +92,7 @@ static void dynac__hook_install(int on) {
   if (on) {
     dynac_compat_eval_fn cur = dynac_compat_get_eval_frame(interp);
     if (cur == dynac__eval_frame) return;
+    dynac__window_reset();
     dynac__prev_eval = cur == DYNAC_COMPAT_EVAL_FRAME_DEFAULT ? NULL : cur;
     dynac_compat_set_eval_frame(interp, dynac__eval_frame);
   } else {
@@ -86,9 +112,11 @@ static void dynac__hook_park(dynac__thread *t) {
     dynac__rearm_after(dynac__rearm_us);
   }
   if (dynac__log_dispatch)
-    dynac__log("dispatch", "frame hook parked: it met %d frames in a row%s and served none; "
-               "CPython's inlined calls until a kernel returns", t->kernel_depth ? DYNAC__PARK_IN_KERNEL
-               : DYNAC__PARK_AFTER, t->kernel_depth ? " while a kernel ran" : "");
+    dynac__log("dispatch", t->kernel_depth ? "frame hook parked: it met %d frames in a row while a kernel "
+               "ran and served none; CPython's inlined calls until the kernel returns"
+               : "frame hook parked: of the last %d frames it met, those it served took under a fifth "
+               "of the time; CPython's inlined calls until a kernel returns or a timer reinstalls it",
+               t->kernel_depth ? DYNAC__PARK_IN_KERNEL : DYNAC__PARK_WINDOW);
 }
 
 static void dynac__hook_unpark(void) {
@@ -98,8 +126,9 @@ static void dynac__hook_unpark(void) {
 }
 
 /* ---- the re-arm timer: one thread, started at the first park outside a
- * kernel, sleeping until a park and then for its delay, then asking the main
- * thread to reinstall the hook (Py_AddPendingCall: no GIL needed). CPython's
+ * kernel, sleeping until a park and then for its delay, then taking the GIL
+ * to reinstall the hook (PyGILState_Ensure; CPython 3.11 does not signal a
+ * busy main thread about a pending call made from another thread). CPython's
  * own thread and lock API; stopped and joined at exit (atexit runs before
  * the interpreter is torn down); a forked child starts with the hook
  * installed and no timer. */
@@ -107,7 +136,7 @@ static PyThread_type_lock dynac__rearm_start, dynac__rearm_wake, dynac__rearm_ex
 static int dynac__rearm_running, dynac__rearm_stop, dynac__rearm_shut; /* shut: at exit, for good */
 static volatile long dynac__rearm_delay_us;
 
-static int dynac__rearm_now(void *unused) { /* the main thread, the GIL held */
+static int dynac__rearm_now(void *unused) { /* the GIL held */
   (void)unused;
   if (dynac__hook_parked) {
     dynac__served_since_rearm = 0;
@@ -124,7 +153,9 @@ static void dynac__rearm_thread(void *unused) {
     if (PyThread_acquire_lock_timed(dynac__rearm_wake, dynac__rearm_delay_us, 0) == PY_LOCK_ACQUIRED ||
         dynac__rearm_stop)
       break;
-    Py_AddPendingCall(dynac__rearm_now, NULL); /* a full queue: the next park tries again */
+    PyGILState_STATE gil = PyGILState_Ensure();
+    if (!dynac__rearm_stop) dynac__rearm_now(NULL);
+    PyGILState_Release(gil);
   }
   PyThread_release_lock(dynac__rearm_exited);
 }
@@ -220,11 +251,27 @@ static inline void dynac__kernel_exit(dynac__thread *t) {
   }
 }
 
+/* The end of a window outside kernels (see parking): does it park? */
+static void dynac__window_end(dynac__thread *t) {
+  int64_t now = dynac__now_ns(), spent = now - dynac__window.start_ns;
+  int idle = dynac__hook_served && dynac__window.kernel_ns * 5 < spent;
+  dynac__window_reset();
+  if (idle) dynac__hook_park(t);
+}
+
+/* A frame the hook met outside kernels: the window's count. */
+static inline void dynac__window_frame(dynac__thread *t) {
+  if (DYNAC_UNLIKELY(++dynac__window.frames >= DYNAC__PARK_WINDOW)) dynac__window_end(t);
+}
+
 /* A frame the hook lets the interpreter run. */
 static inline PyObject *dynac__hook_pass(dynac__thread *t, PyThreadState *ts, dynac_compat_frame *frame,
                                          int throwflag) {
-  int limit = t->kernel_depth ? DYNAC__PARK_IN_KERNEL : dynac__hook_served ? DYNAC__PARK_AFTER : 0;
-  if (limit && ++t->hook_idle >= limit) dynac__hook_park(t);
+  if (t->kernel_depth) {
+    if (++t->hook_idle >= DYNAC__PARK_IN_KERNEL) dynac__hook_park(t);
+  } else {
+    dynac__window_frame(t);
+  }
   return dynac__eval_default(ts, frame, throwflag);
 }
 
@@ -247,14 +294,18 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   dynac__enter_by_vectorcall(frame, c);
   PyObject *result;
   dynac__call_enter(t, c);
+  int timed = !t->kernel_depth;
+  int64_t t0 = timed ? dynac__coarse_now_ns() : 0;
   int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame), dynac_compat_frame_globals(frame),
                                  PyFunction_GET_CLOSURE(dynac_compat_frame_function(frame)), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__hook_pass(t, ts, frame, throwflag);
   } else {
+    if (timed) dynac__window.kernel_ns += dynac__coarse_now_ns() - t0;
     t->hook_idle = 0;
     dynac__hook_served = dynac__served_since_rearm = 1;
+    if (!t->kernel_depth) dynac__window_frame(t);
   }
   dynac__call_exit(t, c);
   return result;

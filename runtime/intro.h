@@ -108,5 +108,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h> /* clock_gettime: the frame hook's parking */
 #include <structmember.h> /* T_OBJECT_EX, READONLY: __slots__ members (attributes at fixed places) */
 

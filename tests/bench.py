@@ -292,11 +292,11 @@ def bench_run_overhead(tmp):
     wall([sys.executable, "-m", "dynac", "run", src], work, repeat=1, env=env)
     t_py0 = wall([sys.executable, empty], work, repeat=9, env=env)[0]
     t_dy0 = wall([sys.executable, "-m", "dynac", "run", empty], work, repeat=9, env=env)[0]
-    t_py, out_py = wall([sys.executable, src], work, repeat=5, env=env)
-    t_dy, out_dy = wall([sys.executable, "-m", "dynac", "run", src], work, repeat=5, env=env)
+    t_py, out_py = wall([sys.executable, src], work, repeat=9, env=env)
+    t_dy, out_dy = wall([sys.executable, "-m", "dynac", "run", src], work, repeat=9, env=env)
     assert out_py == out_dy
     start = t_dy0 - t_py0
-    print("\n`dynac run` with nothing compiled, a call-heavy program (fib(30), 1M method calls; best of 5)")
+    print("\n`dynac run` with nothing compiled, a call-heavy program (fib(30), 1M method calls; best of 9)")
     print("  %-38s %9.1f ms" % ("python3", t_py * 1e3))
     print("  %-38s %9.1f ms   %+.1f%% in all" % ("dynac run", t_dy * 1e3, (t_dy / t_py - 1) * 100))
     print("  %-38s %9.1f ms   (an empty program: python3 %.1f ms, dynac run %.1f ms)" % (
