@@ -47,7 +47,7 @@ static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
-static int dynac__hook_parked;   /* installed by its users, but parked: see dynac__hook_park */
+static int dynac__hook_parked;   /* installed by its users, but parked (0: not): see dynac__hook_park */
 static int dynac__hook_deferred; /* 1: a hold wanted once a cache exists; 2: taken */
 static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;

@@ -4008,7 +4008,7 @@ static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
 static dynac__cache *dynac__caches;       /* every live cache, for stats */
 static int dynac__hook_users;
-static int dynac__hook_parked;   /* installed by its users, but parked: see dynac__hook_park */
+static int dynac__hook_parked;   /* installed by its users, but parked (0: not): see dynac__hook_park */
 static int dynac__hook_deferred; /* 1: a hold wanted once a cache exists; 2: taken */
 static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;
@@ -4488,45 +4488,44 @@ static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__c
  *    methods and callbacks);
  *  - outside kernels, once it has served a call: at the end of each window of
  *    DYNAC__PARK_WINDOW frames, when the calls it served took less than a
- *    fifth of the window's time (each timed by the coarse clock, whose ticks
- *    fall into a call with a chance its length gives: no bias). The
+ *    fifth of the window's time (each timed: the time-stamp counter on
+ *    x86-64, a few ns to read; CLOCK_MONOTONIC elsewhere). The
  *    tax is a quarter of the rest's time; a kernel saves at least its own
  *    time. A program whose compiled functions ran early (a setup step), or
  *    that serves small kernels among many interpreted calls, parks.
- * It is reinstalled when the outermost kernel returns (kernels entered from
- * C, through a patched vectorcall or a CompiledFunction, need no hook), and,
- * when parked outside kernels, by a timer after DYNAC__REARM_MIN_US (doubled
+ * Parked inside a kernel, it is reinstalled when the outermost kernel returns;
+ * parked outside kernels (kernels entered from C, through a patched
+ * vectorcall or a CompiledFunction, need no hook and do not reinstall it), by
+ * a timer after DYNAC__REARM_MIN_US (doubled
  * each time it parks again without having served, up to DYNAC__REARM_MAX_US):
  * a later phase of the program that calls compiled functions is served again.
  * Parked, calls that interpreted code makes run in the interpreter, as they
  * would with nothing compiled: no harm, at worst less gain. */
 #define DYNAC__PARK_IN_KERNEL 4096
+#define DYNAC__PARKED_IN_KERNEL 1  /* dynac__hook_parked: until the kernel returns */
+#define DYNAC__PARKED_FOR_TIMER 2  /* ... until the timer reinstalls it */
 #define DYNAC__PARK_WINDOW 65536
 #define DYNAC__REARM_MIN_US 50000
 #define DYNAC__REARM_MAX_US 1600000
 static int dynac__hook_served;   /* the hook has served a call */
 static int dynac__served_since_rearm; /* ... since the timer last reinstalled it */
 static long dynac__rearm_us = DYNAC__REARM_MIN_US;
-static struct { long frames; int64_t start_ns, kernel_ns; } dynac__window;
+static struct { long frames; uint64_t start, kernel; } dynac__window; /* in dynac__ticks */
 
-static inline int64_t dynac__now_ns(void) {
+/* A monotonic count for ratios of times (its unit does not matter). */
+static inline uint64_t dynac__ticks(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_ia32_rdtsc(); /* invariant TSC: a few ns to read */
+#else
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-static inline int64_t dynac__coarse_now_ns(void) { /* a few ns to read; ticks of 1-4 ms */
-#ifdef CLOCK_MONOTONIC_COARSE
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-#else
-  return dynac__now_ns();
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 #endif
 }
 static void dynac__window_reset(void) {
   dynac__window.frames = 0;
-  dynac__window.kernel_ns = 0;
-  dynac__window.start_ns = dynac__now_ns();
+  dynac__window.kernel = 0;
+  dynac__window.start = dynac__ticks();
 }
 static void dynac__rearm_after(long us);
 
@@ -4548,7 +4547,7 @@ static void dynac__hook_install(int on) {
 
 static void dynac__hook_park(dynac__thread *t) {
   if (dynac__hook_parked || dynac__hook_users == 0) return;
-  dynac__hook_parked = 1;
+  dynac__hook_parked = t->kernel_depth ? DYNAC__PARKED_IN_KERNEL : DYNAC__PARKED_FOR_TIMER;
   dynac__hook_install(0);
   t->hook_idle = 0;
   if (!t->kernel_depth) { /* the timer reinstalls it; backing off while it keeps serving nothing */
@@ -4692,14 +4691,14 @@ static inline void dynac__kernel_enter(dynac__thread *t) { t->kernel_depth++; }
 static inline void dynac__kernel_exit(dynac__thread *t) {
   if (--t->kernel_depth == 0) {
     t->hook_idle = 0;
-    if (DYNAC_UNLIKELY(dynac__hook_parked)) dynac__hook_unpark();
+    if (DYNAC_UNLIKELY(dynac__hook_parked == DYNAC__PARKED_IN_KERNEL)) dynac__hook_unpark();
   }
 }
 
 /* The end of a window outside kernels (see parking): does it park? */
 static void dynac__window_end(dynac__thread *t) {
-  int64_t now = dynac__now_ns(), spent = now - dynac__window.start_ns;
-  int idle = dynac__hook_served && dynac__window.kernel_ns * 5 < spent;
+  uint64_t spent = dynac__ticks() - dynac__window.start;
+  int idle = dynac__hook_served && dynac__window.kernel * 5 < spent;
   dynac__window_reset();
   if (idle) dynac__hook_park(t);
 }
@@ -4740,14 +4739,14 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   PyObject *result;
   dynac__call_enter(t, c);
   int timed = !t->kernel_depth;
-  int64_t t0 = timed ? dynac__coarse_now_ns() : 0;
+  uint64_t t0 = timed ? dynac__ticks() : 0;
   int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame), dynac_compat_frame_globals(frame),
                                  PyFunction_GET_CLOSURE(dynac_compat_frame_function(frame)), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__hook_pass(t, ts, frame, throwflag);
   } else {
-    if (timed) dynac__window.kernel_ns += dynac__coarse_now_ns() - t0;
+    if (timed) dynac__window.kernel += dynac__ticks() - t0;
     t->hook_idle = 0;
     dynac__hook_served = dynac__served_since_rearm = 1;
     if (!t->kernel_depth) dynac__window_frame(t);
