@@ -53,6 +53,7 @@ static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
 static int dynac__generic_kernels; /* DYNAC_GENERIC_KERNELS=1: generic-only entries serve too */
+static int dynac__parking = 1;     /* DYNAC_PARK=0: the frame hook never parks (hook.h) */
 /* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
 typedef struct dynac__thread {
   int disable_depth;        /* disable(recursive=True) regions: nothing dispatches */
@@ -101,6 +102,8 @@ DYNAC_API int dynac_init(void) {
   }
   const char *generic = getenv("DYNAC_GENERIC_KERNELS");
   dynac__generic_kernels = generic && generic[0] == '1';
+  const char *park = getenv("DYNAC_PARK");
+  dynac__parking = !(park && park[0] == '0');
   const char *logs = getenv("DYNAC_LOGS");
   if (logs) {
     int all = strstr(logs, "all") != NULL;

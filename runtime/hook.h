@@ -55,7 +55,8 @@ static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__c
  * each time it parks again without having served, up to DYNAC__REARM_MAX_US):
  * a later phase of the program that calls compiled functions is served again.
  * Parked, calls that interpreted code makes run in the interpreter, as they
- * would with nothing compiled: no harm, at worst less gain. */
+ * would with nothing compiled: no harm, at worst less gain. DYNAC_PARK=0
+ * keeps it installed (every call a kernel can serve is served). */
 #define DYNAC__PARK_IN_KERNEL 4096
 #define DYNAC__PARKED_IN_KERNEL 1  /* dynac__hook_parked: until the kernel returns */
 #define DYNAC__PARKED_FOR_TIMER 2  /* ... until the timer reinstalls it */
@@ -101,7 +102,7 @@ static void dynac__hook_install(int on) {
 }
 
 static void dynac__hook_park(dynac__thread *t) {
-  if (dynac__hook_parked || dynac__hook_users == 0) return;
+  if (dynac__hook_parked || dynac__hook_users == 0 || !dynac__parking) return;
   dynac__hook_parked = t->kernel_depth ? DYNAC__PARKED_IN_KERNEL : DYNAC__PARKED_FOR_TIMER;
   dynac__hook_install(0);
   t->hook_idle = 0;

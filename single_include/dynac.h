@@ -4014,6 +4014,7 @@ static void dynac__hook_take_deferred(void);
 static dynac_compat_eval_fn dynac__prev_eval;
 static int dynac__log_dispatch, dynac__log_guards, dynac__log_recompiles, dynac__log_breaks;
 static int dynac__generic_kernels; /* DYNAC_GENERIC_KERNELS=1: generic-only entries serve too */
+static int dynac__parking = 1;     /* DYNAC_PARK=0: the frame hook never parks (hook.h) */
 /* Per-thread dispatch state, one thread-local object (one TLS lookup per call). */
 typedef struct dynac__thread {
   int disable_depth;        /* disable(recursive=True) regions: nothing dispatches */
@@ -4062,6 +4063,8 @@ DYNAC_API int dynac_init(void) {
   }
   const char *generic = getenv("DYNAC_GENERIC_KERNELS");
   dynac__generic_kernels = generic && generic[0] == '1';
+  const char *park = getenv("DYNAC_PARK");
+  dynac__parking = !(park && park[0] == '0');
   const char *logs = getenv("DYNAC_LOGS");
   if (logs) {
     int all = strstr(logs, "all") != NULL;
@@ -4500,7 +4503,8 @@ static void dynac__enter_by_vectorcall(dynac_compat_frame *frame, const dynac__c
  * each time it parks again without having served, up to DYNAC__REARM_MAX_US):
  * a later phase of the program that calls compiled functions is served again.
  * Parked, calls that interpreted code makes run in the interpreter, as they
- * would with nothing compiled: no harm, at worst less gain. */
+ * would with nothing compiled: no harm, at worst less gain. DYNAC_PARK=0
+ * keeps it installed (every call a kernel can serve is served). */
 #define DYNAC__PARK_IN_KERNEL 4096
 #define DYNAC__PARKED_IN_KERNEL 1  /* dynac__hook_parked: until the kernel returns */
 #define DYNAC__PARKED_FOR_TIMER 2  /* ... until the timer reinstalls it */
@@ -4546,7 +4550,7 @@ static void dynac__hook_install(int on) {
 }
 
 static void dynac__hook_park(dynac__thread *t) {
-  if (dynac__hook_parked || dynac__hook_users == 0) return;
+  if (dynac__hook_parked || dynac__hook_users == 0 || !dynac__parking) return;
   dynac__hook_parked = t->kernel_depth ? DYNAC__PARKED_IN_KERNEL : DYNAC__PARKED_FOR_TIMER;
   dynac__hook_install(0);
   t->hook_idle = 0;
