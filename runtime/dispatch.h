@@ -71,12 +71,13 @@ static dynac__cache *dynac__cache_of(PyCodeObject *code) {
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
                               const dynac_func_desc *fd);
 
+#define DYNAC__GENERIC_ONLY_WHY "its kernel is generic-only (its typed islands weigh less than its " \
+  "attribute lookups: not faster than the interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it"
+
 /* Can the cache serve any call? Generic-only entries serve only with
  * DYNAC_GENERIC_KERNELS=1 (not faster than the interpreter yet). The first
  * servable cache takes the deferred hold on the frame hook: a program whose
  * caches cannot serve keeps CPython's inlined calls (no hook at all). */
-#define DYNAC__GENERIC_ONLY_WHY "its kernel is generic-only (its typed islands weigh less than its " \
-  "attribute lookups: not faster than the interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it"
 static void dynac__update_servable(dynac__cache *c) {
   int servable = c->resume != NULL;
   for (int i = 0; i < c->n && !servable; i++)

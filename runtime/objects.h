@@ -110,12 +110,6 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
   *effects = 1;
   return PyObject_GetAttr(o, name);
 }
-/* o.name = v (v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
-static inline int dynac_obj_setattr(PyObject *o, PyObject *name, PyObject *v, int *effects) {
-  if (!v) return -1;
-  *effects = 1;
-  return PyObject_SetAttr(o, name, v);
-}
 /* ---- attributes at fixed places ---------------------------------------------
  * A read or write site's cache of where instances of one class keep an
  * attribute, as CPython 3.11's LOAD_ATTR_INSTANCE_VALUE / LOAD_ATTR_SLOT and

@@ -1630,12 +1630,6 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
   *effects = 1;
   return PyObject_GetAttr(o, name);
 }
-/* o.name = v (v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
-static inline int dynac_obj_setattr(PyObject *o, PyObject *name, PyObject *v, int *effects) {
-  if (!v) return -1;
-  *effects = 1;
-  return PyObject_SetAttr(o, name, v);
-}
 /* ---- attributes at fixed places ---------------------------------------------
  * A read or write site's cache of where instances of one class keep an
  * attribute, as CPython 3.11's LOAD_ATTR_INSTANCE_VALUE / LOAD_ATTR_SLOT and
@@ -4154,12 +4148,13 @@ static dynac__cache *dynac__cache_of(PyCodeObject *code) {
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
                               const dynac_func_desc *fd);
 
+#define DYNAC__GENERIC_ONLY_WHY "its kernel is generic-only (its typed islands weigh less than its " \
+  "attribute lookups: not faster than the interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it"
+
 /* Can the cache serve any call? Generic-only entries serve only with
  * DYNAC_GENERIC_KERNELS=1 (not faster than the interpreter yet). The first
  * servable cache takes the deferred hold on the frame hook: a program whose
  * caches cannot serve keeps CPython's inlined calls (no hook at all). */
-#define DYNAC__GENERIC_ONLY_WHY "its kernel is generic-only (its typed islands weigh less than its " \
-  "attribute lookups: not faster than the interpreter yet); DYNAC_GENERIC_KERNELS=1 runs it"
 static void dynac__update_servable(dynac__cache *c) {
   int servable = c->resume != NULL;
   for (int i = 0; i < c->n && !servable; i++)
@@ -4563,7 +4558,7 @@ static void dynac__hook_park(dynac__thread *t) {
     dynac__log("dispatch", t->kernel_depth ? "frame hook parked: it met %d frames in a row while a kernel "
                "ran and served none; CPython's inlined calls until the kernel returns"
                : "frame hook parked: of the last %d frames it met, those it served took under a fifth "
-               "of the time; CPython's inlined calls until a kernel returns or a timer reinstalls it",
+               "of the time; CPython's inlined calls until a timer reinstalls it",
                t->kernel_depth ? DYNAC__PARK_IN_KERNEL : DYNAC__PARK_WINDOW);
 }
 
@@ -4742,18 +4737,20 @@ static PyObject *dynac__eval_frame(PyThreadState *ts, dynac_compat_frame *frame,
   dynac__enter_by_vectorcall(frame, c);
   PyObject *result;
   dynac__call_enter(t, c);
-  int timed = !t->kernel_depth;
-  uint64_t t0 = timed ? dynac__ticks() : 0;
+  int outside = !t->kernel_depth; /* outside kernels: the window's time and frames */
+  uint64_t t0 = outside ? dynac__ticks() : 0;
   int st = dynac__dispatch_cache(t, c, dynac_compat_frame_locals(frame), dynac_compat_frame_globals(frame),
                                  PyFunction_GET_CLOSURE(dynac_compat_frame_function(frame)), &result);
   if (st != DYNAC__SERVED) {
     if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
     result = dynac__hook_pass(t, ts, frame, throwflag);
   } else {
-    if (timed) dynac__window.kernel += dynac__ticks() - t0;
     t->hook_idle = 0;
     dynac__hook_served = dynac__served_since_rearm = 1;
-    if (!t->kernel_depth) dynac__window_frame(t);
+    if (outside) {
+      dynac__window.kernel += dynac__ticks() - t0;
+      dynac__window_frame(t);
+    }
   }
   dynac__call_exit(t, c);
   return result;
@@ -4774,8 +4771,9 @@ DYNAC_API int dynac_hook_release(void) {
 
 /* A hold on the frame hook taken only once some code object has a cache
  * that can serve (at once if one has): `dynac run` of a program with nothing
- * compiled, or only generic-only kernels, runs with no hook at all. CPython 3.11 inlines Python-to-Python calls
- * only while no hook is installed (and then ignores a patched vectorcall),
+ * compiled, or only generic-only kernels, runs with no hook at all. CPython
+ * 3.11 inlines Python-to-Python calls only while no hook is installed (and
+ * then ignores a patched vectorcall),
  * so the hook is the price of being served at all, paid only when there is
  * something to serve. release_deferred gives the hold back if it was taken. */
 static void dynac__hook_take_deferred(void) {
@@ -4787,7 +4785,10 @@ DYNAC_API void dynac_hook_acquire_deferred(void) {
   if (dynac__hook_deferred) return;
   dynac__hook_deferred = 1;
   for (const dynac__cache *c = dynac__caches; c; c = c->next)
-    if (c->servable) dynac__hook_take_deferred();
+    if (c->servable) {
+      dynac__hook_take_deferred();
+      break;
+    }
 }
 DYNAC_API void dynac_hook_release_deferred(void) {
   if (dynac__hook_deferred == 2) dynac_hook_release();
