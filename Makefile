@@ -76,7 +76,7 @@ $(PYBUILD)/dynac/_config.py: Makefile $(BUILD)/bin/dynac
 	@printf '%s\n' '"""Paths baked in by make (generated)."""' \
 	  'GENERATOR = "$(ROOT)/$(BUILD)/bin/dynac"' 'TEMPLATES = "$(ROOT)/templates"' \
 	  'INCLUDE = "$(ROOT)/single_include"' 'PYTHON_INCLUDE = "$(PY_INCLUDE)"' \
-	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' > $@
+	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' 'VERSION = "$(DYNAC_VERSION)"' > $@
 
 # Python suites run under every 3.11 interpreter here: $(PYTHON) and Debian's.
 TEST_PYTHONS ?= $(PYTHON) $(wildcard /usr/bin/python3)
@@ -174,7 +174,7 @@ install: all $(BUILD)/install/dynac
 	printf '%s\n' '"""Paths baked in by make install (generated)."""' \
 	  'GENERATOR = "$(PREFIX)/bin/dynac"' 'TEMPLATES = "$(PREFIX)/share/dynac/templates"' \
 	  'INCLUDE = "$(PREFIX)/include"' 'PYTHON_INCLUDE = "$(PY_INCLUDE)"' \
-	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' > $(DESTDIR)$(SITE_PACKAGES)/dynac/_config.py
+	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' 'VERSION = "$(DYNAC_VERSION)"' > $(DESTDIR)$(SITE_PACKAGES)/dynac/_config.py
 	@echo "installed in $(IPREFIX); Python package in $(SITE_PACKAGES)"
 
 clean:

@@ -25,6 +25,8 @@ typedef struct dynac__cache {
   PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
+  int64_t retired_hits, retired_direct, retired_region; /* counted by the entries and
+                                 descriptors of artifacts a rebuild superseded (stats) */
   int warned_limit, logged_interp;
   int servable;               /* an entry may serve a call (or a resume function exists): else
                                  the hook and the vectorcall pass its calls straight through */
@@ -42,6 +44,8 @@ typedef struct dynac__cfunc {
   PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
   PyObject *weaklist;
   PyObject *on_first_call; /* strong, or NULL: called (no arguments) before the first call */
+  PyObject *on_miss;     /* strong, or NULL: compile on first call (python/dynac/_jit.py),
+                            called as on_miss(args, kwargs, reason) by a call no entry accepts */
 } dynac__cfunc;
 static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;

@@ -1,6 +1,69 @@
 /* runtime/compiled.h: compiled functions: the vectorcall fast path of a decorated root. A part of single_include/dynac.h (make single_include). */
 /* ---- compiled function: the vectorcall fast path of a decorated root ---- */
 
+/* Asks cf's on_miss whether a specialisation for this call was compiled
+ * (1: retry the cache), 0: the interpreter runs it, -1: error (raised). It
+ * returns True, False, None (never ask again: on_miss is dropped), or an
+ * exception, which the call raises (a fullgraph root that cannot compile). */
+static int dynac__cfunc_ask_jit(dynac__cfunc *cf, dynac__cache *c, PyObject *const *args,
+                                size_t nargsf, PyObject *kwnames) {
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf), nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *pos = PyTuple_New(n), *kw = nk ? PyDict_New() : Py_NewRef(Py_None), *reason = NULL;
+  for (Py_ssize_t i = 0; pos && i < n; i++) PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; kw && i < nk; i++)
+    if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0) Py_CLEAR(kw);
+  if (c && c->n && c->e[0].last_fail)
+    reason = PyUnicode_FromFormat("entry %s: guard '%s' failed", c->e[0].d->signature, c->e[0].last_fail);
+  else
+    reason = Py_NewRef(Py_None);
+  PyObject *cb = Py_NewRef(cf->on_miss);
+  PyObject *res = pos && kw && reason ? PyObject_CallFunctionObjArgs(cb, pos, kw, reason, NULL) : NULL;
+  Py_DECREF(cb);
+  Py_XDECREF(pos);
+  Py_XDECREF(kw);
+  Py_XDECREF(reason);
+  if (!res) return -1;
+  if (PyExceptionInstance_Check(res)) { /* raised as the call's own error (fullgraph=True) */
+    PyErr_SetObject((PyObject *)Py_TYPE(res), res);
+    Py_DECREF(res);
+    return -1;
+  }
+  if (res == Py_None) Py_CLEAR(cf->on_miss);
+  int retry = res == Py_True;
+  Py_DECREF(res);
+  return retry;
+}
+
+/* A call of a root that compiles on first call: a call no cache entry
+ * accepts (no cache yet, no entry, every entry's guards failed, or a shape
+ * the cache cannot take) asks on_miss, which may build and attach a
+ * specialisation for it; then the cache serves it, or the interpreter. */
+static PyObject *dynac__cfunc_call_jit(dynac__cfunc *cf, PyCodeObject *co, PyObject *const *args,
+                                       size_t nargsf, PyObject *kwnames) {
+  dynac__thread *t = &dynac__t;
+  dynac__cache *c = cf->cache;
+  if (t->disable_depth) /* disable(): nothing compiles or dispatches */
+    return dynac__serve_call(c, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
+  int64_t unguarded = c ? c->unguarded : 0;
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(t, c);
+  int st = dynac__try_cache(t, c, cf->func, co, args, nargsf, kwnames, &r);
+  if (c) dynac__call_exit(t, c);
+  if (st == DYNAC__SERVED) return r;
+  /* a call of another shape goes to its frame, where the hook dispatches it with
+   * its arguments bound: asked only while nothing is compiled for the function */
+  if (!c || !c->n || (st >= 0 && c->unguarded != unguarded)) {
+    int retry = dynac__cfunc_ask_jit(cf, c, args, nargsf, kwnames);
+    if (retry < 0) return NULL;
+    cf->cache = c = dynac__cache_of(co);
+    if (retry) return dynac__serve_call(c, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
+  }
+  if (c) dynac__call_enter(t, c);
+  r = dynac__call_in_interpreter(cf->func, st >= 0 ? co : NULL, args, nargsf, kwnames);
+  if (c) dynac__call_exit(t, c);
+  return r;
+}
+
 static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                          PyObject *kwnames) {
   dynac__cfunc *cf = (dynac__cfunc *)self;
@@ -18,6 +81,7 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
     cf->code = (PyObject *)co;
     cf->cache = dynac__cache_of(co);
   }
+  if (DYNAC_UNLIKELY(cf->on_miss != NULL)) return dynac__cfunc_call_jit(cf, co, args, nargsf, kwnames);
   return dynac__serve_call(cf->cache, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
 }
 
@@ -28,6 +92,7 @@ static void dynac__cfunc_dealloc(PyObject *self) {
   Py_CLEAR(cf->func);
   Py_CLEAR(cf->dict);
   Py_CLEAR(cf->on_first_call);
+  Py_CLEAR(cf->on_miss);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -35,6 +100,7 @@ static int dynac__cfunc_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(((dynac__cfunc *)self)->func);
   Py_VISIT(((dynac__cfunc *)self)->dict);
   Py_VISIT(((dynac__cfunc *)self)->on_first_call);
+  Py_VISIT(((dynac__cfunc *)self)->on_miss);
   return 0;
 }
 
@@ -42,6 +108,7 @@ static int dynac__cfunc_clear(PyObject *self) {
   Py_CLEAR(((dynac__cfunc *)self)->func);
   Py_CLEAR(((dynac__cfunc *)self)->dict);
   Py_CLEAR(((dynac__cfunc *)self)->on_first_call);
+  Py_CLEAR(((dynac__cfunc *)self)->on_miss);
   return 0;
 }
 
@@ -124,6 +191,7 @@ DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func) {
   cf->code = NULL;
   cf->cache = NULL;
   cf->on_first_call = NULL;
+  cf->on_miss = NULL;
   PyObject_GC_Track((PyObject *)cf);
   return (PyObject *)cf;
 }

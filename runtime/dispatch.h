@@ -121,6 +121,29 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
   return dynac__add_entries(c, md, fd);
 }
 
+/* A rebuilt artifact of the same source supersedes the one `code`'s cache
+ * was attached from (compile on first call, python/dynac/_jit.py): its
+ * entries are dropped and the cache takes the new artifact's descriptors
+ * (the old artifact stays loaded while a kernel of it may still run: its
+ * module object is kept by the loader). No-op without a cache. */
+static void dynac__cache_rebind(PyCodeObject *code, const dynac_module_desc *md,
+                                const dynac_func_desc *fd, PyObject *owner) {
+  dynac__cache *c = dynac__cache_of(code);
+  if (!c || c->owner == owner) return;
+  for (int i = 0; i < c->n; i++) c->retired_hits += c->e[i].hits;
+  c->retired_direct += c->fd->direct_calls ? *c->fd->direct_calls : 0;
+  c->retired_region += c->fd->region_calls ? *c->fd->region_calls : 0;
+  c->n = 0;
+  c->fd = fd;
+  c->md = md;
+  c->last_served = NULL;
+  c->warned_limit = 0;
+  Py_CLEAR(c->resume); /* the new artifact's, if any, is set after */
+  Py_INCREF(owner);
+  Py_SETREF(c->owner, owner);
+  dynac__update_servable(c);
+}
+
 /* Adds fd's entries not yet in c (up to the cache limit, with one warning).
  * Returns how many, or -1 with an exception set. */
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
@@ -333,19 +356,27 @@ typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, Py
 /* A call of function `func` (code `co`, its cache `c` or NULL) entered before
  * any frame exists (a CompiledFunction, a function's vectorcall): the cache
  * serves it when the call's shape is its parameters', else `interpret`. */
+/* The cache `c` tries a call of `func` (code `co`): DYNAC__SERVED (*r set,
+ * NULL with an exception raised), what the dispatcher said, or -1 when it
+ * did not try (the call's shape is not the parameters': its frame binds them). */
+static int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
+                            PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **r) {
+  if (!c || kwnames || PyVectorcall_NARGS(nargsf) != co->co_argcount || co->co_kwonlyargcount != 0 ||
+      (co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS)))
+    return -1;
+  int st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), r);
+  if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+  return st;
+}
+
 static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
                                    PyObject *const *args, size_t nargsf, PyObject *kwnames,
                                    dynac__interpret_fn interpret) {
   dynac__thread *t = &dynac__t;
   if (t->disable_depth) c = NULL;
-  int st = -1; /* not tried */
   PyObject *r = NULL;
   if (c) dynac__call_enter(t, c);
-  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
-      !(co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS))) { /* else its frame binds them */
-    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), &r);
-    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-  }
+  int st = dynac__try_cache(t, c, func, co, args, nargsf, kwnames, &r);
   if (st != DYNAC__SERVED) r = interpret(func, st >= 0 ? co : NULL, args, nargsf, kwnames);
   if (c) dynac__call_exit(t, c);
   return r;

@@ -22,12 +22,13 @@ DYNAC_API PyObject *dynac_stats(void) {
       PyObject *entries = PyList_New(0);
       if (!entries || PyDict_SetItemString(d, "entries", entries) < 0) { Py_XDECREF(entries); goto error; }
       Py_DECREF(entries);
-      if (dynac__add_count(d, "direct_calls", c->fd->direct_calls ? *c->fd->direct_calls : 0) < 0 ||
-          dynac__add_count(d, "region_kernel_calls",
-                           c->fd->region_calls ? *c->fd->region_calls : 0) < 0)
+      if (dynac__add_count(d, "direct_calls", c->retired_direct +
+                           (c->fd->direct_calls ? *c->fd->direct_calls : 0)) < 0 ||
+          dynac__add_count(d, "region_kernel_calls", c->retired_region +
+                           (c->fd->region_calls ? *c->fd->region_calls : 0)) < 0)
         goto error;
     }
-    int64_t hits = 0;
+    int64_t hits = c->retired_hits;
     PyObject *entries = PyDict_GetItemString(d, "entries");
     for (int i = 0; i < c->n; i++) {
       hits += c->e[i].hits;
@@ -61,6 +62,7 @@ error:
 DYNAC_API void dynac_stats_reset(void) {
   for (dynac__cache *c = dynac__caches; c; c = c->next) {
     c->interpreter = c->deopts = c->resume_calls = c->outside_root = c->unguarded = 0;
+    c->retired_hits = c->retired_direct = c->retired_region = 0;
     if (c->fd->direct_calls) *c->fd->direct_calls = 0;
     if (c->fd->region_calls) *c->fd->region_calls = 0;
     for (int i = 0; i < c->n; i++) c->e[i].hits = c->e[i].misses = 0;

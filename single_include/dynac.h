@@ -3980,6 +3980,8 @@ typedef struct dynac__cache {
   PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
+  int64_t retired_hits, retired_direct, retired_region; /* counted by the entries and
+                                 descriptors of artifacts a rebuild superseded (stats) */
   int warned_limit, logged_interp;
   int servable;               /* an entry may serve a call (or a resume function exists): else
                                  the hook and the vectorcall pass its calls straight through */
@@ -3997,6 +3999,8 @@ typedef struct dynac__cfunc {
   PyObject *dict;        /* __dict__, for functools.wraps-style attributes */
   PyObject *weaklist;
   PyObject *on_first_call; /* strong, or NULL: called (no arguments) before the first call */
+  PyObject *on_miss;     /* strong, or NULL: compile on first call (python/dynac/_jit.py),
+                            called as on_miss(args, kwargs, reason) by a call no entry accepts */
 } dynac__cfunc;
 static PyTypeObject *dynac__cfunc_type;
 static Py_ssize_t dynac__extra_index = -1;
@@ -4196,6 +4200,29 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
     md->globals->filename = code->co_filename;
   }
   return dynac__add_entries(c, md, fd);
+}
+
+/* A rebuilt artifact of the same source supersedes the one `code`'s cache
+ * was attached from (compile on first call, python/dynac/_jit.py): its
+ * entries are dropped and the cache takes the new artifact's descriptors
+ * (the old artifact stays loaded while a kernel of it may still run: its
+ * module object is kept by the loader). No-op without a cache. */
+static void dynac__cache_rebind(PyCodeObject *code, const dynac_module_desc *md,
+                                const dynac_func_desc *fd, PyObject *owner) {
+  dynac__cache *c = dynac__cache_of(code);
+  if (!c || c->owner == owner) return;
+  for (int i = 0; i < c->n; i++) c->retired_hits += c->e[i].hits;
+  c->retired_direct += c->fd->direct_calls ? *c->fd->direct_calls : 0;
+  c->retired_region += c->fd->region_calls ? *c->fd->region_calls : 0;
+  c->n = 0;
+  c->fd = fd;
+  c->md = md;
+  c->last_served = NULL;
+  c->warned_limit = 0;
+  Py_CLEAR(c->resume); /* the new artifact's, if any, is set after */
+  Py_INCREF(owner);
+  Py_SETREF(c->owner, owner);
+  dynac__update_servable(c);
 }
 
 /* Adds fd's entries not yet in c (up to the cache limit, with one warning).
@@ -4410,19 +4437,27 @@ typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, Py
 /* A call of function `func` (code `co`, its cache `c` or NULL) entered before
  * any frame exists (a CompiledFunction, a function's vectorcall): the cache
  * serves it when the call's shape is its parameters', else `interpret`. */
+/* The cache `c` tries a call of `func` (code `co`): DYNAC__SERVED (*r set,
+ * NULL with an exception raised), what the dispatcher said, or -1 when it
+ * did not try (the call's shape is not the parameters': its frame binds them). */
+static int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
+                            PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **r) {
+  if (!c || kwnames || PyVectorcall_NARGS(nargsf) != co->co_argcount || co->co_kwonlyargcount != 0 ||
+      (co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS)))
+    return -1;
+  int st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), r);
+  if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
+  return st;
+}
+
 static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
                                    PyObject *const *args, size_t nargsf, PyObject *kwnames,
                                    dynac__interpret_fn interpret) {
   dynac__thread *t = &dynac__t;
   if (t->disable_depth) c = NULL;
-  int st = -1; /* not tried */
   PyObject *r = NULL;
   if (c) dynac__call_enter(t, c);
-  if (c && !kwnames && PyVectorcall_NARGS(nargsf) == co->co_argcount && co->co_kwonlyargcount == 0 &&
-      !(co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS))) { /* else its frame binds them */
-    st = dynac__dispatch_cache(t, c, args, PyFunction_GET_GLOBALS(func), PyFunction_GET_CLOSURE(func), &r);
-    if (st == DYNAC__INTERPRET) dynac__note_interpreter(c);
-  }
+  int st = dynac__try_cache(t, c, func, co, args, nargsf, kwnames, &r);
   if (st != DYNAC__SERVED) r = interpret(func, st >= 0 ? co : NULL, args, nargsf, kwnames);
   if (c) dynac__call_exit(t, c);
   return r;
@@ -4863,12 +4898,13 @@ DYNAC_API PyObject *dynac_stats(void) {
       PyObject *entries = PyList_New(0);
       if (!entries || PyDict_SetItemString(d, "entries", entries) < 0) { Py_XDECREF(entries); goto error; }
       Py_DECREF(entries);
-      if (dynac__add_count(d, "direct_calls", c->fd->direct_calls ? *c->fd->direct_calls : 0) < 0 ||
-          dynac__add_count(d, "region_kernel_calls",
-                           c->fd->region_calls ? *c->fd->region_calls : 0) < 0)
+      if (dynac__add_count(d, "direct_calls", c->retired_direct +
+                           (c->fd->direct_calls ? *c->fd->direct_calls : 0)) < 0 ||
+          dynac__add_count(d, "region_kernel_calls", c->retired_region +
+                           (c->fd->region_calls ? *c->fd->region_calls : 0)) < 0)
         goto error;
     }
-    int64_t hits = 0;
+    int64_t hits = c->retired_hits;
     PyObject *entries = PyDict_GetItemString(d, "entries");
     for (int i = 0; i < c->n; i++) {
       hits += c->e[i].hits;
@@ -4902,6 +4938,7 @@ error:
 DYNAC_API void dynac_stats_reset(void) {
   for (dynac__cache *c = dynac__caches; c; c = c->next) {
     c->interpreter = c->deopts = c->resume_calls = c->outside_root = c->unguarded = 0;
+    c->retired_hits = c->retired_direct = c->retired_region = 0;
     if (c->fd->direct_calls) *c->fd->direct_calls = 0;
     if (c->fd->region_calls) *c->fd->region_calls = 0;
     for (int i = 0; i < c->n; i++) c->e[i].hits = c->e[i].misses = 0;
@@ -4912,6 +4949,69 @@ DYNAC_API void dynac_stats_reset(void) {
 /* ==== Begin runtime/compiled.h ==== */
 /* runtime/compiled.h: compiled functions: the vectorcall fast path of a decorated root. A part of single_include/dynac.h (make single_include). */
 /* ---- compiled function: the vectorcall fast path of a decorated root ---- */
+
+/* Asks cf's on_miss whether a specialisation for this call was compiled
+ * (1: retry the cache), 0: the interpreter runs it, -1: error (raised). It
+ * returns True, False, None (never ask again: on_miss is dropped), or an
+ * exception, which the call raises (a fullgraph root that cannot compile). */
+static int dynac__cfunc_ask_jit(dynac__cfunc *cf, dynac__cache *c, PyObject *const *args,
+                                size_t nargsf, PyObject *kwnames) {
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf), nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *pos = PyTuple_New(n), *kw = nk ? PyDict_New() : Py_NewRef(Py_None), *reason = NULL;
+  for (Py_ssize_t i = 0; pos && i < n; i++) PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; kw && i < nk; i++)
+    if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0) Py_CLEAR(kw);
+  if (c && c->n && c->e[0].last_fail)
+    reason = PyUnicode_FromFormat("entry %s: guard '%s' failed", c->e[0].d->signature, c->e[0].last_fail);
+  else
+    reason = Py_NewRef(Py_None);
+  PyObject *cb = Py_NewRef(cf->on_miss);
+  PyObject *res = pos && kw && reason ? PyObject_CallFunctionObjArgs(cb, pos, kw, reason, NULL) : NULL;
+  Py_DECREF(cb);
+  Py_XDECREF(pos);
+  Py_XDECREF(kw);
+  Py_XDECREF(reason);
+  if (!res) return -1;
+  if (PyExceptionInstance_Check(res)) { /* raised as the call's own error (fullgraph=True) */
+    PyErr_SetObject((PyObject *)Py_TYPE(res), res);
+    Py_DECREF(res);
+    return -1;
+  }
+  if (res == Py_None) Py_CLEAR(cf->on_miss);
+  int retry = res == Py_True;
+  Py_DECREF(res);
+  return retry;
+}
+
+/* A call of a root that compiles on first call: a call no cache entry
+ * accepts (no cache yet, no entry, every entry's guards failed, or a shape
+ * the cache cannot take) asks on_miss, which may build and attach a
+ * specialisation for it; then the cache serves it, or the interpreter. */
+static PyObject *dynac__cfunc_call_jit(dynac__cfunc *cf, PyCodeObject *co, PyObject *const *args,
+                                       size_t nargsf, PyObject *kwnames) {
+  dynac__thread *t = &dynac__t;
+  dynac__cache *c = cf->cache;
+  if (t->disable_depth) /* disable(): nothing compiles or dispatches */
+    return dynac__serve_call(c, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
+  int64_t unguarded = c ? c->unguarded : 0;
+  PyObject *r = NULL;
+  if (c) dynac__call_enter(t, c);
+  int st = dynac__try_cache(t, c, cf->func, co, args, nargsf, kwnames, &r);
+  if (c) dynac__call_exit(t, c);
+  if (st == DYNAC__SERVED) return r;
+  /* a call of another shape goes to its frame, where the hook dispatches it with
+   * its arguments bound: asked only while nothing is compiled for the function */
+  if (!c || !c->n || (st >= 0 && c->unguarded != unguarded)) {
+    int retry = dynac__cfunc_ask_jit(cf, c, args, nargsf, kwnames);
+    if (retry < 0) return NULL;
+    cf->cache = c = dynac__cache_of(co);
+    if (retry) return dynac__serve_call(c, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
+  }
+  if (c) dynac__call_enter(t, c);
+  r = dynac__call_in_interpreter(cf->func, st >= 0 ? co : NULL, args, nargsf, kwnames);
+  if (c) dynac__call_exit(t, c);
+  return r;
+}
 
 static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                          PyObject *kwnames) {
@@ -4930,6 +5030,7 @@ static PyObject *dynac__cfunc_vectorcall(PyObject *self, PyObject *const *args, 
     cf->code = (PyObject *)co;
     cf->cache = dynac__cache_of(co);
   }
+  if (DYNAC_UNLIKELY(cf->on_miss != NULL)) return dynac__cfunc_call_jit(cf, co, args, nargsf, kwnames);
   return dynac__serve_call(cf->cache, cf->func, co, args, nargsf, kwnames, dynac__call_in_interpreter);
 }
 
@@ -4940,6 +5041,7 @@ static void dynac__cfunc_dealloc(PyObject *self) {
   Py_CLEAR(cf->func);
   Py_CLEAR(cf->dict);
   Py_CLEAR(cf->on_first_call);
+  Py_CLEAR(cf->on_miss);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -4947,6 +5049,7 @@ static int dynac__cfunc_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(((dynac__cfunc *)self)->func);
   Py_VISIT(((dynac__cfunc *)self)->dict);
   Py_VISIT(((dynac__cfunc *)self)->on_first_call);
+  Py_VISIT(((dynac__cfunc *)self)->on_miss);
   return 0;
 }
 
@@ -4954,6 +5057,7 @@ static int dynac__cfunc_clear(PyObject *self) {
   Py_CLEAR(((dynac__cfunc *)self)->func);
   Py_CLEAR(((dynac__cfunc *)self)->dict);
   Py_CLEAR(((dynac__cfunc *)self)->on_first_call);
+  Py_CLEAR(((dynac__cfunc *)self)->on_miss);
   return 0;
 }
 
@@ -5036,6 +5140,7 @@ DYNAC_API PyObject *dynac_compiled_function_new(PyObject *func) {
   cf->code = NULL;
   cf->cache = NULL;
   cf->on_first_call = NULL;
+  cf->on_miss = NULL;
   PyObject_GC_Track((PyObject *)cf);
   return (PyObject *)cf;
 }

@@ -19,14 +19,15 @@ serves every function of every built module through the frame hook.
 import functools as _functools
 import os as _os
 
-from . import _runtime
+from . import _jit, _runtime
 from ._explain import ExplainOutput, compile_times, explain
+from ._jit import CompileError
 from ._loader import artifact_for, attach_function
 
 __all__ = ["compile", "disable", "allow_in_graph", "disallow_in_graph", "graph_break",
            "assume_constant_result", "is_compiling", "stats", "reset_stats",
            "list_backends", "config", "CompiledFunction", "reset", "explain",
-           "compile_times", "ExplainOutput"]
+           "compile_times", "ExplainOutput", "CompileError"]
 
 CompiledFunction = _runtime.CompiledFunction
 
@@ -42,6 +43,8 @@ class _Config:
         env = _os.environ.get("DYNAC_PATH", "")
         self.artifact_path = [p for p in env.split(":") if p]
         self.suppress_errors = _os.environ.get("DYNAC_SUPPRESS_ERRORS") == "1"
+        self.jit = _os.environ.get("DYNAC_JIT", "1") != "0"
+        self.cache_size_limit = 8
 
 
 config = _Config()
@@ -65,23 +68,34 @@ def compile(fn=None, **options):
         return lambda f: compile(f, **options)
     if not hasattr(fn, "__code__"):
         return fn
-    artifact = artifact_for(fn.__code__.co_filename, config.artifact_path)
-    if artifact is None:
+    jit = _jit.enabled() and _jit.compilable(fn)
+    artifact = artifact_for(fn.__code__.co_filename, config.artifact_path, warn_stale=not jit)
+    if jit and artifact is not None and not _jit.usable(artifact):
+        artifact = None  # compiled on first call by another generator: rebuilt
+    served = 0
+    if artifact is not None:
+        try:
+            served = attach_function(fn, artifact)
+            _attach_module(artifact, fn)
+        except Exception as e:  # noqa: BLE001 - suppress_errors decides
+            if not (jit or config.suppress_errors):
+                raise
+            if not jit:
+                import warnings
+                warnings.warn("dynac: %s runs in the interpreter: attaching its kernels failed (%s: "
+                              "%s; suppress_errors is set)" % (fn.__qualname__, type(e).__name__, e),
+                              RuntimeWarning, stacklevel=2)
+                return fn
+            artifact = None  # e.g. built for another runtime ABI: compiled anew on first call
+    if not served and not jit:
         return fn
-    try:
-        served = attach_function(fn, artifact)
-        _attach_module(artifact, fn)
-    except Exception as e:  # noqa: BLE001 - suppress_errors decides
-        if not config.suppress_errors:
-            raise
-        import warnings
-        warnings.warn("dynac: %s runs in the interpreter: attaching its kernels failed (%s: %s; "
-                      "suppress_errors is set)" % (fn.__qualname__, type(e).__name__, e),
-                      RuntimeWarning, stacklevel=2)
-        return fn
-    if not served:
-        return fn
-    compiled = _runtime.compiled_function(fn, lambda: _attach_module(artifact, fn))
+    first_call = (lambda: _attach_module(artifact, fn)) if artifact is not None else None
+    on_miss = None
+    if jit:
+        root = _jit.Root(fn, options)
+        root.module.artifact = root.module.artifact or artifact
+        on_miss = root.on_miss
+    compiled = _runtime.compiled_function(fn, first_call, on_miss)
     for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
         try:
             setattr(compiled, attr, getattr(fn, attr))

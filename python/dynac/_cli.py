@@ -14,6 +14,7 @@ import types
 
 from . import _runtime
 from ._loader import artifact_for, attach_code
+from ._profile import type_name, write_profile
 
 USAGE = __doc__
 
@@ -53,43 +54,6 @@ def _run_target(kind, target, argv, prepare_code=None):
 
 
 # ---- record -------------------------------------------------------------------
-_SAMPLE = 64  # elements of a list looked at when recording its element type
-
-
-def _join(a, b):
-    if a == b or b is None:
-        return a
-    if a is None:
-        return b
-    return "?"  # mixed element types: not a kernel type
-
-
-def _type_name(v, depth=0):
-    """The kernel type spelling of a value (see gen.h ty_from_name), or its
-    class name when it has none. Lists are sampled: a kernel still checks
-    every element it reads, so a wrong guess deoptimises, never misreads."""
-    t = type(v)
-    if t in (int, float, bool):
-        return t.__name__
-    if depth < 4 and t is tuple:
-        return "tuple[%s]" % ", ".join(_type_name(x, depth + 1) for x in v) if v else "tuple"
-    if depth < 4 and t is list:
-        elt = None
-        for x in (v if len(v) <= _SAMPLE else v[:_SAMPLE // 2] + v[-_SAMPLE // 2:]):
-            elt = _join(elt, _type_name(x, depth + 1))
-        return "list[%s]" % elt if elt and elt != "?" else "list"
-    if t in (bytes, bytearray):
-        return t.__name__
-    if t.__name__ == "array" and t.__module__ == "array":
-        return "array[%s]" % v.typecode
-    if t.__name__ == "ndarray" and t.__module__ == "numpy" and v.ndim in (1, 2) and v.dtype.isnative:
-        return "ndarray[%s%s%s]" % (v.dtype.char, ", 2" if v.ndim == 2 else "",
-                                    "" if v.flags.c_contiguous else ", strided")
-    if t is memoryview and v.ndim == 1:
-        return "memoryview[%s%s]" % (v.format.lstrip("@="), "" if v.c_contiguous else ", strided")
-    return "%s.%s" % (t.__module__, t.__qualname__)
-
-
 def record(args):
     out = "dynac-profile.json"
     if args[:1] == ["-o"]:
@@ -98,6 +62,8 @@ def record(args):
         out, args = args[1], args[2:]
     import threading  # record only: `dynac run` need not load it
     kind, target, argv = _split_target(args, "record")
+    from . import config
+    config.jit = False  # compiled calls have no frame for the profiler to see
     seen = {}
     lock = threading.Lock()
 
@@ -111,22 +77,15 @@ def record(args):
         n = co.co_argcount + co.co_kwonlyargcount  # co_varnames order, as kernels take them
         loc = frame.f_locals
         nvar = bool(co.co_flags & 0x4) + bool(co.co_flags & 0x8)  # *args, **kwargs: objects
-        sig = tuple(_type_name(loc.get(name)) for name in co.co_varnames[:n]) + ("object",) * nvar
+        sig = tuple(type_name(loc.get(name)) for name in co.co_varnames[:n]) + ("object",) * nvar
         key = (co.co_filename, co.co_qualname, co.co_firstlineno)
         with lock:
             d = seen.setdefault(key, {})
             d[sig] = d.get(sig, 0) + 1
 
     def write():
-        fns = []
-        for (filename, qualname, line), sigs in sorted(seen.items()):
-            fns.append({"file": os.path.realpath(filename), "qualname": qualname,
-                        "firstlineno": line,
-                        "signatures": [{"args": list(s), "calls": c} for s, c in sorted(sigs.items())]})
-        import json  # imported when used (here and below): `dynac run` starts quicker
-        with open(out, "w") as f:
-            json.dump({"version": 1, "functions": fns}, f, indent=1)
-        print("dynac: recorded %d functions in %s" % (len(fns), out), file=sys.stderr)
+        write_profile(out, seen)
+        print("dynac: recorded %d functions in %s" % (len(seen), out), file=sys.stderr)
 
     sys.setprofile(profiler)
     threading.setprofile(profiler)

@@ -26,7 +26,7 @@ def module_stem(source_path):
     return _runtime.module_stem(source_path)
 
 
-def _sha256_hex(data):
+def sha256_hex(data):
     """SHA-256 from the interpreter's own built-in module when it has one
     (CPython 3.11's _sha256, 3.12's _sha2): hashlib would load OpenSSL,
     ~6 ms of every `dynac run`. Imported on first use."""
@@ -40,6 +40,12 @@ def _sha256_hex(data):
     return sha256(data).hexdigest()
 
 
+def sha256_of_file(path):
+    """The SHA-256 of the file's bytes now."""
+    with open(path, "rb") as f:
+        return sha256_hex(f.read())
+
+
 def source_sha256(path):
     """The SHA-256 of the source the running code of `path` came from: the
     bytes the import system compiled, when it compiled them after dynac was
@@ -49,10 +55,9 @@ def source_sha256(path):
     key = os.path.abspath(path)
     digest = _compiled_hashes.get(key)
     if isinstance(digest, bytes):  # compiled while hashlib itself was being imported
-        digest = _compiled_hashes[key] = _sha256_hex(digest)
+        digest = _compiled_hashes[key] = sha256_hex(digest)
     if digest is None:
-        with open(path, "rb") as f:
-            digest = _sha256_hex(f.read())
+        digest = sha256_of_file(path)
     return digest
 
 
@@ -70,7 +75,7 @@ def _record_compiled_sources():
             importing = sys.modules.get("hashlib")  # hashlib.py itself is being compiled (no
             ready = importing is None or hasattr(importing, "sha256")  # built-in sha256): its
             #                                                            bytes, hashed when asked
-            _compiled_hashes[os.path.abspath(path)] = _sha256_hex(data) if ready else bytes(data)
+            _compiled_hashes[os.path.abspath(path)] = sha256_hex(data) if ready else bytes(data)
         return plain(self, data, path, *args, **kwargs)
 
     source_to_code._dynac_records = True
@@ -81,15 +86,21 @@ _record_compiled_sources()
 
 
 def candidate_paths(source_path, search_dirs=()):
+    """Where an artifact of `source_path` may be: the search directories,
+    __dynac__ beside the source, then the user cache compile on first call
+    writes to when __dynac__ cannot be written (_jit.user_cache_dir)."""
+    from ._jit import user_cache_dir
     stem = module_stem(source_path)
-    dirs = list(search_dirs) + [os.path.join(os.path.dirname(os.path.abspath(source_path)), "__dynac__")]
+    dirs = list(search_dirs) + [os.path.join(os.path.dirname(os.path.abspath(source_path)), "__dynac__"),
+                                user_cache_dir(source_path)]
     for d in dirs:
         yield os.path.join(d, stem + "__dynac" + EXT_SUFFIX)
 
 
-def artifact_for(source_path, search_dirs=()):
+def artifact_for(source_path, search_dirs=(), warn_stale=True):
     """The loaded artifact built from `source_path` as it is now, or None.
-    A stale artifact (built from other source) is refused with one warning."""
+    A stale artifact (built from other source) is refused, with one warning
+    when warn_stale (compile on first call rebuilds it instead)."""
     if not source_path or source_path.startswith("<") or not os.path.exists(source_path):
         return None
     for path in candidate_paths(source_path, search_dirs):
@@ -108,7 +119,7 @@ def artifact_for(source_path, search_dirs=()):
             mod.__dynac_source_path__ = os.path.abspath(source_path)
         if mod.__dynac_source_sha256__ != source_sha256(source_path):
             key = (path, source_path)
-            if key not in _warned_stale:
+            if warn_stale and key not in _warned_stale:
                 _warned_stale.add(key)
                 warnings.warn("dynac: %s was built from a different version of %s (the source "
                               "changed since the build); it runs in the interpreter until you "
@@ -122,8 +133,36 @@ def artifact_for(source_path, search_dirs=()):
 _warned_stale = set()
 
 
-def _load(path):
-    name = os.path.basename(path)[: -len(EXT_SUFFIX)]
+def adopt_artifact(path, fresh=False, canonical=None):
+    """Loads the artifact at `path` and makes it the one artifact_for finds
+    at `canonical` (default: path); None if it does not load. fresh: a
+    rebuilt file, loaded even if this process loaded that path before (from
+    a private copy: the dynamic loader would hand back the old library)."""
+    canonical = canonical or path
+    if not fresh and path in _loaded:
+        return _loaded[path]
+    copy = None
+    if path in _dlopened:
+        import shutil
+        import tempfile
+        fd, copy = tempfile.mkstemp(prefix=".load-", suffix=EXT_SUFFIX, dir=os.path.dirname(path))
+        os.close(fd)
+        shutil.copyfile(path, copy)
+    try:
+        mod = _load(copy or path, os.path.basename(path)[: -len(EXT_SUFFIX)])
+    finally:
+        if copy:
+            os.unlink(copy)
+    _loaded[canonical] = mod
+    return mod
+
+
+_dlopened = set()  # paths this process loaded a library from
+
+
+def _load(path, name=None):
+    name = name or os.path.basename(path)[: -len(EXT_SUFFIX)]
+    _dlopened.add(path)
     spec = importlib.util.spec_from_file_location(name, path)
     try:
         mod = importlib.util.module_from_spec(spec)

@@ -32,6 +32,17 @@ static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co
 
 static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
                        const char *modname);
+static int replacing; /* attach_code/attach_function(..., replace=True) is running */
+
+/* Attaches d's kernels for co (descriptor f): replacing, a rebuilt artifact's
+ * entries supersede those of the one co's cache came from. */
+static int attach_one(PyCodeObject *co, const dynac_module_desc *d, const dynac_func_desc *f,
+                      PyObject *artifact, const char *modname) {
+  char name[512];
+  snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
+  if (replacing) dynac__cache_rebind(co, d, f, artifact);
+  return dynac_cache_attach(co, d, f, artifact, name);
+}
 
 /* Attaches to every code object nested in co's constants (nested defs and
  * lambdas, at any depth). */
@@ -55,9 +66,7 @@ static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *a
   int n = 0;
   const dynac_func_desc *f = match(d, co);
   if (f) {
-    char name[512];
-    snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
-    int k = dynac_cache_attach(co, d, f, artifact, name);
+    int k = attach_one(co, d, f, artifact, modname);
     if (k < 0) return -1;
     n += k;
   }
@@ -66,29 +75,37 @@ static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *a
 }
 
 PyDoc_STRVAR(attach_code_doc,
-"attach_code(code, artifact, modname) -> int\n\n"
+"attach_code(code, artifact, modname, replace=False) -> int\n\n"
 "Attaches the kernels of `artifact` (a module built by `dynac build`) to the\n"
 "code objects nested in `code` (a module's code object) whose qualified name\n"
-"and first line match. Returns the number of cache entries attached.");
+"and first line match. Returns the number of cache entries attached. replace:\n"
+"`artifact` is a rebuild that supersedes the entries of earlier artifacts.");
 static PyObject *py_attach_code(PyObject *self, PyObject *args) {
   PyObject *code, *artifact;
   const char *modname;
-  if (!PyArg_ParseTuple(args, "O!Os:attach_code", &PyCode_Type, &code, &artifact, &modname)) return NULL;
+  int replace = 0;
+  if (!PyArg_ParseTuple(args, "O!Os|p:attach_code", &PyCode_Type, &code, &artifact, &modname, &replace))
+    return NULL;
   const dynac_module_desc *d = desc_of(artifact);
   if (!d) return NULL;
+  replacing = replace;
   int n = attach_tree((PyCodeObject *)code, d, artifact, modname);
+  replacing = 0;
   if (n >= 0) dynac_note_nested_codes(d, (PyCodeObject *)code);
   return n < 0 ? NULL : PyLong_FromLong(n);
 }
 
 PyDoc_STRVAR(attach_function_doc,
-"attach_function(func, artifact, modname) -> int\n\n"
+"attach_function(func, artifact, modname, replace=False) -> int\n\n"
 "Attaches the kernels of `artifact` for func.__code__. Returns the number of\n"
-"cache entries attached (0: the artifact has no kernel for this function).");
+"cache entries attached (0: the artifact has no kernel for this function).\n"
+"replace: as attach_code's.");
 static PyObject *py_attach_function(PyObject *self, PyObject *args) {
   PyObject *func, *artifact;
   const char *modname;
-  if (!PyArg_ParseTuple(args, "O!Os:attach_function", &PyFunction_Type, &func, &artifact, &modname))
+  int replace = 0;
+  if (!PyArg_ParseTuple(args, "O!Os|p:attach_function", &PyFunction_Type, &func, &artifact, &modname,
+                        &replace))
     return NULL;
   const dynac_module_desc *d = desc_of(artifact);
   if (!d) return NULL;
@@ -96,10 +113,10 @@ static PyObject *py_attach_function(PyObject *self, PyObject *args) {
   dynac_note_nested_codes(d, co);
   const dynac_func_desc *f = match(d, co);
   if (!f) return PyLong_FromLong(0);
-  char name[512];
-  snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
-  int n = dynac_cache_attach(co, d, f, artifact, name);
+  replacing = replace;
+  int n = attach_one(co, d, f, artifact, modname);
   int k = n < 0 ? -1 : attach_nested(co, d, artifact, modname); /* its nested defs and lambdas */
+  replacing = 0;
   return n < 0 || k < 0 ? NULL : PyLong_FromLong(n); /* the function's own entries */
 }
 
@@ -143,10 +160,11 @@ static PyObject *py_describe(PyObject *self, PyObject *artifact) {
 }
 
 static PyObject *py_compiled_function(PyObject *self, PyObject *args) {
-  PyObject *func, *first = Py_None;
-  if (!PyArg_ParseTuple(args, "O|O:compiled_function", &func, &first)) return NULL;
+  PyObject *func, *first = Py_None, *miss = Py_None;
+  if (!PyArg_ParseTuple(args, "O|OO:compiled_function", &func, &first, &miss)) return NULL;
   PyObject *cf = dynac_compiled_function_new(func);
   if (cf && first != Py_None && dynac_compiled_function_on_first_call(cf, first) < 0) Py_CLEAR(cf);
+  if (cf && miss != Py_None) ((dynac__cfunc *)cf)->on_miss = Py_NewRef(miss);
   return cf;
 }
 static PyObject *py_hook_acquire(PyObject *self, PyObject *unused) {
@@ -246,7 +264,8 @@ static PyMethodDef methods[] = {
     {"describe", py_describe, METH_O, describe_doc},
     {"set_resume", py_set_resume, METH_VARARGS, set_resume_doc},
     {"compiled_function", py_compiled_function, METH_VARARGS,
-     "compiled_function(func, on_first_call=None): a callable served by func's kernels (see "
+     "compiled_function(func, on_first_call=None, on_miss=None): a callable served by func's kernels; "
+     "on_miss(args, kwargs, reason) is asked by calls no entry accepts (compile on first call, _jit.py; see "
      "dynac.h); on_first_call() runs once before its first call."},
     {"hook_acquire", py_hook_acquire, METH_NOARGS,
      "Holds the PEP 523 frame hook installed (nests)."},
@@ -279,7 +298,8 @@ PyMODINIT_FUNC PyInit__runtime(void) {
   }
   /* The code flags whose frames the hook passes by (generators, coroutines):
      `dynac run`'s recorder skips the same frames (_cli.py). */
-  if (PyModule_AddIntConstant(m, "SKIP_FLAGS", DYNAC__SKIP_FLAGS) < 0) {
+  if (PyModule_AddIntConstant(m, "ABI_VERSION", DYNAC_ABI_VERSION) < 0 ||
+      PyModule_AddIntConstant(m, "SKIP_FLAGS", DYNAC__SKIP_FLAGS) < 0) {
     Py_DECREF(m);
     return NULL;
   }

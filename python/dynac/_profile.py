@@ -1,0 +1,66 @@
+"""Profiles: the argument types a run observed per function, in the spelling
+the generator reads (`dynac build --profile`; gen.h's ty_from_name).
+
+A profile is JSON: {"version": 1, "functions": [{"file", "qualname",
+"firstlineno", "signatures": [{"args": [TYPE, ...], "calls": N}, ...]}]}.
+`dynac record` writes one for a whole program; compile on first call
+(_jit.py) writes one per module for the calls it compiled for."""
+import os
+
+SAMPLE = 64  # elements of a list looked at when typing it
+
+
+def _join(a, b):
+    if a == b or b is None:
+        return a
+    if a is None:
+        return b
+    return "?"  # mixed element types: not a kernel type
+
+
+def type_name(v, depth=0):
+    """The kernel type spelling of a value, or "module.Class" when it has
+    none (an object specialisation). Lists are sampled (SAMPLE elements): a
+    kernel still checks every element it reads, so a wrong guess
+    deoptimises, never misreads."""
+    t = type(v)
+    if t in (int, float, bool):
+        return t.__name__
+    if depth < 4 and t is tuple:
+        return "tuple[%s]" % ", ".join(type_name(x, depth + 1) for x in v) if v else "tuple"
+    if depth < 4 and t is list:
+        elt = None
+        for x in (v if len(v) <= SAMPLE else v[:SAMPLE // 2] + v[-SAMPLE // 2:]):
+            elt = _join(elt, type_name(x, depth + 1))
+        return "list[%s]" % elt if elt and elt != "?" else "list"
+    if t in (bytes, bytearray):
+        return t.__name__
+    if t.__name__ == "array" and t.__module__ == "array":
+        return "array[%s]" % v.typecode
+    if t.__name__ == "ndarray" and t.__module__ == "numpy" and v.ndim in (1, 2) and v.dtype.isnative:
+        return "ndarray[%s%s%s]" % (v.dtype.char, ", 2" if v.ndim == 2 else "",
+                                    "" if v.flags.c_contiguous else ", strided")
+    if t is memoryview and v.ndim == 1:
+        return "memoryview[%s%s]" % (v.format.lstrip("@="), "" if v.c_contiguous else ", strided")
+    return "%s.%s" % (t.__module__, t.__qualname__)
+
+
+def profile_functions(seen):
+    """seen: {(filename, qualname, firstlineno): {signature tuple: calls}} ->
+    the profile's "functions" list (files by real path, sorted)."""
+    fns = []
+    for (filename, qualname, line), sigs in sorted(seen.items()):
+        fns.append({"file": os.path.realpath(filename), "qualname": qualname, "firstlineno": line,
+                    "signatures": [{"args": list(s), "calls": c} for s, c in sorted(sigs.items())]})
+    return fns
+
+
+def write_profile(path, seen, **extra):
+    """Writes `seen` (see profile_functions) as a profile to `path`; `extra`
+    keys go beside "functions" (the compile cache's own keys)."""
+    import json  # imported when used: `dynac run` starts quicker
+    doc = {"version": 1}
+    doc.update(extra)
+    doc["functions"] = profile_functions(seen)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)

@@ -1,0 +1,375 @@
+"""Compile on first call (python/dynac/_jit.py): each case runs a fresh
+program with no `dynac build` step, once with DYNAC_JIT=0 (the interpreter:
+the reference) and once or more compiled on first call, and compares what
+the programs print (results, exceptions, warnings) and what the caches say."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import case  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="dynac-jit-")
+_n = 0
+
+PRELUDE = """
+import json, sys, warnings
+import dynac
+warnings.simplefilter("always")
+def report(*values):
+    print(json.dumps([repr(v) for v in values]))
+def served(name, entries=False):
+    # prints '# N' (kernel calls of __main__.NAME, or its cache entries): not
+    # compared with the interpreter run's, checked by the case
+    s = dynac.stats().get("__main__." + name, {})
+    print("# %d" % (len(s.get("entries", ())) if entries else s.get("kernel_calls", 0)))
+"""
+
+
+def program(*parts, name=None):
+    """Writes PRELUDE and the parts (each dedented) as NAME.py in a fresh
+    folder; returns its path."""
+    global _n
+    _n += 1
+    d = os.path.join(TMP, "p%d" % _n)
+    os.makedirs(d)
+    path = os.path.join(d, (name or "prog") + ".py")
+    with open(path, "w") as f:
+        f.write(PRELUDE + "".join(textwrap.dedent(p) for p in parts))
+    return path
+
+
+def run(path, jit=True, logs=False, env=None, args=()):
+    e = dict(os.environ)
+    e.pop("DYNAC_JIT", None)
+    if not jit:
+        e["DYNAC_JIT"] = "0"
+    if logs:
+        e["DYNAC_LOGS"] = "recompiles"
+    e.pop("CFLAGS", None)  # the user's build flags: none
+    e.update(env or {})
+    return subprocess.run([sys.executable, path] + list(args), capture_output=True, text=True,
+                          env=e, cwd=os.path.dirname(path), timeout=120)
+
+
+def outputs(p):
+    """The lines the program printed with report()."""
+    return [ln for ln in p.stdout.splitlines() if ln.startswith("[")]
+
+
+def counts(p):
+    """The numbers the program printed with served()."""
+    return [int(ln[2:]) for ln in p.stdout.splitlines() if ln.startswith("# ")]
+
+
+def agree(path, **kw):
+    """Runs eager and compiled; (ok, detail, compiled run)."""
+    ref, got = run(path, jit=False), run(path, **kw)
+    ok = ref.returncode == got.returncode == 0 and outputs(ref) == outputs(got) and outputs(ref)
+    return ok, "eager:\n%s%s\ncompiled:\n%s%s" % (ref.stdout, ref.stderr, got.stdout, got.stderr), got
+
+
+def artifact_dir(path):
+    return os.path.join(os.path.dirname(path), "__dynac__")
+
+
+LOOP = """
+@dynac.compile
+def total(x, n):
+    s = 0.0
+    for i in range(n):
+        s += x * i
+    return s
+"""
+
+
+@case
+def first_call_compiles_and_serves():
+    path = program(LOOP, """
+        report(total(1.5, 10)); served("total")
+        report(total(0.25, 1000)); served("total")
+        """)
+    ok, detail, got = agree(path)
+    built = os.listdir(artifact_dir(path))
+    return (ok and counts(got) == [1, 2] and "prog__dynac.jit.json" in built
+            and any(f.endswith(".so") for f in built)), detail + repr(built)
+
+
+@case
+def eager_reference_is_the_interpreter():
+    path = program(LOOP, "report(total(1.5, 10), type(total).__name__); served('total')\n")
+    ref = run(path, jit=False)
+    return (ref.returncode == 0 and outputs(ref) == ['["67.5", "\'function\'"]'] and counts(ref) == [0]
+            and not os.path.exists(artifact_dir(path))), ref.stdout + ref.stderr
+
+
+@case
+def second_process_loads_the_cached_artifact():
+    path = program(LOOP, "report(total(1.5, 10)); served('total')\n")
+    first, second = run(path, logs=True), run(path, logs=True)
+    return (first.returncode == second.returncode == 0 and "compiling" in first.stderr
+            and "compiling" not in second.stderr and "built" not in second.stderr
+            and counts(first) == counts(second) == [1]
+            and outputs(second) == outputs(first) == ['["67.5"]']), first.stderr + second.stderr
+
+
+@case
+def guard_miss_compiles_another_specialisation():
+    path = program(LOOP, """
+        report(total(1.5, 10)); served("total")
+        report(total(3, 10)); served("total")
+        report(total(1.5, 10), total(3, 10)); served("total"); served("total", entries=True)
+        """)
+    ok, detail, got = agree(path, logs=True)
+    return (ok and counts(got) == [1, 2, 4, 2]
+            and "guard 'type(x) is float' failed" in got.stderr), detail
+
+
+@case
+def signatures_accumulate_across_processes():
+    """A process calling with other types rebuilds with both: the first
+    process's specialisation stays (the sidecar profile)."""
+    path = program(LOOP, """
+        x = float(sys.argv[1]) if sys.argv[1] == "1.5" else int(sys.argv[1])
+        report(total(x, 10)); served("total"); served("total", entries=True)
+        """)
+    a = run(path, args=["1.5"])
+    b = run(path, args=["3"])
+    c = run(path, args=["1.5"], logs=True)
+    return (outputs(a) == outputs(c) == ['["67.5"]'] and outputs(b) == ['["135.0"]']
+            and counts(a) == [1, 1] and counts(b) == [1, 2] and counts(c) == [1, 2]
+            and "compiling" not in c.stderr), a.stdout + b.stdout + c.stdout + c.stderr
+
+
+@case
+def an_edited_source_rebuilds_itself():
+    path = program(LOOP, "report(total(1.5, 10)); served('total')\n")
+    first = run(path)
+    with open(path) as f:
+        src = f.read()
+    with open(path, "w") as f:
+        f.write(src.replace("s += x * i", "s += x * i * 2"))
+    second = run(path, logs=True)
+    return (outputs(first) == ['["67.5"]'] and outputs(second) == ['["135.0"]']
+            and counts(first) == counts(second) == [1]
+            and "compiling" in second.stderr and "RuntimeWarning" not in second.stderr), \
+        first.stdout + second.stdout + second.stderr
+
+
+@case
+def concurrent_first_calls_build_once():
+    path = program(LOOP, "report(total(1.5, 10)); served('total')\n")
+    e = dict(os.environ, DYNAC_LOGS="recompiles")
+    e.pop("DYNAC_JIT", None)
+    e.pop("CFLAGS", None)
+    procs = [subprocess.Popen([sys.executable, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=e) for _ in range(3)]
+    res = [p.communicate(timeout=120) for p in procs]
+    builds = sum(err.count("] %s: built" % path) for _, err in res)
+    ok = all(p.returncode == 0 for p in procs) and all(out.split() == ['["67.5"]', "#", "1"]
+                                                       for out, _ in res)
+    leftovers = [f for f in os.listdir(artifact_dir(path)) if f.startswith((".build-", ".load-"))]
+    return ok and builds == 1 and not leftovers, repr(res) + repr(leftovers)
+
+
+@case
+def no_c_compiler_runs_in_the_interpreter_with_one_warning():
+    path = program(LOOP, """
+        report(total(1.5, 10)); served("total")
+        report(total(2.5, 10)); served("total")
+        """)
+    ref = run(path, jit=False)
+    got = run(path, env={"CC": "/nonexistent/cc"})
+    return (got.returncode == 0 and outputs(got) == outputs(ref) and counts(got) == [0, 0]
+            and got.stderr.count("RuntimeWarning") == 1
+            and "cannot run the C compiler '/nonexistent/cc'" in got.stderr
+            and "prog.py:" in got.stderr), got.stdout + got.stderr
+
+
+@case
+def fullgraph_raises_compile_error_at_the_call():
+    path = program("""
+        @dynac.compile(fullgraph=True)
+        def g(x):
+            dynac.graph_break()
+            return x + 1
+        try:
+            g(1)
+        except dynac.CompileError as e:
+            import traceback
+            tb = traceback.extract_tb(e.__traceback__)
+            report(type(e).__name__, [f.name for f in tb], "GB0012" in str(e), "prog.py:" in str(e))
+        """)
+    got = run(path)
+    return outputs(got) == ['["\'CompileError\'", "[\'<module>\']", "True", "True"]'], got.stdout + got.stderr
+
+
+@case
+def jit_off_leaves_the_function_alone():
+    path = program(LOOP, """
+        dynac.config.jit = False
+        @dynac.compile
+        def late(x):
+            return x + 1
+        report(late(1), type(late).__name__)
+        """)
+    got = run(path)  # DYNAC_JIT unset: total is compiled on its first call, late is not
+    return (outputs(got) == ['["2", "\'function\'"]']
+            and not os.path.exists(artifact_dir(path))), got.stdout + got.stderr
+
+
+@case
+def cache_size_limit_bounds_the_specialisations():
+    path = program("""
+        dynac.config.cache_size_limit = 2
+        @dynac.compile
+        def twice(x):
+            return x + x
+        report(twice(1), twice(1.5), twice((1, 2)), twice(2), twice((3, 4)))
+        served("twice", entries=True)
+        """)
+    ok, detail, got = agree(path)
+    return ok and got.stderr.count("cache_size_limit (2) reached") == 1 and counts(got) == [2], detail
+
+
+@case
+def unwritable_dynac_folder_uses_the_user_cache():
+    path = program(LOOP, "report(total(1.5, 10)); served('total')\n")
+    with open(artifact_dir(path), "w") as f:  # a file where the folder would be
+        f.write("not a folder")
+    cache = os.path.join(TMP, "xdg%d" % _n)
+    first = run(path, env={"XDG_CACHE_HOME": cache})
+    second = run(path, env={"XDG_CACHE_HOME": cache}, logs=True)
+    found = [f for _, _, fs in os.walk(cache) for f in fs]
+    return (outputs(first) == outputs(second) == ['["67.5"]'] and counts(second) == [1]
+            and "compiling" not in second.stderr
+            and any(f.endswith(".so") for f in found)), first.stderr + second.stderr + repr(found)
+
+
+@case
+def keyword_and_default_arguments_on_the_first_call():
+    path = program("""
+        @dynac.compile
+        def scaled(x, k=2.0, *, bias=0.5):
+            return x * k + bias
+        report(scaled(1.5)); served("scaled")
+        report(scaled(1.5, 3.0, bias=1.0)); served("scaled")
+        report(scaled(x=2.0, k=1.0)); served("scaled")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got) == [1, 2, 3], detail
+
+
+@case
+def what_cannot_compile_runs_in_the_interpreter_with_one_warning():
+    """A generator function is not compiled (its frames outlive the call):
+    the build has no specialisation for it."""
+    path = program("""
+        @dynac.compile
+        def evens(n):
+            for i in range(n):
+                if i % 2 == 0:
+                    yield i * 0.5
+        report(list(evens(7)), list(evens(3)), sum(evens(100)))
+        served("evens")
+        """)
+    ok, detail, got = agree(path)
+    return (ok and counts(got) == [0] and got.stderr.count("RuntimeWarning") == 1
+            and "no specialisation for (int) could be compiled" in got.stderr), detail
+
+
+@case
+def types_the_generator_handles_generically_still_compile():
+    path = program(LOOP, """
+        report(total(1.5, 3)); served("total")
+        try:
+            total("ab", 3)
+        except TypeError as e:
+            report("TypeError", str(e))
+        report(total([1.0], 0))
+        report(total(2.5, 3)); served("total")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got) == [1, 4] and "RuntimeWarning" not in got.stderr, detail
+
+
+@case
+def exceptions_match_the_interpreter():
+    path = program("""
+        @dynac.compile
+        def ratio(a, b):
+            s = 0.0
+            for i in range(b):
+                s += a / (b - i - 1)
+            return s
+        import traceback
+        for args in [(1.0, 3), (2.0, 0), (1.0, 3)]:
+            try:
+                report(ratio(*args))
+            except ZeroDivisionError as e:
+                report(type(e).__name__, str(e), traceback.extract_tb(e.__traceback__)[-1].lineno)
+        served("ratio")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got)[0] > 0, detail
+
+
+@case
+def methods_compile_on_first_call():
+    path = program("""
+        class Acc:
+            def __init__(self):
+                self.total = 0.0
+            @dynac.compile
+            def add_squares(self, n):
+                s = 0.0
+                for i in range(n):
+                    s += i * i
+                self.total += s
+                return s
+        a = Acc()
+        report(a.add_squares(10), a.add_squares(100), a.total)
+        served("Acc.add_squares")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got) == [2], detail
+
+
+@case
+def functions_the_root_calls_compile_with_it():
+    path = program("""
+        def leaf(x, i):
+            return x * i + 1.0
+        @dynac.compile
+        def outer(x, n):
+            s = 0.0
+            for i in range(n):
+                s += leaf(x, i)
+            return s
+        report(outer(0.5, 100)); served("outer")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got) == [1] and "leaf" in open(
+        os.path.join(artifact_dir(path), "prog__dynac.c")).read(), detail
+
+
+@case
+def record_does_not_compile():
+    """`dynac record` never compiles: its profiler sees interpreted frames only."""
+    path = program(LOOP, "report(total(1.5, 10))\n")
+    prof = os.path.join(os.path.dirname(path), "p.json")
+    e = dict(os.environ)
+    e.pop("DYNAC_JIT", None)
+    r = subprocess.run([sys.executable, "-m", "dynac", "record", "-o", prof, path], capture_output=True,
+                       text=True, env=e, timeout=120)
+    import json
+    with open(prof) as f:
+        fns = {fn["qualname"]: fn for fn in json.load(f)["functions"]}
+    return (r.returncode == 0 and "total" in fns and not os.path.exists(artifact_dir(path))
+            and fns["total"]["signatures"][0]["args"] == ["float", "int"]), r.stderr
+
+
+shutil.rmtree(TMP, ignore_errors=True)
