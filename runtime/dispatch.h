@@ -126,8 +126,8 @@ DYNAC_API int dynac_cache_attach(PyCodeObject *code, const dynac_module_desc *md
  * entries are dropped and the cache takes the new artifact's descriptors
  * (the old artifact stays loaded while a kernel of it may still run: its
  * module object is kept by the loader). No-op without a cache. */
-static void dynac__cache_rebind(PyCodeObject *code, const dynac_module_desc *md,
-                                const dynac_func_desc *fd, PyObject *owner) {
+static DYNAC_NOINLINE void dynac__cache_rebind(PyCodeObject *code, const dynac_module_desc *md,
+                                               const dynac_func_desc *fd, PyObject *owner) {
   dynac__cache *c = dynac__cache_of(code);
   if (!c || c->owner == owner) return;
   for (int i = 0; i < c->n; i++) c->retired_hits += c->e[i].hits;

@@ -11,9 +11,10 @@ annotated code run unchanged, with or without a build):
     dynac.graph_break()                 an explicit graph break
     dynac.is_compiling()                True inside kernels, False here
 
-Once `dynac build` has written __dynac__/NAME__dynac*.so beside a module,
 `@dynac.compile` returns a CompiledFunction that runs the kernels when their
-guards pass and the original function otherwise. `python3 -m dynac run`
+guards pass and the original function otherwise. Its module is compiled on
+its first call when no current artifact exists (_jit.py; `dynac build`
+writes the same __dynac__/NAME__dynac*.so ahead of time). `python3 -m dynac run`
 serves every function of every built module through the frame hook.
 """
 import functools as _functools
@@ -37,7 +38,10 @@ class _Config:
     built modules (also $DYNAC_PATH, colon-separated). `suppress_errors`
     (also $DYNAC_SUPPRESS_ERRORS=1; off by default): a failure to attach a
     function's kernels leaves it to the interpreter with a warning instead of
-    raising; `dynac build --suppress-errors` does the same for the generator."""
+    raising; `dynac build --suppress-errors` does the same for the generator.
+    `jit` (also $DYNAC_JIT=0 to turn off): compile roots on first call.
+    `cache_size_limit`: specialisations compiled on calls per function (8,
+    also the runtime's cache size)."""
 
     def __init__(self):
         env = _os.environ.get("DYNAC_PATH", "")
@@ -55,10 +59,13 @@ _COMPILE_OPTIONS = frozenset(_runtime.COMPILE_OPTIONS)  # runtime/artifact.h: th
 def compile(fn=None, **options):
     """Marks `fn` as a compile root (decorator, with or without options).
 
-    Options are read by `dynac build` (fullgraph, signatures, backend); an
+    Options are read by the generator (fullgraph, signatures, backend); an
     unknown one raises TypeError here as it is an error there. Returns a
-    CompiledFunction when a current build of fn's module exists, else fn
-    itself, unchanged.
+    CompiledFunction: served by a current build of fn's module, or compiled
+    on its first call (and again on a guard miss, up to
+    config.cache_size_limit); with compiling off (DYNAC_JIT=0, config.jit)
+    and no current build, fn itself, unchanged. A fullgraph root that
+    cannot be compiled raises CompileError at that call.
     """
     unknown = set(options) - _COMPILE_OPTIONS
     if unknown:
