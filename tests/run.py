@@ -19,10 +19,10 @@ PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
               "tests/e2e/suite_objects.py", "tests/e2e/suite_programs.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
-              "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py", "tests/e2e/suite_jit.py"]
+              "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py", "tests/e2e/suite_workflow.py"]
 # Suites that compile on first call; the others build explicitly and compare
 # with the interpreter, so their decorated functions must not compile by themselves.
-JIT_SUITES = {"tests/e2e/suite_jit.py"}
+JIT_SUITES = {"tests/e2e/suite_workflow.py"}
 
 # Suites run under CPython's debug allocator (PYTHONMALLOC=debug): freed
 # memory is overwritten with a pattern, so a kernel that reads a list after

@@ -60,40 +60,38 @@ def record(args):
         if len(args) < 2:
             raise SystemExit("dynac record: -o needs a file name")
         out, args = args[1], args[2:]
-    import threading  # record only: `dynac run` need not load it
     kind, target, argv = _split_target(args, "record")
     from . import config
     config.jit = False  # compiled calls have no frame for the profiler to see
     seen = {}
-    lock = threading.Lock()
 
-    def profiler(frame, event, arg):
-        if event != "call":
+    def sample(co, args, weight):
+        """A sampled call (runtime: record_start): its argument types."""
+        if co.co_filename.startswith("<"):
             return
-        co = frame.f_code
-        if (co.co_flags & _SKIP_FLAGS or not co.co_flags & 0x1  # CO_OPTIMIZED: functions only
-                or co.co_filename.startswith("<")):
-            return
-        n = co.co_argcount + co.co_kwonlyargcount  # co_varnames order, as kernels take them
-        loc = frame.f_locals
         nvar = bool(co.co_flags & 0x4) + bool(co.co_flags & 0x8)  # *args, **kwargs: objects
-        sig = tuple(type_name(loc.get(name)) for name in co.co_varnames[:n]) + ("object",) * nvar
-        key = (co.co_filename, co.co_qualname, co.co_firstlineno)
-        with lock:
-            d = seen.setdefault(key, {})
-            d[sig] = d.get(sig, 0) + 1
+        sig = tuple(type_name(v) for v in args[:len(args) - nvar]) + ("object",) * nvar
+        d = seen.setdefault((co.co_filename, co.co_qualname, co.co_firstlineno), {})
+        d[sig] = d.get(sig, 0) + weight
 
     def write():
-        write_profile(out, seen)
+        tmp = "%s.%d.tmp" % (out, os.getpid())
+        write_profile(tmp, seen)
+        os.replace(tmp, out)  # atomic: a profile is whole or absent
         print("dynac: recorded %d functions in %s" % (len(seen), out), file=sys.stderr)
 
-    sys.setprofile(profiler)
-    threading.setprofile(profiler)
+    def on_signal(signum, frame):  # SIGTERM, SIGHUP: unwind, so the profile is written below
+        raise SystemExit(128 + signum)
+
+    import signal
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, on_signal)
+    _runtime.record_start(sample)  # a frame hook: every thread
     try:
         _run_target(kind, target, argv)
     finally:
-        sys.setprofile(None)
-        threading.setprofile(None)
+        _runtime.record_stop()
         write()
     return 0
 

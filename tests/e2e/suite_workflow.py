@@ -1,7 +1,9 @@
-"""Compile on first call (python/dynac/_jit.py): each case runs a fresh
-program with no `dynac build` step, once with DYNAC_JIT=0 (the interpreter:
-the reference) and once or more compiled on first call, and compares what
-the programs print (results, exceptions, warnings) and what the caches say."""
+"""The workflow without a build step. Compile on first call
+(python/dynac/_jit.py): each case runs a fresh program with no `dynac
+build`, once with DYNAC_JIT=0 (the interpreter: the reference) and once or
+more compiled on first call, and compares what the programs print (results,
+exceptions, warnings) and what the caches say. `dynac record`: sampled
+types, threads, a profile written when the program is stopped by a signal."""
 import os
 import shutil
 import subprocess
@@ -370,6 +372,74 @@ def record_does_not_compile():
         fns = {fn["qualname"]: fn for fn in json.load(f)["functions"]}
     return (r.returncode == 0 and "total" in fns and not os.path.exists(artifact_dir(path))
             and fns["total"]["signatures"][0]["args"] == ["float", "int"]), r.stderr
+
+
+def record(path, out, **popen):
+    e = dict(os.environ)
+    e.pop("DYNAC_JIT", None)
+    return subprocess.Popen([sys.executable, "-m", "dynac", "record", "-o", out, path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e, **popen)
+
+
+def profile_signatures(out):
+    import json
+    with open(out) as f:
+        return {fn["qualname"]: sorted(tuple(s["args"]) for s in fn["signatures"])
+                for fn in json.load(f)["functions"]}
+
+
+@case
+def record_samples_rare_late_types_and_threads():
+    """After its first calls a function is sampled one call in 64, and at
+    every argument shape it has not shown before: a type seen once, late,
+    is recorded; so are functions run only by other threads."""
+    path = program("""
+        import threading
+        def step(x, k):
+            return x * k
+        def worker(n):
+            return sum(step(float(i), 2) for i in range(n))
+        for i in range(10000):
+            step(i, 3)
+        step(1.5, 3)                       # once, after 10000 int calls
+        step([1.0, 2.0], 2)                # a list: its element type too
+        t = threading.Thread(target=worker, args=(100,))
+        t.start(); t.join()
+        report("done")
+        """)
+    out = os.path.join(os.path.dirname(path), "p.json")
+    p = record(path, out)
+    stdout, stderr = p.communicate(timeout=120)
+    sigs = profile_signatures(out)
+    return (p.returncode == 0 and sigs.get("step") == [("float", "int"), ("int", "int"),
+                                                      ("list[float]", "int")]
+            and sigs.get("worker") == [("int",)]), stderr + repr(sigs)
+
+
+@case
+def record_writes_the_profile_when_terminated():
+    import signal
+    path = program("""
+        def spin(x, n):
+            s = 0.0
+            for i in range(n):
+                s += x
+            return s
+        spin(1.0, 10)
+        print("ready", flush=True)
+        while True:
+            spin(0.5, 1000)
+        """)
+    out = os.path.join(os.path.dirname(path), "p.json")
+    p = record(path, out)
+    ready = p.stdout.readline()
+    p.send_signal(signal.SIGTERM)
+    stdout, stderr = p.communicate(timeout=60)
+    sigs = profile_signatures(out) if os.path.exists(out) else {}
+    return (ready.strip() == "ready" and p.returncode == 128 + signal.SIGTERM
+            and sigs.get("spin") == [("float", "int")]
+            and not [f for f in os.listdir(os.path.dirname(out)) if f.endswith(".tmp")]), \
+        "rc %s %s %r" % (p.returncode, stderr, sigs)
 
 
 shutil.rmtree(TMP, ignore_errors=True)
