@@ -19,14 +19,18 @@
 
 #define DYNAC_VERSION "0.1.0"
 
+/* The usage text; the commands are spelled as the user typed them:
+ * $DYNAC_PROG ("python3 -m dynac" when the Python CLI runs us), else "dynac". */
 static void usage(FILE *to) {
-  fputs("usage: dynac build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
-        "                  [--line-directives] [--trusted-syntax] [--suppress-errors] [--times]\n"
-        "       dynac explain FILE.py... [--profile FILE] [--all] [--json] [--lines]\n"
-        "       dynac export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]\n"
-        "       dynac ir FILE.py... [--function NAME]... [--profile FILE] [--all]\n"
-        "       dynac --version\n"
-        "build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
+  const char *prog = getenv("DYNAC_PROG") ? getenv("DYNAC_PROG") : "dynac";
+  int w = (int)strlen(prog);
+  fprintf(to, "usage: %s build FILE.py... [-o DIR] [--profile FILE] [--all] [--emit-only]\n"
+          "       %*s       [--line-directives] [--trusted-syntax] [--suppress-errors] [--times]\n"
+          "       %s explain FILE.py... [--profile FILE] [--all] [--json] [--lines]\n"
+          "       %s export FILE.py [--function NAME]... [--prefix P] -o DIR [--profile FILE]\n"
+          "       %s ir FILE.py... [--function NAME]... [--profile FILE] [--all]\n"
+          "       %s --version\n", prog, w, "", prog, prog, prog, prog);
+  fputs("build   writes DIR/NAME__dynac.c per module and compiles it into an extension\n"
         "        module (default DIR: __dynac__ beside the source)\n"
         "export  writes DIR/P.h, DIR/P.c and DIR/Makefile (-> libP.a): the kernels of the\n"
         "        compile roots (or of each --function) as plain C, no Python needed;\n"
@@ -82,6 +86,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--trusted-syntax")) o.trusted_syntax = true;
     else if (!strcmp(a, "--suppress-errors")) o.suppress_errors = true;
     else if (!strcmp(a, "--times")) o.times = true;
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
     else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "dynac: error: unknown option '%s'\n", a);
       usage(stderr);

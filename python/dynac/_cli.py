@@ -1,9 +1,18 @@
-"""The `python3 -m dynac` commands.
+"""usage: python3 -m dynac COMMAND [OPTIONS]    (python3 -m dynac COMMAND --help: its options)
 
-  record [-o PROFILE] (-m MODULE | SCRIPT) [ARGS]   run a program, record argument types
-  run [--path DIR]... [--stats FILE] (-m MODULE | SCRIPT) [ARGS]
-                                                  run it with built modules served by kernels
-  build ... / explain ...                          the generator (build/bin/dynac)
+  run [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
+          run a program with its built modules served by kernels (decorated
+          roots compile on their first call); `import torch` finds a stand-in
+          for the compile API when PyTorch is not installed
+  record [-o PROFILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
+          run a program and record the argument types of its functions
+          (default PROFILE: dynac-profile.json), for build --profile
+  build FILE.py... [-o DIR] [--profile PROFILE] [--all] ...
+          compile ahead of time: __dynac__/NAME__dynac.{c,so} beside each file
+  explain FILE.py... [--lines] [--json] ...
+          what compiles, its guards and graph breaks, and why
+  export FILE.py -o DIR ...
+          the kernels as a plain C library (no Python needed)
 """
 import atexit
 import importlib.machinery
@@ -17,18 +26,41 @@ from ._loader import artifact_for, attach_code
 from ._profile import type_name, write_profile
 
 USAGE = __doc__
+RUN_USAGE = """usage: python3 -m dynac run [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
+
+Runs the program as python3 would, with every module that has a current
+artifact (built by `python3 -m dynac build`, or compiled on first call)
+served by its kernels through the frame hook.
+  --path DIR     also look for artifacts in DIR (as $DYNAC_PATH does)
+  --stats FILE   write dynac.stats() to FILE as JSON at exit
+DYNAC_LOGS=dispatch,guards,recompiles,graph_breaks logs what ran compiled and why not."""
+RECORD_USAGE = """usage: python3 -m dynac record [-o PROFILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
+
+Runs the program as python3 would and writes the argument types its
+functions were called with to PROFILE (default dynac-profile.json), also
+when it is stopped by SIGTERM or SIGHUP; then
+`python3 -m dynac build FILE.py --profile PROFILE` compiles them. Calls are
+sampled: the first 16 of each function, one in 64 after, and every call
+with argument types not seen before. Nothing is compiled while recording."""
 
 _SKIP_FLAGS = _runtime.SKIP_FLAGS  # generators and coroutines: the frame hook's own (compat part)
 
 
 def _split_target(args, cmd):
-    """-m MODULE [ARGS] | SCRIPT [ARGS] -> (kind, target, argv)."""
+    """-m MODULE [ARGS] | -c CODE [ARGS] | SCRIPT [ARGS] -> (kind, target, argv)."""
     if not args:
-        raise SystemExit("dynac %s: name a script or -m MODULE\n\n%s" % (cmd, USAGE))
-    if args[0] == "-m":
+        raise SystemExit("python3 -m dynac %s: name a script, -m MODULE or -c CODE\n\n%s"
+                         % (cmd, RUN_USAGE if cmd == "run" else RECORD_USAGE))
+    if args[0] in ("-m", "-c"):
         if len(args) < 2:
-            raise SystemExit("dynac %s: -m needs a module name" % cmd)
+            raise SystemExit("python3 -m dynac %s: %s needs %s" % (
+                cmd, args[0], "a module name" if args[0] == "-m" else "the code to run"))
+        if args[0] == "-c":
+            return "code", args[1], ["-c"] + args[2:]
         return "module", args[1], args[1:]
+    if args[0].startswith("-"):
+        raise SystemExit("python3 -m dynac %s: unknown option %r\n\n%s" % (
+            cmd, args[0], RUN_USAGE if cmd == "run" else RECORD_USAGE))
     return "script", args[0], args
 
 
@@ -39,30 +71,39 @@ def _run_target(kind, target, argv, prepare_code=None):
         sys.path.insert(0, os.getcwd())
         runpy.run_module(target, run_name="__main__", alter_sys=True)
         return
-    path = os.path.abspath(target)
-    with open(path, "rb") as f:
-        source = f.read()
+    if kind == "code":
+        path, source = "<string>", target
+    else:
+        path = os.path.abspath(target)
+        with open(path, "rb") as f:
+            source = f.read()
     code = compile(source, path, "exec")
     main = types.ModuleType("__main__")
-    main.__file__ = path
+    if kind != "code":
+        main.__file__ = path
     main.__builtins__ = __builtins__
     if prepare_code:
         prepare_code(code, path, main.__dict__)
     sys.modules["__main__"] = main
-    sys.path.insert(0, os.path.dirname(path))
+    sys.path.insert(0, os.path.dirname(path) if kind != "code" else "")
     exec(code, main.__dict__)
 
 
 # ---- record -------------------------------------------------------------------
 def record(args):
+    if args[:1] in (["-h"], ["--help"]):
+        print(RECORD_USAGE)
+        return 0
     out = "dynac-profile.json"
     if args[:1] == ["-o"]:
         if len(args) < 2:
-            raise SystemExit("dynac record: -o needs a file name")
+            raise SystemExit("python3 -m dynac record: -o needs a file name")
         out, args = args[1], args[2:]
     kind, target, argv = _split_target(args, "record")
     from . import config
     config.jit = False  # compiled calls have no frame for the profiler to see
+    from . import _torch
+    _torch.install()
     seen = {}
 
     def sample(co, args, weight):
@@ -154,10 +195,13 @@ def _print_summary():
 
 
 def run(args):
+    if args[:1] in (["-h"], ["--help"]):
+        print(RUN_USAGE)
+        return 0
     dirs, stats_file = [], None
     while args and args[0] in ("--path", "--stats"):
         if len(args) < 2:
-            raise SystemExit("dynac run: %s needs an argument" % args[0])
+            raise SystemExit("python3 -m dynac run: %s needs an argument" % args[0])
         if args[0] == "--path":
             dirs.append(os.path.abspath(args[1]))
         else:
@@ -166,6 +210,8 @@ def run(args):
     kind, target, argv = _split_target(args, "run")
     from . import config
     config.artifact_path[:0] = dirs
+    from . import _torch
+    _torch.install()
     sys.meta_path.insert(0, _DynacFinder(config.artifact_path))
     _attach_loaded(config.artifact_path)
 
@@ -235,6 +281,7 @@ def generator_env():
     env.setdefault("DYNAC_INCLUDE", _config.INCLUDE)
     env.setdefault("DYNAC_PYTHON_INCLUDE", sysconfig.get_paths()["include"])
     env.setdefault("DYNAC_EXT_SUFFIX", sysconfig.get_config_var("EXT_SUFFIX"))
+    env.setdefault("DYNAC_PROG", "python3 -m dynac")  # its usage names the commands so
     return env
 
 
@@ -250,6 +297,8 @@ def generator(cmd, args):
 
 
 def main(argv):
+    if argv[:1] == ["help"] and len(argv) > 1:  # help COMMAND
+        argv = [argv[1], "--help"]
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0 if argv else 2
@@ -258,7 +307,9 @@ def main(argv):
         return record(rest)
     if cmd == "run":
         return run(rest)
-    if cmd in ("build", "explain"):
+    if cmd in ("build", "explain", "export", "ir"):
         return generator(cmd, rest)
-    print("dynac: unknown command %r\n\n%s" % (cmd, USAGE), file=sys.stderr)
+    if cmd == "--version":
+        return generator(cmd, [])
+    print("python3 -m dynac: unknown command %r\n\n%s" % (cmd, USAGE), file=sys.stderr)
     return 2

@@ -123,7 +123,7 @@ def artifact_for(source_path, search_dirs=(), warn_stale=True):
                 _warned_stale.add(key)
                 warnings.warn("dynac: %s was built from a different version of %s (the source "
                               "changed since the build); it runs in the interpreter until you "
-                              "rebuild with 'dynac build %s'" % (path, source_path, source_path),
+                              "rebuild with 'python3 -m dynac build %s'" % (path, source_path, source_path),
                               RuntimeWarning, stacklevel=3)
             continue
         return mod

@@ -442,4 +442,97 @@ def record_writes_the_profile_when_terminated():
         "rc %s %s %r" % (p.returncode, stderr, sigs)
 
 
+def dynac(*args, cwd=None, env=None):
+    e = dict(os.environ)
+    e.pop("DYNAC_JIT", None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "dynac"] + list(args), capture_output=True, text=True,
+                          env=e, cwd=cwd, timeout=120)
+
+
+TORCH_PROGRAM = """
+    import torch
+    @torch.compile
+    def f(x, n):
+        s = 0.0
+        for i in range(n):
+            s += x * i
+        return s
+    @torch.compiler.disable
+    def g(x):
+        return x + 1
+    @torch.compile(fullgraph=True, backend="inductor", dynamic=False, mode="max-autotune")
+    def h(x):
+        return x * 2.0
+    @torch._dynamo.disable(recursive=False)
+    def k(x):
+        return torch._dynamo.is_compiling()
+    torch._dynamo.config.suppress_errors = True
+    torch._dynamo.config.verbose = True            # kept, no effect
+    import dynac
+    report(f(1.5, 10), g(1), h(2.0), k(1), dynac.config.suppress_errors,
+           torch._dynamo.config.cache_size_limit, torch.compiler.is_compiling(),
+           torch._dynamo.list_backends())
+    served("f"); served("h")
+    try:
+        torch.tensor([1])
+    except AttributeError as e:
+        report("AttributeError", "install PyTorch" in str(e))
+    """
+
+
+@case
+def torch_spellings_run_without_torch():
+    path = program(TORCH_PROGRAM)
+    r = dynac("run", path, cwd=os.path.dirname(path))
+    plain = run(path)
+    return (r.returncode == 0 and outputs(r) == [
+        '["67.5", "2", "4.0", "False", "True", "8", "False", "[\'c\', \'eager\']"]',
+        '["\'AttributeError\'", "True"]'] and counts(r) == [1, 1]
+        and "No module named 'torch'" in plain.stderr), r.stdout + r.stderr
+
+
+@case
+def dynac_compiler_mirrors_torch_compiler():
+    path = program("""
+        from dynac import compiler
+        @compiler.compile(backend="inductor")
+        def f(x, n):
+            s = 0
+            for i in range(n):
+                s += x * i
+            return s
+        @compiler.compile(disable=True)
+        def plain(x):
+            return x
+        report(f(3, 10), type(plain).__name__, compiler.is_dynamo_compiling(), compiler.list_backends())
+        served("f")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got) == [1], detail
+
+
+@case
+def every_command_has_help_and_names_itself():
+    helps = [dynac(cmd, "--help") for cmd in ("run", "record", "build", "explain", "export")]
+    top = dynac("--help")
+    bad = dynac("run", "--bogus", "x")
+    empty = dynac("run")
+    ok = all(h.returncode == 0 and h.stdout.startswith("usage: python3 -m dynac ") for h in helps)
+    named = ("python3 -m dynac run: unknown option '--bogus'" in bad.stderr and bad.returncode != 0
+             and "python3 -m dynac run: name a script" in empty.stderr
+             and top.returncode == 0 and "python3 -m dynac COMMAND" in top.stdout)
+    return ok and named, "".join(h.stdout[:200] + h.stderr for h in helps) + bad.stderr + empty.stderr
+
+
+@case
+def run_and_record_take_dash_c():
+    code = "import sys\ndef f(x):\n    return x * 2\nprint(f(21), sys.argv)"
+    r = dynac("run", "-c", code, "a", "b", cwd=TMP)
+    out = os.path.join(TMP, "c.json")
+    rec = dynac("record", "-o", out, "-c", code, cwd=TMP)
+    return (r.returncode == 0 and r.stdout.strip() == "42 ['-c', 'a', 'b']" and rec.returncode == 0
+            and rec.stdout.strip() == "42 ['-c']"), r.stdout + r.stderr + rec.stderr
+
+
 shutil.rmtree(TMP, ignore_errors=True)
