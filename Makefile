@@ -65,7 +65,7 @@ single_include:
 
 # The Python package: python/dynac/*.py (linked) + the runtime extension.
 python-module: $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX) $(PYBUILD)/dynac/_config.py
-	@for f in python/dynac/*.py; do ln -sf $(ROOT)/$$f $(PYBUILD)/dynac/; done
+	@for f in python/dynac/*.py; do [ "$${f##*/}" = _config.py ] || ln -sf $(ROOT)/$$f $(PYBUILD)/dynac/; done
 	@$(PYTHON) scripts/install-pth.py $(ROOT)/$(PYBUILD)
 $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX): python/dynac/_runtime.c single_include/dynac.h
 	@mkdir -p $(PYBUILD)/dynac
@@ -111,7 +111,7 @@ sanitize: all
 	@mkdir -p $(SANBUILD)/dynac
 	$(CC) -std=gnu11 -fPIC -shared -fno-strict-aliasing $(SAN_FLAGS) $(WARN) -Werror \
 	  -Isingle_include -I$(PY_INCLUDE) python/dynac/_runtime.c -o $(SANBUILD)/dynac/_runtime$(EXT_SUFFIX)
-	@for f in python/dynac/*.py; do ln -sf $(ROOT)/$$f $(SANBUILD)/dynac/; done
+	@for f in python/dynac/*.py; do [ "$${f##*/}" = _config.py ] || ln -sf $(ROOT)/$$f $(SANBUILD)/dynac/; done
 	@cp $(PYBUILD)/dynac/_config.py $(SANBUILD)/dynac/
 	CFLAGS="$(SAN_FLAGS)" PYTHONPATH=$(SANBUILD) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \

@@ -97,5 +97,80 @@ def a_second_prefix_bakes_its_own_paths():
     return e.returncode == 0 and os.path.exists(os.path.join(out, "model.c")), e.stderr
 
 
+DEBIAN_PYTHON = "/usr/bin/python3"  # has Debian's pip, setuptools and wheel: an offline build
+FIRST_CALL = """
+import dynac
+@dynac.compile
+def total(x, n):
+    s = 0.0
+    for i in range(n):
+        s += x * i
+    return s
+print(total(1.5, 10), dynac.stats()["__main__.total"]["kernel_calls"], dynac.__file__)
+"""
+
+
+def first_call_program(name):
+    d = os.path.join(TMP, name)
+    os.makedirs(d)
+    with open(os.path.join(d, "prog.py"), "w") as f:
+        f.write(FIRST_CALL)
+    return os.path.join(d, "prog.py")
+
+
+def clean_env():
+    e = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DYNAC_JIT", "CFLAGS")}
+    return e
+
+
+@case
+def pip_install_builds_a_dynac_that_compiles_on_first_call():
+    """`pip install --no-build-isolation --no-index --target DIR .`: the
+    installed package carries its generator, header and templates; a program
+    using only it compiles on first call; the `dynac` command works."""
+    target = os.path.join(TMP, "pip-target")
+    r = subprocess.run([DEBIAN_PYTHON, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index",
+                        "--target", target, ROOT], capture_output=True, text=True, env=clean_env())
+    if r.returncode:
+        return False, r.stdout[-2000:] + r.stderr[-2000:]
+    env = dict(clean_env(), PYTHONPATH=target)
+    prog = first_call_program("pip-prog")
+    p = subprocess.run([DEBIAN_PYTHON, prog], capture_output=True, text=True, env=env, cwd=TMP)
+    h = subprocess.run([os.path.join(target, "bin", "dynac"), "build", "--help"], capture_output=True,
+                       text=True, env=env)
+    fields = p.stdout.split()
+    return (p.returncode == 0 and fields[:2] == ["67.5", "1"] and fields[2].startswith(target)
+            and h.returncode == 0 and h.stdout.startswith("usage:")
+            and not os.path.exists(os.path.join(target, "dynac", "_runtime.c"))), p.stdout + p.stderr + h.stderr
+
+
+@case
+def pip_install_editable_in_a_venv():
+    venv = os.path.join(TMP, "venv")
+    made = [os.path.join(ROOT, "python", "dynac", "_config.py"), os.path.join(ROOT, "python", "dynac.egg-info")]
+    made += [os.path.join(ROOT, "python", "dynac", "_runtime" + EXT) for EXT in
+             [subprocess.run([DEBIAN_PYTHON, "-c", "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))"],
+                             capture_output=True, text=True).stdout.strip()]]
+    existed = {m for m in made if os.path.exists(m)}  # a developer's own editable install stays
+    try:
+        v = subprocess.run([DEBIAN_PYTHON, "-m", "venv", "--system-site-packages", venv], capture_output=True,
+                           text=True, env=clean_env())
+        r = subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "--no-build-isolation",
+                            "--no-index", "-e", ROOT], capture_output=True, text=True, env=clean_env())
+        if v.returncode or r.returncode:
+            return False, v.stderr[-1000:] + r.stdout[-2000:] + r.stderr[-2000:]
+        prog = first_call_program("editable-prog")
+        p = subprocess.run([os.path.join(venv, "bin", "python"), prog], capture_output=True, text=True,
+                           env=clean_env(), cwd=TMP)
+        fields = p.stdout.split()
+        return (p.returncode == 0 and fields[:2] == ["67.5", "1"]
+                and fields[2] == os.path.join(ROOT, "python", "dynac", "__init__.py")), p.stdout + p.stderr
+    finally:
+        for m in made:
+            if m not in existed:
+                shutil.rmtree(m, ignore_errors=True) if os.path.isdir(m) else (
+                    os.path.exists(m) and os.remove(m))
+
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()

@@ -313,3 +313,8 @@ def main(argv):
         return generator(cmd, [])
     print("python3 -m dynac: unknown command %r\n\n%s" % (cmd, USAGE), file=sys.stderr)
     return 2
+
+
+def entry():
+    """The `dynac` console script (pip install): python3 -m dynac's commands."""
+    sys.exit(main(sys.argv[1:]))
