@@ -145,6 +145,38 @@ def pip_install_builds_a_dynac_that_compiles_on_first_call():
 
 
 @case
+def a_package_built_with_dynac_extensions_runs_its_kernels():
+    """examples/package (setup.py: dynac_extensions) built by pip: the wheel
+    carries stats_pkg/__dynac__/fast__dynac.so, which serves calls with
+    compiling on first call turned off; results are the interpreter's."""
+    dyn = os.path.join(TMP, "dynac-for-package")
+    proj = os.path.join(TMP, "package")
+    shutil.copytree(os.path.join(ROOT, "examples", "package"), proj,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__dynac__", "__pycache__"))
+    a = subprocess.run([DEBIAN_PYTHON, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index",
+                        "--target", dyn, ROOT], capture_output=True, text=True, env=clean_env())
+    pk = os.path.join(TMP, "package-target")
+    b = subprocess.run([DEBIAN_PYTHON, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index",
+                        "--no-deps", "--target", pk, proj], capture_output=True, text=True,
+                       env=dict(clean_env(), PYTHONPATH=dyn))
+    if a.returncode or b.returncode:
+        return False, a.stderr[-1500:] + b.stdout[-1500:] + b.stderr[-1500:]
+    code = ("import dynac, stats_pkg.fast as f\n"
+            "xs = [0.1 * i for i in range(1000)] + [-0.0, 1e300]\n"
+            "print(repr(f.mean_and_std(xs)), repr(f.mean_and_std([])), repr(f.ewma(xs, 0.25)))\n"
+            "print(dynac.stats().get('stats_pkg.fast.mean_and_std', {}).get('kernel_calls', 0))")
+    env = dict(clean_env(), PYTHONPATH=pk + os.pathsep + dyn, DYNAC_JIT="0")
+    built = subprocess.run([DEBIAN_PYTHON, "-c", code], capture_output=True, text=True, env=env, cwd=TMP)
+    eager = subprocess.run([DEBIAN_PYTHON, "-c", code], capture_output=True, text=True,
+                           env=dict(env, PYTHONPATH=os.path.join(proj) + os.pathsep + dyn), cwd=TMP)
+    so = os.path.join(pk, "stats_pkg", "__dynac__")
+    return (built.returncode == 0 and eager.returncode == 0 and os.path.isdir(so)
+            and built.stdout.splitlines()[0] == eager.stdout.splitlines()[0]
+            and built.stdout.split()[-1] == "2" and eager.stdout.split()[-1] == "0"), \
+        built.stdout + built.stderr + eager.stdout + eager.stderr
+
+
+@case
 def pip_install_editable_in_a_venv():
     venv = os.path.join(TMP, "venv")
     made = [os.path.join(ROOT, "python", "dynac", "_config.py"), os.path.join(ROOT, "python", "dynac.egg-info")]

@@ -1,0 +1,1 @@
+"""An example package built with dynac's build integration (dynac.build)."""
