@@ -3,11 +3,47 @@
 torch._dynamo.explain and torch._dynamo.utils.compile_times)."""
 import os
 
-_load_times = {}  # artifact path -> ms spent loading and attaching it (the runtime's phase)
+_load_times = {}   # artifact path -> ms spent loading and attaching it (the runtime's phase)
+_build_times = {}  # artifact path -> {phase: ms} of the build that made it in this process
 
 
 def note_load(path, ms):
     _load_times[path] = _load_times.get(path, 0.0) + ms
+
+
+def parse_phase_times(stderr):
+    """{phase: ms} from the generator's `--times` line ("FILE: compile times
+    (ms): parse 1.518, ..., emit 1.234, cc 342.227"); {} if there is none."""
+    import re
+    for line in stderr.splitlines():
+        if "compile times (ms):" in line:
+            tail = line.split("compile times (ms):", 1)[1]
+            return {k: float(v) for k, v in re.findall(r"([a-z]+) ([0-9.]+)", tail)}
+    return {}
+
+
+def note_build(path, stderr):
+    """Keeps the phase times of a build (compile on first call) of `path`."""
+    times = parse_phase_times(stderr)
+    if times:
+        _build_times[path] = times
+
+
+def _timed_build(src):
+    """The phase times of building `src` again (front end, emit and the C
+    compiler), into a temporary folder: {phase: ms}."""
+    import shutil
+    import subprocess
+    import tempfile
+    from . import _config
+    from ._cli import generator_env
+    tmp = tempfile.mkdtemp(prefix="dynac-times-")
+    try:
+        r = subprocess.run([_config.GENERATOR, "build", "--times", "--trusted-syntax", src, "-o", tmp],
+                           capture_output=True, text=True, env=generator_env())
+        return parse_phase_times(r.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _explain_json(path):
@@ -68,22 +104,27 @@ def explain(target):
 
 
 def compile_times(repr="str"):
-    """Phase times: the generator's (parse, scope, annotations, infer), timed
-    again on the source of every artifact loaded so far, and the runtime's
-    load-and-attach time per artifact. repr="str": a table; "dict": the data."""
+    """Phase times per artifact loaded so far (after torch._dynamo.utils.
+    compile_times): the generator's (parse, scope, annotations, ir, infer,
+    analyses, emit) and the C compiler's (cc), as measured when this process
+    compiled it on first call, else measured by building its source again;
+    and the runtime's load-and-attach time. repr="str": a table of
+    milliseconds; "dict": {artifact file name: {phase: ms}}."""
     from ._loader import _loaded
     data = {}
     for path, mod in sorted(_loaded.items()):
         if mod is None:
             continue
         src = getattr(mod, "__dynac_source_path__", None)
-        entry = {"attach": _load_times.get(path, 0.0)}
-        if src and os.path.exists(src):
-            entry.update(_explain_json(src)["compile_times_ms"])
+        entry = {"attach": _load_times.get(path, 0.0) + _load_times.get(mod.__file__, 0.0)}
+        if path in _build_times:
+            entry.update(_build_times[path])
+        elif src and os.path.exists(src):
+            entry.update(_timed_build(src))
         data[os.path.basename(path)] = entry
     if repr == "dict":
         return data
-    phases = ["parse", "scope", "annotations", "ir", "infer", "analyses", "attach"]
+    phases = ["parse", "scope", "annotations", "ir", "infer", "analyses", "emit", "cc", "attach"]
     rows = ["%-40s %s" % ("artifact", " ".join("%11s" % p for p in phases))]
     for name, e in data.items():
         rows.append("%-40s %s" % (name, " ".join("%11.3f" % e.get(p, 0.0) for p in phases)))

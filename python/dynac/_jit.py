@@ -204,8 +204,8 @@ class _Module:
             write_profile(profile, seen)
             t0 = time.perf_counter()
             try:
-                proc = subprocess.run([_config.GENERATOR, "build", "--trusted-syntax", self.source,
-                                       "--profile", profile, "-o", tmp],
+                proc = subprocess.run([_config.GENERATOR, "build", "--trusted-syntax", "--times",
+                                       self.source, "--profile", profile, "-o", tmp],
                                       env=generator_env(), capture_output=True, text=True)
             except OSError as e:
                 raise _BuildFailed("cannot run the generator %s (%s)" % (_config.GENERATOR, e))
@@ -219,6 +219,8 @@ class _Module:
             if artifact is None:
                 raise _BuildFailed("the built artifact %s does not load" % built)
             os.replace(built, target)  # atomic: another process sees the old file or this one
+            from ._explain import note_build
+            note_build(target, proc.stderr)
             c_file = built[: -len(EXT_SUFFIX)] + ".c"
             if os.path.exists(c_file):
                 os.replace(c_file, target[: -len(EXT_SUFFIX)] + ".c")
@@ -234,7 +236,9 @@ class _Module:
         """Attaches the artifact to every function of the module it compiled
         (roots and the functions they call), superseding earlier artifacts."""
         from . import _functions_named
+        from ._explain import note_load
         from ._loader import attach_resumes
+        t0 = time.perf_counter()
         g = self.roots[0].fn.__globals__
         modname = self.roots[0].fn.__module__ or self.stem
         codes = []
@@ -248,6 +252,7 @@ class _Module:
                 _runtime.attach_function(r.fn, artifact, modname, True)
                 codes.append(r.fn.__code__)
         attach_resumes(codes, artifact, g, self.source)
+        note_load(artifact.__file__, (time.perf_counter() - t0) * 1000.0)
 
 
 _modules = {}  # abspath -> _Module

@@ -323,7 +323,8 @@ def compile_times_table():
     d = dynac.compile_times(repr="dict")
     t = dynac.compile_times()
     mine = [v for k, v in d.items() if k.startswith("corpus_annotations__dynac")]
-    return (mine and all(v["attach"] > 0 and v["infer"] > 0 and v["ir"] > 0 and "analyses" in v for v in mine)
+    return (mine and all(v["attach"] > 0 and v["infer"] > 0 and v["ir"] > 0 and "analyses" in v
+                         and v["emit"] > 0 and v["cc"] > 0 for v in mine)
             and "attach" in t.splitlines()[0]), t
 
 

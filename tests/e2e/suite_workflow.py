@@ -442,6 +442,18 @@ def record_writes_the_profile_when_terminated():
         "rc %s %s %r" % (p.returncode, stderr, sigs)
 
 
+@case
+def compile_times_include_emit_and_the_c_compiler():
+    path = program(LOOP, """
+        report(total(1.5, 10))
+        t = dynac.compile_times(repr="dict")["prog__dynac" + __import__("sysconfig").get_config_var("EXT_SUFFIX")]
+        report(all(t.get(p, 0) > 0 for p in ("parse", "emit", "cc", "attach")), t["cc"] > t["emit"])
+        report("cc" in dynac.compile_times().splitlines()[0])
+        """)
+    got = run(path)
+    return outputs(got) == ['["67.5"]', '["True", "True"]', '["True"]'], got.stdout + got.stderr
+
+
 def dynac(*args, cwd=None, env=None):
     e = dict(os.environ)
     e.pop("DYNAC_JIT", None)
