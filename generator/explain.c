@@ -179,8 +179,8 @@ static void view_stmts(line_view *V, stmt *first, const stmt *last) {
 
 static void view_block(void *ctx, stmt *b) { view_stmts(ctx, b, NULL); }
 
-/* Prints f's lines with their marks (after explain's other lines for f). */
-static void print_line_view(module *m, func *f) {
+/* f's lines marked: V's mark and why per line of f (the def line is index 0). */
+static line_view line_view_of(module *m, func *f, bool *compiled_out) {
   const inst *in = NULL;
   for (inst *i = f->insts; i && !in; i = i->next_root) if (i->ok) in = i;
   int last = f->pos.line;
@@ -189,6 +189,7 @@ static void print_line_view(module *m, func *f) {
   V.mark = arena_alloc(m->a, (size_t)V.n);
   V.why = arena_alloc(m->a, sizeof(char *) * (size_t)V.n);
   memset(V.mark, 0, (size_t)V.n);
+  memset(V.why, 0, sizeof(char *) * (size_t)V.n);
   bool compiled = in && is_compiled(m, f);
   for (gbreak *b = f->breaks; b; b = b->next) /* first: a break's own line says why */
     line_mark(&V, b->pos.line, 'I', arena_printf(m->a, "graph break %s: %s", b->id, b->reason));
@@ -199,19 +200,58 @@ static void print_line_view(module *m, func *f) {
   } else if (compiled) {
     view_block(&V, f->body);
   }
+  *compiled_out = compiled;
+  return V;
+}
+
+/* Line i of view V as shown: its mark (T, G, I; 0: no code) and why (or
+ * NULL); *src, *len: its source text. */
+static char line_verdict(module *m, func *f, const line_view *V, bool compiled, int i,
+                         const char **why, const char **src, int *len) {
+  *src = source_line(&m->p.src, V->first + i, len);
+  bool code = *len && strspn(*src, " \t") < (size_t)*len && (*src)[strspn(*src, " \t")] != '#';
+  char mk = V->mark[i] ? V->mark[i] : code && (!compiled || f->partial) ? 'I' : 0;
+  *why = V->mark[i] ? V->why[i]
+         : !compiled  ? (i == 1 ? "the function is not compiled" : NULL)
+         : f->partial ? "interpreted: outside the compiled regions (in the resume function)"
+                      : NULL;
+  if (mk == 'G' && !*why) *why = "an operation on objects";
+  if (mk == 'I' && !*why) *why = !compiled ? "the function is not compiled" : NULL;
+  return mk;
+}
+
+/* Prints f's lines with their marks (after explain's other lines for f). */
+static void print_line_view(module *m, func *f) {
+  bool compiled;
+  line_view V = line_view_of(m, f, &compiled);
   printf("  lines (T typed, G generic: through the C API, I interpreted):\n");
   for (int i = 1; i < V.n; i++) { /* the def line itself is not shown */
+    const char *why, *src;
     int len;
-    const char *src = source_line(&m->p.src, V.first + i, &len);
-    bool code = len && strspn(src, " \t") < (size_t)len && src[strspn(src, " \t")] != '#';
-    char mk = V.mark[i] ? V.mark[i] : code && (!compiled || f->partial) ? 'I' : 0;
-    const char *why = V.mark[i] ? V.why[i]
-                      : !compiled  ? (i == 1 ? "the function is not compiled" : NULL)
-                      : f->partial ? "interpreted: outside the compiled regions (in the resume function)"
-                                   : NULL;
-    if (mk == 'G' && !why) why = "an operation on objects";
+    char mk = line_verdict(m, f, &V, compiled, i, &why, &src, &len);
+    if (mk == 'I' && !V.mark[i] && !compiled && i != 1) why = NULL; /* said once, on the first line */
     printf("  %5d %c | %.*s%s%s\n", V.first + i, mk ? mk : ' ', len, src, why && mk != 'T' ? "   # " : "",
            why && mk != 'T' ? why : "");
+  }
+}
+
+/* explain --json --lines: f's lines as [{"line", "mark", "why"}] (lines
+ * with code only; why only for G and I). */
+static void json_line_view(module *m, func *f, cJSON *jf) {
+  bool compiled;
+  line_view V = line_view_of(m, f, &compiled);
+  cJSON *jl = cJSON_AddArrayToObject(jf, "lines");
+  for (int i = 1; i < V.n; i++) {
+    const char *why, *src;
+    int len;
+    char mk = line_verdict(m, f, &V, compiled, i, &why, &src, &len);
+    if (!mk) continue;
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "line", V.first + i);
+    char s[2] = {mk, 0};
+    cJSON_AddStringToObject(x, "mark", s);
+    if (why && mk != 'T') cJSON_AddStringToObject(x, "why", why);
+    cJSON_AddItemToArray(jl, x);
   }
 }
 
@@ -260,7 +300,7 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
   print_phase_times(stdout, NULL, pt);
 }
 
-static void explain_json(module *m, cJSON *files, const phase_times *pt) {
+static void explain_json(module *m, cJSON *files, const phase_times *pt, bool lines) {
   cJSON *fo = cJSON_CreateObject();
   cJSON_AddStringToObject(fo, "file", m->path);
   cJSON_AddStringToObject(fo, "sha256", m->p.sha256);
@@ -330,6 +370,7 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt) {
       cJSON_AddStringToObject(x, "hint", b->hint);
       cJSON_AddItemToArray(jb, x);
     }
+    if (lines) json_line_view(m, f, jf);
     cJSON_AddItemToArray(fns, jf);
   }
   for (int i = 0; i < m->nothers; i++) {
@@ -366,7 +407,7 @@ int cmd_explain(options *o, const profile *prof) {
     phase_times pt = {0};
     module *m = analyse(o->files[i], prof, o->all, o->trusted_syntax, &pt);
     if (!m) continue;
-    if (o->json) explain_json(m, files, &pt);
+    if (o->json) explain_json(m, files, &pt, o->lines);
     else explain_text(m, &pt, o->lines);
     release(m);
   }

@@ -2,12 +2,13 @@
 # Installs the Debian packages dynac needs, if any is missing (the test suite
 # package gives Debian's python3 the stdlib tests the acceptance test runs;
 # python3-numpy gives it numpy, for the ndarray tests and the heat example;
-# pip, venv, setuptools and wheel let suite_install test `pip install .` offline).
+# pip, venv, setuptools and wheel let suite_install test `pip install .` offline;
+# chromium renders `dynac annotate`'s page in the workflow suite).
 # Used by `make`; safe to run again (it does nothing when all are present).
 # `install-deps.sh bench` adds the peers `make bench` measures (PyPy).
 set -eu
 PKGS="libtree-sitter-dev libcjson-dev libmd-dev python3-dev libpython3.11-testsuite python3-numpy
-      python3-pip python3-venv python3-setuptools python3-wheel"
+      python3-pip python3-venv python3-setuptools python3-wheel chromium"
 [ "${1:-}" = bench ] && PKGS="$PKGS pypy3"
 missing=""
 for p in $PKGS; do

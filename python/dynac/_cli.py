@@ -11,6 +11,9 @@
           compile ahead of time: __dynac__/NAME__dynac.{c,so} beside each file
   explain FILE.py... [--lines] [--json] ...
           what compiles, its guards and graph breaks, and why
+  annotate FILE.py [-o FILE.html] [--profile PROFILE] [--all]
+          an HTML page of the source, each line marked typed / generic /
+          interpreted, with its reason and generated C (like cython -a)
   export FILE.py -o DIR ...
           the kernels as a plain C library (no Python needed)
 """
@@ -307,6 +310,9 @@ def main(argv):
         return record(rest)
     if cmd == "run":
         return run(rest)
+    if cmd == "annotate":
+        from ._annotate import annotate
+        return annotate(rest)
     if cmd in ("build", "explain", "export", "ir"):
         return generator(cmd, rest)
     if cmd == "--version":

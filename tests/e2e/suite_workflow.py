@@ -12,7 +12,7 @@ import tempfile
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import case  # noqa: E402
+from harness import case, read_png  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="dynac-jit-")
 _n = 0
@@ -545,6 +545,66 @@ def run_and_record_take_dash_c():
     rec = dynac("record", "-o", out, "-c", code, cwd=TMP)
     return (r.returncode == 0 and r.stdout.strip() == "42 ['-c', 'a', 'b']" and rec.returncode == 0
             and rec.stdout.strip() == "42 ['-c']"), r.stdout + r.stderr + rec.stderr
+
+
+ANNOTATED = """
+class P:
+    def __init__(self, x):
+        self.x = x
+
+@dynac.compile
+def mix(xs: list[float], p: object, n: int) -> float:
+    s = 0.0
+    for i in range(n):
+        s += xs[i] * 2.0
+    s += p.x
+    print("side")
+    dynac.graph_break()
+    return s
+"""
+ANNOTATE_COLOURS = {"T": (0xc8, 0xf0, 0xc8), "G": (0xff, 0xe9, 0x8a), "I": (0xf5, 0xb0, 0xb0),
+                    "C": (0x23, 0x26, 0x2e)}  # _annotate.CSS: the marks and the generated C's block
+
+
+def screenshot(page, png):
+    chromium = shutil.which("chromium")
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--force-color-profile=srgb", "--window-size=1000,900", "--screenshot=" + png, page],
+                       capture_output=True, text=True, timeout=120)
+    return r
+
+
+def colour_counts(png):
+    w, h, rows = read_png(png)
+    counts = dict.fromkeys(ANNOTATE_COLOURS, 0)
+    for row in rows:
+        for px in row:
+            for k, c in ANNOTATE_COLOURS.items():
+                if all(abs(a - b) <= 3 for a, b in zip(px, c)):
+                    counts[k] += 1
+    return counts
+
+
+@case
+def annotate_renders_marks_and_generated_c_in_chromium():
+    """annotate's page in headless Chromium: the three marks' colours are
+    on screen, and opening a typed line (what a click does; here its #L link)
+    shows the C generated for it."""
+    path = program(ANNOTATED)
+    out = os.path.join(os.path.dirname(path), "prog.html")
+    r = dynac("annotate", path, "-o", out)
+    page = open(out).read() if r.returncode == 0 else ""
+    text_ok = ("class='T'" in page and "class='G'" in page and "class='I'" in page
+               and "GB0012" in page and "s += xs[i] * 2.0 */" in page and "dynac_elem_float" in page)
+    closed, opened = (os.path.join(TMP, n) for n in ("closed.png", "opened.png"))
+    a = screenshot("file://" + out, closed)
+    line = [ln.strip() for ln in open(path)].index("s += xs[i] * 2.0") + 1
+    b = screenshot("file://%s#L%d" % (out, line), opened)
+    if a.returncode or b.returncode:
+        return False, a.stderr[-1000:] + b.stderr[-1000:]
+    c1, c2 = colour_counts(closed), colour_counts(opened)
+    return (text_ok and all(c1[k] > 500 for k in "TGI") and c1["C"] == 0 and c2["C"] > 5000), \
+        "%r %r %s %s" % (c1, c2, r.stderr, page[:300])
 
 
 shutil.rmtree(TMP, ignore_errors=True)
