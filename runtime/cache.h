@@ -25,6 +25,9 @@ typedef struct dynac__cache {
   PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
+  unsigned generation;         /* bumped when a rebuilt artifact replaces the entries: a
+                                 kernel that ran meanwhile (it let another thread run, which
+                                 attached the rebuild) finds its entry gone */
   int64_t retired_hits, retired_direct, retired_region; /* counted by the entries and
                                  descriptors of artifacts a rebuild superseded (stats) */
   int warned_limit, logged_interp;

@@ -3980,6 +3980,9 @@ typedef struct dynac__cache {
   PyObject *resume;           /* strong, or NULL: the function rebuilt around its compiled
                                  regions (a graph-broken function), called with its arguments */
   int64_t resume_calls;
+  unsigned generation;         /* bumped when a rebuilt artifact replaces the entries: a
+                                 kernel that ran meanwhile (it let another thread run, which
+                                 attached the rebuild) finds its entry gone */
   int64_t retired_hits, retired_direct, retired_region; /* counted by the entries and
                                  descriptors of artifacts a rebuild superseded (stats) */
   int warned_limit, logged_interp;
@@ -4212,6 +4215,7 @@ static DYNAC_NOINLINE void dynac__cache_rebind(PyCodeObject *code, const dynac_m
   dynac__cache *c = dynac__cache_of(code);
   if (!c || c->owner == owner) return;
   for (int i = 0; i < c->n; i++) c->retired_hits += c->e[i].hits;
+  c->generation++;
   c->retired_direct += c->fd->direct_calls ? *c->fd->direct_calls : 0;
   c->retired_region += c->fd->region_calls ? *c->fd->region_calls : 0;
   c->n = 0;
@@ -4369,10 +4373,17 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     *result = NULL;
     int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
     if (hold) dynac_hook_acquire();
+    unsigned generation = c->generation;
     dynac__kernel_enter(t);
     int st = e->d->glue(args, closure, result);
     dynac__kernel_exit(t);
     if (hold) dynac_hook_release();
+    if (DYNAC_UNLIKELY(c->generation != generation)) { /* rebuilt meanwhile: e is not ours */
+      if (st == DYNAC_ERROR) Py_CLEAR(*result);
+      if (st == DYNAC_DEOPT) return DYNAC__INTERPRET;
+      c->retired_hits++;
+      return DYNAC__SERVED;
+    }
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;

@@ -1,8 +1,9 @@
 """usage: python3 -m dynac COMMAND [OPTIONS]    (python3 -m dynac COMMAND --help: its options)
 
-  run [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
+  run [--jit] [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
           run a program with its built modules served by kernels (decorated
-          roots compile on their first call); `import torch` finds a stand-in
+          roots compile on their first call; --jit: hot functions too, from
+          the types they were seen with); `import torch` finds a stand-in
           for the compile API when PyTorch is not installed
   record [-o PROFILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
           run a program and record the argument types of its functions
@@ -29,11 +30,13 @@ from ._loader import artifact_for, attach_code
 from ._profile import type_name, write_profile
 
 USAGE = __doc__
-RUN_USAGE = """usage: python3 -m dynac run [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
+RUN_USAGE = """usage: python3 -m dynac run [--jit] [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
 
 Runs the program as python3 would, with every module that has a current
 artifact (built by `python3 -m dynac build`, or compiled on first call)
 served by its kernels through the frame hook.
+  --jit          also compile undecorated functions that get hot, from the types
+                 they were seen with (a sampling profiler; no record step)
   --path DIR     also look for artifacts in DIR (as $DYNAC_PATH does)
   --stats FILE   write dynac.stats() to FILE as JSON at exit
 DYNAC_LOGS=dispatch,guards,recompiles,graph_breaks logs what ran compiled and why not."""
@@ -201,8 +204,11 @@ def run(args):
     if args[:1] in (["-h"], ["--help"]):
         print(RUN_USAGE)
         return 0
-    dirs, stats_file = [], None
-    while args and args[0] in ("--path", "--stats"):
+    dirs, stats_file, jit = [], None, False
+    while args and args[0] in ("--path", "--stats", "--jit"):
+        if args[0] == "--jit":
+            jit, args = True, args[1:]
+            continue
         if len(args) < 2:
             raise SystemExit("python3 -m dynac run: %s needs an argument" % args[0])
         if args[0] == "--path":
@@ -233,9 +239,15 @@ def run(args):
 
     atexit.register(finish)
     _runtime.hook_acquire_deferred()  # installed once something has a cache
+    sampler = None
+    if jit and config.jit:
+        from . import _hot
+        sampler = _hot.start()
     try:
         _run_target(kind, target, argv, prepare)
     finally:
+        if sampler:
+            sampler.stop()
         _runtime.hook_release_deferred()
     return 0
 

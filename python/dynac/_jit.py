@@ -153,15 +153,17 @@ class _Module:
     """One source file's compile state in this process: its JIT roots and
     the newest artifact built or loaded for it."""
 
-    def __init__(self, source):
+    def __init__(self, source, module_globals=None):
         self.source = os.path.abspath(source)
         self.stem = module_stem(source)
         self.roots = []
+        self.observed = {}    # (file, qualname, line) -> {signature: 1}: hot functions (_hot.py)
+        self.globals = module_globals
         self.artifact = None  # the artifact attached last (at decoration or by a build)
 
     def signatures(self):
         """{(file, qualname, firstlineno): {signature: 1}} of every root's calls compiled for."""
-        seen = {}
+        seen = {k: dict(v) for k, v in self.observed.items()}
         for r in self.roots:
             co = r.fn.__code__
             key = (os.path.realpath(co.co_filename), co.co_qualname, co.co_firstlineno)
@@ -203,10 +205,14 @@ class _Module:
             profile = os.path.join(tmp, "profile.json")
             write_profile(profile, seen)
             t0 = time.perf_counter()
-            try:
-                proc = subprocess.run([_config.GENERATOR, "build", "--trusted-syntax", "--times",
-                                       self.source, "--profile", profile, "-o", tmp],
-                                      env=generator_env(), capture_output=True, text=True)
+            log = os.path.join(tmp, "build.log")
+            try:  # output to a file, not pipes: waiting takes no GIL (other threads run meanwhile)
+                with open(log, "w") as out:
+                    proc = subprocess.run([_config.GENERATOR, "build", "--trusted-syntax", "--times",
+                                           self.source, "--profile", profile, "-o", tmp],
+                                          env=generator_env(), stdout=out, stderr=subprocess.STDOUT)
+                with open(log) as f:
+                    proc.stderr = f.read()
             except OSError as e:
                 raise _BuildFailed("cannot run the generator %s (%s)" % (_config.GENERATOR, e))
             built = os.path.join(tmp, self.stem + "__dynac" + EXT_SUFFIX)
@@ -239,8 +245,8 @@ class _Module:
         from ._explain import note_load
         from ._loader import attach_resumes
         t0 = time.perf_counter()
-        g = self.roots[0].fn.__globals__
-        modname = self.roots[0].fn.__module__ or self.stem
+        g = self.roots[0].fn.__globals__ if self.roots else self.globals
+        modname = (self.roots[0].fn.__module__ if self.roots else g.get("__name__")) or self.stem
         codes = []
         for qualname, line, entries in _runtime.describe(artifact):
             for f in _functions_named(g, qualname):
@@ -256,6 +262,14 @@ class _Module:
 
 
 _modules = {}  # abspath -> _Module
+
+
+def module_for(source, module_globals):
+    """The compile state of the module `source` whose globals are module_globals."""
+    m = _modules.setdefault(os.path.abspath(source), _Module(source, module_globals))
+    if m.globals is None:
+        m.globals = module_globals
+    return m
 
 
 def signature_of(fn, args, kwargs):
@@ -287,8 +301,7 @@ class Root:
         self.fullgraph = bool(options.get("fullgraph"))
         self.compiled = set()   # signatures compiled for
         self.fruitless = 0      # misses no compile could help
-        self.module = _modules.setdefault(os.path.abspath(fn.__code__.co_filename),
-                                          _Module(fn.__code__.co_filename))
+        self.module = module_for(fn.__code__.co_filename, fn.__globals__)
         self.module.roots.append(self)
 
     def on_miss(self, args, kwargs, reason):

@@ -547,6 +547,39 @@ def run_and_record_take_dash_c():
             and rec.stdout.strip() == "42 ['-c']"), r.stdout + r.stderr + rec.stderr
 
 
+@case
+def run_jit_compiles_hot_undecorated_functions():
+    """`dynac run --jit`: a hot function nobody decorated or recorded is
+    compiled from the types it was seen with and its later calls are served;
+    every result is the interpreter's."""
+    path = program("""
+        import time
+        def kernel(xs, k):
+            s = 0.0
+            for x in xs:
+                s += x * k
+            return s
+        def drive():
+            xs = [float(i) for i in range(500)]
+            results, t0 = [kernel(xs, 0.5 + j) for j in range(50)], time.perf_counter()
+            while time.perf_counter() - t0 < (60 if sys.argv[1:] == ["jit"] else 0):
+                for j in range(50):
+                    results.append(kernel(xs, 0.5 + j))
+                if dynac.stats().get("__main__.kernel", {}).get("kernel_calls", 0) > 2000:
+                    break
+            report(sorted(set(results)))
+            served("kernel")
+        drive()
+        """)
+    e = dict(os.environ)
+    e.pop("DYNAC_JIT", None)
+    got = subprocess.run([sys.executable, "-m", "dynac", "run", "--jit", path, "jit"], capture_output=True, text=True,
+                         env=dict(e, DYNAC_LOGS="recompiles"), timeout=120)
+    ref = run(path, jit=False)
+    return (got.returncode == 0 and outputs(got) == outputs(ref) and counts(got)[0] > 2000
+            and "kernel is hot" in got.stderr), got.stdout[-500:] + got.stderr[-2000:]
+
+
 ANNOTATED = """
 class P:
     def __init__(self, x):
