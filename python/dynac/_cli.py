@@ -43,8 +43,9 @@ DYNAC_LOGS=dispatch,guards,recompiles,graph_breaks logs what ran compiled and wh
 RECORD_USAGE = """usage: python3 -m dynac record [-o PROFILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
 
 Runs the program as python3 would and writes the argument types its
-functions were called with to PROFILE (default dynac-profile.json), also
-when it is stopped by SIGTERM or SIGHUP; then
+functions were called with to PROFILE (default dynac-profile.json): at
+exit, when stopped by SIGTERM or SIGHUP, and every 2 s while it runs (a
+SIGKILL loses at most the last 2 s); then
 `python3 -m dynac build FILE.py --profile PROFILE` compiles them. Calls are
 sampled: the first 16 of each function, one in 64 after, and every call
 with argument types not seen before. Nothing is compiled while recording."""
@@ -111,21 +112,31 @@ def record(args):
     from . import _torch
     _torch.install()
     seen = {}
+    ours = os.path.dirname(os.path.abspath(__file__)) + os.sep  # dynac's own code is not recorded
 
     def sample(co, args, weight):
         """A sampled call (runtime: record_start): its argument types."""
-        if co.co_filename.startswith("<"):
+        if co.co_filename.startswith(("<", ours)):
             return
         nvar = bool(co.co_flags & 0x4) + bool(co.co_flags & 0x8)  # *args, **kwargs: objects
         sig = tuple(type_name(v) for v in args[:len(args) - nvar]) + ("object",) * nvar
         d = seen.setdefault((co.co_filename, co.co_qualname, co.co_firstlineno), {})
         d[sig] = d.get(sig, 0) + weight
 
-    def write():
+    def write(final=True):
         tmp = "%s.%d.tmp" % (out, os.getpid())
-        write_profile(tmp, seen)
+        snapshot = {k: dict(v) for k, v in list(seen.items())}  # other threads go on sampling
+        write_profile(tmp, snapshot)
         os.replace(tmp, out)  # atomic: a profile is whole or absent
-        print("dynac: recorded %d functions in %s" % (len(seen), out), file=sys.stderr)
+        if final:
+            print("dynac: recorded %d functions in %s" % (len(snapshot), out), file=sys.stderr)
+
+    import threading
+    done = threading.Event()
+
+    def write_every(seconds):  # a SIGKILL cannot be caught: it loses at most this much
+        while not done.wait(seconds):
+            write(final=False)
 
     def on_signal(signum, frame):  # SIGTERM, SIGHUP: unwind, so the profile is written below
         raise SystemExit(128 + signum)
@@ -135,9 +146,11 @@ def record(args):
         if signal.getsignal(sig) == signal.SIG_DFL:
             signal.signal(sig, on_signal)
     _runtime.record_start(sample)  # a frame hook: every thread
+    threading.Thread(target=write_every, args=(2.0,), name="dynac-record-writer", daemon=True).start()
     try:
         _run_target(kind, target, argv)
     finally:
+        done.set()
         _runtime.record_stop()
         write()
     return 0

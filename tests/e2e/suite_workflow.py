@@ -417,6 +417,33 @@ def record_samples_rare_late_types_and_threads():
 
 
 @case
+def record_leaves_a_profile_when_killed():
+    """SIGKILL cannot be caught: the profile written every 2 s is there."""
+    import signal
+    import time
+    path = program("""
+        def spin(x, n):
+            s = 0.0
+            for i in range(n):
+                s += x
+            return s
+        spin(1.0, 10)
+        print("ready", flush=True)
+        while True:
+            spin(0.5, 1000)
+        """)
+    out = os.path.join(os.path.dirname(path), "p.json")
+    p = record(path, out)
+    ready = p.stdout.readline()
+    time.sleep(4.5)
+    p.send_signal(signal.SIGKILL)
+    p.communicate(timeout=60)
+    sigs = profile_signatures(out) if os.path.exists(out) else {}
+    return (ready.strip() == "ready" and p.returncode == -signal.SIGKILL
+            and sigs.get("spin") == [("float", "int")] and "write_every" not in sigs), repr(sigs)
+
+
+@case
 def record_writes_the_profile_when_terminated():
     import signal
     path = program("""
