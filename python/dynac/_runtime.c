@@ -260,7 +260,12 @@ static Py_ssize_t record_extra = -1;   /* co_extra index of the call counter */
 static dynac_compat_eval_fn record_prev; /* the evaluator installed before (NULL: CPython's) */
 static DYNAC__TLS int record_sampling;   /* the sampler runs: its own frames are not sampled */
 
-static void record_sample(PyCodeObject *co, dynac_compat_frame *f, int weight) {
+/* Hands a call's arguments to the sampler. Returns 0, or -1 with an
+ * exception to raise at the call: one that is not an Exception (the
+ * KeyboardInterrupt or SystemExit of a signal handler that ran while the
+ * sampler did), which must not be lost; the sampler's own errors are
+ * reported as unraisable and the program goes on. */
+static int record_sample(PyCodeObject *co, dynac_compat_frame *f, int weight) {
   int nvar = !!(co->co_flags & CO_VARARGS) + !!(co->co_flags & CO_VARKEYWORDS);
   Py_ssize_t n = co->co_argcount + co->co_kwonlyargcount + nvar;
   PyObject *const *locals = dynac_compat_frame_locals(f);
@@ -269,8 +274,13 @@ static void record_sample(PyCodeObject *co, dynac_compat_frame *f, int weight) {
     PyTuple_SET_ITEM(args, i, Py_NewRef(locals[i] ? locals[i] : Py_None));
   PyObject *r = args ? PyObject_CallFunction(record_sampler, "OOi", (PyObject *)co, args, weight) : NULL;
   Py_XDECREF(args);
-  if (r) Py_DECREF(r);
-  else PyErr_WriteUnraisable(record_sampler); /* never the program's failure */
+  if (r) {
+    Py_DECREF(r);
+    return 0;
+  }
+  if (!PyErr_ExceptionMatches(PyExc_Exception)) return -1;
+  PyErr_WriteUnraisable(record_sampler); /* never the program's failure */
+  return 0;
 }
 
 /* Per function (a co_extra slot): its calls, and the last few shapes (the
@@ -321,8 +331,14 @@ static PyObject *record_eval(PyThreadState *ts, dynac_compat_frame *f, int throw
       PyObject *type, *value, *tb; /* a frame may start with an exception set: kept */
       PyErr_Fetch(&type, &value, &tb);
       record_sampling = 1;
-      record_sample(co, f, c->calls <= RECORD_FULL ? 1 : RECORD_EVERY);
+      int st = record_sample(co, f, c->calls <= RECORD_FULL ? 1 : RECORD_EVERY);
       record_sampling = 0;
+      if (st < 0) { /* the call raises it, its frame not run (as a served call's error) */
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return NULL;
+      }
       PyErr_Restore(type, value, tb);
     }
   }

@@ -416,57 +416,51 @@ def record_samples_rare_late_types_and_threads():
             and sigs.get("worker") == [("int",)]), stderr + repr(sigs)
 
 
+SPINNING = """
+    def spin(x, n):
+        s = 0.0
+        for i in range(n):
+            s += x
+        return s
+    spin(1.0, 10)
+    print("ready", flush=True)
+    while True:
+        spin(0.5, 1000)
+    """
+
+
+def record_stopped_by(signum, after=0.0):
+    """Records a program that never ends, stops it with signum `after`
+    seconds after it started: (return code, profile signatures or {},
+    temporary files left beside the profile)."""
+    import time
+    path = program(SPINNING)
+    out = os.path.join(os.path.dirname(path), "p.json")
+    p = record(path, out)
+    ready = p.stdout.readline()
+    time.sleep(after)
+    p.send_signal(signum)
+    p.communicate(timeout=60)
+    leftovers = [f for f in os.listdir(os.path.dirname(out)) if f.endswith(".tmp")]
+    sigs = profile_signatures(out) if os.path.exists(out) else {}
+    return (p.returncode if ready.strip() == "ready" else "not ready"), sigs, leftovers
+
+
 @case
 def record_leaves_a_profile_when_killed():
     """SIGKILL cannot be caught: the profile written every 2 s is there."""
     import signal
-    import time
-    path = program("""
-        def spin(x, n):
-            s = 0.0
-            for i in range(n):
-                s += x
-            return s
-        spin(1.0, 10)
-        print("ready", flush=True)
-        while True:
-            spin(0.5, 1000)
-        """)
-    out = os.path.join(os.path.dirname(path), "p.json")
-    p = record(path, out)
-    ready = p.stdout.readline()
-    time.sleep(4.5)
-    p.send_signal(signal.SIGKILL)
-    p.communicate(timeout=60)
-    sigs = profile_signatures(out) if os.path.exists(out) else {}
-    return (ready.strip() == "ready" and p.returncode == -signal.SIGKILL
-            and sigs.get("spin") == [("float", "int")] and "write_every" not in sigs), repr(sigs)
+    rc, sigs, _ = record_stopped_by(signal.SIGKILL, after=4.5)  # a write it cut leaves a .tmp
+    return rc == -signal.SIGKILL and sigs.get("spin") == [("float", "int")] and "write_every" not in sigs, \
+        "rc %s %r" % (rc, sigs)
 
 
 @case
 def record_writes_the_profile_when_terminated():
     import signal
-    path = program("""
-        def spin(x, n):
-            s = 0.0
-            for i in range(n):
-                s += x
-            return s
-        spin(1.0, 10)
-        print("ready", flush=True)
-        while True:
-            spin(0.5, 1000)
-        """)
-    out = os.path.join(os.path.dirname(path), "p.json")
-    p = record(path, out)
-    ready = p.stdout.readline()
-    p.send_signal(signal.SIGTERM)
-    stdout, stderr = p.communicate(timeout=60)
-    sigs = profile_signatures(out) if os.path.exists(out) else {}
-    return (ready.strip() == "ready" and p.returncode == 128 + signal.SIGTERM
-            and sigs.get("spin") == [("float", "int")]
-            and not [f for f in os.listdir(os.path.dirname(out)) if f.endswith(".tmp")]), \
-        "rc %s %s %r" % (p.returncode, stderr, sigs)
+    rc, sigs, leftovers = record_stopped_by(signal.SIGTERM)
+    return (rc == 128 + signal.SIGTERM and sigs.get("spin") == [("float", "int")] and not leftovers), \
+        "rc %s %r %r" % (rc, sigs, leftovers)
 
 
 @case
