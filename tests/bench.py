@@ -103,6 +103,7 @@ def main():
         bench_examples(tmp, hand)
         bench_programs(tmp)
         bench_run_overhead(tmp)
+        bench_first_call(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -224,14 +225,15 @@ def wall(cmd, cwd, repeat=3, env=None):
 def bench_programs(tmp):
     """examples/programs/ as a user runs them, at their BENCH_SIZES: python3,
     `dynac run` after record and build --all --profile, and PyPy when
-    pypy3 is installed; whole processes (start-up included), best of 3."""
+    pypy3 is installed; whole processes (start-up included), best of 5; and
+    `dynac record`'s run (best of 3) as a multiple of python3's (aim: 1.5x)."""
     import ast
     import glob
     pypy = shutil.which("pypy3")
     print("\nexamples/programs/ at their BENCH_SIZES (whole process, best of 5; 'generic': with"
           " DYNAC_GENERIC_KERNELS=1,\n  generic-only kernels serving too)")
-    print("  %-12s %11s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac run", "generic", "PyPy",
-                                                 "vs CPy", "vs PyPy"))
+    print("  %-12s %11s %11s %11s %11s %9s %9s %9s" % ("", "CPython", "dynac run", "generic", "PyPy",
+                                                      "vs CPy", "vs PyPy", "record"))
     for prog in sorted(glob.glob(os.path.join(ROOT, "examples", "programs", "*.py"))):
         name = os.path.basename(prog)[:-3]
         work = os.path.join(tmp, "prog_" + name)
@@ -243,7 +245,7 @@ def bench_programs(tmp):
             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "BENCH_SIZES" for t in node.targets):
                 sizes = [str(v) for v in ast.literal_eval(node.value)]
         dy = [sys.executable, "-m", "dynac"]
-        subprocess.run(dy + ["record", "-o", "p.json", src], capture_output=True, cwd=work, check=True)
+        t_rec = wall(dy + ["record", "-o", "p.json", src] + sizes, work)[0]
         subprocess.run(dy + ["build", "--all", "--profile", "p.json", src, "-o", "out"], capture_output=True,
                        cwd=work, check=True)
         t_py, out_py = wall([sys.executable, src] + sizes, work, repeat=5)
@@ -252,9 +254,9 @@ def bench_programs(tmp):
                               env={"DYNAC_GENERIC_KERNELS": "1"})
         assert out_dy == out_py == out_gen, name
         t_pp = wall([pypy, src] + sizes, work)[0] if pypy else None
-        print("  %-12s %9.1f ms %9.1f ms %9.1f ms %11s %8.2fx %9s" % (
+        print("  %-12s %9.1f ms %9.1f ms %9.1f ms %11s %8.2fx %9s %8.2fx" % (
             name, t_py * 1e3, t_dy * 1e3, t_gen * 1e3, "%9.1f ms" % (t_pp * 1e3) if t_pp else "-",
-            t_py / t_dy, "%.2fx" % (t_pp / t_dy) if t_pp else "-"))
+            t_py / t_dy, "%.2fx" % (t_pp / t_dy) if t_pp else "-", t_rec / t_py))
 
 
 OVERHEAD_PROG = """
@@ -303,6 +305,57 @@ def bench_run_overhead(tmp):
         "  of which fixed start-up", start * 1e3, t_py0 * 1e3, t_dy0 * 1e3))
     print("  %-38s %+8.1f%%      (the target is at most +3%%)" % (
         "  the rest: per-call overhead", ((t_dy - start - t_py0) / (t_py - t_py0) - 1) * 100))
+
+
+FIRST_CALL_PROG = """
+import math, time
+t0 = time.perf_counter()
+import {lib}
+t1 = time.perf_counter()
+{deco}
+def total(x, n):
+    s = 0.0
+    for i in range(n):
+        s += x * i
+    return s
+{deco}
+def norm(xs):
+    s = 0.0
+    for v in xs:
+        s += v * v
+    return math.sqrt(s)
+xs = {xs}
+t2 = time.perf_counter(); total(1.5, 10); t3 = time.perf_counter(); norm(xs); t4 = time.perf_counter()
+print("%.1f %.1f %.1f" % ((t1 - t0) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3))
+"""
+
+
+def bench_first_call(tmp):
+    """Compile on first call: a fresh module's two decorated functions called
+    once each, with no artifact (the second call's miss rebuilds the module
+    with both), then in a second process (the disk cache); Numba's @njit
+    first calls of the same functions when numba imports (median of 3)."""
+    def run(lib, deco, xs, work, fresh):
+        os.makedirs(work, exist_ok=True)
+        src = os.path.join(work, "first.py")
+        open(src, "w").write(FIRST_CALL_PROG.format(lib=lib, deco=deco, xs=xs))
+        rows = []
+        for _ in range(3):
+            if fresh:
+                shutil.rmtree(os.path.join(work, "__dynac__"), ignore_errors=True)
+            rows.append([float(v) for v in wall([sys.executable, src], work, repeat=1)[1].split()])
+        return [sorted(col)[1] for col in zip(*rows)]
+    print("\nfirst calls, ms (median of 3): import, total(1.5, 10), then norm(xs) (in a fresh process)")
+    d = os.path.join(tmp, "first_dynac")
+    for label, fresh in (("dynac, nothing built (compiles)", True), ("dynac, cached artifact", False)):
+        imp, a, b = run("dynac", "@dynac.compile", "[1.0, 2.0]", d, fresh)
+        print("  %-38s import %6.1f   total %7.1f   norm %7.1f" % (label, imp, a, b))
+    if subprocess.run([sys.executable, "-c", "import numba"], capture_output=True).returncode == 0:
+        imp, a, b = run("numba", "@numba.njit", "__import__('numpy').arange(2.0)",
+                        os.path.join(tmp, "first_numba"), False)
+        print("  %-38s import %6.1f   total %7.1f   norm %7.1f" % ("Numba @njit", imp, a, b))
+    else:
+        print("  %-38s (numba does not import here)" % "Numba @njit")
 
 
 main()

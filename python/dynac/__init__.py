@@ -93,7 +93,9 @@ def compile(fn=None, **options):
                               "%s; suppress_errors is set)" % (fn.__qualname__, type(e).__name__, e),
                               RuntimeWarning, stacklevel=2)
                 return fn
-            artifact = None  # e.g. built for another runtime ABI: compiled anew on first call
+            _jit._log("%s: the artifact found cannot be attached (%s: %s); compiled anew on first "
+                      "call" % (fn.__qualname__, type(e).__name__, e))
+            artifact = None  # e.g. built for another runtime ABI
     if not served and not jit:
         return fn
     first_call = (lambda: _attach_module(artifact, fn)) if artifact is not None else None

@@ -50,9 +50,6 @@ SIGKILL loses at most the last 2 s); then
 sampled: the first 16 of each function, one in 64 after, and every call
 with argument types not seen before. Nothing is compiled while recording."""
 
-_SKIP_FLAGS = _runtime.SKIP_FLAGS  # generators and coroutines: the frame hook's own (compat part)
-
-
 def _split_target(args, cmd):
     """-m MODULE [ARGS] | -c CODE [ARGS] | SCRIPT [ARGS] -> (kind, target, argv)."""
     if not args:

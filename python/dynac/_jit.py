@@ -100,11 +100,17 @@ def _read_sidecar(path, sha):
 
 def usable(artifact):
     """An artifact found at decoration: one the JIT made for another
-    generator (an upgrade) is rebuilt instead; `dynac build`'s have no sidecar."""
-    side = sidecar_of(artifact.__file__)
-    if not os.path.exists(side):
-        return True
-    return bool(_read_sidecar(side, artifact.__dynac_source_sha256__))
+    generator (an upgrade) is rebuilt instead; `dynac build`'s have no sidecar.
+    Decided once per artifact (every decorated function of a module asks)."""
+    ok = _usable.get(artifact)
+    if ok is None:
+        side = sidecar_of(artifact.__file__)
+        ok = _usable[artifact] = (not os.path.exists(side)
+                                  or bool(_read_sidecar(side, artifact.__dynac_source_sha256__)))
+    return ok
+
+
+_usable = {}  # artifact module -> usable()
 
 
 def user_cache_dir(source):

@@ -31,29 +31,28 @@ static const dynac_func_desc *match(const dynac_module_desc *d, PyCodeObject *co
 }
 
 static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
-                       const char *modname);
-static int replacing; /* attach_code/attach_function(..., replace=True) is running */
+                       const char *modname, int replace);
 
-/* Attaches d's kernels for co (descriptor f): replacing, a rebuilt artifact's
+/* Attaches d's kernels for co (descriptor f); replace: a rebuilt artifact's
  * entries supersede those of the one co's cache came from. */
 static int attach_one(PyCodeObject *co, const dynac_module_desc *d, const dynac_func_desc *f,
-                      PyObject *artifact, const char *modname) {
+                      PyObject *artifact, const char *modname, int replace) {
   char name[512];
   snprintf(name, sizeof name, "%s.%s", modname, f->qualname);
-  if (replacing) dynac__cache_rebind(co, d, f, artifact);
+  if (replace) dynac__cache_rebind(co, d, f, artifact);
   return dynac_cache_attach(co, d, f, artifact, name);
 }
 
 /* Attaches to every code object nested in co's constants (nested defs and
  * lambdas, at any depth). */
 static int attach_nested(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
-                         const char *modname) {
+                         const char *modname, int replace) {
   int n = 0;
   PyObject *consts = co->co_consts;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
     PyObject *c = PyTuple_GET_ITEM(consts, i);
     if (!PyCode_Check(c)) continue;
-    int k = attach_tree((PyCodeObject *)c, d, artifact, modname);
+    int k = attach_tree((PyCodeObject *)c, d, artifact, modname, replace);
     if (k < 0) return -1;
     n += k;
   }
@@ -62,15 +61,15 @@ static int attach_nested(PyCodeObject *co, const dynac_module_desc *d, PyObject 
 
 /* Attaches to `co` and every code object nested in its constants. */
 static int attach_tree(PyCodeObject *co, const dynac_module_desc *d, PyObject *artifact,
-                       const char *modname) {
+                       const char *modname, int replace) {
   int n = 0;
   const dynac_func_desc *f = match(d, co);
   if (f) {
-    int k = attach_one(co, d, f, artifact, modname);
+    int k = attach_one(co, d, f, artifact, modname, replace);
     if (k < 0) return -1;
     n += k;
   }
-  int k = attach_nested(co, d, artifact, modname);
+  int k = attach_nested(co, d, artifact, modname, replace);
   return k < 0 ? -1 : n + k;
 }
 
@@ -88,9 +87,7 @@ static PyObject *py_attach_code(PyObject *self, PyObject *args) {
     return NULL;
   const dynac_module_desc *d = desc_of(artifact);
   if (!d) return NULL;
-  replacing = replace;
-  int n = attach_tree((PyCodeObject *)code, d, artifact, modname);
-  replacing = 0;
+  int n = attach_tree((PyCodeObject *)code, d, artifact, modname, replace);
   if (n >= 0) dynac_note_nested_codes(d, (PyCodeObject *)code);
   return n < 0 ? NULL : PyLong_FromLong(n);
 }
@@ -113,10 +110,8 @@ static PyObject *py_attach_function(PyObject *self, PyObject *args) {
   dynac_note_nested_codes(d, co);
   const dynac_func_desc *f = match(d, co);
   if (!f) return PyLong_FromLong(0);
-  replacing = replace;
-  int n = attach_one(co, d, f, artifact, modname);
-  int k = n < 0 ? -1 : attach_nested(co, d, artifact, modname); /* its nested defs and lambdas */
-  replacing = 0;
+  int n = attach_one(co, d, f, artifact, modname, replace);
+  int k = n < 0 ? -1 : attach_nested(co, d, artifact, modname, replace); /* its nested defs, lambdas */
   return n < 0 || k < 0 ? NULL : PyLong_FromLong(n); /* the function's own entries */
 }
 

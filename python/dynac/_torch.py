@@ -7,13 +7,15 @@ reset, list_backends, explain, is_compiling, config.suppress_errors,
 config.cache_size_limit). Anything else (tensors, nn, ...) raises an
 AttributeError saying PyTorch is needed for it. A real torch, when it can
 be imported, always wins: the finder steps aside."""
-import importlib.abc
 import importlib.machinery
 import sys
 import types
 
 import dynac
-from dynac import compiler as _compiler
+
+# No importlib.abc base classes: importing it pulls importlib.resources,
+# pathlib and tempfile, ~20 ms of every `dynac run`; the import system needs
+# only the methods.
 
 STAND_IN = ("torch", "torch.compiler", "torch._dynamo", "torch._dynamo.config")
 
@@ -44,6 +46,7 @@ def _missing(modname):
 
 
 def _build(name):
+    from dynac import compiler as _compiler  # when torch is imported, not at `dynac run`'s start
     if name == "torch._dynamo.config":
         mod = _DynamoConfig(name)
         return mod
@@ -64,7 +67,9 @@ def _build(name):
     return mod
 
 
-class _Loader(importlib.abc.Loader):
+class _Loader:
+    """Makes the stand-in modules (an importlib Loader)."""
+
     def create_module(self, spec):
         return _build(spec.name)
 
@@ -79,7 +84,7 @@ class _Loader(importlib.abc.Loader):
             import torch._dynamo.config  # noqa: F401
 
 
-class StandInFinder(importlib.abc.MetaPathFinder):
+class StandInFinder:
     """sys.meta_path entry (last): answers for torch only when no real one exists."""
 
     def find_spec(self, name, path=None, target=None):
