@@ -45,8 +45,9 @@ void annotations_add_spec(module *m, func *f, const type **args, const char *ori
 
 /* "(float, int) -> float": argument types; the return type is checked by
  * infer.c against what it infers. */
-bool parse_signature(arena *a, const char *text, const type ***args, int *n,
+bool parse_signature(module *m, const char *text, const type ***args, int *n,
                      const char **err) {
+  arena *a = m->a;
   const char *p = text;
   while (isspace((unsigned char)*p)) p++;
   if (*p != '(') { *err = "a signature starts with '('"; return false; }
@@ -67,7 +68,7 @@ bool parse_signature(arena *a, const char *text, const type ***args, int *n,
     while (len && isspace((unsigned char)s[len - 1])) len--;
     if (len == 0) { *err = "expected a type (int, float, bool, list[float], ...)"; return false; }
     char *name = arena_strndup(a, s, len);
-    const type *t = ty_from_name(name);
+    const type *t = ty_from_name_in(m, name);
     if (!t) {
       *err = arena_printf(a, "type '%s' is not a kernel type (int, float, bool, tuple[...], "
                           "list[...], array[d], memoryview[d], bytes, bytearray, ndarray[d], ndarray[d, 2], "
@@ -232,7 +233,7 @@ static void read_signatures(module *m, func *f, TSNode list) {
     const type **args;
     int n;
     const char *err;
-    if (!parse_signature(m->a, body, &args, &n, &err)) {
+    if (!parse_signature(m, body, &args, &n, &err)) {
       diag_error(&m->p.src, node_pos(s), "bad signature: %s", err);
       continue;
     }

@@ -80,10 +80,12 @@ static module *analyse_suppressed(const char *path, const profile *prof, int all
   if (!parse_file(m->a, path, trusted, &m->p)) { parse_release(&m->p); arena_free(m->a); free(m); return NULL; }
   double t1 = now_ms();
   scope_module(m);
+  classes_scope(m);
   double t2 = now_ms();
   bool ann_ok = annotations_module(m);
   double t3 = now_ms();
   if (!ann_ok) { parse_release(&m->p); arena_free(m->a); free(m); return NULL; }
+  classes_make_slots(m);
   ir_lower_module(m);
   double t4 = now_ms();
   infer_module(m);

@@ -109,6 +109,8 @@ typedef enum tykind {
               numpy's promotion rules; every case where numpy and the kernel could differ
               (division by zero, wrapping, ...) deoptimises */
 } tykind;
+struct module;
+struct klass;
 typedef struct type {
   tykind kind;
   int n;                       /* TY_TUPLE: element count; TY_LIST: 1 */
@@ -121,6 +123,8 @@ typedef struct type {
   bool strided;                /* TY_BUF: any stride (else C-contiguous) */
   int ndim;                    /* TY_BUF: dimensions (2 only for an ndarray) */
   const char *cname;           /* TY_TUPLE: its struct's C name, "dynac_" + code (never cut) */
+  const struct klass *cls;     /* TY_OBJ: an instance of exactly this class of the module
+                                  (classes.c), guarded by type and version tag; else NULL */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */
@@ -132,6 +136,9 @@ const char *ty_python_name(arena *a, const type *t);       /* "tuple[float, int]
  * names it (builtins.str, module.Class): an object; a bare `list`:
  * list[object]. NULL if not a kernel type. */
 const type *ty_from_name(const char *name);
+/* The same, where "module.Class" naming a class statement of m (recorded as
+ * __main__.Class or MODULE.Class) is an instance of it (classes.c). */
+const type *ty_from_name_in(const struct module *m, const char *name);
 const type *ty_list(const type *elt);                       /* interned */
 const type *ty_buf(char buf_kind, char fmt, bool strided);  /* interned; NULL: bad format */
 /* A numpy.ndarray of 1 or 2 dimensions, items of dtype `fmt` (native byte
@@ -212,6 +219,8 @@ typedef enum slotkind {
   SLOT_CONST_RESULT,  /* the result of an assume_constant_result function (ty) */
   SLOT_NAME,          /* a global or builtin of any type, read at each use as LOAD_GLOBAL
                          reads it (EX_NAME): no guard of its own */
+  SLOT_CLASS,         /* a module global bound to a class statement of this module whose
+                         instances kernels are specialised on (slot.cls) */
 } slotkind;
 typedef struct slot {
   slotkind kind;
@@ -219,6 +228,7 @@ typedef struct slot {
   const char *attr;        /* SLOT_MATH_ATTR: the math attribute */
   const type *ty;          /* SLOT_GLOBAL_SCALAR, float constants of math */
   struct func *fn;         /* SLOT_GLOBAL_FUNC */
+  const struct klass *cls; /* SLOT_CLASS */
   int module_slot;         /* SLOT_MATH_ATTR read through `import math`: -1 if
                               bound by `from math import NAME`;
                               SLOT_DEFAULT: the index into __defaults__, or -1 for a
@@ -631,6 +641,29 @@ typedef struct other_func {
   const char *reason;
 } other_func;
 
+/* A module-level class statement whose instances kernels may be specialised
+ * on (classes.c): `Vec` of `class Vec:` / `class Vec(Base):` with Base a
+ * class of the module or object. Attribute types come from the profile
+ * (what `dynac record` saw in instances' __dict__ and __slots__). */
+typedef struct klass {
+  const char *name;         /* its __qualname__ (a module-level name) */
+  srcpos pos;
+  int firstlineno;          /* of the class statement (a decorator's line if decorated) */
+  struct klass *base;       /* the base class when it is one of the module's, else NULL */
+  const char *why_not;      /* why instances are not specialised on (a metaclass, a
+                               __getattr__, ...), or NULL */
+  bool slots;               /* defines __slots__ */
+  bool defines_new;         /* defines __new__ (Cls(...) may return anything) */
+  int nattrs;
+  const char **attr_names;  /* recorded instance attributes ... */
+  const type **attr_types;  /* ... and their types (object when they varied) */
+  type inst;                /* the instance type (TY_OBJ with cls = this) */
+  bool named;               /* a specialisation's or an attribute's type names it */
+  slot *slot;               /* its guard (SLOT_CLASS), made for named classes before the IR */
+  int nmethods_used;        /* methods kernels call directly, checked by the class guard */
+  struct func **methods_used;
+} klass;
+
 typedef struct module {
   arena *a;
   parsed p;
@@ -660,6 +693,8 @@ typedef struct module {
   int nopaque;
   slot **slots;
   int nslots;
+  klass **classes;          /* module-level class statements (classes.c) */
+  int nclasses;
   inst *insts;              /* every typed instance, in creation order */
   /* options */
   int all;                  /* --all: 1; --all-objects: 2 (driver.h) */
@@ -672,6 +707,20 @@ typedef struct module {
 
 /* ---- phases ------------------------------------------------------------- */
 bool scope_module(module *m);                  /* scope.c */
+/* classes.c: the module's class statements and their instances */
+void classes_scope(module *m);  /* after scope_module: finds them, reads the profile's attributes */
+/* The class a type name means in m ("Vec", "__main__.Vec", "pkg.mod.Vec"), or NULL. */
+klass *classes_find(const module *m, const char *name);
+/* The def `name` that instances of k find through k and its module bases: a
+ * plain method (self first) of the module; NULL if it is anything else. */
+struct func *classes_method(const module *m, const klass *k, const char *name);
+/* The recorded type of instance attribute `name` of k, or NULL (not recorded). */
+const type *classes_attr_type(const klass *k, const char *name);
+/* The guard slots of the classes types name (after annotations, before
+ * the IR: instances' slot tables are sized then); a slot's check covers the
+ * methods kernels call directly (noted with classes_use_method). */
+void classes_make_slots(module *m);
+void classes_use_method(module *m, klass *k, struct func *f);
 func *scope_find_func(module *m, const char *name);
 const modconst *scope_find_const(module *m, const char *name);
 const char *scope_math_from(module *m, const char *name);
@@ -679,7 +728,7 @@ bool scope_is_math_module(module *m, const char *name);
 bool scope_is_global(module *m, const char *name);
 
 bool annotations_module(module *m);            /* annotations.c */
-bool parse_signature(arena *a, const char *text, const type ***args, int *n,
+bool parse_signature(struct module *m, const char *text, const type ***args, int *n,
                      const char **err);
 
 void ir_lower_func(module *m, func *f);         /* ir/split.c */
@@ -713,8 +762,8 @@ void infer_module(module *m);                   /* infer.c */
  * reach (a region's callees), at most cap; returns how many. */
 int infer_region_callees(inst *in, stmt *first, stmt *last, inst **out, int cap);
 /* Does `in` take objects (an argument of type object, or a list or tuple
- * holding them)? Its cache entry accepts any such argument: typed entries
- * go first (DYNAC_ENTRY_GENERIC). */
+ * holding them; an instance of one class is typed)? Its cache entry accepts
+ * any such argument: typed entries go first (DYNAC_ENTRY_GENERIC). */
 bool takes_objects(const inst *in);
 /* The truth of a condition as specialisation `in` types it: 1 or 0 when
  * its types decide it (`x is None`, `not ...`, True), -1 when it is decided
@@ -731,6 +780,9 @@ bool ops_call_is(const expr *e, op_id id);
 /* Is this method call (CALLEE_METHOD, arguments typed) made through the C
  * API: on an object, or on a list with an object index (pop/insert)? */
 bool method_via_api(const inst *in, const expr *e);
+/* Is call e obj.m(...) of an instance whose m's kernel it calls directly
+ * (infer/expr.c: type_devirtualised)? Its callee is types.callee[e->id]. */
+bool method_devirtualised(const inst *in, const expr *e);
 /* Is this call of a builtin or math function (arguments typed) made
  * through the C API, the function object from its guard slot: it has
  * keyword arguments, or an argument is an object (len() and sum() aside:
@@ -867,7 +919,17 @@ typedef struct profile_fn {                     /* profile.c */
   const char ***sigs;  /* per signature: nargs type names */
   int *sig_nargs;
 } profile_fn;
-typedef struct profile { profile_fn *fns; int nfns; } profile;
+typedef struct profile_class {                 /* the instance attributes record saw */
+  const char *file, *name;  /* the class's module file; "module.Qualname" as type names spell it */
+  int nattrs;
+  const char **attr_names, **attr_types;
+} profile_class;
+typedef struct profile {
+  profile_fn *fns;
+  int nfns;
+  profile_class *classes;
+  int nclasses;
+} profile;
 /* Adds the specialisation `args` (arena-owned, one type per parameter) to
  * f unless f has it already; origin: "annotations", "signatures=", "profile". */
 void annotations_add_spec(module *m, func *f, const type **args, const char *origin);

@@ -2,9 +2,13 @@
  *
  * Format (JSON, parsed with cJSON):
  *   {"version": 1, "functions": [{"file": "/abs/path.py", "qualname": "f",
- *     "firstlineno": 12, "signatures": [{"args": ["float", "int"], "calls": 7}]}]}
+ *     "firstlineno": 12, "signatures": [{"args": ["float", "int"], "calls": 7}]}],
+ *    "classes": [{"file": "/abs/path.py", "name": "__main__.Vec",
+ *     "attributes": {"x": "float", "centre": "__main__.Vec"}}]}
  * A function's recorded argument types become its specialisations; types
- * outside the kernel language (str, list, ...) are reported by explain.
+ * outside the kernel language (str, list, ...) are reported by explain. A
+ * class's recorded instance attributes type its instances' attribute reads
+ * (classes.c).
  */
 #include "gen.h"
 
@@ -25,6 +29,31 @@ static char *slurp(const char *path) {
   buf[got] = 0;
   fclose(f);
   return buf;
+}
+
+/* The "classes" list (absent in older profiles: none). */
+static void load_classes(arena *a, const cJSON *classes, profile *out) {
+  if (!cJSON_IsArray(classes)) return;
+  out->classes = arena_alloc(a, sizeof(profile_class) * (size_t)(cJSON_GetArraySize(classes) + 1));
+  const cJSON *c;
+  cJSON_ArrayForEach(c, classes) {
+    const cJSON *file = cJSON_GetObjectItemCaseSensitive(c, "file");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "name");
+    const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(c, "attributes");
+    if (!cJSON_IsString(file) || !cJSON_IsString(name) || !cJSON_IsObject(attrs)) continue;
+    profile_class *pc = &out->classes[out->nclasses++];
+    pc->file = arena_strdup(a, file->valuestring);
+    pc->name = arena_strdup(a, name->valuestring);
+    int n = cJSON_GetArraySize(attrs);
+    pc->attr_names = arena_alloc(a, sizeof(char *) * (size_t)(n + 1));
+    pc->attr_types = arena_alloc(a, sizeof(char *) * (size_t)(n + 1));
+    const cJSON *at;
+    cJSON_ArrayForEach(at, attrs) {
+      if (!cJSON_IsString(at) || !at->string) continue;
+      pc->attr_names[pc->nattrs] = arena_strdup(a, at->string);
+      pc->attr_types[pc->nattrs++] = arena_strdup(a, at->valuestring);
+    }
+  }
 }
 
 bool profile_load(arena *a, const char *path, profile *out) {
@@ -73,6 +102,7 @@ bool profile_load(arena *a, const char *path, profile *out) {
       pf->sig_nargs[pf->nsigs++] = k;
     }
   }
+  load_classes(a, cJSON_GetObjectItemCaseSensitive(root, "classes"), out);
   cJSON_Delete(root);
   return true;
 }
@@ -89,7 +119,7 @@ bool profile_specs(module *m, func *f) {
       const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       bool ok = true;
       for (int k = 0; k < f->nparams; k++) {
-        args[k] = ty_from_name(pf->sigs[s][k]);
+        args[k] = ty_from_name_in(m, pf->sigs[s][k]);
         if (!args[k]) ok = false;
       }
       if (!ok) continue;

@@ -331,8 +331,9 @@ const type *ty_join(const type *x, const type *y) {
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
   }
   /* an object local can hold a number, None, a list or a tuple of such too */
+  if (x->kind == TY_OBJ && y->kind == TY_OBJ) return &ty_obj;
   if ((x->kind == TY_OBJ && boxes_as_object(y)) || (y->kind == TY_OBJ && boxes_as_object(x)))
-    return &ty_obj;
+    return &ty_obj; /* two classes' instances, an instance and any object: an object */
   return &ty_conflict;
 }
 
@@ -345,7 +346,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_UNKNOWN: return "None";
   case TY_CONFLICT: return "<conflict>";
   case TY_NUM: return "int | float";
-  case TY_OBJ: return "object";
+  case TY_OBJ: return t->cls ? t->cls->name : "object";
   case TY_TUPLE: {
     strbuf b = {0};
     sb_puts(&b, "tuple[");
@@ -380,7 +381,7 @@ static bool holds_buffer(const type *t) {
 }
 
 /* type := NAME | NAME '[' args ']', recursive descent over the spelling. */
-static const type *parse_type(const char **pp) {
+static const type *parse_type(const struct module *m, const char **pp) {
   const char *p = *pp;
   while (isspace((unsigned char)*p)) p++;
   const char *s = p;
@@ -405,13 +406,18 @@ static const type *parse_type(const char **pp) {
       if (!strcmp(name + 6, np_name(*f))) t = ty_np(*f);
   }
   if (!t && *p != '[') { /* objects: every other class, and a list of them */
-    if (!strcmp(name, "list")) t = ty_list(&ty_obj);
+    klass *k = m ? classes_find(m, name) : NULL;
+    if (k && !k->why_not) {
+      k->named = true;
+      t = &k->inst;
+    }
+    else if (!strcmp(name, "list")) t = ty_list(&ty_obj);
     else if (!strcmp(name, "object") || strchr(name, '.')) t = &ty_obj;
   }
   if (t) { *pp = p; return t; }
   if (*p++ != '[') return NULL;
   if (!strcmp(name, "list")) {
-    const type *e = parse_type(&p);
+    const type *e = parse_type(m, &p);
     while (isspace((unsigned char)*p)) p++;
     if (!e || holds_buffer(e) || *p++ != ']') return NULL;
     t = ty_list(e);
@@ -419,7 +425,7 @@ static const type *parse_type(const char **pp) {
     const type *el[64];
     int n = 0;
     for (;;) {
-      if (n == 64 || !(el[n] = parse_type(&p)) || holds_buffer(el[n])) return NULL;
+      if (n == 64 || !(el[n] = parse_type(m, &p)) || holds_buffer(el[n])) return NULL;
       n++;
       while (isspace((unsigned char)*p)) p++;
       if (*p == ',') { p++; continue; }
@@ -458,12 +464,14 @@ static const type *parse_type(const char **pp) {
   return t;
 }
 
-const type *ty_from_name(const char *name) {
+const type *ty_from_name_in(const module *m, const char *name) {
   const char *p = name;
-  const type *t = parse_type(&p);
+  const type *t = parse_type(m, &p);
   while (t && isspace((unsigned char)*p)) p++;
   return t && !*p ? t : NULL;
 }
+
+const type *ty_from_name(const char *name) { return ty_from_name_in(NULL, name); }
 
 bool ty_is_number(const type *t) {
   return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUM;

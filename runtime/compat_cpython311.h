@@ -198,6 +198,38 @@ static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_
 #endif
 }
 
+/* Does instance o keep an attribute `name` (an exact str) of its own, which
+ * a method of its class of that name would be shadowed by? Inline values
+ * are looked up through the class's shared keys, remembered per call site in
+ * *keys / *nkeys (append-only keys: the same keys object with the same count
+ * still lacks the name); a materialised __dict__ is asked. 1 or 0. */
+static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
+  PyTypeObject *tp = Py_TYPE(o);
+  if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+    if (!tp->tp_dictoffset) return 0; /* __slots__ without __dict__ */
+    PyObject **dp = _PyObject_GetDictPtr(o);
+    return dp && *dp && PyDict_GetItem(*dp, name) != NULL;
+  }
+#ifdef DYNAC__PYCORE_DICT
+  PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
+  if (values) {
+    PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+    if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;
+    Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
+    if (i < 0) {
+      *keys = k, *nkeys = k ? k->dk_nentries : 0;
+      return 0;
+    }
+    return values->values[i] != NULL;
+  }
+  PyObject *dict = ((PyObject **)o)[-3]; /* _PyObject_ManagedDictPointer */
+  return dict && PyDict_GetItem(dict, name) != NULL;
+#else
+  (void)keys, (void)nkeys;
+  return 1; /* unknown layout: CPython's own lookup */
+#endif
+}
+
 #endif /* DYNAC_COMPAT_H */
 
 #if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)

@@ -170,6 +170,38 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
   return v;
 }
 
+/* ---- instances of the module's classes (generator/classes.c) -------------
+ * o.name of an instance whose class's recorded attribute type is float or
+ * bool, or another module class: read through the site's cache c, then checked.
+ * 0 with the value in *out; 1 when the value is of another type (the kernel
+ * deoptimises; nothing was changed); -1 with CPython's exception. */
+static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  int other = !PyFloat_CheckExact(v);
+  if (!other) *out = PyFloat_AS_DOUBLE(v);
+  Py_DECREF(v);
+  return other;
+}
+static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  int other = !PyBool_Check(v);
+  *out = v == Py_True;
+  Py_DECREF(v);
+  return other;
+}
+/* The same for an attribute holding an instance of exactly class `cls`
+ * (borrowed): a new reference in *out. */
+static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects,
+                                      PyObject *cls, PyObject **out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  if ((PyObject *)Py_TYPE(v) != cls) { Py_DECREF(v); return 1; }
+  *out = v;
+  return 0;
+}
+
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
  * -1). 0, or -1 with CPython's exception. An inline value not set yet goes
  * through the C API (the instance's insertion order is CPython's to keep). */

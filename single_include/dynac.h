@@ -314,6 +314,38 @@ static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_
 #endif
 }
 
+/* Does instance o keep an attribute `name` (an exact str) of its own, which
+ * a method of its class of that name would be shadowed by? Inline values
+ * are looked up through the class's shared keys, remembered per call site in
+ * *keys / *nkeys (append-only keys: the same keys object with the same count
+ * still lacks the name); a materialised __dict__ is asked. 1 or 0. */
+static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
+  PyTypeObject *tp = Py_TYPE(o);
+  if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+    if (!tp->tp_dictoffset) return 0; /* __slots__ without __dict__ */
+    PyObject **dp = _PyObject_GetDictPtr(o);
+    return dp && *dp && PyDict_GetItem(*dp, name) != NULL;
+  }
+#ifdef DYNAC__PYCORE_DICT
+  PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
+  if (values) {
+    PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+    if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;
+    Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
+    if (i < 0) {
+      *keys = k, *nkeys = k ? k->dk_nentries : 0;
+      return 0;
+    }
+    return values->values[i] != NULL;
+  }
+  PyObject *dict = ((PyObject **)o)[-3]; /* _PyObject_ManagedDictPointer */
+  return dict && PyDict_GetItem(dict, name) != NULL;
+#else
+  (void)keys, (void)nkeys;
+  return 1; /* unknown layout: CPython's own lookup */
+#endif
+}
+
 #endif /* DYNAC_COMPAT_H */
 
 #if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)
@@ -1688,6 +1720,38 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
   return v;
+}
+
+/* ---- instances of the module's classes (generator/classes.c) -------------
+ * o.name of an instance whose class's recorded attribute type is float or
+ * bool, or another module class: read through the site's cache c, then checked.
+ * 0 with the value in *out; 1 when the value is of another type (the kernel
+ * deoptimises; nothing was changed); -1 with CPython's exception. */
+static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  int other = !PyFloat_CheckExact(v);
+  if (!other) *out = PyFloat_AS_DOUBLE(v);
+  Py_DECREF(v);
+  return other;
+}
+static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  int other = !PyBool_Check(v);
+  *out = v == Py_True;
+  Py_DECREF(v);
+  return other;
+}
+/* The same for an attribute holding an instance of exactly class `cls`
+ * (borrowed): a new reference in *out. */
+static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects,
+                                      PyObject *cls, PyObject **out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  if ((PyObject *)Py_TYPE(v) != cls) { Py_DECREF(v); return 1; }
+  *out = v;
+  return 0;
 }
 
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
@@ -3221,7 +3285,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 10
+#define DYNAC_ABI_VERSION 11
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -3235,9 +3299,20 @@ typedef enum dynac_slot_kind {
   DYNAC_SLOT_OPAQUE,       /* a global called opaquely (allow_in_graph): any callable */
   DYNAC_SLOT_CONST_INT, DYNAC_SLOT_CONST_FLOAT, DYNAC_SLOT_CONST_BOOL,
                            /* the result of an assume_constant_result function */
-  DYNAC_SLOT_NAME          /* a global of any type, read at each use (dynac_load_global):
+  DYNAC_SLOT_NAME,         /* a global of any type, read at each use (dynac_load_global):
                               always valid, it only asks for the globals snapshot */
+  DYNAC_SLOT_CLASS         /* a global bound to a class of the module whose instances kernels
+                              are specialised on: valid while its version tag is the one seen
+                              when its methods (methods[]) were found to be the module's defs */
 } dynac_slot_kind;
+
+/* A method a kernel calls directly on instances of a DYNAC_SLOT_CLASS class:
+ * the class's lookup of `name` must give the function of that def. */
+typedef struct dynac_method_desc {
+  const char *name;
+  const char *qualname;    /* its co_qualname ("Base.m" when inherited) */
+  int firstlineno;
+} dynac_method_desc;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
  * dynac_globals.rt); generated modules never link against the runtime. */
@@ -3274,6 +3349,8 @@ typedef struct dynac_slot_desc {
                               or -1: a keyword-only parameter's, __kwdefaults__[attr] */
   const char *qualname;    /* GLOBAL_FUNC: the callee's co_qualname */
   int firstlineno;         /* GLOBAL_FUNC: the callee's co_firstlineno */
+  int nmethods;            /* CLASS: the methods kernels call directly */
+  const dynac_method_desc *methods;
 } dynac_slot_desc;
 
 typedef struct dynac_slot {
@@ -3297,7 +3374,7 @@ typedef struct dynac_globals {
   int nslots;
   const dynac_slot_desc *desc;
   dynac_slot *slots;
-  int nfunc_slots;          /* the GLOBAL_FUNC slots, checked on every call */
+  int nfunc_slots;          /* the GLOBAL_FUNC and CLASS slots, checked on every call */
   const int *func_slots;
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
@@ -3520,6 +3597,42 @@ static int dynac__load_scalar(PyObject *v, char kind, dynac_slot *s) {
   return PyLong_CheckExact(v) && dynac_int64_of(v, &s->v.i);
 }
 
+/* Is `v` (borrowed) the class statement d describes, with plain attribute
+ * lookup (CPython's generic getattr), its __qualname__, and its lookup of
+ * each method kernels call directly giving the function of that def (of
+ * this module's file)? It then has a version tag: while the tag stays, none
+ * of that changed (any assignment to the class or a base gives a new one).
+ * 1, 0, or -1 with an exception. */
+static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_desc *d) {
+  if (!PyType_Check(v)) return 0;
+  PyTypeObject *tp = (PyTypeObject *)v;
+  if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || tp->tp_getattro != PyObject_GenericGetAttr ||
+      Py_TYPE(v) != &PyType_Type)
+    return 0; /* a metaclass may change lookup */
+  PyObject *q = ((PyHeapTypeObject *)tp)->ht_qualname;
+  if (!q || !PyUnicode_Check(q) || PyUnicode_CompareWithASCIIString(q, d->name) != 0) return 0;
+  for (int i = 0; i < d->nmethods; i++) {
+    const dynac_method_desc *md = &d->methods[i];
+    PyObject *name = PyUnicode_InternFromString(md->name);
+    if (!name) return -1;
+    PyObject *f = _PyType_Lookup(tp, name); /* borrowed; gives tp a version tag */
+    Py_DECREF(name);
+    if (!f || !PyFunction_Check(f)) return 0;
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+    if (co->co_firstlineno != md->firstlineno || !PyUnicode_Check(co->co_qualname) ||
+        PyUnicode_CompareWithASCIIString(co->co_qualname, md->qualname) != 0 ||
+        (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0))
+      return 0;
+  }
+  if (!d->nmethods) { /* any lookup assigns the tag */
+    PyObject *name = PyUnicode_InternFromString("__init__");
+    if (!name) return -1;
+    (void)_PyType_Lookup(tp, name);
+    Py_DECREF(name);
+  }
+  return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
+}
+
 static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
   const dynac_slot_desc *d = &g->desc[k];
   dynac_slot *s = &g->slots[k];
@@ -3622,6 +3735,15 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     v = fn; /* the dict version pins the function's identity */
     break;
   }
+  case DYNAC_SLOT_CLASS:
+    v = PyDict_GetItemString(g->globals, d->name);
+    if (!v) return 0;
+    switch (dynac__class_matches(g, v, d)) {
+    case -1: return -1;
+    case 0: return 0;
+    }
+    s->v.i = ((PyTypeObject *)v)->tp_version_tag;
+    break;
   case DYNAC_SLOT_MATH_FUNC:
   case DYNAC_SLOT_MATH_FLOAT:
     if (d->module_slot >= 0) {
@@ -3655,6 +3777,11 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
     return dynac__globals_refresh(g, globals);
   for (int i = 0; i < g->nfunc_slots; i++) {
     const dynac_slot *s = &g->slots[g->func_slots[i]];
+    if (g->desc[g->func_slots[i]].kind == DYNAC_SLOT_CLASS) { /* the class changed since */
+      if (s->valid && DYNAC_UNLIKELY(((PyTypeObject *)s->obj)->tp_version_tag != (unsigned int)s->v.i))
+        return dynac__globals_refresh(g, globals);
+      continue;
+    }
     if (s->valid && DYNAC_UNLIKELY(PyFunction_GET_CODE(s->obj) != s->code ||
                                    PyFunction_GET_DEFAULTS(s->obj) != s->defaults ||
                                    PyFunction_GET_KW_DEFAULTS(s->obj) != s->kwdefaults ||
@@ -3751,6 +3878,24 @@ static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObjec
   if (dynac_globals_update((g), globals) < 0) return -1;
 #define DYNAC_GUARD_SLOT(g, k, text) \
   if (!(g)->slots[k].valid) { *failed = text; return 0; }
+/* args[i] is an instance of exactly the class of slot k (checked valid before). */
+#define DYNAC_GUARD_INSTANCE(g, k, i, text) \
+  if ((PyObject *)Py_TYPE(args[i]) != (g)->slots[k].obj) { *failed = text; return 0; }
+
+/* A call site o.m(...) calling m's kernel directly: the instance shadows no
+ * method (dynac_compat_instance_has's memo of the keys it looked at). */
+typedef struct dynac_method_site { void *keys; Py_ssize_t nkeys; } dynac_method_site;
+
+/* May o.m(...) call the kernel of the def the class's guard (slot `cls`)
+ * checked: is o an instance of exactly that class, unchanged since (its
+ * version tag), with no attribute `name` of its own? Else the call goes
+ * through CPython's lookup (a method patched on the class or the instance
+ * mid-call). As CPython 3.11's LOAD_METHOD_WITH_VALUES checks it. */
+static inline int dynac_method_current(PyObject *o, const dynac_slot *cls, PyObject *name, dynac_method_site *site) {
+  PyTypeObject *tp = Py_TYPE(o);
+  return cls->valid && (PyObject *)tp == cls->obj && tp->tp_version_tag == (unsigned int)cls->v.i &&
+         !dynac_compat_instance_has(o, name, &site->keys, &site->nkeys);
+}
 
 /* ==== End runtime/descriptors.h ==== */
 /* ==== Begin runtime/api.h ==== */

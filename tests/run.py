@@ -17,7 +17,7 @@ ONCE = ["tests/suite_generator.py", "tests/suite_c.py", "tests/suite_export.py",
 PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
               "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
-              "tests/e2e/suite_objects.py", "tests/e2e/suite_programs.py",
+              "tests/e2e/suite_objects.py", "tests/e2e/suite_programs.py", "tests/e2e/suite_classes.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
               "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py", "tests/e2e/suite_workflow.py"]
 # Suites that compile on first call; the others build explicitly and compare

@@ -157,8 +157,12 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
   line(E, "PyObject *r = NULL;");
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
-  line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
-       slot_ref(E, e->u.call.callee_slot), n, comment);
+  if (e->u.call.kind == CALLEE_METHOD) /* a devirtualised method: CPython's lookup on argv[0] */
+    line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, NULL); /* %s */",
+         interned_name(E, e->u.call.name), n, comment);
+  else
+    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
+         slot_ref(E, e->u.call.callee_slot), n, comment);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
   line(E, "if (!r) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
 }
@@ -475,12 +479,54 @@ static const char *boxed_call_action(em *E, const expr *call) {
   return action;
 }
 
+/* obj.m(args) calling m's kernel (`kcall`) directly while the class is the
+ * one its guard checked and the instance shadows no m; else CPython's own
+ * lookup and call, its result read back into `res` of type rt, or, of
+ * another type, passed on as a call that finished in the interpreter
+ * (DYNAC_OK_BOXED). Leaves `int st` in scope. */
+static void emit_devirtualised_call(em *E, expr *e, const char *const *vals, const char *kcall,
+                                    const char *res, const type *rt) {
+  const klass *k = TY(e->u.call.args[0])->cls;
+  const char *nm = interned_name(E, e->u.call.name);
+  const char *site = arena_printf(E->m->a, "ms%d", ++E->tmp);
+  int n = e->u.call.n;
+  line(E, "static dynac_method_site %s; /* the instances seen lack their own .%s */", site, e->u.call.name);
+  line(E, "int st;");
+  line(E, "if (DYNAC_LIKELY(dynac_method_current(%s, &dynac__slots[%d], %s, &%s))) {", vals[0],
+       k->slot->index, nm, site);
+  line(E, "  st = %s; /* %s.%s, devirtualised */", kcall, k->name, e->u.call.name);
+  line(E, "} else { /* the class or the instance changed since the guard: CPython's lookup */");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {NULL};", n);
+  for (int i = 0; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "PyObject *r = NULL;");
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, NULL);", nm, n);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "dynac__effects = 1; /* Python code ran */");
+  if (!res) line(E, "st = !r ? DYNAC_ERROR : r == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
+  else if (ty_is_container(rt) || rt->kind == TY_TUPLE) line(E, "st = !r ? DYNAC_ERROR : DYNAC_OK_BOXED;");
+  else line(E, "st = !r ? DYNAC_ERROR : %s(r, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
+  line(E, "if (st == DYNAC_OK_BOXED) dynac__boxed_result = r;");
+  line(E, "else Py_XDECREF(r);");
+  E->indent--;
+  line(E, "}");
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
     return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */
   if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
-  if (e->u.call.kind == CALLEE_METHOD) return emit_method(E, e);
+  bool devirt = method_devirtualised(E->in, e);
+  if (e->u.call.kind == CALLEE_METHOD && !devirt) return emit_method(E, e);
+  if (e->u.call.kind == CALLEE_VALUE && TY(e)->cls) { /* Cls(...): an instance of exactly Cls */
+    const char *o = emit_object_call(E, e);
+    deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "(PyObject *)Py_TYPE(%s) != "
+             "dynac__slots[%d].obj", o, TY(e)->cls->slot->index);
+    return o;
+  }
   if (e->u.call.kind == CALLEE_VALUE) return e->u.call.argform ? emit_starred_call(E, e) : emit_object_call(E, e);
   if (ops_call_is(e, OPI_LEN) || ops_call_is(e, OPI_SUM))
     return emit_len_sum(E, e);
@@ -517,11 +563,13 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (E->effectful) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
     line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
   if (!leaf) line(E, "dynac__depth++;");
-  line(E, "int st = dynac_kernel_%s(%s%s%s);", callee->cname, args.data ? args.data : "",
-       has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
+  const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s%s)", callee->cname, args.data ? args.data : "",
+                                   has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
+  if (devirt) emit_devirtualised_call(E, e, vals, kcall, has_value ? res : NULL, callee->ret);
+  else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");
   bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */
-  if (callee->effectful) { /* it may have finished in the interpreter (dynac_continue) */
+  if (callee->effectful || devirt) { /* it may have finished in the interpreter (dynac_continue) */
     line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
     const char *mid = passes_on ? NULL : boxed_call_action(E, e);
     E->indent++;

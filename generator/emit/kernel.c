@@ -183,6 +183,16 @@ static const char *guard_text(module *m, slot *s) {
                         basename_of(m->path), s->fn->firstlineno);
   case SLOT_BUILTIN: return arena_printf(m->a, "builtin %s is not shadowed or replaced", s->name);
   case SLOT_NAME: return NULL; /* read at each use: no guard */
+  case SLOT_CLASS: {
+    strbuf ms = {0};
+    for (int i = 0; i < s->cls->nmethods_used; i++)
+      sb_printf(&ms, "%s%s", i ? ", " : "; its methods ", s->cls->methods_used[i]->qualname);
+    const char *t = arena_printf(m->a, "global %s is the class defined at %s:%d, unchanged since "
+                                 "(version tag)%s", s->name, basename_of(m->path), s->cls->firstlineno,
+                                 ms.data ? ms.data : "");
+    sb_free(&ms);
+    return t;
+  }
   case SLOT_MATH_MODULE: return arena_printf(m->a, "global %s is the math module", s->name);
   case SLOT_OPAQUE:
     return arena_printf(m->a, "global %s is callable and not disallow_in_graph", s->name);
@@ -218,6 +228,9 @@ int emit_guard_list(module *m, inst *in, const char ***out) {
                             ? "array.array" : t->buf_kind == 'm' ? "memoryview" : t->buf_kind ==
                             'y' ? "bytes" : t->buf_kind == 'n' ? "numpy.ndarray" : "bytearray",
                             t->ndim, t->fmt, t->strided ? "" : ", C-contiguous");
+    else if (t->kind == TY_OBJ && t->cls)
+      g[n++] = arena_printf(m->a, "type(%s) is %s (exactly: a subclass is another specialisation)", p,
+                            t->cls->name);
     else if (t->kind == TY_OBJ)
       g[n++] = arena_printf(m->a, "%s is any object (operations on it go through the C API)", p);
     else if (t->kind == TY_NONE) g[n++] = arena_printf(m->a, "%s is None", p);
@@ -248,6 +261,9 @@ void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guard
   if (t->kind == TY_LIST || t->kind == TY_OBJ) {
     sb_printf(unbox, "PyObject *a%d = %s; /* borrowed */\n", i, src);
     if (!guarded && t->kind == TY_LIST) sb_printf(unbox, "if (!PyList_CheckExact(a%d)) {%s %s }\n", i, undo, fail);
+    if (!guarded && t->cls)
+      sb_printf(unbox, "if ((PyObject *)Py_TYPE(a%d) != dynac__slots[%d].obj) {%s %s }\n", i,
+                t->cls->slot->index, undo, fail);
     return;
   }
   bool simple = t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_INT || t->kind == TY_NONE;
@@ -275,6 +291,8 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
                 t->strided, text);
     else if (t->kind == TY_NP) sb_printf(&checks, "DYNAC_GUARD_NP(%d, '%c', %s)\n", i, t->fmt, text);
     else if (t->kind == TY_LIST) sb_printf(&checks, "DYNAC_GUARD_LIST(%d, %s)\n", i, text);
+    else if (t->kind == TY_OBJ && t->cls) sb_printf(&checks, "/* args[%d]: an instance of %s (below) */\n", i,
+                                                    t->cls->name);
     else if (t->kind == TY_OBJ) sb_printf(&checks, "/* args[%d]: any object */\n", i);
     else if (t->kind == TY_NONE) sb_printf(&checks, "DYNAC_GUARD_NONE(%d, %s)\n", i, text);
     else if (t->kind == TY_TUPLE)
@@ -292,6 +310,10 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
       if (in->slots_used[k] && guard_text(m, m->slots[k]))
         sb_printf(&checks, "DYNAC_GUARD_SLOT(&dynac__G, %d, %s)\n", k,
                   c_string(m, guard_text(m, m->slots[k])));
+    for (int i = 0; i < in->fn->nparams; i++)
+      if (in->args[i]->kind == TY_OBJ && in->args[i]->cls)
+        sb_printf(&checks, "DYNAC_GUARD_INSTANCE(&dynac__G, %d, %d, %s)\n", in->args[i]->cls->slot->index, i,
+                  c_string(m, gl[i]));
   }
   const char *sig = signature_of(m, in);
   const char *gcomment = arena_printf(m->a, "/* guard: may %s%s run for these arguments? */",

@@ -31,6 +31,7 @@ static const char *slot_kind_c(slot *s) {
            : "DYNAC_SLOT_DEFAULT_BOOL";
   case SLOT_OPAQUE: return "DYNAC_SLOT_OPAQUE";
   case SLOT_NAME: return "DYNAC_SLOT_NAME";
+  case SLOT_CLASS: return "DYNAC_SLOT_CLASS";
   case SLOT_CONST_RESULT:
     return s->ty->kind == TY_INT ? "DYNAC_SLOT_CONST_INT" : s->ty->kind == TY_FLOAT
            ? "DYNAC_SLOT_CONST_FLOAT" : "DYNAC_SLOT_CONST_BOOL";
@@ -99,6 +100,15 @@ typedef struct module_parts {
 /* The guarded module-level values: their descriptors and runtime state. */
 static void write_slots(module *m, module_parts *P) {
   strbuf *b = &P->slots;
+  for (int k = 0; k < m->nslots; k++) { /* the methods each class's guard checks */
+    const klass *c = m->slots[k]->cls;
+    if (!c || !c->nmethods_used) continue;
+    sb_printf(b, "static const dynac_method_desc dynac__methods_%d[] = {\n", k);
+    for (int i = 0; i < c->nmethods_used; i++)
+      sb_printf(b, "    {%s, %s, %d},\n", c_string(m, c->methods_used[i]->name),
+                c_string(m, c->methods_used[i]->qualname), c->methods_used[i]->firstlineno);
+    sb_puts(b, "};\n");
+  }
   sb_printf(b, "static dynac_slot dynac__slots[%d];\n", m->nslots ? m->nslots : 1);
   sb_printf(b, "static const dynac_slot_desc dynac__slot_desc[%d] = {\n", m->nslots ? m->nslots : 1);
   for (int k = 0; k < m->nslots; k++) {
@@ -108,6 +118,8 @@ static void write_slots(module *m, module_parts *P) {
     if (s->module_slot) sb_printf(b, ", .module_slot = %d", s->module_slot);
     if (s->fn) sb_printf(b, ", .qualname = %s, .firstlineno = %d", c_string(m, s->fn->qualname),
                          s->fn->firstlineno);
+    if (s->cls && s->cls->nmethods_used)
+      sb_printf(b, ", .nmethods = %d, .methods = dynac__methods_%d", s->cls->nmethods_used, k);
     sb_puts(b, "},\n");
   }
   if (!m->nslots) sb_puts(b, "    {.kind = DYNAC_SLOT_GLOBAL_INT, .name = \"\", .module_slot = -1},\n");
@@ -115,8 +127,17 @@ static void write_slots(module *m, module_parts *P) {
   int nfs = 0;
   sb_puts(b, "static const int dynac__func_slots[] = {");
   for (int k = 0; k < m->nslots; k++)
-    if (m->slots[k]->kind == SLOT_GLOBAL_FUNC) sb_printf(b, "%s%d", nfs++ ? ", " : "", k);
-  sb_printf(b, "%s}; /* called functions: __code__/__defaults__ checked per call */\n", nfs ? "" : "-1");
+    if (m->slots[k]->kind == SLOT_GLOBAL_FUNC || m->slots[k]->kind == SLOT_CLASS)
+      sb_printf(b, "%s%d", nfs++ ? ", " : "", k);
+  sb_printf(b, "%s}; /* called functions' __code__/__defaults__, classes' version tags: checked per "
+            "call */\n", nfs ? "" : "-1");
+  for (int k = 0; k < m->nslots; k++) /* reading an instance of a class kernels specialise on */
+    if (m->slots[k]->cls)
+      sb_printf(b, "/* an element, result or value that must be an instance of exactly %s: a new reference */\n"
+                "static inline int dynac_elem_%s(PyObject *o, PyObject **out) {\n"
+                "  if ((PyObject *)Py_TYPE(o) != dynac__slots[%d].obj) return 1;\n"
+                "  *out = Py_NewRef(o);\n  return 0;\n}\n", m->slots[k]->cls->name,
+                m->slots[k]->cls->inst.code, k);
   sb_printf(b, "static dynac_globals dynac__G = {.nslots = %d, .desc = dynac__slot_desc, "
             ".slots = dynac__slots,\n    .nfunc_slots = %d, .func_slots = dynac__func_slots};\n", m->nslots, nfs);
 }

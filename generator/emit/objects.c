@@ -149,6 +149,29 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
   return o;
 }
 
+/* obj.name of an instance of a module class whose recorded attribute type
+ * t is float, bool or another class's instance (classes.c): read through the
+ * site's cache, checked; a value of another type deoptimises. */
+const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t) {
+  const char *nm = interned_name(E, name);
+  const char *c = attr_cache(E);
+  const char *o = tmpvar(E, t);
+  const char *call = t->kind == TY_OBJ
+      ? arena_printf(E->m->a, "dynac_attr_instance(%s, %s, &%s, &dynac__effects, dynac__slots[%d].obj, &%s)",
+                     obj, nm, c, t->cls->slot->index, o)
+      : arena_printf(E->m->a, "dynac_attr_%s(%s, %s, &%s, &dynac__effects, &%s)", t->kind == TY_FLOAT
+                     ? "float" : "bool", obj, nm, c, o);
+  line(E, "{");
+  E->indent++;
+  line(E, "int st = %s; /* .%s: a %s */", call, name, ty_python_name(E->m->a, t));
+  line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the attribute holds another type than recorded", "st");
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return o;
+}
+
 /* slice(lo, hi, step) of obj[lo:hi:step] (BUILD_SLICE): each bound
  * evaluated and boxed in order, an omitted one None; a new reference. */
 const char *emit_slice_object(em *E, expr *e) {

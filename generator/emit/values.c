@@ -142,7 +142,7 @@ const char *elem_fn(module *m, const type *t) {
   case TY_BOOL: return "dynac_elem_bool";
   case TY_NUM: return "dynac_elem_num";
   case TY_LIST: return "dynac_elem_list";
-  case TY_OBJ: return "dynac_elem_obj";
+  case TY_OBJ: return t->cls ? arena_printf(m->a, "dynac_elem_%s", t->code) : "dynac_elem_obj";
   case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);
   case TY_NP: return arena_printf(m->a, "dynac_elem_np_%s", np_name(t->fmt));
   case TY_NONE: return "dynac_elem_none";

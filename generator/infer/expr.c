@@ -356,9 +356,59 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
 
 /* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
  * None; on an object, its method through the C API. */
+/* Cls(args) of a class of the module kernels specialise on, whose
+ * instances object.__new__ makes (no __new__ in it or its bases): an
+ * instance of exactly that class (checked when made: the global may be
+ * rebound), or NULL. */
+static const klass *constructed_class(ctx *c, expr *e) {
+  expr *f = e->u.call.args[0];
+  if (f->kind != EX_NAME || e->u.call.argform) return NULL;
+  klass *k = classes_find(c->m, f->u.global->name);
+  if (!k || k->why_not || !k->slot) return NULL;
+  for (const klass *b = k; b; b = b->base)
+    if (b->defines_new) return NULL;
+  c->in->slots_used[k->slot->index] = true;
+  return k;
+}
+
+/* May argument type t be passed to a kernel directly? */
+static bool direct_arg(const type *t) {
+  return ty_is_scalar(t) || t->kind == TY_TUPLE || ty_is_container(t) || t->kind == TY_OBJ ||
+         t->kind == TY_NONE;
+}
+
+/* obj.m(args) of an instance of a module class whose m is a def of the
+ * module (classes.c): a direct call of m's kernel for these argument types,
+ * the receiver first; the class's guard checks that m is still that def.
+ * NULL when it is not one: the call goes through the C API. */
+static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
+  c->in->types.callee[e->id] = NULL;
+  klass *k = (klass *)at[0]->cls;
+  if (!k || !k->slot || e->u.call.nkw || e->u.call.argform) return NULL;
+  func *f = classes_method(c->m, k, e->u.call.name);
+  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || e->u.call.n != f->nparams)
+    return NULL;
+  for (int i = 0; i < e->u.call.n; i++)
+    if (!direct_arg(at[i]) || (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN)) return NULL;
+  inst *callee = get_inst(c->m, f, at);
+  if (!callee || (!callee->ok && !callee->typing)) return NULL;
+  c->in->types.callee[e->id] = callee;
+  c->in->slots_used[k->slot->index] = true;
+  classes_use_method(c->m, k, f);
+  c->in->generic = c->in->effectful = true; /* when the class changed: CPython's lookup and call */
+  if (callee->opaque_calls) c->in->opaque_calls = true;
+  if (callee->ret->kind == TY_UNKNOWN) return callee->typing ? &ty_unknown : &ty_none;
+  if (callee->ret->kind == TY_LIST) builds_list(c, e->pos);
+  return callee->ret;
+}
+
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
+  if (lt->kind == TY_OBJ && lt->cls) {
+    const type *t = type_devirtualised(c, e, at);
+    if (t) return t;
+  }
   if (method_via_api(c->in, e)) return type_api_call(c, e, at); /* its index may be any object */
   if (!e->u.call.op) { /* a method no row of the operation table names: objects only */
     type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of a %s", name, ty_python_name(c->m->a, lt)));
@@ -417,6 +467,17 @@ static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it
 static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;
+  if (ot->kind == TY_OBJ && ot->cls) { /* an instance: its attribute as recorded (checked per read) */
+    const type *at = classes_attr_type(ot->cls, e->u.sub.attr);
+    generic_op(c);
+    /* an int attribute stays an object: a recorded int may grow beyond int64 (an LCG's state)
+       and every read would deoptimise */
+    if (at && (at->kind == TY_FLOAT || at->kind == TY_BOOL || (at->kind == TY_OBJ && at->cls && at->cls->slot))) {
+      if (at->cls) c->in->slots_used[at->cls->slot->index] = true;
+      return at;
+    }
+    return &ty_obj;
+  }
   if (ot->kind == TY_OBJ) return generic_op(c);
   bool nd_attr = !strcmp(e->u.sub.attr, "shape") || !strcmp(e->u.sub.attr, "ndim") ||
                  !strcmp(e->u.sub.attr, "size");
@@ -566,7 +627,9 @@ static const type *type_call(ctx *c, expr *e) {
       type_fail(c, e->pos, arena_printf(c->m->a, "calling a %s", ty_python_name(c->m->a, at[0])));
       return &ty_conflict;
     }
-    return type_api_call(c, e, at);
+    const type *t = type_api_call(c, e, at);
+    const klass *k = constructed_class(c, e);
+    return k && t->kind == TY_OBJ ? &k->inst : t;
   }
   const op_row *op = e->u.call.op;
   if (e->u.call.kind == CALLEE_BUILTIN && op &&

@@ -164,8 +164,16 @@ static void retype_final(module *m, inst *in) {
   in->fail = f;
 }
 
+/* Does a value of type t accept any object (an instance of one class does not)? */
+static bool any_object(const type *t) {
+  if (t->kind == TY_OBJ) return !t->cls;
+  if (t->kind != TY_TUPLE && t->kind != TY_LIST) return false;
+  for (int i = 0; i < t->n; i++) if (any_object(t->elts[i])) return true;
+  return false;
+}
+
 bool takes_objects(const inst *in) {
-  for (int i = 0; i < in->fn->nparams; i++) if (ty_holds_object(in->args[i])) return true;
+  for (int i = 0; i < in->fn->nparams; i++) if (any_object(in->args[i])) return true;
   return false;
 }
 
@@ -181,7 +189,12 @@ static bool list_method_via_api(const type *lt, const expr *e) {
   return false;
 }
 
+bool method_devirtualised(const inst *in, const expr *e) {
+  return e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && in->types.callee[e->id];
+}
+
 bool method_via_api(const inst *in, const expr *e) {
+  if (method_devirtualised(in, e)) return false;
   const expr *const *a = (const expr *const *)e->u.call.args;
   const type *rt = ty_of(in, a[0]);
   return rt->kind == TY_OBJ ||
@@ -271,7 +284,7 @@ static inst *widened_inst(module *m, func *f, inst *in) {
  * has another)? */
 static bool subsumes(const inst *b, const inst *a) {
   for (int i = 0; i < a->fn->nparams; i++)
-    if (b->args[i] != a->args[i] && (b->args[i]->kind != TY_OBJ || a->args[i]->kind == TY_BUF))
+    if (b->args[i] != a->args[i] && (b->args[i]->kind != TY_OBJ || b->args[i]->cls || a->args[i]->kind == TY_BUF))
       return false;
   return true;
 }

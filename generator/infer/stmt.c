@@ -305,7 +305,16 @@ static void type_split_block(ctx *c, stmt *b) {
   }
 }
 
+/* The guards of the classes whose instances type t holds (an instance,
+ * a list or tuple of them): their checks and element reads need them. */
+static void use_class_guards(ctx *c, const type *t) {
+  if (t->kind == TY_OBJ && t->cls && t->cls->slot) c->in->slots_used[t->cls->slot->index] = true;
+  if (t->kind == TY_LIST || t->kind == TY_TUPLE)
+    for (int i = 0; i < t->n; i++) use_class_guards(c, t->elts[i]);
+}
+
 void type_body(ctx *c) {
+  for (int i = 0; i < c->in->fn->nparams; i++) use_class_guards(c, c->in->args[i]);
   if (!c->in->fn->partial) { type_block(c, c->in->fn->body); return; }
   type_split_block(c, c->in->fn->body);
   c->top = -1;

@@ -105,7 +105,8 @@ slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
       return s;
   }
   slot *s = arena_alloc(m->a, sizeof *s);
-  *s = (slot){kind, name, attr, ty, fn, module_slot, m->nslots};
+  *s = (slot){.kind = kind, .name = name, .attr = attr, .ty = ty, .fn = fn,
+              .module_slot = module_slot, .index = m->nslots};
   slot **ns = arena_alloc(m->a, sizeof(slot *) * (size_t)(m->nslots + 1));
   if (m->nslots) memcpy(ns, m->slots, sizeof(slot *) * (size_t)m->nslots);
   ns[m->nslots++] = s;

@@ -27,7 +27,7 @@ import types
 
 from . import _runtime
 from ._loader import artifact_for, attach_code
-from ._profile import type_name, write_profile
+from ._profile import note_instance, type_name, write_profile
 
 USAGE = __doc__
 RUN_USAGE = """usage: python3 -m dynac run [--jit] [--path DIR]... [--stats FILE] (SCRIPT | -m MODULE | -c CODE) [ARGS]
@@ -108,7 +108,7 @@ def record(args):
     config.jit = False  # compiled calls have no frame for the profiler to see
     from . import _torch
     _torch.install()
-    seen = {}
+    seen, classes = {}, {}
     ours = os.path.dirname(os.path.abspath(__file__)) + os.sep  # dynac's own code is not recorded
 
     def sample(co, args, weight):
@@ -119,11 +119,13 @@ def record(args):
         sig = tuple(type_name(v) for v in args[:len(args) - nvar]) + ("object",) * nvar
         d = seen.setdefault((co.co_filename, co.co_qualname, co.co_firstlineno), {})
         d[sig] = d.get(sig, 0) + weight
+        for v in args:  # instances' attribute types: what their classes' kernels read
+            note_instance(classes, v)
 
     def write(final=True):
         tmp = "%s.%d.tmp" % (out, os.getpid())
         snapshot = {k: dict(v) for k, v in list(seen.items())}  # other threads go on sampling
-        write_profile(tmp, snapshot)
+        write_profile(tmp, snapshot, {k: dict(v) for k, v in list(classes.items())})
         os.replace(tmp, out)  # atomic: a profile is whole or absent
         if final:
             print("dynac: recorded %d functions in %s" % (len(snapshot), out), file=sys.stderr)

@@ -2,10 +2,12 @@
 the generator reads (`dynac build --profile`; gen.h's ty_from_name).
 
 A profile is JSON: {"version": 1, "functions": [{"file", "qualname",
-"firstlineno", "signatures": [{"args": [TYPE, ...], "calls": N}, ...]}]}.
+"firstlineno", "signatures": [{"args": [TYPE, ...], "calls": N}, ...]}],
+"classes": [{"file", "name": "module.Class", "attributes": {NAME: TYPE}}]}.
 `dynac record` writes one for a whole program; compile on first call
 (_jit.py) writes one per module for the calls it compiled for."""
 import os
+import sys
 
 SAMPLE = 64  # elements of a list looked at when typing it
 
@@ -45,6 +47,46 @@ def type_name(v, depth=0):
     return "%s.%s" % (t.__module__, t.__qualname__)
 
 
+def _user_class(t):
+    """Is t a class of the program's own (a Python class statement, not a
+    builtin or extension type) whose instances keep attributes?"""
+    return (t.__flags__ & (1 << 9)) and t.__module__ not in ("builtins", "dynac") \
+        and not issubclass(t, BaseException) and hasattr(t, "__module__")
+
+
+def note_instance(classes, v, depth=0):
+    """Records the types of instance v's attributes (its __dict__ and
+    __slots__) into classes: {(module, qualname): {attribute: type name}}; an
+    attribute seen with two types is an object. Instances held in attributes
+    are looked at too (two levels)."""
+    t = type(v)
+    if not _user_class(t):
+        return
+    attrs = classes.setdefault((t.__module__, t.__qualname__, getattr(sys.modules.get(t.__module__),
+                                                                    "__file__", None)), {})
+    values = dict(getattr(v, "__dict__", None) or {})
+    for k in t.__mro__:
+        for name in k.__dict__.get("__slots__", ()) if isinstance(k.__dict__.get("__slots__", ()), (tuple, list)) else ():
+            if name not in values and hasattr(v, name):
+                values[name] = getattr(v, name)
+    for name, x in values.items():
+        tn = type_name(x)
+        old = attrs.get(name)
+        attrs[name] = tn if old in (None, tn) else "object"
+        if depth < 2 and type(x) is not t:
+            note_instance(classes, x, depth + 1)
+
+
+def profile_classes(classes):
+    """classes (see note_instance) -> the profile's "classes" list."""
+    out = []
+    for (mod, qual, file), attrs in sorted(classes.items(), key=lambda kv: kv[0][:2]):
+        if file:
+            out.append({"file": os.path.realpath(file), "name": "%s.%s" % (mod, qual),
+                        "attributes": dict(sorted(attrs.items()))})
+    return out
+
+
 def profile_functions(seen):
     """seen: {(filename, qualname, firstlineno): {signature tuple: calls}} ->
     the profile's "functions" list (files by real path, sorted)."""
@@ -55,12 +97,15 @@ def profile_functions(seen):
     return fns
 
 
-def write_profile(path, seen, **extra):
-    """Writes `seen` (see profile_functions) as a profile to `path`; `extra`
-    keys go beside "functions" (the compile cache's own keys)."""
+def write_profile(path, seen, classes=None, **extra):
+    """Writes `seen` (see profile_functions) and `classes` (see
+    note_instance) as a profile to `path`; `extra` keys go beside
+    "functions" (the compile cache's own keys)."""
     import json  # imported when used: `dynac run` starts quicker
     doc = {"version": 1}
     doc.update(extra)
     doc["functions"] = profile_functions(seen)
+    if classes:
+        doc["classes"] = profile_classes(classes)
     with open(path, "w") as f:
         json.dump(doc, f, indent=1)

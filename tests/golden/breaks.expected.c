@@ -43,7 +43,7 @@ static const dynac_slot_desc dynac__slot_desc[17] = {
     [15] = {.kind = DYNAC_SLOT_NAME, .name = "gathers", .module_slot = -1},
     [16] = {.kind = DYNAC_SLOT_NAME, .name = "max", .module_slot = -1},
 };
-static const int dynac__func_slots[] = {7, 8, 13}; /* called functions: __code__/__defaults__ checked per call */
+static const int dynac__func_slots[] = {7, 8, 13}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 17, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 3, .func_slots = dynac__func_slots};
 static int64_t dynac__direct_calls[34]; /* calls from other kernels */

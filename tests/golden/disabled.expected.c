@@ -18,7 +18,7 @@ static dynac_slot dynac__slots[1];
 static const dynac_slot_desc dynac__slot_desc[1] = {
     {.kind = DYNAC_SLOT_GLOBAL_INT, .name = "", .module_slot = -1},
 };
-static const int dynac__func_slots[] = {-1}; /* called functions: __code__/__defaults__ checked per call */
+static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 0, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
 

@@ -20,7 +20,7 @@ static const dynac_slot_desc dynac__slot_desc[3] = {
     [1] = {.kind = DYNAC_SLOT_GLOBAL_FUNC, .name = "scale", .module_slot = -1, .qualname = "scale", .firstlineno = 5},
     [2] = {.kind = DYNAC_SLOT_DEFAULT_FLOAT, .name = "scale", .attr = "k", .qualname = "scale", .firstlineno = 5},
 };
-static const int dynac__func_slots[] = {0, 1}; /* called functions: __code__/__defaults__ checked per call */
+static const int dynac__func_slots[] = {0, 1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 3, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 2, .func_slots = dynac__func_slots};
 static int64_t dynac__direct_calls[3]; /* calls from other kernels */

@@ -1,0 +1,167 @@
+/* classes.c: the module's class statements, as kernels specialise on their
+ * instances. An argument recorded as "__main__.Vec" (or "mod.Vec") of a
+ * class statement `class Vec:` of the module is typed "an instance of Vec":
+ * its guard checks the exact type and that the class still is the one built
+ * from this source (its version tag, PEP 509-style: CPython's
+ * tp_version_tag, as the specialising interpreter's LOAD_ATTR and
+ * LOAD_METHOD caches check it). Then
+ *   - its attributes read as the types `dynac record` saw in instances
+ *     (a float attribute is a C double, checked at each read), and
+ *   - its methods, found through the class and its module bases at build
+ *     time, are called kernel to kernel (no bound method, no argument tuple).
+ * Only classes whose attribute and method lookup is the plain one qualify:
+ * no metaclass or class keywords, no decorator, bases that are `object` or
+ * one class of the module; the runtime checks the rest when it validates the
+ * class (descriptors.h: DYNAC_SLOT_CLASS).
+ */
+#include "gen.h"
+
+#include <string.h>
+
+/* The class_definition node of module-level statement `st`, or a null node;
+ * *decorated: it has decorators. */
+static TSNode class_node(TSNode st, bool *decorated) {
+  *decorated = node_is(st, "decorated_definition");
+  TSNode def = *decorated ? child_by_field(st, "definition") : st;
+  return node_is(def, "class_definition") ? def : (TSNode){0};
+}
+
+/* class NAME(BASES): why instances are not specialised on, or NULL; sets
+ * k->base. */
+static const char *check_bases(module *m, klass *k, TSNode def) {
+  TSNode sup = child_by_field(def, "superclasses");
+  if (ts_node_is_null(sup)) return NULL;
+  uint32_t n = ts_node_named_child_count(sup);
+  if (n > 1) return "several base classes or class keywords";
+  if (n == 0) return NULL;
+  TSNode b = ts_node_named_child(sup, 0);
+  if (!node_is(b, "identifier")) return "a base class that is not a plain name";
+  const char *bn = node_text(m->a, &m->p, b);
+  if (!strcmp(bn, "object")) return NULL;
+  for (int i = 0; i < m->nclasses; i++)
+    if (!strcmp(m->classes[i]->name, bn)) {
+      k->base = m->classes[i];
+      return k->base->why_not ? arena_printf(m->a, "its base %s: %s", bn, k->base->why_not) : NULL;
+    }
+  return arena_printf(m->a, "base class %s is not a class of this module", bn);
+}
+
+/* What the class body defines that changes attribute lookup. */
+static const char *check_body(module *m, klass *k, TSNode def) {
+  TSNode body = child_by_field(def, "body");
+  uint32_t n = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    if (node_is(st, "decorated_definition")) st = child_by_field(st, "definition");
+    if (node_is(st, "function_definition")) {
+      const char *fn = node_text(m->a, &m->p, child_by_field(st, "name"));
+      if (!strcmp(fn, "__getattribute__")) return "it defines __getattribute__";
+      if (!strcmp(fn, "__new__")) k->defines_new = true;
+    } else if (node_is(st, "expression_statement") && node_is(ts_node_named_child(st, 0), "assignment")) {
+      TSNode left = child_by_field(ts_node_named_child(st, 0), "left");
+      if (node_is(left, "identifier") && !strcmp(node_text(m->a, &m->p, left), "__slots__")) k->slots = true;
+    }
+  }
+  return NULL;
+}
+
+void classes_scope(module *m) {
+  uint32_t c = ts_node_named_child_count(m->p.root);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode st = ts_node_named_child(m->p.root, i);
+    bool decorated;
+    TSNode def = class_node(st, &decorated);
+    if (ts_node_is_null(def)) continue;
+    klass *k = arena_alloc(m->a, sizeof *k);
+    k->name = node_text(m->a, &m->p, child_by_field(def, "name"));
+    k->pos = node_pos(def);
+    k->firstlineno = node_pos(st).line;
+    k->inst = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "V%zu%s", strlen(k->name), k->name),
+                     .cls = k};
+    k->why_not = decorated ? "a class decorator" : check_bases(m, k, def);
+    if (!k->why_not) k->why_not = check_body(m, k, def);
+    for (int j = 0; j < m->nclasses; j++)
+      if (!strcmp(m->classes[j]->name, k->name))
+        k->why_not = m->classes[j]->why_not = "two class statements of that name";
+    klass **nk = arena_alloc(m->a, sizeof(klass *) * (size_t)(m->nclasses + 1));
+    if (m->nclasses) memcpy(nk, m->classes, sizeof(klass *) * (size_t)m->nclasses);
+    nk[m->nclasses++] = k;
+    m->classes = nk;
+  }
+  for (int i = 0; i < m->nclasses; i++)
+    for (int j = 0; j < m->nfuncs; j++)
+      if (!m->funcs[j]->method && !m->funcs[j]->nested && !strcmp(m->funcs[j]->name, m->classes[i]->name))
+        m->classes[i]->why_not = "a def of the same name";
+  /* the recorded attributes (after every class is known: an attribute may
+     hold another class's instance) */
+  const profile *p = m->prof;
+  for (int i = 0; p && i < p->nclasses; i++) {
+    const profile_class *pc = &p->classes[i];
+    klass *k = strcmp(pc->file, m->realpath) ? NULL : classes_find(m, pc->name);
+    if (!k || k->why_not) continue;
+    k->attr_names = arena_alloc(m->a, sizeof(char *) * (size_t)(pc->nattrs + 1));
+    k->attr_types = arena_alloc(m->a, sizeof(type *) * (size_t)(pc->nattrs + 1));
+    for (int a = 0; a < pc->nattrs; a++) {
+      const type *t = ty_from_name_in(m, pc->attr_types[a]);
+      k->attr_names[k->nattrs] = pc->attr_names[a];
+      k->attr_types[k->nattrs++] = t ? t : &ty_obj;
+    }
+  }
+}
+
+klass *classes_find(const module *m, const char *name) {
+  const char *dot = strrchr(name, '.');
+  const char *qual = dot ? dot + 1 : name;
+  if (dot) { /* __main__.Vec, mod.Vec, pkg.mod.Vec: the module's own name */
+    size_t pre = (size_t)(dot - name), ml = strlen(m->modname);
+    bool main = pre == 8 && !strncmp(name, "__main__", 8);
+    bool own = pre >= ml && !strncmp(dot - ml, m->modname, ml) && (pre == ml || dot[-(long)ml - 1] == '.');
+    if (!main && !own) return NULL;
+  }
+  for (int i = 0; i < m->nclasses; i++)
+    if (!strcmp(m->classes[i]->name, qual)) return m->classes[i];
+  return NULL;
+}
+
+/* Is def f decorated (a property, a cached method, ...): not a plain method? */
+static bool decorated_def(const func *f) {
+  return node_is(ts_node_parent(f->node), "decorated_definition");
+}
+
+func *classes_method(const module *m, const klass *k, const char *name) {
+  for (; k; k = k->base) {
+    const char *q = arena_printf(m->a, "%s.%s", k->name, name);
+    func *found = NULL;
+    for (int i = 0; i < m->nfuncs; i++)
+      if (!strcmp(m->funcs[i]->qualname, q)) found = m->funcs[i]; /* the last def wins */
+    if (!found) continue;
+    if (found->method != 'm' || decorated_def(found) || !found->params_ok || found->nparams < 1 ||
+        found->nvarparams || found->nposparams != found->nparams)
+      return NULL;
+    return found;
+  }
+  return NULL;
+}
+
+const type *classes_attr_type(const klass *k, const char *name) {
+  for (int i = 0; i < k->nattrs; i++)
+    if (!strcmp(k->attr_names[i], name)) return k->attr_types[i];
+  return NULL;
+}
+
+void classes_make_slots(module *m) {
+  for (int i = 0; i < m->nclasses; i++) {
+    klass *k = m->classes[i];
+    if (!k->named || k->why_not || k->slot) continue;
+    k->slot = ir_slot(m, SLOT_CLASS, k->name, NULL, NULL, NULL, -1);
+    k->slot->cls = k;
+  }
+}
+
+void classes_use_method(module *m, klass *k, func *f) {
+  for (int i = 0; i < k->nmethods_used; i++) if (k->methods_used[i] == f) return;
+  func **nf = arena_alloc(m->a, sizeof(func *) * (size_t)(k->nmethods_used + 1));
+  if (k->nmethods_used) memcpy(nf, k->methods_used, sizeof(func *) * (size_t)k->nmethods_used);
+  nf[k->nmethods_used++] = f;
+  k->methods_used = nf;
+}

@@ -1,0 +1,258 @@
+"""Kernels specialised on instances of the module's classes (issue 21:
+generator/classes.c, descriptors.h's DYNAC_SLOT_CLASS): a program records
+its types (`dynac record`: argument classes and the instances' attribute
+types), is built from that profile, and then runs its checks, eagerly and
+under `dynac run`; the two outputs must be identical line for line, and the
+hot functions must have been served by their instance specialisations.
+
+The checks are what could differ: attributes of another type than recorded
+(the read deoptimises), a missing attribute (CPython's AttributeError and
+traceback line), a method patched onto the class after the build and
+during a kernel's loop, a method shadowed by an instance attribute, a
+subclass (another type: its own guard), the class name rebound, a
+materialised __dict__, __slots__, reference counts, __del__ order of
+instances a kernel makes."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import check, done, dynac_cmd  # noqa: E402
+
+PROGRAM = r'''
+import sys
+import math
+
+LOG = []
+
+
+class Vec:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def dot(self, o):
+        return self.x * o.x + self.y * o.y
+
+    def norm(self):
+        return math.sqrt(self.dot(self))
+
+    def scaled(self, k):
+        return Vec(self.x * k, self.y * k)
+
+
+class Body:
+    __slots__ = ("pos", "mass", "hits")
+
+    def __init__(self, pos, mass):
+        self.pos = pos
+        self.mass = mass
+        self.hits = 0
+
+    def energy(self, v):
+        self.hits += 1
+        return 0.5 * self.mass * v.dot(v)
+
+
+class Noisy:
+    def __init__(self, tag):
+        self.tag = tag
+
+    def __del__(self):
+        LOG.append("del %s" % self.tag)
+
+
+def total_norm(vs):
+    t = 0.0
+    for v in vs:
+        t += v.norm()
+    return t
+
+
+def energies(bodies, v):
+    e = 0.0
+    for b in bodies:
+        e += b.energy(v) + b.pos.x
+    return e
+
+
+def grow(v, n):
+    out = []
+    for i in range(n):
+        out.append(v.scaled(1.0 + i))
+    return out
+
+
+def pair_dot(a, b):
+    return a.dot(b) + a.x - b.y
+
+
+def make_noisy(n):
+    keep = Noisy(-1)
+    for i in range(n):
+        Noisy(i)
+        LOG.append("made %d" % i)
+    return keep
+
+
+def train():
+    vs = [Vec(1.0 * i, 2.0) for i in range(20)]
+    bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
+    for _ in range(30):
+        total_norm(vs)
+        energies(bodies, vs[3])
+        grow(vs[2], 4)
+        pair_dot(vs[1], vs[2])
+    make_noisy(3)
+
+
+def show(label, f, *args):
+    try:
+        r = f(*args)
+        if isinstance(r, list):
+            r = [(v.x, v.y) for v in r]
+        print(label, repr(r))
+    except Exception as e:
+        tb = e.__traceback__
+        while tb.tb_next:
+            tb = tb.tb_next
+        print(label, type(e).__name__, str(e), "line", tb.tb_lineno)
+
+
+def rebind(old):
+    global Vec
+    if old is not None:
+        Vec = old
+        return old
+    old = Vec
+    class Vec(old):
+        pass
+    return old
+
+
+def checks():
+    vs = [Vec(1.0 * i, 2.0) for i in range(6)]
+    show("plain", total_norm, vs)
+    show("grow", grow, Vec(0.25, -1.5), 3)
+    show("pair", pair_dot, Vec(3.0, 4.0), Vec(-0.0, float("inf")))
+    show("nan", pair_dot, Vec(float("nan"), 1.0), Vec(2.0, 2.0))
+    # an attribute of another type than recorded: an int, a big int, a str
+    show("int attr", pair_dot, Vec(3, 4), Vec(1.5, 2.5))
+    show("big int attr", pair_dot, Vec(2 ** 70, 1.0), Vec(1.0, 1.0))
+    show("str attr", pair_dot, Vec("a", 1.0), Vec(2, 1.0))
+    # a missing attribute
+    w = Vec(1.0, 2.0)
+    del w.y
+    show("missing", pair_dot, Vec(1.0, 1.0), w)
+    # a materialised __dict__
+    d = Vec(5.0, 6.0)
+    d.__dict__["extra"] = 1
+    show("dict", pair_dot, d, Vec(1.0, 1.0))
+    # slots, and an attribute holding an instance
+    bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(3)]
+    show("slots", energies, bodies, Vec(1.0, 2.0))
+    print("hits", [b.hits for b in bodies])
+    bodies[1].pos = (1, 2)
+    show("slot of another type", energies, bodies, Vec(1.0, 2.0))
+    print("hits", [b.hits for b in bodies])
+    # a subclass: another type
+    class Vec3(Vec):
+        def dot(self, o):
+            return -1.0
+    show("subclass", total_norm, [Vec3(3.0, 4.0), Vec(3.0, 4.0)])
+    # a method shadowed by an instance attribute
+    s = Vec(3.0, 4.0)
+    s.dot = lambda o: 100.0
+    show("shadowed", total_norm, [Vec(3.0, 4.0), s])
+    # a method patched onto the class after the build, then restored
+    saved = Vec.dot
+    Vec.dot = lambda self, o: 4.0
+    show("patched", total_norm, vs)
+    Vec.dot = saved
+    show("restored", total_norm, vs)
+    # patched while a kernel loops: its next call sees the new method
+    class Patcher:
+        def __init__(self):
+            self.x, self.y, self.n = 0.0, 0.0, 0
+    calls = []
+    def patch_dot(self, o):
+        calls.append(1)
+        if len(calls) == 3:
+            Vec.norm = lambda self: 1000.0
+        return self.x * o.x + self.y * o.y
+    Vec.dot = patch_dot
+    saved_norm = Vec.norm
+    show("patched mid-loop", total_norm, vs)
+    Vec.dot, Vec.norm = saved, saved_norm
+    show("restored again", total_norm, vs)
+    # the class name rebound in the module
+    Old = rebind(None)
+    show("rebound grow", grow, Old(1.0, 2.0), 2)
+    rebind(Old)
+    show("rebound back", grow, Old(1.0, 2.0), 2)
+    # reference counts balanced
+    v = Vec(1.0, 1.0)
+    before = sys.getrefcount(v)
+    for _ in range(50):
+        pair_dot(v, v)
+        total_norm([v, v])
+    print("refcount delta", sys.getrefcount(v) - before)
+    # instances the kernel makes and drops: __del__ where CPython runs it
+    del LOG[:]
+    keep = make_noisy(3)
+    print("log", LOG, keep.tag)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["train"]:
+        train()
+    else:
+        checks()
+'''
+
+HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled"]
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="dynac-classes-")
+    try:
+        src = os.path.join(tmp, "shapes.py")
+        open(src, "w").write(PROGRAM)
+        prof, out, st = (os.path.join(tmp, n) for n in ("p.json", "out", "stats.json"))
+        rec = dynac_cmd("record", "-o", prof, src, "train", cwd=tmp, check_rc=False)
+        doc = json.load(open(prof)) if os.path.exists(prof) else {}
+        attrs = {c["name"]: c["attributes"] for c in doc.get("classes", [])}
+        check("record: instances' attribute types", rec.returncode == 0 and
+              attrs.get("__main__.Vec") == {"x": "float", "y": "float"} and
+              attrs.get("__main__.Body") == {"hits": "int", "mass": "float", "pos": "__main__.Vec"},
+              rec.stderr[-1500:] + json.dumps(attrs))
+        b = dynac_cmd("build", "--all", "--profile", prof, src, "-o", out, cwd=tmp, check_rc=False)
+        ir = dynac_cmd("explain", "--profile", prof, src, cwd=tmp, check_rc=False)
+        check("build from the profile", b.returncode == 0 and "warning" not in b.stderr, b.stderr[-2000:])
+        check("explain names the instance guards", "type(vs) is list" in ir.stdout or
+              "type(v) is Vec (exactly" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
+        eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
+        run = dynac_cmd("run", "--path", out, "--stats", st, src, cwd=tmp, check_rc=False,
+                        env={"DYNAC_PARK": "0"})  # served even where the frame hook would park
+        check("checks run eagerly and under dynac run", eager.returncode == 0 and run.returncode == 0,
+              eager.stderr[-1500:] + run.stderr[-1500:])
+        e_lines, r_lines = eager.stdout.splitlines(), run.stdout.splitlines()
+        for i, line in enumerate(e_lines):
+            got = r_lines[i] if i < len(r_lines) else "<missing>"
+            check("compiled = eager: %s" % line.split(" ")[0] + (" " + line.split(" ")[1] if " " in line else ""),
+                  got == line, "eager:    %s\ncompiled: %s" % (line, got))
+        check("no extra output", len(r_lines) == len(e_lines), run.stdout[-1000:])
+        stats = json.load(open(st)) if os.path.exists(st) else {}
+        served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
+                  stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}
+        check("hot functions served by kernels", all(served.values()), json.dumps(served))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == "__main__":
+    main()
