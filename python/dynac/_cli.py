@@ -110,6 +110,9 @@ def record(args):
     _torch.install()
     seen, classes = {}, {}
     ours = os.path.dirname(os.path.abspath(__file__)) + os.sep  # dynac's own code is not recorded
+    import sysconfig
+    libs = tuple(sorted({os.path.join(sysconfig.get_paths()[k], "") for k in ("stdlib", "platstdlib", "purelib",
+                                                                          "platlib")}))
 
     def sample(co, args, weight):
         """A sampled call (runtime: record_start): its argument types."""
@@ -119,8 +122,9 @@ def record(args):
         sig = tuple(type_name(v) for v in args[:len(args) - nvar]) + ("object",) * nvar
         d = seen.setdefault((co.co_filename, co.co_qualname, co.co_firstlineno), {})
         d[sig] = d.get(sig, 0) + weight
-        for v in args:  # instances' attribute types: what their classes' kernels read
-            note_instance(classes, v)
+        if not co.co_filename.startswith(libs):  # the program's own calls: its instances' attribute types
+            for v in args:
+                note_instance(classes, v)
 
     def write(final=True):
         tmp = "%s.%d.tmp" % (out, os.getpid())
