@@ -3355,7 +3355,9 @@ typedef struct dynac_slot_desc {
 
 typedef struct dynac_slot {
   PyObject *obj;           /* strong reference while valid */
-  PyObject *code;          /* GLOBAL_FUNC: strong: its __code__ when validated */
+  PyObject *code;          /* GLOBAL_FUNC: strong: its __code__ when validated; CLASS: the class
+                              found not to match (its tag then in kwdefaults_version): a change
+                              to it may make it match again (a method patched and restored) */
   PyObject *defaults;      /* GLOBAL_FUNC: strong: its __defaults__ when validated, or NULL */
   PyObject *kwdefaults;    /* GLOBAL_FUNC: strong: its __kwdefaults__ (a dict) or NULL, */
   uint64_t kwdefaults_version; /* and that dict's version tag then (it can change in place) */
@@ -3740,7 +3742,16 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     if (!v) return 0;
     switch (dynac__class_matches(g, v, d)) {
     case -1: return -1;
-    case 0: return 0;
+    case 0: /* remembered as it is now (code, kwdefaults_version): a change puts it back, maybe */
+      if (PyType_Check(v)) {
+        PyObject *nm = PyUnicode_InternFromString("__init__"); /* a lookup gives it a version tag */
+        if (!nm) return -1;
+        (void)_PyType_Lookup((PyTypeObject *)v, nm);
+        Py_DECREF(nm);
+        s->code = Py_NewRef(v);
+        s->kwdefaults_version = ((PyTypeObject *)v)->tp_version_tag;
+      }
+      return 0;
     }
     s->v.i = ((PyTypeObject *)v)->tp_version_tag;
     break;
@@ -3778,7 +3789,8 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   for (int i = 0; i < g->nfunc_slots; i++) {
     const dynac_slot *s = &g->slots[g->func_slots[i]];
     if (g->desc[g->func_slots[i]].kind == DYNAC_SLOT_CLASS) { /* the class changed since */
-      if (s->valid && DYNAC_UNLIKELY(((PyTypeObject *)s->obj)->tp_version_tag != (unsigned int)s->v.i))
+      if (s->valid ? DYNAC_UNLIKELY(((PyTypeObject *)s->obj)->tp_version_tag != (unsigned int)s->v.i)
+                   : s->code && ((PyTypeObject *)s->code)->tp_version_tag != s->kwdefaults_version)
         return dynac__globals_refresh(g, globals);
       continue;
     }

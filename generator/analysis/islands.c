@@ -9,9 +9,10 @@
  * installed, which slows every other call (see runtime/hook.h). A typed
  * island is an operation on unboxed values: arithmetic, a comparison or a
  * unary operator on numbers, an element read of a list or buffer as a
- * number, a range loop's counter, an instance's attribute read as a number
- * and a method call made kernel to kernel (classes.c). Inside a loop, typed islands and attribute
- * lookups count LOOP_WEIGHT times. An entry whose typed islands weigh less
+ * number, a range loop's counter, an instance's attribute read as a number,
+ * a method call, a construction or an operator made kernel to kernel
+ * (classes.c). Inside
+ * a loop, typed islands and attribute lookups count LOOP_WEIGHT times. An entry whose typed islands weigh less
  * than its attribute lookups and method calls is marked generic-only; the
  * runtime serves such entries of undecorated functions only when
  * DYNAC_GENERIC_KERNELS=1 (do no harm).
@@ -53,7 +54,9 @@ static void scan_expr(void *ctx, expr *e) {
   island_scan *S = ctx;
   if (typed_operation(S, e)) S->n += weight(S);
   const type *ot = e->kind == EX_ATTR ? ty_of(S->in, e->u.sub.obj) : NULL;
-  if ((ot && ot->cls && unboxed(ty_of(S->in, e))) || method_devirtualised(S->in, e))
+  bool constructs = ((e->kind == EX_CALL && e->u.call.kind == CALLEE_VALUE) || e->kind == EX_BINOP) &&
+                    S->in->types.callee[e->id]; /* Cls(...), a OP b of instances: kernel to kernel */
+  if ((ot && ot->cls && unboxed(ty_of(S->in, e))) || method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* an instance's attribute read as a number, a kernel-to-kernel method call */
   else if ((ot && ot->kind == TY_OBJ) || (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op))
     S->attrs += weight(S); /* obj.name, obj.m(...): attribute lookups CPython's inline caches do faster */

@@ -514,6 +514,131 @@ static void emit_devirtualised_call(em *E, expr *e, const char *const *vals, con
   line(E, "}");
 }
 
+/* f's index in the module's function table (its dynac__direct_calls counter). */
+static int func_index(const module *m, const func *f) {
+  for (int i = 0; i < m->nfuncs; i++) if (m->funcs[i] == f) return i;
+  return -1;
+}
+
+/* a OP b calling __OP__'s kernel directly (infer/expr.c: type_operator)
+ * while a's class is the one its guard saw (same version tag); else, or
+ * when the kernel hands the call back before doing anything, CPython's
+ * operator (PyNumber_Add, ...), its result read back. The result's value. */
+const char *emit_operator_call(em *E, expr *e, const char *l, const char *r) {
+  inst *callee = E->in->types.callee[e->id];
+  const klass *k = TY(e->u.bin.l)->cls;
+  const type *rt = callee->ret;
+  bool has_value = rt->kind != TY_UNKNOWN && rt->kind != TY_NONE;
+  const char *res = has_value ? tmpvar(E, rt) : "0";
+  int ks = k->slot->index;
+  bool leaf = callee->ncallees == 0;
+  line(E, "{");
+  E->indent++;
+  if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
+                      "dynac__G.rt->deep_call_refused(dynac__depth)");
+  line(E, "int st = DYNAC_DEOPT;");
+  line(E, "if (DYNAC_LIKELY(dynac__slots[%d].valid && Py_TYPE(%s)->tp_version_tag == (unsigned int)"
+       "dynac__slots[%d].v.i)) {", ks, l, ks);
+  line(E, "  dynac__direct_calls[%d]++;", func_index(E->m, callee->fn));
+  if (!leaf) line(E, "  dynac__depth++;");
+  line(E, "  st = dynac_kernel_%s(%s, %s%s%s); /* %s.%s */", callee->cname, l, r, has_value ? ", &" : "",
+       has_value ? res : "", k->name, callee->fn->name);
+  if (!leaf) line(E, "  dynac__depth--;");
+  line(E, "}");
+  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value of another type */");
+  line(E, "  Py_CLEAR(dynac__boxed_result);");
+  line(E, "  return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", E->cur_line);
+  line(E, "}");
+  line(E, "if (st == DYNAC_DEOPT) { /* the class changed, or nothing done yet: CPython's operator */");
+  E->indent++;
+  line(E, "PyObject *a = %s, *b = %s;", box_value(E, l, TY(e->u.bin.l)), box_value(E, r, TY(e->u.bin.r)));
+  line(E, "PyObject *v = a && b ? dynac_obj_binop(a, b, %d, &dynac__effects) : NULL; /* %s */", (int)e->u.bin.op,
+       binop_spelling[e->u.bin.op]);
+  line(E, "Py_XDECREF(a);");
+  line(E, "Py_XDECREF(b);");
+  if (has_value)
+    line(E, "st = !v ? DYNAC_ERROR : %s(v, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
+  else line(E, "st = !v ? DYNAC_ERROR : v == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
+  line(E, "Py_XDECREF(v);");
+  line(E, "if (st == DYNAC_OK_BOXED) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", E->cur_line);
+  E->indent--;
+  line(E, "}");
+  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
+  line(E, "dynac__effects = 1; /* Python code may have run */");
+  note_effect(E);
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
+/* Cls(args) whose __init__ has a kernel for these arguments (infer:
+ * constructed_init): while the global still names the class its guard saw
+ * (same version tag), the instance is made as object.__new__ makes it (the
+ * type's tp_new, object's own) and that kernel runs on it directly: no
+ * argument tuple, no dispatch, unboxed arguments. A kernel that hands the
+ * call back (DYNAC_DEOPT: nothing done yet) leaves it to the type's tp_init
+ * (the interpreter runs __init__); an __init__ that returned a value raises
+ * CPython's TypeError. Otherwise CPython's call of the class. A new
+ * reference, an instance of exactly Cls. */
+static const char *emit_construction(em *E, expr *e, inst *init) {
+  const klass *k = TY(e)->cls;
+  int n = e->u.call.n, ks = k->slot->index;
+  const char *vals[64];
+  for (int i = 0; i < n; i++) vals[i] = emit_arg(E, e, i);
+  const char *o = tmpvar(E, TY(e));
+  const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
+  strbuf args = {0};
+  sb_puts(&args, o);
+  for (int i = 1; i < n; i++) sb_printf(&args, ", %s", vals[i]);
+  line(E, "dynac__effects = 1; /* Python code may run (__init__, a __del__) */");
+  note_effect(E);
+  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {", vals[0],
+       ks, tp, ks);
+  E->indent++;
+  line(E, "PyObject *noargs = PyTuple_New(0);");
+  line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
+  line(E, "if (!%s) { Py_XDECREF(noargs); DYNAC_LEAVE(dynac_traceback_here(%s)); }", o, where(E));
+  bool leaf = init->ncallees == 0;
+  line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
+  if (!leaf) line(E, "dynac__depth++;");
+  line(E, "int st = dynac_kernel_%s(%s); /* %s.__init__, run directly */", init->cname, args.data, k->name);
+  if (!leaf) line(E, "dynac__depth--;");
+  line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
+  line(E, "  PyObject *argt = PyTuple_New(%d);", n - 1);
+  for (int i = 1; i < n; i++)
+    line(E, "  if (argt) PyTuple_SET_ITEM(argt, %d, %s);", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "  st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, o);
+  line(E, "  Py_XDECREF(argt);");
+  line(E, "}");
+  line(E, "Py_DECREF(noargs);");
+  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value */");
+  line(E, "  PyErr_Format(PyExc_TypeError, \"__init__() should return None, not '%%.200s'\", "
+       "Py_TYPE(dynac__boxed_result)->tp_name);");
+  line(E, "  Py_CLEAR(dynac__boxed_result);");
+  line(E, "  st = DYNAC_ERROR;");
+  line(E, "}");
+  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
+  E->indent--;
+  line(E, "} else { /* the global names another object now, or the class changed: CPython's call */");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {NULL};", n);
+  line(E, "argv[0] = Py_NewRef(%s);", vals[0]);
+  for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL);", o, n - 1);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "(PyObject *)Py_TYPE(%s) != "
+           "dynac__slots[%d].obj", o, ks);
+  return o;
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
     return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */
@@ -521,6 +646,8 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   bool devirt = method_devirtualised(E->in, e);
   if (e->u.call.kind == CALLEE_METHOD && !devirt) return emit_method(E, e);
+  if (e->u.call.kind == CALLEE_VALUE && TY(e)->cls && E->in->types.callee[e->id] && !E->exported)
+    return emit_construction(E, e, E->in->types.callee[e->id]);
   if (e->u.call.kind == CALLEE_VALUE && TY(e)->cls) { /* Cls(...): an instance of exactly Cls */
     const char *o = emit_object_call(E, e);
     deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "(PyObject *)Py_TYPE(%s) != "
@@ -552,8 +679,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     sb_free(&args);
     return res;
   }
-  int fi = -1;
-  for (int i = 0; i < E->m->nfuncs; i++) if (E->m->funcs[i] == callee->fn) fi = i;
+  int fi = func_index(E->m, callee->fn);
   bool leaf = callee->ncallees == 0; /* calls no kernel: cannot recurse */
   line(E, "{");
   E->indent++;

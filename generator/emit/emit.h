@@ -287,6 +287,7 @@ const char *emit_expr(em *E, expr *e);
 /* objects.c */
 const char *interned_name(em *E, const char *name);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
+const char *emit_operator_call(em *E, expr *e, const char *l, const char *r);
 const char *emit_constant(em *E, const char *literal);
 const char *emit_global_name(em *E, const char *name);
 const char *emit_fstring(em *E, expr *e);

@@ -356,6 +356,10 @@ const char *emit_expr(em *E, expr *e) {
       E->nvstack = depth;
       return emit_list_binop(E, e, l, r);
     }
+    if (E->in->types.callee[e->id] && !E->exported) { /* a user class's __OP__, kernel to kernel */
+      E->nvstack = depth;
+      return emit_operator_call(E, e, l, r);
+    }
     if (TY(e)->kind == TY_OBJ && e->u.bin.inplace) { /* x op= v: __iadd__, ... */
       E->nvstack = depth;
       return emit_inplace_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));

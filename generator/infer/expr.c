@@ -360,7 +360,7 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
  * instances object.__new__ makes (no __new__ in it or its bases): an
  * instance of exactly that class (checked when made: the global may be
  * rebound), or NULL. */
-static const klass *constructed_class(ctx *c, expr *e) {
+static klass *constructed_class(ctx *c, expr *e) {
   expr *f = e->u.call.args[0];
   if (f->kind != EX_NAME || e->u.call.argform) return NULL;
   klass *k = classes_find(c->m, f->u.global->name);
@@ -375,6 +375,61 @@ static const klass *constructed_class(ctx *c, expr *e) {
 static bool direct_arg(const type *t) {
   return ty_is_scalar(t) || t->kind == TY_TUPLE || ty_is_container(t) || t->kind == TY_OBJ ||
          t->kind == TY_NONE;
+}
+
+/* a OP b where a is an instance of a module class defining __OP__ (a plain
+ * def) and b a number or an instance of the same class: the slot CPython
+ * calls is __OP__(a, b) (b's reflected method is not tried first: b's type
+ * is not a subclass of a's), so its kernel is called directly, when its
+ * result type cannot be NotImplemented (an instance, a number, None). The
+ * class guard covers __OP__; CPython's operator when the class changed.
+ * x op= v (__iOP__ first) stays CPython's. NULL when it is not such. */
+static const type *type_operator(ctx *c, expr *e, const type *l, const type *r) {
+  static const char *const dunder[] = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__",
+                                       "__mod__", "__pow__", "__lshift__", "__rshift__", "__and__",
+                                       "__or__", "__xor__"};
+  c->in->types.callee[e->id] = NULL;
+  klass *k = (klass *)l->cls;
+  if (e->u.bin.inplace || !k->slot || (!ty_is_number(r) && r != l)) return NULL;
+  func *f = classes_method(c->m, k, dunder[e->u.bin.op]);
+  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || f->nparams != 2) return NULL;
+  const type *a[2] = {l, r};
+  inst *callee = get_inst(c->m, f, a);
+  if (!callee || (!callee->ok && !callee->typing)) return NULL;
+  if (callee->ret->kind == TY_OBJ && !callee->ret->cls) return NULL; /* it may return NotImplemented */
+  if (callee->ret->kind == TY_LIST || callee->ret->kind == TY_TUPLE || callee->ret->kind == TY_BUF) return NULL;
+  c->in->types.callee[e->id] = callee;
+  c->in->slots_used[k->slot->index] = true;
+  classes_use_method(c->m, k, f);
+  c->in->generic = c->in->effectful = true; /* CPython's operator when the class changed */
+  if (callee->opaque_calls) c->in->opaque_calls = true;
+  if (callee->ret->kind == TY_UNKNOWN) return callee->typing ? &ty_unknown : &ty_none;
+  return callee->ret;
+}
+
+/* Cls(args) (constructed_class) whose __init__, a def of the module, has a
+ * kernel for (an instance of Cls, the arguments' types) that returns None:
+ * the call makes the instance as object.__new__ does and runs that kernel
+ * on it directly (types.callee[e->id]; emit/calls.c: emit_construction). */
+static void constructed_init(ctx *c, expr *e, const type **at, klass *k) {
+  c->in->types.callee[e->id] = NULL;
+  func *f = classes_method(c->m, k, "__init__");
+  int n = e->u.call.n; /* args[0] is the class */
+  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || n != f->nparams || e->u.call.nkw ||
+      n > 64)
+    return;
+  const type *a[64];
+  a[0] = &k->inst;
+  for (int i = 1; i < n; i++) {
+    if (!direct_arg(at[i]) || (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN)) return;
+    a[i] = at[i];
+  }
+  inst *init = get_inst(c->m, f, a);
+  if (!init || (!init->ok && !init->typing) || (init->ret->kind != TY_UNKNOWN && init->ret->kind != TY_NONE))
+    return;
+  c->in->types.callee[e->id] = init;
+  classes_use_method(c->m, k, f);
+  if (init->opaque_calls) c->in->opaque_calls = true;
 }
 
 /* obj.m(args) of an instance of a module class whose m is a def of the
@@ -628,7 +683,8 @@ static const type *type_call(ctx *c, expr *e) {
       return &ty_conflict;
     }
     const type *t = type_api_call(c, e, at);
-    const klass *k = constructed_class(c, e);
+    klass *k = constructed_class(c, e);
+    if (k && t->kind == TY_OBJ) constructed_init(c, e, at, k);
     return k && t->kind == TY_OBJ ? &k->inst : t;
   }
   const op_row *op = e->u.call.op;
@@ -918,7 +974,8 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   case EX_BINOP: {
     const type *l = type_expr(c, e->u.bin.l, false), *r = type_expr(c, e->u.bin.r, false);
-    t = binop_type(c, e, e->u.bin.op, l, r); /* x op= v of an object: __iadd__, ... (emit) */
+    t = l->cls ? type_operator(c, e, l, r) : NULL;
+    if (!t) t = binop_type(c, e, e->u.bin.op, l, r); /* x op= v of an object: __iadd__, ... (emit) */
     break;
   }
   case EX_UNARY: {

@@ -43,6 +43,32 @@ class Vec:
     def scaled(self, k):
         return Vec(self.x * k, self.y * k)
 
+    def __add__(self, o):
+        return Vec(self.x + o.x, self.y + o.y)
+
+    def __sub__(self, o):
+        return Vec(self.x - o.x, self.y - o.y)
+
+    def __mul__(self, k):
+        return Vec(self.x * k, self.y * k)
+
+
+class Maybe:
+    def __init__(self, v):
+        self.v = v
+
+    def __add__(self, o):
+        if self.v < 0.0:
+            return NotImplemented
+        return self.v + o.v
+
+
+class Strict:
+    def __init__(self, v):
+        if v < 0.0:
+            raise ValueError("negative: %r" % v)
+        self.v = v
+
 
 class Body:
     __slots__ = ("pos", "mass", "hits")
@@ -90,6 +116,22 @@ def pair_dot(a, b):
     return a.dot(b) + a.x - b.y
 
 
+def chain(a, b, k):
+    c = (a - b) * k + a
+    return c.dot(b) + c.x
+
+
+def add_maybe(a, b):
+    return a + b
+
+
+def strict_sum(vs):
+    t = 0.0
+    for v in vs:
+        t += Strict(v).v
+    return t
+
+
 def make_noisy(n):
     keep = Noisy(-1)
     for i in range(n):
@@ -107,6 +149,10 @@ def train():
         grow(vs[2], 4)
         pair_dot(vs[1], vs[2])
     make_noisy(3)
+    for _ in range(30):
+        chain(vs[1], vs[2], 0.5)
+        add_maybe(Maybe(1.0), Maybe(2.0))
+        strict_sum([1.0, 2.0, 3.0])
 
 
 def show(label, f, *args):
@@ -193,12 +239,35 @@ def checks():
     show("rebound grow", grow, Old(1.0, 2.0), 2)
     rebind(Old)
     show("rebound back", grow, Old(1.0, 2.0), 2)
+    # operators of instances (their dunders called directly), and construction
+    show("chain", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
+    show("chain int k", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 3)
+    show("chain inf", chain, Vec(float("inf"), 2.0), Vec(0.5, -0.0), -1.0)
+    show("maybe", add_maybe, Maybe(1.0), Maybe(2.5))
+    show("maybe NotImplemented", add_maybe, Maybe(-1.0), Maybe(2.5))
+    w = Vec(1.0, 2.0)
+    w.__add__ = lambda o: "instance attribute"  # special methods are looked up on the type
+    show("dunder on instance", chain, w, Vec(0.5, -3.0), 2.0)
+    saved_add, saved_init = Vec.__add__, Vec.__init__
+    Vec.__add__ = lambda self, o: Vec(100.0, 100.0)
+    show("patched __add__", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
+    Vec.__add__ = saved_add
+    def init3(self, x, y):
+        self.x, self.y = x * 3, y * 3
+    Vec.__init__ = init3
+    show("patched __init__", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
+    Vec.__init__ = saved_init
+    show("restored ops", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
+    show("strict", strict_sum, [1.0, 2.5])
+    show("strict raises", strict_sum, [1.0, -2.5])
+    show("strict int", strict_sum, [1, 2])
     # reference counts balanced
     v = Vec(1.0, 1.0)
     before = sys.getrefcount(v)
     for _ in range(50):
         pair_dot(v, v)
         total_norm([v, v])
+        chain(v, v, 1.0)
     print("refcount delta", sys.getrefcount(v) - before)
     # instances the kernel makes and drops: __del__ where CPython runs it
     del LOG[:]
@@ -213,7 +282,8 @@ if __name__ == "__main__":
         checks()
 '''
 
-HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled"]
+HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled",
+       "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum"]
 
 
 def main():
