@@ -107,6 +107,22 @@ bool profile_load(arena *a, const char *path, profile *out) {
   return true;
 }
 
+/* A function called with instances of more than this many class
+ * combinations (a comparison of a heap's events of several subclasses) gets
+ * one specialisation taking objects instead: a kernel per combination would
+ * make every call scan that many guards (CPython's own inline caches go
+ * megamorphic likewise; Dynamo's automatic dynamic after recompiles). */
+#define PROFILE_MAX_INSTANCE_SIGNATURES 4
+
+/* Does recorded signature s of pf name instances of the module's classes? */
+static bool names_instances(const module *m, const profile_fn *pf, int s) {
+  for (int k = 0; k < pf->sig_nargs[s]; k++) {
+    const type *t = ty_from_name_in(m, pf->sigs[s][k]);
+    if (t && t->cls) return true;
+  }
+  return false;
+}
+
 /* Adds f's recorded signatures (those made only of kernel types) as specs. */
 bool profile_specs(module *m, func *f) {
   const profile *p = m->prof;
@@ -114,12 +130,15 @@ bool profile_specs(module *m, func *f) {
   for (int i = 0; i < p->nfns; i++) {
     const profile_fn *pf = &p->fns[i];
     if (strcmp(pf->qualname, f->qualname) || strcmp(pf->file, m->realpath)) continue;
+    int with_instances = 0;
+    for (int s = 0; s < pf->nsigs; s++) with_instances += names_instances(m, pf, s);
+    const module *classes = with_instances > PROFILE_MAX_INSTANCE_SIGNATURES ? NULL : m; /* NULL: objects */
     for (int s = 0; s < pf->nsigs; s++) {
       if (pf->sig_nargs[s] != f->nparams) continue;
       const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       bool ok = true;
       for (int k = 0; k < f->nparams; k++) {
-        args[k] = ty_from_name_in(m, pf->sigs[s][k]);
+        args[k] = ty_from_name_in(classes, pf->sigs[s][k]);
         if (!args[k]) ok = false;
       }
       if (!ok) continue;
