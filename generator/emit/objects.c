@@ -278,6 +278,18 @@ void emit_object_store(em *E, expr *sub, const char *v, const type *vt) {
   store_into(E, sub, p, v, vt);
 }
 
+/* obj.name op= v where obj.name reads as a float (an instance's recorded
+ * float attribute, checked) and v is an int, float or bool, with + - * /:
+ * float has no in-place methods, so LOAD_ATTR, BINARY_OP, STORE_ATTR are
+ * the read, a C operation and one boxed store. */
+static bool typed_float_update(em *E, stmt *s) {
+  const type *vt = TY(s->u.aug.value);
+  binop op = s->u.aug.op;
+  return TY(s->u.aug.sub)->kind == TY_FLOAT && TY(s->u.aug.sub->u.sub.obj)->cls &&
+         (vt->kind == TY_FLOAT || vt->kind == TY_INT || vt->kind == TY_BOOL) &&
+         (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_TRUEDIV);
+}
+
 /* obj.name op= v / obj[key] op= v: obj, key, the read, v, the in-place
  * operator (PyNumber_InPlaceAdd, ...), the store. */
 void emit_object_augassign(em *E, stmt *s) {
@@ -293,6 +305,12 @@ void emit_object_augassign(em *E, stmt *s) {
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", old, p.obj, p.key);
     note_effect(E);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", old, where(E));
+  } else if (typed_float_update(E, s)) { /* an instance's float attribute: unboxed, one box */
+    const char *x = emit_instance_attr(E, p.obj, sub->u.sub.attr, &ty_float);
+    const char *r = emit_expr(E, s->u.aug.value);
+    const char *v = emit_binop_values(E, s->u.aug.op, x, &ty_float, r, TY(s->u.aug.value), &ty_float);
+    store_into(E, sub, p, v, &ty_float);
+    return;
   } else {
     old = emit_object_attr(E, p.obj, sub->u.sub.attr);
   }

@@ -43,6 +43,12 @@ class Vec:
     def scaled(self, k):
         return Vec(self.x * k, self.y * k)
 
+    def shift(self, d):
+        self.x += d
+        self.y -= d * 2.0
+        self.x /= 2.0
+        return self.x + self.y
+
     def __add__(self, o):
         return Vec(self.x + o.x, self.y + o.y)
 
@@ -153,6 +159,7 @@ def train():
         chain(vs[1], vs[2], 0.5)
         add_maybe(Maybe(1.0), Maybe(2.0))
         strict_sum([1.0, 2.0, 3.0])
+        Vec(1.0, 2.0).shift(0.5)
 
 
 def show(label, f, *args):
@@ -258,6 +265,16 @@ def checks():
     show("patched __init__", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
     Vec.__init__ = saved_init
     show("restored ops", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
+    # augmented stores of float attributes: unboxed, checked reads
+    show("shift", Vec(1.0, 2.0).shift, 0.25)
+    show("shift int", Vec(1.0, 2.0).shift, 3)
+    show("shift nan", Vec(1.0, 2.0).shift, float("nan"))
+    show("shift int attr", Vec(1, 2).shift, 0.5)
+    show("shift str attr", Vec("a", 2.0).shift, 0.5)
+    u = Vec(1.0, 2.0)
+    del u.y
+    show("shift missing", u.shift, 0.5)
+    print("after missing", u.x)
     show("strict", strict_sum, [1.0, 2.5])
     show("strict raises", strict_sum, [1.0, -2.5])
     show("strict int", strict_sum, [1, 2])
@@ -283,7 +300,7 @@ if __name__ == "__main__":
 '''
 
 HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled",
-       "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum"]
+       "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum", "Vec.shift"]
 
 
 def main():
