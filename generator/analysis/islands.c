@@ -11,9 +11,9 @@
  * unary operator on numbers, an element read of a list or buffer as a
  * number, a range loop's counter, an instance's attribute read as a number,
  * a method call, a construction or an operator made kernel to kernel
- * (classes.c). Inside
- * a loop, typed islands and attribute lookups count LOOP_WEIGHT times. An entry whose typed islands weigh less
- * than its attribute lookups and method calls is marked generic-only; the
+ * (classes.c). Inside a loop, typed islands and attribute lookups count
+ * LOOP_WEIGHT times. An entry whose typed islands weigh less than its
+ * attribute lookups and method calls is marked generic-only; the
  * runtime serves such entries of undecorated functions only when
  * DYNAC_GENERIC_KERNELS=1 (do no harm).
  */

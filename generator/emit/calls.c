@@ -489,7 +489,6 @@ static void emit_devirtualised_call(em *E, expr *e, const char *const *vals, con
   const klass *k = TY(e->u.call.args[0])->cls;
   const char *nm = interned_name(E, e->u.call.name);
   const char *site = arena_printf(E->m->a, "ms%d", ++E->tmp);
-  int n = e->u.call.n;
   line(E, "static dynac_method_site %s; /* the instances seen lack their own .%s */", site, e->u.call.name);
   line(E, "int st;");
   line(E, "if (DYNAC_LIKELY(dynac_method_current(%s, &dynac__slots[%d], %s, &%s))) {", vals[0],
@@ -497,19 +496,13 @@ static void emit_devirtualised_call(em *E, expr *e, const char *const *vals, con
   line(E, "  st = %s; /* %s.%s, devirtualised */", kcall, k->name, e->u.call.name);
   line(E, "} else { /* the class or the instance changed since the guard: CPython's lookup */");
   E->indent++;
-  line(E, "PyObject *argv[%d] = {NULL};", n);
-  for (int i = 0; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
-  line(E, "PyObject *r = NULL;");
-  line(E, "int ok = 1;");
-  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
-  line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, NULL);", nm, n);
-  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  call_through_runtime(E, e, vals, arena_printf(E->m->a, ".%s()", e->u.call.name));
   line(E, "dynac__effects = 1; /* Python code ran */");
-  if (!res) line(E, "st = !r ? DYNAC_ERROR : r == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
-  else if (ty_is_container(rt) || rt->kind == TY_TUPLE) line(E, "st = !r ? DYNAC_ERROR : DYNAC_OK_BOXED;");
-  else line(E, "st = !r ? DYNAC_ERROR : %s(r, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
+  if (!res) line(E, "st = r == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
+  else if (ty_is_container(rt) || rt->kind == TY_TUPLE) line(E, "st = DYNAC_OK_BOXED;");
+  else line(E, "st = %s(r, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
   line(E, "if (st == DYNAC_OK_BOXED) dynac__boxed_result = r;");
-  line(E, "else Py_XDECREF(r);");
+  line(E, "else Py_DECREF(r);");
   E->indent--;
   line(E, "}");
 }

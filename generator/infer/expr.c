@@ -354,8 +354,6 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
   return &ty_none;
 }
 
-/* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
- * None; on an object, its method through the C API. */
 /* Cls(args) of a class of the module kernels specialise on, whose
  * instances object.__new__ makes (no __new__ in it or its bases): an
  * instance of exactly that class (checked when made: the global may be
@@ -377,6 +375,39 @@ static bool direct_arg(const type *t) {
          t->kind == TY_NONE;
 }
 
+/* May n arguments of types `at` all be passed so (f([]) may not: no element type)? */
+static bool direct_args(const type **at, int n) {
+  for (int i = 0; i < n; i++)
+    if (!direct_arg(at[i]) || (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN)) return false;
+  return true;
+}
+
+/* The specialisation of k's method f (found by classes_method, or NULL) for
+ * the n argument types `at` (the instance first) that call e makes kernel to
+ * kernel, recorded as e's callee with k's guard and f among the methods it
+ * checks; NULL when f or its kernel for these types cannot be called so
+ * (the call then goes through the C API). */
+static inst *direct_method_callee(ctx *c, expr *e, klass *k, func *f, const type **at, int n) {
+  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || n != f->nparams ||
+      !direct_args(at, n))
+    return NULL;
+  inst *callee = get_inst(c->m, f, at);
+  if (!callee || (!callee->ok && !callee->typing)) return NULL;
+  c->in->types.callee[e->id] = callee;
+  c->in->slots_used[k->slot->index] = true;
+  classes_use_method(c->m, k, f);
+  c->in->generic = c->in->effectful = true; /* when the class changed: CPython's lookup and call */
+  if (callee->opaque_calls) c->in->opaque_calls = true;
+  return callee;
+}
+
+/* The type of a direct call's value: callee's result (None when it returns none). */
+static const type *direct_result(ctx *c, expr *e, const inst *callee) {
+  if (callee->ret->kind == TY_UNKNOWN) return callee->typing ? &ty_unknown : &ty_none;
+  if (callee->ret->kind == TY_LIST) builds_list(c, e->pos);
+  return callee->ret;
+}
+
 /* a OP b where a is an instance of a module class defining __OP__ (a plain
  * def) and b a number or an instance of the same class: the slot CPython
  * calls is __OP__(a, b) (b's reflected method is not tried first: b's type
@@ -392,19 +423,13 @@ static const type *type_operator(ctx *c, expr *e, const type *l, const type *r) 
   klass *k = (klass *)l->cls;
   if (e->u.bin.inplace || !k->slot || (!ty_is_number(r) && r != l)) return NULL;
   func *f = classes_method(c->m, k, dunder[e->u.bin.op]);
-  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || f->nparams != 2) return NULL;
   const type *a[2] = {l, r};
-  inst *callee = get_inst(c->m, f, a);
-  if (!callee || (!callee->ok && !callee->typing)) return NULL;
-  if (callee->ret->kind == TY_OBJ && !callee->ret->cls) return NULL; /* it may return NotImplemented */
-  if (callee->ret->kind == TY_LIST || callee->ret->kind == TY_TUPLE || callee->ret->kind == TY_BUF) return NULL;
-  c->in->types.callee[e->id] = callee;
-  c->in->slots_used[k->slot->index] = true;
-  classes_use_method(c->m, k, f);
-  c->in->generic = c->in->effectful = true; /* CPython's operator when the class changed */
-  if (callee->opaque_calls) c->in->opaque_calls = true;
-  if (callee->ret->kind == TY_UNKNOWN) return callee->typing ? &ty_unknown : &ty_none;
-  return callee->ret;
+  inst *probe = f && f->nparams == 2 ? get_inst(c->m, f, a) : NULL; /* the one called, if any */
+  const type *rt = probe ? probe->ret : NULL;
+  if (!rt || (rt->kind == TY_OBJ && !rt->cls) || ty_is_container(rt) || rt->kind == TY_TUPLE)
+    return NULL; /* an object may be NotImplemented; a container result: CPython's operator */
+  inst *callee = direct_method_callee(c, e, k, f, a, 2);
+  return callee ? direct_result(c, e, callee) : NULL;
 }
 
 /* Cls(args) (constructed_class) whose __init__, a def of the module, has a
@@ -414,22 +439,15 @@ static const type *type_operator(ctx *c, expr *e, const type *l, const type *r) 
 static void constructed_init(ctx *c, expr *e, const type **at, klass *k) {
   c->in->types.callee[e->id] = NULL;
   func *f = classes_method(c->m, k, "__init__");
-  int n = e->u.call.n; /* args[0] is the class */
-  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || n != f->nparams || e->u.call.nkw ||
-      n > 64)
-    return;
+  int n = e->u.call.n; /* args[0] is the class, whose place the instance takes */
+  if (!f || e->u.call.nkw || n > 64) return;
   const type *a[64];
   a[0] = &k->inst;
-  for (int i = 1; i < n; i++) {
-    if (!direct_arg(at[i]) || (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN)) return;
-    a[i] = at[i];
-  }
-  inst *init = get_inst(c->m, f, a);
-  if (!init || (!init->ok && !init->typing) || (init->ret->kind != TY_UNKNOWN && init->ret->kind != TY_NONE))
-    return;
-  c->in->types.callee[e->id] = init;
-  classes_use_method(c->m, k, f);
-  if (init->opaque_calls) c->in->opaque_calls = true;
+  for (int i = 1; i < n; i++) a[i] = at[i];
+  inst *probe = n == f->nparams && direct_args(a, n) ? get_inst(c->m, f, a) : NULL; /* the one called */
+  if (probe && probe->ret->kind != TY_UNKNOWN && probe->ret->kind != TY_NONE)
+    return; /* it returns a value: CPython's TypeError, from its own call */
+  direct_method_callee(c, e, k, f, a, n);
 }
 
 /* obj.m(args) of an instance of a module class whose m is a def of the
@@ -439,24 +457,13 @@ static void constructed_init(ctx *c, expr *e, const type **at, klass *k) {
 static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   c->in->types.callee[e->id] = NULL;
   klass *k = (klass *)at[0]->cls;
-  if (!k || !k->slot || e->u.call.nkw || e->u.call.argform) return NULL;
-  func *f = classes_method(c->m, k, e->u.call.name);
-  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || e->u.call.n != f->nparams)
-    return NULL;
-  for (int i = 0; i < e->u.call.n; i++)
-    if (!direct_arg(at[i]) || (at[i]->kind == TY_LIST && at[i]->elts[0]->kind == TY_UNKNOWN)) return NULL;
-  inst *callee = get_inst(c->m, f, at);
-  if (!callee || (!callee->ok && !callee->typing)) return NULL;
-  c->in->types.callee[e->id] = callee;
-  c->in->slots_used[k->slot->index] = true;
-  classes_use_method(c->m, k, f);
-  c->in->generic = c->in->effectful = true; /* when the class changed: CPython's lookup and call */
-  if (callee->opaque_calls) c->in->opaque_calls = true;
-  if (callee->ret->kind == TY_UNKNOWN) return callee->typing ? &ty_unknown : &ty_none;
-  if (callee->ret->kind == TY_LIST) builds_list(c, e->pos);
-  return callee->ret;
+  if (!k->slot || e->u.call.nkw || e->u.call.argform) return NULL;
+  inst *callee = direct_method_callee(c, e, k, classes_method(c->m, k, e->u.call.name), at, e->u.call.n);
+  return callee ? direct_result(c, e, callee) : NULL;
 }
 
+/* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
+ * None; on an object, its method through the C API. */
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;

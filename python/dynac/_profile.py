@@ -47,32 +47,30 @@ def type_name(v, depth=0):
     return "%s.%s" % (t.__module__, t.__qualname__)
 
 
-def _user_class(t):
-    """Is t a class of the program's own (a Python class statement, not a
-    builtin or extension type) whose instances keep attributes?"""
-    return (t.__flags__ & (1 << 9)) and t.__module__ not in ("builtins", "dynac") \
-        and not issubclass(t, BaseException) and hasattr(t, "__module__")
+HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class statement's class, not a builtin or extension type
+_MISSING = object()
 
 
 def note_instance(classes, v, depth=0):
     """Records the types of instance v's attributes (its __dict__ and
-    __slots__) into classes: {(module, qualname): {attribute: type name}}; an
-    attribute seen with two types is an object. Instances held in attributes
-    are looked at too (two levels)."""
+    __slots__) into classes: {(module, qualname, file): {attribute: type
+    name}}; an attribute seen with two types is an object. Instances held in
+    attributes are looked at too (two levels)."""
     t = type(v)
-    if not _user_class(t):
+    if not t.__flags__ & HEAPTYPE or issubclass(t, BaseException):
         return
-    attrs = classes.setdefault((t.__module__, t.__qualname__, getattr(sys.modules.get(t.__module__),
-                                                                    "__file__", None)), {})
+    file = getattr(sys.modules.get(t.__module__), "__file__", None)
+    attrs = classes.setdefault((t.__module__, t.__qualname__, file), {})
     values = dict(getattr(v, "__dict__", None) or {})
     for k in t.__mro__:
-        for name in k.__dict__.get("__slots__", ()) if isinstance(k.__dict__.get("__slots__", ()), (tuple, list)) else ():
-            if name not in values and hasattr(v, name):
-                values[name] = getattr(v, name)
+        slots = k.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            x = getattr(v, name, _MISSING) if name not in values else _MISSING
+            if x is not _MISSING:
+                values[name] = x
     for name, x in values.items():
         tn = type_name(x)
-        old = attrs.get(name)
-        attrs[name] = tn if old in (None, tn) else "object"
+        attrs[name] = tn if attrs.get(name, tn) == tn else "object"
         if depth < 2 and type(x) is not t:
             note_instance(classes, x, depth + 1)
 

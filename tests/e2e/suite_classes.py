@@ -319,8 +319,8 @@ def main():
         b = dynac_cmd("build", "--all", "--profile", prof, src, "-o", out, cwd=tmp, check_rc=False)
         ir = dynac_cmd("explain", "--profile", prof, src, cwd=tmp, check_rc=False)
         check("build from the profile", b.returncode == 0 and "warning" not in b.stderr, b.stderr[-2000:])
-        check("explain names the instance guards", "type(vs) is list" in ir.stdout or
-              "type(v) is Vec (exactly" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
+        check("explain names the instance guards", "type(v) is Vec (exactly" in ir.stdout and
+              "global Vec is the class defined at shapes.py:" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
         eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
         run = dynac_cmd("run", "--path", out, "--stats", st, src, cwd=tmp, check_rc=False,
                         env={"DYNAC_PARK": "0"})  # served even where the frame hook would park
