@@ -158,10 +158,25 @@ void classes_make_slots(module *m) {
   }
 }
 
-void classes_use_method(module *m, klass *k, func *f) {
-  for (int i = 0; i < k->nmethods_used; i++) if (k->methods_used[i] == f) return;
-  func **nf = arena_alloc(m->a, sizeof(func *) * (size_t)(k->nmethods_used + 1));
-  if (k->nmethods_used) memcpy(nf, k->methods_used, sizeof(func *) * (size_t)k->nmethods_used);
-  nf[k->nmethods_used++] = f;
-  k->methods_used = nf;
+/* Adds what kernels rely on to k's guard (once). */
+static void use_member(module *m, klass *k, const char *name, func *f, char kind) {
+  for (int i = 0; i < k->nmembers; i++)
+    if (!strcmp(k->members[i].name, name) && k->members[i].f == f && k->members[i].kind == kind) return;
+  class_member *nm = arena_alloc(m->a, sizeof(class_member) * (size_t)(k->nmembers + 1));
+  if (k->nmembers) memcpy(nm, k->members, sizeof(class_member) * (size_t)k->nmembers);
+  nm[k->nmembers++] = (class_member){name, f, kind};
+  k->members = nm;
+}
+
+void classes_use_method(module *m, klass *k, func *f) { use_member(m, k, f->name, f, 'f'); }
+
+void classes_use_absent(module *m, klass *k, const char *name) { use_member(m, k, name, NULL, '-'); }
+
+bool classes_defines(const module *m, const klass *k, const char *name) {
+  for (; k; k = k->base) {
+    const char *q = arena_printf(m->a, "%s.%s", k->name, name);
+    for (int i = 0; i < m->nfuncs; i++)
+      if (!strcmp(m->funcs[i]->qualname, q)) return true;
+  }
+  return false;
 }

@@ -410,7 +410,10 @@ typedef struct stmt {
   struct stmt *next;
   union {
     struct { int ntargets; target **targets; expr *value; } assign;
-    struct { int local; binop op; expr *value; expr *sub; } aug; /* sub: obj[index] op= value */
+    struct { int local; binop op; expr *value; expr *sub; /* sub: obj[index] op= value */
+             expr *op_expr; } aug; /* NAME op= value: `NAME op value` as an in-place EX_BINOP (the
+                                      local's read, value), typed and emitted only when NAME is an
+                                      instance whose special method is called directly (infer) */
     expr *ret;                  /* NULL: return None */
     struct {
       expr *cond;
@@ -641,6 +644,17 @@ typedef struct other_func {
   const char *reason;
 } other_func;
 
+/* A class attribute kernels rely on, which the class guard checks
+ * (descriptors.h: dynac_method_desc): the class's lookup of `name` gives
+ * the def f (kind 'f': a method called directly, 'p': the getter of a
+ * property read directly, 's': a staticmethod's function), or nothing
+ * ('-': x += v runs __add__ while the class has no __iadd__). */
+typedef struct class_member {
+  const char *name;
+  struct func *f;           /* NULL for '-' */
+  char kind;
+} class_member;
+
 /* A module-level class statement whose instances kernels may be specialised
  * on (classes.c): `Vec` of `class Vec:` / `class Vec(Base):` with Base a
  * class of the module or object. Attribute types come from the profile
@@ -660,8 +674,8 @@ typedef struct klass {
   type inst;                /* the instance type (TY_OBJ with cls = this) */
   bool named;               /* a specialisation's or an attribute's type names it */
   slot *slot;               /* its guard (SLOT_CLASS), made for named classes before the IR */
-  int nmethods_used;        /* methods kernels call directly, checked by the class guard */
-  struct func **methods_used;
+  int nmembers;             /* what kernels rely on, checked by the class guard */
+  class_member *members;
 } klass;
 
 typedef struct module {
@@ -721,6 +735,10 @@ const type *classes_attr_type(const klass *k, const char *name);
  * methods kernels call directly (noted with classes_use_method). */
 void classes_make_slots(module *m);
 void classes_use_method(module *m, klass *k, struct func *f);
+/* Does k or a module base define `name` (a def in the class body, decorated or not)? */
+bool classes_defines(const module *m, const klass *k, const char *name);
+/* Kernels rely on k's lookup of `name` finding nothing (checked by k's guard). */
+void classes_use_absent(module *m, klass *k, const char *name);
 func *scope_find_func(module *m, const char *name);
 const modconst *scope_find_const(module *m, const char *name);
 const char *scope_math_from(module *m, const char *name);

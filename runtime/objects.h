@@ -63,6 +63,11 @@ static inline int dynac_obj_truth(PyObject *o, int *effects) {
   dynac__obj_effect(o, NULL, effects);
   return PyObject_IsTrue(o);
 }
+/* len(o) as a new int (NULL with CPython's exception). */
+static inline PyObject *dynac_obj_len_boxed(PyObject *o) {
+  Py_ssize_t n = PyObject_Length(o);
+  return n < 0 ? NULL : PyLong_FromSsize_t(n);
+}
 /* o[key] (new reference; NULL with CPython's exception). A list or tuple
  * indexed by an int runs no Python code. */
 static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effects) {

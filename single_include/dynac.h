@@ -1615,6 +1615,11 @@ static inline int dynac_obj_truth(PyObject *o, int *effects) {
   dynac__obj_effect(o, NULL, effects);
   return PyObject_IsTrue(o);
 }
+/* len(o) as a new int (NULL with CPython's exception). */
+static inline PyObject *dynac_obj_len_boxed(PyObject *o) {
+  Py_ssize_t n = PyObject_Length(o);
+  return n < 0 ? NULL : PyLong_FromSsize_t(n);
+}
 /* o[key] (new reference; NULL with CPython's exception). A list or tuple
  * indexed by an int runs no Python code. */
 static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effects) {
@@ -3285,7 +3290,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 11
+#define DYNAC_ABI_VERSION 12
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -3306,11 +3311,17 @@ typedef enum dynac_slot_kind {
                               when its methods (methods[]) were found to be the module's defs */
 } dynac_slot_kind;
 
-/* A method a kernel calls directly on instances of a DYNAC_SLOT_CLASS class:
- * the class's lookup of `name` must give the function of that def. */
+/* A class attribute kernels rely on for instances of a DYNAC_SLOT_CLASS
+ * class: the class's lookup of `name` (_PyType_Lookup, through the MRO)
+ * must give, by kind,
+ *   'f' the function of that def (a method called directly),
+ *   'p' a property whose getter is that def's function (read directly),
+ *   's' a staticmethod of that def's function (called directly),
+ *   '-' nothing (x += v runs __add__ while the class has no __iadd__). */
 typedef struct dynac_method_desc {
   const char *name;
-  const char *qualname;    /* its co_qualname ("Base.m" when inherited) */
+  char kind;
+  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-' */
   int firstlineno;
 } dynac_method_desc;
 
@@ -3599,6 +3610,20 @@ static int dynac__load_scalar(PyObject *v, char kind, dynac_slot *s) {
   return PyLong_CheckExact(v) && dynac_int64_of(v, &s->v.i);
 }
 
+/* The function behind class attribute `v` (borrowed) as a member of `kind`
+ * (dynac_method_desc): v itself ('f'), the getter of exactly a property
+ * ('p'), the function of exactly a staticmethod ('s'); borrowed (the
+ * descriptor holds it), or NULL. Their attributes run no Python code. */
+static PyObject *dynac__member_function(PyObject *v, char kind) {
+  const char *attr = kind == 'p' && Py_IS_TYPE(v, &PyProperty_Type) ? "fget"
+                     : kind == 's' && Py_IS_TYPE(v, &PyStaticMethod_Type) ? "__func__" : NULL;
+  if (kind == 'f' || !attr) return kind == 'f' ? v : NULL;
+  PyObject *f = PyObject_GetAttrString(v, attr);
+  if (!f) { PyErr_Clear(); return NULL; }
+  Py_DECREF(f); /* kept alive by v */
+  return f;
+}
+
 /* Is `v` (borrowed) the class statement d describes, with plain attribute
  * lookup (CPython's generic getattr), its __qualname__, and its lookup of
  * each method kernels call directly giving the function of that def (of
@@ -3619,6 +3644,11 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
     if (!name) return -1;
     PyObject *f = _PyType_Lookup(tp, name); /* borrowed; gives tp a version tag */
     Py_DECREF(name);
+    if (md->kind == '-') {
+      if (f) return 0;
+      continue;
+    }
+    f = f ? dynac__member_function(f, md->kind) : NULL;
     if (!f || !PyFunction_Check(f)) return 0;
     PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
     if (co->co_firstlineno != md->firstlineno || !PyUnicode_Check(co->co_qualname) ||

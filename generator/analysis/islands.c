@@ -54,8 +54,8 @@ static void scan_expr(void *ctx, expr *e) {
   island_scan *S = ctx;
   if (typed_operation(S, e)) S->n += weight(S);
   const type *ot = e->kind == EX_ATTR ? ty_of(S->in, e->u.sub.obj) : NULL;
-  bool constructs = ((e->kind == EX_CALL && e->u.call.kind == CALLEE_VALUE) || e->kind == EX_BINOP) &&
-                    S->in->types.callee[e->id]; /* Cls(...), a OP b of instances: kernel to kernel */
+  bool constructs = (e->kind != EX_CALL || e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_BUILTIN) &&
+                    S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances: kernel to kernel */
   if ((ot && ot->cls && unboxed(ty_of(S->in, e))) || method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* an instance's attribute read as a number, a kernel-to-kernel method call */
   else if ((ot && ot->kind == TY_OBJ) || (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op))

@@ -458,25 +458,32 @@ const char *emit_call(em *E, expr *e) {
   return v;
 }
 
-/* A kernel callee that finished in the interpreter (dynac_continue) with a
- * value its type cannot hold (dynac__boxed_result): the caller's statement
- * goes on in the interpreter with that value in the call's place, its own
- * arguments no longer pending (mid_action), or NULL when it cannot. */
-static const char *boxed_call_action(em *E, const expr *call) {
-  int top = E->nvstack, base = E->call_base;
+/* A value of another type than typed (dynac__boxed_result: a kernel callee
+ * that finished in the interpreter, dynac_continue, or CPython's operation
+ * a special method's call fell back to) in the place of expression `e`,
+ * whose own operands were pending above vstack depth `base`: the
+ * statement goes on in the interpreter with that value there, its operands
+ * no longer pending (mid_action), or NULL when it cannot. */
+static const char *boxed_value_action(em *E, const expr *e, int base) {
+  int top = E->nvstack;
   bool effect = E->rp.effect;
   int neffects = E->rp.neffects;
   E->rp.effect = true; /* the callee's effects, inside the call's value */
   E->rp.neffects++;
   pending under = E->vstack[base < VSTACK_CAP ? base : 0]; /* an argument's, put back below */
   E->nvstack = base;
-  push_operand(E, call, "dynac__boxed_result", true);
+  push_operand(E, e, "dynac__boxed_result", true);
   const char *action = mid_action(E);
   E->vstack[base < VSTACK_CAP ? base : 0] = under;
   E->nvstack = top;
   E->rp.effect = effect;
   E->rp.neffects = neffects;
   return action;
+}
+
+/* A call's value of another type (boxed_value_action), its arguments pending above call_base. */
+static const char *boxed_call_action(em *E, const expr *call) {
+  return boxed_value_action(E, call, E->call_base);
 }
 
 /* obj.m(args) calling m's kernel (`kcall`) directly while the class is the
@@ -513,13 +520,18 @@ static int func_index(const module *m, const func *f) {
   return -1;
 }
 
-/* a OP b calling __OP__'s kernel directly (infer/expr.c: type_operator)
- * while a's class is the one its guard saw (same version tag); else, or
- * when the kernel hands the call back before doing anything, CPython's
- * operator (PyNumber_Add, ...), its result read back. The result's value. */
-const char *emit_operator_call(em *E, expr *e, const char *l, const char *r) {
+/* e runs a special method of class k whose kernel infer chose
+ * (types.callee[e->id]: type_special) on the instance `recv`: while recv's
+ * class is the one its guard saw (same version tag), that kernel is called
+ * with `kargs` (C values in the def's parameter order); else, or when the
+ * kernel hands the call back before doing anything, CPython's operation
+ * `fallback` (a C expression of a new reference, or NULL with an
+ * exception) on the n operands boxed as a0, a1 (vals and types, in source
+ * order), its result read back. The result's value. */
+static const char *emit_special_call(em *E, expr *e, const klass *k, const char *recv, const char *kargs,
+                                     int n, const char *const *vals, const type *const *types,
+                                     const char *fallback, int depth) {
   inst *callee = E->in->types.callee[e->id];
-  const klass *k = TY(e->u.bin.l)->cls;
   const type *rt = callee->ret;
   bool has_value = rt->kind != TY_UNKNOWN && rt->kind != TY_NONE;
   const char *res = has_value ? tmpvar(E, rt) : "0";
@@ -527,33 +539,39 @@ const char *emit_operator_call(em *E, expr *e, const char *l, const char *r) {
   bool leaf = callee->ncallees == 0;
   line(E, "{");
   E->indent++;
-  if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
-                      "dynac__G.rt->deep_call_refused(dynac__depth)");
+  if (!leaf) /* the operands still pending: the interpreter may go on with them */
+    deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
+             "dynac__G.rt->deep_call_refused(dynac__depth)");
+  E->nvstack = depth;
   line(E, "int st = DYNAC_DEOPT;");
   line(E, "if (DYNAC_LIKELY(dynac__slots[%d].valid && Py_TYPE(%s)->tp_version_tag == (unsigned int)"
-       "dynac__slots[%d].v.i)) {", ks, l, ks);
+       "dynac__slots[%d].v.i)) {", ks, recv, ks);
   line(E, "  dynac__direct_calls[%d]++;", func_index(E->m, callee->fn));
   if (!leaf) line(E, "  dynac__depth++;");
-  line(E, "  st = dynac_kernel_%s(%s, %s%s%s); /* %s.%s */", callee->cname, l, r, has_value ? ", &" : "",
+  line(E, "  st = dynac_kernel_%s(%s%s%s); /* %s.%s */", callee->cname, kargs, has_value ? ", &" : "",
        has_value ? res : "", k->name, callee->fn->name);
   if (!leaf) line(E, "  dynac__depth--;");
   line(E, "}");
-  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value of another type */");
-  line(E, "  Py_CLEAR(dynac__boxed_result);");
-  line(E, "  return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", E->cur_line);
-  line(E, "}");
-  line(E, "if (st == DYNAC_DEOPT) { /* the class changed, or nothing done yet: CPython's operator */");
+  line(E, "if (st == DYNAC_DEOPT) { /* the class changed, or nothing done yet: CPython's operation */");
   E->indent++;
-  line(E, "PyObject *a = %s, *b = %s;", box_value(E, l, TY(e->u.bin.l)), box_value(E, r, TY(e->u.bin.r)));
-  line(E, "PyObject *v = a && b ? dynac_obj_binop(a, b, %d, &dynac__effects) : NULL; /* %s */", (int)e->u.bin.op,
-       binop_spelling[e->u.bin.op]);
-  line(E, "Py_XDECREF(a);");
-  line(E, "Py_XDECREF(b);");
+  line(E, "PyObject *a0 = %s%s%s;", box_value(E, vals[0], types[0]), n > 1 ? ", *a1 = " : "",
+       n > 1 ? box_value(E, vals[1], types[1]) : "");
+  line(E, "PyObject *v = a0%s ? %s : NULL;", n > 1 ? " && a1" : "", fallback);
+  line(E, "Py_XDECREF(a0);");
+  if (n > 1) line(E, "Py_XDECREF(a1);");
   if (has_value)
     line(E, "st = !v ? DYNAC_ERROR : %s(v, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
   else line(E, "st = !v ? DYNAC_ERROR : v == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
-  line(E, "Py_XDECREF(v);");
-  line(E, "if (st == DYNAC_OK_BOXED) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", E->cur_line);
+  line(E, "if (st == DYNAC_OK_BOXED) dynac__boxed_result = v; /* of another type */");
+  line(E, "else Py_XDECREF(v);");
+  E->indent--;
+  line(E, "}");
+  line(E, "if (st == DYNAC_OK_BOXED) { /* a value of another type than typed */");
+  const char *mid = boxed_value_action(E, e, depth);
+  E->indent++;
+  if (mid) line(E, "dynac__effects = 1; /* Python code ran */\n%s", mid);
+  else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+            E->cur_line);
   E->indent--;
   line(E, "}");
   line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
@@ -563,6 +581,70 @@ const char *emit_operator_call(em *E, expr *e, const char *l, const char *r) {
   E->indent--;
   line(E, "}");
   return res;
+}
+
+/* a OP b, a op= b, or (reflected) a number OP an instance, calling the
+ * class's __OP__ / __iOP__ / __rOP__ kernel directly (infer/expr.c:
+ * type_operator); CPython's binary or in-place operator otherwise. */
+const char *emit_operator_call(em *E, expr *e, const char *l, const char *r, int depth) {
+  const type *lt = TY(e->u.bin.l), *rtp = TY(e->u.bin.r);
+  bool reflected = !lt->cls;
+  const char *vals[2] = {l, r};
+  const type *types[2] = {lt, rtp};
+  const char *fallback = arena_printf(E->m->a, "dynac_obj_%s(a0, a1, %d, &dynac__effects) /* %s */",
+                                      e->u.bin.inplace ? "inplace" : "binop", (int)e->u.bin.op,
+                                      binop_spelling[e->u.bin.op]);
+  return emit_special_call(E, e, reflected ? rtp->cls : lt->cls, reflected ? r : l,
+                           arena_printf(E->m->a, "%s, %s", reflected ? r : l, reflected ? l : r), 2, vals,
+                           types, fallback, depth);
+}
+
+/* -a, +a, ~a of an instance: its __neg__ / __pos__ / __invert__ kernel. */
+const char *emit_unary_call(em *E, expr *e, const char *a, int depth) {
+  const type *at = TY(e->u.un.a);
+  return emit_special_call(E, e, at->cls, a, a, 1, &a, &at,
+                           arena_printf(E->m->a, "dynac_obj_unary(a0, %d, &dynac__effects)", (int)e->u.un.op),
+                           depth);
+}
+
+/* a < b, ... of an instance (and a number or one of its class): its
+ * __lt__ kernel, or the number's reflected operand's __gt__. */
+const char *emit_compare_call(em *E, expr *e, const char *l, const char *r, int depth) {
+  static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
+  const type *lt = TY(e->u.cmp.operands[0]), *rtp = TY(e->u.cmp.operands[1]);
+  bool reflected = !lt->cls;
+  const char *vals[2] = {l, r};
+  const type *types[2] = {lt, rtp};
+  return emit_special_call(E, e, reflected ? rtp->cls : lt->cls, reflected ? r : l,
+                           arena_printf(E->m->a, "%s, %s", reflected ? r : l, reflected ? l : r), 2, vals, types,
+                           arena_printf(E->m->a, "dynac_obj_compare(a0, a1, %s, &dynac__effects)",
+                                        rich[e->u.cmp.ops[0]]), depth);
+}
+
+/* o[i] of an instance: its __getitem__ kernel. */
+const char *emit_getitem_call(em *E, expr *e, const char *o, const char *i, int depth) {
+  const char *vals[2] = {o, i};
+  const type *types[2] = {TY(e->u.sub.obj), TY(e->u.sub.index)};
+  return emit_special_call(E, e, types[0]->cls, o, arena_printf(E->m->a, "%s, %s", o, i), 2, vals, types,
+                           "dynac_obj_getitem(a0, a1, &dynac__effects)", depth);
+}
+
+/* len(a) / abs(a) of an instance: its __len__ / __abs__ kernel. len's
+ * result is checked as slot_sq_length checks it (>= 0, ValueError). */
+static const char *emit_special_builtin(em *E, expr *e) {
+  const char *a = emit_arg(E, e, 0);
+  const type *at = TY(e->u.call.args[0]);
+  bool len = ops_call_is(e, OPI_LEN);
+  const char *v = emit_special_call(E, e, at->cls, a, a, 1, &a, &at,
+                                    len ? "dynac_obj_len_boxed(a0)" : "PyNumber_Absolute(a0)", E->call_base);
+  if (!len) return v;
+  const char *n = tmpvar(E, &ty_int);
+  line(E, "%s = (int64_t)%s;", n, v);
+  line(E, "if (%s < 0) { /* slot_sq_length's check */", n);
+  line(E, "  PyErr_SetString(PyExc_ValueError, \"__len__() should return >= 0\");");
+  line(E, "  DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  line(E, "}");
+  return n;
 }
 
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
@@ -635,6 +717,8 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
 static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
     return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */
+  if (e->u.call.kind == CALLEE_BUILTIN && E->in->types.callee[e->id] && !E->exported)
+    return emit_special_builtin(E, e); /* len(a), abs(a) of an instance */
   if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   bool devirt = method_devirtualised(E->in, e);

@@ -259,6 +259,13 @@ const positions *emit_index(em *E, expr *sub) {
 const char *emit_subscript(em *E, expr *e) {
   const char *obj = emit_expr(E, e->u.sub.obj);
   const type *ot = TY(e->u.sub.obj);
+  if (E->in->types.callee[e->id] && !E->exported) { /* an instance's __getitem__, kernel to kernel */
+    int depth = E->nvstack;
+    push_pending(E, e->u.sub.obj, obj);
+    const char *i = emit_expr(E, e->u.sub.index);
+    push_pending(E, e->u.sub.index, i);
+    return emit_getitem_call(E, e, obj, i, depth);
+  }
   if (ot->kind == TY_OBJ || TY(e->u.sub.index)->kind == TY_OBJ) { /* PyObject_GetItem */
     const char *key = as_obj(E, emit_expr(E, e->u.sub.index), TY(e->u.sub.index));
     const char *o = tmpvar(E, &ty_obj);

@@ -287,7 +287,12 @@ const char *emit_expr(em *E, expr *e);
 /* objects.c */
 const char *interned_name(em *E, const char *name);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
-const char *emit_operator_call(em *E, expr *e, const char *l, const char *r);
+/* A special method of an instance called directly (calls.c: emit_special_call):
+ * the operands pending above vstack depth `depth` until it is called. */
+const char *emit_operator_call(em *E, expr *e, const char *l, const char *r, int depth);
+const char *emit_unary_call(em *E, expr *e, const char *a, int depth);
+const char *emit_compare_call(em *E, expr *e, const char *l, const char *r, int depth);
+const char *emit_getitem_call(em *E, expr *e, const char *o, const char *i, int depth);
 const char *emit_constant(em *E, const char *literal);
 const char *emit_global_name(em *E, const char *name);
 const char *emit_fstring(em *E, expr *e);

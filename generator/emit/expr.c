@@ -136,6 +136,15 @@ static const char *emit_object_chain(em *E, expr *e) {
 /* a < b < c: b evaluated once, later comparisons only if earlier ones hold. */
 static const char *emit_compare(em *E, expr *e) {
   if (is_object_chain(E->in, e)) return emit_object_chain(E, e);
+  if (E->in->types.callee[e->id] && !E->exported) { /* an instance's __lt__, ..., kernel to kernel */
+    expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
+    int depth = E->nvstack;
+    const char *lv = emit_expr(E, l);
+    push_pending(E, l, lv);
+    const char *rv = emit_expr(E, r);
+    push_pending(E, r, rv);
+    return emit_compare_call(E, e, lv, rv, depth);
+  }
   if (e->u.cmp.ops[0] >= CMP_IN) return emit_membership(E, e);
   if (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT) { /* x is [not] None */
     expr *x = e->u.cmp.operands[e->u.cmp.operands[0]->kind == EX_NONE ? 1 : 0];
@@ -356,10 +365,8 @@ const char *emit_expr(em *E, expr *e) {
       E->nvstack = depth;
       return emit_list_binop(E, e, l, r);
     }
-    if (E->in->types.callee[e->id] && !E->exported) { /* a user class's __OP__, kernel to kernel */
-      E->nvstack = depth;
-      return emit_operator_call(E, e, l, r);
-    }
+    if (E->in->types.callee[e->id] && !E->exported) /* a user class's __OP__, kernel to kernel */
+      return emit_operator_call(E, e, l, r, depth);
     if (TY(e)->kind == TY_OBJ && e->u.bin.inplace) { /* x op= v: __iadd__, ... */
       E->nvstack = depth;
       return emit_inplace_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));
@@ -377,6 +384,11 @@ const char *emit_expr(em *E, expr *e) {
     const char *a = emit_expr(E, e->u.un.a);
     const type *t = TY(e->u.un.a);
     if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
+    if (E->in->types.callee[e->id] && !E->exported) { /* __neg__, ..., kernel to kernel */
+      int depth = E->nvstack;
+      push_pending(E, e->u.un.a, a);
+      return emit_unary_call(E, e, a, depth);
+    }
     if (t->kind == TY_OBJ) { /* PyNumber_Negative, ...: __neg__ may run */
       const char *o = tmpvar(E, &ty_obj);
       line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* %s */", o, a, (int)e->u.un.op,

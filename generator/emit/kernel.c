@@ -185,8 +185,12 @@ static const char *guard_text(module *m, slot *s) {
   case SLOT_NAME: return NULL; /* read at each use: no guard */
   case SLOT_CLASS: {
     strbuf ms = {0};
-    for (int i = 0; i < s->cls->nmethods_used; i++)
-      sb_printf(&ms, "%s%s", i ? ", " : "; its methods ", s->cls->methods_used[i]->qualname);
+    for (int i = 0; i < s->cls->nmembers; i++) {
+      const class_member *cm = &s->cls->members[i];
+      sb_printf(&ms, "%s%s", i ? ", " : "; its lookups: ", cm->kind == '-' ? arena_printf(m->a, "no %s", cm->name)
+                : cm->kind == 'p' ? arena_printf(m->a, "property %s", cm->f->qualname)
+                : cm->kind == 's' ? arena_printf(m->a, "staticmethod %s", cm->f->qualname) : cm->f->qualname);
+    }
     const char *t = arena_printf(m->a, "global %s is the class defined at %s:%d, unchanged since "
                                  "(version tag)%s", s->name, basename_of(m->path), s->cls->firstlineno,
                                  ms.data ? ms.data : "");

@@ -102,11 +102,13 @@ static void write_slots(module *m, module_parts *P) {
   strbuf *b = &P->slots;
   for (int k = 0; k < m->nslots; k++) { /* the methods each class's guard checks */
     const klass *c = m->slots[k]->cls;
-    if (!c || !c->nmethods_used) continue;
+    if (!c || !c->nmembers) continue;
     sb_printf(b, "static const dynac_method_desc dynac__methods_%d[] = {\n", k);
-    for (int i = 0; i < c->nmethods_used; i++)
-      sb_printf(b, "    {%s, %s, %d},\n", c_string(m, c->methods_used[i]->name),
-                c_string(m, c->methods_used[i]->qualname), c->methods_used[i]->firstlineno);
+    for (int i = 0; i < c->nmembers; i++) {
+      const class_member *cm = &c->members[i];
+      sb_printf(b, "    {%s, '%c', %s, %d},\n", c_string(m, cm->name), cm->kind,
+                cm->f ? c_string(m, cm->f->qualname) : "NULL", cm->f ? cm->f->firstlineno : 0);
+    }
     sb_puts(b, "};\n");
   }
   sb_printf(b, "static dynac_slot dynac__slots[%d];\n", m->nslots ? m->nslots : 1);
@@ -118,8 +120,8 @@ static void write_slots(module *m, module_parts *P) {
     if (s->module_slot) sb_printf(b, ", .module_slot = %d", s->module_slot);
     if (s->fn) sb_printf(b, ", .qualname = %s, .firstlineno = %d", c_string(m, s->fn->qualname),
                          s->fn->firstlineno);
-    if (s->cls && s->cls->nmethods_used)
-      sb_printf(b, ", .nmethods = %d, .methods = dynac__methods_%d", s->cls->nmethods_used, k);
+    if (s->cls && s->cls->nmembers)
+      sb_printf(b, ", .nmethods = %d, .methods = dynac__methods_%d", s->cls->nmembers, k);
     sb_puts(b, "},\n");
   }
   if (!m->nslots) sb_puts(b, "    {.kind = DYNAC_SLOT_GLOBAL_INT, .name = \"\", .module_slot = -1},\n");

@@ -164,6 +164,12 @@ static void emit_augassign(em *E, stmt *s) {
   const type *lt = E->in->local_ty[loc];
   if (!E->bound[loc])
     unbound_check(E, loc);
+  expr *direct = s->u.aug.op_expr;
+  if (direct && E->in->types.callee[direct->id] && !E->exported) { /* an instance's __iadd__, ... */
+    const char *v = emit_expr(E, direct);
+    line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, loc), v);
+    return;
+  }
   const char *r = emit_expr(E, s->u.aug.value);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
   if (lt->kind == TY_OBJ) { /* PyNumber_InPlaceAdd, ...: a list's += extends it */

@@ -408,28 +408,97 @@ static const type *direct_result(ctx *c, expr *e, const inst *callee) {
   return callee->ret;
 }
 
-/* a OP b where a is an instance of a module class defining __OP__ (a plain
- * def) and b a number or an instance of the same class: the slot CPython
- * calls is __OP__(a, b) (b's reflected method is not tried first: b's type
- * is not a subclass of a's), so its kernel is called directly, when its
- * result type cannot be NotImplemented (an instance, a number, None). The
- * class guard covers __OP__; CPython's operator when the class changed.
- * x op= v (__iOP__ first) stays CPython's. NULL when it is not such. */
-static const type *type_operator(ctx *c, expr *e, const type *l, const type *r) {
-  static const char *const dunder[] = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__",
-                                       "__mod__", "__pow__", "__lshift__", "__rshift__", "__and__",
-                                       "__or__", "__xor__"};
+/* e runs k's special method `name` with the n arguments of types `at` (the
+ * instance first) through its type's slot (Objects/typeobject.c:
+ * slot_nb_add, slot_tp_richcompare, slot_sq_length, ...): when that method
+ * is a plain def of the module with a kernel for these types, the kernel
+ * is called directly (types.callee[e->id]; the class guard covers the
+ * def). With `may_defer` (a binary operator or a comparison), a result of
+ * NotImplemented would make CPython try the other operand: only a kernel
+ * whose result type cannot be NotImplemented (an instance, a number, None)
+ * qualifies. The result's type, or NULL (CPython's operation runs). */
+static const type *type_special(ctx *c, expr *e, klass *k, const char *name, const type **at, int n,
+                                bool may_defer) {
   c->in->types.callee[e->id] = NULL;
-  klass *k = (klass *)l->cls;
-  if (e->u.bin.inplace || !k->slot || (!ty_is_number(r) && r != l)) return NULL;
-  func *f = classes_method(c->m, k, dunder[e->u.bin.op]);
-  const type *a[2] = {l, r};
-  inst *probe = f && f->nparams == 2 ? get_inst(c->m, f, a) : NULL; /* the one called, if any */
-  const type *rt = probe ? probe->ret : NULL;
-  if (!rt || (rt->kind == TY_OBJ && !rt->cls) || ty_is_container(rt) || rt->kind == TY_TUPLE)
-    return NULL; /* an object may be NotImplemented; a container result: CPython's operator */
-  inst *callee = direct_method_callee(c, e, k, f, a, 2);
+  if (!k->slot) return NULL;
+  func *f = classes_method(c->m, k, name);
+  if (!f || f->nparams != n) return NULL;
+  if (may_defer) {
+    inst *probe = direct_args(at, n) ? get_inst(c->m, f, at) : NULL; /* the one called, if any */
+    const type *rt = probe ? probe->ret : NULL;
+    if (!rt || (rt->kind == TY_OBJ && !rt->cls) || ty_is_container(rt) || rt->kind == TY_TUPLE)
+      return NULL; /* an object may be NotImplemented; a container result: CPython's operator */
+  }
+  inst *callee = direct_method_callee(c, e, k, f, at, n);
   return callee ? direct_result(c, e, callee) : NULL;
+}
+
+/* The names of the binary operators' special methods, by binop. */
+static const char *const binop_method[] = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow",
+                                           "lshift", "rshift", "and", "or", "xor"};
+
+/* a OP b where a is an instance of a module class and b a number or an
+ * instance of the same class: b's type is not a subclass of a's, so the
+ * slot CPython calls is a's __OP__ (binary_op1). a OP b with a a number and
+ * b such an instance: the number's own operator gives NotImplemented, so
+ * b's __rOP__(b, a) runs. x op= v: __iOP__ when the class has one, else
+ * as x OP v, the class guard then checking that it still has none. NULL
+ * when it is not such (CPython's operator). */
+static const type *type_operator(ctx *c, expr *e, const type *l, const type *r) {
+  c->in->types.callee[e->id] = NULL;
+  const char *op = binop_method[e->u.bin.op];
+  if (l->cls && (ty_is_number(r) || r == l)) {
+    klass *k = (klass *)l->cls;
+    const type *a[2] = {l, r};
+    if (e->u.bin.inplace) {
+      const char *iname = arena_printf(c->m->a, "__i%s__", op);
+      if (classes_defines(c->m, k, iname)) return type_special(c, e, k, iname, a, 2, true);
+      const type *t = type_special(c, e, k, arena_printf(c->m->a, "__%s__", op), a, 2, true);
+      if (t) classes_use_absent(c->m, k, iname);
+      return t;
+    }
+    return type_special(c, e, k, arena_printf(c->m->a, "__%s__", op), a, 2, true);
+  }
+  if (r->cls && ty_is_number(l)) {
+    const type *a[2] = {r, l};
+    return type_special(c, e, (klass *)r->cls, arena_printf(c->m->a, "__r%s__", op), a, 2, true);
+  }
+  return NULL;
+}
+
+/* a < b (two operands) with an instance of a module class: as
+ * do_richcompare, a's __lt__(a, b) when b is a number or an instance of
+ * the same class; b's reflected __gt__(b, a) when a is a number (whose own
+ * comparison gives NotImplemented). NULL when it is not such. */
+static const type *type_rich_compare(ctx *c, expr *e, const type *l, const type *r) {
+  static const char *const method[] = {"__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"};
+  static const char *const reflected[] = {"__gt__", "__ge__", "__lt__", "__le__", "__eq__", "__ne__"};
+  c->in->types.callee[e->id] = NULL;
+  cmpop op = e->u.cmp.ops[0];
+  if (e->u.cmp.n != 2 || op > CMP_NE) return NULL;
+  if (l->cls && (ty_is_number(r) || r == l)) {
+    const type *a[2] = {l, r};
+    return type_special(c, e, (klass *)l->cls, method[op], a, 2, true);
+  }
+  if (r->cls && ty_is_number(l)) {
+    const type *a[2] = {r, l};
+    return type_special(c, e, (klass *)r->cls, reflected[op], a, 2, true);
+  }
+  return NULL;
+}
+
+/* len(a) and abs(a) of an instance of a module class: its __len__ (an int
+ * or bool result: slot_sq_length takes its index; its sign is checked when
+ * it runs, emit) or __abs__, called directly. NULL when not such. */
+static const type *type_special_builtin(ctx *c, expr *e, const type **at) {
+  klass *k = (klass *)at[0]->cls;
+  if (ops_call_is(e, OPI_ABS)) return type_special(c, e, k, "__abs__", at, 1, false);
+  const type *t = type_special(c, e, k, "__len__", at, 1, false);
+  if (t && t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_UNKNOWN) { /* CPython's TypeError */
+    c->in->types.callee[e->id] = NULL;
+    return NULL;
+  }
+  return t && t->kind != TY_UNKNOWN ? &ty_int : t;
 }
 
 /* Cls(args) (constructed_class) whose __init__, a def of the module, has a
@@ -571,6 +640,12 @@ static const type *type_subscript(ctx *c, expr *e) {
     if (k < 0 || k >= ot->n) { type_fail(c, e->pos, "tuple index out of range"); return &ty_conflict; }
     return ot->elts[k];
   }
+  c->in->types.callee[e->id] = NULL;
+  if (ot->cls && generic_operand(it)) { /* an instance's __getitem__ */
+    const type *a[2] = {ot, it};
+    const type *t = type_special(c, e, (klass *)ot->cls, "__getitem__", a, 2, false);
+    if (t) return t;
+  }
   if (ot->kind == TY_OBJ && generic_operand(it)) return generic_op(c); /* PyObject_GetItem */
   if (ot->kind == TY_LIST && it->kind == TY_OBJ) { /* PyObject_GetItem: __index__ may run */
     c->in->containers = true;
@@ -695,6 +770,12 @@ static const type *type_call(ctx *c, expr *e) {
     return k && t->kind == TY_OBJ ? &k->inst : t;
   }
   const op_row *op = e->u.call.op;
+  c->in->types.callee[e->id] = NULL;
+  if (e->u.call.kind == CALLEE_BUILTIN && op && n == 1 && at[0]->cls && !e->u.call.nkw &&
+      (op->id == OPI_LEN || op->id == OPI_ABS)) {
+    const type *t = type_special_builtin(c, e, at);
+    if (t) return t;
+  }
   if (e->u.call.kind == CALLEE_BUILTIN && op &&
       (op->id == OPI_LEN || (op->id == OPI_SUM && !function_via_api(c->in, e))))
     return type_len_sum(c, e, at[0]);
@@ -883,6 +964,12 @@ static const type *type_object_chain(ctx *c, expr *e, bool truth) {
 }
 
 static const type *type_compare(ctx *c, expr *e, bool truth) {
+  c->in->types.callee[e->id] = NULL;
+  if (e->u.cmp.n == 2 && e->u.cmp.ops[0] <= CMP_NE) { /* an instance's __lt__, ... */
+    const type *l = type_expr(c, e->u.cmp.operands[0], false), *r = type_expr(c, e->u.cmp.operands[1], false);
+    const type *t = l->cls || r->cls ? type_rich_compare(c, e, l, r) : NULL;
+    if (t) return t;
+  }
   if (e->u.cmp.n > 2) { /* the operands' types decide which chain */
     for (int i = 0; i < e->u.cmp.n; i++) type_expr(c, e->u.cmp.operands[i], false);
     if (is_object_chain(c->in, e)) return type_object_chain(c, e, truth);
@@ -981,7 +1068,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   case EX_BINOP: {
     const type *l = type_expr(c, e->u.bin.l, false), *r = type_expr(c, e->u.bin.r, false);
-    t = l->cls ? type_operator(c, e, l, r) : NULL;
+    t = l->cls || r->cls ? type_operator(c, e, l, r) : NULL;
     if (!t) t = binop_type(c, e, e->u.bin.op, l, r); /* x op= v of an object: __iadd__, ... (emit) */
     break;
   }
@@ -989,6 +1076,9 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *a = type_expr(c, e->u.un.a, false);
     if (a->kind == TY_UNKNOWN) break;
     if (a->kind == TY_NP) { t = np_unary_type(c, e, a); break; }
+    static const char *const method[] = {"__neg__", "__pos__", "__invert__"};
+    c->in->types.callee[e->id] = NULL;
+    if (a->cls && (t = type_special(c, e, (klass *)a->cls, method[e->u.un.op], &a, 1, false))) break;
     if (a->kind == TY_OBJ) { t = generic_op(c); break; }
     if (!ty_is_number(a) || (a->kind == TY_FLOAT && e->u.un.op == UN_INVERT)) {
       type_fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));

@@ -125,13 +125,16 @@ static void collect_callees_part_block(void *ctx, stmt *b) {
 static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
   static const ir_parts parts = {collect_callees_sub, collect_callees_target, collect_callees_part_block, true};
   callees C = {in, out, n, cap};
-  for (; s; s = s->next) ir_each_part(s, &parts, &C);
+  for (; s; s = s->next) {
+    ir_each_part(s, &parts, &C);
+    if (s->kind == ST_AUGASSIGN && s->u.aug.op_expr) collect_callees_sub(&C, s->u.aug.op_expr);
+  }
 }
 static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap) {
   callees C = {in, out, n, cap};
   ir_each_subexpr(e, collect_callees_sub, &C);
   if (e->kind == EX_LISTCOMP) collect_callees_block(in, e->u.comp.loop, out, n, cap);
-  inst *callee = e->kind == EX_CALL ? in->types.callee[e->id] : NULL;
+  inst *callee = in->types.callee[e->id]; /* a call, or an operator's special method */
   if (callee) {
     for (int i = 0; i < *n; i++) if (out[i] == callee) return;
     if (*n < cap) out[(*n)++] = callee;
@@ -144,6 +147,7 @@ int infer_region_callees(inst *in, stmt *first, stmt *last, inst **out, int cap)
   callees C = {in, out, &n, cap};
   for (stmt *s = first; s; s = s->next) {
     ir_each_part(s, &parts, &C);
+    if (s->kind == ST_AUGASSIGN && s->u.aug.op_expr) collect_callees_sub(&C, s->u.aug.op_expr);
     if (s == last) break;
   }
   return n;

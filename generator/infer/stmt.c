@@ -194,9 +194,17 @@ static void type_stmt(ctx *c, stmt *s) {
                           "assignment", c->in->fn->locals[s->u.aug.local]));
       break;
     }
+    target tg = {.local = s->u.aug.local};
+    if ((l->cls || r->cls) && s->u.aug.op_expr) { /* an instance's __iadd__ (or __add__), directly */
+      const type *t = type_expr(c, s->u.aug.op_expr, false);
+      if (c->in->types.callee[s->u.aug.op_expr->id] && t == l) {
+        bind_target(c, &tg, t, s->pos);
+        break;
+      }
+      c->in->types.callee[s->u.aug.op_expr->id] = NULL; /* CPython's in-place operator */
+    }
     expr fake = {.pos = s->pos};
     const type *res = binop_type(c, &fake, s->u.aug.op, l, r);
-    target tg = {.local = s->u.aug.local};
     bind_target(c, &tg, res, s->pos);
     break;
   }

@@ -205,6 +205,13 @@ static stmt *lower_augassign(lower *L, TSNode n) {
   if (base >= 0 && base < L->ncurrent) L->seen[base] = true;
   s->u.aug.op = (binop)k;
   s->u.aug.value = v;
+  expr *b = new_expr(L, EX_BINOP, n); /* for an instance's __iadd__ (infer/stmt.c) */
+  b->u.bin.op = (binop)k;
+  b->u.bin.l = new_expr(L, EX_LOCAL, left);
+  b->u.bin.l->u.local = s->u.aug.local;
+  b->u.bin.r = v;
+  b->u.bin.inplace = true;
+  s->u.aug.op_expr = b;
   return s;
 }
 

@@ -69,6 +69,64 @@ class Maybe:
         return self.v + o.v
 
 
+class Num:
+    def __init__(self, v):
+        self.v = v
+
+    def __neg__(self):
+        return Num(-self.v)
+
+    def __abs__(self):
+        return Num(abs(self.v))
+
+    def __lt__(self, o):
+        return self.v < o.v
+
+    def __eq__(self, o):
+        return self.v == o.v
+
+    def __gt__(self, k):
+        return self.v > k
+
+    def __radd__(self, k):
+        return Num(k + self.v)
+
+    def __rmul__(self, k):
+        return Num(k * self.v)
+
+    def __iadd__(self, k):
+        self.v += k
+        return self
+
+    def __len__(self):
+        return int(self.v)
+
+    def __getitem__(self, i):
+        if i > 10.0:
+            raise IndexError("index %r too far" % i)
+        return self.v * i
+
+
+class Cmp:
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, o):
+        if self.v < 0.0:
+            return NotImplemented
+        return self.v < o.v
+
+
+class Deep:
+    def __init__(self, n):
+        self.n = n
+
+    def __add__(self, k):
+        if self.n <= 0:
+            return k
+        return Deep(self.n - 1) + (k + 1)
+
+
 class Strict:
     def __init__(self, v):
         if v < 0.0:
@@ -138,6 +196,37 @@ def strict_sum(vs):
     return t
 
 
+def num_ops(a, b, k):
+    d = abs(-a)
+    s = 2.0 * (k + d)
+    t = a
+    t += k
+    return (d.v, s.v, a < b, a == b, k < a, len(a), a[k], t.v, t is a)
+
+
+def num_len(a):
+    return len(a) + 1
+
+
+def num_item(a, i):
+    return a[i]
+
+
+def accumulate(vs):
+    acc = Vec(0.0, 0.0)
+    for v in vs:
+        acc += v
+    return (acc.x, acc.y)
+
+
+def cmp_maybe(a, b):
+    return a < b
+
+
+def deep_add(n):
+    return Deep(n) + 0
+
+
 def make_noisy(n):
     keep = Noisy(-1)
     for i in range(n):
@@ -160,6 +249,12 @@ def train():
         add_maybe(Maybe(1.0), Maybe(2.0))
         strict_sum([1.0, 2.0, 3.0])
         Vec(1.0, 2.0).shift(0.5)
+        num_ops(Num(1.5), Num(2.5), 0.5)
+        num_len(Num(3.0))
+        num_item(Num(3.0), 2.0)
+        accumulate([Vec(1.0, 2.0), Vec(3.0, 4.0)])
+        cmp_maybe(Cmp(1.0), Cmp(2.0))
+        deep_add(5)
 
 
 def show(label, f, *args):
@@ -278,6 +373,39 @@ def checks():
     show("strict", strict_sum, [1.0, 2.5])
     show("strict raises", strict_sum, [1.0, -2.5])
     show("strict int", strict_sum, [1, 2])
+    # special methods of Num: unary, abs, reflected, comparisons (reflected
+    # too), in-place, len, item; patched after the build; errors
+    show("num ops", num_ops, Num(1.5), Num(2.5), 0.5)
+    show("num ops nan", num_ops, Num(float("nan")), Num(2.5), -0.0)
+    show("num ops int", num_ops, Num(3), Num(3.0), 2)
+    show("num ops -0.0", num_ops, Num(-0.0), Num(0.0), 0.0)
+    show("len", num_len, Num(7.9))
+    show("len negative", num_len, Num(-3.0))
+    show("len huge", num_len, Num(1e30))
+    show("len nan", num_len, Num(float("nan")))
+    show("item", num_item, Num(3.0), 4.0)
+    show("item raises", num_item, Num(3.0), 11.0)
+    saved_abs, saved_lt, saved_iadd = Num.__abs__, Num.__lt__, Num.__iadd__
+    Num.__abs__ = lambda self: Num(99.0)
+    Num.__lt__ = lambda self, o: "patched lt"
+    show("patched abs lt", num_ops, Num(1.5), Num(2.5), 0.5)
+    Num.__abs__, Num.__lt__ = saved_abs, saved_lt
+    del Num.__iadd__
+    show("no __iadd__", num_ops, Num(1.5), Num(2.5), 0.5)
+    Num.__iadd__ = lambda self, k: Num(self.v - k)
+    show("new __iadd__", num_ops, Num(1.5), Num(2.5), 0.5)
+    Num.__iadd__ = saved_iadd
+    show("restored __iadd__", num_ops, Num(1.5), Num(2.5), 0.5)
+    show("accumulate", accumulate, [Vec(1.0, 2.0), Vec(0.5, -0.0)])
+    Vec.__iadd__ = lambda self, o: Vec(-1.0, -1.0)
+    show("patched __iadd__", accumulate, [Vec(1.0, 2.0), Vec(0.5, -0.0)])
+    del Vec.__iadd__
+    show("removed __iadd__", accumulate, [Vec(1.0, 2.0), Vec(0.5, -0.0)])
+    show("cmp", cmp_maybe, Cmp(1.0), Cmp(2.0))
+    show("cmp NotImplemented", cmp_maybe, Cmp(-1.0), Cmp(2.0))
+    # an operator recursing through its own special method: CPython's RecursionError
+    show("deep add", deep_add, 200)
+    show("deep add too deep", deep_add, 100000)
     # reference counts balanced
     v = Vec(1.0, 1.0)
     before = sys.getrefcount(v)
@@ -285,6 +413,13 @@ def checks():
         pair_dot(v, v)
         total_norm([v, v])
         chain(v, v, 1.0)
+        accumulate([v, v])
+    n = Num(2.0)
+    before_n = sys.getrefcount(n)
+    for _ in range(50):
+        num_ops(n, n, 0.0)
+        num_item(n, 1.0)
+    print("refcount delta Num", sys.getrefcount(n) - before_n)
     print("refcount delta", sys.getrefcount(v) - before)
     # instances the kernel makes and drops: __del__ where CPython runs it
     del LOG[:]
@@ -300,7 +435,10 @@ if __name__ == "__main__":
 '''
 
 HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled",
-       "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum", "Vec.shift"]
+       "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum", "Vec.shift",
+       "num_ops", "Num.__neg__", "Num.__abs__", "Num.__lt__", "Num.__eq__", "Num.__gt__", "Num.__radd__",
+       "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
+       "deep_add", "Deep.__add__"]
 
 
 def main():
