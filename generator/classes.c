@@ -123,24 +123,60 @@ klass *classes_find(const module *m, const char *name) {
   return NULL;
 }
 
-/* Is def f decorated (a property, a cached method, ...): not a plain method? */
-static bool decorated_def(const func *f) {
-  return node_is(ts_node_parent(f->node), "decorated_definition");
+/* The decorators of def f: 0 when it has none; 1 with *only set to the
+ * single one's text when it is one plain name ("property"); 2 otherwise. */
+static int decorators_of(const module *m, const func *f, const char **only) {
+  TSNode up = ts_node_parent(f->node);
+  if (!node_is(up, "decorated_definition")) return 0;
+  int n = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(up); i++) {
+    TSNode d = ts_node_named_child(up, i);
+    if (!node_is(d, "decorator")) continue;
+    n++;
+    TSNode name = ts_node_named_child(d, 0);
+    *only = node_is(name, "identifier") ? node_text(m->a, &m->p, name) : "";
+  }
+  return n == 1 ? 1 : 2;
 }
 
-func *classes_method(const module *m, const klass *k, const char *name) {
+func *classes_member(const module *m, const klass *k, const char *name, char *kind) {
+  *kind = 0;
   for (; k; k = k->base) {
     const char *q = arena_printf(m->a, "%s.%s", k->name, name);
     func *found = NULL;
     for (int i = 0; i < m->nfuncs; i++)
       if (!strcmp(m->funcs[i]->qualname, q)) found = m->funcs[i]; /* the last def wins */
     if (!found) continue;
-    if (found->method != 'm' || decorated_def(found) || !found->params_ok || found->nparams < 1 ||
-        found->nvarparams || found->nposparams != found->nparams)
-      return NULL;
-    return found;
+    const char *deco = "";
+    int nd = decorators_of(m, found, &deco);
+    if (!found->params_ok || found->nvarparams || found->nposparams != found->nparams) return NULL;
+    if (nd == 0 && found->method == 'm' && found->nparams >= 1) *kind = 'f';
+    else if (nd == 1 && found->method == 's' && !strcmp(deco, "staticmethod")) *kind = 's';
+    else if (nd == 1 && found->method == 'm' && !strcmp(deco, "property") && found->nparams == 1) *kind = 'p';
+    return *kind ? found : NULL;
   }
   return NULL;
+}
+
+func *classes_method(const module *m, const klass *k, const char *name) {
+  char kind;
+  func *f = classes_member(m, k, name, &kind);
+  return kind == 'f' ? f : NULL;
+}
+
+klass *classes_up(klass *k, int up) {
+  while (k && up-- > 0) k = k->base;
+  return k;
+}
+
+int classes_super_up(const module *m, const func *f, const klass *d) {
+  const char *dot = strchr(f->qualname, '.');
+  if (!dot || strchr(dot + 1, '.') || f->method != 'm') return -1; /* a method of a module-level class */
+  const klass *cls = classes_find(m, arena_strndup(m->a, f->qualname, (size_t)(dot - f->qualname)));
+  int up = 1;
+  for (const klass *k = d; k; k = k->base, up++)
+    if (k == cls) return k->base ? up : -1;
+  return -1;
 }
 
 const type *classes_attr_type(const klass *k, const char *name) {
@@ -159,18 +195,29 @@ void classes_make_slots(module *m) {
 }
 
 /* Adds what kernels rely on to k's guard (once). */
-static void use_member(module *m, klass *k, const char *name, func *f, char kind) {
+static void use_member(module *m, klass *k, const char *name, func *f, char kind, int up) {
   for (int i = 0; i < k->nmembers; i++)
-    if (!strcmp(k->members[i].name, name) && k->members[i].f == f && k->members[i].kind == kind) return;
+    if (!strcmp(k->members[i].name, name) && k->members[i].f == f && k->members[i].kind == kind &&
+        k->members[i].up == up)
+      return;
   class_member *nm = arena_alloc(m->a, sizeof(class_member) * (size_t)(k->nmembers + 1));
   if (k->nmembers) memcpy(nm, k->members, sizeof(class_member) * (size_t)k->nmembers);
-  nm[k->nmembers++] = (class_member){name, f, kind};
+  nm[k->nmembers++] = (class_member){name, f, kind, up};
   k->members = nm;
 }
 
-void classes_use_method(module *m, klass *k, func *f) { use_member(m, k, f->name, f, 'f'); }
+void classes_named_receiver(module *m, const char *name) {
+  klass *k = classes_find(m, name);
+  if (!k || k->why_not || k->slot || strchr(name, '.')) return;
+  k->named = true;
+  classes_make_slots(m);
+}
 
-void classes_use_absent(module *m, klass *k, const char *name) { use_member(m, k, name, NULL, '-'); }
+void classes_use_member(module *m, klass *k, func *f, char kind, int up) { use_member(m, k, f->name, f, kind, up); }
+
+void classes_use_method(module *m, klass *k, func *f) { use_member(m, k, f->name, f, 'f', 0); }
+
+void classes_use_absent(module *m, klass *k, const char *name) { use_member(m, k, name, NULL, '-', 0); }
 
 bool classes_defines(const module *m, const klass *k, const char *name) {
   for (; k; k = k->base) {

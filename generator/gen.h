@@ -653,6 +653,8 @@ typedef struct class_member {
   const char *name;
   struct func *f;           /* NULL for '-' */
   char kind;
+  int up;                   /* looked up from the class `up` bases above (super().m() in a
+                               base's method: the instance's class, then each tp_base) */
 } class_member;
 
 /* A module-level class statement whose instances kernels may be specialised
@@ -735,6 +737,22 @@ const type *classes_attr_type(const klass *k, const char *name);
  * methods kernels call directly (noted with classes_use_method). */
 void classes_make_slots(module *m);
 void classes_use_method(module *m, klass *k, struct func *f);
+/* k's attribute `name` found through k and its module bases at build time
+ * as what a kernel may call directly: *kind 'f' a plain method def
+ * (undecorated, positional parameters only), 's' a @staticmethod def,
+ * 'p' a @property getter (self only); NULL (and *kind 0) otherwise. */
+struct func *classes_member(const module *m, const klass *k, const char *name, char *kind);
+/* Global `name` is the receiver of a method call (Cls.m(...), lowered
+ * now): when it names a class of the module, that class gets its guard
+ * slot, for a direct call of m. */
+void classes_named_receiver(module *m, const char *name);
+/* super() in method f (of module class C) on an instance of exactly d (C or
+ * a subclass): how many bases above d its lookup starts (C's base), or -1. */
+int classes_super_up(const module *m, const struct func *f, const klass *d);
+/* k's base `up` levels above (NULL past the module's classes). */
+klass *classes_up(klass *k, int up);
+/* Kernels call f as k's member of `kind`, looked up `up` bases above k. */
+void classes_use_member(module *m, klass *k, struct func *f, char kind, int up);
 /* Does k or a module base define `name` (a def in the class body, decorated or not)? */
 bool classes_defines(const module *m, const klass *k, const char *name);
 /* Kernels rely on k's lookup of `name` finding nothing (checked by k's guard). */

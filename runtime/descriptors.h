@@ -35,6 +35,8 @@ typedef struct dynac_method_desc {
   char kind;
   const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-' */
   int firstlineno;
+  int up;                  /* looked up from the class `up` bases above (each the only base:
+                              super().m() in a base's method, its MRO after that base) */
 } dynac_method_desc;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
@@ -352,9 +354,14 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
   if (!q || !PyUnicode_Check(q) || PyUnicode_CompareWithASCIIString(q, d->name) != 0) return 0;
   for (int i = 0; i < d->nmethods; i++) {
     const dynac_method_desc *md = &d->methods[i];
+    PyTypeObject *from = tp;
+    for (int up = 0; up < md->up; up++) { /* single inheritance: the MRO is the tp_base chain */
+      if (!from->tp_bases || PyTuple_GET_SIZE(from->tp_bases) != 1 || !from->tp_base) return 0;
+      from = from->tp_base;
+    }
     PyObject *name = PyUnicode_InternFromString(md->name);
     if (!name) return -1;
-    PyObject *f = _PyType_Lookup(tp, name); /* borrowed; gives tp a version tag */
+    PyObject *f = _PyType_Lookup(from, name); /* borrowed; gives `from` (and so tp) a version tag */
     Py_DECREF(name);
     if (md->kind == '-') {
       if (f) return 0;
@@ -368,7 +375,7 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
         (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0))
       return 0;
   }
-  if (!d->nmethods) { /* any lookup assigns the tag */
+  { /* any lookup of tp's own assigns its tag */
     PyObject *name = PyUnicode_InternFromString("__init__");
     if (!name) return -1;
     (void)_PyType_Lookup(tp, name);
@@ -635,6 +642,21 @@ static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObjec
 /* args[i] is an instance of exactly the class of slot k (checked valid before). */
 #define DYNAC_GUARD_INSTANCE(g, k, i, text) \
   if ((PyObject *)Py_TYPE(args[i]) != (g)->slots[k].obj) { *failed = text; return 0; }
+
+/* The closure of the function `tp`'s lookup of `name` gives (borrowed):
+ * what the kernel of a method using super() (its __class__ cell) takes
+ * when called directly, tp's version tag checked before (the lookup then
+ * gives the def the class guard saw). NULL if it is not a function. */
+static inline PyObject *dynac_method_closure(PyTypeObject *tp, PyObject *name) {
+  PyObject *f = _PyType_Lookup(tp, name);
+  return f && PyFunction_Check(f) ? PyFunction_GET_CLOSURE(f) : NULL;
+}
+
+/* tp's base `up` levels above (the class guard checked each is the only base). */
+static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {
+  while (up-- > 0) tp = tp->tp_base;
+  return tp;
+}
 
 /* A call site o.m(...) calling m's kernel directly: the instance shadows no
  * method (dynac_compat_instance_has's memo of the keys it looked at). */

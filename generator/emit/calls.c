@@ -486,21 +486,64 @@ static const char *boxed_call_action(em *E, const expr *call) {
   return boxed_value_action(E, call, E->call_base);
 }
 
-/* obj.m(args) calling m's kernel (`kcall`) directly while the class is the
- * one its guard checked and the instance shadows no m; else CPython's own
- * lookup and call, its result read back into `res` of type rt, or, of
- * another type, passed on as a call that finished in the interpreter
- * (DYNAC_OK_BOXED). Leaves `int st` in scope. */
-static void emit_devirtualised_call(em *E, expr *e, const char *const *vals, const char *kcall,
-                                    const char *res, const type *rt) {
-  const klass *k = TY(e->u.call.args[0])->cls;
-  const char *nm = interned_name(E, e->u.call.name);
-  const char *site = arena_printf(E->m->a, "ms%d", ++E->tmp);
-  line(E, "static dynac_method_site %s; /* the instances seen lack their own .%s */", site, e->u.call.name);
+/* How a devirtualised method call (infer/expr.c: type_devirtualised) reaches
+ * its kernel: the class whose guard covers it, the C condition under which
+ * the kernel may be called, the type whose lookup gives the function (for
+ * a closure), and the kernel's arguments' first value and index. */
+typedef struct member_call {
+  const klass *k;
+  const char *current;  /* the condition */
+  const char *owner;    /* a PyTypeObject * expression */
+  const char *self;     /* super(): the instance, first; else NULL */
+  int first;            /* the first of vals the kernel takes (1: the receiver is not an argument) */
+} member_call;
+
+static member_call member_call_of(em *E, expr *e, const char *const *vals, const inst *callee) {
+  arena *a = E->m->a;
+  expr *recv = e->u.call.args[0];
+  const type *rt = TY(recv);
+  member_call mc = {0};
+  if (rt->cls) { /* obj.m(...): no attribute m of the instance's own */
+    mc.k = rt->cls;
+    const char *site = arena_printf(a, "ms%d", ++E->tmp);
+    line(E, "static dynac_method_site %s; /* the instances seen lack their own .%s */", site, e->u.call.name);
+    mc.current = arena_printf(a, "dynac_method_current(%s, &dynac__slots[%d], %s, &%s)", vals[0],
+                              mc.k->slot->index, interned_name(E, e->u.call.name), site);
+    mc.owner = arena_printf(a, "Py_TYPE(%s)", vals[0]);
+    mc.first = callee->fn->method == 's';
+    return mc;
+  }
+  if (recv->kind == EX_NAME) { /* Cls.m(...): the global still the class, unchanged */
+    mc.k = classes_find(E->m, recv->u.global->name);
+    int ks = mc.k->slot->index;
+    mc.current = arena_printf(a, "%s == dynac__slots[%d].obj && dynac__slots[%d].valid && ((PyTypeObject *)%s)->"
+                              "tp_version_tag == (unsigned int)dynac__slots[%d].v.i", vals[0], ks, ks, vals[0], ks);
+    mc.owner = arena_printf(a, "((PyTypeObject *)%s)", vals[0]);
+    mc.first = 1;
+    return mc;
+  }
+  /* super().m(...): a real super object of an instance of exactly the class, unchanged */
+  mc.k = TY(recv->u.call.args[1])->cls;
+  mc.self = emit_expr(E, recv->u.call.args[1]); /* the first parameter, as super() read it */
+  int ks = mc.k->slot->index;
+  mc.current = arena_printf(a, "Py_IS_TYPE(%s, &PySuper_Type) && dynac__slots[%d].valid && (PyObject *)Py_TYPE(%s) "
+                            "== dynac__slots[%d].obj && Py_TYPE(%s)->tp_version_tag == (unsigned int)dynac__slots[%d].v.i",
+                            vals[0], ks, mc.self, ks, mc.self, ks);
+  mc.owner = arena_printf(a, "dynac_type_up(Py_TYPE(%s), %d)", mc.self,
+                          classes_super_up(E->m, E->in->fn, mc.k));
+  mc.first = 1;
+  return mc;
+}
+
+/* A devirtualised call (member_call_of) of `kcall` while mc.current holds;
+ * else CPython's own lookup and call, its result read back into `res` of
+ * type rt, or, of another type, passed on as a call that finished in the
+ * interpreter (DYNAC_OK_BOXED). Leaves `int st` in scope. */
+static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const char *const *vals,
+                                    const char *kcall, const char *res, const type *rt) {
   line(E, "int st;");
-  line(E, "if (DYNAC_LIKELY(dynac_method_current(%s, &dynac__slots[%d], %s, &%s))) {", vals[0],
-       k->slot->index, nm, site);
-  line(E, "  st = %s; /* %s.%s, devirtualised */", kcall, k->name, e->u.call.name);
+  line(E, "if (DYNAC_LIKELY(%s)) {", mc->current);
+  line(E, "  st = %s; /* %s.%s, devirtualised */", kcall, mc->k->name, e->u.call.name);
   line(E, "} else { /* the class or the instance changed since the guard: CPython's lookup */");
   E->indent++;
   call_through_runtime(E, e, vals, arena_printf(E->m->a, ".%s()", e->u.call.name));
@@ -512,6 +555,14 @@ static void emit_devirtualised_call(em *E, expr *e, const char *const *vals, con
   line(E, "else Py_DECREF(r);");
   E->indent--;
   line(E, "}");
+}
+
+/* The closure argument of a kernel whose function has one (the __class__
+ * cell of a method using super()): that of the function `owner`'s lookup
+ * of `name` gives, checked to be the def before the call. "" otherwise. */
+static const char *closure_arg(em *E, const inst *callee, const char *owner, const char *name) {
+  if (!callee->fn->nfreevars) return "";
+  return arena_printf(E->m->a, "dynac_method_closure(%s, %s), ", owner, interned_name(E, name));
 }
 
 /* f's index in the module's function table (its dynac__direct_calls counter). */
@@ -548,8 +599,9 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
        "dynac__slots[%d].v.i)) {", ks, recv, ks);
   line(E, "  dynac__direct_calls[%d]++;", func_index(E->m, callee->fn));
   if (!leaf) line(E, "  dynac__depth++;");
-  line(E, "  st = dynac_kernel_%s(%s%s%s); /* %s.%s */", callee->cname, kargs, has_value ? ", &" : "",
-       has_value ? res : "", k->name, callee->fn->name);
+  line(E, "  st = dynac_kernel_%s(%s%s%s%s); /* %s.%s */", callee->cname,
+       closure_arg(E, callee, arena_printf(E->m->a, "Py_TYPE(%s)", recv), callee->fn->name), kargs,
+       has_value ? ", &" : "", has_value ? res : "", k->name, callee->fn->name);
   if (!leaf) line(E, "  dynac__depth--;");
   line(E, "}");
   line(E, "if (st == DYNAC_DEOPT) { /* the class changed, or nothing done yet: CPython's operation */");
@@ -629,6 +681,18 @@ const char *emit_getitem_call(em *E, expr *e, const char *o, const char *i, int 
                            "dynac_obj_getitem(a0, a1, &dynac__effects)", depth);
 }
 
+/* o.name of an instance whose class has a property `name`: its getter's
+ * kernel (a property is a data descriptor: the instance's own attributes
+ * do not shadow it). */
+const char *emit_property_call(em *E, expr *e, const char *o) {
+  const type *ot = TY(e->u.sub.obj);
+  int depth = E->nvstack;
+  push_pending(E, e->u.sub.obj, o);
+  return emit_special_call(E, e, ot->cls, o, o, 1, &o, &ot,
+                           arena_printf(E->m->a, "PyObject_GetAttr(a0, %s)", interned_name(E, e->u.sub.attr)),
+                           depth);
+}
+
 /* len(a) / abs(a) of an instance: its __len__ / __abs__ kernel. len's
  * result is checked as slot_sq_length checks it (>= 0, ValueError). */
 static const char *emit_special_builtin(em *E, expr *e) {
@@ -677,7 +741,8 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   bool leaf = init->ncallees == 0;
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
-  line(E, "int st = dynac_kernel_%s(%s); /* %s.__init__, run directly */", init->cname, args.data, k->name);
+  line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__, run directly */", init->cname,
+       closure_arg(E, init, tp, "__init__"), args.data, k->name);
   if (!leaf) line(E, "dynac__depth--;");
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
   line(E, "  PyObject *argt = PyTuple_New(%d);", n - 1);
@@ -743,11 +808,12 @@ static const char *emit_call_kind(em *E, expr *e) {
   }
   const char *vals[64];
   for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
-  strbuf args = {0};
-  for (int i = 0; i < e->u.call.n; i++) {
-    if (i) sb_puts(&args, ", ");
-    sb_puts(&args, vals[i]);
-  }
+  member_call mc = devirt ? member_call_of(E, e, vals, callee) : (member_call){0};
+  strbuf args = {0}; /* the kernel's arguments, each followed by ", " */
+  if (devirt) sb_puts(&args, closure_arg(E, callee, mc.owner, e->u.call.name));
+  if (mc.self) sb_printf(&args, "%s, ", mc.self);
+  for (int i = mc.first; i < e->u.call.n; i++) sb_printf(&args, "%s, ", vals[i]);
+  if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
                     : tmpvar(E, callee->ret->kind == TY_LIST ? &ty_obj : callee->ret);
@@ -766,9 +832,9 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (E->effectful) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
     line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
   if (!leaf) line(E, "dynac__depth++;");
-  const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s%s)", callee->cname, args.data ? args.data : "",
-                                   has_value && e->u.call.n ? ", " : "", has_value ? arena_printf(E->m->a, "&%s", res) : "");
-  if (devirt) emit_devirtualised_call(E, e, vals, kcall, has_value ? res : NULL, callee->ret);
+  if (has_value) sb_printf(&args, "%s&%s", args.len ? ", " : "", res);
+  const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s)", callee->cname, args.data ? args.data : "");
+  if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");
   bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */

@@ -304,6 +304,7 @@ static const char *emit_attr(em *E, expr *e) {
   const type *ot = TY(e->u.sub.obj);
   const char *v = emit_expr(E, e->u.sub.obj);
   const char *attr = e->u.sub.attr;
+  if (E->in->types.callee[e->id] && !E->exported) return emit_property_call(E, e, v); /* its getter's kernel */
   if (ot->kind == TY_OBJ && ot->cls && TY(e) != &ty_obj) return emit_instance_attr(E, v, attr, TY(e));
   if (ot->kind == TY_OBJ) return emit_object_attr(E, v, attr);
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);

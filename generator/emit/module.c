@@ -106,8 +106,8 @@ static void write_slots(module *m, module_parts *P) {
     sb_printf(b, "static const dynac_method_desc dynac__methods_%d[] = {\n", k);
     for (int i = 0; i < c->nmembers; i++) {
       const class_member *cm = &c->members[i];
-      sb_printf(b, "    {%s, '%c', %s, %d},\n", c_string(m, cm->name), cm->kind,
-                cm->f ? c_string(m, cm->f->qualname) : "NULL", cm->f ? cm->f->firstlineno : 0);
+      sb_printf(b, "    {%s, '%c', %s, %d, %d},\n", c_string(m, cm->name), cm->kind,
+                cm->f ? c_string(m, cm->f->qualname) : "NULL", cm->f ? cm->f->firstlineno : 0, cm->up);
     }
     sb_puts(b, "};\n");
   }

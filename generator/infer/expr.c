@@ -382,23 +382,35 @@ static bool direct_args(const type **at, int n) {
   return true;
 }
 
-/* The specialisation of k's method f (found by classes_method, or NULL) for
- * the n argument types `at` (the instance first) that call e makes kernel to
- * kernel, recorded as e's callee with k's guard and f among the methods it
- * checks; NULL when f or its kernel for these types cannot be called so
- * (the call then goes through the C API). */
-static inst *direct_method_callee(ctx *c, expr *e, klass *k, func *f, const type **at, int n) {
-  if (!f || f->breaks || f->not_compiled || f->partial || f->nfreevars || n != f->nparams ||
+/* May kernels call f directly: no closure, or only the __class__ cell of
+ * a method using super() (its function's closure, read at the call)? */
+static bool direct_closure(const func *f, char kind) {
+  return !f->nfreevars || (kind == 'f' && f->nfreevars == 1 && !strcmp(f->freevars[0], "__class__"));
+}
+
+/* The specialisation of k's member f of `kind` (classes_member: 'f' a
+ * method, 's' a staticmethod, 'p' a property getter; looked up `up` bases
+ * above k; f may be NULL) for the n argument types `at` (the instance first
+ * for 'f' and 'p') that e calls kernel to kernel, recorded as e's callee
+ * with k's guard checking f; NULL when f or its kernel for these types
+ * cannot be called so (CPython's lookup and call then run). */
+static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind, int up, const type **at, int n) {
+  if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || n != f->nparams ||
       !direct_args(at, n))
     return NULL;
   inst *callee = get_inst(c->m, f, at);
   if (!callee || (!callee->ok && !callee->typing)) return NULL;
   c->in->types.callee[e->id] = callee;
   c->in->slots_used[k->slot->index] = true;
-  classes_use_method(c->m, k, f);
+  classes_use_member(c->m, k, f, kind, up);
   c->in->generic = c->in->effectful = true; /* when the class changed: CPython's lookup and call */
   if (callee->opaque_calls) c->in->opaque_calls = true;
   return callee;
+}
+
+/* A method f of k (classes_method) called directly on an instance. */
+static inst *direct_method_callee(ctx *c, expr *e, klass *k, func *f, const type **at, int n) {
+  return direct_member_callee(c, e, k, f, 'f', 0, at, n);
 }
 
 /* The type of a direct call's value: callee's result (None when it returns none). */
@@ -519,15 +531,51 @@ static void constructed_init(ctx *c, expr *e, const type **at, klass *k) {
   direct_method_callee(c, e, k, f, a, n);
 }
 
-/* obj.m(args) of an instance of a module class whose m is a def of the
- * module (classes.c): a direct call of m's kernel for these argument types,
- * the receiver first; the class's guard checks that m is still that def.
- * NULL when it is not one: the call goes through the C API. */
+/* Attributes of `type` itself that Cls.name would give before the class's own. */
+static bool type_data_attr(const char *name) {
+  static const char *const names[] = {"__name__", "__qualname__", "__bases__", "__module__", "__dict__",
+                                      "__doc__", "__mro__", "__annotations__", "__abstractmethods__",
+                                      "__text_signature__", "__base__", "__basicsize__", "__flags__"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) if (!strcmp(name, names[i])) return true;
+  return false;
+}
+
+/* A method call made kernel to kernel (its kind then read back by emit
+ * from the receiver, calls.c: emit_member_call):
+ *   obj.m(args)        m a def found through obj's class (the instance first), or a
+ *                      staticmethod (the arguments only);
+ *   Cls.m(args)        Cls a class of the module: m's def or staticmethod, the
+ *                      arguments as given (Base.__init__(self, x));
+ *   super().m(args)    in a method of class C, self an instance of exactly D (C or a
+ *                      subclass): m as found after C in D's MRO (the bases' chain).
+ * The class guard checks m (kind and def). NULL when it is not one. */
 static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   c->in->types.callee[e->id] = NULL;
-  klass *k = (klass *)at[0]->cls;
-  if (!k->slot || e->u.call.nkw || e->u.call.argform) return NULL;
-  inst *callee = direct_method_callee(c, e, k, classes_method(c->m, k, e->u.call.name), at, e->u.call.n);
+  if (e->u.call.nkw || e->u.call.argform) return NULL;
+  const char *name = e->u.call.name;
+  int n = e->u.call.n;
+  expr *recv = e->u.call.args[0];
+  char kind;
+  inst *callee = NULL;
+  if (at[0]->cls && at[0]->cls->slot) {
+    klass *k = (klass *)at[0]->cls;
+    func *f = classes_member(c->m, k, name, &kind);
+    if (kind == 'f') callee = direct_member_callee(c, e, k, f, kind, 0, at, n);
+    if (kind == 's') callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
+  } else if (recv->kind == EX_NAME && !type_data_attr(name)) {
+    klass *k = classes_find(c->m, recv->u.global->name);
+    func *f = k && k->slot ? classes_member(c->m, k, name, &kind) : NULL;
+    if (f && (kind == 'f' || kind == 's')) callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
+  } else if (recv->kind == EX_CALL && recv->u.call.super_cell && strcmp(name, "__class__")) {
+    const type *st = type_expr(c, recv->u.call.args[1], false);
+    klass *d = (klass *)st->cls;
+    int up = d && d->slot ? classes_super_up(c->m, c->in->fn, d) : -1;
+    func *f = up > 0 ? classes_member(c->m, classes_up(d, up), name, &kind) : NULL;
+    const type *a[64];
+    a[0] = st;
+    for (int i = 1; i < n && i < 64; i++) a[i] = at[i];
+    if (f && kind == 'f' && n <= 64) callee = direct_member_callee(c, e, d, f, kind, up, a, n);
+  }
   return callee ? direct_result(c, e, callee) : NULL;
 }
 
@@ -536,7 +584,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
 static const type *type_method(ctx *c, expr *e, const type **at) {
   const type *lt = at[0];
   const char *name = e->u.call.name;
-  if (lt->kind == TY_OBJ && lt->cls) {
+  if (lt->kind == TY_OBJ) { /* an instance's method, Cls.m(...), super().m(...) */
     const type *t = type_devirtualised(c, e, at);
     if (t) return t;
   }
@@ -598,6 +646,13 @@ static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it
 static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;
+  c->in->types.callee[e->id] = NULL;
+  char kind;
+  func *getter = ot->cls && ot->cls->slot ? classes_member(c->m, ot->cls, e->u.sub.attr, &kind) : NULL;
+  if (getter && kind == 'p') { /* a property: its getter's kernel, called directly */
+    inst *callee = direct_member_callee(c, e, (klass *)ot->cls, getter, 'p', 0, &ot, 1);
+    if (callee) return direct_result(c, e, callee);
+  }
   if (ot->kind == TY_OBJ && ot->cls) { /* an instance: its attribute as recorded (checked per read) */
     const type *at = classes_attr_type(ot->cls, e->u.sub.attr);
     generic_op(c);

@@ -498,6 +498,7 @@ static expr *lower_method_call(lower *L, TSNode obj, expr *e, const char *attr) 
   e->u.call.n++;
   e->u.call.kind = CALLEE_METHOD;
   e->u.call.name = attr;
+  if (recv->kind == EX_NAME) classes_named_receiver(L->m, recv->u.global->name); /* Cls.m(...) */
   return e;
 }
 

@@ -127,6 +127,41 @@ class Deep:
         return Deep(self.n - 1) + (k + 1)
 
 
+class Shape:
+    def __init__(self, w):
+        self.w = w
+
+    def area(self, k):
+        return self.w * k
+
+    @staticmethod
+    def twice(v):
+        return 2.0 * v
+
+    @property
+    def double(self):
+        if self.w < 0.0:
+            raise AttributeError("negative width")
+        return self.w * 2.0
+
+
+class Rect(Shape):
+    def __init__(self, w, h):
+        super().__init__(w)
+        self.h = h
+
+    def area(self, k):
+        return super().area(k) * self.h + Shape.area(self, k)
+
+    def more(self):
+        return self.double + self.twice(self.w) + Shape.twice(1.5)
+
+
+class Square(Rect):
+    def __init__(self, s):
+        super().__init__(s, s)
+
+
 class Strict:
     def __init__(self, v):
         if v < 0.0:
@@ -227,6 +262,20 @@ def deep_add(n):
     return Deep(n) + 0
 
 
+def shapes(s, k):
+    return (s.area(k), s.more(), s.double)
+
+
+def make_rect(w, h):
+    r = Rect(w, h)
+    return (r.w, r.h)
+
+
+def make_square(w):
+    q = Square(w)
+    return (q.w, q.h, q.area(1.0))
+
+
 def make_noisy(n):
     keep = Noisy(-1)
     for i in range(n):
@@ -255,6 +304,9 @@ def train():
         accumulate([Vec(1.0, 2.0), Vec(3.0, 4.0)])
         cmp_maybe(Cmp(1.0), Cmp(2.0))
         deep_add(5)
+        shapes(Rect(1.0, 2.0), 0.5)
+        make_rect(1.0, 2.0)
+        make_square(3.0)
 
 
 def show(label, f, *args):
@@ -403,6 +455,32 @@ def checks():
     show("removed __iadd__", accumulate, [Vec(1.0, 2.0), Vec(0.5, -0.0)])
     show("cmp", cmp_maybe, Cmp(1.0), Cmp(2.0))
     show("cmp NotImplemented", cmp_maybe, Cmp(-1.0), Cmp(2.0))
+    # super().m(), Base.m(self), staticmethods and properties
+    show("shapes", shapes, Rect(1.5, 2.0), 0.5)
+    show("shapes nan", shapes, Rect(float("nan"), -0.0), float("inf"))
+    show("shapes raising property", shapes, Rect(-1.0, 2.0), 0.5)
+    show("make rect", make_rect, 2.5, 3.0)
+    show("make rect int", make_rect, 2.5, 3)
+    show("make square", make_square, 4.0)
+    r = Rect(1.5, 2.0)
+    r.__dict__["double"] = "instance"  # a property is a data descriptor: it wins
+    r.twice = lambda v: -100.0  # a staticmethod is not: the instance's wins
+    show("shadowed static", shapes, r, 0.5)
+    saved_area, saved_twice, saved_double = Shape.area, Shape.__dict__["twice"], Shape.__dict__["double"]
+    Shape.area = lambda self, k: -1.0
+    show("patched base area", shapes, Rect(1.5, 2.0), 0.5)
+    show("patched base area square", make_square, 4.0)
+    Shape.area = saved_area
+    Shape.twice = staticmethod(lambda v: 1000.0)
+    Shape.double = property(lambda self: 7.0)
+    show("patched static property", shapes, Rect(1.5, 2.0), 0.5)
+    Shape.twice, Shape.double = saved_twice, saved_double
+    show("restored shapes", shapes, Rect(1.5, 2.0), 0.5)
+    saved_init = Shape.__init__
+    Shape.__init__ = lambda self, w: setattr(self, "w", -w)
+    show("patched base init", make_square, 4.0)
+    Shape.__init__ = saved_init
+    show("restored init", make_square, 4.0)
     # an operator recursing through its own special method: CPython's RecursionError
     show("deep add", deep_add, 200)
     show("deep add too deep", deep_add, 100000)
@@ -438,7 +516,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum", "Vec.shift",
        "num_ops", "Num.__neg__", "Num.__abs__", "Num.__lt__", "Num.__eq__", "Num.__gt__", "Num.__radd__",
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
-       "deep_add", "Deep.__add__"]
+       "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
+       "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square"]
 
 
 def main():
