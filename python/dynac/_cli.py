@@ -138,8 +138,15 @@ def record(args):
     done = threading.Event()
 
     def write_every(seconds):  # a SIGKILL cannot be caught: it loses at most this much
+        told = False
         while not done.wait(seconds):
-            write(final=False)
+            try:
+                write(final=False)
+            except Exception as e:  # a failed write (a full disk, ...): the next one may succeed
+                if not told:
+                    print("dynac: record: writing %s failed (%s: %s); retrying every %g s"
+                          % (out, type(e).__name__, e, seconds), file=sys.stderr)
+                    told = True
 
     def on_signal(signum, frame):  # SIGTERM, SIGHUP: unwind, so the profile is written below
         raise SystemExit(128 + signum)

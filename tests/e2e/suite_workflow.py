@@ -440,9 +440,9 @@ def record_stopped_by(signum, after=0.0):
     ready = p.stdout.readline()
     time.sleep(after)
     p.send_signal(signum)
-    p.communicate(timeout=60)
+    _, stderr = p.communicate(timeout=60)
     leftovers = [f for f in os.listdir(os.path.dirname(out)) if f.endswith(".tmp")]
-    sigs = profile_signatures(out) if os.path.exists(out) else {}
+    sigs = profile_signatures(out) if os.path.exists(out) else {"stderr": stderr[-1500:]}
     return (p.returncode if ready.strip() == "ready" else "not ready"), sigs, leftovers
 
 
@@ -450,7 +450,7 @@ def record_stopped_by(signum, after=0.0):
 def record_leaves_a_profile_when_killed():
     """SIGKILL cannot be caught: the profile written every 2 s is there."""
     import signal
-    rc, sigs, _ = record_stopped_by(signal.SIGKILL, after=4.5)  # a write it cut leaves a .tmp
+    rc, sigs, _ = record_stopped_by(signal.SIGKILL, after=6.5)  # a write it cut leaves a .tmp
     return rc == -signal.SIGKILL and sigs.get("spin") == [("float", "int")] and "write_every" not in sigs, \
         "rc %s %r" % (rc, sigs)
 
