@@ -26,6 +26,31 @@ static TSNode class_node(TSNode st, bool *decorated) {
   return node_is(def, "class_definition") ? def : (TSNode){0};
 }
 
+/* Is every decorator of class statement `st` dataclasses.dataclass (bare,
+ * dotted or called with keywords other than slots=, which makes another
+ * class)? It adds methods (__init__, __eq__, ...) that have no source
+ * here: they run as CPython's, the rest is specialised as usual. */
+static bool dataclass_decorators(module *m, TSNode st) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
+    TSNode d = ts_node_named_child(st, i);
+    if (!node_is(d, "decorator")) continue;
+    TSNode x = ts_node_named_child(d, 0), args = {0};
+    if (node_is(x, "call")) {
+      args = child_by_field(x, "arguments");
+      x = child_by_field(x, "function");
+    }
+    const char *name = node_text(m->a, &m->p, x);
+    if (strcmp(name, "dataclass") && strcmp(name, "dataclasses.dataclass")) return false;
+    for (uint32_t j = 0; !ts_node_is_null(args) && j < ts_node_named_child_count(args); j++) {
+      TSNode a = ts_node_named_child(args, j);
+      if (!node_is(a, "keyword_argument") ||
+          !strcmp(node_text(m->a, &m->p, child_by_field(a, "name")), "slots"))
+        return false;
+    }
+  }
+  return true;
+}
+
 /* class NAME(BASES): why instances are not specialised on, or NULL; sets
  * k->base. */
 static const char *check_bases(module *m, klass *k, TSNode def) {
@@ -78,7 +103,8 @@ void classes_scope(module *m) {
     k->firstlineno = node_pos(st).line;
     k->inst = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "V%zu%s", strlen(k->name), k->name),
                      .cls = k};
-    k->why_not = decorated ? "a class decorator" : check_bases(m, k, def);
+    k->why_not = decorated && !dataclass_decorators(m, st) ? "a class decorator other than @dataclass"
+                 : check_bases(m, k, def);
     if (!k->why_not) k->why_not = check_body(m, k, def);
     for (int j = 0; j < m->nclasses; j++)
       if (!strcmp(m->classes[j]->name, k->name))

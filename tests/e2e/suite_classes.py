@@ -25,6 +25,8 @@ from harness import check, done, dynac_cmd  # noqa: E402
 PROGRAM = r'''
 import sys
 import math
+import dataclasses
+from dataclasses import dataclass
 
 LOG = []
 
@@ -162,6 +164,27 @@ class Square(Rect):
         super().__init__(s, s)
 
 
+@dataclass
+class Point:
+    x: float
+    y: float = 0.0
+
+    def dist2(self, o):
+        return (self.x - o.x) ** 2 + (self.y - o.y) ** 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    v: float
+
+    def bumped(self):
+        return self.v + 1.0
+
+    def bump(self):
+        self.v = self.v + 1.0
+        return self.v
+
+
 class Strict:
     def __init__(self, v):
         if v < 0.0:
@@ -276,6 +299,15 @@ def make_square(w):
     return (q.w, q.h, q.area(1.0))
 
 
+def point_ops(a, b):
+    c = Point(a.x + 1.0, b.y)
+    return (a.dist2(b), c.dist2(a), c == Point(a.x + 1.0, b.y), repr(c))
+
+
+def frozen_ops(f):
+    return (f.bumped(), f.bump())
+
+
 def make_noisy(n):
     keep = Noisy(-1)
     for i in range(n):
@@ -307,6 +339,8 @@ def train():
         shapes(Rect(1.0, 2.0), 0.5)
         make_rect(1.0, 2.0)
         make_square(3.0)
+        point_ops(Point(1.0, 2.0), Point(0.5))
+        Frozen(1.0).bumped()
 
 
 def show(label, f, *args):
@@ -481,6 +515,14 @@ def checks():
     show("patched base init", make_square, 4.0)
     Shape.__init__ = saved_init
     show("restored init", make_square, 4.0)
+    # dataclasses: their generated __init__/__eq__/__repr__ are CPython's
+    show("point", point_ops, Point(1.0, 2.0), Point(0.5))
+    show("point int", point_ops, Point(1, 2), Point(0.5, -0.0))
+    saved_dist2 = Point.dist2
+    Point.dist2 = lambda self, o: -1.0
+    show("point patched", point_ops, Point(1.0, 2.0), Point(0.5))
+    Point.dist2 = saved_dist2
+    show("frozen", frozen_ops, Frozen(1.0))
     # an operator recursing through its own special method: CPython's RecursionError
     show("deep add", deep_add, 200)
     show("deep add too deep", deep_add, 100000)
@@ -517,7 +559,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "num_ops", "Num.__neg__", "Num.__abs__", "Num.__lt__", "Num.__eq__", "Num.__gt__", "Num.__radd__",
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
-       "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square"]
+       "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
+       "point_ops", "Point.dist2", "Frozen.bumped"]
 
 
 def main():
