@@ -255,6 +255,24 @@ static void json_line_view(module *m, func *f, cJSON *jf) {
   }
 }
 
+/* A method's receivers: the types of self its compiled specialisations
+ * take (an instance of exactly one class each, or any object). */
+static void print_receivers(module *m, const func *f) {
+  strbuf b = {0};
+  int n = 0;
+  for (const inst *in = f->insts; in; in = in->next_root) {
+    if (!in->ok || !f->nparams) continue;
+    const char *name = ty_python_name(m->a, in->args[0]);
+    bool seen = false;
+    for (const inst *o = f->insts; o != in; o = o->next_root)
+      if (o->ok && !strcmp(ty_python_name(m->a, o->args[0]), name)) seen = true;
+    if (!seen) sb_printf(&b, "%s%s", n++ ? ", " : "", in->args[0]->kind == TY_OBJ && !in->args[0]->cls
+                         ? "any other object (through the C API)" : name);
+  }
+  if (n) printf("  receivers: %s\n", b.data);
+  sb_free(&b);
+}
+
 static void explain_text(module *m, const phase_times *pt, bool lines) {
   int nk, nc = count_compiled(m, &nk);
   int nbreaks = 0, ngraphs = 0;
@@ -270,6 +288,7 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
     bool compiled = is_compiled(m, f);
     printf("\n%s (%s:%d): %s\n", f->qualname, m->path, f->pos.line, func_status(m, f));
     if (compiled) print_ops(m, f);
+    if (compiled && f->method == 'm') print_receivers(m, f);
     for (inst *in = f->insts; in; in = in->next_root) {
       if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,

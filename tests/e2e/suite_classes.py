@@ -579,6 +579,10 @@ def main():
         b = dynac_cmd("build", "--all", "--profile", prof, src, "-o", out, cwd=tmp, check_rc=False)
         ir = dynac_cmd("explain", "--profile", prof, src, cwd=tmp, check_rc=False)
         check("build from the profile", b.returncode == 0 and "warning" not in b.stderr, b.stderr[-2000:])
+        area = ir.stdout.split("\nShape.area (", 1)[-1].split("\n\n", 1)[0]
+        check("explain lists a method's receivers and its member guards",
+              "receivers: Rect, Square" in area and "Shape.area (super())" in area and
+              "property Shape.double" in area and "staticmethod Shape.twice" in area, area)
         check("explain names the instance guards", "type(v) is Vec (exactly" in ir.stdout and
               "global Vec is the class defined at shapes.py:" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
         eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
