@@ -177,7 +177,7 @@ static void scan_params(module *m, func *f) {
     }
     f->params[f->nparams] = node_text(m->a, &m->p, name);
     f->param_ann[f->nparams] = ts_node_is_null(ann) ? NULL
-        : ty_from_name(node_text(m->a, &m->p, ann));
+        : ty_from_name_in(m, node_text(m->a, &m->p, ann)); /* a class of the module too */
     f->nparams++;
   }
   if (f->nposparams < 0) f->nposparams = f->nparams;
@@ -347,7 +347,7 @@ static const type *return_annotation(module *m, func *f) {
   if (ts_node_is_null(r)) return NULL;
   const char *t = node_text(m->a, &m->p, r);
   if (!strcmp(t, "None")) return &ty_none;
-  return ty_from_name(t);
+  return ty_from_name_in(m, t);
 }
 
 /* A def or lambda nested in a compile root is a root too, as Dynamo traces

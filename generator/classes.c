@@ -90,6 +90,27 @@ static const char *check_body(module *m, klass *k, TSNode def) {
   return NULL;
 }
 
+/* The instance attributes class k declares in its body, `x: float` or
+ * `x: float = 0.0` (a dataclass's fields), typed as the annotation says
+ * when dynac reads it (a ClassVar is the class's own: not one). */
+static void declared_attributes(module *m, klass *k) {
+  TSNode def = class_node(ts_node_named_child(m->p.root, k->stmt_index), &(bool){false});
+  TSNode body = child_by_field(def, "body");
+  uint32_t n = ts_node_named_child_count(body);
+  k->ann_names = arena_alloc(m->a, sizeof(char *) * (size_t)(n + 1));
+  k->ann_types = arena_alloc(m->a, sizeof(type *) * (size_t)(n + 1));
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i), a = ts_node_named_child(st, 0);
+    if (!node_is(st, "expression_statement") || !node_is(a, "assignment")) continue;
+    TSNode left = child_by_field(a, "left"), ann = child_by_field(a, "type");
+    if (ts_node_is_null(ann) || !node_is(left, "identifier")) continue;
+    const type *t = ty_from_name_in(m, node_text(m->a, &m->p, ann));
+    if (!t) continue;
+    k->ann_names[k->nanns] = node_text(m->a, &m->p, left);
+    k->ann_types[k->nanns++] = t;
+  }
+}
+
 void classes_scope(module *m) {
   uint32_t c = ts_node_named_child_count(m->p.root);
   for (uint32_t i = 0; i < c; i++) {
@@ -101,6 +122,7 @@ void classes_scope(module *m) {
     k->name = node_text(m->a, &m->p, child_by_field(def, "name"));
     k->pos = node_pos(def);
     k->firstlineno = node_pos(st).line;
+    k->stmt_index = i;
     k->inst = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "V%zu%s", strlen(k->name), k->name),
                      .cls = k};
     k->why_not = decorated && !dataclass_decorators(m, st) ? "a class decorator other than @dataclass"
@@ -118,6 +140,8 @@ void classes_scope(module *m) {
     for (int j = 0; j < m->nfuncs; j++)
       if (!m->funcs[j]->method && !m->funcs[j]->nested && !strcmp(m->funcs[j]->name, m->classes[i]->name))
         m->classes[i]->why_not = "a def of the same name";
+  for (int i = 0; i < m->nclasses; i++) /* after every class is known, as the profile's */
+    if (!m->classes[i]->why_not) declared_attributes(m, m->classes[i]);
   /* the recorded attributes (after every class is known: an attribute may
      hold another class's instance) */
   const profile *p = m->prof;
@@ -208,6 +232,9 @@ int classes_super_up(const module *m, const func *f, const klass *d) {
 const type *classes_attr_type(const klass *k, const char *name) {
   for (int i = 0; i < k->nattrs; i++)
     if (!strcmp(k->attr_names[i], name)) return k->attr_types[i];
+  for (; k; k = k->base) /* declared: `x: float` in the class body or a base's */
+    for (int i = 0; i < k->nanns; i++)
+      if (!strcmp(k->ann_names[i], name)) return k->ann_types[i];
   return NULL;
 }
 

@@ -260,7 +260,10 @@ static void json_line_view(module *m, func *f, cJSON *jf) {
 static void print_receivers(module *m, const func *f) {
   strbuf b = {0};
   int n = 0;
-  for (const inst *in = f->insts; in; in = in->next_root) {
+  bool instances = false; /* else the guards say it: self is any object */
+  for (const inst *in = f->insts; in; in = in->next_root)
+    if (in->ok && f->nparams && in->args[0]->cls) instances = true;
+  for (const inst *in = f->insts; instances && in; in = in->next_root) {
     if (!in->ok || !f->nparams) continue;
     const char *name = ty_python_name(m->a, in->args[0]);
     bool seen = false;

@@ -673,6 +673,10 @@ typedef struct klass {
   int nattrs;
   const char **attr_names;  /* recorded instance attributes ... */
   const type **attr_types;  /* ... and their types (object when they varied) */
+  int nanns;                /* attributes the class body declares (`x: float`) ... */
+  const char **ann_names;
+  const type **ann_types;   /* ... as their annotations say (recorded types come first) */
+  uint32_t stmt_index;      /* its statement among the module's */
   type inst;                /* the instance type (TY_OBJ with cls = this) */
   bool named;               /* a specialisation's or an attribute's type names it */
   slot *slot;               /* its guard (SLOT_CLASS), made for named classes before the IR */

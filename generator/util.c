@@ -410,7 +410,7 @@ static const type *parse_type(const struct module *m, const char **pp) {
     if (k && !k->why_not) {
       k->named = true;
       t = &k->inst;
-    }
+    } else if (k) t = &ty_obj; /* a class of the module kernels do not specialise on */
     else if (!strcmp(name, "list")) t = ty_list(&ty_obj);
     else if (!strcmp(name, "object") || strchr(name, '.')) t = &ty_obj;
   }

@@ -314,6 +314,15 @@ static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_
 #endif
 }
 
+/* o.name as LOAD_METHOD looks it up (3.11's _PyObject_GetMethod): 1 with
+ * *meth the function to call with o first (no bound method made), 0 with
+ * *meth the attribute itself (a new reference either way), or 0 with *meth
+ * NULL and CPython's AttributeError set. */
+static inline int dynac_compat_get_method(PyObject *o, PyObject *name, PyObject **meth) {
+  *meth = NULL;
+  return _PyObject_GetMethod(o, name, meth);
+}
+
 /* Does instance o keep an attribute `name` (an exact str) of its own, which
  * a method of its class of that name would be shadowed by? Inline values
  * are looked up through the class's shared keys, remembered per call site in

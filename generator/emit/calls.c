@@ -251,12 +251,35 @@ static const char *keyword_names(em *E, expr *e) {
   return var;
 }
 
+/* Does evaluating e run nothing that can raise or be seen (a local, a constant)? */
+static bool inert(const expr *e) {
+  return e->kind == EX_LOCAL || e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_BOOL ||
+         e->kind == EX_NONE || e->kind == EX_CONST;
+}
+
 /* The arguments of a call through the C API as an array of objects, in
- * order (boxed where typed): returns the array's initialiser. */
-static char *object_args(em *E, expr *e) {
+ * order (boxed where typed): returns the array's initialiser. o.m(args)
+ * whose arguments may raise or run code looks m up first, as LOAD_METHOD
+ * does before they are evaluated (an AttributeError comes before their
+ * errors): *meth then names the looked-up callable (an owned temporary)
+ * and *unbound whether it takes o first; else they stay NULL. */
+static char *object_args(em *E, expr *e, const char **meth, const char **unbound) {
   const char *argv[64];
-  for (int i = 0; i < e->u.call.n && i < 64; i++)
+  bool lookup_first = false;
+  for (int i = 1; e->u.call.kind == CALLEE_METHOD && i < e->u.call.n; i++)
+    if (!inert(e->u.call.args[i])) lookup_first = true;
+  for (int i = 0; i < e->u.call.n && i < 64; i++) {
     argv[i] = as_obj(E, emit_arg(E, e, i), TY(e->u.call.args[i]));
+    if (i == 0 && lookup_first) { /* LOAD_METHOD */
+      *meth = tmpvar(E, &ty_obj);
+      *unbound = arena_printf(E->m->a, "u%d", ++E->tmp);
+      line(E, "int %s = dynac_compat_get_method(%s, %s, &%s); /* .%s, before its arguments */", *unbound,
+           argv[0], interned_name(E, e->u.call.name), *meth, e->u.call.name);
+      line(E, "if (!%s) dynac__effects = 1; /* not a plain method: its lookup may have run Python code */",
+           *unbound);
+      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", *meth, where(E));
+    }
+  }
   strbuf args = {0};
   for (int i = 0; i < e->u.call.n && i < 64; i++) sb_printf(&args, "%s%s", i ? ", " : "", argv[i]);
   char *r = arena_strdup(E->m->a, args.data ? args.data : "NULL");
@@ -270,7 +293,8 @@ static char *object_args(em *E, expr *e) {
  * of an object o (PyObject_VectorcallMethod), or a builtin or math function
  * called with objects or keywords (the function object its guard slot holds). */
 static const char *emit_object_call(em *E, expr *e) {
-  const char *args = object_args(E, e);
+  const char *meth = NULL, *unbound = NULL;
+  const char *args = object_args(E, e, &meth, &unbound);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "{");
   E->indent++;
@@ -288,6 +312,9 @@ static const char *emit_object_call(em *E, expr *e) {
   else if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
          dotted_or_blank(e->u.call.name));
+  else if (meth) /* looked up before the arguments: with the receiver when unbound */
+    line(E, "%s = PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", o, meth, unbound, npos,
+         unbound, kw, e->u.call.name);
   else if (e->u.call.kind == CALLEE_METHOD)
     line(E, "%s = PyObject_VectorcallMethod(%s, argv, %d, %s); /* .%s(...) */", o,
          interned_name(E, e->u.call.name), npos, kw, e->u.call.name);

@@ -193,7 +193,7 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
 
 /* Child i of `e` that a continuation can address, and its path step in
  * `step` (_continue.py reads them): binary operands L, R; the unary operand
- * U; tuple elements T<i>; the two operands of a comparison C<i> or of
+ * U; an attribute's object O; a subscript's object and index S0, S1; tuple elements T<i>; the two operands of a comparison C<i> or of
  * and/or B<i>; the arguments of a call of a named callee A<i>. NULL past
  * the last. */
 static const expr *path_child(const expr *e, int i, char step[16]) {
@@ -204,6 +204,8 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
     if (i < 2) snprintf(step, 16, "%s", i ? "R" : "L");
     return i == 0 ? e->u.bin.l : i == 1 ? e->u.bin.r : NULL;
   case EX_UNARY: snprintf(step, 16, "U"); return i == 0 ? e->u.un.a : NULL;
+  case EX_ATTR: snprintf(step, 16, "O"); return i == 0 ? e->u.sub.obj : NULL;
+  case EX_SUBSCRIPT: tag = 'S', kid = i == 0 ? e->u.sub.obj : i == 1 ? e->u.sub.index : NULL; break;
   case EX_TUPLE: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
   case EX_COMPARE:
     tag = 'C', kid = e->u.cmp.n == 2 && i < 2 ? e->u.cmp.operands[i] : NULL;

@@ -305,7 +305,14 @@ static const char *emit_attr(em *E, expr *e) {
   const char *v = emit_expr(E, e->u.sub.obj);
   const char *attr = e->u.sub.attr;
   if (E->in->types.callee[e->id] && !E->exported) return emit_property_call(E, e, v); /* its getter's kernel */
-  if (ot->kind == TY_OBJ && ot->cls && TY(e) != &ty_obj) return emit_instance_attr(E, v, attr, TY(e));
+  if (ot->kind == TY_OBJ && ot->cls && TY(e) != &ty_obj) { /* a typed read: the instance pending, so
+                                                              the interpreter may go on from it */
+    int depth = E->nvstack;
+    push_pending(E, e->u.sub.obj, v);
+    const char *r = emit_instance_attr(E, v, attr, TY(e));
+    E->nvstack = depth;
+    return r;
+  }
   if (ot->kind == TY_OBJ) return emit_object_attr(E, v, attr);
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
   const char *len = view_field(E, v, "len"), *len1 = view_field(E, v, "len1");

@@ -147,7 +147,8 @@ def _substituted(stmt, subst):
     by its value, _dynac_v0, _dynac_v1, ... (subst: `path@line:col` items,
     `;`-separated). A path goes down from the statement's value (through
     an augmented assignment's operator first): binary (L, R) and unary (U)
-    operators, tuple elements (T0, T1, ...), the two operands of a
+    operators, an attribute's object (O), a subscript's object and index
+    (S0, S1), tuple elements (T0, T1, ...), the two operands of a
     comparison (C0, C1) or of `and`/`or` (B0, B1), a call's arguments (A0,
     A1, ...). None when an operand is not where the kernel had it: the
     continuation must not guess."""
@@ -162,12 +163,16 @@ def _substituted(stmt, subst):
                 return None
             path = path[1:]
         parent, name = stmt, field
-        for step in re.findall(r"[LRU]|[TCBA]\d+|.", path):
+        for step in re.findall(r"[LRUO]|[TCBAS]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
             elif step == "U" and isinstance(node, ast.UnaryOp):
                 parent, name = node, "operand"
+            elif step == "O" and isinstance(node, ast.Attribute):
+                parent, name = node, "value"
+            elif step in ("S0", "S1") and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+                parent, name = node, "value" if step == "S0" else "slice"
             elif step[0] == "T" and isinstance(node, ast.Tuple) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
             elif step in ("C0", "C1") and isinstance(node, ast.Compare) and len(node.ops) == 1:

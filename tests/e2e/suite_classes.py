@@ -185,6 +185,11 @@ class Frozen:
         return self.v
 
 
+class Holder:
+    def __init__(self, items):
+        self.items = items
+
+
 class Strict:
     def __init__(self, v):
         if v < 0.0:
@@ -308,6 +313,18 @@ def frozen_ops(f):
     return (f.bumped(), f.bump())
 
 
+def add_to(holder, i):
+    s = 0.0
+    for k in range(20):  # typed work: the kernel serves calls (not generic only)
+        s += k * 0.5
+    holder.items.append(holder.items[i])
+    return s + len(holder.items)
+
+
+def neg_v(n, k):
+    return k + (-n).v
+
+
 def make_noisy(n):
     keep = Noisy(-1)
     for i in range(n):
@@ -341,6 +358,8 @@ def train():
         make_square(3.0)
         point_ops(Point(1.0, 2.0), Point(0.5))
         Frozen(1.0).bumped()
+        add_to(Holder([1.0, 2.0]), 0)
+        neg_v(Num(2.0), 0.5)
 
 
 def show(label, f, *args):
@@ -523,6 +542,14 @@ def checks():
     show("point patched", point_ops, Point(1.0, 2.0), Point(0.5))
     Point.dist2 = saved_dist2
     show("frozen", frozen_ops, Frozen(1.0))
+    # a method looked up before its arguments are evaluated (LOAD_METHOD): AttributeError first
+    show("add_to", add_to, Holder([1.0, 2.0]), 1)
+    show("add_to float", add_to, Holder(3.5), 0)
+    show("add_to short", add_to, Holder([]), 0)
+    # a typed attribute read of another type after Python code ran in the statement: the
+    # interpreter goes on from the instance read (not dynac's RuntimeError)
+    show("neg_v", neg_v, Num(2.0), 0.5)
+    show("neg_v int", neg_v, Num(3), 0.5)
     # an operator recursing through its own special method: CPython's RecursionError
     show("deep add", deep_add, 200)
     show("deep add too deep", deep_add, 100000)
@@ -560,7 +587,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
-       "point_ops", "Point.dist2", "Frozen.bumped"]
+       "point_ops", "Point.dist2", "Frozen.bumped",
+       "add_to", "neg_v"]
 
 
 def main():
