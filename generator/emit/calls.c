@@ -275,8 +275,8 @@ static char *object_args(em *E, expr *e, const char **meth, const char **unbound
       *unbound = arena_printf(E->m->a, "u%d", ++E->tmp);
       line(E, "int %s = dynac_compat_get_method(%s, %s, &%s); /* .%s, before its arguments */", *unbound,
            argv[0], interned_name(E, e->u.call.name), *meth, e->u.call.name);
-      line(E, "if (!%s) dynac__effects = 1; /* not a plain method: its lookup may have run Python code */",
-           *unbound);
+      line(E, "dynac__effects = dynac__effects || !%s; /* not a plain method: its lookup may have run "
+           "Python code */", *unbound);
       line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", *meth, where(E));
     }
   }
