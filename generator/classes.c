@@ -202,6 +202,7 @@ func *classes_member(const module *m, const klass *k, const char *name, char *ki
     if (!found->params_ok || found->nvarparams || found->nposparams != found->nparams) return NULL;
     if (nd == 0 && found->method == 'm' && found->nparams >= 1) *kind = 'f';
     else if (nd == 1 && found->method == 's' && !strcmp(deco, "staticmethod")) *kind = 's';
+    else if (nd == 1 && found->method == 'c' && !strcmp(deco, "classmethod") && found->nparams >= 1) *kind = 'c';
     else if (nd == 1 && found->method == 'm' && !strcmp(deco, "property") && found->nparams == 1) *kind = 'p';
     return *kind ? found : NULL;
   }

@@ -647,7 +647,8 @@ typedef struct other_func {
 /* A class attribute kernels rely on, which the class guard checks
  * (descriptors.h: dynac_method_desc): the class's lookup of `name` gives
  * the def f (kind 'f': a method called directly, 'p': the getter of a
- * property read directly, 's': a staticmethod's function), or nothing
+ * property read directly, 's': a staticmethod's function, 'c': a
+ * classmethod's function), or nothing
  * ('-': x += v runs __add__ while the class has no __iadd__). */
 typedef struct class_member {
   const char *name;
@@ -744,6 +745,7 @@ void classes_use_method(module *m, klass *k, struct func *f);
 /* k's attribute `name` found through k and its module bases at build time
  * as what a kernel may call directly: *kind 'f' a plain method def
  * (undecorated, positional parameters only), 's' a @staticmethod def,
+ * 'c' a @classmethod def (the class first),
  * 'p' a @property getter (self only); NULL (and *kind 0) otherwise. */
 struct func *classes_member(const module *m, const klass *k, const char *name, char *kind);
 /* Global `name` is the receiver of a method call (Cls.m(...), lowered

@@ -537,7 +537,8 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
     mc.current = arena_printf(a, "dynac_method_current(%s, &dynac__slots[%d], %s, &%s)", vals[0],
                               mc.k->slot->index, interned_name(E, e->u.call.name), site);
     mc.owner = arena_printf(a, "Py_TYPE(%s)", vals[0]);
-    mc.first = callee->fn->method == 's';
+    mc.first = callee->fn->method == 's' || callee->fn->method == 'c';
+    if (callee->fn->method == 'c') mc.self = arena_printf(a, "(PyObject *)Py_TYPE(%s)", vals[0]); /* cls */
     return mc;
   }
   if (recv->kind == EX_NAME) { /* Cls.m(...): the global still the class, unchanged */
@@ -546,7 +547,7 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
     mc.current = arena_printf(a, "%s == dynac__slots[%d].obj && dynac__slots[%d].valid && ((PyTypeObject *)%s)->"
                               "tp_version_tag == (unsigned int)dynac__slots[%d].v.i", vals[0], ks, ks, vals[0], ks);
     mc.owner = arena_printf(a, "((PyTypeObject *)%s)", vals[0]);
-    mc.first = 1;
+    mc.first = callee->fn->method != 'c'; /* a classmethod takes the class */
     return mc;
   }
   /* super().m(...): a real super object of an instance of exactly the class, unchanged */

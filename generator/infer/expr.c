@@ -562,10 +562,17 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
     func *f = classes_member(c->m, k, name, &kind);
     if (kind == 'f') callee = direct_member_callee(c, e, k, f, kind, 0, at, n);
     if (kind == 's') callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
+    if (kind == 'c' && n <= 64) { /* the instance's class first */
+      const type *a[64];
+      a[0] = &ty_obj;
+      for (int i = 1; i < n; i++) a[i] = at[i];
+      callee = direct_member_callee(c, e, k, f, kind, 0, a, n);
+    }
   } else if (recv->kind == EX_NAME && !type_data_attr(name)) {
     klass *k = classes_find(c->m, recv->u.global->name);
     func *f = k && k->slot ? classes_member(c->m, k, name, &kind) : NULL;
     if (f && (kind == 'f' || kind == 's')) callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
+    if (f && kind == 'c') callee = direct_member_callee(c, e, k, f, kind, 0, at, n); /* Cls itself first */
   } else if (recv->kind == EX_CALL && recv->u.call.super_cell && strcmp(name, "__class__")) {
     const type *st = type_expr(c, recv->u.call.args[1], false);
     klass *d = (klass *)st->cls;

@@ -172,6 +172,10 @@ class Point:
     def dist2(self, o):
         return (self.x - o.x) ** 2 + (self.y - o.y) ** 2
 
+    @classmethod
+    def origin(cls, y):
+        return cls(0.0, y)
+
 
 @dataclasses.dataclass(frozen=True)
 class Frozen:
@@ -306,7 +310,8 @@ def make_square(w):
 
 def point_ops(a, b):
     c = Point(a.x + 1.0, b.y)
-    return (a.dist2(b), c.dist2(a), c == Point(a.x + 1.0, b.y), repr(c))
+    return (a.dist2(b), c.dist2(a), c == Point(a.x + 1.0, b.y), repr(c), Point.origin(b.y).dist2(a),
+            repr(a.origin(1.0)))
 
 
 def frozen_ops(f):
@@ -541,6 +546,11 @@ def checks():
     Point.dist2 = lambda self, o: -1.0
     show("point patched", point_ops, Point(1.0, 2.0), Point(0.5))
     Point.dist2 = saved_dist2
+    saved_origin = Point.__dict__["origin"]
+    Point.origin = classmethod(lambda cls, y: cls(5.0, -y))
+    show("point patched classmethod", point_ops, Point(1.0, 2.0), Point(0.5))
+    Point.origin = saved_origin
+    show("point restored", point_ops, Point(1.0, 2.0), Point(0.5))
     show("frozen", frozen_ops, Frozen(1.0))
     # a method looked up before its arguments are evaluated (LOAD_METHOD): AttributeError first
     show("add_to", add_to, Holder([1.0, 2.0]), 1)
@@ -587,7 +597,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
-       "point_ops", "Point.dist2", "Frozen.bumped",
+       "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped",
        "add_to", "neg_v"]
 
 
