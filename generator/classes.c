@@ -174,7 +174,7 @@ klass *classes_find(const module *m, const char *name) {
 }
 
 /* The decorators of def f: 0 when it has none; 1 with *only set to the
- * single one's text when it is one plain name ("property"); 2 otherwise. */
+ * single one's text ("property", "size.setter"); 2 otherwise. */
 static int decorators_of(const module *m, const func *f, const char **only) {
   TSNode up = ts_node_parent(f->node);
   if (!node_is(up, "decorated_definition")) return 0;
@@ -184,19 +184,52 @@ static int decorators_of(const module *m, const func *f, const char **only) {
     if (!node_is(d, "decorator")) continue;
     n++;
     TSNode name = ts_node_named_child(d, 0);
-    *only = node_is(name, "identifier") ? node_text(m->a, &m->p, name) : "";
+    *only = node_is(name, "identifier") || node_is(name, "attribute") ? node_text(m->a, &m->p, name) : "";
   }
   return n == 1 ? 1 : 2;
+}
+
+/* Is def f (of a class body) `@NAME.setter def NAME(self, v)`? */
+static bool is_setter(const module *m, const func *f, const char *name) {
+  const char *deco = "";
+  return decorators_of(m, f, &deco) == 1 && !strncmp(deco, name, strlen(name)) &&
+         !strcmp(deco + strlen(name), ".setter") && f->method == 'm' && f->params_ok && f->nparams == 2 &&
+         f->nposparams == 2 && !f->nvarparams;
+}
+
+/* The defs of `name` in class k's body: the last one (it wins) and, when
+ * it is a property's setter, the @property def before it (*getter). */
+static func *last_def(const module *m, const klass *k, const char *name, func **getter) {
+  const char *q = arena_printf(m->a, "%s.%s", k->name, name);
+  func *found = NULL;
+  *getter = NULL;
+  for (int i = 0; i < m->nfuncs; i++)
+    if (!strcmp(m->funcs[i]->qualname, q)) {
+      const char *deco = "";
+      if (found && decorators_of(m, found, &deco) == 1 && !strcmp(deco, "property") && is_setter(m, m->funcs[i], name))
+        *getter = found;
+      else if (found)
+        *getter = NULL;
+      found = m->funcs[i];
+    }
+  if (found && !is_setter(m, found, name)) *getter = NULL;
+  return found;
+}
+
+func *classes_setter(const module *m, const klass *k, const char *name) {
+  for (; k; k = k->base) {
+    func *getter, *found = last_def(m, k, name, &getter);
+    if (found) return getter ? found : NULL;
+  }
+  return NULL;
 }
 
 func *classes_member(const module *m, const klass *k, const char *name, char *kind) {
   *kind = 0;
   for (; k; k = k->base) {
-    const char *q = arena_printf(m->a, "%s.%s", k->name, name);
-    func *found = NULL;
-    for (int i = 0; i < m->nfuncs; i++)
-      if (!strcmp(m->funcs[i]->qualname, q)) found = m->funcs[i]; /* the last def wins */
+    func *getter, *found = last_def(m, k, name, &getter);
     if (!found) continue;
+    if (getter) found = getter; /* a property with a setter: its getter */
     const char *deco = "";
     int nd = decorators_of(m, found, &deco);
     if (!found->params_ok || found->nvarparams || found->nposparams != found->nparams) return NULL;

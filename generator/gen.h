@@ -647,8 +647,8 @@ typedef struct other_func {
 /* A class attribute kernels rely on, which the class guard checks
  * (descriptors.h: dynac_method_desc): the class's lookup of `name` gives
  * the def f (kind 'f': a method called directly, 'p': the getter of a
- * property read directly, 's': a staticmethod's function, 'c': a
- * classmethod's function), or nothing
+ * property read directly, 'P': its setter, 's': a staticmethod's function,
+ * 'c': a classmethod's function), or nothing
  * ('-': x += v runs __add__ while the class has no __iadd__). */
 typedef struct class_member {
   const char *name;
@@ -757,6 +757,9 @@ void classes_named_receiver(module *m, const char *name);
 int classes_super_up(const module *m, const struct func *f, const klass *d);
 /* k's base `up` levels above (NULL past the module's classes). */
 klass *classes_up(klass *k, int up);
+/* The setter def of k's property `name` (`@name.setter` after `@property
+ * def name`), found through k and its module bases, or NULL. */
+struct func *classes_setter(const module *m, const klass *k, const char *name);
 /* Kernels call f as k's member of `kind`, looked up `up` bases above k. */
 void classes_use_member(module *m, klass *k, struct func *f, char kind, int up);
 /* Does k or a module base define `name` (a def in the class body, decorated or not)? */

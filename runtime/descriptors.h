@@ -28,6 +28,7 @@ typedef enum dynac_slot_kind {
  * must give, by kind,
  *   'f' the function of that def (a method called directly),
  *   'p' a property whose getter is that def's function (read directly),
+ *   'P' a property whose setter is that def's function (stored directly),
  *   's' a staticmethod of that def's function (called directly),
  *   'c' a classmethod of that def's function (called directly, the class first),
  *   '-' nothing (x += v runs __add__ while the class has no __iadd__). */
@@ -326,12 +327,13 @@ static int dynac__load_scalar(PyObject *v, char kind, dynac_slot *s) {
 }
 
 /* The function behind class attribute `v` (borrowed) as a member of `kind`
- * (dynac_method_desc): v itself ('f'), the getter of exactly a property
- * ('p'), the function of exactly a staticmethod ('s') or classmethod
+ * (dynac_method_desc): v itself ('f'), the getter or setter of exactly a
+ * property ('p', 'P'), the function of exactly a staticmethod ('s') or classmethod
  * ('c'); borrowed (the
  * descriptor holds it), or NULL. Their attributes run no Python code. */
 static PyObject *dynac__member_function(PyObject *v, char kind) {
   const char *attr = kind == 'p' && Py_IS_TYPE(v, &PyProperty_Type) ? "fget"
+                     : kind == 'P' && Py_IS_TYPE(v, &PyProperty_Type) ? "fset"
                      : kind == 's' && Py_IS_TYPE(v, &PyStaticMethod_Type) ? "__func__"
                      : kind == 'c' && Py_IS_TYPE(v, &PyClassMethod_Type) ? "__func__" : NULL;
   if (kind == 'f' || !attr) return kind == 'f' ? v : NULL;

@@ -721,6 +721,17 @@ const char *emit_property_call(em *E, expr *e, const char *o) {
                            depth);
 }
 
+/* o.name = v of an instance whose class has a property `name` with a
+ * setter: the setter's kernel (CPython's setattr when the class changed). */
+void emit_setter_call(em *E, expr *sub, const char *o, const char *v, const type *vt) {
+  const type *ot = TY(sub->u.sub.obj);
+  const char *vals[2] = {o, v};
+  const type *types[2] = {ot, vt};
+  emit_special_call(E, sub, ot->cls, o, arena_printf(E->m->a, "%s, %s", o, v), 2, vals, types,
+                    arena_printf(E->m->a, "(PyObject_SetAttr(a0, %s, a1) < 0 ? NULL : Py_NewRef(Py_None))",
+                                 interned_name(E, sub->u.sub.attr)), E->nvstack);
+}
+
 /* len(a) / abs(a) of an instance: its __len__ / __abs__ kernel. len's
  * result is checked as slot_sq_length checks it (>= 0, ValueError). */
 static const char *emit_special_builtin(em *E, expr *e) {

@@ -294,6 +294,7 @@ const char *emit_unary_call(em *E, expr *e, const char *a, int depth);
 const char *emit_compare_call(em *E, expr *e, const char *l, const char *r, int depth);
 const char *emit_getitem_call(em *E, expr *e, const char *o, const char *i, int depth);
 const char *emit_property_call(em *E, expr *e, const char *o);
+void emit_setter_call(em *E, expr *sub, const char *o, const char *v, const type *vt);
 const char *emit_constant(em *E, const char *literal);
 const char *emit_global_name(em *E, const char *name);
 const char *emit_fstring(em *E, expr *e);

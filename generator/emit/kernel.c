@@ -189,6 +189,7 @@ static const char *guard_text(module *m, slot *s) {
       const class_member *cm = &s->cls->members[i];
       sb_printf(&ms, "%s%s", i ? ", " : "; its lookups: ", cm->kind == '-' ? arena_printf(m->a, "no %s", cm->name)
                 : cm->kind == 'p' ? arena_printf(m->a, "property %s", cm->f->qualname)
+                : cm->kind == 'P' ? arena_printf(m->a, "property %s's setter", cm->f->qualname)
                 : cm->kind == 's' ? arena_printf(m->a, "staticmethod %s", cm->f->qualname)
                 : cm->kind == 'c' ? arena_printf(m->a, "classmethod %s", cm->f->qualname)
                 : cm->up ? arena_printf(m->a, "%s (super())", cm->f->qualname) : cm->f->qualname);

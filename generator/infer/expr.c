@@ -1296,6 +1296,16 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
     type_fail(c, pos, arena_printf(c->m->a, "storing a %s into an object", ty_python_name(c->m->a, t)));
     return;
   }
+  const type *ot = tg->sub->kind == EX_ATTR ? TY(tg->sub->u.sub.obj) : NULL;
+  func *setter = ot && ot->cls && ot->cls->slot ? classes_setter(c->m, ot->cls, tg->sub->u.sub.attr) : NULL;
+  if (setter) { /* obj.p = v of a property: its setter's kernel, called directly */
+    const type *a[2] = {ot, t};
+    c->in->types.callee[tg->sub->id] = NULL;
+    inst *callee = direct_member_callee(c, tg->sub, (klass *)ot->cls, setter, 'P', 0, a, 2);
+    if (callee && callee->ret->kind != TY_UNKNOWN && callee->ret->kind != TY_NONE)
+      c->in->types.callee[tg->sub->id] = NULL; /* it returns a value: still called, as CPython would */
+    if (c->in->types.callee[tg->sub->id]) return;
+  }
   bool generic, unknown;
   if (tg->sub->kind == EX_SLICE) { /* obj[lo:hi:step] = value: its bounds typed as a slice's */
     if (!type_slice_parts(c, tg->sub, &generic, &unknown)) return;

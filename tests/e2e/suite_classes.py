@@ -147,6 +147,23 @@ class Shape:
         return self.w * 2.0
 
 
+class Box:
+    def __init__(self, w):
+        self._w = w
+        self.sets = 0
+
+    @property
+    def w(self):
+        return self._w
+
+    @w.setter
+    def w(self, v):
+        if v < 0.0:
+            raise ValueError("negative width %r" % v)
+        self._w = v * 1.0
+        self.sets += 1
+
+
 class Rect(Shape):
     def __init__(self, w, h):
         super().__init__(w)
@@ -330,6 +347,12 @@ def neg_v(n, k):
     return k + (-n).v
 
 
+def box_grow(b, k):
+    for i in range(3):
+        b.w = b.w * k + 1.0
+    return (b.w, b.sets)
+
+
 def make_noisy(n):
     keep = Noisy(-1)
     for i in range(n):
@@ -363,6 +386,7 @@ def train():
         make_square(3.0)
         point_ops(Point(1.0, 2.0), Point(0.5))
         Frozen(1.0).bumped()
+        box_grow(Box(1.0), 2.0)
         add_to(Holder([1.0, 2.0]), 0)
         neg_v(Num(2.0), 0.5)
 
@@ -539,6 +563,18 @@ def checks():
     show("patched base init", make_square, 4.0)
     Shape.__init__ = saved_init
     show("restored init", make_square, 4.0)
+    # a property with a setter: both kernels called directly; the setter raising; patched
+    show("box", box_grow, Box(1.0), 2.0)
+    show("box nan", box_grow, Box(float("nan")), -0.0)
+    show("box raises", box_grow, Box(1.0), -2.0)
+    bx = Box(1.0)
+    bx.__dict__["w"] = "instance"  # a property is a data descriptor: it wins for stores too
+    show("box shadowed", box_grow, bx, 2.0)
+    saved_w = Box.__dict__["w"]
+    Box.w = property(saved_w.fget, lambda self, v: setattr(self, "_w", -v))
+    show("box patched setter", box_grow, Box(1.0), 2.0)
+    Box.w = saved_w
+    show("box restored", box_grow, Box(1.0), 2.0)
     # dataclasses: their generated __init__/__eq__/__repr__ are CPython's
     show("point", point_ops, Point(1.0, 2.0), Point(0.5))
     show("point int", point_ops, Point(1, 2), Point(0.5, -0.0))
@@ -597,7 +633,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
-       "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped",
+       "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w",
        "add_to", "neg_v"]
 
 
