@@ -3633,7 +3633,8 @@ static PyObject *dynac__member_function(PyObject *v, char kind) {
                      : kind == 'P' && Py_IS_TYPE(v, &PyProperty_Type) ? "fset"
                      : kind == 's' && Py_IS_TYPE(v, &PyStaticMethod_Type) ? "__func__"
                      : kind == 'c' && Py_IS_TYPE(v, &PyClassMethod_Type) ? "__func__" : NULL;
-  if (kind == 'f' || !attr) return kind == 'f' ? v : NULL;
+  if (kind == 'f') return v;
+  if (!attr) return NULL;
   PyObject *f = PyObject_GetAttrString(v, attr);
   if (!f) { PyErr_Clear(); return NULL; }
   Py_DECREF(f); /* kept alive by v */

@@ -209,11 +209,14 @@ static object_place place_of(em *E, expr *sub) {
   return p;
 }
 
-/* Does the store obj.name = v (sub) call a property's setter kernel (infer: bind_object_store)? */
-static bool setter_called(em *E, const expr *sub) {
+/* Does the store obj.name = v (sub; v of type vt) call a property's setter
+ * kernel (infer: bind_object_store)? Not when v comes as another type than
+ * the kernel takes (obj.p += k stores CPython's in-place result, an object). */
+static bool setter_called(em *E, const expr *sub, const type *vt) {
   const inst *callee = E->in->types.callee[sub->id];
   const type *ot = TY(sub->u.sub.obj);
-  return callee && !E->exported && ot->cls && callee->fn == classes_setter(E->m, ot->cls, sub->u.sub.attr);
+  return callee && !E->exported && ot->cls && callee->fn == classes_setter(E->m, ot->cls, sub->u.sub.attr) &&
+         callee->args[1] == vt;
 }
 
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
@@ -230,7 +233,7 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   } else if (p.key)
     line(E, "if (dynac_obj_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
          p.obj, p.key, b, where(E));
-  else if (setter_called(E, sub)) /* a property's setter, kernel to kernel */
+  else if (setter_called(E, sub, vt)) /* a property's setter, kernel to kernel */
     emit_setter_call(E, sub, p.obj, v, vt);
   else {
     const char *nm = interned_name(E, sub->u.sub.attr), *c = attr_cache(E);

@@ -388,10 +388,11 @@ static bool direct_closure(const func *f, char kind) {
   return !f->nfreevars || (kind == 'f' && f->nfreevars == 1 && !strcmp(f->freevars[0], "__class__"));
 }
 
-/* The specialisation of k's member f of `kind` (classes_member: 'f' a
- * method, 's' a staticmethod, 'p' a property getter; looked up `up` bases
- * above k; f may be NULL) for the n argument types `at` (the instance first
- * for 'f' and 'p') that e calls kernel to kernel, recorded as e's callee
+/* The specialisation of k's member f of `kind` (class_member's kinds: a
+ * method, staticmethod, classmethod, property getter or setter; looked up
+ * `up` bases above k; f may be NULL) for the n argument types `at` (as the
+ * kernel takes them: the instance or class first, but for a staticmethod)
+ * that e calls kernel to kernel, recorded as e's callee
  * with k's guard checking f; NULL when f or its kernel for these types
  * cannot be called so (CPython's lookup and call then run). */
 static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind, int up, const type **at, int n) {
@@ -540,12 +541,14 @@ static bool type_data_attr(const char *name) {
   return false;
 }
 
-/* A method call made kernel to kernel (its kind then read back by emit
- * from the receiver, calls.c: emit_member_call):
- *   obj.m(args)        m a def found through obj's class (the instance first), or a
- *                      staticmethod (the arguments only);
+/* A method call made kernel to kernel (its form then read back by emit
+ * from the receiver, calls.c: member_call_of):
+ *   obj.m(args)        m a def found through obj's class (the instance first), a
+ *                      staticmethod (the arguments only) or a classmethod (the
+ *                      instance's class first);
  *   Cls.m(args)        Cls a class of the module: m's def or staticmethod, the
- *                      arguments as given (Base.__init__(self, x));
+ *                      arguments as given (Base.__init__(self, x)); a classmethod,
+ *                      Cls first;
  *   super().m(args)    in a method of class C, self an instance of exactly D (C or a
  *                      subclass): m as found after C in D's MRO (the bases' chain).
  * The class guard checks m (kind and def). NULL when it is not one. */
@@ -1300,11 +1303,9 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
   func *setter = ot && ot->cls && ot->cls->slot ? classes_setter(c->m, ot->cls, tg->sub->u.sub.attr) : NULL;
   if (setter) { /* obj.p = v of a property: its setter's kernel, called directly */
     const type *a[2] = {ot, t};
-    c->in->types.callee[tg->sub->id] = NULL;
     inst *callee = direct_member_callee(c, tg->sub, (klass *)ot->cls, setter, 'P', 0, a, 2);
-    if (callee && callee->ret->kind != TY_UNKNOWN && callee->ret->kind != TY_NONE)
-      c->in->types.callee[tg->sub->id] = NULL; /* it returns a value: still called, as CPython would */
-    if (c->in->types.callee[tg->sub->id]) return;
+    if (callee && (callee->ret->kind == TY_UNKNOWN || callee->ret->kind == TY_NONE)) return;
+    c->in->types.callee[tg->sub->id] = NULL; /* a setter returning a value: CPython's setattr drops it */
   }
   bool generic, unknown;
   if (tg->sub->kind == EX_SLICE) { /* obj[lo:hi:step] = value: its bounds typed as a slice's */

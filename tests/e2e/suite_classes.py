@@ -163,6 +163,14 @@ class Box:
         self._w = v * 1.0
         self.sets += 1
 
+    @property
+    def positive(self):
+        return self._w > 0.0
+
+    @positive.setter
+    def positive(self, v):
+        self._w = v
+
 
 class Rect(Shape):
     def __init__(self, w, h):
@@ -347,6 +355,11 @@ def neg_v(n, k):
     return k + (-n).v
 
 
+def box_flag(b, k):
+    b.positive += k  # a bool getter, a float stored: CPython's in-place result goes to the setter
+    return b._w
+
+
 def box_grow(b, k):
     for i in range(3):
         b.w = b.w * k + 1.0
@@ -387,6 +400,7 @@ def train():
         point_ops(Point(1.0, 2.0), Point(0.5))
         Frozen(1.0).bumped()
         box_grow(Box(1.0), 2.0)
+        box_flag(Box(1.0), 0.5)
         add_to(Holder([1.0, 2.0]), 0)
         neg_v(Num(2.0), 0.5)
 
@@ -567,6 +581,8 @@ def checks():
     show("box", box_grow, Box(1.0), 2.0)
     show("box nan", box_grow, Box(float("nan")), -0.0)
     show("box raises", box_grow, Box(1.0), -2.0)
+    show("box flag", box_flag, Box(1.0), 0.5)
+    show("box flag false", box_flag, Box(-1.0), -0.0)
     bx = Box(1.0)
     bx.__dict__["w"] = "instance"  # a property is a data descriptor: it wins for stores too
     show("box shadowed", box_grow, bx, 2.0)
@@ -633,7 +649,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
-       "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w",
+       "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v"]
 
 
