@@ -114,6 +114,53 @@ static const type *constant_type(module *m, TSNode n) {
   return &ty_conflict;
 }
 
+/* np.ndarray, numpy.ndarray, npt.NDArray[np.float64], NDArray[np.int64]
+ * (spelled through any import alias; `canon` is the annotation with the
+ * aliases resolved, scope_canonical_names): is it a numpy array annotation?
+ * If so `*err` is NULL when kernels can take it (what it leaves open, the
+ * number of dimensions and the layout, comes from a profile, signatures=
+ * or the first call; its dtype is checked by the guard), else says why not. */
+static bool numpy_array_annotation(const char *canon, const char **err) {
+  *err = NULL;
+  if (!strcmp(canon, "numpy.ndarray")) return true;
+  const char *nd = "numpy.typing.NDArray[";
+  if (strncmp(canon, nd, strlen(nd))) {
+    if (!strncmp(canon, "numpy.ndarray[", 14))
+      *err = "numpy.ndarray[shape, dtype] is not read: write npt.NDArray[np.float64] (or np.ndarray)";
+    return *err != NULL;
+  }
+  const char *d = canon + strlen(nd);
+  static const char *const dtypes[] = {"numpy.float64", "numpy.float32", "numpy.int64", "numpy.int32",
+                                       "numpy.int16", "numpy.int8", "numpy.uint8", "numpy.bool_",
+                                       "float", "int", "bool", NULL};
+  for (int i = 0; dtypes[i]; i++) {
+    size_t n = strlen(dtypes[i]);
+    if (!strncmp(d, dtypes[i], n) && !strcmp(d + n, "]")) return true;
+  }
+  *err = "kernels take ndarrays of float64, float32, int64, int32, int16, int8, uint8 and bool_ "
+         "items (another dtype, or Any, is not read)";
+  return true;
+}
+
+/* Parameter annotation `ann` of parameter k of f: its type, NULL when it
+ * leaves the type to a profile (a numpy array: f->array_param). */
+static const type *param_annotation(module *m, func *f, int k, TSNode ann) {
+  const char *text = node_text(m->a, &m->p, ann);
+  const char *canon = scope_canonical_names(m, text);
+  const char *err;
+  if (numpy_array_annotation(canon, &err)) {
+    if (!err) {
+      if (!f->array_param) f->array_param = f->params[k];
+      return NULL;
+    }
+    diag_note(&m->p.src, node_pos(ann), "annotation '%s' of %s() is taken as an object: %s", text,
+              f->name, err);
+    return &ty_obj;
+  }
+  if (!strncmp(canon, "numpy.", 6)) return ty_from_name_in(m, canon); /* np.float64: a numpy scalar */
+  return ty_from_name_in(m, text); /* a class of the module too */
+}
+
 /* `*args` / `**kw` (typed or not): its name, or NULL for another parameter. */
 static TSNode var_param_name(TSNode p) {
   TSNode none = {0};
@@ -176,8 +223,7 @@ static void scan_params(module *m, func *f) {
       if (f->nposparams < 0) f->nposdefaults++;
     }
     f->params[f->nparams] = node_text(m->a, &m->p, name);
-    f->param_ann[f->nparams] = ts_node_is_null(ann) ? NULL
-        : ty_from_name_in(m, node_text(m->a, &m->p, ann)); /* a class of the module too */
+    f->param_ann[f->nparams] = ts_node_is_null(ann) ? NULL : param_annotation(m, f, f->nparams, ann);
     f->nparams++;
   }
   if (f->nposparams < 0) f->nposparams = f->nparams;

@@ -29,8 +29,10 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", so_path, (long)getpid());
   snprintf(inc1, sizeof inc1, "-I%s", o->dynac_include);
   snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
+  /* -ffp-contract=off: a * b + c rounds twice, as CPython and numpy compute it (never one FMA,
+     whatever -march CFLAGS asks for) */
   const char *fixed[] = {o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
-                         "-Wall", "-Wextra", inc1, inc2};
+                         "-ffp-contract=off", "-Wall", "-Wextra", inc1, inc2};
   enum { CAP = 256 };
   char *argv[CAP];
   int n = 0;

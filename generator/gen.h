@@ -153,6 +153,7 @@ bool np_is_float(char fmt);
 const char *np_name(char fmt);    /* "float64", "int8", "bool_", ... */
 /* The type of one element: list[T] -> T, a buffer -> int/float/bool by format. */
 const type *ty_elem(const type *t);
+bool ty_is_ndarray(const type *t);   /* a numpy.ndarray (TY_BUF of kind 'n') */
 bool ty_is_container(const type *t);  /* list or buffer, or a tuple holding one */
 bool ty_is_number(const type *t);   /* int, float, bool, int | float: Python numbers */
 bool ty_is_scalar(const type *t);   /* a Python number or a numpy scalar */
@@ -500,6 +501,8 @@ typedef struct func {
   int nparams;
   const char **params;
   const type **param_ann;  /* PEP 484 annotation per parameter, or NULL */
+  const char *array_param; /* a parameter annotated np.ndarray / NDArray[...]: its dtype and
+                              dimensions come from a profile, signatures= or the first call */
   const type **param_default; /* type of a constant default, &ty_conflict for another
                                  default, NULL for none */
   TSNode *param_default_node; /* the default's expression (when param_default is set) */
@@ -598,6 +601,8 @@ typedef struct inst {
                               through callees): cannot deoptimise once one ran */
   bool opaque_calls;       /* makes allow_in_graph calls (itself or through callees) */
   bool containers;         /* holds lists or buffers (borrowed references) */
+  bool pins;               /* makes or slices ndarrays (infer/arrays.c), held for the call
+                              in its pins (runtime/containers.h) */
   bool builds_lists;       /* makes new lists (displays, comprehensions, slices, list
                               operators, calls returning lists): list locals hold owned
                               references, and no tuple value may hold a list */
@@ -618,6 +623,9 @@ static inline expr *place_obj(const expr *place) { /* a global or a cell: none *
   return place->kind == EX_SLICE ? place->u.slice.obj : place->u.sub.obj;
 }
 
+/* Is obj[index] of an ndarray a place numpy's setitem takes whole (a
+ * slice, a row, a mask)? (infer/arrays.c) */
+bool array_object_place(const inst *in, const expr *sub);
 /* The type of expression e in specialisation `in` (infer.c's side table). */
 static inline const type *ty_of(const inst *in, const expr *e) { return in->types.ty[e->id]; }
 /* Is the slice e (EX_SLICE) of an object, or with an object bound: a slice
@@ -706,6 +714,9 @@ typedef struct module {
   const char **math_from_names;   /* local name -> math attribute */
   const char **math_from_attrs;
   int nmath_from;
+  const char **import_names;      /* names bound by import statements ... */
+  const char **import_targets;    /* ... and what each names: "numpy", "numpy.typing.NDArray" */
+  int nimports;
   const char **other_globals;     /* every other module-level binding */
   int nother_globals;
   bool imports_dynac, imports_torch;
@@ -770,6 +781,13 @@ func *scope_find_func(module *m, const char *name);
 const modconst *scope_find_const(module *m, const char *name);
 const char *scope_math_from(module *m, const char *name);
 bool scope_is_math_module(module *m, const char *name);
+/* The dotted name an import bound `name` to ("np" -> "numpy", "NDArray" ->
+ * "numpy.typing.NDArray"), or NULL. The last import at module level wins. */
+const char *scope_import_target(const module *m, const char *name);
+/* `text` (an annotation) with each imported name at the head of a dotted
+ * name spelled as its import's target: "npt.NDArray[np.float64]" ->
+ * "numpy.typing.NDArray[numpy.float64]". Arena string. */
+const char *scope_canonical_names(module *m, const char *text);
 bool scope_is_global(module *m, const char *name);
 
 bool annotations_module(module *m);            /* annotations.c */

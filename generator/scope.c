@@ -9,6 +9,7 @@
  */
 #include "gen.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,43 @@ bool scope_is_math_module(module *m, const char *name) {
   for (int i = 0; i < m->nmath_module_names; i++)
     if (!strcmp(m->math_module_names[i], name)) return true;
   return false;
+}
+
+static void note_import(module *m, const char *bound, const char *target) {
+  int k = m->nimports;
+  for (int i = 0; i < k; i++)
+    if (!strcmp(m->import_names[i], bound)) { m->import_targets[i] = target; return; }
+  const char **names = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));
+  const char **targets = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));
+  if (k) { memcpy(names, m->import_names, sizeof(char *) * (size_t)k);
+           memcpy(targets, m->import_targets, sizeof(char *) * (size_t)k); }
+  names[k] = bound; targets[k] = target;
+  m->import_names = names; m->import_targets = targets; m->nimports = k + 1;
+}
+
+const char *scope_import_target(const module *m, const char *name) {
+  for (int i = 0; i < m->nimports; i++)
+    if (!strcmp(m->import_names[i], name)) return m->import_targets[i];
+  return NULL;
+}
+
+const char *scope_canonical_names(module *m, const char *text) {
+  strbuf b = {0};
+  for (const char *p = text; *p;) {
+    bool head = p == text || p[-1] != '.';
+    if ((isalpha((unsigned char)*p) || *p == '_') && head) {
+      const char *s = p;
+      while (isalnum((unsigned char)*p) || *p == '_') p++;
+      char *word = arena_strndup(m->a, s, (size_t)(p - s));
+      const char *target = scope_import_target(m, word);
+      sb_puts(&b, target ? target : word);
+    } else if (isalnum((unsigned char)*p) || *p == '_') { /* an attribute: as written */
+      while (isalnum((unsigned char)*p) || *p == '_') sb_putn(&b, p++, 1);
+    } else sb_putn(&b, p++, 1);
+  }
+  const char *r = arena_strdup(m->a, b.data ? b.data : "");
+  sb_free(&b);
+  return r;
 }
 
 bool scope_is_global(module *m, const char *name) {
@@ -117,11 +155,13 @@ static void scope_import(module *m, TSNode n) {
     if (node_is(item, "aliased_import")) {
       modname = node_text(m->a, &m->p, child_by_field(item, "name"));
       bound = node_text(m->a, &m->p, child_by_field(item, "alias"));
+      note_import(m, bound, modname);
     } else {
       modname = node_text(m->a, &m->p, item);
       bound = arena_strdup(m->a, modname);
       char *dot = strchr(bound, '.');
       if (dot) *dot = 0;
+      note_import(m, bound, bound); /* `import numpy.typing` binds numpy */
     }
     if (!strcmp(modname, "math"))
       add_name(m->a, &m->math_module_names, &m->nmath_module_names, bound);
@@ -148,6 +188,8 @@ static void scope_import_from(module *m, TSNode n) {
     } else {
       continue; /* wildcard: names unknown; reads of them resolve as builtins/globals */
     }
+    if (!node_is(mod, "relative_import"))
+      note_import(m, bound, arena_printf(m->a, "%s.%s", modname, attr));
     if (is_math && ops_find(OPS_MATH, attr, -1)) {
       int k = m->nmath_from;
       const char **names = arena_alloc(m->a, sizeof(char *) * (size_t)(k + 1));

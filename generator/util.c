@@ -300,6 +300,8 @@ const type *ty_elem(const type *t) {
   return t->fmt == '?' ? &ty_bool : &ty_int;
 }
 
+bool ty_is_ndarray(const type *t) { return t->kind == TY_BUF && t->buf_kind == 'n'; }
+
 bool ty_is_container(const type *t) {
   if (t->kind == TY_LIST || t->kind == TY_BUF) return true;
   if (t->kind == TY_TUPLE)

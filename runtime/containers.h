@@ -23,7 +23,9 @@ typedef struct dynac_view {
   char *span;                 /* lowest byte of any item */
   Py_ssize_t span_len;        /* bytes from `span` to the end of the highest item */
   Py_ssize_t logged, snap_after;
-  int snapped;                /* the span is saved in the log: writes need no entry */
+  int snapped;                /* the span is saved in the log: stores need no entry */
+  int fresh;                  /* an array the kernel made (or a view of one): no one else saw
+                                 its items, so its stores need no entry (dynac_pin_array) */
 } dynac_view;
 /* A view as a Python value (a tuple field): its exporter, new reference. */
 static inline PyObject *dynac_box_view(const dynac_view *v) { return Py_NewRef(v->obj); }
@@ -99,6 +101,7 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
   v->span_len = empty ? 0 : hi - lo;
   v->logged = 0;
   v->snapped = 0;
+  v->fresh = 0;
   /* copying the span costs about as much as this many log entries */
   v->snap_after = 16 + v->span_len / 64;
   return 1;
@@ -117,5 +120,80 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
   if (!dynac_view_acquire(o, kind, fmt, strided, &pb, &v)) return 0;
   PyBuffer_Release(&pb);
   return 1;
+}
+
+/* ---- arrays a kernel makes or slices: pinned for the call ----------------
+ * np.zeros(...), a.copy(), a[1:-1, j] in a kernel give ndarrays (numpy's
+ * own functions and indexing make them) that the kernel reads and writes
+ * through a dynac_view, as it does its buffer arguments. Each is pinned:
+ * the kernel holds the array and its buffer in its pins (one chain per
+ * call, released when the call ends) until a sweep finds no array local
+ * pointing at its view (as a rebinding releases an array in the
+ * interpreter). Sweeps run between statements, when no temporary holds a
+ * view. A made array is fresh: no one else has seen its items, so its
+ * stores need no undo entry (a deoptimised call's run again makes a new
+ * one); a view of an argument's memory logs each store item by item, never
+ * as a copy of its span (the copy's entry would point at the pin, released
+ * before the glue rolls the log back). */
+typedef struct dynac_pin {
+  struct dynac_pin *next;
+  Py_buffer pb;  /* holds the array (pb.obj, a reference) */
+  dynac_view v;
+} dynac_pin;
+typedef struct dynac_pins {
+  dynac_pin *head;
+  Py_ssize_t n, sweep_at; /* pins held; the count at which a sweep looks for dead ones */
+} dynac_pins;
+#define DYNAC_PINS_FIRST_SWEEP 8
+static inline void dynac__pin_free(dynac_pin *p) {
+  PyBuffer_Release(&p->pb);
+  PyMem_RawFree(p);
+}
+static inline void dynac__pins_release(dynac_pins *ps) {
+  while (ps->head) {
+    dynac_pin *p = ps->head;
+    ps->head = p->next;
+    dynac__pin_free(p);
+  }
+  ps->n = 0;
+}
+/* A kernel's pins, released on every way out of it. */
+#define DYNAC_PINS __attribute__((cleanup(dynac__pins_release))) dynac_pins
+
+/* The view of ndarray `o` (borrowed; the pin takes its own reference) as
+ * kind 'n' / 'N' (1 or 2 dimensions), dtype `fmt` and, unless `strided`,
+ * C-contiguous items; `from`: the view `o` was sliced from, or NULL for an
+ * array the kernel made. NULL without an exception when `o` is not such an
+ * array (a value of another type); NULL with MemoryError when no pin can be
+ * had. The view lives until the call ends or a sweep releases it. */
+static DYNAC_NOINLINE const dynac_view *dynac_pin_array(dynac_pins *ps, PyObject *o, char kind, char fmt, int strided,
+                                                  const dynac_view *from) {
+  dynac_pin *p = (dynac_pin *)PyMem_RawMalloc(sizeof *p);
+  if (!p) { PyErr_NoMemory(); return NULL; }
+  if (!dynac_view_acquire(o, kind, fmt, strided, &p->pb, &p->v)) { PyMem_RawFree(p); return NULL; }
+  p->v.fresh = from ? from->fresh : 1;
+  p->v.snapped = p->v.fresh;                         /* fresh: no entry, ever */
+  if (!p->v.fresh) p->v.snap_after = PY_SSIZE_T_MAX; /* never a span copy (see above) */
+  p->next = ps->head;
+  ps->head = p;
+  ps->n++;
+  return &p->v;
+}
+static DYNAC_NOINLINE void dynac__pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
+  for (dynac_pin **q = &ps->head; *q;) {
+    int used = 0;
+    for (int i = 0; i < nlive && !used; i++) used = live[i] == &(*q)->v;
+    if (used) { q = &(*q)->next; continue; }
+    dynac_pin *dead = *q;
+    *q = dead->next;
+    ps->n--;
+    dynac__pin_free(dead); /* an ndarray's deallocation runs no Python code */
+  }
+  ps->sweep_at = 2 * ps->n + DYNAC_PINS_FIRST_SWEEP;
+}
+/* Between statements: once the pins have grown enough, releases those no
+ * array local (`live`, nlive of them, NULL when unbound) points at. */
+static inline void dynac_pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
+  if (DYNAC_UNLIKELY(ps->n >= ps->sweep_at)) dynac__pins_sweep(ps, live, nlive);
 }
 

@@ -131,3 +131,67 @@ static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
   *out = (int64_t)x;
   return !dynac_np_fits(*out, fmt);
 }
+
+/* ---- whole-array expressions in one loop (the generator's fusion.c) -------
+ * A new C-contiguous float64 array of shape (n0,) or (n0, n1), as
+ * numpy.empty makes it (new reference; NULL with numpy's exception), and
+ * where its items are (*data: valid while the array lives). */
+static DYNAC_NOINLINE PyObject *dynac_np_empty(int ndim, Py_ssize_t n0, Py_ssize_t n1, double **data) {
+  static PyObject *empty; /* numpy.empty, looked up once (kept for the process) */
+  if (!empty) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    empty = np ? PyObject_GetAttrString(np, "empty") : NULL;
+    Py_XDECREF(np);
+    if (!empty) return NULL;
+  }
+  PyObject *shape = ndim == 1 ? PyLong_FromSsize_t(n0) : Py_BuildValue("(nn)", n0, n1);
+  PyObject *a = shape ? PyObject_CallOneArg(empty, shape) : NULL;
+  Py_XDECREF(shape);
+  Py_buffer pb;
+  if (!a || PyObject_GetBuffer(a, &pb, PyBUF_WRITABLE) < 0) { Py_XDECREF(a); return NULL; }
+  *data = (double *)pb.buf; /* numpy's release keeps the memory: the array owns it */
+  PyBuffer_Release(&pb);
+  return a;
+}
+/* Are view v's rows laid out as C orders them (numpy's result of the same
+ * shape from such operands is C-contiguous)? Not for one row or column,
+ * whose order numpy may choose either way. */
+static inline int dynac_rows_in_c_order(const dynac_view *v) {
+  return v->len > 1 && v->len1 > 1 && v->stride1 > 0 && v->stride >= v->stride1 * v->len1;
+}
+/* Is f numpy's ufunc named `name` (np.sqrt not replaced)? */
+static DYNAC_NOINLINE int dynac__np_is_ufunc(PyObject *f, const char *name) {
+  if (strcmp(Py_TYPE(f)->tp_name, "numpy.ufunc")) return 0;
+  PyObject *n = PyObject_GetAttrString(f, "__name__");
+  int ok = n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, name) == 0;
+  Py_XDECREF(n);
+  if (!n) PyErr_Clear();
+  return ok;
+}
+static inline int dynac_np_is_ufunc(PyObject *f, const char *name) {
+  static PyObject *seen[4]; /* ufuncs found to be numpy's (held for the process) */
+  for (int i = 0; i < 4 && seen[i]; i++)
+    if (seen[i] == f) return 1;
+  if (!dynac__np_is_ufunc(f, name)) return 0;
+  for (int i = 0; i < 4; i++)
+    if (!seen[i]) { seen[i] = Py_NewRef(f); break; }
+  return 1;
+}
+/* Around a loop doing numpy's float operations: the FPU's exception flags
+ * the kernel had are kept aside (dynac_fpe_begin returns them) and cleared;
+ * after it, dynac_fpe_end says whether numpy would have reported one
+ * (divide by zero, overflow, invalid; underflow when numpy's mode is not
+ * 'ignore') and puts the earlier flags back. */
+static inline int dynac_fpe_begin(void) {
+  int was = fetestexcept(FE_ALL_EXCEPT);
+  feclearexcept(FE_ALL_EXCEPT);
+  return was;
+}
+static inline int dynac_fpe_end(int was) {
+  int now = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID | FE_UNDERFLOW);
+  int report = (now & (FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID)) != 0;
+  if (!report && (now & FE_UNDERFLOW)) report = dynac__np_underflow_noticed();
+  feclearexcept(FE_ALL_EXCEPT);
+  if (was) feraiseexcept(was);
+  return report;
+}

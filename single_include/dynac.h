@@ -1255,7 +1255,9 @@ typedef struct dynac_view {
   char *span;                 /* lowest byte of any item */
   Py_ssize_t span_len;        /* bytes from `span` to the end of the highest item */
   Py_ssize_t logged, snap_after;
-  int snapped;                /* the span is saved in the log: writes need no entry */
+  int snapped;                /* the span is saved in the log: stores need no entry */
+  int fresh;                  /* an array the kernel made (or a view of one): no one else saw
+                                 its items, so its stores need no entry (dynac_pin_array) */
 } dynac_view;
 /* A view as a Python value (a tuple field): its exporter, new reference. */
 static inline PyObject *dynac_box_view(const dynac_view *v) { return Py_NewRef(v->obj); }
@@ -1331,6 +1333,7 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
   v->span_len = empty ? 0 : hi - lo;
   v->logged = 0;
   v->snapped = 0;
+  v->fresh = 0;
   /* copying the span costs about as much as this many log entries */
   v->snap_after = 16 + v->span_len / 64;
   return 1;
@@ -1349,6 +1352,81 @@ static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strid
   if (!dynac_view_acquire(o, kind, fmt, strided, &pb, &v)) return 0;
   PyBuffer_Release(&pb);
   return 1;
+}
+
+/* ---- arrays a kernel makes or slices: pinned for the call ----------------
+ * np.zeros(...), a.copy(), a[1:-1, j] in a kernel give ndarrays (numpy's
+ * own functions and indexing make them) that the kernel reads and writes
+ * through a dynac_view, as it does its buffer arguments. Each is pinned:
+ * the kernel holds the array and its buffer in its pins (one chain per
+ * call, released when the call ends) until a sweep finds no array local
+ * pointing at its view (as a rebinding releases an array in the
+ * interpreter). Sweeps run between statements, when no temporary holds a
+ * view. A made array is fresh: no one else has seen its items, so its
+ * stores need no undo entry (a deoptimised call's run again makes a new
+ * one); a view of an argument's memory logs each store item by item, never
+ * as a copy of its span (the copy's entry would point at the pin, released
+ * before the glue rolls the log back). */
+typedef struct dynac_pin {
+  struct dynac_pin *next;
+  Py_buffer pb;  /* holds the array (pb.obj, a reference) */
+  dynac_view v;
+} dynac_pin;
+typedef struct dynac_pins {
+  dynac_pin *head;
+  Py_ssize_t n, sweep_at; /* pins held; the count at which a sweep looks for dead ones */
+} dynac_pins;
+#define DYNAC_PINS_FIRST_SWEEP 8
+static inline void dynac__pin_free(dynac_pin *p) {
+  PyBuffer_Release(&p->pb);
+  PyMem_RawFree(p);
+}
+static inline void dynac__pins_release(dynac_pins *ps) {
+  while (ps->head) {
+    dynac_pin *p = ps->head;
+    ps->head = p->next;
+    dynac__pin_free(p);
+  }
+  ps->n = 0;
+}
+/* A kernel's pins, released on every way out of it. */
+#define DYNAC_PINS __attribute__((cleanup(dynac__pins_release))) dynac_pins
+
+/* The view of ndarray `o` (borrowed; the pin takes its own reference) as
+ * kind 'n' / 'N' (1 or 2 dimensions), dtype `fmt` and, unless `strided`,
+ * C-contiguous items; `from`: the view `o` was sliced from, or NULL for an
+ * array the kernel made. NULL without an exception when `o` is not such an
+ * array (a value of another type); NULL with MemoryError when no pin can be
+ * had. The view lives until the call ends or a sweep releases it. */
+static DYNAC_NOINLINE const dynac_view *dynac_pin_array(dynac_pins *ps, PyObject *o, char kind, char fmt, int strided,
+                                                  const dynac_view *from) {
+  dynac_pin *p = (dynac_pin *)PyMem_RawMalloc(sizeof *p);
+  if (!p) { PyErr_NoMemory(); return NULL; }
+  if (!dynac_view_acquire(o, kind, fmt, strided, &p->pb, &p->v)) { PyMem_RawFree(p); return NULL; }
+  p->v.fresh = from ? from->fresh : 1;
+  p->v.snapped = p->v.fresh;                         /* fresh: no entry, ever */
+  if (!p->v.fresh) p->v.snap_after = PY_SSIZE_T_MAX; /* never a span copy (see above) */
+  p->next = ps->head;
+  ps->head = p;
+  ps->n++;
+  return &p->v;
+}
+static DYNAC_NOINLINE void dynac__pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
+  for (dynac_pin **q = &ps->head; *q;) {
+    int used = 0;
+    for (int i = 0; i < nlive && !used; i++) used = live[i] == &(*q)->v;
+    if (used) { q = &(*q)->next; continue; }
+    dynac_pin *dead = *q;
+    *q = dead->next;
+    ps->n--;
+    dynac__pin_free(dead); /* an ndarray's deallocation runs no Python code */
+  }
+  ps->sweep_at = 2 * ps->n + DYNAC_PINS_FIRST_SWEEP;
+}
+/* Between statements: once the pins have grown enough, releases those no
+ * array local (`live`, nlive of them, NULL when unbound) points at. */
+static inline void dynac_pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
+  if (DYNAC_UNLIKELY(ps->n >= ps->sweep_at)) dynac__pins_sweep(ps, live, nlive);
 }
 
 /* ==== End runtime/containers.h ==== */
@@ -2665,6 +2743,70 @@ static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
   *out = (int64_t)x;
   return !dynac_np_fits(*out, fmt);
 }
+
+/* ---- whole-array expressions in one loop (the generator's fusion.c) -------
+ * A new C-contiguous float64 array of shape (n0,) or (n0, n1), as
+ * numpy.empty makes it (new reference; NULL with numpy's exception), and
+ * where its items are (*data: valid while the array lives). */
+static DYNAC_NOINLINE PyObject *dynac_np_empty(int ndim, Py_ssize_t n0, Py_ssize_t n1, double **data) {
+  static PyObject *empty; /* numpy.empty, looked up once (kept for the process) */
+  if (!empty) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    empty = np ? PyObject_GetAttrString(np, "empty") : NULL;
+    Py_XDECREF(np);
+    if (!empty) return NULL;
+  }
+  PyObject *shape = ndim == 1 ? PyLong_FromSsize_t(n0) : Py_BuildValue("(nn)", n0, n1);
+  PyObject *a = shape ? PyObject_CallOneArg(empty, shape) : NULL;
+  Py_XDECREF(shape);
+  Py_buffer pb;
+  if (!a || PyObject_GetBuffer(a, &pb, PyBUF_WRITABLE) < 0) { Py_XDECREF(a); return NULL; }
+  *data = (double *)pb.buf; /* numpy's release keeps the memory: the array owns it */
+  PyBuffer_Release(&pb);
+  return a;
+}
+/* Are view v's rows laid out as C orders them (numpy's result of the same
+ * shape from such operands is C-contiguous)? Not for one row or column,
+ * whose order numpy may choose either way. */
+static inline int dynac_rows_in_c_order(const dynac_view *v) {
+  return v->len > 1 && v->len1 > 1 && v->stride1 > 0 && v->stride >= v->stride1 * v->len1;
+}
+/* Is f numpy's ufunc named `name` (np.sqrt not replaced)? */
+static DYNAC_NOINLINE int dynac__np_is_ufunc(PyObject *f, const char *name) {
+  if (strcmp(Py_TYPE(f)->tp_name, "numpy.ufunc")) return 0;
+  PyObject *n = PyObject_GetAttrString(f, "__name__");
+  int ok = n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, name) == 0;
+  Py_XDECREF(n);
+  if (!n) PyErr_Clear();
+  return ok;
+}
+static inline int dynac_np_is_ufunc(PyObject *f, const char *name) {
+  static PyObject *seen[4]; /* ufuncs found to be numpy's (held for the process) */
+  for (int i = 0; i < 4 && seen[i]; i++)
+    if (seen[i] == f) return 1;
+  if (!dynac__np_is_ufunc(f, name)) return 0;
+  for (int i = 0; i < 4; i++)
+    if (!seen[i]) { seen[i] = Py_NewRef(f); break; }
+  return 1;
+}
+/* Around a loop doing numpy's float operations: the FPU's exception flags
+ * the kernel had are kept aside (dynac_fpe_begin returns them) and cleared;
+ * after it, dynac_fpe_end says whether numpy would have reported one
+ * (divide by zero, overflow, invalid; underflow when numpy's mode is not
+ * 'ignore') and puts the earlier flags back. */
+static inline int dynac_fpe_begin(void) {
+  int was = fetestexcept(FE_ALL_EXCEPT);
+  feclearexcept(FE_ALL_EXCEPT);
+  return was;
+}
+static inline int dynac_fpe_end(int was) {
+  int now = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID | FE_UNDERFLOW);
+  int report = (now & (FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID)) != 0;
+  if (!report && (now & FE_UNDERFLOW)) report = dynac__np_underflow_noticed();
+  feclearexcept(FE_ALL_EXCEPT);
+  if (was) feraiseexcept(was);
+  return report;
+}
 /* ==== End runtime/numpy.h ==== */
 /* ==== Begin runtime/stores.h ==== */
 /* runtime/stores.h: list and buffer stores, logged for the undo log. A part of single_include/dynac.h (make single_include). */
@@ -3299,7 +3441,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 12
+#define DYNAC_ABI_VERSION 13
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),

@@ -266,7 +266,9 @@ const char *emit_subscript(em *E, expr *e) {
     push_pending(E, e->u.sub.index, i);
     return emit_getitem_call(E, e, obj, i, depth);
   }
-  if (ot->kind == TY_OBJ || TY(e->u.sub.index)->kind == TY_OBJ) { /* PyObject_GetItem */
+  if (ty_is_ndarray(ot) && ty_is_ndarray(TY(e))) return emit_array_view(E, e, obj); /* a view */
+  if (ot->kind == TY_OBJ || TY(e->u.sub.index)->kind == TY_OBJ || (ty_is_ndarray(ot) && TY(e)->kind == TY_OBJ)) {
+    obj = keep(E, as_obj(E, obj, ot), &ty_obj); /* PyObject_GetItem */
     const char *key = as_obj(E, emit_expr(E, e->u.sub.index), TY(e->u.sub.index));
     const char *o = tmpvar(E, &ty_obj);
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", o, obj, key);
@@ -323,7 +325,9 @@ const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
 
 /* obj[lo:hi:step] of a list: its parts in order; None or omitted ones absent. */
 const char *emit_slice(em *E, expr *e) {
-  if (slice_is_generic(E->in, e)) return emit_object_slice(E, e);
+  if (!e->u.slice.obj) return emit_slice_object(E, e); /* lo:hi in a[lo:hi, j] */
+  if (ty_is_ndarray(TY(e))) return emit_array_view(E, e, NULL);
+  if (slice_is_generic(E->in, e) || ty_is_ndarray(TY(e->u.slice.obj))) return emit_object_slice(E, e);
   const char *obj = keep(E, emit_expr(E, e->u.slice.obj), TY(e->u.slice.obj));
   expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
   const char *args[3];

@@ -128,6 +128,9 @@ typedef struct em {
                       CPython's tracebacks), or NULL */
   stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
+  const char *live_views[16]; /* views for loops iterate over (kept by a sweep of pins) */
+  int nlive_views;
+  int live_overflow; /* loops over views past live_views' room: no sweep inside them */
   bool *view_copy; /* [nlocals]: a view parameter whose fields are read from dv_x (view_field) */
   bool *fresh;     /* [nlocals]: a list local holding only lists this call made (fresh.c): its
                       appends are not logged; NULL in region kernels (their lists predate them) */
@@ -266,6 +269,15 @@ const char *item_ctype(char fmt);
 char view_kind(const type *t);
 const char *elem_fn(module *m, const type *t);
 const char *box_fn(module *m, const type *t);
+
+/* arrays.c */
+void declare_pins(em *E);
+const char *emit_made_array(em *E, expr *e, const char *o, const char *other);
+const char *emit_array_view(em *E, expr *e, const char *obj);
+void sweep_pins(em *E, stmt *s, bool loop_top);
+
+/* fusion.c */
+const char *emit_fused(em *E, expr *e);
 
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);

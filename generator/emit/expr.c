@@ -3,6 +3,8 @@
  */
 #include "emit.h"
 
+#include <ctype.h>
+
 const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
                                      const char *r, const type *rt, const type *res) {
   if (res->kind == TY_NP) return emit_np_binop(E, op, l, lt, r, rt, res);
@@ -299,7 +301,8 @@ static const char *emit_tuple(em *E, expr *e) {
   return res;
 }
 
-/* a.shape, a.ndim, a.size of an ndarray view */
+/* a.shape, a.ndim, a.size of an ndarray view; any other attribute of an
+ * object or an ndarray (PyObject_GetAttr) */
 static const char *emit_attr(em *E, expr *e) {
   const type *ot = TY(e->u.sub.obj);
   const char *v = emit_expr(E, e->u.sub.obj);
@@ -314,6 +317,7 @@ static const char *emit_attr(em *E, expr *e) {
     return r;
   }
   if (ot->kind == TY_OBJ) return emit_object_attr(E, v, attr);
+  if (TY(e)->kind == TY_OBJ) return emit_object_attr(E, keep(E, as_obj(E, v, ot), &ty_obj), attr); /* a.T: numpy's */
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
   const char *len = view_field(E, v, "len"), *len1 = view_field(E, v, "len1");
   if (!strcmp(attr, "size"))
@@ -323,6 +327,19 @@ static const char *emit_attr(em *E, expr *e) {
   line(E, "%s.v0 = (int64_t)%s;", t, len);
   if (ot->ndim == 2) line(E, "%s.v1 = (int64_t)%s;", t, len1);
   return t;
+}
+
+/* An operand `v` of expression `x` that an object operation consumed: when
+ * it is an object only that operation held (another operation's result),
+ * it is released now, as the interpreter's stack drops it, rather than
+ * when the block ends: numpy's temporaries of `a * b + c` are freed and
+ * reused as they are in the interpreter. */
+static void release_operand(em *E, const expr *x, const char *v) {
+  bool temp = v[0] == 't' && v[1];
+  for (const char *p = v + 1; temp && *p; p++) temp = isdigit((unsigned char)*p);
+  bool made = x->kind == EX_BINOP || x->kind == EX_UNARY || x->kind == EX_COMPARE;
+  if (temp && made && TY(x)->kind == TY_OBJ && !E->in->types.callee[x->id])
+    line(E, "Py_CLEAR(%s); /* consumed */", v);
 }
 
 const char *emit_expr(em *E, expr *e) {
@@ -357,6 +374,8 @@ const char *emit_expr(em *E, expr *e) {
     return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
   }
   case EX_BINOP: {
+    const char *fused = emit_fused(E, e); /* a whole-array expression: one loop */
+    if (fused) return fused;
     const char *tested_later = E->finite_by_parent != e ? NULL
         : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
     E->finite_note = NULL;
@@ -386,9 +405,12 @@ const char *emit_expr(em *E, expr *e) {
     E->nvstack = depth;
     E->returned_op = E->assigned_op = false;
     E->finite_later = NULL;
+    if (TY(e)->kind == TY_OBJ) release_operand(E, e->u.bin.l, l), release_operand(E, e->u.bin.r, r);
     return v;
   }
   case EX_UNARY: {
+    const char *fused = emit_fused(E, e);
+    if (fused) return fused;
     const char *a = emit_expr(E, e->u.un.a);
     const type *t = TY(e->u.un.a);
     if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
@@ -397,7 +419,8 @@ const char *emit_expr(em *E, expr *e) {
       push_pending(E, e->u.un.a, a);
       return emit_unary_call(E, e, a, depth);
     }
-    if (t->kind == TY_OBJ) { /* PyNumber_Negative, ...: __neg__ may run */
+    if (t->kind == TY_OBJ || ty_is_ndarray(t)) { /* PyNumber_Negative, ...: __neg__ may run */
+      a = as_obj(E, a, t);
       const char *o = tmpvar(E, &ty_obj);
       line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* %s */", o, a, (int)e->u.un.op,
            e->u.un.op == UN_NEG ? "-" : e->u.un.op == UN_POS ? "+" : "~");

@@ -148,6 +148,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   if (undo) declare_undo_log(&E);
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
   declare_kernel_locals(&E, in->fn->body);
+  declare_pins(&E);
   emit_own_cells(&E);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;

@@ -108,6 +108,7 @@ static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); 
  * body (locals bound before it: `before`), the closing brace, and the else
  * block, which a break skips (goto dynac_end_LABEL). */
 void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label) {
+  sweep_pins(E, body, true);
   emit_block(E, body);
   if (E->ncloops && E->cloops[E->ncloops - 1].label == label) E->ncloops--; /* its else is outside */
   bound_restore(E, before);
@@ -300,11 +301,18 @@ void emit_for_iter(em *E, stmt *s) {
       line(E, "%s = Py_NewRef(%s);", objs[i], v);
     } else objs[i] = keep_always(E, v, t);
   }
+  int live = E->nlive_views, overflow = E->live_overflow; /* a view iterated over stays pinned */
+  for (int i = 0; i < n; i++)
+    if (TY(s->u.for_.iters[i])->kind != TY_BUF) continue;
+    else if (E->nlive_views < 16) E->live_views[E->nlive_views++] = objs[i];
+    else E->live_overflow++;
   const char *count = NULL;
   if (s->u.for_.how == 'e')
     count = keep_always(E, s->u.for_.start ? as_int(E, emit_expr(E, s->u.for_.start), TY(s->u.for_.start))
                                            : "INT64_C(0)", &ty_int); /* the iterator's own count */
   emit_for_iter_loop(E, s, label, objs, count, shape_nest_plan(E->nest, s));
+  E->nlive_views = live;
+  E->live_overflow = overflow;
 }
 
 /* The pass before a loop that tests what `plan` needs of every item of

@@ -44,7 +44,8 @@ static void emit_local_delete(em *E, int loc) {
 }
 
 void assign_target(em *E, target *t, const char *v, const type *vt) {
-  if (t->sub && (is_name_place(t->sub) || t->sub->kind == EX_SLICE || TY(t->sub->u.sub.obj)->kind == TY_OBJ)) {
+  if (t->sub && (is_name_place(t->sub) || t->sub->kind == EX_SLICE || TY(t->sub->u.sub.obj)->kind == TY_OBJ ||
+                 array_object_place(E->in, t->sub))) {
     /* obj.name = v, obj[key] = v, obj[lo:hi:step] = v (also of a list: PyObject_SetItem), a
        global's or nonlocal's NAME = v */
     emit_object_store(E, t->sub, v, vt);
@@ -139,7 +140,8 @@ static void emit_assign(em *E, stmt *s) {
 
 /* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */
 static void emit_augassign(em *E, stmt *s) {
-  if (s->u.aug.sub && (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ)) {
+  if (s->u.aug.sub && (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ ||
+                      array_object_place(E->in, s->u.aug.sub))) {
     emit_object_augassign(E, s);
     return;
   }
@@ -172,6 +174,12 @@ static void emit_augassign(em *E, stmt *s) {
   }
   const char *r = emit_expr(E, s->u.aug.value);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
+  if (ty_is_ndarray(lt)) { /* numpy's in-place operator writes the array and gives it back */
+    const char *v = emit_inplace_values(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
+    deopt_if(E, NULL, "not the array itself (never for an exact ndarray)", "%s != %s->obj", v,
+             local_name(E, loc));
+    return;
+  }
   if (lt->kind == TY_OBJ) { /* PyNumber_InPlaceAdd, ...: a list's += extends it */
     const char *v = emit_inplace_values(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
     line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, loc), v);
@@ -338,6 +346,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
 }
 
 void emit_stmt(em *E, stmt *s) {
+  sweep_pins(E, s, false);
   size_t start = E->b->len;
   restart outer = restart_open(E, s, false);
   emit_stmt_kind(E, s);

@@ -73,7 +73,7 @@ static bool boxed_tuple(const type *t) {
 /* A value the C API operates on: an object, a list, or a Python number or
  * tuple boxed for an operation with one. */
 bool generic_operand(const type *t) {
-  return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST || boxed_tuple(t);
+  return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST || boxed_tuple(t) || ty_is_ndarray(t);
 }
 
 /* An operation through the C API: Python code may run (an effect). */
@@ -202,9 +202,22 @@ static bool type_slice_parts(ctx *c, expr *e, bool *generic, bool *unknown) {
 
 static const type *type_slice(ctx *c, expr *e) {
   bool generic, unknown;
+  if (!e->u.slice.obj) { /* lo:hi:step in a[lo:hi, j]: a slice object (BUILD_SLICE runs no code) */
+    expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+    for (int i = 0; i < 3; i++) {
+      const type *t = parts[i] ? type_expr(c, parts[i], false) : &ty_none;
+      if (t->kind == TY_UNKNOWN) return &ty_unknown;
+      if (!passable(t) && t->kind != TY_NP) {
+        type_fail(c, parts[i]->pos, arena_printf(c->m->a, "slice bound of type %s", ty_python_name(c->m->a, t)));
+        return &ty_conflict;
+      }
+    }
+    return &ty_obj;
+  }
   if (!type_slice_parts(c, e, &generic, &unknown)) return &ty_conflict;
   const type *ot = TY(e->u.slice.obj);
   if (unknown) return &ty_unknown;
+  if (ty_is_ndarray(ot)) return type_array_view(c, e, ot); /* x[1:]: a view */
   if (generic && passable(ot)) return generic_op(c);
   if (ot->kind != TY_LIST) {
     type_fail(c, e->pos, arena_printf(c->m->a, "slicing a %s (only lists and objects are sliced in "
@@ -218,6 +231,7 @@ static const type *type_slice(ctx *c, expr *e) {
 /* Is obj[lo:hi:step] (typed) generic, PyObject_GetItem of a slice object? */
 bool slice_is_generic(const inst *in, const expr *e) {
   const expr *parts[3] = {e->u.slice.lo, e->u.slice.hi, e->u.slice.step};
+  if (!e->u.slice.obj) return true; /* a slice object of a multi-dimensional index */
   bool generic = ty_of(in, e->u.slice.obj)->kind == TY_OBJ;
   for (int i = 0; i < 3; i++) generic |= parts[i] && ty_of(in, parts[i])->kind == TY_OBJ;
   return generic;
@@ -249,6 +263,9 @@ const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) 
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
   if ((l->kind == TY_OBJ || r->kind == TY_OBJ) && generic_operand(l) && generic_operand(r))
     return generic_op(c); /* PyNumber_Add, ... */
+  if ((ty_is_ndarray(l) || ty_is_ndarray(r)) && (generic_operand(l) || l->kind == TY_NP) &&
+      (generic_operand(r) || r->kind == TY_NP))
+    return generic_op(c); /* numpy's whole-array operation */
   if ((l->kind == TY_NP || r->kind == TY_NP) && ty_is_scalar(l) && ty_is_scalar(r))
     return np_binop_type(c, e, op, l, r);
   if (l->kind == TY_LIST || r->kind == TY_LIST) return list_binop_type(c, e, op, l, r);
@@ -598,6 +615,12 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
     const type *t = type_devirtualised(c, e, at);
     if (t) return t;
   }
+  if (lt->kind == TY_OBJ && method_via_api(c->in, e)) { /* np.zeros(...): numpy's array, typed */
+    const type *t = type_api_call(c, e, at);
+    const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL;
+    return made ? made : t;
+  }
+  if (ty_is_ndarray(lt)) return type_array_method(c, e, at); /* numpy's method */
   if (method_via_api(c->in, e)) return type_api_call(c, e, at); /* its index may be any object */
   if (!e->u.call.op) { /* a method no row of the operation table names: objects only */
     type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of a %s", name, ty_python_name(c->m->a, lt)));
@@ -677,6 +700,7 @@ static const type *type_attr(ctx *c, expr *e) {
   if (ot->kind == TY_OBJ) return generic_op(c);
   bool nd_attr = !strcmp(e->u.sub.attr, "shape") || !strcmp(e->u.sub.attr, "ndim") ||
                  !strcmp(e->u.sub.attr, "size");
+  if (ty_is_ndarray(ot) && !nd_attr) return generic_op(c); /* a.T, a.dtype: numpy's attribute */
   if (ot->kind != TY_BUF || ot->buf_kind != 'n' || !nd_attr) {
     type_fail(c, e->pos, arena_printf(c->m->a, "attribute .%s of a %s", e->u.sub.attr,
                                  ty_python_name(c->m->a, ot)));
@@ -720,7 +744,10 @@ static const type *type_subscript(ctx *c, expr *e) {
     type_fail(c, e->pos, arena_printf(c->m->a, "indexing a %s", ty_python_name(c->m->a, ot)));
     return &ty_conflict;
   }
-  if (ot->kind == TY_BUF && ot->buf_kind == 'n') return type_nd_index(c, e, ot, it);
+  if (ty_is_ndarray(ot)) { /* a view (a[1:-1, j], a row), an object (a[mask]), or an item */
+    const type *v = type_array_view(c, e, ot);
+    return v ? v : type_nd_index(c, e, ot, it);
+  }
   if (ot->kind == TY_LIST && ot->elts[0]->kind == TY_UNKNOWN && c->strict) {
     type_fail(c, e->pos, "an element of an empty list nothing appends to (its type is not known)");
     return &ty_conflict;
@@ -830,6 +857,8 @@ static const type *type_call(ctx *c, expr *e) {
       return &ty_conflict;
     }
     const type *t = type_api_call(c, e, at);
+    const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL; /* np.zeros(...) */
+    if (made) return made;
     klass *k = constructed_class(c, e);
     if (k && t->kind == TY_OBJ) constructed_init(c, e, at, k);
     return k && t->kind == TY_OBJ ? &k->inst : t;
@@ -1048,10 +1077,13 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   for (int i = 0; i < e->u.cmp.n; i++) {
     const type *a = type_expr(c, e->u.cmp.operands[i], false);
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
-    if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ)) { /* PyObject_RichCompare (never a chain:
-                                                                   type_object_chain) */
+    bool whole = ty_is_ndarray(a) || (prev && ty_is_ndarray(prev)); /* numpy's elementwise comparison */
+    if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ) || whole) { /* PyObject_RichCompare (never a
+                                                                            chain: type_object_chain) */
       const type *other = a->kind == TY_OBJ && prev ? prev : a;
-      if (!generic_operand(a) || !generic_operand(prev ? prev : a)) {
+      const type *first = prev ? prev : a;
+      if ((!generic_operand(a) && !(whole && a->kind == TY_NP)) ||
+          (!generic_operand(first) && !(whole && first->kind == TY_NP))) {
         type_fail(c, e->pos, arena_printf(c->m->a, "comparison of an object with a %s",
              ty_python_name(c->m->a, other)));
         return &ty_conflict;
@@ -1144,7 +1176,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     static const char *const method[] = {"__neg__", "__pos__", "__invert__"};
     c->in->types.callee[e->id] = NULL;
     if (a->cls && (t = type_special(c, e, (klass *)a->cls, method[e->u.un.op], &a, 1, false))) break;
-    if (a->kind == TY_OBJ) { t = generic_op(c); break; }
+    if (a->kind == TY_OBJ || ty_is_ndarray(a)) { t = generic_op(c); break; }
     if (!ty_is_number(a) || (a->kind == TY_FLOAT && e->u.un.op == UN_INVERT)) {
       type_fail(c, e->pos, arena_printf(c->m->a, "unary operator on a %s", ty_python_name(c->m->a, a)));
       t = &ty_conflict;
@@ -1318,6 +1350,20 @@ static void bind_object_store(ctx *c, target *tg, const type *t, srcpos pos) {
   generic_op(c);
 }
 
+/* a[1:-1] = v, a[i, :] = v, a[mask] = v of an ndarray: PyObject_SetItem
+ * (numpy casts and broadcasts v, and copies first where the two overlap). */
+static void bind_array_store(ctx *c, target *tg, const type *t, srcpos pos) {
+  if (!passable(t) && t->kind != TY_NP) {
+    type_fail(c, pos, arena_printf(c->m->a, "storing a %s into an ndarray", ty_python_name(c->m->a, t)));
+    return;
+  }
+  if (tg->sub->kind == EX_SLICE) {
+    bool generic, unknown;
+    if (!type_slice_parts(c, tg->sub, &generic, &unknown)) return;
+  }
+  generic_op(c);
+}
+
 /* del obj.name / obj[key] / obj[lo:hi] of any value the C API can take
  * (PyObject_DelAttr, PyObject_DelItem: CPython's exceptions, e.g. a
  * tuple's TypeError); a list keeps its element type. */
@@ -1391,12 +1437,18 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
            "same type)", ty_python_name(c->m->a, t), ty_python_name(c->m->a, ot)));
       return;
     }
+    if (ty_is_ndarray(ot)) { bind_array_store(c, tg, t, pos); return; }
     if (ot->kind != TY_OBJ && ot->kind != TY_LIST) {
       type_fail(c, pos, arena_printf(c->m->a, "assignment to a slice of a %s", ty_python_name(c->m->a, ot)));
       return;
     }
     bind_object_store(c, tg, t, pos);
     return;
+  }
+  if (tg->sub && ty_is_ndarray(type_expr(c, tg->sub->u.sub.obj, false))) { /* a[1:-1, j] = v: numpy's setitem */
+    const type *it = type_expr(c, tg->sub->u.sub.index, false);
+    if (it->kind == TY_UNKNOWN || t->kind == TY_UNKNOWN) return;
+    if (array_object_place(c->in, tg->sub)) { bind_array_store(c, tg, t, pos); return; }
   }
   if (tg->sub) { /* obj[index] = value: an element store */
     const type *et = type_expr(c, tg->sub, false);

@@ -31,6 +31,11 @@ const type *type_expr(ctx *c, expr *e, bool truth);
 void bind_target(ctx *c, target *tg, const type *t, srcpos pos);
 void type_delete(ctx *c, expr *place);
 
+/* arrays.c */
+const type *type_made_array(ctx *c, expr *e, const type **at);
+const type *type_array_method(ctx *c, expr *e, const type **at);
+const type *type_array_view(ctx *c, expr *e, const type *ot);
+
 /* stmt.c */
 void type_block(ctx *c, stmt *s);
 void type_body(ctx *c);

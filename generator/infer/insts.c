@@ -37,6 +37,11 @@ static void type_inst(module *m, inst *in) {
     if (in->ret->kind == TY_TUPLE && holds_nested_container(in->ret))
       in->ret = &ty_obj; /* boxed by the kernel, whose references to the lists end with it */
   }
+  if (in->pins) /* a sweep of the arrays it holds looks at its array locals only */
+    for (int i = 0; i < in->fn->nlocals; i++)
+      if (in->local_ty[i]->kind == TY_TUPLE && ty_is_container(in->local_ty[i]))
+        type_fail(&c, in->fn->pos, arena_printf(m->a, "local '%s' holds a %s in a function that makes or "
+             "slices arrays (unpack the tuple instead)", in->fn->locals[i], ty_python_name(m->a, in->local_ty[i])));
   if (in->containers && in->opaque_calls) /* the callee could free what the kernel borrows */
     type_fail(&c, in->fn->pos, "allow_in_graph calls in a function that holds lists or buffers");
   if (in->generic) { /* Python code may run: it must not free a list the kernel borrows */
@@ -201,7 +206,7 @@ bool method_via_api(const inst *in, const expr *e) {
   if (method_devirtualised(in, e)) return false;
   const expr *const *a = (const expr *const *)e->u.call.args;
   const type *rt = ty_of(in, a[0]);
-  return rt->kind == TY_OBJ ||
+  return rt->kind == TY_OBJ || ty_is_ndarray(rt) ||
          (rt->kind == TY_LIST && e->u.call.n >= 2 && ty_of(in, a[1])->kind == TY_OBJ &&
           !ops_call_is(e, OPI_APPEND)) ||
          (rt->kind == TY_LIST && list_method_via_api(rt, e));
@@ -319,6 +324,13 @@ void infer_module(module *m) {
       f->not_compiled = arena_printf(m->a, "graph break at line %d: %s", f->breaks->pos.line,
                                      f->breaks->reason);
     if (f->not_compiled) continue;
+    if (!f->specs && f->array_param) {
+      f->not_compiled = arena_printf(m->a, "no specialisation yet: parameter '%s' is a numpy array "
+                                     "whose dtype and number of dimensions come from a profile (dynac "
+                                     "record), signatures=[\"(ndarray[d, 2], ...)\"] or its first call "
+                                     "(dynac run)", f->array_param);
+      continue;
+    }
     if (!f->specs) {
       f->not_compiled = "no specialisation: annotate the parameters (int, float, bool), give "
                         "signatures=[...], or record a profile with 'python3 -m dynac record'";

@@ -6,8 +6,17 @@
 
 #include <string.h>
 
+static bool holds_ndarray(const type *t) {
+  if (ty_is_ndarray(t)) return true;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->n; i++)
+    if (holds_ndarray(t->elts[i])) return true;
+  return false;
+}
+
 static void ret_join(ctx *c, const type *t, srcpos pos) {
   inst *in = c->in;
+  if (ty_is_ndarray(t) || (t->kind == TY_TUPLE && holds_ndarray(t)))
+    t = &ty_obj; /* boxed by the kernel: the arrays it holds are released as it returns */
   if (t->kind == TY_NONE) { in->ret_may_be_none = true; return; }
   if (t->kind == TY_UNKNOWN) return;
   const type *j = ty_join(in->ret, t);
@@ -156,7 +165,8 @@ static void type_stmt(ctx *c, stmt *s) {
       const type *l = type_expr(c, s->u.aug.sub, false);
       const type *r = type_expr(c, s->u.aug.value, false);
       if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
-      if (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ) { /* get, in-place operator, set: the C API */
+      if (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ ||
+          array_object_place(c->in, s->u.aug.sub)) { /* get, in-place operator, set: the C API */
         target tg = {.sub = s->u.aug.sub};
         expr fake = {.pos = s->pos};
         bind_target(c, &tg, binop_type(c, &fake, s->u.aug.op, l, r), s->pos);
@@ -192,6 +202,10 @@ static void type_stmt(ctx *c, stmt *s) {
     if (l->kind == TY_UNKNOWN) {
       if (c->strict) type_fail(c, s->pos, arena_printf(c->m->a, "local '%s' is read before any "
                           "assignment", c->in->fn->locals[s->u.aug.local]));
+      break;
+    }
+    if (ty_is_ndarray(l) && (generic_operand(r) || r->kind == TY_NP)) { /* a += b: the array itself */
+      generic_op(c);
       break;
     }
     target tg = {.local = s->u.aug.local};

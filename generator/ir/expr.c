@@ -924,20 +924,33 @@ static expr *lower_attribute(lower *L, TSNode n) {
   return e;
 }
 
-/* slice: start? : stop? (: step?)? as the index of obj[...]: the parts are
- * told apart by the colons before them. */
-static expr *lower_slice(lower *L, TSNode n, TSNode value, TSNode sl) {
-  expr *e = new_expr(L, EX_SLICE, n);
-  if (!(e->u.slice.obj = lower_expr(L, value))) return NULL;
+/* The parts of slice node `sl` (start? : stop? (: step?)?) into e's
+ * bounds, told apart by the colons before them. */
+static bool lower_slice_parts(lower *L, expr *e, TSNode sl) {
   expr **parts[3] = {&e->u.slice.lo, &e->u.slice.hi, &e->u.slice.step};
   int colons = 0;
   for (uint32_t i = 0; i < ts_node_child_count(sl); i++) {
     TSNode c = ts_node_child(sl, i);
     if (!ts_node_is_named(c)) { colons += !strcmp(ts_node_type(c), ":"); continue; }
     if (node_is(c, "comment") || colons > 2) continue;
-    if (!(*parts[colons] = lower_expr(L, c))) return NULL;
+    if (!(*parts[colons] = lower_expr(L, c))) return false;
   }
-  return e;
+  return true;
+}
+
+/* obj[lo:hi:step] */
+static expr *lower_slice(lower *L, TSNode n, TSNode value, TSNode sl) {
+  expr *e = new_expr(L, EX_SLICE, n);
+  if (!(e->u.slice.obj = lower_expr(L, value))) return NULL;
+  return lower_slice_parts(L, e, sl) ? e : NULL;
+}
+
+/* A part of a multi-dimensional index: an expression, or lo:hi:step, the
+ * slice object BUILD_SLICE makes (an EX_SLICE with no object). */
+static expr *lower_index_part(lower *L, TSNode part) {
+  if (!node_is(part, "slice")) return lower_expr(L, part);
+  expr *e = new_expr(L, EX_SLICE, part);
+  return lower_slice_parts(L, e, part) ? e : NULL;
 }
 
 /* subscript: value [ subscript ]: a[i], a[i][j], a[lo:hi:step]; a[i, j] is
@@ -957,15 +970,10 @@ static expr *lower_subscript(lower *L, TSNode n) {
     return NULL;
   }
   if (nidx == 1 && node_is(idx_nodes[0], "slice")) return lower_slice(L, n, value, idx_nodes[0]);
-  for (uint32_t i = 0; i < nidx; i++)
-    if (node_is(idx_nodes[i], "slice")) {
-      gb(L, n, "unsupported-expression", "slice in a multi-dimensional index (a[i:j, k])");
-      return NULL;
-    }
   expr *obj = lower_expr(L, value);
-  expr *idx = obj ? lower_expr(L, idx_nodes[0]) : NULL;
+  expr *idx = obj ? lower_index_part(L, idx_nodes[0]) : NULL;
   if (idx && nidx == 2) {
-    expr *j = lower_expr(L, idx_nodes[1]);
+    expr *j = lower_index_part(L, idx_nodes[1]);
     if (!j) return NULL;
     expr *t = new_expr(L, EX_TUPLE, n);
     t->u.tuple.n = 2;

@@ -7,6 +7,8 @@ with inf and a RuntimeWarning; kernels deoptimise wherever that differs
 from plain C, so the interpreter gives numpy's own answer."""
 import math
 
+import numpy as np
+
 import dynac
 
 
@@ -273,3 +275,130 @@ def keep_first(out, x, s):
     first = out[0]
     scale_into(out, x, s)
     return first
+
+
+# ---- arrays a kernel makes or slices (infer/arrays.c) ---------------------
+@dynac.compile(signatures=["(int, float)"])
+def made(n, x):
+    """numpy's functions make them; the kernel writes them as any array."""
+    a = np.zeros(n)
+    b = np.ones((2, n), dtype=np.float32)
+    c = np.empty(n, dtype=np.int64)
+    d = np.full((n, 2), x)
+    e = np.arange(n)
+    f = np.arange(0.5, n, 0.5)
+    g = np.linspace(0.0, x, n)
+    h = np.array([x, 2.0 * x, -x])
+    for i in range(n):
+        a[i] = x * i
+        c[i] = i * i
+        b[1, i] = a[i] + 1
+    return a, b, c, d, e, f, g, h, len(a), b.shape
+
+
+@dynac.compile(signatures=["(ndarray[d], float)", "(ndarray[l], float)", "(ndarray[d, 2], float)",
+                           "(ndarray[d, strided], float)", "(ndarray[f, 2, strided], float)"])
+def likes(a, x):
+    z = np.zeros_like(a)
+    o = np.ones_like(a)
+    e = np.empty_like(a, dtype=np.float64)
+    f = np.full_like(a, x)
+    c = a.copy()
+    c2 = np.copy(a)
+    c3 = np.array(a)
+    return z, o, e.shape, e.dtype, f, c, c2, c3, c.flags.c_contiguous, z.strides == a.strides
+
+
+@dynac.compile(signatures=["(ndarray[d], int, int)", "(ndarray[d, strided], int, int)",
+                           "(ndarray[l], int, int)"])
+def views1(a, i, j):
+    """Views write through to the argument (taken back when the call
+    deoptimises: numpy's overflow warning at v[k] * 2)."""
+    v = a[i:j]
+    w = a[::-1]
+    z = a[i:j:2]
+    for k in range(len(v)):
+        v[k] = v[k] * 2
+    return v, w, a[1:] - a[:-1], z, len(v), v.shape, a
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, int)", "(ndarray[d, 2, strided], int, int)"])
+def views2(a, i, j):
+    r = a[i]
+    col = a[:, j]
+    inner = a[1:-1, 1:-1]
+    s = a[i, ::2]
+    for k in range(len(col)):
+        col[k] = k
+    total = r[0] * 0
+    for x in r:
+        total += x
+    return r.copy(), col, inner.shape, s, total, a
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d, 2])", "(ndarray[l], ndarray[d, 2])"])
+def slice_stores(a, b):
+    """numpy's setitem: a[1:] = a[:-1] copies first where the two overlap."""
+    a[1:] = a[:-1]
+    b[:, 0] = 1.5
+    b[1:-1, 1:] = b[:-2, 1:] + b[2:, :-1]
+    b[0] = -1
+    a[::2] += 1
+    return a, b
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[d, strided])", "(ndarray[f])"])
+def rosen(x):
+    return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[l], ndarray[d], float)"])
+def whole(a, b, s):
+    """Whole-array operations are numpy's (its warnings too)."""
+    c = a + b * s
+    d = -a
+    e = a < b
+    f = np.sqrt(np.abs(a)) / b
+    m = a.max() if len(a) else s
+    a += 1
+    b /= s
+    return c, d, e, f, m, a, b, a.T, a.sum()
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, float)"])
+def heat(u0, steps, k):
+    """Two buffers made in the kernel, swapped each step."""
+    u = u0.copy()
+    v = np.zeros_like(u)
+    for _ in range(steps):
+        v[1:-1, 1:-1] = u[1:-1, 1:-1] + k * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]
+                                             - 4 * u[1:-1, 1:-1])
+        u, v = v, u
+    return u
+
+
+@dynac.compile(signatures=["(ndarray[d, 2])", "(ndarray[f, 2, strided])"])
+def pairwise(X):
+    n = X.shape[0]
+    D = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            s = 0.0
+            for k in range(X.shape[1]):
+                t = float(X[i, k] - X[j, k])
+                s += t * t
+            D[i, j] = math.sqrt(s)
+    return D
+
+
+@dynac.compile(signatures=["(int, int)"])
+def churn(n, m):
+    """A new array each iteration, the last two kept: the ones no local
+    holds are released as the loop goes (a sweep of the kernel's pins)."""
+    prev = np.zeros(m)
+    for i in range(n):
+        cur = np.full(m, 1.0 * i)
+        for k in range(m):
+            cur[k] += prev[k]
+        prev = cur
+    return prev

@@ -1,0 +1,114 @@
+/* arrays.c: ndarrays a kernel makes (np.zeros(...), a.copy()) or slices
+ * (a[1:-1, j], a row): numpy makes them, the kernel pins them (dynac.h's
+ * dynac_pin) and reads and writes them through views; the pins no array
+ * local points at are swept between statements (infer/arrays.c types them).
+ */
+#include "emit.h"
+
+/* The kernel's pins, when it has any (before its body). */
+void declare_pins(em *E) {
+  if (E->in->pins)
+    line(E, "DYNAC_PINS dynac__pins = {NULL, 0, DYNAC_PINS_FIRST_SWEEP}; /* the arrays it made or sliced */");
+}
+
+/* View of the ndarray object `o` (a reference the caller holds) as type t,
+ * pinned; `from`: the view o was sliced from (NULL: made by the kernel).
+ * `other` is the statement for a value of another type (o is not such an
+ * array: numpy's function was replaced, or its result's dtype was not the
+ * one expected). */
+static const char *pin_view(em *E, const char *o, const type *t, const char *from, const char *other) {
+  const char *v = tmpvar(E, t);
+  line(E, "%s = dynac_pin_array(&dynac__pins, %s, '%c', '%c', %d, %s);", v, o, t->ndim == 2 ? 'N' : 'n', t->fmt,
+       t->strided, from ? from : "NULL");
+  line(E, "if (!%s) {", v);
+  E->indent++;
+  line(E, "if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  line(E, "%s", other);
+  E->indent--;
+  line(E, "}");
+  return v;
+}
+
+/* The array a call made (o: its result, owned by a temporary), pinned as
+ * TY(e); `other` as for pin_view. */
+const char *emit_made_array(em *E, expr *e, const char *o, const char *other) {
+  return pin_view(E, o, TY(e), NULL, other);
+}
+
+/* The index object of view e (obj[lo:hi:step], obj[i, lo:hi], obj[i]). */
+static const char *view_key(em *E, expr *e) {
+  if (e->kind == EX_SLICE) return emit_slice_object(E, e);
+  expr *ix = e->u.sub.index;
+  return keep(E, as_obj(E, emit_expr(E, ix), TY(ix)), &ty_obj);
+}
+
+/* obj[...] of an ndarray giving a view (TY(e) an ndarray; obj: the
+ * array's view when evaluated already, else NULL): numpy's own
+ * indexing (its IndexError for a row out of range; a slice never fails),
+ * the view pinned. No Python code runs. */
+const char *emit_array_view(em *E, expr *e, const char *obj) {
+  expr *oe = e->kind == EX_SLICE ? e->u.slice.obj : e->u.sub.obj;
+  obj = keep(E, obj ? obj : emit_expr(E, oe), TY(oe));
+  int depth = E->nvstack;
+  push_pending(E, oe, obj);
+  const char *key = view_key(E, e);
+  E->nvstack = depth;
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = PyObject_GetItem(%s->obj, %s); /* numpy's view */", o, obj, key);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  const char *v = tmpvar(E, TY(e));
+  deopt_if(E, NULL, "numpy's view is another array (cannot happen)",
+           "!(%s = dynac_pin_array(&dynac__pins, %s, '%c', '%c', 1, %s)) && !PyErr_Occurred()", v, o,
+           TY(e)->ndim == 2 ? 'N' : 'n', TY(e)->fmt, obj);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", v, where(E));
+  return v;
+}
+
+/* Array locals of the kernel (their C names), NULL-terminated; the
+ * current views a sweep keeps. */
+static void array_locals(em *E, strbuf *b, int *n) {
+  for (int i = 0; i < E->in->fn->nlocals; i++)
+    if (E->in->local_ty[i]->kind == TY_BUF) {
+      sb_printf(b, "%s%s", *n ? ", " : "", local_name(E, i));
+      ++*n;
+    }
+  for (int i = 0; i < E->nlive_views; i++) {
+    sb_printf(b, "%s%s", *n ? ", " : "", E->live_views[i]);
+    ++*n;
+  }
+}
+
+/* Does a part of statement s (not its nested blocks) pin an array: a
+ * made array or a view? */
+typedef struct pin_scan { const inst *in; bool found; } pin_scan;
+static void scan_expr(void *ctx, expr *e) {
+  pin_scan *ps = ctx;
+  if (!e || ps->found) return;
+  const type *t = ty_of(ps->in, e);
+  if (t && ty_is_ndarray(t) && (e->kind == EX_CALL || e->kind == EX_SLICE || e->kind == EX_SUBSCRIPT))
+    ps->found = true;
+  else ir_each_subexpr(e, scan_expr, ctx);
+}
+static void scan_target(void *ctx, target *t) {
+  for (int i = 0; t->is_tuple && i < t->n; i++) scan_target(ctx, t->elts[i]);
+  if (t->sub) ir_each_subexpr(t->sub, scan_expr, ctx); /* the store itself pins nothing */
+}
+static void scan_none(void *ctx, stmt *b) { (void)ctx, (void)b; }
+static bool stmt_pins(const inst *in, stmt *s) {
+  pin_scan ps = {in, false};
+  ir_each_part(s, &(ir_parts){scan_expr, scan_target, scan_none, false}, &ps);
+  return ps.found;
+}
+
+/* Before statement s of a kernel that pins: once its pins have grown, the
+ * ones no array local points at are released. Where s pins (its own
+ * parts), and at the top of a loop's body (a header's pins). */
+void sweep_pins(em *E, stmt *s, bool loop_top) {
+  if (!E->in->pins || !s || E->live_overflow || loop_top == stmt_pins(E->in, s)) return; /* (a loop's first statement
+                                                                         that pins sweeps itself) */
+  strbuf live = {0};
+  int n = 0;
+  array_locals(E, &live, &n);
+  line(E, "dynac_pins_sweep(&dynac__pins, (const dynac_view *const[]){%s}, %d);", n ? live.data : "NULL", n);
+  sb_free(&live);
+}

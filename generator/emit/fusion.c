@@ -1,0 +1,268 @@
+/* fusion.c: whole-array expressions of float64 ndarrays computed in one
+ * loop with no temporary arrays. numpy computes `a + k * (b - c)` as three
+ * ufunc calls, each into a new array; here the leaves (arrays, views,
+ * scalars) are evaluated first, then one loop writes each item of a new
+ * C-contiguous array, every operation rounded to a double as numpy's own
+ * loop rounds it, so the items are bit-identical. Where numpy would warn
+ * (the FPU's divide-by-zero, overflow or invalid flag after the loop; an
+ * underflow numpy's mode reports), or the arrays' shapes or layouts are not
+ * the plain case (broadcasting, a Fortran-ordered operand), the kernel
+ * drops the loop's result and runs numpy's own operations on the same
+ * leaves, which give numpy's answer and warning.
+ */
+#include "emit.h"
+
+#define FUSE_MAX_LEAVES 24
+
+typedef struct fuse_plan {
+  const expr *leaves[FUSE_MAX_LEAVES]; /* in evaluation order */
+  int nleaves, ndim;
+  bool arrays;      /* some leaf is an array */
+} fuse_plan;
+
+/* np.sqrt(x), np.abs(x), np.absolute(x): a numpy module's ufunc of one argument. */
+static const char *fused_ufunc(em *E, const expr *e) {
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2 || e->u.call.nkw ||
+      e->u.call.argform)
+    return NULL;
+  const expr *mod = e->u.call.args[0];
+  const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
+  if (!target || strcmp(target, "numpy")) return NULL;
+  const char *n = e->u.call.name;
+  return !strcmp(n, "sqrt") ? "sqrt" : !strcmp(n, "abs") || !strcmp(n, "absolute") ? "absolute" : NULL;
+}
+
+/* Is e an operation of the loop: + - * / of float64 arrays and numbers,
+ * ** 2 (numpy's square), unary -, np.sqrt, np.abs? */
+static bool fused_op(em *E, const expr *e) {
+  if (TY(e)->kind != TY_OBJ || E->in->types.callee[e->id]) return false;
+  if (e->kind == EX_BINOP) {
+    binop op = e->u.bin.op;
+    bool square = op == OP_POW && e->u.bin.r->kind == EX_INT && e->u.bin.r->u.i == 2;
+    return !e->u.bin.inplace && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_TRUEDIV || square);
+  }
+  if (e->kind == EX_UNARY) return e->u.un.op == UN_NEG;
+  return fused_ufunc(E, e) != NULL;
+}
+
+/* A view numpy's slicing gives without fail (every index part a slice). */
+static bool slice_view(em *E, const expr *e) {
+  if (!ty_is_ndarray(TY(e))) return false;
+  if (e->kind == EX_SLICE) return e->u.slice.obj != NULL;
+  if (e->kind != EX_SUBSCRIPT || e->u.sub.index->kind != EX_TUPLE) return false;
+  const expr *ix = e->u.sub.index;
+  for (int i = 0; i < ix->u.tuple.n; i++)
+    if (ix->u.tuple.elts[i]->kind != EX_SLICE) return false;
+  return true;
+}
+
+/* A leaf: a float64 array (a local or a slice of one) or a number that
+ * evaluates without running code (evaluated before the loop). */
+static bool fused_leaf(em *E, const expr *e, fuse_plan *p) {
+  const type *t = TY(e);
+  bool array = ty_is_ndarray(t) && t->fmt == 'd' && (e->kind == EX_LOCAL || slice_view(E, e));
+  bool number = (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) && quiet(E, e);
+  if (!array && !number) return false;
+  if (array && p->arrays && t->ndim != p->ndim) return false; /* broadcasting 1-D against 2-D: numpy's */
+  if (array) p->arrays = true, p->ndim = t->ndim;
+  if (p->nleaves == FUSE_MAX_LEAVES) return false;
+  p->leaves[p->nleaves++] = e;
+  return true;
+}
+
+static bool plan_tree(em *E, const expr *e, fuse_plan *p) {
+  if (!fused_op(E, e)) return fused_leaf(E, e, p);
+  switch (e->kind) {
+  case EX_BINOP:
+    return plan_tree(E, e->u.bin.l, p) && (e->u.bin.op == OP_POW || plan_tree(E, e->u.bin.r, p));
+  case EX_UNARY: return plan_tree(E, e->u.un.a, p);
+  default: return plan_tree(E, e->u.call.args[1], p);
+  }
+}
+
+/* Can e be computed by one loop (the root of such a tree, of float64
+ * arrays)? */
+static bool fusible(em *E, const expr *e, fuse_plan *p) {
+  *p = (fuse_plan){0};
+  return !E->exported && fused_op(E, e) && plan_tree(E, e, p) && p->arrays;
+}
+
+/* Item (i, j) of tree e as statements of the loop's body, one per node
+ * (`const double vN = ...;`, so a square's operand is computed once); its
+ * C name. `vals`: the leaves' C values (an array leaf k is read as xk, a
+ * number is sk). */
+static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *body, int *n) {
+  for (int k = 0; k < p->nleaves; k++)
+    if (p->leaves[k] == e) return arena_printf(E->m->a, ty_is_ndarray(TY(e)) ? "x%d" : "s%d", k);
+  const char *v = arena_printf(E->m->a, "v%d", ++*n);
+  if (e->kind == EX_BINOP && e->u.bin.op == OP_POW) { /* numpy's square: x * x */
+    const char *a = item_value(E, e->u.bin.l, p, body, n);
+    sb_printf(body, "const double %s = %s * %s;\n", v, a, a);
+  } else if (e->kind == EX_BINOP) {
+    const char *a = item_value(E, e->u.bin.l, p, body, n);
+    const char *b = item_value(E, e->u.bin.r, p, body, n);
+    sb_printf(body, "const double %s = %s %s %s;\n", v, a, binop_spelling[e->u.bin.op], b);
+  } else if (e->kind == EX_UNARY) {
+    sb_printf(body, "const double %s = -%s;\n", v, item_value(E, e->u.un.a, p, body, n));
+  } else {
+    const char *a = item_value(E, e->u.call.args[1], p, body, n);
+    sb_printf(body, "const double %s = %s(%s);\n", v, !strcmp(fused_ufunc(E, e), "sqrt") ? "sqrt" : "fabs", a);
+  }
+  return v;
+}
+
+/* The loop over the items: array leaf k read as xk at (i) or (i, j). */
+static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals, const char *a) {
+  strbuf body = {0};
+  int n = 0;
+  const char *v = item_value(E, e, p, &body, &n);
+  line(E, "for (Py_ssize_t i = 0; i < %s->len; i++) {", a);
+  E->indent++;
+  if (p->ndim == 2) {
+    for (int k = 0; k < p->nleaves; k++)
+      if (ty_is_ndarray(TY(p->leaves[k])))
+        line(E, "const char *r%d = %s->buf + i * %s->stride; /* row i */", k, vals[k], vals[k]);
+    line(E, "double *row = out + i * %s->len1;", a);
+    line(E, "for (Py_ssize_t j = 0; j < %s->len1; j++) {", a);
+    E->indent++;
+  }
+  for (int k = 0; k < p->nleaves; k++)
+    if (ty_is_ndarray(TY(p->leaves[k])))
+      line(E, "const double x%d = *(const double *)(%s);", k,
+           p->ndim == 1 ? arena_printf(E->m->a, "%s->buf + i * %s->stride", vals[k], vals[k])
+                        : arena_printf(E->m->a, "r%d + j * %s->stride1", k, vals[k]));
+  for (char *l = body.data, *nl; l && *l; l = nl + 1) {
+    nl = strchr(l, '\n');
+    line(E, "%.*s", (int)(nl - l), l);
+  }
+  line(E, "%s = %s;", p->ndim == 1 ? "out[i]" : "row[j]", v);
+  if (p->ndim == 2) {
+    E->indent--;
+    line(E, "}");
+  }
+  E->indent--;
+  line(E, "}");
+  sb_free(&body);
+}
+
+/* numpy's own operations of tree e on the leaves' values (boxed): the
+ * result object, a new reference. `ufuncs`: the functions the calls named
+ * (looked up before their arguments, as the interpreter does). */
+static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
+                                const char *const *ufuncs) {
+  for (int k = 0; k < p->nleaves; k++)
+    if (p->leaves[k] == e) return keep(E, as_obj(E, vals[k], TY(e)), &ty_obj);
+  const char *o = tmpvar(E, &ty_obj);
+  if (e->kind == EX_BINOP) {
+    const char *l = generic_tree(E, e->u.bin.l, p, vals, ufuncs);
+    const char *r = e->u.bin.op == OP_POW ? emit_constant(E, "2") : generic_tree(E, e->u.bin.r, p, vals, ufuncs);
+    line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, l, r, (int)e->u.bin.op,
+         binop_spelling[e->u.bin.op]);
+  } else if (e->kind == EX_UNARY) {
+    const char *a = generic_tree(E, e->u.un.a, p, vals, ufuncs);
+    line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* - */", o, a, (int)UN_NEG);
+  } else {
+    const char *f = ufuncs[e->id];
+    const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs);
+    line(E, "%s = PyObject_CallOneArg(%s, %s); /* np.%s */", o, f, a, e->u.call.name);
+  }
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
+}
+
+/* Evaluates the leaves of tree e in the interpreter's order (an ufunc's
+ * function before its argument), vals[k] the C value of leaf k; the
+ * function objects go to ufuncs[call id]. */
+static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **vals, const char **ufuncs) {
+  for (int k = 0; k < p->nleaves; k++)
+    if (p->leaves[k] == e) {
+      vals[k] = keep(E, emit_expr(E, (expr *)e), TY(e));
+      push_pending(E, e, vals[k]);
+      return;
+    }
+  if (e->kind == EX_BINOP) {
+    eval_leaves(E, e->u.bin.l, p, vals, ufuncs);
+    if (e->u.bin.op != OP_POW) eval_leaves(E, e->u.bin.r, p, vals, ufuncs);
+  } else if (e->kind == EX_UNARY) {
+    eval_leaves(E, e->u.un.a, p, vals, ufuncs);
+  } else { /* np.sqrt: LOAD_GLOBAL np, LOAD_METHOD sqrt, then the argument */
+    const char *mod = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj);
+    const char *f = tmpvar(E, &ty_obj);
+    line(E, "%s = PyObject_GetAttr(%s, %s);", f, mod, interned_name(E, e->u.call.name));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", f, where(E));
+    ufuncs[e->id] = f;
+    eval_leaves(E, e->u.call.args[1], p, vals, ufuncs);
+  }
+}
+
+/* The calls' functions are numpy's ufuncs of their names (not replaced). */
+static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char *const *ufuncs, strbuf *cond) {
+  for (int k = 0; k < p->nleaves; k++)
+    if (p->leaves[k] == e) return;
+  if (e->kind == EX_BINOP) {
+    ufuncs_checked(E, e->u.bin.l, p, ufuncs, cond);
+    if (e->u.bin.op != OP_POW) ufuncs_checked(E, e->u.bin.r, p, ufuncs, cond);
+  } else if (e->kind == EX_UNARY) {
+    ufuncs_checked(E, e->u.un.a, p, ufuncs, cond);
+  } else {
+    sb_printf(cond, " && dynac_np_is_ufunc(%s, \"%s\")", ufuncs[e->id], fused_ufunc(E, e));
+    ufuncs_checked(E, e->u.call.args[1], p, ufuncs, cond);
+  }
+}
+
+/* The loop's condition: the arrays have one shape and, 2-D, rows laid out
+ * as C orders them (numpy's result is then C-contiguous, as this one), and
+ * the ufuncs are numpy's. */
+static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
+                                  const char *const *ufuncs, int *first) {
+  strbuf c = {0};
+  *first = -1;
+  for (int k = 0; k < p->nleaves; k++) {
+    if (!ty_is_ndarray(TY(p->leaves[k]))) continue;
+    if (*first < 0) *first = k;
+    const char *a = vals[*first], *v = vals[k];
+    if (k != *first) sb_printf(&c, "%s%s->len == %s->len", c.data ? " && " : "", v, a);
+    if (p->ndim == 2 && k != *first) sb_printf(&c, " && %s->len1 == %s->len1", v, a);
+    if (p->ndim == 2) sb_printf(&c, "%sdynac_rows_in_c_order(%s)", c.data ? " && " : "", v);
+  }
+  ufuncs_checked(E, e, p, ufuncs, &c);
+  const char *r = arena_strdup(E->m->a, c.data ? (c.data[0] == ' ' ? c.data + 4 : c.data) : "1");
+  sb_free(&c);
+  return r;
+}
+
+const char *emit_fused(em *E, expr *e) {
+  fuse_plan p;
+  if (!fusible(E, e, &p)) return NULL;
+  const char *vals[FUSE_MAX_LEAVES];
+  const char **ufuncs = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
+  int depth = E->nvstack;
+  eval_leaves(E, e, &p, vals, ufuncs);
+  E->nvstack = depth;
+  int first;
+  const char *cond = loop_condition(E, e, &p, vals, ufuncs, &first);
+  const char *o = tmpvar(E, &ty_obj);
+  const char *a = vals[first];
+  line(E, "/* line %d: one loop for the whole-array expression, no temporary arrays */", e->pos.line);
+  line(E, "if (%s) {", cond);
+  E->indent++;
+  line(E, "double *out = NULL;");
+  line(E, "%s = dynac_np_empty(%d, %s->len, %s->len1, &out);", o, p.ndim, a, a);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  for (int k = 0; k < p.nleaves; k++)
+    if (!ty_is_ndarray(TY(p.leaves[k])))
+      line(E, "const double s%d = %s;", k, as_double(E, vals[k], TY(p.leaves[k])));
+  line(E, "const int fpe = dynac_fpe_begin();");
+  emit_item_loop(E, e, &p, vals, a);
+  line(E, "if (dynac_fpe_end(fpe)) Py_CLEAR(%s); /* numpy would warn: its own operations give it */", o);
+  E->indent--;
+  line(E, "}");
+  line(E, "if (!%s) { /* numpy's operations, one by one */", o);
+  E->indent++;
+  line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &p, vals, ufuncs));
+  line(E, "dynac__effects = 1;");
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return o;
+}

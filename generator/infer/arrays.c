@@ -1,0 +1,257 @@
+/* arrays.c: numpy arrays a kernel makes or slices, typed as the ndarrays
+ * it holds (runtime/containers.h's pins): np.zeros(...), np.empty_like(a),
+ * np.arange(...), a.copy(), ... (numpy's own function called, its result
+ * checked), and views: a[1:-1], a[1:-1, j], a[i] of a 2-D array (numpy's
+ * own indexing). What else meets an ndarray (a + b, np.sum(a), a.T,
+ * a[mask], a[1:] = v) goes through the C API as any object's operation.
+ */
+#include "infer.h"
+
+#include <string.h>
+
+/* The dtype letter a dtype= value names (float, int, bool, np.float32,
+ * numpy.int64, a name imported from numpy), or 0. */
+static char dtype_named(ctx *c, const expr *e) {
+  const char *name = NULL;
+  if (e->kind == EX_NAME) {
+    const char *target = scope_import_target(c->m, e->u.global->name);
+    name = target ? target : e->u.global->name;
+  } else if (e->kind == EX_ATTR && e->u.sub.obj->kind == EX_NAME) {
+    const char *mod = scope_import_target(c->m, e->u.sub.obj->u.global->name);
+    if (mod && !strcmp(mod, "numpy")) name = arena_printf(c->m->a, "numpy.%s", e->u.sub.attr);
+  }
+  if (!name) return 0;
+  if (!strcmp(name, "float")) return 'd';
+  if (!strcmp(name, "int")) return 'l';
+  if (!strcmp(name, "bool")) return '?';
+  if (strncmp(name, "numpy.", 6)) return 0;
+  static const char letters[] = "dflihbB?";
+  for (const char *f = letters; *f; f++)
+    if (!strcmp(name + 6, np_name(*f))) return *f;
+  return !strcmp(name + 6, "double") ? 'd' : 0;
+}
+
+/* The dtype numpy gives a value of type t in an array (np.full's fill,
+ * np.array's items), or 0. */
+static char dtype_of_value(const type *t) {
+  switch (t->kind) {
+  case TY_FLOAT: return 'd';
+  case TY_INT: return 'l';
+  case TY_BOOL: return '?';
+  case TY_NP: return t->fmt;
+  default: return 0;
+  }
+}
+
+/* The number of dimensions a shape argument of type t gives (an int, a
+ * tuple of ints), or 0. */
+static int shape_ndim(const type *t) {
+  if (t->kind == TY_INT || t->kind == TY_BOOL || is_np_int(t)) return 1;
+  if (t->kind != TY_TUPLE) return 0;
+  for (int i = 0; i < t->n; i++)
+    if (t->elts[i]->kind != TY_INT && !is_np_int(t->elts[i])) return 0;
+  return t->n;
+}
+
+/* The numpy function `callee` names (numpy.random.rand is not one; zeros
+ * imported from numpy is): its name, or NULL. Read at run time as any
+ * global is. (np.zeros(...) is a method call of the module: type_made_array.) */
+static const char *numpy_function(ctx *c, const expr *callee) {
+  if (callee->kind == EX_NAME) {
+    const char *target = scope_import_target(c->m, callee->u.global->name);
+    return target && !strncmp(target, "numpy.", 6) && !strchr(target + 6, '.') ? target + 6 : NULL;
+  }
+  if (callee->kind != EX_ATTR || callee->u.sub.obj->kind != EX_NAME) return NULL;
+  const char *mod = scope_import_target(c->m, callee->u.sub.obj->u.global->name);
+  return mod && !strcmp(mod, "numpy") ? callee->u.sub.attr : NULL;
+}
+
+/* The kernel holds the arrays it makes or slices (pins): not in a
+ * function with graph breaks, whose regions pass their locals boxed. */
+static bool pins_arrays(ctx *c, srcpos pos) {
+  if (c->in->fn->partial) {
+    type_fail(c, pos, "an array made or sliced in a function with graph breaks");
+    return false;
+  }
+  c->in->pins = true;
+  c->in->containers = true;
+  return true;
+}
+
+/* Positional argument k (after the callee) of call e, or the keyword
+ * argument `kw`: its index in e->u.call.args, or -1. */
+static int call_arg(const expr *e, int k, const char *kw) {
+  int npos = e->u.call.n - e->u.call.nkw - 1;
+  if (k < npos) return k + 1;
+  for (int i = 0; kw && i < e->u.call.nkw; i++)
+    if (!strcmp(e->u.call.kwnames[i], kw)) return e->u.call.n - e->u.call.nkw + i;
+  return -1;
+}
+
+/* Are all of e's keyword arguments among `known` (NULL-terminated)? */
+static bool keywords_known(const expr *e, const char *const *known) {
+  for (int i = 0; i < e->u.call.nkw; i++) {
+    bool ok = false;
+    for (const char *const *k = known; *k; k++) ok |= !strcmp(e->u.call.kwnames[i], *k);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* The dtype of dtype= (or positional argument k), else `dflt`; 0 when it
+ * names none kernels take. */
+static char dtype_arg(ctx *c, const expr *e, int k, char dflt) {
+  int i = call_arg(e, k, "dtype");
+  if (i < 0) return dflt;
+  if (e->u.call.args[i]->kind == EX_NONE) return dflt;
+  return dtype_named(c, e->u.call.args[i]);
+}
+
+/* The ndarray numpy function `fn` returns for arguments of types `at`
+ * (at[0] the callee), as numpy documents it; NULL when the result is not
+ * typed (the call's object is used as it is). The result is checked when
+ * it comes (dtype, dimensions, layout): a guess that does not hold costs a
+ * deoptimisation, never a wrong value. */
+static const type *made_array_type(ctx *c, const expr *e, const char *fn, const type **at) {
+  static const char *const dtype_only[] = {"dtype", NULL};
+  static const char *const none[] = {NULL};
+  int npos = e->u.call.n - e->u.call.nkw - 1;
+  int a0 = call_arg(e, 0, NULL);
+  const type *t0 = a0 > 0 ? at[a0] : NULL;
+  char fmt = 0;
+  int ndim = 0;
+  bool strided = false;
+  if (!strcmp(fn, "zeros") || !strcmp(fn, "ones") || !strcmp(fn, "empty")) {
+    if (!t0 || npos > 2 || !keywords_known(e, dtype_only)) return NULL;
+    ndim = shape_ndim(t0);
+    fmt = dtype_arg(c, e, 1, 'd');
+  } else if (!strcmp(fn, "full")) {
+    int v = call_arg(e, 1, "fill_value");
+    static const char *const kws[] = {"fill_value", "dtype", NULL};
+    if (!t0 || v < 0 || npos > 3 || !keywords_known(e, kws)) return NULL;
+    ndim = shape_ndim(t0);
+    fmt = dtype_arg(c, e, 2, dtype_of_value(at[v]));
+  } else if (!strcmp(fn, "zeros_like") || !strcmp(fn, "ones_like") || !strcmp(fn, "empty_like") ||
+             !strcmp(fn, "full_like") || !strcmp(fn, "copy")) {
+    bool full = !strcmp(fn, "full_like");
+    static const char *const kws[] = {"dtype", "fill_value", NULL};
+    if (!t0 || !ty_is_ndarray(t0) || npos > (full ? 3 : 2) || !keywords_known(e, full ? kws : dtype_only))
+      return NULL;
+    if (!strcmp(fn, "copy") && (npos > 1 || e->u.call.nkw)) return NULL;
+    ndim = t0->ndim;
+    fmt = dtype_arg(c, e, full ? 2 : 1, t0->fmt);
+    strided = t0->strided; /* order='K': the input's layout, C-contiguous from a C-contiguous one */
+  } else if (!strcmp(fn, "arange")) {
+    if (npos < 1 || npos > 3 || !keywords_known(e, dtype_only)) return NULL;
+    fmt = 'l';
+    for (int k = 0; k < npos; k++) {
+      const type *t = at[k + 1];
+      if (t->kind == TY_FLOAT || (t->kind == TY_NP && np_is_float(t->fmt))) fmt = 'd';
+      else if (t->kind != TY_INT && t->kind != TY_BOOL && !is_np_int(t)) return NULL;
+    }
+    fmt = dtype_arg(c, e, 3, fmt);
+    ndim = 1;
+  } else if (!strcmp(fn, "linspace")) {
+    static const char *const kws[] = {"num", "endpoint", "dtype", NULL};
+    if (npos < 2 || npos > 4 || !keywords_known(e, kws)) return NULL;
+    fmt = dtype_arg(c, e, 5, 'd');
+    ndim = 1;
+  } else if (!strcmp(fn, "array")) {
+    if (!t0 || npos > 2 || !keywords_known(e, dtype_only)) return NULL;
+    const type *el = t0;
+    while (el->kind == TY_LIST && ndim < 3) el = el->elts[0], ndim++;
+    if (ty_is_ndarray(t0)) el = ty_elem(t0), ndim = t0->ndim;
+    fmt = dtype_arg(c, e, 1, dtype_of_value(el));
+  } else {
+    (void)none;
+    return NULL;
+  }
+  return fmt && ndim ? ty_ndarray(fmt, ndim, strided) : NULL;
+}
+
+const type *type_made_array(ctx *c, expr *e, const type **at) {
+  const expr *recv = e->u.call.args[0];
+  const char *mod = recv->kind == EX_NAME ? scope_import_target(c->m, recv->u.global->name) : NULL;
+  const char *fn = e->u.call.argform ? NULL
+                   : e->u.call.kind == CALLEE_METHOD ? (mod && !strcmp(mod, "numpy") ? e->u.call.name : NULL)
+                   : numpy_function(c, recv);
+  const type *t = fn ? made_array_type(c, e, fn, at) : NULL;
+  if (!t || !pins_arrays(c, e->pos)) return NULL;
+  return t;
+}
+
+/* a.copy() of an ndarray: a new C-contiguous array of its dtype; any other
+ * method of an ndarray (a.sum(), a.reshape(...), a.fill(0)) is numpy's,
+ * called through the C API. */
+const type *type_array_method(ctx *c, expr *e, const type **at) {
+  const type *t = at[0];
+  if (!strcmp(e->u.call.name, "copy") && e->u.call.n == 1 && pins_arrays(c, e->pos))
+    return ty_ndarray(t->fmt, t->ndim, false);
+  for (int i = 1; i < e->u.call.n; i++)
+    if (!generic_operand(at[i]) && at[i]->kind != TY_NP && at[i]->kind != TY_NONE) {
+      type_fail(c, e->pos, arena_printf(c->m->a, "ndarray.%s() with a %s argument", e->u.call.name,
+                                        ty_python_name(c->m->a, at[i])));
+      return &ty_conflict;
+    }
+  return generic_op(c);
+}
+
+/* Is the slice object `lo:hi:step` of a multi-dimensional index (an
+ * EX_SLICE with no object) typed with bounds a view may take? */
+static bool view_bounds(ctx *c, expr *s) {
+  expr *parts[3] = {s->u.slice.lo, s->u.slice.hi, s->u.slice.step};
+  for (int i = 0; i < 3; i++) {
+    if (!parts[i]) continue;
+    const type *t = TY(parts[i]);
+    if (t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NONE && !is_np_int(t)) return false;
+  }
+  return true;
+}
+
+/* obj[index] of ndarray type ot that numpy answers with a view (a slice in
+ * the index, a row of a 2-D array) or an object (an object index: a mask,
+ * a list): its type, or NULL for an item (a[i], a[i, j]). The index is
+ * typed already. */
+const type *type_array_view(ctx *c, expr *e, const type *ot) {
+  expr *ix = e->kind == EX_SLICE ? NULL : e->u.sub.index;
+  const type *it = ix ? TY(ix) : NULL;
+  int slices = 0, ints = 0;
+  bool bounds_ok = true, others = false;
+  if (!ix) slices = 1, bounds_ok = view_bounds(c, e);
+  else if (ix->kind == EX_TUPLE) {
+    for (int i = 0; i < ix->u.tuple.n; i++) {
+      expr *p = ix->u.tuple.elts[i];
+      const type *pt = TY(p);
+      if (p->kind == EX_SLICE && !p->u.slice.obj) slices++, bounds_ok &= view_bounds(c, p);
+      else if (pt->kind == TY_INT || pt->kind == TY_BOOL || is_np_int(pt)) ints += pt->kind != TY_BOOL;
+      else others = true;
+    }
+    if (!slices && !others) return NULL; /* a[i, j]: an item */
+    bounds_ok &= !others;
+  } else if (it->kind == TY_OBJ || it->kind == TY_LIST) {
+    return generic_op(c); /* a[mask], a[[1, 2]]: numpy's fancy indexing (a copy) */
+  } else if (ot->ndim == 2 && (it->kind == TY_INT || is_np_int(it))) {
+    ints = 1; /* a[i]: row i */
+  } else return NULL;
+  if (!bounds_ok || (ix && ix->kind == EX_TUPLE && ix->u.tuple.n != ot->ndim))
+    return generic_op(c); /* numpy's own answer (an object bound's __index__, an IndexError) */
+  int ndim = ot->ndim - ints;
+  if (ndim < 1 || !pins_arrays(c, e->pos)) return generic_op(c);
+  return ty_ndarray(ot->fmt, ndim, true);
+}
+
+/* Is obj[index] (or obj[lo:hi]) of an ndarray a place numpy's setitem
+ * takes as a whole (a slice, a row, a mask), not an item? Stores to it go
+ * through PyObject_SetItem. Syntactic: the index's form decides. */
+bool array_object_place(const inst *in, const expr *sub) {
+  if (sub->kind == EX_SLICE) return sub->u.slice.obj && ty_is_ndarray(ty_of(in, sub->u.slice.obj));
+  if (sub->kind != EX_SUBSCRIPT || !ty_is_ndarray(ty_of(in, sub->u.sub.obj))) return false;
+  const expr *ix = sub->u.sub.index;
+  if (ix->kind == EX_TUPLE) {
+    for (int i = 0; i < ix->u.tuple.n; i++)
+      if (ix->u.tuple.elts[i]->kind == EX_SLICE) return true;
+    return false;
+  }
+  const type *it = ty_of(in, ix);
+  return it->kind == TY_OBJ || it->kind == TY_LIST || ty_of(in, sub->u.sub.obj)->ndim == 2;
+}
