@@ -104,6 +104,7 @@ def main():
         bench_exceptions(compiled, eager)
         bench_attributes(compiled, eager)
         bench_examples(tmp, hand)
+        bench_numpy(tmp)
         bench_programs(tmp)
         bench_run_overhead(tmp)
         bench_first_call(tmp)
@@ -223,6 +224,43 @@ def wall(cmd, cwd, repeat=3, env=None):
             sys.exit("%s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
         out = r.stdout
     return min(times), out
+
+
+NUMPY_EXAMPLES = {"heat_slices": ["diffuse"], "pairwise": ["pairwise"], "whole_array": ["rosenbrock", "gauss_loglik"],
+                  "heat": ["diffuse"]}
+
+
+def bench_numpy(tmp):
+    """numpy code three ways in one run: numpy under CPython (eager), dynac,
+    and Numba's @njit of the same functions (compiled before the timing), each
+    example's whole run() at its BENCH_ARGS. Reuses bench_examples' copies."""
+    try:
+        import numba
+    except ImportError:
+        numba = None
+    print("\nnumpy examples (whole run(), best of 3): numpy in CPython, dynac, Numba @njit")
+    print("  %-14s %11s %11s %11s %10s %10s" % ("", "numpy", "dynac", "Numba", "vs numpy", "vs Numba"))
+    for n, roots in sorted(NUMPY_EXAMPLES.items()):
+        if missing_requirements(os.path.join(tmp, "ex_e", n + ".py")):
+            print("  %-14s skipped: numpy not importable here (make bench PYTHON=/usr/bin/python3)" % n)
+            continue
+        c = load(os.path.join(tmp, "ex_c", n + ".py"), n)
+        e = load(os.path.join(tmp, "ex_e", n + ".py"), n + "_eager")
+        args = c.BENCH_ARGS
+        expect = repr(e.run(*args))
+        t_np = best(lambda: e.run(*args), repeat=3)
+        assert repr(c.run(*args)) == expect, n
+        t_dy = best(lambda: c.run(*args), repeat=3)
+        t_nb = None
+        if numba is not None:
+            nb = load(os.path.join(tmp, "ex_e", n + ".py"), n + "_numba")
+            for r in roots:
+                setattr(nb, r, numba.njit(getattr(nb, r).__wrapped__))
+            nb.run(*nb.TEST_ARGS)  # compiles
+            t_nb = best(lambda: nb.run(*args), repeat=3)
+        print("  %-14s %8.1f ms %8.1f ms %11s %9.1fx %10s" % (
+            n, t_np * 1e3, t_dy * 1e3, "%8.1f ms" % (t_nb * 1e3) if t_nb else "-", t_np / t_dy,
+            "%.2fx" % (t_nb / t_dy) if t_nb else "-"))
 
 
 def bench_programs(tmp):

@@ -278,6 +278,7 @@ void sweep_pins(em *E, stmt *s, bool loop_top);
 
 /* fusion.c */
 const char *emit_fused(em *E, expr *e);
+bool emit_fused_store(em *E, stmt *s);
 
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);

@@ -111,31 +111,44 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
   return v;
 }
 
-/* The loop over the items: array leaf k read as xk at (i) or (i, j). */
-static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals, const char *a) {
+/* The loop over the items: array leaf k read as xk at (i) or (i, j); each
+ * result stored to `out` (a new C-contiguous array's items) or, when `to`
+ * names a view, to its item (a slice store). */
+static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals, const char *a,
+                           const char *to) {
   strbuf body = {0};
   int n = 0;
   const char *v = item_value(E, e, p, &body, &n);
-  line(E, "for (Py_ssize_t i = 0; i < %s->len; i++) {", a);
+  /* the views' fields in locals: a store through a double * could alias them otherwise */
+  line(E, "const Py_ssize_t n0 = %s->len, n1 = %s->len1;", a, a);
+  for (int k = 0; k < p->nleaves; k++)
+    if (ty_is_ndarray(TY(p->leaves[k])))
+      line(E, "const char *const b%d = %s->buf;\nconst Py_ssize_t st%d = %s->stride%s;", k, vals[k], k, vals[k],
+           p->ndim == 2 ? arena_printf(E->m->a, ", su%d = %s->stride1", k, vals[k]) : "");
+  if (to) line(E, "char *const tb = %s.buf;\nconst Py_ssize_t ts = %s.stride%s;", to, to,
+               p->ndim == 2 ? arena_printf(E->m->a, ", tu = %s.stride1", to) : "");
+  line(E, "(void)n1;");
+  line(E, "for (Py_ssize_t i = 0; i < n0; i++) {");
   E->indent++;
   if (p->ndim == 2) {
     for (int k = 0; k < p->nleaves; k++)
-      if (ty_is_ndarray(TY(p->leaves[k])))
-        line(E, "const char *r%d = %s->buf + i * %s->stride; /* row i */", k, vals[k], vals[k]);
-    line(E, "double *row = out + i * %s->len1;", a);
-    line(E, "for (Py_ssize_t j = 0; j < %s->len1; j++) {", a);
+      if (ty_is_ndarray(TY(p->leaves[k]))) line(E, "const char *r%d = b%d + i * st%d; /* row i */", k, k, k);
+    if (to) line(E, "char *row = tb + i * ts; /* the target's row i */");
+    else line(E, "double *row = out + i * n1;");
+    line(E, "for (Py_ssize_t j = 0; j < n1; j++) {");
     E->indent++;
   }
   for (int k = 0; k < p->nleaves; k++)
     if (ty_is_ndarray(TY(p->leaves[k])))
-      line(E, "const double x%d = *(const double *)(%s);", k,
-           p->ndim == 1 ? arena_printf(E->m->a, "%s->buf + i * %s->stride", vals[k], vals[k])
-                        : arena_printf(E->m->a, "r%d + j * %s->stride1", k, vals[k]));
+      line(E, p->ndim == 1 ? "const double x%d = *(const double *)(b%d + i * st%d);"
+                           : "const double x%d = *(const double *)(r%d + j * su%d);", k, k, k);
   for (char *l = body.data, *nl; l && *l; l = nl + 1) {
     nl = strchr(l, '\n');
     line(E, "%.*s", (int)(nl - l), l);
   }
-  line(E, "%s = %s;", p->ndim == 1 ? "out[i]" : "row[j]", v);
+  if (!to) line(E, "%s = %s;", p->ndim == 1 ? "out[i]" : "row[j]", v);
+  else if (p->ndim == 1) line(E, "*(double *)(tb + i * ts) = %s;", v);
+  else line(E, "*(double *)(row + j * tu) = %s;", v);
   if (p->ndim == 2) {
     E->indent--;
     line(E, "}");
@@ -231,38 +244,125 @@ static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, cons
   return r;
 }
 
-const char *emit_fused(em *E, expr *e) {
+/* The leaves of fusible tree e evaluated, and what the loop needs. */
+typedef struct fused {
   fuse_plan p;
-  if (!fusible(E, e, &p)) return NULL;
   const char *vals[FUSE_MAX_LEAVES];
-  const char **ufuncs = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
+  const char **ufuncs;  /* by call id: the function np.NAME named */
+  const char *cond;     /* the loop may run */
+  const char *a;        /* the first array leaf: the shape */
+} fused;
+
+static bool fuse_begin(em *E, expr *e, fused *f) {
+  if (!fusible(E, e, &f->p)) return false;
+  f->ufuncs = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
   int depth = E->nvstack;
-  eval_leaves(E, e, &p, vals, ufuncs);
+  eval_leaves(E, e, &f->p, f->vals, f->ufuncs);
   E->nvstack = depth;
   int first;
-  const char *cond = loop_condition(E, e, &p, vals, ufuncs, &first);
+  f->cond = loop_condition(E, e, &f->p, f->vals, f->ufuncs, &first);
+  f->a = f->vals[first];
+  return true;
+}
+
+/* The numbers as doubles, the flags cleared, the loop (into `to`, a view,
+ * or the new array's `out`), and `failed` set where numpy would warn. */
+static void fuse_loop(em *E, expr *e, const fused *f, const char *to, const char *failed) {
+  for (int k = 0; k < f->p.nleaves; k++)
+    if (!ty_is_ndarray(TY(f->p.leaves[k])))
+      line(E, "const double s%d = %s;", k, as_double(E, f->vals[k], TY(f->p.leaves[k])));
+  line(E, "const int fpe = dynac_fpe_begin();");
+  emit_item_loop(E, e, &f->p, f->vals, f->a, to);
+  line(E, "if (dynac_fpe_end(fpe)) %s; /* numpy would warn: its own operations give it */", failed);
+}
+
+const char *emit_fused(em *E, expr *e) {
+  fused f;
+  if (!fuse_begin(E, e, &f)) return NULL;
   const char *o = tmpvar(E, &ty_obj);
-  const char *a = vals[first];
   line(E, "/* line %d: one loop for the whole-array expression, no temporary arrays */", e->pos.line);
-  line(E, "if (%s) {", cond);
+  line(E, "if (%s) {", f.cond);
   E->indent++;
   line(E, "double *out = NULL;");
-  line(E, "%s = dynac_np_empty(%d, %s->len, %s->len1, &out);", o, p.ndim, a, a);
+  line(E, "%s = dynac_np_empty(%d, %s->len, %s->len1, &out);", o, f.p.ndim, f.a, f.a);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-  for (int k = 0; k < p.nleaves; k++)
-    if (!ty_is_ndarray(TY(p.leaves[k])))
-      line(E, "const double s%d = %s;", k, as_double(E, vals[k], TY(p.leaves[k])));
-  line(E, "const int fpe = dynac_fpe_begin();");
-  emit_item_loop(E, e, &p, vals, a);
-  line(E, "if (dynac_fpe_end(fpe)) Py_CLEAR(%s); /* numpy would warn: its own operations give it */", o);
+  fuse_loop(E, e, &f, NULL, arena_printf(E->m->a, "Py_CLEAR(%s)", o));
   E->indent--;
   line(E, "}");
   line(E, "if (!%s) { /* numpy's operations, one by one */", o);
   E->indent++;
-  line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &p, vals, ufuncs));
+  line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &f.p, f.vals, f.ufuncs));
   line(E, "dynac__effects = 1;");
   E->indent--;
   line(E, "}");
   note_effect(E);
   return o;
+}
+
+/* Is `sub` (a store's place) a slice of a float64 array of `ndim`
+ * dimensions, every index part a slice (a view of as many)? */
+static bool slice_target(em *E, const expr *sub, int ndim) {
+  const expr *obj = sub->kind == EX_SLICE ? sub->u.slice.obj : sub->u.sub.obj;
+  const type *t = TY(obj);
+  if (!ty_is_ndarray(t) || t->fmt != 'd' || t->ndim != ndim) return false;
+  if (sub->kind == EX_SLICE) return ndim == 1;
+  const expr *ix = sub->u.sub.index;
+  if (ix->kind != EX_TUPLE || ix->u.tuple.n != ndim) return false;
+  for (int i = 0; i < ix->u.tuple.n; i++)
+    if (ix->u.tuple.elts[i]->kind != EX_SLICE) return false;
+  return true;
+}
+
+/* a[1:-1, 1:-1] = <whole-array expression>: the loop writes the target's
+ * items directly (no new array, no copy) when the target has the
+ * expression's shape, is writable and shares no memory with its operands
+ * (numpy computes the whole value first); else, or where numpy would warn,
+ * the value is numpy's and numpy's setitem stores it. The interpreter's
+ * order: the value's leaves, the target array, its index. */
+bool emit_fused_store(em *E, stmt *s) {
+  target *t = s->u.assign.targets[0];
+  expr *sub = t->sub, *e = s->u.assign.value;
+  fused f;
+  if (s->u.assign.ntargets != 1 || t->is_tuple || !sub || !array_object_place(E->in, sub)) return false;
+  fuse_plan probe;
+  if (!fusible(E, e, &probe) || !slice_target(E, sub, probe.ndim) || !fuse_begin(E, e, &f)) return false;
+  expr *oe = sub->kind == EX_SLICE ? sub->u.slice.obj : sub->u.sub.obj;
+  const char *obj = keep(E, emit_expr(E, oe), TY(oe));
+  const char *key = sub->kind == EX_SLICE ? emit_slice_object(E, sub)
+                    : keep(E, as_obj(E, emit_expr(E, sub->u.sub.index), TY(sub->u.sub.index)), &ty_obj);
+  const char *view = tmpvar(E, &ty_obj);
+  line(E, "%s = PyObject_GetItem(%s->obj, %s); /* numpy's view of the target */", view, obj, key);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", view, where(E));
+  int n = ++E->tmp;
+  line(E, "/* line %d: one loop for the whole-array expression, into the target */", e->pos.line);
+  line(E, "Py_buffer tb%d;", n);
+  line(E, "dynac_view tv%d;", n);
+  line(E, "bool done%d = false;", n);
+  line(E, "if (dynac_view_acquire(%s, '%c', 'd', 1, &tb%d, &tv%d)) {", view, f.p.ndim == 2 ? 'N' : 'n', n, n);
+  E->indent++;
+  strbuf c = {0};
+  sb_printf(&c, "%s && !tv%d.readonly && tv%d.len == %s->len", f.cond, n, n, f.a);
+  if (f.p.ndim == 2) sb_printf(&c, " && tv%d.len1 == %s->len1", n, f.a);
+  for (int k = 0; k < f.p.nleaves; k++)
+    if (ty_is_ndarray(TY(f.p.leaves[k]))) sb_printf(&c, " && dynac_view_disjoint(&tv%d, %s)", n, f.vals[k]);
+  line(E, "if (%s) {", c.data);
+  sb_free(&c);
+  E->indent++;
+  line(E, "dynac__effects = 1; /* the target's items change, as numpy's setitem changes them */");
+  line(E, "done%d = true;", n);
+  fuse_loop(E, e, &f, arena_printf(E->m->a, "tv%d", n), arena_printf(E->m->a, "done%d = false", n));
+  E->indent--;
+  line(E, "}");
+  line(E, "PyBuffer_Release(&tb%d);", n);
+  E->indent--;
+  line(E, "}");
+  line(E, "if (!done%d) { /* numpy's operations, then numpy's setitem */", n);
+  E->indent++;
+  const char *v = generic_tree(E, e, &f.p, f.vals, f.ufuncs);
+  line(E, "if (dynac_obj_setitem(%s->obj, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+       obj, key, v, where(E));
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return true;
 }

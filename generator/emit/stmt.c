@@ -126,6 +126,7 @@ static void may_write_sub(void *scan, expr *e) {
 
 /* targets = value: the value once, then each target. */
 static void emit_assign(em *E, stmt *s) {
+  if (emit_fused_store(E, s)) return; /* a[1:-1] = <whole-array expression>: into the target */
   bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
   if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
     E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;

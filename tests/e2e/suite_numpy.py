@@ -383,6 +383,57 @@ def recorded_profile_names_ndarrays(tmp):
               text[:500], r3.stdout, eager.stdout, s))
 
 
+ANNOTATED = """import numpy as np
+import numpy.typing as npt
+from numpy.typing import NDArray
+import dynac
+
+
+@dynac.compile
+def total(x: npt.NDArray[np.float64], k: float) -> float:
+    s = x[0] * 0
+    for i in range(len(x)):
+        s += x[i] * k
+    return float(s)
+
+
+@dynac.compile
+def scaled(a: np.ndarray, b: NDArray[np.float64]):
+    return a * 2.0 + b
+
+
+@dynac.compile
+def odd(z: npt.NDArray[np.complex128]):
+    return z
+
+
+if __name__ == "__main__":
+    print(total(np.arange(5.0), 0.5), scaled(np.ones((2, 3)), np.zeros((2, 3))).tolist())
+"""
+
+
+def numpy_annotations(tmp):
+    """np.ndarray and npt.NDArray[np.float64] annotations (through import
+    aliases) are numpy arrays: with no profile explain says where their
+    dimensions come from, a recorded profile compiles them as ndarrays (never
+    as objects), and an annotation dynac cannot read is a note naming its
+    place, the parameter then an object."""
+    script, prof = os.path.join(tmp, "ann.py"), os.path.join(tmp, "ann.json")
+    open(script, "w").write(ANNOTATED)
+    r0 = dynac_cmd("explain", script)
+    check("explain: an ndarray annotation waits for a profile or the first call",
+          "parameter 'x' is a numpy array" in r0.stdout and "parameter 'a' is a numpy array" in r0.stdout
+          and "(object" not in r0.stdout.split("odd (")[0], r0.stdout + r0.stderr)
+    check("an annotation dynac cannot read is a note with file:line:col",
+          "ann.py:21:" in r0.stderr and "npt.NDArray[np.complex128]" in r0.stderr and "^" in r0.stderr,
+          r0.stderr)
+    r1 = dynac_cmd("record", "-o", prof, script)
+    r2 = dynac_cmd("explain", script, "--profile", prof)
+    check("a recorded profile compiles annotated ndarrays as ndarrays",
+          r1.returncode == 0 and "(ndarray[d], float) -> float" in r2.stdout
+          and "(ndarray[d, 2], ndarray[d, 2]) -> object" in r2.stdout, r1.stderr + r2.stdout + r2.stderr)
+
+
 def main():
     if np is None:
         debian = sys.executable.startswith("/usr/bin/")
@@ -419,6 +470,8 @@ def main():
               r.stdout[-3000:] + r.stderr)
         os.makedirs(os.path.join(tmp, "recorded"))
         recorded_profile_names_ndarrays(os.path.join(tmp, "recorded"))
+        os.makedirs(os.path.join(tmp, "annotated"))
+        numpy_annotations(os.path.join(tmp, "annotated"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
