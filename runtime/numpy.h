@@ -133,7 +133,17 @@ static inline int dynac_np_float_to_item(double x, char fmt, int64_t *out) {
 }
 
 /* ---- whole-array expressions in one loop (the generator's fusion.c) -------
- * A new C-contiguous float64 array of shape (n0,) or (n0, n1), as
+ * Each loop is a function of its own, which GCC vectorises and clones for
+ * AVX-512 and AVX2 (picked when the module loads, by the CPU it runs on).
+ * Element-wise IEEE operations give the same bits in any width; no FMA. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define DYNAC_FUSED_LOOP \
+  __attribute__((noinline, optimize("tree-vectorize", "fp-contract=off"), \
+                 target_clones("avx512f", "avx2", "default")))
+#else
+#define DYNAC_FUSED_LOOP __attribute__((noinline))
+#endif
+/* A new C-contiguous float64 array of shape (n0,) or (n0, n1), as
  * numpy.empty makes it (new reference; NULL with numpy's exception), and
  * where its items are (*data: valid while the array lives). */
 static DYNAC_NOINLINE PyObject *dynac_np_empty(int ndim, Py_ssize_t n0, Py_ssize_t n1, double **data) {
@@ -194,4 +204,78 @@ static inline int dynac_fpe_end(int was) {
   feclearexcept(FE_ALL_EXCEPT);
   if (was) feraiseexcept(was);
   return report;
+}
+/* numpy's pairwise summation of float64 items (numpy/core/src/umath/
+ * loops_utils.h.src, pairwise_sum). np.sum of a 1-D array starts from the
+ * identity 0.0 and adds the pairwise sum of each chunk of numpy's buffer
+ * size (np.getbufsize(), 8192 items unless set), in order. Within a chunk a
+ * range of more than 128 items is split in two at a multiple of 8 below its
+ * half; a block of at most 128 is summed by dynac_pw_block. A fused sum
+ * computes each block's items into a buffer, sums it, and combines the
+ * blocks' sums as the recursion does (dynac_pw_combine), so the result is
+ * numpy's, bit for bit. */
+#define DYNAC_PW_BLOCK 128
+static inline double dynac_pw_block(const double *a, Py_ssize_t n) {
+  if (n < 8) {
+    double res = 0.;
+    for (Py_ssize_t i = 0; i < n; i++) res += a[i];
+    return res;
+  }
+  double r[8];
+  for (int k = 0; k < 8; k++) r[k] = a[k];
+  Py_ssize_t i;
+  for (i = 8; i < n - (n % 8); i += 8)
+    for (int k = 0; k < 8; k++) r[k] += a[i + k];
+  double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+  for (; i < n; i++) res += a[i];
+  return res;
+}
+/* The lengths of the blocks of n items, in order (NULL: count only); their number. */
+static inline Py_ssize_t dynac_pw_blocks(Py_ssize_t n, Py_ssize_t *lens) {
+  if (n <= DYNAC_PW_BLOCK) {
+    if (lens) lens[0] = n;
+    return 1;
+  }
+  Py_ssize_t n2 = n / 2;
+  n2 -= n2 % 8;
+  Py_ssize_t k = dynac_pw_blocks(n2, lens);
+  return k + dynac_pw_blocks(n - n2, lens ? lens + k : NULL);
+}
+static inline double dynac__pw_combine(Py_ssize_t n, const double **sums) {
+  if (n <= DYNAC_PW_BLOCK) return *(*sums)++;
+  Py_ssize_t n2 = n / 2;
+  n2 -= n2 % 8;
+  double a = dynac__pw_combine(n2, sums);
+  return a + dynac__pw_combine(n - n2, sums);
+}
+/* The sum of n items whose blocks (dynac_pw_blocks) summed to `sums`. */
+static inline double dynac_pw_combine(Py_ssize_t n, const double *sums) {
+  return n ? dynac__pw_combine(n, &sums) : 0.;
+}
+/* numpy's buffer size (items), which np.sum's chunks have; 0 with an
+ * exception when it cannot be had. */
+static DYNAC_NOINLINE Py_ssize_t dynac_np_bufsize(void) {
+  static PyObject *get; /* numpy.getbufsize, kept for the process */
+  if (!get) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    get = np ? PyObject_GetAttrString(np, "getbufsize") : NULL;
+    Py_XDECREF(np);
+    if (!get) return 0;
+  }
+  PyObject *r = PyObject_CallNoArgs(get);
+  Py_ssize_t n = r ? PyLong_AsSsize_t(r) : 0;
+  Py_XDECREF(r);
+  if (n <= 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "numpy's buffer size is not positive");
+  return n > 0 ? n : 0;
+}
+/* Is f numpy's own np.sum (numpy.core.fromnumeric.sum, not replaced)? */
+static DYNAC_NOINLINE int dynac_np_is_sum(PyObject *f) {
+  static PyObject *real; /* held for the process */
+  if (!real) {
+    PyObject *m = PyImport_ImportModule("numpy.core.fromnumeric");
+    real = m ? PyObject_GetAttrString(m, "sum") : NULL;
+    Py_XDECREF(m);
+    if (!real) { PyErr_Clear(); return 0; }
+  }
+  return f == real;
 }

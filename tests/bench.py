@@ -255,7 +255,8 @@ def bench_numpy(tmp):
         if numba is not None:
             nb = load(os.path.join(tmp, "ex_e", n + ".py"), n + "_numba")
             for r in roots:
-                setattr(nb, r, numba.njit(getattr(nb, r).__wrapped__))
+                f = getattr(nb, r)
+                setattr(nb, r, numba.njit(getattr(f, "__wrapped__", f)))
             nb.run(*nb.TEST_ARGS)  # compiles
             t_nb = best(lambda: nb.run(*args), repeat=3)
         print("  %-14s %8.1f ms %8.1f ms %11s %9.1fx %10s" % (

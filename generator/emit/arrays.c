@@ -100,12 +100,12 @@ static bool stmt_pins(const inst *in, stmt *s) {
   return ps.found;
 }
 
-/* Before statement s of a kernel that pins: once its pins have grown, the
- * ones no array local points at are released. Where s pins (its own
- * parts), and at the top of a loop's body (a header's pins). */
-void sweep_pins(em *E, stmt *s, bool loop_top) {
-  if (!E->in->pins || !s || E->live_overflow || loop_top == stmt_pins(E->in, s)) return; /* (a loop's first statement
-                                                                         that pins sweeps itself) */
+/* Before statement s of a kernel that pins, where s's own parts pin (not
+ * its nested blocks: their statements sweep for themselves; a while's
+ * condition sweeps again each time it is tested): once the pins have
+ * grown, the ones no array local points at are released. */
+void sweep_pins(em *E, stmt *s) {
+  if (!E->in->pins || E->live_overflow || !stmt_pins(E->in, s)) return;
   strbuf live = {0};
   int n = 0;
   array_locals(E, &live, &n);

@@ -128,6 +128,8 @@ typedef struct em {
                       CPython's tracebacks), or NULL */
   stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
+  strbuf *helpers; /* C written before the kernel (fusion.c's loop functions) */
+  int nfused;       /* loop functions so far */
   const char *live_views[16]; /* views for loops iterate over (kept by a sweep of pins) */
   int nlive_views;
   int live_overflow; /* loops over views past live_views' room: no sweep inside them */
@@ -274,7 +276,7 @@ const char *box_fn(module *m, const type *t);
 void declare_pins(em *E);
 const char *emit_made_array(em *E, expr *e, const char *o, const char *other);
 const char *emit_array_view(em *E, expr *e, const char *obj);
-void sweep_pins(em *E, stmt *s, bool loop_top);
+void sweep_pins(em *E, stmt *s);
 
 /* fusion.c */
 const char *emit_fused(em *E, expr *e);

@@ -111,51 +111,82 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
   return v;
 }
 
-/* The loop over the items: array leaf k read as xk at (i) or (i, j); each
- * result stored to `out` (a new C-contiguous array's items) or, when `to`
- * names a view, to its item (a slice store). */
-static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals, const char *a,
-                           const char *to) {
-  strbuf body = {0};
+/* The items of tree e as a function of their own, written before the
+ * kernel: rows i < n0 of n1 items, item (i, j) of array leaf k at
+ * bk + i * stk + j * suk, stored at o + i * os + j * ou (bytes). A 1-D
+ * expression is one row. Where every inner stride is a double's (rows of
+ * C-ordered arrays), the loop indexes double pointers, which the compiler
+ * vectorises (dynac.h's DYNAC_FUSED_LOOP: clones for AVX-512 and AVX2 where
+ * the compiler makes them); element-wise operations vectorised round each
+ * item as the scalar ones do. Returns the function's name. */
+static const char *loop_function(em *E, const expr *e, const fuse_plan *p) {
+  strbuf body = {0}, params = {0}, unit = {0}, h = {0};
   int n = 0;
   const char *v = item_value(E, e, p, &body, &n);
-  /* the views' fields in locals: a store through a double * could alias them otherwise */
-  line(E, "const Py_ssize_t n0 = %s->len, n1 = %s->len1;", a, a);
-  for (int k = 0; k < p->nleaves; k++)
-    if (ty_is_ndarray(TY(p->leaves[k])))
-      line(E, "const char *const b%d = %s->buf;\nconst Py_ssize_t st%d = %s->stride%s;", k, vals[k], k, vals[k],
-           p->ndim == 2 ? arena_printf(E->m->a, ", su%d = %s->stride1", k, vals[k]) : "");
-  if (to) line(E, "char *const tb = %s.buf;\nconst Py_ssize_t ts = %s.stride%s;", to, to,
-               p->ndim == 2 ? arena_printf(E->m->a, ", tu = %s.stride1", to) : "");
-  line(E, "(void)n1;");
-  line(E, "for (Py_ssize_t i = 0; i < n0; i++) {");
-  E->indent++;
-  if (p->ndim == 2) {
+  const char *name = arena_printf(E->m->a, "dynac_fused_%s_%d", E->in->cname, ++E->nfused);
+  sb_puts(&params, "Py_ssize_t n0, Py_ssize_t n1, char *o, Py_ssize_t os, Py_ssize_t ou");
+  sb_puts(&unit, "ou == (Py_ssize_t)sizeof(double)");
+  for (int k = 0; k < p->nleaves; k++) {
+    if (ty_is_ndarray(TY(p->leaves[k]))) {
+      sb_printf(&params, ", const char *b%d, Py_ssize_t st%d, Py_ssize_t su%d", k, k, k);
+      sb_printf(&unit, " && su%d == (Py_ssize_t)sizeof(double)", k);
+    } else sb_printf(&params, ", double s%d", k);
+  }
+  sb_printf(&h, "/* line %d: the whole-array expression's items, one loop (fusion.c) */\n", e->pos.line);
+  sb_printf(&h, "DYNAC_FUSED_LOOP static void %s(%s) {\n", name, params.data);
+  for (int pass = 0; pass < 2; pass++) { /* unit inner strides, then any */
+    if (pass) sb_puts(&h, "  } else {\n");
+    else sb_printf(&h, "  if (%s) {\n", unit.data);
+    sb_puts(&h, "    for (Py_ssize_t i = 0; i < n0; i++) {\n");
+    sb_puts(&h, pass ? "      char *row = o + i * os;\n" : "      double *restrict row = (double *)(o + i * os);\n");
     for (int k = 0; k < p->nleaves; k++)
-      if (ty_is_ndarray(TY(p->leaves[k]))) line(E, "const char *r%d = b%d + i * st%d; /* row i */", k, k, k);
-    if (to) line(E, "char *row = tb + i * ts; /* the target's row i */");
-    else line(E, "double *row = out + i * n1;");
-    line(E, "for (Py_ssize_t j = 0; j < n1; j++) {");
-    E->indent++;
+      if (ty_is_ndarray(TY(p->leaves[k])))
+        sb_printf(&h, pass ? "      const char *r%d = b%d + i * st%d;\n"
+                           : "      const double *restrict r%d = (const double *)(b%d + i * st%d);\n", k, k, k);
+    sb_puts(&h, "      for (Py_ssize_t j = 0; j < n1; j++) {\n");
+    for (int k = 0; k < p->nleaves; k++)
+      if (ty_is_ndarray(TY(p->leaves[k]))) {
+        if (pass) sb_printf(&h, "        const double x%d = *(const double *)(r%d + j * su%d);\n", k, k, k);
+        else sb_printf(&h, "        const double x%d = r%d[j];\n", k, k);
+      }
+    for (char *l = body.data, *nl; l && *l; l = nl + 1) {
+      nl = strchr(l, '\n');
+      sb_printf(&h, "        %.*s\n", (int)(nl - l), l);
+    }
+    sb_printf(&h, pass ? "        *(double *)(row + j * ou) = %s;\n" : "        row[j] = %s;\n", v);
+    sb_puts(&h, "      }\n    }\n");
   }
-  for (int k = 0; k < p->nleaves; k++)
-    if (ty_is_ndarray(TY(p->leaves[k])))
-      line(E, p->ndim == 1 ? "const double x%d = *(const double *)(b%d + i * st%d);"
-                           : "const double x%d = *(const double *)(r%d + j * su%d);", k, k, k);
-  for (char *l = body.data, *nl; l && *l; l = nl + 1) {
-    nl = strchr(l, '\n');
-    line(E, "%.*s", (int)(nl - l), l);
+  sb_puts(&h, "  }\n}\n\n");
+  sb_puts(E->helpers, h.data);
+  sb_free(&body), sb_free(&params), sb_free(&unit), sb_free(&h);
+  return name;
+}
+
+/* The call of tree e's loop function: rows and items per row of the
+ * first array leaf `a` (1-D: one row), output base and strides, the
+ * leaves' views and numbers. `lo`: the first item (a fused sum's block),
+ * or NULL. */
+static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals, const char *a,
+                           const char *to) {
+  const char *fn = loop_function(E, e, p);
+  strbuf args = {0};
+  bool blk = to && !strcmp(to, "blk");
+  if (p->ndim == 2) sb_printf(&args, "%s->len, %s->len1", a, a);
+  else sb_printf(&args, "1, %s", blk ? "m" : arena_printf(E->m->a, "%s->len", a));
+  if (blk) sb_puts(&args, ", (char *)blk, 0, (Py_ssize_t)sizeof(double)");
+  else if (!to) sb_printf(&args, ", (char *)out, %s, (Py_ssize_t)sizeof(double)",
+                          p->ndim == 2 ? arena_printf(E->m->a, "%s->len1 * (Py_ssize_t)sizeof(double)", a) : "0");
+  else if (p->ndim == 2) sb_printf(&args, ", %s.buf, %s.stride, %s.stride1", to, to, to);
+  else sb_printf(&args, ", %s.buf, 0, %s.stride", to, to);
+  for (int k = 0; k < p->nleaves; k++) {
+    const char *v = vals[k];
+    if (!ty_is_ndarray(TY(p->leaves[k]))) sb_printf(&args, ", s%d", k);
+    else if (p->ndim == 2) sb_printf(&args, ", %s->buf, %s->stride, %s->stride1", v, v, v);
+    else if (blk) sb_printf(&args, ", %s->buf + lo * %s->stride, 0, %s->stride", v, v, v);
+    else sb_printf(&args, ", %s->buf, 0, %s->stride", v, v);
   }
-  if (!to) line(E, "%s = %s;", p->ndim == 1 ? "out[i]" : "row[j]", v);
-  else if (p->ndim == 1) line(E, "*(double *)(tb + i * ts) = %s;", v);
-  else line(E, "*(double *)(row + j * tu) = %s;", v);
-  if (p->ndim == 2) {
-    E->indent--;
-    line(E, "}");
-  }
-  E->indent--;
-  line(E, "}");
-  sb_free(&body);
+  line(E, "%s(%s);", fn, args.data);
+  sb_free(&args);
 }
 
 /* numpy's own operations of tree e on the leaves' values (boxed): the
@@ -265,18 +296,31 @@ static bool fuse_begin(em *E, expr *e, fused *f) {
   return true;
 }
 
-/* The numbers as doubles, the flags cleared, the loop (into `to`, a view,
- * or the new array's `out`), and `failed` set where numpy would warn. */
-static void fuse_loop(em *E, expr *e, const fused *f, const char *to, const char *failed) {
+/* The numbers as doubles, the FPU's flags cleared (flags), the loop (into
+ * `to`, a view, or the new array's `out`), and `warns` set where numpy
+ * would warn (flags: else the caller tests them around more than this loop). */
+static void fuse_loop(em *E, expr *e, const fused *f, const char *to, bool flags) {
   for (int k = 0; k < f->p.nleaves; k++)
     if (!ty_is_ndarray(TY(f->p.leaves[k])))
       line(E, "const double s%d = %s;", k, as_double(E, f->vals[k], TY(f->p.leaves[k])));
-  line(E, "const int fpe = dynac_fpe_begin();");
+  if (flags) line(E, "const int fpe = dynac_fpe_begin();");
   emit_item_loop(E, e, &f->p, f->vals, f->a, to);
-  line(E, "if (dynac_fpe_end(fpe)) %s; /* numpy would warn: its own operations give it */", failed);
+  if (flags) line(E, "const bool warns = dynac_fpe_end(fpe);");
 }
 
+/* Where numpy would warn (`cond`): the interpreter runs the statement
+ * again from its start (or around the operands an earlier effect left
+ * pending), so numpy gives its answer and its warning at this line. */
+static void warns_in_interpreter(em *E, const char *cond) {
+  deopt_if(E, NULL, "numpy would warn: the interpreter runs this statement, and numpy warns at its line", "%s",
+           cond);
+}
+
+static const char *emit_fused_sum(em *E, expr *e);
+
 const char *emit_fused(em *E, expr *e) {
+  const char *sum = emit_fused_sum(E, e);
+  if (sum) return sum;
   fused f;
   if (!fuse_begin(E, e, &f)) return NULL;
   const char *o = tmpvar(E, &ty_obj);
@@ -286,12 +330,87 @@ const char *emit_fused(em *E, expr *e) {
   line(E, "double *out = NULL;");
   line(E, "%s = dynac_np_empty(%d, %s->len, %s->len1, &out);", o, f.p.ndim, f.a, f.a);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-  fuse_loop(E, e, &f, NULL, arena_printf(E->m->a, "Py_CLEAR(%s)", o));
+  fuse_loop(E, e, &f, NULL, true);
+  warns_in_interpreter(E, "warns");
   E->indent--;
   line(E, "}");
-  line(E, "if (!%s) { /* numpy's operations, one by one */", o);
+  line(E, "if (!%s) { /* broadcasting, another layout: numpy's operations, one by one */", o);
   E->indent++;
   line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &f.p, f.vals, f.ufuncs));
+  line(E, "dynac__effects = 1;");
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return o;
+}
+
+/* np.sum(<whole-array expression>) of 1-D float64 arrays: the items are
+ * made block by block (at most 128 at a time, on the stack) and summed as
+ * numpy's pairwise summation sums them (dynac.h's dynac_pw_*), so no array
+ * is made and the sum is numpy's bit for bit; a numpy.float64. Where numpy
+ * would warn, or np.sum is not numpy's, numpy's operations and the call
+ * give the answer. */
+static const char *emit_fused_sum(em *E, expr *e) {
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2 || e->u.call.nkw ||
+      e->u.call.argform || strcmp(e->u.call.name, "sum"))
+    return NULL;
+  const expr *mod = e->u.call.args[0];
+  const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
+  fuse_plan probe;
+  expr *arg = e->u.call.args[1];
+  if (!target || strcmp(target, "numpy") || !fusible(E, arg, &probe) || probe.ndim != 1) return NULL;
+  const char *m = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj); /* LOAD_GLOBAL np, LOAD_METHOD sum */
+  const char *fn = tmpvar(E, &ty_obj);
+  line(E, "%s = PyObject_GetAttr(%s, %s);", fn, m, interned_name(E, "sum"));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", fn, where(E));
+  fused f;
+  fuse_begin(E, arg, &f);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "/* line %d: np.sum of the whole-array expression, block by block (numpy's pairwise sum) */",
+       e->pos.line);
+  line(E, "if (%s && dynac_np_is_sum(%s)) {", f.cond, fn);
+  E->indent++;
+  line(E, "const Py_ssize_t n = %s->len, bs = dynac_np_bufsize(); /* np.sum's chunks */", f.a);
+  line(E, "if (!bs) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  line(E, "const Py_ssize_t nb = dynac_pw_blocks(n < bs ? n : bs, NULL);");
+  line(E, "Py_ssize_t *lens = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)nb);");
+  line(E, "double *sums = PyMem_Malloc(sizeof(double) * (size_t)nb);");
+  line(E, "if (!lens || !sums) { PyMem_Free(lens); PyMem_Free(sums); PyErr_NoMemory(); "
+          "DYNAC_LEAVE(dynac_traceback_here(%s)); }", where(E));
+  line(E, "double blk[DYNAC_PW_BLOCK];");
+  line(E, "double total = 0.0; /* np.add.reduce starts from 0.0 */");
+  line(E, "const int fpe = dynac_fpe_begin();");
+  line(E, "for (Py_ssize_t c0 = 0; c0 < n; c0 += bs) {");
+  E->indent++;
+  line(E, "const Py_ssize_t cn = n - c0 < bs ? n - c0 : bs, cb = dynac_pw_blocks(cn, lens);");
+  line(E, "Py_ssize_t lo = c0;");
+  line(E, "for (Py_ssize_t b = 0; b < cb; lo += lens[b], b++) {");
+  E->indent++;
+  line(E, "const Py_ssize_t m = lens[b];");
+  line(E, "{");
+  E->indent++;
+  fuse_loop(E, arg, &f, "blk", false);
+  E->indent--;
+  line(E, "}");
+  line(E, "sums[b] = dynac_pw_block(blk, m);");
+  E->indent--;
+  line(E, "}");
+  line(E, "total += dynac_pw_combine(cn, sums);");
+  E->indent--;
+  line(E, "}");
+  line(E, "const bool warns = dynac_fpe_end(fpe);");
+  line(E, "PyMem_Free(lens);");
+  line(E, "PyMem_Free(sums);");
+  warns_in_interpreter(E, "warns");
+  line(E, "%s = dynac_box_np_float64(total);", o);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  E->indent--;
+  line(E, "}");
+  line(E, "if (!%s) { /* numpy's operations, then its np.sum */", o);
+  E->indent++;
+  const char *v = generic_tree(E, arg, &f.p, f.vals, f.ufuncs);
+  line(E, "%s = PyObject_CallOneArg(%s, %s);", o, fn, v);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   line(E, "dynac__effects = 1;");
   E->indent--;
   line(E, "}");
@@ -337,7 +456,7 @@ bool emit_fused_store(em *E, stmt *s) {
   line(E, "/* line %d: one loop for the whole-array expression, into the target */", e->pos.line);
   line(E, "Py_buffer tb%d;", n);
   line(E, "dynac_view tv%d;", n);
-  line(E, "bool done%d = false;", n);
+  line(E, "bool done%d = false, warns%d = false;", n, n);
   line(E, "if (dynac_view_acquire(%s, '%c', 'd', 1, &tb%d, &tv%d)) {", view, f.p.ndim == 2 ? 'N' : 'n', n, n);
   E->indent++;
   strbuf c = {0};
@@ -350,12 +469,14 @@ bool emit_fused_store(em *E, stmt *s) {
   E->indent++;
   line(E, "dynac__effects = 1; /* the target's items change, as numpy's setitem changes them */");
   line(E, "done%d = true;", n);
-  fuse_loop(E, e, &f, arena_printf(E->m->a, "tv%d", n), arena_printf(E->m->a, "done%d = false", n));
+  fuse_loop(E, e, &f, arena_printf(E->m->a, "tv%d", n), true);
+  line(E, "warns%d = warns;", n);
   E->indent--;
   line(E, "}");
   line(E, "PyBuffer_Release(&tb%d);", n);
   E->indent--;
   line(E, "}");
+  warns_in_interpreter(E, arena_printf(E->m->a, "warns%d", n));
   line(E, "if (!done%d) { /* numpy's operations, then numpy's setitem */", n);
   E->indent++;
   const char *v = generic_tree(E, e, &f.p, f.vals, f.ufuncs);

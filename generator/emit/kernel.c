@@ -142,8 +142,9 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
               in->fn->local_cnames[i]);
   }
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
+  strbuf helpers = {0};
   em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
-          .exported = exported};
+          .exported = exported, .helpers = &helpers};
   E.conts = undo && may_continue(in);
   if (undo) declare_undo_log(&E);
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
@@ -168,8 +169,10 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
                   {"end", end}};
+  if (helpers.data) sb_puts(out, helpers.data);
   bool ok = fill(tpl, holes, 7, out);
   sb_puts(out, "\n");
+  sb_free(&helpers);
   sb_free(&locals);
   sb_free(&body);
   return ok;

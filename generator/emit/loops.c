@@ -108,7 +108,6 @@ static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); 
  * body (locals bound before it: `before`), the closing brace, and the else
  * block, which a break skips (goto dynac_end_LABEL). */
 void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label) {
-  sweep_pins(E, body, true);
   emit_block(E, body);
   if (E->ncloops && E->cloops[E->ncloops - 1].label == label) E->ncloops--; /* its else is outside */
   bound_restore(E, before);

@@ -269,6 +269,7 @@ static void emit_while(em *E, stmt *s) {
   line(E, "for (;;) {");
   E->indent++;
   loop_tick(E);
+  sweep_pins(E, s); /* its condition pins arrays each time */
   const char *c = emit_expr(E, s->u.while_.cond);
   line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
   emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
@@ -347,7 +348,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
 }
 
 void emit_stmt(em *E, stmt *s) {
-  sweep_pins(E, s, false);
+  sweep_pins(E, s);
   size_t start = E->b->len;
   restart outer = restart_open(E, s, false);
   emit_stmt_kind(E, s);

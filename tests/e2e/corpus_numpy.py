@@ -402,3 +402,10 @@ def churn(n, m):
             cur[k] += prev[k]
         prev = cur
     return prev
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[d, strided])"])
+def sums(x):
+    """np.sum of a whole-array expression: no array made, numpy's pairwise
+    summation in numpy's chunks (its buffer size), bit for bit."""
+    return np.sum(x * x), np.sum((x - 1.0) / 3.0), np.sum(np.sqrt(np.abs(x)) + x[::-1])
