@@ -29,17 +29,33 @@ static const char *fused_ufunc(em *E, const expr *e) {
   const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
   if (!target || strcmp(target, "numpy")) return NULL;
   const char *n = e->u.call.name;
-  return !strcmp(n, "sqrt") ? "sqrt" : !strcmp(n, "abs") || !strcmp(n, "absolute") ? "absolute" : NULL;
+  return !strcmp(n, "sqrt") ? "sqrt" : !strcmp(n, "abs") || !strcmp(n, "absolute") ? "absolute"
+         : !strcmp(n, "floor") ? "floor" : NULL;
+}
+
+/* x ** c with a literal exponent numpy's power computes by a shortcut for
+ * an array (fast_scalar_power): 2 squares (x * x), 0.5 is a square root,
+ * -1 a reciprocal (1.0 / x), 1 a copy: its letter ('2', 'h', 'r', '1'), or 0. */
+static char power_shortcut(const expr *e) {
+  if (e->kind != EX_BINOP || e->u.bin.op != OP_POW) return 0;
+  const expr *c = e->u.bin.r;
+  bool neg = c->kind == EX_UNARY && c->u.un.op == UN_NEG;
+  if (neg) c = c->u.un.a;
+  double v = c->kind == EX_INT ? (double)c->u.i : c->kind == EX_FLOAT ? c->u.f : 0.0;
+  if (c->kind != EX_INT && c->kind != EX_FLOAT) return 0;
+  if (neg) v = -v;
+  return v == 2.0 ? '2' : v == 0.5 ? 'h' : v == -1.0 ? 'r' : v == 1.0 ? '1' : 0;
 }
 
 /* Is e an operation of the loop: + - * / of float64 arrays and numbers,
- * ** 2 (numpy's square), unary -, np.sqrt, np.abs? */
+ * ** 2, ** 0.5, ** -1, ** 1 (numpy's shortcuts), unary -, np.sqrt, np.abs,
+ * np.floor? */
 static bool fused_op(em *E, const expr *e) {
   if (TY(e)->kind != TY_OBJ || E->in->types.callee[e->id]) return false;
   if (e->kind == EX_BINOP) {
     binop op = e->u.bin.op;
-    bool square = op == OP_POW && e->u.bin.r->kind == EX_INT && e->u.bin.r->u.i == 2;
-    return !e->u.bin.inplace && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_TRUEDIV || square);
+    return !e->u.bin.inplace && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_TRUEDIV ||
+                                 power_shortcut(e));
   }
   if (e->kind == EX_UNARY) return e->u.un.op == UN_NEG;
   return fused_ufunc(E, e) != NULL;
@@ -95,9 +111,11 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) return arena_printf(E->m->a, ty_is_ndarray(TY(e)) ? "x%d" : "s%d", k);
   const char *v = arena_printf(E->m->a, "v%d", ++*n);
-  if (e->kind == EX_BINOP && e->u.bin.op == OP_POW) { /* numpy's square: x * x */
+  if (e->kind == EX_BINOP && e->u.bin.op == OP_POW) { /* numpy's shortcuts */
     const char *a = item_value(E, e->u.bin.l, p, body, n);
-    sb_printf(body, "const double %s = %s * %s;\n", v, a, a);
+    char k = power_shortcut(e);
+    sb_printf(body, k == '2' ? "const double %s = %s * %s;\n" : k == 'h' ? "const double %s = sqrt(%s);\n"
+                    : k == 'r' ? "const double %s = 1.0 / %s;\n" : "const double %s = %s;\n", v, a, a);
   } else if (e->kind == EX_BINOP) {
     const char *a = item_value(E, e->u.bin.l, p, body, n);
     const char *b = item_value(E, e->u.bin.r, p, body, n);
@@ -106,7 +124,8 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
     sb_printf(body, "const double %s = -%s;\n", v, item_value(E, e->u.un.a, p, body, n));
   } else {
     const char *a = item_value(E, e->u.call.args[1], p, body, n);
-    sb_printf(body, "const double %s = %s(%s);\n", v, !strcmp(fused_ufunc(E, e), "sqrt") ? "sqrt" : "fabs", a);
+    const char *u = fused_ufunc(E, e);
+    sb_printf(body, "const double %s = %s(%s);\n", v, !strcmp(u, "absolute") ? "fabs" : u, a);
   }
   return v;
 }
@@ -199,7 +218,8 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
   const char *o = tmpvar(E, &ty_obj);
   if (e->kind == EX_BINOP) {
     const char *l = generic_tree(E, e->u.bin.l, p, vals, ufuncs);
-    const char *r = e->u.bin.op == OP_POW ? emit_constant(E, "2") : generic_tree(E, e->u.bin.r, p, vals, ufuncs);
+    const char *r = e->u.bin.op == OP_POW ? as_obj(E, emit_expr(E, e->u.bin.r), TY(e->u.bin.r)) /* the literal */
+                                          : generic_tree(E, e->u.bin.r, p, vals, ufuncs);
     line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, l, r, (int)e->u.bin.op,
          binop_spelling[e->u.bin.op]);
   } else if (e->kind == EX_UNARY) {

@@ -409,3 +409,9 @@ def sums(x):
     """np.sum of a whole-array expression: no array made, numpy's pairwise
     summation in numpy's chunks (its buffer size), bit for bit."""
     return np.sum(x * x), np.sum((x - 1.0) / 3.0), np.sum(np.sqrt(np.abs(x)) + x[::-1])
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[d, 2])"])
+def powers(x):
+    """numpy's shortcuts of ** for a literal exponent (2, 0.5, -1, 1), np.floor."""
+    return x ** 0.5 + np.floor(x * 3.0), x ** -1 - x ** 1, (x - 1.0) ** 2.0, np.abs(-x) ** 2

@@ -270,6 +270,10 @@ def array_cases():
             a = r.randn(2 * n if strided else n) * 10.0 ** r.randint(-8, 8, 2 * n if strided else n)
             return (a[::2] if strided else a,)
         return make
+    c["powers"] = [lambda: (np.array([0.25, 4.0, 2.5, 1e-300]),), lambda: (np.array([[1.0, 2.0], [3.0, 0.5]]),),
+                   lambda: (np.array([0.0, 1.0]),), lambda: (np.array([-0.0, 4.0]),), lambda: (np.array([-1.0, 4.0]),),
+                   lambda: (np.array([INF, NAN, 2.0]),), lambda: (np.array([1e200, 2.0]),),
+                   lambda: (np.arange(12.0).reshape(3, 4)[:, 1:],)]
     c["sums"] = [spread(n) for n in [0, 1, 7, 8, 9, 127, 128, 129, 1000, 8191, 8192, 8193, 20000, 100003]]
     c["sums"] += [spread(5000, True), spread(30000, True), lambda: (np.array([1e200, 1.0]),),
                   lambda: (np.array([-1.0, NAN, 2.0]),), lambda: (np.array([1e300] * 20000),)]
