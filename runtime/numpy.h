@@ -279,3 +279,44 @@ static DYNAC_NOINLINE int dynac_np_is_sum(PyObject *f) {
   }
   return f == real;
 }
+/* numpy's temporary elision (numpy/core/src/multiarray/temp_elide.c), which
+ * numpy does only when the interpreter's own stack holds the operands: in
+ * `a * b + c` the product, which nobody else holds, takes the sum in place
+ * (no new array). A kernel's operation results are such temporaries too;
+ * `tmp OP r` (or `r OP tmp` for + and *, numpy's commutative case) runs as
+ * numpy's in-place operator when tmp is an ndarray of float64 or float32
+ * held by nothing but the kernel's temporary (reference count 1), of at
+ * least numpy's 256 KiB, writable, and r is a Python float or int, or an
+ * ndarray of tmp's dtype and shape: then numpy computes the same items into
+ * tmp. Returns -1 when the operation is not such a case. */
+#define DYNAC_ELIDE_BYTES (256 * 1024)
+static DYNAC_NOINLINE int dynac__np_elidable(PyObject *tmp, PyObject *r) {
+  if (Py_REFCNT(tmp) != 1 || strcmp(Py_TYPE(tmp)->tp_name, "numpy.ndarray")) return 0;
+  Py_buffer a, b;
+  if (PyObject_GetBuffer(tmp, &a, PyBUF_RECORDS_RO) < 0) { PyErr_Clear(); return 0; }
+  char f = dynac_native_format(a.format);
+  int ok = (f == 'd' || f == 'f') && !a.readonly && a.len >= DYNAC_ELIDE_BYTES;
+  if (ok && !PyFloat_CheckExact(r) && !PyLong_CheckExact(r)) {
+    ok = !strcmp(Py_TYPE(r)->tp_name, "numpy.ndarray") && PyObject_GetBuffer(r, &b, PyBUF_RECORDS_RO) == 0;
+    if (!ok) PyErr_Clear();
+    else {
+      ok = dynac_native_format(b.format) == f && b.ndim == a.ndim;
+      for (int d = 0; ok && d < a.ndim; d++) ok = a.shape[d] == b.shape[d];
+      PyBuffer_Release(&b);
+    }
+  }
+  PyBuffer_Release(&a);
+  return ok;
+}
+/* l OP r where `l_temp` / `r_temp` say which operand is a temporary of the
+ * kernel (an operation's result it holds alone): numpy's elision, else the
+ * operation (dynac_obj_binop). New reference; NULL with the exception. */
+static inline PyObject *dynac_obj_binop_temps(PyObject *l, PyObject *r, int op, int l_temp, int r_temp,
+                                              int *effects) {
+  /* (a Python number, the common temporary of generic code, is never an array: no call) */
+  l_temp = l_temp && Py_REFCNT(l) == 1 && !PyLong_CheckExact(l) && !PyFloat_CheckExact(l);
+  r_temp = r_temp && Py_REFCNT(r) == 1 && !PyLong_CheckExact(r) && !PyFloat_CheckExact(r);
+  if ((op <= 3 || op == 6) && l_temp && dynac__np_elidable(l, r)) return dynac_obj_inplace(l, r, op, effects);
+  if ((op == 0 || op == 2) && r_temp && dynac__np_elidable(r, l)) return dynac_obj_inplace(r, l, op, effects);
+  return dynac_obj_binop(l, r, op, effects);
+}

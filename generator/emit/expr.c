@@ -329,17 +329,30 @@ static const char *emit_attr(em *E, expr *e) {
   return t;
 }
 
-/* An operand `v` of expression `x` that an object operation consumed: when
- * it is an object only that operation held (another operation's result),
- * it is released now, as the interpreter's stack drops it, rather than
- * when the block ends: numpy's temporaries of `a * b + c` are freed and
- * reused as they are in the interpreter. */
-static void release_operand(em *E, const expr *x, const char *v) {
+/* Is operand `v` of expression `x` an object only the operation about to
+ * consume it holds (another object operation's result)? It is released
+ * once consumed, as the interpreter's stack drops it, rather than when the
+ * block ends, and numpy may compute into it (emit_temps_binop): numpy's
+ * temporaries of `a * b + c` are reused as they are in the interpreter. */
+static bool consumed_temp(em *E, const expr *x, const char *v) {
   bool temp = v[0] == 't' && v[1];
   for (const char *p = v + 1; temp && *p; p++) temp = isdigit((unsigned char)*p);
   bool made = x->kind == EX_BINOP || x->kind == EX_UNARY || x->kind == EX_COMPARE;
-  if (temp && made && TY(x)->kind == TY_OBJ && !E->in->types.callee[x->id])
-    line(E, "Py_CLEAR(%s); /* consumed */", v);
+  return temp && made && TY(x)->kind == TY_OBJ && !E->in->types.callee[x->id];
+}
+
+/* l OP r of objects (+ - * / **), `lt` / `rt`: which is a consumed temporary
+ * (dynac.h's dynac_obj_binop_temps: numpy's temporary elision). */
+static const char *emit_temps_binop(em *E, binop op, const char *l, const type *ltype, bool lt, const char *r,
+                                    const type *rtype, bool rt) {
+  l = as_obj(E, l, ltype);
+  const char *b = as_obj(E, r, rtype);
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_obj_binop_temps(%s, %s, %d, %d, %d, &dynac__effects); /* %s */", o, l, b, (int)op, lt, rt,
+       binop_spelling[op]);
+  note_effect(E);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
 }
 
 const char *emit_expr(em *E, expr *e) {
@@ -401,11 +414,17 @@ const char *emit_expr(em *E, expr *e) {
     E->finite_later = tested_later;
     E->returned_op = e == E->returned && TY(e) == E->in->ret; /* no conversion after it */
     E->assigned_op = e == E->assigned;
-    const char *v = emit_binop_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r), TY(e));
+    bool lt = consumed_temp(E, e->u.bin.l, l), rt = consumed_temp(E, e->u.bin.r, r);
+    const char *v = TY(e)->kind == TY_OBJ && (lt || rt) && (e->u.bin.op <= OP_TRUEDIV || e->u.bin.op == OP_POW)
+        ? emit_temps_binop(E, e->u.bin.op, l, TY(e->u.bin.l), lt, r, TY(e->u.bin.r), rt)
+        : emit_binop_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r), TY(e));
     E->nvstack = depth;
     E->returned_op = E->assigned_op = false;
     E->finite_later = NULL;
-    if (TY(e)->kind == TY_OBJ) release_operand(E, e->u.bin.l, l), release_operand(E, e->u.bin.r, r);
+    if (TY(e)->kind == TY_OBJ) {
+      if (lt) line(E, "Py_CLEAR(%s); /* consumed */", l);
+      if (rt) line(E, "Py_CLEAR(%s); /* consumed */", r);
+    }
     return v;
   }
   case EX_UNARY: {

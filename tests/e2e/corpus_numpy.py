@@ -415,3 +415,11 @@ def sums(x):
 def powers(x):
     """numpy's shortcuts of ** for a literal exponent (2, 0.5, -1, 1), np.floor."""
     return x ** 0.5 + np.floor(x * 3.0), x ** -1 - x ** 1, (x - 1.0) ** 2.0, np.abs(-x) ** 2
+
+
+@dynac.compile(signatures=["(ndarray[f], ndarray[f])", "(ndarray[l], ndarray[l])", "(ndarray[f, 2], ndarray[f, 2])"])
+def chain(x, y):
+    """Not fused (float32, int64): numpy's operations; a result only the
+    kernel holds takes the next operation in place, as numpy's temporary
+    elision does in the interpreter (arrays of 256 KiB and more)."""
+    return (x * y + 1) * 2 - y // (x + 1), 3 * (x - y) ** 2

@@ -47,7 +47,7 @@ def canon(v):
 # numpy gives there (divide by zero in a / b) names the kernel's caller's
 # line, since the kernel has no frame of its own (README: not yet). For
 # these functions the warnings are compared without their line.
-WARN_LINE_IS_THE_CALLERS = {"whole", "rosen"}  # b /= s; rosen of float32 (not fused)
+WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain"}  # b /= s; float32, int64 (not fused)
 
 
 def run(fn, make):
@@ -274,6 +274,10 @@ def array_cases():
                    lambda: (np.array([0.0, 1.0]),), lambda: (np.array([-0.0, 4.0]),), lambda: (np.array([-1.0, 4.0]),),
                    lambda: (np.array([INF, NAN, 2.0]),), lambda: (np.array([1e200, 2.0]),),
                    lambda: (np.arange(12.0).reshape(3, 4)[:, 1:],)]
+    ramp = lambda dt, n, shape=None: (lambda: tuple((np.arange(n, dtype=dt) % 97 + k).reshape(shape or (n,))  # noqa: E731
+                                                    for k in (1, 3)))
+    c["chain"] = [ramp("f", 100000), ramp("f", 10), ramp("l", 100000), ramp("l", 7), ramp("f", 90000, (300, 300)),
+                  lambda: (np.array([3e38, 1.0], dtype="f"), np.array([2.0, 0.0], dtype="f"))]
     c["sums"] = [spread(n) for n in [0, 1, 7, 8, 9, 127, 128, 129, 1000, 8191, 8192, 8193, 20000, 100003]]
     c["sums"] += [spread(5000, True), spread(30000, True), lambda: (np.array([1e200, 1.0]),),
                   lambda: (np.array([-1.0, NAN, 2.0]),), lambda: (np.array([1e300] * 20000),)]
