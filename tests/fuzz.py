@@ -25,6 +25,12 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
+
+try:
+    import numpy as np  # a0, a float64 ndarray argument, when numpy is importable
+except ImportError:
+    np = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import ROOT, dynac_cmd, load_module  # noqa: E402
@@ -117,6 +123,46 @@ class Gen:
         return "not (%s and %s)" % (self.cond(env, d - 1, in_loop) if d > 0 else "True",
                                     self.int_expr(env, 0, in_loop))
 
+    def arr_expr(self, env, d, in_loop):
+        """A whole-array expression of a0's length: a0, its reverse, numbers
+        (names and literals), + - * /, unary -, np.sqrt, np.abs, np.floor,
+        ** 2, ** 0.5, ** -1 (fused into one loop where kernels can)."""
+        if d <= 0 or self.rng.random() < 0.3:
+            return self.rng.choice(["a0", "a0[::-1]", "a0", "(a0 * 0.0 + %s)" % self.float_expr(env, 0, in_loop)])
+        a = self.arr_expr(env, d - 1, in_loop)
+        k = self.rng.randrange(7)
+        if k < 3:
+            b = self.arr_expr(env, d - 1, in_loop) if self.rng.random() < 0.5 else self.float_expr(env, 0, in_loop)
+            return "(%s %s %s)" % ((a, self.rng.choice("+-*/"), b) if self.rng.random() < 0.7
+                                   else (b, self.rng.choice("+-*/"), a))
+        if k == 3:
+            return "(-%s)" % a
+        if k == 4:
+            return "np.%s(%s)" % (self.rng.choice(["sqrt", "abs", "floor"]), a)
+        return "(%s ** %s)" % (a, self.rng.choice(["2", "0.5", "-1", "2.0"]))
+
+    def array_stmt(self, env, ind, in_loop):
+        """Statements on a0 (a float64 ndarray argument): sums of whole-array
+        expressions, items read and stored, slices stored, a copy."""
+        k = self.rng.randrange(6)
+        e = self.arr_expr(env, 2, in_loop)
+        if k == 0:
+            env.add("x2")
+            return [ind + "x2 = float(np.sum(%s))" % e]
+        if k == 1:
+            return [ind + "if len(a0):", ind + "    a0[%s %% len(a0)] = %s" % (self.int_expr(env, 1, in_loop),
+                                                                           self.float_expr(env, 1, in_loop))]
+        if k == 2:
+            env.add("x1")
+            return [ind + "x1 = float(a0[%s %% len(a0)]) if len(a0) else 0.5" % self.int_expr(env, 1, in_loop)]
+        if k == 3:
+            return [ind + "a0[1:] = %s" % self.rng.choice(["a0[:-1] * %s" % self.float_expr(env, 0, in_loop),
+                                                         "(a0[1:] + a0[:-1]) / 2.0", "np.sqrt(a0[:-1] ** 2)"])]
+        if k == 4:
+            env.add("x2")
+            return [ind + "b0 = %s" % e, ind + "x2 = float(b0[0]) if len(b0) else -0.5"]
+        return [ind + "a0 = a0.copy()", ind + "a0 += %s" % self.float_expr(env, 0, in_loop)]
+
     def block(self, env, ind, depth, in_loop, n):
         out = []
         for _ in range(n):
@@ -155,6 +201,8 @@ class Gen:
         k = self.rng.randrange(14)
         if k >= 12:
             return self.object_stmt(env, ind, in_loop)
+        if "a0" in env and self.rng.random() < 0.3:
+            return self.array_stmt(env, ind, in_loop)
         if "p0" in env and self.rng.random() < 0.15:
             # an instance's attribute store, a rebinding; p0.b op= takes a name or a literal: a
             # float operation there that deoptimises (x ** 0.5 of a negative x: a complex) after
@@ -203,6 +251,7 @@ class Gen:
             for p in params:
                 args.append("xs" if p == "xs" and "xs" in env else "ks" if p == "ks" and "ks" in env
                         else "p0" if p == "p0" and "p0" in env else None if p == "p0"
+                        else "a0" if p == "a0" and "a0" in env else None if p == "a0"
                             else self.int_expr(env, 1, in_loop) if p[0] == "n"
                             else self.float_expr(env, 1, in_loop) if p[0] == "x" else None)
             if None in args:
@@ -219,10 +268,12 @@ class Gen:
 
     def function(self, idx):
         rng = self.rng
-        params = ["n0", "x0"] + rng.sample(["n1", "x1", "xs", "ks", "p0"], rng.randrange(3))
-        ann = {"n": "int", "x": "float", "p": "P"}
-        sig = ", ".join("%s: %s" % (p, "list[float]" if p == "xs" else "list[int]" if p == "ks"
-                                    else ann[p[0]]) for p in params)
+        params = ["n0", "x0"] + rng.sample(["n1", "x1", "xs", "ks", "p0"] + (["a0"] * 3 if np else []),
+                                           rng.randrange(3))
+        params = list(dict.fromkeys(params))
+        ann = {"n": "int", "x": "float", "p": "P", "a": "ndarray[d]"}
+        types = ["list[float]" if p == "xs" else "list[int]" if p == "ks" else ann[p[0]] for p in params]
+        sig = ", ".join("%s: %s" % (p, t) if p != "a0" else p for p, t in zip(params, types))
         env = set(params)
         body = self.block(env, "    ", 3, False, rng.randrange(2, 7))
         ints = sorted(v for v in env if v[0] == "n" and v in env)
@@ -230,7 +281,9 @@ class Gen:
         ret = "    return %s, %s" % (self.rng.choice(ints) if ints else "0",
                                      self.rng.choice(fls) if fls else "0.0")
         name = "f%d" % idx
-        src = ["@dynac.compile", "def %s(%s) -> tuple[int, float]:" % (name, sig)] + body + [ret]
+        deco = "@dynac.compile" if "a0" not in params else \
+            '@dynac.compile(signatures=["(%s)"])' % ", ".join(types)  # the array's dimensions: a signature
+        src = [deco, "def %s(%s) -> tuple[int, float]:" % (name, sig)] + body + [ret]
         self.funcs.append((name, params))
         return name, params, "\n".join(src)
 
@@ -243,7 +296,8 @@ class Gen:
         return CLASSES % e
 
     def module(self, nfuncs):
-        parts = ['"""A module made by tests/fuzz.py."""', "import math", "import dynac", "",
+        parts = ['"""A module made by tests/fuzz.py."""', "import math", "import numpy as np" if np else "",
+                 "import dynac", "",
                  self.classes()]
         funcs = []
         for i in range(nfuncs):
@@ -315,6 +369,8 @@ def materialise(mod, v):
     from its recipe by module mod's own class."""
     if isinstance(v, list):
         return list(v)
+    if isinstance(v, tuple) and v and v[0] == "array":  # a float64 array (strided: every other item)
+        return np.repeat(np.array(v[1], dtype=float), 2)[::2] if v[2] else np.array(v[1], dtype=float)
     if isinstance(v, tuple) and v and v[0] == "instance":
         o = getattr(mod, v[1])(v[2], v[3])
         if v[4]:
@@ -332,6 +388,9 @@ def random_args(rng, params):
             out.append([rng.choice(FLOATS + [rng.uniform(-5, 5)]) for _ in range(rng.randrange(5))])
         elif p == "ks":
             out.append([rng.choice(INTS + SMALL) for _ in range(3)])
+        elif p == "a0":
+            out.append(("array", [rng.choice(FLOATS) if rng.random() < 0.3 else rng.uniform(-10, 10)
+                                  for _ in range(rng.choice([0, 1, 2, 3, 5, 9, 20]))], rng.random() < 0.2))
         elif p[0] == "n":
             out.append(rng.choice(INTS + SMALL + [rng.randrange(-1000, 1000)]))
         else:
@@ -353,6 +412,8 @@ def picture(v):
         return ("complex", picture(v.real), picture(v.imag))
     if isinstance(v, (list, tuple)):
         return (type(v).__name__, [picture(x) for x in v])
+    if np is not None and isinstance(v, np.ndarray):
+        return ("ndarray", v.dtype.str, v.shape, [picture(float(x)) for x in v.flat])
     if type(v).__name__ in ("P", "Q"):  # an instance of the module's classes: its attributes
         return (type(v).__name__, sorted((k, picture(x)) for k, x in vars(v).items()))
     return (type(v).__name__, v)
@@ -368,13 +429,16 @@ def one_nan(args):
 
 def call(fn, args, filename):
     buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
+    with contextlib.redirect_stdout(buf), warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         try:
             r = ("ok", picture(fn(*args)))
         except Exception as e:  # noqa: BLE001 - the comparison is the point
             lines = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == filename]
             r = ("raise", type(e).__name__, str(e), lines[-1:] if lines else None)
-    return r, buf.getvalue(), picture(args)
+    # numpy's warnings, in order (their line: numpy's own operations in a kernel name the caller's)
+    warned = [(x.category.__name__, str(x.message)) for x in w]
+    return r, buf.getvalue(), picture(args), warned
 
 
 def run_module(src, funcs, rng, calls, tmp, keep, tag):
