@@ -298,6 +298,34 @@ def sums_follow_bufsize(C, E):
           "%r vs %r" % (c, e))
 
 
+def whole_arrays_under_errstate(C, E):
+    """numpy's error modes hold for fused loops: where numpy would warn the
+    statement runs in the interpreter, so np.errstate(divide='raise')
+    raises numpy's FloatingPointError there, 'ignore' stays silent, and
+    'warn' warns at the function's own line."""
+    def outcome(fn, mode, args):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with np.errstate(**mode):
+                try:
+                    r = ("ok", canon(fn(*args)))
+                except Exception as e:  # noqa: BLE001 - the comparison is the point
+                    r = ("raise", type(e).__name__, str(e), traceback.extract_tb(e.__traceback__)[-1].lineno)
+        return r, [(x.category.__name__, str(x.message), x.lineno) for x in w]
+    inputs = [lambda: (np.array([1.0, 0.0, 2.0]),), lambda: (np.array([1e200, 1.0]),),
+              lambda: (np.array([-1.0, 4.0]),), lambda: (np.linspace(0.0, 1.0, 20000),)]
+    modes = [{"divide": "raise"}, {"all": "ignore"}, {"over": "raise", "invalid": "warn"}, {"all": "warn"},
+             {"under": "raise"}]
+    bad = []
+    for fn in ("powers", "sums"):
+        for mode in modes:
+            for make in inputs:
+                e, c = outcome(getattr(E, fn), mode, make()), outcome(getattr(C, fn), mode, make())
+                if e != c:
+                    bad.append("%s %r %r:\n  eager    %r\n  compiled %r" % (fn, mode, make(), e, c))
+    check("fused loops under np.errstate (raise, ignore, warn)", not bad, "\n".join(bad[:3]))
+
+
 def bounded_pins(C):
     """A loop making a new 80 kB array per iteration: 2,000 iterations
     would hold 160 MB if the kernel kept every array it made; the sweep of
@@ -485,6 +513,7 @@ def main():
         predicted_snapshots(C, E)
         bounded_pins(C)
         sums_follow_bufsize(C, E)
+        whole_arrays_under_errstate(C, E)
         underflow_modes(C, E)
         stats = dynac.stats()
         served_total = [0]
