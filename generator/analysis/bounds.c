@@ -116,9 +116,11 @@ static void scan_expr(scan *S, expr *e);
 /* obj[index] of a qualifying view: each of its positions that is affine. */
 static void scan_subscript(scan *S, expr *e) {
   const expr *obj = e->u.sub.obj;
-  if (obj->kind != EX_LOCAL || obj->u.local >= S->in->fn->nparams || !S->views[obj->u.local]) return;
+  if (obj->kind != EX_LOCAL || !S->views[obj->u.local]) return;
   const type *t = TY(obj);
   if (t->kind != TY_BUF || TY(e->u.sub.index)->kind == TY_OBJ) return;
+  if (t->kind == TY_BUF && (TY(e)->kind == TY_BUF || TY(e)->kind == TY_OBJ)) return; /* a view (a row), not an item */
+  if (t->ndim == 2 && e->u.sub.index->kind != EX_TUPLE) return;
   int ndim = t->ndim == 2 ? 2 : 1;
   for (int d = 0; d < ndim && S->n < S->cap; d++) {
     expr *pos = ndim == 2 ? e->u.sub.index->u.tuple.elts[d] : e->u.sub.index;

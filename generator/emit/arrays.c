@@ -112,3 +112,53 @@ void sweep_pins(em *E, stmt *s) {
   line(E, "dynac_pins_sweep(&dynac__pins, (const dynac_view *const[]){%s}, %d);", n ? live.data : "NULL", n);
   sb_free(&live);
 }
+
+/* Does statement t itself (its blocks too, not the statements after it) bind local i? */
+static bool stmt_binds(const stmt *t, int i) {
+  stmt one = *t;
+  one.next = NULL;
+  return block_binds(&one, i);
+}
+
+/* The top-level statement `i = np.zeros(...)` (a made array) that is the
+ * only binding of local i, or NULL. */
+static const stmt *made_once(const inst *in, const stmt *body, int i) {
+  const stmt *found = NULL;
+  for (const stmt *t = body; t; t = t->next) {
+    if (!stmt_binds(t, i)) continue;
+    bool made = t->kind == ST_ASSIGN && t->u.assign.ntargets == 1 && !t->u.assign.targets[0]->is_tuple &&
+                !t->u.assign.targets[0]->sub && t->u.assign.targets[0]->local == i &&
+                t->u.assign.value->kind == EX_CALL && ty_is_ndarray(ty_of(in, t->u.assign.value));
+    if (found || !made) return NULL;
+    found = t;
+  }
+  return found;
+}
+
+/* An array local bound once, at the top level, to an array the kernel made
+ * (D = np.empty((n, n))) keeps a copy of its view's fields from there on,
+ * dv_D, as a view parameter does: its items' positions are proved in range
+ * before a loop (bounds.c) and its fields stay in registers. Being fresh,
+ * its stores need no undo entry (sn_D). */
+void declare_made_array_copies(em *E, stmt *body) {
+  if (!E->in->pins || E->exported) return;
+  for (int i = E->in->fn->nparams; i < E->in->fn->nlocals; i++) {
+    if (!ty_is_ndarray(E->in->local_ty[i]) || !made_once(E->in, body, i)) continue;
+    E->view_copy[i] = true;
+    const char *c = E->in->fn->local_cnames[i];
+    line(E, "dynac_view dv_%s = {0}; /* %s's fields, from its assignment on */", c, E->in->fn->locals[i]);
+    line(E, "int sn_%s = 1; /* an array made here: its stores need no undo entry */", c);
+    line(E, "static unsigned char snap_%s;\n(void)sn_%s, (void)snap_%s, (void)dv_%s;", c, c, c, c);
+  }
+}
+
+/* After statement s: the copy of the fields of the array local s made (declare_made_array_copies). */
+void copy_made_array(em *E, const stmt *s) {
+  if (!E->view_copy || E->reg || s->kind != ST_ASSIGN || s->u.assign.ntargets != 1 ||
+      s->u.assign.targets[0]->is_tuple || s->u.assign.targets[0]->sub)
+    return;
+  int i = s->u.assign.targets[0]->local;
+  if (i < E->in->fn->nparams || !E->view_copy[i]) return;
+  const char *c = E->in->fn->local_cnames[i];
+  line(E, "dv_%s = *l_%s; /* its fields, fixed from here on */", c, c);
+}

@@ -100,7 +100,7 @@ void declare_kernel_locals(em *E, stmt *body) {
     line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
   if (E->reg) return;
   E->fresh = fresh_list_locals(E->m->a, E->in);
-  E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nparams + 1));
+  E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nlocals + 1));
   const bool *store_only = E->exported ? NULL : store_only_views(E->m->a, E->m, E->in);
   for (int i = 0; i < E->in->fn->nparams; i++) {
     if (E->in->args[i]->kind != TY_BUF || block_binds(body, i)) continue;
@@ -114,6 +114,7 @@ void declare_kernel_locals(em *E, stmt *body) {
       line(E, "(void)sn_%s;\nstatic unsigned char snap_%s; /* copy the span at the first write? (predicted) */\n"
            "(void)snap_%s;", c, c, c);
   }
+  declare_made_array_copies(E, body);
 }
 
 bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,

@@ -43,7 +43,7 @@ static const char *affine_test(em *E, const proven_index *p, const char *b, cons
                                const char *start, const char *stop, const char *step) {
   const char *overflows = emit_invariant(E, p->b, p->neg, b);
   bool may_overflow = strcmp(overflows, "false") != 0;
-  bool two_d = E->in->args[p->container]->ndim == 2;
+  bool two_d = E->in->local_ty[p->container]->ndim == 2;
   return arena_printf(E->m->a, "%s%s%sdynac_affine_in(INT64_C(%lld), %s, %s, %s, %s, %s) /* %s[%s%lld * %s + %s%s] */",
                       may_overflow ? "!" : "", may_overflow ? overflows : "", may_overflow ? " && " : "",
                       (long long)p->a, b, start, stop, step,

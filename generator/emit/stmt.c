@@ -366,6 +366,7 @@ void emit_block(em *E, stmt *s) {
       E->finite_note = arena_printf(E->m->a, " /* inf or nan: tested with line %d's result */", s->next->pos.line);
     }
     emit_stmt(E, s);
+    if (top) copy_made_array(E, s);
     E->finite_by_parent = NULL;
     E->finite_note = NULL;
     if (ends_flow(E->in, s)) break; /* the rest is unreachable (and may not be typed) */

@@ -54,7 +54,7 @@ const char *convert(em *E, const char *v, const type *from, const type *to) {
  * whose address is never taken in registers. Logging a write still takes
  * the view itself (l_x), whose `snapped` and `logged` do change. */
 const char *copied_view(em *E, const char *v) { /* its C name, or NULL */
-  for (int i = 0; E->view_copy && i < E->in->fn->nparams; i++)
+  for (int i = 0; E->view_copy && i < E->in->fn->nlocals; i++)
     if (E->view_copy[i] && v[0] == 'l' && v[1] == '_' && !strcmp(v + 2, E->in->fn->local_cnames[i]))
       return E->in->fn->local_cnames[i];
   return NULL;

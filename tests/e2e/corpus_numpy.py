@@ -423,3 +423,15 @@ def chain(x, y):
     kernel holds takes the next operation in place, as numpy's temporary
     elision does in the interpreter (arrays of 256 KiB and more)."""
     return (x * y + 1) * 2 - y // (x + 1), 3 * (x - y) ** 2
+
+
+@dynac.compile(signatures=["(int, int)"])
+def fill_made(n, k):
+    """An array made once, then filled in a loop: its positions are proved in
+    range before the loop (as a view argument's are), else checked per
+    store (numpy's IndexError at the first one out of range)."""
+    D = np.zeros((n, 2))
+    for i in range(k):
+        D[i, 1] = i * 0.5
+        D[i, 0] = D[i, 1] + 1.0
+    return D
