@@ -2880,16 +2880,18 @@ static DYNAC_NOINLINE Py_ssize_t dynac_np_bufsize(void) {
   if (n <= 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "numpy's buffer size is not positive");
   return n > 0 ? n : 0;
 }
-/* Is f numpy's own np.sum (numpy.core.fromnumeric.sum, not replaced)? */
-static DYNAC_NOINLINE int dynac_np_is_sum(PyObject *f) {
-  static PyObject *real; /* held for the process */
-  if (!real) {
+/* Is f numpy's own np.sum or np.mean (`name`: numpy.core.fromnumeric's,
+ * not replaced)? */
+static DYNAC_NOINLINE int dynac_np_is_reduction(PyObject *f, const char *name) {
+  static PyObject *real[2]; /* sum, mean: held for the process */
+  int k = strcmp(name, "sum") != 0;
+  if (!real[k]) {
     PyObject *m = PyImport_ImportModule("numpy.core.fromnumeric");
-    real = m ? PyObject_GetAttrString(m, "sum") : NULL;
+    real[k] = m ? PyObject_GetAttrString(m, name) : NULL;
     Py_XDECREF(m);
-    if (!real) { PyErr_Clear(); return 0; }
+    if (!real[k]) { PyErr_Clear(); return 0; }
   }
-  return f == real;
+  return f == real[k];
 }
 /* numpy's temporary elision (numpy/core/src/multiarray/temp_elide.c), which
  * numpy does only when the interpreter's own stack holds the operands: in

@@ -893,17 +893,10 @@ static const char *emit_call_kind(em *E, expr *e) {
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");
   bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */
-  if (callee->effectful || devirt) { /* it may have finished in the interpreter (dynac_continue) */
-    line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
-    const char *mid = passes_on ? NULL : boxed_call_action(E, e);
-    E->indent++;
-    if (passes_on) line(E, "return DYNAC_OK_BOXED; /* this call's value too */");
-    else if (mid) line(E, "dynac__effects = 1; /* the callee's effects */\n%s", mid);
-    else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
-              E->cur_line);
-    E->indent--;
-    line(E, "}");
-  }
+  /* a value of another type: the callee finished in the interpreter (dynac_continue), or,
+     run there after an effect (below), returned one */
+  bool boxed = callee->effectful || devirt || E->effectful;
+  const char *mid = boxed && !passes_on ? boxed_call_action(E, e) : NULL;
   if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
     line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
     E->indent++;
@@ -917,9 +910,20 @@ static const char *emit_call_kind(em *E, expr *e) {
     else line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
          ub ? arena_printf(E->m->a, "%s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK", ub, res) : "DYNAC_DEOPT");
     if (passes_on) line(E, "if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }");
-    line(E, "Py_DECREF(r);");
+    else if (mid) line(E, "if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }");
+    line(E, "Py_XDECREF(r);");
     line(E, "if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
          E->cur_line);
+    E->indent--;
+    line(E, "}");
+  }
+  if (boxed) {
+    line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
+    E->indent++;
+    if (passes_on) line(E, "return DYNAC_OK_BOXED; /* this call's value too */");
+    else if (mid) line(E, "dynac__effects = 1; /* the callee's effects */\n%s", mid);
+    else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+              E->cur_line);
     E->indent--;
     line(E, "}");
   }

@@ -364,7 +364,7 @@ const char *emit_fused(em *E, expr *e) {
   return o;
 }
 
-/* np.sum(<whole-array expression>) of 1-D float64 arrays: the items are
+/* np.sum(<whole-array expression>) (or np.mean) of 1-D float64 arrays: the items are
  * made block by block (at most 128 at a time, on the stack) and summed as
  * numpy's pairwise summation sums them (dynac.h's dynac_pw_*), so no array
  * is made and the sum is numpy's bit for bit; a numpy.float64. Where numpy
@@ -372,8 +372,9 @@ const char *emit_fused(em *E, expr *e) {
  * give the answer. */
 static const char *emit_fused_sum(em *E, expr *e) {
   if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2 || e->u.call.nkw ||
-      e->u.call.argform || strcmp(e->u.call.name, "sum"))
+      e->u.call.argform || (strcmp(e->u.call.name, "sum") && strcmp(e->u.call.name, "mean")))
     return NULL;
+  bool mean = !strcmp(e->u.call.name, "mean");
   const expr *mod = e->u.call.args[0];
   const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
   fuse_plan probe;
@@ -381,14 +382,15 @@ static const char *emit_fused_sum(em *E, expr *e) {
   if (!target || strcmp(target, "numpy") || !fusible(E, arg, &probe) || probe.ndim != 1) return NULL;
   const char *m = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj); /* LOAD_GLOBAL np, LOAD_METHOD sum */
   const char *fn = tmpvar(E, &ty_obj);
-  line(E, "%s = PyObject_GetAttr(%s, %s);", fn, m, interned_name(E, "sum"));
+  line(E, "%s = PyObject_GetAttr(%s, %s);", fn, m, interned_name(E, e->u.call.name));
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", fn, where(E));
   fused f;
   fuse_begin(E, arg, &f);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "/* line %d: np.sum of the whole-array expression, block by block (numpy's pairwise sum) */",
        e->pos.line);
-  line(E, "if (%s && dynac_np_is_sum(%s)) {", f.cond, fn);
+  line(E, "if (%s && dynac_np_is_reduction(%s, \"%s\")%s) {", f.cond, fn, e->u.call.name,
+       mean ? arena_printf(E->m->a, " && %s->len > 0", f.a) : ""); /* (the mean of nothing warns) */
   E->indent++;
   line(E, "const Py_ssize_t n = %s->len, bs = dynac_np_bufsize(); /* np.sum's chunks */", f.a);
   line(E, "if (!bs) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
@@ -422,7 +424,8 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "PyMem_Free(lens);");
   line(E, "PyMem_Free(sums);");
   warns_in_interpreter(E, "warns");
-  line(E, "%s = dynac_box_np_float64(total);", o);
+  line(E, "%s = dynac_box_np_float64(%s);", o, mean ? "total / (double)n" : "total"); /* np.mean: the sum's
+                                                                                    float64 over the count */
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   E->indent--;
   line(E, "}");

@@ -103,6 +103,8 @@ void declare_kernel_locals(em *E, stmt *body) {
   E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nlocals + 1));
   const bool *store_only = E->exported ? NULL : store_only_views(E->m->a, E->m, E->in);
   for (int i = 0; i < E->in->fn->nparams; i++) {
+    if (E->in->args[i]->kind == TY_BUF) /* a view argument the body never reads is no C warning */
+      line(E, "(void)l_%s;", E->in->fn->local_cnames[i]);
     if (E->in->args[i]->kind != TY_BUF || block_binds(body, i)) continue;
     E->view_copy[i] = true;
     const char *c = E->in->fn->local_cnames[i];

@@ -435,3 +435,9 @@ def fill_made(n, k):
         D[i, 1] = i * 0.5
         D[i, 0] = D[i, 1] + 1.0
     return D
+
+
+@dynac.compile(signatures=["(ndarray[d])"])
+def means(x):
+    """np.mean of a whole-array expression: numpy's sum over the count."""
+    return np.mean(x * 2.0 - 1.0), np.mean(np.abs(x[::-1]))

@@ -278,6 +278,7 @@ def array_cases():
                                                     for k in (1, 3)))
     c["chain"] = [ramp("f", 100000), ramp("f", 10), ramp("l", 100000), ramp("l", 7), ramp("f", 90000, (300, 300)),
                   lambda: (np.array([3e38, 1.0], dtype="f"), np.array([2.0, 0.0], dtype="f"))]
+    c["means"] = [spread(n) for n in [0, 1, 9, 129, 8193, 20000]] + [lambda: (np.array([1e308, 1e308]),)]
     c["fill_made"] = [lambda: (3, 3), lambda: (3, 5), lambda: (0, 0), lambda: (2, -1), lambda: (1000, 1000)]
     c["sums"] = [spread(n) for n in [0, 1, 7, 8, 9, 127, 128, 129, 1000, 8191, 8192, 8193, 20000, 100003]]
     c["sums"] += [spread(5000, True), spread(30000, True), lambda: (np.array([1e200, 1.0]),),

@@ -422,16 +422,6 @@ static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out
     dynac__direct_calls[0]++;
     size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
     int st = dynac_kernel_prints__f(l_x, &t1);
-    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
-      dynac__effects = 1; /* the callee's effects */
-      { /* goes on in the interpreter */
-        if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-        mv1[0] = dynac__boxed_result;
-        dynac__boxed_result = NULL;
-        mk1 = 0;
-        goto dynac_mid_1;
-      }
-    }
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
       dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
@@ -444,8 +434,19 @@ static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85));
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
-      Py_DECREF(r);
+      if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
+      Py_XDECREF(r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
+    }
+    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
+      dynac__effects = 1; /* the callee's effects */
+      { /* goes on in the interpreter */
+        if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+        mv1[0] = dynac__boxed_result;
+        dynac__boxed_result = NULL;
+        mk1 = 0;
+        goto dynac_mid_1;
+      }
     }
     if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* None where a value was typed */
     if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
@@ -495,9 +496,6 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
     dynac__depth++;
     int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
     dynac__depth--;
-    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
-      return DYNAC_OK_BOXED; /* this call's value too */
-    }
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
       dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
@@ -511,8 +509,11 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "calls_broken", 90));
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }
-      Py_DECREF(r);
+      Py_XDECREF(r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
+    }
+    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
+      return DYNAC_OK_BOXED; /* this call's value too */
     }
     if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* None where a value was typed */
     if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);

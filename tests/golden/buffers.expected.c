@@ -39,7 +39,9 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
+  (void)l_xs;
   const dynac_view dv_xs = *l_xs; /* its fields, fixed for the call */
+  (void)l_ys;
   const dynac_view dv_ys = *l_ys; /* its fields, fixed for the call */
   int sn_ys = 0; /* its span is saved in the undo log: stores need no entry */
   static unsigned char snap_ys; /* copy the span at the first write? (predicted) */

@@ -60,7 +60,9 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   unsigned dynac__ticks = 0; /* loop iterations */
+  (void)l_a;
   const dynac_view dv_a = *l_a; /* its fields, fixed for the call */
+  (void)l_out;
   const dynac_view dv_out = *l_out; /* its fields, fixed for the call */
   int sn_out = 0; /* its span is saved in the undo log: stores need no entry */
   static unsigned char snap_out; /* copy the span at the first write? (predicted) */
