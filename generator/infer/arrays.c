@@ -67,12 +67,10 @@ static const char *numpy_function(ctx *c, const expr *callee) {
 }
 
 /* The kernel holds the arrays it makes or slices (pins): not in a
- * function with graph breaks, whose regions pass their locals boxed. */
-static bool pins_arrays(ctx *c, srcpos pos) {
-  if (c->in->fn->partial) {
-    type_fail(c, pos, "an array made or sliced in a function with graph breaks");
-    return false;
-  }
+ * function with graph breaks, whose regions pass their locals boxed (there
+ * the array is an object: numpy's call or indexing through the C API). */
+static bool pins_arrays(ctx *c) {
+  if (c->in->fn->partial) return false;
   c->in->pins = true;
   c->in->containers = true;
   return true;
@@ -176,7 +174,7 @@ const type *type_made_array(ctx *c, expr *e, const type **at) {
                    : e->u.call.kind == CALLEE_METHOD ? (mod && !strcmp(mod, "numpy") ? e->u.call.name : NULL)
                    : numpy_function(c, recv);
   const type *t = fn ? made_array_type(c, e, fn, at) : NULL;
-  if (!t || !pins_arrays(c, e->pos)) return NULL;
+  if (!t || !pins_arrays(c)) return NULL;
   return t;
 }
 
@@ -185,7 +183,7 @@ const type *type_made_array(ctx *c, expr *e, const type **at) {
  * called through the C API. */
 const type *type_array_method(ctx *c, expr *e, const type **at) {
   const type *t = at[0];
-  if (!strcmp(e->u.call.name, "copy") && e->u.call.n == 1 && pins_arrays(c, e->pos))
+  if (!strcmp(e->u.call.name, "copy") && e->u.call.n == 1 && pins_arrays(c))
     return ty_ndarray(t->fmt, t->ndim, false);
   for (int i = 1; i < e->u.call.n; i++)
     if (!generic_operand(at[i]) && at[i]->kind != TY_NP && at[i]->kind != TY_NONE) {
@@ -236,7 +234,7 @@ const type *type_array_view(ctx *c, expr *e, const type *ot) {
   if (!bounds_ok || (ix && ix->kind == EX_TUPLE && ix->u.tuple.n != ot->ndim))
     return generic_op(c); /* numpy's own answer (an object bound's __index__, an IndexError) */
   int ndim = ot->ndim - ints;
-  if (ndim < 1 || !pins_arrays(c, e->pos)) return generic_op(c);
+  if (ndim < 1 || !pins_arrays(c)) return generic_op(c);
   return ty_ndarray(ot->fmt, ndim, true);
 }
 
