@@ -194,7 +194,8 @@ const type *ops_result_type(const op_row *r); /* NULL: infer.c's rule */
 /* ---- IR ----------------------------------------------------------------- */
 typedef enum binop {
   OP_ADD, OP_SUB, OP_MUL, OP_TRUEDIV, OP_FLOORDIV, OP_MOD, OP_POW,
-  OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR
+  OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR,
+  OP_MATMUL /* @: objects only (numpy's matmul) */
 } binop;
 typedef enum unop { UN_NEG, UN_POS, UN_INVERT } unop;
 typedef enum cmpop {

@@ -489,7 +489,7 @@ bool ty_holds_object(const type *t) {
 }
 
 const char *const binop_spelling[] = {"+", "-", "*", "/", "//", "%", "**",
-                                      "<<", ">>", "&", "|", "^"};
+                                      "<<", ">>", "&", "|", "^", "@"};
 const char *const cmpop_spelling[] = {"<", "<=", ">", ">=", "==", "!=", "is", "is not", "in",
                                       "not in", "is", "is not"};
 

@@ -33,7 +33,7 @@ static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int 
   dynac__obj_effect(a, b, effects);
   return PyObject_RichCompare(a, b, op);
 }
-/* a OP b for the generator's binop numbering (+ - * / // % ** << >> & | ^). */
+/* a OP b for the generator's binop numbering (+ - * / // % ** << >> & | ^ @). */
 static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *effects) {
   dynac__obj_effect(a, b, effects);
   switch (op) {
@@ -48,7 +48,8 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
   case 8: return PyNumber_Rshift(a, b);
   case 9: return PyNumber_And(a, b);
   case 10: return PyNumber_Or(a, b);
-  default: return PyNumber_Xor(a, b);
+  case 11: return PyNumber_Xor(a, b);
+  default: return PyNumber_MatrixMultiply(a, b);
   }
 }
 /* -o, +o, ~o for the generator's unop numbering (- + ~). */
@@ -406,7 +407,8 @@ static inline PyObject *dynac_obj_inplace(PyObject *a, PyObject *b, int op, int 
   case 8: return PyNumber_InPlaceRshift(a, b);
   case 9: return PyNumber_InPlaceAnd(a, b);
   case 10: return PyNumber_InPlaceOr(a, b);
-  default: return PyNumber_InPlaceXor(a, b);
+  case 11: return PyNumber_InPlaceXor(a, b);
+  default: return PyNumber_InPlaceMatrixMultiply(a, b);
   }
 }
 /* The interned str for `text` (UTF-8), made once into *cache (kept for the

@@ -25,6 +25,7 @@ const type *binop_result(binop op, const type *l, const type *r) {
     if (!res) return &ty_conflict;
     return ty_np(op == OP_TRUEDIV && !np_is_float(res) ? 'd' : res);
   }
+  if (op == OP_MATMUL) return &ty_conflict; /* numbers have no @ (TypeError) */
   bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR;
   if (bitwise && l->kind == TY_BOOL && r->kind == TY_BOOL) return &ty_bool;
   l = num_promote(l);
@@ -46,7 +47,8 @@ static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const
   char res = np_promote(a, b);
   const char *why = NULL;
   bool bitwise = op >= OP_LSHIFT;
-  if (!a || !b || !res) why = "a numpy scalar with an int | float value";
+  if (op == OP_MATMUL) why = "@ of numbers (TypeError)";
+  else if (!a || !b || !res) why = "a numpy scalar with an int | float value";
   else if (res == '?') why = "arithmetic on two bools (numpy's bool_ rules)";
   else if (bitwise && np_is_float(res)) why = "a bit operation on a numpy float (TypeError)";
   else if (res == 'f' && (op == OP_FLOORDIV || op == OP_MOD || op == OP_POW))
@@ -276,8 +278,8 @@ const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) 
   }
   const type *t = binop_result(op, l, r);
   if (t->kind == TY_CONFLICT)
-    type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on a float raises TypeError",
-                                 binop_spelling[op]));
+    type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s raises TypeError", binop_spelling[op],
+                                      op == OP_MATMUL ? "numbers" : "a float"));
   return t;
 }
 
@@ -465,7 +467,7 @@ static const type *type_special(ctx *c, expr *e, klass *k, const char *name, con
 
 /* The names of the binary operators' special methods, by binop. */
 static const char *const binop_method[] = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow",
-                                           "lshift", "rshift", "and", "or", "xor"};
+                                           "lshift", "rshift", "and", "or", "xor", "matmul"};
 
 /* a OP b where a is an instance of a module class and b a number or an
  * instance of the same class: b's type is not a subclass of a's, so the

@@ -131,7 +131,7 @@ static expr *lower_identifier(lower *L, TSNode n) {
 }
 
 static const char *const binop_text[] = {"+", "-", "*", "/", "//", "%", "**",
-                                         "<<", ">>", "&", "|", "^", NULL};
+                                         "<<", ">>", "&", "|", "^", "@", NULL};
 
 int binop_from_text(const char *s) {
   for (int i = 0; binop_text[i]; i++) if (!strcmp(binop_text[i], s)) return i;

@@ -441,3 +441,17 @@ def fill_made(n, k):
 def means(x):
     """np.mean of a whole-array expression: numpy's sum over the count."""
     return np.mean(x * 2.0 - 1.0), np.mean(np.abs(x[::-1]))
+
+
+@dynac.compile(signatures=["(ndarray[d, 2])", "(ndarray[d, 2, strided])"])
+def misc(a):
+    """numpy's own operations inside the kernel: methods with keywords,
+    masks, a mask store, np.dot, @ (matmul; numpy 1.x raises TypeError for @=)."""
+    s0 = a.sum(axis=0)
+    r = a.reshape(-1)
+    t = a.T
+    m = a[a > 2.0]
+    a[a < 1.0] = 0.5
+    p = a @ t
+    p = p @ np.eye(len(p))
+    return s0, r, t.shape, m, a.mean(), np.dot(r, r), p

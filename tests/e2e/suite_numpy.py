@@ -47,7 +47,7 @@ def canon(v):
 # numpy gives there (divide by zero in a / b) names the kernel's caller's
 # line, since the kernel has no frame of its own (README: not yet). For
 # these functions the warnings are compared without their line.
-WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain"}  # b /= s; float32, int64 (not fused)
+WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc"}  # b /= s; float32, int64, @ (not fused)
 
 
 def run(fn, make):
@@ -279,6 +279,8 @@ def array_cases():
     c["chain"] = [ramp("f", 100000), ramp("f", 10), ramp("l", 100000), ramp("l", 7), ramp("f", 90000, (300, 300)),
                   lambda: (np.array([3e38, 1.0], dtype="f"), np.array([2.0, 0.0], dtype="f"))]
     c["means"] = [spread(n) for n in [0, 1, 9, 129, 8193, 20000]] + [lambda: (np.array([1e308, 1e308]),)]
+    c["misc"] = [lambda: (np.arange(6.0).reshape(2, 3),), lambda: (np.arange(6.0).reshape(3, 2).T,),
+                 lambda: (np.zeros((0, 3)),), lambda: (np.array([[NAN, 1e308], [-1e308, 3.0]]),)]
     c["fill_made"] = [lambda: (3, 3), lambda: (3, 5), lambda: (0, 0), lambda: (2, -1), lambda: (1000, 1000)]
     c["sums"] = [spread(n) for n in [0, 1, 7, 8, 9, 127, 128, 129, 1000, 8191, 8192, 8193, 20000, 100003]]
     c["sums"] += [spread(5000, True), spread(30000, True), lambda: (np.array([1e200, 1.0]),),
