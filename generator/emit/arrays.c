@@ -1,7 +1,8 @@
 /* arrays.c: ndarrays a kernel makes (np.zeros(...), a.copy()) or slices
  * (a[1:-1, j], a row): numpy makes them, the kernel pins them (dynac.h's
- * dynac_pin) and reads and writes them through views; the pins no array
- * local points at are swept between statements (infer/arrays.c types them).
+ * dynac_pin_array) and reads and writes them through views; the pins no
+ * array local points at are swept between statements (infer/arrays.c
+ * types them).
  */
 #include "emit.h"
 
@@ -11,15 +12,15 @@ void declare_pins(em *E) {
     line(E, "DYNAC_PINS dynac__pins = {NULL, 0, DYNAC_PINS_FIRST_SWEEP}; /* the arrays it made or sliced */");
 }
 
-/* View of the ndarray object `o` (a reference the caller holds) as type t,
- * pinned; `from`: the view o was sliced from (NULL: made by the kernel).
- * `other` is the statement for a value of another type (o is not such an
- * array: numpy's function was replaced, or its result's dtype was not the
- * one expected). */
-static const char *pin_view(em *E, const char *o, const type *t, const char *from, const char *other) {
+/* The array a call made (o: its result, owned by a temporary), pinned as
+ * TY(e), fresh; `other` is the statement for a value of another type (o is
+ * not such an array: numpy's function was replaced, or its result's dtype
+ * was not the one expected). */
+const char *emit_made_array(em *E, expr *e, const char *o, const char *other) {
+  const type *t = TY(e);
   const char *v = tmpvar(E, t);
-  line(E, "%s = dynac_pin_array(&dynac__pins, %s, '%c', '%c', %d, %s);", v, o, t->ndim == 2 ? 'N' : 'n', t->fmt,
-       t->strided, from ? from : "NULL");
+  line(E, "%s = dynac_pin_array(&dynac__pins, %s, '%c', '%c', %d, NULL);", v, o, t->ndim == 2 ? 'N' : 'n', t->fmt,
+       t->strided);
   line(E, "if (!%s) {", v);
   E->indent++;
   line(E, "if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
@@ -29,14 +30,9 @@ static const char *pin_view(em *E, const char *o, const type *t, const char *fro
   return v;
 }
 
-/* The array a call made (o: its result, owned by a temporary), pinned as
- * TY(e); `other` as for pin_view. */
-const char *emit_made_array(em *E, expr *e, const char *o, const char *other) {
-  return pin_view(E, o, TY(e), NULL, other);
-}
-
-/* The index object of view e (obj[lo:hi:step], obj[i, lo:hi], obj[i]). */
-static const char *view_key(em *E, expr *e) {
+/* The index object of place or view e (obj[lo:hi:step], obj[i, lo:hi],
+ * obj[i]), as the interpreter builds it. */
+const char *view_key(em *E, expr *e) {
   if (e->kind == EX_SLICE) return emit_slice_object(E, e);
   expr *ix = e->u.sub.index;
   return keep(E, as_obj(E, emit_expr(E, ix), TY(ix)), &ty_obj);

@@ -276,6 +276,7 @@ const char *box_fn(module *m, const type *t);
 void declare_pins(em *E);
 const char *emit_made_array(em *E, expr *e, const char *o, const char *other);
 const char *emit_array_view(em *E, expr *e, const char *obj);
+const char *view_key(em *E, expr *e);
 void sweep_pins(em *E, stmt *s);
 void declare_made_array_copies(em *E, stmt *body);
 void copy_made_array(em *E, const stmt *s);

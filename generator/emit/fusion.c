@@ -470,8 +470,7 @@ bool emit_fused_store(em *E, stmt *s) {
   if (!fusible(E, e, &probe) || !slice_target(E, sub, probe.ndim) || !fuse_begin(E, e, &f)) return false;
   expr *oe = sub->kind == EX_SLICE ? sub->u.slice.obj : sub->u.sub.obj;
   const char *obj = keep(E, emit_expr(E, oe), TY(oe));
-  const char *key = sub->kind == EX_SLICE ? emit_slice_object(E, sub)
-                    : keep(E, as_obj(E, emit_expr(E, sub->u.sub.index), TY(sub->u.sub.index)), &ty_obj);
+  const char *key = view_key(E, sub);
   const char *view = tmpvar(E, &ty_obj);
   line(E, "%s = PyObject_GetItem(%s->obj, %s); /* numpy's view of the target */", view, obj, key);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", view, where(E));

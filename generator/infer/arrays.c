@@ -112,7 +112,6 @@ static char dtype_arg(ctx *c, const expr *e, int k, char dflt) {
  * deoptimisation, never a wrong value. */
 static const type *made_array_type(ctx *c, const expr *e, const char *fn, const type **at) {
   static const char *const dtype_only[] = {"dtype", NULL};
-  static const char *const none[] = {NULL};
   int npos = e->u.call.n - e->u.call.nkw - 1;
   int a0 = call_arg(e, 0, NULL);
   const type *t0 = a0 > 0 ? at[a0] : NULL;
@@ -161,7 +160,6 @@ static const type *made_array_type(ctx *c, const expr *e, const char *fn, const 
     if (ty_is_ndarray(t0)) el = ty_elem(t0), ndim = t0->ndim;
     fmt = dtype_arg(c, e, 1, dtype_of_value(el));
   } else {
-    (void)none;
     return NULL;
   }
   return fmt && ndim ? ty_ndarray(fmt, ndim, strided) : NULL;
