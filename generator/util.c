@@ -164,6 +164,7 @@ const type ty_bool = {.kind = TY_BOOL, .code = "b"};
 const type ty_none = {.kind = TY_NONE, .code = "n"};
 const type ty_conflict = {.kind = TY_CONFLICT, .code = "!"};
 const type ty_num = {.kind = TY_NUM, .code = "u"};
+const type ty_num_np = {.kind = TY_NUM, .code = "U", .fmt = 'd'};
 const type ty_obj = {.kind = TY_OBJ, .code = "O"};
 
 typedef struct type_node { const type *t; struct type_node *next; } type_node;
@@ -327,7 +328,9 @@ const type *ty_join(const type *x, const type *y) {
   if (x == y) return x;
   bool xn = x->kind == TY_INT || x->kind == TY_FLOAT || x->kind == TY_NUM;
   bool yn = y->kind == TY_INT || y->kind == TY_FLOAT || y->kind == TY_NUM;
-  if (xn && yn) return &ty_num;
+  bool xf64 = x->kind == TY_NP && x->fmt == 'd', yf64 = y->kind == TY_NP && y->fmt == 'd';
+  if ((xn || xf64) && (yn || yf64)) /* `s = 0.0` then `s += a[i]`: numpy.float64 joins them */
+    return xf64 || yf64 || ty_may_be_np(x) || ty_may_be_np(y) ? &ty_num_np : &ty_num;
   if (x->kind == TY_LIST && y->kind == TY_LIST) { /* [] joins any list: its appends decide */
     if (x->elts[0]->kind == TY_UNKNOWN) return y;
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
@@ -347,7 +350,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_NONE: return "None";
   case TY_UNKNOWN: return "None";
   case TY_CONFLICT: return "<conflict>";
-  case TY_NUM: return "int | float";
+  case TY_NUM: return t->fmt ? "int | float | numpy.float64" : "int | float";
   case TY_OBJ: return t->cls ? t->cls->name : "object";
   case TY_TUPLE: {
     strbuf b = {0};
@@ -480,6 +483,7 @@ bool ty_is_number(const type *t) {
 }
 
 bool ty_is_scalar(const type *t) { return ty_is_number(t) || t->kind == TY_NP; }
+bool ty_may_be_np(const type *t) { return t == &ty_num_np; }
 
 bool ty_holds_object(const type *t) {
   if (t->kind == TY_OBJ) return true;

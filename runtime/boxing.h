@@ -32,7 +32,11 @@ static inline int dynac_is_int64(PyObject *v) {
   return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
 }
 
+static inline PyObject *dynac_box_np(char fmt, double f, int64_t i); /* numpy.h */
+/* A number as the object it stands for: an int, a float or a numpy.float64
+ * (new reference; NULL with an exception). */
 static inline PyObject *dynac_box_num(dynac_num v) {
+  if (v.np) return dynac_box_np('d', v.f, 0);
   return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
 }
 
@@ -67,7 +71,7 @@ static inline int dynac_unbox_num(PyObject *r, dynac_num *out) {
   if (!r) return 1;
   int bad = 0;
   if (PyFloat_CheckExact(r)) *out = dynac_num_f(PyFloat_AS_DOUBLE(r));
-  else if (PyLong_CheckExact(r) && dynac_int64_of(r, &out->i)) out->isf = false;
+  else if (PyLong_CheckExact(r) && dynac_int64_of(r, &out->i)) out->isf = false, out->np = false;
   else bad = 1;
   Py_DECREF(r);
   return bad;

@@ -113,6 +113,20 @@ DYNAC_NP_SCALAR(int8, 'b', int64_t, 0)
 DYNAC_NP_SCALAR(uint8, 'B', int64_t, 0)
 DYNAC_NP_SCALAR(bool_, '?', bool, 0)
 #undef DYNAC_NP_SCALAR
+/* An int, a float or a numpy.float64 (borrowed) as an `int | float |
+ * numpy.float64` number: 0, or 1 (nothing set) when it is none of them. */
+static inline int dynac_elem_num_np(PyObject *o, dynac_num *out) {
+  double f;
+  if (!dynac_elem_np_float64(o, &f)) { *out = dynac_num_npf(f); return 0; }
+  return dynac_elem_num(o, out);
+}
+/* The same for an API result (stolen); 1: deoptimise. */
+static inline int dynac_unbox_num_np(PyObject *r, dynac_num *out) {
+  if (!r) return 1;
+  int bad = dynac_elem_num_np(r, out);
+  Py_DECREF(r);
+  return bad;
+}
 /* numpy wraps integers silently or with a warning where Python's do not:
  * does x fit dtype fmt? */
 static inline int dynac_np_fits(int64_t x, char fmt) {

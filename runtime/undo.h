@@ -194,6 +194,7 @@ static inline int dynac_elem_bool(PyObject *o, bool *out) {
 static inline int dynac_elem_num(PyObject *o, dynac_num *out) {
   if (PyFloat_CheckExact(o)) { *out = dynac_num_f(PyFloat_AS_DOUBLE(o)); return 0; }
   out->isf = false;
+  out->np = false;
   return dynac_elem_int(o, &out->i);
 }
 static inline int dynac_elem_list(PyObject *o, PyObject **out) {

@@ -583,6 +583,7 @@ enum {
   DYNAC_FAIL_RECURSION,           /* kernel calls nested deeper than DYNAC_MAX_KERNEL_DEPTH */
   DYNAC_FAIL_NONE_RESULT,         /* a function typed to return a value returned None */
   DYNAC_FAIL_ARGUMENT,            /* exported C: an argument that breaks its documented shape */
+  DYNAC_FAIL_NP_SPECIAL,          /* numpy.float64 arithmetic giving inf or nan, or by zero */
   DYNAC_FAIL_COUNT
 };
 
@@ -626,7 +627,8 @@ static inline dynac_fail_info dynac_fail_describe(int code) {
       {DYNAC_EXC_UNBOUND_LOCAL, "cannot access a local variable where it is not associated with a value"},
       {DYNAC_EXC_RECURSION, "maximum recursion depth exceeded"},
       {DYNAC_EXC_TYPE, "returned None where a value was declared"},
-      {DYNAC_EXC_VALUE, "an argument does not have its documented shape"}};
+      {DYNAC_EXC_VALUE, "an argument does not have its documented shape"},
+      {DYNAC_EXC_NONE, "numpy.float64 arithmetic that numpy warns about (inf, nan, a zero divisor)"}};
   if (code <= 0 || code >= DYNAC_FAIL_COUNT) return table[0];
   return table[code];
 }
@@ -908,45 +910,77 @@ static inline int dynac_math_check2(double x, double y, double r) {
 
 /* A number that is an int or a float depending on the path taken (`s = 0`
  * then `s += 0.5`; `max(1, 0.5)`). Operations dispatch on the tag with
- * CPython's rules: int op int stays exact, anything with a float is float. */
+ * CPython's rules: int op int stays exact, anything with a float is float.
+ * `np`: the float is a numpy.float64 (`s = 0.0` then `s += a[i]` of a
+ * float64 array: the type infer.c calls int | float | numpy.float64).
+ * Arithmetic with one is numpy's: its result is a numpy.float64 too, and
+ * where numpy would warn or follow np.errstate (a result that is inf or
+ * nan, a zero divisor) the helper fails with DYNAC_FAIL_NP_SPECIAL and the
+ * interpreter (or the C API's own operation) gives numpy's answer. */
 typedef struct dynac_num {
   int64_t i;   /* the value when !isf */
   double f;    /* the value when isf */
   bool isf;
+  bool np;     /* isf and a numpy.float64 */
 } dynac_num;
 
-static inline dynac_num dynac_num_i(int64_t i) { dynac_num n = {i, 0.0, false}; return n; }
-static inline dynac_num dynac_num_f(double f) { dynac_num n = {0, f, true}; return n; }
+static inline dynac_num dynac_num_i(int64_t i) { dynac_num n = {i, 0.0, false, false}; return n; }
+static inline dynac_num dynac_num_f(double f) { dynac_num n = {0, f, true, false}; return n; }
+static inline dynac_num dynac_num_npf(double f) { dynac_num n = {0, f, true, true}; return n; }
 static inline double dynac_num_to_double(dynac_num a) { return a.isf ? a.f : (double)a.i; }
 static inline bool dynac_num_truth(dynac_num a) { return a.isf ? a.f != 0.0 : a.i != 0; }
 
-#define DYNAC__NUM_ARITH(name, intop, floatexpr)                                 \
+static inline int dynac__float_add(double x, double y, double *r) { *r = x + y; return 0; }
+static inline int dynac__float_sub(double x, double y, double *r) { *r = x - y; return 0; }
+static inline int dynac__float_mul(double x, double y, double *r) { *r = x * y; return 0; }
+/* The failure of a float result r (status st) that is a numpy.float64 when np. */
+static inline int dynac__np_result(bool np, int st, double r) {
+  return np && (st || !isfinite(r)) ? DYNAC_FAIL_NP_SPECIAL : st;
+}
+
+#define DYNAC__NUM_ARITH(name, intop, floatop)                                   \
   static inline int dynac_num_##name(dynac_num a, dynac_num b, dynac_num *r) {   \
+    r->np = a.np || b.np;                                                        \
     if (!a.isf && !b.isf) { r->isf = false; return intop(a.i, b.i, &r->i); }    \
-    double x = dynac_num_to_double(a), y = dynac_num_to_double(b);               \
     r->isf = true;                                                               \
-    floatexpr;                                                                   \
+    int st = floatop(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);     \
+    return dynac__np_result(r->np, st, r->f);                                    \
   }
-DYNAC__NUM_ARITH(add, dynac_int_add, r->f = x + y; return 0)
-DYNAC__NUM_ARITH(sub, dynac_int_sub, r->f = x - y; return 0)
-DYNAC__NUM_ARITH(mul, dynac_int_mul, r->f = x * y; return 0)
-DYNAC__NUM_ARITH(floordiv, dynac_int_floordiv, return dynac_float_floordiv(x, y, &r->f))
-DYNAC__NUM_ARITH(mod, dynac_int_mod, return dynac_float_mod(x, y, &r->f))
+DYNAC__NUM_ARITH(add, dynac_int_add, dynac__float_add)
+DYNAC__NUM_ARITH(sub, dynac_int_sub, dynac__float_sub)
+DYNAC__NUM_ARITH(mul, dynac_int_mul, dynac__float_mul)
+DYNAC__NUM_ARITH(floordiv, dynac_int_floordiv, dynac_float_floordiv)
+DYNAC__NUM_ARITH(mod, dynac_int_mod, dynac_float_mod)
 
 /* int ** int is an int for exponents >= 0 and float(a) ** float(b) below. */
 static inline int dynac_num_pow(dynac_num a, dynac_num b, dynac_num *r) {
+  r->np = a.np || b.np;
   if (!a.isf && !b.isf && b.i >= 0) { r->isf = false; return dynac_int_pow(a.i, b.i, &r->i); }
   r->isf = true;
-  return dynac_float_pow(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);
+  int st = dynac_float_pow(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);
+  return dynac__np_result(r->np, st, r->f);
 }
 
 static inline int dynac_num_truediv(dynac_num a, dynac_num b, double *r) {
   if (!a.isf && !b.isf) return dynac_int_truediv(a.i, b.i, r);
   return dynac_float_div(dynac_num_to_double(a), dynac_num_to_double(b), r);
 }
+/* a / b where either may be a numpy.float64 (then so is the quotient). */
+static inline int dynac_num_np_truediv(dynac_num a, dynac_num b, dynac_num *r) {
+  r->np = a.np || b.np;
+  r->isf = true;
+  r->i = 0;
+  if (!r->np) return dynac_num_truediv(a, b, &r->f);
+  int st = dynac_float_div(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);
+  return dynac__np_result(true, st, r->f);
+}
 
 /* -1, 0, 1, or 2 when unordered (NaN): exact across int and float. */
 static inline int dynac_num_cmp(dynac_num a, dynac_num b) {
+  if (a.np || b.np) { /* numpy compares a Python int as a float64 */
+    double x = dynac_num_to_double(a), y = dynac_num_to_double(b);
+    return x != x || y != y ? 2 : x < y ? -1 : x > y ? 1 : 0;
+  }
   if (!a.isf && !b.isf) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   if (!a.isf) return dynac_cmp_int_float(a.i, b.f);
   if (!b.isf) {
@@ -959,12 +993,14 @@ static inline int dynac_num_cmp(dynac_num a, dynac_num b) {
 
 static inline int dynac_num_neg(dynac_num a, dynac_num *r) {
   r->isf = a.isf;
+  r->np = a.np;
   if (a.isf) { r->f = -a.f; return 0; }
   return dynac_int_neg(a.i, &r->i);
 }
 
 static inline int dynac_num_abs(dynac_num a, dynac_num *r) {
   r->isf = a.isf;
+  r->np = a.np;
   if (a.isf) { r->f = fabs(a.f); return 0; }
   return dynac_int_abs(a.i, &r->i);
 }
@@ -1127,7 +1163,11 @@ static inline int dynac_is_int64(PyObject *v) {
   return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
 }
 
+static inline PyObject *dynac_box_np(char fmt, double f, int64_t i); /* numpy.h */
+/* A number as the object it stands for: an int, a float or a numpy.float64
+ * (new reference; NULL with an exception). */
 static inline PyObject *dynac_box_num(dynac_num v) {
+  if (v.np) return dynac_box_np('d', v.f, 0);
   return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
 }
 
@@ -1162,7 +1202,7 @@ static inline int dynac_unbox_num(PyObject *r, dynac_num *out) {
   if (!r) return 1;
   int bad = 0;
   if (PyFloat_CheckExact(r)) *out = dynac_num_f(PyFloat_AS_DOUBLE(r));
-  else if (PyLong_CheckExact(r) && dynac_int64_of(r, &out->i)) out->isf = false;
+  else if (PyLong_CheckExact(r) && dynac_int64_of(r, &out->i)) out->isf = false, out->np = false;
   else bad = 1;
   Py_DECREF(r);
   return bad;
@@ -1627,6 +1667,7 @@ static inline int dynac_elem_bool(PyObject *o, bool *out) {
 static inline int dynac_elem_num(PyObject *o, dynac_num *out) {
   if (PyFloat_CheckExact(o)) { *out = dynac_num_f(PyFloat_AS_DOUBLE(o)); return 0; }
   out->isf = false;
+  out->np = false;
   return dynac_elem_int(o, &out->i);
 }
 static inline int dynac_elem_list(PyObject *o, PyObject **out) {
@@ -2727,6 +2768,20 @@ DYNAC_NP_SCALAR(int8, 'b', int64_t, 0)
 DYNAC_NP_SCALAR(uint8, 'B', int64_t, 0)
 DYNAC_NP_SCALAR(bool_, '?', bool, 0)
 #undef DYNAC_NP_SCALAR
+/* An int, a float or a numpy.float64 (borrowed) as an `int | float |
+ * numpy.float64` number: 0, or 1 (nothing set) when it is none of them. */
+static inline int dynac_elem_num_np(PyObject *o, dynac_num *out) {
+  double f;
+  if (!dynac_elem_np_float64(o, &f)) { *out = dynac_num_npf(f); return 0; }
+  return dynac_elem_num(o, out);
+}
+/* The same for an API result (stolen); 1: deoptimise. */
+static inline int dynac_unbox_num_np(PyObject *r, dynac_num *out) {
+  if (!r) return 1;
+  int bad = dynac_elem_num_np(r, out);
+  Py_DECREF(r);
+  return bad;
+}
 /* numpy wraps integers silently or with a warning where Python's do not:
  * does x fit dtype fmt? */
 static inline int dynac_np_fits(int64_t x, char fmt) {

@@ -31,7 +31,8 @@ static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   }
   const char *unbox = TY(e)->kind == TY_FLOAT ? "dynac_unbox_float"
                       : TY(e)->kind == TY_INT ? "dynac_unbox_int"
-                      : TY(e)->kind == TY_NUM ? "dynac_unbox_num" : "dynac_unbox_bool";
+                      : TY(e)->kind == TY_NUM ? (ty_may_be_np(TY(e)) ? "dynac_unbox_num_np" : "dynac_unbox_num")
+                      : "dynac_unbox_bool";
   line(E, "{");
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n, args.data ? args.data : "NULL");
@@ -91,7 +92,7 @@ static const char *emit_builtin(em *E, expr *e) {
   const char *x = emit_arg(E, e, 0);
   const type *t0 = TY(a0);
   if (t0->kind == TY_NUM && (id == OPI_ABS || id == OPI_INT || id == OPI_ROUND))
-    return checked(E, id == OPI_ABS ? &ty_num : &ty_int, id == OPI_ABS ? "dynac_num_abs"
+    return checked(E, id == OPI_ABS ? t0 : &ty_int, id == OPI_ABS ? "dynac_num_abs"
                    : id == OPI_INT ? "dynac_num_to_int" : "dynac_num_round", x, NULL);
   if (t0->kind == TY_NP && id == OPI_ABS) {
     if (np_is_float(t0->fmt)) return arena_printf(E->m->a, "(%s)fabs(%s)", c_type(t0), x);

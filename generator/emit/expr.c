@@ -20,8 +20,10 @@ const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
   static const char *const num_helper[] = {"dynac_num_add", "dynac_num_sub", "dynac_num_mul",
                                            NULL, "dynac_num_floordiv", "dynac_num_mod",
                                            "dynac_num_pow"};
+  if (res->kind == TY_NUM && op == OP_TRUEDIV) /* int | float | numpy.float64 */
+    return checked(E, res, "dynac_num_np_truediv", as_num(E, l, lt), as_num(E, r, rt));
   if (res->kind == TY_NUM)
-    return checked(E, &ty_num, num_helper[op], as_num(E, l, lt), as_num(E, r, rt));
+    return checked(E, res, num_helper[op], as_num(E, l, lt), as_num(E, r, rt));
   if (op == OP_TRUEDIV && (lt->kind == TY_NUM || rt->kind == TY_NUM))
     return checked(E, &ty_float, "dynac_num_truediv", as_num(E, l, lt), as_num(E, r, rt));
   if (res->kind == TY_BOOL) /* & | ^ of two bools */
@@ -44,8 +46,8 @@ const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const cha
   static const char *const macro[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
   static const cmpop mirror[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE};
   if (lt->kind == TY_NP || rt->kind == TY_NP) { /* numpy compares in the promoted dtype */
-    bool fl = np_is_float(np_promote(np_dtype_of(lt), np_dtype_of(rt)));
-    return fl ? arena_printf(E->m->a, "((double)%s %s (double)%s)", l, cmpop_spelling[op], r)
+    bool fl = np_is_float(np_promote(np_dtype_of(lt), np_dtype_of(rt))) || ty_may_be_np(lt) || ty_may_be_np(rt);
+    return fl ? arena_printf(E->m->a, "(%s %s %s)", as_double(E, l, lt), cmpop_spelling[op], as_double(E, r, rt))
               : arena_printf(E->m->a, "(%s %s %s)", as_int(E, l, lt), cmpop_spelling[op], as_int(E, r, rt));
   }
   if (lt->kind == TY_NUM || rt->kind == TY_NUM)
@@ -316,6 +318,7 @@ static const char *emit_attr(em *E, expr *e) {
     E->nvstack = depth;
     return r;
   }
+  if (ot->kind == TY_OBJ && TY(e)->kind == TY_FLOAT) return emit_instance_attr(E, v, attr, &ty_float); /* np.inf */
   if (ot->kind == TY_OBJ) return emit_object_attr(E, v, attr);
   if (TY(e)->kind == TY_OBJ) return emit_object_attr(E, keep(E, as_obj(E, v, ot), &ty_obj), attr); /* a.T: numpy's */
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);
@@ -449,7 +452,7 @@ const char *emit_expr(em *E, expr *e) {
     }
     if (e->u.un.op == UN_POS) return t->kind == TY_FLOAT || t->kind == TY_NUM ? a : as_int(E, a, t);
     if (e->u.un.op == UN_INVERT) return arena_printf(E->m->a, "(~%s)", as_int(E, a, t));
-    if (t->kind == TY_NUM) return checked(E, &ty_num, "dynac_num_neg", a, NULL);
+    if (t->kind == TY_NUM) return checked(E, t, "dynac_num_neg", a, NULL);
     if (t->kind == TY_FLOAT) return arena_printf(E->m->a, "(-%s)", a);
     return checked(E, &ty_int, "dynac_int_neg", as_int(E, a, t), NULL);
   }

@@ -58,6 +58,8 @@ const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const 
   const char *t = tmpvar(E, res);
   if (np_is_float(f)) {
     const char *ct = f == 'd' ? "double" : "float";
+    if (lt->kind == TY_NUM) l = as_double(E, l, lt); /* int | float | numpy.float64 */
+    if (rt->kind == TY_NUM) r = as_double(E, r, rt);
     const char *a = arena_printf(E->m->a, "(%s)%s", ct, l), *b = arena_printf(E->m->a, "(%s)%s", ct, r);
     if (op <= OP_TRUEDIV)
       line(E, "%s = %s %s %s;%s", t, a, binop_spelling[op], b, E->finite_later ? E->finite_later : "");
@@ -96,7 +98,8 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
  * told to report, dynac_np_underflow_noticed)? */
 static void np_float_expr(void *scan, expr *e) {
   np_scan *S = scan;
-  if (e->kind == EX_BINOP && np_float(ty_of(S->E->in, e))) S->any = true;
+  const type *t = ty_of(S->E->in, e);
+  if (e->kind == EX_BINOP && (np_float(t) || ty_may_be_np(t))) S->any = true;
   if (e->kind == EX_LISTCOMP) np_float_block(scan, e->u.comp.loop);
   ir_each_subexpr(e, np_float_expr, scan);
 }

@@ -24,6 +24,7 @@ const char *as_num(em *E, const char *v, const type *t) {
   case TY_NUM: return v;
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_num_f(%s)", v);
   case TY_BOOL: return arena_printf(E->m->a, "dynac_num_i((int64_t)%s)", v);
+  case TY_NP: return arena_printf(E->m->a, "dynac_num_npf(%s)", v); /* a numpy.float64 (ty_num_np) */
   default: return arena_printf(E->m->a, "dynac_num_i(%s)", v);
   }
 }
@@ -140,7 +141,7 @@ const char *elem_fn(module *m, const type *t) {
   case TY_FLOAT: return "dynac_elem_float";
   case TY_INT: return "dynac_elem_int";
   case TY_BOOL: return "dynac_elem_bool";
-  case TY_NUM: return "dynac_elem_num";
+  case TY_NUM: return ty_may_be_np(t) ? "dynac_elem_num_np" : "dynac_elem_num";
   case TY_LIST: return "dynac_elem_list";
   case TY_OBJ: return t->cls ? arena_printf(m->a, "dynac_elem_%s", t->code) : "dynac_elem_obj";
   case TY_TUPLE: return arena_printf(m->a, "dynac_unbox_%s", t->code);

@@ -21,6 +21,8 @@ static const type *num_promote(const type *t) { return t->kind == TY_BOOL ? &ty_
 /* Result type of l OP r for number operands (CPython's numeric tower). */
 const type *binop_result(binop op, const type *l, const type *r) {
   if (l->kind == TY_NP || r->kind == TY_NP) { /* numpy's result dtype */
+    if (ty_may_be_np(l) || ty_may_be_np(r)) /* with a numpy.float64: float64, whatever the other is */
+      return (l->kind == TY_NP ? l : r)->fmt == 'd' && op <= OP_POW ? ty_np('d') : &ty_conflict;
     char res = np_promote(np_dtype_of(l), np_dtype_of(r));
     if (!res) return &ty_conflict;
     return ty_np(op == OP_TRUEDIV && !np_is_float(res) ? 'd' : res);
@@ -32,6 +34,7 @@ const type *binop_result(binop op, const type *l, const type *r) {
   r = num_promote(r);
   if (bitwise || op == OP_LSHIFT || op == OP_RSHIFT) /* ints only; a num is checked at run time */
     return l->kind == TY_FLOAT || r->kind == TY_FLOAT ? &ty_conflict : &ty_int;
+  if (ty_may_be_np(l) || ty_may_be_np(r)) return &ty_num_np; /* a numpy.float64 stays one */
   if (op == OP_TRUEDIV) return &ty_float;
   if (l->kind == TY_NUM || r->kind == TY_NUM) return &ty_num;
   if (l->kind == TY_FLOAT || r->kind == TY_FLOAT) return &ty_float;
@@ -43,6 +46,14 @@ const type *binop_result(binop op, const type *l, const type *r) {
  * kernels leave to the interpreter: int | float operands, arithmetic on two
  * bools, float32 //, % and **, and bit operations on floats. */
 static const type *np_binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
+  if (ty_may_be_np(l) || ty_may_be_np(r)) {
+    const type *t = binop_result(op, l, r);
+    if (t->kind == TY_CONFLICT)
+      type_fail(c, e->pos, arena_printf(c->m->a, "operator '%s' on %s and %s (numpy's result type "
+                "depends on which the number is at run time)", binop_spelling[op],
+                ty_python_name(c->m->a, l), ty_python_name(c->m->a, r)));
+    return t;
+  }
   char a = np_dtype_of(l), b = np_dtype_of(r);
   char res = np_promote(a, b);
   const char *why = NULL;
@@ -126,7 +137,7 @@ static const type *type_list_display(ctx *c, expr *e) {
       return &ty_conflict;
     }
     if (el->kind != TY_UNKNOWN && el != t) /* each element boxed as what it is */
-      t = ty_join(el, t)->kind == TY_NUM ? &ty_num : &ty_obj;
+      t = ty_join(el, t)->kind == TY_NUM ? ty_join(el, t) : &ty_obj;
     el = t;
   }
   builds_list(c, e->pos);
@@ -312,7 +323,7 @@ bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
     return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && vt->kind == TY_LIST) return true; /* a list of lists */
-  if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && vt->kind != TY_NUM)
+  if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && (vt->kind != TY_NUM || ct->fmt == 'd'))
     return true; /* numpy casts on store: checked or deoptimised when it runs */
   if (ct->kind == TY_BUF && ct->buf_kind != 'n') {
     const type *el = ty_elem(ct);
@@ -678,6 +689,19 @@ static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it
 
 /* a.shape, a.ndim, a.size of an ndarray; any attribute of an object
  * (PyObject_GetAttr: a descriptor or __getattr__ may run Python code) */
+/* np.pi, np.e, np.inf, np.nan, ... through a global bound to numpy: a
+ * float when it runs (each read checked), as math.pi is. */
+static bool numpy_float_constant(ctx *c, const expr *e) {
+  static const char *const names[] = {"pi", "e", "inf", "nan", "euler_gamma", "Inf", "Infinity",
+                                      "NaN", "NAN", "PINF", "NINF", "PZERO", "NZERO", NULL};
+  if (e->u.sub.obj->kind != EX_NAME) return false;
+  const char *mod = scope_import_target(c->m, e->u.sub.obj->u.global->name);
+  if (!mod || strcmp(mod, "numpy")) return false;
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], e->u.sub.attr)) return true;
+  return false;
+}
+
 static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;
@@ -698,6 +722,10 @@ static const type *type_attr(ctx *c, expr *e) {
       return at;
     }
     return &ty_obj;
+  }
+  if (ot->kind == TY_OBJ && numpy_float_constant(c, e)) { /* np.inf: checked per read */
+    generic_op(c);
+    return &ty_float;
   }
   if (ot->kind == TY_OBJ) return generic_op(c);
   bool nd_attr = !strcmp(e->u.sub.attr, "shape") || !strcmp(e->u.sub.attr, "ndim") ||
@@ -927,7 +955,7 @@ static const type *type_call(ctx *c, expr *e) {
   case OPI_MIN: case OPI_MAX: {
     const type *j = at[0];
     for (int i = 1; i < n; i++) j = ty_join(j, at[i]);
-    if (j->kind == TY_NUM) return &ty_num; /* the winner's own type, known at run time */
+    if (j->kind == TY_NUM) return j; /* the winner's own type, known at run time */
     for (int i = 1; i < n; i++)
       if (at[i] != at[0]) {
         type_fail(c, e->pos, arena_printf(c->m->a, "%s() of %s and %s: the result's type depends on "
@@ -1101,20 +1129,23 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
     }
     if (prev) {
       const type *r = &ty_bool;
+      bool maybe_np = ty_may_be_np(prev) || ty_may_be_np(a); /* bool or numpy.bool_ at run time */
       if (prev->kind == TY_NP || a->kind == TY_NP) {
-        if (!np_promote(np_dtype_of(prev), np_dtype_of(a))) {
+        const type *np = prev->kind == TY_NP ? prev : a;
+        if (maybe_np ? np->fmt != 'd' : !np_promote(np_dtype_of(prev), np_dtype_of(a))) {
           type_fail(c, e->pos, "comparison of a numpy scalar with an int | float value");
           return &ty_conflict;
         }
         r = ty_np('?');
-      }
+      } else if (maybe_np) mixed = true;
       if (res && r != res) mixed = true;
       res = r;
     }
     prev = a;
   }
   if (mixed && !truth) {
-    type_fail(c, e->pos, "a comparison chain giving bool or numpy.bool_ by value");
+    type_fail(c, e->pos, "a comparison giving bool or numpy.bool_ by value (which one depends on the "
+              "operands' types at run time: convert with float())");
     return &ty_conflict;
   }
   return mixed ? &ty_bool : res;

@@ -455,3 +455,57 @@ def misc(a):
     p = a @ t
     p = p @ np.eye(len(p))
     return s0, r, t.shape, m, a.mean(), np.dot(r, r), p
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[d, strided], ndarray[d])"])
+def dot_loop(a, b):
+    """`s = 0.0` then `s += a[i] * b[i]`: a float until the first item, a
+    numpy.float64 after (int | float | numpy.float64 at run time)."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+@dynac.compile(signatures=["(ndarray[d], int)"])
+def count_then_sum(a, k):
+    """An int that becomes a numpy.float64: Python's int arithmetic until
+    then (k * k may leave int64), numpy's after."""
+    t = k * k
+    for x in a:
+        t += x
+    t = t / 2
+    return t, -t, abs(t), float(t), int(t) if math.isfinite(t) else 0, round(t) if math.isfinite(t) else 0
+
+
+@dynac.compile(signatures=["(ndarray[d, 2])", "(ndarray[d, 2, strided])"])
+def row_extremes(a):
+    """np.inf read as a float; a running max that is a float or an item;
+    max() of a float and an item keeps the winner's own type."""
+    out = np.empty(a.shape[0])
+    lo = np.inf
+    for i in range(a.shape[0]):
+        m = -np.inf
+        for j in range(a.shape[1]):
+            if a[i, j] > m:
+                m = a[i, j]
+            lo = min(lo, a[i, j])
+        out[i] = m
+    return out, lo, np.pi * 2.0, np.e
+
+
+@dynac.compile(signatures=["(ndarray[d], float)"])
+def scaled_total(a, d):
+    """A numpy.float64 or float divided by a float: numpy's inf and warning
+    for a zero divisor once it is a numpy.float64, Python's
+    ZeroDivisionError while it is a float; compared in conditions only."""
+    s = 0.0
+    for i in range(len(a)):
+        if a[i] > s:
+            s = s + a[i] * 0.5
+        elif s != 0.0 and a[i] < -s:
+            s -= 1.0
+    s = s / d
+    s **= 2
+    s = s // 0.5 + s % 0.25
+    return s

@@ -224,6 +224,17 @@ def cases():
                        lambda: (np.array([1.0, 2.0]), np.array([4.0, 8.0])), lambda: (np.zeros(0), np.zeros(0))]
     c["keep_first"] = [lambda: (np.array([7.0, 8.0, 9.0]), np.array([1.0, 2.0, 1e300]), 1e10),
                        lambda: (np.array([7.0, 8.0, 9.0]), np.array([1.0, 2.0, 3.0]), 2.0)]
+    vecs = [[1.5, 2.0, -3.0], [], [1e300, 1e300], [NAN, 1.0], [-0.0], [INF, -INF], [2.0**-1070, 0.5]]
+    c["dot_loop"] = [(lambda v=v, w=w: (arr(v, "d")(), arr(w[:len(v)] + [1.0] * (len(v) - len(w)), "d")()))
+                     for v in vecs for w in ([2.0, -1.0, 0.5], [1e10, 1e10, 1e10])]
+    c["dot_loop"] += [lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), arr([1.0, 1.0, 1.0], "d")())]
+    c["count_then_sum"] = [(lambda v=v, k=k: (arr(v, "d")(), k)) for v in vecs
+                           for k in [0, 3, 2**31, 2**40, -7]]
+    grids = [[[1.0, 5.0, -2.0], [NAN, 0.0, -0.0]], [[-INF, -INF], [INF, 1e308]], [[7.0]]]
+    c["row_extremes"] = [(lambda g=g, st=st: (arr(g, "d", strided=st)(),)) for g in grids for st in (False, True)]
+    c["row_extremes"] += [lambda: (np.zeros((3, 0)),), lambda: (np.zeros((0, 4)),)]
+    c["scaled_total"] = [(lambda v=v, d=d: (arr(v, "d")(), d)) for v in vecs + [[-1.0, 3.0, -9.0]]
+                         for d in [2.0, 0.0, -0.0, 1e-320, INF]]
     c.update(array_cases())
     return c
 
