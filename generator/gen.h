@@ -166,7 +166,7 @@ bool ty_holds_object(const type *t); /* object, or a list or tuple holding one *
 
 /* ops.c: the operation table (one row per builtin, math function or
  * constant, list method; per arity where arities differ in kind). */
-typedef enum op_family { OPS_BUILTIN, OPS_MATH, OPS_METHOD } op_family;
+typedef enum op_family { OPS_BUILTIN, OPS_MATH, OPS_METHOD, OPS_NP_UFUNC } op_family;
 typedef enum op_id {
   OPI_ABS, OPI_MIN, OPI_MAX, OPI_INT, OPI_FLOAT, OPI_BOOL, OPI_ROUND, OPI_ROUND_DIGITS,
   OPI_DIVMOD, OPI_POW, OPI_LEN, OPI_SUM,
@@ -179,6 +179,8 @@ typedef enum op_id {
   OPI_MATH_TEST,     /* isnan/isinf/isfinite: helper the C99 macro */
   OPI_MATH_API,      /* called through the C API: CPython's own algorithm */
   OPI_APPEND, OPI_POP, OPI_INSERT,
+  OPI_NP_UFUNC,      /* np.NAME(x, ...) of numbers: numpy's float64 loop of the ufunc NAME */
+  OPI_NP_UFUNC_INT,  /* the same for a ufunc with integer loops too (float64 only with a float) */
 } op_id;
 typedef struct op_row {
   op_family family;
@@ -632,6 +634,17 @@ static inline expr *place_obj(const expr *place) { /* a global or a cell: none *
 /* Is obj[index] of an ndarray a place numpy's setitem takes whole (a
  * slice, a row, a mask)? (infer/arrays.c) */
 bool array_object_place(const inst *in, const expr *sub);
+/* The numpy function call e names (np.zeros(...), zeros(...) imported from
+ * numpy; no *args or **kwargs), or NULL; args[0] is the module or the
+ * callee (infer/arrays.c). */
+const char *numpy_callee(struct module *m, const expr *e);
+/* The ufunc row of call e when it is np.NAME(numbers) typed numpy.float64
+ * (infer/expr.c type_np_ufunc), else NULL. */
+const op_row *np_ufunc_row(struct module *m, const expr *e);
+/* a.min(), a.max(), a.sum(), a.prod(), a.mean(), np.min(a), np.max(a), ...
+ * of a float64 or int64 ndarray, no other argument: the numpy scalar numpy
+ * gives (checked when it runs), else NULL (infer/arrays.c). */
+const type *np_reduction_type(struct module *m, const inst *in, const expr *e);
 /* The type of expression e in specialisation `in` (infer.c's side table). */
 static inline const type *ty_of(const inst *in, const expr *e) { return in->types.ty[e->id]; }
 /* Is the slice e (EX_SLICE) of an object, or with an object bound: a slice

@@ -95,6 +95,24 @@ static const op_row op_table[] = {
     {OPS_MATH, "comb", OPI_MATH_API, 2, 2, 'i', false, NULL},
     {OPS_MATH, "perm", OPI_MATH_API, 2, 2, 'i', false, NULL},
 
+    /* numpy ufuncs of numbers (np.tanh(a[i])): numpy's own float64 inner loop, called on
+       one item (runtime/numpy.h's dynac_np_ufunc), so the bits are numpy's */
+#define UFUNC(name, nin) {OPS_NP_UFUNC, name, OPI_NP_UFUNC, nin, nin, 0, false, NULL}
+#define UFUNC_INT(name, nin) {OPS_NP_UFUNC, name, OPI_NP_UFUNC_INT, nin, nin, 0, false, NULL}
+    UFUNC("sqrt", 1), UFUNC("cbrt", 1), UFUNC("exp", 1), UFUNC("exp2", 1), UFUNC("expm1", 1),
+    UFUNC("log", 1), UFUNC("log2", 1), UFUNC("log10", 1), UFUNC("log1p", 1),
+    UFUNC("sin", 1), UFUNC("cos", 1), UFUNC("tan", 1), UFUNC("arcsin", 1), UFUNC("arccos", 1),
+    UFUNC("arctan", 1), UFUNC("sinh", 1), UFUNC("cosh", 1), UFUNC("tanh", 1), UFUNC("arcsinh", 1),
+    UFUNC("arccosh", 1), UFUNC("arctanh", 1), UFUNC("floor", 1), UFUNC("ceil", 1), UFUNC("trunc", 1),
+    UFUNC("rint", 1), UFUNC("fabs", 1), UFUNC("deg2rad", 1), UFUNC("rad2deg", 1), UFUNC("degrees", 1),
+    UFUNC("radians", 1), UFUNC("arctan2", 2), UFUNC("hypot", 2), UFUNC("copysign", 2),
+    UFUNC("logaddexp", 2), UFUNC("logaddexp2", 2),
+    UFUNC_INT("abs", 1), UFUNC_INT("absolute", 1), UFUNC_INT("negative", 1), UFUNC_INT("square", 1),
+    UFUNC_INT("sign", 1), UFUNC_INT("maximum", 2), UFUNC_INT("minimum", 2), UFUNC_INT("fmax", 2),
+    UFUNC_INT("fmin", 2), UFUNC_INT("power", 2), UFUNC_INT("fmod", 2),
+#undef UFUNC
+#undef UFUNC_INT
+
     /* list methods (on an object: PyObject_VectorcallMethod); plain C has no Python lists */
     {OPS_METHOD, "append", OPI_APPEND, 1, 1, 0, false, NULL},
     {OPS_METHOD, "pop", OPI_POP, 0, 1, 0, false, NULL},

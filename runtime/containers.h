@@ -60,6 +60,55 @@ static inline char dynac_native_format(const char *f) {
   return f[0] && !f[1] ? f[0] : 0;
 }
 
+/* ---- numpy.ndarray without the buffer protocol ------------------------------
+ * numpy's buffer export costs more than a small kernel (it builds and
+ * caches a format string per array). An exact numpy.ndarray is read from
+ * the leading fields of numpy's public PyArrayObject and PyArray_Descr
+ * (numpy/ndarraytypes.h), which have kept their layout through numpy 1.x
+ * and 2.x, as Cython's generated code reads them. */
+typedef struct dynac__ndarray_head {
+  PyObject_HEAD
+  char *data;
+  int nd;
+  Py_ssize_t *dimensions;
+  Py_ssize_t *strides;
+  PyObject *base;
+  struct dynac__descr_head *descr;
+  int flags;
+} dynac__ndarray_head;
+typedef struct dynac__descr_head {
+  PyObject_HEAD
+  PyTypeObject *typeobj;
+  char kind, type, byteorder, former_flags;
+  int type_num;
+} dynac__descr_head;
+enum { DYNAC__NPY_C_CONTIGUOUS = 0x0001, DYNAC__NPY_WRITEABLE = 0x0400 };
+/* numpy.ndarray, once an object of that exact type was seen (borrowed: numpy
+ * stays imported once imported). */
+static PyTypeObject *dynac__ndarray_type;
+
+/* The view of exact ndarray o with ndim dimensions of native items of
+ * format fmt (C-contiguous unless strided): 1, or 0 when it is not one.
+ * pb holds o as an export would; ndarrays have no bf_releasebuffer (numpy
+ * frees its format cache with the array), so PyBuffer_Release only drops it. */
+static inline int dynac__ndarray_view(PyObject *o, int ndim, char fmt, int strided, Py_buffer *pb) {
+  const dynac__ndarray_head *a = (const dynac__ndarray_head *)o;
+  const dynac__descr_head *d = a->descr;
+  char order = d->byteorder;
+  static const union { uint16_t u; char c[2]; } endian = {1};
+  if (a->nd != ndim || d->type != fmt || !(order == '=' || order == '|' || (order == '<' && endian.c[0])))
+    return 0;
+  if (!strided && !(a->flags & DYNAC__NPY_C_CONTIGUOUS)) return 0;
+  pb->obj = Py_NewRef(o); /* as numpy's export holds it: PyBuffer_Release drops it */
+  pb->buf = a->data;
+  pb->itemsize = dynac_fmt_size(fmt);
+  pb->readonly = !(a->flags & DYNAC__NPY_WRITEABLE);
+  pb->ndim = ndim;
+  pb->shape = a->dimensions;
+  pb->strides = a->strides;
+  return 1;
+}
+
 /* Does `o` export a buffer of exact kind `kind` ('a' array.array,
  * 'm' memoryview, 'y' bytes, 'Y' bytearray: 1-D; 'n' / 'N' numpy.ndarray
  * of 1 / 2 dimensions), native item format `fmt` and, unless `strided`,
@@ -74,15 +123,24 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
   case 'm': if (Py_TYPE(o) != &PyMemoryView_Type) return 0; break;
   case 'y': if (!PyBytes_CheckExact(o)) return 0; break;
   case 'Y': if (!PyByteArray_CheckExact(o)) return 0; break;
-  case 'n': case 'N': if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray")) return 0; break;
+  case 'n': case 'N':
+    if (Py_TYPE(o) != dynac__ndarray_type) {
+      if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray")) return 0;
+      PyBufferProcs *bp = Py_TYPE(o)->tp_as_buffer;
+      if (bp && !bp->bf_releasebuffer) dynac__ndarray_type = Py_TYPE(o); /* else: its buffer */
+    }
+    if (Py_TYPE(o) == dynac__ndarray_type && !dynac__ndarray_view(o, ndim, fmt, strided, pb)) return 0;
+    break;
   default: return 0;
   }
-  if (PyObject_GetBuffer(o, pb, PyBUF_RECORDS_RO) < 0) { PyErr_Clear(); return 0; }
-  int ok = dynac_native_format(pb->format) == fmt && pb->ndim == ndim &&
-           pb->itemsize == dynac_fmt_size(fmt) &&
-           (strided || (ndim == 1 && pb->strides[0] == pb->itemsize) ||
-            PyBuffer_IsContiguous(pb, 'C'));
-  if (!ok) { PyBuffer_Release(pb); return 0; }
+  if (Py_TYPE(o) != dynac__ndarray_type) {
+    if (PyObject_GetBuffer(o, pb, PyBUF_RECORDS_RO) < 0) { PyErr_Clear(); return 0; }
+    int ok = dynac_native_format(pb->format) == fmt && pb->ndim == ndim &&
+             pb->itemsize == dynac_fmt_size(fmt) &&
+             (strided || (ndim == 1 && pb->strides[0] == pb->itemsize) ||
+              PyBuffer_IsContiguous(pb, 'C'));
+    if (!ok) { PyBuffer_Release(pb); return 0; }
+  }
   v->buf = (char *)pb->buf;
   v->len = pb->shape[0];
   v->stride = pb->strides[0];

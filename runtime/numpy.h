@@ -65,6 +65,15 @@ static inline PyObject *dynac_box_np(char fmt, double f, int64_t i) {
     PyErr_SetString(PyExc_ImportError, "dynac: a kernel made a numpy scalar but numpy is not imported");
     return NULL;
   }
+  if (fmt == 'd' && ((PyTypeObject *)t)->tp_basicsize == sizeof(PyFloatObject) &&
+      PyType_IsSubtype((PyTypeObject *)t, &PyFloat_Type)) {
+    /* numpy.float64 subclasses float with the same layout: made as numpy's
+       PyArrayScalar_New makes it (the type's tp_alloc), the value stored where
+       numpy keeps it (obval, float's ob_fval) */
+    PyObject *r = ((PyTypeObject *)t)->tp_alloc((PyTypeObject *)t, 0);
+    if (r) ((PyFloatObject *)r)->ob_fval = f;
+    return r;
+  }
   PyObject *v = fmt == 'd' || fmt == 'f' ? PyFloat_FromDouble(f)
                 : fmt == '?' ? PyBool_FromLong((long)i) : PyLong_FromLongLong(i);
   PyObject *r = v ? PyObject_CallOneArg(t, v) : NULL;
@@ -127,6 +136,84 @@ static inline int dynac_unbox_num_np(PyObject *r, dynac_num *out) {
   Py_DECREF(r);
   return bad;
 }
+/* ---- numpy ufuncs of numbers (np.tanh(a[i]), np.maximum(x, 0.0)) ----------
+ * numpy's own float64 inner loop, called on one item as numpy calls it for
+ * numbers: the same bits (numpy may use its own SIMD exp or log where libm
+ * would differ in the last bit). The loop is found once per call site in
+ * the ufunc's table of legacy loops: the leading fields of numpy's public
+ * PyUFuncObject (numpy/ufuncobject.h; their layout has held since numpy
+ * 1.0), read only after the type's name says it is a numpy.ufunc. */
+typedef void (*dynac_ufunc_loop)(char **args, const Py_ssize_t *dims, const Py_ssize_t *steps, void *data);
+typedef struct dynac__ufunc_head {
+  PyObject_HEAD
+  int nin, nout, nargs;
+  int identity;
+  dynac_ufunc_loop *functions; /* ntypes loops */
+  void **data;                 /* each loop's data (a C function for the generic d_d loops) */
+  int ntypes;
+  int reserved1;
+  const char *name;
+  char *types;                 /* ntypes * nargs type numbers */
+} dynac__ufunc_head;
+enum { DYNAC__NPY_DOUBLE = 12 }; /* numpy's type number of float64 */
+/* A call site's loop: found in `ufunc` (a strong reference, kept for the
+ * process), or none yet. */
+typedef struct dynac_ufunc_cache {
+  PyObject *ufunc;
+  dynac_ufunc_loop loop;
+  void *data;
+} dynac_ufunc_cache;
+
+/* Fills c with the all-float64 loop of ufunc f (borrowed) taking nin
+ * inputs and giving one output: 1, or 0 when f is no such ufunc. */
+static DYNAC_NOINLINE int dynac__ufunc_find(dynac_ufunc_cache *c, PyObject *f, int nin) {
+  if (strcmp(Py_TYPE(f)->tp_name, "numpy.ufunc")) return 0;
+  const dynac__ufunc_head *u = (const dynac__ufunc_head *)f;
+  if (u->nin != nin || u->nout != 1 || u->nargs != nin + 1 || !u->types || !u->functions) return 0;
+  for (int k = 0; k < u->ntypes; k++) {
+    int all = 1;
+    for (int j = 0; j <= nin; j++) all &= u->types[k * u->nargs + j] == DYNAC__NPY_DOUBLE;
+    if (!all || !u->functions[k]) continue;
+    Py_INCREF(f);
+    Py_XSETREF(c->ufunc, f);
+    c->loop = u->functions[k];
+    c->data = u->data ? u->data[k] : NULL;
+    return 1;
+  }
+  return 0;
+}
+
+/* np.NAME(x...) of nin numbers as float64 (`in`), into *out. `o` is the
+ * module (name: the attribute, an interned str) or, with name NULL, the
+ * callee itself (a name imported from numpy). 0 with the result; 1 when
+ * the kernel deoptimises: o.NAME is not a numpy ufunc with a float64 loop
+ * (the interpreter calls whatever it is); -1 with the attribute lookup's
+ * exception. *effects is set when the lookup may have run Python code. */
+static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
+                                 const double *in, double *out, int *effects) {
+  PyObject *f = o;
+  if (name) {
+    f = PyModule_CheckExact(o) ? PyDict_GetItemWithError(PyModule_GetDict(o), name) : NULL; /* borrowed */
+    if (!f && PyErr_Occurred()) return -1;
+    if (!f) {
+      PyObject *g = dynac_obj_getattr(o, name, effects);
+      if (!g) return -1;
+      Py_DECREF(g); /* a __getattr__'s answer: the interpreter's to call */
+      return 1;
+    }
+  }
+  if (DYNAC_UNLIKELY(f != c->ufunc) && !dynac__ufunc_find(c, f, nin)) return 1;
+  /* inputs and output apart, as numpy's own 0-d arrays are: its SIMD loops
+     take a slower scalar path (libm's bits) when the output touches an input */
+  double io[6] = {in[0], nin > 1 ? in[1] : 0.0, 0.0, 0.0, 0.0, 0.0};
+  char *args[3] = {(char *)&io[0], (char *)&io[1], (char *)&io[5]};
+  args[nin] = (char *)&io[5];
+  const Py_ssize_t dims[1] = {1}, steps[3] = {sizeof(double), sizeof(double), sizeof(double)};
+  c->loop(args, dims, steps, c->data);
+  *out = io[5];
+  return 0;
+}
+
 /* numpy wraps integers silently or with a warning where Python's do not:
  * does x fit dtype fmt? */
 static inline int dynac_np_fits(int64_t x, char fmt) {

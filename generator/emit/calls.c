@@ -831,15 +831,35 @@ static const char *emit_made_array_call(em *E, expr *e) {
   return emit_made_array(E, e, o, other);
 }
 
+/* a.max(), np.min(a): numpy's method or function called as any object's,
+ * its result unboxed as the numpy scalar typed; another answer (a replaced
+ * function) goes on in the interpreter in the call's place. */
+static const char *emit_scalar_result_call(em *E, expr *e) {
+  const char *o = emit_object_call(E, e);
+  const char *mid = boxed_call_action(E, e);
+  const char *other = mid ? arena_printf(E->m->a, "dynac__boxed_result = Py_NewRef(%s);\n%s", o, mid)
+      : arena_printf(E->m->a, "return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", E->cur_line);
+  const char *v = tmpvar(E, TY(e));
+  line(E, "if (%s(%s, &%s)) { /* not a %s */", elem_fn(E->m, TY(e)), o, v, ty_python_name(E->m->a, TY(e)));
+  E->indent++;
+  line(E, "%s", other);
+  E->indent--;
+  line(E, "}");
+  return v;
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
   const char *fused = emit_fused(E, e); /* np.sqrt(a * a + b * b): one loop */
   if (fused) return fused;
+  if (TY(e)->kind == TY_NP && np_ufunc_row(E->m, e)) return emit_np_ufunc(E, e); /* np.tanh(a[i]) */
   if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
     return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */
   if (e->u.call.kind == CALLEE_BUILTIN && E->in->types.callee[e->id] && !E->exported)
     return emit_special_builtin(E, e); /* len(a), abs(a) of an instance */
   if (ty_is_ndarray(TY(e)) && (e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_METHOD))
     return emit_made_array_call(E, e); /* np.zeros(...), a.copy() */
+  if (TY(e)->kind == TY_NP && np_reduction_type(E->m, E->in, e))
+    return emit_scalar_result_call(E, e); /* a.max(), np.min(a) */
   if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   bool devirt = method_devirtualised(E->in, e);

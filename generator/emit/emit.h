@@ -291,6 +291,9 @@ bool quiet(em *E, const expr *e);
 const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
                                  const type *rt, const type *res);
 const char *emit_np_unary(em *E, unop op, const char *a, const type *t);
+/* np.tanh(x), np.maximum(x, y) of numbers (np_ufunc_row): numpy's float64
+ * loop on one item; a numpy.float64 (C double). */
+const char *emit_np_ufunc(em *E, expr *e);
 bool uses_np_float(em *E, stmt *b);
 void np_exit_check(em *E);
 bool finite_left_to_next(em *E, const stmt *s);

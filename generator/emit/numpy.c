@@ -94,6 +94,34 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
   return r;
 }
 
+const char *emit_np_ufunc(em *E, expr *e) {
+  int nin = e->u.call.n - 1;
+  expr *callee = e->u.call.args[0];
+  const char *f = keep(E, emit_expr(E, callee), TY(callee)); /* the module, or the ufunc itself */
+  const char *x[2] = {NULL, NULL};
+  for (int i = 0; i < nin; i++) {
+    expr *a = e->u.call.args[i + 1];
+    x[i] = keep(E, as_double(E, emit_expr(E, a), TY(a)), &ty_float);
+  }
+  const char *fn = numpy_callee(E->m, e);
+  const char *nm = e->u.call.kind == CALLEE_METHOD ? interned_name(E, e->u.call.name) : "NULL";
+  const char *c = arena_printf(E->m->a, "uf%d", ++E->tmp);
+  line(E, "static dynac_ufunc_cache %s; /* numpy.%s's float64 loop */", c, fn);
+  const char *r = tmpvar(E, TY(e));
+  line(E, "{");
+  E->indent++;
+  line(E, "const double in[%d] = {%s%s%s};", nin, x[0], nin > 1 ? ", " : "", nin > 1 ? x[1] : "");
+  line(E, "int st = dynac_np_ufunc(&%s, %s, %s, %d, in, &%s, &dynac__effects); /* np.%s */", c, f, nm, nin, r,
+       fn);
+  line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  deopt_if(E, NULL, "not numpy's ufunc, or inf or nan (numpy may warn): the interpreter calls it",
+           "st || !isfinite(%s)", r);
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return r;
+}
+
 /* Does a block use numpy float arithmetic (whose underflow numpy may be
  * told to report, dynac_np_underflow_noticed)? */
 static void np_float_expr(void *scan, expr *e) {

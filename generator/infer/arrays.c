@@ -56,13 +56,13 @@ static int shape_ndim(const type *t) {
 /* The numpy function `callee` names (numpy.random.rand is not one; zeros
  * imported from numpy is): its name, or NULL. Read at run time as any
  * global is. (np.zeros(...) is a method call of the module: type_made_array.) */
-static const char *numpy_function(ctx *c, const expr *callee) {
+static const char *numpy_function(module *m, const expr *callee) {
   if (callee->kind == EX_NAME) {
-    const char *target = scope_import_target(c->m, callee->u.global->name);
+    const char *target = scope_import_target(m, callee->u.global->name);
     return target && !strncmp(target, "numpy.", 6) && !strchr(target + 6, '.') ? target + 6 : NULL;
   }
   if (callee->kind != EX_ATTR || callee->u.sub.obj->kind != EX_NAME) return NULL;
-  const char *mod = scope_import_target(c->m, callee->u.sub.obj->u.global->name);
+  const char *mod = scope_import_target(m, callee->u.sub.obj->u.global->name);
   return mod && !strcmp(mod, "numpy") ? callee->u.sub.attr : NULL;
 }
 
@@ -165,15 +165,37 @@ static const type *made_array_type(ctx *c, const expr *e, const char *fn, const 
   return fmt && ndim ? ty_ndarray(fmt, ndim, strided) : NULL;
 }
 
-const type *type_made_array(ctx *c, expr *e, const type **at) {
+const char *numpy_callee(module *m, const expr *e) {
+  if (e->u.call.kind != CALLEE_METHOD && e->u.call.kind != CALLEE_VALUE) return NULL;
   const expr *recv = e->u.call.args[0];
-  const char *mod = recv->kind == EX_NAME ? scope_import_target(c->m, recv->u.global->name) : NULL;
-  const char *fn = e->u.call.argform ? NULL
-                   : e->u.call.kind == CALLEE_METHOD ? (mod && !strcmp(mod, "numpy") ? e->u.call.name : NULL)
-                   : numpy_function(c, recv);
+  const char *mod = recv->kind == EX_NAME ? scope_import_target(m, recv->u.global->name) : NULL;
+  return e->u.call.argform ? NULL
+         : e->u.call.kind == CALLEE_METHOD ? (mod && !strcmp(mod, "numpy") ? e->u.call.name : NULL)
+         : numpy_function(m, recv);
+}
+
+const type *type_made_array(ctx *c, expr *e, const type **at) {
+  const type *r = np_reduction_type(c->m, c->in, e); /* np.max(a): numpy's, its result checked */
+  if (r) return r; /* (called with the call already typed generic) */
+  const char *fn = numpy_callee(c->m, e);
   const type *t = fn ? made_array_type(c, e, fn, at) : NULL;
   if (!t || !pins_arrays(c)) return NULL;
   return t;
+}
+
+const type *np_reduction_type(module *m, const inst *in, const expr *e) {
+  static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", NULL};
+  if (e->u.call.nkw || e->u.call.argform) return NULL;
+  const char *name = NULL;
+  const expr *a = NULL;
+  if (e->u.call.kind == CALLEE_METHOD && e->u.call.n == 1) name = e->u.call.name, a = e->u.call.args[0];
+  else if (e->u.call.n == 2 && numpy_callee(m, e)) name = numpy_callee(m, e), a = e->u.call.args[1];
+  const type *t = a ? ty_of(in, a) : NULL;
+  if (!t || !ty_is_ndarray(t) || (t->fmt != 'd' && t->fmt != 'l')) return NULL;
+  int k = 0;
+  while (names[k] && strcmp(names[k], name)) k++;
+  if (!names[k] || (e->u.call.kind == CALLEE_METHOD && name[0] == 'a')) return NULL; /* a.amin(): no */
+  return ty_np(!strcmp(name, "mean") ? 'd' : t->fmt);
 }
 
 /* a.copy() of an ndarray: a new C-contiguous array of its dtype; any other
@@ -181,6 +203,11 @@ const type *type_made_array(ctx *c, expr *e, const type **at) {
  * called through the C API. */
 const type *type_array_method(ctx *c, expr *e, const type **at) {
   const type *t = at[0];
+  const type *r = np_reduction_type(c->m, c->in, e); /* a.max(): numpy's, its result checked */
+  if (r) {
+    generic_op(c);
+    return r;
+  }
   if (!strcmp(e->u.call.name, "copy") && e->u.call.n == 1 && pins_arrays(c))
     return ty_ndarray(t->fmt, t->ndim, false);
   for (int i = 1; i < e->u.call.n; i++)

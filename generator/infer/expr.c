@@ -78,15 +78,15 @@ static bool boxed_tuple(const type *t) {
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->n; i++) {
     const type *x = t->elts[i];
-    if (!(ty_is_number(x) || x->kind == TY_OBJ || x->kind == TY_NONE || boxed_tuple(x))) return false;
+    if (!(ty_is_scalar(x) || x->kind == TY_OBJ || x->kind == TY_NONE || boxed_tuple(x))) return false;
   }
   return true;
 }
 
-/* A value the C API operates on: an object, a list, or a Python number or
- * tuple boxed for an operation with one. */
+/* A value the C API operates on: an object, a list, or a Python number,
+ * numpy scalar or tuple boxed for an operation with one. */
 bool generic_operand(const type *t) {
-  return t->kind == TY_OBJ || ty_is_number(t) || t->kind == TY_LIST || boxed_tuple(t) || ty_is_ndarray(t);
+  return t->kind == TY_OBJ || ty_is_scalar(t) || t->kind == TY_LIST || boxed_tuple(t) || ty_is_ndarray(t);
 }
 
 /* An operation through the C API: Python code may run (an effect). */
@@ -113,7 +113,7 @@ static void builds_list(ctx *c, srcpos pos) {
  * (int | float too: each element is boxed as what it is), bools, objects,
  * lists, and tuples of those without lists. */
 static bool list_elem_ok(const type *t) {
-  if (ty_is_number(t) || t->kind == TY_OBJ) return true; /* int | float too (sum of floats) */
+  if (ty_is_scalar(t) || t->kind == TY_OBJ) return true; /* int | float too (sum of floats), numpy scalars */
   if (t->kind == TY_LIST) return t->elts[0]->kind != TY_UNKNOWN;
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->n; i++)
@@ -320,7 +320,7 @@ bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
   if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && (generic_operand(vt) || vt->kind == TY_NONE))
     return true;
-  if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_number(vt) && vt->kind != TY_NUM)
+  if (ct->kind == TY_LIST && vt == ct->elts[0] && ty_is_scalar(vt) && vt->kind != TY_NUM)
     return true;
   if (ct->kind == TY_LIST && vt == ct->elts[0] && vt->kind == TY_LIST) return true; /* a list of lists */
   if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && (vt->kind != TY_NUM || ct->fmt == 'd'))
@@ -628,6 +628,8 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
     const type *t = type_devirtualised(c, e, at);
     if (t) return t;
   }
+  const type *uf = lt->kind == TY_OBJ ? type_np_ufunc(c, e, at) : NULL; /* np.tanh(x) */
+  if (uf) return uf;
   if (lt->kind == TY_OBJ && method_via_api(c->in, e)) { /* np.zeros(...): numpy's array, typed */
     const type *t = type_api_call(c, e, at);
     const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL;
@@ -800,6 +802,33 @@ static bool np_builtin_ok(const op_row *op, const type *t) {
   }
 }
 
+/* Does numpy pick a ufunc's float64 loop for a number of type t (float,
+ * int64, int32: yes; bool, int8, int16, float32: a smaller loop)? `floaty`:
+ * whatever integer loops the ufunc has, this argument picks float64. */
+static bool ufunc_float64_arg(const type *t, bool *floaty) {
+  if (t->kind == TY_FLOAT || (t->kind == TY_NP && t->fmt == 'd') || ty_may_be_np(t)) {
+    *floaty = *floaty || t->kind != TY_NUM;
+    return true;
+  }
+  return t->kind == TY_INT || t->kind == TY_NUM || (t->kind == TY_NP && (t->fmt == 'l' || t->fmt == 'i'));
+}
+
+const op_row *np_ufunc_row(module *m, const expr *e) {
+  const char *fn = e->u.call.nkw ? NULL : numpy_callee(m, e);
+  return fn ? ops_find(OPS_NP_UFUNC, fn, e->u.call.n - 1) : NULL;
+}
+
+const type *type_np_ufunc(ctx *c, expr *e, const type **at) {
+  const op_row *op = np_ufunc_row(c->m, e);
+  if (!op) return NULL;
+  bool floaty = false;
+  for (int i = 1; i < e->u.call.n; i++)
+    if (!ufunc_float64_arg(at[i], &floaty)) return NULL;
+  if (op->id == OPI_NP_UFUNC_INT && !floaty) return NULL; /* np.maximum(i, j): numpy's int64 loop */
+  c->in->effectful = true; /* the global may be rebound to anything */
+  return ty_np('d');
+}
+
 /* A call of a function of this module: the callee's specialisation for the
  * argument types (made and typed now if new), a kernel-to-kernel call. */
 static const type *type_module_call(ctx *c, expr *e, const type **at, bool unknown) {
@@ -886,6 +915,8 @@ static const type *type_call(ctx *c, expr *e) {
       type_fail(c, e->pos, arena_printf(c->m->a, "calling a %s", ty_python_name(c->m->a, at[0])));
       return &ty_conflict;
     }
+    const type *uf = type_np_ufunc(c, e, at); /* sqrt(x) imported from numpy */
+    if (uf) return uf;
     const type *t = type_api_call(c, e, at);
     const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL; /* np.zeros(...) */
     if (made) return made;

@@ -33,6 +33,9 @@ void type_delete(ctx *c, expr *place);
 
 /* arrays.c */
 const type *type_made_array(ctx *c, expr *e, const type **at);
+/* np.tanh(x), np.maximum(x, y) of numbers: numpy.float64 (numpy's float64
+ * loop), or NULL when not such a call. */
+const type *type_np_ufunc(ctx *c, expr *e, const type **at);
 const type *type_array_method(ctx *c, expr *e, const type **at);
 const type *type_array_view(ctx *c, expr *e, const type *ot);
 

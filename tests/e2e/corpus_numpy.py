@@ -6,6 +6,7 @@ afterwards. numpy's rules hold: items are numpy scalars, numpy promotes
 with inf and a RuntimeWarning; kernels deoptimise wherever that differs
 from plain C, so the interpreter gives numpy's own answer."""
 import math
+from numpy import sqrt
 
 import numpy as np
 
@@ -509,3 +510,45 @@ def scaled_total(a, d):
     s **= 2
     s = s // 0.5 + s % 0.25
     return s
+
+
+@dynac.compile(signatures=["(ndarray[d], int)", "(ndarray[d, strided], int)"])
+def scalar_ufuncs(a, k):
+    """numpy ufuncs of numbers: numpy's own float64 loop on one item (the
+    same bits, also where numpy's SIMD exp/log differ from libm)."""
+    out = []
+    for x in a:
+        out.append(np.sqrt(x))
+        out.append(np.exp(x))
+        out.append(np.log(x))
+        out.append(np.sin(x) + np.tanh(x))
+        out.append(np.arctan2(x, 2.0))
+        out.append(np.hypot(x, k))
+        out.append(np.maximum(x, 0.5) * np.minimum(k, x))
+        out.append(np.abs(x) - np.floor(x))
+        out.append(np.power(x, 2.0) + np.sign(x))
+        out.append(sqrt(x * 2.0))
+        out.append(np.log1p(k * 1.0) + np.cos(1.0))
+    return out
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[l])", "(ndarray[d, 2])", "(ndarray[d, strided])"])
+def reductions(a):
+    """a.min(), np.max(a), ...: numpy's own, the numpy scalar it gives used
+    as a C value (histogram-style loops over it)."""
+    lo = a.min()
+    hi = np.max(a)
+    width = (hi - lo) / 4
+    n = 0
+    for v in a.flat:
+        if width > 0 and (v - lo) / width < 2:
+            n += 1
+    return lo, hi, a.sum(), a.prod(), a.mean(), np.amin(a), n
+
+
+@dynac.compile(signatures=["(ndarray[d], list[float])"])
+def with_objects(a, xs):
+    """A numpy scalar meets objects: numpy's own operation (boxed)."""
+    o = xs[0] if xs else None
+    t = a[0] + float(len(xs))
+    return t * np.float64(2.0), (a[0], o), str(a[0])

@@ -47,7 +47,7 @@ def canon(v):
 # numpy gives there (divide by zero in a / b) names the kernel's caller's
 # line, since the kernel has no frame of its own (README: not yet). For
 # these functions the warnings are compared without their line.
-WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc"}  # b /= s; float32, int64, @ (not fused)
+WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions"}  # b /= s; float32, int64, @ (not fused)
 
 
 def run(fn, make):
@@ -91,6 +91,10 @@ def cases():
             "B": [0, 255, 9], "?": [True, False, True]}
     c["read1"] = [(lambda m=arr(v, dt), i=i: (m(), i)) for dt, v in ones.items() for i in IDX]
     c["read1"] += [(lambda i=i: (arr([1.0, 2.0, 3.0], "d", strided=True)(), i)) for i in [0, 2, -1, 3]]
+    # not what a guard takes (the interpreter runs them): byte-swapped items,
+    # numpy.longlong (a dtype apart from int64), a 0-d array, a subclass
+    c["read1"] += [lambda: (np.array([1.5, 2.0], dtype=">f8"), 1), lambda: (np.array([7, 8], dtype="q"), 0),
+                   lambda: (np.array(2.5), 0), lambda: (np.array([1.5, 2.5]).view(np.recarray), 1)]
     grid = [[1.0, 2.0, 3.0], [4.0, -0.0, NAN]]
     c["read2"] = [(lambda i=i, j=j: (arr(grid, "d")(), i, j)) for i in [0, 1, -1, -2, 2] for j in [0, 2, -3, 3]]
     c["read2"] += [lambda: (arr([[1, -2], [3, 4]], "h")(), 1, 0),
@@ -235,6 +239,16 @@ def cases():
     c["row_extremes"] += [lambda: (np.zeros((3, 0)),), lambda: (np.zeros((0, 4)),)]
     c["scaled_total"] = [(lambda v=v, d=d: (arr(v, "d")(), d)) for v in vecs + [[-1.0, 3.0, -9.0]]
                          for d in [2.0, 0.0, -0.0, 1e-320, INF]]
+    edge = [0.0, -0.0, 0.5, -2.5, 1e300, -1e300, 1e-310, INF, -INF, NAN, 700.0, 3.0]
+    c["scalar_ufuncs"] = [(lambda v=v, k=k: (arr([v, 1.25], "d")(), k)) for v in edge for k in [0, 3, -2]]
+    c["scalar_ufuncs"] += [lambda: (arr(edge, "d", strided=True)(), 1), lambda: (arr([], "d")(), 2)]
+    c["reductions"] = [(lambda m=arr(v, dt): (m(),)) for v, dt in [
+        ([1.5, -2.0, 7.0], "d"), ([3, -9, 2**40], "l"), ([NAN, 1.0], "d"), ([1e300, 1e300], "d"), ([2**62, 4], "l"),
+        ([], "d"), ([], "l"), ([-0.0, 0.0], "d")]]
+    c["reductions"] += [(lambda m=m: (m(),)) for m in [arr([[1.0, 2.0], [3.0, -4.0]], "d"),
+                                                      arr([1.0, 5.0, 2.0], "d", strided=True)]]
+    c["with_objects"] = [lambda: (arr([1.5], "d")(), [2.0]), lambda: (arr([1.5], "d")(), []),
+                         lambda: (arr([INF], "d")(), [NAN]), lambda: (arr([], "d")(), [1.0])]
     c.update(array_cases())
     return c
 
