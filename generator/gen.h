@@ -127,9 +127,10 @@ typedef struct type {
                                   (classes.c), guarded by type and version tag; else NULL */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
-/* int | float | numpy.float64, known at run time (a TY_NUM whose dynac_num may
- * have `np` set): the join of a number and a numpy.float64 (`s = 0.0; s +=
- * a[i]`). Arithmetic on it is numpy's where either operand is a numpy.float64. */
+/* int | float | numpy.float64 | numpy.int64, known at run time (a TY_NUM
+ * whose dynac_num may have `np` set): the join of a number and a
+ * numpy.float64 or numpy.int64 (`s = 0.0; s += a[i]`). Arithmetic on it is
+ * numpy's where either operand is a numpy scalar. */
 extern const type ty_num_np;
 bool ty_may_be_np(const type *t); /* t is ty_num_np */
 const type *ty_tuple(arena *a, int n, const type **elts); /* interned */

@@ -328,9 +328,10 @@ const type *ty_join(const type *x, const type *y) {
   if (x == y) return x;
   bool xn = x->kind == TY_INT || x->kind == TY_FLOAT || x->kind == TY_NUM;
   bool yn = y->kind == TY_INT || y->kind == TY_FLOAT || y->kind == TY_NUM;
-  bool xf64 = x->kind == TY_NP && x->fmt == 'd', yf64 = y->kind == TY_NP && y->fmt == 'd';
-  if ((xn || xf64) && (yn || yf64)) /* `s = 0.0` then `s += a[i]`: numpy.float64 joins them */
-    return xf64 || yf64 || ty_may_be_np(x) || ty_may_be_np(y) ? &ty_num_np : &ty_num;
+  bool xnp = x->kind == TY_NP && (x->fmt == 'd' || x->fmt == 'l');
+  bool ynp = y->kind == TY_NP && (y->fmt == 'd' || y->fmt == 'l');
+  if ((xn || xnp) && (yn || ynp)) /* `s = 0.0` then `s += a[i]`: numpy.float64 / int64 join them */
+    return xnp || ynp || ty_may_be_np(x) || ty_may_be_np(y) ? &ty_num_np : &ty_num;
   if (x->kind == TY_LIST && y->kind == TY_LIST) { /* [] joins any list: its appends decide */
     if (x->elts[0]->kind == TY_UNKNOWN) return y;
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
@@ -350,7 +351,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_NONE: return "None";
   case TY_UNKNOWN: return "None";
   case TY_CONFLICT: return "<conflict>";
-  case TY_NUM: return t->fmt ? "int | float | numpy.float64" : "int | float";
+  case TY_NUM: return t->fmt ? "int | float | numpy.float64 | numpy.int64" : "int | float";
   case TY_OBJ: return t->cls ? t->cls->name : "object";
   case TY_TUPLE: {
     strbuf b = {0};

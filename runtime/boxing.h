@@ -33,10 +33,10 @@ static inline int dynac_is_int64(PyObject *v) {
 }
 
 static inline PyObject *dynac_box_np(char fmt, double f, int64_t i); /* numpy.h */
-/* A number as the object it stands for: an int, a float or a numpy.float64
- * (new reference; NULL with an exception). */
+/* A number as the object it stands for: an int, a float, a numpy.float64
+ * or a numpy.int64 (new reference; NULL with an exception). */
 static inline PyObject *dynac_box_num(dynac_num v) {
-  if (v.np) return dynac_box_np('d', v.f, 0);
+  if (v.np) return v.isf ? dynac_box_np('d', v.f, 0) : dynac_box_np('l', 0.0, v.i);
   return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
 }
 

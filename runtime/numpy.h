@@ -122,11 +122,14 @@ DYNAC_NP_SCALAR(int8, 'b', int64_t, 0)
 DYNAC_NP_SCALAR(uint8, 'B', int64_t, 0)
 DYNAC_NP_SCALAR(bool_, '?', bool, 0)
 #undef DYNAC_NP_SCALAR
-/* An int, a float or a numpy.float64 (borrowed) as an `int | float |
- * numpy.float64` number: 0, or 1 (nothing set) when it is none of them. */
+/* An int, a float, a numpy.float64 or a numpy.int64 (borrowed) as an `int |
+ * float | numpy.float64 | numpy.int64` number: 0, or 1 (nothing set) when it
+ * is none of them. */
 static inline int dynac_elem_num_np(PyObject *o, dynac_num *out) {
   double f;
+  int64_t i;
   if (!dynac_elem_np_float64(o, &f)) { *out = dynac_num_npf(f); return 0; }
+  if (!dynac_elem_np_int64(o, &i)) { *out = dynac_num_npi(i); return 0; }
   return dynac_elem_num(o, out);
 }
 /* The same for an API result (stolen); 1: deoptimise. */
@@ -136,6 +139,14 @@ static inline int dynac_unbox_num_np(PyObject *r, dynac_num *out) {
   Py_DECREF(r);
   return bad;
 }
+/* The value of a borrowed float or numpy.float64 (exactly those types):
+ * 0, or 1 (nothing set) for any other object. */
+static inline int dynac_exact_float(PyObject *o, double *out) {
+  if (!PyFloat_CheckExact(o) && (PyObject *)Py_TYPE(o) != dynac_np_type('d')) return 1;
+  *out = PyFloat_AS_DOUBLE(o); /* numpy.float64 keeps its value where float does */
+  return 0;
+}
+
 /* ---- numpy ufuncs of numbers (np.tanh(a[i]), np.maximum(x, 0.0)) ----------
  * numpy's own float64 inner loop, called on one item as numpy calls it for
  * numbers: the same bits (numpy may use its own SIMD exp or log where libm
@@ -269,6 +280,32 @@ static DYNAC_NOINLINE PyObject *dynac_np_empty(int ndim, Py_ssize_t n0, Py_ssize
  * whose order numpy may choose either way. */
 static inline int dynac_rows_in_c_order(const dynac_view *v) {
   return v->len > 1 && v->len1 > 1 && v->stride1 > 0 && v->stride >= v->stride1 * v->len1;
+}
+/* A C-ordered scratch of float64 items shaped as view `like` (1-D or
+ * 2-D), for a fused value the target overlaps: 1, or 0 with MemoryError.
+ * Release with PyMem_Free(tmp->buf). */
+static inline int dynac_scratch_like(const dynac_view *like, int ndim, dynac_view *tmp) {
+  Py_ssize_t rows = ndim == 2 ? like->len : 1, cols = ndim == 2 ? like->len1 : like->len;
+  memset(tmp, 0, sizeof *tmp);
+  tmp->buf = (char *)PyMem_Malloc(sizeof(double) * (size_t)(rows * cols > 0 ? rows * cols : 1));
+  if (!tmp->buf) { PyErr_NoMemory(); return 0; }
+  tmp->len = like->len;
+  tmp->len1 = like->len1;
+  tmp->stride = ndim == 2 ? cols * (Py_ssize_t)sizeof(double) : (Py_ssize_t)sizeof(double);
+  tmp->stride1 = (Py_ssize_t)sizeof(double);
+  return 1;
+}
+/* Copies the items of C-ordered scratch src into view dst (same shape, any
+ * strides): numpy's setitem of a computed value, after the computing. */
+static inline void dynac_scratch_store(dynac_view *dst, const dynac_view *src, int ndim) {
+  Py_ssize_t rows = ndim == 2 ? dst->len : 1, cols = ndim == 2 ? dst->len1 : dst->len;
+  Py_ssize_t rstride = ndim == 2 ? dst->stride : 0, istride = ndim == 2 ? dst->stride1 : dst->stride;
+  const double *s = (const double *)src->buf;
+  for (Py_ssize_t i = 0; i < rows; i++) {
+    char *row = dst->buf + i * rstride;
+    if (istride == (Py_ssize_t)sizeof(double)) memcpy(row, s + i * cols, sizeof(double) * (size_t)cols);
+    else for (Py_ssize_t j = 0; j < cols; j++) *(double *)(row + j * istride) = s[i * cols + j];
+  }
 }
 /* Is f numpy's ufunc named `name` (np.sqrt not replaced)? */
 static DYNAC_NOINLINE int dynac__np_is_ufunc(PyObject *f, const char *name) {

@@ -376,22 +376,25 @@ static inline int dynac_math_check2(double x, double y, double r) {
 /* A number that is an int or a float depending on the path taken (`s = 0`
  * then `s += 0.5`; `max(1, 0.5)`). Operations dispatch on the tag with
  * CPython's rules: int op int stays exact, anything with a float is float.
- * `np`: the float is a numpy.float64 (`s = 0.0` then `s += a[i]` of a
- * float64 array: the type infer.c calls int | float | numpy.float64).
- * Arithmetic with one is numpy's: its result is a numpy.float64 too, and
- * where numpy would warn or follow np.errstate (a result that is inf or
- * nan, a zero divisor) the helper fails with DYNAC_FAIL_NP_SPECIAL and the
+ * `np`: the number is a numpy.float64 (isf) or numpy.int64 (`s = 0.0` then
+ * `s += a[i]` of a float64 array, `t = 0` then `t += v` of an int64 one:
+ * the type infer.c calls int | float | numpy.float64 | numpy.int64).
+ * Arithmetic with one is numpy's: its result is a numpy scalar too (int64
+ * with ints, float64 with a float), and where numpy would warn, wrap or
+ * follow np.errstate (a float result that is inf or nan, a zero divisor,
+ * int64 overflow) the helper fails with DYNAC_FAIL_NP_SPECIAL and the
  * interpreter (or the C API's own operation) gives numpy's answer. */
 typedef struct dynac_num {
   int64_t i;   /* the value when !isf */
   double f;    /* the value when isf */
   bool isf;
-  bool np;     /* isf and a numpy.float64 */
+  bool np;     /* a numpy.float64 (isf) or numpy.int64 */
 } dynac_num;
 
 static inline dynac_num dynac_num_i(int64_t i) { dynac_num n = {i, 0.0, false, false}; return n; }
 static inline dynac_num dynac_num_f(double f) { dynac_num n = {0, f, true, false}; return n; }
 static inline dynac_num dynac_num_npf(double f) { dynac_num n = {0, f, true, true}; return n; }
+static inline dynac_num dynac_num_npi(int64_t i) { dynac_num n = {i, 0.0, false, true}; return n; }
 static inline double dynac_num_to_double(dynac_num a) { return a.isf ? a.f : (double)a.i; }
 static inline bool dynac_num_truth(dynac_num a) { return a.isf ? a.f != 0.0 : a.i != 0; }
 
@@ -406,7 +409,11 @@ static inline int dynac__np_result(bool np, int st, double r) {
 #define DYNAC__NUM_ARITH(name, intop, floatop)                                   \
   static inline int dynac_num_##name(dynac_num a, dynac_num b, dynac_num *r) {   \
     r->np = a.np || b.np;                                                        \
-    if (!a.isf && !b.isf) { r->isf = false; return intop(a.i, b.i, &r->i); }    \
+    if (!a.isf && !b.isf) {                                                      \
+      r->isf = false;                                                            \
+      int ist = intop(a.i, b.i, &r->i);                                          \
+      return r->np && ist ? DYNAC_FAIL_NP_SPECIAL : ist;                         \
+    }                                                                            \
     r->isf = true;                                                               \
     int st = floatop(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);     \
     return dynac__np_result(r->np, st, r->f);                                    \
@@ -420,7 +427,12 @@ DYNAC__NUM_ARITH(mod, dynac_int_mod, dynac_float_mod)
 /* int ** int is an int for exponents >= 0 and float(a) ** float(b) below. */
 static inline int dynac_num_pow(dynac_num a, dynac_num b, dynac_num *r) {
   r->np = a.np || b.np;
-  if (!a.isf && !b.isf && b.i >= 0) { r->isf = false; return dynac_int_pow(a.i, b.i, &r->i); }
+  if (!a.isf && !b.isf && b.i >= 0) {
+    r->isf = false;
+    int st = dynac_int_pow(a.i, b.i, &r->i);
+    return r->np && st ? DYNAC_FAIL_NP_SPECIAL : st;
+  }
+  if (!a.isf && !b.isf && r->np) return DYNAC_FAIL_NP_SPECIAL; /* numpy: ValueError */
   r->isf = true;
   int st = dynac_float_pow(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);
   return dynac__np_result(r->np, st, r->f);
@@ -442,11 +454,11 @@ static inline int dynac_num_np_truediv(dynac_num a, dynac_num b, dynac_num *r) {
 
 /* -1, 0, 1, or 2 when unordered (NaN): exact across int and float. */
 static inline int dynac_num_cmp(dynac_num a, dynac_num b) {
-  if (a.np || b.np) { /* numpy compares a Python int as a float64 */
+  if (!a.isf && !b.isf) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+  if (a.np || b.np) { /* numpy compares an int with a float as float64s */
     double x = dynac_num_to_double(a), y = dynac_num_to_double(b);
     return x != x || y != y ? 2 : x < y ? -1 : x > y ? 1 : 0;
   }
-  if (!a.isf && !b.isf) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   if (!a.isf) return dynac_cmp_int_float(a.i, b.f);
   if (!b.isf) {
     int c = dynac_cmp_int_float(b.i, a.f);
@@ -460,14 +472,16 @@ static inline int dynac_num_neg(dynac_num a, dynac_num *r) {
   r->isf = a.isf;
   r->np = a.np;
   if (a.isf) { r->f = -a.f; return 0; }
-  return dynac_int_neg(a.i, &r->i);
+  int st = dynac_int_neg(a.i, &r->i);
+  return a.np && st ? DYNAC_FAIL_NP_SPECIAL : st;
 }
 
 static inline int dynac_num_abs(dynac_num a, dynac_num *r) {
   r->isf = a.isf;
   r->np = a.np;
   if (a.isf) { r->f = fabs(a.f); return 0; }
-  return dynac_int_abs(a.i, &r->i);
+  int st = dynac_int_abs(a.i, &r->i);
+  return a.np && st ? DYNAC_FAIL_NP_SPECIAL : st;
 }
 
 /* An int-only use (bit operations, shifts, range()) of a number that is a

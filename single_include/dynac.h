@@ -911,22 +911,25 @@ static inline int dynac_math_check2(double x, double y, double r) {
 /* A number that is an int or a float depending on the path taken (`s = 0`
  * then `s += 0.5`; `max(1, 0.5)`). Operations dispatch on the tag with
  * CPython's rules: int op int stays exact, anything with a float is float.
- * `np`: the float is a numpy.float64 (`s = 0.0` then `s += a[i]` of a
- * float64 array: the type infer.c calls int | float | numpy.float64).
- * Arithmetic with one is numpy's: its result is a numpy.float64 too, and
- * where numpy would warn or follow np.errstate (a result that is inf or
- * nan, a zero divisor) the helper fails with DYNAC_FAIL_NP_SPECIAL and the
+ * `np`: the number is a numpy.float64 (isf) or numpy.int64 (`s = 0.0` then
+ * `s += a[i]` of a float64 array, `t = 0` then `t += v` of an int64 one:
+ * the type infer.c calls int | float | numpy.float64 | numpy.int64).
+ * Arithmetic with one is numpy's: its result is a numpy scalar too (int64
+ * with ints, float64 with a float), and where numpy would warn, wrap or
+ * follow np.errstate (a float result that is inf or nan, a zero divisor,
+ * int64 overflow) the helper fails with DYNAC_FAIL_NP_SPECIAL and the
  * interpreter (or the C API's own operation) gives numpy's answer. */
 typedef struct dynac_num {
   int64_t i;   /* the value when !isf */
   double f;    /* the value when isf */
   bool isf;
-  bool np;     /* isf and a numpy.float64 */
+  bool np;     /* a numpy.float64 (isf) or numpy.int64 */
 } dynac_num;
 
 static inline dynac_num dynac_num_i(int64_t i) { dynac_num n = {i, 0.0, false, false}; return n; }
 static inline dynac_num dynac_num_f(double f) { dynac_num n = {0, f, true, false}; return n; }
 static inline dynac_num dynac_num_npf(double f) { dynac_num n = {0, f, true, true}; return n; }
+static inline dynac_num dynac_num_npi(int64_t i) { dynac_num n = {i, 0.0, false, true}; return n; }
 static inline double dynac_num_to_double(dynac_num a) { return a.isf ? a.f : (double)a.i; }
 static inline bool dynac_num_truth(dynac_num a) { return a.isf ? a.f != 0.0 : a.i != 0; }
 
@@ -941,7 +944,11 @@ static inline int dynac__np_result(bool np, int st, double r) {
 #define DYNAC__NUM_ARITH(name, intop, floatop)                                   \
   static inline int dynac_num_##name(dynac_num a, dynac_num b, dynac_num *r) {   \
     r->np = a.np || b.np;                                                        \
-    if (!a.isf && !b.isf) { r->isf = false; return intop(a.i, b.i, &r->i); }    \
+    if (!a.isf && !b.isf) {                                                      \
+      r->isf = false;                                                            \
+      int ist = intop(a.i, b.i, &r->i);                                          \
+      return r->np && ist ? DYNAC_FAIL_NP_SPECIAL : ist;                         \
+    }                                                                            \
     r->isf = true;                                                               \
     int st = floatop(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);     \
     return dynac__np_result(r->np, st, r->f);                                    \
@@ -955,7 +962,12 @@ DYNAC__NUM_ARITH(mod, dynac_int_mod, dynac_float_mod)
 /* int ** int is an int for exponents >= 0 and float(a) ** float(b) below. */
 static inline int dynac_num_pow(dynac_num a, dynac_num b, dynac_num *r) {
   r->np = a.np || b.np;
-  if (!a.isf && !b.isf && b.i >= 0) { r->isf = false; return dynac_int_pow(a.i, b.i, &r->i); }
+  if (!a.isf && !b.isf && b.i >= 0) {
+    r->isf = false;
+    int st = dynac_int_pow(a.i, b.i, &r->i);
+    return r->np && st ? DYNAC_FAIL_NP_SPECIAL : st;
+  }
+  if (!a.isf && !b.isf && r->np) return DYNAC_FAIL_NP_SPECIAL; /* numpy: ValueError */
   r->isf = true;
   int st = dynac_float_pow(dynac_num_to_double(a), dynac_num_to_double(b), &r->f);
   return dynac__np_result(r->np, st, r->f);
@@ -977,11 +989,11 @@ static inline int dynac_num_np_truediv(dynac_num a, dynac_num b, dynac_num *r) {
 
 /* -1, 0, 1, or 2 when unordered (NaN): exact across int and float. */
 static inline int dynac_num_cmp(dynac_num a, dynac_num b) {
-  if (a.np || b.np) { /* numpy compares a Python int as a float64 */
+  if (!a.isf && !b.isf) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+  if (a.np || b.np) { /* numpy compares an int with a float as float64s */
     double x = dynac_num_to_double(a), y = dynac_num_to_double(b);
     return x != x || y != y ? 2 : x < y ? -1 : x > y ? 1 : 0;
   }
-  if (!a.isf && !b.isf) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   if (!a.isf) return dynac_cmp_int_float(a.i, b.f);
   if (!b.isf) {
     int c = dynac_cmp_int_float(b.i, a.f);
@@ -995,14 +1007,16 @@ static inline int dynac_num_neg(dynac_num a, dynac_num *r) {
   r->isf = a.isf;
   r->np = a.np;
   if (a.isf) { r->f = -a.f; return 0; }
-  return dynac_int_neg(a.i, &r->i);
+  int st = dynac_int_neg(a.i, &r->i);
+  return a.np && st ? DYNAC_FAIL_NP_SPECIAL : st;
 }
 
 static inline int dynac_num_abs(dynac_num a, dynac_num *r) {
   r->isf = a.isf;
   r->np = a.np;
   if (a.isf) { r->f = fabs(a.f); return 0; }
-  return dynac_int_abs(a.i, &r->i);
+  int st = dynac_int_abs(a.i, &r->i);
+  return a.np && st ? DYNAC_FAIL_NP_SPECIAL : st;
 }
 
 /* An int-only use (bit operations, shifts, range()) of a number that is a
@@ -1164,10 +1178,10 @@ static inline int dynac_is_int64(PyObject *v) {
 }
 
 static inline PyObject *dynac_box_np(char fmt, double f, int64_t i); /* numpy.h */
-/* A number as the object it stands for: an int, a float or a numpy.float64
- * (new reference; NULL with an exception). */
+/* A number as the object it stands for: an int, a float, a numpy.float64
+ * or a numpy.int64 (new reference; NULL with an exception). */
 static inline PyObject *dynac_box_num(dynac_num v) {
-  if (v.np) return dynac_box_np('d', v.f, 0);
+  if (v.np) return v.isf ? dynac_box_np('d', v.f, 0) : dynac_box_np('l', 0.0, v.i);
   return v.isf ? PyFloat_FromDouble(v.f) : PyLong_FromLongLong(v.i);
 }
 
@@ -2835,11 +2849,14 @@ DYNAC_NP_SCALAR(int8, 'b', int64_t, 0)
 DYNAC_NP_SCALAR(uint8, 'B', int64_t, 0)
 DYNAC_NP_SCALAR(bool_, '?', bool, 0)
 #undef DYNAC_NP_SCALAR
-/* An int, a float or a numpy.float64 (borrowed) as an `int | float |
- * numpy.float64` number: 0, or 1 (nothing set) when it is none of them. */
+/* An int, a float, a numpy.float64 or a numpy.int64 (borrowed) as an `int |
+ * float | numpy.float64 | numpy.int64` number: 0, or 1 (nothing set) when it
+ * is none of them. */
 static inline int dynac_elem_num_np(PyObject *o, dynac_num *out) {
   double f;
+  int64_t i;
   if (!dynac_elem_np_float64(o, &f)) { *out = dynac_num_npf(f); return 0; }
+  if (!dynac_elem_np_int64(o, &i)) { *out = dynac_num_npi(i); return 0; }
   return dynac_elem_num(o, out);
 }
 /* The same for an API result (stolen); 1: deoptimise. */
@@ -2849,6 +2866,14 @@ static inline int dynac_unbox_num_np(PyObject *r, dynac_num *out) {
   Py_DECREF(r);
   return bad;
 }
+/* The value of a borrowed float or numpy.float64 (exactly those types):
+ * 0, or 1 (nothing set) for any other object. */
+static inline int dynac_exact_float(PyObject *o, double *out) {
+  if (!PyFloat_CheckExact(o) && (PyObject *)Py_TYPE(o) != dynac_np_type('d')) return 1;
+  *out = PyFloat_AS_DOUBLE(o); /* numpy.float64 keeps its value where float does */
+  return 0;
+}
+
 /* ---- numpy ufuncs of numbers (np.tanh(a[i]), np.maximum(x, 0.0)) ----------
  * numpy's own float64 inner loop, called on one item as numpy calls it for
  * numbers: the same bits (numpy may use its own SIMD exp or log where libm
@@ -2982,6 +3007,32 @@ static DYNAC_NOINLINE PyObject *dynac_np_empty(int ndim, Py_ssize_t n0, Py_ssize
  * whose order numpy may choose either way. */
 static inline int dynac_rows_in_c_order(const dynac_view *v) {
   return v->len > 1 && v->len1 > 1 && v->stride1 > 0 && v->stride >= v->stride1 * v->len1;
+}
+/* A C-ordered scratch of float64 items shaped as view `like` (1-D or
+ * 2-D), for a fused value the target overlaps: 1, or 0 with MemoryError.
+ * Release with PyMem_Free(tmp->buf). */
+static inline int dynac_scratch_like(const dynac_view *like, int ndim, dynac_view *tmp) {
+  Py_ssize_t rows = ndim == 2 ? like->len : 1, cols = ndim == 2 ? like->len1 : like->len;
+  memset(tmp, 0, sizeof *tmp);
+  tmp->buf = (char *)PyMem_Malloc(sizeof(double) * (size_t)(rows * cols > 0 ? rows * cols : 1));
+  if (!tmp->buf) { PyErr_NoMemory(); return 0; }
+  tmp->len = like->len;
+  tmp->len1 = like->len1;
+  tmp->stride = ndim == 2 ? cols * (Py_ssize_t)sizeof(double) : (Py_ssize_t)sizeof(double);
+  tmp->stride1 = (Py_ssize_t)sizeof(double);
+  return 1;
+}
+/* Copies the items of C-ordered scratch src into view dst (same shape, any
+ * strides): numpy's setitem of a computed value, after the computing. */
+static inline void dynac_scratch_store(dynac_view *dst, const dynac_view *src, int ndim) {
+  Py_ssize_t rows = ndim == 2 ? dst->len : 1, cols = ndim == 2 ? dst->len1 : dst->len;
+  Py_ssize_t rstride = ndim == 2 ? dst->stride : 0, istride = ndim == 2 ? dst->stride1 : dst->stride;
+  const double *s = (const double *)src->buf;
+  for (Py_ssize_t i = 0; i < rows; i++) {
+    char *row = dst->buf + i * rstride;
+    if (istride == (Py_ssize_t)sizeof(double)) memcpy(row, s + i * cols, sizeof(double) * (size_t)cols);
+    else for (Py_ssize_t j = 0; j < cols; j++) *(double *)(row + j * istride) = s[i * cols + j];
+  }
 }
 /* Is f numpy's ufunc named `name` (np.sqrt not replaced)? */
 static DYNAC_NOINLINE int dynac__np_is_ufunc(PyObject *f, const char *name) {

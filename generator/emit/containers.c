@@ -102,6 +102,13 @@ static void nd_store(em *E, const char *obj, const type *ot, const positions *id
   if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
     fail_if(E, NULL, "ValueError: assignment destination is read-only", view_field(E, obj, "readonly"),
             nd_slow(E, obj, ot, idx, true, boxed));
+  if (vt->kind == TY_OBJ) { /* np.sqrt(np.sum(...)): a float or numpy.float64 is stored as a double */
+    const char *d = tmpvar(E, &ty_float);
+    fail_if(E, NULL, "not a float or numpy.float64: numpy's own setitem converts it",
+            arena_printf(E->m->a, "dynac_exact_float(%s, &%s)", v, d), nd_slow(E, obj, ot, idx, true, boxed));
+    v = d;
+    vt = &ty_float;
+  }
   char f = ot->fmt;
   bool from_float = vt->kind == TY_FLOAT || (vt->kind == TY_NP && np_is_float(vt->fmt));
   const char *x;

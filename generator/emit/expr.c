@@ -45,8 +45,11 @@ const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const cha
                               const type *rt) {
   static const char *const macro[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
   static const cmpop mirror[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE};
+  if (ty_may_be_np(lt) || ty_may_be_np(rt)) /* int | float | numpy scalar: as the tags say */
+    return arena_printf(E->m->a, "DYNAC_CMP_%s(dynac_num_cmp(%s, %s))", macro[op], as_num(E, l, lt),
+                        as_num(E, r, rt));
   if (lt->kind == TY_NP || rt->kind == TY_NP) { /* numpy compares in the promoted dtype */
-    bool fl = np_is_float(np_promote(np_dtype_of(lt), np_dtype_of(rt))) || ty_may_be_np(lt) || ty_may_be_np(rt);
+    bool fl = np_is_float(np_promote(np_dtype_of(lt), np_dtype_of(rt)));
     return fl ? arena_printf(E->m->a, "(%s %s %s)", as_double(E, l, lt), cmpop_spelling[op], as_double(E, r, rt))
               : arena_printf(E->m->a, "(%s %s %s)", as_int(E, l, lt), cmpop_spelling[op], as_int(E, r, rt));
   }

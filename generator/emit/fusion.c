@@ -208,29 +208,46 @@ static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char 
   sb_free(&args);
 }
 
+static bool is_leaf(const expr *e, const fuse_plan *p) {
+  for (int k = 0; k < p->nleaves; k++)
+    if (p->leaves[k] == e) return true;
+  return false;
+}
+
 /* numpy's own operations of tree e on the leaves' values (boxed): the
  * result object, a new reference. `ufuncs`: the functions the calls named
- * (looked up before their arguments, as the interpreter does). */
+ * (looked up before their arguments, as the interpreter does). Each
+ * operation's result is a temporary the next consumes and releases at
+ * once, numpy computing into it where it may (its temporary elision), as
+ * in the interpreter. */
 static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
                                 const char *const *ufuncs) {
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) return keep(E, as_obj(E, vals[k], TY(e)), &ty_obj);
   const char *o = tmpvar(E, &ty_obj);
+  const char *consumed[2] = {NULL, NULL};
   if (e->kind == EX_BINOP) {
+    bool pow = e->u.bin.op == OP_POW;
     const char *l = generic_tree(E, e->u.bin.l, p, vals, ufuncs);
-    const char *r = e->u.bin.op == OP_POW ? as_obj(E, emit_expr(E, e->u.bin.r), TY(e->u.bin.r)) /* the literal */
-                                          : generic_tree(E, e->u.bin.r, p, vals, ufuncs);
-    line(E, "%s = dynac_obj_binop(%s, %s, %d, &dynac__effects); /* %s */", o, l, r, (int)e->u.bin.op,
-         binop_spelling[e->u.bin.op]);
+    const char *r = pow ? as_obj(E, emit_expr(E, e->u.bin.r), TY(e->u.bin.r)) /* the literal */
+                        : generic_tree(E, e->u.bin.r, p, vals, ufuncs);
+    bool lt = !is_leaf(e->u.bin.l, p), rt = !pow && !is_leaf(e->u.bin.r, p);
+    line(E, "%s = dynac_obj_binop_temps(%s, %s, %d, %d, %d, &dynac__effects); /* %s */", o, l, r,
+         (int)e->u.bin.op, lt, rt, binop_spelling[e->u.bin.op]);
+    consumed[0] = lt ? l : NULL, consumed[1] = rt ? r : NULL;
   } else if (e->kind == EX_UNARY) {
     const char *a = generic_tree(E, e->u.un.a, p, vals, ufuncs);
     line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* - */", o, a, (int)UN_NEG);
+    consumed[0] = is_leaf(e->u.un.a, p) ? NULL : a;
   } else {
     const char *f = ufuncs[e->id];
     const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs);
     line(E, "%s = PyObject_CallOneArg(%s, %s); /* np.%s */", o, f, a, e->u.call.name);
+    consumed[0] = is_leaf(e->u.call.args[1], p) ? NULL : a;
   }
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  for (int i = 0; i < 2; i++)
+    if (consumed[i]) line(E, "Py_CLEAR(%s); /* consumed */", consumed[i]);
   return o;
 }
 
@@ -481,20 +498,40 @@ bool emit_fused_store(em *E, stmt *s) {
   line(E, "bool done%d = false, warns%d = false;", n, n);
   line(E, "if (dynac_view_acquire(%s, '%c', 'd', 1, &tb%d, &tv%d)) {", view, f.p.ndim == 2 ? 'N' : 'n', n, n);
   E->indent++;
-  strbuf c = {0};
+  strbuf c = {0}, apart = {0};
   sb_printf(&c, "%s && !tv%d.readonly && tv%d.len == %s->len", f.cond, n, n, f.a);
   if (f.p.ndim == 2) sb_printf(&c, " && tv%d.len1 == %s->len1", n, f.a);
   for (int k = 0; k < f.p.nleaves; k++)
-    if (ty_is_ndarray(TY(f.p.leaves[k]))) sb_printf(&c, " && dynac_view_disjoint(&tv%d, %s)", n, f.vals[k]);
+    if (ty_is_ndarray(TY(f.p.leaves[k])))
+      sb_printf(&apart, "%sdynac_view_disjoint(&tv%d, %s)", apart.data ? " && " : "", n, f.vals[k]);
   line(E, "if (%s) {", c.data);
-  sb_free(&c);
+  E->indent++;
+  line(E, "if (%s) { /* the target shares no memory with an operand: the loop writes it */", apart.data);
   E->indent++;
   line(E, "dynac__effects = 1; /* the target's items change, as numpy's setitem changes them */");
   line(E, "done%d = true;", n);
   fuse_loop(E, e, &f, arena_printf(E->m->a, "tv%d", n), true);
   line(E, "warns%d = warns;", n);
   E->indent--;
+  line(E, "} else { /* u[1:-1] = u[2:] + u[:-2]: the value first (as numpy makes it), then the store */");
+  E->indent++;
+  line(E, "dynac_view sv%d;", n);
+  line(E, "if (!dynac_scratch_like(%s, %d, &sv%d)) { PyBuffer_Release(&tb%d); DYNAC_LEAVE(dynac_traceback_here(%s)); }",
+       f.a, f.p.ndim, n, n, where(E));
+  fuse_loop(E, e, &f, arena_printf(E->m->a, "sv%d", n), true);
+  line(E, "warns%d = warns;", n);
+  line(E, "if (!warns) {");
+  line(E, "  dynac__effects = 1; /* the target's items change, as numpy's setitem changes them */");
+  line(E, "  dynac_scratch_store(&tv%d, &sv%d, %d);", n, n, f.p.ndim);
+  line(E, "  done%d = true;", n);
   line(E, "}");
+  line(E, "PyMem_Free(sv%d.buf);", n);
+  E->indent--;
+  line(E, "}");
+  E->indent--;
+  line(E, "}");
+  sb_free(&c);
+  sb_free(&apart);
   line(E, "PyBuffer_Release(&tb%d);", n);
   E->indent--;
   line(E, "}");

@@ -24,7 +24,8 @@ const char *as_num(em *E, const char *v, const type *t) {
   case TY_NUM: return v;
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_num_f(%s)", v);
   case TY_BOOL: return arena_printf(E->m->a, "dynac_num_i((int64_t)%s)", v);
-  case TY_NP: return arena_printf(E->m->a, "dynac_num_npf(%s)", v); /* a numpy.float64 (ty_num_np) */
+  case TY_NP: /* a numpy.float64 or numpy.int64 (ty_num_np) */
+    return arena_printf(E->m->a, t->fmt == 'd' ? "dynac_num_npf(%s)" : "dynac_num_npi(%s)", v);
   default: return arena_printf(E->m->a, "dynac_num_i(%s)", v);
   }
 }

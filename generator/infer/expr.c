@@ -21,8 +21,10 @@ static const type *num_promote(const type *t) { return t->kind == TY_BOOL ? &ty_
 /* Result type of l OP r for number operands (CPython's numeric tower). */
 const type *binop_result(binop op, const type *l, const type *r) {
   if (l->kind == TY_NP || r->kind == TY_NP) { /* numpy's result dtype */
-    if (ty_may_be_np(l) || ty_may_be_np(r)) /* with a numpy.float64: float64, whatever the other is */
-      return (l->kind == TY_NP ? l : r)->fmt == 'd' && op <= OP_POW ? ty_np('d') : &ty_conflict;
+    if (ty_may_be_np(l) || ty_may_be_np(r)) { /* with a numpy.float64: float64, whatever the other is; */
+      char f = (l->kind == TY_NP ? l : r)->fmt; /* with a numpy.int64: int64 or float64, by the number */
+      return op > OP_POW ? &ty_conflict : f == 'd' ? ty_np('d') : f == 'l' ? &ty_num_np : &ty_conflict;
+    }
     char res = np_promote(np_dtype_of(l), np_dtype_of(r));
     if (!res) return &ty_conflict;
     return ty_np(op == OP_TRUEDIV && !np_is_float(res) ? 'd' : res);
@@ -33,7 +35,8 @@ const type *binop_result(binop op, const type *l, const type *r) {
   l = num_promote(l);
   r = num_promote(r);
   if (bitwise || op == OP_LSHIFT || op == OP_RSHIFT) /* ints only; a num is checked at run time */
-    return l->kind == TY_FLOAT || r->kind == TY_FLOAT ? &ty_conflict : &ty_int;
+    return l->kind == TY_FLOAT || r->kind == TY_FLOAT || ty_may_be_np(l) || ty_may_be_np(r) ? &ty_conflict
+                                                                                      : &ty_int;
   if (ty_may_be_np(l) || ty_may_be_np(r)) return &ty_num_np; /* a numpy.float64 stays one */
   if (op == OP_TRUEDIV) return &ty_float;
   if (l->kind == TY_NUM || r->kind == TY_NUM) return &ty_num;
@@ -325,6 +328,8 @@ bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (ct->kind == TY_LIST && vt == ct->elts[0] && vt->kind == TY_LIST) return true; /* a list of lists */
   if (ct->kind == TY_BUF && ct->buf_kind == 'n' && ty_is_scalar(vt) && (vt->kind != TY_NUM || ct->fmt == 'd'))
     return true; /* numpy casts on store: checked or deoptimised when it runs */
+  if (ct->kind == TY_BUF && ct->buf_kind == 'n' && vt->kind == TY_OBJ && !vt->cls)
+    return true; /* a float or numpy.float64 as a C value, anything else numpy's own setitem */
   if (ct->kind == TY_BUF && ct->buf_kind != 'n') {
     const type *el = ty_elem(ct);
     if (el->kind == TY_FLOAT && (vt->kind == TY_FLOAT || vt->kind == TY_INT)) return true;
@@ -1163,7 +1168,7 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
       bool maybe_np = ty_may_be_np(prev) || ty_may_be_np(a); /* bool or numpy.bool_ at run time */
       if (prev->kind == TY_NP || a->kind == TY_NP) {
         const type *np = prev->kind == TY_NP ? prev : a;
-        if (maybe_np ? np->fmt != 'd' : !np_promote(np_dtype_of(prev), np_dtype_of(a))) {
+        if (maybe_np ? np->fmt != 'd' && np->fmt != 'l' : !np_promote(np_dtype_of(prev), np_dtype_of(a))) {
           type_fail(c, e->pos, "comparison of a numpy scalar with an int | float value");
           return &ty_conflict;
         }

@@ -552,3 +552,45 @@ def with_objects(a, xs):
     o = xs[0] if xs else None
     t = a[0] + float(len(xs))
     return t * np.float64(2.0), (a[0], o), str(a[0])
+
+
+@dynac.compile(signatures=["(ndarray[l], int)", "(ndarray[l, strided], int)"])
+def int_total(a, k):
+    """`t = 0` then `t += v` of an int64 array: an int, then a numpy.int64
+    (numpy wraps where Python's int grows: it warns, so the interpreter runs)."""
+    t = 0
+    for v in a:
+        t += v
+        if t > k:
+            t = t // 2 - k
+    return t, t * 3, t % 7 if k else t, -t, abs(t), t / 4, t + 0.5, float(t)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2])", "(ndarray[d, 2], ndarray[l, 2])"])
+def pair_dists(A, B):
+    """An object stored into an item (np.sqrt of numpy's np.sum): a float or
+    numpy.float64 as a C value, anything else numpy's own setitem."""
+    n = A.shape[0]
+    m = B.shape[0]
+    D = np.empty((n, m))
+    for i in range(n):
+        for j in range(m):
+            D[i, j] = np.sqrt(np.sum((A[i] - B[j]) ** 2))
+    S = np.zeros((n, m))
+    for i in range(n):
+        for j in range(m):
+            S[i, j] = np.sum(B[j])  # a numpy.int64 for int64 rows: numpy's setitem
+    return D, S
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int)", "(ndarray[d, 2, strided], int)"])
+def stencil_in_place(u, n):
+    """A target that overlaps its operands: the value is computed first (into
+    scratch, as numpy makes a new array), then stored; 1-D too."""
+    for _ in range(n):
+        u[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]
+                                               - 4 * u[1:-1, 1:-1])
+    r = u[0]
+    r[1:] = r[1:] + r[:-1]
+    r[::-1][1:] = r[:-1] * 0.5
+    return u

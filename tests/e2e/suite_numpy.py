@@ -249,6 +249,23 @@ def cases():
                                                       arr([1.0, 5.0, 2.0], "d", strided=True)]]
     c["with_objects"] = [lambda: (arr([1.5], "d")(), [2.0]), lambda: (arr([1.5], "d")(), []),
                          lambda: (arr([INF], "d")(), [NAN]), lambda: (arr([], "d")(), [1.0])]
+    c["int_total"] = [(lambda v=v, k=k: (arr(v, "l")(), k)) for v in [[1, 2, 3], [], [2**62, 2**62], [-2**63, -1],
+                                                                       [5, -9, 40, 7]] for k in [0, 10, 2**62]]
+    c["int_total"] += [lambda: (arr([4, 5, 6], "l", strided=True)(), 3)]
+    c["pair_dists"] = [lambda: (arr([[0.0, 1.0], [3.0, 4.0]], "d")(), arr([[1.0, 1.0]], "d")()),
+                       lambda: (arr([[0.0, 1.0], [INF, 4.0]], "d")(), arr([[1.0, 1.0], [2.0, -2.0]], "d")()),
+                       lambda: (arr([[0.0, 1.0]], "d")(), np.zeros((0, 2), dtype=np.int64)),
+                       lambda: (arr([[0.5, 1.0]], "d")(), arr([[7, 2**40]], "l")())]
+    def wave_grid(n, m, hot=None, strided=False):
+        def make():
+            u = np.array([[math.sin(i * 0.7 + j) for j in range(m)] for i in range(n)])
+            if hot:
+                u[hot] = 1.7e308
+            return u.T.copy().T if strided else u
+        return make
+    c["stencil_in_place"] = [lambda: (wave_grid(6, 5)(), 3), lambda: (wave_grid(6, 5, strided=True)(), 2),
+                             lambda: (wave_grid(6, 5, hot=(2, 2))(), 2), lambda: (wave_grid(2, 2)(), 1),
+                             lambda: (wave_grid(40, 30)(), 5), lambda: (wave_grid(5, 1)(), 1)]
     c.update(array_cases())
     return c
 
