@@ -2951,6 +2951,24 @@ static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *na
   *out = io[5];
   return 0;
 }
+/* The same call through numpy's own machinery (the arguments as
+ * numpy.float64s), for a result that is inf or nan, where numpy may warn,
+ * or raise under np.errstate: 0 with the value; 1 when the result is not a
+ * float or numpy.float64 (a replaced function); -1 with its exception. */
+static DYNAC_NOINLINE int dynac_np_ufunc_api(PyObject *o, PyObject *name, int nin, const double *in, double *out) {
+  PyObject *f = name ? PyObject_GetAttr(o, name) : Py_NewRef(o);
+  if (!f) return -1;
+  PyObject *argv[2] = {NULL, NULL};
+  int ok = 1;
+  for (int i = 0; i < nin; i++) ok &= (argv[i] = dynac_box_np_float64(in[i])) != NULL;
+  PyObject *r = ok ? PyObject_Vectorcall(f, argv, (size_t)nin, NULL) : NULL;
+  for (int i = 0; i < nin; i++) Py_XDECREF(argv[i]);
+  Py_DECREF(f);
+  if (!r) return -1;
+  int other = dynac_exact_float(r, out);
+  Py_DECREF(r);
+  return other;
+}
 
 /* numpy wraps integers silently or with a warning where Python's do not:
  * does x fit dtype fmt? */
@@ -3119,6 +3137,7 @@ static inline double dynac_pw_combine(Py_ssize_t n, const double *sums) {
 }
 /* numpy's buffer size (items), which np.sum's chunks have; 0 with an
  * exception when it cannot be had. */
+enum { DYNAC_NP_MIN_BUFSIZE = 16 }; /* np.setbufsize refuses less (and any non-multiple of 16) */
 static DYNAC_NOINLINE Py_ssize_t dynac_np_bufsize(void) {
   static PyObject *get; /* numpy.getbufsize, kept for the process */
   if (!get) {

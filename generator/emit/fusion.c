@@ -18,6 +18,7 @@ typedef struct fuse_plan {
   const expr *leaves[FUSE_MAX_LEAVES]; /* in evaluation order */
   int nleaves, ndim;
   bool arrays;      /* some leaf is an array */
+  int ops_done;     /* operations the interpreter completes before the next leaf */
 } fuse_plan;
 
 /* np.sqrt(x), np.abs(x), np.absolute(x): a numpy module's ufunc of one argument. */
@@ -72,11 +73,18 @@ static bool slice_view(em *E, const expr *e) {
   return true;
 }
 
+/* A row a[i] (or another view numpy's indexing may refuse with an
+ * IndexError) evaluated before any operation of the tree completes, so it
+ * fails where the interpreter would: (A[i] - B[j]) ** 2. */
+static bool early_view(const expr *e, const fuse_plan *p) {
+  return p->ops_done == 0 && (e->kind == EX_SUBSCRIPT || e->kind == EX_SLICE);
+}
+
 /* A leaf: a float64 array (a local or a slice of one) or a number that
  * evaluates without running code (evaluated before the loop). */
 static bool fused_leaf(em *E, const expr *e, fuse_plan *p) {
   const type *t = TY(e);
-  bool array = ty_is_ndarray(t) && t->fmt == 'd' && (e->kind == EX_LOCAL || slice_view(E, e));
+  bool array = ty_is_ndarray(t) && t->fmt == 'd' && (e->kind == EX_LOCAL || slice_view(E, e) || early_view(e, p));
   bool number = (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) && quiet(E, e);
   if (!array && !number) return false;
   if (array && p->arrays && t->ndim != p->ndim) return false; /* broadcasting 1-D against 2-D: numpy's */
@@ -88,12 +96,16 @@ static bool fused_leaf(em *E, const expr *e, fuse_plan *p) {
 
 static bool plan_tree(em *E, const expr *e, fuse_plan *p) {
   if (!fused_op(E, e)) return fused_leaf(E, e, p);
+  bool ok;
   switch (e->kind) {
   case EX_BINOP:
-    return plan_tree(E, e->u.bin.l, p) && (e->u.bin.op == OP_POW || plan_tree(E, e->u.bin.r, p));
-  case EX_UNARY: return plan_tree(E, e->u.un.a, p);
-  default: return plan_tree(E, e->u.call.args[1], p);
+    ok = plan_tree(E, e->u.bin.l, p) && (e->u.bin.op == OP_POW || plan_tree(E, e->u.bin.r, p));
+    break;
+  case EX_UNARY: ok = plan_tree(E, e->u.un.a, p); break;
+  default: ok = plan_tree(E, e->u.call.args[1], p); break;
   }
+  p->ops_done++;
+  return ok;
 }
 
 /* Can e be computed by one loop (the root of such a tree, of float64
@@ -409,7 +421,8 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "if (%s && dynac_np_is_reduction(%s, \"%s\")%s) {", f.cond, fn, e->u.call.name,
        mean ? arena_printf(E->m->a, " && %s->len > 0", f.a) : ""); /* (the mean of nothing warns) */
   E->indent++;
-  line(E, "const Py_ssize_t n = %s->len, bs = dynac_np_bufsize(); /* np.sum's chunks */", f.a);
+  line(E, "const Py_ssize_t n = %s->len, bs = n <= DYNAC_NP_MIN_BUFSIZE ? DYNAC_NP_MIN_BUFSIZE : dynac_np_bufsize();"
+       " /* np.sum's chunks (one when n is at most numpy's smallest buffer) */", f.a);
   line(E, "if (!bs) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   line(E, "const Py_ssize_t nb = dynac_pw_blocks(n < bs ? n : bs, NULL);");
   line(E, "Py_ssize_t *lens = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)nb);");

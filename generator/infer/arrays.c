@@ -183,6 +183,28 @@ const type *type_made_array(ctx *c, expr *e, const type **at) {
   return t;
 }
 
+/* Is e a float64 whole-array expression: + - * / ** and unary - of float64
+ * arrays and numbers, np.sqrt/np.abs/np.floor of one (`arrays`: some leaf
+ * is an array)? numpy's value is then a float64 ndarray. */
+static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays) {
+  const type *t = ty_of(in, e);
+  if (ty_is_ndarray(t)) return t->fmt == 'd' && (*arrays = true);
+  if (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) return true;
+  if (t->kind != TY_OBJ || t->cls) return false;
+  switch (e->kind) {
+  case EX_BINOP:
+    return !e->u.bin.inplace && (e->u.bin.op <= OP_TRUEDIV || e->u.bin.op == OP_POW) &&
+           float64_tree(m, in, e->u.bin.l, arrays) && float64_tree(m, in, e->u.bin.r, arrays);
+  case EX_UNARY: return e->u.un.op == UN_NEG && float64_tree(m, in, e->u.un.a, arrays);
+  case EX_CALL: {
+    const char *fn = e->u.call.kind == CALLEE_METHOD && e->u.call.n == 2 && !e->u.call.nkw ? numpy_callee(m, e) : NULL;
+    return fn && (!strcmp(fn, "sqrt") || !strcmp(fn, "abs") || !strcmp(fn, "absolute") || !strcmp(fn, "floor")) &&
+           float64_tree(m, in, e->u.call.args[1], arrays);
+  }
+  default: return false;
+  }
+}
+
 const type *np_reduction_type(module *m, const inst *in, const expr *e) {
   static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", NULL};
   if (e->u.call.nkw || e->u.call.argform) return NULL;
@@ -191,6 +213,10 @@ const type *np_reduction_type(module *m, const inst *in, const expr *e) {
   if (e->u.call.kind == CALLEE_METHOD && e->u.call.n == 1) name = e->u.call.name, a = e->u.call.args[0];
   else if (e->u.call.n == 2 && numpy_callee(m, e)) name = numpy_callee(m, e), a = e->u.call.args[1];
   const type *t = a ? ty_of(in, a) : NULL;
+  bool arrays = false;
+  if (t && t->kind == TY_OBJ && e->u.call.kind == CALLEE_METHOD && name && (!strcmp(name, "sum") || !strcmp(name, "mean")) &&
+      float64_tree(m, in, a, &arrays) && arrays)
+    return ty_np('d'); /* np.sum(x * y): numpy's float64 sum */
   if (!t || !ty_is_ndarray(t) || (t->fmt != 'd' && t->fmt != 'l')) return NULL;
   int k = 0;
   while (names[k] && strcmp(names[k], name)) k++;

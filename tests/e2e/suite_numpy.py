@@ -255,7 +255,9 @@ def cases():
     c["pair_dists"] = [lambda: (arr([[0.0, 1.0], [3.0, 4.0]], "d")(), arr([[1.0, 1.0]], "d")()),
                        lambda: (arr([[0.0, 1.0], [INF, 4.0]], "d")(), arr([[1.0, 1.0], [2.0, -2.0]], "d")()),
                        lambda: (arr([[0.0, 1.0]], "d")(), np.zeros((0, 2), dtype=np.int64)),
-                       lambda: (arr([[0.5, 1.0]], "d")(), arr([[7, 2**40]], "l")())]
+                       lambda: (arr([[0.5, 1.0]], "d")(), arr([[7, 2**40]], "l")()),
+                       lambda: (arr([[0.5, 1.0]], "d")(), arr([[1.0, 2.0, 3.0]], "d")()),  # numpy's ValueError
+                       lambda: (arr([[1e200, 1.0]], "d")(), arr([[-1e200, 0.0]], "d")())]  # overflow: numpy warns
     def wave_grid(n, m, hot=None, strided=False):
         def make():
             u = np.array([[math.sin(i * 0.7 + j) for j in range(m)] for i in range(n)])
