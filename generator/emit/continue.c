@@ -259,7 +259,7 @@ const char *mid_action(em *E) {
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
     int k = TY(p->e)->kind;
-    ok = p->boxed || is_scalar(TY(p->e)) || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(TY(p->e));
+    ok = p->boxed || is_scalar(TY(p->e)) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(TY(p->e));
     sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
     ok = ok && expr_path(root, p->e, &subst);
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);

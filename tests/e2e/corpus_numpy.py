@@ -594,3 +594,16 @@ def stencil_in_place(u, n):
     r[1:] = r[1:] + r[:-1]
     r[::-1][1:] = r[:-1] * 0.5
     return u
+
+
+@dynac.compile(signatures=["(ndarray[d, 2])"])
+def scaled_rows(A):
+    """A numpy scalar from numpy's call (np.sum, a.max()), then arithmetic
+    numpy warns about, after stores: the interpreter goes on from the
+    middle of the statement with the values so far."""
+    n = A.shape[0]
+    D = np.empty((n, 2))
+    for i in range(n):
+        D[i, 0] = np.sum(A[i] * 2.0) * 1e300
+        D[i, 1] = A[i].max() * 1e300 + np.sqrt(A[i, 0])
+    return D

@@ -268,6 +268,8 @@ def cases():
     c["stencil_in_place"] = [lambda: (wave_grid(6, 5)(), 3), lambda: (wave_grid(6, 5, strided=True)(), 2),
                              lambda: (wave_grid(6, 5, hot=(2, 2))(), 2), lambda: (wave_grid(2, 2)(), 1),
                              lambda: (wave_grid(40, 30)(), 5), lambda: (wave_grid(5, 1)(), 1)]
+    c["scaled_rows"] = [lambda: (arr([[1.0, 1.0], [1e10, 1.0]], "d")(),), lambda: (arr([[1.0, 2.0]], "d")(),),
+                        lambda: (arr([[4.0, 1.0], [-1.0, 3.0]], "d")(),), lambda: (np.zeros((0, 2)),)]
     c.update(array_cases())
     return c
 
