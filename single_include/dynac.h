@@ -2921,6 +2921,13 @@ static DYNAC_NOINLINE int dynac__ufunc_find(dynac_ufunc_cache *c, PyObject *f, i
   return 0;
 }
 
+/* Is f a numpy ufunc of nin inputs with a float64 loop (then in c)? A
+ * fused loop calls it a block at a time (generator/emit/fusion.c). */
+static inline int dynac_np_ufunc_loop(dynac_ufunc_cache *c, PyObject *f, int nin) {
+  return f == c->ufunc || dynac__ufunc_find(c, f, nin);
+}
+enum { DYNAC_FUSE_BLOCK = 128 }; /* items per block of a fused loop with numpy's loops in it */
+
 /* np.NAME(x...) of nin numbers as float64 (`in`), into *out. `o` is the
  * module (name: the attribute, an interned str) or, with name NULL, the
  * callee itself (a name imported from numpy). 0 with the result; 1 when

@@ -12,26 +12,39 @@
  */
 #include "emit.h"
 
+#include <ctype.h>
+
 #define FUSE_MAX_LEAVES 24
+#define FUSE_MAX_STAGES 8
 
 typedef struct fuse_plan {
   const expr *leaves[FUSE_MAX_LEAVES]; /* in evaluation order */
   int nleaves, ndim;
   bool arrays;      /* some leaf is an array */
   int ops_done;     /* operations the interpreter completes before the next leaf */
+  const expr *stages[FUSE_MAX_STAGES]; /* calls of numpy's own loops, in post-order */
+  int nstages;
 } fuse_plan;
 
-/* np.sqrt(x), np.abs(x), np.absolute(x): a numpy module's ufunc of one argument. */
+/* np.NAME(x) or np.NAME(x, y) of the numpy module that a loop computes: the
+ * name (sqrt, absolute, floor: in C, as numpy computes them; the other
+ * ufuncs of ops.c's table by numpy's own float64 loop, a block of items at
+ * a time: staged, since numpy's SIMD exp or log differ from libm in the
+ * last bit), or NULL. */
 static const char *fused_ufunc(em *E, const expr *e) {
-  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2 || e->u.call.nkw ||
-      e->u.call.argform)
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.nkw || e->u.call.argform)
     return NULL;
   const expr *mod = e->u.call.args[0];
   const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
   if (!target || strcmp(target, "numpy")) return NULL;
   const char *n = e->u.call.name;
-  return !strcmp(n, "sqrt") ? "sqrt" : !strcmp(n, "abs") || !strcmp(n, "absolute") ? "absolute"
-         : !strcmp(n, "floor") ? "floor" : NULL;
+  if (e->u.call.n == 2 && (!strcmp(n, "sqrt") || !strcmp(n, "floor"))) return n;
+  if (e->u.call.n == 2 && (!strcmp(n, "abs") || !strcmp(n, "absolute"))) return "absolute";
+  return ops_find(OPS_NP_UFUNC, n, e->u.call.n - 1) ? n : NULL;
+}
+static bool staged(em *E, const expr *e) {
+  const char *u = fused_ufunc(E, e);
+  return u && strcmp(u, "sqrt") && strcmp(u, "floor") && strcmp(u, "absolute");
 }
 
 /* x ** c with a literal exponent numpy's power computes by a shortcut for
@@ -102,7 +115,14 @@ static bool plan_tree(em *E, const expr *e, fuse_plan *p) {
     ok = plan_tree(E, e->u.bin.l, p) && (e->u.bin.op == OP_POW || plan_tree(E, e->u.bin.r, p));
     break;
   case EX_UNARY: ok = plan_tree(E, e->u.un.a, p); break;
-  default: ok = plan_tree(E, e->u.call.args[1], p); break;
+  default:
+    ok = true;
+    for (int i = 1; ok && i < e->u.call.n; i++) ok = plan_tree(E, e->u.call.args[i], p);
+    if (ok && staged(E, e)) {
+      if (p->nstages == FUSE_MAX_STAGES) return false;
+      p->stages[p->nstages++] = e;
+    }
+    break;
   }
   p->ops_done++;
   return ok;
@@ -134,6 +154,10 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
     sb_printf(body, "const double %s = %s %s %s;\n", v, a, binop_spelling[e->u.bin.op], b);
   } else if (e->kind == EX_UNARY) {
     sb_printf(body, "const double %s = -%s;\n", v, item_value(E, e->u.un.a, p, body, n));
+  } else if (staged(E, e)) { /* numpy's loop gave the block's items */
+    int k = 0;
+    while (p->stages[k] != e) k++;
+    sb_printf(body, "const double %s = u%d[j];\n", v, k);
   } else {
     const char *a = item_value(E, e->u.call.args[1], p, body, n);
     const char *u = fused_ufunc(E, e);
@@ -150,19 +174,111 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
  * vectorises (dynac.h's DYNAC_FUSED_LOOP: clones for AVX-512 and AVX2 where
  * the compiler makes them); element-wise operations vectorised round each
  * item as the scalar ones do. Returns the function's name. */
+/* The loop function's parameters (its leaves, then each stage's loop) and
+ * the test that every inner stride is a double's. */
+static void loop_params(em *E, const fuse_plan *p, strbuf *params, strbuf *unit) {
+  sb_puts(params, "Py_ssize_t n0, Py_ssize_t n1, char *o, Py_ssize_t os, Py_ssize_t ou");
+  sb_puts(unit, "ou == (Py_ssize_t)sizeof(double)");
+  for (int k = 0; k < p->nleaves; k++) {
+    if (ty_is_ndarray(TY(p->leaves[k]))) {
+      sb_printf(params, ", const char *b%d, Py_ssize_t st%d, Py_ssize_t su%d", k, k, k);
+      sb_printf(unit, " && su%d == (Py_ssize_t)sizeof(double)", k);
+    } else sb_printf(params, ", double s%d", k);
+  }
+  for (int k = 0; k < p->nstages; k++) sb_printf(params, ", dynac_ufunc_loop lf%d, void *ld%d", k, k);
+}
+
+/* Writes `code` (lines) into h, each line indented by `ind`. */
+static void put_lines(strbuf *h, const char *code, const char *ind) {
+  for (const char *l = code, *nl; l && *l; l = nl + 1) {
+    nl = strchr(l, '\n');
+    sb_printf(h, "%s%.*s\n", ind, (int)(nl - l), l);
+  }
+}
+
+/* One pass over items j0 .. j0 + m of a row: the array leaves' items read
+ * (unit inner strides or any), then `code`. */
+static bool reads_leaf(const char *code, int k) {
+  char tok[16];
+  snprintf(tok, sizeof tok, "x%d", k);
+  for (const char *q = strstr(code, tok); q; q = strstr(q + 1, tok))
+    if ((q == code || !isalnum((unsigned char)q[-1])) && !isdigit((unsigned char)q[strlen(tok)])) return true;
+  return false;
+}
+static void put_item_loop(strbuf *h, const fuse_plan *p, em *E, bool any, const char *code) {
+  sb_puts(h, "        for (Py_ssize_t j = 0; j < m; j++) {\n");
+  for (int k = 0; k < p->nleaves; k++)
+    if (ty_is_ndarray(TY(p->leaves[k])) && reads_leaf(code, k))
+      sb_printf(h, any ? "          const double x%d = *(const double *)(r%d + (j0 + j) * su%d);\n"
+                       : "          const double x%d = r%d[j0 + j];\n", k, k, k);
+  put_lines(h, code, "          ");
+  sb_puts(h, "        }\n");
+}
+
+/* Tree e with calls of numpy's own loops (np.exp, np.maximum, ...): each
+ * row goes by blocks of DYNAC_FUSE_BLOCK items; per block, each stage (in
+ * post-order) computes its arguments item by item into a buffer and calls
+ * numpy's loop on the block (inputs and output apart, contiguous: numpy's
+ * SIMD path, so its bits), then the rest of the tree reads the stages'
+ * results. */
+static const char *staged_loop_function(em *E, const expr *e, const fuse_plan *p, const char *name) {
+  strbuf params = {0}, unit = {0}, h = {0};
+  loop_params(E, p, &params, &unit);
+  int n = 0;
+  sb_printf(&h, "/* line %d: the whole-array expression's items, by blocks, numpy's loops between (fusion.c) */\n",
+            e->pos.line);
+  sb_printf(&h, "DYNAC_FUSED_LOOP static void %s(%s) {\n", name, params.data);
+  for (int k = 0; k < p->nstages; k++) { /* apart: numpy's SIMD loops take libm's path where they touch */
+    bool two = p->stages[k]->u.call.n == 3;
+    sb_printf(&h, "  double sb%d[3 * DYNAC_FUSE_BLOCK + 16];\n", k);
+    sb_printf(&h, "  double *const ua%d = sb%d, *const u%d = sb%d + 2 * DYNAC_FUSE_BLOCK + 16;\n", k, k, k, k);
+    if (two) sb_printf(&h, "  double *const ub%d = sb%d + DYNAC_FUSE_BLOCK + 8;\n", k, k);
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    sb_puts(&h, pass ? "  } else {\n" : "");
+    if (!pass) sb_printf(&h, "  if (%s) {\n", unit.data);
+    sb_puts(&h, "    for (Py_ssize_t i = 0; i < n0; i++) {\n");
+    sb_puts(&h, "      char *row = o + i * os;\n");
+    for (int k = 0; k < p->nleaves; k++)
+      if (ty_is_ndarray(TY(p->leaves[k])))
+        sb_printf(&h, pass ? "      const char *r%d = b%d + i * st%d;\n"
+                           : "      const double *r%d = (const double *)(b%d + i * st%d);\n", k, k, k);
+    sb_puts(&h, "      for (Py_ssize_t j0 = 0; j0 < n1; j0 += DYNAC_FUSE_BLOCK) {\n");
+    sb_puts(&h, "        const Py_ssize_t m = n1 - j0 < DYNAC_FUSE_BLOCK ? n1 - j0 : DYNAC_FUSE_BLOCK;\n");
+    for (int k = 0; k < p->nstages; k++) {
+      const expr *c = p->stages[k];
+      strbuf code = {0};
+      const char *a = item_value(E, c->u.call.args[1], p, &code, &n);
+      sb_printf(&code, "ua%d[j] = %s;\n", k, a);
+      if (c->u.call.n == 3) sb_printf(&code, "ub%d[j] = %s;\n", k, item_value(E, c->u.call.args[2], p, &code, &n));
+      put_item_loop(&h, p, E, pass, code.data);
+      sb_free(&code);
+      sb_printf(&h, "        { /* np.%s on the block */\n", c->u.call.name);
+      sb_printf(&h, "          char *args[3] = {(char *)ua%d, (char *)%s%d, (char *)u%d};\n", k,
+                c->u.call.n == 3 ? "ub" : "u", k, k);
+      sb_puts(&h, "          const Py_ssize_t dims[1] = {m}, steps[3] = {sizeof(double), sizeof(double), sizeof(double)};\n");
+      sb_printf(&h, "          lf%d(args, dims, steps, ld%d);\n        }\n", k, k);
+    }
+    strbuf code = {0};
+    const char *v = item_value(E, e, p, &code, &n);
+    sb_printf(&code, pass ? "*(double *)(row + (j0 + j) * ou) = %s;\n" : "((double *)row)[j0 + j] = %s;\n", v);
+    put_item_loop(&h, p, E, pass, code.data);
+    sb_free(&code);
+    sb_puts(&h, "      }\n    }\n");
+  }
+  sb_puts(&h, "  }\n}\n\n");
+  sb_puts(E->helpers, h.data);
+  sb_free(&params), sb_free(&unit), sb_free(&h);
+  return name;
+}
+
 static const char *loop_function(em *E, const expr *e, const fuse_plan *p) {
+  const char *name = arena_printf(E->m->a, "dynac_fused_%s_%d", E->in->cname, ++E->nfused);
+  if (p->nstages) return staged_loop_function(E, e, p, name);
   strbuf body = {0}, params = {0}, unit = {0}, h = {0};
   int n = 0;
   const char *v = item_value(E, e, p, &body, &n);
-  const char *name = arena_printf(E->m->a, "dynac_fused_%s_%d", E->in->cname, ++E->nfused);
-  sb_puts(&params, "Py_ssize_t n0, Py_ssize_t n1, char *o, Py_ssize_t os, Py_ssize_t ou");
-  sb_puts(&unit, "ou == (Py_ssize_t)sizeof(double)");
-  for (int k = 0; k < p->nleaves; k++) {
-    if (ty_is_ndarray(TY(p->leaves[k]))) {
-      sb_printf(&params, ", const char *b%d, Py_ssize_t st%d, Py_ssize_t su%d", k, k, k);
-      sb_printf(&unit, " && su%d == (Py_ssize_t)sizeof(double)", k);
-    } else sb_printf(&params, ", double s%d", k);
-  }
+  loop_params(E, p, &params, &unit);
   sb_printf(&h, "/* line %d: the whole-array expression's items, one loop (fusion.c) */\n", e->pos.line);
   sb_printf(&h, "DYNAC_FUSED_LOOP static void %s(%s) {\n", name, params.data);
   for (int pass = 0; pass < 2; pass++) { /* unit inner strides, then any */
@@ -197,8 +313,8 @@ static const char *loop_function(em *E, const expr *e, const fuse_plan *p) {
  * first array leaf `a` (1-D: one row), output base and strides, the
  * leaves' views and numbers. `lo`: the first item (a fused sum's block),
  * or NULL. */
-static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals, const char *a,
-                           const char *to) {
+static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
+                           const char *const *loops, const char *a, const char *to) {
   const char *fn = loop_function(E, e, p);
   strbuf args = {0};
   bool blk = to && !strcmp(to, "blk");
@@ -215,6 +331,10 @@ static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char 
     else if (p->ndim == 2) sb_printf(&args, ", %s->buf, %s->stride, %s->stride1", v, v, v);
     else if (blk) sb_printf(&args, ", %s->buf + lo * %s->stride, 0, %s->stride", v, v, v);
     else sb_printf(&args, ", %s->buf, 0, %s->stride", v, v);
+  }
+  for (int k = 0; k < p->nstages; k++) {
+    const char *c = loops[p->stages[k]->id];
+    sb_printf(&args, ", %s.loop, %s.data", c, c);
   }
   line(E, "%s(%s);", fn, args.data);
   sb_free(&args);
@@ -254,8 +374,11 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
   } else {
     const char *f = ufuncs[e->id];
     const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs);
-    line(E, "%s = PyObject_CallOneArg(%s, %s); /* np.%s */", o, f, a, e->u.call.name);
+    const char *b = e->u.call.n == 3 ? generic_tree(E, e->u.call.args[2], p, vals, ufuncs) : NULL;
+    line(E, "%s = PyObject_CallFunctionObjArgs(%s, %s, %s%sNULL); /* np.%s */", o, f, a, b ? b : "", b ? ", " : "",
+         e->u.call.name);
     consumed[0] = is_leaf(e->u.call.args[1], p) ? NULL : a;
+    consumed[1] = !b || is_leaf(e->u.call.args[2], p) ? NULL : b;
   }
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   for (int i = 0; i < 2; i++)
@@ -264,9 +387,11 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
 }
 
 /* Evaluates the leaves of tree e in the interpreter's order (an ufunc's
- * function before its argument), vals[k] the C value of leaf k; the
- * function objects go to ufuncs[call id]. */
-static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **vals, const char **ufuncs) {
+ * function before its arguments), vals[k] the C value of leaf k; the
+ * function objects go to ufuncs[call id], a stage's loop cache to
+ * loops[call id]. */
+static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **vals, const char **ufuncs,
+                        const char **loops) {
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) {
       vals[k] = keep(E, emit_expr(E, (expr *)e), TY(e));
@@ -274,32 +399,39 @@ static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **v
       return;
     }
   if (e->kind == EX_BINOP) {
-    eval_leaves(E, e->u.bin.l, p, vals, ufuncs);
-    if (e->u.bin.op != OP_POW) eval_leaves(E, e->u.bin.r, p, vals, ufuncs);
+    eval_leaves(E, e->u.bin.l, p, vals, ufuncs, loops);
+    if (e->u.bin.op != OP_POW) eval_leaves(E, e->u.bin.r, p, vals, ufuncs, loops);
   } else if (e->kind == EX_UNARY) {
-    eval_leaves(E, e->u.un.a, p, vals, ufuncs);
-  } else { /* np.sqrt: LOAD_GLOBAL np, LOAD_METHOD sqrt, then the argument */
+    eval_leaves(E, e->u.un.a, p, vals, ufuncs, loops);
+  } else { /* np.sqrt: LOAD_GLOBAL np, LOAD_METHOD sqrt, then the arguments */
     const char *mod = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj);
     const char *f = tmpvar(E, &ty_obj);
     line(E, "%s = PyObject_GetAttr(%s, %s);", f, mod, interned_name(E, e->u.call.name));
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", f, where(E));
     ufuncs[e->id] = f;
-    eval_leaves(E, e->u.call.args[1], p, vals, ufuncs);
+    if (staged(E, e)) {
+      loops[e->id] = arena_printf(E->m->a, "uc%d", ++E->tmp);
+      line(E, "static dynac_ufunc_cache %s; /* np.%s's float64 loop */", loops[e->id], e->u.call.name);
+    }
+    for (int i = 1; i < e->u.call.n; i++) eval_leaves(E, e->u.call.args[i], p, vals, ufuncs, loops);
   }
 }
 
 /* The calls' functions are numpy's ufuncs of their names (not replaced). */
-static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char *const *ufuncs, strbuf *cond) {
+static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char *const *ufuncs,
+                           const char *const *loops, strbuf *cond) {
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) return;
   if (e->kind == EX_BINOP) {
-    ufuncs_checked(E, e->u.bin.l, p, ufuncs, cond);
-    if (e->u.bin.op != OP_POW) ufuncs_checked(E, e->u.bin.r, p, ufuncs, cond);
+    ufuncs_checked(E, e->u.bin.l, p, ufuncs, loops, cond);
+    if (e->u.bin.op != OP_POW) ufuncs_checked(E, e->u.bin.r, p, ufuncs, loops, cond);
   } else if (e->kind == EX_UNARY) {
-    ufuncs_checked(E, e->u.un.a, p, ufuncs, cond);
+    ufuncs_checked(E, e->u.un.a, p, ufuncs, loops, cond);
   } else {
-    sb_printf(cond, " && dynac_np_is_ufunc(%s, \"%s\")", ufuncs[e->id], fused_ufunc(E, e));
-    ufuncs_checked(E, e->u.call.args[1], p, ufuncs, cond);
+    if (staged(E, e)) /* whichever numpy ufunc the name holds: its float64 loop */
+      sb_printf(cond, " && dynac_np_ufunc_loop(&%s, %s, %d)", loops[e->id], ufuncs[e->id], e->u.call.n - 1);
+    else sb_printf(cond, " && dynac_np_is_ufunc(%s, \"%s\")", ufuncs[e->id], fused_ufunc(E, e));
+    for (int i = 1; i < e->u.call.n; i++) ufuncs_checked(E, e->u.call.args[i], p, ufuncs, loops, cond);
   }
 }
 
@@ -307,7 +439,7 @@ static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char 
  * as C orders them (numpy's result is then C-contiguous, as this one), and
  * the ufuncs are numpy's. */
 static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
-                                  const char *const *ufuncs, int *first) {
+                                  const char *const *ufuncs, const char *const *loops, int *first) {
   strbuf c = {0};
   *first = -1;
   for (int k = 0; k < p->nleaves; k++) {
@@ -318,7 +450,7 @@ static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, cons
     if (p->ndim == 2 && k != *first) sb_printf(&c, " && %s->len1 == %s->len1", v, a);
     if (p->ndim == 2) sb_printf(&c, "%sdynac_rows_in_c_order(%s)", c.data ? " && " : "", v);
   }
-  ufuncs_checked(E, e, p, ufuncs, &c);
+  ufuncs_checked(E, e, p, ufuncs, loops, &c);
   const char *r = arena_strdup(E->m->a, c.data ? (c.data[0] == ' ' ? c.data + 4 : c.data) : "1");
   sb_free(&c);
   return r;
@@ -329,6 +461,7 @@ typedef struct fused {
   fuse_plan p;
   const char *vals[FUSE_MAX_LEAVES];
   const char **ufuncs;  /* by call id: the function np.NAME named */
+  const char **loops;   /* by call id: a stage's dynac_ufunc_cache */
   const char *cond;     /* the loop may run */
   const char *a;        /* the first array leaf: the shape */
 } fused;
@@ -336,11 +469,12 @@ typedef struct fused {
 static bool fuse_begin(em *E, expr *e, fused *f) {
   if (!fusible(E, e, &f->p)) return false;
   f->ufuncs = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
+  f->loops = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
   int depth = E->nvstack;
-  eval_leaves(E, e, &f->p, f->vals, f->ufuncs);
+  eval_leaves(E, e, &f->p, f->vals, f->ufuncs, f->loops);
   E->nvstack = depth;
   int first;
-  f->cond = loop_condition(E, e, &f->p, f->vals, f->ufuncs, &first);
+  f->cond = loop_condition(E, e, &f->p, f->vals, f->ufuncs, f->loops, &first);
   f->a = f->vals[first];
   return true;
 }
@@ -353,7 +487,7 @@ static void fuse_loop(em *E, expr *e, const fused *f, const char *to, bool flags
     if (!ty_is_ndarray(TY(f->p.leaves[k])))
       line(E, "const double s%d = %s;", k, as_double(E, f->vals[k], TY(f->p.leaves[k])));
   if (flags) line(E, "const int fpe = dynac_fpe_begin();");
-  emit_item_loop(E, e, &f->p, f->vals, f->a, to);
+  emit_item_loop(E, e, &f->p, f->vals, f->loops, f->a, to);
   if (flags) line(E, "const bool warns = dynac_fpe_end(fpe);");
 }
 

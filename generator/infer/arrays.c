@@ -184,8 +184,9 @@ const type *type_made_array(ctx *c, expr *e, const type **at) {
 }
 
 /* Is e a float64 whole-array expression: + - * / ** and unary - of float64
- * arrays and numbers, np.sqrt/np.abs/np.floor of one (`arrays`: some leaf
- * is an array)? numpy's value is then a float64 ndarray. */
+ * arrays and numbers, numpy ufuncs of such (ops.c's table: np.exp, np.sqrt,
+ * np.maximum, ...; `arrays`: some leaf is an array)? numpy's value is then
+ * a float64 ndarray. */
 static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays) {
   const type *t = ty_of(in, e);
   if (ty_is_ndarray(t)) return t->fmt == 'd' && (*arrays = true);
@@ -197,9 +198,11 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
            float64_tree(m, in, e->u.bin.l, arrays) && float64_tree(m, in, e->u.bin.r, arrays);
   case EX_UNARY: return e->u.un.op == UN_NEG && float64_tree(m, in, e->u.un.a, arrays);
   case EX_CALL: {
-    const char *fn = e->u.call.kind == CALLEE_METHOD && e->u.call.n == 2 && !e->u.call.nkw ? numpy_callee(m, e) : NULL;
-    return fn && (!strcmp(fn, "sqrt") || !strcmp(fn, "abs") || !strcmp(fn, "absolute") || !strcmp(fn, "floor")) &&
-           float64_tree(m, in, e->u.call.args[1], arrays);
+    const char *fn = e->u.call.kind == CALLEE_METHOD && !e->u.call.nkw ? numpy_callee(m, e) : NULL;
+    if (!fn || !ops_find(OPS_NP_UFUNC, fn, e->u.call.n - 1)) return false; /* np.exp(x): float64 of float64 */
+    for (int i = 1; i < e->u.call.n; i++)
+      if (!float64_tree(m, in, e->u.call.args[i], arrays)) return false;
+    return true;
   }
   default: return false;
   }

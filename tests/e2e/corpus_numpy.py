@@ -607,3 +607,24 @@ def scaled_rows(A):
         D[i, 0] = np.sum(A[i] * 2.0) * 1e300
         D[i, 1] = A[i].max() * 1e300 + np.sqrt(A[i, 0])
     return D
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], float)"])
+def staged(x, y, mu):
+    """ufuncs numpy computes with its own loops (SIMD exp/log/sin differ from
+    libm) inside a fused loop: a block at a time through numpy's float64 loop,
+    so the bits are numpy's; np.sum of such an expression; a target that
+    overlaps its operands."""
+    a = np.exp(-(x - mu) ** 2 / 2.0) / np.sqrt(2.0 * np.pi)
+    b = np.sin((y - x) / 2) ** 2 + np.cos(x) * np.cos(y) * np.sin(y / 2) ** 2
+    c = np.arctan2(np.sqrt(np.abs(b)), np.sqrt(1.0 - b)) + np.hypot(x, y) * np.maximum(x, mu) - np.minimum(y, 0.0)
+    d = np.log(np.abs(x) + 1.0) + np.tanh(y * mu) - np.log1p(np.abs(y))
+    s = np.sum(np.log(a + 1.0) * np.cos(y))
+    x[1:] = np.exp(x[:-1] * 0.5) + x[1:]
+    return a, b, c, d, s, x
+
+
+@dynac.compile(signatures=["(ndarray[d, 2])", "(ndarray[d, 2, strided])"])
+def staged2(u):
+    """2-D: rows through the blocks."""
+    return np.exp(-u * u) + np.fmax(u, 0.25) * np.arctan(u)

@@ -270,6 +270,21 @@ def cases():
                              lambda: (wave_grid(40, 30)(), 5), lambda: (wave_grid(5, 1)(), 1)]
     c["scaled_rows"] = [lambda: (arr([[1.0, 1.0], [1e10, 1.0]], "d")(),), lambda: (arr([[1.0, 2.0]], "d")(),),
                         lambda: (arr([[4.0, 1.0], [-1.0, 3.0]], "d")(),), lambda: (np.zeros((0, 2)),)]
+    def waves(n, k=1.0, edge=False):
+        def make():
+            v = np.array([math.sin(i * 0.37 * k) * 3.0 for i in range(n)])
+            if edge and n > 6:
+                v[:6] = [NAN, INF, -0.0, 0.0, 1e-310, -INF]
+            return v
+        return make
+    c["staged"] = [(lambda n=n, mu=mu: (waves(n)(), waves(n, 1.7)(), mu)) for n in [0, 1, 7, 127, 128, 129, 300]
+                   for mu in [0.5, -1.25]]
+    c["staged"] += [lambda: (waves(20, edge=True)(), waves(20, 1.3)(), 0.5),  # nan, inf: numpy warns
+                    lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), waves(3)(), 0.5),
+                    lambda: (waves(10)(), waves(11)(), 0.5)]  # shapes differ: numpy's ValueError
+    c["staged2"] = [lambda: (np.array([[math.cos(i + 0.3 * j) for j in range(m)] for i in range(n)]),)
+                    for n, m in [(3, 4), (2, 130), (1, 1), (0, 5)]]
+    c["staged2"] += [lambda: (np.array([[math.cos(i + 0.3 * j) for j in range(7)] for i in range(5)]).T,)]
     c.update(array_cases())
     return c
 
