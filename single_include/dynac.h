@@ -2900,6 +2900,11 @@ typedef struct dynac_ufunc_cache {
   PyObject *ufunc;
   dynac_ufunc_loop loop;
   void *data;
+  PyObject *dict;              /* the module dict the name was found in (borrowed), */
+  uint64_t version;            /* unchanged since (its version tag): ufunc is still there */
+  char exact;                  /* set by the call site: numpy's loop is IEEE's exact operation, done
+                                  here in C once the ufunc is numpy's own of that name: 's' sqrt,
+                                  'a' absolute, 'f' floor, 'c' ceil, 't' trunc; 0 none */
 } dynac_ufunc_cache;
 
 /* Fills c with the all-float64 loop of ufunc f (borrowed) taking nin
@@ -2908,6 +2913,11 @@ static DYNAC_NOINLINE int dynac__ufunc_find(dynac_ufunc_cache *c, PyObject *f, i
   if (strcmp(Py_TYPE(f)->tp_name, "numpy.ufunc")) return 0;
   const dynac__ufunc_head *u = (const dynac__ufunc_head *)f;
   if (u->nin != nin || u->nout != 1 || u->nargs != nin + 1 || !u->types || !u->functions) return 0;
+  if (c->exact) { /* computed in C: only numpy's own ufunc of that name */
+    static const char *const names[] = {"sqrt", "absolute", "floor", "ceil", "trunc"};
+    const char *want = names[strchr("safct", c->exact) - "safct"];
+    if (!u->name || strcmp(u->name, want)) return 0;
+  }
   for (int k = 0; k < u->ntypes; k++) {
     int all = 1;
     for (int j = 0; j <= nin; j++) all &= u->types[k * u->nargs + j] == DYNAC__NPY_DOUBLE;
@@ -2937,8 +2947,11 @@ enum { DYNAC_FUSE_BLOCK = 128 }; /* items per block of a fused loop with numpy's
 static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
                                  const double *in, double *out, int *effects) {
   PyObject *f = o;
-  if (name) {
-    f = PyModule_CheckExact(o) ? PyDict_GetItemWithError(PyModule_GetDict(o), name) : NULL; /* borrowed */
+  PyObject *d = name && PyModule_CheckExact(o) ? PyModule_GetDict(o) : NULL;
+  if (d && d == c->dict && DYNAC_DICT_VERSION(d) == c->version) {
+    f = c->ufunc; /* nothing in the module changed since it was found */
+  } else if (name) {
+    f = d ? PyDict_GetItemWithError(d, name) : NULL; /* borrowed */
     if (!f && PyErr_Occurred()) return -1;
     if (!f) {
       PyObject *g = dynac_obj_getattr(o, name, effects);
@@ -2947,7 +2960,19 @@ static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *na
       return 1;
     }
   }
-  if (DYNAC_UNLIKELY(f != c->ufunc) && !dynac__ufunc_find(c, f, nin)) return 1;
+  if (DYNAC_UNLIKELY(f != c->ufunc)) {
+    if (!dynac__ufunc_find(c, f, nin)) return 1;
+    c->dict = d;
+    c->version = d ? DYNAC_DICT_VERSION(d) : 0;
+  }
+  switch (c->exact) { /* IEEE's exact operations: numpy's loops give these bits */
+  case 's': *out = sqrt(in[0]); return 0;
+  case 'a': *out = fabs(in[0]); return 0;
+  case 'f': *out = floor(in[0]); return 0;
+  case 'c': *out = ceil(in[0]); return 0;
+  case 't': *out = trunc(in[0]); return 0;
+  default: break;
+  }
   /* inputs and output apart, as numpy's own 0-d arrays are: its SIMD loops
      take a slower scalar path (libm's bits) when the output touches an input */
   double io[6] = {in[0], nin > 1 ? in[1] : 0.0, 0.0, 0.0, 0.0, 0.0};

@@ -227,7 +227,8 @@ def wall(cmd, cwd, repeat=3, env=None):
 
 
 NUMPY_EXAMPLES = {"heat_slices": ["diffuse"], "pairwise": ["pairwise"], "whole_array": ["rosenbrock", "gauss_loglik"],
-                  "heat": ["diffuse"]}
+                  "heat": ["diffuse"], "numpy_idioms": ["dot_and_peak", "histogram", "gravity", "row_distances",
+                                                       "arc_distance", "diffusion"]}
 
 
 def bench_numpy(tmp):

@@ -106,7 +106,14 @@ const char *emit_np_ufunc(em *E, expr *e) {
   const char *fn = numpy_callee(E->m, e);
   const char *nm = e->u.call.kind == CALLEE_METHOD ? interned_name(E, e->u.call.name) : "NULL";
   const char *c = arena_printf(E->m->a, "uf%d", ++E->tmp);
-  line(E, "static dynac_ufunc_cache %s; /* numpy.%s's float64 loop */", c, fn);
+  const char *exacts[][2] = {{"sqrt", "s"}, {"abs", "a"}, {"absolute", "a"}, {"floor", "f"},
+                             {"ceil", "c"}, {"trunc", "t"}};
+  const char *exact = NULL;
+  for (size_t i = 0; i < sizeof exacts / sizeof *exacts; i++)
+    if (!strcmp(exacts[i][0], fn)) exact = exacts[i][1];
+  if (exact) /* numpy's loop is IEEE's exact operation: done in C once np.NAME is numpy's own */
+    line(E, "static dynac_ufunc_cache %s = {.exact = '%s'}; /* numpy.%s */", c, exact, fn);
+  else line(E, "static dynac_ufunc_cache %s; /* numpy.%s's float64 loop */", c, fn);
   const char *r = tmpvar(E, TY(e));
   line(E, "{");
   E->indent++;
