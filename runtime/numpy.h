@@ -357,6 +357,29 @@ static inline void dynac_scratch_store(dynac_view *dst, const dynac_view *src, i
     else for (Py_ssize_t j = 0; j < cols; j++) *(double *)(row + j * istride) = s[i * cols + j];
   }
 }
+/* Row i (Python's negative i too) of 2-D view a, read in place as a 1-D
+ * view of no object (a fused loop's leaf): 1, or 0 when i is out of range. */
+static inline int dynac_row_view(const dynac_view *a, int64_t i, dynac_view *row) {
+  if (i < 0) i += a->len;
+  if (i < 0 || i >= a->len) return 0;
+  memset(row, 0, sizeof *row);
+  row->buf = a->buf + (Py_ssize_t)i * a->stride;
+  row->len = a->len1;
+  row->stride = a->stride1;
+  row->readonly = a->readonly;
+  row->fresh = a->fresh;
+  Py_ssize_t ext = a->len1 > 0 ? (a->len1 - 1) * a->stride1 : 0;
+  row->span = ext < 0 ? row->buf + ext : row->buf;
+  row->span_len = a->len1 > 0 ? (ext < 0 ? -ext : ext) + (Py_ssize_t)sizeof(double) : 0;
+  return 1;
+}
+/* numpy's own a[i] (a view; its IndexError): a new reference, or NULL. */
+static inline PyObject *dynac_row_object(const dynac_view *a, int64_t i) {
+  PyObject *k = PyLong_FromLongLong(i);
+  PyObject *r = k ? PyObject_GetItem(a->obj, k) : NULL;
+  Py_XDECREF(k);
+  return r;
+}
 /* Is f numpy's ufunc named `name` (np.sqrt not replaced)? */
 static DYNAC_NOINLINE int dynac__np_is_ufunc(PyObject *f, const char *name) {
   if (strcmp(Py_TYPE(f)->tp_name, "numpy.ufunc")) return 0;
@@ -380,6 +403,26 @@ static inline int dynac_np_is_ufunc(PyObject *f, const char *name) {
  * after it, dynac_fpe_end says whether numpy would have reported one
  * (divide by zero, overflow, invalid; underflow when numpy's mode is not
  * 'ignore') and puts the earlier flags back. */
+#if defined(__SSE2__)
+/* x86-64 computes doubles in SSE: its flags are MXCSR's low six bits (invalid
+ * 0x01, denormal 0x02, divide-by-zero 0x04, overflow 0x08, underflow 0x10,
+ * inexact 0x20), read and written in a few cycles where glibc's
+ * feclearexcept/feraiseexcept also rewrite the x87 environment (slower than
+ * a small fused loop). */
+#include <xmmintrin.h>
+static inline int dynac_fpe_begin(void) {
+  unsigned int csr = _mm_getcsr();
+  _mm_setcsr(csr & ~0x3Fu);
+  return (int)(csr & 0x3Fu);
+}
+static inline int dynac_fpe_end(int was) {
+  unsigned int csr = _mm_getcsr();
+  int report = (csr & (0x01u | 0x04u | 0x08u)) != 0;
+  if (!report && (csr & 0x10u)) report = dynac__np_underflow_noticed();
+  _mm_setcsr((_mm_getcsr() & ~0x3Fu) | (unsigned int)was);
+  return report;
+}
+#else
 static inline int dynac_fpe_begin(void) {
   int was = fetestexcept(FE_ALL_EXCEPT);
   feclearexcept(FE_ALL_EXCEPT);
@@ -393,6 +436,7 @@ static inline int dynac_fpe_end(int was) {
   if (was) feraiseexcept(was);
   return report;
 }
+#endif
 /* numpy's pairwise summation of float64 items (numpy/core/src/umath/
  * loops_utils.h.src, pairwise_sum). np.sum of a 1-D array starts from the
  * identity 0.0 and adds the pairwise sum of each chunk of numpy's buffer

@@ -353,28 +353,33 @@ static bool is_leaf(const expr *e, const fuse_plan *p) {
  * once, numpy computing into it where it may (its temporary elision), as
  * in the interpreter. */
 static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
-                                const char *const *ufuncs) {
+                                const char *const *ufuncs, const char *const *objs) {
   for (int k = 0; k < p->nleaves; k++)
-    if (p->leaves[k] == e) return keep(E, as_obj(E, vals[k], TY(e)), &ty_obj);
+    if (p->leaves[k] == e && objs[k]) { /* a row read in place: numpy's view, as the interpreter has it */
+      const char *o = tmpvar(E, &ty_obj);
+      line(E, "%s = %s;", o, objs[k]);
+      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+      return o;
+    } else if (p->leaves[k] == e) return keep(E, as_obj(E, vals[k], TY(e)), &ty_obj);
   const char *o = tmpvar(E, &ty_obj);
   const char *consumed[2] = {NULL, NULL};
   if (e->kind == EX_BINOP) {
     bool pow = e->u.bin.op == OP_POW;
-    const char *l = generic_tree(E, e->u.bin.l, p, vals, ufuncs);
+    const char *l = generic_tree(E, e->u.bin.l, p, vals, ufuncs, objs);
     const char *r = pow ? as_obj(E, emit_expr(E, e->u.bin.r), TY(e->u.bin.r)) /* the literal */
-                        : generic_tree(E, e->u.bin.r, p, vals, ufuncs);
+                        : generic_tree(E, e->u.bin.r, p, vals, ufuncs, objs);
     bool lt = !is_leaf(e->u.bin.l, p), rt = !pow && !is_leaf(e->u.bin.r, p);
     line(E, "%s = dynac_obj_binop_temps(%s, %s, %d, %d, %d, &dynac__effects); /* %s */", o, l, r,
          (int)e->u.bin.op, lt, rt, binop_spelling[e->u.bin.op]);
     consumed[0] = lt ? l : NULL, consumed[1] = rt ? r : NULL;
   } else if (e->kind == EX_UNARY) {
-    const char *a = generic_tree(E, e->u.un.a, p, vals, ufuncs);
+    const char *a = generic_tree(E, e->u.un.a, p, vals, ufuncs, objs);
     line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* - */", o, a, (int)UN_NEG);
     consumed[0] = is_leaf(e->u.un.a, p) ? NULL : a;
   } else {
     const char *f = ufuncs[e->id];
-    const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs);
-    const char *b = e->u.call.n == 3 ? generic_tree(E, e->u.call.args[2], p, vals, ufuncs) : NULL;
+    const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs, objs);
+    const char *b = e->u.call.n == 3 ? generic_tree(E, e->u.call.args[2], p, vals, ufuncs, objs) : NULL;
     line(E, "%s = PyObject_CallFunctionObjArgs(%s, %s, %s%sNULL); /* np.%s */", o, f, a, b ? b : "", b ? ", " : "",
          e->u.call.name);
     consumed[0] = is_leaf(e->u.call.args[1], p) ? NULL : a;
@@ -386,23 +391,50 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
   return o;
 }
 
+/* Leaf a[i] of a 2-D float64 array: the row read in place (a view of no
+ * object: no numpy view made), *obj the C expression that makes numpy's
+ * view where the generic path needs it; numpy's IndexError when i is out
+ * of range. The row's C value, or NULL when e is no such row. */
+static const char *row_leaf(em *E, const expr *e, const char **obj) {
+  if (e->kind != EX_SUBSCRIPT || e->u.sub.index->kind == EX_TUPLE) return NULL;
+  const type *at = TY(e->u.sub.obj), *it = TY(e->u.sub.index);
+  if (!ty_is_ndarray(at) || at->ndim != 2 || at->fmt != 'd' || (it->kind != TY_INT && !(it->kind == TY_NP && it->fmt != '?' &&
+      !np_is_float(it->fmt))))
+    return NULL;
+  const char *a = keep(E, emit_expr(E, e->u.sub.obj), at);
+  const char *i = keep(E, as_int(E, emit_expr(E, e->u.sub.index), it), &ty_int);
+  int n = ++E->tmp;
+  line(E, "dynac_view rv%d; /* %s's row, read in place */", n, "a[i]");
+  *obj = arena_printf(E->m->a, "dynac_row_object(%s, %s)", a, i);
+  line(E, "if (!dynac_row_view(%s, %s, &rv%d)) { /* numpy's IndexError */", a, i, n);
+  line(E, "  PyObject *r = %s;", *obj);
+  line(E, "  if (!r) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  line(E, "  Py_DECREF(r);");
+  line(E, "  return DYNAC_DEOPT; /* (cannot happen) */");
+  line(E, "}");
+  return arena_printf(E->m->a, "(&rv%d)", n);
+}
+
 /* Evaluates the leaves of tree e in the interpreter's order (an ufunc's
  * function before its arguments), vals[k] the C value of leaf k; the
  * function objects go to ufuncs[call id], a stage's loop cache to
  * loops[call id]. */
 static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **vals, const char **ufuncs,
-                        const char **loops) {
+                        const char **loops, const char **objs) {
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) {
+      objs[k] = NULL;
+      vals[k] = row_leaf(E, e, &objs[k]);
+      if (vals[k]) return; /* (no object: the interpreter would index it again) */
       vals[k] = keep(E, emit_expr(E, (expr *)e), TY(e));
       push_pending(E, e, vals[k]);
       return;
     }
   if (e->kind == EX_BINOP) {
-    eval_leaves(E, e->u.bin.l, p, vals, ufuncs, loops);
-    if (e->u.bin.op != OP_POW) eval_leaves(E, e->u.bin.r, p, vals, ufuncs, loops);
+    eval_leaves(E, e->u.bin.l, p, vals, ufuncs, loops, objs);
+    if (e->u.bin.op != OP_POW) eval_leaves(E, e->u.bin.r, p, vals, ufuncs, loops, objs);
   } else if (e->kind == EX_UNARY) {
-    eval_leaves(E, e->u.un.a, p, vals, ufuncs, loops);
+    eval_leaves(E, e->u.un.a, p, vals, ufuncs, loops, objs);
   } else { /* np.sqrt: LOAD_GLOBAL np, LOAD_METHOD sqrt, then the arguments */
     const char *mod = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj);
     const char *f = tmpvar(E, &ty_obj);
@@ -413,7 +445,7 @@ static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **v
       loops[e->id] = arena_printf(E->m->a, "uc%d", ++E->tmp);
       line(E, "static dynac_ufunc_cache %s; /* np.%s's float64 loop */", loops[e->id], e->u.call.name);
     }
-    for (int i = 1; i < e->u.call.n; i++) eval_leaves(E, e->u.call.args[i], p, vals, ufuncs, loops);
+    for (int i = 1; i < e->u.call.n; i++) eval_leaves(E, e->u.call.args[i], p, vals, ufuncs, loops, objs);
   }
 }
 
@@ -462,6 +494,7 @@ typedef struct fused {
   const char *vals[FUSE_MAX_LEAVES];
   const char **ufuncs;  /* by call id: the function np.NAME named */
   const char **loops;   /* by call id: a stage's dynac_ufunc_cache */
+  const char *objs[FUSE_MAX_LEAVES]; /* a row read in place: how to make numpy's view of it */
   const char *cond;     /* the loop may run */
   const char *a;        /* the first array leaf: the shape */
 } fused;
@@ -471,7 +504,7 @@ static bool fuse_begin(em *E, expr *e, fused *f) {
   f->ufuncs = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
   f->loops = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
   int depth = E->nvstack;
-  eval_leaves(E, e, &f->p, f->vals, f->ufuncs, f->loops);
+  eval_leaves(E, e, &f->p, f->vals, f->ufuncs, f->loops, f->objs);
   E->nvstack = depth;
   int first;
   f->cond = loop_condition(E, e, &f->p, f->vals, f->ufuncs, f->loops, &first);
@@ -519,7 +552,7 @@ const char *emit_fused(em *E, expr *e) {
   line(E, "}");
   line(E, "if (!%s) { /* broadcasting, another layout: numpy's operations, one by one */", o);
   E->indent++;
-  line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &f.p, f.vals, f.ufuncs));
+  line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &f.p, f.vals, f.ufuncs, f.objs));
   line(E, "dynac__effects = 1;");
   E->indent--;
   line(E, "}");
@@ -595,7 +628,7 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "}");
   line(E, "if (!%s) { /* numpy's operations, then its np.sum */", o);
   E->indent++;
-  const char *v = generic_tree(E, arg, &f.p, f.vals, f.ufuncs);
+  const char *v = generic_tree(E, arg, &f.p, f.vals, f.ufuncs, f.objs);
   line(E, "%s = PyObject_CallOneArg(%s, %s);", o, fn, v);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   line(E, "dynac__effects = 1;");
@@ -685,7 +718,7 @@ bool emit_fused_store(em *E, stmt *s) {
   warns_in_interpreter(E, arena_printf(E->m->a, "warns%d", n));
   line(E, "if (!done%d) { /* numpy's operations, then numpy's setitem */", n);
   E->indent++;
-  const char *v = generic_tree(E, e, &f.p, f.vals, f.ufuncs);
+  const char *v = generic_tree(E, e, &f.p, f.vals, f.ufuncs, f.objs);
   line(E, "if (dynac_obj_setitem(%s->obj, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
        obj, key, v, where(E));
   E->indent--;

@@ -628,3 +628,11 @@ def staged(x, y, mu):
 def staged2(u):
     """2-D: rows through the blocks."""
     return np.exp(-u * u) + np.fmax(u, 0.25) * np.arctan(u)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, int)", "(ndarray[d, 2, strided], int, int)"])
+def row_sums(A, i, j):
+    """Rows read in place as a fused sum's leaves: numpy's IndexError for a
+    row out of range, negative rows, numpy's own operations where they
+    differ in shape."""
+    return np.sum((A[i] - A[j]) ** 2), np.mean(np.exp(A[i]) * A[j])

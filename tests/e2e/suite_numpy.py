@@ -285,6 +285,9 @@ def cases():
     c["staged2"] = [lambda: (np.array([[math.cos(i + 0.3 * j) for j in range(m)] for i in range(n)]),)
                     for n, m in [(3, 4), (2, 130), (1, 1), (0, 5)]]
     c["staged2"] += [lambda: (np.array([[math.cos(i + 0.3 * j) for j in range(7)] for i in range(5)]).T,)]
+    c["row_sums"] = [(lambda i=i, j=j, st=st: (wave_grid(4, 5, strided=st)(), i, j))
+                     for i, j in [(0, 1), (-1, 2), (3, -4), (4, 0), (0, -5), (2, 2)] for st in (False, True)]
+    c["row_sums"] += [lambda: (np.zeros((2, 0)), 0, 1), lambda: (wave_grid(2, 3, hot=(0, 1))(), 0, 1)]
     c.update(array_cases())
     return c
 
