@@ -503,6 +503,18 @@ static DYNAC_NOINLINE Py_ssize_t dynac_np_bufsize(void) {
 }
 /* Is f numpy's own np.sum or np.mean (`name`: numpy.core.fromnumeric's,
  * not replaced)? */
+/* Is f numpy's own np.where (numpy.core.multiarray's, not replaced)? */
+static DYNAC_NOINLINE int dynac_np_is_function(PyObject *f, const char *name) {
+  static PyObject *real; /* where: held for the process */
+  if (strcmp(name, "where")) return 0;
+  if (!real) {
+    PyObject *m = PyImport_ImportModule("numpy.core.multiarray");
+    real = m ? PyObject_GetAttrString(m, name) : NULL;
+    Py_XDECREF(m);
+    if (!real) { PyErr_Clear(); return 0; }
+  }
+  return f == real;
+}
 static DYNAC_NOINLINE int dynac_np_is_reduction(PyObject *f, const char *name) {
   static PyObject *real[2]; /* sum, mean: held for the process */
   int k = strcmp(name, "sum") != 0;

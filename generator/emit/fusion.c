@@ -38,13 +38,32 @@ static const char *fused_ufunc(em *E, const expr *e) {
   const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
   if (!target || strcmp(target, "numpy")) return NULL;
   const char *n = e->u.call.name;
+  if (e->u.call.n == 4 && !strcmp(n, "where")) { /* np.where(a OP b, x, y): numpy's function, not a ufunc */
+    const expr *c = e->u.call.args[1];
+    return c->kind == EX_COMPARE && c->u.cmp.n == 2 && c->u.cmp.ops[0] <= CMP_NE && TY(c)->kind == TY_OBJ ? n : NULL;
+  }
   if (e->u.call.n == 2 && (!strcmp(n, "sqrt") || !strcmp(n, "floor"))) return n;
   if (e->u.call.n == 2 && (!strcmp(n, "abs") || !strcmp(n, "absolute"))) return "absolute";
   return ops_find(OPS_NP_UFUNC, n, e->u.call.n - 1) ? n : NULL;
 }
 static bool staged(em *E, const expr *e) {
   const char *u = fused_ufunc(E, e);
-  return u && strcmp(u, "sqrt") && strcmp(u, "floor") && strcmp(u, "absolute");
+  return u && strcmp(u, "sqrt") && strcmp(u, "floor") && strcmp(u, "absolute") && strcmp(u, "where");
+}
+static bool is_where(em *E, const expr *e) {
+  const char *u = fused_ufunc(E, e);
+  return u && !strcmp(u, "where");
+}
+/* The operands of call e a loop computes: the arguments, a where's
+ * condition's two operands in its place. */
+static int call_operands(em *E, const expr *e, const expr **out) {
+  int n = 0;
+  for (int i = 1; i < e->u.call.n; i++) {
+    const expr *a = e->u.call.args[i];
+    if (i == 1 && is_where(E, e)) out[n++] = a->u.cmp.operands[0], out[n++] = a->u.cmp.operands[1];
+    else out[n++] = a;
+  }
+  return n;
 }
 
 /* x ** c with a literal exponent numpy's power computes by a shortcut for
@@ -115,14 +134,20 @@ static bool plan_tree(em *E, const expr *e, fuse_plan *p) {
     ok = plan_tree(E, e->u.bin.l, p) && (e->u.bin.op == OP_POW || plan_tree(E, e->u.bin.r, p));
     break;
   case EX_UNARY: ok = plan_tree(E, e->u.un.a, p); break;
-  default:
+  default: {
+    const expr *ops[4];
+    int n = call_operands(E, e, ops);
     ok = true;
-    for (int i = 1; ok && i < e->u.call.n; i++) ok = plan_tree(E, e->u.call.args[i], p);
+    for (int i = 0; ok && i < n; i++) {
+      ok = plan_tree(E, ops[i], p);
+      if (i == 1 && is_where(E, e)) p->ops_done++; /* the comparison */
+    }
     if (ok && staged(E, e)) {
       if (p->nstages == FUSE_MAX_STAGES) return false;
       p->stages[p->nstages++] = e;
     }
     break;
+  }
   }
   p->ops_done++;
   return ok;
@@ -154,6 +179,17 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
     sb_printf(body, "const double %s = %s %s %s;\n", v, a, binop_spelling[e->u.bin.op], b);
   } else if (e->kind == EX_UNARY) {
     sb_printf(body, "const double %s = -%s;\n", v, item_value(E, e->u.un.a, p, body, n));
+  } else if (is_where(E, e)) { /* np.where(a OP b, x, y): both chosen values computed, as numpy does */
+    const expr *c = e->u.call.args[1];
+    static const char *const quiet_cmp[] = {"isless", "islessequal", "isgreater", "isgreaterequal"};
+    const char *a = item_value(E, c->u.cmp.operands[0], p, body, n);
+    const char *b = item_value(E, c->u.cmp.operands[1], p, body, n);
+    const char *x = item_value(E, e->u.call.args[2], p, body, n);
+    const char *y = item_value(E, e->u.call.args[3], p, body, n);
+    cmpop op = c->u.cmp.ops[0];
+    if (op <= CMP_GE) /* a quiet comparison: nan sets no flag, as numpy's compares none */
+      sb_printf(body, "const double %s = %s(%s, %s) ? %s : %s;\n", v, quiet_cmp[op], a, b, x, y);
+    else sb_printf(body, "const double %s = %s %s %s ? %s : %s;\n", v, a, cmpop_spelling[op], b, x, y);
   } else if (staged(E, e)) { /* numpy's loop gave the block's items */
     int k = 0;
     while (p->stages[k] != e) k++;
@@ -376,6 +412,18 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
     const char *a = generic_tree(E, e->u.un.a, p, vals, ufuncs, objs);
     line(E, "%s = dynac_obj_unary(%s, %d, &dynac__effects); /* - */", o, a, (int)UN_NEG);
     consumed[0] = is_leaf(e->u.un.a, p) ? NULL : a;
+  } else if (is_where(E, e)) { /* the comparison (numpy's), then numpy's where */
+    const expr *c = e->u.call.args[1];
+    static const char *const rich[] = {"Py_LT", "Py_LE", "Py_GT", "Py_GE", "Py_EQ", "Py_NE"};
+    const char *a = generic_tree(E, c->u.cmp.operands[0], p, vals, ufuncs, objs);
+    const char *b = generic_tree(E, c->u.cmp.operands[1], p, vals, ufuncs, objs);
+    const char *m = tmpvar(E, &ty_obj);
+    line(E, "%s = PyObject_RichCompare(%s, %s, %s); /* %s */", m, a, b, rich[c->u.cmp.ops[0]],
+         cmpop_spelling[c->u.cmp.ops[0]]);
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", m, where(E));
+    const char *x = generic_tree(E, e->u.call.args[2], p, vals, ufuncs, objs);
+    const char *y = generic_tree(E, e->u.call.args[3], p, vals, ufuncs, objs);
+    line(E, "%s = PyObject_CallFunctionObjArgs(%s, %s, %s, %s, NULL); /* np.where */", o, ufuncs[e->id], m, x, y);
   } else {
     const char *f = ufuncs[e->id];
     const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs, objs);
@@ -445,7 +493,9 @@ static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **v
       loops[e->id] = arena_printf(E->m->a, "uc%d", ++E->tmp);
       line(E, "static dynac_ufunc_cache %s; /* np.%s's float64 loop */", loops[e->id], e->u.call.name);
     }
-    for (int i = 1; i < e->u.call.n; i++) eval_leaves(E, e->u.call.args[i], p, vals, ufuncs, loops, objs);
+    const expr *ops[4];
+    int n = call_operands(E, e, ops);
+    for (int i = 0; i < n; i++) eval_leaves(E, ops[i], p, vals, ufuncs, loops, objs);
   }
 }
 
@@ -462,8 +512,11 @@ static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char 
   } else {
     if (staged(E, e)) /* whichever numpy ufunc the name holds: its float64 loop */
       sb_printf(cond, " && dynac_np_ufunc_loop(&%s, %s, %d)", loops[e->id], ufuncs[e->id], e->u.call.n - 1);
+    else if (is_where(E, e)) sb_printf(cond, " && dynac_np_is_function(%s, \"where\")", ufuncs[e->id]);
     else sb_printf(cond, " && dynac_np_is_ufunc(%s, \"%s\")", ufuncs[e->id], fused_ufunc(E, e));
-    for (int i = 1; i < e->u.call.n; i++) ufuncs_checked(E, e->u.call.args[i], p, ufuncs, loops, cond);
+    const expr *ops[4];
+    int n = call_operands(E, e, ops);
+    for (int i = 0; i < n; i++) ufuncs_checked(E, ops[i], p, ufuncs, loops, cond);
   }
 }
 

@@ -636,3 +636,14 @@ def row_sums(A, i, j):
     row out of range, negative rows, numpy's own operations where they
     differ in shape."""
     return np.sum((A[i] - A[j]) ** 2), np.mean(np.exp(A[i]) * A[j])
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], float)"])
+def where_fused(x, y, t):
+    """np.where(a OP b, u, v) in a loop: both values computed for every item
+    (as numpy computes both arrays), a quiet comparison (nan compares false
+    and sets no flag, as numpy's)."""
+    a = np.where(x > t, x - t, y * 2.0)
+    b = np.where(x <= y, np.exp(x), 0.0) + np.where(y != 0.0, x / 2.0, -x)
+    s = np.sum(np.where(x >= 0.0, x, -x))
+    return a, b, s

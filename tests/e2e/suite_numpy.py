@@ -288,6 +288,10 @@ def cases():
     c["row_sums"] = [(lambda i=i, j=j, st=st: (wave_grid(4, 5, strided=st)(), i, j))
                      for i, j in [(0, 1), (-1, 2), (3, -4), (4, 0), (0, -5), (2, 2)] for st in (False, True)]
     c["row_sums"] += [lambda: (np.zeros((2, 0)), 0, 1), lambda: (wave_grid(2, 3, hot=(0, 1))(), 0, 1)]
+    c["where_fused"] = [(lambda n=n, t=t: (waves(n)(), waves(n, 1.9)(), t)) for n in [0, 1, 9, 130] for t in [0.5, -1.0]]
+    c["where_fused"] += [lambda: (waves(12, edge=True)(), waves(12, 0.7, edge=True)(), 0.0),  # nan, inf, -0.0
+                         lambda: (arr([1.0, -2.0, 3.0], "d", strided=True)(), waves(3)(), 0.5),
+                         lambda: (waves(4)(), waves(5)(), 0.5), lambda: (waves(4)(), waves(4)(), NAN)]
     c.update(array_cases())
     return c
 
