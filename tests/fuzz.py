@@ -138,14 +138,23 @@ class Gen:
         if k == 3:
             return "(-%s)" % a
         if k == 4:
-            return "np.%s(%s)" % (self.rng.choice(["sqrt", "abs", "floor"]), a)
+            if self.rng.random() < 0.5:
+                return "np.%s(%s)" % (self.rng.choice(["sqrt", "abs", "floor"]), a)
+            # numpy's own loops inside a fused loop (staged), np.where of a comparison
+            b = self.arr_expr(env, d - 1, in_loop) if self.rng.random() < 0.5 else self.float_expr(env, 0, in_loop)
+            return self.rng.choice(["np.%s(%s)" % (self.rng.choice(["exp", "log", "sin", "cos", "tanh", "arctan",
+                                                                    "log1p", "cbrt"]), a),
+                                    "np.%s(%s, %s)" % (self.rng.choice(["arctan2", "hypot", "maximum", "minimum"]), a, b),
+                                    "np.where(%s %s %s, %s, %s)" % (a, self.rng.choice(["<", ">=", "!="]), b, a, b)])
         return "(%s ** %s)" % (a, self.rng.choice(["2", "0.5", "-1", "2.0"]))
 
     def array_stmt(self, env, ind, in_loop):
         """Statements on a0 (a float64 ndarray argument): sums of whole-array
         expressions, items read and stored, slices stored, a copy."""
-        k = self.rng.randrange(6)
+        k = self.rng.randrange(10)
         e = self.arr_expr(env, 2, in_loop)
+        if k >= 6:
+            return self.array_scalar_stmt(env, ind, in_loop, k)
         if k == 0:
             env.add("x2")
             return [ind + "x2 = float(np.sum(%s))" % e]
@@ -162,6 +171,31 @@ class Gen:
             env.add("x2")
             return [ind + "b0 = %s" % e, ind + "x2 = float(b0[0]) if len(b0) else -0.5"]
         return [ind + "a0 = a0.copy()", ind + "a0 += %s" % self.float_expr(env, 0, in_loop)]
+
+    def array_scalar_stmt(self, env, ind, in_loop, k):
+        """a0's items as numpy scalars in number locals: a float (or int)
+        that becomes a numpy.float64 as it runs (int | float |
+        numpy.float64), ufuncs of items, numpy's reductions."""
+        # an index of names and literals: no int64 overflow after len(a0) of an object ran (an
+        # effect), which cannot go on in the interpreter mid-statement (a known limit)
+        ints = sorted(v for v in env if v[0] == "n" and len(v) == 2)
+        i = "%s %% len(a0)" % (self.rng.choice(ints) if ints else self.lit_int())
+        f = self.float_expr(env, 0, in_loop)
+        env.add("x2")
+        if k == 6:
+            start = self.rng.choice(["0.0", "0", "-np.inf", f])
+            return [ind + "x2 = %s" % start, ind + "for v in a0:",
+                    ind + "    x2 %s= v * %s" % (self.rng.choice("+-*"), f),
+                    ind + "    if v > x2:", ind + "        x2 = v"]
+        if k == 7:
+            fn = self.rng.choice(["sqrt", "exp", "log", "tanh", "arctan", "floor", "abs"])
+            return [ind + "x2 = np.%s(a0[%s]) if len(a0) else %s" % (fn, i, f)]
+        if k == 8:
+            red = self.rng.choice(["a0.max()", "a0.min()", "a0.sum()", "np.max(a0)", "np.sum(a0 * %s)" % f,
+                                   "np.mean(np.exp(a0))", "a0.mean()"])
+            return [ind + "x2 = %s if len(a0) else %s" % (red, f)]
+        return [ind + "x2 = np.%s(a0[%s], %s) if len(a0) else %s" % (
+            self.rng.choice(["arctan2", "hypot", "maximum", "minimum"]), i, f, f)]
 
     def block(self, env, ind, depth, in_loop, n):
         out = []
@@ -406,6 +440,8 @@ def picture(v):
     in one operation (nan + -nan, inside a function), which one x86 passes
     on is the operand order, which the C compiler chooses (+ and * commute).
     The suites check NaN signs where one NaN flows (tests/e2e)."""
+    if np is not None and isinstance(v, np.generic):  # numpy.float64 is a float: its type counts
+        return ("np", type(v).__name__, picture(v.item()))
     if isinstance(v, float):
         return ("f", "nan" if v != v else struct.pack("<d", v).hex())
     if isinstance(v, complex):
