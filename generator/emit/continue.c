@@ -211,11 +211,18 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
     tag = 'C', kid = e->u.cmp.n == 2 && i < 2 ? e->u.cmp.operands[i] : NULL;
     break;
   case EX_BOOLOP: tag = 'B', kid = i == 0 ? e->u.boolop.l : i == 1 ? e->u.boolop.r : NULL; break;
-  case EX_CALL: /* a method's or a value's args[0] is not an argument of the source's call */
-    tag = 'A';
-    kid = e->u.call.kind != CALLEE_METHOD && e->u.call.kind != CALLEE_VALUE && i < e->u.call.n
-        ? e->u.call.args[i] : NULL;
-    break;
+  case EX_CALL: {
+    /* a method's args[0] is the receiver (M: Call.func.value), a value's the callee (F:
+       Call.func); their other args are the source's arguments from A0 */
+    bool own = e->u.call.kind == CALLEE_METHOD || e->u.call.kind == CALLEE_VALUE;
+    if (own && i == 0) {
+      snprintf(step, 16, "%s", e->u.call.kind == CALLEE_METHOD ? "M" : "F");
+      return e->u.call.args[0];
+    }
+    if (i >= e->u.call.n) return NULL;
+    snprintf(step, 16, "A%d", own ? i - 1 : i);
+    return e->u.call.args[i];
+  }
   default: return NULL;
   }
   if (kid) snprintf(step, 16, "%c%d", tag, i);

@@ -150,7 +150,7 @@ def _substituted(stmt, subst):
     operators, an attribute's object (O), a subscript's object and index
     (S0, S1), tuple elements (T0, T1, ...), the two operands of a
     comparison (C0, C1) or of `and`/`or` (B0, B1), a call's arguments (A0,
-    A1, ...). None when an operand is not where the kernel had it: the
+    A1, ...), its function (F) or a method call's receiver (M). None when an operand is not where the kernel had it: the
     continuation must not guess."""
     field = _VALUE_FIELD.get(type(stmt))
     if field is None:
@@ -163,7 +163,7 @@ def _substituted(stmt, subst):
                 return None
             path = path[1:]
         parent, name = stmt, field
-        for step in re.findall(r"[LRUO]|[TCBAS]\d+|.", path):
+        for step in re.findall(r"[LRUOFM]|[TCBAS]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -171,6 +171,10 @@ def _substituted(stmt, subst):
                 parent, name = node, "operand"
             elif step == "O" and isinstance(node, ast.Attribute):
                 parent, name = node, "value"
+            elif step == "F" and isinstance(node, ast.Call):
+                parent, name = node, "func"
+            elif step == "M" and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                parent, name = node.func, "value"
             elif step in ("S0", "S1") and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
                 parent, name = node, "value" if step == "S0" else "slice"
             elif step[0] == "T" and isinstance(node, ast.Tuple) and int(step[1:]) < len(node.elts):

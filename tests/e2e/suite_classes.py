@@ -78,6 +78,10 @@ class Num:
     def __neg__(self):
         return Num(-self.v)
 
+    @staticmethod
+    def half(x):
+        return x * 0.5
+
     def __abs__(self):
         return Num(abs(self.v))
 
@@ -355,6 +359,10 @@ def neg_v(n, k):
     return k + (-n).v
 
 
+def neg_half(n, k):
+    return k + Num.half((-n).v)
+
+
 def box_flag(b, k):
     b.positive += k  # a bool getter, a float stored: CPython's in-place result goes to the setter
     return b._w
@@ -403,6 +411,7 @@ def train():
         box_flag(Box(1.0), 0.5)
         add_to(Holder([1.0, 2.0]), 0)
         neg_v(Num(2.0), 0.5)
+        neg_half(Num(2.0), 0.5)
 
 
 def show(label, f, *args):
@@ -612,6 +621,10 @@ def checks():
     # interpreter goes on from the instance read (not dynac's RuntimeError)
     show("neg_v", neg_v, Num(2.0), 0.5)
     show("neg_v int", neg_v, Num(3), 0.5)
+    # the same inside a method call's arguments (Num.half(...): the interpreter goes on with the
+    # class already read; found by the fuzzer, seed 12)
+    show("neg_half", neg_half, Num(2.0), 0.5)
+    show("neg_half int", neg_half, Num(3), 0.5)
     # an operator recursing through its own special method: CPython's RecursionError
     show("deep add", deep_add, 200)
     show("deep add too deep", deep_add, 100000)
@@ -650,7 +663,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
-       "add_to", "neg_v"]
+       "add_to", "neg_v", "neg_half"]
 
 
 def main():
