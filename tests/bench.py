@@ -9,6 +9,9 @@
   examples  each program of examples/ at its BENCH_ARGS: CPython, dynac, and for
             the array kernels hand-written C (tests/bench/handwritten.c) run by
             the same Python driver; every result is checked equal first
+  numpy     the numpy examples: numpy under CPython, dynac, Numba @njit; and
+            tests/bench/numpy_probes.py (small functions of third-party numpy
+            programs' shapes): CPython + numpy vs dynac, results bit-identical
   programs  each program of examples/programs/ as a whole process: python3,
             `dynac run` (after record and build --all --profile), PyPy
   overhead  `dynac run` on a call-heavy program with nothing compiled
@@ -105,6 +108,7 @@ def main():
         bench_attributes(compiled, eager)
         bench_examples(tmp, hand)
         bench_numpy(tmp)
+        bench_numpy_probes(tmp)
         bench_programs(tmp)
         bench_run_overhead(tmp)
         bench_first_call(tmp)
@@ -263,6 +267,52 @@ def bench_numpy(tmp):
         print("  %-14s %8.1f ms %8.1f ms %11s %9.1fx %10s" % (
             n, t_np * 1e3, t_dy * 1e3, "%8.1f ms" % (t_nb * 1e3) if t_nb else "-", t_np / t_dy,
             "%.2fx" % (t_nb / t_dy) if t_nb else "-"))
+
+
+def bench_numpy_probes(tmp):
+    """tests/bench/numpy_probes.py: small numpy functions of third-party
+    shapes, eagerly (CPython + numpy) and built, on the same fresh inputs;
+    results bit-identical (asserted); best of 5 per call."""
+    import copy
+    src = os.path.join(ROOT, "tests", "bench", "numpy_probes.py")
+    if missing_requirements(src):
+        print("\nnumpy probes skipped: numpy not importable here (make bench PYTHON=/usr/bin/python3)")
+        return
+    import numpy as np
+    for d in ("probes_c", "probes_e"):
+        os.makedirs(os.path.join(tmp, d))
+        shutil.copy(src, os.path.join(tmp, d))
+    r = subprocess.run([sys.executable, "-m", "dynac", "build", os.path.join(tmp, "probes_c", "numpy_probes.py")],
+                       capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(r.stderr)
+    c = load(os.path.join(tmp, "probes_c", "numpy_probes.py"), "numpy_probes")
+    e = load(os.path.join(tmp, "probes_e", "numpy_probes.py"), "numpy_probes_eager")
+
+    def bits(v):
+        if isinstance(v, tuple):
+            return tuple(bits(x) for x in v)
+        if isinstance(v, np.ndarray):
+            return (v.dtype.str, v.shape, v.tobytes())
+        return (type(v).__name__, np.float64(v).tobytes() if isinstance(v, float) else v)
+
+    print("\nnumpy probes (tests/bench/numpy_probes.py; one call, best of 5): CPython + numpy, dynac")
+    makers = c.inputs(np.random.default_rng(0))
+    for name, make in makers.items():
+        args = make()
+        a1, a2 = copy.deepcopy(args), copy.deepcopy(args)
+        assert bits(getattr(e, name)(*a1)) == bits(getattr(c, name)(*a2)) and bits(a1) == bits(a2), name
+
+        def one(f):
+            t = float("inf")
+            for _ in range(5):
+                b = copy.deepcopy(args)
+                t0 = time.perf_counter()
+                f(*b)
+                t = min(t, time.perf_counter() - t0)
+            return t
+        t_e, t_c = one(getattr(e, name)), one(getattr(c, name))
+        print("  %-16s %9.3f ms %9.3f ms %8.1fx" % (name, t_e * 1e3, t_c * 1e3, t_e / t_c))
 
 
 def bench_programs(tmp):
