@@ -620,26 +620,38 @@ const char *emit_fused(em *E, expr *e) {
  * would warn, or np.sum is not numpy's, numpy's operations and the call
  * give the answer. */
 static const char *emit_fused_sum(em *E, expr *e) {
-  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2 || e->u.call.nkw ||
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n > 2 || e->u.call.nkw ||
       e->u.call.argform || (strcmp(e->u.call.name, "sum") && strcmp(e->u.call.name, "mean")))
     return NULL;
   bool mean = !strcmp(e->u.call.name, "mean");
+  bool method = e->u.call.n == 1; /* (x * y).sum(): numpy's ndarray.sum, np.sum's own reduction */
   const expr *mod = e->u.call.args[0];
-  const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
+  const char *target = !method && mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
   fuse_plan probe;
-  expr *arg = e->u.call.args[1];
-  if (!target || strcmp(target, "numpy") || !fusible(E, arg, &probe) || probe.ndim != 1) return NULL;
-  const char *m = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj); /* LOAD_GLOBAL np, LOAD_METHOD sum */
-  const char *fn = tmpvar(E, &ty_obj);
-  line(E, "%s = PyObject_GetAttr(%s, %s);", fn, m, interned_name(E, e->u.call.name));
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", fn, where(E));
+  expr *arg = e->u.call.args[method ? 0 : 1];
+  if ((!method && (!target || strcmp(target, "numpy"))) || !fusible(E, arg, &probe) || probe.ndim != 1) return NULL;
+  const char *fn = NULL;
+  if (!method) {
+    const char *m = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj); /* LOAD_GLOBAL np, LOAD_METHOD sum */
+    fn = tmpvar(E, &ty_obj);
+    line(E, "%s = PyObject_GetAttr(%s, %s);", fn, m, interned_name(E, e->u.call.name));
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", fn, where(E));
+  }
   fused f;
   fuse_begin(E, arg, &f);
   const char *o = tmpvar(E, &ty_obj);
   line(E, "/* line %d: np.sum of the whole-array expression, block by block (numpy's pairwise sum) */",
        e->pos.line);
-  line(E, "if (%s && dynac_np_is_reduction(%s, \"%s\")%s) {", f.cond, fn, e->u.call.name,
-       mean ? arena_printf(E->m->a, " && %s->len > 0", f.a) : ""); /* (the mean of nothing warns) */
+  if (mean) { /* the mean of nothing: numpy warns; the interpreter, where it can go on from here */
+    bool restart = E->conts && E->rp.s && !E->rp.effect;
+    const char *mid = !restart && E->effectful ? mid_action(E) : NULL;
+    const char *why = "the mean of nothing: numpy warns, at this line";
+    if (mid) line(E, "if (%s && %s->len == 0) %s /* %s */", f.cond, f.a, mid, why);
+    else if (restart || !E->effectful) deopt_if(E, NULL, why, "%s && %s->len == 0", f.cond, f.a);
+  }
+  /* the method of the ndarray numpy would make (a builtin type's: not replaceable) */
+  line(E, "if (%s && %s%s) {", f.cond, method ? "1" : arena_printf(E->m->a, "dynac_np_is_reduction(%s, \"%s\")", fn,
+       e->u.call.name), mean ? arena_printf(E->m->a, " && %s->len > 0", f.a) : ""); /* (the mean of nothing warns) */
   E->indent++;
   line(E, "const Py_ssize_t n = %s->len, bs = n <= DYNAC_NP_MIN_BUFSIZE ? DYNAC_NP_MIN_BUFSIZE : dynac_np_bufsize();"
        " /* np.sum's chunks (one when n is at most numpy's smallest buffer) */", f.a);
@@ -682,7 +694,8 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "if (!%s) { /* numpy's operations, then its np.sum */", o);
   E->indent++;
   const char *v = generic_tree(E, arg, &f.p, f.vals, f.ufuncs, f.objs);
-  line(E, "%s = PyObject_CallOneArg(%s, %s);", o, fn, v);
+  if (method) line(E, "%s = PyObject_CallMethodNoArgs(%s, %s);", o, v, interned_name(E, e->u.call.name));
+  else line(E, "%s = PyObject_CallOneArg(%s, %s);", o, fn, v);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   line(E, "dynac__effects = 1;");
   E->indent--;

@@ -647,3 +647,10 @@ def where_fused(x, y, t):
     b = np.where(x <= y, np.exp(x), 0.0) + np.where(y != 0.0, x / 2.0, -x)
     s = np.sum(np.where(x >= 0.0, x, -x))
     return a, b, s
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[d, strided], ndarray[d])"])
+def method_sums(x, y):
+    """(expr).sum() and (expr).mean(): ndarray's own reductions of the value
+    the loop makes block by block (no array), numpy's pairwise sum."""
+    return (np.log(np.abs(x) + 1.0) * y).sum(), (x * 2.0 - y).mean(), (x + y).sum() + 1.0

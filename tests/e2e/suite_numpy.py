@@ -292,6 +292,9 @@ def cases():
     c["where_fused"] += [lambda: (waves(12, edge=True)(), waves(12, 0.7, edge=True)(), 0.0),  # nan, inf, -0.0
                          lambda: (arr([1.0, -2.0, 3.0], "d", strided=True)(), waves(3)(), 0.5),
                          lambda: (waves(4)(), waves(5)(), 0.5), lambda: (waves(4)(), waves(4)(), NAN)]
+    c["method_sums"] = [(lambda n=n: (waves(n)(), waves(n, 1.1)())) for n in [0, 1, 16, 17, 200, 9000]]
+    c["method_sums"] += [lambda: (waves(9, edge=True)(), waves(9)()), lambda: (waves(3)(), waves(4)()),
+                         lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), waves(3)())]
     c.update(array_cases())
     return c
 
