@@ -639,6 +639,8 @@ bool array_object_place(const inst *in, const expr *sub);
  * numpy; no *args or **kwargs), or NULL; args[0] is the module or the
  * callee (infer/arrays.c). */
 const char *numpy_callee(struct module *m, const expr *e);
+/* Is e a global bound by an import of numpy (np, numpy, any alias)? */
+bool names_numpy(const struct module *m, const expr *e);
 /* The ufunc row of call e when it is np.NAME(numbers) typed numpy.float64
  * (infer/expr.c type_np_ufunc), else NULL. */
 const op_row *np_ufunc_row(struct module *m, const expr *e);

@@ -501,25 +501,16 @@ static DYNAC_NOINLINE Py_ssize_t dynac_np_bufsize(void) {
   if (n <= 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "numpy's buffer size is not positive");
   return n > 0 ? n : 0;
 }
-/* Is f numpy's own np.sum or np.mean (`name`: numpy.core.fromnumeric's,
- * not replaced)? */
-/* Is f numpy's own np.where (numpy.core.multiarray's, not replaced)? */
-static DYNAC_NOINLINE int dynac_np_is_function(PyObject *f, const char *name) {
-  static PyObject *real; /* where: held for the process */
-  if (strcmp(name, "where")) return 0;
-  if (!real) {
-    PyObject *m = PyImport_ImportModule("numpy.core.multiarray");
-    real = m ? PyObject_GetAttrString(m, name) : NULL;
-    Py_XDECREF(m);
-    if (!real) { PyErr_Clear(); return 0; }
-  }
-  return f == real;
-}
-static DYNAC_NOINLINE int dynac_np_is_reduction(PyObject *f, const char *name) {
-  static PyObject *real[2]; /* sum, mean: held for the process */
-  int k = strcmp(name, "sum") != 0;
+/* Is f numpy's own np.sum, np.mean or np.where (`name`; numpy.core's
+ * fromnumeric.sum/mean, multiarray.where: not replaced)? */
+static DYNAC_NOINLINE int dynac_np_is_own(PyObject *f, const char *name) {
+  static const char *const names[] = {"sum", "mean", "where"};
+  static PyObject *real[3]; /* held for the process */
+  int k = 0;
+  while (k < 3 && strcmp(names[k], name)) k++;
+  if (k == 3) return 0;
   if (!real[k]) {
-    PyObject *m = PyImport_ImportModule("numpy.core.fromnumeric");
+    PyObject *m = PyImport_ImportModule(k < 2 ? "numpy.core.fromnumeric" : "numpy.core.multiarray");
     real[k] = m ? PyObject_GetAttrString(m, name) : NULL;
     Py_XDECREF(m);
     if (!real[k]) { PyErr_Clear(); return 0; }

@@ -52,6 +52,22 @@ void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ..
   line(E, "if (%s) %s;%s%s%s", cond, action, why ? " /* " : "", why ? why : "", why ? " */" : "");
 }
 
+/* deopt_if, where the interpreter then goes on exactly: from the call's
+ * start (no effect possible), the statement's start, or its middle (a
+ * mid_point). Emits nothing and returns false where it could only raise
+ * dynac's RuntimeError (an effect, and no continuation): the caller then
+ * does the operation another way (numpy's own call, in place). */
+bool deopt_if_exact(em *E, const char *why, const char *cond) {
+  if (E->exported || !E->effectful || (E->conts && E->rp.s && !E->rp.effect)) {
+    deopt_if(E, NULL, why, "%s", cond);
+    return true;
+  }
+  const char *mid = mid_action(E);
+  if (!mid) return false;
+  line(E, "if (%s) %s /* %s */", cond, mid, why);
+  return true;
+}
+
 /* The operation a number helper computes, as dynac.h's DYNAC_SLOW_* code
  * (for the slow path that raises CPython's exception), or NULL. */
 static const char *slow_op(const char *helper) {

@@ -32,12 +32,9 @@ typedef struct fuse_plan {
  * a time: staged, since numpy's SIMD exp or log differ from libm in the
  * last bit), or NULL. */
 static const char *fused_ufunc(em *E, const expr *e) {
-  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.nkw || e->u.call.argform)
-    return NULL;
-  const expr *mod = e->u.call.args[0];
-  const char *target = mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
-  if (!target || strcmp(target, "numpy")) return NULL;
-  const char *n = e->u.call.name;
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.nkw) return NULL;
+  const char *n = numpy_callee(E->m, e); /* np.NAME (the module, then its attribute) */
+  if (!n) return NULL;
   if (e->u.call.n == 4 && !strcmp(n, "where")) { /* np.where(a OP b, x, y): numpy's function, not a ufunc */
     const expr *c = e->u.call.args[1];
     return c->kind == EX_COMPARE && c->u.cmp.n == 2 && c->u.cmp.ops[0] <= CMP_NE && TY(c)->kind == TY_OBJ ? n : NULL;
@@ -202,14 +199,6 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
   return v;
 }
 
-/* The items of tree e as a function of their own, written before the
- * kernel: rows i < n0 of n1 items, item (i, j) of array leaf k at
- * bk + i * stk + j * suk, stored at o + i * os + j * ou (bytes). A 1-D
- * expression is one row. Where every inner stride is a double's (rows of
- * C-ordered arrays), the loop indexes double pointers, which the compiler
- * vectorises (dynac.h's DYNAC_FUSED_LOOP: clones for AVX-512 and AVX2 where
- * the compiler makes them); element-wise operations vectorised round each
- * item as the scalar ones do. Returns the function's name. */
 /* The loop function's parameters (its leaves, then each stage's loop) and
  * the test that every inner stride is a double's. */
 static void loop_params(em *E, const fuse_plan *p, strbuf *params, strbuf *unit) {
@@ -232,8 +221,7 @@ static void put_lines(strbuf *h, const char *code, const char *ind) {
   }
 }
 
-/* One pass over items j0 .. j0 + m of a row: the array leaves' items read
- * (unit inner strides or any), then `code`. */
+/* Does `code` read array leaf k (its item xk)? */
 static bool reads_leaf(const char *code, int k) {
   char tok[16];
   snprintf(tok, sizeof tok, "x%d", k);
@@ -241,6 +229,8 @@ static bool reads_leaf(const char *code, int k) {
     if ((q == code || !isalnum((unsigned char)q[-1])) && !isdigit((unsigned char)q[strlen(tok)])) return true;
   return false;
 }
+/* One pass over items j0 .. j0 + m of a row: the array leaves' items the
+ * code reads (unit inner strides or any), then `code`. */
 static void put_item_loop(strbuf *h, const fuse_plan *p, em *E, bool any, const char *code) {
   sb_puts(h, "        for (Py_ssize_t j = 0; j < m; j++) {\n");
   for (int k = 0; k < p->nleaves; k++)
@@ -308,6 +298,14 @@ static const char *staged_loop_function(em *E, const expr *e, const fuse_plan *p
   return name;
 }
 
+/* The items of tree e as a function of their own, written before the
+ * kernel: rows i < n0 of n1 items, item (i, j) of array leaf k at
+ * bk + i * stk + j * suk, stored at o + i * os + j * ou (bytes). A 1-D
+ * expression is one row. Where every inner stride is a double's (rows of
+ * C-ordered arrays), the loop indexes double pointers, which the compiler
+ * vectorises (dynac.h's DYNAC_FUSED_LOOP: clones for AVX-512 and AVX2 where
+ * the compiler makes them); element-wise operations vectorised round each
+ * item as the scalar ones do. Returns the function's name. */
 static const char *loop_function(em *E, const expr *e, const fuse_plan *p) {
   const char *name = arena_printf(E->m->a, "dynac_fused_%s_%d", E->in->cname, ++E->nfused);
   if (p->nstages) return staged_loop_function(E, e, p, name);
@@ -424,6 +422,9 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
     const char *x = generic_tree(E, e->u.call.args[2], p, vals, ufuncs, objs);
     const char *y = generic_tree(E, e->u.call.args[3], p, vals, ufuncs, objs);
     line(E, "%s = PyObject_CallFunctionObjArgs(%s, %s, %s, %s, NULL); /* np.where */", o, ufuncs[e->id], m, x, y);
+    line(E, "Py_CLEAR(%s); /* consumed */", m);
+    consumed[0] = is_leaf(e->u.call.args[2], p) ? NULL : x;
+    consumed[1] = is_leaf(e->u.call.args[3], p) ? NULL : y;
   } else {
     const char *f = ufuncs[e->id];
     const char *a = generic_tree(E, e->u.call.args[1], p, vals, ufuncs, objs);
@@ -452,7 +453,7 @@ static const char *row_leaf(em *E, const expr *e, const char **obj) {
   const char *a = keep(E, emit_expr(E, e->u.sub.obj), at);
   const char *i = keep(E, as_int(E, emit_expr(E, e->u.sub.index), it), &ty_int);
   int n = ++E->tmp;
-  line(E, "dynac_view rv%d; /* %s's row, read in place */", n, "a[i]");
+  line(E, "dynac_view rv%d; /* a row, read in place */", n);
   *obj = arena_printf(E->m->a, "dynac_row_object(%s, %s)", a, i);
   line(E, "if (!dynac_row_view(%s, %s, &rv%d)) { /* numpy's IndexError */", a, i, n);
   line(E, "  PyObject *r = %s;", *obj);
@@ -512,7 +513,7 @@ static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char 
   } else {
     if (staged(E, e)) /* whichever numpy ufunc the name holds: its float64 loop */
       sb_printf(cond, " && dynac_np_ufunc_loop(&%s, %s, %d)", loops[e->id], ufuncs[e->id], e->u.call.n - 1);
-    else if (is_where(E, e)) sb_printf(cond, " && dynac_np_is_function(%s, \"where\")", ufuncs[e->id]);
+    else if (is_where(E, e)) sb_printf(cond, " && dynac_np_is_own(%s, \"where\")", ufuncs[e->id]);
     else sb_printf(cond, " && dynac_np_is_ufunc(%s, \"%s\")", ufuncs[e->id], fused_ufunc(E, e));
     const expr *ops[4];
     int n = call_operands(E, e, ops);
@@ -625,11 +626,9 @@ static const char *emit_fused_sum(em *E, expr *e) {
     return NULL;
   bool mean = !strcmp(e->u.call.name, "mean");
   bool method = e->u.call.n == 1; /* (x * y).sum(): numpy's ndarray.sum, np.sum's own reduction */
-  const expr *mod = e->u.call.args[0];
-  const char *target = !method && mod->kind == EX_NAME ? scope_import_target(E->m, mod->u.global->name) : NULL;
   fuse_plan probe;
   expr *arg = e->u.call.args[method ? 0 : 1];
-  if ((!method && (!target || strcmp(target, "numpy"))) || !fusible(E, arg, &probe) || probe.ndim != 1) return NULL;
+  if ((!method && !numpy_callee(E->m, e)) || !fusible(E, arg, &probe) || probe.ndim != 1) return NULL;
   const char *fn = NULL;
   if (!method) {
     const char *m = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj); /* LOAD_GLOBAL np, LOAD_METHOD sum */
@@ -642,15 +641,12 @@ static const char *emit_fused_sum(em *E, expr *e) {
   const char *o = tmpvar(E, &ty_obj);
   line(E, "/* line %d: np.sum of the whole-array expression, block by block (numpy's pairwise sum) */",
        e->pos.line);
-  if (mean) { /* the mean of nothing: numpy warns; the interpreter, where it can go on from here */
-    bool restart = E->conts && E->rp.s && !E->rp.effect;
-    const char *mid = !restart && E->effectful ? mid_action(E) : NULL;
-    const char *why = "the mean of nothing: numpy warns, at this line";
-    if (mid) line(E, "if (%s && %s->len == 0) %s /* %s */", f.cond, f.a, mid, why);
-    else if (restart || !E->effectful) deopt_if(E, NULL, why, "%s && %s->len == 0", f.cond, f.a);
-  }
+  if (mean) /* the mean of nothing: numpy warns; the interpreter, where it can go on from here (else
+                numpy's own call below) */
+    deopt_if_exact(E, "the mean of nothing: numpy warns, at this line",
+                   arena_printf(E->m->a, "%s && %s->len == 0", f.cond, f.a));
   /* the method of the ndarray numpy would make (a builtin type's: not replaceable) */
-  line(E, "if (%s && %s%s) {", f.cond, method ? "1" : arena_printf(E->m->a, "dynac_np_is_reduction(%s, \"%s\")", fn,
+  line(E, "if (%s && %s%s) {", f.cond, method ? "1" : arena_printf(E->m->a, "dynac_np_is_own(%s, \"%s\")", fn,
        e->u.call.name), mean ? arena_printf(E->m->a, " && %s->len > 0", f.a) : ""); /* (the mean of nothing warns) */
   E->indent++;
   line(E, "const Py_ssize_t n = %s->len, bs = n <= DYNAC_NP_MIN_BUFSIZE ? DYNAC_NP_MIN_BUFSIZE : dynac_np_bufsize();"

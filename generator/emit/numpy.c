@@ -121,27 +121,19 @@ const char *emit_np_ufunc(em *E, expr *e) {
   line(E, "int st = dynac_np_ufunc(&%s, %s, %s, %d, in, &%s, &dynac__effects); /* np.%s */", c, f, nm, nin, r,
        fn);
   line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
-  /* the interpreter calls it where it can go on from this statement (numpy then warns at its line) */
-  bool restart = E->conts && E->rp.s && !E->rp.effect;
-  const char *mid = !restart && E->effectful ? mid_action(E) : NULL;
-  const char *why = "not numpy's ufunc, or inf or nan, where numpy may warn: the interpreter calls it";
-  if (restart || mid || !E->effectful) {
-    if (mid) line(E, "if (st || !isfinite(%s)) %s /* %s */", r, mid, why);
-    else deopt_if(E, NULL, why, "st || !isfinite(%s)", r);
+  /* the interpreter calls it where it can go on from here (numpy then warns at this line) */
+  const char *cond = arena_printf(E->m->a, "st || !isfinite(%s)", r);
+  if (!deopt_if_exact(E, "not numpy's ufunc, or inf or nan, where numpy may warn", cond)) {
+    line(E, "if (%s) { /* not numpy's ufunc, or inf or nan, where numpy may warn */", cond);
+    E->indent++;
+    line(E, "if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* the interpreter calls it */");
+    line(E, "dynac__effects = 1; /* else numpy's own call, here (it warns or raises) */");
+    line(E, "st = dynac_np_ufunc_api(%s, %s, %d, in, &%s);", f, nm, nin, r);
+    line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+    deopt_if(E, NULL, "np.NAME gave something else than a float", "st");
     E->indent--;
     line(E, "}");
-    note_effect(E);
-    return r;
   }
-  line(E, "if (st || !isfinite(%s)) { /* not numpy's ufunc, or inf or nan, where numpy may warn */", r);
-  E->indent++;
-  line(E, "if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* the interpreter calls it */");
-  line(E, "dynac__effects = 1; /* else numpy's own call, here (it warns or raises) */");
-  line(E, "st = dynac_np_ufunc_api(%s, %s, %d, in, &%s);", f, nm, nin, r);
-  line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
-  deopt_if(E, NULL, "np.NAME gave something else than a float", "st");
-  E->indent--;
-  line(E, "}");
   E->indent--;
   line(E, "}");
   note_effect(E);

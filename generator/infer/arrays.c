@@ -9,6 +9,11 @@
 
 #include <string.h>
 
+bool names_numpy(const module *m, const expr *e) {
+  const char *target = e->kind == EX_NAME ? scope_import_target(m, e->u.global->name) : NULL;
+  return target && !strcmp(target, "numpy");
+}
+
 /* The dtype letter a dtype= value names (float, int, bool, np.float32,
  * numpy.int64, a name imported from numpy), or 0. */
 static char dtype_named(ctx *c, const expr *e) {
@@ -16,9 +21,8 @@ static char dtype_named(ctx *c, const expr *e) {
   if (e->kind == EX_NAME) {
     const char *target = scope_import_target(c->m, e->u.global->name);
     name = target ? target : e->u.global->name;
-  } else if (e->kind == EX_ATTR && e->u.sub.obj->kind == EX_NAME) {
-    const char *mod = scope_import_target(c->m, e->u.sub.obj->u.global->name);
-    if (mod && !strcmp(mod, "numpy")) name = arena_printf(c->m->a, "numpy.%s", e->u.sub.attr);
+  } else if (e->kind == EX_ATTR && names_numpy(c->m, e->u.sub.obj)) {
+    name = arena_printf(c->m->a, "numpy.%s", e->u.sub.attr);
   }
   if (!name) return 0;
   if (!strcmp(name, "float")) return 'd';
@@ -61,9 +65,7 @@ static const char *numpy_function(module *m, const expr *callee) {
     const char *target = scope_import_target(m, callee->u.global->name);
     return target && !strncmp(target, "numpy.", 6) && !strchr(target + 6, '.') ? target + 6 : NULL;
   }
-  if (callee->kind != EX_ATTR || callee->u.sub.obj->kind != EX_NAME) return NULL;
-  const char *mod = scope_import_target(m, callee->u.sub.obj->u.global->name);
-  return mod && !strcmp(mod, "numpy") ? callee->u.sub.attr : NULL;
+  return callee->kind == EX_ATTR && names_numpy(m, callee->u.sub.obj) ? callee->u.sub.attr : NULL;
 }
 
 /* The kernel holds the arrays it makes or slices (pins): not in a
@@ -168,9 +170,8 @@ static const type *made_array_type(ctx *c, const expr *e, const char *fn, const 
 const char *numpy_callee(module *m, const expr *e) {
   if (e->u.call.kind != CALLEE_METHOD && e->u.call.kind != CALLEE_VALUE) return NULL;
   const expr *recv = e->u.call.args[0];
-  const char *mod = recv->kind == EX_NAME ? scope_import_target(m, recv->u.global->name) : NULL;
   return e->u.call.argform ? NULL
-         : e->u.call.kind == CALLEE_METHOD ? (mod && !strcmp(mod, "numpy") ? e->u.call.name : NULL)
+         : e->u.call.kind == CALLEE_METHOD ? (names_numpy(m, recv) ? e->u.call.name : NULL)
          : numpy_function(m, recv);
 }
 

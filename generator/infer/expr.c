@@ -694,21 +694,19 @@ static const type *type_nd_index(ctx *c, expr *e, const type *ot, const type *it
   return ty_elem(ot);
 }
 
-/* a.shape, a.ndim, a.size of an ndarray; any attribute of an object
- * (PyObject_GetAttr: a descriptor or __getattr__ may run Python code) */
 /* np.pi, np.e, np.inf, np.nan, ... through a global bound to numpy: a
  * float when it runs (each read checked), as math.pi is. */
 static bool numpy_float_constant(ctx *c, const expr *e) {
   static const char *const names[] = {"pi", "e", "inf", "nan", "euler_gamma", "Inf", "Infinity",
                                       "NaN", "NAN", "PINF", "NINF", "PZERO", "NZERO", NULL};
-  if (e->u.sub.obj->kind != EX_NAME) return false;
-  const char *mod = scope_import_target(c->m, e->u.sub.obj->u.global->name);
-  if (!mod || strcmp(mod, "numpy")) return false;
+  if (!names_numpy(c->m, e->u.sub.obj)) return false;
   for (int i = 0; names[i]; i++)
     if (!strcmp(names[i], e->u.sub.attr)) return true;
   return false;
 }
 
+/* a.shape, a.ndim, a.size of an ndarray; any attribute of an object
+ * (PyObject_GetAttr: a descriptor or __getattr__ may run Python code) */
 static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;

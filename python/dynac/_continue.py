@@ -150,8 +150,9 @@ def _substituted(stmt, subst):
     operators, an attribute's object (O), a subscript's object and index
     (S0, S1), tuple elements (T0, T1, ...), the two operands of a
     comparison (C0, C1) or of `and`/`or` (B0, B1), a call's arguments (A0,
-    A1, ...), its function (F) or a method call's receiver (M). None when an operand is not where the kernel had it: the
-    continuation must not guess."""
+    A1, ...), its function (F) or a method call's receiver (M). None when
+    an operand is not where the kernel had it: the continuation must not
+    guess."""
     field = _VALUE_FIELD.get(type(stmt))
     if field is None:
         return None
