@@ -648,6 +648,10 @@ const op_row *np_ufunc_row(struct module *m, const expr *e);
  * of a float64 or int64 ndarray, no other argument: the numpy scalar numpy
  * gives (checked when it runs), else NULL (infer/arrays.c). */
 const type *np_reduction_type(struct module *m, const inst *in, const expr *e);
+/* a op= v of a float64 ndarray `a` typed `at` and a number, numpy scalar,
+ * ndarray or float64 whole-array expression v: `at` (numpy's in-place ufunc
+ * gives `a` back), else NULL (infer/arrays.c). */
+const type *inplace_array_type(struct module *m, const inst *in, const type *a, const expr *v);
 /* The type of expression e in specialisation `in` (infer.c's side table). */
 static inline const type *ty_of(const inst *in, const expr *e) { return in->types.ty[e->id]; }
 /* Is the slice e (EX_SLICE) of an object, or with an object bound: a slice

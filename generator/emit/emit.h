@@ -285,6 +285,7 @@ void copy_made_array(em *E, const stmt *s);
 /* fusion.c */
 const char *emit_fused(em *E, expr *e);
 bool emit_fused_store(em *E, stmt *s);
+const char *emit_fused_inplace(em *E, expr *e, expr *sub);
 
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);

@@ -393,7 +393,8 @@ const char *emit_expr(em *E, expr *e) {
     return s->ty->kind == TY_BOOL ? arena_printf(E->m->a, "(bool)%s", v) : v;
   }
   case EX_BINOP: {
-    const char *fused = emit_fused(E, e); /* a whole-array expression: one loop */
+    const char *fused = e->u.bin.inplace ? emit_fused_inplace(E, e, NULL) /* p /= s: one loop, into p */
+                                         : emit_fused(E, e); /* a whole-array expression: one loop */
     if (fused) return fused;
     const char *tested_later = E->finite_by_parent != e ? NULL
         : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
@@ -413,6 +414,12 @@ const char *emit_expr(em *E, expr *e) {
     }
     if (E->in->types.callee[e->id] && !E->exported) /* a user class's __OP__, kernel to kernel */
       return emit_operator_call(E, e, l, r, depth);
+    if (ty_is_ndarray(TY(e)) && e->u.bin.inplace) { /* p /= s: numpy writes p and gives it back */
+      E->nvstack = depth;
+      const char *v = emit_inplace_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));
+      deopt_if(E, NULL, "not the array itself (never for an exact ndarray)", "%s != %s->obj", v, l);
+      return l;
+    }
     if (TY(e)->kind == TY_OBJ && e->u.bin.inplace) { /* x op= v: __iadd__, ... */
       E->nvstack = depth;
       return emit_inplace_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));

@@ -77,10 +77,18 @@ static char power_shortcut(const expr *e) {
   return v == 2.0 ? '2' : v == 0.5 ? 'h' : v == -1.0 ? 'r' : v == 1.0 ? '1' : 0;
 }
 
+/* Is e `a op v` of a op= v with + - * /, typed as a float64 ndarray `a`
+ * (infer/arrays.c inplace_array_type: numpy writes a and gives it back)? */
+static bool is_inplace(em *E, const expr *e) {
+  return e->kind == EX_BINOP && e->u.bin.inplace && ty_is_ndarray(TY(e)) && TY(e)->fmt == 'd' &&
+         e->u.bin.op <= OP_TRUEDIV;
+}
+
 /* Is e an operation of the loop: + - * / of float64 arrays and numbers,
  * ** 2, ** 0.5, ** -1, ** 1 (numpy's shortcuts), unary -, np.sqrt, np.abs,
  * np.floor? */
 static bool fused_op(em *E, const expr *e) {
+  if (is_inplace(E, e)) return true; /* the root of a op= v (fusible_inplace) */
   if (TY(e)->kind != TY_OBJ || E->in->types.callee[e->id]) return false;
   if (e->kind == EX_BINOP) {
     binop op = e->u.bin.op;
@@ -109,12 +117,35 @@ static bool early_view(const expr *e, const fuse_plan *p) {
   return p->ops_done == 0 && (e->kind == EX_SUBSCRIPT || e->kind == EX_SLICE);
 }
 
+/* Is e a number computed in C from numbers, locals, numpy's constants and
+ * numpy's ufuncs of numbers (`np.sqrt(2 * np.pi) * sigma`): no Python code
+ * runs (an exception or a deoptimisation may leave, before any array is
+ * written)? */
+static bool pure_number(em *E, const expr *e) {
+  const type *t = TY(e);
+  if (t->kind != TY_FLOAT && t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NP) return false;
+  switch (e->kind) {
+  case EX_INT: case EX_FLOAT: case EX_BOOL: return true;
+  case EX_LOCAL: return E->bound[e->u.local];
+  case EX_ATTR: return names_numpy(E->m, e->u.sub.obj); /* np.pi */
+  case EX_UNARY: return pure_number(E, e->u.un.a);
+  case EX_BINOP: return !E->in->types.callee[e->id] && pure_number(E, e->u.bin.l) && pure_number(E, e->u.bin.r);
+  case EX_CALL:
+    if (!np_ufunc_row(E->m, e)) return false;
+    for (int i = 1; i < e->u.call.n; i++)
+      if (!pure_number(E, e->u.call.args[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
 /* A leaf: a float64 array (a local or a slice of one) or a number that
  * evaluates without running code (evaluated before the loop). */
 static bool fused_leaf(em *E, const expr *e, fuse_plan *p) {
   const type *t = TY(e);
   bool array = ty_is_ndarray(t) && t->fmt == 'd' && (e->kind == EX_LOCAL || slice_view(E, e) || early_view(e, p));
-  bool number = (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) && quiet(E, e);
+  bool number = (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) &&
+                (quiet(E, e) || pure_number(E, e));
   if (!array && !number) return false;
   if (array && p->arrays && t->ndim != p->ndim) return false; /* broadcasting 1-D against 2-D: numpy's */
   if (array) p->arrays = true, p->ndim = t->ndim;
@@ -154,7 +185,14 @@ static bool plan_tree(em *E, const expr *e, fuse_plan *p) {
  * arrays)? */
 static bool fusible(em *E, const expr *e, fuse_plan *p) {
   *p = (fuse_plan){0};
-  return !E->exported && fused_op(E, e) && plan_tree(E, e, p) && p->arrays;
+  return !E->exported && !is_inplace(E, e) && fused_op(E, e) && plan_tree(E, e, p) && p->arrays;
+}
+/* Can a op= v (e: `a op v`) be computed by one loop: `a` a float64 array
+ * (a local, a slice or row of one: the first leaf), v a tree of the loop's
+ * operations or a leaf? */
+static bool fusible_inplace(em *E, const expr *e, fuse_plan *p) {
+  *p = (fuse_plan){0};
+  return !E->exported && is_inplace(E, e) && plan_tree(E, e, p) && p->nleaves > 0 && p->leaves[0] == e->u.bin.l;
 }
 
 /* Item (i, j) of tree e as statements of the loop's body, one per node
@@ -554,7 +592,7 @@ typedef struct fused {
 } fused;
 
 static bool fuse_begin(em *E, expr *e, fused *f) {
-  if (!fusible(E, e, &f->p)) return false;
+  if (!(is_inplace(E, e) ? fusible_inplace(E, e, &f->p) : fusible(E, e, &f->p))) return false;
   f->ufuncs = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
   f->loops = arena_alloc(E->m->a, sizeof(char *) * (size_t)(E->in->fn->nexprs + 1));
   int depth = E->nvstack;
@@ -580,10 +618,17 @@ static void fuse_loop(em *E, expr *e, const fused *f, const char *to, bool flags
 
 /* Where numpy would warn (`cond`): the interpreter runs the statement
  * again from its start (or around the operands an earlier effect left
- * pending), so numpy gives its answer and its warning at this line. */
-static void warns_in_interpreter(em *E, const char *cond) {
-  deopt_if(E, NULL, "numpy would warn: the interpreter runs this statement, and numpy warns at its line", "%s",
-           cond);
+ * pending), so numpy gives its answer and its warning at this line.
+ * Returns false where the interpreter may not go on exactly (an effect
+ * before, no continuation): it runs the call again only if no effect
+ * happened, else the caller runs numpy's own operations in the kernel,
+ * which give numpy's answer and warning (naming the caller's line). */
+static bool warns_in_interpreter(em *E, const char *cond) {
+  if (deopt_if_exact(E, "numpy would warn: the interpreter runs this statement, and numpy warns at its line", cond))
+    return true;
+  line(E, "if (%s && !dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* numpy would warn: the "
+          "interpreter runs the call (else numpy's own operations below) */", cond);
+  return false;
 }
 
 static const char *emit_fused_sum(em *E, expr *e);
@@ -601,7 +646,7 @@ const char *emit_fused(em *E, expr *e) {
   line(E, "%s = dynac_np_empty(%d, %s->len, %s->len1, &out);", o, f.p.ndim, f.a, f.a);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   fuse_loop(E, e, &f, NULL, true);
-  warns_in_interpreter(E, "warns");
+  if (!warns_in_interpreter(E, "warns")) line(E, "if (warns) Py_CLEAR(%s); /* numpy's own operations below */", o);
   E->indent--;
   line(E, "}");
   line(E, "if (!%s) { /* broadcasting, another layout: numpy's operations, one by one */", o);
@@ -681,10 +726,12 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "const bool warns = dynac_fpe_end(fpe);");
   line(E, "PyMem_Free(lens);");
   line(E, "PyMem_Free(sums);");
-  warns_in_interpreter(E, "warns");
-  line(E, "%s = dynac_box_np_float64(%s);", o, mean ? "total / (double)n" : "total"); /* np.mean: the sum's
+  warns_in_interpreter(E, "warns"); /* (else numpy's own operations below) */
+  line(E, "if (!warns) {");
+  line(E, "  %s = dynac_box_np_float64(%s);", o, mean ? "total / (double)n" : "total"); /* np.mean: the sum's
                                                                                     float64 over the count */
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  line(E, "  if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  line(E, "}");
   E->indent--;
   line(E, "}");
   line(E, "if (!%s) { /* numpy's operations, then its np.sum */", o);
@@ -767,7 +814,7 @@ bool emit_fused_store(em *E, stmt *s) {
   line(E, "  dynac_scratch_store(&tv%d, &sv%d, %d);", n, n, f.p.ndim);
   line(E, "  done%d = true;", n);
   line(E, "}");
-  line(E, "PyMem_Free(sv%d.buf);", n);
+  line(E, "dynac_scratch_free(&sv%d);", n);
   E->indent--;
   line(E, "}");
   E->indent--;
@@ -777,7 +824,8 @@ bool emit_fused_store(em *E, stmt *s) {
   line(E, "PyBuffer_Release(&tb%d);", n);
   E->indent--;
   line(E, "}");
-  warns_in_interpreter(E, arena_printf(E->m->a, "warns%d", n));
+  if (!warns_in_interpreter(E, arena_printf(E->m->a, "warns%d", n)))
+    line(E, "if (warns%d) done%d = false; /* numpy's own operations below */", n, n);
   line(E, "if (!done%d) { /* numpy's operations, then numpy's setitem */", n);
   E->indent++;
   const char *v = generic_tree(E, e, &f.p, f.vals, f.ufuncs, f.objs);
@@ -787,4 +835,92 @@ bool emit_fused_store(em *E, stmt *s) {
   line(E, "}");
   note_effect(E);
   return true;
+}
+
+/* Can the place `sub` (a slice or row of an array local, parts literals
+ * or locals) be evaluated again without anyone seeing it? */
+static bool plain_place(em *E, const expr *sub) {
+  const expr *parts[8];
+  int n = 0;
+  const expr *obj = sub->kind == EX_SLICE ? sub->u.slice.obj : sub->u.sub.obj;
+  const expr *ix = sub->kind == EX_SLICE ? sub : sub->u.sub.index;
+  const expr *dims[2] = {ix, NULL};
+  int nd = 1;
+  if (ix->kind == EX_TUPLE && ix->u.tuple.n == 2) dims[0] = ix->u.tuple.elts[0], dims[1] = ix->u.tuple.elts[1], nd = 2;
+  else if (ix->kind == EX_TUPLE) return false;
+  for (int d = 0; d < nd; d++) {
+    const expr *x = dims[d];
+    if (x->kind == EX_SLICE) parts[n++] = x->u.slice.lo, parts[n++] = x->u.slice.hi, parts[n++] = x->u.slice.step;
+    else parts[n++] = x;
+  }
+  if (obj->kind != EX_LOCAL || !E->bound[obj->u.local]) return false;
+  for (int i = 0; i < n; i++) {
+    const expr *x = parts[i];
+    if (x && x->kind == EX_UNARY && x->u.un.op == UN_NEG) x = x->u.un.a;
+    if (x && x->kind != EX_INT && !(x->kind == EX_LOCAL && E->bound[x->u.local] && TY(x)->kind == TY_INT))
+      return false;
+  }
+  return true;
+}
+
+/* a op= v with `a` a float64 array local, or a slice or row of one (`sub`),
+ * and v an expression of the loop's or a leaf (`vel += acc * dt`,
+ * `pdfs /= s`, `u[1:-1, 1:-1] += 0.25 * v[1:-1, 1:-1]`); e is `a op v`.
+ * The items of `a op v` are computed by one loop into scratch, then
+ * stored into a: numpy computes v whole before its in-place ufunc writes
+ * a, so an operand overlapping a reads a's old items here too, and where
+ * numpy would warn nothing is written yet: the interpreter runs the
+ * statement (numpy warns at its line, a written once). Other shapes
+ * (broadcasting), layouts or a read-only a: numpy's in-place operator on
+ * the same leaves (then, for a place, numpy's setitem, as the interpreter
+ * does). Returns a's view (the value of `a op v`), or NULL when it is not
+ * such. */
+const char *emit_fused_inplace(em *E, expr *e, expr *sub) {
+  fused f;
+  if (!is_inplace(E, e) || (sub && !plain_place(E, sub)) || !fuse_begin(E, e, &f)) return NULL;
+  const char *t = f.vals[0]; /* the target a, first leaf */
+  int n = ++E->tmp;
+  line(E, "/* line %d: one loop for `%s=`, into scratch, then into the array */", e->pos.line,
+       binop_spelling[e->u.bin.op]);
+  line(E, "bool done%d = false;", n);
+  /* v of two operations or more (numpy's temporaries), 2-D (numpy's iterator per row): the loop; else
+     numpy's one pass on long arrays */
+  const char *alone = f.p.ops_done > 2 || f.p.ndim == 2 ? ""
+      : arena_printf(E->m->a, " && %s->len <= DYNAC_INPLACE_SHORT_MAX", t);
+  line(E, "if (%s && !%s->readonly%s) {", f.cond, t, alone);
+  E->indent++;
+  line(E, "dynac_view sv%d;", n);
+  line(E, "if (!dynac_scratch_like(%s, %d, &sv%d)) DYNAC_LEAVE(dynac_traceback_here(%s));", t, f.p.ndim, n, where(E));
+  fuse_loop(E, e, &f, arena_printf(E->m->a, "sv%d", n), true);
+  line(E, "if (!warns) {");
+  line(E, "  dynac__effects = 1; /* a's items change, as numpy's in-place ufunc changes them */");
+  line(E, "  dynac_scratch_store(%s, &sv%d, %d);", t, n, f.p.ndim);
+  line(E, "  done%d = true;", n);
+  line(E, "}");
+  line(E, "dynac_scratch_free(&sv%d);", n);
+  warns_in_interpreter(E, "warns"); /* (else numpy's in-place operator below) */
+  E->indent--;
+  line(E, "}");
+  line(E, "if (!done%d) { /* broadcasting, another layout, a read-only or long array: numpy's in-place operator */",
+       n);
+  E->indent++;
+  const char *a = f.objs[0] ? tmpvar(E, &ty_obj) : arena_printf(E->m->a, "%s->obj", t);
+  if (f.objs[0]) { /* a row read in place: numpy's view of it */
+    line(E, "%s = %s;", a, f.objs[0]);
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", a, where(E));
+  }
+  const char *v = generic_tree(E, e->u.bin.r, &f.p, f.vals, f.ufuncs, f.objs);
+  const char *r = emit_inplace_values(E, e->u.bin.op, a, &ty_obj, v, &ty_obj);
+  if (sub) { /* obj[key] = the result, as the interpreter stores it back */
+    expr *oe = sub->kind == EX_SLICE ? sub->u.slice.obj : sub->u.sub.obj;
+    const char *obj = keep(E, emit_expr(E, oe), TY(oe));
+    line(E, "if (dynac_obj_setitem(%s->obj, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+         obj, view_key(E, sub), r, where(E));
+  } else {
+    deopt_if(E, NULL, "not the array itself (never for an exact ndarray)", "%s != %s->obj", r, t);
+  }
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return t;
 }

@@ -141,6 +141,8 @@ static void emit_assign(em *E, stmt *s) {
 
 /* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */
 static void emit_augassign(em *E, stmt *s) {
+  if (s->u.aug.sub && s->u.aug.op_expr && emit_fused_inplace(E, s->u.aug.op_expr, s->u.aug.sub))
+    return; /* u[1:-1] += v: one loop, into the slice */
   if (s->u.aug.sub && (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ ||
                       array_object_place(E->in, s->u.aug.sub))) {
     emit_object_augassign(E, s);
@@ -173,6 +175,7 @@ static void emit_augassign(em *E, stmt *s) {
     line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, loc), v);
     return;
   }
+  if (ty_is_ndarray(lt) && direct && emit_fused_inplace(E, direct, NULL)) return; /* one loop, into the array */
   const char *r = emit_expr(E, s->u.aug.value);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
   if (ty_is_ndarray(lt)) { /* numpy's in-place operator writes the array and gives it back */

@@ -209,6 +209,20 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
   }
 }
 
+/* a op= v with `a` a float64 ndarray, `v` a number, a numpy scalar, an
+ * ndarray (of the dtypes kernels type) or a float64 whole-array expression:
+ * numpy's in-place ufunc writes `a` and gives it back (ndarray.__iadd__
+ * never defers to such an operand), so the result is typed as `a` is;
+ * else NULL. */
+const type *inplace_array_type(module *m, const inst *in, const type *a, const expr *v) {
+  const type *t = ty_of(in, v);
+  bool arrays = false;
+  if (!ty_is_ndarray(a) || a->fmt != 'd') return NULL;
+  bool number = t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NP ||
+                ty_is_ndarray(t);
+  return number || (t->kind == TY_OBJ && float64_tree(m, in, v, &arrays)) ? a : NULL;
+}
+
 const type *np_reduction_type(module *m, const inst *in, const expr *e) {
   static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", NULL};
   if (e->u.call.nkw || e->u.call.argform) return NULL;

@@ -277,6 +277,11 @@ static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, con
 
 const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) return &ty_unknown;
+  if (e->kind == EX_BINOP && e->u.bin.inplace && ty_is_ndarray(l) &&
+      inplace_array_type(c->m, c->in, l, e->u.bin.r)) {
+    generic_op(c); /* p /= s: numpy's in-place ufunc (or a fused loop) writes p and gives it back */
+    return l;
+  }
   if ((l->kind == TY_OBJ || r->kind == TY_OBJ) && generic_operand(l) && generic_operand(r))
     return generic_op(c); /* PyNumber_Add, ... */
   if ((ty_is_ndarray(l) || ty_is_ndarray(r)) && (generic_operand(l) || l->kind == TY_NP) &&

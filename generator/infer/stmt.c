@@ -167,6 +167,7 @@ static void type_stmt(ctx *c, stmt *s) {
       if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
       if (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ ||
           array_object_place(c->in, s->u.aug.sub)) { /* get, in-place operator, set: the C API */
+        if (s->u.aug.op_expr && ty_is_ndarray(l)) type_expr(c, s->u.aug.op_expr, false); /* (or a fused loop) */
         target tg = {.sub = s->u.aug.sub};
         expr fake = {.pos = s->pos};
         bind_target(c, &tg, binop_type(c, &fake, s->u.aug.op, l, r), s->pos);
@@ -205,6 +206,7 @@ static void type_stmt(ctx *c, stmt *s) {
       break;
     }
     if (ty_is_ndarray(l) && (generic_operand(r) || r->kind == TY_NP)) { /* a += b: the array itself */
+      if (s->u.aug.op_expr) type_expr(c, s->u.aug.op_expr, false); /* (a fused loop's tree: emit/fusion.c) */
       generic_op(c);
       break;
     }

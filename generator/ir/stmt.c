@@ -95,6 +95,17 @@ target *lower_target(lower *L, TSNode n) {
   return NULL;
 }
 
+/* `target op value` as the in-place EX_BINOP of `target op= value` (an
+ * instance's __iadd__, numpy's in-place ufunc: infer/stmt.c). */
+static expr *inplace_binop(lower *L, TSNode n, binop op, expr *target, expr *value) {
+  expr *b = new_expr(L, EX_BINOP, n);
+  b->u.bin.op = op;
+  b->u.bin.l = target;
+  b->u.bin.r = value;
+  b->u.bin.inplace = true;
+  return b;
+}
+
 /* NAME = value in straight-line top-level code, NAME bound before: a new
  * version of NAME. Returns NULL when the form does not apply. */
 static stmt *lower_versioned_assignment(lower *L, TSNode n, TSNode left, TSNode value_node,
@@ -110,12 +121,7 @@ static stmt *lower_versioned_assignment(lower *L, TSNode n, TSNode left, TSNode 
   if (aug) { /* x op= v is x = x op v for numbers */
     expr *old = new_expr(L, EX_LOCAL, left);
     old->u.local = current_version(L, base);
-    expr *b = new_expr(L, EX_BINOP, n);
-    b->u.bin.op = *aug;
-    b->u.bin.l = old;
-    b->u.bin.r = v;
-    b->u.bin.inplace = true;
-    v = b;
+    v = inplace_binop(L, n, *aug, old, v);
   }
   target *t = arena_alloc(L->m->a, sizeof *t);
   t->pos = node_pos(left);
@@ -191,6 +197,8 @@ static stmt *lower_augassign(lower *L, TSNode n) {
     s->u.aug.sub = sub;
     s->u.aug.op = opk;
     s->u.aug.value = v;
+    if (sub->kind == EX_SUBSCRIPT || sub->kind == EX_SLICE) /* an ndarray's slice: fused (emit/fusion.c) */
+      s->u.aug.op_expr = inplace_binop(L, n, opk, sub, v);
     return s;
   }
   int before = count_breaks(L);
@@ -205,13 +213,9 @@ static stmt *lower_augassign(lower *L, TSNode n) {
   if (base >= 0 && base < L->ncurrent) L->seen[base] = true;
   s->u.aug.op = (binop)k;
   s->u.aug.value = v;
-  expr *b = new_expr(L, EX_BINOP, n); /* for an instance's __iadd__ (infer/stmt.c) */
-  b->u.bin.op = (binop)k;
-  b->u.bin.l = new_expr(L, EX_LOCAL, left);
-  b->u.bin.l->u.local = s->u.aug.local;
-  b->u.bin.r = v;
-  b->u.bin.inplace = true;
-  s->u.aug.op_expr = b;
+  expr *old = new_expr(L, EX_LOCAL, left);
+  old->u.local = s->u.aug.local;
+  s->u.aug.op_expr = inplace_binop(L, n, (binop)k, old, v);
   return s;
 }
 

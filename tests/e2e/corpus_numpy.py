@@ -654,3 +654,40 @@ def method_sums(x, y):
     """(expr).sum() and (expr).mean(): ndarray's own reductions of the value
     the loop makes block by block (no array), numpy's pairwise sum."""
     return (np.log(np.abs(x) + 1.0) * y).sum(), (x * 2.0 - y).mean(), (x + y).sum() + 1.0
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], float)",
+                           "(ndarray[l], ndarray[d], float)"])
+def inplace_fused(x, v, dt):
+    """a op= <expr>: one loop into scratch, then into the array (numpy
+    computes <expr> whole first: an overlapping operand reads old items);
+    where numpy would warn, the interpreter runs the statement, the array
+    written once. The array stays typed after (x[0], a fused sum)."""
+    x += v * dt
+    x /= 2.5 * dt
+    for k in range(2):
+        v -= x * 0.5 + k
+    x[1:] += x[:-1] * 2.0
+    x[::-1] *= v - 1.0
+    return x[0], np.sum(x * x), x, v
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2], int)", "(ndarray[d, 2, strided], ndarray[d, 2], int)"])
+def inplace_places(u, w, i):
+    """Slices and rows of 2-D arrays as targets (get, in-place ufunc, set
+    back: numpy's own where the loop does not apply: broadcasting, a
+    read-only array)."""
+    u[1:-1, 1:-1] += 0.25 * (w[2:, 1:-1] + w[:-2, 1:-1])
+    u[i] -= w[0] / 3.0
+    u[:, 1:] *= u[:, :-1]
+    return u, w
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d], float)"])
+def inplace_numpy(w, x, s):
+    """After an effect in the statement (np.pi's read) or where shapes
+    differ (broadcasting), numpy's own in-place ufunc in the kernel."""
+    x /= np.sqrt(2 * np.pi) * s
+    w += w[0]
+    w -= x
+    return w, x

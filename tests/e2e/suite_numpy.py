@@ -47,7 +47,7 @@ def canon(v):
 # numpy gives there (divide by zero in a / b) names the kernel's caller's
 # line, since the kernel has no frame of its own (README: not yet). For
 # these functions the warnings are compared without their line.
-WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions"}  # b /= s; float32, int64, @ (not fused)
+WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy"}  # b /= s; float32, int64, @ (not fused)
 
 
 def run(fn, make):
@@ -295,6 +295,26 @@ def cases():
     c["method_sums"] = [(lambda n=n: (waves(n)(), waves(n, 1.1)())) for n in [0, 1, 16, 17, 200, 9000]]
     c["method_sums"] += [lambda: (waves(9, edge=True)(), waves(9)()), lambda: (waves(3)(), waves(4)()),
                          lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), waves(3)())]
+    c["inplace_fused"] = [(lambda n=n, dt=dt: (waves(n)(), waves(n, 1.3)(), dt)) for n in [0, 1, 9, 130, 9000]
+                          for dt in [0.5, -2.0]]
+    c["inplace_fused"] += [lambda: (waves(12, edge=True)(), waves(12, 0.7)(), 0.5),  # nan, inf: numpy warns
+                           lambda: (waves(5)(), waves(5)(), 0.0),  # x / 0.0: divide by zero, invalid
+                           lambda: (arr([1e300, 2.0], "d")(), arr([1e300, 1.0], "d")(), 1e10),  # overflow
+                           lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), waves(3)(), 0.5),
+                           lambda: (waves(4)(), waves(5)(), 0.5),  # shapes differ: numpy's ValueError
+                           lambda: (waves(4)(), arr([1.0], "d")(), 0.5),  # broadcasting: numpy's
+                           lambda: (arr([1.0, 2.0], "d", readonly=True)(), waves(2)(), 0.5),
+                           lambda: (arr([3, 4], "l")(), waves(2)(), 0.5)]  # int64 += float: numpy's error
+    c["inplace_places"] = [(lambda i=i, st=st: (wave_grid(5, 4, strided=st)(), wave_grid(5, 4)(), i))
+                           for i in [0, 2, -1, 5, -6] for st in (False, True)]
+    c["inplace_places"] += [lambda: (wave_grid(3, 4)(), wave_grid(3, 4, hot=(0, 1))(), 1),  # overflow
+                            lambda: (wave_grid(2, 2)(), wave_grid(2, 2)(), 0),  # empty slices
+                            lambda: (wave_grid(4, 4)(), wave_grid(5, 4)(), 0),  # shapes differ
+                            lambda: (np.zeros((0, 3)), np.zeros((0, 3)), 0),
+                            lambda: (arr([[1.0, 2.0], [3.0, 4.0]], "d", readonly=True)(), wave_grid(2, 2)(), 0)]
+    c["inplace_numpy"] = [lambda: (wave_grid(3, 4)(), waves(4)(), 0.5), lambda: (wave_grid(3, 4)(), waves(4)(), 0.0),
+                          lambda: (wave_grid(2, 4, hot=(0, 1))(), waves(4)(), 1.0),  # overflow in w += w[0]
+                          lambda: (wave_grid(3, 4)(), waves(3)(), 1.0)]  # numpy's ValueError
     c.update(array_cases())
     return c
 
