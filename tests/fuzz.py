@@ -170,7 +170,13 @@ class Gen:
         if k == 4:
             env.add("x2")
             return [ind + "b0 = %s" % e, ind + "x2 = float(b0[0]) if len(b0) else -0.5"]
-        return [ind + "a0 = a0.copy()", ind + "a0 += %s" % self.float_expr(env, 0, in_loop)]
+        # in-place operators (one loop into scratch, then the array; numpy's own on long arrays)
+        op = self.rng.choice(["+=", "-=", "*=", "/="])
+        copy = [ind + "a0 = a0.copy()"] if self.rng.random() < 0.3 else []
+        return copy + [ind + self.rng.choice(["a0 %s %s" % (op, self.float_expr(env, 0, in_loop)),
+                                              "a0 %s %s" % (op, e),
+                                              "a0[1:] %s a0[:-1] * %s" % (op, self.float_expr(env, 0, in_loop)),
+                                              "a0[::-1] %s %s" % (op, e)])]
 
     def array_scalar_stmt(self, env, ind, in_loop, k):
         """a0's items as numpy scalars in number locals: a float (or int)
