@@ -30,6 +30,18 @@ const char *emit_made_array(em *E, expr *e, const char *o, const char *other) {
   return v;
 }
 
+/* The value o (an object) of a whole-array expression a local typed `t`
+ * holds (infer/arrays.c array_result_type): numpy's new C-ordered float64
+ * array, pinned as t. Another value (numpy's function was replaced) is
+ * handed to the interpreter with the statement where it can go on. */
+const char *emit_pinned_result(em *E, const char *o, const type *t) {
+  const char *v = tmpvar(E, t);
+  line(E, "%s = dynac_pin_array(&dynac__pins, %s, '%c', 'd', 0, NULL);", v, o, t->ndim == 2 ? 'N' : 'n');
+  line(E, "if (!%s && PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(%s));", v, where(E));
+  deopt_if(E, NULL, "not a new C-ordered float64 array (numpy's function replaced)", "!%s", v);
+  return v;
+}
+
 /* The index object of place or view e (obj[lo:hi:step], obj[i, lo:hi],
  * obj[i]), as the interpreter builds it. */
 const char *view_key(em *E, expr *e) {

@@ -321,7 +321,15 @@ static const char *emit_attr(em *E, expr *e) {
     E->nvstack = depth;
     return r;
   }
-  if (ot->kind == TY_OBJ && TY(e)->kind == TY_FLOAT) return emit_instance_attr(E, v, attr, &ty_float); /* np.inf */
+  if (ot->kind == TY_OBJ && TY(e)->kind == TY_FLOAT) { /* np.inf */
+    restart before = E->rp;
+    const char *r = emit_instance_attr(E, v, attr, &ty_float);
+    if (names_numpy(E->m, e->u.sub.obj)) /* a name in numpy's dict: no Python code runs (its module __getattr__
+                                            only for a missing one, and then the read raises); dynac__effects
+                                            still says so if any ran */
+      E->rp.effect = before.effect, E->rp.neffects = before.neffects;
+    return r;
+  }
   if (ot->kind == TY_OBJ) return emit_object_attr(E, v, attr);
   if (TY(e)->kind == TY_OBJ) return emit_object_attr(E, keep(E, as_obj(E, v, ot), &ty_obj), attr); /* a.T: numpy's */
   if (!strcmp(attr, "ndim")) return arena_printf(E->m->a, "INT64_C(%d)", ot->ndim);

@@ -133,11 +133,11 @@ const char *emit_np_ufunc(em *E, expr *e) {
     deopt_if(E, NULL, "np.NAME gave something else than a float", "st");
     E->indent--;
     line(E, "}");
+    note_effect(E); /* numpy's call may warn: a warning filter may run Python code */
   }
   E->indent--;
   line(E, "}");
-  note_effect(E);
-  return r;
+  return r; /* (the lookup of np.NAME in numpy's dict runs no Python code; dynac__effects says if any ran) */
 }
 
 /* Does a block use numpy float arithmetic (whose underflow numpy may be

@@ -95,6 +95,10 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
   }
   if (!t->is_tuple) {
     const type *lt = E->in->local_ty[t->local];
+    if (vt->kind == TY_OBJ && ty_is_ndarray(lt)) { /* x = a * 2.0 + b: the new array, pinned */
+      v = emit_pinned_result(E, v, lt);
+      vt = lt;
+    }
     if (lt->kind == TY_OBJ || owned_list_local(E->in, t->local)) /* the old value is released, as STORE_FAST does */
       line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, t->local),
            convert(E, v, vt, lt));

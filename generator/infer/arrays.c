@@ -209,6 +209,35 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
   }
 }
 
+/* The array leaves of float64 tree e: one number of dimensions (*ndim),
+ * none strided; false otherwise. */
+static bool c_ordered_leaves(const inst *in, const expr *e, int *ndim) {
+  const type *t = ty_of(in, e);
+  if (ty_is_ndarray(t)) {
+    if (t->strided || (*ndim && *ndim != t->ndim)) return false;
+    *ndim = t->ndim;
+    return true;
+  }
+  switch (e->kind) {
+  case EX_BINOP: return c_ordered_leaves(in, e->u.bin.l, ndim) && c_ordered_leaves(in, e->u.bin.r, ndim);
+  case EX_UNARY: return c_ordered_leaves(in, e->u.un.a, ndim);
+  case EX_CALL:
+    for (int i = 1; i < e->u.call.n; i++)
+      if (!c_ordered_leaves(in, e->u.call.args[i], ndim)) return false;
+    return true;
+  default: return true;
+  }
+}
+
+const type *array_result_type(ctx *c, const expr *v) {
+  bool arrays = false;
+  int ndim = 0;
+  if (ty_of(c->in, v)->kind != TY_OBJ || !float64_tree(c->m, c->in, v, &arrays) || !arrays ||
+      !c_ordered_leaves(c->in, v, &ndim) || !pins_arrays(c))
+    return NULL;
+  return ty_ndarray('d', ndim, false);
+}
+
 /* a op= v with `a` a float64 ndarray, `v` a number, a numpy scalar, an
  * ndarray (of the dtypes kernels type) or a float64 whole-array expression:
  * numpy's in-place ufunc writes `a` and gives it back (ndarray.__iadd__

@@ -1545,6 +1545,9 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
       return;
     }
     const type *j = ty_join(old, t);
+    if (j->kind == TY_CONFLICT && ((ty_is_ndarray(old) && ty_join(&ty_obj, t) == &ty_obj) ||
+                                   (ty_is_ndarray(t) && ty_join(&ty_obj, old) == &ty_obj)))
+      j = &ty_obj; /* x = a * 2.0 + b, then x = None or another object: the array boxed */
     if (j->kind == TY_CONFLICT) {
       bool np = (old->kind == TY_NP) != (t->kind == TY_NP);
       type_fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s%s",

@@ -38,6 +38,11 @@ const type *type_made_array(ctx *c, expr *e, const type **at);
 const type *type_np_ufunc(ctx *c, expr *e, const type **at);
 const type *type_array_method(ctx *c, expr *e, const type **at);
 const type *type_array_view(ctx *c, expr *e, const type *ot);
+/* x = v with v a float64 whole-array expression (an object) whose array
+ * leaves are C-ordered and of one number of dimensions: the new C-ordered
+ * float64 ndarray numpy (or the fused loop) makes, as the local holds it
+ * (pinned when stored: emit/stmt.c); NULL when v is not such. */
+const type *array_result_type(ctx *c, const expr *v);
 
 /* stmt.c */
 void type_block(ctx *c, stmt *s);

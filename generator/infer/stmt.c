@@ -157,6 +157,9 @@ static void type_stmt(ctx *c, stmt *s) {
     c->unpacked = unpack ? v : NULL;
     const type *t = type_expr(c, v, false);
     c->unpacked = NULL;
+    const target *t0 = s->u.assign.targets[0];
+    const type *at = s->u.assign.ntargets == 1 && !t0->is_tuple && !t0->sub ? array_result_type(c, v) : NULL;
+    if (at) t = at; /* x = a * 2.0 + b: the local holds the new array typed */
     for (int i = 0; i < s->u.assign.ntargets; i++) bind_target(c, s->u.assign.targets[i], t, s->pos);
     break;
   }

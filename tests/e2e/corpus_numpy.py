@@ -691,3 +691,30 @@ def inplace_numpy(w, x, s):
     w += w[0]
     w -= x
     return w, x
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], float)"])
+def chained(x, y, s):
+    """A local bound to a whole-array expression holds the new array typed:
+    a leaf of the next statement's loop, indexed in C, rebound in a loop."""
+    t = x * s - y
+    u = np.exp(-t * t)
+    u /= np.sqrt(2 * np.pi) * s
+    w = np.log(u + 1.0) * t
+    for k in range(3):
+        t = t * 0.5 + w
+    first = t[0] if len(t) else -1.0
+    z = w * 2.0
+    if s < 0:
+        z = None
+    return first, np.sum(t * u), u, w, t, z
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2], int)"])
+def chained2(A, B, n):
+    """2-D: each step's value is the next one's leaf."""
+    C = A * 0.5
+    for _ in range(n):
+        C = C * A + B
+        C[0, 0] = -C[0, 0]
+    return C, C[1:, 1:] * 2.0

@@ -315,6 +315,15 @@ def cases():
     c["inplace_numpy"] = [lambda: (wave_grid(3, 4)(), waves(4)(), 0.5), lambda: (wave_grid(3, 4)(), waves(4)(), 0.0),
                           lambda: (wave_grid(2, 4, hot=(0, 1))(), waves(4)(), 1.0),  # overflow in w += w[0]
                           lambda: (wave_grid(3, 4)(), waves(3)(), 1.0)]  # numpy's ValueError
+    c["chained"] = [(lambda n=n, s=s: (waves(n)(), waves(n, 1.3)(), s)) for n in [0, 1, 9, 130] for s in [0.5, -2.0]]
+    c["chained"] += [lambda: (waves(12, edge=True)(), waves(12, 0.7)(), 0.5),  # nan, inf: numpy warns
+                     lambda: (waves(5)(), waves(5)(), 0.0), lambda: (waves(4)(), waves(5)(), 0.5),
+                     lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), waves(3)(), 0.5),
+                     lambda: (waves(4)(), arr([1.0], "d")(), 0.5)]  # broadcasting: numpy's
+    c["chained2"] = [lambda: (wave_grid(3, 4)(), wave_grid(3, 4)(), 3), lambda: (wave_grid(3, 4)(), wave_grid(3, 4)(), 0),
+                     lambda: (wave_grid(2, 2, hot=(1, 1))(), wave_grid(2, 2)(), 2),
+                     lambda: (wave_grid(3, 4)(), wave_grid(1, 4)(), 2),  # broadcasting rows: numpy's
+                     lambda: (np.zeros((0, 3)), np.zeros((0, 3)), 1)]  # C[0, 0]: numpy's IndexError
     c.update(array_cases())
     return c
 
