@@ -648,6 +648,10 @@ const op_row *np_ufunc_row(struct module *m, const expr *e);
  * of a float64 or int64 ndarray, no other argument: the numpy scalar numpy
  * gives (checked when it runs), else NULL (infer/arrays.c). */
 const type *np_reduction_type(struct module *m, const inst *in, const expr *e);
+/* Is `a` the argument of a builtin sum() that adds float64 items: a 1-D
+ * float64 ndarray, or a whole-array expression of C-ordered 1-D float64
+ * arrays (infer/arrays.c)? The sum is then computed in C (emit/calls.c). */
+bool array_sum_arg(struct module *m, const inst *in, const expr *a);
 /* a op= v of a float64 ndarray `a` typed `at` and a number, numpy scalar,
  * ndarray or float64 whole-array expression v: `at` (numpy's in-place ufunc
  * gives `a` back), else NULL (infer/arrays.c). */

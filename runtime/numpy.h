@@ -325,6 +325,18 @@ static DYNAC_NOINLINE PyObject *dynac_np_empty(int ndim, Py_ssize_t n0, Py_ssize
   PyBuffer_Release(&pb);
   return a;
 }
+/* builtins.sum(items) (the guard has checked that `sum` names it): a new
+ * reference, or NULL with its exception. */
+static DYNAC_NOINLINE PyObject *dynac_builtin_sum(PyObject *items) {
+  static PyObject *sum; /* looked up once (kept for the process) */
+  if (!sum) {
+    PyObject *b = PyImport_ImportModule("builtins");
+    sum = b ? PyObject_GetAttrString(b, "sum") : NULL;
+    Py_XDECREF(b);
+    if (!sum) return NULL;
+  }
+  return PyObject_CallOneArg(sum, items);
+}
 /* Are view v's rows laid out as C orders them (numpy's result of the same
  * shape from such operands is C-contiguous)? Not for one row or column,
  * whose order numpy may choose either way. */

@@ -155,9 +155,9 @@ class Gen:
         e = self.arr_expr(env, 2, in_loop)
         if k >= 6:
             return self.array_scalar_stmt(env, ind, in_loop, k)
-        if k == 0:
+        if k == 0:  # numpy's pairwise sum, or the builtin's sum in order (0 of no items)
             env.add("x2")
-            return [ind + "x2 = float(np.sum(%s))" % e]
+            return [ind + "x2 = float(%s)" % self.rng.choice(["np.sum(%s)" % e, "sum(%s)" % e, "sum(a0)"])]
         if k == 1:
             return [ind + "if len(a0):", ind + "    a0[%s %% len(a0)] = %s" % (self.int_expr(env, 1, in_loop),
                                                                            self.float_expr(env, 1, in_loop))]

@@ -197,6 +197,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
 /* len(c), and sum(c) as CPython 3.11 computes it: from the int 0, ints
  * exactly (overflow deoptimises), floats added left to right in a double. */
 static const char *emit_len_sum(em *E, expr *e) {
+  if (TY(e) == &ty_num_np) return emit_builtin_sum(E, e->u.call.args[0]); /* sum(a) of float64 items */
   expr *a = e->u.call.args[0];
   const char *obj = emit_arg(E, e, 0);
   if (ops_call_is(e, OPI_LEN) && TY(a)->kind == TY_OBJ) { /* __len__ may run */

@@ -287,6 +287,7 @@ const char *emit_fused(em *E, expr *e);
 bool emit_fused_store(em *E, stmt *s);
 const char *emit_fused_inplace(em *E, expr *e, expr *sub);
 const char *emit_pinned_result(em *E, const char *o, const type *t);
+const char *emit_builtin_sum(em *E, expr *a);
 
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);

@@ -123,7 +123,8 @@ static bool early_view(const expr *e, const fuse_plan *p) {
  * written)? */
 static bool pure_number(em *E, const expr *e) {
   const type *t = TY(e);
-  if (t->kind != TY_FLOAT && t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NP) return false;
+  if (t->kind != TY_FLOAT && t->kind != TY_INT && t->kind != TY_BOOL && t->kind != TY_NP && t->kind != TY_NUM)
+    return false;
   switch (e->kind) {
   case EX_INT: case EX_FLOAT: case EX_BOOL: return true;
   case EX_LOCAL: return E->bound[e->u.local];
@@ -144,11 +145,11 @@ static bool pure_number(em *E, const expr *e) {
 static bool fused_leaf(em *E, const expr *e, fuse_plan *p) {
   const type *t = TY(e);
   bool array = ty_is_ndarray(t) && t->fmt == 'd' && (e->kind == EX_LOCAL || slice_view(E, e) || early_view(e, p));
-  bool number = (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) &&
-                (quiet(E, e) || pure_number(E, e));
+  bool number = (t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_NUM ||
+                 (t->kind == TY_NP && t->fmt == 'd')) && (quiet(E, e) || pure_number(E, e));
   if (!array && !number) return false;
-  if (array && p->arrays && t->ndim != p->ndim) return false; /* broadcasting 1-D against 2-D: numpy's */
-  if (array) p->arrays = true, p->ndim = t->ndim;
+  if (array) p->arrays = true, p->ndim = t->ndim > p->ndim ? t->ndim : p->ndim; /* a 1-D leaf of a 2-D loop: a row
+                                                                                  for every row (broadcast) */
   if (p->nleaves == FUSE_MAX_LEAVES) return false;
   p->leaves[p->nleaves++] = e;
   return true;
@@ -192,7 +193,8 @@ static bool fusible(em *E, const expr *e, fuse_plan *p) {
  * operations or a leaf? */
 static bool fusible_inplace(em *E, const expr *e, fuse_plan *p) {
   *p = (fuse_plan){0};
-  return !E->exported && is_inplace(E, e) && plan_tree(E, e, p) && p->nleaves > 0 && p->leaves[0] == e->u.bin.l;
+  return !E->exported && is_inplace(E, e) && plan_tree(E, e, p) && p->nleaves > 0 && p->leaves[0] == e->u.bin.l &&
+         TY(e->u.bin.l)->ndim == p->ndim; /* (a 1-D a cannot take a 2-D value: numpy's error) */
 }
 
 /* Item (i, j) of tree e as statements of the loop's body, one per node
@@ -381,6 +383,13 @@ static const char *loop_function(em *E, const expr *e, const fuse_plan *p) {
   return name;
 }
 
+/* Is leaf k of plan p a 1-D array in a 2-D loop (numpy broadcasts it: the
+ * same row for every row)? */
+static bool row_broadcast(em *E, const fuse_plan *p, int k) {
+  const type *t = TY(p->leaves[k]);
+  return ty_is_ndarray(t) && t->ndim < p->ndim;
+}
+
 /* The call of tree e's loop function: rows and items per row of the
  * first array leaf `a` (1-D: one row), output base and strides, the
  * leaves' views and numbers. `lo`: the first item (a fused sum's block),
@@ -400,6 +409,7 @@ static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char 
   for (int k = 0; k < p->nleaves; k++) {
     const char *v = vals[k];
     if (!ty_is_ndarray(TY(p->leaves[k]))) sb_printf(&args, ", s%d", k);
+    else if (row_broadcast(E, p, k)) sb_printf(&args, ", %s->buf, 0, %s->stride", v, v); /* each row: the same */
     else if (p->ndim == 2) sb_printf(&args, ", %s->buf, %s->stride, %s->stride1", v, v, v);
     else if (blk) sb_printf(&args, ", %s->buf + lo * %s->stride, 0, %s->stride", v, v, v);
     else sb_printf(&args, ", %s->buf, 0, %s->stride", v, v);
@@ -559,18 +569,23 @@ static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char 
   }
 }
 
-/* The loop's condition: the arrays have one shape and, 2-D, rows laid out
+/* The loop's condition: the arrays have one shape (a 1-D one in a 2-D
+ * loop: a row's length, numpy's broadcast of it) and, 2-D, rows laid out
  * as C orders them (numpy's result is then C-contiguous, as this one), and
- * the ufuncs are numpy's. */
+ * the ufuncs are numpy's. *first: the first leaf of the loop's number of
+ * dimensions (the shape). */
 static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
                                   const char *const *ufuncs, const char *const *loops, int *first) {
   strbuf c = {0};
   *first = -1;
+  for (int k = 0; k < p->nleaves && *first < 0; k++)
+    if (ty_is_ndarray(TY(p->leaves[k])) && !row_broadcast(E, p, k)) *first = k;
   for (int k = 0; k < p->nleaves; k++) {
     if (!ty_is_ndarray(TY(p->leaves[k]))) continue;
-    if (*first < 0) *first = k;
-    const char *a = vals[*first], *v = vals[k];
-    if (k != *first) sb_printf(&c, "%s%s->len == %s->len", c.data ? " && " : "", v, a);
+    const char *a = vals[*first], *v = vals[k], *and = c.data ? " && " : "";
+    if (row_broadcast(E, p, k)) sb_printf(&c, "%s%s->len == %s->len1", and, v, a);
+    else if (k != *first) sb_printf(&c, "%s%s->len == %s->len", and, v, a);
+    if (row_broadcast(E, p, k)) continue;
     if (p->ndim == 2 && k != *first) sb_printf(&c, " && %s->len1 == %s->len1", v, a);
     if (p->ndim == 2) sb_printf(&c, "%sdynac_rows_in_c_order(%s)", c.data ? " && " : "", v);
   }
@@ -923,4 +938,92 @@ const char *emit_fused_inplace(em *E, expr *e, expr *sub) {
   line(E, "}");
   note_effect(E);
   return t;
+}
+
+/* The additions of builtin sum() over float64 items `item` (C, of `j`):
+ * in order from 0.0 into `acc`, as CPython's sum adds numpy.float64 items
+ * (0 + x0 is x0, but -0.0 becomes 0.0 as there). */
+static void add_in_order(em *E, const char *n, const char *item) {
+  line(E, "for (Py_ssize_t j = 0; j < %s; j++) acc += %s;", n, item);
+}
+
+/* sum(a) of a 1-D float64 ndarray, or of a whole-array expression of such
+ * (`sum((x - x_avg) ** 2)`): CPython's builtin adds the items one by one
+ * from the int 0 (numpy.float64 additions: the first gives a
+ * numpy.float64), so the sum is computed in C in that order, each
+ * expression's items made 128 at a time (no array); its value, a
+ * dynac_num: numpy.float64, or the int 0 of no items. Where numpy would
+ * warn (overflow, an invalid value), the interpreter runs the statement
+ * (else numpy's operations and the builtin, in the kernel); where the
+ * expression's operands differ in shape, numpy's operations and the
+ * builtin. */
+const char *emit_builtin_sum(em *E, expr *a) {
+  const char *r = tmpvar(E, &ty_num_np);
+  int n = ++E->tmp;
+  line(E, "/* line %d: sum() of float64 items, added in order (as CPython's sum adds numpy.float64s) */",
+       a->pos.line);
+  if (ty_is_ndarray(TY(a))) {
+    const char *v = keep(E, emit_expr(E, a), TY(a));
+    line(E, "{");
+    E->indent++;
+    line(E, "double acc = 0.0;");
+    line(E, "const int fpe = dynac_fpe_begin();");
+    add_in_order(E, arena_printf(E->m->a, "%s->len", v),
+                 arena_printf(E->m->a, "*(const double *)(%s->buf + j * %s->stride)", v, v));
+    line(E, "const bool warns = dynac_fpe_end(fpe);");
+    warns_in_interpreter(E, "warns");
+    line(E, "%s = %s->len ? dynac_num_npf(acc) : dynac_num_i(0);", r, v);
+    line(E, "if (warns) { /* the builtin, here: numpy's additions and warning */");
+    E->indent++;
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_builtin_sum(%s->obj);", o, v);
+    line(E, "dynac__effects = 1;");
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+    deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", o, r);
+    E->indent--;
+    line(E, "}");
+    E->indent--;
+    line(E, "}");
+    note_effect(E);
+    return r;
+  }
+  fused f;
+  if (!fuse_begin(E, a, &f)) { /* (cannot happen: infer/arrays.c array_sum_arg) */
+    deopt_if(E, NULL, "internal: sum() of an expression that is not fused", "1");
+    return r;
+  }
+  line(E, "bool done%d = false;", n);
+  line(E, "if (%s) {", f.cond);
+  E->indent++;
+  line(E, "const Py_ssize_t n = %s->len;", f.a);
+  line(E, "double blk[DYNAC_FUSE_BLOCK], acc = 0.0;");
+  line(E, "const int fpe = dynac_fpe_begin();");
+  line(E, "for (Py_ssize_t lo = 0; lo < n; lo += DYNAC_FUSE_BLOCK) {");
+  E->indent++;
+  line(E, "const Py_ssize_t m = n - lo < DYNAC_FUSE_BLOCK ? n - lo : DYNAC_FUSE_BLOCK;");
+  line(E, "{");
+  E->indent++;
+  fuse_loop(E, a, &f, "blk", false);
+  E->indent--;
+  line(E, "}");
+  add_in_order(E, "m", "blk[j]");
+  E->indent--;
+  line(E, "}");
+  line(E, "const bool warns = dynac_fpe_end(fpe);");
+  warns_in_interpreter(E, "warns"); /* (else numpy's operations below) */
+  line(E, "if (!warns) %s = n ? dynac_num_npf(acc) : dynac_num_i(0), done%d = true;", r, n);
+  E->indent--;
+  line(E, "}");
+  line(E, "if (!done%d) { /* numpy's operations, then the builtin */", n);
+  E->indent++;
+  const char *v = generic_tree(E, a, &f.p, f.vals, f.ufuncs, f.objs);
+  const char *s = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_builtin_sum(%s);", s, v);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", s, where(E));
+  line(E, "dynac__effects = 1;");
+  deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", s, r);
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return r;
 }

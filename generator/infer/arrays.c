@@ -191,7 +191,8 @@ const type *type_made_array(ctx *c, expr *e, const type **at) {
 static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays) {
   const type *t = ty_of(in, e);
   if (ty_is_ndarray(t)) return t->fmt == 'd' && (*arrays = true);
-  if (t->kind == TY_FLOAT || t->kind == TY_INT || (t->kind == TY_NP && t->fmt == 'd')) return true;
+  if (t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_NUM || (t->kind == TY_NP && t->fmt == 'd'))
+    return true; /* (an int | float | numpy.float64 | numpy.int64 meets a float64 array as a float64) */
   if (t->kind != TY_OBJ || t->cls) return false;
   switch (e->kind) {
   case EX_BINOP:
@@ -209,13 +210,14 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
   }
 }
 
-/* The array leaves of float64 tree e: one number of dimensions (*ndim),
- * none strided; false otherwise. */
+/* The array leaves of float64 tree e: none strided (*ndim: the most
+ * dimensions of one: numpy's result's, a 1-D leaf broadcast as a row);
+ * false otherwise. */
 static bool c_ordered_leaves(const inst *in, const expr *e, int *ndim) {
   const type *t = ty_of(in, e);
   if (ty_is_ndarray(t)) {
-    if (t->strided || (*ndim && *ndim != t->ndim)) return false;
-    *ndim = t->ndim;
+    if (t->strided) return false;
+    if (t->ndim > *ndim) *ndim = t->ndim;
     return true;
   }
   switch (e->kind) {
@@ -227,6 +229,15 @@ static bool c_ordered_leaves(const inst *in, const expr *e, int *ndim) {
     return true;
   default: return true;
   }
+}
+
+bool array_sum_arg(module *m, const inst *in, const expr *a) {
+  const type *t = ty_of(in, a);
+  bool arrays = false;
+  int ndim = 0;
+  if (ty_is_ndarray(t)) return t->fmt == 'd' && t->ndim == 1;
+  return t->kind == TY_OBJ && float64_tree(m, in, a, &arrays) && arrays && c_ordered_leaves(in, a, &ndim) &&
+         ndim == 1;
 }
 
 const type *array_result_type(ctx *c, const expr *v) {

@@ -235,7 +235,8 @@ bool function_via_api(const inst *in, const expr *e) {
   if (e->u.call.nkw) return true; /* round(x, ndigits=2), sorted(xs, key=f), print(x, end="") */
   if (ops_call_is(e, OPI_LEN)) return false;
   if (ops_call_is(e, OPI_SUM)) /* sum(objects), sum(xs, start): the builtin */
-    return e->u.call.n != 1 || !typed_sum(ty_of(in, e->u.call.args[0]));
+    return e->u.call.n != 1 || (!typed_sum(ty_of(in, e->u.call.args[0])) &&
+                                ty_of(in, e) != &ty_num_np); /* (float64 items: infer/arrays.c array_sum_arg) */
   if (e->u.call.n == 1 && e->u.call.args[0]->kind == EX_LISTCOMP && e->u.call.args[0]->u.comp.consumer)
     return true; /* max(x for x in v), tuple(...), sorted(...): the builtin takes the items' list */
   for (int i = 0; i < e->u.call.n; i++) {

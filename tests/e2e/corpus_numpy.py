@@ -718,3 +718,26 @@ def chained2(A, B, n):
         C = C * A + B
         C[0, 0] = -C[0, 0]
     return C, C[1:, 1:] * 2.0
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d])", "(ndarray[d, strided], ndarray[d])"])
+def builtin_sums(x, y):
+    """sum() (the builtin) of float64 items: added in order from 0, each a
+    numpy.float64 addition; of a whole-array expression too (lstsqr's
+    sum((x - x_avg) ** 2)); 0 (an int) of no items."""
+    x_avg = sum(x) / len(x) if len(x) else 0.5
+    var_x = sum((x - x_avg) ** 2)
+    cov = sum((x - x_avg) * (y - 1.0))
+    return sum(x), x_avg, var_x, cov, sum(y * 0.0)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d])", "(ndarray[d, 2, strided], ndarray[d])"])
+def broadcast_rows(A, x):
+    """A 1-D array with a 2-D one: numpy broadcasts it as a row for every
+    row; the loop reads the same row each time (a new array, in place, a
+    slice store)."""
+    B = A - x
+    C = np.exp(-(A * x) ** 2) + B / 3.0
+    A[1:, :] += x * 0.5
+    B[:-1] = B[1:] * x
+    return B, C, A

@@ -324,6 +324,18 @@ def cases():
                      lambda: (wave_grid(2, 2, hot=(1, 1))(), wave_grid(2, 2)(), 2),
                      lambda: (wave_grid(3, 4)(), wave_grid(1, 4)(), 2),  # broadcasting rows: numpy's
                      lambda: (np.zeros((0, 3)), np.zeros((0, 3)), 1)]  # C[0, 0]: numpy's IndexError
+    c["builtin_sums"] = [(lambda n=n: (waves(n)(), waves(n, 1.3)())) for n in [0, 1, 2, 9, 130, 1000]]
+    c["builtin_sums"] += [lambda: (waves(12, edge=True)(), waves(12, 0.7)()),  # nan, inf
+                          lambda: (arr([-0.0, -0.0], "d")(), arr([1.0, 2.0], "d")()),  # 0 + -0.0 is 0.0
+                          lambda: (arr([1e308, 1e308], "d")(), arr([1.0, 2.0], "d")()),  # overflow: numpy warns
+                          lambda: (arr([1.0, 2.0, 3.0], "d", strided=True)(), waves(3)()),
+                          lambda: (waves(4)(), waves(5)())]  # shapes differ: numpy's ValueError
+    c["broadcast_rows"] = [(lambda n=n, m=m, st=st: (wave_grid(n, m, strided=st)(), waves(m, 1.3)()))
+                           for n, m in [(3, 4), (5, 130), (2, 2), (0, 4)] for st in (False, True)]
+    c["broadcast_rows"] += [lambda: (wave_grid(3, 4)(), waves(3)()),  # numpy's ValueError
+                            lambda: (wave_grid(1, 4)(), waves(4)()), lambda: (wave_grid(4, 1)(), waves(1)()),
+                            lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)()),  # overflow, nan
+                            lambda: (wave_grid(3, 4)(), arr([1.0, 2.0, 3.0, 4.0], "d", strided=True)())]
     c.update(array_cases())
     return c
 
