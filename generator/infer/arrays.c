@@ -107,6 +107,9 @@ static char dtype_arg(ctx *c, const expr *e, int k, char dflt) {
   return dtype_named(c, e->u.call.args[i]);
 }
 
+static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays);
+static bool c_ordered_leaves(const inst *in, const expr *e, int *ndim);
+
 /* The ndarray numpy function `fn` returns for arguments of types `at`
  * (at[0] the callee), as numpy documents it; NULL when the result is not
  * typed (the call's object is used as it is). The result is checked when
@@ -155,6 +158,23 @@ static const type *made_array_type(ctx *c, const expr *e, const char *fn, const 
     if (npos < 2 || npos > 4 || !keywords_known(e, kws)) return NULL;
     fmt = dtype_arg(c, e, 5, 'd');
     ndim = 1;
+  } else if (!strcmp(fn, "cumsum") || !strcmp(fn, "sum") || !strcmp(fn, "prod") || !strcmp(fn, "mean") ||
+             !strcmp(fn, "max") || !strcmp(fn, "min") || !strcmp(fn, "amax") || !strcmp(fn, "amin")) {
+    /* np.cumsum(a) (flattened: 1-D), np.cumsum(a, axis=k) (a's shape), np.sum(a, axis=k) of a 2-D float64
+       array (a row fewer: 1-D); an axis of another type (None: a scalar) is numpy's call untyped */
+    static const char *const kws[] = {"axis", NULL};
+    int ax = call_arg(e, 1, "axis"), in_ndim = 0;
+    bool cumsum = !strcmp(fn, "cumsum"), arrays = false;
+    if (!t0 || npos > 2 || !keywords_known(e, kws)) return NULL;
+    if (ty_is_ndarray(t0) && t0->fmt == 'd') in_ndim = t0->ndim;
+    else if (t0->kind == TY_OBJ && float64_tree(c->m, c->in, e->u.call.args[a0], &arrays) && arrays &&
+             !c_ordered_leaves(c->in, e->u.call.args[a0], &in_ndim)) /* np.sum(a * a, axis=1) */
+      return NULL;
+    if (!in_ndim || (ax > 0 && at[ax]->kind != TY_INT)) return NULL;
+    if (ax < 0 && !cumsum) return NULL; /* np.sum(a): a number (np_reduction_type) */
+    if (!cumsum && in_ndim != 2) return NULL;
+    fmt = 'd';
+    ndim = cumsum ? (ax > 0 ? in_ndim : 1) : 1;
   } else if (!strcmp(fn, "array")) {
     if (!t0 || npos > 2 || !keywords_known(e, dtype_only)) return NULL;
     const type *el = t0;

@@ -741,3 +741,17 @@ def broadcast_rows(A, x):
     A[1:, :] += x * 0.5
     B[:-1] = B[1:] * x
     return B, C, A
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d], int)"])
+def axis_results(A, x, k):
+    """numpy's reductions along an axis and cumsum give arrays the kernel
+    holds typed (numpy's call, its result checked): leaves of the next
+    loop, items read in C."""
+    c = np.cumsum(x)
+    m = (c[1:] - c[:-1]) / 2.0
+    r = np.sum(A, axis=k)
+    s = np.sum(A * A, axis=1) + np.mean(A, axis=1)
+    hi = np.max(A, 0) - np.min(A, axis=0)
+    rows = np.cumsum(A, axis=1)
+    return m, r, s, hi, rows, r[0] if len(r) else 0.0

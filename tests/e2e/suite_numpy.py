@@ -336,6 +336,11 @@ def cases():
                             lambda: (wave_grid(1, 4)(), waves(4)()), lambda: (wave_grid(4, 1)(), waves(1)()),
                             lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)()),  # overflow, nan
                             lambda: (wave_grid(3, 4)(), arr([1.0, 2.0, 3.0, 4.0], "d", strided=True)())]
+    c["axis_results"] = [(lambda n=n, m=m, k=k: (wave_grid(n, m)(), waves(m, 1.3)(), k))
+                         for n, m in [(3, 4), (4, 3), (5, 130)] for k in [0, 1, -1]]
+    c["axis_results"] += [lambda: (wave_grid(3, 4)(), waves(4)(), 2),  # numpy's AxisError
+                          lambda: (np.zeros((0, 3)), waves(0)(), 0),  # max of nothing: numpy's ValueError
+                          lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)(), 1)]  # inf, nan
     c.update(array_cases())
     return c
 
