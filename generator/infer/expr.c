@@ -940,8 +940,10 @@ static const type *type_call(ctx *c, expr *e) {
     if (t) return t;
   }
   if (e->u.call.kind == CALLEE_BUILTIN && op && op->id == OPI_SUM && n == 1 && !e->u.call.nkw &&
-      array_sum_arg(c->m, c->in, e->u.call.args[0]))
+      array_sum_arg(c->m, c->in, e->u.call.args[0])) {
+    generic_op(c); /* (where numpy would warn: its operations and the builtin, in the kernel) */
     return &ty_num_np; /* sum(a) of float64 items: 0 + a[0] + a[1] + ... as numpy.float64 (or 0) */
+  }
   if (e->u.call.kind == CALLEE_BUILTIN && op &&
       (op->id == OPI_LEN || (op->id == OPI_SUM && !function_via_api(c->in, e))))
     return type_len_sum(c, e, at[0]);
