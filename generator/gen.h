@@ -644,7 +644,7 @@ bool names_numpy(const struct module *m, const expr *e);
 /* The ufunc row of call e when it is np.NAME(numbers) typed numpy.float64
  * (infer/expr.c type_np_ufunc), else NULL. */
 const op_row *np_ufunc_row(struct module *m, const expr *e);
-/* a.min(), a.max(), a.sum(), a.prod(), a.mean(), np.min(a), np.max(a), ...
+/* a.min(), a.max(), a.sum(), a.prod(), a.mean(), a.argmin(), a.argmax(), np.min(a), np.max(a), ...
  * of a float64 or int64 ndarray, no other argument: the numpy scalar numpy
  * gives (checked when it runs), else NULL (infer/arrays.c). */
 const type *np_reduction_type(struct module *m, const inst *in, const expr *e);

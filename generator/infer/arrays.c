@@ -284,7 +284,7 @@ const type *inplace_array_type(module *m, const inst *in, const type *a, const e
 }
 
 const type *np_reduction_type(module *m, const inst *in, const expr *e) {
-  static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", NULL};
+  static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", "argmin", "argmax", NULL};
   if (e->u.call.nkw || e->u.call.argform) return NULL;
   const char *name = NULL;
   const expr *a = NULL;
@@ -298,7 +298,9 @@ const type *np_reduction_type(module *m, const inst *in, const expr *e) {
   if (!t || !ty_is_ndarray(t) || (t->fmt != 'd' && t->fmt != 'l')) return NULL;
   int k = 0;
   while (names[k] && strcmp(names[k], name)) k++;
-  if (!names[k] || (e->u.call.kind == CALLEE_METHOD && name[0] == 'a')) return NULL; /* a.amin(): no */
+  if (!names[k] || (e->u.call.kind == CALLEE_METHOD && (!strcmp(name, "amin") || !strcmp(name, "amax"))))
+    return NULL; /* a.amin(): no such method */
+  if (!strncmp(name, "arg", 3)) return ty_np('l'); /* a position: numpy.int64 (intp) */
   return ty_np(!strcmp(name, "mean") ? 'd' : t->fmt);
 }
 

@@ -755,3 +755,12 @@ def axis_results(A, x, k):
     hi = np.max(A, 0) - np.min(A, axis=0)
     rows = np.cumsum(A, axis=1)
     return m, r, s, hi, rows, r[0] if len(r) else 0.0
+
+
+@dynac.compile(signatures=["(ndarray[d])", "(ndarray[l])", "(ndarray[d, strided])"])
+def arg_extremes(a):
+    """a.argmax(), np.argmin(a): numpy's, its numpy.int64 used as a C
+    integer (an index; numpy's ValueError for no items, nan first)."""
+    i = a.argmax()
+    j = np.argmin(a)
+    return i, j, a[i] - a[j], i * 2 + j

@@ -341,6 +341,10 @@ def cases():
     c["axis_results"] += [lambda: (wave_grid(3, 4)(), waves(4)(), 2),  # numpy's AxisError
                           lambda: (np.zeros((0, 3)), waves(0)(), 0),  # max of nothing: numpy's ValueError
                           lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)(), 1)]  # inf, nan
+    c["arg_extremes"] = [(lambda m=arr(v, dt): (m(),)) for v, dt in [
+        ([1.5, -2.0, 7.0], "d"), ([3, -9, 2**40], "l"), ([NAN, 1.0], "d"), ([1.0, NAN, -INF], "d"), ([], "d"),
+        ([-0.0, 0.0], "d"), ([2**62, 2**62], "l"), ([], "l")]]
+    c["arg_extremes"] += [lambda: (arr([4.0, 9.0, -1.0], "d", strided=True)(),)]
     c.update(array_cases())
     return c
 
