@@ -111,10 +111,12 @@ static bool slice_view(em *E, const expr *e) {
 }
 
 /* A row a[i] (or another view numpy's indexing may refuse with an
- * IndexError) evaluated before any operation of the tree completes, so it
- * fails where the interpreter would: (A[i] - B[j]) ** 2. */
+ * IndexError), or an array numpy's function makes (np.dot(A, x),
+ * np.cumsum(a): typed, infer/arrays.c), evaluated before any operation of
+ * the tree completes, so it fails where the interpreter would: (A[i] -
+ * B[j]) ** 2, np.dot(A, x) * 2.0 - y. */
 static bool early_view(const expr *e, const fuse_plan *p) {
-  return p->ops_done == 0 && (e->kind == EX_SUBSCRIPT || e->kind == EX_SLICE);
+  return p->ops_done == 0 && (e->kind == EX_SUBSCRIPT || e->kind == EX_SLICE || e->kind == EX_CALL);
 }
 
 /* Is e a number computed in C from numbers, locals, numpy's constants and

@@ -175,6 +175,14 @@ static const type *made_array_type(ctx *c, const expr *e, const char *fn, const 
     if (!cumsum && in_ndim != 2) return NULL;
     fmt = 'd';
     ndim = cumsum ? (ax > 0 ? in_ndim : 1) : 1;
+  } else if (!strcmp(fn, "dot")) { /* np.dot(A, x), np.dot(A, B) of float64 arrays: numpy's product, new */
+    int a1 = call_arg(e, 1, NULL);
+    const type *t1 = a1 > 0 ? at[a1] : NULL;
+    if (!t0 || !t1 || npos != 2 || e->u.call.nkw || !ty_is_ndarray(t0) || !ty_is_ndarray(t1) || t0->fmt != 'd' ||
+        t1->fmt != 'd' || t0->ndim + t1->ndim < 3)
+      return NULL;
+    fmt = 'd';
+    ndim = t0->ndim + t1->ndim - 2;
   } else if (!strcmp(fn, "array")) {
     if (!t0 || npos > 2 || !keywords_known(e, dtype_only)) return NULL;
     const type *el = t0;
@@ -260,9 +268,20 @@ bool array_sum_arg(module *m, const inst *in, const expr *a) {
          ndim == 1;
 }
 
+/* A @ x, A @ B of float64 arrays (2-D with 1-D or 2-D): numpy's matmul
+ * makes a new C-ordered float64 array of that many dimensions; 0 for
+ * another product (x @ y of two 1-D arrays is a number). */
+static int matmul_ndim(const inst *in, const expr *v) {
+  if (v->kind != EX_BINOP || v->u.bin.op != OP_MATMUL || v->u.bin.inplace) return 0;
+  const type *l = ty_of(in, v->u.bin.l), *r = ty_of(in, v->u.bin.r);
+  if (!ty_is_ndarray(l) || !ty_is_ndarray(r) || l->fmt != 'd' || r->fmt != 'd' || l->ndim + r->ndim < 3) return 0;
+  return l->ndim + r->ndim - 2;
+}
+
 const type *array_result_type(ctx *c, const expr *v) {
   bool arrays = false;
-  int ndim = 0;
+  int ndim = matmul_ndim(c->in, v);
+  if (ndim && ty_of(c->in, v)->kind == TY_OBJ && pins_arrays(c)) return ty_ndarray('d', ndim, false);
   if (ty_of(c->in, v)->kind != TY_OBJ || !float64_tree(c->m, c->in, v, &arrays) || !arrays ||
       !c_ordered_leaves(c->in, v, &ndim) || !pins_arrays(c))
     return NULL;

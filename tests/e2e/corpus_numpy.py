@@ -764,3 +764,15 @@ def arg_extremes(a):
     i = a.argmax()
     j = np.argmin(a)
     return i, j, a[i] - a[j], i * 2 + j
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d])", "(ndarray[d, 2, strided], ndarray[d])"])
+def products(A, x):
+    """A @ x, np.dot(A, x), A @ A.T...: numpy's products (BLAS), their new
+    arrays held typed: items read in C, leaves of the next loop."""
+    y = A @ x
+    z = np.dot(A, x) * 2.0 - y
+    total = 0.0
+    for i in range(len(y)):
+        total += y[i] * z[i]
+    return y, z, total

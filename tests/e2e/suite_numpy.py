@@ -345,6 +345,10 @@ def cases():
         ([1.5, -2.0, 7.0], "d"), ([3, -9, 2**40], "l"), ([NAN, 1.0], "d"), ([1.0, NAN, -INF], "d"), ([], "d"),
         ([-0.0, 0.0], "d"), ([2**62, 2**62], "l"), ([], "l")]]
     c["arg_extremes"] += [lambda: (arr([4.0, 9.0, -1.0], "d", strided=True)(),)]
+    c["products"] = [(lambda n=n, m=m, st=st: (wave_grid(n, m, strided=st)(), waves(m, 1.3)()))
+                     for n, m in [(3, 4), (5, 130), (1, 1), (0, 4)] for st in (False, True)]
+    c["products"] += [lambda: (wave_grid(3, 4)(), waves(3)()),  # numpy's ValueError
+                      lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)())]  # inf, nan
     c.update(array_cases())
     return c
 
