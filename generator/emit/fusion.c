@@ -778,6 +778,24 @@ static bool slice_target(em *E, const expr *sub, int ndim) {
   return true;
 }
 
+/* The loop into scratch shaped as the target `to` (a view's C pointer),
+ * then, where numpy would not warn (`warns`, which the caller reads), the
+ * scratch stored into the target and done<n> set; `release`: statements a
+ * failing allocation runs first; `why`: the store's comment. */
+static void loop_via_scratch(em *E, expr *e, const fused *f, const char *to, int n, const char *release,
+                             const char *why) {
+  line(E, "dynac_view sv%d;", n);
+  line(E, "if (!dynac_scratch_like(%s, %d, &sv%d)) { %sDYNAC_LEAVE(dynac_traceback_here(%s)); }", to, f->p.ndim, n,
+       release, where(E));
+  fuse_loop(E, e, f, arena_printf(E->m->a, "sv%d", n), true);
+  line(E, "if (!warns) {");
+  line(E, "  dynac__effects = 1; /* %s */", why);
+  line(E, "  dynac_scratch_store(%s, &sv%d, %d);", to, n, f->p.ndim);
+  line(E, "  done%d = true;", n);
+  line(E, "}");
+  line(E, "dynac_scratch_free(&sv%d);", n);
+}
+
 /* a[1:-1, 1:-1] = <whole-array expression>: the loop writes the target's
  * items directly (no new array, no copy) when the target has the
  * expression's shape, is writable and shares no memory with its operands
@@ -821,17 +839,10 @@ bool emit_fused_store(em *E, stmt *s) {
   E->indent--;
   line(E, "} else { /* u[1:-1] = u[2:] + u[:-2]: the value first (as numpy makes it), then the store */");
   E->indent++;
-  line(E, "dynac_view sv%d;", n);
-  line(E, "if (!dynac_scratch_like(%s, %d, &sv%d)) { PyBuffer_Release(&tb%d); DYNAC_LEAVE(dynac_traceback_here(%s)); }",
-       f.a, f.p.ndim, n, n, where(E));
-  fuse_loop(E, e, &f, arena_printf(E->m->a, "sv%d", n), true);
+  loop_via_scratch(E, e, &f, arena_printf(E->m->a, "(&tv%d)", n), n,
+                   arena_printf(E->m->a, "PyBuffer_Release(&tb%d); ", n),
+                   "the target's items change, as numpy's setitem changes them");
   line(E, "warns%d = warns;", n);
-  line(E, "if (!warns) {");
-  line(E, "  dynac__effects = 1; /* the target's items change, as numpy's setitem changes them */");
-  line(E, "  dynac_scratch_store(&tv%d, &sv%d, %d);", n, n, f.p.ndim);
-  line(E, "  done%d = true;", n);
-  line(E, "}");
-  line(E, "dynac_scratch_free(&sv%d);", n);
   E->indent--;
   line(E, "}");
   E->indent--;
@@ -906,15 +917,7 @@ const char *emit_fused_inplace(em *E, expr *e, expr *sub) {
       : arena_printf(E->m->a, " && %s->len <= DYNAC_INPLACE_SHORT_MAX", t);
   line(E, "if (%s && !%s->readonly%s) {", f.cond, t, alone);
   E->indent++;
-  line(E, "dynac_view sv%d;", n);
-  line(E, "if (!dynac_scratch_like(%s, %d, &sv%d)) DYNAC_LEAVE(dynac_traceback_here(%s));", t, f.p.ndim, n, where(E));
-  fuse_loop(E, e, &f, arena_printf(E->m->a, "sv%d", n), true);
-  line(E, "if (!warns) {");
-  line(E, "  dynac__effects = 1; /* a's items change, as numpy's in-place ufunc changes them */");
-  line(E, "  dynac_scratch_store(%s, &sv%d, %d);", t, n, f.p.ndim);
-  line(E, "  done%d = true;", n);
-  line(E, "}");
-  line(E, "dynac_scratch_free(&sv%d);", n);
+  loop_via_scratch(E, e, &f, t, n, "", "a's items change, as numpy's in-place ufunc changes them");
   warns_in_interpreter(E, "warns"); /* (else numpy's in-place operator below) */
   E->indent--;
   line(E, "}");

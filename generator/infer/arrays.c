@@ -303,7 +303,8 @@ const type *inplace_array_type(module *m, const inst *in, const type *a, const e
 }
 
 const type *np_reduction_type(module *m, const inst *in, const expr *e) {
-  static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", "argmin", "argmax", NULL};
+  static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", "argmin", "argmax",
+                                      NULL};
   if (e->u.call.nkw || e->u.call.argform) return NULL;
   const char *name = NULL;
   const expr *a = NULL;
