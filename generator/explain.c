@@ -96,6 +96,7 @@ typedef struct line_view {
   char *mark;        /* per line: 0 (no code), 'T', 'G' or 'I' */
   const char **why;  /* per line: the reason of a G or I mark */
   arena *a;
+  module *m;
 } line_view;
 
 /* Why a value of type object is handled through the C API. */
@@ -142,6 +143,11 @@ static void view_sub(void *ctx, expr *e) { view_expr(ctx, e); }
 
 static void view_expr(void *ctx, expr *e) {
   line_view *V = ctx;
+  if (V->in && whole_array_expr(V->m, V->in, e)) { /* (its numpy globals and leaves say nothing more) */
+    line_mark(V, e->pos.line, 'G', "a whole-array expression of float64 arrays: one loop in C where the "
+              "shapes match, numpy's operations otherwise");
+    return;
+  }
   ir_each_subexpr(e, view_sub, ctx); /* first: the innermost value says why */
   const type *t = ty_of(V->in, e);
   bool generic = t && t->kind == TY_OBJ && e->kind != EX_LOCAL && e->kind != EX_NONE;
@@ -185,7 +191,7 @@ static line_view line_view_of(module *m, func *f, bool *compiled_out) {
   for (inst *i = f->insts; i && !in; i = i->next_root) if (i->ok) in = i;
   int last = f->pos.line;
   for (stmt *s = f->body; s; s = s->next) last = s->end.col > 1 ? s->end.line : s->end.line - 1;
-  line_view V = {in, f->pos.line, last - f->pos.line + 1, NULL, NULL, m->a};
+  line_view V = {in, f->pos.line, last - f->pos.line + 1, NULL, NULL, m->a, m};
   V.mark = arena_alloc(m->a, (size_t)V.n);
   V.why = arena_alloc(m->a, sizeof(char *) * (size_t)V.n);
   memset(V.mark, 0, (size_t)V.n);

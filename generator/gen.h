@@ -648,6 +648,10 @@ const op_row *np_ufunc_row(struct module *m, const expr *e);
  * of a float64 or int64 ndarray, no other argument: the numpy scalar numpy
  * gives (checked when it runs), else NULL (infer/arrays.c). */
 const type *np_reduction_type(struct module *m, const inst *in, const expr *e);
+/* Is e a float64 whole-array expression (an object): + - * / ** and unary
+ * - of float64 arrays and numbers, numpy's ufuncs of such, or `p op v` of
+ * p op= v on a float64 array (what fused loops compute; infer/arrays.c)? */
+bool whole_array_expr(struct module *m, const inst *in, const expr *e);
 /* Is `a` the argument of a builtin sum() that adds float64 items: a 1-D
  * float64 ndarray, or a whole-array expression of C-ordered 1-D float64
  * arrays (infer/arrays.c)? The sum is then computed in C (emit/calls.c). */

@@ -238,6 +238,13 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
   }
 }
 
+bool whole_array_expr(module *m, const inst *in, const expr *e) {
+  bool arrays = false;
+  if (e->kind == EX_BINOP && e->u.bin.inplace && ty_is_ndarray(ty_of(in, e))) /* p /= s */
+    return inplace_array_type(m, in, ty_of(in, e->u.bin.l), e->u.bin.r) != NULL;
+  return ty_of(in, e)->kind == TY_OBJ && float64_tree(m, in, e, &arrays) && arrays;
+}
+
 /* The array leaves of float64 tree e: none strided (*ndim: the most
  * dimensions of one: numpy's result's, a 1-D leaf broadcast as a row);
  * false otherwise. */

@@ -658,6 +658,10 @@ def main():
         r = dynac_cmd("explain", built)
         check("explain: every function compiled", "not compiled" not in r.stdout and r.returncode == 0,
               r.stdout[-3000:] + r.stderr)
+        lines = dynac_cmd("explain", built, "--lines").stdout.splitlines()
+        fused = [ln for ln in lines if "x += v * dt" in ln or "t = x * s - y" in ln or "u = np.exp(-t * t)" in ln]
+        check("explain --lines says whole-array expressions fuse (an in-place one too)", len(fused) == 3 and all(
+            "a whole-array expression of float64 arrays: one loop in C" in ln for ln in fused), "\n".join(fused))
         os.makedirs(os.path.join(tmp, "recorded"))
         recorded_profile_names_ndarrays(os.path.join(tmp, "recorded"))
         os.makedirs(os.path.join(tmp, "annotated"))
