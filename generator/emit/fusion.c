@@ -993,8 +993,13 @@ const char *emit_builtin_sum(em *E, expr *a) {
     return r;
   }
   fused f;
-  if (!fuse_begin(E, a, &f)) { /* (cannot happen: infer/arrays.c array_sum_arg) */
-    deopt_if(E, NULL, "internal: sum() of an expression that is not fused", "1");
+  if (!fuse_begin(E, a, &f)) { /* sum(x * f(y)): a leaf the loop cannot take: the value, then the builtin */
+    const char *o = tmpvar(E, &ty_obj);
+    line(E, "%s = dynac_builtin_sum(%s);", o, emit_expr(E, a));
+    line(E, "dynac__effects = 1;");
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+    deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", o, r);
+    note_effect(E);
     return r;
   }
   line(E, "bool done%d = false;", n);

@@ -776,3 +776,14 @@ def products(A, x):
     for i in range(len(y)):
         total += y[i] * z[i]
     return y, z, total
+
+
+def _scale(v):
+    return v * 0.5
+
+
+@dynac.compile(signatures=["(ndarray[d], float)"])
+def sum_of_called(x, v):
+    """sum() of an expression with a leaf the loop cannot take (a call):
+    numpy's operations, then the builtin, in the kernel."""
+    return sum(x * _scale(v)), sum(x)

@@ -47,7 +47,8 @@ def canon(v):
 # numpy gives there (divide by zero in a / b) names the kernel's caller's
 # line, since the kernel has no frame of its own (README: not yet). For
 # these functions the warnings are compared without their line.
-WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy"}  # b /= s; float32, int64, @ (not fused)
+# b /= s; float32, int64, @ (not fused); an in-place operator or sum() after an effect in its statement
+WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy", "sum_of_called"}
 
 
 def run(fn, make):
@@ -349,6 +350,7 @@ def cases():
                      for n, m in [(3, 4), (5, 130), (1, 1), (0, 4)] for st in (False, True)]
     c["products"] += [lambda: (wave_grid(3, 4)(), waves(3)()),  # numpy's ValueError
                       lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)())]  # inf, nan
+    c["sum_of_called"] = [(lambda n=n, v=v: (waves(n)(), v)) for n in [0, 1, 9] for v in [2.0, INF, 1e308]]
     c.update(array_cases())
     return c
 
