@@ -787,3 +787,15 @@ def sum_of_called(x, v):
     """sum() of an expression with a leaf the loop cannot take (a call):
     numpy's operations, then the builtin, in the kernel."""
     return sum(x * _scale(v)), sum(x)
+
+
+@dynac.compile(signatures=["(int, bool)"])
+def array_or_none(n, flag):
+    """A local holding a made array or None (or another object) is an
+    object local: the array boxed, its items through numpy."""
+    z = np.zeros(n)
+    w = z * 2.0 + 1.0
+    if flag:
+        z = None
+        w = "none"
+    return z, w

@@ -351,6 +351,7 @@ def cases():
     c["products"] += [lambda: (wave_grid(3, 4)(), waves(3)()),  # numpy's ValueError
                       lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)())]  # inf, nan
     c["sum_of_called"] = [(lambda n=n, v=v: (waves(n)(), v)) for n in [0, 1, 9] for v in [2.0, INF, 1e308]]
+    c["array_or_none"] = [(lambda n=n, f=f: (n, f)) for n in [0, 3] for f in [False, True]] + [lambda: (-1, False)]
     c.update(array_cases())
     return c
 
