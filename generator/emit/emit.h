@@ -332,6 +332,7 @@ void emit_object_store(em *E, expr *sub, const char *v, const type *vt);
 void emit_object_delete(em *E, expr *sub);
 void emit_object_unpack(em *E, target *t, const char *v);
 void emit_object_augassign(em *E, stmt *s);
+void emit_array_inplace(em *E, binop op, const char *a, const type *at, const char *b, const type *bt);
 const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, const char *r,
                                 const type *rt);
 

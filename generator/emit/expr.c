@@ -424,8 +424,7 @@ const char *emit_expr(em *E, expr *e) {
       return emit_operator_call(E, e, l, r, depth);
     if (ty_is_ndarray(TY(e)) && e->u.bin.inplace) { /* p /= s: numpy writes p and gives it back */
       E->nvstack = depth;
-      const char *v = emit_inplace_values(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));
-      deopt_if(E, NULL, "not the array itself (never for an exact ndarray)", "%s != %s->obj", v, l);
+      emit_array_inplace(E, e->u.bin.op, l, TY(e->u.bin.l), r, TY(e->u.bin.r));
       return l;
     }
     if (TY(e)->kind == TY_OBJ && e->u.bin.inplace) { /* x op= v: __iadd__, ... */

@@ -952,6 +952,16 @@ static void add_in_order(em *E, const char *n, const char *item) {
   line(E, "for (Py_ssize_t j = 0; j < %s; j++) acc += %s;", n, item);
 }
 
+/* r (a dynac_num) = builtins.sum(items) (an object): numpy's additions
+ * and warnings, in the kernel; a result that is no number deoptimises. */
+static void builtin_sum_into(em *E, const char *items, const char *r) {
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_builtin_sum(%s);", o, items);
+  line(E, "dynac__effects = 1;");
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", o, r);
+}
+
 /* sum(a) of a 1-D float64 ndarray, or of a whole-array expression of such
  * (`sum((x - x_avg) ** 2)`): CPython's builtin adds the items one by one
  * from the int 0 (numpy.float64 additions: the first gives a
@@ -980,11 +990,7 @@ const char *emit_builtin_sum(em *E, expr *a) {
     line(E, "%s = %s->len ? dynac_num_npf(acc) : dynac_num_i(0);", r, v);
     line(E, "if (warns) { /* the builtin, here: numpy's additions and warning */");
     E->indent++;
-    const char *o = tmpvar(E, &ty_obj);
-    line(E, "%s = dynac_builtin_sum(%s->obj);", o, v);
-    line(E, "dynac__effects = 1;");
-    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-    deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", o, r);
+    builtin_sum_into(E, arena_printf(E->m->a, "%s->obj", v), r);
     E->indent--;
     line(E, "}");
     E->indent--;
@@ -994,11 +1000,7 @@ const char *emit_builtin_sum(em *E, expr *a) {
   }
   fused f;
   if (!fuse_begin(E, a, &f)) { /* sum(x * f(y)): a leaf the loop cannot take: the value, then the builtin */
-    const char *o = tmpvar(E, &ty_obj);
-    line(E, "%s = dynac_builtin_sum(%s);", o, emit_expr(E, a));
-    line(E, "dynac__effects = 1;");
-    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-    deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", o, r);
+    builtin_sum_into(E, emit_expr(E, a), r);
     note_effect(E);
     return r;
   }
@@ -1027,11 +1029,7 @@ const char *emit_builtin_sum(em *E, expr *a) {
   line(E, "if (!done%d) { /* numpy's operations, then the builtin */", n);
   E->indent++;
   const char *v = generic_tree(E, a, &f.p, f.vals, f.ufuncs, f.objs);
-  const char *s = tmpvar(E, &ty_obj);
-  line(E, "%s = dynac_builtin_sum(%s);", s, v);
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", s, where(E));
-  line(E, "dynac__effects = 1;");
-  deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", s, r);
+  builtin_sum_into(E, v, r);
   E->indent--;
   line(E, "}");
   note_effect(E);

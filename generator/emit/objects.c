@@ -331,6 +331,14 @@ void emit_object_augassign(em *E, stmt *s) {
   store_into(E, sub, p, v, &ty_obj);
 }
 
+/* a op= b of an ndarray view `a` (its type `at`): numpy's in-place operator
+ * writes the array and gives it back (checked: never another object for an
+ * exact ndarray). */
+void emit_array_inplace(em *E, binop op, const char *a, const type *at, const char *b, const type *bt) {
+  const char *v = emit_inplace_values(E, op, a, at, b, bt);
+  deopt_if(E, NULL, "not the array itself (never for an exact ndarray)", "%s != %s->obj", v, a);
+}
+
 /* a op= b with an object operand: PyNumber_InPlaceAdd, ... (a new reference). */
 const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, const char *r,
                                 const type *rt) {

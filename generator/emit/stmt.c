@@ -183,9 +183,7 @@ static void emit_augassign(em *E, stmt *s) {
   const char *r = emit_expr(E, s->u.aug.value);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
   if (ty_is_ndarray(lt)) { /* numpy's in-place operator writes the array and gives it back */
-    const char *v = emit_inplace_values(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
-    deopt_if(E, NULL, "not the array itself (never for an exact ndarray)", "%s != %s->obj", v,
-             local_name(E, loc));
+    emit_array_inplace(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
     return;
   }
   if (lt->kind == TY_OBJ) { /* PyNumber_InPlaceAdd, ...: a list's += extends it */
