@@ -198,6 +198,17 @@ static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_
 #endif
 }
 
+/* Records that inline value `i` of o was just set from NULL (the store
+ * itself done by the caller), as STORE_ATTR_INSTANCE_VALUE does: the
+ * instance's insertion order (its __dict__'s key order) gets index i. */
+static inline void dynac_compat_instance_value_added(PyObject *o, Py_ssize_t i) {
+#ifdef DYNAC__PYCORE_DICT
+  _PyDictValues_AddToInsertionOrder(((PyDictValues **)o)[-4], i);
+#else
+  (void)o, (void)i;
+#endif
+}
+
 /* o.name as LOAD_METHOD looks it up (3.11's _PyObject_GetMethod): 1 with
  * *meth the function to call with o first (no bound method made), 0 with
  * *meth the attribute itself (a new reference either way), or 0 with *meth

@@ -182,6 +182,12 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
  * 0 with the value in *out; 1 when the value is of another type (the kernel
  * deoptimises; nothing was changed); -1 with CPython's exception. */
 static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) { /* borrowed: no Python code runs between */
+    if (!PyFloat_CheckExact(*place)) return 1;
+    *out = PyFloat_AS_DOUBLE(*place);
+    return 0;
+  }
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
   if (!v) return -1;
   int other = !PyFloat_CheckExact(v);
@@ -209,17 +215,19 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
 }
 
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
- * -1). 0, or -1 with CPython's exception. An inline value not set yet goes
- * through the C API (the instance's insertion order is CPython's to keep). */
+ * -1). 0, or -1 with CPython's exception. An inline value set for the
+ * first time (`self.x = x` in __init__) joins the instance's insertion
+ * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
 static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
                                            int *effects) {
   if (!v) return -1;
   *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && (c->slot || *place))) {
+  if (DYNAC_LIKELY(place != NULL)) {
     PyObject *old = *place;
     *place = Py_NewRef(v);
-    Py_XDECREF(old);
+    if (old) Py_DECREF(old);
+    else if (!c->slot) dynac_compat_instance_value_added(o, c->where);
     return 0;
   }
   if (PyObject_SetAttr(o, name, v) < 0) return -1;

@@ -314,6 +314,17 @@ static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_
 #endif
 }
 
+/* Records that inline value `i` of o was just set from NULL (the store
+ * itself done by the caller), as STORE_ATTR_INSTANCE_VALUE does: the
+ * instance's insertion order (its __dict__'s key order) gets index i. */
+static inline void dynac_compat_instance_value_added(PyObject *o, Py_ssize_t i) {
+#ifdef DYNAC__PYCORE_DICT
+  _PyDictValues_AddToInsertionOrder(((PyDictValues **)o)[-4], i);
+#else
+  (void)o, (void)i;
+#endif
+}
+
 /* o.name as LOAD_METHOD looks it up (3.11's _PyObject_GetMethod): 1 with
  * *meth the function to call with o first (no bound method made), 0 with
  * *meth the attribute itself (a new reference either way), or 0 with *meth
@@ -1934,6 +1945,12 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
  * 0 with the value in *out; 1 when the value is of another type (the kernel
  * deoptimises; nothing was changed); -1 with CPython's exception. */
 static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) { /* borrowed: no Python code runs between */
+    if (!PyFloat_CheckExact(*place)) return 1;
+    *out = PyFloat_AS_DOUBLE(*place);
+    return 0;
+  }
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
   if (!v) return -1;
   int other = !PyFloat_CheckExact(v);
@@ -1961,17 +1978,19 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
 }
 
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
- * -1). 0, or -1 with CPython's exception. An inline value not set yet goes
- * through the C API (the instance's insertion order is CPython's to keep). */
+ * -1). 0, or -1 with CPython's exception. An inline value set for the
+ * first time (`self.x = x` in __init__) joins the instance's insertion
+ * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
 static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
                                            int *effects) {
   if (!v) return -1;
   *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && (c->slot || *place))) {
+  if (DYNAC_LIKELY(place != NULL)) {
     PyObject *old = *place;
     *place = Py_NewRef(v);
-    Py_XDECREF(old);
+    if (old) Py_DECREF(old);
+    else if (!c->slot) dynac_compat_instance_value_added(o, c->where);
     return 0;
   }
   if (PyObject_SetAttr(o, name, v) < 0) return -1;
