@@ -125,6 +125,8 @@ void classes_scope(module *m) {
     k->stmt_index = i;
     k->inst = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "V%zu%s", strlen(k->name), k->name),
                      .cls = k};
+    k->inst_or_none = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "N%zu%s", strlen(k->name), k->name),
+                             .or_none = k};
     k->why_not = decorated && !dataclass_decorators(m, st) ? "a class decorator other than @dataclass"
                  : check_bases(m, k, def);
     if (!k->why_not) k->why_not = check_body(m, k, def);

@@ -125,6 +125,9 @@ typedef struct type {
   const char *cname;           /* TY_TUPLE: its struct's C name, "dynac_" + code (never cut) */
   const struct klass *cls;     /* TY_OBJ: an instance of exactly this class of the module
                                   (classes.c), guarded by type and version tag; else NULL */
+  const struct klass *or_none; /* TY_OBJ (cls NULL): such an instance or None (the join of
+                                  the two): an object to every operation, but a read that
+                                  narrow.c proves not None is an instance of it */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
 /* int | float | numpy.float64 | numpy.int64, known at run time (a TY_NUM
@@ -533,6 +536,7 @@ typedef struct func {
   int nlocals;             /* params first, then other assigned names, then versions and
                               the hidden locals of comprehensions */
   int nexprs;              /* expressions lowered (expr.id < nexprs) */
+  bool *not_none;          /* [nexprs] analysis/narrow.c, made with its first specialisation */
   int nbase;               /* locals [0, nbase): the function's own names (cur_after's
                               index) */
   int locals_cap;          /* ir/lower.c: room in locals/local_cnames */
@@ -721,6 +725,7 @@ typedef struct klass {
   const type **ann_types;   /* ... as their annotations say (recorded types come first) */
   uint32_t stmt_index;      /* its statement among the module's */
   type inst;                /* the instance type (TY_OBJ with cls = this) */
+  type inst_or_none;        /* "Cls | None" (TY_OBJ with or_none = this) */
   bool named;               /* a specialisation's or an attribute's type names it */
   slot *slot;               /* its guard (SLOT_CLASS), made for named classes before the IR */
   int nmembers;             /* what kernels rely on, checked by the class guard */
@@ -949,6 +954,12 @@ bool generic_only(const inst *in);
  * itself makes (displays, comprehensions, slices, list + and *): writes to
  * them need no undo entry. */
 bool *fresh_list_locals(arena *a, const inst *in);
+
+/* narrow.c: [nexprs] the reads of locals (EX_LOCAL) that CPython's
+ * semantics prove not None: after `if x is None: return`, inside `if x is
+ * not None:`, `while x is not None:`, right of `x is not None and`, until x
+ * is bound again. A "Cls | None" local read there is an instance of Cls. */
+bool *narrow_not_none_reads(arena *a, const func *f);
 
 /* replay.c: [nparams] the view parameters of `in` that the function only
  * stores to, so that a deoptimised call's run again rewrites them as they

@@ -332,6 +332,11 @@ const type *ty_join(const type *x, const type *y) {
   bool ynp = y->kind == TY_NP && (y->fmt == 'd' || y->fmt == 'l');
   if ((xn || xnp) && (yn || ynp)) /* `s = 0.0` then `s += a[i]`: numpy.float64 / int64 join them */
     return xnp || ynp || ty_may_be_np(x) || ty_may_be_np(y) ? &ty_num_np : &ty_num;
+  if (x->kind == TY_NONE && (y->cls || y->or_none)) /* `best = None` ... `best = s`: "Cls | None" */
+    return y->or_none ? y : &y->cls->inst_or_none;
+  if (y->kind == TY_NONE && (x->cls || x->or_none)) return x->or_none ? x : &x->cls->inst_or_none;
+  if ((x->or_none && x->or_none == y->cls) || (y->or_none && y->or_none == x->cls))
+    return x->or_none ? x : y;
   if (x->kind == TY_LIST && y->kind == TY_LIST) { /* [] joins any list: its appends decide */
     if (x->elts[0]->kind == TY_UNKNOWN) return y;
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
@@ -352,7 +357,9 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_UNKNOWN: return "None";
   case TY_CONFLICT: return "<conflict>";
   case TY_NUM: return t->fmt ? "int | float | numpy.float64 | numpy.int64" : "int | float";
-  case TY_OBJ: return t->cls ? t->cls->name : "object";
+  case TY_OBJ:
+    if (t->or_none) return arena_printf(a, "%s | None", t->or_none->name);
+    return t->cls ? t->cls->name : "object";
   case TY_TUPLE: {
     strbuf b = {0};
     sb_puts(&b, "tuple[");

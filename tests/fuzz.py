@@ -237,6 +237,24 @@ class Gen:
         return [ind + "c0 = %s" % i, ind + "fs = []", ind + "for k in range(3):",
                 ind + "    fs.append(lambda: k * c0)", ind + "n2 = 5 if fs[0]() == fs[2]() else 6"]
 
+    def optional_stmt(self, env, ind, in_loop):
+        """A local holding p0 or None ("P | None"), read where a test proves
+        it not None (typed as the instance: analysis/narrow.c) and where it
+        does not (bound again first)."""
+        cond, f = self.cond(env, 0, in_loop), self.float_expr(env, 0, in_loop)
+        env.add("x2")
+        k = self.rng.randrange(3)
+        if k == 0:
+            return [ind + "q0 = p0 if %s else None" % cond,
+                    ind + "x2 = q0.a + q0.m0(%s) if q0 is not None else %s" % (f, f)]
+        if k == 1:
+            return [ind + "q0 = None if %s else p0" % cond, ind + "if q0 is None:",
+                    ind + "    q0 = -p0", ind + "x2 = q0.s + (q0 + p0).b"]
+        return [ind + "q0 = p0 if %s else None" % cond,
+                ind + "while q0 is not None and q0.a > %s:" % f,
+                ind + "    x2 = q0.b + float(len(q0))", ind + "    q0 = -q0 if q0.a > 0.0 and q0.b < %s else None" % f,
+                ind + "x2 = 0.0 if q0 is None else q0[%s]" % f]
+
     def stmt(self, env, ind, depth, in_loop):
         k = self.rng.randrange(14)
         if k >= 12:
@@ -248,6 +266,8 @@ class Gen:
             # float operation there that deoptimises (x ** 0.5 of a negative x: a complex) after
             # Python code ran (p0 = -p0) cannot go on in the interpreter mid-statement and
             # raises dynac's RuntimeError (a known limit, see issue 21's closing note)
+            if self.rng.random() < 0.4:
+                return self.optional_stmt(env, ind, in_loop)
             return [ind + self.rng.choice(["p0.a = %s" % self.float_expr(env, 1, in_loop), "p0 = -p0",
                                            "p0 += p0", "p0.b += %s" % self.float_expr(env, 0, in_loop)])]
         d = 2

@@ -1030,7 +1030,7 @@ static const type *np_unary_type(ctx *c, expr *e, const type *a) {
  * as the interpreter holds them) when both can be boxed. */
 static const type *by_value_join(const type *a, const type *b, bool typed_containers) {
   const type *t = ty_join(a, b);
-  if (t->kind == TY_NUM || (a == b && (ty_is_scalar(a) || a->kind == TY_NONE))) return t;
+  if (t->kind == TY_NUM || t->or_none || (a == b && (ty_is_scalar(a) || a->kind == TY_NONE))) return t;
   if (typed_containers && t->kind != TY_OBJ && t->kind != TY_CONFLICT) return t; /* a list, a tuple */
   if (boxable(a) && boxable(b)) return &ty_obj;
   return &ty_conflict;
@@ -1228,6 +1228,14 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
       break;
     }
     t = c->in->local_ty[e->u.local];
+    if (c->in->fn->not_none[e->id]) { /* known not None here (narrow.c) */
+      if (t->or_none) {
+        t = &t->or_none->inst;
+        if (t->cls->slot) c->in->slots_used[t->cls->slot->index] = true;
+      } else if (t->kind == TY_NONE && !c->strict) {
+        t = &ty_unknown; /* only None so far: the instance assigned later in a loop comes next pass */
+      }
+    }
     if (t->kind == TY_UNKNOWN && c->strict) {
       type_fail(c, e->pos, arena_printf(c->m->a, "local '%s' is read but never assigned a value",
                                    c->in->fn->locals[e->u.local]));
@@ -1287,7 +1295,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
     if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) { t = ty_join(a, b); break; }
     t = by_value_join(a, b, true);
-    if (t->kind == TY_OBJ) c->in->generic = true;
+    if (t->kind == TY_OBJ && !t->or_none) c->in->generic = true;
     if (t->kind == TY_CONFLICT)
       type_fail(c, e->pos, arena_printf(c->m->a, "conditional expression gives %s or %s",
                                    ty_python_name(c->m->a, a), ty_python_name(c->m->a, b)));

@@ -70,6 +70,13 @@ static inst *new_inst(module *m, func *f, const type **args, bool nested_as_obje
 
 inst *get_inst(module *m, func *f, const type **args) {
   int count = 0;
+  for (int i = 0; i < f->nparams; i++)
+    if (args[i]->or_none) { /* "Cls | None" is a local's type: a parameter takes any object */
+      const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+      for (int j = 0; j < f->nparams; j++) w[j] = args[j]->or_none ? &ty_obj : args[j];
+      args = w;
+      break;
+    }
   for (inst *in = m->insts; in; in = in->next_all) {
     if (in->fn != f) continue;
     count++;
@@ -94,6 +101,7 @@ static inst *new_inst(module *m, func *f, const type **args, bool nested_as_obje
   inst *in = arena_alloc(m->a, sizeof *in);
   in->nested_as_objects = nested_as_objects;
   in->fn = f;
+  if (!f->not_none) f->not_none = narrow_not_none_reads(m->a, f);
   in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
   memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
   in->local_ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));

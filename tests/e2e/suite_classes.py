@@ -382,6 +382,47 @@ def make_noisy(n):
     return keep
 
 
+def nearest_x(vs, lim):
+    best = None
+    for v in vs:
+        if v.x < lim and (best is None or v.x > best.x):
+            best = v
+    if best is None:
+        return -1.0
+    return best.dot(best) + best.y
+
+
+def walk_optional(vs, k):
+    cur = None
+    total = 0.0
+    for i in range(k):
+        cur = vs[i % len(vs)] if i % 3 else None
+        if cur is not None and cur.x > 0.5:
+            total += cur.x
+        if cur is None:
+            continue
+        total += cur.norm()
+        cur = None if total > 6.0 else cur
+        total += 0.0 if cur is None else cur.y
+    while cur is not None:
+        total += cur.x
+        cur = None
+    return total
+
+
+def opt_rebound(vs):
+    best = None
+    for v in vs:
+        if best is None or v.x > best.x:
+            best = v
+    if best is None:
+        return 0.0
+    for v in vs:
+        best = v if v.x > 0 else None
+    d = best - vs[0]
+    return d.x + best.x
+
+
 def train():
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
@@ -412,6 +453,9 @@ def train():
         add_to(Holder([1.0, 2.0]), 0)
         neg_v(Num(2.0), 0.5)
         neg_half(Num(2.0), 0.5)
+        nearest_x(vs, 3.5)
+        walk_optional(vs[:4], 7)
+        opt_rebound(vs[1:3])
 
 
 def show(label, f, *args):
@@ -468,6 +512,15 @@ def checks():
         def dot(self, o):
             return -1.0
     show("subclass", total_norm, [Vec3(3.0, 4.0), Vec(3.0, 4.0)])
+    # a local holding an instance or None: reads known not None are typed (narrow.c)
+    show("optional", nearest_x, vs, 3.5)
+    show("optional none", nearest_x, vs, -1.0)
+    show("optional empty", nearest_x, [], 1.0)
+    show("optional subclass", nearest_x, [Vec(1.0, 2.0), Vec3(2.0, 3.0)], 5.0)
+    show("optional walk", walk_optional, vs[:4], 9)
+    show("optional walk nan", walk_optional, [Vec(float("nan"), 1.0), Vec(2.0, -0.0)], 5)
+    show("optional rebound", opt_rebound, [Vec(2.0, 1.0)])
+    show("optional rebound None", opt_rebound, [Vec(-2.0, 1.0)])
     # a method shadowed by an instance attribute
     s = Vec(3.0, 4.0)
     s.dot = lambda o: 100.0
@@ -663,7 +716,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
-       "add_to", "neg_v", "neg_half"]
+       "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound"]
 
 
 def main():
