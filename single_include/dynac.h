@@ -1665,8 +1665,10 @@ static int dynac__undo_note_copy(dynac_undo_log *u, PyObject *l) {
 
 /* Can every write since `mark` be undone? (the log lost none of them).
  * Kernels that write read the thread's log once, into dynac__u (a TLS
- * access in a shared library is a call). */
-#define DYNAC_UNDO_INTACT() (dynac__u->lost == 0)
+ * access in a shared library is a call); this test is asked on the way to
+ * the interpreter only, so it reads the log itself: a kernel that writes
+ * nothing (a small method) then makes no TLS call at all. */
+#define DYNAC_UNDO_INTACT() (dynac_undo_here()->lost == 0)
 static inline size_t dynac_undo_mark(void) { return dynac__undo.n; }
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
