@@ -124,6 +124,14 @@ static const char *generic_reason(const expr *e) {
   }
 }
 
+/* An instance of a class of the module that `e` gives with no generic
+ * operation: a kernel called directly (a constructor, a devirtualised method,
+ * a special method), or an attribute or element read and checked. */
+static bool instance_made_typed(const inst *in, const expr *e) {
+  if (!ty_of(in, e)->cls) return false;
+  return in->types.callee[e->id] || e->kind == EX_ATTR || e->kind == EX_SUBSCRIPT;
+}
+
 static void line_mark(line_view *V, int line, char mark, const char *why) {
   int i = line - V->first;
   if (i < 0 || i >= V->n) return;
@@ -148,17 +156,30 @@ static void view_expr(void *ctx, expr *e) {
               "shapes match, numpy's operations otherwise");
     return;
   }
+  if (e->kind == EX_CALL && e->u.call.kind == CALLEE_VALUE && instance_made_typed(V->in, e) &&
+      e->u.call.n && e->u.call.args[0]->kind == EX_NAME) { /* Cls(...): the class guarded, __init__ direct */
+    for (int i = 1; i < e->u.call.n; i++) view_expr(ctx, e->u.call.args[i]);
+    line_mark(V, e->pos.line, 'T', NULL);
+    return;
+  }
   ir_each_subexpr(e, view_sub, ctx); /* first: the innermost value says why */
   const type *t = ty_of(V->in, e);
-  bool generic = t && t->kind == TY_OBJ && e->kind != EX_LOCAL && e->kind != EX_NONE;
-  line_mark(V, e->pos.line, generic ? 'G' : 'T', generic ? generic_reason(e) : NULL);
+  bool generic = t && t->kind == TY_OBJ && e->kind != EX_LOCAL && e->kind != EX_NONE &&
+                 !instance_made_typed(V->in, e);
+  const char *why = generic ? generic_reason(e) : NULL;
+  if (generic && e->kind == EX_ATTR && ty_of(V->in, e->u.sub.obj)->cls)
+    why = "an attribute holding objects (recorded as neither float, bool nor an instance of a "
+          "class of the module)";
+  line_mark(V, e->pos.line, generic ? 'G' : 'T', why);
   if (e->kind == EX_LISTCOMP) view_block(ctx, e->u.comp.loop);
 }
 
 static void view_target(void *ctx, target *t) {
   line_view *V = ctx;
-  if (t->sub && t->sub->kind == EX_ATTR && ty_of(V->in, t->sub->u.sub.obj)->kind == TY_OBJ)
-    line_mark(V, t->pos.line, 'G', "attribute store on an object of unknown class");
+  const type *ot = t->sub && t->sub->kind == EX_ATTR ? ty_of(V->in, t->sub->u.sub.obj) : NULL;
+  if (ot && ot->kind == TY_OBJ)
+    line_mark(V, t->pos.line, 'G', ot->cls ? "attribute store: the value is boxed into its place in "
+              "the instance (a slot or its inline values)" : "attribute store on an object of unknown class");
   if (t->sub) ir_each_subexpr(t->sub, view_sub, ctx);
   for (int i = 0; t->is_tuple && i < t->n; i++) view_target(ctx, t->elts[i]);
 }

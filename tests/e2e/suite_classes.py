@@ -739,6 +739,13 @@ def main():
         check("explain lists a method's receivers and its member guards",
               "receivers: Rect, Square" in area and "Shape.area (super())" in area and
               "property Shape.double" in area and "staticmethod Shape.twice" in area, area)
+        lines = dynac_cmd("explain", "--profile", prof, "--lines", src, cwd=tmp, check_rc=False).stdout
+        direct = [l for l in lines.splitlines() if "c = (a - b) * k + a" in l or "return Vec(self.x * k" in l]
+        check("explain --lines: instance operators and constructors called directly are typed",
+              len(direct) == 3 and all(l.split("|")[0].split()[-1] == "T" for l in direct), "\n".join(direct))
+        check("explain --lines: an attribute store into an instance names its boxing",
+              "self.x = x   # attribute store: the value is boxed into its place in the instance" in lines,
+              lines[:1500])
         check("explain names the instance guards", "type(v) is Vec (exactly" in ir.stdout and
               "global Vec is the class defined at shapes.py:" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
         eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
