@@ -309,10 +309,25 @@ const type *inplace_array_type(module *m, const inst *in, const type *a, const e
   return number || (t->kind == TY_OBJ && float64_tree(m, in, v, &arrays)) ? a : NULL;
 }
 
+/* np.dot(x, y), x.dot(y) of two 1-D float64 arrays: a number, numpy's
+ * (BLAS ddot adds in an order of its own: only numpy's call gives its bits). */
+static bool dot_1d(module *m, const inst *in, const expr *e) {
+  const char *fn = numpy_callee(m, e); /* np.dot(x, y) */
+  int first = 1;
+  if (!fn && e->u.call.kind == CALLEE_METHOD) fn = e->u.call.name, first = 0; /* x.dot(y) */
+  if (!fn || strcmp(fn, "dot") || e->u.call.n != first + 2) return false;
+  for (int i = first; i < first + 2; i++) {
+    const type *t = ty_of(in, e->u.call.args[i]);
+    if (!ty_is_ndarray(t) || t->fmt != 'd' || t->ndim != 1) return false;
+  }
+  return true;
+}
+
 const type *np_reduction_type(module *m, const inst *in, const expr *e) {
   static const char *const names[] = {"min", "max", "amin", "amax", "sum", "prod", "mean", "argmin", "argmax",
                                       NULL};
   if (e->u.call.nkw || e->u.call.argform) return NULL;
+  if (dot_1d(m, in, e)) return ty_np('d');
   const char *name = NULL;
   const expr *a = NULL;
   if (e->u.call.kind == CALLEE_METHOD && e->u.call.n == 1) name = e->u.call.name, a = e->u.call.args[0];

@@ -778,6 +778,15 @@ def products(A, x):
     return y, z, total
 
 
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], float)"])
+def dot_1d(x, y, s):
+    """np.dot(x, y), x.dot(y) of two 1-D float64 arrays: numpy's dot (BLAS:
+    its own order of additions), a numpy.float64 used in C."""
+    d = np.dot(x, y)
+    e = x.dot(x)
+    return d * s + e, d - s, e > d
+
+
 def _scale(v):
     return v * 0.5
 

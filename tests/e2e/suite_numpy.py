@@ -350,6 +350,11 @@ def cases():
                      for n, m in [(3, 4), (5, 130), (1, 1), (0, 4)] for st in (False, True)]
     c["products"] += [lambda: (wave_grid(3, 4)(), waves(3)()),  # numpy's ValueError
                       lambda: (wave_grid(3, 8, hot=(1, 2))(), waves(8, edge=True)())]  # inf, nan
+    c["dot_1d"] = [(lambda a=a, b=b, s=s: (arr(a, "d", strided=st)(), arr(b, "d")(), s))
+                   for a, b in [([1.5, -2.0, 7.0], [0.5, 0.25, -1.0]), ([], []), ([NAN, 1.0], [1.0, 2.0]),
+                                ([1e200, 1e200], [1e200, -1e200]), ([INF, 1.0], [0.0, 1.0]),
+                                ([-0.0], [0.0]), ([0.1] * 41, [0.3] * 41), ([1.0, 2.0], [1.0, 2.0, 3.0])]
+                   for s in [2.0, -INF] for st in (False, True)]
     c["sum_of_called"] = [(lambda n=n, v=v: (waves(n)(), v)) for n in [0, 1, 9] for v in [2.0, INF, 1e308]]
     c["array_or_none"] = [(lambda n=n, f=f: (n, f)) for n in [0, 3] for f in [False, True]] + [lambda: (-1, False)]
     c.update(array_cases())
