@@ -27,9 +27,12 @@ static TSNode class_node(TSNode st, bool *decorated) {
 }
 
 /* Is every decorator of class statement `st` dataclasses.dataclass (bare,
- * dotted or called with keywords other than slots=, which makes another
- * class)? It adds methods (__init__, __eq__, ...) that have no source
- * here: they run as CPython's, the rest is specialised as usual. */
+ * dotted or called with keywords)? It adds methods (__init__, __eq__, ...)
+ * that have no source here: they run as CPython's, the rest is specialised
+ * as usual. slots=True makes another class, with a __slots__ member per
+ * field and the same functions (their __class__ cells fixed): what the
+ * name is bound to is that class, which the class guard validates as it
+ * validates any (its qualname, its methods' code). */
 static bool dataclass_decorators(module *m, TSNode st) {
   for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
     TSNode d = ts_node_named_child(st, i);
@@ -43,9 +46,7 @@ static bool dataclass_decorators(module *m, TSNode st) {
     if (strcmp(name, "dataclass") && strcmp(name, "dataclasses.dataclass")) return false;
     for (uint32_t j = 0; !ts_node_is_null(args) && j < ts_node_named_child_count(args); j++) {
       TSNode a = ts_node_named_child(args, j);
-      if (!node_is(a, "keyword_argument") ||
-          !strcmp(node_text(m->a, &m->p, child_by_field(a, "name")), "slots"))
-        return false;
+      if (!node_is(a, "keyword_argument")) return false;
     }
   }
   return true;
@@ -60,8 +61,13 @@ static const char *check_bases(module *m, klass *k, TSNode def) {
   if (n > 1) return "several base classes or class keywords";
   if (n == 0) return NULL;
   TSNode b = ts_node_named_child(sup, 0);
-  if (!node_is(b, "identifier")) return "a base class that is not a plain name";
   const char *bn = node_text(m->a, &m->p, b);
+  if ((node_is(b, "identifier") || node_is(b, "attribute")) &&
+      !strcmp(scope_canonical_names(m, bn), "typing.NamedTuple")) {
+    k->named_tuple = k->defines_new = true; /* namedtuple's own __new__ makes them */
+    return NULL;
+  }
+  if (!node_is(b, "identifier")) return "a base class that is not a plain name";
   if (!strcmp(bn, "object")) return NULL;
   for (int i = 0; i < m->nclasses; i++)
     if (!strcmp(m->classes[i]->name, bn)) {

@@ -717,6 +717,9 @@ typedef struct klass {
                                __getattr__, ...), or NULL */
   bool slots;               /* defines __slots__ */
   bool defines_new;         /* defines __new__ (Cls(...) may return anything) */
+  bool named_tuple;         /* class C(typing.NamedTuple): a tuple subclass; its fields are
+                               read through their descriptors (CPython's lookup), typed as
+                               the body declares them; namedtuple's __new__ makes them */
   int nattrs;
   const char **attr_names;  /* recorded instance attributes ... */
   const type **attr_types;  /* ... and their types (object when they varied) */

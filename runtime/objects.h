@@ -128,9 +128,24 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
  * with __getattr__ or __setattr__) goes through the C API, and refills. */
 typedef struct dynac_attr_cache {
   unsigned int version;
-  int slot;
+  int slot;          /* 0: an inline value; 1: a __slots__ member; 2: a namedtuple field */
   Py_ssize_t where;
 } dynac_attr_cache;
+
+/* The item index of a namedtuple field's descriptor (collections'
+ * _tuplegetter, whose struct is private: its __reduce__ gives (type,
+ * (index, doc)), C code only). 1 with *index, or 0. */
+static inline int dynac__tuplegetter_index(PyObject *descr, Py_ssize_t *index) {
+  if (strcmp(Py_TYPE(descr)->tp_name, "_collections._tuplegetter")) return 0;
+  PyObject *r = PyObject_CallMethod(descr, "__reduce__", NULL);
+  if (!r) { PyErr_Clear(); return 0; }
+  PyObject *args = PyTuple_Check(r) && PyTuple_GET_SIZE(r) == 2 ? PyTuple_GET_ITEM(r, 1) : NULL;
+  int ok = args && PyTuple_Check(args) && PyTuple_GET_SIZE(args) >= 1 && PyLong_CheckExact(PyTuple_GET_ITEM(args, 0));
+  if (ok) *index = PyLong_AsSsize_t(PyTuple_GET_ITEM(args, 0));
+  if (ok && *index < 0) { PyErr_Clear(); ok = 0; }
+  Py_DECREF(r);
+  return ok;
+}
 
 /* Fills c for o.name (its class's lookup, which also gives the class a
  * version tag): setting is 1 for a write site. Leaves c empty when the
@@ -153,6 +168,8 @@ static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyOb
     if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return;
     c->slot = 1;
     c->where = m->offset;
+  } else if (!setting && PyTuple_Check(o) && dynac__tuplegetter_index(descr, &c->where)) {
+    c->slot = 2; /* read as its item, as the descriptor's __get__ reads it */
   } else {
     return; /* a property, a method, a class attribute: the C API */
   }
@@ -162,6 +179,7 @@ static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyOb
 /* The place o.name lives at per c, or NULL (c missed, or no such place). */
 static inline PyObject **dynac__attr_place(const dynac_attr_cache *c, PyObject *o) {
   if (!c->version || Py_TYPE(o)->tp_version_tag != c->version) return NULL;
+  if (c->slot == 2) return c->where < PyTuple_GET_SIZE(o) ? &((PyTupleObject *)o)->ob_item[c->where] : NULL;
   return c->slot ? (PyObject **)((char *)o + c->where) : dynac_compat_instance_value_slot(o, c->where);
 }
 

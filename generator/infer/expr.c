@@ -394,17 +394,25 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
   return &ty_none;
 }
 
+/* Is k (or a base) a typing.NamedTuple, whose instances namedtuple's own
+ * __new__ makes? */
+static bool named_tuple_class(const klass *k) {
+  for (; k; k = k->base)
+    if (k->named_tuple) return true;
+  return false;
+}
+
 /* Cls(args) of a class of the module kernels specialise on, whose
- * instances object.__new__ makes (no __new__ in it or its bases): an
- * instance of exactly that class (checked when made: the global may be
- * rebound), or NULL. */
+ * instances object.__new__ makes (no __new__ in it or its bases), or
+ * namedtuple's __new__ (CPython's call): an instance of exactly that class
+ * (checked when made: the global may be rebound), or NULL. */
 static klass *constructed_class(ctx *c, expr *e) {
   expr *f = e->u.call.args[0];
   if (f->kind != EX_NAME || e->u.call.argform) return NULL;
   klass *k = classes_find(c->m, f->u.global->name);
   if (!k || k->why_not || !k->slot) return NULL;
   for (const klass *b = k; b; b = b->base)
-    if (b->defines_new) return NULL;
+    if (b->defines_new && !b->named_tuple) return NULL;
   c->in->slots_used[k->slot->index] = true;
   return k;
 }
@@ -929,7 +937,7 @@ static const type *type_call(ctx *c, expr *e) {
     const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL; /* np.zeros(...) */
     if (made) return made;
     klass *k = constructed_class(c, e);
-    if (k && t->kind == TY_OBJ) constructed_init(c, e, at, k);
+    if (k && t->kind == TY_OBJ && !named_tuple_class(k)) constructed_init(c, e, at, k);
     return k && t->kind == TY_OBJ ? &k->inst : t;
   }
   const op_row *op = e->u.call.op;

@@ -27,6 +27,7 @@ import sys
 import math
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 LOG = []
 
@@ -243,6 +244,27 @@ class Body:
         return 0.5 * self.mass * v.dot(v)
 
 
+class Pt(NamedTuple):
+    x: float
+    y: float
+
+    def norm2(self):
+        return self.x * self.x + self.y * self.y
+
+    def scaled(self, k):
+        return Pt(self.x * k, self.y * k)
+
+
+@dataclass(slots=True)
+class Cell:
+    v: float
+    w: float = 1.0
+
+    def grow(self, k):
+        self.v += k * self.w
+        return self.v
+
+
 class Noisy:
     def __init__(self, tag):
         self.tag = tag
@@ -423,6 +445,21 @@ def opt_rebound(vs):
     return d.x + best.x
 
 
+def tuple_ops(ps, k):
+    s = 0.0
+    for p in ps:
+        q = p.scaled(k)
+        s += q.norm2() + q[0] + len(q) + p.y
+    return s
+
+
+def cell_ops(cs, k):
+    s = 0.0
+    for c in cs:
+        s += c.grow(k) + c.w
+    return s
+
+
 def train():
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
@@ -456,6 +493,8 @@ def train():
         nearest_x(vs, 3.5)
         walk_optional(vs[:4], 7)
         opt_rebound(vs[1:3])
+        tuple_ops([Pt(1.0, 2.0), Pt(0.5, -1.5)], 0.5)
+        cell_ops([Cell(1.0), Cell(2.0, 0.5)], 0.25)
 
 
 def show(label, f, *args):
@@ -521,6 +560,24 @@ def checks():
     show("optional walk nan", walk_optional, [Vec(float("nan"), 1.0), Vec(2.0, -0.0)], 5)
     show("optional rebound", opt_rebound, [Vec(2.0, 1.0)])
     show("optional rebound None", opt_rebound, [Vec(-2.0, 1.0)])
+    # a typing.NamedTuple (fields read as tuple items) and a dataclass with slots=True
+    pts = [Pt(1.0, 2.0), Pt(-0.0, float("inf")), Pt(float("nan"), 3.5)]
+    show("namedtuple", tuple_ops, pts, 0.5)
+    show("namedtuple int field", tuple_ops, [Pt(3, 4), Pt(1.0, 2.0)], 2.0)
+    show("namedtuple short", tuple_ops, [Pt(1.0, 2.0), tuple.__new__(Pt, (1.0,))], 2.0)
+    show("namedtuple subclass", tuple_ops, [type("Pt2", (Pt,), {})(1.0, 2.0)], 2.0)
+    saved_n = Pt.norm2
+    Pt.norm2 = lambda self: -1.0
+    show("namedtuple patched", tuple_ops, pts[:1], 0.5)
+    Pt.norm2 = saved_n
+    show("namedtuple restored", tuple_ops, pts[:1], 0.5)
+    cells = [Cell(1.0), Cell(2.0, 0.5), Cell(-0.0, float("nan"))]
+    show("slots dataclass", cell_ops, cells, 0.25)
+    print("cells", [(c.v, c.w) for c in cells])
+    gone = Cell(1.0)
+    del gone.w
+    show("slots dataclass missing", cell_ops, [Cell(1.0), gone], 0.25)
+    show("slots dataclass int", cell_ops, [Cell(1, 2)], 3)
     # a method shadowed by an instance attribute
     s = Vec(3.0, 4.0)
     s.dot = lambda o: 100.0
@@ -716,7 +773,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "deep_add", "Deep.__add__", "shapes", "Shape.area", "Shape.twice", "Shape.double", "Rect.area",
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
-       "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound"]
+       "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
+       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow"]
 
 
 def main():
