@@ -168,7 +168,7 @@ static void view_expr(void *ctx, expr *e) {
                  !instance_made_typed(V->in, e);
   const char *why = generic ? generic_reason(e) : NULL;
   if (generic && e->kind == EX_ATTR && ty_of(V->in, e->u.sub.obj)->cls)
-    why = "an attribute holding objects (recorded as neither float, bool nor an instance of a "
+    why = "an attribute holding objects (recorded as neither float, int within int64, bool nor an instance of a "
           "class of the module)";
   line_mark(V, e->pos.line, generic ? 'G' : 'T', why);
   if (e->kind == EX_LISTCOMP) view_block(ctx, e->u.comp.loop);

@@ -69,6 +69,7 @@ typedef struct dynac__thread {
   int eager_depth;          /* backend="eager" roots running */
   PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
   char *c_stack_floor;      /* dispatch raises RecursionError below it (0: not known yet) */
+  char *c_stack_soft;       /* below it, no kernel serves a call: the interpreter does */
   int c_stack_known;
   int kernel_depth;         /* kernels running (entered by dispatch) */
   int hook_idle;            /* frames the hook let run in the interpreter since it last

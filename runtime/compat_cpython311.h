@@ -361,21 +361,26 @@ static inline int dynac__recursion_remaining(void) {
  * bounds (glibc's pthread_getattr_np; NULL where unknown). CPython 3.11
  * counts only Python-level depth; calls through dynac's dispatch (a root
  * calling itself through the interpreter) also use the C stack, which a
- * raised sys.setrecursionlimit lets run out. */
+ * raised sys.setrecursionlimit lets run out. *soft: where kernels stop
+ * (two margins higher): below it the interpreter runs the calls, with the
+ * little C stack a Python call takes, so that CPython's own recursion
+ * limit ends a deep recursion as it would without dynac. */
 #if defined(__GLIBC__)
 #include <pthread.h>
-static char *dynac__c_stack_floor_of_thread(void) {
+static char *dynac__c_stack_floor_of_thread(char **soft) {
   pthread_attr_t a;
   void *addr = NULL;
   size_t size = 0;
+  *soft = NULL;
   if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
   int ok = pthread_attr_getstack(&a, &addr, &size) == 0;
   pthread_attr_destroy(&a);
   if (!ok || !addr) return NULL;
   size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20; /* room for the way back */
+  *soft = (char *)addr + 3 * margin;
   return (char *)addr + margin;
 }
 #else
-static char *dynac__c_stack_floor_of_thread(void) { return NULL; }
+static char *dynac__c_stack_floor_of_thread(char **soft) { *soft = NULL; return NULL; }
 #endif
 #endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */

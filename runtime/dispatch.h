@@ -43,9 +43,9 @@ static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size
   return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
 }
 
-static int dynac__c_stack_exhausted(dynac__thread *t);
+static int dynac__c_stack_low(dynac__thread *t);
 static int dynac__rt_deep_call_refused(int depth) {
-  return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_exhausted(&dynac__t);
+  return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_low(&dynac__t);
 }
 
 static int dynac__rt_eval_breaker(int may_switch) {
@@ -217,11 +217,19 @@ static void dynac__log_switch(dynac__cache *c, const dynac_entry_desc *d, const 
  * CPython does when C recursion nears the stack's end, instead of crashing. */
 static int dynac__c_stack_exhausted(dynac__thread *t) {
   if (DYNAC_UNLIKELY(!t->c_stack_known)) {
-    t->c_stack_floor = dynac__c_stack_floor_of_thread();
+    t->c_stack_floor = dynac__c_stack_floor_of_thread(&t->c_stack_soft);
     t->c_stack_known = 1;
   }
   char here;
   return t->c_stack_floor && &here < t->c_stack_floor;
+}
+/* Is it deep enough that kernels, whose frames are larger than a Python
+ * call's share of the C stack, should leave the calls to the interpreter
+ * (kernel-to-kernel recursion stops too: dynac_rt.deep_call_refused)? */
+static int dynac__c_stack_low(dynac__thread *t) {
+  if (DYNAC_UNLIKELY(!t->c_stack_known)) (void)dynac__c_stack_exhausted(t);
+  char here;
+  return t->c_stack_soft && &here < t->c_stack_soft;
 }
 
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
@@ -233,6 +241,11 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
                  "raised past what the C stack holds)", c->name);
     *result = NULL;
     return DYNAC__SERVED;
+  }
+  if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) {
+    c->interp_why = "the C stack is deep: the interpreter runs the call (CPython's recursion limit "
+                    "then ends a runaway recursion)";
+    return DYNAC__INTERPRET;
   }
   if (c->disallowed) {
     c->interp_why = "disallow_in_graph";

@@ -195,8 +195,9 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
 }
 
 /* ---- instances of the module's classes (generator/classes.c) -------------
- * o.name of an instance whose class's recorded attribute type is float or
- * bool, or another module class: read through the site's cache c, then checked.
+ * o.name of an instance whose class's recorded attribute type is float, int
+ * (within int64: dynac record names a bigger one an object) or bool, or
+ * another module class: read through the site's cache c, then checked.
  * 0 with the value in *out; 1 when the value is of another type (the kernel
  * deoptimises; nothing was changed); -1 with CPython's exception. */
 static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
@@ -210,6 +211,14 @@ static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache
   if (!v) return -1;
   int other = !PyFloat_CheckExact(v);
   if (!other) *out = PyFloat_AS_DOUBLE(v);
+  Py_DECREF(v);
+  return other;
+}
+static inline int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+  PyObject **place = dynac__attr_place(c, o);
+  PyObject *v = place && *place ? Py_NewRef(*place) : dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  int other = !PyLong_CheckExact(v) || !dynac_int64_of(v, out); /* a big int: deoptimise */
   Py_DECREF(v);
   return other;
 }

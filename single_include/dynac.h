@@ -477,22 +477,27 @@ static inline int dynac__recursion_remaining(void) {
  * bounds (glibc's pthread_getattr_np; NULL where unknown). CPython 3.11
  * counts only Python-level depth; calls through dynac's dispatch (a root
  * calling itself through the interpreter) also use the C stack, which a
- * raised sys.setrecursionlimit lets run out. */
+ * raised sys.setrecursionlimit lets run out. *soft: where kernels stop
+ * (two margins higher): below it the interpreter runs the calls, with the
+ * little C stack a Python call takes, so that CPython's own recursion
+ * limit ends a deep recursion as it would without dynac. */
 #if defined(__GLIBC__)
 #include <pthread.h>
-static char *dynac__c_stack_floor_of_thread(void) {
+static char *dynac__c_stack_floor_of_thread(char **soft) {
   pthread_attr_t a;
   void *addr = NULL;
   size_t size = 0;
+  *soft = NULL;
   if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
   int ok = pthread_attr_getstack(&a, &addr, &size) == 0;
   pthread_attr_destroy(&a);
   if (!ok || !addr) return NULL;
   size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20; /* room for the way back */
+  *soft = (char *)addr + 3 * margin;
   return (char *)addr + margin;
 }
 #else
-static char *dynac__c_stack_floor_of_thread(void) { return NULL; }
+static char *dynac__c_stack_floor_of_thread(char **soft) { *soft = NULL; return NULL; }
 #endif
 #endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */
 /* ==== End runtime/compat_cpython311.h ==== */
@@ -1960,8 +1965,9 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
 }
 
 /* ---- instances of the module's classes (generator/classes.c) -------------
- * o.name of an instance whose class's recorded attribute type is float or
- * bool, or another module class: read through the site's cache c, then checked.
+ * o.name of an instance whose class's recorded attribute type is float, int
+ * (within int64: dynac record names a bigger one an object) or bool, or
+ * another module class: read through the site's cache c, then checked.
  * 0 with the value in *out; 1 when the value is of another type (the kernel
  * deoptimises; nothing was changed); -1 with CPython's exception. */
 static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
@@ -1975,6 +1981,14 @@ static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache
   if (!v) return -1;
   int other = !PyFloat_CheckExact(v);
   if (!other) *out = PyFloat_AS_DOUBLE(v);
+  Py_DECREF(v);
+  return other;
+}
+static inline int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+  PyObject **place = dynac__attr_place(c, o);
+  PyObject *v = place && *place ? Py_NewRef(*place) : dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  int other = !PyLong_CheckExact(v) || !dynac_int64_of(v, out); /* a big int: deoptimise */
   Py_DECREF(v);
   return other;
 }
@@ -4947,6 +4961,7 @@ typedef struct dynac__thread {
   int eager_depth;          /* backend="eager" roots running */
   PyCodeObject *skip_code;  /* the next frame of it runs in the interpreter */
   char *c_stack_floor;      /* dispatch raises RecursionError below it (0: not known yet) */
+  char *c_stack_soft;       /* below it, no kernel serves a call: the interpreter does */
   int c_stack_known;
   int kernel_depth;         /* kernels running (entered by dispatch) */
   int hook_idle;            /* frames the hook let run in the interpreter since it last
@@ -5050,9 +5065,9 @@ static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size
   return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
 }
 
-static int dynac__c_stack_exhausted(dynac__thread *t);
+static int dynac__c_stack_low(dynac__thread *t);
 static int dynac__rt_deep_call_refused(int depth) {
-  return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_exhausted(&dynac__t);
+  return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_low(&dynac__t);
 }
 
 static int dynac__rt_eval_breaker(int may_switch) {
@@ -5224,11 +5239,19 @@ static void dynac__log_switch(dynac__cache *c, const dynac_entry_desc *d, const 
  * CPython does when C recursion nears the stack's end, instead of crashing. */
 static int dynac__c_stack_exhausted(dynac__thread *t) {
   if (DYNAC_UNLIKELY(!t->c_stack_known)) {
-    t->c_stack_floor = dynac__c_stack_floor_of_thread();
+    t->c_stack_floor = dynac__c_stack_floor_of_thread(&t->c_stack_soft);
     t->c_stack_known = 1;
   }
   char here;
   return t->c_stack_floor && &here < t->c_stack_floor;
+}
+/* Is it deep enough that kernels, whose frames are larger than a Python
+ * call's share of the C stack, should leave the calls to the interpreter
+ * (kernel-to-kernel recursion stops too: dynac_rt.deep_call_refused)? */
+static int dynac__c_stack_low(dynac__thread *t) {
+  if (DYNAC_UNLIKELY(!t->c_stack_known)) (void)dynac__c_stack_exhausted(t);
+  char here;
+  return t->c_stack_soft && &here < t->c_stack_soft;
 }
 
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
@@ -5240,6 +5263,11 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
                  "raised past what the C stack holds)", c->name);
     *result = NULL;
     return DYNAC__SERVED;
+  }
+  if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) {
+    c->interp_why = "the C stack is deep: the interpreter runs the call (CPython's recursion limit "
+                    "then ends a runaway recursion)";
+    return DYNAC__INTERPRET;
   }
   if (c->disallowed) {
     c->interp_why = "disallow_in_graph";

@@ -9,9 +9,10 @@
  * installed, which slows every other call (see runtime/hook.h). A typed
  * island is an operation on unboxed values: arithmetic, a comparison or a
  * unary operator on numbers, an element read of a list or buffer as a
- * number, a range loop's counter, an instance's attribute read as a number,
- * a method call, a construction or an operator made kernel to kernel
- * (classes.c). Inside a loop, typed islands and attribute lookups count
+ * number, a range loop's counter, a method call, a construction or an
+ * operator made kernel to kernel (classes.c); an instance's attribute read
+ * as a number is neither (the interpreter's inline cache reads it as fast:
+ * the arithmetic on it is the island). Inside a loop, typed islands and attribute lookups count
  * LOOP_WEIGHT times. An entry whose typed islands weigh less than its
  * attribute lookups and method calls is marked generic-only; the
  * runtime serves such entries of undecorated functions only when
@@ -56,8 +57,11 @@ static void scan_expr(void *ctx, expr *e) {
   const type *ot = e->kind == EX_ATTR ? ty_of(S->in, e->u.sub.obj) : NULL;
   bool constructs = (e->kind != EX_CALL || e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_BUILTIN) &&
                     S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances: kernel to kernel */
-  if ((ot && ot->cls && unboxed(ty_of(S->in, e))) || method_devirtualised(S->in, e) || constructs)
-    S->n += weight(S); /* an instance's attribute read as a number, a kernel-to-kernel method call */
+  if (method_devirtualised(S->in, e) || constructs)
+    S->n += weight(S); /* a kernel-to-kernel method call */
+  else if (ot && ot->cls && unboxed(ty_of(S->in, e)))
+    ; /* an instance's attribute read as a number: as fast as the interpreter's inline cache; the
+         arithmetic on it is the island */
   else if ((ot && ot->kind == TY_OBJ) || (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op))
     S->attrs += weight(S); /* obj.name, obj.m(...): attribute lookups CPython's inline caches do faster */
   if (e->kind == EX_LISTCOMP) {

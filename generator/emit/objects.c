@@ -160,7 +160,7 @@ const char *emit_instance_attr(em *E, const char *obj, const char *name, const t
       ? arena_printf(E->m->a, "dynac_attr_instance(%s, %s, &%s, &dynac__effects, dynac__slots[%d].obj, &%s)",
                      obj, nm, c, t->cls->slot->index, o)
       : arena_printf(E->m->a, "dynac_attr_%s(%s, %s, &%s, &dynac__effects, &%s)", t->kind == TY_FLOAT
-                     ? "float" : "bool", obj, nm, c, o);
+                     ? "float" : t->kind == TY_INT ? "int" : "bool", obj, nm, c, o);
   line(E, "{");
   E->indent++;
   line(E, "int st = %s; /* .%s: a %s */", call, name, ty_python_name(E->m->a, t));
@@ -290,16 +290,17 @@ void emit_object_store(em *E, expr *sub, const char *v, const type *vt) {
   store_into(E, sub, p, v, vt);
 }
 
-/* obj.name op= v where obj.name reads as a float (an instance's recorded
- * float attribute, checked) and v is an int, float or bool, with + - * /:
- * float has no in-place methods, so LOAD_ATTR, BINARY_OP, STORE_ATTR are
- * the read, a C operation and one boxed store. */
-static bool typed_float_update(em *E, stmt *s) {
-  const type *vt = TY(s->u.aug.value);
+/* obj.name op= v where obj.name reads as a float or an int (an instance's
+ * recorded attribute, checked) and v is an int, float or bool, with + - *
+ * (and / of a float): float and int have no in-place methods, so LOAD_ATTR,
+ * BINARY_OP, STORE_ATTR are the read, a C operation (an int's overflow
+ * checked as every int operation's) and one boxed store. */
+static bool typed_number_update(em *E, stmt *s) {
+  const type *at = TY(s->u.aug.sub), *vt = TY(s->u.aug.value);
   binop op = s->u.aug.op;
-  return TY(s->u.aug.sub)->kind == TY_FLOAT && TY(s->u.aug.sub->u.sub.obj)->cls &&
+  return (at->kind == TY_FLOAT || at->kind == TY_INT) && TY(s->u.aug.sub->u.sub.obj)->cls &&
          (vt->kind == TY_FLOAT || vt->kind == TY_INT || vt->kind == TY_BOOL) &&
-         (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_TRUEDIV);
+         (op == OP_ADD || op == OP_SUB || op == OP_MUL || (op == OP_TRUEDIV && at->kind == TY_FLOAT));
 }
 
 /* obj.name op= v / obj[key] op= v: obj, key, the read, v, the in-place
@@ -317,11 +318,13 @@ void emit_object_augassign(em *E, stmt *s) {
     line(E, "%s = dynac_obj_getitem(%s, %s, &dynac__effects);", old, p.obj, p.key);
     note_effect(E);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", old, where(E));
-  } else if (typed_float_update(E, s)) { /* an instance's float attribute: unboxed, one box */
-    const char *x = emit_instance_attr(E, p.obj, sub->u.sub.attr, &ty_float);
+  } else if (typed_number_update(E, s)) { /* an instance's float or int attribute: unboxed, one box */
+    const type *at = TY(sub), *vt = TY(s->u.aug.value);
+    const type *rt = binop_result(s->u.aug.op, at, vt);
+    const char *x = emit_instance_attr(E, p.obj, sub->u.sub.attr, at);
     const char *r = emit_expr(E, s->u.aug.value);
-    const char *v = emit_binop_values(E, s->u.aug.op, x, &ty_float, r, TY(s->u.aug.value), &ty_float);
-    store_into(E, sub, p, v, &ty_float);
+    const char *v = emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt);
+    store_into(E, sub, p, v, rt);
     return;
   } else {
     old = emit_object_attr(E, p.obj, sub->u.sub.attr);

@@ -733,9 +733,10 @@ static const type *type_attr(ctx *c, expr *e) {
   if (ot->kind == TY_OBJ && ot->cls) { /* an instance: its attribute as recorded (checked per read) */
     const type *at = classes_attr_type(ot->cls, e->u.sub.attr);
     generic_op(c);
-    /* an int attribute stays an object: a recorded int may grow beyond int64 (an LCG's state)
-       and every read would deoptimise */
-    if (at && (at->kind == TY_FLOAT || at->kind == TY_BOOL || (at->kind == TY_OBJ && at->cls && at->cls->slot))) {
+    /* an int attribute is an int64, checked per read (dynac record names an attribute that held
+       a bigger int, an LCG's state, an object: every read would deoptimise) */
+    if (at && (at->kind == TY_FLOAT || at->kind == TY_INT || at->kind == TY_BOOL ||
+               (at->kind == TY_OBJ && at->cls && at->cls->slot))) {
       if (at->cls) c->in->slots_used[at->cls->slot->index] = true;
       return at;
     }

@@ -54,8 +54,9 @@ _MISSING = object()
 def note_instance(classes, v, depth=0):
     """Records the types of instance v's attributes (its __dict__ and
     __slots__) into classes: {(module, qualname, file): {attribute: type
-    name}}; an attribute seen with two types is an object. Instances held in
-    attributes are looked at too (two levels)."""
+    name}}; an attribute seen with two types, or with an int beyond int64,
+    is an object. Instances held in attributes are looked at too (two
+    levels)."""
     t = type(v)
     if not t.__flags__ & HEAPTYPE or issubclass(t, BaseException):
         return
@@ -70,6 +71,8 @@ def note_instance(classes, v, depth=0):
                 values[name] = x
     for name, x in values.items():
         tn = type_name(x)
+        if tn == "int" and not -2 ** 63 <= x < 2 ** 63:
+            tn = "object"  # kernels read an int attribute as an int64: a big one is an object
         attrs[name] = tn if attrs.get(name, tn) == tn else "object"
         if depth < 2 and type(x) is not t:
             note_instance(classes, x, depth + 1)

@@ -265,6 +265,19 @@ class Cell:
         return self.v
 
 
+class Tally:
+    def __init__(self):
+        self.n = 0
+        self.total = 0
+        self.state = 12345
+
+    def bump(self, k):
+        self.n += 1
+        self.total += k * 3
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % 18446744073709551616
+        return self.n * 2 + self.total
+
+
 class Noisy:
     def __init__(self, tag):
         self.tag = tag
@@ -460,6 +473,13 @@ def cell_ops(cs, k):
     return s
 
 
+def tally(t, m):
+    s = 0
+    for i in range(m):
+        s += t.bump(i)
+    return s, t.n, t.total
+
+
 def train():
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
@@ -495,6 +515,7 @@ def train():
         opt_rebound(vs[1:3])
         tuple_ops([Pt(1.0, 2.0), Pt(0.5, -1.5)], 0.5)
         cell_ops([Cell(1.0), Cell(2.0, 0.5)], 0.25)
+        tally(Tally(), 20)
 
 
 def show(label, f, *args):
@@ -578,6 +599,18 @@ def checks():
     del gone.w
     show("slots dataclass missing", cell_ops, [Cell(1.0), gone], 0.25)
     show("slots dataclass int", cell_ops, [Cell(1, 2)], 3)
+    # int attributes: int64 values in C (an overflow, a big int, a float or a bool: CPython's)
+    show("int attrs", tally, Tally(), 100)
+    t = Tally()
+    t.total = 2 ** 63 - 10
+    show("int attr overflow", tally, t, 5)
+    show("int attr big", tally, t, 2)
+    t.n = 1.5
+    show("int attr float", tally, t, 2)
+    t.n = True
+    show("int attr bool", tally, t, 2)
+    del t.n
+    show("int attr missing", tally, t, 2)
     # a method shadowed by an instance attribute
     s = Vec(3.0, 4.0)
     s.dot = lambda o: 100.0
@@ -774,7 +807,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
-       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow"]
+       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump"]
 
 
 def main():
@@ -788,7 +821,8 @@ def main():
         attrs = {c["name"]: c["attributes"] for c in doc.get("classes", [])}
         check("record: instances' attribute types", rec.returncode == 0 and
               attrs.get("__main__.Vec") == {"x": "float", "y": "float"} and
-              attrs.get("__main__.Body") == {"hits": "int", "mass": "float", "pos": "__main__.Vec"},
+              attrs.get("__main__.Body") == {"hits": "int", "mass": "float", "pos": "__main__.Vec"} and
+              attrs.get("__main__.Tally") == {"n": "int", "state": "object", "total": "int"},
               rec.stderr[-1500:] + json.dumps(attrs))
         b = dynac_cmd("build", "--all", "--profile", prof, src, "-o", out, cwd=tmp, check_rc=False)
         ir = dynac_cmd("explain", "--profile", prof, src, cwd=tmp, check_rc=False)
