@@ -346,9 +346,28 @@ const type *np_reduction_type(module *m, const inst *in, const expr *e) {
   return ty_np(!strcmp(name, "mean") ? 'd' : t->fmt);
 }
 
-/* a.copy() of an ndarray: a new C-contiguous array of its dtype; any other
- * method of an ndarray (a.sum(), a.reshape(...), a.fill(0)) is numpy's,
- * called through the C API. */
+/* a.sum(axis=k), a.mean(k), a.max/min/prod(axis=k) of a 2-D float64 array
+ * (numpy's reduction along k: 1-D), a.cumsum() (1-D) and a.cumsum(axis=k)
+ * (a's shape): numpy's method, its new array typed as np.sum(A, axis=k)'s
+ * is (made_array_type); NULL for any other form. */
+static const type *axis_method_type(ctx *c, const expr *e, const type *t) {
+  static const char *const names[] = {"sum", "mean", "max", "min", "prod", "cumsum", NULL};
+  static const char *const kws[] = {"axis", NULL};
+  int k = 0;
+  while (names[k] && strcmp(names[k], e->u.call.name)) k++;
+  if (!names[k] || t->fmt != 'd' || e->u.call.argform || !keywords_known(e, kws)) return NULL;
+  int npos = e->u.call.n - e->u.call.nkw - 1, ax = call_arg(e, 0, "axis");
+  bool cumsum = !strcmp(e->u.call.name, "cumsum");
+  if (npos > 1 || (ax > 0 && TY(e->u.call.args[ax])->kind != TY_INT)) return NULL;
+  if (ax < 0) return cumsum ? ty_ndarray('d', 1, false) : NULL; /* a.sum(): a number (np_reduction_type) */
+  if (!cumsum && t->ndim != 2) return NULL;
+  return ty_ndarray('d', cumsum ? t->ndim : 1, false);
+}
+
+/* a.copy() of an ndarray: a new C-contiguous array of its dtype; reductions
+ * along an axis and cumsum (axis_method_type) likewise typed; any other
+ * method of an ndarray (a.reshape(...), a.fill(0)) is numpy's, called
+ * through the C API. */
 const type *type_array_method(ctx *c, expr *e, const type **at) {
   const type *t = at[0];
   const type *r = np_reduction_type(c->m, c->in, e); /* a.max(): numpy's, its result checked */
@@ -358,6 +377,8 @@ const type *type_array_method(ctx *c, expr *e, const type **at) {
   }
   if (!strcmp(e->u.call.name, "copy") && e->u.call.n == 1 && pins_arrays(c))
     return ty_ndarray(t->fmt, t->ndim, false);
+  const type *made = axis_method_type(c, e, t);
+  if (made && pins_arrays(c)) return made;
   for (int i = 1; i < e->u.call.n; i++)
     if (!generic_operand(at[i]) && at[i]->kind != TY_NP && at[i]->kind != TY_NONE) {
       type_fail(c, e->pos, arena_printf(c->m->a, "ndarray.%s() with a %s argument", e->u.call.name,

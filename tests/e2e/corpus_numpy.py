@@ -787,6 +787,18 @@ def dot_1d(x, y, s):
     return d * s + e, d - s, e > d
 
 
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d], int)", "(ndarray[d, 2, strided], ndarray[d], int)"])
+def axis_methods(A, x, k):
+    """A.sum(axis=k), A.mean(k), A.max(axis=1), x.cumsum(), A.cumsum(axis=k):
+    numpy's methods, their new arrays typed (leaves of the next loop, items
+    read in C)."""
+    m = A.sum(axis=k) * 2.0 - A.mean(k)
+    top = A.max(axis=1)
+    c = x.cumsum() * 0.5
+    r = A.cumsum(axis=k)
+    return m, top, c, r, (m[0] if len(m) else -1.0) + (c[-1] if len(c) else 0.0)
+
+
 def _scale(v):
     return v * 0.5
 

@@ -48,7 +48,8 @@ def canon(v):
 # line, since the kernel has no frame of its own (README: not yet). For
 # these functions the warnings are compared without their line.
 # b /= s; float32, int64, @ (not fused); an in-place operator or sum() after an effect in its statement
-WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy", "sum_of_called"}
+WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy", "sum_of_called",
+                            "axis_methods"}
 
 
 def run(fn, make):
@@ -355,6 +356,12 @@ def cases():
                                 ([1e200, 1e200], [1e200, -1e200]), ([INF, 1.0], [0.0, 1.0]),
                                 ([-0.0], [0.0]), ([0.1] * 41, [0.3] * 41), ([1.0, 2.0], [1.0, 2.0, 3.0])]
                    for s in [2.0, -INF] for st in (False, True)]
+    c["axis_methods"] = [(lambda n=n, m=m, st=st, k=k: (wave_grid(n, m, strided=st)(), waves(m)(), k))
+                         for n, m in [(3, 4), (2, 1), (4, 3)] for st in (False, True) for k in (0, 1, -1)]
+    c["axis_methods"] += [lambda: (wave_grid(3, 4)(), waves(4)(), 2),  # numpy's AxisError
+                          lambda: (np.zeros((0, 3)), waves(3)(), 0),  # max of no items: ValueError
+                          lambda: (wave_grid(3, 4, hot=(1, 2))(), waves(4, edge=True)(), 0),  # inf, nan
+                          lambda: (np.array([[1e308, 1e308], [-0.0, 0.0]]), np.array([1e308, 1e308]), 0)]
     c["sum_of_called"] = [(lambda n=n, v=v: (waves(n)(), v)) for n in [0, 1, 9] for v in [2.0, INF, 1e308]]
     c["array_or_none"] = [(lambda n=n, f=f: (n, f)) for n in [0, 3] for f in [False, True]] + [lambda: (-1, False)]
     c.update(array_cases())
