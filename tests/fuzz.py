@@ -243,7 +243,10 @@ class Gen:
         does not (bound again first)."""
         cond, f = self.cond(env, 0, in_loop), self.float_expr(env, 0, in_loop)
         env.add("x2")
-        k = self.rng.randrange(3)
+        k = self.rng.randrange(4)
+        if k == 3:  # a truth test: P has __len__ (3), so an instance is true
+            return [ind + "q0 = p0 if %s else None" % cond, ind + "if not q0:", ind + "    q0 = -p0",
+                    ind + "x2 = q0.a * 2.0 if q0 else %s" % f]
         if k == 0:
             return [ind + "q0 = p0 if %s else None" % cond,
                     ind + "x2 = q0.a + q0.m0(%s) if q0 is not None else %s" % (f, f)]

@@ -81,15 +81,22 @@ static int none_test(const expr *e, bool *is_none) {
   *is_none = e->u.cmp.ops[0] == CMP_IS;
   return x->u.local;
 }
-/* Adds to F what `e` being true (when) or false says. */
-static void assume(narrowing *N, facts F, const expr *e, bool when) {
+/* Adds to F what `e` being true (when) or false says. A local that is
+ * true is not None (None is false); a false one may be anything. Truth
+ * tests count for the statements a condition guards (`truth`), not inside
+ * its own expression: bool() of an instance is an effect (__bool__ or
+ * __len__ may run), and a typed read that then deoptimised in the same
+ * statement (an attribute of another type than recorded) could not go on
+ * in the interpreter from inside `a if x else b`. */
+static void assume(narrowing *N, facts F, const expr *e, bool when, bool truth) {
   bool is_none;
   int x = none_test(e, &is_none);
+  if (x < 0 && truth && when && e->kind == EX_LOCAL) x = e->u.local, is_none = false;
   if (x >= 0 && is_none != when && N->fact[x] >= 0) F[N->fact[x]] = true;
-  else if (e->kind == EX_NOT) assume(N, F, e->u.not_arg, !when);
+  else if (e->kind == EX_NOT) assume(N, F, e->u.not_arg, !when, truth);
   else if (e->kind == EX_BOOLOP && e->u.boolop.is_and == when) { /* both sides held */
-    assume(N, F, e->u.boolop.l, when);
-    assume(N, F, e->u.boolop.r, when);
+    assume(N, F, e->u.boolop.l, when, truth);
+    assume(N, F, e->u.boolop.r, when, truth);
   }
 }
 
@@ -111,15 +118,15 @@ static void mark_reads(narrowing *N, expr *e, facts F) {
   case EX_BOOLOP: { /* the right side runs when the left was true (and) or false (or) */
     mark_reads(N, e->u.boolop.l, F);
     facts G = facts_copy(N, F);
-    assume(N, G, e->u.boolop.l, e->u.boolop.is_and);
+    assume(N, G, e->u.boolop.l, e->u.boolop.is_and, false);
     mark_reads(N, e->u.boolop.r, G);
     return;
   }
   case EX_IFEXP: {
     mark_reads(N, e->u.ifexp.cond, F);
     facts G = facts_copy(N, F), H = facts_copy(N, F);
-    assume(N, G, e->u.ifexp.cond, true);
-    assume(N, H, e->u.ifexp.cond, false);
+    assume(N, G, e->u.ifexp.cond, true, false);
+    assume(N, H, e->u.ifexp.cond, false, false);
     mark_reads(N, e->u.ifexp.then, G);
     mark_reads(N, e->u.ifexp.orelse, H);
     return;
@@ -164,8 +171,8 @@ static facts walk_stmt(narrowing *N, stmt *s, facts F) {
   case ST_IF: {
     mark_reads(N, s->u.if_.cond, F);
     facts T = facts_copy(N, F), E = facts_copy(N, F);
-    assume(N, T, s->u.if_.cond, true);
-    assume(N, E, s->u.if_.cond, false);
+    assume(N, T, s->u.if_.cond, true, true);
+    assume(N, E, s->u.if_.cond, false, true);
     T = walk_block(N, s->u.if_.then, T);
     E = walk_block(N, s->u.if_.orelse, E);
     bool t_ends = block_ends(s->u.if_.then), e_ends = block_ends(s->u.if_.orelse);
@@ -182,8 +189,8 @@ static facts walk_stmt(narrowing *N, stmt *s, facts F) {
     facts H = loop_head(N, s, F);
     mark_reads(N, s->u.while_.cond, H);
     facts B = facts_copy(N, H), X = facts_copy(N, H);
-    assume(N, B, s->u.while_.cond, true);
-    assume(N, X, s->u.while_.cond, false);
+    assume(N, B, s->u.while_.cond, true, true);
+    assume(N, X, s->u.while_.cond, false, true);
     walk_block(N, s->u.while_.body, B);
     walk_block(N, s->u.while_.orelse, facts_copy(N, X));
     return H; /* a break leaves with the head's facts only */
@@ -232,10 +239,17 @@ static facts walk_block(narrowing *N, stmt *s, facts F) {
   return F;
 }
 
-/* The locals to track: those a condition tests against None (-2 marks
- * them), less those a nested function's closure captures (MAKE_FUNCTION's
- * cells: a call may rebind them behind the function's back). */
+/* The locals to track: those a condition tests against None, or an if or
+ * while statement's condition for truth (-2 marks them), less those a nested function's closure captures
+ * (MAKE_FUNCTION's cells: a call may rebind them behind the function's
+ * back). */
 static void candidates_block(void *ctx, stmt *s);
+static void candidates_cond(narrowing *N, const expr *e) { /* `if x:`, `while x and ...:` */
+  if (!e) return;
+  if (e->kind == EX_LOCAL && N->fact[e->u.local] == -1) N->fact[e->u.local] = -2;
+  if (e->kind == EX_NOT) candidates_cond(N, e->u.not_arg);
+  if (e->kind == EX_BOOLOP) candidates_cond(N, e->u.boolop.l), candidates_cond(N, e->u.boolop.r);
+}
 static void candidates_expr(void *ctx, expr *e) {
   narrowing *N = ctx;
   bool is_none;
@@ -255,7 +269,11 @@ static void candidates_target(void *ctx, target *t) {
 }
 static void candidates_block(void *ctx, stmt *s) {
   static const ir_parts parts = {candidates_expr, candidates_target, candidates_block, true};
-  for (; s; s = s->next) ir_each_part(s, &parts, ctx);
+  for (; s; s = s->next) {
+    if (s->kind == ST_IF) candidates_cond(ctx, s->u.if_.cond);
+    if (s->kind == ST_WHILE) candidates_cond(ctx, s->u.while_.cond);
+    ir_each_part(s, &parts, ctx);
+  }
 }
 
 bool *narrow_not_none_reads(arena *a, const func *f) {

@@ -723,6 +723,8 @@ static bool numpy_float_constant(ctx *c, const expr *e) {
 static const type *type_attr(ctx *c, expr *e) {
   const type *ot = type_expr(c, e->u.sub.obj, false);
   if (ot->kind == TY_UNKNOWN) return &ty_unknown;
+  if (ot->kind == TY_NONE && e->u.sub.obj->kind == EX_LOCAL && !c->strict)
+    return &ty_unknown; /* `best = None` before a loop that binds an instance: "Cls | None" next pass */
   c->in->types.callee[e->id] = NULL;
   char kind;
   func *getter = ot->cls && ot->cls->slot ? classes_member(c->m, ot->cls, e->u.sub.attr, &kind) : NULL;

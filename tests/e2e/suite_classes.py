@@ -265,6 +265,15 @@ class Cell:
         return self.v
 
 
+class Bag:
+    def __init__(self, v, n):
+        self.v = v
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+
 class Tally:
     def __init__(self):
         self.n = 0
@@ -473,6 +482,30 @@ def cell_ops(cs, k):
     return s
 
 
+def first_full(bags):
+    hit = None
+    for b in bags:
+        if not hit:
+            hit = b
+    if not hit:
+        return -1.0
+    total = hit.v * 2.0
+    while hit:
+        total += hit.v
+        hit = None
+    return total
+
+
+def truth_in_expr(bags, k):
+    c0 = k
+    fs = [lambda: c0]  # a cell it rebinds: the call cannot go on in the interpreter mid-statement
+    c0 = k * 2.0
+    q = None
+    for b in bags:
+        q = b
+    return (q.v * 2.0 if q else -1.0) + fs[0]()
+
+
 def tally(t, m):
     s = 0
     for i in range(m):
@@ -516,6 +549,8 @@ def train():
         tuple_ops([Pt(1.0, 2.0), Pt(0.5, -1.5)], 0.5)
         cell_ops([Cell(1.0), Cell(2.0, 0.5)], 0.25)
         tally(Tally(), 20)
+        first_full([Bag(1.0, 0), Bag(2.0, 1)])
+        truth_in_expr([Bag(1.0, 1)], 0.5)
 
 
 def show(label, f, *args):
@@ -599,6 +634,15 @@ def checks():
     del gone.w
     show("slots dataclass missing", cell_ops, [Cell(1.0), gone], 0.25)
     show("slots dataclass int", cell_ops, [Cell(1, 2)], 3)
+    # truth tests narrow a "Bag | None" local too (a false instance is not None either)
+    show("truthy", first_full, [Bag(1.0, 0), Bag(2.5, 2), Bag(4.0, 1)])
+    show("truthy none", first_full, [Bag(1.0, 0), Bag(-0.0, 0)])
+    show("truthy empty", first_full, [])
+    show("truthy bad len", first_full, [Bag(1.0, -1)])
+    show("truthy int attr", first_full, [Bag(3, 1)])
+    # bool(q) runs Python code (__len__): a read it guards in the same expression stays generic
+    show("truth in expr", truth_in_expr, [Bag(3, 1)], 0.5)
+    show("truth in expr false", truth_in_expr, [Bag(3.0, 0)], 0.5)
     # int attributes: int64 values in C (an overflow, a big int, a float or a bool: CPython's)
     show("int attrs", tally, Tally(), 100)
     t = Tally()
@@ -807,7 +851,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
-       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump"]
+       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full"]
 
 
 def main():

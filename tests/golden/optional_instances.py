@@ -1,7 +1,8 @@
 """Golden: a local holding an instance of a class of the module or None
 ("Vec | None"), and its reads known not None (analysis/narrow.c), typed as
 the instance: after `if x is None: return`, inside `if x is not None:` and
-`while x is not None:`, right of `x is not None and`, until x is bound again."""
+`while x is not None:`, `if x:`, `while x:`, right of `x is not None and`,
+after `if not x: return`, until x is bound again."""
 import dynac
 
 
@@ -54,3 +55,19 @@ def rebound(vs):
     for v in vs:
         best = v if v.x > 0 else None
     return best.x
+
+
+@dynac.compile(signatures=["(list[Vec])"])
+def truthy(vs):
+    best = None
+    for v in vs:
+        if not best or v.x > best.x:
+            best = v
+    if not best:
+        return 0.0
+    total = best.y
+    cur = best if best.x > 0.0 else None
+    while cur:
+        total += cur.x
+        cur = None
+    return total + (best.x if best else 0.0)
