@@ -3222,7 +3222,14 @@ static inline int dynac_np_is_ufunc(PyObject *f, const char *name) {
  * the kernel had are kept aside (dynac_fpe_begin returns them) and cleared;
  * after it, dynac_fpe_end says whether numpy would have reported one
  * (divide by zero, overflow, invalid; underflow when numpy's mode is not
- * 'ignore') and puts the earlier flags back. */
+ * 'ignore') and puts the earlier flags back. The compiler does not order
+ * float arithmetic with these reads (no -frounding-math): both are memory
+ * barriers (loads and stores stay between them), and a result the loop
+ * keeps in a register (a sum) is pinned with DYNAC_FP_DONE before
+ * dynac_fpe_end, or GCC may compute it after the flags were read (it did:
+ * sum() of [inf, -inf] missed numpy's "invalid value" warning). */
+#define DYNAC_FP_DONE(x) __asm__ __volatile__("" : "+m"(x) : : "memory")
+#define DYNAC__FP_BARRIER() __asm__ __volatile__("" : : : "memory")
 #if defined(__SSE2__)
 /* x86-64 computes doubles in SSE: its flags are MXCSR's low six bits (invalid
  * 0x01, denormal 0x02, divide-by-zero 0x04, overflow 0x08, underflow 0x10,
@@ -3233,9 +3240,11 @@ static inline int dynac_np_is_ufunc(PyObject *f, const char *name) {
 static inline int dynac_fpe_begin(void) {
   unsigned int csr = _mm_getcsr();
   _mm_setcsr(csr & ~0x3Fu);
+  DYNAC__FP_BARRIER();
   return (int)(csr & 0x3Fu);
 }
 static inline int dynac_fpe_end(int was) {
+  DYNAC__FP_BARRIER();
   unsigned int csr = _mm_getcsr();
   int report = (csr & (0x01u | 0x04u | 0x08u)) != 0;
   if (!report && (csr & 0x10u)) report = dynac__np_underflow_noticed();
@@ -3246,9 +3255,11 @@ static inline int dynac_fpe_end(int was) {
 static inline int dynac_fpe_begin(void) {
   int was = fetestexcept(FE_ALL_EXCEPT);
   feclearexcept(FE_ALL_EXCEPT);
+  DYNAC__FP_BARRIER();
   return was;
 }
 static inline int dynac_fpe_end(int was) {
+  DYNAC__FP_BARRIER();
   int now = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID | FE_UNDERFLOW);
   int report = (now & (FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID)) != 0;
   if (!report && (now & FE_UNDERFLOW)) report = dynac__np_underflow_noticed();

@@ -740,6 +740,7 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "total += dynac_pw_combine(cn, sums);");
   E->indent--;
   line(E, "}");
+  line(E, "DYNAC_FP_DONE(total); /* computed before the flags are read */");
   line(E, "const bool warns = dynac_fpe_end(fpe);");
   line(E, "PyMem_Free(lens);");
   line(E, "PyMem_Free(sums);");
@@ -985,6 +986,7 @@ const char *emit_builtin_sum(em *E, expr *a) {
     line(E, "const int fpe = dynac_fpe_begin();");
     add_in_order(E, arena_printf(E->m->a, "%s->len", v),
                  arena_printf(E->m->a, "*(const double *)(%s->buf + j * %s->stride)", v, v));
+    line(E, "DYNAC_FP_DONE(acc); /* computed before the flags are read */");
     line(E, "const bool warns = dynac_fpe_end(fpe);");
     warns_in_interpreter(E, "warns");
     line(E, "%s = %s->len ? dynac_num_npf(acc) : dynac_num_i(0);", r, v);
@@ -1021,6 +1023,7 @@ const char *emit_builtin_sum(em *E, expr *a) {
   add_in_order(E, "m", "blk[j]");
   E->indent--;
   line(E, "}");
+  line(E, "DYNAC_FP_DONE(acc); /* computed before the flags are read */");
   line(E, "const bool warns = dynac_fpe_end(fpe);");
   warns_in_interpreter(E, "warns"); /* (else numpy's operations below) */
   line(E, "if (!warns) %s = n ? dynac_num_npf(acc) : dynac_num_i(0), done%d = true;", r, n);

@@ -803,6 +803,20 @@ def _scale(v):
     return v * 0.5
 
 
+@dynac.compile(signatures=["(object, float, object, ndarray[d])"])
+def sum_unused(n0, x0, p0, a0):
+    """sum() whose value is never used (fuzz seed 102): numpy still warns
+    when its additions give nan or overflow, so the kernel must add them
+    before it reads the flags (DYNAC_FP_DONE: a dead sum was dropped)."""
+    x0 -= float(n0) / float(len(p0))  # Python code ran: the statement below goes on in the interpreter
+    if not (not (True and n0) and n0):
+        x2 = float(sum(a0))
+        x0 = x0 + float((n0 + -2))
+    else:
+        x0 = x0 + -1e308
+    return n0, x0
+
+
 @dynac.compile(signatures=["(ndarray[d], float)"])
 def sum_of_called(x, v):
     """sum() of an expression with a leaf the loop cannot take (a call):
