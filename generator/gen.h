@@ -959,9 +959,10 @@ bool generic_only(const inst *in);
 bool *fresh_list_locals(arena *a, const inst *in);
 
 /* narrow.c: [nexprs] the reads of locals (EX_LOCAL) that CPython's
- * semantics prove not None: after `if x is None: return`, inside `if x is
- * not None:`, `while x is not None:`, right of `x is not None and`, until x
- * is bound again. A "Cls | None" local read there is an instance of Cls. */
+ * semantics prove not None: after `if x is None: return` or `if not x:
+ * return`, inside `if x is not None:`, `while x is not None:`, `if x:`,
+ * `while x:`, right of `x is not None and`, until x is bound again. A
+ * "Cls | None" local read there is an instance of Cls. */
 bool *narrow_not_none_reads(arena *a, const func *f);
 
 /* replay.c: [nparams] the view parameters of `in` that the function only

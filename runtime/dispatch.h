@@ -235,14 +235,14 @@ static int dynac__c_stack_low(dynac__thread *t) {
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
                                  PyObject *globals, PyObject *closure,
                                  PyObject **result) {
-  if (DYNAC_UNLIKELY(dynac__c_stack_exhausted(t))) {
-    PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
-                 "dynac's compiled functions used up the C stack (sys.setrecursionlimit was "
-                 "raised past what the C stack holds)", c->name);
-    *result = NULL;
-    return DYNAC__SERVED;
-  }
-  if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) {
+  if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) { /* one compare on the way in; the floor is below */
+    if (dynac__c_stack_exhausted(t)) {
+      PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
+                   "dynac's compiled functions used up the C stack (sys.setrecursionlimit was "
+                   "raised past what the C stack holds)", c->name);
+      *result = NULL;
+      return DYNAC__SERVED;
+    }
     c->interp_why = "the C stack is deep: the interpreter runs the call (CPython's recursion limit "
                     "then ends a runaway recursion)";
     return DYNAC__INTERPRET;

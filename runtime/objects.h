@@ -216,7 +216,9 @@ static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache
 }
 static inline int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
   PyObject **place = dynac__attr_place(c, o);
-  PyObject *v = place && *place ? Py_NewRef(*place) : dynac_obj_getattr_cached(o, name, c, effects);
+  if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
+    return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
   if (!v) return -1;
   int other = !PyLong_CheckExact(v) || !dynac_int64_of(v, out); /* a big int: deoptimise */
   Py_DECREF(v);

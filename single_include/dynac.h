@@ -1986,7 +1986,9 @@ static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache
 }
 static inline int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
   PyObject **place = dynac__attr_place(c, o);
-  PyObject *v = place && *place ? Py_NewRef(*place) : dynac_obj_getattr_cached(o, name, c, effects);
+  if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
+    return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
   if (!v) return -1;
   int other = !PyLong_CheckExact(v) || !dynac_int64_of(v, out); /* a big int: deoptimise */
   Py_DECREF(v);
@@ -5268,14 +5270,14 @@ static int dynac__c_stack_low(dynac__thread *t) {
 static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
                                  PyObject *globals, PyObject *closure,
                                  PyObject **result) {
-  if (DYNAC_UNLIKELY(dynac__c_stack_exhausted(t))) {
-    PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
-                 "dynac's compiled functions used up the C stack (sys.setrecursionlimit was "
-                 "raised past what the C stack holds)", c->name);
-    *result = NULL;
-    return DYNAC__SERVED;
-  }
-  if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) {
+  if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) { /* one compare on the way in; the floor is below */
+    if (dynac__c_stack_exhausted(t)) {
+      PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
+                   "dynac's compiled functions used up the C stack (sys.setrecursionlimit was "
+                   "raised past what the C stack holds)", c->name);
+      *result = NULL;
+      return DYNAC__SERVED;
+    }
     c->interp_why = "the C stack is deep: the interpreter runs the call (CPython's recursion limit "
                     "then ends a runaway recursion)";
     return DYNAC__INTERPRET;

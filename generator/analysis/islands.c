@@ -57,12 +57,11 @@ static void scan_expr(void *ctx, expr *e) {
   const type *ot = e->kind == EX_ATTR ? ty_of(S->in, e->u.sub.obj) : NULL;
   bool constructs = (e->kind != EX_CALL || e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_BUILTIN) &&
                     S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances: kernel to kernel */
+  bool number_attr = ot && ot->cls && unboxed(ty_of(S->in, e)); /* neither: see above */
   if (method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* a kernel-to-kernel method call */
-  else if (ot && ot->cls && unboxed(ty_of(S->in, e)))
-    ; /* an instance's attribute read as a number: as fast as the interpreter's inline cache; the
-         arithmetic on it is the island */
-  else if ((ot && ot->kind == TY_OBJ) || (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op))
+  else if (!number_attr && ((ot && ot->kind == TY_OBJ) ||
+                            (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op)))
     S->attrs += weight(S); /* obj.name, obj.m(...): attribute lookups CPython's inline caches do faster */
   if (e->kind == EX_LISTCOMP) {
     S->loops++;

@@ -20,7 +20,6 @@
 #include <string.h>
 
 typedef struct narrowing {
-  const func *f;
   bool *not_none;   /* [nexprs]: the result */
   int *fact;        /* [nlocals]: the local's index in facts, or -1 (never tested against
                        None, or captured by a nested function: a call may rebind it) */
@@ -154,7 +153,6 @@ static facts loop_head(narrowing *N, stmt *s, facts F) {
   return H;
 }
 
-static void mark_part(void *ctx, expr *e) { mark_sub(ctx, e); }
 /* A target's own reads (`x.a = v`, `x[i] = v`) come after its earlier
  * names are bound (`x, x.a = None, 1`): they know only what none of the
  * statement's names says. */
@@ -192,7 +190,7 @@ static facts walk_stmt(narrowing *N, stmt *s, facts F) {
     assume(N, B, s->u.while_.cond, true, true);
     assume(N, X, s->u.while_.cond, false, true);
     walk_block(N, s->u.while_.body, B);
-    walk_block(N, s->u.while_.orelse, facts_copy(N, X));
+    walk_block(N, s->u.while_.orelse, X);
     return H; /* a break leaves with the head's facts only */
   }
   case ST_FOR_RANGE: case ST_FOR_ITER: {
@@ -224,7 +222,7 @@ static facts walk_stmt(narrowing *N, stmt *s, facts F) {
   }
   case ST_INTERP: return facts_copy(N, NULL);
   default: { /* simple statements: values are read before the targets are bound */
-    static const ir_parts parts = {mark_part, mark_target, no_block, false};
+    static const ir_parts parts = {mark_sub, mark_target, no_block, false};
     facts G = facts_copy(N, F);
     kill_bound(N, G, s);
     reads_ctx R = {N, F, G};
@@ -277,7 +275,7 @@ static void candidates_block(void *ctx, stmt *s) {
 }
 
 bool *narrow_not_none_reads(arena *a, const func *f) {
-  narrowing N = {f, NULL, NULL, 0, a};
+  narrowing N = {NULL, NULL, 0, a};
   N.not_none = arena_alloc(a, sizeof(bool) * (size_t)(f->nexprs + 1));
   N.fact = arena_alloc(a, sizeof(int) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < f->nlocals; i++) N.fact[i] = -1;

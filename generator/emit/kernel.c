@@ -278,9 +278,6 @@ void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guard
     if (!guarded && t->cls)
       sb_printf(unbox, "if ((PyObject *)Py_TYPE(a%d) != dynac__slots[%d].obj) {%s %s }\n", i,
                 t->cls->slot->index, undo, fail);
-    if (!guarded && t->or_none && t->or_none->slot) /* a region's local: None or the instance */
-      sb_printf(unbox, "if (a%d != Py_None && (PyObject *)Py_TYPE(a%d) != dynac__slots[%d].obj) {%s %s }\n",
-                i, i, t->or_none->slot->index, undo, fail);
     return;
   }
   bool simple = t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_INT || t->kind == TY_NONE;
