@@ -1249,11 +1249,40 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
  * jump, every 65536 iterations: the runtime's dynac_rt.eval_breaker runs
  * pending calls and signal handlers (Ctrl-C raises KeyboardInterrupt) and
  * hands the GIL to a thread that asked for it. In a loop whose items'
- * shape was proved before it (shapes.c), no other thread may run. */
-#define DYNAC_LOOP_TICK(counter) \
-  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && dynac__G.rt->eval_breaker(1) < 0) return DYNAC_ERROR
-#define DYNAC_LOOP_TICK_HELD(counter) \
-  if (DYNAC_UNLIKELY((++(counter) & 0xFFFF) == 0) && dynac__G.rt->eval_breaker(0) < 0) return DYNAC_ERROR
+ * shape was proved before it (shapes.c), no other thread may run.
+ * `budget` is the kernel's own int64_t local (a register), counted down
+ * from DYNAC_TICK_BUDGET by the iterations run; whoever finds it below 0
+ * runs the eval breaker and refills it. A loop ticks per iteration: */
+#define DYNAC_TICK_BUDGET 65536
+#define DYNAC_TICK_IF(spent, budget, may_switch)                                  \
+  if (DYNAC_UNLIKELY(spent)) {                                                    \
+    (budget) = DYNAC_TICK_BUDGET;                                                 \
+    if (dynac__G.rt->eval_breaker(may_switch) < 0) return DYNAC_ERROR;            \
+  }
+#define DYNAC_LOOP_TICK(budget) DYNAC_TICK_IF(--(budget) < 0, budget, 1)
+#define DYNAC_LOOP_TICK_HELD(budget) DYNAC_TICK_IF(--(budget) < 0, budget, 0)
+/* An innermost range loop ticks a block of its iterations k..end-1 at once,
+ * before the block (`end`, uint64_t: at most DYNAC_TICK_BUDGET past k, n at
+ * most): its body holds no counter and no call. */
+#define DYNAC_LOOP_BLOCK(budget, k, n, end, may_switch)                           \
+  do {                                                                            \
+    end = (n) - (k) > DYNAC_TICK_BUDGET ? (k) + DYNAC_TICK_BUDGET : (n);          \
+    (budget) -= (int64_t)((end) - (k));                                           \
+    DYNAC_TICK_IF((budget) < 0, budget, may_switch)                               \
+  } while (0)
+/* One nested in a loop that ticks per iteration, and that holds at most
+ * DYNAC_TICK_BUDGET iterations, is one block whose count only comes off the
+ * budget: the enclosing loop's next tick runs the eval breaker if it is
+ * spent. A call on the way back into the enclosing loop's body costs that
+ * body its registers (pairwise's `for k in range(d)`: a third of its time). */
+#define DYNAC_LOOP_BLOCK_NESTED(budget, k, n, end, may_switch)                    \
+  do {                                                                            \
+    if (DYNAC_LIKELY((n) <= DYNAC_TICK_BUDGET)) {                                 \
+      end = (n);                                                                  \
+      (budget) -= (int64_t)((end) - (k));                                         \
+    } else                                                                        \
+      DYNAC_LOOP_BLOCK(budget, k, n, end, may_switch);                            \
+  } while (0)
 
 /* A kernel that made an opaque call (allow_in_graph) cannot hand the call
  * back to the interpreter afterwards: the interpreter would repeat the

@@ -19,7 +19,10 @@
  * side table for E->in). */
 #define TY(e) ty_of(E->in, (e))
 
-typedef struct loopinfo { bool has_else; int label; } loopinfo;
+/* A loop a break leaves: with an else clause (goto dynac_end_LABEL, past
+ * it), or blocked (a range loop ticked block by block: goto
+ * dynac_brk_LABEL, past both C loops). */
+typedef struct loopinfo { bool has_else, blocked; int label; } loopinfo;
 
 /* A scope that a return, break or continue leaving it has work to do for
  * (CPython's compiler unwinds the same "frame blocks"): kind 'f', the
@@ -361,7 +364,8 @@ const char *emit_fold_item(em *E, const expr *comp, const char *boxed);
 const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step);
 void restore_bounds(em *E, int nhoisted, const char **saved);
 void loop_tick(em *E);
-void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label);
+void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label,
+                    bool blocked);
 bool has_loop(const stmt *s);
 const char *versioned_condition(em *E, const stmt *s, const char *ok);
 void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *stop, const char *step);

@@ -95,9 +95,10 @@ void declare_undo_log(em *E) {
 /* Locals every kernel body may use: the loop counter for signal polling,
  * the copies of view parameters' fields (view_field). */
 void declare_kernel_locals(em *E, stmt *body) {
-  if (has_loop(body) && !E->exported) line(E, "unsigned dynac__ticks = 0; /* loop iterations */");
+  if (has_loop(body) && !E->exported)
+    line(E, "int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */");
   else if (E->in->fn->comprehensions && !E->exported)
-    line(E, "unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */");
+    line(E, "int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */");
   if (E->reg) return;
   E->fresh = fresh_list_locals(E->m->a, E->in);
   E->view_copy = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nlocals + 1));

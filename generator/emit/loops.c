@@ -98,8 +98,8 @@ void restore_bounds(em *E, int nhoisted, const char **saved) {
  * static one would be stored back at every iteration. */
 void loop_tick(em *E) {
   if (E->exported) return;
-  if (E->nest) line(E, "DYNAC_LOOP_TICK_HELD(dynac__ticks); /* shapes proved before the loop: no switch */");
-  else line(E, "DYNAC_LOOP_TICK(dynac__ticks);");
+  if (E->nest) line(E, "DYNAC_LOOP_TICK_HELD(dynac__budget); /* shapes proved before the loop: no switch */");
+  else line(E, "DYNAC_LOOP_TICK(dynac__budget);");
 }
 
 static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }
@@ -107,12 +107,18 @@ static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); 
 /* The rest of a loop opened with `for (...) {` and pushed on E->loops: its
  * body (locals bound before it: `before`), the closing brace, and the else
  * block, which a break skips (goto dynac_end_LABEL). */
-void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label) {
+void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label,
+                    bool blocked) {
   emit_block(E, body);
   if (E->ncloops && E->cloops[E->ncloops - 1].label == label) E->ncloops--; /* its else is outside */
   bound_restore(E, before);
   E->indent--;
   line(E, "}");
+  if (blocked) {
+    E->indent--;
+    line(E, "}");
+    line(E, "dynac_brk_%d:;", label);
+  }
   E->nloops--;
   if (has_else) {
     bool *pre = bound_save(E);
@@ -214,23 +220,37 @@ void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *
 }
 
 /* for v in range(start, stop, step) after its bounds are evaluated: the C
- * loop over the range's length (label: its k/n names, its else's label). */
+ * loop over the range's length (label: its k/n names, its else's label).
+ * In a kernel, an innermost one runs in blocks ticked once each
+ * (DYNAC_LOOP_BLOCK: an outer C loop over blocks, the body in the inner one);
+ * others tick per iteration. */
 void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,
                             const char *stepv) {
-  E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
-  line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
-       label, startv, stopv, stepv, label, label, label);
+  bool blocked = !E->exported && !has_loop(s->u.for_.body);
+  bool nested = E->nloops > 0 && !E->loops[E->nloops - 1].blocked; /* in a loop that ticks per iteration */
+  E->loops[E->nloops++] = (loopinfo){.has_else = s->u.for_.has_else, .blocked = blocked,
+                                     .label = label};
+  if (blocked) {
+    line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s), e%d; k%d < n%d;) {", label, label,
+         startv, stopv, stepv, label, label, label);
+    line(E, "  DYNAC_LOOP_BLOCK%s(dynac__budget, k%d, n%d, e%d, %d);%s", nested ? "_NESTED" : "", label, label,
+         label, !E->nest, E->nest ? " /* shapes proved before the loop: no switch */" : "");
+    line(E, "  for (; k%d < e%d; k%d++) {", label, label, label);
+    E->indent++;
+  } else
+    line(E, "for (uint64_t k%d = 0, n%d = dynac_range_len(%s, %s, %s); k%d < n%d; k%d++) {", label,
+         label, startv, stopv, stepv, label, label, label);
   E->indent++;
   if (E->conts) E->cloops[E->ncloops++] = (cont_loop){.s = s, .kind = 'r', .label = label,
                                                       .start = startv, .step = stepv};
-  loop_tick(E);
+  if (!blocked) loop_tick(E);
   bool *before = bound_save(E);
   const char *k = s->u.for_.how == 'r' ? arena_printf(E->m->a, "(n%d - 1 - k%d)", label, label) /* reversed() */
                                        : arena_printf(E->m->a, "k%d", label);
   assign_target(E, s->u.for_.tgt,
                 arena_printf(E->m->a, "(int64_t)((uint64_t)%s + %s * (uint64_t)%s)", startv, k, stepv),
                 &ty_int);
-  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label, blocked);
 }
 
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
@@ -267,7 +287,7 @@ static void emit_for_object(em *E, stmt *s, int label) {
   note_effect(E);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", it, where(E));
   E->comp = comp;
-  E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
+  E->loops[E->nloops++] = (loopinfo){.has_else = s->u.for_.has_else, .label = label};
   line(E, "for (;;) {");
   E->indent++;
   loop_tick(E);
@@ -281,7 +301,7 @@ static void emit_for_object(em *E, stmt *s, int label) {
   line(E, "}");
   bool *before = bound_save(E);
   assign_target(E, s->u.for_.tgt, x, &ty_obj);
-  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label, false);
 }
 
 void emit_for_iter(em *E, stmt *s) {
@@ -344,7 +364,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   int n = s->u.for_.niters;
   const char *k = arena_printf(E->m->a, "k%d", label);
   bool rev = s->u.for_.how == 'r';
-  E->loops[E->nloops++] = (loopinfo){s->u.for_.has_else, label};
+  E->loops[E->nloops++] = (loopinfo){.has_else = s->u.for_.has_else, .label = label};
   if (rev) line(E, "for (int64_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], TY(s->u.for_.iters[0])), k);
   else line(E, "for (int64_t %s = 0;; %s++) {", k, k);
   E->indent++;
@@ -389,7 +409,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   restart_close(E, outer_rp);
   const shape_plan *outer = E->shaped;
   if (plan) E->shaped = plan;
-  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label, false);
   E->shaped = outer;
 }
 

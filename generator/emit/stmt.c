@@ -270,7 +270,7 @@ static void emit_if_test(em *E, stmt *s) {
 /* while: a for (;;) with the test first; the else block and break labels in emit_loop_rest. */
 static void emit_while(em *E, stmt *s) {
   int label = ++E->label;
-  E->loops[E->nloops++] = (loopinfo){s->u.while_.has_else, label};
+  E->loops[E->nloops++] = (loopinfo){.has_else = s->u.while_.has_else, .label = label};
   line(E, "for (;;) {");
   E->indent++;
   loop_tick(E);
@@ -278,7 +278,7 @@ static void emit_while(em *E, stmt *s) {
   const char *c = emit_expr(E, s->u.while_.cond);
   line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
   emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
-                 label);
+                 label, false);
 }
 
 /* break: out of the loop, past its else block when it has one. */
@@ -286,6 +286,7 @@ static void emit_break(em *E) {
   unwind_scopes(E, true);
   loopinfo *L = &E->loops[E->nloops - 1];
   if (L->has_else) line(E, "goto dynac_end_%d;", L->label);
+  else if (L->blocked) line(E, "goto dynac_brk_%d;", L->label);
   else line(E, "break;");
 }
 

@@ -136,7 +136,7 @@ static void classify(kline *L) {
   const char *init = buf + m[7].rm_so;
   size_t ilen = (size_t)(m[7].rm_eo - m[7].rm_so);
   if (init[0] == '*' && ident_at(init + 1, init + ilen) == ilen - 1) { L->pure = true; return; } /* a copy */
-  static const char *const pure_inits[] = {"0", "{0}", "NULL", "false", "true"};
+  static const char *const pure_inits[] = {"0", "{0}", "NULL", "false", "true", "DYNAC_TICK_BUDGET"};
   for (size_t i = 0; i < sizeof pure_inits / sizeof *pure_inits; i++)
     if (strlen(pure_inits[i]) == ilen && !memcmp(init, pure_inits[i], ilen)) L->pure = true;
 }

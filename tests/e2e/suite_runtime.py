@@ -377,6 +377,91 @@ def ctrl_c_interrupts_a_kernel_loop():
 
 
 @case
+def ctrl_c_interrupts_every_shape_of_range_loop():
+    """Range loops tick by blocks (DYNAC_LOOP_BLOCK): an innermost loop
+    charges its iterations before it runs them, a short one nested in a
+    loop only charges them, and the enclosing loop's tick runs the eval
+    breaker. Each shape must still be interrupted: a long innermost loop,
+    short inner loops under a long outer one, a long inner loop under a
+    short outer one, a comprehension inside an innermost loop, and loops
+    left by break and continue."""
+    import time
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def top(n: int) -> int:
+            s = 0
+            for i in range(n):
+                s = (s + i) % 1000003
+            return s
+        @dynac.compile
+        def short_inner(n: int, d: int) -> int:
+            s = 0
+            for i in range(n):
+                for k in range(d):
+                    s = (s + k) % 1000003
+            return s
+        @dynac.compile
+        def long_inner(n: int) -> int:
+            s = 0
+            for i in range(1):
+                for k in range(n):
+                    s = (s + k) % 1000003
+            return s
+        @dynac.compile
+        def comprehension_inside(n: int, d: int) -> int:
+            s = 0
+            for i in range(n):
+                s = (s + sum([k for k in range(d)])) % 1000003
+            return s
+        @dynac.compile
+        def breaks_and_continues(n: int, d: int) -> int:
+            s = 0
+            for i in range(n):
+                for k in range(d):
+                    if k == 2:
+                        continue
+                    if k == 5:
+                        break
+                    s = (s + k) % 1000003
+            return s
+        """)
+    # Seconds of work each when nothing ticks (then the signal's exception
+    # comes only once the call is over, from the interpreter); the alarm
+    # comes after 0.05 s. Fewer than 65536 outer iterations: only the
+    # inner loops' charges can spend the budget.
+    calls = {"top": (3 * 10**9,), "short_inner": (60000, 65536), "long_inner": (3 * 10**9,),
+             "comprehension_inside": (60000, 200000), "breaks_and_continues": (10**9, 9)}
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        bad = []
+        for name, args in calls.items():
+            small = tuple(a if a < 100 else 50 for a in args)
+            if getattr(mod, name)(*small) != getattr(mod, name).__wrapped__(*small):
+                bad.append(name + ": differs")
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            t0 = time.perf_counter()
+            try:
+                getattr(mod, name)(*args)
+                bad.append(name + ": returned")
+            except KeyboardInterrupt:
+                late = time.perf_counter() - t0
+                if late > 1.0:
+                    bad.append("%s: interrupted only after %.1f s" % (name, late))
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            if served(mod, name) == 0:
+                bad.append(name + ": not served")
+        return not bad, "; ".join(bad)
+    finally:
+        signal.signal(signal.SIGALRM, old)
+
+
+@case
 def ten_million_calls_do_not_leak():
     mod, _ = build_module("""
         import dynac

@@ -146,7 +146,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;
-  unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
   {
     /* breaks.py:35: return {i for i in range(n)} */
     if (dynac_obj_set(&l_sc1, PySet_New(NULL)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "listy", 35)); /* a set comprehension */
@@ -155,19 +155,21 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
       int64_t t1 = INT64_C(0);
       int64_t t2 = l_n;
       int64_t t3 = INT64_C(1);
-      for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
-        DYNAC_LOOP_TICK(dynac__ticks);
-        l_lc1_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
-        {
-          /* breaks.py:35: return {i for i in range(n)} */
-          DYNAC_OBJ t4 = dynac_box_int(l_lc1_i); /* owned, released leaving the block */
-          if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
-          DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+      for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3), e1; k1 < n1;) {
+        DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
+        for (; k1 < e1; k1++) {
+          l_lc1_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
           {
-            PyObject *argv[2] = {l_sc1, t4};
-            dynac__effects = 1; /* Python code runs */
-            t5 = PySet_Add(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */
-            if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
+            /* breaks.py:35: return {i for i in range(n)} */
+            DYNAC_OBJ t4 = dynac_box_int(l_lc1_i); /* owned, released leaving the block */
+            if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
+            DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+            {
+              PyObject *argv[2] = {l_sc1, t4};
+              dynac__effects = 1; /* Python code runs */
+              t5 = PySet_Add(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */
+              if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
+            }
           }
         }
       }
@@ -217,7 +219,7 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* breaks.py:45: for y in counter: */
     static PyObject *name1; /* 'counter', interned once */
@@ -229,7 +231,7 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
     DYNAC_OBJ t3 = dynac_obj_iter(t2, &dynac__effects); /* owned, released leaving the block */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
     for (;;) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       DYNAC_OBJ t4 = dynac_obj_next(t3, &dynac__effects); /* owned, released leaving the block */
       if (!t4) {
         if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
@@ -316,20 +318,22 @@ static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out)
   int64_t l_i = 0;
   (void)l_i; /* assigned, never read */
 
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* breaks.py:68: s = 0 */
   l_s = dynac_num_i(INT64_C(0));
   /* breaks.py:69: for i in range(n): */
   int64_t t1 = INT64_C(0);
   int64_t t2 = l_n;
   int64_t t3 = INT64_C(1);
-  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
-    /* breaks.py:70: s += 0.5 */
-    dynac_num t4 = {0};
-    if (dynac_num_add(l_s, dynac_num_f(0.5), &t4)) return DYNAC_DEOPT;
-    l_s = t4;
+  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3), e1; k1 < n1;) {
+    DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
+    for (; k1 < e1; k1++) {
+      l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+      /* breaks.py:70: s += 0.5 */
+      dynac_num t4 = {0};
+      if (dynac_num_add(l_s, dynac_num_f(0.5), &t4)) return DYNAC_DEOPT;
+      l_s = t4;
+    }
   }
   /* breaks.py:71: return s */
   *dynac_out = l_s;
@@ -783,7 +787,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* breaks.py:182: out = [] */
     DYNAC_OBJ t1 = PyList_New(0); /* a list display */
@@ -796,7 +800,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
     /* breaks.py:183: for p in ps: */
     DYNAC_OBJ t2 = Py_NewRef(l_ps); /* owned, released leaving the block */
     for (int64_t k1 = 0;; k1++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
       dynac_cont_2: DYNAC_COLD_LABEL; { /* line 183: the call goes on in the interpreter from here */

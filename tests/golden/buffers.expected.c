@@ -38,7 +38,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   (void)l_xs;
   const dynac_view dv_xs = *l_xs; /* its fields, fixed for the call */
   (void)l_ys;
@@ -57,55 +57,59 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
   if (ok4 && !sn_ys) sn_ys = dynac_view_copy_predicted(dynac__u, l_ys, &snap_ys);
   if (ok4 && sn_ys && !dv_ys.readonly) { /* every position in range: no bounds checks */
     dynac_view_count_writes(l_ys, dynac_range_len(t1, t2, t3) * 1, &snap_ys); /* renews the prediction */
-    for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
-      l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
-      /* buffers.py:9: ys[i] = a * xs[i] + ys[i] */
-      int64_t t5 = INT64_C(1) * l_i + b4_0; /* in range: tested before the loop */
-      double t6 = 0;
-      int64_t k7 = t5; /* in range */
-      t6 = (double)((double *)dv_xs.buf)[k7];
-      int64_t t8 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
-      double t9 = 0;
-      int64_t k10 = t8; /* in range */
-      t9 = (double)((double *)dv_ys.buf)[k10];
-      int64_t t11 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
-      int64_t k12 = t11; /* in range */
-      ((double *)dv_ys.buf)[k12] = (double)((l_a * t6) + t9);
+    for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3), e1; k1 < n1;) {
+      DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
+      for (; k1 < e1; k1++) {
+        l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+        /* buffers.py:9: ys[i] = a * xs[i] + ys[i] */
+        int64_t t5 = INT64_C(1) * l_i + b4_0; /* in range: tested before the loop */
+        double t6 = 0;
+        int64_t k7 = t5; /* in range */
+        t6 = (double)((double *)dv_xs.buf)[k7];
+        int64_t t8 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
+        double t9 = 0;
+        int64_t k10 = t8; /* in range */
+        t9 = (double)((double *)dv_ys.buf)[k10];
+        int64_t t11 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
+        int64_t k12 = t11; /* in range */
+        ((double *)dv_ys.buf)[k12] = (double)((l_a * t6) + t9);
+      }
     }
   } else {
-    for (uint64_t k2 = 0, n2 = dynac_range_len(t1, t2, t3); k2 < n2; k2++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
-      l_i = (int64_t)((uint64_t)t1 + k2 * (uint64_t)t3);
-      /* buffers.py:9: ys[i] = a * xs[i] + ys[i] */
-      int64_t t13 = 0;
-      if (DYNAC_LIKELY(ok4)) t13 = INT64_C(1) * l_i + b4_0; /* in range: tested before the loop */
-      else {
-        t13 = l_i;
+    for (uint64_t k2 = 0, n2 = dynac_range_len(t1, t2, t3), e2; k2 < n2;) {
+      DYNAC_LOOP_BLOCK(dynac__budget, k2, n2, e2, 1);
+      for (; k2 < e2; k2++) {
+        l_i = (int64_t)((uint64_t)t1 + k2 * (uint64_t)t3);
+        /* buffers.py:9: ys[i] = a * xs[i] + ys[i] */
+        int64_t t13 = 0;
+        if (DYNAC_LIKELY(ok4)) t13 = INT64_C(1) * l_i + b4_0; /* in range: tested before the loop */
+        else {
+          t13 = l_i;
+        }
+        double t14 = 0;
+        int64_t k15 = t13;
+        if (!ok4 && dynac_index(t13, dv_xs.len, &k15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs->obj, t13, dynac__G.filename, "axpy", 9)); /* IndexError */
+        t14 = (double)((double *)dv_xs.buf)[k15];
+        int64_t t16 = 0;
+        if (DYNAC_LIKELY(ok4)) t16 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
+        else {
+          t16 = l_i;
+        }
+        double t17 = 0;
+        int64_t k18 = t16;
+        if (!ok4 && dynac_index(t16, dv_ys.len, &k18)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_ys->obj, t16, dynac__G.filename, "axpy", 9)); /* IndexError */
+        t17 = (double)((double *)dv_ys.buf)[k18];
+        int64_t t19 = 0;
+        if (DYNAC_LIKELY(ok4)) t19 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
+        else {
+          t19 = l_i;
+        }
+        int64_t k20 = t19;
+        if (!ok4 && dynac_index(t19, dv_ys.len, &k20)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* IndexError */
+        if (dv_ys.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* TypeError: read-only buffer */
+        if (!sn_ys) sn_ys = dynac_view_log_predicted(dynac__u, l_ys, (char *)&((double *)dv_ys.buf)[k20], (int)sizeof ((double *)dv_ys.buf)[k20], &snap_ys);
+        ((double *)dv_ys.buf)[k20] = (double)((l_a * t14) + t17);
       }
-      double t14 = 0;
-      int64_t k15 = t13;
-      if (!ok4 && dynac_index(t13, dv_xs.len, &k15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs->obj, t13, dynac__G.filename, "axpy", 9)); /* IndexError */
-      t14 = (double)((double *)dv_xs.buf)[k15];
-      int64_t t16 = 0;
-      if (DYNAC_LIKELY(ok4)) t16 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
-      else {
-        t16 = l_i;
-      }
-      double t17 = 0;
-      int64_t k18 = t16;
-      if (!ok4 && dynac_index(t16, dv_ys.len, &k18)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_ys->obj, t16, dynac__G.filename, "axpy", 9)); /* IndexError */
-      t17 = (double)((double *)dv_ys.buf)[k18];
-      int64_t t19 = 0;
-      if (DYNAC_LIKELY(ok4)) t19 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
-      else {
-        t19 = l_i;
-      }
-      int64_t k20 = t19;
-      if (!ok4 && dynac_index(t19, dv_ys.len, &k20)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* IndexError */
-      if (dv_ys.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* TypeError: read-only buffer */
-      if (!sn_ys) sn_ys = dynac_view_log_predicted(dynac__u, l_ys, (char *)&((double *)dv_ys.buf)[k20], (int)sizeof ((double *)dv_ys.buf)[k20], &snap_ys);
-      ((double *)dv_ys.buf)[k20] = (double)((l_a * t14) + t17);
     }
   }
 

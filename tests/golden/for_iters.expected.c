@@ -81,13 +81,13 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
   double l_y = 0;
   int64_t l_k = 0;
 
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* for_iters.py:7: s = 0.0 */
   l_s = 0.0;
   /* for_iters.py:8: for x in xs: */
   PyObject * t1 = l_xs;
   for (int64_t k1 = 0;; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     if (k1 >= PyList_GET_SIZE(t1)) break; /* exhausted */
     double t2 = 0;
     int64_t k3 = k1; /* in range */
@@ -100,7 +100,7 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
   PyObject * t4 = l_xs;
   int64_t t5 = INT64_C(1);
   for (int64_t k2 = 0;; k2++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     if (k2 >= PyList_GET_SIZE(t4)) break; /* exhausted */
     double t6 = 0;
     int64_t k7 = k2; /* in range */
@@ -118,7 +118,7 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
   PyObject * t9 = l_xs;
   PyObject * t10 = l_ys;
   for (int64_t k3 = 0;; k3++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     if (k3 >= PyList_GET_SIZE(t9)) break; /* exhausted */
     if (k3 >= PyList_GET_SIZE(t10)) break; /* exhausted */
     double t11 = 0;
@@ -138,7 +138,7 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
   /* for_iters.py:14: for x in reversed(ys): */
   PyObject * t16 = l_ys;
   for (int64_t k4 = PyList_GET_SIZE(t16) - 1;; k4--) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     if (k4 < 0 || k4 >= PyList_GET_SIZE(t16)) break; /* exhausted */
     double t17 = 0;
     int64_t k18 = k4; /* in range */
@@ -151,11 +151,13 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
   int64_t t19 = INT64_C(0);
   int64_t t20 = INT64_C(3);
   int64_t t21 = INT64_C(1);
-  for (uint64_t k5 = 0, n5 = dynac_range_len(t19, t20, t21); k5 < n5; k5++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    l_k = (int64_t)((uint64_t)t19 + (n5 - 1 - k5) * (uint64_t)t21);
-    /* for_iters.py:17: s += k */
-    l_s = (l_s + (double)l_k);
+  for (uint64_t k5 = 0, n5 = dynac_range_len(t19, t20, t21), e5; k5 < n5;) {
+    DYNAC_LOOP_BLOCK(dynac__budget, k5, n5, e5, 1);
+    for (; k5 < e5; k5++) {
+      l_k = (int64_t)((uint64_t)t19 + (n5 - 1 - k5) * (uint64_t)t21);
+      /* for_iters.py:17: s += k */
+      l_s = (l_s + (double)l_k);
+    }
   }
   /* for_iters.py:18: return s */
   *dynac_out = l_s;

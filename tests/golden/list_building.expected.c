@@ -49,7 +49,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
   {
     /* list_building.py:7: ys = [0.0] * n */
     double t1 = 0.0;
@@ -70,7 +70,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
       /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
       DYNAC_OBJ t4 = Py_NewRef(l_xs); /* owned, released leaving the block */
       for (int64_t k1 = 0;; k1++) {
-        DYNAC_LOOP_TICK(dynac__ticks);
+        DYNAC_LOOP_TICK(dynac__budget);
         if (k1 >= PyList_GET_SIZE(t4)) break; /* exhausted */
         if (0) {
         dynac_cont_2: DYNAC_COLD_LABEL; { /* line 8: the call goes on in the interpreter from here */
@@ -229,7 +229,7 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
   DYNAC_OBJ l_lc2 = NULL; /* owned */
   double l_lc2_x = 0;
 
-  unsigned dynac__ticks = 0; /* loop iterations (of comprehensions) */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
   /* list_building.py:18: """Generator expressions consumed on the spot: an inline loop that stops */
   {
     /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
@@ -239,7 +239,7 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
       /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
       DYNAC_OBJ t2 = Py_NewRef(l_xs); /* owned, released leaving the block */
       for (int64_t k1 = 0;; k1++) {
-        DYNAC_LOOP_TICK(dynac__ticks);
+        DYNAC_LOOP_TICK(dynac__budget);
         if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
         double t3 = 0;
         int64_t k4 = k1; /* in range */
@@ -264,7 +264,7 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
         /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
         DYNAC_OBJ t8 = Py_NewRef(l_xs); /* owned, released leaving the block */
         for (int64_t k2 = 0;; k2++) {
-          DYNAC_LOOP_TICK(dynac__ticks);
+          DYNAC_LOOP_TICK(dynac__budget);
           if (k2 >= PyList_GET_SIZE(t8)) break; /* exhausted */
           double t9 = 0;
           int64_t k10 = k2; /* in range */

@@ -72,8 +72,9 @@ static inline int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n
   if (dynac_float_to_int(l_y, &t8)) return DYNAC_DEOPT;
   int64_t t9 = 0;
   if (dynac_float_round(l_x, &t9)) return DYNAC_DEOPT;
-  double t10 = dynac_libm_1(sqrt, fabs(l_x));
-  if (dynac_math_check1(fabs(l_x), t10, 0)) return DYNAC_DEOPT; /* math domain/range error */
+  double t10 = 0;
+  if (fabs(l_x) < 0) return DYNAC_DEOPT; /* math domain error */
+  t10 = sqrt(fabs(l_x));
   *dynac_out = (((l_r_1 + (double)t8) + (double)t9) + t10);
   return DYNAC_OK;
 

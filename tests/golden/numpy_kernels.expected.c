@@ -59,7 +59,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   (void)l_a;
   const dynac_view dv_a = *l_a; /* its fields, fixed for the call */
   (void)l_out;
@@ -81,7 +81,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
   const bool ok5 = dynac_affine_in(INT64_C(1), b5_0, t2, t3, t4, dv_out.len) /* out[1 * i + b5_0] */ &&
       dynac_affine_in(INT64_C(1), b5_2, t2, t3, t4, dv_a.len) /* a[1 * i + b5_2, ...] */;
   for (uint64_t k1 = 0, n1 = dynac_range_len(t2, t3, t4); k1 < n1; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     l_i = (int64_t)((uint64_t)t2 + k1 * (uint64_t)t4);
     /* numpy_kernels.py:10: out[i] = 0.0 */
     int64_t t6 = 0;
@@ -109,66 +109,70 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
     if (ok13 && !sn_out) sn_out = dynac_view_copy_predicted(dynac__u, l_out, &snap_out);
     if (ok13 && sn_out && !dv_out.readonly) { /* every position in range: no bounds checks */
       dynac_view_count_writes(l_out, dynac_range_len(t9, t11, t12) * 1, &snap_out); /* renews the prediction */
-      for (uint64_t k2 = 0, n2 = dynac_range_len(t9, t11, t12); k2 < n2; k2++) {
-        DYNAC_LOOP_TICK(dynac__ticks);
-        l_j = (int64_t)((uint64_t)t9 + k2 * (uint64_t)t12);
-        /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
-        int64_t t14 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
-        double t15 = 0;
-        int64_t k16 = t14; /* in range */
-        t15 = (double)((double *)dv_out.buf)[k16];
-        int64_t t17 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
-        int64_t t18 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
-        double t19 = 0;
-        int64_t k20 = t17; /* in range */
-        int64_t k21 = t18; /* in range */
-        t19 = (double)((double *)dv_a.buf)[k20 * dv_a.len1 + k21];
-        double t22 = (double)t19 * (double)0.5;
-        if (!isfinite(t22)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-        double t23 = (double)t15 + (double)t22;
-        if (!isfinite(t23)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-        int64_t k24 = t14; /* in range */
-        ((double *)dv_out.buf)[k24] = (double)t23;
+      for (uint64_t k2 = 0, n2 = dynac_range_len(t9, t11, t12), e2; k2 < n2;) {
+        DYNAC_LOOP_BLOCK_NESTED(dynac__budget, k2, n2, e2, 1);
+        for (; k2 < e2; k2++) {
+          l_j = (int64_t)((uint64_t)t9 + k2 * (uint64_t)t12);
+          /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
+          int64_t t14 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
+          double t15 = 0;
+          int64_t k16 = t14; /* in range */
+          t15 = (double)((double *)dv_out.buf)[k16];
+          int64_t t17 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
+          int64_t t18 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
+          double t19 = 0;
+          int64_t k20 = t17; /* in range */
+          int64_t k21 = t18; /* in range */
+          t19 = (double)((double *)dv_a.buf)[k20 * dv_a.len1 + k21];
+          double t22 = (double)t19 * (double)0.5;
+          if (!isfinite(t22)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          double t23 = (double)t15 + (double)t22;
+          if (!isfinite(t23)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          int64_t k24 = t14; /* in range */
+          ((double *)dv_out.buf)[k24] = (double)t23;
+        }
       }
     } else {
-      for (uint64_t k3 = 0, n3 = dynac_range_len(t9, t11, t12); k3 < n3; k3++) {
-        DYNAC_LOOP_TICK(dynac__ticks);
-        l_j = (int64_t)((uint64_t)t9 + k3 * (uint64_t)t12);
-        /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
-        int64_t t25 = 0;
-        if (DYNAC_LIKELY(ok13)) t25 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
-        else {
-          t25 = l_i;
+      for (uint64_t k3 = 0, n3 = dynac_range_len(t9, t11, t12), e3; k3 < n3;) {
+        DYNAC_LOOP_BLOCK_NESTED(dynac__budget, k3, n3, e3, 1);
+        for (; k3 < e3; k3++) {
+          l_j = (int64_t)((uint64_t)t9 + k3 * (uint64_t)t12);
+          /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
+          int64_t t25 = 0;
+          if (DYNAC_LIKELY(ok13)) t25 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
+          else {
+            t25 = l_i;
+          }
+          double t26 = 0;
+          int64_t k27 = t25;
+          if (!ok13 && dynac_index(t25, dv_out.len, &k27)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_out->obj, t25, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          t26 = (double)((double *)dv_out.buf)[k27];
+          int64_t t28 = 0;
+          if (DYNAC_LIKELY(ok13)) t28 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
+          else {
+            t28 = l_i;
+          }
+          int64_t t29 = 0;
+          if (DYNAC_LIKELY(ok13)) t29 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
+          else {
+            t29 = l_j;
+          }
+          double t30 = 0;
+          int64_t k31 = t28;
+          if (!ok13 && dynac_index(t28, dv_a.len, &k31)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t28, t29, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          int64_t k32 = t29;
+          if (!ok13 && dynac_index(t29, dv_a.len1, &k32)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t28, t29, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          t30 = (double)((double *)dv_a.buf)[k31 * dv_a.len1 + k32];
+          double t33 = (double)t30 * (double)0.5;
+          if (!isfinite(t33)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          double t34 = (double)t26 + (double)t33;
+          if (!isfinite(t34)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          int64_t k35 = t25;
+          if (!ok13 && dynac_index(t25, dv_out.len, &k35)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* IndexError */
+          if (dv_out.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
+          if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k35], (int)sizeof ((double *)dv_out.buf)[k35], &snap_out);
+          ((double *)dv_out.buf)[k35] = (double)t34;
         }
-        double t26 = 0;
-        int64_t k27 = t25;
-        if (!ok13 && dynac_index(t25, dv_out.len, &k27)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_out->obj, t25, dynac__G.filename, "rowsum", 12)); /* IndexError */
-        t26 = (double)((double *)dv_out.buf)[k27];
-        int64_t t28 = 0;
-        if (DYNAC_LIKELY(ok13)) t28 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
-        else {
-          t28 = l_i;
-        }
-        int64_t t29 = 0;
-        if (DYNAC_LIKELY(ok13)) t29 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
-        else {
-          t29 = l_j;
-        }
-        double t30 = 0;
-        int64_t k31 = t28;
-        if (!ok13 && dynac_index(t28, dv_a.len, &k31)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t28, t29, dynac__G.filename, "rowsum", 12)); /* IndexError */
-        int64_t k32 = t29;
-        if (!ok13 && dynac_index(t29, dv_a.len1, &k32)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t28, t29, dynac__G.filename, "rowsum", 12)); /* IndexError */
-        t30 = (double)((double *)dv_a.buf)[k31 * dv_a.len1 + k32];
-        double t33 = (double)t30 * (double)0.5;
-        if (!isfinite(t33)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-        double t34 = (double)t26 + (double)t33;
-        if (!isfinite(t34)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-        int64_t k35 = t25;
-        if (!ok13 && dynac_index(t25, dv_out.len, &k35)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* IndexError */
-        if (dv_out.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
-        if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k35], (int)sizeof ((double *)dv_out.buf)[k35], &snap_out);
-        ((double *)dv_out.buf)[k35] = (double)t34;
       }
     }
   }

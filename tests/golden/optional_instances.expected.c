@@ -50,7 +50,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:23: best = None */
     DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
@@ -62,7 +62,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject
     /* optional_instances.py:24: for v in vs: */
     PyObject * t2 = l_vs;
     for (int64_t k1 = 0;; k1++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
       dynac_cont_2: DYNAC_COLD_LABEL; { /* line 24: the call goes on in the interpreter from here */
@@ -302,7 +302,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:34: cur = None */
     DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
@@ -318,13 +318,96 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
     int64_t t2 = INT64_C(0);
     int64_t t3 = l_k;
     int64_t t4 = INT64_C(1);
-    for (uint64_t k1 = 0, n1 = dynac_range_len(t2, t3, t4); k1 < n1; k1++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
-      l_i = (int64_t)((uint64_t)t2 + k1 * (uint64_t)t4);
-      b_i = true;
-      {
+    for (uint64_t k1 = 0, n1 = dynac_range_len(t2, t3, t4), e1; k1 < n1;) {
+      DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
+      for (; k1 < e1; k1++) {
+        l_i = (int64_t)((uint64_t)t2 + k1 * (uint64_t)t4);
+        b_i = true;
+        {
+          if (0) {
+          dynac_cont_2: DYNAC_COLD_LABEL; { /* line 37: the call goes on in the interpreter from here */
+            PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
+            cv[0] = Py_NewRef(l_vs); /* vs */
+            cv[1] = dynac_box_int(l_k); /* k */
+            cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
+            cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
+            cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
+            Py_CLEAR(l_cur);
+            ci[0] = dynac_cont_range(t2, t4, n1, k1 + 1, 0);
+            static const dynac_cont_site sites[] = {
+                {.qualname = "walk", .firstlineno = 32, .line = 37, .col = 8, .header = 0,
+                 .names = "vs,k,cur,total,i", .nvals = 5, .nits = 1, .subst = NULL,
+                 .region = NULL},
+            };
+            PyObject *r = NULL;
+            int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+            if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 37);
+            if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+            if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+            if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+            dynac__boxed_result = r; /* a value of another type: the caller takes it */
+            return DYNAC_OK_BOXED;
+          }
+          }
+          /* optional_instances.py:37: cur = vs[i] if i % 2 else None */
+          DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+          int64_t t6 = 0;
+          if (dynac_int_mod(l_i, INT64_C(2), &t6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
+          if ((t6 != 0)) {
+            DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+            int64_t k8 = 0;
+            if (dynac_index(l_i, PyList_GET_SIZE(l_vs), &k8)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
+            if (dynac_elem_obj(PyList_GET_ITEM(l_vs, k8), &t7)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+            t5 = Py_NewRef(t7);
+          } else {
+            DYNAC_OBJ t9 = Py_NewRef(Py_None); /* owned, released leaving the block */
+            if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 37));
+            t5 = Py_NewRef(t9);
+          }
+          if (dynac_obj_set(&l_cur, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+          b_cur = true;
+        }
+        /* optional_instances.py:38: if cur is not None: */
+        if ((l_cur != Py_None)) {
+          if (0) {
+          dynac_cont_3: DYNAC_COLD_LABEL; { /* line 39: the call goes on in the interpreter from here */
+            PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
+            cv[0] = Py_NewRef(l_vs); /* vs */
+            cv[1] = dynac_box_int(l_k); /* k */
+            cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
+            cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
+            cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
+            Py_CLEAR(l_cur);
+            ci[0] = dynac_cont_range(t2, t4, n1, k1 + 1, 0);
+            static const dynac_cont_site sites[] = {
+                {.qualname = "walk", .firstlineno = 32, .line = 39, .col = 12, .header = 0,
+                 .names = "vs,k,cur,total,i", .nvals = 5, .nits = 1, .subst = NULL,
+                 .region = NULL},
+            };
+            PyObject *r = NULL;
+            int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+            if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 39);
+            if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+            if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+            if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+            dynac__boxed_result = r; /* a value of another type: the caller takes it */
+            return DYNAC_OK_BOXED;
+          }
+          }
+          /* optional_instances.py:39: total += cur.x */
+          static PyObject *name10; /* 'x', interned once */
+          if (!dynac_name(&name10, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 39));
+          static dynac_attr_cache ac11; /* where instances keep it */
+          double t12 = 0;
+          {
+            int st = dynac_attr_float(l_cur, name10, &ac11, &dynac__effects, &t12); /* .x: a float */
+            if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 39));
+            if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* the attribute holds another type than recorded */
+          }
+          l_total = (l_total + t12);
+        }
         if (0) {
-        dynac_cont_2: DYNAC_COLD_LABEL; { /* line 37: the call goes on in the interpreter from here */
+        dynac_cont_4: DYNAC_COLD_LABEL; { /* line 40: the call goes on in the interpreter from here */
           PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
           cv[0] = Py_NewRef(l_vs); /* vs */
           cv[1] = dynac_box_int(l_k); /* k */
@@ -334,13 +417,13 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           Py_CLEAR(l_cur);
           ci[0] = dynac_cont_range(t2, t4, n1, k1 + 1, 0);
           static const dynac_cont_site sites[] = {
-              {.qualname = "walk", .firstlineno = 32, .line = 37, .col = 8, .header = 0,
+              {.qualname = "walk", .firstlineno = 32, .line = 40, .col = 8, .header = 0,
                .names = "vs,k,cur,total,i", .nvals = 5, .nits = 1, .subst = NULL,
                .region = NULL},
           };
           PyObject *r = NULL;
           int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-          if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 37);
+          if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 40);
           if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
           if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
           if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
@@ -348,111 +431,30 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           return DYNAC_OK_BOXED;
         }
         }
-        /* optional_instances.py:37: cur = vs[i] if i % 2 else None */
-        DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-        int64_t t6 = 0;
-        if (dynac_int_mod(l_i, INT64_C(2), &t6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
-        if ((t6 != 0)) {
-          DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
-          int64_t k8 = 0;
-          if (dynac_index(l_i, PyList_GET_SIZE(l_vs), &k8)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
-          if (dynac_elem_obj(PyList_GET_ITEM(l_vs, k8), &t7)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
-          t5 = Py_NewRef(t7);
+        /* optional_instances.py:40: total += 0.0 if cur is None else cur.y */
+        double t13 = 0;
+        if ((l_cur == Py_None)) {
+          t13 = 0.0;
         } else {
-          DYNAC_OBJ t9 = Py_NewRef(Py_None); /* owned, released leaving the block */
-          if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 37));
-          t5 = Py_NewRef(t9);
+          static PyObject *name14; /* 'y', interned once */
+          if (!dynac_name(&name14, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
+          static dynac_attr_cache ac15; /* where instances keep it */
+          double t16 = 0;
+          {
+            int st = dynac_attr_float(l_cur, name14, &ac15, &dynac__effects, &t16); /* .y: a float */
+            if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
+            if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
+          }
+          t13 = t16;
         }
-        if (dynac_obj_set(&l_cur, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
-        b_cur = true;
+        l_total = (l_total + t13);
       }
-      /* optional_instances.py:38: if cur is not None: */
-      if ((l_cur != Py_None)) {
-        if (0) {
-        dynac_cont_3: DYNAC_COLD_LABEL; { /* line 39: the call goes on in the interpreter from here */
-          PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
-          cv[0] = Py_NewRef(l_vs); /* vs */
-          cv[1] = dynac_box_int(l_k); /* k */
-          cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
-          cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
-          cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
-          Py_CLEAR(l_cur);
-          ci[0] = dynac_cont_range(t2, t4, n1, k1 + 1, 0);
-          static const dynac_cont_site sites[] = {
-              {.qualname = "walk", .firstlineno = 32, .line = 39, .col = 12, .header = 0,
-               .names = "vs,k,cur,total,i", .nvals = 5, .nits = 1, .subst = NULL,
-               .region = NULL},
-          };
-          PyObject *r = NULL;
-          int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-          if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 39);
-          if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-          if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
-          if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
-          dynac__boxed_result = r; /* a value of another type: the caller takes it */
-          return DYNAC_OK_BOXED;
-        }
-        }
-        /* optional_instances.py:39: total += cur.x */
-        static PyObject *name10; /* 'x', interned once */
-        if (!dynac_name(&name10, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 39));
-        static dynac_attr_cache ac11; /* where instances keep it */
-        double t12 = 0;
-        {
-          int st = dynac_attr_float(l_cur, name10, &ac11, &dynac__effects, &t12); /* .x: a float */
-          if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 39));
-          if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* the attribute holds another type than recorded */
-        }
-        l_total = (l_total + t12);
-      }
-      if (0) {
-      dynac_cont_4: DYNAC_COLD_LABEL; { /* line 40: the call goes on in the interpreter from here */
-        PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
-        cv[0] = Py_NewRef(l_vs); /* vs */
-        cv[1] = dynac_box_int(l_k); /* k */
-        cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
-        cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
-        cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
-        Py_CLEAR(l_cur);
-        ci[0] = dynac_cont_range(t2, t4, n1, k1 + 1, 0);
-        static const dynac_cont_site sites[] = {
-            {.qualname = "walk", .firstlineno = 32, .line = 40, .col = 8, .header = 0,
-             .names = "vs,k,cur,total,i", .nvals = 5, .nits = 1, .subst = NULL,
-             .region = NULL},
-        };
-        PyObject *r = NULL;
-        int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-        if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 40);
-        if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-        if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
-        if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
-        dynac__boxed_result = r; /* a value of another type: the caller takes it */
-        return DYNAC_OK_BOXED;
-      }
-      }
-      /* optional_instances.py:40: total += 0.0 if cur is None else cur.y */
-      double t13 = 0;
-      if ((l_cur == Py_None)) {
-        t13 = 0.0;
-      } else {
-        static PyObject *name14; /* 'y', interned once */
-        if (!dynac_name(&name14, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
-        static dynac_attr_cache ac15; /* where instances keep it */
-        double t16 = 0;
-        {
-          int st = dynac_attr_float(l_cur, name14, &ac15, &dynac__effects, &t16); /* .y: a float */
-          if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
-          if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
-        }
-        t13 = t16;
-      }
-      l_total = (l_total + t13);
     }
   }
   {
     /* optional_instances.py:41: while cur is not None: */
     for (;;) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       if (!(l_cur != Py_None)) break;
       if (0) {
       dynac_cont_6: DYNAC_COLD_LABEL; { /* line 42: the call goes on in the interpreter from here */
@@ -517,7 +519,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:49: best = None */
     DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
@@ -529,7 +531,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
     /* optional_instances.py:50: for v in vs: */
     PyObject * t2 = l_vs;
     for (int64_t k1 = 0;; k1++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
       dynac_cont_2: DYNAC_COLD_LABEL; { /* line 50: the call goes on in the interpreter from here */
@@ -664,7 +666,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
     /* optional_instances.py:55: for v in vs: */
     PyObject * t15 = l_vs;
     for (int64_t k5 = 0;; k5++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       if (k5 >= PyList_GET_SIZE(t15)) break; /* exhausted */
       if (0) {
       dynac_cont_6: DYNAC_COLD_LABEL; { /* line 55: the call goes on in the interpreter from here */
@@ -772,7 +774,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:62: best = None */
     DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
@@ -784,7 +786,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     /* optional_instances.py:63: for v in vs: */
     PyObject * t2 = l_vs;
     for (int64_t k1 = 0;; k1++) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
       dynac_cont_2: DYNAC_COLD_LABEL; { /* line 63: the call goes on in the interpreter from here */
@@ -992,7 +994,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   {
     /* optional_instances.py:70: while cur: */
     for (;;) {
-      DYNAC_LOOP_TICK(dynac__ticks);
+      DYNAC_LOOP_TICK(dynac__budget);
       int t27 = dynac_obj_truth(l_cur, &dynac__effects);
       if (t27 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 70));
       if (!t27) break;

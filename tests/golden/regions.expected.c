@@ -51,7 +51,7 @@ static int dynac_kernel_partial__i__r1(int64_t a_n, dynac_lo_partial__i__r1 *lo)
   bool b_i = false; /* bound? */
   l_n = a_n; /* live-in */
 
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* regions.py:7: t = 0 */
   l_t = INT64_C(0);
   b_t = true;
@@ -59,16 +59,18 @@ static int dynac_kernel_partial__i__r1(int64_t a_n, dynac_lo_partial__i__r1 *lo)
   int64_t t1 = INT64_C(0);
   int64_t t2 = l_n;
   int64_t t3 = INT64_C(1);
-  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
-    b_i = true;
-    /* regions.py:9: t += i * i */
-    int64_t t4 = 0;
-    if (dynac_int_mul(l_i, l_i, &t4)) return DYNAC_DEOPT;
-    int64_t t5 = 0;
-    if (dynac_int_add(l_t, t4, &t5)) return DYNAC_DEOPT;
-    l_t = t5;
+  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3), e1; k1 < n1;) {
+    DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
+    for (; k1 < e1; k1++) {
+      l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+      b_i = true;
+      /* regions.py:9: t += i * i */
+      int64_t t4 = 0;
+      if (dynac_int_mul(l_i, l_i, &t4)) return DYNAC_DEOPT;
+      int64_t t5 = 0;
+      if (dynac_int_add(l_t, t4, &t5)) return DYNAC_DEOPT;
+      l_t = t5;
+    }
   }
 
   lo->v0 = l_t;
@@ -90,19 +92,21 @@ static int dynac_kernel_partial__i__r2(int64_t a_n, int64_t a_t, dynac_lo_partia
   l_t = a_t; /* live-in */
   b_t = true;
 
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* regions.py:11: for i in range(n): */
   int64_t t1 = INT64_C(0);
   int64_t t2 = l_n;
   int64_t t3 = INT64_C(1);
-  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3); k1 < n1; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
-    l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
-    b_i = true;
-    /* regions.py:12: t -= i */
-    int64_t t4 = 0;
-    if (dynac_int_sub(l_t, l_i, &t4)) return DYNAC_DEOPT;
-    l_t = t4;
+  for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3), e1; k1 < n1;) {
+    DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
+    for (; k1 < e1; k1++) {
+      l_i = (int64_t)((uint64_t)t1 + k1 * (uint64_t)t3);
+      b_i = true;
+      /* regions.py:12: t -= i */
+      int64_t t4 = 0;
+      if (dynac_int_sub(l_t, l_i, &t4)) return DYNAC_DEOPT;
+      l_t = t4;
+    }
   }
 
   lo->v0 = l_t;

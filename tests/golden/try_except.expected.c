@@ -161,11 +161,11 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* try_except.py:22: for x in xs: */
   PyObject * t1 = l_xs;
   for (int64_t k1 = 0;; k1++) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     if (k1 >= PyList_GET_SIZE(t1)) break; /* exhausted */
     if (0) {
     dynac_cont_2: DYNAC_COLD_LABEL; { /* line 22: the call goes on in the interpreter from here */
@@ -343,7 +343,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* try_except.py:44: with lock as held: */
     {
@@ -362,7 +362,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
         /* try_except.py:46: for x in xs: */
         PyObject * t2 = l_xs;
         for (int64_t k2 = 0;; k2++) {
-          DYNAC_LOOP_TICK(dynac__ticks);
+          DYNAC_LOOP_TICK(dynac__budget);
           if (k2 >= PyList_GET_SIZE(t2)) break; /* exhausted */
           if (0) {
           dynac_cont_3: DYNAC_COLD_LABEL; { /* line 46: the call goes on in the interpreter from here */

@@ -10,3 +10,20 @@ def f(n: int, xs: list[float]) -> float:
         else:
             s = s - (i, 1.5)[1]
     return s
+
+
+@dynac.compile
+def first_row_over(rows: int, cols: int, limit: int) -> int:
+    """A short inner loop ticks as one block charged to the outer loop's
+    budget; break leaves both of its C loops, continue only the item."""
+    for i in range(rows):
+        s = 0
+        for j in range(cols):
+            if j == i:
+                continue
+            s += i * j
+            if s > limit:
+                break
+        if s > limit:
+            return i
+    return -1

@@ -34,12 +34,12 @@ static int dynac_kernel_collatz__i(int64_t l_n, int64_t *dynac_out)
 {
   int64_t l_steps = 0;
 
-  unsigned dynac__ticks = 0; /* loop iterations */
+  int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* while_loops.py:7: steps = 0 */
   l_steps = INT64_C(0);
   /* while_loops.py:8: while n != 1: */
   for (;;) {
-    DYNAC_LOOP_TICK(dynac__ticks);
+    DYNAC_LOOP_TICK(dynac__budget);
     bool t1 = (l_n != INT64_C(1));
     if (!t1) break;
     /* while_loops.py:9: if n % 2 == 0: */
