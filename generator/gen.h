@@ -645,6 +645,7 @@ bool array_object_place(const inst *in, const expr *sub);
 const char *numpy_callee(struct module *m, const expr *e);
 /* Is e a global bound by an import of numpy (np, numpy, any alias)? */
 bool names_numpy(const struct module *m, const expr *e);
+bool is_newaxis(struct module *m, const expr *p); /* None or np.newaxis in an index */
 /* The ufunc row of call e when it is np.NAME(numbers) typed numpy.float64
  * (infer/expr.c type_np_ufunc), else NULL. */
 const op_row *np_ufunc_row(struct module *m, const expr *e);

@@ -201,8 +201,15 @@ typedef struct dynac_pin {
 typedef struct dynac_pins {
   dynac_pin *head;
   Py_ssize_t n, sweep_at; /* pins held; the count at which a sweep looks for dead ones */
+  Py_ssize_t bytes, sweep_bytes; /* their items' bytes; the bytes at which a sweep looks */
 } dynac_pins;
 #define DYNAC_PINS_FIRST_SWEEP 8
+/* Large arrays are swept as soon as they are dead, as the interpreter
+ * frees them: a kernel that held every array it made until the call ended
+ * (five 700 KB ones in periodic_dist) gave them all new pages from the
+ * kernel, whose faults cost more than the loops. */
+#define DYNAC_PINS_SWEEP_BYTES (256 * 1024)
+#define DYNAC_PINS_INIT {NULL, 0, DYNAC_PINS_FIRST_SWEEP, 0, DYNAC_PINS_SWEEP_BYTES}
 static inline void dynac__pin_free(dynac_pin *p) {
   PyBuffer_Release(&p->pb);
   PyMem_RawFree(p);
@@ -235,6 +242,7 @@ static DYNAC_NOINLINE const dynac_view *dynac_pin_array(dynac_pins *ps, PyObject
   p->next = ps->head;
   ps->head = p;
   ps->n++;
+  ps->bytes += p->v.span_len;
   return &p->v;
 }
 static DYNAC_NOINLINE void dynac__pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
@@ -245,13 +253,16 @@ static DYNAC_NOINLINE void dynac__pins_sweep(dynac_pins *ps, const dynac_view *c
     dynac_pin *dead = *q;
     *q = dead->next;
     ps->n--;
+    ps->bytes -= dead->v.span_len;
     dynac__pin_free(dead); /* an ndarray's deallocation runs no Python code */
   }
   ps->sweep_at = 2 * ps->n + DYNAC_PINS_FIRST_SWEEP;
+  ps->sweep_bytes = ps->bytes + DYNAC_PINS_SWEEP_BYTES;
 }
-/* Between statements: once the pins have grown enough, releases those no
- * array local (`live`, nlive of them, NULL when unbound) points at. */
+/* Between statements: once the pins have grown enough (in number, or by
+ * DYNAC_PINS_SWEEP_BYTES of items), releases those no array local
+ * (`live`, nlive of them, NULL when unbound) points at. */
 static inline void dynac_pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
-  if (DYNAC_UNLIKELY(ps->n >= ps->sweep_at)) dynac__pins_sweep(ps, live, nlive);
+  if (DYNAC_UNLIKELY(ps->n >= ps->sweep_at || ps->bytes >= ps->sweep_bytes)) dynac__pins_sweep(ps, live, nlive);
 }
 

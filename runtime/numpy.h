@@ -343,6 +343,29 @@ static DYNAC_NOINLINE PyObject *dynac_builtin_sum(PyObject *items) {
 static inline int dynac_rows_in_c_order(const dynac_view *v) {
   return v->len > 1 && v->len1 > 1 && v->stride1 > 0 && v->stride >= v->stride1 * v->len1;
 }
+/* numpy's broadcasting of the n operands of a 2-D whole-array
+ * expression: views vs[i] (rows[i] '1': a 1-D one, numpy's row (1, len);
+ * '2': 2-D). Each axis of the result is as long as the operands' that are
+ * not 1; *shape gets it (len, len1). 1 when the operands broadcast and
+ * numpy's result is C-ordered as the fused loop's is: more than one row and
+ * column, and every operand numpy's iterator asks about the order (no axis
+ * of length 1: see npyiter's axis ordering, which stride-0 axes do not
+ * vote in) has its rows in C order; else 0 (numpy's operations then). */
+static inline int dynac_broadcast2(const dynac_view *const *vs, const char *rows, int n, dynac_view *shape) {
+  Py_ssize_t n0 = 1, n1 = 1;
+  for (int i = 0; i < n; i++) {
+    Py_ssize_t l0 = rows[i] == '1' ? 1 : vs[i]->len, l1 = rows[i] == '1' ? vs[i]->len : vs[i]->len1;
+    if (l0 != 1 && n0 != 1 && l0 != n0) return 0;
+    if (l1 != 1 && n1 != 1 && l1 != n1) return 0;
+    if (l0 != 1) n0 = l0;
+    if (l1 != 1) n1 = l1;
+    if (rows[i] != '1' && l0 > 1 && l1 > 1 && !dynac_rows_in_c_order(vs[i])) return 0;
+  }
+  shape->len = n0, shape->len1 = n1;
+  return n0 > 1 && n1 > 1;
+}
+/* An axis's stride in the loop: 0 where numpy broadcasts it (length 1). */
+#define DYNAC_BSTRIDE(len, stride) ((len) == 1 ? 0 : (stride))
 /* Scratch of this many bytes or more is an ndarray numpy allocates (its
  * allocator asks the kernel for huge pages and caches freed blocks: a
  * large buffer from malloc costs a page fault per 4 KiB at each call). */

@@ -1532,8 +1532,15 @@ typedef struct dynac_pin {
 typedef struct dynac_pins {
   dynac_pin *head;
   Py_ssize_t n, sweep_at; /* pins held; the count at which a sweep looks for dead ones */
+  Py_ssize_t bytes, sweep_bytes; /* their items' bytes; the bytes at which a sweep looks */
 } dynac_pins;
 #define DYNAC_PINS_FIRST_SWEEP 8
+/* Large arrays are swept as soon as they are dead, as the interpreter
+ * frees them: a kernel that held every array it made until the call ended
+ * (five 700 KB ones in periodic_dist) gave them all new pages from the
+ * kernel, whose faults cost more than the loops. */
+#define DYNAC_PINS_SWEEP_BYTES (256 * 1024)
+#define DYNAC_PINS_INIT {NULL, 0, DYNAC_PINS_FIRST_SWEEP, 0, DYNAC_PINS_SWEEP_BYTES}
 static inline void dynac__pin_free(dynac_pin *p) {
   PyBuffer_Release(&p->pb);
   PyMem_RawFree(p);
@@ -1566,6 +1573,7 @@ static DYNAC_NOINLINE const dynac_view *dynac_pin_array(dynac_pins *ps, PyObject
   p->next = ps->head;
   ps->head = p;
   ps->n++;
+  ps->bytes += p->v.span_len;
   return &p->v;
 }
 static DYNAC_NOINLINE void dynac__pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
@@ -1576,14 +1584,17 @@ static DYNAC_NOINLINE void dynac__pins_sweep(dynac_pins *ps, const dynac_view *c
     dynac_pin *dead = *q;
     *q = dead->next;
     ps->n--;
+    ps->bytes -= dead->v.span_len;
     dynac__pin_free(dead); /* an ndarray's deallocation runs no Python code */
   }
   ps->sweep_at = 2 * ps->n + DYNAC_PINS_FIRST_SWEEP;
+  ps->sweep_bytes = ps->bytes + DYNAC_PINS_SWEEP_BYTES;
 }
-/* Between statements: once the pins have grown enough, releases those no
- * array local (`live`, nlive of them, NULL when unbound) points at. */
+/* Between statements: once the pins have grown enough (in number, or by
+ * DYNAC_PINS_SWEEP_BYTES of items), releases those no array local
+ * (`live`, nlive of them, NULL when unbound) points at. */
 static inline void dynac_pins_sweep(dynac_pins *ps, const dynac_view *const *live, int nlive) {
-  if (DYNAC_UNLIKELY(ps->n >= ps->sweep_at)) dynac__pins_sweep(ps, live, nlive);
+  if (DYNAC_UNLIKELY(ps->n >= ps->sweep_at || ps->bytes >= ps->sweep_bytes)) dynac__pins_sweep(ps, live, nlive);
 }
 
 /* ==== End runtime/containers.h ==== */
@@ -3154,6 +3165,29 @@ static DYNAC_NOINLINE PyObject *dynac_builtin_sum(PyObject *items) {
 static inline int dynac_rows_in_c_order(const dynac_view *v) {
   return v->len > 1 && v->len1 > 1 && v->stride1 > 0 && v->stride >= v->stride1 * v->len1;
 }
+/* numpy's broadcasting of the n operands of a 2-D whole-array
+ * expression: views vs[i] (rows[i] '1': a 1-D one, numpy's row (1, len);
+ * '2': 2-D). Each axis of the result is as long as the operands' that are
+ * not 1; *shape gets it (len, len1). 1 when the operands broadcast and
+ * numpy's result is C-ordered as the fused loop's is: more than one row and
+ * column, and every operand numpy's iterator asks about the order (no axis
+ * of length 1: see npyiter's axis ordering, which stride-0 axes do not
+ * vote in) has its rows in C order; else 0 (numpy's operations then). */
+static inline int dynac_broadcast2(const dynac_view *const *vs, const char *rows, int n, dynac_view *shape) {
+  Py_ssize_t n0 = 1, n1 = 1;
+  for (int i = 0; i < n; i++) {
+    Py_ssize_t l0 = rows[i] == '1' ? 1 : vs[i]->len, l1 = rows[i] == '1' ? vs[i]->len : vs[i]->len1;
+    if (l0 != 1 && n0 != 1 && l0 != n0) return 0;
+    if (l1 != 1 && n1 != 1 && l1 != n1) return 0;
+    if (l0 != 1) n0 = l0;
+    if (l1 != 1) n1 = l1;
+    if (rows[i] != '1' && l0 > 1 && l1 > 1 && !dynac_rows_in_c_order(vs[i])) return 0;
+  }
+  shape->len = n0, shape->len1 = n1;
+  return n0 > 1 && n1 > 1;
+}
+/* An axis's stride in the loop: 0 where numpy broadcasts it (length 1). */
+#define DYNAC_BSTRIDE(len, stride) ((len) == 1 ? 0 : (stride))
 /* Scratch of this many bytes or more is an ndarray numpy allocates (its
  * allocator asks the kernel for huge pages and caches freed blocks: a
  * large buffer from malloc costs a page fault per 4 KiB at each call). */

@@ -9,7 +9,7 @@
 /* The kernel's pins, when it has any (before its body). */
 void declare_pins(em *E) {
   if (E->in->pins)
-    line(E, "DYNAC_PINS dynac__pins = {NULL, 0, DYNAC_PINS_FIRST_SWEEP}; /* the arrays it made or sliced */");
+    line(E, "DYNAC_PINS dynac__pins = DYNAC_PINS_INIT; /* the arrays it made or sliced */");
 }
 
 /* The array a call made (o: its result, owned by a temporary), pinned as
@@ -86,14 +86,17 @@ static void array_locals(em *E, strbuf *b, int *n) {
   }
 }
 
-/* Does a part of statement s (not its nested blocks) pin an array: a
- * made array or a view? */
-typedef struct pin_scan { const inst *in; bool found; } pin_scan;
+/* Does a part of statement s (not its nested blocks) pin an array or
+ * make one: a made array, a view, a whole-array expression's new array
+ * (dead arrays are released before it, so that it may take their memory
+ * as the interpreter's would)? */
+typedef struct pin_scan { module *m; const inst *in; bool found; } pin_scan;
 static void scan_expr(void *ctx, expr *e) {
   pin_scan *ps = ctx;
   if (!e || ps->found) return;
   const type *t = ty_of(ps->in, e);
-  if (t && ty_is_ndarray(t) && (e->kind == EX_CALL || e->kind == EX_SLICE || e->kind == EX_SUBSCRIPT))
+  if (t && ((ty_is_ndarray(t) && (e->kind == EX_CALL || e->kind == EX_SLICE || e->kind == EX_SUBSCRIPT)) ||
+            whole_array_expr(ps->m, ps->in, e)))
     ps->found = true;
   else ir_each_subexpr(e, scan_expr, ctx);
 }
@@ -102,8 +105,8 @@ static void scan_target(void *ctx, target *t) {
   if (t->sub) ir_each_subexpr(t->sub, scan_expr, ctx); /* the store itself pins nothing */
 }
 static void scan_none(void *ctx, stmt *b) { (void)ctx, (void)b; }
-static bool stmt_pins(const inst *in, stmt *s) {
-  pin_scan ps = {in, false};
+static bool stmt_pins(module *m, const inst *in, stmt *s) {
+  pin_scan ps = {m, in, false};
   ir_each_part(s, &(ir_parts){scan_expr, scan_target, scan_none, false}, &ps);
   return ps.found;
 }
@@ -113,7 +116,7 @@ static bool stmt_pins(const inst *in, stmt *s) {
  * condition sweeps again each time it is tested): once the pins have
  * grown, the ones no array local points at are released. */
 void sweep_pins(em *E, stmt *s) {
-  if (!E->in->pins || E->live_overflow || !stmt_pins(E->in, s)) return;
+  if (!E->in->pins || E->live_overflow || !stmt_pins(E->m, E->in, s)) return;
   strbuf live = {0};
   int n = 0;
   array_locals(E, &live, &n);

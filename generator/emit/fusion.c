@@ -99,14 +99,15 @@ static bool fused_op(em *E, const expr *e) {
   return fused_ufunc(E, e) != NULL;
 }
 
-/* A view numpy's slicing gives without fail (every index part a slice). */
+/* A view numpy's slicing gives without fail (every index part a slice or
+ * a new axis: x[:, np.newaxis]). */
 static bool slice_view(em *E, const expr *e) {
   if (!ty_is_ndarray(TY(e))) return false;
   if (e->kind == EX_SLICE) return e->u.slice.obj != NULL;
   if (e->kind != EX_SUBSCRIPT || e->u.sub.index->kind != EX_TUPLE) return false;
   const expr *ix = e->u.sub.index;
   for (int i = 0; i < ix->u.tuple.n; i++)
-    if (ix->u.tuple.elts[i]->kind != EX_SLICE) return false;
+    if (ix->u.tuple.elts[i]->kind != EX_SLICE && !is_newaxis(E->m, ix->u.tuple.elts[i])) return false;
   return true;
 }
 
@@ -411,8 +412,11 @@ static void emit_item_loop(em *E, const expr *e, const fuse_plan *p, const char 
   for (int k = 0; k < p->nleaves; k++) {
     const char *v = vals[k];
     if (!ty_is_ndarray(TY(p->leaves[k]))) sb_printf(&args, ", s%d", k);
-    else if (row_broadcast(E, p, k)) sb_printf(&args, ", %s->buf, 0, %s->stride", v, v); /* each row: the same */
-    else if (p->ndim == 2) sb_printf(&args, ", %s->buf, %s->stride, %s->stride1", v, v, v);
+    else if (row_broadcast(E, p, k)) /* each row: the same */
+      sb_printf(&args, ", %s->buf, 0, DYNAC_BSTRIDE(%s->len, %s->stride)", v, v, v);
+    else if (p->ndim == 2) /* an axis of length 1 broadcast: stride 0 */
+      sb_printf(&args, ", %s->buf, DYNAC_BSTRIDE(%s->len, %s->stride), DYNAC_BSTRIDE(%s->len1, %s->stride1)", v, v,
+                v, v, v);
     else if (blk) sb_printf(&args, ", %s->buf + lo * %s->stride, 0, %s->stride", v, v, v);
     else sb_printf(&args, ", %s->buf, 0, %s->stride", v, v);
   }
@@ -571,25 +575,35 @@ static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char 
   }
 }
 
-/* The loop's condition: the arrays have one shape (a 1-D one in a 2-D
- * loop: a row's length, numpy's broadcast of it) and, 2-D, rows laid out
- * as C orders them (numpy's result is then C-contiguous, as this one), and
- * the ufuncs are numpy's. *first: the first leaf of the loop's number of
- * dimensions (the shape). */
+/* The loop's condition: the arrays have one shape (1-D), or 2-D operands
+ * broadcast as numpy broadcasts them (dynac_broadcast2: a 1-D one as a
+ * row, an axis of length 1 against any; rows that numpy's iterator orders
+ * laid out as C orders them: numpy's result is then C-contiguous, as this
+ * one), and the ufuncs are numpy's. *shape: the view whose len (and len1)
+ * are the loop's shape: the first array leaf (1-D) or the broadcast's. */
 static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
-                                  const char *const *ufuncs, const char *const *loops, int *first) {
+                                  const char *const *ufuncs, const char *const *loops, const char **shape) {
   strbuf c = {0};
-  *first = -1;
-  for (int k = 0; k < p->nleaves && *first < 0; k++)
-    if (ty_is_ndarray(TY(p->leaves[k])) && !row_broadcast(E, p, k)) *first = k;
-  for (int k = 0; k < p->nleaves; k++) {
-    if (!ty_is_ndarray(TY(p->leaves[k]))) continue;
-    const char *a = vals[*first], *v = vals[k], *and = c.data ? " && " : "";
-    if (row_broadcast(E, p, k)) sb_printf(&c, "%s%s->len == %s->len1", and, v, a);
-    else if (k != *first) sb_printf(&c, "%s%s->len == %s->len", and, v, a);
-    if (row_broadcast(E, p, k)) continue;
-    if (p->ndim == 2 && k != *first) sb_printf(&c, " && %s->len1 == %s->len1", v, a);
-    if (p->ndim == 2) sb_printf(&c, "%sdynac_rows_in_c_order(%s)", c.data ? " && " : "", v);
+  if (p->ndim == 2) {
+    strbuf vs = {0}, rows = {0};
+    int n = 0;
+    for (int k = 0; k < p->nleaves; k++)
+      if (ty_is_ndarray(TY(p->leaves[k]))) {
+        sb_printf(&vs, "%s%s", n++ ? ", " : "", vals[k]);
+        sb_printf(&rows, "%d", TY(p->leaves[k])->ndim);
+      }
+    int t = ++E->tmp;
+    line(E, "dynac_view bs%d; /* the operands' broadcast shape */", t);
+    sb_printf(&c, "dynac_broadcast2((const dynac_view *const[]){%s}, \"%s\", %d, &bs%d)", vs.data, rows.data, n, t);
+    *shape = arena_printf(E->m->a, "(&bs%d)", t);
+    sb_free(&vs), sb_free(&rows);
+  } else {
+    *shape = NULL;
+    for (int k = 0; k < p->nleaves; k++) {
+      if (!ty_is_ndarray(TY(p->leaves[k]))) continue;
+      if (!*shape) *shape = vals[k];
+      else sb_printf(&c, "%s%s->len == %s->len", c.data ? " && " : "", vals[k], *shape);
+    }
   }
   ufuncs_checked(E, e, p, ufuncs, loops, &c);
   const char *r = arena_strdup(E->m->a, c.data ? (c.data[0] == ' ' ? c.data + 4 : c.data) : "1");
@@ -605,7 +619,7 @@ typedef struct fused {
   const char **loops;   /* by call id: a stage's dynac_ufunc_cache */
   const char *objs[FUSE_MAX_LEAVES]; /* a row read in place: how to make numpy's view of it */
   const char *cond;     /* the loop may run */
-  const char *a;        /* the first array leaf: the shape */
+  const char *a;        /* a view of the loop's shape (the first array leaf, or the broadcast's) */
 } fused;
 
 static bool fuse_begin(em *E, expr *e, fused *f) {
@@ -615,9 +629,7 @@ static bool fuse_begin(em *E, expr *e, fused *f) {
   int depth = E->nvstack;
   eval_leaves(E, e, &f->p, f->vals, f->ufuncs, f->loops, f->objs);
   E->nvstack = depth;
-  int first;
-  f->cond = loop_condition(E, e, &f->p, f->vals, f->ufuncs, f->loops, &first);
-  f->a = f->vals[first];
+  f->cond = loop_condition(E, e, &f->p, f->vals, f->ufuncs, f->loops, &f->a);
   return true;
 }
 
@@ -916,7 +928,9 @@ const char *emit_fused_inplace(em *E, expr *e, expr *sub) {
      numpy's one pass on long arrays */
   const char *alone = f.p.ops_done > 2 || f.p.ndim == 2 ? ""
       : arena_printf(E->m->a, " && %s->len <= DYNAC_INPLACE_SHORT_MAX", t);
-  line(E, "if (%s && !%s->readonly%s) {", f.cond, t, alone);
+  const char *same = f.p.ndim == 2 ? arena_printf(E->m->a, " && %s->len == %s->len && %s->len1 == %s->len1", t, f.a,
+                                                  t, f.a) : ""; /* a takes the broadcast's shape */
+  line(E, "if (%s%s && !%s->readonly%s) {", f.cond, same, t, alone);
   E->indent++;
   loop_via_scratch(E, e, &f, t, n, "", "a's items change, as numpy's in-place ufunc changes them");
   warns_in_interpreter(E, "warns"); /* (else numpy's in-place operator below) */

@@ -98,6 +98,15 @@ static bool keywords_known(const expr *e, const char *const *known) {
   return true;
 }
 
+/* keepdims= of a reduction: 1 for a literal True, 0 for none or a literal
+ * False, -1 for another value (numpy's call, untyped). */
+static int keepdims_arg(const expr *e) {
+  int i = call_arg(e, 99, "keepdims");
+  if (i < 0) return 0;
+  const expr *v = e->u.call.args[i];
+  return v->kind == EX_BOOL ? (int)v->u.b : -1;
+}
+
 /* The dtype of dtype= (or positional argument k), else `dflt`; 0 when it
  * names none kernels take. */
 static char dtype_arg(ctx *c, const expr *e, int k, char dflt) {
@@ -108,7 +117,7 @@ static char dtype_arg(ctx *c, const expr *e, int k, char dflt) {
 }
 
 static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays);
-static bool c_ordered_leaves(const inst *in, const expr *e, int *ndim);
+static bool c_ordered_leaves(module *m, const inst *in, const expr *e, int *ndim);
 
 /* The ndarray numpy function `fn` returns for arguments of types `at`
  * (at[0] the callee), as numpy documents it; NULL when the result is not
@@ -162,19 +171,19 @@ static const type *made_array_type(ctx *c, const expr *e, const char *fn, const 
              !strcmp(fn, "max") || !strcmp(fn, "min") || !strcmp(fn, "amax") || !strcmp(fn, "amin")) {
     /* np.cumsum(a) (flattened: 1-D), np.cumsum(a, axis=k) (a's shape), np.sum(a, axis=k) of a 2-D float64
        array (a row fewer: 1-D); an axis of another type (None: a scalar) is numpy's call untyped */
-    static const char *const kws[] = {"axis", NULL};
-    int ax = call_arg(e, 1, "axis"), in_ndim = 0;
+    static const char *const kws[] = {"axis", "keepdims", NULL};
+    int ax = call_arg(e, 1, "axis"), in_ndim = 0, keep = keepdims_arg(e);
     bool cumsum = !strcmp(fn, "cumsum"), arrays = false;
-    if (!t0 || npos > 2 || !keywords_known(e, kws)) return NULL;
+    if (!t0 || npos > 2 || !keywords_known(e, kws) || keep < 0 || (keep && cumsum)) return NULL;
     if (ty_is_ndarray(t0) && t0->fmt == 'd') in_ndim = t0->ndim;
     else if (t0->kind == TY_OBJ && float64_tree(c->m, c->in, e->u.call.args[a0], &arrays) && arrays &&
-             !c_ordered_leaves(c->in, e->u.call.args[a0], &in_ndim)) /* np.sum(a * a, axis=1) */
+             !c_ordered_leaves(c->m, c->in, e->u.call.args[a0], &in_ndim)) /* np.sum(a * a, axis=1) */
       return NULL;
     if (!in_ndim || (ax > 0 && at[ax]->kind != TY_INT)) return NULL;
     if (ax < 0 && !cumsum) return NULL; /* np.sum(a): a number (np_reduction_type) */
     if (!cumsum && in_ndim != 2) return NULL;
     fmt = 'd';
-    ndim = cumsum ? (ax > 0 ? in_ndim : 1) : 1;
+    ndim = cumsum ? (ax > 0 ? in_ndim : 1) : keep ? 2 : 1; /* keepdims=True: (n, 1) or (1, m) */
   } else if (!strcmp(fn, "dot")) { /* np.dot(A, x), np.dot(A, B) of float64 arrays: numpy's product, new */
     int a1 = call_arg(e, 1, NULL);
     const type *t1 = a1 > 0 ? at[a1] : NULL;
@@ -229,6 +238,13 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
   case EX_UNARY: return e->u.un.op == UN_NEG && float64_tree(m, in, e->u.un.a, arrays);
   case EX_CALL: {
     const char *fn = e->u.call.kind == CALLEE_METHOD && !e->u.call.nkw ? numpy_callee(m, e) : NULL;
+    if (fn && !strcmp(fn, "where") && e->u.call.n == 4) { /* np.where(a < b, x, y): x's or y's items */
+      const expr *c = e->u.call.args[1];
+      bool ignored = false;
+      return c->kind == EX_COMPARE && c->u.cmp.n == 2 && c->u.cmp.ops[0] <= CMP_NE &&
+             float64_tree(m, in, c->u.cmp.operands[0], &ignored) && float64_tree(m, in, c->u.cmp.operands[1], &ignored) &&
+             float64_tree(m, in, e->u.call.args[2], arrays) && float64_tree(m, in, e->u.call.args[3], arrays);
+    }
     if (!fn || !ops_find(OPS_NP_UFUNC, fn, e->u.call.n - 1)) return false; /* np.exp(x): float64 of float64 */
     for (int i = 1; i < e->u.call.n; i++)
       if (!float64_tree(m, in, e->u.call.args[i], arrays)) return false;
@@ -245,22 +261,40 @@ bool whole_array_expr(module *m, const inst *in, const expr *e) {
   return ty_of(in, e)->kind == TY_OBJ && float64_tree(m, in, e, &arrays) && arrays;
 }
 
-/* The array leaves of float64 tree e: none strided (*ndim: the most
- * dimensions of one: numpy's result's, a 1-D leaf broadcast as a row);
- * false otherwise. */
-static bool c_ordered_leaves(const inst *in, const expr *e, int *ndim) {
+/* None or np.newaxis in an index: numpy's new axis of length 1. */
+bool is_newaxis(module *m, const expr *p) {
+  return p->kind == EX_NONE || (p->kind == EX_ATTR && !strcmp(p->u.sub.attr, "newaxis") &&
+                                names_numpy(m, p->u.sub.obj));
+}
+/* x[:, np.newaxis] / x[None, lo:hi] of a 1-D array: a view numpy
+ * broadcasts against the other operands, whose strides give numpy's
+ * iterator no order to keep (one of its axes has length 1). */
+static bool newaxis_view(module *m, const expr *e) {
+  if (e->kind != EX_SUBSCRIPT || e->u.sub.index->kind != EX_TUPLE) return false;
+  const expr *ix = e->u.sub.index;
+  for (int i = 0; i < ix->u.tuple.n; i++)
+    if (is_newaxis(m, ix->u.tuple.elts[i])) return true;
+  return false;
+}
+
+/* The array leaves of float64 tree e: none strided but new-axis views
+ * (*ndim: the most dimensions of one: numpy's result's, a 1-D leaf
+ * broadcast as a row); false otherwise. numpy's result is then C-ordered. */
+static bool c_ordered_leaves(module *m, const inst *in, const expr *e, int *ndim) {
   const type *t = ty_of(in, e);
   if (ty_is_ndarray(t)) {
-    if (t->strided) return false;
+    if (t->strided && !newaxis_view(m, e)) return false;
     if (t->ndim > *ndim) *ndim = t->ndim;
     return true;
   }
   switch (e->kind) {
-  case EX_BINOP: return c_ordered_leaves(in, e->u.bin.l, ndim) && c_ordered_leaves(in, e->u.bin.r, ndim);
-  case EX_UNARY: return c_ordered_leaves(in, e->u.un.a, ndim);
+  case EX_BINOP: return c_ordered_leaves(m, in, e->u.bin.l, ndim) && c_ordered_leaves(m, in, e->u.bin.r, ndim);
+  case EX_UNARY: return c_ordered_leaves(m, in, e->u.un.a, ndim);
+  case EX_COMPARE: /* np.where's condition */
+    return c_ordered_leaves(m, in, e->u.cmp.operands[0], ndim) && c_ordered_leaves(m, in, e->u.cmp.operands[1], ndim);
   case EX_CALL:
     for (int i = 1; i < e->u.call.n; i++)
-      if (!c_ordered_leaves(in, e->u.call.args[i], ndim)) return false;
+      if (!c_ordered_leaves(m, in, e->u.call.args[i], ndim)) return false;
     return true;
   default: return true;
   }
@@ -271,7 +305,7 @@ bool array_sum_arg(module *m, const inst *in, const expr *a) {
   bool arrays = false;
   int ndim = 0;
   if (ty_is_ndarray(t)) return t->fmt == 'd' && t->ndim == 1;
-  return t->kind == TY_OBJ && float64_tree(m, in, a, &arrays) && arrays && c_ordered_leaves(in, a, &ndim) &&
+  return t->kind == TY_OBJ && float64_tree(m, in, a, &arrays) && arrays && c_ordered_leaves(m, in, a, &ndim) &&
          ndim == 1;
 }
 
@@ -290,7 +324,7 @@ const type *array_result_type(ctx *c, const expr *v) {
   int ndim = matmul_ndim(c->in, v);
   if (ndim && ty_of(c->in, v)->kind == TY_OBJ && pins_arrays(c)) return ty_ndarray('d', ndim, false);
   if (ty_of(c->in, v)->kind != TY_OBJ || !float64_tree(c->m, c->in, v, &arrays) || !arrays ||
-      !c_ordered_leaves(c->in, v, &ndim) || !pins_arrays(c))
+      !c_ordered_leaves(c->m, c->in, v, &ndim) || !pins_arrays(c))
     return NULL;
   return ty_ndarray('d', ndim, false);
 }
@@ -352,16 +386,24 @@ const type *np_reduction_type(module *m, const inst *in, const expr *e) {
  * is (made_array_type); NULL for any other form. */
 static const type *axis_method_type(ctx *c, const expr *e, const type *t) {
   static const char *const names[] = {"sum", "mean", "max", "min", "prod", "cumsum", NULL};
-  static const char *const kws[] = {"axis", NULL};
+  static const char *const kws[] = {"axis", "keepdims", NULL};
   int k = 0;
   while (names[k] && strcmp(names[k], e->u.call.name)) k++;
   if (!names[k] || t->fmt != 'd' || e->u.call.argform || !keywords_known(e, kws)) return NULL;
-  int npos = e->u.call.n - e->u.call.nkw - 1, ax = call_arg(e, 0, "axis");
+  int npos = e->u.call.n - e->u.call.nkw - 1, ax = call_arg(e, 0, "axis"), keep = keepdims_arg(e);
   bool cumsum = !strcmp(e->u.call.name, "cumsum");
-  if (npos > 1 || (ax > 0 && TY(e->u.call.args[ax])->kind != TY_INT)) return NULL;
+  if (npos > 1 || (ax > 0 && TY(e->u.call.args[ax])->kind != TY_INT) || keep < 0 || (keep && cumsum)) return NULL;
   if (ax < 0) return cumsum ? ty_ndarray('d', 1, false) : NULL; /* a.sum(): a number (np_reduction_type) */
   if (!cumsum && t->ndim != 2) return NULL;
-  return ty_ndarray('d', cumsum ? t->ndim : 1, false);
+  return ty_ndarray('d', cumsum ? t->ndim : keep ? 2 : 1, false); /* keepdims=True: (n, 1) or (1, m) */
+}
+
+/* (a * a).sum(axis=0) and the other axis methods of a whole-array
+ * expression's value (numpy's new C-ordered float64 array, then its
+ * method): typed as the same method of such an array is; else NULL. */
+const type *type_expr_method(ctx *c, const expr *e) {
+  const type *rt = array_result_type(c, e->u.call.args[0]);
+  return rt ? axis_method_type(c, e, rt) : NULL;
 }
 
 /* a.copy() of an ndarray: a new C-contiguous array of its dtype; reductions
@@ -407,7 +449,7 @@ static bool view_bounds(ctx *c, expr *s) {
 const type *type_array_view(ctx *c, expr *e, const type *ot) {
   expr *ix = e->kind == EX_SLICE ? NULL : e->u.sub.index;
   const type *it = ix ? TY(ix) : NULL;
-  int slices = 0, ints = 0;
+  int slices = 0, ints = 0, news = 0;
   bool bounds_ok = true, others = false;
   if (!ix) slices = 1, bounds_ok = view_bounds(c, e);
   else if (ix->kind == EX_TUPLE) {
@@ -416,19 +458,20 @@ const type *type_array_view(ctx *c, expr *e, const type *ot) {
       const type *pt = TY(p);
       if (p->kind == EX_SLICE && !p->u.slice.obj) slices++, bounds_ok &= view_bounds(c, p);
       else if (pt->kind == TY_INT || pt->kind == TY_BOOL || is_np_int(pt)) ints += pt->kind != TY_BOOL;
+      else if (is_newaxis(c->m, p)) news++; /* x[:, np.newaxis]: a column of x's items */
       else others = true;
     }
-    if (!slices && !others) return NULL; /* a[i, j]: an item */
+    if (!slices && !others && !news) return NULL; /* a[i, j]: an item */
     bounds_ok &= !others;
   } else if (it->kind == TY_OBJ || it->kind == TY_LIST) {
     return generic_op(c); /* a[mask], a[[1, 2]]: numpy's fancy indexing (a copy) */
   } else if (ot->ndim == 2 && (it->kind == TY_INT || is_np_int(it))) {
     ints = 1; /* a[i]: row i */
   } else return NULL;
-  if (!bounds_ok || (ix && ix->kind == EX_TUPLE && ix->u.tuple.n != ot->ndim))
+  if (!bounds_ok || (ix && ix->kind == EX_TUPLE && ix->u.tuple.n != ot->ndim + news))
     return generic_op(c); /* numpy's own answer (an object bound's __index__, an IndexError) */
-  int ndim = ot->ndim - ints;
-  if (ndim < 1 || !pins_arrays(c)) return generic_op(c);
+  int ndim = ot->ndim - ints + news;
+  if (ndim < 1 || ndim > 2 || !pins_arrays(c)) return generic_op(c);
   return ty_ndarray(ot->fmt, ndim, true);
 }
 

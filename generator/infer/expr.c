@@ -651,6 +651,7 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   if (lt->kind == TY_OBJ && method_via_api(c->in, e)) { /* np.zeros(...): numpy's array, typed */
     const type *t = type_api_call(c, e, at);
     const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL;
+    if (!made && t->kind == TY_OBJ) made = type_expr_method(c, e); /* (a ** 2).sum(axis=0) */
     return made ? made : t;
   }
   if (ty_is_ndarray(lt)) return type_array_method(c, e, at); /* numpy's method */

@@ -43,6 +43,7 @@ const type *type_array_view(ctx *c, expr *e, const type *ot);
  * float64 ndarray numpy (or the fused loop) makes, as the local holds it
  * (pinned when stored: emit/stmt.c); NULL when v is not such. */
 const type *array_result_type(ctx *c, const expr *v);
+const type *type_expr_method(ctx *c, const expr *e);
 
 /* stmt.c */
 void type_block(ctx *c, stmt *s);

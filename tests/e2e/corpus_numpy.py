@@ -834,3 +834,38 @@ def array_or_none(n, flag):
         z = None
         w = "none"
     return z, w
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], float)"])
+def periodic_gaps(x, y, L):
+    """Broadcasting against new axes: x[:, np.newaxis] - x[np.newaxis, :]
+    is an (n, n) loop over two views of x (numpy's strides 0 where it
+    broadcasts), np.where of it typed, the result's shape numpy's."""
+    dx = x[:, np.newaxis] - x[np.newaxis, :]
+    dx = np.where(dx > L / 2, dx - L, dx)
+    dy = y[:, None] - y[None, :]
+    dy = np.where(dy > L / 2, dy - L, dy)
+    return np.sqrt(dx ** 2 + dy ** 2)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], ndarray[d], ndarray[d])", "(ndarray[d, 2, strided], ndarray[d], ndarray[d])"])
+def broadcast_rows_cols(A, r, c):
+    """A row (1, m) and a column (n, 1) against an (n, m) array: made by
+    new axes, by keepdims=True, by an axis method of an expression; in
+    place too (A's shape must be the broadcast's: else numpy's error)."""
+    norms = np.sqrt((A ** 2).sum(axis=0))
+    B = A / norms[np.newaxis, :]
+    C = A - A.mean(axis=1, keepdims=True) + c[:, np.newaxis] * r[np.newaxis, :]
+    D = A.copy()
+    D += r[None, :]
+    D -= c[:, None]
+    return B, C, D
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int)"])
+def softmax_axis(X, k):
+    """Softmax with keepdims=True reductions (numpy's (n, 1) or (1, m)
+    arrays) broadcast back against X."""
+    top = np.max(X, axis=k, keepdims=True)
+    e = np.exp(X - top)
+    return e / np.sum(e, axis=k, keepdims=True)

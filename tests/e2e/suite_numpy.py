@@ -49,7 +49,7 @@ def canon(v):
 # these functions the warnings are compared without their line.
 # b /= s; float32, int64, @ (not fused); an in-place operator or sum() after an effect in its statement
 WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy", "sum_of_called",
-                            "axis_methods"}
+                            "axis_methods", "broadcast_rows_cols", "softmax_axis", "periodic_gaps"}
 
 
 def run(fn, make):
@@ -377,6 +377,24 @@ def cases():
                        for v in [[-6.9, -0.0, INF, INF, -INF], [1e308, 1e308], [1.0, 2.0], [], [NAN]]]
     c["sum_of_called"] = [(lambda n=n, v=v: (waves(n)(), v)) for n in [0, 1, 9] for v in [2.0, INF, 1e308]]
     c["array_or_none"] = [(lambda n=n, f=f: (n, f)) for n in [0, 3] for f in [False, True]] + [lambda: (-1, False)]
+    c["periodic_gaps"] = [(lambda n=n, L=L, st=st: (waves(2 * n if st else n)()[::2] if st else waves(n)(),
+                                                    waves(n, 1.7)(), L))
+                          for n in [0, 1, 2, 5, 33] for L in [1.0, 0.0, -3.0, INF] for st in (False, True)]
+    c["periodic_gaps"] += [lambda: (waves(8, edge=True)(), waves(8)(), 2.0),  # nan, inf: numpy's warnings
+                           lambda: (np.array([1e308, -1e308]), np.array([0.0, 1.0]), 1.0),  # overflow
+                           lambda: (waves(4)(), waves(5)(), 1.0)]  # shapes that do not broadcast: ValueError
+    c["broadcast_rows_cols"] = [(lambda n=n, m=m, st=st: (wave_grid(n, m, strided=st)(), waves(m, 1.3)(),
+                                                         waves(n, 0.6)()))
+                                for n, m in [(3, 4), (2, 2), (1, 5), (5, 1), (6, 130), (0, 3)] for st in (False, True)]
+    c["broadcast_rows_cols"] += [lambda: (wave_grid(3, 4)(), waves(3)(), waves(3)()),  # r does not broadcast
+                                 lambda: (wave_grid(3, 4, hot=(1, 2))(), waves(4, edge=True)(), waves(3)()),
+                                 lambda: (np.zeros((3, 4)), waves(4)(), waves(3)())]  # 0 / 0: invalid
+    c["softmax_axis"] = [(lambda n=n, m=m, k=k: (wave_grid(n, m)(), k)) for n, m in [(3, 4), (2, 2), (1, 6), (6, 1), (40, 9)]
+                         for k in (0, 1, -1)]
+    c["softmax_axis"] += [lambda: (wave_grid(3, 4)(), 2),  # numpy's AxisError
+                          lambda: (np.zeros((0, 3)), 1),  # max of no items: ValueError
+                          lambda: (wave_grid(3, 4, hot=(1, 2))(), 1),  # inf - inf: invalid
+                          lambda: (np.array([[1000.0, -1000.0], [NAN, 1.0]]), 0)]
     c.update(array_cases())
     return c
 

@@ -10,3 +10,13 @@ def rowsum(a, out):
         out[i] = 0.0
         for j in range(a.shape[1]):
             out[i] += a[i, j] * 0.5
+
+
+@dynac.compile(signatures=["(ndarray[d], float)"])
+def gaps(x, L):
+    """Broadcasting: an (n, 1) and a (1, n) view of x give an (n, n) loop
+    (dynac_broadcast2); np.where's result is typed, so the next line is one
+    loop too; dead arrays are swept before a line that makes one."""
+    d = x[:, np.newaxis] - x[None, :]
+    d = np.where(d > L / 2, d - L, d)
+    return np.sqrt(d * d + 1.0)
