@@ -3031,6 +3031,25 @@ static DYNAC_NOINLINE int dynac__ufunc_find(dynac_ufunc_cache *c, PyObject *f, i
 static inline int dynac_np_ufunc_loop(dynac_ufunc_cache *c, PyObject *f, int nin) {
   return f == c->ufunc || dynac__ufunc_find(c, f, nin);
 }
+/* The ufunc ndarray's operator `name` calls (floor_divide for //,
+ * remainder for %, power for **: numpy's number protocol, n_ops), from
+ * numpy.core.umath, into the call site's *slot, held for the process
+ * (borrowed). None where it cannot be had (the check of its loop then
+ * fails: numpy's operator runs). */
+static DYNAC_NOINLINE PyObject *dynac_np_operator_ufunc(const char *name, PyObject **slot) {
+  PyObject *m = PyImport_ImportModule("numpy.core.umath");
+  PyObject *f = m ? PyObject_GetAttrString(m, name) : NULL;
+  Py_XDECREF(m);
+  if (!f) PyErr_Clear();
+  *slot = f ? f : Py_NewRef(Py_None);
+  return *slot;
+}
+/* Does numpy compute array ** x by a shortcut (fast_scalar_power: 1
+ * positive, -1 reciprocal, 0 ones, 0.5 sqrt, 2 square) rather than by its
+ * power loop? */
+static inline int dynac_np_power_shortcut(double x) {
+  return x == 1.0 || x == -1.0 || x == 0.0 || x == 0.5 || x == 2.0;
+}
 enum { DYNAC_FUSE_BLOCK = 128 }; /* items per block of a fused loop with numpy's loops in it */
 
 /* np.NAME(x...) of nin numbers as float64 (`in`), into *out. `o` is the

@@ -43,7 +43,9 @@ static const char *fused_ufunc(em *E, const expr *e) {
   if (e->u.call.n == 2 && (!strcmp(n, "abs") || !strcmp(n, "absolute"))) return "absolute";
   return ops_find(OPS_NP_UFUNC, n, e->u.call.n - 1) ? n : NULL;
 }
+static const char *operator_ufunc(const expr *e);
 static bool staged(em *E, const expr *e) {
+  if (operator_ufunc(e)) return true;
   const char *u = fused_ufunc(E, e);
   return u && strcmp(u, "sqrt") && strcmp(u, "floor") && strcmp(u, "absolute") && strcmp(u, "where");
 }
@@ -77,6 +79,32 @@ static char power_shortcut(const expr *e) {
   return v == 2.0 ? '2' : v == 0.5 ? 'h' : v == -1.0 ? 'r' : v == 1.0 ? '1' : 0;
 }
 
+/* x ** c with such a literal: the literal is no operand of the loop. */
+static bool literal_power(const expr *e) {
+  return power_shortcut(e) != 0;
+}
+/* a // b, a % b, a ** b (no shortcut): numpy's own float64 loop of the
+ * ufunc ndarray's operator calls (floor_divide, remainder, power), staged
+ * as np.exp is; its name, or NULL. */
+static const char *operator_ufunc(const expr *e) {
+  if (e->kind != EX_BINOP || e->u.bin.inplace) return NULL;
+  if (e->u.bin.op == OP_FLOORDIV) return "floor_divide";
+  if (e->u.bin.op == OP_MOD) return "remainder";
+  return e->u.bin.op == OP_POW && !literal_power(e) ? "power" : NULL;
+}
+/* The operands of stage e (a call of a ufunc, or an operator): 1 or 2. */
+static int stage_operands(const expr *e, const expr **a, const expr **b) {
+  if (e->kind == EX_BINOP) {
+    *a = e->u.bin.l, *b = e->u.bin.r;
+    return 2;
+  }
+  *a = e->u.call.args[1], *b = e->u.call.n == 3 ? e->u.call.args[2] : NULL;
+  return e->u.call.n - 1;
+}
+static const char *stage_name(const expr *e) {
+  return e->kind == EX_BINOP ? operator_ufunc(e) : e->u.call.name;
+}
+
 /* Is e `a op v` of a op= v with + - * /, typed as a float64 ndarray `a`
  * (infer/arrays.c inplace_array_type: numpy writes a and gives it back)? */
 static bool is_inplace(em *E, const expr *e) {
@@ -93,7 +121,7 @@ static bool fused_op(em *E, const expr *e) {
   if (e->kind == EX_BINOP) {
     binop op = e->u.bin.op;
     return !e->u.bin.inplace && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_TRUEDIV ||
-                                 power_shortcut(e));
+                                 power_shortcut(e) || operator_ufunc(e));
   }
   if (e->kind == EX_UNARY) return e->u.un.op == UN_NEG;
   return fused_ufunc(E, e) != NULL;
@@ -163,7 +191,11 @@ static bool plan_tree(em *E, const expr *e, fuse_plan *p) {
   bool ok;
   switch (e->kind) {
   case EX_BINOP:
-    ok = plan_tree(E, e->u.bin.l, p) && (e->u.bin.op == OP_POW || plan_tree(E, e->u.bin.r, p));
+    ok = plan_tree(E, e->u.bin.l, p) && (literal_power(e) || plan_tree(E, e->u.bin.r, p));
+    if (ok && staged(E, e)) {
+      if (p->nstages == FUSE_MAX_STAGES) return false;
+      p->stages[p->nstages++] = e;
+    }
     break;
   case EX_UNARY: ok = plan_tree(E, e->u.un.a, p); break;
   default: {
@@ -208,7 +240,11 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) return arena_printf(E->m->a, ty_is_ndarray(TY(e)) ? "x%d" : "s%d", k);
   const char *v = arena_printf(E->m->a, "v%d", ++*n);
-  if (e->kind == EX_BINOP && e->u.bin.op == OP_POW) { /* numpy's shortcuts */
+  if (staged(E, e)) { /* numpy's loop gave the block's items */
+    int k = 0;
+    while (p->stages[k] != e) k++;
+    sb_printf(body, "const double %s = u%d[j];\n", v, k);
+  } else if (literal_power(e)) { /* numpy's shortcuts */
     const char *a = item_value(E, e->u.bin.l, p, body, n);
     char k = power_shortcut(e);
     sb_printf(body, k == '2' ? "const double %s = %s * %s;\n" : k == 'h' ? "const double %s = sqrt(%s);\n"
@@ -230,10 +266,6 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
     if (op <= CMP_GE) /* a quiet comparison: nan sets no flag, as numpy's compares none */
       sb_printf(body, "const double %s = %s(%s, %s) ? %s : %s;\n", v, quiet_cmp[op], a, b, x, y);
     else sb_printf(body, "const double %s = %s %s %s ? %s : %s;\n", v, a, cmpop_spelling[op], b, x, y);
-  } else if (staged(E, e)) { /* numpy's loop gave the block's items */
-    int k = 0;
-    while (p->stages[k] != e) k++;
-    sb_printf(body, "const double %s = u%d[j];\n", v, k);
   } else {
     const char *a = item_value(E, e->u.call.args[1], p, body, n);
     const char *u = fused_ufunc(E, e);
@@ -298,7 +330,8 @@ static const char *staged_loop_function(em *E, const expr *e, const fuse_plan *p
             e->pos.line);
   sb_printf(&h, "DYNAC_FUSED_LOOP static void %s(%s) {\n", name, params.data);
   for (int k = 0; k < p->nstages; k++) { /* apart: numpy's SIMD loops take libm's path where they touch */
-    bool two = p->stages[k]->u.call.n == 3;
+    const expr *a, *b;
+    bool two = stage_operands(p->stages[k], &a, &b) == 2;
     sb_printf(&h, "  double sb%d[3 * DYNAC_FUSE_BLOCK + 16];\n", k);
     sb_printf(&h, "  double *const ua%d = sb%d, *const u%d = sb%d + 2 * DYNAC_FUSE_BLOCK + 16;\n", k, k, k, k);
     if (two) sb_printf(&h, "  double *const ub%d = sb%d + DYNAC_FUSE_BLOCK + 8;\n", k, k);
@@ -315,16 +348,17 @@ static const char *staged_loop_function(em *E, const expr *e, const fuse_plan *p
     sb_puts(&h, "      for (Py_ssize_t j0 = 0; j0 < n1; j0 += DYNAC_FUSE_BLOCK) {\n");
     sb_puts(&h, "        const Py_ssize_t m = n1 - j0 < DYNAC_FUSE_BLOCK ? n1 - j0 : DYNAC_FUSE_BLOCK;\n");
     for (int k = 0; k < p->nstages; k++) {
-      const expr *c = p->stages[k];
+      const expr *c = p->stages[k], *x, *y;
+      bool two = stage_operands(c, &x, &y) == 2;
       strbuf code = {0};
-      const char *a = item_value(E, c->u.call.args[1], p, &code, &n);
+      const char *a = item_value(E, x, p, &code, &n);
       sb_printf(&code, "ua%d[j] = %s;\n", k, a);
-      if (c->u.call.n == 3) sb_printf(&code, "ub%d[j] = %s;\n", k, item_value(E, c->u.call.args[2], p, &code, &n));
+      if (two) sb_printf(&code, "ub%d[j] = %s;\n", k, item_value(E, y, p, &code, &n));
       put_item_loop(&h, p, E, pass, code.data);
       sb_free(&code);
-      sb_printf(&h, "        { /* np.%s on the block */\n", c->u.call.name);
+      sb_printf(&h, "        { /* np.%s on the block */\n", stage_name(c));
       sb_printf(&h, "          char *args[3] = {(char *)ua%d, (char *)%s%d, (char *)u%d};\n", k,
-                c->u.call.n == 3 ? "ub" : "u", k, k);
+                two ? "ub" : "u", k, k);
       sb_puts(&h, "          const Py_ssize_t dims[1] = {m}, steps[3] = {sizeof(double), sizeof(double), sizeof(double)};\n");
       sb_printf(&h, "          lf%d(args, dims, steps, ld%d);\n        }\n", k, k);
     }
@@ -452,7 +486,7 @@ static const char *generic_tree(em *E, const expr *e, const fuse_plan *p, const 
   const char *o = tmpvar(E, &ty_obj);
   const char *consumed[2] = {NULL, NULL};
   if (e->kind == EX_BINOP) {
-    bool pow = e->u.bin.op == OP_POW;
+    bool pow = literal_power(e);
     const char *l = generic_tree(E, e->u.bin.l, p, vals, ufuncs, objs);
     const char *r = pow ? as_obj(E, emit_expr(E, e->u.bin.r), TY(e->u.bin.r)) /* the literal */
                         : generic_tree(E, e->u.bin.r, p, vals, ufuncs, objs);
@@ -535,7 +569,15 @@ static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **v
     }
   if (e->kind == EX_BINOP) {
     eval_leaves(E, e->u.bin.l, p, vals, ufuncs, loops, objs);
-    if (e->u.bin.op != OP_POW) eval_leaves(E, e->u.bin.r, p, vals, ufuncs, loops, objs);
+    if (!literal_power(e)) eval_leaves(E, e->u.bin.r, p, vals, ufuncs, loops, objs);
+    if (operator_ufunc(e)) { /* the operator's ufunc: numpy's own (ndarray's number protocol calls it) */
+      int t = ++E->tmp;
+      line(E, "static PyObject *op%d; /* numpy's %s ufunc */", t, operator_ufunc(e));
+      ufuncs[e->id] = arena_printf(E->m->a, "(op%d ? op%d : dynac_np_operator_ufunc(\"%s\", &op%d))", t, t,
+                                   operator_ufunc(e), t);
+      loops[e->id] = arena_printf(E->m->a, "uc%d", ++E->tmp);
+      line(E, "static dynac_ufunc_cache %s; /* numpy's %s float64 loop */", loops[e->id], operator_ufunc(e));
+    }
   } else if (e->kind == EX_UNARY) {
     eval_leaves(E, e->u.un.a, p, vals, ufuncs, loops, objs);
   } else { /* np.sqrt: LOAD_GLOBAL np, LOAD_METHOD sqrt, then the arguments */
@@ -555,15 +597,22 @@ static void eval_leaves(em *E, const expr *e, const fuse_plan *p, const char **v
 }
 
 /* The calls' functions are numpy's ufuncs of their names (not replaced). */
-static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char *const *ufuncs,
-                           const char *const *loops, strbuf *cond) {
+static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char *const *vals,
+                           const char *const *ufuncs, const char *const *loops, strbuf *cond) {
   for (int k = 0; k < p->nleaves; k++)
     if (p->leaves[k] == e) return;
   if (e->kind == EX_BINOP) {
-    ufuncs_checked(E, e->u.bin.l, p, ufuncs, loops, cond);
-    if (e->u.bin.op != OP_POW) ufuncs_checked(E, e->u.bin.r, p, ufuncs, loops, cond);
+    ufuncs_checked(E, e->u.bin.l, p, vals, ufuncs, loops, cond);
+    if (!literal_power(e)) ufuncs_checked(E, e->u.bin.r, p, vals, ufuncs, loops, cond);
+    if (operator_ufunc(e))
+      sb_printf(cond, " && dynac_np_ufunc_loop(&%s, %s, 2)", loops[e->id], ufuncs[e->id]);
+    if (operator_ufunc(e) && e->u.bin.op == OP_POW && !ty_is_ndarray(TY(e->u.bin.r)) && is_leaf(e->u.bin.r, p)) {
+      int k = 0; /* array ** number: numpy takes its shortcut for 2, 0.5, -1, 1, 0 (fast_scalar_power) */
+      while (p->leaves[k] != e->u.bin.r) k++;
+      sb_printf(cond, " && !dynac_np_power_shortcut(%s)", as_double(E, vals[k], TY(e->u.bin.r)));
+    }
   } else if (e->kind == EX_UNARY) {
-    ufuncs_checked(E, e->u.un.a, p, ufuncs, loops, cond);
+    ufuncs_checked(E, e->u.un.a, p, vals, ufuncs, loops, cond);
   } else {
     if (staged(E, e)) /* whichever numpy ufunc the name holds: its float64 loop */
       sb_printf(cond, " && dynac_np_ufunc_loop(&%s, %s, %d)", loops[e->id], ufuncs[e->id], e->u.call.n - 1);
@@ -571,7 +620,7 @@ static void ufuncs_checked(em *E, const expr *e, const fuse_plan *p, const char 
     else sb_printf(cond, " && dynac_np_is_ufunc(%s, \"%s\")", ufuncs[e->id], fused_ufunc(E, e));
     const expr *ops[4];
     int n = call_operands(E, e, ops);
-    for (int i = 0; i < n; i++) ufuncs_checked(E, ops[i], p, ufuncs, loops, cond);
+    for (int i = 0; i < n; i++) ufuncs_checked(E, ops[i], p, vals, ufuncs, loops, cond);
   }
 }
 
@@ -605,7 +654,7 @@ static const char *loop_condition(em *E, const expr *e, const fuse_plan *p, cons
       else sb_printf(&c, "%s%s->len == %s->len", c.data ? " && " : "", vals[k], *shape);
     }
   }
-  ufuncs_checked(E, e, p, ufuncs, loops, &c);
+  ufuncs_checked(E, e, p, vals, ufuncs, loops, &c);
   const char *r = arena_strdup(E->m->a, c.data ? (c.data[0] == ' ' ? c.data + 4 : c.data) : "1");
   sb_free(&c);
   return r;

@@ -233,7 +233,7 @@ static bool float64_tree(module *m, const inst *in, const expr *e, bool *arrays)
   if (t->kind != TY_OBJ || t->cls) return false;
   switch (e->kind) {
   case EX_BINOP:
-    return !e->u.bin.inplace && (e->u.bin.op <= OP_TRUEDIV || e->u.bin.op == OP_POW) &&
+    return !e->u.bin.inplace && e->u.bin.op <= OP_POW && /* + - * / // % ** */
            float64_tree(m, in, e->u.bin.l, arrays) && float64_tree(m, in, e->u.bin.r, arrays);
   case EX_UNARY: return e->u.un.op == UN_NEG && float64_tree(m, in, e->u.un.a, arrays);
   case EX_CALL: {

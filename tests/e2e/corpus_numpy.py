@@ -869,3 +869,15 @@ def softmax_axis(X, k):
     top = np.max(X, axis=k, keepdims=True)
     e = np.exp(X - top)
     return e / np.sum(e, axis=k, keepdims=True)
+
+
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)", "(ndarray[d, strided], ndarray[d], int)"])
+def floor_mod_pow(x, y, k):
+    """//, % and ** of arrays in one loop: numpy's floor_divide, remainder
+    and power float64 loops a block at a time (numpy's bits), the rest in C;
+    array ** k for k numpy takes a shortcut for (2, 0.5, -1, 1, 0): numpy's
+    operator."""
+    a = x // y + x % 3.0
+    b = (x * 0.5) ** k
+    c = np.abs(x) ** 1.5 + 2.0 ** y - (x % y) // 0.5
+    return a, b, b - y ** 3, c

@@ -49,7 +49,8 @@ def canon(v):
 # these functions the warnings are compared without their line.
 # b /= s; float32, int64, @ (not fused); an in-place operator or sum() after an effect in its statement
 WARN_LINE_IS_THE_CALLERS = {"whole", "rosen", "chain", "misc", "reductions", "inplace_numpy", "sum_of_called",
-                            "axis_methods", "broadcast_rows_cols", "softmax_axis", "periodic_gaps"}
+                            "axis_methods", "broadcast_rows_cols", "softmax_axis", "periodic_gaps",
+                            "floor_mod_pow"}
 
 
 def run(fn, make):
@@ -389,6 +390,16 @@ def cases():
     c["broadcast_rows_cols"] += [lambda: (wave_grid(3, 4)(), waves(3)(), waves(3)()),  # r does not broadcast
                                  lambda: (wave_grid(3, 4, hot=(1, 2))(), waves(4, edge=True)(), waves(3)()),
                                  lambda: (np.zeros((3, 4)), waves(4)(), waves(3)())]  # 0 / 0: invalid
+    fm_edge = [0.0, -0.0, 1.5, -2.5, 3.0, 7.0, 1e308, -1e308, INF, -INF, NAN, 5e-324, 2.0, -1.0]
+    c["floor_mod_pow"] = [(lambda n=n, k=k: (waves(n, 1.3)(), waves(n, 0.4)(), k))
+                          for n in [0, 1, 7, 300] for k in [1.7, 3.0, 0.5, 2.0, -1.0, 0.0, 1.0, -2.5, NAN]]
+    c["floor_mod_pow"] += [(lambda k=k: (np.array(fm_edge), np.array(fm_edge[::-1]), k)) for k in [1.7, 3.0, 2.0]]
+    c["floor_mod_pow"] += [lambda: (np.abs(waves(9)()) + 1.0, np.abs(waves(9, 2.0)()) + 0.5, 2.5),  # no warning
+                           lambda: (waves(5)(), waves(6)(), 1.5)]  # shapes differ: numpy's ValueError
+    c["floor_mod_pow"] += [(lambda k=k: (np.array([-0.0, 4.0, 1.0, 0.25]), np.array([1.0, 2.0, 0.5, 3.0]), k))
+                           for k in [0.5, 2.0, 1.0, 0.0]]  # numpy's sqrt of -0.0 is -0.0 (power's: 0.0)
+    c["floor_mod_pow"] += [(lambda n=n, k=k: (waves(2 * n)()[::2], waves(n, 0.4)(), k))  # strided, int exponents
+                           for n in [0, 5, 140] for k in [3, 2, 0, -1, 7]]
     c["softmax_axis"] = [(lambda n=n, m=m, k=k: (wave_grid(n, m)(), k)) for n, m in [(3, 4), (2, 2), (1, 6), (6, 1), (40, 9)]
                          for k in (0, 1, -1)]
     c["softmax_axis"] += [lambda: (wave_grid(3, 4)(), 2),  # numpy's AxisError
