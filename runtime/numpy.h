@@ -513,6 +513,14 @@ static inline int dynac_fpe_end(int was) {
   _mm_setcsr((_mm_getcsr() & ~0x3Fu) | (unsigned int)was);
   return report;
 }
+static inline int dynac_fpe_flags(void) {
+  DYNAC__FP_BARRIER();
+  return (int)(_mm_getcsr() & 0x3Fu);
+}
+static inline void dynac_fpe_add(int flags) {
+  DYNAC__FP_BARRIER();
+  _mm_setcsr(_mm_getcsr() | (unsigned int)flags);
+}
 #else
 static inline int dynac_fpe_begin(void) {
   int was = fetestexcept(FE_ALL_EXCEPT);
@@ -529,7 +537,20 @@ static inline int dynac_fpe_end(int was) {
   if (was) feraiseexcept(was);
   return report;
 }
+static inline int dynac_fpe_flags(void) {
+  DYNAC__FP_BARRIER();
+  return fetestexcept(FE_ALL_EXCEPT);
+}
+static inline void dynac_fpe_add(int flags) {
+  DYNAC__FP_BARRIER();
+  if (flags) feraiseexcept(flags);
+}
 #endif
+/* dynac_fpe_flags / dynac_fpe_add: around a call of one of numpy's inner
+ * loops in a fused loop, the flags raised so far are kept: numpy's
+ * minimum/maximum loops clear them on their way out (a nan they compare
+ * sets "invalid", which they do not report), which lost the "invalid" of
+ * -inf * 0.0 computed before np.minimum (fuzz seed 111). */
 /* numpy's pairwise summation of float64 items (numpy/core/src/umath/
  * loops_utils.h.src, pairwise_sum). np.sum of a 1-D array starts from the
  * identity 0.0 and adds the pairwise sum of each chunk of numpy's buffer

@@ -360,7 +360,9 @@ static const char *staged_loop_function(em *E, const expr *e, const fuse_plan *p
       sb_printf(&h, "          char *args[3] = {(char *)ua%d, (char *)%s%d, (char *)u%d};\n", k,
                 two ? "ub" : "u", k, k);
       sb_puts(&h, "          const Py_ssize_t dims[1] = {m}, steps[3] = {sizeof(double), sizeof(double), sizeof(double)};\n");
-      sb_printf(&h, "          lf%d(args, dims, steps, ld%d);\n        }\n", k, k);
+      sb_printf(&h, "          const int fl = dynac_fpe_flags(); /* numpy's loop may clear them */\n");
+      sb_printf(&h, "          lf%d(args, dims, steps, ld%d);\n", k, k);
+      sb_printf(&h, "          dynac_fpe_add(fl);\n        }\n");
     }
     strbuf code = {0};
     const char *v = item_value(E, e, p, &code, &n);

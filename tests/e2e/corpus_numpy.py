@@ -881,3 +881,12 @@ def floor_mod_pow(x, y, k):
     b = (x * 0.5) ** k
     c = np.abs(x) ** 1.5 + 2.0 ** y - (x % y) // 0.5
     return a, b, b - y ** 3, c
+
+
+@dynac.compile(signatures=["(ndarray[d], float)"])
+def min_after_invalid(a, x):
+    """-inf * 0.0 sets the FPU's invalid flag before numpy's minimum loop
+    runs on the block, and that loop clears the flags on its way out
+    (fuzz seed 111): the fused loop keeps them, so numpy's warning comes."""
+    b = np.minimum(-(a * 0.0 + 0.5), x)
+    return float(b[0]) if len(b) else -0.5, b

@@ -400,6 +400,9 @@ def cases():
                            for k in [0.5, 2.0, 1.0, 0.0]]  # numpy's sqrt of -0.0 is -0.0 (power's: 0.0)
     c["floor_mod_pow"] += [(lambda n=n, k=k: (waves(2 * n)()[::2], waves(n, 0.4)(), k))  # strided, int exponents
                            for n in [0, 5, 140] for k in [3, 2, 0, -1, 7]]
+    c["min_after_invalid"] = [(lambda v=v, x=x: (np.array(v), x)) for v in [[0.0, -INF], [1.0] * 129 + [INF], [2.0, 3.0], [],
+                                                                        [NAN, 1.0]]
+                              for x in [5e-324, -1.0, NAN]]
     c["softmax_axis"] = [(lambda n=n, m=m, k=k: (wave_grid(n, m)(), k)) for n, m in [(3, 4), (2, 2), (1, 6), (6, 1), (40, 9)]
                          for k in (0, 1, -1)]
     c["softmax_axis"] += [lambda: (wave_grid(3, 4)(), 2),  # numpy's AxisError
