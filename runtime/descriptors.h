@@ -610,11 +610,17 @@ typedef struct dynac_global_cache {
  * dict changed since the last read (version tags are unique across dicts,
  * so a new dict at an old address never matches). A new reference, or NULL
  * with CPython's NameError. */
+static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, PyObject *name,
+                                                         dynac_global_cache *c);
 static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObject *name, dynac_global_cache *c) {
-  if (c->value && c->globals == g->globals && c->builtins == g->builtins &&
-      DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
-      DYNAC_DICT_VERSION(g->builtins) == c->builtins_version)
+  if (DYNAC_LIKELY(c->value && c->globals == g->globals && c->builtins == g->builtins &&
+                   DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
+                   DYNAC_DICT_VERSION(g->builtins) == c->builtins_version))
     return Py_NewRef(c->value);
+  return dynac__load_global_miss(g, name, c); /* out of line: a loop reading `np` keeps its registers */
+}
+static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, PyObject *name,
+                                                         dynac_global_cache *c) {
   PyObject *v = dynac_load_global(g, name);
   if (v) {
     c->globals = g->globals, c->builtins = g->builtins, c->value = v;

@@ -175,6 +175,8 @@ typedef struct dynac_ufunc_cache {
   void *data;
   PyObject *dict;              /* the module dict the name was found in (borrowed), */
   uint64_t version;            /* unchanged since (its version tag): ufunc is still there */
+  PyObject *module;            /* the module o the ufunc was found in (a strong reference: its
+                                  dict is `dict` for as long as the cache holds it), or NULL */
   char exact;                  /* set by the call site: numpy's loop is IEEE's exact operation, done
                                   here in C once the ufunc is numpy's own of that name: 's' sqrt,
                                   'a' absolute, 'f' floor, 'c' ceil, 't' trunc; 0 none */
@@ -236,8 +238,25 @@ enum { DYNAC_FUSE_BLOCK = 128 }; /* items per block of a fused loop with numpy's
  * the kernel deoptimises: o.NAME is not a numpy ufunc with a float64 loop
  * (the interpreter calls whatever it is); -1 with the attribute lookup's
  * exception. *effects is set when the lookup may have run Python code. */
+static DYNAC_NOINLINE int dynac__np_ufunc_found(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
+                                                 const double *in, double *out, int *effects);
 static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
                                  const double *in, double *out, int *effects) {
+  if (DYNAC_LIKELY(o == c->module && c->exact && DYNAC_DICT_VERSION(c->dict) == c->version)) {
+    switch (c->exact) { /* np.sqrt of an item in a loop: no call (GCC then keeps the loop's registers) */
+    case 's': *out = sqrt(in[0]); return 0;
+    case 'a': *out = fabs(in[0]); return 0;
+    case 'f': *out = floor(in[0]); return 0;
+    case 'c': *out = ceil(in[0]); return 0;
+    default: *out = trunc(in[0]); return 0;
+    }
+  }
+  return dynac__np_ufunc_found(c, o, name, nin, in, out, effects);
+}
+/* dynac_np_ufunc's way when the module's dict changed, or for the first
+ * call, or for a loop of numpy's: the lookup and the call. */
+static DYNAC_NOINLINE int dynac__np_ufunc_found(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
+                                                 const double *in, double *out, int *effects) {
   PyObject *f = o;
   PyObject *d = name && PyModule_CheckExact(o) ? PyModule_GetDict(o) : NULL;
   if (d && d == c->dict && DYNAC_DICT_VERSION(d) == c->version) {
@@ -254,8 +273,11 @@ static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *na
   }
   if (DYNAC_UNLIKELY(f != c->ufunc)) {
     if (!dynac__ufunc_find(c, f, nin)) return 1;
+  }
+  if (d && (d != c->dict || DYNAC_DICT_VERSION(d) != c->version)) { /* found in o as it is now */
     c->dict = d;
-    c->version = d ? DYNAC_DICT_VERSION(d) : 0;
+    c->version = DYNAC_DICT_VERSION(d);
+    if (c->module != o) Py_XSETREF(c->module, Py_NewRef(o));
   }
   switch (c->exact) { /* IEEE's exact operations: numpy's loops give these bits */
   case 's': *out = sqrt(in[0]); return 0;
@@ -615,21 +637,49 @@ static DYNAC_NOINLINE Py_ssize_t dynac_np_bufsize(void) {
   if (n <= 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "numpy's buffer size is not positive");
   return n > 0 ? n : 0;
 }
-/* Is f numpy's own np.sum, np.mean or np.where (`name`; numpy.core's
- * fromnumeric.sum/mean, multiarray.where: not replaced)? */
-static DYNAC_NOINLINE int dynac_np_is_own(PyObject *f, const char *name) {
+/* Is f numpy's own np.sum, np.mean or np.where (`name`, a literal;
+ * numpy.core's fromnumeric.sum/mean, multiarray.where: not replaced)? The
+ * test is inline once the function was found (a loop calling np.sum per
+ * item keeps its registers). */
+static PyObject *dynac__np_own[3]; /* numpy's sum, mean, where: held for the process */
+static DYNAC_NOINLINE int dynac__np_find_own(PyObject *f, int k) {
   static const char *const names[] = {"sum", "mean", "where"};
-  static PyObject *real[3]; /* held for the process */
-  int k = 0;
-  while (k < 3 && strcmp(names[k], name)) k++;
-  if (k == 3) return 0;
-  if (!real[k]) {
+  if (!dynac__np_own[k]) {
     PyObject *m = PyImport_ImportModule(k < 2 ? "numpy.core.fromnumeric" : "numpy.core.multiarray");
-    real[k] = m ? PyObject_GetAttrString(m, name) : NULL;
+    dynac__np_own[k] = m ? PyObject_GetAttrString(m, names[k]) : NULL;
     Py_XDECREF(m);
-    if (!real[k]) { PyErr_Clear(); return 0; }
+    if (!dynac__np_own[k]) { PyErr_Clear(); return 0; }
   }
-  return f == real[k];
+  return f == dynac__np_own[k];
+}
+static inline int dynac_np_is_own(PyObject *f, const char *name) {
+  int k = name[0] == 's' ? 0 : name[0] == 'm' ? 1 : 2;
+  return f == dynac__np_own[k] || dynac__np_find_own(f, k);
+}
+/* module.name of a module (LOAD_ATTR), cached while the module's dict
+ * keeps its version: a new reference, or NULL with the exception. Only
+ * an attribute found in the module's dict is cached (ModuleType's own
+ * data descriptors, __dict__ or __class__, are never such names). */
+typedef struct dynac_module_attr_cache {
+  PyObject *module, *value; /* strong references, held for the process */
+  PyObject *dict;           /* the module's dict (it has no other while the cache holds the module) */
+  uint64_t version;
+} dynac_module_attr_cache;
+static DYNAC_NOINLINE PyObject *dynac__module_attr_miss(dynac_module_attr_cache *c, PyObject *m, PyObject *name) {
+  PyObject *v = PyObject_GetAttr(m, name);
+  if (!v || !PyModule_CheckExact(m)) return v;
+  PyObject *d = PyModule_GetDict(m);
+  if (PyDict_GetItemWithError(d, name) != v) { PyErr_Clear(); return v; } /* a module __getattr__'s answer */
+  Py_XSETREF(c->module, Py_NewRef(m));
+  Py_XSETREF(c->value, Py_NewRef(v));
+  c->dict = d;
+  c->version = DYNAC_DICT_VERSION(d);
+  return v;
+}
+static inline PyObject *dynac_module_attr(dynac_module_attr_cache *c, PyObject *m, PyObject *name) {
+  if (DYNAC_LIKELY(m == c->module && DYNAC_DICT_VERSION(c->dict) == c->version))
+    return Py_NewRef(c->value);
+  return dynac__module_attr_miss(c, m, name);
 }
 /* numpy's temporary elision (numpy/core/src/multiarray/temp_elide.c), which
  * numpy does only when the interpreter's own stack holds the operands: in

@@ -843,12 +843,11 @@ static const char *emit_made_array_call(em *E, expr *e) {
 /* a.max(), np.min(a): numpy's method or function called as any object's,
  * its result unboxed as the numpy scalar typed; another answer (a replaced
  * function) goes on in the interpreter in the call's place. */
-static const char *unbox_call_result(em *E, expr *e, const char *o);
 static const char *emit_scalar_result_call(em *E, expr *e) {
   return unbox_call_result(E, e, emit_object_call(E, e));
 }
 /* The result o (an owned object) of call e as the numpy scalar e is typed. */
-static const char *unbox_call_result(em *E, expr *e, const char *o) {
+const char *unbox_call_result(em *E, expr *e, const char *o) {
   const char *mid = boxed_call_action(E, e);
   const char *other = mid ? arena_printf(E->m->a, "dynac__boxed_result = Py_NewRef(%s);\n%s", o, mid)
       : arena_printf(E->m->a, "return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);", E->cur_line);
@@ -862,6 +861,8 @@ static const char *unbox_call_result(em *E, expr *e, const char *o) {
 }
 
 static const char *emit_call_kind(em *E, expr *e) {
+  const char *sum = TY(e)->kind == TY_NP ? emit_fused_sum_value(E, e) : NULL; /* np.sum((x - y) ** 2) */
+  if (sum) return sum;
   const char *fused = emit_fused(E, e); /* np.sqrt(a * a + b * b): one loop */
   if (fused) return TY(e)->kind == TY_NP ? unbox_call_result(E, e, fused) : fused; /* np.sum(x * y) */
   if (TY(e)->kind == TY_NP && np_ufunc_row(E->m, e)) return emit_np_ufunc(E, e); /* np.tanh(a[i]) */

@@ -287,6 +287,8 @@ void copy_made_array(em *E, const stmt *s);
 
 /* fusion.c */
 const char *emit_fused(em *E, expr *e);
+const char *emit_fused_sum_value(em *E, expr *e);
+const char *unbox_call_result(em *E, expr *e, const char *o);
 bool emit_fused_store(em *E, stmt *s);
 const char *emit_fused_inplace(em *E, expr *e, expr *sub);
 const char *emit_pinned_result(em *E, const char *o, const type *t);

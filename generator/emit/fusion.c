@@ -711,10 +711,17 @@ static bool warns_in_interpreter(em *E, const char *cond) {
   return false;
 }
 
-static const char *emit_fused_sum(em *E, expr *e);
+static const char *emit_fused_sum(em *E, expr *e, bool unboxed);
+
+/* np.sum(<whole-array expression>) typed numpy.float64, as a C double: the
+ * loop's sum needs no numpy.float64 object; numpy's own call's result (the
+ * other way) is unboxed. NULL when e is no such sum. */
+const char *emit_fused_sum_value(em *E, expr *e) {
+  return emit_fused_sum(E, e, true);
+}
 
 const char *emit_fused(em *E, expr *e) {
-  const char *sum = emit_fused_sum(E, e);
+  const char *sum = emit_fused_sum(E, e, false);
   if (sum) return sum;
   fused f;
   if (!fuse_begin(E, e, &f)) return NULL;
@@ -745,7 +752,7 @@ const char *emit_fused(em *E, expr *e) {
  * is made and the sum is numpy's bit for bit; a numpy.float64. Where numpy
  * would warn, or np.sum is not numpy's, numpy's operations and the call
  * give the answer. */
-static const char *emit_fused_sum(em *E, expr *e) {
+static const char *emit_fused_sum(em *E, expr *e, bool unboxed) {
   if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.n > 2 || e->u.call.nkw ||
       e->u.call.argform || (strcmp(e->u.call.name, "sum") && strcmp(e->u.call.name, "mean")))
     return NULL;
@@ -758,12 +765,17 @@ static const char *emit_fused_sum(em *E, expr *e) {
   if (!method) {
     const char *m = keep(E, emit_expr(E, e->u.call.args[0]), &ty_obj); /* LOAD_GLOBAL np, LOAD_METHOD sum */
     fn = tmpvar(E, &ty_obj);
-    line(E, "%s = PyObject_GetAttr(%s, %s);", fn, m, interned_name(E, e->u.call.name));
+    int t = ++E->tmp;
+    line(E, "static dynac_module_attr_cache ma%d; /* np.%s, while numpy's dict is unchanged */", t, e->u.call.name);
+    line(E, "%s = dynac_module_attr(&ma%d, %s, %s);", fn, t, m, interned_name(E, e->u.call.name));
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", fn, where(E));
   }
   fused f;
   fuse_begin(E, arg, &f);
   const char *o = tmpvar(E, &ty_obj);
+  const char *sv = unboxed ? tmpvar(E, TY(e)) : NULL; /* numpy.float64 */
+  const char *got = unboxed ? arena_printf(E->m->a, "got%d", ++E->tmp) : NULL;
+  if (unboxed) line(E, "bool %s = false; /* %s: the loop's sum */", got, sv);
   line(E, "/* line %d: np.sum of the whole-array expression, block by block (numpy's pairwise sum) */",
        e->pos.line);
   if (mean) /* the mean of nothing: numpy warns; the interpreter, where it can go on from here (else
@@ -778,9 +790,11 @@ static const char *emit_fused_sum(em *E, expr *e) {
        " /* np.sum's chunks (one when n is at most numpy's smallest buffer) */", f.a);
   line(E, "if (!bs) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   line(E, "const Py_ssize_t nb = dynac_pw_blocks(n < bs ? n : bs, NULL);");
-  line(E, "Py_ssize_t *lens = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)nb);");
-  line(E, "double *sums = PyMem_Malloc(sizeof(double) * (size_t)nb);");
-  line(E, "if (!lens || !sums) { PyMem_Free(lens); PyMem_Free(sums); PyErr_NoMemory(); "
+  line(E, "Py_ssize_t lens_here[64]; /* numpy's default buffer: 64 blocks of 128 */");
+  line(E, "double sums_here[64];");
+  line(E, "Py_ssize_t *lens = nb <= 64 ? lens_here : PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)nb);");
+  line(E, "double *sums = nb <= 64 ? sums_here : PyMem_Malloc(sizeof(double) * (size_t)nb);");
+  line(E, "if (!lens || !sums) { if (nb > 64) PyMem_Free(lens), PyMem_Free(sums); PyErr_NoMemory(); "
           "DYNAC_LEAVE(dynac_traceback_here(%s)); }", where(E));
   line(E, "double blk[DYNAC_PW_BLOCK];");
   line(E, "double total = 0.0; /* np.add.reduce starts from 0.0 */");
@@ -805,27 +819,30 @@ static const char *emit_fused_sum(em *E, expr *e) {
   line(E, "}");
   line(E, "DYNAC_FP_DONE(total); /* computed before the flags are read */");
   line(E, "const bool warns = dynac_fpe_end(fpe);");
-  line(E, "PyMem_Free(lens);");
-  line(E, "PyMem_Free(sums);");
+  line(E, "if (nb > 64) PyMem_Free(lens), PyMem_Free(sums);");
   warns_in_interpreter(E, "warns"); /* (else numpy's own operations below) */
   line(E, "if (!warns) {");
-  line(E, "  %s = dynac_box_np_float64(%s);", o, mean ? "total / (double)n" : "total"); /* np.mean: the sum's
-                                                                                    float64 over the count */
-  line(E, "  if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  const char *value = mean ? "total / (double)n" : "total"; /* np.mean: the sum's float64 over the count */
+  if (unboxed) line(E, "  %s = %s;\n  %s = true;", sv, value, got);
+  else {
+    line(E, "  %s = dynac_box_np_float64(%s);", o, value);
+    line(E, "  if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  }
   line(E, "}");
   E->indent--;
   line(E, "}");
-  line(E, "if (!%s) { /* numpy's operations, then its np.sum */", o);
+  line(E, "if (!%s) { /* numpy's operations, then its np.sum */", unboxed ? got : o);
   E->indent++;
   const char *v = generic_tree(E, arg, &f.p, f.vals, f.ufuncs, f.objs);
   if (method) line(E, "%s = PyObject_CallMethodNoArgs(%s, %s);", o, v, interned_name(E, e->u.call.name));
   else line(E, "%s = PyObject_CallOneArg(%s, %s);", o, fn, v);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   line(E, "dynac__effects = 1;");
+  if (unboxed) line(E, "%s = %s;", sv, unbox_call_result(E, e, o));
   E->indent--;
   line(E, "}");
   note_effect(E);
-  return o;
+  return unboxed ? sv : o;
 }
 
 /* Is `sub` (a store's place) a slice of a float64 array of `ndim`
