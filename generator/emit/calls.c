@@ -70,7 +70,7 @@ static const char *emit_math(em *E, expr *e) {
     /* IEEE's sqrt is correctly rounded (nothing to keep from the optimiser);
      * its only failure is a domain error, from x < 0 (-0.0 and -inf: -0.0, nan).
      * Tested first, no value's test waits for the square root. */
-    deopt_if(E, NULL, "math domain error", "%s < 0", xd);
+    deopt_if(E, "DYNAC_FAIL_MATH_DOMAIN", "math domain error", "%s < 0", xd);
     line(E, "%s = sqrt(%s);", t, xd);
     return t;
   }
