@@ -126,15 +126,16 @@ class Gen:
     def arr_expr(self, env, d, in_loop):
         """A whole-array expression of a0's length: a0, its reverse, numbers
         (names and literals), + - * /, unary -, np.sqrt, np.abs, np.floor,
-        ** 2, ** 0.5, ** -1 (fused into one loop where kernels can)."""
+        ** 2, ** 0.5, ** -1, // % and other powers (numpy's loops, staged),
+        fused into one loop where kernels can."""
         if d <= 0 or self.rng.random() < 0.3:
             return self.rng.choice(["a0", "a0[::-1]", "a0", "(a0 * 0.0 + %s)" % self.float_expr(env, 0, in_loop)])
         a = self.arr_expr(env, d - 1, in_loop)
         k = self.rng.randrange(7)
         if k < 3:
             b = self.arr_expr(env, d - 1, in_loop) if self.rng.random() < 0.5 else self.float_expr(env, 0, in_loop)
-            return "(%s %s %s)" % ((a, self.rng.choice("+-*/"), b) if self.rng.random() < 0.7
-                                   else (b, self.rng.choice("+-*/"), a))
+            op = self.rng.choice(["+", "-", "*", "/", "+", "-", "*", "/", "//", "%"])
+            return "(%s %s %s)" % ((a, op, b) if self.rng.random() < 0.7 else (b, op, a))
         if k == 3:
             return "(-%s)" % a
         if k == 4:
@@ -146,7 +147,8 @@ class Gen:
                                                                     "log1p", "cbrt"]), a),
                                     "np.%s(%s, %s)" % (self.rng.choice(["arctan2", "hypot", "maximum", "minimum"]), a, b),
                                     "np.where(%s %s %s, %s, %s)" % (a, self.rng.choice(["<", ">=", "!="]), b, a, b)])
-        return "(%s ** %s)" % (a, self.rng.choice(["2", "0.5", "-1", "2.0"]))
+        return "(%s ** %s)" % (a, self.rng.choice(["2", "0.5", "-1", "2.0", "3", "1.5",
+                                                  self.float_expr(env, 0, in_loop)]))
 
     def array_stmt(self, env, ind, in_loop):
         """Statements on a0 (a float64 ndarray argument): sums of whole-array
@@ -167,6 +169,15 @@ class Gen:
         if k == 3:
             return [ind + "a0[1:] = %s" % self.rng.choice(["a0[:-1] * %s" % self.float_expr(env, 0, in_loop),
                                                          "(a0[1:] + a0[:-1]) / 2.0", "np.sqrt(a0[:-1] ** 2)"])]
+        if k == 4 and self.rng.random() < 0.3:  # 2-D broadcasting: (n, 1) against (1, n), keepdims
+            env.add("x2")
+            f = self.float_expr(env, 0, in_loop)
+            g = self.rng.choice(["a0[:, np.newaxis] - a0[np.newaxis, :] * %s" % f,
+                                 "np.where(a0[:, None] > a0[None, :], a0[:, None] %% 2.0, %s)" % f,
+                                 "(a0[None, :] * a0[:, None]) ** %s" % self.rng.choice(["2", "1.5", "3"])])
+            red = self.rng.choice(["b0.sum(axis=0)", "b0 - b0.mean(axis=1, keepdims=True)", "b0"])
+            return [ind + "b0 = %s" % g, ind + "b0 = %s" % red,
+                    ind + "x2 = float(b0.flat[0]) if b0.size else -0.5"]
         if k == 4:
             env.add("x2")
             return [ind + "b0 = %s" % e, ind + "x2 = float(b0[0]) if len(b0) else -0.5"]

@@ -864,7 +864,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   const char *sum = TY(e)->kind == TY_NP ? emit_fused_sum_value(E, e) : NULL; /* np.sum((x - y) ** 2) */
   if (sum) return sum;
   const char *fused = emit_fused(E, e); /* np.sqrt(a * a + b * b): one loop */
-  if (fused) return TY(e)->kind == TY_NP ? unbox_call_result(E, e, fused) : fused; /* np.sum(x * y) */
+  if (fused) return fused;
   if (TY(e)->kind == TY_NP && np_ufunc_row(E->m, e)) return emit_np_ufunc(E, e); /* np.tanh(a[i]) */
   if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
     return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */

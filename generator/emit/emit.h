@@ -288,7 +288,6 @@ void copy_made_array(em *E, const stmt *s);
 /* fusion.c */
 const char *emit_fused(em *E, expr *e);
 const char *emit_fused_sum_value(em *E, expr *e);
-const char *unbox_call_result(em *E, expr *e, const char *o);
 bool emit_fused_store(em *E, stmt *s);
 const char *emit_fused_inplace(em *E, expr *e, expr *sub);
 const char *emit_pinned_result(em *E, const char *o, const type *t);
@@ -342,6 +341,7 @@ const char *emit_inplace_values(em *E, binop op, const char *l, const type *lt, 
                                 const type *rt);
 
 /* calls.c */
+const char *unbox_call_result(em *E, expr *e, const char *o);
 const char *emit_call(em *E, expr *e);
 
 /* containers.c */
@@ -366,8 +366,7 @@ const char *emit_fold_item(em *E, const expr *comp, const char *boxed);
 const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step);
 void restore_bounds(em *E, int nhoisted, const char **saved);
 void loop_tick(em *E);
-void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label,
-                    bool blocked);
+void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label);
 bool has_loop(const stmt *s);
 const char *versioned_condition(em *E, const stmt *s, const char *ok);
 void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *stop, const char *step);

@@ -113,8 +113,8 @@ static bool is_inplace(em *E, const expr *e) {
 }
 
 /* Is e an operation of the loop: + - * / of float64 arrays and numbers,
- * ** 2, ** 0.5, ** -1, ** 1 (numpy's shortcuts), unary -, np.sqrt, np.abs,
- * np.floor? */
+ * ** 2, ** 0.5, ** -1, ** 1 (numpy's shortcuts), // % and other ** (staged:
+ * operator_ufunc), unary -, np.sqrt, np.abs, np.floor, staged ufuncs? */
 static bool fused_op(em *E, const expr *e) {
   if (is_inplace(E, e)) return true; /* the root of a op= v (fusible_inplace) */
   if (TY(e)->kind != TY_OBJ || E->in->types.callee[e->id]) return false;

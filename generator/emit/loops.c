@@ -93,7 +93,7 @@ void restore_bounds(em *E, int nhoisted, const char **saved) {
   for (int i = 0; saved && i < nhoisted; i++) E->hoisted[i].ok = saved[i];
 }
 
-/* Signal polling in loops (exported C has no signals to poll). The counter
+/* Signal polling in loops (exported C has no signals to poll). The budget
  * is the kernel's own local (declared by emit_kernel): a register, where a
  * static one would be stored back at every iteration. */
 void loop_tick(em *E) {
@@ -105,10 +105,11 @@ void loop_tick(em *E) {
 static void emit_loop_end(em *E, int label) { line(E, "dynac_end_%d:;", label); }
 
 /* The rest of a loop opened with `for (...) {` and pushed on E->loops: its
- * body (locals bound before it: `before`), the closing brace, and the else
- * block, which a break skips (goto dynac_end_LABEL). */
-void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label,
-                    bool blocked) {
+ * body (locals bound before it: `before`), the closing brace (two for a
+ * blocked range loop, then its break label), and the else block, which a
+ * break skips (goto dynac_end_LABEL). */
+void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label) {
+  bool blocked = E->loops[E->nloops - 1].blocked;
   emit_block(E, body);
   if (E->ncloops && E->cloops[E->ncloops - 1].label == label) E->ncloops--; /* its else is outside */
   bound_restore(E, before);
@@ -250,7 +251,7 @@ void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *
   assign_target(E, s->u.for_.tgt,
                 arena_printf(E->m->a, "(int64_t)((uint64_t)%s + %s * (uint64_t)%s)", startv, k, stepv),
                 &ty_int);
-  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label, blocked);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
 }
 
 /* for target in c / enumerate(c[, start]) / zip(c1, ...) / reversed(c):
@@ -301,7 +302,7 @@ static void emit_for_object(em *E, stmt *s, int label) {
   line(E, "}");
   bool *before = bound_save(E);
   assign_target(E, s->u.for_.tgt, x, &ty_obj);
-  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label, false);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
 }
 
 void emit_for_iter(em *E, stmt *s) {
@@ -409,7 +410,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   restart_close(E, outer_rp);
   const shape_plan *outer = E->shaped;
   if (plan) E->shaped = plan;
-  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label, false);
+  emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
   E->shaped = outer;
 }
 

@@ -278,7 +278,7 @@ static void emit_while(em *E, stmt *s) {
   const char *c = emit_expr(E, s->u.while_.cond);
   line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
   emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
-                 label, false);
+                 label);
 }
 
 /* break: out of the loop, past its else block when it has one. */
