@@ -147,6 +147,8 @@ typedef struct em {
   const char *finite_note;      /* which (the next statement's), else the enclosing operation */
   const char *finite_later;     /* the operation being emitted is that one: a C comment */
   bool np_exit;        /* numpy float arithmetic: an underflow is looked for on the way out */
+  int spec;            /* N: emitting loop N's speculative copy (loops.c): a failure goes to
+                          dynac_spec_fail_N, numpy's inf/nan tests to the flag dynac__nonfinite_N */
   const shape_nest *nest;   /* the untested copy of a loop (shapes.c): the loops over lists in
                                it whose items' shape the test before it proved */
   bool no_nest;             /* the tested copy: no versioning again */
@@ -296,6 +298,7 @@ const char *emit_builtin_sum(em *E, expr *a);
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);
 bool quiet(em *E, const expr *e);
+bool proven_position(em *E, const expr *p);
 const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
                                  const type *rt, const type *res);
 const char *emit_np_unary(em *E, unop op, const char *a, const type *t);

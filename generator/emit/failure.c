@@ -41,6 +41,11 @@ void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ..
   const char *cond = arena_strdup(E->m->a, cb.data ? cb.data : "");
   sb_free(&cb);
   if (E->exported) { export_fail_if(E, code, why, cond); return; }
+  if (E->spec) { /* the speculative copy of a loop: the checked copy runs it again */
+    line(E, "if (%s) goto dynac_spec_fail_%d;%s%s%s", cond, E->spec, why ? " /* " : "", why ? why : "",
+         why ? " */" : "");
+    return;
+  }
   const char *action = "return DYNAC_DEOPT";
   if (E->conts && E->rp.s && !E->rp.effect) {
     if (!E->rp.label) E->rp.label = ++E->label;
@@ -58,7 +63,7 @@ void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ..
  * dynac's RuntimeError (an effect, and no continuation): the caller then
  * does the operation another way (numpy's own call, in place). */
 bool deopt_if_exact(em *E, const char *why, const char *cond) {
-  if (E->exported || !E->effectful || (E->conts && E->rp.s && !E->rp.effect)) {
+  if (E->exported || E->spec || !E->effectful || (E->conts && E->rp.s && !E->rp.effect)) {
     deopt_if(E, NULL, why, "%s", cond);
     return true;
   }
@@ -95,12 +100,12 @@ const char *checked(em *E, const type *rt, const char *helper, const char *a, co
   const char *box = !strncmp(helper, "dynac_int_", 10) ? "dynac_box_int"
                     : !strncmp(helper, "dynac_float_", 12) ? "dynac_box_float" : "dynac_box_num";
   const char *bv = b ? arena_printf(E->m->a, "%s(%s)", box, b) : "NULL";
-  if (op && E->conts && !E->reg && E->returned_op) { /* `return a OP b`: the exact value is the result */
+  if (op && E->conts && !E->reg && E->returned_op && !E->spec) { /* `return a OP b`: the exact value is the result */
     line(E, "if (%s) DYNAC_LEAVE(dynac_slow_returned(DYNAC_SLOW_%s, %s(%s), %s, &dynac__boxed_result, %s));",
          call, op, box, a, bv, where(E));
     return t;
   }
-  if (op && E->conts && E->rp.s && E->rp.effect && E->assigned_op) {
+  if (op && E->conts && E->rp.s && E->rp.effect && E->assigned_op && !E->spec) {
     /* `x = a OP b` after an effect in the statement: the exact value (a
        big int) is x, and the interpreter goes on after the statement */
     if (!E->rp.after_label) E->rp.after_label = ++E->label, E->rp.after_local = E->assigned_local;
@@ -135,7 +140,10 @@ const char *const float_helper[7] = {NULL, NULL, NULL, "dynac_float_div",
  * or (slow NULL) dynac_deopt_after_effect. */
 void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow) {
   bool restartable = E->conts && E->rp.s && !E->rp.effect; /* the interpreter goes on from the statement */
-  if (E->exported || !E->effectful || !slow || restartable) { deopt_if(E, code, why, "%s", cond); return; }
+  if (E->exported || E->spec || !E->effectful || !slow || restartable) {
+    deopt_if(E, code, why, "%s", cond);
+    return;
+  }
   const char *mid = mid_action(E); /* the interpreter runs the statement on, exactly */
   if (mid) {
     line(E, "if (%s) %s%s%s%s", cond, mid, why ? " /* " : "", why ? why : "", why ? " */" : "");

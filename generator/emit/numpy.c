@@ -34,17 +34,20 @@ bool quiet(em *E, const expr *e) {
     const type *ot = TY(e->u.sub.obj);
     if (ot->kind != TY_BUF || (ot->fmt != 'd' && ot->fmt != 'f') || !quiet(E, e->u.sub.obj)) return false;
     int n = ot->buf_kind == 'n' && ot->ndim == 2 ? 2 : 1;
-    for (int k = 0; k < n; k++) {
-      const expr *p = n == 2 ? e->u.sub.index->u.tuple.elts[k] : e->u.sub.index;
-      bool proven = false;
-      for (int i = 0; i < E->nhoisted && !proven; i++)
-        proven = E->hoisted[i].index == p && E->hoisted[i].ok == E->proven;
-      if (!proven) return false;
-    }
+    for (int k = 0; k < n; k++)
+      if (!proven_position(E, n == 2 ? e->u.sub.index->u.tuple.elts[k] : e->u.sub.index)) return false;
     return true;
   }
   default: return false;
   }
+}
+
+/* Is position p of an item access one an enclosing loop's test proved in
+ * range, in the copy of the loop that test chose (no bounds check)? */
+bool proven_position(em *E, const expr *p) {
+  for (int i = 0; i < E->nhoisted; i++)
+    if (E->hoisted[i].index == p && E->hoisted[i].ok == E->proven) return true;
+  return false;
 }
 
 /* l OP r with a numpy result dtype (infer.c np_binop_type), computed in
@@ -65,8 +68,11 @@ const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const 
       line(E, "%s = %s %s %s;%s", t, a, binop_spelling[op], b, E->finite_later ? E->finite_later : "");
     else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
                   "%s(%s, %s, &%s)", float_helper[op], a, b, t);
-    if (!E->finite_later) deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
-              "!isfinite(%s)", t);
+    if (E->spec && !E->finite_later) /* a speculative loop: one test after it */
+      line(E, "dynac__nonfinite_%d |= !isfinite(%s);", E->spec, t);
+    else if (!E->finite_later)
+      deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
+               "!isfinite(%s)", t);
     return t;
   }
   const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);

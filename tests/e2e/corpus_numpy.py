@@ -890,3 +890,36 @@ def min_after_invalid(a, x):
     (fuzz seed 111): the fused loop keeps them, so numpy's warning comes."""
     b = np.minimum(-(a * 0.0 + 0.5), x)
     return float(b[0]) if len(b) else -0.5, b
+
+
+ROWS_SEEN = []
+
+
+def row_seen(i):
+    """Not compiled: a call of Python code the kernel cannot take back, so a
+    deoptimisation after it continues the call in the interpreter (with the
+    kernel's locals) instead of running it again."""
+    ROWS_SEEN.append(i)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int)"])
+def row_gaps(X, r):
+    """Squared gaps between row r and every row: the k loop's numpy scalar
+    arithmetic runs first with its inf/nan tests as one flag after the loop
+    (speculation); where the flag is set, s, t and k go back to their values
+    before the loop and the checked copy runs it again, so the interpreter
+    warns at the first such item, with the loop's locals as they were
+    (s sums the row's items: an overflowing gap does not make it inf, so a
+    rerun that did not start it from 0.0 again would show)."""
+    sums, gaps = [], []
+    for i in range(X.shape[0]):
+        row_seen(i)
+        s = 0.0
+        g = 0.0
+        for k in range(X.shape[1]):
+            t = X[i, k] - X[r, k]
+            s += float(X[i, k])
+            g += float(t * t)
+        sums.append(s)
+        gaps.append(g)
+    return sums, gaps, t, k

@@ -403,6 +403,14 @@ def cases():
     c["min_after_invalid"] = [(lambda v=v, x=x: (np.array(v), x)) for v in [[0.0, -INF], [1.0] * 129 + [INF], [2.0, 3.0], [],
                                                                         [NAN, 1.0]]
                               for x in [5e-324, -1.0, NAN]]
+    grid_edges = np.array([[1.0, 2.0, 3.0], [INF, 0.5, -0.0], [NAN, 1.0, 2.0], [1e200, -1e200, 4.0], [2.0, 2.0, 2.0],
+                           [1.0, 1e308, 2.0], [3.0, -1e308, 1.0]])
+    c["row_gaps"] = [(lambda n=n, m=m, r=r: (wave_grid(n, m)(), r)) for n, m in [(4, 3), (1, 1), (3, 40), (6, 0)]
+                     for r in (0, -1)]
+    c["row_gaps"] += [(lambda r=r: (grid_edges.copy(), r)) for r in range(7)]  # inf - inf, nan, overflow
+    c["row_gaps"] += [lambda: (grid_edges[::2, ::-1].copy(), 1), lambda: (grid_edges[:, ::2], 0),
+                      lambda: (wave_grid(3, 4)(), 3),  # IndexError
+                      lambda: (np.zeros((0, 3)), 0)]  # no rows: k unbound (UnboundLocalError)
     c["softmax_axis"] = [(lambda n=n, m=m, k=k: (wave_grid(n, m)(), k)) for n, m in [(3, 4), (2, 2), (1, 6), (6, 1), (40, 9)]
                          for k in (0, 1, -1)]
     c["softmax_axis"] += [lambda: (wave_grid(3, 4)(), 2),  # numpy's AxisError
@@ -506,9 +514,11 @@ def whole_arrays_under_errstate(C, E):
     modes = [{"divide": "raise"}, {"all": "ignore"}, {"over": "raise", "invalid": "warn"}, {"all": "warn"},
              {"under": "raise"}]
     bad = []
-    for fn in ("powers", "sums"):
+    grid = [lambda: (np.array([[1.0, 2.0], [INF, 1.0], [1e200, 3.0]]), 0), lambda: (np.array([[1.0, NAN]]), 0),
+            lambda: (np.array([[1.0, 2.0, 0.5], [3.0, -1e308, 1.0], [1.0, 1e308, 2.0]]), 1)]
+    for fn, ins in (("powers", inputs), ("sums", inputs), ("row_gaps", grid)):
         for mode in modes:
-            for make in inputs:
+            for make in ins:
                 e, c = outcome(getattr(E, fn), mode, make()), outcome(getattr(C, fn), mode, make())
                 if e != c:
                     bad.append("%s %r %r:\n  eager    %r\n  compiled %r" % (fn, mode, make(), e, c))

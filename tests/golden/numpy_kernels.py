@@ -20,3 +20,15 @@ def gaps(x, L):
     d = x[:, np.newaxis] - x[None, :]
     d = np.where(d > L / 2, d - L, d)
     return np.sqrt(d * d + 1.0)
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int)"])
+def row_gap(X, r):
+    """Speculation: the k loop's numpy inf/nan tests become one flag
+    (dynac__nonfinite_N), tested after it; where set, its locals go back
+    and the checked copy runs it again."""
+    s = 0.0
+    for k in range(X.shape[1]):
+        t = X[0, k] - X[r, k]
+        s += float(t * t)
+    return s
