@@ -86,6 +86,14 @@ enum { DYNAC__NPY_C_CONTIGUOUS = 0x0001, DYNAC__NPY_WRITEABLE = 0x0400 };
 /* numpy.ndarray, once an object of that exact type was seen (borrowed: numpy
  * stays imported once imported). */
 static PyTypeObject *dynac__ndarray_type;
+/* Is o an exact ndarray whose WRITEABLE flag is off now? A view's
+ * `readonly` is read when the kernel takes the array; Python code the kernel
+ * runs afterwards may call o.setflags(write=False), which numpy allows
+ * while the kernel holds it. Stores test both. */
+static inline int dynac_ndarray_frozen(PyObject *o) {
+  return o && Py_TYPE(o) == dynac__ndarray_type && /* NULL: a row view the kernel made (its parent's flag) */
+         !(((const dynac__ndarray_head *)o)->flags & DYNAC__NPY_WRITEABLE);
+}
 
 /* The view of exact ndarray o with ndim dimensions of native items of
  * format fmt (C-contiguous unless strided): 1, or 0 when it is not one.
@@ -170,6 +178,12 @@ static inline int dynac_view_disjoint(const dynac_view *a, const dynac_view *b) 
   uintptr_t a0 = (uintptr_t)a->span, b0 = (uintptr_t)b->span;
   return a->span_len == 0 || b->span_len == 0 || a0 + (uintptr_t)a->span_len <= b0 ||
          b0 + (uintptr_t)b->span_len <= a0;
+}
+/* Does view v's span hold the byte at p? (a speculative loop keeps an item
+ * of another array in a C local only where no view it reads can see it) */
+static inline int dynac_view_holds(const dynac_view *v, const void *p) {
+  uintptr_t a = (uintptr_t)v->span, x = (uintptr_t)p;
+  return x >= a && x < a + (uintptr_t)v->span_len;
 }
 /* For guards: the same check, releasing the buffer at once. */
 static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strided) {

@@ -15,6 +15,15 @@
     if (dynac__leave_st == DYNAC_ERROR) goto handlers; \
     return dynac__leave_st; \
   } while (0)
+/* In a loop's speculative copy (generator/emit/speculate.c) every way out
+ * goes back to the loop's start in its checked copy, which meets the same
+ * failure where the interpreter would (an exception is raised again). */
+#define DYNAC_LEAVE_SPEC(st, fail) \
+  do { \
+    (void)(st); \
+    PyErr_Clear(); \
+    goto fail; \
+  } while (0)
 
 /* The exception an except clause is handling: what the interpreter keeps
  * on its value stack and in the thread's exc_info between PUSH_EXC_INFO

@@ -251,7 +251,10 @@ static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *na
     default: *out = trunc(in[0]); return 0;
     }
   }
-  return dynac__np_ufunc_found(c, o, name, nin, in, out, effects);
+  Py_INCREF(o); /* o may be borrowed (dynac_load_global_borrowed): held while Python code may run */
+  int st = dynac__np_ufunc_found(c, o, name, nin, in, out, effects);
+  Py_DECREF(o);
+  return st;
 }
 /* dynac_np_ufunc's way when the module's dict changed, or for the first
  * call, or for a loop of numpy's: the lookup and the call. */

@@ -1417,6 +1417,14 @@ enum { DYNAC__NPY_C_CONTIGUOUS = 0x0001, DYNAC__NPY_WRITEABLE = 0x0400 };
 /* numpy.ndarray, once an object of that exact type was seen (borrowed: numpy
  * stays imported once imported). */
 static PyTypeObject *dynac__ndarray_type;
+/* Is o an exact ndarray whose WRITEABLE flag is off now? A view's
+ * `readonly` is read when the kernel takes the array; Python code the kernel
+ * runs afterwards may call o.setflags(write=False), which numpy allows
+ * while the kernel holds it. Stores test both. */
+static inline int dynac_ndarray_frozen(PyObject *o) {
+  return o && Py_TYPE(o) == dynac__ndarray_type && /* NULL: a row view the kernel made (its parent's flag) */
+         !(((const dynac__ndarray_head *)o)->flags & DYNAC__NPY_WRITEABLE);
+}
 
 /* The view of exact ndarray o with ndim dimensions of native items of
  * format fmt (C-contiguous unless strided): 1, or 0 when it is not one.
@@ -1501,6 +1509,12 @@ static inline int dynac_view_disjoint(const dynac_view *a, const dynac_view *b) 
   uintptr_t a0 = (uintptr_t)a->span, b0 = (uintptr_t)b->span;
   return a->span_len == 0 || b->span_len == 0 || a0 + (uintptr_t)a->span_len <= b0 ||
          b0 + (uintptr_t)b->span_len <= a0;
+}
+/* Does view v's span hold the byte at p? (a speculative loop keeps an item
+ * of another array in a C local only where no view it reads can see it) */
+static inline int dynac_view_holds(const dynac_view *v, const void *p) {
+  uintptr_t a = (uintptr_t)v->span, x = (uintptr_t)p;
+  return x >= a && x < a + (uintptr_t)v->span_len;
 }
 /* For guards: the same check, releasing the buffer at once. */
 static inline int dynac_view_matches(PyObject *o, char kind, char fmt, int strided) {
@@ -2703,6 +2717,15 @@ static inline PyObject *dynac_make_function(PyObject *code, const char *qualname
     if (dynac__leave_st == DYNAC_ERROR) goto handlers; \
     return dynac__leave_st; \
   } while (0)
+/* In a loop's speculative copy (generator/emit/speculate.c) every way out
+ * goes back to the loop's start in its checked copy, which meets the same
+ * failure where the interpreter would (an exception is raised again). */
+#define DYNAC_LEAVE_SPEC(st, fail) \
+  do { \
+    (void)(st); \
+    PyErr_Clear(); \
+    goto fail; \
+  } while (0)
 
 /* The exception an except clause is handling: what the interpreter keeps
  * on its value stack and in the thread's exc_info between PUSH_EXC_INFO
@@ -3073,7 +3096,10 @@ static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *na
     default: *out = trunc(in[0]); return 0;
     }
   }
-  return dynac__np_ufunc_found(c, o, name, nin, in, out, effects);
+  Py_INCREF(o); /* o may be borrowed (dynac_load_global_borrowed): held while Python code may run */
+  int st = dynac__np_ufunc_found(c, o, name, nin, in, out, effects);
+  Py_DECREF(o);
+  return st;
 }
 /* dynac_np_ufunc's way when the module's dict changed, or for the first
  * call, or for a loop of numpy's: the lookup and the call. */
@@ -4794,6 +4820,19 @@ static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObjec
                    DYNAC_DICT_VERSION(g->builtins) == c->builtins_version))
     return Py_NewRef(c->value);
   return dynac__load_global_miss(g, name, c); /* out of line: a loop reading `np` keeps its registers */
+}
+/* The same, borrowed: the globals' or builtins' dict holds it. Only for a
+ * value compared before any Python code can run (a ufunc's module, whose
+ * miss path holds it itself): no reference count written per read. */
+static inline PyObject *dynac_load_global_borrowed(const dynac_globals *g, PyObject *name,
+                                                   dynac_global_cache *c) {
+  if (DYNAC_LIKELY(c->value && c->globals == g->globals && c->builtins == g->builtins &&
+                   DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
+                   DYNAC_DICT_VERSION(g->builtins) == c->builtins_version))
+    return c->value;
+  PyObject *v = dynac__load_global_miss(g, name, c);
+  Py_XDECREF(v); /* still held by the dict it was found in */
+  return v;
 }
 static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, PyObject *name,
                                                          dynac_global_cache *c) {

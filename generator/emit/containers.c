@@ -93,6 +93,12 @@ static const char *nd_item(em *E, const char *obj, const type *ot, const positio
                       view_field(E, obj, "stride"), k1, view_field(E, obj, "stride1"));
 }
 
+/* The item of ndarray `obj` at positions idx as a C lvalue, its positions
+ * checked as a read checks them (speculate.c keeps it in a C local). */
+const char *nd_item_place(em *E, const char *obj, const type *ot, const positions *idx) {
+  return nd_item(E, obj, ot, idx, false, NULL);
+}
+
 /* a[i] = v, a[i, j] = v for an ndarray: numpy casts v to the item's dtype;
  * where that would warn, wrap or raise, the kernel deoptimises. */
 static void nd_store(em *E, const char *obj, const type *ot, const positions *idx, const char *v,
@@ -100,7 +106,8 @@ static void nd_store(em *E, const char *obj, const type *ot, const positions *id
   const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   const char *item = nd_item(E, obj, ot, idx, true, boxed);
   if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
-    fail_if(E, NULL, "ValueError: assignment destination is read-only", view_field(E, obj, "readonly"),
+    fail_if(E, NULL, "ValueError: assignment destination is read-only",
+            arena_printf(E->m->a, "%s || dynac_ndarray_frozen(%s->obj)", view_field(E, obj, "readonly"), obj),
             nd_slow(E, obj, ot, idx, true, boxed));
   if (vt->kind == TY_OBJ) { /* np.sqrt(np.sum(...)): a float or numpy.float64 is stored as a double */
     const char *d = tmpvar(E, &ty_float);

@@ -147,8 +147,10 @@ typedef struct em {
   const char *finite_note;      /* which (the next statement's), else the enclosing operation */
   const char *finite_later;     /* the operation being emitted is that one: a C comment */
   bool np_exit;        /* numpy float arithmetic: an underflow is looked for on the way out */
-  int spec;            /* N: emitting loop N's speculative copy (loops.c): a failure goes to
+  int spec;            /* N: emitting loop N's speculative copy (speculate.c): a failure goes to
                           dynac_spec_fail_N, numpy's inf/nan tests to the flag dynac__nonfinite_N */
+  const struct spec_item *promoted; /* there: the array items kept in C locals */
+  int npromoted;
   const shape_nest *nest;   /* the untested copy of a loop (shapes.c): the loops over lists in
                                it whose items' shape the test before it proved */
   bool no_nest;             /* the tested copy: no versioning again */
@@ -299,12 +301,18 @@ const char *emit_builtin_sum(em *E, expr *a);
 bool finite_operands_pass(em *E, const expr *e);
 bool quiet(em *E, const expr *e);
 bool proven_position(em *E, const expr *p);
+/* speculate.c */
+int emit_speculation(em *E, stmt *s, const char *startv, const char *stopv, const char *stepv);
+bool emit_promoted_augassign(em *E, stmt *s);
+void route_failures_to(em *E, const char *define);
+const char *nd_item_place(em *E, const char *obj, const type *ot, const positions *idx);
 const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const char *r,
                                  const type *rt, const type *res);
 const char *emit_np_unary(em *E, unop op, const char *a, const type *t);
 /* np.tanh(x), np.maximum(x, y) of numbers (np_ufunc_row): numpy's float64
  * loop on one item; a numpy.float64 (C double). */
 const char *emit_np_ufunc(em *E, expr *e);
+const char *emit_global_borrowed(em *E, const char *name);
 bool uses_np_float(em *E, stmt *b);
 void np_exit_check(em *E);
 bool finite_left_to_next(em *E, const stmt *s);

@@ -33,8 +33,14 @@
 static void route_failures(em *E, route *r) {
   if (r == E->route) return;
   E->route = r;
+  route_failures_to(E, NULL);
+}
+
+/* Redefines DYNAC_LEAVE(st) as `define` (NULL: as E->route has it). */
+void route_failures_to(em *E, const char *define) {
   line(E, "#undef DYNAC_LEAVE");
-  if (r) line(E, "#define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, %s)", r->label);
+  if (define) line(E, "#define DYNAC_LEAVE(st) %s", define);
+  else if (E->route) line(E, "#define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, %s)", E->route->label);
   else line(E, "#define DYNAC_LEAVE(st) return (st)");
 }
 

@@ -998,7 +998,7 @@ const char *emit_fused_inplace(em *E, expr *e, expr *sub) {
       : arena_printf(E->m->a, " && %s->len <= DYNAC_INPLACE_SHORT_MAX", t);
   const char *same = f.p.ndim == 2 ? arena_printf(E->m->a, " && %s->len == %s->len && %s->len1 == %s->len1", t, f.a,
                                                   t, f.a) : ""; /* a takes the broadcast's shape */
-  line(E, "if (%s%s && !%s->readonly%s) {", f.cond, same, t, alone);
+  line(E, "if (%s%s && !%s->readonly && !dynac_ndarray_frozen(%s->obj)%s) {", f.cond, same, t, t, alone);
   E->indent++;
   loop_via_scratch(E, e, &f, t, n, "", "a's items change, as numpy's in-place ufunc changes them");
   warns_in_interpreter(E, "warns"); /* (else numpy's in-place operator below) */

@@ -186,7 +186,7 @@ const char *versioned_condition(em *E, const stmt *s, const char *ok) {
     if (!views[i]) continue;
     const char *c = E->in->fn->local_cnames[i];
     line(E, "if (%s && !sn_%s) sn_%s = dynac_view_copy_predicted(dynac__u, l_%s, &snap_%s);", ok, c, c, c, c);
-    sb_printf(&cond, " && sn_%s && !dv_%s.readonly", c, c);
+    sb_printf(&cond, " && sn_%s && !dv_%s.readonly && !dynac_ndarray_frozen(l_%s->obj)", c, c, c);
   }
   E->unlogged = views;
   const char *r = arena_printf(E->m->a, "%s", cond.data);
@@ -227,7 +227,8 @@ void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *
  * others tick per iteration. */
 void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,
                             const char *stepv) {
-  bool blocked = !E->exported && !has_loop(s->u.for_.body);
+  bool blocked = !E->exported && !E->spec && !has_loop(s->u.for_.body); /* a speculative copy is charged
+                                                                          before it (speculate.c) */
   bool nested = E->nloops > 0 && !E->loops[E->nloops - 1].blocked; /* in a loop that ticks per iteration */
   E->loops[E->nloops++] = (loopinfo){.has_else = s->u.for_.has_else, .blocked = blocked,
                                      .label = label};
@@ -244,7 +245,7 @@ void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *
   E->indent++;
   if (E->conts) E->cloops[E->ncloops++] = (cont_loop){.s = s, .kind = 'r', .label = label,
                                                       .start = startv, .step = stepv};
-  if (!blocked) loop_tick(E);
+  if (!blocked && !E->spec) loop_tick(E);
   bool *before = bound_save(E);
   const char *k = s->u.for_.how == 'r' ? arena_printf(E->m->a, "(n%d - 1 - k%d)", label, label) /* reversed() */
                                        : arena_printf(E->m->a, "k%d", label);
@@ -480,132 +481,6 @@ static void range_bounds(em *E, stmt *s, const char *out[3]) {
     note_effect(E);
     deopt_if(E, "DYNAC_FAIL_INT64", "an int beyond int64: the interpreter's range", "%s", st);
   }
-}
-
-/* ---- speculation: numpy's inf/nan tests once, after an innermost loop ----
- * numpy's scalar arithmetic warns of a result that is inf or nan, so each
- * such operation in a loop is followed by a test that hands the call to the
- * interpreter, a branch per item that costs the loop its registers
- * (pairwise's `t = float(X[i, k] - X[j, k])`: a third of its time). An
- * innermost loop whose body only assigns C locals from arithmetic of
- * positions proved in range runs first with one flag collecting those
- * tests; any other failure goes to the same place. When the flag is set,
- * its locals go back to their values before the loop and the checked copy
- * runs it again, and deoptimises at the first such item, as before: the
- * speculative run did nothing anyone else can see. (Speculation with a
- * deoptimisation that rolls back to the loop's start, as PyPy's and
- * HotSpot's guards fail back to the last safe point.) */
-static bool spec_value(em *E, const expr *e, bool *numpy) {
-  const type *t = TY(e);
-  bool fl = t->kind == TY_FLOAT || (t->kind == TY_NP && np_is_float(t->fmt));
-  switch (e->kind) {
-  case EX_BINOP:
-    *numpy |= t->kind == TY_NP;
-    return fl && (e->u.bin.op == OP_ADD || e->u.bin.op == OP_SUB || e->u.bin.op == OP_MUL) &&
-           spec_value(E, e->u.bin.l, numpy) && spec_value(E, e->u.bin.r, numpy);
-  case EX_UNARY: return fl && e->u.un.op == UN_NEG && spec_value(E, e->u.un.a, numpy);
-  case EX_CALL: { /* float(x), math.sqrt(x) of such a value */
-    const char *f = e->u.call.kind == CALLEE_BUILTIN ? "float" : e->u.call.kind == CALLEE_MATH ? "sqrt" : NULL;
-    return f && e->u.call.name && !strcmp(e->u.call.name, f) && e->u.call.n == 1 && !e->u.call.nkw &&
-           !e->u.call.argform && t->kind == TY_FLOAT && spec_value(E, e->u.call.args[0], numpy);
-  }
-  case EX_SUBSCRIPT: { /* a float item of a buffer local at proved positions, or at constant or
-                          int-local ones (their checks fail to the checked copy) */
-    const expr *o = e->u.sub.obj;
-    const type *ot = TY(o);
-    if (!fl || ot->kind != TY_BUF || (ot->fmt != 'd' && ot->fmt != 'f') || o->kind != EX_LOCAL ||
-        !E->bound[o->u.local])
-      return false;
-    int n = ot->buf_kind == 'n' && ot->ndim == 2 ? 2 : 1;
-    for (int k = 0; k < n; k++) {
-      const expr *p = n == 2 ? e->u.sub.index->u.tuple.elts[k] : e->u.sub.index;
-      if (!proven_position(E, p) && p->kind != EX_INT &&
-          !(p->kind == EX_LOCAL && TY(p)->kind == TY_INT && E->bound[p->u.local]))
-        return false;
-    }
-    return true;
-  }
-  default: return quiet(E, e);
-  }
-}
-
-/* Local v's C value can be saved and restored as it is. */
-static bool spec_local(em *E, int v) {
-  const type *t = E->in->local_ty[v];
-  return t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_BOOL ||
-         (t->kind == TY_NP && np_is_float(t->fmt));
-}
-
-/* Does for-range loop s qualify, and does its body hold numpy float
- * arithmetic (else there is nothing to gain)? `assigned` gets the locals
- * it assigns. Reads E->bound as the body's emission will have it. */
-static bool speculable(em *E, const stmt *s, bool *assigned) {
-  if (s->u.for_.has_else || s->u.for_.tgt->is_tuple || s->u.for_.tgt->sub || !spec_local(E, s->u.for_.tgt->local))
-    return false;
-  bool *outer = E->bound, numpy = false;
-  E->bound = bound_save(E);
-  E->bound[s->u.for_.tgt->local] = assigned[s->u.for_.tgt->local] = true;
-  bool ok = true;
-  for (const stmt *b = s->u.for_.body; ok && b; b = b->next) {
-    int v;
-    const expr *val;
-    const type *res;
-    if (b->kind == ST_ASSIGN && b->u.assign.ntargets == 1 && !b->u.assign.targets[0]->is_tuple &&
-        !b->u.assign.targets[0]->sub) {
-      v = b->u.assign.targets[0]->local, val = b->u.assign.value, res = TY(val);
-      ok = spec_value(E, val, &numpy);
-    } else if (b->kind == ST_AUGASSIGN && !b->u.aug.sub &&
-               !(b->u.aug.op_expr && E->in->types.callee[b->u.aug.op_expr->id])) {
-      v = b->u.aug.local, val = b->u.aug.value;
-      res = binop_result(b->u.aug.op, E->in->local_ty[v], TY(val));
-      ok = E->bound[v] && (b->u.aug.op == OP_ADD || b->u.aug.op == OP_SUB || b->u.aug.op == OP_MUL) &&
-           (res->kind == TY_FLOAT || (res->kind == TY_NP && np_is_float(res->fmt))) && spec_value(E, val, &numpy);
-    } else {
-      ok = false;
-      break;
-    }
-    ok = ok && spec_local(E, v);
-    numpy |= res->kind == TY_NP;
-    E->bound[v] = assigned[v] = true;
-  }
-  E->bound = outer;
-  return ok && numpy;
-}
-
-/* The speculative copy of loop s (in the copy without bounds checks) and
- * the locals' restoration when its flag is set; returns its label N: the
- * checked copy that follows ends at dynac_spec_done_N. 0: not speculable. */
-static int emit_speculation(em *E, stmt *s, const char *startv, const char *stopv, const char *stepv) {
-  int nlocals = E->in->fn->nlocals;
-  bool *assigned = arena_alloc(E->m->a, sizeof(bool) * (size_t)(nlocals + 1));
-  if (E->spec || !speculable(E, s, assigned)) return 0;
-  int n = ++E->label;
-  line(E, "{ /* speculation: numpy's inf/nan tests as one flag, tested after the loop */");
-  E->indent++;
-  for (int v = 0; v < nlocals; v++) {
-    if (!assigned[v]) continue;
-    const char *c = E->in->fn->local_cnames[v];
-    line(E, "const %s sv%d_%s = l_%s;", c_type(E->in->local_ty[v]), n, c, c);
-    if (v >= E->in->fn->nparams || E->reg) line(E, "const bool sb%d_%s = b_%s;", n, c, c);
-  }
-  line(E, "int dynac__nonfinite_%d = 0;", n);
-  E->spec = n;
-  emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
-  E->spec = 0;
-  line(E, "if (DYNAC_UNLIKELY(dynac__nonfinite_%d)) goto dynac_spec_fail_%d;", n, n);
-  line(E, "goto dynac_spec_done_%d;", n);
-  E->indent--;
-  line(E, "dynac_spec_fail_%d: DYNAC_COLD_LABEL; /* inf or nan, or a failure: again with every test */", n);
-  E->indent++;
-  for (int v = 0; v < nlocals; v++) {
-    if (!assigned[v]) continue;
-    const char *c = E->in->fn->local_cnames[v];
-    line(E, "l_%s = sv%d_%s;", c, n, c);
-    if (v >= E->in->fn->nparams || E->reg) line(E, "b_%s = sb%d_%s;", c, n, c);
-  }
-  E->indent--;
-  line(E, "}");
-  return n;
 }
 
 void emit_for_range(em *E, stmt *s) {

@@ -103,7 +103,8 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
 const char *emit_np_ufunc(em *E, expr *e) {
   int nin = e->u.call.n - 1;
   expr *callee = e->u.call.args[0];
-  const char *f = keep(E, emit_expr(E, callee), TY(callee)); /* the module, or the ufunc itself */
+  const char *f = callee->kind == EX_NAME ? emit_global_borrowed(E, callee->u.global->name) /* np */
+                 : keep(E, emit_expr(E, callee), TY(callee)); /* the module, or the ufunc itself */
   const char *x[2] = {NULL, NULL};
   for (int i = 0; i < nin; i++) {
     expr *a = e->u.call.args[i + 1];

@@ -38,6 +38,19 @@ const char *emit_global_name(em *E, const char *name) {
   return o;
 }
 
+/* The same, borrowed (a PyObject * the dict holds), for a value only
+ * compared before any Python code can run (np in np.sqrt(x): its ufunc
+ * cache compares it): no reference count written per iteration. */
+const char *emit_global_borrowed(em *E, const char *name) {
+  const char *nm = interned_name(E, name);
+  const char *o = arena_printf(E->m->a, "g%d", ++E->tmp);
+  line(E, "static dynac_global_cache gc%d; /* LOAD_GLOBAL's cache */", E->tmp);
+  line(E, "PyObject *%s = dynac_load_global_borrowed(&dynac__G, %s, &gc%d); /* global %s */", o, nm, E->tmp,
+       name);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
+}
+
 /* f"...": each replacement field formatted as it comes, as FORMAT_VALUE
  * does (its value made, converted, then format(value, spec)), the parts
  * joined at the end as BUILD_STRING joins them (a new reference). */

@@ -145,6 +145,7 @@ static void emit_assign(em *E, stmt *s) {
 
 /* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */
 static void emit_augassign(em *E, stmt *s) {
+  if (E->spec && emit_promoted_augassign(E, s)) return; /* acc[i, 0] += v kept in a C local */
   if (s->u.aug.sub && s->u.aug.op_expr && emit_fused_inplace(E, s->u.aug.op_expr, s->u.aug.sub))
     return; /* u[1:-1] += v: one loop, into the slice */
   if (s->u.aug.sub && (is_name_place(s->u.aug.sub) || TY(s->u.aug.sub->u.sub.obj)->kind == TY_OBJ ||

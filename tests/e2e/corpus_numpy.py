@@ -923,3 +923,26 @@ def row_gaps(X, r):
         sums.append(s)
         gaps.append(g)
     return sums, gaps, t, k
+
+
+@dynac.compile(signatures=["(ndarray[d, 2], int, int)"])
+def pull(pos, i, how):
+    """acc[i, 0] and acc[i, 1] kept in C locals through the j loop and
+    written back after it (speculation's scalar promotion), unless acc's
+    item is one pos can read (how 1: acc is pos), acc is read-only (3) or
+    i is out of range: then the checked copy runs the
+    loop. After row_seen's call a failure continues in the interpreter
+    (no undo of the kernel's writes): a write-back before the inf/nan test
+    would show as sums counted twice."""
+    row_seen(i)
+    acc = np.zeros((pos.shape[0], 2))
+    if how == 1:
+        acc = pos
+    elif how == 3:
+        acc.setflags(write=False)
+    for j in range(pos.shape[0]):
+        if i != j:
+            dx = pos[j, 0] - pos[i, 0]
+            acc[i, 0] += dx * 0.5
+            acc[i, 1] -= pos[j, 1] * dx
+    return acc

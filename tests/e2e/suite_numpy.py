@@ -411,6 +411,22 @@ def cases():
     c["row_gaps"] += [lambda: (grid_edges[::2, ::-1].copy(), 1), lambda: (grid_edges[:, ::2], 0),
                       lambda: (wave_grid(3, 4)(), 3),  # IndexError
                       lambda: (np.zeros((0, 3)), 0)]  # no rows: k unbound (UnboundLocalError)
+    def pulled(n, i=0, how=0, hot=None):
+        def make():
+            pos = wave_grid(n, 2)()
+            for r, col, v in hot or ():
+                pos[r, col] = v
+            return pos, i, how
+        return make
+    c["pull"] = [pulled(n, i=i) for n in [1, 2, 7, 40] for i in [0, 1, -1]]
+    c["pull"] += [pulled(6, i=2, how=1), pulled(6, i=-2, how=1),
+                  pulled(5, i=1, how=3),  # ValueError: read-only
+                  pulled(0, i=9), pulled(0, i=9, how=1),  # no rows: acc[9] never read
+                  pulled(3, i=5),  # pos[5, 0]: IndexError
+                  pulled(8, i=1, hot=[(5, 0, INF)]), pulled(8, i=5, hot=[(5, 0, NAN)]),  # inf - x, x - nan
+                  pulled(8, i=2, hot=[(6, 0, -1.7e308), (2, 0, 1.7e308)]),  # x - y overflows
+                  pulled(8, i=2, hot=[(6, 1, 1e300), (6, 0, 1e10)]),  # y * dx overflows, acc[i, 0] stays finite
+                  pulled(8, i=2, how=1, hot=[(6, 1, 1e300), (6, 0, 1e10)])]
     c["softmax_axis"] = [(lambda n=n, m=m, k=k: (wave_grid(n, m)(), k)) for n, m in [(3, 4), (2, 2), (1, 6), (6, 1), (40, 9)]
                          for k in (0, 1, -1)]
     c["softmax_axis"] += [lambda: (wave_grid(3, 4)(), 2),  # numpy's AxisError

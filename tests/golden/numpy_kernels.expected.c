@@ -57,6 +57,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
   int64_t l_n = 0;
   int64_t l_i = 0;
   int64_t l_j = 0;
+  bool b_j = false; /* bound? */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -94,7 +95,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
     }
     int64_t k7 = t6;
     if (!ok5 && dynac_index(t6, dv_out.len, &k7)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* IndexError */
-    if (dv_out.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* ValueError: assignment destination is read-only */
+    if (dv_out.readonly || dynac_ndarray_frozen(l_out->obj)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* ValueError: assignment destination is read-only */
     double t8 = 0.0;
     if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k7], (int)sizeof ((double *)dv_out.buf)[k7], &snap_out);
     ((double *)dv_out.buf)[k7] = (double)t8;
@@ -110,71 +111,114 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
     const bool ok13 = ok5 &&
         dynac_affine_in(INT64_C(1), b13_0, t9, t11, t12, dv_a.len1) /* a[..., 1 * j + b13_0] */;
     if (ok13 && !sn_out) sn_out = dynac_view_copy_predicted(dynac__u, l_out, &snap_out);
-    if (DYNAC_LIKELY(ok13 && sn_out && !dv_out.readonly)) { /* every position in range: no bounds checks */
+    if (DYNAC_LIKELY(ok13 && sn_out && !dv_out.readonly && !dynac_ndarray_frozen(l_out->obj))) { /* every position in range: no bounds checks */
       dynac_view_count_writes(l_out, dynac_range_len(t9, t11, t12) * 1, &snap_out); /* renews the prediction */
+      if (dynac_range_len(t9, t11, t12) <= DYNAC_TICK_BUDGET) { /* speculation: numpy's inf/nan tests as one flag after the loop */
+        const int64_t sv3_j = l_j;
+        const bool sb3_j = b_j;
+        int dynac__nonfinite_3 = 0;
+        #undef DYNAC_LEAVE
+        #define DYNAC_LEAVE(st) DYNAC_LEAVE_SPEC(st, dynac_spec_fail_3)
+        int64_t t14 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
+        int64_t k15 = t14; /* in range */
+        if (dv_out.readonly || dynac_ndarray_frozen(l_out->obj)) goto dynac_spec_fail_3; /* read-only: the checked copy fails there */
+        if (dynac_view_holds(l_a, &((double *)dv_out.buf)[k15])) goto dynac_spec_fail_3; /* a's items may be it */
+        double pv3_0 = ((double *)dv_out.buf)[k15]; /* kept in a C local through the loop */
+        dynac__budget -= (int64_t)dynac_range_len(t9, t11, t12); /* the eval breaker runs after it, when nothing is pending */
+        for (uint64_t k4 = 0, n4 = dynac_range_len(t9, t11, t12); k4 < n4; k4++) {
+          l_j = (int64_t)((uint64_t)t9 + k4 * (uint64_t)t12);
+          b_j = true;
+          /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
+          int64_t t16 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
+          int64_t t17 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
+          double t18 = 0;
+          int64_t k19 = t16; /* in range */
+          int64_t k20 = t17; /* in range */
+          t18 = (double)((double *)dv_a.buf)[k19 * dv_a.len1 + k20];
+          double t21 = (double)t18 * (double)0.5;
+          dynac__nonfinite_3 |= !isfinite(t21);
+          double t22 = (double)pv3_0 + (double)t21;
+          dynac__nonfinite_3 |= !isfinite(t22);
+          pv3_0 = t22;
+        }
+        if (DYNAC_UNLIKELY(dynac__nonfinite_3)) goto dynac_spec_fail_3;
+        int64_t k23 = t14; /* in range */
+        double t24 = pv3_0;
+        ((double *)dv_out.buf)[k23] = (double)t24;
+        #undef DYNAC_LEAVE
+        #define DYNAC_LEAVE(st) return (st)
+        DYNAC_TICK_IF(dynac__budget < 0, dynac__budget, 1);
+        goto dynac_spec_done_3;
+      dynac_spec_fail_3: DYNAC_COLD_LABEL; /* inf or nan, or a failure: again with every test */
+        l_j = sv3_j;
+        b_j = sb3_j;
+      }
       for (uint64_t k2 = 0, n2 = dynac_range_len(t9, t11, t12), e2; k2 < n2;) {
         DYNAC_LOOP_BLOCK_NESTED(dynac__budget, k2, n2, e2, 1);
         for (; k2 < e2; k2++) {
           l_j = (int64_t)((uint64_t)t9 + k2 * (uint64_t)t12);
+          b_j = true;
           /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
-          int64_t t14 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
-          double t15 = 0;
-          int64_t k16 = t14; /* in range */
-          t15 = (double)((double *)dv_out.buf)[k16];
-          int64_t t17 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
-          int64_t t18 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
-          double t19 = 0;
-          int64_t k20 = t17; /* in range */
-          int64_t k21 = t18; /* in range */
-          t19 = (double)((double *)dv_a.buf)[k20 * dv_a.len1 + k21];
-          double t22 = (double)t19 * (double)0.5;
-          if (!isfinite(t22)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-          double t23 = (double)t15 + (double)t22;
-          if (!isfinite(t23)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-          int64_t k24 = t14; /* in range */
-          ((double *)dv_out.buf)[k24] = (double)t23;
-        }
-      }
-    } else {
-      for (uint64_t k3 = 0, n3 = dynac_range_len(t9, t11, t12), e3; k3 < n3;) {
-        DYNAC_LOOP_BLOCK_NESTED(dynac__budget, k3, n3, e3, 1);
-        for (; k3 < e3; k3++) {
-          l_j = (int64_t)((uint64_t)t9 + k3 * (uint64_t)t12);
-          /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
-          int64_t t25 = 0;
-          if (DYNAC_LIKELY(ok13)) t25 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
-          else {
-            t25 = l_i;
-          }
+          int64_t t25 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
           double t26 = 0;
-          int64_t k27 = t25;
-          if (!ok13 && dynac_index(t25, dv_out.len, &k27)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_out->obj, t25, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          int64_t k27 = t25; /* in range */
           t26 = (double)((double *)dv_out.buf)[k27];
-          int64_t t28 = 0;
-          if (DYNAC_LIKELY(ok13)) t28 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
-          else {
-            t28 = l_i;
-          }
-          int64_t t29 = 0;
-          if (DYNAC_LIKELY(ok13)) t29 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
-          else {
-            t29 = l_j;
-          }
+          int64_t t28 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
+          int64_t t29 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
           double t30 = 0;
-          int64_t k31 = t28;
-          if (!ok13 && dynac_index(t28, dv_a.len, &k31)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t28, t29, dynac__G.filename, "rowsum", 12)); /* IndexError */
-          int64_t k32 = t29;
-          if (!ok13 && dynac_index(t29, dv_a.len1, &k32)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t28, t29, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          int64_t k31 = t28; /* in range */
+          int64_t k32 = t29; /* in range */
           t30 = (double)((double *)dv_a.buf)[k31 * dv_a.len1 + k32];
           double t33 = (double)t30 * (double)0.5;
           if (!isfinite(t33)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
           double t34 = (double)t26 + (double)t33;
           if (!isfinite(t34)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-          int64_t k35 = t25;
-          if (!ok13 && dynac_index(t25, dv_out.len, &k35)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* IndexError */
-          if (dv_out.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
-          if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k35], (int)sizeof ((double *)dv_out.buf)[k35], &snap_out);
+          int64_t k35 = t25; /* in range */
           ((double *)dv_out.buf)[k35] = (double)t34;
+        }
+      }
+      dynac_spec_done_3:;
+    } else {
+      for (uint64_t k5 = 0, n5 = dynac_range_len(t9, t11, t12), e5; k5 < n5;) {
+        DYNAC_LOOP_BLOCK_NESTED(dynac__budget, k5, n5, e5, 1);
+        for (; k5 < e5; k5++) {
+          l_j = (int64_t)((uint64_t)t9 + k5 * (uint64_t)t12);
+          b_j = true;
+          /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
+          int64_t t36 = 0;
+          if (DYNAC_LIKELY(ok13)) t36 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
+          else {
+            t36 = l_i;
+          }
+          double t37 = 0;
+          int64_t k38 = t36;
+          if (!ok13 && dynac_index(t36, dv_out.len, &k38)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_out->obj, t36, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          t37 = (double)((double *)dv_out.buf)[k38];
+          int64_t t39 = 0;
+          if (DYNAC_LIKELY(ok13)) t39 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
+          else {
+            t39 = l_i;
+          }
+          int64_t t40 = 0;
+          if (DYNAC_LIKELY(ok13)) t40 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
+          else {
+            t40 = l_j;
+          }
+          double t41 = 0;
+          int64_t k42 = t39;
+          if (!ok13 && dynac_index(t39, dv_a.len, &k42)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          int64_t k43 = t40;
+          if (!ok13 && dynac_index(t40, dv_a.len1, &k43)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          t41 = (double)((double *)dv_a.buf)[k42 * dv_a.len1 + k43];
+          double t44 = (double)t41 * (double)0.5;
+          if (!isfinite(t44)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          double t45 = (double)t37 + (double)t44;
+          if (!isfinite(t45)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          int64_t k46 = t36;
+          if (!ok13 && dynac_index(t36, dv_out.len, &k46)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* IndexError */
+          if (dv_out.readonly || dynac_ndarray_frozen(l_out->obj)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
+          if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k46], (int)sizeof ((double *)dv_out.buf)[k46], &snap_out);
+          ((double *)dv_out.buf)[k46] = (double)t45;
         }
       }
     }
@@ -574,7 +618,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
   const int64_t b5_0 = INT64_C(0);
   const bool ok5 = dynac_affine_in(INT64_C(1), b5_0, t1, t3, t4, dv_X.len1) /* X[..., 1 * k + b5_0] */;
   if (DYNAC_LIKELY(ok5)) { /* every position in range: no bounds checks */
-    { /* speculation: numpy's inf/nan tests as one flag, tested after the loop */
+    if (dynac_range_len(t1, t3, t4) <= DYNAC_TICK_BUDGET) { /* speculation: numpy's inf/nan tests as one flag after the loop */
       const double sv2_s = l_s;
       const bool sb2_s = b_s;
       const int64_t sv2_k = l_k;
@@ -582,36 +626,39 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
       const double sv2_t = l_t;
       const bool sb2_t = b_t;
       int dynac__nonfinite_2 = 0;
-      for (uint64_t k3 = 0, n3 = dynac_range_len(t1, t3, t4), e3; k3 < n3;) {
-        DYNAC_LOOP_BLOCK(dynac__budget, k3, n3, e3, 1);
-        for (; k3 < e3; k3++) {
-          l_k = (int64_t)((uint64_t)t1 + k3 * (uint64_t)t4);
-          b_k = true;
-          /* numpy_kernels.py:32: t = X[0, k] - X[r, k] */
-          int64_t t6 = INT64_C(0);
-          int64_t t7 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
-          double t8 = 0;
-          int64_t k9 = 0;
-          if (dynac_index(t6, dv_X.len, &k9)) goto dynac_spec_fail_2; /* IndexError */
-          int64_t k10 = t7; /* in range */
-          t8 = (double)((double *)dv_X.buf)[k9 * dv_X.len1 + k10];
-          int64_t t11 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
-          double t12 = 0;
-          int64_t k13 = 0;
-          if (dynac_index(l_r, dv_X.len, &k13)) goto dynac_spec_fail_2; /* IndexError */
-          int64_t k14 = t11; /* in range */
-          t12 = (double)((double *)dv_X.buf)[k13 * dv_X.len1 + k14];
-          double t15 = (double)t8 - (double)t12;
-          dynac__nonfinite_2 |= !isfinite(t15);
-          l_t = t15;
-          b_t = true;
-          /* numpy_kernels.py:33: s += float(t * t) */
-          double t16 = (double)l_t * (double)l_t;
-          dynac__nonfinite_2 |= !isfinite(t16);
-          l_s = (l_s + t16);
-        }
+      #undef DYNAC_LEAVE
+      #define DYNAC_LEAVE(st) DYNAC_LEAVE_SPEC(st, dynac_spec_fail_2)
+      dynac__budget -= (int64_t)dynac_range_len(t1, t3, t4); /* the eval breaker runs after it, when nothing is pending */
+      for (uint64_t k3 = 0, n3 = dynac_range_len(t1, t3, t4); k3 < n3; k3++) {
+        l_k = (int64_t)((uint64_t)t1 + k3 * (uint64_t)t4);
+        b_k = true;
+        /* numpy_kernels.py:32: t = X[0, k] - X[r, k] */
+        int64_t t6 = INT64_C(0);
+        int64_t t7 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
+        double t8 = 0;
+        int64_t k9 = 0;
+        if (dynac_index(t6, dv_X.len, &k9)) goto dynac_spec_fail_2; /* IndexError */
+        int64_t k10 = t7; /* in range */
+        t8 = (double)((double *)dv_X.buf)[k9 * dv_X.len1 + k10];
+        int64_t t11 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
+        double t12 = 0;
+        int64_t k13 = 0;
+        if (dynac_index(l_r, dv_X.len, &k13)) goto dynac_spec_fail_2; /* IndexError */
+        int64_t k14 = t11; /* in range */
+        t12 = (double)((double *)dv_X.buf)[k13 * dv_X.len1 + k14];
+        double t15 = (double)t8 - (double)t12;
+        dynac__nonfinite_2 |= !isfinite(t15);
+        l_t = t15;
+        b_t = true;
+        /* numpy_kernels.py:33: s += float(t * t) */
+        double t16 = (double)l_t * (double)l_t;
+        dynac__nonfinite_2 |= !isfinite(t16);
+        l_s = (l_s + t16);
       }
       if (DYNAC_UNLIKELY(dynac__nonfinite_2)) goto dynac_spec_fail_2;
+      #undef DYNAC_LEAVE
+      #define DYNAC_LEAVE(st) return (st)
+      DYNAC_TICK_IF(dynac__budget < 0, dynac__budget, 1);
       goto dynac_spec_done_2;
     dynac_spec_fail_2: DYNAC_COLD_LABEL; /* inf or nan, or a failure: again with every test */
       l_s = sv2_s;
