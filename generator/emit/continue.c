@@ -246,6 +246,15 @@ static bool expr_path(const expr *root, const expr *e, strbuf *out) {
   return false;
 }
 
+/* The place a one-target assignment stores into (obj[i] = v, obj.name = v):
+ * its operands are evaluated after the value, so they may be pending too
+ * (path prefix G); else NULL. */
+static const expr *stmt_target(const stmt *s) {
+  if (s->kind != ST_ASSIGN || s->u.assign.ntargets != 1 || s->u.assign.targets[0]->is_tuple) return NULL;
+  const expr *t = s->u.assign.targets[0]->sub;
+  return t && (t->kind == EX_SUBSCRIPT || t->kind == EX_ATTR) ? t : NULL;
+}
+
 /* A failure here, in a statement that already had an effect: the action
  * that boxes the pending operands and goes on in the interpreter with the
  * statement run again around them (a mid_point), or NULL when that cannot
@@ -258,7 +267,7 @@ const char *mid_action(em *E) {
   if (!E->conts || !rp->s || !rp->effect || E->exported || n <= 0 || full) return NULL;
   if (E->vstack[E->nvstack - 1].neffects != rp->neffects) return NULL;
   bool aug;
-  const expr *root = stmt_root(rp->s, &aug);
+  const expr *root = stmt_root(rp->s, &aug), *target = stmt_target(rp->s);
   if (!root) return NULL;
   int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
   strbuf subst = {0}, boxes = {0};
@@ -268,7 +277,12 @@ const char *mid_action(em *E) {
     int k = TY(p->e)->kind;
     ok = p->boxed || is_scalar(TY(p->e)) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(TY(p->e));
     sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
-    ok = ok && expr_path(root, p->e, &subst);
+    bool found = ok && expr_path(root, p->e, &subst);
+    if (ok && !found && target) { /* in the target: obj[i] = v evaluates obj and i after v */
+      sb_puts(&subst, "G");
+      found = expr_path(target, p->e, &subst);
+    }
+    ok = found;
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
     if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
     else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, TY(p->e)));

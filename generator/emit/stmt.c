@@ -140,7 +140,11 @@ static void emit_assign(em *E, stmt *s) {
   if (!simple && s->u.assign.value->kind != EX_TUPLE && vt->kind != TY_NONE) { /* (None: a constant) */
     v = keep_always(E, v, vt); /* an object: its own reference (v may be a borrowed local) */
   }
+  int depth = E->nvstack;
+  if (simple && s->u.assign.targets[0]->sub) /* obj[i] = v: v is pending while obj and i are evaluated */
+    push_pending(E, s->u.assign.value, v);
   for (int i = 0; i < s->u.assign.ntargets; i++) assign_target(E, s->u.assign.targets[i], v, vt);
+  E->nvstack = depth;
 }
 
 /* x op= v of a local, or obj[i] op= v: obj, i, the item, v, the operation, the store. */

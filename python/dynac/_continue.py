@@ -150,7 +150,9 @@ def _substituted(stmt, subst):
     operators, an attribute's object (O), a subscript's object and index
     (S0, S1), tuple elements (T0, T1, ...), the two operands of a
     comparison (C0, C1) or of `and`/`or` (B0, B1), a call's arguments (A0,
-    A1, ...), its function (F) or a method call's receiver (M). None when
+    A1, ...), its function (F) or a method call's receiver (M); a path
+    starting with G goes down from the target of `obj[i] = v` or
+    `obj.name = v` instead (evaluated after the value). None when
     an operand is not where the kernel had it: the continuation must not
     guess."""
     field = _VALUE_FIELD.get(type(stmt))
@@ -164,6 +166,11 @@ def _substituted(stmt, subst):
                 return None
             path = path[1:]
         parent, name = stmt, field
+        if path.startswith("G"):  # obj[i] = v: an operand of the target
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], (ast.Subscript, ast.Attribute))):
+                return None
+            parent, name, path = stmt.targets, 0, path[1:]
         for step in re.findall(r"[LRUOFM]|[TCBAS]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):

@@ -1572,3 +1572,21 @@ def attribute_places(objs: object, patch: int):
                 out.append(str(e))
             out.append(o.a)
     return out
+
+
+def logged(k):
+    """Not compiled: Python code with an effect (LOG) the interpreter must
+    not run twice."""
+    LOG.append(("logged", k))
+    return k * 0.5
+
+
+@dynac.compile
+def store_big_index(xs: list, k: int):
+    """The value of `xs[i] = v` has an effect (logged); then i leaves int64
+    (fuzz seeds 113, 117, 135): the call goes on in the interpreter in the
+    middle of the statement, with v as the kernel had it (logged is not
+    called again) and i evaluated from its operands (a big int)."""
+    xs[(k * 4611686018427387904) % len(xs)] = logged(k)
+    xs[k % len(xs)] = logged(-k)
+    return xs

@@ -178,6 +178,8 @@ def cases():
                         lambda m: (iter([4, [1], 3]),)]
     c["try_typed"] = [(lambda m, a=a, i=i: (list(a), i)) for a in [[1.5, 2.0], [1.0, 0.0], [], [3.0, -0.0, 1.0],
                       [NAN, INF]] for i in [0, 1, -1, -3, 2**62]]
+    c["store_big_index"] = [(lambda m, k=k, n=n: ([0.0] * n, k)) for k in [0, 1, 3, 2**40, -7] for n in [1, 5]]
+    c["store_big_index"] += [lambda m: ([], 3)]  # ZeroDivisionError after the effect
     c["try_continues"] = [(lambda m, k=k, d=d: (k, d)) for k in [3, 2**40, -2**40, 0] for d in [0, 7, -1]]
     c["try_nested"] = [(lambda m, a=a, b=b: (a, b)) for a in [1, 2.5, "s", None, [1]] for b in [0, 2, "t", 0.0, None]]
     c["try_finally"] = [(lambda m, k=k, v=v: (k, v)) for k in range(6)
