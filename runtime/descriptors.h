@@ -612,11 +612,13 @@ typedef struct dynac_global_cache {
  * with CPython's NameError. */
 static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, PyObject *name,
                                                          dynac_global_cache *c);
+static inline int dynac__global_cache_hit(const dynac_globals *g, const dynac_global_cache *c) {
+  return c->value && c->globals == g->globals && c->builtins == g->builtins &&
+         DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
+         DYNAC_DICT_VERSION(g->builtins) == c->builtins_version;
+}
 static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObject *name, dynac_global_cache *c) {
-  if (DYNAC_LIKELY(c->value && c->globals == g->globals && c->builtins == g->builtins &&
-                   DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
-                   DYNAC_DICT_VERSION(g->builtins) == c->builtins_version))
-    return Py_NewRef(c->value);
+  if (DYNAC_LIKELY(dynac__global_cache_hit(g, c))) return Py_NewRef(c->value);
   return dynac__load_global_miss(g, name, c); /* out of line: a loop reading `np` keeps its registers */
 }
 /* The same, borrowed: the globals' or builtins' dict holds it. Only for a
@@ -624,10 +626,7 @@ static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObjec
  * miss path holds it itself): no reference count written per read. */
 static inline PyObject *dynac_load_global_borrowed(const dynac_globals *g, PyObject *name,
                                                    dynac_global_cache *c) {
-  if (DYNAC_LIKELY(c->value && c->globals == g->globals && c->builtins == g->builtins &&
-                   DYNAC_DICT_VERSION(g->globals) == c->globals_version &&
-                   DYNAC_DICT_VERSION(g->builtins) == c->builtins_version))
-    return c->value;
+  if (DYNAC_LIKELY(dynac__global_cache_hit(g, c))) return c->value;
   PyObject *v = dynac__load_global_miss(g, name, c);
   Py_XDECREF(v); /* still held by the dict it was found in */
   return v;

@@ -152,6 +152,19 @@ static bool same_position(const expr *p, const expr *q) {
          (p->kind == EX_LOCAL && q->kind == EX_LOCAL && p->u.local == q->u.local);
 }
 
+/* Are obj[positions] a and b (obj a local) the same item for the whole loop? */
+static bool same_item(em *E, const expr *a, const expr *b) {
+  const expr *p[2], *q[2];
+  if (a->u.sub.obj->kind != EX_LOCAL || b->u.sub.obj->kind != EX_LOCAL ||
+      a->u.sub.obj->u.local != b->u.sub.obj->u.local)
+    return false;
+  int n = sub_positions(E, a, p);
+  sub_positions(E, b, q);
+  for (int k = 0; k < n; k++)
+    if (!same_position(p[k], q[k])) return false;
+  return true;
+}
+
 /* obj[positions] op= v: an item of a float64 ndarray local at positions
  * the loop does not change, kept in a C local (S->items). */
 static bool spec_promotable(spec_scan *S, const stmt *b) {
@@ -173,14 +186,8 @@ static bool spec_promotable(spec_scan *S, const stmt *b) {
            !S->assigned[p[k]->u.local])))
       return false;
   S->numpy = true;
-  for (int i = 0; i < S->nitems; i++) { /* the same item again */
-    const expr *q[2];
-    if (S->items[i]->u.sub.obj->u.local != o->u.local) continue;
-    sub_positions(E, S->items[i], q);
-    bool same = true;
-    for (int k = 0; k < n; k++) same = same && same_position(p[k], q[k]);
-    if (same) return true;
-  }
+  for (int i = 0; i < S->nitems; i++)
+    if (same_item(E, S->items[i], sub)) return true; /* the same item again */
   if (S->nitems == SPEC_ITEMS) return false;
   S->items[S->nitems++] = sub;
   return true;
@@ -271,16 +278,10 @@ static spec_item *emit_item_reads(em *E, const spec_scan *S, int n) {
 /* obj[positions] op= v on an item kept in a C local (emit_augassign, in
  * the speculative copy): numpy's operation on the local. */
 bool emit_promoted_augassign(em *E, stmt *s) {
-  const expr *sub = s->u.aug.sub, *p[2];
+  const expr *sub = s->u.aug.sub;
   if (!sub || sub->kind != EX_SUBSCRIPT) return false;
-  int n = sub_positions(E, sub, p);
   for (int i = 0; i < E->npromoted; i++) {
-    const expr *q[2], *it = E->promoted[i].sub;
-    if (sub->u.sub.obj->kind != EX_LOCAL || it->u.sub.obj->u.local != sub->u.sub.obj->u.local) continue;
-    sub_positions(E, it, q);
-    bool same = true;
-    for (int k = 0; k < n; k++) same = same && same_position(p[k], q[k]);
-    if (!same) continue;
+    if (!same_item(E, E->promoted[i].sub, sub)) continue;
     const char *r = emit_expr(E, s->u.aug.value);
     const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
     const char *v = emit_binop_values(E, s->u.aug.op, E->promoted[i].var, TY(sub), r, TY(s->u.aug.value), res);
