@@ -240,16 +240,21 @@ enum { DYNAC_FUSE_BLOCK = 128 }; /* items per block of a fused loop with numpy's
  * exception. *effects is set when the lookup may have run Python code. */
 static DYNAC_NOINLINE int dynac__np_ufunc_found(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
                                                  const double *in, double *out, int *effects);
+/* IEEE's exact operation `exact` (dynac_ufunc_cache.exact, not 0): numpy's loop gives these bits. */
+static inline double dynac__np_exact(char exact, double x) {
+  switch (exact) {
+  case 's': return sqrt(x);
+  case 'a': return fabs(x);
+  case 'f': return floor(x);
+  case 'c': return ceil(x);
+  default: return trunc(x);
+  }
+}
 static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,
                                  const double *in, double *out, int *effects) {
   if (DYNAC_LIKELY(o == c->module && c->exact && DYNAC_DICT_VERSION(c->dict) == c->version)) {
-    switch (c->exact) { /* np.sqrt of an item in a loop: no call (GCC then keeps the loop's registers) */
-    case 's': *out = sqrt(in[0]); return 0;
-    case 'a': *out = fabs(in[0]); return 0;
-    case 'f': *out = floor(in[0]); return 0;
-    case 'c': *out = ceil(in[0]); return 0;
-    default: *out = trunc(in[0]); return 0;
-    }
+    *out = dynac__np_exact(c->exact, in[0]); /* np.sqrt of an item in a loop: no call (GCC keeps the registers) */
+    return 0;
   }
   Py_INCREF(o); /* o may be borrowed (dynac_load_global_borrowed): held while Python code may run */
   int st = dynac__np_ufunc_found(c, o, name, nin, in, out, effects);
@@ -282,13 +287,9 @@ static DYNAC_NOINLINE int dynac__np_ufunc_found(dynac_ufunc_cache *c, PyObject *
     c->version = DYNAC_DICT_VERSION(d);
     if (c->module != o) Py_XSETREF(c->module, Py_NewRef(o));
   }
-  switch (c->exact) { /* IEEE's exact operations: numpy's loops give these bits */
-  case 's': *out = sqrt(in[0]); return 0;
-  case 'a': *out = fabs(in[0]); return 0;
-  case 'f': *out = floor(in[0]); return 0;
-  case 'c': *out = ceil(in[0]); return 0;
-  case 't': *out = trunc(in[0]); return 0;
-  default: break;
+  if (c->exact) { /* IEEE's exact operations: numpy's loops give these bits */
+    *out = dynac__np_exact(c->exact, in[0]);
+    return 0;
   }
   /* inputs and output apart, as numpy's own 0-d arrays are: its SIMD loops
      take a slower scalar path (libm's bits) when the output touches an input */

@@ -103,7 +103,9 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
 const char *emit_np_ufunc(em *E, expr *e) {
   int nin = e->u.call.n - 1;
   expr *callee = e->u.call.args[0];
-  const char *f = callee->kind == EX_NAME ? emit_global_borrowed(E, callee->u.global->name) /* np */
+  bool args_quiet = true; /* no Python code before the call: np may be read borrowed */
+  for (int i = 0; i < nin; i++) args_quiet = args_quiet && quiet(E, e->u.call.args[i + 1]);
+  const char *f = callee->kind == EX_NAME && args_quiet ? emit_global_borrowed(E, callee->u.global->name)
                  : keep(E, emit_expr(E, callee), TY(callee)); /* the module, or the ufunc itself */
   const char *x[2] = {NULL, NULL};
   for (int i = 0; i < nin; i++) {

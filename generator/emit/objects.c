@@ -28,28 +28,21 @@ const char *emit_constant(em *E, const char *literal) {
 }
 
 /* A global or builtin read as LOAD_GLOBAL reads it: the module's dict, then
- * its builtins (a new reference; NameError when neither binds it). */
-const char *emit_global_name(em *E, const char *name) {
+ * its builtins (a new reference; NameError when neither binds it). Borrowed
+ * (a PyObject * the dict holds): for a value only compared before any
+ * Python code can run (np in np.sqrt(x): its ufunc cache compares it), no
+ * reference count written per iteration. */
+static const char *global_read(em *E, const char *name, bool borrowed) {
   const char *nm = interned_name(E, name);
-  const char *o = tmpvar(E, &ty_obj);
+  const char *o = borrowed ? arena_printf(E->m->a, "g%d", ++E->tmp) : tmpvar(E, &ty_obj);
   line(E, "static dynac_global_cache gc%d; /* LOAD_GLOBAL's cache */", E->tmp);
-  line(E, "%s = dynac_load_global_cached(&dynac__G, %s, &gc%d); /* global %s */", o, nm, E->tmp, name);
+  line(E, "%s%s = dynac_load_global_%s(&dynac__G, %s, &gc%d); /* global %s */", borrowed ? "PyObject *" : "",
+       o, borrowed ? "borrowed" : "cached", nm, E->tmp, name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
-
-/* The same, borrowed (a PyObject * the dict holds), for a value only
- * compared before any Python code can run (np in np.sqrt(x): its ufunc
- * cache compares it): no reference count written per iteration. */
-const char *emit_global_borrowed(em *E, const char *name) {
-  const char *nm = interned_name(E, name);
-  const char *o = arena_printf(E->m->a, "g%d", ++E->tmp);
-  line(E, "static dynac_global_cache gc%d; /* LOAD_GLOBAL's cache */", E->tmp);
-  line(E, "PyObject *%s = dynac_load_global_borrowed(&dynac__G, %s, &gc%d); /* global %s */", o, nm, E->tmp,
-       name);
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-  return o;
-}
+const char *emit_global_name(em *E, const char *name) { return global_read(E, name, false); }
+const char *emit_global_borrowed(em *E, const char *name) { return global_read(E, name, true); }
 
 /* f"...": each replacement field formatted as it comes, as FORMAT_VALUE
  * does (its value made, converted, then format(value, spec)), the parts
