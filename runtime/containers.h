@@ -17,7 +17,10 @@ typedef struct dynac_view {
   char *buf;
   Py_ssize_t len;
   Py_ssize_t stride;
-  int readonly;
+  int readonly;               /* read-only when the view was taken */
+  const int *live_flags;      /* read-only now: where numpy keeps an exact ndarray's flags (Python code
+                                 may call setflags(write=False) while the kernel holds it), else a
+                                 constant; see dynac_frozen */
   PyObject *obj;
   Py_ssize_t len1, stride1;
   char *span;                 /* lowest byte of any item */
@@ -86,14 +89,16 @@ enum { DYNAC__NPY_C_CONTIGUOUS = 0x0001, DYNAC__NPY_WRITEABLE = 0x0400 };
 /* numpy.ndarray, once an object of that exact type was seen (borrowed: numpy
  * stays imported once imported). */
 static PyTypeObject *dynac__ndarray_type;
-/* Is o an exact ndarray whose WRITEABLE flag is off now? A view's
- * `readonly` is read when the kernel takes the array; Python code the kernel
- * runs afterwards may call o.setflags(write=False), which numpy allows
- * while the kernel holds it. Stores test both. */
-static inline int dynac_ndarray_frozen(PyObject *o) {
-  return o && Py_TYPE(o) == dynac__ndarray_type && /* NULL: a row view the kernel made (its parent's flag) */
-         !(((const dynac__ndarray_head *)o)->flags & DYNAC__NPY_WRITEABLE);
-}
+/* The live_flags of views that are not exact ndarrays: their exporters
+ * cannot make them read-only while the kernel holds the export. */
+static const int dynac__flags_writable = DYNAC__NPY_WRITEABLE, dynac__flags_readonly = 0;
+/* Is the view whose live_flags these are read-only now? Its `readonly` is
+ * read when the kernel takes the array; Python code the kernel runs
+ * afterwards may call o.setflags(write=False) (or True), which numpy allows
+ * while the kernel holds it. One load through a pointer the kernel keeps in
+ * a register (testing the ndarray's type and flags at each store took
+ * pairwise's loop 20% longer). */
+static inline int dynac_frozen(const int *live_flags) { return !(*live_flags & DYNAC__NPY_WRITEABLE); }
 
 /* The view of exact ndarray o with ndim dimensions of native items of
  * format fmt (C-contiguous unless strided): 1, or 0 when it is not one.
@@ -155,6 +160,8 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
   v->len1 = ndim == 2 ? pb->shape[1] : 0;
   v->stride1 = ndim == 2 ? pb->strides[1] : 0;
   v->readonly = pb->readonly;
+  v->live_flags = Py_TYPE(o) == dynac__ndarray_type ? &((const dynac__ndarray_head *)o)->flags
+                  : pb->readonly ? &dynac__flags_readonly : &dynac__flags_writable;
   v->obj = o;
   /* the span: each axis adds its extent below or above buf by its stride's sign */
   Py_ssize_t lo = 0, hi = pb->itemsize;

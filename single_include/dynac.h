@@ -907,6 +907,20 @@ static inline int dynac_float_round(double x, int64_t *r) {
   return dynac_float_to_int(y, r);
 }
 
+/* IEEE's square root (correctly rounded; nan and the invalid flag for x < 0,
+ * as C's sqrt) without the errno C's sqrt must set for x < 0: GCC emits the
+ * bare instruction with no call of libm behind it (a call, even one never
+ * made, costs a loop its xmm registers: pairwise's loop took 13% longer). */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline double dynac_sqrt(double x) {
+  __m128d v = _mm_set_sd(x);
+  return _mm_cvtsd_f64(_mm_sqrt_sd(v, v));
+}
+#else
+static inline double dynac_sqrt(double x) { return sqrt(x); }
+#endif
+
 /* math functions of one/two floats: fail where CPython's math module raises
  * (Modules/mathmodule.c math_1/math_2): NaN from non-NaN arguments is
  * ValueError "math domain error"; inf from finite ones is OverflowError
@@ -1348,7 +1362,10 @@ typedef struct dynac_view {
   char *buf;
   Py_ssize_t len;
   Py_ssize_t stride;
-  int readonly;
+  int readonly;               /* read-only when the view was taken */
+  const int *live_flags;      /* read-only now: where numpy keeps an exact ndarray's flags (Python code
+                                 may call setflags(write=False) while the kernel holds it), else a
+                                 constant; see dynac_frozen */
   PyObject *obj;
   Py_ssize_t len1, stride1;
   char *span;                 /* lowest byte of any item */
@@ -1417,14 +1434,16 @@ enum { DYNAC__NPY_C_CONTIGUOUS = 0x0001, DYNAC__NPY_WRITEABLE = 0x0400 };
 /* numpy.ndarray, once an object of that exact type was seen (borrowed: numpy
  * stays imported once imported). */
 static PyTypeObject *dynac__ndarray_type;
-/* Is o an exact ndarray whose WRITEABLE flag is off now? A view's
- * `readonly` is read when the kernel takes the array; Python code the kernel
- * runs afterwards may call o.setflags(write=False), which numpy allows
- * while the kernel holds it. Stores test both. */
-static inline int dynac_ndarray_frozen(PyObject *o) {
-  return o && Py_TYPE(o) == dynac__ndarray_type && /* NULL: a row view the kernel made (its parent's flag) */
-         !(((const dynac__ndarray_head *)o)->flags & DYNAC__NPY_WRITEABLE);
-}
+/* The live_flags of views that are not exact ndarrays: their exporters
+ * cannot make them read-only while the kernel holds the export. */
+static const int dynac__flags_writable = DYNAC__NPY_WRITEABLE, dynac__flags_readonly = 0;
+/* Is the view whose live_flags these are read-only now? Its `readonly` is
+ * read when the kernel takes the array; Python code the kernel runs
+ * afterwards may call o.setflags(write=False) (or True), which numpy allows
+ * while the kernel holds it. One load through a pointer the kernel keeps in
+ * a register (testing the ndarray's type and flags at each store took
+ * pairwise's loop 20% longer). */
+static inline int dynac_frozen(const int *live_flags) { return !(*live_flags & DYNAC__NPY_WRITEABLE); }
 
 /* The view of exact ndarray o with ndim dimensions of native items of
  * format fmt (C-contiguous unless strided): 1, or 0 when it is not one.
@@ -1486,6 +1505,8 @@ static inline int dynac_view_acquire(PyObject *o, char kind, char fmt, int strid
   v->len1 = ndim == 2 ? pb->shape[1] : 0;
   v->stride1 = ndim == 2 ? pb->strides[1] : 0;
   v->readonly = pb->readonly;
+  v->live_flags = Py_TYPE(o) == dynac__ndarray_type ? &((const dynac__ndarray_head *)o)->flags
+                  : pb->readonly ? &dynac__flags_readonly : &dynac__flags_writable;
   v->obj = o;
   /* the span: each axis adds its extent below or above buf by its stride's sign */
   Py_ssize_t lo = 0, hi = pb->itemsize;
@@ -3088,7 +3109,7 @@ static DYNAC_NOINLINE int dynac__np_ufunc_found(dynac_ufunc_cache *c, PyObject *
 /* IEEE's exact operation `exact` (dynac_ufunc_cache.exact, not 0): numpy's loop gives these bits. */
 static inline double dynac__np_exact(char exact, double x) {
   switch (exact) {
-  case 's': return sqrt(x);
+  case 's': return dynac_sqrt(x);
   case 'a': return fabs(x);
   case 'f': return floor(x);
   case 'c': return ceil(x);
@@ -3165,6 +3186,17 @@ static DYNAC_NOINLINE int dynac_np_ufunc_api(PyObject *o, PyObject *name, int ni
   return other;
 }
 
+/* The bits of x - x: 0 for a finite x, a nan's (never 0) for inf or nan.
+ * A speculative loop ORs them into one word per loop (speculate.c): one
+ * subtraction off the loop's dependence chains and an OR on it (1 cycle)
+ * per numpy operation, where isfinite's compare and flag took five
+ * instructions and a sum of x - x put 4 cycles per operation on the chain. */
+static inline uint64_t dynac_nonfinite_bits(double x) {
+  double z = x - x;
+  uint64_t b;
+  memcpy(&b, &z, sizeof b);
+  return b;
+}
 /* numpy wraps integers silently or with a warning where Python's do not:
  * does x fit dtype fmt? */
 static inline int dynac_np_fits(int64_t x, char fmt) {
@@ -3281,6 +3313,7 @@ static inline int dynac_scratch_like(const dynac_view *like, int ndim, dynac_vie
   tmp->len1 = like->len1;
   tmp->stride = ndim == 2 ? cols * (Py_ssize_t)sizeof(double) : (Py_ssize_t)sizeof(double);
   tmp->stride1 = (Py_ssize_t)sizeof(double);
+  tmp->live_flags = &dynac__flags_writable;
   return 1;
 }
 /* a op= v: numpy's in-place ufunc writes a in one pass after making v
@@ -3320,6 +3353,7 @@ static inline int dynac_row_view(const dynac_view *a, int64_t i, dynac_view *row
   row->len = a->len1;
   row->stride = a->stride1;
   row->readonly = a->readonly;
+  row->live_flags = a->live_flags;
   row->fresh = a->fresh;
   Py_ssize_t ext = a->len1 > 0 ? (a->len1 - 1) * a->stride1 : 0;
   row->span = ext < 0 ? row->buf + ext : row->buf;

@@ -71,7 +71,7 @@ static const char *emit_math(em *E, expr *e) {
      * its only failure is a domain error, from x < 0 (-0.0 and -inf: -0.0, nan).
      * Tested first, no value's test waits for the square root. */
     deopt_if(E, "DYNAC_FAIL_MATH_DOMAIN", "math domain error", "%s < 0", xd);
-    line(E, "%s = sqrt(%s);", t, xd);
+    line(E, "%s = dynac_sqrt(%s);", t, xd);
     return t;
   }
   if (e->u.call.n == 1) {

@@ -105,10 +105,10 @@ static void nd_store(em *E, const char *obj, const type *ot, const positions *id
                      const type *vt) {
   const char *boxed = box_value(E, v, vt); /* for the slow paths only */
   const char *item = nd_item(E, obj, ot, idx, true, boxed);
-  if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
-    fail_if(E, NULL, "ValueError: assignment destination is read-only",
-            arena_printf(E->m->a, "%s || dynac_ndarray_frozen(%s->obj)", view_field(E, obj, "readonly"), obj),
-            nd_slow(E, obj, ot, idx, true, boxed));
+  /* at every store, in the unchecked copy of a loop too: the loop may call Python code that makes
+     the array read-only (freeze(a) in tests/e2e/corpus_numpy.py fill_flagged) */
+  fail_if(E, NULL, "ValueError: assignment destination is read-only", view_frozen(E, obj),
+          nd_slow(E, obj, ot, idx, true, boxed));
   if (vt->kind == TY_OBJ) { /* np.sqrt(np.sum(...)): a float or numpy.float64 is stored as a double */
     const char *d = tmpvar(E, &ty_float);
     fail_if(E, NULL, "not a float or numpy.float64: numpy's own setitem converts it",
@@ -201,8 +201,7 @@ void elem_store(em *E, const char *obj, const type *ot, const positions *idxs, c
   const char *slow = arena_printf(E->m->a, "dynac_slow_setitem(%s->obj, %s, %s, %s)", obj, idx,
                                   boxed, where(E));
   const char *k = checked_index(E, ot, true, view_field(E, obj, "len"), idx, in_range, slow);
-  if (!view_unlogged(E, obj)) /* else writable: tested before the loop */
-    fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", view_field(E, obj, "readonly"), slow);
+  fail_if(E, "DYNAC_FAIL_READONLY", "TypeError: read-only buffer", view_field(E, obj, "readonly"), slow);
   const char *x = et->kind == TY_FLOAT ? as_double(E, v, vt) : as_int(E, v, vt);
   const char *fits = arena_printf(E->m->a, "!dynac_fits_fmt(%s, '%c')", x, ot->fmt);
   if ((et->kind == TY_INT || et->kind == TY_BOOL) && E->exported && ot->buf_kind != 'a')

@@ -150,6 +150,8 @@ typedef struct em {
   int spec;            /* N: emitting loop N's speculative copy (speculate.c): a failure goes to
                           dynac_spec_fail_N, numpy's inf/nan tests to the flag dynac__nonfinite_N */
   const struct spec_item *promoted; /* there: the array items kept in C locals */
+  const bool *accumulators; /* there, [nlocals]: numpy float locals the loop changes by + - * only
+                               (their inf/nan tested once, after it) */
   int npromoted;
   const shape_nest *nest;   /* the untested copy of a loop (shapes.c): the loops over lists in
                                it whose items' shape the test before it proved */
@@ -272,6 +274,7 @@ const char *convert(em *E, const char *v, const type *from, const type *to);
 const char *copied_view(em *E, const char *v);
 bool view_unlogged(em *E, const char *v);
 const char *view_field(em *E, const char *v, const char *f);
+const char *view_frozen(em *E, const char *v);
 const char *len_of(em *E, const char *obj, const type *t);
 const char *truth(em *E, const char *v, const type *t);
 const char *box_value(em *E, const char *v, const type *t);
@@ -299,6 +302,7 @@ const char *emit_builtin_sum(em *E, expr *a);
 
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);
+const char *emit_aug_value(em *E, const stmt *s, const type *xt);
 bool quiet(em *E, const expr *e);
 bool proven_position(em *E, const expr *p);
 /* speculate.c */

@@ -247,7 +247,7 @@ static const char *item_value(em *E, const expr *e, const fuse_plan *p, strbuf *
   } else if (literal_power(e)) { /* numpy's shortcuts */
     const char *a = item_value(E, e->u.bin.l, p, body, n);
     char k = power_shortcut(e);
-    sb_printf(body, k == '2' ? "const double %s = %s * %s;\n" : k == 'h' ? "const double %s = sqrt(%s);\n"
+    sb_printf(body, k == '2' ? "const double %s = %s * %s;\n" : k == 'h' ? "const double %s = dynac_sqrt(%s);\n"
                     : k == 'r' ? "const double %s = 1.0 / %s;\n" : "const double %s = %s;\n", v, a, a);
   } else if (e->kind == EX_BINOP) {
     const char *a = item_value(E, e->u.bin.l, p, body, n);
@@ -998,7 +998,7 @@ const char *emit_fused_inplace(em *E, expr *e, expr *sub) {
       : arena_printf(E->m->a, " && %s->len <= DYNAC_INPLACE_SHORT_MAX", t);
   const char *same = f.p.ndim == 2 ? arena_printf(E->m->a, " && %s->len == %s->len && %s->len1 == %s->len1", t, f.a,
                                                   t, f.a) : ""; /* a takes the broadcast's shape */
-  line(E, "if (%s%s && !%s->readonly && !dynac_ndarray_frozen(%s->obj)%s) {", f.cond, same, t, t, alone);
+  line(E, "if (%s%s && !%s%s) {", f.cond, same, view_frozen(E, t), alone);
   E->indent++;
   loop_via_scratch(E, e, &f, t, n, "", "a's items change, as numpy's in-place ufunc changes them");
   warns_in_interpreter(E, "warns"); /* (else numpy's in-place operator below) */

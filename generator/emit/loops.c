@@ -170,9 +170,9 @@ static void note_stored_views(em *E, const stmt *b, bool *views) {
 }
 
 /* The condition of the unchecked copy of innermost loop `s`: its positions
- * are in range (ok), and every view parameter it stores to is writable
- * and saved whole in the undo log (sn_x), so its stores need neither
- * test nor entry (E->unlogged, for the copy). A view whose last call had
+ * are in range (ok), and every view parameter it stores to is saved whole
+ * in the undo log (sn_x), so its stores need no entry (E->unlogged, for
+ * the copy; they still test the array's live WRITEABLE flag). A view whose last call had
  * its span copied is copied now, before the loop (the prediction of
  * dynac_view_log_predicted); otherwise the checked copy logs its writes
  * until it is. */
@@ -186,7 +186,7 @@ const char *versioned_condition(em *E, const stmt *s, const char *ok) {
     if (!views[i]) continue;
     const char *c = E->in->fn->local_cnames[i];
     line(E, "if (%s && !sn_%s) sn_%s = dynac_view_copy_predicted(dynac__u, l_%s, &snap_%s);", ok, c, c, c, c);
-    sb_printf(&cond, " && sn_%s && !dv_%s.readonly && !dynac_ndarray_frozen(l_%s->obj)", c, c, c);
+    sb_printf(&cond, " && sn_%s", c);
   }
   E->unlogged = views;
   const char *r = arena_printf(E->m->a, "%s", cond.data);

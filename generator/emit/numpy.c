@@ -17,6 +17,21 @@ bool finite_operands_pass(em *E, const expr *e) {
   return e->kind == EX_BINOP && np_float(TY(e)) && add_sub_mul(e->u.bin.op);
 }
 
+/* v of x op= v (x of type xt), emitted: v's inf/nan test waits for the
+ * operation's, which follows it at once (numpy's float + - * of an inf or
+ * nan gives one), as a binary operation's right operand's does. */
+const char *emit_aug_value(em *E, const stmt *s, const type *xt) {
+  expr *v = s->u.aug.value;
+  if (add_sub_mul(s->u.aug.op) && np_float(binop_result(s->u.aug.op, xt, TY(v)))) {
+    E->finite_by_parent = v;
+    E->finite_note = " /* inf or nan: tested by the augmented assignment */";
+  }
+  const char *r = emit_expr(E, v);
+  E->finite_by_parent = NULL;
+  E->finite_note = NULL;
+  return r;
+}
+
 /* Can evaluating `e` neither run Python code nor leave the kernel other
  * than by deoptimising? A left operand's inf/nan test may wait for its
  * parent's only when the right operand is quiet: nothing observable may
@@ -69,7 +84,7 @@ const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const 
     else deopt_if(E, NULL, "numpy: a zero divisor, or a complex or overflowing power",
                   "%s(%s, %s, &%s)", float_helper[op], a, b, t);
     if (E->spec && !E->finite_later) /* a speculative loop: one test after it */
-      line(E, "dynac__nonfinite_%d |= !isfinite(%s);", E->spec, t);
+      line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", E->spec, t);
     else if (!E->finite_later)
       deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
                "!isfinite(%s)", t);

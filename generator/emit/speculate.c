@@ -7,8 +7,9 @@
  * assigns C locals (under ifs too) from arithmetic of array items, and
  * adds into array items at positions fixed for the loop (gravity's
  * `acc[i, 0] += dx * inv`), runs first as a speculative copy:
- *   - numpy's inf/nan tests set one flag (dynac__nonfinite_N), tested after
- *     the loop; every other failure, an exception too, goes to
+ *   - numpy's inf/nan tests OR the bits of x - x into one word
+ *     (dynac__nonfinite_N, dynac_nonfinite_bits: 0 while every x is
+ *     finite), tested after the loop; every other failure, an exception too, goes to
  *     dynac_spec_fail_N at once (DYNAC_LEAVE_SPEC);
  *   - each such item is read into a C local before the loop and written
  *     back after it (scalar promotion: no load and store per iteration),
@@ -39,6 +40,8 @@ typedef struct spec_item {
 typedef struct spec_scan {
   em *E;
   bool *assigned;         /* [nlocals]: every local the loop assigns */
+  bool *grown;            /* [nlocals]: a numpy float local x op= v changes, + - * in its own dtype */
+  bool *set;              /* [nlocals]: assigned otherwise */
   bool numpy;             /* numpy float arithmetic seen (else nothing to gain) */
   const expr *items[SPEC_ITEMS];
   int nitems;
@@ -124,7 +127,8 @@ static bool spec_call(spec_scan *S, const expr *e) {
 static bool spec_value(spec_scan *S, const expr *e) {
   em *E = S->E;
   const type *t = TY(e);
-  if (!spec_scalar(t)) return false;
+  bool np_truth = e->kind == EX_COMPARE && t->kind == TY_NP && t->fmt == '?'; /* g > 1e300 of a numpy.float64 */
+  if (!spec_scalar(t) && !np_truth) return false;
   bool fl = t->kind == TY_FLOAT || np_float_type(t);
   switch (e->kind) {
   case EX_BINOP: {
@@ -217,6 +221,7 @@ static bool spec_block(spec_scan *S, const stmt *b) {
         !b->u.assign.targets[0]->sub) {
       v = b->u.assign.targets[0]->local;
       if (!spec_value(S, b->u.assign.value)) return false;
+      S->set[v] = true;
     } else if (b->kind == ST_AUGASSIGN && !(b->u.aug.op_expr && E->in->types.callee[b->u.aug.op_expr->id])) {
       v = b->u.aug.local;
       const type *res = binop_result(b->u.aug.op, E->in->local_ty[v], TY(b->u.aug.value));
@@ -225,6 +230,9 @@ static bool spec_block(spec_scan *S, const stmt *b) {
       if (!E->bound[v] || !(op == OP_ADD || op == OP_SUB || op == OP_MUL) || !spec_scalar(res) ||
           !spec_value(S, b->u.aug.value))
         return false;
+      const type *lt = E->in->local_ty[v];
+      if (np_float_type(res) && np_float_type(lt) && res->fmt == lt->fmt) S->grown[v] = true;
+      else S->set[v] = true;
     } else return false;
     if (!spec_local(E, v)) return false;
     E->bound[v] = true;
@@ -237,7 +245,7 @@ static bool speculable(spec_scan *S, const stmt *s) {
   em *E = S->E;
   const target *tg = s->u.for_.tgt;
   if (s->u.for_.has_else || tg->is_tuple || tg->sub || !spec_local(E, tg->local)) return false;
-  S->assigned[tg->local] = true;
+  S->assigned[tg->local] = S->set[tg->local] = true;
   note_assigned(S->assigned, s->u.for_.body);
   bool *outer = E->bound;
   E->bound = bound_save(E);
@@ -263,8 +271,7 @@ static spec_item *emit_item_reads(em *E, const spec_scan *S, int n) {
     const positions *idx = emit_index(E, sub);
     places[i] = nd_item_place(E, obj, ot, idx);
     items[i] = (spec_item){.sub = sub, .var = arena_printf(E->m->a, "pv%d_%d", n, i), .obj = obj, .idx = idx};
-    line(E, "if (%s || dynac_ndarray_frozen(%s->obj)) goto dynac_spec_fail_%d; /* read-only: the checked copy fails there */",
-         view_field(E, obj, "readonly"), obj, n);
+    line(E, "if (%s) goto dynac_spec_fail_%d; /* read-only: the checked copy fails there */", view_frozen(E, obj), n);
     for (int k = 0; k < S->nviews; k++)
       line(E, "if (dynac_view_holds(%s, &%s)) goto dynac_spec_fail_%d; /* %s's items may be it */",
            local_name(E, S->views[k]), places[i], n, E->in->fn->local_cnames[S->views[k]]);
@@ -282,9 +289,11 @@ bool emit_promoted_augassign(em *E, stmt *s) {
   if (!sub || sub->kind != EX_SUBSCRIPT) return false;
   for (int i = 0; i < E->npromoted; i++) {
     if (!same_item(E, E->promoted[i].sub, sub)) continue;
-    const char *r = emit_expr(E, s->u.aug.value);
+    const char *r = emit_aug_value(E, s, TY(sub));
     const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
+    E->finite_later = " /* inf or nan: tested after the loop */";
     const char *v = emit_binop_values(E, s->u.aug.op, E->promoted[i].var, TY(sub), r, TY(s->u.aug.value), res);
+    E->finite_later = NULL;
     line(E, "%s = %s;", E->promoted[i].var, as_double(E, v, res));
     return true;
   }
@@ -308,7 +317,8 @@ static void save_locals(em *E, const bool *assigned, int n, bool restore) {
  * copy that follows ends at dynac_spec_done_N. 0: not speculable. */
 int emit_speculation(em *E, stmt *s, const char *startv, const char *stopv, const char *stepv) {
   spec_scan S = {.E = E};
-  S.assigned = arena_alloc(E->m->a, sizeof(bool) * (size_t)(E->in->fn->nlocals + 1));
+  size_t nl = sizeof(bool) * (size_t)(E->in->fn->nlocals + 1);
+  S.assigned = arena_alloc(E->m->a, nl), S.grown = arena_alloc(E->m->a, nl), S.set = arena_alloc(E->m->a, nl);
   if (E->spec || E->exported || !speculable(&S, s)) return 0;
   int n = ++E->label;
   const char *len = arena_printf(E->m->a, "dynac_range_len(%s, %s, %s)", startv, stopv, stepv);
@@ -316,15 +326,20 @@ int emit_speculation(em *E, stmt *s, const char *startv, const char *stopv, cons
        len);
   E->indent++;
   save_locals(E, S.assigned, n, false);
-  line(E, "int dynac__nonfinite_%d = 0;", n);
+  line(E, "uint64_t dynac__nonfinite_%d = 0; /* the bits of x - x: 0 while every x is finite */", n);
   E->spec = n;
   route_failures_to(E, arena_printf(E->m->a, "DYNAC_LEAVE_SPEC(st, dynac_spec_fail_%d)", n));
   spec_item *items = emit_item_reads(E, &S, n);
   line(E, "dynac__budget -= (int64_t)%s; /* the eval breaker runs after it, when nothing is pending */", len);
-  E->promoted = items, E->npromoted = S.nitems;
+  bool *accumulators = S.grown;
+  for (int v = 0; v < E->in->fn->nlocals; v++) accumulators[v] = S.grown[v] && !S.set[v];
+  E->promoted = items, E->npromoted = S.nitems, E->accumulators = accumulators;
   emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
-  E->promoted = NULL, E->npromoted = 0;
-  line(E, "if (DYNAC_UNLIKELY(dynac__nonfinite_%d)) goto dynac_spec_fail_%d;", n, n);
+  E->promoted = NULL, E->npromoted = 0, E->accumulators = NULL;
+  for (int v = 0; v < E->in->fn->nlocals; v++) /* inf or nan once stays so under + - * (/ for items) */
+    if (accumulators[v]) line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", n, local_name(E, v));
+  for (int i = 0; i < S.nitems; i++) line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", n, items[i].var);
+  line(E, "if (DYNAC_UNLIKELY(dynac__nonfinite_%d != 0)) goto dynac_spec_fail_%d;", n, n);
   for (int i = 0; i < S.nitems; i++) /* cannot fail: tested before the loop */
     elem_store(E, items[i].obj, TY(items[i].sub->u.sub.obj), items[i].idx, items[i].var, TY(items[i].sub), true);
   E->spec = 0;

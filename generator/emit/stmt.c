@@ -164,7 +164,7 @@ static void emit_augassign(em *E, stmt *s) {
     const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
     const positions *idx = checked ? NULL : emit_index(E, sub);
     const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
-    const char *r = emit_expr(E, s->u.aug.value);
+    const char *r = emit_aug_value(E, s, TY(sub));
     const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
     const char *v = emit_binop_values(E, s->u.aug.op, old, TY(sub), r, TY(s->u.aug.value), res);
     /* the item just read, which nothing in between can have moved or changed (a buffer's
@@ -185,7 +185,7 @@ static void emit_augassign(em *E, stmt *s) {
     return;
   }
   if (ty_is_ndarray(lt) && direct && emit_fused_inplace(E, direct, NULL)) return; /* one loop, into the array */
-  const char *r = emit_expr(E, s->u.aug.value);
+  const char *r = emit_aug_value(E, s, lt);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));
   if (ty_is_ndarray(lt)) { /* numpy's in-place operator writes the array and gives it back */
     emit_array_inplace(E, s->u.aug.op, local_name(E, loc), lt, r, TY(s->u.aug.value));
@@ -197,9 +197,11 @@ static void emit_augassign(em *E, stmt *s) {
     return;
   }
   E->assigned_op = true, E->assigned_local = loc;
+  if (E->accumulators && E->accumulators[loc]) E->finite_later = " /* inf or nan: tested after the loop */";
   const char *v = emit_binop_values(E, s->u.aug.op, local_name(E, loc), lt, r,
                                     TY(s->u.aug.value), res);
   E->assigned_op = false;
+  E->finite_later = NULL;
   line(E, "%s = %s;", local_name(E, loc), convert(E, v, res, lt));
 }
 

@@ -73,6 +73,10 @@ const char *view_field(em *E, const char *v, const char *f) {
   const char *c = copied_view(E, v);
   return c ? arena_printf(E->m->a, "dv_%s.%s", c, f) : arena_printf(E->m->a, "%s->%s", v, f);
 }
+/* Is view v read-only now (a C condition: its live flags, dynac_frozen)? */
+const char *view_frozen(em *E, const char *v) {
+  return arena_printf(E->m->a, "dynac_frozen(%s)", view_field(E, v, "live_flags"));
+}
 
 /* Length of a list or buffer value (a Py_ssize_t expression). */
 const char *len_of(em *E, const char *obj, const type *t) {

@@ -902,6 +902,50 @@ def row_seen(i):
     ROWS_SEEN.append(i)
 
 
+@dynac.compile(signatures=["(ndarray[d, 2], int, float)"])
+def row_dots(X, r, start):
+    """numpy float64 locals the k loop changes only by += -= *= (g, h): the
+    speculative copy tests them once, after the loop (inf or nan stays so
+    under + - *), and the products' tests wait for the sums'. g may start
+    as inf or nan (start), pass through inf and come back under the
+    `if` (h), or overflow; the checked copy then gives numpy's warnings."""
+    dots = []
+    halves = []
+    for i in range(X.shape[0]):
+        g = X[i, 0] * start
+        h = X[i, 0] - X[i, 0]
+        for k in range(X.shape[1]):
+            g += X[i, k] * X[r, k]
+            if g > 1e300:
+                h -= X[r, k]
+            h *= 0.5
+        dots.append(float(g))
+        halves.append(float(h))
+    return dots, halves
+
+
+def freeze(a):
+    """Not compiled: Python code that makes `a` read-only in the middle of a call."""
+    a.setflags(write=False)
+
+
+@dynac.compile(signatures=["(ndarray[d], int, int)"])
+def fill_flagged(a, at, thaw):
+    """a[i] = ... for each i: each store tests a's WRITEABLE flag as it is
+    now, not as it was when the kernel took a (numpy lets Python code change
+    it while the kernel holds the array): freeze() makes a read-only at
+    i == at (numpy's ValueError at that store, the items before it
+    written); with thaw, a arrives read-only and is made writable first
+    (every store succeeds)."""
+    if thaw:
+        a.setflags(write=True)
+    for i in range(a.shape[0]):
+        if i == at:
+            freeze(a)
+        a[i] = i * 0.5
+    return a
+
+
 @dynac.compile(signatures=["(ndarray[d, 2], int)"])
 def row_gaps(X, r):
     """Squared gaps between row r and every row: the k loop's numpy scalar

@@ -419,6 +419,24 @@ def cases():
             return pos, i, how
         return make
     c["pull"] = [pulled(n, i=i) for n in [1, 2, 7, 40] for i in [0, 1, -1]]
+    c["row_dots"] = [(lambda n=n, m=m, r=r, x=x: (wave_grid(n, m)(), r, x)) for n, m in [(4, 3), (1, 1), (3, 40), (6, 0)]
+                     for r in (0, -1) for x in (1.0, 0.0)]
+    c["row_dots"] += [(lambda r=r, x=x: (grid_edges.copy(), r, x)) for r in range(7) for x in (1.0, 1e300)]
+    c["row_dots"] += [lambda: (wave_grid(3, 4)(), 1, INF), lambda: (wave_grid(3, 4)(), 1, NAN),
+                      lambda: (np.array([[0.0, 1.0], [2.0, 3.0]]), 0, INF),  # 0 * inf: invalid
+                      lambda: (np.array([[1e200, 1e200], [1e200, -1e200]]), 0, 1.0),  # overflow, then inf - inf
+                      lambda: (grid_edges[:, ::2], 5, 1.0), lambda: (wave_grid(3, 4)(), 3, 1.0)]  # IndexError
+    def flagged(n, at, thaw=0, readonly=False):
+        def make():
+            a = np.zeros(n)
+            a.flags.writeable = not readonly
+            return a, at, thaw
+        return make
+    c["fill_flagged"] = [flagged(5, -1), flagged(5, 0), flagged(5, 3), flagged(0, 0), flagged(70000, 69000),
+                         flagged(5, -1, readonly=True),  # ValueError at the first store
+                         flagged(5, -1, thaw=1, readonly=True), flagged(5, 2, thaw=1, readonly=True),
+                         flagged(70000, -1, thaw=1, readonly=True),
+                         flagged(6, -1), flagged(6, -1), flagged(6, 4)]  # the unchecked copy (undo prediction on)
     c["pull"] += [pulled(6, i=2, how=1), pulled(6, i=-2, how=1),
                   pulled(5, i=1, how=3),  # ValueError: read-only
                   pulled(0, i=9), pulled(0, i=9, how=1),  # no rows: acc[9] never read

@@ -55,7 +55,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
   const bool ok4 = dynac_affine_in(INT64_C(1), b4_0, t1, t2, t3, dv_xs.len) /* xs[1 * i + b4_0] */ &&
       dynac_affine_in(INT64_C(1), b4_1, t1, t2, t3, dv_ys.len) /* ys[1 * i + b4_1] */;
   if (ok4 && !sn_ys) sn_ys = dynac_view_copy_predicted(dynac__u, l_ys, &snap_ys);
-  if (DYNAC_LIKELY(ok4 && sn_ys && !dv_ys.readonly && !dynac_ndarray_frozen(l_ys->obj))) { /* every position in range: no bounds checks */
+  if (DYNAC_LIKELY(ok4 && sn_ys)) { /* every position in range: no bounds checks */
     dynac_view_count_writes(l_ys, dynac_range_len(t1, t2, t3) * 1, &snap_ys); /* renews the prediction */
     for (uint64_t k1 = 0, n1 = dynac_range_len(t1, t2, t3), e1; k1 < n1;) {
       DYNAC_LOOP_BLOCK(dynac__budget, k1, n1, e1, 1);
@@ -72,6 +72,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
         t9 = (double)((double *)dv_ys.buf)[k10];
         int64_t t11 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
         int64_t k12 = t11; /* in range */
+        if (dv_ys.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t11, dynac_box_float(((l_a * t6) + t9)), dynac__G.filename, "axpy", 9)); /* TypeError: read-only buffer */
         ((double *)dv_ys.buf)[k12] = (double)((l_a * t6) + t9);
       }
     }

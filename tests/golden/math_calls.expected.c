@@ -74,7 +74,7 @@ static inline int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n
   if (dynac_float_round(l_x, &t9)) return DYNAC_DEOPT;
   double t10 = 0;
   if (fabs(l_x) < 0) return DYNAC_DEOPT; /* math domain error */
-  t10 = sqrt(fabs(l_x));
+  t10 = dynac_sqrt(fabs(l_x));
   *dynac_out = (((l_r_1 + (double)t8) + (double)t9) + t10);
   return DYNAC_OK;
 

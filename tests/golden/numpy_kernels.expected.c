@@ -95,7 +95,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
     }
     int64_t k7 = t6;
     if (!ok5 && dynac_index(t6, dv_out.len, &k7)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* IndexError */
-    if (dv_out.readonly || dynac_ndarray_frozen(l_out->obj)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* ValueError: assignment destination is read-only */
+    if (dynac_frozen(dv_out.live_flags)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* ValueError: assignment destination is read-only */
     double t8 = 0.0;
     if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k7], (int)sizeof ((double *)dv_out.buf)[k7], &snap_out);
     ((double *)dv_out.buf)[k7] = (double)t8;
@@ -111,17 +111,17 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
     const bool ok13 = ok5 &&
         dynac_affine_in(INT64_C(1), b13_0, t9, t11, t12, dv_a.len1) /* a[..., 1 * j + b13_0] */;
     if (ok13 && !sn_out) sn_out = dynac_view_copy_predicted(dynac__u, l_out, &snap_out);
-    if (DYNAC_LIKELY(ok13 && sn_out && !dv_out.readonly && !dynac_ndarray_frozen(l_out->obj))) { /* every position in range: no bounds checks */
+    if (DYNAC_LIKELY(ok13 && sn_out)) { /* every position in range: no bounds checks */
       dynac_view_count_writes(l_out, dynac_range_len(t9, t11, t12) * 1, &snap_out); /* renews the prediction */
       if (dynac_range_len(t9, t11, t12) <= DYNAC_TICK_BUDGET) { /* speculation: numpy's inf/nan tests as one flag after the loop */
         const int64_t sv3_j = l_j;
         const bool sb3_j = b_j;
-        int dynac__nonfinite_3 = 0;
+        uint64_t dynac__nonfinite_3 = 0; /* the bits of x - x: 0 while every x is finite */
         #undef DYNAC_LEAVE
         #define DYNAC_LEAVE(st) DYNAC_LEAVE_SPEC(st, dynac_spec_fail_3)
         int64_t t14 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
         int64_t k15 = t14; /* in range */
-        if (dv_out.readonly || dynac_ndarray_frozen(l_out->obj)) goto dynac_spec_fail_3; /* read-only: the checked copy fails there */
+        if (dynac_frozen(dv_out.live_flags)) goto dynac_spec_fail_3; /* read-only: the checked copy fails there */
         if (dynac_view_holds(l_a, &((double *)dv_out.buf)[k15])) goto dynac_spec_fail_3; /* a's items may be it */
         double pv3_0 = ((double *)dv_out.buf)[k15]; /* kept in a C local through the loop */
         dynac__budget -= (int64_t)dynac_range_len(t9, t11, t12); /* the eval breaker runs after it, when nothing is pending */
@@ -135,14 +135,14 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
           int64_t k19 = t16; /* in range */
           int64_t k20 = t17; /* in range */
           t18 = (double)((double *)dv_a.buf)[k19 * dv_a.len1 + k20];
-          double t21 = (double)t18 * (double)0.5;
-          dynac__nonfinite_3 |= !isfinite(t21);
-          double t22 = (double)pv3_0 + (double)t21;
-          dynac__nonfinite_3 |= !isfinite(t22);
+          double t21 = (double)t18 * (double)0.5; /* inf or nan: tested by the augmented assignment */
+          double t22 = (double)pv3_0 + (double)t21; /* inf or nan: tested after the loop */
           pv3_0 = t22;
         }
-        if (DYNAC_UNLIKELY(dynac__nonfinite_3)) goto dynac_spec_fail_3;
+        dynac__nonfinite_3 |= dynac_nonfinite_bits(pv3_0);
+        if (DYNAC_UNLIKELY(dynac__nonfinite_3 != 0)) goto dynac_spec_fail_3;
         int64_t k23 = t14; /* in range */
+        if (dynac_frozen(dv_out.live_flags)) goto dynac_spec_fail_3; /* ValueError: assignment destination is read-only */
         double t24 = pv3_0;
         ((double *)dv_out.buf)[k23] = (double)t24;
         #undef DYNAC_LEAVE
@@ -169,11 +169,11 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
           int64_t k31 = t28; /* in range */
           int64_t k32 = t29; /* in range */
           t30 = (double)((double *)dv_a.buf)[k31 * dv_a.len1 + k32];
-          double t33 = (double)t30 * (double)0.5;
-          if (!isfinite(t33)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          double t33 = (double)t30 * (double)0.5; /* inf or nan: tested by the augmented assignment */
           double t34 = (double)t26 + (double)t33;
           if (!isfinite(t34)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
           int64_t k35 = t25; /* in range */
+          if (dynac_frozen(dv_out.live_flags)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
           ((double *)dv_out.buf)[k35] = (double)t34;
         }
       }
@@ -210,13 +210,12 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
           int64_t k43 = t40;
           if (!ok13 && dynac_index(t40, dv_a.len1, &k43)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
           t41 = (double)((double *)dv_a.buf)[k42 * dv_a.len1 + k43];
-          double t44 = (double)t41 * (double)0.5;
-          if (!isfinite(t44)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
+          double t44 = (double)t41 * (double)0.5; /* inf or nan: tested by the augmented assignment */
           double t45 = (double)t37 + (double)t44;
           if (!isfinite(t45)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
           int64_t k46 = t36;
           if (!ok13 && dynac_index(t36, dv_out.len, &k46)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* IndexError */
-          if (dv_out.readonly || dynac_ndarray_frozen(l_out->obj)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
+          if (dynac_frozen(dv_out.live_flags)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
           if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k46], (int)sizeof ((double *)dv_out.buf)[k46], &snap_out);
           ((double *)dv_out.buf)[k46] = (double)t45;
         }
@@ -625,7 +624,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
       const bool sb2_k = b_k;
       const double sv2_t = l_t;
       const bool sb2_t = b_t;
-      int dynac__nonfinite_2 = 0;
+      uint64_t dynac__nonfinite_2 = 0; /* the bits of x - x: 0 while every x is finite */
       #undef DYNAC_LEAVE
       #define DYNAC_LEAVE(st) DYNAC_LEAVE_SPEC(st, dynac_spec_fail_2)
       dynac__budget -= (int64_t)dynac_range_len(t1, t3, t4); /* the eval breaker runs after it, when nothing is pending */
@@ -647,15 +646,15 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         int64_t k14 = t11; /* in range */
         t12 = (double)((double *)dv_X.buf)[k13 * dv_X.len1 + k14];
         double t15 = (double)t8 - (double)t12;
-        dynac__nonfinite_2 |= !isfinite(t15);
+        dynac__nonfinite_2 |= dynac_nonfinite_bits(t15);
         l_t = t15;
         b_t = true;
         /* numpy_kernels.py:33: s += float(t * t) */
         double t16 = (double)l_t * (double)l_t;
-        dynac__nonfinite_2 |= !isfinite(t16);
+        dynac__nonfinite_2 |= dynac_nonfinite_bits(t16);
         l_s = (l_s + t16);
       }
-      if (DYNAC_UNLIKELY(dynac__nonfinite_2)) goto dynac_spec_fail_2;
+      if (DYNAC_UNLIKELY(dynac__nonfinite_2 != 0)) goto dynac_spec_fail_2;
       #undef DYNAC_LEAVE
       #define DYNAC_LEAVE(st) return (st)
       DYNAC_TICK_IF(dynac__budget < 0, dynac__budget, 1);

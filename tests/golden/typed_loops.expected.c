@@ -91,7 +91,7 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out)
         if (dynac_elem_float(PyList_GET_ITEM(l_xs, k11), &t10)) return DYNAC_DEOPT; /* an element of another type */
         double t12 = 0;
         if (t10 < 0) return DYNAC_DEOPT; /* math domain error */
-        t12 = sqrt(t10);
+        t12 = dynac_sqrt(t10);
         l_s = (l_s + (t12 * (-2.0)));
       } else {
         /* typed_loops.py:11: s = s - (i, 1.5)[1] */
