@@ -436,7 +436,7 @@ def cases():
                          flagged(5, -1, readonly=True),  # ValueError at the first store
                          flagged(5, -1, thaw=1, readonly=True), flagged(5, 2, thaw=1, readonly=True),
                          flagged(70000, -1, thaw=1, readonly=True),
-                         flagged(6, -1), flagged(6, -1), flagged(6, 4)]  # the unchecked copy (undo prediction on)
+                         flagged(70000, -1), flagged(70000, 3)]  # the unchecked copy (the undo log's prediction on)
     c["pull"] += [pulled(6, i=2, how=1), pulled(6, i=-2, how=1),
                   pulled(5, i=1, how=3),  # ValueError: read-only
                   pulled(0, i=9), pulled(0, i=9, how=1),  # no rows: acc[9] never read
