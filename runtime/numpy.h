@@ -261,6 +261,15 @@ static inline int dynac_np_ufunc(dynac_ufunc_cache *c, PyObject *o, PyObject *na
   Py_DECREF(o);
   return st;
 }
+/* np.NAME(x) of an exact ufunc in a speculative loop (speculate.c): is o
+ * (np, as its LOAD_GLOBAL cache holds it) the module in which the ufunc's
+ * cache found numpy's own NAME, unchanged since? Both caches are filled by
+ * the checked copy of the loop, which shares them. No call (a miss fails
+ * to the checked copy): nothing in the loop then writes memory, and GCC
+ * takes these tests out of it. */
+static inline int dynac_np_exact_cached(const dynac_ufunc_cache *c, PyObject *o) {
+  return o == c->module && c->exact && DYNAC_DICT_VERSION(c->dict) == c->version;
+}
 /* dynac_np_ufunc's way when the module's dict changed, or for the first
  * call, or for a loop of numpy's: the lookup and the call. */
 static DYNAC_NOINLINE int dynac__np_ufunc_found(dynac_ufunc_cache *c, PyObject *o, PyObject *name, int nin,

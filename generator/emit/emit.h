@@ -303,6 +303,8 @@ const char *emit_builtin_sum(em *E, expr *a);
 /* numpy.c */
 bool finite_operands_pass(em *E, const expr *e);
 const char *emit_aug_value(em *E, const stmt *s, const type *xt);
+bool np_shared_caches(em *E, const expr *e, const char **gc, const char **uc);
+void spec_np_test(em *E, const expr *e, int n);
 bool quiet(em *E, const expr *e);
 bool proven_position(em *E, const expr *p);
 /* speculate.c */
@@ -316,7 +318,8 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t);
 /* np.tanh(x), np.maximum(x, y) of numbers (np_ufunc_row): numpy's float64
  * loop on one item; a numpy.float64 (C double). */
 const char *emit_np_ufunc(em *E, expr *e);
-const char *emit_global_borrowed(em *E, const char *name);
+const char *emit_global_borrowed(em *E, const char *name, const char *cache);
+const char *emit_global_cached(em *E, const char *name, const char *cache);
 bool uses_np_float(em *E, stmt *b);
 void np_exit_check(em *E);
 bool finite_left_to_next(em *E, const stmt *s);

@@ -115,28 +115,78 @@ const char *emit_np_unary(em *E, unop op, const char *a, const type *t) {
   return r;
 }
 
+/* numpy's ufunc NAME is IEEE's exact operation: its dynac_ufunc_cache.exact, else 0. */
+static char exact_ufunc(const char *fn) {
+  static const char *const exacts[][2] = {{"sqrt", "s"}, {"abs", "a"}, {"absolute", "a"}, {"floor", "f"},
+                                          {"ceil", "c"}, {"trunc", "t"}};
+  for (size_t i = 0; i < sizeof exacts / sizeof *exacts; i++)
+    if (!strcmp(exacts[i][0], fn)) return exacts[i][1][0];
+  return 0;
+}
+
+/* np.NAME(x) of an exact ufunc (e a call emit_np_ufunc emits): its caches
+ * (np's LOAD_GLOBAL cache, the ufunc's) are at file scope, shared by a
+ * loop's speculative and checked copies: the checked copy fills them, the
+ * speculative one only reads them, once before it (spec_np_tests). Their
+ * names (declared on first use), or false for any other call. */
+bool np_shared_caches(em *E, const expr *e, const char **gc, const char **uc) {
+  const char *fn = numpy_callee(E->m, e);
+  char exact = exact_ufunc(fn);
+  if (!exact || e->u.call.args[0]->kind != EX_NAME || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2)
+    return false;
+  *uc = arena_printf(E->m->a, "dynac__uf_%s_%d", E->in->cname, e->id);
+  *gc = arena_printf(E->m->a, "dynac__gc_%s_%d", E->in->cname, e->id);
+  if (!(E->helpers->data && strstr(E->helpers->data, *uc)))
+    sb_printf(E->helpers, "static dynac_global_cache %s; /* np in line %d's np.%s */\n"
+              "static dynac_ufunc_cache %s = {.exact = '%c'}; /* numpy.%s */\n", *gc, e->pos.line, fn, *uc, exact, fn);
+  return true;
+}
+
+/* Before speculative loop N: np of np.NAME(x) call e is still the module
+ * in which its ufunc's cache found numpy's NAME (nothing in the loop can
+ * change either: it runs no Python code). */
+void spec_np_test(em *E, const expr *e, int n) {
+  const char *gc, *uc;
+  if (!np_shared_caches(E, e, &gc, &uc)) return;
+  line(E, "if (!dynac__global_cache_hit(&dynac__G, &%s) || !dynac_np_exact_cached(&%s, %s.value)) "
+       "goto dynac_spec_fail_%d; /* line %d's np.%s as the checked copy found it */", gc, uc, gc, n, e->pos.line,
+       e->u.call.name);
+}
+
+/* The same call in the speculative copy: IEEE's operation in C, its inf or nan to the flag. */
+static const char *spec_np_exact(em *E, expr *e) {
+  expr *a = e->u.call.args[1];
+  const char *x = keep(E, as_double(E, emit_expr(E, a), TY(a)), &ty_float);
+  const char *r = tmpvar(E, TY(e));
+  line(E, "%s = dynac__np_exact('%c', %s); /* np.%s: tested before the loop */", r,
+       exact_ufunc(numpy_callee(E->m, e)), x, e->u.call.name);
+  line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", E->spec, r);
+  return r;
+}
+
 const char *emit_np_ufunc(em *E, expr *e) {
   int nin = e->u.call.n - 1;
   expr *callee = e->u.call.args[0];
+  const char *fn = numpy_callee(E->m, e);
+  char exact = exact_ufunc(fn);
+  const char *gc = NULL, *c = NULL;
+  bool shared = np_shared_caches(E, e, &gc, &c);
+  if (shared && E->spec) return spec_np_exact(E, e);
+  if (!shared) c = arena_printf(E->m->a, "uf%d", ++E->tmp);
   bool args_quiet = true; /* no Python code before the call: np may be read borrowed */
   for (int i = 0; i < nin; i++) args_quiet = args_quiet && quiet(E, e->u.call.args[i + 1]);
-  const char *f = callee->kind == EX_NAME && args_quiet ? emit_global_borrowed(E, callee->u.global->name)
-                 : keep(E, emit_expr(E, callee), TY(callee)); /* the module, or the ufunc itself */
+  const char *f = callee->kind != EX_NAME ? keep(E, emit_expr(E, callee), TY(callee)) /* the ufunc itself */
+                 : args_quiet ? emit_global_borrowed(E, callee->u.global->name, gc) /* the module */
+                 : keep(E, emit_global_cached(E, callee->u.global->name, gc), &ty_obj);
   const char *x[2] = {NULL, NULL};
   for (int i = 0; i < nin; i++) {
     expr *a = e->u.call.args[i + 1];
     x[i] = keep(E, as_double(E, emit_expr(E, a), TY(a)), &ty_float);
   }
-  const char *fn = numpy_callee(E->m, e);
   const char *nm = e->u.call.kind == CALLEE_METHOD ? interned_name(E, e->u.call.name) : "NULL";
-  const char *c = arena_printf(E->m->a, "uf%d", ++E->tmp);
-  const char *exacts[][2] = {{"sqrt", "s"}, {"abs", "a"}, {"absolute", "a"}, {"floor", "f"},
-                             {"ceil", "c"}, {"trunc", "t"}};
-  const char *exact = NULL;
-  for (size_t i = 0; i < sizeof exacts / sizeof *exacts; i++)
-    if (!strcmp(exacts[i][0], fn)) exact = exacts[i][1];
-  if (exact) /* numpy's loop is IEEE's exact operation: done in C once np.NAME is numpy's own */
-    line(E, "static dynac_ufunc_cache %s = {.exact = '%s'}; /* numpy.%s */", c, exact, fn);
+  if (shared) { /* declared above */
+  } else if (exact) /* numpy's loop is IEEE's exact operation: done in C once np.NAME is numpy's own */
+    line(E, "static dynac_ufunc_cache %s = {.exact = '%c'}; /* numpy.%s */", c, exact, fn);
   else line(E, "static dynac_ufunc_cache %s; /* numpy.%s's float64 loop */", c, fn);
   const char *r = tmpvar(E, TY(e));
   line(E, "{");

@@ -32,17 +32,27 @@ const char *emit_constant(em *E, const char *literal) {
  * (a PyObject * the dict holds): for a value only compared before any
  * Python code can run (np in np.sqrt(x): its ufunc cache compares it), no
  * reference count written per iteration. */
-static const char *global_read(em *E, const char *name, bool borrowed) {
+static const char *global_read(em *E, const char *name, bool borrowed, const char *cache) {
   const char *nm = interned_name(E, name);
   const char *o = borrowed ? arena_printf(E->m->a, "g%d", ++E->tmp) : tmpvar(E, &ty_obj);
-  line(E, "static dynac_global_cache gc%d; /* LOAD_GLOBAL's cache */", E->tmp);
-  line(E, "%s%s = dynac_load_global_%s(&dynac__G, %s, &gc%d); /* global %s */", borrowed ? "PyObject *" : "",
-       o, borrowed ? "borrowed" : "cached", nm, E->tmp, name);
+  if (!cache) {
+    cache = arena_printf(E->m->a, "gc%d", E->tmp);
+    line(E, "static dynac_global_cache %s; /* LOAD_GLOBAL's cache */", cache);
+  }
+  line(E, "%s%s = dynac_load_global_%s(&dynac__G, %s, &%s); /* global %s */", borrowed ? "PyObject *" : "",
+       o, borrowed ? "borrowed" : "cached", nm, cache, name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }
-const char *emit_global_name(em *E, const char *name) { return global_read(E, name, false); }
-const char *emit_global_borrowed(em *E, const char *name) { return global_read(E, name, true); }
+const char *emit_global_name(em *E, const char *name) { return global_read(E, name, false, NULL); }
+/* a new reference; cache: a static dynac_global_cache's name (NULL: one of its own) */
+const char *emit_global_cached(em *E, const char *name, const char *cache) {
+  return global_read(E, name, false, cache);
+}
+/* borrowed; cache: a static dynac_global_cache's name (NULL: one of its own) */
+const char *emit_global_borrowed(em *E, const char *name, const char *cache) {
+  return global_read(E, name, true, cache);
+}
 
 /* f"...": each replacement field formatted as it comes, as FORMAT_VALUE
  * does (its value made, converted, then format(value, spec)), the parts

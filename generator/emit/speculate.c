@@ -28,6 +28,7 @@
 
 #define SPEC_ITEMS 8
 #define SPEC_VIEWS 16
+#define SPEC_CALLS 8
 
 /* An array item kept in a C local through a speculative loop. */
 typedef struct spec_item {
@@ -47,6 +48,8 @@ typedef struct spec_scan {
   int nitems;
   int views[SPEC_VIEWS];  /* the buffer locals whose items the loop reads */
   int nviews;
+  const expr *np_calls[SPEC_CALLS]; /* its np.NAME(x) calls (tested before it: spec_np_test) */
+  int ncalls;
 } spec_scan;
 
 static bool np_float_type(const type *t) { return t->kind == TY_NP && np_is_float(t->fmt); }
@@ -118,6 +121,8 @@ static bool spec_call(spec_scan *S, const expr *e) {
   if (callee->kind != EX_GLOBAL && callee->kind != EX_NAME) return false;
   for (int i = 1; i < e->u.call.n; i++)
     if (!spec_value(S, e->u.call.args[i])) return false;
+  if (S->ncalls == SPEC_CALLS) return false;
+  S->np_calls[S->ncalls++] = e;
   return true;
 }
 
@@ -330,6 +335,7 @@ int emit_speculation(em *E, stmt *s, const char *startv, const char *stopv, cons
   E->spec = n;
   route_failures_to(E, arena_printf(E->m->a, "DYNAC_LEAVE_SPEC(st, dynac_spec_fail_%d)", n));
   spec_item *items = emit_item_reads(E, &S, n);
+  for (int i = 0; i < S.ncalls; i++) spec_np_test(E, S.np_calls[i], n);
   line(E, "dynac__budget -= (int64_t)%s; /* the eval breaker runs after it, when nothing is pending */", len);
   bool *accumulators = S.grown;
   for (int v = 0; v < E->in->fn->nlocals; v++) accumulators[v] = S.grown[v] && !S.set[v];

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import types
 import traceback
 import warnings
 
@@ -466,7 +467,9 @@ def numpy_functions_patched_after_the_build():
     """np.sqrt of an item, np.sum of a whole-array expression and a staged
     np.minimum are cached per call site while numpy's module dict keeps its
     version: replacing them after the build (and putting them back) gives
-    what the interpreter gives, each time."""
+    what the interpreter gives, each time. g's loop is speculative: its
+    np.sqrt is tested once before the loop, from the caches its checked copy
+    fills; np.sqrt replaced, or the module's global np, must show."""
     try:
         import numpy as np
     except ImportError:
@@ -482,11 +485,17 @@ def numpy_functions_patched_after_the_build():
             t = np.sum((x - y) * 2.0)
             m = np.minimum(x * 0.5, y)
             return s, t, m
+        @dynac.compile(signatures=["(ndarray[d], float)"])
+        def g(x, w):
+            s = x[0] * 0.0
+            for i in range(len(x)):
+                s += np.sqrt(x[i] * x[i] + w)
+            return s
         """)
     x, y = np.array([3.0, -4.0, 0.5]), np.array([1.0, 2.0, -8.0])
 
     def same():
-        a, b = mod.f(x, y), mod.f.__wrapped__(x, y)
+        a, b = (mod.f(x, y), mod.g(x, 0.5)), (mod.f.__wrapped__(x, y), mod.g.__wrapped__(x, 0.5))
         return repr(a) == repr(b), (a, b)
 
     results = [same()]
@@ -499,8 +508,12 @@ def numpy_functions_patched_after_the_build():
     finally:
         np.sqrt, np.sum, np.minimum = real
     results.append(same())
+    mod.np = types.SimpleNamespace(sqrt=lambda v: v * 10.0, sum=np.sum, minimum=np.minimum)  # the global np
+    results.append(same())
+    mod.np = np
+    results.append(same())
     bad = [r[1] for r in results if not r[0]]
-    return not bad and served(mod, "f") >= 2, repr((bad, dynac.stats().get(mod.__name__ + ".f")))
+    return not bad and served(mod, "f") >= 2 and served(mod, "g") >= 3, repr((bad, dynac.stats().get(mod.__name__ + ".g")))
 
 
 @case
