@@ -97,6 +97,7 @@ static const char *emit_builtin(em *E, expr *e) {
     return emit_api_call(E, e, arena_printf(E->m->a, "%s.obj", slot_ref(E, e->u.call.callee_slot)));
   if (id == OPI_BOOL && n == 0) return "false";
   expr *a0 = e->u.call.args[0];
+  if (id == OPI_FLOAT && E->finite_by_parent == e) E->finite_by_parent = a0; /* float(x) has x's inf or nan */
   const char *x = emit_arg(E, e, 0);
   const type *t0 = TY(a0);
   if (t0->kind == TY_NUM && (id == OPI_ABS || id == OPI_INT || id == OPI_ROUND))

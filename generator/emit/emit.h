@@ -150,8 +150,9 @@ typedef struct em {
   int spec;            /* N: emitting loop N's speculative copy (speculate.c): a failure goes to
                           dynac_spec_fail_N, numpy's inf/nan tests to the flag dynac__nonfinite_N */
   const struct spec_item *promoted; /* there: the array items kept in C locals */
-  const bool *accumulators; /* there, [nlocals]: numpy float locals the loop changes by + - * only
-                               (their inf/nan tested once, after it) */
+  const bool *accumulators; /* there, [nlocals]: float locals the loop changes by + - * only (a
+                               numpy float's inf/nan tested once, after it) */
+  bool *accumulated;        /* [nlocals]: a Python float accumulator an operation's test was left to */
   int npromoted;
   const shape_nest *nest;   /* the untested copy of a loop (shapes.c): the loops over lists in
                                it whose items' shape the test before it proved */
@@ -305,6 +306,7 @@ bool finite_operands_pass(em *E, const expr *e);
 const char *emit_aug_value(em *E, const stmt *s, const type *xt);
 bool np_shared_caches(em *E, const expr *e, const char **gc, const char **uc);
 void spec_np_test(em *E, const expr *e, int n);
+bool finite_left_to_accumulator(em *E, const stmt *s);
 bool quiet(em *E, const expr *e);
 bool proven_position(em *E, const expr *p);
 /* speculate.c */

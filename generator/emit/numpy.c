@@ -249,6 +249,42 @@ static bool passes_local(em *E, const expr *e, int x) {
   return finite_operands_pass(E, e) && (passes_local(E, e->u.bin.l, x) || passes_local(E, e->u.bin.r, x));
 }
 
+/* Does e pass local x's inf or nan to its top, as + - * of floats and
+ * float() do (inf * 0 is nan: a tree of them with an inf or nan leaf is
+ * inf or nan)? */
+static bool carries_local(em *E, const expr *e, int x) {
+  const type *t = TY(e);
+  if (e->kind == EX_LOCAL) return e->u.local == x;
+  if (!(t->kind == TY_FLOAT || np_float(t))) return false;
+  if (e->kind == EX_CALL && e->u.call.kind == CALLEE_BUILTIN && e->u.call.op && e->u.call.op->id == OPI_FLOAT &&
+      e->u.call.n == 1)
+    return carries_local(E, e->u.call.args[0], x);
+  return e->kind == EX_BINOP && add_sub_mul(e->u.bin.op) &&
+         (carries_local(E, e->u.bin.l, x) || carries_local(E, e->u.bin.r, x));
+}
+
+/* In a speculative loop: `x = chain` (a numpy float operation, under
+ * float() too) followed by `acc op= v`, acc a float accumulator the loop
+ * changes by + - * only (E->accumulators) and v carrying x: acc is inf or
+ * nan after the loop if x ever was, and the test of acc after the loop
+ * stands for x's (pairwise's t = float(X[i, k] - X[j, k]); s += t * t).
+ * Sets E->accumulated[acc]: its test after the loop is needed. */
+bool finite_left_to_accumulator(em *E, const stmt *s) {
+  const stmt *n = s->next;
+  if (!E->spec || !E->accumulators || s->kind != ST_ASSIGN || s->u.assign.ntargets != 1 || !n ||
+      n->kind != ST_AUGASSIGN || n->u.aug.sub || !E->accumulators[n->u.aug.local] || !add_sub_mul(n->u.aug.op))
+    return false;
+  const target *t = s->u.assign.targets[0];
+  const expr *v = s->u.assign.value;
+  if (v->kind == EX_CALL && v->u.call.kind == CALLEE_BUILTIN && v->u.call.op && v->u.call.op->id == OPI_FLOAT &&
+      v->u.call.n == 1)
+    v = v->u.call.args[0];
+  if (t->is_tuple || t->sub || !finite_operands_pass(E, v) || !carries_local(E, n->u.aug.value, t->local))
+    return false;
+  E->accumulated[n->u.aug.local] = true;
+  return true;
+}
+
 /* `x = chain` followed by `target = chain2` where chain2 passes x's inf or
  * nan to its top, and nothing in chain2 can be observed first (quiet):
  * the inf/nan test of chain2 stands for both (lap = ...; out[i, j] = u +

@@ -236,7 +236,9 @@ static bool spec_block(spec_scan *S, const stmt *b) {
           !spec_value(S, b->u.aug.value))
         return false;
       const type *lt = E->in->local_ty[v];
-      if (np_float_type(res) && np_float_type(lt) && res->fmt == lt->fmt) S->grown[v] = true;
+      if ((np_float_type(res) && np_float_type(lt) && res->fmt == lt->fmt) ||
+          (res->kind == TY_FLOAT && lt->kind == TY_FLOAT))
+        S->grown[v] = true;
       else S->set[v] = true;
     } else return false;
     if (!spec_local(E, v)) return false;
@@ -340,10 +342,12 @@ int emit_speculation(em *E, stmt *s, const char *startv, const char *stopv, cons
   bool *accumulators = S.grown;
   for (int v = 0; v < E->in->fn->nlocals; v++) accumulators[v] = S.grown[v] && !S.set[v];
   E->promoted = items, E->npromoted = S.nitems, E->accumulators = accumulators;
+  E->accumulated = arena_alloc(E->m->a, nl);
   emit_range_loop(E, s, ++E->label, startv, stopv, stepv);
-  E->promoted = NULL, E->npromoted = 0, E->accumulators = NULL;
   for (int v = 0; v < E->in->fn->nlocals; v++) /* inf or nan once stays so under + - * (/ for items) */
-    if (accumulators[v]) line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", n, local_name(E, v));
+    if (accumulators[v] && (np_float_type(E->in->local_ty[v]) || E->accumulated[v]))
+      line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", n, local_name(E, v));
+  E->promoted = NULL, E->npromoted = 0, E->accumulators = NULL, E->accumulated = NULL;
   for (int i = 0; i < S.nitems; i++) line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", n, items[i].var);
   line(E, "if (DYNAC_UNLIKELY(dynac__nonfinite_%d != 0)) goto dynac_spec_fail_%d;", n, n);
   for (int i = 0; i < S.nitems; i++) /* cannot fail: tested before the loop */

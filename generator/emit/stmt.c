@@ -377,6 +377,10 @@ void emit_block(em *E, stmt *s) {
     if (finite_left_to_next(E, s)) {
       E->finite_by_parent = s->u.assign.value;
       E->finite_note = arena_printf(E->m->a, " /* inf or nan: tested with line %d's result */", s->next->pos.line);
+    } else if (finite_left_to_accumulator(E, s)) {
+      E->finite_by_parent = s->u.assign.value;
+      E->finite_note = arena_printf(E->m->a, " /* inf or nan: line %d's sum is, tested after the loop */",
+                                    s->next->pos.line);
     }
     emit_stmt(E, s);
     if (top) copy_made_array(E, s);

@@ -924,6 +924,23 @@ def row_dots(X, r, start):
     return dots, halves
 
 
+@dynac.compile(signatures=["(ndarray[d, 2], int)"])
+def row_norms(X, r):
+    """pairwise's k loop: t = float(X[i, k] - X[r, k]); s += t * t. In the
+    speculative copy the subtraction's inf/nan test is left to s's after
+    the loop (t * t carries an inf or nan into s, and s keeps it); s, a
+    Python float, may also overflow on its own (no warning): the checked
+    copy then runs the loop again and gives the same inf."""
+    norms = []
+    for i in range(X.shape[0]):
+        s = 0.0
+        for k in range(X.shape[1]):
+            t = float(X[i, k] - X[r, k])
+            s += t * t
+        norms.append(s)
+    return norms
+
+
 def freeze(a):
     """Not compiled: Python code that makes `a` read-only in the middle of a call."""
     a.setflags(write=False)

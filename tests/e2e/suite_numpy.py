@@ -426,6 +426,11 @@ def cases():
                       lambda: (np.array([[0.0, 1.0], [2.0, 3.0]]), 0, INF),  # 0 * inf: invalid
                       lambda: (np.array([[1e200, 1e200], [1e200, -1e200]]), 0, 1.0),  # overflow, then inf - inf
                       lambda: (grid_edges[:, ::2], 5, 1.0), lambda: (wave_grid(3, 4)(), 3, 1.0)]  # IndexError
+    c["row_norms"] = [(lambda n=n, m=m, r=r: (wave_grid(n, m)(), r)) for n, m in [(4, 3), (1, 1), (3, 40), (6, 0)]
+                      for r in (0, -1)]
+    c["row_norms"] += [(lambda r=r: (grid_edges.copy(), r)) for r in range(7)]  # inf - inf, nan, t * t overflows
+    c["row_norms"] += [lambda: (grid_edges[:, ::2], 5), lambda: (wave_grid(3, 4)(), 3),  # IndexError
+                       lambda: (np.array([[1e200, 1.0], [-1e200, 1.0]]), 0)]  # s overflows alone: inf, no warning
     def flagged(n, at, thaw=0, readonly=False):
         def make():
             a = np.zeros(n)

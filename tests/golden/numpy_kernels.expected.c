@@ -645,8 +645,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         if (dynac_index(l_r, dv_X.len, &k13)) goto dynac_spec_fail_2; /* IndexError */
         int64_t k14 = t11; /* in range */
         t12 = (double)((double *)dv_X.buf)[k13 * dv_X.len1 + k14];
-        double t15 = (double)t8 - (double)t12;
-        dynac__nonfinite_2 |= dynac_nonfinite_bits(t15);
+        double t15 = (double)t8 - (double)t12; /* inf or nan: line 33's sum is, tested after the loop */
         l_t = t15;
         b_t = true;
         /* numpy_kernels.py:33: s += float(t * t) */
@@ -654,6 +653,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         dynac__nonfinite_2 |= dynac_nonfinite_bits(t16);
         l_s = (l_s + t16);
       }
+      dynac__nonfinite_2 |= dynac_nonfinite_bits(l_s);
       if (DYNAC_UNLIKELY(dynac__nonfinite_2 != 0)) goto dynac_spec_fail_2;
       #undef DYNAC_LEAVE
       #define DYNAC_LEAVE(st) return (st)
