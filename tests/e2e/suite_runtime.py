@@ -11,6 +11,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import time
 import types
 import traceback
 import warnings
@@ -460,6 +461,48 @@ def ctrl_c_interrupts_every_shape_of_range_loop():
         return not bad, "; ".join(bad)
     finally:
         signal.signal(signal.SIGALRM, old)
+
+
+@case
+def ctrl_c_interrupts_a_speculative_loop():
+    """A speculative inner loop charges its iterations to the budget before
+    it and leaves the eval breaker to the enclosing loop's next tick: a
+    signal still interrupts the call within the next outer iteration."""
+    try:
+        import numpy as np
+    except ImportError:
+        return True  # (Debian's python3 has numpy: make test runs this there)
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile(signatures=["(ndarray[d, 2], int)"])
+        def spin(X, n):
+            s = 0.0
+            for i in range(n):
+                for k in range(X.shape[1]):
+                    t = float(X[0, k] - X[1, k])
+                    s += t * t
+            return s
+        """)
+    X = np.ones((2, 60000))
+    X[1] = 0.5
+    small = mod.spin(X, 3) == mod.spin.__wrapped__(X, 3)
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        t0 = time.perf_counter()
+        try:
+            mod.spin(X, 10**6)  # about a minute of work
+            return False, "returned"
+        except KeyboardInterrupt:
+            late = time.perf_counter() - t0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return small and late < 1.0 and served(mod, "spin") >= 2, "same %s, interrupted after %.2f s" % (small, late)
 
 
 @case

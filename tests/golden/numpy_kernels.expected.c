@@ -147,7 +147,6 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
         ((double *)dv_out.buf)[k23] = (double)t24;
         #undef DYNAC_LEAVE
         #define DYNAC_LEAVE(st) return (st)
-        DYNAC_TICK_IF(dynac__budget < 0, dynac__budget, 1);
         goto dynac_spec_done_3;
       dynac_spec_fail_3: DYNAC_COLD_LABEL; /* inf or nan, or a failure: again with every test */
         l_j = sv3_j;
