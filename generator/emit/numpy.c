@@ -127,16 +127,18 @@ static char exact_ufunc(const char *fn) {
 /* np.NAME(x) of an exact ufunc (e a call emit_np_ufunc emits): its caches
  * (np's LOAD_GLOBAL cache, the ufunc's) are at file scope, shared by a
  * loop's speculative and checked copies: the checked copy fills them, the
- * speculative one only reads them, once before it (spec_np_tests). Their
- * names (declared on first use), or false for any other call. */
+ * speculative one only reads them, once before it (spec_np_test). Their
+ * names (declared on first use), or false for any other call, and in a
+ * region's kernel (no file-scope C of its own). */
 bool np_shared_caches(em *E, const expr *e, const char **gc, const char **uc) {
   const char *fn = numpy_callee(E->m, e);
   char exact = exact_ufunc(fn);
-  if (!exact || e->u.call.args[0]->kind != EX_NAME || e->u.call.kind != CALLEE_METHOD || e->u.call.n != 2)
+  if (!exact || !E->helpers || e->u.call.args[0]->kind != EX_NAME || e->u.call.kind != CALLEE_METHOD ||
+      e->u.call.n != 2)
     return false;
   *uc = arena_printf(E->m->a, "dynac__uf_%s_%d", E->in->cname, e->id);
   *gc = arena_printf(E->m->a, "dynac__gc_%s_%d", E->in->cname, e->id);
-  if (!(E->helpers->data && strstr(E->helpers->data, *uc)))
+  if (!(E->helpers->data && strstr(E->helpers->data, arena_printf(E->m->a, "%s = ", *uc))))
     sb_printf(E->helpers, "static dynac_global_cache %s; /* np in line %d's np.%s */\n"
               "static dynac_ufunc_cache %s = {.exact = '%c'}; /* numpy.%s */\n", *gc, e->pos.line, fn, *uc, exact, fn);
   return true;
