@@ -941,6 +941,18 @@ def row_norms(X, r):
     return norms
 
 
+@dynac.compile(signatures=["(ndarray[d], float)"])
+def shift_twice(a, x):
+    """Reads no module-level name, yet may go on in the interpreter: when
+    numpy would warn in the second statement (inf - inf), after the first
+    wrote a's items, the rest of the call is built from the module's
+    globals, which its guard takes (fuzz seed 191: SystemError, globals
+    never taken)."""
+    a[1:] += a[:-1] * x
+    a[1:] -= a[:-1] * x
+    return x
+
+
 def freeze(a):
     """Not compiled: Python code that makes `a` read-only in the middle of a call."""
     a.setflags(write=False)

@@ -431,6 +431,8 @@ def cases():
     c["row_norms"] += [(lambda r=r: (grid_edges.copy(), r)) for r in range(7)]  # inf - inf, nan, t * t overflows
     c["row_norms"] += [lambda: (grid_edges[:, ::2], 5), lambda: (wave_grid(3, 4)(), 3),  # IndexError
                        lambda: (np.array([[1e200, 1.0], [-1e200, 1.0]]), 0)]  # s overflows alone: inf, no warning
+    c["shift_twice"] = [(lambda v=v: (np.array(v), 0.5)) for v in ([1.0, 2.0, 3.0], [1.0, INF, 2.0], [1.0, NAN, 2.0],
+                                                                  [INF, -INF, 1.0], [1e308, 1e308, 1.0], [], [2.0])]
     def flagged(n, at, thaw=0, readonly=False):
         def make():
             a = np.zeros(n)
