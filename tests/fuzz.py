@@ -200,9 +200,9 @@ class Gen:
         i = "%s %% len(a0)" % (self.rng.choice(ints) if ints else self.lit_int())
         f = self.float_expr(env, 0, in_loop)
         env.add("x2")
-        if k == 6 and self.rng.random() < 0.5:  # item arithmetic into an accumulator: a speculative loop
+        if k in (6, 9) and self.rng.random() < 0.5:  # item arithmetic into an accumulator: a speculative loop
             py = self.rng.random() < 0.5  # x2 a float (v through float()) or a numpy.float64
-            item = "a0[jj] %s %s" % (self.rng.choice("+-*"), self.rng.choice([f, "a0[%s]" % i, "np.sqrt(a0[jj])"]))
+            item = "a0[jj] %s %s" % (self.rng.choice("+-*"), self.rng.choice([f, "a0[jj]", "np.sqrt(a0[jj])"]))
             return [ind + "x2 = %s" % (self.rng.choice(["0.0", f]) if py else "a0[%s] * 0.0" % i),
                     ind + "for jj in range(len(a0)):",
                     ind + "    v = %s" % ("float(%s)" % item if py else item),
