@@ -921,6 +921,20 @@ static inline double dynac_sqrt(double x) {
 static inline double dynac_sqrt(double x) { return sqrt(x); }
 #endif
 
+/* (double)n where GCC cannot see that it came from an int (the right
+ * operand of a float subtraction, float(n)): GCC 12 folds 0.0 - (double)n
+ * into -(double)n, which is -0.0 for n == 0 where IEEE (and CPython's
+ * 0.0 - 0) gives +0.0 (-fsigned-zeros, GCC's default, does not stop it). */
+static inline double dynac_int_subtrahend(int64_t n) {
+  double d = (double)n;
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
+  __asm__("" : "+x"(d)); /* (no instruction: d stays in its register) */
+#elif defined(__GNUC__)
+  __asm__("" : "+m"(d));
+#endif
+  return d;
+}
+
 /* math functions of one/two floats: fail where CPython's math module raises
  * (Modules/mathmodule.c math_1/math_2): NaN from non-NaN arguments is
  * ValueError "math domain error"; inf from finite ones is OverflowError

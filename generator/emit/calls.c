@@ -121,6 +121,8 @@ static const char *emit_builtin(em *E, expr *e) {
     return checked(E, &ty_int, id == OPI_INT ? "dynac_float_to_int" : "dynac_float_round",
                    x, NULL);
   }
+  if (id == OPI_FLOAT && (t0->kind == TY_INT || t0->kind == TY_BOOL)) /* may be subtracted from 0.0 */
+    return arena_printf(E->m->a, "dynac_int_subtrahend(%s)", as_int(E, x, t0));
   if (id == OPI_FLOAT) return as_double(E, x, t0);
   if (id == OPI_BOOL) return truth(E, x, t0);
   if (id == OPI_DIVMOD) {

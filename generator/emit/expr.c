@@ -32,6 +32,8 @@ const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
     if (lt->kind != TY_FLOAT && rt->kind != TY_FLOAT && op == OP_TRUEDIV)
       return checked(E, &ty_float, "dynac_int_truediv", as_int(E, l, lt), as_int(E, r, rt));
     const char *a = as_double(E, l, lt), *b = as_double(E, r, rt);
+    if (op == OP_SUB && (rt->kind == TY_INT || rt->kind == TY_BOOL)) /* 0.0 - n: +0.0, which GCC folds away */
+      b = arena_printf(E->m->a, "dynac_int_subtrahend(%s)", as_int(E, r, rt));
     if (op <= OP_MUL) return arena_printf(E->m->a, "(%s %s %s)", a, binop_spelling[op], b);
     return checked(E, &ty_float, float_helper[op], a, b); /* / // % ** (bit ops fail typing) */
   }

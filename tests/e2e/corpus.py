@@ -28,6 +28,14 @@ def sub(a, b):
     return a - b
 
 
+@dynac.compile(signatures=NUM1)
+def zero_minus(a):
+    """0.0 - n is +0.0 for n == 0; GCC folds 0.0 - (double)n into
+    -(double)n (fuzz seed 205), a constant zero on the left or not."""
+    z = 0.0
+    return 0.0 - a, z - a, a * (float(0) - float(a)), 0 - a
+
+
 @dynac.compile(signatures=NUM2)
 def mul(a, b):
     return a * b

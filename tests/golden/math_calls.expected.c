@@ -75,7 +75,7 @@ static inline int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n
   double t10 = 0;
   if (fabs(l_x) < 0) return DYNAC_DEOPT; /* math domain error */
   t10 = dynac_sqrt(fabs(l_x));
-  *dynac_out = (((l_r_1 + (double)t8) + (double)t9) + t10);
+  *dynac_out = (((l_r_1 + dynac_int_subtrahend(t8)) + (double)t9) + t10);
   return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
