@@ -14,6 +14,16 @@
 
 #include <frameobject.h> /* PyFrame_New */
 
+/* A fast path every site inlines and its slow rest kept out of line (as
+ * options.h's DYNAC_HOT_INLINE and DYNAC_COLD, which come after this part). */
+#if defined(__GNUC__)
+#define DYNAC_COMPAT_HOT static inline __attribute__((always_inline, unused))
+#define DYNAC_COMPAT_COLD static __attribute__((cold, noinline, unused))
+#else
+#define DYNAC_COMPAT_HOT static inline
+#define DYNAC_COMPAT_COLD static
+#endif
+
 /* The frame of a traceback entry for `func` at `file`:`line` (both
  * strings the kernel keeps for the process: the key is their address),
  * made once per site and shared by its entries, as the interpreter shares
@@ -223,7 +233,7 @@ static inline int dynac_compat_get_method(PyObject *o, PyObject *name, PyObject 
  * are looked up through the class's shared keys, remembered per call site in
  * *keys / *nkeys (append-only keys: the same keys object with the same count
  * still lacks the name); a materialised __dict__ is asked. 1 or 0. */
-static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
+DYNAC_COMPAT_COLD int dynac_compat__instance_has_slow(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
   PyTypeObject *tp = Py_TYPE(o);
   if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
     if (!tp->tp_dictoffset) return 0; /* __slots__ without __dict__ */
@@ -234,7 +244,6 @@ static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **
   PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
   if (values) {
     PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
-    if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;
     Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
     if (i < 0) {
       *keys = k, *nkeys = k ? k->dk_nentries : 0;
@@ -248,6 +257,17 @@ static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **
   (void)keys, (void)nkeys;
   return 1; /* unknown layout: CPython's own lookup */
 #endif
+}
+/* The memo's hit inline (inline values, the keys it saw), the rest out of line. */
+DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
+#ifdef DYNAC__PYCORE_DICT
+  PyTypeObject *tp = Py_TYPE(o);
+  if ((tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) && ((PyDictValues **)o)[-4]) {
+    PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+    if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;
+  }
+#endif
+  return dynac_compat__instance_has_slow(o, name, keys, nkeys);
 }
 
 #endif /* DYNAC_COMPAT_H */

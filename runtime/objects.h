@@ -185,13 +185,16 @@ static inline PyObject **dynac__attr_place(const dynac_attr_cache *c, PyObject *
 
 /* o.name through the site's cache c: a new reference, or NULL with
  * CPython's exception; *effects set when Python code may have run. */
-static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dynac_attr_cache *c,
-                                                 int *effects) {
-  PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
+DYNAC_COLD PyObject *dynac__obj_getattr_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects) {
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
   return v;
+}
+DYNAC_HOT_INLINE PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dynac_attr_cache *c,
+                                                   int *effects) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
+  return dynac__obj_getattr_slow(o, name, c, effects);
 }
 
 /* ---- instances of the module's classes (generator/classes.c) -------------
@@ -200,29 +203,37 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
  * another module class: read through the site's cache c, then checked.
  * 0 with the value in *out; 1 when the value is of another type (the kernel
  * deoptimises; nothing was changed); -1 with CPython's exception. */
-static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
-  PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && *place)) { /* borrowed: no Python code runs between */
-    if (!PyFloat_CheckExact(*place)) return 1;
-    *out = PyFloat_AS_DOUBLE(*place);
-    return 0;
-  }
-  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+/* The slow paths below (a cache miss: the C API, then a refill) stay out of
+ * line, so that each read site inlines only the fast path. */
+DYNAC_COLD int dynac__attr_float_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
+  PyObject *v = dynac__obj_getattr_slow(o, name, c, effects);
   if (!v) return -1;
   int other = !PyFloat_CheckExact(v);
   if (!other) *out = PyFloat_AS_DOUBLE(v);
   Py_DECREF(v);
   return other;
 }
-static inline int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+DYNAC_HOT_INLINE int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
   PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
-    return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
-  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (DYNAC_LIKELY(place && *place)) { /* borrowed: no Python code runs between */
+    if (!PyFloat_CheckExact(*place)) return 1;
+    *out = PyFloat_AS_DOUBLE(*place);
+    return 0;
+  }
+  return dynac__attr_float_slow(o, name, c, effects, out);
+}
+DYNAC_COLD int dynac__attr_int_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+  PyObject *v = dynac__obj_getattr_slow(o, name, c, effects);
   if (!v) return -1;
   int other = !PyLong_CheckExact(v) || !dynac_int64_of(v, out); /* a big int: deoptimise */
   Py_DECREF(v);
   return other;
+}
+DYNAC_HOT_INLINE int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
+    return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
+  return dynac__attr_int_slow(o, name, c, effects, out);
 }
 static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
@@ -247,8 +258,13 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
  * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
-static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
-                                           int *effects) {
+DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
+  if (PyObject_SetAttr(o, name, v) < 0) return -1;
+  dynac__attr_cache_fill(c, o, name, 1);
+  return 0;
+}
+DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
+                                              int *effects) {
   if (!v) return -1;
   *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
@@ -259,9 +275,7 @@ static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject
     else if (!c->slot) dynac_compat_instance_value_added(o, c->where);
     return 0;
   }
-  if (PyObject_SetAttr(o, name, v) < 0) return -1;
-  dynac__attr_cache_fill(c, o, name, 1);
-  return 0;
+  return dynac__obj_setattr_slow(o, name, v, c);
 }
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {

@@ -130,6 +130,16 @@
 
 #include <frameobject.h> /* PyFrame_New */
 
+/* A fast path every site inlines and its slow rest kept out of line (as
+ * options.h's DYNAC_HOT_INLINE and DYNAC_COLD, which come after this part). */
+#if defined(__GNUC__)
+#define DYNAC_COMPAT_HOT static inline __attribute__((always_inline, unused))
+#define DYNAC_COMPAT_COLD static __attribute__((cold, noinline, unused))
+#else
+#define DYNAC_COMPAT_HOT static inline
+#define DYNAC_COMPAT_COLD static
+#endif
+
 /* The frame of a traceback entry for `func` at `file`:`line` (both
  * strings the kernel keeps for the process: the key is their address),
  * made once per site and shared by its entries, as the interpreter shares
@@ -339,7 +349,7 @@ static inline int dynac_compat_get_method(PyObject *o, PyObject *name, PyObject 
  * are looked up through the class's shared keys, remembered per call site in
  * *keys / *nkeys (append-only keys: the same keys object with the same count
  * still lacks the name); a materialised __dict__ is asked. 1 or 0. */
-static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
+DYNAC_COMPAT_COLD int dynac_compat__instance_has_slow(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
   PyTypeObject *tp = Py_TYPE(o);
   if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
     if (!tp->tp_dictoffset) return 0; /* __slots__ without __dict__ */
@@ -350,7 +360,6 @@ static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **
   PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
   if (values) {
     PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
-    if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;
     Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
     if (i < 0) {
       *keys = k, *nkeys = k ? k->dk_nentries : 0;
@@ -364,6 +373,17 @@ static inline int dynac_compat_instance_has(PyObject *o, PyObject *name, void **
   (void)keys, (void)nkeys;
   return 1; /* unknown layout: CPython's own lookup */
 #endif
+}
+/* The memo's hit inline (inline values, the keys it saw), the rest out of line. */
+DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
+#ifdef DYNAC__PYCORE_DICT
+  PyTypeObject *tp = Py_TYPE(o);
+  if ((tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) && ((PyDictValues **)o)[-4]) {
+    PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+    if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;
+  }
+#endif
+  return dynac_compat__instance_has_slow(o, name, keys, nkeys);
 }
 
 #endif /* DYNAC_COMPAT_H */
@@ -2044,13 +2064,16 @@ static inline PyObject **dynac__attr_place(const dynac_attr_cache *c, PyObject *
 
 /* o.name through the site's cache c: a new reference, or NULL with
  * CPython's exception; *effects set when Python code may have run. */
-static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dynac_attr_cache *c,
-                                                 int *effects) {
-  PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
+DYNAC_COLD PyObject *dynac__obj_getattr_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects) {
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
   return v;
+}
+DYNAC_HOT_INLINE PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dynac_attr_cache *c,
+                                                   int *effects) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
+  return dynac__obj_getattr_slow(o, name, c, effects);
 }
 
 /* ---- instances of the module's classes (generator/classes.c) -------------
@@ -2059,29 +2082,37 @@ static inline PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name, dy
  * another module class: read through the site's cache c, then checked.
  * 0 with the value in *out; 1 when the value is of another type (the kernel
  * deoptimises; nothing was changed); -1 with CPython's exception. */
-static inline int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
-  PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && *place)) { /* borrowed: no Python code runs between */
-    if (!PyFloat_CheckExact(*place)) return 1;
-    *out = PyFloat_AS_DOUBLE(*place);
-    return 0;
-  }
-  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+/* The slow paths below (a cache miss: the C API, then a refill) stay out of
+ * line, so that each read site inlines only the fast path. */
+DYNAC_COLD int dynac__attr_float_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
+  PyObject *v = dynac__obj_getattr_slow(o, name, c, effects);
   if (!v) return -1;
   int other = !PyFloat_CheckExact(v);
   if (!other) *out = PyFloat_AS_DOUBLE(v);
   Py_DECREF(v);
   return other;
 }
-static inline int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+DYNAC_HOT_INLINE int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, double *out) {
   PyObject **place = dynac__attr_place(c, o);
-  if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
-    return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
-  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (DYNAC_LIKELY(place && *place)) { /* borrowed: no Python code runs between */
+    if (!PyFloat_CheckExact(*place)) return 1;
+    *out = PyFloat_AS_DOUBLE(*place);
+    return 0;
+  }
+  return dynac__attr_float_slow(o, name, c, effects, out);
+}
+DYNAC_COLD int dynac__attr_int_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+  PyObject *v = dynac__obj_getattr_slow(o, name, c, effects);
   if (!v) return -1;
   int other = !PyLong_CheckExact(v) || !dynac_int64_of(v, out); /* a big int: deoptimise */
   Py_DECREF(v);
   return other;
+}
+DYNAC_HOT_INLINE int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
+    return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
+  return dynac__attr_int_slow(o, name, c, effects, out);
 }
 static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
@@ -2106,8 +2137,13 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
  * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
-static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
-                                           int *effects) {
+DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
+  if (PyObject_SetAttr(o, name, v) < 0) return -1;
+  dynac__attr_cache_fill(c, o, name, 1);
+  return 0;
+}
+DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
+                                              int *effects) {
   if (!v) return -1;
   *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
@@ -2118,9 +2154,7 @@ static inline int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject
     else if (!c->slot) dynac_compat_instance_value_added(o, c->where);
     return 0;
   }
-  if (PyObject_SetAttr(o, name, v) < 0) return -1;
-  dynac__attr_cache_fill(c, o, name, 1);
-  return 0;
+  return dynac__obj_setattr_slow(o, name, v, c);
 }
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
