@@ -32,7 +32,9 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   /* -ffp-contract=off: a * b + c rounds twice, as CPython and numpy compute it (never one FMA,
      whatever -march CFLAGS asks for) */
   const char *fixed[] = {o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
-                         "-ffp-contract=off", "-Wall", "-Wextra", inc1, inc2};
+                         "-ffp-contract=off", "-Wall", "-Wextra",
+                         /* a value of one C type where another is meant is a generator bug: fail loudly */
+                         "-Werror=incompatible-pointer-types", "-Werror=int-conversion", inc1, inc2};
   enum { CAP = 256 };
   char *argv[CAP];
   int n = 0;

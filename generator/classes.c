@@ -133,6 +133,9 @@ void classes_scope(module *m) {
                      .cls = k};
     k->inst_or_none = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "N%zu%s", strlen(k->name), k->name),
                              .or_none = k};
+    k->rec = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "R%zu%s", strlen(k->name), k->name), .cls = k,
+                    .rec = true};
+    k->recordable = -1;
     k->why_not = decorated && !dataclass_decorators(m, st) ? "a class decorator other than @dataclass"
                  : check_bases(m, k, def);
     if (!k->why_not) k->why_not = check_body(m, k, def);
@@ -278,6 +281,96 @@ const type *classes_attr_type(const klass *k, const char *name) {
     for (int i = 0; i < k->nanns; i++)
       if (!strcmp(k->ann_names[i], name)) return k->ann_types[i];
   return NULL;
+}
+
+/* `self.NAME = value` (a single target) in a method whose first parameter is self? NAME, or NULL. */
+static const char *self_store(const stmt *s) {
+  if (s->kind != ST_ASSIGN || s->u.assign.ntargets != 1) return NULL;
+  const target *t = s->u.assign.targets[0];
+  if (t->is_tuple || !t->sub || t->sub->kind != EX_ATTR) return NULL;
+  const expr *o = t->sub->u.sub.obj;
+  return o->kind == EX_LOCAL && o->u.local == 0 ? t->sub->u.sub.attr : NULL;
+}
+
+/* Does any statement of block b (nested blocks too) store NAME into self? */
+static bool block_stores_self(const stmt *b, const char *name, const stmt *except) {
+  for (const stmt *s = b; s; s = s->next) {
+    const char *n = s != except ? self_store(s) : NULL;
+    if (n && !strcmp(n, name)) return true;
+    const stmt *kids[4] = {NULL};
+    switch (s->kind) {
+    case ST_IF: kids[0] = s->u.if_.then, kids[1] = s->u.if_.orelse; break;
+    case ST_WHILE: kids[0] = s->u.while_.body, kids[1] = s->u.while_.orelse; break;
+    case ST_FOR_RANGE: case ST_FOR_ITER: kids[0] = s->u.for_.body, kids[1] = s->u.for_.orelse; break;
+    default: if (s->kind != ST_ASSIGN && s->kind != ST_EXPR && s->kind != ST_RETURN && s->kind != ST_PASS &&
+                 s->kind != ST_AUGASSIGN)
+               return true; /* try, with, ...: not looked into */
+    }
+    for (int i = 0; i < 2; i++) if (kids[i] && block_stores_self(kids[i], name, except)) return true;
+  }
+  return false;
+}
+
+bool classes_recordable(module *m, klass *k) {
+  if (k->recordable >= 0) return k->recordable;
+  k->recordable = 0;
+  if (k->why_not || !k->slot || k->slots || k->defines_new || k->named_tuple || k->base || !k->nattrs ||
+      k->nattrs > 16)
+    return false;
+  static const char *const hooks[] = {"__del__", "__setattr__", "__delattr__", "__getattr__", "__getattribute__",
+                                      "__init_subclass__", "__set_name__"};
+  for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
+    if (classes_defines(m, k, hooks[i])) return false;
+  for (int i = 0; i < k->nattrs; i++) {
+    tykind kd = k->attr_types[i]->kind;
+    if (kd != TY_FLOAT && kd != TY_INT && kd != TY_BOOL) return false;
+  }
+  func *init = classes_method(m, k, "__init__");
+  if (!init || !init->lowered || init->breaks || init->partial || init->nfreevars || init->nvarparams ||
+      init->nparams < 1 || init->method != 'm')
+    return false;
+  const char **names = arena_alloc(m->a, sizeof(char *) * (size_t)k->nattrs);
+  const type **types = arena_alloc(m->a, sizeof(type *) * (size_t)k->nattrs);
+  int n = 0;
+  for (const stmt *s = init->body; s; s = s->next) { /* first stores, top level, in order */
+    const char *f = self_store(s);
+    if (!f) continue;
+    bool seen = false;
+    for (int i = 0; i < n; i++) if (!strcmp(names[i], f)) seen = true;
+    const type *t = classes_attr_type(k, f);
+    if (seen) continue;
+    if (!t || n == k->nattrs) return false; /* an attribute record did not see set */
+    names[n] = f;
+    types[n++] = t;
+  }
+  if (n != k->nattrs) return false; /* an attribute __init__ does not set at its top level */
+  for (int i = 0; i < n; i++) { /* set elsewhere in __init__ (a branch, a loop): not its first store's place */
+    const stmt *first = NULL;
+    for (const stmt *s = init->body; s && !first; s = s->next) {
+      const char *f = self_store(s);
+      if (f && !strcmp(f, names[i])) first = s;
+    }
+    for (const stmt *s = init->body; s; s = s->next) {
+      if (s == first) break; /* stores after the first keep the order */
+      const stmt *kids[2] = {NULL};
+      if (s->kind == ST_IF) kids[0] = s->u.if_.then, kids[1] = s->u.if_.orelse;
+      else if (s->kind == ST_WHILE) kids[0] = s->u.while_.body, kids[1] = s->u.while_.orelse;
+      else if (s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) kids[0] = s->u.for_.body, kids[1] = s->u.for_.orelse;
+      else if (s->kind != ST_ASSIGN && s->kind != ST_EXPR && s->kind != ST_AUGASSIGN && s->kind != ST_PASS)
+        return false; /* a try or with before it: not looked into */
+      for (int j = 0; j < 2; j++) if (kids[j] && block_stores_self(kids[j], names[i], NULL)) return false;
+    }
+  }
+  k->nfields = n;
+  k->field_names = names;
+  k->field_types = types;
+  k->recordable = 1;
+  return true;
+}
+
+int classes_field(const klass *k, const char *name) {
+  for (int i = 0; i < k->nfields; i++) if (!strcmp(k->field_names[i], name)) return i;
+  return -1;
 }
 
 void classes_make_slots(module *m) {

@@ -128,6 +128,10 @@ typedef struct type {
   const struct klass *or_none; /* TY_OBJ (cls NULL): such an instance or None (the join of
                                   the two): an object to every operation, but a read that
                                   narrow.c proves not None is an instance of it */
+  bool rec;                    /* TY_OBJ with cls: an instance a kernel made and keeps as its
+                                  fields in C until something needs the object (scalar
+                                  replacement, classes.c: classes_recordable); its C value is
+                                  a struct dynac_rec_<class> (emit/records.c) */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
 /* int | float | numpy.float64 | numpy.int64, known at run time (a TY_NUM
@@ -730,6 +734,12 @@ typedef struct klass {
   uint32_t stmt_index;      /* its statement among the module's */
   type inst;                /* the instance type (TY_OBJ with cls = this) */
   type inst_or_none;        /* "Cls | None" (TY_OBJ with or_none = this) */
+  type rec;                 /* an instance kept as its fields (TY_OBJ, cls = this, rec) */
+  signed char recordable;   /* classes_recordable's verdict: -1 not yet asked, 0, 1 */
+  int nfields;              /* recordable: the fields __init__ sets, in the order it sets them */
+  const char **field_names;
+  const type **field_types; /* float, int or bool */
+  bool rec_used;            /* some kernel keeps instances as fields: emit the struct */
   bool named;               /* a specialisation's or an attribute's type names it */
   slot *slot;               /* its guard (SLOT_CLASS), made for named classes before the IR */
   int nmembers;             /* what kernels rely on, checked by the class guard */
@@ -791,6 +801,18 @@ klass *classes_find(const module *m, const char *name);
 struct func *classes_method(const module *m, const klass *k, const char *name);
 /* The recorded type of instance attribute `name` of k, or NULL (not recorded). */
 const type *classes_attr_type(const klass *k, const char *name);
+/* May kernels keep instances of k that they make as fields in C (scalar
+ * replacement, as PyPy's virtuals and Cython's structs keep them): a plain
+ * class of the module (no __slots__, __new__, __del__, __setattr__,
+ * __getattribute__ or __getattr__; no base other than object) whose
+ * __init__, a def of the module, sets each of its recorded attributes,
+ * all float, int or bool, once in its top-level statements? Fills
+ * k->fields in that order. Asked from infer (the def's IR exists then). */
+bool classes_recordable(module *m, klass *k);
+/* The index of field `name` of recordable k, or -1. */
+int classes_field(const klass *k, const char *name);
+/* t as a value held elsewhere: an instance kept as fields is the instance. */
+const type *ty_unrec(const type *t);
 /* The guard slots of the classes types name (after annotations, before
  * the IR: instances' slot tables are sized then); a slot's check covers the
  * methods kernels call directly (noted with classes_use_method). */

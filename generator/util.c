@@ -188,8 +188,16 @@ static const type *intern(const type *proto, const char *code) {
   return t;
 }
 
+const type *ty_unrec(const type *t) { return t->rec ? &t->cls->inst : t; }
+
 const type *ty_tuple(arena *a, int n, const type **elts) {
-  (void)a;
+  for (int i = 0; i < n; i++)
+    if (elts[i]->rec) { /* a tuple holds the instance itself */
+      const type **u = arena_alloc(a, sizeof(type *) * (size_t)n);
+      for (int j = 0; j < n; j++) u[j] = ty_unrec(elts[j]);
+      elts = u;
+      break;
+    }
   strbuf code = {0};
   sb_printf(&code, "T%d", n);
   for (int i = 0; i < n; i++) sb_puts(&code, elts[i]->code);
@@ -200,6 +208,7 @@ const type *ty_tuple(arena *a, int n, const type **elts) {
 }
 
 const type *ty_list(const type *elt) {
+  elt = ty_unrec(elt); /* a list holds the instance itself */
   strbuf code = {0};
   sb_printf(&code, "L%s", elt->code);
   const type *el[1] = {elt};
@@ -326,6 +335,7 @@ const type *ty_join(const type *x, const type *y) {
   if (x->kind == TY_UNKNOWN) return y;
   if (y->kind == TY_UNKNOWN) return x;
   if (x == y) return x;
+  if (x->rec || y->rec) return ty_join(ty_unrec(x), ty_unrec(y)); /* one as fields, one made: the instance */
   bool xn = x->kind == TY_INT || x->kind == TY_FLOAT || x->kind == TY_NUM;
   bool yn = y->kind == TY_INT || y->kind == TY_FLOAT || y->kind == TY_NUM;
   bool xnp = x->kind == TY_NP && (x->fmt == 'd' || x->fmt == 'l');

@@ -258,10 +258,12 @@ DYNAC_COMPAT_COLD int dynac_compat__instance_has_slow(PyObject *o, PyObject *nam
   return 1; /* unknown layout: CPython's own lookup */
 #endif
 }
-/* The memo's hit inline (inline values, the keys it saw), the rest out of line. */
+/* The memo's hit (inline values, the keys it saw) and instances with no
+ * __dict__ answer inline, the rest out of line. */
 DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void **keys, Py_ssize_t *nkeys) {
-#ifdef DYNAC__PYCORE_DICT
   PyTypeObject *tp = Py_TYPE(o);
+  if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) && !tp->tp_dictoffset) return 0; /* __slots__ only */
+#ifdef DYNAC__PYCORE_DICT
   if ((tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) && ((PyDictValues **)o)[-4]) {
     PyDictKeysObject *k = ((PyHeapTypeObject *)tp)->ht_cached_keys;
     if (k && (void *)k == *keys && k->dk_nentries == *nkeys) return 0;

@@ -26,6 +26,7 @@ PARTS = [
     "slow_paths.h",
     "continue.h",
     "descriptors.h",
+    "records.h",
     "api.h",
     "impl_options.h",
     "cache.h",

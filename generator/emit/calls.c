@@ -11,14 +11,16 @@ static const char *emit_call_kind(em *E, expr *e);
  * (emit_call drops them). In a kernel whose statements may go on in the
  * interpreter, a number is kept in a temporary first, so its value is the
  * one evaluated even if a later argument's effect changes what it read. */
-static const char *emit_arg(em *E, expr *e, int i) {
+static const char *emit_arg_as(em *E, expr *e, int i, const type *pt) {
   expr *a = e->u.call.args[i];
-  const char *v = emit_expr(E, a);
+  const char *v = emit_operand_for(E, a, pt);
   if (!E->conts || !E->effectful) return v;
   if (is_scalar(TY(a))) v = keep(E, v, TY(a));
   push_pending(E, a, v);
   return v;
 }
+static const char *emit_arg(em *E, expr *e, int i) { return emit_arg_as(E, e, i, NULL); }
+const char *emit_call_arg(em *E, expr *e, int i, const type *pt) { return emit_arg_as(E, e, i, pt); }
 
 static const char *emit_api_call(em *E, expr *e, const char *fn_obj) {
   const char *vals[64];
@@ -538,6 +540,29 @@ typedef struct member_call {
   int first;            /* the first of vals the kernel takes (1: the receiver is not an argument) */
 } member_call;
 
+/* The first of a devirtualised call's values the kernel takes (as
+ * member_call_of's `first`), and whether a value of the call's own comes
+ * before them (a classmethod's class, super()'s instance: member_self). */
+static int member_first(em *E, expr *e, const inst *callee) {
+  expr *recv = e->u.call.args[0];
+  if (TY(recv)->cls) return callee->fn->method == 's' || callee->fn->method == 'c';
+  if (recv->kind == EX_NAME) return callee->fn->method != 'c';
+  return 1;
+}
+static int member_self(em *E, expr *e, const inst *callee) {
+  expr *recv = e->u.call.args[0];
+  if (TY(recv)->cls) return callee->fn->method == 'c';
+  return recv->kind != EX_NAME;
+}
+
+/* A C condition, nonzero when object o (borrowed) is not a value of type
+ * t, else o unboxed into `res`: a struct keeps the instance itself. */
+const char *unbox_into(em *E, const type *t, const char *o, const char *res) {
+  if (t->rec) return arena_printf(E->m->a, "dynac_rec_from(%s, dynac__slots[%d].obj, &%s.h)", o,
+                                  t->cls->slot->index, res);
+  return arena_printf(E->m->a, "%s(%s, &%s)", elem_fn(E->m, t), o, res);
+}
+
 static member_call member_call_of(em *E, expr *e, const char *const *vals, const inst *callee) {
   arena *a = E->m->a;
   expr *recv = e->u.call.args[0];
@@ -547,11 +572,14 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
     mc.k = rt->cls;
     const char *site = arena_printf(a, "ms%d", ++E->tmp);
     line(E, "static dynac_method_site %s; /* the instances seen lack their own .%s */", site, e->u.call.name);
-    mc.current = arena_printf(a, "dynac_method_current(%s, &dynac__slots[%d], %s, &%s)", vals[0],
-                              mc.k->slot->index, interned_name(E, e->u.call.name), site);
-    mc.owner = arena_printf(a, "Py_TYPE(%s)", vals[0]);
+    bool rec = is_rec_value(vals[0]); /* an instance kept as fields */
+    mc.current = arena_printf(a, "%s(%s, &dynac__slots[%d], %s, &%s)",
+                              rec ? "dynac_rec_method_current" : "dynac_method_current",
+                              rec ? arena_printf(a, "&%s.h", vals[0]) : vals[0], mc.k->slot->index,
+                              interned_name(E, e->u.call.name), site);
+    mc.owner = rec ? arena_printf(a, "dynac_rec_type(&%s.h)", vals[0]) : arena_printf(a, "Py_TYPE(%s)", vals[0]);
     mc.first = callee->fn->method == 's' || callee->fn->method == 'c';
-    if (callee->fn->method == 'c') mc.self = arena_printf(a, "(PyObject *)Py_TYPE(%s)", vals[0]); /* cls */
+    if (callee->fn->method == 'c') mc.self = arena_printf(a, "(PyObject *)%s", mc.owner); /* cls */
     return mc;
   }
   if (recv->kind == EX_NAME) { /* Cls.m(...): the global still the class, unchanged */
@@ -591,7 +619,7 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
   line(E, "dynac__effects = 1; /* Python code ran */");
   if (!res) line(E, "st = r == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
   else if (ty_is_container(rt) || rt->kind == TY_TUPLE) line(E, "st = DYNAC_OK_BOXED;");
-  else line(E, "st = %s(r, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
+  else line(E, "st = %s ? DYNAC_OK_BOXED : DYNAC_OK;", unbox_into(E, rt, "r", res));
   line(E, "if (st == DYNAC_OK_BOXED) dynac__boxed_result = r;");
   line(E, "else Py_DECREF(r);");
   E->indent--;
@@ -607,9 +635,17 @@ static const char *closure_arg(em *E, const inst *callee, const char *owner, con
 }
 
 /* f's index in the module's function table (its dynac__direct_calls counter). */
-static int func_index(const module *m, const func *f) {
+int func_index(const module *m, const func *f) {
   for (int i = 0; i < m->nfuncs; i++) if (m->funcs[i] == f) return i;
   return -1;
+}
+
+/* The kernel arguments of special method call e: its callee's first and
+ * (second: NULL for none) parameter's values, a struct by address. */
+static const char *special_args(em *E, const expr *e, const char *a0, const char *a1) {
+  const inst *callee = E->in->types.callee[e->id];
+  const char *x = kernel_arg(E, a0, callee->args[0]);
+  return a1 ? arena_printf(E->m->a, "%s, %s", x, kernel_arg(E, a1, callee->args[1])) : x;
 }
 
 /* e runs a special method of class k whose kernel infer chose
@@ -626,7 +662,9 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   inst *callee = E->in->types.callee[e->id];
   const type *rt = callee->ret;
   bool has_value = rt->kind != TY_UNKNOWN && rt->kind != TY_NONE;
-  const char *res = has_value ? tmpvar(E, rt) : "0";
+  const char *res = !has_value ? "0" : rt->rec ? rec_tmp(E, rt->cls) : tmpvar(E, rt);
+  const char *rtype = is_rec_value(recv) ? arena_printf(E->m->a, "dynac_rec_type(&%s.h)", recv)
+                                         : arena_printf(E->m->a, "Py_TYPE(%s)", recv);
   int ks = k->slot->index;
   bool leaf = callee->ncallees == 0;
   line(E, "{");
@@ -636,12 +674,12 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
              "dynac__G.rt->deep_call_refused(dynac__depth)");
   E->nvstack = depth;
   line(E, "int st = DYNAC_DEOPT;");
-  line(E, "if (DYNAC_LIKELY(dynac__slots[%d].valid && Py_TYPE(%s)->tp_version_tag == (unsigned int)"
-       "dynac__slots[%d].v.i)) {", ks, recv, ks);
+  line(E, "if (DYNAC_LIKELY(dynac__slots[%d].valid && %s->tp_version_tag == (unsigned int)"
+       "dynac__slots[%d].v.i)) {", ks, rtype, ks);
   line(E, "  dynac__direct_calls[%d]++;", func_index(E->m, callee->fn));
   if (!leaf) line(E, "  dynac__depth++;");
   line(E, "  st = dynac_kernel_%s(%s%s%s%s); /* %s.%s */", callee->cname,
-       closure_arg(E, callee, arena_printf(E->m->a, "Py_TYPE(%s)", recv), callee->fn->name), kargs,
+       closure_arg(E, callee, rtype, callee->fn->name), kargs,
        has_value ? ", &" : "", has_value ? res : "", k->name, callee->fn->name);
   if (!leaf) line(E, "  dynac__depth--;");
   line(E, "}");
@@ -653,7 +691,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   line(E, "Py_XDECREF(a0);");
   if (n > 1) line(E, "Py_XDECREF(a1);");
   if (has_value)
-    line(E, "st = !v ? DYNAC_ERROR : %s(v, &%s) ? DYNAC_OK_BOXED : DYNAC_OK;", elem_fn(E->m, rt), res);
+    line(E, "st = !v ? DYNAC_ERROR : %s ? DYNAC_OK_BOXED : DYNAC_OK;", unbox_into(E, rt, "v", res));
   else line(E, "st = !v ? DYNAC_ERROR : v == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
   line(E, "if (st == DYNAC_OK_BOXED) dynac__boxed_result = v; /* of another type */");
   line(E, "else Py_XDECREF(v);");
@@ -688,14 +726,14 @@ const char *emit_operator_call(em *E, expr *e, const char *l, const char *r, int
                                       e->u.bin.inplace ? "inplace" : "binop", (int)e->u.bin.op,
                                       binop_spelling[e->u.bin.op]);
   return emit_special_call(E, e, reflected ? rtp->cls : lt->cls, reflected ? r : l,
-                           arena_printf(E->m->a, "%s, %s", reflected ? r : l, reflected ? l : r), 2, vals,
-                           types, fallback, depth);
+                           special_args(E, e, reflected ? r : l, reflected ? l : r), 2, vals, types, fallback,
+                           depth);
 }
 
 /* -a, +a, ~a of an instance: its __neg__ / __pos__ / __invert__ kernel. */
 const char *emit_unary_call(em *E, expr *e, const char *a, int depth) {
   const type *at = TY(e->u.un.a);
-  return emit_special_call(E, e, at->cls, a, a, 1, &a, &at,
+  return emit_special_call(E, e, at->cls, a, special_args(E, e, a, NULL), 1, &a, &at,
                            arena_printf(E->m->a, "dynac_obj_unary(a0, %d, &dynac__effects)", (int)e->u.un.op),
                            depth);
 }
@@ -709,7 +747,7 @@ const char *emit_compare_call(em *E, expr *e, const char *l, const char *r, int 
   const char *vals[2] = {l, r};
   const type *types[2] = {lt, rtp};
   return emit_special_call(E, e, reflected ? rtp->cls : lt->cls, reflected ? r : l,
-                           arena_printf(E->m->a, "%s, %s", reflected ? r : l, reflected ? l : r), 2, vals, types,
+                           special_args(E, e, reflected ? r : l, reflected ? l : r), 2, vals, types,
                            arena_printf(E->m->a, "dynac_obj_compare(a0, a1, %s, &dynac__effects)",
                                         rich[e->u.cmp.ops[0]]), depth);
 }
@@ -718,7 +756,7 @@ const char *emit_compare_call(em *E, expr *e, const char *l, const char *r, int 
 const char *emit_getitem_call(em *E, expr *e, const char *o, const char *i, int depth) {
   const char *vals[2] = {o, i};
   const type *types[2] = {TY(e->u.sub.obj), TY(e->u.sub.index)};
-  return emit_special_call(E, e, types[0]->cls, o, arena_printf(E->m->a, "%s, %s", o, i), 2, vals, types,
+  return emit_special_call(E, e, types[0]->cls, o, special_args(E, e, o, i), 2, vals, types,
                            "dynac_obj_getitem(a0, a1, &dynac__effects)", depth);
 }
 
@@ -729,7 +767,7 @@ const char *emit_property_call(em *E, expr *e, const char *o) {
   const type *ot = TY(e->u.sub.obj);
   int depth = E->nvstack;
   push_pending(E, e->u.sub.obj, o);
-  return emit_special_call(E, e, ot->cls, o, o, 1, &o, &ot,
+  return emit_special_call(E, e, ot->cls, o, special_args(E, e, o, NULL), 1, &o, &ot,
                            arena_printf(E->m->a, "PyObject_GetAttr(a0, %s)", interned_name(E, e->u.sub.attr)),
                            depth);
 }
@@ -740,7 +778,7 @@ void emit_setter_call(em *E, expr *sub, const char *o, const char *v, const type
   const type *ot = TY(sub->u.sub.obj);
   const char *vals[2] = {o, v};
   const type *types[2] = {ot, vt};
-  emit_special_call(E, sub, ot->cls, o, arena_printf(E->m->a, "%s, %s", o, v), 2, vals, types,
+  emit_special_call(E, sub, ot->cls, o, special_args(E, sub, o, v), 2, vals, types,
                     arena_printf(E->m->a, "(PyObject_SetAttr(a0, %s, a1) < 0 ? NULL : Py_NewRef(Py_None))",
                                  interned_name(E, sub->u.sub.attr)), E->nvstack);
 }
@@ -748,10 +786,10 @@ void emit_setter_call(em *E, expr *sub, const char *o, const char *v, const type
 /* len(a) / abs(a) of an instance: its __len__ / __abs__ kernel. len's
  * result is checked as slot_sq_length checks it (>= 0, ValueError). */
 static const char *emit_special_builtin(em *E, expr *e) {
-  const char *a = emit_arg(E, e, 0);
+  const char *a = emit_arg_as(E, e, 0, E->in->types.callee[e->id]->args[0]);
   const type *at = TY(e->u.call.args[0]);
   bool len = ops_call_is(e, OPI_LEN);
-  const char *v = emit_special_call(E, e, at->cls, a, a, 1, &a, &at,
+  const char *v = emit_special_call(E, e, at->cls, a, special_args(E, e, a, NULL), 1, &a, &at,
                                     len ? "dynac_obj_len_boxed(a0)" : "PyNumber_Absolute(a0)", E->call_base);
   if (!len) return v;
   const char *n = tmpvar(E, &ty_int);
@@ -776,12 +814,12 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   const klass *k = TY(e)->cls;
   int n = e->u.call.n, ks = k->slot->index;
   const char *vals[64];
-  for (int i = 0; i < n; i++) vals[i] = emit_arg(E, e, i);
+  for (int i = 0; i < n; i++) vals[i] = emit_arg_as(E, e, i, i ? init->args[i] : NULL);
   const char *o = tmpvar(E, TY(e));
   const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
   strbuf args = {0};
   sb_puts(&args, o);
-  for (int i = 1; i < n; i++) sb_printf(&args, ", %s", vals[i]);
+  for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
   line(E, "dynac__effects = 1; /* Python code may run (__init__, a __del__) */");
   note_effect(E);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {", vals[0],
@@ -881,6 +919,8 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   bool devirt = method_devirtualised(E->in, e);
   if (e->u.call.kind == CALLEE_METHOD && !devirt) return emit_method(E, e);
+  if (e->u.call.kind == CALLEE_VALUE && TY(e)->rec && E->in->types.callee[e->id] && !E->exported)
+    return emit_rec_construction(E, e, E->in->types.callee[e->id]); /* made as its fields */
   if (e->u.call.kind == CALLEE_VALUE && TY(e)->cls && E->in->types.callee[e->id] && !E->exported)
     return emit_construction(E, e, E->in->types.callee[e->id]);
   if (e->u.call.kind == CALLEE_VALUE && TY(e)->cls) { /* Cls(...): an instance of exactly Cls */
@@ -899,16 +939,20 @@ static const char *emit_call_kind(em *E, expr *e) {
     deopt_if(E, "DYNAC_FAIL_RECURSION", "internal: a call without a typed callee", "1");
     return "0";
   }
-  const char *vals[64];
-  for (int i = 0; i < e->u.call.n; i++) vals[i] = emit_arg(E, e, i);
+  const char *vals[64] = {NULL};
+  int first = devirt ? member_first(E, e, callee) : 0, shift = devirt ? member_self(E, e, callee) : 0;
+  for (int i = 0; i < e->u.call.n; i++) /* a struct for a parameter that keeps one (records.c) */
+    vals[i] = emit_arg_as(E, e, i, i >= first ? callee->args[i - first + shift] : NULL);
   member_call mc = devirt ? member_call_of(E, e, vals, callee) : (member_call){0};
   strbuf args = {0}; /* the kernel's arguments, each followed by ", " */
   if (devirt) sb_puts(&args, closure_arg(E, callee, mc.owner, e->u.call.name));
   if (mc.self) sb_printf(&args, "%s, ", mc.self);
-  for (int i = mc.first; i < e->u.call.n; i++) sb_printf(&args, "%s, ", vals[i]);
+  for (int i = mc.first; i < e->u.call.n; i++)
+    sb_printf(&args, "%s, ", kernel_arg(E, vals[i], callee->args[i - first + shift]));
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
+                    : callee->ret->rec ? rec_tmp(E, callee->ret->cls) /* its fields */
                     : tmpvar(E, callee->ret->kind == TY_LIST ? &ty_obj : callee->ret);
   if (E->exported) {
     emit_export_call(E, callee, args.data, has_value ? res : NULL);
@@ -944,7 +988,10 @@ static const char *emit_call_kind(em *E, expr *e) {
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
     /* a container result would be borrowed from r: it cannot be kept */
     const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
-    if (callee->ret->kind == TY_OBJ) line(E, "st = dynac_elem_obj(r, &%s);", res); /* None too */
+    if (callee->ret->rec) /* the instance kept as the struct */
+      line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s ? DYNAC_DEOPT : DYNAC_OK;",
+           unbox_into(E, callee->ret, "r", res));
+    else if (callee->ret->kind == TY_OBJ) line(E, "st = dynac_elem_obj(r, &%s);", res); /* None too */
     else line(E, "st = r == Py_None ? DYNAC_OK_NONE : %s;",
          ub ? arena_printf(E->m->a, "%s(r, &%s) ? DYNAC_DEOPT : DYNAC_OK", ub, res) : "DYNAC_DEOPT");
     if (passes_on) line(E, "if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }");

@@ -30,8 +30,8 @@ static const char *cont_value(em *E, int v) {
   const type *t = E->in->local_ty[v];
   if (t->kind == TY_UNKNOWN) return "NULL"; /* never bound by compiled code */
   const char *c = E->in->fn->local_cnames[v];
-  const char *boxed = t->kind == TY_OBJ || owned_list_local(E->in, v)
-      ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t);
+  const char *boxed = (t->kind == TY_OBJ && !t->rec) || owned_list_local(E->in, v)
+      ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t); /* a struct: its instance */
   if (v < E->in->fn->nparams && !E->reg) return boxed;
   return arena_printf(E->m->a, "b_%s ? %s : NULL", c, boxed);
 }
@@ -74,12 +74,15 @@ static void cont_finish(em *E) {
     line(E, "return DYNAC_OK_BOXED;");
     return;
   }
-  if (t->kind == TY_OBJ) {
+  if (t->rec) { /* the instance, kept as the caller's struct */
+    line(E, "if (r != Py_None && !dynac_rec_from(r, dynac__slots[%d].obj, &dynac_out->h)) { Py_DECREF(r); return DYNAC_OK; }",
+         t->cls->slot->index);
+  } else if (t->kind == TY_OBJ) {
     line(E, "*dynac_out = r;");
     line(E, "return DYNAC_OK;");
     return;
   }
-  if (t->kind == TY_LIST) line(E, "if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }");
+  else if (t->kind == TY_LIST) line(E, "if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }");
   else if (t->kind != TY_UNKNOWN && !ty_is_container(t) && elem_fn(E->m, t))
     line(E, "if (r != Py_None && !%s(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }", elem_fn(E->m, t));
   line(E, "if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }");
@@ -135,7 +138,10 @@ static void cont_block(em *E, const restart *rp, int mode) {
   }
   for (int i = 0; i < f->nbase && !E->reg; i++) { /* the continuation holds the locals from here (a del frees) */
     int v = versions ? versions[i] : i;
-    if (i != assigned && (E->in->local_ty[v]->kind == TY_OBJ || owned_list_local(E->in, v)))
+    const type *lt = E->in->local_ty[v];
+    if (lt->rec && v >= f->nparams && i != assigned) /* the continuation holds its instance */
+      line(E, "dynac_rec_release(&%s.h);", local_name(E, v));
+    else if (i != assigned && !lt->rec && (lt->kind == TY_OBJ || owned_list_local(E->in, v)))
       line(E, "Py_CLEAR(%s);", local_name(E, v));
   }
   for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + i, label, i);

@@ -332,6 +332,23 @@ const char *emit_binop_values(em *E, binop op, const char *l, const type *lt,
 const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const char *r,
                               const type *rt);
 const char *emit_expr(em *E, expr *e);
+/* records.c: instances kept as their fields (scalar replacement) */
+const char *emit_expr_rec(em *E, expr *e); /* expr.c: an expression typed rec, as its struct */
+const char *rec_ctype(module *m, const klass *k);
+bool is_rec_value(const char *v);
+const char *rec_addr(em *E, const char *v);
+const char *rec_box(em *E, const char *v, const klass *k);
+const char *rec_tmp(em *E, const klass *k);
+const char *rec_of_object(em *E, const char *v, const klass *k);
+const char *emit_rec_field(em *E, const char *v, const klass *k, int i);
+void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val);
+void emit_rec_structs(module *m, strbuf *out);
+const char *emit_rec_construction(em *E, expr *e, inst *init);
+const char *kernel_arg(em *E, const char *v, const type *pt);
+const char *emit_operand_for(em *E, expr *x, const type *pt);
+const char *emit_call_arg(em *E, expr *e, int i, const type *pt); /* calls.c: for a parameter of type pt */
+int func_index(const module *m, const func *f);     /* calls.c */
+const char *unbox_into(em *E, const type *t, const char *o, const char *res); /* calls.c */
 
 /* objects.c */
 const char *interned_name(em *E, const char *name);

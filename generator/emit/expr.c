@@ -312,9 +312,19 @@ static const char *emit_tuple(em *E, expr *e) {
  * object or an ndarray (PyObject_GetAttr) */
 static const char *emit_attr(em *E, expr *e) {
   const type *ot = TY(e->u.sub.obj);
-  const char *v = emit_expr(E, e->u.sub.obj);
   const char *attr = e->u.sub.attr;
-  if (E->in->types.callee[e->id] && !E->exported) return emit_property_call(E, e, v); /* its getter's kernel */
+  const inst *getter = E->exported ? NULL : E->in->types.callee[e->id];
+  int field = ot->rec && !getter ? classes_field(ot->cls, attr) : -1;
+  if (field >= 0 && TY(e) != &ty_obj) { /* a field of an instance kept as fields */
+    const char *r = emit_expr_rec(E, e->u.sub.obj);
+    int depth = E->nvstack;
+    push_pending(E, e->u.sub.obj, r);
+    const char *v = emit_rec_field(E, r, ot->cls, field);
+    E->nvstack = depth;
+    return v;
+  }
+  const char *v = getter ? emit_operand_for(E, e->u.sub.obj, getter->args[0]) : emit_expr(E, e->u.sub.obj);
+  if (getter) return emit_property_call(E, e, v); /* its getter's kernel */
   if (ot->kind == TY_OBJ && ot->cls && TY(e) != &ty_obj) { /* a typed read: the instance pending, so
                                                               the interpreter may go on from it */
     int depth = E->nvstack;
@@ -371,7 +381,27 @@ static const char *emit_temps_binop(em *E, binop op, const char *l, const type *
   return o;
 }
 
+static const char *emit_expr_raw(em *E, expr *e);
+
+/* Expression e's C value: an instance kept as its fields (a struct:
+ * records.c) is the instance itself here, made if it was not yet. */
 const char *emit_expr(em *E, expr *e) {
+  const char *v = emit_expr_raw(E, e);
+  if (!is_rec_value(v)) return v;
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "%s = %s; /* the instance itself */", o, rec_box(E, v, TY(e)->cls));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  return o;
+}
+
+/* Expression e, typed rec, as its struct: an object where one is typed
+ * (a call CPython made) is kept as the instance it is. */
+const char *emit_expr_rec(em *E, expr *e) {
+  const char *v = emit_expr_raw(E, e);
+  return is_rec_value(v) ? v : rec_of_object(E, v, TY(e)->cls);
+}
+
+static const char *emit_expr_raw(em *E, expr *e) {
   switch (e->kind) {
   case EX_LIST: return emit_list_display(E, e);
   case EX_LISTCOMP: return emit_list_comprehension(E, e);
@@ -411,11 +441,13 @@ const char *emit_expr(em *E, expr *e) {
     E->finite_note = NULL;
     bool passes = finite_operands_pass(E, e);
     E->finite_by_parent = passes && quiet(E, e->u.bin.r) ? e->u.bin.l : NULL;
-    const char *l = emit_expr(E, e->u.bin.l);
+    const inst *op = E->exported ? NULL : E->in->types.callee[e->id]; /* __OP__'s kernel: its parameters */
+    bool reflected = op && !TY(e->u.bin.l)->cls;
+    const char *l = emit_operand_for(E, e->u.bin.l, op ? op->args[reflected ? 1 : 0] : NULL);
     int depth = E->nvstack;
     if (!e->u.bin.inplace) push_pending(E, e->u.bin.l, l); /* x op= v: x is read again */
     E->finite_by_parent = passes ? e->u.bin.r : NULL;
-    const char *r = emit_expr(E, e->u.bin.r);
+    const char *r = emit_operand_for(E, e->u.bin.r, op ? op->args[reflected ? 0 : 1] : NULL);
     E->finite_by_parent = NULL;
     push_pending(E, e->u.bin.r, r);
     if (TY(e)->kind == TY_LIST) {
@@ -452,7 +484,8 @@ const char *emit_expr(em *E, expr *e) {
   case EX_UNARY: {
     const char *fused = emit_fused(E, e);
     if (fused) return fused;
-    const char *a = emit_expr(E, e->u.un.a);
+    const inst *op = E->exported ? NULL : E->in->types.callee[e->id]; /* __neg__'s kernel */
+    const char *a = emit_operand_for(E, e->u.un.a, op ? op->args[0] : NULL);
     const type *t = TY(e->u.un.a);
     if (t->kind == TY_NP) return emit_np_unary(E, e->u.un.op, a, t);
     if (E->in->types.callee[e->id] && !E->exported) { /* __neg__, ..., kernel to kernel */

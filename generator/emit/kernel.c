@@ -12,14 +12,17 @@ const char *params_of(module *m, inst *in, bool exported) {
   for (int i = 0; i < in->fn->nparams; i++) {
     if (i) sb_puts(&b, ", ");
     note_type(in->args[i]);
-    sb_printf(&b, "%s %c_%s", c_type(in->args[i]),
-              in->args[i]->kind == TY_OBJ || owned_list_local(in, i) ? 'p' : 'l',
-              in->fn->params[i]); /* an object parameter: borrowed p_x, owned local l_x */
+    if (in->args[i]->rec) /* the caller's struct, by address (records.c) */
+      sb_printf(&b, "%s *rp_%s", rec_ctype(m, in->args[i]->cls), in->fn->local_cnames[i]);
+    else
+      sb_printf(&b, "%s %c_%s", c_type(in->args[i]),
+                in->args[i]->kind == TY_OBJ || owned_list_local(in, i) ? 'p' : 'l',
+                in->fn->params[i]); /* an object parameter: borrowed p_x, owned local l_x */
   }
   note_type(in->ret);
   if (in->ret->kind != TY_UNKNOWN) {
     if (in->fn->nparams) sb_puts(&b, ", ");
-    sb_printf(&b, "%s *dynac_out", c_type(in->ret));
+    sb_printf(&b, "%s *dynac_out", in->ret->rec ? rec_ctype(m, in->ret->cls) : c_type(in->ret));
   }
   if (exported) sb_printf(&b, "%sdynac_x_status *dynac_st", b.data ? ", " : "");
   if (!b.data) sb_puts(&b, "void");
@@ -124,7 +127,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
                         strbuf *out) {
   strbuf locals = {0}, body = {0};
   for (int i = 0; i < in->fn->nparams; i++)
-    if (in->args[i]->kind == TY_OBJ || owned_list_local(in, i))
+    if ((in->args[i]->kind == TY_OBJ && !in->args[i]->rec) || owned_list_local(in, i))
       sb_printf(&locals, "DYNAC_OBJ l_%s = Py_NewRef(p_%s); /* owned: it can be rebound */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
   bool *cells = captured_locals(m->a, in->fn);
@@ -136,6 +139,11 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
     const type *t = in->local_ty[i];
     if (t->kind == TY_UNKNOWN) continue;
     note_type(t);
+    if (t->rec) { /* an instance kept as fields: its struct (records.c) */
+      sb_printf(&locals, "DYNAC_REC_%s rl_%s = {0};\nbool b_%s = false; /* bound? */\n", t->code,
+                in->fn->local_cnames[i], in->fn->local_cnames[i]);
+      continue;
+    }
     if (t->kind == TY_OBJ || owned_list_local(in, i)) {
       sb_printf(&locals, "DYNAC_OBJ l_%s = NULL; /* owned */\nbool b_%s = false; /* bound? */\n",
                 in->fn->local_cnames[i], in->fn->local_cnames[i]);
@@ -343,8 +351,10 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
     emit_unbox_arg(m, in->args[i], i, arena_printf(m->a, "args[%d]", i), true, "return DYNAC_DEOPT;",
                    &unbox, &release);
   bool has_value = in->ret->kind != TY_UNKNOWN;
-  if (has_value) sb_printf(&unbox, "%s r = %s;\n", c_type(in->ret),
-                           in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
+  if (has_value && in->ret->rec) /* an instance kept as fields: made here, for the caller */
+    sb_printf(&unbox, "DYNAC_REC_%s r = {0};\n", in->ret->code);
+  else if (has_value) sb_printf(&unbox, "%s r = %s;\n", c_type(in->ret),
+                                in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
   if (in->fn->nfreevars) /* its co_freevars were checked when the artifact was attached */
     sb_printf(&unbox, "if (!closure || PyTuple_GET_SIZE(closure) != %d) return DYNAC_DEOPT;\n", in->fn->nfreevars);
   if (in->effectful) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
@@ -356,7 +366,8 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
     sb_puts(&call, "\nif (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\nelse dynac_undo_commit(mark);");
   if (has_value) {
     const type *rt = in->ret;
-    const char *bx = rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
+    const char *bx = rt->rec ? arena_printf(m->a, "dynac_rec_box(&r.h, &dynac__rdesc_%s); /* the instance */", rt->code)
+                     : rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
                      : rt->kind == TY_OBJ || rt->kind == TY_LIST ? "r; /* the kernel's new reference */"
                      : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
                      : arena_printf(m->a, "%s(r)", box_fn(m, rt));

@@ -269,6 +269,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
   const type **done = arena_alloc(m->a, sizeof *done * (size_t)(n_used_tuples + 1)); /* each noted */
   int ndone = 0;
   for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &P.types, done, &ndone);
+  emit_rec_structs(m, &P.types); /* instances kernels keep as fields */
   if (P.region_types.data) sb_puts(&P.types, P.region_types.data);
   hole holes[] = {{"banner", P.banner.data}, {"module_macros", P.macros.data},
                   {"tuple_types", P.types.data ? P.types.data : ""}, {"slots", P.slots.data},

@@ -25,8 +25,8 @@ void bound_intersect(em *E, const bool *b) {
 
 /* `return None`: a kernel typed to return an object returns the object None. */
 const char *return_none(inst *in) {
-  return in->ret->kind == TY_OBJ ? "*dynac_out = Py_NewRef(Py_None);\nreturn DYNAC_OK;"
-                                 : "return DYNAC_OK_NONE;";
+  return in->ret->kind == TY_OBJ && !in->ret->rec ? "*dynac_out = Py_NewRef(Py_None);\nreturn DYNAC_OK;"
+                                                  : "return DYNAC_OK_NONE;";
 }
 
 /* del NAME of a local (DELETE_FAST): UnboundLocalError when it is unbound
@@ -37,13 +37,26 @@ static void emit_local_delete(em *E, int loc) {
   if (lt->kind == TY_OBJ || owned_list_local(E->in, loc)) {
     line(E, "dynac__effects = 1; /* __del__ may run */");
     note_effect(E);
-    line(E, "Py_CLEAR(%s); /* del %s */", local_name(E, loc), E->in->fn->locals[loc]);
+    if (lt->rec) line(E, "dynac_rec_release(&%s.h); /* del %s */", local_name(E, loc), E->in->fn->locals[loc]);
+    else line(E, "Py_CLEAR(%s); /* del %s */", local_name(E, loc), E->in->fn->locals[loc]);
   }
   line(E, "b_%s = false;", E->in->fn->local_cnames[loc]);
   E->bound[loc] = false;
 }
 
+/* obj.name = v where obj is an instance kept as fields and name one of
+ * them, v of its type: the field's store (records.c). False when not such. */
+static bool assign_rec_field(em *E, target *t, const char *v, const type *vt) {
+  if (!t->sub || t->sub->kind != EX_ATTR || E->exported || E->in->types.callee[t->sub->id]) return false;
+  const type *ot = TY(t->sub->u.sub.obj);
+  int i = ot->rec ? classes_field(ot->cls, t->sub->u.sub.attr) : -1;
+  if (i < 0 || ot->cls->field_types[i] != vt) return false;
+  emit_rec_store(E, emit_expr_rec(E, t->sub->u.sub.obj), ot->cls, i, v);
+  return true;
+}
+
 void assign_target(em *E, target *t, const char *v, const type *vt) {
+  if (assign_rec_field(E, t, v, vt)) return;
   if (t->sub && (is_name_place(t->sub) || t->sub->kind == EX_SLICE || TY(t->sub->u.sub.obj)->kind == TY_OBJ ||
                  array_object_place(E->in, t->sub))) {
     /* obj.name = v, obj[key] = v, obj[lo:hi:step] = v (also of a list: PyObject_SetItem), a
@@ -99,7 +112,10 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
       v = emit_pinned_result(E, v, lt);
       vt = lt;
     }
-    if (lt->kind == TY_OBJ || owned_list_local(E->in, t->local)) /* the old value is released, as STORE_FAST does */
+    if (lt->rec) /* a struct: the value moves in, the old one released (STORE_FAST) */
+      line(E, "dynac_rec_move(&%s, &%s, sizeof %s);", local_name(E, t->local),
+           is_rec_value(v) ? v : rec_of_object(E, v, lt->cls), local_name(E, t->local));
+    else if (lt->kind == TY_OBJ || owned_list_local(E->in, t->local)) /* the old value is released, as STORE_FAST does */
       line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, t->local),
            convert(E, v, vt, lt));
     else line(E, "%s = %s;", local_name(E, t->local), convert(E, v, vt, lt));
@@ -134,7 +150,9 @@ static void emit_assign(em *E, stmt *s) {
   bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
   if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
     E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
-  const char *v = emit_expr(E, s->u.assign.value);
+  const target *t0 = s->u.assign.targets[0];
+  bool rec = simple && !t0->sub && E->in->local_ty[t0->local]->rec; /* into a struct local: the struct */
+  const char *v = rec ? emit_expr_rec(E, s->u.assign.value) : emit_expr(E, s->u.assign.value);
   E->assigned = NULL;
   const type *vt = TY(s->u.assign.value);
   if (!simple && s->u.assign.value->kind != EX_TUPLE && vt->kind != TY_NONE) { /* (None: a constant) */
@@ -180,6 +198,11 @@ static void emit_augassign(em *E, stmt *s) {
     unbound_check(E, loc);
   expr *direct = s->u.aug.op_expr;
   if (direct && E->in->types.callee[direct->id] && !E->exported) { /* an instance's __iadd__, ... */
+    if (lt->rec) { /* its struct, replaced by the result's */
+      const char *v = emit_expr_rec(E, direct);
+      line(E, "dynac_rec_move(&%s, &%s, sizeof %s);", local_name(E, loc), v, local_name(E, loc));
+      return;
+    }
     const char *v = emit_expr(E, direct);
     line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, loc), v);
     return;
@@ -214,11 +237,19 @@ static void emit_return(em *E, stmt *s) {
     return;
   }
   bool unwinds = leaves_finally(E, false);
+  if (E->in->ret->rec && TY(s->u.ret)->rec) { /* a struct: it moves into the caller's */
+    const char *v = emit_expr_rec(E, s->u.ret);
+    np_exit_check(E);
+    unwind_scopes(E, false);
+    line(E, "dynac_rec_move(dynac_out, &%s, sizeof *dynac_out);", v);
+    line(E, "return DYNAC_OK;");
+    return;
+  }
   E->returned = unwinds ? NULL : s->u.ret; /* (its shortcuts return at once: not past a finally) */
   const char *v = emit_expr(E, s->u.ret);
   E->returned = NULL;
   np_exit_check(E);
-  bool none = TY(s->u.ret)->kind == TY_NONE && E->in->ret->kind != TY_OBJ; /* return x, x None */
+  bool none = TY(s->u.ret)->kind == TY_NONE && (E->in->ret->kind != TY_OBJ || E->in->ret->rec); /* return x, x None */
   bool ref = E->in->ret->kind == TY_OBJ || E->in->ret->kind == TY_LIST; /* a new reference for the caller */
   const char *out = none ? NULL : convert(E, v, TY(s->u.ret), E->in->ret);
   if (unwinds && out) /* kept while the finally blocks run, as CPython keeps it on its stack */

@@ -32,7 +32,7 @@ const char *as_num(em *E, const char *v, const type *t) {
 /* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
 /* A value as an object: itself, or boxed into an owned temporary. */
 const char *as_obj(em *E, const char *v, const type *t) {
-  if (t->kind == TY_OBJ || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
+  if ((t->kind == TY_OBJ && !is_rec_value(v)) || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
   note_type(t); /* a tuple's boxing function */
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = %s;", o, box_value(E, v, t));
@@ -102,6 +102,7 @@ const char *truth(em *E, const char *v, const type *t) {
 /* Boxes a kernel value for a call through the C API (new reference). */
 const char *box_value(em *E, const char *v, const type *t) {
   note_type(t); /* a tuple's boxing function */
+  if (t->rec && is_rec_value(v)) return rec_box(E, v, t->cls); /* the instance, made if it was not */
   switch (t->kind) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);
   case TY_FLOAT: return arena_printf(E->m->a, "dynac_box_float(%s)", v);

@@ -158,7 +158,12 @@ bool owned_list_local(const inst *in, int i) {
          (i >= in->fn->nparams || block_binds(in->fn->body, i));
 }
 
-const char *local_name(em *E, int i) { return arena_printf(E->m->a, "l_%s", E->in->fn->local_cnames[i]); }
+const char *local_name(em *E, int i) {
+  const char *c = E->in->fn->local_cnames[i];
+  if (E->in->local_ty[i]->rec) /* kept as fields: its struct, a parameter's the caller's (records.c) */
+    return arena_printf(E->m->a, i < E->in->fn->nparams ? "(*rp_%s)" : "rl_%s", c);
+  return arena_printf(E->m->a, "l_%s", c);
+}
 
 /* The source line for a comment: no comment terminators, trimmed. */
 static const char *comment_text(module *m, int ln) {

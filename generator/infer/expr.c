@@ -508,7 +508,7 @@ static const char *const binop_method[] = {"add", "sub", "mul", "truediv", "floo
 static const type *type_operator(ctx *c, expr *e, const type *l, const type *r) {
   c->in->types.callee[e->id] = NULL;
   const char *op = binop_method[e->u.bin.op];
-  if (l->cls && (ty_is_number(r) || r == l)) {
+  if (l->cls && (ty_is_number(r) || r->cls == l->cls)) {
     klass *k = (klass *)l->cls;
     const type *a[2] = {l, r};
     if (e->u.bin.inplace) {
@@ -537,7 +537,7 @@ static const type *type_rich_compare(ctx *c, expr *e, const type *l, const type 
   c->in->types.callee[e->id] = NULL;
   cmpop op = e->u.cmp.ops[0];
   if (e->u.cmp.n != 2 || op > CMP_NE) return NULL;
-  if (l->cls && (ty_is_number(r) || r == l)) {
+  if (l->cls && (ty_is_number(r) || r->cls == l->cls)) {
     const type *a[2] = {l, r};
     return type_special(c, e, (klass *)l->cls, method[op], a, 2, true);
   }
@@ -566,18 +566,27 @@ static const type *type_special_builtin(ctx *c, expr *e, const type **at) {
  * kernel for (an instance of Cls, the arguments' types) that returns None:
  * the call makes the instance as object.__new__ does and runs that kernel
  * on it directly (types.callee[e->id]; emit/calls.c: emit_construction). */
-static void constructed_init(ctx *c, expr *e, const type **at, klass *k) {
+static const type *constructed_init(ctx *c, expr *e, const type **at, klass *k) {
   c->in->types.callee[e->id] = NULL;
   func *f = classes_method(c->m, k, "__init__");
   int n = e->u.call.n; /* args[0] is the class, whose place the instance takes */
-  if (!f || e->u.call.nkw || n > 64) return;
+  if (!f || e->u.call.nkw || n > 64) return &k->inst;
   const type *a[64];
-  a[0] = &k->inst;
+  /* an instance of a recordable class is made as its fields (its __init__'s kernel takes them) */
+  a[0] = !c->in->fn->partial && classes_recordable(c->m, k) ? &k->rec : &k->inst;
   for (int i = 1; i < n; i++) a[i] = at[i];
-  inst *probe = n == f->nparams && direct_args(a, n) ? get_inst(c->m, f, a) : NULL; /* the one called */
-  if (probe && probe->ret->kind != TY_UNKNOWN && probe->ret->kind != TY_NONE)
-    return; /* it returns a value: CPython's TypeError, from its own call */
-  direct_method_callee(c, e, k, f, a, n);
+  for (int pass = 0; pass < 2; pass++) {
+    inst *probe = n == f->nparams && direct_args(a, n) ? get_inst(c->m, f, a) : NULL; /* the one called */
+    if (probe && probe->ret->kind != TY_UNKNOWN && probe->ret->kind != TY_NONE)
+      return &k->inst; /* it returns a value: CPython's TypeError, from its own call */
+    if (direct_method_callee(c, e, k, f, a, n)) {
+      if (a[0]->rec) k->rec_used = true;
+      return a[0];
+    }
+    if (!a[0]->rec) break;
+    a[0] = &k->inst; /* no kernel takes it as fields: made */
+  }
+  return &k->inst;
 }
 
 /* Attributes of `type` itself that Cls.name would give before the class's own. */
@@ -941,7 +950,7 @@ static const type *type_call(ctx *c, expr *e) {
     const type *made = t->kind == TY_OBJ ? type_made_array(c, e, at) : NULL; /* np.zeros(...) */
     if (made) return made;
     klass *k = constructed_class(c, e);
-    if (k && t->kind == TY_OBJ && !named_tuple_class(k)) constructed_init(c, e, at, k);
+    if (k && t->kind == TY_OBJ && !named_tuple_class(k)) return constructed_init(c, e, at, k);
     return k && t->kind == TY_OBJ ? &k->inst : t;
   }
   const op_row *op = e->u.call.op;
@@ -1293,7 +1302,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *r = type_expr(c, e->u.boolop.r, truth);
     if (truth) { t = &ty_bool; break; }
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
-    t = by_value_join(l, r, false);
+    t = by_value_join(ty_unrec(l), ty_unrec(r), false); /* an operand's value: the instance itself */
     if (t->kind == TY_OBJ) generic_op(c); /* the left operand's __bool__ may run */
     if (t->kind == TY_CONFLICT)
       type_fail(c, e->pos, arena_printf(c->m->a, "'%s' of %s and %s by value",
@@ -1305,6 +1314,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     const type *a = type_expr(c, e->u.ifexp.then, truth);
     const type *b = type_expr(c, e->u.ifexp.orelse, truth);
     if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
+    a = ty_unrec(a), b = ty_unrec(b); /* either branch's value is the instance itself */
     if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) { t = ty_join(a, b); break; }
     t = by_value_join(a, b, true);
     if (t->kind == TY_OBJ && !t->or_none) c->in->generic = true;

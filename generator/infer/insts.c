@@ -71,6 +71,15 @@ static inst *new_inst(module *m, func *f, const type **args, bool nested_as_obje
 inst *get_inst(module *m, func *f, const type **args) {
   int count = 0;
   for (int i = 0; i < f->nparams; i++)
+    if (args[i]->rec && (f->partial || f->nowncells || block_binds(f->body, i))) {
+      /* a parameter the function rebinds (or a cell holds) takes the instance itself */
+      const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
+      for (int j = 0; j < f->nparams; j++)
+        w[j] = args[j]->rec && (f->partial || f->nowncells || block_binds(f->body, j)) ? ty_unrec(args[j]) : args[j];
+      args = w;
+      break;
+    }
+  for (int i = 0; i < f->nparams; i++)
     if (args[i]->or_none) { /* "Cls | None" is a local's type: a parameter takes any object */
       const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       for (int j = 0; j < f->nparams; j++) w[j] = args[j]->or_none ? &ty_obj : args[j];

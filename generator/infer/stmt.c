@@ -28,6 +28,16 @@ static void ret_join(ctx *c, const type *t, srcpos pos) {
   if (j != in->ret) { in->ret = j; in->pass_changed = 1; }
 }
 
+/* May `NAME = value` (s) keep value, an instance made as its fields
+ * (type.rec), in the local as fields? Only a value no other place holds
+ * (a call's, an operator's: not another local's) into one plain local of a
+ * function with no closures (a cell holds objects) and no graph breaks. */
+static bool rec_local_target(ctx *c, const stmt *s) {
+  const target *t = s->u.assign.targets[0];
+  return s->u.assign.ntargets == 1 && !t->is_tuple && !t->sub && s->u.assign.value->kind != EX_LOCAL &&
+         !c->in->fn->nowncells && !c->in->fn->partial && t->local >= c->in->fn->nparams;
+}
+
 static void type_cond(ctx *c, expr *e) {
   type_expr(c, e, true);
 }
@@ -160,6 +170,7 @@ static void type_stmt(ctx *c, stmt *s) {
     const target *t0 = s->u.assign.targets[0];
     const type *at = s->u.assign.ntargets == 1 && !t0->is_tuple && !t0->sub ? array_result_type(c, v) : NULL;
     if (at) t = at; /* x = a * 2.0 + b: the local holds the new array typed */
+    if (t->rec && !rec_local_target(c, s)) t = ty_unrec(t);
     for (int i = 0; i < s->u.assign.ntargets; i++) bind_target(c, s->u.assign.targets[i], t, s->pos);
     break;
   }
@@ -227,9 +238,12 @@ static void type_stmt(ctx *c, stmt *s) {
     bind_target(c, &tg, res, s->pos);
     break;
   }
-  case ST_RETURN:
-    ret_join(c, s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none, s->pos);
+  case ST_RETURN: {
+    const type *t = s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none;
+    if (t->rec && s->u.ret->kind == EX_LOCAL) t = ty_unrec(t); /* the local's instance itself */
+    ret_join(c, t, s->pos);
     break;
+  }
   case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */
     type_cond(c, s->u.if_.cond);
     int k = constant_truth(c->in, s->u.if_.cond);

@@ -1,0 +1,204 @@
+/* records.c: instances kernels keep as their fields (scalar replacement;
+ * runtime/records.h). A value typed `rec` (infer: a recordable class's
+ * instance a call made) is a C struct dynac_R<n><Class>: a dynac_rec_head,
+ * then the fields in the order __init__ sets them. Its C spelling tells
+ * it apart from an object's: a local rl_x, a parameter (*rp_x) (the
+ * caller's struct, by address), a temporary rtN. emit_expr gives every
+ * other expression the instance itself (dynac_rec_box: made on first
+ * need); the places written here take the struct: reading and writing a
+ * field, a kernel's argument, Cls(...) running the __init__ kernel on it.
+ */
+#include "emit.h"
+
+/* The class's struct type. */
+const char *rec_ctype(module *m, const klass *k) { return arena_printf(m->a, "dynac_%s", k->rec.code); }
+
+/* The class's dynac_rec_desc (its address). */
+static const char *rec_desc(module *m, const klass *k) {
+  return arena_printf(m->a, "&dynac__rdesc_%s", k->rec.code);
+}
+
+/* Is C value v a struct (a rec local, parameter or temporary) rather than an object? */
+bool is_rec_value(const char *v) {
+  if (!strncmp(v, "rl_", 3) || !strncmp(v, "(*rp_", 5)) return true;
+  return v[0] == 'r' && v[1] == 't' && isdigit((unsigned char)v[2]);
+}
+
+/* The struct's address, as a kernel's parameter takes it. */
+const char *rec_addr(em *E, const char *v) {
+  if (!strncmp(v, "(*rp_", 5)) return arena_strndup(E->m->a, v + 2, strlen(v) - 3);
+  return arena_printf(E->m->a, "&%s", v);
+}
+
+/* Its head's address. */
+static const char *rec_head(em *E, const char *v) { return arena_printf(E->m->a, "&%s.h", v); }
+
+/* The instance the struct stands for, as a new reference (NULL with an exception). */
+const char *rec_box(em *E, const char *v, const klass *k) {
+  return arena_printf(E->m->a, "dynac_rec_box(%s, %s)", rec_head(E, v), rec_desc(E->m, k));
+}
+
+/* A new struct temporary holding no value yet (released leaving the block). */
+const char *rec_tmp(em *E, const klass *k) {
+  const char *name = arena_printf(E->m->a, "rt%d", ++E->tmp);
+  line(E, "DYNAC_REC_%s %s = {0}; /* a %s kept as its fields */", k->rec.code, name, k->name);
+  return name;
+}
+
+/* v, an object (a new reference's owner keeps it), as the struct of
+ * class k it is typed: the instance itself when it is one of exactly k,
+ * else the kernel goes on in the interpreter (the object is of another
+ * class: a global rebound, a __class__ assigned). */
+const char *rec_of_object(em *E, const char *v, const klass *k) {
+  const char *r = rec_tmp(E, k);
+  deopt_if(E, "DYNAC_FAIL_NOT_INT", "not an instance of the class", "dynac_rec_from(%s, dynac__slots[%d].obj, %s)",
+           v, k->slot->index, rec_head(E, r));
+  return r;
+}
+
+/* Field i of struct v (class k): read in C while it is a plain field
+ * (dynac_rec_plain), else through the instance, checked as an instance's
+ * attribute is (another type deoptimises). */
+const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
+  const type *t = k->field_types[i];
+  const char *o = tmpvar(E, t);
+  const char *f = k->field_names[i];
+  line(E, "if (DYNAC_LIKELY(dynac_rec_plain(%s, %d))) %s = %s.%s; /* .%s: a field */", rec_head(E, v), i, o, v, f, f);
+  line(E, "else {");
+  E->indent++;
+  const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
+  line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
+  line(E, "int st = dynac_rec_attr_%s(%s, %s, %d, &%s, &dynac__effects, &%s); /* .%s of the instance */",
+       t->kind == TY_FLOAT ? "float" : t->kind == TY_INT ? "int" : "bool", rec_head(E, v), rec_desc(E->m, k), i,
+       c, o, f);
+  line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the attribute holds another type than recorded", "st");
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  return o;
+}
+
+/* Struct v's field i = val (of the field's type): into the struct while no
+ * instance was made and its class is unchanged, else a store into the
+ * instance (STORE_ATTR's). A write the caller of a kernel that takes the
+ * struct may see: an effect. */
+void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val) {
+  const char *f = k->field_names[i];
+  line(E, "dynac__effects = 1; /* a write its holders see */");
+  line(E, "if (DYNAC_LIKELY(dynac_rec_unmade(%s))) { %s.%s = %s; %s.h.set |= 1u << %d; } /* .%s = : a field */",
+       rec_head(E, v), v, f, val, v, i, f);
+  line(E, "else {");
+  E->indent++;
+  const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
+  line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
+  line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+       rec_head(E, v), rec_desc(E->m, k), i, box_value(E, val, k->field_types[i]), c, where(E));
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+}
+
+/* The struct of each class whose instances kernels keep as fields, and
+ * the runtime's description of it (before the kernels). */
+void emit_rec_structs(module *m, strbuf *out) {
+  for (int c = 0; c < m->nclasses; c++) {
+    const klass *k = m->classes[c];
+    if (!k->rec_used) continue;
+    const char *st = rec_ctype(m, k), *code = k->rec.code;
+    sb_printf(out, "/* an instance of %s a kernel made and keeps as its fields (runtime/records.h) */\n", k->name);
+    sb_printf(out, "typedef struct %s {\n  dynac_rec_head h;\n", st);
+    for (int i = 0; i < k->nfields; i++)
+      sb_printf(out, "  %s %s;\n", c_type(k->field_types[i]), k->field_names[i]);
+    sb_printf(out, "} %s;\n", st);
+    sb_printf(out, "static const dynac_rec_field dynac__rfields_%s[] = {\n", code);
+    for (int i = 0; i < k->nfields; i++) {
+      tykind kd = k->field_types[i]->kind;
+      sb_printf(out, "    {\"%s\", '%c', offsetof(%s, %s)},\n", k->field_names[i],
+                kd == TY_FLOAT ? 'f' : kd == TY_INT ? 'i' : 'b', st, k->field_names[i]);
+    }
+    sb_printf(out, "};\n");
+    sb_printf(out, "static dynac_rec_desc dynac__rdesc_%s __attribute__((unused)) = {.nfields = %d, .fields = "
+              "dynac__rfields_%s};\n", code, k->nfields, code);
+    sb_printf(out, "static inline void dynac__release_%s(%s *r) { dynac_rec_release(&r->h); }\n", code, st);
+    sb_printf(out, "#define DYNAC_REC_%s __attribute__((cleanup(dynac__release_%s))) %s\n\n", code, code, st);
+  }
+}
+
+/* Cls(args) of a class kept as fields (infer: constructed_init): while
+ * the global names the class its guard saw, unchanged, and the class
+ * still makes plain instances (dynac_rec_ok), a struct is started and the
+ * __init__ kernel sets its fields; an __init__ that hands the call back
+ * before doing anything runs in the interpreter on the instance made from
+ * the struct. Otherwise CPython's call, its instance kept as the struct
+ * (of another class: the kernel goes on in the interpreter). The struct. */
+const char *emit_rec_construction(em *E, expr *e, inst *init) {
+  const klass *k = TY(e)->cls;
+  int n = e->u.call.n, ks = k->slot->index;
+  const char *vals[64];
+  for (int i = 0; i < n; i++) vals[i] = emit_call_arg(E, e, i, i ? init->args[i] : NULL);
+  const char *r = rec_tmp(E, k);
+  const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
+  strbuf args = {0};
+  sb_puts(&args, rec_addr(E, r));
+  for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
+  line(E, "dynac__effects = 1; /* Python code may run (__init__) */");
+  note_effect(E);
+  line(E, "int other%s = 0; /* CPython's call made an instance of another class */", r);
+  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i && "
+       "dynac_rec_ok(%s, %s)) {", vals[0], ks, tp, ks, rec_desc(E->m, k), tp);
+  E->indent++;
+  line(E, "dynac_rec_begin(%s, %s);", rec_head(E, r), tp);
+  bool leaf = init->ncallees == 0;
+  line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
+  if (!leaf) line(E, "dynac__depth++;");
+  line(E, "int st = dynac_kernel_%s(%s); /* %s.__init__ on its fields */", init->cname, args.data, k->name);
+  if (!leaf) line(E, "dynac__depth--;");
+  line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter, on the instance */");
+  line(E, "  PyObject *o = dynac_rec_force(%s, %s);", rec_head(E, r), rec_desc(E->m, k));
+  line(E, "  PyObject *argt = o ? PyTuple_New(%d) : NULL;", n - 1);
+  for (int i = 1; i < n; i++)
+    line(E, "  if (argt) PyTuple_SET_ITEM(argt, %d, %s);", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "  st = argt && %s->tp_init(o, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp);
+  line(E, "  Py_XDECREF(argt);");
+  line(E, "}");
+  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value */");
+  line(E, "  PyErr_Format(PyExc_TypeError, \"__init__() should return None, not '%%.200s'\", "
+       "Py_TYPE(dynac__boxed_result)->tp_name);");
+  line(E, "  Py_CLEAR(dynac__boxed_result);");
+  line(E, "  st = DYNAC_ERROR;");
+  line(E, "}");
+  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
+  E->indent--;
+  line(E, "} else { /* the global names another object now, or the class changed: CPython's call */");
+  E->indent++;
+  line(E, "PyObject *argv[%d] = {NULL};", n);
+  line(E, "argv[0] = Py_NewRef(%s);", vals[0]);
+  for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "PyObject *made = ok ? PyObject_Vectorcall(argv[0], argv + 1, %d, NULL) : NULL;", n - 1);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!made) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  line(E, "other%s = dynac_rec_from(made, dynac__slots[%d].obj, %s);", r, ks, rec_head(E, r));
+  line(E, "Py_DECREF(made);");
+  E->indent--;
+  line(E, "}");
+  sb_free(&args);
+  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "other%s", r);
+  return r;
+}
+
+/* The argument a kernel's parameter of type `pt` takes from value v of
+ * type vt: a struct by address; else v (an object already, emit_expr). */
+const char *kernel_arg(em *E, const char *v, const type *pt) {
+  return pt->rec && is_rec_value(v) ? rec_addr(E, v) : v;
+}
+
+/* Expression x as the value of a kernel parameter of type pt: a struct
+ * (by value here, rec_addr passes it) when pt keeps one, else as
+ * emit_expr gives it. */
+const char *emit_operand_for(em *E, expr *x, const type *pt) {
+  return pt && pt->rec && TY(x)->rec ? emit_expr_rec(E, x) : emit_expr(E, x);
+}
