@@ -314,36 +314,31 @@ static bool block_stores_self(const stmt *b, const char *name, const stmt *excep
 bool classes_recordable(module *m, klass *k) {
   if (k->recordable >= 0) return k->recordable;
   k->recordable = 0;
-  if (k->why_not || !k->slot || k->slots || k->defines_new || k->named_tuple || k->base || !k->nattrs ||
-      k->nattrs > 16)
-    return false;
+  if (k->why_not || !k->slot || k->slots || k->defines_new || k->named_tuple || k->base) return false;
   static const char *const hooks[] = {"__del__", "__setattr__", "__delattr__", "__getattr__", "__getattribute__",
                                       "__init_subclass__", "__set_name__"};
   for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
     if (classes_defines(m, k, hooks[i])) return false;
-  for (int i = 0; i < k->nattrs; i++) {
-    tykind kd = k->attr_types[i]->kind;
-    if (kd != TY_FLOAT && kd != TY_INT && kd != TY_BOOL) return false;
-  }
   func *init = classes_method(m, k, "__init__");
   if (!init || !init->lowered || init->breaks || init->partial || init->nfreevars || init->nvarparams ||
       init->nparams < 1 || init->method != 'm')
     return false;
-  const char **names = arena_alloc(m->a, sizeof(char *) * (size_t)k->nattrs);
-  const type **types = arena_alloc(m->a, sizeof(type *) * (size_t)k->nattrs);
+  enum { MAX_FIELDS = 16 };
+  const char **names = arena_alloc(m->a, sizeof(char *) * MAX_FIELDS);
+  const type **types = arena_alloc(m->a, sizeof(type *) * MAX_FIELDS);
   int n = 0;
   for (const stmt *s = init->body; s; s = s->next) { /* first stores, top level, in order */
     const char *f = self_store(s);
     if (!f) continue;
     bool seen = false;
     for (int i = 0; i < n; i++) if (!strcmp(names[i], f)) seen = true;
-    const type *t = classes_attr_type(k, f);
     if (seen) continue;
-    if (!t || n == k->nattrs) return false; /* an attribute record did not see set */
+    const type *t = classes_attr_type(k, f); /* as recorded, or declared in the class body */
+    if (!t || (t->kind != TY_FLOAT && t->kind != TY_INT && t->kind != TY_BOOL) || n == MAX_FIELDS) return false;
     names[n] = f;
     types[n++] = t;
   }
-  if (n != k->nattrs) return false; /* an attribute __init__ does not set at its top level */
+  if (!n) return false;
   for (int i = 0; i < n; i++) { /* set elsewhere in __init__ (a branch, a loop): not its first store's place */
     const stmt *first = NULL;
     for (const stmt *s = init->body; s && !first; s = s->next) {

@@ -805,9 +805,11 @@ const type *classes_attr_type(const klass *k, const char *name);
  * replacement, as PyPy's virtuals and Cython's structs keep them): a plain
  * class of the module (no __slots__, __new__, __del__, __setattr__,
  * __getattribute__ or __getattr__; no base other than object) whose
- * __init__, a def of the module, sets each of its recorded attributes,
- * all float, int or bool, once in its top-level statements? Fills
- * k->fields in that order. Asked from infer (the def's IR exists then). */
+ * __init__, a def of the module, sets attributes in its top-level
+ * statements (`self.x = ...`), each recorded or declared float, int or
+ * bool, none of them earlier in a nested block? Those are its fields, in
+ * the order __init__ first sets them (k->field_names). Asked from infer
+ * (the def's IR exists then). */
 bool classes_recordable(module *m, klass *k);
 /* The index of field `name` of recordable k, or -1. */
 int classes_field(const klass *k, const char *name);

@@ -18,6 +18,7 @@ PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
               "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
               "tests/e2e/suite_objects.py", "tests/e2e/suite_programs.py", "tests/e2e/suite_classes.py",
+              "tests/e2e/suite_records.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
               "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py", "tests/e2e/suite_workflow.py"]
 # Suites that compile on first call; the others build explicitly and compare
@@ -27,7 +28,7 @@ JIT_SUITES = {"tests/e2e/suite_workflow.py"}
 # Suites run under CPython's debug allocator (PYTHONMALLOC=debug): freed
 # memory is overwritten with a pattern, so a kernel that reads a list after
 # its last reference went away crashes instead of reading stale data.
-DEBUG_MALLOC = {"tests/e2e/suite_containers.py", "tests/e2e/suite_objects.py"}
+DEBUG_MALLOC = {"tests/e2e/suite_containers.py", "tests/e2e/suite_objects.py", "tests/e2e/suite_records.py"}
 
 
 def run_suite(python, build, suite, label):

@@ -44,6 +44,24 @@ static void emit_local_delete(em *E, int loc) {
   E->bound[loc] = false;
 }
 
+/* After NAME = v into version `loc` of a local the IR split by type (n =
+ * Noisy(x) ... n = None): the other versions' objects are released, as
+ * STORE_FAST releases the name's old value (its __del__ runs now, not when
+ * the kernel returns). A later read of NAME reads `loc`. */
+static void release_other_versions(em *E, int loc) {
+  const func *f = E->in->fn;
+  if (E->reg || E->exported) return;
+  for (int j = 0; j < f->nlocals; j++) {
+    const type *jt = E->in->local_ty[j];
+    if (j == loc || j < f->nparams || strcmp(f->locals[j], f->locals[loc])) continue;
+    if (jt->rec) line(E, "dynac_rec_release(&%s.h); /* %s's other version */", local_name(E, j), f->locals[j]);
+    else if (jt->kind == TY_OBJ || owned_list_local(E->in, j))
+      line(E, "Py_CLEAR(%s); /* %s's other version */", local_name(E, j), f->locals[j]);
+    else continue;
+    line(E, "b_%s = false;", f->local_cnames[j]);
+  }
+}
+
 /* obj.name = v where obj is an instance kept as fields and name one of
  * them, v of its type: the field's store (records.c). False when not such. */
 static bool assign_rec_field(em *E, target *t, const char *v, const type *vt) {
@@ -122,6 +140,7 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
     if (t->local >= E->in->fn->nparams || E->reg)
       line(E, "b_%s = true;", E->in->fn->local_cnames[t->local]);
     E->bound[t->local] = true;
+    release_other_versions(E, t->local);
     return;
   }
   for (int i = 0; i < t->n; i++)

@@ -1,0 +1,316 @@
+"""Instances kernels keep as their fields (scalar replacement: a plain
+class whose __init__ sets float, int and bool attributes; emit/records.c,
+runtime/records.h). suite_records.py runs each function eagerly and
+compiled on the same fresh inputs and compares results, exceptions (type,
+message, traceback lines), the log and the instances' state afterwards;
+identity, __dict__ order, weak references, a class patched or an
+instance's __class__ assigned while a kernel holds one, values of other
+types stored into fields, and reference counts."""
+import math
+import weakref
+
+import dynac
+
+LOG = []
+
+
+class Vec:
+    x: float
+    y: float
+    z: float
+
+    def __init__(self, x, y, z):
+        self.x = x
+        self.y = y
+        self.z = z
+
+    def __add__(self, o):
+        return Vec(self.x + o.x, self.y + o.y, self.z + o.z)
+
+    def __sub__(self, o):
+        return Vec(self.x - o.x, self.y - o.y, self.z - o.z)
+
+    def __mul__(self, k):
+        return Vec(self.x * k, self.y * k, self.z * k)
+
+    def __neg__(self):
+        return Vec(-self.x, -self.y, -self.z)
+
+    def dot(self, o):
+        return self.x * o.x + self.y * o.y + self.z * o.z
+
+    def norm(self):
+        return math.sqrt(self.dot(self))
+
+    def unit(self):
+        return self * (1.0 / self.norm())
+
+    def me(self):
+        return self
+
+    def moved(self, d):
+        self.x = self.x + d
+        return self.x
+
+    def __repr__(self):
+        return "Vec(%r, %r, %r)" % (self.x, self.y, self.z)
+
+
+class Other:
+    """What an instance's __class__ becomes (no x: reads raise)."""
+
+    def __repr__(self):
+        return "Other()"
+
+
+class Counter:
+    """int and bool fields; bump() changes a field of the instance."""
+    n: int
+    on: bool
+
+    def __init__(self, n, on):
+        self.n = n
+        self.on = on
+
+    def bump(self, k):
+        self.n += k
+        return self.n
+
+
+class Early:
+    """__init__ reads a field before it sets it: AttributeError."""
+    a: float
+    b: float
+
+    def __init__(self, a):
+        self.a = a
+        self.b = self.a + self.b
+
+
+class Noisy:
+    """A __del__: never kept as fields, its instances die when CPython's do."""
+    v: float
+
+    def __init__(self, v):
+        self.v = v
+
+    def __del__(self):
+        LOG.append(("del", self.v))
+
+
+# ---- helpers the interpreter runs (no annotations: not compiled) ----------
+def mutate(v):
+    LOG.append(("mutate", type(v).__name__))
+    v.x = 99.5
+
+
+def mutate_str(v):
+    v.x = "s"
+
+
+def log_value(v):
+    LOG.append(("saw", repr(v)))
+
+
+def add_property():
+    Vec.x = property(lambda self: -1.0)
+
+
+def drop_property():
+    del Vec.x
+
+
+def patch_dot():
+    Vec.dot = lambda self, o: 7.0
+
+
+def unpatch_dot():
+    del Vec.dot
+    Vec.dot = ORIGINAL_DOT
+
+
+ORIGINAL_DOT = Vec.dot
+
+
+# ---- compiled (annotated) -------------------------------------------------
+@dynac.compile
+def chain(a: Vec, b: Vec, k: float) -> float:
+    return ((a - b) * k + a).norm()
+
+
+@dynac.compile
+def unit_parts(a: Vec) -> float:
+    u = a.unit()
+    return u.x + u.y * 2.0 + u.z * 3.0
+
+
+@dynac.compile
+def identity(a: Vec, b: Vec):
+    c = a + b
+    d = c
+    return d is c, c.me() is c, d.x
+
+
+@dynac.compile
+def into_list(a: Vec, b: Vec):
+    c = a + b
+    out = [c, c]
+    return out[0] is out[1], out
+
+
+@dynac.compile
+def returned_local(a: Vec, b: Vec):
+    c = a - b
+    return c
+
+
+@dynac.compile
+def returned_fresh(a: Vec, k: float):
+    return a * k
+
+
+@dynac.compile
+def seen_by_python(a: Vec, k: float):
+    c = a * k
+    log_value(c)
+    return c.x + c.y
+
+
+@dynac.compile
+def mutated_by_python(a: Vec, k: float):
+    c = a * k
+    mutate(c)
+    return c.x, c.y
+
+
+@dynac.compile
+def mutated_to_str(a: Vec):
+    c = a * 2.0
+    mutate_str(c)
+    return c.x
+
+
+@dynac.compile
+def property_added(a: Vec, k: float):
+    c = a * k
+    add_property()
+    try:
+        return c.x, c.y
+    finally:
+        drop_property()
+
+
+@dynac.compile
+def method_patched(a: Vec, b: Vec):
+    c = a + b
+    patch_dot()
+    try:
+        return c.dot(b)
+    finally:
+        unpatch_dot()
+
+
+@dynac.compile
+def class_assigned(a: Vec, cls: object):
+    c = a + a
+    c.__class__ = cls
+    return repr(c), c.x
+
+
+@dynac.compile
+def dict_order(a: Vec, k: float):
+    c = a * k
+    return list(vars(c)), c.z
+
+
+@dynac.compile
+def ints_in_float_fields(n: int):
+    c = Vec(n, 2, 3.5)
+    return c.x, type(c.x).__name__, c.z
+
+
+@dynac.compile
+def missing_attribute(a: Vec):
+    c = a + a
+    return c.w
+
+
+@dynac.compile
+def read_before_set(x: float):
+    e = Early(x)
+    return e.b
+
+
+@dynac.compile
+def weak_ref(a: Vec):
+    c = a + a
+    r = weakref.ref(c)
+    return r() is c, r().x
+
+
+@dynac.compile
+def conditional(a: Vec, b: Vec, flag: bool):
+    c = (a + b) if flag else (a - b)
+    d = c if flag else a
+    return c.x, d is c
+
+
+@dynac.compile
+def rebound_in_loop(a: Vec, n: int):
+    c = a + a
+    for i in range(n):
+        c = c + a * float(i)
+    return c.x, c.y, c.z
+
+
+@dynac.compile
+def negated(a: Vec):
+    return (-(-a)).dot(a)
+
+
+@dynac.compile
+def divided(a: Vec, d: float):
+    c = a * 2.0
+    return c.x / d
+
+
+@dynac.compile
+def counter_ops(n: int, on: bool, k: int):
+    c = Counter(n, on)
+    r = c.bump(k)
+    return r, c.n, c.on
+
+
+@dynac.compile
+def field_store(a: Vec, d: float):
+    c = a * 1.0
+    r = c.moved(d)
+    return r, c.x, c.me() is c
+
+
+@dynac.compile
+def field_store_int(a: Vec, d: int):
+    c = a * 1.0
+    c.y = d
+    return c.y, c.x
+
+
+@dynac.compile
+def noisy(x: float):
+    n = Noisy(x)
+    LOG.append("made")
+    n = None
+    LOG.append("dropped")
+    return n
+
+
+@dynac.compile
+def tuple_of(a: Vec, b: Vec):
+    t = (a + b, a - b)
+    return t[0].x, t[1].x, t
+
+
+@dynac.compile
+def in_generic_compare(a: Vec, b: Vec):
+    c = a + b
+    return c == c, c != a, str(c)
