@@ -662,7 +662,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   inst *callee = E->in->types.callee[e->id];
   const type *rt = callee->ret;
   bool has_value = rt->kind != TY_UNKNOWN && rt->kind != TY_NONE;
-  const char *res = !has_value ? "0" : rt->rec ? rec_tmp(E, rt->cls) : tmpvar(E, rt);
+  const char *res = !has_value ? "0" : rt->rec ? rec_result(E, e, rt->cls) : tmpvar(E, rt);
   const char *rtype = is_rec_value(recv) ? arena_printf(E->m->a, "dynac_rec_type(&%s.h)", recv)
                                          : arena_printf(E->m->a, "Py_TYPE(%s)", recv);
   int ks = k->slot->index;
@@ -952,7 +952,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
-                    : callee->ret->rec ? rec_tmp(E, callee->ret->cls) /* its fields */
+                    : callee->ret->rec ? rec_result(E, e, callee->ret->cls) /* its fields */
                     : tmpvar(E, callee->ret->kind == TY_LIST ? &ty_obj : callee->ret);
   if (E->exported) {
     emit_export_call(E, callee, args.data, has_value ? res : NULL);

@@ -118,6 +118,8 @@ typedef struct em {
   strbuf *b;
   int indent;
   int tmp;
+  const expr *rec_dest_for; /* the expression whose struct is made in rec_dest (`return Vec(...)`: */
+  const char *rec_dest;     /* the caller's, (*dynac_out)), rather than in a temporary (records.c) */
   int label;
   loopinfo loops[64];
   int nloops;
@@ -339,6 +341,7 @@ bool is_rec_value(const char *v);
 const char *rec_addr(em *E, const char *v);
 const char *rec_box(em *E, const char *v, const klass *k);
 const char *rec_tmp(em *E, const klass *k);
+const char *rec_result(em *E, const expr *e, const klass *k);
 const char *rec_of_object(em *E, const char *v, const klass *k);
 const char *emit_rec_field(em *E, const char *v, const klass *k, int i);
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val);

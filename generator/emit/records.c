@@ -20,13 +20,13 @@ static const char *rec_desc(module *m, const klass *k) {
 
 /* Is C value v a struct (a rec local, parameter or temporary) rather than an object? */
 bool is_rec_value(const char *v) {
-  if (!strncmp(v, "rl_", 3) || !strncmp(v, "(*rp_", 5)) return true;
+  if (!strncmp(v, "rl_", 3) || !strncmp(v, "(*rp_", 5) || !strcmp(v, "(*dynac_out)")) return true;
   return v[0] == 'r' && v[1] == 't' && isdigit((unsigned char)v[2]);
 }
 
 /* The struct's address, as a kernel's parameter takes it. */
 const char *rec_addr(em *E, const char *v) {
-  if (!strncmp(v, "(*rp_", 5)) return arena_strndup(E->m->a, v + 2, strlen(v) - 3);
+  if (!strncmp(v, "(*rp_", 5) || !strcmp(v, "(*dynac_out)")) return arena_strndup(E->m->a, v + 2, strlen(v) - 3);
   return arena_printf(E->m->a, "&%s", v);
 }
 
@@ -43,6 +43,16 @@ const char *rec_tmp(em *E, const klass *k) {
   const char *name = arena_printf(E->m->a, "rt%d", ++E->tmp);
   line(E, "DYNAC_REC_%s %s = {0}; /* a %s kept as its fields */", k->rec.code, name, k->name);
   return name;
+}
+
+/* Where expression e (typed rec, class k) makes its struct: the caller's
+ * when e is the value a kernel returns (E->rec_dest: no copy after), else
+ * a new temporary. */
+const char *rec_result(em *E, const expr *e, const klass *k) {
+  if (E->rec_dest_for != e) return rec_tmp(E, k);
+  E->rec_dest_for = NULL;
+  line(E, "/* made in the caller's struct */");
+  return E->rec_dest;
 }
 
 /* v, an object (a new reference's owner keeps it), as the struct of
@@ -137,14 +147,15 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   int n = e->u.call.n, ks = k->slot->index;
   const char *vals[64];
   for (int i = 0; i < n; i++) vals[i] = emit_call_arg(E, e, i, i ? init->args[i] : NULL);
-  const char *r = rec_tmp(E, k);
+  const char *r = rec_result(E, e, k);
   const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
   strbuf args = {0};
   sb_puts(&args, rec_addr(E, r));
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
   line(E, "dynac__effects = 1; /* Python code may run (__init__) */");
   note_effect(E);
-  line(E, "int other%s = 0; /* CPython's call made an instance of another class */", r);
+  const char *other = arena_printf(E->m->a, "other%d", ++E->tmp);
+  line(E, "int %s = 0; /* CPython's call made an instance of another class */", other);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i && "
        "dynac_rec_ok(%s, %s)) {", vals[0], ks, tp, ks, rec_desc(E->m, k), tp);
   E->indent++;
@@ -181,12 +192,12 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   line(E, "PyObject *made = ok ? PyObject_Vectorcall(argv[0], argv + 1, %d, NULL) : NULL;", n - 1);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
   line(E, "if (!made) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
-  line(E, "other%s = dynac_rec_from(made, dynac__slots[%d].obj, %s);", r, ks, rec_head(E, r));
+  line(E, "%s = dynac_rec_from(made, dynac__slots[%d].obj, %s);", other, ks, rec_head(E, r));
   line(E, "Py_DECREF(made);");
   E->indent--;
   line(E, "}");
   sb_free(&args);
-  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "other%s", r);
+  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "%s", other);
   return r;
 }
 

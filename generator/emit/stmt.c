@@ -256,11 +256,13 @@ static void emit_return(em *E, stmt *s) {
     return;
   }
   bool unwinds = leaves_finally(E, false);
-  if (E->in->ret->rec && TY(s->u.ret)->rec) { /* a struct: it moves into the caller's */
+  if (E->in->ret->rec && TY(s->u.ret)->rec) { /* a struct: made in the caller's, or moved there */
+    if (!unwinds) E->rec_dest_for = s->u.ret, E->rec_dest = "(*dynac_out)";
     const char *v = emit_expr_rec(E, s->u.ret);
+    E->rec_dest_for = NULL;
     np_exit_check(E);
     unwind_scopes(E, false);
-    line(E, "dynac_rec_move(dynac_out, &%s, sizeof *dynac_out);", v);
+    if (strcmp(v, "(*dynac_out)")) line(E, "dynac_rec_move(dynac_out, &%s, sizeof *dynac_out);", v);
     line(E, "return DYNAC_OK;");
     return;
   }
