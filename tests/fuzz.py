@@ -108,7 +108,11 @@ class Gen:
             return self.rng.choice([
                 "p0.a", "p0.s", "p0.m0(%s)" % a, "(p0 + p0).b", "(-p0).a", "(%s + p0).a" % a,
                 "P.st(%s)" % a, "p0.st(%s)" % a, "float(len(p0))", "p0[%s]" % a,
-                "(1.0 if p0 < -p0 else %s)" % a])
+                "(1.0 if p0 < -p0 else %s)" % a,
+                # instances made in the kernel (kept as fields: emit/records.c)
+                "P(%s, %s).m0(%s)" % (a, b, a), "(P(%s, -0.0) + p0).s" % a, "(-P(%s, %s))[%s]" % (a, b, a),
+                "(%s + P(%s, 2.5)).b" % (b, a), "(1.0 if P(%s, 1.0) < p0 else -%s)" % (a, b),
+                "P(%s, %s).a" % (a, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):

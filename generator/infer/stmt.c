@@ -240,7 +240,8 @@ static void type_stmt(ctx *c, stmt *s) {
   }
   case ST_RETURN: {
     const type *t = s->u.ret ? type_expr(c, s->u.ret, false) : &ty_none;
-    if (t->rec && s->u.ret->kind == EX_LOCAL) t = ty_unrec(t); /* the local's instance itself */
+    if (t->rec && s->u.ret->kind == EX_LOCAL && s->u.ret->u.local < c->in->fn->nparams)
+      t = ty_unrec(t); /* the caller's struct: its instance itself (a local's moves out) */
     ret_join(c, t, s->pos);
     break;
   }

@@ -314,3 +314,17 @@ def tuple_of(a: Vec, b: Vec):
 def in_generic_compare(a: Vec, b: Vec):
     c = a + b
     return c == c, c != a, str(c)
+
+
+@dynac.compile
+def made_and_kept(a: Vec, b: Vec):
+    c = a - b
+    LOG.append(c)
+    return c
+
+
+@dynac.compile
+def kept_identity(a: Vec, b: Vec):
+    d = made_and_kept(a, b)
+    e = made_and_kept(d, a)
+    return d is LOG[0], e is LOG[1], d.x, e.y

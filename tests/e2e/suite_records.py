@@ -46,7 +46,7 @@ def make_runner(mod_of):
             r = ("ok", canon(fn(*args)))
         except Exception as e:  # noqa: BLE001 - the comparison is the point
             r = ("raise", type(e).__name__, str(e), frames(e))
-        return r, canon(args), list(mod.LOG)
+        return r, canon(args), canon(list(mod.LOG))
     return run
 
 
@@ -63,7 +63,8 @@ def cases():
     pairs = [(a, b) for a in V for b in V[:3]]
     c["chain"] = [(lambda m, a=a, b=b, k=k: (a(m), b(m), k)) for a, b in pairs for k in ks[:3]]
     c["unit_parts"] = [(lambda m, a=a: (a(m),)) for a in V]
-    for name in ["identity", "into_list", "returned_local", "method_patched", "tuple_of", "in_generic_compare"]:
+    for name in ["identity", "into_list", "returned_local", "method_patched", "tuple_of", "in_generic_compare",
+                 "made_and_kept", "kept_identity"]:
         c[name] = [(lambda m, a=a, b=b: (a(m), b(m))) for a, b in pairs[:8]]
     for name in ["returned_fresh", "seen_by_python", "mutated_by_python", "property_added", "dict_order"]:
         c[name] = [(lambda m, a=a, k=k: (a(m), k)) for a in V for k in ks[:4]]
