@@ -277,6 +277,25 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
   }
   return dynac__obj_setattr_slow(o, name, v, c);
 }
+/* o.name = v of a float v through the site's cache c: as
+ * dynac_obj_setattr_cached with v boxed, except that an attribute holding
+ * a float nothing else references (its reference count 1: the instance's
+ * own) takes the new value in place, as CPython 3.12's BINARY_OP_ADD_FLOAT
+ * reuses an operand float it holds the only reference to: no code can
+ * tell that float from a new one. 0, or -1 with CPython's exception. */
+DYNAC_HOT_INLINE int dynac_obj_setattr_float_cached(PyObject *o, PyObject *name, double v, dynac_attr_cache *c,
+                                                    int *effects) {
+  *effects = 1; /* a visible write */
+  PyObject **place = dynac__attr_place(c, o);
+  if (DYNAC_LIKELY(place && *place && PyFloat_CheckExact(*place) && Py_REFCNT(*place) == 1)) {
+    ((PyFloatObject *)*place)->ob_fval = v;
+    return 0;
+  }
+  PyObject *b = PyFloat_FromDouble(v);
+  int rc = dynac_obj_setattr_cached(o, name, b, c, effects);
+  Py_XDECREF(b);
+  return rc;
+}
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;

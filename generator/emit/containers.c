@@ -270,12 +270,13 @@ const positions *emit_index(em *E, expr *sub) {
 }
 
 const char *emit_subscript(em *E, expr *e) {
-  const char *obj = emit_expr(E, e->u.sub.obj);
+  const inst *getitem = E->exported ? NULL : E->in->types.callee[e->id];
+  const char *obj = emit_operand_for(E, e->u.sub.obj, getitem ? getitem->args[0] : NULL);
   const type *ot = TY(e->u.sub.obj);
-  if (E->in->types.callee[e->id] && !E->exported) { /* an instance's __getitem__, kernel to kernel */
+  if (getitem) { /* an instance's __getitem__, kernel to kernel */
     int depth = E->nvstack;
     push_pending(E, e->u.sub.obj, obj);
-    const char *i = emit_expr(E, e->u.sub.index);
+    const char *i = emit_operand_for(E, e->u.sub.index, getitem->args[1]);
     push_pending(E, e->u.sub.index, i);
     return emit_getitem_call(E, e, obj, i, depth);
   }

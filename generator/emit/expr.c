@@ -147,10 +147,12 @@ static const char *emit_compare(em *E, expr *e) {
   if (is_object_chain(E->in, e)) return emit_object_chain(E, e);
   if (E->in->types.callee[e->id] && !E->exported) { /* an instance's __lt__, ..., kernel to kernel */
     expr *l = e->u.cmp.operands[0], *r = e->u.cmp.operands[1];
+    const inst *op = E->in->types.callee[e->id];
+    bool reflected = !TY(l)->cls;
     int depth = E->nvstack;
-    const char *lv = emit_expr(E, l);
+    const char *lv = emit_operand_for(E, l, op->args[reflected ? 1 : 0]);
     push_pending(E, l, lv);
-    const char *rv = emit_expr(E, r);
+    const char *rv = emit_operand_for(E, r, op->args[reflected ? 0 : 1]);
     push_pending(E, r, rv);
     return emit_compare_call(E, e, lv, rv, depth);
   }

@@ -236,6 +236,13 @@ static bool setter_called(em *E, const expr *sub, const type *vt) {
 }
 
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
+  if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
+    const char *nm = interned_name(E, sub->u.sub.attr), *c = attr_cache(E); /* its float reused in place */
+    line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects) < 0) "
+         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, where(E), sub->u.sub.attr);
+    note_effect(E);
+    return;
+  }
   const char *b = as_obj(E, v, vt);
   if (sub->kind == EX_NAME) {
     const char *nm = interned_name(E, sub->u.global->name);

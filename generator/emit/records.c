@@ -201,10 +201,12 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   return r;
 }
 
-/* The argument a kernel's parameter of type `pt` takes from value v of
- * type vt: a struct by address; else v (an object already, emit_expr). */
+/* The argument a kernel's parameter of type `pt` takes from value v: a
+ * struct by address (an object v kept as its instance's struct); else v. */
 const char *kernel_arg(em *E, const char *v, const type *pt) {
-  return pt->rec && is_rec_value(v) ? rec_addr(E, v) : v;
+  if (!pt || !pt->rec) return v;
+  if (!is_rec_value(v)) v = rec_of_object(E, v, pt->cls); /* an object: the instance itself, as the struct */
+  return rec_addr(E, v);
 }
 
 /* Expression x as the value of a kernel parameter of type pt: a struct

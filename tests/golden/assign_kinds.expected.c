@@ -117,9 +117,13 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
   DYNAC_OBJ l_uid_1 = NULL; /* owned */
   DYNAC_OBJ l_uid_2 = NULL; /* owned */
   DYNAC_OBJ l_uid = NULL; /* owned */
+  bool b_uid = false; /* bound? */
+  (void)b_uid; /* assigned, never read */
   DYNAC_OBJ l_a = NULL; /* owned */
   DYNAC_OBJ l_b = NULL; /* owned */
   DYNAC_OBJ l_uid_1_1 = NULL; /* owned */
+  bool b_uid_1_1 = false; /* bound? */
+  (void)b_uid_1_1; /* assigned, never read */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -141,8 +145,14 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
   }
   /* assign_kinds.py:19: uid = uid_1 */
   if (dynac_obj_set(&l_uid, Py_NewRef(l_uid_1)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  b_uid = true;
+  Py_CLEAR(l_uid_1_1); /* uid's other version */
+  b_uid_1_1 = false;
   /* assign_kinds.py:20: uid = uid_2 */
   if (dynac_obj_set(&l_uid_1_1, Py_NewRef(l_uid_2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+  b_uid_1_1 = true;
+  Py_CLEAR(l_uid); /* uid's other version */
+  b_uid = false;
   {
     /* assign_kinds.py:21: a = b = uid */
     DYNAC_OBJ t4 = Py_NewRef(l_uid_1_1); /* owned, released leaving the block */

@@ -596,6 +596,8 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
   DYNAC_OBJ l_s = NULL; /* owned */
   bool b_s = false; /* bound? */
   DYNAC_OBJ l_s_1 = NULL; /* owned */
+  bool b_s_1 = false; /* bound? */
+  (void)b_s_1; /* assigned, never read */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -629,6 +631,8 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
     if (dynac_elem_obj(PyList_GET_ITEM(l_a, k3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
     if (dynac_obj_set(&l_s, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
     b_s = true;
+    Py_CLEAR(l_s_1); /* s's other version */
+    b_s_1 = false;
   }
   {
     if (0) {
@@ -659,6 +663,9 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
     DYNAC_OBJ t7 = dynac_obj_inplace(l_s, t5, 0, &dynac__effects); /* += */
     if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_augassign", 138));
     if (dynac_obj_set(&l_s_1, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_s_1 = true;
+    Py_CLEAR(l_s); /* s's other version */
+    b_s = false;
   }
   /* breaks.py:139: return s */
   *dynac_out = Py_NewRef(l_s_1);
