@@ -282,6 +282,28 @@ static void json_line_view(module *m, func *f, cJSON *jf) {
   }
 }
 
+/* Does specialisation `in` take or give an instance kept as its fields (records.c)? */
+static bool keeps_fields(const inst *in) {
+  if (in->ret->rec) return true;
+  for (int i = 0; i < in->fn->nparams; i++) if (in->args[i]->rec) return true;
+  return false;
+}
+
+static bool is_root(const func *f, const inst *in) {
+  for (const inst *r = f->insts; r; r = r->next_root) if (r == in) return true;
+  return false;
+}
+
+/* The specialisations other kernels call with instances kept as their
+ * fields (scalar replacement): no root has them, so no guard either (the
+ * caller's guard and the class's version tag cover them). */
+static void print_field_callees(module *m, const func *f) {
+  for (const inst *in = m->insts; in; in = in->next_all) {
+    if (in->fn != f || !in->ok || !keeps_fields(in) || is_root(f, in)) continue;
+    printf("  specialisation %s [kernels' callee]: kernel, instances kept as fields\n", spec_text(m, (inst *)in));
+  }
+}
+
 /* A method's receivers: the types of self its compiled specialisations
  * take (an instance of exactly one class each, or any object). */
 static void print_receivers(module *m, const func *f) {
@@ -334,6 +356,7 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
       int ng = emit_guard_list(m, in, &g);
       for (int k = 0; k < ng; k++) printf("    guard: %s\n", g[k]);
     }
+    print_field_callees(m, f);
     for (gbreak *b = f->breaks; b; b = b->next) {
       printf("  graph break %s (%s) at %s:%d:%d: %s\n", b->id, b->type, m->path, b->pos.line,
              b->pos.col, b->reason);

@@ -369,6 +369,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_NUM: return t->fmt ? "int | float | numpy.float64 | numpy.int64" : "int | float";
   case TY_OBJ:
     if (t->or_none) return arena_printf(a, "%s | None", t->or_none->name);
+    if (t->rec) return arena_printf(a, "%s (as fields)", t->cls->name);
     return t->cls ? t->cls->name : "object";
   case TY_TUPLE: {
     strbuf b = {0};
