@@ -969,6 +969,7 @@ int find_affine_indices(const inst *in, const stmt *loop, const bool *views, con
 /* Does a statement of the block, at any depth, bind local `loc`? (an
  * interpreted statement may bind anything) */
 bool block_binds(const stmt *s, int loc);
+bool block_deletes(const stmt *s, int loc); /* `del` of local loc in block s (nested blocks too) */
 /* Does assignment or loop target `t` bind local `loc`? */
 bool target_binds(const target *t, int loc);
 

@@ -14,11 +14,13 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__)
+#define DYNAC_UNUSED __attribute__((unused)) /* a variable some kernels never read */
 #define DYNAC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DYNAC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DYNAC_NOINLINE __attribute__((noinline, unused))
 #define DYNAC_HOT_INLINE static inline __attribute__((always_inline, unused))
 #else
+#define DYNAC_UNUSED
 #define DYNAC_LIKELY(x) (x)
 #define DYNAC_UNLIKELY(x) (x)
 #define DYNAC_NOINLINE

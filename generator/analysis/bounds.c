@@ -23,6 +23,31 @@ bool target_binds(const target *t, int loc) {
   return false;
 }
 
+/* Does block s (nested blocks too) `del` local loc? */
+bool block_deletes(const stmt *s, int loc) {
+  for (; s; s = s->next) {
+    if (s->kind == ST_DEL)
+      for (int i = 0; i < s->u.del.n; i++)
+        if (s->u.del.subs[i]->kind == EX_LOCAL && s->u.del.subs[i]->u.local == loc) return true;
+    const stmt *kids[4] = {NULL};
+    switch (s->kind) {
+    case ST_IF: kids[0] = s->u.if_.then, kids[1] = s->u.if_.orelse; break;
+    case ST_WHILE: kids[0] = s->u.while_.body, kids[1] = s->u.while_.orelse; break;
+    case ST_FOR_RANGE: case ST_FOR_ITER: kids[0] = s->u.for_.body, kids[1] = s->u.for_.orelse; break;
+    case ST_TRY:
+      kids[0] = s->u.try_.body, kids[1] = s->u.try_.orelse, kids[2] = s->u.try_.finalbody;
+      for (int i = 0; i < s->u.try_.nhandlers; i++)
+        if (block_deletes(s->u.try_.handlers[i].body, loc)) return true;
+      break;
+    case ST_WITH: kids[0] = s->u.with.body; break;
+    case ST_INTERP: return true;
+    default: break;
+    }
+    for (int i = 0; i < 4; i++) if (kids[i] && block_deletes(kids[i], loc)) return true;
+  }
+  return false;
+}
+
 bool block_binds(const stmt *s, int loc) {
   for (; s; s = s->next) {
     switch (s->kind) {

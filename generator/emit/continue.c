@@ -141,7 +141,8 @@ static void cont_block(em *E, const restart *rp, int mode) {
     const type *lt = E->in->local_ty[v];
     if (lt->rec && v >= f->nparams && i != assigned) /* the continuation holds its instance */
       line(E, "dynac_rec_release(&%s.h);", local_name(E, v));
-    else if (i != assigned && !lt->rec && (lt->kind == TY_OBJ || owned_list_local(E->in, v)))
+    else if (i != assigned && !lt->rec && (lt->kind == TY_OBJ || owned_list_local(E->in, v)) &&
+             !borrowed_param(E->in, v))
       line(E, "Py_CLEAR(%s);", local_name(E, v));
   }
   for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + i, label, i);

@@ -336,6 +336,7 @@ const char *cmp_values(em *E, cmpop op, const char *l, const type *lt, const cha
 const char *emit_expr(em *E, expr *e);
 /* records.c: instances kept as their fields (scalar replacement) */
 const char *emit_expr_rec(em *E, expr *e); /* expr.c: an expression typed rec, as its struct */
+bool borrowed_param(const inst *in, int i);          /* writer.c */
 const char *rec_ctype(module *m, const klass *k);
 bool is_rec_value(const char *v);
 const char *rec_addr(em *E, const char *v);

@@ -127,7 +127,10 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
                         strbuf *out) {
   strbuf locals = {0}, body = {0};
   for (int i = 0; i < in->fn->nparams; i++)
-    if ((in->args[i]->kind == TY_OBJ && !in->args[i]->rec) || owned_list_local(in, i))
+    if (!exported && borrowed_param(in, i))
+      sb_printf(&locals, "PyObject *const l_%s DYNAC_UNUSED = p_%s; /* borrowed: the caller's reference lasts the call */\n",
+                in->fn->local_cnames[i], in->fn->params[i]);
+    else if ((in->args[i]->kind == TY_OBJ && !in->args[i]->rec) || owned_list_local(in, i))
       sb_printf(&locals, "DYNAC_OBJ l_%s = Py_NewRef(p_%s); /* owned: it can be rebound */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
   bool *cells = captured_locals(m->a, in->fn);

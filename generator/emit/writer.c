@@ -149,6 +149,15 @@ const char *tmp_init(em *E, const type *t, const char *v) {
   return name;
 }
 
+/* Is object parameter i used as the caller passed it (borrowed: the
+ * caller's reference lasts the call), the function never rebinding or
+ * deleting it? Else the kernel takes a reference of its own (l_x). */
+bool borrowed_param(const inst *in, int i) {
+  const func *f = in->fn;
+  return i < f->nparams && in->args[i]->kind == TY_OBJ && !in->args[i]->rec && !f->nowncells && !f->partial &&
+         !block_binds(f->body, i) && !block_deletes(f->body, i);
+}
+
 /* Does list local i hold a reference of its own? In an instance that
  * builds lists a rebinding may release a list's last reference, so its
  * list locals own theirs (DYNAC_OBJ), except parameters it never rebinds

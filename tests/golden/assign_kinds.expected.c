@@ -113,7 +113,7 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
 /* assign_kinds.py:17: def version_names: specialisation (object) -> object */
 static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_p = Py_NewRef(p_p); /* owned: it can be rebound */
+  PyObject *const l_p DYNAC_UNUSED = p_p; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_uid_1 = NULL; /* owned */
   DYNAC_OBJ l_uid_2 = NULL; /* owned */
   DYNAC_OBJ l_uid = NULL; /* owned */

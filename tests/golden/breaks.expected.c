@@ -115,7 +115,7 @@ static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
 /* breaks.py:29: def attr: specialisation (object) -> object */
 static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
+  PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -534,7 +534,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
 /* breaks.py:131: def object_chain: specialisation (list[object], object) -> object */
 static inline int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
+  PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -546,7 +546,6 @@ static inline int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x,
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_a); /* a */
       cv[1] = Py_XNewRef(l_x); /* x */
-      Py_CLEAR(l_x);
       static const dynac_cont_site sites[] = {
           {.qualname = "object_chain", .firstlineno = 130, .line = 132, .col = 4, .header = 0,
            .names = "a,x", .nvals = 2, .nits = 0, .subst = NULL,
@@ -678,7 +677,7 @@ static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *
 /* breaks.py:147: def raise_forms: specialisation (object) -> int */
 static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out)
 {
-  DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
+  PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -869,8 +868,8 @@ static inline int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out)
 /* breaks.py:194: def deletes: specialisation (object, object) -> object */
 static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_o = Py_NewRef(p_o); /* owned: it can be rebound */
-  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+  PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_t = NULL; /* owned */
   bool b_t = false; /* bound? */
   (void)b_t; /* assigned, never read */
@@ -915,8 +914,8 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
 /* breaks.py:201: def gathers: specialisation (object, object) -> object */
 static inline int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_a = Py_NewRef(p_a); /* owned: it can be rebound */
-  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+  PyObject *const l_a DYNAC_UNUSED = p_a; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
 
   /* breaks.py:202: return a */
   *dynac_out = Py_NewRef(l_a);
@@ -929,8 +928,8 @@ static inline int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObj
 /* breaks.py:206: def starred_calls: specialisation (object, object) -> object */
 static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_a = Py_NewRef(p_a); /* owned: it can be rebound */
-  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+  PyObject *const l_a DYNAC_UNUSED = p_a; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */

@@ -37,7 +37,7 @@ static int dynac_kernel_top__f(double l_x, double *dynac_out);
 /* every_function.py:11: def Vec.norm: specialisation (object) -> object */
 static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_self = Py_NewRef(p_self); /* owned: it can be rebound */
+  PyObject *const l_self DYNAC_UNUSED = p_self; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */

@@ -33,8 +33,8 @@ static int dynac_kernel_forget__O(PyObject * p_o);
 /* objects.py:6: def generic: specialisation (object, object) -> object */
 static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_o = Py_NewRef(p_o); /* owned: it can be rebound */
-  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
+  PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_n = NULL; /* owned */
 
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -85,7 +85,7 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
 /* objects.py:14: def forget: specialisation (object) -> None */
 static inline int dynac_kernel_forget__O(PyObject * p_o)
 {
-  DYNAC_OBJ l_o = Py_NewRef(p_o); /* owned: it can be rebound */
+  PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */

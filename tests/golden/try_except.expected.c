@@ -38,9 +38,9 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
 /* try_except.py:8: def lookup: specialisation (object, object, object) -> object */
 static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObject * p_default, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_d = Py_NewRef(p_d); /* owned: it can be rebound */
-  DYNAC_OBJ l_k = Py_NewRef(p_k); /* owned: it can be rebound */
-  DYNAC_OBJ l_default = Py_NewRef(p_default); /* owned: it can be rebound */
+  PyObject *const l_d DYNAC_UNUSED = p_d; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_default DYNAC_UNUSED = p_default; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_v = NULL; /* owned */
   DYNAC_OBJ l_e = NULL; /* owned */
   bool b_e = false; /* bound? */
@@ -219,7 +219,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
 /* try_except.py:32: def closes: specialisation (object, float) -> float */
 static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out)
 {
-  DYNAC_OBJ l_log = Py_NewRef(p_log); /* owned: it can be rebound */
+  PyObject *const l_log DYNAC_UNUSED = p_log; /* borrowed: the caller's reference lasts the call */
 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -331,7 +331,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
 /* try_except.py:43: def locked: specialisation (object, list[float]) -> object | None */
 static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject * *dynac_out)
 {
-  DYNAC_OBJ l_lock = Py_NewRef(p_lock); /* owned: it can be rebound */
+  PyObject *const l_lock DYNAC_UNUSED = p_lock; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_held = NULL; /* owned */
   bool b_held = false; /* bound? */
   double l_t = 0;
@@ -372,7 +372,6 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
             cv[2] = b_held ? Py_XNewRef(l_held) : NULL; /* held */
             cv[3] = b_t ? dynac_box_float(l_t) : NULL; /* t */
             cv[4] = b_x ? dynac_box_float(l_x) : NULL; /* x */
-            Py_CLEAR(l_lock);
             Py_CLEAR(l_held);
             ci[0] = Py_NewRef(exit1);
             ci[1] = dynac_cont_iter(Py_NewRef(t2), k2, 0);
