@@ -328,3 +328,50 @@ def kept_identity(a: Vec, b: Vec):
     d = made_and_kept(a, b)
     e = made_and_kept(d, a)
     return d is LOG[0], e is LOG[1], d.x, e.y
+
+
+def grow(v, o):
+    """A callee kernel (typed for a struct by the callers below) whose read
+    of o.x, recorded float, meets an int: it goes on in the interpreter
+    with the caller's instance, which it changes."""
+    v.x = v.x + 1.0
+    t = o.x * 2.0
+    LOG.append(("grow", t))
+    v.y = t
+    return v.x + t
+
+
+@dynac.compile
+def odd_in_callee(a: Vec, o: Vec):
+    c = a * 2.0
+    r = grow(c, o)
+    return r, c.x, c.y, c.me() is c
+
+
+@dynac.compile
+def odd_here(a: Vec, o: Vec):
+    c = a + a
+    t = o.x * 2.0  # an int there: the kernel goes on in the interpreter with c's instance
+    d = c + a
+    return c.x + t, d.x, c.me() is c
+
+
+@dynac.compile
+def caught(a: Vec, d: float):
+    c = a * 2.0
+    try:
+        r = c.x / d
+    except ZeroDivisionError:
+        r = -c.y
+    return r, c.z
+
+
+@dynac.compile
+def in_loop_escape(a: Vec, n: int):
+    keep = []
+    c = a + a
+    for i in range(n):
+        c = c + a
+        if i % 2:
+            keep.append(c)
+    return [k.x for k in keep], c.x, len(keep) and keep[-1] is c

@@ -81,6 +81,12 @@ def cases():
     c["field_store"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:4] for d in [1.0, -0.0, INF]]
     c["field_store_int"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:3] for d in [0, 2**62, -5]]
     c["noisy"] = [(lambda m, x=x: (x,)) for x in [1.0, -2.5]]
+    odd = [lambda m: m.Vec(1.5, 2.0, 3.0), lambda m: m.Vec(3, 2.0, 3.0), lambda m: m.Vec(2**70, 1.0, 1.0),
+           lambda m: m.Vec(True, 1.0, 1.0)]
+    c["odd_in_callee"] = [(lambda m, a=a, o=o: (a(m), o(m))) for a in V[:3] for o in odd]
+    c["odd_here"] = [(lambda m, a=a, o=o: (a(m), o(m))) for a in V[:3] for o in odd]
+    c["caught"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:4] for d in [2.0, 0.0, -0.0, NAN]]
+    c["in_loop_escape"] = [(lambda m, a=a, n=n: (a(m), n)) for a in V[:3] for n in [0, 1, 2, 5]]
     return c
 
 
