@@ -5055,6 +5055,7 @@ typedef struct dynac_rec_desc {
   int nfields;
   const dynac_rec_field *fields;
   PyObject *names[32];      /* the fields' names, interned once */
+  dynac_attr_cache stores[32]; /* where instances keep each field (dynac_rec_force's stores) */
   unsigned int ok_version;  /* dynac_rec_ok's last yes (a version tag), 0: none */
 } dynac_rec_desc;
 
@@ -5130,8 +5131,8 @@ static inline PyObject *dynac__rec_box_field(const dynac_rec_head *h, const dyna
 /* The instance the struct stands for (borrowed; NULL with an exception):
  * made now if it was not, as object.__new__(tp) then __init__'s stores
  * made it, its set fields stored in order. While the class is unchanged,
- * each is the store __init__ made (PyObject_GenericSetAttr: the instance's
- * values, in insertion order); a class changed since may have a
+ * each is the store __init__ made (into the instance's values, in
+ * insertion order, through a cache per field); a class changed since may have a
  * descriptor of that name now, which the store made earlier never met:
  * the value goes into the instance's __dict__ itself. */
 DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
@@ -5145,7 +5146,9 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     if (!((h->set >> i) & 1u)) continue;
     PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i]) : NULL;
     PyObject *dict = v && !same ? PyObject_GenericGetDict(o, NULL) : NULL;
-    int rc = !v ? -1 : same ? PyObject_GenericSetAttr(o, name, v) : dict ? PyDict_SetItem(dict, name, v) : -1;
+    int effects = 0;
+    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects)
+                            : dict ? PyDict_SetItem(dict, name, v) : -1;
     Py_XDECREF(dict);
     Py_XDECREF(v);
     if (rc < 0) { Py_DECREF(o); return NULL; }

@@ -88,3 +88,44 @@ def centre_and_scale(points: object, k: float):
         sy += p.y
         p.x = p.x * k
     return sx / len(points), sy / len(points)
+
+
+class Vec3:
+    """Instances kernels keep as their fields (records.c) until they escape."""
+    x: float
+    y: float
+    z: float
+
+    def __init__(self, x, y, z):
+        self.x = x
+        self.y = y
+        self.z = z
+
+    def __sub__(self, o):
+        return Vec3(self.x - o.x, self.y - o.y, self.z - o.z)
+
+    def __mul__(self, k):
+        return Vec3(self.x * k, self.y * k, self.z * k)
+
+    def dot(self, o):
+        return self.x * o.x + self.y * o.y + self.z * o.z
+
+
+@dynac.compile
+def temporaries(a: Vec3, n: int, k: float):
+    """Temporary instances that never escape: no object made."""
+    s = 0.0
+    for i in range(n):
+        b = Vec3(float(i), k, 0.5)
+        c = (a - b) * k
+        s += c.x * a.x + c.y * a.y + c.z * a.z
+    return s
+
+
+@dynac.compile
+def kept(a: Vec3, n: int, k: float):
+    """Instances that escape at once (into a list): each made as an object."""
+    out = []
+    for i in range(n):
+        out.append(Vec3(float(i), k, a.z) * k)
+    return len(out), out[-1].x
