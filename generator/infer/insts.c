@@ -349,11 +349,7 @@ void infer_module(module *m) {
                                      "(dynac run)", f->array_param);
       continue;
     }
-    if (!f->specs) {
-      f->not_compiled = "no specialisation: annotate the parameters (int, float, bool), give "
-                        "signatures=[...], or record a profile with 'python3 -m dynac record'";
-      continue;
-    }
+    if (!f->specs) continue; /* no root kernel; said below (it may still be others' callee) */
     /* typed specialisations first: the cache checks entries in order, and
      * one taking objects accepts any argument */
     for (int objects = 0; objects < 2; objects++)
@@ -402,5 +398,16 @@ void infer_module(module *m) {
           if (cal->slots_used[s] && !in->slots_used[s]) { in->slots_used[s] = true; changed = true; }
       }
     }
+  }
+  /* A root with no specialisation, said once everything is typed: kernels
+   * typed after it in the module may still call it (a method of a class
+   * `--all` makes a root, called from an annotated function). */
+  for (int i = 0; i < m->nfuncs; i++) {
+    func *f = m->funcs[i];
+    bool called = false;
+    for (inst *in = m->insts; in && !called; in = in->next_all) called = in->fn == f && in->ok;
+    if (f->is_root && !f->specs && !f->not_compiled && !f->array_param && !called)
+      f->not_compiled = "no specialisation: annotate the parameters (int, float, bool), give "
+                        "signatures=[...], or record a profile with 'python3 -m dynac record'";
   }
 }

@@ -14,9 +14,12 @@
 
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
+static const dynac_method_desc dynac__methods_0[] = {
+    {"dot", 'f', "Vec.dot", 17, 0},
+};
 static dynac_slot dynac__slots[1];
 static const dynac_slot_desc dynac__slot_desc[1] = {
-    [0] = {.kind = DYNAC_SLOT_CLASS, .name = "Vec", .module_slot = -1},
+    [0] = {.kind = DYNAC_SLOT_CLASS, .name = "Vec", .module_slot = -1, .nmethods = 1, .methods = dynac__methods_0},
 };
 static const int dynac__func_slots[] = {0}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 /* an element, result or value that must be an instance of exactly Vec: a new reference */
@@ -32,14 +35,15 @@ static int64_t dynac__region_calls[6]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject * *dynac_out);
+static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *dynac_out);
+static int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject * p_self, PyObject * p_o, double *dynac_out);
 static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dynac_out);
 static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out);
 static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out);
 
 
-/* optional_instances.py:22: def nearest: specialisation (list[Vec], float) -> object */
-static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject * *dynac_out)
+/* optional_instances.py:22: def nearest: specialisation (list[Vec], float) -> float */
+static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *dynac_out)
 {
   DYNAC_OBJ l_best = NULL; /* owned */
   bool b_best = false; /* bound? */
@@ -83,8 +87,10 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 24);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-        *dynac_out = r;
-        return DYNAC_OK;
+        if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+        if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+        dynac__boxed_result = r; /* a value of another type: the caller takes it */
+        return DYNAC_OK_BOXED;
       }
       }
       DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
@@ -111,8 +117,10 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 25);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-        *dynac_out = r;
-        return DYNAC_OK;
+        if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+        if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+        dynac__boxed_result = r; /* a value of another type: the caller takes it */
+        return DYNAC_OK_BOXED;
       }
       }
       PyObject *mv4[4] = {NULL}; /* the operands pending at failure mk4 */
@@ -143,8 +151,10 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject
         int st = dynac_continue(&sites[mk4], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 25);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-        *dynac_out = r;
-        return DYNAC_OK;
+        if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+        if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+        dynac__boxed_result = r; /* a value of another type: the caller takes it */
+        return DYNAC_OK_BOXED;
       }
       }
       /* optional_instances.py:25: if v.x < lim and (best is None or v.x > best.x): */
@@ -212,80 +222,272 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, PyObject
       }
     }
   }
-  {
-    /* optional_instances.py:27: if best is None: */
-    if ((l_best == Py_None)) {
-      {
-        /* optional_instances.py:28: return -1.0 */
-        DYNAC_OBJ t19 = dynac_box_float((-1.0)); /* owned, released leaving the block */
-        if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 28));
-        *dynac_out = Py_NewRef(t19);
-        return DYNAC_OK;
-      }
-    }
-  }
-  {
-    PyObject *mv5[2] = {NULL}; /* the operands pending at failure mk5 */
-    int mk5 = 0;
-    if (0) {
-    dynac_mid_5: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter in this statement, around the operands it had evaluated */
-      PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
-      cv[0] = Py_NewRef(l_vs); /* vs */
-      cv[1] = dynac_box_float(l_lim); /* lim */
-      cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
-      cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
-      Py_CLEAR(l_best);
-      Py_CLEAR(l_v);
-      cv[4] = mv5[0];
-      cv[5] = mv5[1];
-      static const dynac_cont_site sites[] = {
-          {.qualname = "nearest", .firstlineno = 21, .line = 29, .col = 4, .header = 3,
-           .names = "vs,lim,best,v,_dynac_v0,_dynac_v1", .nvals = 6, .nits = 0, .subst = "L@29:11;RO@29:28",
-           .region = NULL},
-      };
-      PyObject *r = NULL;
-      int st = dynac_continue(&sites[mk5], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
-      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
-      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
-      *dynac_out = r;
-      return DYNAC_OK;
-    }
-    }
-    /* optional_instances.py:29: return best.dot(best) + best.y */
-    DYNAC_OBJ t20 = NULL; /* owned, released leaving the block */
-    {
-      PyObject *argv[2] = {l_best, l_best};
-      dynac__effects = 1; /* Python code runs */
-      static PyObject *name21; /* 'dot', interned once */
-      if (!dynac_name(&name21, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      t20 = PyObject_VectorcallMethod(name21, argv, 2, NULL); /* .dot(...) */
-      if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-    }
-    static PyObject *name22; /* 'y', interned once */
-    if (!dynac_name(&name22, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-    static dynac_attr_cache ac23; /* where instances keep it */
-    double t24 = 0;
-    {
-      int st = dynac_attr_float(l_best, name22, &ac23, &dynac__effects, &t24); /* .y: a float */
-      if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      if (st) { /* goes on in the interpreter */
-        if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-        mv5[0] = Py_NewRef(t20);
-        mv5[1] = Py_NewRef(l_best);
-        mk5 = 0;
-        goto dynac_mid_5;
-      }; /* the attribute holds another type than recorded */
-    }
-    DYNAC_OBJ t25 = dynac_box_float(t24); /* owned, released leaving the block */
-    if (!t25) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-    DYNAC_OBJ t26 = dynac_obj_binop(t20, t25, 0, &dynac__effects); /* + */
-    if (!t26) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-    *dynac_out = Py_NewRef(t26);
+  /* optional_instances.py:27: if best is None: */
+  if ((l_best == Py_None)) {
+    /* optional_instances.py:28: return -1.0 */
+    *dynac_out = (-1.0);
     return DYNAC_OK;
   }
+  if (0) {
+  dynac_cont_6: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter from here */
+    PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_NewRef(l_vs); /* vs */
+    cv[1] = dynac_box_float(l_lim); /* lim */
+    cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
+    cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
+    Py_CLEAR(l_best);
+    Py_CLEAR(l_v);
+    static const dynac_cont_site sites[] = {
+        {.qualname = "nearest", .firstlineno = 21, .line = 29, .col = 4, .header = 0,
+         .names = "vs,lim,best,v", .nvals = 4, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  PyObject *mv5[2] = {NULL}; /* the operands pending at failure mk5 */
+  int mk5 = 0;
+  if (0) {
+  dynac_mid_5: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+    PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_NewRef(l_vs); /* vs */
+    cv[1] = dynac_box_float(l_lim); /* lim */
+    cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
+    cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
+    Py_CLEAR(l_best);
+    Py_CLEAR(l_v);
+    cv[4] = mv5[0];
+    cv[5] = mv5[1];
+    static const dynac_cont_site sites[] = {
+        {.qualname = "nearest", .firstlineno = 21, .line = 29, .col = 4, .header = 3,
+         .names = "vs,lim,best,v,_dynac_v0", .nvals = 5, .nits = 0, .subst = "L@29:11",
+         .region = NULL},
+        {.qualname = "nearest", .firstlineno = 21, .line = 29, .col = 4, .header = 3,
+         .names = "vs,lim,best,v,_dynac_v0,_dynac_v1", .nvals = 6, .nits = 0, .subst = "L@29:11;RO@29:28",
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[mk5], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  /* optional_instances.py:29: return best.dot(best) + best.y */
+  static dynac_method_site ms19; /* the instances seen lack their own .dot */
+  static PyObject *name20; /* 'dot', interned once */
+  if (!dynac_name(&name20, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+  double t21 = 0;
+  {
+    dynac__direct_calls[1]++;
+    size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
+    int st;
+    if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], name20, &ms19))) {
+      st = dynac_kernel_Vec__dot__V3VecV3Vec(l_best, l_best, &t21); /* Vec.dot, devirtualised */
+    } else { /* the class or the instance changed since the guard: CPython's lookup */
+      PyObject *argv[2] = {NULL};
+      argv[0] = Py_NewRef(l_best);
+      argv[1] = Py_NewRef(l_best);
+      PyObject *r = NULL;
+      int ok = 1;
+      for (int i = 0; i < 2; i++) if (!argv[i]) ok = 0;
+      static PyObject *name22; /* 'dot', interned once */
+      if (!dynac_name(&name22, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+      if (ok) r = PyObject_VectorcallMethod(name22, argv, 2, NULL); /* .dot() */
+      for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
+      if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+      dynac__effects = 1; /* Python code ran */
+      st = dynac_elem_float(r, &t21) ? DYNAC_OK_BOXED : DYNAC_OK;
+      if (st == DYNAC_OK_BOXED) dynac__boxed_result = r;
+      else Py_DECREF(r);
+    }
+    if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
+      if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
+      dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
+      PyObject *argv[2] = {NULL};
+      argv[0] = Py_NewRef(l_best);
+      argv[1] = Py_NewRef(l_best);
+      PyObject *r = NULL;
+      int ok = 1;
+      for (int i = 0; i < 2; i++) if (!argv[i]) ok = 0;
+      static PyObject *name23; /* 'dot', interned once */
+      if (!dynac_name(&name23, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+      if (ok) r = PyObject_VectorcallMethod(name23, argv, 2, NULL); /* dot() interpreted */
+      for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
+      if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+      st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t21) ? DYNAC_DEOPT : DYNAC_OK;
+      if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
+      Py_XDECREF(r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
+    }
+    if (st == DYNAC_OK_BOXED) { /* with a value of another type */
+      dynac__effects = 1; /* the callee's effects */
+      { /* goes on in the interpreter */
+        if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+        mv5[0] = dynac__boxed_result;
+        dynac__boxed_result = NULL;
+        mk5 = 0;
+        goto dynac_mid_5;
+      }
+    }
+    if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* None where a value was typed */
+    if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6);
+    if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29)); /* this frame's line */
+    if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
+    dynac__effects = 1; /* the callee may have run Python code */
+  }
+  static PyObject *name24; /* 'y', interned once */
+  if (!dynac_name(&name24, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+  static dynac_attr_cache ac25; /* where instances keep it */
+  double t26 = 0;
+  {
+    int st = dynac_attr_float(l_best, name24, &ac25, &dynac__effects, &t26); /* .y: a float */
+    if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+    if (st) { /* goes on in the interpreter */
+      if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+      mv5[0] = dynac_box_float(t21);
+      mv5[1] = Py_NewRef(l_best);
+      mk5 = 1;
+      goto dynac_mid_5;
+    }; /* the attribute holds another type than recorded */
+  }
+  *dynac_out = (t21 + t26);
+  return DYNAC_OK;
 
-  *dynac_out = Py_NewRef(Py_None);
-  return DYNAC_OK; /* end of the function: None */
+  return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* optional_instances.py:17: def Vec.dot: specialisation (Vec, Vec) -> float */
+static inline int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject * p_self, PyObject * p_o, double *dynac_out)
+{
+  PyObject *const l_self DYNAC_UNUSED = p_self; /* borrowed: the caller's reference lasts the call */
+  PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
+
+  int dynac__effects = 0; /* set once an opaque call ran */
+  dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
+  const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  (void)dynac__u0;
+  if (0) {
+  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_XNewRef(l_self); /* self */
+    cv[1] = Py_XNewRef(l_o); /* o */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "Vec.dot", .firstlineno = 17, .line = 18, .col = 8, .header = 0,
+         .names = "self,o", .nvals = 2, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  PyObject *mv2[3] = {NULL}; /* the operands pending at failure mk2 */
+  int mk2 = 0;
+  if (0) {
+  dynac_mid_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+    PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_XNewRef(l_self); /* self */
+    cv[1] = Py_XNewRef(l_o); /* o */
+    cv[2] = mv2[0];
+    cv[3] = mv2[1];
+    cv[4] = mv2[2];
+    static const dynac_cont_site sites[] = {
+        {.qualname = "Vec.dot", .firstlineno = 17, .line = 18, .col = 8, .header = 3,
+         .names = "self,o,_dynac_v0,_dynac_v1", .nvals = 4, .nits = 0, .subst = "LL@18:15;LRO@18:24",
+         .region = NULL},
+        {.qualname = "Vec.dot", .firstlineno = 17, .line = 18, .col = 8, .header = 3,
+         .names = "self,o,_dynac_v0,_dynac_v1", .nvals = 4, .nits = 0, .subst = "L@18:15;RLO@18:30",
+         .region = NULL},
+        {.qualname = "Vec.dot", .firstlineno = 17, .line = 18, .col = 8, .header = 3,
+         .names = "self,o,_dynac_v0,_dynac_v1,_dynac_v2", .nvals = 5, .nits = 0, .subst = "L@18:15;RL@18:30;RRO@18:39",
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[mk2], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
+  /* optional_instances.py:18: return self.x * o.x + self.y * o.y */
+  static PyObject *name1; /* 'x', interned once */
+  if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+  static dynac_attr_cache ac2; /* where instances keep it */
+  double t3 = 0;
+  {
+    int st = dynac_attr_float(l_self, name1, &ac2, &dynac__effects, &t3); /* .x: a float */
+    if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+    if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the attribute holds another type than recorded */
+  }
+  static PyObject *name4; /* 'x', interned once */
+  if (!dynac_name(&name4, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+  static dynac_attr_cache ac5; /* where instances keep it */
+  double t6 = 0;
+  {
+    int st = dynac_attr_float(l_o, name4, &ac5, &dynac__effects, &t6); /* .x: a float */
+    if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+    if (st) { /* goes on in the interpreter */
+      if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+      mv2[0] = dynac_box_float(t3);
+      mv2[1] = Py_NewRef(l_o);
+      mk2 = 0;
+      goto dynac_mid_2;
+    }; /* the attribute holds another type than recorded */
+  }
+  static PyObject *name7; /* 'y', interned once */
+  if (!dynac_name(&name7, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+  static dynac_attr_cache ac8; /* where instances keep it */
+  double t9 = 0;
+  {
+    int st = dynac_attr_float(l_self, name7, &ac8, &dynac__effects, &t9); /* .y: a float */
+    if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+    if (st) { /* goes on in the interpreter */
+      if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+      mv2[0] = dynac_box_float((t3 * t6));
+      mv2[1] = Py_NewRef(l_self);
+      mk2 = 1;
+      goto dynac_mid_2;
+    }; /* the attribute holds another type than recorded */
+  }
+  static PyObject *name10; /* 'y', interned once */
+  if (!dynac_name(&name10, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+  static dynac_attr_cache ac11; /* where instances keep it */
+  double t12 = 0;
+  {
+    int st = dynac_attr_float(l_o, name10, &ac11, &dynac__effects, &t12); /* .y: a float */
+    if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
+    if (st) { /* goes on in the interpreter */
+      if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+      mv2[0] = dynac_box_float((t3 * t6));
+      mv2[1] = dynac_box_float(t9);
+      mv2[2] = Py_NewRef(l_o);
+      mk2 = 2;
+      goto dynac_mid_2;
+    }; /* the attribute holds another type than recorded */
+  }
+  *dynac_out = ((t3 * t6) + (t9 * t12));
+  return DYNAC_OK;
+
+  return DYNAC_OK_NONE; /* end of the function: None */
 }
 
 /* optional_instances.py:33: def walk: specialisation (list[Vec], int) -> float */
@@ -1071,7 +1273,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
 
 
 /* ---- guards and glue ------------------------------------------------------------ */
-/* guard: may nearest(list[Vec], float) -> object run for these arguments? */
+/* guard: may nearest(list[Vec], float) -> float run for these arguments? */
 static int dynac_guard_nearest__LV3Vecf(PyObject *const *args, PyObject *globals, const char **failed)
 {
   (void)args;
@@ -1080,12 +1282,12 @@ static int dynac_guard_nearest__LV3Vecf(PyObject *const *args, PyObject *globals
   DYNAC_GUARD_LIST(0, "type(vs) is list (each element's type is checked when it is read)")
   DYNAC_GUARD_FLOAT(1, "type(lim) is float")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)")
+  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot")
 
   return 1;
 }
 
-/* glue: unbox, run the kernel, box: nearest(list[Vec], float) -> object */
+/* glue: unbox, run the kernel, box: nearest(list[Vec], float) -> float */
 static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure, PyObject **result)
 {
   int st;
@@ -1094,7 +1296,7 @@ static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure,
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
   double a1 = PyFloat_AS_DOUBLE(args[1]);
-  PyObject * r = 0;
+  double r = 0;
 
   size_t mark = dynac_undo_mark();
   st = dynac_kernel_nearest__LV3Vecf(a0, a1, &r);
@@ -1111,7 +1313,7 @@ static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure,
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = r; /* the kernel's new reference */;
+  *result = dynac_box_float(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -1124,7 +1326,7 @@ static int dynac_guard_walk__LV3Veci(PyObject *const *args, PyObject *globals, c
   DYNAC_GUARD_LIST(0, "type(vs) is list (each element's type is checked when it is read)")
   DYNAC_GUARD_INT(1, "type(k) is int and it fits in int64")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)")
+  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot")
 
   return 1;
 }
@@ -1168,7 +1370,7 @@ static int dynac_guard_rebound__LV3Vec(PyObject *const *args, PyObject *globals,
   (void)failed;
   DYNAC_GUARD_LIST(0, "type(vs) is list (each element's type is checked when it is read)")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)")
+  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot")
 
   return 1;
 }
@@ -1210,7 +1412,7 @@ static int dynac_guard_truthy__LV3Vec(PyObject *const *args, PyObject *globals, 
   (void)failed;
   DYNAC_GUARD_LIST(0, "type(vs) is list (each element's type is checked when it is read)")
   DYNAC_GUARD_GLOBALS(&dynac__G)
-  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)")
+  DYNAC_GUARD_SLOT(&dynac__G, 0, "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot")
 
   return 1;
 }
@@ -1250,18 +1452,18 @@ static int dynac_glue_truthy__LV3Vec(PyObject *const *args, PyObject *closure, P
 static const char *const dynac__guards_nearest__LV3Vecf[] = {
     "type(vs) is list (each element's type is checked when it is read)",
     "type(lim) is float",
-    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)",
+    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot",
     "source sha256 matches the module's source (checked when attached)",
 };
 static const dynac_entry_desc dynac__entries_nearest[] = {
-    {.signature = "(list[Vec], float) -> object",
+    {.signature = "(list[Vec], float) -> float",
      .guard = dynac_guard_nearest__LV3Vecf, .glue = dynac_glue_nearest__LV3Vecf,
      .nguards = 4, .guards = dynac__guards_nearest__LV3Vecf, .flags = DYNAC_ENTRY_CALLS_PYTHON},
 };
 static const char *const dynac__guards_walk__LV3Veci[] = {
     "type(vs) is list (each element's type is checked when it is read)",
     "type(k) is int and it fits in int64",
-    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)",
+    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot",
     "source sha256 matches the module's source (checked when attached)",
 };
 static const dynac_entry_desc dynac__entries_walk[] = {
@@ -1271,7 +1473,7 @@ static const dynac_entry_desc dynac__entries_walk[] = {
 };
 static const char *const dynac__guards_rebound__LV3Vec[] = {
     "type(vs) is list (each element's type is checked when it is read)",
-    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)",
+    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot",
     "source sha256 matches the module's source (checked when attached)",
 };
 static const dynac_entry_desc dynac__entries_rebound[] = {
@@ -1281,7 +1483,7 @@ static const dynac_entry_desc dynac__entries_rebound[] = {
 };
 static const char *const dynac__guards_truthy__LV3Vec[] = {
     "type(vs) is list (each element's type is checked when it is read)",
-    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag)",
+    "global Vec is the class defined at optional_instances.py:9, unchanged since (version tag); its lookups: Vec.dot",
     "source sha256 matches the module's source (checked when attached)",
 };
 static const dynac_entry_desc dynac__entries_truthy[] = {
@@ -1289,7 +1491,10 @@ static const dynac_entry_desc dynac__entries_truthy[] = {
      .guard = dynac_guard_truthy__LV3Vec, .glue = dynac_glue_truthy__LV3Vec,
      .nguards = 3, .guards = dynac__guards_truthy__LV3Vec, .flags = DYNAC_ENTRY_CALLS_PYTHON},
 };
-static const dynac_func_desc dynac__funcs[4] = {
+static const dynac_func_desc dynac__funcs[5] = {
+    {.qualname = "Vec.dot", .firstlineno = 17, .argcount = 2,
+     .nentries = 0, .entries = NULL,
+     .direct_calls = &dynac__direct_calls[1], .region_calls = &dynac__region_calls[1], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "nearest", .firstlineno = 21, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_nearest,
      .direct_calls = &dynac__direct_calls[2], .region_calls = &dynac__region_calls[2], .flags = DYNAC_FUNC_ROOT},
@@ -1305,7 +1510,7 @@ static const dynac_func_desc dynac__funcs[4] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 4, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 5, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
