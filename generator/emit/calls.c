@@ -801,6 +801,19 @@ static const char *emit_special_builtin(em *E, expr *e) {
   return n;
 }
 
+/* After `int st` of an __init__ run on a new instance: a value returned
+ * is CPython's TypeError; an error leaves with this frame's line. */
+void emit_init_status(em *E) {
+  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value */");
+  line(E, "  PyErr_Format(PyExc_TypeError, \"__init__() should return None, not '%%.200s'\", "
+       "Py_TYPE(dynac__boxed_result)->tp_name);");
+  line(E, "  Py_CLEAR(dynac__boxed_result);");
+  line(E, "  st = DYNAC_ERROR;");
+  line(E, "}");
+  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
+  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
+}
+
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
  * constructed_init): while the global still names the class its guard saw
  * (same version tag), the instance is made as object.__new__ makes it (the
@@ -842,14 +855,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   line(E, "  Py_XDECREF(argt);");
   line(E, "}");
   line(E, "Py_DECREF(noargs);");
-  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value */");
-  line(E, "  PyErr_Format(PyExc_TypeError, \"__init__() should return None, not '%%.200s'\", "
-       "Py_TYPE(dynac__boxed_result)->tp_name);");
-  line(E, "  Py_CLEAR(dynac__boxed_result);");
-  line(E, "  st = DYNAC_ERROR;");
-  line(E, "}");
-  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
-  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
+  emit_init_status(E);
   E->indent--;
   line(E, "} else { /* the global names another object now, or the class changed: CPython's call */");
   E->indent++;

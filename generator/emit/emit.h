@@ -352,6 +352,7 @@ const char *kernel_arg(em *E, const char *v, const type *pt);
 const char *emit_operand_for(em *E, expr *x, const type *pt);
 const char *emit_call_arg(em *E, expr *e, int i, const type *pt); /* calls.c: for a parameter of type pt */
 int func_index(const module *m, const func *f);     /* calls.c */
+void emit_init_status(em *E);                        /* calls.c: after an __init__ kernel's `int st` */
 const char *unbox_into(em *E, const type *t, const char *o, const char *res); /* calls.c */
 
 /* objects.c */

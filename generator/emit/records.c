@@ -173,14 +173,7 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   line(E, "  st = argt && %s->tp_init(o, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp);
   line(E, "  Py_XDECREF(argt);");
   line(E, "}");
-  line(E, "if (st == DYNAC_OK_BOXED) { /* it finished in the interpreter with a value */");
-  line(E, "  PyErr_Format(PyExc_TypeError, \"__init__() should return None, not '%%.200s'\", "
-       "Py_TYPE(dynac__boxed_result)->tp_name);");
-  line(E, "  Py_CLEAR(dynac__boxed_result);");
-  line(E, "  st = DYNAC_ERROR;");
-  line(E, "}");
-  line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
-  line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
+  emit_init_status(E);
   E->indent--;
   line(E, "} else { /* the global names another object now, or the class changed: CPython's call */");
   E->indent++;
