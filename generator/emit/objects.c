@@ -328,7 +328,24 @@ static bool typed_number_update(em *E, stmt *s) {
 
 /* obj.name op= v / obj[key] op= v: obj, key, the read, v, the in-place
  * operator (PyNumber_InPlaceAdd, ...), the store. */
+/* obj.f op= v of an instance kept as fields (records.c), f a field whose
+ * type the result keeps: read, computed and stored in the struct. */
+static bool rec_field_update(em *E, stmt *s) {
+  expr *sub = s->u.aug.sub;
+  if (sub->kind != EX_ATTR || E->exported || !TY(sub->u.sub.obj)->rec || !typed_number_update(E, s)) return false;
+  const klass *k = TY(sub->u.sub.obj)->cls;
+  int i = classes_field(k, sub->u.sub.attr);
+  const type *at = TY(sub), *vt = TY(s->u.aug.value), *rt = binop_result(s->u.aug.op, at, vt);
+  if (i < 0 || rt != k->field_types[i] || at != k->field_types[i]) return false;
+  const char *o = emit_expr_rec(E, sub->u.sub.obj);
+  const char *x = emit_rec_field(E, o, k, i);
+  const char *r = emit_expr(E, s->u.aug.value);
+  emit_rec_store(E, o, k, i, emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt));
+  return true;
+}
+
 void emit_object_augassign(em *E, stmt *s) {
+  if (rec_field_update(E, s)) return;
   expr *sub = s->u.aug.sub;
   object_place p = place_of(E, sub);
   const char *old;

@@ -375,3 +375,13 @@ def in_loop_escape(a: Vec, n: int):
         if i % 2:
             keep.append(c)
     return [k.x for k in keep], c.x, len(keep) and keep[-1] is c
+
+
+@dynac.compile
+def updated_in_place(a: Vec, d: float):
+    c = a * 1.0
+    c.x += d
+    c.y -= d * 2.0
+    c.z *= d
+    c.x /= d
+    return c.x, c.y, c.z, c.me() is c
