@@ -1916,8 +1916,21 @@ static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int 
   dynac__obj_effect(a, b, effects);
   return PyObject_RichCompare(a, b, op);
 }
+/* a + b, a - b, a * b (op 0, 1, 2) of two exact floats: float_add, float_sub
+ * and float_mul's result without the number protocol's dispatch, as CPython
+ * 3.11's BINARY_OP_ADD_FLOAT and its siblings take it. Set *done when it
+ * was one (the result, or NULL with MemoryError). */
+static inline PyObject *dynac__float_op(PyObject *a, PyObject *b, int op, int *done) {
+  *done = op <= 2 && PyFloat_CheckExact(a) && PyFloat_CheckExact(b);
+  if (!*done) return NULL;
+  double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
+  return PyFloat_FromDouble(op == 0 ? x + y : op == 1 ? x - y : x * y);
+}
 /* a OP b for the generator's binop numbering (+ - * / // % ** << >> & | ^ @). */
 static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *effects) {
+  int done;
+  PyObject *f = dynac__float_op(a, b, op, &done);
+  if (done) return f;
   dynac__obj_effect(a, b, effects);
   switch (op) {
   case 0: return PyNumber_Add(a, b);
@@ -2347,6 +2360,9 @@ static inline int dynac_obj_delitem(PyObject *o, PyObject *key, int *effects) {
 /* a OP= b for the generator's binop numbering: PyNumber_InPlaceAdd, ...
  * (a list's += extends it; an int's falls back to +). New reference. */
 static inline PyObject *dynac_obj_inplace(PyObject *a, PyObject *b, int op, int *effects) {
+  int done;
+  PyObject *f = dynac__float_op(a, b, op, &done); /* a float has no in-place operators */
+  if (done) return f;
   dynac__obj_effect(a, b, effects);
   switch (op) {
   case 0: return PyNumber_InPlaceAdd(a, b);
