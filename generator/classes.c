@@ -293,9 +293,9 @@ static const char *self_store(const stmt *s) {
 }
 
 /* Does any statement of block b (nested blocks too) store NAME into self? */
-static bool block_stores_self(const stmt *b, const char *name, const stmt *except) {
+static bool block_stores_self(const stmt *b, const char *name) {
   for (const stmt *s = b; s; s = s->next) {
-    const char *n = s != except ? self_store(s) : NULL;
+    const char *n = self_store(s);
     if (n && !strcmp(n, name)) return true;
     const stmt *kids[4] = {NULL};
     switch (s->kind) {
@@ -306,7 +306,7 @@ static bool block_stores_self(const stmt *b, const char *name, const stmt *excep
                  s->kind != ST_AUGASSIGN)
                return true; /* try, with, ...: not looked into */
     }
-    for (int i = 0; i < 2; i++) if (kids[i] && block_stores_self(kids[i], name, except)) return true;
+    for (int i = 0; i < 2; i++) if (kids[i] && block_stores_self(kids[i], name)) return true;
   }
   return false;
 }
@@ -353,7 +353,7 @@ bool classes_recordable(module *m, klass *k) {
       else if (s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) kids[0] = s->u.for_.body, kids[1] = s->u.for_.orelse;
       else if (s->kind != ST_ASSIGN && s->kind != ST_EXPR && s->kind != ST_AUGASSIGN && s->kind != ST_PASS)
         return false; /* a try or with before it: not looked into */
-      for (int j = 0; j < 2; j++) if (kids[j] && block_stores_self(kids[j], names[i], NULL)) return false;
+      for (int j = 0; j < 2; j++) if (kids[j] && block_stores_self(kids[j], names[i])) return false;
     }
   }
   k->nfields = n;

@@ -801,6 +801,33 @@ static const char *emit_special_builtin(em *E, expr *e) {
   return n;
 }
 
+/* __init__ of Cls(args) (call e, its values `vals`, the class as `tp`) run
+ * by the interpreter on instance `obj` (the kernel handed the call back
+ * before doing anything): sets `st`. */
+void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *tp, const char *obj) {
+  int n = e->u.call.n;
+  line(E, "PyObject *argt = %s ? PyTuple_New(%d) : NULL;", obj, n - 1);
+  for (int i = 1; i < n; i++)
+    line(E, "if (argt) PyTuple_SET_ITEM(argt, %d, %s);", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, obj);
+  line(E, "Py_XDECREF(argt);");
+}
+
+/* Cls(args) as CPython calls the class (call e, its values `vals`): the
+ * result into `dest` (a PyObject * the caller releases); an exception
+ * leaves with this line. */
+void emit_class_call(em *E, expr *e, const char *const *vals, const char *dest) {
+  int n = e->u.call.n;
+  line(E, "PyObject *argv[%d] = {NULL};", n);
+  line(E, "argv[0] = Py_NewRef(%s);", vals[0]);
+  for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL);", dest, n - 1);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", dest, where(E));
+}
+
 /* After `int st` of an __init__ run on a new instance: a value returned
  * is CPython's TypeError; an error leaves with this frame's line. */
 void emit_init_status(em *E) {
@@ -848,25 +875,16 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
        closure_arg(E, init, tp, "__init__"), args.data, k->name);
   if (!leaf) line(E, "dynac__depth--;");
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
-  line(E, "  PyObject *argt = PyTuple_New(%d);", n - 1);
-  for (int i = 1; i < n; i++)
-    line(E, "  if (argt) PyTuple_SET_ITEM(argt, %d, %s);", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
-  line(E, "  st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, o);
-  line(E, "  Py_XDECREF(argt);");
+  E->indent++;
+  emit_init_interpreted(E, e, vals, tp, o);
+  E->indent--;
   line(E, "}");
   line(E, "Py_DECREF(noargs);");
   emit_init_status(E);
   E->indent--;
   line(E, "} else { /* the global names another object now, or the class changed: CPython's call */");
   E->indent++;
-  line(E, "PyObject *argv[%d] = {NULL};", n);
-  line(E, "argv[0] = Py_NewRef(%s);", vals[0]);
-  for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
-  line(E, "int ok = 1;");
-  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
-  line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL);", o, n - 1);
-  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
-  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  emit_class_call(E, e, vals, o);
   E->indent--;
   line(E, "}");
   sb_free(&args);

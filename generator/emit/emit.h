@@ -353,6 +353,8 @@ const char *emit_operand_for(em *E, expr *x, const type *pt);
 const char *emit_call_arg(em *E, expr *e, int i, const type *pt); /* calls.c: for a parameter of type pt */
 int func_index(const module *m, const func *f);     /* calls.c */
 void emit_init_status(em *E);                        /* calls.c: after an __init__ kernel's `int st` */
+void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *tp, const char *obj);
+void emit_class_call(em *E, expr *e, const char *const *vals, const char *dest); /* calls.c */
 const char *unbox_into(em *E, const type *t, const char *o, const char *res); /* calls.c */
 
 /* objects.c */

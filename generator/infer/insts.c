@@ -68,14 +68,20 @@ static const char *inst_cname(module *m, func *f, const type **args) {
 
 static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects);
 
+/* Must parameter i of f take the instance itself rather than a caller's
+ * struct (records.c)? When f rebinds it, a cell may hold it, or f runs
+ * partly in the interpreter. */
+static bool param_takes_instance(const func *f, int i) {
+  return f->partial || f->nowncells || block_binds(f->body, i);
+}
+
 inst *get_inst(module *m, func *f, const type **args) {
   int count = 0;
   for (int i = 0; i < f->nparams; i++)
-    if (args[i]->rec && (f->partial || f->nowncells || block_binds(f->body, i))) {
-      /* a parameter the function rebinds (or a cell holds) takes the instance itself */
+    if (args[i]->rec && param_takes_instance(f, i)) {
       const type **w = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       for (int j = 0; j < f->nparams; j++)
-        w[j] = args[j]->rec && (f->partial || f->nowncells || block_binds(f->body, j)) ? ty_unrec(args[j]) : args[j];
+        w[j] = args[j]->rec && param_takes_instance(f, j) ? ty_unrec(args[j]) : args[j];
       args = w;
       break;
     }
