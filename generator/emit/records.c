@@ -19,9 +19,18 @@ static const char *rec_desc(module *m, const klass *k) {
 }
 
 /* Is C value v a struct (a rec local, parameter or temporary) rather than an object? */
+static bool all_name_chars(const char *p, const char *end) {
+  for (; p < end; p++) if (!isalnum((unsigned char)*p) && *p != '_') return false;
+  return true;
+}
 bool is_rec_value(const char *v) {
-  if (!strncmp(v, "rl_", 3) || !strncmp(v, "(*rp_", 5) || !strcmp(v, "(*dynac_out)")) return true;
-  return v[0] == 'r' && v[1] == 't' && isdigit((unsigned char)v[2]);
+  size_t n = strlen(v);
+  if (!strcmp(v, "(*dynac_out)")) return true;
+  if (!strncmp(v, "rl_", 3)) return all_name_chars(v + 3, v + n);             /* rl_x, not rl_x.f */
+  if (!strncmp(v, "(*rp_", 5)) return v[n - 1] == ')' && all_name_chars(v + 5, v + n - 1);
+  if (v[0] != 'r' || v[1] != 't' || !v[2]) return false;
+  for (const char *p = v + 2; *p; p++) if (!isdigit((unsigned char)*p)) return false;
+  return true;
 }
 
 /* The struct's address, as a kernel's parameter takes it. */
