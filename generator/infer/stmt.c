@@ -227,8 +227,8 @@ static void type_stmt(ctx *c, stmt *s) {
     target tg = {.local = s->u.aug.local};
     if ((l->cls || r->cls) && s->u.aug.op_expr) { /* an instance's __iadd__ (or __add__), directly */
       const type *t = type_expr(c, s->u.aug.op_expr, false);
-      if (c->in->types.callee[s->u.aug.op_expr->id] && t == l) {
-        bind_target(c, &tg, t, s->pos);
+      if (c->in->types.callee[s->u.aug.op_expr->id] && t->cls && t->cls == l->cls) {
+        bind_target(c, &tg, l->rec ? t : ty_unrec(t), s->pos); /* a struct result into an object local: its instance */
         break;
       }
       c->in->types.callee[s->u.aug.op_expr->id] = NULL; /* CPython's in-place operator */

@@ -385,3 +385,13 @@ def updated_in_place(a: Vec, d: float):
     c.z *= d
     c.x /= d
     return c.x, c.y, c.z, c.me() is c
+
+
+@dynac.compile
+def param_updated(a: Vec, flag: bool):
+    """a += a of a parameter (Vec has no __iadd__: __add__, whose kernel
+    makes a struct): the parameter holds the instance (fuzz seed 4401 #305)."""
+    x = (a + a).x
+    if flag:
+        a += a
+    return x, a.x, a

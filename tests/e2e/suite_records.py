@@ -79,6 +79,7 @@ def cases():
     c["counter_ops"] = [(lambda m, n=n, on=on, k=k: (n, on, k)) for n in [0, 5, 2**62, -2**63]
                         for on in [True, False] for k in [1, 2**62, -1]]
     c["field_store"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:4] for d in [1.0, -0.0, INF]]
+    c["param_updated"] = [(lambda m, a=a, f=f: (a(m), f)) for a in V for f in [True, False]]
     c["updated_in_place"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V for d in [2.0, -0.0, 0.0, INF, NAN, 1e-310]]
     c["field_store_int"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:3] for d in [0, 2**62, -5]]
     c["noisy"] = [(lambda m, x=x: (x,)) for x in [1.0, -2.5]]
