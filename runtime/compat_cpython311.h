@@ -162,6 +162,14 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
+/* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
+ * PyModuleObject (internal) starts with it after the object's head in
+ * 3.8-3.13. */
+typedef struct dynac_compat__module_head { PyObject_HEAD PyObject *md_dict; } dynac_compat__module_head;
+static inline PyObject *dynac_compat_module_dict(PyObject *m) {
+  return ((dynac_compat__module_head *)m)->md_dict;
+}
+
 /* The layout of shared keys and inline values (pycore_dict.h, internal). */
 #if !defined(__cplusplus) && !defined(DYNAC__PYCORE_DICT)
 #define DYNAC__PYCORE_DICT

@@ -2,7 +2,7 @@
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 13
+#define DYNAC_ABI_VERSION 14
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -65,6 +65,11 @@ typedef struct dynac_rt {
    * to a thread that asked for it (CPython's switch interval) and comes
    * back. -1 with an exception set when a handler raised. */
   int (*eval_breaker)(int may_switch);
+  /* Bumped by the dispatcher as it starts trying a call's cache entries
+   * (and after an entry's kernel deoptimised): the guards of one try check
+   * a module's globals once (dynac_globals_update_for_guard), not once per
+   * entry: no Python code runs between them. */
+  uint64_t guard_serial;
 } dynac_rt;
 
 typedef struct dynac_slot_desc {
@@ -107,6 +112,7 @@ typedef struct dynac_globals {
   const int *func_slots;
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
+  uint64_t guard_serial;    /* rt->guard_serial when a guard last found it current */
   int refreshing;           /* a refresh is running: it may call Python code (an
                                assume_constant_result function) whose own guards read
                                this snapshot; they find its slots invalid meanwhile */
@@ -559,6 +565,15 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   return 0;
 }
 
+/* dynac_globals_update for a guard: once per try of a call's entries (see
+ * dynac_rt.guard_serial), a module's later guards in the same try reuse it. */
+static inline int dynac_globals_update_for_guard(dynac_globals *g, PyObject *globals) {
+  if (g->rt && g->guard_serial == g->rt->guard_serial && globals == g->globals && !g->refreshing) return 0;
+  if (dynac_globals_update(g, globals) < 0) return -1;
+  if (g->rt && !g->refreshing) g->guard_serial = g->rt->guard_serial;
+  return 0;
+}
+
 /* NameError "name 'x' is not defined" with its .name set, as 3.11's
  * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
 static inline void dynac_name_error(PyObject *name) {
@@ -660,7 +675,7 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 #define DYNAC_GUARD_NONE(i, text) \
   if (args[i] != Py_None) { *failed = text; return 0; }
 #define DYNAC_GUARD_GLOBALS(g) \
-  if (dynac_globals_update((g), globals) < 0) return -1;
+  if (dynac_globals_update_for_guard((g), globals) < 0) return -1;
 #define DYNAC_GUARD_SLOT(g, k, text) \
   if (!(g)->slots[k].valid) { *failed = text; return 0; }
 /* args[i] is an instance of exactly the class of slot k (checked valid before). */

@@ -56,7 +56,7 @@ static int dynac__rt_eval_breaker(int may_switch) {
 
 static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_result,
                              dynac__rt_call_opaque, dynac__rt_deep_call_refused,
-                             dynac__rt_eval_breaker};
+                             dynac__rt_eval_breaker, 0};
 
 static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   void *extra = NULL;
@@ -269,6 +269,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
   int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
+  dynac__rt.guard_serial++; /* the globals are checked afresh, once for this try */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
@@ -316,6 +317,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
+      dynac__rt.guard_serial++;
       c->interp_why = "the kernel deoptimised (DYNAC_LOGS=dispatch names it)";
       if (dynac__log_dispatch)
         dynac__log("dispatch", "%s: kernel %s deoptimised; this call goes to the next entry or "

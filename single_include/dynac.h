@@ -278,6 +278,14 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
+/* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
+ * PyModuleObject (internal) starts with it after the object's head in
+ * 3.8-3.13. */
+typedef struct dynac_compat__module_head { PyObject_HEAD PyObject *md_dict; } dynac_compat__module_head;
+static inline PyObject *dynac_compat_module_dict(PyObject *m) {
+  return ((dynac_compat__module_head *)m)->md_dict;
+}
+
 /* The layout of shared keys and inline values (pycore_dict.h, internal). */
 #if !defined(__cplusplus) && !defined(DYNAC__PYCORE_DICT)
 #define DYNAC__PYCORE_DICT
@@ -2013,19 +2021,37 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
   return PyObject_GetAttr(o, name);
 }
 /* ---- attributes at fixed places ---------------------------------------------
- * A read or write site's cache of where instances of one class keep an
- * attribute, as CPython 3.11's LOAD_ATTR_INSTANCE_VALUE / LOAD_ATTR_SLOT and
- * STORE_ATTR_INSTANCE_VALUE / STORE_ATTR_SLOT keep it in the bytecode: valid
- * while the class's version tag is `version` (any change to the class or a
- * base gives it a new tag; 0: empty). `where` is the index in the instances'
- * inline values (compat part), or, with `slot`, a __slots__ member's offset.
- * A hit reads or writes the place directly (no Python code runs); anything
- * else (a materialised __dict__, a missing attribute, a property, a class
- * with __getattr__ or __setattr__) goes through the C API, and refills. */
-typedef struct dynac_attr_cache {
-  unsigned int version;
-  int slot;          /* 0: an inline value; 1: a __slots__ member; 2: a namedtuple field */
+ * A read or write site's cache of where an attribute lives, as CPython
+ * 3.11's specialised LOAD_ATTR / STORE_ATTR / LOAD_METHOD keep it in the
+ * bytecode, but polymorphic: one way per class the site met (up to
+ * DYNAC_ATTR_WAYS; a site reading `self.time` of three Event subclasses
+ * keeps the three), as PyPy's and V8's polymorphic inline caches do. A way
+ * is valid while its class's version tag is `version` (any change to the
+ * class or a base gives it a new tag; 0: empty). Way 0 is tried inline; the
+ * others out of line, a hit there becoming way 0. A hit reads or writes the
+ * place directly (no Python code runs); anything else (a materialised
+ * __dict__, a missing attribute, a property, a class with __getattr__ or
+ * __setattr__) goes through the C API, and refills way 0. */
+#define DYNAC_ATTR_WAYS 4
+enum {
+  DYNAC_ATTR_INLINE,    /* an instance's inline value; where: its index (compat part) */
+  DYNAC_ATTR_SLOT,      /* a __slots__ member; where: its offset */
+  DYNAC_ATTR_FIELD,     /* a namedtuple field; where: its item index */
+  DYNAC_ATTR_MODULE,    /* a module's global (LOAD_ATTR_MODULE): value, while its dict is at dict_version */
+  DYNAC_ATTR_METHOD     /* a function of the class (LOAD_METHOD_WITH_VALUES / _NO_DICT), method sites
+                           only: value; where: 1 when instances may have a __dict__ shadowing it */
+};
+typedef struct dynac_attr_way {
+  unsigned int version; /* the class's version tag; 0: empty */
+  int slot;             /* DYNAC_ATTR_* */
   Py_ssize_t where;
+  uint64_t dict_version; /* DYNAC_ATTR_MODULE: dict versions are unique to one dict's one state (PEP 509) */
+  PyObject *value;       /* MODULE, METHOD: borrowed (the module's dict or the class holds it while valid) */
+} dynac_attr_way;
+typedef struct dynac_attr_cache {
+  dynac_attr_way w[DYNAC_ATTR_WAYS];
+  void *keys;           /* method sites: dynac_compat_instance_has's memo of the class's shared keys */
+  Py_ssize_t nkeys;
 } dynac_attr_cache;
 
 /* The item index of a namedtuple field's descriptor (collections'
@@ -2043,45 +2069,87 @@ static inline int dynac__tuplegetter_index(PyObject *descr, Py_ssize_t *index) {
   return ok;
 }
 
-/* Fills c for o.name (its class's lookup, which also gives the class a
- * version tag): setting is 1 for a write site. Leaves c empty when the
- * attribute has no fixed place. */
+/* o.name of a module, if it is a global of the module's own (not a
+ * ModuleType attribute such as __dict__, not __getattr__'s): borrowed, or NULL. */
+static inline PyObject *dynac__module_global(PyObject *o, PyObject *name) {
+  if (!PyModule_CheckExact(o) || _PyType_Lookup(Py_TYPE(o), name)) return NULL;
+  PyObject *v = PyDict_GetItemWithError(dynac_compat_module_dict(o), name);
+  if (!v) PyErr_Clear();
+  return v;
+}
+
+/* Fills way 0 of c for o.name (the older ways move down one; the class's
+ * lookup also gives it a version tag): setting is 1 for a write site.
+ * Leaves way 0 empty when the attribute has no fixed place. */
 static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
   PyTypeObject *tp = Py_TYPE(o);
-  c->version = 0;
-  if (!PyUnicode_CheckExact(name) ||
-      (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr))
+  dynac_attr_way *w = &c->w[0];
+  memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
+  w->version = 0;
+  if (!PyUnicode_CheckExact(name)) return;
+  if (!setting && PyModule_CheckExact(o)) {
+    PyObject *v = dynac__module_global(o, name);
+    if (!v || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return;
+    w->slot = DYNAC_ATTR_MODULE;
+    w->value = v;
+    w->dict_version = DYNAC_DICT_VERSION(dynac_compat_module_dict(o));
+    w->version = tp->tp_version_tag;
     return;
+  }
+  if (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr) return;
   PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
   if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return;
   if (!descr) {
     Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
     if (i < 0) return;
-    c->slot = 0;
-    c->where = i;
+    w->slot = DYNAC_ATTR_INLINE;
+    w->where = i;
   } else if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
     PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
     if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return;
-    c->slot = 1;
-    c->where = m->offset;
-  } else if (!setting && PyTuple_Check(o) && dynac__tuplegetter_index(descr, &c->where)) {
-    c->slot = 2; /* read as its item, as the descriptor's __get__ reads it */
+    w->slot = DYNAC_ATTR_SLOT;
+    w->where = m->offset;
+  } else if (!setting && PyTuple_Check(o) && dynac__tuplegetter_index(descr, &w->where)) {
+    w->slot = DYNAC_ATTR_FIELD; /* read as its item, as the descriptor's __get__ reads it */
   } else {
     return; /* a property, a method, a class attribute: the C API */
   }
-  c->version = tp->tp_version_tag;
+  w->version = tp->tp_version_tag;
 }
 
-/* The place o.name lives at per c, or NULL (c missed, or no such place). */
-static inline PyObject **dynac__attr_place(const dynac_attr_cache *c, PyObject *o) {
-  if (!c->version || Py_TYPE(o)->tp_version_tag != c->version) return NULL;
-  if (c->slot == 2) return c->where < PyTuple_GET_SIZE(o) ? &((PyTupleObject *)o)->ob_item[c->where] : NULL;
-  return c->slot ? (PyObject **)((char *)o + c->where) : dynac_compat_instance_value_slot(o, c->where);
+/* The place o.name lives at per way w, or NULL (w missed, or no such place). */
+static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
+  if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return NULL;
+  switch (w->slot) {
+  case DYNAC_ATTR_INLINE: return dynac_compat_instance_value_slot(o, w->where);
+  case DYNAC_ATTR_SLOT: return (PyObject **)((char *)o + w->where);
+  case DYNAC_ATTR_FIELD: return w->where < PyTuple_GET_SIZE(o) ? &((PyTupleObject *)o)->ob_item[w->where] : NULL;
+  case DYNAC_ATTR_MODULE:
+    return DYNAC_DICT_VERSION(dynac_compat_module_dict(o)) == w->dict_version ? &w->value : NULL;
+  default: return NULL; /* DYNAC_ATTR_METHOD: dynac_get_method_cached's */
+  }
+}
+/* The place per way 0 (inline). */
+static inline PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
+  return dynac__attr_way_place(&c->w[0], o);
+}
+/* The place per the other ways, the way that hit becoming way 0; or NULL. */
+DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) {
+  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
+    if (!dynac__attr_way_place(&c->w[k], o)) continue;
+    dynac_attr_way hit = c->w[k];
+    memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (size_t)k);
+    c->w[0] = hit;
+    return dynac__attr_way_place(&c->w[0], o); /* a module's place is in the way itself */
+  }
+  return NULL;
 }
 
 /* o.name through the site's cache c: a new reference, or NULL with
  * CPython's exception; *effects set when Python code may have run. */
 DYNAC_COLD PyObject *dynac__obj_getattr_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects) {
+  PyObject **place = dynac__attr_place_other(c, o);
+  if (place && *place) return Py_NewRef(*place);
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
   return v;
@@ -2091,6 +2159,63 @@ DYNAC_HOT_INLINE PyObject *dynac_obj_getattr_cached(PyObject *o, PyObject *name,
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place && *place)) return Py_NewRef(*place);
   return dynac__obj_getattr_slow(o, name, c, effects);
+}
+
+/* What way w of c gives for o.name(...): 1 (*meth: the class's function,
+ * a new reference), 0 (*meth: the callable itself), or -1: a miss. */
+static inline int dynac__method_way(dynac_attr_cache *c, dynac_attr_way *w, PyObject *o, PyObject *name,
+                                    PyObject **meth) {
+  if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return -1;
+  if (w->slot == DYNAC_ATTR_METHOD) {
+    if (w->where && dynac_compat_instance_has(o, name, &c->keys, &c->nkeys)) return -1;
+    *meth = Py_NewRef(w->value);
+    return 1;
+  }
+  PyObject **place = dynac__attr_way_place(w, o);
+  if (!place || !*place) return -1;
+  *meth = Py_NewRef(*place);
+  return 0;
+}
+DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, PyObject **meth,
+                                      int *effects) {
+  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
+    int r = dynac__method_way(c, &c->w[k], o, name, meth);
+    if (r < 0) continue;
+    dynac_attr_way hit = c->w[k]; /* becomes way 0 */
+    memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (size_t)k);
+    c->w[0] = hit;
+    return r;
+  }
+  PyTypeObject *tp = Py_TYPE(o);
+  int unbound = dynac_compat_get_method(o, name, meth);
+  if (!*meth) { *effects = 1; return 0; }
+  if (unbound) { /* a function of the class, none in the instance's __dict__: no Python code ran */
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || _PyType_Lookup(tp, name) != *meth) return 1;
+    memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
+    dynac_attr_way *w = &c->w[0];
+    w->version = tp->tp_version_tag;
+    w->slot = DYNAC_ATTR_METHOD;
+    w->where = (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || tp->tp_dictoffset; /* may be shadowed */
+    w->value = *meth;
+    return 1;
+  }
+  dynac__attr_cache_fill(c, o, name, 0);
+  if (!c->w[0].version) *effects = 1; /* no fixed place: a property's or __getattr__'s answer, maybe */
+  return 0;
+}
+/* o.name(...)'s callable as LOAD_METHOD finds it, through the site's cache
+ * c (a way per class: DYNAC_ATTR_METHOD for a function of the class that
+ * no instance __dict__ shadows, DYNAC_ATTR_MODULE for a module's function,
+ * or the instance's own attribute), as CPython 3.11's LOAD_METHOD_NO_DICT,
+ * _WITH_VALUES and _MODULE. *meth: a new reference, or NULL with CPython's
+ * exception. Returns 1 when *meth is the class's function, to be called
+ * with o first; 0 when it is the callable itself. *effects is set when the
+ * lookup may have run Python code (a property, __getattr__). */
+DYNAC_HOT_INLINE int dynac_get_method_cached(PyObject *o, PyObject *name, dynac_attr_cache *c, PyObject **meth,
+                                             int *effects) {
+  int r = dynac__method_way(c, &c->w[0], o, name, meth);
+  if (DYNAC_LIKELY(r >= 0)) return r;
+  return dynac__get_method_slow(o, name, c, meth, effects);
 }
 
 /* ---- instances of the module's classes (generator/classes.c) -------------
@@ -2154,7 +2279,19 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
  * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
+/* Stores v (borrowed) at o's place per way 0 of c. */
+static inline void dynac__attr_store(dynac_attr_cache *c, PyObject *o, PyObject **place, PyObject *v) {
+  PyObject *old = *place;
+  *place = Py_NewRef(v);
+  if (old) Py_DECREF(old);
+  else if (c->w[0].slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, c->w[0].where);
+}
 DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
+  PyObject **place = dynac__attr_place_other(c, o);
+  if (place) {
+    dynac__attr_store(c, o, place, v);
+    return 0;
+  }
   if (PyObject_SetAttr(o, name, v) < 0) return -1;
   dynac__attr_cache_fill(c, o, name, 1);
   return 0;
@@ -2165,10 +2302,7 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
   *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place != NULL)) {
-    PyObject *old = *place;
-    *place = Py_NewRef(v);
-    if (old) Py_DECREF(old);
-    else if (!c->slot) dynac_compat_instance_value_added(o, c->where);
+    dynac__attr_store(c, o, place, v);
     return 0;
   }
   return dynac__obj_setattr_slow(o, name, v, c);
@@ -4335,7 +4469,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 13
+#define DYNAC_ABI_VERSION 14
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -4398,6 +4532,11 @@ typedef struct dynac_rt {
    * to a thread that asked for it (CPython's switch interval) and comes
    * back. -1 with an exception set when a handler raised. */
   int (*eval_breaker)(int may_switch);
+  /* Bumped by the dispatcher as it starts trying a call's cache entries
+   * (and after an entry's kernel deoptimised): the guards of one try check
+   * a module's globals once (dynac_globals_update_for_guard), not once per
+   * entry: no Python code runs between them. */
+  uint64_t guard_serial;
 } dynac_rt;
 
 typedef struct dynac_slot_desc {
@@ -4440,6 +4579,7 @@ typedef struct dynac_globals {
   const int *func_slots;
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
+  uint64_t guard_serial;    /* rt->guard_serial when a guard last found it current */
   int refreshing;           /* a refresh is running: it may call Python code (an
                                assume_constant_result function) whose own guards read
                                this snapshot; they find its slots invalid meanwhile */
@@ -4892,6 +5032,15 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   return 0;
 }
 
+/* dynac_globals_update for a guard: once per try of a call's entries (see
+ * dynac_rt.guard_serial), a module's later guards in the same try reuse it. */
+static inline int dynac_globals_update_for_guard(dynac_globals *g, PyObject *globals) {
+  if (g->rt && g->guard_serial == g->rt->guard_serial && globals == g->globals && !g->refreshing) return 0;
+  if (dynac_globals_update(g, globals) < 0) return -1;
+  if (g->rt && !g->refreshing) g->guard_serial = g->rt->guard_serial;
+  return 0;
+}
+
 /* NameError "name 'x' is not defined" with its .name set, as 3.11's
  * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
 static inline void dynac_name_error(PyObject *name) {
@@ -4993,7 +5142,7 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 #define DYNAC_GUARD_NONE(i, text) \
   if (args[i] != Py_None) { *failed = text; return 0; }
 #define DYNAC_GUARD_GLOBALS(g) \
-  if (dynac_globals_update((g), globals) < 0) return -1;
+  if (dynac_globals_update_for_guard((g), globals) < 0) return -1;
 #define DYNAC_GUARD_SLOT(g, k, text) \
   if (!(g)->slots[k].valid) { *failed = text; return 0; }
 /* args[i] is an instance of exactly the class of slot k (checked valid before). */
@@ -5619,7 +5768,7 @@ static int dynac__rt_eval_breaker(int may_switch) {
 
 static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_result,
                              dynac__rt_call_opaque, dynac__rt_deep_call_refused,
-                             dynac__rt_eval_breaker};
+                             dynac__rt_eval_breaker, 0};
 
 static dynac__cache *dynac__cache_of(PyCodeObject *code) {
   void *extra = NULL;
@@ -5832,6 +5981,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
   int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
+  dynac__rt.guard_serial++; /* the globals are checked afresh, once for this try */
   for (int i = 0; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
@@ -5879,6 +6029,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
     if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
+      dynac__rt.guard_serial++;
       c->interp_why = "the kernel deoptimised (DYNAC_LOGS=dispatch names it)";
       if (dynac__log_dispatch)
         dynac__log("dispatch", "%s: kernel %s deoptimised; this call goes to the next entry or "

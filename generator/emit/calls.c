@@ -272,6 +272,17 @@ static bool inert(const expr *e) {
          e->kind == EX_NONE || e->kind == EX_CONST;
 }
 
+/* LOAD_METHOD: `int unbound = ...` and meth (an owned temporary) for
+ * o.name(...) through the site's cache (runtime's dynac_get_method_cached);
+ * unbound: whether meth is the class's function, to take o first. */
+static void emit_method_lookup(em *E, const char *o, const char *name, const char *meth, const char *unbound,
+                               const char *why) {
+  const char *c = emit_attr_cache(E, "where each class (or module) keeps the method");
+  line(E, "int %s DYNAC_UNUSED = dynac_get_method_cached(%s, %s, &%s, &%s, &dynac__effects); /* .%s, %s */", unbound, o,
+       interned_name(E, name), c, meth, name, why);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", meth, where(E));
+}
+
 /* The arguments of a call through the C API as an array of objects, in
  * order (boxed where typed): returns the array's initialiser. o.m(args)
  * whose arguments may raise or run code looks m up first, as LOAD_METHOD
@@ -288,11 +299,7 @@ static char *object_args(em *E, expr *e, const char **meth, const char **unbound
     if (i == 0 && lookup_first) { /* LOAD_METHOD */
       *meth = tmpvar(E, &ty_obj);
       *unbound = arena_printf(E->m->a, "u%d", ++E->tmp);
-      line(E, "int %s = dynac_compat_get_method(%s, %s, &%s); /* .%s, before its arguments */", *unbound,
-           argv[0], interned_name(E, e->u.call.name), *meth, e->u.call.name);
-      line(E, "dynac__effects = dynac__effects || !%s; /* not a plain method: its lookup may have run "
-           "Python code */", *unbound);
-      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", *meth, where(E));
+      emit_method_lookup(E, argv[0], e->u.call.name, *meth, *unbound, "before its arguments");
     }
   }
   strbuf args = {0};
@@ -330,9 +337,12 @@ static const char *emit_object_call(em *E, expr *e) {
   else if (meth) /* looked up before the arguments: with the receiver when unbound */
     line(E, "%s = PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", o, meth, unbound, npos,
          unbound, kw, e->u.call.name);
-  else if (e->u.call.kind == CALLEE_METHOD)
-    line(E, "%s = PyObject_VectorcallMethod(%s, argv, %d, %s); /* .%s(...) */", o,
-         interned_name(E, e->u.call.name), npos, kw, e->u.call.name);
+  else if (e->u.call.kind == CALLEE_METHOD) { /* PyObject_VectorcallMethod, its lookup cached */
+    const char *m = tmpvar(E, &ty_obj), *u = arena_printf(E->m->a, "u%d", ++E->tmp);
+    emit_method_lookup(E, "argv[0]", e->u.call.name, m, u, "its arguments inert");
+    line(E, "%s = PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", o, m, u, npos, u, kw,
+         e->u.call.name);
+  }
   else
     line(E, "%s = PyObject_Vectorcall(%s.obj, argv, %d, %s); /* %s() */", o,
          slot_ref(E, e->u.call.callee_slot), npos, kw, e->u.call.name);

@@ -375,6 +375,7 @@ const char *emit_display_object(em *E, expr *e);
 /* obj[lo:hi:step] through the C API, and its slice object (new references). */
 const char *emit_object_slice(em *E, expr *e);
 const char *emit_slice_object(em *E, expr *e);
+const char *emit_attr_cache(em *E, const char *what);
 const char *emit_object_attr(em *E, const char *obj, const char *name);
 void emit_object_store(em *E, expr *sub, const char *v, const type *vt);
 void emit_object_delete(em *E, expr *sub);

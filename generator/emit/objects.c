@@ -146,18 +146,19 @@ const char *emit_display_object(em *E, expr *e) {
   return t;
 }
 
-/* A read or write site's cache of where the attribute lives (runtime's
- * dynac_attr_cache, CPython 3.11's LOAD_ATTR / STORE_ATTR inline caches). */
-static const char *attr_cache(em *E) {
+/* A read, write or method site's cache of where the attribute lives
+ * (runtime's dynac_attr_cache, CPython 3.11's LOAD_ATTR / STORE_ATTR /
+ * LOAD_METHOD inline caches): its C name. */
+const char *emit_attr_cache(em *E, const char *what) {
   const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
-  line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
+  line(E, "static dynac_attr_cache %s; /* %s */", c, what);
   return c;
 }
 
 /* obj.name of an object: a new reference (an owned temporary). */
 const char *emit_object_attr(em *E, const char *obj, const char *name) {
   const char *nm = interned_name(E, name);
-  const char *c = attr_cache(E);
+  const char *c = emit_attr_cache(E, "where instances keep it");
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_obj_getattr_cached(%s, %s, &%s, &dynac__effects); /* .%s */", o, obj, nm, c, name);
   note_effect(E);
@@ -170,7 +171,7 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
  * site's cache, checked; a value of another type deoptimises. */
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t) {
   const char *nm = interned_name(E, name);
-  const char *c = attr_cache(E);
+  const char *c = emit_attr_cache(E, "where instances keep it");
   const char *o = tmpvar(E, t);
   const char *call = t->kind == TY_OBJ
       ? arena_printf(E->m->a, "dynac_attr_instance(%s, %s, &%s, &dynac__effects, dynac__slots[%d].obj, &%s)",
@@ -237,7 +238,8 @@ static bool setter_called(em *E, const expr *sub, const type *vt) {
 
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
-    const char *nm = interned_name(E, sub->u.sub.attr), *c = attr_cache(E); /* its float reused in place */
+    const char *nm = interned_name(E, sub->u.sub.attr); /* its float reused in place */
+    const char *c = emit_attr_cache(E, "where instances keep it");
     line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects) < 0) "
          "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, where(E), sub->u.sub.attr);
     note_effect(E);
@@ -259,7 +261,8 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   else if (setter_called(E, sub, vt)) /* a property's setter, kernel to kernel */
     emit_setter_call(E, sub, p.obj, v, vt);
   else {
-    const char *nm = interned_name(E, sub->u.sub.attr), *c = attr_cache(E);
+    const char *nm = interned_name(E, sub->u.sub.attr);
+    const char *c = emit_attr_cache(E, "where instances keep it");
     line(E, "if (dynac_obj_setattr_cached(%s, %s, %s, &%s, &dynac__effects) < 0) "
          "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, b, c, where(E), sub->u.sub.attr);
   }

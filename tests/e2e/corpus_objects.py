@@ -1590,3 +1590,143 @@ def store_big_index(xs: list, k: int):
     xs[(k * 4611686018427387904) % len(xs)] = logged(k)
     xs[k % len(xs)] = logged(-k)
     return xs
+
+
+# ---- polymorphic attribute and method sites (runtime's dynac_attr_cache ways) ----
+import collections as _collections
+import types as _types
+
+plug = _types.ModuleType("plug")  # a module whose globals kernels read and call (LOAD_ATTR_MODULE)
+
+
+def _plug_reset():
+    plug.f = abs
+    plug.k = 2
+    for name in ("g", "__getattr__"):
+        plug.__dict__.pop(name, None)
+
+
+class PSlots:
+    __slots__ = ("t",)
+
+    def __init__(self, t):
+        self.t = t
+
+    def area(self):
+        return ("slots", self.t)
+
+
+class PDict:
+    def __init__(self, t):
+        self.t = t
+
+    def area(self):
+        return ("dict", self.t)
+
+
+class PSub(PDict):
+    def area(self):
+        return ("sub", self.t)
+
+
+class PProp:
+    @property
+    def t(self):
+        LOG.append(("PProp.t",))
+        return "prop"
+
+    def area(self):
+        return ("prop",)
+
+
+class PGetattr:
+    def __getattr__(self, name):
+        LOG.append(("PGetattr", name))
+        if name == "area":
+            return lambda: ("getattr",)
+        return "ga-" + name
+
+
+PTuple = _collections.namedtuple("PTuple", "t area")
+
+
+def poly_objects():
+    """Eight kinds of receivers, more than a site's ways: slots, dict,
+    a subclass, a property, __getattr__, a namedtuple, a module, a dict
+    instance whose own attribute shadows its class's method."""
+    shadowed = PDict(5)
+    shadowed.area = lambda: ("own",)
+    _plug_reset()
+    plug.t = "module"
+    plug.area = lambda: ("module",)
+    return [PSlots(1), PDict(2), PSub(3), PProp(), PGetattr(), PTuple(4, lambda: ("field",)), plug, shadowed]
+
+
+@dynac.compile
+def poly_reads(objs: object, rounds: int):
+    """o.t and o.area() at one site each over many classes, in turns."""
+    out = []
+    for r in range(rounds):
+        for o in objs:
+            out.append(o.t)
+            out.append(o.area())
+    return out
+
+
+@dynac.compile
+def module_patched(k: int):
+    """plug.f(...) and plug.k cached, then the module changes under the
+    kernel: a global rebound, deleted (AttributeError), answered by a module
+    __getattr__, defined again."""
+    _plug_reset()
+    out = []
+    for i in range(k):
+        try:
+            out.append((plug.f(-i), plug.k))
+        except AttributeError as e:
+            out.append(str(e))
+        if i == 1:
+            plug.f = str
+        if i == 2:
+            plug.k = 2.5
+        if i == 3:
+            del plug.f
+        if i == 4:
+            plug.__getattr__ = lambda name: (lambda x: ("getattr", name, x))
+        if i == 5:
+            plug.f = abs
+    return out
+
+
+@dynac.compile
+def method_patched(k: int):
+    """o.area() cached as PDict's function, then an instance attribute
+    shadows it, is deleted, the class's method is replaced, a subclass
+    instance comes: each call is the method CPython finds then."""
+    saved = PDict.area
+    o, out = PDict(1), []
+    try:
+        for i in range(k):
+            out.append(o.area())
+            if i == 1:
+                o.area = lambda: ("own",)
+            if i == 2:
+                del o.area
+            if i == 3:
+                PDict.area = lambda self: ("patched", self.t)
+            if i == 4:
+                o = PSub(2)
+            if i == 5:
+                o.__class__ = PDict
+    finally:
+        PDict.area = saved
+    return out
+
+
+@dynac.compile
+def slot_stores_poly(objs: object, v: object):
+    """o.t = v at one site over a slots class, a dict class and a subclass,
+    in turns (a write way per class), then read back."""
+    for o in objs:
+        o.t = v
+    return [o.t for o in objs]

@@ -256,6 +256,13 @@ def cases():
     c["literal_objects"] = [(lambda m, k=k: (k,)) for k in range(8)]
     c["attribute_places"] = [(lambda m, k=k, p=p: (m.objects_of(k), p)) for k in range(8) for p in [0, 1]]
     c["import_in_loop"] = [(lambda m, n=n: (n,)) for n in [0, 1, 10]]
+    c["poly_reads"] = [(lambda m, r=r: (m.poly_objects(), r)) for r in [0, 1, 3]]
+    c["poly_reads"] += [lambda m: (m.poly_objects() + [object()], 2), lambda m: ([m.PSlots(1), m.PSlots.__new__(m.PSlots)], 1)]
+    c["module_patched"] = [(lambda m, k=k: (k,)) for k in [0, 2, 8]]
+    c["method_patched"] = [(lambda m, k=k: (k,)) for k in [0, 3, 8]]
+    c["slot_stores_poly"] = [(lambda m, v=v: ([m.PSlots(1), m.PDict(2), m.PSub(3), m.PSlots(4), m.PDict(5)], v))
+                             for v in [0.5, None, "s", 2**70]]
+    c["slot_stores_poly"] += [lambda m: ([m.PSlots(1), m.PProp()], 1), lambda m: ([m.PTuple(1, 2)], 1)]
     return c
 
 

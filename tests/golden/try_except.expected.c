@@ -224,7 +224,6 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__effects;
   (void)dynac__u0;
   {
     /* try_except.py:33: try: */
@@ -249,9 +248,13 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
                 {
                   PyObject *argv[2] = {l_log, const3};
                   dynac__effects = 1; /* Python code runs */
-                  static PyObject *name5; /* 'append', interned once */
-                  if (!dynac_name(&name5, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-                  t4 = PyObject_VectorcallMethod(name5, argv, 2, NULL); /* .append(...) */
+                  DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
+                  static dynac_attr_cache ac7; /* where each class (or module) keeps the method */
+                  static PyObject *name8; /* 'append', interned once */
+                  if (!dynac_name(&name8, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+                  int u6 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name8, &ac7, &t5, &dynac__effects); /* .append, its arguments inert */
+                  if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+                  t4 = PyObject_Vectorcall(t5, argv + !u6, 2 - !u6, NULL); /* .append(...) */
                   if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
                 }
               }
@@ -265,16 +268,20 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
       }
       {
         /* try_except.py:36: log.append(x) */
-        DYNAC_OBJ t6 = dynac_box_float(l_x); /* owned, released leaving the block */
-        if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-        DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+        DYNAC_OBJ t9 = dynac_box_float(l_x); /* owned, released leaving the block */
+        if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+        DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
         {
-          PyObject *argv[2] = {l_log, t6};
+          PyObject *argv[2] = {l_log, t9};
           dynac__effects = 1; /* Python code runs */
-          static PyObject *name8; /* 'append', interned once */
-          if (!dynac_name(&name8, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-          t7 = PyObject_VectorcallMethod(name8, argv, 2, NULL); /* .append(...) */
-          if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+          DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
+          static dynac_attr_cache ac13; /* where each class (or module) keeps the method */
+          static PyObject *name14; /* 'append', interned once */
+          if (!dynac_name(&name14, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+          int u12 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name14, &ac13, &t11, &dynac__effects); /* .append, its arguments inert */
+          if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+          t10 = PyObject_Vectorcall(t11, argv + !u12, 2 - !u12, NULL); /* .append(...) */
+          if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
         }
       }
     }
@@ -283,16 +290,20 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
     { /* finally (line 33) */
       {
         /* try_except.py:38: log.append("closed") */
-        static PyObject *const9; /* made once */
-        if (!const9 && !(const9 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-        DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+        static PyObject *const15; /* made once */
+        if (!const15 && !(const15 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+        DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
         {
-          PyObject *argv[2] = {l_log, const9};
+          PyObject *argv[2] = {l_log, const15};
           dynac__effects = 1; /* Python code runs */
-          static PyObject *name11; /* 'append', interned once */
-          if (!dynac_name(&name11, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          t10 = PyObject_VectorcallMethod(name11, argv, 2, NULL); /* .append(...) */
-          if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          DYNAC_OBJ t17 = NULL; /* owned, released leaving the block */
+          static dynac_attr_cache ac19; /* where each class (or module) keeps the method */
+          static PyObject *name20; /* 'append', interned once */
+          if (!dynac_name(&name20, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          int u18 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name20, &ac19, &t17, &dynac__effects); /* .append, its arguments inert */
+          if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          t16 = PyObject_Vectorcall(t17, argv + !u18, 2 - !u18, NULL); /* .append(...) */
+          if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
         }
       }
     }
@@ -303,16 +314,20 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
       { /* finally (line 33), with an exception */
         {
           /* try_except.py:38: log.append("closed") */
-          static PyObject *const12; /* made once */
-          if (!const12 && !(const12 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
+          static PyObject *const21; /* made once */
+          if (!const21 && !(const21 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          DYNAC_OBJ t22 = NULL; /* owned, released leaving the block */
           {
-            PyObject *argv[2] = {l_log, const12};
+            PyObject *argv[2] = {l_log, const21};
             dynac__effects = 1; /* Python code runs */
-            static PyObject *name14; /* 'append', interned once */
-            if (!dynac_name(&name14, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-            t13 = PyObject_VectorcallMethod(name14, argv, 2, NULL); /* .append(...) */
-            if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+            DYNAC_OBJ t23 = NULL; /* owned, released leaving the block */
+            static dynac_attr_cache ac25; /* where each class (or module) keeps the method */
+            static PyObject *name26; /* 'append', interned once */
+            if (!dynac_name(&name26, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+            int u24 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name26, &ac25, &t23, &dynac__effects); /* .append, its arguments inert */
+            if (!t23) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+            t22 = PyObject_Vectorcall(t23, argv + !u24, 2 - !u24, NULL); /* .append(...) */
+            if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
           }
         }
       }
