@@ -350,7 +350,10 @@ DYNAC_HOT_INLINE int dynac_attr_float(PyObject *o, PyObject *name, dynac_attr_ca
     *out = PyFloat_AS_DOUBLE(*place);
     return 0;
   }
-  return dynac__attr_float_slow(o, name, c, effects, out);
+  double got = 0; /* out's address (a kernel's local) never escapes: GCC keeps it in a register */
+  int st = dynac__attr_float_slow(o, name, c, effects, &got);
+  *out = got;
+  return st;
 }
 DYNAC_COLD int dynac__attr_int_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, int64_t *out) {
   PyObject *v = dynac__obj_getattr_slow(o, name, c, effects);
@@ -363,7 +366,10 @@ DYNAC_HOT_INLINE int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cach
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place && *place)) /* borrowed, as dynac_attr_float's; a big int: deoptimise */
     return !PyLong_CheckExact(*place) || !dynac_int64_of(*place, out);
-  return dynac__attr_int_slow(o, name, c, effects, out);
+  int64_t got = 0; /* as dynac_attr_float's */
+  int st = dynac__attr_int_slow(o, name, c, effects, &got);
+  *out = got;
+  return st;
 }
 static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);

@@ -264,6 +264,7 @@ void push_pending(em *E, const expr *e, const char *v);
 bool may_continue(const inst *in);
 const char *mid_action(em *E);
 bool deopt_if_exact(em *E, const char *why, const char *cond); /* failure.c */
+bool warn_in_interpreter_if(em *E, const char *why, const char *cond); /* failure.c */
 restart restart_open(em *E, const stmt *s, bool header);
 void restart_close(em *E, restart outer);
 

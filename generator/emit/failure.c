@@ -73,6 +73,19 @@ bool deopt_if_exact(em *E, const char *why, const char *cond) {
   return true;
 }
 
+/* Where numpy would warn (`cond`), in a kernel that can go on in the
+ * interpreter from this statement: it does so even before any effect,
+ * where a deoptimisation would hand the whole call to the next cache entry
+ * (one taking objects runs numpy's own operation, and numpy's warning then
+ * names the caller's line, kernels having no frame). Emits the jump and
+ * returns true; false (nothing emitted) where there is no continuation. */
+bool warn_in_interpreter_if(em *E, const char *why, const char *cond) {
+  if (E->exported || E->spec || !E->conts || !E->rp.s || E->rp.effect) return false;
+  if (!E->rp.label) E->rp.label = ++E->label;
+  line(E, "if (%s) goto dynac_cont_%d; /* %s */", cond, E->rp.label, why);
+  return true;
+}
+
 /* The operation a number helper computes, as dynac.h's DYNAC_SLOW_* code
  * (for the slow path that raises CPython's exception), or NULL. */
 static const char *slow_op(const char *helper) {

@@ -704,8 +704,8 @@ static void fuse_loop(em *E, expr *e, const fused *f, const char *to, bool flags
  * happened, else the caller runs numpy's own operations in the kernel,
  * which give numpy's answer and warning (naming the caller's line). */
 static bool warns_in_interpreter(em *E, const char *cond) {
-  if (deopt_if_exact(E, "numpy would warn: the interpreter runs this statement, and numpy warns at its line", cond))
-    return true;
+  const char *why = "numpy would warn: the interpreter runs this statement, and numpy warns at its line";
+  if (warn_in_interpreter_if(E, why, cond) || deopt_if_exact(E, why, cond)) return true;
   line(E, "if (%s && !dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* numpy would warn: the "
           "interpreter runs the call (else numpy's own operations below) */", cond);
   return false;

@@ -85,9 +85,11 @@ const char *emit_np_binop(em *E, binop op, const char *l, const type *lt, const 
                   "%s(%s, %s, &%s)", float_helper[op], a, b, t);
     if (E->spec && !E->finite_later) /* a speculative loop: one test after it */
       line(E, "dynac__nonfinite_%d |= dynac_nonfinite_bits(%s);", E->spec, t);
-    else if (!E->finite_later)
-      deopt_if(E, NULL, "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)",
-               "!isfinite(%s)", t);
+    else if (!E->finite_later) {
+      const char *why = "numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it)";
+      const char *cond = arena_printf(E->m->a, "!isfinite(%s)", t);
+      if (!warn_in_interpreter_if(E, why, cond)) deopt_if(E, NULL, why, "%s", cond);
+    }
     return t;
   }
   const char *a = as_int(E, l, lt), *b = as_int(E, r, rt);
@@ -199,7 +201,8 @@ const char *emit_np_ufunc(em *E, expr *e) {
   line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   /* the interpreter calls it where it can go on from here (numpy then warns at this line) */
   const char *cond = arena_printf(E->m->a, "st || !isfinite(%s)", r);
-  if (!deopt_if_exact(E, "not numpy's ufunc, or inf or nan, where numpy may warn", cond)) {
+  const char *why = "not numpy's ufunc, or inf or nan, where numpy may warn";
+  if (!warn_in_interpreter_if(E, why, cond) && !deopt_if_exact(E, why, cond)) {
     line(E, "if (%s) { /* not numpy's ufunc, or inf or nan, where numpy may warn */", cond);
     E->indent++;
     line(E, "if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* the interpreter calls it */");

@@ -87,10 +87,14 @@ const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
   E->indent++;
   const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
   line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
-  line(E, "int st = dynac_rec_attr_%s(%s, %s, %d, &%s, &dynac__effects, &%s); /* .%s of the instance */",
+  /* read into a local of this block: o's address never escapes, so that GCC keeps o in a
+   * register and reuses the struct's loads across the other fields' reads */
+  line(E, "%s got = 0;", c_type(t));
+  line(E, "int st = dynac_rec_attr_%s(%s, %s, %d, &%s, &dynac__effects, &got); /* .%s of the instance */",
        t->kind == TY_FLOAT ? "float" : t->kind == TY_INT ? "int" : "bool", rec_head(E, v), rec_desc(E->m, k), i,
-       c, o, f);
+       c, f);
   line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  line(E, "%s = got;", o);
   deopt_if(E, "DYNAC_FAIL_NOT_INT", "the attribute holds another type than recorded", "st");
   E->indent--;
   line(E, "}");

@@ -479,7 +479,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       const int fpe = dynac_fpe_begin();
       dynac_fused_gaps__Andf_2((&bs25)->len, (&bs25)->len1, (char *)out, (&bs25)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1), s1, l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1), s3, l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1));
       const bool warns = dynac_fpe_end(fpe);
-      if (warns) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* numpy would warn: the interpreter runs this statement, and numpy warns at its line */
+      if (warns) goto dynac_cont_2; /* numpy would warn: the interpreter runs this statement, and numpy warns at its line */
     }
     if (!t26) { /* broadcasting, another layout: numpy's operations, one by one */
       DYNAC_OBJ t27 = NULL; /* owned, released leaving the block */
@@ -557,7 +557,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       const int fpe = dynac_fpe_begin();
       dynac_fused_gaps__Andf_3((&bs41)->len, (&bs41)->len1, (char *)out, (&bs41)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), l_d_1->buf, DYNAC_BSTRIDE(l_d_1->len, l_d_1->stride), DYNAC_BSTRIDE(l_d_1->len1, l_d_1->stride1), l_d_1->buf, DYNAC_BSTRIDE(l_d_1->len, l_d_1->stride), DYNAC_BSTRIDE(l_d_1->len1, l_d_1->stride1), s2);
       const bool warns = dynac_fpe_end(fpe);
-      if (warns) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* numpy would warn: the interpreter runs this statement, and numpy warns at its line */
+      if (warns) goto dynac_cont_3; /* numpy would warn: the interpreter runs this statement, and numpy warns at its line */
     }
     if (!t42) { /* broadcasting, another layout: numpy's operations, one by one */
       DYNAC_OBJ t43 = NULL; /* owned, released leaving the block */
