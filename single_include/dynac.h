@@ -2117,17 +2117,22 @@ static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyOb
   w->version = tp->tp_version_tag;
 }
 
-/* The place o.name lives at per way w, or NULL (w missed, or no such place). */
-static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
-  if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return NULL;
+/* The place o.name lives at per way w, or NULL (w missed, or no such
+ * place): __slots__ members and inline values tested first (one compare
+ * each), the rarer kinds out of line. */
+DYNAC_COLD PyObject **dynac__attr_way_place_rare(dynac_attr_way *w, PyObject *o) {
   switch (w->slot) {
-  case DYNAC_ATTR_INLINE: return dynac_compat_instance_value_slot(o, w->where);
-  case DYNAC_ATTR_SLOT: return (PyObject **)((char *)o + w->where);
   case DYNAC_ATTR_FIELD: return w->where < PyTuple_GET_SIZE(o) ? &((PyTupleObject *)o)->ob_item[w->where] : NULL;
   case DYNAC_ATTR_MODULE:
     return DYNAC_DICT_VERSION(dynac_compat_module_dict(o)) == w->dict_version ? &w->value : NULL;
   default: return NULL; /* DYNAC_ATTR_METHOD: dynac_get_method_cached's */
   }
+}
+static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
+  if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return NULL;
+  if (DYNAC_LIKELY(w->slot == DYNAC_ATTR_SLOT)) return (PyObject **)((char *)o + w->where);
+  if (DYNAC_LIKELY(w->slot == DYNAC_ATTR_INLINE)) return dynac_compat_instance_value_slot(o, w->where);
+  return dynac__attr_way_place_rare(w, o);
 }
 /* The place per way 0 (inline). */
 static inline PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
