@@ -3,16 +3,21 @@
  *
  * A kernel whose operations go through the C API and that reads or writes
  * attributes or calls methods of objects does what the interpreter does,
- * plus the dispatch, without the interpreter's inline caches for
- * attributes: with CPython 3.11 it is not faster yet (measured: 1.1-1.6x
- * slower on method-heavy code), and serving it keeps the frame hook
- * installed, which slows every other call (see runtime/hook.h). A typed
+ * plus the dispatch: with CPython 3.11 it is not faster on method-heavy
+ * code (measured: 1.1-1.6x slower: the interpreter's Python-to-Python
+ * calls are cheaper than the C API's), and serving it keeps the frame hook
+ * installed, which slows every other call (see runtime/hook.h). Attribute
+ * reads and writes go through the site's polymorphic cache, as fast as the
+ * interpreter's inline caches: inside a loop, where the kernel also saves
+ * the interpreter's dispatch per instruction, they do not count against it
+ * (a loop over objects reading their attributes: 3x CPython); outside
+ * loops they do (a few lookups do not repay the call's dispatch). A typed
  * island is an operation on unboxed values: arithmetic, a comparison or a
  * unary operator on numbers, an element read of a list or buffer as a
  * number, a range loop's counter, a method call, a construction or an
  * operator made kernel to kernel (classes.c); an instance's attribute read
  * as a number is neither (the interpreter's inline cache reads it as fast:
- * the arithmetic on it is the island). Inside a loop, typed islands and attribute lookups count
+ * the arithmetic on it is the island). Inside a loop, typed islands and method calls count
  * LOOP_WEIGHT times. An entry whose typed islands weigh less than its
  * attribute lookups and method calls is marked generic-only; the
  * runtime serves such entries of undecorated functions only when
@@ -28,9 +33,14 @@ static bool unboxed(const type *t) { return ty_is_scalar(t); }
 static void scan_block(void *ctx, stmt *s);
 static void scan_expr(void *ctx, expr *e);
 static int weight(const island_scan *S) { return S->loops ? LOOP_WEIGHT : 1; }
+/* An attribute read or write of an object (through the site's cache): against the kernel
+ * outside loops only (see above). */
+static void count_attribute(island_scan *S) {
+  if (!S->loops) S->attrs++;
+}
 static void scan_target(void *ctx, target *t) {
   island_scan *S = ctx;
-  if (t->sub && t->sub->kind == EX_ATTR) S->attrs += weight(S); /* obj.name = v */
+  if (t->sub && t->sub->kind == EX_ATTR) count_attribute(S); /* obj.name = v */
   if (t->sub && place_obj(t->sub)) scan_expr(ctx, place_obj(t->sub));
   for (int i = 0; t->is_tuple && i < t->n; i++) scan_target(ctx, t->elts[i]);
 }
@@ -60,9 +70,10 @@ static void scan_expr(void *ctx, expr *e) {
   bool number_attr = ot && ot->cls && unboxed(ty_of(S->in, e)); /* neither: see above */
   if (method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* a kernel-to-kernel method call */
-  else if (!number_attr && ((ot && ot->kind == TY_OBJ) ||
-                            (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op)))
-    S->attrs += weight(S); /* obj.name, obj.m(...): attribute lookups CPython's inline caches do faster */
+  else if (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op)
+    S->attrs += weight(S); /* obj.m(...): a call through the C API, CPython's own calls are faster */
+  else if (!number_attr && ot && ot->kind == TY_OBJ)
+    count_attribute(S); /* obj.name */
   if (e->kind == EX_LISTCOMP) {
     S->loops++;
     scan_block(ctx, e->u.comp.loop);

@@ -506,6 +506,25 @@ def truth_in_expr(bags, k):
     return (q.v * 2.0 if q else -1.0) + fs[0]()
 
 
+class MixedV(Bag):
+    """v a property: the loop's attribute site meets another kind of place."""
+    def __init__(self, n):
+        self.n = n
+
+    @property
+    def v(self):
+        return self.n * 10
+
+
+def mixed_sum(bags):
+    # a loop reading attributes of any type (the profile saw ints and floats): the site's
+    # caches read them; the kernel serves (not generic only)
+    total = 0
+    for b in bags:
+        total = total + b.v * b.n
+    return total
+
+
 def tally(t, m):
     s = 0
     for i in range(m):
@@ -551,6 +570,7 @@ def train():
         tally(Tally(), 20)
         first_full([Bag(1.0, 0), Bag(2.0, 1)])
         truth_in_expr([Bag(1.0, 1)], 0.5)
+        mixed_sum([Bag(1, 2), Bag(2.5, 3), MixedV(2)])
 
 
 def show(label, f, *args):
@@ -640,6 +660,10 @@ def checks():
     show("truthy empty", first_full, [])
     show("truthy bad len", first_full, [Bag(1.0, -1)])
     show("truthy int attr", first_full, [Bag(3, 1)])
+    show("mixed_sum", mixed_sum, [Bag(1, 2), Bag(2.5, 3), Bag(2**70, 2), Bag(-0.0, 1), Bag("ab", 2)])
+    show("mixed_sum empty", mixed_sum, [])
+    show("mixed_sum property", mixed_sum, [Bag(1, 2), MixedV(3), Bag(0.5, 1), MixedV(1)])
+    show("mixed_sum error", mixed_sum, [Bag(1, 2), Bag(None, 1)])
     # bool(q) runs Python code (__len__): a read it guards in the same expression stays generic
     show("truth in expr", truth_in_expr, [Bag(3, 1)], 0.5)
     show("truth in expr false", truth_in_expr, [Bag(3.0, 0)], 0.5)
@@ -851,7 +875,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "Rect.more", "Rect.__init__", "Shape.__init__", "Square.__init__", "make_rect", "make_square",
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
-       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full"]
+       "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
+       "mixed_sum"]
 
 
 def main():
@@ -882,6 +907,9 @@ def main():
         check("explain --lines: an attribute store into an instance names its boxing",
               "self.x = x   # attribute store: the value is boxed into its place in the instance" in lines,
               lines[:1500])
+        mixed = ir.stdout.split("\nmixed_sum (", 1)[-1].split("\n\n", 1)[0]
+        check("explain: a loop reading attributes through the sites' caches is a kernel that serves",
+              "[profile]: kernel" in mixed and "generic only" not in mixed, mixed)
         check("explain names the instance guards", "type(v) is Vec (exactly" in ir.stdout and
               "global Vec is the class defined at shapes.py:" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
         eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
