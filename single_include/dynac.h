@@ -2034,8 +2034,8 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
  * DYNAC_ATTR_WAYS; a site reading `self.time` of three Event subclasses
  * keeps the three), as PyPy's and V8's polymorphic inline caches do. A way
  * is valid while its class's version tag is `version` (any change to the
- * class or a base gives it a new tag; 0: empty). Way 0 is tried inline; the
- * others out of line, a hit there becoming way 0. A hit reads or writes the
+ * class or a base gives it a new tag; 0: empty). Way 0 (the last filled) is
+ * tried inline, the others out of line. A hit reads or writes the
  * place directly (no Python code runs); anything else (a materialised
  * __dict__, a missing attribute, a property, a class with __getattr__ or
  * __setattr__) goes through the C API, and refills way 0. */
@@ -2145,14 +2145,13 @@ static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
 static inline PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
   return dynac__attr_way_place(&c->w[0], o);
 }
-/* The place per the other ways, the way that hit becoming way 0; or NULL. */
+/* The place per the other ways, or NULL. The ways keep their order (the
+ * last class filled stays inline): reordering at each hit would write the
+ * cache at every read of a site whose classes alternate. */
 DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) {
   for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
-    if (!dynac__attr_way_place(&c->w[k], o)) continue;
-    dynac_attr_way hit = c->w[k];
-    memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (size_t)k);
-    c->w[0] = hit;
-    return dynac__attr_way_place(&c->w[0], o); /* a module's place is in the way itself */
+    PyObject **place = dynac__attr_way_place(&c->w[k], o);
+    if (place) return place;
   }
   return NULL;
 }
@@ -2190,13 +2189,9 @@ static inline int dynac__method_way(dynac_attr_cache *c, dynac_attr_way *w, PyOb
 }
 DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, PyObject **meth,
                                       int *effects) {
-  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
+  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) { /* in order, as dynac__attr_place_other */
     int r = dynac__method_way(c, &c->w[k], o, name, meth);
-    if (r < 0) continue;
-    dynac_attr_way hit = c->w[k]; /* becomes way 0 */
-    memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (size_t)k);
-    c->w[0] = hit;
-    return r;
+    if (r >= 0) return r;
   }
   PyTypeObject *tp = Py_TYPE(o);
   int unbound = dynac_compat_get_method(o, name, meth);

@@ -148,17 +148,20 @@ def bench_attributes(compiled, eager):
     where instances keep the attribute, as CPython 3.11's LOAD_ATTR does)."""
     n = 200_000
     print("\nattributes of objects in a loop, %d items, best of 5" % n)
-    for label, cls in (("instance attributes (inline values)", "Point"), ("__slots__ members", "SlotPoint")):
+    def of_class(cls):
+        return lambda mod, m: [getattr(mod, cls)(float(i), 2.0 * i) for i in range(m)]
+    for label, make in (("instance attributes (inline values)", of_class("Point")),
+                        ("__slots__ members", of_class("SlotPoint")),
+                        ("three classes in turn (polymorphic)", lambda mod, m: mod.mixed_points(m))):
         def timed(f):
             times = []
             for _ in range(5):
-                pts = [getattr(eager, cls)(float(i), 2.0 * i) for i in range(n)]
+                pts = make(eager, n)
                 t0 = time.perf_counter()
                 f(pts, 1.0)
                 times.append(time.perf_counter() - t0)
             return min(times)
-        pts_c = [getattr(compiled, cls)(float(i), 2.0 * i) for i in range(100)]
-        pts_e = [getattr(eager, cls)(float(i), 2.0 * i) for i in range(100)]
+        pts_c, pts_e = make(compiled, 100), make(eager, 100)
         assert compiled.centre_and_scale(pts_c, 0.5) == eager.centre_and_scale(pts_e, 0.5)
         t_py, t_dy = timed(eager.centre_and_scale), timed(compiled.centre_and_scale)
         print("  %-38s CPython %7.2f ms   dynac %7.2f ms   %.2fx faster" % (label, t_py * 1e3, t_dy * 1e3,

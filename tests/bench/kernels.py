@@ -78,6 +78,16 @@ class SlotPoint:
         self.y = y
 
 
+class SubPoint(Point):
+    """A third class at the same sites (each site keeps one way per class)."""
+
+
+def mixed_points(n):
+    """Points of three classes in turn (a polymorphic attribute site)."""
+    kinds = (Point, SlotPoint, SubPoint)
+    return [kinds[i % 3](float(i), 2.0 * i) for i in range(n)]
+
+
 @dynac.compile
 def centre_and_scale(points: object, k: float):
     """Attribute reads and writes of objects in a loop (the sites' caches)."""
