@@ -162,6 +162,17 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
+/* o as a C long when it is an exact int of at most one digit (3.11's
+ * longintrepr: ob_size -1, 0 or 1), as COMPARE_OP_INT_JUMP tests it. 1 with
+ * *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
+static inline int dynac_compat_small_int(PyObject *o, long *v) {
+  if (!PyLong_CheckExact(o)) return 0;
+  Py_ssize_t n = Py_SIZE(o);
+  if (n < -1 || n > 1) return 0;
+  *v = (long)n * (long)((PyLongObject *)o)->ob_digit[0];
+  return 1;
+}
+
 /* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
  * PyModuleObject (internal) starts with it after the object's head in
  * 3.8-3.13. */

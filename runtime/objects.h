@@ -29,14 +29,16 @@ static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
 }
 /* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
  * with CPython's exception. */
+#define DYNAC__COMPARED(op, x, y) \
+  Py_NewRef(((op) == Py_LT ? (x) < (y) : (op) == Py_LE ? (x) <= (y) : (op) == Py_EQ ? (x) == (y) \
+             : (op) == Py_NE ? (x) != (y) : (op) == Py_GT ? (x) > (y) : (x) >= (y)) ? Py_True : Py_False)
 static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int *effects) {
-  if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) { /* float_richcompare's answer, as 3.11's
-                                                            COMPARE_OP_FLOAT_JUMP takes it */
-    double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
-    int r = op == Py_LT ? x < y : op == Py_LE ? x <= y : op == Py_EQ ? x == y : op == Py_NE ? x != y
-          : op == Py_GT ? x > y : x >= y;
-    return Py_NewRef(r ? Py_True : Py_False);
-  }
+  if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) /* float_richcompare's answer, as 3.11's
+                                                         COMPARE_OP_FLOAT_JUMP takes it */
+    return DYNAC__COMPARED(op, PyFloat_AS_DOUBLE(a), PyFloat_AS_DOUBLE(b));
+  long i, j;
+  if (dynac_compat_small_int(a, &i) && dynac_compat_small_int(b, &j)) /* COMPARE_OP_INT_JUMP's */
+    return DYNAC__COMPARED(op, i, j);
   dynac__obj_effect(a, b, effects);
   return PyObject_RichCompare(a, b, op);
 }

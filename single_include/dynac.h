@@ -278,6 +278,17 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
+/* o as a C long when it is an exact int of at most one digit (3.11's
+ * longintrepr: ob_size -1, 0 or 1), as COMPARE_OP_INT_JUMP tests it. 1 with
+ * *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
+static inline int dynac_compat_small_int(PyObject *o, long *v) {
+  if (!PyLong_CheckExact(o)) return 0;
+  Py_ssize_t n = Py_SIZE(o);
+  if (n < -1 || n > 1) return 0;
+  *v = (long)n * (long)((PyLongObject *)o)->ob_digit[0];
+  return 1;
+}
+
 /* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
  * PyModuleObject (internal) starts with it after the object's head in
  * 3.8-3.13. */
@@ -1920,14 +1931,16 @@ static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
 }
 /* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
  * with CPython's exception. */
+#define DYNAC__COMPARED(op, x, y) \
+  Py_NewRef(((op) == Py_LT ? (x) < (y) : (op) == Py_LE ? (x) <= (y) : (op) == Py_EQ ? (x) == (y) \
+             : (op) == Py_NE ? (x) != (y) : (op) == Py_GT ? (x) > (y) : (x) >= (y)) ? Py_True : Py_False)
 static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int *effects) {
-  if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) { /* float_richcompare's answer, as 3.11's
-                                                            COMPARE_OP_FLOAT_JUMP takes it */
-    double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
-    int r = op == Py_LT ? x < y : op == Py_LE ? x <= y : op == Py_EQ ? x == y : op == Py_NE ? x != y
-          : op == Py_GT ? x > y : x >= y;
-    return Py_NewRef(r ? Py_True : Py_False);
-  }
+  if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) /* float_richcompare's answer, as 3.11's
+                                                         COMPARE_OP_FLOAT_JUMP takes it */
+    return DYNAC__COMPARED(op, PyFloat_AS_DOUBLE(a), PyFloat_AS_DOUBLE(b));
+  long i, j;
+  if (dynac_compat_small_int(a, &i) && dynac_compat_small_int(b, &j)) /* COMPARE_OP_INT_JUMP's */
+    return DYNAC__COMPARED(op, i, j);
   dynac__obj_effect(a, b, effects);
   return PyObject_RichCompare(a, b, op);
 }

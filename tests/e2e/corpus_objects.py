@@ -1730,3 +1730,10 @@ def slot_stores_poly(objs: object, v: object):
     for o in objs:
         o.t = v
     return [o.t for o in objs]
+
+
+@dynac.compile
+def compare_objects(a: object, b: object):
+    """The six comparisons of two objects (exact floats and one-digit ints
+    are answered without the C API's dispatch; the rest through it)."""
+    return a < b, a <= b, a == b, a != b, a > b, a >= b
