@@ -2051,7 +2051,8 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
  * tried inline, the others out of line. A hit reads or writes the
  * place directly (no Python code runs); anything else (a materialised
  * __dict__, a missing attribute, a property, a class with __getattr__ or
- * __setattr__) goes through the C API, and refills way 0. */
+ * __setattr__) goes through the C API, and fills way 0 where it found a
+ * fixed place. */
 #define DYNAC_ATTR_WAYS 4
 enum {
   DYNAC_ATTR_INLINE,    /* an instance's inline value; where: its index (compat part) */
@@ -2098,43 +2099,55 @@ static inline PyObject *dynac__module_global(PyObject *o, PyObject *name) {
   return v;
 }
 
-/* Fills way 0 of c for o.name (the older ways move down one; the class's
- * lookup also gives it a version tag): setting is 1 for a write site.
- * Leaves way 0 empty when the attribute has no fixed place. */
-static inline void dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
+/* Where o.name lives, as a way for o's class (its lookup also gives the
+ * class a version tag): setting is 1 for a write site. 1 with *w, or 0
+ * when the attribute has no fixed place. */
+static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, dynac_attr_way *w) {
   PyTypeObject *tp = Py_TYPE(o);
-  dynac_attr_way *w = &c->w[0];
-  memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
-  w->version = 0;
-  if (!PyUnicode_CheckExact(name)) return;
+  if (!PyUnicode_CheckExact(name)) return 0;
   if (!setting && PyModule_CheckExact(o)) {
     PyObject *v = dynac__module_global(o, name);
-    if (!v || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return;
+    if (!v || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
     w->slot = DYNAC_ATTR_MODULE;
     w->value = v;
     w->dict_version = DYNAC_DICT_VERSION(dynac_compat_module_dict(o));
-    w->version = tp->tp_version_tag;
-    return;
-  }
-  if (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr) return;
-  PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
-  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return;
-  if (!descr) {
-    Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
-    if (i < 0) return;
-    w->slot = DYNAC_ATTR_INLINE;
-    w->where = i;
-  } else if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
-    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
-    if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return;
-    w->slot = DYNAC_ATTR_SLOT;
-    w->where = m->offset;
-  } else if (!setting && PyTuple_Check(o) && dynac__tuplegetter_index(descr, &w->where)) {
-    w->slot = DYNAC_ATTR_FIELD; /* read as its item, as the descriptor's __get__ reads it */
   } else {
-    return; /* a property, a method, a class attribute: the C API */
+    if (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr)
+      return 0;
+    PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
+    if (!descr) {
+      Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
+      if (i < 0) return 0;
+      w->slot = DYNAC_ATTR_INLINE;
+      w->where = i;
+    } else if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+      PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+      if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return 0;
+      w->slot = DYNAC_ATTR_SLOT;
+      w->where = m->offset;
+    } else if (!setting && PyTuple_Check(o) && dynac__tuplegetter_index(descr, &w->where)) {
+      w->slot = DYNAC_ATTR_FIELD; /* read as its item, as the descriptor's __get__ reads it */
+    } else {
+      return 0; /* a property, a method, a class attribute: the C API */
+    }
   }
   w->version = tp->tp_version_tag;
+  return 1;
+}
+/* Makes w way 0 of c, the others moving down one (the oldest dropped). */
+static inline void dynac__attr_way_add(dynac_attr_cache *c, const dynac_attr_way *w) {
+  if (c->w[0].version) memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
+  c->w[0] = *w;
+}
+/* Fills way 0 of c for o.name when it has a fixed place (the ways met
+ * before are kept otherwise). 1 when it did, else 0. */
+static inline int dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
+  dynac_attr_way w;
+  memset(&w, 0, sizeof w);
+  if (!dynac__attr_way_of(o, name, setting, &w)) return 0;
+  dynac__attr_way_add(c, &w);
+  return 1;
 }
 
 /* The place o.name lives at per way w, or NULL (w missed, or no such
@@ -2161,10 +2174,13 @@ static inline PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
 /* The place per the other ways, or NULL. The ways keep their order (the
  * last class filled stays inline): reordering at each hit would write the
  * cache at every read of a site whose classes alternate. */
-DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) {
+DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o, dynac_attr_way **way) {
   for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
     PyObject **place = dynac__attr_way_place(&c->w[k], o);
-    if (place) return place;
+    if (place) {
+      *way = &c->w[k];
+      return place;
+    }
   }
   return NULL;
 }
@@ -2172,7 +2188,8 @@ DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) 
 /* o.name through the site's cache c: a new reference, or NULL with
  * CPython's exception; *effects set when Python code may have run. */
 DYNAC_COLD PyObject *dynac__obj_getattr_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects) {
-  PyObject **place = dynac__attr_place_other(c, o);
+  dynac_attr_way *way;
+  PyObject **place = dynac__attr_place_other(c, o, &way);
   if (place && *place) return Py_NewRef(*place);
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
@@ -2211,16 +2228,17 @@ DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_ca
   if (!*meth) { *effects = 1; return 0; }
   if (unbound) { /* a function of the class, none in the instance's __dict__: no Python code ran */
     if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || _PyType_Lookup(tp, name) != *meth) return 1;
-    memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
-    dynac_attr_way *w = &c->w[0];
-    w->version = tp->tp_version_tag;
-    w->slot = DYNAC_ATTR_METHOD;
-    w->where = (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || tp->tp_dictoffset; /* may be shadowed */
-    w->value = *meth;
+    dynac_attr_way w;
+    memset(&w, 0, sizeof w);
+    w.version = tp->tp_version_tag;
+    w.slot = DYNAC_ATTR_METHOD;
+    w.where = (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || tp->tp_dictoffset; /* may be shadowed */
+    w.value = *meth;
+    dynac__attr_way_add(c, &w);
     return 1;
   }
-  dynac__attr_cache_fill(c, o, name, 0);
-  if (!c->w[0].version) *effects = 1; /* no fixed place: a property's or __getattr__'s answer, maybe */
+  if (!dynac__attr_cache_fill(c, o, name, 0))
+    *effects = 1; /* no fixed place: a property's or __getattr__'s answer, maybe */
   return 0;
 }
 /* o.name(...)'s callable as LOAD_METHOD finds it, through the site's cache
@@ -2301,34 +2319,36 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
   return 0;
 }
 
-/* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
- * -1). 0, or -1 with CPython's exception. An inline value set for the
- * first time (`self.x = x` in __init__) joins the instance's insertion
- * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
-/* Stores v (borrowed) at o's place per way 0 of c. */
-static inline void dynac__attr_store(dynac_attr_cache *c, PyObject *o, PyObject **place, PyObject *v) {
+/* Stores v (borrowed) at o's place per way w (an inline value set for the
+ * first time joins the instance's order at w's index). */
+static inline void dynac__attr_store(const dynac_attr_way *w, PyObject *o, PyObject **place, PyObject *v) {
   PyObject *old = *place;
   *place = Py_NewRef(v);
   if (old) Py_DECREF(old);
-  else if (c->w[0].slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, c->w[0].where);
+  else if (w->slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, w->where);
 }
 DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
-  PyObject **place = dynac__attr_place_other(c, o);
+  dynac_attr_way *way;
+  PyObject **place = dynac__attr_place_other(c, o, &way);
   if (place) {
-    dynac__attr_store(c, o, place, v);
+    dynac__attr_store(way, o, place, v);
     return 0;
   }
   if (PyObject_SetAttr(o, name, v) < 0) return -1;
   dynac__attr_cache_fill(c, o, name, 1);
   return 0;
 }
+/* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
+ * -1). 0, or -1 with CPython's exception. An inline value set for the
+ * first time (`self.x = x` in __init__) joins the instance's insertion
+ * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
 DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
                                               int *effects) {
   if (!v) return -1;
   *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place != NULL)) {
-    dynac__attr_store(c, o, place, v);
+    dynac__attr_store(&c->w[0], o, place, v);
     return 0;
   }
   return dynac__obj_setattr_slow(o, name, v, c);

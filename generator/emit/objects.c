@@ -329,8 +329,6 @@ static bool typed_number_update(em *E, stmt *s) {
          (op == OP_ADD || op == OP_SUB || op == OP_MUL || (op == OP_TRUEDIV && at->kind == TY_FLOAT));
 }
 
-/* obj.name op= v / obj[key] op= v: obj, key, the read, v, the in-place
- * operator (PyNumber_InPlaceAdd, ...), the store. */
 /* obj.f op= v of an instance kept as fields (records.c), f a field whose
  * type the result keeps: read, computed and stored in the struct. */
 static bool rec_field_update(em *E, stmt *s) {
@@ -347,6 +345,8 @@ static bool rec_field_update(em *E, stmt *s) {
   return true;
 }
 
+/* obj.name op= v / obj[key] op= v: obj, key, the read, v, the in-place
+ * operator (PyNumber_InPlaceAdd, ...), the store. */
 void emit_object_augassign(em *E, stmt *s) {
   if (rec_field_update(E, s)) return;
   expr *sub = s->u.aug.sub;

@@ -85,8 +85,7 @@ const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
   line(E, "if (DYNAC_LIKELY(dynac_rec_plain(%s, %d))) %s = %s.%s; /* .%s: a field */", rec_head(E, v), i, o, v, f, f);
   line(E, "else {");
   E->indent++;
-  const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
-  line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
+  const char *c = emit_attr_cache(E, "where instances keep it");
   /* read into a local of this block: o's address never escapes, so that GCC keeps o in a
    * register and reuses the struct's loads across the other fields' reads */
   line(E, "%s got = 0;", c_type(t));
@@ -113,8 +112,7 @@ void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val
        rec_head(E, v), v, f, val, v, i, f);
   line(E, "else {");
   E->indent++;
-  const char *c = arena_printf(E->m->a, "ac%d", ++E->tmp);
-  line(E, "static dynac_attr_cache %s; /* where instances keep it */", c);
+  const char *c = emit_attr_cache(E, "where instances keep it");
   line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
        rec_head(E, v), rec_desc(E->m, k), i, box_value(E, val, k->field_types[i]), c, where(E));
   E->indent--;

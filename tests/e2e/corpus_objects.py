@@ -1723,13 +1723,29 @@ def method_patched(k: int):
     return out
 
 
+class PLazy:
+    """Sets t in __init__ only when asked: the class's shared keys have t,
+    an instance may not (its first store adds it to the instance's order)."""
+    def __init__(self, set_it):
+        if set_it:
+            self.t = 0
+        self.u = 1
+
+
+class PLazyB:
+    """Keys in the other order (t at index 1)."""
+    def __init__(self):
+        self.u = 1
+        self.t = 0
+
+
 @dynac.compile
 def slot_stores_poly(objs: object, v: object):
     """o.t = v at one site over a slots class, a dict class and a subclass,
     in turns (a write way per class), then read back."""
     for o in objs:
         o.t = v
-    return [o.t for o in objs]
+    return [o.t for o in objs], [list(vars(o)) for o in objs if hasattr(o, "__dict__")]
 
 
 @dynac.compile

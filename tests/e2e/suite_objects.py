@@ -262,7 +262,9 @@ def cases():
     c["method_patched"] = [(lambda m, k=k: (k,)) for k in [0, 3, 8]]
     c["slot_stores_poly"] = [(lambda m, v=v: ([m.PSlots(1), m.PDict(2), m.PSub(3), m.PSlots(4), m.PDict(5)], v))
                              for v in [0.5, None, "s", 2**70]]
-    c["slot_stores_poly"] += [lambda m: ([m.PSlots(1), m.PProp()], 1), lambda m: ([m.PTuple(1, 2)], 1)]
+    c["slot_stores_poly"] += [lambda m: ([m.PSlots(1), m.PProp()], 1), lambda m: ([m.PTuple(1, 2)], 1),
+                              lambda m: ([m.PLazy(True), m.PSlots(1), m.PLazy(False), m.PDict(2), m.PLazy(False)], 3),
+                              lambda m: ([m.PLazy(True), m.PLazyB(), m.PLazy(False), m.PLazyB(), m.PLazy(False)], 4)]
     cmp = [0, 1, -1, 2**30 - 1, 2**30, -2**30 + 1, -2**30, 2**70, -2**70, True, False, 0.0, -0.0, 1.5, INF,
            -INF, NAN, "s", None]
     c["compare_objects"] = [(lambda m, a=a, b=b: (a, b)) for a in cmp for b in cmp]
