@@ -26,7 +26,7 @@ import sys
 import types
 
 from . import _runtime
-from ._loader import artifact_for, attach_code
+from ._loader import artifact_for, attach_code, candidate_paths
 from ._profile import note_instance, type_name, write_profile
 
 USAGE = __doc__
@@ -202,10 +202,25 @@ class _DynacFinder:
 
 
 def _attach_loaded(dirs):
-    """Modules imported before the finder was installed: attach by function."""
+    """Modules imported before the finder was installed: attach by function.
+    Only a module with an artifact file where one may be is looked at closely
+    (each folder listed once: ~70 modules are loaded when `dynac run` starts)."""
+    listings = {}
+
+    def exists(path):
+        folder, name = os.path.split(path)
+        if folder not in listings:
+            try:
+                listings[folder] = frozenset(os.listdir(folder))
+            except OSError:
+                listings[folder] = frozenset()
+        return name in listings[folder]
+
     for name, mod in list(sys.modules.items()):
         filename = getattr(mod, "__file__", None)
         if not filename or not filename.endswith(".py"):
+            continue
+        if not any(exists(path) for path in candidate_paths(filename, dirs)):
             continue
         artifact = artifact_for(filename, dirs)
         if artifact is None:

@@ -113,12 +113,17 @@ def usable(artifact):
 _usable = {}  # artifact module -> usable()
 
 
+def user_cache_root():
+    """$XDG_CACHE_HOME/dynac (~/.cache/dynac when unset): user_cache_dir's parent."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dynac")
+
+
 def user_cache_dir(source):
     """$XDG_CACHE_HOME/dynac/<hash of the source's folder> (~/.cache when unset)."""
     from ._loader import sha256_hex
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.dirname(os.path.realpath(source))
-    return os.path.join(base, "dynac", sha256_hex(folder.encode("utf-8", "surrogateescape"))[:16])
+    return os.path.join(user_cache_root(), sha256_hex(folder.encode("utf-8", "surrogateescape"))[:16])
 
 
 def _writable_dir(source):

@@ -88,11 +88,14 @@ _record_compiled_sources()
 def candidate_paths(source_path, search_dirs=()):
     """Where an artifact of `source_path` may be: the search directories,
     __dynac__ beside the source, then the user cache compile on first call
-    writes to when __dynac__ cannot be written (_jit.user_cache_dir)."""
-    from ._jit import user_cache_dir
+    writes to when __dynac__ cannot be written (_jit.user_cache_dir; its
+    folder's realpath is not computed while the cache has no folder at all:
+    `dynac run` asks this for every module imported before it started)."""
+    from ._jit import user_cache_dir, user_cache_root
     stem = module_stem(source_path)
-    dirs = list(search_dirs) + [os.path.join(os.path.dirname(os.path.abspath(source_path)), "__dynac__"),
-                                user_cache_dir(source_path)]
+    dirs = list(search_dirs) + [os.path.join(os.path.dirname(os.path.abspath(source_path)), "__dynac__")]
+    if os.path.isdir(user_cache_root()):
+        dirs.append(user_cache_dir(source_path))
     for d in dirs:
         yield os.path.join(d, stem + "__dynac" + EXT_SUFFIX)
 
