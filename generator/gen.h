@@ -610,6 +610,7 @@ typedef struct inst {
   struct inst **callees;
   int ncallees;
   bool typing;             /* in progress (recursion) */
+  signed char inlined;     /* emit/kernel.c's always_inline verdict: 0 not asked, 2 yes, 3 no */
   struct inst *next_all;   /* module's list of all instances */
   struct inst *next_root;  /* func's list of root instances */
   const char *origin;
@@ -759,6 +760,9 @@ typedef struct module {
                                objects kernels make functions of (EX_FUNCTION), as the
                                runtime finds them (dynac_code_desc) */
   int ncodes;
+  const char **names;       /* the attribute and global names kernels use, interned at import
+                               into dynac__names[] (a code object's co_names; objects.c) */
+  int nnames, capnames;
   bool future_annotations;  /* `from __future__ import annotations`: annotations are strings */
   modconst *consts;
   int nconsts;

@@ -19,7 +19,10 @@ extern "C" {
 #define DYNAC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DYNAC_NOINLINE __attribute__((noinline, unused))
 #define DYNAC_HOT_INLINE static inline __attribute__((always_inline, unused))
+/* A small generated kernel (emit/kernel.c always_inlined): inlined into its callers */
+#define DYNAC_ALWAYS_INLINE __attribute__((always_inline))
 #else
+#define DYNAC_ALWAYS_INLINE
 #define DYNAC_UNUSED
 #define DYNAC_LIKELY(x) (x)
 #define DYNAC_UNLIKELY(x) (x)

@@ -47,17 +47,20 @@ typedef struct dynac_undo_log {
 } dynac_undo_log;
 #define DYNAC__UNDO_GONE ((PyObject *)1)
 static DYNAC_UNDO_TLS dynac_undo_log dynac__undo;
-/* The calling thread's log, read once per kernel: the empty asm hides the
- * value's origin so the compiler keeps it in a register or on the stack
- * instead of recomputing the TLS address (a __tls_get_addr call) at every
- * write. */
-static inline dynac_undo_log *dynac_undo_here(void) {
-  dynac_undo_log *u = &dynac__undo;
+/* The calling thread's log, read once per kernel: a TLS address in a
+ * shared library is a __tls_get_addr call. Declared const (its value is
+ * the same throughout one thread's call of a kernel), GCC and Clang compute
+ * it once per C function and keep it in a register or on the stack, also
+ * when small kernels are inlined into their caller (each of them asks
+ * again: the empty-asm barrier used before made every inlined copy call it). */
 #if defined(__GNUC__) || defined(__clang__)
-  __asm__("" : "+r"(u));
-#endif
-  return u;
+__attribute__((const, noinline, unused)) static dynac_undo_log *dynac__undo_address(void) {
+  return &dynac__undo;
 }
+static inline dynac_undo_log *dynac_undo_here(void) { return dynac__undo_address(); }
+#else
+static inline dynac_undo_log *dynac_undo_here(void) { return &dynac__undo; }
+#endif
 
 /* A free entry, or NULL (and one more lost write) when the log is full. */
 static inline dynac_undo_entry *dynac_undo_push(dynac_undo_log *u) {

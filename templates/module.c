@@ -32,6 +32,7 @@
 static dynac_globals dynac__G;
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256, .globals = &dynac__G};
+static int dynac__make_names(void) { return 0; }
 #endif
 #ifndef DYNAC_REGIONS_JSON
 #define DYNAC_REGIONS_JSON "{}"
@@ -49,6 +50,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -392,6 +392,63 @@ def generated_c_is_readable_and_clean():
     return ok, r.stderr + cc.stderr[:3000]
 
 
+INLINING_SRC = """
+def leaf(a: float) -> float:
+    return a * 2.0
+
+
+def fib(n: int) -> int:
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+def even(n: int) -> bool:
+    return True if n == 0 else odd(n - 1)
+
+
+def odd(n: int) -> bool:
+    return False if n == 0 else even(n - 1)
+
+
+def once(a: float) -> float:
+    b = a + 1.0
+    if b > 3.0:
+        b = b * b
+    return b + leaf(b)
+
+
+def twice(a: float) -> float:
+    b = a + 1.0
+    return b * b
+
+
+def user(a: float) -> float:
+    t = 0.0
+    for i in range(3):
+        t += once(a) + twice(a)
+    return t
+
+
+def other(a: float) -> float:
+    return twice(a) - 1.0
+"""
+
+
+@case
+def small_kernels_always_inlined():
+    """A one-statement kernel, or a few statements with one caller, is always
+    inlined; a recursive one (fib, even/odd) never (GCC would refuse the
+    attribute); one with two callers stays a call. The module builds at -O2."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "inl.py")
+        open(src, "w").write(INLINING_SRC)
+        r = gen("build", src, "--all", "-o", tmp, "--emit-only")
+        c = open(os.path.join(tmp, "inl__dynac.c")).read() if r.returncode == 0 else ""
+        built = gen("build", src, "--all", "-o", tmp)
+    marked = set(re.findall(r"DYNAC_ALWAYS_INLINE int dynac_kernel_([a-z]+)__", c))
+    ok = marked == {"leaf", "once"} and built.returncode == 0
+    return ok, "always inlined: %s\n%s%s" % (sorted(marked), r.stderr, built.stderr[:2000])
+
+
 @case
 def templates_are_valid_c():
     errs = []

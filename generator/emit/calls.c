@@ -676,7 +676,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   const char *rtype = is_rec_value(recv) ? arena_printf(E->m->a, "dynac_rec_type(&%s.h)", recv)
                                          : arena_printf(E->m->a, "Py_TYPE(%s)", recv);
   int ks = k->slot->index;
-  bool leaf = callee->ncallees == 0;
+  bool leaf = kernel_call_is_flat(E->m, callee);
   line(E, "{");
   E->indent++;
   if (!leaf) /* the operands still pending: the interpreter may go on with them */
@@ -878,7 +878,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   line(E, "PyObject *noargs = PyTuple_New(0);");
   line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
   line(E, "if (!%s) { Py_XDECREF(noargs); DYNAC_LEAVE(dynac_traceback_here(%s)); }", o, where(E));
-  bool leaf = init->ncallees == 0;
+  bool leaf = kernel_call_is_flat(E->m, init);
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
   line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__, run directly */", init->cname,
@@ -994,7 +994,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     return res;
   }
   int fi = func_index(E->m, callee->fn);
-  bool leaf = callee->ncallees == 0; /* calls no kernel: cannot recurse */
+  bool leaf = kernel_call_is_flat(E->m, callee); /* cannot recurse through its own frame */
   line(E, "{");
   E->indent++;
   if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "

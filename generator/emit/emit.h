@@ -414,6 +414,8 @@ void restore_bounds(em *E, int nhoisted, const char **saved);
 void loop_tick(em *E);
 void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label);
 bool has_loop(const stmt *s);
+bool kernel_always_inlined(const module *m, inst *in);      /* kernel.c */
+bool kernel_call_is_flat(const module *m, inst *callee);
 const char *versioned_condition(em *E, const stmt *s, const char *ok);
 void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *stop, const char *step);
 void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,

@@ -123,6 +123,86 @@ void declare_kernel_locals(em *E, stmt *body) {
   declare_made_array_copies(E, body);
 }
 
+/* The statements of a block (those of an if's branches counted), or -1 when
+ * it holds a loop, a try or a with. */
+static int small_block_size(const stmt *s) {
+  int n = 0;
+  for (; s; s = s->next) {
+    if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER || s->kind == ST_TRY ||
+        s->kind == ST_WITH)
+      return -1;
+    n++;
+    if (s->kind == ST_IF) {
+      int a = small_block_size(s->u.if_.then), b = small_block_size(s->u.if_.orelse);
+      if (a < 0 || b < 0) return -1;
+      n += a + b;
+    }
+  }
+  return n;
+}
+
+/* The kernels written that call `in` directly (regions not counted). */
+static int callers_of(const module *m, const inst *in) {
+  int n = 0;
+  for (const inst *c = m->insts; c; c = c->next_all)
+    for (int k = 0; c->ok && c->reachable && k < c->ncallees; k++) n += c->callees[k] == in;
+  return n;
+}
+
+/* Does a chain of calls lead from `from` to `to`? (seen: the kernels
+ * visited, up to 256; past that the answer is yes, the safe one.) */
+static bool calls_reach(const inst *from, const inst *to, const inst **seen, int *nseen) {
+  for (int k = 0; k < from->ncallees; k++) {
+    const inst *c = from->callees[k];
+    if (c == to) return true;
+    bool old = false;
+    for (int i = 0; i < *nseen && !old; i++) old = seen[i] == c;
+    if (old) continue;
+    if (*nseen == 256) return true;
+    seen[(*nseen)++] = c;
+    if (calls_reach(c, to, seen, nseen)) return true;
+  }
+  return false;
+}
+
+/* Is the kernel always inlined into its callers: no loop, no comprehension,
+ * and either one statement calling only kernels inlined too, or a few
+ * statements with one caller kernel and no recursion. GCC weighs a kernel's cold continuation blocks into its size, so
+ * without the attribute a one-line method (Vec.dot) stays a call, with its
+ * prologue (the undo log's thread-local) at each call; inlined, its field
+ * reads and guards join the caller's (PyPy's and V8's inlining of small
+ * methods). Each copy carries the cold blocks: inlining more (Vec.__sub__,
+ * which calls Vec.__init__ at each of its many call sites) tripled GCC's
+ * time on raytrace's module and ran more instructions. */
+#define DYNAC_INLINE_STATEMENTS 10
+bool kernel_always_inlined(const module *m, inst *in) {
+  if (in->inlined) return in->inlined == 2;
+  int n = in->fn->comprehensions ? -1 : small_block_size(in->fn->body);
+  in->inlined = 3; /* no, while asking (a cycle back to it) */
+  bool yes = n == 1;
+  for (int i = 0; yes && i < in->ncallees; i++) yes = kernel_always_inlined(m, in->callees[i]);
+  const inst *seen[256];
+  int nseen = 0;
+  if (!yes && n > 1 && n <= DYNAC_INLINE_STATEMENTS && callers_of(m, in) == 1)
+    yes = !calls_reach(in, in, seen, &nseen);
+  in->inlined = yes ? 2 : 3;
+  return yes;
+}
+
+/* A call of `callee` that keeps no frame of its own that could recurse: a
+ * leaf (it calls no kernel) or a kernel inlined into its caller (its own
+ * calls count theirs). Such calls skip the depth count and its check
+ * (DYNAC_MAX_KERNEL_DEPTH). */
+bool kernel_call_is_flat(const module *m, inst *callee) {
+  return callee->ncallees == 0 || kernel_always_inlined(m, callee);
+}
+
+/* exported: plain C without dynac.h (export.c), left to the C compiler */
+static const char *kernel_storage(const module *m, inst *in, bool exported) {
+  if (has_loop(in->fn->body) || in->fn->comprehensions) return "static";
+  return !exported && kernel_always_inlined(m, in) ? "static inline DYNAC_ALWAYS_INLINE" : "static inline";
+}
+
 bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
                         strbuf *out) {
   strbuf locals = {0}, body = {0};
@@ -180,7 +260,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   const char *end = arena_printf(m->a, "%s /* end of the function: None */", return_none(in));
   tidy_kernel(&locals, &body, end, params);
   hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params},
-                  {"storage", has_loop(in->fn->body) || in->fn->comprehensions ? "static" : "static inline"},
+                  {"storage", kernel_storage(m, in, exported)},
                   {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""},
                   {"end", end}};

@@ -222,7 +222,23 @@ static bool write_function(module *m, module_parts *P, int i, strbuf *funcs) {
 
 /* The descriptor the runtime attaches (dynac_module_desc) and the state
  * only some modules need: call counters, the kernel call depth. */
+/* The names kernels read (interned_name): declared before the kernels,
+ * interned by dynac__make_names when the module is imported (-1 with
+ * MemoryError), as CPython makes a code object's co_names with it. */
+static void write_names(module *m, module_parts *P) {
+  int n = m->nnames ? m->nnames : 1;
+  sb_printf(&P->slots, "static PyObject *dynac__names[%d]; /* attribute and global names (co_names) */\n", n);
+  sb_printf(&P->tables, "static const char *const dynac__name_texts[%d] = {", n);
+  for (int i = 0; i < m->nnames; i++) sb_printf(&P->tables, "%s%s", i ? ", " : "", c_string(m, m->names[i]));
+  sb_printf(&P->tables, "%s};\nstatic int dynac__make_names(void) {\n"
+            "  for (int i = 0; i < %d; i++)\n"
+            "    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))\n"
+            "      return -1;\n"
+            "  return 0;\n}\n", m->nnames ? "" : "NULL", m->nnames);
+}
+
 static void write_tables(module *m, module_parts *P) {
+  write_names(m, P);
   strbuf funcs = {0};
   int nfd = 0;
   for (int i = 0; i < m->nfuncs; i++) nfd += write_function(m, P, i, &funcs);

@@ -6,14 +6,24 @@
  */
 #include "emit.h"
 
-/* The interned str of `name`, made once per site (a function-level static,
- * as a code object's co_names is made once): a borrowed C expression. */
+/* The interned str of `name`: an entry of the module's table of names,
+ * made when the module is imported (as a code object's co_names is made
+ * with it; module.c writes the table), so a site reads it with no test.
+ * A borrowed C expression. */
 const char *interned_name(em *E, const char *name) {
-  const char *var = arena_printf(E->m->a, "name%d", ++E->tmp);
-  line(E, "static PyObject *%s; /* '%s', interned once */", var, name);
-  line(E, "if (!dynac_name(&%s, %s)) DYNAC_LEAVE(dynac_traceback_here(%s));", var, c_string(E->m, name),
-       where(E));
-  return var;
+  module *m = E->m;
+  int k = 0;
+  while (k < m->nnames && strcmp(m->names[k], name)) k++;
+  if (k == m->nnames) {
+    if (m->nnames == m->capnames) {
+      m->capnames = m->capnames ? 2 * m->capnames : 32;
+      const char **grown = arena_alloc(m->a, sizeof *grown * (size_t)m->capnames);
+      if (m->nnames) memcpy(grown, m->names, sizeof *grown * (size_t)m->nnames);
+      m->names = grown;
+    }
+    m->names[m->nnames++] = arena_strdup(m->a, name);
+  }
+  return arena_printf(m->a, "dynac__names[%d]", k); /* the site's comment names it */
 }
 
 /* A str or bytes literal: its value made once per site from the source

@@ -171,7 +171,7 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
        "dynac_rec_ok(%s, %s)) {", vals[0], ks, tp, ks, rec_desc(E->m, k), tp);
   E->indent++;
   line(E, "dynac_rec_begin(%s, %s);", rec_head(E, r), tp);
-  bool leaf = init->ncallees == 0;
+  bool leaf = kernel_call_is_flat(E->m, init);
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
   line(E, "int st = dynac_kernel_%s(%s); /* %s.__init__ on its fields */", init->cname, args.data, k->name);

@@ -46,9 +46,9 @@ static const dynac_slot_desc dynac__slot_desc[17] = {
 static const int dynac__func_slots[] = {7, 8, 13}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 17, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 3, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[8]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[34]; /* calls from other kernels */
 static int64_t dynac__region_calls[34]; /* compiled regions that ran */
-static int dynac__depth;      /* kernel-to-kernel call depth */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -79,7 +79,7 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
 
 
 /* breaks.py:9: def prints: specialisation (float) -> float */
-static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -89,20 +89,18 @@ static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
   (void)dynac__u0;
   {
     /* breaks.py:10: print(x) */
-    static PyObject *name1; /* 'print', interned once */
-    if (!dynac_name(&name1, "print")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
-    t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global print */
+    DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc1; /* LOAD_GLOBAL's cache */
+    t1 = dynac_load_global_cached(&dynac__G, dynac__names[0], &gc1); /* global print */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+    DYNAC_OBJ t2 = dynac_box_float(l_x); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-    DYNAC_OBJ t3 = dynac_box_float(l_x); /* owned, released leaving the block */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
     {
-      PyObject *argv[2] = {t2, t3};
+      PyObject *argv[2] = {t1, t2};
       dynac__effects = 1; /* Python code runs */
-      t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* print(...) */
-      if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
+      t3 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* print(...) */
+      if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
     }
   }
   /* breaks.py:11: return x */
@@ -113,7 +111,7 @@ static inline int dynac_kernel_prints__f(double l_x, double *dynac_out)
 }
 
 /* breaks.py:29: def attr: specialisation (object) -> object */
-static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
 {
   PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
@@ -123,12 +121,10 @@ static inline int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out)
   (void)dynac__u0;
   {
     /* breaks.py:30: return x.real */
-    static PyObject *name1; /* 'real', interned once */
-    if (!dynac_name(&name1, "real")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
-    static dynac_attr_cache ac2; /* where instances keep it */
-    DYNAC_OBJ t3 = dynac_obj_getattr_cached(l_x, name1, &ac2, &dynac__effects); /* .real */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
-    *dynac_out = Py_NewRef(t3);
+    static dynac_attr_cache ac1; /* where instances keep it */
+    DYNAC_OBJ t2 = dynac_obj_getattr_cached(l_x, dynac__names[1], &ac1, &dynac__effects); /* .real */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
+    *dynac_out = Py_NewRef(t2);
     return DYNAC_OK;
   }
 
@@ -186,7 +182,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
 }
 
 /* breaks.py:39: def strings: specialisation (int) -> object */
-static inline int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -222,27 +218,25 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* breaks.py:45: for y in counter: */
-    static PyObject *name1; /* 'counter', interned once */
-    if (!dynac_name(&name1, "counter")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
-    t2 = dynac_load_global_cached(&dynac__G, name1, &gc2); /* global counter */
+    DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc1; /* LOAD_GLOBAL's cache */
+    t1 = dynac_load_global_cached(&dynac__G, dynac__names[2], &gc1); /* global counter */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
+    DYNAC_OBJ t2 = dynac_obj_iter(t1, &dynac__effects); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
-    DYNAC_OBJ t3 = dynac_obj_iter(t2, &dynac__effects); /* owned, released leaving the block */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
     for (;;) {
       DYNAC_LOOP_TICK(dynac__budget);
-      DYNAC_OBJ t4 = dynac_obj_next(t3, &dynac__effects); /* owned, released leaving the block */
-      if (!t4) {
+      DYNAC_OBJ t3 = dynac_obj_next(t2, &dynac__effects); /* owned, released leaving the block */
+      if (!t3) {
         if (PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 45));
         break; /* exhausted */
       }
-      if (dynac_obj_set(&l_y, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      if (dynac_obj_set(&l_y, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       {
         /* breaks.py:46: x += y */
-        DYNAC_OBJ t5 = dynac_obj_inplace(l_x, l_y, 0, &dynac__effects); /* += */
-        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 46));
-        if (dynac_obj_set(&l_x, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+        DYNAC_OBJ t4 = dynac_obj_inplace(l_x, l_y, 0, &dynac__effects); /* += */
+        if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "loops_over_list", 46));
+        if (dynac_obj_set(&l_x, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       }
     }
   }
@@ -255,7 +249,7 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
 }
 
 /* breaks.py:57: def keywords: specialisation (float) -> object */
-static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -288,7 +282,7 @@ static inline int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
 }
 
 /* breaks.py:62: def big_literal: specialisation (int) -> object */
-static inline int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -343,7 +337,7 @@ static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out)
 }
 
 /* breaks.py:75: def mixed_max: specialisation (int, float) -> int | float */
-static inline int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out)
 {
   
   /* breaks.py:76: return max(a, b) */
@@ -356,7 +350,7 @@ static inline int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num 
 }
 
 /* breaks.py:80: def fine: specialisation (float, float) -> float */
-static inline int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out)
 {
   
   /* breaks.py:81: return math.hypot(a, b) + abs(a - b) */
@@ -372,7 +366,7 @@ static inline int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_ou
 }
 
 /* breaks.py:84: def caller_of_broken: specialisation (float) -> float */
-static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -465,7 +459,7 @@ static inline int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out
 }
 
 /* breaks.py:89: def calls_broken: specialisation (float) -> float */
-static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -494,12 +488,9 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   /* breaks.py:90: return caller_of_broken(x) */
   double t1 = 0;
   {
-    if (dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && dynac__G.rt->deep_call_refused(dynac__depth)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);
     dynac__direct_calls[13]++;
     size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
-    dynac__depth++;
     int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
-    dynac__depth--;
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
       dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
@@ -532,7 +523,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
 }
 
 /* breaks.py:131: def object_chain: specialisation (list[object], object) -> object */
-static inline int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out)
 {
   PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
@@ -694,41 +685,39 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
     if (t3) {
       {
         /* breaks.py:149: raise Oops("a module's own class: raised generically") */
-        static PyObject *name4; /* 'Oops', interned once */
-        if (!dynac_name(&name4, "Oops")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-        DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-        static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
-        t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global Oops */
-        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-        static PyObject *const6; /* made once */
-        if (!const6 && !(const6 = dynac_literal("\"a module's own class: raised generically\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
-        DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+        DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc4; /* LOAD_GLOBAL's cache */
+        t4 = dynac_load_global_cached(&dynac__G, dynac__names[3], &gc4); /* global Oops */
+        if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+        static PyObject *const5; /* made once */
+        if (!const5 && !(const5 = dynac_literal("\"a module's own class: raised generically\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+        DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
         {
-          PyObject *argv[2] = {t5, const6};
+          PyObject *argv[2] = {t4, const5};
           dynac__effects = 1; /* Python code runs */
-          t7 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* Oops(...) */
-          if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
+          t6 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* Oops(...) */
+          if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
         }
-        dynac_raise(t7, NULL);
+        dynac_raise(t6, NULL);
         DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
       }
     }
   }
   {
     /* breaks.py:150: if x == 1: */
-    DYNAC_OBJ t8 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    DYNAC_OBJ t7 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
+    DYNAC_OBJ t8 = dynac_obj_compare(l_x, t7, Py_EQ, &dynac__effects); /* owned, released leaving the block */
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-    DYNAC_OBJ t9 = dynac_obj_compare(l_x, t8, Py_EQ, &dynac__effects); /* owned, released leaving the block */
-    if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-    int t10 = dynac_obj_truth(t9, &dynac__effects);
-    if (t10 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-    if (t10) {
+    int t9 = dynac_obj_truth(t8, &dynac__effects);
+    if (t9 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
+    if (t9) {
       {
         /* breaks.py:151: raise ValueError("escapes such as \n are a str constant") */
-        static PyObject *const11; /* made once */
-        if (!const11 && !(const11 = dynac_literal("\"escapes such as \\n are a str constant\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
-        DYNAC_OBJ t12 = PyObject_CallOneArg(PyExc_ValueError, const11); /* owned, released leaving the block */
-        if (t12) PyErr_SetObject((PyObject *)Py_TYPE(t12), t12);
+        static PyObject *const10; /* made once */
+        if (!const10 && !(const10 = dynac_literal("\"escapes such as \\n are a str constant\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
+        DYNAC_OBJ t11 = PyObject_CallOneArg(PyExc_ValueError, const10); /* owned, released leaving the block */
+        if (t11) PyErr_SetObject((PyObject *)Py_TYPE(t11), t11);
         DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 151));
       }
     }
@@ -741,24 +730,22 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   }
   {
     /* breaks.py:154: raise ValueError("the message", x) from None */
-    static PyObject *name13; /* 'ValueError', interned once */
-    if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc12; /* LOAD_GLOBAL's cache */
+    t12 = dynac_load_global_cached(&dynac__G, dynac__names[4], &gc12); /* global ValueError */
+    if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    static PyObject *const13; /* made once */
+    if (!const13 && !(const13 = dynac_literal("\"the message\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
     DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
-    t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
-    if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-    static PyObject *const15; /* made once */
-    if (!const15 && !(const15 = dynac_literal("\"the message\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-    DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
     {
-      PyObject *argv[3] = {t14, const15, l_x};
+      PyObject *argv[3] = {t12, const13, l_x};
       dynac__effects = 1; /* Python code runs */
-      t16 = PyObject_Vectorcall(argv[0], argv + 1, 2, NULL); /* ValueError(...) */
-      if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+      t14 = PyObject_Vectorcall(argv[0], argv + 1, 2, NULL); /* ValueError(...) */
+      if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
     }
-    DYNAC_OBJ t17 = Py_NewRef(Py_None); /* owned, released leaving the block */
-    if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
-    dynac_raise(t16, t17);
+    DYNAC_OBJ t15 = Py_NewRef(Py_None); /* owned, released leaving the block */
+    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
+    dynac_raise(t14, t15);
     DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
   }
 
@@ -855,7 +842,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
 }
 
 /* breaks.py:189: def len_of: specialisation (list[float]) -> int */
-static inline int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out)
 {
   
   /* breaks.py:190: return len(a) */
@@ -880,23 +867,21 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
   (void)dynac__u0;
   {
     /* breaks.py:195: del o.x, o[k], o[1:k] */
-    static PyObject *name1; /* 'x', interned once */
-    if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
-    if (dynac_obj_delattr(l_o, name1, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195)); /* del .x */
+    if (dynac_obj_delattr(l_o, dynac__names[5], &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195)); /* del .x */
     if (dynac_obj_delitem(l_o, l_k, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
-    DYNAC_OBJ t2 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    DYNAC_OBJ t1 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    DYNAC_OBJ t2 = PySlice_New(t1, l_k, NULL); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
-    DYNAC_OBJ t3 = PySlice_New(t2, l_k, NULL); /* owned, released leaving the block */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
-    if (dynac_obj_delitem(l_o, t3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    if (dynac_obj_delitem(l_o, t2, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
   }
   {
     /* breaks.py:196: t = k * 2 */
-    DYNAC_OBJ t4 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
+    DYNAC_OBJ t3 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
+    DYNAC_OBJ t4 = dynac_obj_binop(l_k, t3, 2, &dynac__effects); /* * */
     if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
-    DYNAC_OBJ t5 = dynac_obj_binop(l_k, t4, 2, &dynac__effects); /* * */
-    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
-    if (dynac_obj_set(&l_t, Py_NewRef(t5)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    if (dynac_obj_set(&l_t, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
     b_t = true;
   }
   /* breaks.py:197: del t */
@@ -912,7 +897,7 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
 }
 
 /* breaks.py:201: def gathers: specialisation (object, object) -> object */
-static inline int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
 {
   PyObject *const l_a DYNAC_UNUSED = p_a; /* borrowed: the caller's reference lasts the call */
   PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
@@ -926,7 +911,7 @@ static inline int dynac_kernel_gathers__OO(PyObject * p_a, PyObject * p_k, PyObj
 }
 
 /* breaks.py:206: def starred_calls: specialisation (object, object) -> object */
-static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k, PyObject * *dynac_out)
 {
   PyObject *const l_a DYNAC_UNUSED = p_a; /* borrowed: the caller's reference lasts the call */
   PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
@@ -940,71 +925,63 @@ static inline int dynac_kernel_starred_calls__OO(PyObject * p_a, PyObject * p_k,
     /* breaks.py:207: return gathers(1, *a, x=2, **k), gathers(a), max(*a) */
     DYNAC_OBJ t1 = PyTuple_New(3); /* owned, released leaving the block */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    static PyObject *name2; /* 'gathers', interned once */
-    if (!dynac_name(&name2, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc3; /* LOAD_GLOBAL's cache */
-    t3 = dynac_load_global_cached(&dynac__G, name2, &gc3); /* global gathers */
+    DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc2; /* LOAD_GLOBAL's cache */
+    t2 = dynac_load_global_cached(&dynac__G, dynac__names[6], &gc2); /* global gathers */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t3 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t4 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
+    DYNAC_OBJ t4 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
     if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
+    if (PyList_Append(t3, t4) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1;
+    if (dynac_call_extend(t3, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t5 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
     if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (PyList_Append(t4, t5) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1;
-    if (dynac_call_extend(t4, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t6 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
+    DYNAC_OBJ t6 = PyDict_New(); /* the keyword arguments */
     if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t7 = PyDict_New(); /* the keyword arguments */
+    if (dynac_call_keyword(t6, dynac__names[5], t5, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1;
+    if (dynac_call_merge(t6, l_k, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t8 = NULL; /* owned, released leaving the block */
+    t7 = PyList_AsTuple(t3);
     if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    static PyObject *name8; /* 'x', interned once */
-    if (!dynac_name(&name8, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (dynac_call_keyword(t7, name8, t6, t3) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1;
-    if (dynac_call_merge(t7, l_k, t3) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1; /* Python code runs */
+    t8 = PyObject_Call(t2, t7, t6); /* gathers(...) */
+    if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 0, Py_NewRef(t8));
     DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
-    t9 = PyList_AsTuple(t4);
+    static dynac_global_cache gc9; /* LOAD_GLOBAL's cache */
+    t9 = dynac_load_global_cached(&dynac__G, dynac__names[6], &gc9); /* global gathers */
     if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1; /* Python code runs */
-    t10 = PyObject_Call(t3, t9, t7); /* gathers(...) */
+    DYNAC_OBJ t10 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
     if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 0, Py_NewRef(t10));
-    static PyObject *name11; /* 'gathers', interned once */
-    if (!dynac_name(&name11, "gathers")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (PyList_Append(t10, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
     DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc12; /* LOAD_GLOBAL's cache */
-    t12 = dynac_load_global_cached(&dynac__G, name11, &gc12); /* global gathers */
+    t11 = PyList_AsTuple(t10);
+    if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1; /* Python code runs */
+    t12 = PyObject_Call(t9, t11, NULL); /* gathers(...) */
     if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t13 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
+    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t12));
+    DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc13; /* LOAD_GLOBAL's cache */
+    t13 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc13); /* global max */
     if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (PyList_Append(t13, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
-    t14 = PyList_AsTuple(t13);
+    DYNAC_OBJ t14 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
     if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1; /* Python code runs */
-    t15 = PyObject_Call(t12, t14, NULL); /* gathers(...) */
-    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t15));
-    static PyObject *name16; /* 'max', interned once */
-    if (!dynac_name(&name16, "max")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t17 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc17; /* LOAD_GLOBAL's cache */
-    t17 = dynac_load_global_cached(&dynac__G, name16, &gc17); /* global max */
-    if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t18 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
-    if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1;
-    if (dynac_call_extend(t18, l_a, t17) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t19 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t20 = NULL; /* owned, released leaving the block */
-    t19 = PyList_AsTuple(t18);
-    if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (dynac_call_extend(t14, l_a, t13) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
+    t15 = PyList_AsTuple(t14);
+    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1; /* Python code runs */
-    t20 = PyObject_Call(t17, t19, NULL); /* max(...) */
-    if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t20));
+    t16 = PyObject_Call(t13, t15, NULL); /* max(...) */
+    if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t16));
     *dynac_out = Py_NewRef(t1);
     return DYNAC_OK;
   }
@@ -2086,6 +2063,13 @@ static int dynac_glue_starred_calls__OO(PyObject *const *args, PyObject *closure
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[8] = {"print", "real", "counter", "Oops", "ValueError", "x", "gathers", "max"};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 8; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_prints__f[] = {
     "type(x) is float",
     "source sha256 matches the module's source (checked when attached)",
@@ -2383,6 +2367,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -21,6 +21,7 @@ static const dynac_slot_desc dynac__slot_desc[1] = {
 static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 0, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -32,6 +33,13 @@ static dynac_globals dynac__G = {.nslots = 0, .desc = dynac__slot_desc, .slots =
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[1] = {NULL};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 0; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const dynac_func_desc dynac__funcs[1] = {
     {0},
 };
@@ -52,6 +60,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -22,6 +22,7 @@ static const dynac_slot_desc dynac__slot_desc[2] = {
 static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 2, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static PyObject *dynac__code[2]; /* nested code objects (dynac__codes) */
 static int64_t dynac__direct_calls[7]; /* calls from other kernels */
 static int64_t dynac__region_calls[7]; /* compiled regions that ran */
@@ -35,7 +36,7 @@ static int dynac_kernel_top__f(double l_x, double *dynac_out);
 
 
 /* every_function.py:11: def Vec.norm: specialisation (object) -> object */
-static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out)
 {
   PyObject *const l_self DYNAC_UNUSED = p_self; /* borrowed: the caller's reference lasts the call */
 
@@ -45,19 +46,17 @@ static inline int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac
   (void)dynac__u0;
   {
     /* every_function.py:12: return abs(self.x) */
-    static PyObject *name1; /* 'x', interned once */
-    if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
-    static dynac_attr_cache ac2; /* where instances keep it */
-    DYNAC_OBJ t3 = dynac_obj_getattr_cached(l_self, name1, &ac2, &dynac__effects); /* .x */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
-    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+    static dynac_attr_cache ac1; /* where instances keep it */
+    DYNAC_OBJ t2 = dynac_obj_getattr_cached(l_self, dynac__names[0], &ac1, &dynac__effects); /* .x */
+    if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
     {
-      PyObject *argv[1] = {t3};
+      PyObject *argv[1] = {t2};
       dynac__effects = 1; /* Python code runs */
-      t4 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
-      if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
+      t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
+      if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
     }
-    *dynac_out = Py_NewRef(t4);
+    *dynac_out = Py_NewRef(t3);
     return DYNAC_OK;
   }
 
@@ -176,7 +175,7 @@ static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
 }
 
 /* every_function.py:23: def cond_def: specialisation (int) -> int */
-static inline int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out)
 {
   
   /* every_function.py:24: return x */
@@ -187,7 +186,7 @@ static inline int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out)
 }
 
 /* every_function.py:28: def top: specialisation (float) -> float */
-static inline int dynac_kernel_top__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_top__f(double l_x, double *dynac_out)
 {
   
   /* every_function.py:29: return x * 2.0 */
@@ -362,6 +361,13 @@ static int dynac_glue_top__f(PyObject *const *args, PyObject *closure, PyObject 
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[1] = {"x"};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 1; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_Vec__norm__O[] = {
     "self is any object (operations on it go through the C API)",
     "builtin abs is not shadowed or replaced",
@@ -434,6 +440,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

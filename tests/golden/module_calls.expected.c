@@ -23,6 +23,7 @@ static const dynac_slot_desc dynac__slot_desc[3] = {
 static const int dynac__func_slots[] = {0, 1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 3, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 2, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[3]; /* calls from other kernels */
 static int64_t dynac__region_calls[3]; /* compiled regions that ran */
 static int dynac__depth;      /* kernel-to-kernel call depth */
@@ -35,7 +36,7 @@ static int dynac_kernel_uses__f(double l_x, double *dynac_out);
 
 
 /* module_calls.py:5: def scale: specialisation (float, float) -> float */
-static inline int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out)
 {
   
   /* module_calls.py:6: return x * k */
@@ -94,7 +95,7 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
 }
 
 /* module_calls.py:17: def uses: specialisation (float) -> float */
-static inline int dynac_kernel_uses__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_uses__f(double l_x, double *dynac_out)
 {
   
   /* module_calls.py:18: return scale(x) + scale(x, 3.0) */
@@ -247,6 +248,13 @@ static int dynac_glue_uses__f(PyObject *const *args, PyObject *closure, PyObject
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[1] = {NULL};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 0; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_scale__ff[] = {
     "type(x) is float",
     "type(k) is float",
@@ -306,6 +314,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -41,6 +41,7 @@ static const dynac_slot_desc dynac__slot_desc[2] = {
 static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 2, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[4]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[3]; /* calls from other kernels */
 static int64_t dynac__region_calls[3]; /* compiled regions that ran */
 
@@ -368,68 +369,64 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     DYNAC_OBJ t2 = PySlice_New(NULL, NULL, NULL); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
     PyTuple_SET_ITEM(t1, 0, Py_NewRef(t2));
-    static PyObject *name3; /* 'np', interned once */
-    if (!dynac_name(&name3, "np")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc4; /* LOAD_GLOBAL's cache */
-    t4 = dynac_load_global_cached(&dynac__G, name3, &gc4); /* global np */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    static PyObject *name5; /* 'newaxis', interned once */
-    if (!dynac_name(&name5, "newaxis")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    static dynac_attr_cache ac6; /* where instances keep it */
-    DYNAC_OBJ t7 = dynac_obj_getattr_cached(t4, name5, &ac6, &dynac__effects); /* .newaxis */
+    DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc3; /* LOAD_GLOBAL's cache */
+    t3 = dynac_load_global_cached(&dynac__G, dynac__names[0], &gc3); /* global np */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+    static dynac_attr_cache ac4; /* where instances keep it */
+    DYNAC_OBJ t5 = dynac_obj_getattr_cached(t3, dynac__names[1], &ac4, &dynac__effects); /* .newaxis */
+    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t5));
+    DYNAC_OBJ t6 = PyObject_GetItem(l_x->obj, t1); /* numpy's view */
+    if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+    const dynac_view * t7 = 0;
+    if (!(t7 = dynac_pin_array(&dynac__pins, t6, 'N', 'd', 1, l_x)) && !PyErr_Occurred()) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 20); /* numpy's view is another array (cannot happen) */
     if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t7));
-    DYNAC_OBJ t8 = PyObject_GetItem(l_x->obj, t1); /* numpy's view */
+    DYNAC_OBJ t8 = PyTuple_New(2); /* owned, released leaving the block */
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    const dynac_view * t9 = 0;
-    if (!(t9 = dynac_pin_array(&dynac__pins, t8, 'N', 'd', 1, l_x)) && !PyErr_Occurred()) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 20); /* numpy's view is another array (cannot happen) */
+    PyTuple_SET_ITEM(t8, 0, Py_NewRef(Py_None));
+    DYNAC_OBJ t9 = PySlice_New(NULL, NULL, NULL); /* owned, released leaving the block */
     if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    DYNAC_OBJ t10 = PyTuple_New(2); /* owned, released leaving the block */
+    PyTuple_SET_ITEM(t8, 1, Py_NewRef(t9));
+    DYNAC_OBJ t10 = PyObject_GetItem(l_x->obj, t8); /* numpy's view */
     if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    PyTuple_SET_ITEM(t10, 0, Py_NewRef(Py_None));
-    DYNAC_OBJ t11 = PySlice_New(NULL, NULL, NULL); /* owned, released leaving the block */
-    if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    PyTuple_SET_ITEM(t10, 1, Py_NewRef(t11));
-    DYNAC_OBJ t12 = PyObject_GetItem(l_x->obj, t10); /* numpy's view */
-    if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    const dynac_view * t13 = 0;
-    if (!(t13 = dynac_pin_array(&dynac__pins, t12, 'N', 'd', 1, l_x)) && !PyErr_Occurred()) { /* goes on in the interpreter */
+    const dynac_view * t11 = 0;
+    if (!(t11 = dynac_pin_array(&dynac__pins, t10, 'N', 'd', 1, l_x)) && !PyErr_Occurred()) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv1[0] = Py_NewRef(t9->obj);
+      mv1[0] = Py_NewRef(t7->obj);
       mk1 = 0;
       goto dynac_mid_1;
     }; /* numpy's view is another array (cannot happen) */
-    if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    dynac_view bs14; /* the operands' broadcast shape */
-    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+    if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+    dynac_view bs12; /* the operands' broadcast shape */
+    DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
     /* line 20: one loop for the whole-array expression, no temporary arrays */
-    if (dynac_broadcast2((const dynac_view *const[]){t9, t13}, "22", 2, &bs14)) {
+    if (dynac_broadcast2((const dynac_view *const[]){t7, t11}, "22", 2, &bs12)) {
       double *out = NULL;
-      t15 = dynac_np_empty(2, (&bs14)->len, (&bs14)->len1, &out);
-      if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+      t13 = dynac_np_empty(2, (&bs12)->len, (&bs12)->len1, &out);
+      if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
       const int fpe = dynac_fpe_begin();
-      dynac_fused_gaps__Andf_1((&bs14)->len, (&bs14)->len1, (char *)out, (&bs14)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), t9->buf, DYNAC_BSTRIDE(t9->len, t9->stride), DYNAC_BSTRIDE(t9->len1, t9->stride1), t13->buf, DYNAC_BSTRIDE(t13->len, t13->stride), DYNAC_BSTRIDE(t13->len1, t13->stride1));
+      dynac_fused_gaps__Andf_1((&bs12)->len, (&bs12)->len1, (char *)out, (&bs12)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), t7->buf, DYNAC_BSTRIDE(t7->len, t7->stride), DYNAC_BSTRIDE(t7->len1, t7->stride1), t11->buf, DYNAC_BSTRIDE(t11->len, t11->stride), DYNAC_BSTRIDE(t11->len1, t11->stride1));
       const bool warns = dynac_fpe_end(fpe);
       if (warns && !dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* numpy would warn: the interpreter runs the call (else numpy's own operations below) */
-      if (warns) Py_CLEAR(t15); /* numpy's own operations below */
+      if (warns) Py_CLEAR(t13); /* numpy's own operations below */
     }
-    if (!t15) { /* broadcasting, another layout: numpy's operations, one by one */
-      DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
-      DYNAC_OBJ t17 = Py_NewRef(t9->obj); /* owned, released leaving the block */
-      if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-      DYNAC_OBJ t18 = Py_NewRef(t13->obj); /* owned, released leaving the block */
-      if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-      t16 = dynac_obj_binop_temps(t17, t18, 1, 0, 0, &dynac__effects); /* - */
+    if (!t13) { /* broadcasting, another layout: numpy's operations, one by one */
+      DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+      DYNAC_OBJ t15 = Py_NewRef(t7->obj); /* owned, released leaving the block */
+      if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+      DYNAC_OBJ t16 = Py_NewRef(t11->obj); /* owned, released leaving the block */
       if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-      t15 = Py_NewRef(t16);
+      t14 = dynac_obj_binop_temps(t15, t16, 1, 0, 0, &dynac__effects); /* - */
+      if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+      t13 = Py_NewRef(t14);
       dynac__effects = 1;
     }
-    const dynac_view * t19 = 0;
-    t19 = dynac_pin_array(&dynac__pins, t15, 'N', 'd', 0, NULL);
-    if (!t19 && PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
-    if (!t19) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 20); /* not a new C-ordered float64 array (numpy's function replaced) */
-    l_d = t19;
+    const dynac_view * t17 = 0;
+    t17 = dynac_pin_array(&dynac__pins, t13, 'N', 'd', 0, NULL);
+    if (!t17 && PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
+    if (!t17) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 20); /* not a new C-ordered float64 array (numpy's function replaced) */
+    l_d = t17;
     b_d = true;
   }
   dynac_pins_sweep(&dynac__pins, (const dynac_view *const[]){l_x, l_d, l_d_1}, 3);
@@ -454,62 +451,57 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     }
     }
     /* numpy_kernels.py:21: d = np.where(d > L / 2, d - L, d) */
-    static PyObject *name20; /* 'np', interned once */
-    if (!dynac_name(&name20, "np")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-    DYNAC_OBJ t21 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc21; /* LOAD_GLOBAL's cache */
-    t21 = dynac_load_global_cached(&dynac__G, name20, &gc21); /* global np */
-    if (!t21) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+    DYNAC_OBJ t18 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc18; /* LOAD_GLOBAL's cache */
+    t18 = dynac_load_global_cached(&dynac__G, dynac__names[0], &gc18); /* global np */
+    if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+    DYNAC_OBJ t19 = PyObject_GetAttr(t18, dynac__names[2]); /* owned, released leaving the block */
+    if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+    double t20 = 0;
+    if (dynac_float_div(l_L, (double)INT64_C(2), &t20)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
+    dynac_view bs21; /* the operands' broadcast shape */
     DYNAC_OBJ t22 = NULL; /* owned, released leaving the block */
-    static PyObject *name23; /* 'where', interned once */
-    if (!dynac_name(&name23, "where")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-    t22 = PyObject_GetAttr(t21, name23);
-    if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-    double t24 = 0;
-    if (dynac_float_div(l_L, (double)INT64_C(2), &t24)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
-    dynac_view bs25; /* the operands' broadcast shape */
-    DYNAC_OBJ t26 = NULL; /* owned, released leaving the block */
     /* line 21: one loop for the whole-array expression, no temporary arrays */
-    if (dynac_broadcast2((const dynac_view *const[]){l_d, l_d, l_d}, "222", 3, &bs25) && dynac_np_is_own(t22, "where")) {
+    if (dynac_broadcast2((const dynac_view *const[]){l_d, l_d, l_d}, "222", 3, &bs21) && dynac_np_is_own(t19, "where")) {
       double *out = NULL;
-      t26 = dynac_np_empty(2, (&bs25)->len, (&bs25)->len1, &out);
-      if (!t26) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      const double s1 = t24;
+      t22 = dynac_np_empty(2, (&bs21)->len, (&bs21)->len1, &out);
+      if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+      const double s1 = t20;
       const double s3 = l_L;
       const int fpe = dynac_fpe_begin();
-      dynac_fused_gaps__Andf_2((&bs25)->len, (&bs25)->len1, (char *)out, (&bs25)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1), s1, l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1), s3, l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1));
+      dynac_fused_gaps__Andf_2((&bs21)->len, (&bs21)->len1, (char *)out, (&bs21)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1), s1, l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1), s3, l_d->buf, DYNAC_BSTRIDE(l_d->len, l_d->stride), DYNAC_BSTRIDE(l_d->len1, l_d->stride1));
       const bool warns = dynac_fpe_end(fpe);
       if (warns) goto dynac_cont_2; /* numpy would warn: the interpreter runs this statement, and numpy warns at its line */
     }
-    if (!t26) { /* broadcasting, another layout: numpy's operations, one by one */
+    if (!t22) { /* broadcasting, another layout: numpy's operations, one by one */
+      DYNAC_OBJ t23 = NULL; /* owned, released leaving the block */
+      DYNAC_OBJ t24 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
+      if (!t24) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+      DYNAC_OBJ t25 = dynac_box_float(t20); /* owned, released leaving the block */
+      if (!t25) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+      DYNAC_OBJ t26 = PyObject_RichCompare(t24, t25, Py_GT); /* > */
+      if (!t26) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
       DYNAC_OBJ t27 = NULL; /* owned, released leaving the block */
       DYNAC_OBJ t28 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
       if (!t28) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t29 = dynac_box_float(t24); /* owned, released leaving the block */
+      DYNAC_OBJ t29 = dynac_box_float(l_L); /* owned, released leaving the block */
       if (!t29) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t30 = PyObject_RichCompare(t28, t29, Py_GT); /* > */
-      if (!t30) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t31 = NULL; /* owned, released leaving the block */
-      DYNAC_OBJ t32 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
-      if (!t32) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t33 = dynac_box_float(l_L); /* owned, released leaving the block */
-      if (!t33) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      t31 = dynac_obj_binop_temps(t32, t33, 1, 0, 0, &dynac__effects); /* - */
-      if (!t31) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t34 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
-      if (!t34) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      t27 = PyObject_CallFunctionObjArgs(t22, t30, t31, t34, NULL); /* np.where */
-      Py_CLEAR(t30); /* consumed */
+      t27 = dynac_obj_binop_temps(t28, t29, 1, 0, 0, &dynac__effects); /* - */
       if (!t27) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      Py_CLEAR(t31); /* consumed */
-      t26 = Py_NewRef(t27);
+      DYNAC_OBJ t30 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
+      if (!t30) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+      t23 = PyObject_CallFunctionObjArgs(t19, t26, t27, t30, NULL); /* np.where */
+      Py_CLEAR(t26); /* consumed */
+      if (!t23) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+      Py_CLEAR(t27); /* consumed */
+      t22 = Py_NewRef(t23);
       dynac__effects = 1;
     }
-    const dynac_view * t35 = 0;
-    t35 = dynac_pin_array(&dynac__pins, t26, 'N', 'd', 0, NULL);
-    if (!t35 && PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-    if (!t35) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 21); /* not a new C-ordered float64 array (numpy's function replaced) */
-    l_d_1 = t35;
+    const dynac_view * t31 = 0;
+    t31 = dynac_pin_array(&dynac__pins, t22, 'N', 'd', 0, NULL);
+    if (!t31 && PyErr_Occurred()) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
+    if (!t31) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 21); /* not a new C-ordered float64 array (numpy's function replaced) */
+    l_d_1 = t31;
     b_d_1 = true;
   }
   dynac_pins_sweep(&dynac__pins, (const dynac_view *const[]){l_x, l_d, l_d_1}, 3);
@@ -534,53 +526,48 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     }
     }
     /* numpy_kernels.py:22: return np.sqrt(d * d + 1.0) */
-    static PyObject *name36; /* 'np', interned once */
-    if (!dynac_name(&name36, "np")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-    DYNAC_OBJ t37 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc37; /* LOAD_GLOBAL's cache */
-    t37 = dynac_load_global_cached(&dynac__G, name36, &gc37); /* global np */
-    if (!t37) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-    DYNAC_OBJ t38 = NULL; /* owned, released leaving the block */
-    static PyObject *name39; /* 'sqrt', interned once */
-    if (!dynac_name(&name39, "sqrt")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-    t38 = PyObject_GetAttr(t37, name39);
-    if (!t38) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-    double t40 = 1.0;
-    dynac_view bs41; /* the operands' broadcast shape */
-    DYNAC_OBJ t42 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t32 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc32; /* LOAD_GLOBAL's cache */
+    t32 = dynac_load_global_cached(&dynac__G, dynac__names[0], &gc32); /* global np */
+    if (!t32) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+    DYNAC_OBJ t33 = PyObject_GetAttr(t32, dynac__names[3]); /* owned, released leaving the block */
+    if (!t33) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+    double t34 = 1.0;
+    dynac_view bs35; /* the operands' broadcast shape */
+    DYNAC_OBJ t36 = NULL; /* owned, released leaving the block */
     /* line 22: one loop for the whole-array expression, no temporary arrays */
-    if (dynac_broadcast2((const dynac_view *const[]){l_d_1, l_d_1}, "22", 2, &bs41) && dynac_np_is_ufunc(t38, "sqrt")) {
+    if (dynac_broadcast2((const dynac_view *const[]){l_d_1, l_d_1}, "22", 2, &bs35) && dynac_np_is_ufunc(t33, "sqrt")) {
       double *out = NULL;
-      t42 = dynac_np_empty(2, (&bs41)->len, (&bs41)->len1, &out);
-      if (!t42) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      const double s2 = t40;
+      t36 = dynac_np_empty(2, (&bs35)->len, (&bs35)->len1, &out);
+      if (!t36) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      const double s2 = t34;
       const int fpe = dynac_fpe_begin();
-      dynac_fused_gaps__Andf_3((&bs41)->len, (&bs41)->len1, (char *)out, (&bs41)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), l_d_1->buf, DYNAC_BSTRIDE(l_d_1->len, l_d_1->stride), DYNAC_BSTRIDE(l_d_1->len1, l_d_1->stride1), l_d_1->buf, DYNAC_BSTRIDE(l_d_1->len, l_d_1->stride), DYNAC_BSTRIDE(l_d_1->len1, l_d_1->stride1), s2);
+      dynac_fused_gaps__Andf_3((&bs35)->len, (&bs35)->len1, (char *)out, (&bs35)->len1 * (Py_ssize_t)sizeof(double), (Py_ssize_t)sizeof(double), l_d_1->buf, DYNAC_BSTRIDE(l_d_1->len, l_d_1->stride), DYNAC_BSTRIDE(l_d_1->len1, l_d_1->stride1), l_d_1->buf, DYNAC_BSTRIDE(l_d_1->len, l_d_1->stride), DYNAC_BSTRIDE(l_d_1->len1, l_d_1->stride1), s2);
       const bool warns = dynac_fpe_end(fpe);
       if (warns) goto dynac_cont_3; /* numpy would warn: the interpreter runs this statement, and numpy warns at its line */
     }
-    if (!t42) { /* broadcasting, another layout: numpy's operations, one by one */
-      DYNAC_OBJ t43 = NULL; /* owned, released leaving the block */
-      DYNAC_OBJ t44 = NULL; /* owned, released leaving the block */
-      DYNAC_OBJ t45 = NULL; /* owned, released leaving the block */
-      DYNAC_OBJ t46 = Py_NewRef(l_d_1->obj); /* owned, released leaving the block */
-      if (!t46) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      DYNAC_OBJ t47 = Py_NewRef(l_d_1->obj); /* owned, released leaving the block */
-      if (!t47) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      t45 = dynac_obj_binop_temps(t46, t47, 2, 0, 0, &dynac__effects); /* * */
-      if (!t45) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      DYNAC_OBJ t48 = dynac_box_float(t40); /* owned, released leaving the block */
-      if (!t48) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      t44 = dynac_obj_binop_temps(t45, t48, 0, 1, 0, &dynac__effects); /* + */
-      if (!t44) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      Py_CLEAR(t45); /* consumed */
-      t43 = PyObject_CallFunctionObjArgs(t38, t44, NULL); /* np.sqrt */
-      if (!t43) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
-      Py_CLEAR(t44); /* consumed */
-      t42 = Py_NewRef(t43);
+    if (!t36) { /* broadcasting, another layout: numpy's operations, one by one */
+      DYNAC_OBJ t37 = NULL; /* owned, released leaving the block */
+      DYNAC_OBJ t38 = NULL; /* owned, released leaving the block */
+      DYNAC_OBJ t39 = NULL; /* owned, released leaving the block */
+      DYNAC_OBJ t40 = Py_NewRef(l_d_1->obj); /* owned, released leaving the block */
+      if (!t40) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      DYNAC_OBJ t41 = Py_NewRef(l_d_1->obj); /* owned, released leaving the block */
+      if (!t41) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      t39 = dynac_obj_binop_temps(t40, t41, 2, 0, 0, &dynac__effects); /* * */
+      if (!t39) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      DYNAC_OBJ t42 = dynac_box_float(t34); /* owned, released leaving the block */
+      if (!t42) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      t38 = dynac_obj_binop_temps(t39, t42, 0, 1, 0, &dynac__effects); /* + */
+      if (!t38) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      Py_CLEAR(t39); /* consumed */
+      t37 = PyObject_CallFunctionObjArgs(t33, t38, NULL); /* np.sqrt */
+      if (!t37) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
+      Py_CLEAR(t38); /* consumed */
+      t36 = Py_NewRef(t37);
       dynac__effects = 1;
     }
-    *dynac_out = Py_NewRef(t42);
+    *dynac_out = Py_NewRef(t36);
     return DYNAC_OK;
   }
 
@@ -905,6 +892,13 @@ static int dynac_glue_row_gap__ANdi(PyObject *const *args, PyObject *closure, Py
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[4] = {"np", "newaxis", "where", "sqrt"};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 4; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_rowsum__ANdAnd[] = {
     "type(a) is numpy.ndarray with 2-D 'd' items, C-contiguous",
     "type(out) is numpy.ndarray with 1-D 'd' items, C-contiguous",
@@ -964,6 +958,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -21,6 +21,7 @@ static const dynac_slot_desc dynac__slot_desc[1] = {
 static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[2]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[2]; /* calls from other kernels */
 static int64_t dynac__region_calls[2]; /* compiled regions that ran */
 
@@ -83,7 +84,7 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
 }
 
 /* objects.py:14: def forget: specialisation (object) -> None */
-static inline int dynac_kernel_forget__O(PyObject * p_o)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_forget__O(PyObject * p_o)
 {
   PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
 
@@ -95,16 +96,12 @@ static inline int dynac_kernel_forget__O(PyObject * p_o)
     /* objects.py:15: o.a = o.b = None  # None stored twice: no temporary kept for it */
     DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    static PyObject *name2; /* 'a', interned once */
-    if (!dynac_name(&name2, "a")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    static dynac_attr_cache ac3; /* where instances keep it */
-    if (dynac_obj_setattr_cached(l_o, name2, t1, &ac3, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
-    DYNAC_OBJ t4 = Py_NewRef(Py_None); /* owned, released leaving the block */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    static PyObject *name5; /* 'b', interned once */
-    if (!dynac_name(&name5, "b")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
-    static dynac_attr_cache ac6; /* where instances keep it */
-    if (dynac_obj_setattr_cached(l_o, name5, t4, &ac6, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
+    static dynac_attr_cache ac2; /* where instances keep it */
+    if (dynac_obj_setattr_cached(l_o, dynac__names[0], t1, &ac2, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
+    DYNAC_OBJ t3 = Py_NewRef(Py_None); /* owned, released leaving the block */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
+    static dynac_attr_cache ac4; /* where instances keep it */
+    if (dynac_obj_setattr_cached(l_o, dynac__names[1], t3, &ac4, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
   }
 
   return DYNAC_OK_NONE; /* end of the function: None */
@@ -200,6 +197,13 @@ static int dynac_glue_forget__O(PyObject *const *args, PyObject *closure, PyObje
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[2] = {"a", "b"};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 2; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_generic__OO[] = {
     "o is any object (operations on it go through the C API)",
     "k is any object (operations on it go through the C API)",
@@ -245,6 +249,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

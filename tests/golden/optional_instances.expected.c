@@ -30,6 +30,7 @@ static inline int dynac_elem_V3Vec(PyObject *o, PyObject **out) {
 }
 static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 1, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[3]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[6]; /* calls from other kernels */
 static int64_t dynac__region_calls[6]; /* compiled regions that ran */
 
@@ -160,60 +161,54 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       /* optional_instances.py:25: if v.x < lim and (best is None or v.x > best.x): */
       bool t5 = 0;
       bool t6 = 0;
-      static PyObject *name7; /* 'x', interned once */
-      if (!dynac_name(&name7, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 25));
-      static dynac_attr_cache ac8; /* where instances keep it */
-      double t9 = 0;
+      static dynac_attr_cache ac7; /* where instances keep it */
+      double t8 = 0;
       {
-        int st = dynac_attr_float(l_v, name7, &ac8, &dynac__effects, &t9); /* .x: a float */
+        int st = dynac_attr_float(l_v, dynac__names[0], &ac7, &dynac__effects, &t8); /* .x: a float */
         if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 25));
         if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* the attribute holds another type than recorded */
       }
-      t6 = (t9 < l_lim);
+      t6 = (t8 < l_lim);
       t5 = t6;
       if (t5) {
-        bool t10 = 0;
-        bool t11 = (l_best == Py_None);
-        t10 = t11;
-        if (!t10) {
-          bool t12 = 0;
-          static PyObject *name13; /* 'x', interned once */
-          if (!dynac_name(&name13, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 25));
-          static dynac_attr_cache ac14; /* where instances keep it */
-          double t15 = 0;
+        bool t9 = 0;
+        bool t10 = (l_best == Py_None);
+        t9 = t10;
+        if (!t9) {
+          bool t11 = 0;
+          static dynac_attr_cache ac12; /* where instances keep it */
+          double t13 = 0;
           {
-            int st = dynac_attr_float(l_v, name13, &ac14, &dynac__effects, &t15); /* .x: a float */
+            int st = dynac_attr_float(l_v, dynac__names[0], &ac12, &dynac__effects, &t13); /* .x: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 25));
             if (st) { /* goes on in the interpreter */
               if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
               mv4[0] = dynac_box_bool(t6);
-              mv4[1] = dynac_box_bool(t11);
+              mv4[1] = dynac_box_bool(t10);
               mv4[2] = Py_NewRef(l_v);
               mk4 = 0;
               goto dynac_mid_4;
             }; /* the attribute holds another type than recorded */
           }
-          static PyObject *name16; /* 'x', interned once */
-          if (!dynac_name(&name16, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 25));
-          static dynac_attr_cache ac17; /* where instances keep it */
-          double t18 = 0;
+          static dynac_attr_cache ac14; /* where instances keep it */
+          double t15 = 0;
           {
-            int st = dynac_attr_float(l_best, name16, &ac17, &dynac__effects, &t18); /* .x: a float */
+            int st = dynac_attr_float(l_best, dynac__names[0], &ac14, &dynac__effects, &t15); /* .x: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 25));
             if (st) { /* goes on in the interpreter */
               if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
               mv4[0] = dynac_box_bool(t6);
-              mv4[1] = dynac_box_bool(t11);
-              mv4[2] = dynac_box_float(t15);
+              mv4[1] = dynac_box_bool(t10);
+              mv4[2] = dynac_box_float(t13);
               mv4[3] = Py_NewRef(l_best);
               mk4 = 1;
               goto dynac_mid_4;
             }; /* the attribute holds another type than recorded */
           }
-          t12 = (t15 > t18);
-          t10 = t12;
+          t11 = (t13 > t15);
+          t9 = t11;
         }
-        t5 = t10;
+        t5 = t9;
       }
       if (t5) {
         /* optional_instances.py:26: best = v */
@@ -284,16 +279,14 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   }
   }
   /* optional_instances.py:29: return best.dot(best) + best.y */
-  static dynac_method_site ms19; /* the instances seen lack their own .dot */
-  static PyObject *name20; /* 'dot', interned once */
-  if (!dynac_name(&name20, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-  double t21 = 0;
+  static dynac_method_site ms16; /* the instances seen lack their own .dot */
+  double t17 = 0;
   {
     dynac__direct_calls[1]++;
     size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
     int st;
-    if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], name20, &ms19))) {
-      st = dynac_kernel_Vec__dot__V3VecV3Vec(l_best, l_best, &t21); /* Vec.dot, devirtualised */
+    if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], dynac__names[1], &ms16))) {
+      st = dynac_kernel_Vec__dot__V3VecV3Vec(l_best, l_best, &t17); /* Vec.dot, devirtualised */
     } else { /* the class or the instance changed since the guard: CPython's lookup */
       PyObject *argv[2] = {NULL};
       argv[0] = Py_NewRef(l_best);
@@ -301,13 +294,11 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 2; i++) if (!argv[i]) ok = 0;
-      static PyObject *name22; /* 'dot', interned once */
-      if (!dynac_name(&name22, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      if (ok) r = PyObject_VectorcallMethod(name22, argv, 2, NULL); /* .dot() */
+      if (ok) r = PyObject_VectorcallMethod(dynac__names[1], argv, 2, NULL); /* .dot() */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
       dynac__effects = 1; /* Python code ran */
-      st = dynac_elem_float(r, &t21) ? DYNAC_OK_BOXED : DYNAC_OK;
+      st = dynac_elem_float(r, &t17) ? DYNAC_OK_BOXED : DYNAC_OK;
       if (st == DYNAC_OK_BOXED) dynac__boxed_result = r;
       else Py_DECREF(r);
     }
@@ -320,12 +311,10 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 2; i++) if (!argv[i]) ok = 0;
-      static PyObject *name23; /* 'dot', interned once */
-      if (!dynac_name(&name23, "dot")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      if (ok) r = PyObject_VectorcallMethod(name23, argv, 2, NULL); /* dot() interpreted */
+      if (ok) r = PyObject_VectorcallMethod(dynac__names[1], argv, 2, NULL); /* dot() interpreted */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t21) ? DYNAC_DEOPT : DYNAC_OK;
+      st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t17) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
       Py_XDECREF(r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
@@ -346,29 +335,27 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
     dynac__effects = 1; /* the callee may have run Python code */
   }
-  static PyObject *name24; /* 'y', interned once */
-  if (!dynac_name(&name24, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-  static dynac_attr_cache ac25; /* where instances keep it */
-  double t26 = 0;
+  static dynac_attr_cache ac18; /* where instances keep it */
+  double t19 = 0;
   {
-    int st = dynac_attr_float(l_best, name24, &ac25, &dynac__effects, &t26); /* .y: a float */
+    int st = dynac_attr_float(l_best, dynac__names[2], &ac18, &dynac__effects, &t19); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv5[0] = dynac_box_float(t21);
+      mv5[0] = dynac_box_float(t17);
       mv5[1] = Py_NewRef(l_best);
       mk5 = 1;
       goto dynac_mid_5;
     }; /* the attribute holds another type than recorded */
   }
-  *dynac_out = (t21 + t26);
+  *dynac_out = (t17 + t19);
   return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
 /* optional_instances.py:17: def Vec.dot: specialisation (Vec, Vec) -> float */
-static inline int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject * p_self, PyObject * p_o, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject * p_self, PyObject * p_o, double *dynac_out)
 {
   PyObject *const l_self DYNAC_UNUSED = p_self; /* borrowed: the caller's reference lasts the call */
   PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
@@ -429,62 +416,54 @@ static inline int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject * p_self, PyObject 
   }
   }
   /* optional_instances.py:18: return self.x * o.x + self.y * o.y */
-  static PyObject *name1; /* 'x', interned once */
-  if (!dynac_name(&name1, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
-  static dynac_attr_cache ac2; /* where instances keep it */
-  double t3 = 0;
+  static dynac_attr_cache ac1; /* where instances keep it */
+  double t2 = 0;
   {
-    int st = dynac_attr_float(l_self, name1, &ac2, &dynac__effects, &t3); /* .x: a float */
+    int st = dynac_attr_float(l_self, dynac__names[0], &ac1, &dynac__effects, &t2); /* .x: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the attribute holds another type than recorded */
   }
-  static PyObject *name4; /* 'x', interned once */
-  if (!dynac_name(&name4, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
-  static dynac_attr_cache ac5; /* where instances keep it */
-  double t6 = 0;
+  static dynac_attr_cache ac3; /* where instances keep it */
+  double t4 = 0;
   {
-    int st = dynac_attr_float(l_o, name4, &ac5, &dynac__effects, &t6); /* .x: a float */
+    int st = dynac_attr_float(l_o, dynac__names[0], &ac3, &dynac__effects, &t4); /* .x: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv2[0] = dynac_box_float(t3);
+      mv2[0] = dynac_box_float(t2);
       mv2[1] = Py_NewRef(l_o);
       mk2 = 0;
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
-  static PyObject *name7; /* 'y', interned once */
-  if (!dynac_name(&name7, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
-  static dynac_attr_cache ac8; /* where instances keep it */
-  double t9 = 0;
+  static dynac_attr_cache ac5; /* where instances keep it */
+  double t6 = 0;
   {
-    int st = dynac_attr_float(l_self, name7, &ac8, &dynac__effects, &t9); /* .y: a float */
+    int st = dynac_attr_float(l_self, dynac__names[2], &ac5, &dynac__effects, &t6); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv2[0] = dynac_box_float((t3 * t6));
+      mv2[0] = dynac_box_float((t2 * t4));
       mv2[1] = Py_NewRef(l_self);
       mk2 = 1;
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
-  static PyObject *name10; /* 'y', interned once */
-  if (!dynac_name(&name10, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
-  static dynac_attr_cache ac11; /* where instances keep it */
-  double t12 = 0;
+  static dynac_attr_cache ac7; /* where instances keep it */
+  double t8 = 0;
   {
-    int st = dynac_attr_float(l_o, name10, &ac11, &dynac__effects, &t12); /* .y: a float */
+    int st = dynac_attr_float(l_o, dynac__names[2], &ac7, &dynac__effects, &t8); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv2[0] = dynac_box_float((t3 * t6));
-      mv2[1] = dynac_box_float(t9);
+      mv2[0] = dynac_box_float((t2 * t4));
+      mv2[1] = dynac_box_float(t6);
       mv2[2] = Py_NewRef(l_o);
       mk2 = 2;
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
-  *dynac_out = ((t3 * t6) + (t9 * t12));
+  *dynac_out = ((t2 * t4) + (t6 * t8));
   return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
@@ -597,16 +576,14 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           }
           }
           /* optional_instances.py:39: total += cur.x */
-          static PyObject *name10; /* 'x', interned once */
-          if (!dynac_name(&name10, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 39));
-          static dynac_attr_cache ac11; /* where instances keep it */
-          double t12 = 0;
+          static dynac_attr_cache ac10; /* where instances keep it */
+          double t11 = 0;
           {
-            int st = dynac_attr_float(l_cur, name10, &ac11, &dynac__effects, &t12); /* .x: a float */
+            int st = dynac_attr_float(l_cur, dynac__names[0], &ac10, &dynac__effects, &t11); /* .x: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 39));
             if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* the attribute holds another type than recorded */
           }
-          l_total = (l_total + t12);
+          l_total = (l_total + t11);
         }
         if (0) {
         dynac_cont_4: DYNAC_COLD_LABEL; { /* line 40: the call goes on in the interpreter from here */
@@ -634,22 +611,20 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
         }
         }
         /* optional_instances.py:40: total += 0.0 if cur is None else cur.y */
-        double t13 = 0;
+        double t12 = 0;
         if ((l_cur == Py_None)) {
-          t13 = 0.0;
+          t12 = 0.0;
         } else {
-          static PyObject *name14; /* 'y', interned once */
-          if (!dynac_name(&name14, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
-          static dynac_attr_cache ac15; /* where instances keep it */
-          double t16 = 0;
+          static dynac_attr_cache ac13; /* where instances keep it */
+          double t14 = 0;
           {
-            int st = dynac_attr_float(l_cur, name14, &ac15, &dynac__effects, &t16); /* .y: a float */
+            int st = dynac_attr_float(l_cur, dynac__names[2], &ac13, &dynac__effects, &t14); /* .y: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
             if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
           }
-          t13 = t16;
+          t12 = t14;
         }
-        l_total = (l_total + t13);
+        l_total = (l_total + t12);
       }
     }
   }
@@ -683,21 +658,19 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
       }
       }
       /* optional_instances.py:42: total += cur.x */
-      static PyObject *name17; /* 'x', interned once */
-      if (!dynac_name(&name17, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 42));
-      static dynac_attr_cache ac18; /* where instances keep it */
-      double t19 = 0;
+      static dynac_attr_cache ac15; /* where instances keep it */
+      double t16 = 0;
       {
-        int st = dynac_attr_float(l_cur, name17, &ac18, &dynac__effects, &t19); /* .x: a float */
+        int st = dynac_attr_float(l_cur, dynac__names[0], &ac15, &dynac__effects, &t16); /* .x: a float */
         if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 42));
         if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* the attribute holds another type than recorded */
       }
-      l_total = (l_total + t19);
+      l_total = (l_total + t16);
       {
         /* optional_instances.py:43: cur = None */
-        DYNAC_OBJ t20 = Py_NewRef(Py_None); /* owned, released leaving the block */
-        if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 43));
-        if (dynac_obj_set(&l_cur, Py_NewRef(t20)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+        DYNAC_OBJ t17 = Py_NewRef(Py_None); /* owned, released leaving the block */
+        if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 43));
+        if (dynac_obj_set(&l_cur, Py_NewRef(t17)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
         b_cur = true;
       }
     }
@@ -817,32 +790,28 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       t5 = t6;
       if (!t5) {
         bool t7 = 0;
-        static PyObject *name8; /* 'x', interned once */
-        if (!dynac_name(&name8, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 51));
-        static dynac_attr_cache ac9; /* where instances keep it */
-        double t10 = 0;
+        static dynac_attr_cache ac8; /* where instances keep it */
+        double t9 = 0;
         {
-          int st = dynac_attr_float(l_v, name8, &ac9, &dynac__effects, &t10); /* .x: a float */
+          int st = dynac_attr_float(l_v, dynac__names[0], &ac8, &dynac__effects, &t9); /* .x: a float */
           if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 51));
           if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* the attribute holds another type than recorded */
         }
-        static PyObject *name11; /* 'x', interned once */
-        if (!dynac_name(&name11, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 51));
-        static dynac_attr_cache ac12; /* where instances keep it */
-        double t13 = 0;
+        static dynac_attr_cache ac10; /* where instances keep it */
+        double t11 = 0;
         {
-          int st = dynac_attr_float(l_best, name11, &ac12, &dynac__effects, &t13); /* .x: a float */
+          int st = dynac_attr_float(l_best, dynac__names[0], &ac10, &dynac__effects, &t11); /* .x: a float */
           if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 51));
           if (st) { /* goes on in the interpreter */
             if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
             mv4[0] = dynac_box_bool(t6);
-            mv4[1] = dynac_box_float(t10);
+            mv4[1] = dynac_box_float(t9);
             mv4[2] = Py_NewRef(l_best);
             mk4 = 0;
             goto dynac_mid_4;
           }; /* the attribute holds another type than recorded */
         }
-        t7 = (t10 > t13);
+        t7 = (t9 > t11);
         t5 = t7;
       }
       if (t5) {
@@ -857,19 +826,19 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
     if ((l_best == Py_None)) {
       {
         /* optional_instances.py:54: return 0.0 */
-        DYNAC_OBJ t14 = dynac_box_float(0.0); /* owned, released leaving the block */
-        if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 54));
-        *dynac_out = Py_NewRef(t14);
+        DYNAC_OBJ t12 = dynac_box_float(0.0); /* owned, released leaving the block */
+        if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 54));
+        *dynac_out = Py_NewRef(t12);
         return DYNAC_OK;
       }
     }
   }
   {
     /* optional_instances.py:55: for v in vs: */
-    PyObject * t15 = l_vs;
+    PyObject * t13 = l_vs;
     for (int64_t k5 = 0;; k5++) {
       DYNAC_LOOP_TICK(dynac__budget);
-      if (k5 >= PyList_GET_SIZE(t15)) break; /* exhausted */
+      if (k5 >= PyList_GET_SIZE(t13)) break; /* exhausted */
       if (0) {
       dynac_cont_6: DYNAC_COLD_LABEL; { /* line 55: the call goes on in the interpreter from here */
         PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
@@ -878,7 +847,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         cv[2] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
         Py_CLEAR(l_best);
         Py_CLEAR(l_v);
-        ci[0] = dynac_cont_iter(Py_NewRef(t15), k5, 0);
+        ci[0] = dynac_cont_iter(Py_NewRef(t13), k5, 0);
         static const dynac_cont_site sites[] = {
             {.qualname = "rebound", .firstlineno = 47, .line = 55, .col = 4, .header = 1,
              .names = "vs,best,v", .nvals = 3, .nits = 1, .subst = NULL,
@@ -892,10 +861,10 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         return DYNAC_OK;
       }
       }
-      DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
-      int64_t k17 = k5; /* in range */
-      if (dynac_elem_obj(PyList_GET_ITEM(t15, k17), &t16)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* an element of another type */
-      if (dynac_obj_set(&l_v, Py_NewRef(t16)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+      DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+      int64_t k15 = k5; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t13, k15), &t14)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* an element of another type */
+      if (dynac_obj_set(&l_v, Py_NewRef(t14)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       {
         if (0) {
@@ -906,7 +875,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
           cv[2] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
           Py_CLEAR(l_best);
           Py_CLEAR(l_v);
-          ci[0] = dynac_cont_iter(Py_NewRef(t15), k5 + 1, 0);
+          ci[0] = dynac_cont_iter(Py_NewRef(t13), k5 + 1, 0);
           static const dynac_cont_site sites[] = {
               {.qualname = "rebound", .firstlineno = 47, .line = 56, .col = 8, .header = 0,
                .names = "vs,best,v", .nvals = 3, .nits = 1, .subst = NULL,
@@ -921,38 +890,34 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         }
         }
         /* optional_instances.py:56: best = v if v.x > 0 else None */
-        DYNAC_OBJ t18 = NULL; /* owned, released leaving the block */
-        bool t19 = 0;
-        static PyObject *name20; /* 'x', interned once */
-        if (!dynac_name(&name20, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 56));
-        static dynac_attr_cache ac21; /* where instances keep it */
-        double t22 = 0;
+        DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
+        bool t17 = 0;
+        static dynac_attr_cache ac18; /* where instances keep it */
+        double t19 = 0;
         {
-          int st = dynac_attr_float(l_v, name20, &ac21, &dynac__effects, &t22); /* .x: a float */
+          int st = dynac_attr_float(l_v, dynac__names[0], &ac18, &dynac__effects, &t19); /* .x: a float */
           if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 56));
           if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_7); /* the attribute holds another type than recorded */
         }
-        t19 = DYNAC_CMP_LT(dynac_cmp_int_float(INT64_C(0), t22));
-        if (t19) {
-          t18 = Py_NewRef(l_v);
+        t17 = DYNAC_CMP_LT(dynac_cmp_int_float(INT64_C(0), t19));
+        if (t17) {
+          t16 = Py_NewRef(l_v);
         } else {
-          DYNAC_OBJ t23 = Py_NewRef(Py_None); /* owned, released leaving the block */
-          if (!t23) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 56));
-          t18 = Py_NewRef(t23);
+          DYNAC_OBJ t20 = Py_NewRef(Py_None); /* owned, released leaving the block */
+          if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 56));
+          t16 = Py_NewRef(t20);
         }
-        if (dynac_obj_set(&l_best, Py_NewRef(t18)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+        if (dynac_obj_set(&l_best, Py_NewRef(t16)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
         b_best = true;
       }
     }
   }
   {
     /* optional_instances.py:57: return best.x */
-    static PyObject *name24; /* 'x', interned once */
-    if (!dynac_name(&name24, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 57));
-    static dynac_attr_cache ac25; /* where instances keep it */
-    DYNAC_OBJ t26 = dynac_obj_getattr_cached(l_best, name24, &ac25, &dynac__effects); /* .x */
-    if (!t26) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 57));
-    *dynac_out = Py_NewRef(t26);
+    static dynac_attr_cache ac21; /* where instances keep it */
+    DYNAC_OBJ t22 = dynac_obj_getattr_cached(l_best, dynac__names[0], &ac21, &dynac__effects); /* .x */
+    if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 57));
+    *dynac_out = Py_NewRef(t22);
     return DYNAC_OK;
   }
 
@@ -1061,12 +1026,10 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
         bool t7 = (!t6);
         t5 = t7;
         if (!t5) {
-          static PyObject *name8; /* 'x', interned once */
-          if (!dynac_name(&name8, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
-          static dynac_attr_cache ac9; /* where instances keep it */
-          double t10 = 0;
+          static dynac_attr_cache ac8; /* where instances keep it */
+          double t9 = 0;
           {
-            int st = dynac_attr_float(l_v, name8, &ac9, &dynac__effects, &t10); /* .x: a float */
+            int st = dynac_attr_float(l_v, dynac__names[0], &ac8, &dynac__effects, &t9); /* .x: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
             if (st) { /* goes on in the interpreter */
               if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
@@ -1076,18 +1039,16 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
               goto dynac_mid_3;
             }; /* the attribute holds another type than recorded */
           }
-          DYNAC_OBJ t11 = dynac_box_float(t10); /* owned, released leaving the block */
-          if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
-          static PyObject *name12; /* 'x', interned once */
-          if (!dynac_name(&name12, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
-          static dynac_attr_cache ac13; /* where instances keep it */
-          DYNAC_OBJ t14 = dynac_obj_getattr_cached(l_best, name12, &ac13, &dynac__effects); /* .x */
-          if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
-          DYNAC_OBJ t15 = dynac_obj_compare(t11, t14, Py_GT, &dynac__effects); /* owned, released leaving the block */
-          if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
-          int t16 = dynac_obj_truth(t15, &dynac__effects);
-          if (t16 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
-          t5 = t16;
+          DYNAC_OBJ t10 = dynac_box_float(t9); /* owned, released leaving the block */
+          if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
+          static dynac_attr_cache ac11; /* where instances keep it */
+          DYNAC_OBJ t12 = dynac_obj_getattr_cached(l_best, dynac__names[0], &ac11, &dynac__effects); /* .x */
+          if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
+          DYNAC_OBJ t13 = dynac_obj_compare(t10, t12, Py_GT, &dynac__effects); /* owned, released leaving the block */
+          if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
+          int t14 = dynac_obj_truth(t13, &dynac__effects);
+          if (t14 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 64));
+          t5 = t14;
         }
         if (t5) {
           /* optional_instances.py:65: best = v */
@@ -1098,9 +1059,9 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     }
   }
   /* optional_instances.py:66: if not best: */
-  int t17 = dynac_obj_truth(l_best, &dynac__effects);
-  if (t17 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 66));
-  if ((!t17)) {
+  int t15 = dynac_obj_truth(l_best, &dynac__effects);
+  if (t15 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 66));
+  if ((!t15)) {
     /* optional_instances.py:67: return 0.0 */
     *dynac_out = 0.0;
     return DYNAC_OK;
@@ -1132,16 +1093,14 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   }
   }
   /* optional_instances.py:68: total = best.y */
-  static PyObject *name18; /* 'y', interned once */
-  if (!dynac_name(&name18, "y")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 68));
-  static dynac_attr_cache ac19; /* where instances keep it */
-  double t20 = 0;
+  static dynac_attr_cache ac16; /* where instances keep it */
+  double t17 = 0;
   {
-    int st = dynac_attr_float(l_best, name18, &ac19, &dynac__effects, &t20); /* .y: a float */
+    int st = dynac_attr_float(l_best, dynac__names[2], &ac16, &dynac__effects, &t17); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 68));
     if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
   }
-  l_total = t20;
+  l_total = t17;
   b_total = true;
   {
     if (0) {
@@ -1171,35 +1130,33 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     }
     }
     /* optional_instances.py:69: cur = best if best.x > 0.0 else None */
-    DYNAC_OBJ t21 = NULL; /* owned, released leaving the block */
-    bool t22 = 0;
-    static PyObject *name23; /* 'x', interned once */
-    if (!dynac_name(&name23, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 69));
-    static dynac_attr_cache ac24; /* where instances keep it */
-    double t25 = 0;
+    DYNAC_OBJ t18 = NULL; /* owned, released leaving the block */
+    bool t19 = 0;
+    static dynac_attr_cache ac20; /* where instances keep it */
+    double t21 = 0;
     {
-      int st = dynac_attr_float(l_best, name23, &ac24, &dynac__effects, &t25); /* .x: a float */
+      int st = dynac_attr_float(l_best, dynac__names[0], &ac20, &dynac__effects, &t21); /* .x: a float */
       if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 69));
       if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_5); /* the attribute holds another type than recorded */
     }
-    t22 = (t25 > 0.0);
-    if (t22) {
-      t21 = Py_NewRef(l_best);
+    t19 = (t21 > 0.0);
+    if (t19) {
+      t18 = Py_NewRef(l_best);
     } else {
-      DYNAC_OBJ t26 = Py_NewRef(Py_None); /* owned, released leaving the block */
-      if (!t26) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 69));
-      t21 = Py_NewRef(t26);
+      DYNAC_OBJ t22 = Py_NewRef(Py_None); /* owned, released leaving the block */
+      if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 69));
+      t18 = Py_NewRef(t22);
     }
-    if (dynac_obj_set(&l_cur, Py_NewRef(t21)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    if (dynac_obj_set(&l_cur, Py_NewRef(t18)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
     b_cur = true;
   }
   {
     /* optional_instances.py:70: while cur: */
     for (;;) {
       DYNAC_LOOP_TICK(dynac__budget);
-      int t27 = dynac_obj_truth(l_cur, &dynac__effects);
-      if (t27 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 70));
-      if (!t27) break;
+      int t23 = dynac_obj_truth(l_cur, &dynac__effects);
+      if (t23 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 70));
+      if (!t23) break;
       if (0) {
       dynac_cont_7: DYNAC_COLD_LABEL; { /* line 71: the call goes on in the interpreter from here */
         PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
@@ -1227,44 +1184,40 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       }
       }
       /* optional_instances.py:71: total += cur.x */
-      static PyObject *name28; /* 'x', interned once */
-      if (!dynac_name(&name28, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 71));
-      static dynac_attr_cache ac29; /* where instances keep it */
-      double t30 = 0;
+      static dynac_attr_cache ac24; /* where instances keep it */
+      double t25 = 0;
       {
-        int st = dynac_attr_float(l_cur, name28, &ac29, &dynac__effects, &t30); /* .x: a float */
+        int st = dynac_attr_float(l_cur, dynac__names[0], &ac24, &dynac__effects, &t25); /* .x: a float */
         if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 71));
         if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_7); /* the attribute holds another type than recorded */
       }
-      l_total = (l_total + t30);
+      l_total = (l_total + t25);
       {
         /* optional_instances.py:72: cur = None */
-        DYNAC_OBJ t31 = Py_NewRef(Py_None); /* owned, released leaving the block */
-        if (!t31) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 72));
-        if (dynac_obj_set(&l_cur, Py_NewRef(t31)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+        DYNAC_OBJ t26 = Py_NewRef(Py_None); /* owned, released leaving the block */
+        if (!t26) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 72));
+        if (dynac_obj_set(&l_cur, Py_NewRef(t26)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
         b_cur = true;
       }
     }
   }
   /* optional_instances.py:73: return total + (best.x if best else 0.0) */
-  double t32 = 0;
-  int t33 = dynac_obj_truth(l_best, &dynac__effects);
-  if (t33 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 73));
-  if (t33) {
-    static PyObject *name34; /* 'x', interned once */
-    if (!dynac_name(&name34, "x")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 73));
-    static dynac_attr_cache ac35; /* where instances keep it */
-    double t36 = 0;
+  double t27 = 0;
+  int t28 = dynac_obj_truth(l_best, &dynac__effects);
+  if (t28 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 73));
+  if (t28) {
+    static dynac_attr_cache ac29; /* where instances keep it */
+    double t30 = 0;
     {
-      int st = dynac_attr_float(l_best, name34, &ac35, &dynac__effects, &t36); /* .x: a float */
+      int st = dynac_attr_float(l_best, dynac__names[0], &ac29, &dynac__effects, &t30); /* .x: a float */
       if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 73));
       if (st) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 73); /* the attribute holds another type than recorded */
     }
-    t32 = t36;
+    t27 = t30;
   } else {
-    t32 = 0.0;
+    t27 = 0.0;
   }
-  *dynac_out = (l_total + t32);
+  *dynac_out = (l_total + t27);
   return DYNAC_OK;
 
   return DYNAC_OK_NONE; /* end of the function: None */
@@ -1449,6 +1402,13 @@ static int dynac_glue_truthy__LV3Vec(PyObject *const *args, PyObject *closure, P
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[3] = {"x", "dot", "y"};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 3; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_nearest__LV3Vecf[] = {
     "type(vs) is list (each element's type is checked when it is read)",
     "type(lim) is float",
@@ -1525,6 +1485,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -45,6 +45,7 @@ static const dynac_slot_desc dynac__slot_desc[2] = {
 static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 2, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static PyObject *dynac__code[1]; /* nested code objects (dynac__codes) */
 static int64_t dynac__direct_calls[4]; /* calls from other kernels */
 static int64_t dynac__region_calls[4]; /* compiled regions that ran */
@@ -72,7 +73,7 @@ static inline int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out)
 }
 
 /* sweep_cases.py:15: def tuple_len: specialisation (int) -> int */
-static inline int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out)
 {
   
   /* sweep_cases.py:16: return len((0, 1, n)) + n */
@@ -278,6 +279,13 @@ static int dynac_glue_empty_loop__i(PyObject *const *args, PyObject *closure, Py
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[1] = {NULL};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 0; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_unicode_name__i[] = {
     "type(n) is int and it fits in int64",
     "source sha256 matches the module's source (checked when attached)",
@@ -337,6 +345,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);

@@ -24,6 +24,7 @@ static const dynac_slot_desc dynac__slot_desc[4] = {
 static const int dynac__func_slots[] = {-1}; /* called functions' __code__/__defaults__, classes' version tags: checked per call */
 static dynac_globals dynac__G = {.nslots = 4, .desc = dynac__slot_desc, .slots = dynac__slots,
     .nfunc_slots = 0, .func_slots = dynac__func_slots};
+static PyObject *dynac__names[5]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[4]; /* calls from other kernels */
 static int64_t dynac__region_calls[4]; /* compiled regions that ran */
 
@@ -79,15 +80,13 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
       DYNAC_HANDLING h1 = dynac_handling_begin(); /* the exception is being handled */
       /* try_except.py:11: except KeyError: */
       {
-        static PyObject *name4; /* 'KeyError', interned once */
-        if (!dynac_name(&name4, "KeyError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-        DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-        static dynac_global_cache gc5; /* LOAD_GLOBAL's cache */
-        t5 = dynac_load_global_cached(&dynac__G, name4, &gc5); /* global KeyError */
-        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-        int m6 = dynac_exception_matches(&h1, t5);
-        if (m6 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
-        if (m6) {
+        DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc4; /* LOAD_GLOBAL's cache */
+        t4 = dynac_load_global_cached(&dynac__G, dynac__names[0], &gc4); /* global KeyError */
+        if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
+        int m5 = dynac_exception_matches(&h1, t4);
+        if (m5 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
+        if (m5) {
           /* try_except.py:12: return default */
           *dynac_out = Py_NewRef(l_default);
           return DYNAC_OK;
@@ -95,45 +94,39 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
       }
       /* try_except.py:13: except (TypeError, IndexError) as e: */
       {
-        DYNAC_OBJ t7 = PyTuple_New(2); /* the clause's classes */
+        DYNAC_OBJ t6 = PyTuple_New(2); /* the clause's classes */
+        if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc7; /* LOAD_GLOBAL's cache */
+        t7 = dynac_load_global_cached(&dynac__G, dynac__names[1], &gc7); /* global TypeError */
         if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-        static PyObject *name8; /* 'TypeError', interned once */
-        if (!dynac_name(&name8, "TypeError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-        DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
-        static dynac_global_cache gc9; /* LOAD_GLOBAL's cache */
-        t9 = dynac_load_global_cached(&dynac__G, name8, &gc9); /* global TypeError */
-        if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-        PyTuple_SET_ITEM(t7, 0, Py_NewRef(t9));
-        static PyObject *name10; /* 'IndexError', interned once */
-        if (!dynac_name(&name10, "IndexError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-        DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
-        static dynac_global_cache gc11; /* LOAD_GLOBAL's cache */
-        t11 = dynac_load_global_cached(&dynac__G, name10, &gc11); /* global IndexError */
-        if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-        PyTuple_SET_ITEM(t7, 1, Py_NewRef(t11));
-        int m12 = dynac_exception_matches(&h1, t7);
-        if (m12 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
-        if (m12) {
+        PyTuple_SET_ITEM(t6, 0, Py_NewRef(t7));
+        DYNAC_OBJ t8 = NULL; /* owned, released leaving the block */
+        static dynac_global_cache gc8; /* LOAD_GLOBAL's cache */
+        t8 = dynac_load_global_cached(&dynac__G, dynac__names[2], &gc8); /* global IndexError */
+        if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        PyTuple_SET_ITEM(t6, 1, Py_NewRef(t8));
+        int m9 = dynac_exception_matches(&h1, t6);
+        if (m9 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 13));
+        if (m9) {
           if (dynac_obj_set(&l_e, Py_NewRef(h1.exc)) < 0) DYNAC_LEAVE(DYNAC_ERROR); /* as e */
           b_e = true;
           h1.name = &l_e; /* unbound when the clause ends */
           h1.bound = &b_e;
           {
             /* try_except.py:14: raise ValueError(k) from e */
-            static PyObject *name13; /* 'ValueError', interned once */
-            if (!dynac_name(&name13, "ValueError")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
-            DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-            static dynac_global_cache gc14; /* LOAD_GLOBAL's cache */
-            t14 = dynac_load_global_cached(&dynac__G, name13, &gc14); /* global ValueError */
-            if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
-            DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+            DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+            static dynac_global_cache gc10; /* LOAD_GLOBAL's cache */
+            t10 = dynac_load_global_cached(&dynac__G, dynac__names[3], &gc10); /* global ValueError */
+            if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+            DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
             {
-              PyObject *argv[2] = {t14, l_k};
+              PyObject *argv[2] = {t10, l_k};
               dynac__effects = 1; /* Python code runs */
-              t15 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* ValueError(...) */
-              if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
+              t11 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* ValueError(...) */
+              if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
             }
-            dynac_raise(t15, l_e);
+            dynac_raise(t11, l_e);
             DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
           }
         }
@@ -250,9 +243,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
                   dynac__effects = 1; /* Python code runs */
                   DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
                   static dynac_attr_cache ac7; /* where each class (or module) keeps the method */
-                  static PyObject *name8; /* 'append', interned once */
-                  if (!dynac_name(&name8, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-                  int u6 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name8, &ac7, &t5, &dynac__effects); /* .append, its arguments inert */
+                  int u6 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac7, &t5, &dynac__effects); /* .append, its arguments inert */
                   if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
                   t4 = PyObject_Vectorcall(t5, argv + !u6, 2 - !u6, NULL); /* .append(...) */
                   if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
@@ -268,20 +259,18 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
       }
       {
         /* try_except.py:36: log.append(x) */
-        DYNAC_OBJ t9 = dynac_box_float(l_x); /* owned, released leaving the block */
-        if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-        DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+        DYNAC_OBJ t8 = dynac_box_float(l_x); /* owned, released leaving the block */
+        if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+        DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
         {
-          PyObject *argv[2] = {l_log, t9};
+          PyObject *argv[2] = {l_log, t8};
           dynac__effects = 1; /* Python code runs */
-          DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
-          static dynac_attr_cache ac13; /* where each class (or module) keeps the method */
-          static PyObject *name14; /* 'append', interned once */
-          if (!dynac_name(&name14, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-          int u12 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name14, &ac13, &t11, &dynac__effects); /* .append, its arguments inert */
-          if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-          t10 = PyObject_Vectorcall(t11, argv + !u12, 2 - !u12, NULL); /* .append(...) */
+          DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+          static dynac_attr_cache ac12; /* where each class (or module) keeps the method */
+          int u11 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac12, &t10, &dynac__effects); /* .append, its arguments inert */
           if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
+          t9 = PyObject_Vectorcall(t10, argv + !u11, 2 - !u11, NULL); /* .append(...) */
+          if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
         }
       }
     }
@@ -290,20 +279,18 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
     { /* finally (line 33) */
       {
         /* try_except.py:38: log.append("closed") */
-        static PyObject *const15; /* made once */
-        if (!const15 && !(const15 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-        DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
+        static PyObject *const13; /* made once */
+        if (!const13 && !(const13 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+        DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
         {
-          PyObject *argv[2] = {l_log, const15};
+          PyObject *argv[2] = {l_log, const13};
           dynac__effects = 1; /* Python code runs */
-          DYNAC_OBJ t17 = NULL; /* owned, released leaving the block */
-          static dynac_attr_cache ac19; /* where each class (or module) keeps the method */
-          static PyObject *name20; /* 'append', interned once */
-          if (!dynac_name(&name20, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          int u18 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name20, &ac19, &t17, &dynac__effects); /* .append, its arguments inert */
-          if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          t16 = PyObject_Vectorcall(t17, argv + !u18, 2 - !u18, NULL); /* .append(...) */
-          if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+          static dynac_attr_cache ac17; /* where each class (or module) keeps the method */
+          int u16 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac17, &t15, &dynac__effects); /* .append, its arguments inert */
+          if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          t14 = PyObject_Vectorcall(t15, argv + !u16, 2 - !u16, NULL); /* .append(...) */
+          if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
         }
       }
     }
@@ -314,20 +301,18 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
       { /* finally (line 33), with an exception */
         {
           /* try_except.py:38: log.append("closed") */
-          static PyObject *const21; /* made once */
-          if (!const21 && !(const21 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          DYNAC_OBJ t22 = NULL; /* owned, released leaving the block */
+          static PyObject *const18; /* made once */
+          if (!const18 && !(const18 = dynac_literal("\"closed\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+          DYNAC_OBJ t19 = NULL; /* owned, released leaving the block */
           {
-            PyObject *argv[2] = {l_log, const21};
+            PyObject *argv[2] = {l_log, const18};
             dynac__effects = 1; /* Python code runs */
-            DYNAC_OBJ t23 = NULL; /* owned, released leaving the block */
-            static dynac_attr_cache ac25; /* where each class (or module) keeps the method */
-            static PyObject *name26; /* 'append', interned once */
-            if (!dynac_name(&name26, "append")) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-            int u24 DYNAC_UNUSED = dynac_get_method_cached(argv[0], name26, &ac25, &t23, &dynac__effects); /* .append, its arguments inert */
-            if (!t23) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-            t22 = PyObject_Vectorcall(t23, argv + !u24, 2 - !u24, NULL); /* .append(...) */
-            if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+            DYNAC_OBJ t20 = NULL; /* owned, released leaving the block */
+            static dynac_attr_cache ac22; /* where each class (or module) keeps the method */
+            int u21 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac22, &t20, &dynac__effects); /* .append, its arguments inert */
+            if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
+            t19 = PyObject_Vectorcall(t20, argv + !u21, 2 - !u21, NULL); /* .append(...) */
+            if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
           }
         }
       }
@@ -628,6 +613,13 @@ static int dynac_glue_locked__OLf(PyObject *const *args, PyObject *closure, PyOb
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
+static const char *const dynac__name_texts[5] = {"KeyError", "TypeError", "IndexError", "ValueError", "append"};
+static int dynac__make_names(void) {
+  for (int i = 0; i < 5; i++)
+    if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))
+      return -1;
+  return 0;
+}
 static const char *const dynac__guards_lookup__OOO[] = {
     "d is any object (operations on it go through the C API)",
     "k is any object (operations on it go through the C API)",
@@ -699,6 +691,7 @@ static struct PyModuleDef dynac__moddef = {
     .m_methods = dynac__methods};
 
 PyMODINIT_FUNC DYNAC_MODULE_INIT(void) {
+  if (dynac__make_names() < 0) return NULL; /* the names kernels read */
   PyObject *m = PyModule_Create(&dynac__moddef);
   if (!m) return NULL;
   PyObject *cap = PyCapsule_New((void *)&dynac__desc, DYNAC_DESC_CAPSULE, NULL);
