@@ -610,7 +610,7 @@ typedef struct inst {
   struct inst **callees;
   int ncallees;
   bool typing;             /* in progress (recursion) */
-  signed char inlined;     /* emit/kernel.c's always_inline verdict: 0 not asked, 2 yes, 3 no */
+  signed char inlined, chains; /* emit/kernel.c's always_inline verdicts: 0 not asked, 2 yes, 3 no */
   struct inst *next_all;   /* module's list of all instances */
   struct inst *next_root;  /* func's list of root instances */
   const char *origin;

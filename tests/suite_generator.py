@@ -418,26 +418,35 @@ def once(a: float) -> float:
 
 def twice(a: float) -> float:
     b = a + 1.0
-    return b * b
+    c = b * b
+    d = c - a
+    return d
+
+
+def three(a: float) -> float:
+    b = a + 1.0
+    c = b * b
+    return c
 
 
 def user(a: float) -> float:
     t = 0.0
     for i in range(3):
-        t += once(a) + twice(a)
+        t += once(a) + twice(a) + three(a)
     return t
 
 
 def other(a: float) -> float:
-    return twice(a) - 1.0
+    return twice(a) - three(a)
 """
 
 
 @case
 def small_kernels_always_inlined():
-    """A one-statement kernel, or a few statements with one caller, is always
-    inlined; a recursive one (fib, even/odd) never (GCC would refuse the
-    attribute); one with two callers stays a call. The module builds at -O2."""
+    """A one-statement kernel, a leaf of three, or a few statements with one
+    caller is always inlined; a recursive one (fib, even/odd) never (GCC
+    would refuse the attribute); four statements with two callers stay a
+    call. The module builds at -O2."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "inl.py")
         open(src, "w").write(INLINING_SRC)
@@ -445,7 +454,7 @@ def small_kernels_always_inlined():
         c = open(os.path.join(tmp, "inl__dynac.c")).read() if r.returncode == 0 else ""
         built = gen("build", src, "--all", "-o", tmp)
     marked = set(re.findall(r"DYNAC_ALWAYS_INLINE int dynac_kernel_([a-z]+)__", c))
-    ok = marked == {"leaf", "once"} and built.returncode == 0
+    ok = marked == {"leaf", "once", "three"} and built.returncode == 0
     return ok, "always inlined: %s\n%s%s" % (sorted(marked), r.stderr, built.stderr[:2000])
 
 

@@ -165,25 +165,41 @@ static bool calls_reach(const inst *from, const inst *to, const inst **seen, int
   return false;
 }
 
-/* Is the kernel always inlined into its callers: no loop, no comprehension,
- * and either one statement calling only kernels inlined too, or a few
- * statements with one caller kernel and no recursion. GCC weighs a kernel's cold continuation blocks into its size, so
- * without the attribute a one-line method (Vec.dot) stays a call, with its
- * prologue (the undo log's thread-local) at each call; inlined, its field
- * reads and guards join the caller's (PyPy's and V8's inlining of small
- * methods). Each copy carries the cold blocks: inlining more (Vec.__sub__,
- * which calls Vec.__init__ at each of its many call sites) tripled GCC's
- * time on raytrace's module and ran more instructions. */
+/* One statement calling only kernels that are one statement too (Vec.dot,
+ * Vec.norm): inlined whatever the number of callers. */
+static bool one_statement_chain(inst *in, int n) {
+  if (in->chains) return in->chains == 2;
+  in->chains = 3; /* no, while asking (a cycle back to it) */
+  bool yes = n == 1;
+  for (int i = 0; yes && i < in->ncallees; i++) {
+    inst *c = in->callees[i];
+    yes = !c->fn->comprehensions && !has_loop(c->fn->body) &&
+          one_statement_chain(c, small_block_size(c->fn->body));
+  }
+  in->chains = yes ? 2 : 3;
+  return yes;
+}
+
+/* Is the kernel always inlined into its callers? Never with a loop or a
+ * comprehension, nor when recursive; yes for one statement calling only
+ * such (Vec.dot), a leaf of up to three (Vec.__init__), or up to ten with a
+ * single caller kernel (repel in particles' step). GCC weighs a kernel's
+ * cold continuation blocks into its size, so without the attribute a
+ * one-line method stays a call, with its prologue (the undo log's
+ * thread-local) at every call; inlined, its field reads and guards join the
+ * caller's (PyPy's and V8's inlining of small methods). Each copy carries
+ * the cold blocks: inlining one-line methods whose callee has more
+ * statements (Vec.__sub__ making a Vec) at their many call sites tripled
+ * GCC's time on raytrace's module and ran more instructions. */
+#define DYNAC_INLINE_LEAF_STATEMENTS 3
 #define DYNAC_INLINE_STATEMENTS 10
 bool kernel_always_inlined(const module *m, inst *in) {
   if (in->inlined) return in->inlined == 2;
-  int n = in->fn->comprehensions ? -1 : small_block_size(in->fn->body);
-  in->inlined = 3; /* no, while asking (a cycle back to it) */
-  bool yes = n == 1;
-  for (int i = 0; yes && i < in->ncallees; i++) yes = kernel_always_inlined(m, in->callees[i]);
+  int n = in->fn->comprehensions || has_loop(in->fn->body) ? -1 : small_block_size(in->fn->body);
+  bool yes = n >= 1 && (one_statement_chain(in, n) || (in->ncallees == 0 && n <= DYNAC_INLINE_LEAF_STATEMENTS));
   const inst *seen[256];
   int nseen = 0;
-  if (!yes && n > 1 && n <= DYNAC_INLINE_STATEMENTS && callers_of(m, in) == 1)
+  if (!yes && n >= 1 && n <= DYNAC_INLINE_STATEMENTS && callers_of(m, in) == 1)
     yes = !calls_reach(in, in, seen, &nseen);
   in->inlined = yes ? 2 : 3;
   return yes;

@@ -459,7 +459,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
 }
 
 /* breaks.py:89: def calls_broken: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
+static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
 {
   
   int dynac__effects = 0; /* set once an opaque call ran */
@@ -581,7 +581,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
 }
 
 /* breaks.py:136: def object_augassign: specialisation (list[object]) -> object */
-static inline int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out)
 {
   DYNAC_OBJ l_s = NULL; /* owned */
   bool b_s = false; /* bound? */
@@ -753,7 +753,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
 }
 
 /* breaks.py:158: def none_forms: specialisation (int, None) -> int */
-static inline int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out)
 {
   (void)l_b; /* not read */
 

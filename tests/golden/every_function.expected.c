@@ -65,7 +65,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__norm__O(PyObject * p_sel
 }
 
 /* every_function.py:15: def outer: specialisation (int) -> object */
-static inline int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
 {
   DYNAC_OBJ l_inner = NULL; /* owned */
   bool b_inner = false; /* bound? */

@@ -33,7 +33,7 @@ static int dynac_kernel_scaled__f(double l_x, double *dynac_out);
 
 
 /* globals.py:10: def scaled: specialisation (float) -> float */
-static inline int dynac_kernel_scaled__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double *dynac_out)
 {
   
   /* globals.py:11: if FLAG and x < LIMIT: */

@@ -42,7 +42,7 @@ static int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, doubl
 
 
 /* math_calls.py:7: def geometry: specialisation (float, float, int) -> float */
-static inline int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, double *dynac_out)
 {
   double l_r = 0;
   double l_r_1 = 0;

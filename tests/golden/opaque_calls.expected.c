@@ -43,7 +43,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_note__f(double l_x, double *d
 }
 
 /* opaque_calls.py:11: def noted: specialisation (float) -> float */
-static inline int dynac_kernel_noted__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *dynac_out)
 {
   double l_y = 0;
 

@@ -58,7 +58,7 @@ static int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out);
 
 
 /* sweep_cases.py:9: def unicode_name: specialisation (int) -> int */
-static inline int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out)
 {
   int64_t l_áóí = 0;
   (void)l_áóí; /* assigned, never read */
@@ -91,7 +91,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int
 }
 
 /* sweep_cases.py:20: def empty_loop: specialisation (int) -> object */
-static inline int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out)
 {
   DYNAC_OBJ l_inner = NULL; /* owned */
   bool b_inner = false; /* bound? */
