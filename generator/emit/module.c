@@ -220,8 +220,6 @@ static bool write_function(module *m, module_parts *P, int i, strbuf *funcs) {
   return true;
 }
 
-/* The descriptor the runtime attaches (dynac_module_desc) and the state
- * only some modules need: call counters, the kernel call depth. */
 /* The names kernels read (interned_name): declared before the kernels,
  * interned by dynac__make_names when the module is imported (-1 with
  * MemoryError), as CPython makes a code object's co_names with it. */
@@ -237,6 +235,8 @@ static void write_names(module *m, module_parts *P) {
             "  return 0;\n}\n", m->nnames ? "" : "NULL", m->nnames);
 }
 
+/* The descriptor the runtime attaches (dynac_module_desc) and the state
+ * only some modules need: call counters, the kernel call depth. */
 static void write_tables(module *m, module_parts *P) {
   write_names(m, P);
   strbuf funcs = {0};
