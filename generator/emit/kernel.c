@@ -141,6 +141,12 @@ static int small_block_size(const stmt *s) {
   return n;
 }
 
+/* A kernel's statements as small_block_size counts them; -1 with a
+ * comprehension too. */
+static int inline_size(const inst *in) {
+  return in->fn->comprehensions ? -1 : small_block_size(in->fn->body);
+}
+
 /* The kernels written that call `in` directly (regions not counted). */
 static int callers_of(const module *m, const inst *in) {
   int n = 0;
@@ -167,15 +173,11 @@ static bool calls_reach(const inst *from, const inst *to, const inst **seen, int
 
 /* One statement calling only kernels that are one statement too (Vec.dot,
  * Vec.norm): inlined whatever the number of callers. */
-static bool one_statement_chain(inst *in, int n) {
+static bool one_statement_chain(inst *in) {
   if (in->chains) return in->chains == 2;
   in->chains = 3; /* no, while asking (a cycle back to it) */
-  bool yes = n == 1;
-  for (int i = 0; yes && i < in->ncallees; i++) {
-    inst *c = in->callees[i];
-    yes = !c->fn->comprehensions && !has_loop(c->fn->body) &&
-          one_statement_chain(c, small_block_size(c->fn->body));
-  }
+  bool yes = inline_size(in) == 1;
+  for (int i = 0; yes && i < in->ncallees; i++) yes = one_statement_chain(in->callees[i]);
   in->chains = yes ? 2 : 3;
   return yes;
 }
@@ -195,8 +197,8 @@ static bool one_statement_chain(inst *in, int n) {
 #define DYNAC_INLINE_STATEMENTS 10
 bool kernel_always_inlined(const module *m, inst *in) {
   if (in->inlined) return in->inlined == 2;
-  int n = in->fn->comprehensions || has_loop(in->fn->body) ? -1 : small_block_size(in->fn->body);
-  bool yes = n >= 1 && (one_statement_chain(in, n) || (in->ncallees == 0 && n <= DYNAC_INLINE_LEAF_STATEMENTS));
+  int n = inline_size(in);
+  bool yes = one_statement_chain(in) || (n >= 1 && in->ncallees == 0 && n <= DYNAC_INLINE_LEAF_STATEMENTS);
   const inst *seen[256];
   int nseen = 0;
   if (!yes && n >= 1 && n <= DYNAC_INLINE_STATEMENTS && callers_of(m, in) == 1)
