@@ -132,10 +132,29 @@ static inline int dynac_elem_obj_borrowed(PyObject *o, PyObject **out) {
  * exceptions and side effects are CPython's. Each may run Python code (a
  * property, __getattr__, __setattr__, __setitem__, __iadd__): an effect. */
 
+/* May o.name run Python code? Not when the class's lookup is object's own
+ * (PyObject_GenericGetAttr: no __getattribute__ or __getattr__ of the
+ * class's) and what the class's MRO holds under `name`, if anything, is no
+ * descriptor or one whose __get__ is CPython's C (a function, a slot or
+ * method descriptor, a __slots__ member, a staticmethod or classmethod):
+ * then the read is the instance dict's or the class's value, or
+ * AttributeError. (An instance __dict__ given keys of a Python class whose
+ * __eq__ meets the name's hash is not looked for.) */
+static inline int dynac_getattr_may_run_python(PyObject *o, PyObject *name) {
+  PyTypeObject *tp = Py_TYPE(o);
+  if (tp->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name)) return 1;
+  PyObject *d = _PyType_Lookup(tp, name); /* borrowed */
+  if (!d) return 0;
+  PyTypeObject *dt = Py_TYPE(d);
+  return dt->tp_descr_get && dt != &PyFunction_Type && dt != &PyMethodDescr_Type && dt != &PyWrapperDescr_Type &&
+         dt != &PyMemberDescr_Type && dt != &PyStaticMethod_Type && dt != &PyClassMethod_Type;
+}
+
 /* o.name: a new reference, NULL with CPython's AttributeError (or what a
- * descriptor raised). `name`: an interned str (borrowed). */
+ * descriptor raised). `name`: an interned str (borrowed). *effects set
+ * when Python code may run (asked only while it is not set). */
 static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
-  *effects = 1;
+  if (!*effects && dynac_getattr_may_run_python(o, name)) *effects = 1;
   return PyObject_GetAttr(o, name);
 }
 /* ---- attributes at fixed places ---------------------------------------------

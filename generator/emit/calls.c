@@ -684,6 +684,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
              "dynac__G.rt->deep_call_refused(dynac__depth)");
   E->nvstack = depth;
   line(E, "int st = DYNAC_DEOPT;");
+  callee_report_start(E, callee);
   line(E, "if (DYNAC_LIKELY(dynac__slots[%d].valid && %s->tp_version_tag == (unsigned int)"
        "dynac__slots[%d].v.i)) {", ks, rtype, ks);
   line(E, "  dynac__direct_calls[%d]++;", func_index(E->m, callee->fn));
@@ -717,7 +718,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   line(E, "}");
   line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */", where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
-  line(E, "dynac__effects = 1; /* Python code may have run */");
+  callee_report_take(E, callee, recv, false); /* CPython's operation set dynac__effects itself */
   note_effect(E);
   E->indent--;
   line(E, "}");
@@ -819,6 +820,7 @@ void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *
   line(E, "PyObject *argt = %s ? PyTuple_New(%d) : NULL;", obj, n - 1);
   for (int i = 1; i < n; i++)
     line(E, "if (argt) PyTuple_SET_ITEM(argt, %d, %s);", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "dynac__effects = 1; /* Python code runs */");
   line(E, "st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, obj);
   line(E, "Py_XDECREF(argt);");
 }
@@ -833,6 +835,7 @@ void emit_class_call(em *E, expr *e, const char *const *vals, const char *dest) 
   for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "dynac__effects = 1; /* Python code runs */");
   line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL);", dest, n - 1);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", dest, where(E));
@@ -870,7 +873,8 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, o);
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
-  line(E, "dynac__effects = 1; /* Python code may run (__init__, a __del__) */");
+  bool dies_quietly = !classes_defines(E->m, k, "__del__");
+  if (!dies_quietly) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {", vals[0],
        ks, tp, ks);
@@ -881,9 +885,11 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   bool leaf = kernel_call_is_flat(E->m, init);
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
+  callee_report_start(E, init);
   line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__, run directly */", init->cname,
        closure_arg(E, init, tp, "__init__"), args.data, k->name);
   if (!leaf) line(E, "dynac__depth--;");
+  callee_report_take(E, init, NULL, true);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
   E->indent++;
   emit_init_interpreted(E, e, vals, tp, o);
@@ -1004,6 +1010,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
   if (!leaf) line(E, "dynac__depth++;");
   if (has_value) sb_printf(&args, "%s&%s", args.len ? ", " : "", res);
+  callee_report_start(E, callee);
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s)", callee->cname, args.data ? args.data : "");
   if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);
   else line(E, "int st = %s;", kcall);
@@ -1020,6 +1027,7 @@ static const char *emit_call_kind(em *E, expr *e) {
          E->cur_line);
     line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
+    line(E, "dynac__effects = 1; /* Python code ran */");
     /* a container result would be borrowed from r: it cannot be kept */
     const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
     if (callee->ret->rec) /* the instance kept as the struct */
@@ -1052,7 +1060,7 @@ static const char *emit_call_kind(em *E, expr *e) {
        where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
   if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
-  else if (callee->generic) line(E, "dynac__effects = 1; /* the callee may have run Python code */");
+  else callee_report_take(E, callee, mc.self ? mc.self : mc.first < e->u.call.n ? vals[mc.first] : NULL, false);
   if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */
   if (E->effectful && callee->builds_lists)
     line(E, "dynac_undo_prune(dynac__u, dynac__u0); /* keeps of the lists it made that are garbage now */");

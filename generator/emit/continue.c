@@ -69,6 +69,7 @@ static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
  * as its typed result when it is one, else DYNAC_OK_BOXED. */
 static void cont_finish(em *E) {
   const type *t = E->in->ret;
+  if (!E->reg) line(E, "dynac__callee_effects = 1; /* Python code ran, for the caller */");
   if (E->reg) { /* a region's continuation gives the entry's tuple: (1, value) or (0, None, outs) */
     line(E, "dynac__boxed_result = r;");
     line(E, "return DYNAC_OK_BOXED;");

@@ -340,6 +340,7 @@ const char *emit_expr_rec(em *E, expr *e); /* expr.c: an expression typed rec, a
 bool borrowed_param(const inst *in, int i);          /* writer.c */
 const char *rec_ctype(module *m, const klass *k);
 bool is_rec_value(const char *v);
+bool rec_is_own_first_param(const em *E, const char *v);
 const char *rec_addr(em *E, const char *v);
 const char *rec_box(em *E, const char *v, const klass *k);
 const char *rec_tmp(em *E, const klass *k);
@@ -416,6 +417,10 @@ void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse
 bool has_loop(const stmt *s);
 bool kernel_always_inlined(const module *m, inst *in);      /* kernel.c */
 bool kernel_call_is_flat(const module *m, inst *callee);
+const char *effects_report(const em *E);
+void report_effects(em *E);
+void callee_report_start(em *E, const inst *callee);
+void callee_report_take(em *E, const inst *callee, const char *first, bool made);
 const char *versioned_condition(em *E, const stmt *s, const char *ok);
 void count_unlogged_writes(em *E, const stmt *s, const char *start, const char *stop, const char *step);
 void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *stopv,

@@ -95,6 +95,39 @@ void declare_undo_log(em *E) {
   line(E, "(void)dynac__effects;\n(void)dynac__u;\n(void)dynac__u0;");
 }
 
+/* The line a kernel returning normally reports its effects with, before
+ * its `return` (runtime/continue.h: dynac__callee_effects); "" for a kernel
+ * without effects (no undo log) and for regions (the glue calls them). */
+const char *effects_report(const em *E) {
+  return E->effectful && !E->reg ? "dynac__callee_effects |= dynac__effects; /* for the caller */" : "";
+}
+
+/* effects_report's line, if any (before a `return DYNAC_OK...`). */
+void report_effects(em *E) {
+  const char *r = effects_report(E);
+  if (*r) line(E, "%s", r);
+}
+
+/* Just before a direct call of kernel `callee`: its report starts empty.
+ * A callee without effects keeps none (it runs no Python code). */
+void callee_report_start(em *E, const inst *callee) {
+  if (E->effectful && callee->effectful) line(E, "dynac__callee_effects = 0;");
+}
+
+/* After the callee returned normally (callee_report_start before it):
+ * what it did is this kernel's effect (taken: the report is emptied again,
+ * so that this kernel's own report is its dynac__effects), except its writes to the fields
+ * of `first`, its first argument's value: none when that is the instance
+ * this call made (`made`: Cls(...)'s __init__), still only that (2) when
+ * it is this kernel's own first parameter, else effects (1). */
+void callee_report_take(em *E, const inst *callee, const char *first, bool made) {
+  if (!E->effectful || !callee->effectful) return;
+  if (made) line(E, "dynac__effects |= dynac__callee_effects & 1; /* writes to the new instance are none */");
+  else if (rec_is_own_first_param(E, first)) line(E, "dynac__effects |= dynac__callee_effects; /* what the callee did */");
+  else line(E, "if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */");
+  line(E, "dynac__callee_effects = 0; /* taken: this kernel reports its own */");
+}
+
 /* Locals every kernel body may use: the loop counter for signal polling,
  * the copies of view parameters' fields (view_field). */
 void declare_kernel_locals(em *E, stmt *body) {
@@ -275,7 +308,8 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
                                      basename_of(m->path), in->fn->pos.line, in->fn->qualname,
                                      signature_of(m, in));
   const char *params = params_of(m, in, exported);
-  const char *end = arena_printf(m->a, "%s /* end of the function: None */", return_none(in));
+  const char *end = arena_printf(m->a, "%s%s%s /* end of the function: None */", effects_report(&E),
+                                *effects_report(&E) ? "\n" : "", return_none(in));
   tidy_kernel(&locals, &body, end, params);
   hole holes[] = {{"comment", comment}, {"name", in->cname}, {"params", params},
                   {"storage", kernel_storage(m, in, exported)},

@@ -33,6 +33,13 @@ bool is_rec_value(const char *v) {
   return true;
 }
 
+/* Is v the struct of this kernel's first parameter, never rebound (self)? */
+bool rec_is_own_first_param(const em *E, const char *v) {
+  const func *f = E->in->fn;
+  return v && f->nparams && E->in->args[0]->rec && !block_binds(f->body, 0) &&
+         !strcmp(v, arena_printf(E->m->a, "(*rp_%s)", f->local_cnames[0]));
+}
+
 /* The struct's address, as a kernel's parameter takes it. */
 const char *rec_addr(em *E, const char *v) {
   if (!strncmp(v, "(*rp_", 5) || !strcmp(v, "(*dynac_out)")) return arena_strndup(E->m->a, v + 2, strlen(v) - 3);
@@ -107,7 +114,8 @@ const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
  * struct may see: an effect. */
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val) {
   const char *f = k->field_names[i];
-  line(E, "dynac__effects = 1; /* a write its holders see */");
+  if (rec_is_own_first_param(E, v)) line(E, "dynac__effects |= 2; /* a write to its first parameter's fields */");
+  else line(E, "dynac__effects = 1; /* a write its holders see */");
   line(E, "if (DYNAC_LIKELY(dynac_rec_unmade(%s))) { %s.%s = %s; %s.h.set |= 1u << %d; } /* .%s = : a field */",
        rec_head(E, v), v, f, val, v, i, f);
   line(E, "else {");
@@ -163,7 +171,6 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, rec_addr(E, r));
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
-  line(E, "dynac__effects = 1; /* Python code may run (__init__) */");
   note_effect(E);
   const char *other = arena_printf(E->m->a, "other%d", ++E->tmp);
   line(E, "int %s = 0; /* CPython's call made an instance of another class */", other);
@@ -174,8 +181,10 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   bool leaf = kernel_call_is_flat(E->m, init);
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
+  callee_report_start(E, init);
   line(E, "int st = dynac_kernel_%s(%s); /* %s.__init__ on its fields */", init->cname, args.data, k->name);
   if (!leaf) line(E, "dynac__depth--;");
+  callee_report_take(E, init, NULL, true);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter, on the instance */");
   E->indent++;
   line(E, "PyObject *o = dynac_rec_force(%s, %s);", rec_head(E, r), rec_desc(E->m, k));

@@ -252,6 +252,7 @@ static void emit_return(em *E, stmt *s) {
   if (!s->u.ret) {
     np_exit_check(E);
     unwind_scopes(E, false);
+    report_effects(E);
     line(E, "%s", return_none(E->in));
     return;
   }
@@ -263,6 +264,7 @@ static void emit_return(em *E, stmt *s) {
     np_exit_check(E);
     unwind_scopes(E, false);
     if (strcmp(v, "(*dynac_out)")) line(E, "dynac_rec_move(dynac_out, &%s, sizeof *dynac_out);", v);
+    report_effects(E);
     line(E, "return DYNAC_OK;");
     return;
   }
@@ -276,6 +278,7 @@ static void emit_return(em *E, stmt *s) {
   if (unwinds && out) /* kept while the finally blocks run, as CPython keeps it on its stack */
     out = keep_always(E, out, ref ? &ty_obj : E->in->ret);
   unwind_scopes(E, false);
+  report_effects(E);
   if (none) {
     line(E, "%s", return_none(E->in));
     return;

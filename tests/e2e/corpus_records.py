@@ -395,3 +395,32 @@ def param_updated(a: Vec, flag: bool):
     if flag:
         a += a
     return x, a.x, a
+
+
+@dynac.compile
+def overflow_after_operators(a: Vec, x: float):
+    """math.floor(x) overflows int64 after user operators made instances
+    as fields (fuzz seed 603 #16): nothing anyone else sees was done (their
+    __init__ wrote only the new instances), so the call is handed back to
+    the interpreter, which gives the big int."""
+    b = -a
+    c = a + b
+    return x + (1.0 if c.x < b.x else math.floor(x)), c.y, b.z
+
+
+@dynac.compile
+def moved_then_overflow(a: Vec, d: float, x: float):
+    """The method wrote the parameter's field (its caller sees it): the
+    overflow after must not run the call again (a.x moved twice)."""
+    a.moved(d)
+    n = math.floor(x)
+    return n, a.x
+
+
+@dynac.compile
+def made_then_moved_then_overflow(a: Vec, d: float, x: float):
+    """A method wrote the field of an instance this call made: nobody
+    else sees it, the call may run again from the start."""
+    c = a * 1.0
+    c.moved(d)
+    return math.floor(x) + c.x, a.x

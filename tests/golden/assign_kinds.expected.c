@@ -105,9 +105,11 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   int64_t k15 = 0;
   if (dynac_index(t13, PyList_GET_SIZE(l_xs), &k15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs, t13, dynac__G.filename, "assigns", 13)); /* IndexError */
   if (dynac_elem_float(PyList_GET_ITEM(l_xs, k15), &t14)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 13); /* an element of another type */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = ((t14 + (double)l_c) + (double)l_d);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -167,10 +169,12 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
     PyTuple_SET_ITEM(t5, 0, Py_NewRef(l_uid_1_1));
     PyTuple_SET_ITEM(t5, 1, Py_NewRef(l_a));
     PyTuple_SET_ITEM(t5, 2, Py_NewRef(l_b));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t5);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }

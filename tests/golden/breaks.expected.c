@@ -85,7 +85,6 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__effects;
   (void)dynac__u0;
   {
     /* breaks.py:10: print(x) */
@@ -104,9 +103,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double 
     }
   }
   /* breaks.py:11: return x */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = l_x;
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -124,10 +125,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_attr__O(PyObject * p_x, PyObj
     static dynac_attr_cache ac1; /* where instances keep it */
     DYNAC_OBJ t2 = dynac_obj_getattr_cached(l_x, dynac__names[1], &ac1, &dynac__effects); /* .real */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "attr", 30));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t2);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -141,7 +144,6 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__effects;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
   {
     /* breaks.py:35: return {i for i in range(n)} */
@@ -173,10 +175,12 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
     DYNAC_OBJ t6 = l_sc1; /* the comprehension's list, moved */
     l_sc1 = NULL;
     dynac_undo_keep(dynac__u, t6, dynac__u0);
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t6);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -197,10 +201,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObj
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
     DYNAC_OBJ t3 = dynac_obj_binop(const1, t2, 2, &dynac__effects); /* * */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t3);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -241,9 +247,11 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
     }
   }
   /* breaks.py:47: return x */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(l_x);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -255,7 +263,6 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__effects;
   (void)dynac__u0;
   {
     /* breaks.py:58: return round(x, ndigits=2) */
@@ -273,10 +280,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
       t4 = PyObject_Vectorcall(dynac__slots[2].obj, argv, 1, kw5); /* round() */
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
     }
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t4);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -297,10 +306,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, P
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
     DYNAC_OBJ t3 = dynac_obj_binop(t2, const1, 0, &dynac__effects); /* + */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t3);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -386,6 +397,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
     int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -408,6 +420,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
     int st = dynac_continue(&sites[mk1], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -419,6 +432,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   {
     dynac__direct_calls[0]++;
     size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
+    dynac__callee_effects = 0;
     int st = dynac_kernel_prints__f(l_x, &t1);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
@@ -431,6 +445,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
       if (ok) r = dynac__G.rt->call_opaque(dynac__slots[7].obj, argv, 1); /* prints() interpreted */
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85));
+      dynac__effects = 1; /* Python code ran */
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
       Py_XDECREF(r);
@@ -450,11 +465,14 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
     if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
     if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85)); /* this frame's line */
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
-    dynac__effects = 1; /* the callee may have run Python code */
+    if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */
+    dynac__callee_effects = 0; /* taken: this kernel reports its own */
   }
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = (t1 + 1.0);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -479,6 +497,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
     int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -490,6 +509,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   {
     dynac__direct_calls[13]++;
     size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
+    dynac__callee_effects = 0;
     int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
@@ -502,6 +522,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
       if (ok) r = dynac__G.rt->call_opaque(dynac__slots[8].obj, argv, 1); /* caller_of_broken() interpreted */
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "calls_broken", 90));
+      dynac__effects = 1; /* Python code ran */
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }
       Py_XDECREF(r);
@@ -514,11 +535,14 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
     if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);
     if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "calls_broken", 90)); /* this frame's line */
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
-    dynac__effects = 1; /* the callee may have run Python code */
+    if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */
+    dynac__callee_effects = 0; /* taken: this kernel reports its own */
   }
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = t1;
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -546,6 +570,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 132);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -572,10 +597,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
       if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_chain", 132));
       Py_XSETREF(t1, Py_NewRef(t10));
     }
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t1);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -609,6 +636,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 137);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -640,6 +668,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 138);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -658,9 +687,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
     b_s = false;
   }
   /* breaks.py:139: return s */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(l_s_1);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -725,6 +756,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   /* breaks.py:152: if x is x: */
   if (1 /* the same object */) {
     /* breaks.py:153: return 1 */
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = INT64_C(1);
     return DYNAC_OK;
   }
@@ -749,6 +781,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
     DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -813,6 +846,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 183);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -835,9 +869,11 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
     }
   }
   /* breaks.py:185: return out */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(l_out);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -889,9 +925,11 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
   Py_CLEAR(l_t); /* del t */
   b_t = false;
   /* breaks.py:198: return k */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(l_k);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -919,7 +957,6 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
   int dynac__effects = 0; /* set once an opaque call ran */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__effects;
   (void)dynac__u0;
   {
     /* breaks.py:207: return gathers(1, *a, x=2, **k), gathers(a), max(*a) */
@@ -982,10 +1019,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     t16 = PyObject_Call(t13, t15, NULL); /* max(...) */
     if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     PyTuple_SET_ITEM(t1, 2, Py_NewRef(t16));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t1);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }

@@ -115,6 +115,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
     }
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 

@@ -56,10 +56,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__norm__O(PyObject * p_sel
       t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
       if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
     }
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t3);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -94,6 +96,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 16);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -128,6 +131,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -166,10 +170,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     }
     DYNAC_OBJ t7 = dynac_obj_binop(t4, t6, 0, &dynac__effects); /* + */
     if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t7);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }

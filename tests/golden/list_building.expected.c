@@ -95,6 +95,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
           int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
           if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 8);
           if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+          dynac__callee_effects = 1; /* Python code ran, for the caller */
           if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
           if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
           dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -141,6 +142,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 9);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
       if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
       dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -180,6 +182,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 11);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -215,10 +218,12 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     DYNAC_OBJ t18 = PySequence_Concat(t15, t17); /* list + list */
     if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
     dynac_undo_keep(dynac__u, t18, dynac__u0);
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t18);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 

@@ -224,6 +224,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
   }
   if (dynac_np_underflow_noticed()) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: an underflow that np.seterr does not ignore */
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -359,6 +360,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       int st = dynac_continue(&sites[mk1], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 20);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -446,6 +448,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 21);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -521,6 +524,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 22);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -567,10 +571,12 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       t36 = Py_NewRef(t37);
       dynac__effects = 1;
     }
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t36);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }

@@ -75,10 +75,12 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
     DYNAC_OBJ t9 = dynac_obj_binop(t8, l_n, 0, &dynac__effects); /* + */
     if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 10));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t9);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -104,6 +106,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_forget__O(PyObject * p_o)
     if (dynac_obj_setattr_cached(l_o, dynac__names[1], t3, &ac4, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 

@@ -80,9 +80,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
     dynac__effects = 1;
     if (dynac_unbox_float(r, &t2)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 13); /* not the annotated type */
   }
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = (t2 + 1.0);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 

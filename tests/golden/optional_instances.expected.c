@@ -88,6 +88,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 24);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -118,6 +119,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 25);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -152,6 +154,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
         int st = dynac_continue(&sites[mk4], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 25);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -220,6 +223,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   /* optional_instances.py:27: if best is None: */
   if ((l_best == Py_None)) {
     /* optional_instances.py:28: return -1.0 */
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = (-1.0);
     return DYNAC_OK;
   }
@@ -241,6 +245,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -272,6 +277,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     int st = dynac_continue(&sites[mk5], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -284,6 +290,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   {
     dynac__direct_calls[1]++;
     size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
+    dynac__callee_effects = 0;
     int st;
     if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], dynac__names[1], &ms16))) {
       st = dynac_kernel_Vec__dot__V3VecV3Vec(l_best, l_best, &t17); /* Vec.dot, devirtualised */
@@ -314,6 +321,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       if (ok) r = PyObject_VectorcallMethod(dynac__names[1], argv, 2, NULL); /* dot() interpreted */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
+      dynac__effects = 1; /* Python code ran */
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t17) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
       Py_XDECREF(r);
@@ -333,7 +341,8 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6);
     if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29)); /* this frame's line */
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
-    dynac__effects = 1; /* the callee may have run Python code */
+    if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */
+    dynac__callee_effects = 0; /* taken: this kernel reports its own */
   }
   static dynac_attr_cache ac18; /* where instances keep it */
   double t19 = 0;
@@ -348,9 +357,11 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       goto dynac_mid_5;
     }; /* the attribute holds another type than recorded */
   }
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = (t17 + t19);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -378,6 +389,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
     int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -409,6 +421,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
     int st = dynac_continue(&sites[mk2], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 18);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -463,9 +476,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = ((t2 * t4) + (t6 * t8));
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -524,6 +539,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
             int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
             if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 37);
             if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+            dynac__callee_effects = 1; /* Python code ran, for the caller */
             if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
             if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
             dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -569,6 +585,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
             int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
             if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 39);
             if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+            dynac__callee_effects = 1; /* Python code ran, for the caller */
             if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
             if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
             dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -604,6 +621,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
           if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 40);
           if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+          dynac__callee_effects = 1; /* Python code ran, for the caller */
           if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
           if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
           dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -651,6 +669,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 42);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -676,9 +695,11 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
     }
   }
   /* optional_instances.py:44: return total */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = l_total;
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -726,6 +747,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 50);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         *dynac_out = r;
         return DYNAC_OK;
       }
@@ -753,6 +775,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 51);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         *dynac_out = r;
         return DYNAC_OK;
       }
@@ -780,6 +803,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         int st = dynac_continue(&sites[mk4], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 51);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         *dynac_out = r;
         return DYNAC_OK;
       }
@@ -828,6 +852,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         /* optional_instances.py:54: return 0.0 */
         DYNAC_OBJ t12 = dynac_box_float(0.0); /* owned, released leaving the block */
         if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 54));
+        dynac__callee_effects |= dynac__effects; /* for the caller */
         *dynac_out = Py_NewRef(t12);
         return DYNAC_OK;
       }
@@ -857,6 +882,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 55);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         *dynac_out = r;
         return DYNAC_OK;
       }
@@ -885,6 +911,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
           int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
           if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 56);
           if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+          dynac__callee_effects = 1; /* Python code ran, for the caller */
           *dynac_out = r;
           return DYNAC_OK;
         }
@@ -917,10 +944,12 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
     static dynac_attr_cache ac21; /* where instances keep it */
     DYNAC_OBJ t22 = dynac_obj_getattr_cached(l_best, dynac__names[0], &ac21, &dynac__effects); /* .x */
     if (!t22) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 57));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t22);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -976,6 +1005,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 63);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -1013,6 +1043,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
           int st = dynac_continue(&sites[mk3], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
           if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 64);
           if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+          dynac__callee_effects = 1; /* Python code ran, for the caller */
           if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
           if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
           dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -1063,6 +1094,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   if (t15 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 66));
   if ((!t15)) {
     /* optional_instances.py:67: return 0.0 */
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = 0.0;
     return DYNAC_OK;
   }
@@ -1086,6 +1118,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 68);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
     if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
     if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
     dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -1123,6 +1156,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 69);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
       if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
       dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -1177,6 +1211,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
         int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
         if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 71);
         if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+        dynac__callee_effects = 1; /* Python code ran, for the caller */
         if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
         if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
         dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -1217,9 +1252,11 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   } else {
     t27 = 0.0;
   }
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = (l_total + t27);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 

@@ -116,6 +116,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 21);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       *dynac_out = r;
       return DYNAC_OK;
     }
@@ -145,10 +146,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     DYNAC_OBJ t4 = dynac_obj_binop(t2, t3, 0, &dynac__effects); /* + */
     if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t4);
     return DYNAC_OK;
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }

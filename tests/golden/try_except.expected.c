@@ -88,6 +88,7 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
         if (m5 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 11));
         if (m5) {
           /* try_except.py:12: return default */
+          dynac__callee_effects |= dynac__effects; /* for the caller */
           *dynac_out = Py_NewRef(l_default);
           return DYNAC_OK;
         }
@@ -137,9 +138,11 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
     dynac_tried_1:;
   }
   /* try_except.py:17: return v */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(l_v);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
@@ -175,6 +178,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
       int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 22);
       if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
       if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
       if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
       dynac__boxed_result = r; /* a value of another type: the caller takes it */
@@ -194,6 +198,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
       bool t4 = (l_x > 0.0);
       if (t4) {
         /* try_except.py:25: return x */
+        dynac__callee_effects |= dynac__effects; /* for the caller */
         *dynac_out = l_x;
         return DYNAC_OK;
       }
@@ -203,9 +208,11 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
     /* the body cannot raise: its except clauses are not compiled */
   }
   /* try_except.py:28: return -1.0 */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = (-1.0);
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -252,6 +259,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
             }
             #undef DYNAC_LEAVE
             #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
+            dynac__callee_effects |= dynac__effects; /* for the caller */
             *dynac_out = t2;
             return DYNAC_OK;
           }
@@ -322,9 +330,11 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
     dynac_finished_1:;
   }
   /* try_except.py:39: return 0.0 */
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = 0.0;
   return DYNAC_OK;
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   return DYNAC_OK_NONE; /* end of the function: None */
 }
 
@@ -384,6 +394,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
             int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
             if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 46);
             if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+            dynac__callee_effects = 1; /* Python code ran, for the caller */
             *dynac_out = r;
             return DYNAC_OK;
           }
@@ -410,6 +421,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
           if (dynac_with_exit(exit1, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44)); /* __exit__ */
           #undef DYNAC_LEAVE
           #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_with_1)
+          dynac__callee_effects |= dynac__effects; /* for the caller */
           *dynac_out = Py_NewRef(t7);
           return DYNAC_OK;
         }
@@ -431,6 +443,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
     }
   }
 
+  dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = Py_NewRef(Py_None);
   return DYNAC_OK; /* end of the function: None */
 }
