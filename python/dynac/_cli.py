@@ -21,7 +21,6 @@
 import atexit
 import importlib.machinery
 import os
-import runpy
 import sys
 import types
 
@@ -73,6 +72,7 @@ def _run_target(kind, target, argv, prepare_code=None):
     sys.argv = list(argv)
     if kind == "module":
         sys.path.insert(0, os.getcwd())
+        import runpy  # here: the `dynac` command's start-up need not import it (~4 ms)
         runpy.run_module(target, run_name="__main__", alter_sys=True)
         return
     if kind == "code":
