@@ -455,19 +455,28 @@ DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v,
   dynac__attr_cache_fill(c, o, name, 1);
   return 0;
 }
+/* Whose attribute a store writes: the kernel's own first parameter's
+ * (self), where a first store (no old value: `self.x = x` in __init__) is
+ * an effect only for the caller that passed the instance (*effects |= 2:
+ * one that has just made it sees none), or any other object's. */
+#define DYNAC_STORE_SELF 1
+#define DYNAC_STORE_OTHER 0
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
- * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
+ * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). `owner`:
+ * DYNAC_STORE_SELF or DYNAC_STORE_OTHER. */
 DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
-                                              int *effects) {
+                                              int *effects, int owner) {
   if (!v) return -1;
-  *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place != NULL)) {
+    if (owner == DYNAC_STORE_SELF && !*place) *effects |= 2; /* a first store into self */
+    else *effects = 1; /* a visible write (and the old value's __del__ may run) */
     dynac__attr_store(&c->w[0], o, place, v);
     return 0;
   }
+  *effects = 1;
   return dynac__obj_setattr_slow(o, name, v, c);
 }
 /* o.name = v of a float v through the site's cache c: as
@@ -477,15 +486,15 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
  * reuses an operand float it holds the only reference to: no code can
  * tell that float from a new one. 0, or -1 with CPython's exception. */
 DYNAC_HOT_INLINE int dynac_obj_setattr_float_cached(PyObject *o, PyObject *name, double v, dynac_attr_cache *c,
-                                                    int *effects) {
-  *effects = 1; /* a visible write */
+                                                    int *effects, int owner) {
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place && *place && PyFloat_CheckExact(*place) && Py_REFCNT(*place) == 1)) {
+    *effects = 1; /* a visible write */
     ((PyFloatObject *)*place)->ob_fval = v;
     return 0;
   }
   PyObject *b = PyFloat_FromDouble(v);
-  int rc = dynac_obj_setattr_cached(o, name, b, c, effects);
+  int rc = dynac_obj_setattr_cached(o, name, b, c, effects, owner);
   Py_XDECREF(b);
   return rc;
 }

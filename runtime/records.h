@@ -129,7 +129,7 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i]) : NULL;
     PyObject *dict = v && !same ? PyObject_GenericGetDict(o, NULL) : NULL;
     int effects = 0;
-    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects)
+    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, DYNAC_STORE_OTHER)
                             : dict ? PyDict_SetItem(dict, name, v) : -1;
     Py_XDECREF(dict);
     Py_XDECREF(v);
@@ -178,7 +178,7 @@ DYNAC_COLD int dynac_rec_attr_bool(dynac_rec_head *h, dynac_rec_desc *d, int i, 
 DYNAC_COLD int dynac_rec_setattr(dynac_rec_head *h, dynac_rec_desc *d, int i, PyObject *v, dynac_attr_cache *c,
                                  int *effects) {
   PyObject *o = v ? dynac_rec_force(h, d) : NULL, *name = o ? dynac_rec_name(d, i) : NULL;
-  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects) : -1;
+  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects, DYNAC_STORE_OTHER) : -1;
   Py_XDECREF(v);
   return rc;
 }

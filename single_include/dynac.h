@@ -2363,19 +2363,28 @@ DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v,
   dynac__attr_cache_fill(c, o, name, 1);
   return 0;
 }
+/* Whose attribute a store writes: the kernel's own first parameter's
+ * (self), where a first store (no old value: `self.x = x` in __init__) is
+ * an effect only for the caller that passed the instance (*effects |= 2:
+ * one that has just made it sees none), or any other object's. */
+#define DYNAC_STORE_SELF 1
+#define DYNAC_STORE_OTHER 0
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
- * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). */
+ * order as STORE_ATTR_INSTANCE_VALUE has it join (compat part). `owner`:
+ * DYNAC_STORE_SELF or DYNAC_STORE_OTHER. */
 DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
-                                              int *effects) {
+                                              int *effects, int owner) {
   if (!v) return -1;
-  *effects = 1; /* a visible write (and the old value's __del__ may run) */
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place != NULL)) {
+    if (owner == DYNAC_STORE_SELF && !*place) *effects |= 2; /* a first store into self */
+    else *effects = 1; /* a visible write (and the old value's __del__ may run) */
     dynac__attr_store(&c->w[0], o, place, v);
     return 0;
   }
+  *effects = 1;
   return dynac__obj_setattr_slow(o, name, v, c);
 }
 /* o.name = v of a float v through the site's cache c: as
@@ -2385,15 +2394,15 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
  * reuses an operand float it holds the only reference to: no code can
  * tell that float from a new one. 0, or -1 with CPython's exception. */
 DYNAC_HOT_INLINE int dynac_obj_setattr_float_cached(PyObject *o, PyObject *name, double v, dynac_attr_cache *c,
-                                                    int *effects) {
-  *effects = 1; /* a visible write */
+                                                    int *effects, int owner) {
   PyObject **place = dynac__attr_place(c, o);
   if (DYNAC_LIKELY(place && *place && PyFloat_CheckExact(*place) && Py_REFCNT(*place) == 1)) {
+    *effects = 1; /* a visible write */
     ((PyFloatObject *)*place)->ob_fval = v;
     return 0;
   }
   PyObject *b = PyFloat_FromDouble(v);
-  int rc = dynac_obj_setattr_cached(o, name, b, c, effects);
+  int rc = dynac_obj_setattr_cached(o, name, b, c, effects, owner);
   Py_XDECREF(b);
   return rc;
 }
@@ -5395,7 +5404,7 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i]) : NULL;
     PyObject *dict = v && !same ? PyObject_GenericGetDict(o, NULL) : NULL;
     int effects = 0;
-    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects)
+    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, DYNAC_STORE_OTHER)
                             : dict ? PyDict_SetItem(dict, name, v) : -1;
     Py_XDECREF(dict);
     Py_XDECREF(v);
@@ -5444,7 +5453,7 @@ DYNAC_COLD int dynac_rec_attr_bool(dynac_rec_head *h, dynac_rec_desc *d, int i, 
 DYNAC_COLD int dynac_rec_setattr(dynac_rec_head *h, dynac_rec_desc *d, int i, PyObject *v, dynac_attr_cache *c,
                                  int *effects) {
   PyObject *o = v ? dynac_rec_force(h, d) : NULL, *name = o ? dynac_rec_name(d, i) : NULL;
-  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects) : -1;
+  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects, DYNAC_STORE_OTHER) : -1;
   Py_XDECREF(v);
   return rc;
 }

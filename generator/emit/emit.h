@@ -340,7 +340,6 @@ const char *emit_expr_rec(em *E, expr *e); /* expr.c: an expression typed rec, a
 bool borrowed_param(const inst *in, int i);          /* writer.c */
 const char *rec_ctype(module *m, const klass *k);
 bool is_rec_value(const char *v);
-bool rec_is_own_first_param(const em *E, const char *v);
 const char *rec_addr(em *E, const char *v);
 const char *rec_box(em *E, const char *v, const klass *k);
 const char *rec_tmp(em *E, const klass *k);
@@ -418,6 +417,7 @@ bool has_loop(const stmt *s);
 bool kernel_always_inlined(const module *m, inst *in);      /* kernel.c */
 bool kernel_call_is_flat(const module *m, inst *callee);
 const char *effects_report(const em *E);
+bool is_own_first_param(const em *E, const char *v);
 void report_effects(em *E);
 void callee_report_start(em *E, const inst *callee);
 void callee_report_take(em *E, const inst *callee, const char *first, bool made);

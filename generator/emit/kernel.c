@@ -108,6 +108,16 @@ void report_effects(em *E) {
   if (*r) line(E, "%s", r);
 }
 
+/* Is C value v this kernel's first parameter (self), never rebound: its
+ * struct, or the instance of a class? Writes to it that nothing else could
+ * see before are effects only for the caller that passed it (2, below). */
+bool is_own_first_param(const em *E, const char *v) {
+  const func *f = E->in->fn;
+  const type *t = f->nparams ? E->in->args[0] : NULL;
+  if (!v || !t || !t->cls || block_binds(f->body, 0)) return false;
+  return !strcmp(v, arena_printf(E->m->a, t->rec ? "(*rp_%s)" : "l_%s", f->local_cnames[0]));
+}
+
 /* Just before a direct call of kernel `callee`: its report starts empty.
  * A callee without effects keeps none (it runs no Python code). */
 void callee_report_start(em *E, const inst *callee) {
@@ -123,7 +133,7 @@ void callee_report_start(em *E, const inst *callee) {
 void callee_report_take(em *E, const inst *callee, const char *first, bool made) {
   if (!E->effectful || !callee->effectful) return;
   if (made) line(E, "dynac__effects |= dynac__callee_effects & 1; /* writes to the new instance are none */");
-  else if (rec_is_own_first_param(E, first)) line(E, "dynac__effects |= dynac__callee_effects; /* what the callee did */");
+  else if (is_own_first_param(E, first)) line(E, "dynac__effects |= dynac__callee_effects; /* what the callee did */");
   else line(E, "if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */");
   line(E, "dynac__callee_effects = 0; /* taken: this kernel reports its own */");
 }

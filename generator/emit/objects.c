@@ -246,12 +246,19 @@ static bool setter_called(em *E, const expr *sub, const type *vt) {
          callee->args[1] == vt;
 }
 
+/* Whose attribute a store writes (runtime/objects.h): the kernel's own
+ * first parameter's (DYNAC_STORE_SELF), or another object's. */
+static const char *store_owner(const em *E, const char *obj) {
+  return is_own_first_param(E, obj) ? "DYNAC_STORE_SELF" : "DYNAC_STORE_OTHER";
+}
+
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
     const char *nm = interned_name(E, sub->u.sub.attr); /* its float reused in place */
     const char *c = emit_attr_cache(E, "where instances keep it");
-    line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects) < 0) "
-         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, where(E), sub->u.sub.attr);
+    line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
+         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, store_owner(E, p.obj),
+         where(E), sub->u.sub.attr);
     note_effect(E);
     return;
   }
@@ -273,8 +280,9 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   else {
     const char *nm = interned_name(E, sub->u.sub.attr);
     const char *c = emit_attr_cache(E, "where instances keep it");
-    line(E, "if (dynac_obj_setattr_cached(%s, %s, %s, &%s, &dynac__effects) < 0) "
-         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, b, c, where(E), sub->u.sub.attr);
+    line(E, "if (dynac_obj_setattr_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
+         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, b, c, store_owner(E, p.obj),
+         where(E), sub->u.sub.attr);
   }
   note_effect(E);
 }

@@ -33,13 +33,6 @@ bool is_rec_value(const char *v) {
   return true;
 }
 
-/* Is v the struct of this kernel's first parameter, never rebound (self)? */
-bool rec_is_own_first_param(const em *E, const char *v) {
-  const func *f = E->in->fn;
-  return v && f->nparams && E->in->args[0]->rec && !block_binds(f->body, 0) &&
-         !strcmp(v, arena_printf(E->m->a, "(*rp_%s)", f->local_cnames[0]));
-}
-
 /* The struct's address, as a kernel's parameter takes it. */
 const char *rec_addr(em *E, const char *v) {
   if (!strncmp(v, "(*rp_", 5) || !strcmp(v, "(*dynac_out)")) return arena_strndup(E->m->a, v + 2, strlen(v) - 3);
@@ -114,7 +107,7 @@ const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
  * struct may see: an effect. */
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val) {
   const char *f = k->field_names[i];
-  if (rec_is_own_first_param(E, v)) line(E, "dynac__effects |= 2; /* a write to its first parameter's fields */");
+  if (is_own_first_param(E, v)) line(E, "dynac__effects |= 2; /* a write to its first parameter's fields */");
   else line(E, "dynac__effects = 1; /* a write its holders see */");
   line(E, "if (DYNAC_LIKELY(dynac_rec_unmade(%s))) { %s.%s = %s; %s.h.set |= 1u << %d; } /* .%s = : a field */",
        rec_head(E, v), v, f, val, v, i, f);

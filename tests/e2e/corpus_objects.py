@@ -232,6 +232,58 @@ def fresh_then_overflow(xs: list[int], k: int) -> int:
     return out[0] * k
 
 
+class Made:
+    """An __init__ that sets new attributes of the instance and calls a
+    method on it that sets another; operators that make instances."""
+
+    def __init__(self, a: float, tag: object):
+        self.a = a
+        self.tag = tag
+        self.setup()
+
+    def setup(self):
+        self.b = self.a * 2.0
+
+    def __neg__(self):
+        return Made(-self.a, self.tag)
+
+    def __lt__(self, o: object):
+        return self.a < o.a
+
+
+class Replaced:
+    """An __init__ that replaces an attribute's value: the old one's
+    __del__ writes the log."""
+
+    def __init__(self, a: float):
+        self.v = Dying()
+        self.v = a
+
+
+class Dying:
+    def __del__(self):
+        LOG.append("Dying.__del__")
+
+
+@dynac.compile
+def made_then_overflow(x: float, a: float):
+    """math.floor(x) overflows int64 after instances were made (their
+    __init__ wrote only the new instances): the call is handed back to the
+    interpreter, which gives the big int (not dynac's RuntimeError)."""
+    p = Made(a, "t")
+    q = Made(-a, p.tag)
+    return x + (1.0 if p.b < q.b else math.floor(x)), p.b, q.a
+
+
+@dynac.compile
+def replaced_then_overflow(x: float, a: float):
+    """Replacing the attribute ran Dying.__del__ (Python code): the call
+    must not run again from its start (the log would have it twice)."""
+    r = Replaced(a)
+    n = math.floor(x)
+    return n, r.v
+
+
 class AppError(Exception):
     """A user exception with its own __init__ (raising the bare class fails)."""
     def __init__(self, what, n=0):

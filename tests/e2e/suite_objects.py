@@ -108,6 +108,9 @@ def cases():
                      lambda m: (NAN, NAN), lambda m: (2**70, True)]
     c["keywords"] = [lambda m: ([3, 1, 2], "a,b,c"), lambda m: ([], "x"), lambda m: ([1, "a"], "q"),
                      lambda m: ((2.5, -0.0), ",,"), lambda m: ([1], 5)]
+    xs = [2.5, -4.9e153, 1e300, -0.0, INF, NAN, 2.0**63]
+    c["made_then_overflow"] = [(lambda m, x=x, a=a: (x, a)) for x in xs for a in [1.0, -2.0, NAN]]
+    c["replaced_then_overflow"] = [(lambda m, x=x: (x, 1.5)) for x in xs]
     c["fresh_then_overflow"] = [lambda m: ([1, 2, 3], 2), lambda m: ([2**62], 4), lambda m: ([], 1),
                                 lambda m: ([5], 2**62), lambda m: ([-3, 7], -2**63)]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),

@@ -99,11 +99,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_forget__O(PyObject * p_o)
     DYNAC_OBJ t1 = Py_NewRef(Py_None); /* owned, released leaving the block */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
     static dynac_attr_cache ac2; /* where instances keep it */
-    if (dynac_obj_setattr_cached(l_o, dynac__names[0], t1, &ac2, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
+    if (dynac_obj_setattr_cached(l_o, dynac__names[0], t1, &ac2, &dynac__effects, DYNAC_STORE_OTHER) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .a = */
     DYNAC_OBJ t3 = Py_NewRef(Py_None); /* owned, released leaving the block */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15));
     static dynac_attr_cache ac4; /* where instances keep it */
-    if (dynac_obj_setattr_cached(l_o, dynac__names[1], t3, &ac4, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
+    if (dynac_obj_setattr_cached(l_o, dynac__names[1], t3, &ac4, &dynac__effects, DYNAC_STORE_OTHER) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "forget", 15)); /* .b = */
   }
 
   dynac__callee_effects |= dynac__effects; /* for the caller */
