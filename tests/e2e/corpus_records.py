@@ -48,6 +48,10 @@ class Vec:
     def me(self):
         return self
 
+    def told(self):
+        log_value(self.x)
+        return self.x
+
     def moved(self, d):
         self.x = self.x + d
         return self.x
@@ -424,3 +428,13 @@ def made_then_moved_then_overflow(a: Vec, d: float, x: float):
     c = a * 1.0
     c.moved(d)
     return math.floor(x) + c.x, a.x
+
+
+@dynac.compile
+def told_then_overflow(a: Vec, x: float):
+    """The method ran Python code (log_value, interpreted): its kernel
+    reports it, so the overflow after must not run the call again (the log
+    would have the value twice)."""
+    t = a.told()
+    n = math.floor(x)
+    return n + t

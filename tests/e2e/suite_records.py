@@ -90,6 +90,7 @@ def cases():
     c["caught"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:4] for d in [2.0, 0.0, -0.0, NAN]]
     xs = [1.5, -4.9e153, 1e300, -0.0, INF, NAN, 2.0**63, -2.0**63]
     c["overflow_after_operators"] = [(lambda m, a=a, x=x: (a(m), x)) for a in V[:3] for x in xs]
+    c["told_then_overflow"] = [(lambda m, a=a, x=x: (a(m), x)) for a in V[:3] for x in xs]
     for name in ["moved_then_overflow", "made_then_moved_then_overflow"]:
         c[name] = [(lambda m, a=a, d=d, x=x: (a(m), d, x)) for a in V[:2] for d in [1.0, -0.0] for x in xs]
     c["in_loop_escape"] = [(lambda m, a=a, n=n: (a(m), n)) for a in V[:3] for n in [0, 1, 2, 5]]
