@@ -219,6 +219,9 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
     tag = 'C', kid = e->u.cmp.n == 2 && i < 2 ? e->u.cmp.operands[i] : NULL;
     break;
   case EX_BOOLOP: tag = 'B', kid = i == 0 ? e->u.boolop.l : i == 1 ? e->u.boolop.r : NULL; break;
+  case EX_IFEXP: /* the test, then the branches */
+    tag = 'I', kid = i == 0 ? e->u.ifexp.cond : i == 1 ? e->u.ifexp.then : i == 2 ? e->u.ifexp.orelse : NULL;
+    break;
   case EX_CALL: {
     /* a method's args[0] is the receiver (M: Call.func.value), a value's the callee (F:
        Call.func); their other args are the source's arguments from A0 */

@@ -267,11 +267,18 @@ static const char *emit_ifexp(em *E, expr *e) {
     line(E, "}");
     return res;
   }
-  line(E, "if (%s) {", truth(E, c, TY(e->u.ifexp.cond)));
+  const type *ct = TY(e->u.ifexp.cond);
+  int depth = E->nvstack;
+  if (E->conts && E->effectful && is_scalar(ct)) {
+    c = keep(E, c, ct); /* pending while a branch runs: its truth runs no code */
+    push_pending(E, e->u.ifexp.cond, c);
+  }
+  line(E, "if (%s) {", truth(E, c, ct));
   ifexp_branch(E, e, e->u.ifexp.then, res, held);
   line(E, "} else {");
   ifexp_branch(E, e, e->u.ifexp.orelse, res, held);
   line(E, "}");
+  E->nvstack = depth;
   return res;
 }
 

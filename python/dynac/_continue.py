@@ -149,7 +149,8 @@ def _substituted(stmt, subst):
     an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, an attribute's object (O), a subscript's object and index
     (S0, S1), tuple elements (T0, T1, ...), the two operands of a
-    comparison (C0, C1) or of `and`/`or` (B0, B1), a call's arguments (A0,
+    comparison (C0, C1) or of `and`/`or` (B0, B1), a conditional
+    expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...), its function (F) or a method call's receiver (M); a path
     starting with G goes down from the target of `obj[i] = v` or
     `obj.name = v` instead (evaluated after the value). None when
@@ -171,7 +172,7 @@ def _substituted(stmt, subst):
                     and isinstance(stmt.targets[0], (ast.Subscript, ast.Attribute))):
                 return None
             parent, name, path = stmt.targets, 0, path[1:]
-        for step in re.findall(r"[LRUOFM]|[TCBAS]\d+|.", path):
+        for step in re.findall(r"[LRUOFM]|[TCBASI]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -191,6 +192,8 @@ def _substituted(stmt, subst):
                 parent, name = (node, "left") if step == "C0" else (node.comparators, 0)
             elif step in ("B0", "B1") and isinstance(node, ast.BoolOp) and len(node.values) == 2:
                 parent, name = node.values, int(step[1])
+            elif step in ("I0", "I1", "I2") and isinstance(node, ast.IfExp):
+                parent, name = node, ("test", "body", "orelse")[int(step[1])]
             elif (step[0] == "A" and isinstance(node, ast.Call) and not node.keywords
                   and int(step[1:]) < len(node.args)
                   and not any(isinstance(a, ast.Starred) for a in node.args)):

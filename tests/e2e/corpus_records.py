@@ -438,3 +438,12 @@ def told_then_overflow(a: Vec, x: float):
     t = a.told()
     n = math.floor(x)
     return n + t
+
+
+@dynac.compile
+def told_in_test(a: Vec, b: Vec):
+    """The test ran Python code (log_value), then b.x holds another type
+    than recorded inside the branch: the interpreter runs the statement
+    again with the test's value in its place (the log has the value once)."""
+    r = (1.0 if a.told() < 0.0 else -b.x) * 2.0
+    return r, b.y

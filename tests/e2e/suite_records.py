@@ -86,6 +86,7 @@ def cases():
     odd = [lambda m: m.Vec(1.5, 2.0, 3.0), lambda m: m.Vec(3, 2.0, 3.0), lambda m: m.Vec(2**70, 1.0, 1.0),
            lambda m: m.Vec(True, 1.0, 1.0)]
     c["odd_in_callee"] = [(lambda m, a=a, o=o: (a(m), o(m))) for a in V[:3] for o in odd]
+    c["told_in_test"] = [(lambda m, a=a, o=o: (a(m), o(m))) for a in V for o in odd]
     c["odd_here"] = [(lambda m, a=a, o=o: (a(m), o(m))) for a in V[:3] for o in odd]
     c["caught"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:4] for d in [2.0, 0.0, -0.0, NAN]]
     xs = [1.5, -4.9e153, 1e300, -0.0, INF, NAN, 2.0**63, -2.0**63]

@@ -630,17 +630,18 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
         }
         /* optional_instances.py:40: total += 0.0 if cur is None else cur.y */
         double t12 = 0;
-        if ((l_cur == Py_None)) {
+        bool t13 = (l_cur == Py_None);
+        if (t13) {
           t12 = 0.0;
         } else {
-          static dynac_attr_cache ac13; /* where instances keep it */
-          double t14 = 0;
+          static dynac_attr_cache ac14; /* where instances keep it */
+          double t15 = 0;
           {
-            int st = dynac_attr_float(l_cur, dynac__names[2], &ac13, &dynac__effects, &t14); /* .y: a float */
+            int st = dynac_attr_float(l_cur, dynac__names[2], &ac14, &dynac__effects, &t15); /* .y: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
             if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
           }
-          t12 = t14;
+          t12 = t15;
         }
         l_total = (l_total + t12);
       }
@@ -677,19 +678,19 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
       }
       }
       /* optional_instances.py:42: total += cur.x */
-      static dynac_attr_cache ac15; /* where instances keep it */
-      double t16 = 0;
+      static dynac_attr_cache ac16; /* where instances keep it */
+      double t17 = 0;
       {
-        int st = dynac_attr_float(l_cur, dynac__names[0], &ac15, &dynac__effects, &t16); /* .x: a float */
+        int st = dynac_attr_float(l_cur, dynac__names[0], &ac16, &dynac__effects, &t17); /* .x: a float */
         if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 42));
         if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* the attribute holds another type than recorded */
       }
-      l_total = (l_total + t16);
+      l_total = (l_total + t17);
       {
         /* optional_instances.py:43: cur = None */
-        DYNAC_OBJ t17 = Py_NewRef(Py_None); /* owned, released leaving the block */
-        if (!t17) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 43));
-        if (dynac_obj_set(&l_cur, Py_NewRef(t17)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+        DYNAC_OBJ t18 = Py_NewRef(Py_None); /* owned, released leaving the block */
+        if (!t18) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 43));
+        if (dynac_obj_set(&l_cur, Py_NewRef(t18)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
         b_cur = true;
       }
     }
@@ -1236,6 +1237,37 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       }
     }
   }
+  PyObject *mv8[2] = {NULL}; /* the operands pending at failure mk8 */
+  int mk8 = 0;
+  if (0) {
+  dynac_mid_8: DYNAC_COLD_LABEL; { /* line 73: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+    PyObject *cv[7] = {NULL}, *ci[1] = {NULL};
+    cv[0] = Py_NewRef(l_vs); /* vs */
+    cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
+    cv[2] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
+    cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
+    cv[4] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
+    Py_CLEAR(l_best);
+    Py_CLEAR(l_v);
+    Py_CLEAR(l_cur);
+    cv[5] = mv8[0];
+    cv[6] = mv8[1];
+    static const dynac_cont_site sites[] = {
+        {.qualname = "truthy", .firstlineno = 60, .line = 73, .col = 4, .header = 3,
+         .names = "vs,best,v,total,cur,_dynac_v0,_dynac_v1", .nvals = 7, .nits = 0, .subst = "L@73:11;RI1O@73:20",
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[mk8], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 73);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
   /* optional_instances.py:73: return total + (best.x if best else 0.0) */
   double t27 = 0;
   int t28 = dynac_obj_truth(l_best, &dynac__effects);
@@ -1246,7 +1278,13 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     {
       int st = dynac_attr_float(l_best, dynac__names[0], &ac29, &dynac__effects, &t30); /* .x: a float */
       if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 73));
-      if (st) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 73); /* the attribute holds another type than recorded */
+      if (st) { /* goes on in the interpreter */
+        if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
+        mv8[0] = dynac_box_float(l_total);
+        mv8[1] = Py_NewRef(l_best);
+        mk8 = 0;
+        goto dynac_mid_8;
+      }; /* the attribute holds another type than recorded */
     }
     t27 = t30;
   } else {
