@@ -89,7 +89,7 @@ static bool test_break_requested(const module *m, const char *qualname) {
  * yet, the undo log, and the log's length as the call started (the keeps
  * of lists above it are this call's own: dynac_undo_keep). */
 void declare_undo_log(em *E) {
-  line(E, "int dynac__effects = 0; /* set once an opaque call ran */");
+  line(E, "int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */");
   line(E, "dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */");
   line(E, "const size_t dynac__u0 = dynac__u->n; /* the log as the call started */");
   line(E, "(void)dynac__effects;\n(void)dynac__u;\n(void)dynac__u0;");
@@ -125,11 +125,11 @@ void callee_report_start(em *E, const inst *callee) {
 }
 
 /* After the callee returned normally (callee_report_start before it):
- * what it did is this kernel's effect (taken: the report is emptied again,
- * so that this kernel's own report is its dynac__effects), except its writes to the fields
- * of `first`, its first argument's value: none when that is the instance
- * this call made (`made`: Cls(...)'s __init__), still only that (2) when
- * it is this kernel's own first parameter, else effects (1). */
+ * what it did is this kernel's effect, except its writes to `first`, its
+ * first argument's value: none when that is the instance this call made
+ * (`made`: Cls(...)'s __init__), still only that (2) when it is this
+ * kernel's own first parameter, else an effect (1). The report is emptied
+ * again once taken: this kernel's own is its dynac__effects. */
 void callee_report_take(em *E, const inst *callee, const char *first, bool made) {
   if (!E->effectful || !callee->effectful) return;
   if (made) line(E, "dynac__effects |= dynac__callee_effects & 1; /* writes to the new instance are none */");

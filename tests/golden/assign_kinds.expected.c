@@ -60,7 +60,7 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   int64_t l_a_1 = 0;
   int64_t l_a_2 = 0;
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -128,7 +128,7 @@ static inline int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dyna
   bool b_uid_1_1 = false; /* bound? */
   (void)b_uid_1_1; /* assigned, never read */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

@@ -82,7 +82,7 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double *dynac_out)
 {
   
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -116,7 +116,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_attr__O(PyObject * p_x, PyObj
 {
   PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -141,7 +141,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
   DYNAC_OBJ l_sc1 = NULL; /* owned */
   int64_t l_lc1_i = 0;
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
@@ -189,7 +189,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
 {
   
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -217,7 +217,7 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
   DYNAC_OBJ l_x = Py_NewRef(p_x); /* owned: it can be rebound */
   DYNAC_OBJ l_y = NULL; /* owned */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -260,7 +260,7 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
 {
   
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -294,7 +294,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out)
 {
   
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -380,7 +380,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out)
 {
   
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -480,7 +480,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
 static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
 {
   
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -551,7 +551,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
 {
   PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -616,7 +616,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
   bool b_s_1 = false; /* bound? */
   (void)b_s_1; /* assigned, never read */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -701,7 +701,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
 {
   PyObject *const l_x DYNAC_UNUSED = p_x; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -810,7 +810,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
   DYNAC_OBJ l_p = NULL; /* owned */
   bool b_p = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
@@ -897,7 +897,7 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
   bool b_t = false; /* bound? */
   (void)b_t; /* assigned, never read */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -954,7 +954,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
   PyObject *const l_a DYNAC_UNUSED = p_a; /* borrowed: the caller's reference lasts the call */
   PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -1049,7 +1049,7 @@ static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, 
   (void)lo; /* not read */
   double l_x = a_x; /* live-in */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__effects;

@@ -35,7 +35,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
 {
   int64_t l_i = 0;
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

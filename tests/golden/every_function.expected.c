@@ -40,7 +40,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__norm__O(PyObject * p_sel
 {
   PyObject *const l_self DYNAC_UNUSED = p_self; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -74,7 +74,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   DYNAC_OBJ l_key = NULL; /* owned */
   bool b_key = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

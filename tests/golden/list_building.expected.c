@@ -47,7 +47,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   DYNAC_OBJ l_lc1 = NULL; /* owned */
   double l_lc1_x = 0;
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */

@@ -60,7 +60,7 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
   int64_t l_j = 0;
   bool b_j = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -333,7 +333,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
   const dynac_view * l_d_1 = 0;
   bool b_d_1 = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

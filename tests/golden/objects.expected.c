@@ -38,7 +38,7 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
   PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_n = NULL; /* owned */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -90,7 +90,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_forget__O(PyObject * p_o)
 {
   PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

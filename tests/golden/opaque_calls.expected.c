@@ -47,7 +47,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
 {
   double l_y = 0;
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

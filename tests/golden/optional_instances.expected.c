@@ -51,7 +51,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   DYNAC_OBJ l_v = NULL; /* owned */
   bool b_v = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -371,7 +371,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   PyObject *const l_self DYNAC_UNUSED = p_self; /* borrowed: the caller's reference lasts the call */
   PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -494,7 +494,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   int64_t l_i = 0;
   bool b_i = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -712,7 +712,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
   DYNAC_OBJ l_v = NULL; /* owned */
   bool b_v = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -967,7 +967,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   DYNAC_OBJ l_cur = NULL; /* owned */
   bool b_cur = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;

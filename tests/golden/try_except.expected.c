@@ -46,7 +46,7 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
   DYNAC_OBJ l_e = NULL; /* owned */
   bool b_e = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -153,7 +153,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
   double l_x = 0;
   bool b_x = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -221,7 +221,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
 {
   PyObject *const l_log DYNAC_UNUSED = p_log; /* borrowed: the caller's reference lasts the call */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
@@ -349,7 +349,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
   double l_x = 0;
   bool b_x = false; /* bound? */
 
-  int dynac__effects = 0; /* set once an opaque call ran */
+  int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
