@@ -20,16 +20,16 @@
 static __attribute__((unused)) PyObject *dynac__boxed_result;
 /* What a kernel that returned normally did, for its caller (a kernel):
  * the caller sets it to 0 just before the call and again once it took
- * it (its own report is then its dynac__effects), the callee ORs its
- * dynac__effects in as it returns (1 when Python code ran or it wrote
- * what others see; 2 when it only wrote its first parameter: fields of
- * its struct, first stores of attributes, so that a new instance's
- * __init__ did nothing anyone else sees), and a
- * continuation that finished the call sets 1. Under the GIL nothing runs
- * between that return and the caller's read but the callee's own releases,
- * whose Python code (a __del__) can only add bits. Callers that assumed
- * every generic callee ran Python code refused to hand a later failure
- * back to the interpreter (dynac_deopt_after_effect) needlessly. */
+ * it (its own report is then its dynac__effects); the callee ORs its
+ * dynac__effects in as it returns: 1 when Python code ran or it wrote
+ * what others see, 2 when it only wrote its first parameter (fields of
+ * its struct, first stores of attributes: a new instance's __init__ did
+ * nothing anyone else sees); a continuation that finished the call sets
+ * 1. Under the GIL nothing runs between that return and the caller's read
+ * but the callee's own releases, whose Python code (a __del__) can only
+ * add bits. Callers that assumed every generic callee ran Python code
+ * refused to hand a later failure back to the interpreter
+ * (dynac_deopt_after_effect) needlessly. */
 static __attribute__((unused)) int dynac__callee_effects;
 
 typedef struct dynac_cont_site {

@@ -873,8 +873,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, o);
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
-  bool dies_quietly = !classes_defines(E->m, k, "__del__");
-  if (!dies_quietly) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
+  if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {", vals[0],
        ks, tp, ks);
@@ -1060,7 +1059,10 @@ static const char *emit_call_kind(em *E, expr *e) {
        where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
   if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
-  else callee_report_take(E, callee, mc.self ? mc.self : mc.first < e->u.call.n ? vals[mc.first] : NULL, false);
+  else { /* the callee's first parameter: a method's receiver */
+    const char *first = mc.self ? mc.self : mc.first < e->u.call.n ? vals[mc.first] : NULL;
+    callee_report_take(E, callee, first, false);
+  }
   if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */
   if (E->effectful && callee->builds_lists)
     line(E, "dynac_undo_prune(dynac__u, dynac__u0); /* keeps of the lists it made that are garbage now */");

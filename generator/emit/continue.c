@@ -69,12 +69,12 @@ static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
  * as its typed result when it is one, else DYNAC_OK_BOXED. */
 static void cont_finish(em *E) {
   const type *t = E->in->ret;
-  if (!E->reg) line(E, "dynac__callee_effects = 1; /* Python code ran, for the caller */");
   if (E->reg) { /* a region's continuation gives the entry's tuple: (1, value) or (0, None, outs) */
     line(E, "dynac__boxed_result = r;");
     line(E, "return DYNAC_OK_BOXED;");
     return;
   }
+  line(E, "dynac__callee_effects = 1; /* Python code ran, for the caller */");
   if (t->rec) { /* the instance, kept as the caller's struct */
     line(E, "if (r != Py_None && !dynac_rec_from(r, dynac__slots[%d].obj, &dynac_out->h)) { Py_DECREF(r); return DYNAC_OK; }",
          t->cls->slot->index);

@@ -416,7 +416,6 @@ void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse
 bool has_loop(const stmt *s);
 bool kernel_always_inlined(const module *m, inst *in);      /* kernel.c */
 bool kernel_call_is_flat(const module *m, inst *callee);
-const char *effects_report(const em *E);
 bool is_own_first_param(const em *E, const char *v);
 void report_effects(em *E);
 void callee_report_start(em *E, const inst *callee);

@@ -98,7 +98,7 @@ void declare_undo_log(em *E) {
 /* The line a kernel returning normally reports its effects with, before
  * its `return` (runtime/continue.h: dynac__callee_effects); "" for a kernel
  * without effects (no undo log) and for regions (the glue calls them). */
-const char *effects_report(const em *E) {
+static const char *effects_report(const em *E) {
   return E->effectful && !E->reg ? "dynac__callee_effects |= dynac__effects; /* for the caller */" : "";
 }
 
