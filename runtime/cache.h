@@ -75,7 +75,7 @@ typedef struct dynac__thread {
   int hook_idle;            /* frames the hook let run in the interpreter since it last
                                served one, while a kernel ran (see dynac__hook_park) */
 } dynac__thread;
-static DYNAC__TLS dynac__thread dynac__t;
+static DYNAC__TLS_FAST dynac__thread dynac__t;
 static inline void dynac__kernel_enter(dynac__thread *t); /* hook.h: parking */
 static inline void dynac__kernel_exit(dynac__thread *t);
 static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */

@@ -314,6 +314,15 @@ static inline Py_ssize_t dynac_compat_code_extra_index(freefunc free_fn) {
 static inline int dynac_compat_code_get_extra(PyObject *code, Py_ssize_t index, void **extra) {
   return _PyCode_GetExtra(code, index, extra);
 }
+/* The same for a code object known to be one, read in place (every call
+ * dispatches through it): 3.11 keeps the slots in co_extra, laid out as
+ * pycore_code.h's _PyCodeObjectExtra {ce_size; ce_extras[]}. NULL when
+ * the slot is unset. */
+static inline void *dynac_compat_code_extra(PyCodeObject *code, Py_ssize_t index) {
+  typedef struct { Py_ssize_t ce_size; void *ce_extras[1]; } extras_311;
+  const extras_311 *x = (const extras_311 *)code->co_extra;
+  return x && index >= 0 && index < x->ce_size ? x->ce_extras[index] : NULL;
+}
 static inline int dynac_compat_code_set_extra(PyObject *code, Py_ssize_t index, void *extra) {
   return _PyCode_SetExtra(code, index, extra);
 }
@@ -364,6 +373,18 @@ static inline PyObject *dynac_compat_function_call_interpreted(PyObject *func, P
 #define DYNAC__TLS thread_local
 #else
 #define DYNAC__TLS _Thread_local
+#endif
+/* The runtime's per-thread state, read on every dispatch: in a shared
+ * library the default (global-dynamic) TLS model makes each read a
+ * __tls_get_addr call; initial-exec makes it a load off the thread pointer.
+ * It takes its few dozen bytes from the static TLS glibc keeps for libraries
+ * loaded later (dlopen fails only if that ran out): define DYNAC_TLS_DYNAMIC
+ * to keep the default. Generated modules' undo logs (one per module, any
+ * number of modules) keep the default. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DYNAC_TLS_DYNAMIC) && defined(__ELF__)
+#define DYNAC__TLS_FAST DYNAC__TLS __attribute__((tls_model("initial-exec")))
+#else
+#define DYNAC__TLS_FAST DYNAC__TLS
 #endif
 
 /* Has another thread asked for the GIL (it waited a switch interval)?

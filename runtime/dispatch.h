@@ -58,14 +58,8 @@ static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_resu
                              dynac__rt_call_opaque, dynac__rt_deep_call_refused,
                              dynac__rt_eval_breaker, 0};
 
-static dynac__cache *dynac__cache_of(PyCodeObject *code) {
-  void *extra = NULL;
-  if (dynac__extra_index < 0) return NULL;
-  if (dynac_compat_code_get_extra((PyObject *)code, dynac__extra_index, &extra) < 0) {
-    PyErr_Clear();
-    return NULL;
-  }
-  return (dynac__cache *)extra;
+static inline dynac__cache *dynac__cache_of(PyCodeObject *code) {
+  return (dynac__cache *)dynac_compat_code_extra(code, dynac__extra_index);
 }
 
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
@@ -232,9 +226,80 @@ static int dynac__c_stack_low(dynac__thread *t) {
   return t->c_stack_soft && &here < t->c_stack_soft;
 }
 
-static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
-                                 PyObject *globals, PyObject *closure,
-                                 PyObject **result) {
+/* Runs the glue of entry d (its guards passed): the kernel, with the frame
+ * hook held while it may call Python code. DYNAC_OK (*result set),
+ * DYNAC_ERROR (*result NULL, an exception set) or DYNAC_DEOPT (nothing
+ * done). */
+static inline int dynac__run_glue(dynac__thread *t, const dynac_entry_desc *d, PyObject *const *args,
+                                  PyObject *closure, PyObject **result) {
+  *result = NULL;
+  int hold = d->flags & DYNAC_ENTRY_CALLS_PYTHON;
+  if (hold) dynac_hook_acquire();
+  dynac__kernel_enter(t);
+  int st = d->glue(args, closure, result);
+  dynac__kernel_exit(t);
+  if (hold) dynac_hook_release();
+  if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
+  return st;
+}
+
+/* A kernel ran while a rebuilt artifact replaced c's entries (it let another
+ * thread run, which attached the rebuild): its entry is gone, its answer
+ * stands unless it deoptimised. */
+static int dynac__served_across_rebuild(dynac__cache *c, int st) {
+  if (st == DYNAC_DEOPT) return DYNAC__INTERPRET;
+  c->retired_hits++;
+  return DYNAC__SERVED;
+}
+
+static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                   PyObject *globals, PyObject *closure, PyObject **result,
+                                   int from);
+
+/* The common call in few instructions: the cache's first entry (the last
+ * that served: dynac__move_to_front) takes it and its kernel finishes.
+ * Anything else (a condition dynac__dispatch_entries checks first could
+ * matter, a log is on, the guard failed, the kernel deoptimised) goes to the
+ * full dispatch, from the first entry not yet tried; the guard is pure, so
+ * asking it again there costs only time. As CPython's specialised CALL
+ * tries its inline cache before the generic path. */
+static inline DYNAC_ALWAYS_INLINE int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                        PyObject *globals, PyObject *closure, PyObject **result) {
+  char here;
+  int from = 0;
+  const dynac_entry_desc *d = c->n ? c->e[0].d : NULL;
+  if (DYNAC_LIKELY(d && c->servable && !c->disallowed && !c->needs_reattach && !t->eager_depth &&
+                   ((c->fd->flags & DYNAC_FUNC_ROOT) || t->root_depth) &&
+                   t->c_stack_known && !(t->c_stack_soft && &here < t->c_stack_soft) &&
+                   (!(d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels) &&
+                   !(dynac__log_dispatch | dynac__log_guards | dynac__log_recompiles))) {
+    const char *failed = NULL;
+    dynac__rt.guard_serial++; /* the globals are checked afresh */
+    int ok = d->guard(args, globals, &failed);
+    if (ok < 0) { *result = NULL; return DYNAC__SERVED; }
+    if (ok) {
+      unsigned generation = c->generation;
+      int st = dynac__run_glue(t, d, args, closure, result);
+      if (DYNAC_UNLIKELY(c->generation != generation)) return dynac__served_across_rebuild(c, st);
+      if (DYNAC_LIKELY(st != DYNAC_DEOPT)) {
+        c->e[0].hits++;
+        return DYNAC__SERVED;
+      }
+      c->deopts++;
+      dynac__rt.guard_serial++;
+      c->interp_why = "the kernel deoptimised (DYNAC_LOGS=dispatch names it)";
+      from = 1;
+    }
+  }
+  return dynac__dispatch_entries(t, c, args, globals, closure, result, from);
+}
+
+/* The full dispatch: every condition, then the entries from index `from`
+ * in order (the first whose guards pass and whose kernel does not
+ * deoptimise serves), then the resume function, else the interpreter. */
+static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                   PyObject *globals, PyObject *closure, PyObject **result,
+                                   int from) {
   if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) { /* one compare on the way in; the floor is below */
     if (dynac__c_stack_exhausted(t)) {
       PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
@@ -270,7 +335,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
   const char *first_failed = NULL;
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   dynac__rt.guard_serial++; /* the globals are checked afresh, once for this try */
-  for (int i = 0; i < c->n; i++) {
+  for (int i = from; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
       c->interp_why = DYNAC__GENERIC_ONLY_WHY;
@@ -300,21 +365,9 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
       dynac__move_to_front(c, i);
       return DYNAC__EAGER;
     }
-    *result = NULL;
-    int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
-    if (hold) dynac_hook_acquire();
     unsigned generation = c->generation;
-    dynac__kernel_enter(t);
-    int st = e->d->glue(args, closure, result);
-    dynac__kernel_exit(t);
-    if (hold) dynac_hook_release();
-    if (DYNAC_UNLIKELY(c->generation != generation)) { /* rebuilt meanwhile: e is not ours */
-      if (st == DYNAC_ERROR) Py_CLEAR(*result);
-      if (st == DYNAC_DEOPT) return DYNAC__INTERPRET;
-      c->retired_hits++;
-      return DYNAC__SERVED;
-    }
-    if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
+    int st = dynac__run_glue(t, e->d, args, closure, result);
+    if (DYNAC_UNLIKELY(c->generation != generation)) return dynac__served_across_rebuild(c, st);
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
       dynac__rt.guard_serial++;
@@ -382,7 +435,7 @@ typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, Py
 /* The cache `c` tries a call of `func` (code `co`): DYNAC__SERVED (*r set,
  * NULL with an exception raised), what the dispatcher said, or -1 when it
  * did not try (the call's shape is not the parameters': its frame binds them). */
-static int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
+static inline DYNAC_ALWAYS_INLINE int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
                             PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **r) {
   if (!c || kwnames || PyVectorcall_NARGS(nargsf) != co->co_argcount || co->co_kwonlyargcount != 0 ||
       (co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS)))
@@ -392,7 +445,7 @@ static int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, P
   return st;
 }
 
-static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
+static inline DYNAC_ALWAYS_INLINE PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
                                    PyObject *const *args, size_t nargsf, PyObject *kwnames,
                                    dynac__interpret_fn interpret) {
   dynac__thread *t = &dynac__t;

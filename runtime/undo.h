@@ -116,7 +116,7 @@ static int dynac__undo_note_copy(dynac_undo_log *u, PyObject *l) {
  * the interpreter only, so it reads the log itself: a kernel that writes
  * nothing (a small method) then makes no TLS call at all. */
 #define DYNAC_UNDO_INTACT() (dynac_undo_here()->lost == 0)
-static inline size_t dynac_undo_mark(void) { return dynac__undo.n; }
+static inline size_t dynac_undo_mark(void) { return dynac_undo_here()->n; } /* one TLS call with commit's */
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
 static inline void dynac_undo_commit(size_t mark) {

@@ -430,6 +430,15 @@ static inline Py_ssize_t dynac_compat_code_extra_index(freefunc free_fn) {
 static inline int dynac_compat_code_get_extra(PyObject *code, Py_ssize_t index, void **extra) {
   return _PyCode_GetExtra(code, index, extra);
 }
+/* The same for a code object known to be one, read in place (every call
+ * dispatches through it): 3.11 keeps the slots in co_extra, laid out as
+ * pycore_code.h's _PyCodeObjectExtra {ce_size; ce_extras[]}. NULL when
+ * the slot is unset. */
+static inline void *dynac_compat_code_extra(PyCodeObject *code, Py_ssize_t index) {
+  typedef struct { Py_ssize_t ce_size; void *ce_extras[1]; } extras_311;
+  const extras_311 *x = (const extras_311 *)code->co_extra;
+  return x && index >= 0 && index < x->ce_size ? x->ce_extras[index] : NULL;
+}
 static inline int dynac_compat_code_set_extra(PyObject *code, Py_ssize_t index, void *extra) {
   return _PyCode_SetExtra(code, index, extra);
 }
@@ -480,6 +489,18 @@ static inline PyObject *dynac_compat_function_call_interpreted(PyObject *func, P
 #define DYNAC__TLS thread_local
 #else
 #define DYNAC__TLS _Thread_local
+#endif
+/* The runtime's per-thread state, read on every dispatch: in a shared
+ * library the default (global-dynamic) TLS model makes each read a
+ * __tls_get_addr call; initial-exec makes it a load off the thread pointer.
+ * It takes its few dozen bytes from the static TLS glibc keeps for libraries
+ * loaded later (dlopen fails only if that ran out): define DYNAC_TLS_DYNAMIC
+ * to keep the default. Generated modules' undo logs (one per module, any
+ * number of modules) keep the default. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DYNAC_TLS_DYNAMIC) && defined(__ELF__)
+#define DYNAC__TLS_FAST DYNAC__TLS __attribute__((tls_model("initial-exec")))
+#else
+#define DYNAC__TLS_FAST DYNAC__TLS
 #endif
 
 /* Has another thread asked for the GIL (it waited a switch interval)?
@@ -1812,7 +1833,7 @@ static int dynac__undo_note_copy(dynac_undo_log *u, PyObject *l) {
  * the interpreter only, so it reads the log itself: a kernel that writes
  * nothing (a small method) then makes no TLS call at all. */
 #define DYNAC_UNDO_INTACT() (dynac_undo_here()->lost == 0)
-static inline size_t dynac_undo_mark(void) { return dynac__undo.n; }
+static inline size_t dynac_undo_mark(void) { return dynac_undo_here()->n; } /* one TLS call with commit's */
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
 static inline void dynac_undo_commit(size_t mark) {
@@ -5750,7 +5771,7 @@ typedef struct dynac__thread {
   int hook_idle;            /* frames the hook let run in the interpreter since it last
                                served one, while a kernel ran (see dynac__hook_park) */
 } dynac__thread;
-static DYNAC__TLS dynac__thread dynac__t;
+static DYNAC__TLS_FAST dynac__thread dynac__t;
 static inline void dynac__kernel_enter(dynac__thread *t); /* hook.h: parking */
 static inline void dynac__kernel_exit(dynac__thread *t);
 static PyObject *dynac__disallowed;       /* set of code objects (disallow_in_graph) */
@@ -5863,14 +5884,8 @@ static dynac_rt dynac__rt = {1, dynac__rt_is_disallowed, dynac__rt_constant_resu
                              dynac__rt_call_opaque, dynac__rt_deep_call_refused,
                              dynac__rt_eval_breaker, 0};
 
-static dynac__cache *dynac__cache_of(PyCodeObject *code) {
-  void *extra = NULL;
-  if (dynac__extra_index < 0) return NULL;
-  if (dynac_compat_code_get_extra((PyObject *)code, dynac__extra_index, &extra) < 0) {
-    PyErr_Clear();
-    return NULL;
-  }
-  return (dynac__cache *)extra;
+static inline dynac__cache *dynac__cache_of(PyCodeObject *code) {
+  return (dynac__cache *)dynac_compat_code_extra(code, dynac__extra_index);
 }
 
 static int dynac__add_entries(dynac__cache *c, const dynac_module_desc *md,
@@ -6037,9 +6052,80 @@ static int dynac__c_stack_low(dynac__thread *t) {
   return t->c_stack_soft && &here < t->c_stack_soft;
 }
 
-static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
-                                 PyObject *globals, PyObject *closure,
-                                 PyObject **result) {
+/* Runs the glue of entry d (its guards passed): the kernel, with the frame
+ * hook held while it may call Python code. DYNAC_OK (*result set),
+ * DYNAC_ERROR (*result NULL, an exception set) or DYNAC_DEOPT (nothing
+ * done). */
+static inline int dynac__run_glue(dynac__thread *t, const dynac_entry_desc *d, PyObject *const *args,
+                                  PyObject *closure, PyObject **result) {
+  *result = NULL;
+  int hold = d->flags & DYNAC_ENTRY_CALLS_PYTHON;
+  if (hold) dynac_hook_acquire();
+  dynac__kernel_enter(t);
+  int st = d->glue(args, closure, result);
+  dynac__kernel_exit(t);
+  if (hold) dynac_hook_release();
+  if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
+  return st;
+}
+
+/* A kernel ran while a rebuilt artifact replaced c's entries (it let another
+ * thread run, which attached the rebuild): its entry is gone, its answer
+ * stands unless it deoptimised. */
+static int dynac__served_across_rebuild(dynac__cache *c, int st) {
+  if (st == DYNAC_DEOPT) return DYNAC__INTERPRET;
+  c->retired_hits++;
+  return DYNAC__SERVED;
+}
+
+static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                   PyObject *globals, PyObject *closure, PyObject **result,
+                                   int from);
+
+/* The common call in few instructions: the cache's first entry (the last
+ * that served: dynac__move_to_front) takes it and its kernel finishes.
+ * Anything else (a condition dynac__dispatch_entries checks first could
+ * matter, a log is on, the guard failed, the kernel deoptimised) goes to the
+ * full dispatch, from the first entry not yet tried; the guard is pure, so
+ * asking it again there costs only time. As CPython's specialised CALL
+ * tries its inline cache before the generic path. */
+static inline DYNAC_ALWAYS_INLINE int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                        PyObject *globals, PyObject *closure, PyObject **result) {
+  char here;
+  int from = 0;
+  const dynac_entry_desc *d = c->n ? c->e[0].d : NULL;
+  if (DYNAC_LIKELY(d && c->servable && !c->disallowed && !c->needs_reattach && !t->eager_depth &&
+                   ((c->fd->flags & DYNAC_FUNC_ROOT) || t->root_depth) &&
+                   t->c_stack_known && !(t->c_stack_soft && &here < t->c_stack_soft) &&
+                   (!(d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels) &&
+                   !(dynac__log_dispatch | dynac__log_guards | dynac__log_recompiles))) {
+    const char *failed = NULL;
+    dynac__rt.guard_serial++; /* the globals are checked afresh */
+    int ok = d->guard(args, globals, &failed);
+    if (ok < 0) { *result = NULL; return DYNAC__SERVED; }
+    if (ok) {
+      unsigned generation = c->generation;
+      int st = dynac__run_glue(t, d, args, closure, result);
+      if (DYNAC_UNLIKELY(c->generation != generation)) return dynac__served_across_rebuild(c, st);
+      if (DYNAC_LIKELY(st != DYNAC_DEOPT)) {
+        c->e[0].hits++;
+        return DYNAC__SERVED;
+      }
+      c->deopts++;
+      dynac__rt.guard_serial++;
+      c->interp_why = "the kernel deoptimised (DYNAC_LOGS=dispatch names it)";
+      from = 1;
+    }
+  }
+  return dynac__dispatch_entries(t, c, args, globals, closure, result, from);
+}
+
+/* The full dispatch: every condition, then the entries from index `from`
+ * in order (the first whose guards pass and whose kernel does not
+ * deoptimise serves), then the resume function, else the interpreter. */
+static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *const *args,
+                                   PyObject *globals, PyObject *closure, PyObject **result,
+                                   int from) {
   if (DYNAC_UNLIKELY(dynac__c_stack_low(t))) { /* one compare on the way in; the floor is below */
     if (dynac__c_stack_exhausted(t)) {
       PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded in %s: calls through "
@@ -6075,7 +6161,7 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
   const char *first_failed = NULL;
   int passed = 0; /* some entry's guards passed (it may have deoptimised) */
   dynac__rt.guard_serial++; /* the globals are checked afresh, once for this try */
-  for (int i = 0; i < c->n; i++) {
+  for (int i = from; i < c->n; i++) {
     dynac__entry *e = &c->e[i];
     if ((e->d->flags & DYNAC_ENTRY_GENERIC_ONLY) && !dynac__generic_kernels) {
       c->interp_why = DYNAC__GENERIC_ONLY_WHY;
@@ -6105,21 +6191,9 @@ static int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *co
       dynac__move_to_front(c, i);
       return DYNAC__EAGER;
     }
-    *result = NULL;
-    int hold = e->d->flags & DYNAC_ENTRY_CALLS_PYTHON;
-    if (hold) dynac_hook_acquire();
     unsigned generation = c->generation;
-    dynac__kernel_enter(t);
-    int st = e->d->glue(args, closure, result);
-    dynac__kernel_exit(t);
-    if (hold) dynac_hook_release();
-    if (DYNAC_UNLIKELY(c->generation != generation)) { /* rebuilt meanwhile: e is not ours */
-      if (st == DYNAC_ERROR) Py_CLEAR(*result);
-      if (st == DYNAC_DEOPT) return DYNAC__INTERPRET;
-      c->retired_hits++;
-      return DYNAC__SERVED;
-    }
-    if (st == DYNAC_ERROR) Py_CLEAR(*result); /* the exception is the result */
+    int st = dynac__run_glue(t, e->d, args, closure, result);
+    if (DYNAC_UNLIKELY(c->generation != generation)) return dynac__served_across_rebuild(c, st);
     if (st == DYNAC_DEOPT) { /* the call is untouched: a later entry (or the interpreter) runs it */
       c->deopts++;
       dynac__rt.guard_serial++;
@@ -6187,7 +6261,7 @@ typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, Py
 /* The cache `c` tries a call of `func` (code `co`): DYNAC__SERVED (*r set,
  * NULL with an exception raised), what the dispatcher said, or -1 when it
  * did not try (the call's shape is not the parameters': its frame binds them). */
-static int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
+static inline DYNAC_ALWAYS_INLINE int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
                             PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **r) {
   if (!c || kwnames || PyVectorcall_NARGS(nargsf) != co->co_argcount || co->co_kwonlyargcount != 0 ||
       (co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS)))
@@ -6197,7 +6271,7 @@ static int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, P
   return st;
 }
 
-static PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
+static inline DYNAC_ALWAYS_INLINE PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
                                    PyObject *const *args, size_t nargsf, PyObject *kwnames,
                                    dynac__interpret_fn interpret) {
   dynac__thread *t = &dynac__t;
