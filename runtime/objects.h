@@ -165,7 +165,7 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
  * keeps the three), as PyPy's and V8's polymorphic inline caches do. A way
  * is valid while its class's version tag is `version` (any change to the
  * class or a base gives it a new tag; 0: empty). Way 0 (the last filled) is
- * tried inline, the others out of line. A hit reads or writes the
+ * tried inline, the others by one small call. A hit reads or writes the
  * place directly (no Python code runs); anything else (a materialised
  * __dict__, a missing attribute, a property, a class with __getattr__ or
  * __setattr__) goes through the C API, and fills way 0 where it found a
@@ -278,15 +278,33 @@ DYNAC_COLD PyObject **dynac__attr_way_place_rare(dynac_attr_way *w, PyObject *o)
   default: return NULL; /* DYNAC_ATTR_METHOD: dynac_get_method_cached's */
   }
 }
-static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
-  if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return NULL;
+DYNAC_HOT_INLINE PyObject **dynac__attr_way_hit_place(dynac_attr_way *w, PyObject *o) { /* w is o's class's */
   if (DYNAC_LIKELY(w->slot == DYNAC_ATTR_SLOT)) return (PyObject **)((char *)o + w->where);
   if (DYNAC_LIKELY(w->slot == DYNAC_ATTR_INLINE)) return dynac_compat_instance_value_slot(o, w->where);
   return dynac__attr_way_place_rare(w, o);
 }
-/* The place per way 0 (inline). */
-static inline PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
-  return dynac__attr_way_place(&c->w[0], o);
+static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
+  if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return NULL;
+  return dynac__attr_way_hit_place(w, o);
+}
+/* The way of class version tag v among ways 1.. of c, or NULL: one compare
+ * each (a site whose classes alternate, a heap's events of several
+ * subclasses, finds each class's place without the C API). */
+DYNAC_COLD dynac_attr_way *dynac__attr_way_other(dynac_attr_cache *c, unsigned int v) {
+  for (int k = 1; k < DYNAC_ATTR_WAYS && v; k++) /* 0: an empty way, a class with no tag */
+    if (c->w[k].version == v) return &c->w[k];
+  return NULL;
+}
+/* The way of o's class, or NULL: way 0 inline, the others out of line. */
+DYNAC_HOT_INLINE dynac_attr_way *dynac__attr_way_for(dynac_attr_cache *c, PyObject *o) {
+  unsigned int v = Py_TYPE(o)->tp_version_tag;
+  if (DYNAC_LIKELY(c->w[0].version == v && v)) return &c->w[0];
+  return dynac__attr_way_other(c, v);
+}
+/* The place o.name lives at per the ways, or NULL. */
+DYNAC_HOT_INLINE PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
+  dynac_attr_way *w = dynac__attr_way_for(c, o);
+  return w ? dynac__attr_way_hit_place(w, o) : NULL;
 }
 /* The place per the other ways, or NULL. The ways keep their order (the
  * last class filled stays inline): reordering at each hit would write the
@@ -469,11 +487,12 @@ DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v,
 DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c,
                                               int *effects, int owner) {
   if (!v) return -1;
-  PyObject **place = dynac__attr_place(c, o);
+  dynac_attr_way *w = dynac__attr_way_for(c, o);
+  PyObject **place = w ? dynac__attr_way_hit_place(w, o) : NULL;
   if (DYNAC_LIKELY(place != NULL)) {
     if (owner == DYNAC_STORE_SELF && !*place) *effects |= 2; /* a first store into self */
     else *effects = 1; /* a visible write (and the old value's __del__ may run) */
-    dynac__attr_store(&c->w[0], o, place, v);
+    dynac__attr_store(w, o, place, v);
     return 0;
   }
   *effects = 1;
