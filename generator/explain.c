@@ -344,7 +344,7 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
     for (inst *in = f->insts; in; in = in->next_root) {
       if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,
-             !in->ok ? "interpreter" : f->partial ? "region kernels" : generic_only(in)
+             !in->ok ? "interpreter" : f->partial ? "region kernels" : generic_only(m, in)
              ? "kernel, generic only (its typed islands weigh less than its attribute lookups: it "
                "serves calls from the interpreter only with DYNAC_GENERIC_KERNELS=1)" : "kernel");
       if (!in->ok) {
@@ -413,7 +413,7 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt, bool li
       cJSON_AddStringToObject(js, "signature", spec_text(m, in));
       cJSON_AddStringToObject(js, "origin", in->origin);
       cJSON_AddBoolToObject(js, "kernel", in->ok);
-      cJSON_AddBoolToObject(js, "generic_only", in->ok && !f->partial && generic_only(in));
+      cJSON_AddBoolToObject(js, "generic_only", in->ok && !f->partial && generic_only(m, in));
       if (!in->ok) {
         cJSON_AddStringToObject(js, "reason", in->fail);
         cJSON_AddNumberToObject(js, "line", in->fail_pos.line);

@@ -981,7 +981,7 @@ bool target_binds(const target *t, int loc);
  * (operations on unboxed values) weigh less than its attribute reads, writes
  * and method calls on objects (each counted 8 times inside loops)? Its entry
  * serves calls only when DYNAC_GENERIC_KERNELS=1. */
-bool generic_only(const inst *in);
+bool generic_only(const module *m, const inst *in);
 
 /* fresh.c: [nlocals] the list locals of `in` bound only to lists the call
  * itself makes (displays, comprehensions, slices, list + and *): writes to

@@ -14,16 +14,23 @@
  * loops they do (a few lookups do not repay the call's dispatch). A typed
  * island is an operation on unboxed values: arithmetic, a comparison or a
  * unary operator on numbers, an element read of a list or buffer as a
- * number, a range loop's counter, a method call, a construction or an
- * operator made kernel to kernel (classes.c); an instance's attribute read
+ * number, a range loop's counter, a call of a module function, a method
+ * call, a construction or an operator made kernel to kernel (classes.c); an instance's attribute read
  * as a number is neither (the interpreter's inline cache reads it as fast:
  * the arithmetic on it is the island). Inside a loop, typed islands and method calls count
  * LOOP_WEIGHT times. An entry whose typed islands weigh less than its
  * attribute lookups and method calls is marked generic-only; the
  * runtime serves such entries of undecorated functions only when
- * DYNAC_GENERIC_KERNELS=1 (do no harm).
+ * DYNAC_GENERIC_KERNELS=1 (do no harm). Not so a method whose callers are C
+ * code: a special method (type slots call it) or one a kernel calls through
+ * the C API; the interpreter's call from C costs what a dispatch does
+ * (measured on examples/programs/scheduler.py: serving the generic kernels
+ * of Event.__lt__, called by heapq, and of the fire() methods, called by
+ * Shop.run's kernel, takes 7.7% and 3.3% of the instructions away).
  */
 #include "../gen.h"
+
+#include <string.h>
 
 #define LOOP_WEIGHT 8
 
@@ -65,8 +72,10 @@ static void scan_expr(void *ctx, expr *e) {
   island_scan *S = ctx;
   if (typed_operation(S, e)) S->n += weight(S);
   const type *ot = e->kind == EX_ATTR ? ty_of(S->in, e->u.sub.obj) : NULL;
-  bool constructs = (e->kind != EX_CALL || e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_BUILTIN) &&
-                    S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances: kernel to kernel */
+  bool constructs = (e->kind != EX_CALL || e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_BUILTIN ||
+                     e->u.call.kind == CALLEE_MODULE_FN) &&
+                    S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances, f(...) of a
+                                                   module function: kernel to kernel */
   bool number_attr = ot && ot->cls && unboxed(ty_of(S->in, e)); /* neither: see above */
   if (method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* a kernel-to-kernel method call */
@@ -93,8 +102,49 @@ static void scan_block(void *ctx, stmt *s) {
   }
 }
 
-bool generic_only(const inst *in) {
+/* A special method (`__lt__`, `__init__`, `__getitem__`, ...): CPython calls
+ * it through its type's slot (heapq's comparisons, `Cls(...)`'s __init__),
+ * from C, where the interpreter has no inlined Python-to-Python call: it
+ * enters its eval loop for a new frame, which costs what a dispatch does. */
+static bool special_method(const func *f) {
+  size_t n = strlen(f->name);
+  return f->method && n > 4 && !strncmp(f->name, "__", 2) && !strcmp(f->name + n - 2, "__");
+}
+
+/* Does an instance of the module call a method named `name` through the
+ * C API (`obj.name(...)`, obj of no class it knows)? From a kernel that is
+ * a call from C into the interpreter, as a type slot's. */
+typedef struct api_call_scan { const inst *in; const char *name; bool found; } api_call_scan;
+static void find_api_call(void *ctx, expr *e);
+static void find_api_call_target(void *ctx, target *t) { /* a place's own expressions */
+  if (t->sub) find_api_call(ctx, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) find_api_call_target(ctx, t->elts[i]);
+}
+static void find_api_call_block(void *ctx, stmt *s) {
+  static const ir_parts parts = {find_api_call, find_api_call_target, find_api_call_block, false};
+  for (; s; s = s->next) ir_each_part(s, &parts, ctx);
+}
+static void find_api_call(void *ctx, expr *e) {
+  api_call_scan *A = ctx;
+  if (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && e->u.call.name &&
+      !strcmp(e->u.call.name, A->name) && method_via_api(A->in, e))
+    A->found = true;
+  if (e->kind == EX_LISTCOMP) find_api_call_block(ctx, e->u.comp.loop);
+  ir_each_subexpr(e, find_api_call, ctx);
+}
+static bool called_through_api(const module *m, const char *name) {
+  for (const inst *in = m->insts; in; in = in->next_all) {
+    api_call_scan A = {in, name, false};
+    if (in->ok) find_api_call_block(&A, in->fn->body);
+    if (A.found) return true;
+  }
+  return false;
+}
+
+bool generic_only(const module *m, const inst *in) {
   if (!in->generic || in->fn->decorated_compile) return false;
+  if (special_method(in->fn) || (in->fn->method && called_through_api(m, in->fn->name)))
+    return false; /* its callers are C code: serving it costs no inlined call (see above) */
   island_scan S = {in, 0, 0, 0};
   scan_block(&S, in->fn->body);
   return S.attrs > 0 && S.n < S.attrs;

@@ -9,7 +9,7 @@
  * whether its kernel (or one it calls) calls Python functions. */
 static const char *entry_flags(module *m, const inst *in) {
   bool generic = takes_objects(in), calls = in->generic || in->opaque_calls; /* callees' too */
-  bool only = generic_only(in);
+  bool only = generic_only(m, in);
   if (!generic && !calls && !only) return "";
   return arena_printf(m->a, ", .flags = %s%s%s%s%s", generic ? "DYNAC_ENTRY_GENERIC" : "",
                       generic && calls ? " | " : "", calls ? "DYNAC_ENTRY_CALLS_PYTHON" : "",
