@@ -283,6 +283,18 @@ const type *classes_attr_type(const klass *k, const char *name) {
   return NULL;
 }
 
+const type *classes_attr_type_any(const module *m, const char *name) {
+  const type *t = NULL;
+  for (int i = 0; i < m->nclasses; i++) {
+    const klass *k = m->classes[i];
+    const type *at = k->why_not ? NULL : classes_attr_type(k, name);
+    if (!at) continue;
+    if (t && at != t) return NULL; /* two classes disagree: an object */
+    t = at;
+  }
+  return t && (t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_BOOL) ? t : NULL;
+}
+
 /* `self.NAME = value` (a single target) in a method whose first parameter is self? NAME, or NULL. */
 static const char *self_store(const stmt *s) {
   if (s->kind != ST_ASSIGN || s->u.assign.ntargets != 1) return NULL;

@@ -627,6 +627,10 @@ typedef struct inst {
   bool nested_as_objects;  /* typed again after its generic operations met a list of lists
                               it builds: the inner lists it stores are held as objects */
   bool nested_refused;     /* internal to infer: why the first typing failed */
+  bool attrs_guessed;      /* typed an attribute of an object of no known class as a number
+                              (classes_attr_type_any) */
+  bool attrs_as_objects;   /* typed again after a typing with such guesses failed (`o.time.real`
+                              of a float): every attribute of an object is an object */
   bool generic;            /* operates on objects through the C API (itself or through
                               callees): Python code may run, so no deoptimisation after */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not
@@ -805,6 +809,12 @@ klass *classes_find(const module *m, const char *name);
 struct func *classes_method(const module *m, const klass *k, const char *name);
 /* The recorded type of instance attribute `name` of k, or NULL (not recorded). */
 const type *classes_attr_type(const klass *k, const char *name);
+/* obj.NAME of an object of no class the kernel knows: the number type (float,
+ * int within int64, bool) every class of the module that records or declares
+ * NAME gives it, when they agree; else NULL (an object). The read is checked
+ * (a value of another type deoptimises), as a list element's; PyPy's JIT
+ * guesses the same from the classes its trace saw. */
+const type *classes_attr_type_any(const module *m, const char *name);
 /* May kernels keep instances of k that they make as fields in C (scalar
  * replacement, as PyPy's virtuals and Cython's structs keep them): a plain
  * class of the module (no __slots__, __new__, __del__, __setattr__,

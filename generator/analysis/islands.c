@@ -76,7 +76,7 @@ static void scan_expr(void *ctx, expr *e) {
                      e->u.call.kind == CALLEE_MODULE_FN) &&
                     S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances, f(...) of a
                                                    module function: kernel to kernel */
-  bool number_attr = ot && ot->cls && unboxed(ty_of(S->in, e)); /* neither: see above */
+  bool number_attr = ot && ot->kind == TY_OBJ && unboxed(ty_of(S->in, e)); /* neither: see above */
   if (method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* a kernel-to-kernel method call */
   else if (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op)

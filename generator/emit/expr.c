@@ -342,6 +342,13 @@ static const char *emit_attr(em *E, expr *e) {
     E->nvstack = depth;
     return r;
   }
+  if (ot->kind == TY_OBJ && TY(e)->kind != TY_OBJ && !names_numpy(E->m, e->u.sub.obj)) {
+    int depth = E->nvstack; /* a number attribute of an object (classes_attr_type_any): as above */
+    push_pending(E, e->u.sub.obj, v);
+    const char *r = emit_instance_attr(E, v, attr, TY(e));
+    E->nvstack = depth;
+    return r;
+  }
   if (ot->kind == TY_OBJ && TY(e)->kind == TY_FLOAT) { /* np.inf */
     restart before = E->rp;
     const char *r = emit_instance_attr(E, v, attr, &ty_float);

@@ -758,6 +758,13 @@ static const type *type_attr(ctx *c, expr *e) {
     generic_op(c);
     return &ty_float;
   }
+  if (ot->kind == TY_OBJ && !ot->or_none && !names_numpy(c->m, e->u.sub.obj)) {
+    /* an object of no known class: a number if the module's classes agree (checked per read) */
+    const type *at = c->in->attrs_as_objects ? NULL : classes_attr_type_any(c->m, e->u.sub.attr);
+    generic_op(c);
+    if (at) c->in->attrs_guessed = true;
+    return at ? at : &ty_obj;
+  }
   if (ot->kind == TY_OBJ) return generic_op(c);
   bool nd_attr = !strcmp(e->u.sub.attr, "shape") || !strcmp(e->u.sub.attr, "ndim") ||
                  !strcmp(e->u.sub.attr, "size");

@@ -66,7 +66,9 @@ static const char *inst_cname(module *m, func *f, const type **args) {
   return r;
 }
 
-static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects);
+static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects,
+                      bool attrs_as_objects);
+static void unlist_inst(module *m, inst *in);
 
 /* Must parameter i of f take the instance itself rather than a caller's
  * struct (records.c)? When f rebinds it, a cell may hold it, or f runs
@@ -100,21 +102,36 @@ inst *get_inst(module *m, func *f, const type **args) {
     if (same) return in;
   }
   if (count >= 16) return NULL;
-  inst *in = new_inst(m, f, args, false);
-  if (in->ok || !in->nested_refused) return in;
+  inst *in = new_inst(m, f, args, false, false);
   /* Generic operations and a list of lists it builds: typed again with the
    * inner lists held as objects (references of their own), in its place. */
+  if (!in->ok && in->nested_refused) {
+    unlist_inst(m, in);
+    in = new_inst(m, f, args, true, false);
+  }
+  /* An object's attribute guessed a number, then used as no number is
+   * (`o.time.real`): typed again with objects' attributes as objects. */
+  if (!in->ok && in->attrs_guessed) {
+    unlist_inst(m, in);
+    in = new_inst(m, f, args, in->nested_as_objects, true);
+  }
+  return in;
+}
+
+/* Takes a failed instance out of m->insts (typed again in its place). */
+static void unlist_inst(module *m, inst *in) {
   inst **p = &m->insts;
   while (*p != in) p = &(*p)->next_all;
   *p = in->next_all;
-  return new_inst(m, f, args, true);
 }
 
 /* A new instance of f for args, listed in m->insts (so that recursive calls
  * find it while it is typed), then typed. */
-static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects) {
+static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects,
+                      bool attrs_as_objects) {
   inst *in = arena_alloc(m->a, sizeof *in);
   in->nested_as_objects = nested_as_objects;
+  in->attrs_as_objects = attrs_as_objects;
   in->fn = f;
   if (!f->not_none) f->not_none = narrow_not_none_reads(m->a, f);
   in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));

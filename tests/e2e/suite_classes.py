@@ -25,6 +25,7 @@ from harness import check, done, dynac_cmd  # noqa: E402
 PROGRAM = r'''
 import sys
 import math
+import heapq
 import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -293,6 +294,75 @@ class Noisy:
 
     def __del__(self):
         LOG.append("del %s" % self.tag)
+
+
+class Ev:
+    """A heap's events of several subclasses: heapq compares them (C calls __lt__); more class
+    pairs than the profile keeps apart, so __lt__'s specialisation takes objects, whose
+    attributes are numbers as every class of the module that has them records them."""
+    __slots__ = ("time", "seq")
+
+    def __init__(self, time, seq):
+        self.time = time
+        self.seq = seq
+
+    def __lt__(self, other):
+        if self.time != other.time:
+            return self.time < other.time
+        return self.seq < other.seq
+
+    def fire(self, log):
+        log.append(("ev", self.seq))
+
+
+class EvA(Ev):
+    __slots__ = ("who",)
+
+    def __init__(self, time, seq, who):
+        Ev.__init__(self, time, seq)
+        self.who = who
+
+    def fire(self, log):
+        log.append(("a", self.who, self.time))
+
+
+class EvB(Ev):
+    __slots__ = ()
+
+    def fire(self, log):
+        log.append(("b", self.seq))
+
+
+class EvC(Ev):
+    __slots__ = ()
+
+
+class EvD(Ev):
+    __slots__ = ()
+
+
+def drain(events):
+    heap = []
+    for e in events:
+        heapq.heappush(heap, e)
+    log = []
+    while heap:
+        e = heapq.heappop(heap)
+        e.fire(log)  # through the C API: the fire() methods' kernels serve it
+    return log
+
+
+def stamp(a, b):
+    return (a.time - b.time) * 2.0 + (a.seq - b.seq)
+
+
+def whole_parts(e):
+    return e.time.real + e.time.imag  # a number attribute used as no number is: typed as objects
+
+
+def mixed_events(k):
+    kinds = [lambda t, s: EvA(t, s, "w%d" % s), EvB, EvC, EvD, Ev]
+    return [kinds[i % 5]((i * 7 + k) % 5 * 0.5, i) for i in range(12)]
 
 
 def total_norm(vs):
@@ -571,6 +641,12 @@ def train():
         first_full([Bag(1.0, 0), Bag(2.0, 1)])
         truth_in_expr([Bag(1.0, 1)], 0.5)
         mixed_sum([Bag(1, 2), Bag(2.5, 3), MixedV(2)])
+        evs = mixed_events(1)
+        drain(evs)
+        for a in evs:
+            for b in evs[:5]:
+                stamp(a, b)
+            whole_parts(a)
 
 
 def show(label, f, *args):
@@ -679,6 +755,33 @@ def checks():
     show("int attr bool", tally, t, 2)
     del t.n
     show("int attr missing", tally, t, 2)
+    # objects of several classes: heapq's comparisons and fire() served by kernels whose
+    # attribute reads are the numbers the classes recorded, checked per read
+    show("drain", drain, mixed_events(2))
+    show("drain int time", drain, mixed_events(3) + [EvB(1, 99), EvC(True, 98), EvD(2 ** 70, 97)])
+    show("drain nan", drain, [EvB(float("nan"), 1), EvB(-0.0, 2), EvC(0.0, 3), EvD(float("inf"), 4)])
+    show("drain big seq", drain, [EvB(1.0, 2 ** 70), EvC(1.0, -2 ** 70), EvD(1.0, 5)])
+    show("drain str time", drain, [EvB(1.0, 1), EvC("soon", 2)])
+    class Foreign:  # not a class of the module: its attributes are whatever they hold
+        def __init__(self, time, seq):
+            self.time, self.seq = time, seq
+    show("stamp", stamp, EvA(2.5, 3, "x"), EvB(-0.0, 1))
+    show("stamp foreign", stamp, Foreign(1.5, 2), EvC(0.5, 1))
+    show("stamp foreign ints", stamp, Foreign(7, 2), Foreign(5, 2 ** 63))
+    show("stamp foreign str", stamp, Foreign("a", 2), EvC(0.5, 1))
+    show("stamp missing", stamp, EvC.__new__(EvC), EvC(0.5, 1))
+    show("whole_parts", whole_parts, EvB(2.5, 1))
+    show("whole_parts int", whole_parts, EvB(3, 1))
+    saved_lt = Ev.__lt__
+    Ev.__lt__ = lambda self, other: self.seq > other.seq  # patched after the build
+    show("drain patched", drain, mixed_events(4))
+    Ev.__lt__ = saved_lt
+    evs, c3 = mixed_events(5), EvC(1.0, 3)
+    EvC.time = property(lambda self: 100.0 + self.seq)  # a subclass's property shadows the slot
+    show("drain property", drain, evs)
+    show("stamp property", stamp, c3, EvB(1.0, 3))
+    del EvC.time
+    show("drain restored", drain, mixed_events(6))
     # a method shadowed by an instance attribute
     s = Vec(3.0, 4.0)
     s.dot = lambda o: 100.0
@@ -876,7 +979,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
-       "mixed_sum"]
+       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp"]
 
 
 def main():
@@ -910,6 +1013,19 @@ def main():
         mixed = ir.stdout.split("\nmixed_sum (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a loop reading attributes through the sites' caches is a kernel that serves",
               "[profile]: kernel" in mixed and "generic only" not in mixed, mixed)
+        lt = ir.stdout.split("\nEv.__lt__ (", 1)[-1].split("\n\n", 1)[0]
+        check("explain: a special method's generic kernel serves (C calls it: no generic only)",
+              "specialisation (object, object) -> bool [profile]: kernel" in lt and "generic only" not in lt, lt)
+        fire = ir.stdout.split("\nEvB.fire (", 1)[-1].split("\n\n", 1)[0]
+        check("explain: a method a kernel calls through the C API serves", "[profile]: kernel" in fire and
+              "generic only" not in fire, fire)
+        typed = [l for l in lines.splitlines() if "if self.time != other.time:" in l or
+                 "return (a.time - b.time) * 2.0" in l]
+        check("explain --lines: attributes of objects read as the numbers the module's classes record",
+              len(typed) == 2 and all(l.split("|")[0].split()[-1] == "T" for l in typed), "\n".join(typed))
+        parts = ir.stdout.split("\nwhole_parts (", 1)[-1].split("\n\n", 1)[0]
+        check("explain: a guessed number attribute used as an object is typed again as objects",
+              parts.splitlines()[0].endswith("): compiled"), parts)
         check("explain names the instance guards", "type(v) is Vec (exactly" in ir.stdout and
               "global Vec is the class defined at shapes.py:" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
         eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
