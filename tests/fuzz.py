@@ -357,7 +357,9 @@ class Gen:
         params = ["n0", "x0"] + rng.sample(["n1", "x1", "xs", "ks", "p0"] + (["a0"] * 3 if np else []),
                                            rng.randrange(3))
         params = list(dict.fromkeys(params))
-        ann = {"n": "int", "x": "float", "p": "P", "a": "ndarray[d]"}
+        # p0 an object now and then: its attributes are read as the numbers P declares (a guess
+        # checked per read: Q, an int attribute, a missing one), its operators through the C API
+        ann = {"n": "int", "x": "float", "p": "object" if rng.random() < 0.3 else "P", "a": "ndarray[d]"}
         types = ["list[float]" if p == "xs" else "list[int]" if p == "ks" else ann[p[0]] for p in params]
         sig = ", ".join("%s: %s" % (p, t) if p != "a0" else p for p, t in zip(params, types))
         env = set(params)
