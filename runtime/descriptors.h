@@ -676,6 +676,10 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
   if (args[i] != Py_None) { *failed = text; return 0; }
 #define DYNAC_GUARD_GLOBALS(g) \
   if (dynac_globals_update_for_guard((g), globals) < 0) return -1;
+/* Only the module's dict (a kernel that reads no slot may go on in the
+ * interpreter: dynac_continue builds the rest of the function from it). */
+#define DYNAC_GUARD_GLOBALS_DICT(g) \
+  if ((g)->globals != globals && dynac_globals_update_for_guard((g), globals) < 0) return -1;
 #define DYNAC_GUARD_SLOT(g, k, text) \
   if (!(g)->slots[k].valid) { *failed = text; return 0; }
 /* args[i] is an instance of exactly the class of slot k (checked valid before). */

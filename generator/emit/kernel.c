@@ -473,8 +473,9 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
   bool any = false;
   for (int k = 0; k < m->nslots; k++) if (in->slots_used[k]) any = true;
   /* a kernel that may go on in the interpreter builds the rest of the function from the module's
-     globals (dynac_continue): they are taken here even where it reads no module-level name */
-  if (any || (in->effectful && may_continue(in))) {
+     globals (dynac_continue): where it reads no module-level name, it needs only their dict */
+  if (!any && in->effectful && may_continue(in)) sb_puts(&checks, "DYNAC_GUARD_GLOBALS_DICT(&dynac__G)\n");
+  if (any) {
     sb_puts(&checks, "DYNAC_GUARD_GLOBALS(&dynac__G)\n");
     for (int k = 0; k < m->nslots; k++)
       if (in->slots_used[k] && guard_text(m, m->slots[k]))

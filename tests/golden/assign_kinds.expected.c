@@ -232,7 +232,7 @@ static int dynac_guard_version_names__O(PyObject *const *args, PyObject *globals
   (void)globals;
   (void)failed;
   /* args[0]: any object */
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }

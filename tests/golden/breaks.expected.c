@@ -1277,7 +1277,7 @@ static int dynac_guard_attr__O(PyObject *const *args, PyObject *globals, const c
   (void)globals;
   (void)failed;
   /* args[0]: any object */
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1318,7 +1318,7 @@ static int dynac_guard_listy__i(PyObject *const *args, PyObject *globals, const 
   (void)globals;
   (void)failed;
   DYNAC_GUARD_INT(0, "type(n) is int and it fits in int64")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1360,7 +1360,7 @@ static int dynac_guard_strings__i(PyObject *const *args, PyObject *globals, cons
   (void)globals;
   (void)failed;
   DYNAC_GUARD_INT(0, "type(x) is int and it fits in int64")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1485,7 +1485,7 @@ static int dynac_guard_big_literal__i(PyObject *const *args, PyObject *globals, 
   (void)globals;
   (void)failed;
   DYNAC_GUARD_INT(0, "type(x) is int and it fits in int64")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1736,7 +1736,7 @@ static int dynac_guard_object_chain__LOO(PyObject *const *args, PyObject *global
   (void)failed;
   DYNAC_GUARD_LIST(0, "type(a) is list (each element's type is checked when it is read)")
   /* args[1]: any object */
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1778,7 +1778,7 @@ static int dynac_guard_object_augassign__LO(PyObject *const *args, PyObject *glo
   (void)globals;
   (void)failed;
   DYNAC_GUARD_LIST(0, "type(a) is list (each element's type is checked when it is read)")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1901,7 +1901,7 @@ static int dynac_guard_tuple_of_lists_kept__LO(PyObject *const *args, PyObject *
   (void)globals;
   (void)failed;
   DYNAC_GUARD_LIST(0, "type(ps) is list (each element's type is checked when it is read)")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -1982,7 +1982,7 @@ static int dynac_guard_deletes__OO(PyObject *const *args, PyObject *globals, con
   (void)failed;
   /* args[0]: any object */
   /* args[1]: any object */
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }

@@ -164,7 +164,7 @@ static int dynac_guard_forget__O(PyObject *const *args, PyObject *globals, const
   (void)globals;
   (void)failed;
   /* args[0]: any object */
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }

@@ -545,7 +545,7 @@ static int dynac_guard_closes__Of(PyObject *const *args, PyObject *globals, cons
   (void)failed;
   /* args[0]: any object */
   DYNAC_GUARD_FLOAT(1, "type(x) is float")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
@@ -588,7 +588,7 @@ static int dynac_guard_locked__OLf(PyObject *const *args, PyObject *globals, con
   (void)failed;
   /* args[0]: any object */
   DYNAC_GUARD_LIST(1, "type(xs) is list (each element's type is checked when it is read)")
-  DYNAC_GUARD_GLOBALS(&dynac__G)
+  DYNAC_GUARD_GLOBALS_DICT(&dynac__G)
 
   return 1;
 }
