@@ -39,12 +39,6 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   char *argv[CAP];
   int n = 0;
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) argv[n++] = (char *)fixed[i];
-#if defined(__x86_64__) && defined(__linux__)
-  /* each kernel that writes reads the thread's undo log (a TLS variable of a shared library):
-     TLS descriptors make that a load and a short call, not a __tls_get_addr call (GCC's and
-     aarch64's default elsewhere; older Clang lacks the option: CC=clang builds without it) */
-  if (!strstr(o->cc, "clang")) argv[n++] = "-mtls-dialect=gnu2";
-#endif
   const char *user = getenv("CFLAGS");
   char *copy = strdup(user ? user : "");
   add_user_cflags(argv, &n, CAP - 5, copy);
