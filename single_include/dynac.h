@@ -6112,8 +6112,9 @@ static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *
  * full dispatch, from the first entry not yet tried; the guard is pure, so
  * asking it again there costs only time. As CPython's specialised CALL
  * tries its inline cache before the generic path. */
-static inline DYNAC_ALWAYS_INLINE int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c, PyObject *const *args,
-                                        PyObject *globals, PyObject *closure, PyObject **result) {
+static inline DYNAC_ALWAYS_INLINE int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c,
+                                                            PyObject *const *args, PyObject *globals,
+                                                            PyObject *closure, PyObject **result) {
   char here;
   int from = 0;
   const dynac_entry_desc *d = c->n ? c->e[0].d : NULL;
@@ -6284,8 +6285,9 @@ typedef PyObject *(*dynac__interpret_fn)(PyObject *func, PyCodeObject *tried, Py
 /* The cache `c` tries a call of `func` (code `co`): DYNAC__SERVED (*r set,
  * NULL with an exception raised), what the dispatcher said, or -1 when it
  * did not try (the call's shape is not the parameters': its frame binds them). */
-static inline DYNAC_ALWAYS_INLINE int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func, PyCodeObject *co,
-                            PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **r) {
+static inline DYNAC_ALWAYS_INLINE int dynac__try_cache(dynac__thread *t, dynac__cache *c, PyObject *func,
+                                                       PyCodeObject *co, PyObject *const *args, size_t nargsf,
+                                                       PyObject *kwnames, PyObject **r) {
   if (!c || kwnames || PyVectorcall_NARGS(nargsf) != co->co_argcount || co->co_kwonlyargcount != 0 ||
       (co->co_flags & (DYNAC__SKIP_FLAGS | CO_VARARGS | CO_VARKEYWORDS)))
     return -1;
@@ -6294,9 +6296,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac__try_cache(dynac__thread *t, dynac__
   return st;
 }
 
-static inline DYNAC_ALWAYS_INLINE PyObject *dynac__serve_call(dynac__cache *c, PyObject *func, PyCodeObject *co,
-                                   PyObject *const *args, size_t nargsf, PyObject *kwnames,
-                                   dynac__interpret_fn interpret) {
+static inline DYNAC_ALWAYS_INLINE PyObject *dynac__serve_call(dynac__cache *c, PyObject *func,
+                                                              PyCodeObject *co, PyObject *const *args,
+                                                              size_t nargsf, PyObject *kwnames,
+                                                              dynac__interpret_fn interpret) {
   dynac__thread *t = &dynac__t;
   if (t->disable_depth) c = NULL;
   PyObject *r = NULL;
