@@ -335,7 +335,14 @@ static inline Py_ssize_t dynac_compat_instance_value_index(PyTypeObject *tp, PyO
  * instance keeps no inline values (its __dict__ was made). */
 static inline PyObject **dynac_compat_instance_value_slot(PyObject *o, Py_ssize_t i) {
 #ifdef DYNAC__PYCORE_DICT
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push /* inlined where GCC sees o may be None, on a path the class check rules out */
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
   PyDictValues *values = ((PyDictValues **)o)[-4]; /* _PyObject_ValuesPointer */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   return values ? &values->values[i] : NULL;
 #else
   (void)o, (void)i;
