@@ -15,10 +15,11 @@
  * island is an operation on unboxed values: arithmetic, a comparison or a
  * unary operator on numbers, an element read of a list or buffer as a
  * number, a range loop's counter, a call of a module function, a method
- * call, a construction or an operator made kernel to kernel (classes.c); an instance's attribute read
- * as a number is neither (the interpreter's inline cache reads it as fast:
- * the arithmetic on it is the island). Inside a loop, typed islands and method calls count
- * LOOP_WEIGHT times. An entry whose typed islands weigh less than its
+ * call, a construction or an operator made kernel to kernel (classes.c);
+ * an object's attribute read as a number is neither (the interpreter's
+ * inline cache reads it as fast: the arithmetic on it is the island).
+ * Inside a loop, typed islands and method calls count LOOP_WEIGHT times.
+ * An entry whose typed islands weigh less than its
  * attribute lookups and method calls is marked generic-only; the
  * runtime serves such entries of undecorated functions only when
  * DYNAC_GENERIC_KERNELS=1 (do no harm). Not so a method whose callers are C
