@@ -43,7 +43,7 @@ static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size
   return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
 }
 
-static int dynac__c_stack_low(dynac__thread *t);
+static inline int dynac__c_stack_low(dynac__thread *t);
 static int dynac__rt_deep_call_refused(int depth) {
   return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_low(&dynac__t);
 }
@@ -220,7 +220,7 @@ static int dynac__c_stack_exhausted(dynac__thread *t) {
 /* Is it deep enough that kernels, whose frames are larger than a Python
  * call's share of the C stack, should leave the calls to the interpreter
  * (kernel-to-kernel recursion stops too: dynac_rt.deep_call_refused)? */
-static int dynac__c_stack_low(dynac__thread *t) {
+static inline int dynac__c_stack_low(dynac__thread *t) {
   if (DYNAC_UNLIKELY(!t->c_stack_known)) (void)dynac__c_stack_exhausted(t);
   char here;
   return t->c_stack_soft && &here < t->c_stack_soft;
@@ -266,12 +266,10 @@ static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *
 static inline DYNAC_ALWAYS_INLINE int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c,
                                                             PyObject *const *args, PyObject *globals,
                                                             PyObject *closure, PyObject **result) {
-  char here;
   int from = 0;
   const dynac_entry_desc *d = c->n ? c->e[0].d : NULL;
   if (DYNAC_LIKELY(d && c->servable && !c->disallowed && !c->needs_reattach && !t->eager_depth &&
-                   ((c->fd->flags & DYNAC_FUNC_ROOT) || t->root_depth) &&
-                   t->c_stack_known && !(t->c_stack_soft && &here < t->c_stack_soft) &&
+                   ((c->fd->flags & DYNAC_FUNC_ROOT) || t->root_depth) && !dynac__c_stack_low(t) &&
                    (!(d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels) &&
                    !(dynac__log_dispatch | dynac__log_guards | dynac__log_recompiles))) {
     const char *failed = NULL;

@@ -306,26 +306,11 @@ DYNAC_HOT_INLINE PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) 
   dynac_attr_way *w = dynac__attr_way_for(c, o);
   return w ? dynac__attr_way_hit_place(w, o) : NULL;
 }
-/* The place per the other ways, or NULL. The ways keep their order (the
- * last class filled stays inline): reordering at each hit would write the
- * cache at every read of a site whose classes alternate. */
-DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o, dynac_attr_way **way) {
-  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
-    PyObject **place = dynac__attr_way_place(&c->w[k], o);
-    if (place) {
-      *way = &c->w[k];
-      return place;
-    }
-  }
-  return NULL;
-}
-
-/* o.name through the site's cache c: a new reference, or NULL with
- * CPython's exception; *effects set when Python code may have run. */
+/* o.name through the C API, after every way of the site's cache c missed
+ * (dynac__attr_place), filling way 0 where it found a fixed place: a new
+ * reference, or NULL with CPython's exception; *effects set when Python
+ * code may have run. */
 DYNAC_COLD PyObject *dynac__obj_getattr_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects) {
-  dynac_attr_way *way;
-  PyObject **place = dynac__attr_place_other(c, o, &way);
-  if (place && *place) return Py_NewRef(*place);
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
   return v;
@@ -354,7 +339,8 @@ static inline int dynac__method_way(dynac_attr_cache *c, dynac_attr_way *w, PyOb
 }
 DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, PyObject **meth,
                                       int *effects) {
-  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) { /* in order, as dynac__attr_place_other */
+  /* in order: reordering at each hit would write the cache at every call of alternating classes */
+  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
     int r = dynac__method_way(c, &c->w[k], o, name, meth);
     if (r >= 0) return r;
   }
@@ -462,13 +448,8 @@ static inline void dynac__attr_store(const dynac_attr_way *w, PyObject *o, PyObj
   if (old) Py_DECREF(old);
   else if (w->slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, w->where);
 }
+/* o.name = v through the C API, after every way of c missed. */
 DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
-  dynac_attr_way *way;
-  PyObject **place = dynac__attr_place_other(c, o, &way);
-  if (place) {
-    dynac__attr_store(way, o, place, v);
-    return 0;
-  }
   if (PyObject_SetAttr(o, name, v) < 0) return -1;
   dynac__attr_cache_fill(c, o, name, 1);
   return 0;

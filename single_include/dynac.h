@@ -2242,26 +2242,11 @@ DYNAC_HOT_INLINE PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) 
   dynac_attr_way *w = dynac__attr_way_for(c, o);
   return w ? dynac__attr_way_hit_place(w, o) : NULL;
 }
-/* The place per the other ways, or NULL. The ways keep their order (the
- * last class filled stays inline): reordering at each hit would write the
- * cache at every read of a site whose classes alternate. */
-DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o, dynac_attr_way **way) {
-  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
-    PyObject **place = dynac__attr_way_place(&c->w[k], o);
-    if (place) {
-      *way = &c->w[k];
-      return place;
-    }
-  }
-  return NULL;
-}
-
-/* o.name through the site's cache c: a new reference, or NULL with
- * CPython's exception; *effects set when Python code may have run. */
+/* o.name through the C API, after every way of the site's cache c missed
+ * (dynac__attr_place), filling way 0 where it found a fixed place: a new
+ * reference, or NULL with CPython's exception; *effects set when Python
+ * code may have run. */
 DYNAC_COLD PyObject *dynac__obj_getattr_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects) {
-  dynac_attr_way *way;
-  PyObject **place = dynac__attr_place_other(c, o, &way);
-  if (place && *place) return Py_NewRef(*place);
   PyObject *v = dynac_obj_getattr(o, name, effects);
   if (v) dynac__attr_cache_fill(c, o, name, 0);
   return v;
@@ -2290,7 +2275,8 @@ static inline int dynac__method_way(dynac_attr_cache *c, dynac_attr_way *w, PyOb
 }
 DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, PyObject **meth,
                                       int *effects) {
-  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) { /* in order, as dynac__attr_place_other */
+  /* in order: reordering at each hit would write the cache at every call of alternating classes */
+  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
     int r = dynac__method_way(c, &c->w[k], o, name, meth);
     if (r >= 0) return r;
   }
@@ -2398,13 +2384,8 @@ static inline void dynac__attr_store(const dynac_attr_way *w, PyObject *o, PyObj
   if (old) Py_DECREF(old);
   else if (w->slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, w->where);
 }
+/* o.name = v through the C API, after every way of c missed. */
 DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
-  dynac_attr_way *way;
-  PyObject **place = dynac__attr_place_other(c, o, &way);
-  if (place) {
-    dynac__attr_store(way, o, place, v);
-    return 0;
-  }
   if (PyObject_SetAttr(o, name, v) < 0) return -1;
   dynac__attr_cache_fill(c, o, name, 1);
   return 0;
@@ -5899,7 +5880,7 @@ static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size
   return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
 }
 
-static int dynac__c_stack_low(dynac__thread *t);
+static inline int dynac__c_stack_low(dynac__thread *t);
 static int dynac__rt_deep_call_refused(int depth) {
   return depth + 50 >= dynac__recursion_remaining() || dynac__c_stack_low(&dynac__t);
 }
@@ -6076,7 +6057,7 @@ static int dynac__c_stack_exhausted(dynac__thread *t) {
 /* Is it deep enough that kernels, whose frames are larger than a Python
  * call's share of the C stack, should leave the calls to the interpreter
  * (kernel-to-kernel recursion stops too: dynac_rt.deep_call_refused)? */
-static int dynac__c_stack_low(dynac__thread *t) {
+static inline int dynac__c_stack_low(dynac__thread *t) {
   if (DYNAC_UNLIKELY(!t->c_stack_known)) (void)dynac__c_stack_exhausted(t);
   char here;
   return t->c_stack_soft && &here < t->c_stack_soft;
@@ -6122,12 +6103,10 @@ static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *
 static inline DYNAC_ALWAYS_INLINE int dynac__dispatch_cache(dynac__thread *t, dynac__cache *c,
                                                             PyObject *const *args, PyObject *globals,
                                                             PyObject *closure, PyObject **result) {
-  char here;
   int from = 0;
   const dynac_entry_desc *d = c->n ? c->e[0].d : NULL;
   if (DYNAC_LIKELY(d && c->servable && !c->disallowed && !c->needs_reattach && !t->eager_depth &&
-                   ((c->fd->flags & DYNAC_FUNC_ROOT) || t->root_depth) &&
-                   t->c_stack_known && !(t->c_stack_soft && &here < t->c_stack_soft) &&
+                   ((c->fd->flags & DYNAC_FUNC_ROOT) || t->root_depth) && !dynac__c_stack_low(t) &&
                    (!(d->flags & DYNAC_ENTRY_GENERIC_ONLY) || dynac__generic_kernels) &&
                    !(dynac__log_dispatch | dynac__log_guards | dynac__log_recompiles))) {
     const char *failed = NULL;

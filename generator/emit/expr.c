@@ -334,16 +334,10 @@ static const char *emit_attr(em *E, expr *e) {
   }
   const char *v = getter ? emit_operand_for(E, e->u.sub.obj, getter->args[0]) : emit_expr(E, e->u.sub.obj);
   if (getter) return emit_property_call(E, e, v); /* its getter's kernel */
-  if (ot->kind == TY_OBJ && ot->cls && TY(e) != &ty_obj) { /* a typed read: the instance pending, so
-                                                              the interpreter may go on from it */
+  /* a typed read of an instance's attribute, or of an object's (classes_attr_type_any): the object
+     pending, so the interpreter may go on from it */
+  if (ot->kind == TY_OBJ && TY(e) != &ty_obj && (ot->cls || !names_numpy(E->m, e->u.sub.obj))) {
     int depth = E->nvstack;
-    push_pending(E, e->u.sub.obj, v);
-    const char *r = emit_instance_attr(E, v, attr, TY(e));
-    E->nvstack = depth;
-    return r;
-  }
-  if (ot->kind == TY_OBJ && TY(e)->kind != TY_OBJ && !names_numpy(E->m, e->u.sub.obj)) {
-    int depth = E->nvstack; /* a number attribute of an object (classes_attr_type_any): as above */
     push_pending(E, e->u.sub.obj, v);
     const char *r = emit_instance_attr(E, v, attr, TY(e));
     E->nvstack = depth;

@@ -707,6 +707,30 @@ def guard_failures_count_unserved_calls():
             and sum(per_entry.values()) > 1), repr(s)
 
 
+@case
+def first_entry_deopting_hands_the_call_to_the_next():
+    """The entry that served last is tried first (the dispatch's fast path);
+    when its kernel deoptimises (an int64 overflow), the next entry serves
+    the call, and the kernel that deoptimised does not run twice."""
+    mod, _ = build_module("""
+        import dynac
+        LOG = []
+        @dynac.compile(signatures=["(int)", "(object)"])
+        def f(x):
+            y = x * x + 1  # overflows int64 before any effect: the int kernel deoptimises
+            LOG.append(x)
+            return y
+    """)
+    dynac.reset_stats()
+    got = [mod.f(3), mod.f(2 ** 40), mod.f(-5), mod.f(2 ** 40)]
+    want = [10, 2 ** 80 + 1, 26, 2 ** 80 + 1]
+    s = dynac.stats()[mod.__name__ + ".f"]
+    hits = {e["signature"].split(")")[0] + ")": e["hits"] for e in s["entries"]}
+    return (got == want and mod.LOG == [3, 2 ** 40, -5, 2 ** 40] and s["kernel_calls"] == 4 and
+            s["deopts"] == 2 and s["interpreter_calls"] == 0 and hits == {"(int)": 2, "(object)": 2}), \
+        repr((got, mod.LOG, s))
+
+
 ANNOTATED_SCRIPT = """
 def hot(x: float,
         # a comment among the parameters is no *args
