@@ -173,6 +173,34 @@ static inline int dynac_compat_small_int(PyObject *o, long *v) {
   return 1;
 }
 
+/* o as a C __int128 when it is an exact int with |o| < 2**127 (3.11's
+ * 30-bit digits: at most 5, the fifth below 2**7), so that -o is one too.
+ * 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
+static inline int dynac_compat_int128_of(PyObject *o, __int128 *v) {
+  if (!PyLong_CheckExact(o)) return 0;
+  Py_ssize_t n = Py_SIZE(o), size = n < 0 ? -n : n;
+  const digit *d = ((PyLongObject *)o)->ob_digit;
+  if (size > 5 || (size == 5 && d[4] >> (127 - 4 * PyLong_SHIFT))) return 0;
+  unsigned __int128 m = 0;
+  for (Py_ssize_t i = size - 1; i >= 0; i--) m = (m << PyLong_SHIFT) | d[i];
+  *v = n < 0 ? -(__int128)m : (__int128)m;
+  return 1;
+}
+/* A new int of value v, as _PyLong_FromByteArray would make it but without
+ * its byte loop: _PyLong_New, then at most 5 digits (new reference; NULL
+ * with MemoryError). */
+static inline PyObject *dynac_compat_int_from128(__int128 v) {
+  if (v >= INT64_MIN && v <= INT64_MAX) return PyLong_FromLongLong((long long)v);
+  unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+  Py_ssize_t size = 0;
+  for (unsigned __int128 t = m; t; t >>= PyLong_SHIFT) size++;
+  PyLongObject *r = _PyLong_New(size);
+  if (!r) return NULL;
+  for (Py_ssize_t i = 0; i < size; i++, m >>= PyLong_SHIFT) r->ob_digit[i] = (digit)(m & PyLong_MASK);
+  Py_SET_SIZE(r, v < 0 ? -size : size);
+  return (PyObject *)r;
+}
+
 /* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
  * PyModuleObject (internal) starts with it after the object's head in
  * 3.8-3.13. */

@@ -42,20 +42,93 @@ static inline PyObject *dynac_obj_compare(PyObject *a, PyObject *b, int op, int 
   dynac__obj_effect(a, b, effects);
   return PyObject_RichCompare(a, b, op);
 }
-/* a + b, a - b, a * b (op 0, 1, 2) of two exact floats: float_add, float_sub
- * and float_mul's result without the number protocol's dispatch, as CPython
- * 3.11's BINARY_OP_ADD_FLOAT and its siblings take it. Set *done when it
- * was one (the result, or NULL with MemoryError). */
+/* a + b, a - b, a * b, a / b (op 0-3) of two exact floats: float_add ...
+ * float_div's result without the number protocol's dispatch, as CPython
+ * 3.11's BINARY_OP_ADD_FLOAT and its siblings take it (not a division by
+ * zero: float_div raises). Set *done when it was one (the result, or NULL
+ * with MemoryError). */
 static inline PyObject *dynac__float_op(PyObject *a, PyObject *b, int op, int *done) {
-  *done = op <= 2 && PyFloat_CheckExact(a) && PyFloat_CheckExact(b);
+  *done = op <= 3 && PyFloat_CheckExact(a) && PyFloat_CheckExact(b) && (op < 3 || PyFloat_AS_DOUBLE(b) != 0.0);
   if (!*done) return NULL;
   double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
-  return PyFloat_FromDouble(op == 0 ? x + y : op == 1 ? x - y : x * y);
+  return PyFloat_FromDouble(op == 0 ? x + y : op == 1 ? x - y : op == 2 ? x * y : x / y);
+}
+/* a OP b of two exact ints below 2**127 in magnitude, in 128-bit C
+ * arithmetic (overflow checked) with Python's rules: // and % floor (the remainder takes the
+ * divisor's sign), >> floors, & | ^ are two's complement. An LCG's
+ * `(s * A + C) % 2**64` then costs no digit loops (CPython's k_mul and
+ * x_divrem: ~2,000 instructions). Not done (*done 0: the C API's call
+ * answers, with its exception) for ** and @, a zero divisor, a negative
+ * shift, a result beyond 128 bits, or true division of ints above 2**53
+ * (below, (double)a / (double)b is long_true_divide's own fast path). */
+static inline PyObject *dynac__int_op(PyObject *a, PyObject *b, int op, int *done) {
+  __int128 x, y, r;
+  *done = 0;
+  if (op == 6 || op == 12 || !dynac_compat_int128_of(a, &x) || !dynac_compat_int128_of(b, &y)) return NULL;
+  const __int128 exact = (__int128)1 << 53; /* doubles hold every int up to it */
+  switch (op) {
+  case 0: if (__builtin_add_overflow(x, y, &r)) return NULL; break;
+  case 1: if (__builtin_sub_overflow(x, y, &r)) return NULL; break;
+  case 2: if (__builtin_mul_overflow(x, y, &r)) return NULL; break;
+  case 3:
+    if (y == 0 || x > exact || x < -exact || y > exact || y < -exact) return NULL;
+    *done = 1;
+    return PyFloat_FromDouble((double)x / (double)y);
+  case 4: case 5: {
+    if (y == 0) return NULL;
+    __int128 q = x / y, m = x % y;
+    if (m != 0 && (m < 0) != (y < 0)) q -= 1, m += y;
+    r = op == 4 ? q : m;
+    break;
+  }
+  case 7: /* the result needs bit_length(|x|) + y bits and a sign */
+    if (y < 0 || y > 126 || (x != 0 && (x >= ((__int128)1 << (126 - y)) || x <= -((__int128)1 << (126 - y)))))
+      return NULL;
+    r = (__int128)((unsigned __int128)x << y);
+    break;
+  case 8: if (y < 0) return NULL; r = y > 126 ? (x < 0 ? -1 : 0) : x >> y; break;
+  case 9: r = x & y; break;
+  case 10: r = x | y; break;
+  default: r = x ^ y; break;
+  }
+  *done = 1;
+  return dynac_compat_int_from128(r);
+}
+/* a OP b of an exact float and an exact int below 2**63 in magnitude (+ - *
+ * /): float_add and its siblings convert the int with PyLong_AsDouble,
+ * which rounds as the C conversion does. Not done for a zero divisor. */
+static inline PyObject *dynac__mixed_float_op(PyObject *a, PyObject *b, int op, int *done) {
+  double x, y;
+  long long i;
+  int overflow = 0;
+  *done = 0;
+  if (op > 3) return NULL;
+  if (PyFloat_CheckExact(a) && PyLong_CheckExact(b)) {
+    i = PyLong_AsLongLongAndOverflow(b, &overflow);
+    x = PyFloat_AS_DOUBLE(a), y = (double)i;
+  } else if (PyLong_CheckExact(a) && PyFloat_CheckExact(b)) {
+    i = PyLong_AsLongLongAndOverflow(a, &overflow);
+    x = (double)i, y = PyFloat_AS_DOUBLE(b);
+  } else
+    return NULL;
+  if (overflow || (op == 3 && y == 0.0)) return NULL;
+  *done = 1;
+  return PyFloat_FromDouble(op == 0 ? x + y : op == 1 ? x - y : op == 2 ? x * y : x / y);
+}
+/* a OP b of exact floats and ints (the values generic code mostly holds)
+ * in C arithmetic, with CPython's results; *done 0 for the number protocol
+ * to answer. Ints and floats have no in-place operators: OP= is OP. */
+static inline PyObject *dynac__exact_number_op(PyObject *a, PyObject *b, int op, int *done) {
+  PyObject *f = dynac__float_op(a, b, op, done);
+  if (*done) return f;
+  f = dynac__int_op(a, b, op, done);
+  if (*done) return f;
+  return dynac__mixed_float_op(a, b, op, done);
 }
 /* a OP b for the generator's binop numbering (+ - * / // % ** << >> & | ^ @). */
 static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *effects) {
   int done;
-  PyObject *f = dynac__float_op(a, b, op, &done);
+  PyObject *f = dynac__exact_number_op(a, b, op, &done);
   if (done) return f;
   dynac__obj_effect(a, b, effects);
   switch (op) {
@@ -667,7 +740,7 @@ static inline int dynac_obj_delitem(PyObject *o, PyObject *key, int *effects) {
  * (a list's += extends it; an int's falls back to +). New reference. */
 static inline PyObject *dynac_obj_inplace(PyObject *a, PyObject *b, int op, int *effects) {
   int done;
-  PyObject *f = dynac__float_op(a, b, op, &done); /* a float has no in-place operators */
+  PyObject *f = dynac__exact_number_op(a, b, op, &done);
   if (done) return f;
   dynac__obj_effect(a, b, effects);
   switch (op) {

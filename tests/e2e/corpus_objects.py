@@ -176,6 +176,55 @@ def builtins_generic(x: object, y: object):
 
 
 @dynac.compile
+def number_op(x: object, y: object, op: int):
+    """Exact ints and floats take C arithmetic in kernels (128-bit for ints)."""
+    if op == 0:
+        return x + y
+    elif op == 1:
+        return x - y
+    elif op == 2:
+        return x * y
+    elif op == 3:
+        return x / y
+    elif op == 4:
+        return x // y
+    elif op == 5:
+        return x % y
+    elif op == 6:
+        return x << y
+    elif op == 7:
+        return x >> y
+    elif op == 8:
+        return x & y
+    elif op == 9:
+        return x | y
+    elif op == 10:
+        return x ^ y
+    return x ** y
+
+
+@dynac.compile
+def number_op_inplace(x: object, y: object, op: int):
+    if op == 0:
+        x += y
+    elif op == 1:
+        x -= y
+    elif op == 2:
+        x *= y
+    elif op == 3:
+        x /= y
+    elif op == 4:
+        x //= y
+    elif op == 5:
+        x %= y
+    elif op == 7:
+        x >>= y
+    else:
+        x <<= y
+    return x
+
+
+@dynac.compile
 def str_methods(s: object):
     parts = s.split(",")
     n = 0

@@ -97,6 +97,16 @@ def cases():
     c["globals_of_any_type"] = [(lambda m, i=i: (i,)) for i in [0, -1, 2**62, 2**63 - 1]]
     xs = [0, -0.0, 2.5, -3.5, 2**70, True, NAN, INF, "s", None, 7]
     c["builtins_generic"] = [(lambda m, x=x, y=y: (x, y)) for x in xs for y in [1, 2.5, "t"]]
+    nums = [0, 1, -1, 7, -7, 11, 2**30, 2**53, 2**53 + 1, -2**53 - 1, 2**63 - 1, -2**63, 2**64, -2**64 + 3,
+            6364136223846793005, 2**119 + 5, -2**119, 2**120, 2**126, 2**127 - 1, 1 - 2**127, 2**127, -2**127,
+            2**200, True, False,
+            0.0, -0.0, 2.5, -7.25, 1e308, INF, NAN, 2.0**63]
+    small = [y for y in nums if not isinstance(y, int) or abs(y) < 300] + [90, 126, 127, 200]
+    c["number_op"] = [(lambda m, x=x, y=y, op=op: (x, y, op)) for x in nums for op in range(11)
+                      for y in (small if op == 6 else nums)]
+    c["number_op"] += [(lambda m, x=x, y=y: (x, y, 11)) for x in nums for y in [0, 3, -2, 0.5, True, NAN]]
+    c["number_op_inplace"] = [(lambda m, x=x, y=y, op=op: (x, y, op)) for x in nums[::2] for op in range(9)
+                              for y in (small if op == 8 else nums)]
     c["str_methods"] = [lambda m: ("a, b,c",), lambda m: ("",), lambda m: (",,",), lambda m: ("é,ü",),
                         lambda m: (b"a,b",), lambda m: (5,)]
     c["slotted_peek"] = [lambda m: (m.Slotted(3),), lambda m: (m.Slotted(2.5),), lambda m: (m.Vec(1.0, 2.0),)]
