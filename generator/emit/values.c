@@ -30,9 +30,33 @@ const char *as_num(em *E, const char *v, const type *t) {
   }
 }
 /* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
-/* A value as an object: itself, or boxed into an owned temporary. */
+/* Is v a C literal of an int or float (as emit_expr spells EX_INT and
+ * EX_FLOAT: INT64_C(n), 2.5, HUGE_VAL, NAN and their negations)? */
+static bool number_literal(const char *v, const type *t) {
+  if (t->kind == TY_INT) {
+    if (strncmp(v, "INT64_C(", 8)) return false;
+    const char *p = v + 8 + (v[8] == '-');
+    while (isdigit((unsigned char)*p)) p++;
+    return p > v + 8 && !strcmp(p, ")");
+  }
+  if (t->kind != TY_FLOAT) return false;
+  if (!strcmp(v, "HUGE_VAL") || !strcmp(v, "(-HUGE_VAL)") || !strcmp(v, "NAN") || !strcmp(v, "(-NAN)")) return true;
+  char *end;
+  strtod(v, &end);
+  return end != v && !*end;
+}
+
+/* A value as an object: itself, or boxed into an owned temporary. A
+ * number literal is boxed once per site, as the compiler keeps it among a
+ * code object's constants (borrowed, kept for the process: `constN`). */
 const char *as_obj(em *E, const char *v, const type *t) {
   if ((t->kind == TY_OBJ && !is_rec_value(v)) || t->kind == TY_LIST) return v; /* a list: borrowed, held by the caller */
+  if (number_literal(v, t)) {
+    const char *c = arena_printf(E->m->a, "const%d", ++E->tmp);
+    line(E, "static PyObject *%s; /* made once */", c);
+    line(E, "if (!%s && !(%s = %s)) DYNAC_LEAVE(dynac_traceback_here(%s));", c, c, box_value(E, v, t), where(E));
+    return c;
+  }
   note_type(t); /* a tuple's boxing function */
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = %s;", o, box_value(E, v, t));

@@ -221,7 +221,7 @@ const char *slot_ref(em *E, slot *s) {
 /* A value kept in a temporary, so it is evaluated once (a local or a
  * temporary is used as it is: nothing between evaluation and use rebinds it). */
 const char *keep(em *E, const char *v, const type *t) {
-  bool name = (v[0] == 'l' && v[1] == '_') || v[0] == 't';
+  bool name = (v[0] == 'l' && v[1] == '_') || v[0] == 't' || !strncmp(v, "const", 5); /* constN: made once */
   for (const char *p = v + 1; name && *p; p++) name = isalnum((unsigned char)*p) || *p == '_';
   return name ? v : keep_always(E, v, t);
 }

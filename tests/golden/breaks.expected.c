@@ -707,9 +707,9 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   (void)dynac__u0;
   {
     /* breaks.py:148: if x == 0: */
-    DYNAC_OBJ t1 = dynac_box_int(INT64_C(0)); /* owned, released leaving the block */
-    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
-    DYNAC_OBJ t2 = dynac_obj_compare(l_x, t1, Py_EQ, &dynac__effects); /* owned, released leaving the block */
+    static PyObject *const1; /* made once */
+    if (!const1 && !(const1 = dynac_box_int(INT64_C(0)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
+    DYNAC_OBJ t2 = dynac_obj_compare(l_x, const1, Py_EQ, &dynac__effects); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
     int t3 = dynac_obj_truth(t2, &dynac__effects);
     if (t3 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 148));
@@ -736,9 +736,9 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   }
   {
     /* breaks.py:150: if x == 1: */
-    DYNAC_OBJ t7 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
-    DYNAC_OBJ t8 = dynac_obj_compare(l_x, t7, Py_EQ, &dynac__effects); /* owned, released leaving the block */
+    static PyObject *const7; /* made once */
+    if (!const7 && !(const7 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
+    DYNAC_OBJ t8 = dynac_obj_compare(l_x, const7, Py_EQ, &dynac__effects); /* owned, released leaving the block */
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
     int t9 = dynac_obj_truth(t8, &dynac__effects);
     if (t9 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 150));
@@ -860,9 +860,9 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
       b_p = true;
       {
         /* breaks.py:184: out.append(p[1]) */
-        DYNAC_OBJ t5 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-        if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
-        DYNAC_OBJ t6 = dynac_obj_getitem(l_p, t5, &dynac__effects); /* owned, released leaving the block */
+        static PyObject *const5; /* made once */
+        if (!const5 && !(const5 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
+        DYNAC_OBJ t6 = dynac_obj_getitem(l_p, const5, &dynac__effects); /* owned, released leaving the block */
         if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
         if (dynac_list_append_own(l_out, Py_NewRef(t6)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "tuple_of_lists_kept", 184));
       }
@@ -905,17 +905,17 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
     /* breaks.py:195: del o.x, o[k], o[1:k] */
     if (dynac_obj_delattr(l_o, dynac__names[5], &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195)); /* del .x */
     if (dynac_obj_delitem(l_o, l_k, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
-    DYNAC_OBJ t1 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
-    DYNAC_OBJ t2 = PySlice_New(t1, l_k, NULL); /* owned, released leaving the block */
+    static PyObject *const1; /* made once */
+    if (!const1 && !(const1 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
+    DYNAC_OBJ t2 = PySlice_New(const1, l_k, NULL); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
     if (dynac_obj_delitem(l_o, t2, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 195));
   }
   {
     /* breaks.py:196: t = k * 2 */
-    DYNAC_OBJ t3 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
-    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
-    DYNAC_OBJ t4 = dynac_obj_binop(l_k, t3, 2, &dynac__effects); /* * */
+    static PyObject *const3; /* made once */
+    if (!const3 && !(const3 = dynac_box_int(INT64_C(2)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
+    DYNAC_OBJ t4 = dynac_obj_binop(l_k, const3, 2, &dynac__effects); /* * */
     if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "deletes", 196));
     if (dynac_obj_set(&l_t, Py_NewRef(t4)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
     b_t = true;
@@ -968,16 +968,16 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t3 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t4 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (PyList_Append(t3, t4) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    static PyObject *const4; /* made once */
+    if (!const4 && !(const4 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (PyList_Append(t3, const4) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1;
     if (dynac_call_extend(t3, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t5 = dynac_box_int(INT64_C(2)); /* owned, released leaving the block */
-    if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    static PyObject *const5; /* made once */
+    if (!const5 && !(const5 = dynac_box_int(INT64_C(2)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t6 = PyDict_New(); /* the keyword arguments */
     if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (dynac_call_keyword(t6, dynac__names[5], t5, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    if (dynac_call_keyword(t6, dynac__names[5], const5, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1;
     if (dynac_call_merge(t6, l_k, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */

@@ -61,9 +61,9 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
     if (t5) {
       {
         /* objects.py:9: n += 1 */
-        DYNAC_OBJ t6 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-        if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
-        DYNAC_OBJ t7 = dynac_obj_inplace(l_n, t6, 0, &dynac__effects); /* += */
+        static PyObject *const6; /* made once */
+        if (!const6 && !(const6 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
+        DYNAC_OBJ t7 = dynac_obj_inplace(l_n, const6, 0, &dynac__effects); /* += */
         if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 9));
         if (dynac_obj_set(&l_n, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       }

@@ -846,18 +846,14 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       }
     }
   }
-  {
-    /* optional_instances.py:53: if best is None: */
-    if ((l_best == Py_None)) {
-      {
-        /* optional_instances.py:54: return 0.0 */
-        DYNAC_OBJ t12 = dynac_box_float(0.0); /* owned, released leaving the block */
-        if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 54));
-        dynac__callee_effects |= dynac__effects; /* for the caller */
-        *dynac_out = Py_NewRef(t12);
-        return DYNAC_OK;
-      }
-    }
+  /* optional_instances.py:53: if best is None: */
+  if ((l_best == Py_None)) {
+    /* optional_instances.py:54: return 0.0 */
+    static PyObject *const12; /* made once */
+    if (!const12 && !(const12 = dynac_box_float(0.0))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "rebound", 54));
+    dynac__callee_effects |= dynac__effects; /* for the caller */
+    *dynac_out = Py_NewRef(const12);
+    return DYNAC_OK;
   }
   {
     /* optional_instances.py:55: for v in vs: */

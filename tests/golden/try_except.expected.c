@@ -67,9 +67,9 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
     { /* else */
       {
         /* try_except.py:16: v = v + 1 */
-        DYNAC_OBJ t2 = dynac_box_int(INT64_C(1)); /* owned, released leaving the block */
-        if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
-        DYNAC_OBJ t3 = dynac_obj_binop(l_v, t2, 0, &dynac__effects); /* + */
+        static PyObject *const2; /* made once */
+        if (!const2 && !(const2 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
+        DYNAC_OBJ t3 = dynac_obj_binop(l_v, const2, 0, &dynac__effects); /* + */
         if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 16));
         if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       }
