@@ -232,6 +232,7 @@ static void scan_params(module *m, func *f) {
       f->params[f->nparams] = node_text(m->a, &m->p, var_names[k]);
       f->param_ann[f->nparams++] = &ty_obj;
       f->nvarparams++;
+      if (k == 0) f->star_args = true;
     }
 }
 

@@ -530,6 +530,7 @@ typedef struct func {
   bool params_ok;          /* parameters a kernel takes (not a tuple or dict pattern) */
   int nvarparams;          /* *args and **kw: the last 1 or 2 of nparams (objects, a tuple
                               and a dict, after the keyword-only ones as in co_varnames) */
+  bool star_args;          /* one of them is *args (the first) */
   bool *local_dynamic;     /* [nlocals]: bound by interpreted code, type unknown */
   const type **local_hint; /* [nlocals]: for dynamic ones, the type the statement says */
   bool partial;            /* graph breaks: compiled regions + a resume function */
@@ -927,6 +928,7 @@ bool method_via_api(const inst *in, const expr *e);
 /* Is call e obj.m(...) of an instance whose m's kernel it calls directly
  * (infer/expr.c: type_devirtualised)? Its callee is types.callee[e->id]. */
 bool method_devirtualised(const inst *in, const expr *e);
+bool packs_star_args(const func *f, int n);
 /* Is this call of a builtin or math function (arguments typed) made
  * through the C API, the function object from its guard slot: it has
  * keyword arguments, or an argument is an object (len() and sum() aside:

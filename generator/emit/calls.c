@@ -940,6 +940,18 @@ const char *unbox_call_result(em *E, expr *e, const char *o) {
   return v;
 }
 
+/* The tuple a def's *args receives: call e's values from `from` on, boxed
+ * (an owned temporary; an empty call gives the empty tuple). */
+static const char *packed_star_args(em *E, expr *e, const char *const *vals, int from) {
+  const char *t = tmpvar(E, &ty_obj);
+  line(E, "%s = PyTuple_New(%d); /* *%s */", t, e->u.call.n - from,
+       E->in->types.callee[e->id]->fn->params[E->in->types.callee[e->id]->fn->nparams - 1]);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
+  for (int i = from; i < e->u.call.n; i++)
+    line(E, "PyTuple_SET_ITEM(%s, %d, Py_NewRef(%s));", t, i - from, as_obj(E, vals[i], TY(e->u.call.args[i])));
+  return t;
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
   const char *sum = TY(e)->kind == TY_NP ? emit_fused_sum_value(E, e) : NULL; /* np.sum((x - y) ** 2) */
   if (sum) return sum;
@@ -980,14 +992,18 @@ static const char *emit_call_kind(em *E, expr *e) {
   }
   const char *vals[64] = {NULL};
   int first = devirt ? member_first(E, e, callee) : 0, shift = devirt ? member_self(E, e, callee) : 0;
+  /* a def with *args: the values from `packed` on make its tuple (infer/expr.c: packs_star_args) */
+  int packed = callee->fn->nvarparams ? callee->fn->nparams - 1 + first - shift : e->u.call.n;
   for (int i = 0; i < e->u.call.n; i++) /* a struct for a parameter that keeps one (records.c) */
-    vals[i] = emit_arg_as(E, e, i, i >= first ? callee->args[i - first + shift] : NULL);
+    vals[i] = emit_arg_as(E, e, i, i >= first && i < packed ? callee->args[i - first + shift] : NULL);
   member_call mc = devirt ? member_call_of(E, e, vals, callee) : (member_call){0};
   strbuf args = {0}; /* the kernel's arguments, each followed by ", " */
   if (devirt) sb_puts(&args, closure_arg(E, callee, mc.owner, e->u.call.name));
   if (mc.self) sb_printf(&args, "%s, ", mc.self);
-  for (int i = mc.first; i < e->u.call.n; i++)
+  for (int i = mc.first; i < packed; i++)
     sb_printf(&args, "%s, ", kernel_arg(E, vals[i], callee->args[i - first + shift]));
+  if (packed < e->u.call.n || callee->fn->nvarparams)
+    sb_printf(&args, "%s, ", packed_star_args(E, e, vals, packed));
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */

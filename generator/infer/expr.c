@@ -430,6 +430,15 @@ static bool direct_args(const type **at, int n) {
   return true;
 }
 
+/* Does a call of f with n positional values pack the last of them into
+ * its *args (f has no keyword-only parameter or **kwargs; none of its
+ * positional ones is left to a default)? The kernel then takes the tuple,
+ * made at the call (emit/calls.c: packed_star_args). */
+bool packs_star_args(const func *f, int n) {
+  return f->star_args && f->nvarparams == 1 && f->nposparams == f->nparams - 1 && n >= f->nparams - 1 &&
+         n <= 64;
+}
+
 /* May kernels call f directly: no closure, or only the __class__ cell of
  * a method using super() (its function's closure, read at the call)? */
 static bool direct_closure(const func *f, char kind) {
@@ -444,9 +453,17 @@ static bool direct_closure(const func *f, char kind) {
  * with k's guard checking f; NULL when f or its kernel for these types
  * cannot be called so (CPython's lookup and call then run). */
 static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind, int up, const type **at, int n) {
-  if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || n != f->nparams ||
-      !direct_args(at, n))
+  if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || !direct_args(at, n) ||
+      (n != f->nparams && !f->nvarparams))
     return NULL;
+  const type *packed[64];
+  if (f->nvarparams) { /* def m(self, a, *rest): the values past `a` make rest's tuple, as CPython's call does */
+    bool method_call = e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD; /* (emit_call_kind packs) */
+    if (!method_call || (kind != 'f' && kind != 's') || !packs_star_args(f, n)) return NULL;
+    memcpy(packed, at, sizeof *at * (size_t)(f->nparams - 1));
+    packed[f->nparams - 1] = &ty_obj;
+    at = packed;
+  }
   inst *callee = get_inst(c->m, f, at);
   if (!callee || (!callee->ok && !callee->typing)) return NULL;
   c->in->types.callee[e->id] = callee;

@@ -360,6 +360,38 @@ def whole_parts(e):
     return e.time.real + e.time.imag  # a number attribute used as no number is: typed as objects
 
 
+class Queue:
+    """A method with *args called kernel to kernel: the call's extra values make its tuple."""
+    def __init__(self):
+        self.items = []
+        self.n = 0
+
+    def put(self, kind, *extra):
+        self.n += 1
+        self.items.append((kind, self.n) + extra)
+        return len(extra)
+
+    @staticmethod
+    def count(*xs):
+        return len(xs)
+
+
+class LoudQueue(Queue):
+    def put(self, kind, *extra):
+        LOG.append(("loud", kind, extra))
+        return -1
+
+
+def fill(q, k):
+    t = 0
+    t += q.put(1)
+    t += q.put(2, k)
+    t += q.put(3, k, 2.5, -1)
+    t += q.put(4, *[k, k])  # a starred argument: CPython's call
+    t += Queue.count(k, k, k) + q.count() + q.count(q)
+    return t, q.items, q.n
+
+
 def mixed_events(k):
     kinds = [lambda t, s: EvA(t, s, "w%d" % s), EvB, EvC, EvD, Ev]
     return [kinds[i % 5]((i * 7 + k) % 5 * 0.5, i) for i in range(12)]
@@ -641,6 +673,7 @@ def train():
         first_full([Bag(1.0, 0), Bag(2.0, 1)])
         truth_in_expr([Bag(1.0, 1)], 0.5)
         mixed_sum([Bag(1, 2), Bag(2.5, 3), MixedV(2)])
+        fill(Queue(), 3)
         evs = mixed_events(1)
         drain(evs)
         for a in evs:
@@ -770,6 +803,18 @@ def checks():
     show("stamp foreign ints", stamp, Foreign(7, 2), Foreign(5, 2 ** 63))
     show("stamp foreign str", stamp, Foreign("a", 2), EvC(0.5, 1))
     show("stamp missing", stamp, EvC.__new__(EvC), EvC(0.5, 1))
+    for k in [3, 0, -0.0, 2 ** 70, float("nan"), "s", None, (1, 2)]:
+        show("fill", fill, Queue(), k)
+    show("fill subclass", fill, LoudQueue(), 3)
+    print("log", LOG[-4:])
+    q = Queue()
+    q.put = lambda kind, *extra: len(extra) + 100  # shadowed by the instance
+    show("fill shadowed", fill, q, 3)
+    saved_put = Queue.put
+    Queue.put = lambda self, *extra: len(extra) * 10  # patched after the build
+    show("fill patched", fill, Queue(), 3)
+    Queue.put = saved_put
+    show("fill restored", fill, Queue(), 4)
     show("whole_parts", whole_parts, EvB(2.5, 1))
     show("whole_parts int", whole_parts, EvB(3, 1))
     saved_lt = Ev.__lt__
@@ -979,7 +1024,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
-       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp"]
+       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count"]
 
 
 def main():
@@ -1023,6 +1068,9 @@ def main():
                  "return (a.time - b.time) * 2.0" in l]
         check("explain --lines: attributes of objects read as the numbers the module's classes record",
               len(typed) == 2 and all(l.split("|")[0].split()[-1] == "T" for l in typed), "\n".join(typed))
+        packed = [l for l in lines.splitlines() if "t += q.put(3, k, 2.5, -1)" in l]
+        check("explain --lines: methods with *args called kernel to kernel (the values packed) are typed",
+              len(packed) == 1 and all(l.split("|")[0].split()[-1] == "T" for l in packed), "\n".join(packed))
         parts = ir.stdout.split("\nwhole_parts (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a guessed number attribute used as an object is typed again as objects",
               parts.splitlines()[0].endswith("): compiled"), parts)
