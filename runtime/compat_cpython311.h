@@ -177,12 +177,24 @@ static inline int dynac_compat_small_int(PyObject *o, long *v) {
  * 30-bit digits: at most 5, the fifth below 2**7), so that -o is one too.
  * 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
 static inline int dynac_compat_int128_of(PyObject *o, __int128 *v) {
+#if PyLong_SHIFT != 30 /* a build with 15-bit digits: the C API answers */
+  (void)o, (void)v;
+  return 0;
+#endif
   if (!PyLong_CheckExact(o)) return 0;
   Py_ssize_t n = Py_SIZE(o), size = n < 0 ? -n : n;
   const digit *d = ((PyLongObject *)o)->ob_digit;
   if (size > 5 || (size == 5 && d[4] >> (127 - 4 * PyLong_SHIFT))) return 0;
-  unsigned __int128 m = 0;
-  for (Py_ssize_t i = size - 1; i >= 0; i--) m = (m << PyLong_SHIFT) | d[i];
+  uint64_t lo = 0, hi = 0, top = 0; /* digits 0-1, 2-3 and 4: 64-bit shifts but for two */
+  switch (size) {
+  case 5: top = d[4]; /* fall through */
+  case 4: hi = (uint64_t)d[3] << PyLong_SHIFT; /* fall through */
+  case 3: hi |= d[2]; /* fall through */
+  case 2: lo = (uint64_t)d[1] << PyLong_SHIFT; /* fall through */
+  case 1: lo |= d[0]; /* fall through */
+  default: break;
+  }
+  unsigned __int128 m = ((unsigned __int128)top << (4 * PyLong_SHIFT)) | ((unsigned __int128)hi << (2 * PyLong_SHIFT)) | lo;
   *v = n < 0 ? -(__int128)m : (__int128)m;
   return 1;
 }
@@ -191,12 +203,14 @@ static inline int dynac_compat_int128_of(PyObject *o, __int128 *v) {
  * with MemoryError). */
 static inline PyObject *dynac_compat_int_from128(__int128 v) {
   if (v >= INT64_MIN && v <= INT64_MAX) return PyLong_FromLongLong((long long)v);
-  unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
-  Py_ssize_t size = 0;
-  for (unsigned __int128 t = m; t; t >>= PyLong_SHIFT) size++;
+  unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v; /* >= 2**63 */
+  uint64_t lo = (uint64_t)m, hi = (uint64_t)(m >> (2 * PyLong_SHIFT));
+  digit d[5] = {(digit)(lo & PyLong_MASK), (digit)((lo >> PyLong_SHIFT) & PyLong_MASK), (digit)(hi & PyLong_MASK),
+                (digit)((hi >> PyLong_SHIFT) & PyLong_MASK), (digit)(m >> (4 * PyLong_SHIFT))};
+  Py_ssize_t size = d[4] ? 5 : d[3] ? 4 : 3;
   PyLongObject *r = _PyLong_New(size);
   if (!r) return NULL;
-  for (Py_ssize_t i = 0; i < size; i++, m >>= PyLong_SHIFT) r->ob_digit[i] = (digit)(m & PyLong_MASK);
+  memcpy(r->ob_digit, d, sizeof(digit) * (size_t)size);
   Py_SET_SIZE(r, v < 0 ? -size : size);
   return (PyObject *)r;
 }
