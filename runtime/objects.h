@@ -147,6 +147,19 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
   default: return PyNumber_MatrixMultiply(a, b);
   }
 }
+/* math.f(x) for f the math module's own function (fn: the kernel's guard
+ * checked it) of an object x: where x is an exact finite float whose
+ * result `c_fn`(x) is finite, that result, which is CPython's (math_1 and
+ * m_log return libm's value then, raising only for a NaN or an infinity
+ * made from a finite argument); else fn's own call (new reference, NULL
+ * with CPython's exception). */
+static inline PyObject *dynac_math_of_object(double (*c_fn)(double), PyObject *fn, PyObject *x) {
+  if (PyFloat_CheckExact(x)) {
+    double v = PyFloat_AS_DOUBLE(x), r = c_fn(v); /* (inlined: c_fn is a constant at each site) */
+    if (isfinite(v) && isfinite(r)) return PyFloat_FromDouble(r);
+  }
+  return PyObject_Vectorcall(fn, &x, 1, NULL);
+}
 /* -o, +o, ~o for the generator's unop numbering (- + ~). */
 static inline PyObject *dynac_obj_unary(PyObject *o, int op, int *effects) {
   dynac__obj_effect(o, NULL, effects);

@@ -314,6 +314,16 @@ static char *object_args(em *E, expr *e, const char **meth, const char **unbound
  * f(args) of an object f (CALLEE_VALUE: PyObject_Vectorcall), o.name(args)
  * of an object o (PyObject_VectorcallMethod), or a builtin or math function
  * called with objects or keywords (the function object its guard slot holds). */
+/* math.f(x) of an object x where f of a float is libm's function or
+ * CPython's own C (plain_c.h): the call computes an exact float's in C
+ * (runtime/objects.h: dynac_math_of_object). */
+static bool math_of_one_float(const expr *e) {
+  const op_row *r = e->u.call.op;
+  return e->u.call.kind == CALLEE_MATH && e->u.call.n == 1 && !e->u.call.nkw && r && r->helper &&
+         r->min_args == 1 && r->result == 'f' &&
+         (r->id == OPI_MATH_LIBM || r->id == OPI_MATH_LIBM_OVF || r->id == OPI_MATH_CPYTHON);
+}
+
 static const char *emit_object_call(em *E, expr *e) {
   const char *meth = NULL, *unbound = NULL;
   const char *args = object_args(E, e, &meth, &unbound);
@@ -334,6 +344,9 @@ static const char *emit_object_call(em *E, expr *e) {
   else if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
          dotted_or_blank(e->u.call.name));
+  else if (math_of_one_float(e))
+    line(E, "%s = dynac_math_of_object(%s, %s.obj, argv[0]); /* %s(): an exact float's in C */", o,
+         e->u.call.op->helper, slot_ref(E, e->u.call.callee_slot), e->u.call.name);
   else if (meth) /* looked up before the arguments: with the receiver when unbound */
     line(E, "%s = PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", o, meth, unbound, npos,
          unbound, kw, e->u.call.name);

@@ -225,6 +225,26 @@ def number_op_inplace(x: object, y: object, op: int):
 
 
 @dynac.compile
+def math_of_object(x: object, f: int):
+    """math.f(x) of an object: an exact float's result computed in C where it is CPython's."""
+    if f == 0:
+        return math.sqrt(x)
+    elif f == 1:
+        return math.log(x)
+    elif f == 2:
+        return math.exp(x)
+    elif f == 3:
+        return math.sin(x)
+    elif f == 4:
+        return math.log10(x)
+    elif f == 5:
+        return math.cosh(x)
+    elif f == 6:
+        return math.atan(x)
+    return math.fabs(x) + math.log2(x)
+
+
+@dynac.compile
 def str_methods(s: object):
     parts = s.split(",")
     n = 0

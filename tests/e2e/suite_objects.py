@@ -107,6 +107,9 @@ def cases():
     c["number_op"] += [(lambda m, x=x, y=y: (x, y, 11)) for x in nums for y in [0, 3, -2, 0.5, True, NAN]]
     c["number_op_inplace"] = [(lambda m, x=x, y=y, op=op: (x, y, op)) for x in nums[::2] for op in range(9)
                               for y in (small if op == 8 else nums)]
+    mx = [0.0, -0.0, 1.5, -1.5, 0.5, 1e308, 710.0, -710.0, 1e-320, INF, -INF, NAN, 4, 0, -1, 2**70, True,
+          "x", None]
+    c["math_of_object"] = [(lambda m, x=x, f=f: (x, f)) for x in mx for f in range(8)]
     c["str_methods"] = [lambda m: ("a, b,c",), lambda m: ("",), lambda m: (",,",), lambda m: ("é,ü",),
                         lambda m: (b"a,b",), lambda m: (5,)]
     c["slotted_peek"] = [lambda m: (m.Slotted(3),), lambda m: (m.Slotted(2.5),), lambda m: (m.Vec(1.0, 2.0),)]
