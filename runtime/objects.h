@@ -119,6 +119,8 @@ static inline PyObject *dynac__mixed_float_op(PyObject *a, PyObject *b, int op, 
  * in C arithmetic, with CPython's results; *done 0 for the number protocol
  * to answer. Ints and floats have no in-place operators: OP= is OP. */
 static inline PyObject *dynac__exact_number_op(PyObject *a, PyObject *b, int op, int *done) {
+  *done = 0;
+  if (!PyFloat_CheckExact(a) && !PyLong_CheckExact(a)) return NULL; /* str + str, list * n, ...: one test */
   PyObject *f = dynac__float_op(a, b, op, done);
   if (*done) return f;
   f = dynac__int_op(a, b, op, done);
@@ -266,6 +268,7 @@ enum {
                            only: value; where: 1 when instances may have a __dict__ shadowing it */
 };
 typedef struct dynac_attr_way {
+  uint64_t key;         /* version and slot in one word (DYNAC__ATTR_KEY): a read's one compare */
   unsigned int version; /* the class's version tag; 0: empty */
   int slot;             /* DYNAC_ATTR_* */
   Py_ssize_t where;
@@ -338,10 +341,14 @@ static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, d
   w->version = tp->tp_version_tag;
   return 1;
 }
+/* A way's key: its class's version tag and its kind, never 0 (an empty
+ * way's), so that an instance of a class with no tag (0) matches no way. */
+#define DYNAC__ATTR_KEY(version, slot) (((uint64_t)(version) << 8) | (uint64_t)((slot) + 1))
 /* Makes w way 0 of c, the others moving down one (the oldest dropped). */
 static inline void dynac__attr_way_add(dynac_attr_cache *c, const dynac_attr_way *w) {
   if (c->w[0].version) memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
   c->w[0] = *w;
+  c->w[0].key = DYNAC__ATTR_KEY(w->version, w->slot);
 }
 /* Fills way 0 of c for o.name when it has a fixed place (the ways met
  * before are kept otherwise). 1 when it did, else 0. */
@@ -387,10 +394,24 @@ DYNAC_HOT_INLINE dynac_attr_way *dynac__attr_way_for(dynac_attr_cache *c, PyObje
   if (DYNAC_LIKELY(c->w[0].version == v && v)) return &c->w[0];
   return dynac__attr_way_other(c, v);
 }
-/* The place o.name lives at per the ways, or NULL. */
+/* dynac__attr_place past way 0's __slots__ member or inline value: way 0
+ * of another kind, then ways 1.. (one compare each: the classes of a
+ * heap's events alternate at a site). */
+DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) {
+  unsigned int v = Py_TYPE(o)->tp_version_tag;
+  for (int k = 0; k < DYNAC_ATTR_WAYS && v; k++) /* 0: a class with no tag */
+    if (c->w[k].version == v) return dynac__attr_way_hit_place(&c->w[k], o);
+  return NULL;
+}
+/* The place o.name lives at per the ways, or NULL. Way 0 as a __slots__
+ * member or an inline value is one compare of its key (as CPython 3.11's
+ * LOAD_ATTR_SLOT and LOAD_ATTR_INSTANCE_VALUE test the type's version),
+ * the rest out of line. */
 DYNAC_HOT_INLINE PyObject **dynac__attr_place(dynac_attr_cache *c, PyObject *o) {
-  dynac_attr_way *w = dynac__attr_way_for(c, o);
-  return w ? dynac__attr_way_hit_place(w, o) : NULL;
+  uint64_t kind = c->w[0].key ^ ((uint64_t)Py_TYPE(o)->tp_version_tag << 8); /* its slot + 1 when the tags match */
+  if (DYNAC_LIKELY(kind == DYNAC_ATTR_SLOT + 1)) return (PyObject **)((char *)o + c->w[0].where);
+  if (DYNAC_LIKELY(kind == DYNAC_ATTR_INLINE + 1)) return dynac_compat_instance_value_slot(o, c->w[0].where);
+  return dynac__attr_place_other(c, o);
 }
 /* o.name through the C API, after every way of the site's cache c missed
  * (dynac__attr_place), filling way 0 where it found a fixed place: a new
