@@ -309,11 +309,6 @@ static char *object_args(em *E, expr *e, const char **meth, const char **unbound
   return r;
 }
 
-/* A call through the C API, the arguments as objects (keywords by name), an
- * object result (a new reference); Python code runs (an effect):
- * f(args) of an object f (CALLEE_VALUE: PyObject_Vectorcall), o.name(args)
- * of an object o (PyObject_VectorcallMethod), or a builtin or math function
- * called with objects or keywords (the function object its guard slot holds). */
 /* math.f(x) of an object x where f of a float is libm's function or
  * CPython's own C (plain_c.h): the call computes an exact float's in C
  * (runtime/objects.h: dynac_math_of_object). */
@@ -324,6 +319,11 @@ static bool math_of_one_float(const expr *e) {
          (r->id == OPI_MATH_LIBM || r->id == OPI_MATH_LIBM_OVF || r->id == OPI_MATH_CPYTHON);
 }
 
+/* A call through the C API, the arguments as objects (keywords by name), an
+ * object result (a new reference); Python code runs (an effect):
+ * f(args) of an object f (CALLEE_VALUE: PyObject_Vectorcall), o.name(args)
+ * of an object o (PyObject_VectorcallMethod), or a builtin or math function
+ * called with objects or keywords (the function object its guard slot holds). */
 static const char *emit_object_call(em *E, expr *e) {
   const char *meth = NULL, *unbound = NULL;
   const char *args = object_args(E, e, &meth, &unbound);
@@ -955,10 +955,9 @@ const char *unbox_call_result(em *E, expr *e, const char *o) {
 
 /* The tuple a def's *args receives: call e's values from `from` on, boxed
  * (an owned temporary; an empty call gives the empty tuple). */
-static const char *packed_star_args(em *E, expr *e, const char *const *vals, int from) {
+static const char *packed_star_args(em *E, expr *e, const func *f, const char *const *vals, int from) {
   const char *t = tmpvar(E, &ty_obj);
-  line(E, "%s = PyTuple_New(%d); /* *%s */", t, e->u.call.n - from,
-       E->in->types.callee[e->id]->fn->params[E->in->types.callee[e->id]->fn->nparams - 1]);
+  line(E, "%s = PyTuple_New(%d); /* *%s */", t, e->u.call.n - from, f->params[f->nparams - 1]);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
   for (int i = from; i < e->u.call.n; i++)
     line(E, "PyTuple_SET_ITEM(%s, %d, Py_NewRef(%s));", t, i - from, as_obj(E, vals[i], TY(e->u.call.args[i])));
@@ -1015,8 +1014,8 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (mc.self) sb_printf(&args, "%s, ", mc.self);
   for (int i = mc.first; i < packed; i++)
     sb_printf(&args, "%s, ", kernel_arg(E, vals[i], callee->args[i - first + shift]));
-  if (packed < e->u.call.n || callee->fn->nvarparams)
-    sb_printf(&args, "%s, ", packed_star_args(E, e, vals, packed));
+  if (callee->fn->nvarparams)
+    sb_printf(&args, "%s, ", packed_star_args(E, e, callee->fn, vals, packed));
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
