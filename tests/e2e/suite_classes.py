@@ -375,6 +375,12 @@ class Queue:
     def count(*xs):
         return len(xs)
 
+    def xs(self, *vs):
+        t = 0.0
+        for v in vs:
+            t += v.x
+        return t
+
 
 class LoudQueue(Queue):
     def put(self, kind, *extra):
@@ -389,6 +395,7 @@ def fill(q, k):
     t += q.put(3, k, 2.5, -1)
     t += q.put(4, *[k, k])  # a starred argument: CPython's call
     t += Queue.count(k, k, k) + q.count() + q.count(q)
+    t += q.xs(Vec(1.5, 2.0) * 2.0, Vec(0.25, 1.0) - Vec(1.0, 0.5))  # instances kept as fields, packed: made
     return t, q.items, q.n
 
 
@@ -1024,7 +1031,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
-       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count"]
+       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs"]
 
 
 def main():
