@@ -398,10 +398,14 @@ DYNAC_HOT_INLINE dynac_attr_way *dynac__attr_way_for(dynac_attr_cache *c, PyObje
  * of another kind, then ways 1.. (one compare each: the classes of a
  * heap's events alternate at a site). */
 DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) {
-  unsigned int v = Py_TYPE(o)->tp_version_tag;
-  for (int k = 0; k < DYNAC_ATTR_WAYS && v; k++) /* 0: a class with no tag */
-    if (c->w[k].version == v) return dynac__attr_way_hit_place(&c->w[k], o);
-  return NULL;
+  uint64_t tag = (uint64_t)Py_TYPE(o)->tp_version_tag << 8;
+  for (int k = 1; k < DYNAC_ATTR_WAYS; k++) {
+    uint64_t kind = c->w[k].key ^ tag; /* slot + 1 when the tags match (an empty way's key is 0) */
+    if (kind == DYNAC_ATTR_SLOT + 1) return (PyObject **)((char *)o + c->w[k].where);
+    if (kind && kind <= 0xff) return dynac__attr_way_hit_place(&c->w[k], o);
+  }
+  uint64_t kind0 = c->w[0].key ^ tag; /* way 0 of a rarer kind (a namedtuple field, a module's global) */
+  return kind0 && kind0 <= 0xff ? dynac__attr_way_place_rare(&c->w[0], o) : NULL;
 }
 /* The place o.name lives at per the ways, or NULL. Way 0 as a __slots__
  * member or an inline value is one compare of its key (as CPython 3.11's
