@@ -53,9 +53,9 @@ static inline PyObject *dynac__float_op(PyObject *a, PyObject *b, int op, int *d
   double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
   return PyFloat_FromDouble(op == 0 ? x + y : op == 1 ? x - y : op == 2 ? x * y : x / y);
 }
-/* a OP b of two exact ints below 2**127 in magnitude, in 128-bit C
- * arithmetic (overflow checked) with Python's rules: // and % floor (the remainder takes the
- * divisor's sign), >> floors, & | ^ are two's complement. An LCG's
+/* a OP b of two exact ints below 2**127 in magnitude, in checked 128-bit
+ * C arithmetic with Python's rules: // and % floor (the remainder takes
+ * the divisor's sign), >> floors, & | ^ are two's complement. An LCG's
  * `(s * A + C) % 2**64` then costs no digit loops (CPython's k_mul and
  * x_divrem: ~2,000 instructions). Not done (*done 0: the C API's call
  * answers, with its exception) for ** and @, a zero divisor, a negative
