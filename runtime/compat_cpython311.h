@@ -180,7 +180,7 @@ static inline int dynac_compat_int128_of(PyObject *o, __int128 *v) {
 #if PyLong_SHIFT != 30 /* a build with 15-bit digits: the C API answers */
   (void)o, (void)v;
   return 0;
-#endif
+#else
   if (!PyLong_CheckExact(o)) return 0;
   Py_ssize_t n = Py_SIZE(o), size = n < 0 ? -n : n;
   const digit *d = ((PyLongObject *)o)->ob_digit;
@@ -197,6 +197,7 @@ static inline int dynac_compat_int128_of(PyObject *o, __int128 *v) {
   unsigned __int128 m = ((unsigned __int128)top << (4 * PyLong_SHIFT)) | ((unsigned __int128)hi << (2 * PyLong_SHIFT)) | lo;
   *v = n < 0 ? -(__int128)m : (__int128)m;
   return 1;
+#endif
 }
 /* A new int of value v, as _PyLong_FromByteArray would make it but without
  * its byte loop: _PyLong_New, then at most 5 digits (new reference; NULL

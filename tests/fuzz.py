@@ -112,7 +112,9 @@ class Gen:
                 # instances made in the kernel (kept as fields: emit/records.c)
                 "P(%s, %s).m0(%s)" % (a, b, a), "(P(%s, -0.0) + p0).s" % a, "(-P(%s, %s))[%s]" % (a, b, a),
                 "(%s + P(%s, 2.5)).b" % (b, a), "(1.0 if P(%s, 1.0) < p0 else -%s)" % (a, b),
-                "P(%s, %s).a" % (a, b)])
+                "P(%s, %s).a" % (a, b),
+                # *args methods called kernel to kernel (the extra values packed at the call)
+                "p0.pk(%s)" % a, "p0.pk(%s, %s, p0)" % (a, b), "P.sk(%s, %s)" % (a, b), "p0.sk()"])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -433,6 +435,13 @@ class P:
     def st(x):
         return x * 2.0 - 1.0
 
+    def pk(self, x, *rest):
+        return x * len(rest) + self.a
+
+    @staticmethod
+    def sk(*xs):
+        return xs[0] - xs[-1] * 0.5 if xs else 0.25
+
 
 class Q(P):
     def __init__(self, a, b):
@@ -440,6 +449,9 @@ class Q(P):
 
     def m0(self, x):
         return super().m0(x) + P.m0(self, x)
+
+    def pk(self, x, *rest):
+        return super().pk(x, *rest) - len(rest)
 """
 
 

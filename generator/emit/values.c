@@ -29,7 +29,6 @@ const char *as_num(em *E, const char *v, const type *t) {
   default: return arena_printf(E->m->a, "dynac_num_i(%s)", v);
   }
 }
-/* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
 /* Is v a C literal of an int or float (as emit_expr spells EX_INT and
  * EX_FLOAT: INT64_C(n), 2.5, HUGE_VAL, NAN and their negations)? */
 static bool number_literal(const char *v, const type *t) {
@@ -64,6 +63,7 @@ const char *as_obj(em *E, const char *v, const type *t) {
   return o;
 }
 
+/* `v` of type `from` where a `to` is declared (a local, a return, a branch). */
 const char *convert(em *E, const char *v, const type *from, const type *to) {
   if (from == to || to->kind == TY_UNKNOWN) return v;
   if (to->kind == TY_OBJ) return as_obj(E, v, from);
