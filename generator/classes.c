@@ -258,7 +258,7 @@ func *classes_member(const module *m, const klass *k, const char *name, char *ki
 func *classes_method(const module *m, const klass *k, const char *name) {
   char kind;
   func *f = classes_member(m, k, name, &kind);
-  return kind == 'f' ? f : NULL;
+  return kind == 'f' && !f->nvarparams ? f : NULL; /* *args: only obj.m(...) packs them (packs_star_args) */
 }
 
 klass *classes_up(klass *k, int up) {

@@ -806,7 +806,7 @@ void classes_scope(module *m);  /* after scope_module: finds them, reads the pro
 /* The class a type name means in m ("Vec", "__main__.Vec", "pkg.mod.Vec"), or NULL. */
 klass *classes_find(const module *m, const char *name);
 /* The def `name` that instances of k find through k and its module bases: a
- * plain method (self first) of the module; NULL if it is anything else. */
+ * plain method (self first, no *args) of the module; NULL if it is anything else. */
 struct func *classes_method(const module *m, const klass *k, const char *name);
 /* The recorded type of instance attribute `name` of k, or NULL (not recorded). */
 const type *classes_attr_type(const klass *k, const char *name);

@@ -388,6 +388,21 @@ class LoudQueue(Queue):
         return -1
 
 
+class Parts:
+    """*args in a constructor and an operator: CPython's calls (no packing there)."""
+    def __init__(self, *parts):
+        self.parts = parts
+        self.n = len(parts)
+
+    def __add__(self, *others):
+        return Parts(*(self.parts + others[0].parts))
+
+
+def parts_sum(k):
+    p = Parts(k, 2.5) + Parts(k)
+    return p.n, p.parts
+
+
 def fill(q, k):
     t = 0
     t += q.put(1)
@@ -681,6 +696,7 @@ def train():
         truth_in_expr([Bag(1.0, 1)], 0.5)
         mixed_sum([Bag(1, 2), Bag(2.5, 3), MixedV(2)])
         fill(Queue(), 3)
+        parts_sum(1.5)
         evs = mixed_events(1)
         drain(evs)
         for a in evs:
@@ -812,6 +828,8 @@ def checks():
     show("stamp missing", stamp, EvC.__new__(EvC), EvC(0.5, 1))
     for k in [3, 0, -0.0, 2 ** 70, float("nan"), "s", None, (1, 2)]:
         show("fill", fill, Queue(), k)
+    for k in [1.5, -0.0, 7, "s"]:
+        show("parts", parts_sum, k)
     show("fill subclass", fill, LoudQueue(), 3)
     print("log", LOG[-4:])
     q = Queue()
