@@ -53,7 +53,10 @@ static DYNAC_UNDO_TLS dynac_undo_log dynac__undo;
  * it once per C function and keep it in a register or on the stack, also
  * when small kernels are inlined into their caller (each of them asks
  * again: the empty-asm barrier used before made every inlined copy call it). */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(DYNAC_TLS_DESC)
+/* built with TLS descriptors (generator/cc.c): the address is a few instructions */
+static inline dynac_undo_log *dynac_undo_here(void) { return &dynac__undo; }
+#elif defined(__GNUC__) || defined(__clang__)
 __attribute__((const, noinline, unused)) static dynac_undo_log *dynac__undo_address(void) {
   return &dynac__undo;
 }
@@ -115,7 +118,12 @@ static int dynac__undo_note_copy(dynac_undo_log *u, PyObject *l) {
  * access in a shared library is a call); this test is asked on the way to
  * the interpreter only, so it reads the log itself: a kernel that writes
  * nothing (a small method) then makes no TLS call at all. */
-#define DYNAC_UNDO_INTACT() (dynac_undo_here()->lost == 0)
+#define DYNAC_UNDO_INTACT() (!dynac__undo_lost())
+/* The log's lost count, as a function of its own: a const call here would
+ * be the same value as a kernel's dynac__u, so GCC would keep the entry's
+ * TLS call alive for these cold paths (1.9M calls of raytrace's small
+ * methods that log nothing paid ~17 instructions each for it). */
+DYNAC_COLD size_t dynac__undo_lost(void) { return dynac__undo.lost; }
 static inline size_t dynac_undo_mark(void) { return dynac_undo_here()->n; } /* one TLS call with commit's */
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */

@@ -1820,7 +1820,10 @@ static DYNAC_UNDO_TLS dynac_undo_log dynac__undo;
  * it once per C function and keep it in a register or on the stack, also
  * when small kernels are inlined into their caller (each of them asks
  * again: the empty-asm barrier used before made every inlined copy call it). */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(DYNAC_TLS_DESC)
+/* built with TLS descriptors (generator/cc.c): the address is a few instructions */
+static inline dynac_undo_log *dynac_undo_here(void) { return &dynac__undo; }
+#elif defined(__GNUC__) || defined(__clang__)
 __attribute__((const, noinline, unused)) static dynac_undo_log *dynac__undo_address(void) {
   return &dynac__undo;
 }
@@ -1882,7 +1885,12 @@ static int dynac__undo_note_copy(dynac_undo_log *u, PyObject *l) {
  * access in a shared library is a call); this test is asked on the way to
  * the interpreter only, so it reads the log itself: a kernel that writes
  * nothing (a small method) then makes no TLS call at all. */
-#define DYNAC_UNDO_INTACT() (dynac_undo_here()->lost == 0)
+#define DYNAC_UNDO_INTACT() (!dynac__undo_lost())
+/* The log's lost count, as a function of its own: a const call here would
+ * be the same value as a kernel's dynac__u, so GCC would keep the entry's
+ * TLS call alive for these cold paths (1.9M calls of raytrace's small
+ * methods that log nothing paid ~17 instructions each for it). */
+DYNAC_COLD size_t dynac__undo_lost(void) { return dynac__undo.lost; }
 static inline size_t dynac_undo_mark(void) { return dynac_undo_here()->n; } /* one TLS call with commit's */
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
@@ -5483,7 +5491,7 @@ typedef struct dynac_rec_head {
   PyObject *obj;        /* the instance once made (owned), else NULL */
   PyTypeObject *tp;     /* its class (owned); NULL: no value */
   unsigned int version; /* tp's version tag when the struct was made */
-  uint32_t set;         /* bit i: field i holds a value (__init__ sets them in order) */
+  uint32_t set;         /* bit i: field i holds a value (__init__ sets them in order); 0 once obj is made */
 } dynac_rec_head;
 
 /* One field of a class's struct: its attribute name, kind ('f' float,
@@ -5528,7 +5536,15 @@ static inline void dynac_rec_move(void *dst, void *src, size_t size) {
 /* Is field i of the struct read and written as a field now: no instance
  * made, the field set, the class unchanged since the struct was made? */
 static inline int dynac_rec_plain(const dynac_rec_head *h, int i) {
-  return !h->obj && ((h->set >> i) & 1u) && h->tp->tp_version_tag == h->version;
+  return ((h->set >> i) & 1u) && h->tp->tp_version_tag == h->version; /* set is 0 once made */
+}
+/* Are all the fields in `mask` plain (dynac_rec_plain of each)? A
+ * statement that reads several fields of one struct and runs no Python
+ * code between the reads (generator/emit/records.c: rec_checks) asks
+ * this once, before its first read, and keeps the answer in a flag that
+ * a read through the instance clears. */
+static inline int dynac_rec_plain_mask(const dynac_rec_head *h, uint32_t mask) {
+  return (h->set & mask) == mask && h->tp->tp_version_tag == h->version;
 }
 /* May field stores go into the struct (no instance made, class unchanged)? */
 static inline int dynac_rec_unmade(const dynac_rec_head *h) {
@@ -5598,6 +5614,7 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     if (rc < 0) { Py_DECREF(o); return NULL; }
   }
   h->obj = o;
+  h->set = 0; /* the fields are the instance's now: dynac_rec_plain needs no test of obj */
   return o;
 }
 /* The instance as a new reference (dynac_rec_force), NULL with an exception. */
