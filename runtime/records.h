@@ -21,7 +21,7 @@ typedef struct dynac_rec_head {
   PyObject *obj;        /* the instance once made (owned), else NULL */
   PyTypeObject *tp;     /* its class (owned); NULL: no value */
   unsigned int version; /* tp's version tag when the struct was made */
-  uint32_t set;         /* bit i: field i holds a value (__init__ sets them in order) */
+  uint32_t set;         /* bit i: field i holds a value (__init__ sets them in order); 0 once obj is made */
 } dynac_rec_head;
 
 /* One field of a class's struct: its attribute name, kind ('f' float,
@@ -66,7 +66,15 @@ static inline void dynac_rec_move(void *dst, void *src, size_t size) {
 /* Is field i of the struct read and written as a field now: no instance
  * made, the field set, the class unchanged since the struct was made? */
 static inline int dynac_rec_plain(const dynac_rec_head *h, int i) {
-  return !h->obj && ((h->set >> i) & 1u) && h->tp->tp_version_tag == h->version;
+  return ((h->set >> i) & 1u) && h->tp->tp_version_tag == h->version; /* set is 0 once made */
+}
+/* Are all the fields in `mask` plain (dynac_rec_plain of each)? A
+ * statement that reads several fields of one struct and runs no Python
+ * code between the reads (generator/emit/records.c: rec_checks) asks
+ * this once, before its first read, and keeps the answer in a flag that
+ * a read through the instance clears. */
+static inline int dynac_rec_plain_mask(const dynac_rec_head *h, uint32_t mask) {
+  return (h->set & mask) == mask && h->tp->tp_version_tag == h->version;
 }
 /* May field stores go into the struct (no instance made, class unchanged)? */
 static inline int dynac_rec_unmade(const dynac_rec_head *h) {
@@ -136,6 +144,7 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     if (rc < 0) { Py_DECREF(o); return NULL; }
   }
   h->obj = o;
+  h->set = 0; /* the fields are the instance's now: dynac_rec_plain needs no test of obj */
   return o;
 }
 /* The instance as a new reference (dynac_rec_force), NULL with an exception. */
