@@ -178,6 +178,7 @@ typedef struct em {
                                emitted (where DYNAC_LEAVE sends exceptions), or NULL */
   exit_scope exits[EXIT_SCOPES_CAP]; /* the finally blocks and handled exceptions around it */
   int nexits;
+  struct rec_checks *recr;  /* the statement's reads of struct fields checked once (records.c), or NULL */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -345,7 +346,8 @@ const char *rec_box(em *E, const char *v, const klass *k);
 const char *rec_tmp(em *E, const klass *k);
 const char *rec_result(em *E, const expr *e, const klass *k);
 const char *rec_of_object(em *E, const char *v, const klass *k);
-const char *emit_rec_field(em *E, const char *v, const klass *k, int i);
+const char *emit_rec_field(em *E, const expr *e, const char *v, const klass *k, int i);
+struct rec_checks *rec_checks_open(em *E, const stmt *s);
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val);
 void emit_rec_structs(module *m, strbuf *out);
 const char *emit_rec_construction(em *E, expr *e, inst *init);

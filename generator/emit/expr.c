@@ -328,7 +328,7 @@ static const char *emit_attr(em *E, expr *e) {
     const char *r = emit_expr_rec(E, e->u.sub.obj);
     int depth = E->nvstack;
     push_pending(E, e->u.sub.obj, r);
-    const char *v = emit_rec_field(E, r, ot->cls, field);
+    const char *v = emit_rec_field(E, e, r, ot->cls, field);
     E->nvstack = depth;
     return v;
   }

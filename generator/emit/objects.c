@@ -357,7 +357,7 @@ static bool rec_field_update(em *E, stmt *s) {
   const type *at = TY(sub), *vt = TY(s->u.aug.value), *rt = binop_result(s->u.aug.op, at, vt);
   if (i < 0 || rt != k->field_types[i] || at != k->field_types[i]) return false;
   const char *o = emit_expr_rec(E, sub->u.sub.obj);
-  const char *x = emit_rec_field(E, o, k, i);
+  const char *x = emit_rec_field(E, NULL, o, k, i);
   const char *r = emit_expr(E, s->u.aug.value);
   emit_rec_store(E, o, k, i, emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt));
   return true;

@@ -75,14 +75,126 @@ const char *rec_of_object(em *E, const char *v, const klass *k) {
   return r;
 }
 
+/* ---- a statement's field reads, checked once per struct ------------------
+ * `return self.x * o.x + self.y * o.y + self.z * o.z` reads three fields
+ * of each struct; between the reads only C arithmetic runs, so nothing can
+ * make an instance or change the class (no Python code, no allocation the
+ * GC counts). The statement then checks each struct once
+ * (dynac_rec_plain_mask over the fields it reads), keeps the answer in a
+ * flag plN, and its reads test the flag. A read that goes through the
+ * instance (a flag 0) may run Python code: it clears every flag, and the
+ * next read checks again. Statements whose value is such arithmetic, or a
+ * call whose arguments all are, qualify (the call runs after them). */
+typedef struct rec_checks {
+  int n;
+  struct { int local; uint32_t mask; int reads; const char *flag; } s[8];
+  int nids;
+  int ids[64]; /* the EX_ATTR reads the flags cover */
+} rec_checks;
+
+static bool numeric(const type *t) { return t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_BOOL; }
+
+/* Is e a field of a struct local (its read noted in c)? */
+static bool checks_field(em *E, const expr *e, rec_checks *c) {
+  const expr *o = e->u.sub.obj;
+  if (E->exported || o->kind != EX_LOCAL || !TY(o)->rec || E->in->types.callee[e->id] || TY(e) == &ty_obj)
+    return false;
+  int f = classes_field(TY(o)->cls, e->u.sub.attr);
+  if (f < 0 || c->nids == 64) return false;
+  int j = 0;
+  while (j < c->n && c->s[j].local != o->u.local) j++;
+  if (j == 8) return false;
+  if (j == c->n) c->s[c->n++] = (typeof(c->s[0])){.local = o->u.local};
+  c->s[j].mask |= 1u << f;
+  c->s[j].reads++;
+  c->ids[c->nids++] = e->id;
+  return true;
+}
+
+/* Is e computed in C from numbers, numeric locals and fields of struct
+ * locals (math functions of them too), nothing else? Its field reads go in c. */
+static bool checks_scan(em *E, const expr *e, rec_checks *c) {
+  if (!numeric(TY(e))) return false;
+  switch (e->kind) {
+  case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_LOCAL: return true;
+  case EX_ATTR: return !e->u.sub.index && checks_field(E, e, c);
+  case EX_BINOP: return !e->u.bin.inplace && checks_scan(E, e->u.bin.l, c) && checks_scan(E, e->u.bin.r, c);
+  case EX_UNARY: return checks_scan(E, e->u.un.a, c);
+  case EX_NOT: return checks_scan(E, e->u.not_arg, c);
+  case EX_BOOLOP: return checks_scan(E, e->u.boolop.l, c) && checks_scan(E, e->u.boolop.r, c);
+  case EX_IFEXP:
+    return checks_scan(E, e->u.ifexp.cond, c) && checks_scan(E, e->u.ifexp.then, c) &&
+           checks_scan(E, e->u.ifexp.orelse, c);
+  case EX_COMPARE:
+    for (int i = 0; i < e->u.cmp.n; i++) if (!checks_scan(E, e->u.cmp.operands[i], c)) return false;
+    return true;
+  case EX_CALL:
+    if (e->u.call.kind != CALLEE_MATH || e->u.call.nkw || e->u.call.argform) return false;
+    for (int i = 0; i < e->u.call.n; i++) if (!checks_scan(E, e->u.call.args[i], c)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* The value of statement s, if it qualifies: such arithmetic, or a call of
+ * such arguments (a method's receiver and a called value are read first). */
+static bool checks_statement(em *E, const stmt *s, rec_checks *c) {
+  const expr *v = s->kind == ST_ASSIGN ? s->u.assign.value : s->kind == ST_RETURN ? s->u.ret
+                : s->kind == ST_EXPR ? s->u.expr : NULL;
+  if (!v) return false;
+  if (v->kind != EX_CALL || v->u.call.kind == CALLEE_MATH) return checks_scan(E, v, c);
+  if (v->u.call.nkw || v->u.call.argform || v->u.call.kind == CALLEE_NONE) return false;
+  int first = v->u.call.kind == CALLEE_METHOD || v->u.call.kind == CALLEE_VALUE;
+  if (first && (!v->u.call.n || (v->u.call.args[0]->kind != EX_LOCAL && v->u.call.args[0]->kind != EX_NAME)))
+    return false;
+  for (int i = first; i < v->u.call.n; i++) if (!checks_scan(E, v->u.call.args[i], c)) return false;
+  return true;
+}
+
+/* Statement s's checks: a flag per struct it reads two fields or more of
+ * (declared here, before its code), or NULL. */
+rec_checks *rec_checks_open(em *E, const stmt *s) {
+  rec_checks c = {0};
+  if (!checks_statement(E, s, &c)) return NULL;
+  rec_checks *r = NULL;
+  for (int j = 0; j < c.n; j++) {
+    if (c.s[j].reads < 2) continue;
+    if (!r) r = arena_alloc(E->m->a, sizeof *r), *r = c;
+    r->s[j].flag = arena_printf(E->m->a, "pl%d", ++E->tmp);
+    line(E, "int %s = 0; /* %s's fields: plain? (checked once below) */", r->s[j].flag,
+         E->in->fn->locals[c.s[j].local]);
+  }
+  return r;
+}
+
+/* The flag read e (an EX_ATTR) tests, or NULL: checked at the read. */
+static const char *checks_flag(em *E, const expr *e) {
+  rec_checks *c = E->recr;
+  if (!c || !e) return NULL;
+  bool listed = false;
+  for (int i = 0; i < c->nids && !listed; i++) listed = c->ids[i] == e->id;
+  for (int j = 0; listed && j < c->n; j++)
+    if (c->s[j].local == e->u.sub.obj->u.local) return c->s[j].flag;
+  return NULL;
+}
+
 /* Field i of struct v (class k): read in C while it is a plain field
- * (dynac_rec_plain), else through the instance, checked as an instance's
- * attribute is (another type deoptimises). */
-const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
+ * (dynac_rec_plain; a statement's flag, see rec_checks), else through the
+ * instance, checked as an instance's attribute is (another type
+ * deoptimises). e: the EX_ATTR read, or NULL. */
+const char *emit_rec_field(em *E, const expr *e, const char *v, const klass *k, int i) {
   const type *t = k->field_types[i];
   const char *o = tmpvar(E, t);
   const char *f = k->field_names[i];
-  line(E, "if (DYNAC_LIKELY(dynac_rec_plain(%s, %d))) %s = %s.%s; /* .%s: a field */", rec_head(E, v), i, o, v, f, f);
+  const char *flag = checks_flag(E, e);
+  if (flag) {
+    uint32_t mask = 0;
+    for (int j = 0; j < E->recr->n; j++) if (E->recr->s[j].flag == flag) mask = E->recr->s[j].mask;
+    line(E, "if (DYNAC_LIKELY(%s || (%s = dynac_rec_plain_mask(%s, 0x%xu)))) %s = %s.%s; /* .%s: a field */", flag,
+         flag, rec_head(E, v), (unsigned)mask, o, v, f, f);
+  } else {
+    line(E, "if (DYNAC_LIKELY(dynac_rec_plain(%s, %d))) %s = %s.%s; /* .%s: a field */", rec_head(E, v), i, o, v, f, f);
+  }
   line(E, "else {");
   E->indent++;
   const char *c = emit_attr_cache(E, "where instances keep it");
@@ -95,6 +207,12 @@ const char *emit_rec_field(em *E, const char *v, const klass *k, int i) {
   line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   line(E, "%s = got;", o);
   deopt_if(E, "DYNAC_FAIL_NOT_INT", "the attribute holds another type than recorded", "st");
+  if (flag) { /* Python code may have run: every struct is checked again */
+    strbuf cl = {0};
+    for (int j = 0; j < E->recr->n; j++) if (E->recr->s[j].flag) sb_printf(&cl, "%s = ", E->recr->s[j].flag);
+    line(E, "%s0;", cl.data);
+    sb_free(&cl);
+  }
   E->indent--;
   line(E, "}");
   note_effect(E);

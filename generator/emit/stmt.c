@@ -390,6 +390,8 @@ static void emit_expr_stmt(em *E, stmt *s) {
 static void emit_stmt_kind(em *E, stmt *s) {
   if (emit_shape_versioned(E, s)) return;
   source_comment(E, s->pos);
+  struct rec_checks *outer = E->recr;
+  E->recr = rec_checks_open(E, s);
   switch (s->kind) {
   case ST_ASSIGN: emit_assign(E, s); break;
   case ST_AUGASSIGN: emit_augassign(E, s); break;
@@ -413,6 +415,7 @@ static void emit_stmt_kind(em *E, stmt *s) {
   case ST_INTERP: break; /* never inside a region */
   case ST_EXPR: emit_expr_stmt(E, s); break;
   }
+  E->recr = outer;
 }
 
 void emit_stmt(em *E, stmt *s) {

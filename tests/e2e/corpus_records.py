@@ -102,7 +102,56 @@ class Noisy:
         LOG.append(("del", self.v))
 
 
+class P:
+    """With Q: a statement reading fields of two structs checks each once."""
+    x: float
+    y: float
+
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+class Q:
+    a: float
+    b: float
+
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+
+class Spy:
+    """A data descriptor for P.y whose read gives Q a property `b` (Python
+    code run between two reads of a statement changes the other's class)."""
+
+    def __get__(self, obj, tp=None):
+        if obj is None:
+            return self
+        LOG.append(("spy", obj.__dict__["y"]))
+        Q.b = property(lambda q: q.__dict__["b"] * 100.0)
+        return obj.__dict__["y"]
+
+    def __set__(self, obj, v):
+        obj.__dict__["y"] = v
+
+
 # ---- helpers the interpreter runs (no annotations: not compiled) ----------
+def install_spy():
+    P.y = Spy()
+
+
+def remove_spy():
+    for cls, name in ((P, "y"), (Q, "b")):
+        if name in cls.__dict__:
+            delattr(cls, name)
+
+
+def keep_in_log(v):
+    LOG.append(("kept", type(v).__name__))
+    v.x = v.x * 2.0
+
+
 def mutate(v):
     LOG.append(("mutate", type(v).__name__))
     v.x = 99.5
@@ -447,3 +496,42 @@ def told_in_test(a: Vec, b: Vec):
     again with the test's value in its place (the log has the value once)."""
     r = (1.0 if a.told() < 0.0 else -b.x) * 2.0
     return r, b.y
+
+
+@dynac.compile
+def checked_once(x: float, y: float, spy: bool):
+    """Each struct's fields are checked once in the return statement; with
+    the spy, p's class changed (its reads go through the instance) and
+    p.y's read changes Q: q.b must then be read as CPython reads it."""
+    p = P(x, y)
+    q = Q(y, x)
+    if spy:
+        install_spy()
+    try:
+        return p.x * q.a + p.y - q.b + p.x * p.y * q.a * q.b
+    finally:
+        remove_spy()
+
+
+@dynac.compile
+def checked_once_made(x: float, y: float):
+    """p made an instance (Python changed it) before the statement: every read goes through it."""
+    p = P(x, y)
+    keep_in_log(p)
+    return p.x + p.y * p.x - (p.y if p.x > p.y else -p.x)
+
+
+@dynac.compile
+def checked_once_ints(n: int, on: bool, k: int):
+    """int and bool fields; an int overflow inside the statement."""
+    c = Counter(n, on)
+    return c.n * k + c.n if c.on else c.n - k
+
+
+@dynac.compile
+def checked_once_call(x: float, y: float):
+    """The arguments of a constructor read the fields; the call runs after them."""
+    p = P(x, y)
+    q = Q(p.y - p.x, p.x * p.y)
+    return q.a + q.b * q.a, Q(q.a, q.b).b
+

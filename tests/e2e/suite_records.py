@@ -94,6 +94,12 @@ def cases():
     c["told_then_overflow"] = [(lambda m, a=a, x=x: (a(m), x)) for a in V[:3] for x in xs]
     for name in ["moved_then_overflow", "made_then_moved_then_overflow"]:
         c[name] = [(lambda m, a=a, d=d, x=x: (a(m), d, x)) for a in V[:2] for d in [1.0, -0.0] for x in xs]
+    fs = [1.5, -0.0, 0.0, INF, NAN, -2.5e300]
+    c["checked_once"] = [(lambda m, x=x, y=y, s=s: (x, y, s)) for x in fs for y in fs[:4] for s in [False, True]]
+    c["checked_once_made"] = [(lambda m, x=x, y=y: (x, y)) for x in fs for y in fs[:4]]
+    c["checked_once_call"] = [(lambda m, x=x, y=y: (x, y)) for x in fs for y in fs[:4]]
+    c["checked_once_ints"] = [(lambda m, n=n, on=on, k=k: (n, on, k)) for n in [0, 7, -2**62, 2**62]
+                              for on in [True, False] for k in [1, 3, -2**63]]
     c["in_loop_escape"] = [(lambda m, a=a, n=n: (a(m), n)) for a in V[:3] for n in [0, 1, 2, 5]]
     return c
 
@@ -131,6 +137,8 @@ def main():
             counters = stats.get("corpus_records." + name) or {}
             check("records %s is served by its kernel" % name, counters.get("kernel_calls", 0) > 0, repr(counters))
         check("records: the class's reference count is steady", *refcount_steady(C))
+        check("records: a statement checks each struct's fields once (a flag per struct)",
+              text.count("dynac_rec_plain_mask(") >= 4, c_file)
     done()
 
 
