@@ -24,34 +24,6 @@ static void add_user_cflags(char **argv, int *n, int cap, char *copy) {
     argv[(*n)++] = tok;
 }
 
-/* Does the compiler take `flag` (it preprocesses an empty file with it)? */
-static bool cc_accepts(const cc_opts *o, const char *flag) {
-  char *argv[] = {(char *)o->cc, (char *)flag, "-E", "-x", "c", "/dev/null", NULL};
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid;
-  int status = 1;
-  bool ok = posix_spawnp(&pid, o->cc, &fa, NULL, argv, environ) == 0 && waitpid(pid, &status, 0) >= 0 &&
-            WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  posix_spawn_file_actions_destroy(&fa);
-  return ok;
-}
-
-/* TLS descriptors (-mtls-dialect=gnu2, GCC on x86): each kernel reads its
- * thread's undo log (runtime/undo.h), a TLS variable of a module loaded
- * with dlopen. The default model makes that a __tls_get_addr call (~20
- * instructions); with descriptors glibc places the module's few bytes of
- * TLS in its static surplus when there is room (else the dynamic way, as
- * before) and the read is a load off the thread pointer. DYNAC_TLS_DESC
- * tells the header. Asked once per generator run; Clang 14 lacks it. */
-static bool cc_tls_descriptors(const cc_opts *o) {
-  static int known = -1;
-  if (known < 0) known = cc_accepts(o, "-mtls-dialect=gnu2");
-  return known;
-}
-
 bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   char tmp[4096], inc1[4200], inc2[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", so_path, (long)getpid());
@@ -67,7 +39,6 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   char *argv[CAP];
   int n = 0;
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) argv[n++] = (char *)fixed[i];
-  if (cc_tls_descriptors(o)) argv[n++] = "-mtls-dialect=gnu2", argv[n++] = "-DDYNAC_TLS_DESC";
   const char *user = getenv("CFLAGS");
   char *copy = strdup(user ? user : "");
   add_user_cflags(argv, &n, CAP - 5, copy);
