@@ -797,6 +797,8 @@ typedef struct module {
   int nsuppressed;
   const struct profile *prof;
   const char *realpath; /* to match profile entries */
+  struct heap_less *heap_less; /* emit/heap.c: the classes whose compiled __lt__ heapq's comparisons call */
+  int nheap_less;
 } module;
 
 /* ---- phases ------------------------------------------------------------- */
@@ -994,6 +996,10 @@ bool target_binds(const target *t, int loc);
  * and method calls on objects (each counted 8 times inside loops)? Its entry
  * serves calls only when DYNAC_GENERIC_KERNELS=1. */
 bool generic_only(const module *m, const inst *in);
+/* Is call e `X.heappush(heap, item)` / `X.heappop(heap)` (positional
+ * arguments only, through the C API)? emit/heap.c compiles its comparisons
+ * when the module has compiled __lt__s (module.nheap_less). */
+bool heapq_call_shape(const expr *e);
 
 /* fresh.c: [nlocals] the list locals of `in` bound only to lists the call
  * itself makes (displays, comprehensions, slices, list + and *): writes to

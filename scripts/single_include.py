@@ -20,6 +20,7 @@ PARTS = [
     "containers.h",
     "undo.h",
     "objects.h",
+    "heapq.h",
     "exceptions.h",
     "numpy.h",
     "stores.h",

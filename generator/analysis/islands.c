@@ -16,6 +16,8 @@
  * unary operator on numbers, an element read of a list or buffer as a
  * number, a range loop's counter, a call of a module function, a method
  * call, a construction or an operator made kernel to kernel (classes.c);
+ * a heapq.heappush / heappop whose comparisons call compiled __lt__s
+ * (emit/heap.c) weighs as a loop of them;
  * an object's attribute read as a number is neither (the interpreter's
  * inline cache reads it as fast: the arithmetic on it is the island).
  * Inside a loop, typed islands and method calls count LOOP_WEIGHT times.
@@ -35,7 +37,7 @@
 
 #define LOOP_WEIGHT 8
 
-typedef struct island_scan { const inst *in; int n, attrs, loops; } island_scan;
+typedef struct island_scan { const module *m; const inst *in; int n, attrs, loops; } island_scan;
 
 static bool unboxed(const type *t) { return ty_is_scalar(t); }
 static void scan_block(void *ctx, stmt *s);
@@ -78,7 +80,9 @@ static void scan_expr(void *ctx, expr *e) {
                     S->in->types.callee[e->id]; /* Cls(...), a OP b, len(a) of instances, f(...) of a
                                                    module function: kernel to kernel */
   bool number_attr = ot && ot->kind == TY_OBJ && unboxed(ty_of(S->in, e)); /* neither: see above */
-  if (method_devirtualised(S->in, e) || constructs)
+  if (S->m->nheap_less && heapq_call_shape(e))
+    S->n += LOOP_WEIGHT * weight(S); /* heapq's comparisons, each a compiled __lt__ (emit/heap.c) */
+  else if (method_devirtualised(S->in, e) || constructs)
     S->n += weight(S); /* a kernel-to-kernel method call */
   else if (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op)
     S->attrs += weight(S); /* obj.m(...): a call through the C API, CPython's own calls are faster */
@@ -146,7 +150,7 @@ bool generic_only(const module *m, const inst *in) {
   if (!in->generic || in->fn->decorated_compile) return false;
   if (special_method(in->fn) || (in->fn->method && called_through_api(m, in->fn->name)))
     return false; /* its callers are C code: serving it costs no inlined call (see above) */
-  island_scan S = {in, 0, 0, 0};
+  island_scan S = {m, in, 0, 0, 0};
   scan_block(&S, in->fn->body);
   return S.attrs > 0 && S.n < S.attrs;
 }

@@ -319,6 +319,20 @@ static bool math_of_one_float(const expr *e) {
          (r->id == OPI_MATH_LIBM || r->id == OPI_MATH_LIBM_OVF || r->id == OPI_MATH_CPYTHON);
 }
 
+/* The call of looked-up method `meth` (`unbound`: it takes argv[0] first)
+ * with argv's npos positional arguments, its `;` and comment: heapq's
+ * heappush / heappop with the module's compiled comparisons (heap.c), else
+ * PyObject_Vectorcall. */
+static const char *method_vectorcall(em *E, expr *e, const char *meth, const char *unbound, int npos,
+                                     const char *kw) {
+  if (heap_call(E, e))
+    return arena_printf(E->m->a, "dynac_heapq_call(%s, argv + !%s, %d - !%s, %s, dynac__heap_less); /* .%s(...): "
+                        "its comparisons compiled */", meth, unbound, npos, unbound,
+                        e->u.call.n == 3 ? "DYNAC_HEAPPUSH" : "DYNAC_HEAPPOP", e->u.call.name);
+  return arena_printf(E->m->a, "PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", meth, unbound,
+                      npos, unbound, kw, e->u.call.name);
+}
+
 /* A call through the C API, the arguments as objects (keywords by name), an
  * object result (a new reference); Python code runs (an effect):
  * f(args) of an object f (CALLEE_VALUE: PyObject_Vectorcall), o.name(args)
@@ -348,13 +362,11 @@ static const char *emit_object_call(em *E, expr *e) {
     line(E, "%s = dynac_math_of_object(%s, %s.obj, argv[0]); /* %s(): an exact float's in C */", o,
          e->u.call.op->helper, slot_ref(E, e->u.call.callee_slot), e->u.call.name);
   else if (meth) /* looked up before the arguments: with the receiver when unbound */
-    line(E, "%s = PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", o, meth, unbound, npos,
-         unbound, kw, e->u.call.name);
+    line(E, "%s = %s", o, method_vectorcall(E, e, meth, unbound, npos, kw));
   else if (e->u.call.kind == CALLEE_METHOD) { /* PyObject_VectorcallMethod, its lookup cached */
     const char *m = tmpvar(E, &ty_obj), *u = arena_printf(E->m->a, "u%d", ++E->tmp);
     emit_method_lookup(E, "argv[0]", e->u.call.name, m, u, "its arguments inert");
-    line(E, "%s = PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", o, m, u, npos, u, kw,
-         e->u.call.name);
+    line(E, "%s = %s", o, method_vectorcall(E, e, m, u, npos, kw));
   }
   else
     line(E, "%s = PyObject_Vectorcall(%s.obj, argv, %d, %s); /* %s() */", o,

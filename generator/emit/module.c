@@ -278,10 +278,12 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
             "PyInit_%s__dynac\n#define DYNAC_SOURCE_NAME %s\n#define DYNAC_SOURCE_SHA256 \"%s\"\n",
             m->modname, m->modname, c_string(m, basename_of(m->path)), m->p.sha256);
   n_used_tuples = 0;
+  heap_plan(m); /* adds __lt__ to class guards: before the slots */
   write_slots(m, &P);
   write_kernels(m, &P);
   write_regions(m, &P);
   write_tables(m, &P);
+  emit_heap_less(m, &P.protos, &P.entries);
   const type **done = arena_alloc(m->a, sizeof *done * (size_t)(n_used_tuples + 1)); /* each noted */
   int ndone = 0;
   for (int i = 0; i < n_used_tuples; i++) emit_tuple_type(m, used_tuples[i], &P.types, done, &ndone);

@@ -356,6 +356,72 @@ def stamp(a, b):
     return (a.time - b.time) * 2.0 + (a.seq - b.seq)
 
 
+class EvN(Ev):
+    """Its own __lt__: NotImplemented against what is not an Ev (then the other's reflected
+    __gt__ answers, else TypeError). Compared with many classes: its __lt__ takes objects."""
+    __slots__ = ()
+
+    def __lt__(self, other):
+        if not isinstance(other, Ev):
+            return NotImplemented
+        return self.seq < other.seq
+
+
+class EvR(EvB):
+    """A proper subclass of EvB with a reflected __gt__: EvB < EvR asks it first."""
+    __slots__ = ()
+
+    def __gt__(self, other):
+        LOG.append("EvR.__gt__")
+        return self.seq > other.seq
+
+
+class EvM(Ev):
+    """Its comparisons grow the heap being sifted: RuntimeError, as _heapq raises it."""
+    __slots__ = ()
+
+    def __lt__(self, other):
+        if len(GROWN) < 3:
+            GROWN.append(EvB(9.0, 99))
+        return self.seq < other.seq
+
+
+class Later:
+    """Not an Ev: an EvN's __lt__ gives NotImplemented, then Later's reflected __gt__."""
+    def __init__(self, seq):
+        self.seq = seq
+
+    def __gt__(self, other):
+        return True
+
+    def __lt__(self, other):
+        return False
+
+
+class Plain:
+    """No ordering at all: TypeError."""
+    seq = -1
+
+
+GROWN = []
+
+
+def heap_run(heap, items, pops):
+    """heapq.heappush / heappop in a kernel: their comparisons call the compiled __lt__s."""
+    for e in items:
+        heapq.heappush(heap, e)
+    out = []
+    for _ in range(pops):
+        e = heapq.heappop(heap)
+        out.append((type(e).__name__, e.seq))
+    return tuple(out), len(heap)
+
+
+def heap_mix(k):
+    kinds = [lambda t, s: EvA(t, s, "w"), EvB, EvC, EvD, Ev, EvN, EvR]
+    return [kinds[i % 7]((i * 5 + k) % 4 * 0.5, i) for i in range(14)]
+
+
 def whole_parts(e):
     return e.time.real + e.time.imag  # a number attribute used as no number is: typed as objects
 
@@ -703,6 +769,8 @@ def train():
             for b in evs[:5]:
                 stamp(a, b)
             whole_parts(a)
+        heap_run([], heap_mix(1), 14)
+        heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
 
 
 def show(label, f, *args):
@@ -826,6 +894,35 @@ def checks():
     show("stamp foreign ints", stamp, Foreign(7, 2), Foreign(5, 2 ** 63))
     show("stamp foreign str", stamp, Foreign("a", 2), EvC(0.5, 1))
     show("stamp missing", stamp, EvC.__new__(EvC), EvC(0.5, 1))
+    # heapq in a kernel: each comparison through the compiled __lt__ of the left item's class,
+    # CPython's where it would call something else first (a subclass's reflected __gt__)
+    for k in range(3):
+        show("heap mix", heap_run, [], heap_mix(k), 14)
+    show("heap later", heap_run, [], heap_mix(1) + [Later(50), EvN(0.5, 60), Later(51)], 17)
+    show("heap plain", heap_run, [], [EvN(1.0, 1), EvN(0.5, 2), Plain()], 3)
+    show("heap plain ev", heap_run, [], [EvB(1.0, 1), EvC(0.5, 2), Plain()], 3)
+    show("heap nan", heap_run, [], [EvB(float("nan"), 1), EvC(0.5, 2), EvD(float("nan"), 3), EvA(-0.0, 4, "z")], 4)
+    show("heap str time", heap_run, [], [EvB(1.0, 1), EvC("soon", 2)], 2)
+    del LOG[:]
+    show("heap reflected", heap_run, [], [EvB(1.0, 5), EvR(1.0, 2), EvB(1.0, 3), EvR(0.5, 1)], 4)
+    print("log", LOG.count("EvR.__gt__"))
+    show("heap not a list", heap_run, (), [EvB(1.0, 1)], 0)
+    show("heap empty pop", heap_run, [], [], 1)
+    show("heap partial", heap_run, [EvC(0.0, 7)], [EvB(1.0, 1), EvD(0.5, 2)], 2)
+    class Heap(list):
+        pass
+    show("heap subclass", heap_run, Heap(), heap_mix(0), 5)
+    del GROWN[:]
+    show("heap grown", heap_run, GROWN, [EvM(1.0, 1), EvM(0.5, 2), EvM(0.2, 3)], 1)
+    saved_push = heapq.heappush
+    heapq.heappush = lambda h, x: h.insert(0, x)  # patched after the build: called as it is
+    show("heap push patched", heap_run, [], heap_mix(1)[:4], 4)
+    heapq.heappush = saved_push
+    saved_lt = Ev.__lt__
+    Ev.__lt__ = lambda self, other: self.seq > other.seq  # the class changed: CPython's comparison
+    show("heap lt patched", heap_run, [], heap_mix(2)[:6], 6)
+    Ev.__lt__ = saved_lt
+    show("heap lt restored", heap_run, [], heap_mix(2)[:6], 6)
     for k in [3, 0, -0.0, 2 ** 70, float("nan"), "s", None, (1, 2)]:
         show("fill", fill, Queue(), k)
     for k in [1.5, -0.0, 7, "s"]:
@@ -1049,7 +1146,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
-       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs"]
+       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
+       "heap_run", "EvN.__lt__"]
 
 
 def main():
@@ -1112,6 +1210,12 @@ def main():
             check("compiled = eager: %s" % line.split(" ")[0] + (" " + line.split(" ")[1] if " " in line else ""),
                   got == line, "eager:    %s\ncompiled: %s" % (line, got))
         check("no extra output", len(r_lines) == len(e_lines), run.stdout[-1000:])
+        c_text = open(os.path.join(out, "shapes__dynac.c")).read() if os.path.exists(
+            os.path.join(out, "shapes__dynac.c")) else ""
+        check("heapq's comparisons call Ev.__lt__'s and EvN.__lt__'s kernels (dynac__heap_less)",
+              "dynac_heapq_call(" in c_text and "return dynac__less_Ev____lt____OO(a, b); /* EvA: Ev.__lt__ */"
+              in c_text and "dynac__less_EvN____lt____OO(a, b); /* EvN: EvN.__lt__ */" in c_text,
+              "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
         stats = json.load(open(st)) if os.path.exists(st) else {}
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
                   stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}

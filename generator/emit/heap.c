@@ -1,0 +1,116 @@
+/* heap.c: heapq.heappush / heappop in kernels, their comparisons through
+ * the module's compiled __lt__ (runtime/heapq.h). A class of the module
+ * whose __lt__ is a def with an entry taking (object, object) gets it
+ * called directly by heapq's comparisons: dynac__heap_less picks the
+ * kernel by a's class (its slot valid, its version tag unchanged, the
+ * class guard checking that its __lt__ is that def), else CPython's
+ * comparison. The call sites pass dynac__heap_less to dynac_heapq_call,
+ * which runs _heapq's algorithm only when the callable is _heapq's own.
+ */
+#include "emit.h"
+
+typedef struct heap_less {
+  const klass *k;
+  const inst *lt; /* the root specialisation of k's __lt__ taking two objects */
+} heap_less;
+
+/* The root specialisation of f taking (object, object) with a result the
+ * comparison can take (a number, a bool, an object), or NULL. */
+static const inst *object_pair_inst(const func *f) {
+  if (f->nparams != 2 || f->nfreevars || f->partial) return NULL;
+  for (const inst *in = f->insts; in; in = in->next_root) {
+    tykind r = in->ret->kind;
+    if (in->ok && in->args[0]->kind == TY_OBJ && in->args[1]->kind == TY_OBJ &&
+        (r == TY_BOOL || r == TY_INT || r == TY_FLOAT || r == TY_OBJ))
+      return in;
+  }
+  return NULL;
+}
+
+/* Which classes' comparisons call their __lt__'s kernel; their class
+ * guards check that __lt__ is still that def. Before the slots are written. */
+void heap_plan(module *m) {
+  m->nheap_less = 0;
+  m->heap_less = arena_alloc(m->a, sizeof(heap_less) * (size_t)(m->nclasses + 1));
+  for (int i = 0; i < m->nclasses; i++) {
+    klass *k = m->classes[i];
+    func *f = k->slot && !k->why_not ? classes_method(m, k, "__lt__") : NULL;
+    const inst *lt = f ? object_pair_inst(f) : NULL;
+    if (!lt) continue;
+    classes_use_method(m, k, f);
+    m->heap_less[m->nheap_less++] = (heap_less){k, lt};
+  }
+}
+
+bool heapq_call_shape(const expr *e) {
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_METHOD || e->u.call.nkw || e->u.call.argform ||
+      !e->u.call.name)
+    return false;
+  return (!strcmp(e->u.call.name, "heappush") && e->u.call.n == 3) ||
+         (!strcmp(e->u.call.name, "heappop") && e->u.call.n == 2);
+}
+
+/* Does call e go through dynac_heapq_call (a module with compiled __lt__s)? */
+bool heap_call(em *E, const expr *e) { return E->m->nheap_less && !E->exported && heapq_call_shape(e); }
+
+/* a < b through one __lt__ kernel (object, object), as its entry runs it:
+ * the globals brought up to date when it reads any (Python code may have
+ * run since the calling kernel's guard) and its guard asked (else
+ * CPython's comparison), the writes of one that logs any undone if it
+ * deoptimises (then CPython's comparison runs the call), its result taken
+ * by its truth. */
+static void emit_less_through(module *m, const inst *in, strbuf *out) {
+  const char *ct = in->ret->kind == TY_BOOL ? "bool" : in->ret->kind == TY_INT ? "int64_t"
+                 : in->ret->kind == TY_FLOAT ? "double" : "DYNAC_OBJ";
+  bool slots = false;
+  for (int k = 0; k < m->nslots; k++) slots |= in->slots_used[k];
+  sb_printf(out, "/* a < b through %s's kernel (object, object), as its entry runs it */\n", in->fn->qualname);
+  sb_printf(out, "static int dynac__less_%s(PyObject *a, PyObject *b) {\n", in->cname);
+  if (slots) sb_puts(out, "  if (dynac_globals_update(&dynac__G, dynac__G.globals) < 0) return -1;\n");
+  sb_puts(out, "  PyObject *args[2] = {a, b};\n  const char *failed = NULL;\n");
+  sb_printf(out, "  int ok = dynac_guard_%s(args, dynac__G.globals, &failed);\n", in->cname);
+  sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n"
+               "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
+  sb_printf(out, "  %s r = 0;\n  dynac__direct_calls[%d]++;\n", ct, func_index(m, in->fn));
+  if (in->effectful) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
+  sb_printf(out, "  int st = dynac_kernel_%s(a, b, &r);\n", in->cname);
+  if (in->effectful) sb_puts(out, "  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n  else dynac_undo_commit(mark);\n");
+  sb_puts(out, "  Py_LeaveRecursiveCall();\n");
+  if (in->ret->kind == TY_OBJ)
+    sb_puts(out, "  if (st == DYNAC_OK) { PyObject *res = r; r = NULL; return dynac_less_result(a, b, res); }\n");
+  else
+    sb_printf(out, "  if (st == DYNAC_OK) return r != 0; /* %s's truth */\n",
+              in->ret->kind == TY_FLOAT ? "a float's (nan is true)" : in->ret->kind == TY_INT ? "an int" : "a bool");
+  sb_puts(out, "  if (st == DYNAC_OK_NONE) return 0;\n"
+               "  if (st == DYNAC_OK_BOXED) { /* a value of another type */\n"
+               "    PyObject *res = dynac__boxed_result;\n    dynac__boxed_result = NULL;\n"
+               "    return dynac_less_result(a, b, res);\n  }\n"
+               "  if (st == DYNAC_DEOPT) return PyObject_RichCompareBool(a, b, Py_LT); /* untouched */\n"
+               "  return -1;\n}\n");
+}
+
+/* dynac__heap_less (after the entries: it asks their guards) and its prototype. */
+void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
+  if (!m->nheap_less) return;
+  sb_puts(protos, "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b);\n");
+  for (int i = 0; i < m->nheap_less; i++) {
+    bool seen = false;
+    for (int j = 0; j < i; j++) seen |= m->heap_less[j].lt == m->heap_less[i].lt;
+    if (!seen) emit_less_through(m, m->heap_less[i].lt, out);
+  }
+  sb_puts(out, "/* heapq's a < b (runtime/heapq.h): the compiled __lt__ of a's class when CPython's\n"
+               " * comparison calls it (b's class not a proper subclass of a's, whose reflected __gt__\n"
+               " * would go first), else CPython's comparison */\n"
+               "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b) {\n"
+               "  PyTypeObject *ta = Py_TYPE(a);\n"
+               "  if (Py_TYPE(b) == ta || !PyType_IsSubtype(Py_TYPE(b), ta)) {\n");
+  for (int i = 0; i < m->nheap_less; i++) {
+    const heap_less *h = &m->heap_less[i];
+    int s = h->k->slot->index;
+    sb_printf(out, "    if (dynac__slots[%d].valid && (PyObject *)ta == dynac__slots[%d].obj &&\n"
+                   "        ta->tp_version_tag == (unsigned int)dynac__slots[%d].v.i)\n"
+                   "      return dynac__less_%s(a, b); /* %s: %s */\n",
+              s, s, s, h->lt->cname, h->k->name, h->lt->fn->qualname);
+  }
+  sb_puts(out, "  }\n  return PyObject_RichCompareBool(a, b, Py_LT);\n}\n");
+}
