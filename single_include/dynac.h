@@ -5560,6 +5560,16 @@ static inline PyObject *dynac_load_global_cached(const dynac_globals *g, PyObjec
   if (DYNAC_LIKELY(dynac__global_cache_hit(g, c))) return Py_NewRef(c->value);
   return dynac__load_global_miss(g, name, c); /* out of line: a loop reading `np` keeps its registers */
 }
+/* The same for a global a class slot validates (a class of the module: its
+ * constructor calls): while the slot is valid and the module's dict has not
+ * changed since the slots were checked (its version), the global is the
+ * slot's class, as CPython 3.11's LOAD_GLOBAL_MODULE trusts its keys
+ * version; one compare instead of the cache's five. */
+static inline PyObject *dynac_load_global_slot(const dynac_globals *g, const dynac_slot *s, PyObject *name,
+                                               dynac_global_cache *c) {
+  if (DYNAC_LIKELY(s->valid && DYNAC_DICT_VERSION(g->globals) == g->globals_version)) return Py_NewRef(s->obj);
+  return dynac_load_global_cached(g, name, c);
+}
 /* The same, borrowed: the globals' or builtins' dict holds it. Only for a
  * value compared before any Python code can run (a ufunc's module, whose
  * miss path holds it itself): no reference count written per read. */

@@ -1045,7 +1045,11 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
                       "dynac__G.rt->deep_call_refused(dynac__depth)");
   line(E, "dynac__direct_calls[%d]++;", fi);
-  if (E->effectful) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
+  /* the callee's own log entries, undone if it deoptimises after this kernel's effects; a callee
+     that logs nothing (no container writes, no opaque calls) needs no mark: a kernel whose calls
+     are all such makes no TLS read (dynac__u unused) */
+  bool callee_logs = E->effectful && callee->effectful;
+  if (callee_logs) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
     line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
   if (!leaf) line(E, "dynac__depth++;");
   if (has_value) sb_printf(&args, "%s&%s", args.len ? ", " : "", res);
@@ -1062,9 +1066,11 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (E->effectful) { /* after an effect, the callee runs in the interpreter, once */
     line(E, "if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {");
     E->indent++;
-    line(E, "if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
-         E->cur_line);
-    line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
+    if (callee_logs) {
+      line(E, "if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+           E->cur_line);
+      line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
+    }
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
     line(E, "dynac__effects = 1; /* Python code ran */");
     /* a container result would be borrowed from r: it cannot be kept */

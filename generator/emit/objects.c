@@ -49,8 +49,13 @@ static const char *global_read(em *E, const char *name, bool borrowed, const cha
     cache = arena_printf(E->m->a, "gc%d", E->tmp);
     line(E, "static dynac_global_cache %s; /* LOAD_GLOBAL's cache */", cache);
   }
-  line(E, "%s%s = dynac_load_global_%s(&dynac__G, %s, &%s); /* global %s */", borrowed ? "PyObject *" : "",
-       o, borrowed ? "borrowed" : "cached", nm, cache, name);
+  const klass *k = borrowed || strchr(name, '.') ? NULL : classes_find(E->m, name);
+  if (k && k->slot && !k->why_not) /* a class of the module: its slot says where it is */
+    line(E, "%s = dynac_load_global_slot(&dynac__G, &dynac__slots[%d], %s, &%s); /* global %s */", o,
+         k->slot->index, nm, cache, name);
+  else
+    line(E, "%s%s = dynac_load_global_%s(&dynac__G, %s, &%s); /* global %s */", borrowed ? "PyObject *" : "",
+         o, borrowed ? "borrowed" : "cached", nm, cache, name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }

@@ -744,6 +744,7 @@ def train():
         deep_add(5)
         shapes(Rect(1.0, 2.0), 0.5)
         make_rect(1.0, 2.0)
+        rebound_mid(0.5)
         make_square(3.0)
         point_ops(Point(1.0, 2.0), Point(0.5))
         Frozen(1.0).bumped()
@@ -795,6 +796,17 @@ def rebind(old):
     class Vec(old):
         pass
     return old
+
+
+def rebound_mid(x):
+    """The class's global rebound between two constructions in one call: the second makes the new class."""
+    a = Vec(x, 1.0)
+    old = rebind(None)
+    try:
+        b = Vec(x, 2.0)
+        return type(a) is old, type(b) is old, type(b).__name__, a.x + b.y
+    finally:
+        rebind(old)
 
 
 def checks():
@@ -979,6 +991,8 @@ def checks():
     show("rebound grow", grow, Old(1.0, 2.0), 2)
     rebind(Old)
     show("rebound back", grow, Old(1.0, 2.0), 2)
+    show("rebound mid-call", rebound_mid, 1.5)
+    show("rebound mid-call again", rebound_mid, -0.0)
     # operators of instances (their dunders called directly), and construction
     show("chain", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 2.0)
     show("chain int k", chain, Vec(1.0, 2.0), Vec(0.5, -3.0), 3)
