@@ -114,7 +114,9 @@ class Gen:
                 "(%s + P(%s, 2.5)).b" % (b, a), "(1.0 if P(%s, 1.0) < p0 else -%s)" % (a, b),
                 "P(%s, %s).a" % (a, b),
                 # *args methods called kernel to kernel (the extra values packed at the call)
-                "p0.pk(%s)" % a, "p0.pk(%s, %s, p0)" % (a, b), "P.sk(%s, %s)" % (a, b), "p0.sk()"])
+                "p0.pk(%s)" % a, "p0.pk(%s, %s, p0)" % (a, b), "P.sk(%s, %s)" % (a, b), "p0.sk()",
+                # heapq's comparisons through P.__lt__'s kernel
+                "heap_min(p0, %s, %s)" % (a, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -386,8 +388,8 @@ class Gen:
         return CLASSES % e
 
     def module(self, nfuncs):
-        parts = ['"""A module made by tests/fuzz.py."""', "import math", "import numpy as np" if np else "",
-                 "import dynac", "",
+        parts = ['"""A module made by tests/fuzz.py."""', "import heapq", "import math",
+                 "import numpy as np" if np else "", "import dynac", "",
                  self.classes()]
         funcs = []
         for i in range(nfuncs):
@@ -418,7 +420,7 @@ class P:
     def __neg__(self):
         return P(-self.a, self.b)
 
-    def __lt__(self, o):
+    def __lt__(self, o: object):  # an (object, object) entry: heapq's comparisons call it (heap_min)
         return self.a < o.a
 
     def __len__(self):
@@ -441,6 +443,18 @@ class P:
     @staticmethod
     def sk(*xs):
         return xs[0] - xs[-1] * 0.5 if xs else 0.25
+
+
+def heap_min(p, x, y):
+    # heapq in a kernel: its comparisons call P.__lt__'s kernel (emit/heap.c) or CPython's
+    h = []
+    heapq.heappush(h, P(x, y))
+    heapq.heappush(h, p)
+    heapq.heappush(h, Q(y, x))
+    heapq.heappush(h, P(-x, 0.5))
+    first = heapq.heappop(h)
+    second = heapq.heappop(h)
+    return first.a - second.b * 0.5 + len(h)
 
 
 class Q(P):

@@ -14,17 +14,21 @@ typedef struct heap_less {
   const inst *lt; /* the root specialisation of k's __lt__ taking two objects */
 } heap_less;
 
-/* The root specialisation of f taking (object, object) with a result the
- * comparison can take (a number, a bool, an object), or NULL. */
+/* The root specialisation of f taking two objects (any objects first, else
+ * instances of classes its guard checks) with a result the comparison can
+ * take (a number, a bool, an object), or NULL. */
 static const inst *object_pair_inst(const func *f) {
   if (f->nparams != 2 || f->nfreevars || f->partial) return NULL;
+  const inst *best = NULL;
   for (const inst *in = f->insts; in; in = in->next_root) {
     tykind r = in->ret->kind;
-    if (in->ok && in->args[0]->kind == TY_OBJ && in->args[1]->kind == TY_OBJ &&
-        (r == TY_BOOL || r == TY_INT || r == TY_FLOAT || r == TY_OBJ))
-      return in;
+    if (!in->ok || in->args[0]->kind != TY_OBJ || in->args[1]->kind != TY_OBJ ||
+        (r != TY_BOOL && r != TY_INT && r != TY_FLOAT && r != TY_OBJ))
+      continue;
+    if (!in->args[0]->cls && !in->args[1]->cls) return in;
+    if (!best) best = in;
   }
-  return NULL;
+  return best;
 }
 
 /* Which classes' comparisons call their __lt__'s kernel; their class
