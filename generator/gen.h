@@ -1000,6 +1000,10 @@ bool generic_only(const module *m, const inst *in);
  * arguments only, through the C API)? emit/heap.c compiles its comparisons
  * when the module has compiled __lt__s (module.nheap_less). */
 bool heapq_call_shape(const expr *e);
+/* Which classes' __lt__ kernels heapq's comparisons call (module.heap_less);
+ * adds __lt__ to their class guards. After infer; again before the slots are
+ * written (idempotent). */
+void heap_plan(module *m);
 
 /* fresh.c: [nlocals] the list locals of `in` bound only to lists the call
  * itself makes (displays, comprehensions, slices, list + and *): writes to

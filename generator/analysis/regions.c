@@ -177,4 +177,5 @@ void analyses_module(module *m) {
     region *rs;
     if (m->funcs[i]->partial) regions_find(m, m->funcs[i], &rs);
   }
+  heap_plan(m); /* which classes' __lt__ heapq's comparisons call (explain shows its guards) */
 }

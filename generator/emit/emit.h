@@ -351,7 +351,6 @@ struct rec_checks *rec_checks_open(em *E, const stmt *s);
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val);
 void emit_rec_structs(module *m, strbuf *out);
 /* heap.c: heapq's comparisons through the module's compiled __lt__ */
-void heap_plan(module *m);
 bool heap_call(em *E, const expr *e);
 void emit_heap_less(module *m, strbuf *protos, strbuf *out);
 const char *emit_rec_construction(em *E, expr *e, inst *init);

@@ -278,7 +278,7 @@ bool emit_module(module *m, const emit_opts *o, strbuf *out) {
             "PyInit_%s__dynac\n#define DYNAC_SOURCE_NAME %s\n#define DYNAC_SOURCE_SHA256 \"%s\"\n",
             m->modname, m->modname, c_string(m, basename_of(m->path)), m->p.sha256);
   n_used_tuples = 0;
-  heap_plan(m); /* adds __lt__ to class guards: before the slots */
+  heap_plan(m); /* as the analyses made it (the functions compiled may be fewer now): before the slots */
   write_slots(m, &P);
   write_kernels(m, &P);
   write_regions(m, &P);
