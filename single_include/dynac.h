@@ -2049,21 +2049,14 @@ static inline PyObject *dynac__float_op(PyObject *a, PyObject *b, int op, int *d
  * answers, with its exception) for ** and @, a zero divisor, a negative
  * shift, a result beyond 128 bits, or true division of ints above 2**53
  * (below, (double)a / (double)b is long_true_divide's own fast path). */
-static inline PyObject *dynac__int_op(PyObject *a, PyObject *b, int op, int *done) {
-  __int128 x, y, r;
-  *done = 0;
-  if (op == 6 || op == 12 || !dynac_compat_int128_of(a, &x) || !dynac_compat_int128_of(b, &y)) return NULL;
-  const __int128 exact = (__int128)1 << 53; /* doubles hold every int up to it */
+static inline int dynac__int128_op(__int128 x, __int128 y, int op, __int128 *out) {
+  __int128 r;
   switch (op) {
-  case 0: if (__builtin_add_overflow(x, y, &r)) return NULL; break;
-  case 1: if (__builtin_sub_overflow(x, y, &r)) return NULL; break;
-  case 2: if (__builtin_mul_overflow(x, y, &r)) return NULL; break;
-  case 3:
-    if (y == 0 || x > exact || x < -exact || y > exact || y < -exact) return NULL;
-    *done = 1;
-    return PyFloat_FromDouble((double)x / (double)y);
+  case 0: if (__builtin_add_overflow(x, y, &r)) return 0; break;
+  case 1: if (__builtin_sub_overflow(x, y, &r)) return 0; break;
+  case 2: if (__builtin_mul_overflow(x, y, &r)) return 0; break;
   case 4: case 5: {
-    if (y == 0) return NULL;
+    if (y == 0) return 0;
     __int128 q = x / y, m = x % y;
     if (m != 0 && (m < 0) != (y < 0)) q -= 1, m += y;
     r = op == 4 ? q : m;
@@ -2071,14 +2064,29 @@ static inline PyObject *dynac__int_op(PyObject *a, PyObject *b, int op, int *don
   }
   case 7: /* the result needs bit_length(|x|) + y bits and a sign */
     if (y < 0 || y > 126 || (x != 0 && (x >= ((__int128)1 << (126 - y)) || x <= -((__int128)1 << (126 - y)))))
-      return NULL;
+      return 0;
     r = (__int128)((unsigned __int128)x << y);
     break;
-  case 8: if (y < 0) return NULL; r = y > 126 ? (x < 0 ? -1 : 0) : x >> y; break;
+  case 8: if (y < 0) return 0; r = y > 126 ? (x < 0 ? -1 : 0) : x >> y; break;
   case 9: r = x & y; break;
   case 10: r = x | y; break;
-  default: r = x ^ y; break;
+  case 11: r = x ^ y; break;
+  default: return 0; /* / ** @: not an int's */
   }
+  *out = r;
+  return 1;
+}
+static inline PyObject *dynac__int_op(PyObject *a, PyObject *b, int op, int *done) {
+  __int128 x, y, r;
+  *done = 0;
+  if (op == 6 || op == 12 || !dynac_compat_int128_of(a, &x) || !dynac_compat_int128_of(b, &y)) return NULL;
+  const __int128 exact = (__int128)1 << 53; /* doubles hold every int up to it */
+  if (op == 3) {
+    if (y == 0 || x > exact || x < -exact || y > exact || y < -exact) return NULL;
+    *done = 1;
+    return PyFloat_FromDouble((double)x / (double)y);
+  }
+  if (!dynac__int128_op(x, y, op, &r)) return NULL;
   *done = 1;
   return dynac_compat_int_from128(r);
 }
@@ -2136,6 +2144,27 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
   case 11: return PyNumber_Xor(a, b);
   default: return PyNumber_MatrixMultiply(a, b);
   }
+}
+/* ((x OP1 ys[0]) OP2 ys[1]) ... (n steps, left to right; ops: BINARY_OP's
+ * codes) as n dynac_obj_binop calls give it: when x and every ys[i] are
+ * exact ints and every step stays within 127 bits, in 128-bit arithmetic
+ * with only the result made (an LCG's (s * A + C) % M made two ints it
+ * dropped); else step by step. A new reference, or NULL with the step's
+ * exception. The operands are int literals (generator/emit/expr.c:
+ * int_chain): nothing runs between the steps in either order. */
+static inline PyObject *dynac_obj_int_chain(PyObject *x, int n, const int *ops, PyObject *const *ys, int *effects) {
+  __int128 v, y;
+  int i = 0;
+  if (dynac_compat_int128_of(x, &v))
+    while (i < n && dynac_compat_int128_of(ys[i], &y) && dynac__int128_op(v, y, ops[i], &v)) i++;
+  if (i == n) return dynac_compat_int_from128(v);
+  PyObject *cur = Py_NewRef(x);
+  for (i = 0; i < n && cur; i++) {
+    PyObject *next = dynac_obj_binop(cur, ys[i], ops[i], effects);
+    Py_DECREF(cur);
+    cur = next;
+  }
+  return cur;
 }
 /* math.f(x) for f the math module's own function (fn: the kernel's guard
  * checked it) of an object x: where x is an exact finite float whose

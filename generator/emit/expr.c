@@ -393,6 +393,57 @@ static const char *emit_temps_binop(em *E, binop op, const char *l, const type *
 
 static const char *emit_expr_raw(em *E, expr *e);
 
+/* Is e an int literal (an int64 one, or a bigger one kept as its text)? */
+static bool int_literal(const expr *e) {
+  if (e->kind == EX_INT) return true;
+  if (e->kind != EX_CONST || !e->u.literal[0]) return false;
+  for (const char *p = e->u.literal; *p; p++) if (!isdigit((unsigned char)*p) && *p != '_') return false;
+  return true;
+}
+
+/* ((x OP c1) OP c2) ...: two or more operations on objects (not in place,
+ * no user class's __OP__) of int operators (+ - * // % << >> & | ^), each
+ * with an int literal on the right. Fills links (outermost first) and
+ * gives their number, else 0. */
+static int int_chain(em *E, expr *e, expr **links, int cap) {
+  int n = 0;
+  for (expr *x = e; x->kind == EX_BINOP && n < cap; x = x->u.bin.l) {
+    binop op = x->u.bin.op;
+    if (x->u.bin.inplace || TY(x)->kind != TY_OBJ || E->in->types.callee[x->id] || !int_literal(x->u.bin.r) ||
+        op == OP_TRUEDIV || op == OP_POW || op == OP_MATMUL)
+      break;
+    links[n++] = x;
+  }
+  return n >= 2 && !E->exported ? n : 0;
+}
+
+/* The chain int_chain found, through dynac_obj_int_chain: x, then the
+ * literals (made once per site), then the operations in 128-bit ints with
+ * one result made (scheduler's LCG), else one by one. */
+static const char *emit_int_chain(em *E, expr **links, int n) {
+  expr *first = links[n - 1]->u.bin.l;
+  const char *x = as_obj(E, emit_expr(E, first), TY(first));
+  strbuf ops = {0}, ys = {0};
+  for (int i = n - 1; i >= 0; i--) {
+    expr *c = links[i]->u.bin.r;
+    sb_printf(&ops, "%s%d", i < n - 1 ? ", " : "", (int)links[i]->u.bin.op);
+    sb_printf(&ys, "%s%s", i < n - 1 ? ", " : "", as_obj(E, emit_expr(E, c), TY(c)));
+  }
+  const char *o = tmpvar(E, &ty_obj);
+  line(E, "{");
+  E->indent++;
+  line(E, "static const int ops[%d] = {%s};", n, ops.data);
+  line(E, "PyObject *const ys[%d] = {%s};", n, ys.data);
+  line(E, "%s = dynac_obj_int_chain(%s, %d, ops, ys, &dynac__effects); /* ints: one result made */", o, x, n);
+  E->indent--;
+  line(E, "}");
+  note_effect(E);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  sb_free(&ops);
+  sb_free(&ys);
+  return o;
+}
+
 /* Expression e's C value: an instance kept as its fields (a struct:
  * records.c) is the instance itself here, made if it was not yet. */
 const char *emit_expr(em *E, expr *e) {
@@ -446,6 +497,9 @@ static const char *emit_expr_raw(em *E, expr *e) {
     const char *fused = e->u.bin.inplace ? emit_fused_inplace(E, e, NULL) /* p /= s: one loop, into p */
                                          : emit_fused(E, e); /* a whole-array expression: one loop */
     if (fused) return fused;
+    expr *links[16];
+    int nlinks = int_chain(E, e, links, 16);
+    if (nlinks) return emit_int_chain(E, links, nlinks);
     const char *tested_later = E->finite_by_parent != e ? NULL
         : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
     E->finite_note = NULL;

@@ -204,6 +204,21 @@ def number_op(x: object, y: object, op: int):
 
 
 @dynac.compile
+def int_chain(x: object, k: int):
+    """Int operators with int literals on the right, chained: one 128-bit computation, one
+    result made (an LCG's step); else, step by step, CPython's results and exceptions."""
+    if k == 0:
+        return (x * 6364136223846793005 + 1442695040888963407) % 18446744073709551616
+    elif k == 1:
+        return ((x >> 11) ^ 0x5DEECE66D) & 281474976710655
+    elif k == 2:
+        return (x - 7) // 3 % 5 << 70
+    elif k == 3:
+        return (x * 3 + 1) % 0 - 1
+    return x * 1_000_000_007 * 1_000_000_009 * 1_000_000_021 * 1_000_000_033 - 1
+
+
+@dynac.compile
 def number_op_inplace(x: object, y: object, op: int):
     if op == 0:
         x += y
