@@ -2145,19 +2145,50 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
   default: return PyNumber_MatrixMultiply(a, b);
   }
 }
+/* One step of a number chain on a C value: an int below 2**127 (*is_int,
+ * *v) or a float (*d), OP (BINARY_OP's code) an exact int or float y, as
+ * CPython computes it: ints in 128-bit arithmetic (dynac__int128_op); an
+ * int and a float, or two floats, with + - * / as float_add and its
+ * siblings (an int converted as PyLong_AsDouble rounds it: to nearest, as
+ * the C conversion does); int / int when both are below 2**53
+ * (long_true_divide's own fast path). 0: not done here (the C API's
+ * answer, with its exception: a zero divisor, // % ** of floats, an
+ * overflow, ...). */
+static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op, PyObject *y) {
+  __int128 yi;
+  if (PyLong_CheckExact(y)) {
+    if (!dynac_compat_int128_of(y, &yi)) return 0;
+    if (*is_int && op != 3) return dynac__int128_op(*v, yi, op, v);
+    const __int128 exact = (__int128)1 << 53;
+    if (*is_int && (*v > exact || *v < -exact || yi > exact || yi < -exact)) return 0;
+    if (op > 3 || (op == 3 && yi == 0) || (!*is_int && (yi > exact || yi < -exact))) return 0;
+    double x = *is_int ? (double)*v : *d, yd = (double)yi;
+    *d = op == 0 ? x + yd : op == 1 ? x - yd : op == 2 ? x * yd : x / yd;
+  } else if (PyFloat_CheckExact(y)) {
+    double yd = PyFloat_AS_DOUBLE(y), x = *is_int ? (double)*v : *d;
+    if (op > 3 || (op == 3 && yd == 0.0)) return 0;
+    *d = op == 0 ? x + yd : op == 1 ? x - yd : op == 2 ? x * yd : x / yd;
+  } else
+    return 0;
+  *is_int = 0;
+  return 1;
+}
 /* ((x OP1 ys[0]) OP2 ys[1]) ... (n steps, left to right; ops: BINARY_OP's
- * codes) as n dynac_obj_binop calls give it: when x and every ys[i] are
- * exact ints and every step stays within 127 bits, in 128-bit arithmetic
- * with only the result made (an LCG's (s * A + C) % M made two ints it
- * dropped); else step by step. A new reference, or NULL with the step's
- * exception. The operands are int literals (generator/emit/expr.c:
- * int_chain): nothing runs between the steps in either order. */
-static inline PyObject *dynac_obj_int_chain(PyObject *x, int n, const int *ops, PyObject *const *ys, int *effects) {
-  __int128 v, y;
-  int i = 0;
-  if (dynac_compat_int128_of(x, &v))
-    while (i < n && dynac_compat_int128_of(ys[i], &y) && dynac__int128_op(v, y, ops[i], &v)) i++;
-  if (i == n) return dynac_compat_int_from128(v);
+ * codes) as n dynac_obj_binop calls give it: when x is an exact int below
+ * 2**127 or an exact float and every step is one dynac__chain_step takes,
+ * in C with only the result made (scheduler's LCG step and its float: two
+ * ints and a float it dropped at once); else step by step. A new
+ * reference, or NULL with the step's exception. The operands are number
+ * literals (generator/emit/expr.c: number_chain): nothing runs between the
+ * steps in either order. */
+static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys, int *effects) {
+  __int128 v = 0;
+  double d = 0.0;
+  int is_int = dynac_compat_int128_of(x, &v), i = 0;
+  if (!is_int && PyFloat_CheckExact(x)) d = PyFloat_AS_DOUBLE(x), i = -1;
+  if (is_int || i == -1)
+    for (i = 0; i < n && dynac__chain_step(&is_int, &v, &d, ops[i], ys[i]);) i++;
+  if (i == n) return is_int ? dynac_compat_int_from128(v) : PyFloat_FromDouble(d);
   PyObject *cur = Py_NewRef(x);
   for (i = 0; i < n && cur; i++) {
     PyObject *next = dynac_obj_binop(cur, ys[i], ops[i], effects);

@@ -393,34 +393,34 @@ static const char *emit_temps_binop(em *E, binop op, const char *l, const type *
 
 static const char *emit_expr_raw(em *E, expr *e);
 
-/* Is e an int literal (an int64 one, or a bigger one kept as its text)? */
-static bool int_literal(const expr *e) {
-  if (e->kind == EX_INT) return true;
+/* Is e a number literal: an int (an int64 one, or a bigger one kept as its text) or a float? */
+static bool number_literal_expr(const expr *e) {
+  if (e->kind == EX_INT || e->kind == EX_FLOAT) return true;
   if (e->kind != EX_CONST || !e->u.literal[0]) return false;
   for (const char *p = e->u.literal; *p; p++) if (!isdigit((unsigned char)*p) && *p != '_') return false;
   return true;
 }
 
 /* ((x OP c1) OP c2) ...: two or more operations on objects (not in place,
- * no user class's __OP__) of int operators (+ - * // % << >> & | ^), each
- * with an int literal on the right. Fills links (outermost first) and
- * gives their number, else 0. */
-static int int_chain(em *E, expr *e, expr **links, int cap) {
+ * no user class's __OP__; + - * / // % << >> & | ^), each with a number
+ * literal on the right. Fills links (outermost first) and gives their
+ * number, else 0. */
+static int number_chain(em *E, expr *e, expr **links, int cap) {
   int n = 0;
   for (expr *x = e; x->kind == EX_BINOP && n < cap; x = x->u.bin.l) {
     binop op = x->u.bin.op;
-    if (x->u.bin.inplace || TY(x)->kind != TY_OBJ || E->in->types.callee[x->id] || !int_literal(x->u.bin.r) ||
-        op == OP_TRUEDIV || op == OP_POW || op == OP_MATMUL)
+    if (x->u.bin.inplace || TY(x)->kind != TY_OBJ || E->in->types.callee[x->id] ||
+        !number_literal_expr(x->u.bin.r) || op == OP_POW || op == OP_MATMUL)
       break;
     links[n++] = x;
   }
   return n >= 2 && !E->exported ? n : 0;
 }
 
-/* The chain int_chain found, through dynac_obj_int_chain: x, then the
- * literals (made once per site), then the operations in 128-bit ints with
- * one result made (scheduler's LCG), else one by one. */
-static const char *emit_int_chain(em *E, expr **links, int n) {
+/* The chain number_chain found, through dynac_obj_num_chain: x, then the
+ * literals (made once per site), then the operations in C with one result
+ * made (scheduler's LCG step and its float), else one by one. */
+static const char *emit_number_chain(em *E, expr **links, int n) {
   expr *first = links[n - 1]->u.bin.l;
   const char *x = as_obj(E, emit_expr(E, first), TY(first));
   strbuf ops = {0}, ys = {0};
@@ -434,7 +434,7 @@ static const char *emit_int_chain(em *E, expr **links, int n) {
   E->indent++;
   line(E, "static const int ops[%d] = {%s};", n, ops.data);
   line(E, "PyObject *const ys[%d] = {%s};", n, ys.data);
-  line(E, "%s = dynac_obj_int_chain(%s, %d, ops, ys, &dynac__effects); /* ints: one result made */", o, x, n);
+  line(E, "%s = dynac_obj_num_chain(%s, %d, ops, ys, &dynac__effects); /* numbers: one result made */", o, x, n);
   E->indent--;
   line(E, "}");
   note_effect(E);
@@ -498,8 +498,8 @@ static const char *emit_expr_raw(em *E, expr *e) {
                                          : emit_fused(E, e); /* a whole-array expression: one loop */
     if (fused) return fused;
     expr *links[16];
-    int nlinks = int_chain(E, e, links, 16);
-    if (nlinks) return emit_int_chain(E, links, nlinks);
+    int nlinks = number_chain(E, e, links, 16);
+    if (nlinks) return emit_number_chain(E, links, nlinks);
     const char *tested_later = E->finite_by_parent != e ? NULL
         : E->finite_note ? E->finite_note : " /* inf or nan: tested by the enclosing operation */";
     E->finite_note = NULL;

@@ -205,9 +205,20 @@ def number_op(x: object, y: object, op: int):
 
 @dynac.compile
 def int_chain(x: object, k: int):
-    """Int operators with int literals on the right, chained: one 128-bit computation, one
-    result made (an LCG's step); else, step by step, CPython's results and exceptions."""
-    if k == 0:
+    """Operators with number literals on the right, chained: ints in 128-bit arithmetic, then
+    floats, one result made (an LCG's step, its float); else, step by step, CPython's results
+    and exceptions."""
+    if k == 5:
+        return ((x >> 11) + 0.5) / 9007199254740992.0
+    elif k == 6:
+        return (x * 2.5 - 1) / 3 * 1e308
+    elif k == 7:
+        return x / 7 + 1 - 0.0
+    elif k == 8:
+        return (x + 0.5) // 2.0 % 3
+    elif k == 9:
+        return x * 3 / 0.0
+    elif k == 0:
         return (x * 6364136223846793005 + 1442695040888963407) % 18446744073709551616
     elif k == 1:
         return ((x >> 11) ^ 0x5DEECE66D) & 281474976710655
