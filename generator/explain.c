@@ -332,6 +332,9 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
   for (int i = 0; i < m->nfuncs; i++) ngraphs += graph_count(m, m->funcs[i]);
   printf("%s: %d functions, %d compiled (%d specialisations), %d graphs, %d graph breaks\n",
          m->path, m->nfuncs + m->nothers, nc, nk, ngraphs, nbreaks);
+  if (heap_less_text(m))
+    printf("heapq.heappush / heappop in kernels compare through the compiled __lt__ of: %s "
+           "(other classes: CPython's comparison)\n", heap_less_text(m));
   if (ts_node_has_error(m->p.root))
     printf("note: the Tree-sitter grammar could not parse parts of this file (CPython can); "
            "functions there are not compiled\n");

@@ -1004,6 +1004,8 @@ bool heapq_call_shape(const expr *e);
  * adds __lt__ to their class guards. After infer; again before the slots are
  * written (idempotent). */
 void heap_plan(module *m);
+/* "Cls (Def.__lt__), ..." of the classes heap_plan chose (for explain), or NULL. */
+const char *heap_less_text(module *m);
 
 /* fresh.c: [nlocals] the list locals of `in` bound only to lists the call
  * itself makes (displays, comprehensions, slices, list + and *): writes to

@@ -22,11 +22,10 @@ enum { DYNAC_HEAPPUSH, DYNAC_HEAPPOP };
 /* _heapq's heappush / heappop (borrowed: the module keeps them), NULL while
  * _heapq is not imported. Only sys.modules is asked: no import runs. */
 static inline PyObject *dynac__heapq_function(int which) {
-  static PyObject *fn[2];
-  if (!fn[which]) {
-    PyObject *name = PyUnicode_FromString("_heapq");
+  static PyObject *fn[2], *name;
+  if (!fn[which]) { /* until found: a heap whose _heapq is blocked (None) asks each call */
+    if (!name) name = PyUnicode_InternFromString("_heapq"); /* kept */
     PyObject *mod = name ? PyImport_GetModule(name) : NULL;
-    Py_XDECREF(name);
     if (mod) {
       fn[which] = PyObject_GetAttrString(mod, which == DYNAC_HEAPPUSH ? "heappush" : "heappop"); /* kept */
       Py_DECREF(mod);

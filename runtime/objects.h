@@ -195,11 +195,10 @@ static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op,
  * steps in either order. */
 static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys, int *effects) {
   __int128 v = 0;
-  double d = 0.0;
   int is_int = dynac_compat_int128_of(x, &v), i = 0;
-  if (!is_int && PyFloat_CheckExact(x)) d = PyFloat_AS_DOUBLE(x), i = -1;
-  if (is_int || i == -1)
-    for (i = 0; i < n && dynac__chain_step(&is_int, &v, &d, ops[i], ys[i]);) i++;
+  double d = !is_int && PyFloat_CheckExact(x) ? PyFloat_AS_DOUBLE(x) : 0.0;
+  if (is_int || PyFloat_CheckExact(x))
+    while (i < n && dynac__chain_step(&is_int, &v, &d, ops[i], ys[i])) i++;
   if (i == n) return is_int ? dynac_compat_int_from128(v) : PyFloat_FromDouble(d);
   PyObject *cur = Py_NewRef(x);
   for (i = 0; i < n && cur; i++) {

@@ -93,6 +93,16 @@ static void emit_less_through(module *m, const inst *in, strbuf *out) {
                "  return -1;\n}\n");
 }
 
+const char *heap_less_text(module *m) {
+  if (!m->nheap_less) return NULL;
+  strbuf b = {0};
+  for (int i = 0; i < m->nheap_less; i++)
+    sb_printf(&b, "%s%s (%s)", i ? ", " : "", m->heap_less[i].k->name, m->heap_less[i].lt->fn->qualname);
+  const char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
 /* dynac__heap_less (after the entries: it asks their guards) and its prototype. */
 void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
   if (!m->nheap_less) return;

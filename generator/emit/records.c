@@ -85,9 +85,10 @@ const char *rec_of_object(em *E, const char *v, const klass *k) {
  * instance (a flag 0) may run Python code: it clears every flag, and the
  * next read checks again. Statements whose value is such arithmetic, or a
  * call whose arguments all are, qualify (the call runs after them). */
+typedef struct rec_check { int local; uint32_t mask; int reads; const char *flag; } rec_check; /* one struct local */
 typedef struct rec_checks {
   int n;
-  struct { int local; uint32_t mask; int reads; const char *flag; } s[8];
+  rec_check s[8];
   int nids;
   int ids[64]; /* the EX_ATTR reads the flags cover */
 } rec_checks;
@@ -104,7 +105,7 @@ static bool checks_field(em *E, const expr *e, rec_checks *c) {
   int j = 0;
   while (j < c->n && c->s[j].local != o->u.local) j++;
   if (j == 8) return false;
-  if (j == c->n) c->s[c->n++] = (typeof(c->s[0])){.local = o->u.local};
+  if (j == c->n) c->s[c->n++] = (rec_check){.local = o->u.local};
   c->s[j].mask |= 1u << f;
   c->s[j].reads++;
   c->ids[c->nids++] = e->id;

@@ -1195,6 +1195,9 @@ def main():
         mixed = ir.stdout.split("\nmixed_sum (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a loop reading attributes through the sites' caches is a kernel that serves",
               "[profile]: kernel" in mixed and "generic only" not in mixed, mixed)
+        check("explain names the classes whose compiled __lt__ heapq's comparisons call",
+              "compare through the compiled __lt__ of: " in ir.stdout and "EvA (Ev.__lt__)" in ir.stdout and
+              "EvN (EvN.__lt__)" in ir.stdout, ir.stdout[:1500])
         lt = ir.stdout.split("\nEv.__lt__ (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a special method's generic kernel serves (C calls it: no generic only)",
               "specialisation (object, object) -> bool [profile]: kernel" in lt and "generic only" not in lt, lt)
