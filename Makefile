@@ -66,6 +66,7 @@ single_include:
 # The Python package: python/dynac/*.py (linked) + the runtime extension.
 python-module: $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX) $(PYBUILD)/dynac/_config.py
 	@for f in python/dynac/*.py; do [ "$${f##*/}" = _config.py ] || ln -sf $(ROOT)/$$f $(PYBUILD)/dynac/; done
+	@$(PYTHON) -m compileall -q $(ROOT)/$(PYBUILD)/dynac
 	@$(PYTHON) scripts/install-pth.py $(ROOT)/$(PYBUILD)
 $(PYBUILD)/dynac/_runtime$(EXT_SUFFIX): python/dynac/_runtime.c single_include/dynac.h
 	@mkdir -p $(PYBUILD)/dynac
@@ -175,6 +176,7 @@ install: all $(BUILD)/install/dynac
 	  'GENERATOR = "$(PREFIX)/bin/dynac"' 'TEMPLATES = "$(PREFIX)/share/dynac/templates"' \
 	  'INCLUDE = "$(PREFIX)/include"' 'PYTHON_INCLUDE = "$(PY_INCLUDE)"' \
 	  'EXT_SUFFIX = "$(EXT_SUFFIX)"' 'VERSION = "$(DYNAC_VERSION)"' > $(DESTDIR)$(SITE_PACKAGES)/dynac/_config.py
+	$(PYTHON) -m compileall -q -d $(SITE_PACKAGES)/dynac $(DESTDIR)$(SITE_PACKAGES)/dynac
 	@echo "installed in $(IPREFIX); Python package in $(SITE_PACKAGES)"
 
 clean:

@@ -41,6 +41,20 @@ def installed_files():
 
 
 @case
+def bytecode_compiled():
+    """The package's modules are byte-compiled when installed (as pip does) and
+    in `make`'s build dir, so `dynac run` under PYTHONDONTWRITEBYTECODE does not
+    compile them from source at each start (~5 ms)."""
+    import importlib.util
+    import dynac
+    missing = [os.path.join(pkg, f)
+               for pkg in (os.path.join(SITE, "dynac"), os.path.dirname(dynac.__file__))
+               for f in sorted(os.listdir(pkg))
+               if f.endswith(".py") and not os.path.exists(importlib.util.cache_from_source(os.path.join(pkg, f)))]
+    return not missing, "no .pyc for: %r" % missing
+
+
+@case
 def pkg_config_compiles_against_the_header():
     flags = run(["pkg-config", "--cflags", "dynac"])
     src = os.path.join(TMP, "use.c")

@@ -32,7 +32,6 @@ and how long it took.
 import os
 import sys
 import time
-import warnings
 
 from . import _runtime
 from ._loader import EXT_SUFFIX, module_stem, source_sha256, sha256_of_file, adopt_artifact
@@ -362,6 +361,7 @@ class Root:
         if self.fullgraph:
             return CompileError("dynac: %s (fullgraph=True) cannot be compiled: %s"
                                 % (self.fn.__qualname__, why))
+        import warnings
         warnings.warn("dynac: %s runs in the interpreter%s: %s" % (
             self.fn.__qualname__, "" if final else " for these argument types", why),
             RuntimeWarning, stacklevel=3)  # the caller's line

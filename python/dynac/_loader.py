@@ -6,11 +6,9 @@ given with --path / $DYNAC_PATH. It records the SHA-256 of the source it was
 built from; an artifact whose source has changed since is never attached.
 """
 import importlib.machinery
-import importlib.util
 import os
 import sys
 import time
-import warnings
 
 from . import _runtime
 
@@ -124,6 +122,7 @@ def artifact_for(source_path, search_dirs=(), warn_stale=True):
             key = (path, source_path)
             if warn_stale and key not in _warned_stale:
                 _warned_stale.add(key)
+                import warnings
                 warnings.warn("dynac: %s was built from a different version of %s (the source "
                               "changed since the build); it runs in the interpreter until you "
                               "rebuild with 'python3 -m dynac build %s'" % (path, source_path, source_path),
@@ -166,11 +165,15 @@ _dlopened = set()  # paths this process loaded a library from
 def _load(path, name=None):
     name = name or os.path.basename(path)[: -len(EXT_SUFFIX)]
     _dlopened.add(path)
-    spec = importlib.util.spec_from_file_location(name, path)
-    try:
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.machinery.ModuleSpec(name, loader, origin=path)
+    spec.has_location = True
+    try:  # importlib.util.module_from_spec's steps (importlib.util costs ~1 ms to import)
+        mod = loader.create_module(spec)
+        mod.__spec__, mod.__loader__, mod.__file__ = spec, loader, path
+        loader.exec_module(mod)
     except ImportError as e:
+        import warnings
         warnings.warn("dynac: cannot load %s (%s); rebuild it" % (path, e), RuntimeWarning)
         return None
     if getattr(mod, "__dynac_abi__", None) is None:
