@@ -2758,6 +2758,95 @@ static inline int dynac_call_keyword(PyObject *kw, PyObject *name, PyObject *v, 
   return PyDict_SetItem(kw, name, v);
 }
 
+/* ---- calls of an object that may be a class ----------------------------
+ * `kind(a, b)`, `type(self)(x, y)`, `cls(*args)`: a class held in a value.
+ * CPython's type_call makes an argument tuple, object_new checks it, and
+ * slot_tp_init looks up __init__ and calls it through
+ * _PyObject_Call_Prepend (typeobject.c, 3.11). For a class whose instances
+ * object.__new__ makes and whose __init__ is a Python function (a compiled
+ * one's kernel serves it through its vectorcall), the same steps run here
+ * without the tuple and the bound call. */
+
+/* The __init__ a call of `f` may run directly: f a class of metatype
+ * `type` exactly (no metaclass __call__), made by the heap (a class
+ * statement), not abstract, object.__new__ its __new__ (tp_new inherited
+ * from object: object_new's argument checks then pass, as tp_init is
+ * slot_tp_init), its __init__ (looked up through the MRO, as slot_tp_init
+ * does) a Python function. Borrowed, or NULL: call `f` as CPython does. */
+static inline PyObject *dynac__plain_init(PyObject *f) {
+  static PyObject *name; /* "__init__", interned once (kept) */
+  if (Py_TYPE(f) != &PyType_Type) return NULL;
+  PyTypeObject *tp = (PyTypeObject *)f;
+  if ((tp->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE ||
+      tp->tp_new != PyBaseObject_Type.tp_new)
+    return NULL;
+  if (!name && !(name = PyUnicode_InternFromString("__init__"))) {
+    PyErr_Clear(); /* the call goes the usual way, which reports a MemoryError itself */
+    return NULL;
+  }
+  PyObject *init = _PyType_Lookup(tp, name); /* borrowed; sets no exception */
+  return init && PyFunction_Check(init) ? init : NULL;
+}
+
+/* type_call's steps for `tp` and its plain __init__ (dynac__plain_init):
+ * the instance from tp_alloc (object_new), then init(instance, *args,
+ * **kw) with the instance in a[0] and the n arguments in a[1..n] (keyword
+ * values last, named by kwnames), then slot_tp_init's check that it
+ * returned None ("__init__() should return None, not 'int'"). A new
+ * reference, or NULL with the exception (the instance released). */
+static inline PyObject *dynac__construct(PyTypeObject *tp, PyObject *init, PyObject **a, size_t n,
+                                         PyObject *kwnames) {
+  if (Py_EnterRecursiveCall(" while calling a Python object")) return NULL; /* as _PyObject_MakeTpCall */
+  PyObject *self = tp->tp_alloc(tp, 0);
+  if (!self) {
+    Py_LeaveRecursiveCall();
+    return NULL;
+  }
+  Py_INCREF(init); /* the call may rebind or delete the class's __init__ */
+  a[0] = self;
+  PyObject *r = PyObject_Vectorcall(init, a, n + 1 - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), kwnames);
+  Py_DECREF(init);
+  Py_LeaveRecursiveCall();
+  if (r == Py_None) {
+    Py_DECREF(r);
+    return self;
+  }
+  if (r) {
+    PyErr_Format(PyExc_TypeError, "__init__() should return None, not '%.200s'", Py_TYPE(r)->tp_name);
+    Py_DECREF(r);
+  }
+  Py_DECREF(self);
+  return NULL;
+}
+
+/* f(*argv) of an object f, as PyObject_Vectorcall(f, argv, nargsf,
+ * kwnames) with PY_VECTORCALL_ARGUMENTS_OFFSET set by the caller (argv[-1]
+ * may be written during the call, then restored): a class with a plain
+ * __init__ is constructed directly. Arguments borrowed; a new reference, or
+ * NULL with the exception. */
+static inline PyObject *dynac_call_object(PyObject *f, PyObject *const *argv, size_t nargsf, PyObject *kwnames) {
+  PyObject *init = dynac__plain_init(f);
+  if (!init) return PyObject_Vectorcall(f, argv, nargsf, kwnames);
+  PyObject **a = (PyObject **)argv - 1, *kept = a[0];
+  size_t n = PyVectorcall_NARGS(nargsf) + (kwnames ? (size_t)PyTuple_GET_SIZE(kwnames) : 0);
+  PyObject *r = dynac__construct((PyTypeObject *)f, init, a, n, kwnames);
+  a[0] = kept;
+  return r;
+}
+
+/* f(*args, **kw) of an object f (CALL_FUNCTION_EX: args an exact tuple, kw
+ * a dict or NULL), as PyObject_Call: a class with a plain __init__ called
+ * with positional arguments only (up to 15) is constructed directly.
+ * Arguments borrowed; a new reference, or NULL with the exception. */
+static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw) {
+  Py_ssize_t n = PyTuple_GET_SIZE(args);
+  PyObject *init = n < 16 && (!kw || !PyDict_GET_SIZE(kw)) ? dynac__plain_init(f) : NULL;
+  if (!init) return PyObject_Call(f, args, kw);
+  PyObject *a[16];
+  for (Py_ssize_t i = 0; i < n; i++) a[i + 1] = PyTuple_GET_ITEM(args, i);
+  return dynac__construct((PyTypeObject *)f, init, a, (size_t)n, NULL);
+}
+
 /* a, b, ... = v of an object (UNPACK_SEQUENCE): out[0..n-1] get new
  * references to its n items, in order. An exact tuple or list of length n
  * is read directly; anything else is iterated, with CPython's errors

@@ -356,8 +356,8 @@ static const char *emit_object_call(em *E, expr *e) {
     line(E, "%s = dynac_super(argv[0], PyTuple_GET_ITEM(dynac__closure, %d), argv[1]); /* super() */", o,
          e->u.call.super_cell - 1);
   else if (e->u.call.kind == CALLEE_VALUE)
-    line(E, "%s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s); /* %s(...) */", o, npos - 1, kw,
-         dotted_or_blank(e->u.call.name));
+    line(E, "%s = dynac_call_object(argv[0], argv + 1, %d | PY_VECTORCALL_ARGUMENTS_OFFSET, %s); /* %s(...) */", o,
+         npos - 1, kw, dotted_or_blank(e->u.call.name));
   else if (math_of_one_float(e))
     line(E, "%s = dynac_math_of_object(%s, %s.obj, argv[0]); /* %s(): an exact float's in C */", o,
          e->u.call.op->helper, slot_ref(E, e->u.call.callee_slot), e->u.call.name);
@@ -433,7 +433,7 @@ static const char *emit_starred_call(em *E, expr *e) {
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", args, where(E));
   line(E, "dynac__effects = 1; /* Python code runs */");
   note_effect(E);
-  line(E, "%s = PyObject_Call(%s, %s, %s); /* %s(...) */", o, f, args, kw, dotted_or_blank(e->u.call.name));
+  line(E, "%s = dynac_call_object_ex(%s, %s, %s); /* %s(...) */", o, f, args, kw, dotted_or_blank(e->u.call.name));
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;
 }

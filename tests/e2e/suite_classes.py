@@ -722,6 +722,71 @@ def tally(t, m):
     return s, t.n, t.total
 
 
+def made_by(kind, a, b, *extra):
+    """A class held in a value, called with and without *extra, and by keyword:
+    constructed directly when its __init__ is a plain Python function
+    (runtime/objects.h dynac_call_object), else as CPython calls it."""
+    p = kind(a, b)
+    q = kind(b, a, *extra)
+    r = kind(a, y=b)
+    return type(p).__name__, p.x + q.y, r.y, type(p)(1.0, 2.0).x, p is not q
+
+
+class Checked(Vec):
+    """__init__ raises for a negative x (its traceback line), returns a value for x == 13."""
+    def __init__(self, x, y):
+        if x < 0:
+            raise ValueError("negative x")
+        super().__init__(x, y)
+        if x == 13:
+            return 13
+
+
+class Fresh(Vec):
+    """object.__new__ is not its __new__."""
+    def __new__(cls, x, y):
+        LOG.append("Fresh.__new__")
+        return super().__new__(cls)
+
+
+class Counting(type):
+    """A metaclass whose __call__ runs first."""
+    def __call__(cls, *args, **kw):
+        LOG.append("Counting.__call__")
+        return super().__call__(*args, **kw)
+
+
+class Metered(Vec, metaclass=Counting):
+    pass
+
+
+class Vanishing(Vec):
+    """__init__ removes itself from the class while it runs: the call keeps it alive."""
+    def __init__(self, x, y):
+        del Vanishing.__init__
+        Vec.__init__(self, x, y)
+
+
+class Listed(list):
+    """list's own __new__ (not object's): constructed as CPython does."""
+    def __init__(self, x, y):
+        super().__init__([x, y])
+        self.x, self.y = x, y
+
+
+class Pending(Vec):
+    """An abstract class (as abc.ABCMeta marks one, below): cannot be instantiated."""
+
+
+Pending.__abstractmethods__ = frozenset({"todo"})
+
+
+class Third(Vec):
+    def __init__(self, x, y, z=0.5):
+        super().__init__(x, y)
+        self.z = z
+
+
 def train():
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
@@ -772,6 +837,8 @@ def train():
             whole_parts(a)
         heap_run([], heap_mix(1), 14)
         heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
+        made_by(Vec, 1.0, 2.0)
+        made_by(Third, 1.0, 2.0, 3.0)
 
 
 def show(label, f, *args):
@@ -935,6 +1002,21 @@ def checks():
     show("heap lt patched", heap_run, [], heap_mix(2)[:6], 6)
     Ev.__lt__ = saved_lt
     show("heap lt restored", heap_run, [], heap_mix(2)[:6], 6)
+    # a class held in a value: constructed directly (a plain __init__), or as CPython does
+    for kind, a in [(Vec, 1.5), (Third, -0.0), (Checked, 2.0), (Checked, -1.0), (Checked, 13),
+                    (Fresh, 1.0), (Metered, 2.0), (Listed, 3.0), (Pending, 1.0), (Vanishing, 4.0),
+                    (Vanishing, 5.0), (Point, 1.0), (Pt, 1.0), (int, 2), (dict, 1.0), (Vec.dot, 1.0)]:
+        show("made_by %s" % getattr(kind, "__name__", kind), made_by, kind, a, 2.0)
+        show("made_by %s extra" % getattr(kind, "__name__", kind), made_by, kind, a, 2.0, 7.0)
+        show("made_by %s two extra" % getattr(kind, "__name__", kind), made_by, kind, a, 2.0, 7.0, 8.0)
+    print("log", LOG.count("Fresh.__new__"), LOG.count("Counting.__call__"))
+    saved_init = Vec.__init__
+    Vec.__init__ = lambda self, x, y=0.0: setattr(self, "x", x * 10) or setattr(self, "y", y)
+    show("made_by patched", made_by, Vec, 1.0, 2.0)
+    Vec.__init__ = lambda self, x, y=0.0: 5
+    show("made_by returns", made_by, Vec, 1.0, 2.0)
+    Vec.__init__ = saved_init
+    show("made_by restored", made_by, Vec, 1.0, 2.0)
     for k in [3, 0, -0.0, 2 ** 70, float("nan"), "s", None, (1, 2)]:
         show("fill", fill, Queue(), k)
     for k in [1.5, -0.0, 7, "s"]:
@@ -1161,7 +1243,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__"]
+       "heap_run", "EvN.__lt__", "made_by"]
 
 
 def main():

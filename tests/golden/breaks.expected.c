@@ -98,7 +98,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double 
     {
       PyObject *argv[2] = {t1, t2};
       dynac__effects = 1; /* Python code runs */
-      t3 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* print(...) */
+      t3 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* print(...) */
       if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
     }
   }
@@ -726,7 +726,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
         {
           PyObject *argv[2] = {t4, const5};
           dynac__effects = 1; /* Python code runs */
-          t6 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* Oops(...) */
+          t6 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* Oops(...) */
           if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
         }
         dynac_raise(t6, NULL);
@@ -772,7 +772,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
     {
       PyObject *argv[3] = {t12, const13, l_x};
       dynac__effects = 1; /* Python code runs */
-      t14 = PyObject_Vectorcall(argv[0], argv + 1, 2, NULL); /* ValueError(...) */
+      t14 = dynac_call_object(argv[0], argv + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* ValueError(...) */
       if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
     }
     DYNAC_OBJ t15 = Py_NewRef(Py_None); /* owned, released leaving the block */
@@ -985,7 +985,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     t7 = PyList_AsTuple(t3);
     if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1; /* Python code runs */
-    t8 = PyObject_Call(t2, t7, t6); /* gathers(...) */
+    t8 = dynac_call_object_ex(t2, t7, t6); /* gathers(...) */
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     PyTuple_SET_ITEM(t1, 0, Py_NewRef(t8));
     DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
@@ -1000,7 +1000,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     t11 = PyList_AsTuple(t10);
     if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1; /* Python code runs */
-    t12 = PyObject_Call(t9, t11, NULL); /* gathers(...) */
+    t12 = dynac_call_object_ex(t9, t11, NULL); /* gathers(...) */
     if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     PyTuple_SET_ITEM(t1, 1, Py_NewRef(t12));
     DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
@@ -1016,7 +1016,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     t15 = PyList_AsTuple(t14);
     if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1; /* Python code runs */
-    t16 = PyObject_Call(t13, t15, NULL); /* max(...) */
+    t16 = dynac_call_object_ex(t13, t15, NULL); /* max(...) */
     if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     PyTuple_SET_ITEM(t1, 2, Py_NewRef(t16));
     dynac__callee_effects |= dynac__effects; /* for the caller */

@@ -156,7 +156,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     {
       PyObject *argv[2] = {l_inner, t3};
       dynac__effects = 1; /* Python code runs */
-      t4 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* inner(...) */
+      t4 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     }
     DYNAC_OBJ t5 = dynac_box_int(l_n); /* owned, released leaving the block */
@@ -165,7 +165,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     {
       PyObject *argv[2] = {l_key, t5};
       dynac__effects = 1; /* Python code runs */
-      t6 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* key(...) */
+      t6 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* key(...) */
       if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     }
     DYNAC_OBJ t7 = dynac_obj_binop(t4, t6, 0, &dynac__effects); /* + */

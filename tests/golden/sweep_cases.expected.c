@@ -139,7 +139,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
     {
       PyObject *argv[1] = {l_inner};
       dynac__effects = 1; /* Python code runs */
-      t2 = PyObject_Vectorcall(argv[0], argv + 1, 0, NULL); /* inner(...) */
+      t2 = dynac_call_object(argv[0], argv + 1, 0 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     }
     DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */

@@ -124,7 +124,7 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
             {
               PyObject *argv[2] = {t10, l_k};
               dynac__effects = 1; /* Python code runs */
-              t11 = PyObject_Vectorcall(argv[0], argv + 1, 1, NULL); /* ValueError(...) */
+              t11 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* ValueError(...) */
               if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
             }
             dynac_raise(t11, l_e);
