@@ -593,7 +593,21 @@ typedef struct typing {
   const type **ty;      /* each expression's type (&ty_unknown: not typed) */
   signed char *folded;  /* `x is None`: -2 not yet known, -1 decided when it runs, 0, 1 */
   struct inst **callee; /* a call of a module function: the callee's instance */
+  struct poly_site **poly; /* obj.m(...) of an object: the kernels per receiver class, or NULL */
 } typing;
+
+/* obj.m(args) of an object whose class the kernel does not know, where the
+ * profile saw instances of some of the module's classes as receivers of the
+ * def m resolves to in each (infer/expr.c: type_polymorphic): per class, the
+ * specialisation called directly when the receiver is exactly an instance of
+ * it (emit/calls.c: emit_polymorphic_call); any other receiver: CPython's
+ * call. As a polymorphic inline cache, filled ahead of time from the profile. */
+#define POLY_MAX 8
+typedef struct poly_site {
+  int n;
+  const struct klass *k[POLY_MAX];
+  struct inst *callee[POLY_MAX];
+} poly_site;
 
 typedef struct inst {
   func *fn;

@@ -15,7 +15,8 @@
  * island is an operation on unboxed values: arithmetic, a comparison or a
  * unary operator on numbers, an element read of a list or buffer as a
  * number, a range loop's counter, a call of a module function, a method
- * call, a construction or an operator made kernel to kernel (classes.c);
+ * call, a construction or an operator made kernel to kernel (classes.c), a
+ * method call on objects with a kernel per recorded receiver class;
  * a heapq.heappush / heappop whose comparisons call compiled __lt__s
  * (emit/heap.c) weighs as a loop of them;
  * an object's attribute read as a number is neither (the interpreter's
@@ -82,8 +83,8 @@ static void scan_expr(void *ctx, expr *e) {
   bool number_attr = ot && ot->kind == TY_OBJ && unboxed(ty_of(S->in, e)); /* neither: see above */
   if (S->m->nheap_less && heapq_call_shape(e))
     S->n += LOOP_WEIGHT * weight(S); /* heapq's comparisons, each a compiled __lt__ (emit/heap.c) */
-  else if (method_devirtualised(S->in, e) || constructs)
-    S->n += weight(S); /* a kernel-to-kernel method call */
+  else if (method_devirtualised(S->in, e) || constructs || S->in->types.poly[e->id])
+    S->n += weight(S); /* a kernel-to-kernel method call (per recorded receiver class: gen.h poly_site) */
   else if (e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD && !e->u.call.op)
     S->attrs += weight(S); /* obj.m(...): a call through the C API, CPython's own calls are faster */
   else if (!number_attr && ot && ot->kind == TY_OBJ)

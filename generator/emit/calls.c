@@ -976,6 +976,49 @@ static const char *packed_star_args(em *E, expr *e, const func *f, const char *c
   return t;
 }
 
+/* obj.m(args) of an object with kernels per receiver class (gen.h:
+ * poly_site): the receiver's class tested (exactly, its slot valid), then
+ * that class's devirtualised call, as emit_call_kind makes it for an
+ * instance typed as that class (the class guard's check, the instance's
+ * own attributes, and CPython's call when either changed); any other
+ * receiver: the call through the C API. The receiver is a local and the
+ * arguments inert (infer: type_polymorphic): testing first changes no
+ * order of effects. The value: an object (a new reference, owned). */
+static const char *emit_polymorphic_call(em *E, expr *e) {
+  inst *in = E->in;
+  poly_site *ps = in->types.poly[e->id];
+  expr *recv = e->u.call.args[0];
+  const type *recv_ty = in->types.ty[recv->id];
+  const char *r = emit_expr(E, recv), *o = tmpvar(E, &ty_obj);
+  int depth = E->nvstack;
+  in->types.poly[e->id] = NULL; /* each branch is a call of one form */
+  int opened = 0;
+  for (int i = 0; i < ps->n; i++) {
+    if (!ps->callee[i]->ok) continue; /* not compiled: that class's receivers take the C API call */
+    int ks = ps->k[i]->slot->index;
+    line(E, "%sif (dynac__slots[%d].valid && (PyObject *)Py_TYPE(%s) == dynac__slots[%d].obj) { /* .%s() of a %s */",
+         opened++ ? "} else " : "", ks, r, ks, e->u.call.name, ps->k[i]->name);
+    E->indent++;
+    in->types.ty[recv->id] = &ps->k[i]->inst;
+    in->types.callee[e->id] = ps->callee[i];
+    const char *v = emit_call_kind(E, e);
+    const type *rt = ps->callee[i]->ret;
+    line(E, "%s = Py_NewRef(%s);", o, rt->kind == TY_UNKNOWN ? "Py_None" : as_obj(E, v, rt));
+    in->types.callee[e->id] = NULL;
+    in->types.ty[recv->id] = recv_ty;
+    E->nvstack = depth;
+    E->indent--;
+  }
+  line(E, "%s /* another class: CPython's lookup and call */", opened ? "} else {" : "{");
+  E->indent++;
+  line(E, "%s = Py_NewRef(%s);", o, emit_method(E, e));
+  E->nvstack = depth;
+  E->indent--;
+  line(E, "}");
+  in->types.poly[e->id] = ps;
+  return o;
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
   const char *sum = TY(e)->kind == TY_NP ? emit_fused_sum_value(E, e) : NULL; /* np.sum((x - y) ** 2) */
   if (sum) return sum;
@@ -992,6 +1035,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     return emit_scalar_result_call(E, e); /* a.max(), np.min(a) */
   if (function_via_api(E->in, e)) return emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
+  if (E->in->types.poly[e->id] && !E->exported) return emit_polymorphic_call(E, e); /* event.fire(self) */
   bool devirt = method_devirtualised(E->in, e);
   if (e->u.call.kind == CALLEE_METHOD && !devirt) return emit_method(E, e);
   if (e->u.call.kind == CALLEE_VALUE && TY(e)->rec && E->in->types.callee[e->id] && !E->exported)

@@ -663,6 +663,55 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   return callee ? direct_result(c, e, callee) : NULL;
 }
 
+/* Was `k` a receiver of f when profiled (or annotated): a specialisation
+ * whose self is an instance of exactly k? */
+static bool recorded_receiver(const func *f, const klass *k) {
+  for (const spec *s = f->specs; s; s = s->next)
+    if (f->nparams && s->args[0]->cls == k) return true;
+  return false;
+}
+
+/* A local or a constant: evaluating it runs no code, so the receiver's
+ * class can be tested before the arguments without changing the order of
+ * effects (CPython looks the method up before evaluating them). */
+static bool evaluates_inertly(const expr *e) {
+  return e->kind == EX_LOCAL || e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_BOOL ||
+         e->kind == EX_NONE || e->kind == EX_CONST;
+}
+
+/* obj.m(args) of an object in a local (types.poly; gen.h: poly_site): for
+ * each of the module's classes (up to POLY_MAX, in the order of the class
+ * statements) that the profile saw as a receiver of the def m resolves to
+ * in it, that def's kernel for an instance of exactly the class and these
+ * arguments, as type_devirtualised makes it for one class. The call's own
+ * type stays the C API call's (an object). */
+static void type_polymorphic(ctx *c, expr *e, const type **at) {
+  c->in->types.poly[e->id] = NULL;
+  int n = e->u.call.n;
+  if (at[0]->cls || e->u.call.args[0]->kind != EX_LOCAL || e->u.call.nkw || e->u.call.argform || n > 64) return;
+  for (int i = 1; i < n; i++) if (!evaluates_inertly(e->u.call.args[i])) return;
+  poly_site ps = {0};
+  for (int i = 0; i < c->m->nclasses && ps.n < POLY_MAX; i++) {
+    klass *k = c->m->classes[i];
+    char kind;
+    func *f = k->slot && !k->why_not ? classes_member(c->m, k, e->u.call.name, &kind) : NULL;
+    if (!f || kind != 'f' || !recorded_receiver(f, k)) continue;
+    const type *a[64];
+    a[0] = &k->inst;
+    for (int j = 1; j < n; j++) a[j] = at[j];
+    inst *callee = direct_member_callee(c, e, k, f, kind, 0, a, n);
+    if (callee) {
+      ps.k[ps.n] = k;
+      ps.callee[ps.n++] = callee;
+    }
+  }
+  c->in->types.callee[e->id] = NULL; /* the C API call stays the call's own form */
+  if (!ps.n) return;
+  poly_site *p = arena_alloc(c->m->a, sizeof *p);
+  *p = ps;
+  c->in->types.poly[e->id] = p;
+}
+
 /* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
  * None; on an object, its method through the C API. */
 static const type *type_method(ctx *c, expr *e, const type **at) {
@@ -671,6 +720,7 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   if (lt->kind == TY_OBJ) { /* an instance's method, Cls.m(...), super().m(...) */
     const type *t = type_devirtualised(c, e, at);
     if (t) return t;
+    type_polymorphic(c, e, at); /* an object: per recorded receiver class, its kernel */
   }
   const type *uf = lt->kind == TY_OBJ ? type_np_ufunc(c, e, at) : NULL; /* np.tanh(x) */
   if (uf) return uf;

@@ -142,6 +142,7 @@ static inst *new_inst(module *m, func *f, const type **args, bool nested_as_obje
   for (int i = 0; i < f->nexprs; i++) in->types.ty[i] = &ty_unknown;
   in->types.folded = arena_alloc(m->a, (size_t)(f->nexprs + 1));
   in->types.callee = arena_alloc(m->a, sizeof(inst *) * (size_t)(f->nexprs + 1));
+  in->types.poly = arena_alloc(m->a, sizeof(poly_site *) * (size_t)(f->nexprs + 1));
   in->ret = &ty_unknown;
   in->ok = true;
   in->cname = inst_cname(m, f, args);
@@ -167,6 +168,11 @@ static void collect_callees_part_block(void *ctx, stmt *b) {
   callees *C = ctx;
   collect_callees_block(C->in, b, C->out, C->n, C->cap);
 }
+static void add_callee(inst *callee, inst **out, int *n, int cap) {
+  if (!callee) return;
+  for (int i = 0; i < *n; i++) if (out[i] == callee) return;
+  if (*n < cap) out[(*n)++] = callee;
+}
 static void collect_callees_block(inst *in, stmt *s, inst **out, int *n, int cap) {
   static const ir_parts parts = {collect_callees_sub, collect_callees_target, collect_callees_part_block, true};
   callees C = {in, out, n, cap};
@@ -179,11 +185,10 @@ static void collect_callees_expr(inst *in, expr *e, inst **out, int *n, int cap)
   callees C = {in, out, n, cap};
   ir_each_subexpr(e, collect_callees_sub, &C);
   if (e->kind == EX_LISTCOMP) collect_callees_block(in, e->u.comp.loop, out, n, cap);
-  inst *callee = in->types.callee[e->id]; /* a call, or an operator's special method */
-  if (callee) {
-    for (int i = 0; i < *n; i++) if (out[i] == callee) return;
-    if (*n < cap) out[(*n)++] = callee;
-  }
+  add_callee(in->types.callee[e->id], out, n, cap); /* a call, or an operator's special method */
+  const poly_site *ps = in->types.poly[e->id]; /* obj.m(...): the receiver classes' kernels */
+  for (int i = 0; ps && i < ps->n; i++)
+    if (ps->callee[i]->ok) add_callee(ps->callee[i], out, n, cap);
 }
 
 int infer_region_callees(inst *in, stmt *first, stmt *last, inst **out, int cap) {

@@ -787,6 +787,46 @@ class Third(Vec):
         self.z = z
 
 
+class PA:
+    """Receivers of it.val(k) on objects (a polymorphic call site): each class's kernel is called
+    for an instance of exactly that class (emit/calls.c emit_polymorphic_call)."""
+    def __init__(self, v):
+        self.v = v
+
+    def val(self, k):
+        return self.v * k
+
+
+class PB(PA):
+    def val(self, k):
+        return int(self.v) + k
+
+
+class PC(PA):
+    def val(self, k):
+        if k < 0:
+            raise ValueError("negative k")
+        LOG.append(("PC.val", self.v))
+
+
+class PD(PB):
+    """PB.val, found through the MRO."""
+
+
+class PF(PA):
+    """Not recorded as a receiver: CPython's call; it patches PA.val while the loop runs."""
+    def val(self, k):
+        PA.val = lambda self, k: ("patched", self.v)
+        return "PF"
+
+
+def poly_sum(items, k):
+    out = []
+    for it in items:
+        out.append(it.val(k))
+    return tuple(out)
+
+
 def train():
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
@@ -838,6 +878,8 @@ def train():
         heap_run([], heap_mix(1), 14)
         heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
         made_by(Vec, 1.0, 2.0)
+        poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
+        poly_sum([PA(1.5), PB(2.0)], 0.5)
         made_by(Third, 1.0, 2.0, 3.0)
 
 
@@ -1002,6 +1044,31 @@ def checks():
     show("heap lt patched", heap_run, [], heap_mix(2)[:6], 6)
     Ev.__lt__ = saved_lt
     show("heap lt restored", heap_run, [], heap_mix(2)[:6], 6)
+    # a method call on objects of several recorded classes: each class's kernel, else CPython's call
+    items = [PA(1.5), PB(2.0), PC(0.5), PD(3.0), PA(-0.0), PB(-7.5)]
+    for k in [2, 0.5, -0.0, float("nan"), float("inf"), 2 ** 70, True, -1, "s", None]:
+        del LOG[:]
+        show("poly %r" % (k,), poly_sum, items, k)
+        print("log", LOG)
+    own = PA(1.0)
+    own.val = lambda k: ("own", k)  # an instance attribute shadows the class's method
+    show("poly own", poly_sum, [own, PB(1.0), own], 2)
+    class PE(PA):  # a subclass the profile never saw
+        def val(self, k):
+            return ("PE", k)
+    show("poly unrecorded", poly_sum, [PE(1.0), PA(1.0), PE(2.0), PD(1.0)], 2)
+    saved_val = PB.val
+    PB.val = lambda self, k: ("patched PB", k)
+    show("poly patched", poly_sum, items, 2)
+    PB.val = saved_val
+    saved_val = PA.val
+    show("poly patched mid-loop", poly_sum, [PA(1.0), PF(1.0), PA(2.0), PD(1.0)], 2)
+    PA.val = saved_val
+    show("poly restored", poly_sum, items, 2)
+    del PB.val  # PB and PD now find PA.val
+    show("poly deleted", poly_sum, items, 2)
+    PB.val = saved_pb = lambda self, k: int(self.v) + k
+    show("poly readded", poly_sum, items, 2)
     # a class held in a value: constructed directly (a plain __init__), or as CPython does
     for kind, a in [(Vec, 1.5), (Third, -0.0), (Checked, 2.0), (Checked, -1.0), (Checked, 13),
                     (Fresh, 1.0), (Metered, 2.0), (Listed, 3.0), (Pending, 1.0), (Vanishing, 4.0),
@@ -1243,7 +1310,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by"]
+       "heap_run", "EvN.__lt__", "made_by", "poly_sum", "PA.val", "PB.val", "PC.val"]
 
 
 def main():
