@@ -5776,6 +5776,22 @@ static inline PyObject *dynac_method_closure(PyTypeObject *tp, PyObject *name) {
   return f && PyFunction_Check(f) ? PyFunction_GET_CLOSURE(f) : NULL;
 }
 
+/* The default CPython's call binds to positional parameter `i` (self is
+ * parameter 0) of the function `tp`'s lookup of `name` gives, for a call
+ * that leaves it out: __defaults__[i - (co_argcount - len(__defaults__))],
+ * read when the call runs, as CPython reads it. Borrowed (the caller takes
+ * its own reference before anything else runs), or NULL when the lookup
+ * gives no plain function or its __defaults__ now do not reach parameter
+ * i (CPython's call then raises its TypeError). */
+static inline PyObject *dynac_method_default(PyTypeObject *tp, PyObject *name, int i) {
+  PyObject *f = _PyType_Lookup(tp, name);
+  if (!f || !PyFunction_Check(f)) return NULL;
+  PyObject *d = PyFunction_GET_DEFAULTS(f);
+  int argc = ((PyCodeObject *)PyFunction_GET_CODE(f))->co_argcount;
+  if (!d || i >= argc || i < argc - PyTuple_GET_SIZE(d)) return NULL;
+  return PyTuple_GET_ITEM(d, i - (argc - PyTuple_GET_SIZE(d)));
+}
+
 /* tp's base `up` levels above (the class guard checked each is the only base). */
 static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {
   while (up-- > 0) tp = tp->tp_base;

@@ -661,6 +661,24 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
   line(E, "}");
 }
 
+/* The kernel parameters from `given` on that a devirtualised method call
+ * leaves to their defaults (infer/expr.c: fill_defaults): each read from
+ * the function mc's class lookup gives, as CPython binds it when the call
+ * runs (runtime: dynac_method_default), and unboxed as typed; the call is
+ * made directly only while each is there and of its type (mc->current
+ * grows the tests), else CPython's call binds them itself. */
+static void defaulted_args(em *E, expr *e, const inst *callee, int given, member_call *mc, strbuf *args) {
+  for (int p = given; !callee->fn->nvarparams && p < callee->fn->nparams; p++) {
+    const type *pt = callee->args[p];
+    const char *d = arena_printf(E->m->a, "d%d", ++E->tmp), *u = tmpvar(E, pt);
+    line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, callee->fn->params[p]);
+    mc->current = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)",
+                               mc->current, d, mc->owner, interned_name(E, e->u.call.name), p,
+                               elem_fn(E->m, pt), d, u);
+    sb_printf(args, "%s, ", u);
+  }
+}
+
 /* The closure argument of a kernel whose function has one (the __class__
  * cell of a method using super()): that of the function `owner`'s lookup
  * of `name` gives, checked to be the def before the call. "" otherwise. */
@@ -1072,6 +1090,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     sb_printf(&args, "%s, ", kernel_arg(E, vals[i], callee->args[i - first + shift]));
   if (callee->fn->nvarparams)
     sb_printf(&args, "%s, ", packed_star_args(E, e, callee->fn, vals, packed));
+  if (devirt) defaulted_args(E, e, callee, packed - first + shift, &mc, &args);
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */

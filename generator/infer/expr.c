@@ -445,14 +445,36 @@ static bool direct_closure(const func *f, char kind) {
   return !f->nfreevars || (kind == 'f' && f->nfreevars == 1 && !strcmp(f->freevars[0], "__class__"));
 }
 
+/* Do the defaults of method f's positional parameters from the n-th on
+ * cover them all, each a number literal or None (typed as that value: the
+ * call reads the function's __defaults__ when it runs, emit/calls.c)? The
+ * types then fill at[n..nparams) (at holds 64). */
+static bool fill_defaults(const func *f, const type **at, int n) {
+  if (f->nvarparams || f->nparams > 64 || f->nposparams != f->nparams) return false;
+  for (int j = n; j < f->nparams; j++) {
+    const type *dt = f->param_default ? f->param_default[j] : NULL;
+    if (j < f->nposparams - f->nposdefaults || !dt || dt->kind == TY_CONFLICT) return false;
+    at[j] = dt;
+  }
+  return true;
+}
+
 /* The specialisation of k's member f of `kind` (class_member's kinds: a
  * method, staticmethod, classmethod, property getter or setter; looked up
  * `up` bases above k; f may be NULL) for the n argument types `at` (as the
  * kernel takes them: the instance or class first, but for a staticmethod)
  * that e calls kernel to kernel, recorded as e's callee
  * with k's guard checking f; NULL when f or its kernel for these types
- * cannot be called so (CPython's lookup and call then run). */
+ * cannot be called so (CPython's lookup and call then run). A method's
+ * parameters the call leaves to their defaults are typed as the defaults
+ * (fill_defaults). */
 static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind, int up, const type **at, int n) {
+  const type *filled[64];
+  if (f && kind == 'f' && n < f->nparams && f->nparams <= 64 && e->kind == EX_CALL &&
+      e->u.call.kind == CALLEE_METHOD) {
+    memcpy(filled, at, sizeof *at * (size_t)n);
+    if (fill_defaults(f, filled, n)) at = filled, n = f->nparams;
+  }
   if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || !direct_args(at, n) ||
       (n != f->nparams && !f->nvarparams))
     return NULL;

@@ -827,6 +827,27 @@ def poly_sum(items, k):
     return tuple(out)
 
 
+class Acc:
+    """A method called with parameters left to their defaults: called kernel to kernel, the
+    defaults read from the function when the call runs (runtime dynac_method_default)."""
+    def __init__(self, v):
+        self.v = v
+
+    def add(self, x, scale=2.0, tag=None, n=3):
+        if tag is not None:
+            LOG.append(("tag", tag))
+        return self.v + x * scale + n
+
+
+class Acc2(Acc):
+    def add(self, x, scale=10.0, tag=None, n=0):
+        return ("Acc2", self.v + x * scale + n, tag)
+
+
+def use_defaults(a, x):
+    return a.add(x), a.add(x, 0.5), a.add(x, 0.5, "t"), a.add(x, 0.5, None, 7)
+
+
 def train():
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
@@ -880,6 +901,7 @@ def train():
         made_by(Vec, 1.0, 2.0)
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
         poly_sum([PA(1.5), PB(2.0)], 0.5)
+        use_defaults(Acc(1.0), 2.0)
         made_by(Third, 1.0, 2.0, 3.0)
 
 
@@ -1069,6 +1091,25 @@ def checks():
     show("poly deleted", poly_sum, items, 2)
     PB.val = saved_pb = lambda self, k: int(self.v) + k
     show("poly readded", poly_sum, items, 2)
+    # parameters left to their defaults, read when the call runs
+    del LOG[:]
+    for x in [2.0, -0.0, float("nan"), 3, 2 ** 70, "s"]:
+        show("defaults %r" % (x,), use_defaults, Acc(1.5), x)
+    show("defaults subclass", use_defaults, Acc2(1.5), 2.0)
+    saved_defaults = Acc.add.__defaults__
+    for d in [(3, None, 4), (1.5, "tagged", 1), (2.0, None, 2 ** 70), (0.5, None), (2.0,), None]:
+        Acc.add.__defaults__ = d
+        show("defaults %r" % (d,), use_defaults, Acc(1.5), 2.0)
+    Acc.add.__defaults__ = saved_defaults
+    print("log", LOG)
+    saved_add = Acc.add
+    Acc.add = lambda self, x, scale=-1.0, tag=None, n=0: ("patched", x, scale, tag, n)
+    show("defaults patched", use_defaults, Acc(1.5), 2.0)
+    Acc.add = saved_add
+    a = Acc(1.5)
+    a.add = lambda x, scale=5.0, tag=None, n=1: ("own", x, scale, tag, n)
+    show("defaults own", use_defaults, a, 2.0)
+    show("defaults restored", use_defaults, Acc(1.5), 2.0)
     # a class held in a value: constructed directly (a plain __init__), or as CPython does
     for kind, a in [(Vec, 1.5), (Third, -0.0), (Checked, 2.0), (Checked, -1.0), (Checked, 13),
                     (Fresh, 1.0), (Metered, 2.0), (Listed, 3.0), (Pending, 1.0), (Vanishing, 4.0),
@@ -1310,7 +1351,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "poly_sum", "PA.val", "PB.val", "PC.val"]
+       "heap_run", "EvN.__lt__", "made_by", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add"]
 
 
 def main():
