@@ -115,6 +115,9 @@ class Gen:
                 "P(%s, %s).a" % (a, b),
                 # *args methods called kernel to kernel (the extra values packed at the call)
                 "p0.pk(%s)" % a, "p0.pk(%s, %s, p0)" % (a, b), "P.sk(%s, %s)" % (a, b), "p0.sk()",
+                # parameters left to their defaults (read from __defaults__ at the call)
+                "p0.md(%s)" % a, "p0.md(%s, %s)" % (a, b), "p0.md(%s, 0.5, 3)" % a,
+                "P(%s, %s).md(%s, -1.5)" % (a, b, b),
                 # heapq's comparisons through P.__lt__'s kernel
                 "heap_min(p0, %s, %s)" % (a, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
@@ -440,6 +443,9 @@ class P:
     def pk(self, x, *rest):
         return x * len(rest) + self.a
 
+    def md(self, x, k=2.0, n=1, c=None):
+        return x * k + self.a * n if c is None else -x
+
     @staticmethod
     def sk(*xs):
         return xs[0] - xs[-1] * 0.5 if xs else 0.25
@@ -466,6 +472,9 @@ class Q(P):
 
     def pk(self, x, *rest):
         return super().pk(x, *rest) - len(rest)
+
+    def md(self, x, k=-1.0, n=0, c=None):
+        return super().md(x, k, n, c) - 0.5
 """
 
 
