@@ -325,6 +325,30 @@ static void print_receivers(module *m, const func *f) {
   sb_free(&b);
 }
 
+/* A specialisation's polymorphic call sites (gen.h: poly_site), one line each. */
+typedef struct poly_scan { const inst *in; } poly_scan;
+static void poly_expr(void *ctx, expr *e);
+static void poly_target(void *ctx, target *t) {
+  if (t->sub) ir_each_subexpr(t->sub, poly_expr, ctx);
+  for (int i = 0; t->is_tuple && i < t->n; i++) poly_target(ctx, t->elts[i]);
+}
+static void poly_block(void *ctx, stmt *b) {
+  static const ir_parts parts = {poly_expr, poly_target, poly_block, false};
+  for (; b; b = b->next) ir_each_part(b, &parts, ctx);
+}
+static void poly_expr(void *ctx, expr *e) {
+  const poly_scan *S = ctx;
+  const poly_site *ps = S->in->types.poly[e->id];
+  if (ps) {
+    printf("    polymorphic call, line %d: .%s() of an instance of exactly", e->pos.line, e->u.call.name);
+    for (int i = 0, n = 0; i < ps->n; i++)
+      if (ps->callee[i]->ok) printf("%s %s (%s)", n++ ? "," : "", ps->k[i]->name, ps->callee[i]->fn->qualname);
+    printf(": that kernel directly; another class: CPython's lookup and call\n");
+  }
+  if (e->kind == EX_LISTCOMP) poly_block(ctx, e->u.comp.loop);
+  ir_each_subexpr(e, poly_expr, ctx);
+}
+
 static void explain_text(module *m, const phase_times *pt, bool lines) {
   int nk, nc = count_compiled(m, &nk);
   int nbreaks = 0, ngraphs = 0;
@@ -358,6 +382,8 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
       const char **g;
       int ng = emit_guard_list(m, in, &g);
       for (int k = 0; k < ng; k++) printf("    guard: %s\n", g[k]);
+      poly_scan S = {in};
+      poly_block(&S, f->body);
     }
     print_field_callees(m, f);
     for (gbreak *b = f->breaks; b; b = b->next) {

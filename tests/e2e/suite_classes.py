@@ -1388,6 +1388,10 @@ def main():
         check("explain names the classes whose compiled __lt__ heapq's comparisons call",
               "compare through the compiled __lt__ of: " in ir.stdout and "EvA (Ev.__lt__)" in ir.stdout and
               "EvN (EvN.__lt__)" in ir.stdout, ir.stdout[:1500])
+        poly = ir.stdout.split("\npoly_sum (", 1)[-1].split("\n\n", 1)[0]
+        check("explain lists a polymorphic call site's classes and kernels",
+              "polymorphic call, line" in poly and "PA (PA.val), PB (PB.val), PC (PC.val), PD (PB.val)" in poly
+              and "generic only" not in poly, poly)
         lt = ir.stdout.split("\nEv.__lt__ (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a special method's generic kernel serves (C calls it: no generic only)",
               "specialisation (object, object) -> bool [profile]: kernel" in lt and "generic only" not in lt, lt)
