@@ -859,6 +859,32 @@ static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObje
   return dynac__construct((PyTypeObject *)f, init, a, (size_t)n, NULL);
 }
 
+/* f(p[0], ..., p[npos-1], *star) of an object f (CALL_FUNCTION_EX whose
+ * positional tuple is the values then star's items; no keywords): an exact
+ * tuple `star` (its items borrowed: it holds them) goes with the values to
+ * dynac_call_object from a C array, without the list and tuple; anything
+ * else is gathered as CPython gathers it (dynac_call_extend: star iterated,
+ * its errors) and called with dynac_call_object_ex. Arguments borrowed; a
+ * new reference, or NULL with the exception. */
+static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npos, PyObject *star) {
+  if (PyTuple_CheckExact(star) && npos + PyTuple_GET_SIZE(star) < 16) {
+    PyObject *a[17] = {NULL};
+    Py_ssize_t n = npos;
+    for (int i = 0; i < npos; i++) a[i + 1] = p[i];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(star); i++) a[++n] = PyTuple_GET_ITEM(star, i);
+    return dynac_call_object(f, a + 1, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+  }
+  PyObject *list = PyList_New(0), *args = NULL, *r = NULL;
+  if (!list) return NULL;
+  int ok = 1;
+  for (int i = 0; ok && i < npos; i++) ok = PyList_Append(list, p[i]) == 0;
+  if (ok && dynac_call_extend(list, star, npos ? NULL : f) == 0 && (args = PyList_AsTuple(list)))
+    r = dynac_call_object_ex(f, args, NULL);
+  Py_DECREF(list);
+  Py_XDECREF(args);
+  return r;
+}
+
 /* a, b, ... = v of an object (UNPACK_SEQUENCE): out[0..n-1] get new
  * references to its n items, in order. An exact tuple or list of length n
  * is read directly; anything else is iterated, with CPython's errors

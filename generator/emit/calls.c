@@ -387,6 +387,24 @@ static const char *emit_starred_call(em *E, expr *e) {
   const char *f = keep(E, as_obj(E, emit_expr(E, e->u.call.args[0]), TY(e->u.call.args[0])), &ty_obj);
   int npos = 0, nstar = 0;
   for (int i = 1; i < e->u.call.n; i++) npos += form[i] == 'p', nstar += form[i] == '*';
+  if (nstar == 1 && npos == e->u.call.n - 2 && form[e->u.call.n - 1] == '*') { /* f(a, b, *t) */
+    strbuf vals = {0};
+    for (int i = 1; i < e->u.call.n; i++) {
+      const char *v = keep(E, as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i])), &ty_obj);
+      if (i < e->u.call.n - 1) sb_printf(&vals, "%s%s", vals.len ? ", " : "", v);
+      else {
+        const char *o = tmpvar(E, &ty_obj);
+        line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
+        note_effect(E);
+        line(E, "%s = dynac_call_star(%s, %s, %d, %s); /* %s(...) */", o, f,
+             npos ? arena_printf(E->m->a, "(PyObject *[]){%s}", vals.data) : "NULL", npos, v,
+             dotted_or_blank(e->u.call.name));
+        line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+        sb_free(&vals);
+        return o;
+      }
+    }
+  }
   bool lone = nstar == 1 && npos == 0;
   const char *list = tmpvar(E, &ty_obj), *kw = "NULL", *lone_it = NULL;
   line(E, "%s = PyList_New(0); /* f(*args, **kwargs): the positional arguments */", list);

@@ -634,6 +634,21 @@ def star_positional(a: object):
     return takes(*a), takes(1, *a, 2, *a)
 
 
+class Pair:
+    """Made from a star call: f(x, *t) passes an exact tuple's items from a C array
+    (runtime/objects.h: dynac_call_star), anything else gathered as CPython gathers it."""
+    def __init__(self, x, y=0, *rest):
+        self.x, self.y, self.rest = x, y, rest
+
+    def __repr__(self):
+        return "Pair(%r, %r, %r)" % (self.x, self.y, self.rest)
+
+
+@dynac.compile
+def star_one(kind: object, a: object):
+    return kind(1, *a), kind(*a), takes(tag(0), 2.5, *a)
+
+
 @dynac.compile
 def star_keywords(a: object, k: object):
     return takes(*a, x=1, **k), takes(**k, y=tag(2), z=tag(3)), takes(tag(0), *a, **k)

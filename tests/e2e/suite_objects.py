@@ -178,6 +178,13 @@ def cases():
     kws = [lambda m: {"y": 5}, lambda m: {"x": 2}, lambda m: {}, lambda m: [("a", 1)], lambda m: {1: 2},
            lambda m: m.Keys({"q": 1}), lambda m: m.Keys({"x": 1}), lambda m: 7, lambda m: {"z": 0}]
     c["star_positional"] = [(lambda m, a=a: (a(m),)) for a in stars]
+    class Tup(tuple):  # its own __iter__: CPython's LIST_EXTEND iterates it (not an exact tuple)
+        def __iter__(self):
+            return iter(tuple(reversed(tuple.__iter__(self).__reduce__()[1][0])))
+    ones = stars + [lambda m: (), lambda m: Tup((3, 4)), lambda m: tuple(range(14)), lambda m: tuple(range(15)),
+                    lambda m: tuple(range(40)), lambda m: (m.Pair(1),)]
+    c["star_one"] = [(lambda m, k=k, a=a: (k(m), a(m))) for a in ones
+                     for k in [lambda m: m.Pair, lambda m: m.takes, lambda m: max, lambda m: 7]]
     c["star_keywords"] = [(lambda m, a=a, k=k: (a(m), k(m))) for a in stars[:4] for k in kws]
     c["star_callees"] = [(lambda m, a=a, o=o: (a(m), o)) for a in [lambda m: (1,), lambda m: (3, 1), lambda m: [],
                          lambda m: 5] for o in [[1, 3, 1], "a", 5]]

@@ -1007,18 +1007,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     static dynac_global_cache gc13; /* LOAD_GLOBAL's cache */
     t13 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc13); /* global max */
     if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t14 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
+    DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
+    dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */
+    t14 = dynac_call_star(t13, NULL, 0, l_a); /* max(...) */
     if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1;
-    if (dynac_call_extend(t14, l_a, t13) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
-    t15 = PyList_AsTuple(t14);
-    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1; /* Python code runs */
-    t16 = dynac_call_object_ex(t13, t15, NULL); /* max(...) */
-    if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t16));
+    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t14));
     dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t1);
     return DYNAC_OK;
