@@ -2797,12 +2797,13 @@ static inline PyObject *dynac__plain_init(PyObject *f) {
 static inline PyObject *dynac__construct(PyTypeObject *tp, PyObject *init, PyObject **a, size_t n,
                                          PyObject *kwnames) {
   if (Py_EnterRecursiveCall(" while calling a Python object")) return NULL; /* as _PyObject_MakeTpCall */
+  Py_INCREF(init); /* the allocation (a collection's finalizers) or the call may rebind or delete it */
   PyObject *self = tp->tp_alloc(tp, 0);
   if (!self) {
+    Py_DECREF(init);
     Py_LeaveRecursiveCall();
     return NULL;
   }
-  Py_INCREF(init); /* the call may rebind or delete the class's __init__ */
   a[0] = self;
   PyObject *r = PyObject_Vectorcall(init, a, n + 1 - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), kwnames);
   Py_DECREF(init);
