@@ -2049,7 +2049,7 @@ static inline PyObject *dynac__float_op(PyObject *a, PyObject *b, int op, int *d
  * answers, with its exception) for ** and @, a zero divisor, a negative
  * shift, a result beyond 128 bits, or true division of ints above 2**53
  * (below, (double)a / (double)b is long_true_divide's own fast path). */
-static inline int dynac__int128_op(__int128 x, __int128 y, int op, __int128 *out) {
+static inline DYNAC_ALWAYS_INLINE int dynac__int128_op(__int128 x, __int128 y, int op, __int128 *out) {
   __int128 r;
   switch (op) {
   case 0: if (__builtin_add_overflow(x, y, &r)) return 0; break;
@@ -2057,6 +2057,12 @@ static inline int dynac__int128_op(__int128 x, __int128 y, int op, __int128 *out
   case 2: if (__builtin_mul_overflow(x, y, &r)) return 0; break;
   case 4: case 5: {
     if (y == 0) return 0;
+    if (y > 0 && !(y & (y - 1))) { /* 2**k: Python's floor // and % are an arithmetic shift and a mask */
+      unsigned long long lo = (unsigned long long)y;
+      int k = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)((unsigned __int128)y >> 64));
+      r = op == 4 ? x >> k : x & (y - 1);
+      break;
+    }
     __int128 q = x / y, m = x % y;
     if (m != 0 && (m < 0) != (y < 0)) q -= 1, m += y;
     r = op == 4 ? q : m;

@@ -486,4 +486,5 @@ def bench_first_call(tmp):
         print("  %-38s (numba does not import here)" % "Numba @njit")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -226,6 +226,8 @@ def int_chain(x: object, k: int):
         return (x - 7) // 3 % 5 << 70
     elif k == 3:
         return (x * 3 + 1) % 0 - 1
+    elif k == 10:  # powers of two: a shift and a mask, floor semantics for negatives
+        return (x * 3 - 7) // 8 * 1000 + (x - 1) % 1024 - (x << 70) // 2**100 % 2**65
     return x * 1_000_000_007 * 1_000_000_009 * 1_000_000_021 * 1_000_000_033 - 1
 
 
