@@ -389,6 +389,12 @@ typedef struct expr {
  * name: STORE_DEREF)? Else it is an element, attribute or slice. */
 static inline bool is_name_place(const expr *e) { return e->kind == EX_NAME || e->kind == EX_FREE; }
 
+/* Does evaluating e run nothing that can raise or be seen (a local, a constant)? */
+static inline bool expr_inert(const expr *e) {
+  return e->kind == EX_LOCAL || e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_BOOL ||
+         e->kind == EX_NONE || e->kind == EX_CONST;
+}
+
 typedef struct target {
   bool is_tuple;            /* a, b = ... / (a, b) / [a, b]: unpacking */
   srcpos pos;

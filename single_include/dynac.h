@@ -2841,18 +2841,7 @@ static inline PyObject *dynac_call_object(PyObject *f, PyObject *const *argv, si
   return r;
 }
 
-/* f(*args, **kw) of an object f (CALL_FUNCTION_EX: args an exact tuple, kw
- * a dict or NULL), as PyObject_Call: a class with a plain __init__ called
- * with positional arguments only (up to 15) is constructed directly.
- * Arguments borrowed; a new reference, or NULL with the exception. */
-static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw) {
-  Py_ssize_t n = PyTuple_GET_SIZE(args);
-  PyObject *init = n < 16 && (!kw || !PyDict_GET_SIZE(kw)) ? dynac__plain_init(f) : NULL;
-  if (!init) return PyObject_Call(f, args, kw);
-  PyObject *a[16];
-  for (Py_ssize_t i = 0; i < n; i++) a[i + 1] = PyTuple_GET_ITEM(args, i);
-  return dynac__construct((PyTypeObject *)f, init, a, (size_t)n, NULL);
-}
+static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw);
 
 /* f(p[0], ..., p[npos-1], *star) of an object f (CALL_FUNCTION_EX whose
  * positional tuple is the values then star's items; no keywords): an exact
@@ -2878,6 +2867,16 @@ static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npo
   Py_DECREF(list);
   Py_XDECREF(args);
   return r;
+}
+
+/* f(*args, **kw) of an object f (CALL_FUNCTION_EX: args an exact tuple, kw
+ * a dict or NULL), as PyObject_Call; without keywords and with up to 15
+ * arguments, through dynac_call_star (a class with a plain __init__
+ * constructed directly). Arguments borrowed; a new reference, or NULL with
+ * the exception. */
+static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw) {
+  if ((kw && PyDict_GET_SIZE(kw)) || PyTuple_GET_SIZE(args) >= 16) return PyObject_Call(f, args, kw);
+  return dynac_call_star(f, NULL, 0, args);
 }
 
 /* a, b, ... = v of an object (UNPACK_SEQUENCE): out[0..n-1] get new

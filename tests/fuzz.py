@@ -119,7 +119,9 @@ class Gen:
                 "p0.md(%s)" % a, "p0.md(%s, %s)" % (a, b), "p0.md(%s, 0.5, 3)" % a,
                 "P(%s, %s).md(%s, -1.5)" % (a, b, b),
                 # heapq's comparisons through P.__lt__'s kernel
-                "heap_min(p0, %s, %s)" % (a, b)])
+                "heap_min(p0, %s, %s)" % (a, b),
+                # o.m0(x) of objects of P and Q: each class's kernel (a polymorphic call site)
+                "poly_m0(p0, %s, %s)" % (a, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -463,6 +465,14 @@ def heap_min(p, x, y):
     return first.a - second.b * 0.5 + len(h)
 
 
+def poly_m0(p, x, y):
+    # an object's method, per receiver class the profile names (P.m0, Q.m0: emit_polymorphic_call)
+    t = 0.0
+    for o in [p, Q(x, y), P(y, x), p]:
+        t += o.m0(x)
+    return t
+
+
 class Q(P):
     def __init__(self, a, b):
         super().__init__(a, b * 2.0)
@@ -591,6 +601,21 @@ def call(fn, args, filename):
     return r, buf.getvalue(), picture(args), warned
 
 
+def receivers_profile(src, built, tmp):
+    """A profile naming P and Q as receivers of their m0 (as `dynac record`
+    would), so that o.m0(x) of objects is a polymorphic call site. Its path."""
+    import ast
+    import json
+    lines = {"%s.%s" % (c.name, f.name): f.lineno for c in ast.parse(src).body if isinstance(c, ast.ClassDef)
+             for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "m0"}
+    fns = [{"file": os.path.realpath(built), "qualname": q, "firstlineno": n,
+            "signatures": [{"args": ["fz.%s" % q.split(".")[0], "float"], "calls": 1}]} for q, n in sorted(lines.items())]
+    path = os.path.join(tmp, "fz.json")
+    with open(path, "w") as f:
+        json.dump({"version": 1, "functions": fns}, f)
+    return path
+
+
 def run_module(src, funcs, rng, calls, tmp, keep, tag):
     """Builds and compares one module. Returns (calls, served, findings)."""
     for d in ("c", "e"):
@@ -598,7 +623,7 @@ def run_module(src, funcs, rng, calls, tmp, keep, tag):
         with open(os.path.join(tmp, d, "fz.py"), "w") as f:
             f.write(src)
     built = os.path.join(tmp, "c", "fz.py")
-    r = dynac_cmd("build", built)
+    r = dynac_cmd("build", built, "--profile", receivers_profile(src, built, tmp))
     findings = []
     if r.returncode != 0 or "Traceback" in r.stderr or "internal" in r.stderr:
         findings.append("build failed: %s" % r.stderr[-1500:])

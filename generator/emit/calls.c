@@ -266,12 +266,6 @@ static const char *keyword_names(em *E, expr *e) {
   return var;
 }
 
-/* Does evaluating e run nothing that can raise or be seen (a local, a constant)? */
-static bool inert(const expr *e) {
-  return e->kind == EX_LOCAL || e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_BOOL ||
-         e->kind == EX_NONE || e->kind == EX_CONST;
-}
-
 /* LOAD_METHOD: `int unbound = ...` and meth (an owned temporary) for
  * o.name(...) through the site's cache (runtime's dynac_get_method_cached);
  * unbound: whether meth is the class's function, to take o first. */
@@ -293,7 +287,7 @@ static char *object_args(em *E, expr *e, const char **meth, const char **unbound
   const char *argv[64];
   bool lookup_first = false;
   for (int i = 1; e->u.call.kind == CALLEE_METHOD && i < e->u.call.n; i++)
-    if (!inert(e->u.call.args[i])) lookup_first = true;
+    if (!expr_inert(e->u.call.args[i])) lookup_first = true;
   for (int i = 0; i < e->u.call.n && i < 64; i++) {
     argv[i] = as_obj(E, emit_arg(E, e, i), TY(e->u.call.args[i]));
     if (i == 0 && lookup_first) { /* LOAD_METHOD */
@@ -377,6 +371,26 @@ static const char *emit_object_call(em *E, expr *e) {
   return o;
 }
 
+/* f(a, b, *t) (argform "p..p*"): the values in order, then one call
+ * (runtime: dynac_call_star) that passes an exact tuple's items without a
+ * list, and gathers anything else as CALL_FUNCTION_EX does. */
+static const char *positional_star_call(em *E, expr *e, const char *f, int npos) {
+  strbuf vals = {0};
+  for (int i = 1; i <= npos; i++)
+    sb_printf(&vals, "%s%s", i > 1 ? ", " : "",
+              keep(E, as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i])), &ty_obj));
+  expr *star = e->u.call.args[npos + 1];
+  const char *t = keep(E, as_obj(E, emit_expr(E, star), TY(star)), &ty_obj), *o = tmpvar(E, &ty_obj);
+  line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
+  note_effect(E);
+  line(E, "%s = dynac_call_star(%s, %s, %d, %s); /* %s(...) */", o, f,
+       npos ? arena_printf(E->m->a, "(PyObject *[]){%s}", vals.data) : "NULL", npos, t,
+       dotted_or_blank(e->u.call.name));
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  sb_free(&vals);
+  return o;
+}
+
 /* f(a, *it, k=v, **m) (argform): the callee, then the arguments in source
  * order into a list (LIST_EXTEND for *it) and a dict (DICT_MERGE for **m;
  * the plain keywords after a ** merged as a group once evaluated), then
@@ -387,24 +401,8 @@ static const char *emit_starred_call(em *E, expr *e) {
   const char *f = keep(E, as_obj(E, emit_expr(E, e->u.call.args[0]), TY(e->u.call.args[0])), &ty_obj);
   int npos = 0, nstar = 0;
   for (int i = 1; i < e->u.call.n; i++) npos += form[i] == 'p', nstar += form[i] == '*';
-  if (nstar == 1 && npos == e->u.call.n - 2 && form[e->u.call.n - 1] == '*') { /* f(a, b, *t) */
-    strbuf vals = {0};
-    for (int i = 1; i < e->u.call.n; i++) {
-      const char *v = keep(E, as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i])), &ty_obj);
-      if (i < e->u.call.n - 1) sb_printf(&vals, "%s%s", vals.len ? ", " : "", v);
-      else {
-        const char *o = tmpvar(E, &ty_obj);
-        line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
-        note_effect(E);
-        line(E, "%s = dynac_call_star(%s, %s, %d, %s); /* %s(...) */", o, f,
-             npos ? arena_printf(E->m->a, "(PyObject *[]){%s}", vals.data) : "NULL", npos, v,
-             dotted_or_blank(e->u.call.name));
-        line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-        sb_free(&vals);
-        return o;
-      }
-    }
-  }
+  if (nstar == 1 && npos == e->u.call.n - 2 && form[e->u.call.n - 1] == '*')
+    return positional_star_call(E, e, f, npos); /* f(a, b, *t) */
   bool lone = nstar == 1 && npos == 0;
   const char *list = tmpvar(E, &ty_obj), *kw = "NULL", *lone_it = NULL;
   line(E, "%s = PyList_New(0); /* f(*args, **kwargs): the positional arguments */", list);

@@ -693,14 +693,6 @@ static bool recorded_receiver(const func *f, const klass *k) {
   return false;
 }
 
-/* A local or a constant: evaluating it runs no code, so the receiver's
- * class can be tested before the arguments without changing the order of
- * effects (CPython looks the method up before evaluating them). */
-static bool evaluates_inertly(const expr *e) {
-  return e->kind == EX_LOCAL || e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_BOOL ||
-         e->kind == EX_NONE || e->kind == EX_CONST;
-}
-
 /* obj.m(args) of an object in a local (types.poly; gen.h: poly_site): for
  * each of the module's classes (up to POLY_MAX, in the order of the class
  * statements) that the profile saw as a receiver of the def m resolves to
@@ -711,7 +703,8 @@ static void type_polymorphic(ctx *c, expr *e, const type **at) {
   c->in->types.poly[e->id] = NULL;
   int n = e->u.call.n;
   if (at[0]->cls || e->u.call.args[0]->kind != EX_LOCAL || e->u.call.nkw || e->u.call.argform || n > 64) return;
-  for (int i = 1; i < n; i++) if (!evaluates_inertly(e->u.call.args[i])) return;
+  for (int i = 1; i < n; i++) /* inert: the receiver's class is tested before them, as CPython's lookup is */
+    if (!expr_inert(e->u.call.args[i])) return;
   poly_site ps = {0};
   for (int i = 0; i < c->m->nclasses && ps.n < POLY_MAX; i++) {
     klass *k = c->m->classes[i];

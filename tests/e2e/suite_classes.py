@@ -844,6 +844,13 @@ class Acc2(Acc):
         return ("Acc2", self.v + x * scale + n, tag)
 
 
+class Acc3(Acc):
+    """super().m(x) and Base.m(self, x) leaving parameters to their defaults: the base's
+    function found from the base class gives them."""
+    def add(self, x, scale=1.0, tag=None, n=0):
+        return super().add(x) + Acc.add(self, x, 0.5) + x * scale + n
+
+
 def use_defaults(a, x):
     return a.add(x), a.add(x, 0.5), a.add(x, 0.5, "t"), a.add(x, 0.5, None, 7)
 
@@ -902,6 +909,7 @@ def train():
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
         poly_sum([PA(1.5), PB(2.0)], 0.5)
         use_defaults(Acc(1.0), 2.0)
+        use_defaults(Acc3(1.0), 2.0)
         made_by(Third, 1.0, 2.0, 3.0)
 
 
@@ -1096,10 +1104,13 @@ def checks():
     for x in [2.0, -0.0, float("nan"), 3, 2 ** 70, "s"]:
         show("defaults %r" % (x,), use_defaults, Acc(1.5), x)
     show("defaults subclass", use_defaults, Acc2(1.5), 2.0)
+    show("defaults super", use_defaults, Acc3(1.5), 2.0)
+    show("defaults super nan", use_defaults, Acc3(float("nan")), -0.0)
     saved_defaults = Acc.add.__defaults__
     for d in [(3, None, 4), (1.5, "tagged", 1), (2.0, None, 2 ** 70), (0.5, None), (2.0,), None]:
         Acc.add.__defaults__ = d
         show("defaults %r" % (d,), use_defaults, Acc(1.5), 2.0)
+        show("defaults super %r" % (d,), use_defaults, Acc3(1.5), 2.0)
     Acc.add.__defaults__ = saved_defaults
     print("log", LOG)
     saved_add = Acc.add
@@ -1351,7 +1362,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add"]
+       "heap_run", "EvN.__lt__", "made_by", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
