@@ -944,6 +944,10 @@ bool ends_flow(const inst *in, const stmt *s);
 bool falls_through(const inst *in, stmt *s);
 /* Is `e` (an EX_CALL) the operation `id` of the table (ops.c)? */
 bool ops_call_is(const expr *e, op_id id);
+/* Is `e` math.f(x) of one argument where f of a float is libm's function or
+ * CPython's own C (a float result, math_1's: an exact float or an error,
+ * whatever x is)? */
+bool math_float_of_one(const expr *e);
 /* Is this method call (CALLEE_METHOD, arguments typed) made through the C
  * API: on an object, or on a list with an object index (pop/insert)? */
 bool method_via_api(const inst *in, const expr *e);

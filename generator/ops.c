@@ -150,6 +150,13 @@ bool ops_call_is(const expr *e, op_id id) {
   return e->u.call.op && e->u.call.op->id == id;
 }
 
+bool math_float_of_one(const expr *e) {
+  const op_row *r = e->u.call.op;
+  return e->u.call.kind == CALLEE_MATH && e->u.call.n == 1 && !e->u.call.nkw && r && r->helper &&
+         r->min_args == 1 && r->result == 'f' &&
+         (r->id == OPI_MATH_LIBM || r->id == OPI_MATH_LIBM_OVF || r->id == OPI_MATH_CPYTHON);
+}
+
 const type *ops_result_type(const op_row *r) {
   switch (r->result) {
   case 'f': return &ty_float;

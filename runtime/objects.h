@@ -214,18 +214,26 @@ static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, 
   }
   return cur;
 }
-/* math.f(x) for f the math module's own function (fn: the kernel's guard
- * checked it) of an object x: where x is an exact finite float whose
- * result `c_fn`(x) is finite, that result, which is CPython's (math_1 and
- * m_log return libm's value then, raising only for a NaN or an infinity
- * made from a finite argument); else fn's own call (new reference, NULL
- * with CPython's exception). */
-static inline PyObject *dynac_math_of_object(double (*c_fn)(double), PyObject *fn, PyObject *x) {
+/* math.f(x) for f the math module's own function of one real argument
+ * (fn: the kernel's guard checked it) of an object x, as a C double (math_1
+ * and m_log return an exact float or raise): where x is an exact finite
+ * float whose result `c_fn`(x) is finite, that result, which is CPython's
+ * (they return libm's value then, raising only for a NaN or an infinity
+ * made from a finite argument); else fn's own call, its float unboxed. 0
+ * with *out, or -1 with CPython's exception; *effects set when fn was
+ * called (x's __float__ or __index__ may have run Python code). */
+static inline int dynac_math_float_of_object(double (*c_fn)(double), PyObject *fn, PyObject *x, double *out,
+                                             int *effects) {
   if (PyFloat_CheckExact(x)) {
     double v = PyFloat_AS_DOUBLE(x), r = c_fn(v); /* (inlined: c_fn is a constant at each site) */
-    if (isfinite(v) && isfinite(r)) return PyFloat_FromDouble(r);
+    if (isfinite(v) && isfinite(r)) return *out = r, 0;
   }
-  return PyObject_Vectorcall(fn, &x, 1, NULL);
+  *effects = 1;
+  PyObject *r = PyObject_Vectorcall(fn, &x, 1, NULL);
+  if (!r) return -1;
+  *out = PyFloat_AsDouble(r); /* an exact float: no error */
+  Py_DECREF(r);
+  return 0;
 }
 /* -o, +o, ~o for the generator's unop numbering (- + ~). */
 static inline PyObject *dynac_obj_unary(PyObject *o, int op, int *effects) {

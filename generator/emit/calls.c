@@ -303,14 +303,19 @@ static char *object_args(em *E, expr *e, const char **meth, const char **unbound
   return r;
 }
 
-/* math.f(x) of an object x where f of a float is libm's function or
- * CPython's own C (plain_c.h): the call computes an exact float's in C
- * (runtime/objects.h: dynac_math_of_object). */
-static bool math_of_one_float(const expr *e) {
-  const op_row *r = e->u.call.op;
-  return e->u.call.kind == CALLEE_MATH && e->u.call.n == 1 && !e->u.call.nkw && r && r->helper &&
-         r->min_args == 1 && r->result == 'f' &&
-         (r->id == OPI_MATH_LIBM || r->id == OPI_MATH_LIBM_OVF || r->id == OPI_MATH_CPYTHON);
+/* math.f(x) of an object x typed float (infer: its result is always an
+ * exact float, the guarded function being math's own): computed in C for
+ * an exact float, else the function's call,
+ * its float unboxed (runtime/objects.h: dynac_math_float_of_object). The
+ * call may run Python code (x.__float__): an effect only then. */
+static const char *emit_math_float_of_object(em *E, expr *e) {
+  const char *x = as_obj(E, emit_arg(E, e, 0), TY(e->u.call.args[0]));
+  const char *t = tmpvar(E, &ty_float);
+  note_effect(E);
+  line(E, "if (dynac_math_float_of_object(%s, %s.obj, %s, &%s, &dynac__effects) < 0) /* %s(): an exact float's in C */",
+       e->u.call.op->helper, slot_ref(E, e->u.call.callee_slot), x, t, e->u.call.name);
+  line(E, "  DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  return t;
 }
 
 /* The call of looked-up method `meth` (`unbound`: it takes argv[0] first)
@@ -352,9 +357,6 @@ static const char *emit_object_call(em *E, expr *e) {
   else if (e->u.call.kind == CALLEE_VALUE)
     line(E, "%s = dynac_call_object(argv[0], argv + 1, %d | PY_VECTORCALL_ARGUMENTS_OFFSET, %s); /* %s(...) */", o,
          npos - 1, kw, dotted_or_blank(e->u.call.name));
-  else if (math_of_one_float(e))
-    line(E, "%s = dynac_math_of_object(%s, %s.obj, argv[0]); /* %s(): an exact float's in C */", o,
-         e->u.call.op->helper, slot_ref(E, e->u.call.callee_slot), e->u.call.name);
   else if (meth) /* looked up before the arguments: with the receiver when unbound */
     line(E, "%s = %s", o, method_vectorcall(E, e, meth, unbound, npos, kw));
   else if (e->u.call.kind == CALLEE_METHOD) { /* PyObject_VectorcallMethod, its lookup cached */
@@ -1067,7 +1069,8 @@ static const char *emit_call_kind(em *E, expr *e) {
     return emit_made_array_call(E, e); /* np.zeros(...), a.copy() */
   if (TY(e)->kind == TY_NP && np_reduction_type(E->m, E->in, e))
     return emit_scalar_result_call(E, e); /* a.max(), np.min(a) */
-  if (function_via_api(E->in, e)) return emit_object_call(E, e);
+  if (function_via_api(E->in, e))
+    return math_float_of_one(e) && TY(e)->kind == TY_FLOAT ? emit_math_float_of_object(E, e) : emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
   if (E->in->types.poly[e->id] && !E->exported) return emit_polymorphic_call(E, e); /* event.fire(self) */
   bool devirt = method_devirtualised(E->in, e);

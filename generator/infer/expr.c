@@ -1063,7 +1063,8 @@ static const type *type_call(ctx *c, expr *e) {
         type_fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[i])));
         return &ty_conflict;
       }
-    return generic_op(c);
+    generic_op(c);
+    return math_float_of_one(e) ? &ty_float : &ty_obj; /* math.log(obj): math's function returns a float */
   }
   for (int i = 0; i < n; i++)
     if (!ty_is_scalar(at[i]) || (at[i]->kind == TY_NP && e->u.call.kind == CALLEE_BUILTIN &&

@@ -252,9 +252,29 @@ def number_op_inplace(x: object, y: object, op: int):
     return x
 
 
+class Floaty:
+    """A number by __float__ that counts its conversions (Python code a math call runs)."""
+
+    def __init__(self, v):
+        self.v = v
+        self.n = 0
+
+    def __float__(self):
+        self.n += 1
+        return self.v
+
+
+class FloatSub(float):
+    pass
+
+
 @dynac.compile
 def math_of_object(x: object, f: int):
-    """math.f(x) of an object: an exact float's result computed in C where it is CPython's."""
+    """math.f(x) of an object: an exact float's result computed in C where it is CPython's;
+    typed float (math's function returns one or raises), used in arithmetic as a C double."""
+    if f == 7:
+        v = -2.5 * math.log(x) * math.sqrt(x)
+        return v + 1.0, getattr(x, "n", -1)
     if f == 0:
         return math.sqrt(x)
     elif f == 1:

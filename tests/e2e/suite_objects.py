@@ -111,7 +111,9 @@ def cases():
                               for y in (small if op == 8 else nums)]
     mx = [0.0, -0.0, 1.5, -1.5, 0.5, 1e308, 710.0, -710.0, 1e-320, INF, -INF, NAN, 4, 0, -1, 2**70, True,
           "x", None]
-    c["math_of_object"] = [(lambda m, x=x, f=f: (x, f)) for x in mx for f in range(8)]
+    c["math_of_object"] = [(lambda m, x=x, f=f: (x, f)) for x in mx for f in range(9)]
+    c["math_of_object"] += [(lambda m, v=v, f=f: (m.Floaty(v), f)) for v in [2.0, -1.0, 0.0, INF] for f in range(9)]
+    c["math_of_object"] += [(lambda m, v=v, f=f: (m.FloatSub(v), f)) for v in [2.0, -1.0, NAN] for f in range(9)]
     c["str_methods"] = [lambda m: ("a, b,c",), lambda m: ("",), lambda m: (",,",), lambda m: ("é,ü",),
                         lambda m: (b"a,b",), lambda m: (5,)]
     c["slotted_peek"] = [lambda m: (m.Slotted(3),), lambda m: (m.Slotted(2.5),), lambda m: (m.Vec(1.0, 2.0),)]
