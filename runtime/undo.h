@@ -128,8 +128,7 @@ DYNAC_COLD size_t dynac__undo_lost(void) { return dynac__undo.lost; }
 static inline size_t dynac_undo_mark(void) { return dynac_undo_here()->n; } /* one TLS call with commit's */
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
-static inline void dynac_undo_commit(size_t mark) {
-  dynac_undo_log *u = dynac_undo_here();
+DYNAC_COLD void dynac__undo_commit_entries(dynac_undo_log *u, size_t mark) {
   while (u->n > mark) {
     dynac_undo_entry *e = &u->e[--u->n];
     if (e->kind == 'O' || e->kind == 'P' || e->kind == 'N') Py_DECREF(e->old);
@@ -140,6 +139,11 @@ static inline void dynac_undo_commit(size_t mark) {
     }
   }
   if (u->n == 0) u->lost = 0;
+}
+static inline void dynac_undo_commit(size_t mark) {
+  dynac_undo_log *u = dynac_undo_here();
+  if (DYNAC_UNLIKELY(u->n > mark)) dynac__undo_commit_entries(u, mark);
+  else if (u->n == 0) u->lost = 0; /* (inline: a call that wrote nothing, the common case) */
 }
 /* Undoes the writes after `mark`, newest first. */
 static inline void dynac_undo_rollback(size_t mark) {
