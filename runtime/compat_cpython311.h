@@ -216,6 +216,15 @@ static inline PyObject *dynac_compat_int_from128(__int128 v) {
   return (PyObject *)r;
 }
 
+/* Is o super(type, obj), as super() without arguments makes it in a method
+ * of `type` called on `obj`? superobject (Objects/typeobject.c, private):
+ * the head, then type, obj and obj_type, in 3.8-3.13. */
+typedef struct dynac_compat__super { PyObject_HEAD PyTypeObject *type; PyObject *obj; } dynac_compat__super;
+static inline int dynac_compat_super_is(PyObject *o, PyTypeObject *type, PyObject *obj) {
+  return Py_IS_TYPE(o, &PySuper_Type) && ((dynac_compat__super *)o)->type == type &&
+         ((dynac_compat__super *)o)->obj == obj;
+}
+
 /* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
  * PyModuleObject (internal) starts with it after the object's head in
  * 3.8-3.13. */

@@ -332,6 +332,15 @@ static inline PyObject *dynac_compat_int_from128(__int128 v) {
   return (PyObject *)r;
 }
 
+/* Is o super(type, obj), as super() without arguments makes it in a method
+ * of `type` called on `obj`? superobject (Objects/typeobject.c, private):
+ * the head, then type, obj and obj_type, in 3.8-3.13. */
+typedef struct dynac_compat__super { PyObject_HEAD PyTypeObject *type; PyObject *obj; } dynac_compat__super;
+static inline int dynac_compat_super_is(PyObject *o, PyTypeObject *type, PyObject *obj) {
+  return Py_IS_TYPE(o, &PySuper_Type) && ((dynac_compat__super *)o)->type == type &&
+         ((dynac_compat__super *)o)->obj == obj;
+}
+
 /* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
  * PyModuleObject (internal) starts with it after the object's head in
  * 3.8-3.13. */
@@ -1895,8 +1904,7 @@ DYNAC_COLD size_t dynac__undo_lost(void) { return dynac__undo.lost; }
 static inline size_t dynac_undo_mark(void) { return dynac_undo_here()->n; } /* one TLS call with commit's */
 /* Drops the entries after `mark` (the call succeeded or raised): releases
  * the old values they kept. */
-static inline void dynac_undo_commit(size_t mark) {
-  dynac_undo_log *u = dynac_undo_here();
+DYNAC_COLD void dynac__undo_commit_entries(dynac_undo_log *u, size_t mark) {
   while (u->n > mark) {
     dynac_undo_entry *e = &u->e[--u->n];
     if (e->kind == 'O' || e->kind == 'P' || e->kind == 'N') Py_DECREF(e->old);
@@ -1907,6 +1915,11 @@ static inline void dynac_undo_commit(size_t mark) {
     }
   }
   if (u->n == 0) u->lost = 0;
+}
+static inline void dynac_undo_commit(size_t mark) {
+  dynac_undo_log *u = dynac_undo_here();
+  if (DYNAC_UNLIKELY(u->n > mark)) dynac__undo_commit_entries(u, mark);
+  else if (u->n == 0) u->lost = 0; /* (inline: a call that wrote nothing, the common case) */
 }
 /* Undoes the writes after `mark`, newest first. */
 static inline void dynac_undo_rollback(size_t mark) {

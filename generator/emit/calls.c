@@ -591,6 +591,7 @@ typedef struct member_call {
   const char *owner;    /* a PyTypeObject * expression */
   const char *self;     /* super(): the instance, first; else NULL */
   int first;            /* the first of vals the kernel takes (1: the receiver is not an argument) */
+  const char *made;     /* a lazy super() receiver: the line making it before CPython's call (else NULL) */
 } member_call;
 
 /* The first of a devirtualised call's values the kernel takes (as
@@ -644,17 +645,52 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
     mc.first = callee->fn->method != 'c'; /* a classmethod takes the class */
     return mc;
   }
-  /* super().m(...): a real super object of an instance of exactly the class, unchanged */
+  /* super().m(...): super(C, self) for C the class the method was defined in (or none made:
+     lazy_super), self an instance of exactly the class, unchanged */
   mc.k = TY(recv->u.call.args[1])->cls;
   mc.self = emit_expr(E, recv->u.call.args[1]); /* the first parameter, as super() read it */
-  int ks = mc.k->slot->index;
-  mc.current = arena_printf(a, "Py_IS_TYPE(%s, &PySuper_Type) && dynac__slots[%d].valid && (PyObject *)Py_TYPE(%s) "
-                            "== dynac__slots[%d].obj && Py_TYPE(%s)->tp_version_tag == (unsigned int)dynac__slots[%d].v.i",
-                            vals[0], ks, mc.self, ks, mc.self, ks);
-  mc.owner = arena_printf(a, "dynac_type_up(Py_TYPE(%s), %d)", mc.self,
-                          classes_super_up(E->m, E->in->fn, mc.k));
+  int ks = mc.k->slot->index, up = classes_super_up(E->m, E->in->fn, mc.k);
+  mc.current = arena_printf(a, "dynac__slots[%d].valid && (PyObject *)Py_TYPE(%s) == dynac__slots[%d].obj && "
+                            "Py_TYPE(%s)->tp_version_tag == (unsigned int)dynac__slots[%d].v.i && (!%s || "
+                            "dynac_compat_super_is(%s, dynac_type_up(Py_TYPE(%s), %d), %s))", ks, mc.self, ks,
+                            mc.self, ks, vals[0], vals[0], mc.self, up - 1, mc.self);
+  mc.owner = arena_printf(a, "dynac_type_up(Py_TYPE(%s), %d)", mc.self, up);
   mc.first = 1;
   return mc;
+}
+
+/* super() as the receiver of devirtualised call e whose other arguments
+ * are inert (nothing runs between super() and the call): the super object
+ * is made only when the call cannot be direct. While LOAD_GLOBAL super finds
+ * the builtin, the __class__ cell holds the class the method was defined
+ * in, and the instance is of exactly the class its guard saw, super().m is
+ * the def the build resolved (member_call_of tests the rest); else
+ * dynac_super as before (its errors too). The receiver: a PyObject * that
+ * is NULL when not made; *made: the line making it (before CPython's call). */
+static const char *lazy_super(em *E, expr *e, const char **made) {
+  expr *recv = e->u.call.args[0];
+  const klass *k = TY(recv->u.call.args[1])->cls;
+  int up = classes_super_up(E->m, E->in->fn, k), ks = k->slot->index;
+  const char *sfn = emit_expr(E, recv->u.call.args[0]), *self = emit_expr(E, recv->u.call.args[1]);
+  const char *cell = arena_printf(E->m->a, "PyTuple_GET_ITEM(dynac__closure, %d)", recv->u.call.super_cell - 1);
+  const char *o = tmpvar(E, &ty_obj);
+  *made = arena_printf(E->m->a, "if (!%s && (dynac__effects = 1) && !(%s = dynac_super(%s, %s, %s))) "
+                       "DYNAC_LEAVE(dynac_traceback_here(%s)); /* Python code may run */", o, o, sfn, cell, self,
+                       where(E));
+  note_effect(E);
+  line(E, "if (!(%s == (PyObject *)&PySuper_Type && dynac__slots[%d].valid && (PyObject *)Py_TYPE(%s) == "
+       "dynac__slots[%d].obj && PyCell_GET(%s) == (PyObject *)dynac_type_up(Py_TYPE(%s), %d))) /* super() */",
+       sfn, ks, self, ks, cell, self, up - 1);
+  line(E, "  %s", *made);
+  return o;
+}
+static bool super_receiver_lazy(em *E, expr *e, bool devirt) {
+  expr *recv = e->u.call.args[0];
+  if (!devirt || recv->kind != EX_CALL || !recv->u.call.super_cell || TY(recv)->cls) return false;
+  if (classes_super_up(E->m, E->in->fn, TY(recv->u.call.args[1])->cls) < 1) return false;
+  for (int i = 1; i < e->u.call.n; i++)
+    if (!expr_inert(e->u.call.args[i])) return false;
+  return true;
 }
 
 /* A devirtualised call (member_call_of) of `kcall` while mc.current holds;
@@ -668,6 +704,7 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
   line(E, "  st = %s; /* %s.%s, devirtualised */", kcall, mc->k->name, e->u.call.name);
   line(E, "} else { /* the class or the instance changed since the guard: CPython's lookup */");
   E->indent++;
+  if (mc->made) line(E, "%s", mc->made);
   call_through_runtime(E, e, vals, arena_printf(E->m->a, ".%s()", e->u.call.name));
   line(E, "dynac__effects = 1; /* Python code ran */");
   if (!res) line(E, "st = r == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
@@ -1099,9 +1136,13 @@ static const char *emit_call_kind(em *E, expr *e) {
   int first = devirt ? member_first(E, e, callee) : 0, shift = devirt ? member_self(E, e, callee) : 0;
   /* a def with *args: the values from `packed` on make its tuple (infer/expr.c: packs_star_args) */
   int packed = callee->fn->nvarparams ? callee->fn->nparams - 1 + first - shift : e->u.call.n;
+  const char *made = NULL;
+  bool lazy = super_receiver_lazy(E, e, devirt);
   for (int i = 0; i < e->u.call.n; i++) /* a struct for a parameter that keeps one (records.c) */
-    vals[i] = emit_arg_as(E, e, i, i >= first && i < packed ? callee->args[i - first + shift] : NULL);
+    vals[i] = i == 0 && lazy ? lazy_super(E, e, &made)
+              : emit_arg_as(E, e, i, i >= first && i < packed ? callee->args[i - first + shift] : NULL);
   member_call mc = devirt ? member_call_of(E, e, vals, callee) : (member_call){0};
+  mc.made = made;
   strbuf args = {0}; /* the kernel's arguments, each followed by ", " */
   if (devirt) sb_puts(&args, closure_arg(E, callee, mc.owner, e->u.call.name));
   if (mc.self) sb_printf(&args, "%s, ", mc.self);
@@ -1153,6 +1194,7 @@ static const char *emit_call_kind(em *E, expr *e) {
            E->cur_line);
       line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
     }
+    if (mc.made) line(E, "%s", mc.made);
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
     line(E, "dynac__effects = 1; /* Python code ran */");
     /* a container result would be borrowed from r: it cannot be kept */

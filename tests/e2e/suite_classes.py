@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 LOG = []
+LAST = [None]
 
 
 class Vec:
@@ -1282,6 +1283,23 @@ def checks():
     show("patched base init", make_square, 4.0)
     Shape.__init__ = saved_init
     show("restored init", make_square, 4.0)
+    # super().__init__(w) made without a super object while the builtin is it: a global
+    # `super` shadowing it, the __class__ cell rebound, a subclass nobody recorded
+    import builtins
+    builtins_super = builtins.super
+    globals()["super"] = lambda: (LOG.append("super()"), builtins_super(Rect, LAST[0]))[1]
+    LAST[:] = [Square.__new__(Square)]
+    show("shadowed super", lambda: (Rect.__init__(LAST[0], 2.0, 3.0), LAST[0].w, LAST[0].h, LOG[-1])[1:])
+    del globals()["super"]
+    show("unshadowed super", make_square, 4.0)
+    cell = Rect.__init__.__closure__[0]
+    cell.cell_contents = Shape
+    show("rebound class cell", make_square, 4.0)
+    cell.cell_contents = Rect
+    show("restored class cell", make_square, 4.0)
+    class Square3(Rect):
+        pass
+    show("unrecorded subclass", lambda: (lambda q: (q.w, q.h, type(q).__name__))(Square3(2.0, 5.0)))
     # a property with a setter: both kernels called directly; the setter raising; patched
     show("box", box_grow, Box(1.0), 2.0)
     show("box nan", box_grow, Box(float("nan")), -0.0)
