@@ -340,10 +340,14 @@ static void poly_expr(void *ctx, expr *e) {
   const poly_scan *S = ctx;
   const poly_site *ps = S->in->types.poly[e->id];
   if (ps) {
-    printf("    polymorphic call, line %d: .%s() of an instance of exactly", e->pos.line, e->u.call.name);
+    bool made = e->u.call.kind == CALLEE_VALUE; /* cls(args) of a class in a local */
+    if (made) printf("    polymorphic construction, line %d: %s(...) of exactly", e->pos.line, e->u.call.name);
+    else printf("    polymorphic call, line %d: .%s() of an instance of exactly", e->pos.line, e->u.call.name);
     for (int i = 0, n = 0; i < ps->n; i++)
       if (ps->callee[i]->ok) printf("%s %s (%s)", n++ ? "," : "", ps->k[i]->name, ps->callee[i]->fn->qualname);
-    printf(": that kernel directly; another class: CPython's lookup and call\n");
+    printf(made ? ": the instance made as object.__new__ makes it, that __init__'s kernel run on it; another "
+                  "callee: CPython's call\n"
+                : ": that kernel directly; another class: CPython's lookup and call\n");
   }
   if (e->kind == EX_LISTCOMP) poly_block(ctx, e->u.comp.loop);
   ir_each_subexpr(e, poly_expr, ctx);

@@ -609,6 +609,9 @@ typedef struct typing {
  * it (emit/calls.c: emit_polymorphic_call); any other receiver: CPython's
  * call. As a polymorphic inline cache, filled ahead of time from the profile. */
 #define POLY_MAX 8
+/* The same for cls(args) of a class in a local (type_polymorphic_construction):
+ * per class, its __init__'s kernel run on an instance made as object.__new__
+ * makes it (emit/calls.c: emit_polymorphic_construction). */
 typedef struct poly_site {
   int n;
   const struct klass *k[POLY_MAX];
@@ -944,6 +947,9 @@ bool ends_flow(const inst *in, const stmt *s);
 bool falls_through(const inst *in, stmt *s);
 /* Is `e` (an EX_CALL) the operation `id` of the table (ops.c)? */
 bool ops_call_is(const expr *e, op_id id);
+/* The positional values of call e, before a last *iterable if it has one
+ * (*star set): f(a, b) or f(a, b, *t); -1 for any other form (infer/expr.c). */
+int call_positional_star(const expr *e, bool *star);
 /* Is `e` math.f(x) of one argument where f of a float is libm's function or
  * CPython's own C (a float result, math_1's: an exact float or an error,
  * whatever x is)? */

@@ -2890,6 +2890,23 @@ static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npo
   return r;
 }
 
+/* The argument tuple of cls(p[0], ..., p[n-1], *star) for its tp_init
+ * (star an exact tuple, or NULL): the values stolen (a NULL among them, a
+ * failed boxing: NULL, its exception set), star's items new references. A
+ * new reference, or NULL with the exception. */
+static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *star) {
+  Py_ssize_t m = star ? PyTuple_GET_SIZE(star) : 0;
+  int ok = 1;
+  for (int i = 0; i < n; i++) ok &= p[i] != NULL;
+  PyObject *t = ok ? PyTuple_New(n + m) : NULL;
+  for (int i = 0; i < n; i++) {
+    if (t) PyTuple_SET_ITEM(t, i, p[i]);
+    else Py_XDECREF(p[i]);
+  }
+  for (Py_ssize_t i = 0; t && i < m; i++) PyTuple_SET_ITEM(t, n + i, Py_NewRef(PyTuple_GET_ITEM(star, i)));
+  return t;
+}
+
 /* f(*args, **kw) of an object f (CALL_FUNCTION_EX: args an exact tuple, kw
  * a dict or NULL), as PyObject_Call; without keywords and with up to 15
  * arguments, through dynac_call_star (a class with a plain __init__

@@ -952,6 +952,19 @@ void emit_init_status(em *E) {
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
 }
 
+/* `int st` of init's kernel run directly (a class k's __init__, tp: the
+ * class as a PyTypeObject *) with `args`, the new instance first. */
+static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char *tp, const char *args) {
+  bool leaf = kernel_call_is_flat(E->m, init);
+  line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
+  if (!leaf) line(E, "dynac__depth++;");
+  callee_report_start(E, init);
+  line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__, run directly */", init->cname,
+       closure_arg(E, init, tp, "__init__"), args, k->name);
+  if (!leaf) line(E, "dynac__depth--;");
+  callee_report_take(E, init, NULL, true);
+}
+
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
  * constructed_init): while the global still names the class its guard saw
  * (same version tag), the instance is made as object.__new__ makes it (the
@@ -979,14 +992,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   line(E, "PyObject *noargs = PyTuple_New(0);");
   line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
   line(E, "if (!%s) { Py_XDECREF(noargs); DYNAC_LEAVE(dynac_traceback_here(%s)); }", o, where(E));
-  bool leaf = kernel_call_is_flat(E->m, init);
-  line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
-  if (!leaf) line(E, "dynac__depth++;");
-  callee_report_start(E, init);
-  line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__, run directly */", init->cname,
-       closure_arg(E, init, tp, "__init__"), args.data, k->name);
-  if (!leaf) line(E, "dynac__depth--;");
-  callee_report_take(E, init, NULL, true);
+  emit_init_kernel_call(E, k, init, tp, args.data);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
   E->indent++;
   emit_init_interpreted(E, e, vals, tp, o);
@@ -1049,6 +1055,80 @@ static const char *packed_star_args(em *E, expr *e, const func *f, const char *c
   return t;
 }
 
+/* cls(args) or cls(args, *t) of a class held in a local, with kernels per
+ * class (gen.h: poly_site; infer: type_polymorphic_construction): the
+ * callee tested (exactly one of those classes, its global's slot valid and
+ * the version tag its guard saw; a *t an exact tuple of the items its
+ * __init__ still takes), the instance made as object.__new__ makes it and
+ * that class's __init__ kernel run on it, the tuple's items passed as
+ * objects (as emit_construction does for a class named by its global);
+ * anything else: the C API call (dynac_call_object, dynac_call_star), as
+ * CPython calls it. The value: an object (a new reference, owned). */
+static const char *emit_polymorphic_construction(em *E, expr *e) {
+  poly_site *ps = E->in->types.poly[e->id];
+  bool star;
+  int npos = call_positional_star(e, &star);
+  const char *f = emit_expr(E, e->u.call.args[0]); /* a local */
+  const char *vals[64], *boxed[64];
+  for (int i = 1; i <= npos; i++) vals[i] = keep(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i]));
+  expr *sx = star ? e->u.call.args[npos + 1] : NULL;
+  const char *t = sx ? keep(E, as_obj(E, emit_expr(E, sx), TY(sx)), &ty_obj) : NULL, *o = tmpvar(E, &ty_obj);
+  note_effect(E);
+  int opened = 0;
+  for (int i = 0; i < ps->n; i++) {
+    if (!ps->callee[i]->ok) continue; /* not compiled: CPython's call */
+    const klass *k = ps->k[i];
+    inst *init = ps->callee[i];
+    int ks = k->slot->index, items = init->fn->nparams - 1 - npos;
+    const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", f);
+    line(E, "%sif (dynac__slots[%d].valid && %s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)"
+         "dynac__slots[%d].v.i%s) { /* %s(...) */", opened++ ? "} else " : "", ks, f, ks, tp, ks,
+         t ? arena_printf(E->m->a, " && PyTuple_CheckExact(%s) && PyTuple_GET_SIZE(%s) == %d", t, t, items) : "",
+         k->name);
+    E->indent++;
+    if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
+    strbuf args = {0};
+    sb_puts(&args, o);
+    for (int j = 1; j <= npos; j++) sb_printf(&args, ", %s", convert(E, vals[j], TY(e->u.call.args[j]), init->args[j]));
+    for (int j = 0; j < items; j++) sb_printf(&args, ", PyTuple_GET_ITEM(%s, %d)", t, j);
+    line(E, "PyObject *noargs = PyTuple_New(0);");
+    line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
+    line(E, "Py_XDECREF(noargs);");
+    line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+    emit_init_kernel_call(E, k, init, tp, args.data);
+    sb_free(&args);
+    line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
+    strbuf bv = {0};
+    for (int j = 1; j <= npos; j++) sb_printf(&bv, "%s%s", j > 1 ? ", " : "", box_value(E, vals[j], TY(e->u.call.args[j])));
+    line(E, "  PyObject *argt = dynac_args_tuple((PyObject *[]){%s}, %d, %s);", bv.data ? bv.data : "NULL", npos,
+         t ? t : "NULL");
+    sb_free(&bv);
+    line(E, "  st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, o);
+    line(E, "  Py_XDECREF(argt);");
+    line(E, "}");
+    emit_init_status(E);
+    E->indent--;
+  }
+  line(E, "%s /* another callee: CPython's call */", opened ? "} else {" : "{");
+  E->indent++;
+  line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
+  for (int j = 1; j <= npos; j++) boxed[j - 1] = box_value(E, vals[j], TY(e->u.call.args[j]));
+  strbuf bv = {0};
+  for (int j = 0; j < npos; j++) sb_printf(&bv, "%s%s", j ? ", " : "", boxed[j]);
+  line(E, "PyObject *argv[%d] = {%s};", npos + 1, bv.data ? bv.data : "NULL");
+  sb_free(&bv);
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", npos);
+  if (t) line(E, "%s = ok ? dynac_call_star(%s, argv, %d, %s) : NULL; /* %s(...) */", o, f, npos, t,
+               dotted_or_blank(e->u.call.name));
+  else line(E, "%s = ok ? dynac_call_object(%s, argv, %d, NULL) : NULL;", o, f, npos);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", npos);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+  E->indent--;
+  line(E, "}");
+  return o;
+}
+
 /* obj.m(args) of an object with kernels per receiver class (gen.h:
  * poly_site): the receiver's class tested (exactly, its slot valid), then
  * that class's devirtualised call, as emit_call_kind makes it for an
@@ -1109,7 +1189,8 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (function_via_api(E->in, e))
     return math_float_of_one(e) && TY(e)->kind == TY_FLOAT ? emit_math_float_of_object(E, e) : emit_object_call(E, e);
   if (e->u.call.kind == CALLEE_OPAQUE) return emit_opaque_call(E, e);
-  if (E->in->types.poly[e->id] && !E->exported) return emit_polymorphic_call(E, e); /* event.fire(self) */
+  if (E->in->types.poly[e->id] && !E->exported) /* event.fire(self), kind(t, *extra) */
+    return e->u.call.kind == CALLEE_VALUE ? emit_polymorphic_construction(E, e) : emit_polymorphic_call(E, e);
   bool devirt = method_devirtualised(E->in, e);
   if (e->u.call.kind == CALLEE_METHOD && !devirt) return emit_method(E, e);
   if (e->u.call.kind == CALLEE_VALUE && TY(e)->rec && E->in->types.callee[e->id] && !E->exported)

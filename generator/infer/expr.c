@@ -727,6 +727,118 @@ static void type_polymorphic(ctx *c, expr *e, const type **at) {
   c->in->types.poly[e->id] = p;
 }
 
+/* The positional values of call e, before a last *iterable if it has one
+ * (*star set): f(a, b) or f(a, b, *t); -1 for any other form. */
+int call_positional_star(const expr *e, bool *star) {
+  const char *form = e->u.call.argform;
+  int n = e->u.call.n;
+  *star = form && n > 1 && form[n - 1] == '*';
+  for (int i = 1; form && i < n - *star; i++)
+    if (form[i] != 'p') return -1;
+  return e->u.call.nkw ? -1 : n - 1 - *star;
+}
+
+/* Did the profile see f, the __init__ of class k, receive an instance of
+ * exactly k and the types of the npos values `at` (at[1]..: an object
+ * argument fits any) first? */
+static bool recorded_init_fits(const func *f, const klass *k, const type **at, int npos) {
+  for (const spec *s = f->specs; s; s = s->next) {
+    bool fits = f->nparams > npos && s->args[0]->cls == k;
+    for (int j = 1; fits && j <= npos; j++) fits = at[j]->kind == TY_OBJ || s->args[j] == at[j];
+    if (fits) return true;
+  }
+  return false;
+}
+
+/* The module's classes named as the argument for parameter `param` of
+ * function `fn` at its calls in the module's functions (`f(Cls, ...)`, a
+ * method's `obj.fn(Cls, ...)`): what a class held in that parameter may be,
+ * as far as the source says (scheduler's shop.schedule(Arrival, ...)). */
+typedef struct class_args {
+  const module *m;
+  const func *fn;
+  int param;
+  const klass *k[POLY_MAX];
+  int n;
+} class_args;
+static void class_args_expr(void *ctx, expr *e);
+static void class_args_target(void *ctx, target *t) {
+  if (t->sub) ir_each_subexpr(t->sub, class_args_expr, ctx);
+  for (int i = 0; t->is_tuple && i < t->n; i++) class_args_target(ctx, t->elts[i]);
+}
+static void class_args_block(void *ctx, stmt *b) {
+  static const ir_parts parts = {class_args_expr, class_args_target, class_args_block, false};
+  for (; b; b = b->next) ir_each_part(b, &parts, ctx);
+}
+static void class_args_expr(void *ctx, expr *e) {
+  class_args *A = ctx;
+  if (e->kind == EX_CALL && A->param < e->u.call.n && !e->u.call.argform &&
+      (A->fn->method ? e->u.call.kind == CALLEE_METHOD && !strcmp(e->u.call.name, A->fn->name)
+                     : e->u.call.kind == CALLEE_MODULE_FN && e->u.call.fn == A->fn)) {
+    expr *a = e->u.call.args[A->param];
+    const klass *k = a->kind == EX_NAME ? classes_find((module *)A->m, a->u.global->name) : NULL;
+    bool seen = false;
+    for (int i = 0; i < A->n; i++) seen |= A->k[i] == k;
+    if (k && !seen && A->n < POLY_MAX) A->k[A->n++] = k;
+  }
+  if (e->kind == EX_LISTCOMP) class_args_block(ctx, e->u.comp.loop);
+  ir_each_subexpr(e, class_args_expr, ctx);
+}
+static class_args classes_passed(const module *m, const func *fn, int param) {
+  class_args A = {m, fn, param, {0}, 0};
+  for (int i = 0; i < m->nfuncs; i++) class_args_block(&A, m->funcs[i]->body);
+  return A;
+}
+
+/* cls(args) of a class held in a local (types.poly; gen.h: poly_site), as
+ * `kind(t, seq, *extra)`: for each of the module's classes (those the
+ * callers pass for that parameter when the source names any) made as
+ * object.__new__ makes an instance whose __init__ (a def, no *args, through
+ * the MRO) the profile saw receive an instance of exactly that class and
+ * values of these types (recorded_init_fits), the kernel of that __init__
+ * for it and these arguments (the items of a
+ * *tuple as objects, so many as its parameters leave). The call's own type
+ * stays the C API call's (an object). */
+static void type_polymorphic_construction(ctx *c, expr *e, const type **at) {
+  c->in->types.poly[e->id] = NULL;
+  bool star;
+  int npos = call_positional_star(e, &star);
+  if (at[0]->cls || e->u.call.args[0]->kind != EX_LOCAL || npos < 0) return;
+  int local = e->u.call.args[0]->u.local;
+  class_args passed = local < c->in->fn->nparams ? classes_passed(c->m, c->in->fn, local) : (class_args){0};
+  poly_site ps = {0};
+  for (int i = 0; i < c->m->nclasses && ps.n < POLY_MAX; i++) {
+    klass *k = c->m->classes[i];
+    bool named = !passed.n;
+    for (int j = 0; j < passed.n; j++) named |= passed.k[j] == k;
+    if (!named || !k->slot || k->why_not || named_tuple_class(k)) continue;
+    bool own_new = false;
+    for (const klass *b = k; b; b = b->base) own_new |= b->defines_new;
+    func *f = own_new ? NULL : classes_method(c->m, k, "__init__");
+    if (!f || f->nvarparams || f->nparams > 64 || !recorded_init_fits(f, k, at, npos) ||
+        (star ? f->nparams - 1 < npos : f->nparams - 1 != npos))
+      continue;
+    const type *a[64];
+    a[0] = &k->inst;
+    for (int j = 1; j < f->nparams; j++) a[j] = j <= npos ? at[j] : &ty_obj; /* a *tuple's items */
+    inst *probe = direct_args(a, f->nparams) ? get_inst(c->m, f, a) : NULL;
+    if (probe && probe->ret->kind != TY_UNKNOWN && probe->ret->kind != TY_NONE) continue; /* a value: TypeError */
+    inst *callee = direct_method_callee(c, e, k, f, a, f->nparams);
+    bool passable = callee != NULL;
+    for (int j = 1; passable && j < f->nparams; j++) /* each value as it is, or boxed (emit: convert) */
+      passable = !callee->args[j]->rec && (callee->args[j] == a[j] || callee->args[j]->kind == TY_OBJ);
+    if (passable) {
+      ps.k[ps.n] = k;
+      ps.callee[ps.n++] = callee;
+    }
+  }
+  c->in->types.callee[e->id] = NULL; /* the C API call stays the call's own form */
+  if (!ps.n) return;
+  poly_site *p = arena_alloc(c->m->a, sizeof *p);
+  *p = ps;
+  c->in->types.poly[e->id] = p;
+}
+
 /* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
  * None; on an object, its method through the C API. */
 static const type *type_method(ctx *c, expr *e, const type **at) {
@@ -1040,6 +1152,7 @@ static const type *type_call(ctx *c, expr *e) {
     if (made) return made;
     klass *k = constructed_class(c, e);
     if (k && t->kind == TY_OBJ && !named_tuple_class(k)) return constructed_init(c, e, at, k);
+    if (!k && t->kind == TY_OBJ) type_polymorphic_construction(c, e, at); /* kind(t, *extra) */
     return k && t->kind == TY_OBJ ? &k->inst : t;
   }
   const op_row *op = e->u.call.op;
