@@ -21,6 +21,8 @@ static inline PyObject *dynac_box_bool(bool v) {
 
 /* Unboxing for guards: exact int within int64. */
 static inline int dynac_int64_of(PyObject *v, int64_t *out) {
+  long small;
+  if (DYNAC_LIKELY(dynac_compat_small_int(v, &small))) return *out = small, 1; /* one digit: no call */
   int overflow = 0;
   long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
   if (overflow) return 0;

@@ -163,27 +163,42 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
   default: return PyNumber_MatrixMultiply(a, b);
   }
 }
+/* A number chain's literals as C values, read once per site (they are the
+ * site's constants, never rebound): per step 'i' an int below 2**127 (i),
+ * 'f' a float (d), 0 anything else (the step is the C API's). */
+#define DYNAC_CHAIN_MAX 16
+typedef struct dynac_chain_ys {
+  int ready;
+  char kind[DYNAC_CHAIN_MAX];
+  __int128 i[DYNAC_CHAIN_MAX];
+  double d[DYNAC_CHAIN_MAX];
+} dynac_chain_ys;
+static inline void dynac__chain_ys_read(dynac_chain_ys *c, int n, PyObject *const *ys) {
+  for (int k = 0; k < n && k < DYNAC_CHAIN_MAX; k++) {
+    c->kind[k] = dynac_compat_int128_of(ys[k], &c->i[k]) ? 'i' : PyFloat_CheckExact(ys[k]) ? 'f' : 0;
+    c->d[k] = c->kind[k] == 'f' ? PyFloat_AS_DOUBLE(ys[k]) : 0.0;
+  }
+  c->ready = 1;
+}
 /* One step of a number chain on a C value: an int below 2**127 (*is_int,
- * *v) or a float (*d), OP (BINARY_OP's code) an exact int or float y, as
- * CPython computes it: ints in 128-bit arithmetic (dynac__int128_op); an
- * int and a float, or two floats, with + - * / as float_add and its
- * siblings (an int converted as PyLong_AsDouble rounds it: to nearest, as
- * the C conversion does); int / int when both are below 2**53
- * (long_true_divide's own fast path). 0: not done here (the C API's
- * answer, with its exception: a zero divisor, // % ** of floats, an
- * overflow, ...). */
-static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op, PyObject *y) {
-  __int128 yi;
-  if (PyLong_CheckExact(y)) {
-    if (!dynac_compat_int128_of(y, &yi)) return 0;
+ * *v) or a float (*d), OP (BINARY_OP's code) literal k of c, as CPython
+ * computes it: ints in 128-bit arithmetic (dynac__int128_op); an int and a
+ * float, or two floats, with + - * / as float_add and its siblings (an int
+ * converted as PyLong_AsDouble rounds it: to nearest, as the C conversion
+ * does); int / int when both are below 2**53 (long_true_divide's own fast
+ * path). 0: not done here (the C API's answer, with its exception: a zero
+ * divisor, // % ** of floats, an overflow, ...). */
+static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op, const dynac_chain_ys *c, int k) {
+  if (c->kind[k] == 'i') {
+    __int128 yi = c->i[k];
     if (*is_int && op != 3) return dynac__int128_op(*v, yi, op, v);
     const __int128 exact = (__int128)1 << 53;
     if (*is_int && (*v > exact || *v < -exact || yi > exact || yi < -exact)) return 0;
     if (op > 3 || (op == 3 && yi == 0) || (!*is_int && (yi > exact || yi < -exact))) return 0;
     double x = *is_int ? (double)*v : *d, yd = (double)yi;
     *d = op == 0 ? x + yd : op == 1 ? x - yd : op == 2 ? x * yd : x / yd;
-  } else if (PyFloat_CheckExact(y)) {
-    double yd = PyFloat_AS_DOUBLE(y), x = *is_int ? (double)*v : *d;
+  } else if (c->kind[k] == 'f') {
+    double yd = c->d[k], x = *is_int ? (double)*v : *d;
     if (op > 3 || (op == 3 && yd == 0.0)) return 0;
     *d = op == 0 ? x + yd : op == 1 ? x - yd : op == 2 ? x * yd : x / yd;
   } else
@@ -197,14 +212,16 @@ static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op,
  * in C with only the result made (scheduler's LCG step and its float: two
  * ints and a float it dropped at once); else step by step. A new
  * reference, or NULL with the step's exception. The operands are number
- * literals (generator/emit/expr.c: number_chain): nothing runs between the
- * steps in either order. */
-static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys, int *effects) {
+ * literals (generator/emit/expr.c: number_chain), read as C values once
+ * into the site's `c`: nothing runs between the steps in either order. */
+static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys,
+                                            dynac_chain_ys *c, int *effects) {
   __int128 v = 0;
   int is_int = dynac_compat_int128_of(x, &v), i = 0;
   double d = !is_int && PyFloat_CheckExact(x) ? PyFloat_AS_DOUBLE(x) : 0.0;
-  if (is_int || PyFloat_CheckExact(x))
-    while (i < n && dynac__chain_step(&is_int, &v, &d, ops[i], ys[i])) i++;
+  if (DYNAC_UNLIKELY(!c->ready)) dynac__chain_ys_read(c, n, ys);
+  if ((is_int || PyFloat_CheckExact(x)) && n <= DYNAC_CHAIN_MAX)
+    while (i < n && dynac__chain_step(&is_int, &v, &d, ops[i], c, i)) i++;
   if (i == n) return is_int ? dynac_compat_int_from128(v) : PyFloat_FromDouble(d);
   PyObject *cur = Py_NewRef(x);
   for (i = 0; i < n && cur; i++) {

@@ -433,8 +433,10 @@ static const char *emit_number_chain(em *E, expr **links, int n) {
   line(E, "{");
   E->indent++;
   line(E, "static const int ops[%d] = {%s};", n, ops.data);
+  line(E, "static dynac_chain_ys cy; /* the literals as C values, read once */");
   line(E, "PyObject *const ys[%d] = {%s};", n, ys.data);
-  line(E, "%s = dynac_obj_num_chain(%s, %d, ops, ys, &dynac__effects); /* numbers: one result made */", o, x, n);
+  line(E, "%s = dynac_obj_num_chain(%s, %d, ops, ys, &cy, &dynac__effects); /* numbers: one result made */", o, x,
+       n);
   E->indent--;
   line(E, "}");
   note_effect(E);
