@@ -261,6 +261,7 @@ static inline PyObject *dynac_obj_unary(PyObject *o, int op, int *effects) {
 static inline int dynac_obj_truth(PyObject *o, int *effects) {
   if (o == Py_True) return 1;
   if (o == Py_False || o == Py_None) return 0;
+  if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) return Py_SIZE(o) != 0; /* `while queue:`: list_length's answer */
   dynac__obj_effect(o, NULL, effects);
   return PyObject_IsTrue(o);
 }

@@ -253,7 +253,9 @@ def cases():
                      lambda m: ("ab", 3), lambda m: ([2.5, -0.0], 1.0)]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
-          lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70]
+          lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
+          lambda m: [0], lambda m: (), lambda m: (0,), lambda m: type("Empty", (list,), {"__len__": lambda s: 0})([1]),
+          lambda m: type("Full", (tuple,), {"__bool__": lambda s: True})()]
     c["values_of_either"] = [(lambda m, x=x, y=y, n=n: (x(m), y(m), n))
                              for x in tv for y in tv[:5] for n in [0, 3]]
     nums = [lambda m: m.Truth(1, "a"), lambda m: m.Truth(2, "b"), lambda m: m.Truth("raise", "r"),
