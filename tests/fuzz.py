@@ -121,7 +121,11 @@ class Gen:
                 # heapq's comparisons through P.__lt__'s kernel
                 "heap_min(p0, %s, %s)" % (a, b),
                 # o.m0(x) of objects of P and Q: each class's kernel (a polymorphic call site)
-                "poly_m0(p0, %s, %s)" % (a, b)])
+                "poly_m0(p0, %s, %s)" % (a, b),
+                # kind(x, y, *extra) of the class a parameter holds: P's or Q's __init__ kernel run on
+                # an instance made as object.__new__ makes it (a polymorphic construction site)
+                "made_as(P, %s, %s, (%s,))" % (a, b, a), "made_as(Q, %s, %s, (%s,))" % (b, a, b),
+                "made_as(Q, %s, %s, ())" % (a, b), "made_as(P, %s, %s, (%s, 1.0))" % (a, b, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -473,6 +477,12 @@ def poly_m0(p, x, y):
     return t
 
 
+def made_as(kind, x, y, rest):
+    # a class held in a parameter, per class its callers pass (P, Q: emit_polymorphic_construction)
+    o = kind(x, *rest) if y < 0.0 else kind(x, y)
+    return o.a - o.b * 0.5
+
+
 class Q(P):
     def __init__(self, a, b):
         super().__init__(a, b * 2.0)
@@ -602,14 +612,16 @@ def call(fn, args, filename):
 
 
 def receivers_profile(src, built, tmp):
-    """A profile naming P and Q as receivers of their m0 (as `dynac record`
-    would), so that o.m0(x) of objects is a polymorphic call site. Its path."""
+    """A profile naming P and Q as receivers of their m0 and __init__ (as
+    `dynac record` would), so that o.m0(x) of objects is a polymorphic call
+    site and made_as's kind(x, y, *extra) a polymorphic construction. Its path."""
     import ast
     import json
     lines = {"%s.%s" % (c.name, f.name): f.lineno for c in ast.parse(src).body if isinstance(c, ast.ClassDef)
-             for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "m0"}
+             for f in c.body if isinstance(f, ast.FunctionDef) and f.name in ("m0", "__init__")}
     fns = [{"file": os.path.realpath(built), "qualname": q, "firstlineno": n,
-            "signatures": [{"args": ["fz.%s" % q.split(".")[0], "float"], "calls": 1}]} for q, n in sorted(lines.items())]
+            "signatures": [{"args": ["fz.%s" % q.split(".")[0], "float"] + ["float"] * q.endswith("__init__"),
+                            "calls": 1}]} for q, n in sorted(lines.items())]
     path = os.path.join(tmp, "fz.json")
     with open(path, "w") as f:
         json.dump({"version": 1, "functions": fns}, f)
