@@ -273,8 +273,13 @@ static inline PyObject *dynac_obj_len_boxed(PyObject *o) {
 /* o[key] (new reference; NULL with CPython's exception). A list or tuple
  * indexed by an int runs no Python code. */
 static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effects) {
+  long i;
+  if ((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && dynac_compat_small_int(key, &i)) {
+    Py_ssize_t n = Py_SIZE(o), k = i < 0 ? i + n : i; /* list_subscript's and tuplesubscript's index */
+    if (k >= 0 && k < n) return Py_NewRef(PyList_CheckExact(o) ? PyList_GET_ITEM(o, k) : PyTuple_GET_ITEM(o, k));
+  }
   if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) *effects = 1;
-  return PyObject_GetItem(o, key);
+  return PyObject_GetItem(o, key); /* (an IndexError too) */
 }
 /* len(o): PyObject_Length, -1 with CPython's exception. A list, tuple,
  * dict, set, str, bytes or range answers without running Python code. */
@@ -703,8 +708,16 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_float_cached(PyObject *o, PyObject *name,
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;
-  *effects = 1;
-  return PyObject_SetItem(o, key, v);
+  *effects = 1; /* the old value's release may run a __del__ */
+  long i;
+  if (PyList_CheckExact(o) && dynac_compat_small_int(key, &i)) {
+    Py_ssize_t n = PyList_GET_SIZE(o), k = i < 0 ? i + n : i; /* list_ass_subscript's index */
+    if (k >= 0 && k < n) {
+      Py_SETREF(((PyListObject *)o)->ob_item[k], Py_NewRef(v)); /* list_ass_item */
+      return 0;
+    }
+  }
+  return PyObject_SetItem(o, key, v); /* (an IndexError too) */
 }
 /* An object argument of range() as an int64, taken as range() takes it
  * (PyNumber_Index: CPython's TypeError "'float' object cannot be interpreted

@@ -382,6 +382,28 @@ class Dying:
         LOG.append("Dying.__del__")
 
 
+class Indexed(list):
+    """A list whose subscripts are its own."""
+
+    def __getitem__(self, k):
+        return ("got", k)
+
+    def __setitem__(self, k, v):
+        LOG.append(("set", k, v))
+
+
+@dynac.compile
+def object_items(xs: object, i: object, v: object):
+    """o[i] and o[i] = v of objects: an exact list or tuple with a one-digit int index read and
+    written in the kernel (counted from the end when negative), else CPython's subscript (its
+    IndexError and TypeError, a subclass's own __getitem__, the replaced value's __del__)."""
+    a = xs[i]
+    b = xs[-1]
+    xs[i] = v
+    xs[-2] = b
+    return a, b, xs[i], xs[0], len(LOG)
+
+
 @dynac.compile
 def made_then_overflow(x: float, a: float):
     """math.floor(x) overflows int64 after instances were made (their
