@@ -2940,6 +2940,34 @@ static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *star) {
   return t;
 }
 
+/* o.append(v) through what LOAD_METHOD found (meth; unbound: it takes
+ * argv[0] = o first; argv = {o, v}, npos 2): an exact list's append in C,
+ * as CPython 3.11's PRECALL_NO_KW_LIST_APPEND (an exact list's append is
+ * always list.append: builtin types cannot be patched); else the call. A
+ * new reference (None), or NULL with the exception. */
+static inline PyObject *dynac_call_list_append(PyObject *meth, PyObject *const *argv, int unbound, int npos) {
+  if (unbound && PyList_CheckExact(argv[0]))
+    return PyList_Append(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None);
+  return PyObject_Vectorcall(meth, argv + !unbound, (size_t)(npos - !unbound), NULL);
+}
+/* o.pop() / o.pop(i) the same way: an exact list's item at a one-digit
+ * index in range (counted from the end when negative) taken out as
+ * list_pop_impl takes it (list_ass_slice); an empty list, an index out of
+ * range or not a small int: the call (CPython's IndexError, TypeError). */
+static inline PyObject *dynac_call_list_pop(PyObject *meth, PyObject *const *argv, int unbound, int npos) {
+  long i = -1;
+  if (unbound && PyList_CheckExact(argv[0]) && (npos == 1 || dynac_compat_small_int(argv[1], &i))) {
+    Py_ssize_t n = PyList_GET_SIZE(argv[0]), k = i < 0 ? i + n : i;
+    if (k >= 0 && k < n) {
+      PyObject *v = Py_NewRef(PyList_GET_ITEM(argv[0], k));
+      if (PyList_SetSlice(argv[0], k, k + 1, NULL) == 0) return v;
+      Py_DECREF(v);
+      return NULL;
+    }
+  }
+  return PyObject_Vectorcall(meth, argv + !unbound, (size_t)(npos - !unbound), NULL);
+}
+
 /* f(*args, **kw) of an object f (CALL_FUNCTION_EX: args an exact tuple, kw
  * a dict or NULL), as PyObject_Call; without keywords and with up to 15
  * arguments, through dynac_call_star (a class with a plain __init__

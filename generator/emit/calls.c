@@ -320,16 +320,21 @@ static const char *emit_math_float_of_object(em *E, expr *e) {
 
 /* The call of looked-up method `meth` (`unbound`: it takes argv[0] first)
  * with argv's npos positional arguments, its `;` and comment: heapq's
- * heappush / heappop with the module's compiled comparisons (heap.c), else
- * PyObject_Vectorcall. */
+ * heappush / heappop with the module's compiled comparisons (heap.c);
+ * .append(v) and .pop([i]) of an exact list in C (runtime/objects.h:
+ * dynac_call_list_append, dynac_call_list_pop); else PyObject_Vectorcall. */
 static const char *method_vectorcall(em *E, expr *e, const char *meth, const char *unbound, int npos,
                                      const char *kw) {
   if (heap_call(E, e))
     return arena_printf(E->m->a, "dynac_heapq_call(%s, argv + !%s, %d - !%s, %s, dynac__heap_less); /* .%s(...): "
                         "its comparisons compiled */", meth, unbound, npos, unbound,
                         e->u.call.n == 3 ? "DYNAC_HEAPPUSH" : "DYNAC_HEAPPOP", e->u.call.name);
+  const char *name = e->u.call.name;
+  if (!strcmp(kw, "NULL") && ((!strcmp(name, "append") && npos == 2) || (!strcmp(name, "pop") && npos <= 2)))
+    return arena_printf(E->m->a, "dynac_call_list_%s(%s, argv, %s, %d); /* .%s(...): an exact list's in C */", name,
+                        meth, unbound, npos, name);
   return arena_printf(E->m->a, "PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", meth, unbound,
-                      npos, unbound, kw, e->u.call.name);
+                      npos, unbound, kw, name);
 }
 
 /* A call through the C API, the arguments as objects (keywords by name), an

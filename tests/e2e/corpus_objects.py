@@ -404,6 +404,40 @@ def object_items(xs: object, i: object, v: object):
     return a, b, xs[i], xs[0], len(LOG)
 
 
+class OwnList(list):
+    """A list whose append and pop are its own."""
+
+    def append(self, v):
+        LOG.append(("append", v))
+
+    def pop(self, *i):
+        return ("pop", i)
+
+
+class Stack:
+    def __init__(self, *xs):
+        self.xs = list(xs)
+
+    def append(self, v):
+        self.xs.append(v)
+
+    def pop(self, i=-1):
+        return self.xs.pop(i) if self.xs else "empty"
+
+
+@dynac.compile
+def list_methods_of(xs: object, i: object, v: object):
+    """.append(v) and .pop([i]) of objects: an exact list's in C (CPython 3.11's
+    PRECALL_NO_KW_LIST_APPEND), else the method as LOAD_METHOD finds it (a subclass's own,
+    another class's; pop's IndexError and TypeError)."""
+    xs.append(v)
+    a = xs.pop()
+    xs.append([v])
+    b = xs.pop(i)
+    xs.append(a)
+    return a, b, xs.pop(0), len(LOG)
+
+
 @dynac.compile
 def made_then_overflow(x: float, a: float):
     """math.floor(x) overflows int64 after instances were made (their

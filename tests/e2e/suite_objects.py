@@ -93,6 +93,11 @@ def cases():
                        lambda m: ([1, 2], 0, 3), lambda m: ({"k": "s"}, "k", 2), lambda m: ({"k": 2**62}, "k", 9),
                        lambda m: (m.Logged(1), "k", 2)]
     c["logged_ops"] = [lambda m: (m.Logged(1),), lambda m: (m.Vec(1.0, 2.0),)]
+    c["list_methods_of"] = [(lambda m, xs=xs, i=i, v=v: (xs(m), i, v))
+                            for i in [0, -1, 2, 3, -4, -9, True, 2**70, 1.5, "x"]
+                            for xs in [lambda m: [1, 2.5, "s"], lambda m: [], lambda m: [m.Dying()],
+                                       lambda m: m.OwnList([1, 2]), lambda m: m.Stack(1, 2), lambda m: (1, 2)]
+                            for v in [7, None]]
     c["object_items"] = [(lambda m, xs=xs, i=i, v=v: (xs(m), i, v)) for i in [0, 2, -1, -3, 3, -4, True, 2**70, 1.5]
                          for xs in [lambda m: [1, 2.5, "s"], lambda m: (1, 2, 3), lambda m: [m.Dying(), m.Dying()],
                                     lambda m: m.Indexed([1, 2, 3]), lambda m: {0: "a", -1: "z", -2: 5}]

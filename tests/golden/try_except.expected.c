@@ -252,7 +252,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
                   static dynac_attr_cache ac7; /* where each class (or module) keeps the method */
                   int u6 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac7, &t5, &dynac__effects); /* .append, its arguments inert */
                   if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-                  t4 = PyObject_Vectorcall(t5, argv + !u6, 2 - !u6, NULL); /* .append(...) */
+                  t4 = dynac_call_list_append(t5, argv, u6, 2); /* .append(...): an exact list's in C */
                   if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
                 }
               }
@@ -277,7 +277,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
           static dynac_attr_cache ac12; /* where each class (or module) keeps the method */
           int u11 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac12, &t10, &dynac__effects); /* .append, its arguments inert */
           if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
-          t9 = PyObject_Vectorcall(t10, argv + !u11, 2 - !u11, NULL); /* .append(...) */
+          t9 = dynac_call_list_append(t10, argv, u11, 2); /* .append(...): an exact list's in C */
           if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
         }
       }
@@ -297,7 +297,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
           static dynac_attr_cache ac17; /* where each class (or module) keeps the method */
           int u16 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac17, &t15, &dynac__effects); /* .append, its arguments inert */
           if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-          t14 = PyObject_Vectorcall(t15, argv + !u16, 2 - !u16, NULL); /* .append(...) */
+          t14 = dynac_call_list_append(t15, argv, u16, 2); /* .append(...): an exact list's in C */
           if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
         }
       }
@@ -319,7 +319,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
             static dynac_attr_cache ac22; /* where each class (or module) keeps the method */
             int u21 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac22, &t20, &dynac__effects); /* .append, its arguments inert */
             if (!t20) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
-            t19 = PyObject_Vectorcall(t20, argv + !u21, 2 - !u21, NULL); /* .append(...) */
+            t19 = dynac_call_list_append(t20, argv, u21, 2); /* .append(...): an exact list's in C */
             if (!t19) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 38));
           }
         }
