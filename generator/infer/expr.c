@@ -693,6 +693,22 @@ static bool recorded_receiver(const func *f, const klass *k) {
   return false;
 }
 
+/* Adds class k's kernel (NULL: none) to poly site ps. */
+static void poly_add(poly_site *ps, const klass *k, inst *callee) {
+  if (!callee) return;
+  ps->k[ps->n] = k;
+  ps->callee[ps->n++] = callee;
+}
+/* Keeps ps as call e's poly site when it has a kernel; the call's own form
+ * stays the C API call (no callee of its own). */
+static void poly_keep(ctx *c, expr *e, const poly_site *ps) {
+  c->in->types.callee[e->id] = NULL;
+  if (!ps->n) return;
+  poly_site *p = arena_alloc(c->m->a, sizeof *p);
+  *p = *ps;
+  c->in->types.poly[e->id] = p;
+}
+
 /* obj.m(args) of an object in a local (types.poly; gen.h: poly_site): for
  * each of the module's classes (up to POLY_MAX, in the order of the class
  * statements) that the profile saw as a receiver of the def m resolves to
@@ -714,17 +730,9 @@ static void type_polymorphic(ctx *c, expr *e, const type **at) {
     const type *a[64];
     a[0] = &k->inst;
     for (int j = 1; j < n; j++) a[j] = at[j];
-    inst *callee = direct_member_callee(c, e, k, f, kind, 0, a, n);
-    if (callee) {
-      ps.k[ps.n] = k;
-      ps.callee[ps.n++] = callee;
-    }
+    poly_add(&ps, k, direct_member_callee(c, e, k, f, kind, 0, a, n));
   }
-  c->in->types.callee[e->id] = NULL; /* the C API call stays the call's own form */
-  if (!ps.n) return;
-  poly_site *p = arena_alloc(c->m->a, sizeof *p);
-  *p = ps;
-  c->in->types.poly[e->id] = p;
+  poly_keep(c, e, &ps);
 }
 
 /* The positional values of call e, before a last *iterable if it has one
@@ -827,16 +835,9 @@ static void type_polymorphic_construction(ctx *c, expr *e, const type **at) {
     bool passable = callee != NULL;
     for (int j = 1; passable && j < f->nparams; j++) /* each value as it is, or boxed (emit: convert) */
       passable = !callee->args[j]->rec && (callee->args[j] == a[j] || callee->args[j]->kind == TY_OBJ);
-    if (passable) {
-      ps.k[ps.n] = k;
-      ps.callee[ps.n++] = callee;
-    }
+    poly_add(&ps, k, passable ? callee : NULL);
   }
-  c->in->types.callee[e->id] = NULL; /* the C API call stays the call's own form */
-  if (!ps.n) return;
-  poly_site *p = arena_alloc(c->m->a, sizeof *p);
-  *p = ps;
-  c->in->types.poly[e->id] = p;
+  poly_keep(c, e, &ps);
 }
 
 /* list.append(v) -> None, list.pop([i]) -> the element, list.insert(i, v) ->
