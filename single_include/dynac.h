@@ -2099,7 +2099,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac__int128_op(__int128 x, __int128 y, i
 }
 static inline PyObject *dynac__int_op(PyObject *a, PyObject *b, int op, int *done) {
   __int128 x, y, r;
+  long sa, sb;
   *done = 0;
+  if (op <= 2 && dynac_compat_small_int(a, &sa) && dynac_compat_small_int(b, &sb)) { /* one digit each: */
+    *done = 1; /* + - * in a C long, as long_add's and long_mul's own one-digit paths */
+    return PyLong_FromLong(op == 0 ? sa + sb : op == 1 ? sa - sb : sa * sb);
+  }
   if (op == 6 || op == 12 || !dynac_compat_int128_of(a, &x) || !dynac_compat_int128_of(b, &y)) return NULL;
   const __int128 exact = (__int128)1 << 53; /* doubles hold every int up to it */
   if (op == 3) {
