@@ -330,7 +330,7 @@ static const char *method_vectorcall(em *E, expr *e, const char *meth, const cha
                         "its comparisons compiled */", meth, unbound, npos, unbound,
                         e->u.call.n == 3 ? "DYNAC_HEAPPUSH" : "DYNAC_HEAPPOP", e->u.call.name);
   const char *name = e->u.call.name;
-  if (!strcmp(kw, "NULL") && ((!strcmp(name, "append") && npos == 2) || (!strcmp(name, "pop") && npos <= 2)))
+  if (!e->u.call.nkw && ((!strcmp(name, "append") && npos == 2) || (!strcmp(name, "pop") && npos <= 2)))
     return arena_printf(E->m->a, "dynac_call_list_%s(%s, argv, %s, %d); /* .%s(...): an exact list's in C */", name,
                         meth, unbound, npos, name);
   return arena_printf(E->m->a, "PyObject_Vectorcall(%s, argv + !%s, %d - !%s, %s); /* .%s(...) */", meth, unbound,
@@ -1073,11 +1073,11 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   poly_site *ps = E->in->types.poly[e->id];
   bool star;
   int npos = call_positional_star(e, &star);
-  const char *f = emit_expr(E, e->u.call.args[0]); /* a local */
-  const char *vals[64], *boxed[64];
-  for (int i = 1; i <= npos; i++) vals[i] = keep(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i]));
+  const char *f = emit_arg(E, e, 0); /* a local; each value pending until the call, as emit_object_call's */
+  const char *vals[64];
+  for (int i = 1; i <= npos; i++) vals[i] = keep(E, emit_arg(E, e, i), TY(e->u.call.args[i]));
   expr *sx = star ? e->u.call.args[npos + 1] : NULL;
-  const char *t = sx ? keep(E, as_obj(E, emit_expr(E, sx), TY(sx)), &ty_obj) : NULL, *o = tmpvar(E, &ty_obj);
+  const char *t = sx ? keep(E, as_obj(E, emit_arg(E, e, npos + 1), TY(sx)), &ty_obj) : NULL, *o = tmpvar(E, &ty_obj);
   note_effect(E);
   int opened = 0;
   for (int i = 0; i < ps->n; i++) {
@@ -1117,9 +1117,8 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   line(E, "%s /* another callee: CPython's call */", opened ? "} else {" : "{");
   E->indent++;
   line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
-  for (int j = 1; j <= npos; j++) boxed[j - 1] = box_value(E, vals[j], TY(e->u.call.args[j]));
   strbuf bv = {0};
-  for (int j = 0; j < npos; j++) sb_printf(&bv, "%s%s", j ? ", " : "", boxed[j]);
+  for (int j = 1; j <= npos; j++) sb_printf(&bv, "%s%s", j > 1 ? ", " : "", box_value(E, vals[j], TY(e->u.call.args[j])));
   line(E, "PyObject *argv[%d] = {%s};", npos + 1, bv.data ? bv.data : "NULL");
   sb_free(&bv);
   line(E, "int ok = 1;");

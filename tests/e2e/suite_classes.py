@@ -741,6 +741,13 @@ def made_from(kind, a, rest):
     return type(p).__name__, p.x, p.y, getattr(p, "z", None)
 
 
+def made_mid(kind, v):
+    """A polymorphic construction whose second value is of another type than recorded: the
+    statement goes on in the interpreter with the callee and the first value already evaluated."""
+    p = kind(v.x + 1.0, v.y)
+    return type(p).__name__, p.x, p.y
+
+
 class Checked(Vec):
     """__init__ raises for a negative x (its traceback line), returns a value for x == 13."""
     def __init__(self, x, y):
@@ -924,6 +931,7 @@ def train():
         made_from(Vec, 1.0, (2.0,))
         made_from(Third, 1.0, (2.0, 3.0))
         made_from(Checked, 1.0, (2.0,))
+        made_mid(Vec, Vec(1.0, 2.0))
 
 
 def show(label, f, *args):
@@ -1157,6 +1165,9 @@ def checks():
                           (Pending, 1.0, (2.0,)), (Vanishing, 6.0, (2.0,)), (Vec, 2 ** 70, ("s",)), (Vec, 1.0, iter([5]))]:
         show("made_from %s %s %s" % (kind.__name__, type(rest).__name__, getattr(rest, "__len__", list)()),
              made_from, kind, a, rest)
+    for v in [Vec(1.0, 2.0), Vec(1.0, "s"), Vec(-0.0, None), Vec("t", 2.0)]:
+        show("made_mid %r %r" % (v.x, v.y), made_mid, Vec, v)
+    show("made_mid Third", made_mid, Third, Vec(1.0, 2.0))
     saved_init = Third.__init__
     Third.__init__ = lambda self, x, y, z=-1.0: Vec.__init__(self, -x, y)
     show("made_from patched", made_from, Third, 1.0, (2.0, 3.0))
@@ -1405,7 +1416,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
