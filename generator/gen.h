@@ -641,6 +641,8 @@ typedef struct inst {
   int pass_changed;        /* internal to infer.c */
   bool effectful;          /* makes opaque calls or writes to containers (itself or
                               through callees): cannot deoptimise once one ran */
+  bool logs_nothing;       /* emit/kernel.c: its emitted kernel never touches the undo log (no
+                              logged write, no callee that may log): its callers need no mark */
   bool opaque_calls;       /* makes allow_in_graph calls (itself or through callees) */
   bool containers;         /* holds lists or buffers (borrowed references) */
   bool pins;               /* makes or slices ndarrays (infer/arrays.c), held for the call

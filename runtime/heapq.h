@@ -147,6 +147,17 @@ static inline PyObject *dynac_heapq_call(PyObject *callable, PyObject *const *ar
   return PyObject_Vectorcall(callable, args, (size_t)n, NULL);
 }
 
+/* Does CPython's a < b (do_richcompare) try b's reflected __gt__ first?
+ * When b's class is a proper subclass of a's: PyType_IsSubtype's walk of
+ * tb's MRO, inline (a heap's events: three classes, no call). */
+static inline int dynac_reflected_first(PyTypeObject *ta, PyTypeObject *tb) {
+  if (tb == ta) return 0;
+  PyObject *mro = tb->tp_mro;
+  if (!mro || !PyTuple_Check(mro)) return PyType_IsSubtype(tb, ta); /* not ready: its base chain */
+  for (Py_ssize_t i = 1; i < PyTuple_GET_SIZE(mro); i++) /* item 0 is tb */
+    if (PyTuple_GET_ITEM(mro, i) == (PyObject *)ta) return 1;
+  return 0;
+}
 /* What CPython's a < b does once a's __lt__ returned `res` (a new
  * reference, stolen) and b's class is not a proper subclass of a's
  * (do_richcompare): NotImplemented tries b's reflected __gt__, then

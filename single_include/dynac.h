@@ -2357,12 +2357,16 @@ static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effe
  * keeps the three), as PyPy's and V8's polymorphic inline caches do. A way
  * is valid while its class's version tag is `version` (any change to the
  * class or a base gives it a new tag; 0: empty). Way 0 (the last filled) is
- * tried inline, the others by one small call. A hit reads or writes the
+ * tried inline; a class leaving way 0 goes to its home way, 1 + its tag
+ * modulo the other ways' number, four (CPython gives classes made one after the
+ * other consecutive tags: a module's subclasses get different homes), which
+ * a miss of way 0 tries by one small call with one compare. A hit reads or writes the
  * place directly (no Python code runs); anything else (a materialised
  * __dict__, a missing attribute, a property, a class with __getattr__ or
  * __setattr__) goes through the C API, and fills way 0 where it found a
  * fixed place. */
-#define DYNAC_ATTR_WAYS 4
+#define DYNAC_ATTR_WAYS 5 /* way 0 and four homes: a tag's home is a mask, not a division */
+typedef char dynac__attr_homes_are_a_power_of_two[((DYNAC_ATTR_WAYS - 1) & (DYNAC_ATTR_WAYS - 2)) ? -1 : 1];
 enum {
   DYNAC_ATTR_INLINE,    /* an instance's inline value; where: its index (compat part) */
   DYNAC_ATTR_SLOT,      /* a __slots__ member; where: its offset */
@@ -2448,9 +2452,11 @@ static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, d
 /* A way's key: its class's version tag and its kind, never 0 (an empty
  * way's), so that an instance of a class with no tag (0) matches no way. */
 #define DYNAC__ATTR_KEY(version, slot) (((uint64_t)(version) << 8) | (uint64_t)((slot) + 1))
-/* Makes w way 0 of c, the others moving down one (the oldest dropped). */
+/* The way a class of version tag v takes when it leaves way 0. */
+static inline int dynac__attr_way_home(unsigned int v) { return 1 + (int)(v & (DYNAC_ATTR_WAYS - 2)); }
+/* Makes w way 0 of c, way 0's class moving to its home (whose class is dropped). */
 static inline void dynac__attr_way_add(dynac_attr_cache *c, const dynac_attr_way *w) {
-  if (c->w[0].version) memmove(&c->w[1], &c->w[0], sizeof(dynac_attr_way) * (DYNAC_ATTR_WAYS - 1));
+  if (c->w[0].version) c->w[dynac__attr_way_home(c->w[0].version)] = c->w[0];
   c->w[0] = *w;
   c->w[0].key = DYNAC__ATTR_KEY(w->version, w->slot);
 }
@@ -2484,13 +2490,12 @@ static inline PyObject **dynac__attr_way_place(dynac_attr_way *w, PyObject *o) {
   if (!w->version || Py_TYPE(o)->tp_version_tag != w->version) return NULL;
   return dynac__attr_way_hit_place(w, o);
 }
-/* The way of class version tag v among ways 1.. of c, or NULL: one compare
- * each (a site whose classes alternate, a heap's events of several
+/* The way of class version tag v past way 0 (its home), or NULL: one
+ * compare (a site whose classes alternate, a heap's events of several
  * subclasses, finds each class's place without the C API). */
 DYNAC_COLD dynac_attr_way *dynac__attr_way_other(dynac_attr_cache *c, unsigned int v) {
-  for (int k = 1; k < DYNAC_ATTR_WAYS && v; k++) /* 0: an empty way, a class with no tag */
-    if (c->w[k].version == v) return &c->w[k];
-  return NULL;
+  dynac_attr_way *w = &c->w[dynac__attr_way_home(v)];
+  return v && w->version == v ? w : NULL; /* 0: an empty way, a class with no tag */
 }
 /* The way of o's class, or NULL: way 0 inline, the others out of line. */
 DYNAC_HOT_INLINE dynac_attr_way *dynac__attr_way_for(dynac_attr_cache *c, PyObject *o) {
@@ -2498,16 +2503,16 @@ DYNAC_HOT_INLINE dynac_attr_way *dynac__attr_way_for(dynac_attr_cache *c, PyObje
   if (DYNAC_LIKELY(c->w[0].version == v && v)) return &c->w[0];
   return dynac__attr_way_other(c, v);
 }
-/* dynac__attr_place past way 0's __slots__ member or inline value: way 0
- * of another kind, then ways 1.. (one compare each: the classes of a
- * heap's events alternate at a site). */
+/* dynac__attr_place past way 0's __slots__ member or inline value: the
+ * class's home way (one compare: the classes of a heap's events alternate
+ * at a site), then way 0 of another kind. */
 DYNAC_COLD PyObject **dynac__attr_place_other(dynac_attr_cache *c, PyObject *o) {
-  uint64_t tag = (uint64_t)Py_TYPE(o)->tp_version_tag << 8;
-  for (int k = 1; k < DYNAC_ATTR_WAYS; k++) {
-    uint64_t kind = c->w[k].key ^ tag; /* slot + 1 when the tags match (an empty way's key is 0) */
-    if (kind == DYNAC_ATTR_SLOT + 1) return (PyObject **)((char *)o + c->w[k].where);
-    if (kind && kind <= 0xff) return dynac__attr_way_hit_place(&c->w[k], o);
-  }
+  unsigned int v = Py_TYPE(o)->tp_version_tag;
+  uint64_t tag = (uint64_t)v << 8;
+  dynac_attr_way *w = &c->w[dynac__attr_way_home(v)];
+  uint64_t kind = w->key ^ tag; /* slot + 1 when the tags match (an empty way's key is 0) */
+  if (kind == DYNAC_ATTR_SLOT + 1) return (PyObject **)((char *)o + w->where);
+  if (kind && kind <= 0xff) return dynac__attr_way_hit_place(w, o);
   uint64_t kind0 = c->w[0].key ^ tag; /* way 0 of a rarer kind (a namedtuple field, a module's global) */
   return kind0 && kind0 <= 0xff ? dynac__attr_way_place_rare(&c->w[0], o) : NULL;
 }
@@ -2554,11 +2559,9 @@ static inline int dynac__method_way(dynac_attr_cache *c, dynac_attr_way *w, PyOb
 }
 DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_cache *c, PyObject **meth,
                                       int *effects) {
-  /* in order: reordering at each hit would write the cache at every call of alternating classes */
-  for (int k = 1; k < DYNAC_ATTR_WAYS && c->w[k].version; k++) {
-    int r = dynac__method_way(c, &c->w[k], o, name, meth);
-    if (r >= 0) return r;
-  }
+  /* the class's home way: moving a hit to way 0 would write the cache at every call of alternating classes */
+  int r = dynac__method_way(c, &c->w[dynac__attr_way_home(Py_TYPE(o)->tp_version_tag)], o, name, meth);
+  if (r >= 0) return r;
   PyTypeObject *tp = Py_TYPE(o);
   int unbound = dynac_compat_get_method(o, name, meth);
   if (!*meth) { *effects = 1; return 0; }
@@ -3646,6 +3649,17 @@ static inline PyObject *dynac_heapq_call(PyObject *callable, PyObject *const *ar
   return PyObject_Vectorcall(callable, args, (size_t)n, NULL);
 }
 
+/* Does CPython's a < b (do_richcompare) try b's reflected __gt__ first?
+ * When b's class is a proper subclass of a's: PyType_IsSubtype's walk of
+ * tb's MRO, inline (a heap's events: three classes, no call). */
+static inline int dynac_reflected_first(PyTypeObject *ta, PyTypeObject *tb) {
+  if (tb == ta) return 0;
+  PyObject *mro = tb->tp_mro;
+  if (!mro || !PyTuple_Check(mro)) return PyType_IsSubtype(tb, ta); /* not ready: its base chain */
+  for (Py_ssize_t i = 1; i < PyTuple_GET_SIZE(mro); i++) /* item 0 is tb */
+    if (PyTuple_GET_ITEM(mro, i) == (PyObject *)ta) return 1;
+  return 0;
+}
 /* What CPython's a < b does once a's __lt__ returned `res` (a new
  * reference, stolen) and b's class is not a proper subclass of a's
  * (do_richcompare): NotImplemented tries b's reflected __gt__, then

@@ -76,9 +76,10 @@ static void emit_less_through(module *m, const inst *in, strbuf *out) {
   sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n"
                "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
   sb_printf(out, "  %s r = 0;\n  dynac__direct_calls[%d]++;\n", ct, func_index(m, in->fn));
-  if (in->effectful) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
+  bool logs = in->effectful && !in->logs_nothing;
+  if (logs) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
   sb_printf(out, "  int st = dynac_kernel_%s(a, b, &r);\n", in->cname);
-  if (in->effectful) sb_puts(out, "  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n  else dynac_undo_commit(mark);\n");
+  if (logs) sb_puts(out, "  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n  else dynac_undo_commit(mark);\n");
   sb_puts(out, "  Py_LeaveRecursiveCall();\n");
   if (in->ret->kind == TY_OBJ)
     sb_puts(out, "  if (st == DYNAC_OK) { PyObject *res = r; r = NULL; return dynac_less_result(a, b, res); }\n");
@@ -117,7 +118,7 @@ void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
                " * would go first), else CPython's comparison */\n"
                "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b) {\n"
                "  PyTypeObject *ta = Py_TYPE(a);\n"
-               "  if (Py_TYPE(b) == ta || !PyType_IsSubtype(Py_TYPE(b), ta)) {\n");
+               "  if (!dynac_reflected_first(ta, Py_TYPE(b))) {\n");
   for (int i = 0; i < m->nheap_less; i++) {
     const heap_less *h = &m->heap_less[i];
     int s = h->k->slot->index;

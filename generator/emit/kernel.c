@@ -85,6 +85,21 @@ static bool test_break_requested(const module *m, const char *qualname) {
   return false;
 }
 
+/* May kernel text leave entries in the undo log? When it uses dynac__u
+ * (the log declare_undo_log reads) past its declaration, as every logged
+ * write does (a list or buffer write, a keep, a callee's mark), or calls a
+ * kernel directly (some such calls take no mark: the entries of the
+ * callee's writes are the caller's glue's to commit). Else the kernel
+ * leaves the log as it found it, and its glue needs no mark or commit. */
+static bool text_uses_undo_log(const char *text) {
+  if (strstr(text, "dynac_kernel_")) return true;
+  for (const char *p = strstr(text, "dynac__u"); p; p = strstr(p + 1, "dynac__u")) {
+    char c = p[strlen("dynac__u")];
+    if (!isalnum((unsigned char)c) && c != '_') return true;
+  }
+  return false;
+}
+
 /* The state of a kernel that logs its writes: whether it ran Python code
  * yet, the undo log, and the log's length as the call started (the keeps
  * of lists above it are this call's own: dynac_undo_keep). */
@@ -303,6 +318,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
           .exported = exported, .helpers = &helpers};
   E.conts = undo && may_continue(in);
   if (undo) declare_undo_log(&E);
+  size_t after_log = body.len; /* the undo log's uses past its declaration: kernel_logs */
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
   declare_kernel_locals(&E, in->fn->body);
   declare_pins(&E);
@@ -312,6 +328,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
   np_exit_check(&E); /* before the end's return */
+  if (!exported) in->logs_nothing = !undo || !text_uses_undo_log(body.data ? body.data + after_log : "");
   if (test_break_requested(m, in->fn->qualname))
     line(&E, "this is not C; /* DYNAC_TEST_BREAK_EMIT: a simulated generator bug */");
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
@@ -503,12 +520,13 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
                                 in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
   if (in->fn->nfreevars) /* its co_freevars were checked when the artifact was attached */
     sb_printf(&unbox, "if (!closure || PyTuple_GET_SIZE(closure) != %d) return DYNAC_DEOPT;\n", in->fn->nfreevars);
-  if (in->effectful) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
+  bool logs = in->effectful && !in->logs_nothing;
+  if (logs) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
   sb_printf(&call, "st = dynac_kernel_%s(%s", in->cname,
             in->fn->nfreevars ? (in->fn->nparams || has_value ? "closure, " : "closure") : "");
   for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
   sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
-  if (in->effectful) /* a deoptimised call runs again in the interpreter: undo its writes */
+  if (logs) /* a deoptimised call runs again in the interpreter: undo its writes */
     sb_puts(&call, "\nif (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\nelse dynac_undo_commit(mark);");
   if (has_value) {
     const type *rt = in->ret;

@@ -707,6 +707,66 @@ class MixedV(Bag):
         return self.n * 10
 
 
+class S1:
+    __slots__ = ("x",)
+
+    def __init__(self, x):
+        self.x = x
+
+
+class S2:
+    __slots__ = ("pad", "x")
+
+    def __init__(self, x):
+        self.pad, self.x = None, x
+
+
+class S3(S2):
+    __slots__ = ("more",)
+
+    def __init__(self, x):
+        S2.__init__(self, x)
+        self.more = 1
+
+
+class D1:
+    def __init__(self, x):
+        self.x = x
+
+
+class D2:
+    def __init__(self, x):
+        self.w, self.x = 0, x
+
+
+class P1:
+    @property
+    def x(self):
+        return 7
+
+
+def slotted_at(k):
+    """A class keeping x in __slots__ after k other members: its offset differs per k."""
+    def __init__(self, x):
+        for i in range(k):
+            setattr(self, "p%d" % i, -1000.0)  # a float: read at the wrong offset, it would be summed
+        self.x = x
+    return type("Sl%d" % k, (), {"__slots__": tuple("p%d" % i for i in range(k)) + ("x",), "__init__": __init__})
+
+
+SLOTTED = [slotted_at(k) for k in range(6)]  # six classes, four home ways: two share one
+
+
+def layouts_sum(objs, reps):
+    """One site reading .x of six classes (slots at two offsets, inline values at two indices, a
+    property), more than its ways hold: each class's way 0 or home way, else the C API."""
+    total = 0.0
+    for _ in range(reps):
+        for o in objs:
+            total = total + o.x
+    return total
+
+
 def mixed_sum(bags):
     # a loop reading attributes of any type (the profile saw ints and floats): the site's
     # caches read them; the kernel serves (not generic only)
@@ -746,6 +806,21 @@ def made_mid(kind, v):
     statement goes on in the interpreter with the callee and the first value already evaluated."""
     p = kind(v.x + 1.0, v.y)
     return type(p).__name__, p.x, p.y
+
+
+class Slotted(Vec):
+    """__init__ writes into a list it is given: a write the undo log keeps (the float it replaced
+    held until the caller's glue commits the call)."""
+    def __init__(self, x, y, into):
+        into[0] = x
+        Vec.__init__(self, x, y)
+
+
+def made_into(kind, a, b, into):
+    """A polymorphic construction whose __init__ logs a list write: this kernel writes nothing
+    itself, yet its glue commits what the __init__ kernel logged (emit/kernel.c text_uses_undo_log)."""
+    p = kind(a, b, into)
+    return type(p).__name__, p.x
 
 
 class Checked(Vec):
@@ -932,6 +1007,8 @@ def train():
         made_from(Third, 1.0, (2.0, 3.0))
         made_from(Checked, 1.0, (2.0,))
         made_mid(Vec, Vec(1.0, 2.0))
+        made_into(Slotted, 1.0, 2.0, [0.5, 1.5])
+        layouts_sum([S1(1.0), S2(2.0), D1(0.5), D2(0.25)], 2)
 
 
 def show(label, f, *args):
@@ -1034,6 +1111,20 @@ def checks():
     show("truthy int attr", first_full, [Bag(3, 1)])
     show("mixed_sum", mixed_sum, [Bag(1, 2), Bag(2.5, 3), Bag(2**70, 2), Bag(-0.0, 1), Bag("ab", 2)])
     show("mixed_sum empty", mixed_sum, [])
+    six = [S1(1.0), S2(2.0), S3(4.0), D1(0.5), D2(0.25), P1(), S1(8.0), D2(16.0)]
+    show("layouts_sum", layouts_sum, six, 3)
+    show("layouts_sum reversed", layouts_sum, six[::-1], 2)
+    offsets = [c(float(2 ** k)) for k, c in enumerate(SLOTTED)]
+    show("layouts_sum offsets", layouts_sum, offsets, 3)
+    show("layouts_sum offsets mixed", layouts_sum, [o for pair in zip(offsets, six) for o in pair][::-1], 3)
+    show("layouts_sum interleaved", layouts_sum, [o for pair in zip(six, six[::-1]) for o in pair], 2)
+    d = D2(1.0)
+    d.__dict__  # materialised: the generic path
+    del d.x
+    show("layouts_sum missing", layouts_sum, [S1(1.0), D1(2.0), d], 1)
+    s3 = S3(3.0)
+    del s3.x
+    show("layouts_sum empty slot", layouts_sum, [S2(1.0), S3(2.0), s3], 1)
     show("mixed_sum property", mixed_sum, [Bag(1, 2), MixedV(3), Bag(0.5, 1), MixedV(1)])
     show("mixed_sum error", mixed_sum, [Bag(1, 2), Bag(None, 1)])
     # bool(q) runs Python code (__len__): a read it guards in the same expression stays generic
@@ -1168,6 +1259,12 @@ def checks():
     for v in [Vec(1.0, 2.0), Vec(1.0, "s"), Vec(-0.0, None), Vec("t", 2.0)]:
         show("made_mid %r %r" % (v.x, v.y), made_mid, Vec, v)
     show("made_mid Third", made_mid, Third, Vec(1.0, 2.0))
+    for n in range(3):  # the float a logged write replaced: released as the call ends
+        old = float("1e%d" % (300 + n)) * 1.5
+        into = [old, 2.0]
+        before = sys.getrefcount(old)
+        show("made_into", made_into, Slotted, 5.0 + n, 1.0, into)
+        print("made_into", into, sys.getrefcount(old) - before)
     saved_init = Third.__init__
     Third.__init__ = lambda self, x, y, z=-1.0: Vec.__init__(self, -x, y)
     show("made_from patched", made_from, Third, 1.0, (2.0, 3.0))
@@ -1416,7 +1513,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():

@@ -247,10 +247,7 @@ static int dynac_glue_version_names__O(PyObject *const *args, PyObject *closure,
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_version_names__O(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -431,12 +431,9 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   double t1 = 0;
   {
     dynac__direct_calls[0]++;
-    size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
     dynac__callee_effects = 0;
     int st = dynac_kernel_prints__f(l_x, &t1);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
-      if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
-      dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
       PyObject *argv[1] = {NULL};
       argv[0] = dynac_box_float(l_x);
       PyObject *r = NULL;
@@ -1244,10 +1241,7 @@ static int dynac_glue_prints__f(PyObject *const *args, PyObject *closure, PyObje
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_prints__f(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1285,10 +1279,7 @@ static int dynac_glue_attr__O(PyObject *const *args, PyObject *closure, PyObject
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_attr__O(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1369,10 +1360,7 @@ static int dynac_glue_strings__i(PyObject *const *args, PyObject *closure, PyObj
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_strings__i(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1410,10 +1398,7 @@ static int dynac_glue_loops_over_list__O(PyObject *const *args, PyObject *closur
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_loops_over_list__O(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1452,10 +1437,7 @@ static int dynac_glue_keywords__f(PyObject *const *args, PyObject *closure, PyOb
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_keywords__f(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1494,10 +1476,7 @@ static int dynac_glue_big_literal__i(PyObject *const *args, PyObject *closure, P
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_big_literal__i(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1745,10 +1724,7 @@ static int dynac_glue_object_chain__LOO(PyObject *const *args, PyObject *closure
   PyObject *a1 = args[1]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_object_chain__LOO(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1786,10 +1762,7 @@ static int dynac_glue_object_augassign__LO(PyObject *const *args, PyObject *clos
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_object_augassign__LO(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1828,10 +1801,7 @@ static int dynac_glue_raise_forms__O(PyObject *const *args, PyObject *closure, P
   PyObject *a0 = args[0]; /* borrowed */
   int64_t r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_raise_forms__O(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1991,10 +1961,7 @@ static int dynac_glue_deletes__OO(PyObject *const *args, PyObject *closure, PyOb
   PyObject *a1 = args[1]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_deletes__OO(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -2073,10 +2040,7 @@ static int dynac_glue_starred_calls__OO(PyObject *const *args, PyObject *closure
   PyObject *a1 = args[1]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_starred_calls__OO(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

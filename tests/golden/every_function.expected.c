@@ -228,10 +228,7 @@ static int dynac_glue_Vec__norm__O(PyObject *const *args, PyObject *closure, PyO
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_Vec__norm__O(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -270,10 +267,7 @@ static int dynac_glue_outer__i(PyObject *const *args, PyObject *closure, PyObjec
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_outer__i(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

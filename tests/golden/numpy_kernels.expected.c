@@ -821,10 +821,7 @@ static int dynac_glue_gaps__Andf(PyObject *const *args, PyObject *closure, PyObj
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_gaps__Andf(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK) {
     *result = r; /* the kernel's new reference */;
     if (!*result) st = DYNAC_ERROR;

@@ -138,10 +138,7 @@ static int dynac_glue_generic__OO(PyObject *const *args, PyObject *closure, PyOb
   PyObject *a1 = args[1]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_generic__OO(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -178,10 +175,7 @@ static int dynac_glue_forget__O(PyObject *const *args, PyObject *closure, PyObje
   *result = NULL;
   PyObject *a0 = args[0]; /* borrowed */
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_forget__O(a0);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -151,10 +151,7 @@ static int dynac_glue_noted__f(PyObject *const *args, PyObject *closure, PyObjec
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_noted__f(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -1367,10 +1367,7 @@ static int dynac_glue_walk__LV3Veci(PyObject *const *args, PyObject *closure, Py
   (void)dynac_int64_of(args[1], &a1); /* the guard checked the range */
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_walk__LV3Veci(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1409,10 +1406,7 @@ static int dynac_glue_rebound__LV3Vec(PyObject *const *args, PyObject *closure, 
   PyObject *a0 = args[0]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_rebound__LV3Vec(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1451,10 +1445,7 @@ static int dynac_glue_truthy__LV3Vec(PyObject *const *args, PyObject *closure, P
   PyObject *a0 = args[0]; /* borrowed */
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_truthy__LV3Vec(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

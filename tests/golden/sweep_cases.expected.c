@@ -260,10 +260,7 @@ static int dynac_glue_empty_loop__i(PyObject *const *args, PyObject *closure, Py
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_empty_loop__i(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -477,10 +477,7 @@ static int dynac_glue_lookup__OOO(PyObject *const *args, PyObject *closure, PyOb
   PyObject *a2 = args[2]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_lookup__OOO(a0, a1, a2, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -518,10 +515,7 @@ static int dynac_glue_first_positive__Lf(PyObject *const *args, PyObject *closur
   PyObject *a0 = args[0]; /* borrowed */
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_first_positive__Lf(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -561,10 +555,7 @@ static int dynac_glue_closes__Of(PyObject *const *args, PyObject *closure, PyObj
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_closes__Of(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -604,10 +595,7 @@ static int dynac_glue_locked__OLf(PyObject *const *args, PyObject *closure, PyOb
   PyObject *a1 = args[1]; /* borrowed */
   PyObject * r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_locked__OLf(a0, a1, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
