@@ -173,6 +173,30 @@ static inline int dynac_compat_small_int(PyObject *o, long *v) {
   return 1;
 }
 
+/* o modulo 2**64 (its low 64 bits in two's complement) when it is an exact
+ * int of any size (3.11's 30-bit digits: the low three, the sign applied
+ * modulo 2**64). 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag:
+ * port here. */
+static inline int dynac_compat_int_low64(PyObject *o, uint64_t *v) {
+#if PyLong_SHIFT != 30
+  (void)o, (void)v;
+  return 0;
+#else
+  if (!PyLong_CheckExact(o)) return 0;
+  Py_ssize_t n = Py_SIZE(o), size = n < 0 ? -n : n;
+  const digit *d = ((PyLongObject *)o)->ob_digit;
+  uint64_t m = 0;
+  switch (size > 3 ? 3 : size) {
+  case 3: m = (uint64_t)d[2] << (2 * PyLong_SHIFT); /* its bits past 64 drop */ /* fall through */
+  case 2: m |= (uint64_t)d[1] << PyLong_SHIFT; /* fall through */
+  case 1: m |= d[0]; /* fall through */
+  default: break;
+  }
+  *v = n < 0 ? (uint64_t)0 - m : m;
+  return 1;
+#endif
+}
+
 /* o as a C __int128 when it is an exact int with |o| < 2**127 (3.11's
  * 30-bit digits: at most 5, the fifth below 2**7), so that -o is one too.
  * 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */

@@ -174,16 +174,40 @@ static inline PyObject *dynac_obj_binop(PyObject *a, PyObject *b, int op, int *e
 #define DYNAC_CHAIN_MAX 16
 typedef struct dynac_chain_ys {
   int ready;
+  uint64_t ring_mask; /* nonzero: a ring chain, ending `% 2**k`, k <= 64 (mask 2**k - 1) */
   char kind[DYNAC_CHAIN_MAX];
   __int128 i[DYNAC_CHAIN_MAX];
   double d[DYNAC_CHAIN_MAX];
 } dynac_chain_ys;
-static inline void dynac__chain_ys_read(dynac_chain_ys *c, int n, PyObject *const *ys) {
+/* Is the chain + - * of int literals, then `% 2**k` with 1 <= k <= 64 (an
+ * LCG's step)? Then its result is x's modulo 2**k, for any int x: + - *
+ * commute with taking the remainder, so wrapping 64-bit arithmetic on x's
+ * low 64 bits gives it (Python's % of a positive divisor is never
+ * negative: the mask's). The mask, or 0. */
+static inline uint64_t dynac__chain_ring_mask(const dynac_chain_ys *c, int n, const int *ops) {
+  if (n < 2 || n > DYNAC_CHAIN_MAX || ops[n - 1] != 5 || c->kind[n - 1] != 'i') return 0;
+  for (int k = 0; k < n - 1; k++)
+    if (ops[k] > 2 || c->kind[k] != 'i') return 0;
+  __int128 m = c->i[n - 1];
+  if (m < 2 || (m & (m - 1)) || m > ((__int128)1 << 64)) return 0;
+  return (uint64_t)(m - 1);
+}
+static inline void dynac__chain_ys_read(dynac_chain_ys *c, int n, const int *ops, PyObject *const *ys) {
   for (int k = 0; k < n && k < DYNAC_CHAIN_MAX; k++) {
     c->kind[k] = dynac_compat_int128_of(ys[k], &c->i[k]) ? 'i' : PyFloat_CheckExact(ys[k]) ? 'f' : 0;
     c->d[k] = c->kind[k] == 'f' ? PyFloat_AS_DOUBLE(ys[k]) : 0.0;
   }
+  c->ring_mask = dynac__chain_ring_mask(c, n, ops);
   c->ready = 1;
+}
+/* A ring chain (dynac__chain_ring_mask) of an exact int x: its steps in
+ * wrapping 64-bit arithmetic, masked. A new int, or NULL (MemoryError). */
+static inline PyObject *dynac__chain_ring(const dynac_chain_ys *c, int n, const int *ops, uint64_t x) {
+  for (int k = 0; k < n - 1; k++) {
+    uint64_t y = (uint64_t)c->i[k]; /* its value modulo 2**64 */
+    x = ops[k] == 0 ? x + y : ops[k] == 1 ? x - y : x * y;
+  }
+  return PyLong_FromUnsignedLongLong(x & c->ring_mask);
 }
 /* One step of a number chain on a C value: an int below 2**127 (*is_int,
  * *v) or a float (*d), OP (BINARY_OP's code) literal k of c, as CPython
@@ -212,7 +236,8 @@ static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op,
   return 1;
 }
 /* ((x OP1 ys[0]) OP2 ys[1]) ... (n steps, left to right; ops: BINARY_OP's
- * codes) as n dynac_obj_binop calls give it: when x is an exact int below
+ * codes) as n dynac_obj_binop calls give it: a ring chain of an exact int
+ * in wrapping 64-bit arithmetic (dynac__chain_ring); when x is an exact int below
  * 2**127 or an exact float and every step is one dynac__chain_step takes,
  * in C with only the result made (scheduler's LCG step and its float: two
  * ints and a float it dropped at once); else step by step. A new
@@ -221,10 +246,12 @@ static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op,
  * into the site's `c`: nothing runs between the steps in either order. */
 static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys,
                                             dynac_chain_ys *c, int *effects) {
+  if (DYNAC_UNLIKELY(!c->ready)) dynac__chain_ys_read(c, n, ops, ys);
+  uint64_t low;
+  if (c->ring_mask && dynac_compat_int_low64(x, &low)) return dynac__chain_ring(c, n, ops, low);
   __int128 v = 0;
   int is_int = dynac_compat_int128_of(x, &v), i = 0;
   double d = !is_int && PyFloat_CheckExact(x) ? PyFloat_AS_DOUBLE(x) : 0.0;
-  if (DYNAC_UNLIKELY(!c->ready)) dynac__chain_ys_read(c, n, ys);
   if ((is_int || PyFloat_CheckExact(x)) && n <= DYNAC_CHAIN_MAX)
     while (i < n && dynac__chain_step(&is_int, &v, &d, ops[i], c, i)) i++;
   if (i == n) return is_int ? dynac_compat_int_from128(v) : PyFloat_FromDouble(d);

@@ -226,6 +226,14 @@ def int_chain(x: object, k: int):
         return (x - 7) // 3 % 5 << 70
     elif k == 3:
         return (x * 3 + 1) % 0 - 1
+    elif k == 11:  # ring chains (+ - * then % 2**k, k <= 64): wrapping 64-bit arithmetic
+        return (x * -3 + 5) % 4294967296
+    elif k == 12:
+        return (x - 9) * 7 % 2
+    elif k == 13:  # % 2**65: not a ring chain (128-bit arithmetic)
+        return (x * 3 + 1) % 36893488147419103232
+    elif k == 14:
+        return (x * 18446744073709551615 - 18446744073709551617) % 18446744073709551616
     elif k == 10:  # powers of two: a shift and a mask, floor semantics for negatives
         return (x * 3 - 7) // 8 * 1000 + (x - 1) % 1024 - (x << 70) // 2**100 % 2**65
     return x * 1_000_000_007 * 1_000_000_009 * 1_000_000_021 * 1_000_000_033 - 1

@@ -115,7 +115,7 @@ def cases():
                       for y in (small if op == 6 else nums)]
     c["number_op"] += [(lambda m, x=x, y=y: (x, y, 11)) for x in nums for y in [0, 3, -2, 0.5, True, NAN]]
     c["int_chain"] = [(lambda m, x=x, k=k: (x, k)) for x in nums + [2**64 - 1, 12345, -12345, -2**63, "ab", None, [1]]
-                      for k in range(11)]
+                      for k in range(15)]
     c["number_op_inplace"] = [(lambda m, x=x, y=y, op=op: (x, y, op)) for x in nums[::2] for op in range(9)
                               for y in (small if op == 8 else nums)]
     mx = [0.0, -0.0, 1.5, -1.5, 0.5, 1e308, 710.0, -710.0, 1e-320, INF, -INF, NAN, 4, 0, -1, 2**70, True,
