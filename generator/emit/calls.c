@@ -378,16 +378,41 @@ static const char *emit_object_call(em *E, expr *e) {
   return o;
 }
 
+/* Argument i of a call with * or ** (the callee is argument 0) as an
+ * object, pending until the call (emit_arg) unless `pend` is false: a
+ * statement going on in the interpreter at a later value keeps it rather
+ * than evaluating it again. */
+static const char *starred_call_value(em *E, expr *e, int i, bool pend) {
+  expr *a = e->u.call.args[i];
+  pend &= a->kind != EX_INT && a->kind != EX_FLOAT && a->kind != EX_BOOL && a->kind != EX_NONE &&
+          a->kind != EX_CONST; /* a literal: evaluating it again is the same (its constant made once) */
+  return keep(E, as_obj(E, pend ? emit_arg(E, e, i) : emit_expr(E, a), TY(a)), &ty_obj);
+}
+static const char *starred_call_arg(em *E, expr *e, int i) { return starred_call_value(E, e, i, true); }
+
+/* f(..., *it, ...) with more to evaluate after it: it is spread into `list`
+ * now, as LIST_EXTEND does, and what it gave is pending (a list of its
+ * items): a statement going on in the interpreter spreads that list, where
+ * `it` itself, an iterator, would be spent. */
+static void spread_pending(em *E, expr *a, const char *list, const char *it) {
+  bool pend = E->conts && E->effectful;
+  const char *n0 = pend ? tmpvar(E, &ty_int) : NULL;
+  if (pend) line(E, "%s = PyList_GET_SIZE(%s);", n0, list);
+  line(E, "if (dynac_call_extend(%s, %s, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", list, it, where(E));
+  if (!pend) return;
+  const char *got = tmpvar(E, &ty_obj);
+  line(E, "%s = PyList_GetSlice(%s, %s, PyList_GET_SIZE(%s)); /* the items the * gave */", got, list, n0, list);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", got, where(E));
+  push_operand(E, a, got, true); /* owned: a continuation takes it */
+}
+
 /* f(a, b, *t) (argform "p..p*"): the values in order, then one call
  * (runtime: dynac_call_star) that passes an exact tuple's items without a
  * list, and gathers anything else as CALL_FUNCTION_EX does. */
 static const char *positional_star_call(em *E, expr *e, const char *f, int npos) {
   strbuf vals = {0};
-  for (int i = 1; i <= npos; i++)
-    sb_printf(&vals, "%s%s", i > 1 ? ", " : "",
-              keep(E, as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i])), &ty_obj));
-  expr *star = e->u.call.args[npos + 1];
-  const char *t = keep(E, as_obj(E, emit_expr(E, star), TY(star)), &ty_obj), *o = tmpvar(E, &ty_obj);
+  for (int i = 1; i <= npos; i++) sb_printf(&vals, "%s%s", i > 1 ? ", " : "", starred_call_arg(E, e, i));
+  const char *t = starred_call_arg(E, e, npos + 1), *o = tmpvar(E, &ty_obj);
   line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
   note_effect(E);
   line(E, "%s = dynac_call_star(%s, %s, %d, %s); /* %s(...) */", o, f,
@@ -405,7 +430,7 @@ static const char *positional_star_call(em *E, expr *e, const char *f, int npos)
  * tuple after the keywords, as CALL_FUNCTION_EX does. */
 static const char *emit_starred_call(em *E, expr *e) {
   const char *form = e->u.call.argform;
-  const char *f = keep(E, as_obj(E, emit_expr(E, e->u.call.args[0]), TY(e->u.call.args[0])), &ty_obj);
+  const char *f = starred_call_arg(E, e, 0);
   int npos = 0, nstar = 0;
   for (int i = 1; i < e->u.call.n; i++) npos += form[i] == 'p', nstar += form[i] == '*';
   if (nstar == 1 && npos == e->u.call.n - 2 && form[e->u.call.n - 1] == '*')
@@ -425,7 +450,8 @@ static const char *emit_starred_call(em *E, expr *e) {
       group = 0;
     }
     if (!c) break;
-    const char *v = keep(E, as_obj(E, emit_expr(E, e->u.call.args[i]), TY(e->u.call.args[i])), &ty_obj);
+    bool spread = c == '*' && !lone;
+    const char *v = starred_call_value(E, e, i, !spread);
     if ((c == 'k' || c == 'd') && !strcmp(kw, "NULL")) {
       kw = tmpvar(E, &ty_obj);
       line(E, "%s = PyDict_New(); /* the keyword arguments */", kw);
@@ -440,7 +466,7 @@ static const char *emit_starred_call(em *E, expr *e) {
     else if (c == '*' && lone)
       lone_it = v;
     else if (c == '*')
-      line(E, "if (dynac_call_extend(%s, %s, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", list, v, where(E));
+      spread_pending(E, e->u.call.args[i], list, v);
     else if (c == 'd')
       line(E, "if (dynac_call_merge(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, v, f, where(E));
     else {

@@ -142,6 +142,20 @@ _VALUE_FIELD = {ast.Assign: "value", ast.AnnAssign: "value", ast.AugAssign: "val
                 ast.Return: "value", ast.Expr: "value", ast.If: "test"}
 
 
+def _call_argument(call, k):
+    """Where argument k of `call` is, counted in source order over its
+    positional, starred and keyword arguments (as the generator numbers
+    them: `f(a, *t, b, k=v, **m)` has a, t, b, v, m): (parent, name), a
+    starred or keyword argument's value; (None, None) past the last."""
+    items = sorted(call.args + call.keywords, key=lambda a: (a.lineno, a.col_offset))
+    if k >= len(items):
+        return None, None
+    item = items[k]
+    if isinstance(item, (ast.Starred, ast.keyword)):
+        return item, "value"
+    return call.args, next(i for i, a in enumerate(call.args) if a is item)
+
+
 def _substituted(stmt, subst):
     """A copy of `stmt` with each operand the kernel had evaluated replaced
     by its value, _dynac_v0, _dynac_v1, ... (subst: `path@line:col` items,
@@ -151,7 +165,7 @@ def _substituted(stmt, subst):
     (S0, S1), tuple elements (T0, T1, ...), the two operands of a
     comparison (C0, C1) or of `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
-    A1, ...), its function (F) or a method call's receiver (M); a path
+    A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
     starting with G goes down from the target of `obj[i] = v` or
     `obj.name = v` instead (evaluated after the value). None when
     an operand is not where the kernel had it: the continuation must not
@@ -194,10 +208,10 @@ def _substituted(stmt, subst):
                 parent, name = node.values, int(step[1])
             elif step in ("I0", "I1", "I2") and isinstance(node, ast.IfExp):
                 parent, name = node, ("test", "body", "orelse")[int(step[1])]
-            elif (step[0] == "A" and isinstance(node, ast.Call) and not node.keywords
-                  and int(step[1:]) < len(node.args)
-                  and not any(isinstance(a, ast.Starred) for a in node.args)):
-                parent, name = node.args, int(step[1:])
+            elif step[0] == "A" and isinstance(node, ast.Call):
+                parent, name = _call_argument(node, int(step[1:]))
+                if parent is None:
+                    return None
             else:
                 return None
         node = parent[name] if isinstance(parent, list) else getattr(parent, name)

@@ -823,6 +823,28 @@ def made_into(kind, a, b, into):
     return type(p).__name__, p.x
 
 
+def ticked(x):
+    LOG.append(("ticked", x))
+    return x * 2.0
+
+
+def triple(a, b, c=None, *more):
+    return a, b, c, more
+
+
+def star_mid(g, v, rest):
+    """f(a, b, *t) whose second value is of another type than recorded after the first ran
+    Python code: the statement goes on in the interpreter with the first value kept (it is not
+    evaluated again), as emit/calls.c positional_star_call makes its values pending."""
+    return g(ticked(v.x), v.y, *rest)
+
+
+def star_kw_mid(g, v, rest):
+    """The same through CALL_FUNCTION_EX's general form (emit_starred_call): *rest, then a
+    keyword whose value is of another type than recorded."""
+    return g(ticked(v.x), *rest, c=v.y)
+
+
 class Checked(Vec):
     """__init__ raises for a negative x (its traceback line), returns a value for x == 13."""
     def __init__(self, x, y):
@@ -1008,6 +1030,9 @@ def train():
         made_from(Checked, 1.0, (2.0,))
         made_mid(Vec, Vec(1.0, 2.0))
         made_into(Slotted, 1.0, 2.0, [0.5, 1.5])
+        star_mid(triple, Vec(1.0, 2.0), (3.0,))
+        star_kw_mid(triple, Vec(1.0, 2.0), (3.0,))
+        star_kw_mid(triple, Vec(1.0, 2.0), iter([3.0]))
         layouts_sum([S1(1.0), S2(2.0), D1(0.5), D2(0.25)], 2)
 
 
@@ -1259,6 +1284,13 @@ def checks():
     for v in [Vec(1.0, 2.0), Vec(1.0, "s"), Vec(-0.0, None), Vec("t", 2.0)]:
         show("made_mid %r %r" % (v.x, v.y), made_mid, Vec, v)
     show("made_mid Third", made_mid, Third, Vec(1.0, 2.0))
+    for v in [Vec(1.0, 2.0), Vec(1.5, "s"), Vec(-0.0, None), Vec(2.0, 2 ** 70)]:
+        del LOG[:]
+        show("star_mid %r" % (v.y,), star_mid, triple, v, (3.0,))
+        show("star_mid two %r" % (v.y,), star_mid, triple, v, (3.0, 4.0))
+        show("star_kw_mid %r" % (v.y,), star_kw_mid, triple, v, (3.0,))
+        show("star_kw_mid iterator %r" % (v.y,), star_kw_mid, triple, v, iter([3.0]))  # spent once spread
+        print("log", LOG)
     for n in range(3):  # the float a logged write replaced: released as the call ends
         old = float("1e%d" % (300 + n)) * 1.5
         into = [old, 2.0]
@@ -1513,7 +1545,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():

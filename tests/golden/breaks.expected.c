@@ -969,46 +969,49 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     if (!const4 && !(const4 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     if (PyList_Append(t3, const4) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1;
+    int64_t t5 = PyList_GET_SIZE(t3);
     if (dynac_call_extend(t3, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    static PyObject *const5; /* made once */
-    if (!const5 && !(const5 = dynac_box_int(INT64_C(2)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t6 = PyDict_New(); /* the keyword arguments */
+    DYNAC_OBJ t6 = PyList_GetSlice(t3, t5, PyList_GET_SIZE(t3)); /* the items the * gave */
     if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (dynac_call_keyword(t6, dynac__names[5], const5, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1;
-    if (dynac_call_merge(t6, l_k, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t8 = NULL; /* owned, released leaving the block */
-    t7 = PyList_AsTuple(t3);
-    if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1; /* Python code runs */
-    t8 = dynac_call_object_ex(t2, t7, t6); /* gathers(...) */
+    static PyObject *const7; /* made once */
+    if (!const7 && !(const7 = dynac_box_int(INT64_C(2)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t8 = PyDict_New(); /* the keyword arguments */
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 0, Py_NewRef(t8));
+    if (dynac_call_keyword(t8, dynac__names[5], const7, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1;
+    if (dynac_call_merge(t8, l_k, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc9; /* LOAD_GLOBAL's cache */
-    t9 = dynac_load_global_cached(&dynac__G, dynac__names[6], &gc9); /* global gathers */
+    DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
+    t9 = PyList_AsTuple(t3);
     if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t10 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
-    if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (PyList_Append(t10, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
-    t11 = PyList_AsTuple(t10);
-    if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     dynac__effects = 1; /* Python code runs */
-    t12 = dynac_call_object_ex(t9, t11, NULL); /* gathers(...) */
+    t10 = dynac_call_object_ex(t2, t9, t8); /* gathers(...) */
+    if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 0, Py_NewRef(t10));
+    DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc11; /* LOAD_GLOBAL's cache */
+    t11 = dynac_load_global_cached(&dynac__G, dynac__names[6], &gc11); /* global gathers */
+    if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t12 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
     if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t12));
+    if (PyList_Append(t12, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc13; /* LOAD_GLOBAL's cache */
-    t13 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc13); /* global max */
-    if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-    dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */
-    t14 = dynac_call_star(t13, NULL, 0, l_a); /* max(...) */
+    t13 = PyList_AsTuple(t12);
+    if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    dynac__effects = 1; /* Python code runs */
+    t14 = dynac_call_object_ex(t11, t13, NULL); /* gathers(...) */
     if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t14));
+    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t14));
+    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
+    static dynac_global_cache gc15; /* LOAD_GLOBAL's cache */
+    t15 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc15); /* global max */
+    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
+    dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */
+    t16 = dynac_call_star(t15, NULL, 0, l_a); /* max(...) */
+    if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t16));
     dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t1);
     return DYNAC_OK;
