@@ -128,6 +128,7 @@ typedef struct em {
   const struct region *reg; /* a region kernel's region: every local, parameters too, is a
                                C local, and its continuations end where the region ends */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
+  bool calls_logging; /* it calls a kernel directly that may log writes (callee_report_start) */
   int cur_line;    /* the Python line of the statement being emitted */
   expr *comp;      /* the comprehension whose items are being made (its own frame in
                       CPython's tracebacks), or NULL */

@@ -85,14 +85,13 @@ static bool test_break_requested(const module *m, const char *qualname) {
   return false;
 }
 
-/* May kernel text leave entries in the undo log? When it uses dynac__u
- * (the log declare_undo_log reads) past its declaration, as every logged
- * write does (a list or buffer write, a keep, a callee's mark), or calls a
- * kernel directly (some such calls take no mark: the entries of the
- * callee's writes are the caller's glue's to commit). Else the kernel
- * leaves the log as it found it, and its glue needs no mark or commit. */
+/* Does kernel text use dynac__u (the undo log declare_undo_log reads)
+ * past its declaration, as every logged write does (a list or buffer
+ * write, a keep, a callee's mark)? A kernel that does not, and calls no
+ * kernel directly that may log (em.calls_logging: some direct calls take
+ * no mark, the callee's entries being the caller's glue's to commit),
+ * leaves the log as it found it: its glue needs no mark or commit. */
 static bool text_uses_undo_log(const char *text) {
-  if (strstr(text, "dynac_kernel_")) return true;
   for (const char *p = strstr(text, "dynac__u"); p; p = strstr(p + 1, "dynac__u")) {
     char c = p[strlen("dynac__u")];
     if (!isalnum((unsigned char)c) && c != '_') return true;
@@ -137,6 +136,7 @@ bool is_own_first_param(const em *E, const char *v) {
  * A callee without effects keeps none (it runs no Python code). */
 void callee_report_start(em *E, const inst *callee) {
   if (E->effectful && callee->effectful) line(E, "dynac__callee_effects = 0;");
+  if (callee->effectful && !callee->logs_nothing) E->calls_logging = true; /* (not known yet: it may) */
 }
 
 /* After the callee returned normally (callee_report_start before it):
@@ -328,7 +328,8 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
   np_exit_check(&E); /* before the end's return */
-  if (!exported) in->logs_nothing = !undo || !text_uses_undo_log(body.data ? body.data + after_log : "");
+  if (!exported)
+    in->logs_nothing = !undo || (!E.calls_logging && !text_uses_undo_log(body.data ? body.data + after_log : ""));
   if (test_break_requested(m, in->fn->qualname))
     line(&E, "this is not C; /* DYNAC_TEST_BREAK_EMIT: a simulated generator bug */");
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",

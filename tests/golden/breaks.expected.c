@@ -505,12 +505,9 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   double t1 = 0;
   {
     dynac__direct_calls[13]++;
-    size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
     dynac__callee_effects = 0;
     int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
-      if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 90);
-      dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
       PyObject *argv[1] = {NULL};
       argv[0] = dynac_box_float(l_x);
       PyObject *r = NULL;
@@ -1641,10 +1638,7 @@ static int dynac_glue_caller_of_broken__f(PyObject *const *args, PyObject *closu
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_caller_of_broken__f(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1684,10 +1678,7 @@ static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject *closure, 
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_calls_broken__f(a0, &r);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
