@@ -173,30 +173,6 @@ static inline int dynac_compat_small_int(PyObject *o, long *v) {
   return 1;
 }
 
-/* o modulo 2**64 (its low 64 bits in two's complement) when it is an exact
- * int of any size (3.11's 30-bit digits: the low three, the sign applied
- * modulo 2**64). 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag:
- * port here. */
-static inline int dynac_compat_int_low64(PyObject *o, uint64_t *v) {
-#if PyLong_SHIFT != 30
-  (void)o, (void)v;
-  return 0;
-#else
-  if (!PyLong_CheckExact(o)) return 0;
-  Py_ssize_t n = Py_SIZE(o), size = n < 0 ? -n : n;
-  const digit *d = ((PyLongObject *)o)->ob_digit;
-  uint64_t m = 0;
-  switch (size > 3 ? 3 : size) {
-  case 3: m = (uint64_t)d[2] << (2 * PyLong_SHIFT); /* its bits past 64 drop */ /* fall through */
-  case 2: m |= (uint64_t)d[1] << PyLong_SHIFT; /* fall through */
-  case 1: m |= d[0]; /* fall through */
-  default: break;
-  }
-  *v = n < 0 ? (uint64_t)0 - m : m;
-  return 1;
-#endif
-}
-
 /* o as a C __int128 when it is an exact int with |o| < 2**127 (3.11's
  * 30-bit digits: at most 5, the fifth below 2**7), so that -o is one too.
  * 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
@@ -221,6 +197,23 @@ static inline int dynac_compat_int128_of(PyObject *o, __int128 *v) {
   unsigned __int128 m = ((unsigned __int128)top << (4 * PyLong_SHIFT)) | ((unsigned __int128)hi << (2 * PyLong_SHIFT)) | lo;
   *v = n < 0 ? -(__int128)m : (__int128)m;
   return 1;
+#endif
+}
+/* o modulo 2**64 (its low 64 bits in two's complement) when it is an exact
+ * int of any size: dynac_compat_int128_of's value truncated, else (more
+ * than four digits and a bit) its low three digits with the sign applied
+ * modulo 2**64. 1 with *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
+static inline int dynac_compat_int_low64(PyObject *o, uint64_t *v) {
+  __int128 w;
+  if (dynac_compat_int128_of(o, &w)) return *v = (uint64_t)w, 1;
+#if PyLong_SHIFT == 30
+  if (!PyLong_CheckExact(o)) return 0;
+  const digit *d = ((PyLongObject *)o)->ob_digit; /* five of them at least */
+  uint64_t m = ((uint64_t)d[2] << (2 * PyLong_SHIFT)) | ((uint64_t)d[1] << PyLong_SHIFT) | d[0];
+  *v = Py_SIZE(o) < 0 ? (uint64_t)0 - m : m;
+  return 1;
+#else
+  return 0;
 #endif
 }
 /* A new int of value v, as _PyLong_FromByteArray would make it but without
