@@ -1282,7 +1282,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   /* the callee's own log entries, undone if it deoptimises after this kernel's effects; a callee
      that logs nothing (no container writes, no opaque calls) needs no mark: a kernel whose calls
      are all such makes no TLS read (dynac__u unused) */
-  bool callee_logs = E->effectful && callee->effectful && !callee->logs_nothing; /* (when emitted before) */
+  bool callee_logs = E->effectful && may_log(callee);
   if (callee_logs) /* dynac__u, not the TLS log: a TLS read is a call in a shared library */
     line(E, "size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;");
   if (!leaf) line(E, "dynac__depth++;");

@@ -264,6 +264,7 @@ void unbound_check(em *E, int loc);
 void push_operand(em *E, const expr *e, const char *v, bool boxed);
 void push_pending(em *E, const expr *e, const char *v);
 bool may_continue(const inst *in);
+bool may_log(const inst *in);
 const char *mid_action(em *E);
 bool deopt_if_exact(em *E, const char *why, const char *cond); /* failure.c */
 bool warn_in_interpreter_if(em *E, const char *why, const char *cond); /* failure.c */

@@ -76,7 +76,7 @@ static void emit_less_through(module *m, const inst *in, strbuf *out) {
   sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n"
                "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
   sb_printf(out, "  %s r = 0;\n  dynac__direct_calls[%d]++;\n", ct, func_index(m, in->fn));
-  bool logs = in->effectful && !in->logs_nothing;
+  bool logs = may_log(in);
   if (logs) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
   sb_printf(out, "  int st = dynac_kernel_%s(a, b, &r);\n", in->cname);
   if (logs) sb_puts(out, "  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n  else dynac_undo_commit(mark);\n");

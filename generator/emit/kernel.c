@@ -85,19 +85,24 @@ static bool test_break_requested(const module *m, const char *qualname) {
   return false;
 }
 
-/* Does kernel text use dynac__u (the undo log declare_undo_log reads)
- * past its declaration, as every logged write does (a list or buffer
- * write, a keep, a callee's mark)? A kernel that does not, and calls no
- * kernel directly that may log (em.calls_logging: some direct calls take
- * no mark, the callee's entries being the caller's glue's to commit),
- * leaves the log as it found it: its glue needs no mark or commit. */
-static bool text_uses_undo_log(const char *text) {
+/* May the kernel emitted by E, whose text past the undo log's
+ * declaration is `text`, leave entries in the log? When the text uses
+ * dynac__u (the log declare_undo_log reads), as every logged write does (a
+ * list or buffer write, a keep, a callee's mark), or it calls a kernel
+ * directly that may log (em.calls_logging: some direct calls take no mark,
+ * the callee's entries being the caller's glue's to commit). Else it
+ * leaves the log as it found it, and its callers need no mark or commit. */
+static bool kernel_may_log(const em *E, const char *text) {
+  if (E->calls_logging) return true;
   for (const char *p = strstr(text, "dynac__u"); p; p = strstr(p + 1, "dynac__u")) {
     char c = p[strlen("dynac__u")];
     if (!isalnum((unsigned char)c) && c != '_') return true;
   }
   return false;
 }
+/* May a call of in's kernel leave entries in the undo log? Yes until its
+ * kernel is emitted and found to log nothing (kernel_may_log). */
+bool may_log(const inst *in) { return in->effectful && !in->logs_nothing; }
 
 /* The state of a kernel that logs its writes: whether it ran Python code
  * yet, the undo log, and the log's length as the call started (the keeps
@@ -136,7 +141,7 @@ bool is_own_first_param(const em *E, const char *v) {
  * A callee without effects keeps none (it runs no Python code). */
 void callee_report_start(em *E, const inst *callee) {
   if (E->effectful && callee->effectful) line(E, "dynac__callee_effects = 0;");
-  if (callee->effectful && !callee->logs_nothing) E->calls_logging = true; /* (not known yet: it may) */
+  if (may_log(callee)) E->calls_logging = true;
 }
 
 /* After the callee returned normally (callee_report_start before it):
@@ -318,7 +323,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
           .exported = exported, .helpers = &helpers};
   E.conts = undo && may_continue(in);
   if (undo) declare_undo_log(&E);
-  size_t after_log = body.len; /* the undo log's uses past its declaration: kernel_logs */
+  size_t after_log = body.len; /* the undo log's uses past its declaration: kernel_may_log */
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
   declare_kernel_locals(&E, in->fn->body);
   declare_pins(&E);
@@ -329,7 +334,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   emit_block(&E, in->fn->body);
   np_exit_check(&E); /* before the end's return */
   if (!exported)
-    in->logs_nothing = !undo || (!E.calls_logging && !text_uses_undo_log(body.data ? body.data + after_log : ""));
+    in->logs_nothing = !undo || !kernel_may_log(&E, body.data ? body.data + after_log : "");
   if (test_break_requested(m, in->fn->qualname))
     line(&E, "this is not C; /* DYNAC_TEST_BREAK_EMIT: a simulated generator bug */");
   const char *comment = arena_printf(m->a, "/* %s:%d: def %s: specialisation %s */",
@@ -521,7 +526,7 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
                                 in->ret->kind == TY_TUPLE || in->ret->kind == TY_NUM ? "{0}" : "0");
   if (in->fn->nfreevars) /* its co_freevars were checked when the artifact was attached */
     sb_printf(&unbox, "if (!closure || PyTuple_GET_SIZE(closure) != %d) return DYNAC_DEOPT;\n", in->fn->nfreevars);
-  bool logs = in->effectful && !in->logs_nothing;
+  bool logs = may_log(in);
   if (logs) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
   sb_printf(&call, "st = dynac_kernel_%s(%s", in->cname,
             in->fn->nfreevars ? (in->fn->nparams || has_value ? "closure, " : "closure") : "");

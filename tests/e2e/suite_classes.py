@@ -845,6 +845,12 @@ def star_kw_mid(g, v, rest):
     return g(ticked(v.x), *rest, c=v.y)
 
 
+def kw_mid(g, v):
+    """A call with keywords and no * whose keyword's value is of another type than recorded
+    after the first value ran Python code (_continue.py _call_argument: keywords in source order)."""
+    return g(ticked(v.x), 1.5, c=v.y)
+
+
 class Checked(Vec):
     """__init__ raises for a negative x (its traceback line), returns a value for x == 13."""
     def __init__(self, x, y):
@@ -1033,6 +1039,7 @@ def train():
         star_mid(triple, Vec(1.0, 2.0), (3.0,))
         star_kw_mid(triple, Vec(1.0, 2.0), (3.0,))
         star_kw_mid(triple, Vec(1.0, 2.0), iter([3.0]))
+        kw_mid(triple, Vec(1.0, 2.0))
         layouts_sum([S1(1.0), S2(2.0), D1(0.5), D2(0.25)], 2)
 
 
@@ -1290,6 +1297,7 @@ def checks():
         show("star_mid two %r" % (v.y,), star_mid, triple, v, (3.0, 4.0))
         show("star_kw_mid %r" % (v.y,), star_kw_mid, triple, v, (3.0,))
         show("star_kw_mid iterator %r" % (v.y,), star_kw_mid, triple, v, iter([3.0]))  # spent once spread
+        show("kw_mid %r" % (v.y,), kw_mid, triple, v)
         print("log", LOG)
     for n in range(3):  # the float a logged write replaced: released as the call ends
         old = float("1e%d" % (300 + n)) * 1.5
@@ -1545,7 +1553,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
