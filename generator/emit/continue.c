@@ -185,7 +185,7 @@ static void cont_block(em *E, const restart *rp, int mode) {
 
 /* The expression whose pending operands a MID continuation substitutes:
  * the value of `x = v` and `return v`, `v` of `x op= v` (as `x op v`), an
- * expression statement, an if's test; NULL for the statements whose
+ * expression statement, an if's or a while's test; NULL for the statements whose
  * earlier parts the interpreter would evaluate again (`xs[i] op= v`). */
 static const expr *stmt_root(const stmt *s, bool *aug) {
   *aug = false;
@@ -195,13 +195,14 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
   case ST_RETURN: return s->u.ret;
   case ST_EXPR: return s->u.expr;
   case ST_IF: return s->u.if_.cond;
+  case ST_WHILE: return s->u.while_.cond; /* its first pass's test (_continue.py: _first_test_only) */
   default: return NULL;
   }
 }
 
 /* Child i of `e` that a continuation can address, and its path step in
  * `step` (_continue.py reads them): binary operands L, R; the unary operand
- * U; an attribute's object O; a subscript's object and index S0, S1; tuple elements T<i>; the two operands of a comparison C<i> or of
+ * U; an attribute's object O; a subscript's object and index S0, S1; tuple elements T<i>; the operands of a comparison (a chain too) C<i> or of
  * and/or B<i>; the arguments of a call of a named callee A<i>. NULL past
  * the last. */
 static const expr *path_child(const expr *e, int i, char step[16]) {
@@ -216,7 +217,7 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
   case EX_SUBSCRIPT: tag = 'S', kid = i == 0 ? e->u.sub.obj : i == 1 ? e->u.sub.index : NULL; break;
   case EX_TUPLE: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
   case EX_COMPARE:
-    tag = 'C', kid = e->u.cmp.n == 2 && i < 2 ? e->u.cmp.operands[i] : NULL;
+    tag = 'C', kid = i < e->u.cmp.n ? e->u.cmp.operands[i] : NULL;
     break;
   case EX_BOOLOP: tag = 'B', kid = i == 0 ? e->u.boolop.l : i == 1 ? e->u.boolop.r : NULL; break;
   case EX_IFEXP: /* the test, then the branches */

@@ -183,21 +183,25 @@ static const char *emit_compare(em *E, expr *e) {
   const char *prev = emit_expr(E, e->u.cmp.operands[0]);
   const type *pt = TY(e->u.cmp.operands[0]);
   int opened = 0, depth = E->nvstack;
-  if (e->u.cmp.n == 2) push_pending(E, e->u.cmp.operands[0], prev); /* a chain compares again */
+  /* Operands evaluated are pending: a chain resumed in the interpreter compares them again, which
+     runs no Python code (C values; objects took the branch above) */
+  push_pending(E, e->u.cmp.operands[0], prev);
   for (int i = 1; i < e->u.cmp.n; i++) {
     expr *o = e->u.cmp.operands[i];
     const char *cur = emit_expr(E, o);
-    E->nvstack = depth;
+    E->nvstack = depth + i;
     if (i + 1 < e->u.cmp.n && o->kind != EX_LOCAL && o->kind != EX_INT && o->kind != EX_FLOAT) {
       const char *keep = tmpvar(E, TY(o));
       line(E, "%s = %s;", keep, cur);
       cur = keep;
     }
+    if (i + 1 < e->u.cmp.n) push_pending(E, o, cur);
     line(E, "%s = %s;", res, cmp_values(E, e->u.cmp.ops[i - 1], prev, pt, cur, TY(o)));
     if (i + 1 < e->u.cmp.n) { line(E, "if (%s) {", res); E->indent++; opened++; }
     prev = cur;
     pt = TY(o);
   }
+  E->nvstack = depth; /* the chain's value replaces them */
   while (opened--) { E->indent--; line(E, "}"); }
   return res;
 }

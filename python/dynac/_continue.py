@@ -139,7 +139,7 @@ def _remaining(loop, k):
 # operands it had evaluated (else: at its start).
 HEAD, AFTER, MID = 1, 2, 3
 _VALUE_FIELD = {ast.Assign: "value", ast.AnnAssign: "value", ast.AugAssign: "value",
-                ast.Return: "value", ast.Expr: "value", ast.If: "test"}
+                ast.Return: "value", ast.Expr: "value", ast.If: "test", ast.While: "test"}
 
 
 def _call_argument(call, k):
@@ -163,7 +163,7 @@ def _substituted(stmt, subst):
     an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, an attribute's object (O), a subscript's object and index
     (S0, S1), tuple elements (T0, T1, ...), the two operands of a
-    comparison (C0, C1) or of `and`/`or` (B0, B1), a conditional
+    comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
     starting with G goes down from the target of `obj[i] = v` or
@@ -202,8 +202,8 @@ def _substituted(stmt, subst):
                 parent, name = node, "value" if step == "S0" else "slice"
             elif step[0] == "T" and isinstance(node, ast.Tuple) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
-            elif step in ("C0", "C1") and isinstance(node, ast.Compare) and len(node.ops) == 1:
-                parent, name = (node, "left") if step == "C0" else (node.comparators, 0)
+            elif step[0] == "C" and isinstance(node, ast.Compare) and int(step[1:]) <= len(node.ops):
+                parent, name = (node, "left") if step == "C0" else (node.comparators, int(step[1:]) - 1)
             elif step in ("B0", "B1") and isinstance(node, ast.BoolOp) and len(node.values) == 2:
                 parent, name = node.values, int(step[1])
             elif step in ("I0", "I1", "I2") and isinstance(node, ast.IfExp):
@@ -223,6 +223,27 @@ def _substituted(stmt, subst):
         else:
             setattr(parent, name, value)
     return stmt
+
+
+def _first_test_only(stmt, again):
+    """[again], where `again` is statement `stmt` with the operands the
+    kernel had evaluated substituted; for a while loop, whose test runs
+    again each pass, the substituted test serves its first pass only:
+
+        _dynac_first = 1
+        while (((_dynac_first := 0) or <substituted test>) if _dynac_first else <test>):
+    """
+    if not isinstance(stmt, ast.While):
+        return [again]
+    def flag(ctx):
+        return ast.copy_location(ast.Name(id="_dynac_first", ctx=ctx), stmt.test)
+    first = ast.copy_location(ast.BoolOp(op=ast.Or(), values=[
+        ast.copy_location(ast.NamedExpr(target=flag(ast.Store()), value=ast.Constant(0)), stmt.test),
+        again.test]), stmt.test)
+    again.test = ast.copy_location(ast.IfExp(test=flag(ast.Load()), body=first,
+                                             orelse=copy.deepcopy(stmt.test)), stmt.test)
+    start = ast.copy_location(ast.Assign(targets=[flag(ast.Store())], value=ast.Constant(1)), stmt)
+    return [start, again]
 
 
 def _continuation(path, mode, nits, subst=None, stop=None):
@@ -249,7 +270,7 @@ def _continuation(path, mode, nits, subst=None, stop=None):
         again = _substituted(block[i], subst or "")
         if again is None:
             return None
-        rest = [again] + after(len(path) - 1, block, i)
+        rest = _first_test_only(block[i], again) + after(len(path) - 1, block, i)
     else:
         rest = [block[i]] + after(len(path) - 1, block, i)
     for level, (block, i, field) in reversed(list(enumerate(path[:-1]))):

@@ -851,6 +851,32 @@ def kw_mid(g, v):
     return g(ticked(v.x), 1.5, c=v.y)
 
 
+def chain_mid(v, hi):
+    """A chained comparison whose second operand is of another type than recorded after the
+    first ran Python code: the chain goes on in the interpreter with the first operand kept
+    (emit/expr.c: the operands a chain evaluated are pending; comparing them again runs no code)."""
+    return ticked(v.x) < v.y * 2.0 < hi
+
+
+def chain_mid3(v):
+    """The same failing at a chain's fourth operand, three operands kept."""
+    return 0.0 < ticked(v.x) <= 4.0 < v.y * 2.0
+
+
+def while_mid(vs, n):
+    """A while test whose second operand is of another type than recorded after the first ran
+    Python code, on its first or a later pass: the loop goes on in the interpreter, the kept
+    operand serving that pass's test only (_continue.py _first_test_only); break and else as ever."""
+    k = 0
+    while ticked(vs[k].x) < vs[k].y * 2.0:
+        k += 1
+        if k == n:
+            break
+    else:
+        LOG.append(("else", k))
+    return k
+
+
 class Checked(Vec):
     """__init__ raises for a negative x (its traceback line), returns a value for x == 13."""
     def __init__(self, x, y):
@@ -1040,6 +1066,9 @@ def train():
         star_kw_mid(triple, Vec(1.0, 2.0), (3.0,))
         star_kw_mid(triple, Vec(1.0, 2.0), iter([3.0]))
         kw_mid(triple, Vec(1.0, 2.0))
+        chain_mid(Vec(1.0, 2.0), 9.0)
+        chain_mid3(Vec(1.0, 3.0))
+        while_mid([Vec(1.0, 2.0), Vec(1.0, 2.0), Vec(1.0, 0.5)], 5)
         layouts_sum([S1(1.0), S2(2.0), D1(0.5), D2(0.25)], 2)
 
 
@@ -1298,7 +1327,17 @@ def checks():
         show("star_kw_mid %r" % (v.y,), star_kw_mid, triple, v, (3.0,))
         show("star_kw_mid iterator %r" % (v.y,), star_kw_mid, triple, v, iter([3.0]))  # spent once spread
         show("kw_mid %r" % (v.y,), kw_mid, triple, v)
+        show("chain_mid %r" % (v.y,), chain_mid, v, 9.0)
+        show("chain_mid low %r" % (v.y,), chain_mid, v, 0.0)
+        show("chain_mid3 %r" % (v.y,), chain_mid3, v)
         print("log", LOG)
+    for late in [0.5, 3.0, 0, 2 ** 70, -2 ** 70, "s", None, True]:
+        for pass_ in range(3):
+            for n in (2, 5):
+                del LOG[:]
+                vs = [Vec(1.0, 2.0) for _ in range(pass_)] + [Vec(1.0, late)]
+                show("while_mid %r pass %d n %d" % (late, pass_, n), while_mid, vs, n)
+                print("log", LOG)
     for n in range(3):  # the float a logged write replaced: released as the call ends
         old = float("1e%d" % (300 + n)) * 1.5
         into = [old, 2.0]
@@ -1553,7 +1592,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
