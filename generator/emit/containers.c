@@ -314,11 +314,15 @@ static const char *fresh_list(em *E, const char *make, const char *what) {
 const char *emit_list_display(em *E, expr *e) {
   int n = e->u.tuple.n;
   const char **vals = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n + 1));
+  int depth = E->nvstack;
   for (int i = 0; i < n; i++) {
     const type *t = TY(e->u.tuple.elts[i]);
     const char *v = emit_expr(E, e->u.tuple.elts[i]);
+    E->nvstack = depth + i;
     vals[i] = t->kind == TY_NONE ? v : keep(E, v, t); /* None: boxed as itself below */
+    push_pending(E, e->u.tuple.elts[i], vals[i]); /* a later element's failure goes on around it */
   }
+  E->nvstack = depth;
   const char *t = fresh_list(E, arena_printf(E->m->a, "PyList_New(%d)", n), "a list display");
   for (int i = 0; i < n; i++)
     line(E, "if (dynac_list_init(%s, %d, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", t, i,

@@ -185,7 +185,8 @@ static void cont_block(em *E, const restart *rp, int mode) {
 
 /* The expression whose pending operands a MID continuation substitutes:
  * the value of `x = v` and `return v`, `v` of `x op= v` (as `x op v`), an
- * expression statement, an if's or a while's test; NULL for the statements whose
+ * expression statement, an if's, a while's or an assert's test, a for loop's
+ * iterable; NULL for the statements whose
  * earlier parts the interpreter would evaluate again (`xs[i] op= v`). */
 static const expr *stmt_root(const stmt *s, bool *aug) {
   *aug = false;
@@ -194,15 +195,17 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
   case ST_AUGASSIGN: *aug = true; return s->u.aug.sub ? NULL : s->u.aug.value;
   case ST_RETURN: return s->u.ret;
   case ST_EXPR: return s->u.expr;
-  case ST_IF: return s->u.if_.cond;
+  case ST_IF: return s->u.if_.assert_ ? s->u.if_.cond->u.not_arg : s->u.if_.cond; /* assert: `if not test` */
   case ST_WHILE: return s->u.while_.cond; /* its first pass's test (_continue.py: _first_test_only) */
+  case ST_FOR_ITER: /* `for x in c`: c, evaluated once before the loop starts */
+    return s->u.for_.how == 'i' && s->u.for_.niters == 1 ? s->u.for_.iters[0] : NULL;
   default: return NULL;
   }
 }
 
 /* Child i of `e` that a continuation can address, and its path step in
  * `step` (_continue.py reads them): binary operands L, R; the unary operand
- * U; an attribute's object O; a subscript's object and index S0, S1; tuple elements T<i>; the operands of a comparison (a chain too) C<i> or of
+ * U; an attribute's object O; a subscript's object and index S0, S1; tuple and list elements T<i>; the operands of a comparison (a chain too) C<i> or of
  * and/or B<i>; the arguments of a call of a named callee A<i>. NULL past
  * the last. */
 static const expr *path_child(const expr *e, int i, char step[16]) {
@@ -215,7 +218,7 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
   case EX_UNARY: snprintf(step, 16, "U"); return i == 0 ? e->u.un.a : NULL;
   case EX_ATTR: snprintf(step, 16, "O"); return i == 0 ? e->u.sub.obj : NULL;
   case EX_SUBSCRIPT: tag = 'S', kid = i == 0 ? e->u.sub.obj : i == 1 ? e->u.sub.index : NULL; break;
-  case EX_TUPLE: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
+  case EX_TUPLE: case EX_LIST: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
   case EX_COMPARE:
     tag = 'C', kid = i < e->u.cmp.n ? e->u.cmp.operands[i] : NULL;
     break;

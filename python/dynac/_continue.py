@@ -139,7 +139,8 @@ def _remaining(loop, k):
 # operands it had evaluated (else: at its start).
 HEAD, AFTER, MID = 1, 2, 3
 _VALUE_FIELD = {ast.Assign: "value", ast.AnnAssign: "value", ast.AugAssign: "value",
-                ast.Return: "value", ast.Expr: "value", ast.If: "test", ast.While: "test"}
+                ast.Return: "value", ast.Expr: "value", ast.If: "test", ast.While: "test",
+                ast.Assert: "test", ast.For: "iter"}
 
 
 def _call_argument(call, k):
@@ -162,7 +163,7 @@ def _substituted(stmt, subst):
     `;`-separated). A path goes down from the statement's value (through
     an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, an attribute's object (O), a subscript's object and index
-    (S0, S1), tuple elements (T0, T1, ...), the two operands of a
+    (S0, S1), tuple and list elements (T0, T1, ...), the two operands of a
     comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
@@ -200,7 +201,7 @@ def _substituted(stmt, subst):
                 parent, name = node.func, "value"
             elif step in ("S0", "S1") and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
                 parent, name = node, "value" if step == "S0" else "slice"
-            elif step[0] == "T" and isinstance(node, ast.Tuple) and int(step[1:]) < len(node.elts):
+            elif step[0] == "T" and isinstance(node, (ast.Tuple, ast.List)) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
             elif step[0] == "C" and isinstance(node, ast.Compare) and int(step[1:]) <= len(node.ops):
                 parent, name = (node, "left") if step == "C0" else (node.comparators, int(step[1:]) - 1)

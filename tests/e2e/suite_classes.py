@@ -863,6 +863,29 @@ def chain_mid3(v):
     return 0.0 < ticked(v.x) <= 4.0 < v.y * 2.0
 
 
+def list_mid(v):
+    """A list display whose second element is of another type than recorded after the first
+    ran Python code: the display goes on in the interpreter with the first element kept."""
+    xs = [ticked(v.x), v.y * 2.0, ticked(v.x)]
+    return len(xs), xs[1]
+
+
+def for_mid(v):
+    """A for loop's iterable failing after Python code ran: the loop starts in the interpreter
+    over the iterable made from the kept operand (it is evaluated once, before the first pass)."""
+    s = 0.0
+    for x in (ticked(v.x), v.y * 2.0):
+        s += x
+    return s
+
+
+def assert_mid(v):
+    """An assert's test failing after Python code ran (lowered as `if not test: raise`, resumed
+    as the assert itself: its message and AssertionError as CPython's)."""
+    assert ticked(v.x) < v.y * 2.0, "not below"
+    return 1
+
+
 def while_mid(vs, n):
     """A while test whose second operand is of another type than recorded after the first ran
     Python code, on its first or a later pass: the loop goes on in the interpreter, the kept
@@ -1067,6 +1090,9 @@ def train():
         star_kw_mid(triple, Vec(1.0, 2.0), iter([3.0]))
         kw_mid(triple, Vec(1.0, 2.0))
         chain_mid(Vec(1.0, 2.0), 9.0)
+        list_mid(Vec(1.0, 2.0))
+        for_mid(Vec(1.0, 2.0))
+        assert_mid(Vec(1.0, 2.0))
         chain_mid3(Vec(1.0, 3.0))
         while_mid([Vec(1.0, 2.0), Vec(1.0, 2.0), Vec(1.0, 0.5)], 5)
         layouts_sum([S1(1.0), S2(2.0), D1(0.5), D2(0.25)], 2)
@@ -1330,6 +1356,10 @@ def checks():
         show("chain_mid %r" % (v.y,), chain_mid, v, 9.0)
         show("chain_mid low %r" % (v.y,), chain_mid, v, 0.0)
         show("chain_mid3 %r" % (v.y,), chain_mid3, v)
+        show("list_mid %r" % (v.y,), list_mid, v)
+        show("for_mid %r" % (v.y,), for_mid, v)
+        show("assert_mid %r" % (v.y,), assert_mid, v)
+        show("assert_mid low %r" % (v.y,), assert_mid, Vec(9.0, v.y))
         print("log", LOG)
     for late in [0.5, 3.0, 0, 2 ** 70, -2 ** 70, "s", None, True]:
         for pass_ in range(3):
@@ -1592,7 +1622,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
