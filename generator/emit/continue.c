@@ -12,6 +12,11 @@ void push_operand(em *E, const expr *e, const char *v, bool boxed) {
     E->vstack[E->nvstack++] = (pending){.e = e, .v = v, .boxed = boxed, .neffects = E->rp.neffects};
 }
 void push_pending(em *E, const expr *e, const char *v) { push_operand(E, e, v, false); }
+/* The same for v of type t, not e's: `obj.name op= v`'s read of an attribute typed float as an object. */
+void push_typed(em *E, const expr *e, const char *v, const type *t) {
+  push_pending(E, e, v);
+  if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].t = t;
+}
 
 /* ---- continuation in the interpreter (dynac.h's dynac_continue) ------------ */
 /* Can a deoptimisation in instance `in` come after something the
@@ -192,11 +197,11 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
   *aug = false;
   switch (s->kind) {
   case ST_ASSIGN: return s->u.assign.value;
-  case ST_AUGASSIGN: *aug = true; return s->u.aug.sub ? NULL : s->u.aug.value;
+  case ST_AUGASSIGN: *aug = true; return s->u.aug.value; /* obj[i] op= v: with its target's read pending */
   case ST_RETURN: return s->u.ret;
   case ST_EXPR: return s->u.expr;
   case ST_IF: return s->u.if_.assert_ ? s->u.if_.cond->u.not_arg : s->u.if_.cond; /* assert: `if not test` */
-  case ST_WHILE: return s->u.while_.cond; /* its first pass's test (_continue.py: _first_test_only) */
+  case ST_WHILE: return s->u.while_.cond; /* its first pass's test (_continue.py: _resumed_statements) */
   case ST_FOR_ITER: /* `for x in c`: c, evaluated once before the loop starts */
     return s->u.for_.how == 'i' && s->u.for_.niters == 1 ? s->u.for_.iters[0] : NULL;
   default: return NULL;
@@ -263,10 +268,13 @@ static bool expr_path(const expr *root, const expr *e, strbuf *out) {
 
 /* The place a one-target assignment stores into (obj[i] = v, obj.name = v):
  * its operands are evaluated after the value, so they may be pending too
- * (path prefix G); else NULL. */
+ * (path prefix G); an augmented one's (obj[i] op= v), whose operands and
+ * read come before the value (the read: path X); else NULL. */
 static const expr *stmt_target(const stmt *s) {
-  if (s->kind != ST_ASSIGN || s->u.assign.ntargets != 1 || s->u.assign.targets[0]->is_tuple) return NULL;
-  const expr *t = s->u.assign.targets[0]->sub;
+  const expr *t = NULL;
+  if (s->kind == ST_AUGASSIGN) t = s->u.aug.sub;
+  else if (s->kind == ST_ASSIGN && s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple)
+    t = s->u.assign.targets[0]->sub;
   return t && (t->kind == EX_SUBSCRIPT || t->kind == EX_ATTR) ? t : NULL;
 }
 
@@ -286,22 +294,28 @@ const char *mid_action(em *E) {
   if (!root) return NULL;
   int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
   strbuf subst = {0}, boxes = {0};
-  bool ok = true;
+  bool ok = true, read_kept = false;
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
-    int k = TY(p->e)->kind;
-    ok = p->boxed || is_scalar(TY(p->e)) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(TY(p->e));
-    sb_printf(&subst, "%s%s", i ? ";" : "", aug ? "R" : "");
+    const type *t = p->t ? p->t : TY(p->e);
+    int k = t->kind;
+    ok = p->boxed || is_scalar(t) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(t);
+    if (i) sb_puts(&subst, ";");
+    size_t mark = subst.len;
+    sb_puts(&subst, aug ? "R" : "");
     bool found = ok && expr_path(root, p->e, &subst);
     if (ok && !found && target) { /* in the target: obj[i] = v evaluates obj and i after v */
-      sb_puts(&subst, "G");
-      found = expr_path(target, p->e, &subst);
+      subst.len = mark;
+      sb_puts(&subst, p->e == target ? "X" : "G"); /* X: obj[i] op= v's read of obj[i] */
+      found = p->e == target || expr_path(target, p->e, &subst);
+      read_kept |= p->e == target;
     }
     ok = found;
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
     if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
-    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, TY(p->e)));
+    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, t));
   }
+  if (aug && target && !read_kept) ok = false; /* the interpreter would read obj[i] again, after v's effects */
   const char *action = NULL;
   if (ok) {
     mid_point *mp = arena_alloc(E->m->a, sizeof *mp);

@@ -97,6 +97,7 @@ typedef struct restart {
 typedef struct pending {
   const expr *e;
   const char *v;   /* its C value; boxed: a reference the continuation takes */
+  const type *t;   /* v's type when not e's (an object read where e is typed), else NULL */
   bool boxed;
   int neffects;
 } pending;
@@ -263,6 +264,7 @@ void unbound_check(em *E, int loc);
 /* continue.c */
 void push_operand(em *E, const expr *e, const char *v, bool boxed);
 void push_pending(em *E, const expr *e, const char *v);
+void push_typed(em *E, const expr *e, const char *v, const type *t);
 bool may_continue(const inst *in);
 bool may_log(const inst *in);
 const char *mid_action(em *E);

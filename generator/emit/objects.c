@@ -373,7 +373,10 @@ static bool rec_field_update(em *E, stmt *s) {
 void emit_object_augassign(em *E, stmt *s) {
   if (rec_field_update(E, s)) return;
   expr *sub = s->u.aug.sub;
+  int depth = E->nvstack;
   object_place p = place_of(E, sub);
+  if (p.obj) push_typed(E, sub->u.sub.obj, p.obj, &ty_obj); /* kept for a continuation (continue.c mid_action) */
+  if (p.key && sub->kind == EX_SUBSCRIPT) push_typed(E, sub->u.sub.index, p.key, &ty_obj);
   const char *old;
   if (sub->kind == EX_NAME) {
     old = emit_global_name(E, sub->u.global->name);
@@ -388,15 +391,19 @@ void emit_object_augassign(em *E, stmt *s) {
     const type *at = TY(sub), *vt = TY(s->u.aug.value);
     const type *rt = binop_result(s->u.aug.op, at, vt);
     const char *x = emit_instance_attr(E, p.obj, sub->u.sub.attr, at);
+    push_pending(E, sub, x);
     const char *r = emit_expr(E, s->u.aug.value);
     const char *v = emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt);
+    E->nvstack = depth;
     store_into(E, sub, p, v, rt);
     return;
   } else {
     old = emit_object_attr(E, p.obj, sub->u.sub.attr);
   }
+  if (p.obj) push_typed(E, sub, old, &ty_obj); /* the read, before the value */
   const char *r = emit_expr(E, s->u.aug.value);
   const char *v = emit_inplace_values(E, s->u.aug.op, old, &ty_obj, r, TY(s->u.aug.value));
+  E->nvstack = depth;
   store_into(E, sub, p, v, &ty_obj);
 }
 

@@ -195,15 +195,21 @@ static void emit_augassign(em *E, stmt *s) {
     return;
   }
   if (s->u.aug.sub) { /* obj[i] op= v: obj, i, the element, v, the operation, the store */
-    expr *sub = s->u.aug.sub;
+    expr *sub = s->u.aug.sub, *index = sub->u.sub.index;
     const type *ot = TY(sub->u.sub.obj);
+    int depth = E->nvstack;
     const char *obj = keep(E, emit_expr(E, sub->u.sub.obj), ot);
     const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
     const positions *idx = checked ? NULL : emit_index(E, sub);
     const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
+    if (index->kind == EX_LOCAL || index->kind == EX_INT) { /* a continuation reads the index again */
+      push_pending(E, sub->u.sub.obj, obj);
+      push_pending(E, sub, old); /* the read, before the value */
+    }
     const char *r = emit_aug_value(E, s, TY(sub));
     const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));
     const char *v = emit_binop_values(E, s->u.aug.op, old, TY(sub), r, TY(s->u.aug.value), res);
+    E->nvstack = depth;
     /* the item just read, which nothing in between can have moved or changed (a buffer's
        length is fixed while the kernel holds it): its index is checked, its value plain */
     bool reuse = checked && (ot->kind == TY_BUF || !idx || !may_write(E, s->u.aug.value));

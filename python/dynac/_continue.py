@@ -167,26 +167,37 @@ def _substituted(stmt, subst):
     comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
-    starting with G goes down from the target of `obj[i] = v` or
-    `obj.name = v` instead (evaluated after the value). None when
-    an operand is not where the kernel had it: the continuation must not
-    guess."""
+    starting with G goes down from the target of `obj[i] = v`,
+    `obj.name = v`, `obj[i] op= v` or `obj.name op= v` instead (evaluated
+    before or after the value); X is the value such a target held, which
+    `op=` read before the value (_resumed_statements makes the rest). None
+    when an operand is not where the kernel had it: the continuation must
+    not guess."""
     field = _VALUE_FIELD.get(type(stmt))
     if field is None:
         return None
     stmt = copy.deepcopy(stmt)
+    place = isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, (ast.Subscript, ast.Attribute))
     for k, item in enumerate(subst.split(";")):
         path, _, where = item.partition("@")
-        if isinstance(stmt, ast.AugAssign):
+        if place and path == "X":  # the target's value, read before the value
+            if f"{stmt.target.lineno}:{stmt.target.col_offset}" != where:
+                return None
+            stmt._dynac_read = f"_dynac_v{k}"
+            continue
+        if isinstance(stmt, ast.AugAssign) and not path.startswith("G"):
             if not path.startswith("R"):
                 return None
             path = path[1:]
         parent, name = stmt, field
-        if path.startswith("G"):  # obj[i] = v: an operand of the target
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+        if path.startswith("G"):  # obj[i] = v, obj[i] op= v: an operand of the target
+            if place:
+                parent, name, path = stmt, "target", path[1:]
+            elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
                     and isinstance(stmt.targets[0], (ast.Subscript, ast.Attribute))):
+                parent, name, path = stmt.targets, 0, path[1:]
+            else:
                 return None
-            parent, name, path = stmt.targets, 0, path[1:]
         for step in re.findall(r"[LRUOFM]|[TCBASI]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
@@ -226,14 +237,38 @@ def _substituted(stmt, subst):
     return stmt
 
 
-def _first_test_only(stmt, again):
-    """[again], where `again` is statement `stmt` with the operands the
-    kernel had evaluated substituted; for a while loop, whose test runs
-    again each pass, the substituted test serves its first pass only:
+def _resumed_statements(stmt, again):
+    """What runs statement `stmt` on from where the kernel left it, given
+    `again`, stmt with the operands the kernel had evaluated substituted
+    (_substituted); None when that cannot be exact. `obj.name op= v` and
+    `obj[i] op= v` read their target before v: its value is kept too, the
+    operator applied to it, and the target (its operands kept or locals)
+    stored into:
+
+        _dynac_aug = <the value read>
+        _dynac_aug op= <substituted value>
+        obj.name = _dynac_aug
+
+    A while loop's test runs again each pass: the substituted test serves
+    its first pass only:
 
         _dynac_first = 1
         while (((_dynac_first := 0) or <substituted test>) if _dynac_first else <test>):
     """
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, (ast.Subscript, ast.Attribute)):
+        read = getattr(again, "_dynac_read", None)
+        if read is None or any(isinstance(n, ast.NamedExpr) for n in ast.walk(stmt)):
+            return None  # (a := ...) could rebind a name the target reads again
+        parts = [again.target.value] + ([again.target.slice] if isinstance(again.target, ast.Subscript) else [])
+        if not all(isinstance(x, (ast.Name, ast.Constant)) for x in parts):
+            return None  # evaluated again after the value: only kept operands and locals
+        def aug(ctx):
+            return ast.copy_location(ast.Name(id="_dynac_aug", ctx=ctx), stmt.target)
+        take = ast.Assign(targets=[aug(ast.Store())], value=ast.Name(id=read, ctx=ast.Load()))
+        apply = ast.AugAssign(target=aug(ast.Store()), op=stmt.op, value=again.value)
+        again.target.ctx = ast.Store()
+        store = ast.Assign(targets=[again.target], value=aug(ast.Load()))
+        return [ast.fix_missing_locations(ast.copy_location(x, stmt)) for x in (take, apply, store)]
     if not isinstance(stmt, ast.While):
         return [again]
     def flag(ctx):
@@ -271,7 +306,10 @@ def _continuation(path, mode, nits, subst=None, stop=None):
         again = _substituted(block[i], subst or "")
         if again is None:
             return None
-        rest = _first_test_only(block[i], again) + after(len(path) - 1, block, i)
+        again = _resumed_statements(block[i], again)
+        if again is None:
+            return None
+        rest = again + after(len(path) - 1, block, i)
     else:
         rest = [block[i]] + after(len(path) - 1, block, i)
     for level, (block, i, field) in reversed(list(enumerate(path[:-1]))):

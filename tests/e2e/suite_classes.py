@@ -886,10 +886,54 @@ def assert_mid(v):
     return 1
 
 
+def bump(o, x):
+    """Changes o.x between an augmented assignment's read and its store."""
+    LOG.append(("bump", x))
+    o.x = 100.0
+    return x
+
+
+def bump_key(d, x):
+    """The same for d["k"]."""
+    LOG.append(("bump_key", x))
+    d["k"] = 100.0
+    return x
+
+
+def bump_item(xs, x):
+    """The same for xs[0]."""
+    LOG.append(("bump_item", x))
+    xs[0] = 100.0
+    return x
+
+
+def aug_attr_mid(o, v):
+    """obj.name op= value failing in the value after Python code ran: the interpreter goes on
+    with the value obj.name held before it (read first, as CPython does; bump changed it since),
+    then stores into the same obj (_continue.py _resumed_statements)."""
+    o.x += bump(o, v.x) + v.y * 2.0
+    return o.x
+
+
+def aug_item_mid(xs, v, i):
+    """The same for a list of floats' item at a local index and at a literal one."""
+    xs[i] += bump_item(xs, v.x) + v.y * 2.0
+    xs[0] -= bump_item(xs, v.x) * v.y
+    return tuple(xs)  # (show() reads a list's items as Vecs)
+
+
+def aug_other_mid(holder, v):
+    """The same where the target's object is an expression (kept, not evaluated again) and for a
+    dict's item (its key kept)."""
+    holder[0].x *= bump(holder[0], v.x) + v.y * 2.0
+    holder[1]["k"] += bump_key(holder[1], v.x) + v.y * 2.0
+    return holder[0].x, holder[1]["k"]
+
+
 def while_mid(vs, n):
     """A while test whose second operand is of another type than recorded after the first ran
     Python code, on its first or a later pass: the loop goes on in the interpreter, the kept
-    operand serving that pass's test only (_continue.py _first_test_only); break and else as ever."""
+    operand serving that pass's test only (_continue.py _resumed_statements); break and else as ever."""
     k = 0
     while ticked(vs[k].x) < vs[k].y * 2.0:
         k += 1
@@ -1090,6 +1134,9 @@ def train():
         star_kw_mid(triple, Vec(1.0, 2.0), iter([3.0]))
         kw_mid(triple, Vec(1.0, 2.0))
         chain_mid(Vec(1.0, 2.0), 9.0)
+        aug_attr_mid(Vec(1.0, 2.0), Vec(1.0, 2.0))
+        aug_item_mid([1.0, 2.0], Vec(1.0, 2.0), 1)
+        aug_other_mid([Vec(1.0, 2.0), {"k": 1.0}], Vec(1.0, 2.0))
         list_mid(Vec(1.0, 2.0))
         for_mid(Vec(1.0, 2.0))
         assert_mid(Vec(1.0, 2.0))
@@ -1346,7 +1393,7 @@ def checks():
     for v in [Vec(1.0, 2.0), Vec(1.0, "s"), Vec(-0.0, None), Vec("t", 2.0)]:
         show("made_mid %r %r" % (v.x, v.y), made_mid, Vec, v)
     show("made_mid Third", made_mid, Third, Vec(1.0, 2.0))
-    for v in [Vec(1.0, 2.0), Vec(1.5, "s"), Vec(-0.0, None), Vec(2.0, 2 ** 70)]:
+    for v in [Vec(1.0, 2.0), Vec(1.5, "s"), Vec(-0.0, None), Vec(2.0, 2 ** 70), Vec(2.0, 3)]:
         del LOG[:]
         show("star_mid %r" % (v.y,), star_mid, triple, v, (3.0,))
         show("star_mid two %r" % (v.y,), star_mid, triple, v, (3.0, 4.0))
@@ -1357,6 +1404,11 @@ def checks():
         show("chain_mid low %r" % (v.y,), chain_mid, v, 0.0)
         show("chain_mid3 %r" % (v.y,), chain_mid3, v)
         show("list_mid %r" % (v.y,), list_mid, v)
+        show("aug_attr_mid %r" % (v.y,), aug_attr_mid, Vec(1.5, 0.0), v)
+        for i in (0, 1, -1, 2):
+            show("aug_item_mid %r %d" % (v.y, i), aug_item_mid, [1.5, 2.5], v, i)
+        show("aug_other_mid %r" % (v.y,), aug_other_mid, [Vec(1.5, 0.0), {"k": 0.5}], v)
+        show("aug_other_mid no key %r" % (v.y,), aug_other_mid, [Vec(1.5, 0.0), {}], v)
         show("for_mid %r" % (v.y,), for_mid, v)
         show("assert_mid %r" % (v.y,), assert_mid, v)
         show("assert_mid low %r" % (v.y,), assert_mid, Vec(9.0, v.y))
@@ -1622,7 +1674,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
