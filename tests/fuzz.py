@@ -294,6 +294,23 @@ class Gen:
                 ind + "    x2 = q0.b + float(len(q0))", ind + "    q0 = -q0 if q0.a > 0.0 and q0.b < %s else None" % f,
                 ind + "x2 = 0.0 if q0 is None else q0[%s]" % f]
 
+    def mid_stmt(self, env, ind, in_loop):
+        """A statement whose operand p0.a is an int for some instances
+        (instance_recipe) after tk() ran Python code: the kernel goes on in
+        the interpreter around the operands it had evaluated (emit/continue.c
+        mid_action, _continue.py), in each shape a continuation addresses."""
+        f, g = self.float_expr(env, 0, in_loop), self.float_expr(env, 1, in_loop)
+        env.add("x3")
+        return self.rng.choice([
+            [ind + "x3 = tk(%s) * 2.0 + p0.a" % f],
+            [ind + "x3 = 1.0 if tk(%s) < p0.a <= %s else 2.0" % (f, g)],
+            [ind + "x3 = float(len([tk(%s), p0.a * %s, tk(p0.b)]))" % (f, g)],
+            [ind + "p0.b += tk(%s) + p0.a" % f, ind + "x3 = p0.b"],
+            [ind + "x3 = 0.0", ind + "for v in (tk(%s), p0.a * %s):" % (f, g), ind + "    x3 += v"],
+            [ind + "x3 = 0.0", ind + "while tk(x3) < p0.a + %s and x3 < 3.0:" % f, ind + "    x3 += 1.0"],
+            [ind + "x3 = p0.md(tk(%s), c=p0.a * %s)" % (f, g)],
+            [ind + "assert tk(%s) != p0.a * %s, 'fuzz'" % (f, g), ind + "x3 = 1.5"]])
+
     def stmt(self, env, ind, depth, in_loop):
         k = self.rng.randrange(14)
         if k >= 12:
@@ -301,14 +318,15 @@ class Gen:
         if "a0" in env and self.rng.random() < 0.3:
             return self.array_stmt(env, ind, in_loop)
         if "p0" in env and self.rng.random() < 0.15:
-            # an instance's attribute store, a rebinding; p0.b op= takes a name or a literal: a
-            # float operation there that deoptimises (x ** 0.5 of a negative x: a complex) after
-            # Python code ran (p0 = -p0) cannot go on in the interpreter mid-statement and
-            # raises dynac's RuntimeError (a known limit, see issue 21's closing note)
+            # an instance's attribute store, a rebinding, p0.b op= v (a float operation in v that
+            # deoptimises, x ** 0.5 of a negative x, after Python code ran goes on in the
+            # interpreter with p0.b's value read before v: _continue.py _resumed_statements)
             if self.rng.random() < 0.4:
                 return self.optional_stmt(env, ind, in_loop)
+            if self.rng.random() < 0.4:
+                return self.mid_stmt(env, ind, in_loop)
             return [ind + self.rng.choice(["p0.a = %s" % self.float_expr(env, 1, in_loop), "p0 = -p0",
-                                           "p0 += p0", "p0.b += %s" % self.float_expr(env, 0, in_loop)])]
+                                           "p0 += p0", "p0.b += %s" % self.float_expr(env, 1, in_loop)])]
         d = 2
         if k < 3 or depth <= 0:
             name = self.rng.choice(["n%d" % self.rng.randrange(3), "x%d" % self.rng.randrange(3)])
@@ -455,6 +473,13 @@ class P:
     @staticmethod
     def sk(*xs):
         return xs[0] - xs[-1] * 0.5 if xs else 0.25
+
+
+def tk(x):
+    # Python code run before an operand of another type than recorded (p0.a an int): the
+    # statement goes on in the interpreter mid-expression, tk's print not repeated (mid_stmt)
+    print("tk", x)
+    return x
 
 
 def heap_min(p, x, y):
