@@ -231,12 +231,14 @@ static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k
 /* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
 static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
   dynac_undo_entry *e = dynac_undo_push_list(u, l);
-  PyObject *old = PyList_GET_ITEM(l, k);
-  Py_INCREF(old);
-  if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
-    if (e) u->n--;
-    Py_DECREF(old);
-    return -1;
+  PyObject *old = dynac_compat_list_take(l, k, 0);
+  if (!old) { /* the list shrinks its allocation */
+    old = Py_NewRef(PyList_GET_ITEM(l, k));
+    if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
+      if (e) u->n--;
+      Py_DECREF(old);
+      return -1;
+    }
   }
   if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);

@@ -158,9 +158,8 @@ static inline void dynac_undo_rollback(size_t mark) {
       break;
     }
     case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->of.list, e->k))->ob_fval = e->was.f; break;
-    case 'A': (void)PyList_SetSlice(e->of.list, PyList_GET_SIZE(e->of.list) - 1,
-                                    PyList_GET_SIZE(e->of.list), NULL); break;
-    case 'I': (void)PyList_SetSlice(e->of.list, e->k, e->k + 1, NULL); break;
+    case 'A': Py_DECREF(dynac_compat_list_take(e->of.list, PyList_GET_SIZE(e->of.list) - 1, 1)); break;
+    case 'I': Py_DECREF(dynac_compat_list_take(e->of.list, e->k, 1)); break;
     case 'P':
       (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);

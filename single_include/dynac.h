@@ -278,6 +278,24 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
  * deprecates the field (watchers replace it): port here. */
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
+/* Takes item k (0 <= k < len) out of list xs as list.pop(k) does
+ * (listobject.c: list_ass_slice's memmove, then list_resize), when
+ * list_resize would only set the size: it reallocates when the new size is
+ * below half the allocation. The list's reference to the item, now the
+ * caller's; else NULL with the list unchanged (PyList_SetSlice does it).
+ * keep_allocation: always, the allocation kept (undoing an append or an
+ * insert: the interpreter's same append then finds the list as the one it
+ * made in CPython, and sys.getsizeof agrees). */
+static inline PyObject *dynac_compat_list_take(PyObject *xs, Py_ssize_t k, int keep_allocation) {
+  PyListObject *l = (PyListObject *)xs;
+  Py_ssize_t n = Py_SIZE(l) - 1;
+  if (!keep_allocation && n < (l->allocated >> 1)) return NULL;
+  PyObject *v = l->ob_item[k];
+  memmove(&l->ob_item[k], &l->ob_item[k + 1], (size_t)(n - k) * sizeof(PyObject *));
+  Py_SET_SIZE(l, n);
+  return v;
+}
+
 /* o as a C long when it is an exact int of at most one digit (3.11's
  * longintrepr: ob_size -1, 0 or 1), as COMPARE_OP_INT_JUMP tests it. 1 with
  * *v, or 0. 3.12 keeps the sign and size in lv_tag: port here. */
@@ -1953,9 +1971,8 @@ static inline void dynac_undo_rollback(size_t mark) {
       break;
     }
     case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->of.list, e->k))->ob_fval = e->was.f; break;
-    case 'A': (void)PyList_SetSlice(e->of.list, PyList_GET_SIZE(e->of.list) - 1,
-                                    PyList_GET_SIZE(e->of.list), NULL); break;
-    case 'I': (void)PyList_SetSlice(e->of.list, e->k, e->k + 1, NULL); break;
+    case 'A': Py_DECREF(dynac_compat_list_take(e->of.list, PyList_GET_SIZE(e->of.list) - 1, 1)); break;
+    case 'I': Py_DECREF(dynac_compat_list_take(e->of.list, e->k, 1)); break;
     case 'P':
       (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);
@@ -3011,7 +3028,9 @@ static inline PyObject *dynac_call_list_pop(PyObject *meth, PyObject *const *arg
   if (unbound && PyList_CheckExact(argv[0]) && (npos == 1 || dynac_compat_small_int(argv[1], &i))) {
     Py_ssize_t n = PyList_GET_SIZE(argv[0]), k = i < 0 ? i + n : i;
     if (k >= 0 && k < n) {
-      PyObject *v = Py_NewRef(PyList_GET_ITEM(argv[0], k));
+      PyObject *v = dynac_compat_list_take(argv[0], k, 0);
+      if (v) return v;
+      v = Py_NewRef(PyList_GET_ITEM(argv[0], k)); /* the list shrinks its allocation */
       if (PyList_SetSlice(argv[0], k, k + 1, NULL) == 0) return v;
       Py_DECREF(v);
       return NULL;
@@ -3666,10 +3685,13 @@ static inline PyObject *dynac__heappop(PyObject *heap, dynac_less_fn less) {
     PyErr_SetString(PyExc_IndexError, "index out of range");
     return NULL;
   }
-  PyObject *last = Py_NewRef(PyList_GET_ITEM(heap, n - 1));
-  if (PyList_SetSlice(heap, n - 1, n, NULL) < 0) {
-    Py_DECREF(last);
-    return NULL;
+  PyObject *last = dynac_compat_list_take(heap, n - 1, 0);
+  if (!last) { /* the list shrinks its allocation */
+    last = Py_NewRef(PyList_GET_ITEM(heap, n - 1));
+    if (PyList_SetSlice(heap, n - 1, n, NULL) < 0) {
+      Py_DECREF(last);
+      return NULL;
+    }
   }
   if (n == 1) return last;
   PyObject *smallest = PyList_GET_ITEM(heap, 0); /* the list's reference, now ours */
@@ -4855,12 +4877,14 @@ static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k
 /* Removes l[k] (in range) as l.pop(k) does; -1 with MemoryError. */
 static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
   dynac_undo_entry *e = dynac_undo_push_list(u, l);
-  PyObject *old = PyList_GET_ITEM(l, k);
-  Py_INCREF(old);
-  if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
-    if (e) u->n--;
-    Py_DECREF(old);
-    return -1;
+  PyObject *old = dynac_compat_list_take(l, k, 0);
+  if (!old) { /* the list shrinks its allocation */
+    old = Py_NewRef(PyList_GET_ITEM(l, k));
+    if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
+      if (e) u->n--;
+      Py_DECREF(old);
+      return -1;
+    }
   }
   if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);

@@ -4,6 +4,7 @@ results, exceptions (type, message, traceback line) and the containers'
 contents afterwards (side effects, aliasing)."""
 from array import array  # noqa: F401  (the inputs use it)
 
+import heapq
 import math
 
 import dynac
@@ -176,6 +177,20 @@ def push_pop(a: list[int], n: int) -> int:
 @dynac.compile
 def pop_index(a: list[float], i: int) -> float:
     return a.pop(i)
+
+
+@dynac.compile
+def drain(a: list[float], k: int) -> float:
+    """pop() and pop(0) until k items are left, and heappop: the list keeps or shrinks its
+    allocation as list_resize would (the suite compares sys.getsizeof)."""
+    t = 0.0
+    while len(a) > k:
+        t += a.pop()
+        if len(a) > k:
+            t -= a.pop(0)
+    while len(a) > k // 2:
+        t += heapq.heappop(a)
+    return t
 
 
 @dynac.compile

@@ -143,7 +143,9 @@ def run(fn, make):
     except Exception as e:  # noqa: BLE001 - the comparison is the point
         last = traceback.extract_tb(e.__traceback__)[-1]
         r = ("raise", type(e).__name__, str(e), last.name, last.lineno)
-    return r, canon(args + tuple(kw.values())), list(LOG)
+    # a list's allocation too (sys.getsizeof): pop() shrinks it as CPython's list_resize does
+    sizes = [sys.getsizeof(a) for a in args if type(a) is list]
+    return r, canon(args + tuple(kw.values())), list(LOG), sizes
 
 
 def fl(*xs):
@@ -192,6 +194,10 @@ def cases():
                         lambda: ([[1.0, 2.0]], [[1.0], [2.0]], [])]
     c["push_pop"] = [lambda: ([], 0), lambda: ([], 1), lambda: ([1, 2], 3), lambda: ([7], 0), lambda: ([1.5, 2], 1)]
     c["pop_index"] = [(lambda l=l, i=i: (list(l), i)) for l in [[], [1.0], [1.0, 2.0, -0.0]] for i in [0, -1, 2, -4, 9]]
+    c["drain"] = [(lambda n=n, k=k: ([float(i) for i in range(n)], k)) for n in (0, 1, 2, 9, 40, 100)
+                  for k in (0, 1, 3, 30)]  # allocated as appends grew it
+    c["drain"] += [(lambda n=n, k=k: ([0.5] * n, k)) for n in (2, 9, 40) for k in (0, 3)]  # allocated exactly
+    c["drain"] += [lambda: ([1.0, 2.0], 0), lambda: ([1.0, "s", 3.0], 0)]
     c["append_while_iterating"] = [lambda: ([],), lambda: ([3, 0, 2],), lambda: ([25],)]
     shared = [1.0, 2.0]
     row = [1.0, 2.0]
