@@ -298,7 +298,10 @@ class Gen:
         """A statement whose operand p0.a is an int for some instances
         (instance_recipe) after tk() ran Python code: the kernel goes on in
         the interpreter around the operands it had evaluated (emit/continue.c
-        mid_action, _continue.py), in each shape a continuation addresses."""
+        mid_action, _continue.py), in each shape a continuation addresses:
+        arithmetic, a chain, list, dict and set displays, an f-string, an
+        augmented attribute, a for loop's iterable, a while test, a keyword
+        argument, an assert, a raise."""
         f, g = self.float_expr(env, 0, in_loop), self.float_expr(env, 1, in_loop)
         env.add("x3")
         return self.rng.choice([
@@ -309,7 +312,11 @@ class Gen:
             [ind + "x3 = 0.0", ind + "for v in (tk(%s), p0.a * %s):" % (f, g), ind + "    x3 += v"],
             [ind + "x3 = 0.0", ind + "while tk(x3) < p0.a + %s and x3 < 3.0:" % f, ind + "    x3 += 1.0"],
             [ind + "x3 = p0.md(tk(%s), c=p0.a * %s)" % (f, g)],
-            [ind + "assert tk(%s) != p0.a * %s, 'fuzz'" % (f, g), ind + "x3 = 1.5"]])
+            [ind + "assert tk(%s) != p0.a * %s, 'fuzz'" % (f, g), ind + "x3 = 1.5"],
+            [ind + "x3 = {'a': tk(%s), 1.5: p0.a * %s}[1.5]" % (f, g)],
+            [ind + "x3 = float(len({tk(%s), p0.a * %s}))" % (f, g)],
+            [ind + "x3 = float(len(f'{tk(%s)}|{p0.a * %s:.3e}'))" % (f, g)],
+            [ind + "x3 = %s" % f, ind + "if x3 > 1.0:", ind + "    raise ValueError(tk(x3) + p0.a)"]])
 
     def stmt(self, env, ind, depth, in_loop):
         k = self.rng.randrange(14)

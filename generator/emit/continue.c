@@ -12,6 +12,12 @@ void push_operand(em *E, const expr *e, const char *v, bool boxed) {
     E->vstack[E->nvstack++] = (pending){.e = e, .v = v, .boxed = boxed, .neffects = E->rp.neffects};
 }
 void push_pending(em *E, const expr *e, const char *v) { push_operand(E, e, v, false); }
+/* An operand evaluated that a continuation cannot take as a value (a dict
+ * key whose __hash__ may run Python code, which the interpreter would run
+ * again): no MID continuation while it is pending (mid_action). */
+void push_barrier(em *E) {
+  if (E->nvstack < VSTACK_CAP) E->vstack[E->nvstack++] = (pending){.e = NULL, .neffects = E->rp.neffects};
+}
 /* The same for v of type t, not e's: `obj.name op= v`'s read of an attribute typed float as an object. */
 void push_typed(em *E, const expr *e, const char *v, const type *t) {
   push_pending(E, e, v);
@@ -188,16 +194,20 @@ static void cont_block(em *E, const restart *rp, int mode) {
   line(E, "}");
 }
 
-/* The expression whose pending operands a MID continuation substitutes:
- * the value of `x = v` and `return v`, `v` of `x op= v` (as `x op v`), an
- * expression statement, an if's, a while's or an assert's test, a for loop's
- * iterable; NULL for the statements whose
- * earlier parts the interpreter would evaluate again (`xs[i] op= v`). */
-static const expr *stmt_root(const stmt *s, bool *aug) {
-  *aug = false;
+/* The expression whose pending operands a MID continuation substitutes,
+ * and the path from the statement's value field to it (_continue.py's
+ * _VALUE_FIELD) in *prefix: the value of `x = v` and `return v`, `v` of
+ * `x op= v` (R: as `x op v`), an expression statement, an if's, a while's
+ * or an assert's test, a for loop's iterable, the argument of `raise E(v)`
+ * (A0: the call CPython makes) or `raise v`; else NULL. */
+static const expr *stmt_root(const stmt *s, const char **prefix) {
+  *prefix = "";
   switch (s->kind) {
   case ST_ASSIGN: return s->u.assign.value;
-  case ST_AUGASSIGN: *aug = true; return s->u.aug.value; /* obj[i] op= v: with its target's read pending */
+  case ST_AUGASSIGN: *prefix = "R"; return s->u.aug.value; /* obj[i] op= v: with its target's read pending */
+  case ST_RAISE:
+    if (s->u.raise_.exc && s->u.raise_.arg) *prefix = "A0";
+    return s->u.raise_.exc ? s->u.raise_.arg : s->u.raise_.cause ? NULL : s->u.raise_.obj;
   case ST_RETURN: return s->u.ret;
   case ST_EXPR: return s->u.expr;
   case ST_IF: return s->u.if_.assert_ ? s->u.if_.cond->u.not_arg : s->u.if_.cond; /* assert: `if not test` */
@@ -208,9 +218,25 @@ static const expr *stmt_root(const stmt *s, bool *aug) {
   }
 }
 
+/* Element i of dict display e (keys and values alternating; a `**m`
+ * alone) as a step: K<j> the key of its j-th item, V<j> its value (a
+ * mapping's: ast.Dict gives it the key None). */
+static const expr *dict_child(const expr *e, int i, char step[16]) {
+  for (int j = 0, item = 0; j < e->u.tuple.n; item++) {
+    bool alone = e->u.tuple.splat && e->u.tuple.splat[j];
+    if (i == j || (!alone && i == j + 1)) {
+      snprintf(step, 16, "%c%d", i == j && !alone ? 'K' : 'V', item);
+      return e->u.tuple.elts[i];
+    }
+    j += alone ? 1 : 2;
+  }
+  return NULL;
+}
+
 /* Child i of `e` that a continuation can address, and its path step in
  * `step` (_continue.py reads them): binary operands L, R; the unary operand
- * U; an attribute's object O; a subscript's object and index S0, S1; tuple and list elements T<i>; the operands of a comparison (a chain too) C<i> or of
+ * U; an attribute's object O; a subscript's object and index S0, S1; tuple, list and set elements T<i>;
+ * a dict display's keys and values K<j>, V<j>; an f-string's replacement fields J<k>; the operands of a comparison (a chain too) C<i> or of
  * and/or B<i>; the arguments of a call of a named callee A<i>. NULL past
  * the last. */
 static const expr *path_child(const expr *e, int i, char step[16]) {
@@ -223,7 +249,15 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
   case EX_UNARY: snprintf(step, 16, "U"); return i == 0 ? e->u.un.a : NULL;
   case EX_ATTR: snprintf(step, 16, "O"); return i == 0 ? e->u.sub.obj : NULL;
   case EX_SUBSCRIPT: tag = 'S', kid = i == 0 ? e->u.sub.obj : i == 1 ? e->u.sub.index : NULL; break;
-  case EX_TUPLE: case EX_LIST: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
+  case EX_TUPLE: case EX_LIST: case EX_SET: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
+  case EX_DICT: return dict_child(e, i, step);
+  case EX_FSTRING: { /* J<k>: the value of its k-th replacement field (literal parts are not counted) */
+    int k = 0;
+    for (int j = 0; j < i && j < e->u.tuple.n; j++) k += e->u.tuple.fconv[j] != 'L';
+    if (i >= e->u.tuple.n || e->u.tuple.fconv[i] == 'L') return i < e->u.tuple.n ? path_child(e, i + 1, step) : NULL;
+    snprintf(step, 16, "J%d", k);
+    return e->u.tuple.elts[i];
+  }
   case EX_COMPARE:
     tag = 'C', kid = i < e->u.cmp.n ? e->u.cmp.operands[i] : NULL;
     break;
@@ -289,20 +323,22 @@ const char *mid_action(em *E) {
   bool full = E->nvstack == VSTACK_CAP; /* some unrecorded */
   if (!E->conts || !rp->s || !rp->effect || E->exported || n <= 0 || full) return NULL;
   if (E->vstack[E->nvstack - 1].neffects != rp->neffects) return NULL;
-  bool aug;
-  const expr *root = stmt_root(rp->s, &aug), *target = stmt_target(rp->s);
+  const char *prefix;
+  const expr *root = stmt_root(rp->s, &prefix), *target = stmt_target(rp->s);
+  bool aug = rp->s->kind == ST_AUGASSIGN;
   if (!root) return NULL;
   int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
   strbuf subst = {0}, boxes = {0};
   bool ok = true, read_kept = false;
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
+    if (!p->e) { ok = false; break; } /* push_barrier's */
     const type *t = p->t ? p->t : TY(p->e);
     int k = t->kind;
     ok = p->boxed || is_scalar(t) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(t);
     if (i) sb_puts(&subst, ";");
     size_t mark = subst.len;
-    sb_puts(&subst, aug ? "R" : "");
+    sb_puts(&subst, prefix);
     bool found = ok && expr_path(root, p->e, &subst);
     if (ok && !found && target) { /* in the target: obj[i] = v evaluates obj and i after v */
       subst.len = mark;

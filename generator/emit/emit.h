@@ -265,6 +265,7 @@ void unbound_check(em *E, int loc);
 void push_operand(em *E, const expr *e, const char *v, bool boxed);
 void push_pending(em *E, const expr *e, const char *v);
 void push_typed(em *E, const expr *e, const char *v, const type *t);
+void push_barrier(em *E);
 bool may_continue(const inst *in);
 bool may_log(const inst *in);
 const char *mid_action(em *E);

@@ -75,11 +75,16 @@ const char *emit_global_borrowed(em *E, const char *name, const char *cache) {
 const char *emit_fstring(em *E, expr *e) {
   int n = e->u.tuple.n;
   const char **piece = arena_alloc(E->m->a, sizeof(char *) * (size_t)(n ? n : 1));
+  int depth = E->nvstack;
   for (int i = 0; i < n; i++) {
     expr *x = e->u.tuple.elts[i];
     char conv = e->u.tuple.fconv[i];
     if (conv == 'L') { piece[i] = emit_constant(E, x->u.literal); continue; }
-    const char *v = as_obj(E, emit_expr(E, x), TY(x));
+    const char *raw = emit_expr(E, x);
+    /* a continuation formats a pending value again: a number's format runs no Python code */
+    if (is_scalar(TY(x))) push_pending(E, x, raw = keep(E, raw, TY(x)));
+    else push_barrier(E);
+    const char *v = as_obj(E, raw, TY(x));
     const char *spec = e->u.tuple.fspec[i] ? emit_constant(E, arena_printf(E->m->a, strchr(e->u.tuple.fspec[i],
                        '"') ? "'%s'" : "\"%s\"", e->u.tuple.fspec[i])) : "NULL";
     piece[i] = tmpvar(E, &ty_obj);
@@ -90,6 +95,7 @@ const char *emit_fstring(em *E, expr *e) {
     note_effect(E);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", piece[i], where(E));
   }
+  E->nvstack = depth;
   strbuf all = {0};
   for (int i = 0; i < n; i++) sb_printf(&all, "%s%s", i ? ", " : "", piece[i]);
   const char *res = tmpvar(E, &ty_obj);
@@ -105,33 +111,51 @@ const char *emit_fstring(em *E, expr *e) {
 /* Is element i of display e a starred one (*x, **m)? */
 static bool starred_at(const expr *e, int i) { return e->u.tuple.splat && e->u.tuple.splat[i]; }
 
+/* Is x's hash computed without Python code (a number, a str or bytes
+ * literal)? A dict or set display that a continuation makes again hashes
+ * it again. */
+static bool hashed_quietly(em *E, const expr *x) {
+  return is_scalar(TY(x)) || x->kind == EX_CONST || x->kind == EX_NONE;
+}
+
 /* {k: v, **m, ...}: BUILD_MAP, then per element MAP_ADD of a key (evaluated
  * before its value) or DICT_UPDATE of a mapping, in source order. */
 static void fill_dict_display(em *E, expr *e, const char *res) {
+  int depth = E->nvstack;
   for (int i = 0; i < e->u.tuple.n; i++) {
     expr *x = e->u.tuple.elts[i];
     const char *v = as_obj(E, emit_expr(E, x), TY(x));
     if (starred_at(e, i)) {
       line(E, "if (dynac_dict_update(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v,
            where(E));
+      push_barrier(E); /* a continuation would call the mapping's keys() again */
     } else {
       v = keep(E, v, &ty_obj);
+      if (hashed_quietly(E, x)) push_typed(E, x, v, &ty_obj); /* a continuation makes the dict again */
+      else push_barrier(E);
       expr *y = e->u.tuple.elts[++i];
-      const char *w = as_obj(E, emit_expr(E, y), TY(y));
+      const char *w = keep(E, as_obj(E, emit_expr(E, y), TY(y)), &ty_obj);
+      push_typed(E, y, w, &ty_obj);
       line(E, "if (dynac_display_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
            res, v, w, where(E));
     }
     note_effect(E);
   }
+  E->nvstack = depth;
 }
 
 /* [a, *b], (a, *b), {a, *b}: per element LIST_APPEND or LIST_EXTEND
  * (SET_ADD, SET_UPDATE) in source order. */
 static void fill_item_display(em *E, expr *e, const char *res, bool set) {
+  int depth = E->nvstack;
   for (int i = 0; i < e->u.tuple.n; i++) {
     expr *x = e->u.tuple.elts[i];
     const char *v = as_obj(E, emit_expr(E, x), TY(x));
     bool splat = starred_at(e, i);
+    /* a continuation makes the display again: an element it takes as a value must not have run
+       Python code (a starred one's __iter__, a set element's __hash__) */
+    if (!splat && (!set || hashed_quietly(E, x))) push_typed(E, x, v = keep(E, v, &ty_obj), &ty_obj);
+    else push_barrier(E);
     if (!splat && !set) { /* a new list: nothing runs */
       line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, where(E));
       continue;
@@ -140,6 +164,7 @@ static void fill_item_display(em *E, expr *e, const char *res, bool set) {
     line(E, "if (%s(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, v, where(E));
     note_effect(E);
   }
+  E->nvstack = depth;
 }
 
 /* A dict or set display, or one with starred parts (EX_UNPACKED): a new

@@ -140,7 +140,7 @@ def _remaining(loop, k):
 HEAD, AFTER, MID = 1, 2, 3
 _VALUE_FIELD = {ast.Assign: "value", ast.AnnAssign: "value", ast.AugAssign: "value",
                 ast.Return: "value", ast.Expr: "value", ast.If: "test", ast.While: "test",
-                ast.Assert: "test", ast.For: "iter"}
+                ast.Assert: "test", ast.For: "iter", ast.Raise: "exc"}
 
 
 def _call_argument(call, k):
@@ -163,7 +163,9 @@ def _substituted(stmt, subst):
     `;`-separated). A path goes down from the statement's value (through
     an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, an attribute's object (O), a subscript's object and index
-    (S0, S1), tuple and list elements (T0, T1, ...), the two operands of a
+    (S0, S1), tuple, list and set elements (T0, T1, ...), a dict display's
+    keys and values (K0, V0, ...), an f-string's replacement fields' values
+    (J0, J1, ...), the operands of a
     comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
@@ -198,7 +200,7 @@ def _substituted(stmt, subst):
                 parent, name, path = stmt.targets, 0, path[1:]
             else:
                 return None
-        for step in re.findall(r"[LRUOFM]|[TCBASI]\d+|.", path):
+        for step in re.findall(r"[LRUOFM]|[TCBASIKVJ]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -212,8 +214,13 @@ def _substituted(stmt, subst):
                 parent, name = node.func, "value"
             elif step in ("S0", "S1") and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
                 parent, name = node, "value" if step == "S0" else "slice"
-            elif step[0] == "T" and isinstance(node, (ast.Tuple, ast.List)) and int(step[1:]) < len(node.elts):
+            elif step[0] == "T" and isinstance(node, (ast.Tuple, ast.List, ast.Set)) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
+            elif step[0] == "J" and isinstance(node, ast.JoinedStr) and int(step[1:]) < len(
+                    fields := [v for v in node.values if isinstance(v, ast.FormattedValue)]):
+                parent, name = fields[int(step[1:])], "value"
+            elif step[0] in "KV" and isinstance(node, ast.Dict) and int(step[1:]) < len(node.keys):
+                parent, name = node.keys if step[0] == "K" else node.values, int(step[1:])
             elif step[0] == "C" and isinstance(node, ast.Compare) and int(step[1:]) <= len(node.ops):
                 parent, name = (node, "left") if step == "C0" else (node.comparators, int(step[1:]) - 1)
             elif step in ("B0", "B1") and isinstance(node, ast.BoolOp) and len(node.values) == 2:

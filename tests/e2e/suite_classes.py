@@ -870,6 +870,34 @@ def list_mid(v):
     return len(xs), xs[1]
 
 
+def dict_mid(v):
+    """A dict display whose second value is of another type than recorded after the first ran
+    Python code: made again in the interpreter around the kept keys and value (keys whose hash
+    runs no Python code only: emit/objects.c hashed_quietly)."""
+    d = {"a": ticked(v.x), 1.5: v.y * 2.0, "c": ticked(v.x)}
+    return d[1.5], len(d)
+
+
+def set_mid(v):
+    """The same for a set display of numbers."""
+    s = {ticked(v.x), v.y * 2.0}
+    return len(s)
+
+
+def fstring_mid(v):
+    """An f-string whose second field is of another type than recorded after the first ran
+    Python code: formatted in the interpreter, the first field's number kept."""
+    return f"<{ticked(v.x):.3f}|{v.y * 2.0!r}|{v.x}>"
+
+
+def raise_mid(v):
+    """raise E(value) whose value fails after Python code ran: the exception is made in the
+    interpreter (the call's argument kept)."""
+    if v.x >= 0.0:
+        raise ValueError(ticked(v.x) + v.y * 2.0)
+    return 0
+
+
 def for_mid(v):
     """A for loop's iterable failing after Python code ran: the loop starts in the interpreter
     over the iterable made from the kept operand (it is evaluated once, before the first pass)."""
@@ -1138,6 +1166,13 @@ def train():
         aug_item_mid([1.0, 2.0], Vec(1.0, 2.0), 1)
         aug_other_mid([Vec(1.0, 2.0), {"k": 1.0}], Vec(1.0, 2.0))
         list_mid(Vec(1.0, 2.0))
+        dict_mid(Vec(1.0, 2.0))
+        set_mid(Vec(1.0, 2.0))
+        fstring_mid(Vec(1.0, 2.0))
+        try:
+            raise_mid(Vec(1.0, 2.0))
+        except ValueError:
+            pass
         for_mid(Vec(1.0, 2.0))
         assert_mid(Vec(1.0, 2.0))
         chain_mid3(Vec(1.0, 3.0))
@@ -1404,6 +1439,10 @@ def checks():
         show("chain_mid low %r" % (v.y,), chain_mid, v, 0.0)
         show("chain_mid3 %r" % (v.y,), chain_mid3, v)
         show("list_mid %r" % (v.y,), list_mid, v)
+        show("dict_mid %r" % (v.y,), dict_mid, v)
+        show("set_mid %r" % (v.y,), set_mid, v)
+        show("fstring_mid %r" % (v.y,), fstring_mid, v)
+        show("raise_mid %r" % (v.y,), raise_mid, v)
         show("aug_attr_mid %r" % (v.y,), aug_attr_mid, Vec(1.5, 0.0), v)
         for i in (0, 1, -1, 2):
             show("aug_item_mid %r %d" % (v.y, i), aug_item_mid, [1.5, 2.5], v, i)
@@ -1674,7 +1713,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
