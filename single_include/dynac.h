@@ -2850,6 +2850,17 @@ static inline int dynac__call_duplicate(PyObject *func, PyObject *key) {
   return -1;
 }
 
+/* A new dict of d's items past its first n0 in insertion order (d only
+ * grew since it held n0: PyDict_Next visits its items in that order): what
+ * f(**m) merged into the call's keyword dict, kept for a continuation. A
+ * new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_dict_tail(PyObject *d, Py_ssize_t n0) {
+  PyObject *r = PyDict_New(), *k, *v;
+  Py_ssize_t pos = 0, seen = 0;
+  while (r && PyDict_Next(d, &pos, &k, &v))
+    if (seen++ >= n0 && PyDict_SetItem(r, k, v) < 0) Py_CLEAR(r);
+  return r;
+}
 /* Merges `mapping` (f(**mapping)) into the call's keyword dict `kw`, with
  * the interpreter's TypeErrors: not a mapping, or a key given twice. 0, or
  * -1 with an exception. */

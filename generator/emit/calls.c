@@ -423,6 +423,22 @@ static const char *positional_star_call(em *E, expr *e, const char *f, int npos)
   return o;
 }
 
+/* f(..., **m, ...): m merged into the keyword dict `kw` now, as
+ * DICT_MERGE does, and what it gave is pending (a new dict of the items it
+ * added, kw's last ones): a statement going on in the interpreter merges
+ * that exact dict, where m's keys() and __getitem__ would run again. */
+static void merge_pending(em *E, expr *a, const char *kw, const char *m, const char *f) {
+  bool pend = E->conts && E->effectful;
+  const char *n0 = pend ? tmpvar(E, &ty_int) : NULL;
+  if (pend) line(E, "%s = PyDict_GET_SIZE(%s);", n0, kw);
+  line(E, "if (dynac_call_merge(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, m, f, where(E));
+  if (!pend) return;
+  const char *got = tmpvar(E, &ty_obj);
+  line(E, "%s = dynac_dict_tail(%s, %s); /* the items the ** gave */", got, kw, n0);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", got, where(E));
+  push_operand(E, a, got, true); /* owned: a continuation takes it */
+}
+
 /* f(a, *it, k=v, **m) (argform): the callee, then the arguments in source
  * order into a list (LIST_EXTEND for *it) and a dict (DICT_MERGE for **m;
  * the plain keywords after a ** merged as a group once evaluated), then
@@ -450,7 +466,7 @@ static const char *emit_starred_call(em *E, expr *e) {
       group = 0;
     }
     if (!c) break;
-    bool spread = c == '*' && !lone;
+    bool spread = (c == '*' && !lone) || c == 'd'; /* pending as what they gave */
     const char *v = starred_call_value(E, e, i, !spread);
     if ((c == 'k' || c == 'd') && !strcmp(kw, "NULL")) {
       kw = tmpvar(E, &ty_obj);
@@ -468,7 +484,7 @@ static const char *emit_starred_call(em *E, expr *e) {
     else if (c == '*')
       spread_pending(E, e->u.call.args[i], list, v);
     else if (c == 'd')
-      line(E, "if (dynac_call_merge(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, v, f, where(E));
+      merge_pending(E, e->u.call.args[i], kw, v, f);
     else {
       pending_name[group] = interned_name(E, e->u.call.kwnames[k++]);
       pending[group++] = v;

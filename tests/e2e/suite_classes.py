@@ -845,6 +845,27 @@ def star_kw_mid(g, v, rest):
     return g(ticked(v.x), *rest, c=v.y)
 
 
+class LoggedMap:
+    """A mapping (keys() and __getitem__, not a dict) whose calls are logged."""
+    def __init__(self, d):
+        self.d = d
+
+    def keys(self):
+        LOG.append("keys")
+        return list(self.d)
+
+    def __getitem__(self, k):
+        LOG.append(("getitem", k))
+        return self.d[k]
+
+
+def dstar_mid(g, v, m):
+    """f(a, **m, c=value) whose keyword's value is of another type than recorded after the first
+    ran Python code: what m gave is kept (emit/calls.c merge_pending), so a mapping's keys() and
+    __getitem__ run once, as in CPython."""
+    return g(ticked(v.x), **m, c=v.y * 2.0)
+
+
 def kw_mid(g, v):
     """A call with keywords and no * whose keyword's value is of another type than recorded
     after the first value ran Python code (_continue.py _call_argument: keywords in source order)."""
@@ -1161,6 +1182,8 @@ def train():
         star_kw_mid(triple, Vec(1.0, 2.0), (3.0,))
         star_kw_mid(triple, Vec(1.0, 2.0), iter([3.0]))
         kw_mid(triple, Vec(1.0, 2.0))
+        dstar_mid(triple, Vec(1.0, 2.0), {"b": 1.5})
+        dstar_mid(triple, Vec(1.0, 2.0), LoggedMap({"b": 1.5}))
         chain_mid(Vec(1.0, 2.0), 9.0)
         aug_attr_mid(Vec(1.0, 2.0), Vec(1.0, 2.0))
         aug_item_mid([1.0, 2.0], Vec(1.0, 2.0), 1)
@@ -1435,6 +1458,9 @@ def checks():
         show("star_kw_mid %r" % (v.y,), star_kw_mid, triple, v, (3.0,))
         show("star_kw_mid iterator %r" % (v.y,), star_kw_mid, triple, v, iter([3.0]))  # spent once spread
         show("kw_mid %r" % (v.y,), kw_mid, triple, v)
+        show("dstar_mid %r" % (v.y,), dstar_mid, triple, v, {"b": 1.5})
+        show("dstar_mid mapping %r" % (v.y,), dstar_mid, triple, v, LoggedMap({"b": 1.5}))
+        show("dstar_mid twice %r" % (v.y,), dstar_mid, triple, v, LoggedMap({"b": 1.5, "c": 0.5}))
         show("chain_mid %r" % (v.y,), chain_mid, v, 9.0)
         show("chain_mid low %r" % (v.y,), chain_mid, v, 0.0)
         show("chain_mid3 %r" % (v.y,), chain_mid3, v)
@@ -1713,7 +1739,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
