@@ -427,8 +427,8 @@ static const char *positional_star_call(em *E, expr *e, const char *f, int npos)
  * DICT_MERGE does, and what it gave is pending (a new dict of the items it
  * added, kw's last ones): a statement going on in the interpreter merges
  * that exact dict, where m's keys() and __getitem__ would run again. */
-static void merge_pending(em *E, expr *a, const char *kw, const char *m, const char *f) {
-  bool pend = E->conts && E->effectful;
+static void merge_pending(em *E, expr *a, const char *kw, const char *m, const char *f, bool more) {
+  bool pend = E->conts && E->effectful && more; /* (more: arguments follow it, which may fail) */
   const char *n0 = pend ? tmpvar(E, &ty_int) : NULL;
   if (pend) line(E, "%s = PyDict_GET_SIZE(%s);", n0, kw);
   line(E, "if (dynac_call_merge(%s, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, m, f, where(E));
@@ -484,7 +484,7 @@ static const char *emit_starred_call(em *E, expr *e) {
     else if (c == '*')
       spread_pending(E, e->u.call.args[i], list, v);
     else if (c == 'd')
-      merge_pending(E, e->u.call.args[i], kw, v, f);
+      merge_pending(E, e->u.call.args[i], kw, v, f, i + 1 < e->u.call.n);
     else {
       pending_name[group] = interned_name(E, e->u.call.kwnames[k++]);
       pending[group++] = v;
