@@ -813,6 +813,13 @@ static inline int dynac__call_duplicate(PyObject *func, PyObject *key) {
   return -1;
 }
 
+/* Are o's hash and format (no spec) C code, no Python code (an exact int,
+ * bool, float, complex, str or bytes, or None)? A statement going on in
+ * the interpreter hashes and formats the values it kept again. */
+static inline int dynac_quiet_value(PyObject *o) {
+  return o == Py_None || PyLong_CheckExact(o) || PyBool_Check(o) || PyFloat_CheckExact(o) ||
+         PyComplex_CheckExact(o) || PyUnicode_CheckExact(o) || PyBytes_CheckExact(o);
+}
 /* A new dict of d's items past its first n0 in insertion order (d only
  * grew since it held n0: PyDict_Next visits its items in that order): what
  * f(**m) merged into the call's keyword dict, kept for a continuation. A

@@ -18,6 +18,14 @@ void push_pending(em *E, const expr *e, const char *v) { push_operand(E, e, v, f
 void push_barrier(em *E) {
   if (E->nvstack < VSTACK_CAP) E->vstack[E->nvstack++] = (pending){.e = NULL, .neffects = E->rp.neffects};
 }
+/* An object v a continuation would hash or format again (a set element, a
+ * dict key, an f-string's value): it goes on only when v is a number or a
+ * str (runtime: dynac_quiet_value), whose hash and format run no Python
+ * code; else the RuntimeError of a deoptimisation after an effect. */
+void push_quiet(em *E, const expr *e, const char *v) {
+  push_pending(E, e, v);
+  if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].quiet = true;
+}
 /* The same for v of type t, not e's: `obj.name op= v`'s read of an attribute typed float as an object. */
 void push_typed(em *E, const expr *e, const char *v, const type *t) {
   push_pending(E, e, v);
@@ -328,7 +336,7 @@ const char *mid_action(em *E) {
   bool aug = rp->s->kind == ST_AUGASSIGN;
   if (!root) return NULL;
   int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
-  strbuf subst = {0}, boxes = {0};
+  strbuf subst = {0}, boxes = {0}, checks = {0};
   bool ok = true, read_kept = false;
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
@@ -348,6 +356,9 @@ const char *mid_action(em *E) {
     }
     ok = found;
     sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
+    if (ok && p->quiet)
+      sb_printf(&checks, "\n  if (!dynac_quiet_value(%s)) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
+                p->v, rp->s->pos.line);
     if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
     else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, t));
   }
@@ -361,12 +372,13 @@ const char *mid_action(em *E) {
     if (n > rp->max_pending) rp->max_pending = n;
     action = arena_printf(E->m->a,
                           "{ /* goes on in the interpreter */\n"
-                          "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */%s\n"
+                          "  if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */%s%s\n"
                           "  mk%d = %d;\n  goto dynac_mid_%d;\n}",
-                          boxes.data, label, rp->nmids++, label);
+                          checks.data ? checks.data : "", boxes.data, label, rp->nmids++, label);
   }
   sb_free(&subst);
   sb_free(&boxes);
+  sb_free(&checks);
   return action;
 }
 

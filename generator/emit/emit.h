@@ -99,6 +99,7 @@ typedef struct pending {
   const char *v;   /* its C value; boxed: a reference the continuation takes */
   const type *t;   /* v's type when not e's (an object read where e is typed), else NULL */
   bool boxed;
+  bool quiet;      /* an object a continuation hashes or formats again: only a number's or a str's */
   int neffects;
 } pending;
 
@@ -266,6 +267,7 @@ void push_operand(em *E, const expr *e, const char *v, bool boxed);
 void push_pending(em *E, const expr *e, const char *v);
 void push_typed(em *E, const expr *e, const char *v, const type *t);
 void push_barrier(em *E);
+void push_quiet(em *E, const expr *e, const char *v);
 bool may_continue(const inst *in);
 bool may_log(const inst *in);
 const char *mid_action(em *E);

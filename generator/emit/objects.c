@@ -81,8 +81,9 @@ const char *emit_fstring(em *E, expr *e) {
     char conv = e->u.tuple.fconv[i];
     if (conv == 'L') { piece[i] = emit_constant(E, x->u.literal); continue; }
     const char *raw = emit_expr(E, x);
-    /* a continuation formats a pending value again: a number's format runs no Python code */
+    /* a continuation formats a pending value again: a number's or a str's format runs no Python code */
     if (is_scalar(TY(x))) push_pending(E, x, raw = keep(E, raw, TY(x)));
+    else if (TY(x)->kind == TY_OBJ) push_quiet(E, x, raw = keep(E, raw, TY(x)));
     else push_barrier(E);
     const char *v = as_obj(E, raw, TY(x));
     const char *spec = e->u.tuple.fspec[i] ? emit_constant(E, arena_printf(E->m->a, strchr(e->u.tuple.fspec[i],
@@ -118,6 +119,15 @@ static bool hashed_quietly(em *E, const expr *x) {
   return is_scalar(TY(x)) || x->kind == EX_CONST || x->kind == EX_NONE;
 }
 
+/* Display element or key x, boxed as v, pending for a continuation that
+ * hashes it again: a number or a str literal as it is, an object when it
+ * turns out a number or a str (push_quiet), anything else a barrier. */
+static void push_hashed(em *E, const expr *x, const char *v) {
+  if (hashed_quietly(E, x)) push_typed(E, x, v, &ty_obj);
+  else if (TY(x)->kind == TY_OBJ) push_quiet(E, x, v);
+  else push_barrier(E);
+}
+
 /* {k: v, **m, ...}: BUILD_MAP, then per element MAP_ADD of a key (evaluated
  * before its value) or DICT_UPDATE of a mapping, in source order. */
 static void fill_dict_display(em *E, expr *e, const char *res) {
@@ -131,8 +141,7 @@ static void fill_dict_display(em *E, expr *e, const char *res) {
       push_barrier(E); /* a continuation would call the mapping's keys() again */
     } else {
       v = keep(E, v, &ty_obj);
-      if (hashed_quietly(E, x)) push_typed(E, x, v, &ty_obj); /* a continuation makes the dict again */
-      else push_barrier(E);
+      push_hashed(E, x, v); /* a continuation makes the dict again */
       expr *y = e->u.tuple.elts[++i];
       const char *w = keep(E, as_obj(E, emit_expr(E, y), TY(y)), &ty_obj);
       push_typed(E, y, w, &ty_obj);
@@ -154,8 +163,9 @@ static void fill_item_display(em *E, expr *e, const char *res, bool set) {
     bool splat = starred_at(e, i);
     /* a continuation makes the display again: an element it takes as a value must not have run
        Python code (a starred one's __iter__, a set element's __hash__) */
-    if (!splat && (!set || hashed_quietly(E, x))) push_typed(E, x, v = keep(E, v, &ty_obj), &ty_obj);
-    else push_barrier(E);
+    if (splat) push_barrier(E);
+    else if (set) push_hashed(E, x, v = keep(E, v, &ty_obj));
+    else push_typed(E, x, v = keep(E, v, &ty_obj), &ty_obj);
     if (!splat && !set) { /* a new list: nothing runs */
       line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, where(E));
       continue;

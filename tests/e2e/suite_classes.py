@@ -905,6 +905,15 @@ def set_mid(v):
     return len(s)
 
 
+def set_obj_mid(v, o):
+    """A set display whose first element is an object (a str or an int here) and whose third
+    fails after the second ran Python code: a continuation hashes the object again, which it does
+    when the object turns out a number or a str (runtime: dynac_quiet_value); the same object in
+    an f-string is formatted again."""
+    s = {o, ticked(v.x), v.y * 2.0}
+    return len(s), f"{o}:{ticked(v.x)}:{v.y * 2.0}"
+
+
 def fstring_mid(v):
     """An f-string whose second field is of another type than recorded after the first ran
     Python code: formatted in the interpreter, the first field's number kept."""
@@ -1191,6 +1200,8 @@ def train():
         list_mid(Vec(1.0, 2.0))
         dict_mid(Vec(1.0, 2.0))
         set_mid(Vec(1.0, 2.0))
+        set_obj_mid(Vec(1.0, 2.0), "o")
+        set_obj_mid(Vec(1.0, 2.0), 7)
         fstring_mid(Vec(1.0, 2.0))
         try:
             raise_mid(Vec(1.0, 2.0))
@@ -1467,6 +1478,8 @@ def checks():
         show("list_mid %r" % (v.y,), list_mid, v)
         show("dict_mid %r" % (v.y,), dict_mid, v)
         show("set_mid %r" % (v.y,), set_mid, v)
+        show("set_obj_mid str %r" % (v.y,), set_obj_mid, v, "o")
+        show("set_obj_mid int %r" % (v.y,), set_obj_mid, v, 2 ** 70)
         show("fstring_mid %r" % (v.y,), fstring_mid, v)
         show("raise_mid %r" % (v.y,), raise_mid, v)
         show("aug_attr_mid %r" % (v.y,), aug_attr_mid, Vec(1.5, 0.0), v)
@@ -1739,7 +1752,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
