@@ -396,10 +396,15 @@ static bool rec_field_update(em *E, stmt *s) {
   int i = classes_field(k, sub->u.sub.attr);
   const type *at = TY(sub), *vt = TY(s->u.aug.value), *rt = binop_result(s->u.aug.op, at, vt);
   if (i < 0 || rt != k->field_types[i] || at != k->field_types[i]) return false;
+  int depth = E->nvstack;
   const char *o = emit_expr_rec(E, sub->u.sub.obj);
+  push_pending(E, sub->u.sub.obj, o); /* for a continuation: the instance, made if it was not */
   const char *x = emit_rec_field(E, NULL, o, k, i);
+  push_pending(E, sub, x); /* the read, before the value */
   const char *r = emit_expr(E, s->u.aug.value);
-  emit_rec_store(E, o, k, i, emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt));
+  const char *v = emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt);
+  E->nvstack = depth;
+  emit_rec_store(E, o, k, i, v);
   return true;
 }
 
