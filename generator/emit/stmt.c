@@ -202,9 +202,14 @@ static void emit_augassign(em *E, stmt *s) {
     const char *checked = shaped_position(E, sub); /* the item's index, checked by the read */
     const positions *idx = checked ? NULL : emit_index(E, sub);
     const char *old = checked ? shaped_item(E, obj, checked) : elem_read(E, obj, ot, idx, sub->u.sub.index, &checked);
-    if (index->kind == EX_LOCAL || index->kind == EX_INT) { /* a continuation reads the index again */
+    /* for a continuation: the object, the index (unless a local or a literal, which it reads again:
+       a 1-D position not hoisted out of a loop, as evaluated) and the read, before the value */
+    bool inert = index->kind == EX_LOCAL || index->kind == EX_INT;
+    bool one = idx && !idx->in_range[0] && !(ot->kind == TY_BUF && ot->ndim == 2);
+    if (inert || one) {
       push_pending(E, sub->u.sub.obj, obj);
-      push_pending(E, sub, old); /* the read, before the value */
+      if (!inert) push_typed(E, index, idx->at[0], &ty_int);
+      push_pending(E, sub, old);
     }
     const char *r = emit_aug_value(E, s, TY(sub));
     const type *res = binop_result(s->u.aug.op, TY(sub), TY(s->u.aug.value));

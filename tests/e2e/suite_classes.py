@@ -988,6 +988,12 @@ def aug_item_mid(xs, v, i):
     return tuple(xs)  # (show() reads a list's items as Vecs)
 
 
+def aug_index_mid(xs, v, i):
+    """The same at a computed index: its value is kept (the interpreter would compute it again)."""
+    xs[i - 0 * i] *= bump_item(xs, v.x) + v.y
+    return tuple(xs)
+
+
 def aug_other_mid(holder, v):
     """The same where the target's object is an expression (kept, not evaluated again) and for a
     dict's item (its key kept)."""
@@ -1205,6 +1211,7 @@ def train():
         aug_attr_mid(Vec(1.0, 2.0), Vec(1.0, 2.0))
         rec_aug_mid(Vec(1.0, 2.0))
         aug_item_mid([1.0, 2.0], Vec(1.0, 2.0), 1)
+        aug_index_mid([1.0, 2.0], Vec(1.0, 2.0), 1)
         aug_other_mid([Vec(1.0, 2.0), {"k": 1.0}], Vec(1.0, 2.0))
         list_mid(Vec(1.0, 2.0))
         dict_mid(Vec(1.0, 2.0))
@@ -1495,6 +1502,7 @@ def checks():
         show("rec_aug_mid %r" % (v.y,), rec_aug_mid, v)
         for i in (0, 1, -1, 2):
             show("aug_item_mid %r %d" % (v.y, i), aug_item_mid, [1.5, 2.5], v, i)
+            show("aug_index_mid %r %d" % (v.y, i), aug_index_mid, [1.5, 2.5], v, i)
         show("aug_other_mid %r" % (v.y,), aug_other_mid, [Vec(1.5, 0.0), {"k": 0.5}], v)
         show("aug_other_mid no key %r" % (v.y,), aug_other_mid, [Vec(1.5, 0.0), {}], v)
         show("for_mid %r" % (v.y,), for_mid, v)
@@ -1762,7 +1770,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
