@@ -300,10 +300,14 @@ class Gen:
         the interpreter around the operands it had evaluated (emit/continue.c
         mid_action, _continue.py), in each shape a continuation addresses:
         arithmetic, a chain, list, dict and set displays, an f-string, an
-        augmented attribute, a for loop's iterable, a while test, a keyword
+        augmented attribute or list item, a for loop's iterable, a while test, a keyword
         argument, an assert, a raise."""
         f, g = self.float_expr(env, 0, in_loop), self.float_expr(env, 1, in_loop)
         env.add("x3")
+        if "xs" in env and self.rng.random() < 0.6:  # a list item's read kept, at a computed index
+            i = self.int_expr(env, 1, in_loop)
+            return [ind + "x3 = 0.5", ind + "if xs:", ind + "    xs[(%s) %% len(xs)] += tk(%s) + p0.a" % (i, f),
+                    ind + "    x3 = xs[0]"]
         return self.rng.choice([
             [ind + "x3 = tk(%s) * 2.0 + p0.a" % f],
             [ind + "x3 = 1.0 if tk(%s) < p0.a <= %s else 2.0" % (f, g)],
