@@ -163,18 +163,23 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
 /* Takes item k (0 <= k < len) out of list xs as list.pop(k) does
- * (listobject.c: list_ass_slice's memmove, then list_resize), when
- * list_resize would only set the size: it reallocates when the new size is
- * below half the allocation. The list's reference to the item, now the
- * caller's; else NULL with the list unchanged (PyList_SetSlice does it).
- * keep_allocation: always, the allocation kept (undoing an append or an
+ * (listobject.c: list_ass_slice's memmove, then list_resize): only the size
+ * is set where list_resize would do no more (it reallocates when the new
+ * size is below half the allocation: PyList_SetSlice then). The list's
+ * reference to the item, now the caller's; NULL with MemoryError, the list
+ * unchanged. keep_allocation: never reallocating (undoing an append or an
  * insert: the interpreter's same append then finds the list as the one it
  * made in CPython, and sys.getsizeof agrees). */
 static inline PyObject *dynac_compat_list_take(PyObject *xs, Py_ssize_t k, int keep_allocation) {
   PyListObject *l = (PyListObject *)xs;
   Py_ssize_t n = Py_SIZE(l) - 1;
-  if (!keep_allocation && n < (l->allocated >> 1)) return NULL;
   PyObject *v = l->ob_item[k];
+  if (!keep_allocation && n < (l->allocated >> 1)) { /* the list shrinks its allocation */
+    Py_INCREF(v);
+    if (PyList_SetSlice(xs, k, k + 1, NULL) == 0) return v;
+    Py_DECREF(v);
+    return NULL;
+  }
   memmove(&l->ob_item[k], &l->ob_item[k + 1], (size_t)(n - k) * sizeof(PyObject *));
   Py_SET_SIZE(l, n);
   return v;

@@ -121,13 +121,7 @@ static inline PyObject *dynac__heappop(PyObject *heap, dynac_less_fn less) {
     return NULL;
   }
   PyObject *last = dynac_compat_list_take(heap, n - 1, 0);
-  if (!last) { /* the list shrinks its allocation */
-    last = Py_NewRef(PyList_GET_ITEM(heap, n - 1));
-    if (PyList_SetSlice(heap, n - 1, n, NULL) < 0) {
-      Py_DECREF(last);
-      return NULL;
-    }
-  }
+  if (!last) return NULL;
   if (n == 1) return last;
   PyObject *smallest = PyList_GET_ITEM(heap, 0); /* the list's reference, now ours */
   PyList_SET_ITEM(heap, 0, last);

@@ -1009,12 +1009,7 @@ static inline PyObject *dynac_call_list_pop(PyObject *meth, PyObject *const *arg
   if (unbound && PyList_CheckExact(argv[0]) && (npos == 1 || dynac_compat_small_int(argv[1], &i))) {
     Py_ssize_t n = PyList_GET_SIZE(argv[0]), k = i < 0 ? i + n : i;
     if (k >= 0 && k < n) {
-      PyObject *v = dynac_compat_list_take(argv[0], k, 0);
-      if (v) return v;
-      v = Py_NewRef(PyList_GET_ITEM(argv[0], k)); /* the list shrinks its allocation */
-      if (PyList_SetSlice(argv[0], k, k + 1, NULL) == 0) return v;
-      Py_DECREF(v);
-      return NULL;
+      return dynac_compat_list_take(argv[0], k, 0);
     }
   }
   return PyObject_Vectorcall(meth, argv + !unbound, (size_t)(npos - !unbound), NULL);

@@ -232,13 +232,9 @@ static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k
 static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
   dynac_undo_entry *e = dynac_undo_push_list(u, l);
   PyObject *old = dynac_compat_list_take(l, k, 0);
-  if (!old) { /* the list shrinks its allocation */
-    old = Py_NewRef(PyList_GET_ITEM(l, k));
-    if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
-      if (e) u->n--;
-      Py_DECREF(old);
-      return -1;
-    }
+  if (!old) {
+    if (e) u->n--;
+    return -1;
   }
   if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);

@@ -279,18 +279,23 @@ static inline void dynac_compat_set_import_error(PyObject *msg, PyObject *pkgnam
 #define DYNAC_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
 
 /* Takes item k (0 <= k < len) out of list xs as list.pop(k) does
- * (listobject.c: list_ass_slice's memmove, then list_resize), when
- * list_resize would only set the size: it reallocates when the new size is
- * below half the allocation. The list's reference to the item, now the
- * caller's; else NULL with the list unchanged (PyList_SetSlice does it).
- * keep_allocation: always, the allocation kept (undoing an append or an
+ * (listobject.c: list_ass_slice's memmove, then list_resize): only the size
+ * is set where list_resize would do no more (it reallocates when the new
+ * size is below half the allocation: PyList_SetSlice then). The list's
+ * reference to the item, now the caller's; NULL with MemoryError, the list
+ * unchanged. keep_allocation: never reallocating (undoing an append or an
  * insert: the interpreter's same append then finds the list as the one it
  * made in CPython, and sys.getsizeof agrees). */
 static inline PyObject *dynac_compat_list_take(PyObject *xs, Py_ssize_t k, int keep_allocation) {
   PyListObject *l = (PyListObject *)xs;
   Py_ssize_t n = Py_SIZE(l) - 1;
-  if (!keep_allocation && n < (l->allocated >> 1)) return NULL;
   PyObject *v = l->ob_item[k];
+  if (!keep_allocation && n < (l->allocated >> 1)) { /* the list shrinks its allocation */
+    Py_INCREF(v);
+    if (PyList_SetSlice(xs, k, k + 1, NULL) == 0) return v;
+    Py_DECREF(v);
+    return NULL;
+  }
   memmove(&l->ob_item[k], &l->ob_item[k + 1], (size_t)(n - k) * sizeof(PyObject *));
   Py_SET_SIZE(l, n);
   return v;
@@ -3046,12 +3051,7 @@ static inline PyObject *dynac_call_list_pop(PyObject *meth, PyObject *const *arg
   if (unbound && PyList_CheckExact(argv[0]) && (npos == 1 || dynac_compat_small_int(argv[1], &i))) {
     Py_ssize_t n = PyList_GET_SIZE(argv[0]), k = i < 0 ? i + n : i;
     if (k >= 0 && k < n) {
-      PyObject *v = dynac_compat_list_take(argv[0], k, 0);
-      if (v) return v;
-      v = Py_NewRef(PyList_GET_ITEM(argv[0], k)); /* the list shrinks its allocation */
-      if (PyList_SetSlice(argv[0], k, k + 1, NULL) == 0) return v;
-      Py_DECREF(v);
-      return NULL;
+      return dynac_compat_list_take(argv[0], k, 0);
     }
   }
   return PyObject_Vectorcall(meth, argv + !unbound, (size_t)(npos - !unbound), NULL);
@@ -3704,13 +3704,7 @@ static inline PyObject *dynac__heappop(PyObject *heap, dynac_less_fn less) {
     return NULL;
   }
   PyObject *last = dynac_compat_list_take(heap, n - 1, 0);
-  if (!last) { /* the list shrinks its allocation */
-    last = Py_NewRef(PyList_GET_ITEM(heap, n - 1));
-    if (PyList_SetSlice(heap, n - 1, n, NULL) < 0) {
-      Py_DECREF(last);
-      return NULL;
-    }
-  }
+  if (!last) return NULL;
   if (n == 1) return last;
   PyObject *smallest = PyList_GET_ITEM(heap, 0); /* the list's reference, now ours */
   PyList_SET_ITEM(heap, 0, last);
@@ -4896,13 +4890,9 @@ static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k
 static inline int dynac_list_pop(dynac_undo_log *u, PyObject *l, Py_ssize_t k) {
   dynac_undo_entry *e = dynac_undo_push_list(u, l);
   PyObject *old = dynac_compat_list_take(l, k, 0);
-  if (!old) { /* the list shrinks its allocation */
-    old = Py_NewRef(PyList_GET_ITEM(l, k));
-    if (PyList_SetSlice(l, k, k + 1, NULL) < 0) {
-      if (e) u->n--;
-      Py_DECREF(old);
-      return -1;
-    }
+  if (!old) {
+    if (e) u->n--;
+    return -1;
   }
   if (e) { e->kind = 'P'; e->of.list = l; e->k = k; e->old = old; }
   else Py_DECREF(old);
