@@ -587,6 +587,10 @@ typedef struct func {
   bool constant_result;    /* assume_constant_result: called once, a constant in kernels */
   const type *ret_ann;     /* PEP 484 return annotation (int, float, bool, None), or NULL */
   spec *specs;
+  spec *direct_specs;      /* profile.c: a heap's __lt__ recorded with more class pairs than
+                              cache entries take: each pair typed for heapq's comparisons only */
+  struct inst **direct_insts; /* infer: those that compile (emit/heap.c calls them) */
+  int ndirect_insts;
   const char *not_compiled; /* reason reported when no kernel is emitted */
   struct inst *insts;       /* root instances, one per specialisation */
 } func;
@@ -624,6 +628,7 @@ typedef struct inst {
   const type **local_ty;
   typing types;            /* per expression (ty_of) */
   bool reachable;          /* emit/module.c: an entry or region runs it, or a kernel calls it */
+  bool heap_direct;        /* emit/heap.c: heapq's comparisons call it (a direct specialisation) */
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
   bool ok;
@@ -631,6 +636,8 @@ typedef struct inst {
   srcpos fail_pos;
   const char *cname;       /* "rgb_to_hls__fff" */
   bool *slots_used;        /* [nslots] transitively, callees included */
+  bool *slots_named;       /* [nslots] those used by a global's name (infer.h use_named_slot), not
+                              only as an instance's class; transitively */
   struct inst **callees;
   int ncallees;
   bool typing;             /* in progress (recursion) */

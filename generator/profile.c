@@ -123,6 +123,29 @@ static bool names_instances(const module *m, const profile_fn *pf, int s) {
   return false;
 }
 
+/* The pairs of classes a heap's __lt__ was recorded comparing, when there
+ * were too many for cache entries: specialisations only heapq's comparisons
+ * call (emit/heap.c picks one by both operands' classes, so no guard list
+ * is scanned), their instances' attributes read at their places. At most
+ * this many, the first recorded. */
+#define PROFILE_MAX_DIRECT_SIGNATURES 12
+static void add_direct_specs(module *m, func *f, const profile_fn *pf) {
+  if (f->method != 'm' || strcmp(f->name, "__lt__") || f->nparams != 2) return;
+  int n = 0;
+  for (spec *s = f->direct_specs; s; s = s->next) n++;
+  for (int s = 0; s < pf->nsigs && n < PROFILE_MAX_DIRECT_SIGNATURES; s++) {
+    if (pf->sig_nargs[s] != 2) continue;
+    const type **args = arena_alloc(m->a, sizeof(type *) * 3);
+    for (int k = 0; k < 2; k++) args[k] = ty_from_name_in(m, pf->sigs[s][k]);
+    if (!args[0] || !args[0]->cls || !args[1] || !args[1]->cls) continue;
+    spec *d = arena_alloc(m->a, sizeof *d), **tail = &f->direct_specs;
+    *d = (spec){.args = args, .origin = "profile"};
+    while (*tail) tail = &(*tail)->next;
+    *tail = d;
+    n++;
+  }
+}
+
 /* Adds f's recorded signatures (those made only of kernel types) as specs. */
 bool profile_specs(module *m, func *f) {
   const profile *p = m->prof;
@@ -133,6 +156,7 @@ bool profile_specs(module *m, func *f) {
     int with_instances = 0;
     for (int s = 0; s < pf->nsigs; s++) with_instances += names_instances(m, pf, s);
     const module *classes = with_instances > PROFILE_MAX_INSTANCE_SIGNATURES ? NULL : m; /* NULL: objects */
+    if (!classes) add_direct_specs(m, f, pf);
     for (int s = 0; s < pf->nsigs; s++) {
       if (pf->sig_nargs[s] != f->nparams) continue;
       const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));

@@ -4,14 +4,22 @@
  * called directly by heapq's comparisons: dynac__heap_less picks the
  * kernel by a's class (its slot valid, its version tag unchanged, the
  * class guard checking that its __lt__ is that def), else CPython's
- * comparison. The call sites pass dynac__heap_less to dynac_heapq_call,
- * which runs _heapq's algorithm only when the callable is _heapq's own.
+ * comparison. A __lt__ recorded comparing more class pairs than cache
+ * entries take (profile.c) also has a specialisation per pair, picked by
+ * b's class too: each of its attribute sites sees one class (the one
+ * taking objects has them alternate in its polymorphic caches), and no
+ * guard is asked. The call sites pass dynac__heap_less to
+ * dynac_heapq_call, which runs _heapq's algorithm only when the callable
+ * is _heapq's own.
  */
 #include "emit.h"
 
 typedef struct heap_less {
   const klass *k;
-  const inst *lt; /* the root specialisation of k's __lt__ taking two objects */
+  const inst *lt;     /* the root specialisation of k's __lt__ taking two objects */
+  const inst **pairs; /* its direct specialisations (func.direct_insts) taking an instance of
+                         exactly k first and of exactly another class of the module second */
+  int npairs;
 } heap_less;
 
 /* The root specialisation of f taking two objects (any objects first, else
@@ -42,7 +50,18 @@ void heap_plan(module *m) {
     const inst *lt = f ? object_pair_inst(f) : NULL;
     if (!lt) continue;
     classes_use_method(m, k, f);
-    m->heap_less[m->nheap_less++] = (heap_less){k, lt};
+    heap_less h = {k, lt, arena_alloc(m->a, sizeof(inst *) * (size_t)(f->ndirect_insts + 1)), 0};
+    for (int d = 0; d < f->ndirect_insts; d++) {
+      inst *p = f->direct_insts[d];
+      const klass *b = p->args[1]->cls;
+      tykind r = p->ret->kind;
+      if (p->args[0]->cls != k || !b || !b->slot || b->why_not ||
+          (r != TY_BOOL && r != TY_INT && r != TY_FLOAT && r != TY_OBJ))
+        continue;
+      p->heap_direct = true;
+      h.pairs[h.npairs++] = p;
+    }
+    m->heap_less[m->nheap_less++] = h;
   }
 }
 
@@ -57,24 +76,43 @@ bool heapq_call_shape(const expr *e) {
 /* Does call e go through dynac_heapq_call (a module with compiled __lt__s)? */
 bool heap_call(em *E, const expr *e) { return E->m->nheap_less && !E->exported && heapq_call_shape(e); }
 
-/* a < b through one __lt__ kernel (object, object), as its entry runs it:
- * the globals brought up to date when it reads any (Python code may have
- * run since the calling kernel's guard) and its guard asked (else
- * CPython's comparison), the writes of one that logs any undone if it
- * deoptimises (then CPython's comparison runs the call), its result taken
- * by its truth. */
-static void emit_less_through(module *m, const inst *in, strbuf *out) {
+/* The globals brought up to date before a comparison's kernel runs, when it
+ * uses any (Python code may have run since the calling kernel's guard). A
+ * direct specialisation's operands' classes are checked by
+ * dynac__heap_less (identity and version tag): where it uses no other
+ * global, nor those by their names (infer.h use_named_slot), nothing is
+ * left to check. */
+static void emit_less_globals(module *m, const inst *in, bool direct, strbuf *out) {
+  bool update = false;
+  for (int k = 0; k < m->nslots; k++) {
+    bool operand_class = direct && (k == in->args[0]->cls->slot->index || k == in->args[1]->cls->slot->index);
+    update |= in->slots_used[k] && (!operand_class || in->slots_named[k]);
+  }
+  if (update) sb_puts(out, "  if (dynac_globals_update(&dynac__G, dynac__G.globals) < 0) return -1;\n");
+}
+
+/* a < b through one __lt__ kernel, as its entry runs it: the globals
+ * brought up to date (emit_less_globals) and, for the one taking
+ * (object, object), its guard asked (else CPython's comparison); a direct
+ * specialisation's classes were checked by its caller. The writes of one
+ * that logs any undone if it deoptimises (then CPython's comparison runs
+ * the call), its result taken by its truth. */
+static void emit_less_through(module *m, const inst *in, bool direct, strbuf *out) {
   const char *ct = in->ret->kind == TY_BOOL ? "bool" : in->ret->kind == TY_INT ? "int64_t"
                  : in->ret->kind == TY_FLOAT ? "double" : "DYNAC_OBJ";
-  bool slots = false;
-  for (int k = 0; k < m->nslots; k++) slots |= in->slots_used[k];
-  sb_printf(out, "/* a < b through %s's kernel (object, object), as its entry runs it */\n", in->fn->qualname);
+  if (direct)
+    sb_printf(out, "/* a < b through %s's kernel (%s, %s): dynac__heap_less checked both classes */\n",
+              in->fn->qualname, in->args[0]->cls->name, in->args[1]->cls->name);
+  else
+    sb_printf(out, "/* a < b through %s's kernel (object, object), as its entry runs it */\n", in->fn->qualname);
   sb_printf(out, "static int dynac__less_%s(PyObject *a, PyObject *b) {\n", in->cname);
-  if (slots) sb_puts(out, "  if (dynac_globals_update(&dynac__G, dynac__G.globals) < 0) return -1;\n");
-  sb_puts(out, "  PyObject *args[2] = {a, b};\n  const char *failed = NULL;\n");
-  sb_printf(out, "  int ok = dynac_guard_%s(args, dynac__G.globals, &failed);\n", in->cname);
-  sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n"
-               "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
+  emit_less_globals(m, in, direct, out);
+  if (!direct) {
+    sb_puts(out, "  PyObject *args[2] = {a, b};\n  const char *failed = NULL;\n");
+    sb_printf(out, "  int ok = dynac_guard_%s(args, dynac__G.globals, &failed);\n", in->cname);
+    sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n");
+  }
+  sb_puts(out, "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
   sb_printf(out, "  %s r = 0;\n  dynac__direct_calls[%d]++;\n", ct, func_index(m, in->fn));
   bool logs = may_log(in);
   if (logs) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
@@ -97,8 +135,13 @@ static void emit_less_through(module *m, const inst *in, strbuf *out) {
 const char *heap_less_text(module *m) {
   if (!m->nheap_less) return NULL;
   strbuf b = {0};
-  for (int i = 0; i < m->nheap_less; i++)
-    sb_printf(&b, "%s%s (%s)", i ? ", " : "", m->heap_less[i].k->name, m->heap_less[i].lt->fn->qualname);
+  for (int i = 0; i < m->nheap_less; i++) {
+    const heap_less *h = &m->heap_less[i];
+    sb_printf(&b, "%s%s (%s", i ? ", " : "", h->k->name, h->lt->fn->qualname);
+    for (int p = 0; p < h->npairs; p++)
+      sb_printf(&b, "%s%s", p ? ", " : "; a kernel each against ", h->pairs[p]->args[1]->cls->name);
+    sb_puts(&b, ")");
+  }
   const char *r = arena_strdup(m->a, b.data);
   sb_free(&b);
   return r;
@@ -111,21 +154,30 @@ void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
   for (int i = 0; i < m->nheap_less; i++) {
     bool seen = false;
     for (int j = 0; j < i; j++) seen |= m->heap_less[j].lt == m->heap_less[i].lt;
-    if (!seen) emit_less_through(m, m->heap_less[i].lt, out);
+    if (!seen) emit_less_through(m, m->heap_less[i].lt, false, out);
+    for (int p = 0; p < m->heap_less[i].npairs; p++) emit_less_through(m, m->heap_less[i].pairs[p], true, out);
   }
   sb_puts(out, "/* heapq's a < b (runtime/heapq.h): the compiled __lt__ of a's class when CPython's\n"
                " * comparison calls it (b's class not a proper subclass of a's, whose reflected __gt__\n"
                " * would go first), else CPython's comparison */\n"
                "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b) {\n"
-               "  PyTypeObject *ta = Py_TYPE(a);\n"
-               "  if (!dynac_reflected_first(ta, Py_TYPE(b))) {\n");
+               "  PyTypeObject *ta = Py_TYPE(a), *tb = Py_TYPE(b);\n"
+               "  if (!dynac_reflected_first(ta, tb)) {\n");
   for (int i = 0; i < m->nheap_less; i++) {
     const heap_less *h = &m->heap_less[i];
     int s = h->k->slot->index;
     sb_printf(out, "    if (dynac__slots[%d].valid && (PyObject *)ta == dynac__slots[%d].obj &&\n"
-                   "        ta->tp_version_tag == (unsigned int)dynac__slots[%d].v.i)\n"
-                   "      return dynac__less_%s(a, b); /* %s: %s */\n",
-              s, s, s, h->lt->cname, h->k->name, h->lt->fn->qualname);
+                   "        ta->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {\n", s, s, s);
+    for (int p = 0; p < h->npairs; p++) {
+      const klass *b = h->pairs[p]->args[1]->cls;
+      int sb = b->slot->index;
+      sb_printf(out, "      if (dynac__slots[%d].valid && (PyObject *)tb == dynac__slots[%d].obj &&\n"
+                     "          tb->tp_version_tag == (unsigned int)dynac__slots[%d].v.i)\n"
+                     "        return dynac__less_%s(a, b); /* %s < %s */\n",
+                sb, sb, sb, h->pairs[p]->cname, h->k->name, b->name);
+    }
+    sb_printf(out, "      return dynac__less_%s(a, b); /* %s: %s */\n    }\n",
+              h->lt->cname, h->k->name, h->lt->fn->qualname);
   }
   sb_puts(out, "  }\n  return PyObject_RichCompareBool(a, b, Py_LT);\n}\n");
 }

@@ -79,6 +79,8 @@ static void mark_reachable(module *m) {
       }
     }
   }
+  for (inst *in = m->insts; in; in = in->next_all) /* heapq's comparisons call them */
+    if (in->ok && in->heap_direct && !in->reachable && nw < n) { in->reachable = true; work[nw++] = in; }
   while (nw) {
     inst *in = work[--nw];
     for (int k = 0; k < in->ncallees; k++) {

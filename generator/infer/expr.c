@@ -157,7 +157,7 @@ static const type *type_any_all(ctx *c, expr *e) {
     c->in->local_ty[r] = &ty_bool;
     c->in->pass_changed = 1;
   }
-  if (e->guard) c->in->slots_used[e->guard->index] = true;
+  if (e->guard) use_named_slot(c, e->guard->index);
   type_block(c, e->u.comp.loop);
   return &ty_bool;
 }
@@ -413,7 +413,7 @@ static klass *constructed_class(ctx *c, expr *e) {
   if (!k || k->why_not || !k->slot) return NULL;
   for (const klass *b = k; b; b = b->base)
     if (b->defines_new && !b->named_tuple) return NULL;
-  c->in->slots_used[k->slot->index] = true;
+  use_named_slot(c, k->slot->index);
   return k;
 }
 
@@ -489,7 +489,7 @@ static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind,
   inst *callee = get_inst(c->m, f, at);
   if (!callee || (!callee->ok && !callee->typing)) return NULL;
   c->in->types.callee[e->id] = callee;
-  c->in->slots_used[k->slot->index] = true;
+  use_named_slot(c, k->slot->index);
   classes_use_member(c->m, k, f, kind, up);
   c->in->generic = c->in->effectful = true; /* when the class changed: CPython's lookup and call */
   if (callee->opaque_calls) c->in->opaque_calls = true;
@@ -1118,14 +1118,14 @@ static const type *type_call(ctx *c, expr *e) {
     at[i] = type_expr(c, e->u.call.args[i], truth_arg);
     if (at[i]->kind == TY_UNKNOWN) unknown = true;
   }
-  if (e->u.call.callee_slot) c->in->slots_used[e->u.call.callee_slot->index] = true;
+  if (e->u.call.callee_slot) use_named_slot(c, e->u.call.callee_slot->index);
   if (e->u.call.nkw && !unknown && !function_via_api(c->in, e) && e->u.call.kind != CALLEE_VALUE &&
       !(e->u.call.kind == CALLEE_METHOD && method_via_api(c->in, e))) {
     type_fail(c, e->pos, arena_printf(c->m->a, "keyword arguments to %s()", e->u.call.name));
     return &ty_conflict;
   }
   if (e->u.call.callee_slot && e->u.call.callee_slot->kind == SLOT_MATH_ATTR && e->u.call.callee_slot->module_slot >= 0)
-    c->in->slots_used[e->u.call.callee_slot->module_slot] = true;
+    use_named_slot(c, e->u.call.callee_slot->module_slot);
   const char *name = e->u.call.name;
   if (e->u.call.kind == CALLEE_OPAQUE) {
     c->in->effectful = true;
@@ -1468,9 +1468,9 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     }
     break;
   case EX_GLOBAL:
-    c->in->slots_used[e->u.global->index] = true;
+    use_named_slot(c, e->u.global->index);
     if (e->u.global->kind == SLOT_MATH_ATTR && e->u.global->module_slot >= 0)
-      c->in->slots_used[e->u.global->module_slot] = true;
+      use_named_slot(c, e->u.global->module_slot);
     t = e->u.global->ty;
     break;
   case EX_BINOP: {
@@ -1613,7 +1613,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     t = &ty_obj;
     break;
   case EX_NAME: /* a dict lookup (str keys run no Python code): no effect */
-    c->in->slots_used[e->u.global->index] = true;
+    use_named_slot(c, e->u.global->index);
     c->in->generic = true;
     t = &ty_obj;
     break;
@@ -1630,7 +1630,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   if (truth && t->kind == TY_OBJ) generic_op(c); /* __bool__ or __len__ may run */
   if (truth && t->kind == TY_BUF && t->buf_kind == 'n')
     type_fail(c, e->pos, "truth value of an ndarray (numpy raises for more than one element)");
-  if (e->guard) c->in->slots_used[e->guard->index] = true;
+  if (e->guard) use_named_slot(c, e->guard->index);
   c->in->types.ty[e->id] = t;
   return t;
 }
@@ -1688,7 +1688,7 @@ void type_delete(ctx *c, expr *place) {
     return;
   }
   if (is_name_place(place)) { /* del of a global or nonlocal (DELETE_GLOBAL, DELETE_DEREF) */
-    if (place->kind == EX_NAME) c->in->slots_used[place->u.global->index] = true;
+    if (place->kind == EX_NAME) use_named_slot(c, place->u.global->index);
     c->in->types.ty[place->id] = &ty_obj;
     generic_op(c);
     return;
@@ -1718,7 +1718,7 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
   if (tg->sub && is_name_place(tg->sub)) { /* NAME = value of a global or nonlocal (STORE_GLOBAL,
                                                STORE_DEREF): boxed */
     bool global = tg->sub->kind == EX_NAME;
-    if (global) c->in->slots_used[tg->sub->u.global->index] = true;
+    if (global) use_named_slot(c, tg->sub->u.global->index);
     c->in->types.ty[tg->sub->id] = &ty_obj;
     if (t->kind == TY_UNKNOWN) return;
     if (!passable(t)) {

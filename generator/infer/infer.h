@@ -19,6 +19,14 @@ typedef struct ctx {
                      the only tuple that may hold objects (owned by temporaries) */
 } ctx;
 
+/* Slot k used by a global's name (a read, a store, a call of a global
+ * function or class): the kernel depends on what the name is bound to,
+ * not only on a class's layout as an instance's type does. */
+static inline void use_named_slot(ctx *c, int k) {
+  c->in->slots_used[k] = true;
+  c->in->slots_named[k] = true;
+}
+
 /* expr.c */
 void type_fail(ctx *c, srcpos pos, const char *msg);
 const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r);

@@ -147,6 +147,7 @@ static inst *new_inst(module *m, func *f, const type **args, bool nested_as_obje
   in->ok = true;
   in->cname = inst_cname(m, f, args);
   in->slots_used = arena_alloc(m->a, sizeof(bool) * (size_t)(m->nslots + 1));
+  in->slots_named = arena_alloc(m->a, sizeof(bool) * (size_t)(m->nslots + 1));
   inst **tail = &m->insts;
   while (*tail) tail = &(*tail)->next_all;
   *tail = in;
@@ -359,6 +360,18 @@ static void drop_subsumed(func *f) {
   }
 }
 
+/* f's direct specialisations (func.direct_specs): typed as callees are,
+ * never cache entries; those that compile are kept. */
+static void type_direct_insts(module *m, func *f) {
+  int n = 0;
+  for (spec *s = f->direct_specs; s; s = s->next) n++;
+  f->direct_insts = arena_alloc(m->a, sizeof(inst *) * (size_t)(n ? n : 1));
+  for (spec *s = f->direct_specs; s; s = s->next) {
+    inst *in = get_inst(m, f, s->args);
+    if (in && in->ok) f->direct_insts[f->ndirect_insts++] = in;
+  }
+}
+
 void infer_module(module *m) {
   for (int i = 0; i < m->nfuncs; i++) {
     func *f = m->funcs[i];
@@ -398,6 +411,7 @@ void infer_module(module *m) {
         *tail = in;
       }
     drop_subsumed(f);
+    type_direct_insts(m, f);
   }
   /* Transitive slot sets and callee lists (fixpoint over the call graph). */
   for (inst *in = m->insts; in; in = in->next_all) {
@@ -422,8 +436,10 @@ void infer_module(module *m) {
                                   cal->fail);
           changed = true;
         }
-        for (int s = 0; s < m->nslots; s++)
+        for (int s = 0; s < m->nslots; s++) {
           if (cal->slots_used[s] && !in->slots_used[s]) { in->slots_used[s] = true; changed = true; }
+          if (cal->slots_named[s] && !in->slots_named[s]) { in->slots_named[s] = true; changed = true; }
+        }
       }
     }
   }

@@ -276,7 +276,7 @@ static void type_stmt(ctx *c, stmt *s) {
   case ST_FOR_ITER: type_for_iter(c, s); break;
   case ST_EXPR: type_expr(c, s->u.expr, false); break;
   case ST_RAISE: {
-    if (s->u.raise_.guard) c->in->slots_used[s->u.raise_.guard->index] = true;
+    if (s->u.raise_.guard) use_named_slot(c, s->u.raise_.guard->index);
     expr *parts[3] = {s->u.raise_.arg, s->u.raise_.obj, s->u.raise_.cause};
     for (int i = 0; i < 3; i++) {
       const type *t = parts[i] ? type_expr(c, parts[i], false) : &ty_none;
@@ -298,7 +298,7 @@ static void type_stmt(ctx *c, stmt *s) {
     break;
   }
   case ST_IMPORT: /* the module's code may run: an effect */
-    c->in->slots_used[s->u.import_.import_fn->index] = true;
+    use_named_slot(c, s->u.import_.import_fn->index);
     generic_op(c);
     for (int i = 0; i < s->u.import_.n; i++) bind_target(c, s->u.import_.tgts[i], &ty_obj, s->pos);
     break;

@@ -1385,6 +1385,14 @@ def checks():
     show("heap plain ev", heap_run, [], [EvB(1.0, 1), EvC(0.5, 2), Plain()], 3)
     show("heap nan", heap_run, [], [EvB(float("nan"), 1), EvC(0.5, 2), EvD(float("nan"), 3), EvA(-0.0, 4, "z")], 4)
     show("heap str time", heap_run, [], [EvB(1.0, 1), EvC("soon", 2)], 2)
+    # EvA < EvC through the kernel compiled for that pair: an int time (it deoptimises), then
+    # EvC changed after the build (a property over the slot: its version tag, then CPython's)
+    show("heap int time", heap_run, [], [EvC(2, 2), EvA(1.0, 1, "w"), EvA(2, 3, "v"), EvC(-0.0, 4)], 4)
+    items = [EvC(2.0, 2), EvA(1.0, 1, "w"), EvC(0.5, 4), EvA(0.1, 3, "v"), EvA(0.3, 5, "u")]
+    EvC.time = property(lambda self: 0.25)
+    show("heap right patched", heap_run, [], items, 5)
+    del EvC.time
+    show("heap right restored", heap_run, [], [EvC(2.0, 2), EvA(1.0, 1, "w"), EvC(0.5, 4)], 3)
     del LOG[:]
     show("heap reflected", heap_run, [], [EvB(1.0, 5), EvR(1.0, 2), EvB(1.0, 3), EvR(0.5, 1)], 4)
     print("log", LOG.count("EvR.__gt__"))
@@ -1805,8 +1813,11 @@ def main():
         check("explain: a loop reading attributes through the sites' caches is a kernel that serves",
               "[profile]: kernel" in mixed and "generic only" not in mixed, mixed)
         check("explain names the classes whose compiled __lt__ heapq's comparisons call",
-              "compare through the compiled __lt__ of: " in ir.stdout and "EvA (Ev.__lt__)" in ir.stdout and
-              "EvN (EvN.__lt__)" in ir.stdout, ir.stdout[:1500])
+              "compare through the compiled __lt__ of: " in ir.stdout and "EvB (Ev.__lt__)" in ir.stdout and
+              "EvN (EvN.__lt__" in ir.stdout, ir.stdout[:1500])
+        check("explain names the right operands' classes a __lt__ has a kernel each against (too many pairs"
+              " for cache entries)", "EvA (Ev.__lt__; a kernel each against Ev, EvA, EvB, EvC" in ir.stdout,
+              ir.stdout[:1500])
         poly = ir.stdout.split("\npoly_sum (", 1)[-1].split("\n\n", 1)[0]
         check("explain lists a polymorphic call site's classes and kernels",
               "polymorphic call, line" in poly and "PA (PA.val), PB (PB.val), PC (PC.val), PD (PB.val)" in poly
@@ -1849,6 +1860,10 @@ def main():
         check("heapq's comparisons call Ev.__lt__'s and EvN.__lt__'s kernels (dynac__heap_less)",
               "dynac_heapq_call(" in c_text and "return dynac__less_Ev____lt____OO(a, b); /* EvA: Ev.__lt__ */"
               in c_text and "dynac__less_EvN____lt____OO(a, b); /* EvN: EvN.__lt__ */" in c_text,
+              "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
+        check("heapq's comparisons of a recorded pair of classes call that pair's kernel, no guard asked",
+              "return dynac__less_Ev____lt____V3EvAV3EvC(a, b); /* EvA < EvC */" in c_text and
+              "dynac_guard_Ev____lt____V3EvAV3EvC" not in c_text,
               "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
         stats = json.load(open(st)) if os.path.exists(st) else {}
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
