@@ -13,7 +13,8 @@
             tests/bench/numpy_probes.py (small functions of third-party numpy
             programs' shapes): CPython + numpy vs dynac, results bit-identical
   programs  each program of examples/programs/ as a whole process: python3,
-            `dynac run` (after record and build --all --profile), PyPy
+            `dynac run` (after record and build --all --profile), PyPy; then
+            their main() timed inside the process by the same three
   overhead  `dynac run` on a call-heavy program with nothing compiled
 Each time is the best of several repeats (machines here are noisy).
 """
@@ -249,6 +250,31 @@ def wall(cmd, cwd, repeat=3, env=None):
     return min(times), out
 
 
+TIMED_MAIN = """import os, sys, time
+prog, sizes = sys.argv[1], [int(a) for a in sys.argv[2:]]
+sys.path.insert(0, os.path.dirname(os.path.abspath(prog)))
+mod = __import__(os.path.basename(prog)[:-3])  # imported: `dynac run` attaches its artifact
+t0 = time.perf_counter()
+mod.main(*sizes)
+sys.stderr.write("dynac-bench main() %.9f\\n" % (time.perf_counter() - t0))
+"""
+
+
+def in_process(cmd, cwd, repeat=5):
+    """Best time (seconds) of the program's main(*sizes) inside the process, as
+    TIMED_MAIN (cmd's script) measures it: start-up, imports and the module's
+    own top level excluded, the same for every interpreter; and its stdout."""
+    out, times = None, []
+    for _ in range(repeat):
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+        marks = [l for l in r.stderr.splitlines() if l.startswith("dynac-bench main() ")]
+        if r.returncode or not marks:
+            sys.exit("%s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
+        times.append(float(marks[-1].split()[-1]))
+        out = r.stdout
+    return min(times), out
+
+
 NUMPY_EXAMPLES = {"heat_slices": ["diffuse"], "pairwise": ["pairwise"], "whole_array": ["rosenbrock", "gauss_loglik"],
                   "heat": ["diffuse"], "numpy_idioms": ["dot_and_peak", "histogram", "gravity", "row_distances",
                                                        "arc_distance", "diffusion"]}
@@ -351,7 +377,9 @@ def bench_programs(tmp):
     """examples/programs/ as a user runs them, at their BENCH_SIZES: python3,
     `dynac run` (the console script) after record and build --all --profile, and PyPy when
     pypy3 is installed; whole processes (start-up included), best of 5; and
-    `dynac record`'s run (best of 3) as a multiple of python3's (aim: 1.5x)."""
+    `dynac record`'s run (best of 3) as a multiple of python3's (aim: 1.5x).
+    Then their main(*BENCH_SIZES) timed inside the same three (TIMED_MAIN):
+    what the compiled code gives once the process is up."""
     import ast
     import glob
     pypy = shutil.which("pypy3")
@@ -359,6 +387,9 @@ def bench_programs(tmp):
           " DYNAC_GENERIC_KERNELS=1,\n  generic-only kernels serving too)")
     print("  %-12s %11s %11s %11s %11s %9s %9s %9s" % ("", "CPython", "dynac run", "generic", "PyPy",
                                                       "vs CPy", "vs PyPy", "record"))
+    timed, rows = os.path.join(tmp, "timed_main.py"), []
+    with open(timed, "w") as f:
+        f.write(TIMED_MAIN)
     for prog in sorted(glob.glob(os.path.join(ROOT, "examples", "programs", "*.py"))):
         name = os.path.basename(prog)[:-3]
         work = os.path.join(tmp, "prog_" + name)
@@ -382,6 +413,17 @@ def bench_programs(tmp):
         print("  %-12s %9.1f ms %9.1f ms %9.1f ms %11s %8.2fx %9s %8.2fx" % (
             name, t_py * 1e3, t_dy * 1e3, t_gen * 1e3, "%9.1f ms" % (t_pp * 1e3) if t_pp else "-",
             t_py / t_dy, "%.2fx" % (t_pp / t_dy) if t_pp else "-", t_rec / t_py))
+        m_py, o_py = in_process([sys.executable, timed, src] + sizes, work)
+        m_dy, o_dy = in_process(dy + ["run", "--path", "out", timed, src] + sizes, work)
+        m_pp = in_process([pypy, timed, src] + sizes, work, repeat=3)[0] if pypy else None
+        assert o_py == o_dy == out_py, name
+        rows.append("  %-12s %9.1f ms %9.1f ms %11s %8.2fx %9s" % (
+            name, m_py * 1e3, m_dy * 1e3, "%9.1f ms" % (m_pp * 1e3) if m_pp else "-", m_py / m_dy,
+            "%.2fx" % (m_pp / m_dy) if m_pp else "-"))
+    print("\n  the same programs' main(*BENCH_SIZES) timed inside the process (start-up and imports excluded;"
+          " best of 5,\n  PyPy of 3: its JIT's warm-up included)")
+    print("  %-12s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac run", "PyPy", "vs CPy", "vs PyPy"))
+    print("\n".join(rows))
 
 
 OVERHEAD_PROG = """
