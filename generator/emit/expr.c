@@ -287,17 +287,22 @@ static const char *emit_ifexp(em *E, expr *e) {
 }
 
 /* A tuple display holding objects: a tuple object (a new reference), its
- * elements boxed in order, as BUILD_TUPLE makes it. */
+ * elements boxed in order, as BUILD_TUPLE makes it; each pending once
+ * made (a later element's failure goes on in the interpreter around it). */
 static const char *emit_tuple_object(em *E, expr *e) {
   const char *res = tmpvar(E, &ty_obj);
   line(E, "%s = PyTuple_New(%d);", res, e->u.tuple.n);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", res, where(E));
+  int depth = E->nvstack;
   for (int i = 0; i < e->u.tuple.n; i++) {
     expr *x = e->u.tuple.elts[i];
     const char *o = as_obj(E, x->kind == EX_NONE ? "Py_None" : emit_expr(E, x),
                            x->kind == EX_NONE ? &ty_obj : TY(x));
     line(E, "PyTuple_SET_ITEM(%s, %d, Py_NewRef(%s));", res, i, o);
+    E->nvstack = depth + i;
+    push_typed(E, x, arena_printf(E->m->a, "PyTuple_GET_ITEM(%s, %d)", res, i), &ty_obj); /* the tuple holds it */
   }
+  E->nvstack = depth;
   return res;
 }
 
