@@ -1159,16 +1159,17 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   line(E, "%s /* another callee: CPython's call */", opened ? "} else {" : "{");
   E->indent++;
   line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
-  strbuf bv = {0};
-  for (int j = 1; j <= npos; j++) sb_printf(&bv, "%s%s", j > 1 ? ", " : "", box_value(E, vals[j], TY(e->u.call.args[j])));
-  line(E, "PyObject *argv[%d] = {%s};", npos + 1, bv.data ? bv.data : "NULL");
+  strbuf bv = {0}; /* argv[0]: the slot PY_VECTORCALL_ARGUMENTS_OFFSET lets the callee borrow */
+  for (int j = 1; j <= npos; j++) sb_printf(&bv, ", %s", box_value(E, vals[j], TY(e->u.call.args[j])));
+  line(E, "PyObject *argv[%d] = {NULL%s};", npos + 1, bv.data ? bv.data : "");
   sb_free(&bv);
   line(E, "int ok = 1;");
-  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", npos);
-  if (t) line(E, "%s = ok ? dynac_call_star(%s, argv, %d, %s) : NULL; /* %s(...) */", o, f, npos, t,
+  line(E, "for (int i = 1; i <= %d; i++) if (!argv[i]) ok = 0;", npos);
+  if (t) line(E, "%s = ok ? dynac_call_star(%s, argv + 1, %d, %s) : NULL; /* %s(...) */", o, f, npos, t,
                dotted_or_blank(e->u.call.name));
-  else line(E, "%s = ok ? dynac_call_object(%s, argv, %d, NULL) : NULL;", o, f, npos);
-  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", npos);
+  else line(E, "%s = ok ? dynac_call_object(%s, argv + 1, %d | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL) : NULL;", o, f,
+            npos);
+  line(E, "for (int i = 1; i <= %d; i++) Py_XDECREF(argv[i]);", npos);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   E->indent--;
   line(E, "}");

@@ -801,6 +801,13 @@ def made_from(kind, a, rest):
     return type(p).__name__, p.x, p.y, getattr(p, "z", None)
 
 
+def made_pair(kind, a, b):
+    """kind(a, b) of a class in a local, no *args: per recorded class its __init__'s kernel; any
+    other callable through dynac_call_object, given the slot before its arguments."""
+    p = kind(a, b)
+    return type(p).__name__, p.x, p.y
+
+
 def made_mid(kind, v):
     """A polymorphic construction whose second value is of another type than recorded: the
     statement goes on in the interpreter with the callee and the first value already evaluated."""
@@ -1213,6 +1220,8 @@ def train():
         made_from(Vec, 1.0, (2.0,))
         made_from(Third, 1.0, (2.0, 3.0))
         made_from(Checked, 1.0, (2.0,))
+        made_pair(Vec, 1.0, 2.0)
+        made_pair(Checked, 1.0, 2.0)
         made_mid(Vec, Vec(1.0, 2.0))
         made_into(Slotted, 1.0, 2.0, [0.5, 1.5])
         star_mid(triple, Vec(1.0, 2.0), (3.0,))
@@ -1498,6 +1507,8 @@ def checks():
                           (Pending, 1.0, (2.0,)), (Vanishing, 6.0, (2.0,)), (Vec, 2 ** 70, ("s",)), (Vec, 1.0, iter([5]))]:
         show("made_from %s %s %s" % (kind.__name__, type(rest).__name__, getattr(rest, "__len__", list)()),
              made_from, kind, a, rest)
+    for kind in [Vec, Checked, Third, Fresh, Metered, Pending, lambda a, b: Vec(b, a)]:
+        show("made_pair %s" % kind.__name__, made_pair, kind, 1.0, 2.0)
     for v in [Vec(1.0, 2.0), Vec(1.0, "s"), Vec(-0.0, None), Vec("t", 2.0)]:
         show("made_mid %r %r" % (v.x, v.y), made_mid, Vec, v)
     show("made_mid Third", made_mid, Third, Vec(1.0, 2.0))
@@ -1794,7 +1805,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
@@ -1877,6 +1888,10 @@ def main():
               "dynac_heapq_call(" in c_text and "return dynac__less_Ev____lt____OO(a, b); /* EvA: Ev.__lt__ */"
               in c_text and "dynac__less_EvN____lt____OO(a, b); /* EvN: EvN.__lt__ */" in c_text,
               "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
+        calls = [l for l in c_text.splitlines() if "dynac_call_object(" in l]
+        check("every call through dynac_call_object gives it the slot before the arguments "
+              "(PY_VECTORCALL_ARGUMENTS_OFFSET: it writes there)", len(calls) >= 2 and
+              all("PY_VECTORCALL_ARGUMENTS_OFFSET" in l for l in calls), "\n".join(calls)[:1500])
         check("heapq's comparisons of a recorded pair of classes call that pair's kernel, no guard asked",
               "return dynac__less_Ev____lt____V3EvAV3EvC(a, b); /* EvA < EvC */" in c_text and
               "dynac_guard_Ev____lt____V3EvAV3EvC" not in c_text,
