@@ -2973,12 +2973,12 @@ static inline PyObject *dynac__construct(PyTypeObject *tp, PyObject *init, PyObj
 }
 
 /* f(*argv) of an object f, as PyObject_Vectorcall(f, argv, nargsf,
- * kwnames) with PY_VECTORCALL_ARGUMENTS_OFFSET set by the caller (argv[-1]
- * may be written during the call, then restored): a class with a plain
- * __init__ is constructed directly. Arguments borrowed; a new reference, or
- * NULL with the exception. */
+ * kwnames): where the caller set PY_VECTORCALL_ARGUMENTS_OFFSET (argv[-1] is
+ * then its to lend: written during the call, then restored), a class with a
+ * plain __init__ is constructed directly; else CPython's call. Arguments
+ * borrowed; a new reference, or NULL with the exception. */
 static inline PyObject *dynac_call_object(PyObject *f, PyObject *const *argv, size_t nargsf, PyObject *kwnames) {
-  PyObject *init = dynac__plain_init(f);
+  PyObject *init = nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET ? dynac__plain_init(f) : NULL;
   if (!init) return PyObject_Vectorcall(f, argv, nargsf, kwnames);
   PyObject **a = (PyObject **)argv - 1, *kept = a[0];
   size_t n = PyVectorcall_NARGS(nargsf) + (kwnames ? (size_t)PyTuple_GET_SIZE(kwnames) : 0);

@@ -361,14 +361,17 @@ static void drop_subsumed(func *f) {
 }
 
 /* f's direct specialisations (func.direct_specs): typed as callees are,
- * never cache entries; those that compile are kept. */
+ * never cache entries; those that compile are kept, each once (a pair two
+ * profiles recorded is one specialisation). */
 static void type_direct_insts(module *m, func *f) {
   int n = 0;
   for (spec *s = f->direct_specs; s; s = s->next) n++;
   f->direct_insts = arena_alloc(m->a, sizeof(inst *) * (size_t)(n ? n : 1));
   for (spec *s = f->direct_specs; s; s = s->next) {
     inst *in = get_inst(m, f, s->args);
-    if (in && in->ok) f->direct_insts[f->ndirect_insts++] = in;
+    bool kept = false;
+    for (int k = 0; k < f->ndirect_insts; k++) kept |= f->direct_insts[k] == in;
+    if (in && in->ok && !kept) f->direct_insts[f->ndirect_insts++] = in;
   }
 }
 
