@@ -650,14 +650,20 @@ def call(fn, args, filename):
 def receivers_profile(src, built, tmp):
     """A profile naming P and Q as receivers of their m0 and __init__ (as
     `dynac record` would), so that o.m0(x) of objects is a polymorphic call
-    site and made_as's kind(x, y, *extra) a polymorphic construction. Its path."""
+    site and made_as's kind(x, y, *extra) a polymorphic construction; and
+    P.__lt__ compared with more class combinations than cache entries take
+    (P and Q both ways, and a float), so that heap_min's comparisons call a
+    kernel per pair of classes (emit/heap.c). Its path."""
     import ast
     import json
     lines = {"%s.%s" % (c.name, f.name): f.lineno for c in ast.parse(src).body if isinstance(c, ast.ClassDef)
-             for f in c.body if isinstance(f, ast.FunctionDef) and f.name in ("m0", "__init__")}
-    fns = [{"file": os.path.realpath(built), "qualname": q, "firstlineno": n,
-            "signatures": [{"args": ["fz.%s" % q.split(".")[0], "float"] + ["float"] * q.endswith("__init__"),
-                            "calls": 1}]} for q, n in sorted(lines.items())]
+             for f in c.body if isinstance(f, ast.FunctionDef) and f.name in ("m0", "__init__", "__lt__")}
+    def signatures(q):
+        if q.endswith("__lt__"):
+            return [{"args": [a, b], "calls": 1} for a in ("fz.P", "fz.Q") for b in ("fz.P", "fz.Q", "float")]
+        return [{"args": ["fz.%s" % q.split(".")[0], "float"] + ["float"] * q.endswith("__init__"), "calls": 1}]
+    fns = [{"file": os.path.realpath(built), "qualname": q, "firstlineno": n, "signatures": signatures(q)}
+           for q, n in sorted(lines.items())]
     path = os.path.join(tmp, "fz.json")
     with open(path, "w") as f:
         json.dump({"version": 1, "functions": fns}, f)
