@@ -117,13 +117,17 @@ static const char *chain_link(em *E, cmpop op, const char *a, const char *b) {
 /* a < b in c is d of objects (COMPARE_OP, CONTAINS_OP, IS_OP, each operand
  * evaluated once, boxed): a later comparison runs only while the earlier
  * results are true; the value is the first false result or the last one
- * (a new reference), or in a test only its truth, each result's tested once. */
+ * (a new reference), or in a test only its truth, each result's tested once.
+ * The operands evaluated are pending (a later one's failure goes on in the
+ * interpreter around them); once compared, only where comparing them again
+ * runs no Python code (push_quiet: exact numbers and str). */
 static const char *emit_object_chain(em *E, expr *e) {
   bool by_value = TY(e)->kind == TY_OBJ;
   const char *res = tmpvar(E, by_value ? &ty_obj : &ty_bool);
   expr *first = e->u.cmp.operands[0];
   const char *prev = keep(E, as_obj(E, emit_expr(E, first), TY(first)), &ty_obj);
-  int opened = 0;
+  int opened = 0, depth = E->nvstack;
+  push_typed(E, first, prev, &ty_obj);
   for (int i = 1; i < e->u.cmp.n; i++) {
     expr *o = e->u.cmp.operands[i];
     const char *cur = as_obj(E, emit_expr(E, o), TY(o));
@@ -132,12 +136,15 @@ static const char *emit_object_chain(em *E, expr *e) {
     if (by_value) line(E, "Py_XSETREF(%s, Py_NewRef(%s));", res, r);
     else line(E, "%s = %s;", res, truth(E, r, &ty_obj));
     if (i + 1 < e->u.cmp.n) {
+      push_typed(E, o, cur, &ty_obj);
+      for (int k = depth; k < E->nvstack; k++) E->vstack[k].quiet = true; /* compared: again in the interpreter */
       line(E, "if (%s) {", by_value ? truth(E, res, &ty_obj) : res);
       E->indent++;
       opened++;
     }
     prev = cur;
   }
+  E->nvstack = depth; /* the chain's value replaces them */
   while (opened--) { E->indent--; line(E, "}"); }
   return res;
 }

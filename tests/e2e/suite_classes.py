@@ -958,6 +958,20 @@ def for_obj_mid(v):
     return s
 
 
+def chain_obj_mid(v):
+    """A chain of objects whose second operand is of another type than recorded after the first
+    ran Python code: the first operand kept, ticked not run again."""
+    o = first_of(v.x)
+    return 1.0 if ticked(o) < v.y * 2.0 <= first_of(9.0) else 2.0
+
+
+def chain_obj_mid3(v):
+    """The same failing in the third operand, after the first comparison ran: both operands kept
+    and compared again in the interpreter (numbers: no Python code runs)."""
+    o = first_of(v.x)
+    return 1.0 if first_of(o) < ticked(o) < v.y * 2.0 else 2.0
+
+
 def assert_mid(v):
     """An assert's test failing after Python code ran (lowered as `if not test: raise`, resumed
     as the assert itself: its message and AssertionError as CPython's)."""
@@ -1248,6 +1262,8 @@ def train():
             pass
         for_mid(Vec(1.0, 2.0))
         for_obj_mid(Vec(1.0, 2.0))
+        chain_obj_mid(Vec(1.0, 2.0))
+        chain_obj_mid3(Vec(1.0, 2.0))
         assert_mid(Vec(1.0, 2.0))
         chain_mid3(Vec(1.0, 3.0))
         while_mid([Vec(1.0, 2.0), Vec(1.0, 2.0), Vec(1.0, 0.5)], 5)
@@ -1541,6 +1557,8 @@ def checks():
         show("aug_other_mid no key %r" % (v.y,), aug_other_mid, [Vec(1.5, 0.0), {}], v)
         show("for_mid %r" % (v.y,), for_mid, v)
         show("for_obj_mid %r" % (v.y,), for_obj_mid, v)
+        show("chain_obj_mid %r" % (v.y,), chain_obj_mid, v)
+        show("chain_obj_mid3 %r" % (v.y,), chain_obj_mid3, v)
         show("assert_mid %r" % (v.y,), assert_mid, v)
         show("assert_mid low %r" % (v.y,), assert_mid, Vec(9.0, v.y))
         print("log", LOG)
@@ -1805,7 +1823,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
