@@ -29,18 +29,21 @@ static bool in_list(const char *const *list, const char *s) {
   return false;
 }
 
-void annotations_add_spec(module *m, func *f, const type **args, const char *origin) {
-  for (spec *s = f->specs; s; s = s->next) {
+bool spec_append(module *m, spec **list, int nparams, const type **args, const char *origin) {
+  spec **tail = list;
+  for (; *tail; tail = &(*tail)->next) {
     bool same = true;
-    for (int i = 0; i < f->nparams; i++) if (s->args[i] != args[i]) same = false;
-    if (same) return;
+    for (int i = 0; i < nparams; i++) if ((*tail)->args[i] != args[i]) same = false;
+    if (same) return false;
   }
   spec *s = arena_alloc(m->a, sizeof *s);
-  s->args = args;
-  s->origin = origin;
-  spec **tail = &f->specs;
-  while (*tail) tail = &(*tail)->next;
+  *s = (spec){.args = args, .origin = origin};
   *tail = s;
+  return true;
+}
+
+void annotations_add_spec(module *m, func *f, const type **args, const char *origin) {
+  spec_append(m, &f->specs, f->nparams, args, origin);
 }
 
 /* "(float, int) -> float": argument types; the return type is checked by

@@ -1138,6 +1138,9 @@ typedef struct profile {
 /* Adds the specialisation `args` (arena-owned, one type per parameter) to
  * f unless f has it already; origin: "annotations", "signatures=", "profile". */
 void annotations_add_spec(module *m, func *f, const type **args, const char *origin);
+/* Appends a specialisation taking args (nparams of them) to *list unless it
+ * holds one with the same types: true when it was added. */
+bool spec_append(module *m, spec **list, int nparams, const type **args, const char *origin);
 /* Adds the specialisations the profile recorded for f (one already there
  * is not added twice); true if the profile recorded any call of f. */
 bool profile_specs(module *m, func *f);

@@ -137,12 +137,8 @@ static void add_direct_specs(module *m, func *f, const profile_fn *pf) {
     if (pf->sig_nargs[s] != 2) continue;
     const type **args = arena_alloc(m->a, sizeof(type *) * 3);
     for (int k = 0; k < 2; k++) args[k] = ty_from_name_in(m, pf->sigs[s][k]);
-    if (!args[0] || !args[0]->cls || !args[1] || !args[1]->cls) continue;
-    spec *d = arena_alloc(m->a, sizeof *d), **tail = &f->direct_specs;
-    *d = (spec){.args = args, .origin = "profile"};
-    while (*tail) tail = &(*tail)->next;
-    *tail = d;
-    n++;
+    if (args[0] && args[0]->cls && args[1] && args[1]->cls && spec_append(m, &f->direct_specs, 2, args, "profile"))
+      n++; /* a pair two entries name is one */
   }
 }
 

@@ -361,8 +361,8 @@ static void drop_subsumed(func *f) {
 }
 
 /* f's direct specialisations (func.direct_specs): typed as callees are,
- * never cache entries; those that compile are kept, each once (a pair two
- * profiles recorded is one specialisation). */
+ * never cache entries; those that compile are kept, each instance once
+ * (get_inst gives an instance kept as fields and a plain one the same). */
 static void type_direct_insts(module *m, func *f) {
   int n = 0;
   for (spec *s = f->direct_specs; s; s = s->next) n++;
