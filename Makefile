@@ -117,7 +117,7 @@ sanitize: all
 	CFLAGS="$(SAN_FLAGS)" PYTHONPATH=$(SANBUILD) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  $(PYTHON) tests/sanitize.py
+	  $(PYTHON) tests/sanitize.py $(SANITIZE_ONLY)
 
 # The generator, built with the sanitizers, over mutated stdlib files
 # (tests/stress.py): no signal, no hang, no internal error, no sanitizer report.

@@ -15,12 +15,25 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITES = [["tests/e2e/suite_examples.py"], ["tests/e2e/suite_containers.py"],
           ["tests/e2e/suite_resume.py"], ["tests/e2e/suite_differential.py"],
+          ["tests/e2e/suite_classes.py"],
           ["tests/fuzz.py", "--seed", "7", "--modules", "20", "--calls", "20"]]
+
+
+def selected(names):
+    """The suites to run: all of SUITES, or those whose script name contains one of
+    `names` (`make sanitize SANITIZE_ONLY=classes` runs suite_classes alone)."""
+    if not names:
+        return SUITES
+    chosen = [s for s in SUITES if any(n in os.path.basename(s[0]) for n in names)]
+    if not chosen:
+        sys.exit("sanitize: no suite matches %s (suites: %s)"
+                 % (" ".join(names), ", ".join(os.path.basename(s[0]) for s in SUITES)))
+    return chosen
 
 
 def main():
     passed = failed = 0
-    for suite in SUITES:
+    for suite in selected(sys.argv[1:]):
         p = subprocess.run([sys.executable] + [os.path.join(ROOT, suite[0])] + suite[1:],
                            capture_output=True, text=True, cwd=ROOT)
         out = p.stdout + p.stderr
