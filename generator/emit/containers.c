@@ -364,11 +364,14 @@ const char *emit_slice(em *E, expr *e) {
 static void emit_comprehension_loops(em *E, expr *e) {
   expr *outer = E->comp;
   stmt *outer_first = E->comp_first;
+  const comp_cont *outer_cont = E->comp_cont;
+  E->comp_cont = comp_enter(E, e); /* before E->comp: none inside another */
   E->comp = e;
   E->comp_first = e->u.comp.loop;
   emit_block(E, e->u.comp.loop);
   E->comp = outer;
   E->comp_first = outer_first;
+  E->comp_cont = outer_cont;
 }
 
 /* sum(), min() or max() of a generator of objects (comprehension_folds):

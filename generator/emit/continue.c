@@ -113,19 +113,86 @@ static void cont_finish(em *E) {
 /* Where a continuation goes on (dynac_cont_site.header, _continue.py's modes). */
 enum { CONT_START = 0, CONT_HEAD = 1, CONT_AFTER = 2, CONT_MID = 3 };
 
-/* The dynac_cont_site of a continuation (its initialiser's fields). */
+static int comp_targets(const expr *c, int *out, int cap);
+#define COMP_TARGETS_MAX 32 /* as the IR's comprehension names */
+
+/* A comprehension clause's values after the locals (rp->comp): the partial
+ * result, its names (renamed: _continue.py's _dynac_c_NAME), then the
+ * statement's operands pending as it started. Their names into `names`;
+ * how many. */
+static int comp_names(em *E, const restart *rp, strbuf *names) {
+  int locs[COMP_TARGETS_MAX], nt = comp_targets(rp->comp->comp, locs, COMP_TARGETS_MAX);
+  sb_puts(names, ",_dynac_cr");
+  for (int i = 0; i < nt; i++) {
+    const char *name = E->in->fn->locals[locs[i]]; /* "x (in a comprehension)" */
+    sb_printf(names, ",_dynac_c_%.*s", (int)strcspn(name, " "), name);
+  }
+  int m = rp->comp->vto - rp->comp->vfrom;
+  for (int i = 0; i < m; i++) sb_printf(names, ",_dynac_v%d", i);
+  return 1 + nt + m;
+}
+
+/* The dynac_cont_site of a continuation (its initialiser's fields). In a
+ * comprehension's clause, the statement holding it goes on (its line and
+ * column), and subst says where in the clauses, what that statement had
+ * pending and what the clause had: `Q<part>@<line>:<col>|<paths>|<paths>`
+ * with part H<clause> (a for clause's head), F<clause> (its start),
+ * C<clause>.<k> (an if clause) or E (the element). */
 static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
   func *f = E->in->fn;
   strbuf names = {0};
   for (int i = 0; i < f->nbase; i++) sb_printf(&names, "%s%s", i ? "," : "", f->locals[i]);
-  for (int i = 0; mp && i < mp->n; i++) sb_printf(&names, "%s_dynac_v%d", names.len ? "," : "", i);
+  int extra = rp->comp ? comp_names(E, rp, &names) : 0;
+  int first = rp->comp ? rp->comp->vto - rp->comp->vfrom : 0; /* the clause's own operands after them */
+  for (int i = 0; mp && i < mp->n; i++) sb_printf(&names, "%s_dynac_v%d", names.len ? "," : "", first + i);
+  const stmt *s = rp->comp ? rp->comp->s : rp->s;
+  const char *subst = mp ? mp->subst : NULL;
+  if (rp->comp) {
+    const expr *c = rp->comp->comp;
+    const char *part = rp->part == 'H' || rp->part == 'F' ? arena_printf(E->m->a, "%c%d", rp->part, rp->clause)
+                       : rp->part == 'C' ? arena_printf(E->m->a, "C%d.%d", rp->clause, rp->cond) : "E";
+    subst = arena_printf(E->m->a, "Q%s@%d:%d|%s|%s", part, c->pos.line, c->pos.col - 1, rp->comp->subst,
+                         mp ? mp->subst : "");
+  }
   line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
-       c_string(E->m, f->qualname), f->firstlineno, rp->s->pos.line, rp->s->pos.col - 1, mode);
+       c_string(E->m, f->qualname), f->firstlineno, s->pos.line, s->pos.col - 1, mode);
   line(E, " .names = %s, .nvals = %d, .nits = %d, .subst = %s,",
-       c_string(E->m, names.data ? names.data : ""), f->nbase + (mp ? mp->n : 0), rp->nloops,
-       mp ? c_string(E->m, mp->subst) : "NULL");
+       c_string(E->m, names.data ? names.data : ""), f->nbase + extra + (mp ? mp->n : 0), rp->nloops,
+       subst ? c_string(E->m, subst) : "NULL");
   line(E, " .region = %s},", E->reg ? c_string(E->m, region_spec(E)) : "NULL");
   sb_free(&names);
+}
+
+/* Releases what local v holds once a continuation took it boxed (a del
+ * in the continuation frees at once). */
+static void cont_release(em *E, int v) {
+  const type *lt = E->in->local_ty[v];
+  if (lt->rec && v >= E->in->fn->nparams) /* the continuation holds its instance */
+    line(E, "dynac_rec_release(&%s.h);", local_name(E, v));
+  else if (!lt->rec && (lt->kind == TY_OBJ || owned_list_local(E->in, v)) && !borrowed_param(E->in, v))
+    line(E, "Py_CLEAR(%s);", local_name(E, v));
+}
+
+/* A comprehension clause's values (comp_names) into cv from cv[at]: the
+ * partial result moved, its names boxed, the statement's pending operands. */
+static void comp_values(em *E, const restart *rp, int at) {
+  const char *r = local_name(E, rp->comp->comp->u.comp.result);
+  line(E, "cv[%d] = %s; /* the comprehension's result so far, moved */", at++, r);
+  line(E, "%s = NULL;", r);
+  int locs[COMP_TARGETS_MAX], nt = comp_targets(rp->comp->comp, locs, COMP_TARGETS_MAX);
+  for (int i = 0; i < nt; i++) {
+    const type *t = E->in->local_ty[locs[i]];
+    if (t->kind == TY_UNKNOWN) { at++; continue; }
+    bool obj = (t->kind == TY_OBJ && !t->rec) || owned_list_local(E->in, locs[i]);
+    line(E, "cv[%d] = %s; /* %s */", at++, obj ? arena_printf(E->m->a, "Py_XNewRef(%s)", local_name(E, locs[i]))
+                                             : box_value(E, local_name(E, locs[i]), t), E->in->fn->locals[locs[i]]);
+    if (!E->reg) cont_release(E, locs[i]);
+  }
+  for (int i = rp->comp->vfrom; i < rp->comp->vto; i++) { /* pending as the comprehension started */
+    const pending *p = &E->vstack[i];
+    line(E, "cv[%d] = %s;", at++, p->boxed ? p->v : box_value(E, p->v, p->t ? p->t : TY(p->e)));
+    if (p->boxed) line(E, "%s = NULL;", p->v);
+  }
 }
 
 /* Writes restart point rp's continuation block (`if (0) { dynac_cont_N: ... }`):
@@ -138,7 +205,13 @@ static void cont_block(em *E, const restart *rp, int mode) {
   int label = after ? rp->after_label : mid ? rp->mid_label : rp->label;
   const int *versions = after && rp->s->cur_after ? rp->s->cur_after : rp->versions;
   int assigned = after ? regions_base_local(f, rp->after_local) : -1;
-  int nvals = f->nbase + (mid ? rp->max_pending : 0), nits = rp->nloops;
+  int extra = 0;
+  if (rp->comp) { /* its values' count, as comp_names gives them */
+    strbuf scratch = {0};
+    extra = comp_names(E, rp, &scratch);
+    sb_free(&scratch);
+  }
+  int nvals = f->nbase + extra + (mid ? rp->max_pending : 0), nits = rp->nloops;
   if (after) line(E, "PyObject *av%d = NULL; /* the exact value of a failed operation */", label);
   if (mid) line(E, "PyObject *mv%d[%d] = {NULL}; /* the operands pending at failure mk%d */", label,
                 rp->max_pending, label);
@@ -156,16 +229,10 @@ static void cont_block(em *E, const restart *rp, int mode) {
     const char *val = i == assigned ? arena_printf(E->m->a, "av%d", label) : cont_value(E, v);
     if (strcmp(val, "NULL")) line(E, "cv[%d] = %s; /* %s */", i, val, f->locals[i]);
   }
-  for (int i = 0; i < f->nbase && !E->reg; i++) { /* the continuation holds the locals from here (a del frees) */
-    int v = versions ? versions[i] : i;
-    const type *lt = E->in->local_ty[v];
-    if (lt->rec && v >= f->nparams && i != assigned) /* the continuation holds its instance */
-      line(E, "dynac_rec_release(&%s.h);", local_name(E, v));
-    else if (i != assigned && !lt->rec && (lt->kind == TY_OBJ || owned_list_local(E->in, v)) &&
-             !borrowed_param(E->in, v))
-      line(E, "Py_CLEAR(%s);", local_name(E, v));
-  }
-  for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + i, label, i);
+  for (int i = 0; i < f->nbase && !E->reg; i++) /* the continuation holds the locals from here (a del frees) */
+    if (i != assigned) cont_release(E, versions ? versions[i] : i);
+  if (rp->comp) comp_values(E, rp, f->nbase);
+  for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + extra + i, label, i);
   for (int j = 0; j < nits; j++)
     line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));
   line(E, "static const dynac_cont_site sites[] = {");
@@ -320,6 +387,38 @@ static const expr *stmt_target(const stmt *s) {
   return t && (t->kind == EX_SUBSCRIPT || t->kind == EX_ATTR) ? t : NULL;
 }
 
+/* Appends pending operand p's path in statement s to subst (its value's,
+ * or its target's: G, X), then @line:col; false when a continuation
+ * cannot address or box it (a barrier's, a type it cannot box). *read:
+ * p is `obj[i] op= v`'s read of its target. */
+static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, bool *read) {
+  const char *prefix;
+  const expr *root = stmt_root(s, &prefix), *target = stmt_target(s);
+  *read = false;
+  if (!p->e || !root) return false; /* push_barrier's */
+  const type *t = p->t ? p->t : TY(p->e);
+  int k = t->kind;
+  if (!(p->boxed || is_scalar(t) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(t))) return false;
+  size_t mark = subst->len;
+  sb_puts(subst, prefix);
+  bool found = expr_path(root, p->e, subst);
+  if (!found && target) { /* in the target: obj[i] = v evaluates obj and i after v */
+    subst->len = mark;
+    sb_puts(subst, p->e == target ? "X" : "G"); /* X: obj[i] op= v's read of obj[i] */
+    found = p->e == target || expr_path(target, p->e, subst);
+    *read = p->e == target;
+  }
+  sb_printf(subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
+  return found;
+}
+
+/* Pending operand p boxed as a continuation takes it (a new reference;
+ * one it owns already is moved). */
+static const char *pending_box(em *E, const pending *p) {
+  if (!p->boxed) return box_value(E, p->v, p->t ? p->t : TY(p->e));
+  return arena_printf(E->m->a, "%s;\n  %s = NULL", p->v, p->v);
+}
+
 /* A failure here, in a statement that already had an effect: the action
  * that boxes the pending operands and goes on in the interpreter with the
  * statement run again around them (a mid_point), or NULL when that cannot
@@ -331,38 +430,22 @@ const char *mid_action(em *E) {
   bool full = E->nvstack == VSTACK_CAP; /* some unrecorded */
   if (!E->conts || !rp->s || !rp->effect || E->exported || n <= 0 || full) return NULL;
   if (E->vstack[E->nvstack - 1].neffects != rp->neffects) return NULL;
-  const char *prefix;
-  const expr *root = stmt_root(rp->s, &prefix), *target = stmt_target(rp->s);
   bool aug = rp->s->kind == ST_AUGASSIGN;
-  if (!root) return NULL;
   int label = rp->mid_label ? rp->mid_label : E->label + 1; /* taken below if used */
   strbuf subst = {0}, boxes = {0}, checks = {0};
   bool ok = true, read_kept = false;
   for (int i = 0; ok && i < n; i++) {
     const pending *p = &E->vstack[rp->vbase + i];
-    if (!p->e) { ok = false; break; } /* push_barrier's */
-    const type *t = p->t ? p->t : TY(p->e);
-    int k = t->kind;
-    ok = p->boxed || is_scalar(t) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(t);
+    bool read;
     if (i) sb_puts(&subst, ";");
-    size_t mark = subst.len;
-    sb_puts(&subst, prefix);
-    bool found = ok && expr_path(root, p->e, &subst);
-    if (ok && !found && target) { /* in the target: obj[i] = v evaluates obj and i after v */
-      subst.len = mark;
-      sb_puts(&subst, p->e == target ? "X" : "G"); /* X: obj[i] op= v's read of obj[i] */
-      found = p->e == target || expr_path(target, p->e, &subst);
-      read_kept |= p->e == target;
-    }
-    ok = found;
-    sb_printf(&subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
+    ok = pending_path(E, rp->s, p, &subst, &read);
+    read_kept |= read;
     if (ok && p->quiet)
       sb_printf(&checks, "\n  if (!dynac_quiet_value(%s)) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
                 p->v, rp->s->pos.line);
-    if (ok && p->boxed) sb_printf(&boxes, "\n  mv%d[%d] = %s;\n  %s = NULL;", label, i, p->v, p->v);
-    else if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, box_value(E, p->v, t));
+    if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, pending_box(E, p));
   }
-  if (aug && target && !read_kept) ok = false; /* the interpreter would read obj[i] again, after v's effects */
+  if (aug && stmt_target(rp->s) && !read_kept) ok = false; /* the interpreter would read obj[i] again, after v's effects */
   const char *action = NULL;
   if (ok) {
     mid_point *mp = arena_alloc(E->m->a, sizeof *mp);
@@ -382,6 +465,90 @@ const char *mid_action(em *E) {
   return action;
 }
 
+/* ---- comprehensions: their clauses go on through their statement ----------
+ * A comprehension is its own frame in CPython; its clauses are loops here.
+ * A deoptimisation in them after an effect goes on in the interpreter with
+ * the rest of the clauses as loops filling the partial result (its names
+ * renamed, _continue.py: _comprehension_rest), then the statement holding
+ * it with that result in its place. */
+
+/* Where IR statement s stands in comprehension c's clauses: *clause its for
+ * clause (from 0), *cond an if clause's index among that clause's
+ * conditions; 'F' a for clause, 'C' an if clause, 'E' the element's append
+ * or insert; 0 when s is none of them. */
+static char comp_part(const expr *c, const stmt *s, int *clause, int *cond) {
+  *clause = -1, *cond = 0;
+  for (const stmt *t = c->u.comp.loop; t;) {
+    if (t->kind == ST_FOR_RANGE || t->kind == ST_FOR_ITER) {
+      ++*clause, *cond = 0;
+      if (t == s) return 'F';
+      t = t->u.for_.body;
+    } else if (t->kind == ST_IF) {
+      if (t == s) return 'C';
+      ++*cond;
+      t = t->u.if_.then;
+    } else
+      return t == s ? 'E' : 0;
+  }
+  return 0;
+}
+
+static int target_locals(const target *t, int *out, int n, int cap) {
+  if (!t->is_tuple) {
+    if (!t->sub && n < cap) out[n++] = t->local;
+    return n;
+  }
+  for (int i = 0; i < t->n; i++) n = target_locals(t->elts[i], out, n, cap);
+  return n;
+}
+
+/* The hidden locals comprehension c's for clauses bind, in clause order
+ * (at most cap): how many. */
+static int comp_targets(const expr *c, int *out, int cap) {
+  int n = 0;
+  for (const stmt *t = c->u.comp.loop; t;) {
+    if (t->kind == ST_FOR_RANGE || t->kind == ST_FOR_ITER) {
+      n = target_locals(t->u.for_.tgt, out, n, cap);
+      t = t->u.for_.body;
+    } else
+      t = t->kind == ST_IF ? t->u.if_.then : NULL;
+  }
+  return n;
+}
+
+/* Comprehension e's continuation as it starts (emit_comprehension_loops),
+ * or NULL: one inside another, a generator's consumer (sum(), any(), ...),
+ * no statement to go on through, an effect of that statement the
+ * interpreter would repeat (one not inside its pending operands), or a
+ * pending operand a continuation cannot take. */
+const comp_cont *comp_enter(em *E, const expr *e) {
+  const restart *rp = &E->rp;
+  const char *prefix;
+  if (!E->conts || E->comp || e->u.comp.consumer || !rp->s || rp->comp || E->exported ||
+      !stmt_root(rp->s, &prefix))
+    return NULL;
+  int from = rp->vbase, to = E->nvstack;
+  if (to == VSTACK_CAP || (rp->neffects && (to == from || E->vstack[to - 1].neffects != rp->neffects)))
+    return NULL;
+  strbuf subst = {0};
+  bool ok = true, read_kept = false;
+  for (int i = from; ok && i < to; i++) {
+    bool read = false;
+    if (i > from) sb_puts(&subst, ";");
+    ok = !E->vstack[i].quiet && pending_path(E, rp->s, &E->vstack[i], &subst, &read);
+    read_kept |= read;
+  }
+  if (rp->s->kind == ST_AUGASSIGN && stmt_target(rp->s) && !read_kept) ok = false;
+  comp_cont *cc = NULL;
+  if (ok) {
+    cc = arena_alloc(E->m->a, sizeof *cc);
+    *cc = (comp_cont){.comp = e, .s = rp->s, .subst = arena_strdup(E->m->a, subst.data ? subst.data : ""),
+                      .vfrom = from, .vto = to};
+  }
+  sb_free(&subst);
+  return cc;
+}
+
 /* Opens a restart point at statement s (header: the head of for loop s):
  * the code emitted until restart_close goes to a buffer of its own, so the
  * continuation block can be written before it. Returns the outer one. */
@@ -390,6 +557,9 @@ restart restart_open(em *E, const stmt *s, bool header) {
   if (!E->conts) return outer;
   E->rp = (restart){.s = s, .header = header, .outer_b = E->b, .indent = E->indent,
                     .nloops = E->ncloops, .versions = E->versions, .vbase = E->nvstack};
+  char part = E->comp_cont && E->comp == E->comp_cont->comp
+      ? comp_part(E->comp, s, &E->rp.clause, &E->rp.cond) : 0;
+  if (part) E->rp.comp = E->comp_cont, E->rp.part = header ? 'H' : part;
   E->b = arena_alloc(E->m->a, sizeof(strbuf));
   return outer;
 }

@@ -64,6 +64,19 @@ typedef struct cont_loop {
   const char *count;
 } cont_loop;
 
+/* A list, set or dict comprehension whose clauses continue in the
+ * interpreter through the statement holding it (continue.c: comp_enter):
+ * the rest of its clauses as loops filling the partial result, then that
+ * statement with the result in the comprehension's place and the operands
+ * it had pending when the comprehension started (`subst`, "" if none: the
+ * E->vstack entries [vfrom, vto)) in theirs. */
+typedef struct comp_cont {
+  const expr *comp;
+  const stmt *s;
+  const char *subst;
+  int vfrom, vto;
+} comp_cont;
+
 /* Where a deoptimisation after an effect continues in the interpreter:
  * the statement being emitted (header: the head of for loop `s`, its item
  * not yet taken). Its code is kept apart until it ends, so that its
@@ -86,6 +99,9 @@ typedef struct restart {
   int mid_label;    /* failures inside the statement after an effect (mid_action): */
   struct mid_point *mids; /* dynac_mid_N, each with its pending operands (newest first) */
   int nmids, max_pending;
+  const comp_cont *comp; /* a clause of this comprehension: its continuation goes through comp->s */
+  char part;        /* there: 'H' a for clause's head, 'F' its start, 'C' an if clause, 'E' the element */
+  int clause, cond; /* the for clause (from 0) and, for 'C', the condition's index in it */
 } restart;
 
 /* An operand the statement has evaluated and not yet used: the left one of
@@ -135,6 +151,7 @@ typedef struct em {
   expr *comp;      /* the comprehension whose items are being made (its own frame in
                       CPython's tracebacks), or NULL */
   stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
+  const comp_cont *comp_cont; /* how that comprehension's clauses continue, or NULL */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
   strbuf *helpers; /* C written before the kernel (fusion.c's loop functions) */
   int nfused;       /* loop functions so far */
@@ -271,6 +288,7 @@ void push_quiet(em *E, const expr *e, const char *v);
 bool may_continue(const inst *in);
 bool may_log(const inst *in);
 const char *mid_action(em *E);
+const comp_cont *comp_enter(em *E, const expr *e);
 bool deopt_if_exact(em *E, const char *why, const char *cond); /* failure.c */
 bool warn_in_interpreter_if(em *E, const char *why, const char *cond); /* failure.c */
 restart restart_open(em *E, const stmt *s, bool header);

@@ -486,6 +486,8 @@ static void range_bounds(em *E, stmt *s, const char *out[3]) {
 void emit_for_range(em *E, stmt *s) {
   int label = ++E->label;
   const char *b[3];
+  expr *comp = E->comp;
+  if (s == E->comp_first) E->comp = NULL; /* a comprehension's first range(): the function's own call */
   range_bounds(E, s, b);
   const char *startv = b[0], *stopv = b[1], *stepv = b[2];
   expr *step = s->u.for_.step;
@@ -494,6 +496,7 @@ void emit_for_range(em *E, stmt *s) {
   else if (step && !(step->kind == EX_INT && step->u.i != 0)) /* range()'s own error, also after an effect */
     line(E, "if (%s == 0) DYNAC_LEAVE(dynac_raise_text(PyExc_ValueError, \"range() arg 3 must not be zero\", %s));",
          stepv, where(E));
+  E->comp = comp;
   int nhoisted = E->nhoisted;
   const char **saved = E->exported ? NULL : hoist_bounds(E, s, startv, stopv, stepv);
   if (saved && !s->u.for_.has_else && !has_loop(s->u.for_.body)) {

@@ -157,7 +157,7 @@ def _call_argument(call, k):
     return call.args, next(i for i, a in enumerate(call.args) if a is item)
 
 
-def _substituted(stmt, subst):
+def _substituted(stmt, subst, first=0):
     """A copy of `stmt` with each operand the kernel had evaluated replaced
     by its value, _dynac_v0, _dynac_v1, ... (subst: `path@line:col` items,
     `;`-separated). A path goes down from the statement's value (through
@@ -174,13 +174,13 @@ def _substituted(stmt, subst):
     before or after the value); X is the value such a target held, which
     `op=` read before the value (_resumed_statements makes the rest). None
     when an operand is not where the kernel had it: the continuation must
-    not guess."""
+    not guess. The values are numbered from `first`."""
     field = _VALUE_FIELD.get(type(stmt))
     if field is None:
         return None
     stmt = copy.deepcopy(stmt)
     place = isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, (ast.Subscript, ast.Attribute))
-    for k, item in enumerate(subst.split(";")):
+    for k, item in enumerate(subst.split(";") if subst else [], first):
         path, _, where = item.partition("@")
         if place and path == "X":  # the target's value, read before the value
             if f"{stmt.target.lineno}:{stmt.target.col_offset}" != where:
@@ -289,6 +289,193 @@ def _resumed_statements(stmt, again):
     return [start, again]
 
 
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp)
+_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Await,
+           ast.Yield, ast.YieldFrom)
+_ADD = {ast.ListComp: "append", ast.SetComp: "add", ast.DictComp: "__setitem__"}
+_COMPREHENSION_FUNCTION = "_dynac_comp_"
+
+
+class _Renamed(ast.NodeTransformer):
+    """A comprehension's own names as the continuation's locals: _dynac_c_NAME."""
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            node.id = "_dynac_c_" + node.id
+        return node
+
+
+def _comprehension_spec(subst):
+    """A comprehension clause's continuation spec (the generator's
+    `Q<part>@<line>:<col>|<statement's paths>|<clause's paths>`, continue.c:
+    cont_site_fields) as (part, clause, cond, line, col, outer, inner), or
+    None when subst is not one."""
+    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)\|([^|]*)\|([^|]*)", subst or "")
+    if m is None:
+        return None
+    hf, hf_clause, c_clause, cond, line, col, outer, inner = m.groups()
+    part = hf or ("C" if c_clause is not None else "E")
+    clause = int(hf_clause if hf else c_clause if c_clause is not None else -1)
+    return part, clause, int(cond or 0), int(line), int(col), outer, inner
+
+
+def _comprehension_in(stmt, spec):
+    """The comprehension at spec's line and column in stmt, or None."""
+    found = [n for n in ast.walk(stmt) if isinstance(n, _COMPREHENSIONS) and (n.lineno, n.col_offset) == spec[3:5]]
+    return found[0] if len(found) == 1 else None
+
+
+def _comprehension_taken(stmt, spec):
+    """The iterators of the comprehension's for clauses the kernel passes
+    (after its enclosing loops'): the clauses entered, the current one
+    unless it is at its start (F); None when stmt holds no such
+    comprehension."""
+    comp = _comprehension_in(stmt, spec)
+    if comp is None:
+        return None
+    part, clause = spec[0], spec[1]
+    return len(comp.generators) if part == "E" else clause if part == "F" else clause + 1
+
+
+class _Replaced(ast.NodeTransformer):
+    """Node `node` (a comprehension) as the name of its result, _dynac_cr."""
+    def __init__(self, node):
+        self.node = node
+
+    def visit(self, node):
+        if node is self.node:
+            return ast.copy_location(ast.Name(id="_dynac_cr", ctx=ast.Load()), node)
+        return super().visit(node)
+
+
+def _comprehension_statement(stmt, spec, first_it):
+    """The rest of the comprehension in stmt (_comprehension_rest), then
+    stmt again with the operands it had evaluated before the comprehension
+    in their places (_substituted) and the comprehension's result in its
+    own (_resumed_statements makes the rest of an `op=` or a while test)."""
+    again = _substituted(stmt, spec[5])
+    if again is None:
+        return None
+    rest = _comprehension_rest(again, spec, first_it)
+    comp = _comprehension_in(again, spec)
+    if rest is None or comp is None:
+        return None
+    again = _Replaced(comp).visit(again)
+    resumed = _resumed_statements(stmt, again)
+    return None if resumed is None else rest + resumed
+
+
+def _comprehension_rest(stmt, spec, first_it):
+    """What finishes the comprehension in statement `stmt` from the clause
+    point `spec` (_comprehension_spec), then runs the statement with its
+    result in the comprehension's place: a list of statements, or None
+    when that cannot be exact.
+
+    The partial result arrives as _dynac_cr and the comprehension's names
+    as _dynac_c_NAME (renamed everywhere inside it but its first iterable,
+    which the function's scope evaluates). Its clauses become loops and ifs
+    around `_dynac_cr.append(elt)` (set: .add, dict: .__setitem__(k, v):
+    SET_ADD's and MAP_ADD's order): at the point first (the current
+    clause's remaining conditions, the element, or a for clause's loop over
+    its iterator _dynac_its[first_it + clause]), then the remaining items of
+    each enclosing for clause, innermost first; the statement's and the
+    clause's operands already evaluated are in their places (_substituted).
+    A comprehension holding a lambda, another comprehension or `:=` is not
+    rebuilt (their scopes see the comprehension's names)."""
+    part, clause, cond, _, _, outer, inner = spec
+    comp = _comprehension_in(stmt, spec)
+    if comp is None:
+        return None
+    gens = comp.generators
+    inside = ([comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt])
+    inside += [g.target for g in gens] + [c for g in gens for c in g.ifs] + [g.iter for g in gens[1:]]
+    if any(g.is_async for g in gens) or any(isinstance(n, _SCOPES) for x in inside for n in ast.walk(x)):
+        return None
+    if clause >= len(gens) or (part == "C" and cond >= len(gens[clause].ifs)):
+        return None
+    if part == "E":
+        clause = len(gens) - 1
+    names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    renamed = copy.deepcopy(comp)
+    for node in [renamed.key, renamed.value] if isinstance(comp, ast.DictComp) else [renamed.elt]:
+        _Renamed(names).visit(node)
+    for k, g in enumerate(renamed.generators):
+        for node in [g.target] + g.ifs + ([g.iter] if k else []):
+            _Renamed(names).visit(node)
+    gens = renamed.generators
+
+    def located(node, where):
+        for sub in ast.walk(node):
+            if not hasattr(sub, "lineno") or isinstance(sub, ast.stmt):
+                ast.copy_location(sub, where)
+        return node
+
+    def add():
+        args = [renamed.key, renamed.value] if isinstance(comp, ast.DictComp) else [renamed.elt]
+        method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[type(comp)],
+                               ctx=ast.Load())
+        call = ast.Call(func=located(method, args[0]), args=copy.deepcopy(args), keywords=[])
+        return ast.copy_location(ast.Expr(value=ast.copy_location(call, args[0])), args[0])
+
+    def conditions(k, j):  # clause k's target bound: its conditions from j, then what they guard
+        body = [loop(k + 1, copy.deepcopy(gens[k + 1].iter))] if k + 1 < len(gens) else [add()]
+        for c in reversed(gens[k].ifs[j:]):
+            body = [ast.copy_location(ast.If(test=copy.deepcopy(c), body=body, orelse=[]), c)]
+        return body
+
+    def loop(k, it):
+        node = ast.For(target=copy.deepcopy(gens[k].target), iter=it, body=conditions(k, 0), orelse=[],
+                       type_comment=None)
+        return ast.copy_location(node, gens[k].target)
+
+    def iterator(k):
+        return located(_iterators(first_it + k), gens[k].target)
+
+    if part == "H":
+        first = [loop(clause, iterator(clause))]
+    elif part == "F" and clause == 0:  # the first iterable: the function's scope evaluates it, as CPython does
+        first = [loop(0, ast.Name(id="_dynac_first", ctx=ast.Load()))]
+    elif part == "F":
+        first = [loop(clause, copy.deepcopy(gens[clause].iter))]
+    elif part == "C":
+        first = conditions(clause, cond)
+    else:
+        first = [add()]
+    if inner:
+        again = _substituted(first[0], inner, first=len(outer.split(";")) if outer else 0)
+        if again is None:
+            return None
+        first[0] = again
+    remaining = clause - 1 if part in ("H", "F") else clause  # the innermost for clause with items left
+    body = first + [loop(k, iterator(k)) for k in range(remaining, -1, -1)]
+    # In a function of its own, as CPython runs a comprehension (its frame
+    # in tracebacks: _build names it <listcomp>), given the names bound so far.
+    bound = sorted({n.id for g in gens[:remaining + 1] for n in ast.walk(g.target) if isinstance(n, ast.Name)})
+    args = [ast.Name(id=n, ctx=ast.Load()) for n in bound]
+    if part == "F" and clause == 0:
+        bound, args = ["_dynac_first"], [copy.deepcopy(comp.generators[0].iter)]
+    params = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in bound], kwonlyargs=[], kw_defaults=[],
+                           defaults=[])
+    name = _COMPREHENSION_FUNCTION + type(comp).__name__.lower()
+    fn = ast.FunctionDef(name=name, args=params, body=body, decorator_list=[], returns=None, type_comment=None)
+    call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
+    return [located(fn, comp), located(ast.Expr(value=call), comp)]
+
+
+def _comprehensions_named(code):
+    """Code `code` with its comprehension functions (_comprehension_rest's)
+    named as CPython names a comprehension's code: <listcomp>, <setcomp>,
+    <dictcomp>, qualified by the function's name."""
+    def named(c):
+        if not isinstance(c, types.CodeType) or not c.co_name.startswith(_COMPREHENSION_FUNCTION):
+            return c
+        kind = "<%s>" % c.co_name[len(_COMPREHENSION_FUNCTION):]
+        return c.replace(co_name=kind, co_qualname="%s.<locals>.%s" % (code.co_qualname, kind))
+    return code.replace(co_consts=tuple(named(c) for c in code.co_consts))
+
+
 def _continuation(path, mode, nits, subst=None, stop=None):
     """The statements that finish the call from the path's last statement
     (stop: in the outermost block, the index of the last one to run)."""
@@ -296,13 +483,24 @@ def _continuation(path, mode, nits, subst=None, stop=None):
         return block[i + 1:stop + 1 if stop is not None and level == 0 else None]
 
     fors = sum(_its_taken(block[i], field) for block, i, field in path)
-    if mode == HEAD:
+    block, i, _ = path[-1]
+    comp = _comprehension_spec(subst)
+    if comp is not None:  # in a comprehension's clauses: through the statement holding it
+        taken = _comprehension_taken(block[i], comp)
+        if taken is None or fors + taken != nits:
+            return None
+        nits = fors
+    if mode == HEAD and comp is None:
         fors += 1
     if fors != nits:
         return None
     k = nits
-    block, i, _ = path[-1]
-    if mode == HEAD:
+    if comp is not None:
+        rest = _comprehension_statement(block[i], comp, k)
+        if rest is None:
+            return None
+        rest = rest + after(len(path) - 1, block, i)
+    elif mode == HEAD:
         if not isinstance(block[i], ast.For):
             return None
         k -= 1
@@ -489,7 +687,7 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
     code = compile(_with_cells(cont, fdef, freevars), filename, "exec", dont_inherit=True)
     while code.co_name != "_dynac_continue":
         code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    return code.replace(co_name=fdef.name, co_qualname=qualname)
+    return _comprehensions_named(code.replace(co_name=fdef.name, co_qualname=qualname))
 
 
 def _function(fcode, module_globals, freevars, closure):

@@ -346,6 +346,47 @@ def keywords(xs: object, s: object):
 
 
 @dynac.compile
+def comp_after_call(xs: list[int], k: int):
+    """A list comprehension after Python code ran (helper): an int64
+    overflow or an element of another type in it goes on in the
+    interpreter from that element, with the items made so far (not
+    dynac's RuntimeError); the function's own x is not the comprehension's."""
+    x = helper(k)
+    ys = [x * k for x in xs]
+    return ys, x
+
+
+@dynac.compile
+def comp_calls(xs: list[int], k: int):
+    """Python code in an element and a condition, two for clauses: the
+    interpreter goes on from the failing element, condition or item, in a
+    <listcomp> frame of its own (10 // 0 raises there), and no element or
+    condition runs twice."""
+    return [helper(x) + 10 // (x * k - 6) for i in range(3) if helper(i) != 2 for x in xs if x * k != 8]
+
+
+@dynac.compile
+def comp_pending(xs: list[int], k: int):
+    """The statement's operands evaluated before the comprehension (the
+    list and its method, helper's result) are kept, not evaluated again; a
+    set and a dict comprehension go on the same way."""
+    out = []
+    for n in range(3):
+        out.append(helper(n) + len({x * k for x in xs if helper(x)}))
+    d = {helper(x): x * k for x in xs}
+    return out, d
+
+
+@dynac.compile
+def comp_range(n: int, k: int):
+    """The first for clause's range() is the function's own call (its
+    ValueError has no <listcomp> frame); its bounds overflowing after
+    helper ran go on from there, the range made by the function."""
+    helper(n)
+    return [x + helper(x) for x in range(max(n * k - 13835058055282163707, 0), 12, k % 5)]
+
+
+@dynac.compile
 def fresh_then_overflow(xs: list[int], k: int) -> int:
     """Appends to a list the call made are not logged for undo: when the
     product overflows int64 the call is rolled back (xs.append undone) and

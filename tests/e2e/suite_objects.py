@@ -139,6 +139,12 @@ def cases():
     c["replaced_then_overflow"] = [(lambda m, x=x: (x, 1.5)) for x in xs]
     c["fresh_then_overflow"] = [lambda m: ([1, 2, 3], 2), lambda m: ([2**62], 4), lambda m: ([], 1),
                                 lambda m: ([5], 2**62), lambda m: ([-3, 7], -2**63)]
+    big = 2**62
+    lists = [[1, 2, 3], [1, big, 3], [1, 2.5, 3], [big], [], [True, 4], [2**70, 1], [-3, 0, 7]]
+    c["comp_after_call"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 0]]
+    c["comp_calls"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
+    c["comp_pending"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, big]]
+    c["comp_range"] = [(lambda m, n=n, k=k: (n, k)) for n, k in [(2, 3), (2, 5), (big, 3), (0, 1), (3, -1), (big, 0)]]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),
             lambda m: (m.AppError("inner", 1),), lambda m: (StopIteration(2),), lambda m: (KeyboardInterrupt,)]
     c["raises_any"] = [(lambda m, k=k, mk=mk: (k, mk(m)[0])) for k in range(8) for mk in errs]

@@ -75,7 +75,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
         if (k1 >= PyList_GET_SIZE(t4)) break; /* exhausted */
         if (0) {
         dynac_cont_2: DYNAC_COLD_LABEL; { /* line 8: the call goes on in the interpreter from here */
-          PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
+          PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
           cv[0] = dynac_box_int(l_n); /* n */
           cv[1] = Py_NewRef(l_xs); /* xs */
           cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
@@ -85,10 +85,13 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
           Py_CLEAR(l_ys);
           Py_CLEAR(l_zs);
           Py_CLEAR(l_ws);
+          cv[6] = l_lc1; /* the comprehension's result so far, moved */
+          l_lc1 = NULL;
+          cv[7] = dynac_box_float(l_lc1_x); /* x (in a comprehension) */
           ci[0] = dynac_cont_iter(Py_NewRef(t4), k1, 0);
           static const dynac_cont_site sites[] = {
-              {.qualname = "build", .firstlineno = 5, .line = 8, .col = 18, .header = 1,
-               .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 1, .subst = NULL,
+              {.qualname = "build", .firstlineno = 5, .line = 8, .col = 4, .header = 1,
+               .names = "n,xs,ys,zs,ws,v,_dynac_cr,_dynac_c_x", .nvals = 8, .nits = 1, .subst = "QH0@8:9||",
                .region = NULL},
           };
           PyObject *r = NULL;
