@@ -322,6 +322,30 @@ class Gen:
             [ind + "x3 = float(len(f'{tk(%s)}|{p0.a * %s:.3e}'))" % (f, g)],
             [ind + "x3 = %s" % f, ind + "if x3 > 1.0:", ind + "    raise ValueError(tk(x3) + p0.a)"]])
 
+    def comp_stmt(self, env, ind, in_loop):
+        """A list, set or dict comprehension whose element, condition or
+        iterable may overflow int64 (ks's items times an int) or meet p0.a an
+        int where a float was recorded, after tk() ran Python code in it: the
+        interpreter goes on from that item (_continue.py _comprehension_rest),
+        nothing printed twice."""
+        i, j = self.int_expr(env, 1, in_loop), self.int_expr(env, 1, in_loop)
+        f, g = self.float_expr(env, 1, in_loop), self.float_expr(env, 1, in_loop)
+        shapes = [("n2", "len([tk(j) + j * %s for j in range(abs(%s) %% 5)])" % (i, j)),
+                  ("n2", "len([tk(j) for j in range(%s * %s %% 7, 9, 2)])" % (i, j))]
+        if "ks" in env:
+            shapes += [("n2", "len([k * %s + tk(k) for k in ks if k %% 7 != %s])" % (i, j)),
+                       ("n2", "sum([k * %s - tk(k) for k in ks]) %% 1000003" % i),
+                       ("n2", "len({tk(k) - k * %s for k in ks})" % i),
+                       ("n2", "len({k: tk(k) * %s for k in ks if tk(k) %% 3})" % i),
+                       ("n2", "len([j * k + tk(j) for j in range(3) if tk(j) != %s for k in ks if k != j])" % i)]
+        if "xs" in env:
+            shapes.append(("x3", "float(len([tk(q) * %s for q in xs if q < %s]))" % (f, g)))
+        if "p0" in env:
+            shapes.append(("x3", "float(len([tk(%s) + p0.a * q for q in (1.0, %s)]))" % (f, g)))
+        name, e = self.rng.choice(shapes)
+        env.add(name)
+        return [ind + "%s = %s" % (name, e)]
+
     def stmt(self, env, ind, depth, in_loop):
         k = self.rng.randrange(14)
         if k >= 12:
@@ -338,6 +362,8 @@ class Gen:
                 return self.mid_stmt(env, ind, in_loop)
             return [ind + self.rng.choice(["p0.a = %s" % self.float_expr(env, 1, in_loop), "p0 = -p0",
                                            "p0 += p0", "p0.b += %s" % self.float_expr(env, 1, in_loop)])]
+        if self.rng.random() < 0.08:
+            return self.comp_stmt(env, ind, in_loop)
         d = 2
         if k < 3 or depth <= 0:
             name = self.rng.choice(["n%d" % self.rng.randrange(3), "x%d" % self.rng.randrange(3)])

@@ -368,10 +368,13 @@ static void emit_comprehension_loops(em *E, expr *e) {
   E->comp_cont = comp_enter(E, e); /* before E->comp: none inside another */
   E->comp = e;
   E->comp_first = e->u.comp.loop;
+  int noted = E->effects_noted;
   emit_block(E, e->u.comp.loop);
   E->comp = outer;
   E->comp_first = outer_first;
   E->comp_cont = outer_cont;
+  if (E->effects_noted != noted) /* its clauses' restart points took them: the statement did them too */
+    note_effect(E);
 }
 
 /* sum(), min() or max() of a generator of objects (comprehension_folds):

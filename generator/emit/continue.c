@@ -387,6 +387,25 @@ static const expr *stmt_target(const stmt *s) {
   return t && (t->kind == EX_SUBSCRIPT || t->kind == EX_ATTR) ? t : NULL;
 }
 
+/* A pending operand in the bounds of range() loop s: its path through the
+ * call's arguments (A0, A1, A2, as range's source gives them; inside
+ * reversed()'s A0), then @line:col; false when it is not there. */
+static bool range_path(const stmt *s, const pending *p, strbuf *subst) {
+  const expr *args[3] = {s->u.for_.start ? s->u.for_.start : s->u.for_.stop,
+                         s->u.for_.start ? s->u.for_.stop : NULL, s->u.for_.step};
+  for (int i = 0; i < 3; i++) {
+    size_t mark = subst->len;
+    sb_printf(subst, "%sA%d", s->u.for_.how == 'r' ? "A0" : "", i);
+    if (args[i] && expr_path(args[i], p->e, subst)) {
+      sb_printf(subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
+      return true;
+    }
+    subst->len = mark;
+    subst->data[mark] = 0;
+  }
+  return false;
+}
+
 /* Appends pending operand p's path in statement s to subst (its value's,
  * or its target's: G, X), then @line:col; false when a continuation
  * cannot address or box it (a barrier's, a type it cannot box). *read:
@@ -395,10 +414,12 @@ static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, 
   const char *prefix;
   const expr *root = stmt_root(s, &prefix), *target = stmt_target(s);
   *read = false;
-  if (!p->e || !root) return false; /* push_barrier's */
+  if (!p->e) return false; /* push_barrier's */
   const type *t = p->t ? p->t : TY(p->e);
   int k = t->kind;
   if (!(p->boxed || is_scalar(t) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(t))) return false;
+  if (s->kind == ST_FOR_RANGE) return range_path(s, p, subst);
+  if (!root) return false;
   size_t mark = subst->len;
   sb_puts(subst, prefix);
   bool found = expr_path(root, p->e, subst);

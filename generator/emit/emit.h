@@ -152,6 +152,7 @@ typedef struct em {
                       CPython's tracebacks), or NULL */
   stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
   const comp_cont *comp_cont; /* how that comprehension's clauses continue, or NULL */
+  int effects_noted; /* note_effect's calls so far (a comprehension's clauses' are its statement's) */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
   strbuf *helpers; /* C written before the kernel (fusion.c's loop functions) */
   int nfused;       /* loop functions so far */

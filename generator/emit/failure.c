@@ -26,6 +26,7 @@ static void export_fail_if(em *E, const char *code, const char *why, const char 
 void note_effect(em *E) {
   E->rp.effect = true;
   E->rp.neffects++;
+  E->effects_noted++;
 }
 
 /* Emits `if (COND) <deoptimise>;` with `why` as a comment: return DYNAC_DEOPT, or, in a

@@ -435,8 +435,6 @@ def _comprehension_rest(stmt, spec, first_it):
 
     if part == "H":
         first = [loop(clause, iterator(clause))]
-    elif part == "F" and clause == 0:  # the first iterable: the function's scope evaluates it, as CPython does
-        first = [loop(0, ast.Name(id="_dynac_first", ctx=ast.Load()))]
     elif part == "F":
         first = [loop(clause, copy.deepcopy(gens[clause].iter))]
     elif part == "C":
@@ -454,8 +452,9 @@ def _comprehension_rest(stmt, spec, first_it):
     # in tracebacks: _build names it <listcomp>), given the names bound so far.
     bound = sorted({n.id for g in gens[:remaining + 1] for n in ast.walk(g.target) if isinstance(n, ast.Name)})
     args = [ast.Name(id=n, ctx=ast.Load()) for n in bound]
-    if part == "F" and clause == 0:
-        bound, args = ["_dynac_first"], [copy.deepcopy(comp.generators[0].iter)]
+    if part == "F" and clause == 0:  # the first iterable: the function's scope evaluates it, as CPython does
+        bound, args = ["_dynac_first"], [body[0].iter]
+        body[0].iter = ast.copy_location(ast.Name(id="_dynac_first", ctx=ast.Load()), args[0])
     params = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in bound], kwonlyargs=[], kw_defaults=[],
                            defaults=[])
     name = _COMPREHENSION_FUNCTION + type(comp).__name__.lower()

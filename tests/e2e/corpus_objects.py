@@ -387,6 +387,32 @@ def comp_range(n: int, k: int):
 
 
 @dynac.compile
+def range_bounds_mid(n: int, x: float):
+    """Python code (helper) ran in range()'s bounds before int(x)
+    overflows int64: the interpreter goes on with helper's value, in a
+    comprehension's first range() and in a for loop's."""
+    ys = [helper(j) for j in range(helper(n) * int(x) % 7, 9, 2)]
+    t = 0
+    for j in range(helper(n + 1) * int(x) % 5, 7):
+        t += j
+    return ys, t
+
+
+@dynac.compile
+def logged_int(v: int) -> int:
+    LOG.append(("logged", v))
+    return v
+
+
+@dynac.compile
+def comp_then_sum(xs: list[int], k: int):
+    """The comprehension ran Python code (logged_int) before sum()
+    overflows int64: its list goes on to the interpreter's sum(), the
+    comprehension not run again."""
+    return sum([x * k - logged_int(x) for x in xs]) % 1000003
+
+
+@dynac.compile
 def fresh_then_overflow(xs: list[int], k: int) -> int:
     """Appends to a list the call made are not logged for undo: when the
     product overflows int64 the call is rolled back (xs.append undone) and

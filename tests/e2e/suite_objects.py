@@ -145,6 +145,9 @@ def cases():
     c["comp_calls"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["comp_pending"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, big]]
     c["comp_range"] = [(lambda m, n=n, k=k: (n, k)) for n, k in [(2, 3), (2, 5), (big, 3), (0, 1), (3, -1), (big, 0)]]
+    c["range_bounds_mid"] = [(lambda m, n=n, x=x: (n, x)) for n in [1, 3, -2] for x in [2.0, 1e300, -1e300, 2.0**63, -0.0]]
+    c["comp_then_sum"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[2**63 - 1, 255, 0]]
+                          for k in [0, 1, -1]]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),
             lambda m: (m.AppError("inner", 1),), lambda m: (StopIteration(2),), lambda m: (KeyboardInterrupt,)]
     c["raises_any"] = [(lambda m, k=k, mk=mk: (k, mk(m)[0])) for k in range(8) for mk in errs]
