@@ -135,9 +135,10 @@ static int comp_names(em *E, const restart *rp, strbuf *names) {
 /* The dynac_cont_site of a continuation (its initialiser's fields). In a
  * comprehension's clause, the statement holding it goes on (its line and
  * column), and subst says where in the clauses, what that statement had
- * pending and what the clause had: `Q<part>@<line>:<col>|<paths>|<paths>`
+ * pending and what the clause had: `Q<part>@<line>:<col><kind>|<paths>|<paths>`
  * with part H<clause> (a for clause's head), F<clause> (its start),
- * C<clause>.<k> (an if clause) or E (the element). */
+ * C<clause>.<k> (an if clause) or E (the element), kind what it fills
+ * (l a list, s a set, d a dict). */
 static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
   func *f = E->in->fn;
   strbuf names = {0};
@@ -151,8 +152,8 @@ static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point
     const expr *c = rp->comp->comp;
     const char *part = rp->part == 'H' || rp->part == 'F' ? arena_printf(E->m->a, "%c%d", rp->part, rp->clause)
                        : rp->part == 'C' ? arena_printf(E->m->a, "C%d.%d", rp->clause, rp->cond) : "E";
-    subst = arena_printf(E->m->a, "Q%s@%d:%d|%s|%s", part, c->pos.line, c->pos.col - 1, rp->comp->subst,
-                         mp ? mp->subst : "");
+    subst = arena_printf(E->m->a, "Q%s@%d:%d%c|%s|%s", part, c->pos.line, c->pos.col - 1, c->u.comp.kind,
+                         rp->comp->subst, mp ? mp->subst : "");
   }
   line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
        c_string(E->m, f->qualname), f->firstlineno, s->pos.line, s->pos.col - 1, mode);
@@ -538,15 +539,18 @@ static int comp_targets(const expr *c, int *out, int cap) {
 }
 
 /* Comprehension e's continuation as it starts (emit_comprehension_loops),
- * or NULL: one inside another, a generator's consumer (sum(), any(), ...),
+ * or NULL: one inside another, a generator consumed item by item (any(),
+ * all(), sum() folding objects; a consumer taking the items' list goes on
+ * with that list, as the kernel does),
  * no statement to go on through, an effect of that statement the
  * interpreter would repeat (one not inside its pending operands), or a
  * pending operand a continuation cannot take. */
 const comp_cont *comp_enter(em *E, const expr *e) {
   const restart *rp = &E->rp;
   const char *prefix;
-  if (!E->conts || E->comp || e->u.comp.consumer || !rp->s || rp->comp || E->exported ||
-      !stmt_root(rp->s, &prefix))
+  char consumer = e->u.comp.consumer;
+  if (!E->conts || E->comp || consumer == 'a' || consumer == 'A' || comprehension_folds(E->in, e) || !rp->s ||
+      rp->comp || E->exported || !stmt_root(rp->s, &prefix))
     return NULL;
   int from = rp->vbase, to = E->nvstack;
   if (to == VSTACK_CAP || (rp->neffects && (to == from || E->vstack[to - 1].neffects != rp->neffects)))

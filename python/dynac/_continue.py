@@ -289,10 +289,11 @@ def _resumed_statements(stmt, again):
     return [start, again]
 
 
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Await,
            ast.Yield, ast.YieldFrom)
-_ADD = {ast.ListComp: "append", ast.SetComp: "add", ast.DictComp: "__setitem__"}
+_ADD = {"l": "append", "s": "add", "d": "__setitem__"}
+_FRAMES = {ast.ListComp: "listcomp", ast.SetComp: "setcomp", ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
 _COMPREHENSION_FUNCTION = "_dynac_comp_"
 
 
@@ -309,16 +310,16 @@ class _Renamed(ast.NodeTransformer):
 
 def _comprehension_spec(subst):
     """A comprehension clause's continuation spec (the generator's
-    `Q<part>@<line>:<col>|<statement's paths>|<clause's paths>`, continue.c:
-    cont_site_fields) as (part, clause, cond, line, col, outer, inner), or
-    None when subst is not one."""
-    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)\|([^|]*)\|([^|]*)", subst or "")
+    `Q<part>@<line>:<col><kind>|<statement's paths>|<clause's paths>`,
+    continue.c: cont_site_fields) as (part, clause, cond, line, col, outer,
+    inner, kind), or None when subst is not one."""
+    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)([lsd])\|([^|]*)\|([^|]*)", subst or "")
     if m is None:
         return None
-    hf, hf_clause, c_clause, cond, line, col, outer, inner = m.groups()
+    hf, hf_clause, c_clause, cond, line, col, kind, outer, inner = m.groups()
     part = hf or ("C" if c_clause is not None else "E")
     clause = int(hf_clause if hf else c_clause if c_clause is not None else -1)
-    return part, clause, int(cond or 0), int(line), int(col), outer, inner
+    return part, clause, int(cond or 0), int(line), int(col), outer, inner, kind
 
 
 def _comprehension_in(stmt, spec):
@@ -384,7 +385,7 @@ def _comprehension_rest(stmt, spec, first_it):
     clause's operands already evaluated are in their places (_substituted).
     A comprehension holding a lambda, another comprehension or `:=` is not
     rebuilt (their scopes see the comprehension's names)."""
-    part, clause, cond, _, _, outer, inner = spec
+    part, clause, cond, _, _, outer, inner, kind = spec
     comp = _comprehension_in(stmt, spec)
     if comp is None:
         return None
@@ -395,6 +396,10 @@ def _comprehension_rest(stmt, spec, first_it):
         return None
     if clause >= len(gens) or (part == "C" and cond >= len(gens[clause].ifs)):
         return None
+    if kind == "d" and not isinstance(comp, ast.DictComp) and not (
+            isinstance(comp.elt, ast.Tuple) and len(comp.elt.elts) == 2
+            and not any(isinstance(x, ast.Starred) for x in comp.elt.elts)):
+        return None  # dict() of a generator of (key, value) displays only
     if part == "E":
         clause = len(gens) - 1
     names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
@@ -412,10 +417,10 @@ def _comprehension_rest(stmt, spec, first_it):
                 ast.copy_location(sub, where)
         return node
 
-    def add():
-        args = [renamed.key, renamed.value] if isinstance(comp, ast.DictComp) else [renamed.elt]
-        method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[type(comp)],
-                               ctx=ast.Load())
+    def add():  # a generator's (k, v) items for dict(): the key and the value
+        args = ([renamed.key, renamed.value] if isinstance(comp, ast.DictComp)
+                else list(renamed.elt.elts) if kind == "d" else [renamed.elt])
+        method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[kind], ctx=ast.Load())
         call = ast.Call(func=located(method, args[0]), args=copy.deepcopy(args), keywords=[])
         return ast.copy_location(ast.Expr(value=ast.copy_location(call, args[0])), args[0])
 
@@ -457,7 +462,7 @@ def _comprehension_rest(stmt, spec, first_it):
         body[0].iter = ast.copy_location(ast.Name(id="_dynac_first", ctx=ast.Load()), args[0])
     params = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in bound], kwonlyargs=[], kw_defaults=[],
                            defaults=[])
-    name = _COMPREHENSION_FUNCTION + type(comp).__name__.lower()
+    name = _COMPREHENSION_FUNCTION + _FRAMES[type(comp)]
     fn = ast.FunctionDef(name=name, args=params, body=body, decorator_list=[], returns=None, type_comment=None)
     call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
     return [located(fn, comp), located(ast.Expr(value=call), comp)]

@@ -413,6 +413,20 @@ def comp_then_sum(xs: list[int], k: int):
 
 
 @dynac.compile
+def gen_consumers(xs: list[int], k: int):
+    """Generators consumed as their items' list (sum, str.join, set(),
+    dict(), max()) after Python code ran: an item overflowing int64 or of
+    another type goes on in the interpreter from that item, in a <genexpr>
+    frame of its own (10 // 0 raises there, max() of none its ValueError)."""
+    helper(k)
+    a = sum(x * k + logged_int(x) for x in xs if x)
+    b = ",".join(str(x * k) for x in xs)
+    c = sorted(set(logged_int(x) * k for x in xs))
+    d = dict((x, logged_int(x) * k) for x in xs)
+    return a, b, c, d, max(10 // (x * k - 8) for x in xs)
+
+
+@dynac.compile
 def fresh_then_overflow(xs: list[int], k: int) -> int:
     """Appends to a list the call made are not logged for undo: when the
     product overflows int64 the call is rolled back (xs.append undone) and

@@ -148,6 +148,7 @@ def cases():
     c["range_bounds_mid"] = [(lambda m, n=n, x=x: (n, x)) for n in [1, 3, -2] for x in [2.0, 1e300, -1e300, 2.0**63, -0.0]]
     c["comp_then_sum"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[2**63 - 1, 255, 0]]
                           for k in [0, 1, -1]]
+    c["gen_consumers"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 4]]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),
             lambda m: (m.AppError("inner", 1),), lambda m: (StopIteration(2),), lambda m: (KeyboardInterrupt,)]
     c["raises_any"] = [(lambda m, k=k, mk=mk: (k, mk(m)[0])) for k in range(8) for mk in errs]

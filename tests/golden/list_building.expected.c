@@ -91,7 +91,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
           ci[0] = dynac_cont_iter(Py_NewRef(t4), k1, 0);
           static const dynac_cont_site sites[] = {
               {.qualname = "build", .firstlineno = 5, .line = 8, .col = 4, .header = 1,
-               .names = "n,xs,ys,zs,ws,v,_dynac_cr,_dynac_c_x", .nvals = 8, .nits = 1, .subst = "QH0@8:9||",
+               .names = "n,xs,ys,zs,ws,v,_dynac_cr,_dynac_c_x", .nvals = 8, .nits = 1, .subst = "QH0@8:9l||",
                .region = NULL},
           };
           PyObject *r = NULL;
