@@ -323,7 +323,8 @@ class Gen:
             [ind + "x3 = %s" % f, ind + "if x3 > 1.0:", ind + "    raise ValueError(tk(x3) + p0.a)"]])
 
     def comp_stmt(self, env, ind, in_loop):
-        """A list, set or dict comprehension whose element, condition or
+        """A list, set or dict comprehension (or a generator consumed as its
+        items' list: sum, str.join, max, dict) whose element, condition or
         iterable may overflow int64 (ks's items times an int) or meet p0.a an
         int where a float was recorded, after tk() ran Python code in it: the
         interpreter goes on from that item (_continue.py _comprehension_rest),
@@ -337,7 +338,11 @@ class Gen:
                        ("n2", "sum([k * %s - tk(k) for k in ks]) %% 1000003" % i),
                        ("n2", "len({tk(k) - k * %s for k in ks})" % i),
                        ("n2", "len({k: tk(k) * %s for k in ks if tk(k) %% 3})" % i),
-                       ("n2", "len([j * k + tk(j) for j in range(3) if tk(j) != %s for k in ks if k != j])" % i)]
+                       ("n2", "len([j * k + tk(j) for j in range(3) if tk(j) != %s for k in ks if k != j])" % i),
+                       ("n2", "sum(k * %s + tk(k) for k in ks if k != %s) %% 1000003" % (i, j)),
+                       ("n2", "len(','.join(str(tk(k) * %s) for k in ks))" % i),
+                       ("n2", "max(tk(k) - k * %s for k in ks) %% 1000003" % i),
+                       ("n2", "len(dict((k, tk(k) * %s) for k in ks))" % i)]
         if "xs" in env:
             shapes.append(("x3", "float(len([tk(q) * %s for q in xs if q < %s]))" % (f, g)))
         if "p0" in env:
