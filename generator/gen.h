@@ -350,6 +350,7 @@ typedef struct expr {
                                    (items that are numbers, whose + and < run no Python code);
                                    'a' any / 'A' all: an inline loop that stops early;
                                    's' set / frozenset, 'd' dict: the set or dict of kind */
+      srcpos gen;               /* 'a', 'A': the generator's own place (pos: the call's) */
       const char *reducer;      /* 'n': "sum", "min" or "max"; items that are objects are
                                    folded into result one by one as the builtin folds them
                                    (comprehension_folds) */

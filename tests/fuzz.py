@@ -311,6 +311,7 @@ class Gen:
         return self.rng.choice([
             [ind + "x3 = tk(%s) * 2.0 + p0.a" % f],
             [ind + "x3 = 1.0 if tk(%s) < p0.a <= %s else 2.0" % (f, g)],
+            [ind + "x3 = 1.0", ind + "if not tk(%s) < p0.a * %s:" % (f, g), ind + "    x3 = 2.0"],
             [ind + "x3 = float(len([tk(%s), p0.a * %s, tk(p0.b)]))" % (f, g)],
             [ind + "p0.b += tk(%s) + p0.a" % f, ind + "x3 = p0.b"],
             [ind + "x3 = 0.0", ind + "for v in (tk(%s), p0.a * %s):" % (f, g), ind + "    x3 += v"],
@@ -324,7 +325,7 @@ class Gen:
 
     def comp_stmt(self, env, ind, in_loop):
         """A list, set or dict comprehension (or a generator consumed as its
-        items' list: sum, str.join, max, dict) whose element, condition or
+        items' list: sum, str.join, max, dict; or by any(), all()) whose element, condition or
         iterable may overflow int64 (ks's items times an int) or meet p0.a an
         int where a float was recorded, after tk() ran Python code in it: the
         interpreter goes on from that item (_continue.py _comprehension_rest),
@@ -342,7 +343,9 @@ class Gen:
                        ("n2", "sum(k * %s + tk(k) for k in ks if k != %s) %% 1000003" % (i, j)),
                        ("n2", "len(','.join(str(tk(k) * %s) for k in ks))" % i),
                        ("n2", "max(tk(k) - k * %s for k in ks) %% 1000003" % i),
-                       ("n2", "len(dict((k, tk(k) * %s) for k in ks))" % i)]
+                       ("n2", "len(dict((k, tk(k) * %s) for k in ks))" % i),
+                       ("n2", "int(any(tk(k) * %s > %s for k in ks if k != 7))" % (i, j)),
+                       ("n2", "int(all(k * %s - tk(k) < %s for k in ks))" % (i, j))]
         if "xs" in env:
             shapes.append(("x3", "float(len([tk(q) * %s for q in xs if q < %s]))" % (f, g)))
         if "p0" in env:

@@ -114,6 +114,7 @@ static void cont_finish(em *E) {
 enum { CONT_START = 0, CONT_HEAD = 1, CONT_AFTER = 2, CONT_MID = 3 };
 
 static int comp_targets(const expr *c, int *out, int cap);
+static bool consumes_early(const expr *c);
 #define COMP_TARGETS_MAX 32 /* as the IR's comprehension names */
 
 /* A comprehension clause's values after the locals (rp->comp): the partial
@@ -122,14 +123,15 @@ static int comp_targets(const expr *c, int *out, int cap);
  * how many. */
 static int comp_names(em *E, const restart *rp, strbuf *names) {
   int locs[COMP_TARGETS_MAX], nt = comp_targets(rp->comp->comp, locs, COMP_TARGETS_MAX);
-  sb_puts(names, ",_dynac_cr");
+  bool made = !consumes_early(rp->comp->comp);
+  if (made) sb_puts(names, ",_dynac_cr");
   for (int i = 0; i < nt; i++) {
     const char *name = E->in->fn->locals[locs[i]]; /* "x (in a comprehension)" */
     sb_printf(names, ",_dynac_c_%.*s", (int)strcspn(name, " "), name);
   }
   int m = rp->comp->vto - rp->comp->vfrom;
   for (int i = 0; i < m; i++) sb_printf(names, ",_dynac_v%d", i);
-  return 1 + nt + m;
+  return made + nt + m;
 }
 
 /* The dynac_cont_site of a continuation (its initialiser's fields). In a
@@ -138,7 +140,7 @@ static int comp_names(em *E, const restart *rp, strbuf *names) {
  * pending and what the clause had: `Q<part>@<line>:<col><kind>|<paths>|<paths>`
  * with part H<clause> (a for clause's head), F<clause> (its start),
  * C<clause>.<k> (an if clause) or E (the element), kind what it fills
- * (l a list, s a set, d a dict). */
+ * (l a list, s a set, d a dict) or a / A: the items any() or all() takes. */
 static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
   func *f = E->in->fn;
   strbuf names = {0};
@@ -152,8 +154,9 @@ static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point
     const expr *c = rp->comp->comp;
     const char *part = rp->part == 'H' || rp->part == 'F' ? arena_printf(E->m->a, "%c%d", rp->part, rp->clause)
                        : rp->part == 'C' ? arena_printf(E->m->a, "C%d.%d", rp->clause, rp->cond) : "E";
-    subst = arena_printf(E->m->a, "Q%s@%d:%d%c|%s|%s", part, c->pos.line, c->pos.col - 1, c->u.comp.kind,
-                         rp->comp->subst, mp ? mp->subst : "");
+    srcpos at = consumes_early(c) ? c->u.comp.gen : c->pos; /* the generator's, in any(...) */
+    subst = arena_printf(E->m->a, "Q%s@%d:%d%c|%s|%s", part, at.line, at.col - 1,
+                         consumes_early(c) ? c->u.comp.consumer : c->u.comp.kind, rp->comp->subst, mp ? mp->subst : "");
   }
   line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
        c_string(E->m, f->qualname), f->firstlineno, s->pos.line, s->pos.col - 1, mode);
@@ -177,9 +180,11 @@ static void cont_release(em *E, int v) {
 /* A comprehension clause's values (comp_names) into cv from cv[at]: the
  * partial result moved, its names boxed, the statement's pending operands. */
 static void comp_values(em *E, const restart *rp, int at) {
-  const char *r = local_name(E, rp->comp->comp->u.comp.result);
-  line(E, "cv[%d] = %s; /* the comprehension's result so far, moved */", at++, r);
-  line(E, "%s = NULL;", r);
+  if (!consumes_early(rp->comp->comp)) {
+    const char *r = local_name(E, rp->comp->comp->u.comp.result);
+    line(E, "cv[%d] = %s; /* the comprehension's result so far, moved */", at++, r);
+    line(E, "%s = NULL;", r);
+  }
   int locs[COMP_TARGETS_MAX], nt = comp_targets(rp->comp->comp, locs, COMP_TARGETS_MAX);
   for (int i = 0; i < nt; i++) {
     const type *t = E->in->local_ty[locs[i]];
@@ -323,6 +328,7 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
     if (i < 2) snprintf(step, 16, "%s", i ? "R" : "L");
     return i == 0 ? e->u.bin.l : i == 1 ? e->u.bin.r : NULL;
   case EX_UNARY: snprintf(step, 16, "U"); return i == 0 ? e->u.un.a : NULL;
+  case EX_NOT: snprintf(step, 16, "U"); return i == 0 ? e->u.not_arg : NULL; /* `not x` (all()'s exit: its item) */
   case EX_ATTR: snprintf(step, 16, "O"); return i == 0 ? e->u.sub.obj : NULL;
   case EX_SUBSCRIPT: tag = 'S', kid = i == 0 ? e->u.sub.obj : i == 1 ? e->u.sub.index : NULL; break;
   case EX_TUPLE: case EX_LIST: case EX_SET: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
@@ -494,6 +500,11 @@ const char *mid_action(em *E) {
  * renamed, _continue.py: _comprehension_rest), then the statement holding
  * it with that result in its place. */
 
+/* any() or all() of a generator: its loop stops at the deciding item, and
+ * what it made so far is only that no item decided (continuing, the
+ * interpreter's any() or all() takes the rest of the items). */
+static bool consumes_early(const expr *c) { return c->u.comp.consumer == 'a' || c->u.comp.consumer == 'A'; }
+
 /* Where IR statement s stands in comprehension c's clauses: *clause its for
  * clause (from 0), *cond an if clause's index among that clause's
  * conditions; 'F' a for clause, 'C' an if clause, 'E' the element's append
@@ -505,11 +516,11 @@ static char comp_part(const expr *c, const stmt *s, int *clause, int *cond) {
       ++*clause, *cond = 0;
       if (t == s) return 'F';
       t = t->u.for_.body;
-    } else if (t->kind == ST_IF) {
+    } else if (t->kind == ST_IF && !(consumes_early(c) && t->u.if_.then->kind == ST_ASSIGN)) {
       if (t == s) return 'C';
       ++*cond;
       t = t->u.if_.then;
-    } else
+    } else /* the element's append or insert; any()'s and all()'s `if [not] elt:` */
       return t == s ? 'E' : 0;
   }
   return 0;
@@ -539,18 +550,17 @@ static int comp_targets(const expr *c, int *out, int cap) {
 }
 
 /* Comprehension e's continuation as it starts (emit_comprehension_loops),
- * or NULL: one inside another, a generator consumed item by item (any(),
- * all(), sum() folding objects; a consumer taking the items' list goes on
- * with that list, as the kernel does),
+ * or NULL: one inside another, a generator whose objects sum(), min() or
+ * max() fold item by item (a consumer taking the items' list goes on with
+ * that list, as the kernel does; any() and all() with the rest of the items),
  * no statement to go on through, an effect of that statement the
  * interpreter would repeat (one not inside its pending operands), or a
  * pending operand a continuation cannot take. */
 const comp_cont *comp_enter(em *E, const expr *e) {
   const restart *rp = &E->rp;
   const char *prefix;
-  char consumer = e->u.comp.consumer;
-  if (!E->conts || E->comp || consumer == 'a' || consumer == 'A' || comprehension_folds(E->in, e) || !rp->s ||
-      rp->comp || E->exported || !stmt_root(rp->s, &prefix))
+  if (!E->conts || E->comp || comprehension_folds(E->in, e) || !rp->s || rp->comp || E->exported ||
+      !stmt_root(rp->s, &prefix))
     return NULL;
   int from = rp->vbase, to = E->nvstack;
   if (to == VSTACK_CAP || (rp->neffects && (to == from || E->vstack[to - 1].neffects != rp->neffects)))

@@ -646,7 +646,11 @@ static expr *lower_call(lower *L, TSNode n) {
     }
     if (consumer == 'a' || consumer == 'A') { /* the loop is the call */
       expr *e = lower_comprehension(L, args, consumer);
-      if (e) e->guard = ir_slot(L->m, SLOT_BUILTIN, text(L, fnode), NULL, NULL, NULL, -1);
+      if (e) {
+        e->guard = ir_slot(L->m, SLOT_BUILTIN, text(L, fnode), NULL, NULL, NULL, -1);
+        e->u.comp.gen = e->pos;
+        e->pos = node_pos(n); /* where the call's value stands (a continuation's operand) */
+      }
       return e;
     }
   } else if (!node_is(args, "argument_list")) {

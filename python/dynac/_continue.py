@@ -313,7 +313,7 @@ def _comprehension_spec(subst):
     `Q<part>@<line>:<col><kind>|<statement's paths>|<clause's paths>`,
     continue.c: cont_site_fields) as (part, clause, cond, line, col, outer,
     inner, kind), or None when subst is not one."""
-    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)([lsd])\|([^|]*)\|([^|]*)", subst or "")
+    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)([lsdaA])\|([^|]*)\|([^|]*)", subst or "")
     if m is None:
         return None
     hf, hf_clause, c_clause, cond, line, col, kind, outer, inner = m.groups()
@@ -341,13 +341,14 @@ def _comprehension_taken(stmt, spec):
 
 
 class _Replaced(ast.NodeTransformer):
-    """Node `node` (a comprehension) as the name of its result, _dynac_cr."""
-    def __init__(self, node):
-        self.node = node
+    """Node `node` (a comprehension) as `instead`, or the name of its
+    result, _dynac_cr."""
+    def __init__(self, node, instead=None):
+        self.node, self.instead = node, instead
 
     def visit(self, node):
         if node is self.node:
-            return ast.copy_location(ast.Name(id="_dynac_cr", ctx=ast.Load()), node)
+            return self.instead or ast.copy_location(ast.Name(id="_dynac_cr", ctx=ast.Load()), node)
         return super().visit(node)
 
 
@@ -359,20 +360,22 @@ def _comprehension_statement(stmt, spec, first_it):
     again = _substituted(stmt, spec[5])
     if again is None:
         return None
-    rest = _comprehension_rest(again, spec, first_it)
+    made = _comprehension_rest(again, spec, first_it)
     comp = _comprehension_in(again, spec)
-    if rest is None or comp is None:
+    if made is None or comp is None:
         return None
-    again = _Replaced(comp).visit(again)
+    rest, instead = made
+    again = _Replaced(comp, instead).visit(again)
     resumed = _resumed_statements(stmt, again)
     return None if resumed is None else rest + resumed
 
 
 def _comprehension_rest(stmt, spec, first_it):
     """What finishes the comprehension in statement `stmt` from the clause
-    point `spec` (_comprehension_spec), then runs the statement with its
-    result in the comprehension's place: a list of statements, or None
-    when that cannot be exact.
+    point `spec` (_comprehension_spec), and what then stands in its place:
+    (statements, None: its result _dynac_cr) or, for any() and all(),
+    ([the generator function], its call: the rest of the items); None when
+    that cannot be exact.
 
     The partial result arrives as _dynac_cr and the comprehension's names
     as _dynac_c_NAME (renamed everywhere inside it but its first iterable,
@@ -418,6 +421,9 @@ def _comprehension_rest(stmt, spec, first_it):
         return node
 
     def add():  # a generator's (k, v) items for dict(): the key and the value
+        if kind in "aA":  # any(), all(): the item, for the builtin to take
+            return ast.copy_location(ast.Expr(value=located(ast.Yield(value=copy.deepcopy(renamed.elt)),
+                                                            renamed.elt)), renamed.elt)
         args = ([renamed.key, renamed.value] if isinstance(comp, ast.DictComp)
                 else list(renamed.elt.elts) if kind == "d" else [renamed.elt])
         method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[kind], ctx=ast.Load())
@@ -447,10 +453,14 @@ def _comprehension_rest(stmt, spec, first_it):
     else:
         first = [add()]
     if inner:
-        again = _substituted(first[0], inner, first=len(outer.split(";")) if outer else 0)
+        yields = part == "E" and kind in "aA"  # any()'s test is the item, all()'s `not item`: paths from the item
+        if kind == "A" and yields:
+            inner = ";".join(item[1:] if item.startswith("U") else "?" for item in inner.split(";"))
+        again = _substituted(ast.Expr(value=first[0].value.value) if yields else first[0], inner,
+                             first=len(outer.split(";")) if outer else 0)
         if again is None:
             return None
-        first[0] = again
+        first[0] = ast.copy_location(ast.Expr(value=ast.Yield(value=again.value)), first[0]) if yields else again
     remaining = clause - 1 if part in ("H", "F") else clause  # the innermost for clause with items left
     body = first + [loop(k, iterator(k)) for k in range(remaining, -1, -1)]
     # In a function of its own, as CPython runs a comprehension (its frame
@@ -464,8 +474,10 @@ def _comprehension_rest(stmt, spec, first_it):
                            defaults=[])
     name = _COMPREHENSION_FUNCTION + _FRAMES[type(comp)]
     fn = ast.FunctionDef(name=name, args=params, body=body, decorator_list=[], returns=None, type_comment=None)
-    call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
-    return [located(fn, comp), located(ast.Expr(value=call), comp)]
+    call = located(ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[]), comp)
+    if kind in "aA":  # a generator of the rest of the items, in the comprehension's place
+        return [located(fn, comp)], call
+    return [located(fn, comp), ast.copy_location(ast.Expr(value=call), comp)], None
 
 
 def _comprehensions_named(code):

@@ -427,6 +427,16 @@ def gen_consumers(xs: list[int], k: int):
 
 
 @dynac.compile
+def gen_any_all(xs: list[int], k: int):
+    """any() and all() of generators after Python code ran: an item
+    overflowing int64 or of another type goes on with the interpreter's
+    any() or all() of the rest of the items, which still stops at the
+    deciding one (logged_int is not called past it)."""
+    helper(k)
+    return any(logged_int(x) * k > 5 for x in xs if x != 3), all(logged_int(x) * k < 100 for x in xs)
+
+
+@dynac.compile
 def fresh_then_overflow(xs: list[int], k: int) -> int:
     """Appends to a list the call made are not logged for undo: when the
     product overflows int64 the call is rolled back (xs.append undone) and

@@ -149,6 +149,7 @@ def cases():
     c["comp_then_sum"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[2**63 - 1, 255, 0]]
                           for k in [0, 1, -1]]
     c["gen_consumers"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 4]]
+    c["gen_any_all"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[0, 3, 7, big]] for k in [2, -1, big]]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),
             lambda m: (m.AppError("inner", 1),), lambda m: (StopIteration(2),), lambda m: (KeyboardInterrupt,)]
     c["raises_any"] = [(lambda m, k=k, mk=mk: (k, mk(m)[0])) for k in range(8) for mk in errs]
