@@ -370,6 +370,100 @@ def _comprehension_statement(stmt, spec, first_it):
     return None if resumed is None else rest + resumed
 
 
+def _located(node, where):
+    """node, its parts without a place given where's (new nodes for a continuation)."""
+    for sub in ast.walk(node):
+        if not hasattr(sub, "lineno") or isinstance(sub, ast.stmt):
+            ast.copy_location(sub, where)
+    return node
+
+
+def _renamed_comprehension(comp, kind):
+    """A copy of comprehension `comp` whose own names are _dynac_c_NAME
+    everywhere but in its first iterable (the function's scope evaluates
+    it), or None when it cannot be rebuilt: an async one, one holding a
+    lambda, another comprehension or `:=` (their scopes see its names), or
+    dict() of a generator whose items are not (key, value) displays."""
+    gens = comp.generators
+    inside = ([comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt])
+    inside += [g.target for g in gens] + [c for g in gens for c in g.ifs] + [g.iter for g in gens[1:]]
+    if any(g.is_async for g in gens) or any(isinstance(n, _SCOPES) for x in inside for n in ast.walk(x)):
+        return None
+    if kind == "d" and not isinstance(comp, ast.DictComp) and not (
+            isinstance(comp.elt, ast.Tuple) and len(comp.elt.elts) == 2
+            and not any(isinstance(x, ast.Starred) for x in comp.elt.elts)):
+        return None
+    names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    renamed = copy.deepcopy(comp)
+    for node in [renamed.key, renamed.value] if isinstance(comp, ast.DictComp) else [renamed.elt]:
+        _Renamed(names).visit(node)
+    for k, g in enumerate(renamed.generators):
+        for node in [g.target] + g.ifs + ([g.iter] if k else []):
+            _Renamed(names).visit(node)
+    return renamed
+
+
+class _Clauses:
+    """A renamed comprehension's clauses as statements: loops and ifs around
+    `_dynac_cr.append(elt)` (set: .add, dict: .__setitem__(k, v): SET_ADD's
+    and MAP_ADD's order; any(), all(): `yield elt`), a for clause's items
+    from its iterator _dynac_its[first_it + clause] or its iterable."""
+    def __init__(self, comp, kind, first_it):
+        self.comp, self.gens, self.kind, self.first_it = comp, comp.generators, kind, first_it
+
+    def add(self):
+        comp = self.comp
+        if self.kind in "aA":  # the item, for the builtin to take
+            return ast.copy_location(ast.Expr(value=_located(ast.Yield(value=copy.deepcopy(comp.elt)), comp.elt)),
+                                     comp.elt)
+        args = ([comp.key, comp.value] if isinstance(comp, ast.DictComp)
+                else list(comp.elt.elts) if self.kind == "d" else [comp.elt])  # dict()'s (k, v) items
+        method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[self.kind],
+                               ctx=ast.Load())
+        call = ast.Call(func=_located(method, args[0]), args=copy.deepcopy(args), keywords=[])
+        return ast.copy_location(ast.Expr(value=ast.copy_location(call, args[0])), args[0])
+
+    def conditions(self, k, j):
+        """Clause k's target bound: its conditions from the j-th, then what they guard."""
+        gens = self.gens
+        body = [self.loop(k + 1, copy.deepcopy(gens[k + 1].iter))] if k + 1 < len(gens) else [self.add()]
+        for c in reversed(gens[k].ifs[j:]):
+            body = [ast.copy_location(ast.If(test=copy.deepcopy(c), body=body, orelse=[]), c)]
+        return body
+
+    def loop(self, k, it):
+        node = ast.For(target=copy.deepcopy(self.gens[k].target), iter=it, body=self.conditions(k, 0), orelse=[],
+                       type_comment=None)
+        return ast.copy_location(node, self.gens[k].target)
+
+    def iterator(self, k):
+        return _located(_iterators(self.first_it + k), self.gens[k].target)
+
+    def first(self, part, clause, cond):
+        """The statements at the clause point: a for clause's loop over its
+        iterator (H) or its iterable (F), a clause's conditions from one
+        (C), or the element (E)."""
+        if part == "H":
+            return [self.loop(clause, self.iterator(clause))]
+        if part == "F":
+            return [self.loop(clause, copy.deepcopy(self.gens[clause].iter))]
+        return self.conditions(clause, cond) if part == "C" else [self.add()]
+
+
+def _clause_operands(first, part, kind, inner, numbered):
+    """The first statement at the clause point with the clause's operands
+    already evaluated in their places (_substituted, numbered from
+    `numbered`), or None. any()'s test is the item, all()'s `not item`:
+    their paths go from the item."""
+    yields = part == "E" and kind in "aA"
+    if kind == "A" and yields:
+        inner = ";".join(item[1:] if item.startswith("U") else "?" for item in inner.split(";"))
+    again = _substituted(ast.Expr(value=first.value.value) if yields else first, inner, first=numbered)
+    if again is None or not yields:
+        return again
+    return ast.copy_location(ast.Expr(value=ast.Yield(value=again.value)), first)
+
+
 def _comprehension_rest(stmt, spec, first_it):
     """What finishes the comprehension in statement `stmt` from the clause
     point `spec` (_comprehension_spec), and what then stands in its place:
@@ -378,94 +472,29 @@ def _comprehension_rest(stmt, spec, first_it):
     that cannot be exact.
 
     The partial result arrives as _dynac_cr and the comprehension's names
-    as _dynac_c_NAME (renamed everywhere inside it but its first iterable,
-    which the function's scope evaluates). Its clauses become loops and ifs
-    around `_dynac_cr.append(elt)` (set: .add, dict: .__setitem__(k, v):
-    SET_ADD's and MAP_ADD's order): at the point first (the current
-    clause's remaining conditions, the element, or a for clause's loop over
-    its iterator _dynac_its[first_it + clause]), then the remaining items of
-    each enclosing for clause, innermost first; the statement's and the
-    clause's operands already evaluated are in their places (_substituted).
-    A comprehension holding a lambda, another comprehension or `:=` is not
-    rebuilt (their scopes see the comprehension's names)."""
+    as _dynac_c_NAME (_renamed_comprehension). At the clause point first
+    (_Clauses.first, with the clause's operands already evaluated in their
+    places), then the remaining items of each enclosing for clause,
+    innermost first, all in a function of its own, as CPython runs a
+    comprehension (its frame in tracebacks: _build names it <listcomp>),
+    given the names bound so far."""
     part, clause, cond, _, _, outer, inner, kind = spec
     comp = _comprehension_in(stmt, spec)
-    if comp is None:
+    renamed = _renamed_comprehension(comp, kind) if comp is not None else None
+    if renamed is None or clause >= len(comp.generators) or (
+            part == "C" and cond >= len(comp.generators[clause].ifs)):
         return None
-    gens = comp.generators
-    inside = ([comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt])
-    inside += [g.target for g in gens] + [c for g in gens for c in g.ifs] + [g.iter for g in gens[1:]]
-    if any(g.is_async for g in gens) or any(isinstance(n, _SCOPES) for x in inside for n in ast.walk(x)):
-        return None
-    if clause >= len(gens) or (part == "C" and cond >= len(gens[clause].ifs)):
-        return None
-    if kind == "d" and not isinstance(comp, ast.DictComp) and not (
-            isinstance(comp.elt, ast.Tuple) and len(comp.elt.elts) == 2
-            and not any(isinstance(x, ast.Starred) for x in comp.elt.elts)):
-        return None  # dict() of a generator of (key, value) displays only
-    if part == "E":
-        clause = len(gens) - 1
-    names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
-    renamed = copy.deepcopy(comp)
-    for node in [renamed.key, renamed.value] if isinstance(comp, ast.DictComp) else [renamed.elt]:
-        _Renamed(names).visit(node)
-    for k, g in enumerate(renamed.generators):
-        for node in [g.target] + g.ifs + ([g.iter] if k else []):
-            _Renamed(names).visit(node)
-    gens = renamed.generators
-
-    def located(node, where):
-        for sub in ast.walk(node):
-            if not hasattr(sub, "lineno") or isinstance(sub, ast.stmt):
-                ast.copy_location(sub, where)
-        return node
-
-    def add():  # a generator's (k, v) items for dict(): the key and the value
-        if kind in "aA":  # any(), all(): the item, for the builtin to take
-            return ast.copy_location(ast.Expr(value=located(ast.Yield(value=copy.deepcopy(renamed.elt)),
-                                                            renamed.elt)), renamed.elt)
-        args = ([renamed.key, renamed.value] if isinstance(comp, ast.DictComp)
-                else list(renamed.elt.elts) if kind == "d" else [renamed.elt])
-        method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[kind], ctx=ast.Load())
-        call = ast.Call(func=located(method, args[0]), args=copy.deepcopy(args), keywords=[])
-        return ast.copy_location(ast.Expr(value=ast.copy_location(call, args[0])), args[0])
-
-    def conditions(k, j):  # clause k's target bound: its conditions from j, then what they guard
-        body = [loop(k + 1, copy.deepcopy(gens[k + 1].iter))] if k + 1 < len(gens) else [add()]
-        for c in reversed(gens[k].ifs[j:]):
-            body = [ast.copy_location(ast.If(test=copy.deepcopy(c), body=body, orelse=[]), c)]
-        return body
-
-    def loop(k, it):
-        node = ast.For(target=copy.deepcopy(gens[k].target), iter=it, body=conditions(k, 0), orelse=[],
-                       type_comment=None)
-        return ast.copy_location(node, gens[k].target)
-
-    def iterator(k):
-        return located(_iterators(first_it + k), gens[k].target)
-
-    if part == "H":
-        first = [loop(clause, iterator(clause))]
-    elif part == "F":
-        first = [loop(clause, copy.deepcopy(gens[clause].iter))]
-    elif part == "C":
-        first = conditions(clause, cond)
-    else:
-        first = [add()]
+    clauses = _Clauses(renamed, kind, first_it)
+    clause = len(comp.generators) - 1 if part == "E" else clause
+    first = clauses.first(part, clause, cond)
     if inner:
-        yields = part == "E" and kind in "aA"  # any()'s test is the item, all()'s `not item`: paths from the item
-        if kind == "A" and yields:
-            inner = ";".join(item[1:] if item.startswith("U") else "?" for item in inner.split(";"))
-        again = _substituted(ast.Expr(value=first[0].value.value) if yields else first[0], inner,
-                             first=len(outer.split(";")) if outer else 0)
-        if again is None:
+        first[0] = _clause_operands(first[0], part, kind, inner, len(outer.split(";")) if outer else 0)
+        if first[0] is None:
             return None
-        first[0] = ast.copy_location(ast.Expr(value=ast.Yield(value=again.value)), first[0]) if yields else again
     remaining = clause - 1 if part in ("H", "F") else clause  # the innermost for clause with items left
-    body = first + [loop(k, iterator(k)) for k in range(remaining, -1, -1)]
-    # In a function of its own, as CPython runs a comprehension (its frame
-    # in tracebacks: _build names it <listcomp>), given the names bound so far.
-    bound = sorted({n.id for g in gens[:remaining + 1] for n in ast.walk(g.target) if isinstance(n, ast.Name)})
+    body = first + [clauses.loop(k, clauses.iterator(k)) for k in range(remaining, -1, -1)]
+    bound = sorted({n.id for g in renamed.generators[:remaining + 1] for n in ast.walk(g.target)
+                    if isinstance(n, ast.Name)})
     args = [ast.Name(id=n, ctx=ast.Load()) for n in bound]
     if part == "F" and clause == 0:  # the first iterable: the function's scope evaluates it, as CPython does
         bound, args = ["_dynac_first"], [body[0].iter]
@@ -474,10 +503,10 @@ def _comprehension_rest(stmt, spec, first_it):
                            defaults=[])
     name = _COMPREHENSION_FUNCTION + _FRAMES[type(comp)]
     fn = ast.FunctionDef(name=name, args=params, body=body, decorator_list=[], returns=None, type_comment=None)
-    call = located(ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[]), comp)
+    call = _located(ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[]), comp)
     if kind in "aA":  # a generator of the rest of the items, in the comprehension's place
-        return [located(fn, comp)], call
-    return [located(fn, comp), ast.copy_location(ast.Expr(value=call), comp)], None
+        return [_located(fn, comp)], call
+    return [_located(fn, comp), ast.copy_location(ast.Expr(value=call), comp)], None
 
 
 def _comprehensions_named(code):
