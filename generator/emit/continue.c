@@ -115,15 +115,17 @@ enum { CONT_START = 0, CONT_HEAD = 1, CONT_AFTER = 2, CONT_MID = 3 };
 
 static int comp_targets(const expr *c, int *out, int cap);
 static bool consumes_early(const expr *c);
+static const char *pending_box(em *E, const pending *p);
 #define COMP_TARGETS_MAX 32 /* as the IR's comprehension names */
 
 /* A comprehension clause's values after the locals (rp->comp): the partial
  * result, its names (renamed: _continue.py's _dynac_c_NAME), then the
- * statement's operands pending as it started. Their names into `names`;
- * how many. */
+ * statement's operands pending as it started. Their names into `names`
+ * (NULL: none); how many. */
 static int comp_names(em *E, const restart *rp, strbuf *names) {
   int locs[COMP_TARGETS_MAX], nt = comp_targets(rp->comp->comp, locs, COMP_TARGETS_MAX);
   bool made = !consumes_early(rp->comp->comp);
+  if (!names) return made + nt + rp->comp->vto - rp->comp->vfrom; /* only how many */
   if (made) sb_puts(names, ",_dynac_cr");
   for (int i = 0; i < nt; i++) {
     const char *name = E->in->fn->locals[locs[i]]; /* "x (in a comprehension)" */
@@ -196,7 +198,7 @@ static void comp_values(em *E, const restart *rp, int at) {
   }
   for (int i = rp->comp->vfrom; i < rp->comp->vto; i++) { /* pending as the comprehension started */
     const pending *p = &E->vstack[i];
-    line(E, "cv[%d] = %s;", at++, p->boxed ? p->v : box_value(E, p->v, p->t ? p->t : TY(p->e)));
+    line(E, "cv[%d] = %s;", at++, pending_box(E, p));
     if (p->boxed) line(E, "%s = NULL;", p->v);
   }
 }
@@ -211,12 +213,7 @@ static void cont_block(em *E, const restart *rp, int mode) {
   int label = after ? rp->after_label : mid ? rp->mid_label : rp->label;
   const int *versions = after && rp->s->cur_after ? rp->s->cur_after : rp->versions;
   int assigned = after ? regions_base_local(f, rp->after_local) : -1;
-  int extra = 0;
-  if (rp->comp) { /* its values' count, as comp_names gives them */
-    strbuf scratch = {0};
-    extra = comp_names(E, rp, &scratch);
-    sb_free(&scratch);
-  }
+  int extra = rp->comp ? comp_names(E, rp, NULL) : 0;
   int nvals = f->nbase + extra + (mid ? rp->max_pending : 0), nits = rp->nloops;
   if (after) line(E, "PyObject *av%d = NULL; /* the exact value of a failed operation */", label);
   if (mid) line(E, "PyObject *mv%d[%d] = {NULL}; /* the operands pending at failure mk%d */", label,
@@ -440,11 +437,10 @@ static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, 
   return found;
 }
 
-/* Pending operand p boxed as a continuation takes it (a new reference;
- * one it owns already is moved). */
+/* Pending operand p boxed as a continuation takes it: a new reference, or
+ * the one it owns already (p->boxed: the caller then clears p->v, moved). */
 static const char *pending_box(em *E, const pending *p) {
-  if (!p->boxed) return box_value(E, p->v, p->t ? p->t : TY(p->e));
-  return arena_printf(E->m->a, "%s;\n  %s = NULL", p->v, p->v);
+  return p->boxed ? p->v : box_value(E, p->v, p->t ? p->t : TY(p->e));
 }
 
 /* A failure here, in a statement that already had an effect: the action
@@ -472,6 +468,7 @@ const char *mid_action(em *E) {
       sb_printf(&checks, "\n  if (!dynac_quiet_value(%s)) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
                 p->v, rp->s->pos.line);
     if (ok) sb_printf(&boxes, "\n  mv%d[%d] = %s;", label, i, pending_box(E, p));
+    if (ok && p->boxed) sb_printf(&boxes, "\n  %s = NULL;", p->v);
   }
   if (aug && stmt_target(rp->s) && !read_kept) ok = false; /* the interpreter would read obj[i] again, after v's effects */
   const char *action = NULL;
