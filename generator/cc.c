@@ -57,13 +57,18 @@ static bool cc_is_gcc(const char *cc) {
   return known;
 }
 
-/* GCC's inlining budgets for an inline function, raised: a kernel's cold
- * paths (continuations in the interpreter, deoptimisation) count in GCC's
- * size estimate though they never run, so at -O2's default (70) a method of
- * three float reads and a construction is never inlined into its caller.
- * A large caller (a kernel calling many) may grow to 6x, not 2x, by it.
- * Measured on examples/programs/ (instructions, cachegrind): raytrace 9% and
- * scheduler 2.7% fewer, particles the same; no gain at 600 or at 3x. */
+/* GCC's inlining budgets, raised for a build with a profile (the code it
+ * names is hot: the workflow's `build --profile` and the JIT's builds). A
+ * kernel's cold paths (continuations in the interpreter, deoptimisation)
+ * count in GCC's size estimate though they never run, so at -O2's default
+ * (70) a method of three float reads and a construction is never inlined
+ * into its caller; inline-unit-growth and large-function-growth let a
+ * module and a caller of many grow enough to take them. Measured on
+ * examples/programs/ (instructions, cachegrind): raytrace 9% and scheduler
+ * 2.7% fewer, orders 2.8%, textstats 1.5%, particles the same; the first
+ * alone makes scheduler 3.7% slower. The cost: GCC's time, +50-75% on a
+ * module of a few hundred kernels (why a build without a profile keeps
+ * -O2's budgets). */
 static const char *const gcc_inlining[] = {"--param=max-inline-insns-single=1000",
                                            "--param=inline-unit-growth=200",
                                            "--param=large-function-growth=500"};
@@ -83,7 +88,7 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   char *argv[CAP];
   int n = 0;
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) argv[n++] = (char *)fixed[i];
-  if (cc_is_gcc(o->cc))
+  if (o->profiled && cc_is_gcc(o->cc))
     for (size_t i = 0; i < sizeof gcc_inlining / sizeof *gcc_inlining; i++) argv[n++] = (char *)gcc_inlining[i];
   const char *user = getenv("CFLAGS");
   char *copy = strdup(user ? user : "");

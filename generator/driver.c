@@ -271,7 +271,7 @@ int cmd_build(options *o, const profile *prof) {
   emit_opts eo = {env_or("DYNAC_TEMPLATES", DYNAC_DEFAULT_TEMPLATES), o->line_directives};
   cc_opts co = {env_or("CC", "cc"), env_or("DYNAC_PYTHON_INCLUDE", DYNAC_DEFAULT_PYTHON_INCLUDE),
                 env_or("DYNAC_INCLUDE", DYNAC_DEFAULT_INCLUDE),
-                env_or("DYNAC_EXT_SUFFIX", DYNAC_DEFAULT_EXT_SUFFIX)};
+                env_or("DYNAC_EXT_SUFFIX", DYNAC_DEFAULT_EXT_SUFFIX), prof != NULL};
   const char *sup_env = getenv("DYNAC_SUPPRESS_ERRORS");
   bool suppress = o->suppress_errors || (sup_env && !strcmp(sup_env, "1"));
   for (int i = 0; i < o->nfiles; i++) {

@@ -1115,6 +1115,7 @@ const char *c_item_type(char fmt); /* C type of a buffer item of struct format f
 
 typedef struct cc_opts {                        /* cc.c */
   const char *cc, *python_include, *dynac_include, *ext_suffix;
+  bool profiled; /* built with a profile: GCC's larger inlining budgets (cc.c gcc_inlining) */
 } cc_opts;
 bool cc_build(const char *c_path, const char *so_path, const cc_opts *o);
 bool cc_check(const char *c_path, const cc_opts *o);

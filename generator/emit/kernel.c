@@ -443,7 +443,7 @@ void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guard
                            const char *fail, strbuf *unbox, strbuf *release) {
   const char *undo = release->data ? release->data : "";
   if (t->kind == TY_BUF) { /* held for the call: the exporter cannot resize it */
-    sb_printf(unbox, "Py_buffer pb%d;\ndynac_view v%d;\nif (!dynac_view_acquire(%s, '%c', '%c', %d, "
+    sb_printf(unbox, "Py_buffer pb%d = {0};\ndynac_view v%d;\nif (!dynac_view_acquire(%s, '%c', '%c', %d, "
               "&pb%d, &v%d)) {%s %s }\nconst dynac_view *a%d = &v%d;\n", i, i, src, view_kind(t),
               t->fmt, t->strided, i, i, undo, fail, i, i);
     sb_printf(release, " PyBuffer_Release(&pb%d);", i);

@@ -144,11 +144,11 @@ static int dynac_glue_axpy__AadAadf(PyObject *const *args, PyObject *closure, Py
   (void)args;
   (void)closure;
   *result = NULL;
-  Py_buffer pb0;
+  Py_buffer pb0 = {0};
   dynac_view v0;
   if (!dynac_view_acquire(args[0], 'a', 'd', 0, &pb0, &v0)) { return DYNAC_DEOPT; }
   const dynac_view *a0 = &v0;
-  Py_buffer pb1;
+  Py_buffer pb1 = {0};
   dynac_view v1;
   if (!dynac_view_acquire(args[1], 'a', 'd', 0, &pb1, &v1)) { PyBuffer_Release(&pb0); return DYNAC_DEOPT; }
   const dynac_view *a1 = &v1;

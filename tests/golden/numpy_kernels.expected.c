@@ -761,11 +761,11 @@ static int dynac_glue_rowsum__ANdAnd(PyObject *const *args, PyObject *closure, P
   (void)args;
   (void)closure;
   *result = NULL;
-  Py_buffer pb0;
+  Py_buffer pb0 = {0};
   dynac_view v0;
   if (!dynac_view_acquire(args[0], 'N', 'd', 0, &pb0, &v0)) { return DYNAC_DEOPT; }
   const dynac_view *a0 = &v0;
-  Py_buffer pb1;
+  Py_buffer pb1 = {0};
   dynac_view v1;
   if (!dynac_view_acquire(args[1], 'n', 'd', 0, &pb1, &v1)) { PyBuffer_Release(&pb0); return DYNAC_DEOPT; }
   const dynac_view *a1 = &v1;
@@ -814,7 +814,7 @@ static int dynac_glue_gaps__Andf(PyObject *const *args, PyObject *closure, PyObj
   (void)args;
   (void)closure;
   *result = NULL;
-  Py_buffer pb0;
+  Py_buffer pb0 = {0};
   dynac_view v0;
   if (!dynac_view_acquire(args[0], 'n', 'd', 0, &pb0, &v0)) { return DYNAC_DEOPT; }
   const dynac_view *a0 = &v0;
@@ -863,7 +863,7 @@ static int dynac_glue_row_gap__ANdi(PyObject *const *args, PyObject *closure, Py
   (void)args;
   (void)closure;
   *result = NULL;
-  Py_buffer pb0;
+  Py_buffer pb0 = {0};
   dynac_view v0;
   if (!dynac_view_acquire(args[0], 'N', 'd', 0, &pb0, &v0)) { return DYNAC_DEOPT; }
   const dynac_view *a0 = &v0;
