@@ -321,7 +321,12 @@ class Gen:
             [ind + "x3 = {'a': tk(%s), 1.5: p0.a * %s}[1.5]" % (f, g)],
             [ind + "x3 = float(len({tk(%s), p0.a * %s}))" % (f, g)],
             [ind + "x3 = float(len(f'{tk(%s)}|{p0.a * %s:.3e}'))" % (f, g)],
-            [ind + "x3 = %s" % f, ind + "if x3 > 1.0:", ind + "    raise ValueError(tk(x3) + p0.a)"]])
+            [ind + "x3 = %s" % f, ind + "if x3 > 1.0:", ind + "    raise ValueError(tk(x3) + p0.a)"],
+            # an object's truth (T's __bool__ prints) tested once, also in (t and y) or z (boolop_object)
+            [ind + "x3 = p0.a * %s if T(%s > 0.5) else %s" % (f, g, f)],
+            [ind + "x3 = float((T(%s > 0.5) and p0.a * %s) or 2.5)" % (g, f)],
+            [ind + "x3 = float((T(%s > 0.5) or tk(%s)) and p0.b - p0.a)" % (g, f)],
+            [ind + "x3 = 1.0", ind + "if T(%s < 0.5) and p0.a * %s > 0.0:" % (g, f), ind + "    x3 = 2.0"]])
 
     def comp_stmt(self, env, ind, in_loop):
         """A list, set or dict comprehension (or a generator consumed as its
@@ -518,6 +523,16 @@ class P:
     @staticmethod
     def sk(*xs):
         return xs[0] - xs[-1] * 0.5 if xs else 0.25
+
+
+class T:
+    # a truth that prints: and/or and conditional expressions test it once (mid_stmt)
+    def __init__(self, v):
+        self.v = v
+
+    def __bool__(self):
+        print("bool", self.v)
+        return self.v
 
 
 def tk(x):

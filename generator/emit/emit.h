@@ -308,6 +308,7 @@ const char *view_field(em *E, const char *v, const char *f);
 const char *view_frozen(em *E, const char *v);
 const char *len_of(em *E, const char *obj, const type *t);
 const char *truth(em *E, const char *v, const type *t);
+const char *truth_unless_known(em *E, const char *v, const type *t, const char *known);
 const char *box_value(em *E, const char *v, const type *t);
 const char *item_ctype(char fmt);
 char view_kind(const type *t);

@@ -213,17 +213,52 @@ static const char *emit_compare(em *E, expr *e) {
   return res;
 }
 
+/* The truth of and/or e's left operand (value v of type t, not a number:
+ * __bool__ or __len__ may run; `known`: see boolop_object) as a bool,
+ * pending while the right operand runs: a continuation gets True or False
+ * in its place, which gives the right operand's value as the left one did,
+ * without testing it again. */
+static const char *boolop_left_truth(em *E, expr *e, const char *v, const type *t, const char *known) {
+  const char *test = truth_unless_known(E, v, t, known);
+  if (!E->conts || !E->effectful) return test;
+  test = keep(E, test, &ty_bool);
+  push_typed(E, e->u.boolop.l, test, &ty_bool);
+  return test;
+}
+
+static const char *boolop_object(em *E, expr *e, const char **known);
+/* and/or e's left operand; an and/or of objects itself sets *known (see
+ * boolop_object), else NULL. */
+static const char *boolop_left(em *E, expr *e, const char **known) {
+  expr *l = e->u.boolop.l;
+  *known = NULL;
+  return l->kind == EX_BOOLOP && TY(l)->kind == TY_OBJ ? boolop_object(E, l, known) : emit_expr(E, l);
+}
+
 /* and/or of values that are boxed (JUMP_IF_TRUE_OR_POP): the left
  * operand's truth tested once; when the right one is evaluated, the left
- * one is released first, as the interpreter pops it. A new reference. */
-static const char *emit_boolop_object(em *E, expr *e) {
+ * one is released first, as the interpreter pops it. A new reference.
+ * known (may be NULL): set to a C int holding the result's truth when the
+ * left operand decided it, else -1: `(a and b) or c` with a false tests a
+ * once, as CPython 3.11's jump threading has JUMP_IF_FALSE_OR_POP go past
+ * the JUMP_IF_TRUE_OR_POP it lands on (compile.c, optimize_basic_block). */
+static const char *boolop_object(em *E, expr *e, const char **known) {
   const char *res = tmpvar(E, &ty_obj);
-  const char *l = emit_expr(E, e->u.boolop.l);
+  const char *kl;
+  const char *l = boolop_left(E, e, &kl);
   line(E, "%s = Py_NewRef(%s);", res, as_obj(E, l, TY(e->u.boolop.l)));
-  line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", truth(E, res, &ty_obj));
+  int depth = E->nvstack;
+  const char *test = boolop_left_truth(E, e, res, &ty_obj, kl);
+  if (known) {
+    *known = arena_printf(E->m->a, "t%d", ++E->tmp);
+    line(E, "int %s = %s ? %s : %s; /* the result's truth, when the left operand is the result */", *known,
+         test, e->u.boolop.is_and ? "-1" : "1", e->u.boolop.is_and ? "0" : "-1");
+  }
+  line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
   E->indent++;
   line(E, "Py_CLEAR(%s);", res);
   const char *r = emit_expr(E, e->u.boolop.r);
+  E->nvstack = depth;
   line(E, "%s = Py_NewRef(%s);", res, as_obj(E, r, TY(e->u.boolop.r)));
   E->indent--;
   line(E, "}");
@@ -232,18 +267,25 @@ static const char *emit_boolop_object(em *E, expr *e) {
 
 /* and/or: value form (both operands of one type) or truth form. */
 static const char *emit_boolop(em *E, expr *e) {
-  if (TY(e)->kind == TY_OBJ) return emit_boolop_object(E, e);
+  if (TY(e)->kind == TY_OBJ) return boolop_object(E, e, NULL);
   bool value_form = TY(e)->kind != TY_BOOL || (TY(e->u.boolop.l) == TY(e) && TY(e->u.boolop.r) == TY(e));
   const char *res = tmpvar(E, TY(e));
-  const char *l = emit_expr(E, e->u.boolop.l);
+  const char *kl;
+  const char *l = boolop_left(E, e, &kl);
   const type *lt = TY(e->u.boolop.l);
   int depth = E->nvstack;
-  if (E->conts && E->effectful && is_scalar(lt)) {
-    l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
-    push_pending(E, e->u.boolop.l, l);
+  const char *test;
+  if (value_form || is_scalar(lt)) {
+    if (E->conts && E->effectful && is_scalar(lt)) {
+      l = keep(E, l, lt); /* pending while the right operand runs: its truth runs no code */
+      push_pending(E, e->u.boolop.l, l);
+    }
+    line(E, "%s = %s;", res, value_form ? convert(E, l, lt, TY(e)) : truth(E, l, lt));
+    test = truth(E, res, TY(e));
+  } else { /* an object tested: its truth once, in its place while the right operand runs */
+    test = boolop_left_truth(E, e, l, lt, kl);
+    line(E, "%s = %s;", res, test);
   }
-  line(E, "%s = %s;", res, value_form ? convert(E, l, lt, TY(e)) : truth(E, l, lt));
-  const char *test = truth(E, res, TY(e));
   line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
   E->indent++;
   const char *r = emit_expr(E, e->u.boolop.r);
@@ -280,11 +322,18 @@ static const char *emit_ifexp(em *E, expr *e) {
   }
   const type *ct = TY(e->u.ifexp.cond);
   int depth = E->nvstack;
+  const char *test;
   if (E->conts && E->effectful && is_scalar(ct)) {
     c = keep(E, c, ct); /* pending while a branch runs: its truth runs no code */
     push_pending(E, e->u.ifexp.cond, c);
+    test = truth(E, c, ct);
+  } else if (E->conts && E->effectful) { /* an object's truth (__bool__, __len__) ran once: the */
+    test = keep(E, truth(E, c, ct), &ty_bool); /* interpreter gets True or False in the test's place */
+    push_typed(E, e->u.ifexp.cond, test, &ty_bool);
+  } else {
+    test = truth(E, c, ct);
   }
-  line(E, "if (%s) {", truth(E, c, ct));
+  line(E, "if (%s) {", test);
   ifexp_branch(E, e, e->u.ifexp.then, res, held);
   line(E, "} else {");
   ifexp_branch(E, e, e->u.ifexp.orelse, res, held);

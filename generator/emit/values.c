@@ -107,10 +107,14 @@ const char *len_of(em *E, const char *obj, const type *t) {
   return t->kind == TY_LIST ? arena_printf(E->m->a, "PyList_GET_SIZE(%s)", obj)
                             : view_field(E, obj, "len");
 }
-const char *truth(em *E, const char *v, const type *t) {
+const char *truth(em *E, const char *v, const type *t) { return truth_unless_known(E, v, t, NULL); }
+/* The same, unless C int `known` (an and/or's, see boolop_object in expr.c) is
+ * 0 or 1 at run time: the truth already tested, not tested again. */
+const char *truth_unless_known(em *E, const char *v, const type *t, const char *known) {
   if (t->kind == TY_OBJ) { /* __bool__ or __len__ may run */
     const char *r = arena_printf(E->m->a, "t%d", ++E->tmp);
-    line(E, "int %s = dynac_obj_truth(%s, &dynac__effects);", r, v);
+    if (known) line(E, "int %s = %s >= 0 ? %s : dynac_obj_truth(%s, &dynac__effects);", r, known, known, v);
+    else line(E, "int %s = dynac_obj_truth(%s, &dynac__effects);", r, v);
     note_effect(E);
     line(E, "if (%s < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", r, where(E));
     return r;

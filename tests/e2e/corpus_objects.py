@@ -582,6 +582,43 @@ class Truthy:
         return "Truthy(%r)" % (self.v,)
 
 
+TESTS = [Truthy(True), Truthy(False), Truthy(2), [0], "", None, 2.5]
+
+
+def pick(i):
+    return TESTS[i]
+
+
+@dynac.compile
+def ifexp_object(i: int, x: int, k: int):
+    """A conditional expression testing an object (Truthy's __bool__ logs)
+    whose branch then overflows int64 or calls Python code first: the
+    interpreter goes on with the test's truth in its place, __bool__ not
+    run again (not dynac's RuntimeError)."""
+    t = pick(i)
+    y = x * k if t else x - k
+    z = (helper(x) * k if t else k * k) + 1
+    return y, z
+
+
+@dynac.compile
+def boolop_object(i: int, x: int, k: int):
+    """and/or testing an object (Truthy's __bool__ logs): its truth tested
+    once, as CPython does, when the right operand then overflows int64 or
+    calls Python code (the interpreter gets the truth in its place), and in
+    `(t and y) or z`, where CPython 3.11's jump threading tests t once."""
+    t = pick(i)
+    a = 0
+    if t and x * k > 5:
+        a = 1
+    b = (t and x * k) or 0
+    c = (t or helper(x) * k) and x * k + 1
+    d = (t and k) and (t or x * k)
+    while t and x * k > 5:
+        x = 0
+    return a, b, c, d, x
+
+
 @dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))

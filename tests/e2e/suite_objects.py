@@ -148,6 +148,10 @@ def cases():
     c["range_bounds_mid"] = [(lambda m, n=n, x=x: (n, x)) for n in [1, 3, -2] for x in [2.0, 1e300, -1e300, 2.0**63, -0.0]]
     c["comp_then_sum"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[2**63 - 1, 255, 0]]
                           for k in [0, 1, -1]]
+    c["ifexp_object"] = [(lambda m, i=i, x=x, k=k: (i, x, k)) for i in range(7)
+                         for x in [3, big, -big] for k in [2, 4, -1]]
+    c["boolop_object"] = [(lambda m, i=i, x=x, k=k: (i, x, k)) for i in range(7)
+                          for x in [3, big, -big] for k in [2, 4, -1, 0]]
     c["gen_consumers"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 4]]
     c["gen_any_all"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[0, 3, 7, big]] for k in [2, -1, big]]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),

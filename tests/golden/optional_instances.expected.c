@@ -1233,11 +1233,11 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       }
     }
   }
-  PyObject *mv8[2] = {NULL}; /* the operands pending at failure mk8 */
+  PyObject *mv8[3] = {NULL}; /* the operands pending at failure mk8 */
   int mk8 = 0;
   if (0) {
   dynac_mid_8: DYNAC_COLD_LABEL; { /* line 73: the call goes on in the interpreter in this statement, around the operands it had evaluated */
-    PyObject *cv[7] = {NULL}, *ci[1] = {NULL};
+    PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
     cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
     cv[2] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
@@ -1248,9 +1248,10 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     Py_CLEAR(l_cur);
     cv[5] = mv8[0];
     cv[6] = mv8[1];
+    cv[7] = mv8[2];
     static const dynac_cont_site sites[] = {
         {.qualname = "truthy", .firstlineno = 60, .line = 73, .col = 4, .header = 3,
-         .names = "vs,best,v,total,cur,_dynac_v0,_dynac_v1", .nvals = 7, .nits = 0, .subst = "L@73:11;RI1O@73:20",
+         .names = "vs,best,v,total,cur,_dynac_v0,_dynac_v1,_dynac_v2", .nvals = 8, .nits = 0, .subst = "L@73:11;RI0@73:30;RI1O@73:20",
          .region = NULL},
     };
     PyObject *r = NULL;
@@ -1277,7 +1278,8 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       if (st) { /* goes on in the interpreter */
         if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
         mv8[0] = dynac_box_float(l_total);
-        mv8[1] = Py_NewRef(l_best);
+        mv8[1] = dynac_box_bool(t28);
+        mv8[2] = Py_NewRef(l_best);
         mk8 = 0;
         goto dynac_mid_8;
       }; /* the attribute holds another type than recorded */
