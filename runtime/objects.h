@@ -1175,10 +1175,11 @@ static inline PyObject *dynac_literal(const char *source) {
 /* One step of sum() of a generator of objects, as builtin_sum's generic
  * path takes it: *acc = *acc + item (PyNumber_Add; its int and float fast
  * paths give the same values). item: a new reference, consumed (NULL: a
- * failed box). 0, or -1 with CPython's exception. Python code may run. */
+ * failed box). 0, or -1 with CPython's exception. Python code may run
+ * (*effects set), unless both are of builtin types (dynac_obj_pure). */
 static inline int dynac_fold_sum(PyObject **acc, PyObject *item, int *effects) {
   if (!item) return -1;
-  *effects = 1;
+  dynac__obj_effect(*acc, item, effects);
   PyObject *r = PyNumber_Add(*acc, item);
   Py_DECREF(item);
   if (!r) return -1;

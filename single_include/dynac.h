@@ -3217,10 +3217,11 @@ static inline PyObject *dynac_literal(const char *source) {
 /* One step of sum() of a generator of objects, as builtin_sum's generic
  * path takes it: *acc = *acc + item (PyNumber_Add; its int and float fast
  * paths give the same values). item: a new reference, consumed (NULL: a
- * failed box). 0, or -1 with CPython's exception. Python code may run. */
+ * failed box). 0, or -1 with CPython's exception. Python code may run
+ * (*effects set), unless both are of builtin types (dynac_obj_pure). */
 static inline int dynac_fold_sum(PyObject **acc, PyObject *item, int *effects) {
   if (!item) return -1;
-  *effects = 1;
+  dynac__obj_effect(*acc, item, effects);
   PyObject *r = PyNumber_Add(*acc, item);
   Py_DECREF(item);
   if (!r) return -1;
@@ -4819,11 +4820,22 @@ static inline int dynac_display_setitem(PyObject *d, PyObject *k, PyObject *v, i
   dynac__obj_effect(k, v, effects);
   return PyDict_SetItem(d, k, v);
 }
+/* Does dict d hold only values of builtin types (dynac_obj_pure) as keys
+ * and values: their hashing, comparison and release run no Python code? */
+static inline int dynac__dict_quiet(PyObject *d) {
+  Py_ssize_t pos = 0;
+  PyObject *k, *v;
+  while (PyDict_Next(d, &pos, &k, &v))
+    if (!dynac_obj_pure(k, 0) || !dynac_obj_pure(v, 0)) return 0;
+  return 1;
+}
 /* DICT_UPDATE of a dict display's **m: `m` (borrowed) merged into the new
  * dict `d` (borrowed); 0, or -1 with the exception, an AttributeError
  * reworded as 3.11's TypeError "'T' object is not a mapping". */
 static inline int dynac_dict_update(PyObject *d, PyObject *m, int *effects) {
-  *effects = 1; /* keys(), __getitem__, the keys' __hash__ */
+  /* keys(), __getitem__, the keys' __hash__ and __eq__, a replaced value's __del__: none when m is an exact
+     dict and both hold only builtin keys and values (dict_merge inserts with the stored hashes) */
+  if (!*effects && !(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) *effects = 1;
   if (PyDict_Update(d, m) == 0) return 0;
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();

@@ -292,6 +292,19 @@ static const char *store_owner(const em *E, const char *obj) {
   return is_own_first_param(E, obj) ? "DYNAC_STORE_SELF" : "DYNAC_STORE_OTHER";
 }
 
+/* A write to cell v is an effect when someone else may see it: always a
+ * nonlocal's (the enclosing function's frame), and this call's own cell
+ * once a closure holds it (its reference count: an inlined generator or
+ * comprehension reading it takes none), so that `n = 1` before a
+ * generator reading n does not keep the call from running again. */
+static void cell_write_effect(em *E, int v) {
+  if (is_own_cell(E, v))
+    line(E, "if (Py_REFCNT(%s) > 1) dynac__effects = 1; /* a write the closures holding the cell see */",
+         cell_of(E, v));
+  else
+    line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
+}
+
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
     const char *nm = interned_name(E, sub->u.sub.attr); /* its float reused in place */
@@ -309,7 +322,7 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
     line(E, "if (dynac_store_global(&dynac__G, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* global %s = */",
          nm, b, where(E), sub->u.global->name);
   } else if (sub->kind == EX_FREE) {
-    line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
+    cell_write_effect(E, sub->u.local);
     line(E, "dynac_cell_store(%s, %s); /* %s%s = */", cell_of(E, sub->u.local), b,
          is_own_cell(E, sub->u.local) ? "" : "nonlocal ", E->in->fn->freevars[sub->u.local]);
   } else if (p.key)
@@ -354,7 +367,7 @@ void emit_object_delete(em *E, expr *sub) {
          nm, where(E), sub->u.global->name);
   } else if (sub->kind == EX_FREE) {
     const char *name = E->in->fn->freevars[sub->u.local];
-    line(E, "dynac__effects = 1; /* a write every closure of the cell sees */");
+    cell_write_effect(E, sub->u.local);
     bool own = is_own_cell(E, sub->u.local);
     line(E, "if (%s(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* del %s%s */",
          own ? "dynac_cellvar_delete" : "dynac_cell_delete", cell_of(E, sub->u.local), c_string(E->m, name),

@@ -416,11 +416,12 @@ class _Clauses:
         if self.kind in "aA":  # the item, for the builtin to take
             return ast.copy_location(ast.Expr(value=_located(ast.Yield(value=copy.deepcopy(comp.elt)), comp.elt)),
                                      comp.elt)
-        args = ([comp.key, comp.value] if isinstance(comp, ast.DictComp)
-                else list(comp.elt.elts) if self.kind == "d" else [comp.elt])  # dict()'s (k, v) items
+        pair = self.kind == "d" and not isinstance(comp, ast.DictComp)  # dict()'s (k, v) items
+        args = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else list(comp.elt.elts) if pair else [comp.elt]
         method = ast.Attribute(value=ast.Name(id="_dynac_cr", ctx=ast.Load()), attr=_ADD[self.kind],
                                ctx=ast.Load())
-        call = ast.Call(func=_located(method, args[0]), args=copy.deepcopy(args), keywords=[])
+        # where the generator puts the receiver (path M): the (k, v) tuple's place, else the first argument's
+        call = ast.Call(func=_located(method, comp.elt if pair else args[0]), args=copy.deepcopy(args), keywords=[])
         return ast.copy_location(ast.Expr(value=ast.copy_location(call, args[0])), args[0])
 
     def conditions(self, k, j):

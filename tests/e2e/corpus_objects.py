@@ -413,6 +413,32 @@ def comp_then_sum(xs: list[int], k: int):
 
 
 @dynac.compile
+def gen_dict_pairs(xs: list[int], k: int):
+    """dict() of a generator of (key, value) pairs whose value overflows
+    int64 or meets another type after logged_int ran: the interpreter goes
+    on from that item (its pair's place: the site's receiver)."""
+    return dict((x, logged_int(x) * k) for x in xs)
+
+
+@dynac.compile
+def cell_then_gen(xs: list[int], k: int):
+    """n is a cell (the generator reads it and n is bound again); `n = k`
+    is seen by no closure yet, so a failure in the generator hands the call
+    back whole (not dynac's RuntimeError)."""
+    n = k
+    n = sum(x * n for x in xs if x != 3)
+    return n
+
+
+@dynac.compile
+def merged_then_starred(k: int, x: float, rows: list[list[int]]):
+    """A dict display merging exact dicts of numbers runs no Python code: a
+    failure after it in the statement that no continuation takes (in a
+    starred display) hands the call back whole (not dynac's RuntimeError)."""
+    return len({**{k: 1}, x: 2, **{}}), [*rows, k * k]
+
+
+@dynac.compile
 def gen_consumers(xs: list[int], k: int):
     """Generators consumed as their items' list (sum, str.join, set(),
     dict(), max()) after Python code ran: an item overflowing int64 or of

@@ -152,6 +152,11 @@ def cases():
                          for x in [3, big, -big] for k in [2, 4, -1]]
     c["boolop_object"] = [(lambda m, i=i, x=x, k=k: (i, x, k)) for i in range(7)
                           for x in [3, big, -big] for k in [2, 4, -1, 0]]
+    c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
+    c["cell_then_gen"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
+    c["merged_then_starred"] = [(lambda m, k=k, x=x, rows=rows: (k, x, [list(r) for r in rows]))
+                               for k in [2, big, 1] for x in [1.0, 2.0, NAN]
+                               for rows in [[[1, 2], [3]], [[big, 1]], [[], [2.5]]]]
     c["gen_consumers"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 4]]
     c["gen_any_all"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists + [[0, 3, 7, big]] for k in [2, -1, big]]
     errs = [lambda m: (ValueError("v"),), lambda m: (ValueError,), lambda m: (5,), lambda m: (None,),
