@@ -332,7 +332,9 @@ static int dynac__dispatch_entries(dynac__thread *t, dynac__cache *c, PyObject *
   }
   int eager = t->eager_depth > 0;
   const char *first_failed = NULL;
-  int passed = 0; /* some entry's guards passed (it may have deoptimised) */
+  int passed = from > 0; /* some entry's guards passed (it may have deoptimised): from 1, the fast
+                            path's entry 0, whose kernel deoptimised; not a guard failure, which
+                            would ask a JIT root to compile for types it has a kernel for */
   dynac__rt.guard_serial++; /* the globals are checked afresh, once for this try */
   for (int i = from; i < c->n; i++) {
     dynac__entry *e = &c->e[i];

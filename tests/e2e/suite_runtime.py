@@ -731,6 +731,26 @@ def first_entry_deopting_hands_the_call_to_the_next():
         repr((got, mod.LOG, s))
 
 
+@case
+def deopt_is_not_a_guard_failure():
+    """A call whose only entry's guards pass but whose kernel deoptimises
+    (an int64 overflow) on the dispatch's fast path is a deopt, not a guard
+    failure: counted as one, and a JIT root is not asked to compile for
+    types it has a kernel for (it rebuilt the module and warned "no
+    specialisation ... could be compiled")."""
+    mod, _ = build_module("""
+        import dynac
+        @dynac.compile
+        def f(x: int) -> int:
+            return x * x + 1
+    """)
+    dynac.reset_stats()
+    got = [mod.f(3), mod.f(2 ** 40), mod.f(2 ** 40), mod.f(-5)]
+    s = dynac.stats()[mod.__name__ + ".f"]
+    return (got == [10, 2 ** 80 + 1, 2 ** 80 + 1, 26] and s["deopts"] == 2 and s["guard_failures"] == 0
+            and s["interpreter_calls"] == 2 and s["kernel_calls"] == 2), repr((got, s))
+
+
 ANNOTATED_SCRIPT = """
 def hot(x: float,
         # a comment among the parameters is no *args

@@ -101,6 +101,29 @@ def first_call_compiles_and_serves():
 
 
 @case
+def deopts_are_not_misses():
+    """Calls whose kernel deoptimises (an int64 overflow before any effect)
+    run in the interpreter and are not cache misses: before, each asked the
+    JIT to compile for types it already had a kernel for (a module
+    rebuilt, "no specialisation ... could be compiled" when the artifact
+    came from `dynac build`), and after 16 such calls the root stopped
+    compiling at all, so sq(2.5) stayed in the interpreter."""
+    path = program("""
+        @dynac.compile
+        def sq(x):
+            return x * x + 1
+        """, """
+        report(sq(3)); served("sq")
+        for _ in range(20):
+            sq(2 ** 40)
+        report(sq(2 ** 40)); served("sq")
+        report(sq(2.5)); served("sq")
+        """)
+    ok, detail, got = agree(path)
+    return ok and counts(got) == [1, 1, 2] and "Warning" not in got.stderr, detail + repr(counts(got))
+
+
+@case
 def eager_reference_is_the_interpreter():
     path = program(LOOP, "report(total(1.5, 10), type(total).__name__); served('total')\n")
     ref = run(path, jit=False)
