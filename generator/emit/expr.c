@@ -213,16 +213,16 @@ static const char *emit_compare(em *E, expr *e) {
   return res;
 }
 
-/* The truth of and/or e's left operand (value v of type t, not a number:
- * __bool__ or __len__ may run; `known`: see boolop_object) as a bool,
- * pending while the right operand runs: a continuation gets True or False
- * in its place, which gives the right operand's value as the left one did,
- * without testing it again. */
-static const char *boolop_left_truth(em *E, expr *e, const char *v, const type *t, const char *known) {
+/* The truth of `operand` (value v of type t, not a number: __bool__ or
+ * __len__ may run; `known`: see boolop_object) as a bool, pending while
+ * what it decides runs (and/or's right operand, a conditional expression's
+ * branch): a continuation gets True or False in its place, which takes the
+ * same way without testing it again. */
+static const char *pending_truth(em *E, const expr *operand, const char *v, const type *t, const char *known) {
   const char *test = truth_unless_known(E, v, t, known);
   if (!E->conts || !E->effectful) return test;
   test = keep(E, test, &ty_bool);
-  push_typed(E, e->u.boolop.l, test, &ty_bool);
+  push_typed(E, operand, test, &ty_bool);
   return test;
 }
 
@@ -248,7 +248,7 @@ static const char *boolop_object(em *E, expr *e, const char **known) {
   const char *l = boolop_left(E, e, &kl);
   line(E, "%s = Py_NewRef(%s);", res, as_obj(E, l, TY(e->u.boolop.l)));
   int depth = E->nvstack;
-  const char *test = boolop_left_truth(E, e, res, &ty_obj, kl);
+  const char *test = pending_truth(E, e->u.boolop.l, res, &ty_obj, kl);
   if (known) {
     *known = arena_printf(E->m->a, "t%d", ++E->tmp);
     line(E, "int %s = %s ? %s : %s; /* the result's truth, when the left operand is the result */", *known,
@@ -283,7 +283,7 @@ static const char *emit_boolop(em *E, expr *e) {
     line(E, "%s = %s;", res, value_form ? convert(E, l, lt, TY(e)) : truth(E, l, lt));
     test = truth(E, res, TY(e));
   } else { /* an object tested: its truth once, in its place while the right operand runs */
-    test = boolop_left_truth(E, e, l, lt, kl);
+    test = pending_truth(E, e->u.boolop.l, l, lt, kl);
     line(E, "%s = %s;", res, test);
   }
   line(E, e->u.boolop.is_and ? "if (%s) {" : "if (!%s) {", test);
@@ -327,11 +327,8 @@ static const char *emit_ifexp(em *E, expr *e) {
     c = keep(E, c, ct); /* pending while a branch runs: its truth runs no code */
     push_pending(E, e->u.ifexp.cond, c);
     test = truth(E, c, ct);
-  } else if (E->conts && E->effectful) { /* an object's truth (__bool__, __len__) ran once: the */
-    test = keep(E, truth(E, c, ct), &ty_bool); /* interpreter gets True or False in the test's place */
-    push_typed(E, e->u.ifexp.cond, test, &ty_bool);
   } else {
-    test = truth(E, c, ct);
+    test = pending_truth(E, e->u.ifexp.cond, c, ct, NULL);
   }
   line(E, "if (%s) {", test);
   ifexp_branch(E, e, e->u.ifexp.then, res, held);
