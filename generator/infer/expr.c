@@ -1432,6 +1432,18 @@ int constant_truth(const inst *in, const expr *e) {
   return -1;
 }
 
+/* Is e an and/or testing an object's truth (__bool__ or __len__ may run)?
+ * `x = not (t or u)` is UNARY_NOT of the and/or's value in CPython 3.11, so
+ * a true t is tested twice; in a condition (`if not (t or u):`) its jumps
+ * test t once. Such an and/or under `not`s by value keeps its value form. */
+static bool boolop_tests_object(ctx *c, const expr *e) {
+  if (e->kind != EX_BOOLOP) return false;
+  const expr *ops[2] = {e->u.boolop.l, e->u.boolop.r};
+  for (int i = 0; i < 2; i++)
+    if (ops[i]->kind == EX_BOOLOP ? boolop_tests_object(c, ops[i]) : TY(ops[i])->kind == TY_OBJ) return true;
+  return false;
+}
+
 /* Types `e` (and records it in e->ty). `truth`: only its truth value is used. */
 const type *type_expr(ctx *c, expr *e, bool truth) {
   const type *t = &ty_unknown;
@@ -1496,7 +1508,8 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   }
   case EX_NOT: {
-    type_expr(c, e->u.not_arg, true);
+    type_expr(c, e->u.not_arg, truth || e->u.not_arg->kind != EX_NOT); /* `not not x`: x's value */
+    if (!truth && boolop_tests_object(c, e->u.not_arg)) type_expr(c, e->u.not_arg, false);
     t = &ty_bool;
     break;
   }

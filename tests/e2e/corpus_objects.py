@@ -646,6 +646,23 @@ def boolop_object(i: int, x: int, k: int):
 
 
 @dynac.compile
+def not_boolop_object(i: int, j: int, x: int):
+    """`not` of an and/or testing objects (Truthy's __bool__ logs). By value
+    CPython 3.11's UNARY_NOT tests the and/or's value again (a true t twice);
+    in a condition its jumps test t once."""
+    t = pick(i)
+    u = pick(j)
+    c = not (t or u)
+    d = not ((t and u) or x > 0)
+    e = not (x > 0 or t)
+    f = 0
+    if not (t or u):
+        f = 1
+    g = not not (t and u)
+    return c, d, e, f, g
+
+
+@dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))
     if kind == 0:

@@ -152,6 +152,8 @@ def cases():
                          for x in [3, big, -big] for k in [2, 4, -1]]
     c["boolop_object"] = [(lambda m, i=i, x=x, k=k: (i, x, k)) for i in range(7)
                           for x in [3, big, -big] for k in [2, 4, -1, 0]]
+    c["not_boolop_object"] = [(lambda m, i=i, j=j, x=x: (i, j, x)) for i in range(7) for j in range(7)
+                              for x in [1, -1]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["cell_then_gen"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["merged_then_starred"] = [(lambda m, k=k, x=x, rows=rows: (k, x, [list(r) for r in rows]))
