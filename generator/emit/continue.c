@@ -330,6 +330,10 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
   case EX_SUBSCRIPT: tag = 'S', kid = i == 0 ? e->u.sub.obj : i == 1 ? e->u.sub.index : NULL; break;
   case EX_TUPLE: case EX_LIST: case EX_SET: tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL; break;
   case EX_DICT: return dict_child(e, i, step);
+  case EX_UNPACKED: /* a starred item: T<i> or V<j> addresses its value (x of *x) */
+    if (e->u.tuple.display == 'd') return dict_child(e, i, step);
+    tag = 'T', kid = i < e->u.tuple.n ? e->u.tuple.elts[i] : NULL;
+    break;
   case EX_FSTRING: { /* J<k>: the value of its k-th replacement field (literal parts are not counted) */
     int k = 0;
     for (int j = 0; j < i && j < e->u.tuple.n; j++) k += e->u.tuple.fconv[j] != 'L';

@@ -128,50 +128,129 @@ static void push_hashed(em *E, const expr *x, const char *v) {
   else push_barrier(E);
 }
 
-/* {k: v, **m, ...}: BUILD_MAP, then per element MAP_ADD of a key (evaluated
- * before its value) or DICT_UPDATE of a mapping, in source order. */
+/* CPython 3.11 builds a display whose items fit its stack guideline
+ * (compile.c: STACK_USE_GUIDELINE, 30 values) from the evaluated items at
+ * once (BUILD_SET n, BUILD_MAP n): every item is evaluated before the
+ * first __hash__ runs. A bigger one adds each item as it is evaluated
+ * (SET_ADD, MAP_ADD). */
+enum { DISPLAY_STACK_GUIDELINE = 30 };
+
+/* Items from..to-1 of display e evaluated, each boxed, kept and pending
+ * (a continuation makes the display from them: nothing hashed yet). */
+static const char **evaluate_items(em *E, expr *e, int from, int to) {
+  const char **v = arena_alloc(E->m->a, sizeof(char *) * (size_t)(to - from + 1));
+  for (int i = from; i < to; i++) {
+    expr *x = e->u.tuple.elts[i];
+    v[i - from] = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj);
+    push_typed(E, x, v[i - from], &ty_obj);
+  }
+  return v;
+}
+
+/* A display's starred item *x or **m, evaluated and pending: a
+ * continuation iterates it again, which runs no Python code when it is a
+ * typed list (of numbers: their hashes run none either); else a barrier. */
+static const char *evaluate_starred(em *E, expr *x) {
+  const char *v = as_obj(E, emit_expr(E, x), TY(x));
+  if (TY(x)->kind == TY_LIST && is_scalar(TY(x)->elts[0])) push_typed(E, x, v = keep(E, v, &ty_obj), &ty_obj);
+  else push_barrier(E);
+  return v;
+}
+
+/* Pairs from..to-1 (element indices, key then value) of dict display e
+ * into dict d: all evaluated, then inserted (BUILD_MAP n); a run of more
+ * pairs than the guideline takes, each inserted as it is evaluated
+ * (MAP_ADD). */
+static void fill_dict_run(em *E, expr *e, int from, int to, const char *d) {
+  if (to - from <= DISPLAY_STACK_GUIDELINE) {
+    const char **v = evaluate_items(E, e, from, to);
+    for (int i = 0; i < to - from; i += 2) {
+      line(E, "if (dynac_display_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+           d, v[i], v[i + 1], where(E));
+      note_effect(E);
+    }
+    return;
+  }
+  for (int i = from; i < to; i += 2) {
+    expr *x = e->u.tuple.elts[i], *y = e->u.tuple.elts[i + 1];
+    const char *k = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj);
+    push_hashed(E, x, k); /* a continuation makes the dict again */
+    const char *w = keep(E, as_obj(E, emit_expr(E, y), TY(y)), &ty_obj);
+    push_typed(E, y, w, &ty_obj);
+    line(E, "if (dynac_display_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
+         d, k, w, where(E));
+    note_effect(E);
+  }
+}
+
+/* {k: v, **m, ...} as compile.c's compiler_dict makes it: each run of
+ * pairs a dict of its own (fill_dict_run), the first one the result, a
+ * later one merged into it (DICT_UPDATE) as each **m is. */
 static void fill_dict_display(em *E, expr *e, const char *res) {
   int depth = E->nvstack;
-  for (int i = 0; i < e->u.tuple.n; i++) {
-    expr *x = e->u.tuple.elts[i];
-    const char *v = as_obj(E, emit_expr(E, x), TY(x));
+  bool have_dict = false;
+  for (int i = 0; i < e->u.tuple.n;) {
     if (starred_at(e, i)) {
-      line(E, "if (dynac_dict_update(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v,
+      const char *m = evaluate_starred(E, e->u.tuple.elts[i++]);
+      line(E, "if (dynac_dict_update(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, m,
            where(E));
-      push_barrier(E); /* a continuation would call the mapping's keys() again */
-    } else {
-      v = keep(E, v, &ty_obj);
-      push_hashed(E, x, v); /* a continuation makes the dict again */
-      expr *y = e->u.tuple.elts[++i];
-      const char *w = keep(E, as_obj(E, emit_expr(E, y), TY(y)), &ty_obj);
-      push_typed(E, y, w, &ty_obj);
-      line(E, "if (dynac_display_setitem(%s, %s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
-           res, v, w, where(E));
+      note_effect(E);
+      have_dict = true;
+      continue;
     }
-    note_effect(E);
+    int to = i;
+    while (to < e->u.tuple.n && !starred_at(e, to)) to += 2;
+    if (!have_dict) fill_dict_run(E, e, i, to, res);
+    else {
+      const char *sub = tmpvar(E, &ty_obj);
+      line(E, "%s = PyDict_New();", sub);
+      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", sub, where(E));
+      fill_dict_run(E, e, i, to, sub);
+      line(E, "if (dynac_dict_update(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, sub,
+           where(E));
+      note_effect(E);
+    }
+    have_dict = true;
+    i = to;
   }
   E->nvstack = depth;
 }
 
-/* [a, *b], (a, *b), {a, *b}: per element LIST_APPEND or LIST_EXTEND
- * (SET_ADD, SET_UPDATE) in source order. */
+/* [a, *b], (a, *b), {a, *b} as compile.c's starunpack_helper makes them:
+ * the items before the first starred one evaluated, then added (BUILD_SET
+ * n, BUILD_LIST n), unless there are more than the guideline; each later
+ * one added as it is evaluated (SET_ADD, LIST_APPEND; SET_UPDATE,
+ * LIST_EXTEND of a starred one). */
 static void fill_item_display(em *E, expr *e, const char *res, bool set) {
   int depth = E->nvstack;
-  for (int i = 0; i < e->u.tuple.n; i++) {
+  int first = 0; /* the items added at once */
+  while (first < e->u.tuple.n && !starred_at(e, first)) first++;
+  if (e->u.tuple.n > DISPLAY_STACK_GUIDELINE) first = 0; /* counting the starred ones */
+  const char **v = evaluate_items(E, e, 0, first);
+  for (int i = 0; i < first; i++) {
+    if (!set) { /* a new list: nothing runs */
+      line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v[i], where(E));
+      continue;
+    }
+    line(E, "if (dynac_set_add(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v[i],
+         where(E));
+    note_effect(E);
+  }
+  for (int i = first; i < e->u.tuple.n; i++) {
     expr *x = e->u.tuple.elts[i];
-    const char *v = as_obj(E, emit_expr(E, x), TY(x));
     bool splat = starred_at(e, i);
-    /* a continuation makes the display again: an element it takes as a value must not have run
-       Python code (a starred one's __iter__, a set element's __hash__) */
-    if (splat) push_barrier(E);
-    else if (set) push_hashed(E, x, v = keep(E, v, &ty_obj));
-    else push_typed(E, x, v = keep(E, v, &ty_obj), &ty_obj);
-    if (!splat && !set) { /* a new list: nothing runs */
-      line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, v, where(E));
+    const char *w;
+    /* a continuation makes the display again: an item it takes as a value must not have run Python code
+       (a set element's __hash__) */
+    if (splat) w = evaluate_starred(E, x);
+    else if (set) push_hashed(E, x, w = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj));
+    else push_typed(E, x, w = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj), &ty_obj);
+    if (!splat && !set) {
+      line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, w, where(E));
       continue;
     }
     const char *op = splat ? (set ? "dynac_set_update" : "dynac_list_extend") : "dynac_set_add";
-    line(E, "if (%s(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, v, where(E));
+    line(E, "if (%s(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, w, where(E));
     note_effect(E);
   }
   E->nvstack = depth;

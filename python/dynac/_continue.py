@@ -163,7 +163,8 @@ def _substituted(stmt, subst, first=0):
     `;`-separated). A path goes down from the statement's value (through
     an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, an attribute's object (O), a subscript's object and index
-    (S0, S1), tuple, list and set elements (T0, T1, ...), a dict display's
+    (S0, S1), tuple, list and set elements (T0, T1, ...; a starred one's
+    value), a dict display's
     keys and values (K0, V0, ...), an f-string's replacement fields' values
     (J0, J1, ...), the operands of a
     comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
@@ -216,6 +217,8 @@ def _substituted(stmt, subst, first=0):
                 parent, name = node, "value" if step == "S0" else "slice"
             elif step[0] == "T" and isinstance(node, (ast.Tuple, ast.List, ast.Set)) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
+                if isinstance(node.elts[name], ast.Starred):  # *x: its value
+                    parent, name = node.elts[name], "value"
             elif step[0] == "J" and isinstance(node, ast.JoinedStr) and int(step[1:]) < len(
                     fields := [v for v in node.values if isinstance(v, ast.FormattedValue)]):
                 parent, name = fields[int(step[1:])], "value"

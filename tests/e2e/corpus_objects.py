@@ -662,6 +662,49 @@ def not_boolop_object(i: int, j: int, x: int):
     return c, d, e, f, g
 
 
+class Hashed:
+    """A set element or dict key whose __hash__ and __eq__ log."""
+    def __init__(self, v):
+        self.v = v
+
+    def __hash__(self):
+        LOG.append(("hash", self.v))
+        return hash(self.v)
+
+    def __eq__(self, o):
+        LOG.append(("eq", self.v))
+        return isinstance(o, Hashed) and self.v == o.v
+
+    def __repr__(self):
+        return "Hashed(%r)" % (self.v,)
+
+
+KEYS = [Hashed(1), Hashed(2), Hashed(1)]
+
+
+def logged(x):
+    LOG.append(("logged", x))
+    return x
+
+
+@dynac.compile
+def display_order(xs: list[int], k: int):
+    """Set and dict displays hash their items once all are evaluated
+    (CPython 3.11's BUILD_SET n, BUILD_MAP n): an item's call logs before
+    the first __hash__, and an item overflowing int64 after Python code ran
+    goes on in the interpreter with nothing hashed yet. A pair after **m is
+    a dict of its own, merged (DICT_UPDATE); after *xs, each item is added
+    as it comes; *xs of a typed list is iterated again by a continuation."""
+    a, b, c = KEYS[0], KEYS[1], KEYS[2]
+    LOG.append("start")
+    s = {a, logged(k), b, xs[0] * k}
+    d = {a: logged(k), b: xs[0] * k, c: 0}
+    m = {a: 1, **{b: 2}, c: logged(k), 3: xs[0] * k}
+    t = [*xs, xs[0] * k]
+    u = {k, *xs, xs[-1] * k, a}
+    return s, d, m, t, u
+
+
 @dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))

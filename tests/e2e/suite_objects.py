@@ -36,6 +36,8 @@ def canon(v, depth=0):
         return (type(v).__name__, [canon(x, depth + 1) for x in v])
     if isinstance(v, dict):
         return ("dict", [(canon(k, depth + 1), canon(x, depth + 1)) for k, x in v.items()])
+    if isinstance(v, (set, frozenset)):
+        return (type(v).__name__, sorted((canon(x, depth + 1) for x in v), key=repr))
     if isinstance(v, (int, str, bytes, bool, type(None))):
         return (type(v).__name__, v)
     if hasattr(v, "__dict__") or hasattr(type(v), "__slots__"):
@@ -154,6 +156,7 @@ def cases():
                           for x in [3, big, -big] for k in [2, 4, -1, 0]]
     c["not_boolop_object"] = [(lambda m, i=i, j=j, x=x: (i, j, x)) for i in range(7) for j in range(7)
                               for x in [1, -1]]
+    c["display_order"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["cell_then_gen"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["merged_then_starred"] = [(lambda m, k=k, x=x, rows=rows: (k, x, [list(r) for r in rows]))
