@@ -26,6 +26,13 @@ void push_quiet(em *E, const expr *e, const char *v) {
   push_pending(E, e, v);
   if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].quiet = true;
 }
+/* v, the str an f-string's replacement field made of e (its conversion
+ * and format spec applied): a continuation takes it for the whole field,
+ * so that e's __format__ or __repr__ does not run again. */
+void push_formatted(em *E, const expr *e, const char *v) {
+  push_pending(E, e, v);
+  if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].formatted = true;
+}
 /* The same for v of type t, not e's: `obj.name op= v`'s read of an attribute typed float as an object. */
 void push_typed(em *E, const expr *e, const char *v, const type *t) {
   push_pending(E, e, v);
@@ -436,6 +443,11 @@ static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, 
     sb_puts(subst, p->e == target ? "X" : "G"); /* X: obj[i] op= v's read of obj[i] */
     found = p->e == target || expr_path(target, p->e, subst);
     *read = p->e == target;
+  }
+  if (found && p->formatted) { /* its field's step J<k> becomes W<k>: the whole field */
+    char *j = strrchr(subst->data + mark, 'J');
+    if (j) *j = 'W';
+    else found = false;
   }
   sb_printf(subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);
   return found;

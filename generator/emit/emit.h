@@ -116,6 +116,7 @@ typedef struct pending {
   const type *t;   /* v's type when not e's (an object read where e is typed), else NULL */
   bool boxed;
   bool quiet;      /* an object a continuation hashes or formats again: only a number's or a str's */
+  bool formatted;  /* v: the str e's f-string field made, which a continuation puts in the field's place */
   int neffects;
 } pending;
 
@@ -286,6 +287,7 @@ void push_pending(em *E, const expr *e, const char *v);
 void push_typed(em *E, const expr *e, const char *v, const type *t);
 void push_barrier(em *E);
 void push_quiet(em *E, const expr *e, const char *v);
+void push_formatted(em *E, const expr *e, const char *v);
 bool may_continue(const inst *in);
 bool may_log(const inst *in);
 const char *mid_action(em *E);

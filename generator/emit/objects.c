@@ -81,10 +81,11 @@ const char *emit_fstring(em *E, expr *e) {
     char conv = e->u.tuple.fconv[i];
     if (conv == 'L') { piece[i] = emit_constant(E, x->u.literal); continue; }
     const char *raw = emit_expr(E, x);
-    /* a continuation formats a pending value again: a number's or a str's format runs no Python code */
+    /* a continuation formats a pending number again (its format runs no Python code); it takes an object's
+       formatted str for the whole field */
+    bool object = TY(x)->kind == TY_OBJ;
     if (is_scalar(TY(x))) push_pending(E, x, raw = keep(E, raw, TY(x)));
-    else if (TY(x)->kind == TY_OBJ) push_quiet(E, x, raw = keep(E, raw, TY(x)));
-    else push_barrier(E);
+    else if (!object) push_barrier(E);
     const char *v = as_obj(E, raw, TY(x));
     const char *spec = e->u.tuple.fspec[i] ? emit_constant(E, arena_printf(E->m->a, strchr(e->u.tuple.fspec[i],
                        '"') ? "'%s'" : "\"%s\"", e->u.tuple.fspec[i])) : "NULL";
@@ -95,6 +96,7 @@ const char *emit_fstring(em *E, expr *e) {
          e->u.tuple.fspec[i] ? e->u.tuple.fspec[i] : "");
     note_effect(E);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", piece[i], where(E));
+    if (object) push_formatted(E, x, piece[i]);
   }
   E->nvstack = depth;
   strbuf all = {0};

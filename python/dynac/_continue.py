@@ -166,7 +166,8 @@ def _substituted(stmt, subst, first=0):
     (S0, S1), tuple, list and set elements (T0, T1, ...; a starred one's
     value), a dict display's
     keys and values (K0, V0, ...), an f-string's replacement fields' values
-    (J0, J1, ...), the operands of a
+    (J0, J1, ...) or whole fields (W0, W1, ...: the str a field made), the
+    operands of a
     comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
@@ -201,7 +202,7 @@ def _substituted(stmt, subst, first=0):
                 parent, name, path = stmt.targets, 0, path[1:]
             else:
                 return None
-        for step in re.findall(r"[LRUOFM]|[TCBASIKVJ]\d+|.", path):
+        for step in re.findall(r"[LRUOFM]|[TCBASIKVJW]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -222,6 +223,9 @@ def _substituted(stmt, subst, first=0):
             elif step[0] == "J" and isinstance(node, ast.JoinedStr) and int(step[1:]) < len(
                     fields := [v for v in node.values if isinstance(v, ast.FormattedValue)]):
                 parent, name = fields[int(step[1:])], "value"
+            elif step[0] == "W" and isinstance(node, ast.JoinedStr) and int(step[1:]) < len(
+                    fields := [v for v in node.values if isinstance(v, ast.FormattedValue)]):
+                parent, name = node.values, node.values.index(fields[int(step[1:])])
             elif step[0] in "KV" and isinstance(node, ast.Dict) and int(step[1:]) < len(node.keys):
                 parent, name = node.keys if step[0] == "K" else node.values, int(step[1:])
             elif step[0] == "C" and isinstance(node, ast.Compare) and int(step[1:]) <= len(node.ops):
@@ -237,9 +241,13 @@ def _substituted(stmt, subst, first=0):
             else:
                 return None
         node = parent[name] if isinstance(parent, list) else getattr(parent, name)
-        if node is None or f"{node.lineno}:{node.col_offset}" != where:
+        whole = isinstance(node, ast.FormattedValue)  # W<k>: the whole field, its value where it is
+        at = node.value if whole else node
+        if at is None or f"{at.lineno}:{at.col_offset}" != where:
             return None
-        value = ast.copy_location(ast.Name(id=f"_dynac_v{k}", ctx=ast.Load()), node)
+        value = ast.copy_location(ast.Name(id=f"_dynac_v{k}", ctx=ast.Load()), at)
+        if whole:  # the str the field made: formatted again as it is
+            value = ast.copy_location(ast.FormattedValue(value=value, conversion=-1, format_spec=None), node)
         if isinstance(parent, list):
             parent[name] = value
         else:

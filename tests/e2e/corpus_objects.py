@@ -705,6 +705,35 @@ def display_order(xs: list[int], k: int):
     return s, d, m, t, u
 
 
+class Shown:
+    """An f-string field whose __format__ and __repr__ log."""
+    def __init__(self, v):
+        self.v = v
+
+    def __format__(self, spec):
+        LOG.append(("format", spec))
+        return format(self.v, spec) if spec else "S%d" % self.v
+
+    def __repr__(self):
+        LOG.append("repr")
+        return "Shown(%d)" % self.v
+
+
+SHOWN = [Shown(7)]
+
+
+@dynac.compile
+def fstring_fields(xs: list[int], k: int):
+    """An f-string formats each field as it comes (FORMAT_VALUE): when a
+    later field overflows int64 after an object's __format__ or __repr__
+    ran, the interpreter goes on with the str that field made, its
+    conversion and spec applied, not formatting the object again."""
+    o = SHOWN[0]
+    a = f"{o} {xs[0] * k}"
+    b = f"<{o!r:>12}|{o:>5}|{xs[-1] * k:x}>"
+    return a, b
+
+
 @dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))

@@ -157,6 +157,7 @@ def cases():
     c["not_boolop_object"] = [(lambda m, i=i, j=j, x=x: (i, j, x)) for i in range(7) for j in range(7)
                               for x in [1, -1]]
     c["display_order"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
+    c["fstring_fields"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["cell_then_gen"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["merged_then_starred"] = [(lambda m, k=k, x=x, rows=rows: (k, x, [list(r) for r in rows]))
