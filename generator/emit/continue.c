@@ -125,6 +125,14 @@ static bool consumes_early(const expr *c);
 static const char *pending_box(em *E, const pending *p);
 #define COMP_TARGETS_MAX 32 /* as the IR's comprehension names */
 
+/* What comprehension c is folded into, item by item (comprehension_folds):
+ * 'S' sum() (the fold so far is its start), 'm' min() or 'M' max() (the
+ * item so far, in a tuple of 0 or 1); 0 when it is not folded. */
+static char fold_kind(em *E, const expr *c) {
+  if (!comprehension_folds(E->in, c)) return 0;
+  return !strcmp(c->u.comp.reducer, "sum") ? 'S' : !strcmp(c->u.comp.reducer, "min") ? 'm' : 'M';
+}
+
 /* A comprehension clause's values after the locals (rp->comp): the partial
  * result, its names (renamed: _continue.py's _dynac_c_NAME), then the
  * statement's operands pending as it started. Their names into `names`
@@ -149,7 +157,8 @@ static int comp_names(em *E, const restart *rp, strbuf *names) {
  * pending and what the clause had: `Q<part>@<line>:<col><kind>|<paths>|<paths>`
  * with part H<clause> (a for clause's head), F<clause> (its start),
  * C<clause>.<k> (an if clause) or E (the element), kind what it fills
- * (l a list, s a set, d a dict) or a / A: the items any() or all() takes. */
+ * (l a list, s a set, d a dict), a / A: the items any() or all() takes, or
+ * S / m / M: those sum(), min() or max() folds (fold_kind). */
 static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point *mp) {
   func *f = E->in->fn;
   strbuf names = {0};
@@ -164,8 +173,9 @@ static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point
     const char *part = rp->part == 'H' || rp->part == 'F' ? arena_printf(E->m->a, "%c%d", rp->part, rp->clause)
                        : rp->part == 'C' ? arena_printf(E->m->a, "C%d.%d", rp->clause, rp->cond) : "E";
     srcpos at = consumes_early(c) ? c->u.comp.gen : c->pos; /* the generator's, in any(...) */
-    subst = arena_printf(E->m->a, "Q%s@%d:%d%c|%s|%s", part, at.line, at.col - 1,
-                         consumes_early(c) ? c->u.comp.consumer : c->u.comp.kind, rp->comp->subst, mp ? mp->subst : "");
+    char kind = consumes_early(c) ? c->u.comp.consumer : fold_kind(E, c) ? fold_kind(E, c) : c->u.comp.kind;
+    subst = arena_printf(E->m->a, "Q%s@%d:%d%c|%s|%s", part, at.line, at.col - 1, kind, rp->comp->subst,
+                         mp ? mp->subst : "");
   }
   line(E, "{.qualname = %s, .firstlineno = %d, .line = %d, .col = %d, .header = %d,",
        c_string(E->m, f->qualname), f->firstlineno, s->pos.line, s->pos.col - 1, mode);
@@ -189,9 +199,13 @@ static void cont_release(em *E, int v) {
 /* A comprehension clause's values (comp_names) into cv from cv[at]: the
  * partial result moved, its names boxed, the statement's pending operands. */
 static void comp_values(em *E, const restart *rp, int at) {
-  if (!consumes_early(rp->comp->comp)) {
-    const char *r = local_name(E, rp->comp->comp->u.comp.result);
-    line(E, "cv[%d] = %s; /* the comprehension's result so far, moved */", at++, r);
+  const expr *c = rp->comp->comp;
+  if (!consumes_early(c)) {
+    const char *r = local_name(E, c->u.comp.result);
+    if (fold_kind(E, c) == 'm' || fold_kind(E, c) == 'M') /* min(), max(): the item so far, if any */
+      line(E, "cv[%d] = %s ? PyTuple_Pack(1, %s) : PyTuple_New(0); /* min()'s or max()'s item so far */", at++, r, r);
+    else
+      line(E, "cv[%d] = %s; /* the comprehension's result so far, moved */", at++, r);
     line(E, "%s = NULL;", r);
   }
   int locs[COMP_TARGETS_MAX], nt = comp_targets(rp->comp->comp, locs, COMP_TARGETS_MAX);
@@ -563,16 +577,16 @@ static int comp_targets(const expr *c, int *out, int cap) {
 }
 
 /* Comprehension e's continuation as it starts (emit_comprehension_loops),
- * or NULL: one inside another, a generator whose objects sum(), min() or
- * max() fold item by item (a consumer taking the items' list goes on with
- * that list, as the kernel does; any() and all() with the rest of the items),
+ * or NULL: one inside another (a consumer taking the items' list goes on
+ * with that list, as the kernel does; any() and all() with the rest of the
+ * items; sum(), min() and max() folding objects with the fold so far too),
  * no statement to go on through, an effect of that statement the
  * interpreter would repeat (one not inside its pending operands), or a
  * pending operand a continuation cannot take. */
 const comp_cont *comp_enter(em *E, const expr *e) {
   const restart *rp = &E->rp;
   const char *prefix;
-  if (!E->conts || E->comp || comprehension_folds(E->in, e) || !rp->s || rp->comp || E->exported ||
+  if (!E->conts || E->comp || !rp->s || rp->comp || E->exported ||
       !stmt_root(rp->s, &prefix))
     return NULL;
   int from = rp->vbase, to = E->nvstack;

@@ -331,10 +331,18 @@ static const char *emit_ifexp(em *E, expr *e) {
     test = pending_truth(E, e->u.ifexp.cond, c, ct, NULL);
   }
   line(E, "if (%s) {", test);
+  bool effect = E->rp.effect;
+  int neffects = E->rp.neffects, then_neffects;
   ifexp_branch(E, e, e->u.ifexp.then, res, held);
+  then_neffects = E->rp.neffects;
+  E->rp.effect = effect, E->rp.neffects = neffects; /* the other branch runs when this one did not */
   line(E, "} else {");
   ifexp_branch(E, e, e->u.ifexp.orelse, res, held);
   line(E, "}");
+  if (then_neffects != neffects || E->rp.neffects != neffects) { /* either branch's effects, after both */
+    E->rp.effect = true;
+    E->rp.neffects = (then_neffects > E->rp.neffects ? then_neffects : E->rp.neffects) + 1;
+  }
   E->nvstack = depth;
   return res;
 }

@@ -306,6 +306,9 @@ _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp
 _ADD = {"l": "append", "s": "add", "d": "__setitem__"}
 _FRAMES = {ast.ListComp: "listcomp", ast.SetComp: "setcomp", ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
 _COMPREHENSION_FUNCTION = "_dynac_comp_"
+# Kinds whose builtin takes the rest of the items from a generator: any(), all(), and the folds of
+# objects, sum() (the fold so far its start), min() and max() (the item so far, a tuple of 0 or 1, first)
+_YIELDS = "aASmM"
 
 
 class _Renamed(ast.NodeTransformer):
@@ -324,7 +327,7 @@ def _comprehension_spec(subst):
     `Q<part>@<line>:<col><kind>|<statement's paths>|<clause's paths>`,
     continue.c: cont_site_fields) as (part, clause, cond, line, col, outer,
     inner, kind), or None when subst is not one."""
-    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)([lsdaA])\|([^|]*)\|([^|]*)", subst or "")
+    m = re.fullmatch(r"Q(?:([HF])(\d+)|C(\d+)\.(\d+)|E)@(\d+):(\d+)([lsdaASmM])\|([^|]*)\|([^|]*)", subst or "")
     if m is None:
         return None
     hf, hf_clause, c_clause, cond, line, col, kind, outer, inner = m.groups()
@@ -377,6 +380,11 @@ def _comprehension_statement(stmt, spec, first_it):
         return None
     rest, instead = made
     again = _Replaced(comp, instead).visit(again)
+    if spec[7] == "S":  # sum(): the rest of the items from the fold so far, its start
+        calls = [n for n in ast.walk(again) if isinstance(n, ast.Call) and n.args == [instead] and not n.keywords]
+        if len(calls) != 1:
+            return None
+        calls[0].args.append(_located(ast.Name(id="_dynac_cr", ctx=ast.Load()), instead))
     resumed = _resumed_statements(stmt, again)
     return None if resumed is None else rest + resumed
 
@@ -424,7 +432,7 @@ class _Clauses:
 
     def add(self):
         comp = self.comp
-        if self.kind in "aA":  # the item, for the builtin to take
+        if self.kind in _YIELDS:  # the item, for the builtin to take
             return ast.copy_location(ast.Expr(value=_located(ast.Yield(value=copy.deepcopy(comp.elt)), comp.elt)),
                                      comp.elt)
         pair = self.kind == "d" and not isinstance(comp, ast.DictComp)  # dict()'s (k, v) items
@@ -465,11 +473,13 @@ class _Clauses:
 def _clause_operands(first, part, kind, inner, numbered):
     """The first statement at the clause point with the clause's operands
     already evaluated in their places (_substituted, numbered from
-    `numbered`), or None. any()'s test is the item, all()'s `not item`:
-    their paths go from the item."""
-    yields = part == "E" and kind in "aA"
+    `numbered`), or None. any()'s test is the item, all()'s `not item`, a
+    fold's the append of the item: their paths go from the item."""
+    yields = part == "E" and kind in _YIELDS
     if kind == "A" and yields:
         inner = ";".join(item[1:] if item.startswith("U") else "?" for item in inner.split(";"))
+    if kind in "SmM" and yields:  # a fold's paths go from the item its append took
+        inner = ";".join(item[2:] if item.startswith("A0") else "?" for item in inner.split(";"))
     again = _substituted(ast.Expr(value=first.value.value) if yields else first, inner, first=numbered)
     if again is None or not yields:
         return again
@@ -511,12 +521,15 @@ def _comprehension_rest(stmt, spec, first_it):
     if part == "F" and clause == 0:  # the first iterable: the function's scope evaluates it, as CPython does
         bound, args = ["_dynac_first"], [body[0].iter]
         body[0].iter = ast.copy_location(ast.Name(id="_dynac_first", ctx=ast.Load()), args[0])
+    if kind in "mM":  # min()'s or max()'s item so far first
+        bound, args = bound + ["_dynac_cr"], args + [ast.Name(id="_dynac_cr", ctx=ast.Load())]
+        body.insert(0, _located(ast.Expr(value=ast.YieldFrom(value=ast.Name(id="_dynac_cr", ctx=ast.Load()))), comp))
     params = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in bound], kwonlyargs=[], kw_defaults=[],
                            defaults=[])
     name = _COMPREHENSION_FUNCTION + _FRAMES[type(comp)]
     fn = ast.FunctionDef(name=name, args=params, body=body, decorator_list=[], returns=None, type_comment=None)
     call = _located(ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[]), comp)
-    if kind in "aA":  # a generator of the rest of the items, in the comprehension's place
+    if kind in _YIELDS:  # a generator of the rest of the items, in the comprehension's place
         return [_located(fn, comp)], call
     return [_located(fn, comp), ast.copy_location(ast.Expr(value=call), comp)], None
 

@@ -734,6 +734,57 @@ def fstring_fields(xs: list[int], k: int):
     return a, b
 
 
+class Ranked:
+    """min() and max() items whose comparisons log (an int compares by value)."""
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, o):
+        LOG.append(("lt", self.v))
+        return self.v < getattr(o, "v", o)
+
+    def __gt__(self, o):
+        LOG.append(("gt", self.v))
+        return self.v > getattr(o, "v", o)
+
+    def __repr__(self):
+        return "Ranked(%r)" % (self.v,)
+
+
+class Summed:
+    """sum() items whose + logs (0 + s through __radd__)."""
+    def __init__(self, v):
+        self.v = v
+
+    def __add__(self, o):
+        LOG.append(("add", self.v))
+        return Summed(self.v + getattr(o, "v", o))
+
+    def __radd__(self, o):
+        LOG.append(("radd", self.v))
+        return Summed(self.v + getattr(o, "v", o))
+
+    def __repr__(self):
+        return "Summed(%r)" % (self.v,)
+
+
+FOLDED = [[Summed(1), Summed(2), Summed(3)], [Ranked(1), Ranked(3), Ranked(2)]]
+
+
+@dynac.compile
+def fold_objects(xs: list[int], k: int):
+    """sum(), min() and max() of a generator of objects fold each item as it
+    comes: an item overflowing int64 after Python code ran goes on in the
+    interpreter with the fold so far (sum()'s start; min()'s or max()'s item
+    so far, or none yet) and a generator of the rest of the items."""
+    ns, os = FOLDED[0], FOLDED[1]
+    LOG.append("start")
+    a = sum(ns[i] if i < 3 else xs[0] * k for i in range(4))
+    b = min(os[i % 3] if i != 1 else xs[-1] * k for i in range(3))
+    c = max(xs[0] * k if i == 0 else os[i] for i in range(3) if i != 5)
+    return a, b, c
+
+
 @dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))
