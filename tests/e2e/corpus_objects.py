@@ -662,26 +662,6 @@ def not_boolop_object(i: int, j: int, x: int):
     return c, d, e, f, g
 
 
-class Hashed:
-    """A set element or dict key whose __hash__ and __eq__ log."""
-    def __init__(self, v):
-        self.v = v
-
-    def __hash__(self):
-        LOG.append(("hash", self.v))
-        return hash(self.v)
-
-    def __eq__(self, o):
-        LOG.append(("eq", self.v))
-        return isinstance(o, Hashed) and self.v == o.v
-
-    def __repr__(self):
-        return "Hashed(%r)" % (self.v,)
-
-
-KEYS = [Hashed(1), Hashed(2), Hashed(1)]
-
-
 def logged(x):
     LOG.append(("logged", x))
     return x
@@ -695,7 +675,7 @@ def display_order(xs: list[int], k: int):
     goes on in the interpreter with nothing hashed yet. A pair after **m is
     a dict of its own, merged (DICT_UPDATE); after *xs, each item is added
     as it comes; *xs of a typed list is iterated again by a continuation."""
-    a, b, c = KEYS[0], KEYS[1], KEYS[2]
+    a, b, c = KEYS[0], KEYS[1], KEYS[2]  # Hashed: __hash__ and __eq__ log
     LOG.append("start")
     s = {a, logged(k), b, xs[0] * k}
     d = {a: logged(k), b: xs[0] * k, c: 0}
@@ -949,6 +929,9 @@ class Hashed:
 
     def __repr__(self):
         return "Hashed(%r)" % (self.v,)
+
+
+KEYS = [Hashed(1), Hashed(2), Hashed(1)]  # display_order's
 
 
 def tag(x):
