@@ -358,6 +358,87 @@ const char *emit_slice(em *E, expr *e) {
                                     args[2]), "a slice");
 }
 
+/* ---- a nested comprehension that runs no Python code --------------------
+ * [[x * k for x in row] for row in rows]: the inner comprehension cannot go
+ * on in the interpreter mid-way (its clauses are inside the outer one's
+ * element). When nothing in it runs Python code or writes what others see
+ * (numbers, typed lists of numbers, math on them), a failure in it goes on
+ * through the outer clause's restart point: the interpreter makes the
+ * element again from its start, which repeats nothing. */
+static bool quiet_comprehension(em *E, const expr *e);
+
+static bool quiet_expr(em *E, const expr *e) {
+  if (!e) return true;
+  switch (e->kind) {
+  case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_LOCAL: return true;
+  case EX_BINOP:
+    return !e->u.bin.inplace && is_scalar(TY(e)) && is_scalar(TY(e->u.bin.l)) && is_scalar(TY(e->u.bin.r)) &&
+           quiet_expr(E, e->u.bin.l) && quiet_expr(E, e->u.bin.r);
+  case EX_UNARY: return is_scalar(TY(e->u.un.a)) && quiet_expr(E, e->u.un.a);
+  case EX_NOT: return is_scalar(TY(e->u.not_arg)) && quiet_expr(E, e->u.not_arg);
+  case EX_BOOLOP:
+    return is_scalar(TY(e->u.boolop.l)) && is_scalar(TY(e->u.boolop.r)) && quiet_expr(E, e->u.boolop.l) &&
+           quiet_expr(E, e->u.boolop.r);
+  case EX_IFEXP:
+    return is_scalar(TY(e)) && is_scalar(TY(e->u.ifexp.cond)) && quiet_expr(E, e->u.ifexp.cond) &&
+           quiet_expr(E, e->u.ifexp.then) && quiet_expr(E, e->u.ifexp.orelse);
+  case EX_COMPARE:
+    for (int i = 0; i < e->u.cmp.n; i++)
+      if (!is_scalar(TY(e->u.cmp.operands[i])) || !quiet_expr(E, e->u.cmp.operands[i])) return false;
+    return e->u.cmp.ops[0] < CMP_IN;
+  case EX_SUBSCRIPT: { /* an item of a typed list of numbers */
+    const type *ot = TY(e->u.sub.obj);
+    return ot->kind == TY_LIST && is_scalar(ot->elts[0]) && is_scalar(TY(e->u.sub.index)) &&
+           quiet_expr(E, e->u.sub.obj) && quiet_expr(E, e->u.sub.index);
+  }
+  case EX_CALL:
+    if (e->u.call.kind != CALLEE_MATH || e->u.call.nkw || e->u.call.argform) return false;
+    for (int i = 0; i < e->u.call.n; i++)
+      if (!is_scalar(TY(e->u.call.args[i])) || !quiet_expr(E, e->u.call.args[i])) return false;
+    return true;
+  case EX_LISTCOMP: return quiet_comprehension(E, e);
+  default: return false;
+  }
+}
+
+/* Its clauses: for loops over ranges or typed lists of numbers, ifs, the append. */
+static bool quiet_clauses(em *E, const stmt *s) {
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case ST_FOR_RANGE:
+      if (!quiet_expr(E, s->u.for_.start) || !quiet_expr(E, s->u.for_.stop) || !quiet_expr(E, s->u.for_.step) ||
+          s->u.for_.has_else || !quiet_clauses(E, s->u.for_.body))
+        return false;
+      break;
+    case ST_FOR_ITER:
+      if (s->u.for_.how != 'i' || s->u.for_.niters != 1 || s->u.for_.has_else) return false;
+      if (TY(s->u.for_.iters[0])->kind != TY_LIST || !is_scalar(TY(s->u.for_.iters[0])->elts[0]) ||
+          !quiet_expr(E, s->u.for_.iters[0]) || !quiet_clauses(E, s->u.for_.body))
+        return false;
+      break;
+    case ST_IF:
+      if (!is_scalar(TY(s->u.if_.cond)) || !quiet_expr(E, s->u.if_.cond) || !quiet_clauses(E, s->u.if_.then) ||
+          !quiet_clauses(E, s->u.if_.orelse))
+        return false;
+      break;
+    case ST_EXPR: /* the append to the list it builds */
+      if (s->u.expr->kind != EX_CALL || !s->u.expr->u.call.own_list || s->u.expr->u.call.n != 2 ||
+          !ops_call_is(s->u.expr, OPI_APPEND) || !is_scalar(TY(s->u.expr->u.call.args[1])) ||
+          !quiet_expr(E, s->u.expr->u.call.args[1]))
+        return false;
+      break;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+static bool quiet_comprehension(em *E, const expr *e) {
+  char consumer = e->u.comp.consumer;
+  return e->u.comp.kind == 'l' && !comprehension_folds(E->in, e) && consumer != 'a' && consumer != 'A' &&
+         quiet_clauses(E, e->u.comp.loop);
+}
+
 /* [elt for ...]: a new list in the comprehension's hidden local, its
  * clauses as loops appending to it, then the list moved to a temporary. */
 /* The comprehension's loops, with tracebacks naming its frame. */
@@ -366,10 +447,14 @@ static void emit_comprehension_loops(em *E, expr *e) {
   stmt *outer_first = E->comp_first;
   const comp_cont *outer_cont = E->comp_cont;
   E->comp_cont = comp_enter(E, e); /* before E->comp: none inside another */
+  bool routed = !E->comp_cont && outer && E->conts && E->rp.comp && E->rp.nclears < 4 &&
+                quiet_comprehension(E, e); /* nested: through the outer clause's restart point */
+  if (routed) E->rp.clears[E->rp.nclears++] = e->u.comp.result, E->routed_comps++;
   E->comp = e;
   E->comp_first = e->u.comp.loop;
   int noted = E->effects_noted;
   emit_block(E, e->u.comp.loop);
+  if (routed) E->routed_comps--;
   E->comp = outer;
   E->comp_first = outer_first;
   E->comp_cont = outer_cont;

@@ -256,6 +256,8 @@ static void cont_block(em *E, const restart *rp, int mode) {
   for (int i = 0; i < f->nbase && !E->reg; i++) /* the continuation holds the locals from here (a del frees) */
     if (i != assigned) cont_release(E, versions ? versions[i] : i);
   if (rp->comp) comp_values(E, rp, f->nbase);
+  for (int i = 0; i < rp->nclears; i++) /* a nested comprehension's list so far: the interpreter makes it again */
+    line(E, "Py_CLEAR(%s);", local_name(E, rp->clears[i]));
   for (int i = 0; mid && i < rp->max_pending; i++) line(E, "cv[%d] = mv%d[%d];", f->nbase + extra + i, label, i);
   for (int j = 0; j < nits; j++)
     line(E, "ci[%d] = %s;", j, cont_iterator(E, &E->cloops[j], rp->header && j == nits - 1));
@@ -616,7 +618,7 @@ const comp_cont *comp_enter(em *E, const expr *e) {
  * continuation block can be written before it. Returns the outer one. */
 restart restart_open(em *E, const stmt *s, bool header) {
   restart outer = E->rp;
-  if (!E->conts) return outer;
+  if (!E->conts || E->routed_comps) return outer; /* a routed comprehension's: the enclosing one serves */
   E->rp = (restart){.s = s, .header = header, .outer_b = E->b, .indent = E->indent,
                     .nloops = E->ncloops, .versions = E->versions, .vbase = E->nvstack};
   char part = E->comp_cont && E->comp == E->comp_cont->comp
@@ -629,7 +631,7 @@ restart restart_open(em *E, const stmt *s, bool header) {
 /* Closes it: its continuation block (if a deoptimisation used it), then
  * its code, go to the enclosing buffer. */
 void restart_close(em *E, restart outer) {
-  if (!E->conts) return;
+  if (!E->conts || E->routed_comps) return;
   strbuf *own = E->b;
   E->b = E->rp.outer_b;
   int indent = E->indent;

@@ -102,6 +102,7 @@ typedef struct restart {
   const comp_cont *comp; /* a clause of this comprehension: its continuation goes through comp->s */
   char part;        /* there: 'H' a for clause's head, 'F' its start, 'C' an if clause, 'E' the element */
   int clause, cond; /* the for clause (from 0) and, for 'C', the condition's index in it */
+  int nclears, clears[4]; /* hidden locals its continuations release: nested comprehensions' lists */
 } restart;
 
 /* An operand the statement has evaluated and not yet used: the left one of
@@ -153,6 +154,8 @@ typedef struct em {
                       CPython's tracebacks), or NULL */
   stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
   const comp_cont *comp_cont; /* how that comprehension's clauses continue, or NULL */
+  int routed_comps; /* nested comprehensions being emitted whose failures go on through the enclosing
+                       clause's restart point (no restart points of their own) */
   int effects_noted; /* note_effect's calls so far (a comprehension's clauses' are its statement's) */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
   strbuf *helpers; /* C written before the kernel (fusion.c's loop functions) */

@@ -401,18 +401,24 @@ def _renamed_comprehension(comp, kind):
     """A copy of comprehension `comp` whose own names are _dynac_c_NAME
     everywhere but in its first iterable (the function's scope evaluates
     it), or None when it cannot be rebuilt: an async one, one holding a
-    lambda, another comprehension or `:=` (their scopes see its names), or
+    lambda, `:=` or another comprehension binding one of its names (their
+    scopes see its names), or
     dict() of a generator whose items are not (key, value) displays."""
     gens = comp.generators
     inside = ([comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt])
     inside += [g.target for g in gens] + [c for g in gens for c in g.ifs] + [g.iter for g in gens[1:]]
-    if any(g.is_async for g in gens) or any(isinstance(n, _SCOPES) for x in inside for n in ast.walk(x)):
+    names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+
+    def opaque(n):  # a scope that sees its names: a comprehension binding none of them is renamed through
+        if isinstance(n, _COMPREHENSIONS):
+            return any(isinstance(t, ast.Name) and t.id in names for g in n.generators for t in ast.walk(g.target))
+        return isinstance(n, _SCOPES)
+    if any(g.is_async for g in gens) or any(opaque(n) for x in inside for n in ast.walk(x)):
         return None
     if kind == "d" and not isinstance(comp, ast.DictComp) and not (
             isinstance(comp.elt, ast.Tuple) and len(comp.elt.elts) == 2
             and not any(isinstance(x, ast.Starred) for x in comp.elt.elts)):
         return None
-    names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
     renamed = copy.deepcopy(comp)
     for node in [renamed.key, renamed.value] if isinstance(comp, ast.DictComp) else [renamed.elt]:
         _Renamed(names).visit(node)

@@ -766,6 +766,19 @@ def fold_objects(xs: list[int], k: int):
 
 
 @dynac.compile
+def nested_comps(xs: list[int], k: int):
+    """A comprehension in another's element or if clause that runs no
+    Python code: a failure in it (an int64 overflow, an item of another
+    type) after Python code ran goes on in the interpreter from the outer
+    clause's start, the inner list made again there."""
+    LOG.append("start")
+    a = [sum([x * k for x in xs]) for y in xs]
+    b = [y for y in xs if len([x for x in xs if x * k > y]) > 0]
+    c = [sum([x * k + y for x in xs]) for y in range(2)]
+    return a, b, c
+
+
+@dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))
     if kind == 0:
