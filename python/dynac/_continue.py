@@ -401,19 +401,17 @@ def _renamed_comprehension(comp, kind):
     """A copy of comprehension `comp` whose own names are _dynac_c_NAME
     everywhere but in its first iterable (the function's scope evaluates
     it), or None when it cannot be rebuilt: an async one, one holding a
-    lambda, `:=` or another comprehension binding one of its names (their
-    scopes see its names), or
+    lambda or `:=` (a lambda's scope sees its names, `:=` binds in the
+    function's), or
     dict() of a generator whose items are not (key, value) displays."""
     gens = comp.generators
     inside = ([comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt])
     inside += [g.target for g in gens] + [c for g in gens for c in g.ifs] + [g.iter for g in gens[1:]]
     names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
-
-    def opaque(n):  # a scope that sees its names: a comprehension binding none of them is renamed through
-        if isinstance(n, _COMPREHENSIONS):
-            return any(isinstance(t, ast.Name) and t.id in names for g in n.generators for t in ast.walk(g.target))
-        return isinstance(n, _SCOPES)
-    if any(g.is_async for g in gens) or any(opaque(n) for x in inside for n in ast.walk(x)):
+    # a comprehension inside is renamed through: one name for one name in every scope keeps what binds what
+    opaque = tuple(k for k in _SCOPES if k not in _COMPREHENSIONS)
+    if any(g.is_async for g in gens) or any(isinstance(n, opaque) or (isinstance(n, _COMPREHENSIONS) and any(
+            g.is_async for g in n.generators)) for x in inside for n in ast.walk(x)):
         return None
     if kind == "d" and not isinstance(comp, ast.DictComp) and not (
             isinstance(comp.elt, ast.Tuple) and len(comp.elt.elts) == 2

@@ -779,6 +779,13 @@ def nested_comps(xs: list[int], k: int):
 
 
 @dynac.compile
+def nested_comp_shadowing(xs: list[int], k: int):
+    """nested_comps where the inner comprehension binds the outer one's name."""
+    LOG.append("start")
+    return [sum([y * k for y in xs]) + y for y in xs]
+
+
+@dynac.compile
 def raises_any(kind: int, v: object):
     LOG.append(("before", kind))
     if kind == 0:

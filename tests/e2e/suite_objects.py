@@ -160,6 +160,7 @@ def cases():
     c["fstring_fields"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["fold_objects"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, -big]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
+    c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["cell_then_gen"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["merged_then_starred"] = [(lambda m, k=k, x=x, rows=rows: (k, x, [list(r) for r in rows]))
