@@ -9,6 +9,7 @@ is a file:line:col diagnostic with exit status 1.
 import argparse
 import os
 import random
+import re
 import subprocess
 import sys
 import sysconfig
@@ -68,6 +69,12 @@ def run(args, timeout):
         return None
 
 
+def own_lines(stderr):
+    """The generator's own lines in stderr, without the source lines and
+    carets its diagnostics quote (a quoted comment may say "internal")."""
+    return "\n".join(line for line in stderr.splitlines() if not re.match(r"\s*\d*\s*\|", line))
+
+
 def check_one(path, tmp, what):
     """The problems running the generator on `path` showed (empty: none)."""
     problems = []
@@ -77,7 +84,7 @@ def check_one(path, tmp, what):
             problems.append("%s: hang (over 120 s) on %s" % (args[0], what))
         elif r.returncode < 0 or r.returncode > 1:
             problems.append("%s: exit %d on %s: %s" % (args[0], r.returncode, what, r.stderr[-400:]))
-        elif "internal" in r.stderr.lower():
+        elif "internal" in own_lines(r.stderr).lower():
             problems.append("%s: internal error on %s: %s" % (args[0], what, r.stderr[-400:]))
         elif r.returncode == 1 and ": error: " not in r.stderr:
             problems.append("%s: exit 1 without a file:line:col error on %s: %s"
