@@ -33,6 +33,15 @@ void push_formatted(em *E, const expr *e, const char *v) {
   push_pending(E, e, v);
   if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].formatted = true;
 }
+/* v, operand i of a comparison chain of objects whose links before it
+ * held (were true): a continuation takes the chain from v on (path step
+ * D<i>), so that no comparison already made, and no truth already tested,
+ * runs again (COMPARE_OP then POP_JUMP_IF_FALSE on each link's result, as
+ * CPython 3.11 compiles a chain). */
+void push_held(em *E, const expr *e, const char *v) {
+  push_typed(E, e, v, &ty_obj);
+  if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].held = true;
+}
 /* The same for v of type t, not e's: `obj.name op= v`'s read of an attribute typed float as an object. */
 void push_typed(em *E, const expr *e, const char *v, const type *t) {
   push_pending(E, e, v);
@@ -463,6 +472,11 @@ static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, 
   if (found && p->formatted) { /* its field's step J<k> becomes W<k>: the whole field */
     char *j = strrchr(subst->data + mark, 'J');
     if (j) *j = 'W';
+    else found = false;
+  }
+  if (found && p->held) { /* its operand step C<i> becomes D<i>: the chain from it on */
+    char *c = strrchr(subst->data + mark, 'C');
+    if (c) *c = 'D';
     else found = false;
   }
   sb_printf(subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);

@@ -119,8 +119,8 @@ static const char *chain_link(em *E, cmpop op, const char *a, const char *b) {
  * results are true; the value is the first false result or the last one
  * (a new reference), or in a test only its truth, each result's tested once.
  * The operands evaluated are pending (a later one's failure goes on in the
- * interpreter around them); once compared, only where comparing them again
- * runs no Python code (push_quiet: exact numbers and str). */
+ * interpreter around them); once links held, only the last operand
+ * compared, as the start of the rest of the chain (push_held). */
 static const char *emit_object_chain(em *E, expr *e) {
   bool by_value = TY(e)->kind == TY_OBJ;
   const char *res = tmpvar(E, by_value ? &ty_obj : &ty_bool);
@@ -136,8 +136,8 @@ static const char *emit_object_chain(em *E, expr *e) {
     if (by_value) line(E, "Py_XSETREF(%s, Py_NewRef(%s));", res, r);
     else line(E, "%s = %s;", res, truth(E, r, &ty_obj));
     if (i + 1 < e->u.cmp.n) {
-      push_typed(E, o, cur, &ty_obj);
-      for (int k = depth; k < E->nvstack; k++) E->vstack[k].quiet = true; /* compared: again in the interpreter */
+      E->nvstack = depth; /* compared: a continuation takes the chain from o on */
+      push_held(E, o, cur);
       line(E, "if (%s) {", by_value ? truth(E, res, &ty_obj) : res);
       E->indent++;
       opened++;

@@ -168,7 +168,9 @@ def _substituted(stmt, subst, first=0):
     keys and values (K0, V0, ...), an f-string's replacement fields' values
     (J0, J1, ...) or whole fields (W0, W1, ...: the str a field made), the
     operands of a
-    comparison (C0, C1, ... in a chain) or of `and`/`or` (B0, B1), a conditional
+    comparison (C0, C1, ... in a chain; D1, D2, ...: operand i of a chain
+    whose links before it held, which then goes on from it) or of
+    `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
     A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
     starting with G goes down from the target of `obj[i] = v`,
@@ -202,7 +204,7 @@ def _substituted(stmt, subst, first=0):
                 parent, name, path = stmt.targets, 0, path[1:]
             else:
                 return None
-        for step in re.findall(r"[LRUOFM]|[TCBASIKVJW]\d+|.", path):
+        for step in re.findall(r"[LRUOFM]|[TCDBASIKVJW]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -230,6 +232,9 @@ def _substituted(stmt, subst, first=0):
                 parent, name = node.keys if step[0] == "K" else node.values, int(step[1:])
             elif step[0] == "C" and isinstance(node, ast.Compare) and int(step[1:]) <= len(node.ops):
                 parent, name = (node, "left") if step == "C0" else (node.comparators, int(step[1:]) - 1)
+            elif step[0] == "D" and isinstance(node, ast.Compare) and 0 < int(step[1:]) < len(node.ops):
+                parent, name = node.comparators, int(step[1:]) - 1
+                node._dynac_held = max(getattr(node, "_dynac_held", 0), int(step[1:]))
             elif step in ("B0", "B1") and isinstance(node, ast.BoolOp) and len(node.values) == 2:
                 parent, name = node.values, int(step[1])
             elif step in ("I0", "I1", "I2") and isinstance(node, ast.IfExp):
@@ -252,6 +257,16 @@ def _substituted(stmt, subst, first=0):
             parent[name] = value
         else:
             setattr(parent, name, value)
+    return _held_chains_cut(stmt)
+
+
+def _held_chains_cut(stmt):
+    """`stmt` with each comparison chain that a D<i> step went through cut
+    to its part from operand i on: its links before held (the kernel made
+    them and tested their truth), so the chain's value is the rest's."""
+    for node in [n for n in ast.walk(stmt) if getattr(n, "_dynac_held", 0)]:
+        i = node._dynac_held
+        node.left, node.ops, node.comparators = node.comparators[i - 1], node.ops[i:], node.comparators[i:]
     return stmt
 
 

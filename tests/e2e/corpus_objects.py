@@ -765,6 +765,37 @@ def fold_objects(xs: list[int], k: int):
     return a, b, c
 
 
+class Linked(Ranked):
+    """Comparisons whose result is a Truthy (its __bool__ logged)."""
+    def __lt__(self, o):
+        LOG.append(("lt", self.v))
+        return Truthy(self.v < getattr(o, "v", o))
+
+
+@dynac.compile
+def held_chain_value(xs: list[int], k: int):
+    """A chain of objects whose later operand fails (an int64 overflow)
+    after the earlier links ran __lt__ and held: the interpreter goes on
+    with the chain from the last operand compared, no link made again."""
+    r = Ranked(xs[0]) < Ranked(k) < Ranked(xs[0] * k)
+    return r
+
+
+@dynac.compile
+def held_chain_test(xs: list[int], k: int):
+    """held_chain_value as an if's test, four operands, failing at the last."""
+    if Ranked(xs[0]) < Ranked(k) < Ranked(2 * k) < Ranked(xs[0] * k):
+        return "taken"
+    return "not taken"
+
+
+@dynac.compile
+def held_chain_truthy(xs: list[int], k: int):
+    """Links whose results are objects: each one's __bool__ runs once."""
+    r = Linked(xs[0]) < Linked(k) < Linked(xs[0] * k)
+    return r
+
+
 @dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no
