@@ -42,6 +42,14 @@ void push_held(em *E, const expr *e, const char *v) {
   push_typed(E, e, v, &ty_obj);
   if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].held = true;
 }
+/* v, the list a list or tuple display with starred parts made so far,
+ * item e its last: a continuation takes `*v` for the items up to e (path
+ * step P<i>), so that no starred value is iterated again (its __iter__
+ * may be Python code) and the display goes on from the next item. */
+void push_prefix(em *E, const expr *e, const char *v) {
+  push_typed(E, e, v, &ty_obj);
+  if (E->vstack[E->nvstack - 1].e == e) E->vstack[E->nvstack - 1].prefix = true;
+}
 /* The same for v of type t, not e's: `obj.name op= v`'s read of an attribute typed float as an object. */
 void push_typed(em *E, const expr *e, const char *v, const type *t) {
   push_pending(E, e, v);
@@ -477,6 +485,11 @@ static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, 
   if (found && p->held) { /* its operand step C<i> becomes D<i>: the chain from it on */
     char *c = strrchr(subst->data + mark, 'C');
     if (c) *c = 'D';
+    else found = false;
+  }
+  if (found && p->prefix) { /* its item step T<i> becomes P<i>: the display's items up to it */
+    char *t = strrchr(subst->data + mark, 'T');
+    if (t) *t = 'P';
     else found = false;
   }
   sb_printf(subst, "@%d:%d", p->e->pos.line, p->e->pos.col - 1);

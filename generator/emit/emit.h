@@ -119,6 +119,7 @@ typedef struct pending {
   bool quiet;      /* an object a continuation hashes or formats again: only a number's or a str's */
   bool formatted;  /* v: the str e's f-string field made, which a continuation puts in the field's place */
   bool held;       /* e: operand i of a chain whose links before it held (path step D<i>: the chain from e on) */
+  bool prefix;     /* v: the list a display with starred parts made up to item e (path step P<i>: *v for them) */
   int neffects;
 } pending;
 
@@ -293,6 +294,7 @@ void push_barrier(em *E);
 void push_quiet(em *E, const expr *e, const char *v);
 void push_formatted(em *E, const expr *e, const char *v);
 void push_held(em *E, const expr *e, const char *v);
+void push_prefix(em *E, const expr *e, const char *v);
 bool may_continue(const inst *in);
 bool may_log(const inst *in);
 const char *mid_action(em *E);

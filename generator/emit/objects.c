@@ -222,7 +222,8 @@ static void fill_dict_display(em *E, expr *e, const char *res) {
  * the items before the first starred one evaluated, then added (BUILD_SET
  * n, BUILD_LIST n), unless there are more than the guideline; each later
  * one added as it is evaluated (SET_ADD, LIST_APPEND; SET_UPDATE,
- * LIST_EXTEND of a starred one). */
+ * LIST_EXTEND of a starred one). From then on a list's items so far are
+ * pending as one (push_prefix). */
 static void fill_item_display(em *E, expr *e, const char *res, bool set) {
   int depth = E->nvstack;
   int first = 0; /* the items added at once */
@@ -247,13 +248,17 @@ static void fill_item_display(em *E, expr *e, const char *res, bool set) {
     if (splat) w = evaluate_starred(E, x);
     else if (set) push_hashed(E, x, w = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj));
     else push_typed(E, x, w = keep(E, as_obj(E, emit_expr(E, x), TY(x)), &ty_obj), &ty_obj);
-    if (!splat && !set) {
+    if (!splat && !set)
       line(E, "if (PyList_Append(%s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", res, w, where(E));
-      continue;
+    else {
+      const char *op = splat ? (set ? "dynac_set_update" : "dynac_list_extend") : "dynac_set_add";
+      line(E, "if (%s(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, w, where(E));
+      note_effect(E);
     }
-    const char *op = splat ? (set ? "dynac_set_update" : "dynac_list_extend") : "dynac_set_add";
-    line(E, "if (%s(%s, %s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", op, res, w, where(E));
-    note_effect(E);
+    if (!set) { /* a list's items so far stand for those before the next (a set's order would depend on its growth) */
+      E->nvstack = depth;
+      push_prefix(E, x, res);
+    }
   }
   E->nvstack = depth;
 }

@@ -164,7 +164,8 @@ def _substituted(stmt, subst, first=0):
     an augmented assignment's operator first): binary (L, R) and unary (U)
     operators, an attribute's object (O), a subscript's object and index
     (S0, S1), tuple, list and set elements (T0, T1, ...; a starred one's
-    value), a dict display's
+    value; P0, P1, ...: the list a display made up to item i, which then
+    stands as one starred item for items 0 to i), a dict display's
     keys and values (K0, V0, ...), an f-string's replacement fields' values
     (J0, J1, ...) or whole fields (W0, W1, ...: the str a field made), the
     operands of a
@@ -204,7 +205,7 @@ def _substituted(stmt, subst, first=0):
                 parent, name, path = stmt.targets, 0, path[1:]
             else:
                 return None
-        for step in re.findall(r"[LRUOFM]|[TCDBASIKVJW]\d+|.", path):
+        for step in re.findall(r"[LRUOFM]|[TPCDBASIKVJW]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
@@ -221,6 +222,11 @@ def _substituted(stmt, subst, first=0):
             elif step[0] == "T" and isinstance(node, (ast.Tuple, ast.List, ast.Set)) and int(step[1:]) < len(node.elts):
                 parent, name = node.elts, int(step[1:])
                 if isinstance(node.elts[name], ast.Starred):  # *x: its value
+                    parent, name = node.elts[name], "value"
+            elif step[0] == "P" and isinstance(node, (ast.Tuple, ast.List)) and int(step[1:]) < len(node.elts):
+                parent, name = node.elts, int(step[1:])
+                node._dynac_prefix = (name + 1, f"_dynac_v{k}")
+                if isinstance(node.elts[name], ast.Starred):
                     parent, name = node.elts[name], "value"
             elif step[0] == "J" and isinstance(node, ast.JoinedStr) and int(step[1:]) < len(
                     fields := [v for v in node.values if isinstance(v, ast.FormattedValue)]):
@@ -257,16 +263,27 @@ def _substituted(stmt, subst, first=0):
             parent[name] = value
         else:
             setattr(parent, name, value)
-    return _held_chains_cut(stmt)
+    return _made_parts_cut(stmt)
 
 
-def _held_chains_cut(stmt):
-    """`stmt` with each comparison chain that a D<i> step went through cut
-    to its part from operand i on: its links before held (the kernel made
-    them and tested their truth), so the chain's value is the rest's."""
-    for node in [n for n in ast.walk(stmt) if getattr(n, "_dynac_held", 0)]:
-        i = node._dynac_held
-        node.left, node.ops, node.comparators = node.comparators[i - 1], node.ops[i:], node.comparators[i:]
+def _made_parts_cut(stmt):
+    """`stmt` with what the kernel had made in place of the parts that
+    made it: a comparison chain that a D<i> step went through cut to its
+    part from operand i on (its links before held: the kernel made them and
+    tested their truth, so the chain's value is the rest's); a display that
+    a P<i> step went through with items 0 to i as one starred item, the
+    list the kernel made of them."""
+    for node in list(ast.walk(stmt)):
+        i = getattr(node, "_dynac_held", 0)
+        if i:
+            node.left, node.ops, node.comparators = node.comparators[i - 1], node.ops[i:], node.comparators[i:]
+        made = getattr(node, "_dynac_prefix", None)
+        if made:
+            n, name = made
+            first = node.elts[0]
+            made = ast.copy_location(ast.Starred(value=ast.copy_location(ast.Name(id=name, ctx=ast.Load()), first),
+                                                 ctx=ast.Load()), first)
+            node.elts = [made] + node.elts[n:]
     return stmt
 
 

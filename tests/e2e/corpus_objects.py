@@ -796,6 +796,43 @@ def held_chain_truthy(xs: list[int], k: int):
     return r
 
 
+class Bag:
+    """An iterable whose __iter__ is Python code (logged)."""
+    def __init__(self, *v):
+        self.v = v
+
+    def __iter__(self):
+        LOG.append(("iter", self.v))
+        return iter(self.v)
+
+
+BAGS = [Bag(7, 8), Bag()]
+
+
+@dynac.compile
+def starred_then_fail(xs: list[int], k: int):
+    """A list display whose later item fails (an int64 overflow) after a
+    starred object's __iter__ ran: the interpreter goes on with the list
+    made so far as one starred item, nothing iterated again."""
+    b = BAGS[k % 2]
+    return [*b, xs[0] * k]
+
+
+@dynac.compile
+def starred_tuple_then_fail(xs: list[int], k: int):
+    """starred_then_fail in a tuple, with items before, between and after."""
+    b = BAGS[0]
+    return (xs[0], *b, 5, xs[-1] * k, *b)
+
+
+@dynac.compile
+def starred_many_then_fail(xs: list[int], k: int):
+    """Several starred parts, a typed list among them, then the failure."""
+    b = BAGS[0]
+    r = [1, *b, *xs, *b, xs[0] * k, 2]
+    return r
+
+
 @dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no

@@ -159,7 +159,8 @@ def cases():
     c["display_order"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["fstring_fields"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["fold_objects"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, -big]]
-    for name in ["held_chain_value", "held_chain_test", "held_chain_truthy"]:
+    for name in ["held_chain_value", "held_chain_test", "held_chain_truthy", "starred_then_fail",
+                 "starred_tuple_then_fail", "starred_many_then_fail"]:
         c[name] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, -big]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
