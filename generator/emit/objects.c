@@ -136,6 +136,10 @@ static void push_hashed(em *E, const expr *x, const char *v) {
  * first __hash__ runs. A bigger one adds each item as it is evaluated
  * (SET_ADD, MAP_ADD). */
 enum { DISPLAY_STACK_GUIDELINE = 30 };
+/* compiler_dict cuts a run of pairs into dicts of 17 pairs (its count
+ * passing the guideline), each merged into the first by DICT_UPDATE, and
+ * builds the rest the same way. */
+enum { DICT_CHUNK_PAIRS = DISPLAY_STACK_GUIDELINE / 2 + 2 };
 
 /* Items from..to-1 of display e evaluated, each boxed, kept and pending
  * (a continuation makes the display from them: nothing hashed yet). */
@@ -186,8 +190,9 @@ static void fill_dict_run(em *E, expr *e, int from, int to, const char *d) {
 }
 
 /* {k: v, **m, ...} as compile.c's compiler_dict makes it: each run of
- * pairs a dict of its own (fill_dict_run), the first one the result, a
- * later one merged into it (DICT_UPDATE) as each **m is. */
+ * pairs (cut every DICT_CHUNK_PAIRS) a dict of its own (fill_dict_run),
+ * the first one the result, a later one merged into it (DICT_UPDATE) as
+ * each **m is. */
 static void fill_dict_display(em *E, expr *e, const char *res) {
   int depth = E->nvstack;
   bool have_dict = false;
@@ -201,7 +206,7 @@ static void fill_dict_display(em *E, expr *e, const char *res) {
       continue;
     }
     int to = i;
-    while (to < e->u.tuple.n && !starred_at(e, to)) to += 2;
+    while (to < e->u.tuple.n && !starred_at(e, to) && to - i < 2 * DICT_CHUNK_PAIRS) to += 2;
     if (!have_dict) fill_dict_run(E, e, i, to, res);
     else {
       const char *sub = tmpvar(E, &ty_obj);

@@ -685,6 +685,19 @@ def display_order(xs: list[int], k: int):
     return s, d, m, t, u
 
 
+@dynac.compile
+def big_dict_display(k: int):
+    """A dict display of more pairs than compile.c's stack guideline: cut
+    into dicts of 17 pairs, each merged into the first (DICT_UPDATE), as
+    CPython 3.11 builds it: keys whose hashes collide (hash(-1) == hash(-2))
+    in different parts meet in each part and again in the merge."""
+    p, q, r = Hashed(-1), Hashed(-2), Hashed(-1)
+    d = {p: k, 1: 1, 2: 2, 3: 3, 4: 4, 5: k, 6: 6, 7: 7, 8: 8, 9: 9, 10: k, 11: 11, 12: 12, 13: 13,
+         14: 14, 15: k, 16: 16, q: 17, r: 18, 19: 19, 20: k, 21: 21, 22: 22, 23: 23, 24: 24, 25: k,
+         26: 26, 27: 27, 28: 28, 29: 29, 30: k, 31: 31, 32: 32, 33: 33, 34: 34, 35: k}
+    return d
+
+
 class Shown:
     """An f-string field whose __format__ and __repr__ log."""
     def __init__(self, v):

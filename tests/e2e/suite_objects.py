@@ -156,6 +156,7 @@ def cases():
                           for x in [3, big, -big] for k in [2, 4, -1, 0]]
     c["not_boolop_object"] = [(lambda m, i=i, j=j, x=x: (i, j, x)) for i in range(7) for j in range(7)
                               for x in [1, -1]]
+    c["big_dict_display"] = [lambda m: (3,), lambda m: (2**62,)]
     c["display_order"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["fstring_fields"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["fold_objects"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, -big]]
