@@ -949,6 +949,7 @@ bool takes_objects(const inst *in);
  * its types decide it (`x is None`, `not ...`, True), -1 when it is decided
  * as it runs, -2 while a type is still unknown (typing only). */
 int constant_truth(const inst *in, const expr *e);
+bool boolop_right_dead(const inst *in, const expr *e);
 bool is_object_chain(const inst *in, const expr *e); /* infer/expr.c */
 /* Does control never pass the end of `s` (return, raise, or an `if` whose
  * live branches all end so, as `in` types them)? */

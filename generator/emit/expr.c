@@ -267,6 +267,8 @@ static const char *boolop_object(em *E, expr *e, const char **known) {
 
 /* and/or: value form (both operands of one type) or truth form. */
 static const char *emit_boolop(em *E, expr *e) {
+  if (boolop_right_dead(E->in, e)) /* `lo is not None and x < lo`, lo None: the left's value (a bool) */
+    return emit_expr(E, e->u.boolop.l);
   if (TY(e)->kind == TY_OBJ) return boolop_object(E, e, NULL);
   bool value_form = TY(e)->kind != TY_BOOL || (TY(e->u.boolop.l) == TY(e) && TY(e->u.boolop.r) == TY(e));
   const char *res = tmpvar(E, TY(e));

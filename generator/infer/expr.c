@@ -1429,7 +1429,24 @@ int constant_truth(const inst *in, const expr *e) {
   if (e->kind == EX_COMPARE && e->u.cmp.n == 2 &&
       (e->u.cmp.ops[0] == CMP_IS || e->u.cmp.ops[0] == CMP_IS_NOT))
     return in->types.folded[e->id];
+  if (e->kind == EX_BOOLOP) { /* `lo is not None and x < lo` with lo None: false */
+    int stop = e->u.boolop.is_and ? 0 : 1; /* the truth that ends an and (or) */
+    int l = constant_truth(in, e->u.boolop.l);
+    if (l == -2 || l == stop) return l; /* the right operand never runs (boolop_right_dead) */
+    int r = constant_truth(in, e->u.boolop.r);
+    if (r == -2 || r == stop) return r; /* whichever operand gives the value, its truth is r's */
+    return l == -1 ? -1 : r;
+  }
   return -1;
+}
+
+/* Is and/or e's right operand never run for these argument types: its
+ * left one's truth decided by them (`lo is not None and x < lo` with lo
+ * None; -2: not known yet)? It is then neither typed nor compiled, as a
+ * branch `if x is None:` rules out. */
+bool boolop_right_dead(const inst *in, const expr *e) {
+  int l = constant_truth(in, e->u.boolop.l);
+  return l == -2 || l == (e->u.boolop.is_and ? 0 : 1);
 }
 
 /* Is e an and/or testing an object's truth (__bool__ or __len__ may run)?
@@ -1516,6 +1533,10 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_COMPARE: t = type_compare(c, e, truth); break;
   case EX_BOOLOP: {
     const type *l = type_expr(c, e->u.boolop.l, truth);
+    if (boolop_right_dead(c->in, e)) { /* its value is the left's (a bool), the right's never made */
+      t = truth ? &ty_bool : l;
+      break;
+    }
     const type *r = type_expr(c, e->u.boolop.r, truth);
     if (truth) { t = &ty_bool; break; }
     if (l->kind == TY_UNKNOWN || r->kind == TY_UNKNOWN) break;
@@ -1528,8 +1549,12 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   }
   case EX_IFEXP: {
     type_expr(c, e->u.ifexp.cond, true);
-    const type *a = type_expr(c, e->u.ifexp.then, truth);
-    const type *b = type_expr(c, e->u.ifexp.orelse, truth);
+    int k = constant_truth(c->in, e->u.ifexp.cond); /* `hi if hi is not None else 0.0`: hi None rules one out */
+    if (k == -2) break;
+    const type *a = k == 0 ? NULL : type_expr(c, e->u.ifexp.then, truth);
+    const type *b = k == 1 ? NULL : type_expr(c, e->u.ifexp.orelse, truth);
+    if (!a) a = b; /* the branch that never runs is neither typed nor compiled (emit_ifexp) */
+    if (!b) b = a;
     if (truth && ty_is_scalar(a) && ty_is_scalar(b)) { t = &ty_bool; break; }
     a = ty_unrec(a), b = ty_unrec(b); /* either branch's value is the instance itself */
     if (a->kind == TY_UNKNOWN || b->kind == TY_UNKNOWN) { t = ty_join(a, b); break; }

@@ -846,6 +846,26 @@ def starred_many_then_fail(xs: list[int], k: int):
     return r
 
 
+@dynac.compile(signatures=["(list[float], None, None)", "(list[float], float, None)",
+                            "(list[float], None, float)"])
+def clipped_optional(xs, lo=None, hi=None):
+    """`lo is not None and x < lo` with lo None: the right operand never
+    runs, so it is neither typed nor compiled (a comparison with None would
+    be), as a branch `if lo is None:` rules out; so is a conditional
+    expression's branch that never runs."""
+    out = []
+    low = lo is not None and lo > 0.0
+    for x in xs:
+        if lo is not None and x < lo:
+            x = lo
+        if hi is not None and x > hi or x != x:
+            x = -1.0
+        if not (hi is None or x < hi) and lo is None:
+            LOG.append(("above", x))
+        out.append(x + (hi if hi is not None else 0.25) if lo is None else x)
+    return out, low, lo is None or lo < 0.0
+
+
 @dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no

@@ -163,6 +163,8 @@ def cases():
     for name in ["held_chain_value", "held_chain_test", "held_chain_truthy", "starred_then_fail",
                  "starred_tuple_then_fail", "starred_many_then_fail"]:
         c[name] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, -big]]
+    c["clipped_optional"] = [(lambda m, xs=xs, lo=lo, hi=hi: (list(xs), lo, hi)) for xs in [[1.5, -2.0, NAN, 7.0], []]
+                             for lo in [None, 0.0, -1.0] for hi in [None, 2.0, -0.0]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]

@@ -10,3 +10,16 @@ def pick(x: float, y: float, z: None) -> float:
     if z is None:
         a += 1.0
     return a
+
+
+@dynac.compile(signatures=["(float, None, float)"])
+def clip(x, lo=None, hi=None):
+    """`lo is not None and x < lo` with lo None: the right operand never
+    runs, so it is neither typed (a float compared with None) nor compiled;
+    nor is the branch of a conditional expression that never runs."""
+    if lo is not None and x < lo:
+        x = lo
+    if hi is not None and x > hi:
+        x = hi
+    x += lo if lo is not None else 0.5
+    return x, lo is None or x < lo
