@@ -7,7 +7,9 @@ module with it) and the sanitizers' runtimes preloaded (CPython itself is
 not built with them). Runs the examples' differential suite, the
 containers' and the resume suites (objects, undo log, regions), and a fuzz
 sample; a sanitizer report aborts the process, which the suites count as a
-failure. Ends with one line `N passed, N failed`."""
+failure. As in `make test` (tests/run.py), the suites run with compiling
+on first call off (DYNAC_JIT=0): they check what their builds serve. Ends
+with one line `N passed, N failed`."""
 import os
 import subprocess
 import sys
@@ -35,7 +37,7 @@ def main():
     passed = failed = 0
     for suite in selected(sys.argv[1:]):
         p = subprocess.run([sys.executable] + [os.path.join(ROOT, suite[0])] + suite[1:],
-                           capture_output=True, text=True, cwd=ROOT)
+                           capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, DYNAC_JIT="0"))
         out = p.stdout + p.stderr
         reports = [l for l in out.splitlines() if "ERROR: AddressSanitizer" in l or "runtime error:" in l]
         fails = [l for l in p.stdout.splitlines() if l.startswith(("FAIL", "FINDING"))]
