@@ -125,15 +125,18 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
       DYNAC_LOOP_BLOCK(budget, k, n, end, may_switch);                            \
   } while (0)
 
-/* A kernel that made an opaque call (allow_in_graph) cannot hand the call
- * back to the interpreter afterwards: the interpreter would repeat the
- * callee's side effects. Such a deoptimisation point raises instead. */
+/* A kernel that ran Python code (an object's method or operator), made an
+ * opaque call (allow_in_graph) or made writes its undo log could not keep
+ * cannot hand the call back to the interpreter afterwards where no
+ * continuation goes on (generator/emit/continue.c): the interpreter would
+ * repeat those effects. Such a deoptimisation point raises instead. */
 DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
   PyErr_Format(PyExc_RuntimeError,
                "dynac: %s:%d: the compiled code needs the interpreter here (int64 overflow, "
-               "or a value of a type the kernel was not specialised for), but it already wrote "
-               "to a list or buffer or made an allow_in_graph call, which the interpreter would "
-               "repeat; run this function with dynac.disable, or keep such values out of it",
+               "or a value of a type the kernel was not specialised for), but it already ran "
+               "Python code (an object's method or operator), wrote to a list or buffer, or made "
+               "an allow_in_graph call, which the interpreter would repeat; run this function "
+               "with dynac.disable, or keep such values out of it",
                file, line);
   return DYNAC_ERROR;
 }
