@@ -1181,15 +1181,20 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
  * that class's devirtualised call, as emit_call_kind makes it for an
  * instance typed as that class (the class guard's check, the instance's
  * own attributes, and CPython's call when either changed); any other
- * receiver: the call through the C API. The receiver is a local and the
- * arguments inert (infer: type_polymorphic): testing first changes no
- * order of effects. The value: an object (a new reference, owned). */
+ * receiver: the call through the C API. The receiver is evaluated once
+ * (each branch takes its value: E->given) and the arguments are inert
+ * (infer: type_polymorphic): testing first changes no order of effects.
+ * The value: an object (a new reference, owned). */
 static const char *emit_polymorphic_call(em *E, expr *e) {
   inst *in = E->in;
   poly_site *ps = in->types.poly[e->id];
   expr *recv = e->u.call.args[0];
   const type *recv_ty = in->types.ty[recv->id];
   const char *r = emit_expr(E, recv), *o = tmpvar(E, &ty_obj);
+  if (recv->kind != EX_LOCAL) r = keep(E, r, &ty_obj); /* self.items[i]: held while the call runs */
+  const expr *given = E->given;
+  const char *given_v = E->given_v;
+  E->given = recv, E->given_v = r;
   int depth = E->nvstack;
   in->types.poly[e->id] = NULL; /* each branch is a call of one form */
   int opened = 0;
@@ -1216,6 +1221,7 @@ static const char *emit_polymorphic_call(em *E, expr *e) {
   E->indent--;
   line(E, "}");
   in->types.poly[e->id] = ps;
+  E->given = given, E->given_v = given_v;
   return o;
 }
 

@@ -190,7 +190,8 @@ static void cont_site_fields(em *E, const restart *rp, int mode, const mid_point
     const char *part = rp->part == 'H' || rp->part == 'F' ? arena_printf(E->m->a, "%c%d", rp->part, rp->clause)
                        : rp->part == 'C' ? arena_printf(E->m->a, "C%d.%d", rp->clause, rp->cond) : "E";
     srcpos at = consumes_early(c) ? c->u.comp.gen : c->pos; /* the generator's, in any(...) */
-    char kind = consumes_early(c) ? c->u.comp.consumer : fold_kind(E, c) ? fold_kind(E, c) : c->u.comp.kind;
+    char fold = fold_kind(E, c);
+    char kind = consumes_early(c) ? c->u.comp.consumer : fold ? fold : c->u.comp.kind;
     subst = arena_printf(E->m->a, "Q%s@%d:%d%c|%s|%s", part, at.line, at.col - 1, kind, rp->comp->subst,
                          mp ? mp->subst : "");
   }
@@ -219,7 +220,8 @@ static void comp_values(em *E, const restart *rp, int at) {
   const expr *c = rp->comp->comp;
   if (!consumes_early(c)) {
     const char *r = local_name(E, c->u.comp.result);
-    if (fold_kind(E, c) == 'm' || fold_kind(E, c) == 'M') /* min(), max(): the item so far, if any */
+    char fold = fold_kind(E, c);
+    if (fold == 'm' || fold == 'M') /* min(), max(): the item so far, if any */
       line(E, "cv[%d] = %s ? PyTuple_Pack(1, %s) : PyTuple_New(0); /* min()'s or max()'s item so far */", at++, r, r);
     else
       line(E, "cv[%d] = %s; /* the comprehension's result so far, moved */", at++, r);

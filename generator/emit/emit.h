@@ -200,6 +200,8 @@ typedef struct em {
   bool assigned_op;         /* emitting its operation, or the one of `local op= v` */
   pending vstack[VSTACK_CAP]; /* the operands pending in the statements being emitted */
   int nvstack;
+  const expr *given;   /* an expression already evaluated, as C value given_v (a polymorphic call's receiver) */
+  const char *given_v;
   int call_base;            /* where the arguments of the call being emitted start */
   route *route;             /* the handlers of the try statement around the code being
                                emitted (where DYNAC_LEAVE sends exceptions), or NULL */

@@ -718,7 +718,10 @@ static void poly_keep(ctx *c, expr *e, const poly_site *ps) {
 static void type_polymorphic(ctx *c, expr *e, const type **at) {
   c->in->types.poly[e->id] = NULL;
   int n = e->u.call.n;
-  if (at[0]->cls || e->u.call.args[0]->kind != EX_LOCAL || e->u.call.nkw || e->u.call.argform || n > 64) return;
+  expr *recv = e->u.call.args[0]; /* a local, or an element or attribute (evaluated once: emit_polymorphic_call) */
+  if (at[0]->cls || (recv->kind != EX_LOCAL && recv->kind != EX_SUBSCRIPT && recv->kind != EX_ATTR) ||
+      e->u.call.nkw || e->u.call.argform || n > 64)
+    return;
   for (int i = 1; i < n; i++) /* inert: the receiver's class is tested before them, as CPython's lookup is */
     if (!expr_inert(e->u.call.args[i])) return;
   poly_site ps = {0};

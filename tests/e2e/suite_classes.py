@@ -1146,6 +1146,40 @@ def poly_sum(items, k):
     return tuple(out)
 
 
+class Logged(list):
+    """A list whose item reads log: a polymorphic call's receiver is read once."""
+    def __getitem__(self, i):
+        LOG.append(("getitem", i))
+        return list.__getitem__(self, i)
+
+
+class Carrier:
+    """Its item a property that logs: a polymorphic call's receiver is read once."""
+    def __init__(self, item):
+        self._item = item
+
+    @property
+    def item(self):
+        LOG.append(("item", type(self._item).__name__))
+        return self._item
+
+
+def poly_index(items, k):
+    """items[i].val(k): the receiver an element, evaluated once, then its class tested."""
+    out = []
+    for i in range(len(items)):
+        out.append(items[i].val(k))
+    return tuple(out)
+
+
+def poly_attr(holders, k):
+    """h.item.val(k): the receiver an attribute."""
+    out = []
+    for h in holders:
+        out.append(h.item.val(k))
+    return tuple(out)
+
+
 class Acc:
     """A method called with parameters left to their defaults: called kernel to kernel, the
     defaults read from the function when the call runs (runtime dynac_method_default)."""
@@ -1227,6 +1261,8 @@ def train():
         made_by(Vec, 1.0, 2.0)
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
         poly_sum([PA(1.5), PB(2.0)], 0.5)
+        poly_index([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
+        poly_attr([Carrier(PA(1.5)), Carrier(PB(2.0)), Carrier(PD(3.0))], 2)
         use_defaults(Acc(1.0), 2.0)
         use_defaults(Acc3(1.0), 2.0)
         made_by(Third, 1.0, 2.0, 3.0)
@@ -1459,6 +1495,12 @@ def checks():
         del LOG[:]
         show("poly %r" % (k,), poly_sum, items, k)
         print("log", LOG)
+    for k in [2, float("nan"), "s"]:
+        del LOG[:]
+        show("poly index %r" % (k,), poly_index, items, k)
+        show("poly attr %r" % (k,), poly_attr, [Carrier(it) for it in items], k)
+        show("poly index logged %r" % (k,), poly_index, Logged(items), k)
+        print("log", LOG)
     own = PA(1.0)
     own.val = lambda k: ("own", k)  # an instance attribute shadows the class's method
     show("poly own", poly_sum, [own, PB(1.0), own], 2)
@@ -1466,6 +1508,8 @@ def checks():
         def val(self, k):
             return ("PE", k)
     show("poly unrecorded", poly_sum, [PE(1.0), PA(1.0), PE(2.0), PD(1.0)], 2)
+    show("poly index unrecorded", poly_index, [PE(1.0), PA(1.0), own], 2)
+    show("poly attr unrecorded", poly_attr, [Carrier(PE(1.0)), Carrier(own), Carrier(PB(1.0))], 2)
     saved_val = PB.val
     PB.val = lambda self, k: ("patched PB", k)
     show("poly patched", poly_sum, items, 2)
@@ -1823,7 +1867,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
+       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add"]
 
 
 def main():
@@ -1867,6 +1911,10 @@ def main():
         check("explain lists a polymorphic call site's classes and kernels",
               "polymorphic call, line" in poly and "PA (PA.val), PB (PB.val), PC (PC.val), PD (PB.val)" in poly
               and "generic only" not in poly, poly)
+        for name in ["poly_index", "poly_attr"]:
+            site = ir.stdout.split("\n%s (" % name, 1)[-1].split("\n\n", 1)[0]
+            check("explain: %s's receiver, not a local, is tested for its class too" % name,
+                  "polymorphic call, line" in site and "PA (PA.val)" in site and "generic only" not in site, site)
         made = ir.stdout.split("\nmade_from (", 1)[-1].split("\n\n", 1)[0]
         check("explain lists a polymorphic construction's classes and __init__ kernels",
               "polymorphic construction, line" in made and "exactly Vec (Vec.__init__), Third (Third.__init__):"
