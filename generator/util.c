@@ -353,8 +353,6 @@ const type *ty_join(const type *x, const type *y) {
   }
   /* an object local can hold a number, None, a list or a tuple of such too */
   if (x->kind == TY_OBJ && y->kind == TY_OBJ) return &ty_obj;
-  if ((x->kind == TY_NONE && ty_is_number(y)) || (y->kind == TY_NONE && ty_is_number(x)))
-    return &ty_obj; /* `top = None` ... `top = x`: the number boxed, None as it is */
   if ((x->kind == TY_OBJ && boxes_as_object(y)) || (y->kind == TY_OBJ && boxes_as_object(x)))
     return &ty_obj; /* two classes' instances, an instance and any object: an object */
   return &ty_conflict;

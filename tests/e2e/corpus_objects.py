@@ -867,23 +867,6 @@ def clipped_optional(xs, lo=None, hi=None):
 
 
 @dynac.compile
-def running_best(xs: list[float], t: float):
-    """Locals holding None or a number (`top = None` ... `top = x`): object
-    locals, the number boxed, compared and added through the C API."""
-    top = None
-    best_d = None
-    count = None
-    for x in xs:
-        if top is None or x > top:
-            top = x
-        d = abs(x - t)
-        if best_d is None or d < best_d:
-            best_d = d
-        count = 1 if count is None else count + 1
-    return top, best_d, count
-
-
-@dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no
     Python code: a failure in it (an int64 overflow, an item of another
