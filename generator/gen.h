@@ -128,12 +128,18 @@ typedef struct type {
   const struct klass *or_none; /* TY_OBJ (cls NULL): such an instance or None (the join of
                                   the two): an object to every operation, but a read that
                                   narrow.c proves not None is an instance of it */
+  const struct type *num_or_none; /* TY_OBJ: &ty_float or &ty_int, a local holding that number or
+                                  None (`prev = None` ... `prev = x`): an object (the number
+                                  boxed, None as itself), but a read that narrow.c proves not
+                                  None is the C number, unboxed; arithmetic and comparison of
+                                  any other read fail the specialisation (no generic path) */
   bool rec;                    /* TY_OBJ with cls: an instance a kernel made and keeps as its
                                   fields in C until something needs the object (scalar
                                   replacement, classes.c: classes_recordable); its C value is
                                   a struct dynac_rec_<class> (emit/records.c) */
 } type;
 extern const type ty_unknown, ty_int, ty_float, ty_bool, ty_none, ty_conflict, ty_num, ty_obj;
+extern const type ty_float_or_none, ty_int_or_none; /* "float | None", "int | None": num_or_none */
 /* int | float | numpy.float64 | numpy.int64, known at run time (a TY_NUM
  * whose dynac_num may have `np` set): the join of a number and a
  * numpy.float64 or numpy.int64 (`s = 0.0; s += a[i]`). Arithmetic on it is

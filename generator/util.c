@@ -166,6 +166,8 @@ const type ty_conflict = {.kind = TY_CONFLICT, .code = "!"};
 const type ty_num = {.kind = TY_NUM, .code = "u"};
 const type ty_num_np = {.kind = TY_NUM, .code = "U", .fmt = 'd'};
 const type ty_obj = {.kind = TY_OBJ, .code = "O"};
+const type ty_float_or_none = {.kind = TY_OBJ, .code = "Nf", .num_or_none = &ty_float};
+const type ty_int_or_none = {.kind = TY_OBJ, .code = "Ni", .num_or_none = &ty_int};
 
 typedef struct type_node { const type *t; struct type_node *next; } type_node;
 static type_node *interned; /* process-wide; types outlive one module */
@@ -331,6 +333,19 @@ static bool boxes_as_object(const type *t) {
   return true;
 }
 
+/* `prev = None` ... `prev = x`: the join of None and a float or an int, or
+ * of such a join and its number, is "float | None" or "int | None"; NULL
+ * for any other pair. */
+static const type *number_or_none(const type *x, const type *y) {
+  const type *n = x->kind == TY_NONE ? y : y->kind == TY_NONE ? x : NULL;
+  if (n == &ty_float) return &ty_float_or_none;
+  if (n == &ty_int) return &ty_int_or_none;
+  if (n && n->num_or_none) return n;
+  if (x->num_or_none && x->num_or_none == y) return x;
+  if (y->num_or_none && y->num_or_none == x) return y;
+  return NULL;
+}
+
 const type *ty_join(const type *x, const type *y) {
   if (x->kind == TY_UNKNOWN) return y;
   if (y->kind == TY_UNKNOWN) return x;
@@ -347,6 +362,8 @@ const type *ty_join(const type *x, const type *y) {
   if (y->kind == TY_NONE && (x->cls || x->or_none)) return x->or_none ? x : &x->cls->inst_or_none;
   if ((x->or_none && x->or_none == y->cls) || (y->or_none && y->or_none == x->cls))
     return x->or_none ? x : y;
+  const type *n = number_or_none(x, y);
+  if (n) return n;
   if (x->kind == TY_LIST && y->kind == TY_LIST) { /* [] joins any list: its appends decide */
     if (x->elts[0]->kind == TY_UNKNOWN) return y;
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
@@ -369,6 +386,7 @@ const char *ty_python_name(arena *a, const type *t) {
   case TY_NUM: return t->fmt ? "int | float | numpy.float64 | numpy.int64" : "int | float";
   case TY_OBJ:
     if (t->or_none) return arena_printf(a, "%s | None", t->or_none->name);
+    if (t->num_or_none) return t->num_or_none == &ty_float ? "float | None" : "int | None";
     if (t->rec) return arena_printf(a, "%s (as fields)", t->cls->name);
     return t->cls ? t->cls->name : "object";
   case TY_TUPLE: {

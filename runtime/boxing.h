@@ -34,6 +34,18 @@ static inline int dynac_is_int64(PyObject *v) {
   return PyLong_CheckExact(v) && dynac_int64_of(v, &ignored);
 }
 
+/* The number a "float | None" or "int | None" local holds (o borrowed),
+ * read where the generator proved it is not None (generator/analysis/
+ * narrow.c, as a type checker narrows an Optional): such a local holds only
+ * None and what its kernel boxed there, an exact float (dynac_box_float)
+ * or an exact int within int64 (dynac_box_int). */
+static inline double dynac_held_float(PyObject *o) { return PyFloat_AS_DOUBLE(o); }
+static inline int64_t dynac_held_int(PyObject *o) {
+  int64_t v = 0;
+  (void)dynac_int64_of(o, &v); /* in range: boxed from an int64 */
+  return v;
+}
+
 static inline PyObject *dynac_box_np(char fmt, double f, int64_t i); /* numpy.h */
 /* A number as the object it stands for: an int, a float, a numpy.float64
  * or a numpy.int64 (new reference; NULL with an exception). */

@@ -553,10 +553,15 @@ static const char *emit_expr_raw(em *E, expr *e) {
   case EX_FLOAT: return float_literal(E, e->u.f);
   case EX_BOOL: return e->u.b ? "true" : "false";
   case EX_NONE: return "false /* None */";
-  case EX_LOCAL:
+  case EX_LOCAL: {
     if (!E->bound[e->u.local])
       unbound_check(E, e->u.local);
+    const type *held = E->in->local_ty[e->u.local]->num_or_none;
+    if (held && TY(e) == held) /* "float | None" known not None here: its number */
+      return arena_printf(E->m->a, "%s(%s)", held == &ty_float ? "dynac_held_float" : "dynac_held_int",
+                          local_name(E, e->u.local));
     return local_name(E, e->u.local);
+  }
   case EX_GLOBAL: {
     slot *s = e->u.global;
     const char *field = s->ty->kind == TY_FLOAT ? "v.f" : "v.i";

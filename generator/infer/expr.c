@@ -92,6 +92,21 @@ bool generic_operand(const type *t) {
   return t->kind == TY_OBJ || ty_is_scalar(t) || t->kind == TY_LIST || boxed_tuple(t) || ty_is_ndarray(t);
 }
 
+/* Is x a read of a "float | None" or "int | None" local that narrow.c
+ * could not prove not None, an operand of arithmetic or of a comparison? Then
+ * the specialisation fails: the generic operation on the boxed number
+ * would be slower than the interpreter's (None there raises TypeError
+ * anyway, so such code keeps None out by a test narrow.c does not follow). */
+static bool maybe_none_operand(ctx *c, expr *e, const expr *x) {
+  if (x->kind != EX_LOCAL || !c->in->local_ty[x->u.local]->num_or_none || c->in->fn->not_none[x->id]) return false;
+  type_fail(c, e->pos, arena_printf(c->m->a, "'%s' (%s) may be None here: an operand only after a test "
+                                    "`%s is not None` (or `if %s is None: return ...`)",
+                                    c->in->fn->locals[x->u.local],
+                                    ty_python_name(c->m->a, c->in->local_ty[x->u.local]),
+                                    c->in->fn->locals[x->u.local], c->in->fn->locals[x->u.local]));
+  return true;
+}
+
 /* An operation through the C API: Python code may run (an effect). */
 const type *generic_op(ctx *c) {
   c->in->generic = true;
@@ -1349,6 +1364,7 @@ static const type *type_object_chain(ctx *c, expr *e, bool truth) {
   for (int i = 0; i < e->u.cmp.n; i++) {
     const type *a = TY(e->u.cmp.operands[i]); /* typed by type_compare */
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
+    if (maybe_none_operand(c, e, e->u.cmp.operands[i])) return &ty_conflict;
     if (!boxable(a)) {
       type_fail(c, e->pos, arena_printf(c->m->a, "a comparison chain with a %s", ty_python_name(c->m->a, a)));
       return &ty_conflict;
@@ -1379,6 +1395,7 @@ static const type *type_compare(ctx *c, expr *e, bool truth) {
   for (int i = 0; i < e->u.cmp.n; i++) {
     const type *a = type_expr(c, e->u.cmp.operands[i], false);
     if (a->kind == TY_UNKNOWN) return &ty_unknown;
+    if (maybe_none_operand(c, e, e->u.cmp.operands[i])) return &ty_conflict;
     bool whole = ty_is_ndarray(a) || (prev && ty_is_ndarray(prev)); /* numpy's elementwise comparison */
     if (a->kind == TY_OBJ || (prev && prev->kind == TY_OBJ) || whole) { /* PyObject_RichCompare (never a
                                                                             chain: type_object_chain) */
@@ -1489,10 +1506,13 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
       if (t->or_none) {
         t = &t->or_none->inst;
         if (t->cls->slot) c->in->slots_used[t->cls->slot->index] = true;
+      } else if (t->num_or_none) {
+        t = t->num_or_none; /* unboxed (emit: dynac_held_number) */
       } else if (t->kind == TY_NONE && !c->strict) {
         t = &ty_unknown; /* only None so far: the instance assigned later in a loop comes next pass */
       }
     }
+    if (t->num_or_none) t = &ty_obj; /* may be None here: the object (maybe_none_operand) */
     if (t->kind == TY_UNKNOWN && c->strict) {
       type_fail(c, e->pos, arena_printf(c->m->a, "local '%s' is read but never assigned a value",
                                    c->in->fn->locals[e->u.local]));
@@ -1507,6 +1527,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
     break;
   case EX_BINOP: {
     const type *l = type_expr(c, e->u.bin.l, false), *r = type_expr(c, e->u.bin.r, false);
+    if (maybe_none_operand(c, e, e->u.bin.l) || maybe_none_operand(c, e, e->u.bin.r)) { t = &ty_conflict; break; }
     t = l->cls || r->cls ? type_operator(c, e, l, r) : NULL;
     if (!t) t = binop_type(c, e, e->u.bin.op, l, r); /* x op= v of an object: __iadd__, ... (emit) */
     break;
@@ -1514,6 +1535,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
   case EX_UNARY: {
     const type *a = type_expr(c, e->u.un.a, false);
     if (a->kind == TY_UNKNOWN) break;
+    if (maybe_none_operand(c, e, e->u.un.a)) { t = &ty_conflict; break; }
     if (a->kind == TY_NP) { t = np_unary_type(c, e, a); break; }
     static const char *const method[] = {"__neg__", "__pos__", "__invert__"};
     c->in->types.callee[e->id] = NULL;
@@ -1828,6 +1850,8 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
     if (j->kind == TY_CONFLICT && ((ty_is_ndarray(old) && ty_join(&ty_obj, t) == &ty_obj) ||
                                    (ty_is_ndarray(t) && ty_join(&ty_obj, old) == &ty_obj)))
       j = &ty_obj; /* x = a * 2.0 + b, then x = None or another object: the array boxed */
+    if (j->num_or_none && c->in->fn->local_dynamic && c->in->fn->local_dynamic[tg->local])
+      j = &ty_conflict; /* the interpreter binds it too: its recorded type, not a join */
     if (j->kind == TY_CONFLICT) {
       bool np = (old->kind == TY_NP) != (t->kind == TY_NP);
       type_fail(c, pos, arena_printf(c->m->a, "local '%s' holds both %s and %s%s",

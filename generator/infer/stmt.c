@@ -219,6 +219,12 @@ static void type_stmt(ctx *c, stmt *s) {
                           "assignment", c->in->fn->locals[s->u.aug.local]));
       break;
     }
+    if (l->num_or_none) { /* its read is not narrowed (narrow.c marks expressions): maybe None */
+      type_fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to '%s' (%s), which may be None",
+                                        binop_spelling[s->u.aug.op], c->in->fn->locals[s->u.aug.local],
+                                        ty_python_name(c->m->a, l)));
+      break;
+    }
     if (ty_is_ndarray(l) && (generic_operand(r) || r->kind == TY_NP)) { /* a += b: the array itself */
       if (s->u.aug.op_expr) type_expr(c, s->u.aug.op_expr, false); /* (a fused loop's tree: emit/fusion.c) */
       generic_op(c);

@@ -867,6 +867,50 @@ def clipped_optional(xs, lo=None, hi=None):
 
 
 @dynac.compile
+def running_best(xs: list[float]):
+    """Locals holding None or a float ("float | None"): the number boxed in
+    the local, unboxed where a test proves it is not None (`is not None`,
+    `is None or`, truth, `if ... is None: continue`); any other read is the
+    object itself (a call's argument, a tuple's item, the result)."""
+    top = None
+    prev = None
+    low = None
+    rough = 0.0
+    for x in xs:
+        if top is None or x > top:
+            top = x
+        if prev is not None:
+            rough += (x - prev) * (x - prev)
+        if prev:
+            LOG.append(("truthy", repr(prev), repr(-prev)))
+        prev = x
+        if low is not None and not x < low:
+            continue
+        low = x
+        LOG.append(("low", repr(low)))
+    if low is None:
+        return top, prev, rough, "empty"
+    return top, prev, low - 1.0, rough, str(top)
+
+
+@dynac.compile
+def running_best_int(xs: list[int], k: int):
+    """"int | None": the same for ints, where the narrowed number's
+    arithmetic may overflow int64 (the interpreter goes on from there)."""
+    best_i = None
+    best_v = None
+    for i in range(len(xs)):
+        v = xs[i] * k
+        if best_v is None or v < best_v:
+            best_v = v
+            best_i = i
+        LOG.append(best_i)
+    if best_v is not None:
+        return best_i, best_v * k - 1
+    return best_i, best_v
+
+
+@dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no
     Python code: a failure in it (an int64 overflow, an item of another

@@ -165,6 +165,10 @@ def cases():
         c[name] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, -big]]
     c["clipped_optional"] = [(lambda m, xs=xs, lo=lo, hi=hi: (list(xs), lo, hi)) for xs in [[1.5, -2.0, NAN, 7.0], []]
                              for lo in [None, 0.0, -1.0] for hi in [None, 2.0, -0.0]]
+    c["running_best"] = [(lambda m, xs=xs: (list(xs),)) for xs in
+                         [[1.5, -2.0, 7.0, 0.0], [], [NAN, 1.0, NAN], [0.0, -0.0, 0.0], [-0.0, 0.0], [INF, -INF, 2.5],
+                          [3.0], [2.0, 2.0, 1.0, 1.0]]]
+    c["running_best_int"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 0]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]

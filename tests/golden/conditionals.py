@@ -23,3 +23,17 @@ def clip(x, lo=None, hi=None):
         x = hi
     x += lo if lo is not None else 0.5
     return x, lo is None or x < lo
+
+
+@dynac.compile
+def roughness(xs: list[float]):
+    """A local holding None or a float ("float | None"): the float boxed in
+    it, read unboxed where a test proves it is not None, as the object
+    elsewhere."""
+    prev = None
+    acc = 0.0
+    for x in xs:
+        if prev is not None:
+            acc += (x - prev) ** 2
+        prev = x
+    return acc, prev
