@@ -522,7 +522,9 @@ static const char *mangled(lower *L, const char *attr) {
  * makes it: the callee and the npre positional arguments `pre` already
  * lowered (evaluated first, in that order), then argument list `args` in
  * source order (argform; a null `args`: none). A *iterable after a keyword
- * argument, which CPython evaluates before the keywords, is a break. */
+ * argument, which CPython evaluates before the keywords, is a break. With
+ * no *iterable and no **mapping, a plain call (no argform; nkw keywords
+ * last), as CALL makes it: no list, tuple or dict per call. */
 expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, expr *const *pre, int npre,
                          TSNode args) {
   uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
@@ -559,6 +561,10 @@ expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, exp
     e->u.call.args[e->u.call.n++] = x;
   }
   form[e->u.call.n] = 0;
+  if (!strpbrk(form, "*d")) { /* g(x, k=v) of a def g(x, **kw): no iterable, no mapping to spread */
+    e->u.call.nkw = nk;     /* a vectorcall, as CALL makes it (keywords last, by name) */
+    return e;
+  }
   e->u.call.argform = form;
   return e;
 }

@@ -989,26 +989,23 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     static dynac_global_cache gc11; /* LOAD_GLOBAL's cache */
     t11 = dynac_load_global_cached(&dynac__G, dynac__names[6], &gc11); /* global gathers */
     if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t12 = PyList_New(0); /* f(*args, **kwargs): the positional arguments */
-    if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    if (PyList_Append(t12, l_a) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
+    {
+      PyObject *argv[2] = {t11, l_a};
+      dynac__effects = 1; /* Python code runs */
+      t12 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* gathers(...) */
+      if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    }
+    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t12));
     DYNAC_OBJ t13 = NULL; /* owned, released leaving the block */
-    DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-    t13 = PyList_AsTuple(t12);
+    static dynac_global_cache gc13; /* LOAD_GLOBAL's cache */
+    t13 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc13); /* global max */
     if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1; /* Python code runs */
-    t14 = dynac_call_object_ex(t11, t13, NULL); /* gathers(...) */
-    if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 1, Py_NewRef(t14));
-    DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
-    static dynac_global_cache gc15; /* LOAD_GLOBAL's cache */
-    t15 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc15); /* global max */
-    if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    DYNAC_OBJ t16 = NULL; /* owned, released leaving the block */
+    DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
     dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */
-    t16 = dynac_call_star(t15, NULL, 0, l_a); /* max(...) */
-    if (!t16) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t16));
+    t14 = dynac_call_star(t13, NULL, 0, l_a); /* max(...) */
+    if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
+    PyTuple_SET_ITEM(t1, 2, Py_NewRef(t14));
     dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t1);
     return DYNAC_OK;
