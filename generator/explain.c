@@ -349,6 +349,12 @@ static void poly_expr(void *ctx, expr *e) {
                   "callee: CPython's call\n"
                 : ": that kernel directly; another class: CPython's lookup and call\n");
   }
+  if (e->kind == EX_CALL && S->in->types.interpreted[e->id]) {
+    const func *f = e->u.call.fn;
+    printf("    interpreted call, line %d: %s() runs in the interpreter (%s): called through the C API\n",
+           e->pos.line, f->name, f->breaks ? f->breaks->reason : f->not_compiled ? f->not_compiled
+           : !f->params_ok ? "unsupported parameters" : "no specialisation for these arguments");
+  }
   if (e->kind == EX_LISTCOMP) poly_block(ctx, e->u.comp.loop);
   ir_each_subexpr(e, poly_expr, ctx);
 }

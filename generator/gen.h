@@ -611,6 +611,9 @@ typedef struct typing {
   signed char *folded;  /* `x is None`: -2 not yet known, -1 decided when it runs, 0, 1 */
   struct inst **callee; /* a call of a module function: the callee's instance */
   struct poly_site **poly; /* obj.m(...) of an object: the kernels per receiver class, or NULL */
+  bool *interpreted;    /* a call of a module function that runs in the interpreter (a
+                           generator, graph breaks, no specialisation for its arguments):
+                           made through the C API (infer/expr.c: interpreted_call) */
 } typing;
 
 /* obj.m(args) of an object whose class the kernel does not know, where the

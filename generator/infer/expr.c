@@ -1078,17 +1078,31 @@ const type *type_np_ufunc(ctx *c, expr *e, const type **at) {
   return ty_np('d');
 }
 
+/* A call of a function of this module that runs in the interpreter (a
+ * generator, a function with graph breaks or parameters kernels do not
+ * take, or one whose specialisation for these arguments failed): through
+ * the C API as CPython calls it (emit/calls.c: emit_object_call), its
+ * arguments boxed, its result an object; Python code runs (an effect). Its
+ * callers compile, where they failed with it before. */
+static const type *interpreted_call(ctx *c, expr *e, const type **at) {
+  for (int i = 0; i < e->u.call.n; i++)
+    if (at[i]->kind != TY_UNKNOWN && !passable(at[i])) {
+      type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter, with a %s",
+                                        e->u.call.fn->name, ty_python_name(c->m->a, at[i])));
+      return &ty_conflict;
+    }
+  c->in->types.interpreted[e->id] = true;
+  c->in->types.callee[e->id] = NULL;
+  return generic_op(c);
+}
+
 /* A call of a function of this module: the callee's specialisation for the
- * argument types (made and typed now if new), a kernel-to-kernel call. */
+ * argument types (made and typed now if new), a kernel-to-kernel call; a
+ * function that runs in the interpreter: interpreted_call. */
 static const type *type_module_call(ctx *c, expr *e, const type **at, bool unknown) {
   int n = e->u.call.n;
   func *f = e->u.call.fn; /* lowered by the IR phase, as every function of the module */
-  if (f->breaks || f->not_compiled || !f->params_ok) {
-    type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(), which runs in the interpreter (%s)",
-                                 f->name, f->breaks ? f->breaks->reason : f->not_compiled ?
-                                 f->not_compiled : "unsupported parameters"));
-    return &ty_conflict;
-  }
+  if (f->breaks || f->not_compiled || !f->params_ok) return interpreted_call(c, e, at);
   if (n != f->nparams) {
     type_fail(c, e->pos, arena_printf(c->m->a, "call passes %d arguments; %s() takes %d", n,
                                  f->name, f->nparams));
@@ -1109,14 +1123,7 @@ static const type *type_module_call(ctx *c, expr *e, const type **at, bool unkno
   inst *callee = get_inst(c->m, f, at);
   c->in->types.callee[e->id] = callee;
   if (!callee) { type_fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
-  if (!callee->ok && !callee->typing) {
-    strbuf sig = {0};
-    for (int i = 0; i < n; i++) sb_printf(&sig, "%s%s", i ? ", " : "", ty_python_name(c->m->a, at[i]));
-    type_fail(c, e->pos, arena_printf(c->m->a, "calls %s(%s), which is not compiled: %s", f->name,
-                                 sig.data ? sig.data : "", callee->fail));
-    sb_free(&sig);
-    return &ty_conflict;
-  }
+  if (!callee->ok && !callee->typing) return interpreted_call(c, e, at);
   if (callee->effectful) c->in->effectful = true;
   if (callee->opaque_calls) c->in->opaque_calls = true;
   if (callee->generic) c->in->generic = true;

@@ -143,6 +143,7 @@ static inst *new_inst(module *m, func *f, const type **args, bool nested_as_obje
   in->types.folded = arena_alloc(m->a, (size_t)(f->nexprs + 1));
   in->types.callee = arena_alloc(m->a, sizeof(inst *) * (size_t)(f->nexprs + 1));
   in->types.poly = arena_alloc(m->a, sizeof(poly_site *) * (size_t)(f->nexprs + 1));
+  in->types.interpreted = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nexprs + 1));
   in->ret = &ty_unknown;
   in->ok = true;
   in->cname = inst_cname(m, f, args);
@@ -276,6 +277,7 @@ bool comprehension_folds(const inst *in, const expr *e) {
 }
 
 bool function_via_api(const inst *in, const expr *e) {
+  if (e->u.call.kind == CALLEE_MODULE_FN) return in->types.interpreted[e->id];
   if (e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return false;
   if (!e->u.call.callee_slot) return false;
   if (e->u.call.nkw) return true; /* round(x, ndigits=2), sorted(xs, key=f), print(x, end="") */

@@ -910,6 +910,44 @@ def running_best_int(xs: list[int], k: int):
     return best_i, best_v
 
 
+def _halves(n):
+    """A generator: it runs in the interpreter, and kernels call it through
+    the C API."""
+    for i in range(n):
+        LOG.append(("half", i))
+        if i == 3 and n > 10:
+            raise ValueError("too many halves: %d" % n)
+        yield i * 0.5
+
+
+def _kw_scaled(x, **kw):
+    """A def with **kw, which kernels do not take."""
+    LOG.append(("kw", sorted(kw)))
+    return x * kw.get("k", 2.0) + 1.0
+
+
+def _two_kinds(k):
+    """No specialisation: it returns a list or an int."""
+    if k > 0:
+        return [k]
+    return k
+
+
+@dynac.compile
+def calls_interpreted(xs: list[float], n: int):
+    """Module functions that run in the interpreter (a generator, a def
+    with **kw, one with no specialisation) called from a kernel through the
+    C API, as CPython calls them: arguments boxed, keywords by name, their
+    exceptions with this frame's line."""
+    t = 0.0
+    for x in xs:
+        t += _kw_scaled(x) - _kw_scaled(x, k=-1.0)
+    s = 0.0
+    for v in _halves(n):
+        s += v * v
+    return t, s, list(_halves(2)), _two_kinds(n), _two_kinds(-n)
+
+
 @dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no

@@ -169,6 +169,8 @@ def cases():
                          [[1.5, -2.0, 7.0, 0.0], [], [NAN, 1.0, NAN], [0.0, -0.0, 0.0], [-0.0, 0.0], [INF, -INF, 2.5],
                           [3.0], [2.0, 2.0, 1.0, 1.0]]]
     c["running_best_int"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 0]]
+    c["calls_interpreted"] = [(lambda m, xs=xs, n=n: (list(xs), n)) for xs in [[1.5, -0.0], [], [NAN, INF]]
+                              for n in [0, 3, 20]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
