@@ -986,6 +986,7 @@ bool packs_star_args(const func *f, int n);
  * keyword arguments, or an argument is an object (len() and sum() aside:
  * typed forms of their own)? */
 bool function_via_api(const inst *in, const expr *e);
+bool min_max_of_list(const inst *in, const expr *e); /* min(xs) / max(xs) of a list of numbers */
 bool comprehension_folds(const inst *in, const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);

@@ -22,6 +22,8 @@ static const op_row op_table[] = {
     {OPS_BUILTIN, "abs", OPI_ABS, 1, 1, 0, true, NULL},
     {OPS_BUILTIN, "min", OPI_MIN, 2, ANY, 0, true, NULL},
     {OPS_BUILTIN, "max", OPI_MAX, 2, ANY, 0, true, NULL},
+    {OPS_BUILTIN, "min", OPI_MIN, 1, 1, 0, true, NULL}, /* of a list of numbers (min_max_of_list) */
+    {OPS_BUILTIN, "max", OPI_MAX, 1, 1, 0, true, NULL},
     {OPS_BUILTIN, "int", OPI_INT, 1, 1, 'i', true, NULL},
     {OPS_BUILTIN, "float", OPI_FLOAT, 1, 1, 'f', true, NULL},
     {OPS_BUILTIN, "bool", OPI_BOOL, 0, 1, 'b', true, NULL},

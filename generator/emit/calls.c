@@ -244,6 +244,31 @@ static const char *emit_len_sum(em *E, expr *e) {
   return arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", len_of(E, obj, TY(a)), acc);
 }
 
+/* min(xs) / max(xs) of a list of numbers (min_max_of_list), as CPython's
+ * min_max loop: the first item, then each later one that compares less
+ * (greater) than the one kept, so the first of equal extremes and a NaN
+ * first stay; an empty list: the interpreter's ValueError. */
+static const char *emit_min_max_of_list(em *E, expr *e) {
+  expr *a = e->u.call.args[0];
+  const char *obj = keep(E, emit_arg(E, e, 0), TY(a));
+  const type *et = ty_elem(TY(a));
+  const char *n = len_of(E, obj, TY(a));
+  fail_if(E, NULL, arena_printf(E->m->a, "%s() of an empty list", e->u.call.name),
+          arena_printf(E->m->a, "%s == 0", n), NULL);
+  const positions first = {{"0", NULL}, {"true", NULL}}; /* the list is not empty, and reads change no length */
+  const char *res = tmpvar(E, et);
+  line(E, "%s = %s;", res, elem_read(E, obj, TY(a), &first, NULL, NULL));
+  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  line(E, "for (int64_t %s = 1; %s < %s; %s++) {", k, k, n, k);
+  E->indent++;
+  const positions at = {{k, NULL}, {"true", NULL}};
+  const char *x = elem_read(E, obj, TY(a), &at, NULL, NULL);
+  line(E, "if (%s) %s = %s;", cmp_values(E, ops_call_is(e, OPI_MAX) ? CMP_GT : CMP_LT, x, et, res, et), res, x);
+  E->indent--;
+  line(E, "}");
+  return res;
+}
+
 /* A callee's text for a comment: a dotted name, else "<callee>" (never a comment end). */
 static const char *dotted_or_blank(const char *s) {
   for (const char *p = s; *p; p++)
@@ -1259,6 +1284,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (e->u.call.kind == CALLEE_VALUE) return e->u.call.argform ? emit_starred_call(E, e) : emit_object_call(E, e);
   if (ops_call_is(e, OPI_LEN) || ops_call_is(e, OPI_SUM))
     return emit_len_sum(E, e);
+  if (min_max_of_list(E->in, e)) return emit_min_max_of_list(E, e);
   if (e->u.call.kind == CALLEE_MATH) return emit_math(E, e);
   if (e->u.call.kind == CALLEE_BUILTIN) return emit_builtin(E, e);
   inst *callee = E->in->types.callee[e->id];

@@ -1196,6 +1196,12 @@ static const type *type_call(ctx *c, expr *e) {
   if (e->u.call.kind == CALLEE_BUILTIN && op &&
       (op->id == OPI_LEN || (op->id == OPI_SUM && !function_via_api(c->in, e))))
     return type_len_sum(c, e, at[0]);
+  if (e->u.call.kind == CALLEE_BUILTIN && op && (op->id == OPI_MIN || op->id == OPI_MAX) && n == 1 &&
+      !function_via_api(c->in, e)) { /* min(xs): an element (ValueError when empty: the interpreter's) */
+    if (min_max_of_list(c->in, e)) return ty_elem(at[0]);
+    type_fail(c, e->pos, arena_printf(c->m->a, "%s() of a %s", name, ty_python_name(c->m->a, at[0])));
+    return &ty_conflict;
+  }
   if (function_via_api(c->in, e)) { /* abs(obj), math.sqrt(obj), ...: the function itself */
     for (int i = 0; i < n; i++)
       if (!passable(at[i])) {

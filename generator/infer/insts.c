@@ -276,6 +276,18 @@ bool comprehension_folds(const inst *in, const expr *e) {
   return t->kind == TY_LIST && t->elts[0]->kind != TY_UNKNOWN && !ty_is_number(t->elts[0]);
 }
 
+/* min(xs) or max(xs) (a generator of numbers too: its items' list) of a
+ * list of ints, floats or bools: a loop in C (emit/calls.c:
+ * emit_min_max_of_list), whose result is the element type. */
+bool min_max_of_list(const inst *in, const expr *e) {
+  if (e->kind != EX_CALL || e->u.call.kind != CALLEE_BUILTIN || e->u.call.n != 1 || e->u.call.nkw ||
+      (!ops_call_is(e, OPI_MIN) && !ops_call_is(e, OPI_MAX)))
+    return false;
+  const type *t = ty_of(in, e->u.call.args[0]);
+  return t->kind == TY_LIST && (t->elts[0]->kind == TY_FLOAT || t->elts[0]->kind == TY_INT ||
+                                t->elts[0]->kind == TY_BOOL);
+}
+
 bool function_via_api(const inst *in, const expr *e) {
   if (e->u.call.kind == CALLEE_MODULE_FN) return in->types.interpreted[e->id];
   if (e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) return false;
@@ -285,6 +297,7 @@ bool function_via_api(const inst *in, const expr *e) {
   if (ops_call_is(e, OPI_SUM)) /* sum(objects), sum(xs, start): the builtin */
     return e->u.call.n != 1 || (!typed_sum(ty_of(in, e->u.call.args[0])) &&
                                 ty_of(in, e) != &ty_num_np); /* (float64 items: infer/arrays.c array_sum_arg) */
+  if (min_max_of_list(in, e)) return false; /* max(xs), max(x * x for x in xs): in C */
   if (e->u.call.n == 1 && e->u.call.args[0]->kind == EX_LISTCOMP && e->u.call.args[0]->u.comp.consumer)
     return true; /* max(x for x in v), tuple(...), sorted(...): the builtin takes the items' list */
   for (int i = 0; i < e->u.call.n; i++) {

@@ -949,6 +949,18 @@ def calls_interpreted(xs: list[float], n: int):
 
 
 @dynac.compile
+def extremes(xs: list[float], ns: list[int]):
+    """min(xs) and max(xs) of lists of numbers, and of a generator of
+    numbers, as CPython's loop: the first of equal extremes, a NaN first
+    stays, -0.0 against 0.0; an empty list raises ValueError (here after an
+    effect: the interpreter goes on from the statement)."""
+    LOG.append("start")
+    lo, hi = min(xs), max(xs)
+    sq = max(x * x for x in xs)
+    return lo, hi, sq, min(ns), max(ns), max([n > 0 for n in ns]), min(n * 3 for n in ns)
+
+
+@dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no
     Python code: a failure in it (an int64 overflow, an item of another

@@ -171,6 +171,10 @@ def cases():
     c["running_best_int"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big, 0]]
     c["calls_interpreted"] = [(lambda m, xs=xs, n=n: (list(xs), n)) for xs in [[1.5, -0.0], [], [NAN, INF]]
                               for n in [0, 3, 20]]
+    c["extremes"] = [(lambda m, xs=xs, ns=ns: (list(xs), list(ns)))
+                     for xs in [[1.5, -2.0, 7.0, 0.0], [NAN, 1.0], [1.0, NAN, -1.0], [0.0, -0.0], [-0.0, 0.0],
+                                [], [INF, -INF], [2.0], [1.5, 2], [2.0, 2.0, -1e308]]
+                     for ns in [[3, -1, 3], [], [big, -big], [True, 0]]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["gen_dict_pairs"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
