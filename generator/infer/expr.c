@@ -889,6 +889,8 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   }
   if (e->u.call.own_list) { /* the comprehension's list: boxed values of its element type */
     if (at[1] == lt->elts[0]) return &ty_none;
+    if (at[1]->kind == TY_LIST && c->in->nested_as_objects && lt->elts[0] == &ty_obj)
+      return &ty_none; /* an inner list held as an object (type_first_append) */
     type_fail(c, e->pos, arena_printf(c->m->a, "a list comprehension whose elements are both %s and %s",
          ty_python_name(c->m->a, lt->elts[0]), ty_python_name(c->m->a, at[1])));
     return &ty_conflict;
