@@ -1507,21 +1507,27 @@ DYNAC_COLD int dynac_deopt_after_effect(const char *file, int line) {
                file, line);
   return DYNAC_ERROR;
 }
+static inline int dynac__comp_frame(const char *name) {
+  return !strcmp(name, "<genexpr>") || !strcmp(name, "<listcomp>") || !strcmp(name, "<setcomp>") ||
+         !strcmp(name, "<dictcomp>");
+}
 /* Adds a traceback entry for `func` at `filename` (borrowed str):`line`
  * to the exception being raised, as the frame a kernel replaces would have.
- * Inside a comprehension `func` is "<genexpr>\0NAME\0LINE" (or <listcomp>,
- * <setcomp>, <dictcomp>):
- * the comprehension's frame at `line`, then its function's at LINE, as
- * CPython 3.11 runs a comprehension in a frame of its own. Returns DYNAC_ERROR.
+ * Inside a comprehension `func` is "<listcomp>\0NAME\0LINE" (or <genexpr>,
+ * <setcomp>, <dictcomp>): the comprehension's frame at `line`, then the
+ * frame that runs it, NAME at LINE, which is another comprehension's
+ * (followed by its own "\0NAME\0LINE") or the function's, as CPython 3.11
+ * runs each comprehension in a frame of its own. Returns DYNAC_ERROR.
  * Cold and out of line: every fallible operation of a kernel calls it. */
 DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int line) {
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
   dynac_compat_traceback_add(func, file, line);
-  if (!strcmp(func, "<genexpr>") || !strcmp(func, "<listcomp>") || !strcmp(func, "<setcomp>") ||
-      !strcmp(func, "<dictcomp>")) {
-    const char *outer = func + strlen(func) + 1;
-    dynac_compat_traceback_add(outer, file, atoi(outer + strlen(outer) + 1));
+  for (const char *name = func, *next = func + strlen(func) + 1; dynac__comp_frame(name);) {
+    const char *at = next + strlen(next) + 1; /* the next frame's line */
+    dynac_compat_traceback_add(next, file, atoi(at));
+    name = next;
+    next = at + strlen(at) + 1;
   }
   return DYNAC_ERROR;
 }

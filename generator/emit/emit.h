@@ -154,7 +154,9 @@ typedef struct em {
   int cur_line;    /* the Python line of the statement being emitted */
   expr *comp;      /* the comprehension whose items are being made (its own frame in
                       CPython's tracebacks), or NULL */
-  stmt *comp_first; /* its first for clause, whose iterable the function itself evaluates */
+  stmt *comp_first; /* its first for clause, whose iterable the enclosing frame evaluates */
+  expr *comps[16];  /* the comprehensions being emitted, outermost first (each a frame) */
+  int ncomps;
   const comp_cont *comp_cont; /* how that comprehension's clauses continue, or NULL */
   int routed_comps; /* nested comprehensions being emitted whose failures go on through the enclosing
                        clause's restart point (no restart points of their own) */
@@ -286,6 +288,7 @@ void deopt_if(em *E, const char *code, const char *why, const char *cond_fmt, ..
 const char *checked(em *E, const type *rt, const char *helper, const char *a, const char *b);
 void fail_if(em *E, const char *code, const char *why, const char *cond, const char *slow);
 const char *where(em *E);
+expr *enclosing_comp(const em *E, const expr *comp); /* its frame's caller, or NULL */
 void unbound_check(em *E, int loc);
 
 /* continue.c */

@@ -168,14 +168,34 @@ void fail_if(em *E, const char *code, const char *why, const char *cond, const c
 }
 
 /* The arguments every slow path takes: where to add the traceback entry. */
+/* The comprehension whose frame runs comprehension `comp`'s (the one
+ * whose clause holds it), or NULL: the function's. */
+expr *enclosing_comp(const em *E, const expr *comp) {
+  for (int i = (E->ncomps < 16 ? E->ncomps : 16) - 1; i > 0; i--)
+    if (E->comps[i] == comp) return E->comps[i - 1];
+  return NULL;
+}
+
+static const char *comp_frame_name(const expr *c) {
+  return c->u.comp.consumer ? "<genexpr>" : c->u.comp.kind == 's' ? "<setcomp>"
+         : c->u.comp.kind == 'd' ? "<dictcomp>" : "<listcomp>";
+}
+
 const char *where(em *E) {
-  if (E->comp) /* the comprehension's frame, then the function's (dynac_traceback_here) */
-    return arena_printf(E->m->a, "dynac__G.filename, \"%s\" \"\\0\" %s \"\\0\" \"%d\", %d",
-                        E->comp->u.comp.consumer ? "<genexpr>" : E->comp->u.comp.kind == 's' ? "<setcomp>"
-                        : E->comp->u.comp.kind == 'd' ? "<dictcomp>" : "<listcomp>",
-                        c_string(E->m, E->in->fn->name), E->comp->pos.line, E->cur_line);
-  return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), /* co_name */
-                      E->cur_line);
+  if (!E->comp)
+    return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), /* co_name */
+                        E->cur_line);
+  /* the comprehension's frame, each enclosing one's at the line of the comprehension it runs, then
+     the function's (dynac_traceback_here) */
+  strbuf b = {0};
+  sb_printf(&b, "\"%s\"", comp_frame_name(E->comp));
+  const expr *c = E->comp;
+  for (const expr *up = enclosing_comp(E, c); up; c = up, up = enclosing_comp(E, up))
+    sb_printf(&b, " \"\\0\" \"%s\" \"\\0\" \"%d\"", comp_frame_name(up), c->pos.line);
+  sb_printf(&b, " \"\\0\" %s \"\\0\" \"%d\"", c_string(E->m, E->in->fn->name), c->pos.line);
+  const char *r = arena_printf(E->m->a, "dynac__G.filename, %s, %d", b.data, E->cur_line);
+  sb_free(&b);
+  return r;
 }
 
 /* UnboundLocalError: local `loc` read where it may be unassigned. */

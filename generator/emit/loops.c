@@ -264,7 +264,8 @@ void emit_range_loop(em *E, stmt *s, int label, const char *startv, const char *
  * itself (the interpreter's loop state); taking an item cannot deoptimise. */
 static void emit_for_object(em *E, stmt *s, int label) {
   expr *comp = E->comp;
-  if (s == E->comp_first) E->comp = NULL; /* a comprehension's first iterable: the function's */
+  if (s == E->comp_first) E->comp = enclosing_comp(E, comp); /* a comprehension's first iterable: the
+                                                                  enclosing frame's */
   const char *obj = as_obj(E, emit_expr(E, s->u.for_.iters[0]), TY(s->u.for_.iters[0])); /* a tuple: boxed */
   if (s->u.for_.how != 'i' || s->u.for_.niters > 1) { /* enumerate/zip/reversed of objects */
     const char *args[9];
@@ -487,7 +488,8 @@ void emit_for_range(em *E, stmt *s) {
   int label = ++E->label;
   const char *b[3];
   expr *comp = E->comp;
-  if (s == E->comp_first) E->comp = NULL; /* a comprehension's first range(): the function's own call */
+  if (s == E->comp_first) E->comp = enclosing_comp(E, comp); /* a comprehension's first range(): the
+                                                                  enclosing frame's call */
   range_bounds(E, s, b);
   const char *startv = b[0], *stopv = b[1], *stepv = b[2];
   expr *step = s->u.for_.step;

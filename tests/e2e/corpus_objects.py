@@ -961,6 +961,28 @@ def extremes(xs: list[float], ns: list[int]):
 
 
 @dynac.compile
+def grid_and_words(n: int, text: object):
+    """A list of lists made by a comprehension in a function whose generic
+    operations (str methods) have it hold its inner lists as objects."""
+    g = [[(i * j) % 5 for j in range(n)] for i in range(n)]
+    rows = [[w.upper() for w in text.split()] for _ in range(2)]
+    g[0].append(len(rows))
+    return g, rows, len([[i] for i in range(n)])
+
+
+@dynac.compile
+def nested_comp_errors(text: object, k: object):
+    """Comprehensions inside comprehensions: an exception raised making an
+    innermost item has every comprehension's frame in its traceback, and
+    one raised by an inner comprehension's first iterable the frames up to
+    the comprehension that evaluates it."""
+    LOG.append("start")
+    rows = [[[w.upper() + k for w in text.split()] for _ in range(2)]
+            for _ in range(2)]
+    return rows, [[w + k for w in text.split()] for _ in range(1)]
+
+
+@dynac.compile
 def nested_comps(xs: list[int], k: int):
     """A comprehension in another's element or if clause that runs no
     Python code: a failure in it (an int64 overflow, an item of another
