@@ -168,11 +168,12 @@ DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int li
   const char *file = filename ? PyUnicode_AsUTF8(filename) : NULL;
   if (!file) return DYNAC_ERROR;
   dynac_compat_traceback_add(func, file, line);
-  for (const char *name = func, *next = func + strlen(func) + 1; dynac__comp_frame(name);) {
-    const char *at = next + strlen(next) + 1; /* the next frame's line */
+  for (const char *name = func, *next = func; dynac__comp_frame(name);) {
+    next += strlen(next) + 1; /* the next frame's name (read only past a comprehension's) */
+    const char *at = next + strlen(next) + 1; /* its line */
     dynac_compat_traceback_add(next, file, atoi(at));
     name = next;
-    next = at + strlen(at) + 1;
+    next = at;
   }
   return DYNAC_ERROR;
 }
