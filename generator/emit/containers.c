@@ -452,12 +452,12 @@ static void emit_comprehension_loops(em *E, expr *e) {
   if (routed) E->rp.clears[E->rp.nclears++] = e->u.comp.result, E->routed_comps++;
   E->comp = e;
   E->comp_first = e->u.comp.loop;
-  if (E->ncomps < 16) E->comps[E->ncomps] = e;
-  E->ncomps++;
+  comp_frame frame = {e, E->frames};
+  E->frames = &frame;
   int noted = E->effects_noted;
   emit_block(E, e->u.comp.loop);
   if (routed) E->routed_comps--;
-  E->ncomps--;
+  E->frames = frame.up;
   E->comp = outer;
   E->comp_first = outer_first;
   E->comp_cont = outer_cont;

@@ -134,6 +134,13 @@ typedef struct mid_point {
   struct mid_point *next;
 } mid_point;
 
+/* A comprehension being emitted, and the one whose clause holds it (NULL:
+ * the function's): each runs in a frame of its own in CPython 3.11. */
+typedef struct comp_frame {
+  expr *comp;
+  const struct comp_frame *up;
+} comp_frame;
+
 typedef struct em {
   module *m;
   inst *in;
@@ -155,8 +162,7 @@ typedef struct em {
   expr *comp;      /* the comprehension whose items are being made (its own frame in
                       CPython's tracebacks), or NULL */
   stmt *comp_first; /* its first for clause, whose iterable the enclosing frame evaluates */
-  expr *comps[16];  /* the comprehensions being emitted, outermost first (each a frame) */
-  int ncomps;
+  const struct comp_frame *frames; /* the comprehensions being emitted, innermost first */
   const comp_cont *comp_cont; /* how that comprehension's clauses continue, or NULL */
   int routed_comps; /* nested comprehensions being emitted whose failures go on through the enclosing
                        clause's restart point (no restart points of their own) */

@@ -167,12 +167,11 @@ void fail_if(em *E, const char *code, const char *why, const char *cond, const c
        why ? why : "", why ? " */" : "");
 }
 
-/* The arguments every slow path takes: where to add the traceback entry. */
 /* The comprehension whose frame runs comprehension `comp`'s (the one
  * whose clause holds it), or NULL: the function's. */
 expr *enclosing_comp(const em *E, const expr *comp) {
-  for (int i = (E->ncomps < 16 ? E->ncomps : 16) - 1; i > 0; i--)
-    if (E->comps[i] == comp) return E->comps[i - 1];
+  for (const comp_frame *f = E->frames; f; f = f->up)
+    if (f->comp == comp) return f->up ? f->up->comp : NULL;
   return NULL;
 }
 
@@ -181,6 +180,7 @@ static const char *comp_frame_name(const expr *c) {
          : c->u.comp.kind == 'd' ? "<dictcomp>" : "<listcomp>";
 }
 
+/* The arguments every slow path takes: where to add the traceback entry. */
 const char *where(em *E) {
   if (!E->comp)
     return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), /* co_name */

@@ -1522,7 +1522,7 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
         t = &t->or_none->inst;
         if (t->cls->slot) c->in->slots_used[t->cls->slot->index] = true;
       } else if (t->num_or_none) {
-        t = t->num_or_none; /* unboxed (emit: dynac_held_number) */
+        t = t->num_or_none; /* unboxed (emit: dynac_held_float, dynac_held_int) */
       } else if (t->kind == TY_NONE && !c->strict) {
         t = &ty_unknown; /* only None so far: the instance assigned later in a loop comes next pass */
       }
