@@ -674,6 +674,9 @@ typedef struct inst {
                               (classes_attr_type_any) */
   bool attrs_as_objects;   /* typed again after a typing with such guesses failed (`o.time.real`
                               of a float): every attribute of an object is an object */
+  bool list_attrs_typed;   /* typed an instance's attribute recorded as a list as that list */
+  bool list_attrs_as_objects; /* typed again after a typing with such lists failed: they are
+                              objects */
   bool generic;            /* operates on objects through the C API (itself or through
                               callees): Python code may run, so no deoptimisation after */
   const char **top_fail;   /* partial functions: per top-level statement, why it is not

@@ -2745,6 +2745,15 @@ static inline int dynac_attr_instance(PyObject *o, PyObject *name, dynac_attr_ca
   *out = v;
   return 0;
 }
+/* The same for an attribute recorded as a list (System.bodies): exactly a
+ * list, a new reference in *out (the kernel checks its elements per read). */
+static inline int dynac_attr_list(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, PyObject **out) {
+  PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
+  if (!v) return -1;
+  if (!PyList_CheckExact(v)) { Py_DECREF(v); return 1; }
+  *out = v;
+  return 0;
+}
 
 /* Stores v (borrowed) at o's place per way w (an inline value set for the
  * first time joins the instance's order at w's index). */

@@ -308,15 +308,16 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
 }
 
 /* obj.name of an instance of a module class whose recorded attribute type
- * t is float, bool or another class's instance (classes.c): read through the
+ * t is float, bool, another class's instance or a list (classes.c): read through the
  * site's cache, checked; a value of another type deoptimises. */
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t) {
   const char *nm = interned_name(E, name);
   const char *c = emit_attr_cache(E, "where instances keep it");
-  const char *o = tmpvar(E, t);
+  const char *o = tmpvar(E, t->kind == TY_LIST ? &ty_obj : t); /* a list: held (infer: list_attr_typed) */
   const char *call = t->kind == TY_OBJ
       ? arena_printf(E->m->a, "dynac_attr_instance(%s, %s, &%s, &dynac__effects, dynac__slots[%d].obj, &%s)",
                      obj, nm, c, t->cls->slot->index, o)
+      : t->kind == TY_LIST ? arena_printf(E->m->a, "dynac_attr_list(%s, %s, &%s, &dynac__effects, &%s)", obj, nm, c, o)
       : arena_printf(E->m->a, "dynac_attr_%s(%s, %s, &%s, &dynac__effects, &%s)", t->kind == TY_FLOAT
                      ? "float" : t->kind == TY_INT ? "int" : "bool", obj, nm, c, o);
   line(E, "{");

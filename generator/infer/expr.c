@@ -888,7 +888,7 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
     return &ty_conflict;
   }
   if (e->u.call.own_list) { /* the comprehension's list: boxed values of its element type */
-    if (at[1] == lt->elts[0]) return &ty_none;
+    if (ty_unrec(at[1]) == lt->elts[0]) return &ty_none; /* an instance kept as fields: made (box_value) */
     if (at[1]->kind == TY_LIST && c->in->nested_as_objects && lt->elts[0] == &ty_obj)
       return &ty_none; /* an inner list held as an object (type_first_append) */
     type_fail(c, e->pos, arena_printf(c->m->a, "a list comprehension whose elements are both %s and %s",
@@ -943,6 +943,21 @@ static bool numpy_float_constant(ctx *c, const expr *e) {
   return false;
 }
 
+/* An instance's attribute recorded as a list (System.bodies: list[Body]):
+ * that list, checked to be one per read and its elements per read as a
+ * parameter's are, held as a new reference (the attribute may be rebound
+ * while the kernel uses it). Not in a function with graph breaks (its
+ * regions borrow lists), nor after a typing with it failed. */
+static bool list_attr_typed(ctx *c, const expr *e, const type *at) {
+  if (at->kind != TY_LIST || c->in->list_attrs_as_objects || c->in->nested_as_objects || c->in->fn->partial ||
+      !list_elem_ok(at->elts[0]) || (at->elts[0]->kind == TY_OBJ && at->elts[0]->cls && !at->elts[0]->cls->slot))
+    return false;
+  builds_list(c, e->pos);
+  c->in->list_attrs_typed = true;
+  use_class_guards(c, at);
+  return true;
+}
+
 /* a.shape, a.ndim, a.size of an ndarray; any attribute of an object
  * (PyObject_GetAttr: a descriptor or __getattr__ may run Python code) */
 static const type *type_attr(ctx *c, expr *e) {
@@ -967,7 +982,7 @@ static const type *type_attr(ctx *c, expr *e) {
       if (at->cls) c->in->slots_used[at->cls->slot->index] = true;
       return at;
     }
-    return &ty_obj;
+    return at && list_attr_typed(c, e, at) ? at : &ty_obj;
   }
   if (ot->kind == TY_OBJ && numpy_float_constant(c, e)) { /* np.inf: checked per read */
     generic_op(c);

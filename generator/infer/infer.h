@@ -57,6 +57,9 @@ const type *type_expr_method(ctx *c, const expr *e);
 void type_block(ctx *c, stmt *s);
 void type_body(ctx *c);
 bool holds_nested_container(const type *t);
+/* The guards of the classes whose instances type t holds (an instance,
+ * a list or tuple of them): their checks and element reads need them. */
+void use_class_guards(ctx *c, const type *t);
 
 /* insts.c */
 inst *get_inst(module *m, func *f, const type **args);

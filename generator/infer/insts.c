@@ -66,8 +66,14 @@ static const char *inst_cname(module *m, func *f, const type **args) {
   return r;
 }
 
-static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects,
-                      bool attrs_as_objects);
+/* How an instance is typed again after a typing failed (new_inst). */
+enum { RETYPE_NESTED_AS_OBJECTS = 1, RETYPE_ATTRS_AS_OBJECTS = 2, RETYPE_LIST_ATTRS_AS_OBJECTS = 4 };
+static inst *new_inst(module *m, func *f, const type **args, unsigned retype);
+static unsigned retype_of(const inst *in) {
+  return (in->nested_as_objects ? RETYPE_NESTED_AS_OBJECTS : 0) |
+         (in->attrs_as_objects ? RETYPE_ATTRS_AS_OBJECTS : 0) |
+         (in->list_attrs_as_objects ? RETYPE_LIST_ATTRS_AS_OBJECTS : 0);
+}
 static void unlist_inst(module *m, inst *in);
 
 /* Must parameter i of f take the instance itself rather than a caller's
@@ -102,18 +108,24 @@ inst *get_inst(module *m, func *f, const type **args) {
     if (same) return in;
   }
   if (count >= 16) return NULL;
-  inst *in = new_inst(m, f, args, false, false);
+  inst *in = new_inst(m, f, args, 0);
   /* Generic operations and a list of lists it builds: typed again with the
    * inner lists held as objects (references of their own), in its place. */
   if (!in->ok && in->nested_refused) {
     unlist_inst(m, in);
-    in = new_inst(m, f, args, true, false);
+    in = new_inst(m, f, args, RETYPE_NESTED_AS_OBJECTS);
+  }
+  /* An instance's attribute recorded as a list, then used as a typed list
+   * cannot be (stored into a tuple, ...): typed again with it an object. */
+  if (!in->ok && in->list_attrs_typed) {
+    unlist_inst(m, in);
+    in = new_inst(m, f, args, retype_of(in) | RETYPE_LIST_ATTRS_AS_OBJECTS);
   }
   /* An object's attribute guessed a number, then used as no number is
    * (`o.time.real`): typed again with objects' attributes as objects. */
   if (!in->ok && in->attrs_guessed) {
     unlist_inst(m, in);
-    in = new_inst(m, f, args, in->nested_as_objects, true);
+    in = new_inst(m, f, args, retype_of(in) | RETYPE_ATTRS_AS_OBJECTS);
   }
   return in;
 }
@@ -127,11 +139,11 @@ static void unlist_inst(module *m, inst *in) {
 
 /* A new instance of f for args, listed in m->insts (so that recursive calls
  * find it while it is typed), then typed. */
-static inst *new_inst(module *m, func *f, const type **args, bool nested_as_objects,
-                      bool attrs_as_objects) {
+static inst *new_inst(module *m, func *f, const type **args, unsigned retype) {
   inst *in = arena_alloc(m->a, sizeof *in);
-  in->nested_as_objects = nested_as_objects;
-  in->attrs_as_objects = attrs_as_objects;
+  in->nested_as_objects = retype & RETYPE_NESTED_AS_OBJECTS;
+  in->attrs_as_objects = retype & RETYPE_ATTRS_AS_OBJECTS;
+  in->list_attrs_as_objects = retype & RETYPE_LIST_ATTRS_AS_OBJECTS;
   in->fn = f;
   if (!f->not_none) f->not_none = narrow_not_none_reads(m->a, f);
   in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));

@@ -44,12 +44,18 @@ static void type_cond(ctx *c, expr *e) {
 
 /* for target in c / enumerate(c) / zip(c1, ...) / reversed(c): lists and
  * buffers; the target gets an element, (index, element) or a tuple of
- * elements. `for target in obj` of any other object: its iterator's items. */
+ * elements. `for target in obj` of any other object: its iterator's items,
+ * and enumerate/zip of lists of objects too unless the target unpacks the
+ * tuple (a tuple value holding objects is only ever unpacked). */
 bool for_iter_is_generic(const inst *in, const stmt *s) {
+  const target *tg = s->u.for_.tgt;
+  int parts = s->u.for_.niters + (s->u.for_.how == 'e');
+  bool unpacked = tg->is_tuple && tg->n == parts; /* `for i, a in enumerate(xs)`: no tuple of objects is made */
   for (int i = 0; i < s->u.for_.niters; i++) {
     const type *t = ty_of(in, s->u.for_.iters[i]);
     if (t->kind == TY_OBJ ||
-        (t->kind == TY_LIST && t->elts[0]->kind == TY_OBJ && (s->u.for_.how == 'e' || s->u.for_.how == 'z')) ||
+        (t->kind == TY_LIST && t->elts[0]->kind == TY_OBJ && (s->u.for_.how == 'e' || s->u.for_.how == 'z') &&
+         !unpacked) ||
         (t->kind == TY_TUPLE && s->u.for_.how == 'i' && s->u.for_.niters == 1)) /* boxed, then iterated */
       return true;
   }
@@ -131,10 +137,6 @@ static void type_for_iter(ctx *c, stmt *s) {
       if (c->strict) type_fail(c, s->u.for_.iters[i]->pos, "for loop over a list whose element type is not known");
       unknown = true;
       continue;
-    }
-    if (el[i]->kind == TY_OBJ && s->u.for_.how != 'i' && s->u.for_.how != 'r') {
-      type_fail(c, s->u.for_.iters[i]->pos, "enumerate() or zip() of a list of objects");
-      return;
     }
   }
   if (s->u.for_.start) {
@@ -353,9 +355,7 @@ static void type_split_block(ctx *c, stmt *b) {
   }
 }
 
-/* The guards of the classes whose instances type t holds (an instance,
- * a list or tuple of them): their checks and element reads need them. */
-static void use_class_guards(ctx *c, const type *t) {
+void use_class_guards(ctx *c, const type *t) {
   if (t->kind == TY_OBJ && t->cls && t->cls->slot) c->in->slots_used[t->cls->slot->index] = true;
   if (t->kind == TY_LIST || t->kind == TY_TUPLE)
     for (int i = 0; i < t->n; i++) use_class_guards(c, t->elts[i]);

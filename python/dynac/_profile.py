@@ -51,13 +51,31 @@ HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class statement's class, not a built
 _MISSING = object()
 
 
+_EMPTY_LIST = "list[]"  # an attribute seen only as an empty list so far: its elements' type is not known
+
+
+def _join_attribute(seen, tn):
+    """The type of an attribute seen as `seen` (None: not yet) and now as
+    `tn`: one type, else an object; an empty list (self.queue = [] before
+    it fills) takes the type of the lists seen with elements."""
+    if seen is None or seen == tn or seen == _EMPTY_LIST and tn.startswith("list"):
+        return tn
+    if tn == _EMPTY_LIST and seen.startswith("list"):
+        return seen
+    return "object"
+
+
 def note_instance(classes, v, depth=0):
     """Records the types of instance v's attributes (its __dict__ and
     __slots__) into classes: {(module, qualname, file): {attribute: type
     name}}; an attribute seen with two types, or with an int beyond int64,
-    is an object. Instances held in attributes are looked at too (two
-    levels)."""
+    is an object. Instances held in attributes, and in lists (a few of
+    their elements), are looked at too (two levels)."""
     t = type(v)
+    if t is list and depth < 3:  # a list of instances (System.bodies): a sample of its elements
+        for x in (v if len(v) <= 4 else (v[0], v[1], v[-2], v[-1])):
+            note_instance(classes, x, depth + 1)
+        return
     if not t.__flags__ & HEAPTYPE or issubclass(t, BaseException):
         return
     file = getattr(sys.modules.get(t.__module__), "__file__", None)
@@ -70,10 +88,10 @@ def note_instance(classes, v, depth=0):
             if x is not _MISSING:
                 values[name] = x
     for name, x in values.items():
-        tn = type_name(x)
+        tn = _EMPTY_LIST if type(x) is list and not x else type_name(x)
         if tn == "int" and not -2 ** 63 <= x < 2 ** 63:
             tn = "object"  # kernels read an int attribute as an int64: a big one is an object
-        attrs[name] = tn if attrs.get(name, tn) == tn else "object"
+        attrs[name] = _join_attribute(attrs.get(name), tn)
         if depth < 2 and type(x) is not t:
             note_instance(classes, x, depth + 1)
 
@@ -84,7 +102,7 @@ def profile_classes(classes):
     for (mod, qual, file), attrs in sorted(classes.items(), key=lambda kv: kv[0][:2]):
         if file:
             out.append({"file": os.path.realpath(file), "name": "%s.%s" % (mod, qual),
-                        "attributes": dict(sorted(attrs.items()))})
+                        "attributes": {k: "list" if t == _EMPTY_LIST else t for k, t in sorted(attrs.items())}})
     return out
 
 
