@@ -907,8 +907,21 @@ static inline PyObject *dynac__plain_init(PyObject *f) {
   return init && PyFunction_Check(init) ? init : NULL;
 }
 
+/* object.__new__(tp) with no arguments (tp's __new__ is object's): a new
+ * reference, or NULL with the exception. object_new allocates and then
+ * gives the instance its inline values (3.11's _PyObject_InitializeDict,
+ * not exported); tp_alloc alone leaves them out, and the first attribute
+ * store then makes the instance a __dict__, where no site's attribute
+ * cache finds a fixed place: every read would go through the C API. */
+static inline PyObject *dynac_object_new(PyTypeObject *tp) {
+  PyObject *noargs = PyTuple_New(0); /* the empty tuple singleton */
+  PyObject *o = noargs ? PyBaseObject_Type.tp_new(tp, noargs, NULL) : NULL;
+  Py_XDECREF(noargs);
+  return o;
+}
+
 /* type_call's steps for `tp` and its plain __init__ (dynac__plain_init):
- * the instance from tp_alloc (object_new), then init(instance, *args,
+ * the instance from object.__new__ (dynac_object_new), then init(instance, *args,
  * **kw) with the instance in a[0] and the n arguments in a[1..n] (keyword
  * values last, named by kwnames), then slot_tp_init's check that it
  * returned None ("__init__() should return None, not 'int'"). A new
@@ -917,7 +930,7 @@ static inline PyObject *dynac__construct(PyTypeObject *tp, PyObject *init, PyObj
                                          PyObject *kwnames) {
   if (Py_EnterRecursiveCall(" while calling a Python object")) return NULL; /* as _PyObject_MakeTpCall */
   Py_INCREF(init); /* the allocation (a collection's finalizers) or the call may rebind or delete it */
-  PyObject *self = tp->tp_alloc(tp, 0);
+  PyObject *self = dynac_object_new(tp);
   if (!self) {
     Py_DECREF(init);
     Py_LeaveRecursiveCall();

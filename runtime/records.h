@@ -127,9 +127,7 @@ static inline PyObject *dynac__rec_box_field(const dynac_rec_head *h, const dyna
  * the value goes into the instance's __dict__ itself. */
 DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
   if (h->obj) return h->obj;
-  PyObject *noargs = PyTuple_New(0);
-  PyObject *o = noargs ? PyBaseObject_Type.tp_new(h->tp, noargs, NULL) : NULL; /* object.__new__(tp) */
-  Py_XDECREF(noargs);
+  PyObject *o = dynac_object_new(h->tp);
   if (!o) return NULL;
   int same = h->tp->tp_version_tag == h->version;
   for (int i = 0; i < d->nfields; i++) {

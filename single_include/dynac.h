@@ -2971,8 +2971,21 @@ static inline PyObject *dynac__plain_init(PyObject *f) {
   return init && PyFunction_Check(init) ? init : NULL;
 }
 
+/* object.__new__(tp) with no arguments (tp's __new__ is object's): a new
+ * reference, or NULL with the exception. object_new allocates and then
+ * gives the instance its inline values (3.11's _PyObject_InitializeDict,
+ * not exported); tp_alloc alone leaves them out, and the first attribute
+ * store then makes the instance a __dict__, where no site's attribute
+ * cache finds a fixed place: every read would go through the C API. */
+static inline PyObject *dynac_object_new(PyTypeObject *tp) {
+  PyObject *noargs = PyTuple_New(0); /* the empty tuple singleton */
+  PyObject *o = noargs ? PyBaseObject_Type.tp_new(tp, noargs, NULL) : NULL;
+  Py_XDECREF(noargs);
+  return o;
+}
+
 /* type_call's steps for `tp` and its plain __init__ (dynac__plain_init):
- * the instance from tp_alloc (object_new), then init(instance, *args,
+ * the instance from object.__new__ (dynac_object_new), then init(instance, *args,
  * **kw) with the instance in a[0] and the n arguments in a[1..n] (keyword
  * values last, named by kwnames), then slot_tp_init's check that it
  * returned None ("__init__() should return None, not 'int'"). A new
@@ -2981,7 +2994,7 @@ static inline PyObject *dynac__construct(PyTypeObject *tp, PyObject *init, PyObj
                                          PyObject *kwnames) {
   if (Py_EnterRecursiveCall(" while calling a Python object")) return NULL; /* as _PyObject_MakeTpCall */
   Py_INCREF(init); /* the allocation (a collection's finalizers) or the call may rebind or delete it */
-  PyObject *self = tp->tp_alloc(tp, 0);
+  PyObject *self = dynac_object_new(tp);
   if (!self) {
     Py_DECREF(init);
     Py_LeaveRecursiveCall();
@@ -6213,9 +6226,7 @@ static inline PyObject *dynac__rec_box_field(const dynac_rec_head *h, const dyna
  * the value goes into the instance's __dict__ itself. */
 DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
   if (h->obj) return h->obj;
-  PyObject *noargs = PyTuple_New(0);
-  PyObject *o = noargs ? PyBaseObject_Type.tp_new(h->tp, noargs, NULL) : NULL; /* object.__new__(tp) */
-  Py_XDECREF(noargs);
+  PyObject *o = dynac_object_new(h->tp);
   if (!o) return NULL;
   int same = h->tp->tp_version_tag == h->version;
   for (int i = 0; i < d->nfields; i++) {

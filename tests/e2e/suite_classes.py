@@ -331,6 +331,27 @@ class Cluster:
         return a is self.stars[-1], a.x
 
 
+class Loose:
+    """__init__ takes **kw: it runs in the interpreter, the instance made by dynac (dynac__construct)."""
+    def __init__(self, a, **kw):
+        self.a = a
+        self.kw = kw
+
+
+def made_loose(k):
+    t = 0
+    for i in range(k):
+        t += i
+    return Loose(t, tag=k)
+
+
+def inline_values(o):
+    """Does o keep CPython 3.11's inline attribute values (no __dict__ made)? Its values pointer, four words
+    before the object, is set (object_new's _PyObject_InitializeDict); tp_alloc alone leaves it NULL."""
+    import ctypes
+    return ctypes.c_void_p.from_address(id(o) - 4 * ctypes.sizeof(ctypes.c_void_p)).value is not None
+
+
 def zip_words(xs, ys):
     """zip / enumerate of lists of objects, unpacked: the loop's own (no tuple made)."""
     n = 0
@@ -1284,6 +1305,7 @@ def train():
         c.pull(0.01)  # its stars now an empty list: still recorded as a list[Star]
         Cluster([Star(0.5 * k, 1.0) for k in range(6)]).drop_light()
         zip_words(["a", "bc"], ["d", "ef", "g"])
+        made_loose(4)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -1439,6 +1461,7 @@ def star_checks():
     show("zip_words", zip_words, ["a", "bc", "def"], ["xy", "z"])
     show("zip_words empty", zip_words, [], ["q"])
     show("zip_words bad", zip_words, ["a", 3], ["b", "c"])
+    show("loose inline values", lambda: inline_values(made_loose(3)))
 
 
 def checks():
@@ -1969,7 +1992,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
-       "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words"]
+       "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose"]
 
 
 def main():
