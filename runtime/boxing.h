@@ -3,6 +3,30 @@
 /* Boxing: new references, NULL with MemoryError on failure. */
 static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
 static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
+/* A parameter's value boxed once per call: *kept (the kernel's bx_NAME,
+ * released when it returns) made at the first use and shared by the rest,
+ * as the caller's one object is in the interpreter. A new reference, or
+ * NULL with MemoryError. */
+static inline PyObject *dynac_box_param_float(PyObject **kept, double v) {
+  if (!*kept) *kept = dynac_box_float(v);
+  return Py_XNewRef(*kept);
+}
+static inline PyObject *dynac_box_param_int(PyObject **kept, int64_t v) {
+  if (!*kept) *kept = dynac_box_int(v);
+  return Py_XNewRef(*kept);
+}
+/* The tuple of n new references (taken over), or NULL with MemoryError
+ * when one of them is NULL or the tuple cannot be made (the rest released). */
+static inline PyObject *dynac_tuple_steal(Py_ssize_t n, PyObject **items) {
+  PyObject *r = NULL;
+  int ok = 1;
+  for (Py_ssize_t i = 0; i < n; i++) ok = ok && items[i];
+  if (ok) r = PyTuple_New(n);
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (r) PyTuple_SET_ITEM(r, i, items[i]);
+    else Py_XDECREF(items[i]);
+  return r;
+}
 /* None as a kernel value (a tuple field, a live-in) is a bool that is never
  * read: boxing gives a new reference to None, unboxing tests identity. */
 static inline PyObject *dynac_box_none(bool v) {

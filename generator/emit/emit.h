@@ -154,6 +154,10 @@ typedef struct em {
   int nloops;
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
+  bool *kept_box;  /* per parameter: boxed through its bx_ local (box_value; NULL: never) */
+  struct { const char *name, **parts; int n; } displays[8]; /* the last tuple displays of numbers made (their
+                                                                temporaries, their parts' C values): box_value */
+  int ndisplays;
   const struct region *reg; /* a region kernel's region: every local, parameters too, is a
                                C local, and its continuations end where the region ends */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */

@@ -373,9 +373,12 @@ static const char *emit_tuple(em *E, expr *e) {
   if (TY(e)->kind == TY_OBJ) return emit_tuple_object(E, e);
   const char *res = tmpvar(E, TY(e));
   int depth = E->nvstack;
+  const char **parts = arena_alloc(E->m->a, sizeof(char *) * (size_t)(e->u.tuple.n + 1));
+  bool numbers = true;
   for (int i = 0; i < e->u.tuple.n; i++) {
-    const char *v = emit_expr(E, e->u.tuple.elts[i]);
+    const char *v = parts[i] = emit_expr(E, e->u.tuple.elts[i]);
     const type *et = TY(e->u.tuple.elts[i]);
+    numbers = numbers && (et->kind == TY_INT || et->kind == TY_FLOAT || et->kind == TY_BOOL);
     if (et->kind == TY_OBJ || (et->kind == TY_LIST && E->in->builds_lists)) {
       /* a, b = b, a: rebinding a must not free b's value */
       const char *own = tmpvar(E, &ty_obj);
@@ -386,6 +389,10 @@ static const char *emit_tuple(em *E, expr *e) {
     push_pending(E, e->u.tuple.elts[i], arena_printf(E->m->a, "%s.v%d", res, i));
   }
   E->nvstack = depth;
+  if (numbers) { /* boxed, its parts' own boxes may be shared (box_value) */
+    int k = E->ndisplays++ % (int)(sizeof E->displays / sizeof *E->displays);
+    E->displays[k].name = res, E->displays[k].parts = parts, E->displays[k].n = e->u.tuple.n;
+  }
   return res;
 }
 

@@ -330,8 +330,13 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   emit_own_cells(&E);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
+  if (!exported && !in->fn->partial) E.kept_box = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nparams + 1));
   E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
+  for (int i = 0; E.kept_box && i < in->fn->nparams; i++)
+    if (E.kept_box[i])
+      sb_printf(&locals, "DYNAC_OBJ bx_%s = NULL; /* %s boxed once, at its first use as an object */\n",
+                in->fn->local_cnames[i], in->fn->params[i]);
   np_exit_check(&E); /* before the end's return */
   if (!exported)
     in->logs_nothing = !undo || !kernel_may_log(&E, body.data ? body.data + after_log : "");

@@ -127,9 +127,55 @@ const char *truth_unless_known(em *E, const char *v, const type *t, const char *
   return arena_printf(E->m->a, "(%s != 0)", v);
 }
 
-/* Boxes a kernel value for a call through the C API (new reference). */
+/* The float or int parameter whose C value `v` is, if the function never
+ * rebinds or deletes it (its value is the call's), else -1. */
+static int unchanged_number_param(em *E, const char *v, const type *t) {
+  const func *f = E->in->fn;
+  if (!E->kept_box || (t->kind != TY_FLOAT && t->kind != TY_INT) || strncmp(v, "l_", 2)) return -1;
+  for (int i = 0; i < f->nparams; i++)
+    if (!strcmp(v + 2, f->local_cnames[i]))
+      return E->in->args[i] == t && !block_binds(f->body, i) && !block_deletes(f->body, i) ? i : -1;
+  return -1;
+}
+
+/* A tuple display of numbers `v` (emit_tuple) holding such a parameter:
+ * the tuple of its parts boxed one by one (the parameter's shared box),
+ * else NULL. */
+static const char *box_display_of_params(em *E, const char *v, const type *t) {
+  int cap = (int)(sizeof E->displays / sizeof *E->displays);
+  for (int k = 0; k < E->ndisplays && k < cap; k++) {
+    if (strcmp(E->displays[k].name, v)) continue;
+    bool shares = false;
+    for (int i = 0; i < t->n; i++) shares = shares || unchanged_number_param(E, E->displays[k].parts[i], t->elts[i]) >= 0;
+    if (!shares) return NULL;
+    line(E, "(void)%s; /* boxed from its parts */", v);
+    strbuf b = {0};
+    sb_printf(&b, "dynac_tuple_steal(%d, (PyObject *[]){", t->n);
+    for (int i = 0; i < t->n; i++)
+      sb_printf(&b, "%s%s", i ? ", " : "", box_value(E, E->displays[k].parts[i], t->elts[i]));
+    sb_puts(&b, "})");
+    const char *r = arena_strdup(E->m->a, b.data);
+    sb_free(&b);
+    return r;
+  }
+  return NULL;
+}
+
+/* Boxes a kernel value for a call through the C API (new reference). A
+ * parameter the function never rebinds is boxed once per call, its object
+ * shared by every use (as the caller's one object is in the interpreter:
+ * `d[a] = w; d[b] = w` stores one float, not two), tuple displays holding
+ * it (`d[(a, b)] = w`) too. */
 const char *box_value(em *E, const char *v, const type *t) {
   note_type(t); /* a tuple's boxing function */
+  int p = unchanged_number_param(E, v, t);
+  if (p >= 0) {
+    E->kept_box[p] = true;
+    return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s)", t->kind == TY_FLOAT ? "float" : "int",
+                        E->in->fn->local_cnames[p], v);
+  }
+  const char *display = t->kind == TY_TUPLE && E->kept_box ? box_display_of_params(E, v, t) : NULL;
+  if (display) return display;
   if (t->rec && is_rec_value(v)) return rec_box(E, v, t->cls); /* the instance, made if it was not */
   switch (t->kind) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);

@@ -352,6 +352,22 @@ def inline_values(o):
     return ctypes.c_void_p.from_address(id(o) - 4 * ctypes.sizeof(ctypes.c_void_p)).value is not None
 
 
+def share_params(a, b, w):
+    """A parameter boxed for the C API is one object, as the caller's is in the interpreter."""
+    d = {}
+    d[(a, b)] = w
+    d[(b, a)] = w
+    ks = list(d)
+    return d[(a, b)] is d[(b, a)], ks[0][0] is ks[1][1], ks[0][1] is ks[1][0], len(d)
+
+
+def share_loop(n):
+    r = share_params(999, 1999, 0.125)
+    for i in range(n):
+        r = share_params(1000 + i, 2000 + 2 * i, i * 0.5 + 0.25)
+    return r
+
+
 def zip_words(xs, ys):
     """zip / enumerate of lists of objects, unpacked: the loop's own (no tuple made)."""
     n = 0
@@ -1306,6 +1322,7 @@ def train():
         Cluster([Star(0.5 * k, 1.0) for k in range(6)]).drop_light()
         zip_words(["a", "bc"], ["d", "ef", "g"])
         made_loose(4)
+        share_loop(3)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -1462,6 +1479,8 @@ def star_checks():
     show("zip_words empty", zip_words, [], ["q"])
     show("zip_words bad", zip_words, ["a", 3], ["b", "c"])
     show("loose inline values", lambda: inline_values(made_loose(3)))
+    show("share_loop", share_loop, 3)
+    show("share_loop none", share_loop, 0)
 
 
 def checks():
@@ -1992,7 +2011,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
-       "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose"]
+       "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
+       "share_params"]
 
 
 def main():

@@ -73,6 +73,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   bool b_inner = false; /* bound? */
   DYNAC_OBJ l_key = NULL; /* owned */
   bool b_key = false; /* bound? */
+  DYNAC_OBJ bx_n = NULL; /* n boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -82,7 +83,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     if (0) {
     dynac_cont_1: DYNAC_COLD_LABEL; { /* line 16: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-      cv[0] = dynac_box_int(l_n); /* n */
+      cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
       cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
       Py_CLEAR(l_inner);
@@ -117,7 +118,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     if (0) {
     dynac_cont_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-      cv[0] = dynac_box_int(l_n); /* n */
+      cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
       cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
       Py_CLEAR(l_inner);
@@ -150,7 +151,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   }
   {
     /* every_function.py:19: return inner(n) + key(n) */
-    DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
+    DYNAC_OBJ t3 = dynac_box_param_int(&bx_n, l_n); /* owned, released leaving the block */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
     {
@@ -159,7 +160,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
       t4 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     }
-    DYNAC_OBJ t5 = dynac_box_int(l_n); /* owned, released leaving the block */
+    DYNAC_OBJ t5 = dynac_box_param_int(&bx_n, l_n); /* owned, released leaving the block */
     if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
     {

@@ -46,11 +46,13 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, dou
 {
   double l_r = 0;
   double l_r_1 = 0;
+  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
+  DYNAC_OBJ bx_y = NULL; /* y boxed once, at its first use as an object */
 
   /* math_calls.py:8: r = math.hypot(x, y) + math.atan2(y, x) * math.pi */
   double t1 = 0;
   {
-    PyObject *argv[2] = {dynac_box_float(l_x), dynac_box_float(l_y)};
+    PyObject *argv[2] = {dynac_box_param_float(&bx_x, l_x), dynac_box_param_float(&bx_y, l_y)};
     if (dynac_unbox_float(dynac_call_api(dynac__slots[1].obj, argv, 2), &t1)) return DYNAC_DEOPT;
   }
   double t2 = dynac_math_atan2(l_y, l_x);

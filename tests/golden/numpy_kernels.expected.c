@@ -332,6 +332,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
   bool b_d = false; /* bound? */
   const dynac_view * l_d_1 = 0;
   bool b_d_1 = false; /* bound? */
+  DYNAC_OBJ bx_L = NULL; /* L boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -348,7 +349,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     dynac_mid_1: DYNAC_COLD_LABEL; { /* line 20: the call goes on in the interpreter in this statement, around the operands it had evaluated */
       PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
-      cv[1] = dynac_box_float(l_L); /* L */
+      cv[1] = dynac_box_param_float(&bx_L, l_L); /* L */
       cv[2] = b_d ? Py_NewRef(l_d->obj) : NULL; /* d */
       cv[3] = mv1[0];
       static const dynac_cont_site sites[] = {
@@ -437,7 +438,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     dynac_cont_2: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
-      cv[1] = dynac_box_float(l_L); /* L */
+      cv[1] = dynac_box_param_float(&bx_L, l_L); /* L */
       cv[2] = b_d ? Py_NewRef(l_d->obj) : NULL; /* d */
       static const dynac_cont_site sites[] = {
           {.qualname = "gaps", .firstlineno = 15, .line = 21, .col = 4, .header = 0,
@@ -487,7 +488,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       DYNAC_OBJ t27 = NULL; /* owned, released leaving the block */
       DYNAC_OBJ t28 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
       if (!t28) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t29 = dynac_box_float(l_L); /* owned, released leaving the block */
+      DYNAC_OBJ t29 = dynac_box_param_float(&bx_L, l_L); /* owned, released leaving the block */
       if (!t29) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
       t27 = dynac_obj_binop_temps(t28, t29, 1, 0, 0, &dynac__effects); /* - */
       if (!t27) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
@@ -513,7 +514,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     dynac_cont_3: DYNAC_COLD_LABEL; { /* line 22: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
-      cv[1] = dynac_box_float(l_L); /* L */
+      cv[1] = dynac_box_param_float(&bx_L, l_L); /* L */
       cv[2] = b_d_1 ? Py_NewRef(l_d_1->obj) : NULL; /* d */
       static const dynac_cont_site sites[] = {
           {.qualname = "gaps", .firstlineno = 15, .line = 22, .col = 4, .header = 0,

@@ -220,6 +220,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
 static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out)
 {
   PyObject *const l_log DYNAC_UNUSED = p_log; /* borrowed: the caller's reference lasts the call */
+  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -267,7 +268,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
       }
       {
         /* try_except.py:36: log.append(x) */
-        DYNAC_OBJ t8 = dynac_box_float(l_x); /* owned, released leaving the block */
+        DYNAC_OBJ t8 = dynac_box_param_float(&bx_x, l_x); /* owned, released leaving the block */
         if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
         DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
         {
