@@ -74,7 +74,7 @@ static const char *cont_value(em *E, int v) {
   if (t->kind == TY_UNKNOWN) return "NULL"; /* never bound by compiled code */
   const char *c = E->in->fn->local_cnames[v];
   const char *boxed = (t->kind == TY_OBJ && !t->rec) || owned_list_local(E->in, v)
-      ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value(E, local_name(E, v), t); /* a struct: its instance */
+      ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value_cold(E, local_name(E, v), t); /* a struct: its instance */
   if (v < E->in->fn->nparams && !E->reg) return boxed;
   return arena_printf(E->m->a, "b_%s ? %s : NULL", c, boxed);
 }
@@ -96,7 +96,7 @@ static const char *cont_iterator(em *E, const cont_loop *L, bool header) {
   for (int i = 0; i < n; i++) {
     const type *t = L->otys[i];
     const char *obj = t->kind == TY_LIST ? arena_printf(E->m->a, "Py_NewRef(%s)", L->objs[i])
-                                         : box_value(E, L->objs[i], t);
+                                         : box_value_cold(E, L->objs[i], t);
     its[i] = arena_printf(E->m->a, "dynac_cont_iter(%s, %s, %d)", obj, next, rev);
   }
   if (L->s->u.for_.how == 'e') return arena_printf(E->m->a, "dynac_cont_enumerate(%s, %s)", its[0], L->count);
@@ -233,7 +233,7 @@ static void comp_values(em *E, const restart *rp, int at) {
     if (t->kind == TY_UNKNOWN) { at++; continue; }
     bool obj = (t->kind == TY_OBJ && !t->rec) || owned_list_local(E->in, locs[i]);
     line(E, "cv[%d] = %s; /* %s */", at++, obj ? arena_printf(E->m->a, "Py_XNewRef(%s)", local_name(E, locs[i]))
-                                             : box_value(E, local_name(E, locs[i]), t), E->in->fn->locals[locs[i]]);
+                                             : box_value_cold(E, local_name(E, locs[i]), t), E->in->fn->locals[locs[i]]);
     if (!E->reg) cont_release(E, locs[i]);
   }
   for (int i = rp->comp->vfrom; i < rp->comp->vto; i++) { /* pending as the comprehension started */
@@ -501,7 +501,7 @@ static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, 
 /* Pending operand p boxed as a continuation takes it: a new reference, or
  * the one it owns already (p->boxed: the caller then clears p->v, moved). */
 static const char *pending_box(em *E, const pending *p) {
-  return p->boxed ? p->v : box_value(E, p->v, p->t ? p->t : TY(p->e));
+  return p->boxed ? p->v : box_value_cold(E, p->v, p->t ? p->t : TY(p->e));
 }
 
 /* A failure here, in a statement that already had an effect: the action

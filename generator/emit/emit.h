@@ -154,7 +154,8 @@ typedef struct em {
   int nloops;
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
-  bool *kept_box;  /* per parameter: boxed through its bx_ local (box_value; NULL: never) */
+  char *kept_box;  /* per parameter: 1 when box_value may box it once per call (its bx_ local), 2 once it
+                      did; NULL: none may */
   struct { const char *name, **parts; int n; } displays[8]; /* the last tuple displays of numbers made (their
                                                                 temporaries, their parts' C values): box_value */
   int ndisplays;
@@ -334,6 +335,9 @@ const char *len_of(em *E, const char *obj, const type *t);
 const char *truth(em *E, const char *v, const type *t);
 const char *truth_unless_known(em *E, const char *v, const type *t, const char *known);
 const char *box_value(em *E, const char *v, const type *t);
+/* box_value on a path that runs once if ever (a deoptimisation's live
+ * values): no parameter's box kept for later uses. */
+const char *box_value_cold(em *E, const char *v, const type *t);
 const char *item_ctype(char fmt);
 char view_kind(const type *t);
 const char *elem_fn(module *m, const type *t);

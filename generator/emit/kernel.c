@@ -284,6 +284,47 @@ static const char *kernel_storage(const module *m, inst *in, bool exported) {
   return !exported && kernel_always_inlined(m, in) ? "static inline DYNAC_ALWAYS_INLINE" : "static inline";
 }
 
+/* Reads of f's parameters, a read inside a loop (or a comprehension) counting
+ * twice: a parameter read once outside loops is boxed at most once anyway
+ * (box_value keeps no box for it). */
+typedef struct param_reads { const func *f; int *n, loops; } param_reads;
+static void count_param_reads(void *ctx, expr *e);
+static void count_param_reads_block(void *ctx, stmt *s);
+static void count_param_reads_target(void *ctx, target *t) {
+  if (t->sub) count_param_reads(ctx, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) count_param_reads_target(ctx, t->elts[i]);
+}
+static void count_param_reads_block(void *ctx, stmt *s) {
+  static const ir_parts parts = {count_param_reads, count_param_reads_target, count_param_reads_block, false};
+  param_reads *R = ctx;
+  for (; s; s = s->next) {
+    bool loop = s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER || s->kind == ST_WHILE;
+    R->loops += loop;
+    ir_each_part(s, &parts, ctx);
+    R->loops -= loop;
+  }
+}
+static void count_param_reads(void *ctx, expr *e) {
+  param_reads *R = ctx;
+  if (e->kind == EX_LOCAL && e->u.local < R->f->nparams) R->n[e->u.local] += R->loops ? 2 : 1;
+  if (e->kind == EX_LISTCOMP) {
+    R->loops++;
+    count_param_reads_block(ctx, e->u.comp.loop);
+    R->loops--;
+  }
+  ir_each_subexpr(e, count_param_reads, ctx);
+}
+
+/* E->kept_box: 1 for the parameters box_value may box once per call (read
+ * more than once), 0 for the rest; NULL when none may. */
+static char *params_to_keep_boxed(module *m, const inst *in) {
+  param_reads R = {in->fn, arena_alloc(m->a, sizeof(int) * (size_t)(in->fn->nparams + 1)), 0};
+  count_param_reads_block(&R, in->fn->body);
+  char *keep = arena_alloc(m->a, (size_t)(in->fn->nparams + 1));
+  for (int i = 0; i < in->fn->nparams; i++) keep[i] = R.n[i] >= 2;
+  return keep;
+}
+
 bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
                         strbuf *out) {
   strbuf locals = {0}, body = {0};
@@ -330,11 +371,11 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   emit_own_cells(&E);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
-  if (!exported && !in->fn->partial) E.kept_box = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nparams + 1));
+  if (!exported && !in->fn->partial) E.kept_box = params_to_keep_boxed(m, in);
   E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
   for (int i = 0; E.kept_box && i < in->fn->nparams; i++)
-    if (E.kept_box[i])
+    if (E.kept_box[i] == 2)
       sb_printf(&locals, "DYNAC_OBJ bx_%s = NULL; /* %s boxed once, at its first use as an object */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
   np_exit_check(&E); /* before the end's return */

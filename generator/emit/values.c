@@ -134,7 +134,8 @@ static int unchanged_number_param(em *E, const char *v, const type *t) {
   if (!E->kept_box || (t->kind != TY_FLOAT && t->kind != TY_INT) || strncmp(v, "l_", 2)) return -1;
   for (int i = 0; i < f->nparams; i++)
     if (!strcmp(v + 2, f->local_cnames[i]))
-      return E->in->args[i] == t && !block_binds(f->body, i) && !block_deletes(f->body, i) ? i : -1;
+      return E->kept_box[i] && E->in->args[i] == t && !block_binds(f->body, i) && !block_deletes(f->body, i) ? i
+                                                                                                               : -1;
   return -1;
 }
 
@@ -170,7 +171,7 @@ const char *box_value(em *E, const char *v, const type *t) {
   note_type(t); /* a tuple's boxing function */
   int p = unchanged_number_param(E, v, t);
   if (p >= 0) {
-    E->kept_box[p] = true;
+    E->kept_box[p] = 2;
     return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s)", t->kind == TY_FLOAT ? "float" : "int",
                         E->in->fn->local_cnames[p], v);
   }
@@ -188,6 +189,14 @@ const char *box_value(em *E, const char *v, const type *t) {
   case TY_NP: return arena_printf(E->m->a, "dynac_box_np_%s(%s)", np_name(t->fmt), v);
   default: return arena_printf(E->m->a, "dynac_box_bool(%s)", v);
   }
+}
+
+const char *box_value_cold(em *E, const char *v, const type *t) {
+  char *kept = E->kept_box;
+  E->kept_box = NULL;
+  const char *r = box_value(E, v, t);
+  E->kept_box = kept;
+  return r;
 }
 
 /* C type of a buffer item of format `fmt`. */

@@ -189,8 +189,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
 /* breaks.py:39: def strings: specialisation (int) -> object */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
 {
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
-
+  
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -199,7 +198,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObj
     /* breaks.py:40: return "x" * x */
     static PyObject *const1; /* made once */
     if (!const1 && !(const1 = dynac_literal("\"x\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
-    DYNAC_OBJ t2 = dynac_box_param_int(&bx_x, l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
     DYNAC_OBJ t3 = dynac_obj_binop(const1, t2, 2, &dynac__effects); /* * */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
@@ -261,15 +260,14 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
 /* breaks.py:57: def keywords: specialisation (float) -> object */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
 {
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
-
+  
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   {
     /* breaks.py:58: return round(x, ndigits=2) */
-    DYNAC_OBJ t1 = dynac_box_param_float(&bx_x, l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t1 = dynac_box_float(l_x); /* owned, released leaving the block */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
     int64_t t2 = INT64_C(2);
     DYNAC_OBJ t3 = dynac_box_int(t2); /* owned, released leaving the block */
@@ -296,8 +294,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
 /* breaks.py:62: def big_literal: specialisation (int) -> object */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out)
 {
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
-
+  
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -306,7 +303,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, P
     /* breaks.py:63: return x + 123456789012345678901234567890 */
     static PyObject *const1; /* made once */
     if (!const1 && !(const1 = dynac_literal("123456789012345678901234567890"))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
-    DYNAC_OBJ t2 = dynac_box_param_int(&bx_x, l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
     DYNAC_OBJ t3 = dynac_obj_binop(t2, const1, 0, &dynac__effects); /* + */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
@@ -385,8 +382,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l
 /* breaks.py:84: def caller_of_broken: specialisation (float) -> float */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out)
 {
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
-
+  
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -394,7 +390,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   if (0) {
   dynac_cont_2: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_param_float(&bx_x, l_x); /* x */
+    cv[0] = dynac_box_float(l_x); /* x */
     static const dynac_cont_site sites[] = {
         {.qualname = "caller_of_broken", .firstlineno = 84, .line = 85, .col = 4, .header = 0,
          .names = "x", .nvals = 1, .nits = 0, .subst = NULL,
@@ -416,7 +412,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   if (0) {
   dynac_mid_1: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_param_float(&bx_x, l_x); /* x */
+    cv[0] = dynac_box_float(l_x); /* x */
     cv[1] = mv1[0];
     static const dynac_cont_site sites[] = {
         {.qualname = "caller_of_broken", .firstlineno = 84, .line = 85, .col = 4, .header = 3,
@@ -442,7 +438,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
     int st = dynac_kernel_prints__f(l_x, &t1);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       PyObject *argv[1] = {NULL};
-      argv[0] = dynac_box_param_float(&bx_x, l_x);
+      argv[0] = dynac_box_float(l_x);
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
@@ -483,8 +479,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
 /* breaks.py:89: def calls_broken: specialisation (float) -> float */
 static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
 {
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
-
+  
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -492,7 +487,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   if (0) {
   dynac_cont_1: DYNAC_COLD_LABEL; { /* line 90: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_param_float(&bx_x, l_x); /* x */
+    cv[0] = dynac_box_float(l_x); /* x */
     static const dynac_cont_site sites[] = {
         {.qualname = "calls_broken", .firstlineno = 88, .line = 90, .col = 4, .header = 0,
          .names = "x", .nvals = 1, .nits = 0, .subst = NULL,
@@ -517,7 +512,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
     int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       PyObject *argv[1] = {NULL};
-      argv[0] = dynac_box_param_float(&bx_x, l_x);
+      argv[0] = dynac_box_float(l_x);
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;

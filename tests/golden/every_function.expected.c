@@ -83,7 +83,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     if (0) {
     dynac_cont_1: DYNAC_COLD_LABEL; { /* line 16: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-      cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
+      cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
       cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
       Py_CLEAR(l_inner);
@@ -118,7 +118,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     if (0) {
     dynac_cont_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
-      cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
+      cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
       cv[2] = b_key ? Py_XNewRef(l_key) : NULL; /* key */
       Py_CLEAR(l_inner);

@@ -46,7 +46,6 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   bool b_v = false; /* bound? */
   DYNAC_OBJ l_lc1 = NULL; /* owned */
   double l_lc1_x = 0;
-  DYNAC_OBJ bx_n = NULL; /* n boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -77,7 +76,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
         if (0) {
         dynac_cont_2: DYNAC_COLD_LABEL; { /* line 8: the call goes on in the interpreter from here */
           PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
-          cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
+          cv[0] = dynac_box_int(l_n); /* n */
           cv[1] = Py_NewRef(l_xs); /* xs */
           cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
           cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
@@ -128,7 +127,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     if (0) {
     dynac_cont_3: DYNAC_COLD_LABEL; { /* line 9: the call goes on in the interpreter from here */
       PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
-      cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
+      cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = Py_NewRef(l_xs); /* xs */
       cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
       cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
@@ -168,7 +167,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   if (0) {
   dynac_cont_4: DYNAC_COLD_LABEL; { /* line 11: the call goes on in the interpreter from here */
     PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
-    cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
+    cv[0] = dynac_box_int(l_n); /* n */
     cv[1] = Py_NewRef(l_xs); /* xs */
     cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
     cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */

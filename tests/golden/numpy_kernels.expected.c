@@ -349,7 +349,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     dynac_mid_1: DYNAC_COLD_LABEL; { /* line 20: the call goes on in the interpreter in this statement, around the operands it had evaluated */
       PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
-      cv[1] = dynac_box_param_float(&bx_L, l_L); /* L */
+      cv[1] = dynac_box_float(l_L); /* L */
       cv[2] = b_d ? Py_NewRef(l_d->obj) : NULL; /* d */
       cv[3] = mv1[0];
       static const dynac_cont_site sites[] = {
@@ -438,7 +438,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     dynac_cont_2: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
-      cv[1] = dynac_box_param_float(&bx_L, l_L); /* L */
+      cv[1] = dynac_box_float(l_L); /* L */
       cv[2] = b_d ? Py_NewRef(l_d->obj) : NULL; /* d */
       static const dynac_cont_site sites[] = {
           {.qualname = "gaps", .firstlineno = 15, .line = 21, .col = 4, .header = 0,
@@ -514,7 +514,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     dynac_cont_3: DYNAC_COLD_LABEL; { /* line 22: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
-      cv[1] = dynac_box_param_float(&bx_L, l_L); /* L */
+      cv[1] = dynac_box_float(l_L); /* L */
       cv[2] = b_d_1 ? Py_NewRef(l_d_1->obj) : NULL; /* d */
       static const dynac_cont_site sites[] = {
           {.qualname = "gaps", .firstlineno = 15, .line = 22, .col = 4, .header = 0,

@@ -46,7 +46,6 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_note__f(double l_x, double *d
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *dynac_out)
 {
   double l_y = 0;
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -56,7 +55,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
   double t1 = 0;
   {
     PyObject *argv[1] = {NULL};
-    argv[0] = dynac_box_param_float(&bx_x, l_x);
+    argv[0] = dynac_box_float(l_x);
     PyObject *r = NULL;
     int ok = 1;
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;

@@ -50,7 +50,6 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   bool b_best = false; /* bound? */
   DYNAC_OBJ l_v = NULL; /* owned */
   bool b_v = false; /* bound? */
-  DYNAC_OBJ bx_lim = NULL; /* lim boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -74,7 +73,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       dynac_cont_2: DYNAC_COLD_LABEL; { /* line 24: the call goes on in the interpreter from here */
         PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
-        cv[1] = dynac_box_param_float(&bx_lim, l_lim); /* lim */
+        cv[1] = dynac_box_float(l_lim); /* lim */
         cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
         cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
         Py_CLEAR(l_best);
@@ -105,7 +104,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       dynac_cont_3: DYNAC_COLD_LABEL; { /* line 25: the call goes on in the interpreter from here */
         PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
-        cv[1] = dynac_box_param_float(&bx_lim, l_lim); /* lim */
+        cv[1] = dynac_box_float(l_lim); /* lim */
         cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
         cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
         Py_CLEAR(l_best);
@@ -133,7 +132,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       dynac_mid_4: DYNAC_COLD_LABEL; { /* line 25: the call goes on in the interpreter in this statement, around the operands it had evaluated */
         PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
-        cv[1] = dynac_box_param_float(&bx_lim, l_lim); /* lim */
+        cv[1] = dynac_box_float(l_lim); /* lim */
         cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
         cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
         Py_CLEAR(l_best);
@@ -232,7 +231,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   dynac_cont_6: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter from here */
     PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
-    cv[1] = dynac_box_param_float(&bx_lim, l_lim); /* lim */
+    cv[1] = dynac_box_float(l_lim); /* lim */
     cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
     cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
     Py_CLEAR(l_best);
@@ -259,7 +258,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   dynac_mid_5: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
-    cv[1] = dynac_box_param_float(&bx_lim, l_lim); /* lim */
+    cv[1] = dynac_box_float(l_lim); /* lim */
     cv[2] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
     cv[3] = b_v ? Py_XNewRef(l_v) : NULL; /* v */
     Py_CLEAR(l_best);
@@ -494,7 +493,6 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   bool b_total = false; /* bound? */
   int64_t l_i = 0;
   bool b_i = false; /* bound? */
-  DYNAC_OBJ bx_k = NULL; /* k boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -526,7 +524,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           dynac_cont_2: DYNAC_COLD_LABEL; { /* line 37: the call goes on in the interpreter from here */
             PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
             cv[0] = Py_NewRef(l_vs); /* vs */
-            cv[1] = dynac_box_param_int(&bx_k, l_k); /* k */
+            cv[1] = dynac_box_int(l_k); /* k */
             cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
             cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
             cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
@@ -572,7 +570,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           dynac_cont_3: DYNAC_COLD_LABEL; { /* line 39: the call goes on in the interpreter from here */
             PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
             cv[0] = Py_NewRef(l_vs); /* vs */
-            cv[1] = dynac_box_param_int(&bx_k, l_k); /* k */
+            cv[1] = dynac_box_int(l_k); /* k */
             cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
             cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
             cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
@@ -608,7 +606,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
         dynac_cont_4: DYNAC_COLD_LABEL; { /* line 40: the call goes on in the interpreter from here */
           PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
           cv[0] = Py_NewRef(l_vs); /* vs */
-          cv[1] = dynac_box_param_int(&bx_k, l_k); /* k */
+          cv[1] = dynac_box_int(l_k); /* k */
           cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
           cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
           cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */
@@ -658,7 +656,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
       dynac_cont_6: DYNAC_COLD_LABEL; { /* line 42: the call goes on in the interpreter from here */
         PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
-        cv[1] = dynac_box_param_int(&bx_k, l_k); /* k */
+        cv[1] = dynac_box_int(l_k); /* k */
         cv[2] = b_cur ? Py_XNewRef(l_cur) : NULL; /* cur */
         cv[3] = b_total ? dynac_box_float(l_total) : NULL; /* total */
         cv[4] = b_i ? dynac_box_int(l_i) : NULL; /* i */

@@ -95,7 +95,6 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
 {
   DYNAC_OBJ l_inner = NULL; /* owned */
   bool b_inner = false; /* bound? */
-  DYNAC_OBJ bx_n = NULL; /* n boxed once, at its first use as an object */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -105,7 +104,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
     if (0) {
     dynac_cont_1: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
-      cv[0] = dynac_box_param_int(&bx_n, l_n); /* n */
+      cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
       Py_CLEAR(l_inner);
       static const dynac_cont_site sites[] = {
@@ -143,7 +142,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
       t2 = dynac_call_object(argv[0], argv + 1, 0 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     }
-    DYNAC_OBJ t3 = dynac_box_param_int(&bx_n, l_n); /* owned, released leaving the block */
+    DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     DYNAC_OBJ t4 = dynac_obj_binop(t2, t3, 0, &dynac__effects); /* + */
     if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
