@@ -1393,6 +1393,10 @@ static const char *emit_call_kind(em *E, expr *e) {
     const char *first = mc.self ? mc.self : mc.first < e->u.call.n ? vals[mc.first] : NULL;
     callee_report_take(E, callee, first, false);
   }
+  if (callee_logs && !E->reg) /* past an effect (bit 1, which every caller up the chain takes too) no
+                                 deoptimisation takes the call's writes back: a kernel that runs a whole
+                                 simulation would otherwise keep every write's old value until it returns */
+    line(E, "if ((dynac__effects & 1) && dynac__u->n > mark0) dynac__undo_commit_entries(dynac__u, mark0);");
   if (callee->effectful) note_effect(E); /* a statement that called it cannot restart */
   if (E->effectful && callee->builds_lists)
     line(E, "dynac_undo_prune(dynac__u, dynac__u0); /* keeps of the lists it made that are garbage now */");

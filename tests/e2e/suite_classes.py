@@ -368,6 +368,46 @@ def share_loop(n):
     return r
 
 
+FREED = []
+
+
+class DelTok:
+    def __init__(self, k):
+        self.k = k
+
+    def __del__(self):
+        FREED.append(self.k)
+
+
+class Seen:
+    def __init__(self):
+        self.seen = 0
+
+
+def take_tok(q):
+    t = q.pop()  # the popped DelTok dies as this returns (its last reference): its __del__ runs then
+    return t.k
+
+
+def drain_toks(box, q, marks):
+    """After an effect no deoptimisation undoes a callee's writes: the undo log lets the popped
+    objects go as the callee returns, not when this (outermost) call does."""
+    n = 0
+    while q:
+        box.seen = len(FREED)  # an effect: another object's attribute
+        marks.append(len(FREED))
+        n += take_tok(q)
+    marks.append(len(FREED))
+    return n
+
+
+def run_drain(k):
+    del FREED[:]
+    marks = []
+    n = drain_toks(Seen(), [DelTok(i) for i in range(k)], marks)
+    return n, marks, list(FREED)
+
+
 def zip_words(xs, ys):
     """zip / enumerate of lists of objects, unpacked: the loop's own (no tuple made)."""
     n = 0
@@ -1323,6 +1363,7 @@ def train():
         zip_words(["a", "bc"], ["d", "ef", "g"])
         made_loose(4)
         share_loop(3)
+        run_drain(4)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -1481,6 +1522,8 @@ def star_checks():
     show("loose inline values", lambda: inline_values(made_loose(3)))
     show("share_loop", share_loop, 3)
     show("share_loop none", share_loop, 0)
+    show("drain __del__ order", run_drain, 5)
+    show("drain empty", run_drain, 0)
 
 
 def checks():
@@ -2012,7 +2055,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
-       "share_params"]
+       "share_params", "drain_toks", "take_tok"]
 
 
 def main():

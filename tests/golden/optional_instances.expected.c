@@ -343,6 +343,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
     if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */
     dynac__callee_effects = 0; /* taken: this kernel reports its own */
+    if ((dynac__effects & 1) && dynac__u->n > mark0) dynac__undo_commit_entries(dynac__u, mark0);
   }
   static dynac_attr_cache ac18; /* where instances keep it */
   double t19 = 0;
