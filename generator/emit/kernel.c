@@ -315,13 +315,17 @@ static void count_param_reads(void *ctx, expr *e) {
   ir_each_subexpr(e, count_param_reads, ctx);
 }
 
-/* E->kept_box: 1 for the parameters box_value may box once per call (read
- * more than once), 0 for the rest; NULL when none may. */
+/* E->kept_box: 1 for the parameters box_value may box once per call (a
+ * float or int read more than once, never rebound or deleted: its value is
+ * the call's), 0 for the rest; NULL when none may. */
 static char *params_to_keep_boxed(module *m, const inst *in) {
-  param_reads R = {in->fn, arena_alloc(m->a, sizeof(int) * (size_t)(in->fn->nparams + 1)), 0};
-  count_param_reads_block(&R, in->fn->body);
-  char *keep = arena_alloc(m->a, (size_t)(in->fn->nparams + 1));
-  for (int i = 0; i < in->fn->nparams; i++) keep[i] = R.n[i] >= 2;
+  const func *f = in->fn;
+  param_reads R = {f, arena_alloc(m->a, sizeof(int) * (size_t)(f->nparams + 1)), 0};
+  count_param_reads_block(&R, f->body);
+  char *keep = arena_alloc(m->a, (size_t)(f->nparams + 1));
+  for (int i = 0; i < f->nparams; i++)
+    keep[i] = R.n[i] >= 2 && (in->args[i]->kind == TY_FLOAT || in->args[i]->kind == TY_INT) &&
+              !block_binds(f->body, i) && !block_deletes(f->body, i);
   return keep;
 }
 

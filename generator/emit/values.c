@@ -131,17 +131,15 @@ const char *truth_unless_known(em *E, const char *v, const type *t, const char *
  * rebinds or deletes it (its value is the call's), else -1. */
 static int unchanged_number_param(em *E, const char *v, const type *t) {
   const func *f = E->in->fn;
-  if (!E->kept_box || (t->kind != TY_FLOAT && t->kind != TY_INT) || strncmp(v, "l_", 2)) return -1;
+  if (!E->kept_box || strncmp(v, "l_", 2)) return -1;
   for (int i = 0; i < f->nparams; i++)
-    if (!strcmp(v + 2, f->local_cnames[i]))
-      return E->kept_box[i] && E->in->args[i] == t && !block_binds(f->body, i) && !block_deletes(f->body, i) ? i
-                                                                                                               : -1;
+    if (!strcmp(v + 2, f->local_cnames[i])) return E->kept_box[i] && E->in->args[i] == t ? i : -1;
   return -1;
 }
 
 /* A tuple display of numbers `v` (emit_tuple) holding such a parameter:
- * the tuple of its parts boxed one by one (the parameter's shared box),
- * else NULL. */
+ * the tuple of its items boxed one by one (the parameter's shared box, the
+ * others from the display's fields), else NULL. */
 static const char *box_display_of_params(em *E, const char *v, const type *t) {
   int cap = (int)(sizeof E->displays / sizeof *E->displays);
   for (int k = 0; k < E->ndisplays && k < cap; k++) {
@@ -152,8 +150,11 @@ static const char *box_display_of_params(em *E, const char *v, const type *t) {
     line(E, "(void)%s; /* boxed from its parts */", v);
     strbuf b = {0};
     sb_printf(&b, "dynac_tuple_steal(%d, (PyObject *[]){", t->n);
-    for (int i = 0; i < t->n; i++)
-      sb_printf(&b, "%s%s", i ? ", " : "", box_value(E, E->displays[k].parts[i], t->elts[i]));
+    for (int i = 0; i < t->n; i++) {
+      const char *part = E->displays[k].parts[i];
+      if (unchanged_number_param(E, part, t->elts[i]) < 0) part = arena_printf(E->m->a, "%s.v%d", v, i);
+      sb_printf(&b, "%s%s", i ? ", " : "", box_value(E, part, t->elts[i]));
+    }
     sb_puts(&b, "})");
     const char *r = arena_strdup(E->m->a, b.data);
     sb_free(&b);
