@@ -641,6 +641,9 @@ typedef struct inst {
   bool heap_direct;        /* emit/heap.c: heapq's comparisons call it (a direct specialisation) */
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
+  bool returns_literal;     /* a `return` of a float literal (`return 0.1`, `return -1.0`): its callers
+                              box that value to one object, as CPython returns the constant */
+  double ret_literal;      /* the first such literal */
   bool ok;
   const char *fail;        /* why this specialisation has no kernel */
   srcpos fail_pos;
@@ -813,6 +816,9 @@ typedef struct module {
   const char **names;       /* the attribute and global names kernels use, interned at import
                                into dynac__names[] (a code object's co_names; objects.c) */
   int nnames, capnames;
+  double *returned_floats;  /* the float literals kernels return that a caller boxes: one object each,
+                               made at its first use into dynac__floats[] (a code object's co_consts) */
+  int nreturned_floats, capreturned_floats;
   bool future_annotations;  /* `from __future__ import annotations`: annotations are strings */
   modconst *consts;
   int nconsts;

@@ -1366,6 +1366,17 @@ static inline PyObject *dynac_box_param_float(PyObject **kept, double v) {
   if (!*kept) *kept = dynac_box_float(v);
   return Py_XNewRef(*kept);
 }
+/* The result of a kernel whose code returns the float literal `literal`
+ * (`return 0.1`): that literal's one object (*made, made at the first use and
+ * kept for the process) when v has its bits, else a new float. CPython
+ * returns the code object's constant there, so a list of such results holds
+ * one object, not one per element (a ray tracer's background pixels: 45,000
+ * floats, 260 pages). A new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_box_float_literal(double v, double literal, PyObject **made) {
+  if (memcmp(&v, &literal, sizeof v)) return dynac_box_float(v); /* -0.0 and 0.0 differ too */
+  if (!*made) *made = dynac_box_float(literal);
+  return Py_XNewRef(*made);
+}
 static inline PyObject *dynac_box_param_int(PyObject **kept, int64_t v) {
   if (!*kept) *kept = dynac_box_int(v);
   return Py_XNewRef(*kept);

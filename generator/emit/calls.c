@@ -1403,5 +1403,6 @@ static const char *emit_call_kind(em *E, expr *e) {
   E->indent--;
   line(E, "}");
   sb_free(&args);
+  if (has_value && callee->ret->kind == TY_FLOAT && callee->returns_literal) note_literal_result(E, res, callee);
   return res;
 }

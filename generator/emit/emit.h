@@ -159,6 +159,9 @@ typedef struct em {
   struct { const char *name, **parts; int n; } displays[8]; /* the last tuple displays of numbers made (their
                                                                 temporaries, their parts' C values): box_value */
   int ndisplays;
+  struct { const char *name; double literal; } literal_results[8]; /* the last results of calls to kernels
+                                                                     that return a float literal: box_value */
+  int nliteral_results;
   const struct region *reg; /* a region kernel's region: every local, parameters too, is a
                                C local, and its continuations end where the region ends */
   bool effectful;  /* the instance makes opaque calls: deoptimisation after one raises */
@@ -261,6 +264,7 @@ const char *local_name(em *E, int i);
 const char *basename_of(const char *p);
 void source_comment(em *E, srcpos pos);
 const char *float_literal(em *E, double f);
+const char *c_double(module *m, double f);
 const char *slot_ref(em *E, slot *s);
 const char *keep(em *E, const char *v, const type *t);
 const char *keep_always(em *E, const char *v, const type *t);
@@ -335,6 +339,7 @@ const char *len_of(em *E, const char *obj, const type *t);
 const char *truth(em *E, const char *v, const type *t);
 const char *truth_unless_known(em *E, const char *v, const type *t, const char *known);
 const char *box_value(em *E, const char *v, const type *t);
+void note_literal_result(em *E, const char *v, const inst *callee);
 /* box_value on a path that runs once if ever (a deoptimisation's live
  * values): no parameter's box kept for later uses. */
 const char *box_value_cold(em *E, const char *v, const type *t);
@@ -420,6 +425,7 @@ const char *unbox_into(em *E, const type *t, const char *o, const char *res); /*
 
 /* objects.c */
 const char *interned_name(em *E, const char *name);
+const char *returned_float_place(module *m, double f);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
 /* A special method of an instance called directly (calls.c: emit_special_call):
  * the operands pending above vstack depth `depth` until it is called. */

@@ -590,6 +590,9 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
                      : rt->kind == TY_TUPLE ? arena_printf(m->a, "dynac_box_%s(&r)", rt->code)
                      : rt->kind == TY_OBJ || rt->kind == TY_LIST ? "r; /* the kernel's new reference */"
                      : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
+                     : rt->kind == TY_FLOAT && in->returns_literal /* as values.c's box_as_literal */
+                     ? arena_printf(m->a, "dynac_box_float_literal(r, %s, %s)", c_double(m, in->ret_literal),
+                                    returned_float_place(m, in->ret_literal))
                      : arena_printf(m->a, "%s(r)", box_fn(m, rt));
     sb_printf(&box, "*result = %s;", bx);
   }

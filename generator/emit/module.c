@@ -263,6 +263,9 @@ static void write_tables(module *m, module_parts *P) {
     sb_printf(&P->slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n", m->nfuncs);
     sb_printf(&P->slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n", m->nfuncs);
   }
+  if (m->nreturned_floats) /* after the glue, which boxes them too */
+    sb_printf(&P->slots, "static PyObject *dynac__floats[%d]; /* float literals kernels return, one object "
+              "each (co_consts) */\n", m->nreturned_floats);
   if (P->kernels.data && strstr(P->kernels.data, "dynac__depth"))
     sb_puts(&P->slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
 }

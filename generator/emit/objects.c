@@ -26,6 +26,25 @@ const char *interned_name(em *E, const char *name) {
   return arena_printf(m->a, "dynac__names[%d]", k); /* the site's comment names it */
 }
 
+/* Where the one object of float literal f, returned by some kernel, is
+ * kept for the module (a `PyObject **` C expression; made at its first use
+ * by dynac_box_float_literal, module.c declares the table): every site that
+ * boxes the literal shares it, as CPython's code object holds one constant. */
+const char *returned_float_place(module *m, double f) {
+  int k = 0;
+  while (k < m->nreturned_floats && memcmp(&m->returned_floats[k], &f, sizeof f)) k++;
+  if (k == m->nreturned_floats) {
+    if (m->nreturned_floats == m->capreturned_floats) {
+      m->capreturned_floats = m->capreturned_floats ? 2 * m->capreturned_floats : 8;
+      double *grown = arena_alloc(m->a, sizeof *grown * (size_t)m->capreturned_floats);
+      if (m->nreturned_floats) memcpy(grown, m->returned_floats, sizeof *grown * (size_t)m->nreturned_floats);
+      m->returned_floats = grown;
+    }
+    m->returned_floats[m->nreturned_floats++] = f;
+  }
+  return arena_printf(m->a, "&dynac__floats[%d]", k);
+}
+
 /* A str or bytes literal: its value made once per site from the source
  * text, as the compiler makes a code object's constant (a borrowed
  * reference the site keeps for the process). */

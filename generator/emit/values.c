@@ -53,7 +53,7 @@ const char *as_obj(em *E, const char *v, const type *t) {
   if (number_literal(v, t)) {
     const char *c = arena_printf(E->m->a, "const%d", ++E->tmp);
     line(E, "static PyObject *%s; /* made once */", c);
-    line(E, "if (!%s && !(%s = %s)) DYNAC_LEAVE(dynac_traceback_here(%s));", c, c, box_value(E, v, t), where(E));
+    line(E, "if (!%s && !(%s = %s(%s))) DYNAC_LEAVE(dynac_traceback_here(%s));", c, c, box_fn(E->m, t), v, where(E));
     return c;
   }
   note_type(t); /* a tuple's boxing function */
@@ -163,11 +163,33 @@ static const char *box_display_of_params(em *E, const char *v, const type *t) {
   return NULL;
 }
 
+/* `v`, the C double a call to `callee` returned, may be the float literal
+ * its code returns (inst.ret_literal): remembered for box_value. */
+void note_literal_result(em *E, const char *v, const inst *callee) {
+  int k = E->nliteral_results++ % (int)(sizeof E->literal_results / sizeof *E->literal_results);
+  E->literal_results[k].name = v, E->literal_results[k].literal = callee->ret_literal;
+}
+
+/* Such a call's result: boxed to the literal's one object when it has the
+ * literal's value (dynac_box_float_literal), as CPython returns the
+ * constant, else NULL (box it anew). */
+static const char *box_as_literal(em *E, const char *v, const type *t) {
+  int cap = (int)(sizeof E->literal_results / sizeof *E->literal_results);
+  for (int k = 0; t->kind == TY_FLOAT && k < E->nliteral_results && k < cap; k++)
+    if (!strcmp(E->literal_results[k].name, v)) {
+      double f = E->literal_results[k].literal;
+      return arena_printf(E->m->a, "dynac_box_float_literal(%s, %s, %s)", v, float_literal(E, f),
+                          returned_float_place(E->m, f));
+    }
+  return NULL;
+}
+
 /* Boxes a kernel value for a call through the C API (new reference). A
  * parameter the function never rebinds is boxed once per call, its object
  * shared by every use (as the caller's one object is in the interpreter:
  * `d[a] = w; d[b] = w` stores one float, not two), tuple displays holding
- * it (`d[(a, b)] = w`) too. */
+ * it (`d[(a, b)] = w`) too. A call's result that is the float literal its
+ * callee returns boxes to that literal's one object. */
 const char *box_value(em *E, const char *v, const type *t) {
   note_type(t); /* a tuple's boxing function */
   int p = unchanged_number_param(E, v, t);
@@ -178,6 +200,8 @@ const char *box_value(em *E, const char *v, const type *t) {
   }
   const char *display = t->kind == TY_TUPLE && E->kept_box ? box_display_of_params(E, v, t) : NULL;
   if (display) return display;
+  const char *literal = box_as_literal(E, v, t);
+  if (literal) return literal;
   if (t->rec && is_rec_value(v)) return rec_box(E, v, t->cls); /* the instance, made if it was not */
   switch (t->kind) {
   case TY_INT: return arena_printf(E->m->a, "dynac_box_int(%s)", v);

@@ -202,7 +202,9 @@ void source_comment(em *E, srcpos pos) {
   if (E->line_directives) sb_printf(E->b, "#line %d \"%s\"\n", pos.line, E->m->path);
 }
 
-const char *float_literal(em *E, double f) {
+const char *float_literal(em *E, double f) { return c_double(E->m, f); }
+/* The C spelling of double f: the shortest that round-trips, HUGE_VAL, NAN. */
+const char *c_double(module *m, double f) {
   if (isinf(f)) return f > 0 ? "HUGE_VAL" : "(-HUGE_VAL)";
   if (isnan(f)) return signbit(f) ? "(-NAN)" : "NAN";
   char buf[64];
@@ -211,7 +213,7 @@ const char *float_literal(em *E, double f) {
     if (strtod(buf, NULL) == f) break;
   }
   if (!strpbrk(buf, ".en")) strcat(buf, ".0");
-  return arena_strdup(E->m->a, buf);
+  return arena_strdup(m->a, buf);
 }
 
 const char *slot_ref(em *E, slot *s) {

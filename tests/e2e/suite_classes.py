@@ -368,6 +368,29 @@ def share_loop(n):
     return r
 
 
+def shade(x):
+    """A float kernel whose code returns literals: a caller boxing its result stores the one
+    constant, as CPython does (a list of them holds one object, not one per element)."""
+    if x < 0.0:
+        return 0.1
+    if x > 10.0:
+        return -0.0
+    return x * 0.5
+
+
+def shades(xs):
+    out = [shade(x) for x in xs]
+    out.append(shade(-1.0))
+    return out
+
+
+def shade_ids(xs):
+    out = shades(xs)
+    ids = {id(v) for v in out if v == 0.1}
+    signs = [math.copysign(1.0, v) for v in out]
+    return out, len(ids), signs, shade(-5.0) is shade(-6.0)
+
+
 FREED = []
 
 
@@ -1364,6 +1387,7 @@ def train():
         made_loose(4)
         share_loop(3)
         run_drain(4)
+        shades([-1.0, 2.0, 20.0, 0.5])
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -1522,6 +1546,9 @@ def star_checks():
     show("loose inline values", lambda: inline_values(made_loose(3)))
     show("share_loop", share_loop, 3)
     show("share_loop none", share_loop, 0)
+    show("shade literals", shade_ids, [-1.0, 3.0, -2.0, 11.0, 0.0, -0.0, 12.5, float("nan"), float("-inf"),
+                                       float("inf"), 1e308, -1e-300])
+    show("shade none", shade_ids, [])
     show("drain __del__ order", run_drain, 5)
     show("drain empty", run_drain, 0)
 
@@ -2055,7 +2082,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
-       "share_params", "drain_toks", "take_tok"]
+       "share_params", "shade", "shades", "drain_toks", "take_tok"]
 
 
 def main():

@@ -33,6 +33,7 @@ static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[3]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[6]; /* calls from other kernels */
 static int64_t dynac__region_calls[6]; /* compiled regions that ran */
+static PyObject *dynac__floats[2]; /* float literals kernels return, one object each (co_consts) */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -1340,7 +1341,7 @@ static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure,
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  *result = dynac_box_float_literal(r, -1.0, &dynac__floats[0]);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -1460,7 +1461,7 @@ static int dynac_glue_truthy__LV3Vec(PyObject *const *args, PyObject *closure, P
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  *result = dynac_box_float_literal(r, 0.0, &dynac__floats[1]);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 

@@ -27,6 +27,7 @@ static dynac_globals dynac__G = {.nslots = 4, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[5]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[4]; /* calls from other kernels */
 static int64_t dynac__region_calls[4]; /* compiled regions that ran */
+static PyObject *dynac__floats[2]; /* float literals kernels return, one object each (co_consts) */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -528,7 +529,7 @@ static int dynac_glue_first_positive__Lf(PyObject *const *args, PyObject *closur
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  *result = dynac_box_float_literal(r, -1.0, &dynac__floats[0]);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -568,7 +569,7 @@ static int dynac_glue_closes__Of(PyObject *const *args, PyObject *closure, PyObj
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  *result = dynac_box_float_literal(r, 0.0, &dynac__floats[1]);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
