@@ -392,7 +392,8 @@ static const type *type_api_call(ctx *c, expr *e, const type **at) {
 static const type *type_first_append(ctx *c, expr *e, const type **at) {
   const char *name = e->u.call.name;
   const type *vt = at[e->u.call.n - 1];
-  if (vt->kind == TY_LIST && c->in->nested_as_objects) vt = &ty_obj; /* held as an object */
+  if (vt->kind == TY_LIST && (c->in->nested_as_objects || vt->elts[0]->kind == TY_UNKNOWN))
+    vt = &ty_obj; /* held as an object: `[[] for _ in range(n)]`, whose inner lists nothing here fills */
   expr *recv = e->u.call.args[0];
   if (!ops_call_is(e, OPI_APPEND) && !ops_call_is(e, OPI_INSERT)) {
     type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
@@ -889,7 +890,8 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   }
   if (e->u.call.own_list) { /* the comprehension's list: boxed values of its element type */
     if (ty_unrec(at[1]) == lt->elts[0]) return &ty_none; /* an instance kept as fields: made (box_value) */
-    if (at[1]->kind == TY_LIST && c->in->nested_as_objects && lt->elts[0] == &ty_obj)
+    if (at[1]->kind == TY_LIST && (c->in->nested_as_objects || at[1]->elts[0]->kind == TY_UNKNOWN) &&
+        lt->elts[0] == &ty_obj)
       return &ty_none; /* an inner list held as an object (type_first_append) */
     type_fail(c, e->pos, arena_printf(c->m->a, "a list comprehension whose elements are both %s and %s",
          ty_python_name(c->m->a, lt->elts[0]), ty_python_name(c->m->a, at[1])));

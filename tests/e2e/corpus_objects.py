@@ -971,6 +971,17 @@ def grid_and_words(n: int, text: object):
 
 
 @dynac.compile
+def buckets(xs: list[int], n: int):
+    """A list of empty lists (`[[] for _ in range(n)]`): nothing here says
+    what they will hold, so they are held as objects and filled through
+    list.append; x % 0 raises ZeroDivisionError once they are made."""
+    rows = [[] for _ in range(n)]
+    for x in xs:
+        rows[x % n].append(x)
+    return rows, [len(r) for r in rows], rows[0] is not rows[-1] if n > 1 else None
+
+
+@dynac.compile
 def nested_comp_errors(text: object, k: object):
     """Comprehensions inside comprehensions: an exception raised making an
     innermost item has every comprehension's frame in its traceback, and

@@ -176,6 +176,7 @@ def cases():
                                 [], [INF, -INF], [2.0], [1.5, 2], [2.0, 2.0, -1e308]]
                      for ns in [[3, -1, 3], [], [big, -big], [True, 0]]]
     c["grid_and_words"] = [(lambda m, n=n, t=t: (n, t)) for n in [0, 1, 3] for t in ["a b", "", 5]]
+    c["buckets"] = [(lambda m, xs=xs, n=n: (list(xs), n)) for xs in [[3, -4, 7, 0, 11], [], [5]] for n in [3, 1, 0]]
     c["nested_comp_errors"] = [(lambda m, t=t, k=k: (t, k)) for t, k in [(5, "x"), ("a b", 3), ("a", "!"), ("", 1)]]
     c["nested_comps"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
     c["nested_comp_shadowing"] = [(lambda m, xs=xs, k=k: (list(xs), k)) for xs in lists for k in [2, -1, big]]
