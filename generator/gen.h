@@ -641,6 +641,8 @@ typedef struct inst {
   bool heap_direct;        /* emit/heap.c: heapq's comparisons call it (a direct specialisation) */
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
+  bool takes_entry_args;   /* emit/kernel.c: its last parameter, dynac__args, is the glue's argument
+                              objects (NULL in a direct call): its parameters' boxes (declare_param_boxes) */
   bool returns_literal;     /* a `return` of a float literal (`return 0.1`, `return -1.0`): its callers
                               box that value to one object, as CPython returns the constant */
   double ret_literal;      /* the first such literal */

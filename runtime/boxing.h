@@ -4,11 +4,17 @@
 static inline PyObject *dynac_box_int(int64_t v) { return PyLong_FromLongLong(v); }
 static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v); }
 /* A parameter's value boxed once per call: *kept (the kernel's bx_NAME,
- * released when it returns) made at the first use and shared by the rest,
- * as the caller's one object is in the interpreter. A new reference, or
- * NULL with MemoryError. */
-static inline PyObject *dynac_box_param_float(PyObject **kept, double v) {
-  if (!*kept) *kept = dynac_box_float(v);
+ * released when it returns) taken at the first use and shared by the rest,
+ * as the caller's one object is in the interpreter. It is the caller's own
+ * object when the glue called the kernel with its arguments (args, the
+ * kernel's dynac__args, borrowed: argument i, an exact float or int of value
+ * v), else (NULL: another kernel called it with C values) v boxed. A new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_box_param_float(PyObject **kept, double v, PyObject *const *args, int i) {
+  if (!*kept) *kept = args ? Py_NewRef(args[i]) : dynac_box_float(v);
+  return Py_XNewRef(*kept);
+}
+static inline PyObject *dynac_box_param_int(PyObject **kept, int64_t v, PyObject *const *args, int i) {
+  if (!*kept) *kept = args ? Py_NewRef(args[i]) : dynac_box_int(v);
   return Py_XNewRef(*kept);
 }
 /* The result of a kernel whose code returns the float literal `literal`
@@ -21,10 +27,6 @@ static inline PyObject *dynac_box_float_literal(double v, double literal, PyObje
   if (memcmp(&v, &literal, sizeof v)) return dynac_box_float(v); /* -0.0 and 0.0 differ too */
   if (!*made) *made = dynac_box_float(literal);
   return Py_XNewRef(*made);
-}
-static inline PyObject *dynac_box_param_int(PyObject **kept, int64_t v) {
-  if (!*kept) *kept = dynac_box_int(v);
-  return Py_XNewRef(*kept);
 }
 /* The tuple of n new references (taken over), or NULL with MemoryError
  * when one of them is NULL or the tuple cannot be made (the rest released). */

@@ -25,6 +25,7 @@ const char *params_of(module *m, inst *in, bool exported) {
     sb_printf(&b, "%s *dynac_out", in->ret->rec ? rec_ctype(m, in->ret->cls) : c_type(in->ret));
   }
   if (exported) sb_printf(&b, "%sdynac_x_status *dynac_st", b.data ? ", " : "");
+  else if (in->takes_entry_args) sb_puts(&b, ", PyObject *const *dynac__args");
   if (!b.data) sb_puts(&b, "void");
   char *r = arena_strdup(m->a, b.data);
   sb_free(&b);
@@ -329,6 +330,32 @@ static char *params_to_keep_boxed(module *m, const inst *in) {
   return keep;
 }
 
+/* Does the kernel take its glue's argument objects as its parameters' boxes
+ * (inst.takes_entry_args: a last parameter, dynac__args, NULL in direct
+ * calls)? When a parameter may keep its box; decided before any kernel or
+ * call of it is emitted. */
+void decide_entry_args(module *m, inst *in) {
+  char *keep = in->ok && !in->fn->partial ? params_to_keep_boxed(m, in) : NULL;
+  for (int i = 0; keep && i < in->fn->nparams; i++) in->takes_entry_args = in->takes_entry_args || keep[i];
+}
+/* A direct call's last argument: NULL for the glue's objects (see above). */
+const char *no_entry_args(const inst *callee) { return callee->takes_entry_args ? ", NULL" : ""; }
+
+/* The boxes of the parameters box_value boxed once per call (bx_NAME,
+ * owned, taken at the first use): the caller's own objects when the glue
+ * called the kernel with them (its last parameter, dynac__args; as the
+ * interpreter's frame holds them: a float stored into a dict is the caller's
+ * float), else new ones (NULL: a kernel's direct call, which passes C values). */
+static void declare_param_boxes(em *E, strbuf *locals) {
+  inst *in = E->in;
+  if (!in->takes_entry_args || !E->kept_box) return; /* exported C: no glue */
+  sb_puts(locals, "(void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */\n");
+  for (int i = 0; i < in->fn->nparams; i++)
+    if (E->kept_box[i] == 2)
+      sb_printf(locals, "DYNAC_OBJ bx_%s = NULL; /* %s as an object, taken at its first use */\n",
+                in->fn->local_cnames[i], in->fn->params[i]);
+}
+
 bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, bool exported,
                         strbuf *out) {
   strbuf locals = {0}, body = {0};
@@ -378,10 +405,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   if (!exported && !in->fn->partial) E.kept_box = params_to_keep_boxed(m, in);
   E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
-  for (int i = 0; E.kept_box && i < in->fn->nparams; i++)
-    if (E.kept_box[i] == 2)
-      sb_printf(&locals, "DYNAC_OBJ bx_%s = NULL; /* %s boxed once, at its first use as an object */\n",
-                in->fn->local_cnames[i], in->fn->params[i]);
+  declare_param_boxes(&E, &locals);
   np_exit_check(&E); /* before the end's return */
   if (!exported)
     in->logs_nothing = !undo || !kernel_may_log(&E, body.data ? body.data + after_log : "");
@@ -581,7 +605,8 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
   sb_printf(&call, "st = dynac_kernel_%s(%s", in->cname,
             in->fn->nfreevars ? (in->fn->nparams || has_value ? "closure, " : "closure") : "");
   for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
-  sb_printf(&call, "%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "");
+  sb_printf(&call, "%s%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "",
+            in->takes_entry_args ? ", args" : ""); /* its parameters' boxes (declare_param_boxes) */
   if (logs) /* a deoptimised call runs again in the interpreter: undo its writes */
     sb_puts(&call, "\nif (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\nelse dynac_undo_commit(mark);");
   if (has_value) {

@@ -149,6 +149,8 @@ static void write_slots(module *m, module_parts *P) {
 /* The kernels of the specialisations an entry or a region calls, and their callees. */
 static void write_kernels(module *m, module_parts *P) {
   mark_reachable(m);
+  for (inst *in = m->insts; in; in = in->next_all)
+    if (in->ok && !in->fn->partial && in->reachable) decide_entry_args(m, in);
   for (inst *in = m->insts; in; in = in->next_all) {
     if (!in->ok || in->fn->partial || !in->reachable) continue;
     sb_printf(&P->protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, false));

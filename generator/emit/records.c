@@ -294,7 +294,8 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
-  line(E, "int st = dynac_kernel_%s(%s); /* %s.__init__ on its fields */", init->cname, args.data, k->name);
+  line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__ on its fields */", init->cname, args.data,
+       no_entry_args(init), k->name);
   if (!leaf) line(E, "dynac__depth--;");
   callee_report_take(E, init, NULL, true);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter, on the instance */");

@@ -195,8 +195,8 @@ const char *box_value(em *E, const char *v, const type *t) {
   int p = unchanged_number_param(E, v, t);
   if (p >= 0) {
     E->kept_box[p] = 2;
-    return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s)", t->kind == TY_FLOAT ? "float" : "int",
-                        E->in->fn->local_cnames[p], v);
+    return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s, dynac__args, %d)",
+                        t->kind == TY_FLOAT ? "float" : "int", E->in->fn->local_cnames[p], v, p);
   }
   const char *display = t->kind == TY_TUPLE && E->kept_box ? box_display_of_params(E, v, t) : NULL;
   if (display) return display;

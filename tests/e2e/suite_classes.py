@@ -391,6 +391,22 @@ def shade_ids(xs):
     return out, len(ids), signs, shade(-5.0) is shade(-6.0)
 
 
+def keep_caller(d, k, w, n):
+    """Called from the interpreter, a kernel's parameter boxes are the caller's own objects, as the
+    frame's are: the float and the int it stores are the caller's (not new boxes of their values)."""
+    d[k] = w
+    d[k + 1] = w
+    d[k + 2] = n
+    d[k + 3] = n
+    return len(d)
+
+
+def caller_ids(w, n):
+    d = {}
+    size = keep_caller(d, 1, w, n)
+    return size, [v is w for v in list(d.values())[:2]], [v is n for v in list(d.values())[2:]], d
+
+
 FREED = []
 
 
@@ -1388,6 +1404,7 @@ def train():
         share_loop(3)
         run_drain(4)
         shades([-1.0, 2.0, 20.0, 0.5])
+        caller_ids(1.5, 7)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -1549,6 +1566,9 @@ def star_checks():
     show("shade literals", shade_ids, [-1.0, 3.0, -2.0, 11.0, 0.0, -0.0, 12.5, float("nan"), float("-inf"),
                                        float("inf"), 1e308, -1e-300])
     show("shade none", shade_ids, [])
+    show("caller's objects", caller_ids, 123456.25, 10 ** 12)
+    show("caller's objects, edge values", caller_ids, -0.0, -(2 ** 63))
+    show("caller's objects, nan", lambda: caller_ids(float("nan"), 0)[:3])
     show("drain __del__ order", run_drain, 5)
     show("drain empty", run_drain, 0)
 
@@ -2082,7 +2102,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
-       "share_params", "shade", "shades", "drain_toks", "take_tok"]
+       "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok"]
 
 
 def main():

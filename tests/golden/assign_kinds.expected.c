@@ -46,12 +46,12 @@ static int64_t dynac__region_calls[2]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out);
+static int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_version_names__O(PyObject * p_p, PyObject * *dynac_out);
 
 
 /* assign_kinds.py:6: def assigns: specialisation (int, list[float]) -> float */
-static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out)
+static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, PyObject *const *dynac__args)
 {
   int64_t l_a = 0;
   double l_b = 0;
@@ -59,6 +59,7 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   int64_t l_d = 0;
   int64_t l_a_1 = 0;
   int64_t l_a_2 = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -207,7 +208,7 @@ static int dynac_glue_assigns__iLf(PyObject *const *args, PyObject *closure, PyO
   double r = 0;
 
   size_t mark = dynac_undo_mark();
-  st = dynac_kernel_assigns__iLf(a0, a1, &r);
+  st = dynac_kernel_assigns__iLf(a0, a1, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */

@@ -52,22 +52,22 @@ static int64_t dynac__region_calls[34]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_prints__f(double l_x, double *dynac_out);
+static int dynac_kernel_prints__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out);
-static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out);
+static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out);
 static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out);
 static int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out);
-static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out);
+static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out);
-static int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out);
+static int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out);
 static int dynac_kernel_calls_broken__f(double l_x, double *dynac_out);
 static int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out);
 static int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out);
-static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out);
+static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dynac_out);
 static int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out);
 static int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out);
@@ -79,9 +79,10 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
 
 
 /* breaks.py:9: def prints: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -93,7 +94,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double 
     static dynac_global_cache gc1; /* LOAD_GLOBAL's cache */
     t1 = dynac_load_global_cached(&dynac__G, dynac__names[0], &gc1); /* global print */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
-    DYNAC_OBJ t2 = dynac_box_param_float(&bx_x, l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t2 = dynac_box_param_float(&bx_x, l_x, dynac__args, 0); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
     DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
     {
@@ -137,10 +138,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_attr__O(PyObject * p_x, PyObj
 }
 
 /* breaks.py:34: def listy: specialisation (int) -> object */
-static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out)
+static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
   DYNAC_OBJ l_sc1 = NULL; /* owned */
   int64_t l_lc1_i = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -318,11 +320,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, P
 }
 
 /* breaks.py:67: def widening: specialisation (int) -> int | float */
-static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out)
+static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out, PyObject *const *dynac__args)
 {
   dynac_num l_s = {0};
   int64_t l_i = 0;
   (void)l_i; /* assigned, never read */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* breaks.py:68: s = 0 */
@@ -362,15 +365,16 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_max__if(int64_t l_a, do
 }
 
 /* breaks.py:80: def fine: specialisation (float, float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out, PyObject *const *dynac__args)
 {
-  DYNAC_OBJ bx_a = NULL; /* a boxed once, at its first use as an object */
-  DYNAC_OBJ bx_b = NULL; /* b boxed once, at its first use as an object */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  DYNAC_OBJ bx_a = NULL; /* a as an object, taken at its first use */
+  DYNAC_OBJ bx_b = NULL; /* b as an object, taken at its first use */
 
   /* breaks.py:81: return math.hypot(a, b) + abs(a - b) */
   double t1 = 0;
   {
-    PyObject *argv[2] = {dynac_box_param_float(&bx_a, l_a), dynac_box_param_float(&bx_b, l_b)};
+    PyObject *argv[2] = {dynac_box_param_float(&bx_a, l_a, dynac__args, 0), dynac_box_param_float(&bx_b, l_b, dynac__args, 1)};
     if (dynac_unbox_float(dynac_call_api(dynac__slots[5].obj, argv, 2), &t1)) return DYNAC_DEOPT;
   }
   *dynac_out = (t1 + fabs((l_a - l_b)));
@@ -435,7 +439,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   {
     dynac__direct_calls[0]++;
     dynac__callee_effects = 0;
-    int st = dynac_kernel_prints__f(l_x, &t1);
+    int st = dynac_kernel_prints__f(l_x, &t1, NULL);
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       PyObject *argv[1] = {NULL};
       argv[0] = dynac_box_float(l_x);
@@ -783,9 +787,10 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
 }
 
 /* breaks.py:158: def none_forms: specialisation (int, None) -> int */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out, PyObject *const *dynac__args)
 {
   (void)l_b; /* not read */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   /* breaks.py:159: if b is None: */
   { /* true for these argument types: only this branch is compiled */
@@ -1241,7 +1246,7 @@ static int dynac_glue_prints__f(PyObject *const *args, PyObject *closure, PyObje
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_prints__f(a0, &r);
+  st = dynac_kernel_prints__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1319,7 +1324,7 @@ static int dynac_glue_listy__i(PyObject *const *args, PyObject *closure, PyObjec
   PyObject * r = 0;
 
   size_t mark = dynac_undo_mark();
-  st = dynac_kernel_listy__i(a0, &r);
+  st = dynac_kernel_listy__i(a0, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
@@ -1514,7 +1519,7 @@ static int dynac_glue_widening__i(PyObject *const *args, PyObject *closure, PyOb
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   dynac_num r = {0};
 
-  st = dynac_kernel_widening__i(a0, &r);
+  st = dynac_kernel_widening__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1599,7 +1604,7 @@ static int dynac_glue_fine__ff(PyObject *const *args, PyObject *closure, PyObjec
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   double r = 0;
 
-  st = dynac_kernel_fine__ff(a0, a1, &r);
+  st = dynac_kernel_fine__ff(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1835,7 +1840,7 @@ static int dynac_glue_none_forms__in(PyObject *const *args, PyObject *closure, P
   bool a1 = false; /* None */
   int64_t r = 0;
 
-  st = dynac_kernel_none_forms__in(a0, a1, &r);
+  st = dynac_kernel_none_forms__in(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

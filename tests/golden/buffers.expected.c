@@ -27,13 +27,14 @@ static int64_t dynac__region_calls[1]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view * l_ys, double l_a);
+static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view * l_ys, double l_a, PyObject *const *dynac__args);
 
 
 /* buffers.py:7: def axpy: specialisation (array[d], array[d], float) -> None */
-static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view * l_ys, double l_a)
+static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view * l_ys, double l_a, PyObject *const *dynac__args)
 {
   int64_t l_i = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -155,7 +156,7 @@ static int dynac_glue_axpy__AadAadf(PyObject *const *args, PyObject *closure, Py
   double a2 = PyFloat_AS_DOUBLE(args[2]);
 
   size_t mark = dynac_undo_mark();
-  st = dynac_kernel_axpy__AadAadf(a0, a1, a2);
+  st = dynac_kernel_axpy__AadAadf(a0, a1, a2, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK) {

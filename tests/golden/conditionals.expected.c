@@ -46,16 +46,17 @@ static int64_t dynac__region_calls[3]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_pick__ffn(double l_x, double l_y, bool l_z, double *dynac_out);
-static int dynac_kernel_clip__fnf(double l_x, bool l_lo, double l_hi, dynac_T2fb *dynac_out);
+static int dynac_kernel_pick__ffn(double l_x, double l_y, bool l_z, double *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_clip__fnf(double l_x, bool l_lo, double l_hi, dynac_T2fb *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out);
 
 
 /* conditionals.py:6: def pick: specialisation (float, float, None) -> float */
-static inline int dynac_kernel_pick__ffn(double l_x, double l_y, bool l_z, double *dynac_out)
+static inline int dynac_kernel_pick__ffn(double l_x, double l_y, bool l_z, double *dynac_out, PyObject *const *dynac__args)
 {
   (void)l_z; /* not read */
   double l_a = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   /* conditionals.py:7: a = x if x < y else y */
   double t1 = 0;
@@ -94,10 +95,11 @@ static inline int dynac_kernel_pick__ffn(double l_x, double l_y, bool l_z, doubl
 }
 
 /* conditionals.py:16: def clip: specialisation (float, None, float) -> tuple[float, bool] */
-static inline int dynac_kernel_clip__fnf(double l_x, bool l_lo, double l_hi, dynac_T2fb *dynac_out)
+static inline int dynac_kernel_clip__fnf(double l_x, bool l_lo, double l_hi, dynac_T2fb *dynac_out, PyObject *const *dynac__args)
 {
   (void)l_lo; /* not read */
   double l_x_1 = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   /* conditionals.py:17: """`lo is not None and x < lo` with lo None: the right operand never */
   /* conditionals.py:20: if lo is not None and x < lo: */
@@ -274,7 +276,7 @@ static int dynac_glue_pick__ffn(PyObject *const *args, PyObject *closure, PyObje
   bool a2 = false; /* None */
   double r = 0;
 
-  st = dynac_kernel_pick__ffn(a0, a1, a2, &r);
+  st = dynac_kernel_pick__ffn(a0, a1, a2, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -315,7 +317,7 @@ static int dynac_glue_clip__fnf(PyObject *const *args, PyObject *closure, PyObje
   double a2 = PyFloat_AS_DOUBLE(args[2]);
   dynac_T2fb r = {0};
 
-  st = dynac_kernel_clip__fnf(a0, a1, a2, &r);
+  st = dynac_kernel_clip__fnf(a0, a1, a2, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -30,7 +30,7 @@ static int64_t dynac__region_calls[7]; /* compiled regions that ran */
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out);
-static int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out);
+static int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out);
 static int dynac_kernel_top__f(double l_x, double *dynac_out);
 
@@ -67,13 +67,14 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__norm__O(PyObject * p_sel
 }
 
 /* every_function.py:15: def outer: specialisation (int) -> object */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
   DYNAC_OBJ l_inner = NULL; /* owned */
   bool b_inner = false; /* bound? */
   DYNAC_OBJ l_key = NULL; /* owned */
   bool b_key = false; /* bound? */
-  DYNAC_OBJ bx_n = NULL; /* n boxed once, at its first use as an object */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  DYNAC_OBJ bx_n = NULL; /* n as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -151,7 +152,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   }
   {
     /* every_function.py:19: return inner(n) + key(n) */
-    DYNAC_OBJ t3 = dynac_box_param_int(&bx_n, l_n); /* owned, released leaving the block */
+    DYNAC_OBJ t3 = dynac_box_param_int(&bx_n, l_n, dynac__args, 0); /* owned, released leaving the block */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
     {
@@ -160,7 +161,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
       t4 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     }
-    DYNAC_OBJ t5 = dynac_box_param_int(&bx_n, l_n); /* owned, released leaving the block */
+    DYNAC_OBJ t5 = dynac_box_param_int(&bx_n, l_n, dynac__args, 0); /* owned, released leaving the block */
     if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
     {
@@ -268,7 +269,7 @@ static int dynac_glue_outer__i(PyObject *const *args, PyObject *closure, PyObjec
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  st = dynac_kernel_outer__i(a0, &r);
+  st = dynac_kernel_outer__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -29,13 +29,14 @@ static int64_t dynac__region_calls[1]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_scaled__f(double l_x, double *dynac_out);
+static int dynac_kernel_scaled__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* globals.py:10: def scaled: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+
   /* globals.py:11: if FLAG and x < LIMIT: */
   bool t1 = 0;
   t1 = (bool)dynac__slots[0].v.i /* FLAG */;
@@ -84,7 +85,7 @@ static int dynac_glue_scaled__f(PyObject *const *args, PyObject *closure, PyObje
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_scaled__f(a0, &r);
+  st = dynac_kernel_scaled__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -38,21 +38,22 @@ static int64_t dynac__region_calls[1]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, double *dynac_out);
+static int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* math_calls.py:7: def geometry: specialisation (float, float, int) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, double l_y, int64_t l_n, double *dynac_out, PyObject *const *dynac__args)
 {
   double l_r = 0;
   double l_r_1 = 0;
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
-  DYNAC_OBJ bx_y = NULL; /* y boxed once, at its first use as an object */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
+  DYNAC_OBJ bx_y = NULL; /* y as an object, taken at its first use */
 
   /* math_calls.py:8: r = math.hypot(x, y) + math.atan2(y, x) * math.pi */
   double t1 = 0;
   {
-    PyObject *argv[2] = {dynac_box_param_float(&bx_x, l_x), dynac_box_param_float(&bx_y, l_y)};
+    PyObject *argv[2] = {dynac_box_param_float(&bx_x, l_x, dynac__args, 0), dynac_box_param_float(&bx_y, l_y, dynac__args, 1)};
     if (dynac_unbox_float(dynac_call_api(dynac__slots[1].obj, argv, 2), &t1)) return DYNAC_DEOPT;
   }
   double t2 = dynac_math_atan2(l_y, l_x);
@@ -126,7 +127,7 @@ static int dynac_glue_geometry__ffi(PyObject *const *args, PyObject *closure, Py
   (void)dynac_int64_of(args[2], &a2); /* the guard checked the range */
   double r = 0;
 
-  st = dynac_kernel_geometry__ffi(a0, a1, a2, &r);
+  st = dynac_kernel_geometry__ffi(a0, a1, a2, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

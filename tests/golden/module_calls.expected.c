@@ -31,8 +31,8 @@ static int dynac__depth;      /* kernel-to-kernel call depth */
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out);
-static int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out);
-static int dynac_kernel_uses__f(double l_x, double *dynac_out);
+static int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_uses__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* module_calls.py:5: def scale: specialisation (float, float) -> float */
@@ -47,9 +47,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scale__ff(double l_x, double 
 }
 
 /* module_calls.py:10: def fib: specialisation (int) -> int */
-static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
+static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+
   /* module_calls.py:11: if n < 2: */
   bool t1 = (l_n < INT64_C(2));
   if (t1) {
@@ -65,7 +66,7 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
     if (dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && dynac__G.rt->deep_call_refused(dynac__depth)) return DYNAC_DEOPT;
     dynac__direct_calls[1]++;
     dynac__depth++;
-    int st = dynac_kernel_fib__i(t2, &t3);
+    int st = dynac_kernel_fib__i(t2, &t3, NULL);
     dynac__depth--;
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
@@ -79,7 +80,7 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
     if (dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && dynac__G.rt->deep_call_refused(dynac__depth)) return DYNAC_DEOPT;
     dynac__direct_calls[1]++;
     dynac__depth++;
-    int st = dynac_kernel_fib__i(t4, &t5);
+    int st = dynac_kernel_fib__i(t4, &t5, NULL);
     dynac__depth--;
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
@@ -95,9 +96,10 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out)
 }
 
 /* module_calls.py:17: def uses: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_uses__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_uses__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+
   /* module_calls.py:18: return scale(x) + scale(x, 3.0) */
   double t1 = 0;
   {
@@ -189,7 +191,7 @@ static int dynac_glue_fib__i(PyObject *const *args, PyObject *closure, PyObject 
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   int64_t r = 0;
 
-  st = dynac_kernel_fib__i(a0, &r);
+  st = dynac_kernel_fib__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -229,7 +231,7 @@ static int dynac_glue_uses__f(PyObject *const *args, PyObject *closure, PyObject
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_uses__f(a0, &r);
+  st = dynac_kernel_uses__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

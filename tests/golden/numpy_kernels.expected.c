@@ -48,8 +48,8 @@ static int64_t dynac__region_calls[3]; /* compiled regions that ran */
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view * l_out);
-static int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, PyObject * *dynac_out);
-static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, double *dynac_out);
+static int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, PyObject * *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* numpy_kernels.py:7: def rowsum: specialisation (ndarray[d, 2], ndarray[d]) -> None */
@@ -326,13 +326,14 @@ DYNAC_FUSED_LOOP static void dynac_fused_gaps__Andf_3(Py_ssize_t n0, Py_ssize_t 
 }
 
 /* numpy_kernels.py:16: def gaps: specialisation (ndarray[d], float) -> object */
-static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, PyObject * *dynac_out)
+static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
   const dynac_view * l_d = 0;
   bool b_d = false; /* bound? */
   const dynac_view * l_d_1 = 0;
   bool b_d_1 = false; /* bound? */
-  DYNAC_OBJ bx_L = NULL; /* L boxed once, at its first use as an object */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  DYNAC_OBJ bx_L = NULL; /* L as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -488,7 +489,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       DYNAC_OBJ t27 = NULL; /* owned, released leaving the block */
       DYNAC_OBJ t28 = Py_NewRef(l_d->obj); /* owned, released leaving the block */
       if (!t28) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
-      DYNAC_OBJ t29 = dynac_box_param_float(&bx_L, l_L); /* owned, released leaving the block */
+      DYNAC_OBJ t29 = dynac_box_param_float(&bx_L, l_L, dynac__args, 1); /* owned, released leaving the block */
       if (!t29) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
       t27 = dynac_obj_binop_temps(t28, t29, 1, 0, 0, &dynac__effects); /* - */
       if (!t27) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
@@ -583,7 +584,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
 }
 
 /* numpy_kernels.py:26: def row_gap: specialisation (ndarray[d, 2], int) -> float */
-static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, double *dynac_out)
+static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, double *dynac_out, PyObject *const *dynac__args)
 {
   double l_s = 0;
   bool b_s = false; /* bound? */
@@ -591,6 +592,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
   bool b_k = false; /* bound? */
   double l_t = 0;
   bool b_t = false; /* bound? */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   (void)l_X;
@@ -822,7 +824,7 @@ static int dynac_glue_gaps__Andf(PyObject *const *args, PyObject *closure, PyObj
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   PyObject * r = 0;
 
-  st = dynac_kernel_gaps__Andf(a0, a1, &r);
+  st = dynac_kernel_gaps__Andf(a0, a1, &r, args);
   if (st == DYNAC_OK) {
     *result = r; /* the kernel's new reference */;
     if (!*result) st = DYNAC_ERROR;
@@ -872,7 +874,7 @@ static int dynac_glue_row_gap__ANdi(PyObject *const *args, PyObject *closure, Py
   (void)dynac_int64_of(args[1], &a1); /* the guard checked the range */
   double r = 0;
 
-  st = dynac_kernel_row_gap__ANdi(a0, a1, &r);
+  st = dynac_kernel_row_gap__ANdi(a0, a1, &r, args);
   if (st == DYNAC_OK) {
     *result = dynac_box_float(r);
     if (!*result) st = DYNAC_ERROR;

@@ -37,20 +37,21 @@ static PyObject *dynac__floats[2]; /* float literals kernels return, one object 
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *dynac_out);
+static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject * p_self, PyObject * p_o, double *dynac_out);
-static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dynac_out);
+static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out);
 static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out);
 
 
 /* optional_instances.py:22: def nearest: specialisation (list[Vec], float) -> float */
-static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *dynac_out)
+static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *dynac_out, PyObject *const *dynac__args)
 {
   DYNAC_OBJ l_best = NULL; /* owned */
   bool b_best = false; /* bound? */
   DYNAC_OBJ l_v = NULL; /* owned */
   bool b_v = false; /* bound? */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -487,7 +488,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
 }
 
 /* optional_instances.py:33: def walk: specialisation (list[Vec], int) -> float */
-static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dynac_out)
+static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dynac_out, PyObject *const *dynac__args)
 {
   DYNAC_OBJ l_cur = NULL; /* owned */
   bool b_cur = false; /* bound? */
@@ -495,6 +496,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   bool b_total = false; /* bound? */
   int64_t l_i = 0;
   bool b_i = false; /* bound? */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -1327,7 +1329,7 @@ static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure,
   double r = 0;
 
   size_t mark = dynac_undo_mark();
-  st = dynac_kernel_nearest__LV3Vecf(a0, a1, &r);
+  st = dynac_kernel_nearest__LV3Vecf(a0, a1, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
@@ -1371,7 +1373,7 @@ static int dynac_glue_walk__LV3Veci(PyObject *const *args, PyObject *closure, Py
   (void)dynac_int64_of(args[1], &a1); /* the guard checked the range */
   double r = 0;
 
-  st = dynac_kernel_walk__LV3Veci(a0, a1, &r);
+  st = dynac_kernel_walk__LV3Veci(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

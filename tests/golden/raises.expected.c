@@ -28,13 +28,14 @@ static int64_t dynac__region_calls[1]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_checked__f(double l_x, double *dynac_out);
+static int dynac_kernel_checked__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* raises.py:6: def checked: specialisation (float) -> float */
-static inline int dynac_kernel_checked__f(double l_x, double *dynac_out)
+static inline int dynac_kernel_checked__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+
   /* raises.py:7: if x < 0.0: */
   bool t1 = (l_x < 0.0);
   if (t1) {
@@ -83,7 +84,7 @@ static int dynac_glue_checked__f(PyObject *const *args, PyObject *closure, PyObj
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_checked__f(a0, &r);
+  st = dynac_kernel_checked__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -53,7 +53,7 @@ static int64_t dynac__region_calls[4]; /* compiled regions that ran */
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out);
-static int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out);
+static int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out);
 
 
@@ -73,9 +73,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_unicode_name__i(int64_t l_n, 
 }
 
 /* sweep_cases.py:15: def tuple_len: specialisation (int) -> int */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+
   /* sweep_cases.py:16: return len((0, 1, n)) + n */
   dynac_T3iii t1 = {0};
   t1.v0 = INT64_C(0);
@@ -221,7 +222,7 @@ static int dynac_glue_tuple_len__i(PyObject *const *args, PyObject *closure, PyO
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   int64_t r = 0;
 
-  st = dynac_kernel_tuple_len__i(a0, &r);
+  st = dynac_kernel_tuple_len__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

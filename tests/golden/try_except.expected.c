@@ -33,7 +33,7 @@ static PyObject *dynac__floats[2]; /* float literals kernels return, one object 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObject * p_default, PyObject * *dynac_out);
 static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out);
-static int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out);
+static int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject * *dynac_out);
 
 
@@ -218,10 +218,11 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
 }
 
 /* try_except.py:32: def closes: specialisation (object, float) -> float */
-static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out)
+static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
   PyObject *const l_log DYNAC_UNUSED = p_log; /* borrowed: the caller's reference lasts the call */
-  DYNAC_OBJ bx_x = NULL; /* x boxed once, at its first use as an object */
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -269,7 +270,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
       }
       {
         /* try_except.py:36: log.append(x) */
-        DYNAC_OBJ t8 = dynac_box_param_float(&bx_x, l_x); /* owned, released leaving the block */
+        DYNAC_OBJ t8 = dynac_box_param_float(&bx_x, l_x, dynac__args, 1); /* owned, released leaving the block */
         if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "closes", 36));
         DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
         {
@@ -557,7 +558,7 @@ static int dynac_glue_closes__Of(PyObject *const *args, PyObject *closure, PyObj
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   double r = 0;
 
-  st = dynac_kernel_closes__Of(a0, a1, &r);
+  st = dynac_kernel_closes__Of(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -47,15 +47,16 @@ static int64_t dynac__region_calls[2]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out);
-static int dynac_kernel_first_row_over__iii(int64_t l_rows, int64_t l_cols, int64_t l_limit, int64_t *dynac_out);
+static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_first_row_over__iii(int64_t l_rows, int64_t l_cols, int64_t l_limit, int64_t *dynac_out, PyObject *const *dynac__args);
 
 
 /* typed_loops.py:5: def f: specialisation (int, list[float]) -> float */
-static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out)
+static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, PyObject *const *dynac__args)
 {
   double l_s = 0;
   int64_t l_i = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* typed_loops.py:6: s = 0.0 */
@@ -111,11 +112,12 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out)
 }
 
 /* typed_loops.py:16: def first_row_over: specialisation (int, int, int) -> int */
-static int dynac_kernel_first_row_over__iii(int64_t l_rows, int64_t l_cols, int64_t l_limit, int64_t *dynac_out)
+static int dynac_kernel_first_row_over__iii(int64_t l_rows, int64_t l_cols, int64_t l_limit, int64_t *dynac_out, PyObject *const *dynac__args)
 {
   int64_t l_i = 0;
   int64_t l_s = 0;
   int64_t l_j = 0;
+  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* typed_loops.py:17: """A short inner loop ticks as one block charged to the outer loop's */
@@ -204,7 +206,7 @@ static int dynac_glue_f__iLf(PyObject *const *args, PyObject *closure, PyObject 
   PyObject *a1 = args[1]; /* borrowed */
   double r = 0;
 
-  st = dynac_kernel_f__iLf(a0, a1, &r);
+  st = dynac_kernel_f__iLf(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -248,7 +250,7 @@ static int dynac_glue_first_row_over__iii(PyObject *const *args, PyObject *closu
   (void)dynac_int64_of(args[2], &a2); /* the guard checked the range */
   int64_t r = 0;
 
-  st = dynac_kernel_first_row_over__iii(a0, a1, a2, &r);
+  st = dynac_kernel_first_row_over__iii(a0, a1, a2, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
