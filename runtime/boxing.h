@@ -8,7 +8,8 @@ static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v)
  * as the caller's one object is in the interpreter. It is the caller's own
  * object when the glue called the kernel with its arguments (args, the
  * kernel's dynac__args, borrowed: argument i, an exact float or int of value
- * v), else (NULL: another kernel called it with C values) v boxed. A new reference, or NULL with MemoryError. */
+ * v), else (NULL: another kernel called it with C values) v boxed. A new
+ * reference, or NULL with MemoryError. */
 static inline PyObject *dynac_box_param_float(PyObject **kept, double v, PyObject *const *args, int i) {
   if (!*kept) *kept = args ? Py_NewRef(args[i]) : dynac_box_float(v);
   return Py_XNewRef(*kept);

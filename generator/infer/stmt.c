@@ -16,7 +16,7 @@ static bool holds_ndarray(const type *t) {
 /* `return 0.1` / `return -1.0`: the first float literal the function
  * returns (inst.ret_literal; emit/values.c boxes a call's result equal to it
  * to one object). A builtin's value (float("inf"): e->guard) is not one. */
-static void note_literal_result(inst *in, const expr *e) {
+static void note_returned_literal(inst *in, const expr *e) {
   bool neg = e && e->kind == EX_UNARY && e->u.un.op == UN_NEG;
   const expr *lit = neg ? e->u.un.a : e;
   if (in->returns_literal || !lit || lit->kind != EX_FLOAT || lit->guard || (neg && e->guard)) return;
@@ -262,7 +262,7 @@ static void type_stmt(ctx *c, stmt *s) {
     if (t->rec && s->u.ret->kind == EX_LOCAL && s->u.ret->u.local < c->in->fn->nparams)
       t = ty_unrec(t); /* the caller's struct: its instance itself (a local's moves out) */
     ret_join(c, t, s->pos);
-    note_literal_result(c->in, s->u.ret);
+    note_returned_literal(c->in, s->u.ret);
     break;
   }
   case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */
