@@ -861,7 +861,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   if (!leaf) line(E, "  dynac__depth++;");
   line(E, "  st = dynac_kernel_%s(%s%s%s%s%s); /* %s.%s */", callee->cname,
        closure_arg(E, callee, rtype, callee->fn->name), kargs,
-       has_value ? ", &" : "", has_value ? res : "", no_entry_args(callee), k->name, callee->fn->name);
+       has_value ? ", &" : "", has_value ? res : "", no_entry_args(callee, E->exported), k->name, callee->fn->name);
   if (!leaf) line(E, "  dynac__depth--;");
   line(E, "}");
   line(E, "if (st == DYNAC_DEOPT) { /* the class changed, or nothing done yet: CPython's operation */");
@@ -1032,7 +1032,7 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
   line(E, "int st = dynac_kernel_%s(%s%s%s); /* %s.__init__, run directly */", init->cname,
-       closure_arg(E, init, tp, "__init__"), args, no_entry_args(init), k->name);
+       closure_arg(E, init, tp, "__init__"), args, no_entry_args(init, E->exported), k->name);
   if (!leaf) line(E, "dynac__depth--;");
   callee_report_take(E, init, NULL, true);
 }
@@ -1338,7 +1338,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (has_value) sb_printf(&args, "%s&%s", args.len ? ", " : "", res);
   callee_report_start(E, callee);
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s)", callee->cname, args.data ? args.data : "",
-                                   no_entry_args(callee));
+                                   no_entry_args(callee, E->exported));
   if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");

@@ -341,7 +341,7 @@ const char *truth_unless_known(em *E, const char *v, const type *t, const char *
 const char *box_value(em *E, const char *v, const type *t);
 void note_literal_result(em *E, const char *v, const inst *callee);
 void decide_entry_args(module *m, inst *in);
-const char *no_entry_args(const inst *callee);
+const char *no_entry_args(const inst *callee, bool exported);
 /* box_value on a path that runs once if ever (a deoptimisation's live
  * values): no parameter's box kept for later uses. */
 const char *box_value_cold(em *E, const char *v, const type *t);

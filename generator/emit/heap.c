@@ -116,7 +116,7 @@ static void emit_less_through(module *m, const inst *in, bool direct, strbuf *ou
   sb_printf(out, "  %s r = 0;\n  dynac__direct_calls[%d]++;\n", ct, func_index(m, in->fn));
   bool logs = may_log(in);
   if (logs) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
-  sb_printf(out, "  int st = dynac_kernel_%s(a, b, &r%s);\n", in->cname, no_entry_args(in));
+  sb_printf(out, "  int st = dynac_kernel_%s(a, b, &r%s);\n", in->cname, no_entry_args(in, false));
   if (logs) sb_puts(out, "  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n  else dynac_undo_commit(mark);\n");
   sb_puts(out, "  Py_LeaveRecursiveCall();\n");
   if (in->ret->kind == TY_OBJ)

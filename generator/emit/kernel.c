@@ -338,8 +338,11 @@ void decide_entry_args(module *m, inst *in) {
   char *keep = in->ok && !in->fn->partial ? params_to_keep_boxed(m, in) : NULL;
   for (int i = 0; keep && i < in->fn->nparams; i++) in->takes_entry_args = in->takes_entry_args || keep[i];
 }
-/* A direct call's last argument: NULL for the glue's objects (see above). */
-const char *no_entry_args(const inst *callee) { return callee->takes_entry_args ? ", NULL" : ""; }
+/* A direct call's last argument: NULL for the glue's objects (see above);
+ * none in exported C, whose kernels have no glue (params_of). */
+const char *no_entry_args(const inst *callee, bool exported) {
+  return !exported && callee->takes_entry_args ? ", NULL" : "";
+}
 
 /* The boxes of the parameters box_value boxed once per call (bx_NAME,
  * owned, taken at the first use): the caller's own objects when the glue

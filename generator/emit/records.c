@@ -295,7 +295,7 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
   line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__ on its fields */", init->cname, args.data,
-       no_entry_args(init), k->name);
+       no_entry_args(init, E->exported), k->name);
   if (!leaf) line(E, "dynac__depth--;");
   callee_report_take(E, init, NULL, true);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter, on the instance */");

@@ -174,8 +174,9 @@ void note_literal_result(em *E, const char *v, const inst *callee) {
  * literal's value (dynac_box_float_literal), as CPython returns the
  * constant, else NULL (box it anew). */
 static const char *box_as_literal(em *E, const char *v, const type *t) {
+  if (t->kind != TY_FLOAT) return NULL;
   int cap = (int)(sizeof E->literal_results / sizeof *E->literal_results);
-  for (int k = 0; t->kind == TY_FLOAT && k < E->nliteral_results && k < cap; k++)
+  for (int k = 0; k < E->nliteral_results && k < cap; k++)
     if (!strcmp(E->literal_results[k].name, v)) {
       double f = E->literal_results[k].literal;
       return arena_printf(E->m->a, "dynac_box_float_literal(%s, %s, %s)", v, float_literal(E, f),
