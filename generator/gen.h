@@ -641,11 +641,17 @@ typedef struct inst {
   bool heap_direct;        /* emit/heap.c: heapq's comparisons call it (a direct specialisation) */
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
-  bool takes_entry_args;   /* emit/kernel.c: its last parameter, dynac__args, is the glue's argument
-                              objects (NULL in a direct call): its parameters' boxes (declare_param_boxes) */
+  bool takes_entry_args;   /* emit/kernel.c: its last parameter, dynac__args, is the caller's argument
+                              objects (the glue's; a direct call's literals, else NULL): its parameters'
+                              boxes (declare_param_boxes) */
+  const char *keeps_box;   /* [fn->nparams] emit/kernel.c params_to_keep_boxed, or NULL */
+  const char *reads_args;  /* [fn->nparams] once its kernel is emitted: 1 where it reads dynac__args[p]
+                              (a call passes an object there only then), else NULL */
+  signed char emit_state;  /* emit/module.c: 1 while its callees are emitted, 2 once it is */
   bool returns_literal;     /* a `return` of a float literal (`return 0.1`, `return -1.0`): its callers
                               box that value to one object, as CPython returns the constant */
   double ret_literal;      /* the first such literal */
+  unsigned ret_params;     /* bit p: a `return` of parameter p (infer/stmt.c note_returned_params) */
   bool ok;
   const char *fail;        /* why this specialisation has no kernel */
   srcpos fail_pos;
@@ -818,9 +824,10 @@ typedef struct module {
   const char **names;       /* the attribute and global names kernels use, interned at import
                                into dynac__names[] (a code object's co_names; objects.c) */
   int nnames, capnames;
-  double *returned_floats;  /* the float literals kernels return that a caller boxes: one object each,
-                               made at its first use into dynac__floats[] (a code object's co_consts) */
-  int nreturned_floats, capreturned_floats;
+  double *float_literals;  /* the float literals kernels return that a caller boxes, or pass to a
+                              kernel that keeps them: one object each, made at its first use into
+                              dynac__floats[] (a code object's co_consts) */
+  int nfloat_literals, capfloat_literals;
   bool future_annotations;  /* `from __future__ import annotations`: annotations are strings */
   modconst *consts;
   int nconsts;

@@ -6,17 +6,36 @@ static inline PyObject *dynac_box_float(double v) { return PyFloat_FromDouble(v)
 /* A parameter's value boxed once per call: *kept (the kernel's bx_NAME,
  * released when it returns) taken at the first use and shared by the rest,
  * as the caller's one object is in the interpreter. It is the caller's own
- * object when the glue called the kernel with its arguments (args, the
- * kernel's dynac__args, borrowed: argument i, an exact float or int of value
- * v), else (NULL: another kernel called it with C values) v boxed. A new
+ * object when the caller passed one (args, the kernel's dynac__args,
+ * borrowed: the glue's argument objects, or a kernel's call's literals;
+ * args[i], when not NULL, an exact float or int of value v), else (args or
+ * args[i] NULL: another kernel called it with C values) v boxed. A new
  * reference, or NULL with MemoryError. */
 static inline PyObject *dynac_box_param_float(PyObject **kept, double v, PyObject *const *args, int i) {
-  if (!*kept) *kept = args ? Py_NewRef(args[i]) : dynac_box_float(v);
+  if (!*kept) *kept = args && args[i] ? Py_NewRef(args[i]) : dynac_box_float(v);
   return Py_XNewRef(*kept);
 }
 static inline PyObject *dynac_box_param_int(PyObject **kept, int64_t v, PyObject *const *args, int i) {
-  if (!*kept) *kept = args ? Py_NewRef(args[i]) : dynac_box_int(v);
+  if (!*kept) *kept = args && args[i] ? Py_NewRef(args[i]) : dynac_box_int(v);
   return Py_XNewRef(*kept);
+}
+/* A parameter read once boxed: the caller's object as above, without
+ * keeping it (`self.x = x` stores the caller's float, as CPython's
+ * STORE_ATTR does), else v boxed. A new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_box_param_once_float(double v, PyObject *const *args, int i) {
+  return args && args[i] ? Py_NewRef(args[i]) : dynac_box_float(v);
+}
+static inline PyObject *dynac_box_param_once_int(int64_t v, PyObject *const *args, int i) {
+  return args && args[i] ? Py_NewRef(args[i]) : dynac_box_int(v);
+}
+/* Float literal `literal`'s one object of the module (*made, made at the
+ * first use and kept for the process, as a code object keeps its
+ * constants), for a kernel's call to pass (dynac__args): borrowed, or NULL
+ * (no exception set) when it could not be made, the callee then boxing the
+ * value itself. */
+static inline PyObject *dynac_float_literal_object(PyObject **made, double literal) {
+  if (!*made && !(*made = dynac_box_float(literal))) PyErr_Clear();
+  return *made;
 }
 /* The result of a kernel whose code returns the float literal `literal`
  * (`return 0.1`): that literal's one object (*made, made at the first use and
@@ -66,6 +85,21 @@ static inline int dynac_int64_of(PyObject *v, int64_t *out) {
   if (overflow) return 0;
   *out = (int64_t)x;
   return 1;
+}
+/* The caller's argument object a kernel's result r is, when its code
+ * returned a parameter (`return lo` of a clamp; returned: that parameter's
+ * index + 1 as its return reported it, dynac__returned_param, else 0) and
+ * args (the glue's argument objects) holds it with r's value: CPython's
+ * `return x` gives the frame's object, not an equal new one. Borrowed, or
+ * NULL (box r). */
+static inline PyObject *dynac_returned_float_arg(double r, PyObject *const *args, int returned) {
+  PyObject *a = returned ? args[returned - 1] : NULL;
+  return a && PyFloat_CheckExact(a) && !memcmp(&((PyFloatObject *)a)->ob_fval, &r, sizeof r) ? a : NULL;
+}
+static inline PyObject *dynac_returned_int_arg(int64_t r, PyObject *const *args, int returned) {
+  PyObject *a = returned ? args[returned - 1] : NULL;
+  int64_t v;
+  return a && PyLong_CheckExact(a) && dynac_int64_of(a, &v) && v == r ? a : NULL;
 }
 static inline int dynac_is_int64(PyObject *v) {
   int64_t ignored;

@@ -749,6 +749,16 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_float_cached(PyObject *o, PyObject *name,
   Py_XDECREF(b);
   return rc;
 }
+/* o.name = x of a kernel's float parameter x (value v): the caller's own
+ * object `given` when it passed one (borrowed; an exact float of value v:
+ * dynac_box_param_float's args[i]), as CPython's STORE_ATTR stores the
+ * frame's object, else as dynac_obj_setattr_float_cached. 0, or -1 with
+ * CPython's exception. */
+DYNAC_HOT_INLINE int dynac_obj_setattr_param_float_cached(PyObject *o, PyObject *name, double v, PyObject *given,
+                                                          dynac_attr_cache *c, int *effects, int owner) {
+  if (given) return dynac_obj_setattr_cached(o, name, given, c, effects, owner);
+  return dynac_obj_setattr_float_cached(o, name, v, c, effects, owner);
+}
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;

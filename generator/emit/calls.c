@@ -162,12 +162,15 @@ static const char *emit_builtin(em *E, expr *e) {
 
 /* Calls e's callee (its guard slot) through the runtime with the kernel
  * values `vals` boxed, leaving `PyObject *r` (a new reference) in scope; on
- * an exception, returns it with this line in the traceback. */
+ * an exception, returns it with this line in the traceback. The path of a
+ * guard that failed (the callee or its class changed): its boxes are made
+ * there (box_value_cold), so that a parameter passed on is read from the
+ * caller's objects only where the kernel's own path needs it (reads_args). */
 static void call_through_runtime(em *E, expr *e, const char *const *vals, const char *comment) {
   int n = e->u.call.n;
   line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
   for (int i = 0; i < n; i++)
-    line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
+    line(E, "argv[%d] = %s;", i, box_value_cold(E, vals[i], TY(e->u.call.args[i])));
   line(E, "PyObject *r = NULL;");
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
@@ -1026,13 +1029,16 @@ void emit_init_status(em *E) {
 
 /* `int st` of init's kernel run directly (a class k's __init__, tp: the
  * class as a PyTypeObject *) with `args`, the new instance first. */
-static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char *tp, const char *args) {
+static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char *tp, const char *args,
+                                  const expr *e) {
   bool leaf = kernel_call_is_flat(E->m, init);
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
+  expr *byparam[64] = {NULL}; /* self, then Cls(...)'s arguments */
+  for (int i = 1; e && i < e->u.call.n && i < 64; i++) byparam[i] = e->u.call.args[i];
   line(E, "int st = dynac_kernel_%s(%s%s%s); /* %s.__init__, run directly */", init->cname,
-       closure_arg(E, init, tp, "__init__"), args, no_entry_args(init, E->exported), k->name);
+       closure_arg(E, init, tp, "__init__"), args, entry_args_of_call(E, init, byparam), k->name);
   if (!leaf) line(E, "dynac__depth--;");
   callee_report_take(E, init, NULL, true);
 }
@@ -1064,7 +1070,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   line(E, "PyObject *noargs = PyTuple_New(0);");
   line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
   line(E, "if (!%s) { Py_XDECREF(noargs); DYNAC_LEAVE(dynac_traceback_here(%s)); }", o, where(E));
-  emit_init_kernel_call(E, k, init, tp, args.data);
+  emit_init_kernel_call(E, k, init, tp, args.data, e);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
   E->indent++;
   emit_init_interpreted(E, e, vals, tp, o);
@@ -1167,7 +1173,7 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
     line(E, "Py_XDECREF(noargs);");
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-    emit_init_kernel_call(E, k, init, tp, args.data);
+    emit_init_kernel_call(E, k, init, tp, args.data, e);
     sb_free(&args);
     line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
     strbuf bv = {0};
@@ -1337,8 +1343,10 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (!leaf) line(E, "dynac__depth++;");
   if (has_value) sb_printf(&args, "%s&%s", args.len ? ", " : "", res);
   callee_report_start(E, callee);
+  expr *byparam[64] = {NULL}; /* the argument expression of each of the callee's parameters */
+  for (int i = first; i < packed && i - first + shift < 64; i++) byparam[i - first + shift] = e->u.call.args[i];
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s)", callee->cname, args.data ? args.data : "",
-                                   no_entry_args(callee, E->exported));
+                                   entry_args_of_call(E, callee, byparam));
   if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");

@@ -118,6 +118,7 @@ static void cont_finish(em *E) {
     return;
   }
   line(E, "dynac__callee_effects = 1; /* Python code ran, for the caller */");
+  report_returned_param(E, NULL);
   if (t->rec) { /* the instance, kept as the caller's struct */
     line(E, "if (r != Py_None && !dynac_rec_from(r, dynac__slots[%d].obj, &dynac_out->h)) { Py_DECREF(r); return DYNAC_OK; }",
          t->cls->slot->index);

@@ -154,8 +154,10 @@ typedef struct em {
   int nloops;
   bool line_directives;
   bool *bound;     /* definitely assigned here (no UnboundLocalError check needed) */
-  char *kept_box;  /* per parameter: 1 when box_value may box it once per call (its bx_ local), 2 once it
-                      did; NULL: none may */
+  char *kept_box;  /* per parameter (kernel.c params_to_keep_boxed): KEEP_BOX when box_value may box it
+                      once per call (its bx_ local), KEEP_BOX_USED once it did, KEEP_ARG when it is read
+                      once (each boxing takes the caller's object); NULL: none may */
+  char *args_read; /* per parameter: 1 once the kernel reads dynac__args[p] (inst.reads_args) */
   struct { const char *name, **parts; int n; } displays[8]; /* the last tuple displays of numbers made (their
                                                                 temporaries, their parts' C values): box_value */
   int ndisplays;
@@ -176,6 +178,8 @@ typedef struct em {
                        clause's restart point (no restart points of their own) */
   int effects_noted; /* note_effect's calls so far (a comprehension's clauses' are its statement's) */
   bool exported;   /* dynac export: plain C, failures fill the status (dynac_st) */
+  unsigned ret_params; /* the parameters whose `return x` the glue returns as the caller's object
+                          (kernel.c returned_number_params): each return reports (dynac__returned_param) */
   strbuf *helpers; /* C written before the kernel (fusion.c's loop functions) */
   int nfused;       /* loop functions so far */
   const char *live_views[16]; /* views for loops iterate over (kept by a sweep of pins) */
@@ -339,9 +343,14 @@ const char *len_of(em *E, const char *obj, const type *t);
 const char *truth(em *E, const char *v, const type *t);
 const char *truth_unless_known(em *E, const char *v, const type *t, const char *known);
 const char *box_value(em *E, const char *v, const type *t);
+const char *param_argument_object(em *E, const char *v, const type *t);
 void note_literal_result(em *E, const char *v, const inst *callee);
 void decide_entry_args(module *m, inst *in);
 const char *no_entry_args(const inst *callee, bool exported);
+const char *entry_args_of_call(em *E, const inst *callee, expr *const *args);
+void report_returned_param(em *E, const expr *v);
+const char *passed_object(em *E, int p);
+enum { KEEP_BOX = 1, KEEP_BOX_USED = 2, KEEP_ARG = 3 }; /* em.kept_box */
 /* box_value on a path that runs once if ever (a deoptimisation's live
  * values): no parameter's box kept for later uses. */
 const char *box_value_cold(em *E, const char *v, const type *t);
@@ -427,7 +436,7 @@ const char *unbox_into(em *E, const type *t, const char *o, const char *res); /*
 
 /* objects.c */
 const char *interned_name(em *E, const char *name);
-const char *returned_float_place(module *m, double f);
+const char *float_literal_place(module *m, double f);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
 /* A special method of an instance called directly (calls.c: emit_special_call):
  * the operands pending above vstack depth `depth` until it is called. */

@@ -279,6 +279,20 @@ bool kernel_call_is_flat(const module *m, inst *callee) {
   return callee->ncallees == 0 || kernel_always_inlined(m, callee);
 }
 
+/* The parameters `in` returns (inst.ret_params) whose argument object the
+ * glue may return: a float or int of the result's type, never rebound or
+ * deleted (its value is the caller's object's). A bit mask by parameter
+ * index. */
+static unsigned returned_number_params(const inst *in) {
+  unsigned mask = 0;
+  const type *rt = in->ret;
+  for (int p = 0; p < in->fn->nparams && p < 32; p++)
+    if ((in->ret_params >> p & 1) && (rt->kind == TY_FLOAT || rt->kind == TY_INT) && in->args[p] == rt &&
+        !block_binds(in->fn->body, p) && !block_deletes(in->fn->body, p))
+      mask |= 1u << p;
+  return mask;
+}
+
 /* exported: plain C without dynac.h (export.c), left to the C compiler */
 static const char *kernel_storage(const module *m, inst *in, bool exported) {
   if (has_loop(in->fn->body) || in->fn->comprehensions) return "static";
@@ -316,17 +330,19 @@ static void count_param_reads(void *ctx, expr *e) {
   ir_each_subexpr(e, count_param_reads, ctx);
 }
 
-/* E->kept_box: 1 for the parameters box_value may box once per call (a
- * float or int read more than once, never rebound or deleted: its value is
- * the call's), 0 for the rest; NULL when none may. */
+/* E->kept_box: for a float or int parameter never rebound or deleted (its
+ * value is the call's), KEEP_BOX when box_value may box it once per call
+ * (read more than once) and share that box, KEEP_ARG when it is read once
+ * (each boxing takes the caller's object if it passed one, keeping none);
+ * 0 for the rest; NULL when none may. */
 static char *params_to_keep_boxed(module *m, const inst *in) {
   const func *f = in->fn;
   param_reads R = {f, arena_alloc(m->a, sizeof(int) * (size_t)(f->nparams + 1)), 0};
   count_param_reads_block(&R, f->body);
   char *keep = arena_alloc(m->a, (size_t)(f->nparams + 1));
   for (int i = 0; i < f->nparams; i++)
-    keep[i] = R.n[i] >= 2 && (in->args[i]->kind == TY_FLOAT || in->args[i]->kind == TY_INT) &&
-              !block_binds(f->body, i) && !block_deletes(f->body, i);
+    keep[i] = !R.n[i] || (in->args[i]->kind != TY_FLOAT && in->args[i]->kind != TY_INT) ||
+              block_binds(f->body, i) || block_deletes(f->body, i) ? 0 : R.n[i] >= 2 ? KEEP_BOX : KEEP_ARG;
   return keep;
 }
 
@@ -337,6 +353,7 @@ static char *params_to_keep_boxed(module *m, const inst *in) {
 void decide_entry_args(module *m, inst *in) {
   char *keep = in->ok && !in->fn->partial ? params_to_keep_boxed(m, in) : NULL;
   for (int i = 0; keep && i < in->fn->nparams; i++) in->takes_entry_args = in->takes_entry_args || keep[i];
+  in->keeps_box = keep;
 }
 /* A direct call's last argument: NULL for the glue's objects (see above);
  * none in exported C, whose kernels have no glue (params_of). */
@@ -344,17 +361,74 @@ const char *no_entry_args(const inst *callee, bool exported) {
   return !exported && callee->takes_entry_args ? ", NULL" : "";
 }
 
+/* The object a direct call has for argument a of parameter p, which callee
+ * may keep boxed (a C expression of a borrowed reference, NULL at run time
+ * when there is none), else NULL: a float literal (`1.0`, `-2.5`: CPython's
+ * constants) as the module's one object of it; a parameter of the caller's
+ * own, unchanged and of the same type, as the object its caller passed
+ * (`super().__init__(x, y)` stores the interpreter's objects). */
+static const char *argument_object(em *E, const inst *callee, int p, const expr *a) {
+  if (!a || !callee->reads_args || !callee->reads_args[p]) return NULL;
+  const type *pt = callee->args[p];
+  if (a->kind == EX_LOCAL && a->u.local < E->in->fn->nparams && E->in->args[a->u.local] == pt &&
+      E->kept_box && E->kept_box[a->u.local])
+    return passed_object(E, a->u.local);
+  bool neg = a->kind == EX_UNARY && a->u.un.op == UN_NEG;
+  const expr *lit = neg ? a->u.un.a : a;
+  if (pt->kind != TY_FLOAT || lit->kind != EX_FLOAT || lit->guard || (neg && a->guard)) return NULL;
+  double f = neg ? -lit->u.f : lit->u.f;
+  return arena_printf(E->m->a, "dynac_float_literal_object(%s, %s)", float_literal_place(E->m, f),
+                      float_literal(E, f));
+}
+/* The object parameter p's caller passed (a C expression of a borrowed
+ * reference, NULL at run time when there is none): noted as read. */
+const char *passed_object(em *E, int p) {
+  E->args_read[p] = 1;
+  return arena_printf(E->m->a, "(dynac__args ? dynac__args[%d] : NULL)", p);
+}
+
+/* Before a `return v` of a kernel that may return a parameter the caller
+ * passed (em.ret_params): which one v is (its index + 1), else 0, for the
+ * glue to return the caller's object (dynac_returned_float_arg). */
+void report_returned_param(em *E, const expr *v) {
+  if (!E->ret_params) return;
+  int p = v && v->kind == EX_LOCAL && v->u.local < 32 && (E->ret_params >> v->u.local & 1) ? v->u.local + 1 : 0;
+  line(E, "dynac__returned_param = %d; /* %s */", p, p ? "the glue returns the caller's object" : "none returned");
+}
+
+/* A direct call's last argument (none in exported C: no_entry_args): the
+ * objects it passes for the callee's parameters (args[p]: parameter p's
+ * argument expression, or NULL), as the glue passes the interpreter's
+ * (argument_object). A float literal the callee may keep boxed is passed as
+ * the module's one object of it, as CPython passes the code object's
+ * constant: `add_edge(u, v, 1.0)` storing `(v, w)` holds one float for all
+ * edges, not one per call. ", NULL" when there is none. */
+const char *entry_args_of_call(em *E, const inst *callee, expr *const *args) {
+  if (E->exported || !callee->takes_entry_args) return "";
+  strbuf b = {0};
+  bool any = false;
+  for (int p = 0; p < callee->fn->nparams; p++) {
+    const char *o = argument_object(E, callee, p, args[p]);
+    any = any || o;
+    sb_printf(&b, "%s%s", p ? ", " : "", o ? o : "NULL");
+  }
+  const char *r = any ? arena_printf(E->m->a, ", (PyObject *const[]){%s}", b.data) : ", NULL";
+  sb_free(&b);
+  return r;
+}
+
 /* The boxes of the parameters box_value boxed once per call (bx_NAME,
- * owned, taken at the first use): the caller's own objects when the glue
- * called the kernel with them (its last parameter, dynac__args; as the
- * interpreter's frame holds them: a float stored into a dict is the caller's
- * float), else new ones (NULL: a kernel's direct call, which passes C values). */
+ * owned, taken at the first use): the caller's own objects when it passed
+ * them (its last parameter, dynac__args: the glue's, as the interpreter's
+ * frame holds them: a float stored into a dict is the caller's float; a
+ * kernel's call's literals, entry_args_of_call), else new ones (NULL: C
+ * values only). */
 static void declare_param_boxes(em *E, strbuf *locals) {
   inst *in = E->in;
   if (!in->takes_entry_args || !E->kept_box) return; /* exported C: no glue */
-  sb_puts(locals, "(void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */\n");
+  sb_puts(locals, "(void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */\n");
   for (int i = 0; i < in->fn->nparams; i++)
-    if (E->kept_box[i] == 2)
+    if (E->kept_box[i] == KEEP_BOX_USED)
       sb_printf(locals, "DYNAC_OBJ bx_%s = NULL; /* %s as an object, taken at its first use */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
 }
@@ -406,8 +480,12 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   if (!exported && !in->fn->partial) E.kept_box = params_to_keep_boxed(m, in);
+  E.args_read = arena_alloc(m->a, (size_t)(in->fn->nparams + 1));
+  memset(E.args_read, 0, (size_t)(in->fn->nparams + 1));
+  E.ret_params = exported ? 0 : returned_number_params(in);
   E.np_exit = uses_np_float(&E, in->fn->body);
   emit_block(&E, in->fn->body);
+  if (!exported) in->reads_args = E.args_read; /* for its callers (module.c emits them after it) */
   declare_param_boxes(&E, &locals);
   np_exit_check(&E); /* before the end's return */
   if (!exported)
@@ -620,9 +698,12 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
                      : rt->kind == TY_BUF ? "Py_NewRef(r->obj)"
                      : rt->kind == TY_FLOAT && in->returns_literal /* as values.c's box_as_literal */
                      ? arena_printf(m->a, "dynac_box_float_literal(r, %s, %s)", c_double(m, in->ret_literal),
-                                    returned_float_place(m, in->ret_literal))
+                                    float_literal_place(m, in->ret_literal))
                      : arena_printf(m->a, "%s(r)", box_fn(m, rt));
-    sb_printf(&box, "*result = %s;", bx);
+    if (returned_number_params(in)) /* `return x`: the caller's own object of x */
+      sb_printf(&box, "PyObject *same = dynac_returned_%s_arg(r, args, dynac__returned_param);\n"
+                "*result = same ? Py_NewRef(same) : %s;", rt->kind == TY_FLOAT ? "float" : "int", bx);
+    else sb_printf(&box, "*result = %s;", bx);
   }
   else sb_puts(&box, "*result = NULL; /* unreachable: the kernel returns None */");
   if (release.data) { /* after boxing: a returned buffer's object is referenced first */

@@ -146,15 +146,41 @@ static void write_slots(module *m, module_parts *P) {
             ".slots = dynac__slots,\n    .nfunc_slots = %d, .func_slots = dynac__func_slots};\n", m->nslots, nfs);
 }
 
-/* The kernels of the specialisations an entry or a region calls, and their callees. */
+static bool has_kernel(const inst *in) { return in->ok && !in->fn->partial && in->reachable; }
+
+/* Emits in's kernel into texts[k] (k: its place in m->insts) after its
+ * callees' (but where a call cycle closes), so that a call knows which of
+ * its callee's parameters read the objects it may pass (inst.reads_args). */
+static void emit_after_callees(module *m, module_parts *P, inst *in, strbuf *texts) {
+  if (in->emit_state) return;
+  in->emit_state = 1;
+  for (int k = 0; k < in->ncallees; k++)
+    if (has_kernel(in->callees[k])) emit_after_callees(m, P, in->callees[k], texts);
+  int k = 0;
+  for (inst *o = m->insts; o != in; o = o->next_all) k++;
+  P->ok &= emit_kernel(m, in, P->tk, P->line_directives, false, &texts[k]);
+  in->emit_state = 2;
+}
+
+/* The kernels of the specialisations an entry or a region calls, and their
+ * callees: written in the order of m->insts, emitted callees first. */
 static void write_kernels(module *m, module_parts *P) {
   mark_reachable(m);
+  int n = 0;
+  for (inst *in = m->insts; in; in = in->next_all, n++) {
+    in->emit_state = 0, in->reads_args = NULL;
+    if (has_kernel(in)) decide_entry_args(m, in);
+  }
+  strbuf *texts = arena_alloc(m->a, sizeof(strbuf) * (size_t)(n + 1));
+  memset(texts, 0, sizeof(strbuf) * (size_t)(n + 1));
   for (inst *in = m->insts; in; in = in->next_all)
-    if (in->ok && !in->fn->partial && in->reachable) decide_entry_args(m, in);
-  for (inst *in = m->insts; in; in = in->next_all) {
-    if (!in->ok || in->fn->partial || !in->reachable) continue;
+    if (has_kernel(in)) emit_after_callees(m, P, in, texts);
+  int k = 0;
+  for (inst *in = m->insts; in; in = in->next_all, k++) {
+    if (!has_kernel(in)) continue;
     sb_printf(&P->protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, false));
-    P->ok &= emit_kernel(m, in, P->tk, P->line_directives, false, &P->kernels);
+    if (texts[k].data) sb_puts(&P->kernels, texts[k].data);
+    sb_free(&texts[k]);
   }
 }
 
@@ -265,9 +291,11 @@ static void write_tables(module *m, module_parts *P) {
     sb_printf(&P->slots, "static int64_t dynac__direct_calls[%d]; /* calls from other kernels */\n", m->nfuncs);
     sb_printf(&P->slots, "static int64_t dynac__region_calls[%d]; /* compiled regions that ran */\n", m->nfuncs);
   }
-  if (m->nreturned_floats) /* after the glue, which boxes them too */
-    sb_printf(&P->slots, "static PyObject *dynac__floats[%d]; /* float literals kernels return, one object "
-              "each (co_consts) */\n", m->nreturned_floats);
+  if (m->nfloat_literals) /* after the glue, which boxes them too */
+    sb_printf(&P->slots, "static PyObject *dynac__floats[%d]; /* float literals kernels return or pass, "
+              "one object each (co_consts) */\n", m->nfloat_literals);
+  if (P->kernels.data && strstr(P->kernels.data, "dynac__returned_param"))
+    sb_puts(&P->slots, "static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */\n");
   if (P->kernels.data && strstr(P->kernels.data, "dynac__depth"))
     sb_puts(&P->slots, "static int dynac__depth;      /* kernel-to-kernel call depth */\n");
 }

@@ -26,21 +26,22 @@ const char *interned_name(em *E, const char *name) {
   return arena_printf(m->a, "dynac__names[%d]", k); /* the site's comment names it */
 }
 
-/* Where the one object of float literal f, returned by some kernel, is
- * kept for the module (a `PyObject **` C expression; made at its first use
- * by dynac_box_float_literal, module.c declares the table): every site that
+/* Where the one object of float literal f, returned by some kernel or
+ * passed to one that keeps it, is kept for the module (a `PyObject **` C
+ * expression; made at its first use by dynac_box_float_literal or
+ * dynac_float_literal_object, module.c declares the table): every site that
  * boxes the literal shares it, as CPython's code object holds one constant. */
-const char *returned_float_place(module *m, double f) {
+const char *float_literal_place(module *m, double f) {
   int k = 0;
-  while (k < m->nreturned_floats && memcmp(&m->returned_floats[k], &f, sizeof f)) k++;
-  if (k == m->nreturned_floats) {
-    if (m->nreturned_floats == m->capreturned_floats) {
-      m->capreturned_floats = m->capreturned_floats ? 2 * m->capreturned_floats : 8;
-      double *grown = arena_alloc(m->a, sizeof *grown * (size_t)m->capreturned_floats);
-      if (m->nreturned_floats) memcpy(grown, m->returned_floats, sizeof *grown * (size_t)m->nreturned_floats);
-      m->returned_floats = grown;
+  while (k < m->nfloat_literals && memcmp(&m->float_literals[k], &f, sizeof f)) k++;
+  if (k == m->nfloat_literals) {
+    if (m->nfloat_literals == m->capfloat_literals) {
+      m->capfloat_literals = m->capfloat_literals ? 2 * m->capfloat_literals : 8;
+      double *grown = arena_alloc(m->a, sizeof *grown * (size_t)m->capfloat_literals);
+      if (m->nfloat_literals) memcpy(grown, m->float_literals, sizeof *grown * (size_t)m->nfloat_literals);
+      m->float_literals = grown;
     }
-    m->returned_floats[m->nreturned_floats++] = f;
+    m->float_literals[m->nfloat_literals++] = f;
   }
   return arena_printf(m->a, "&dynac__floats[%d]", k);
 }
@@ -420,9 +421,15 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
     const char *nm = interned_name(E, sub->u.sub.attr); /* its float reused in place */
     const char *c = emit_attr_cache(E, "where instances keep it");
-    line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
-         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, store_owner(E, p.obj),
-         where(E), sub->u.sub.attr);
+    const char *given = param_argument_object(E, v, vt); /* `self.x = x`: the caller's float */
+    if (given)
+      line(E, "if (dynac_obj_setattr_param_float_cached(%s, %s, %s, %s, &%s, &dynac__effects, %s) < 0) "
+           "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, given, c, store_owner(E, p.obj),
+           where(E), sub->u.sub.attr);
+    else
+      line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
+           "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, store_owner(E, p.obj),
+           where(E), sub->u.sub.attr);
     note_effect(E);
     return;
   }

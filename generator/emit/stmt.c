@@ -294,6 +294,7 @@ static void emit_return(em *E, stmt *s) {
     line(E, "%s", return_none(E->in));
     return;
   }
+  report_returned_param(E, s->u.ret);
   line(E, "*dynac_out = %s;", ref ? arena_printf(E->m->a, "Py_NewRef(%s)", out) : out);
   line(E, "return DYNAC_OK;");
 }

@@ -137,6 +137,14 @@ static int unchanged_number_param(em *E, const char *v, const type *t) {
   return -1;
 }
 
+/* The object the caller passed for `v` when it is a float or int parameter
+ * the function never rebinds (a C expression of a borrowed reference, NULL
+ * at run time when it passed none: kernel.c entry_args_of_call), else NULL. */
+const char *param_argument_object(em *E, const char *v, const type *t) {
+  int p = unchanged_number_param(E, v, t);
+  return p < 0 ? NULL : passed_object(E, p);
+}
+
 /* A tuple display of numbers `v` (emit_tuple) holding such a parameter:
  * the tuple of its items boxed one by one (the parameter's shared box, the
  * others from the display's fields), else NULL. */
@@ -180,24 +188,30 @@ static const char *box_as_literal(em *E, const char *v, const type *t) {
     if (!strcmp(E->literal_results[k].name, v)) {
       double f = E->literal_results[k].literal;
       return arena_printf(E->m->a, "dynac_box_float_literal(%s, %s, %s)", v, float_literal(E, f),
-                          returned_float_place(E->m, f));
+                          float_literal_place(E->m, f));
     }
   return NULL;
 }
 
 /* Boxes a kernel value for a call through the C API (new reference). A
- * parameter the function never rebinds is boxed once per call, its object
- * shared by every use (as the caller's one object is in the interpreter:
- * `d[a] = w; d[b] = w` stores one float, not two), tuple displays holding
- * it (`d[(a, b)] = w`) too. A call's result that is the float literal its
- * callee returns boxes to that literal's one object. */
+ * parameter the function never rebinds is the caller's object when it
+ * passed one (the glue's argument, a literal: kernel.c entry_args_of_call),
+ * else boxed once per call, its object shared by every use (as the caller's
+ * one object is in the interpreter: `d[a] = w; d[b] = w` stores one float,
+ * not two), tuple displays holding it (`d[(a, b)] = w`) too. A call's
+ * result that is the float literal its callee returns boxes to that
+ * literal's one object. */
 const char *box_value(em *E, const char *v, const type *t) {
   note_type(t); /* a tuple's boxing function */
   int p = unchanged_number_param(E, v, t);
+  const char *kind = t->kind == TY_FLOAT ? "float" : "int";
+  if (p >= 0) E->args_read[p] = 1;
+  if (p >= 0 && E->kept_box[p] == KEEP_ARG)
+    return arena_printf(E->m->a, "dynac_box_param_once_%s(%s, dynac__args, %d)", kind, v, p);
   if (p >= 0) {
-    E->kept_box[p] = 2;
-    return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s, dynac__args, %d)",
-                        t->kind == TY_FLOAT ? "float" : "int", E->in->fn->local_cnames[p], v, p);
+    E->kept_box[p] = KEEP_BOX_USED;
+    return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s, dynac__args, %d)", kind,
+                        E->in->fn->local_cnames[p], v, p);
   }
   const char *display = t->kind == TY_TUPLE && E->kept_box ? box_display_of_params(E, v, t) : NULL;
   if (display) return display;

@@ -24,6 +24,13 @@ static void note_returned_literal(inst *in, const expr *e) {
   in->ret_literal = neg ? -lit->u.f : lit->u.f;
 }
 
+/* `return x` of parameter x: inst.ret_params (the glue returns the
+ * caller's object of x, as CPython returns the frame's object). */
+static void note_returned_params(inst *in, const expr *e) {
+  if (e && e->kind == EX_LOCAL && e->u.local < in->fn->nparams && e->u.local < 32)
+    in->ret_params |= 1u << e->u.local;
+}
+
 static void ret_join(ctx *c, const type *t, srcpos pos) {
   inst *in = c->in;
   if (ty_is_ndarray(t) || (t->kind == TY_TUPLE && holds_ndarray(t)))
@@ -263,6 +270,7 @@ static void type_stmt(ctx *c, stmt *s) {
       t = ty_unrec(t); /* the caller's struct: its instance itself (a local's moves out) */
     ret_join(c, t, s->pos);
     note_returned_literal(c->in, s->u.ret);
+    note_returned_params(c->in, s->u.ret);
     break;
   }
   case ST_IF: { /* a branch `x is None` rules out for this instance is not typed */

@@ -407,6 +407,74 @@ def caller_ids(w, n):
     return size, [v is w for v in list(d.values())[:2]], [v is n for v in list(d.values())[2:]], d
 
 
+class Pin:
+    """Its __init__ stores each parameter once: the caller's objects, as CPython's STORE_ATTR stores the
+    frame's (not new boxes of their values)."""
+    __slots__ = ("x", "n")
+
+    def __init__(self, x, n):
+        self.x = x
+        self.n = n
+
+
+class Spot:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+class SubPin(Pin):
+    """Its parameters passed on unchanged to Pin.__init__ (a direct call): what that stores is still the
+    interpreter caller's objects."""
+    __slots__ = ()
+
+    def __init__(self, x, n):
+        super().__init__(x, n)
+
+
+def store_once(d, k, w):
+    d[k] = w
+
+
+def pins(n):
+    """Float literals passed kernel to kernel are one object each, as CPython passes the code object's
+    constant: every Spot's y is the same float, and so is every value store_once stored."""
+    out = []
+    for i in range(n):
+        out.append(Spot(i * 0.5, 2.5))
+        out.append(Spot(i * 0.5, -1.0))
+    d = {}
+    for i in range(n):
+        store_once(d, i, 0.25)
+    return out, d
+
+
+def once_ids(w, n):
+    p, s = Pin(w, n), Spot(w, 0.5)
+    d = {}
+    store_once(d, 1, w)
+    out, d2 = pins(4)
+    return ([p.x is w, p.n is n, s.x is w, d[1] is w], [o.y for o in out], sorted(d2.items()),
+            len({id(o.y) for o in out[0::2]}), len({id(o.y) for o in out[1::2]}), len({id(v) for v in d2.values()}))
+
+
+def sub_pin(w, n):
+    return SubPin(w, n)
+
+
+def clamp(x, lo, hi):
+    """Its result is one of its parameters: called from the interpreter it is the caller's object."""
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def ident(n):
+    return n
+
+
 FREED = []
 
 
@@ -1405,6 +1473,11 @@ def train():
         run_drain(4)
         shades([-1.0, 2.0, 20.0, 0.5])
         caller_ids(1.5, 7)
+        once_ids(1.5, 7)
+        sub_pin(1.5, 7)
+        for x in (0.5, -3.0, 9.0):
+            clamp(x, 0.0, 1.0)
+        ident(5)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -1569,6 +1642,17 @@ def star_checks():
     show("caller's objects", caller_ids, 123456.25, 10 ** 12)
     show("caller's objects, edge values", caller_ids, -0.0, -(2 ** 63))
     show("caller's objects, nan", lambda: caller_ids(float("nan"), 0)[:3])
+    show("stored once", once_ids, 123456.25, 10 ** 12)
+    show("stored once, edge values", once_ids, -0.0, -(2 ** 63))
+    show("stored once, nan", lambda: once_ids(float("nan"), 0)[0])
+    for w, n in ((123456.25, 10 ** 12), (-0.0, -(2 ** 63)), (float("nan"), 2 ** 63 - 1)):
+        show("passed on %r" % w, lambda: (lambda sp: [sp.x is w, sp.n is n, sp.x])(sub_pin(w, n)))
+    for x in (0.5, -3.0, 9.0, -0.0, 0.0, 1.0, float("nan"), float("inf"), float("-inf")):
+        lo, hi = 0.0, 1.0
+        show("returned params %r" % x, lambda: (lambda r: (r, [r is x, r is lo, r is hi]))(clamp(x, lo, hi)))
+    show("returned params, signed zeros", lambda: [clamp(z, lo, hi) is z for z, lo, hi in
+                                                   ((-0.0, 0.0, 1.0), (0.0, -0.0, 1.0), (0.0, 0.0, 0.0))])
+    show("returned params, int", lambda: [(lambda n: ident(n) is n)(n) for n in (10 ** 12, -(2 ** 63), 2 ** 63 - 1)])
     show("drain __del__ order", run_drain, 5)
     show("drain empty", run_drain, 0)
 
@@ -2102,7 +2186,8 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
-       "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok"]
+       "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
+       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin"]
 
 
 def main():

@@ -59,7 +59,7 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   int64_t l_d = 0;
   int64_t l_a_1 = 0;
   int64_t l_a_2 = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */

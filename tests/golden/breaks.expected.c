@@ -49,21 +49,22 @@ static dynac_globals dynac__G = {.nslots = 17, .desc = dynac__slot_desc, .slots 
 static PyObject *dynac__names[8]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[34]; /* calls from other kernels */
 static int64_t dynac__region_calls[34]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_prints__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_attr__O(PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args);
-static int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out);
+static int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out);
-static int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out);
-static int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out);
+static int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out, PyObject *const *dynac__args);
-static int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out);
+static int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out, PyObject *const *dynac__args);
-static int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out);
-static int dynac_kernel_calls_broken__f(double l_x, double *dynac_out);
+static int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObject * *dynac_out);
 static int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out);
 static int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out);
@@ -81,7 +82,7 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
 /* breaks.py:9: def prints: specialisation (float) -> float */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
   DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
@@ -106,6 +107,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double 
   }
   /* breaks.py:11: return x */
   dynac__callee_effects |= dynac__effects; /* for the caller */
+  dynac__returned_param = 1; /* the glue returns the caller's object */
   *dynac_out = l_x;
   return DYNAC_OK;
 
@@ -142,7 +144,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out, PyObject *c
 {
   DYNAC_OBJ l_sc1 = NULL; /* owned */
   int64_t l_lc1_i = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -189,9 +191,10 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out, PyObject *c
 }
 
 /* breaks.py:39: def strings: specialisation (int) -> object */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -200,7 +203,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_strings__i(int64_t l_x, PyObj
     /* breaks.py:40: return "x" * x */
     static PyObject *const1; /* made once */
     if (!const1 && !(const1 = dynac_literal("\"x\""))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
-    DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t2 = dynac_box_param_once_int(l_x, dynac__args, 0); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
     DYNAC_OBJ t3 = dynac_obj_binop(const1, t2, 2, &dynac__effects); /* * */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "strings", 40));
@@ -260,16 +263,17 @@ static int dynac_kernel_loops_over_list__O(PyObject * p_x, PyObject * *dynac_out
 }
 
 /* breaks.py:57: def keywords: specialisation (float) -> object */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   {
     /* breaks.py:58: return round(x, ndigits=2) */
-    DYNAC_OBJ t1 = dynac_box_float(l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t1 = dynac_box_param_once_float(l_x, dynac__args, 0); /* owned, released leaving the block */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
     int64_t t2 = INT64_C(2);
     DYNAC_OBJ t3 = dynac_box_int(t2); /* owned, released leaving the block */
@@ -294,9 +298,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
 }
 
 /* breaks.py:62: def big_literal: specialisation (int) -> object */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -305,7 +310,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_big_literal__i(int64_t l_x, P
     /* breaks.py:63: return x + 123456789012345678901234567890 */
     static PyObject *const1; /* made once */
     if (!const1 && !(const1 = dynac_literal("123456789012345678901234567890"))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
-    DYNAC_OBJ t2 = dynac_box_int(l_x); /* owned, released leaving the block */
+    DYNAC_OBJ t2 = dynac_box_param_once_int(l_x, dynac__args, 0); /* owned, released leaving the block */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
     DYNAC_OBJ t3 = dynac_obj_binop(t2, const1, 0, &dynac__effects); /* + */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "big_literal", 63));
@@ -325,7 +330,7 @@ static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out, PyObject 
   dynac_num l_s = {0};
   int64_t l_i = 0;
   (void)l_i; /* assigned, never read */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* breaks.py:68: s = 0 */
@@ -352,9 +357,10 @@ static int dynac_kernel_widening__i(int64_t l_n, dynac_num *dynac_out, PyObject 
 }
 
 /* breaks.py:75: def mixed_max: specialisation (int, float) -> int | float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_max__if(int64_t l_a, double l_b, dynac_num *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   /* breaks.py:76: return max(a, b) */
   dynac_num t1 = dynac_num_i(l_a);
   if (DYNAC_CMP_GT(dynac_num_cmp(dynac_num_f(l_b), t1))) t1 = dynac_num_f(l_b);
@@ -367,7 +373,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_max__if(int64_t l_a, do
 /* breaks.py:80: def fine: specialisation (float, float) -> float */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l_b, double *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
   DYNAC_OBJ bx_a = NULL; /* a as an object, taken at its first use */
   DYNAC_OBJ bx_b = NULL; /* b as an object, taken at its first use */
 
@@ -384,9 +390,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l
 }
 
 /* breaks.py:84: def caller_of_broken: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -439,7 +446,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   {
     dynac__direct_calls[0]++;
     dynac__callee_effects = 0;
-    int st = dynac_kernel_prints__f(l_x, &t1, NULL);
+    int st = dynac_kernel_prints__f(l_x, &t1, (PyObject *const[]){(dynac__args ? dynac__args[0] : NULL)});
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       PyObject *argv[1] = {NULL};
       argv[0] = dynac_box_float(l_x);
@@ -481,9 +488,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
 }
 
 /* breaks.py:89: def calls_broken: specialisation (float) -> float */
-static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
+static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
@@ -513,7 +521,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out)
   {
     dynac__direct_calls[13]++;
     dynac__callee_effects = 0;
-    int st = dynac_kernel_caller_of_broken__f(l_x, &t1);
+    int st = dynac_kernel_caller_of_broken__f(l_x, &t1, (PyObject *const[]){(dynac__args ? dynac__args[0] : NULL)});
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
       PyObject *argv[1] = {NULL};
       argv[0] = dynac_box_float(l_x);
@@ -790,7 +798,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out, PyObject *const *dynac__args)
 {
   (void)l_b; /* not read */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* breaks.py:159: if b is None: */
   { /* true for these argument types: only this branch is compiled */
@@ -1258,7 +1266,8 @@ static int dynac_glue_prints__f(PyObject *const *args, PyObject *closure, PyObje
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  PyObject *same = dynac_returned_float_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_float(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -1365,7 +1374,7 @@ static int dynac_glue_strings__i(PyObject *const *args, PyObject *closure, PyObj
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  st = dynac_kernel_strings__i(a0, &r);
+  st = dynac_kernel_strings__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1442,7 +1451,7 @@ static int dynac_glue_keywords__f(PyObject *const *args, PyObject *closure, PyOb
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   PyObject * r = 0;
 
-  st = dynac_kernel_keywords__f(a0, &r);
+  st = dynac_kernel_keywords__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1481,7 +1490,7 @@ static int dynac_glue_big_literal__i(PyObject *const *args, PyObject *closure, P
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  st = dynac_kernel_big_literal__i(a0, &r);
+  st = dynac_kernel_big_literal__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1561,7 +1570,7 @@ static int dynac_glue_mixed_max__if(PyObject *const *args, PyObject *closure, Py
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   dynac_num r = {0};
 
-  st = dynac_kernel_mixed_max__if(a0, a1, &r);
+  st = dynac_kernel_mixed_max__if(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1643,7 +1652,7 @@ static int dynac_glue_caller_of_broken__f(PyObject *const *args, PyObject *closu
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_caller_of_broken__f(a0, &r);
+  st = dynac_kernel_caller_of_broken__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1683,7 +1692,7 @@ static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject *closure, 
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_calls_broken__f(a0, &r);
+  st = dynac_kernel_calls_broken__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

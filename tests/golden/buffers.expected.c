@@ -34,7 +34,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
 static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view * l_ys, double l_a, PyObject *const *dynac__args)
 {
   int64_t l_i = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */

@@ -56,7 +56,7 @@ static inline int dynac_kernel_pick__ffn(double l_x, double l_y, bool l_z, doubl
 {
   (void)l_z; /* not read */
   double l_a = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* conditionals.py:7: a = x if x < y else y */
   double t1 = 0;
@@ -99,7 +99,7 @@ static inline int dynac_kernel_clip__fnf(double l_x, bool l_lo, double l_hi, dyn
 {
   (void)l_lo; /* not read */
   double l_x_1 = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* conditionals.py:17: """`lo is not None and x < lo` with lo None: the right operand never */
   /* conditionals.py:20: if lo is not None and x < lo: */

@@ -26,13 +26,14 @@ static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static PyObject *dynac__code[2]; /* nested code objects (dynac__codes) */
 static int64_t dynac__direct_calls[7]; /* calls from other kernels */
 static int64_t dynac__region_calls[7]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
 static int dynac_kernel_Vec__norm__O(PyObject * p_self, PyObject * *dynac_out);
 static int dynac_kernel_outer__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args);
-static int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out);
-static int dynac_kernel_top__f(double l_x, double *dynac_out);
+static int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_top__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* every_function.py:11: def Vec.norm: specialisation (object) -> object */
@@ -73,7 +74,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   bool b_inner = false; /* bound? */
   DYNAC_OBJ l_key = NULL; /* owned */
   bool b_key = false; /* bound? */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
   DYNAC_OBJ bx_n = NULL; /* n as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
@@ -183,10 +184,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
 }
 
 /* every_function.py:23: def cond_def: specialisation (int) -> int */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_cond_def__i(int64_t l_x, int64_t *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   /* every_function.py:24: return x */
+  dynac__returned_param = 1; /* the glue returns the caller's object */
   *dynac_out = l_x;
   return DYNAC_OK;
 
@@ -194,9 +197,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_cond_def__i(int64_t l_x, int6
 }
 
 /* every_function.py:28: def top: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_top__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_top__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   /* every_function.py:29: return x * 2.0 */
   *dynac_out = (l_x * 2.0);
   return DYNAC_OK;
@@ -307,7 +311,7 @@ static int dynac_glue_cond_def__i(PyObject *const *args, PyObject *closure, PyOb
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   int64_t r = 0;
 
-  st = dynac_kernel_cond_def__i(a0, &r);
+  st = dynac_kernel_cond_def__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -319,7 +323,8 @@ static int dynac_glue_cond_def__i(PyObject *const *args, PyObject *closure, PyOb
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_int(r);
+  PyObject *same = dynac_returned_int_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_int(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -344,7 +349,7 @@ static int dynac_glue_top__f(PyObject *const *args, PyObject *closure, PyObject 
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_top__f(a0, &r);
+  st = dynac_kernel_top__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

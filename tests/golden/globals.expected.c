@@ -26,6 +26,7 @@ static dynac_globals dynac__G = {.nslots = 3, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[1]; /* calls from other kernels */
 static int64_t dynac__region_calls[1]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -35,7 +36,7 @@ static int dynac_kernel_scaled__f(double l_x, double *dynac_out, PyObject *const
 /* globals.py:10: def scaled: specialisation (float) -> float */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* globals.py:11: if FLAG and x < LIMIT: */
   bool t1 = 0;
@@ -47,10 +48,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double 
   }
   if (t1) {
     /* globals.py:12: return x * SCALE */
+    dynac__returned_param = 0; /* none returned */
     *dynac_out = (l_x * dynac__slots[2].v.f /* SCALE */);
     return DYNAC_OK;
   }
   /* globals.py:13: return x */
+  dynac__returned_param = 1; /* the glue returns the caller's object */
   *dynac_out = l_x;
   return DYNAC_OK;
 
@@ -97,7 +100,8 @@ static int dynac_glue_scaled__f(PyObject *const *args, PyObject *closure, PyObje
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  PyObject *same = dynac_returned_float_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_float(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 

@@ -29,12 +29,12 @@ static int64_t dynac__region_calls[2]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dynac_out);
+static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out);
 
 
 /* list_building.py:6: def build: specialisation (int, list[float]) -> list[float] */
-static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dynac_out)
+static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
   DYNAC_OBJ l_ys = NULL; /* owned */
   bool b_ys = false; /* bound? */
@@ -46,6 +46,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   bool b_v = false; /* bound? */
   DYNAC_OBJ l_lc1 = NULL; /* owned */
   double l_lc1_x = 0;
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -332,7 +333,7 @@ static int dynac_glue_build__iLf(PyObject *const *args, PyObject *closure, PyObj
   PyObject * r = 0;
 
   size_t mark = dynac_undo_mark();
-  st = dynac_kernel_build__iLf(a0, a1, &r);
+  st = dynac_kernel_build__iLf(a0, a1, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */

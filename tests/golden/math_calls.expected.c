@@ -46,7 +46,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, dou
 {
   double l_r = 0;
   double l_r_1 = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
   DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
   DYNAC_OBJ bx_y = NULL; /* y as an object, taken at its first use */
 

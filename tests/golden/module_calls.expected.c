@@ -26,19 +26,21 @@ static dynac_globals dynac__G = {.nslots = 3, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[3]; /* calls from other kernels */
 static int64_t dynac__region_calls[3]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 static int dynac__depth;      /* kernel-to-kernel call depth */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out);
+static int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_uses__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* module_calls.py:5: def scale: specialisation (float, float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scale__ff(double l_x, double l_k, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   /* module_calls.py:6: return x * k */
   *dynac_out = (l_x * l_k);
   return DYNAC_OK;
@@ -49,12 +51,13 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scale__ff(double l_x, double 
 /* module_calls.py:10: def fib: specialisation (int) -> int */
 static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* module_calls.py:11: if n < 2: */
   bool t1 = (l_n < INT64_C(2));
   if (t1) {
     /* module_calls.py:12: return n */
+    dynac__returned_param = 1; /* the glue returns the caller's object */
     *dynac_out = l_n;
     return DYNAC_OK;
   }
@@ -89,6 +92,7 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject 
   }
   int64_t t6 = 0;
   if (dynac_int_add(t3, t5, &t6)) return DYNAC_DEOPT;
+  dynac__returned_param = 0; /* none returned */
   *dynac_out = t6;
   return DYNAC_OK;
 
@@ -98,13 +102,13 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject 
 /* module_calls.py:17: def uses: specialisation (float) -> float */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_uses__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* module_calls.py:18: return scale(x) + scale(x, 3.0) */
   double t1 = 0;
   {
     dynac__direct_calls[0]++;
-    int st = dynac_kernel_scale__ff(l_x, dynac__slots[2].v.f /* default of scale(k=) */, &t1);
+    int st = dynac_kernel_scale__ff(l_x, dynac__slots[2].v.f /* default of scale(k=) */, &t1, NULL);
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
     if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "uses", 18)); /* this frame's line */
@@ -113,7 +117,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_uses__f(double l_x, double *d
   double t2 = 0;
   {
     dynac__direct_calls[0]++;
-    int st = dynac_kernel_scale__ff(l_x, 3.0, &t2);
+    int st = dynac_kernel_scale__ff(l_x, 3.0, &t2, NULL);
     if (st == DYNAC_OK_NONE) return DYNAC_DEOPT; /* None where a value was typed */
     if (st == DYNAC_DEOPT) return DYNAC_DEOPT;
     if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "uses", 18)); /* this frame's line */
@@ -151,7 +155,7 @@ static int dynac_glue_scale__ff(PyObject *const *args, PyObject *closure, PyObje
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   double r = 0;
 
-  st = dynac_kernel_scale__ff(a0, a1, &r);
+  st = dynac_kernel_scale__ff(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -203,7 +207,8 @@ static int dynac_glue_fib__i(PyObject *const *args, PyObject *closure, PyObject 
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_int(r);
+  PyObject *same = dynac_returned_int_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_int(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 

@@ -332,7 +332,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
   bool b_d = false; /* bound? */
   const dynac_view * l_d_1 = 0;
   bool b_d_1 = false; /* bound? */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
   DYNAC_OBJ bx_L = NULL; /* L as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
@@ -592,7 +592,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
   bool b_k = false; /* bound? */
   double l_t = 0;
   bool b_t = false; /* bound? */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   (void)l_X;

@@ -24,18 +24,21 @@ static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[2]; /* calls from other kernels */
 static int64_t dynac__region_calls[2]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_note__f(double l_x, double *dynac_out);
-static int dynac_kernel_noted__f(double l_x, double *dynac_out);
+static int dynac_kernel_note__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_noted__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* opaque_calls.py:6: def note: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_note__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_note__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   /* opaque_calls.py:7: return x */
+  dynac__returned_param = 1; /* the glue returns the caller's object */
   *dynac_out = l_x;
   return DYNAC_OK;
 
@@ -43,9 +46,10 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_note__f(double l_x, double *d
 }
 
 /* opaque_calls.py:11: def noted: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
   double l_y = 0;
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -112,7 +116,7 @@ static int dynac_glue_note__f(PyObject *const *args, PyObject *closure, PyObject
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_note__f(a0, &r);
+  st = dynac_kernel_note__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -124,7 +128,8 @@ static int dynac_glue_note__f(PyObject *const *args, PyObject *closure, PyObject
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  PyObject *same = dynac_returned_float_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_float(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -151,7 +156,7 @@ static int dynac_glue_noted__f(PyObject *const *args, PyObject *closure, PyObjec
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_noted__f(a0, &r);
+  st = dynac_kernel_noted__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -33,7 +33,7 @@ static dynac_globals dynac__G = {.nslots = 1, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[3]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[6]; /* calls from other kernels */
 static int64_t dynac__region_calls[6]; /* compiled regions that ran */
-static PyObject *dynac__floats[2]; /* float literals kernels return, one object each (co_consts) */
+static PyObject *dynac__floats[2]; /* float literals kernels return or pass, one object each (co_consts) */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -51,7 +51,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   bool b_best = false; /* bound? */
   DYNAC_OBJ l_v = NULL; /* owned */
   bool b_v = false; /* bound? */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -291,10 +291,9 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   double t17 = 0;
   {
     dynac__direct_calls[1]++;
-    size_t mark0 = dynac__u->n, lost0 = dynac__u->lost;
     dynac__callee_effects = 0;
     int st;
-    if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], dynac__names[1], &ms16))) {
+    if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], dynac__names[2], &ms16))) {
       st = dynac_kernel_Vec__dot__V3VecV3Vec(l_best, l_best, &t17); /* Vec.dot, devirtualised */
     } else { /* the class or the instance changed since the guard: CPython's lookup */
       PyObject *argv[2] = {NULL};
@@ -303,7 +302,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 2; i++) if (!argv[i]) ok = 0;
-      if (ok) r = PyObject_VectorcallMethod(dynac__names[1], argv, 2, NULL); /* .dot() */
+      if (ok) r = PyObject_VectorcallMethod(dynac__names[2], argv, 2, NULL); /* .dot() */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
       dynac__effects = 1; /* Python code ran */
@@ -312,15 +311,13 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       else Py_DECREF(r);
     }
     if (st == DYNAC_DEOPT && (dynac__effects || !DYNAC_UNDO_INTACT())) {
-      if (dynac__u->lost != lost0) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
-      dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */
       PyObject *argv[2] = {NULL};
       argv[0] = Py_NewRef(l_best);
       argv[1] = Py_NewRef(l_best);
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 2; i++) if (!argv[i]) ok = 0;
-      if (ok) r = PyObject_VectorcallMethod(dynac__names[1], argv, 2, NULL); /* dot() interpreted */
+      if (ok) r = PyObject_VectorcallMethod(dynac__names[2], argv, 2, NULL); /* dot() interpreted */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
       dynac__effects = 1; /* Python code ran */
@@ -345,12 +342,11 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
     if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */
     dynac__callee_effects = 0; /* taken: this kernel reports its own */
-    if ((dynac__effects & 1) && dynac__u->n > mark0) dynac__undo_commit_entries(dynac__u, mark0);
   }
   static dynac_attr_cache ac18; /* where instances keep it */
   double t19 = 0;
   {
-    int st = dynac_attr_float(l_best, dynac__names[2], &ac18, &dynac__effects, &t19); /* .y: a float */
+    int st = dynac_attr_float(l_best, dynac__names[1], &ac18, &dynac__effects, &t19); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
@@ -455,7 +451,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   static dynac_attr_cache ac5; /* where instances keep it */
   double t6 = 0;
   {
-    int st = dynac_attr_float(l_self, dynac__names[2], &ac5, &dynac__effects, &t6); /* .y: a float */
+    int st = dynac_attr_float(l_self, dynac__names[1], &ac5, &dynac__effects, &t6); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
@@ -468,7 +464,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   static dynac_attr_cache ac7; /* where instances keep it */
   double t8 = 0;
   {
-    int st = dynac_attr_float(l_o, dynac__names[2], &ac7, &dynac__effects, &t8); /* .y: a float */
+    int st = dynac_attr_float(l_o, dynac__names[1], &ac7, &dynac__effects, &t8); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
@@ -496,7 +492,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   bool b_total = false; /* bound? */
   int64_t l_i = 0;
   bool b_i = false; /* bound? */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -641,7 +637,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           static dynac_attr_cache ac14; /* where instances keep it */
           double t15 = 0;
           {
-            int st = dynac_attr_float(l_cur, dynac__names[2], &ac14, &dynac__effects, &t15); /* .y: a float */
+            int st = dynac_attr_float(l_cur, dynac__names[1], &ac14, &dynac__effects, &t15); /* .y: a float */
             if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "walk", 40));
             if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
           }
@@ -1130,7 +1126,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   static dynac_attr_cache ac16; /* where instances keep it */
   double t17 = 0;
   {
-    int st = dynac_attr_float(l_best, dynac__names[2], &ac16, &dynac__effects, &t17); /* .y: a float */
+    int st = dynac_attr_float(l_best, dynac__names[1], &ac16, &dynac__effects, &t17); /* .y: a float */
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 68));
     if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* the attribute holds another type than recorded */
   }
@@ -1328,10 +1324,7 @@ static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure,
   double a1 = PyFloat_AS_DOUBLE(args[1]);
   double r = 0;
 
-  size_t mark = dynac_undo_mark();
   st = dynac_kernel_nearest__LV3Vecf(a0, a1, &r, args);
-  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
-  else dynac_undo_commit(mark);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1470,7 +1463,7 @@ static int dynac_glue_truthy__LV3Vec(PyObject *const *args, PyObject *closure, P
 
 
 /* ---- descriptor ----------------------------------------------------------------- */
-static const char *const dynac__name_texts[3] = {"x", "dot", "y"};
+static const char *const dynac__name_texts[3] = {"x", "y", "dot"};
 static int dynac__make_names(void) {
   for (int i = 0; i < 3; i++)
     if (!dynac__names[i] && !(dynac__names[i] = PyUnicode_InternFromString(dynac__name_texts[i])))

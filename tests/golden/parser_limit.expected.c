@@ -27,13 +27,14 @@ static int64_t dynac__region_calls[3]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_fine__f(double l_x, double *dynac_out);
+static int dynac_kernel_fine__f(double l_x, double *dynac_out, PyObject *const *dynac__args);
 
 
 /* parser_limit.py:6: def fine: specialisation (float) -> float */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__f(double l_x, double *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
+
   /* parser_limit.py:7: return x * 2.0 */
   *dynac_out = (l_x * 2.0);
   return DYNAC_OK;
@@ -65,7 +66,7 @@ static int dynac_glue_fine__f(PyObject *const *args, PyObject *closure, PyObject
   double a0 = PyFloat_AS_DOUBLE(args[0]);
   double r = 0;
 
-  st = dynac_kernel_fine__f(a0, &r);
+  st = dynac_kernel_fine__f(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -25,6 +25,7 @@ static dynac_globals dynac__G = {.nslots = 2, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[1]; /* calls from other kernels */
 static int64_t dynac__region_calls[1]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -34,7 +35,7 @@ static int dynac_kernel_checked__f(double l_x, double *dynac_out, PyObject *cons
 /* raises.py:6: def checked: specialisation (float) -> float */
 static inline int dynac_kernel_checked__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* raises.py:7: if x < 0.0: */
   bool t1 = (l_x < 0.0);
@@ -51,6 +52,7 @@ static inline int dynac_kernel_checked__f(double l_x, double *dynac_out, PyObjec
     DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "checked", 10));
   }
   /* raises.py:11: return x */
+  dynac__returned_param = 1; /* the glue returns the caller's object */
   *dynac_out = l_x;
   return DYNAC_OK;
 
@@ -96,7 +98,8 @@ static int dynac_glue_checked__f(PyObject *const *args, PyObject *closure, PyObj
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float(r);
+  PyObject *same = dynac_returned_float_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_float(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 

@@ -49,23 +49,26 @@ static PyObject *dynac__names[1]; /* attribute and global names (co_names) */
 static PyObject *dynac__code[1]; /* nested code objects (dynac__codes) */
 static int64_t dynac__direct_calls[4]; /* calls from other kernels */
 static int64_t dynac__region_calls[4]; /* compiled regions that ran */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out);
+static int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args);
 static int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args);
-static int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out);
+static int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args);
 
 
 /* sweep_cases.py:9: def unicode_name: specialisation (int) -> int */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_unicode_name__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args)
 {
   int64_t l_áóí = 0;
   (void)l_áóí; /* assigned, never read */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* sweep_cases.py:10: áóí = 20 */
   l_áóí = INT64_C(20);
   /* sweep_cases.py:11: return n */
+  dynac__returned_param = 1; /* the glue returns the caller's object */
   *dynac_out = l_n;
   return DYNAC_OK;
 
@@ -75,7 +78,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_unicode_name__i(int64_t l_n, 
 /* sweep_cases.py:15: def tuple_len: specialisation (int) -> int */
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int64_t *dynac_out, PyObject *const *dynac__args)
 {
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* sweep_cases.py:16: return len((0, 1, n)) + n */
   dynac_T3iii t1 = {0};
@@ -92,10 +95,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int
 }
 
 /* sweep_cases.py:20: def empty_loop: specialisation (int) -> object */
-static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out)
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, PyObject * *dynac_out, PyObject *const *dynac__args)
 {
   DYNAC_OBJ l_inner = NULL; /* owned */
   bool b_inner = false; /* bound? */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
@@ -143,7 +147,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
       t2 = dynac_call_object(argv[0], argv + 1, 0 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     }
-    DYNAC_OBJ t3 = dynac_box_int(l_n); /* owned, released leaving the block */
+    DYNAC_OBJ t3 = dynac_box_param_once_int(l_n, dynac__args, 0); /* owned, released leaving the block */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     DYNAC_OBJ t4 = dynac_obj_binop(t2, t3, 0, &dynac__effects); /* + */
     if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
@@ -182,7 +186,7 @@ static int dynac_glue_unicode_name__i(PyObject *const *args, PyObject *closure, 
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   int64_t r = 0;
 
-  st = dynac_kernel_unicode_name__i(a0, &r);
+  st = dynac_kernel_unicode_name__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -194,7 +198,8 @@ static int dynac_glue_unicode_name__i(PyObject *const *args, PyObject *closure, 
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_int(r);
+  PyObject *same = dynac_returned_int_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_int(r);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
@@ -261,7 +266,7 @@ static int dynac_glue_empty_loop__i(PyObject *const *args, PyObject *closure, Py
   (void)dynac_int64_of(args[0], &a0); /* the guard checked the range */
   PyObject * r = 0;
 
-  st = dynac_kernel_empty_loop__i(a0, &r);
+  st = dynac_kernel_empty_loop__i(a0, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -27,7 +27,8 @@ static dynac_globals dynac__G = {.nslots = 4, .desc = dynac__slot_desc, .slots =
 static PyObject *dynac__names[5]; /* attribute and global names (co_names) */
 static int64_t dynac__direct_calls[4]; /* calls from other kernels */
 static int64_t dynac__region_calls[4]; /* compiled regions that ran */
-static PyObject *dynac__floats[2]; /* float literals kernels return, one object each (co_consts) */
+static PyObject *dynac__floats[2]; /* float literals kernels return or pass, one object each (co_consts) */
+static int dynac__returned_param; /* the parameter a kernel's `return x` returned, + 1 */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
@@ -221,7 +222,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
 static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
   PyObject *const l_log DYNAC_UNUSED = p_log; /* borrowed: the caller's reference lasts the call */
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
   DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
@@ -263,6 +264,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
             #undef DYNAC_LEAVE
             #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_finally_1)
             dynac__callee_effects |= dynac__effects; /* for the caller */
+            dynac__returned_param = 2; /* the glue returns the caller's object */
             *dynac_out = t2;
             return DYNAC_OK;
           }
@@ -334,6 +336,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
   }
   /* try_except.py:39: return 0.0 */
   dynac__callee_effects |= dynac__effects; /* for the caller */
+  dynac__returned_param = 0; /* none returned */
   *dynac_out = 0.0;
   return DYNAC_OK;
 
@@ -570,7 +573,8 @@ static int dynac_glue_closes__Of(PyObject *const *args, PyObject *closure, PyObj
     return DYNAC_OK;
   }
   if (st != DYNAC_OK) return st;
-  *result = dynac_box_float_literal(r, 0.0, &dynac__floats[1]);
+  PyObject *same = dynac_returned_float_arg(r, args, dynac__returned_param);
+  *result = same ? Py_NewRef(same) : dynac_box_float_literal(r, 0.0, &dynac__floats[1]);
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 

@@ -11,25 +11,6 @@
 
 
 /* ---- tuple types ---------------------------------------------------------- */
-/* tuple[int, float] */
-typedef struct { int64_t v0; double v1; } dynac_T2if;
-static inline PyObject *dynac_box_T2if(const dynac_T2if *v) {
-  PyObject *r = PyTuple_New(2);
-  if (!r) return NULL;
-  PyObject *e0 = dynac_box_int(v->v0);
-  if (!e0) { Py_DECREF(r); return NULL; }
-  PyTuple_SET_ITEM(r, 0, e0);
-  PyObject *e1 = dynac_box_float(v->v1);
-  if (!e1) { Py_DECREF(r); return NULL; }
-  PyTuple_SET_ITEM(r, 1, e1);
-  return r;
-}
-static inline int dynac_unbox_T2if(PyObject *o, dynac_T2if *out) {
-  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != 2) return 1;
-  return dynac_elem_int(PyTuple_GET_ITEM(o, 0), &out->v0) |
-         dynac_elem_float(PyTuple_GET_ITEM(o, 1), &out->v1);
-}
-
 /* tuple[float, int] */
 typedef struct { double v0; int64_t v1; } dynac_T2fi;
 static inline PyObject *dynac_box_T2fi(const dynac_T2fi *v) {
@@ -49,6 +30,25 @@ static inline int dynac_unbox_T2fi(PyObject *o, dynac_T2fi *out) {
          dynac_elem_int(PyTuple_GET_ITEM(o, 1), &out->v1);
 }
 
+/* tuple[int, float] */
+typedef struct { int64_t v0; double v1; } dynac_T2if;
+static inline PyObject *dynac_box_T2if(const dynac_T2if *v) {
+  PyObject *r = PyTuple_New(2);
+  if (!r) return NULL;
+  PyObject *e0 = dynac_box_int(v->v0);
+  if (!e0) { Py_DECREF(r); return NULL; }
+  PyTuple_SET_ITEM(r, 0, e0);
+  PyObject *e1 = dynac_box_float(v->v1);
+  if (!e1) { Py_DECREF(r); return NULL; }
+  PyTuple_SET_ITEM(r, 1, e1);
+  return r;
+}
+static inline int dynac_unbox_T2if(PyObject *o, dynac_T2if *out) {
+  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != 2) return 1;
+  return dynac_elem_int(PyTuple_GET_ITEM(o, 0), &out->v0) |
+         dynac_elem_float(PyTuple_GET_ITEM(o, 1), &out->v1);
+}
+
 
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
@@ -65,17 +65,18 @@ static int64_t dynac__region_calls[1]; /* compiled regions that ran */
 
 
 /* ---- kernels ----------------------------------------------------------------- */
-static int dynac_kernel_pairs__T2ifi(dynac_T2if l_a, int64_t l_n, dynac_T2fi *dynac_out);
+static int dynac_kernel_pairs__T2ifi(dynac_T2if l_a, int64_t l_n, dynac_T2fi *dynac_out, PyObject *const *dynac__args);
 
 
 /* tuples.py:6: def pairs: specialisation (tuple[int, float], int) -> tuple[float, int] */
-static inline int dynac_kernel_pairs__T2ifi(dynac_T2if l_a, int64_t l_n, dynac_T2fi *dynac_out)
+static inline int dynac_kernel_pairs__T2ifi(dynac_T2if l_a, int64_t l_n, dynac_T2fi *dynac_out, PyObject *const *dynac__args)
 {
   int64_t l_i = 0;
   double l_x = 0;
   dynac_T2fi l_t = {0};
   double l_u = 0;
   int64_t l_v = 0;
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   /* tuples.py:7: i, x = a */
   dynac_T2if t1 = l_a;
@@ -130,7 +131,7 @@ static int dynac_glue_pairs__T2ifi(PyObject *const *args, PyObject *closure, PyO
   (void)dynac_int64_of(args[1], &a1); /* the guard checked the range */
   dynac_T2fi r = {0};
 
-  st = dynac_kernel_pairs__T2ifi(a0, a1, &r);
+  st = dynac_kernel_pairs__T2ifi(a0, a1, &r, args);
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

@@ -56,7 +56,7 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, 
 {
   double l_s = 0;
   int64_t l_i = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* typed_loops.py:6: s = 0.0 */
@@ -117,7 +117,7 @@ static int dynac_kernel_first_row_over__iii(int64_t l_rows, int64_t l_cols, int6
   int64_t l_i = 0;
   int64_t l_s = 0;
   int64_t l_j = 0;
-  (void)dynac__args; /* the glue's argument objects, or NULL: another kernel's call */
+  (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* typed_loops.py:17: """A short inner loop ticks as one block charged to the outer loop's */
