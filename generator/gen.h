@@ -555,6 +555,7 @@ typedef struct func {
                               the hidden locals of comprehensions */
   int nexprs;              /* expressions lowered (expr.id < nexprs) */
   bool *not_none;          /* [nexprs] analysis/narrow.c, made with its first specialisation */
+  bool *not_none_numbers;  /* [nexprs] the same for "float | None" / "int | None" locals */
   int nbase;               /* locals [0, nbase): the function's own names (cur_after's
                               index) */
   int locals_cap;          /* ir/lower.c: room in locals/local_cnames */
@@ -1085,8 +1086,10 @@ bool *fresh_list_locals(arena *a, const inst *in);
  * semantics prove not None: after `if x is None: return` or `if not x:
  * return`, inside `if x is not None:`, `while x is not None:`, `if x:`,
  * `while x:`, right of `x is not None and`, until x is bound again. A
- * "Cls | None" local read there is an instance of Cls. */
-bool *narrow_not_none_reads(arena *a, const func *f);
+ * "Cls | None" local read there is an instance of Cls. numbers: the reads
+ * of a "float | None" or "int | None" local, whose `x op= v` (typed as its
+ * number's operation) leaves x not None where it was. */
+bool *narrow_not_none_reads(arena *a, const func *f, bool numbers);
 
 /* replay.c: [nparams] the view parameters of `in` that the function only
  * stores to, so that a deoptimised call's run again rewrites them as they

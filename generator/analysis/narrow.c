@@ -25,6 +25,8 @@ typedef struct narrowing {
                        None, or captured by a nested function: a call may rebind it) */
   int n;            /* facts tracked */
   arena *a;
+  bool numbers;     /* `x op= v` of x known not None keeps the fact: x holds a number (a
+                       "float | None" local's op= is typed as its number's, whose result is one) */
 } narrowing;
 
 typedef bool *facts; /* [n]: known not None here */
@@ -227,6 +229,11 @@ static facts walk_stmt(narrowing *N, stmt *s, facts F) {
     kill_bound(N, G, s);
     reads_ctx R = {N, F, G};
     ir_each_part(s, &parts, &R);
+    if (s->kind == ST_AUGASSIGN && !s->u.aug.sub && s->u.aug.op_expr) { /* `x += v` reads x first */
+      mark_reads(N, s->u.aug.op_expr->u.bin.l, F);
+      int k = N->fact[s->u.aug.local];
+      if (N->numbers && k >= 0 && F[k]) G[k] = true;
+    }
     return G;
   }
   }
@@ -274,8 +281,8 @@ static void candidates_block(void *ctx, stmt *s) {
   }
 }
 
-bool *narrow_not_none_reads(arena *a, const func *f) {
-  narrowing N = {NULL, NULL, 0, a};
+bool *narrow_not_none_reads(arena *a, const func *f, bool numbers) {
+  narrowing N = {NULL, NULL, 0, a, numbers};
   N.not_none = arena_alloc(a, sizeof(bool) * (size_t)(f->nexprs + 1));
   N.fact = arena_alloc(a, sizeof(int) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < f->nlocals; i++) N.fact[i] = -1;

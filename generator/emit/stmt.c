@@ -237,6 +237,16 @@ static void emit_augassign(em *E, stmt *s) {
     line(E, "if (dynac_obj_set(&%s, Py_NewRef(%s)) < 0) DYNAC_LEAVE(DYNAC_ERROR);", local_name(E, loc), v);
     return;
   }
+  if (lt->num_or_none) { /* narrowed (infer): its number's operation, the result boxed into the local */
+    const type *held = lt->num_or_none;
+    const char *old = emit_expr(E, direct->u.bin.l); /* dynac_held_float(local): not None here */
+    const char *r = emit_aug_value(E, s, held);
+    const type *res = binop_result(s->u.aug.op, held, TY(s->u.aug.value));
+    const char *v = emit_binop_values(E, s->u.aug.op, old, held, r, TY(s->u.aug.value), res);
+    line(E, "if (dynac_obj_set(&%s, %s) < 0) DYNAC_LEAVE(DYNAC_ERROR); /* %s %s= */", local_name(E, loc),
+         box_value(E, v, res), E->in->fn->locals[loc], binop_spelling[s->u.aug.op]);
+    return;
+  }
   if (ty_is_ndarray(lt) && direct && emit_fused_inplace(E, direct, NULL)) return; /* one loop, into the array */
   const char *r = emit_aug_value(E, s, lt);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));

@@ -98,7 +98,8 @@ bool generic_operand(const type *t) {
  * would be slower than the interpreter's (None there raises TypeError
  * anyway, so such code keeps None out by a test narrow.c does not follow). */
 static bool maybe_none_operand(ctx *c, expr *e, const expr *x) {
-  if (x->kind != EX_LOCAL || !c->in->local_ty[x->u.local]->num_or_none || c->in->fn->not_none[x->id]) return false;
+  if (x->kind != EX_LOCAL || !c->in->local_ty[x->u.local]->num_or_none || c->in->fn->not_none_numbers[x->id])
+    return false;
   type_fail(c, e->pos, arena_printf(c->m->a, "'%s' (%s) may be None here: an operand only after a test "
                                     "`%s is not None` (or `if %s is None: return ...`)",
                                     c->in->fn->locals[x->u.local],
@@ -1534,12 +1535,12 @@ const type *type_expr(ctx *c, expr *e, bool truth) {
       break;
     }
     t = c->in->local_ty[e->u.local];
-    if (c->in->fn->not_none[e->id]) { /* known not None here (narrow.c) */
+    if (t->num_or_none && c->in->fn->not_none_numbers[e->id]) {
+      t = t->num_or_none; /* known not None here (narrow.c): unboxed (emit: dynac_held_float, dynac_held_int) */
+    } else if (c->in->fn->not_none[e->id]) { /* known not None here (narrow.c) */
       if (t->or_none) {
         t = &t->or_none->inst;
         if (t->cls->slot) c->in->slots_used[t->cls->slot->index] = true;
-      } else if (t->num_or_none) {
-        t = t->num_or_none; /* unboxed (emit: dynac_held_float, dynac_held_int) */
       } else if (t->kind == TY_NONE && !c->strict) {
         t = &ty_unknown; /* only None so far: the instance assigned later in a loop comes next pass */
       }

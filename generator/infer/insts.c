@@ -145,7 +145,8 @@ static inst *new_inst(module *m, func *f, const type **args, unsigned retype) {
   in->attrs_as_objects = retype & RETYPE_ATTRS_AS_OBJECTS;
   in->list_attrs_as_objects = retype & RETYPE_LIST_ATTRS_AS_OBJECTS;
   in->fn = f;
-  if (!f->not_none) f->not_none = narrow_not_none_reads(m->a, f);
+  if (!f->not_none) f->not_none = narrow_not_none_reads(m->a, f, false);
+  if (!f->not_none_numbers) f->not_none_numbers = narrow_not_none_reads(m->a, f, true);
   in->args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
   memcpy(in->args, args, sizeof(type *) * (size_t)f->nparams);
   in->local_ty = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nlocals + 1));

@@ -239,11 +239,19 @@ static void type_stmt(ctx *c, stmt *s) {
                           "assignment", c->in->fn->locals[s->u.aug.local]));
       break;
     }
-    if (l->num_or_none) { /* its read is not narrowed (narrow.c marks expressions): maybe None */
-      type_fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to '%s' (%s), which may be None",
-                                        binop_spelling[s->u.aug.op], c->in->fn->locals[s->u.aug.local],
-                                        ty_python_name(c->m->a, l)));
-      break;
+    if (l->num_or_none) { /* its number where narrow.c proves its read not None (`else: best += x`) */
+      expr *old = s->u.aug.op_expr ? s->u.aug.op_expr->u.bin.l : NULL;
+      if (!old || !c->in->fn->not_none_numbers[old->id]) {
+        type_fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to '%s' (%s), which may be None",
+                                          binop_spelling[s->u.aug.op], c->in->fn->locals[s->u.aug.local],
+                                          ty_python_name(c->m->a, l)));
+        break;
+      }
+      l = type_expr(c, old, false);
+      if (r->cls) { /* float += instance: the instance's __radd__ through CPython */
+        type_fail(c, s->pos, "augmented assignment of an instance to a 'float | None' local");
+        break;
+      }
     }
     if (ty_is_ndarray(l) && (generic_operand(r) || r->kind == TY_NP)) { /* a += b: the array itself */
       if (s->u.aug.op_expr) type_expr(c, s->u.aug.op_expr, false); /* (a fused loop's tree: emit/fusion.c) */

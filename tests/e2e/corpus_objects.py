@@ -982,6 +982,38 @@ def buckets(xs: list[int], n: int):
 
 
 @dynac.compile
+def running_best(xs: list[float], k: float):
+    """A "float | None" local updated in place where it is known not None
+    (narrow.c: the else of `if best is None`): `best += x` runs on its
+    number, the result boxed back into the local; `best /= k` raises
+    ZeroDivisionError on its line for k == 0."""
+    best = None
+    for x in xs:
+        if best is None:
+            best = x
+        else:
+            best += x
+            best /= k
+    return best
+
+
+@dynac.compile
+def running_product(xs: list[int], k: int):
+    """The same for an "int | None" local: a product past int64 goes on in
+    the interpreter (a big int), `//=` by 0 raises; `-=` after an
+    `is not None` test."""
+    total = None
+    for x in xs:
+        if total is not None:
+            total *= x
+            total //= k
+            total -= 1
+        else:
+            total = x
+    return total
+
+
+@dynac.compile
 def nested_comp_errors(text: object, k: object):
     """Comprehensions inside comprehensions: an exception raised making an
     innermost item has every comprehension's frame in its traceback, and
