@@ -649,6 +649,7 @@ typedef struct inst {
   const char *reads_args;  /* [fn->nparams] once its kernel is emitted: 1 where it reads dynac__args[p]
                               (a call passes an object there only then), else NULL */
   signed char emit_state;  /* emit/module.c: 1 while its callees are emitted, 2 once it is */
+  int kernel_index;        /* emit/module.c: its place in m->insts (its kernel's text) */
   bool returns_literal;     /* a `return` of a float literal (`return 0.1`, `return -1.0`): its callers
                               box that value to one object, as CPython returns the constant */
   double ret_literal;      /* the first such literal */

@@ -148,17 +148,15 @@ static void write_slots(module *m, module_parts *P) {
 
 static bool has_kernel(const inst *in) { return in->ok && !in->fn->partial && in->reachable; }
 
-/* Emits in's kernel into texts[k] (k: its place in m->insts) after its
- * callees' (but where a call cycle closes), so that a call knows which of
- * its callee's parameters read the objects it may pass (inst.reads_args). */
+/* Emits in's kernel into texts[in->kernel_index] after its callees' (but
+ * where a call cycle closes), so that a call knows which of its callee's
+ * parameters read the objects it may pass (inst.reads_args). */
 static void emit_after_callees(module *m, module_parts *P, inst *in, strbuf *texts) {
   if (in->emit_state) return;
   in->emit_state = 1;
   for (int k = 0; k < in->ncallees; k++)
     if (has_kernel(in->callees[k])) emit_after_callees(m, P, in->callees[k], texts);
-  int k = 0;
-  for (inst *o = m->insts; o != in; o = o->next_all) k++;
-  P->ok &= emit_kernel(m, in, P->tk, P->line_directives, false, &texts[k]);
+  P->ok &= emit_kernel(m, in, P->tk, P->line_directives, false, &texts[in->kernel_index]);
   in->emit_state = 2;
 }
 
@@ -168,19 +166,19 @@ static void write_kernels(module *m, module_parts *P) {
   mark_reachable(m);
   int n = 0;
   for (inst *in = m->insts; in; in = in->next_all, n++) {
-    in->emit_state = 0, in->reads_args = NULL;
+    in->emit_state = 0, in->reads_args = NULL, in->kernel_index = n;
     if (has_kernel(in)) decide_entry_args(m, in);
   }
   strbuf *texts = arena_alloc(m->a, sizeof(strbuf) * (size_t)(n + 1));
   memset(texts, 0, sizeof(strbuf) * (size_t)(n + 1));
   for (inst *in = m->insts; in; in = in->next_all)
     if (has_kernel(in)) emit_after_callees(m, P, in, texts);
-  int k = 0;
-  for (inst *in = m->insts; in; in = in->next_all, k++) {
+  for (inst *in = m->insts; in; in = in->next_all) {
     if (!has_kernel(in)) continue;
     sb_printf(&P->protos, "static int dynac_kernel_%s(%s);\n", in->cname, params_of(m, in, false));
-    if (texts[k].data) sb_puts(&P->kernels, texts[k].data);
-    sb_free(&texts[k]);
+    strbuf *text = &texts[in->kernel_index];
+    if (text->data) sb_puts(&P->kernels, text->data);
+    sb_free(text);
   }
 }
 
