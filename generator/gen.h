@@ -643,8 +643,8 @@ typedef struct inst {
   const type *ret;         /* TY_UNKNOWN: never returns a value (None) */
   bool ret_may_be_none;
   bool takes_entry_args;   /* emit/kernel.c: its last parameter, dynac__args, is the caller's argument
-                              objects (the glue's; a direct call's literals, else NULL): its parameters'
-                              boxes (declare_param_boxes) */
+                              objects (the glue's; a direct call's literals and passed-on parameters,
+                              else NULL): its parameters' boxes (declare_param_boxes) */
   const char *keeps_box;   /* [fn->nparams] emit/kernel.c params_to_keep_boxed, or NULL */
   const char *reads_args;  /* [fn->nparams] once its kernel is emitted: 1 where it reads dynac__args[p]
                               (a call passes an object there only then), else NULL */

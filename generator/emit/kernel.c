@@ -346,10 +346,11 @@ static char *params_to_keep_boxed(module *m, const inst *in) {
   return keep;
 }
 
-/* Does the kernel take its glue's argument objects as its parameters' boxes
- * (inst.takes_entry_args: a last parameter, dynac__args, NULL in direct
- * calls)? When a parameter may keep its box; decided before any kernel or
- * call of it is emitted. */
+/* Does the kernel take its caller's argument objects as its parameters'
+ * boxes (inst.takes_entry_args: a last parameter, dynac__args: the glue's
+ * argument array, a direct call's entry_args_of_call, or NULL)? When a
+ * parameter may keep its box; decided before any kernel or call of it is
+ * emitted. */
 void decide_entry_args(module *m, inst *in) {
   char *keep = in->ok && !in->fn->partial ? params_to_keep_boxed(m, in) : NULL;
   for (int i = 0; keep && i < in->fn->nparams; i++) in->takes_entry_args = in->takes_entry_args || keep[i];
