@@ -113,6 +113,8 @@ typedef struct dynac_globals {
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
   uint64_t guard_serial;    /* rt->guard_serial when a guard last found it current */
+  uint64_t refreshes;       /* how many refreshes began: a choice made from the slots
+                               (heapq.h: dynac_less_pick) holds while it is unchanged */
   int refreshing;           /* a refresh is running: it may call Python code (an
                                assume_constant_result function) whose own guards read
                                this snapshot; they find its slots invalid meanwhile */
@@ -266,6 +268,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
       break;
     }
   g->refreshing = 1;
+  g->refreshes++;
   Py_INCREF(globals);
   Py_XSETREF(g->globals, globals);
   Py_INCREF(builtins);

@@ -924,6 +924,11 @@ static inline PyObject *dynac__plain_init(PyObject *f) {
  * store then makes the instance a __dict__, where no site's attribute
  * cache finds a fixed place: every read would go through the C API. */
 static inline PyObject *dynac_object_new(PyTypeObject *tp) {
+  /* a class of __slots__ only (no __dict__, no inline values; not abstract):
+     object_new's steps come down to tp_alloc (Objects/typeobject.c) */
+  if (DYNAC_LIKELY(!tp->tp_dictoffset && !(tp->tp_flags & (Py_TPFLAGS_MANAGED_DICT | Py_TPFLAGS_IS_ABSTRACT)) &&
+                   tp->tp_new == PyBaseObject_Type.tp_new))
+    return tp->tp_alloc(tp, 0);
   PyObject *noargs = PyTuple_New(0); /* the empty tuple singleton */
   PyObject *o = noargs ? PyBaseObject_Type.tp_new(tp, noargs, NULL) : NULL;
   Py_XDECREF(noargs);

@@ -3060,6 +3060,11 @@ static inline PyObject *dynac__plain_init(PyObject *f) {
  * store then makes the instance a __dict__, where no site's attribute
  * cache finds a fixed place: every read would go through the C API. */
 static inline PyObject *dynac_object_new(PyTypeObject *tp) {
+  /* a class of __slots__ only (no __dict__, no inline values; not abstract):
+     object_new's steps come down to tp_alloc (Objects/typeobject.c) */
+  if (DYNAC_LIKELY(!tp->tp_dictoffset && !(tp->tp_flags & (Py_TPFLAGS_MANAGED_DICT | Py_TPFLAGS_IS_ABSTRACT)) &&
+                   tp->tp_new == PyBaseObject_Type.tp_new))
+    return tp->tp_alloc(tp, 0);
   PyObject *noargs = PyTuple_New(0); /* the empty tuple singleton */
   PyObject *o = noargs ? PyBaseObject_Type.tp_new(tp, noargs, NULL) : NULL;
   Py_XDECREF(noargs);
@@ -3853,6 +3858,45 @@ static inline PyObject *dynac_heapq_call(PyObject *callable, PyObject *const *ar
     return which == DYNAC_HEAPPUSH ? dynac__heappush(args[0], args[1], less) : dynac__heappop(args[0], less);
   return PyObject_Vectorcall(callable, args, (size_t)n, NULL);
 }
+
+/* The `less` a module's dynac__heap_less picked for a pair of classes,
+ * remembered: the pick depends only on the two classes (identity, version
+ * tags: a changed __lt__, __gt__ or __bases__ gives a new tag) and on the
+ * module's slots (valid, the classes they name: refreshes counts their
+ * re-reads), so while those are unchanged the same pair picks the same
+ * kernel. A small direct-mapped table per module (an event queue compares
+ * a few pairs of classes, alternating); the idea is CPython's method cache
+ * (Objects/typeobject.c), keyed by version tags. */
+typedef struct dynac_less_pick {
+  PyTypeObject *ta, *tb; /* borrowed: a freed class's address may come back, with other tags */
+  unsigned int va, vb;   /* their tp_version_tag when picked, never 0 */
+  uint64_t refreshes;    /* the module's dynac_globals.refreshes when picked */
+  dynac_less_fn less;
+} dynac_less_pick;
+enum { DYNAC_LESS_PICKS = 16 };
+
+/* The entry of table `t` (DYNAC_LESS_PICKS of them) for classes ta, tb. */
+static inline dynac_less_pick *dynac_less_pick_entry(dynac_less_pick *t, PyTypeObject *ta, PyTypeObject *tb) {
+  uintptr_t h = ((uintptr_t)ta >> 4) * 31u + ((uintptr_t)tb >> 4);
+  return &t[(h ^ (h >> 7)) % DYNAC_LESS_PICKS];
+}
+/* The remembered `less` for ta, tb in entry e, or NULL. */
+static inline dynac_less_fn dynac_less_picked(const dynac_less_pick *e, PyTypeObject *ta, PyTypeObject *tb,
+                                              uint64_t refreshes) {
+  return e->ta == ta && e->tb == tb && e->va == ta->tp_version_tag && e->vb == tb->tp_version_tag &&
+                 e->refreshes == refreshes
+             ? e->less
+             : NULL;
+}
+/* Remembers `less` for ta, tb in entry e (when both have a version tag). */
+static inline dynac_less_fn dynac_less_remember(dynac_less_pick *e, PyTypeObject *ta, PyTypeObject *tb,
+                                                uint64_t refreshes, dynac_less_fn less) {
+  if (ta->tp_version_tag && tb->tp_version_tag)
+    *e = (dynac_less_pick){ta, tb, ta->tp_version_tag, tb->tp_version_tag, refreshes, less};
+  return less;
+}
+/* CPython's a < b, as a dynac_less_fn. */
+static inline int dynac_rich_less(PyObject *a, PyObject *b) { return PyObject_RichCompareBool(a, b, Py_LT); }
 
 /* Does CPython's a < b (do_richcompare) try b's reflected __gt__ first?
  * When b's class is a proper subclass of a's: PyType_IsSubtype's walk of
@@ -5548,6 +5592,8 @@ typedef struct dynac_globals {
   const dynac_rt *rt;       /* set when attached; NULL in a module never attached */
   uint64_t epoch;           /* rt->annotations_epoch when last validated */
   uint64_t guard_serial;    /* rt->guard_serial when a guard last found it current */
+  uint64_t refreshes;       /* how many refreshes began: a choice made from the slots
+                               (heapq.h: dynac_less_pick) holds while it is unchanged */
   int refreshing;           /* a refresh is running: it may call Python code (an
                                assume_constant_result function) whose own guards read
                                this snapshot; they find its slots invalid meanwhile */
@@ -5701,6 +5747,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
       break;
     }
   g->refreshing = 1;
+  g->refreshes++;
   Py_INCREF(globals);
   Py_XSETREF(g->globals, globals);
   Py_INCREF(builtins);

@@ -1045,8 +1045,8 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
 
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
  * constructed_init): while the global still names the class its guard saw
- * (same version tag), the instance is made as object.__new__ makes it (the
- * type's tp_new, object's own) and that kernel runs on it directly: no
+ * (same version tag), the instance is made as object.__new__ makes it
+ * (dynac_object_new: the guard saw object's own) and that kernel runs on it directly: no
  * argument tuple, no dispatch, unboxed arguments. A kernel that hands the
  * call back (DYNAC_DEOPT: nothing done yet) leaves it to the type's tp_init
  * (the interpreter runs __init__); an __init__ that returned a value raises
@@ -1067,16 +1067,14 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {", vals[0],
        ks, tp, ks);
   E->indent++;
-  line(E, "PyObject *noargs = PyTuple_New(0);");
-  line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
-  line(E, "if (!%s) { Py_XDECREF(noargs); DYNAC_LEAVE(dynac_traceback_here(%s)); }", o, where(E));
+  line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
+  line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   emit_init_kernel_call(E, k, init, tp, args.data, e);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
   E->indent++;
   emit_init_interpreted(E, e, vals, tp, o);
   E->indent--;
   line(E, "}");
-  line(E, "Py_DECREF(noargs);");
   emit_init_status(E);
   E->indent--;
   line(E, "} else { /* the global names another object now, or the class changed: CPython's call */");
@@ -1169,9 +1167,7 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     sb_puts(&args, o);
     for (int j = 1; j <= npos; j++) sb_printf(&args, ", %s", convert(E, vals[j], TY(e->u.call.args[j]), init->args[j]));
     for (int j = 0; j < items; j++) sb_printf(&args, ", PyTuple_GET_ITEM(%s, %d)", t, j);
-    line(E, "PyObject *noargs = PyTuple_New(0);");
-    line(E, "%s = noargs ? %s->tp_new(%s, noargs, NULL) : NULL; /* object.__new__(%s) */", o, tp, tp, k->name);
-    line(E, "Py_XDECREF(noargs);");
+    line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
     emit_init_kernel_call(E, k, init, tp, args.data, e);
     sb_free(&args);

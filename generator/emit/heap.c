@@ -157,11 +157,10 @@ void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
     if (!seen) emit_less_through(m, m->heap_less[i].lt, false, out);
     for (int p = 0; p < m->heap_less[i].npairs; p++) emit_less_through(m, m->heap_less[i].pairs[p], true, out);
   }
-  sb_puts(out, "/* heapq's a < b (runtime/heapq.h): the compiled __lt__ of a's class when CPython's\n"
-               " * comparison calls it (b's class not a proper subclass of a's, whose reflected __gt__\n"
-               " * would go first), else CPython's comparison */\n"
-               "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b) {\n"
-               "  PyTypeObject *ta = Py_TYPE(a), *tb = Py_TYPE(b);\n"
+  sb_puts(out, "/* The `less` for heapq's a < b by a's and b's classes: the compiled __lt__ of a's class\n"
+               " * when CPython's comparison calls it (b's class not a proper subclass of a's, whose\n"
+               " * reflected __gt__ would go first), else CPython's comparison */\n"
+               "static dynac_less_fn dynac__heap_less_pick(PyTypeObject *ta, PyTypeObject *tb) {\n"
                "  if (!dynac_reflected_first(ta, tb)) {\n");
   for (int i = 0; i < m->nheap_less; i++) {
     const heap_less *h = &m->heap_less[i];
@@ -173,11 +172,20 @@ void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
       int sb = b->slot->index;
       sb_printf(out, "      if (dynac__slots[%d].valid && (PyObject *)tb == dynac__slots[%d].obj &&\n"
                      "          tb->tp_version_tag == (unsigned int)dynac__slots[%d].v.i)\n"
-                     "        return dynac__less_%s(a, b); /* %s < %s */\n",
+                     "        return dynac__less_%s; /* %s < %s */\n",
                 sb, sb, sb, h->pairs[p]->cname, h->k->name, b->name);
     }
-    sb_printf(out, "      return dynac__less_%s(a, b); /* %s: %s */\n    }\n",
-              h->lt->cname, h->k->name, h->lt->fn->qualname);
+    sb_printf(out, "      return dynac__less_%s; /* %s: %s */\n    }\n", h->lt->cname, h->k->name, h->lt->fn->qualname);
   }
-  sb_puts(out, "  }\n  return PyObject_RichCompareBool(a, b, Py_LT);\n}\n");
+  sb_puts(out, "  }\n  return dynac_rich_less;\n}\n");
+  sb_puts(out, "/* heapq's a < b (runtime/heapq.h), through the `less` picked for the pair of classes\n"
+               " * (remembered while their version tags and the module's slots are unchanged) */\n"
+               "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b) {\n"
+               "  static dynac_less_pick picks[DYNAC_LESS_PICKS];\n"
+               "  PyTypeObject *ta = Py_TYPE(a), *tb = Py_TYPE(b);\n"
+               "  dynac_less_pick *e = dynac_less_pick_entry(picks, ta, tb);\n"
+               "  dynac_less_fn less = dynac_less_picked(e, ta, tb, dynac__G.refreshes);\n"
+               "  if (DYNAC_UNLIKELY(!less))\n"
+               "    less = dynac_less_remember(e, ta, tb, dynac__G.refreshes, dynac__heap_less_pick(ta, tb));\n"
+               "  return less(a, b);\n}\n");
 }
