@@ -23,6 +23,7 @@ typedef struct xctx {
   func *fn;              /* the function being checked, for diagnostics */
   const inst *in;        /* its specialisation whose types are checked */
   const char **slot_value; /* [nslots]: C initialiser of each constant a kernel reads */
+  int folds;             /* number folds being checked: their items' appends make no list */
   bool ok;
 } xctx;
 
@@ -134,9 +135,20 @@ static void check_type(xctx *X, const type *t, srcpos pos, const char *what) {
 
 static void check_expr(xctx *X, expr *e);
 static void check_sub(void *X, expr *e) { check_expr(X, e); }
+static void check_block(xctx *X, stmt *s);
 static void check_expr(xctx *X, expr *e) {
   if (!e || !X->ok) return;
+  if (e->kind == EX_CALL && e->u.call.own_list && X->folds) { /* an item of the fold: a C value */
+    check_expr(X, e->u.call.args[1]);
+    return;
+  }
   check_type(X, ty_of(X->in, e), e->pos, "this value"); /* new lists are refused as lists */
+  if (e->kind == EX_CALL && e->u.call.n == 1 && folds_numbers(X->in, e->u.call.args[0])) {
+    X->folds++; /* sum(x * x for x in ...): its clauses, folded into C values (emit_number_fold) */
+    check_block(X, e->u.call.args[0]->u.comp.loop);
+    X->folds--;
+    return;
+  }
   if (e->kind == EX_GLOBAL) check_slot(X, e->u.global, e->pos);
   if (e->kind == EX_CALL) {
     const char *name = e->u.call.name ? e->u.call.name : "?";

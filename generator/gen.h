@@ -1008,6 +1008,7 @@ bool packs_star_args(const func *f, int n);
 bool function_via_api(const inst *in, const expr *e);
 bool min_max_of_list(const inst *in, const expr *e); /* min(xs) / max(xs) of a list of numbers */
 bool comprehension_folds(const inst *in, const expr *e);
+bool folds_numbers(const inst *in, const expr *e);
 /* Result type of l OP r for number types (bool promoted), or &ty_conflict. */
 const type *binop_result(binop op, const type *l, const type *r);
 

@@ -766,6 +766,7 @@ enum {
   DYNAC_FAIL_NONE_RESULT,         /* a function typed to return a value returned None */
   DYNAC_FAIL_ARGUMENT,            /* exported C: an argument that breaks its documented shape */
   DYNAC_FAIL_NP_SPECIAL,          /* numpy.float64 arithmetic giving inf or nan, or by zero */
+  DYNAC_FAIL_EMPTY,               /* min() or max() of no items */
   DYNAC_FAIL_COUNT
 };
 
@@ -810,7 +811,8 @@ static inline dynac_fail_info dynac_fail_describe(int code) {
       {DYNAC_EXC_RECURSION, "maximum recursion depth exceeded"},
       {DYNAC_EXC_TYPE, "returned None where a value was declared"},
       {DYNAC_EXC_VALUE, "an argument does not have its documented shape"},
-      {DYNAC_EXC_NONE, "numpy.float64 arithmetic that numpy warns about (inf, nan, a zero divisor)"}};
+      {DYNAC_EXC_NONE, "numpy.float64 arithmetic that numpy warns about (inf, nan, a zero divisor)"},
+      {DYNAC_EXC_VALUE, "arg is an empty sequence"}};
   if (code <= 0 || code >= DYNAC_FAIL_COUNT) return table[0];
   return table[code];
 }

@@ -49,6 +49,11 @@ def main():
         model.mean_std(array("d"))
     except ZeroDivisionError as e:
         print(failure(e))
+    print("w2: crest factor %s" % fmt(model.crest(w2)))
+    try:
+        model.crest(array("d"))
+    except ValueError as e:
+        print(failure(e))
 
 
 if __name__ == "__main__":

@@ -55,5 +55,10 @@ int main(void) {
   model_view empty = {NULL, 0, (int64_t)sizeof(double), 0};
   if (model_mean_std(&empty, &ms, &st) == MODEL_ZERO_DIVISION_ERROR) print_failure(&st);
   else return 1;
+  double c;
+  if (model_crest(&vw2, &c, &st) != MODEL_OK) { print_failure(&st); return 1; }
+  printf("w2: crest factor %.17g\n", c);
+  if (model_crest(&empty, &c, &st) == MODEL_VALUE_ERROR) print_failure(&st);
+  else return 1;
   return 0;
 }

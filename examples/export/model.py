@@ -50,6 +50,14 @@ def forward(x: array[d], w1: array[d], b1: array[d], w2: array[d], b2: array[d],
     return top
 
 
+def crest(a: array[d]) -> float:
+    """The crest factor of a: its largest magnitude over its root mean
+    square (generators folded as they run: no list; ValueError when a is
+    empty, as max() raises it)."""
+    peak = max(abs(v) for v in a)
+    return peak / math.sqrt(float(sum(v * v for v in a)) / len(a))
+
+
 def mean_std(a: array[d]) -> tuple[float, float]:
     """Mean and population standard deviation of a (ZeroDivisionError when
     a is empty)."""

@@ -555,6 +555,8 @@ static const char *emit_method(em *E, expr *e) {
   bool fresh = recv->kind == EX_LOCAL && E->fresh && E->fresh[recv->u.local];
   if (e->u.call.own_list && E->comp && comprehension_folds(E->in, E->comp))
     return emit_fold_item(E, E->comp, box_value(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])));
+  const number_fold *nf = e->u.call.own_list && E->comp ? number_fold_of(E, E->comp) : NULL;
+  if (nf) return emit_number_fold_item(E, nf, emit_expr(E, e->u.call.args[1]));
   if ((e->u.call.own_list || fresh) && ops_call_is(e, OPI_APPEND)) {
     /* a list this call made (a comprehension's, or one only ever bound to new lists): a
        rollback leaves it unreachable, so its appends need no undo entry */
@@ -1260,6 +1262,8 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (TY(e)->kind == TY_NP && np_ufunc_row(E->m, e)) return emit_np_ufunc(E, e); /* np.tanh(a[i]) */
   if (e->u.call.n == 1 && comprehension_folds(E->in, e->u.call.args[0]))
     return emit_expr(E, e->u.call.args[0]); /* the fold is the call (its builtin guarded) */
+  if (e->u.call.n == 1 && !e->u.call.nkw && e->u.call.kind == CALLEE_BUILTIN && folds_numbers(E->in, e->u.call.args[0]))
+    return emit_number_fold(E, e); /* sum(x * x for x in xs): no list (its builtin guarded) */
   if (e->u.call.kind == CALLEE_BUILTIN && E->in->types.callee[e->id] && !E->exported)
     return emit_special_builtin(E, e); /* len(a), abs(a) of an instance */
   if (ty_is_ndarray(TY(e)) && (e->u.call.kind == CALLEE_VALUE || e->u.call.kind == CALLEE_METHOD))

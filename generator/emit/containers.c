@@ -513,6 +513,71 @@ const char *emit_fold_item(em *E, const expr *comp, const char *boxed) {
   return "0";
 }
 
+/* sum(), min() or max() of a generator of ints, bools or floats
+ * (folds_numbers): the items folded into C locals where the comprehension
+ * would append them, as builtin_sum (3.11) and min_max fold them: sum from
+ * the int 0, ints exactly (an int64 overflow deoptimises, the sum so far
+ * handed on), floats added left to right in a double (an empty sum is the
+ * int 0); min and max keep the first item, then each later one that
+ * compares less (greater), so the first of equal extremes and a NaN first
+ * stay; with no item, 3.11's ValueError. No list is made: memory stays
+ * constant, as CPython's generator keeps it. */
+const char *emit_number_fold(em *E, expr *call) {
+  expr *comp = call->u.call.args[0];
+  const type *item = ty_elem(TY(comp));
+  const char *name = call->u.call.name;
+  char kind = !strcmp(name, "sum") ? 'S' : !strcmp(name, "min") ? 'm' : 'M';
+  const type *acc_ty = kind == 'S' && item->kind != TY_FLOAT ? &ty_int : item;
+  number_fold f = {comp, tmpvar(E, acc_ty), tmpvar(E, &ty_int), item, kind, E->nfolds};
+  line(E, "/* %s() of a generator of %ss, folded: %s so far in %s, %s items */", name, ty_python_name(E->m->a, item),
+       kind == 'S' ? "the sum" : "the item kept", f.acc, f.count);
+  E->nfolds = &f;
+  E->bound[comp->u.comp.result] = true; /* (the list the items would be appended to: none is made) */
+  emit_comprehension_loops(E, comp);
+  E->nfolds = f.up;
+  if (kind == 'S')
+    return item->kind == TY_FLOAT ? arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", f.count, f.acc)
+                                  : f.acc;
+  if (E->exported) { /* plain C: the export's ValueError, with CPython's message */
+    line(E, "if (!%s) %s;", f.count,
+         export_fail(E, "DYNAC_FAIL_EMPTY", arena_printf(E->m->a, "%s() arg is an empty sequence", name)));
+    return f.acc;
+  }
+  line(E, "if (!%s) {", f.count);
+  E->indent++;
+  line(E, "PyErr_SetString(PyExc_ValueError, \"%s() arg is an empty sequence\");", name);
+  line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", fold_where(E, comp));
+  E->indent--;
+  line(E, "}");
+  return f.acc;
+}
+
+/* One item x (a C value of the fold's item type) of number fold f, where
+ * the comprehension would append it. */
+const char *emit_number_fold_item(em *E, const number_fold *f, const char *x) {
+  if (f->kind == 'S' && f->item->kind == TY_FLOAT) {
+    line(E, "%s += %s;", f->acc, x);
+  } else if (f->kind == 'S') {
+    const char *s = tmpvar(E, &ty_int);
+    deopt_if(E, NULL, "int64 overflow: the sum so far goes on in the interpreter", "dynac_int_add(%s, (int64_t)%s, &%s)",
+             f->acc, x, s);
+    line(E, "%s = %s;", f->acc, s);
+  } else {
+    x = keep(E, x, f->item);
+    line(E, "if (!%s || %s) %s = %s;", f->count,
+         cmp_values(E, f->kind == 'M' ? CMP_GT : CMP_LT, x, f->item, f->acc, f->item), f->acc, x);
+  }
+  line(E, "%s++;", f->count);
+  return "0";
+}
+
+/* The number fold being made of comprehension comp, or NULL. */
+const number_fold *number_fold_of(const em *E, const expr *comp) {
+  for (const number_fold *f = E->nfolds; f; f = f->up)
+    if (f->comp == comp) return f;
+  return NULL;
+}
+
 const char *emit_list_comprehension(em *E, expr *e) {
   if (comprehension_folds(E->in, e)) return emit_fold(E, e);
   const char *r = local_name(E, e->u.comp.result);

@@ -147,6 +147,8 @@ static const char *pending_box(em *E, const pending *p);
  * 'S' sum() (the fold so far is its start), 'm' min() or 'M' max() (the
  * item so far, in a tuple of 0 or 1); 0 when it is not folded. */
 static char fold_kind(em *E, const expr *c) {
+  const number_fold *nf = number_fold_of(E, c);
+  if (nf) return nf->kind;
   if (!comprehension_folds(E->in, c)) return 0;
   return !strcmp(c->u.comp.reducer, "sum") ? 'S' : !strcmp(c->u.comp.reducer, "min") ? 'm' : 'M';
 }
@@ -219,7 +221,17 @@ static void cont_release(em *E, int v) {
  * partial result moved, its names boxed, the statement's pending operands. */
 static void comp_values(em *E, const restart *rp, int at) {
   const expr *c = rp->comp->comp;
-  if (!consumes_early(c)) {
+  const number_fold *nf = number_fold_of(E, c);
+  if (nf && nf->kind == 'S') /* sum(): the sum so far (the int 0 before a float) */
+    line(E, "cv[%d] = %s ? %s : PyLong_FromLong(0); /* sum()'s start from here */", at++, nf->count,
+         box_value_cold(E, nf->acc, nf->kind == 'S' && nf->item->kind != TY_FLOAT ? &ty_int : nf->item));
+  else if (nf) { /* min(), max(): the item kept, if any */
+    line(E, "if (%s) {", nf->count);
+    line(E, "  PyObject *kept = %s;", box_value_cold(E, nf->acc, nf->item));
+    line(E, "  cv[%d] = kept ? PyTuple_Pack(1, kept) : NULL; /* min()'s or max()'s item so far */", at);
+    line(E, "  Py_XDECREF(kept);");
+    line(E, "} else cv[%d] = PyTuple_New(0);", at++);
+  } else if (!consumes_early(c)) {
     const char *r = local_name(E, c->u.comp.result);
     char fold = fold_kind(E, c);
     if (fold == 'm' || fold == 'M') /* min(), max(): the item so far, if any */

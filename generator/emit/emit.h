@@ -141,6 +141,16 @@ typedef struct comp_frame {
   const struct comp_frame *up;
 } comp_frame;
 
+/* sum(), min() or max() of a generator of numbers being made (folds_numbers):
+ * its C locals, which continuations box (continue.c: comp_values). */
+typedef struct number_fold {
+  const expr *comp;
+  const char *acc, *count; /* the fold so far (sum: from 0; min, max: the item kept), the items folded */
+  const type *item;        /* the items' type: int, bool or float */
+  char kind;               /* 'S' sum, 'm' min, 'M' max (as continue.c's fold_kind) */
+  const struct number_fold *up;
+} number_fold;
+
 typedef struct em {
   module *m;
   inst *in;
@@ -174,6 +184,7 @@ typedef struct em {
   stmt *comp_first; /* its first for clause, whose iterable the enclosing frame evaluates */
   const struct comp_frame *frames; /* the comprehensions being emitted, innermost first */
   const comp_cont *comp_cont; /* how that comprehension's clauses continue, or NULL */
+  const number_fold *nfolds; /* the number folds being made, innermost first */
   int routed_comps; /* nested comprehensions being emitted whose failures go on through the enclosing
                        clause's restart point (no restart points of their own) */
   int effects_noted; /* note_effect's calls so far (a comprehension's clauses' are its statement's) */
@@ -484,6 +495,9 @@ const char *emit_list_binop(em *E, expr *e, const char *l, const char *r);
 const char *emit_slice(em *E, expr *e);
 const char *emit_list_comprehension(em *E, expr *e);
 const char *emit_fold_item(em *E, const expr *comp, const char *boxed);
+const char *emit_number_fold(em *E, expr *call);
+const char *emit_number_fold_item(em *E, const number_fold *f, const char *x);
+const number_fold *number_fold_of(const em *E, const expr *comp);
 
 /* loops.c */
 const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop, const char *step);

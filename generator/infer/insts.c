@@ -289,6 +289,16 @@ bool comprehension_folds(const inst *in, const expr *e) {
   return t->kind == TY_LIST && t->elts[0]->kind != TY_UNKNOWN && !ty_is_number(t->elts[0]);
 }
 
+/* Is `e` sum(), min() or max() of a generator of ints, bools or floats? Its
+ * items are folded into C values as they are made (emit/containers.c:
+ * emit_number_fold), where CPython streams them too: no list is built. */
+bool folds_numbers(const inst *in, const expr *e) {
+  if (e->kind != EX_LISTCOMP || e->u.comp.consumer != 'n' || e->u.comp.kind != 'l') return false;
+  const type *t = ty_of(in, e);
+  return t->kind == TY_LIST &&
+         (t->elts[0]->kind == TY_INT || t->elts[0]->kind == TY_BOOL || t->elts[0]->kind == TY_FLOAT);
+}
+
 /* min(xs) or max(xs) (a generator of numbers too: its items' list) of a
  * list of ints, floats or bools: a loop in C (emit/calls.c:
  * emit_min_max_of_list), whose result is the element type. */

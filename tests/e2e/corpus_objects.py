@@ -1104,6 +1104,41 @@ def gen_extremes(v: list[float]):
 
 
 @dynac.compile
+def number_folds(v: list[float], k: list[int], d: int):
+    """sum() of generators of numbers, folded in C as they are made (no list):
+    floats (no item: the int 0), ints past int64 (the sum so far goes on in
+    the interpreter), bools, two for clauses and an if, a fold per item of a
+    comprehension, and an element that raises."""
+    a = sum(x * x for x in v)
+    b = sum(i * d for i in k)
+    c = sum(x > 0.0 for x in v)
+    e = sum(i + j for i in k if i % 3 for j in range(d % 4))
+    f = [sum(x * i for x in v) for i in k]
+    return a, b, c, e, f, sum(100 // i for i in k)
+
+
+@dynac.compile
+def number_extremes(v: list[float], k: list[int], d: int):
+    """min() and max() of generators of numbers, folded in C: the first of
+    equal items and a NaN first stay, an element past int64 hands the item
+    kept on to the interpreter, no item is 3.11's ValueError."""
+    lo = min(x for x in v) if v else None
+    hi = max(-x for x in v if x == x) if v else None
+    top = max(i * d for i in k) if k else None
+    return lo, hi, top, min(i // d for i in k if i)
+
+
+@dynac.compile
+def fold_after_effect(k: list[int], d: int):
+    """A fold that overflows after Python code ran (logged_int, an
+    interpreted function: nothing to take back): the interpreter goes on
+    with the sum (the item kept) so far, once."""
+    n = logged_int(len(k))
+    s = sum(i * d for i in k)
+    return n, s, min(i * d * d for i in k if i), logged_int(-1)
+
+
+@dynac.compile
 def gen_objects(ws: object):
     """... and by str.join, sorted, tuple, list, any and all of objects."""
     return (", ".join(str(w) for w in ws), sorted(len(str(w)) for w in ws), tuple(w for w in ws if w),

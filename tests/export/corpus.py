@@ -103,6 +103,12 @@ def scale_all(a: array[d], k: float) -> float:
     return total
 
 
+def folds(a: array[d], n: int, k: int) -> tuple[float, int, float]:
+    """sum(), min() and max() of generators, folded in C (no list)."""
+    return (float(sum(x * x for x in a if x == x)), sum(i * k for i in range(n)),
+            max(abs(x) for x in a) - min(x * 0.5 for x in a))
+
+
 def clip_bytes(a: bytearray, hi: int) -> int:
     n = 0
     for j in range(len(a)):
@@ -160,6 +166,8 @@ CALLS = [
     ("put", (("d", [1.5, 2.5]), 0, -0.0)), ("put", (("d", [1.5, 2.5]), 2, 1.0)),
     ("mget", (("mv", [1.0, 2.0, 3.0, 4.0, 5.0]), 2)), ("mget", (("mv", [1.0, 2.0]), 1)),
     ("scale_all", (("d", [1.0, -2.0, 0.5]), 3.0)), ("scale_all", (("d", []), 3.0)),
+    ("folds", (("d", [1.0, -2.0, 0.5]), 4, 3)), ("folds", (("d", [NAN, -0.0, INF]), 0, 1)),
+    ("folds", (("d", [-0.0, 0.0]), 3, BIG)), ("folds", (("d", []), 2, 1)),
     ("clip_bytes", (("Y", b"\x01\xff\x80\x10"), 100)),
     ("store_small", (("b", [0]), 100)), ("store_small", (("b", [0]), 200)),
     ("collatz", (27,)), ("collatz", (1,)),
@@ -171,4 +179,5 @@ REPORTED = {
     ("idiv", 3): "OverflowError", ("itruediv", 2): "OverflowError", ("ipow", 1): "OverflowError",
     ("ipow", 2): "TypeError", ("shift", 1): "OverflowError", ("to_int", 4): "OverflowError",
     ("mul", 0): "OverflowError", ("mul", 2): "OverflowError", ("power", 2): "TypeError",
+    ("folds", 2): "OverflowError",
 }

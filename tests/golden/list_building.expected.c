@@ -236,7 +236,6 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
 {
   bool l_ge1 = 0;
   double l_lc1_x = 0;
-  DYNAC_OBJ l_lc2 = NULL; /* owned */
   double l_lc2_x = 0;
 
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
@@ -269,31 +268,25 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
     t1 = t6;
     if (!t1) {
       bool t7 = 0;
-      if (dynac_obj_set(&l_lc2, PyList_New(0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "consumed", 20)); /* a list comprehension */
+      double t8 = 0;
+      int64_t t9 = 0;
+      /* sum() of a generator of floats, folded: the sum so far in t8, t9 items */
       {
         /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-        DYNAC_OBJ t8 = Py_NewRef(l_xs); /* owned, released leaving the block */
+        DYNAC_OBJ t10 = Py_NewRef(l_xs); /* owned, released leaving the block */
         for (int64_t k2 = 0;; k2++) {
           DYNAC_LOOP_TICK(dynac__budget);
-          if (k2 >= PyList_GET_SIZE(t8)) break; /* exhausted */
-          double t9 = 0;
-          int64_t k10 = k2; /* in range */
-          if (dynac_elem_float(PyList_GET_ITEM(t8, k10), &t9)) return DYNAC_DEOPT; /* an element of another type */
-          l_lc2_x = t9;
+          if (k2 >= PyList_GET_SIZE(t10)) break; /* exhausted */
+          double t11 = 0;
+          int64_t k12 = k2; /* in range */
+          if (dynac_elem_float(PyList_GET_ITEM(t10, k12), &t11)) return DYNAC_DEOPT; /* an element of another type */
+          l_lc2_x = t11;
           /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
-          if (dynac_list_append_own(l_lc2, dynac_box_float((l_lc2_x * l_lc2_x))) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<genexpr>" "\0" "consumed" "\0" "20", 20));
+          t8 += (l_lc2_x * l_lc2_x);
+          t9++;
         }
       }
-      DYNAC_OBJ t11 = l_lc2; /* the comprehension's list, moved */
-      l_lc2 = NULL;
-      double t12 = 0;
-      for (int64_t k13 = 0; k13 < PyList_GET_SIZE(t11); k13++) {
-        double t14 = 0;
-        int64_t k15 = k13; /* in range */
-        if (dynac_elem_float(PyList_GET_ITEM(t11, k15), &t14)) return DYNAC_DEOPT; /* an element of another type */
-        t12 += t14;
-      }
-      t7 = DYNAC_CMP_GT(dynac_num_cmp((PyList_GET_SIZE(t11) ? dynac_num_f(t12) : dynac_num_i(0)), dynac_num_f(1.0)));
+      t7 = DYNAC_CMP_GT(dynac_num_cmp((t9 ? dynac_num_f(t8) : dynac_num_i(0)), dynac_num_f(1.0)));
       t1 = t7;
     }
     *dynac_out = t1;
