@@ -353,6 +353,8 @@ class Gen:
                        ("n2", "int(all(k * %s - tk(k) < %s for k in ks))" % (i, j))]
         if "xs" in env:
             shapes.append(("x3", "float(len([tk(q) * %s for q in xs if q < %s]))" % (f, g)))
+            shapes.append(("x3", "float(sum(q * %s for q in xs if tk(q) < %s))" % (f, g)))
+            shapes.append(("x3", "min(q * %s for q in xs if tk(q) != %s) if len(xs) > 1 else %s" % (f, g, g)))
         if "p0" in env:
             shapes.append(("x3", "float(len([tk(%s) + p0.a * q for q in (1.0, %s)]))" % (f, g)))
         name, e = self.rng.choice(shapes)
