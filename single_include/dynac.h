@@ -1443,6 +1443,24 @@ static inline int dynac_int64_of(PyObject *v, int64_t *out) {
   *out = (int64_t)x;
   return 1;
 }
+/* A loop variable's value v, read from item k of list `list` (the item
+ * object `item`), boxed: the item itself while the list still holds it
+ * there and it is an exact int (float) of that value, as CPython's loop
+ * variable is the item ({k: k * 2 for k in ks} makes no int per key);
+ * else v boxed anew. A new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_box_int_item(int64_t v, PyObject *item, PyObject *list, int64_t k) {
+  int64_t w;
+  if ((uint64_t)k < (uint64_t)PyList_GET_SIZE(list) && PyList_GET_ITEM(list, k) == item &&
+      PyLong_CheckExact(item) && dynac_int64_of(item, &w) && w == v)
+    return Py_NewRef(item);
+  return dynac_box_int(v);
+}
+static inline PyObject *dynac_box_float_item(double v, PyObject *item, PyObject *list, int64_t k) {
+  if ((uint64_t)k < (uint64_t)PyList_GET_SIZE(list) && PyList_GET_ITEM(list, k) == item &&
+      PyFloat_CheckExact(item) && !memcmp(&((PyFloatObject *)item)->ob_fval, &v, sizeof v)) /* -0.0, NaNs: bits */
+    return Py_NewRef(item);
+  return dynac_box_float(v);
+}
 /* The caller's argument object a kernel's result r is, when its code
  * returned a parameter (`return lo` of a clamp; returned: that parameter's
  * index + 1 as its return reported it, dynac__returned_param, else 0) and

@@ -360,6 +360,24 @@ static const char *shape_test(em *E, const stmt *s, const char *l, const shape_p
   return arena_printf(E->m->a, "sh%d", label);
 }
 
+/* For a loop over one list of ints or floats into a plain local: the C
+ * name of a variable holding the item object its number comes from
+ * (declared here, before the loop: a continuation jumped to before the
+ * item is read finds the last one or NULL, which dynac_box_int_item
+ * tests), so that boxing the loop variable again gives that object
+ * (values.c: loop_item_box); else NULL. */
+static const char *loop_item(em *E, const stmt *s, const char *list, const shape_plan *plan, int label) {
+  const type *lt = TY(s->u.for_.iters[0]), *et = ty_elem(lt);
+  if (s->u.for_.niters != 1 || plan || lt->kind != TY_LIST || (et->kind != TY_INT && et->kind != TY_FLOAT) ||
+      s->u.for_.how == 'e' || s->u.for_.how == 'z' || s->u.for_.tgt->is_tuple || s->u.for_.tgt->sub ||
+      E->exported || E->nloop_items == (int)(sizeof E->loop_items / sizeof *E->loop_items))
+    return NULL;
+  const char *item = arena_printf(E->m->a, "li%d", label);
+  line(E, "PyObject * %s = NULL; /* borrowed: the item of %s whose number %s holds */", item, list,
+       local_name(E, s->u.for_.tgt->local));
+  return item;
+}
+
 /* The loop of emit_for_iter over its evaluated containers `objs`; `plan`:
  * the shape of its items, proved before an enclosing loop (else NULL). */
 static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, const char *count,
@@ -367,6 +385,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   int n = s->u.for_.niters;
   const char *k = arena_printf(E->m->a, "k%d", label);
   bool rev = s->u.for_.how == 'r';
+  const char *item = loop_item(E, s, objs[0], plan, label);
   E->loops[E->nloops++] = (loopinfo){.has_else = s->u.for_.has_else, .label = label};
   if (rev) line(E, "for (int64_t %s = %s - 1;; %s--) {", k, len_of(E, objs[0], TY(s->u.for_.iters[0])), k);
   else line(E, "for (int64_t %s = 0;; %s++) {", k, k);
@@ -375,6 +394,7 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   for (int i = 0; i < n; i++)
     line(E, "if (%s%s >= %s) break; /* exhausted */", rev ? arena_printf(E->m->a, "%s < 0 || ", k) : "",
          k, len_of(E, objs[i], TY(s->u.for_.iters[i])));
+  if (item) line(E, "%s = PyList_GET_ITEM(%s, %s);", item, objs[0], k);
   if (E->conts) {
     cont_loop L = {.s = s, .kind = 'c', .label = label, .count = count};
     for (int i = 0; i < n; i++) L.objs[i] = objs[i], L.otys[i] = TY(s->u.for_.iters[i]);
@@ -412,7 +432,10 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   restart_close(E, outer_rp);
   const shape_plan *outer = E->shaped;
   if (plan) E->shaped = plan;
+  if (item)
+    E->loop_items[E->nloop_items++] = (typeof(E->loop_items[0])){local_name(E, s->u.for_.tgt->local), item, objs[0], k};
   emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
+  if (item) E->nloop_items--;
   E->shaped = outer;
 }
 

@@ -9,7 +9,8 @@
  * statement). This pass counts the uses of the names the generator itself
  * makes (l_X locals, b_X flags, dv_X view copies, labels) over the
  * kernel's text and drops:
- *   - a b_X flag no test reads, with its `b_X = true;` stores;
+ *   - a b_X flag no test reads, with its `b_X = true;` stores, and a loop's
+ *     item pointer (liN) no boxing reads, with its stores;
  *   - an l_X local or dv_X copy nothing mentions;
  *   - a `label:;` nothing jumps to.
  * A local or parameter that is only ever assigned, and a parameter nothing
@@ -62,7 +63,8 @@ static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' ||
 typedef enum line_kind {
   L_OTHER,
   L_DECL,      /* TYPE NAME [= init]; (pure: the initialiser has no effect) */
-  L_FLAG_SET,  /* b_NAME = true; */
+  L_FLAG_SET,  /* a store with no effect: b_NAME = true; or NAME = PyList_GET_ITEM(list, k);
+                  (loops.c: loop_item) */
   L_VOID,      /* (void)NAME; : marks NAME used, is not a use itself */
   L_LABEL      /* NAME:; */
 } line_kind;
@@ -98,6 +100,16 @@ static size_t ident_at(const char *p, const char *end) {
  * NAME[ = INIT];[ comment]. Initialisers without an effect: constants and
  * copies (*l_x). dynac__u (dynac_undo_here()) is never dropped: runtime
  * macros (DYNAC_UNDO_INTACT) read it without naming it here. */
+/* Are [p, end) identifiers, commas and spaces, then `close`? (a macro's
+ * arguments with no effect) */
+static bool names_only(const char *p, const char *end, const char *close) {
+  size_t c = strlen(close);
+  if ((size_t)(end - p) < c || memcmp(end - c, close, c)) return false;
+  for (; p < end - c; p++)
+    if (!ident_char(*p) && *p != ',' && *p != ' ') return false;
+  return true;
+}
+
 static regex_t decl_re;
 static bool decl_re_ready;
 
@@ -106,6 +118,10 @@ static void classify(kline *L) {
   size_t n;
   if (starts(p, end, "b_") && (n = ident_at(p, end)) && starts(p + n, end, " = true;") &&
       p + n + 8 == end) {
+    L->kind = L_FLAG_SET, L->name = p, L->nlen = n;
+    return;
+  }
+  if ((n = ident_at(p, end)) && starts(p + n, end, " = PyList_GET_ITEM(") && names_only(p + n + 19, end, ");")) {
     L->kind = L_FLAG_SET, L->name = p, L->nlen = n;
     return;
   }

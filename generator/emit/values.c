@@ -145,22 +145,41 @@ const char *param_argument_object(em *E, const char *v, const type *t) {
   return p < 0 ? NULL : passed_object(E, p);
 }
 
-/* A tuple display of numbers `v` (emit_tuple) holding such a parameter:
- * the tuple of its items boxed one by one (the parameter's shared box, the
- * others from the display's fields), else NULL. */
+/* `v` boxed as the item of the list it was read from (a for loop's
+ * variable, emit_for_iter_loop: E->loop_items), or NULL: not such a
+ * variable, or of another type. */
+static const char *loop_item_box(em *E, const char *v, const type *t) {
+  if (t->kind != TY_INT && t->kind != TY_FLOAT) return NULL;
+  for (int i = E->nloop_items - 1; i >= 0; i--)
+    if (!strcmp(E->loop_items[i].local, v))
+      return arena_printf(E->m->a, "dynac_box_%s_item(%s, %s, %s, %s)", t->kind == TY_INT ? "int" : "float", v,
+                          E->loop_items[i].item, E->loop_items[i].list, E->loop_items[i].index);
+  return NULL;
+}
+
+/* Is part `v` of a tuple display one box_value gives an object that exists
+ * already (a parameter's, a list item's)? */
+static bool shares_box(em *E, const char *v, const type *t) {
+  return unchanged_number_param(E, v, t) >= 0 || loop_item_box(E, v, t);
+}
+
+/* A tuple display of numbers `v` (emit_tuple) holding such a parameter or
+ * loop variable: the tuple of its items boxed one by one (the parameter's
+ * shared box, the list's item, the others from the display's fields),
+ * else NULL. */
 static const char *box_display_of_params(em *E, const char *v, const type *t) {
   int cap = (int)(sizeof E->displays / sizeof *E->displays);
   for (int k = 0; k < E->ndisplays && k < cap; k++) {
     if (strcmp(E->displays[k].name, v)) continue;
     bool shares = false;
-    for (int i = 0; i < t->n; i++) shares = shares || unchanged_number_param(E, E->displays[k].parts[i], t->elts[i]) >= 0;
+    for (int i = 0; i < t->n; i++) shares = shares || shares_box(E, E->displays[k].parts[i], t->elts[i]);
     if (!shares) return NULL;
     line(E, "(void)%s; /* boxed from its parts */", v);
     strbuf b = {0};
     sb_printf(&b, "dynac_tuple_steal(%d, (PyObject *[]){", t->n);
     for (int i = 0; i < t->n; i++) {
       const char *part = E->displays[k].parts[i];
-      if (unchanged_number_param(E, part, t->elts[i]) < 0) part = arena_printf(E->m->a, "%s.v%d", v, i);
+      if (!shares_box(E, part, t->elts[i])) part = arena_printf(E->m->a, "%s.v%d", v, i);
       sb_printf(&b, "%s%s", i ? ", " : "", box_value(E, part, t->elts[i]));
     }
     sb_puts(&b, "})");
@@ -213,7 +232,9 @@ const char *box_value(em *E, const char *v, const type *t) {
     return arena_printf(E->m->a, "dynac_box_param_%s(&bx_%s, %s, dynac__args, %d)", kind,
                         E->in->fn->local_cnames[p], v, p);
   }
-  const char *display = t->kind == TY_TUPLE && E->kept_box ? box_display_of_params(E, v, t) : NULL;
+  const char *item = loop_item_box(E, v, t);
+  if (item) return item;
+  const char *display = t->kind == TY_TUPLE && (E->kept_box || E->nloop_items) ? box_display_of_params(E, v, t) : NULL;
   if (display) return display;
   const char *literal = box_as_literal(E, v, t);
   if (literal) return literal;

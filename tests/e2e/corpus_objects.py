@@ -1139,6 +1139,25 @@ def fold_after_effect(k: list[int], d: int):
 
 
 @dynac.compile
+def loop_items(ks: list[int], xs: list[float]):
+    """A for loop's variable boxed again (a dict key, a tuple's item, an
+    append) is the list's item, as CPython's loop variable is; rebound, a
+    new object."""
+    d = {k: k * 2 for k in ks}
+    pairs = [(x, x * 0.5) for x in xs]
+    seen = []
+    for k in ks:
+        seen.append(k)
+        if k > 5:
+            k = k - 1
+        seen.append(k)
+    back = []
+    for x in reversed(xs):
+        back.append(x)
+    return d, pairs, seen, back
+
+
+@dynac.compile
 def gen_objects(ws: object):
     """... and by str.join, sorted, tuple, list, any and all of objects."""
     return (", ".join(str(w) for w in ws), sorted(len(str(w)) for w in ws), tuple(w for w in ws if w),

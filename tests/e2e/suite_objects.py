@@ -208,6 +208,8 @@ def cases():
                          for d in [3, 2**40]]
     c["number_extremes"] = [(lambda m, v=v, k=k, d=d: (list(v), list(k), d)) for v in fl2 for k in ks2[1::2]
                             for d in [1, -2, 2**40, 0]]
+    c["loop_items"] = [(lambda m, k=k, v=v: (list(k), list(v))) for k in ks2 + [[True, 2, 2**63 - 1]]
+                       for v in fl2[1::2] + [[1.5, 2]]]
     c["fold_after_effect"] = [(lambda m, k=k, d=d: (list(k), d)) for k in ks2 + [[-7, 2**40, 5]]
                               for d in [1, -3, 2**20, -2**40]]
     c["gen_objects"] = [lambda m: (["b", "a", ""],), lambda m: ([],), lambda m: ((1, 0, None),),
@@ -404,6 +406,19 @@ def folds_stream(C, E):
     return results[0] == results[1] and peaks[1] < 100_000, "peak bytes (eager, compiled): %r" % peaks
 
 
+def loop_items_same(C, E):
+    """The objects loop_items returns are the lists' items where CPython's
+    are (identity, eager against compiled), new ones where it makes them."""
+    ks = [10**6 + i for i in range(4)] + [2**40, -7, 300, 3]
+    xs = [0.1 * i for i in range(4)] + [-0.0, NAN, INF]
+    flags = []
+    for mod in (E, C):
+        d, pairs, seen, back = mod.loop_items(ks, xs)
+        flags.append(([a is b for a, b in zip(d, ks)], [p[0] is x for p, x in zip(pairs, xs)],
+                      [any(s is k for k in ks) for s in seen], [a is b for a, b in zip(back, xs[::-1])]))
+    return flags[0] == flags[1] and any(flags[0][0]), "eager %r\ncompiled %r" % tuple(flags)
+
+
 def kernel_calls(counters):
     return (counters or {}).get("kernel_calls", 0) + (counters or {}).get("direct_calls", 0)
 
@@ -427,6 +442,7 @@ def main():
         check("objects asserts are skipped under python -O, as the interpreter skips them",
               *asserts_under_O(os.path.dirname(C.__file__)))
         check("objects sum/min/max of a generator of numbers stream its items (no list)", *folds_stream(C, E))
+        check("objects a loop variable boxed again is its list's item, as in CPython", *loop_items_same(C, E))
         for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek", "nested_sort.<locals>.<lambda>",
                      "nested_raises.<locals>.<lambda>", "nested_decorated.<locals>.log_calls", "closure_cells.<locals>.reads",
                      "closure_cells.<locals>.unbound", "closure_cells.<locals>.makes",

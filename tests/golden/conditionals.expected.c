@@ -160,9 +160,11 @@ static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out)
   {
     /* conditionals.py:35: for x in xs: */
     PyObject * t2 = l_xs;
+    PyObject * li1 = NULL; /* borrowed: the item of t2 whose number l_x holds */
     for (int64_t k1 = 0;; k1++) {
       DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
+      li1 = PyList_GET_ITEM(t2, k1);
       if (0) {
       dynac_cont_2: DYNAC_COLD_LABEL; { /* line 35: the call goes on in the interpreter from here */
         PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
@@ -199,7 +201,7 @@ static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out)
           cv[0] = Py_NewRef(l_xs); /* xs */
           cv[1] = b_prev ? Py_XNewRef(l_prev) : NULL; /* prev */
           cv[2] = b_acc ? dynac_box_float(l_acc) : NULL; /* acc */
-          cv[3] = b_x ? dynac_box_float(l_x) : NULL; /* x */
+          cv[3] = b_x ? dynac_box_float_item(l_x, li1, t2, k1) : NULL; /* x */
           Py_CLEAR(l_prev);
           ci[0] = dynac_cont_iter(Py_NewRef(t2), k1 + 1, 0);
           static const dynac_cont_site sites[] = {
@@ -223,7 +225,7 @@ static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out)
       }
       {
         /* conditionals.py:38: prev = x */
-        DYNAC_OBJ t6 = dynac_box_float(l_x); /* owned, released leaving the block */
+        DYNAC_OBJ t6 = dynac_box_float_item(l_x, li1, t2, k1); /* owned, released leaving the block */
         if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "roughness", 38));
         if (dynac_obj_set(&l_prev, Py_NewRef(t6)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
         b_prev = true;
