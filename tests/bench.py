@@ -108,6 +108,7 @@ def main():
         bench_exceptions(compiled, eager)
         bench_attributes(compiled, eager)
         bench_records(compiled, eager)
+        bench_idioms(compiled, eager)
         bench_examples(tmp, hand)
         bench_numpy(tmp)
         bench_numpy_probes(tmp)
@@ -182,6 +183,30 @@ def bench_records(compiled, eager):
         t_py, t_dy = best(lambda: e(ae, n, 0.5)), best(lambda: c(ac, n, 0.5))
         print("  %-38s CPython %7.2f ms   dynac %7.2f ms   %.2fx faster" % (label, t_py * 1e3, t_dy * 1e3,
                                                                           t_py / t_dy))
+
+
+def bench_idioms(compiled, eager):
+    """Idioms where compiled code once did more than CPython: generators
+    consumed by sum()/max() (a list of every item was built; CPython streams
+    them) and a loop variable boxed again (an int per dict key; CPython's
+    keys are the list's ints). Time, and the traced-memory peak of one call."""
+    import tracemalloc
+    n = 200_000
+    xs, ks = [((i * 7919) % 1000) / 1000.0 for i in range(n)], [(i * 7919) % 100003 + 1000 for i in range(n)]
+    print("\ngenerators and loop variables, %d items, best of 5 (peak: traced memory of one call)" % n)
+    for label, name, args in (("sum()/max() of generators", "folds", (xs, n)),
+                              ("dict/tuples keyed by loop ints", "keyed", (ks,))):
+        c, e = getattr(compiled, name), getattr(eager, name)
+        assert c(*args) == e(*args)
+        t_py, t_dy = best(lambda: e(*args)), best(lambda: c(*args))
+        peaks = []
+        for f in (e, c):
+            tracemalloc.start()
+            f(*args)
+            peaks.append(tracemalloc.get_traced_memory()[1] / 1e6)
+            tracemalloc.stop()
+        print("  %-34s CPython %7.2f ms %6.1f MB   dynac %7.2f ms %6.1f MB   %.2fx faster" % (
+            label, t_py * 1e3, peaks[0], t_dy * 1e3, peaks[1], t_py / t_dy))
 
 
 def bench_examples(tmp, hand):

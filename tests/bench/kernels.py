@@ -139,3 +139,15 @@ def kept(a: Vec3, n: int, k: float):
     for i in range(n):
         out.append(Vec3(float(i), k, a.z) * k)
     return len(out), out[-1].x
+
+
+@dynac.compile
+def folds(xs: list[float], n: int):
+    """Generators consumed by sum() and max(): folded as their items are made."""
+    return sum(i * i for i in range(n)), max(x * 2.0 for x in xs), sum(x * x for x in xs if x > 0.5)
+
+
+@dynac.compile
+def keyed(ks: list[int]):
+    """A loop variable boxed again: the dict's keys and the tuples' items are the list's ints."""
+    return {k: k * 2 for k in ks}, [(k, k + 1) for k in ks]
