@@ -168,9 +168,10 @@ typedef struct em {
                       once per call (its bx_ local), KEEP_BOX_USED once it did, KEEP_ARG when it is read
                       once (each boxing takes the caller's object); NULL: none may */
   char *args_read; /* per parameter: 1 once the kernel reads dynac__args[p] (inst.reads_args) */
-  struct { const char *local, *item, *list, *index; } loop_items[8]; /* the for loops over lists of ints or
-                                          floats being emitted: the loop variable (C name) and its item's
-                                          object, list and position (box_value: loop_item_box) */
+  struct { const char *local, *item, *list, *index; int label; } loop_items[8]; /* the bodies of for loops
+                                          over lists of ints or floats being emitted: the loop variable (C
+                                          name) and its item's object, list and position (box_value:
+                                          loop_item_box), the loop's label */
   int nloop_items;
   struct { const char *name, **parts; int n; } displays[8]; /* the last tuple displays of numbers made (their
                                                                 temporaries, their parts' C values): box_value */

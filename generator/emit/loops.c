@@ -112,6 +112,8 @@ void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse
   bool blocked = E->loops[E->nloops - 1].blocked;
   emit_block(E, body);
   if (E->ncloops && E->cloops[E->ncloops - 1].label == label) E->ncloops--; /* its else is outside */
+  if (E->nloop_items && E->loop_items[E->nloop_items - 1].label == label)
+    E->nloop_items--; /* its item and position: in the loop's C scope only, not its else */
   bound_restore(E, before);
   E->indent--;
   line(E, "}");
@@ -433,9 +435,9 @@ static void emit_for_iter_loop(em *E, stmt *s, int label, const char **objs, con
   const shape_plan *outer = E->shaped;
   if (plan) E->shaped = plan;
   if (item)
-    E->loop_items[E->nloop_items++] = (typeof(E->loop_items[0])){local_name(E, s->u.for_.tgt->local), item, objs[0], k};
+    E->loop_items[E->nloop_items++] =
+        (typeof(E->loop_items[0])){local_name(E, s->u.for_.tgt->local), item, objs[0], k, label};
   emit_loop_rest(E, s->u.for_.body, before, s->u.for_.has_else, s->u.for_.orelse, label);
-  if (item) E->nloop_items--;
   E->shaped = outer;
 }
 

@@ -1158,6 +1158,23 @@ def loop_items(ks: list[int], xs: list[float]):
 
 
 @dynac.compile
+def loop_else(ks: list[int], xs: list[float]):
+    """The loop variable boxed in the loop's else (the last item; unbound
+    when the list is empty) and after the loop."""
+    out = {}
+    for k in ks:
+        out[k] = 1
+    else:
+        out[k] = 2
+    for x in xs:
+        if x > 2.0:
+            break
+    else:
+        return out, (x, 0)
+    return out, (x, 1)
+
+
+@dynac.compile
 def gen_objects(ws: object):
     """... and by str.join, sorted, tuple, list, any and all of objects."""
     return (", ".join(str(w) for w in ws), sorted(len(str(w)) for w in ws), tuple(w for w in ws if w),
