@@ -1144,6 +1144,7 @@ static const type *type_module_call(ctx *c, expr *e, const type **at, bool unkno
   c->in->types.callee[e->id] = callee;
   if (!callee) { type_fail(c, e->pos, "too many specialisations of the callee"); return &ty_conflict; }
   if (!callee->ok && !callee->typing) return interpreted_call(c, e, at);
+  c->in->types.interpreted[e->id] = false; /* a kernel call after all (a pass before saw the callee fail) */
   if (callee->effectful) c->in->effectful = true;
   if (callee->opaque_calls) c->in->opaque_calls = true;
   if (callee->generic) c->in->generic = true;

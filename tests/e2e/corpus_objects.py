@@ -1175,6 +1175,26 @@ def loop_else(ks: list[int], xs: list[float]):
 
 
 @dynac.compile
+def list_taker(n: int, x: float, xs: list[float]) -> tuple[int, float]:
+    for q in xs:
+        half = q * 0.5
+    xs.append(float(n))
+    return n, x
+
+
+@dynac.compile
+def passes_a_float(n: int, x: float):
+    """Calls list_taker with a float where it takes a list: that
+    specialisation runs in the interpreter (TypeError: not iterable), a pass
+    of the typer after one that had typed the call as a kernel's (fuzz seed
+    20261307: the call's C took the object as the tuple, and the module's C
+    failed to compile)."""
+    y = x / (x ** 3)
+    m, y = list_taker(2147483647, math.sin(x), math.atan2(y, y))
+    return m, y
+
+
+@dynac.compile
 def gen_objects(ws: object):
     """... and by str.join, sorted, tuple, list, any and all of objects."""
     return (", ".join(str(w) for w in ws), sorted(len(str(w)) for w in ws), tuple(w for w in ws if w),

@@ -211,6 +211,7 @@ def cases():
     c["loop_items"] = [(lambda m, k=k, v=v: (list(k), list(v))) for k in ks2 + [[True, 2, 2**63 - 1]]
                        for v in fl2[1::2] + [[1.5, 2]]]
     c["loop_else"] = [(lambda m, k=k, v=v: (list(k), list(v))) for k in ks2 for v in fl2[::3] + [[1.0, 3.5, 9.0]]]
+    c["passes_a_float"] = [(lambda m, x=x: (3, x)) for x in [1.5, -2.0, 0.0, NAN, INF]]
     c["fold_after_effect"] = [(lambda m, k=k, d=d: (list(k), d)) for k in ks2 + [[-7, 2**40, 5]]
                               for d in [1, -3, 2**20, -2**40]]
     c["gen_objects"] = [lambda m: (["b", "a", ""],), lambda m: ([],), lambda m: ((1, 0, None),),
