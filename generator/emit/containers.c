@@ -465,16 +465,32 @@ static void emit_comprehension_loops(em *E, expr *e) {
     note_effect(E);
 }
 
-/* sum(), min() or max() of a generator of objects (comprehension_folds):
- * the hidden local holds the fold so far (sum: the int 0 first; min and max:
- * NULL until the first item), each item folded where it is made
- * (emit_fold_item); min() and max() of no items raise 3.11's ValueError. */
 /* Where the builtin's own steps fail: the function's frame at the call's line
  * (the generator's frame is not running then). */
 static const char *fold_where(em *E, const expr *comp) {
   return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), comp->pos.line);
 }
 
+/* min() or max() of no items (count, a C expression, is 0): 3.11's
+ * ValueError at the call's line; exported C: its ValueError code. */
+static void empty_fold_error(em *E, const expr *comp, const char *name, const char *count) {
+  const char *message = arena_printf(E->m->a, "%s() arg is an empty sequence", name);
+  if (E->exported) {
+    line(E, "if (!%s) %s;", count, export_fail(E, "DYNAC_FAIL_EMPTY", message));
+    return;
+  }
+  line(E, "if (!%s) {", count);
+  E->indent++;
+  line(E, "PyErr_SetString(PyExc_ValueError, %s);", c_string(E->m, message));
+  line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", fold_where(E, comp));
+  E->indent--;
+  line(E, "}");
+}
+
+/* sum(), min() or max() of a generator of objects (comprehension_folds):
+ * the hidden local holds the fold so far (sum: the int 0 first; min and max:
+ * NULL until the first item), each item folded where it is made
+ * (emit_fold_item); min() and max() of no items raise 3.11's ValueError. */
 static const char *emit_fold(em *E, expr *e) {
   const char *r = local_name(E, e->u.comp.result);
   bool sum = !strcmp(e->u.comp.reducer, "sum");
@@ -485,14 +501,7 @@ static const char *emit_fold(em *E, expr *e) {
     line(E, "Py_CLEAR(%s); /* %s() of a generator, folded: no item yet */", r, e->u.comp.reducer);
   E->bound[e->u.comp.result] = true;
   emit_comprehension_loops(E, e);
-  if (!sum) {
-    line(E, "if (!%s) {", r);
-    E->indent++;
-    line(E, "PyErr_SetString(PyExc_ValueError, \"%s() arg is an empty sequence\");", e->u.comp.reducer);
-    line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", fold_where(E, e));
-    E->indent--;
-    line(E, "}");
-  }
+  if (!sum) empty_fold_error(E, e, e->u.comp.reducer, r);
   const char *t = tmpvar(E, &ty_obj);
   line(E, "%s = %s; /* the fold's value, moved */", t, r);
   line(E, "%s = NULL;", r);
@@ -527,8 +536,8 @@ const char *emit_number_fold(em *E, expr *call) {
   const type *item = ty_elem(TY(comp));
   const char *name = call->u.call.name;
   char kind = !strcmp(name, "sum") ? 'S' : !strcmp(name, "min") ? 'm' : 'M';
-  const type *acc_ty = kind == 'S' && item->kind != TY_FLOAT ? &ty_int : item;
-  number_fold f = {comp, tmpvar(E, acc_ty), tmpvar(E, &ty_int), item, kind, E->nfolds};
+  const type *acc_ty = kind == 'S' && item->kind != TY_FLOAT ? &ty_int : item; /* a sum of bools: an int */
+  number_fold f = {comp, tmpvar(E, acc_ty), tmpvar(E, &ty_int), item, acc_ty, kind, E->nfolds};
   line(E, "/* %s() of a generator of %ss, folded: %s so far in %s, %s items */", name, ty_python_name(E->m->a, item),
        kind == 'S' ? "the sum" : "the item kept", f.acc, f.count);
   E->nfolds = &f;
@@ -538,17 +547,7 @@ const char *emit_number_fold(em *E, expr *call) {
   if (kind == 'S')
     return item->kind == TY_FLOAT ? arena_printf(E->m->a, "(%s ? dynac_num_f(%s) : dynac_num_i(0))", f.count, f.acc)
                                   : f.acc;
-  if (E->exported) { /* plain C: the export's ValueError, with CPython's message */
-    line(E, "if (!%s) %s;", f.count,
-         export_fail(E, "DYNAC_FAIL_EMPTY", arena_printf(E->m->a, "%s() arg is an empty sequence", name)));
-    return f.acc;
-  }
-  line(E, "if (!%s) {", f.count);
-  E->indent++;
-  line(E, "PyErr_SetString(PyExc_ValueError, \"%s() arg is an empty sequence\");", name);
-  line(E, "DYNAC_LEAVE(dynac_traceback_here(%s));", fold_where(E, comp));
-  E->indent--;
-  line(E, "}");
+  empty_fold_error(E, comp, name, f.count);
   return f.acc;
 }
 

@@ -224,7 +224,7 @@ static void comp_values(em *E, const restart *rp, int at) {
   const number_fold *nf = number_fold_of(E, c);
   if (nf && nf->kind == 'S') /* sum(): the sum so far (the int 0 before a float) */
     line(E, "cv[%d] = %s ? %s : PyLong_FromLong(0); /* sum()'s start from here */", at++, nf->count,
-         box_value_cold(E, nf->acc, nf->kind == 'S' && nf->item->kind != TY_FLOAT ? &ty_int : nf->item));
+         box_value_cold(E, nf->acc, nf->acc_ty));
   else if (nf) { /* min(), max(): the item kept, if any */
     line(E, "if (%s) {", nf->count);
     line(E, "  PyObject *kept = %s;", box_value_cold(E, nf->acc, nf->item));

@@ -147,6 +147,7 @@ typedef struct number_fold {
   const expr *comp;
   const char *acc, *count; /* the fold so far (sum: from 0; min, max: the item kept), the items folded */
   const type *item;        /* the items' type: int, bool or float */
+  const type *acc_ty;      /* acc's: the item's, int for a sum of ints or bools */
   char kind;               /* 'S' sum, 'm' min, 'M' max (as continue.c's fold_kind) */
   const struct number_fold *up;
 } number_fold;
