@@ -819,7 +819,7 @@ typedef struct module {
   int nfuncs;
   other_func *others;       /* methods, nested functions, lambdas, in source order */
   int nothers;
-  struct nested_code { const char *qualname; int firstlineno, rank; } *codes; /* the code
+  struct nested_code { const char *qualname; int firstlineno, rank, col; } *codes; /* the code
                                objects kernels make functions of (EX_FUNCTION), as the
                                runtime finds them (dynac_code_desc) */
   int ncodes;

@@ -13,6 +13,7 @@
 #endif
 
 #include <frameobject.h> /* PyFrame_New */
+#include <opcode.h>      /* RESUME */
 
 /* A fast path every site inlines and its slow rest kept out of line (as
  * options.h's DYNAC_HOT_INLINE and DYNAC_COLD, which come after this part). */
@@ -23,6 +24,25 @@
 #define DYNAC_COMPAT_HOT static inline
 #define DYNAC_COMPAT_COLD static
 #endif
+
+/* The column (UTF-8 bytes) a generator expression's code object starts at:
+ * its GeneratorExp node's col_offset, or -1. In 3.11 the code is
+ * RETURN_GENERATOR, POP_TOP, RESUME, then LOAD_FAST .0 at the node's
+ * position (compiler_comprehension); the column is that instruction's. */
+static inline int dynac_compat_genexpr_col(PyCodeObject *co) {
+  PyObject *bytecode = PyCode_GetCode(co); /* a new reference: the unspecialised instructions */
+  if (!bytecode) { PyErr_Clear(); return -1; }
+  const unsigned char *op = (const unsigned char *)PyBytes_AS_STRING(bytecode);
+  Py_ssize_t n = PyBytes_GET_SIZE(bytecode);
+  int col = -1, line, end_line, end_col;
+  for (Py_ssize_t i = 0; i + 2 < n; i += 2) /* 2-byte code units; the three before have no caches */
+    if (op[i] == RESUME) {
+      PyCode_Addr2Location(co, (int)(i + 2), &line, &col, &end_line, &end_col);
+      break;
+    }
+  Py_DECREF(bytecode);
+  return col;
+}
 
 /* The frame of a traceback entry for `func` at `file`:`line` (both
  * strings the kernel keeps for the process: the key is their address),

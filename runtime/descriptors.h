@@ -2,7 +2,7 @@
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 14
+#define DYNAC_ABI_VERSION 15
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -198,15 +198,20 @@ static inline int dynac_code_freevars_are(PyCodeObject *co, const char *names) {
                               dispatch only inside a root's call, as in Dynamo */
 #define DYNAC_FUNC_EAGER 2 /* backend="eager": guards and dispatch, then the interpreter */
 
-/* A code object kernels make functions of (MAKE_FUNCTION of a def or lambda
- * nested in a compiled function): found in its parent's co_consts when the
- * artifact is attached, by co_qualname, co_firstlineno and its rank among
- * the parent's constants of that name and line (two lambdas on one line),
- * and kept in *code (a strong reference; NULL until then). */
+/* A code object kernels make functions of (MAKE_FUNCTION of a def, lambda
+ * or generator expression nested in a compiled function): found in its
+ * parent's co_consts when the artifact is attached, by co_qualname,
+ * co_firstlineno and, for a def or lambda, its rank among the parent's
+ * constants of that name and line (two lambdas on one line); for a
+ * generator expression, the column its code starts at (two on one line:
+ * CPython's constants follow its compile order, not the source's, e.g.
+ * `a if b else c` puts b's first). Kept in *code (a strong reference; NULL
+ * until then). */
 typedef struct dynac_code_desc {
   const char *qualname;
   int firstlineno;
-  int rank;
+  int rank; /* a def's or lambda's; 0 for a generator expression */
+  int col;  /* a generator expression's (dynac_compat_genexpr_col, UTF-8 bytes); -1 for the rest */
   PyObject **code;
 } dynac_code_desc;
 
@@ -238,7 +243,8 @@ static inline void dynac_note_nested_codes(const dynac_module_desc *d, PyCodeObj
     }
     for (int k = 0; k < d->ncodes; k++) {
       const dynac_code_desc *cd = &d->codes[k];
-      if (cd->firstlineno == co->co_firstlineno && cd->rank == rank &&
+      if (cd->firstlineno == co->co_firstlineno &&
+          (cd->col >= 0 ? dynac_compat_genexpr_col(co) == cd->col : cd->rank == rank) &&
           PyUnicode_CompareWithASCIIString(co->co_qualname, cd->qualname) == 0) {
         Py_INCREF(c);
         Py_XSETREF(*cd->code, c);

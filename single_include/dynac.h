@@ -129,6 +129,7 @@
 #endif
 
 #include <frameobject.h> /* PyFrame_New */
+#include <opcode.h>      /* RESUME */
 
 /* A fast path every site inlines and its slow rest kept out of line (as
  * options.h's DYNAC_HOT_INLINE and DYNAC_COLD, which come after this part). */
@@ -139,6 +140,25 @@
 #define DYNAC_COMPAT_HOT static inline
 #define DYNAC_COMPAT_COLD static
 #endif
+
+/* The column (UTF-8 bytes) a generator expression's code object starts at:
+ * its GeneratorExp node's col_offset, or -1. In 3.11 the code is
+ * RETURN_GENERATOR, POP_TOP, RESUME, then LOAD_FAST .0 at the node's
+ * position (compiler_comprehension); the column is that instruction's. */
+static inline int dynac_compat_genexpr_col(PyCodeObject *co) {
+  PyObject *bytecode = PyCode_GetCode(co); /* a new reference: the unspecialised instructions */
+  if (!bytecode) { PyErr_Clear(); return -1; }
+  const unsigned char *op = (const unsigned char *)PyBytes_AS_STRING(bytecode);
+  Py_ssize_t n = PyBytes_GET_SIZE(bytecode);
+  int col = -1, line, end_line, end_col;
+  for (Py_ssize_t i = 0; i + 2 < n; i += 2) /* 2-byte code units; the three before have no caches */
+    if (op[i] == RESUME) {
+      PyCode_Addr2Location(co, (int)(i + 2), &line, &col, &end_line, &end_col);
+      break;
+    }
+  Py_DECREF(bytecode);
+  return col;
+}
 
 /* The frame of a traceback entry for `func` at `file`:`line` (both
  * strings the kernel keeps for the process: the key is their address),
@@ -5501,7 +5521,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 14
+#define DYNAC_ABI_VERSION 15
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -5697,15 +5717,20 @@ static inline int dynac_code_freevars_are(PyCodeObject *co, const char *names) {
                               dispatch only inside a root's call, as in Dynamo */
 #define DYNAC_FUNC_EAGER 2 /* backend="eager": guards and dispatch, then the interpreter */
 
-/* A code object kernels make functions of (MAKE_FUNCTION of a def or lambda
- * nested in a compiled function): found in its parent's co_consts when the
- * artifact is attached, by co_qualname, co_firstlineno and its rank among
- * the parent's constants of that name and line (two lambdas on one line),
- * and kept in *code (a strong reference; NULL until then). */
+/* A code object kernels make functions of (MAKE_FUNCTION of a def, lambda
+ * or generator expression nested in a compiled function): found in its
+ * parent's co_consts when the artifact is attached, by co_qualname,
+ * co_firstlineno and, for a def or lambda, its rank among the parent's
+ * constants of that name and line (two lambdas on one line); for a
+ * generator expression, the column its code starts at (two on one line:
+ * CPython's constants follow its compile order, not the source's, e.g.
+ * `a if b else c` puts b's first). Kept in *code (a strong reference; NULL
+ * until then). */
 typedef struct dynac_code_desc {
   const char *qualname;
   int firstlineno;
-  int rank;
+  int rank; /* a def's or lambda's; 0 for a generator expression */
+  int col;  /* a generator expression's (dynac_compat_genexpr_col, UTF-8 bytes); -1 for the rest */
   PyObject **code;
 } dynac_code_desc;
 
@@ -5737,7 +5762,8 @@ static inline void dynac_note_nested_codes(const dynac_module_desc *d, PyCodeObj
     }
     for (int k = 0; k < d->ncodes; k++) {
       const dynac_code_desc *cd = &d->codes[k];
-      if (cd->firstlineno == co->co_firstlineno && cd->rank == rank &&
+      if (cd->firstlineno == co->co_firstlineno &&
+          (cd->col >= 0 ? dynac_compat_genexpr_col(co) == cd->col : cd->rank == rank) &&
           PyUnicode_CompareWithASCIIString(co->co_qualname, cd->qualname) == 0) {
         Py_INCREF(c);
         Py_XSETREF(*cd->code, c);

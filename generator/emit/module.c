@@ -276,8 +276,8 @@ static void write_tables(module *m, module_parts *P) {
     sb_printf(&P->slots, "static PyObject *dynac__code[%d]; /* nested code objects (dynac__codes) */\n", m->ncodes);
     sb_printf(&P->tables, "static const dynac_code_desc dynac__codes[%d] = {\n", m->ncodes);
     for (int i = 0; i < m->ncodes; i++)
-      sb_printf(&P->tables, "    {%s, %d, %d, &dynac__code[%d]},\n", c_string(m, m->codes[i].qualname),
-                m->codes[i].firstlineno, m->codes[i].rank, i);
+      sb_printf(&P->tables, "    {%s, %d, %d, %d, &dynac__code[%d]},\n", c_string(m, m->codes[i].qualname),
+                m->codes[i].firstlineno, m->codes[i].rank, m->codes[i].col, i);
     sb_puts(&P->tables, "};\n");
   }
   sb_printf(&P->tables, "static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,\n"

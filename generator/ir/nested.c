@@ -431,14 +431,14 @@ static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
   return 0;
 }
 
-static int code_index(module *m, const char *qualname, int firstlineno, int rank) {
+static int code_index(module *m, const char *qualname, int firstlineno, int rank, int col) {
   for (int i = 0; i < m->ncodes; i++)
     if (!strcmp(m->codes[i].qualname, qualname) && m->codes[i].firstlineno == firstlineno &&
-        m->codes[i].rank == rank)
+        m->codes[i].rank == rank && m->codes[i].col == col)
       return i;
   struct nested_code *grown = arena_alloc(m->a, sizeof *grown * (size_t)(m->ncodes + 1));
   if (m->ncodes) memcpy(grown, m->codes, sizeof *grown * (size_t)m->ncodes);
-  grown[m->ncodes] = (struct nested_code){qualname, firstlineno, rank};
+  grown[m->ncodes] = (struct nested_code){qualname, firstlineno, rank, col};
   m->codes = grown;
   return m->ncodes++;
 }
@@ -492,7 +492,10 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
   e->u.mkfn.qualname = global_def ? name : arena_printf(L->m->a, "%s.<locals>.%s", L->f->qualname, name);
   int rank = 0;
   if (!strcmp(name, "<lambda>")) lambda_rank(child_by_field(L->f->node, "body"), n, firstlineno, &rank);
-  e->u.mkfn.code = code_index(L->m, e->u.mkfn.qualname, firstlineno, rank);
+  /* a generator expression's code is told apart by where it starts: its node's column is its code's
+     (CPython's GeneratorExp col_offset, bytes as Tree-sitter counts them), so any number share a line */
+  int col = !strcmp(name, "<genexpr>") ? (int)ts_node_start_point(n).column : -1;
+  e->u.mkfn.code = code_index(L->m, e->u.mkfn.qualname, firstlineno, rank, col);
   int total = P.nd + P.nkw + P.nann + ncells;
   e->u.mkfn.args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(total ? total : 1));
   e->u.mkfn.names = arena_alloc(L->m->a, sizeof(char *) * (size_t)(total ? total : 1));
@@ -519,18 +522,6 @@ expr *lower_lambda(lower *L, TSNode n) {
                        "<lambda>", (int)ts_node_start_point(n).row + 1);
 }
 
-/* Generator expressions starting on `line` in `n`, nested defs, lambdas and
- * classes aside (an over-count inside other comprehensions: safe). */
-static int genexprs_on_line(TSNode n, int line) {
-  const char *t = ts_node_type(n);
-  if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
-      (!strcmp(t, "lambda") && ts_node_is_named(n)))
-    return 0;
-  int k = !strcmp(t, "generator_expression") && (int)ts_node_start_point(n).row + 1 == line;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) k += genexprs_on_line(ts_node_named_child(n, i), line);
-  return k;
-}
-
 /* (elt for x in it ...) as a value, as CPython 3.11 makes it: MAKE_FUNCTION
  * of its code object (`<genexpr>`, its cells those of a nested def), then
  * GET_ITER of its first iterable, evaluated in the function, and the
@@ -543,11 +534,6 @@ expr *lower_genexpr(lower *L, TSNode n) {
     if (node_is(ts_node_named_child(n, i), "for_in_clause")) first = ts_node_named_child(n, i);
   if (ts_node_is_null(first) || (ts_node_child_count(first) && !strcmp(ts_node_type(ts_node_child(first, 0)), "async"))) {
     gb(L, n, "generator", "an asynchronous generator expression");
-    return NULL;
-  }
-  if (genexprs_on_line(child_by_field(L->f->node, "body"), line) > 1) {
-    gb(L, n, "nested-scope", "two generator expressions start on one line (their code objects are told apart "
-       "by first line only)");
     return NULL;
   }
   expr *e = make_function(L, n, (TSNode){0}, (TSNode){0}, (TSNode){0}, "<genexpr>", line);

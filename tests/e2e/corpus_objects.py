@@ -2023,6 +2023,17 @@ def genexprs(xs: object, k: object):
     return first, rest, top, kept, g.__name__, g.__qualname__, any(v == k for v in xs)
 
 
+@dynac.compile
+def genexprs_on_one_line(xs: object, k: object):
+    # several generator objects start on each line; CPython compiles `a if b else c`'s b first, so its
+    # constants are not in source order: each code object is found by its column
+    pairs = list(zip((x for x in xs), (x * k for x in xs), ((y, -y) for y in xs)))
+    picked = list((x for x in xs) if any(x == k for x in xs) else (k + x for x in xs))
+    lo, hi = min((x for x in xs), default=k), max((x * k for x in xs), default=-k)
+    nested = [list(g) for g in ((x for _ in xs) for x in xs)]
+    return pairs, picked, lo, hi, nested, [list(g) for g in [(x for x in xs), (k for _ in xs)]]
+
+
 class Noisy:
     def __init__(self, tag):
         self.tag = tag

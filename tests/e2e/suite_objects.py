@@ -324,6 +324,9 @@ def cases():
     c["calls_with_defaults"] = [(lambda m, k=k: (k,)) for k in [0, 7]]
     c["genexprs"] = [lambda m: ([1, 0, 3], 2), lambda m: ([], 2), lambda m: (5, 2), lambda m: ([1, "a"], None),
                      lambda m: ("ab", 3), lambda m: ([2.5, -0.0], 1.0)]
+    c["genexprs_on_one_line"] = [lambda m: ([1, 0, 3], 2), lambda m: ([], 2), lambda m: ([2, 5], 5),
+                                 lambda m: ([1, "a"], None), lambda m: ("ab", "a"), lambda m: ([2.5, -0.0], 1.0),
+                                 lambda m: (5, 2)]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
