@@ -408,15 +408,21 @@ too_many:
 /* ---- the function object ------------------------------------------------ */
 
 /* The rank of the nested code among the parent's code constants of the same
- * qualname and first line: lambdas of the function's own scope on that
- * line before this one (defs: always 0). */
+ * qualname and first line: the lambdas of the function's own scope on that
+ * line that CPython 3.11's compiler adds to the constants before `lam` (defs:
+ * always 0). Its order is not the source's: a lambda's defaults come before
+ * it (compiler_lambda), an `if ... else`'s test before its value
+ * (compiler_ifexp), an assignment's value before its targets; of a
+ * comprehension only the first iterable is the function's. 1 once `lam` is
+ * reached. */
 static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
-  if (ts_node_eq(n, lam)) return 1;
   const char *t = ts_node_type(n);
   if (!strcmp(t, "lambda") && ts_node_is_named(n)) {
-    if ((int)ts_node_start_point(n).row + 1 == line) (*rank)++;
     TSNode params = child_by_field(n, "parameters");
-    return !ts_node_is_null(params) && lambda_rank(params, lam, line, rank);
+    if (!ts_node_is_null(params) && lambda_rank(params, lam, line, rank)) return 1;
+    if (ts_node_eq(n, lam)) return 1;
+    if ((int)ts_node_start_point(n).row + 1 == line) (*rank)++;
+    return 0;
   }
   if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
@@ -425,7 +431,26 @@ static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
     }
     return 0;
   }
-  if (strstr(t, "comprehension") || !strcmp(t, "generator_expression")) return 0;
+  if (strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      if (node_is(ts_node_named_child(n, i), "for_in_clause"))
+        return lambda_rank(child_by_field(ts_node_named_child(n, i), "right"), lam, line, rank);
+    return 0;
+  }
+  if (!strcmp(t, "conditional_expression") && ts_node_named_child_count(n) == 3) /* then if cond else orelse */
+    return lambda_rank(ts_node_named_child(n, 1), lam, line, rank) ||
+           lambda_rank(ts_node_named_child(n, 0), lam, line, rank) ||
+           lambda_rank(ts_node_named_child(n, 2), lam, line, rank);
+  if (!strcmp(t, "assignment")) { /* a = b = value: value, then a, then b (its annotation is not run) */
+    TSNode last = n;
+    while (node_is(child_by_field(last, "right"), "assignment")) last = child_by_field(last, "right");
+    TSNode value = child_by_field(last, "right");
+    if (!ts_node_is_null(value) && lambda_rank(value, lam, line, rank)) return 1;
+    for (TSNode a = n;; a = child_by_field(a, "right")) {
+      if (lambda_rank(child_by_field(a, "left"), lam, line, rank)) return 1;
+      if (ts_node_eq(a, last)) return 0;
+    }
+  }
   for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
     if (lambda_rank(ts_node_named_child(n, i), lam, line, rank)) return 1;
   return 0;

@@ -2034,6 +2034,19 @@ def genexprs_on_one_line(xs: object, k: object):
     return pairs, picked, lo, hi, nested, [list(g) for g in [(x for x in xs), (k for _ in xs)]]
 
 
+@dynac.compile
+def lambdas_in_compile_order(c: object, k: int):
+    # lambdas on one line are found by their rank in CPython's constants, which follow its compile order:
+    # an `if`'s test before its value, a lambda's defaults before it, an assignment's value before its target
+    g = (lambda: "body") if (lambda: c)() else (lambda: "else")
+    h = lambda x=(lambda: "default"): (x(), "outer")
+    fs = [f() for f in (lambda: "first", lambda: k)]
+    d = {}
+    d[(lambda: "key")()] = (lambda: "stored")
+    a = b = (lambda: "value")
+    return g(), h(), fs, d["key"](), a(), b is a, [k * 2 for _ in (lambda: [0, 1])()]
+
+
 class Noisy:
     def __init__(self, tag):
         self.tag = tag

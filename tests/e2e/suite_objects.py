@@ -327,6 +327,7 @@ def cases():
     c["genexprs_on_one_line"] = [lambda m: ([1, 0, 3], 2), lambda m: ([], 2), lambda m: ([2, 5], 5),
                                  lambda m: ([1, "a"], None), lambda m: ("ab", "a"), lambda m: ([2.5, -0.0], 1.0),
                                  lambda m: (5, 2)]
+    c["lambdas_in_compile_order"] = [(lambda m, c=c, k=k: (c, k)) for c in [0, 1, "", [2]] for k in [0, 3, 2**62]]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
