@@ -427,8 +427,8 @@ static const dynac_func_desc dynac__funcs[4] = {
      .direct_calls = &dynac__direct_calls[6], .region_calls = &dynac__region_calls[6], .flags = DYNAC_FUNC_ROOT},
 };
 static const dynac_code_desc dynac__codes[2] = {
-    {"outer.<locals>.inner", 16, 0, &dynac__code[0]},
-    {"outer.<locals>.<lambda>", 18, 0, &dynac__code[1]},
+    {"outer.<locals>.inner", 16, 0, -1, &dynac__code[0]},
+    {"outer.<locals>.<lambda>", 18, 0, -1, &dynac__code[1]},
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,

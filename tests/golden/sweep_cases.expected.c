@@ -332,7 +332,7 @@ static const dynac_func_desc dynac__funcs[3] = {
      .direct_calls = &dynac__direct_calls[2], .region_calls = &dynac__region_calls[2], .flags = DYNAC_FUNC_ROOT},
 };
 static const dynac_code_desc dynac__codes[1] = {
-    {"empty_loop.<locals>.inner", 21, 0, &dynac__code[0]},
+    {"empty_loop.<locals>.inner", 21, 0, -1, &dynac__code[0]},
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
