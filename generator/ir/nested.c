@@ -456,6 +456,58 @@ static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
   return 0;
 }
 
+/* lambda_rank inside comprehension `comp`'s own code: its clauses in order
+ * (its first iterable aside: the enclosing scope evaluates it), then its
+ * element, which compiler_comprehension compiles last. */
+static int comprehension_rank(TSNode comp, TSNode lam, int line, int *rank) {
+  TSNode body = child_by_field(comp, "body");
+  bool first = true;
+  for (uint32_t i = 0; i < ts_node_named_child_count(comp); i++) {
+    TSNode c = ts_node_named_child(comp, i);
+    if (ts_node_eq(c, body)) continue;
+    if (node_is(c, "for_in_clause")) {
+      if (!first && lambda_rank(child_by_field(c, "right"), lam, line, rank)) return 1;
+      first = false;
+      if (lambda_rank(child_by_field(c, "left"), lam, line, rank)) return 1;
+    } else if (lambda_rank(c, lam, line, rank)) {
+      return 1;
+    }
+  }
+  return lambda_rank(body, lam, line, rank);
+}
+
+/* The comprehensions whose code holds node `n` of the function (all of a
+ * comprehension but its first iterable, which its enclosing scope
+ * evaluates), as CPython 3.11 names them in a qualname, outermost first
+ * (".<dictcomp>.<listcomp>"; "" for none), and the innermost in *comp
+ * (null for none). */
+static const char *comprehension_path(lower *L, TSNode n, TSNode *comp) {
+  const char *path = "";
+  *comp = (TSNode){0};
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, L->f->node); p = ts_node_parent(p)) {
+    const char *t = ts_node_type(p);
+    if (!strstr(t, "comprehension") && strcmp(t, "generator_expression")) continue;
+    TSNode first = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(p) && ts_node_is_null(first); i++)
+      if (node_is(ts_node_named_child(p, i), "for_in_clause")) first = child_by_field(ts_node_named_child(p, i), "right");
+    if (!ts_node_is_null(first) && ts_node_start_byte(first) <= ts_node_start_byte(n) &&
+        ts_node_end_byte(n) <= ts_node_end_byte(first))
+      continue;
+    const char *code = !strcmp(t, "generator_expression") ? "<genexpr>" : !strcmp(t, "set_comprehension") ? "<setcomp>"
+                       : !strcmp(t, "dictionary_comprehension") ? "<dictcomp>" : "<listcomp>";
+    path = arena_printf(L->m->a, ".%s%s", code, path);
+    if (ts_node_is_null(*comp)) *comp = p;
+  }
+  return path;
+}
+
+/* Is `name` a variable of a comprehension being lowered (its own scope's)? */
+static bool comprehension_binds(lower *L, const char *name) {
+  for (int i = 0; i < L->ncomp_names; i++)
+    if (!strcmp(L->comp_names[i].name, name)) return true;
+  return false;
+}
+
 static int code_index(module *m, const char *qualname, int firstlineno, int rank, int col) {
   for (int i = 0; i < m->ncodes; i++)
     if (!strcmp(m->codes[i].qualname, qualname) && m->codes[i].firstlineno == firstlineno &&
@@ -477,12 +529,20 @@ static int code_index(module *m, const char *qualname, int firstlineno, int rank
 static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNode returns, const char *name,
                            int firstlineno) {
   bool class_body = node_is(n, "class_definition");
-  if (L->ncomp_names) {
-    gb(L, n, "nested-scope", "a def or lambda inside a comprehension");
-    return NULL;
-  }
+  TSNode comp; /* the comprehension whose code holds a lambda's, or null: the function's */
+  const char *comp_path = comprehension_path(L, n, &comp);
   name_set free = {.a = L->m->a};
   free_of_scope(L, n, &free);
+  for (int i = 0; i < free.n; i++)
+    if (comprehension_binds(L, free.v[i])) {
+      gb(L, n, "nested-scope", !strcmp(name, "<lambda>")
+         ? arena_printf(L->m->a, "a lambda capturing the comprehension's variable '%s' (a closure cell the "
+                        "comprehension rebinds; a default, lambda %s=%s: ..., binds each value)",
+                        free.v[i], free.v[i], free.v[i])
+         : arena_printf(L->m->a, "a generator expression capturing the comprehension's variable '%s' (a "
+                        "closure cell the comprehension rebinds)", free.v[i]));
+      return NULL;
+    }
   for (int i = 0; i < free.n; i++) /* a nonlocal one is a cell of the function's (own_cells_in) */
     if (find_local(L->f, free.v[i]) >= 0 && declares_nonlocal(L, n, free.v[i])) {
       gb(L, n, "scope-declaration", arena_printf(L->m->a, "a nested function assigning the function's "
@@ -514,9 +574,12 @@ static expr *make_function(lower *L, TSNode n, TSNode body, TSNode params, TSNod
                                                                             (compiler_set_qualname) */
   e->guard = ir_slot(L->m, SLOT_NAME, "__name__", NULL, NULL, NULL, -1); /* the globals it is made in
                                                                            (its __module__) */
-  e->u.mkfn.qualname = global_def ? name : arena_printf(L->m->a, "%s.<locals>.%s", L->f->qualname, name);
+  e->u.mkfn.qualname = global_def ? name : arena_printf(L->m->a, "%s.<locals>%s.%s", L->f->qualname, comp_path, name);
   int rank = 0;
-  if (!strcmp(name, "<lambda>")) lambda_rank(child_by_field(L->f->node, "body"), n, firstlineno, &rank);
+  if (!strcmp(name, "<lambda>") && ts_node_is_null(comp))
+    lambda_rank(child_by_field(L->f->node, "body"), n, firstlineno, &rank);
+  else if (!strcmp(name, "<lambda>"))
+    comprehension_rank(comp, n, firstlineno, &rank);
   /* a generator expression's code is told apart by where it starts: its node's column is its code's
      (CPython's GeneratorExp col_offset, bytes as Tree-sitter counts them), so any number share a line */
   int col = !strcmp(name, "<genexpr>") ? (int)ts_node_start_point(n).column : -1;

@@ -353,6 +353,19 @@ class _Renamed(ast.NodeTransformer):
             node.id = "_dynac_c_" + node.id
         return node
 
+    def visit_Lambda(self, node):
+        """Only its defaults: its body sees none of the names (_sees_comprehension_names)."""
+        node.args = self.visit(node.args)
+        return node
+
+
+def _sees_comprehension_names(lam, names):
+    """Does lambda `lam`'s body read one of a comprehension's own names (its
+    closure would hold the comprehension's cell)? Its parameters aside."""
+    a = lam.args
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if p}
+    return any(isinstance(n, ast.Name) and n.id in names and n.id not in params for n in ast.walk(lam.body))
+
 
 def _comprehension_spec(subst):
     """A comprehension clause's continuation spec (the generator's
@@ -433,17 +446,19 @@ def _renamed_comprehension(comp, kind):
     """A copy of comprehension `comp` whose own names are _dynac_c_NAME
     everywhere but in its first iterable (the function's scope evaluates
     it), or None when it cannot be rebuilt: an async one, one holding a
-    lambda or `:=` (a lambda's scope sees its names, `:=` binds in the
-    function's), or
+    lambda whose body reads its names (the lambda's closure would hold the
+    comprehension's cell; a lambda's defaults are renamed) or `:=` (it binds
+    in the function's scope), or
     dict() of a generator whose items are not (key, value) displays."""
     gens = comp.generators
     inside = ([comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt])
     inside += [g.target for g in gens] + [c for g in gens for c in g.ifs] + [g.iter for g in gens[1:]]
     names = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
     # a comprehension inside is renamed through: one name for one name in every scope keeps what binds what
-    opaque = tuple(k for k in _SCOPES if k not in _COMPREHENSIONS)
+    opaque = tuple(k for k in _SCOPES if k not in _COMPREHENSIONS + (ast.Lambda,))
     if any(g.is_async for g in gens) or any(isinstance(n, opaque) or (isinstance(n, _COMPREHENSIONS) and any(
-            g.is_async for g in n.generators)) for x in inside for n in ast.walk(x)):
+            g.is_async for g in n.generators)) or (isinstance(n, ast.Lambda) and _sees_comprehension_names(n, names))
+            for x in inside for n in ast.walk(x)):
         return None
     if kind == "d" and not isinstance(comp, ast.DictComp) and not (
             isinstance(comp.elt, ast.Tuple) and len(comp.elt.elts) == 2
@@ -570,16 +585,27 @@ def _comprehension_rest(stmt, spec, first_it):
     return [_located(fn, comp), ast.copy_location(ast.Expr(value=call), comp)], None
 
 
-def _comprehensions_named(code):
-    """Code `code` with its comprehension functions (_comprehension_rest's)
-    named as CPython names a comprehension's code: <listcomp>, <setcomp>,
-    <dictcomp>, qualified by the function's name."""
-    def named(c):
-        if not isinstance(c, types.CodeType) or not c.co_name.startswith(_COMPREHENSION_FUNCTION):
-            return c
-        kind = "<%s>" % c.co_name[len(_COMPREHENSION_FUNCTION):]
-        return c.replace(co_name=kind, co_qualname="%s.<locals>.%s" % (code.co_qualname, kind))
-    return code.replace(co_consts=tuple(named(c) for c in code.co_consts))
+def _qualified(code, qualname, name=None):
+    """Code `code` named `qualname` (and `name`), the code objects nested in
+    it qualified from it as CPython's compiler_set_qualname qualifies them
+    (a function's, lambda's or comprehension's made in a continuation would
+    carry _dynac_continue's qualname otherwise), _comprehension_rest's
+    functions named as CPython names a comprehension's code (<listcomp>,
+    <setcomp>, <dictcomp>): no `<locals>` follows those, as none follows a
+    comprehension's scope."""
+    compiled, consts = code.co_qualname, []
+    comprehension = code.co_name.startswith(_COMPREHENSION_FUNCTION)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType) and c.co_qualname.startswith(compiled + "."):  # not a `global` def's
+            rest, cname = c.co_qualname[len(compiled) + 1:], None
+            if comprehension and rest.startswith("<locals>."):
+                rest = rest[len("<locals>."):]
+            if c.co_name.startswith(_COMPREHENSION_FUNCTION):
+                cname = "<%s>" % c.co_name[len(_COMPREHENSION_FUNCTION):]
+                rest = rest[:len(rest) - len(c.co_name)] + cname
+            c = _qualified(c, qualname + "." + rest, cname)
+        consts.append(c)
+    return code.replace(co_name=name or code.co_name, co_qualname=qualname, co_consts=tuple(consts))
 
 
 def _continuation(path, mode, nits, subst=None, stop=None):
@@ -793,7 +819,7 @@ def _build(source, filename, qualname, firstlineno, line, col, mode, names, nits
     code = compile(_with_cells(cont, fdef, freevars), filename, "exec", dont_inherit=True)
     while code.co_name != "_dynac_continue":
         code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    return _comprehensions_named(code.replace(co_name=fdef.name, co_qualname=qualname))
+    return _qualified(code, qualname, fdef.name)
 
 
 def _function(fcode, module_globals, freevars, closure):

@@ -2047,6 +2047,35 @@ def lambdas_in_compile_order(c: object, k: int):
     return g(), h(), fs, d["key"](), a(), b is a, [k * 2 for _ in (lambda: [0, 1])()]
 
 
+@dynac.compile
+def lambdas_in_comprehensions(rows: object, k: int):
+    # a lambda's (a generator's) code in a comprehension is a constant of the comprehension's code, ranked
+    # in its compile order (clauses, then the element); the first iterable's is the function's
+    a = [sorted(r, key=lambda v: -v) for r in rows if (lambda: k)() is not None]
+    b = {x: [(lambda: k)() for y in (lambda: rows)()] for x in range(2)}
+    c = [f() for f in [lambda i=i: i * k for i in range(3)]]
+    d = [next((x for x in r if x > k), None) for r in rows]
+    e = sum((lambda: k)() for _ in rows)
+    names = [(lambda: 0).__qualname__ for _ in range(1)] + [next(g for g in [(y for y in r)]).__qualname__
+                                                             for r in rows[:1]]
+    return a, b, c, d, e, names
+
+
+@dynac.compile
+def continued_makes_functions(xs: list[int], k: int):
+    # an int64 overflow after Python code ran goes on in the interpreter, mid-comprehension too: the
+    # functions it makes there are qualified as CPython qualifies them
+    made = []
+    ys = [logged(x) + (lambda: 1)() + k * x + len(made.append(lambda i=x: i * k) or "") for x in xs]
+    z = logged(0) + k * 2
+    f = lambda: k
+
+    def g():
+        return [lambda: z for _ in range(1)]
+    return (ys, [m() for m in made], [m.__qualname__ for m in made], z, f.__qualname__, f(), g.__qualname__,
+            g()[0].__qualname__)
+
+
 class Noisy:
     def __init__(self, tag):
         self.tag = tag

@@ -328,6 +328,10 @@ def cases():
                                  lambda m: ([1, "a"], None), lambda m: ("ab", "a"), lambda m: ([2.5, -0.0], 1.0),
                                  lambda m: (5, 2)]
     c["lambdas_in_compile_order"] = [(lambda m, c=c, k=k: (c, k)) for c in [0, 1, "", [2]] for k in [0, 3, 2**62]]
+    c["lambdas_in_comprehensions"] = [lambda m: ([[3, 1, 2], [5, 4]], 3), lambda m: ([], 0), lambda m: ([[]], 2**62),
+                                      lambda m: ([[1, "a"]], 0), lambda m: (5, 1), lambda m: ([[2.5, -0.0]], -1)]
+    c["continued_makes_functions"] = [(lambda m, xs=xs, k=k: (xs, k)) for xs in [[1, 2], [], [0, 5]]
+                                      for k in [3, 2**62, -2**62]]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
@@ -445,6 +449,9 @@ def main():
         for name in sorted(set(cases()) - INTERPRETED):
             hits = kernel_calls(served.get(name))
             check("objects %s is served by its kernel" % name, hits > 0, repr(served.get(name)))
+        for name in ["genexprs_on_one_line", "lambdas_in_compile_order", "lambdas_in_comprehensions"]:
+            check("objects %s makes its functions of their own code objects (no deoptimisation)" % name,
+                  (served.get(name) or {}).get("deopts") == 0, repr(served.get(name)))
         check("objects asserts are skipped under python -O, as the interpreter skips them",
               *asserts_under_O(os.path.dirname(C.__file__)))
         check("objects sum/min/max of a generator of numbers stream its items (no list)", *folds_stream(C, E))
