@@ -377,6 +377,23 @@ static bool scope_nested(module *m, TSNode n, const char *qualname) {
   return true;
 }
 
+/* The name CPython 3.11 gives the code of a comprehension of node type t
+ * ("<listcomp>"), or NULL. */
+static const char *comprehension_code(const char *t) {
+  return !strcmp(t, "list_comprehension") ? "<listcomp>" : !strcmp(t, "set_comprehension") ? "<setcomp>"
+         : !strcmp(t, "dictionary_comprehension") ? "<dictcomp>" : !strcmp(t, "generator_expression") ? "<genexpr>"
+         : NULL;
+}
+
+/* Is n a comprehension's first for clause? */
+static bool first_for_clause(TSNode n) {
+  TSNode comp = ts_node_parent(n);
+  if (!node_is(n, "for_in_clause") || ts_node_is_null(comp) || !comprehension_code(ts_node_type(comp))) return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(comp); i++)
+    if (node_is(ts_node_named_child(comp, i), "for_in_clause")) return ts_node_eq(ts_node_named_child(comp, i), n);
+  return false;
+}
+
 /* Every function of the module that is not a module-level def: methods
  * (in classes), nested functions and lambdas, with CPython's qualname. An
  * iterative walk (the tree's depth is bounded by parse.c, the name stack
@@ -425,6 +442,8 @@ static void scope_other_functions(module *m) {
       }
       if (def || lam) inner = arena_printf(m->a, "%s.<locals>.", qual);
       else if (cls) inner = arena_printf(m->a, "%s%s.", prefix[depth], name);
+      else if (comprehension_code(t)) inner = arena_printf(m->a, "%s%s.", prefix[depth], comprehension_code(t));
+      else if (first_for_clause(n)) inner = prefix[depth - 1]; /* its iterable is the enclosing scope's */
       if (depth <= DYNAC_MAX_NESTING && ts_tree_cursor_goto_first_child(&c)) {
         prefix[++depth] = inner;
         continue;

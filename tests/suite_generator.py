@@ -250,6 +250,45 @@ def two_genexprs(xs: object):
 """
 
 
+COMPREHENSION_LAMBDAS_SRC = """
+KEYS = [lambda: i for i in range(3)]
+
+
+def rows_of(rows, k):
+    a = [sorted(r, key=lambda v: -v) for r in rows if (lambda: k)()]
+    b = {x: [(lambda: k)() for y in (lambda: rows)()] for x in range(2)}
+    return a, b, sum((lambda: k)() for _ in rows), {(lambda: 1) for _ in (lambda: rows)()}
+
+
+class Table:
+    order = [lambda: 0 for _ in range(1)]
+
+    def cells(self, rows):
+        return [[lambda c=c: c for c in row] for row in rows]
+"""
+
+
+@case
+def explain_names_lambdas_in_comprehensions():
+    """explain names every lambda inside a comprehension by CPython's qualname (the comprehension's
+    code between: <listcomp>, <dictcomp>, <genexpr>; its first iterable is the enclosing scope's)."""
+    import json
+    import types
+    def qualnames(code):
+        for c in code.co_consts:
+            if isinstance(c, types.CodeType):
+                if c.co_name == "<lambda>":
+                    yield c.co_qualname, c.co_firstlineno
+                yield from qualnames(c)
+    expected = sorted(qualnames(compile(COMPREHENSION_LAMBDAS_SRC, "lams.py", "exec")))
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "lams.py")
+        open(src, "w").write(COMPREHENSION_LAMBDAS_SRC)
+        data = json.loads(gen("explain", src, "--json").stdout)[0]["functions"]
+    got = sorted((f["qualname"], f["line"]) for f in data if f["qualname"].endswith("<lambda>"))
+    return got == expected, "explain %r\nCPython %r" % (got, expected)
+
+
 CELLS_SRC = """
 def outer():
     x = 0
