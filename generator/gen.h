@@ -408,10 +408,19 @@ typedef struct target {
   int local;                /* !is_tuple && !sub */
   int n;                    /* is_tuple */
   struct target **elts;
+  bool star;                /* an element of a tuple target written *name: the list of the items
+                               between the others (UNPACK_EX) */
   expr *sub;                /* obj[index] = ...: an EX_SUBSCRIPT (an element store);
                                obj.name = ...: an EX_ATTR (an attribute store);
                                NAME = ... of a name declared global: an EX_NAME */
 } target;
+
+/* Does target t unpack with a *name among its elements (UNPACK_EX)? */
+static inline bool target_starred(const target *t) {
+  for (int i = 0; t->is_tuple && i < t->n; i++)
+    if (t->elts[i]->star) return true;
+  return false;
+}
 
 typedef enum stkind {
   ST_ASSIGN, ST_AUGASSIGN, ST_RETURN, ST_IF, ST_WHILE, ST_FOR_RANGE,

@@ -1103,6 +1103,44 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
   return -1;
 }
 
+/* a, *b, c = v of an object (UNPACK_EX, as CPython 3.11's unpack_iterable
+ * does it): out[0..before-1] get the first items, out[before] a new list of
+ * the items between, out[before+1..before+after] the last `after` items (new
+ * references). CPython's errors: "cannot unpack non-iterable int object",
+ * "not enough values to unpack (expected at least 2, got 1)". *effects is
+ * set unless v is an exact list or tuple (an iterator's Python code may
+ * run). 0, or -1 with an exception (out then holds no references). */
+static inline int dynac_unpack_ex(PyObject *v, int before, int after, PyObject **out, int *effects) {
+  if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) *effects = 1;
+  PyObject *it = PyObject_GetIter(v), *rest = NULL;
+  if (!it) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v))
+      PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object", Py_TYPE(v)->tp_name);
+    return -1;
+  }
+  int got = 0;
+  while (got < before && (out[got] = PyIter_Next(it))) got++;
+  if (got < before) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected at least %d, got %d)", before + after, got);
+  } else if ((rest = PySequence_List(it))) {
+    Py_ssize_t n = PyList_GET_SIZE(rest);
+    if (n >= after) { /* the last items move out of the list, which keeps its allocation (Py_SET_SIZE) */
+      for (int j = 0; j < after; j++) out[before + 1 + j] = PyList_GET_ITEM(rest, n - after + j);
+      Py_SET_SIZE(rest, n - after);
+      out[before] = rest;
+      Py_DECREF(it);
+      return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected at least %d, got %zd)", before + after,
+                 before + n);
+    Py_DECREF(rest);
+  }
+  for (int i = 0; i < got; i++) Py_CLEAR(out[i]);
+  Py_DECREF(it);
+  return -1;
+}
+
 /* The iterator of enumerate(it[, start]), zip(a, b, ...) or reversed(seq)
  * of objects (how: 'e', 'z', 'r'): the builtin type called with args[0..n-1]
  * (borrowed), as the loop's iterable; a new reference, or NULL with an

@@ -458,16 +458,25 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   note_effect(E);
 }
 
-/* a, b, ... = v of an object (UNPACK_SEQUENCE, dynac_unpack): its items as
- * owned temporaries, then each stored into its target, left to right. */
+/* a, b, ... = v of an object (UNPACK_SEQUENCE, dynac_unpack; a, *b, c = v:
+ * UNPACK_EX, dynac_unpack_ex, *b a new list): its items as owned
+ * temporaries, then each stored into its target, left to right. */
 void emit_object_unpack(em *E, target *t, const char *v) {
   const char **items = arena_alloc(E->m->a, sizeof(char *) * (size_t)t->n);
-  for (int i = 0; i < t->n; i++) items[i] = tmpvar(E, &ty_obj);
+  int star = -1;
+  for (int i = 0; i < t->n; i++) {
+    items[i] = tmpvar(E, &ty_obj);
+    if (t->elts[i]->star) star = i;
+  }
   line(E, "{");
   E->indent++;
   line(E, "PyObject *u[%d];", t->n);
-  line(E, "if (dynac_unpack(%s, %d, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* unpack */",
-       v, t->n, where(E));
+  if (star >= 0)
+    line(E, "if (dynac_unpack_ex(%s, %d, %d, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); "
+         "/* unpack, *%s */", v, star, t->n - star - 1, where(E), t->elts[star]->sub ? "..." : E->in->fn->locals[t->elts[star]->local]);
+  else
+    line(E, "if (dynac_unpack(%s, %d, u, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* unpack */",
+         v, t->n, where(E));
   for (int i = 0; i < t->n; i++) line(E, "%s = u[%d];", items[i], i);
   E->indent--;
   line(E, "}");

@@ -89,7 +89,14 @@ void assign_target(em *E, target *t, const char *v, const type *vt) {
     elem_store(E, obj, ot, c ? &(positions){{c, NULL}, {"true", NULL}} : emit_index(E, t->sub), v, vt, false);
     return;
   }
-  if (t->is_tuple && vt->kind == TY_OBJ) { /* a, b = obj: UNPACK_SEQUENCE */
+  if (t->is_tuple && (vt->kind == TY_OBJ || target_starred(t))) { /* a, b = obj: UNPACK_SEQUENCE; a, *b = v:
+                                                                    UNPACK_EX of v boxed */
+    if (vt->kind != TY_OBJ) {
+      const char *o = tmpvar(E, &ty_obj);
+      line(E, "%s = %s;", o, box_value(E, v, vt));
+      line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
+      v = o;
+    }
     emit_object_unpack(E, t, v);
     return;
   }

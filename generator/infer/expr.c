@@ -1901,7 +1901,8 @@ void bind_target(ctx *c, target *tg, const type *t, srcpos pos) {
     if (j != old) { c->in->local_ty[tg->local] = j; c->in->pass_changed = 1; }
     return;
   }
-  if (t->kind == TY_OBJ) { /* UNPACK_SEQUENCE through the C API (dynac_unpack): objects */
+  if (t->kind == TY_OBJ || target_starred(tg)) { /* UNPACK_SEQUENCE (UNPACK_EX: a, *rest = v; v boxed)
+                                                    through the C API (dynac_unpack): objects */
     for (int i = 0; i < tg->n; i++) bind_target(c, tg->elts[i], &ty_obj, tg->elts[i]->pos);
     generic_op(c);
     return;

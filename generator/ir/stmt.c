@@ -70,11 +70,19 @@ target *lower_target(lower *L, TSNode n) {
       return lower_target(L, ts_node_named_child(n, 0));
     t->is_tuple = true;
     t->elts = arena_alloc(L->m->a, sizeof(target *) * (c ? c : 1));
+    bool starred = false;
     for (uint32_t i = 0; i < c; i++) {
       TSNode ch = ts_node_named_child(n, i);
       if (node_is(ch, "comment")) continue;
-      target *x = lower_target(L, ch);
+      bool star = node_is(ch, "list_splat_pattern"); /* a, *rest = v */
+      target *x = lower_target(L, star ? ts_node_named_child(ch, 0) : ch);
       if (!x) return NULL;
+      if (star && (starred || x->is_tuple)) { /* CPython refuses both when it compiles */
+        gb(L, ch, "unsupported-statement", "a second starred name in one assignment target");
+        return NULL;
+      }
+      starred |= star;
+      x->star = star;
       t->elts[t->n++] = x;
     }
     return t;
@@ -469,7 +477,8 @@ static bool bind_comp_names(lower *L, TSNode n) {
     return true;
   }
   if (!node_is(n, "pattern_list") && !node_is(n, "tuple_pattern") && !node_is(n, "list_pattern") &&
-      !node_is(n, "parenthesized_expression") && !node_is(n, "tuple") && !node_is(n, "comment")) {
+      !node_is(n, "parenthesized_expression") && !node_is(n, "tuple") && !node_is(n, "comment") &&
+      !node_is(n, "list_splat_pattern")) {
     gb(L, n, "unsupported-expression", arena_printf(L->m->a, "comprehension target %s",
                                                    ts_node_type(n)));
     return false;

@@ -2048,6 +2048,29 @@ def lambdas_in_compile_order(c: object, k: int):
 
 
 @dynac.compile
+def starred_targets(v: object, k: int):
+    # a, *rest = v (UNPACK_EX): the items before and after, the rest a new list (CPython's allocation too)
+    first, *rest = v
+    *init, last = v
+    a, *mid, b = v
+    out = [first, rest, init, last, a, mid, b, sys.getsizeof(init), sys.getsizeof(mid)]
+    for x, *ys in [(k, k + 1, k + 2), [k]]:
+        out.append((x, ys))
+    out.append([tail for _, *tail in [(1, 2), (3,)]])
+    [p, *q] = range(k, k + 3)
+    out.extend([p, q])
+    *front, y, z = v
+    return out + [front, y, z]
+
+
+@dynac.compile
+def starred_typed(xs: list[float], k: int):
+    h, *t = xs
+    pair = (k, 2.5)
+    a, *b = pair
+    return h, t, a, b
+
+@dynac.compile
 def lambdas_in_comprehensions(rows: object, k: int):
     # a lambda's (a generator's) code in a comprehension is a constant of the comprehension's code, ranked
     # in its compile order (clauses, then the element); the first iterable's is the function's

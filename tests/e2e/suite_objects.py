@@ -332,6 +332,10 @@ def cases():
                                       lambda m: ([[1, "a"]], 0), lambda m: (5, 1), lambda m: ([[2.5, -0.0]], -1)]
     c["continued_makes_functions"] = [(lambda m, xs=xs, k=k: (xs, k)) for xs in [[1, 2], [], [0, 5]]
                                       for k in [3, 2**62, -2**62]]
+    c["starred_targets"] = [(lambda m, v=v: (v(), 3)) for v in [
+        lambda: [1, 2, 3], lambda: (1, 2), lambda: [0] * 9, lambda: "abc", lambda: 5, lambda: [], lambda: (7,),
+        lambda: iter([1, 2, 3]), lambda: (x * 2 for x in range(4)), lambda: {1: 2, 3: 4}, lambda: range(2**62, 2**62 + 5)]]
+    c["starred_typed"] = [lambda m: ([1.5, 2.5], 3), lambda m: ([], 0), lambda m: ([-0.0], 2**62), lambda m: ([1.5, 2], 1)]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
