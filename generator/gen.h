@@ -192,7 +192,7 @@ typedef enum op_id {
   OPI_MATH_TO_INT,   /* floor/ceil/trunc: helper the rounding (NULL: none), then int */
   OPI_MATH_TEST,     /* isnan/isinf/isfinite: helper the C99 macro */
   OPI_MATH_API,      /* called through the C API: CPython's own algorithm */
-  OPI_APPEND, OPI_POP, OPI_INSERT,
+  OPI_APPEND, OPI_POP, OPI_INSERT, OPI_EXTEND,
   OPI_NP_UFUNC,      /* np.NAME(x, ...) of numbers: numpy's float64 loop of the ufunc NAME */
   OPI_NP_UFUNC_INT,  /* the same for a ufunc with integer loops too (float64 only with a float) */
 } op_id;

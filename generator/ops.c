@@ -119,6 +119,7 @@ static const op_row op_table[] = {
     {OPS_METHOD, "append", OPI_APPEND, 1, 1, 0, false, NULL},
     {OPS_METHOD, "pop", OPI_POP, 0, 1, 0, false, NULL},
     {OPS_METHOD, "insert", OPI_INSERT, 2, 2, 0, false, NULL},
+    {OPS_METHOD, "extend", OPI_EXTEND, 1, 1, 0, false, NULL}, /* of a list or tuple of its element type */
 };
 
 static bool arity_ok(const op_row *r, int nargs) {

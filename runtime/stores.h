@@ -224,6 +224,19 @@ static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v)
   if (e) { e->kind = 'A'; e->of.list = l; }
   return 0;
 }
+/* l.extend(v) and l += v (list_extend; v borrowed: a list or a tuple, whose
+ * items are added without running Python code); logged as the length before
+ * ('X': a rollback cuts the list back to it). 0, or -1 with MemoryError. */
+static inline int dynac_list_extend_logged(dynac_undo_log *u, PyObject *l, PyObject *v) {
+  Py_ssize_t n = PyList_GET_SIZE(l);
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  if (dynac_compat_list_extend(l, v) < 0) {
+    if (e) u->n--; /* nothing to undo: list_extend of a list or tuple adds all or nothing */
+    return -1;
+  }
+  if (e) { e->kind = 'X'; e->of.list = l; e->k = n; }
+  return 0;
+}
 /* l.insert(k, v) (v borrowed), k clamped as list.insert does; -1 with
  * MemoryError. */
 static inline int dynac_list_insert(dynac_undo_log *u, PyObject *l, Py_ssize_t k, PyObject *v) {

@@ -25,7 +25,8 @@
 typedef struct dynac_undo_entry {
   char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
                          'I' insert at k, 'N' a list the kernel made (kept: `old`),
-                         'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span,
+                         'P' pop (old kept), 'X' extended from length k, 'B' buffer bytes, 'S' a
+                         buffer's whole span,
                          'L' a list's whole contents (`old`: a copy), once the log is long */
   unsigned char size; /* 'B': item size */
   Py_ssize_t k;       /* list index; 'S': bytes saved */
@@ -160,6 +161,7 @@ static inline void dynac_undo_rollback(size_t mark) {
     case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->of.list, e->k))->ob_fval = e->was.f; break;
     case 'A': Py_DECREF(dynac_compat_list_take(e->of.list, PyList_GET_SIZE(e->of.list) - 1, 1)); break;
     case 'I': Py_DECREF(dynac_compat_list_take(e->of.list, e->k, 1)); break;
+    case 'X': (void)PyList_SetSlice(e->of.list, e->k, PyList_GET_SIZE(e->of.list), NULL); break;
     case 'P':
       (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);

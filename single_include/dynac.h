@@ -1977,7 +1977,8 @@ static inline void dynac_pins_sweep(dynac_pins *ps, const dynac_view *const *liv
 typedef struct dynac_undo_entry {
   char kind;          /* 'O' list slot (old kept), 'F' float mutated in place, 'A' append,
                          'I' insert at k, 'N' a list the kernel made (kept: `old`),
-                         'P' pop (old kept), 'B' buffer bytes, 'S' a buffer's whole span,
+                         'P' pop (old kept), 'X' extended from length k, 'B' buffer bytes, 'S' a
+                         buffer's whole span,
                          'L' a list's whole contents (`old`: a copy), once the log is long */
   unsigned char size; /* 'B': item size */
   Py_ssize_t k;       /* list index; 'S': bytes saved */
@@ -2112,6 +2113,7 @@ static inline void dynac_undo_rollback(size_t mark) {
     case 'F': ((PyFloatObject *)PyList_GET_ITEM(e->of.list, e->k))->ob_fval = e->was.f; break;
     case 'A': Py_DECREF(dynac_compat_list_take(e->of.list, PyList_GET_SIZE(e->of.list) - 1, 1)); break;
     case 'I': Py_DECREF(dynac_compat_list_take(e->of.list, e->k, 1)); break;
+    case 'X': (void)PyList_SetSlice(e->of.list, e->k, PyList_GET_SIZE(e->of.list), NULL); break;
     case 'P':
       (void)PyList_Insert(e->of.list, e->k, e->old);
       Py_DECREF(e->old);
@@ -5129,6 +5131,19 @@ static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v)
     return -1;
   }
   if (e) { e->kind = 'A'; e->of.list = l; }
+  return 0;
+}
+/* l.extend(v) and l += v (list_extend; v borrowed: a list or a tuple, whose
+ * items are added without running Python code); logged as the length before
+ * ('X': a rollback cuts the list back to it). 0, or -1 with MemoryError. */
+static inline int dynac_list_extend_logged(dynac_undo_log *u, PyObject *l, PyObject *v) {
+  Py_ssize_t n = PyList_GET_SIZE(l);
+  dynac_undo_entry *e = dynac_undo_push_list(u, l);
+  if (dynac_compat_list_extend(l, v) < 0) {
+    if (e) u->n--; /* nothing to undo: list_extend of a list or tuple adds all or nothing */
+    return -1;
+  }
+  if (e) { e->kind = 'X'; e->of.list = l; e->k = n; }
   return 0;
 }
 /* l.insert(k, v) (v borrowed), k clamped as list.insert does; -1 with

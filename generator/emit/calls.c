@@ -531,12 +531,16 @@ static const char *emit_starred_call(em *E, expr *e) {
   return o;
 }
 
-/* list.append(v) / list.pop([i]) / list.insert(i, v) */
+/* list.append(v) / list.pop([i]) / list.insert(i, v) / list.extend(v) */
 static const char *emit_method(em *E, expr *e) {
   const type *lt = TY(e->u.call.args[0]);
   if (method_via_api(E->in, e)) return emit_object_call(E, e);
   const type *et = lt->elts[0];
   const char *l = keep(E, emit_expr(E, e->u.call.args[0]), lt);
+  if (ops_call_is(e, OPI_EXTEND)) {
+    emit_list_extend(E, l, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1]));
+    return "0";
+  }
   if (ops_call_is(e, OPI_INSERT)) {
     const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])), &ty_int);
     const char *v = emit_expr(E, e->u.call.args[2]);

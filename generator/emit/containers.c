@@ -330,9 +330,29 @@ const char *emit_list_display(em *E, expr *e) {
   return t;
 }
 
-/* list + list (list_concat), list * n and n * list (list_repeat). */
+/* l.extend(v) and l += v of a list l, v a list or tuple of its element type
+ * (infer: extendable): list_extend, logged for undo as the length before
+ * (dynac_list_extend_logged); no Python code runs. */
+void emit_list_extend(em *E, const char *l, const char *v, const type *vt) {
+  line(E, "{");
+  E->indent++;
+  line(E, "PyObject *b = %s;", box_value(E, v, vt));
+  line(E, "int st = b ? dynac_list_extend_logged(dynac__u, %s, b) : -1; /* logged for undo */", l);
+  note_effect(E);
+  line(E, "Py_XDECREF(b);");
+  line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+  E->indent--;
+  line(E, "}");
+}
+
+/* list + list (list_concat), list * n and n * list (list_repeat); x += v of
+ * a list x (a new version of x): x extended, then x itself (list.__iadd__). */
 const char *emit_list_binop(em *E, expr *e, const char *l, const char *r) {
   const type *lt = TY(e->u.bin.l), *rt = TY(e->u.bin.r);
+  if (e->u.bin.inplace && e->u.bin.op == OP_ADD) {
+    emit_list_extend(E, l, r, rt);
+    return l;
+  }
   if (e->u.bin.op == OP_ADD)
     return fresh_list(E, arena_printf(E->m->a, "PySequence_Concat(%s, %s)", l, r), "list + list");
   bool list_left = lt->kind == TY_LIST;

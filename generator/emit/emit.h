@@ -498,6 +498,7 @@ const positions *emit_index(em *E, expr *sub);
 const char *emit_subscript(em *E, expr *e);
 const char *emit_list_display(em *E, expr *e);
 const char *emit_list_binop(em *E, expr *e, const char *l, const char *r);
+void emit_list_extend(em *E, const char *l, const char *v, const type *vt);
 const char *emit_slice(em *E, expr *e);
 const char *emit_list_comprehension(em *E, expr *e);
 const char *emit_fold_item(em *E, const expr *comp, const char *boxed);

@@ -254,6 +254,10 @@ static void emit_augassign(em *E, stmt *s) {
          box_value(E, v, res), E->in->fn->locals[loc], binop_spelling[s->u.aug.op]);
     return;
   }
+  if (lt->kind == TY_LIST) { /* xs += v: list.__iadd__ extends the list, which stays the local's */
+    emit_list_extend(E, local_name(E, loc), emit_aug_value(E, s, lt), TY(s->u.aug.value));
+    return;
+  }
   if (ty_is_ndarray(lt) && direct && emit_fused_inplace(E, direct, NULL)) return; /* one loop, into the array */
   const char *r = emit_aug_value(E, s, lt);
   const type *res = binop_result(s->u.aug.op, lt, TY(s->u.aug.value));

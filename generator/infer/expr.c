@@ -269,11 +269,13 @@ bool slice_is_generic(const inst *in, const expr *e) {
   return generic;
 }
 
-/* list + list (one element type), list * int, int * list: a new list.
- * (x += [..] extends x in place: not this; ST_AUGASSIGN refuses it.) */
+/* list + list (one element type), list * int, int * list: a new list;
+ * x += v of a list x (a new version of x): x extended, the same list. */
 static const type *list_binop_type(ctx *c, expr *e, binop op, const type *l, const type *r) {
   const type *t = &ty_conflict;
   bool count_l = l->kind == TY_INT || l->kind == TY_BOOL, count_r = r->kind == TY_INT || r->kind == TY_BOOL;
+  if (e->u.bin.inplace && op == OP_ADD && l->kind == TY_LIST) /* list.__iadd__: extended, the same list */
+    return extendable(c, e->pos, l, r, "'+='") ? (c->in->effectful = true, l) : &ty_conflict;
   if (e->u.bin.inplace) {
     type_fail(c, e->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
                                  "list in place)", binop_spelling[op]));
@@ -340,6 +342,22 @@ static const type *type_len_sum(ctx *c, expr *e, const type *a) {
 /* Can a value of type `vt` be stored into `ct` (a list or buffer)? False
  * (with a failure) if it would change what the container holds or raise
  * TypeError. */
+const type *extends_empty_with(const type *vt) {
+  if (vt->kind == TY_LIST && vt->elts[0]->kind != TY_UNKNOWN) return vt->elts[0];
+  if (vt->kind != TY_TUPLE || vt->n == 0) return NULL;
+  for (int i = 1; i < vt->n; i++)
+    if (vt->elts[i] != vt->elts[0]) return NULL;
+  return vt->elts[0];
+}
+
+bool extendable(ctx *c, srcpos pos, const type *lt, const type *vt, const char *what) {
+  if (vt->kind == TY_LIST && vt->elts[0]->kind == TY_UNKNOWN) return true; /* `xs += []` */
+  if (extends_empty_with(vt) == lt->elts[0]) return true;
+  type_fail(c, pos, arena_printf(c->m->a, "%s of a %s with a %s (only a list or tuple of its element type)",
+                                 what, ty_python_name(c->m->a, lt), ty_python_name(c->m->a, vt)));
+  return false;
+}
+
 bool storable(ctx *c, srcpos pos, const type *ct, const type *vt) {
   if (vt->kind == TY_UNKNOWN) return true;
   if (ct->kind == TY_LIST && ct->elts[0]->kind == TY_OBJ && (generic_operand(vt) || vt->kind == TY_NONE))
@@ -396,7 +414,9 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
   if (vt->kind == TY_LIST && (c->in->nested_as_objects || vt->elts[0]->kind == TY_UNKNOWN))
     vt = &ty_obj; /* held as an object: `[[] for _ in range(n)]`, whose inner lists nothing here fills */
   expr *recv = e->u.call.args[0];
-  if (!ops_call_is(e, OPI_APPEND) && !ops_call_is(e, OPI_INSERT)) {
+  if (ops_call_is(e, OPI_EXTEND) && extends_empty_with(at[1])) /* out = []; out.extend(xs) */
+    vt = extends_empty_with(at[1]);
+  else if (!ops_call_is(e, OPI_APPEND) && !ops_call_is(e, OPI_INSERT)) {
     type_fail(c, e->pos, arena_printf(c->m->a, ".%s() of an empty list nothing appends to", name));
     return &ty_conflict;
   }
@@ -900,6 +920,7 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
   }
   c->in->effectful = true;
   if (ops_call_is(e, OPI_APPEND)) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
+  if (ops_call_is(e, OPI_EXTEND)) return extendable(c, e->pos, lt, at[1], ".extend()") ? &ty_none : &ty_conflict;
   if (ops_call_is(e, OPI_INSERT)) {
     if (at[1]->kind != TY_INT && at[1]->kind != TY_BOOL) {
       type_fail(c, e->pos, "list.insert() with an index that is not an int");

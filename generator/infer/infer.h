@@ -31,6 +31,12 @@ static inline void use_named_slot(ctx *c, int k) {
 void type_fail(ctx *c, srcpos pos, const char *msg);
 const type *binop_type(ctx *c, expr *e, binop op, const type *l, const type *r);
 bool storable(ctx *c, srcpos pos, const type *ct, const type *vt);
+/* l.extend(v), l += v of a list of type lt: v a list or tuple of lt's own element type (its items
+   added without Python code running, and none of another type into the typed list)? Else a failure
+   (`what`: ".extend()", "'+='"). */
+bool extendable(ctx *c, srcpos pos, const type *lt, const type *vt, const char *what);
+/* The element type of an empty list that `.extend(v)` fills first, or NULL. */
+const type *extends_empty_with(const type *vt);
 bool is_np_int(const type *t);
 const type *generic_op(ctx *c);
 /* A value the C API operates on: an object, a Python number (boxed), a list. */

@@ -229,7 +229,12 @@ static void type_stmt(ctx *c, stmt *s) {
     }
     const type *l = c->in->local_ty[s->u.aug.local];
     const type *r = type_expr(c, s->u.aug.value, false);
-    if (l->kind == TY_LIST) { /* list.__iadd__ extends the list itself: every alias sees it */
+    if (l->kind == TY_LIST && s->u.aug.op == OP_ADD && r->kind != TY_UNKNOWN) {
+      /* list.__iadd__ extends the list itself (every alias sees it), which stays the local's */
+      if (extendable(c, s->pos, l, r, "'+='")) c->in->effectful = true;
+      break;
+    }
+    if (l->kind == TY_LIST) {
       type_fail(c, s->pos, arena_printf(c->m->a, "augmented assignment '%s=' to a list (it changes the "
                                    "list in place)", binop_spelling[s->u.aug.op]));
       break;

@@ -2071,6 +2071,33 @@ def starred_typed(xs: list[float], k: int):
     return h, t, a, b
 
 @dynac.compile
+def list_extends(xs: list[float], ys: list[float], k: int):
+    # l.extend(v) and l += v of typed lists (list_extend: the same list, every alias sees it)
+    out = []
+    out.extend(ys)
+    for x in xs:
+        out.append(x * 2.0)
+    alias = out
+    out += xs
+    out += (1.5, 2.5)
+    out.extend(out)
+    ints = [k]
+    for i in range(3):
+        ints += [i * k]
+    ints.extend((k, k))
+    ints += []
+    return out, alias is out, len(out), ints, sum(out)
+
+
+@dynac.compile
+def extend_then_overflow(xs: list[int], k: int):
+    # the extensions are taken back when the int64 overflow sends the call to the interpreter
+    xs.extend([k, k])
+    xs += [1]
+    xs += (2, 3)
+    return k * 4, len(xs)
+
+@dynac.compile
 def lambdas_in_comprehensions(rows: object, k: int):
     # a lambda's (a generator's) code in a comprehension is a constant of the comprehension's code, ranked
     # in its compile order (clauses, then the element); the first iterable's is the function's

@@ -336,6 +336,9 @@ def cases():
         lambda: [1, 2, 3], lambda: (1, 2), lambda: [0] * 9, lambda: "abc", lambda: 5, lambda: [], lambda: (7,),
         lambda: iter([1, 2, 3]), lambda: (x * 2 for x in range(4)), lambda: {1: 2, 3: 4}, lambda: range(2**62, 2**62 + 5)]]
     c["starred_typed"] = [lambda m: ([1.5, 2.5], 3), lambda m: ([], 0), lambda m: ([-0.0], 2**62), lambda m: ([1.5, 2], 1)]
+    c["list_extends"] = [lambda m: ([1.5, 2.5], [0.5], 3), lambda m: ([], [], 0), lambda m: ([NAN, -0.0], [INF], 2**62),
+                         lambda m: ([1.5, 2], [0.5], 1), lambda m: ([1.5], [0.5, "s"], 1)]
+    c["extend_then_overflow"] = [lambda m: ([1, 2], 3), lambda m: ([], 2**62), lambda m: ([5], -2**62), lambda m: ([], 0)]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,

@@ -168,7 +168,7 @@ def mixed_display(a, n):
 
 @dynac.compile(signatures=["(list[float], int)"])
 def extend_in_place(a, n):
-    a += [1.0]
+    a += [1]  # a list of ints into a list of floats
     return n
 
 
