@@ -396,8 +396,11 @@ enum {
   DYNAC_ATTR_SLOT,      /* a __slots__ member; where: its offset */
   DYNAC_ATTR_FIELD,     /* a namedtuple field; where: its item index */
   DYNAC_ATTR_MODULE,    /* a module's global (LOAD_ATTR_MODULE): value, while its dict is at dict_version */
-  DYNAC_ATTR_METHOD     /* a function of the class (LOAD_METHOD_WITH_VALUES / _NO_DICT), method sites
+  DYNAC_ATTR_METHOD,    /* a function of the class (LOAD_METHOD_WITH_VALUES / _NO_DICT), method sites
                            only: value; where: 1 when instances may have a __dict__ shadowing it */
+  DYNAC_ATTR_CLASS      /* a value of the class with no __get__ (a class constant read through an
+                           instance, as 3.12's LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES): value; where as
+                           METHOD's (shadowing tested by name, keys/nkeys its memo) */
 };
 typedef struct dynac_attr_way {
   uint64_t key;         /* version and slot in one word (DYNAC__ATTR_KEY): a read's one compare */
@@ -405,7 +408,11 @@ typedef struct dynac_attr_way {
   int slot;             /* DYNAC_ATTR_* */
   Py_ssize_t where;
   uint64_t dict_version; /* DYNAC_ATTR_MODULE: dict versions are unique to one dict's one state (PEP 509) */
-  PyObject *value;       /* MODULE, METHOD: borrowed (the module's dict or the class holds it while valid) */
+  PyObject *value;       /* MODULE, METHOD, CLASS: borrowed (the module's dict or the class holds it
+                            while valid) */
+  PyObject *name;        /* CLASS: the attribute's name (the module's interned one) */
+  void *keys;            /* CLASS: dynac_compat_instance_has's memo of the class's shared keys */
+  Py_ssize_t nkeys;
 } dynac_attr_way;
 typedef struct dynac_attr_cache {
   dynac_attr_way w[DYNAC_ATTR_WAYS];
@@ -454,11 +461,12 @@ static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, d
       return 0;
     PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
     if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
-    if (!descr) {
-      Py_ssize_t i = dynac_compat_instance_value_index(tp, name);
-      if (i < 0) return 0;
+    Py_ssize_t i = !descr || !PyDescr_IsData(descr) ? dynac_compat_instance_value_index(tp, name) : -1;
+    if (i >= 0) { /* the instance's own value (it shadows a class default: a dataclass field's) */
       w->slot = DYNAC_ATTR_INLINE;
       w->where = i;
+    } else if (!descr) {
+      return 0;
     } else if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
       PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
       if (m->type != T_OBJECT_EX || (m->flags & (READONLY | PY_AUDIT_READ))) return 0;
@@ -466,8 +474,13 @@ static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, d
       w->where = m->offset;
     } else if (!setting && PyTuple_Check(o) && dynac__tuplegetter_index(descr, &w->where)) {
       w->slot = DYNAC_ATTR_FIELD; /* read as its item, as the descriptor's __get__ reads it */
+    } else if (!setting && !Py_TYPE(descr)->tp_descr_get) { /* the value itself unless the instance has one */
+      w->slot = DYNAC_ATTR_CLASS;
+      w->value = descr;
+      w->name = name;
+      w->where = (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || tp->tp_dictoffset;
     } else {
-      return 0; /* a property, a method, a class attribute: the C API */
+      return 0; /* a property, a method: the C API */
     }
   }
   w->version = tp->tp_version_tag;
@@ -502,6 +515,8 @@ DYNAC_COLD PyObject **dynac__attr_way_place_rare(dynac_attr_way *w, PyObject *o)
   case DYNAC_ATTR_FIELD: return w->where < PyTuple_GET_SIZE(o) ? &((PyTupleObject *)o)->ob_item[w->where] : NULL;
   case DYNAC_ATTR_MODULE:
     return DYNAC_DICT_VERSION(dynac_compat_module_dict(o)) == w->dict_version ? &w->value : NULL;
+  case DYNAC_ATTR_CLASS: /* _PyObject_GenericGetAttrWithDict: the instance's own value first */
+    return w->where && dynac_compat_instance_has(o, w->name, &w->keys, &w->nkeys) ? NULL : &w->value;
   default: return NULL; /* DYNAC_ATTR_METHOD: dynac_get_method_cached's */
   }
 }

@@ -2097,6 +2097,43 @@ def extend_then_overflow(xs: list[int], k: int):
     xs += (2, 3)
     return k * 4, len(xs)
 
+class Const:
+    """Class constants and defaults read through instances (a cached place: the class's value unless the
+    instance has its own, as _PyObject_GenericGetAttrWithDict finds it)."""
+    G = 6.5
+    mass = 1.0  # a default an instance's own value shadows (a dataclass field's default is one)
+    scale = math.sqrt  # a class attribute without __get__: the value itself, not a bound method
+
+    def __init__(self, mass):
+        if mass is not None:
+            self.mass = mass
+
+    @dynac.compile
+    def pull(self, other: object):
+        return self.G * self.mass * other.mass + self.scale(4.0)
+
+
+class SlottedConst:
+    __slots__ = ("mass",)
+    G = 2.0
+
+    def __init__(self, mass):
+        self.mass = mass
+
+
+@dynac.compile
+def class_constants(objs: object, patch: int):
+    out = [a.pull(b) for a in objs for b in objs]
+    if patch == 1:
+        Const.G = 0.5  # the class changes: its version tag, and every cached place, with it
+    elif patch == 2:
+        objs[0].G = -1.0  # the instance's own value shadows the class's
+    elif patch == 3:
+        del Const.mass  # the default is gone: instances without their own raise AttributeError
+    out += [a.pull(b) for a in objs for b in objs[:1]]
+    out.append(SlottedConst(3.0).G * SlottedConst(4.0).mass)
+    return out
+
 @dynac.compile
 def lambdas_in_comprehensions(rows: object, k: int):
     # a lambda's (a generator's) code in a comprehension is a constant of the comprehension's code, ranked

@@ -79,6 +79,11 @@ def make_runner(mod_of):
     return run
 
 
+def restore_const(m):
+    """Undoes class_constants' patches (each run starts from the class as defined)."""
+    m.Const.G, m.Const.mass = 6.5, 1.0
+
+
 def cases():
     c = {}
     vals = [0.0, -0.0, 1.5, -2.25, 1e300, INF, NAN, 3, 2**70, True]
@@ -339,6 +344,8 @@ def cases():
     c["list_extends"] = [lambda m: ([1.5, 2.5], [0.5], 3), lambda m: ([], [], 0), lambda m: ([NAN, -0.0], [INF], 2**62),
                          lambda m: ([1.5, 2], [0.5], 1), lambda m: ([1.5], [0.5, "s"], 1)]
     c["extend_then_overflow"] = [lambda m: ([1, 2], 3), lambda m: ([], 2**62), lambda m: ([5], -2**62), lambda m: ([], 0)]
+    c["class_constants"] = [(lambda m, ms=ms, p=p: (restore_const(m) or [m.Const(x) for x in ms], p))
+                            for ms in [[2.0, None], [None], [3.0, 1.5]] for p in [0, 1, 2, 3]]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
@@ -463,7 +470,7 @@ def main():
               *asserts_under_O(os.path.dirname(C.__file__)))
         check("objects sum/min/max of a generator of numbers stream its items (no list)", *folds_stream(C, E))
         check("objects a loop variable boxed again is its list's item, as in CPython", *loop_items_same(C, E))
-        for name in ["Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek", "nested_sort.<locals>.<lambda>",
+        for name in ["Const.pull", "Vec.norm", "Vec.dot", "Vec.__init__", "Slotted.peek", "nested_sort.<locals>.<lambda>",
                      "nested_raises.<locals>.<lambda>", "nested_decorated.<locals>.log_calls", "closure_cells.<locals>.reads",
                      "closure_cells.<locals>.unbound", "closure_cells.<locals>.makes",
                      "closure_cells.<locals>.makes.<locals>.inner", "closure_cells.<locals>.grows",
