@@ -44,6 +44,28 @@ static inline int dynac_compat_genexpr_col(PyCodeObject *co) {
   return col;
 }
 
+/* Is f the __new__ collections.namedtuple made for a class of n fields
+ * (3.11's `lambda _cls, f0, ...: _tuple_new(_cls, (f0, ...))`, eval'd in a
+ * namespace of its own named namedtuple_<typename>, `_tuple_new` there
+ * tuple.__new__)? Its globals (a dict, borrowed) in *globals. */
+static inline int dynac_compat_namedtuple_new(PyObject *f, Py_ssize_t n, PyObject **globals) {
+  if (!PyFunction_Check(f)) return 0;
+  PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+  PyObject *g = PyFunction_GET_GLOBALS(f);
+  if (!PyDict_CheckExact(g)) return 0;
+  PyObject *name = PyDict_GetItemString(g, "__name__"), *tuple_new = PyDict_GetItemString(g, "_tuple_new");
+  const char *s = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+  if (!s) PyErr_Clear();
+  *globals = g;
+  return s && !strncmp(s, "namedtuple_", 11) && tuple_new &&
+         tuple_new == PyDict_GetItemString(PyTuple_Type.tp_dict, "__new__") &&
+         PyUnicode_CompareWithASCIIString(co->co_filename, "<string>") == 0 &&
+         PyUnicode_CompareWithASCIIString(co->co_name, "<lambda>") == 0 && co->co_argcount == n + 1 &&
+         co->co_kwonlyargcount == 0 && !(co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) &&
+         PyTuple_GET_SIZE(co->co_names) == 1 &&
+         PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(co->co_names, 0), "_tuple_new") == 0;
+}
+
 /* The frame of a traceback entry for `func` at `file`:`line` (both
  * strings the kernel keeps for the process: the key is their address),
  * made once per site and shared by its entries, as the interpreter shares

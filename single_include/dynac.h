@@ -160,6 +160,28 @@ static inline int dynac_compat_genexpr_col(PyCodeObject *co) {
   return col;
 }
 
+/* Is f the __new__ collections.namedtuple made for a class of n fields
+ * (3.11's `lambda _cls, f0, ...: _tuple_new(_cls, (f0, ...))`, eval'd in a
+ * namespace of its own named namedtuple_<typename>, `_tuple_new` there
+ * tuple.__new__)? Its globals (a dict, borrowed) in *globals. */
+static inline int dynac_compat_namedtuple_new(PyObject *f, Py_ssize_t n, PyObject **globals) {
+  if (!PyFunction_Check(f)) return 0;
+  PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+  PyObject *g = PyFunction_GET_GLOBALS(f);
+  if (!PyDict_CheckExact(g)) return 0;
+  PyObject *name = PyDict_GetItemString(g, "__name__"), *tuple_new = PyDict_GetItemString(g, "_tuple_new");
+  const char *s = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+  if (!s) PyErr_Clear();
+  *globals = g;
+  return s && !strncmp(s, "namedtuple_", 11) && tuple_new &&
+         tuple_new == PyDict_GetItemString(PyTuple_Type.tp_dict, "__new__") &&
+         PyUnicode_CompareWithASCIIString(co->co_filename, "<string>") == 0 &&
+         PyUnicode_CompareWithASCIIString(co->co_name, "<lambda>") == 0 && co->co_argcount == n + 1 &&
+         co->co_kwonlyargcount == 0 && !(co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) &&
+         PyTuple_GET_SIZE(co->co_names) == 1 &&
+         PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(co->co_names, 0), "_tuple_new") == 0;
+}
+
 /* The frame of a traceback entry for `func` at `file`:`line` (both
  * strings the kernel keeps for the process: the key is their address),
  * made once per site and shared by its entries, as the interpreter shares
@@ -3160,12 +3182,71 @@ static inline PyObject *dynac__construct(PyTypeObject *tp, PyObject *init, PyObj
   return NULL;
 }
 
+/* A class namedtuple made (typing.NamedTuple's too) whose __new__ is still
+ * namedtuple's own (dynac_compat_namedtuple_new), as checked for one version
+ * of the class and of that __new__'s namespace: an entry of
+ * dynac__namedtuple_made's table. */
+typedef struct dynac_namedtuple_seen {
+  PyTypeObject *tp;      /* not a reference: the version tag, unique per class state, is compared first */
+  unsigned int version;  /* its version tag when checked */
+  int ok;                /* 1: namedtuple's __new__ for n fields; 0: not (called as CPython calls it) */
+  Py_ssize_t n;
+  PyObject *globals;     /* __new__'s namespace (borrowed: its class keeps it while the version holds) */
+  uint64_t globals_version;
+} dynac_namedtuple_seen;
+/* Checks tp for calls of n arguments into the entry of `seen` its version
+ * tag picks (the lookup gives a class changed since its new tag). */
+DYNAC_COLD dynac_namedtuple_seen *dynac__namedtuple_check(dynac_namedtuple_seen *seen, PyTypeObject *tp,
+                                                          Py_ssize_t n) {
+  static PyObject *name; /* "__new__", interned once (kept) */
+  PyObject *descr = name || (name = PyUnicode_InternFromString("__new__")) ? _PyType_Lookup(tp, name) : NULL;
+  dynac_namedtuple_seen *s = &seen[tp->tp_version_tag & 7];
+  s->tp = tp, s->version = tp->tp_version_tag, s->n = n, s->ok = 0, s->globals = NULL;
+  PyObject *f = descr && Py_IS_TYPE(descr, &PyStaticMethod_Type) ? PyObject_GetAttrString(descr, "__func__") : NULL;
+  if (!f) { PyErr_Clear(); return s; }
+  PyObject *g = NULL;
+  s->ok = s->version && dynac_compat_namedtuple_new(f, n, &g);
+  s->globals = g;
+  s->globals_version = g ? DYNAC_DICT_VERSION(g) : 0;
+  Py_DECREF(f);
+  return s;
+}
+/* tp(*argv) of a tuple subclass: where namedtuple's own __new__ would run,
+ * what it runs, `tuple.__new__(tp, (argv...))` (tuple_subtype_new: the same
+ * instance), without its Python frame; a new reference. NULL with no
+ * exception: call tp as CPython does; NULL with one: that error. The checks
+ * are remembered per class (8 entries by version tag). */
+static inline PyObject *dynac__namedtuple_made(PyTypeObject *tp, PyObject *const *argv, Py_ssize_t n) {
+  static dynac_namedtuple_seen seen[8];
+  dynac_namedtuple_seen *s = &seen[tp->tp_version_tag & 7]; /* tags are handed out in turn */
+  if (s->tp != tp || s->version != tp->tp_version_tag || !s->version || s->n != n)
+    s = dynac__namedtuple_check(seen, tp, n);
+  if (!s->ok || DYNAC_DICT_VERSION(s->globals) != s->globals_version) return NULL;
+  PyObject *items = PyTuple_New(n), *args = items ? PyTuple_New(1) : NULL, *r = NULL;
+  if (args) {
+    for (Py_ssize_t i = 0; i < n; i++) PyTuple_SET_ITEM(items, i, Py_NewRef(argv[i]));
+    PyTuple_SET_ITEM(args, 0, items);
+    r = PyTuple_Type.tp_new(tp, args, NULL);
+    Py_DECREF(args);
+  } else {
+    Py_XDECREF(items);
+  }
+  return r;
+}
+
 /* f(*argv) of an object f, as PyObject_Vectorcall(f, argv, nargsf,
- * kwnames): where the caller set PY_VECTORCALL_ARGUMENTS_OFFSET (argv[-1] is
- * then its to lend: written during the call, then restored), a class with a
- * plain __init__ is constructed directly; else CPython's call. Arguments
- * borrowed; a new reference, or NULL with the exception. */
+ * kwnames): a namedtuple class's instance made as its __new__ makes it
+ * (dynac__namedtuple_made); where the caller set
+ * PY_VECTORCALL_ARGUMENTS_OFFSET (argv[-1] is then its to lend: written
+ * during the call, then restored), a class with a plain __init__ is
+ * constructed directly; else CPython's call. Arguments borrowed; a new
+ * reference, or NULL with the exception. */
 static inline PyObject *dynac_call_object(PyObject *f, PyObject *const *argv, size_t nargsf, PyObject *kwnames) {
+  if (!kwnames && Py_TYPE(f) == &PyType_Type && f != (PyObject *)&PyTuple_Type &&
+      PyType_HasFeature((PyTypeObject *)f, Py_TPFLAGS_TUPLE_SUBCLASS)) {
+    PyObject *made = dynac__namedtuple_made((PyTypeObject *)f, argv, PyVectorcall_NARGS(nargsf));
+    if (made || PyErr_Occurred()) return made;
+  }
   PyObject *init = nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET ? dynac__plain_init(f) : NULL;
   if (!init) return PyObject_Vectorcall(f, argv, nargsf, kwnames);
   PyObject **a = (PyObject **)argv - 1, *kept = a[0];

@@ -2134,6 +2134,45 @@ def class_constants(objs: object, patch: int):
     out.append(SlottedConst(3.0).G * SlottedConst(4.0).mass)
     return out
 
+import typing as _typing
+
+
+class NPoint(_typing.NamedTuple):
+    x: float
+    y: float = 0.0
+
+
+Pair2 = __import__("collections").namedtuple("Pair2", "a b")
+PAIR2_NEW = Pair2.__dict__["__new__"].__func__  # (suite_objects restores it after the patches)
+
+
+class Pair3(Pair2):
+    __slots__ = ()
+
+
+class Swapped(Pair2):
+    def __new__(cls, a, b):
+        return super().__new__(cls, b, a)
+
+
+@dynac.compile
+def namedtuples_made(x: object, y: object, patch: int):
+    # a namedtuple class called from a kernel: made as its own __new__ makes it (tuple.__new__), unless
+    # that __new__ changed or the call is not its plain positional one
+    before = Pair2(x, y)
+    if patch == 1:
+        Pair2.__new__ = staticmethod(lambda cls, a, b: tuple.__new__(cls, (b, a)))
+    elif patch == 2:
+        Pair2.__new__.__globals__["_tuple_new"] = lambda cls, it: tuple.__new__(cls, tuple(it)[::-1])
+    made = [NPoint(x, y), NPoint(x), Pair2(x, y), Pair3(x, y), Swapped(x, y), NPoint(y=x, x=y)]
+    out = [(type(m).__name__, tuple(m)) for m in made]
+    for bad in [lambda: Pair2(x), lambda: NPoint(x, y, x), lambda: Pair2(x, b=y, a=x)]:
+        try:
+            bad()
+        except TypeError as e:
+            out.append(str(e))
+    return out, made[0].x, made[2].b, before
+
 @dynac.compile
 def lambdas_in_comprehensions(rows: object, k: int):
     # a lambda's (a generator's) code in a comprehension is a constant of the comprehension's code, ranked

@@ -84,6 +84,14 @@ def restore_const(m):
     m.Const.G, m.Const.mass = 6.5, 1.0
 
 
+def restore_pair2(m):
+    """Undoes namedtuples_made's patches of Pair2's __new__ (its function and its namespace)."""
+    new = m.Pair2.__dict__["__new__"]
+    if getattr(new, "__func__", None) is not m.PAIR2_NEW:
+        m.Pair2.__new__ = staticmethod(m.PAIR2_NEW)
+    m.PAIR2_NEW.__globals__["_tuple_new"] = tuple.__new__
+
+
 def cases():
     c = {}
     vals = [0.0, -0.0, 1.5, -2.25, 1e300, INF, NAN, 3, 2**70, True]
@@ -346,6 +354,8 @@ def cases():
     c["extend_then_overflow"] = [lambda m: ([1, 2], 3), lambda m: ([], 2**62), lambda m: ([5], -2**62), lambda m: ([], 0)]
     c["class_constants"] = [(lambda m, ms=ms, p=p: (restore_const(m) or [m.Const(x) for x in ms], p))
                             for ms in [[2.0, None], [None], [3.0, 1.5]] for p in [0, 1, 2, 3]]
+    c["namedtuples_made"] = [(lambda m, x=x, p=p: (restore_pair2(m) or x, 2.5, p))
+                             for x in [1.5, "s", None, 2**70] for p in [0, 1, 2]]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]
     tv = [lambda m: m.Truth(0, "f"), lambda m: m.Truth(2, "T"), lambda m: m.Truth("raise", "r"),
           lambda m: None, lambda m: 0, lambda m: -0.0, lambda m: "s", lambda m: [], lambda m: 2**70,
