@@ -116,7 +116,7 @@ sanitize: all
 	@cp $(PYBUILD)/dynac/_config.py $(SANBUILD)/dynac/
 	CFLAGS="$(SAN_FLAGS)" PYTHONPATH=$(SANBUILD) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(PYTHON) tests/sanitize.py $(SANITIZE_ONLY)
 
 # The generator, built with the sanitizers, over mutated stdlib files

@@ -5,7 +5,8 @@ Run by the Makefile with the sanitized runtime first on PYTHONPATH,
 CFLAGS carrying -fsanitize=... (so `dynac build` compiles every generated
 module with it) and the sanitizers' runtimes preloaded (CPython itself is
 not built with them). Runs the examples' differential suite, the
-containers' and the resume suites (objects, undo log, regions), and a fuzz
+containers', resume, classes' and objects' suites (undo log, regions,
+attribute caches, unpacking, constructions), and a fuzz
 sample; a sanitizer report aborts the process, which the suites count as a
 failure. As in `make test` (tests/run.py), the suites run with compiling
 on first call off (DYNAC_JIT=0): they check what their builds serve. Ends
@@ -17,7 +18,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITES = [["tests/e2e/suite_examples.py"], ["tests/e2e/suite_containers.py"],
           ["tests/e2e/suite_resume.py"], ["tests/e2e/suite_differential.py"],
-          ["tests/e2e/suite_classes.py"],
+          ["tests/e2e/suite_classes.py"], ["tests/e2e/suite_objects.py"],
           ["tests/fuzz.py", "--seed", "7", "--modules", "20", "--calls", "20"]]
 
 
