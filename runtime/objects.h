@@ -507,6 +507,11 @@ static inline int dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObj
   return 1;
 }
 
+/* A class constant's place (DYNAC_ATTR_CLASS), or NULL where the instance
+ * has its own value (_PyObject_GenericGetAttrWithDict's order). */
+DYNAC_COLD PyObject **dynac__attr_class_place(dynac_attr_way *w, PyObject *o) {
+  return w->where && dynac_compat_instance_has(o, w->name, &w->keys, &w->nkeys) ? NULL : &w->value;
+}
 /* The place o.name lives at per way w, or NULL (w missed, or no such
  * place): __slots__ members and inline values tested first (one compare
  * each), the rarer kinds out of line. */
@@ -515,8 +520,7 @@ DYNAC_COLD PyObject **dynac__attr_way_place_rare(dynac_attr_way *w, PyObject *o)
   case DYNAC_ATTR_FIELD: return w->where < PyTuple_GET_SIZE(o) ? &((PyTupleObject *)o)->ob_item[w->where] : NULL;
   case DYNAC_ATTR_MODULE:
     return DYNAC_DICT_VERSION(dynac_compat_module_dict(o)) == w->dict_version ? &w->value : NULL;
-  case DYNAC_ATTR_CLASS: /* _PyObject_GenericGetAttrWithDict: the instance's own value first */
-    return w->where && dynac_compat_instance_has(o, w->name, &w->keys, &w->nkeys) ? NULL : &w->value;
+  case DYNAC_ATTR_CLASS: return dynac__attr_class_place(w, o);
   default: return NULL; /* DYNAC_ATTR_METHOD: dynac_get_method_cached's */
   }
 }
