@@ -226,8 +226,10 @@ static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v)
 }
 /* l.extend(v) and l += v (list_extend; v borrowed: a list or a tuple, whose
  * items are added without running Python code); logged as the length before
- * ('X': a rollback cuts the list back to it). 0, or -1 with MemoryError. */
+ * ('X': a rollback cuts the list back to it). 0, or -1 with MemoryError
+ * (v NULL: a failed box). */
 static inline int dynac_list_extend_logged(dynac_undo_log *u, PyObject *l, PyObject *v) {
+  if (!v) return -1;
   Py_ssize_t n = PyList_GET_SIZE(l);
   dynac_undo_entry *e = dynac_undo_push_list(u, l);
   if (dynac_compat_list_extend(l, v) < 0) {

@@ -3340,6 +3340,16 @@ static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObje
   return dynac_call_star(f, NULL, 0, args);
 }
 
+/* iter(v) for unpacking (a new reference), or NULL with the exception:
+ * unpack_iterable's TypeError "cannot unpack non-iterable int object" for a
+ * value neither iterable nor a sequence. */
+static inline PyObject *dynac__unpack_iter(PyObject *v) {
+  PyObject *it = PyObject_GetIter(v);
+  if (!it && PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v))
+    PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object", Py_TYPE(v)->tp_name);
+  return it;
+}
+
 /* a, b, ... = v of an object (UNPACK_SEQUENCE): out[0..n-1] get new
  * references to its n items, in order. An exact tuple or list of length n
  * is read directly; anything else is iterated, with CPython's errors
@@ -3354,12 +3364,8 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
     return 0;
   }
   *effects = 1;
-  PyObject *it = PyObject_GetIter(v);
-  if (!it) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v))
-      PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object", Py_TYPE(v)->tp_name);
-    return -1;
-  }
+  PyObject *it = dynac__unpack_iter(v);
+  if (!it) return -1;
   int got = 0;
   while (got < n && (out[got] = PyIter_Next(it))) got++;
   if (got < n) {
@@ -3390,12 +3396,8 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
  * run). 0, or -1 with an exception (out then holds no references). */
 static inline int dynac_unpack_ex(PyObject *v, int before, int after, PyObject **out, int *effects) {
   if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) *effects = 1;
-  PyObject *it = PyObject_GetIter(v), *rest = NULL;
-  if (!it) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v))
-      PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object", Py_TYPE(v)->tp_name);
-    return -1;
-  }
+  PyObject *it = dynac__unpack_iter(v), *rest = NULL;
+  if (!it) return -1;
   int got = 0;
   while (got < before && (out[got] = PyIter_Next(it))) got++;
   if (got < before) {
@@ -5235,8 +5237,10 @@ static inline int dynac_list_append(dynac_undo_log *u, PyObject *l, PyObject *v)
 }
 /* l.extend(v) and l += v (list_extend; v borrowed: a list or a tuple, whose
  * items are added without running Python code); logged as the length before
- * ('X': a rollback cuts the list back to it). 0, or -1 with MemoryError. */
+ * ('X': a rollback cuts the list back to it). 0, or -1 with MemoryError
+ * (v NULL: a failed box). */
 static inline int dynac_list_extend_logged(dynac_undo_log *u, PyObject *l, PyObject *v) {
+  if (!v) return -1;
   Py_ssize_t n = PyList_GET_SIZE(l);
   dynac_undo_entry *e = dynac_undo_push_list(u, l);
   if (dynac_compat_list_extend(l, v) < 0) {

@@ -543,16 +543,8 @@ static const char *emit_method(em *E, expr *e) {
   }
   if (ops_call_is(e, OPI_INSERT)) {
     const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])), &ty_int);
-    const char *v = emit_expr(E, e->u.call.args[2]);
-    line(E, "{");
-    E->indent++;
-    line(E, "PyObject *b = %s;", box_value(E, v, TY(e->u.call.args[2])));
-    line(E, "int st = dynac_list_insert(dynac__u, %s, %s, b); /* logged for undo */", l, i);
-    note_effect(E);
-    line(E, "Py_XDECREF(b);");
-    line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
-    E->indent--;
-    line(E, "}");
+    emit_logged_list_write(E, emit_expr(E, e->u.call.args[2]), TY(e->u.call.args[2]),
+                           arena_printf(E->m->a, "dynac_list_insert(dynac__u, %s, %s, b)", l, i));
     return "0";
   }
   expr *recv = e->u.call.args[0];
@@ -570,16 +562,8 @@ static const char *emit_method(em *E, expr *e) {
     return "0";
   }
   if (ops_call_is(e, OPI_APPEND)) {
-    const char *v = emit_expr(E, e->u.call.args[1]);
-    line(E, "{");
-    E->indent++;
-    line(E, "PyObject *b = %s;", box_value(E, v, TY(e->u.call.args[1])));
-    line(E, "int st = dynac_list_append(dynac__u, %s, b); /* logged for undo */", l);
-    note_effect(E);
-    line(E, "Py_XDECREF(b);");
-    line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
-    E->indent--;
-    line(E, "}");
+    emit_logged_list_write(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1]),
+                           arena_printf(E->m->a, "dynac_list_append(dynac__u, %s, b)", l));
     return "0";
   }
   const char *res = tmpvar(E, et);

@@ -330,19 +330,26 @@ const char *emit_list_display(em *E, expr *e) {
   return t;
 }
 
-/* l.extend(v) and l += v of a list l, v a list or tuple of its element type
- * (infer: extendable): list_extend, logged for undo as the length before
- * (dynac_list_extend_logged); no Python code runs. */
-void emit_list_extend(em *E, const char *l, const char *v, const type *vt) {
+/* A write of one value v (of type vt) into a list, logged for undo: `call`
+ * names its box `b` (the runtime's dynac_list_append, _insert or
+ * _extend_logged, which take a failed box, NULL, as -1). */
+void emit_logged_list_write(em *E, const char *v, const type *vt, const char *call) {
   line(E, "{");
   E->indent++;
   line(E, "PyObject *b = %s;", box_value(E, v, vt));
-  line(E, "int st = b ? dynac_list_extend_logged(dynac__u, %s, b) : -1; /* logged for undo */", l);
+  line(E, "int st = %s; /* logged for undo */", call);
   note_effect(E);
   line(E, "Py_XDECREF(b);");
   line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   E->indent--;
   line(E, "}");
+}
+
+/* l.extend(v) and l += v of a list l, v a list or tuple of its element type
+ * (infer: extendable): list_extend, logged as the length before
+ * (dynac_list_extend_logged); no Python code runs. */
+void emit_list_extend(em *E, const char *l, const char *v, const type *vt) {
+  emit_logged_list_write(E, v, vt, arena_printf(E->m->a, "dynac_list_extend_logged(dynac__u, %s, b)", l));
 }
 
 /* list + list (list_concat), list * n and n * list (list_repeat); x += v of

@@ -499,6 +499,7 @@ const char *emit_subscript(em *E, expr *e);
 const char *emit_list_display(em *E, expr *e);
 const char *emit_list_binop(em *E, expr *e, const char *l, const char *r);
 void emit_list_extend(em *E, const char *l, const char *v, const type *vt);
+void emit_logged_list_write(em *E, const char *v, const type *vt, const char *call);
 const char *emit_slice(em *E, expr *e);
 const char *emit_list_comprehension(em *E, expr *e);
 const char *emit_fold_item(em *E, const expr *comp, const char *boxed);
