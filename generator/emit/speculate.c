@@ -179,10 +179,12 @@ static bool same_item(em *E, const expr *a, const expr *b) {
  * the loop does not change, kept in a C local (S->items). */
 static bool spec_promotable(spec_scan *S, const stmt *b) {
   em *E = S->E;
-  const expr *sub = b->u.aug.sub, *o = sub->u.sub.obj, *p[2];
+  const expr *sub = b->u.aug.sub, *p[2];
+  if (sub->kind != EX_SUBSCRIPT) return false; /* obj.name op= v, a cell's or global's NAME op= v */
+  const expr *o = sub->u.sub.obj;
   const type *ot = TY(o);
   binop op = b->u.aug.op;
-  if (sub->kind != EX_SUBSCRIPT || o->kind != EX_LOCAL || ot->kind != TY_BUF || ot->buf_kind != 'n' ||
+  if (o->kind != EX_LOCAL || ot->kind != TY_BUF || ot->buf_kind != 'n' ||
       ot->fmt != 'd' || !S->E->bound[o->u.local] || (ot->ndim == 2 && sub->u.sub.index->kind != EX_TUPLE) ||
       (b->u.aug.op_expr && S->E->in->types.callee[b->u.aug.op_expr->id]))
     return false;
