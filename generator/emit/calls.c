@@ -552,7 +552,16 @@ static const char *emit_method(em *E, expr *e) {
   if (e->u.call.own_list && E->comp && comprehension_folds(E->in, E->comp))
     return emit_fold_item(E, E->comp, box_value(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])));
   const number_fold *nf = e->u.call.own_list && E->comp ? number_fold_of(E, E->comp) : NULL;
-  if (nf) return emit_number_fold_item(E, nf, emit_expr(E, e->u.call.args[1]));
+  if (nf && (nf->kind != 'S' || nf->item->kind == TY_FLOAT)) /* (a float sum, min, max: no overflow) */
+    return emit_number_fold_item(E, nf, emit_expr(E, e->u.call.args[1]));
+  if (nf) { /* the item pending: an int64 overflow of the sum goes on in the interpreter with it */
+    int depth = E->nvstack;
+    const char *x = keep(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1]));
+    push_pending(E, e->u.call.args[1], x);
+    const char *r = emit_number_fold_item(E, nf, x);
+    E->nvstack = depth;
+    return r;
+  }
   if ((e->u.call.own_list || fresh) && ops_call_is(e, OPI_APPEND)) {
     /* a list this call made (a comprehension's, or one only ever bound to new lists): a
        rollback leaves it unreachable, so its appends need no undo entry */

@@ -2173,6 +2173,17 @@ def namedtuples_made(x: object, y: object, patch: int):
             out.append(str(e))
     return out, made[0].x, made[2].b, before
 
+def counted(k):
+    LOG.append(("counted", k))
+    return k
+
+
+@dynac.compile
+def sum_after_effect_overflows(n: int, ks: list[int]):
+    # the item's Python code ran, then the sum so far overflows int64: the interpreter goes on with that
+    # item, its code not run again (fuzz seed 20261317)
+    return sum(k * (n * n) + counted(k) for k in ks if k != n) % 1000003, sum(counted(k) for k in ks)
+
 @dynac.compile
 def lambdas_in_comprehensions(rows: object, k: int):
     # a lambda's (a generator's) code in a comprehension is a constant of the comprehension's code, ranked
