@@ -243,9 +243,8 @@ static inline void dynac_note_nested_codes(const dynac_module_desc *d, PyCodeObj
     }
     for (int k = 0; k < d->ncodes; k++) {
       const dynac_code_desc *cd = &d->codes[k];
-      if (cd->firstlineno == co->co_firstlineno &&
-          (cd->col >= 0 ? dynac_compat_genexpr_col(co) == cd->col : cd->rank == rank) &&
-          PyUnicode_CompareWithASCIIString(co->co_qualname, cd->qualname) == 0) {
+      if (cd->firstlineno == co->co_firstlineno && PyUnicode_CompareWithASCIIString(co->co_qualname, cd->qualname) == 0 &&
+          (cd->col >= 0 ? dynac_compat_genexpr_col(co) == cd->col : cd->rank == rank)) { /* (the column: a copy of the bytecode) */
         Py_INCREF(c);
         Py_XSETREF(*cd->code, c);
       }

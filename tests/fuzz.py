@@ -255,9 +255,21 @@ class Gen:
         fls = sorted(v for v in env if v[0] == "x" and v != "xs")
         i = self.rng.choice(ints) if ints and self.rng.random() < 0.8 else self.lit_int()
         f = self.rng.choice(fls) if fls and self.rng.random() < 0.8 else self.lit_float()
-        k = self.rng.randrange(6)
+        k = self.rng.randrange(10)
         cond = self.cond(env, 0, in_loop)
         env.add("n2")  # bound by what follows (not read by it)
+        if k == 6:  # UNPACK_EX of a tuple display and of a list
+            xs = "xs" if "xs" in env else "[%s]" % f
+            return [ind + "o0, *r0 = (%s, %s, %s)" % (i, f, i), ind + "*r1, o1 = %s or [%s]" % (xs, f),
+                    ind + "n2 = len(r0) + len(r1) + (1 if o0 == o1 else 0)"]
+        if k == 7:  # list.extend / += of a typed list, the list kept
+            return [ind + "r0 = [%s]" % f, ind + "r0 += [%s, %s]" % (f, f), ind + "r0.extend((%s,))" % f,
+                    ind + "n2 = len(r0) + (1 if r0[0] == r0[-1] else 0)"]
+        if k == 8:  # two generator expressions on one line, a lambda in a comprehension
+            return [ind + "n2 = len(list(zip((q for q in (%s, %s)), (-q for q in (%s,)))))" % (f, f, f),
+                    ind + "n2 += len([(lambda: %s)() for q in range(2) if (lambda: q)() is not None])" % i]
+        if k == 9:  # a namedtuple made from a kernel, its fields read
+            return [ind + "t0 = FuzzPair(%s, %s)" % (i, f), ind + "n2 = 1 if t0.a == t0.b else len(t0)"]
         if k == 0:
             return [ind + "o0 = %s or None" % i, ind + "n2 = 1 if o0 is None else len([o0, None, %s])" % f]
         if k == 1:
@@ -525,6 +537,9 @@ class P:
     @staticmethod
     def sk(*xs):
         return xs[0] - xs[-1] * 0.5 if xs else 0.25
+
+
+FuzzPair = __import__("collections").namedtuple("FuzzPair", "a b")  # made in C from kernels
 
 
 class T:
