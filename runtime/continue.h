@@ -26,8 +26,10 @@ static __attribute__((unused)) PyObject *dynac__boxed_result;
  * its struct, first stores of attributes: a new instance's __init__ did
  * nothing anyone else sees); a continuation that finished the call sets
  * 1. Under the GIL nothing runs between that return and the caller's read
- * but the callee's own releases, whose Python code (a __del__) can only
- * add bits. Callers that assumed every generic callee ran Python code
+ * but the callee's own releases. Their Python code (a __del__) may enter
+ * kernels, whose own direct calls reset the report: every entry from the
+ * interpreter (a glue, a region's entry) therefore leaves 1 as it returns.
+ * Callers that assumed every generic callee ran Python code
  * refused to hand a later failure back to the interpreter
  * (dynac_deopt_after_effect) needlessly. */
 static __attribute__((unused)) int dynac__callee_effects;

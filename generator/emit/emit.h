@@ -535,6 +535,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
 void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guarded,
                            const char *fail, strbuf *unbox, strbuf *release);
 bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out);
+extern const char *const entered_report;
 void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone);
 
 /* regions.c */

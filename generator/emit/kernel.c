@@ -626,6 +626,14 @@ void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guard
             t->kind == TY_TUPLE || t->kind == TY_NUM ? "{0}" : "0", elem_fn(m, t), src, i, undo, fail);
 }
 
+/* After a kernel entered from the interpreter (its glue, a region's entry)
+ * returned: its callees' reports went into dynac__callee_effects, which a
+ * kernel further out may be about to read. That kernel's callee was
+ * releasing its locals (a __del__ ran this function), so Python code ran
+ * for it: the report says so, whatever this kernel's callees left there. */
+const char *const entered_report =
+    "dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */";
+
 bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out) {
   const char **gl;
   emit_guard_list(m, in, &gl);
@@ -691,6 +699,7 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
             in->takes_entry_args ? ", args" : ""); /* its parameters' boxes (declare_param_boxes) */
   if (logs) /* a deoptimised call runs again in the interpreter: undo its writes */
     sb_puts(&call, "\nif (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\nelse dynac_undo_commit(mark);");
+  if (in->effectful) sb_printf(&call, "\n%s", entered_report);
   if (has_value) {
     const type *rt = in->ret;
     const char *bx = rt->rec ? arena_printf(m->a, "dynac_rec_box(&r.h, &dynac__rdesc_%s); /* the instance */", rt->code)

@@ -140,6 +140,7 @@ static void emit_region_entry_spec(module *m, func *f, inst *in, region *r, int 
   for (int q = 0; q < m->nfuncs; q++) if (m->funcs[q] == f) fi = q;
   sb_puts(out, "    if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n"
                "    else dynac_undo_commit(mark);\n");
+  if (in->effectful) sb_printf(out, "    %s\n", entered_report);
   sb_printf(out, "    PyObject *res = NULL;\n"
             "    if (st == DYNAC_ERROR) res = NULL;\n"
             "    else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */\n"

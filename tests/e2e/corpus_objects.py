@@ -2839,3 +2839,37 @@ def compare_objects(a: object, b: object):
     """The six comparisons of two objects (exact floats and one-digit ints
     are answered without the C API's dispatch; the rest through it)."""
     return a < b, a <= b, a == b, a != b, a > b, a >= b
+
+
+class Releasing:
+    """Its __del__ runs relay_puts, a kernel entered from the interpreter that calls another kernel
+    directly, while the kernel that held the instance releases its locals."""
+
+    def __del__(self):
+        relay_puts([])
+
+
+@dynac.compile
+def puts_one(xs: list[int], v: int):
+    xs.append(v)
+    return 0
+
+
+@dynac.compile
+def relay_puts(xs: list[int]):
+    return puts_one(xs, 1)
+
+
+@dynac.compile
+def effect_then_release(k: int):
+    t = Releasing()
+    counted(k)  # Python code ran; then t's __del__ runs kernels as this kernel returns
+    return 1 if t else 0
+
+
+@dynac.compile
+def read_after_release(k: int, xs: list[int]):
+    # effect_then_release's Python code ran, and kernels ran as it released its local: an element of
+    # another type then goes on in the interpreter from here, effect_then_release not run again
+    r = effect_then_release(k)
+    return r + xs[0] * k

@@ -356,6 +356,8 @@ def cases():
                             for ms in [[2.0, None], [None], [3.0, 1.5]] for p in [0, 1, 2, 3]]
     c["namedtuples_made"] = [(lambda m, x=x, p=p: (restore_pair2(m) or x, 2.5, p))
                              for x in [1.5, "s", None, 2**70] for p in [0, 1, 2]]
+    c["read_after_release"] = [(lambda m, k=k, xs=xs: (k, list(xs))) for k in [0, 3]
+                               for xs in [[1], ["s"], [2**70], [], [2.5]]]
     c["sum_after_effect_overflows"] = [(lambda m, n=n, ks=ks: (n, list(ks))) for n in [0, 1]
                                        for ks in [[3, -2**31, -2**63, 5], [2**62, 2**62, 2**62], [], [1, 2]]]
     c["deletes_locals"] = [(lambda m, k=k: (k,)) for k in [0, 5, 2**62]]

@@ -211,6 +211,7 @@ static int dynac_glue_assigns__iLf(PyObject *const *args, PyObject *closure, PyO
   st = dynac_kernel_assigns__iLf(a0, a1, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -249,6 +250,7 @@ static int dynac_glue_version_names__O(PyObject *const *args, PyObject *closure,
   PyObject * r = 0;
 
   st = dynac_kernel_version_names__O(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

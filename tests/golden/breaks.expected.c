@@ -1159,6 +1159,7 @@ static PyObject *dynac_region_uses_untyped_hook_1(PyObject *self, PyObject *cons
     int st = dynac_kernel_uses_untyped_hook__f__r1(a0, &r, &lo);
     if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
     else dynac_undo_commit(mark);
+    dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
     PyObject *res = NULL;
     if (st == DYNAC_ERROR) res = NULL;
     else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
@@ -1206,6 +1207,7 @@ static PyObject *dynac_region_uses_untyped_hook_2(PyObject *self, PyObject *cons
     int st = dynac_kernel_uses_untyped_hook__f__r2(a0, &r, &lo);
     if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
     else dynac_undo_commit(mark);
+    dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
     PyObject *res = NULL;
     if (st == DYNAC_ERROR) res = NULL;
     else if (st == DYNAC_DEOPT) res = Py_NewRef(Py_None); /* the interpreter runs the region */
@@ -1255,6 +1257,7 @@ static int dynac_glue_prints__f(PyObject *const *args, PyObject *closure, PyObje
   double r = 0;
 
   st = dynac_kernel_prints__f(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1294,6 +1297,7 @@ static int dynac_glue_attr__O(PyObject *const *args, PyObject *closure, PyObject
   PyObject * r = 0;
 
   st = dynac_kernel_attr__O(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1336,6 +1340,7 @@ static int dynac_glue_listy__i(PyObject *const *args, PyObject *closure, PyObjec
   st = dynac_kernel_listy__i(a0, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1375,6 +1380,7 @@ static int dynac_glue_strings__i(PyObject *const *args, PyObject *closure, PyObj
   PyObject * r = 0;
 
   st = dynac_kernel_strings__i(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1413,6 +1419,7 @@ static int dynac_glue_loops_over_list__O(PyObject *const *args, PyObject *closur
   PyObject * r = 0;
 
   st = dynac_kernel_loops_over_list__O(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1452,6 +1459,7 @@ static int dynac_glue_keywords__f(PyObject *const *args, PyObject *closure, PyOb
   PyObject * r = 0;
 
   st = dynac_kernel_keywords__f(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1491,6 +1499,7 @@ static int dynac_glue_big_literal__i(PyObject *const *args, PyObject *closure, P
   PyObject * r = 0;
 
   st = dynac_kernel_big_literal__i(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1653,6 +1662,7 @@ static int dynac_glue_caller_of_broken__f(PyObject *const *args, PyObject *closu
   double r = 0;
 
   st = dynac_kernel_caller_of_broken__f(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1693,6 +1703,7 @@ static int dynac_glue_calls_broken__f(PyObject *const *args, PyObject *closure, 
   double r = 0;
 
   st = dynac_kernel_calls_broken__f(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1733,6 +1744,7 @@ static int dynac_glue_object_chain__LOO(PyObject *const *args, PyObject *closure
   PyObject * r = 0;
 
   st = dynac_kernel_object_chain__LOO(a0, a1, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1771,6 +1783,7 @@ static int dynac_glue_object_augassign__LO(PyObject *const *args, PyObject *clos
   PyObject * r = 0;
 
   st = dynac_kernel_object_augassign__LO(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1810,6 +1823,7 @@ static int dynac_glue_raise_forms__O(PyObject *const *args, PyObject *closure, P
   int64_t r = 0;
 
   st = dynac_kernel_raise_forms__O(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1891,6 +1905,7 @@ static int dynac_glue_tuple_of_lists_kept__LO(PyObject *const *args, PyObject *c
   st = dynac_kernel_tuple_of_lists_kept__LO(a0, &r);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1970,6 +1985,7 @@ static int dynac_glue_deletes__OO(PyObject *const *args, PyObject *closure, PyOb
   PyObject * r = 0;
 
   st = dynac_kernel_deletes__OO(a0, a1, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -2049,6 +2065,7 @@ static int dynac_glue_starred_calls__OO(PyObject *const *args, PyObject *closure
   PyObject * r = 0;
 
   st = dynac_kernel_starred_calls__OO(a0, a1, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

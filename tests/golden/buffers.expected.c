@@ -159,6 +159,7 @@ static int dynac_glue_axpy__AadAadf(PyObject *const *args, PyObject *closure, Py
   st = dynac_kernel_axpy__AadAadf(a0, a1, a2, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK) {
     *result = NULL; /* unreachable: the kernel returns None */
     if (!*result) st = DYNAC_ERROR;

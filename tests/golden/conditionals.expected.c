@@ -358,6 +358,7 @@ static int dynac_glue_roughness__Lf(PyObject *const *args, PyObject *closure, Py
   PyObject * r = 0;
 
   st = dynac_kernel_roughness__Lf(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

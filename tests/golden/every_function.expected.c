@@ -235,6 +235,7 @@ static int dynac_glue_Vec__norm__O(PyObject *const *args, PyObject *closure, PyO
   PyObject * r = 0;
 
   st = dynac_kernel_Vec__norm__O(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -274,6 +275,7 @@ static int dynac_glue_outer__i(PyObject *const *args, PyObject *closure, PyObjec
   PyObject * r = 0;
 
   st = dynac_kernel_outer__i(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

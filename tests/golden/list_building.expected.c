@@ -329,6 +329,7 @@ static int dynac_glue_build__iLf(PyObject *const *args, PyObject *closure, PyObj
   st = dynac_kernel_build__iLf(a0, a1, &r, args);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

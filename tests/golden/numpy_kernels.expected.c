@@ -777,6 +777,7 @@ static int dynac_glue_rowsum__ANdAnd(PyObject *const *args, PyObject *closure, P
   st = dynac_kernel_rowsum__ANdAnd(a0, a1);
   if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);
   else dynac_undo_commit(mark);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK) {
     *result = NULL; /* unreachable: the kernel returns None */
     if (!*result) st = DYNAC_ERROR;
@@ -825,6 +826,7 @@ static int dynac_glue_gaps__Andf(PyObject *const *args, PyObject *closure, PyObj
   PyObject * r = 0;
 
   st = dynac_kernel_gaps__Andf(a0, a1, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK) {
     *result = r; /* the kernel's new reference */;
     if (!*result) st = DYNAC_ERROR;

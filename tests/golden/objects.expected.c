@@ -139,6 +139,7 @@ static int dynac_glue_generic__OO(PyObject *const *args, PyObject *closure, PyOb
   PyObject * r = 0;
 
   st = dynac_kernel_generic__OO(a0, a1, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -176,6 +177,7 @@ static int dynac_glue_forget__O(PyObject *const *args, PyObject *closure, PyObje
   PyObject *a0 = args[0]; /* borrowed */
 
   st = dynac_kernel_forget__O(a0);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

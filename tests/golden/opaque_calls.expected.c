@@ -157,6 +157,7 @@ static int dynac_glue_noted__f(PyObject *const *args, PyObject *closure, PyObjec
   double r = 0;
 
   st = dynac_kernel_noted__f(a0, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

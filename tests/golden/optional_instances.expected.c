@@ -1325,6 +1325,7 @@ static int dynac_glue_nearest__LV3Vecf(PyObject *const *args, PyObject *closure,
   double r = 0;
 
   st = dynac_kernel_nearest__LV3Vecf(a0, a1, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1367,6 +1368,7 @@ static int dynac_glue_walk__LV3Veci(PyObject *const *args, PyObject *closure, Py
   double r = 0;
 
   st = dynac_kernel_walk__LV3Veci(a0, a1, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1406,6 +1408,7 @@ static int dynac_glue_rebound__LV3Vec(PyObject *const *args, PyObject *closure, 
   PyObject * r = 0;
 
   st = dynac_kernel_rebound__LV3Vec(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -1445,6 +1448,7 @@ static int dynac_glue_truthy__LV3Vec(PyObject *const *args, PyObject *closure, P
   double r = 0;
 
   st = dynac_kernel_truthy__LV3Vec(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;

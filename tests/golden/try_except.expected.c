@@ -484,6 +484,7 @@ static int dynac_glue_lookup__OOO(PyObject *const *args, PyObject *closure, PyOb
   PyObject * r = 0;
 
   st = dynac_kernel_lookup__OOO(a0, a1, a2, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -522,6 +523,7 @@ static int dynac_glue_first_positive__Lf(PyObject *const *args, PyObject *closur
   double r = 0;
 
   st = dynac_kernel_first_positive__Lf(a0, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -562,6 +564,7 @@ static int dynac_glue_closes__Of(PyObject *const *args, PyObject *closure, PyObj
   double r = 0;
 
   st = dynac_kernel_closes__Of(a0, a1, &r, args);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
@@ -603,6 +606,7 @@ static int dynac_glue_locked__OLf(PyObject *const *args, PyObject *closure, PyOb
   PyObject * r = 0;
 
   st = dynac_kernel_locked__OLf(a0, a1, &r);
+  dynac__callee_effects = 1; /* Python code ran: for a kernel whose callee's release ran this one */
   if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
     *result = dynac__boxed_result;
     dynac__boxed_result = NULL;
