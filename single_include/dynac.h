@@ -2910,6 +2910,84 @@ static inline int dynac_attr_list(PyObject *o, PyObject *name, dynac_attr_cache 
   return 0;
 }
 
+/* ---- layouts: one class check for a run of reads (generator/emit/layouts.c)
+ * A run of statements that can run no Python code reads several attributes
+ * of one instance (`dx = a.x - b.x; dy = a.y - b.y`). One check of its
+ * class's version tag (dynac_layout_hit) serves every read of the run, each
+ * then only its place: nothing can change the class or the instance's
+ * class before the run ends, or before a read leaves the layout for its
+ * site's cache. The idea is PyPy's: a trace guards an object's class once
+ * (guard_class) for all its fields; CPython 3.11 tests the version tag at
+ * each LOAD_ATTR_SLOT / LOAD_ATTR_INSTANCE_VALUE. */
+enum { DYNAC_LAYOUT_NAMES = 8 };
+typedef struct dynac_layout {
+  unsigned int version; /* the tp_version_tag of the class `where` is for; 0: none yet */
+  unsigned int refused; /* a version tag whose class keeps a name elsewhere (a property, a class value) */
+  int slot;             /* DYNAC_ATTR_SLOT (where: byte offsets) or DYNAC_ATTR_INLINE (indexes) */
+  Py_ssize_t where[DYNAC_LAYOUT_NAMES];
+} dynac_layout;
+
+/* Fills l with the places of names[ix[0..n-1]] (interned str, borrowed) in
+ * instances of o's class: all __slots__ members, or all inline values
+ * (dynac__attr_way_of's lookup: no Python code runs); else marks the
+ * class's version refused. */
+DYNAC_COLD void dynac__layout_fill(dynac_layout *l, PyObject *o, PyObject *const *names, const int *ix, int n) {
+  unsigned int v = Py_TYPE(o)->tp_version_tag;
+  dynac_layout f;
+  memset(&f, 0, sizeof f);
+  for (int i = 0; i < n && i < DYNAC_LAYOUT_NAMES; i++) {
+    dynac_attr_way w;
+    memset(&w, 0, sizeof w);
+    if (!dynac__attr_way_of(o, names[ix[i]], 0, &w) || w.version != v ||
+        (w.slot != DYNAC_ATTR_SLOT && w.slot != DYNAC_ATTR_INLINE) || (i && w.slot != f.slot)) {
+      l->refused = v;
+      return;
+    }
+    f.slot = w.slot;
+    f.where[i] = w.where;
+  }
+  f.version = v;
+  *l = f;
+}
+/* 1 when l holds the places of o's class (one compare of its version tag):
+ * the run's reads of o may take them (dynac_layout_float, _int, _bool).
+ * Else 0, l filled for the next call: the reads go through their sites'
+ * caches. */
+DYNAC_HOT_INLINE int dynac_layout_hit(dynac_layout *l, PyObject *o, PyObject *const *names, const int *ix, int n) {
+  unsigned int v = Py_TYPE(o)->tp_version_tag;
+  if (DYNAC_LIKELY(v == l->version && v)) return 1;
+  if (v && v != l->refused) dynac__layout_fill(l, o, names, ix, n);
+  return 0;
+}
+/* The place of name i of l in o, or NULL (an instance whose dict was made). */
+DYNAC_HOT_INLINE PyObject **dynac__layout_place(const dynac_layout *l, PyObject *o, int i) {
+  if (DYNAC_LIKELY(l->slot == DYNAC_ATTR_SLOT)) return (PyObject **)((char *)o + l->where[i]);
+  return dynac_compat_instance_value_slot(o, l->where[i]);
+}
+/* Name i of o, whose class dynac_layout_hit found l holds, as a float, an
+ * int (within int64) or a bool: 0 with the value in *out; 1 when it is of
+ * another type (the kernel deoptimises, nothing changed); 2 when o has no
+ * value there (its site's cache reads it: CPython's AttributeError, a class
+ * default, __getattr__). Borrowed reads: no Python code runs. */
+DYNAC_HOT_INLINE int dynac_layout_float(const dynac_layout *l, PyObject *o, int i, double *out) {
+  PyObject **p = dynac__layout_place(l, o, i);
+  if (DYNAC_UNLIKELY(!p || !*p)) return 2;
+  if (!PyFloat_CheckExact(*p)) return 1;
+  *out = PyFloat_AS_DOUBLE(*p);
+  return 0;
+}
+DYNAC_HOT_INLINE int dynac_layout_int(const dynac_layout *l, PyObject *o, int i, int64_t *out) {
+  PyObject **p = dynac__layout_place(l, o, i);
+  if (DYNAC_UNLIKELY(!p || !*p)) return 2;
+  return !PyLong_CheckExact(*p) || !dynac_int64_of(*p, out); /* a big int: deoptimise */
+}
+DYNAC_HOT_INLINE int dynac_layout_bool(const dynac_layout *l, PyObject *o, int i, bool *out) {
+  PyObject **p = dynac__layout_place(l, o, i);
+  if (DYNAC_UNLIKELY(!p || !*p)) return 2;
+  *out = *p == Py_True;
+  return !PyBool_Check(*p);
+}
+
 /* Stores v (borrowed) at o's place per way w (an inline value set for the
  * first time joins the instance's order at w's index). */
 static inline void dynac__attr_store(const dynac_attr_way *w, PyObject *o, PyObject **place, PyObject *v) {

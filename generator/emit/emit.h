@@ -152,6 +152,22 @@ typedef struct number_fold {
   const struct number_fold *up;
 } number_fold;
 
+/* A run of statements that runs no Python code (layouts.c): per instance
+ * it reads, the names and the layout serving them. */
+enum { LAYOUT_GROUPS = 8, LAYOUT_NAMES = 8 }; /* LAYOUT_NAMES: runtime's DYNAC_LAYOUT_NAMES */
+typedef struct layout_group {
+  int local;                       /* the local holding the instance */
+  const char *names[LAYOUT_NAMES]; /* the attributes the run reads, first read first */
+  int n, nreads;
+  const char *layout, *flag;       /* C names: the static dynac_layout, the flag of its test */
+  bool tested;                     /* its test (the run's first read of the instance) emitted */
+} layout_group;
+typedef struct layout_run {
+  const stmt *last; /* the run's last statement; NULL: no run */
+  layout_group groups[LAYOUT_GROUPS];
+  int ngroups;
+} layout_run;
+
 typedef struct em {
   module *m;
   inst *in;
@@ -245,6 +261,7 @@ typedef struct em {
   exit_scope exits[EXIT_SCOPES_CAP]; /* the finally blocks and handled exceptions around it */
   int nexits;
   struct rec_checks *recr;  /* the statement's reads of struct fields checked once (records.c), or NULL */
+  layout_run layouts;       /* the run of statements being emitted whose reads share layouts (layouts.c) */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -453,6 +470,7 @@ const char *unbox_into(em *E, const type *t, const char *o, const char *res); /*
 
 /* objects.c */
 const char *interned_name(em *E, const char *name);
+int interned_index(em *E, const char *name);
 const char *float_literal_place(module *m, double f);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
 /* A special method of an instance called directly (calls.c: emit_special_call):
@@ -535,6 +553,14 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
 void emit_unbox_arg(module *m, const type *t, int i, const char *src, bool guarded,
                            const char *fail, strbuf *unbox, strbuf *release);
 bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf *out);
+/* layouts.c: one class test for a run's attribute reads of an instance */
+bool layouts_before(em *E, const stmt *s);
+void layouts_after(em *E, const stmt *s);
+void layouts_end(em *E);
+void layouts_off(em *E);
+unsigned layouts_tested(const em *E);
+void layouts_set_tested(em *E, unsigned m);
+const char *emit_layout_attr(em *E, const char *obj, const expr *e);
 extern const char *const entered_report;
 void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone);
 

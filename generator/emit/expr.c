@@ -418,7 +418,8 @@ static const char *emit_attr(em *E, expr *e) {
   if (ot->kind == TY_OBJ && TY(e) != &ty_obj && (ot->cls || !names_numpy(E->m, e->u.sub.obj))) {
     int depth = E->nvstack;
     push_pending(E, e->u.sub.obj, v);
-    const char *r = emit_instance_attr(E, v, attr, TY(e));
+    const char *r = emit_layout_attr(E, v, e); /* a run's read of an instance it reads again */
+    if (!r) r = emit_instance_attr(E, v, attr, TY(e));
     E->nvstack = depth;
     return r;
   }

@@ -11,6 +11,11 @@
  * with it; module.c writes the table), so a site reads it with no test.
  * A borrowed C expression. */
 const char *interned_name(em *E, const char *name) {
+  return arena_printf(E->m->a, "dynac__names[%d]", interned_index(E, name)); /* the site's comment names it */
+}
+
+/* Its index in the table (dynac__names), added if new. */
+int interned_index(em *E, const char *name) {
   module *m = E->m;
   int k = 0;
   while (k < m->nnames && strcmp(m->names[k], name)) k++;
@@ -23,7 +28,7 @@ const char *interned_name(em *E, const char *name) {
     }
     m->names[m->nnames++] = arena_strdup(m->a, name);
   }
-  return arena_printf(m->a, "dynac__names[%d]", k); /* the site's comment names it */
+  return k;
 }
 
 /* Where the one object of float literal f, returned by some kernel or
@@ -331,6 +336,7 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
  * t is float, bool, another class's instance or a list (classes.c): read through the
  * site's cache, checked; a value of another type deoptimises. */
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t) {
+  layouts_off(E);
   const char *nm = interned_name(E, name);
   const char *c = emit_attr_cache(E, "where instances keep it");
   const char *o = tmpvar(E, t->kind == TY_LIST ? &ty_obj : t); /* a list: held (infer: list_attr_typed) */

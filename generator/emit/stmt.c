@@ -348,9 +348,12 @@ static void emit_if_test(em *E, stmt *s) {
   line(E, "if (%s) {", truth(E, c, TY(s->u.if_.cond)));
   E->indent++;
   bool *before = bound_save(E);
+  unsigned tested = layouts_tested(E);
   emit_block(E, s->u.if_.then);
   bool *after_then = bound_save(E);
+  unsigned tested_then = layouts_tested(E);
   bound_restore(E, before);
+  layouts_set_tested(E, tested);
   E->indent--;
   if (s->u.if_.orelse) {
     line(E, "} else {");
@@ -359,6 +362,7 @@ static void emit_if_test(em *E, stmt *s) {
     E->indent--;
   }
   bound_intersect(E, after_then);
+  layouts_set_tested(E, layouts_tested(E) & tested_then);
   line(E, "}");
 }
 
@@ -462,6 +466,7 @@ void emit_stmt(em *E, stmt *s) {
 
 void emit_block(em *E, stmt *s) {
   bool top = s == E->in->fn->body || (E->reg && E->reg->top && s == E->reg->s_first);
+  bool own_run = false; /* a run of layouts (layouts.c) started in this block */
   const int *first = s == E->in->fn->body ? NULL : E->reg ? E->reg->cur_before : NULL;
   for (stmt *prev = NULL; s; prev = s, s = s->next) {
     if (top) E->versions = prev ? prev->cur_after : first; /* names as this statement starts */
@@ -473,10 +478,13 @@ void emit_block(em *E, stmt *s) {
       E->finite_note = arena_printf(E->m->a, " /* inf or nan: line %d's sum is, tested after the loop */",
                                     s->next->pos.line);
     }
+    own_run |= layouts_before(E, s);
     emit_stmt(E, s);
+    layouts_after(E, s);
     if (top) copy_made_array(E, s);
     E->finite_by_parent = NULL;
     E->finite_note = NULL;
     if (ends_flow(E->in, s)) break; /* the rest is unreachable (and may not be typed) */
   }
+  if (own_run && E->layouts.last) layouts_end(E); /* a run cut short by that */
 }

@@ -1459,6 +1459,77 @@ def use_defaults(a, x):
     return a.add(x), a.add(x, 0.5), a.add(x, 0.5, "t"), a.add(x, 0.5, None, 7)
 
 
+class Gap:
+    """__slots__ read in runs of statements: one test of the class serves each instance's reads there
+    (generator/emit/layouts.c)."""
+    __slots__ = ("x", "y", "w")
+
+    def __init__(self, x, y, w):
+        self.x = x
+        self.y = y
+        self.w = w
+
+
+class GapB(Gap):
+    """A Gap whose y is a property: what Probe's __getattr__ turns an instance into."""
+    __slots__ = ()
+
+    @property
+    def y(self):
+        return 100.0
+
+
+SWITCH = []
+
+
+class Probe:
+    """v becomes a property after the build (checks): its Python code may turn an instance of Gap
+    into a GapB in the middle of a run that tested that instance's class."""
+    def __init__(self):
+        self.v = 0.5
+
+
+def probe_v(self):
+    if SWITCH:
+        SWITCH.pop().__class__ = GapB
+    return 0.25
+
+
+def gap(a, b):
+    dx = a.x - b.x
+    dy = a.y - b.y
+    d2 = dx * dx + dy * dy + a.w * b.w
+    return d2
+
+
+def gaps(ps):
+    s = 0.0
+    for p in ps:
+        for q in ps:
+            s += gap(p, q)
+    return s
+
+
+def gap_mix(b, c):
+    return b.x + c.v + b.y + b.w
+
+
+def gap_pick(a, b, k):
+    if k > 0:
+        d = a.x - b.x
+    else:
+        d = a.y - b.y
+    return d + a.w * b.w
+
+
+def gap_branch(b, c):
+    if b.x > 0.0:
+        t = c.v + b.y
+    else:
+        t = b.w
+    return t + b.y
+
+
 def train():
     for _ in range(5):
         c = Cluster([Star(0.5 * k, 1.0 + k) for k in range(6)])
@@ -1485,6 +1556,12 @@ def train():
         energies(bodies, vs[3])
         grow(vs[2], 4)
         pair_dot(vs[1], vs[2])
+        gaps([Gap(1.0 * i, 2.0, 0.5) for i in range(4)])
+        gap_mix(Gap(1.0, 2.0, 3.0), Probe())
+        gap_pick(Gap(1.0, 2.0, 3.0), Gap(0.5, 0.25, 2.0), 1)
+        gap_pick(Gap(1.0, 2.0, 3.0), Gap(0.5, 0.25, 2.0), -1)
+        gap_branch(Gap(1.0, 2.0, 3.0), Probe())
+        gap_branch(Gap(-1.0, 2.0, 3.0), Probe())
     make_noisy(3)
     for _ in range(30):
         chain(vs[1], vs[2], 0.5)
@@ -1659,6 +1736,38 @@ def star_checks():
 
 def checks():
     star_checks()
+    # layouts: one test of the class for a run's reads of an instance
+    g = [Gap(0.5 * i, -0.0 if i else float("inf"), 2.0) for i in range(4)]
+    show("layouts", gaps, g)
+    show("layouts same", gap, g[1], g[1])
+    show("layouts nan", gap, Gap(float("nan"), 1.0, 1.0), g[2])
+    show("layouts int", gap, Gap(3, 4.0, 1.0), g[2])
+    show("layouts big int", gap, g[2], Gap(1.0, 2 ** 70, 1.0))
+    show("layouts str", gap, g[2], Gap(1.0, 2.0, "w"))
+    e = Gap(1.0, 2.0, 3.0)
+    del e.y
+    show("layouts empty slot", gap, g[1], e)
+    f = Gap(1.0, 2.0, 3.0)
+    f.__class__ = GapB
+    show("layouts subclass", gap, g[1], f)
+    b, c = Gap(1.0, 2.0, 3.0), Probe()
+    show("layouts probe", gap_mix, b, c)
+    Probe.v = property(probe_v)  # a data descriptor: c's own v is not read
+    show("layouts probe property", gap_mix, b, c)
+    SWITCH.append(b)
+    show("layouts switched mid-run", gap_mix, b, c)
+    print("layouts switched class", type(b).__name__, SWITCH)
+    for k in (1, 0, -1):
+        show("layouts in branches", gap_pick, g[1], g[2], k)
+        show("layouts in branches, one missing", gap_pick, g[1], e, k)
+    b = Gap(1.0, 2.0, 3.0)
+    show("layouts branch probe", gap_branch, b, c)
+    SWITCH.append(b)
+    show("layouts branch switched", gap_branch, b, c)
+    b = Gap(-1.0, 2.0, 3.0)
+    SWITCH.append(b)
+    show("layouts other branch", gap_branch, b, c)
+    SWITCH.clear()
     vs = [Vec(1.0 * i, 2.0) for i in range(6)]
     show("plain", total_norm, vs)
     show("grow", grow, Vec(0.25, -1.5), 3)
@@ -2187,7 +2296,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
-       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin"]
+       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch"]
 
 
 def main():

@@ -374,6 +374,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static dynac_layout lay1; /* where instances of self's class keep .x ... */
+  static const int lay1_names[] = {0, 1};
+  int lk1 = 0; /* self is of lay1's class, as tested on line 18 */
+  static dynac_layout lay2; /* where instances of o's class keep .x ... */
+  static const int lay2_names[] = {0, 1};
+  int lk2 = 0; /* o is of lay2's class, as tested on line 18 */
   if (0) {
   dynac_cont_1: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
@@ -428,55 +434,73 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   }
   }
   /* optional_instances.py:18: return self.x * o.x + self.y * o.y */
-  static dynac_attr_cache ac1; /* where instances keep it */
-  double t2 = 0;
+  lk1 = dynac_layout_hit(&lay1, l_self, dynac__names, lay1_names, 2); /* one test of self's class */
+  static dynac_attr_cache ac3; /* where instances keep it, when the layout is not theirs */
+  double t4 = 0;
   {
-    int st = dynac_attr_float(l_self, dynac__names[0], &ac1, &dynac__effects, &t2); /* .x: a float */
+    int st = lk1 ? dynac_layout_float(&lay1, l_self, 0, &t4) : 2; /* .x: a float */
+    if (st == 2) { /* through the site's cache, which may run Python code: the run's layouts are off */
+      lk1 = 0;
+      st = dynac_attr_float(l_self, dynac__names[0], &ac3, &dynac__effects, &t4);
+    }
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the attribute holds another type than recorded */
   }
-  static dynac_attr_cache ac3; /* where instances keep it */
-  double t4 = 0;
+  lk2 = dynac_layout_hit(&lay2, l_o, dynac__names, lay2_names, 2); /* one test of o's class */
+  static dynac_attr_cache ac5; /* where instances keep it, when the layout is not theirs */
+  double t6 = 0;
   {
-    int st = dynac_attr_float(l_o, dynac__names[0], &ac3, &dynac__effects, &t4); /* .x: a float */
+    int st = lk2 ? dynac_layout_float(&lay2, l_o, 0, &t6) : 2; /* .x: a float */
+    if (st == 2) { /* through the site's cache, which may run Python code: the run's layouts are off */
+      lk1 = lk2 = 0;
+      st = dynac_attr_float(l_o, dynac__names[0], &ac5, &dynac__effects, &t6);
+    }
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv2[0] = dynac_box_float(t2);
+      mv2[0] = dynac_box_float(t4);
       mv2[1] = Py_NewRef(l_o);
       mk2 = 0;
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
-  static dynac_attr_cache ac5; /* where instances keep it */
-  double t6 = 0;
+  static dynac_attr_cache ac7; /* where instances keep it, when the layout is not theirs */
+  double t8 = 0;
   {
-    int st = dynac_attr_float(l_self, dynac__names[1], &ac5, &dynac__effects, &t6); /* .y: a float */
+    int st = lk1 ? dynac_layout_float(&lay1, l_self, 1, &t8) : 2; /* .y: a float */
+    if (st == 2) { /* through the site's cache, which may run Python code: the run's layouts are off */
+      lk1 = lk2 = 0;
+      st = dynac_attr_float(l_self, dynac__names[1], &ac7, &dynac__effects, &t8);
+    }
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv2[0] = dynac_box_float((t2 * t4));
+      mv2[0] = dynac_box_float((t4 * t6));
       mv2[1] = Py_NewRef(l_self);
       mk2 = 1;
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
-  static dynac_attr_cache ac7; /* where instances keep it */
-  double t8 = 0;
+  static dynac_attr_cache ac9; /* where instances keep it, when the layout is not theirs */
+  double t10 = 0;
   {
-    int st = dynac_attr_float(l_o, dynac__names[1], &ac7, &dynac__effects, &t8); /* .y: a float */
+    int st = lk2 ? dynac_layout_float(&lay2, l_o, 1, &t10) : 2; /* .y: a float */
+    if (st == 2) { /* through the site's cache, which may run Python code: the run's layouts are off */
+      lk1 = lk2 = 0;
+      st = dynac_attr_float(l_o, dynac__names[1], &ac9, &dynac__effects, &t10);
+    }
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "dot", 18));
     if (st) { /* goes on in the interpreter */
       if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-      mv2[0] = dynac_box_float((t2 * t4));
-      mv2[1] = dynac_box_float(t6);
+      mv2[0] = dynac_box_float((t4 * t6));
+      mv2[1] = dynac_box_float(t8);
       mv2[2] = Py_NewRef(l_o);
       mk2 = 2;
       goto dynac_mid_2;
     }; /* the attribute holds another type than recorded */
   }
   dynac__callee_effects |= dynac__effects; /* for the caller */
-  *dynac_out = ((t2 * t4) + (t6 * t8));
+  *dynac_out = ((t4 * t6) + (t8 * t10));
   return DYNAC_OK;
 
   dynac__callee_effects |= dynac__effects; /* for the caller */
