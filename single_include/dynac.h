@@ -2924,6 +2924,7 @@ typedef struct dynac_layout {
   unsigned int version; /* the tp_version_tag of the class `where` is for; 0: none yet */
   unsigned int refused; /* a version tag whose class keeps a name elsewhere (a property, a class value) */
   int slot;             /* DYNAC_ATTR_SLOT (where: byte offsets) or DYNAC_ATTR_INLINE (indexes) */
+  int settable;         /* stores go to those places too (the class's tp_setattro is CPython's generic one) */
   Py_ssize_t where[DYNAC_LAYOUT_NAMES];
 } dynac_layout;
 
@@ -2947,6 +2948,7 @@ DYNAC_COLD void dynac__layout_fill(dynac_layout *l, PyObject *o, PyObject *const
     f.where[i] = w.where;
   }
   f.version = v;
+  f.settable = Py_TYPE(o)->tp_setattro == PyObject_GenericSetAttr;
   *l = f;
 }
 /* 1 when l holds the places of o's class (one compare of its version tag):
@@ -2980,6 +2982,18 @@ DYNAC_HOT_INLINE int dynac_layout_int(const dynac_layout *l, PyObject *o, int i,
   PyObject **p = dynac__layout_place(l, o, i);
   if (DYNAC_UNLIKELY(!p || !*p)) return 2;
   return !PyLong_CheckExact(*p) || !dynac_int64_of(*p, out); /* a big int: deoptimise */
+}
+/* o.name_i = v into the float there, when it is an exact float nothing
+ * else holds (no one could tell it from a new one), as
+ * dynac_obj_setattr_float_cached's fast path: 1 (*effects: a visible
+ * write). 0 when it is not (the site's cache stores a new float), or when
+ * o's class stores through a __setattr__ of its own. */
+DYNAC_HOT_INLINE int dynac_layout_store_float(const dynac_layout *l, PyObject *o, int i, double v, int *effects) {
+  PyObject **p = dynac__layout_place(l, o, i);
+  if (DYNAC_UNLIKELY(!l->settable || !p || !*p || !PyFloat_CheckExact(*p) || Py_REFCNT(*p) != 1)) return 0;
+  *effects = 1;
+  ((PyFloatObject *)*p)->ob_fval = v;
+  return 1;
 }
 DYNAC_HOT_INLINE int dynac_layout_bool(const dynac_layout *l, PyObject *o, int i, bool *out) {
   PyObject **p = dynac__layout_place(l, o, i);

@@ -561,6 +561,8 @@ void layouts_off(em *E);
 unsigned layouts_tested(const em *E);
 void layouts_set_tested(em *E, unsigned m);
 const char *emit_layout_attr(em *E, const char *obj, const expr *e);
+bool emit_layout_store(em *E, const char *obj, const expr *place, const char *v, const char *owner);
+bool typed_number_update(em *E, stmt *s);
 extern const char *const entered_report;
 void emit_tuple_type(module *m, const type *t, strbuf *types, const type **done, int *ndone);
 

@@ -6,10 +6,12 @@
  * of statements that can run no Python code (layout_simple_stmt) gets one
  * layout per instance it reads (runtime/objects.h dynac_layout: the places
  * of the names the run reads): its first read tests the version tag once
- * (dynac_layout_hit), every read then takes its place directly. Nothing
- * can change the class or the instance's class until the run ends, except
- * the Python code a read through a site's cache may run (a miss: a
- * __getattr__, a property of a changed class): such a read first clears
+ * (dynac_layout_hit), every read then takes its place directly, and a
+ * float store (`self.vx += f * dt`) writes the float there when nothing
+ * else holds it. Nothing can change the class or the instance's class
+ * until the run ends, except the Python code a read or store through a
+ * site's cache may run (a miss: a __getattr__, a property of a changed
+ * class, the release of an old value): such a read or store first clears
  * every layout flag of the run. PyPy's traces guard an object's class once
  * (guard_class) for all its fields in the same way. */
 #include "emit.h"
@@ -20,12 +22,14 @@
 static bool scalar(const type *t) { return t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_BOOL; }
 
 /* Is e obj.name, obj a local holding an instance of a module class (not kept
- * as fields, no property), read as a scalar (expr.c emit_attr's typed read)? */
-static bool layout_read(em *E, const expr *e) {
+ * as fields), no property's getter or setter? */
+static bool layout_attr(em *E, const expr *e) {
   if (e->kind != EX_ATTR || e->u.sub.index || e->u.sub.obj->kind != EX_LOCAL) return false;
   const type *ot = TY(e->u.sub.obj);
-  return ot->kind == TY_OBJ && ot->cls && !ot->rec && !E->in->types.callee[e->id] && scalar(TY(e));
+  return ot->kind == TY_OBJ && ot->cls && !ot->rec && !E->in->types.callee[e->id];
 }
+/* ... read as a scalar (expr.c emit_attr's typed read)? */
+static bool layout_read(em *E, const expr *e) { return layout_attr(E, e) && scalar(TY(e)); }
 
 /* Does evaluating e run no Python code, only C arithmetic on scalars and
  * layout reads? (A failure leaves the kernel: a continuation, a
@@ -60,6 +64,15 @@ static bool simple_block(em *E, const stmt *b) {
  * local, `return v`, with v simple, or an if statement of a simple test and
  * branches? */
 static bool layout_simple_stmt(em *E, const stmt *s) {
+  const target *t = s->kind == ST_ASSIGN ? s->u.assign.targets[0] : NULL;
+  if (t && s->u.assign.ntargets == 1 && !t->is_tuple && t->sub) { /* obj.name = v, a float stored in place */
+    const expr *v = s->u.assign.value; /* not a parameter: its caller's object is stored (values.c) */
+    return layout_attr(E, t->sub) && TY(v)->kind == TY_FLOAT && simple_expr(E, v) &&
+           !(v->kind == EX_LOCAL && v->u.local < E->in->fn->nparams);
+  }
+  if (s->kind == ST_AUGASSIGN && s->u.aug.sub) /* obj.name op= v of a float attribute */
+    return layout_read(E, s->u.aug.sub) && TY(s->u.aug.sub)->kind == TY_FLOAT &&
+           typed_number_update(E, (stmt *)s) && simple_expr(E, s->u.aug.value);
   switch (s->kind) {
   case ST_IF:
     return !s->u.if_.assert_ && simple_expr(E, s->u.if_.cond) && simple_block(E, s->u.if_.then) &&
@@ -121,6 +134,9 @@ static const expr *stmt_value(const stmt *s) {
 /* Adds simple statement s's layout reads (an if's branches too) to run r;
  * false when one has no room. */
 static bool collect_stmt_reads(em *E, const stmt *s, layout_run *r) {
+  const expr *place = s->kind == ST_ASSIGN ? s->u.assign.targets[0]->sub : s->kind == ST_AUGASSIGN ? s->u.aug.sub
+                      : NULL;
+  if (place && !collect_reads(E, place, r)) return false; /* a store's place: its layout's too */
   const expr *v = stmt_value(s);
   if (v && !collect_reads(E, v, r)) return false;
   if (s->kind != ST_IF) return true;
@@ -161,12 +177,13 @@ bool layouts_before(em *E, const stmt *s) {
     g->flag = arena_printf(E->m->a, "lk%d", k);
     strbuf ix = {0};
     for (int j = 0; j < g->n; j++) sb_printf(&ix, "%s%d", j ? ", " : "", interned_index(E, g->names[j]));
-    line(E, "static dynac_layout %s; /* where instances of %s's class keep .%s%s */", g->layout,
+    line(E, "static dynac_layout %s DYNAC_UNUSED; /* where instances of %s's class keep .%s%s */", g->layout,
          E->in->fn->local_cnames[g->local], g->names[0], g->n > 1 ? " ..." : "");
-    line(E, "static const int %s_names[] = {%s};", g->layout, ix.data);
+    line(E, "static const int %s_names[] DYNAC_UNUSED = {%s};", g->layout, ix.data);
     const char *lines = last->pos.line == s->pos.line ? arena_printf(E->m->a, "line %d", s->pos.line)
                         : arena_printf(E->m->a, "lines %d-%d", s->pos.line, last->pos.line);
-    line(E, "int %s = 0; /* %s is of %s's class, as tested on %s */", g->flag, E->in->fn->local_cnames[g->local],
+    line(E, "int %s DYNAC_UNUSED = 0; /* %s is of %s's class, as tested on %s */", g->flag,
+         E->in->fn->local_cnames[g->local],
          g->layout, lines);
     sb_free(&ix);
   }
@@ -212,25 +229,56 @@ void layouts_off(em *E) {
   if (*flags) line(E, "%s0; /* Python code may run: the layouts tested are off */", flags);
 }
 
-/* obj.name (e, obj its C value) through the current run's layout of obj:
- * the value (a temporary of e's type), or NULL when e is not one of the
- * run's reads (expr.c emit_attr reads it through its site's cache). */
-const char *emit_layout_attr(em *E, const char *obj, const expr *e) {
-  if (!E->layouts.last || !layout_read(E, e)) return NULL;
+/* The current run's layout serving obj.name (e: a read or a store's place;
+ * obj its C value), its test emitted where no earlier one reaches; *k the
+ * name's index in it. NULL when e is not one of the run's. */
+static layout_group *layout_use(em *E, const char *obj, const expr *e, int *k) {
+  if (!E->layouts.last || !layout_attr(E, e)) return NULL;
   layout_group *g = NULL;
   for (int i = 0; i < E->layouts.ngroups; i++)
     if (E->layouts.groups[i].local == e->u.sub.obj->u.local) g = &E->layouts.groups[i];
-  int k = -1;
+  *k = -1;
   for (int i = 0; g && i < g->n; i++)
-    if (!strcmp(g->names[i], e->u.sub.attr)) k = i;
-  if (k < 0) return NULL;
-  const type *t = TY(e);
-  const char *kind = t->kind == TY_FLOAT ? "float" : t->kind == TY_INT ? "int" : "bool";
-  if (!g->tested) { /* the run's first read of obj, in the order the C runs too (no branches in a run) */
+    if (!strcmp(g->names[i], e->u.sub.attr)) *k = i;
+  if (*k < 0) return NULL;
+  if (!g->tested) { /* the first use of obj on this path (an if's branches: layouts_tested) */
     line(E, "%s = dynac_layout_hit(&%s, %s, dynac__names, %s_names, %d); /* one test of %s's class */", g->flag,
          g->layout, obj, g->layout, g->n, E->in->fn->local_cnames[g->local]);
     g->tested = true;
   }
+  return g;
+}
+
+/* obj.name = v (place: obj.name, v a C double) of the current run: the
+ * float there takes v's value when nothing else holds it (as
+ * dynac_obj_setattr_float_cached does), else the site's cache stores a new
+ * float, the run's layouts off (the old value's release may run Python
+ * code). False when place is not one of the run's (store_into stores it). */
+bool emit_layout_store(em *E, const char *obj, const expr *place, const char *v, const char *owner) {
+  int k;
+  layout_group *g = layout_use(E, obj, place, &k);
+  if (!g) return false;
+  const char *nm = interned_name(E, place->u.sub.attr);
+  const char *c = emit_attr_cache(E, "where instances keep it, when the layout is not theirs");
+  line(E, "if (!%s || !dynac_layout_store_float(&%s, %s, %d, %s, &dynac__effects)) { /* .%s = */", g->flag, g->layout,
+       obj, k, v, place->u.sub.attr);
+  line(E, "  %s0; /* through the site's cache, which may run Python code: the run's layouts are off */",
+       tested_flags(E));
+  line(E, "  if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
+       "DYNAC_LEAVE(dynac_traceback_here(%s));", obj, nm, v, c, owner, where(E));
+  line(E, "}");
+  return true;
+}
+
+/* obj.name (e, obj its C value) through the current run's layout of obj:
+ * the value (a temporary of e's type), or NULL when e is not one of the
+ * run's reads (expr.c emit_attr reads it through its site's cache). */
+const char *emit_layout_attr(em *E, const char *obj, const expr *e) {
+  int k;
+  layout_group *g = layout_read(E, e) ? layout_use(E, obj, e, &k) : NULL;
+  if (!g) return NULL;
+  const type *t = TY(e);
+  const char *kind = t->kind == TY_FLOAT ? "float" : t->kind == TY_INT ? "int" : "bool";
   const char *nm = interned_name(E, e->u.sub.attr);
   const char *c = emit_attr_cache(E, "where instances keep it, when the layout is not theirs");
   const char *o = tmpvar(E, t);

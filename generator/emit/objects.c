@@ -425,9 +425,14 @@ static void cell_write_effect(em *E, int v) {
 
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
+    const char *given = param_argument_object(E, v, vt); /* `self.x = x`: the caller's float */
+    if (!given && emit_layout_store(E, p.obj, sub, v, store_owner(E, p.obj))) { /* a run's (layouts.c) */
+      note_effect(E);
+      return;
+    }
+    layouts_off(E); /* the old value's release may run Python code */
     const char *nm = interned_name(E, sub->u.sub.attr); /* its float reused in place */
     const char *c = emit_attr_cache(E, "where instances keep it");
-    const char *given = param_argument_object(E, v, vt); /* `self.x = x`: the caller's float */
     if (given)
       line(E, "if (dynac_obj_setattr_param_float_cached(%s, %s, %s, %s, &%s, &dynac__effects, %s) < 0) "
            "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, given, c, store_owner(E, p.obj),
@@ -439,6 +444,7 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
     note_effect(E);
     return;
   }
+  layouts_off(E); /* a store may run Python code */
   const char *b = as_obj(E, v, vt);
   if (sub->kind == EX_NAME) {
     const char *nm = interned_name(E, sub->u.global->name);
@@ -525,7 +531,7 @@ void emit_object_store(em *E, expr *sub, const char *v, const type *vt) {
  * (and / of a float): float and int have no in-place methods, so LOAD_ATTR,
  * BINARY_OP, STORE_ATTR are the read, a C operation (an int's overflow
  * checked as every int operation's) and one boxed store. */
-static bool typed_number_update(em *E, stmt *s) {
+bool typed_number_update(em *E, stmt *s) {
   const type *at = TY(s->u.aug.sub), *vt = TY(s->u.aug.value);
   binop op = s->u.aug.op;
   return (at->kind == TY_FLOAT || at->kind == TY_INT) && TY(s->u.aug.sub->u.sub.obj)->cls &&
@@ -576,7 +582,8 @@ void emit_object_augassign(em *E, stmt *s) {
   } else if (typed_number_update(E, s)) { /* an instance's float or int attribute: unboxed, one box */
     const type *at = TY(sub), *vt = TY(s->u.aug.value);
     const type *rt = binop_result(s->u.aug.op, at, vt);
-    const char *x = emit_instance_attr(E, p.obj, sub->u.sub.attr, at);
+    const char *x = emit_layout_attr(E, p.obj, sub); /* a run's read (layouts.c) */
+    if (!x) x = emit_instance_attr(E, p.obj, sub->u.sub.attr, at);
     push_pending(E, sub, x);
     const char *r = emit_expr(E, s->u.aug.value);
     const char *v = emit_binop_values(E, s->u.aug.op, x, at, r, vt, rt);

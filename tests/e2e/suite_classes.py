@@ -1514,6 +1514,54 @@ def gap_mix(b, c):
     return b.x + c.v + b.y + b.w
 
 
+class Pm:
+    """Floats stored in runs (layouts): the float there takes the new value when nothing else holds it."""
+    __slots__ = ("vx", "vy", "m")
+
+    def __init__(self, vx, vy, m):
+        self.vx = vx
+        self.vy = vy
+        self.m = m
+
+    def push(self, fx, fy, dt):
+        self.vx += fx / self.m * dt
+        self.vy += fy / self.m * dt
+        if self.vx > 10.0:
+            self.vx = 10.0
+        return self.vx + self.vy
+
+
+def logged_setattr(self, name, v):
+    LOG.append(("set", name))
+    object.__setattr__(self, name, v)
+
+
+class Pd:
+    def __init__(self, vx, vy, m):
+        self.vx = vx
+        self.vy = vy
+        self.m = m
+
+    def push(self, fx, fy, dt):
+        self.vx += fx / self.m * dt
+        self.vy += fy / self.m * dt
+        if self.vx > 10.0:
+            self.vx = 10.0
+        return self.vx + self.vy
+
+
+class Pl(Pd):
+    """Stores through a __setattr__ of its own: never into the float in place."""
+    __setattr__ = logged_setattr
+
+
+def pushes(ps, k):
+    t = 0.0
+    for p in ps:
+        t += p.push(1.0 * k, -0.5, 0.25)
+    return t
+
+
 def gap_pick(a, b, k):
     if k > 0:
         d = a.x - b.x
@@ -1562,6 +1610,9 @@ def train():
         gap_pick(Gap(1.0, 2.0, 3.0), Gap(0.5, 0.25, 2.0), -1)
         gap_branch(Gap(1.0, 2.0, 3.0), Probe())
         gap_branch(Gap(-1.0, 2.0, 3.0), Probe())
+        pushes([Pm(0.5, 1.0, 2.0), Pm(1.5, -1.0, 0.5)], 3)
+        pushes([Pd(0.5, 1.0, 2.0), Pd(1.5, -1.0, 0.5)], 3)
+        pushes([Pl(0.5, 1.0, 2.0)], 3)
     make_noisy(3)
     for _ in range(30):
         chain(vs[1], vs[2], 0.5)
@@ -1768,6 +1819,34 @@ def checks():
     SWITCH.append(b)
     show("layouts other branch", gap_branch, b, c)
     SWITCH.clear()
+    # floats stored in runs: in place only when nothing else holds the float
+    for cls in (Pm, Pd):
+        ps = [cls(0.5, 1.0, 2.0), cls(1.5, -1.0, 0.5), cls(9.5, 0.0, 0.25)]
+        show("layouts stores " + cls.__name__, pushes, ps, 3)
+        print("  after", [(p.vx, p.vy) for p in ps])
+        f = 1.25
+        shared = cls(f, f, 2.0)
+        held = shared.vy
+        show("layouts stores shared " + cls.__name__, pushes, [shared, shared], 2)
+        print("  after", f, held, shared.vx, shared.vy, shared.vx is f, held is shared.vy)
+        show("layouts stores int mass " + cls.__name__, pushes, [cls(0.5, 1.0, 2)], 1)
+        show("layouts stores str " + cls.__name__, pushes, [cls(0.5, "s", 2.0)], 1)
+        e = cls(0.5, 1.0, 2.0)
+        del e.vy
+        show("layouts stores missing " + cls.__name__, pushes, [cls(0.5, 1.0, 2.0), e], 1)
+    d = Pd(0.5, 1.0, 2.0)
+    d.__dict__["extra"] = 1
+    show("layouts stores dict", pushes, [d, Pd(1.0, 1.0, 1.0)], 1)
+    print("  after", d.vx, d.vy)
+    del LOG[:]
+    q = Pl(0.5, 1.0, 2.0)
+    show("layouts stores own __setattr__", pushes, [q, q, Pl(20.0, 1.0, 2.0)], 1)  # q's floats: its own
+    print("  log", LOG[:])
+    del LOG[:]
+    Pd.__setattr__ = logged_setattr  # stores through Python code from now on
+    show("layouts stores __setattr__", pushes, [Pd(0.5, 1.0, 2.0), Pd(20.0, 1.0, 2.0)], 1)
+    print("  log", LOG[:])
+    del Pd.__setattr__
     vs = [Vec(1.0 * i, 2.0) for i in range(6)]
     show("plain", total_norm, vs)
     show("grow", grow, Vec(0.25, -1.5), 3)
@@ -2296,7 +2375,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
-       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch"]
+       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
 
 
 def main():

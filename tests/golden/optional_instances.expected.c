@@ -374,12 +374,12 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  static dynac_layout lay1; /* where instances of self's class keep .x ... */
-  static const int lay1_names[] = {0, 1};
-  int lk1 = 0; /* self is of lay1's class, as tested on line 18 */
-  static dynac_layout lay2; /* where instances of o's class keep .x ... */
-  static const int lay2_names[] = {0, 1};
-  int lk2 = 0; /* o is of lay2's class, as tested on line 18 */
+  static dynac_layout lay1 DYNAC_UNUSED; /* where instances of self's class keep .x ... */
+  static const int lay1_names[] DYNAC_UNUSED = {0, 1};
+  int lk1 DYNAC_UNUSED = 0; /* self is of lay1's class, as tested on line 18 */
+  static dynac_layout lay2 DYNAC_UNUSED; /* where instances of o's class keep .x ... */
+  static const int lay2_names[] DYNAC_UNUSED = {0, 1};
+  int lk2 DYNAC_UNUSED = 0; /* o is of lay2's class, as tested on line 18 */
   if (0) {
   dynac_cont_1: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
