@@ -473,6 +473,7 @@ const char *interned_name(em *E, const char *name);
 int interned_index(em *E, const char *name);
 const char *float_literal_place(module *m, double f);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
+void end_attr_read(em *E);
 /* A special method of an instance called directly (calls.c: emit_special_call):
  * the operands pending above vstack depth `depth` until it is called. */
 const char *emit_operator_call(em *E, expr *e, const char *l, const char *r, int depth);

@@ -290,10 +290,6 @@ const char *emit_layout_attr(em *E, const char *obj, const expr *e) {
   line(E, "  %s0;", tested_flags(E));
   line(E, "  st = dynac_attr_%s(%s, %s, &%s, &dynac__effects, &%s);", kind, obj, nm, c, o);
   line(E, "}");
-  line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
-  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the attribute holds another type than recorded", "st");
-  E->indent--;
-  line(E, "}");
-  note_effect(E);
+  end_attr_read(E);
   return o;
 }

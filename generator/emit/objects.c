@@ -349,12 +349,19 @@ const char *emit_instance_attr(em *E, const char *obj, const char *name, const t
   line(E, "{");
   E->indent++;
   line(E, "int st = %s; /* .%s: a %s */", call, name, ty_python_name(E->m->a, t));
+  end_attr_read(E);
+  return o;
+}
+
+/* The end of a typed read's block (emit_instance_attr, layouts.c): its
+ * status st, -1 CPython's exception, 1 a value of another type than
+ * recorded (the kernel deoptimises or goes on in the interpreter). */
+void end_attr_read(em *E) {
   line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
   deopt_if(E, "DYNAC_FAIL_NOT_INT", "the attribute holds another type than recorded", "st");
   E->indent--;
   line(E, "}");
   note_effect(E);
-  return o;
 }
 
 /* slice(lo, hi, step) of obj[lo:hi:step] (BUILD_SLICE): each bound
