@@ -64,27 +64,24 @@ static bool simple_block(em *E, const stmt *b) {
  * local, `return v`, with v simple, or an if statement of a simple test and
  * branches? */
 static bool layout_simple_stmt(em *E, const stmt *s) {
-  const target *t = s->kind == ST_ASSIGN ? s->u.assign.targets[0] : NULL;
-  if (t && s->u.assign.ntargets == 1 && !t->is_tuple && t->sub) { /* obj.name = v, a float stored in place */
-    const expr *v = s->u.assign.value; /* not a parameter: its caller's object is stored (values.c) */
-    return layout_attr(E, t->sub) && TY(v)->kind == TY_FLOAT && simple_expr(E, v) &&
-           !(v->kind == EX_LOCAL && v->u.local < E->in->fn->nparams);
-  }
-  if (s->kind == ST_AUGASSIGN && s->u.aug.sub) /* obj.name op= v of a float attribute */
-    return layout_read(E, s->u.aug.sub) && TY(s->u.aug.sub)->kind == TY_FLOAT &&
-           typed_number_update(E, (stmt *)s) && simple_expr(E, s->u.aug.value);
   switch (s->kind) {
   case ST_IF:
     return !s->u.if_.assert_ && simple_expr(E, s->u.if_.cond) && simple_block(E, s->u.if_.then) &&
            simple_block(E, s->u.if_.orelse);
   case ST_ASSIGN: {
     const target *t = s->u.assign.targets[0];
-    return s->u.assign.ntargets == 1 && !t->is_tuple && !t->sub && scalar(E->in->local_ty[t->local]) &&
-           simple_expr(E, s->u.assign.value);
+    const expr *v = s->u.assign.value;
+    if (s->u.assign.ntargets != 1 || t->is_tuple || !simple_expr(E, v)) return false;
+    if (!t->sub) return scalar(E->in->local_ty[t->local]);
+    /* obj.name = v, a float stored in place; not a parameter (its caller's object is stored: values.c) */
+    return layout_attr(E, t->sub) && TY(v)->kind == TY_FLOAT &&
+           !(v->kind == EX_LOCAL && v->u.local < E->in->fn->nparams);
   }
   case ST_AUGASSIGN:
-    return !s->u.aug.sub && !s->u.aug.op_expr && scalar(E->in->local_ty[s->u.aug.local]) &&
-           simple_expr(E, s->u.aug.value);
+    if (!simple_expr(E, s->u.aug.value)) return false;
+    if (!s->u.aug.sub) return !s->u.aug.op_expr && scalar(E->in->local_ty[s->u.aug.local]);
+    /* obj.name op= v of a float attribute */
+    return layout_read(E, s->u.aug.sub) && TY(s->u.aug.sub)->kind == TY_FLOAT && typed_number_update(E, (stmt *)s);
   case ST_RETURN: return s->u.ret && simple_expr(E, s->u.ret);
   case ST_PASS: return true;
   default: return false;
@@ -251,23 +248,24 @@ static layout_group *layout_use(em *E, const char *obj, const expr *e, int *k) {
 
 /* obj.name = v (place: obj.name, v a C double) of the current run: the
  * float there takes v's value when nothing else holds it (as
- * dynac_obj_setattr_float_cached does), else the site's cache stores a new
- * float, the run's layouts off (the old value's release may run Python
- * code). False when place is not one of the run's (store_into stores it). */
-bool emit_layout_store(em *E, const char *obj, const expr *place, const char *v, const char *owner) {
+ * dynac_obj_setattr_float_cached does); else, in the block this opens, the
+ * site's cache stores a new float (store_into writes it), the run's layouts
+ * off first (the old value's release may run Python code). False when place
+ * is not one of the run's. */
+bool layout_store_open(em *E, const char *obj, const expr *place, const char *v) {
   int k;
   layout_group *g = layout_use(E, obj, place, &k);
   if (!g) return false;
-  const char *nm = interned_name(E, place->u.sub.attr);
-  const char *c = emit_attr_cache(E, "where instances keep it, when the layout is not theirs");
   line(E, "if (!%s || !dynac_layout_store_float(&%s, %s, %d, %s, &dynac__effects)) { /* .%s = */", g->flag, g->layout,
        obj, k, v, place->u.sub.attr);
-  line(E, "  %s0; /* through the site's cache, which may run Python code: the run's layouts are off */",
+  E->indent++;
+  line(E, "%s0; /* through the site's cache, which may run Python code: the run's layouts are off */",
        tested_flags(E));
-  line(E, "  if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
-       "DYNAC_LEAVE(dynac_traceback_here(%s));", obj, nm, v, c, owner, where(E));
-  line(E, "}");
   return true;
+}
+void layout_store_close(em *E) {
+  E->indent--;
+  line(E, "}");
 }
 
 /* obj.name (e, obj its C value) through the current run's layout of obj:

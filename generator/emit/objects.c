@@ -433,11 +433,8 @@ static void cell_write_effect(em *E, int v) {
 static void store_into(em *E, expr *sub, object_place p, const char *v, const type *vt) {
   if (sub->kind == EX_ATTR && !p.key && vt->kind == TY_FLOAT && !setter_called(E, sub, vt)) {
     const char *given = param_argument_object(E, v, vt); /* `self.x = x`: the caller's float */
-    if (!given && emit_layout_store(E, p.obj, sub, v, store_owner(E, p.obj))) { /* a run's (layouts.c) */
-      note_effect(E);
-      return;
-    }
-    layouts_off(E); /* the old value's release may run Python code */
+    bool laid = !given && layout_store_open(E, p.obj, sub, v); /* a run's store (layouts.c): the site's below */
+    if (!laid) layouts_off(E); /* the old value's release may run Python code */
     const char *nm = interned_name(E, sub->u.sub.attr); /* its float reused in place */
     const char *c = emit_attr_cache(E, "where instances keep it");
     if (given)
@@ -448,6 +445,7 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
       line(E, "if (dynac_obj_setattr_float_cached(%s, %s, %s, &%s, &dynac__effects, %s) < 0) "
            "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = */", p.obj, nm, v, c, store_owner(E, p.obj),
            where(E), sub->u.sub.attr);
+    if (laid) layout_store_close(E);
     note_effect(E);
     return;
   }
