@@ -91,6 +91,24 @@ static void emit_less_globals(module *m, const inst *in, bool direct, strbuf *ou
   if (update) sb_puts(out, "  if (dynac_globals_update(&dynac__G, dynac__G.globals) < 0) return -1;\n");
 }
 
+/* Does source node n hold a call (any call: of a kernel, of heapq, ...)? */
+static bool holds_call(TSNode n) {
+  if (node_is(n, "call")) return true;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+    if (holds_call(ts_node_named_child(n, i))) return true;
+  return false;
+}
+
+/* Does kernel `in` call nothing (no call in its def, no kernel)? Then its
+ * comparison needs no recursion check of its own (CPython's do_richcompare
+ * counts one level, " in comparison"): it cannot come back to a comparison
+ * by itself, and whatever Python code it may run (an operator's dunder, a
+ * property met by a site's cache, a deoptimisation's or a continuation's
+ * interpreter) runs through CPython's calls, which check the depth. A
+ * kernel with a heapq call is not such a kernel: its comparisons would
+ * call it again through C alone. */
+static bool calls_nothing(const inst *in) { return !in->ncallees && !in->opaque_calls && !holds_call(in->fn->node); }
+
 /* a < b through one __lt__ kernel, as its entry runs it: the globals
  * brought up to date (emit_less_globals) and, for the one taking
  * (object, object), its guard asked (else CPython's comparison); a direct
@@ -112,13 +130,14 @@ static void emit_less_through(module *m, const inst *in, bool direct, strbuf *ou
     sb_printf(out, "  int ok = dynac_guard_%s(args, dynac__G.globals, &failed);\n", in->cname);
     sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n");
   }
-  sb_puts(out, "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
+  bool leaf = calls_nothing(in);
+  if (!leaf) sb_puts(out, "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
   sb_printf(out, "  %s r = 0;\n  dynac__direct_calls[%d]++;\n", ct, func_index(m, in->fn));
   bool logs = may_log(in);
   if (logs) sb_puts(out, "  size_t mark = dynac_undo_mark();\n");
   sb_printf(out, "  int st = dynac_kernel_%s(a, b, &r%s);\n", in->cname, no_entry_args(in, false));
   if (logs) sb_puts(out, "  if (st == DYNAC_DEOPT) dynac_undo_rollback(mark);\n  else dynac_undo_commit(mark);\n");
-  sb_puts(out, "  Py_LeaveRecursiveCall();\n");
+  if (!leaf) sb_puts(out, "  Py_LeaveRecursiveCall();\n");
   if (in->ret->kind == TY_OBJ)
     sb_puts(out, "  if (st == DYNAC_OK) { PyObject *res = r; r = NULL; return dynac_less_result(a, b, res); }\n");
   else

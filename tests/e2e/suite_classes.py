@@ -638,6 +638,36 @@ class EvM(Ev):
         return self.seq < other.seq
 
 
+class Nest(Ev):
+    """Its comparison pushes onto a heap of its own while NEST lasts: comparisons inside
+    comparisons (heapq in a kernel calling that kernel again, through C only); without end,
+    RecursionError as CPython raises it (dynac: never a crash)."""
+    __slots__ = ()
+
+    def __lt__(self, other):
+        if NEST[0] > 0:
+            NEST[0] -= 1
+            heapq.heappush([Nest(0.0, 0)], Nest(self.time, self.seq + 1))
+        return self.seq < other.seq
+
+
+NEST = [0]
+
+
+def nest_push(depth):
+    NEST[0] = depth
+    heap = [Nest(0.5, 1)]
+    heapq.heappush(heap, Nest(0.25, 2))
+    return len(heap), heap[0].seq, NEST[0]
+
+
+def nest_limit(depth):
+    try:
+        return nest_push(depth)
+    except RecursionError:
+        return "RecursionError", NEST[0] > 0
+
+
 class Later:
     """Not an Ev: an EvN's __lt__ gives NotImplemented, then Later's reflected __gt__."""
     def __init__(self, seq):
@@ -1654,6 +1684,7 @@ def train():
                 stamp(a, b)
             whole_parts(a)
         heap_run([], heap_mix(1), 14)
+        nest_push(20)
         heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
         made_by(Vec, 1.0, 2.0)
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
@@ -1980,6 +2011,8 @@ def checks():
     show("heap not a list", heap_run, (), [EvB(1.0, 1)], 0)
     show("heap empty pop", heap_run, [], [], 1)
     show("heap partial", heap_run, [EvC(0.0, 7)], [EvB(1.0, 1), EvD(0.5, 2)], 2)
+    show("heap nested comparisons", nest_push, 40)
+    show("heap nested comparisons past the recursion limit", nest_limit, 10 ** 6)
     class Heap(list):
         pass
     show("heap subclass", heap_run, Heap(), heap_mix(0), 5)
@@ -2372,7 +2405,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
