@@ -651,7 +651,7 @@ static const char *boxed_value_action(em *E, const expr *e, int base) {
 }
 
 /* A call's value of another type (boxed_value_action), its arguments pending above call_base. */
-static const char *boxed_call_action(em *E, const expr *call) {
+const char *boxed_call_action(em *E, const expr *call) {
   return boxed_value_action(E, call, E->call_base);
 }
 
@@ -1042,6 +1042,27 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
   callee_report_take(E, init, NULL, true);
 }
 
+/* The kernel arguments of construction e (Cls(...), its __init__'s kernel
+ * `init`) past the values it gives: the parameters it leaves to their
+ * defaults (infer: constructed_init, fill_defaults), each read from the
+ * __init__ class `tp`'s lookup gives when the call runs (runtime:
+ * dynac_method_default, as CPython binds it) and unboxed as typed, appended
+ * to args. The C condition (" && ..." per default, "" for none) under which
+ * each is there and of its type, tested once tp is the guard's class; else
+ * CPython's call binds them itself. */
+const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args) {
+  const char *cond = "";
+  for (int p = e->u.call.n; !init->fn->nvarparams && p < init->fn->nparams; p++) {
+    const type *pt = init->args[p];
+    const char *d = arena_printf(E->m->a, "d%d", ++E->tmp), *u = tmpvar(E, pt);
+    line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, init->fn->params[p]);
+    cond = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)", cond, d, tp,
+                        interned_name(E, "__init__"), p, elem_fn(E->m, pt), d, u);
+    sb_printf(args, ", %s", u);
+  }
+  return cond;
+}
+
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
  * constructed_init): while the global still names the class its guard saw
  * (same version tag), the instance is made as object.__new__ makes it
@@ -1061,10 +1082,11 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, o);
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
+  const char *defaults = construction_defaults(E, e, init, tp, &args);
   if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
-  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i) {", vals[0],
-       ks, tp, ks);
+  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i%s) {",
+       vals[0], ks, tp, ks, defaults);
   E->indent++;
   line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
@@ -1082,8 +1104,17 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   E->indent--;
   line(E, "}");
   sb_free(&args);
-  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "(PyObject *)Py_TYPE(%s) != "
-           "dynac__slots[%d].obj", o, ks);
+  const char *mid = boxed_call_action(E, e);
+  if (mid) { /* (__init__ ran: the interpreter must not make the instance again) */
+    line(E, "if ((PyObject *)Py_TYPE(%s) != dynac__slots[%d].obj) { /* made by another class (the global rebound) "
+         "or by the class changed since its guard: the interpreter goes on with it as the call's value */", o, ks);
+    line(E, "  dynac__boxed_result = Py_NewRef(%s);", o);
+    line(E, "  %s", mid);
+    line(E, "}");
+  } else {
+    deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "(PyObject *)Py_TYPE(%s) != "
+             "dynac__slots[%d].obj", o, ks);
+  }
   return o;
 }
 

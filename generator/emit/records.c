@@ -283,11 +283,12 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, rec_addr(E, r));
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
+  const char *defaults = construction_defaults(E, e, init, tp, &args);
   note_effect(E);
   const char *other = arena_printf(E->m->a, "other%d", ++E->tmp);
   line(E, "int %s = 0; /* CPython's call made an instance of another class */", other);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i && "
-       "dynac_rec_ok(%s, %s)) {", vals[0], ks, tp, ks, rec_desc(E->m, k), tp);
+       "dynac_rec_ok(%s, %s)%s) {", vals[0], ks, tp, ks, rec_desc(E->m, k), tp, defaults);
   E->indent++;
   line(E, "dynac_rec_begin(%s, %s);", rec_head(E, r), tp);
   bool leaf = kernel_call_is_flat(E->m, init);
@@ -311,11 +312,19 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   line(E, "PyObject *made = NULL;");
   emit_class_call(E, e, vals, "made");
   line(E, "%s = dynac_rec_from(made, dynac__slots[%d].obj, %s);", other, ks, rec_head(E, r));
-  line(E, "Py_DECREF(made);");
+  const char *mid = boxed_call_action(E, e);
+  if (mid) /* (__init__ ran: the interpreter must not make the instance again) */
+    line(E, "if (%s) dynac__boxed_result = made; /* the call's value, for the interpreter */\n"
+         "%*selse Py_DECREF(made);", other, 2 * E->indent, "");
+  else
+    line(E, "Py_DECREF(made);");
   E->indent--;
   line(E, "}");
   sb_free(&args);
-  deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "%s", other);
+  if (mid) /* made by another class (the global rebound) or by the class changed since its guard */
+    line(E, "if (%s) { /* the interpreter goes on with the instance as the call's value */ %s }", other, mid);
+  else
+    deopt_if(E, "DYNAC_FAIL_NOT_INT", "the global no longer names the class", "%s", other);
   return r;
 }
 

@@ -651,6 +651,8 @@ static const type *constructed_init(ctx *c, expr *e, const type **at, klass *k) 
   /* an instance of a recordable class is made as its fields (its __init__'s kernel takes them) */
   a[0] = !c->in->fn->partial && classes_recordable(c->m, k) ? &k->rec : &k->inst;
   for (int i = 1; i < n; i++) a[i] = at[i];
+  if (n < f->nparams && fill_defaults(f, a, n)) /* Cls(x) of `def __init__(self, x, y=0.0)`: y's */
+    n = f->nparams;                               /* default read when the call runs (emit/calls.c) */
   for (int pass = 0; pass < 2; pass++) {
     inst *probe = n == f->nparams && direct_args(a, n) ? get_inst(c->m, f, a) : NULL; /* the one called */
     if (probe && probe->ret->kind != TY_UNKNOWN && probe->ret->kind != TY_NONE)
