@@ -436,12 +436,12 @@ bool annotations_module(module *m) {
       for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) f->param_ann[k] = &ty_obj;
     bool all_annotated = true;
     for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) all_annotated = false;
-    if (!all_annotated && m->all == 2 && !m->prof && !f->specs && f->params_ok) {
+    if (!all_annotated && m->all == 2 && !m->prof && !f->specs && f->params_ok && !f->synth_first) {
       /* --all-objects: what is not typed is an object (every function compiles, generically) */
       for (int k = 0; k < f->nparams; k++) if (!f->param_ann[k]) f->param_ann[k] = &ty_obj;
       all_annotated = true;
     }
-    if (all_annotated) {
+    if (all_annotated && !f->synth_first) { /* a synthesised def: only its callers' calls type it */
       const type **args = arena_alloc(m->a, sizeof(type *) * (size_t)(f->nparams + 1));
       for (int k = 0; k < f->nparams; k++) args[k] = f->param_ann[k];
       annotations_add_spec(m, f, args, "annotations");
@@ -449,7 +449,7 @@ bool annotations_module(module *m) {
     /* A recorded function is a root (dispatched from interpreted callers),
      * also when its recorded types are those of its annotations. */
     bool profiled = m->prof && profile_specs(m, f);
-    if (m->all || profiled) f->is_root = true;
+    if ((m->all || profiled) && !f->synth_first) f->is_root = true; /* a synthesised one: a callee only */
     if (f->disabled) { f->is_root = false; f->not_compiled = "disabled by @disable"; }
     for (int k = 0; k < m->nsuppressed; k++)
       if (!strcmp(m->suppressed[k], f->qualname)) {

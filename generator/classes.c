@@ -28,12 +28,16 @@ static TSNode class_node(TSNode st, bool *decorated) {
 
 /* Is every decorator of class statement `st` dataclasses.dataclass (bare,
  * dotted or called with keywords)? It adds methods (__init__, __eq__, ...)
- * that have no source here: they run as CPython's, the rest is specialised
- * as usual. slots=True makes another class, with a __slots__ member per
- * field and the same functions (their __class__ cells fixed): what the
- * name is bound to is that class, which the class guard validates as it
- * validates any (its qualname, its methods' code). */
-static bool dataclass_decorators(module *m, TSNode st) {
+ * that have no source here: they run as CPython's (its __init__ as a
+ * kernel synthesised from the fields, classes_dataclass_inits), the rest
+ * is specialised as usual. slots=True makes another class, with a
+ * __slots__ member per field and the same functions (their __class__
+ * cells fixed): what the name is bound to is that class, which the class
+ * guard validates as it validates any (its qualname, its methods' code).
+ * 0: no; 1: yes, with the __init__ dataclass generates by default (no
+ * init=, frozen= or kw_only= other than their defaults); 2: yes, another. */
+static char dataclass_decorators(module *m, TSNode st) {
+  char kind = 1;
   for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
     TSNode d = ts_node_named_child(st, i);
     if (!node_is(d, "decorator")) continue;
@@ -43,13 +47,19 @@ static bool dataclass_decorators(module *m, TSNode st) {
       x = child_by_field(x, "function");
     }
     const char *name = node_text(m->a, &m->p, x);
-    if (strcmp(name, "dataclass") && strcmp(name, "dataclasses.dataclass")) return false;
+    if (strcmp(name, "dataclass") && strcmp(name, "dataclasses.dataclass")) return 0;
     for (uint32_t j = 0; !ts_node_is_null(args) && j < ts_node_named_child_count(args); j++) {
       TSNode a = ts_node_named_child(args, j);
-      if (!node_is(a, "keyword_argument")) return false;
+      if (!node_is(a, "keyword_argument")) return 0;
+      const char *kw = node_text(m->a, &m->p, child_by_field(a, "name"));
+      const char *v = node_text(m->a, &m->p, child_by_field(a, "value"));
+      bool default_init = strcmp(kw, "init") ? strcmp(kw, "frozen") && strcmp(kw, "kw_only") ? true
+                                                                      : !strcmp(v, "False")
+                                             : !strcmp(v, "True");
+      if (!default_init) kind = 2;
     }
   }
-  return true;
+  return kind;
 }
 
 /* class NAME(BASES): why instances are not specialised on, or NULL; sets
@@ -136,7 +146,8 @@ void classes_scope(module *m) {
     k->rec = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "R%zu%s", strlen(k->name), k->name), .cls = k,
                     .rec = true};
     k->recordable = -1;
-    k->why_not = decorated && !dataclass_decorators(m, st) ? "a class decorator other than @dataclass"
+    k->dataclass = decorated ? dataclass_decorators(m, st) : 0;
+    k->why_not = decorated && !k->dataclass ? "a class decorator other than @dataclass"
                  : check_bases(m, k, def);
     if (!k->why_not) k->why_not = check_body(m, k, def);
     for (int j = 0; j < m->nclasses; j++)
@@ -393,6 +404,7 @@ void classes_make_slots(module *m) {
 
 /* Adds what kernels rely on to k's guard (once). */
 static void use_member(module *m, klass *k, const char *name, func *f, char kind, int up) {
+  if (f && f->synth_first && kind == 'f') kind = 'd'; /* a @dataclass's generated __init__ */
   for (int i = 0; i < k->nmembers; i++)
     if (!strcmp(k->members[i].name, name) && k->members[i].f == f && k->members[i].kind == kind &&
         k->members[i].up == up)

@@ -81,6 +81,7 @@ static module *analyse_suppressed(const char *path, const profile *prof, int all
   double t1 = now_ms();
   scope_module(m);
   classes_scope(m);
+  classes_dataclass_inits(m);
   double t2 = now_ms();
   bool ann_ok = annotations_module(m);
   double t3 = now_ms();

@@ -76,6 +76,8 @@ typedef struct parsed {
   TSTree *tree;
   TSNode root;
   char sha256[65]; /* hex digest of the source bytes */
+  TSTree *synth_tree; /* the source with synthesised defs appended (classes_dataclass_inits):
+                         their nodes; the source's own are root's */
 } parsed;
 /* Syntax nested deeper than this is refused with file:line:col before any
  * phase runs (they recurse over the tree; the C stack must hold them). */
@@ -87,6 +89,7 @@ typedef struct parsed {
  * graph break (ir/). */
 bool parse_file(arena *a, const char *path, bool trusted_syntax, parsed *out);
 void parse_release(parsed *p);
+TSNode parse_appended(arena *a, parsed *p, const char *text);
 const TSLanguage *parse_language(void);
 /* Grammar lookups by name (never by generated number). */
 TSSymbol sym(const char *name);
@@ -585,6 +588,12 @@ typedef struct func {
   int nowncells;           /* names after freevars[nfreevars]: locals closures capture and the
                               function rebinds, kept in a cell of the kernel's own (EX_FREE) */
   bool nested;             /* enclosing is set: never a module global (no direct calls) */
+  int synth_first;         /* a @dataclass's __init__, synthesised from its fields (classes.c
+                              classes_dataclass_inits): the line of its def in the text appended
+                              to the source; 0 for a def of the source */
+  const struct klass *synth_of; /* that dataclass */
+  const char *synth_fields;     /* its fields, comma-separated; ... */
+  int synth_defaults;           /* ... the last this many with a default */
   bool reads_frame;        /* calls locals(), globals(), eval(), ...: never split (a resume
                               function's frame has other locals) */
   bool lowered;            /* ir/ has run */
@@ -795,6 +804,8 @@ typedef struct klass {
                                __getattr__, ...), or NULL */
   bool slots;               /* defines __slots__ */
   bool defines_new;         /* defines __new__ (Cls(...) may return anything) */
+  char dataclass;           /* decorated @dataclass: 1 with the __init__ it generates by default
+                               (no init=, frozen=, kw_only= other than theirs), 2 otherwise */
   bool named_tuple;         /* class C(typing.NamedTuple): a tuple subclass; its fields are
                                read through their descriptors (CPython's lookup), typed as
                                the body declares them; namedtuple's __new__ makes them */
@@ -875,7 +886,9 @@ typedef struct module {
 /* ---- phases ------------------------------------------------------------- */
 bool scope_module(module *m);                  /* scope.c */
 /* classes.c: the module's class statements and their instances */
-void classes_scope(module *m);  /* after scope_module: finds them, reads the profile's attributes */
+void classes_scope(module *m);
+void classes_dataclass_inits(module *m); /* after classes_scope: dataclass_init.c */
+struct func *scope_synthesised_method(module *m, TSNode def, const char *qualname);  /* after scope_module: finds them, reads the profile's attributes */
 /* The class a type name means in m ("Vec", "__main__.Vec", "pkg.mod.Vec"), or NULL. */
 klass *classes_find(const module *m, const char *name);
 /* The def `name` that instances of k find through k and its module bases: a

@@ -162,7 +162,27 @@ bool parse_file(arena *a, const char *path, bool trusted_syntax, parsed *out) {
   return true;
 }
 
+/* Appends `text` (whole statements) to p's source, past its end, and
+ * parses the whole into p->synth_tree: the root of that tree, whose
+ * statements after the source's own are text's. p->root and its nodes (of
+ * the source alone) stay as they are; node_text and source_line read either
+ * tree's nodes from the one buffer. A null node if it does not parse. */
+TSNode parse_appended(arena *a, parsed *p, const char *text) {
+  size_t n = strlen(text);
+  char *all = arena_alloc(a, p->src.len + n + 1);
+  memcpy(all, p->src.text, p->src.len);
+  memcpy(all + p->src.len, text, n + 1);
+  p->src.text = all;
+  p->src.len += n;
+  index_lines(a, &p->src);
+  p->synth_tree = ts_parser_parse_string(p->parser, NULL, all, (uint32_t)p->src.len);
+  TSNode root = p->synth_tree ? ts_tree_root_node(p->synth_tree) : (TSNode){0};
+  return ts_node_is_null(root) || ts_node_has_error(root) ? (TSNode){0} : root;
+}
+
 void parse_release(parsed *p) {
+  if (p->synth_tree) ts_tree_delete(p->synth_tree);
+  p->synth_tree = NULL;
   if (p->tree) ts_tree_delete(p->tree);
   if (p->parser) ts_parser_delete(p->parser);
   p->tree = NULL;

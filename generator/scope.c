@@ -467,22 +467,31 @@ static void sort_by_position(func **fs, int n) {
   if (n > 1) qsort(fs, (size_t)n, sizeof *fs, by_position);
 }
 
-/* Each function's C stem: its name, a method's qualname with "__" for each
- * '.'; one that another function's stem already took gets "_<index>". */
-static void name_in_c(module *m) {
-  for (int i = 0; i < m->nfuncs; i++) {
-    func *f = m->funcs[i];
-    strbuf b = {0};
-    for (const char *p = f->qualname; *p; p++)
-      if (*p != '<' && *p != '>') sb_puts(&b, *p == '.' ? "__" : (char[]){*p, 0}); /* <locals>: locals */
-    f->cname = arena_strdup(m->a, b.data);
-    sb_free(&b);
-    for (int j = 0; j < i; j++)
-      if (!strcmp(m->funcs[j]->cname, f->cname)) {
-        f->cname = arena_printf(m->a, "%s_%d", f->cname, i);
-        break;
-      }
-  }
+/* Function i's C stem: its name, a method's qualname with "__" for each
+ * '.'; one that an earlier function's stem already took gets "_<index>". */
+static void name_in_c(module *m, int i) {
+  func *f = m->funcs[i];
+  strbuf b = {0};
+  for (const char *p = f->qualname; *p; p++)
+    if (*p != '<' && *p != '>') sb_puts(&b, *p == '.' ? "__" : (char[]){*p, 0}); /* <locals>: locals */
+  f->cname = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  for (int j = 0; j < i; j++)
+    if (!strcmp(m->funcs[j]->cname, f->cname)) {
+      f->cname = arena_printf(m->a, "%s_%d", f->cname, i);
+      break;
+    }
+}
+
+/* A method the module's source does not hold (a @dataclass's __init__,
+ * dataclass_init.c): `def` of the appended text, named `qualname`, after
+ * the source's functions. */
+func *scope_synthesised_method(module *m, TSNode def, const char *qualname) {
+  func *f = scope_function(m, def, 0);
+  f->qualname = qualname;
+  f->method = 'm';
+  name_in_c(m, m->nfuncs - 1);
+  return f;
 }
 
 /* Names some function declares `global`: the function may rebind them, so
@@ -532,7 +541,7 @@ bool scope_module(module *m) {
     for (int j = 0; j < m->nother_globals; j++)
       if (!strcmp(m->consts[i].name, m->other_globals[j])) m->consts[i].ty = &ty_conflict;
   sort_by_position(m->funcs, m->nfuncs);
-  name_in_c(m);
+  for (int i = 0; i < m->nfuncs; i++) name_in_c(m, i);
   /* Two defs of one name (a property's getter and setter, a function
    * redefined): only the last one is reachable by name, for direct calls;
    * the earlier ones compile as nested ones do, told apart by their first

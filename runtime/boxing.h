@@ -267,6 +267,15 @@ DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int li
   }
   return DYNAC_ERROR;
 }
+/* "<string>", the co_filename of code exec() made from a string: the file
+ * of a traceback entry of a kernel synthesised from such code (a
+ * @dataclass's __init__: generator/dataclass_init.c). Borrowed (made once,
+ * kept), or NULL (MemoryError: the entry is left out). */
+static inline PyObject *dynac_exec_filename(void) {
+  static PyObject *name;
+  if (!name) name = PyUnicode_InternFromString("<string>");
+  return name;
+}
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
   return ((effects) || !DYNAC_UNDO_INTACT()) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
 /* A failing operation in a kernel that may have had an effect: before any

@@ -31,14 +31,19 @@ typedef enum dynac_slot_kind {
  *   'P' a property whose setter is that def's function (stored directly),
  *   's' a staticmethod of that def's function (called directly),
  *   'c' a classmethod of that def's function (called directly, the class first),
- *   '-' nothing (x += v runs __add__ while the class has no __iadd__). */
+ *   '-' nothing (x += v runs __add__ while the class has no __iadd__),
+ *   'd' the __init__ dataclasses generated for these fields (its kernel is
+ *       synthesised from them: generator/dataclass_init.c;
+ *       dynac_compat_dataclass_init checks it). */
 typedef struct dynac_method_desc {
   const char *name;
   char kind;
-  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-' */
+  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-', 'd' */
   int firstlineno;
   int up;                  /* looked up from the class `up` bases above (each the only base:
                               super().m() in a base's method, its MRO after that base) */
+  const char *fields;      /* 'd': the fields, comma-separated, in __init__'s order ... */
+  int ndefaults;           /* ... the last this many with a default */
 } dynac_method_desc;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
@@ -385,6 +390,11 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
     Py_DECREF(name);
     if (md->kind == '-') {
       if (f) return 0;
+      continue;
+    }
+    if (md->kind == 'd') {
+      int ok = f ? dynac_compat_dataclass_init(from, f, md->fields, md->ndefaults) : 0;
+      if (ok <= 0) return ok;
       continue;
     }
     f = f ? dynac__member_function(f, md->kind) : NULL;

@@ -548,6 +548,99 @@ DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void
   return dynac_compat__instance_has_slow(o, name, keys, nkeys);
 }
 
+/* ---- dataclasses' generated __init__ (Lib/dataclasses.py, 3.11) ---------
+ * Its kernel is synthesised from the fields the source declares
+ * (generator/dataclass_init.c); the class guard checks that the class's
+ * __init__ is what dataclasses generated for them, whose body is then
+ * `self.f=f` per field, in order (_init_fn, _field_init, _field_assign). */
+
+/* Field `fld` of __dataclass_fields__: 1 a plain field (init=True, no
+ * default_factory, not kw_only), 2 a ClassVar (no field of __init__), 0
+ * another (an InitVar, ...). Clears what its attribute reads raise. */
+static inline int dynac__dataclass_field_kind(PyObject *fld) {
+  PyObject *ft = PyObject_GetAttrString(fld, "_field_type");
+  PyObject *ftn = ft ? PyObject_GetAttrString(ft, "name") : NULL;
+  Py_XDECREF(ft);
+  int kind = !ftn || !PyUnicode_Check(ftn) ? 0
+             : !PyUnicode_CompareWithASCIIString(ftn, "_FIELD") ? 1
+             : !PyUnicode_CompareWithASCIIString(ftn, "_FIELD_CLASSVAR") ? 2 : 0;
+  Py_XDECREF(ftn);
+  if (kind == 1) {
+    PyObject *init = PyObject_GetAttrString(fld, "init"), *df = PyObject_GetAttrString(fld, "default_factory");
+    PyObject *kw = PyObject_GetAttrString(fld, "kw_only");
+    kind = init == Py_True && kw == Py_False && df && !strcmp(Py_TYPE(df)->tp_name, "_MISSING_TYPE");
+    Py_XDECREF(init), Py_XDECREF(df), Py_XDECREF(kw);
+  }
+  PyErr_Clear();
+  return kind;
+}
+/* The next name of comma-separated `*names` (its length in *len), moving
+ * past it; 0 when none is left. */
+static inline int dynac__next_name(const char **names, size_t *len) {
+  if (!**names) return 0;
+  *len = strcspn(*names, ",");
+  return 1;
+}
+static inline void dynac__skip_name(const char **names, size_t len) { *names += len + ((*names)[len] == ','); }
+/* Is name (a str) the first `len` bytes of `want`? */
+static inline int dynac__name_is(PyObject *name, const char *want, size_t len) {
+  Py_ssize_t n = 0;
+  const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &n) : NULL;
+  if (!s) PyErr_Clear();
+  return s && (size_t)n == len && !memcmp(s, want, len);
+}
+/* Are tp's dataclass fields `fields`, each plain, in that order, tp not
+ * frozen and with no __post_init__? 1 or 0. */
+static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields) {
+  PyObject *post = PyUnicode_InternFromString("__post_init__");
+  if (!post || _PyType_Lookup(tp, post)) { Py_XDECREF(post); PyErr_Clear(); return 0; }
+  Py_DECREF(post);
+  PyObject *params = PyObject_GetAttrString((PyObject *)tp, "__dataclass_params__");
+  PyObject *frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
+  PyObject *dfs = frozen == Py_False ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
+  Py_XDECREF(params), Py_XDECREF(frozen);
+  PyErr_Clear();
+  int ok = dfs && PyDict_CheckExact(dfs);
+  Py_ssize_t pos = 0;
+  PyObject *key, *fld;
+  size_t len = 0;
+  while (ok && PyDict_Next(dfs, &pos, &key, &fld)) {
+    int kind = dynac__dataclass_field_kind(fld);
+    if (kind == 2) continue;
+    ok = kind == 1 && dynac__next_name(&fields, &len) && dynac__name_is(key, fields, len);
+    if (ok) dynac__skip_name(&fields, len);
+  }
+  Py_XDECREF(dfs);
+  return ok && !*fields;
+}
+/* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
+ * generated for tp's fields `fields` (comma-separated), the last
+ * `ndefaults` with a default, with its default options: the function
+ * exec() made of its text (co_filename "<string>", co_name __init__),
+ * taking (self, *fields) and no more, tp's fields and options as
+ * dynac__dataclass_fields_are checks them? 1, 0, or -1 (MemoryError). */
+static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults) {
+  if (!PyFunction_Check(f)) return 0;
+  PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+  PyObject *defs = PyFunction_GET_DEFAULTS(f);
+  if (PyUnicode_CompareWithASCIIString(co->co_filename, "<string>") ||
+      PyUnicode_CompareWithASCIIString(co->co_name, "__init__") || co->co_kwonlyargcount ||
+      co->co_posonlyargcount || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ||
+      (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults)
+    return 0;
+  PyObject *names = PyCode_GetVarnames(co);
+  if (!names) return -1;
+  const char *want = fields;
+  size_t len = 0;
+  int ok = 1;
+  for (int i = 1; ok && i < co->co_argcount; i++) { /* 0: self (__dataclass_self__ if a field is self) */
+    ok = dynac__next_name(&want, &len) && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
+    if (ok) dynac__skip_name(&want, len);
+  }
+  Py_DECREF(names);
+  return ok && !*want && dynac__dataclass_fields_are(tp, fields);
+}
+
 #endif /* DYNAC_COMPAT_H */
 
 #if defined(DYNAC_IMPLEMENTATION) && !defined(DYNAC__COMPAT_IMPL)
@@ -1665,6 +1758,15 @@ DYNAC_COLD int dynac_traceback_here(PyObject *filename, const char *func, int li
     next = at;
   }
   return DYNAC_ERROR;
+}
+/* "<string>", the co_filename of code exec() made from a string: the file
+ * of a traceback entry of a kernel synthesised from such code (a
+ * @dataclass's __init__: generator/dataclass_init.c). Borrowed (made once,
+ * kept), or NULL (MemoryError: the entry is left out). */
+static inline PyObject *dynac_exec_filename(void) {
+  static PyObject *name;
+  if (!name) name = PyUnicode_InternFromString("<string>");
+  return name;
 }
 #define DYNAC_DEOPT_OR_RAISE(effects, file, line) \
   return ((effects) || !DYNAC_UNDO_INTACT()) ? dynac_deopt_after_effect(file, line) : DYNAC_DEOPT
@@ -5801,14 +5903,19 @@ typedef enum dynac_slot_kind {
  *   'P' a property whose setter is that def's function (stored directly),
  *   's' a staticmethod of that def's function (called directly),
  *   'c' a classmethod of that def's function (called directly, the class first),
- *   '-' nothing (x += v runs __add__ while the class has no __iadd__). */
+ *   '-' nothing (x += v runs __add__ while the class has no __iadd__),
+ *   'd' the __init__ dataclasses generated for these fields (its kernel is
+ *       synthesised from them: generator/dataclass_init.c;
+ *       dynac_compat_dataclass_init checks it). */
 typedef struct dynac_method_desc {
   const char *name;
   char kind;
-  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-' */
+  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-', 'd' */
   int firstlineno;
   int up;                  /* looked up from the class `up` bases above (each the only base:
                               super().m() in a base's method, its MRO after that base) */
+  const char *fields;      /* 'd': the fields, comma-separated, in __init__'s order ... */
+  int ndefaults;           /* ... the last this many with a default */
 } dynac_method_desc;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
@@ -6155,6 +6262,11 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
     Py_DECREF(name);
     if (md->kind == '-') {
       if (f) return 0;
+      continue;
+    }
+    if (md->kind == 'd') {
+      int ok = f ? dynac_compat_dataclass_init(from, f, md->fields, md->ndefaults) : 0;
+      if (ok <= 0) return ok;
       continue;
     }
     f = f ? dynac__member_function(f, md->kind) : NULL;

@@ -182,6 +182,10 @@ static const char *comp_frame_name(const expr *c) {
 
 /* The arguments every slow path takes: where to add the traceback entry. */
 const char *where(em *E) {
+  const func *f = E->in->fn;
+  if (f->synth_first) /* dataclasses' text: its def on line 2 of what exec() ran (_create_fn) */
+    return arena_printf(E->m->a, "dynac_exec_filename(), %s, %d", c_string(E->m, f->name),
+                        E->cur_line - f->synth_first + 2);
   if (!E->comp)
     return arena_printf(E->m->a, "dynac__G.filename, %s, %d", c_string(E->m, E->in->fn->name), /* co_name */
                         E->cur_line);

@@ -198,6 +198,11 @@ const char *basename_of(const char *p) {
 
 void source_comment(em *E, srcpos pos) {
   E->cur_line = pos.line;
+  const func *f = E->in ? E->in->fn : NULL;
+  if (f && f->synth_first) { /* dataclasses' text: "<string>", its def on line 2 */
+    line(E, "/* <string>:%d (@dataclass): %s */", pos.line - f->synth_first + 2, comment_text(E->m, pos.line));
+    return;
+  }
   line(E, "/* %s:%d: %s */", basename_of(E->m->path), pos.line, comment_text(E->m, pos.line));
   if (E->line_directives) sb_printf(E->b, "#line %d \"%s\"\n", pos.line, E->m->path);
 }

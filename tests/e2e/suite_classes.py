@@ -221,6 +221,171 @@ class Frozen:
         return self.v
 
 
+@dataclass
+class DV:
+    """A @dataclass value type: the __init__ dataclasses generates runs as a kernel synthesised
+    from its fields (its temporaries kept as fields in C)."""
+    x: float
+    y: float
+    z: float = 0.5
+
+    def __add__(self, o):
+        return DV(self.x + o.x, self.y + o.y, self.z + o.z)
+
+    def scaled(self, k):
+        return DV(self.x * k, self.y * k)  # z left out: its default, from __init__.__defaults__
+
+    def norm2(self):
+        return self.x * self.x + self.y * self.y + self.z * self.z
+
+
+@dataclass
+class DW(DV):
+    """A dataclass's dataclass subclass: the base's fields first, z defined again keeps its
+    place (with its new default), w after."""
+    w: float = 2.0
+    z: float = 1.5
+    n: "ClassVar[int]" = 7  # a ClassVar: no field
+
+
+@dataclass(slots=True, eq=False)
+class DS:
+    a: float
+    b: int = 3
+
+
+@dataclass
+class DN:
+    """No fields: its __init__ is `pass`."""
+
+    def one(self):
+        return 1.0
+
+
+@dataclass
+class DP:
+    """__post_init__: dataclasses' __init__ calls it (CPython's __init__ runs)."""
+    a: float
+
+    def __post_init__(self):
+        LOG.append(("post", self.a))
+
+
+@dataclass(frozen=True)
+class DF:
+    """frozen: its __init__ stores through object.__setattr__ (CPython's __init__ runs)."""
+    a: float
+
+
+@dataclass
+class DL:
+    """Its own __setattr__: the generated __init__ stores through it (a nan raises)."""
+    a: float
+    b: float
+
+    def __setattr__(self, name, v):
+        if v != v:
+            raise ValueError("nan for " + name)
+        LOG.append(("set", name))
+        object.__setattr__(self, name, v)
+
+
+@dataclass
+class DQ:
+    """Its __init__ replaced as the module runs, before any kernel looks at the class: the class
+    guard sees it is not the one dataclasses generated (CPython's call runs it)."""
+    a: float
+    b: float
+
+
+def _dq_init(self, a, b):
+    self.a = a * 2.0
+    self.b = b
+
+
+DQ.__init__ = _dq_init
+
+
+def dq_make(a, b):
+    return DQ(a, b)
+
+
+class PDef:
+    def __init__(self, x, y=0.25, n=3):
+        self.x = x
+        self.y = y
+        self.n = n
+
+
+def made_defaults(x, y):
+    """Constructions leaving parameters to their defaults: each read from __init__.__defaults__
+    when the call runs (a default of another type than the build's: CPython's call)."""
+    a = DV(x, y)
+    b = PDef(x)
+    c = PDef(x, y)
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += x * i - t * 0.5
+    return t, a.z + b.y + b.n + c.n, a, (b.x, b.y, b.n), (c.y, c.n)
+
+
+class PV2:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+def pv_make(x, y):
+    v = PV2(x, y)
+    w = DV(x, y, 0.5)
+    return v.x + 1.0, w.x + 1.0, (v.y, w.y)
+
+
+def patch_and_make(x):
+    """Classes' __init__ patched inside a kernel, then made by a kernel it calls directly:
+    CPython's call makes them, and the interpreter goes on with them (no dynac error)."""
+    saved, saved_dv = PV2.__init__, DV.__init__
+    PV2.__init__ = lambda self, x, y: LOG.append(("pv patched", x)) or saved(self, -x, y)
+    DV.__init__ = lambda self, x, y, z: LOG.append(("dv patched", x)) or saved_dv(self, -x, y, z)
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += x * i - t * 0.5
+    try:
+        del LOG[:]
+        return pv_make(x, 2.0), list(LOG), t
+    finally:
+        PV2.__init__, DV.__init__ = saved, saved_dv
+
+
+def dc_walk(n):
+    p = DV(0.0, 0.0)
+    d = DV(0.5, 0.25, -0.125)
+    t = 0.0
+    for i in range(n):
+        p = p + d.scaled(0.1 * i)
+        t += p.norm2()
+    return t, p
+
+
+def dc_make(x, y):
+    v = DV(x, y, 0.5)
+    w = DW(x, y)
+    s = DS(x)
+    return v, w, s, v == DV(x, y, 0.5), w.w, DN().one(), DN() == DN()
+
+
+def dc_other(x):
+    del LOG[:]
+    p = DP(x)
+    f = DF(x)
+    l = DL(x, 2.0)
+    return p, f, l, list(LOG)
+
+
+def dc_short(x):
+    return DV(x)
+
+
 class Holder:
     def __init__(self, items):
         self.items = items
@@ -1685,6 +1850,13 @@ def train():
             whole_parts(a)
         heap_run([], heap_mix(1), 14)
         nest_push(20)
+        dc_walk(5)
+        dc_make(1.0, 2.0)
+        dc_other(1.0)
+        dq_make(1.0, 2.0)
+        pv_make(1.0, 2.0)
+        made_defaults(1.0, 2.0)
+        patch_and_make(1.0)
         heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
         made_by(Vec, 1.0, 2.0)
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
@@ -1745,6 +1917,19 @@ def show(label, f, *args):
         while tb.tb_next:
             tb = tb.tb_next
         print(label, type(e).__name__, str(e), "line", tb.tb_lineno)
+
+
+def frames(label, f, *args):
+    """show(), with every traceback entry's file, line and function."""
+    try:
+        print(label, repr(f(*args)))
+    except Exception as e:
+        out, tb = [], e.__traceback__
+        while tb:
+            code = tb.tb_frame.f_code
+            out.append((code.co_filename.rsplit("/", 1)[-1], tb.tb_lineno, code.co_name))
+            tb = tb.tb_next
+        print(label, type(e).__name__, str(e), out[1:])
 
 
 def rebind(old):
@@ -2352,6 +2537,41 @@ def checks():
     Point.origin = saved_origin
     show("point restored", point_ops, Point(1.0, 2.0), Point(0.5))
     show("frozen", frozen_ops, Frozen(1.0))
+    # a dataclass's generated __init__: a kernel synthesised from the fields, while the class's
+    # __init__ is the one dataclasses generated for them (else CPython's call)
+    show("dataclass walk", dc_walk, 40)
+    show("dataclass make", dc_make, 1.5, -0.0)
+    show("dataclass make nan inf", dc_make, float("nan"), float("-inf"))
+    show("dataclass make int str", dc_make, 10 ** 20, "s")
+    show("dataclass other", dc_other, 2.5)
+    show("dataclass other nan", dc_other, float("nan"))
+    frames("dataclass other nan frames", dc_other, float("nan"))
+    show("dataclass short", dc_short, 1.0)
+    show("made with defaults", made_defaults, 1.5, -0.0)
+    saved_defaults = PDef.__init__.__defaults__
+    PDef.__init__.__defaults__ = (1.5, 4)
+    show("made with new defaults", made_defaults, 1.5, 2.0)
+    PDef.__init__.__defaults__ = ("s", 2 ** 70)
+    show("made with defaults of other types", made_defaults, 1.5, 2.0)
+    PDef.__init__.__defaults__ = saved_defaults
+    show("made with defaults restored", made_defaults, 1.5, 2.0)
+    show("patched inside a kernel", patch_and_make, 1.5)
+    show("patched inside a kernel, restored", pv_make, 1.5, 2.0)
+    show("dataclass replaced init", lambda: (lambda q: (q.a, q.b))(dq_make(1.5, 2.0)))
+    saved_init = DV.__init__
+    DV.__init__ = lambda self, x, y, z=0.5: LOG.append(("patched", x)) or saved_init(self, -x, y, z)
+    show("dataclass patched", dc_make, 1.5, 2.0)
+    globals()["DC_BUMP"] = [0]  # the module's globals change: their guards look at the class again
+    show("dataclass patched, globals changed", dc_make, 1.5, 2.0)
+    DV.__init__ = saved_init
+    show("dataclass restored", dc_make, 1.5, 2.0)
+    saved_defaults = DV.__init__.__defaults__
+    DV.__init__.__defaults__ = (9.0,)
+    show("dataclass new default", dc_walk, 3)
+    DV.__init__.__defaults__ = ("s",)
+    show("dataclass str default", dc_walk, 3)
+    DV.__init__.__defaults__ = saved_defaults
+    show("dataclass default restored", dc_walk, 3)
     # a method looked up before its arguments are evaluated (LOAD_METHOD): AttributeError first
     show("add_to", add_to, Holder([1.0, 2.0]), 1)
     show("add_to float", add_to, Holder(3.5), 0)
@@ -2405,7 +2625,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "patch_and_make", "pv_make", "made_defaults", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -2470,6 +2690,13 @@ def main():
         check("explain lists a polymorphic construction's classes and __init__ kernels",
               "polymorphic construction, line" in made and "exactly Vec (Vec.__init__), Third (Third.__init__):"
               in made and "generic only" not in made, made)  # (Checked.__init__ may return 13: CPython's call)
+        dcs = {c: ir.stdout.split("\n%s.__init__ (" % c, 1)[-1].split("\n\n", 1)[0] if "\n%s.__init__ (" % c in
+               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF")}
+        check("explain: a @dataclass's generated __init__ is a kernel made from its fields (a base's first, "
+              "one defined again in its place, no ClassVar); none with __post_init__ or frozen=True",
+              "generated by @dataclass; its kernel made from the fields x,y,z)" in dcs["DV"] and
+              "kernel" in dcs["DV"] and "fields x,y,z,w)" in dcs["DW"] and "fields a,b)" in dcs["DS"] and
+              "fields a,b)" in dcs["DL"] and not dcs["DP"] and not dcs["DF"], json.dumps(dcs))
         lt = ir.stdout.split("\nEv.__lt__ (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a special method's generic kernel serves (C calls it: no generic only)",
               "specialisation (object, object) -> bool [profile]: kernel" in lt and "generic only" not in lt, lt)
@@ -2505,6 +2732,16 @@ def main():
               "dynac_heapq_call(" in c_text and "return dynac__less_Ev____lt____OO; /* EvA: Ev.__lt__ */"
               in c_text and "return dynac__less_EvN____lt____OO; /* EvN: EvN.__lt__ */" in c_text,
               "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
+        check("a @dataclass's __init__: its kernel called directly, its class guard checking the generated "
+              "function (member 'd': the fields, how many have a default)",
+              "{\"__init__\", 'd', NULL, 0, 0, \"x,y,z\", 1}" in c_text and
+              "DV.__init__ on its fields */" in c_text and "/* <string>:3 (@dataclass): self.x = x */" in c_text,
+              "\n".join(l for l in c_text.splitlines() if "DV.__init__" in l or "'d'" in l)[:1500])
+        check("a construction leaving parameters to their defaults reads them from __init__.__defaults__ "
+              "and runs the __init__ kernel directly",
+              "PyObject *d" in c_text and "/* the default of 'n' */" in c_text and
+              "dynac_method_default(((PyTypeObject *)" in c_text and "PDef.__init__" in c_text,
+              "\n".join(l for l in c_text.splitlines() if "the default of" in l or "PDef.__init__" in l)[:1500])
         calls = [l for l in c_text.splitlines() if "dynac_call_object(" in l]
         check("every call through dynac_call_object gives it the slot before the arguments "
               "(PY_VECTORCALL_ARGUMENTS_OFFSET: it writes there)", len(calls) >= 2 and
