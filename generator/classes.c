@@ -404,7 +404,8 @@ void classes_make_slots(module *m) {
 
 /* Adds what kernels rely on to k's guard (once). */
 static void use_member(module *m, klass *k, const char *name, func *f, char kind, int up) {
-  if (f && f->synth_first && kind == 'f') kind = 'd'; /* a @dataclass's generated __init__ */
+  if (f && f->synth_first) return; /* a @dataclass's generated __init__: each construction checks it
+                                       (emit/calls.c synthesised_init_ok), not the class guard */
   for (int i = 0; i < k->nmembers; i++)
     if (!strcmp(k->members[i].name, name) && k->members[i].f == f && k->members[i].kind == kind &&
         k->members[i].up == up)

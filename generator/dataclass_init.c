@@ -11,11 +11,12 @@
  * field (`x: float`, `y: float = 0.0`), that text is known here: it is
  * appended to the module's source (past its end; parse_appended), and its
  * def compiles as the method V.__init__ (never a compile root: only the
- * kernels constructing a V call it). The class guard checks that the
- * class's __init__ is that generated function (member kind 'd',
- * runtime/compat: its code and the class's __dataclass_fields__ and
- * options), else CPython's call runs; a traceback entry of the kernel is
- * the generated code's (File "<string>", its line: emit/failure.c where).
+ * kernels constructing a V call it, no super().__init__). Each such
+ * construction checks that the class's __init__ is that generated function
+ * (emit/calls.c synthesised_init_ok; runtime: dynac_dataclass_init_ok, its
+ * code and the class's __dataclass_fields__ and options, once per version
+ * tag), else CPython's call makes the instance there; a traceback entry of
+ * the kernel is the generated code's (File "<string>": emit/failure.c where).
  * Not synthesised (CPython's __init__ runs, as before): a field(...)
  * default, InitVar, KW_ONLY, __post_init__, an explicit __init__, the
  * init=/frozen=/kw_only= options, a field named self, a default spanning

@@ -434,8 +434,8 @@ DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void
 
 /* ---- dataclasses' generated __init__ (Lib/dataclasses.py, 3.11) ---------
  * Its kernel is synthesised from the fields the source declares
- * (generator/dataclass_init.c); the class guard checks that the class's
- * __init__ is what dataclasses generated for them, whose body is then
+ * (generator/dataclass_init.c); each construction checks that the class's
+ * __init__ is what dataclasses generated for them (dynac_dataclass_init_ok), whose body is then
  * `self.f=f` per field, in order (_init_fn, _field_init, _field_assign). */
 
 /* Field `fld` of __dataclass_fields__: 1 a plain field (init=True, no

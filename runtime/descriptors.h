@@ -31,19 +31,14 @@ typedef enum dynac_slot_kind {
  *   'P' a property whose setter is that def's function (stored directly),
  *   's' a staticmethod of that def's function (called directly),
  *   'c' a classmethod of that def's function (called directly, the class first),
- *   '-' nothing (x += v runs __add__ while the class has no __iadd__),
- *   'd' the __init__ dataclasses generated for these fields (its kernel is
- *       synthesised from them: generator/dataclass_init.c;
- *       dynac_compat_dataclass_init checks it). */
+ *   '-' nothing (x += v runs __add__ while the class has no __iadd__). */
 typedef struct dynac_method_desc {
   const char *name;
   char kind;
-  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-', 'd' */
+  const char *qualname;    /* the def's co_qualname ("Base.m" when inherited); NULL for '-' */
   int firstlineno;
   int up;                  /* looked up from the class `up` bases above (each the only base:
                               super().m() in a base's method, its MRO after that base) */
-  const char *fields;      /* 'd': the fields, comma-separated, in __init__'s order ... */
-  int ndefaults;           /* ... the last this many with a default */
 } dynac_method_desc;
 
 /* What the runtime lends to generated code (dynac_cache_attach sets
@@ -392,11 +387,6 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
       if (f) return 0;
       continue;
     }
-    if (md->kind == 'd') {
-      int ok = f ? dynac_compat_dataclass_init(from, f, md->fields, md->ndefaults) : 0;
-      if (ok <= 0) return ok;
-      continue;
-    }
     f = f ? dynac__member_function(f, md->kind) : NULL;
     if (!f || !PyFunction_Check(f)) return 0;
     PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
@@ -713,6 +703,25 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 /* args[i] is an instance of exactly the class of slot k (checked valid before). */
 #define DYNAC_GUARD_INSTANCE(g, k, i, text) \
   if ((PyObject *)Py_TYPE(args[i]) != (g)->slots[k].obj) { *failed = text; return 0; }
+
+/* May a construction of tp (its class guard's class, unchanged since) run
+ * the __init__ kernel dynac synthesised from a @dataclass's fields
+ * (generator/dataclass_init.c, `fields` comma-separated, the last
+ * `ndefaults` with a default): is tp's __init__ the one dataclasses
+ * generated for them (dynac_compat_dataclass_init)? Asked at each such
+ * construction site, once per version tag of tp (*seen: the last that said
+ * yes): where it is not, that site makes the instance by CPython's call,
+ * and nothing else about the class changes. 1 or 0. */
+static inline int dynac_dataclass_init_ok(PyTypeObject *tp, unsigned int *seen, const char *fields, int ndefaults) {
+  if (DYNAC_LIKELY(tp->tp_version_tag && *seen == tp->tp_version_tag)) return 1;
+  PyObject *name = PyUnicode_InternFromString("__init__");
+  PyObject *f = name ? _PyType_Lookup(tp, name) : NULL; /* borrowed; gives tp a version tag */
+  Py_XDECREF(name);
+  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults) : 0;
+  if (ok < 0) PyErr_Clear(); /* a MemoryError: CPython's call, which raises its own */
+  if (ok > 0 && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) *seen = tp->tp_version_tag;
+  return ok > 0;
+}
 
 /* The closure of the function `tp`'s lookup of `name` gives (borrowed):
  * what the kernel of a method using super() (its __class__ cell) takes

@@ -1042,6 +1042,20 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
   callee_report_take(E, init, NULL, true);
 }
 
+/* The condition (" && ...", or "" for a def of the source) under which a
+ * construction of class tp may run `init`, an __init__ synthesised from a
+ * @dataclass's fields: the class's __init__ is the one dataclasses
+ * generated for them (runtime: dynac_dataclass_init_ok, once per version
+ * tag at this site), else CPython's call. */
+const char *synthesised_init_ok(em *E, const inst *init, const char *tp) {
+  if (!init->fn->synth_first) return "";
+  const char *seen = arena_printf(E->m->a, "dcv%d", ++E->tmp);
+  line(E, "static unsigned int %s; /* %s's version tag when its __init__ was dataclasses' for %s */", seen,
+       init->fn->synth_of->name, init->fn->synth_fields);
+  return arena_printf(E->m->a, " && dynac_dataclass_init_ok(%s, &%s, %s, %d)", tp, seen,
+                      c_string(E->m, init->fn->synth_fields), init->fn->synth_defaults);
+}
+
 /* The kernel arguments of construction e (Cls(...), its __init__'s kernel
  * `init`) past the values it gives: the parameters it leaves to their
  * defaults (infer: constructed_init, fill_defaults), each read from the
@@ -1082,11 +1096,11 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, o);
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
-  const char *defaults = construction_defaults(E, e, init, tp, &args);
+  const char *defaults = construction_defaults(E, e, init, tp, &args), *synth = synthesised_init_ok(E, init, tp);
   if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
-  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i%s) {",
-       vals[0], ks, tp, ks, defaults);
+  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i%s%s) {",
+       vals[0], ks, tp, ks, synth, defaults);
   E->indent++;
   line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
@@ -1180,17 +1194,20 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   expr *sx = star ? e->u.call.args[npos + 1] : NULL;
   const char *t = sx ? keep(E, as_obj(E, emit_arg(E, e, npos + 1), TY(sx)), &ty_obj) : NULL, *o = tmpvar(E, &ty_obj);
   note_effect(E);
+  const char *synths[POLY_MAX]; /* each class's __init__ check, its static before the chain */
+  for (int i = 0; i < ps->n; i++)
+    synths[i] = ps->callee[i]->ok ? synthesised_init_ok(E, ps->callee[i], arena_printf(E->m->a, "((PyTypeObject *)%s)", f)) : "";
   int opened = 0;
   for (int i = 0; i < ps->n; i++) {
     if (!ps->callee[i]->ok) continue; /* not compiled: CPython's call */
     const klass *k = ps->k[i];
     inst *init = ps->callee[i];
     int ks = k->slot->index, items = init->fn->nparams - 1 - npos;
-    const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", f);
+    const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", f), *synth = synths[i];
     line(E, "%sif (dynac__slots[%d].valid && %s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)"
-         "dynac__slots[%d].v.i%s) { /* %s(...) */", opened++ ? "} else " : "", ks, f, ks, tp, ks,
+         "dynac__slots[%d].v.i%s%s) { /* %s(...) */", opened++ ? "} else " : "", ks, f, ks, tp, ks,
          t ? arena_printf(E->m->a, " && PyTuple_CheckExact(%s) && PyTuple_GET_SIZE(%s) == %d", t, t, items) : "",
-         k->name);
+         synth, k->name);
     E->indent++;
     if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
     strbuf args = {0};

@@ -505,6 +505,7 @@ const char *unbox_call_result(em *E, expr *e, const char *o);
  * from there in the statement (its pending operands kept), or NULL where it cannot. */
 const char *boxed_call_action(em *E, const expr *call);
 const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args);
+const char *synthesised_init_ok(em *E, const inst *init, const char *tp);
 const char *emit_call(em *E, expr *e);
 
 /* containers.c */

@@ -108,12 +108,8 @@ static void write_slots(module *m, module_parts *P) {
     sb_printf(b, "static const dynac_method_desc dynac__methods_%d[] = {\n", k);
     for (int i = 0; i < c->nmembers; i++) {
       const class_member *cm = &c->members[i];
-      if (cm->kind == 'd') /* dataclasses' __init__: its fields, the last ndefaults with a default */
-        sb_printf(b, "    {%s, 'd', NULL, 0, %d, %s, %d},\n", c_string(m, cm->name), cm->up,
-                  c_string(m, cm->f->synth_fields), cm->f->synth_defaults);
-      else
-        sb_printf(b, "    {%s, '%c', %s, %d, %d, NULL, 0},\n", c_string(m, cm->name), cm->kind,
-                  cm->f ? c_string(m, cm->f->qualname) : "NULL", cm->f ? cm->f->firstlineno : 0, cm->up);
+      sb_printf(b, "    {%s, '%c', %s, %d, %d},\n", c_string(m, cm->name), cm->kind,
+                cm->f ? c_string(m, cm->f->qualname) : "NULL", cm->f ? cm->f->firstlineno : 0, cm->up);
     }
     sb_puts(b, "};\n");
   }

@@ -515,6 +515,8 @@ static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind,
   if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || !direct_args(at, n) ||
       (n != f->nparams && !f->nvarparams))
     return NULL;
+  if (f->synth_first && e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD)
+    return NULL; /* super().__init__(...) of a dataclass: CPython's (only constructions check its __init__) */
   const type *packed[64];
   if (f->nvarparams) { /* def m(self, a, *rest): the values past `a` make rest's tuple, as CPython's call does */
     bool method_call = e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD; /* (emit_call_kind packs) */

@@ -15,7 +15,7 @@
 
 /* ---- guarded module-level values (see dynac.h, dynac_globals) ------------- */
 static const dynac_method_desc dynac__methods_0[] = {
-    {"dot", 'f', "Vec.dot", 17, 0, NULL, 0},
+    {"dot", 'f', "Vec.dot", 17, 0},
 };
 static dynac_slot dynac__slots[1];
 static const dynac_slot_desc dynac__slot_desc[1] = {
