@@ -106,11 +106,16 @@ static const char *check_body(module *m, klass *k, TSNode def) {
   return NULL;
 }
 
+/* The class_definition node of class k. */
+TSNode classes_def(const module *m, const klass *k) {
+  return class_node(ts_node_named_child(m->p.root, k->stmt_index), &(bool){false});
+}
+
 /* The instance attributes class k declares in its body, `x: float` or
  * `x: float = 0.0` (a dataclass's fields), typed as the annotation says
  * when dynac reads it (a ClassVar is the class's own: not one). */
 static void declared_attributes(module *m, klass *k) {
-  TSNode def = class_node(ts_node_named_child(m->p.root, k->stmt_index), &(bool){false});
+  TSNode def = classes_def(m, k);
   TSNode body = child_by_field(def, "body");
   uint32_t n = ts_node_named_child_count(body);
   k->ann_names = arena_alloc(m->a, sizeof(char *) * (size_t)(n + 1));

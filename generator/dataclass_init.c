@@ -33,12 +33,6 @@ typedef struct dc_field {
 
 enum { DC_MAX_FIELDS = 64 };
 
-/* The class_definition of class k. */
-static TSNode class_def(const module *m, const klass *k) {
-  TSNode st = ts_node_named_child(m->p.root, k->stmt_index);
-  return node_is(st, "decorated_definition") ? child_by_field(st, "definition") : st;
-}
-
 static bool starts_with(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
 /* Adds field `name` to fs (n of them), or gives it its new default in its
@@ -62,7 +56,7 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
       if (b->dataclass != 1 || !fields_of(m, b, fs, n)) return false;
       break;
     }
-  TSNode body = child_by_field(class_def(m, k), "body");
+  TSNode body = child_by_field(classes_def(m, k), "body");
   for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
     TSNode st = ts_node_named_child(body, i), a = ts_node_named_child(st, 0);
     if (!node_is(st, "expression_statement") || !node_is(a, "assignment")) continue;

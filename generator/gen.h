@@ -888,6 +888,7 @@ bool scope_module(module *m);                  /* scope.c */
 /* classes.c: the module's class statements and their instances */
 void classes_scope(module *m);
 void classes_dataclass_inits(module *m); /* after classes_scope: dataclass_init.c */
+TSNode classes_def(const module *m, const klass *k); /* its class_definition node */
 struct func *scope_synthesised_method(module *m, TSNode def, const char *qualname);  /* after scope_module: finds them, reads the profile's attributes */
 /* The class a type name means in m ("Vec", "__main__.Vec", "pkg.mod.Vec"), or NULL. */
 klass *classes_find(const module *m, const char *name);

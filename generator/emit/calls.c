@@ -790,22 +790,32 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
   line(E, "}");
 }
 
-/* The kernel parameters from `given` on that a devirtualised method call
- * leaves to their defaults (infer/expr.c: fill_defaults): each read from
- * the function mc's class lookup gives, as CPython binds it when the call
- * runs (runtime: dynac_method_default), and unboxed as typed; the call is
- * made directly only while each is there and of its type (mc->current
- * grows the tests), else CPython's call binds them itself. */
-static void defaulted_args(em *E, expr *e, const inst *callee, int given, member_call *mc, strbuf *args) {
+/* The kernel parameters of `callee` from `given` on that a call leaves to
+ * their defaults (infer/expr.c: fill_defaults): each read from the function
+ * `owner`'s lookup of `name` gives, as CPython binds it when the call runs
+ * (runtime: dynac_method_default), and unboxed as typed into a temporary
+ * appended to args (", u" each, or "u, " with `trailing`). The C condition
+ * (" && ..." per default, "" for none) under which each is there and of its
+ * type; else CPython's call binds them itself. */
+static const char *defaults_read(em *E, const inst *callee, int given, const char *owner, const char *name,
+                                 strbuf *args, bool trailing) {
+  const char *cond = "";
   for (int p = given; !callee->fn->nvarparams && p < callee->fn->nparams; p++) {
     const type *pt = callee->args[p];
     const char *d = arena_printf(E->m->a, "d%d", ++E->tmp), *u = tmpvar(E, pt);
     line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, callee->fn->params[p]);
-    mc->current = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)",
-                               mc->current, d, mc->owner, interned_name(E, e->u.call.name), p,
-                               elem_fn(E->m, pt), d, u);
-    sb_printf(args, "%s, ", u);
+    cond = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)", cond, d, owner,
+                        interned_name(E, name), p, elem_fn(E->m, pt), d, u);
+    sb_printf(args, trailing ? "%s, " : ", %s", u);
   }
+  return cond;
+}
+
+/* A devirtualised method call's defaults (defaults_read): the call is made
+ * directly only while each is there and of its type (mc->current grows). */
+static void defaulted_args(em *E, expr *e, const inst *callee, int given, member_call *mc, strbuf *args) {
+  mc->current = arena_printf(E->m->a, "%s%s", mc->current,
+                             defaults_read(E, callee, given, mc->owner, e->u.call.name, args, true));
 }
 
 /* The closure argument of a kernel whose function has one (the __class__
@@ -1058,23 +1068,10 @@ const char *synthesised_init_ok(em *E, const inst *init, const char *tp) {
 
 /* The kernel arguments of construction e (Cls(...), its __init__'s kernel
  * `init`) past the values it gives: the parameters it leaves to their
- * defaults (infer: constructed_init, fill_defaults), each read from the
- * __init__ class `tp`'s lookup gives when the call runs (runtime:
- * dynac_method_default, as CPython binds it) and unboxed as typed, appended
- * to args. The C condition (" && ..." per default, "" for none) under which
- * each is there and of its type, tested once tp is the guard's class; else
- * CPython's call binds them itself. */
+ * defaults (infer: constructed_init), read from class tp's __init__
+ * (defaults_read), tested once tp is the guard's class. */
 const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args) {
-  const char *cond = "";
-  for (int p = e->u.call.n; !init->fn->nvarparams && p < init->fn->nparams; p++) {
-    const type *pt = init->args[p];
-    const char *d = arena_printf(E->m->a, "d%d", ++E->tmp), *u = tmpvar(E, pt);
-    line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, init->fn->params[p]);
-    cond = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)", cond, d, tp,
-                        interned_name(E, "__init__"), p, elem_fn(E->m, pt), d, u);
-    sb_printf(args, ", %s", u);
-  }
-  return cond;
+  return defaults_read(E, init, e->u.call.n, tp, "__init__", args, false);
 }
 
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
