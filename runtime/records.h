@@ -22,6 +22,7 @@ typedef struct dynac_rec_head {
   PyTypeObject *tp;     /* its class (owned); NULL: no value */
   unsigned int version; /* tp's version tag when the struct was made */
   uint32_t set;         /* bit i: field i holds a value (__init__ sets them in order); 0 once obj is made */
+  PyObject **kept;      /* NULL, or [32] by field: the object a field's nan came from (owned; dynac_rec_keep) */
 } dynac_rec_head;
 
 /* One field of a class's struct: its attribute name, kind ('f' float,
@@ -41,11 +42,41 @@ typedef struct dynac_rec_desc {
   unsigned int ok_version;  /* dynac_rec_ok's last yes (a version tag), 0: none */
 } dynac_rec_desc;
 
-/* Releases what the struct holds (its instance, its class): it holds no value after. */
+/* Releases the objects the struct keeps for its fields (dynac_rec_keep). */
+DYNAC_COLD void dynac__rec_drop_kept(dynac_rec_head *h) {
+  PyObject **kept = h->kept;
+  h->kept = NULL;
+  for (int i = 0; i < 32; i++) Py_XDECREF(kept[i]);
+  PyMem_Free(kept);
+}
+
+/* Releases what the struct holds (its instance, its class, the objects
+ * it keeps): it holds no value after. */
 static inline void dynac_rec_release(dynac_rec_head *h) {
   Py_CLEAR(h->obj);
   Py_CLEAR(h->tp);
   h->set = 0;
+  if (DYNAC_UNLIKELY(h->kept != NULL)) {
+    dynac__rec_drop_kept(h);
+    h->kept = NULL; /* (said again here: the compiler then knows a new struct keeps none) */
+  }
+}
+
+/* After a store of float v into field i of the struct: the field keeps o
+ * (borrowed; NULL: none), the object v came from (its caller's argument, a
+ * default), when v is a nan, so that the instance made later holds it, as
+ * CPython's `self.x = x` stores it: `DV(x, y) == DV(x, y)` of a nan x is
+ * True in CPython (the two instances share x, and the tuples dataclass's
+ * __eq__ compares test identity first), and so it is here. Another value
+ * keeps nothing (an object kept for the field before is released): a
+ * float's identity CPython does not promise, and keeping every one cost
+ * ~4% of raytrace's time. The generated store calls this only for a nan
+ * given as an object or while the struct keeps objects (h->kept). */
+DYNAC_COLD void dynac_rec_keep(dynac_rec_head *h, int i, PyObject *o, double v) {
+  if (h->kept) Py_CLEAR(h->kept[i]);
+  if (!o || !isnan(v)) return;
+  if (!h->kept && !(h->kept = (PyObject **)PyMem_Calloc(32, sizeof(PyObject *)))) return; /* (no memory: a new box later) */
+  h->kept[i] = Py_NewRef(o);
 }
 
 /* Starts a struct for a new instance of tp, no field set yet (tp borrowed). */
@@ -60,7 +91,7 @@ static inline void dynac_rec_begin(dynac_rec_head *h, PyTypeObject *tp) {
 static inline void dynac_rec_move(void *dst, void *src, size_t size) {
   dynac_rec_release((dynac_rec_head *)dst);
   memcpy(dst, src, size);
-  memset(src, 0, size);
+  memset(src, 0, sizeof(dynac_rec_head)); /* (its fields are not read again: no value) */
 }
 
 /* Is field i of the struct read and written as a field now: no instance
@@ -92,8 +123,10 @@ static inline PyObject *dynac_rec_name(dynac_rec_desc *d, int i) {
  * instance's values, and making it object.__new__'s? As
  * classes_recordable decided from the source, checked on the live class
  * once per version tag: generic getattr and setattr, object's __new__, no
- * finalizer, managed inline values, and no class attribute named like a
- * field (a property, a descriptor, a default). 1 or 0. */
+ * finalizer, managed inline values, and no data descriptor named like a
+ * field (a property, a slot). A class attribute that is no data
+ * descriptor (a dataclass field's default, a method) is fine: the
+ * instance's own value hides it, as PyObject_GenericGetAttr looks. 1 or 0. */
 static inline int dynac_rec_ok(dynac_rec_desc *d, PyTypeObject *tp) {
   if (DYNAC_LIKELY(tp->tp_version_tag && d->ok_version == tp->tp_version_tag)) return 1;
   if (tp->tp_setattro != PyObject_GenericSetAttr || tp->tp_getattro != PyObject_GenericGetAttr ||
@@ -103,15 +136,18 @@ static inline int dynac_rec_ok(dynac_rec_desc *d, PyTypeObject *tp) {
   for (int i = 0; i < d->nfields; i++) {
     PyObject *name = dynac_rec_name(d, i);
     if (!name) { PyErr_Clear(); return 0; }
-    if (_PyType_Lookup(tp, name)) return 0; /* also gives tp a version tag */
+    PyObject *attr = _PyType_Lookup(tp, name); /* (which also gives tp a version tag) */
+    if (attr && Py_TYPE(attr)->tp_descr_set) return 0;
   }
   if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
   d->ok_version = tp->tp_version_tag;
   return 1;
 }
 
-/* The struct's field i as an object (a new reference, NULL with MemoryError). */
-static inline PyObject *dynac__rec_box_field(const dynac_rec_head *h, const dynac_rec_field *f) {
+/* The struct's field i as an object (a new reference, NULL with
+ * MemoryError): the object it keeps (dynac_rec_keep), else boxed. */
+static inline PyObject *dynac__rec_box_field(dynac_rec_head *h, const dynac_rec_field *f, int i) {
+  if (h->kept && h->kept[i]) return Py_NewRef(h->kept[i]);
   const char *p = (const char *)h + f->offset;
   if (f->kind == 'f') return PyFloat_FromDouble(*(const double *)p);
   if (f->kind == 'i') return PyLong_FromLongLong(*(const int64_t *)p);
@@ -132,7 +168,7 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
   int same = h->tp->tp_version_tag == h->version;
   for (int i = 0; i < d->nfields; i++) {
     if (!((h->set >> i) & 1u)) continue;
-    PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i]) : NULL;
+    PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i], i) : NULL;
     PyObject *dict = v && !same ? PyObject_GenericGetDict(o, NULL) : NULL;
     int effects = 0;
     int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, DYNAC_STORE_OTHER)
@@ -143,6 +179,7 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
   }
   h->obj = o;
   h->set = 0; /* the fields are the instance's now: dynac_rec_plain needs no test of obj */
+  if (h->kept) dynac__rec_drop_kept(h);
   return o;
 }
 /* The instance as a new reference (dynac_rec_force), NULL with an exception. */

@@ -798,11 +798,12 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
  * (" && ..." per default, "" for none) under which each is there and of its
  * type; else CPython's call binds them itself. */
 static const char *defaults_read(em *E, const inst *callee, int given, const char *owner, const char *name,
-                                 strbuf *args, bool trailing) {
+                                 strbuf *args, bool trailing, const char **objs) {
   const char *cond = "";
   for (int p = given; !callee->fn->nvarparams && p < callee->fn->nparams; p++) {
     const type *pt = callee->args[p];
     const char *d = arena_printf(E->m->a, "d%d", ++E->tmp), *u = tmpvar(E, pt);
+    if (objs && p < 64) objs[p] = d;
     line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, callee->fn->params[p]);
     cond = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)", cond, d, owner,
                         interned_name(E, name), p, elem_fn(E->m, pt), d, u);
@@ -815,7 +816,7 @@ static const char *defaults_read(em *E, const inst *callee, int given, const cha
  * directly only while each is there and of its type (mc->current grows). */
 static void defaulted_args(em *E, expr *e, const inst *callee, int given, member_call *mc, strbuf *args) {
   mc->current = arena_printf(E->m->a, "%s%s", mc->current,
-                             defaults_read(E, callee, given, mc->owner, e->u.call.name, args, true));
+                             defaults_read(E, callee, given, mc->owner, e->u.call.name, args, true, NULL));
 }
 
 /* The closure argument of a kernel whose function has one (the __class__
@@ -1037,9 +1038,10 @@ void emit_init_status(em *E) {
 }
 
 /* `int st` of init's kernel run directly (a class k's __init__, tp: the
- * class as a PyTypeObject *) with `args`, the new instance first. */
+ * class as a PyTypeObject *) with `args`, the new instance first;
+ * defaults: the objects of parameters left to their defaults, or NULL. */
 static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char *tp, const char *args,
-                                  const expr *e) {
+                                  const expr *e, const char *const *defaults) {
   bool leaf = kernel_call_is_flat(E->m, init);
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
@@ -1047,7 +1049,7 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
   expr *byparam[64] = {NULL}; /* self, then Cls(...)'s arguments */
   for (int i = 1; e && i < e->u.call.n && i < 64; i++) byparam[i] = e->u.call.args[i];
   line(E, "int st = dynac_kernel_%s(%s%s%s); /* %s.__init__, run directly */", init->cname,
-       closure_arg(E, init, tp, "__init__"), args, entry_args_of_call(E, init, byparam), k->name);
+       closure_arg(E, init, tp, "__init__"), args, entry_args_of_call(E, init, byparam, defaults), k->name);
   if (!leaf) line(E, "dynac__depth--;");
   callee_report_take(E, init, NULL, true);
 }
@@ -1069,9 +1071,12 @@ const char *synthesised_init_ok(em *E, const inst *init, const char *tp) {
 /* The kernel arguments of construction e (Cls(...), its __init__'s kernel
  * `init`) past the values it gives: the parameters it leaves to their
  * defaults (infer: constructed_init), read from class tp's __init__
- * (defaults_read), tested once tp is the guard's class. */
-const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args) {
-  return defaults_read(E, init, e->u.call.n, tp, "__init__", args, false);
+ * (defaults_read), tested once tp is the guard's class. objs[p]: the
+ * default object of each such parameter p (for entry_args_of_call: the
+ * instance keeps it, as CPython's __init__ stores it). */
+const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args,
+                                  const char **objs) {
+  return defaults_read(E, init, e->u.call.n, tp, "__init__", args, false, objs);
 }
 
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
@@ -1093,7 +1098,9 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   strbuf args = {0};
   sb_puts(&args, o);
   for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
-  const char *defaults = construction_defaults(E, e, init, tp, &args), *synth = synthesised_init_ok(E, init, tp);
+  const char *dobjs[64] = {NULL};
+  const char *defaults = construction_defaults(E, e, init, tp, &args, dobjs);
+  const char *synth = synthesised_init_ok(E, init, tp);
   if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i%s%s) {",
@@ -1101,7 +1108,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   E->indent++;
   line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-  emit_init_kernel_call(E, k, init, tp, args.data, e);
+  emit_init_kernel_call(E, k, init, tp, args.data, e, dobjs);
   line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
   E->indent++;
   emit_init_interpreted(E, e, vals, tp, o);
@@ -1213,7 +1220,7 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     for (int j = 0; j < items; j++) sb_printf(&args, ", PyTuple_GET_ITEM(%s, %d)", t, j);
     line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-    emit_init_kernel_call(E, k, init, tp, args.data, e);
+    emit_init_kernel_call(E, k, init, tp, args.data, e, NULL);
     sb_free(&args);
     line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
     strbuf bv = {0};
@@ -1388,7 +1395,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   expr *byparam[64] = {NULL}; /* the argument expression of each of the callee's parameters */
   for (int i = first; i < packed && i - first + shift < 64; i++) byparam[i - first + shift] = e->u.call.args[i];
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s)", callee->cname, args.data ? args.data : "",
-                                   entry_args_of_call(E, callee, byparam));
+                                   entry_args_of_call(E, callee, byparam, NULL));
   if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");

@@ -381,7 +381,7 @@ const char *param_argument_object(em *E, const char *v, const type *t);
 void note_literal_result(em *E, const char *v, const inst *callee);
 void decide_entry_args(module *m, inst *in);
 const char *no_entry_args(const inst *callee, bool exported);
-const char *entry_args_of_call(em *E, const inst *callee, expr *const *args);
+const char *entry_args_of_call(em *E, const inst *callee, expr *const *args, const char *const *defaults);
 void report_returned_param(em *E, const expr *v);
 const char *passed_object(em *E, int p);
 enum { KEEP_BOX = 1, KEEP_BOX_USED = 2, KEEP_ARG = 3 }; /* em.kept_box */
@@ -504,7 +504,8 @@ const char *unbox_call_result(em *E, expr *e, const char *o);
 /* The action giving call e's value (in dynac__boxed_result) to the interpreter, which goes on
  * from there in the statement (its pending operands kept), or NULL where it cannot. */
 const char *boxed_call_action(em *E, const expr *call);
-const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args);
+const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args,
+                                  const char **objs);
 const char *synthesised_init_ok(em *E, const inst *init, const char *tp);
 const char *emit_call(em *E, expr *e);
 

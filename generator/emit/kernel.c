@@ -403,13 +403,16 @@ void report_returned_param(em *E, const expr *v) {
  * (argument_object). A float literal the callee may keep boxed is passed as
  * the module's one object of it, as CPython passes the code object's
  * constant: `add_edge(u, v, 1.0)` storing `(v, w)` holds one float for all
- * edges, not one per call. ", NULL" when there is none. */
-const char *entry_args_of_call(em *E, const inst *callee, expr *const *args) {
+ * edges, not one per call. defaults[p] (or NULL): the object of a
+ * parameter the call leaves to its default (construction_defaults), as
+ * CPython binds it. ", NULL" when there is none. */
+const char *entry_args_of_call(em *E, const inst *callee, expr *const *args, const char *const *defaults) {
   if (E->exported || !callee->takes_entry_args) return "";
   strbuf b = {0};
   bool any = false;
   for (int p = 0; p < callee->fn->nparams; p++) {
     const char *o = argument_object(E, callee, p, args[p]);
+    if (!o && defaults && p < 64 && defaults[p] && callee->reads_args && callee->reads_args[p]) o = defaults[p];
     any = any || o;
     sb_printf(&b, "%s%s", p ? ", " : "", o ? o : "NULL");
   }

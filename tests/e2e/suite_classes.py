@@ -427,6 +427,30 @@ def dc_short(x):
     return DV(x)
 
 
+def dc_ids(x, y):
+    """DV, whose field z has a default (dataclasses leaves it on the class; each instance's own
+    value hides it), kept as its fields: the instances made from them hold the objects CPython's
+    __init__ stores (the caller's x and y, z's default), so that the tuples dataclass's __eq__
+    compares are identical for a nan; a field stored again holds its new value."""
+    a = DV(x, y)
+    b = DV(x, y)
+    c = DV(x, y, -0.0)
+    c.x = c.x * 2.0
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += x * i - t * 0.5
+    return t, a == b, a, b, c
+
+
+def same_objects(x, y):
+    """dc_ids' instances compared by the interpreter: a list comparison tests identity first, so
+    a nan field equals another only where both hold one object. x and y are objects the
+    interpreter made: a float a kernel computes has no object until it is boxed, and two boxes
+    of it are two objects (README: float identity)."""
+    t, eq, a, b, c = dc_ids(x, y)
+    return t, eq, a == b, [a.x] == [b.x], [a.y] == [b.y], [a.z] == [b.z], [c.x] == [a.x], [c.y] == [a.y], a, c
+
+
 class Holder:
     def __init__(self, items):
         self.items = items
@@ -1893,6 +1917,7 @@ def train():
         nest_push(20)
         dc_walk(5)
         dc_make(1.0, 2.0)
+        dc_ids(1.0, 2.0)
         dc_other(1.0)
         dq_make(1.0, 2.0)
         pv_make(1.0, 2.0)
@@ -2589,6 +2614,8 @@ def checks():
     show("dataclass other nan", dc_other, float("nan"))
     frames("dataclass other nan frames", dc_other, float("nan"))
     show("dataclass short", dc_short, 1.0)
+    for x, y in ((float("nan"), 2.0), (1.5, -0.0), (float("inf"), float("nan")), (10 ** 20, 2.0), (3, 4)):
+        show("dataclass ids %r %r" % (x, y), same_objects, x, y)
     show("dataclass chain", dc_chain, 1.5)
     show("dataclass chain nan", dc_chain, float("nan"))
     show("dataclass chain str", dc_chain, "s")
@@ -2615,8 +2642,21 @@ def checks():
     show("dataclass new default", dc_walk, 3)
     DV.__init__.__defaults__ = ("s",)
     show("dataclass str default", dc_walk, 3)
+    DV.__init__.__defaults__ = (float("nan"),)
+    show("dataclass nan default", same_objects, float("nan"), 2.0)
+    show("dataclass nan default walk", dc_walk, 3)
     DV.__init__.__defaults__ = saved_defaults
     show("dataclass default restored", dc_walk, 3)
+    DV.x = 7.0  # a class attribute named like a field: each instance's own value hides it
+    show("dataclass class attribute x", same_objects, float("nan"), 2.0)
+    show("dataclass walk, class attribute x", dc_walk, 5)
+    del DV.x
+    DV.z = property(lambda self: 42.0)  # a data descriptor: __init__'s store raises, as CPython's
+    show("dataclass property z", dc_walk, 3)
+    show("dataclass property z ids", same_objects, 1.0, 2.0)
+    DV.z = 0.5
+    show("dataclass z restored", same_objects, float("nan"), 2.0)
+    show("dataclass walk, z restored", dc_walk, 5)
     # a method looked up before its arguments are evaluated (LOAD_METHOD): AttributeError first
     show("add_to", add_to, Holder([1.0, 2.0]), 1)
     show("add_to float", add_to, Holder(3.5), 0)
@@ -2670,7 +2710,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -2783,6 +2823,12 @@ def main():
               "dynac_dataclass_init_ok(((PyTypeObject *)" in c_text and ", \"x,y,z\", 1)" in c_text and
               "DV.__init__ on its fields */" in c_text and "/* <string>:3 (@dataclass): self.x = x */" in c_text,
               "\n".join(l for l in c_text.splitlines() if "DV.__init__" in l or "dataclass_init_ok" in l)[:1500])
+        check("a dataclass whose field has a default (on the class) is kept as its fields, each field keeping "
+              "the object its nan came from (the caller's, the default's) for the instance made later",
+              "dynac_rec_ok(&dynac__rdesc_R2DV, " in c_text and "if (DYNAC_UNLIKELY(((dynac__args ? dynac__args[1] : NULL) && "
+              "isnan(l_x)) || (*rp_self).h.kept)) dynac_rec_keep(&(*rp_self).h, 0, (dynac__args ? dynac__args[1] : "
+              "NULL), l_x);" in c_text,
+              "\n".join(l for l in c_text.splitlines() if "R2DV" in l)[:1500])
         check("a construction leaving parameters to their defaults reads them from __init__.__defaults__ "
               "and runs the __init__ kernel directly",
               "PyObject *d" in c_text and "/* the default of 'n' */" in c_text and
