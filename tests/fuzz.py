@@ -126,6 +126,10 @@ class Gen:
                 # an instance made as object.__new__ makes it (a polymorphic construction site)
                 "made_as(P, %s, %s, (%s,))" % (a, b, a), "made_as(Q, %s, %s, (%s,))" % (b, a, b),
                 "made_as(Q, %s, %s, ())" % (a, b), "made_as(P, %s, %s, (%s, 1.0))" % (a, b, b)])
+        if self.rng.random() < 0.15:  # the dataclass D: its generated __init__ a kernel, b's default on the class
+            return self.rng.choice([
+                "D(%s, %s).a" % (a, b), "D(%s).b" % a, "(D(%s, %s) + D(%s)).m0(%s)" % (a, b, b, a),
+                "dc_walk(%s, %s)" % (a, b), "float(len([D(%s), D(%s, %s)]))" % (a, b, a)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -473,13 +477,14 @@ class Gen:
     def classes(self):
         """P (declared float attributes; a method, operators, a property, a
         staticmethod, len and an item) and its subclass Q (super(), P.m0):
-        instances of exactly P are what kernels specialise on."""
+        instances of exactly P are what kernels specialise on; and the
+        dataclass D (its generated __init__, a default)."""
         e = self.float_expr({"x0", "x1", "x2"}, 2, False)
         e = re.sub(r"\bx0\b", "self.a", re.sub(r"\bx1\b", "self.b", re.sub(r"\bx2\b", "x", e)))
         return CLASSES % e
 
     def module(self, nfuncs):
-        parts = ['"""A module made by tests/fuzz.py."""', "import heapq", "import math",
+        parts = ['"""A module made by tests/fuzz.py."""', "import dataclasses", "import heapq", "import math",
                  "import numpy as np" if np else "", "import dynac", "",
                  self.classes()]
         funcs = []
@@ -540,6 +545,31 @@ class P:
 
 
 FuzzPair = __import__("collections").namedtuple("FuzzPair", "a b")  # made in C from kernels
+
+
+@dataclasses.dataclass
+class D:
+    # a dataclass: the __init__ it generates runs as a kernel made from the fields (its
+    # temporaries kept as fields: emit/records.c), b's default left on the class
+    a: float
+    b: float = 0.5
+
+    def __add__(self, o):
+        return D(self.a + o.a, self.b * o.b)
+
+    def m0(self, x):
+        return self.a * x - self.b
+
+
+def dc_walk(x, y):
+    # D's temporaries in a loop, one escaping into a list (made as an instance there)
+    t = D(0.0)
+    kept = []
+    for i in range(3):
+        t = t + D(x * i, y)
+        if i == 1:
+            kept.append(t)
+    return t.a + t.b + kept[0].m0(x)
 
 
 class T:

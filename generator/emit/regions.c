@@ -66,8 +66,9 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
     if (region_owns(in, r->in[i])) sb_printf(&locals, "l_%s = Py_NewRef(a_%s); /* live-in, owned */\nb_%s = true;\n", c, c, c);
     else sb_printf(&locals, "l_%s = a_%s; /* live-in */\nb_%s = true;\n", c, c, c);
   }
+  strbuf helpers = {0}; /* loop functions (fusion.c), written before the region's kernel */
   em E = {.m = m, .in = in, .b = &body, .reg = r, .effectful = in->effectful,
-          .conts = may_continue(in)};
+          .conts = may_continue(in), .helpers = &helpers};
   if (in->effectful) declare_undo_log(&E);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
@@ -94,9 +95,10 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
   hole holes[] = {{"comment", comment}, {"name", name}, {"params", params.data},
                   {"storage", "static"}, {"locals", locals.data ? locals.data : ""},
                   {"body", body.data ? body.data : ""}, {"end", end.data}};
+  if (helpers.data) sb_puts(out, helpers.data);
   bool ok = fill(tpl, holes, 7, out);
   sb_puts(out, "\n");
-  sb_free(&params); sb_free(&locals); sb_free(&body); sb_free(&end);
+  sb_free(&params); sb_free(&locals); sb_free(&body); sb_free(&end); sb_free(&helpers);
   return ok;
 }
 

@@ -672,6 +672,21 @@ def inplace_fused(x, v, dt):
     return x[0], np.sum(x * x), x, v
 
 
+@dynac.compile(signatures=["(ndarray[d], ndarray[d], float)"])
+def inplace_in_region(x, v, dt):
+    """In-place whole-array expressions in a compiled region of a function
+    with a graph break (`match`): their loop functions are written before
+    the region's kernel, as before a whole function's (a region had none:
+    the generator crashed, fuzz seed 20261501)."""
+    x -= dt
+    x += dt * v
+    match len(x):
+        case 1:
+            dt = 0.5
+    v *= x - dt
+    return x[0], x, v
+
+
 @dynac.compile(signatures=["(ndarray[d, 2], ndarray[d, 2], int)", "(ndarray[d, 2, strided], ndarray[d, 2], int)"])
 def inplace_places(u, w, i):
     """Slices and rows of 2-D arrays as targets (get, in-place ufunc, set
