@@ -677,12 +677,14 @@ def inplace_in_region(x, v, dt):
     """In-place whole-array expressions in a compiled region of a function
     with a graph break (`match`): their loop functions are written before
     the region's kernel, as before a whole function's (a region had none:
-    the generator crashed, fuzz seed 20261501)."""
+    the generator crashed, fuzz seed 20261501), named by the region (the
+    second region's took the first's name: fuzz seed 20261503)."""
     x -= dt
     x += dt * v
     match len(x):
         case 1:
             dt = 0.5
+    x *= 2.0
     v *= x - dt
     return x[0], x, v
 
