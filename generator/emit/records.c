@@ -280,9 +280,8 @@ void emit_rec_structs(module *m, strbuf *out) {
  * the struct. Otherwise CPython's call, its instance kept as the struct
  * (of another class: the kernel goes on in the interpreter). The struct.
  * The __init__ kernel is given the objects of its caller's unchanged
- * parameters and of the defaults, which the fields keep (dynac_rec_keep),
- * not the literals' (a float literal's identity CPython does not promise;
- * keeping it cost raytrace's `Vec(x, y, 1.5)` per ray 5% of its time). */
+ * parameters and of the defaults, which a field keeps when its value is a
+ * nan (dynac_rec_keep), not the literals' (a literal is never a nan). */
 const char *emit_rec_construction(em *E, expr *e, inst *init) {
   const klass *k = TY(e)->cls;
   int n = e->u.call.n, ks = k->slot->index;
