@@ -215,7 +215,7 @@ typedef struct em {
                           (kernel.c returned_number_params): each return reports (dynac__returned_param) */
   strbuf *helpers; /* C written before the kernel (fusion.c's loop functions) */
   int nfused;       /* loop functions so far */
-  const char *fused_prefix; /* their names' part after dynac_fused_: the kernel's C name (a region's, its own) */
+  const char *fused_prefix; /* their names' part after dynac_fused_: the C name of the kernel (or region's) */
   const char *live_views[16]; /* views for loops iterate over (kept by a sweep of pins) */
   int nlive_views;
   int live_overflow; /* loops over views past live_views' room: no sweep inside them */

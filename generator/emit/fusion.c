@@ -386,8 +386,7 @@ static const char *staged_loop_function(em *E, const expr *e, const fuse_plan *p
  * the compiler makes them); element-wise operations vectorised round each
  * item as the scalar ones do. Returns the function's name. */
 static const char *loop_function(em *E, const expr *e, const fuse_plan *p) {
-  const char *name = arena_printf(E->m->a, "dynac_fused_%s_%d", E->fused_prefix ? E->fused_prefix : E->in->cname,
-                                  ++E->nfused);
+  const char *name = arena_printf(E->m->a, "dynac_fused_%s_%d", E->fused_prefix, ++E->nfused);
   if (p->nstages) return staged_loop_function(E, e, p, name);
   strbuf body = {0}, params = {0}, unit = {0}, h = {0};
   int n = 0;

@@ -473,7 +473,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   bool undo = in->effectful && !exported; /* exported C keeps CPython's partial writes */
   strbuf helpers = {0};
   em E = {.m = m, .in = in, .b = &body, .line_directives = line_directives, .effectful = undo,
-          .exported = exported, .helpers = &helpers};
+          .exported = exported, .helpers = &helpers, .fused_prefix = in->cname};
   E.conts = undo && may_continue(in);
   if (undo) declare_undo_log(&E);
   size_t after_log = body.len; /* the undo log's uses past its declaration: kernel_may_log */

@@ -2716,6 +2716,11 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
 
 
+def c_lines(c_text, *needles):
+    """The generated C's lines holding any of `needles` (a failed check's detail)."""
+    return "\n".join(l for l in c_text.splitlines() if any(w in l for w in needles))[:1500]
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="dynac-classes-")
     try:
@@ -2817,23 +2822,23 @@ def main():
         check("heapq's comparisons call Ev.__lt__'s and EvN.__lt__'s kernels (dynac__heap_less)",
               "dynac_heapq_call(" in c_text and "return dynac__less_Ev____lt____OO; /* EvA: Ev.__lt__ */"
               in c_text and "return dynac__less_EvN____lt____OO; /* EvN: EvN.__lt__ */" in c_text,
-              "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
+              c_lines(c_text, "dynac__less_"))
         check("a @dataclass's __init__: its kernel called directly where the class's __init__ is the one "
               "dataclasses generated for the fields (checked per construction site and version tag)",
               "dynac_dataclass_init_ok(((PyTypeObject *)" in c_text and ", \"x,y,z\", 1)" in c_text and
               "DV.__init__ on its fields */" in c_text and "/* <string>:3 (@dataclass): self.x = x */" in c_text,
-              "\n".join(l for l in c_text.splitlines() if "DV.__init__" in l or "dataclass_init_ok" in l)[:1500])
+              c_lines(c_text, "DV.__init__", "dataclass_init_ok"))
         check("a dataclass whose field has a default (on the class) is kept as its fields, each field keeping "
               "the object its nan came from (the caller's, the default's) for the instance made later",
               "dynac_rec_ok(&dynac__rdesc_R2DV, " in c_text and "if (DYNAC_UNLIKELY(((dynac__args ? dynac__args[1] : NULL) && "
               "isnan(l_x)) || (*rp_self).h.kept)) dynac_rec_keep(&(*rp_self).h, 0, (dynac__args ? dynac__args[1] : "
               "NULL), l_x);" in c_text,
-              "\n".join(l for l in c_text.splitlines() if "R2DV" in l)[:1500])
+              c_lines(c_text, "R2DV"))
         check("a construction leaving parameters to their defaults reads them from __init__.__defaults__ "
               "and runs the __init__ kernel directly",
               "PyObject *d" in c_text and "/* the default of 'n' */" in c_text and
               "dynac_method_default(((PyTypeObject *)" in c_text and "PDef.__init__" in c_text,
-              "\n".join(l for l in c_text.splitlines() if "the default of" in l or "PDef.__init__" in l)[:1500])
+              c_lines(c_text, "the default of", "PDef.__init__"))
         calls = [l for l in c_text.splitlines() if "dynac_call_object(" in l]
         check("every call through dynac_call_object gives it the slot before the arguments "
               "(PY_VECTORCALL_ARGUMENTS_OFFSET: it writes there)", len(calls) >= 2 and
@@ -2841,7 +2846,7 @@ def main():
         check("heapq's comparisons of a recorded pair of classes call that pair's kernel, no guard asked",
               "return dynac__less_Ev____lt____V3EvAV3EvC; /* EvA < EvC */" in c_text and
               "dynac_guard_Ev____lt____V3EvAV3EvC" not in c_text,
-              "\n".join(l for l in c_text.splitlines() if "dynac__less_" in l)[:1500])
+              c_lines(c_text, "dynac__less_"))
         stats = json.load(open(st)) if os.path.exists(st) else {}
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
                   stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}
