@@ -35,8 +35,9 @@ static TSNode class_node(TSNode st, bool *decorated) {
  * cells fixed): what the name is bound to is that class, which the class
  * guard validates as it validates any (its qualname, its methods' code).
  * 0: no; 1: yes, with the __init__ dataclass generates by default (no
- * init=, frozen= or kw_only= other than their defaults); 2: yes, another. */
-static char dataclass_decorators(module *m, TSNode st) {
+ * init= or kw_only= other than their defaults; frozen=True sets *frozen:
+ * that __init__ stores through object.__setattr__); 2: yes, another. */
+static char dataclass_decorators(module *m, TSNode st, bool *frozen) {
   char kind = 1;
   for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
     TSNode d = ts_node_named_child(st, i);
@@ -53,6 +54,10 @@ static char dataclass_decorators(module *m, TSNode st) {
       if (!node_is(a, "keyword_argument")) return 0;
       const char *kw = node_text(m->a, &m->p, child_by_field(a, "name"));
       const char *v = node_text(m->a, &m->p, child_by_field(a, "value"));
+      if (!strcmp(kw, "frozen") && (!strcmp(v, "True") || !strcmp(v, "False"))) {
+        *frozen = !strcmp(v, "True");
+        continue;
+      }
       bool default_init = strcmp(kw, "init") ? strcmp(kw, "frozen") && strcmp(kw, "kw_only") ? true
                                                                       : !strcmp(v, "False")
                                              : !strcmp(v, "True");
@@ -151,7 +156,7 @@ void classes_scope(module *m) {
     k->rec = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "R%zu%s", strlen(k->name), k->name), .cls = k,
                     .rec = true};
     k->recordable = -1;
-    k->dataclass = decorated ? dataclass_decorators(m, st) : 0;
+    k->dataclass = decorated ? dataclass_decorators(m, st, &k->frozen) : 0;
     k->why_not = decorated && !k->dataclass ? "a class decorator other than @dataclass"
                  : check_bases(m, k, def);
     if (!k->why_not) k->why_not = check_body(m, k, def);

@@ -17,10 +17,15 @@
  * code and the class's __dataclass_fields__ and options, once per version
  * tag), else CPython's call makes the instance there; a traceback entry of
  * the kernel is the generated code's (File "<string>": emit/failure.c where).
+ * frozen=True: dataclasses' text stores each field by
+ * `__dataclass_builtins_object__.__setattr__(self,'f',f)` (object's own,
+ * past the class's __setattr__, which raises FrozenInstanceError); the
+ * synthesised `self.f = f` stores the same way (the kernel's stores carry
+ * DYNAC_STORE_GENERIC: emit/objects.c store_owner, emit/records.c), on
+ * the same lines.
  * Not synthesised (CPython's __init__ runs, as before): a field(...)
  * default, InitVar, KW_ONLY, __post_init__, an explicit __init__, the
- * init=/frozen=/kw_only= options, a field named self, a default spanning
- * lines.
+ * init=/kw_only= options, a field named self, a default spanning lines.
  */
 #include "gen.h"
 
@@ -52,8 +57,8 @@ static bool add_field(dc_field *fs, int *n, const char *name, const char *dflt) 
 static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
   *n = 0;
   for (const klass *b = k->base; b; b = b->base)
-    if (b->dataclass) {
-      if (b->dataclass != 1 || !fields_of(m, b, fs, n)) return false;
+    if (b->dataclass) { /* (dataclasses refuses a frozen one over another: TypeError) */
+      if (b->dataclass != 1 || b->frozen != k->frozen || !fields_of(m, b, fs, n)) return false;
       break;
     }
   TSNode body = child_by_field(classes_def(m, k), "body");

@@ -805,7 +805,9 @@ typedef struct klass {
   bool slots;               /* defines __slots__ */
   bool defines_new;         /* defines __new__ (Cls(...) may return anything) */
   char dataclass;           /* decorated @dataclass: 1 with the __init__ it generates by default
-                               (no init=, frozen=, kw_only= other than theirs), 2 otherwise */
+                               (no init=, kw_only= other than theirs; frozen= either), 2 otherwise */
+  bool frozen;              /* @dataclass(frozen=True): its __init__ stores as object.__setattr__
+                               does (DYNAC_STORE_GENERIC), and no other store may succeed */
   bool named_tuple;         /* class C(typing.NamedTuple): a tuple subclass; its fields are
                                read through their descriptors (CPython's lookup), typed as
                                the body declares them; namedtuple's __new__ makes them */

@@ -473,16 +473,17 @@ static inline int dynac__name_is(PyObject *name, const char *want, size_t len) {
   if (!s) PyErr_Clear();
   return s && (size_t)n == len && !memcmp(s, want, len);
 }
-/* Are tp's dataclass fields `fields`, each plain, in that order, tp not
- * frozen and with no __post_init__? 1 or 0. */
-static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields) {
+/* Are tp's dataclass fields `fields`, each plain, in that order, tp
+ * frozen or not as `frozen` says, and with no __post_init__? 1 or 0. */
+static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields, int frozen) {
   PyObject *post = PyUnicode_InternFromString("__post_init__");
   if (!post || _PyType_Lookup(tp, post)) { Py_XDECREF(post); PyErr_Clear(); return 0; }
   Py_DECREF(post);
   PyObject *params = PyObject_GetAttrString((PyObject *)tp, "__dataclass_params__");
-  PyObject *frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
-  PyObject *dfs = frozen == Py_False ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
-  Py_XDECREF(params), Py_XDECREF(frozen);
+  PyObject *is_frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
+  PyObject *dfs = is_frozen == (frozen ? Py_True : Py_False)
+                      ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
+  Py_XDECREF(params), Py_XDECREF(is_frozen);
   PyErr_Clear();
   int ok = dfs && PyDict_CheckExact(dfs);
   Py_ssize_t pos = 0;
@@ -499,18 +500,33 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
 }
 /* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
  * generated for tp's fields `fields` (comma-separated), the last
- * `ndefaults` with a default, with its default options: the function
- * exec() made of its text (co_filename "<string>", co_name __init__),
- * taking (self, *fields) and no more, tp's fields and options as
- * dynac__dataclass_fields_are checks them? 1, 0, or -1 (MemoryError). */
-static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults) {
+ * `ndefaults` with a default, with its default options but `frozen`: the
+ * function exec() made of its text (co_filename "<string>", co_name
+ * __init__), taking (self, *fields) and no more, tp's fields and options
+ * as dynac__dataclass_fields_are checks them? A frozen one stores through
+ * `__dataclass_builtins_object__.__setattr__`, its one free variable, which
+ * must hold object; the other has none. 1, 0, or -1 (MemoryError). */
+static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co, int frozen) {
+  if (!frozen) return co->co_nfreevars == 0;
+  PyObject *cl = PyFunction_GET_CLOSURE(f), *free = PyCode_GetFreevars(co);
+  int ok = free && PyTuple_GET_SIZE(free) == 1 &&
+           !PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(free, 0), "__dataclass_builtins_object__") &&
+           cl && PyTuple_Check(cl) && PyTuple_GET_SIZE(cl) == 1 && PyCell_Check(PyTuple_GET_ITEM(cl, 0)) &&
+           PyCell_GET(PyTuple_GET_ITEM(cl, 0)) == (PyObject *)&PyBaseObject_Type;
+  Py_XDECREF(free);
+  PyErr_Clear();
+  return ok;
+}
+static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults,
+                                              int frozen) {
   if (!PyFunction_Check(f)) return 0;
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
   PyObject *defs = PyFunction_GET_DEFAULTS(f);
   if (PyUnicode_CompareWithASCIIString(co->co_filename, "<string>") ||
       PyUnicode_CompareWithASCIIString(co->co_name, "__init__") || co->co_kwonlyargcount ||
       co->co_posonlyargcount || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ||
-      (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults)
+      (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults ||
+      !dynac__dataclass_init_closure_ok(f, co, frozen))
     return 0;
   PyObject *names = PyCode_GetVarnames(co);
   if (!names) return -1;
@@ -522,7 +538,7 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
     if (ok) dynac__skip_name(&want, len);
   }
   Py_DECREF(names);
-  return ok && !*want && dynac__dataclass_fields_are(tp, fields);
+  return ok && !*want && dynac__dataclass_fields_are(tp, fields, frozen);
 }
 
 #endif /* DYNAC_COMPAT_H */

@@ -445,8 +445,9 @@ static inline PyObject *dynac__module_global(PyObject *o, PyObject *name) {
 }
 
 /* Where o.name lives, as a way for o's class (its lookup also gives the
- * class a version tag): setting is 1 for a write site. 1 with *w, or 0
- * when the attribute has no fixed place. */
+ * class a version tag): setting is 1 for a write site, 2 for one of
+ * object.__setattr__ (DYNAC_STORE_GENERIC: the class's tp_setattro is not
+ * asked). 1 with *w, or 0 when the attribute has no fixed place. */
 static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, dynac_attr_way *w) {
   PyTypeObject *tp = Py_TYPE(o);
   if (!PyUnicode_CheckExact(name)) return 0;
@@ -457,7 +458,8 @@ static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, d
     w->value = v;
     w->dict_version = DYNAC_DICT_VERSION(dynac_compat_module_dict(o));
   } else {
-    if (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr)
+    if (setting == 1 ? tp->tp_setattro != PyObject_GenericSetAttr /* (2: object.__setattr__'s store) */
+                     : !setting && tp->tp_getattro != PyObject_GenericGetAttr)
       return 0;
     PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
     if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
@@ -810,18 +812,38 @@ static inline void dynac__attr_store(const dynac_attr_way *w, PyObject *o, PyObj
   if (old) Py_DECREF(old);
   else if (w->slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, w->where);
 }
-/* o.name = v through the C API, after every way of c missed. */
-DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
-  if (PyObject_SetAttr(o, name, v) < 0) return -1;
-  dynac__attr_cache_fill(c, o, name, 1);
-  return 0;
-}
 /* Whose attribute a store writes: the kernel's own first parameter's
  * (self), where a first store (no old value: `self.x = x` in __init__) is
  * an effect only for the caller that passed the instance (*effects |= 2:
- * one that has just made it sees none), or any other object's. */
+ * one that has just made it sees none), or any other object's. Either may
+ * add DYNAC_STORE_GENERIC: the store is object.__setattr__(o, name, v),
+ * which the class's own __setattr__ never sees (a frozen dataclass's
+ * __init__: dataclasses' _field_assign writes it so). */
 #define DYNAC_STORE_SELF 1
 #define DYNAC_STORE_OTHER 0
+#define DYNAC_STORE_GENERIC 4
+/* object.__setattr__ (borrowed: object's dict keeps it), NULL with an exception. */
+static inline PyObject *dynac__object_setattr(void) {
+  static PyObject *fn;
+  if (!fn) fn = PyDict_GetItemString(PyBaseObject_Type.tp_dict, "__setattr__");
+  if (!fn && !PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "object.__setattr__");
+  return fn;
+}
+/* o.name = v through the C API, after every way of c missed: as STORE_ATTR
+ * stores it, or (generic: DYNAC_STORE_GENERIC) as object.__setattr__ does,
+ * its own call (hackcheck's TypeError for a class whose C base sets
+ * attributes its own way). */
+DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c, int generic) {
+  if (generic) {
+    PyObject *fn = dynac__object_setattr(), *args[3] = {o, name, v};
+    PyObject *r = fn ? PyObject_Vectorcall(fn, args, 3, NULL) : NULL;
+    if (!r) return -1;
+    Py_DECREF(r);
+  } else if (PyObject_SetAttr(o, name, v) < 0)
+    return -1;
+  dynac__attr_cache_fill(c, o, name, generic ? 2 : 1);
+  return 0;
+}
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
@@ -833,13 +855,13 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
   dynac_attr_way *w = dynac__attr_way_for(c, o);
   PyObject **place = w ? dynac__attr_way_hit_place(w, o) : NULL;
   if (DYNAC_LIKELY(place != NULL)) {
-    if (owner == DYNAC_STORE_SELF && !*place) *effects |= 2; /* a first store into self */
+    if ((owner & DYNAC_STORE_SELF) && !*place) *effects |= 2; /* a first store into self */
     else *effects = 1; /* a visible write (and the old value's __del__ may run) */
     dynac__attr_store(w, o, place, v);
     return 0;
   }
   *effects = 1;
-  return dynac__obj_setattr_slow(o, name, v, c);
+  return dynac__obj_setattr_slow(o, name, v, c, owner & DYNAC_STORE_GENERIC);
 }
 /* o.name = v of a float v through the site's cache c: as
  * dynac_obj_setattr_cached with v boxed, except that an attribute holding

@@ -40,6 +40,9 @@ typedef struct dynac_rec_desc {
   PyObject *names[32];      /* the fields' names, interned once */
   dynac_attr_cache stores[32]; /* where instances keep each field (dynac_rec_force's stores) */
   unsigned int ok_version;  /* dynac_rec_ok's last yes (a version tag), 0: none */
+  int frozen;               /* a frozen dataclass: __init__ stores as object.__setattr__ does
+                               (DYNAC_STORE_GENERIC), any other store goes through the instance,
+                               whose __setattr__ raises FrozenInstanceError */
 } dynac_rec_desc;
 
 /* Releases the objects the struct keeps for its fields (dynac_rec_keep). */
@@ -122,14 +125,15 @@ static inline PyObject *dynac_rec_name(dynac_rec_desc *d, int i) {
  * fields: is setting a field in __init__ a plain store into the
  * instance's values, and making it object.__new__'s? As
  * classes_recordable decided from the source, checked on the live class
- * once per version tag: generic getattr and setattr, object's __new__, no
+ * once per version tag: generic getattr and setattr (any setattr for a
+ * frozen dataclass, whose __init__ stores past it), object's __new__, no
  * finalizer, managed inline values, and no data descriptor named like a
  * field (a property, a slot). A class attribute that is no data
  * descriptor (a dataclass field's default, a method) is fine: the
  * instance's own value hides it, as PyObject_GenericGetAttr looks. 1 or 0. */
 static inline int dynac_rec_ok(dynac_rec_desc *d, PyTypeObject *tp) {
   if (DYNAC_LIKELY(tp->tp_version_tag && d->ok_version == tp->tp_version_tag)) return 1;
-  if (tp->tp_setattro != PyObject_GenericSetAttr || tp->tp_getattro != PyObject_GenericGetAttr ||
+  if ((!d->frozen && tp->tp_setattro != PyObject_GenericSetAttr) || tp->tp_getattro != PyObject_GenericGetAttr ||
       tp->tp_new != PyBaseObject_Type.tp_new || tp->tp_finalize || tp->tp_del ||
       !(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT))
     return 0;
@@ -171,7 +175,8 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i], i) : NULL;
     PyObject *dict = v && !same ? PyObject_GenericGetDict(o, NULL) : NULL;
     int effects = 0;
-    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, DYNAC_STORE_OTHER)
+    int owner = DYNAC_STORE_OTHER | (d->frozen ? DYNAC_STORE_GENERIC : 0); /* as __init__ stored it */
+    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, owner)
                             : dict ? PyDict_SetItem(dict, name, v) : -1;
     Py_XDECREF(dict);
     Py_XDECREF(v);
@@ -218,11 +223,13 @@ DYNAC_COLD int dynac_rec_attr_bool(dynac_rec_head *h, dynac_rec_desc *d, int i, 
   return o && name ? dynac_attr_bool(o, name, c, effects, out) : -1;
 }
 /* Field i = v (v a new reference, NULL: a failed box) through the
- * instance, as STORE_ATTR stores it. 0, or -1 with an exception. */
+ * instance, as STORE_ATTR stores it (owner: DYNAC_STORE_OTHER), or as
+ * object.__setattr__ does (| DYNAC_STORE_GENERIC: a frozen dataclass's
+ * __init__). 0, or -1 with an exception. */
 DYNAC_COLD int dynac_rec_setattr(dynac_rec_head *h, dynac_rec_desc *d, int i, PyObject *v, dynac_attr_cache *c,
-                                 int *effects) {
+                                 int *effects, int owner) {
   PyObject *o = v ? dynac_rec_force(h, d) : NULL, *name = o ? dynac_rec_name(d, i) : NULL;
-  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects, DYNAC_STORE_OTHER) : -1;
+  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects, owner) : -1;
   Py_XDECREF(v);
   return rc;
 }

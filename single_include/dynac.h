@@ -589,16 +589,17 @@ static inline int dynac__name_is(PyObject *name, const char *want, size_t len) {
   if (!s) PyErr_Clear();
   return s && (size_t)n == len && !memcmp(s, want, len);
 }
-/* Are tp's dataclass fields `fields`, each plain, in that order, tp not
- * frozen and with no __post_init__? 1 or 0. */
-static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields) {
+/* Are tp's dataclass fields `fields`, each plain, in that order, tp
+ * frozen or not as `frozen` says, and with no __post_init__? 1 or 0. */
+static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields, int frozen) {
   PyObject *post = PyUnicode_InternFromString("__post_init__");
   if (!post || _PyType_Lookup(tp, post)) { Py_XDECREF(post); PyErr_Clear(); return 0; }
   Py_DECREF(post);
   PyObject *params = PyObject_GetAttrString((PyObject *)tp, "__dataclass_params__");
-  PyObject *frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
-  PyObject *dfs = frozen == Py_False ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
-  Py_XDECREF(params), Py_XDECREF(frozen);
+  PyObject *is_frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
+  PyObject *dfs = is_frozen == (frozen ? Py_True : Py_False)
+                      ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
+  Py_XDECREF(params), Py_XDECREF(is_frozen);
   PyErr_Clear();
   int ok = dfs && PyDict_CheckExact(dfs);
   Py_ssize_t pos = 0;
@@ -615,18 +616,33 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
 }
 /* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
  * generated for tp's fields `fields` (comma-separated), the last
- * `ndefaults` with a default, with its default options: the function
- * exec() made of its text (co_filename "<string>", co_name __init__),
- * taking (self, *fields) and no more, tp's fields and options as
- * dynac__dataclass_fields_are checks them? 1, 0, or -1 (MemoryError). */
-static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults) {
+ * `ndefaults` with a default, with its default options but `frozen`: the
+ * function exec() made of its text (co_filename "<string>", co_name
+ * __init__), taking (self, *fields) and no more, tp's fields and options
+ * as dynac__dataclass_fields_are checks them? A frozen one stores through
+ * `__dataclass_builtins_object__.__setattr__`, its one free variable, which
+ * must hold object; the other has none. 1, 0, or -1 (MemoryError). */
+static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co, int frozen) {
+  if (!frozen) return co->co_nfreevars == 0;
+  PyObject *cl = PyFunction_GET_CLOSURE(f), *free = PyCode_GetFreevars(co);
+  int ok = free && PyTuple_GET_SIZE(free) == 1 &&
+           !PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(free, 0), "__dataclass_builtins_object__") &&
+           cl && PyTuple_Check(cl) && PyTuple_GET_SIZE(cl) == 1 && PyCell_Check(PyTuple_GET_ITEM(cl, 0)) &&
+           PyCell_GET(PyTuple_GET_ITEM(cl, 0)) == (PyObject *)&PyBaseObject_Type;
+  Py_XDECREF(free);
+  PyErr_Clear();
+  return ok;
+}
+static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults,
+                                              int frozen) {
   if (!PyFunction_Check(f)) return 0;
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
   PyObject *defs = PyFunction_GET_DEFAULTS(f);
   if (PyUnicode_CompareWithASCIIString(co->co_filename, "<string>") ||
       PyUnicode_CompareWithASCIIString(co->co_name, "__init__") || co->co_kwonlyargcount ||
       co->co_posonlyargcount || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ||
-      (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults)
+      (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults ||
+      !dynac__dataclass_init_closure_ok(f, co, frozen))
     return 0;
   PyObject *names = PyCode_GetVarnames(co);
   if (!names) return -1;
@@ -638,7 +654,7 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
     if (ok) dynac__skip_name(&want, len);
   }
   Py_DECREF(names);
-  return ok && !*want && dynac__dataclass_fields_are(tp, fields);
+  return ok && !*want && dynac__dataclass_fields_are(tp, fields, frozen);
 }
 
 #endif /* DYNAC_COMPAT_H */
@@ -2747,8 +2763,9 @@ static inline PyObject *dynac__module_global(PyObject *o, PyObject *name) {
 }
 
 /* Where o.name lives, as a way for o's class (its lookup also gives the
- * class a version tag): setting is 1 for a write site. 1 with *w, or 0
- * when the attribute has no fixed place. */
+ * class a version tag): setting is 1 for a write site, 2 for one of
+ * object.__setattr__ (DYNAC_STORE_GENERIC: the class's tp_setattro is not
+ * asked). 1 with *w, or 0 when the attribute has no fixed place. */
 static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, dynac_attr_way *w) {
   PyTypeObject *tp = Py_TYPE(o);
   if (!PyUnicode_CheckExact(name)) return 0;
@@ -2759,7 +2776,8 @@ static inline int dynac__attr_way_of(PyObject *o, PyObject *name, int setting, d
     w->value = v;
     w->dict_version = DYNAC_DICT_VERSION(dynac_compat_module_dict(o));
   } else {
-    if (setting ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr)
+    if (setting == 1 ? tp->tp_setattro != PyObject_GenericSetAttr /* (2: object.__setattr__'s store) */
+                     : !setting && tp->tp_getattro != PyObject_GenericGetAttr)
       return 0;
     PyObject *descr = _PyType_Lookup(tp, name); /* borrowed */
     if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
@@ -3112,18 +3130,38 @@ static inline void dynac__attr_store(const dynac_attr_way *w, PyObject *o, PyObj
   if (old) Py_DECREF(old);
   else if (w->slot == DYNAC_ATTR_INLINE) dynac_compat_instance_value_added(o, w->where);
 }
-/* o.name = v through the C API, after every way of c missed. */
-DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c) {
-  if (PyObject_SetAttr(o, name, v) < 0) return -1;
-  dynac__attr_cache_fill(c, o, name, 1);
-  return 0;
-}
 /* Whose attribute a store writes: the kernel's own first parameter's
  * (self), where a first store (no old value: `self.x = x` in __init__) is
  * an effect only for the caller that passed the instance (*effects |= 2:
- * one that has just made it sees none), or any other object's. */
+ * one that has just made it sees none), or any other object's. Either may
+ * add DYNAC_STORE_GENERIC: the store is object.__setattr__(o, name, v),
+ * which the class's own __setattr__ never sees (a frozen dataclass's
+ * __init__: dataclasses' _field_assign writes it so). */
 #define DYNAC_STORE_SELF 1
 #define DYNAC_STORE_OTHER 0
+#define DYNAC_STORE_GENERIC 4
+/* object.__setattr__ (borrowed: object's dict keeps it), NULL with an exception. */
+static inline PyObject *dynac__object_setattr(void) {
+  static PyObject *fn;
+  if (!fn) fn = PyDict_GetItemString(PyBaseObject_Type.tp_dict, "__setattr__");
+  if (!fn && !PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "object.__setattr__");
+  return fn;
+}
+/* o.name = v through the C API, after every way of c missed: as STORE_ATTR
+ * stores it, or (generic: DYNAC_STORE_GENERIC) as object.__setattr__ does,
+ * its own call (hackcheck's TypeError for a class whose C base sets
+ * attributes its own way). */
+DYNAC_COLD int dynac__obj_setattr_slow(PyObject *o, PyObject *name, PyObject *v, dynac_attr_cache *c, int generic) {
+  if (generic) {
+    PyObject *fn = dynac__object_setattr(), *args[3] = {o, name, v};
+    PyObject *r = fn ? PyObject_Vectorcall(fn, args, 3, NULL) : NULL;
+    if (!r) return -1;
+    Py_DECREF(r);
+  } else if (PyObject_SetAttr(o, name, v) < 0)
+    return -1;
+  dynac__attr_cache_fill(c, o, name, generic ? 2 : 1);
+  return 0;
+}
 /* o.name = v through the site's cache c (v borrowed; NULL: a failed box,
  * -1). 0, or -1 with CPython's exception. An inline value set for the
  * first time (`self.x = x` in __init__) joins the instance's insertion
@@ -3135,13 +3173,13 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
   dynac_attr_way *w = dynac__attr_way_for(c, o);
   PyObject **place = w ? dynac__attr_way_hit_place(w, o) : NULL;
   if (DYNAC_LIKELY(place != NULL)) {
-    if (owner == DYNAC_STORE_SELF && !*place) *effects |= 2; /* a first store into self */
+    if ((owner & DYNAC_STORE_SELF) && !*place) *effects |= 2; /* a first store into self */
     else *effects = 1; /* a visible write (and the old value's __del__ may run) */
     dynac__attr_store(w, o, place, v);
     return 0;
   }
   *effects = 1;
-  return dynac__obj_setattr_slow(o, name, v, c);
+  return dynac__obj_setattr_slow(o, name, v, c, owner & DYNAC_STORE_GENERIC);
 }
 /* o.name = v of a float v through the site's cache c: as
  * dynac_obj_setattr_cached with v boxed, except that an attribute holding
@@ -6579,17 +6617,18 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 /* May a construction of tp (its class guard's class, unchanged since) run
  * the __init__ kernel dynac synthesised from a @dataclass's fields
  * (generator/dataclass_init.c, `fields` comma-separated, the last
- * `ndefaults` with a default): is tp's __init__ the one dataclasses
+ * `ndefaults` with a default; frozen=True or not): is tp's __init__ the one dataclasses
  * generated for them (dynac_compat_dataclass_init)? Asked at each such
  * construction site, once per version tag of tp (*seen: the last that said
  * yes): where it is not, that site makes the instance by CPython's call,
  * and nothing else about the class changes. 1 or 0. */
-static inline int dynac_dataclass_init_ok(PyTypeObject *tp, unsigned int *seen, const char *fields, int ndefaults) {
+static inline int dynac_dataclass_init_ok(PyTypeObject *tp, unsigned int *seen, const char *fields, int ndefaults,
+                                          int frozen) {
   if (DYNAC_LIKELY(tp->tp_version_tag && *seen == tp->tp_version_tag)) return 1;
   PyObject *name = PyUnicode_InternFromString("__init__");
   PyObject *f = name ? _PyType_Lookup(tp, name) : NULL; /* borrowed; gives tp a version tag */
   Py_XDECREF(name);
-  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults) : 0;
+  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, frozen) : 0;
   if (ok < 0) PyErr_Clear(); /* a MemoryError: CPython's call, which raises its own */
   if (ok > 0 && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) *seen = tp->tp_version_tag;
   return ok > 0;
@@ -6685,6 +6724,9 @@ typedef struct dynac_rec_desc {
   PyObject *names[32];      /* the fields' names, interned once */
   dynac_attr_cache stores[32]; /* where instances keep each field (dynac_rec_force's stores) */
   unsigned int ok_version;  /* dynac_rec_ok's last yes (a version tag), 0: none */
+  int frozen;               /* a frozen dataclass: __init__ stores as object.__setattr__ does
+                               (DYNAC_STORE_GENERIC), any other store goes through the instance,
+                               whose __setattr__ raises FrozenInstanceError */
 } dynac_rec_desc;
 
 /* Releases the objects the struct keeps for its fields (dynac_rec_keep). */
@@ -6767,14 +6809,15 @@ static inline PyObject *dynac_rec_name(dynac_rec_desc *d, int i) {
  * fields: is setting a field in __init__ a plain store into the
  * instance's values, and making it object.__new__'s? As
  * classes_recordable decided from the source, checked on the live class
- * once per version tag: generic getattr and setattr, object's __new__, no
+ * once per version tag: generic getattr and setattr (any setattr for a
+ * frozen dataclass, whose __init__ stores past it), object's __new__, no
  * finalizer, managed inline values, and no data descriptor named like a
  * field (a property, a slot). A class attribute that is no data
  * descriptor (a dataclass field's default, a method) is fine: the
  * instance's own value hides it, as PyObject_GenericGetAttr looks. 1 or 0. */
 static inline int dynac_rec_ok(dynac_rec_desc *d, PyTypeObject *tp) {
   if (DYNAC_LIKELY(tp->tp_version_tag && d->ok_version == tp->tp_version_tag)) return 1;
-  if (tp->tp_setattro != PyObject_GenericSetAttr || tp->tp_getattro != PyObject_GenericGetAttr ||
+  if ((!d->frozen && tp->tp_setattro != PyObject_GenericSetAttr) || tp->tp_getattro != PyObject_GenericGetAttr ||
       tp->tp_new != PyBaseObject_Type.tp_new || tp->tp_finalize || tp->tp_del ||
       !(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT))
     return 0;
@@ -6816,7 +6859,8 @@ DYNAC_COLD PyObject *dynac_rec_force(dynac_rec_head *h, dynac_rec_desc *d) {
     PyObject *name = dynac_rec_name(d, i), *v = name ? dynac__rec_box_field(h, &d->fields[i], i) : NULL;
     PyObject *dict = v && !same ? PyObject_GenericGetDict(o, NULL) : NULL;
     int effects = 0;
-    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, DYNAC_STORE_OTHER)
+    int owner = DYNAC_STORE_OTHER | (d->frozen ? DYNAC_STORE_GENERIC : 0); /* as __init__ stored it */
+    int rc = !v ? -1 : same ? dynac_obj_setattr_cached(o, name, v, &d->stores[i], &effects, owner)
                             : dict ? PyDict_SetItem(dict, name, v) : -1;
     Py_XDECREF(dict);
     Py_XDECREF(v);
@@ -6863,11 +6907,13 @@ DYNAC_COLD int dynac_rec_attr_bool(dynac_rec_head *h, dynac_rec_desc *d, int i, 
   return o && name ? dynac_attr_bool(o, name, c, effects, out) : -1;
 }
 /* Field i = v (v a new reference, NULL: a failed box) through the
- * instance, as STORE_ATTR stores it. 0, or -1 with an exception. */
+ * instance, as STORE_ATTR stores it (owner: DYNAC_STORE_OTHER), or as
+ * object.__setattr__ does (| DYNAC_STORE_GENERIC: a frozen dataclass's
+ * __init__). 0, or -1 with an exception. */
 DYNAC_COLD int dynac_rec_setattr(dynac_rec_head *h, dynac_rec_desc *d, int i, PyObject *v, dynac_attr_cache *c,
-                                 int *effects) {
+                                 int *effects, int owner) {
   PyObject *o = v ? dynac_rec_force(h, d) : NULL, *name = o ? dynac_rec_name(d, i) : NULL;
-  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects, DYNAC_STORE_OTHER) : -1;
+  int rc = name ? dynac_obj_setattr_cached(o, name, v, c, effects, owner) : -1;
   Py_XDECREF(v);
   return rc;
 }

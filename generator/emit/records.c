@@ -223,11 +223,22 @@ const char *emit_rec_field(em *E, const expr *e, const char *v, const klass *k, 
 /* Struct v's field i = val (of the field's type): into the struct while no
  * instance was made and its class is unchanged, else a store into the
  * instance (STORE_ATTR's). A write the caller of a kernel that takes the
- * struct may see: an effect. */
+ * struct may see: an effect. A frozen dataclass's struct takes stores
+ * only from its __init__ (as object.__setattr__); any other goes through
+ * the instance, whose __setattr__ raises FrozenInstanceError. */
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val) {
   const char *f = k->field_names[i];
   if (is_own_first_param(E, v)) line(E, "dynac__effects |= 2; /* a write to its first parameter's fields */");
   else line(E, "dynac__effects = 1; /* a write its holders see */");
+  bool init = E->in->fn->synth_of == k && is_own_first_param(E, v);
+  if (k->frozen && !init) {
+    const char *c = emit_attr_cache(E, "where instances keep it");
+    line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects, DYNAC_STORE_OTHER) < 0) "
+         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = of a frozen dataclass: its __setattr__ */",
+         rec_head(E, v), rec_desc(E->m, k), i, box_value(E, val, k->field_types[i]), c, where(E), f);
+    note_effect(E);
+    return;
+  }
   const char *given = k->field_types[i]->kind == TY_FLOAT ? param_argument_object(E, val, k->field_types[i]) : NULL;
   const char *keep = k->field_types[i]->kind != TY_FLOAT ? ""
       : given ? arena_printf(E->m->a, " if (DYNAC_UNLIKELY((%s && isnan(%s)) || %s.h.kept)) dynac_rec_keep(%s, %d, "
@@ -239,8 +250,10 @@ void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val
   line(E, "else {");
   E->indent++;
   const char *c = emit_attr_cache(E, "where instances keep it");
-  line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects) < 0) DYNAC_LEAVE(dynac_traceback_here(%s));",
-       rec_head(E, v), rec_desc(E->m, k), i, box_value(E, val, k->field_types[i]), c, where(E));
+  line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects, %s) < 0) "
+       "DYNAC_LEAVE(dynac_traceback_here(%s));", rec_head(E, v), rec_desc(E->m, k), i,
+       box_value(E, val, k->field_types[i]), c, k->frozen ? "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" : "DYNAC_STORE_OTHER",
+       where(E));
   E->indent--;
   line(E, "}");
   note_effect(E);
@@ -266,7 +279,7 @@ void emit_rec_structs(module *m, strbuf *out) {
     }
     sb_printf(out, "};\n");
     sb_printf(out, "static dynac_rec_desc dynac__rdesc_%s __attribute__((unused)) = {.nfields = %d, .fields = "
-              "dynac__rfields_%s};\n", code, k->nfields, code);
+              "dynac__rfields_%s%s};\n", code, k->nfields, code, k->frozen ? ", .frozen = 1" : "");
     sb_printf(out, "static inline void dynac__release_%s(%s *r) { dynac_rec_release(&r->h); }\n", code, st);
     sb_printf(out, "#define DYNAC_REC_%s __attribute__((cleanup(dynac__release_%s))) %s\n\n", code, code, st);
   }

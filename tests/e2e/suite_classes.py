@@ -290,6 +290,73 @@ class DL:
         object.__setattr__(self, name, v)
 
 
+@dataclass(frozen=True)
+class FV:
+    """A frozen value type: dataclasses' __init__ stores through object.__setattr__ (the class's
+    own __setattr__ raises FrozenInstanceError); the kernel synthesised from its fields stores
+    the same way, and its temporaries are kept as fields."""
+    x: float
+    y: float = 0.25
+
+    def __add__(self, o):
+        return FV(self.x + o.x, self.y + o.y)
+
+    def scaled(self, k):
+        return FV(self.x * k)
+
+    def moved(self, d):
+        q = FV(self.x + d, self.y)
+        q.y = d  # a frozen instance: FrozenInstanceError from its __setattr__
+        return q
+
+
+@dataclass(frozen=True)
+class FW(FV):
+    w: float = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class FS:
+    a: float
+    b: int = 2
+
+
+def fv_walk(n):
+    p = FV(0.0, 0.0)
+    d = FV(0.5, -0.125)
+    t = 0.0
+    for i in range(n):
+        p = p + d.scaled(0.1 * i)
+        t += p.x * p.y
+    return t, p, hash(p) == hash(FV(p.x, p.y))
+
+
+def fv_store(x):
+    return FV(x).moved(2.0)
+
+
+def fv_make(x, y):
+    a = FV(x, y)
+    b = FV(x, y)
+    w = FW(x, y)
+    s = FS(x)
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += x * i - t * 0.5
+    return t, a == b, a, b, w, s, w.w + s.b
+
+
+def fv_same(x, y):
+    """fv_make's instances compared by the interpreter (a list comparison tests identity first)."""
+    t, eq, a, b, w, s, total = fv_make(x, y)
+    return t, eq, [a.x] == [b.x], [a.y] == [b.y], a, w, s, total
+
+
+def fv_set(v, x):
+    v.x = x  # through the instance's __setattr__
+    return v.x
+
+
 @dataclass
 class DQ:
     """Its __init__ replaced as the module runs, before any kernel looks at the class: the class
@@ -1923,6 +1990,13 @@ def train():
         pv_make(1.0, 2.0)
         made_defaults(1.0, 2.0)
         dc_chain(1.0)
+        fv_walk(5)
+        fv_make(1.0, 2.0)
+        for f, a in ((fv_store, (1.0,)), (fv_set, (FV(1.0), 2.0))):
+            try:
+                f(*a)
+            except dataclasses.FrozenInstanceError:
+                pass
         patch_and_make(1.0)
         heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
         made_by(Vec, 1.0, 2.0)
@@ -2657,6 +2731,20 @@ def checks():
     DV.z = 0.5
     show("dataclass z restored", same_objects, float("nan"), 2.0)
     show("dataclass walk, z restored", dc_walk, 5)
+    # frozen=True: __init__ stores as object.__setattr__ does, any other store raises
+    show("frozen walk", fv_walk, 40)
+    frames("frozen store", fv_store, 1.5)
+    frames("frozen set", fv_set, FV(1.0), 2.0)
+    for x, y in ((float("nan"), float("inf")), (1.5, -0.0), (10 ** 20, 2.0), ("s", 1.0)):
+        show("frozen make %r %r" % (x, y), fv_same, x, y)
+    saved_setattr = FV.__dict__["__setattr__"]
+    FV.__setattr__ = lambda self, n, v: LOG.append(("fset", n)) or object.__setattr__(self, n, v)
+    del LOG[:]
+    show("frozen store, __setattr__ patched", fv_store, 1.5)
+    show("frozen walk, __setattr__ patched", fv_walk, 5)
+    print("log", LOG)
+    FV.__setattr__ = saved_setattr
+    frames("frozen store, __setattr__ restored", fv_store, 1.5)
     # a method looked up before its arguments are evaluated (LOAD_METHOD): AttributeError first
     show("add_to", add_to, Holder([1.0, 2.0]), 1)
     show("add_to float", add_to, Holder(3.5), 0)
@@ -2710,7 +2798,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -2781,12 +2869,13 @@ def main():
               "polymorphic construction, line" in made and "exactly Vec (Vec.__init__), Third (Third.__init__):"
               in made and "generic only" not in made, made)  # (Checked.__init__ may return 13: CPython's call)
         dcs = {c: ir.stdout.split("\n%s.__init__ (" % c, 1)[-1].split("\n\n", 1)[0] if "\n%s.__init__ (" % c in
-               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF")}
+               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW")}
         check("explain: a @dataclass's generated __init__ is a kernel made from its fields (a base's first, "
-              "one defined again in its place, no ClassVar); none with __post_init__ or frozen=True",
+              "one defined again in its place, no ClassVar, frozen or not); none with __post_init__",
               "generated by @dataclass; its kernel made from the fields x,y,z)" in dcs["DV"] and
               "kernel" in dcs["DV"] and "fields x,y,z,w)" in dcs["DW"] and "fields a,b)" in dcs["DS"] and
-              "fields a,b)" in dcs["DL"] and not dcs["DP"] and not dcs["DF"] and
+              "fields a,b)" in dcs["DL"] and not dcs["DP"] and "fields a)" in dcs["DF"] and
+              "fields x,y,w)" in dcs["FW"] and
               "fields a,y,z,xs,c)" in ir.stdout.split("\nDC3.__init__ (", 1)[-1].split("\n", 1)[0], json.dumps(dcs))
         lt = ir.stdout.split("\nEv.__lt__ (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a special method's generic kernel serves (C calls it: no generic only)",
@@ -2825,7 +2914,7 @@ def main():
               c_lines(c_text, "dynac__less_"))
         check("a @dataclass's __init__: its kernel called directly where the class's __init__ is the one "
               "dataclasses generated for the fields (checked per construction site and version tag)",
-              "dynac_dataclass_init_ok(((PyTypeObject *)" in c_text and ", \"x,y,z\", 1)" in c_text and
+              "dynac_dataclass_init_ok(((PyTypeObject *)" in c_text and ", \"x,y,z\", 1, 0)" in c_text and
               "DV.__init__ on its fields */" in c_text and "/* <string>:3 (@dataclass): self.x = x */" in c_text,
               c_lines(c_text, "DV.__init__", "dataclass_init_ok"))
         check("a dataclass whose field has a default (on the class) is kept as its fields, each field keeping "
@@ -2834,6 +2923,11 @@ def main():
               "isnan(l_x)) || (*rp_self).h.kept)) dynac_rec_keep(&(*rp_self).h, 0, (dynac__args ? dynac__args[1] : "
               "NULL), l_x);" in c_text,
               c_lines(c_text, "R2DV"))
+        check("a frozen dataclass is kept as its fields: its __init__'s stores are object.__setattr__'s, "
+              "any other store goes through the instance",
+              "dynac_rec_ok(&dynac__rdesc_R2FV, " in c_text and ", \"x,y\", 1, 1)" in c_text and
+              "dynac__rfields_R2FV, .frozen = 1}" in c_text and "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" in c_text
+              and "/* .y = of a frozen dataclass: its __setattr__ */" in c_text, c_lines(c_text, "R2FV", "GENERIC"))
         check("a construction leaving parameters to their defaults reads them from __init__.__defaults__ "
               "and runs the __init__ kernel directly",
               "PyObject *d" in c_text and "/* the default of 'n' */" in c_text and
