@@ -130,6 +130,10 @@ class Gen:
             return self.rng.choice([
                 "D(%s, %s).a" % (a, b), "D(%s).b" % a, "(D(%s, %s) + D(%s)).m0(%s)" % (a, b, b, a),
                 "dc_walk(%s, %s)" % (a, b), "float(len([D(%s), D(%s, %s)]))" % (a, b, a)])
+        if self.rng.random() < 0.1:  # the frozen dataclass F: __init__ stores past __setattr__, others raise
+            return self.rng.choice([
+                "F(%s, %s).b" % (a, b), "(F(%s) - F(%s, %s)).a" % (a, b, a), "fz_walk(%s, %s)" % (a, b),
+                "(F(%s, %s) - F(%s)).b" % (a, b, b), "F(%s).moved(%s)" % (a, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -478,7 +482,7 @@ class Gen:
         """P (declared float attributes; a method, operators, a property, a
         staticmethod, len and an item) and its subclass Q (super(), P.m0):
         instances of exactly P are what kernels specialise on; and the
-        dataclass D (its generated __init__, a default)."""
+        dataclass D (its generated __init__, a default) and the frozen F."""
         e = self.float_expr({"x0", "x1", "x2"}, 2, False)
         e = re.sub(r"\bx0\b", "self.a", re.sub(r"\bx1\b", "self.b", re.sub(r"\bx2\b", "x", e)))
         return CLASSES % e
@@ -570,6 +574,36 @@ def dc_walk(x, y):
         if i == 1:
             kept.append(t)
     return t.a + t.b + kept[0].m0(x)
+
+
+@dataclasses.dataclass(frozen=True)
+class F:
+    # frozen: the __init__ dataclasses generates stores through object.__setattr__ (so does its
+    # kernel), any other store raises FrozenInstanceError; temporaries kept as fields
+    a: float
+    b: float = 0.25
+
+    def __sub__(self, o):
+        return F(self.a - o.a, self.b + o.b)
+
+    def moved(self, x):
+        q = F(self.a + x, self.b)
+        try:
+            q.b = x
+        except dataclasses.FrozenInstanceError:
+            return q.a - q.b
+        return q.b
+
+
+def fz_walk(x, y):
+    # F's temporaries in a loop, one escaping into a list
+    t = F(x)
+    kept = []
+    for i in range(3):
+        t = t - F(y * i, x)
+        if i == 1:
+            kept.append(t)
+    return t.a * t.b + kept[0].a
 
 
 class T:

@@ -414,11 +414,13 @@ static bool setter_called(em *E, const expr *sub, const type *vt) {
 /* Whose attribute a store writes (runtime/objects.h): the kernel's own
  * first parameter's (DYNAC_STORE_SELF), or another object's; stored as
  * object.__setattr__ stores it (DYNAC_STORE_GENERIC) by the __init__ of a
- * frozen dataclass (dataclass_init.c). */
+ * frozen dataclass (dataclass_init.c: its every store is `self.f = f`,
+ * also where self is a struct boxed for a value of another type). */
 static const char *store_owner(const em *E, const char *obj) {
-  if (!is_own_first_param(E, obj)) return "DYNAC_STORE_OTHER";
   const klass *dc = E->in->fn->synth_of;
-  return dc && dc->frozen ? "DYNAC_STORE_SELF | DYNAC_STORE_GENERIC" : "DYNAC_STORE_SELF";
+  bool generic = dc && dc->frozen;
+  if (!is_own_first_param(E, obj)) return generic ? "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" : "DYNAC_STORE_OTHER";
+  return generic ? "DYNAC_STORE_SELF | DYNAC_STORE_GENERIC" : "DYNAC_STORE_SELF";
 }
 
 /* A write to cell v is an effect when someone else may see it: always a

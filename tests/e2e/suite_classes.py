@@ -352,6 +352,17 @@ def fv_same(x, y):
     return t, eq, [a.x] == [b.x], [a.y] == [b.y], a, w, s, total
 
 
+def fv_obj(x, o):
+    """o recorded as a float and a str: an object, which __init__'s kernel stores through the
+    instance made from its fields (object.__setattr__'s store still)."""
+    v = FV(x, o)
+    w = FW(x, o, x)
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += x * i - t * 0.5
+    return t, v, w
+
+
 def fv_set(v, x):
     v.x = x  # through the instance's __setattr__
     return v.x
@@ -1992,6 +2003,8 @@ def train():
         dc_chain(1.0)
         fv_walk(5)
         fv_make(1.0, 2.0)
+        fv_obj(1.0, 2.0)
+        fv_obj(1.0, "s")
         for f, a in ((fv_store, (1.0,)), (fv_set, (FV(1.0), 2.0))):
             try:
                 f(*a)
@@ -2733,6 +2746,8 @@ def checks():
     show("dataclass walk, z restored", dc_walk, 5)
     # frozen=True: __init__ stores as object.__setattr__ does, any other store raises
     show("frozen walk", fv_walk, 40)
+    for o in (2.0, "s", None, float("nan")):
+        show("frozen object field %r" % (o,), fv_obj, 1.5, o)
     frames("frozen store", fv_store, 1.5)
     frames("frozen set", fv_set, FV(1.0), 2.0)
     for x, y in ((float("nan"), float("inf")), (1.5, -0.0), (10 ** 20, 2.0), ("s", 1.0)):
@@ -2798,7 +2813,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
