@@ -74,8 +74,12 @@ static const char *const gcc_inlining[] = {"--param=max-inline-insns-single=1000
                                            "--param=large-function-growth=500"};
 
 bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
-  char tmp[4096], inc1[4200], inc2[4200];
+  char tmp[4096], inc1[4200], inc2[4200], prefix_map[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", so_path, (long)getpid());
+  /* __FILE__ (an assert's message) names the C file without its directory: the same module
+     built in two directories is the same bytes (reproducible builds' -ffile-prefix-map) */
+  const char *slash = strrchr(c_path, '/');
+  snprintf(prefix_map, sizeof prefix_map, "-ffile-prefix-map=%.*s=", slash ? (int)(slash - c_path + 1) : 0, c_path);
   snprintf(inc1, sizeof inc1, "-I%s", o->dynac_include);
   snprintf(inc2, sizeof inc2, "-I%s", o->python_include);
   /* -ffp-contract=off: a * b + c rounds twice, as CPython and numpy compute it (never one FMA,
@@ -83,7 +87,7 @@ bool cc_build(const char *c_path, const char *so_path, const cc_opts *o) {
   const char *fixed[] = {o->cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
                          "-ffp-contract=off", "-Wall", "-Wextra",
                          /* a value of one C type where another is meant is a generator bug: fail loudly */
-                         "-Werror=incompatible-pointer-types", "-Werror=int-conversion", inc1, inc2};
+                         "-Werror=incompatible-pointer-types", "-Werror=int-conversion", inc1, inc2, prefix_map};
   enum { CAP = 256 };
   char *argv[CAP];
   int n = 0;
