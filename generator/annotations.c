@@ -167,9 +167,9 @@ static const type *param_annotation(module *m, func *f, int k, TSNode ann) {
 /* `*args` / `**kw` (typed or not): its name, or NULL for another parameter. */
 static TSNode var_param_name(TSNode p) {
   TSNode none = {0};
-  if (node_is(p, "typed_parameter")) p = ts_node_named_child(p, 0);
+  if (node_is(p, "typed_parameter")) p = node_named(p, 0);
   if (!node_is(p, "list_splat_pattern") && !node_is(p, "dictionary_splat_pattern")) return none;
-  TSNode name = ts_node_named_child(p, 0);
+  TSNode name = node_named(p, 0);
   return node_is(name, "identifier") ? name : none;
 }
 
@@ -178,7 +178,7 @@ static TSNode var_param_name(TSNode p) {
  * whatever their annotation (which types their items). */
 static void scan_params(module *m, func *f) {
   TSNode params = child_by_field(f->node, "parameters"); /* null: a lambda without parameters */
-  uint32_t c = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  uint32_t c = ts_node_is_null(params) ? 0 : node_named_count(params);
   f->params = arena_alloc(m->a, sizeof(char *) * (c + 1));
   f->param_ann = arena_alloc(m->a, sizeof(type *) * (c + 1));
   f->param_default = arena_alloc(m->a, sizeof(type *) * (c + 1));
@@ -188,19 +188,19 @@ static void scan_params(module *m, func *f) {
   TSNode var_names[2]; /* *args, **kw */
   memset(var_names, 0, sizeof var_names);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode p = ts_node_named_child(params, i);
+    TSNode p = node_named(params, i);
     const char *t = ts_node_type(p);
     TSNode name = {0}, ann = {0};
     TSNode var = var_param_name(p);
     if (!ts_node_is_null(var)) {
-      bool star = node_is(node_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : p, "list_splat_pattern");
+      bool star = node_is(node_is(p, "typed_parameter") ? node_named(p, 0) : p, "list_splat_pattern");
       var_names[star ? 0 : 1] = var;
       if (star && f->nposparams < 0) f->nposparams = f->nparams; /* the ones after are keyword-only */
       continue;
     }
     if (!strcmp(t, "identifier")) name = p;
     else if (!strcmp(t, "typed_parameter")) {
-      name = ts_node_named_child(p, 0);
+      name = node_named(p, 0);
       ann = child_by_field(p, "type");
       if (!node_is(name, "identifier")) { f->params_ok = false; continue; }
     } else if (!strcmp(t, "default_parameter")) {
@@ -209,7 +209,7 @@ static void scan_params(module *m, func *f) {
     } else if (!strcmp(t, "typed_default_parameter")) {
       name = child_by_field(p, "name");
       ann = child_by_field(p, "type");
-    } else if (!strcmp(t, "positional_separator") || !strcmp(t, "comment")) {
+    } else if (!strcmp(t, "positional_separator")) {
       continue;
     } else if (!strcmp(t, "keyword_separator")) { /* `*`: the ones after are keyword-only */
       f->nposparams = f->nparams;
@@ -242,10 +242,10 @@ static void scan_params(module *m, func *f) {
 /* NAME = [ ... ] at module level: the list a `signatures=NAME` refers to. */
 static TSNode module_level_list(module *m, const char *name) {
   TSNode none = {0};
-  uint32_t c = ts_node_named_child_count(m->p.root);
+  uint32_t c = node_named_count(m->p.root);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode st = ts_node_named_child(m->p.root, i);
-    TSNode e = ts_node_named_child(st, 0);
+    TSNode st = node_named(m->p.root, i);
+    TSNode e = node_named(st, 0);
     if (!node_is(st, "expression_statement") || !node_is(e, "assignment")) continue;
     TSNode left = child_by_field(e, "left"), right = child_by_field(e, "right");
     if (node_is(left, "identifier") && !strcmp(node_text(m->a, &m->p, left), name) &&
@@ -266,10 +266,9 @@ static void read_signatures(module *m, func *f, TSNode list) {
                "[\"(float, int) -> float\"], or the name of a module-level list of them");
     return;
   }
-  uint32_t c = ts_node_named_child_count(list);
+  uint32_t c = node_named_count(list);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode s = ts_node_named_child(list, i);
-    if (node_is(s, "comment")) continue;
+    TSNode s = node_named(list, i);
     if (!node_is(s, "string")) {
       diag_error(&m->p.src, node_pos(s), "each signature is a string such as \"(float, int) -> float\"");
       continue;
@@ -300,7 +299,7 @@ static void read_signatures(module *m, func *f, TSNode list) {
 static void read_annotation_call(module *m, func *f, TSNode e, TSNode args, TSNode fn_arg);
 
 static void read_decorator(module *m, func *f, TSNode dec) {
-  TSNode e = ts_node_named_child(dec, 0);
+  TSNode e = node_named(dec, 0);
   TSNode args = {0};
   if (node_is(e, "call")) { args = child_by_field(e, "arguments"); e = child_by_field(e, "function"); }
   read_annotation_call(m, f, e, args, (TSNode){0});
@@ -313,7 +312,7 @@ static void read_compile_call(module *m, func *f) {
   TSNode call = ts_node_parent(args);
   if (!node_is(f->node, "lambda") || !node_is(args, "argument_list") || !node_is(call, "call")) return;
   TSNode fn = child_by_field(call, "function");
-  if (!ts_node_eq(ts_node_named_child(args, 0), f->node) || !in_list(compile_names, node_text(m->a, &m->p, fn)))
+  if (!ts_node_eq(node_named(args, 0), f->node) || !in_list(compile_names, node_text(m->a, &m->p, fn)))
     return;
   read_annotation_call(m, f, fn, args, f->node);
 }
@@ -332,10 +331,10 @@ static void read_annotation_call(module *m, func *f, TSNode e, TSNode args, TSNo
   if (is_compile) { f->decorated_compile = true; f->is_root = true; }
   if (is_disable) { f->disabled = true; f->disable_recursive = true; }
   if (ts_node_is_null(args)) return;
-  uint32_t c = ts_node_named_child_count(args);
+  uint32_t c = node_named_count(args);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment") || ts_node_eq(a, fn_arg)) continue;
+    TSNode a = node_named(args, i);
+    if (ts_node_eq(a, fn_arg)) continue;
     if (!node_is(a, "keyword_argument")) {
       diag_error(&m->p.src, node_pos(a), "@%s takes keyword arguments only here", name);
       continue;
@@ -366,17 +365,17 @@ static void read_annotation_call(module *m, func *f, TSNode e, TSNode args, TSNo
  * in source order (the last one wins, as at run time). NAME is a def of this
  * module or any other global (an imported function). */
 static void read_module_calls(module *m) {
-  uint32_t c = ts_node_named_child_count(m->p.root);
+  uint32_t c = node_named_count(m->p.root);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode st = ts_node_named_child(m->p.root, i);
-    TSNode e = ts_node_named_child(st, 0);
+    TSNode st = node_named(m->p.root, i);
+    TSNode e = node_named(st, 0);
     if (!node_is(st, "expression_statement") || !node_is(e, "call")) continue;
     char *fname = node_text(m->a, &m->p, child_by_field(e, "function"));
     bool allow = in_list(allow_names, fname), disallow = in_list(disallow_names, fname);
     if (!allow && !disallow) continue;
     TSNode args = child_by_field(e, "arguments");
-    TSNode a = ts_node_named_child(args, 0);
-    if (ts_node_named_child_count(args) != 1 || !node_is(a, "identifier")) {
+    TSNode a = node_named(args, 0);
+    if (node_named_count(args) != 1 || !node_is(a, "identifier")) {
       diag_error(&m->p.src, node_pos(e), "%s() takes one function, by name, here", fname);
       continue;
     }
@@ -426,9 +425,9 @@ bool annotations_module(module *m) {
     read_compile_call(m, f);
     TSNode parent = ts_node_parent(f->node);
     if (node_is(parent, "decorated_definition")) {
-      uint32_t c = ts_node_named_child_count(parent);
+      uint32_t c = node_named_count(parent);
       for (uint32_t k = 0; k < c; k++) {
-        TSNode d = ts_node_named_child(parent, k);
+        TSNode d = node_named(parent, k);
         if (node_is(d, "decorator")) read_decorator(m, f, d);
       }
     }

@@ -39,18 +39,18 @@ static TSNode class_node(TSNode st, bool *decorated) {
  * that __init__ stores through object.__setattr__); 2: yes, another. */
 static char dataclass_decorators(module *m, TSNode st, bool *frozen) {
   char kind = 1;
-  for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
-    TSNode d = ts_node_named_child(st, i);
+  for (uint32_t i = 0; i < node_named_count(st); i++) {
+    TSNode d = node_named(st, i);
     if (!node_is(d, "decorator")) continue;
-    TSNode x = ts_node_named_child(d, 0), args = {0};
+    TSNode x = node_named(d, 0), args = {0};
     if (node_is(x, "call")) {
       args = child_by_field(x, "arguments");
       x = child_by_field(x, "function");
     }
     const char *name = node_text(m->a, &m->p, x);
     if (strcmp(name, "dataclass") && strcmp(name, "dataclasses.dataclass")) return 0;
-    for (uint32_t j = 0; !ts_node_is_null(args) && j < ts_node_named_child_count(args); j++) {
-      TSNode a = ts_node_named_child(args, j);
+    for (uint32_t j = 0; !ts_node_is_null(args) && j < node_named_count(args); j++) {
+      TSNode a = node_named(args, j);
       if (!node_is(a, "keyword_argument")) return 0;
       const char *kw = node_text(m->a, &m->p, child_by_field(a, "name"));
       const char *v = node_text(m->a, &m->p, child_by_field(a, "value"));
@@ -72,10 +72,10 @@ static char dataclass_decorators(module *m, TSNode st, bool *frozen) {
 static const char *check_bases(module *m, klass *k, TSNode def) {
   TSNode sup = child_by_field(def, "superclasses");
   if (ts_node_is_null(sup)) return NULL;
-  uint32_t n = ts_node_named_child_count(sup);
+  uint32_t n = node_named_count(sup);
   if (n > 1) return "several base classes or class keywords";
   if (n == 0) return NULL;
-  TSNode b = ts_node_named_child(sup, 0);
+  TSNode b = node_named(sup, 0);
   const char *bn = node_text(m->a, &m->p, b);
   if ((node_is(b, "identifier") || node_is(b, "attribute")) &&
       !strcmp(scope_canonical_names(m, bn), "typing.NamedTuple")) {
@@ -95,16 +95,16 @@ static const char *check_bases(module *m, klass *k, TSNode def) {
 /* What the class body defines that changes attribute lookup. */
 static const char *check_body(module *m, klass *k, TSNode def) {
   TSNode body = child_by_field(def, "body");
-  uint32_t n = ts_node_named_child_count(body);
+  uint32_t n = node_named_count(body);
   for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i);
+    TSNode st = node_named(body, i);
     if (node_is(st, "decorated_definition")) st = child_by_field(st, "definition");
     if (node_is(st, "function_definition")) {
       const char *fn = node_text(m->a, &m->p, child_by_field(st, "name"));
       if (!strcmp(fn, "__getattribute__")) return "it defines __getattribute__";
       if (!strcmp(fn, "__new__")) k->defines_new = true;
-    } else if (node_is(st, "expression_statement") && node_is(ts_node_named_child(st, 0), "assignment")) {
-      TSNode left = child_by_field(ts_node_named_child(st, 0), "left");
+    } else if (node_is(st, "expression_statement") && node_is(node_named(st, 0), "assignment")) {
+      TSNode left = child_by_field(node_named(st, 0), "left");
       if (node_is(left, "identifier") && !strcmp(node_text(m->a, &m->p, left), "__slots__")) k->slots = true;
     }
   }
@@ -113,7 +113,7 @@ static const char *check_body(module *m, klass *k, TSNode def) {
 
 /* The class_definition node of class k. */
 TSNode classes_def(const module *m, const klass *k) {
-  return class_node(ts_node_named_child(m->p.root, k->stmt_index), &(bool){false});
+  return class_node(node_named(m->p.root, k->stmt_index), &(bool){false});
 }
 
 /* The instance attributes class k declares in its body, `x: float` or
@@ -122,11 +122,11 @@ TSNode classes_def(const module *m, const klass *k) {
 static void declared_attributes(module *m, klass *k) {
   TSNode def = classes_def(m, k);
   TSNode body = child_by_field(def, "body");
-  uint32_t n = ts_node_named_child_count(body);
+  uint32_t n = node_named_count(body);
   k->ann_names = arena_alloc(m->a, sizeof(char *) * (size_t)(n + 1));
   k->ann_types = arena_alloc(m->a, sizeof(type *) * (size_t)(n + 1));
   for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i), a = ts_node_named_child(st, 0);
+    TSNode st = node_named(body, i), a = node_named(st, 0);
     if (!node_is(st, "expression_statement") || !node_is(a, "assignment")) continue;
     TSNode left = child_by_field(a, "left"), ann = child_by_field(a, "type");
     if (ts_node_is_null(ann) || !node_is(left, "identifier")) continue;
@@ -138,9 +138,9 @@ static void declared_attributes(module *m, klass *k) {
 }
 
 void classes_scope(module *m) {
-  uint32_t c = ts_node_named_child_count(m->p.root);
+  uint32_t c = node_named_count(m->p.root);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode st = ts_node_named_child(m->p.root, i);
+    TSNode st = node_named(m->p.root, i);
     bool decorated;
     TSNode def = class_node(st, &decorated);
     if (ts_node_is_null(def)) continue;
@@ -211,11 +211,11 @@ static int decorators_of(const module *m, const func *f, const char **only) {
   TSNode up = ts_node_parent(f->node);
   if (!node_is(up, "decorated_definition")) return 0;
   int n = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(up); i++) {
-    TSNode d = ts_node_named_child(up, i);
+  for (uint32_t i = 0; i < node_named_count(up); i++) {
+    TSNode d = node_named(up, i);
     if (!node_is(d, "decorator")) continue;
     n++;
-    TSNode name = ts_node_named_child(d, 0);
+    TSNode name = node_named(d, 0);
     *only = node_is(name, "identifier") || node_is(name, "attribute") ? node_text(m->a, &m->p, name) : "";
   }
   return n == 1 ? 1 : 2;

@@ -62,8 +62,8 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
       break;
     }
   TSNode body = child_by_field(classes_def(m, k), "body");
-  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
-    TSNode st = ts_node_named_child(body, i), a = ts_node_named_child(st, 0);
+  for (uint32_t i = 0; i < node_named_count(body); i++) {
+    TSNode st = node_named(body, i), a = node_named(st, 0);
     if (!node_is(st, "expression_statement") || !node_is(a, "assignment")) continue;
     TSNode left = child_by_field(a, "left"), ann = child_by_field(a, "type"), right = child_by_field(a, "right");
     if (ts_node_is_null(ann) || !node_is(left, "identifier")) continue;
@@ -126,13 +126,13 @@ void classes_dataclass_inits(module *m) {
     made[nmade++] = k;
   }
   if (!nmade) { sb_free(&text); return; }
-  uint32_t own = ts_node_named_child_count(m->p.root);
+  uint32_t own = node_named_count(m->p.root);
   TSNode root = parse_appended(m->a, &m->p, text.data);
   sb_free(&text);
-  if (ts_node_is_null(root) || ts_node_named_child_count(root) != own + (uint32_t)nmade) return;
+  if (ts_node_is_null(root) || node_named_count(root) != own + (uint32_t)nmade) return;
   for (int i = 0; i < nmade; i++) {
-    TSNode body = child_by_field(ts_node_named_child(root, own + (uint32_t)i), "body");
-    TSNode def = ts_node_named_child(body, 0);
+    TSNode body = child_by_field(node_named(root, own + (uint32_t)i), "body");
+    TSNode def = node_named(body, 0);
     func *f = scope_synthesised_method(m, def, arena_printf(m->a, "%s.__init__", made[i]->name));
     f->synth_first = node_pos(def).line;
     f->synth_of = made[i];

@@ -46,7 +46,7 @@ static const char *literal_value(module *m, TSNode n, const type *t) {
       else if (strcmp(op, "+")) return NULL;
       n = child_by_field(n, "argument");
     } else {
-      n = ts_node_named_child(n, 0);
+      n = node_named(n, 0);
     }
   }
   if (node_is(n, "true") || node_is(n, "false"))
@@ -280,10 +280,10 @@ static const char *comment_safe(arena *a, const char *s) {
 /* The function's docstring (its first statement, a string), or NULL. */
 static const char *docstring(module *m, func *f) {
   TSNode body = child_by_field(f->node, "body");
-  if (ts_node_is_null(body) || !ts_node_named_child_count(body)) return NULL;
-  TSNode first = ts_node_named_child(body, 0);
-  if (!node_is(first, "expression_statement") || !ts_node_named_child_count(first)) return NULL;
-  TSNode str = ts_node_named_child(first, 0);
+  if (ts_node_is_null(body) || !node_named_count(body)) return NULL;
+  TSNode first = node_named(body, 0);
+  if (!node_is(first, "expression_statement") || !node_named_count(first)) return NULL;
+  TSNode str = node_named(first, 0);
   if (!node_is(str, "string")) return NULL;
   char *t = node_text(m->a, &m->p, str);
   size_t n = strlen(t);

@@ -96,6 +96,11 @@ TSSymbol sym(const char *name);
 TSFieldId field(const char *name);
 TSNode child_by_field(TSNode n, const char *fname);
 bool node_is(TSNode n, const char *type);
+/* n's named children as CPython's parser sees them: without the extras
+ * (comments, backslash line continuations), which no phase reads. Every
+ * phase walks the tree through these, never ts_node_named_child. */
+uint32_t node_named_count(TSNode n);
+TSNode node_named(TSNode n, uint32_t i); /* a null node past the last */
 srcpos node_pos(TSNode n);
 char *node_text(arena *a, const parsed *p, TSNode n);
 

@@ -98,7 +98,7 @@ static const type *const_type(module *m, TSNode n) {
   if (!strcmp(t, "float")) return &ty_float;
   if (!strcmp(t, "true") || !strcmp(t, "false")) return &ty_bool;
   if (!strcmp(t, "parenthesized_expression"))
-    return const_type(m, ts_node_named_child(n, 0));
+    return const_type(m, node_named(n, 0));
   if (!strcmp(t, "identifier")) {
     char *name = node_text(m->a, &m->p, n);
     const modconst *c = scope_find_const(m, name);
@@ -143,14 +143,14 @@ static void note_binding(module *m, const char *name) {
 static void bind_targets(module *m, TSNode n) {
   if (node_is(n, "identifier")) { note_binding(m, node_text(m->a, &m->p, n)); return; }
   if (node_is(n, "attribute") || node_is(n, "subscript")) return;
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c; i++) bind_targets(m, ts_node_named_child(n, i));
+  uint32_t c = node_named_count(n);
+  for (uint32_t i = 0; i < c; i++) bind_targets(m, node_named(n, i));
 }
 
 static void scope_import(module *m, TSNode n) {
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode item = ts_node_named_child(n, i);
+    TSNode item = node_named(n, i);
     char *modname, *bound;
     if (node_is(item, "aliased_import")) {
       modname = node_text(m->a, &m->p, child_by_field(item, "name"));
@@ -175,9 +175,9 @@ static void scope_import_from(module *m, TSNode n) {
   TSNode mod = child_by_field(n, "module_name");
   char *modname = node_text(m->a, &m->p, mod);
   bool is_math = !strcmp(modname, "math");
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode item = ts_node_named_child(n, i);
+    TSNode item = node_named(n, i);
     if (ts_node_eq(item, mod)) continue;
     char *attr, *bound;
     if (node_is(item, "aliased_import")) {
@@ -271,11 +271,11 @@ static bool scope_method(module *m, TSNode def, const char *qualname) {
   func *f = scope_function(m, def, ts_node_is_null(decorated) ? 0 : node_pos(decorated).line);
   f->qualname = qualname;
   f->method = 'm';
-  uint32_t c = ts_node_is_null(decorated) ? 0 : ts_node_named_child_count(decorated);
+  uint32_t c = ts_node_is_null(decorated) ? 0 : node_named_count(decorated);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode d = ts_node_named_child(decorated, i);
+    TSNode d = node_named(decorated, i);
     if (!node_is(d, "decorator")) continue;
-    const char *name = node_text(m->a, &m->p, ts_node_named_child(d, 0));
+    const char *name = node_text(m->a, &m->p, node_named(d, 0));
     if (!strcmp(name, "staticmethod")) f->method = 's';
     if (!strcmp(name, "classmethod")) f->method = 'c';
   }
@@ -317,9 +317,9 @@ static void scope_nested_bindings(module *m, TSNode n) {
   } else if (!strcmp(t, "for_statement")) {
     bind_targets(m, child_by_field(n, "left"));
   } else if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
-    uint32_t c = ts_node_named_child_count(n);
+    uint32_t c = node_named_count(n);
     for (uint32_t i = 0; i < c; i++) {
-      TSNode it = ts_node_named_child(n, i);
+      TSNode it = node_named(n, i);
       TSNode alias = child_by_field(it, "alias");
       char *nm = node_text(m->a, &m->p, ts_node_is_null(alias) ? it : alias);
       char *dot = strchr(nm, '.');
@@ -327,8 +327,8 @@ static void scope_nested_bindings(module *m, TSNode n) {
       note_binding(m, nm);
     }
   }
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c; i++) scope_nested_bindings(m, ts_node_named_child(n, i));
+  uint32_t c = node_named_count(n);
+  for (uint32_t i = 0; i < c; i++) scope_nested_bindings(m, node_named(n, i));
 }
 
 /* The def or lambda whose body holds `n` directly (no class body or
@@ -351,8 +351,8 @@ static bool declares_global(module *m, TSNode n, const char *name) {
   if (ts_node_is_null(n) || node_is(n, "function_definition") || node_is(n, "class_definition") ||
       node_is(n, "lambda"))
     return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode ch = ts_node_named_child(n, i);
+  for (uint32_t i = 0; i < node_named_count(n); i++) {
+    TSNode ch = node_named(n, i);
     if (node_is(n, "global_statement") && !strcmp(node_text(m->a, &m->p, ch), name)) return true;
     if (declares_global(m, ch, name)) return true;
   }
@@ -389,8 +389,8 @@ static const char *comprehension_code(const char *t) {
 static bool first_for_clause(TSNode n) {
   TSNode comp = ts_node_parent(n);
   if (!node_is(n, "for_in_clause") || ts_node_is_null(comp) || !comprehension_code(ts_node_type(comp))) return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(comp); i++)
-    if (node_is(ts_node_named_child(comp, i), "for_in_clause")) return ts_node_eq(ts_node_named_child(comp, i), n);
+  for (uint32_t i = 0; i < node_named_count(comp); i++)
+    if (node_is(node_named(comp, i), "for_in_clause")) return ts_node_eq(node_named(comp, i), n);
   return false;
 }
 
@@ -498,22 +498,22 @@ func *scope_synthesised_method(module *m, TSNode def, const char *qualname) {
  * they are no module constants. */
 static void scope_global_declarations(module *m, TSNode n) {
   if (node_is(n, "global_statement")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-      if (node_is(ts_node_named_child(n, i), "identifier"))
-        note_binding(m, node_text(m->a, &m->p, ts_node_named_child(n, i)));
+    for (uint32_t i = 0; i < node_named_count(n); i++)
+      if (node_is(node_named(n, i), "identifier"))
+        note_binding(m, node_text(m->a, &m->p, node_named(n, i)));
     return;
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    scope_global_declarations(m, ts_node_named_child(n, i));
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    scope_global_declarations(m, node_named(n, i));
 }
 
 bool scope_module(module *m) {
   scope_other_functions(m);
   scope_global_declarations(m, m->p.root);
   TSNode root = m->p.root;
-  uint32_t c = ts_node_named_child_count(root);
+  uint32_t c = node_named_count(root);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode st = ts_node_named_child(root, i);
+    TSNode st = node_named(root, i);
     const char *t = ts_node_type(st);
     if (!strcmp(t, "function_definition")) {
       scope_function(m, st, 0);
@@ -522,7 +522,7 @@ bool scope_module(module *m) {
       if (node_is(def, "function_definition")) scope_function(m, def, node_pos(st).line);
       else note_binding(m, node_text(m->a, &m->p, child_by_field(def, "name")));
     } else if (!strcmp(t, "expression_statement")) {
-      TSNode e = ts_node_named_child(st, 0);
+      TSNode e = node_named(st, 0);
       if (node_is(e, "assignment")) scope_assignment(m, e);
       else if (node_is(e, "augmented_assignment")) scope_nested_bindings(m, e);
     } else if (!strcmp(t, "import_statement")) {
@@ -530,8 +530,8 @@ bool scope_module(module *m) {
     } else if (!strcmp(t, "import_from_statement")) {
       scope_import_from(m, st);
     } else if (!strcmp(t, "future_import_statement")) {
-      for (uint32_t k = 0; k < ts_node_named_child_count(st); k++)
-        if (!strcmp(node_text(m->a, &m->p, ts_node_named_child(st, k)), "annotations")) m->future_annotations = true;
+      for (uint32_t k = 0; k < node_named_count(st); k++)
+        if (!strcmp(node_text(m->a, &m->p, node_named(st, k)), "annotations")) m->future_annotations = true;
     } else {
       scope_nested_bindings(m, st);
     }

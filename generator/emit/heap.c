@@ -94,8 +94,8 @@ static void emit_less_globals(module *m, const inst *in, bool direct, strbuf *ou
 /* Does source node n hold a call (any call: of a kernel, of heapq, ...)? */
 static bool holds_call(TSNode n) {
   if (node_is(n, "call")) return true;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    if (holds_call(ts_node_named_child(n, i))) return true;
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    if (holds_call(node_named(n, i))) return true;
   return false;
 }
 

@@ -176,7 +176,7 @@ static expr *lower_compare(lower *L, TSNode n) {
   char optext[16] = "";
   for (uint32_t i = 0; i < c; i++) {
     TSNode ch = ts_node_child(n, i);
-    if (ts_node_is_named(ch) && !node_is(ch, "comment")) {
+    if (ts_node_is_named(ch) && !ts_node_is_extra(ch)) {
       if (no) {
         int k = -1;
         for (int j = 0; j <= CMP_NOT_IN; j++) if (!strcmp(optext, cmpop_spelling[j])) k = j;
@@ -216,14 +216,13 @@ static expr *lower_compare(lower *L, TSNode n) {
  * display 'd' whose elements are key, value pairs and single **mappings
  * (splat marks those). */
 static expr *lower_dict(lower *L, TSNode n) {
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   expr *e = new_expr(L, EX_DICT, n);
   e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (2 * c + 1));
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(n, i);
-    if (node_is(ch, "comment")) continue;
+    TSNode ch = node_named(n, i);
     if (node_is(ch, "dictionary_splat")) { /* **m: an EX_UNPACKED dict display */
-      expr *m = lower_expr(L, ts_node_named_child(ch, 0));
+      expr *m = lower_expr(L, node_named(ch, 0));
       if (!m) return NULL;
       if (!e->u.tuple.splat) e->u.tuple.splat = arena_alloc(L->m->a, sizeof(bool) * (2 * c + 1));
       ((bool *)e->u.tuple.splat)[e->u.tuple.n] = true;
@@ -247,19 +246,18 @@ static expr *lower_dict(lower *L, TSNode n) {
 
 /* tuple / expression_list: (a, b, ...); list: [a, b, ...] (kind EX_LIST); set: {a, b, ...} */
 static expr *lower_elements(lower *L, TSNode n, exkind kind) {
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   expr *e = new_expr(L, kind, n);
   e->u.tuple.elts = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
   bool *splat = arena_alloc(L->m->a, sizeof(bool) * (c ? c : 1));
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(n, i);
-    if (node_is(ch, "comment")) continue;
+    TSNode ch = node_named(n, i);
     if (node_is(ch, "parenthesized_list_splat")) {
       gb(L, ch, "unsupported-expression", "a parenthesized starred expression");
       return NULL;
     }
     bool star = node_is(ch, "list_splat"); /* *x: its items go in (an EX_UNPACKED display) */
-    expr *x = lower_expr(L, star ? ts_node_named_child(ch, 0) : ch);
+    expr *x = lower_expr(L, star ? node_named(ch, 0) : ch);
     if (!x) return NULL;
     splat[e->u.tuple.n] = star;
     e->u.tuple.elts[e->u.tuple.n++] = x;
@@ -287,9 +285,8 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
     return false;
   bool given[64] = {0};
   int npos = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
+  for (uint32_t i = 0; i < node_named_count(args); i++) {
+    TSNode a = node_named(args, i);
     if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) return false;
     int k = npos;
     if (node_is(a, "keyword_argument")) {
@@ -324,10 +321,9 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
   expr *byparam[64] = {0};
   int npos = 0;
   bool seen_kw = false;
-  uint32_t c = ts_node_named_child_count(args);
+  uint32_t c = node_named_count(args);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
+    TSNode a = node_named(args, i);
     if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) {
       gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with starred arguments", fname));
       return NULL;
@@ -438,10 +434,10 @@ static expr *lower_opaque_call(lower *L, TSNode n, TSNode fnode, TSNode args, co
 
 /* A call to an assume_constant_result function: a guarded constant. */
 static expr *lower_constant_result(lower *L, TSNode n, TSNode args, func *callee) {
-  if (ts_node_named_child_count(args) != 0 || !callee->ret_ann ||
+  if (node_named_count(args) != 0 || !callee->ret_ann ||
       !ty_is_number(callee->ret_ann) || callee->ret_ann->kind == TY_NUM) {
     gb(L, n, "constant-result", arena_printf(L->m->a, "%s() is assume_constant_result but %s",
-       callee->name, ts_node_named_child_count(args) ? "is called with arguments"
+       callee->name, node_named_count(args) ? "is called with arguments"
                      : "has no int, float or bool return annotation"));
     return NULL;
   }
@@ -464,12 +460,11 @@ static expr *lower_positional_call(lower *L, TSNode n, TSNode fnode, TSNode args
     e->u.call.n = 1;
     return e;
   }
-  uint32_t c = ts_node_named_child_count(args);
+  uint32_t c = node_named_count(args);
   e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (c ? c : 1));
   e->u.call.kwnames = arena_alloc(L->m->a, sizeof(char *) * (c ? c : 1));
   for (uint32_t i = 0; i < c; i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
+    TSNode a = node_named(args, i);
     if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) {
       gb(L, a, "keyword-arguments", arena_printf(L->m->a, "call to %s with starred arguments",
          text(L, fnode)));
@@ -527,7 +522,7 @@ static const char *mangled(lower *L, const char *attr) {
  * last), as CALL makes it: no list, tuple or dict per call. */
 expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, expr *const *pre, int npre,
                          TSNode args) {
-  uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  uint32_t c = ts_node_is_null(args) ? 0 : node_named_count(args);
   expr *e = new_expr(L, EX_CALL, n);
   e->u.call.kind = CALLEE_VALUE;
   e->u.call.name = name;
@@ -544,8 +539,7 @@ expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, exp
   bool keywords = false;
   int nk = 0;
   for (uint32_t i = 0; i < c; i++) {
-    TSNode a = ts_node_named_child(args, i);
-    if (node_is(a, "comment")) continue;
+    TSNode a = node_named(args, i);
     char k = node_is(a, "list_splat") ? '*' : node_is(a, "dictionary_splat") ? 'd'
              : node_is(a, "keyword_argument") ? 'k' : 'p';
     if ((k == '*' || k == 'p') && keywords) {
@@ -553,7 +547,7 @@ expr *lower_generic_call(lower *L, TSNode n, const char *name, expr *callee, exp
       return NULL;
     }
     keywords |= k == 'k' || k == 'd';
-    TSNode v = k == 'k' ? child_by_field(a, "value") : k == 'p' ? a : ts_node_named_child(a, 0);
+    TSNode v = k == 'k' ? child_by_field(a, "value") : k == 'p' ? a : node_named(a, 0);
     expr *x = lower_expr(L, v);
     if (!x) return NULL;
     if (k == 'k') e->u.call.kwnames[nk++] = text(L, child_by_field(a, "name"));
@@ -577,9 +571,9 @@ static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args) {
 }
 
 static bool has_splat(TSNode args) {
-  for (uint32_t i = 0; node_is(args, "argument_list") && i < ts_node_named_child_count(args); i++)
-    if (node_is(ts_node_named_child(args, i), "list_splat") ||
-        node_is(ts_node_named_child(args, i), "dictionary_splat"))
+  for (uint32_t i = 0; node_is(args, "argument_list") && i < node_named_count(args); i++)
+    if (node_is(node_named(args, i), "list_splat") ||
+        node_is(node_named(args, i), "dictionary_splat"))
       return true;
   return false;
 }
@@ -615,7 +609,7 @@ static bool reads_calling_frame(lower *L, TSNode fnode, TSNode args) {
   if (!node_is(fnode, "identifier") || !node_is(args, "argument_list")) return false;
   const char *name = text(L, fnode);
   if (resolve_local(L, name) >= 0 || scope_is_global(L->m, name) || declared_global(L, name)) return false;
-  uint32_t n = ts_node_named_child_count(args);
+  uint32_t n = node_named_count(args);
   return !strcmp(name, "globals") || !strcmp(name, "locals") ||
          ((!strcmp(name, "vars") || !strcmp(name, "dir") || (!strcmp(name, "super") && !zero_arg_super(L))) &&
           n == 0) ||
@@ -635,7 +629,7 @@ static expr *lower_call(lower *L, TSNode n) {
     return NULL;
   }
   if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "super") && node_is(args, "argument_list") &&
-      !ts_node_named_child_count(args) && resolve_local(L, "super") < 0 && find_freevar(L->f, "super") < 0 &&
+      !node_named_count(args) && resolve_local(L, "super") < 0 && find_freevar(L->f, "super") < 0 &&
       !scope_is_global(L->m, "super") && !declared_global(L, "super") && zero_arg_super(L))
     return lower_zero_arg_super(L, n, fnode);
   if (reads_calling_frame(L, fnode, args)) {
@@ -664,15 +658,15 @@ static expr *lower_call(lower *L, TSNode n) {
     return NULL;
   }
   if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "float") &&
-      is_builtin_call(L, "float") && ts_node_named_child_count(args) == 1 &&
-      node_is(ts_node_named_child(args, 0), "string"))
-    return lower_float_of_string(L, n, ts_node_named_child(args, 0));
+      is_builtin_call(L, "float") && node_named_count(args) == 1 &&
+      node_is(node_named(args, 0), "string"))
+    return lower_float_of_string(L, n, node_named(args, 0));
   if (node_is(fnode, "identifier") && !strcmp(text(L, fnode), "pow") && is_builtin_call(L, "pow") &&
-      ts_node_named_child_count(args) == 2 &&
-      !node_is(ts_node_named_child(args, 0), "keyword_argument") &&
-      !node_is(ts_node_named_child(args, 1), "keyword_argument")) {
-    expr *a = lower_expr(L, ts_node_named_child(args, 0));
-    expr *b = lower_expr(L, ts_node_named_child(args, 1));
+      node_named_count(args) == 2 &&
+      !node_is(node_named(args, 0), "keyword_argument") &&
+      !node_is(node_named(args, 1), "keyword_argument")) {
+    expr *a = lower_expr(L, node_named(args, 0));
+    expr *b = lower_expr(L, node_named(args, 1));
     if (!a || !b) return NULL;
     expr *e = new_expr(L, EX_BINOP, n); /* pow(a, b) is a ** b */
     e->u.bin.op = OP_POW;
@@ -757,8 +751,8 @@ static expr *lower_call(lower *L, TSNode n) {
 /* Does this string node (or a part of a concatenation) interpolate (an f-string)? */
 static bool is_fstring(lower *L, TSNode n) {
   if (node_is(n, "concatenated_string")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-      if (is_fstring(L, ts_node_named_child(n, i))) return true;
+    for (uint32_t i = 0; i < node_named_count(n); i++)
+      if (is_fstring(L, node_named(n, i))) return true;
     return false;
   }
   for (const char *p = text(L, n); *p && *p != '"' && *p != '\''; p++)
@@ -822,7 +816,7 @@ static bool fstring_field(lower *L, fparts *P, TSNode n, const char *quote) {
   }
   const char *spec_text = NULL;
   if (!ts_node_is_null(spec)) {
-    if (ts_node_named_child_count(spec)) {
+    if (node_named_count(spec)) {
       gb(L, spec, "unsupported-expression", "a replacement field inside an f-string's format spec");
       return false;
     }
@@ -855,8 +849,8 @@ static bool fstring_piece(lower *L, fparts *P, TSNode s) {
     return true;
   }
   const char *start = "", *quote = "\"";
-  for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
-    TSNode c = ts_node_named_child(s, i);
+  for (uint32_t i = 0; i < node_named_count(s); i++) {
+    TSNode c = node_named(s, i);
     if (node_is(c, "string_start")) {
       const char *t = text(L, c);
       char *prefix = arena_strdup(L->m->a, t), *d = prefix;
@@ -891,9 +885,9 @@ static bool fstring_piece(lower *L, fparts *P, TSNode s) {
 static expr *lower_fstring(lower *L, TSNode n) {
   fparts P = {0};
   if (node_is(n, "concatenated_string")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode c = ts_node_named_child(n, i);
-      if (!node_is(c, "comment") && !fstring_piece(L, &P, c)) return NULL;
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode c = node_named(n, i);
+      if (!fstring_piece(L, &P, c)) return NULL;
     }
   } else if (!fstring_piece(L, &P, n)) {
     return NULL;
@@ -942,7 +936,7 @@ static bool lower_slice_parts(lower *L, expr *e, TSNode sl) {
   for (uint32_t i = 0; i < ts_node_child_count(sl); i++) {
     TSNode c = ts_node_child(sl, i);
     if (!ts_node_is_named(c)) { colons += !strcmp(ts_node_type(c), ":"); continue; }
-    if (node_is(c, "comment") || colons > 2) continue;
+    if (ts_node_is_extra(c) || colons > 2) continue;
     if (!(*parts[colons] = lower_expr(L, c))) return false;
   }
   return true;
@@ -969,9 +963,9 @@ static expr *lower_subscript(lower *L, TSNode n) {
   TSNode value = child_by_field(n, "value");
   TSNode idx_nodes[2];
   uint32_t nidx = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode c = ts_node_named_child(n, i);
-    if (ts_node_eq(c, value) || node_is(c, "comment")) continue;
+  for (uint32_t i = 0; i < node_named_count(n); i++) {
+    TSNode c = node_named(n, i);
+    if (ts_node_eq(c, value)) continue;
     if (nidx < 2) idx_nodes[nidx] = c;
     nidx++;
   }
@@ -1016,7 +1010,7 @@ expr *lower_expr(lower *L, TSNode n) {
   if (!strcmp(t, "none")) return new_expr(L, EX_NONE, n);
   if (!strcmp(t, "identifier")) return lower_identifier(L, n);
   if (!strcmp(t, "parenthesized_expression")) {
-    TSNode inner = ts_node_named_child(n, 0);
+    TSNode inner = node_named(n, 0);
     if (node_is(inner, "yield")) { gb(L, n, "generator", "yield expression"); return NULL; }
     return lower_expr(L, inner);
   }
@@ -1041,9 +1035,9 @@ expr *lower_expr(lower *L, TSNode n) {
   }
   if (!strcmp(t, "comparison_operator")) return lower_compare(L, n);
   if (!strcmp(t, "conditional_expression")) { /* then if cond else orelse */
-    expr *a = lower_expr(L, ts_node_named_child(n, 0));
-    expr *c = lower_expr(L, ts_node_named_child(n, 1));
-    expr *b = lower_expr(L, ts_node_named_child(n, 2));
+    expr *a = lower_expr(L, node_named(n, 0));
+    expr *c = lower_expr(L, node_named(n, 1));
+    expr *b = lower_expr(L, node_named(n, 2));
     if (!a || !b || !c) return NULL;
     expr *e = new_expr(L, EX_IFEXP, n);
     e->u.ifexp.cond = c;

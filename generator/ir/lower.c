@@ -185,8 +185,8 @@ void collect_global_declarations(lower *L, TSNode n) {
     return;
   if (!strcmp(t, "global_statement")) {
     func *f = L->f;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode id = ts_node_named_child(n, i);
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode id = node_named(n, i);
       if (!node_is(id, "identifier") || declared_global(L, text(L, id))) continue;
       const char **grown = arena_alloc(L->m->a, sizeof(char *) * (size_t)(f->ndeclared_globals + 1));
       if (f->ndeclared_globals) memcpy(grown, f->declared_globals, sizeof(char *) * (size_t)f->ndeclared_globals);
@@ -195,8 +195,8 @@ void collect_global_declarations(lower *L, TSNode n) {
     }
     return;
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    collect_global_declarations(L, ts_node_named_child(n, i));
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    collect_global_declarations(L, node_named(n, i));
 }
 
 void add_local(lower *L, const char *name) {
@@ -245,8 +245,8 @@ int new_version(lower *L, int base) {
 static void collect_target_names(lower *L, TSNode n) {
   if (node_is(n, "identifier")) { add_local(L, text(L, n)); return; }
   if (node_is(n, "attribute") || node_is(n, "subscript")) return;
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c; i++) collect_target_names(L, ts_node_named_child(n, i));
+  uint32_t c = node_named_count(n);
+  for (uint32_t i = 0; i < c; i++) collect_target_names(L, node_named(n, i));
 }
 
 /* Every name the function binds is local (Python's compile-time rule). */
@@ -268,9 +268,9 @@ void collect_locals(lower *L, TSNode n) {
   if (!strcmp(t, "except_clause") && !ts_node_is_null(child_by_field(n, "alias")))
     collect_target_names(L, child_by_field(n, "alias")); /* except E as name */
   if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
-    uint32_t c = ts_node_named_child_count(n);
+    uint32_t c = node_named_count(n);
     for (uint32_t i = 0; i < c; i++) {
-      TSNode it = ts_node_named_child(n, i);
+      TSNode it = node_named(n, i);
       TSNode alias = child_by_field(it, "alias");
       char *nm = text(L, ts_node_is_null(alias) ? it : alias);
       char *dot = strchr(nm, '.');
@@ -278,6 +278,6 @@ void collect_locals(lower *L, TSNode n) {
       add_local(L, nm);
     }
   }
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c; i++) collect_locals(L, ts_node_named_child(n, i));
+  uint32_t c = node_named_count(n);
+  for (uint32_t i = 0; i < c; i++) collect_locals(L, node_named(n, i));
 }

@@ -25,7 +25,7 @@
 static void pattern_names(lower *L, TSNode n, void (*hit)(void *, const char *), void *ctx) {
   if (node_is(n, "identifier")) { hit(ctx, text(L, n)); return; }
   if (node_is(n, "attribute") || node_is(n, "subscript")) return;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) pattern_names(L, ts_node_named_child(n, i), hit, ctx);
+  for (uint32_t i = 0; i < node_named_count(n); i++) pattern_names(L, node_named(n, i), hit, ctx);
 }
 
 /* Calls hit for every name the code in `n` binds in the scope `n` belongs
@@ -38,8 +38,8 @@ static void each_binding(lower *L, TSNode n, bool over, void (*hit)(void *, cons
   const char *t = ts_node_type(n);
   if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
     hit(ctx, text(L, child_by_field(n, "name")));
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode ch = ts_node_named_child(n, i);
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode ch = node_named(n, i);
       if (!ts_node_eq(ch, child_by_field(n, "body"))) each_binding(L, ch, over, hit, ctx);
     }
     return;
@@ -60,17 +60,17 @@ static void each_binding(lower *L, TSNode n, bool over, void (*hit)(void *, cons
     pattern_names(L, child_by_field(n, "alias"), hit, ctx);
   else if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
     TSNode mod = child_by_field(n, "module_name");
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode it = ts_node_named_child(n, i);
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode it = node_named(n, i);
       if (ts_node_eq(it, mod)) continue;
       TSNode alias = child_by_field(it, "alias");
-      TSNode bound = ts_node_is_null(alias) ? ts_node_named_child(it, 0) : alias;
+      TSNode bound = ts_node_is_null(alias) ? node_named(it, 0) : alias;
       if (!ts_node_is_null(bound)) hit(ctx, text(L, bound));
     }
     return;
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    each_binding(L, ts_node_named_child(n, i), over, hit, ctx);
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    each_binding(L, node_named(n, i), over, hit, ctx);
 }
 
 typedef struct binding_count { const char *name; int n; } binding_count;
@@ -94,8 +94,8 @@ static bool captures_once(lower *L, const char *name, uint32_t at) {
   int total = bindings_of(L, body, true, name);
   if (param) return total == 0;
   if (total != 1) return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
-    TSNode st = ts_node_named_child(body, i);
+  for (uint32_t i = 0; i < node_named_count(body); i++) {
+    TSNode st = node_named(body, i);
     if (!bindings_of(L, st, true, name)) continue;
     bool simple = node_is(st, "expression_statement") || node_is(st, "import_statement") ||
                   node_is(st, "import_from_statement") || node_is(st, "function_definition") ||
@@ -149,7 +149,7 @@ typedef struct scope_uses { name_set used, inner, globals, nonlocals; } scope_us
 
 static void uses_in(lower *L, TSNode n, scope_uses *U);
 static void uses_children(lower *L, TSNode n, scope_uses *U) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) uses_in(L, ts_node_named_child(n, i), U);
+  for (uint32_t i = 0; i < node_named_count(n); i++) uses_in(L, node_named(n, i), U);
 }
 
 /* A nested scope: the parts its enclosing scope evaluates (decorators are
@@ -158,8 +158,8 @@ static void uses_children(lower *L, TSNode n, scope_uses *U) {
 static void uses_of_nested(lower *L, TSNode n, scope_uses *U) {
   if (node_is(n, "function_definition") || node_is(n, "lambda")) {
     TSNode params = child_by_field(n, "parameters");
-    for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
-      TSNode p = ts_node_named_child(params, i);
+    for (uint32_t i = 0; !ts_node_is_null(params) && i < node_named_count(params); i++) {
+      TSNode p = node_named(params, i);
       TSNode v = child_by_field(p, "value"), ty = child_by_field(p, "type");
       if (!ts_node_is_null(v)) uses_in(L, v, U);
       if (!ts_node_is_null(ty)) uses_in(L, ty, U);
@@ -170,8 +170,8 @@ static void uses_of_nested(lower *L, TSNode n, scope_uses *U) {
     TSNode bases = child_by_field(n, "superclasses");
     if (!ts_node_is_null(bases)) uses_in(L, bases, U);
   } else {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode c = ts_node_named_child(n, i);
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode c = node_named(n, i);
       if (node_is(c, "for_in_clause")) { uses_in(L, child_by_field(c, "right"), U); break; }
     }
   }
@@ -188,8 +188,8 @@ static void uses_in(lower *L, TSNode n, scope_uses *U) {
     return;
   }
   if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-      set_add(*t == 'g' ? &U->globals : &U->nonlocals, text(L, ts_node_named_child(n, i)));
+    for (uint32_t i = 0; i < node_named_count(n); i++)
+      set_add(*t == 'g' ? &U->globals : &U->nonlocals, text(L, node_named(n, i)));
     return;
   }
   if (!strcmp(t, "attribute")) { uses_in(L, child_by_field(n, "object"), U); return; }
@@ -202,18 +202,18 @@ static void uses_in(lower *L, TSNode n, scope_uses *U) {
  * def/class names; not its global/nonlocal ones). */
 static void bound_in_scope(lower *L, TSNode scope, name_set *out) {
   TSNode params = child_by_field(scope, "parameters");
-  for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
-    TSNode p = ts_node_named_child(params, i);
-    TSNode id = node_is(p, "identifier") ? p : ts_node_named_child(p, 0);
-    if (!ts_node_is_null(id) && !node_is(id, "identifier")) id = ts_node_named_child(id, 0);
+  for (uint32_t i = 0; !ts_node_is_null(params) && i < node_named_count(params); i++) {
+    TSNode p = node_named(params, i);
+    TSNode id = node_is(p, "identifier") ? p : node_named(p, 0);
+    if (!ts_node_is_null(id) && !node_is(id, "identifier")) id = node_named(id, 0);
     if (!ts_node_is_null(id) && node_is(id, "identifier")) set_add(out, text(L, id));
   }
   if (node_is(scope, "function_definition") || node_is(scope, "lambda") || node_is(scope, "class_definition")) {
     each_binding(L, child_by_field(scope, "body"), false, set_add, out);
     return;
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(scope); i++) { /* a comprehension's targets */
-    TSNode c = ts_node_named_child(scope, i);
+  for (uint32_t i = 0; i < node_named_count(scope); i++) { /* a comprehension's targets */
+    TSNode c = node_named(scope, i);
     if (node_is(c, "for_in_clause")) pattern_names(L, child_by_field(c, "left"), set_add, out);
   }
 }
@@ -229,8 +229,8 @@ static void free_of_scope(lower *L, TSNode scope, name_set *out) {
     uses_in(L, child_by_field(scope, "body"), &U);
   } else { /* a comprehension: all but its first iterable */
     bool first = true;
-    for (uint32_t i = 0; i < ts_node_named_child_count(scope); i++) {
-      TSNode c = ts_node_named_child(scope, i);
+    for (uint32_t i = 0; i < node_named_count(scope); i++) {
+      TSNode c = node_named(scope, i);
       if (node_is(c, "for_in_clause")) {
         uses_in(L, child_by_field(c, "left"), &U);
         if (!first) uses_in(L, child_by_field(c, "right"), &U);
@@ -255,10 +255,10 @@ static void free_of_scope(lower *L, TSNode scope, name_set *out) {
 /* Does `n` (at any depth) declare `name` nonlocal? */
 static bool declares_nonlocal(lower *L, TSNode n, const char *name) {
   if (node_is(n, "nonlocal_statement"))
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-      if (!strcmp(text(L, ts_node_named_child(n, i)), name)) return true;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    if (declares_nonlocal(L, ts_node_named_child(n, i), name)) return true;
+    for (uint32_t i = 0; i < node_named_count(n); i++)
+      if (!strcmp(text(L, node_named(n, i)), name)) return true;
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    if (declares_nonlocal(L, node_named(n, i), name)) return true;
   return false;
 }
 
@@ -284,7 +284,7 @@ static void own_cells_in(lower *L, TSNode n, const name_set *freevars, name_set 
     }
     return;
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) own_cells_in(L, ts_node_named_child(n, i), freevars, own);
+  for (uint32_t i = 0; i < node_named_count(n); i++) own_cells_in(L, node_named(n, i), freevars, own);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -349,18 +349,18 @@ static bool lower_parameters(lower *L, TSNode params, TSNode returns, fn_parts *
   TSNode anns[66];
   const char *annnames[66];
   int na = 0, na_posonly = 0;
-  for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
-    TSNode p = ts_node_named_child(params, i);
+  for (uint32_t i = 0; !ts_node_is_null(params) && i < node_named_count(params); i++) {
+    TSNode p = node_named(params, i);
     const char *t = ts_node_type(p);
     if (!strcmp(t, "positional_separator")) na_posonly = na;
-    if (!strcmp(t, "positional_separator") || !strcmp(t, "comment")) continue;
+    if (!strcmp(t, "positional_separator")) continue;
     if (!strcmp(t, "keyword_separator") || !strcmp(t, "list_splat_pattern")) { kwonly = true; continue; }
     if (!strcmp(t, "dictionary_splat_pattern") || !strcmp(t, "identifier")) continue;
     if (!strcmp(t, "typed_parameter")) {
-      TSNode id = ts_node_named_child(p, 0);
+      TSNode id = node_named(p, 0);
       if (node_is(id, "list_splat_pattern")) kwonly = true;
       if (na == 64) goto too_many;
-      annnames[na] = text(L, node_is(id, "identifier") ? id : ts_node_named_child(id, 0));
+      annnames[na] = text(L, node_is(id, "identifier") ? id : node_named(id, 0));
       anns[na++] = child_by_field(p, "type");
       continue;
     }
@@ -395,7 +395,7 @@ static bool lower_parameters(lower *L, TSNode params, TSNode returns, fn_parts *
   /* defaults first (both kinds), then the annotations: the kernel evaluates them in that order */
   for (int i = 0; i < na; i++) {
     TSNode a = anns[i];
-    if (node_is(a, "type") && ts_node_named_child_count(a) == 1) a = ts_node_named_child(a, 0);
+    if (node_is(a, "type") && node_named_count(a) == 1) a = node_named(a, 0);
     if (!(P->annotations[P->nann] = lower_expr(L, a))) return false;
     P->annnames[P->nann++] = annnames[i];
   }
@@ -425,22 +425,22 @@ static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
     return 0;
   }
   if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode ch = ts_node_named_child(n, i);
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode ch = node_named(n, i);
       if (!ts_node_eq(ch, child_by_field(n, "body")) && lambda_rank(ch, lam, line, rank)) return 1;
     }
     return 0;
   }
   if (strstr(t, "comprehension") || !strcmp(t, "generator_expression")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-      if (node_is(ts_node_named_child(n, i), "for_in_clause"))
-        return lambda_rank(child_by_field(ts_node_named_child(n, i), "right"), lam, line, rank);
+    for (uint32_t i = 0; i < node_named_count(n); i++)
+      if (node_is(node_named(n, i), "for_in_clause"))
+        return lambda_rank(child_by_field(node_named(n, i), "right"), lam, line, rank);
     return 0;
   }
-  if (!strcmp(t, "conditional_expression") && ts_node_named_child_count(n) == 3) /* then if cond else orelse */
-    return lambda_rank(ts_node_named_child(n, 1), lam, line, rank) ||
-           lambda_rank(ts_node_named_child(n, 0), lam, line, rank) ||
-           lambda_rank(ts_node_named_child(n, 2), lam, line, rank);
+  if (!strcmp(t, "conditional_expression") && node_named_count(n) == 3) /* then if cond else orelse */
+    return lambda_rank(node_named(n, 1), lam, line, rank) ||
+           lambda_rank(node_named(n, 0), lam, line, rank) ||
+           lambda_rank(node_named(n, 2), lam, line, rank);
   if (!strcmp(t, "assignment")) { /* a = b = value: value, then a, then b (its annotation is not run) */
     TSNode last = n;
     while (node_is(child_by_field(last, "right"), "assignment")) last = child_by_field(last, "right");
@@ -451,8 +451,8 @@ static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
       if (ts_node_eq(a, last)) return 0;
     }
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    if (lambda_rank(ts_node_named_child(n, i), lam, line, rank)) return 1;
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    if (lambda_rank(node_named(n, i), lam, line, rank)) return 1;
   return 0;
 }
 
@@ -462,8 +462,8 @@ static int lambda_rank(TSNode n, TSNode lam, int line, int *rank) {
 static int comprehension_rank(TSNode comp, TSNode lam, int line, int *rank) {
   TSNode body = child_by_field(comp, "body");
   bool first = true;
-  for (uint32_t i = 0; i < ts_node_named_child_count(comp); i++) {
-    TSNode c = ts_node_named_child(comp, i);
+  for (uint32_t i = 0; i < node_named_count(comp); i++) {
+    TSNode c = node_named(comp, i);
     if (ts_node_eq(c, body)) continue;
     if (node_is(c, "for_in_clause")) {
       if (!first && lambda_rank(child_by_field(c, "right"), lam, line, rank)) return 1;
@@ -488,8 +488,8 @@ static const char *comprehension_path(lower *L, TSNode n, TSNode *comp) {
     const char *t = ts_node_type(p);
     if (!strstr(t, "comprehension") && strcmp(t, "generator_expression")) continue;
     TSNode first = {0};
-    for (uint32_t i = 0; i < ts_node_named_child_count(p) && ts_node_is_null(first); i++)
-      if (node_is(ts_node_named_child(p, i), "for_in_clause")) first = child_by_field(ts_node_named_child(p, i), "right");
+    for (uint32_t i = 0; i < node_named_count(p) && ts_node_is_null(first); i++)
+      if (node_is(node_named(p, i), "for_in_clause")) first = child_by_field(node_named(p, i), "right");
     if (!ts_node_is_null(first) && ts_node_start_byte(first) <= ts_node_start_byte(n) &&
         ts_node_end_byte(n) <= ts_node_end_byte(first))
       continue;
@@ -618,8 +618,8 @@ expr *lower_lambda(lower *L, TSNode n) {
 expr *lower_genexpr(lower *L, TSNode n) {
   int line = (int)ts_node_start_point(n).row + 1;
   TSNode first = {0};
-  for (uint32_t i = 0; i < ts_node_named_child_count(n) && ts_node_is_null(first); i++)
-    if (node_is(ts_node_named_child(n, i), "for_in_clause")) first = ts_node_named_child(n, i);
+  for (uint32_t i = 0; i < node_named_count(n) && ts_node_is_null(first); i++)
+    if (node_is(node_named(n, i), "for_in_clause")) first = node_named(n, i);
   if (ts_node_is_null(first) || (ts_node_child_count(first) && !strcmp(ts_node_type(ts_node_child(first, 0)), "async"))) {
     gb(L, n, "generator", "an asynchronous generator expression");
     return NULL;
@@ -654,11 +654,11 @@ stmt *lower_nested_def(lower *L, TSNode n) {
   int ndec = 0;
   if (node_is(n, "decorated_definition")) {
     def = child_by_field(n, "definition");
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      TSNode d = ts_node_named_child(n, i);
+    for (uint32_t i = 0; i < node_named_count(n); i++) {
+      TSNode d = node_named(n, i);
       if (!node_is(d, "decorator")) continue;
       if (ndec == 64) { gb(L, n, "nested-scope", "more than 64 decorators"); return NULL; }
-      decorators[ndec++] = ts_node_named_child(d, 0);
+      decorators[ndec++] = node_named(d, 0);
     }
   }
   if (ts_node_child_count(def) && !strcmp(ts_node_type(ts_node_child(def, 0)), "async")) {

@@ -17,8 +17,8 @@ static void hit_identifiers(lower *L, TSNode n, bool *hit) {
     return;
   }
   if (node_is(n, "attribute") || node_is(n, "subscript")) return; /* binds no name */
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c; i++) hit_identifiers(L, ts_node_named_child(n, i), hit);
+  uint32_t c = node_named_count(n);
+  for (uint32_t i = 0; i < c; i++) hit_identifiers(L, node_named(n, i), hit);
 }
 
 /* The local names an interpreted statement may bind (assignment, for and
@@ -43,15 +43,15 @@ static void mark_rebound(lower *L, TSNode n, bool *hit) {
     hit_identifiers(L, n, hit);
     return;
   }
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c; i++) mark_rebound(L, ts_node_named_child(n, i), hit);
+  uint32_t c = node_named_count(n);
+  for (uint32_t i = 0; i < c; i++) mark_rebound(L, node_named(n, i), hit);
 }
 
 /* `NAME = fn(...)` where fn is a def of this module annotated `-> int`,
  * `-> float` or `-> bool`: NAME's type after the interpreted statement (the
  * regions that read it check it on entry, like every live-in). */
 static const type *interp_result_hint(lower *L, TSNode n, const char **name) {
-  TSNode e = ts_node_named_child(n, 0);
+  TSNode e = node_named(n, 0);
   if (!node_is(n, "expression_statement") || !node_is(e, "assignment")) return NULL;
   TSNode left = child_by_field(e, "left"), right = child_by_field(e, "right");
   if (!node_is(left, "identifier") || !node_is(right, "call")) return NULL;
@@ -105,15 +105,15 @@ static void bind_header(lower *L, TSNode n) {
       hint = &ty_int;
     }
   }
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+    TSNode ch = node_named(n, i);
     if (node_is(ch, "block")) continue;
     if (node_is(n, "for_statement") && (ts_node_eq(ch, child_by_field(n, "left")))) continue;
     if (is_clause(ch)) {
-      uint32_t cc = ts_node_named_child_count(ch);
+      uint32_t cc = node_named_count(ch);
       for (uint32_t k = 0; k < cc; k++)
-        if (!node_is(ts_node_named_child(ch, k), "block")) mark_rebound(L, ts_node_named_child(ch, k), hit);
+        if (!node_is(node_named(ch, k), "block")) mark_rebound(L, node_named(ch, k), hit);
       continue;
     }
     mark_rebound(L, ch, hit);
@@ -127,8 +127,8 @@ static bool splittable(TSNode n) {
       !node_is(n, "for_statement") && !node_is(n, "with_statement") && !node_is(n, "try_statement"))
     return false;
   if (ts_node_child_count(n) && !strcmp(ts_node_type(ts_node_child(n, 0)), "async")) return false;
-  for (uint32_t i = 0; node_is(n, "try_statement") && i < ts_node_named_child_count(n); i++)
-    if (node_is(ts_node_named_child(n, i), "except_group_clause"))
+  for (uint32_t i = 0; node_is(n, "try_statement") && i < node_named_count(n); i++)
+    if (node_is(node_named(n, i), "except_group_clause"))
       return false; /* a region's return cannot stand in an except* block (a SyntaxError) */
   return true;
 }
@@ -138,13 +138,13 @@ static bool splittable(TSNode n) {
 static void split_blocks(lower *L, stmt *s, TSNode n) {
   TSNode blocks[64];
   int nb = 0;
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c && nb < 64; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+    TSNode ch = node_named(n, i);
     if (node_is(ch, "block")) blocks[nb++] = ch;
     else if (is_clause(ch))
-      for (uint32_t k = 0; k < ts_node_named_child_count(ch) && nb < 64; k++)
-        if (node_is(ts_node_named_child(ch, k), "block")) blocks[nb++] = ts_node_named_child(ch, k);
+      for (uint32_t k = 0; k < node_named_count(ch) && nb < 64; k++)
+        if (node_is(node_named(ch, k), "block")) blocks[nb++] = node_named(ch, k);
   }
   bind_header(L, n);
   s->blocks = arena_alloc(L->m->a, sizeof(stmt *) * (size_t)(nb + 1));
@@ -191,10 +191,9 @@ stmt *lower_block(lower *L, TSNode block) {
   bool split = (L->split || L->depth == 0) && !L->f->nested; /* a nested function's resume
                                                                   function is not built */
   L->split = false; /* blocks inside a compiled statement are not split */
-  uint32_t c = ts_node_named_child_count(block);
+  uint32_t c = node_named_count(block);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(block, i);
-    if (node_is(ch, "comment")) continue;
+    TSNode ch = node_named(block, i);
     int before = count_breaks(L);
     stmt *s = lower_stmt(L, ch);
     if (split && (count_breaks(L) != before || !s)) {

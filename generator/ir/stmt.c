@@ -65,17 +65,16 @@ target *lower_target(lower *L, TSNode n) {
   if (node_is(n, "pattern_list") || node_is(n, "tuple_pattern") ||
       node_is(n, "list_pattern") || node_is(n, "parenthesized_expression") ||
       node_is(n, "expression_list") || node_is(n, "tuple")) {
-    uint32_t c = ts_node_named_child_count(n);
+    uint32_t c = node_named_count(n);
     if (node_is(n, "parenthesized_expression") && c == 1)
-      return lower_target(L, ts_node_named_child(n, 0));
+      return lower_target(L, node_named(n, 0));
     t->is_tuple = true;
     t->elts = arena_alloc(L->m->a, sizeof(target *) * (c ? c : 1));
     bool starred = false;
     for (uint32_t i = 0; i < c; i++) {
-      TSNode ch = ts_node_named_child(n, i);
-      if (node_is(ch, "comment")) continue;
+      TSNode ch = node_named(n, i);
       bool star = node_is(ch, "list_splat_pattern"); /* a, *rest = v */
-      target *x = lower_target(L, star ? ts_node_named_child(ch, 0) : ch);
+      target *x = lower_target(L, star ? node_named(ch, 0) : ch);
       if (!x) return NULL;
       if (star && (starred || x->is_tuple)) { /* CPython refuses both when it compiles */
         gb(L, ch, "unsupported-statement", "a second starred name in one assignment target");
@@ -230,10 +229,9 @@ static stmt *lower_augassign(lower *L, TSNode n) {
 /* The only named statement of a block (comments aside), or a null node. */
 static TSNode single_statement(TSNode block) {
   TSNode one = {0};
-  uint32_t c = ts_node_named_child_count(block);
+  uint32_t c = node_named_count(block);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(block, i);
-    if (node_is(ch, "comment")) continue;
+    TSNode ch = node_named(block, i);
     if (!ts_node_is_null(one)) return (TSNode){0};
     one = ch;
   }
@@ -249,12 +247,12 @@ static stmt *lower_none_default(lower *L, TSNode n, bool *applies) {
   *applies = false;
   TSNode cond = child_by_field(n, "condition");
   TSNode asg = single_statement(child_by_field(n, "consequence"));
-  if (L->depth != 0 || ts_node_named_child_count(n) != 2 || !node_is(cond, "comparison_operator") ||
+  if (L->depth != 0 || node_named_count(n) != 2 || !node_is(cond, "comparison_operator") ||
       ts_node_child_count(cond) != 3 || ts_node_is_null(asg) || !node_is(asg, "expression_statement") ||
-      ts_node_named_child_count(asg) != 1)
+      node_named_count(asg) != 1)
     return NULL;
   TSNode name = ts_node_child(cond, 0), op = ts_node_child(cond, 1), none = ts_node_child(cond, 2);
-  asg = ts_node_named_child(asg, 0);
+  asg = node_named(asg, 0);
   if (!node_is(name, "identifier") || strcmp(ts_node_type(op), "is") || !node_is(none, "none") ||
       !node_is(asg, "assignment") || !node_is(child_by_field(asg, "left"), "identifier") ||
       strcmp(text(L, child_by_field(asg, "left")), text(L, name)))
@@ -301,9 +299,9 @@ static stmt *lower_if(lower *L, TSNode n) {
   s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
   s->u.if_.then = lower_nested(L, child_by_field(n, "consequence"));
   stmt **orelse = &s->u.if_.orelse;
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+    TSNode ch = node_named(n, i);
     if (node_is(ch, "elif_clause")) {
       stmt *e = new_stmt(L, ST_IF, ch);
       e->u.if_.cond = lower_expr(L, child_by_field(ch, "condition"));
@@ -348,11 +346,10 @@ static bool is_builtin_name(lower *L, TSNode fnode, const char *name) {
  * keyword or starred ones. */
 static int call_args(lower *L, TSNode args, expr **out, int cap) {
   int na = 0;
-  uint32_t c = node_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+  uint32_t c = node_is(args, "argument_list") ? node_named_count(args) : 0;
   if (!node_is(args, "argument_list")) return -1;
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(args, i);
-    if (node_is(ch, "comment")) continue;
+    TSNode ch = node_named(args, i);
     if (na == cap || node_is(ch, "keyword_argument") || node_is(ch, "list_splat") ||
         node_is(ch, "dictionary_splat"))
       return -1;
@@ -427,7 +424,7 @@ static stmt *lower_for(lower *L, TSNode n, bool clause) {
   bool rev = false; /* reversed(range(...)): the same range, last element first */
   if (node_is(right, "call") && is_builtin_name(L, fnode, "reversed")) {
     TSNode args = child_by_field(right, "arguments");
-    TSNode inner = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : args;
+    TSNode inner = node_named_count(args) == 1 ? node_named(args, 0) : args;
     if (node_is(inner, "call") && is_builtin_name(L, child_by_field(inner, "function"), "range")) {
       right = inner;
       fnode = child_by_field(right, "function");
@@ -477,15 +474,15 @@ static bool bind_comp_names(lower *L, TSNode n) {
     return true;
   }
   if (!node_is(n, "pattern_list") && !node_is(n, "tuple_pattern") && !node_is(n, "list_pattern") &&
-      !node_is(n, "parenthesized_expression") && !node_is(n, "tuple") && !node_is(n, "comment") &&
+      !node_is(n, "parenthesized_expression") && !node_is(n, "tuple") &&
       !node_is(n, "list_splat_pattern")) {
     gb(L, n, "unsupported-expression", arena_printf(L->m->a, "comprehension target %s",
                                                    ts_node_type(n)));
     return false;
   }
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c; i++)
-    if (!bind_comp_names(L, ts_node_named_child(n, i))) return false;
+    if (!bind_comp_names(L, node_named(n, i))) return false;
   return true;
 }
 
@@ -554,9 +551,9 @@ static bool lower_dict_item(lower *L, TSNode body, expr **k, expr **v) {
     gb(L, body, "unsupported-expression", "dict() of a generator whose items are not (key, value) displays");
     return false;
   }
-  TSNode kn = pair ? child_by_field(body, "key") : ts_node_named_child(body, 0);
-  TSNode vn = pair ? child_by_field(body, "value") : ts_node_named_child(body, 1);
-  if (!pair && (ts_node_named_child_count(body) != 2 || node_is(kn, "list_splat") || node_is(vn, "list_splat"))) {
+  TSNode kn = pair ? child_by_field(body, "key") : node_named(body, 0);
+  TSNode vn = pair ? child_by_field(body, "value") : node_named(body, 1);
+  if (!pair && (node_named_count(body) != 2 || node_is(kn, "list_splat") || node_is(vn, "list_splat"))) {
     gb(L, body, "unsupported-expression", "dict() of a generator whose items are not (key, value) displays");
     return false;
   }
@@ -612,9 +609,9 @@ expr *lower_comprehension(lower *L, TSNode n, char consumer) {
   stmt **hole = &e->u.comp.loop; /* where the next clause goes */
   bool ok = true;
   TSNode body = child_by_field(n, "body");
-  for (uint32_t i = 0; ok && i < ts_node_named_child_count(n); i++) {
-    TSNode c = ts_node_named_child(n, i);
-    if (ts_node_eq(c, body) || node_is(c, "comment")) continue;
+  for (uint32_t i = 0; ok && i < node_named_count(n); i++) {
+    TSNode c = node_named(n, i);
+    if (ts_node_eq(c, body)) continue;
     stmt *s = NULL;
     if (node_is(c, "for_in_clause")) {
       if (any_all && nfor++) { /* its break would leave the innermost loop only */
@@ -624,7 +621,7 @@ expr *lower_comprehension(lower *L, TSNode n, char consumer) {
       }
       if ((s = lower_for_clause(L, c))) { *hole = s; hole = &s->u.for_.body; L->loops++; }
     } else if (node_is(c, "if_clause")) {
-      expr *cond = lower_expr(L, ts_node_named_child(c, 0));
+      expr *cond = lower_expr(L, node_named(c, 0));
       if (cond) {
         s = new_stmt(L, ST_IF, c);
         s->u.if_.cond = cond;
@@ -651,12 +648,12 @@ expr *lower_comprehension(lower *L, TSNode n, char consumer) {
 
 /* expression_statement: expression | assignment | augmented_assignment */
 static stmt *lower_expression_statement(lower *L, TSNode n) {
-  TSNode e = ts_node_named_child(n, 0);
+  TSNode e = node_named(n, 0);
   if (node_is(e, "assignment")) return lower_assignment(L, e);
   if (node_is(e, "augmented_assignment")) return lower_augassign(L, e);
   if (node_is(e, "string")) return new_stmt(L, ST_PASS, n); /* docstring */
   if (node_is(e, "yield")) { gb(L, e, "generator", "yield statement"); return NULL; }
-  if (ts_node_named_child_count(n) > 1) { /* a, b (a tuple display) */
+  if (node_named_count(n) > 1) { /* a, b (a tuple display) */
     gb(L, n, "unsupported-statement", "tuple expression statement");
     return NULL;
   }
@@ -692,15 +689,15 @@ static const char *plain_string(lower *L, TSNode n) {
 static const char *builtin_raise_class(lower *L, TSNode x) {
   TSNode cls = node_is(x, "call") ? child_by_field(x, "function") : x;
   TSNode args = node_is(x, "call") ? child_by_field(x, "arguments") : (TSNode){0};
-  uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  uint32_t nargs = ts_node_is_null(args) ? 0 : node_named_count(args);
   const char *name = !ts_node_is_null(cls) && node_is(cls, "identifier") ? text(L, cls) : "";
   bool builtin = find_local(L->f, name) < 0 && !scope_is_global(L->m, name);
   const char *const *b = builtin_exceptions;
   while (*b && strcmp(*b, name)) b++;
-  TSNode a0 = nargs ? ts_node_named_child(args, 0) : (TSNode){0};
+  TSNode a0 = nargs ? node_named(args, 0) : (TSNode){0};
   if (!*b || !builtin || (!ts_node_is_null(args) && !node_is(args, "argument_list")) || nargs > 1 ||
       (nargs && (node_is(a0, "keyword_argument") || node_is(a0, "list_splat") ||
-                 node_is(a0, "dictionary_splat") || node_is(a0, "comment"))))
+                 node_is(a0, "dictionary_splat"))))
     return NULL;
   return *b;
 }
@@ -710,8 +707,8 @@ static stmt *lower_builtin_raise(lower *L, TSNode n, TSNode x, const char *exc) 
   stmt *s = new_stmt(L, ST_RAISE, n);
   s->u.raise_.exc = exc;
   s->u.raise_.guard = ir_slot(L->m, SLOT_BUILTIN, exc, NULL, NULL, NULL, -1);
-  if (!ts_node_is_null(args) && ts_node_named_child_count(args)) {
-    TSNode a0 = ts_node_named_child(args, 0);
+  if (!ts_node_is_null(args) && node_named_count(args)) {
+    TSNode a0 = node_named(args, 0);
     s->u.raise_.msg = plain_string(L, a0);
     if (!s->u.raise_.msg && !(s->u.raise_.arg = lower_expr(L, a0))) return NULL;
   }
@@ -726,9 +723,9 @@ static stmt *lower_builtin_raise(lower *L, TSNode n, TSNode x, const char *exc) 
 static stmt *lower_raise(lower *L, TSNode n) {
   TSNode cause_node = child_by_field(n, "cause");
   TSNode x = (TSNode){0};
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode c = ts_node_named_child(n, i);
-    if (!node_is(c, "comment") && !(!ts_node_is_null(cause_node) && ts_node_eq(c, cause_node))) {
+  for (uint32_t i = 0; i < node_named_count(n); i++) {
+    TSNode c = node_named(n, i);
+    if (!(!ts_node_is_null(cause_node) && ts_node_eq(c, cause_node))) {
       if (!ts_node_is_null(x) || node_is(c, "expression_list")) {
         gb(L, n, "exception-handling", "'raise' of a tuple");
         return NULL;
@@ -755,9 +752,8 @@ static stmt *lower_raise(lower *L, TSNode n) {
 static stmt *lower_assert(lower *L, TSNode n) {
   uint32_t k = 0;
   TSNode parts[2];
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode c = ts_node_named_child(n, i);
-    if (node_is(c, "comment")) continue;
+  for (uint32_t i = 0; i < node_named_count(n); i++) {
+    TSNode c = node_named(n, i);
     if (k == 2) { gb(L, n, "exception-handling", "an assert with more than a test and a message"); return NULL; }
     parts[k++] = c;
   }
@@ -811,11 +807,10 @@ static bool lower_del_local(lower *L, TSNode n, stmt *s, int *cap) {
 }
 
 static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
-  if (node_is(n, "comment")) return true;
   if (node_is(n, "expression_list") || node_is(n, "tuple") || node_is(n, "list") ||
       node_is(n, "parenthesized_expression")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-      if (!lower_del_places(L, ts_node_named_child(n, i), s, cap)) return false;
+    for (uint32_t i = 0; i < node_named_count(n); i++)
+      if (!lower_del_places(L, node_named(n, i), s, cap)) return false;
     return true;
   }
   bool global = declared_outside(L, n); /* DELETE_GLOBAL, DELETE_DEREF */
@@ -835,8 +830,8 @@ static bool lower_del_places(lower *L, TSNode n, stmt *s, int *cap) {
 static stmt *lower_del(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_DEL, n);
   int cap = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-    if (!lower_del_places(L, ts_node_named_child(n, i), s, &cap)) return NULL;
+  for (uint32_t i = 0; i < node_named_count(n); i++)
+    if (!lower_del_places(L, node_named(n, i), s, &cap)) return NULL;
   return s;
 }
 
@@ -846,8 +841,8 @@ static bool lower_handler(lower *L, TSNode n, handler *h) {
   TSNode type = child_by_field(n, "value"), alias = child_by_field(n, "alias");
   if (node_is(type, "as_pattern")) { /* the grammar's reading of `except (A, B) as name` */
     alias = child_by_field(type, "alias");
-    if (!ts_node_is_null(alias) && ts_node_named_child_count(alias) == 1) alias = ts_node_named_child(alias, 0);
-    type = ts_node_named_child(type, 0);
+    if (!ts_node_is_null(alias) && node_named_count(alias) == 1) alias = node_named(alias, 0);
+    type = node_named(type, 0);
   }
   if (!ts_node_is_null(type) && !(h->type = lower_expr(L, type))) return false;
   if (!ts_node_is_null(alias)) {
@@ -857,9 +852,9 @@ static bool lower_handler(lower *L, TSNode n, handler *h) {
     }
     if (!(h->name = lower_target(L, alias))) return false;
   }
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   for (uint32_t i = 0; i < c; i++)
-    if (node_is(ts_node_named_child(n, i), "block")) h->body = lower_nested(L, ts_node_named_child(n, i));
+    if (node_is(node_named(n, i), "block")) h->body = lower_nested(L, node_named(n, i));
   return true;
 }
 
@@ -871,12 +866,12 @@ static stmt *lower_try(lower *L, TSNode n) {
     gb(L, n, "exception-handling", "try statements nested more than 20 deep");
     return NULL;
   }
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   s->u.try_.handlers = arena_alloc(L->m->a, sizeof(handler) * (c ? c : 1));
   L->tries++;
   s->u.try_.body = lower_nested(L, child_by_field(n, "body"));
   for (uint32_t i = 0; i < c; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+    TSNode ch = node_named(n, i);
     if (node_is(ch, "except_group_clause")) {
       L->tries--;
       gb(L, ch, "exception-handling", "'except*'");
@@ -884,9 +879,9 @@ static stmt *lower_try(lower *L, TSNode n) {
     }
     if (node_is(ch, "finally_clause")) {
       s->u.try_.has_finally = true;
-      for (uint32_t k = 0; k < ts_node_named_child_count(ch); k++)
-        if (node_is(ts_node_named_child(ch, k), "block"))
-          s->u.try_.finalbody = lower_nested(L, ts_node_named_child(ch, k));
+      for (uint32_t k = 0; k < node_named_count(ch); k++)
+        if (node_is(node_named(ch, k), "block"))
+          s->u.try_.finalbody = lower_nested(L, node_named(ch, k));
     }
     if (node_is(ch, "else_clause")) s->u.try_.orelse = lower_nested(L, child_by_field(ch, "body"));
     if (node_is(ch, "except_clause") && !lower_handler(L, ch, &s->u.try_.handlers[s->u.try_.nhandlers++])) {
@@ -907,15 +902,15 @@ static stmt *lower_with(lower *L, TSNode n) {
   }
   TSNode items[32];
   int k = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode clause = ts_node_named_child(n, i);
-    for (uint32_t j = 0; node_is(clause, "with_clause") && j < ts_node_named_child_count(clause); j++) {
-      if (!node_is(ts_node_named_child(clause, j), "with_item")) continue;
+  for (uint32_t i = 0; i < node_named_count(n); i++) {
+    TSNode clause = node_named(n, i);
+    for (uint32_t j = 0; node_is(clause, "with_clause") && j < node_named_count(clause); j++) {
+      if (!node_is(node_named(clause, j), "with_item")) continue;
       if (k == 32 || L->tries + k >= 20) {
         gb(L, n, "exception-handling", "with statements nested more than 20 deep");
         return NULL;
       }
-      items[k++] = ts_node_named_child(clause, j);
+      items[k++] = node_named(clause, j);
     }
   }
   stmt *outer = NULL, **slot = &outer;
@@ -925,9 +920,9 @@ static stmt *lower_with(lower *L, TSNode n) {
     TSNode v = child_by_field(items[i], "value");
     if (node_is(v, "as_pattern")) {
       TSNode alias = child_by_field(v, "alias");
-      if (!ts_node_is_null(alias) && ts_node_named_child_count(alias) == 1) alias = ts_node_named_child(alias, 0);
+      if (!ts_node_is_null(alias) && node_named_count(alias) == 1) alias = node_named(alias, 0);
       if (!(s->u.with.tgt = lower_target(L, alias))) { L->tries -= k; return NULL; }
-      v = ts_node_named_child(v, 0);
+      v = node_named(v, 0);
     }
     if (!(s->u.with.mgr = lower_expr(L, v))) { L->tries -= k; return NULL; }
     *slot = s;
@@ -942,8 +937,8 @@ static stmt *lower_with(lower *L, TSNode n) {
  * (the source may space them: `import a . b`). */
 static const char *dotted(lower *L, TSNode n) {
   strbuf b = {0};
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode part = ts_node_named_child(n, i);
+  for (uint32_t i = 0; i < node_named_count(n); i++) {
+    TSNode part = node_named(n, i);
     if (node_is(part, "identifier")) sb_printf(&b, "%s%s", b.len ? "." : "", text(L, part));
   }
   const char *r = arena_strdup(L->m->a, b.data ? b.data : "");
@@ -966,22 +961,21 @@ static stmt *lower_import(lower *L, TSNode n) {
     TSNode name = mod;
     if (node_is(mod, "relative_import")) {
       name = (TSNode){0};
-      for (uint32_t i = 0; i < ts_node_named_child_count(mod); i++) {
-        TSNode part = ts_node_named_child(mod, i);
+      for (uint32_t i = 0; i < node_named_count(mod); i++) {
+        TSNode part = node_named(mod, i);
         if (node_is(part, "import_prefix")) s->u.import_.level = (int)(ts_node_end_byte(part) - ts_node_start_byte(part));
         else if (node_is(part, "dotted_name")) name = part;
       }
     }
     s->u.import_.module = ts_node_is_null(name) ? "" : dotted(L, name);
   }
-  uint32_t c = ts_node_named_child_count(n);
+  uint32_t c = node_named_count(n);
   s->u.import_.names = arena_alloc(L->m->a, sizeof(char *) * (c ? c : 1));
   s->u.import_.chain = arena_alloc(L->m->a, sizeof(bool) * (c ? c : 1));
   s->u.import_.tgts = arena_alloc(L->m->a, sizeof(target *) * (c ? c : 1));
   for (uint32_t i = 0; i < c; i++) {
-    TSNode item = ts_node_named_child(n, i), name = item, bound;
+    TSNode item = node_named(n, i), name = item, bound;
     if (from && ts_node_eq(item, mod)) continue;
-    if (node_is(item, "comment")) continue;
     if (node_is(item, "wildcard_import")) { /* a SyntaxError inside a function */
       gb(L, item, "unsupported-statement", "from ... import *");
       return NULL;
@@ -992,7 +986,7 @@ static stmt *lower_import(lower *L, TSNode n) {
       bound = child_by_field(item, "alias");
       s->u.import_.chain[k] = !from;
     } else {
-      bound = ts_node_named_child(item, 0); /* `import a.b` binds a; from m import b binds b */
+      bound = node_named(item, 0); /* `import a.b` binds a; from m import b binds b */
     }
     s->u.import_.names[k] = dotted(L, name);
     if (!(s->u.import_.tgts[k] = lower_target(L, bound))) return NULL;
@@ -1005,8 +999,8 @@ stmt *lower_stmt(lower *L, TSNode n) {
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
   if (!strcmp(t, "return_statement")) {
     stmt *s = new_stmt(L, ST_RETURN, n);
-    TSNode v = ts_node_named_child(n, 0);
-    if (!ts_node_is_null(v) && !node_is(v, "comment") && !node_is(v, "none")) {
+    TSNode v = node_named(n, 0);
+    if (!ts_node_is_null(v) && !node_is(v, "none")) {
       s->u.ret = lower_expr(L, v);
       if (!s->u.ret) return NULL;
     }

@@ -468,3 +468,42 @@ def special_floats_and_pow(a, b):
     hi = float(" Infinity ")
     m = float("nan")
     return max(lo, a), min(hi, b), m != m, pow(a, 2), pow(b, a % 3 if a == a else 1)
+
+
+@dynac.compile(signatures=NUM2)
+def continued_lines(a, b):
+    """Backslash continuations and comments inside expressions: the grammar keeps them as
+    extras, which may stand between any two tokens (parse.c: node_named skips them), so they
+    are no graph breaks: a conditional's else, a call's and a comprehension's parts, a
+    parenthesised operand, a subscript, a comparison chain."""
+    c = a if a > b \
+        else b
+    d = max(a, \
+            b)
+    e = [x * 2 for x in (a, b) \
+         if x == x]
+    f = (  # a comment before the first operand
+        a - b)
+    g = min(  # a comment before the first argument
+        a, b)
+    h = [a, b][ \
+        0]
+    i = a < \
+        b <= \
+        c
+    return c, d, len(e), f, g, h, i
+
+
+@dynac.compile(signatures=NUM2)
+def continued_statements(a, b):
+    # a comment first in the body
+    s = 0.0
+    for k in \
+            range(3):  # a comment after the header
+        s += a * k \
+            - 1
+    if a > b and \
+       b > 0:
+        s = -s
+    return s, \
+        a

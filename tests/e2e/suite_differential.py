@@ -8,6 +8,7 @@ edge values: 0, -0.0, +-inf, NaN, ints around 2**31, 2**53, 2**63 and beyond.
 import contextlib
 import io
 import itertools
+import json
 import os
 import random
 import struct
@@ -117,6 +118,12 @@ def main():
         r = dynac_cmd("build", built)
         if not check("build corpus.py", r.returncode == 0, r.stderr):
             return
+        x = dynac_cmd("explain", "--json", built)
+        doc = json.loads(x.stdout) if x.returncode == 0 else []
+        breaks = {f["qualname"]: f["graph_breaks"] for d in doc for f in d["functions"]
+                  if f["qualname"].startswith("continued_")}
+        check("backslash continuations and comments inside expressions are no graph breaks",
+              len(breaks) == 2 and not any(breaks.values()), x.stderr[-500:] + json.dumps(breaks)[:1500])
         compiled = load(built, "corpus")
         eager = load(os.path.join(tmp, "eager", "corpus.py"), "corpus_eager")
         rng = random.Random(1234)
