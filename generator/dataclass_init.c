@@ -23,9 +23,12 @@
  * synthesised `self.f = f` stores the same way (the kernel's stores carry
  * DYNAC_STORE_GENERIC: emit/objects.c store_owner, emit/records.c), on
  * the same lines.
+ * A class with __post_init__ (its own or a base's): the text ends with
+ * `self.__post_init__()`, as _init_fn writes it when no field is an
+ * InitVar (the construction check tests the class has one).
  * Not synthesised (CPython's __init__ runs, as before): a field(...)
- * default, InitVar, KW_ONLY, __post_init__, an explicit __init__, the
- * init=/kw_only= options, a field named self, a default spanning lines.
+ * default, InitVar, KW_ONLY, an explicit __init__, the init=/kw_only=
+ * options, a field named self, a default spanning lines.
  */
 #include "gen.h"
 
@@ -83,7 +86,7 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
 /* The text of V.__init__ for fields fs (n) after the source, or NULL when
  * dataclasses would refuse them (a field without a default after one with)
  * or name self `__dataclass_self__` (a field named self). */
-static const char *init_text(module *m, const klass *k, const dc_field *fs, int n, int *ndefaults) {
+static const char *init_text(module *m, const klass *k, const dc_field *fs, int n, bool post_init, int *ndefaults) {
   strbuf b = {0};
   sb_printf(&b, "\n\nclass %s:\n    def __init__(self", k->name);
   *ndefaults = 0;
@@ -95,7 +98,8 @@ static const char *init_text(module *m, const klass *k, const dc_field *fs, int 
   }
   sb_puts(&b, "):\n");
   for (int i = 0; i < n; i++) sb_printf(&b, "        self.%s = %s\n", fs[i].name, fs[i].name);
-  if (!n) sb_puts(&b, "        pass\n");
+  if (post_init) sb_puts(&b, "        self.__post_init__()\n");
+  if (!n && !post_init) sb_puts(&b, "        pass\n");
   const char *r = ok ? arena_strdup(m->a, b.data) : NULL;
   sb_free(&b);
   return r;
@@ -106,17 +110,18 @@ void classes_dataclass_inits(module *m) {
   klass **made = arena_alloc(m->a, sizeof(klass *) * (size_t)(m->nclasses + 1));
   const char **fields = arena_alloc(m->a, sizeof(char *) * (size_t)(m->nclasses + 1));
   int *ndefaults = arena_alloc(m->a, sizeof(int) * (size_t)(m->nclasses + 1));
+  bool *post_inits = arena_alloc(m->a, sizeof(bool) * (size_t)(m->nclasses + 1));
   int nmade = 0;
   for (int i = 0; i < m->nclasses; i++) {
     klass *k = m->classes[i];
     dc_field fs[DC_MAX_FIELDS];
     int n = 0;
     if (k->dataclass != 1 || k->why_not || k->named_tuple || k->defines_new ||
-        classes_defines(m, k, "__post_init__") ||
         classes_defines(m, &(klass){.name = k->name}, "__init__") || /* its own body's */
         !fields_of(m, k, fs, &n))
       continue;
-    const char *t = init_text(m, k, fs, n, &ndefaults[nmade]);
+    post_inits[nmade] = classes_defines(m, k, "__post_init__");
+    const char *t = init_text(m, k, fs, n, post_inits[nmade], &ndefaults[nmade]);
     if (!t) continue;
     strbuf names = {0};
     for (int f = 0; f < n; f++) sb_printf(&names, "%s%s", f ? "," : "", fs[f].name);
@@ -138,5 +143,6 @@ void classes_dataclass_inits(module *m) {
     f->synth_of = made[i];
     f->synth_fields = fields[i];
     f->synth_defaults = ndefaults[i];
+    f->synth_post_init = post_inits[i];
   }
 }

@@ -599,6 +599,7 @@ typedef struct func {
   const struct klass *synth_of; /* that dataclass */
   const char *synth_fields;     /* its fields, comma-separated; ... */
   int synth_defaults;           /* ... the last this many with a default */
+  bool synth_post_init;         /* ... and it ends calling self.__post_init__() */
   bool reads_frame;        /* calls locals(), globals(), eval(), ...: never split (a resume
                               function's frame has other locals) */
   bool lowered;            /* ir/ has run */

@@ -707,18 +707,18 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 /* May a construction of tp (its class guard's class, unchanged since) run
  * the __init__ kernel dynac synthesised from a @dataclass's fields
  * (generator/dataclass_init.c, `fields` comma-separated, the last
- * `ndefaults` with a default; frozen=True or not): is tp's __init__ the one dataclasses
+ * `ndefaults` with a default; options: DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT): is tp's __init__ the one dataclasses
  * generated for them (dynac_compat_dataclass_init)? Asked at each such
  * construction site, once per version tag of tp (*seen: the last that said
  * yes): where it is not, that site makes the instance by CPython's call,
  * and nothing else about the class changes. 1 or 0. */
 static inline int dynac_dataclass_init_ok(PyTypeObject *tp, unsigned int *seen, const char *fields, int ndefaults,
-                                          int frozen) {
+                                          int options) {
   if (DYNAC_LIKELY(tp->tp_version_tag && *seen == tp->tp_version_tag)) return 1;
   PyObject *name = PyUnicode_InternFromString("__init__");
   PyObject *f = name ? _PyType_Lookup(tp, name) : NULL; /* borrowed; gives tp a version tag */
   Py_XDECREF(name);
-  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, frozen) : 0;
+  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, options) : 0;
   if (ok < 0) PyErr_Clear(); /* a MemoryError: CPython's call, which raises its own */
   if (ok > 0 && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) *seen = tp->tp_version_tag;
   return ok > 0;

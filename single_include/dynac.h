@@ -589,11 +589,18 @@ static inline int dynac__name_is(PyObject *name, const char *want, size_t len) {
   if (!s) PyErr_Clear();
   return s && (size_t)n == len && !memcmp(s, want, len);
 }
+/* Options of a dataclass's generated __init__ (dynac_compat_dataclass_init). */
+enum { DYNAC_DC_FROZEN = 1, DYNAC_DC_POST_INIT = 2 };
 /* Are tp's dataclass fields `fields`, each plain, in that order, tp
- * frozen or not as `frozen` says, and with no __post_init__? 1 or 0. */
-static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields, int frozen) {
+ * frozen or not and with a __post_init__ or not as `options` say? 1 or 0. */
+static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fields, int options) {
+  int frozen = options & DYNAC_DC_FROZEN;
   PyObject *post = PyUnicode_InternFromString("__post_init__");
-  if (!post || _PyType_Lookup(tp, post)) { Py_XDECREF(post); PyErr_Clear(); return 0; }
+  if (!post || !_PyType_Lookup(tp, post) != !(options & DYNAC_DC_POST_INIT)) {
+    Py_XDECREF(post);
+    PyErr_Clear();
+    return 0;
+  }
   Py_DECREF(post);
   PyObject *params = PyObject_GetAttrString((PyObject *)tp, "__dataclass_params__");
   PyObject *is_frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
@@ -616,7 +623,8 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
 }
 /* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
  * generated for tp's fields `fields` (comma-separated), the last
- * `ndefaults` with a default, with its default options but `frozen`: the
+ * `ndefaults` with a default, with its default options but `options`
+ * (DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT: its text ends calling it): the
  * function exec() made of its text (co_filename "<string>", co_name
  * __init__), taking (self, *fields) and no more, tp's fields and options
  * as dynac__dataclass_fields_are checks them? A frozen one stores through
@@ -634,7 +642,7 @@ static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co
   return ok;
 }
 static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults,
-                                              int frozen) {
+                                              int options) {
   if (!PyFunction_Check(f)) return 0;
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
   PyObject *defs = PyFunction_GET_DEFAULTS(f);
@@ -642,7 +650,7 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
       PyUnicode_CompareWithASCIIString(co->co_name, "__init__") || co->co_kwonlyargcount ||
       co->co_posonlyargcount || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ||
       (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults ||
-      !dynac__dataclass_init_closure_ok(f, co, frozen))
+      !dynac__dataclass_init_closure_ok(f, co, options & DYNAC_DC_FROZEN))
     return 0;
   PyObject *names = PyCode_GetVarnames(co);
   if (!names) return -1;
@@ -654,7 +662,7 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
     if (ok) dynac__skip_name(&want, len);
   }
   Py_DECREF(names);
-  return ok && !*want && dynac__dataclass_fields_are(tp, fields, frozen);
+  return ok && !*want && dynac__dataclass_fields_are(tp, fields, options);
 }
 
 #endif /* DYNAC_COMPAT_H */
@@ -6617,18 +6625,18 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 /* May a construction of tp (its class guard's class, unchanged since) run
  * the __init__ kernel dynac synthesised from a @dataclass's fields
  * (generator/dataclass_init.c, `fields` comma-separated, the last
- * `ndefaults` with a default; frozen=True or not): is tp's __init__ the one dataclasses
+ * `ndefaults` with a default; options: DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT): is tp's __init__ the one dataclasses
  * generated for them (dynac_compat_dataclass_init)? Asked at each such
  * construction site, once per version tag of tp (*seen: the last that said
  * yes): where it is not, that site makes the instance by CPython's call,
  * and nothing else about the class changes. 1 or 0. */
 static inline int dynac_dataclass_init_ok(PyTypeObject *tp, unsigned int *seen, const char *fields, int ndefaults,
-                                          int frozen) {
+                                          int options) {
   if (DYNAC_LIKELY(tp->tp_version_tag && *seen == tp->tp_version_tag)) return 1;
   PyObject *name = PyUnicode_InternFromString("__init__");
   PyObject *f = name ? _PyType_Lookup(tp, name) : NULL; /* borrowed; gives tp a version tag */
   Py_XDECREF(name);
-  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, frozen) : 0;
+  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, options) : 0;
   if (ok < 0) PyErr_Clear(); /* a MemoryError: CPython's call, which raises its own */
   if (ok > 0 && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) *seen = tp->tp_version_tag;
   return ok > 0;

@@ -290,6 +290,30 @@ class DL:
         object.__setattr__(self, name, v)
 
 
+@dataclass
+class DR:
+    """__post_init__ derives an attribute and validates: the generated __init__'s text ends
+    calling it (no InitVar), and so does the kernel synthesised from the fields."""
+    x: float
+    y: float = 2.0
+
+    def __post_init__(self):
+        if self.y < 0.0:
+            raise ValueError("negative y: %r" % self.y)
+        self.r = self.x * self.x + self.y * self.y
+
+    def grown(self, k):
+        return DR(self.x * k, self.y)
+
+
+def dr_walk(n, y):
+    t = 0.0
+    for i in range(n):
+        d = DR(0.5 * i, y).grown(2.0)
+        t += d.r
+    return t, DR(1.5, y)
+
+
 @dataclass(frozen=True)
 class FV:
     """A frozen value type: dataclasses' __init__ stores through object.__setattr__ (the class's
@@ -2002,6 +2026,7 @@ def train():
         made_defaults(1.0, 2.0)
         dc_chain(1.0)
         fv_walk(5)
+        dr_walk(3, 2.0)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -2744,6 +2769,19 @@ def checks():
     DV.z = 0.5
     show("dataclass z restored", same_objects, float("nan"), 2.0)
     show("dataclass walk, z restored", dc_walk, 5)
+    # __post_init__: the generated __init__ (and its kernel) ends calling it
+    show("post_init walk", dr_walk, 10, 2.0)
+    show("post_init walk nan", dr_walk, 3, float("nan"))
+    frames("post_init raises", dr_walk, 3, -1.0)
+    saved_post = DR.__post_init__
+    DR.__post_init__ = lambda self: LOG.append(("patched post", self.x))
+    del LOG[:]
+    show("post_init patched", lambda: dr_walk(2, 2.0)[1].x)
+    print("log", LOG)
+    del DR.__post_init__  # CPython's __init__ still calls it: AttributeError
+    frames("post_init deleted", dr_walk, 2, 2.0)
+    DR.__post_init__ = saved_post
+    show("post_init restored", dr_walk, 10, 2.0)
     # frozen=True: __init__ stores as object.__setattr__ does, any other store raises
     show("frozen walk", fv_walk, 40)
     for o in (2.0, "s", None, float("nan")):
@@ -2813,7 +2851,7 @@ HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Bod
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -2886,10 +2924,10 @@ def main():
         dcs = {c: ir.stdout.split("\n%s.__init__ (" % c, 1)[-1].split("\n\n", 1)[0] if "\n%s.__init__ (" % c in
                ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW")}
         check("explain: a @dataclass's generated __init__ is a kernel made from its fields (a base's first, "
-              "one defined again in its place, no ClassVar, frozen or not); none with __post_init__",
+              "one defined again in its place, no ClassVar, frozen or not, ending with __post_init__)",
               "generated by @dataclass; its kernel made from the fields x,y,z)" in dcs["DV"] and
               "kernel" in dcs["DV"] and "fields x,y,z,w)" in dcs["DW"] and "fields a,b)" in dcs["DS"] and
-              "fields a,b)" in dcs["DL"] and not dcs["DP"] and "fields a)" in dcs["DF"] and
+              "fields a,b)" in dcs["DL"] and "fields a)" in dcs["DP"] and "fields a)" in dcs["DF"] and
               "fields x,y,w)" in dcs["FW"] and
               "fields a,y,z,xs,c)" in ir.stdout.split("\nDC3.__init__ (", 1)[-1].split("\n", 1)[0], json.dumps(dcs))
         lt = ir.stdout.split("\nEv.__lt__ (", 1)[-1].split("\n\n", 1)[0]
@@ -2938,9 +2976,12 @@ def main():
               "isnan(l_x)) || (*rp_self).h.kept)) dynac_rec_keep(&(*rp_self).h, 0, (dynac__args ? dynac__args[1] : "
               "NULL), l_x);" in c_text,
               c_lines(c_text, "R2DV"))
+        check("a dataclass with __post_init__: its __init__ kernel calls it (the construction checks the class "
+              "has one)", ", \"x,y\", 1, DYNAC_DC_POST_INIT)" in c_text and
+              "/* <string>:5 (@dataclass): self.__post_init__() */" in c_text, c_lines(c_text, "DR.__init__", "R2DR"))
         check("a frozen dataclass is kept as its fields: its __init__'s stores are object.__setattr__'s, "
               "any other store goes through the instance",
-              "dynac_rec_ok(&dynac__rdesc_R2FV, " in c_text and ", \"x,y\", 1, 1)" in c_text and
+              "dynac_rec_ok(&dynac__rdesc_R2FV, " in c_text and ", \"x,y\", 1, DYNAC_DC_FROZEN)" in c_text and
               "dynac__rfields_R2FV, .frozen = 1}" in c_text and "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" in c_text
               and "/* .y = of a frozen dataclass: its __setattr__ */" in c_text, c_lines(c_text, "R2FV", "GENERIC"))
         check("a construction leaving parameters to their defaults reads them from __init__.__defaults__ "
