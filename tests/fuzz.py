@@ -583,8 +583,12 @@ class F:
     a: float
     b: float = 0.25
 
+    def __post_init__(self):
+        # called at the end of the generated __init__ (its kernel's too)
+        object.__setattr__(self, "s", self.a + self.b)
+
     def __sub__(self, o):
-        return F(self.a - o.a, self.b + o.b)
+        return F(self.a - o.a, self.b + o.s)
 
     def moved(self, x):
         q = F(self.a + x, self.b)
