@@ -29,10 +29,28 @@ TSNode child_by_field(TSNode n, const char *fname) {
   return ts_node_child_by_field_name(n, fname, (uint32_t)strlen(fname));
 }
 
-/* How many of n's named children are extras: comments and backslash line
- * continuations, which the grammar lets stand between any two tokens
- * (`f(a, \` NEWLINE `b)`, `x if c \` NEWLINE `else y`). Remembered per node
- * in a small direct-mapped memo: a node is looked at child by child. */
+/* One walk of n's children: the number of its named children that are
+ * extras, comments and backslash line continuations, which the grammar
+ * lets stand between any two tokens (`f(a, \` NEWLINE `b)`, `x if c \`
+ * NEWLINE `else y`); and its named child `want` not counting them (a null
+ * node past the last). */
+static TSNode walk_named(TSNode n, uint32_t want, uint32_t *extras) {
+  TSNode found = {0};
+  *extras = 0;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c))
+    do {
+      TSNode ch = ts_tree_cursor_current_node(&c);
+      if (!ts_node_is_named(ch)) continue;
+      if (ts_node_is_extra(ch)) ++*extras;
+      else if (want-- == 0) found = ch;
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+/* walk_named's count, remembered per node in a small direct-mapped memo
+ * (a node is looked at child by child). */
 typedef struct extras_memo {
   const void *id;
   const TSTree *tree;
@@ -43,14 +61,8 @@ static uint32_t named_extras(TSNode n) {
   extras_memo *e = &memo[((uintptr_t)n.id >> 4) % 256];
   uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
   if (e->id == n.id && e->tree == n.tree && e->start == start && e->end == end) return e->extras;
-  uint32_t k = 0;
-  TSTreeCursor c = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&c))
-    do {
-      TSNode ch = ts_tree_cursor_current_node(&c);
-      if (ts_node_is_named(ch) && ts_node_is_extra(ch)) k++;
-    } while (ts_tree_cursor_goto_next_sibling(&c));
-  ts_tree_cursor_delete(&c);
+  uint32_t k;
+  walk_named(n, UINT32_MAX, &k);
   *e = (extras_memo){n.id, n.tree, start, end, k};
   return k;
 }
@@ -58,16 +70,8 @@ static uint32_t named_extras(TSNode n) {
 uint32_t node_named_count(TSNode n) { return ts_node_named_child_count(n) - named_extras(n); }
 
 TSNode node_named(TSNode n, uint32_t i) {
-  if (!named_extras(n)) return ts_node_named_child(n, i);
-  TSNode found = {0};
-  TSTreeCursor c = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&c))
-    do {
-      TSNode ch = ts_tree_cursor_current_node(&c);
-      if (ts_node_is_named(ch) && !ts_node_is_extra(ch) && i-- == 0) { found = ch; break; }
-    } while (ts_tree_cursor_goto_next_sibling(&c));
-  ts_tree_cursor_delete(&c);
-  return found;
+  uint32_t k;
+  return named_extras(n) ? walk_named(n, i, &k) : ts_node_named_child(n, i);
 }
 
 bool node_is(TSNode n, const char *type) {

@@ -1064,11 +1064,11 @@ const char *synthesised_init_ok(em *E, const inst *init, const char *tp) {
   const char *seen = arena_printf(E->m->a, "dcv%d", ++E->tmp);
   line(E, "static unsigned int %s; /* %s's version tag when its __init__ was dataclasses' for %s */", seen,
        init->fn->synth_of->name, init->fn->synth_fields);
+  static const char *const options[] = {"0", "DYNAC_DC_FROZEN", "DYNAC_DC_POST_INIT",
+                                        "DYNAC_DC_FROZEN | DYNAC_DC_POST_INIT"};
   return arena_printf(E->m->a, " && dynac_dataclass_init_ok(%s, &%s, %s, %d, %s)", tp, seen,
                       c_string(E->m, init->fn->synth_fields), init->fn->synth_defaults,
-                      init->fn->synth_of->frozen ? init->fn->synth_post_init ? "DYNAC_DC_FROZEN | DYNAC_DC_POST_INIT"
-                                                                             : "DYNAC_DC_FROZEN"
-                      : init->fn->synth_post_init ? "DYNAC_DC_POST_INIT" : "0");
+                      options[init->fn->synth_of->frozen | init->fn->synth_post_init << 1]);
 }
 
 /* The kernel arguments of construction e (Cls(...), its __init__'s kernel

@@ -417,10 +417,9 @@ static bool setter_called(em *E, const expr *sub, const type *vt) {
  * frozen dataclass (dataclass_init.c: its every store is `self.f = f`,
  * also where self is a struct boxed for a value of another type). */
 static const char *store_owner(const em *E, const char *obj) {
+  const char *whose = is_own_first_param(E, obj) ? "DYNAC_STORE_SELF" : "DYNAC_STORE_OTHER";
   const klass *dc = E->in->fn->synth_of;
-  bool generic = dc && dc->frozen;
-  if (!is_own_first_param(E, obj)) return generic ? "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" : "DYNAC_STORE_OTHER";
-  return generic ? "DYNAC_STORE_SELF | DYNAC_STORE_GENERIC" : "DYNAC_STORE_SELF";
+  return dc && dc->frozen ? arena_printf(E->m->a, "%s | DYNAC_STORE_GENERIC", whose) : whose;
 }
 
 /* A write to cell v is an effect when someone else may see it: always a

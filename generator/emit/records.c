@@ -220,6 +220,17 @@ const char *emit_rec_field(em *E, const expr *e, const char *v, const klass *k, 
   return o;
 }
 
+/* Struct v's field i = val through the instance (made if it was not),
+ * stored as `owner` says (runtime/records.h dynac_rec_setattr); `why`
+ * ends the line's comment. */
+static void rec_store_through_instance(em *E, const char *v, const klass *k, int i, const char *val,
+                                       const char *owner, const char *why) {
+  const char *c = emit_attr_cache(E, "where instances keep it");
+  line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects, %s) < 0) "
+       "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = %s*/", rec_head(E, v), rec_desc(E->m, k), i,
+       box_value(E, val, k->field_types[i]), c, owner, where(E), k->field_names[i], why);
+}
+
 /* Struct v's field i = val (of the field's type): into the struct while no
  * instance was made and its class is unchanged, else a store into the
  * instance (STORE_ATTR's). A write the caller of a kernel that takes the
@@ -232,10 +243,7 @@ void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val
   else line(E, "dynac__effects = 1; /* a write its holders see */");
   bool init = E->in->fn->synth_of == k && is_own_first_param(E, v);
   if (k->frozen && !init) {
-    const char *c = emit_attr_cache(E, "where instances keep it");
-    line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects, DYNAC_STORE_OTHER) < 0) "
-         "DYNAC_LEAVE(dynac_traceback_here(%s)); /* .%s = of a frozen dataclass: its __setattr__ */",
-         rec_head(E, v), rec_desc(E->m, k), i, box_value(E, val, k->field_types[i]), c, where(E), f);
+    rec_store_through_instance(E, v, k, i, val, "DYNAC_STORE_OTHER", "of a frozen dataclass: its __setattr__ ");
     note_effect(E);
     return;
   }
@@ -249,11 +257,8 @@ void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val
        rec_head(E, v), v, f, val, v, i, keep, f);
   line(E, "else {");
   E->indent++;
-  const char *c = emit_attr_cache(E, "where instances keep it");
-  line(E, "if (dynac_rec_setattr(%s, %s, %d, %s, &%s, &dynac__effects, %s) < 0) "
-       "DYNAC_LEAVE(dynac_traceback_here(%s));", rec_head(E, v), rec_desc(E->m, k), i,
-       box_value(E, val, k->field_types[i]), c, k->frozen ? "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" : "DYNAC_STORE_OTHER",
-       where(E));
+  rec_store_through_instance(E, v, k, i, val, k->frozen ? "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" : "DYNAC_STORE_OTHER",
+                             "");
   E->indent--;
   line(E, "}");
   note_effect(E);
