@@ -104,6 +104,22 @@ static inline PyObject *dynac_box_float_item(double v, PyObject *item, PyObject 
     return Py_NewRef(item);
   return dynac_box_float(v);
 }
+/* A value v read from an instance's attribute whose object the read kept
+ * (obj: a reference the kernel owns, or NULL; dynac_attr_int_kept), boxed
+ * as that object while it is an exact int (float) of v: CPython's stack
+ * holds the attribute's object, so `kind(t, self.seq)` or `(self.customer,
+ * self.time)` holds it again rather than an equal new one. Else v boxed
+ * anew. A new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_box_int_kept(int64_t v, PyObject *obj) {
+  int64_t w;
+  if (obj && PyLong_CheckExact(obj) && dynac_int64_of(obj, &w) && w == v) return Py_NewRef(obj);
+  return dynac_box_int(v);
+}
+static inline PyObject *dynac_box_float_kept(double v, PyObject *obj) {
+  if (obj && PyFloat_CheckExact(obj) && !memcmp(&((PyFloatObject *)obj)->ob_fval, &v, sizeof v)) /* bits */
+    return Py_NewRef(obj);
+  return dynac_box_float(v);
+}
 /* The caller's argument object a kernel's result r is, when its code
  * returned a parameter (`return lo` of a clamp; returned: that parameter's
  * index + 1 as its return reported it, dynac__returned_param, else 0) and

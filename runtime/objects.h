@@ -684,6 +684,31 @@ DYNAC_HOT_INLINE int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cach
   *out = got;
   return st;
 }
+/* dynac_attr_int / _float for a read whose value the kernel boxes again
+ * (an argument, a display's item: emit/values.c kept_attr_box): the same,
+ * and on success a new reference to the object read in *obj, which
+ * dynac_box_int_kept / _float_kept give back while it holds the value. */
+DYNAC_HOT_INLINE int dynac_attr_int_kept(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects,
+                                         int64_t *out, PyObject **obj) {
+  PyObject **place = dynac__attr_place(c, o);
+  PyObject *v = DYNAC_LIKELY(place && *place) ? Py_NewRef(*place) : dynac__obj_getattr_slow(o, name, c, effects);
+  if (!v) return -1;
+  int64_t got = 0; /* as dynac_attr_float's */
+  if (!PyLong_CheckExact(v) || !dynac_int64_of(v, &got)) { Py_DECREF(v); return 1; } /* a big int: deoptimise */
+  *out = got;
+  *obj = v;
+  return 0;
+}
+DYNAC_HOT_INLINE int dynac_attr_float_kept(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects,
+                                           double *out, PyObject **obj) {
+  PyObject **place = dynac__attr_place(c, o);
+  PyObject *v = DYNAC_LIKELY(place && *place) ? Py_NewRef(*place) : dynac__obj_getattr_slow(o, name, c, effects);
+  if (!v) return -1;
+  if (!PyFloat_CheckExact(v)) { Py_DECREF(v); return 1; }
+  *out = PyFloat_AS_DOUBLE(v);
+  *obj = v;
+  return 0;
+}
 static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);
   if (!v) return -1;

@@ -1620,6 +1620,22 @@ static inline PyObject *dynac_box_float_item(double v, PyObject *item, PyObject 
     return Py_NewRef(item);
   return dynac_box_float(v);
 }
+/* A value v read from an instance's attribute whose object the read kept
+ * (obj: a reference the kernel owns, or NULL; dynac_attr_int_kept), boxed
+ * as that object while it is an exact int (float) of v: CPython's stack
+ * holds the attribute's object, so `kind(t, self.seq)` or `(self.customer,
+ * self.time)` holds it again rather than an equal new one. Else v boxed
+ * anew. A new reference, or NULL with MemoryError. */
+static inline PyObject *dynac_box_int_kept(int64_t v, PyObject *obj) {
+  int64_t w;
+  if (obj && PyLong_CheckExact(obj) && dynac_int64_of(obj, &w) && w == v) return Py_NewRef(obj);
+  return dynac_box_int(v);
+}
+static inline PyObject *dynac_box_float_kept(double v, PyObject *obj) {
+  if (obj && PyFloat_CheckExact(obj) && !memcmp(&((PyFloatObject *)obj)->ob_fval, &v, sizeof v)) /* bits */
+    return Py_NewRef(obj);
+  return dynac_box_float(v);
+}
 /* The caller's argument object a kernel's result r is, when its code
  * returned a parameter (`return lo` of a clamp; returned: that parameter's
  * index + 1 as its return reported it, dynac__returned_param, else 0) and
@@ -3009,6 +3025,31 @@ DYNAC_HOT_INLINE int dynac_attr_int(PyObject *o, PyObject *name, dynac_attr_cach
   int st = dynac__attr_int_slow(o, name, c, effects, &got);
   *out = got;
   return st;
+}
+/* dynac_attr_int / _float for a read whose value the kernel boxes again
+ * (an argument, a display's item: emit/values.c kept_attr_box): the same,
+ * and on success a new reference to the object read in *obj, which
+ * dynac_box_int_kept / _float_kept give back while it holds the value. */
+DYNAC_HOT_INLINE int dynac_attr_int_kept(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects,
+                                         int64_t *out, PyObject **obj) {
+  PyObject **place = dynac__attr_place(c, o);
+  PyObject *v = DYNAC_LIKELY(place && *place) ? Py_NewRef(*place) : dynac__obj_getattr_slow(o, name, c, effects);
+  if (!v) return -1;
+  int64_t got = 0; /* as dynac_attr_float's */
+  if (!PyLong_CheckExact(v) || !dynac_int64_of(v, &got)) { Py_DECREF(v); return 1; } /* a big int: deoptimise */
+  *out = got;
+  *obj = v;
+  return 0;
+}
+DYNAC_HOT_INLINE int dynac_attr_float_kept(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects,
+                                           double *out, PyObject **obj) {
+  PyObject **place = dynac__attr_place(c, o);
+  PyObject *v = DYNAC_LIKELY(place && *place) ? Py_NewRef(*place) : dynac__obj_getattr_slow(o, name, c, effects);
+  if (!v) return -1;
+  if (!PyFloat_CheckExact(v)) { Py_DECREF(v); return 1; }
+  *out = PyFloat_AS_DOUBLE(v);
+  *obj = v;
+  return 0;
 }
 static inline int dynac_attr_bool(PyObject *o, PyObject *name, dynac_attr_cache *c, int *effects, bool *out) {
   PyObject *v = dynac_obj_getattr_cached(o, name, c, effects);

@@ -190,6 +190,10 @@ typedef struct em {
                                           name) and its item's object, list and position (box_value:
                                           loop_item_box), the loop's label */
   int nloop_items;
+  bool *keeps_object; /* [nexprs] the int and float attribute reads whose value the kernel boxes again (an
+                         argument, a display's item): read keeping their object (values.c kept_attr_box) */
+  struct { const char *value, *obj; int id; } kept_attrs[8]; /* the last such reads: their C value, object */
+  int nkept_attrs;
   struct { const char *name, **parts; int n; } displays[8]; /* the last tuple displays of numbers made (their
                                                                 temporaries, their parts' C values): box_value */
   int ndisplays;
@@ -378,6 +382,10 @@ const char *len_of(em *E, const char *obj, const type *t);
 const char *truth(em *E, const char *v, const type *t);
 const char *truth_unless_known(em *E, const char *v, const type *t, const char *known);
 const char *box_value(em *E, const char *v, const type *t);
+/* values.c: E->keeps_object for the kernel being emitted; the object a kept read
+ * of argument a holds (borrowed), else NULL. */
+bool *attrs_boxed_again(em *E);
+const char *kept_attr_object(em *E, const expr *a);
 const char *param_argument_object(em *E, const char *v, const type *t);
 void note_literal_result(em *E, const char *v, const inst *callee);
 void decide_entry_args(module *m, inst *in);
@@ -474,6 +482,7 @@ const char *interned_name(em *E, const char *name);
 int interned_index(em *E, const char *name);
 const char *float_literal_place(module *m, double f);
 const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t);
+const char *emit_instance_attr_kept(em *E, const char *obj, const expr *e);
 void end_attr_read(em *E);
 /* A special method of an instance called directly (calls.c: emit_special_call):
  * the operands pending above vstack depth `depth` until it is called. */

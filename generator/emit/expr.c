@@ -418,7 +418,9 @@ static const char *emit_attr(em *E, expr *e) {
   if (ot->kind == TY_OBJ && TY(e) != &ty_obj && (ot->cls || !names_numpy(E->m, e->u.sub.obj))) {
     int depth = E->nvstack;
     push_pending(E, e->u.sub.obj, v);
-    const char *r = emit_layout_attr(E, v, e); /* a run's read of an instance it reads again */
+    const char *r = E->keeps_object && E->keeps_object[e->id]
+        ? emit_instance_attr_kept(E, v, e) /* its value boxed again: its object kept */
+        : emit_layout_attr(E, v, e); /* a run's read of an instance it reads again */
     if (!r) r = emit_instance_attr(E, v, attr, TY(e));
     E->nvstack = depth;
     return r;

@@ -371,6 +371,8 @@ const char *no_entry_args(const inst *callee, bool exported) {
 static const char *argument_object(em *E, const inst *callee, int p, const expr *a) {
   if (!a || !callee->reads_args || !callee->reads_args[p]) return NULL;
   const type *pt = callee->args[p];
+  const char *kept = TY(a) == pt ? kept_attr_object(E, a) : NULL; /* an attribute's object (values.c) */
+  if (kept) return kept;
   if (a->kind == EX_LOCAL && a->u.local < E->in->fn->nparams && E->in->args[a->u.local] == pt &&
       E->kept_box && E->kept_box[a->u.local])
     return passed_object(E, a->u.local);
@@ -484,6 +486,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(in->fn->nlocals + 1));
   for (int i = 0; i < in->fn->nparams; i++) E.bound[i] = true;
   if (!exported && !in->fn->partial) E.kept_box = params_to_keep_boxed(m, in);
+  if (!exported) E.keeps_object = attrs_boxed_again(&E);
   E.args_read = arena_alloc(m->a, (size_t)(in->fn->nparams + 1));
   memset(E.args_read, 0, (size_t)(in->fn->nparams + 1));
   E.ret_params = exported ? 0 : returned_number_params(in);

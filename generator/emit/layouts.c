@@ -29,7 +29,10 @@ static bool layout_attr(em *E, const expr *e) {
   return ot->kind == TY_OBJ && ot->cls && !ot->rec && !E->in->types.callee[e->id];
 }
 /* ... read as a scalar (expr.c emit_attr's typed read)? */
-static bool layout_read(em *E, const expr *e) { return layout_attr(E, e) && scalar(TY(e)); }
+/* (Not a read keeping its object, expr.c emit_attr: its value is boxed again.) */
+static bool layout_read(em *E, const expr *e) {
+  return layout_attr(E, e) && scalar(TY(e)) && !(E->keeps_object && E->keeps_object[e->id]);
+}
 
 /* Does evaluating e run no Python code, only C arithmetic on scalars and
  * layout reads? (A failure leaves the kernel: a continuation, a

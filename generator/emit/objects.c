@@ -353,6 +353,25 @@ const char *emit_instance_attr(em *E, const char *obj, const char *name, const t
   return o;
 }
 
+/* The same read of an int or float attribute (e: obj.name) whose value the
+ * kernel boxes again (E->keeps_object): it keeps the object read too, an
+ * owned temporary that box_value gives back (values.c kept_attr_box). */
+const char *emit_instance_attr_kept(em *E, const char *obj, const expr *e) {
+  layouts_off(E);
+  const type *t = TY(e);
+  const char *name = e->u.sub.attr, *nm = interned_name(E, name);
+  const char *c = emit_attr_cache(E, "where instances keep it");
+  const char *o = tmpvar(E, t), *box = tmpvar(E, &ty_obj);
+  line(E, "{");
+  E->indent++;
+  line(E, "int st = dynac_attr_%s_kept(%s, %s, &%s, &dynac__effects, &%s, &%s); /* .%s: a %s, its object kept */",
+       t->kind == TY_FLOAT ? "float" : "int", obj, nm, c, o, box, name, ty_python_name(E->m->a, t));
+  end_attr_read(E);
+  int cap = (int)(sizeof E->kept_attrs / sizeof *E->kept_attrs);
+  E->kept_attrs[E->nkept_attrs++ % cap] = (typeof(E->kept_attrs[0])){o, box, e->id};
+  return o;
+}
+
 /* The end of a typed read's block (emit_instance_attr, layouts.c): its
  * status st, -1 CPython's exception, 1 a value of another type than
  * recorded (the kernel deoptimises or goes on in the interpreter). */

@@ -157,10 +157,71 @@ static const char *loop_item_box(em *E, const char *v, const type *t) {
   return NULL;
 }
 
+/* `v` boxed as the object its attribute read kept (emit_instance_attr_kept),
+ * or NULL: not such a read's value. */
+static const char *kept_attr_box(em *E, const char *v, const type *t) {
+  if (t->kind != TY_INT && t->kind != TY_FLOAT) return NULL;
+  int cap = (int)(sizeof E->kept_attrs / sizeof *E->kept_attrs);
+  for (int k = 0; k < E->nkept_attrs && k < cap; k++)
+    if (!strcmp(E->kept_attrs[k].value, v))
+      return arena_printf(E->m->a, "dynac_box_%s_kept(%s, %s)", t->kind == TY_INT ? "int" : "float", v,
+                          E->kept_attrs[k].obj);
+  return NULL;
+}
+/* The object the kept read of argument a holds (borrowed: the kernel's
+ * temporary, NULL at run time when it has none), else NULL. */
+const char *kept_attr_object(em *E, const expr *a) {
+  int cap = (int)(sizeof E->kept_attrs / sizeof *E->kept_attrs);
+  for (int k = 0; a && k < E->nkept_attrs && k < cap; k++)
+    if (E->kept_attrs[k].id == a->id) return E->kept_attrs[k].obj;
+  return NULL;
+}
+
+/* Marks read a (attrs_boxed_again) when it is obj.name of an instance read
+ * as an int or a float (expr.c emit_attr's typed read, no property). */
+static void mark_number_attr(em *E, bool *marks, const expr *a) {
+  if (a->kind != EX_ATTR || a->u.sub.index || (TY(a)->kind != TY_INT && TY(a)->kind != TY_FLOAT)) return;
+  const type *ot = TY(a->u.sub.obj);
+  marks[a->id] = ot->kind == TY_OBJ && !ot->rec && !E->in->types.callee[a->id];
+}
+typedef struct boxed_again { em *E; bool *marks; } boxed_again;
+static void mark_boxed_parts(void *ctx, expr *e);
+static void mark_boxed_target(void *ctx, target *t) {
+  if (t->sub) mark_boxed_parts(ctx, t->sub);
+  for (int i = 0; t->is_tuple && i < t->n; i++) mark_boxed_target(ctx, t->elts[i]);
+}
+static void mark_boxed_block(void *ctx, stmt *s) {
+  static const ir_parts parts = {mark_boxed_parts, mark_boxed_target, mark_boxed_block, false};
+  for (; s; s = s->next) ir_each_part(s, &parts, ctx);
+}
+static void mark_boxed_parts(void *ctx, expr *e) {
+  boxed_again *B = ctx;
+  if (e->kind == EX_CALL && e->u.call.kind != CALLEE_BUILTIN && e->u.call.kind != CALLEE_MATH) {
+    int first = e->u.call.kind == CALLEE_METHOD || e->u.call.kind == CALLEE_VALUE; /* past the receiver */
+    for (int i = first; i < e->u.call.n; i++) mark_number_attr(B->E, B->marks, e->u.call.args[i]);
+  }
+  if (e->kind == EX_TUPLE || e->kind == EX_LIST || e->kind == EX_SET)
+    for (int i = 0; i < e->u.tuple.n; i++) mark_number_attr(B->E, B->marks, e->u.tuple.elts[i]);
+  if (e->kind == EX_LISTCOMP) mark_boxed_block(ctx, e->u.comp.loop);
+  ir_each_subexpr(e, mark_boxed_parts, ctx);
+}
+/* The int and float attribute reads of the kernel being emitted whose
+ * value it boxes again, as an argument of a call that is not a builtin's
+ * or math's C code, or as an item of a display: CPython passes or stores
+ * the attribute's object itself, so such a read keeps it (one reference
+ * more, rather than a new int or float per use). [nexprs] */
+bool *attrs_boxed_again(em *E) {
+  const func *f = E->in->fn;
+  boxed_again B = {E, arena_alloc(E->m->a, sizeof(bool) * (size_t)(f->nexprs + 1))};
+  memset(B.marks, 0, sizeof(bool) * (size_t)(f->nexprs + 1));
+  mark_boxed_block(&B, f->body);
+  return B.marks;
+}
+
 /* Is part `v` of a tuple display one box_value gives an object that exists
  * already (a parameter's, a list item's)? */
 static bool shares_box(em *E, const char *v, const type *t) {
-  return unchanged_number_param(E, v, t) >= 0 || loop_item_box(E, v, t);
+  return unchanged_number_param(E, v, t) >= 0 || loop_item_box(E, v, t) || kept_attr_box(E, v, t);
 }
 
 /* A tuple display of numbers `v` (emit_tuple) holding such a parameter or
@@ -233,8 +294,9 @@ const char *box_value(em *E, const char *v, const type *t) {
                         E->in->fn->local_cnames[p], v, p);
   }
   const char *item = loop_item_box(E, v, t);
+  if (!item) item = kept_attr_box(E, v, t);
   if (item) return item;
-  const char *display = t->kind == TY_TUPLE && (E->kept_box || E->nloop_items) ? box_display_of_params(E, v, t) : NULL;
+  const char *display = t->kind == TY_TUPLE && (E->kept_box || E->nloop_items || E->nkept_attrs) ? box_display_of_params(E, v, t) : NULL;
   if (display) return display;
   const char *literal = box_as_literal(E, v, t);
   if (literal) return literal;

@@ -807,6 +807,70 @@ def ident(n):
     return n
 
 
+
+class Stamp:
+    """A time and a sequence number, as the scheduler's events hold them."""
+    __slots__ = ("time", "seq")
+
+    def __init__(self, time, seq):
+        self.time = time
+        self.seq = seq
+
+
+def note_pair(out, a, b):
+    out.append(a)
+    out.append(b)
+
+
+class Clock:
+    """Its number attributes read and passed on (an argument, a display's item): CPython passes the
+    attribute's object itself, so a Stamp, the log's tuples, note_pair's list and a list display hold
+    that object, not an equal new one; a read made before a call changes the attribute keeps the old."""
+
+    def __init__(self, now, seq):
+        self.now = now
+        self.seq = seq
+        self.log = []
+        self.seen = []
+
+    def stamp(self):
+        self.seq += 1
+        return Stamp(self.now, self.seq)
+
+    def note(self):
+        self.log.append((self.seq, self.now))
+        note_pair(self.seen, self.seq, self.now)
+        return [self.now, self.seq]
+
+    def bump(self):
+        self.now = self.now + 1.0
+        return 0
+
+    def stamp_bumped(self):
+        return Stamp(self.now, self.bump())
+
+
+def clock_run(now, seq, n):
+    c = Clock(now, seq)
+    stamps = [c.stamp() for _ in range(n)]
+    return c, stamps, c.note()
+
+
+def clock_bumped(c):
+    return c.stamp_bumped()
+
+
+def clock_ids(now, seq, n):
+    """clock_run's objects compared by the interpreter (a kernel does not compile `is` of numbers, and
+    a float it reads into a local is boxed anew: README, float identity)."""
+    c, stamps, shown = clock_run(now, seq, n)
+    old = c.now
+    b = clock_bumped(c)
+    return ([s.time is old for s in stamps], [s.seq for s in stamps], stamps[-1].seq is c.seq if stamps else None,
+            [(a is c.seq, t is old) for a, t in c.log], [c.seen[0] is c.seq, c.seen[1] is old],
+            [shown[0] is old, shown[1] is c.seq], b.time is old, b.seq, c.now, c.seq, c.log)
+
+
 FREED = []
 
 
@@ -1959,6 +2023,7 @@ def train():
         for x in (0.5, -3.0, 9.0):
             clamp(x, 0.0, 1.0)
         ident(5)
+        clock_bumped(clock_run(0.5, 7, 3)[0])
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -2168,6 +2233,15 @@ def star_checks():
     show("stored once", once_ids, 123456.25, 10 ** 12)
     show("stored once, edge values", once_ids, -0.0, -(2 ** 63))
     show("stored once, nan", lambda: once_ids(float("nan"), 0)[0])
+    show("attributes' objects passed on", clock_ids, 123456.25, 10 ** 12, 3)
+    show("attributes' objects passed on, edge values", clock_ids, -0.0, -(2 ** 63), 2)
+    show("attributes' objects passed on, nan", lambda: clock_ids(float("nan"), 0, 2)[:8])
+    show("attributes' objects passed on, inf", clock_ids, float("inf"), 2 ** 62, 1)
+    show("attributes' objects passed on, none made", clock_ids, 1.5, 7, 0)
+    show("attributes' objects passed on, int64 overflow", clock_ids, 2.5, 2 ** 63 - 2, 3)
+    show("attributes' objects passed on, big int", clock_ids, 2.5, 10 ** 20, 2)
+    show("attributes' objects passed on, an int time", clock_ids, 3, 7, 2)
+    show("attributes' objects passed on, a bool seq", clock_ids, 1.5, True, 2)
     for w, n in ((123456.25, 10 ** 12), (-0.0, -(2 ** 63)), (float("nan"), 2 ** 63 - 1)):
         show("passed on %r" % w, lambda: (lambda sp: [sp.x is w, sp.n is n, sp.x])(sub_pin(w, n)))
     for x in (0.5, -3.0, 9.0, -0.0, 0.0, 1.0, float("nan"), float("inf"), float("-inf")):
@@ -2841,7 +2915,7 @@ if __name__ == "__main__":
         checks()
 '''
 
-HOT = ["total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled",
+HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_norm", "energies", "grow", "pair_dot", "Vec.dot", "Vec.norm", "Body.energy", "Vec.scaled",
        "chain", "Vec.__add__", "Vec.__sub__", "Vec.__mul__", "Vec.__init__", "strict_sum", "Vec.shift",
        "num_ops", "Num.__neg__", "Num.__abs__", "Num.__lt__", "Num.__eq__", "Num.__gt__", "Num.__radd__",
        "Num.__rmul__", "Num.__iadd__", "Num.__len__", "Num.__getitem__", "num_len", "num_item", "accumulate",
@@ -2993,6 +3067,10 @@ def main():
               "PyObject *d" in c_text and "/* the default of 'n' */" in c_text and
               "dynac_method_default(((PyTypeObject *)" in c_text and "PDef.__init__" in c_text,
               c_lines(c_text, "the default of", "PDef.__init__"))
+        check("number attributes passed on keep the object read: an argument, a display's item",
+              "dynac_attr_int_kept(l_self, " in c_text and "dynac_attr_float_kept(l_self, " in c_text and
+              "dynac_box_int_kept(" in c_text and "dynac_box_float_kept(" in c_text,
+              c_lines(c_text, "_kept("))
         calls = [l for l in c_text.splitlines() if "dynac_call_object(" in l]
         check("every call through dynac_call_object gives it the slot before the arguments "
               "(PY_VECTORCALL_ARGUMENTS_OFFSET: it writes there)", len(calls) >= 2 and
