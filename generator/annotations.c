@@ -220,7 +220,9 @@ static void scan_params(module *m, func *f) {
     }
     TSNode dflt = child_by_field(p, "value");
     if (!ts_node_is_null(dflt)) {
-      f->param_default[f->nparams] = constant_type(m, dflt);
+      f->param_default[f->nparams] = f->synth_first && !strcmp(node_text(m->a, &m->p, dflt), "_HAS_DEFAULT_FACTORY")
+          ? &ty_obj /* a @dataclass field's default_factory: dataclasses' sentinel (dataclass_init.c) */
+          : constant_type(m, dflt);
       f->param_default_node[f->nparams] = dflt;
       f->ndefaults++;
       if (f->nposparams < 0) f->nposdefaults++;

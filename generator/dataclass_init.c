@@ -24,19 +24,35 @@
  * DYNAC_STORE_GENERIC: emit/objects.c store_owner, emit/records.c), on
  * the same lines.
  * A class with __post_init__ (its own or a base's): the text ends with
- * `self.__post_init__()`, as _init_fn writes it when no field is an
- * InitVar (the construction check tests the class has one).
- * Not synthesised (CPython's __init__ runs, as before): a field(...)
- * default, InitVar, KW_ONLY, an explicit __init__, the init=/kw_only=
- * options, a field named self, a default spanning lines.
+ * `self.__post_init__()`, as _init_fn writes it, its InitVars the
+ * arguments (the construction check tests the class has one).
+ * `field(default=v)` is a default as `= v` is; `field(default_factory=f)`
+ * (the usual `= field(default_factory=list)`): _init_fn's text takes the
+ * parameter with the default `_HAS_DEFAULT_FACTORY` (a sentinel) and stores
+ * `_dflt_f() if f is _HAS_DEFAULT_FACTORY else f`, both names free
+ * variables of __init__ (cells of _create_fn's __create_fn__, which holds
+ * the factory). The synthesised text nests the class in such a function,
+ * so the def has the same co_freevars (sorted, as CPython orders them) and
+ * its kernel reads them from the closure of the class's __init__; the
+ * construction check tests those names and that each field has a factory
+ * exactly where the source gave one (its name marked "()").
+ * An InitVar field (`scale: InitVar[float]`) is a parameter with no store,
+ * passed on as `self.__post_init__(scale)` (marked ":InitVar" for the check).
+ * Not synthesised (CPython's __init__ runs, as before): field(init=...,
+ * kw_only=...) or positional, KW_ONLY, an explicit __init__, the
+ * init=/kw_only= options, a frozen class with a factory, a field named
+ * self, a default spanning lines.
  */
 #include "gen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct dc_field {
   const char *name;
-  const char *dflt; /* the default's source text, or NULL */
+  const char *dflt; /* the default's source text (a factory's: _HAS_DEFAULT_FACTORY), or NULL */
+  bool factory;     /* field(default_factory=...) */
+  bool initvar;     /* an InitVar: a parameter only, passed on to __post_init__ */
 } dc_field;
 
 enum { DC_MAX_FIELDS = 64 };
@@ -45,11 +61,37 @@ static bool starts_with(const char *s, const char *prefix) { return !strncmp(s, 
 
 /* Adds field `name` to fs (n of them), or gives it its new default in its
  * place (a field defined again). false when there is no room. */
-static bool add_field(dc_field *fs, int *n, const char *name, const char *dflt) {
+static bool add_field(dc_field *fs, int *n, dc_field f) {
   for (int i = 0; i < *n; i++)
-    if (!strcmp(fs[i].name, name)) { fs[i].dflt = dflt; return true; }
+    if (!strcmp(fs[i].name, f.name)) { fs[i].dflt = f.dflt, fs[i].factory = f.factory, fs[i].initvar = f.initvar; return true; }
   if (*n == DC_MAX_FIELDS) return false;
-  fs[(*n)++] = (dc_field){name, dflt};
+  fs[(*n)++] = f;
+  return true;
+}
+
+/* Keywords of field(...) that leave _init_fn's text as it is. */
+static bool text_neutral_keyword(const char *k) {
+  return !strcmp(k, "repr") || !strcmp(k, "hash") || !strcmp(k, "compare") || !strcmp(k, "metadata");
+}
+/* A field's default `right` when it is a call of field (`field(...)`,
+ * `dataclasses.field(...)`): *f's default (NULL: none) and factory as
+ * _init_fn writes them; false where its text differs otherwise (init=,
+ * kw_only=, a positional argument, both a default and a factory). */
+static bool field_call_default(module *m, TSNode right, dc_field *f) {
+  const char *fn = node_text(m->a, &m->p, child_by_field(right, "function"));
+  if (strcmp(fn, "field") && strcmp(fn, "dataclasses.field")) return false;
+  TSNode args = child_by_field(right, "arguments");
+  f->dflt = NULL;
+  for (uint32_t i = 0; i < node_named_count(args); i++) {
+    TSNode a = node_named(args, i);
+    if (!node_is(a, "keyword_argument")) return false;
+    const char *k = node_text(m->a, &m->p, child_by_field(a, "name"));
+    const char *v = node_text(m->a, &m->p, child_by_field(a, "value"));
+    if (text_neutral_keyword(k)) continue;
+    if ((strcmp(k, "default") && strcmp(k, "default_factory")) || f->dflt || strchr(v, '\n')) return false;
+    f->factory = !strcmp(k, "default_factory");
+    f->dflt = f->factory ? "_HAS_DEFAULT_FACTORY" : v;
+  }
   return true;
 }
 
@@ -73,22 +115,49 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
     const char *at = node_text(m->a, &m->p, ann);
     if (*at == '"' || *at == '\'') at++; /* a string annotation: dataclasses matches its text */
     if (starts_with(at, "ClassVar") || starts_with(at, "typing.ClassVar")) continue;
-    if (strstr(at, "InitVar") || strstr(at, "KW_ONLY")) return false;
-    const char *dflt = ts_node_is_null(right) ? NULL : node_text(m->a, &m->p, right);
-    if (dflt && (strchr(dflt, '\n') || (node_is(right, "call") &&
-                 strstr(node_text(m->a, &m->p, child_by_field(right, "function")), "field"))))
-      return false;
-    if (!add_field(fs, n, node_text(m->a, &m->p, left), dflt)) return false;
+    bool initvar = starts_with(at, "InitVar") || starts_with(at, "dataclasses.InitVar");
+    if ((!initvar && strstr(at, "InitVar")) || strstr(at, "KW_ONLY")) return false;
+    dc_field f = {node_text(m->a, &m->p, left), ts_node_is_null(right) ? NULL : node_text(m->a, &m->p, right), false,
+                  initvar};
+    bool field_call = f.dflt && node_is(right, "call") &&
+                      strstr(node_text(m->a, &m->p, child_by_field(right, "function")), "field");
+    if (field_call ? !field_call_default(m, right, &f) : f.dflt && strchr(f.dflt, '\n')) return false;
+    if ((f.factory && (k->frozen || f.initvar)) || !add_field(fs, n, f)) return false;
   }
   return true;
 }
 
+static int by_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The free variables of _init_fn's text for fields fs (n), sorted as
+ * CPython orders co_freevars: _HAS_DEFAULT_FACTORY and _dflt_NAME per
+ * field with a factory; none without one. Their count in *nfree. */
+static const char **factory_names(module *m, const dc_field *fs, int n, int *nfree) {
+  const char **v = arena_alloc(m->a, sizeof(char *) * (size_t)(n + 1));
+  *nfree = 0;
+  for (int i = 0; i < n; i++)
+    if (fs[i].factory) v[(*nfree)++] = arena_printf(m->a, "_dflt_%s", fs[i].name);
+  if (*nfree) v[(*nfree)++] = "_HAS_DEFAULT_FACTORY";
+  qsort(v, (size_t)*nfree, sizeof *v, by_text);
+  return v;
+}
+
 /* The text of V.__init__ for fields fs (n) after the source, or NULL when
  * dataclasses would refuse them (a field without a default after one with)
- * or name self `__dataclass_self__` (a field named self). */
+ * or name self `__dataclass_self__` (a field named self). With a factory,
+ * the class is nested in a function whose parameters are the free
+ * variables (as _create_fn's __create_fn__). */
 static const char *init_text(module *m, const klass *k, const dc_field *fs, int n, bool post_init, int *ndefaults) {
   strbuf b = {0};
-  sb_printf(&b, "\n\nclass %s:\n    def __init__(self", k->name);
+  int nfree = 0;
+  const char **free = factory_names(m, fs, n, &nfree);
+  const char *in = nfree ? "    " : ""; /* the class's indentation */
+  if (nfree) {
+    sb_puts(&b, "\n\ndef __create_fn__(");
+    for (int i = 0; i < nfree; i++) sb_printf(&b, "%s%s", i ? ", " : "", free[i]);
+    sb_puts(&b, "):");
+  }
+  sb_printf(&b, "\n\n%sclass %s:\n%s    def __init__(self", in, k->name, in);
   *ndefaults = 0;
   bool ok = true;
   for (int i = 0; i < n; i++) {
@@ -97,12 +166,32 @@ static const char *init_text(module *m, const klass *k, const dc_field *fs, int 
     sb_printf(&b, ", %s%s%s", fs[i].name, fs[i].dflt ? "=" : "", fs[i].dflt ? fs[i].dflt : "");
   }
   sb_puts(&b, "):\n");
-  for (int i = 0; i < n; i++) sb_printf(&b, "        self.%s = %s\n", fs[i].name, fs[i].name);
-  if (post_init) sb_puts(&b, "        self.__post_init__()\n");
-  if (!n && !post_init) sb_puts(&b, "        pass\n");
+  for (int i = 0; i < n; i++) {
+    const char *f = fs[i].name;
+    if (fs[i].initvar) continue; /* no store: __post_init__'s argument */
+    if (fs[i].factory) sb_printf(&b, "%s        self.%s = _dflt_%s() if %s is _HAS_DEFAULT_FACTORY else %s\n", in, f, f, f, f);
+    else sb_printf(&b, "%s        self.%s = %s\n", in, f, f);
+  }
+  int stored = 0;
+  for (int i = 0; i < n; i++) stored += !fs[i].initvar;
+  if (post_init) {
+    sb_printf(&b, "%s        self.__post_init__(", in);
+    for (int i = 0, k = 0; i < n; i++)
+      if (fs[i].initvar) sb_printf(&b, "%s%s", k++ ? ", " : "", fs[i].name);
+    sb_puts(&b, ")\n");
+  }
+  if (!stored && !post_init) sb_printf(&b, "%s        pass\n", in);
   const char *r = ok ? arena_strdup(m->a, b.data) : NULL;
   sb_free(&b);
   return r;
+}
+
+/* The def of the __init__ text init_text appended (root's named child i):
+ * in the class, or in the class in __create_fn__. */
+static TSNode appended_def(TSNode root, uint32_t i) {
+  TSNode top = node_named(root, i);
+  if (node_is(top, "function_definition")) top = node_named(child_by_field(top, "body"), 0);
+  return node_named(child_by_field(top, "body"), 0);
 }
 
 void classes_dataclass_inits(module *m) {
@@ -124,7 +213,8 @@ void classes_dataclass_inits(module *m) {
     const char *t = init_text(m, k, fs, n, post_inits[nmade], &ndefaults[nmade]);
     if (!t) continue;
     strbuf names = {0};
-    for (int f = 0; f < n; f++) sb_printf(&names, "%s%s", f ? "," : "", fs[f].name);
+    for (int f = 0; f < n; f++)
+      sb_printf(&names, "%s%s%s", f ? "," : "", fs[f].name, fs[f].factory ? "()" : fs[f].initvar ? ":InitVar" : "");
     fields[nmade] = arena_strdup(m->a, names.data ? names.data : "");
     sb_free(&names);
     sb_puts(&text, t);
@@ -136,8 +226,7 @@ void classes_dataclass_inits(module *m) {
   sb_free(&text);
   if (ts_node_is_null(root) || node_named_count(root) != own + (uint32_t)nmade) return;
   for (int i = 0; i < nmade; i++) {
-    TSNode body = child_by_field(node_named(root, own + (uint32_t)i), "body");
-    TSNode def = node_named(body, 0);
+    TSNode def = appended_def(root, own + (uint32_t)i);
     func *f = scope_synthesised_method(m, def, arena_printf(m->a, "%s.__init__", made[i]->name));
     f->synth_first = node_pos(def).line;
     f->synth_of = made[i];

@@ -439,33 +439,47 @@ DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void
  * `self.f=f` per field, in order (_init_fn, _field_init, _field_assign). */
 
 /* Field `fld` of __dataclass_fields__: 1 a plain field (init=True, no
- * default_factory, not kw_only), 2 a ClassVar (no field of __init__), 0
- * another (an InitVar, ...). Clears what its attribute reads raise. */
+ * default_factory, not kw_only), 3 the same with a default_factory, 4 an
+ * InitVar (a parameter only), 2 a ClassVar (no field of __init__), 0
+ * another (kw_only, ...). Clears what its attribute reads raise. */
 static inline int dynac__dataclass_field_kind(PyObject *fld) {
   PyObject *ft = PyObject_GetAttrString(fld, "_field_type");
   PyObject *ftn = ft ? PyObject_GetAttrString(ft, "name") : NULL;
   Py_XDECREF(ft);
   int kind = !ftn || !PyUnicode_Check(ftn) ? 0
              : !PyUnicode_CompareWithASCIIString(ftn, "_FIELD") ? 1
-             : !PyUnicode_CompareWithASCIIString(ftn, "_FIELD_CLASSVAR") ? 2 : 0;
+             : !PyUnicode_CompareWithASCIIString(ftn, "_FIELD_CLASSVAR") ? 2
+             : !PyUnicode_CompareWithASCIIString(ftn, "_FIELD_INITVAR") ? 4 : 0;
   Py_XDECREF(ftn);
-  if (kind == 1) {
+  if (kind == 1 || kind == 4) {
     PyObject *init = PyObject_GetAttrString(fld, "init"), *df = PyObject_GetAttrString(fld, "default_factory");
     PyObject *kw = PyObject_GetAttrString(fld, "kw_only");
-    kind = init == Py_True && kw == Py_False && df && !strcmp(Py_TYPE(df)->tp_name, "_MISSING_TYPE");
+    int made = df && strcmp(Py_TYPE(df)->tp_name, "_MISSING_TYPE"); /* a default_factory */
+    kind = init != Py_True || kw != Py_False || !df || (made && kind == 4) ? 0 : made ? 3 : kind;
     Py_XDECREF(init), Py_XDECREF(df), Py_XDECREF(kw);
   }
   PyErr_Clear();
   return kind;
 }
 /* The next name of comma-separated `*names` (its length in *len), moving
- * past it; 0 when none is left. */
-static inline int dynac__next_name(const char **names, size_t *len) {
+ * past it; 0 when none is left. Its mark in *mark: 1 "name()", a field
+ * with a default factory; 2 "name:InitVar"; else 0. */
+static const char *const dynac__field_marks[] = {"", "()", ":InitVar"};
+static inline int dynac__next_field(const char **names, size_t *len, int *mark) {
   if (!**names) return 0;
-  *len = strcspn(*names, ",");
+  size_t n = strcspn(*names, ",");
+  *mark = 0;
+  for (int k = 1; k < 3; k++) {
+    size_t m = strlen(dynac__field_marks[k]);
+    if (n > m && !memcmp(*names + n - m, dynac__field_marks[k], m)) *mark = k;
+  }
+  *len = n - strlen(dynac__field_marks[*mark]);
   return 1;
 }
-static inline void dynac__skip_name(const char **names, size_t len) { *names += len + ((*names)[len] == ','); }
+static inline void dynac__skip_field(const char **names, size_t len, int mark) {
+  *names += len + strlen(dynac__field_marks[mark]);
+  *names += **names == ',';
+}
 /* Is name (a str) the first `len` bytes of `want`? */
 static inline int dynac__name_is(PyObject *name, const char *want, size_t len) {
   Py_ssize_t n = 0;
@@ -492,30 +506,59 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
                       ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
   Py_XDECREF(params), Py_XDECREF(is_frozen);
   PyErr_Clear();
-  int ok = dfs && PyDict_CheckExact(dfs);
+  int ok = dfs && PyDict_CheckExact(dfs), factory = 0;
   Py_ssize_t pos = 0;
   PyObject *key, *fld;
   size_t len = 0;
   while (ok && PyDict_Next(dfs, &pos, &key, &fld)) {
     int kind = dynac__dataclass_field_kind(fld);
     if (kind == 2) continue;
-    ok = kind == 1 && dynac__next_name(&fields, &len) && dynac__name_is(key, fields, len);
-    if (ok) dynac__skip_name(&fields, len);
+    static const int kind_of_mark[] = {1, 3, 4}; /* plain, a default factory, an InitVar */
+    ok = kind != 0 && dynac__next_field(&fields, &len, &factory) && kind == kind_of_mark[factory] &&
+         dynac__name_is(key, fields, len);
+    if (ok) dynac__skip_field(&fields, len, factory);
   }
   Py_XDECREF(dfs);
   return ok && !*fields;
 }
 /* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
- * generated for tp's fields `fields` (comma-separated), the last
+ * generated for tp's fields `fields` (comma-separated; "name()" for a
+ * field with a default_factory, a closure cell of its own; "name:InitVar"
+ * for an InitVar, a parameter only), the last
  * `ndefaults` with a default, with its default options but `options`
  * (DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT: its text ends calling it): the
  * function exec() made of its text (co_filename "<string>", co_name
  * __init__), taking (self, *fields) and no more, tp's fields and options
  * as dynac__dataclass_fields_are checks them? A frozen one stores through
  * `__dataclass_builtins_object__.__setattr__`, its one free variable, which
- * must hold object; the other has none. 1, 0, or -1 (MemoryError). */
-static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co, int frozen) {
-  if (!frozen) return co->co_nfreevars == 0;
+ * must hold object; the other has its factories' (below) or none. 1, 0, or
+ * -1 (MemoryError). */
+/* Is each of f's free variables (co_freevars) _HAS_DEFAULT_FACTORY or
+ * _dflt_NAME of a field marked "()" in `fields`, and are there as many as
+ * the text of a class with these factories has (see dataclass_init.c)? */
+static inline int dynac__dataclass_factory_cells(PyCodeObject *co, const char *fields) {
+  int nfactories = 0, factory = 0;
+  size_t len = 0;
+  for (const char *w = fields; dynac__next_field(&w, &len, &factory); dynac__skip_field(&w, len, factory))
+    nfactories += factory == 1;
+  if (co->co_nfreevars != (nfactories ? nfactories + 1 : 0)) return 0;
+  PyObject *free = PyCode_GetFreevars(co);
+  int ok = free != NULL;
+  for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(free); i++) {
+    const char *v = PyUnicode_AsUTF8(PyTuple_GET_ITEM(free, i));
+    ok = v && (!strcmp(v, "_HAS_DEFAULT_FACTORY") || !strncmp(v, "_dflt_", 6));
+    int found = v && !strcmp(v, "_HAS_DEFAULT_FACTORY");
+    for (const char *w = fields; ok && !found && dynac__next_field(&w, &len, &factory);
+         dynac__skip_field(&w, len, factory))
+      found = factory == 1 && strlen(v + 6) == len && !memcmp(v + 6, w, len);
+    ok = ok && found;
+  }
+  Py_XDECREF(free);
+  PyErr_Clear();
+  return ok;
+}
+static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co, int frozen, const char *fields) {
+  if (!frozen) return dynac__dataclass_factory_cells(co, fields);
   PyObject *cl = PyFunction_GET_CLOSURE(f), *free = PyCode_GetFreevars(co);
   int ok = free && PyTuple_GET_SIZE(free) == 1 &&
            !PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(free, 0), "__dataclass_builtins_object__") &&
@@ -534,16 +577,16 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
       PyUnicode_CompareWithASCIIString(co->co_name, "__init__") || co->co_kwonlyargcount ||
       co->co_posonlyargcount || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ||
       (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults ||
-      !dynac__dataclass_init_closure_ok(f, co, options & DYNAC_DC_FROZEN))
+      !dynac__dataclass_init_closure_ok(f, co, options & DYNAC_DC_FROZEN, fields))
     return 0;
   PyObject *names = PyCode_GetVarnames(co);
   if (!names) return -1;
   const char *want = fields;
   size_t len = 0;
-  int ok = 1;
+  int ok = 1, factory = 0;
   for (int i = 1; ok && i < co->co_argcount; i++) { /* 0: self (__dataclass_self__ if a field is self) */
-    ok = dynac__next_name(&want, &len) && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
-    if (ok) dynac__skip_name(&want, len);
+    ok = dynac__next_field(&want, &len, &factory) && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
+    if (ok) dynac__skip_field(&want, len, factory);
   }
   Py_DECREF(names);
   return ok && !*want && dynac__dataclass_fields_are(tp, fields, options);

@@ -477,9 +477,12 @@ bool packs_star_args(const func *f, int n) {
 }
 
 /* May kernels call f directly: no closure, or only the __class__ cell of
- * a method using super() (its function's closure, read at the call)? */
+ * a method using super(), or the cells of a @dataclass's __init__ with a
+ * default factory (dataclass_init.c; the function's closure, read at the
+ * call, and checked with the __init__ by each construction)? */
 static bool direct_closure(const func *f, char kind) {
-  return !f->nfreevars || (kind == 'f' && f->nfreevars == 1 && !strcmp(f->freevars[0], "__class__"));
+  return !f->nfreevars || (kind == 'f' && f->nfreevars == 1 && !strcmp(f->freevars[0], "__class__")) ||
+         (kind == 'f' && f->synth_first);
 }
 
 /* Do the defaults of method f's positional parameters from the n-th on

@@ -27,7 +27,7 @@ import sys
 import math
 import heapq
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field, InitVar
 from typing import NamedTuple
 
 LOG = []
@@ -312,6 +312,88 @@ def dr_walk(n, y):
         d = DR(0.5 * i, y).grown(2.0)
         t += d.r
     return t, DR(1.5, y)
+
+
+def made_trail():
+    LOG.append("trail made")
+    return [0.0]
+
+
+@dataclass
+class DT:
+    """Fields with a default factory (and field(default=...)): the generated __init__ calls the
+    factory, a closure cell of its own, where the call leaves the field out; the kernel
+    synthesised from the fields reads the same cells."""
+    x: float
+    trail: list = field(default_factory=made_trail)
+    tags: dict = dataclasses.field(default_factory=dict, repr=False)
+    w: float = field(default=0.5, compare=False)
+
+    def step(self, dt):
+        self.x += self.w * dt
+        self.trail.append(self.x)
+        return self
+
+
+def dt_walk(n, given):
+    out = []
+    for i in range(n):
+        a = DT(0.5 * i).step(0.25)
+        b = DT(1.0, given).step(0.5)
+        c = DT(2.0, given, {"k": i}, 3.0).step(1.0)
+        out.append((a, b.x, c.tags, a.trail is b.trail, b.trail is given, c.trail is given))
+    return out, len(given), [len(t[0].trail) for t in out]
+
+
+@dataclass
+class DTPlain:
+    """DT's fields without factories: its generated __init__ (no closure) stands in for DT's."""
+    x: float
+    trail: list = None
+    tags: dict = None
+    w: float = 0.5
+
+
+@dataclass
+class DI:
+    """InitVar fields: parameters of the generated __init__ with no store, passed on to
+    __post_init__ in order."""
+    x: float
+    scale: dataclasses.InitVar[float] = 2.0
+    y: float = 0.5
+    shift: InitVar[float] = 0.0
+
+    def __post_init__(self, scale, shift):
+        if scale < 0.0:
+            raise ValueError("negative scale %r" % scale)
+        self.x = self.x * scale + shift
+        self.y = self.y * scale
+
+
+@dataclass
+class DJ:
+    """An InitVar and no __post_init__: the value is dropped."""
+    x: float
+    junk: InitVar[int] = 0
+
+
+def di_walk(n, scale):
+    t = 0.0
+    for i in range(n):
+        d = DI(0.5 * i, scale, 1.0, -0.25)
+        e = DI(1.0)
+        t += d.x + d.y + e.x + DJ(d.y, i).x
+    return t, DI(2.0, scale), vars(DI(1.0)), DJ(scale), vars(DJ(1.0, 3))
+
+
+@dataclass
+class DU(DT):
+    """A subclass adding a field with a factory: its fields after the base's."""
+    more: list = field(default_factory=list)
+
+
+def du_make(x):
+    return DU(x), DU(x, [1.0], {}, 2.0, [x])
 
 
 @dataclass(frozen=True)
@@ -2092,6 +2174,9 @@ def train():
         dc_chain(1.0)
         fv_walk(5)
         dr_walk(3, 2.0)
+        dt_walk(3, [9.0])
+        di_walk(3, 2.0)
+        du_make(1.5)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -2856,6 +2941,36 @@ def checks():
     frames("post_init deleted", dr_walk, 2, 2.0)
     DR.__post_init__ = saved_post
     show("post_init restored", dr_walk, 10, 2.0)
+    # default_factory: the factory runs where the call leaves the field out (a closure cell of __init__)
+    del LOG[:]
+    show("factory walk", dt_walk, 4, [9.0])
+    print("log", LOG)
+    show("factory walk none", dt_walk, 0, [])
+    show("factory subclass", du_make, -0.0)
+    show("factory subclass nan", lambda: du_make(float("nan"))[1].more)
+    cells = dict(zip(DT.__init__.__code__.co_freevars, DT.__init__.__closure__))
+    saved_factory = cells["_dflt_trail"].cell_contents
+    cells["_dflt_trail"].cell_contents = lambda: ["patched"]  # the kernel reads the cell at each call
+    show("factory patched", dt_walk, 2, [9.0])
+    cells["_dflt_trail"].cell_contents = lambda: 1 / 0
+    frames("factory raises", dt_walk, 2, [9.0])
+    cells["_dflt_trail"].cell_contents = saved_factory
+    show("factory restored", dt_walk, 3, [9.0])
+    saved_init = DT.__init__
+    DT.__init__ = lambda self, x, trail=None, tags=None, w=0.5: object.__setattr__(self, "x", -x) or \
+        object.__setattr__(self, "trail", ["other"]) or object.__setattr__(self, "tags", {}) or \
+        object.__setattr__(self, "w", w)
+    show("factory init replaced", dt_walk, 2, [9.0])
+    DT.__init__ = DTPlain.__init__  # dataclasses' text for the same names, no factory cells: CPython's call
+    frames("factory init of another dataclass", dt_walk, 2, [9.0])
+    DT.__init__ = saved_init
+    show("factory init restored", dt_walk, 2, [9.0])
+    # InitVar: a parameter with no store, __post_init__'s argument
+    show("initvar walk", di_walk, 10, 3.0)
+    show("initvar walk edge", di_walk, 3, -0.0)
+    show("initvar walk nan", lambda: di_walk(3, float("nan"))[0])
+    show("initvar walk none", di_walk, 0, 1.0)
+    frames("initvar raises", di_walk, 3, -1.0)
     # frozen=True: __init__ stores as object.__setattr__ does, any other store raises
     show("frozen walk", fv_walk, 40)
     for o in (2.0, "s", None, float("nan")):
@@ -2925,7 +3040,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -2996,13 +3111,16 @@ def main():
               "polymorphic construction, line" in made and "exactly Vec (Vec.__init__), Third (Third.__init__):"
               in made and "generic only" not in made, made)  # (Checked.__init__ may return 13: CPython's call)
         dcs = {c: ir.stdout.split("\n%s.__init__ (" % c, 1)[-1].split("\n\n", 1)[0] if "\n%s.__init__ (" % c in
-               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW")}
+               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW", "DT", "DU", "DI", "DJ")}
         check("explain: a @dataclass's generated __init__ is a kernel made from its fields (a base's first, "
-              "one defined again in its place, no ClassVar, frozen or not, ending with __post_init__)",
+              "one defined again in its place, no ClassVar, frozen or not, ending with __post_init__, default "
+              "factories marked (), InitVars :InitVar)",
               "generated by @dataclass; its kernel made from the fields x,y,z)" in dcs["DV"] and
               "kernel" in dcs["DV"] and "fields x,y,z,w)" in dcs["DW"] and "fields a,b)" in dcs["DS"] and
               "fields a,b)" in dcs["DL"] and "fields a)" in dcs["DP"] and "fields a)" in dcs["DF"] and
-              "fields x,y,w)" in dcs["FW"] and
+              "fields x,y,w)" in dcs["FW"] and "fields x,trail(),tags(),w)" in dcs["DT"] and
+              "fields x,trail(),tags(),w,more())" in dcs["DU"] and
+              "fields x,scale:InitVar,y,shift:InitVar)" in dcs["DI"] and "fields x,junk:InitVar)" in dcs["DJ"] and
               "fields a,y,z,xs,c)" in ir.stdout.split("\nDC3.__init__ (", 1)[-1].split("\n", 1)[0], json.dumps(dcs))
         check("explain says a generated __init__ is a frozen dataclass's, or ends calling __post_init__",
               "generated by @dataclass(frozen=True): fields stored as object.__setattr__ stores them" in dcs["DF"]
@@ -3057,6 +3175,14 @@ def main():
         check("a dataclass with __post_init__: its __init__ kernel calls it (the construction checks the class "
               "has one)", ", \"x,y\", 1, DYNAC_DC_POST_INIT)" in c_text and
               "/* <string>:5 (@dataclass): self.__post_init__() */" in c_text, c_lines(c_text, "DR.__init__", "R2DR"))
+        check("a dataclass with default factories: its __init__ kernel reads the factories from the closure "
+              "(the construction checks its cells)", ", \"x,trail(),tags(),w\", 3, 0)" in c_text and
+              "/* <string>:4 (@dataclass): self.trail = _dflt_trail() if trail is _HAS_DEFAULT_FACTORY else trail */"
+              in c_text and "\"_dflt_trail\"); /* free variable _dflt_trail */" in c_text,
+              c_lines(c_text, "DT.__init__", "_dflt_"))
+        check("a dataclass with InitVars: its __init__ kernel passes them to __post_init__",
+              "/* <string>:5 (@dataclass): self.__post_init__(scale, shift) */" in c_text and
+              ", \"x,scale:InitVar,y,shift:InitVar\", 3, DYNAC_DC_POST_INIT)" in c_text, c_lines(c_text, "DI.__init__"))
         check("a frozen dataclass is kept as its fields: its __init__'s stores are object.__setattr__'s, "
               "any other store goes through the instance",
               "dynac_rec_ok(&dynac__rdesc_R2FV, " in c_text and ", \"x,y\", 1, DYNAC_DC_FROZEN)" in c_text and
