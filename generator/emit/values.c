@@ -172,8 +172,8 @@ static const char *kept_attr_box(em *E, const char *v, const type *t) {
  * temporary, NULL at run time when it has none), else NULL. */
 const char *kept_attr_object(em *E, const expr *a) {
   int cap = (int)(sizeof E->kept_attrs / sizeof *E->kept_attrs);
-  for (int k = 0; a && k < E->nkept_attrs && k < cap; k++)
-    if (E->kept_attrs[k].id == a->id) return E->kept_attrs[k].obj;
+  for (int k = E->nkept_attrs - 1; a && k >= 0 && k >= E->nkept_attrs - cap; k--) /* the latest emission of a */
+    if (E->kept_attrs[k % cap].id == a->id) return E->kept_attrs[k % cap].obj;
   return NULL;
 }
 
