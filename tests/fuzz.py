@@ -135,6 +135,9 @@ class Gen:
             return self.rng.choice([
                 "F(%s, %s).b" % (a, b), "(F(%s) - F(%s, %s)).a" % (a, b, a), "fz_walk(%s, %s)" % (a, b),
                 "(F(%s, %s) - F(%s)).b" % (a, b, b), "F(%s).moved(%s)" % (a, b)])
+        if self.rng.random() < 0.1:  # the dataclass G: a default factory (a closure cell) and an InitVar
+            return self.rng.choice([
+                "G(%s).total()" % a, "G(%s, [%s], %s).total()" % (a, b, a), "gf_walk(%s, %s)" % (a, b)])
         return "float(%s)" % self.int_expr(env, d - 1, in_loop)
 
     def cond(self, env, d, in_loop):
@@ -483,7 +486,8 @@ class Gen:
         """P (declared float attributes; a method, operators, a property, a
         staticmethod, len and an item) and its subclass Q (super(), P.m0):
         instances of exactly P are what kernels specialise on; and the
-        dataclass D (its generated __init__, a default) and the frozen F."""
+        dataclass D (its generated __init__, a default), the frozen F and G (a
+        default factory, an InitVar)."""
         e = self.float_expr({"x0", "x1", "x2"}, 2, False)
         e = re.sub(r"\bx0\b", "self.a", re.sub(r"\bx1\b", "self.b", re.sub(r"\bx2\b", "x", e)))
         return CLASSES % e
@@ -610,6 +614,31 @@ def fz_walk(x, y):
             kept.append(t)
     return t.a * t.b + kept[0].a
 
+
+@dataclasses.dataclass
+class G:
+    # a default factory and an InitVar: the generated __init__ (and the kernel made from the
+    # fields) calls the factory, a closure cell of its own, where the call leaves hist out, and
+    # passes k on to __post_init__
+    a: float
+    hist: list = dataclasses.field(default_factory=list)
+    k: dataclasses.InitVar[float] = 1.0
+
+    def __post_init__(self, k):
+        self.hist.append(self.a * k)
+
+    def total(self):
+        return sum(self.hist) + self.a
+
+
+def gf_walk(x, y):
+    # G's constructions in a loop: the factory's list, or a given one each makes longer
+    shared = [y]
+    t = 0.0
+    for i in range(3):
+        g = G(x * i) if i != 1 else G(x, shared, y)
+        t += g.total()
+    return t + len(shared)
 
 class T:
     # a truth that prints: and/or and conditional expressions test it once (mid_stmt)
