@@ -150,11 +150,11 @@ static const char **factory_names(module *m, const dc_field *fs, int n, int *nfr
 static const char *init_text(module *m, const klass *k, const dc_field *fs, int n, bool post_init, int *ndefaults) {
   strbuf b = {0};
   int nfree = 0;
-  const char **free = factory_names(m, fs, n, &nfree);
+  const char **cells = factory_names(m, fs, n, &nfree);
   const char *in = nfree ? "    " : ""; /* the class's indentation */
   if (nfree) {
     sb_puts(&b, "\n\ndef __create_fn__(");
-    for (int i = 0; i < nfree; i++) sb_printf(&b, "%s%s", i ? ", " : "", free[i]);
+    for (int i = 0; i < nfree; i++) sb_printf(&b, "%s%s", i ? ", " : "", cells[i]);
     sb_puts(&b, "):");
   }
   sb_printf(&b, "\n\n%sclass %s:\n%s    def __init__(self", in, k->name, in);
