@@ -59,11 +59,11 @@ enum { DC_MAX_FIELDS = 64 };
 
 static bool starts_with(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
-/* Adds field `name` to fs (n of them), or gives it its new default in its
- * place (a field defined again). false when there is no room. */
+/* Adds field f to fs (n of them), or puts it in the place of the field of
+ * its name (a field defined again). false when there is no room. */
 static bool add_field(dc_field *fs, int *n, dc_field f) {
   for (int i = 0; i < *n; i++)
-    if (!strcmp(fs[i].name, f.name)) { fs[i].dflt = f.dflt, fs[i].factory = f.factory, fs[i].initvar = f.initvar; return true; }
+    if (!strcmp(fs[i].name, f.name)) { fs[i] = f; return true; }
   if (*n == DC_MAX_FIELDS) return false;
   fs[(*n)++] = f;
   return true;

@@ -622,7 +622,7 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
                       ? PyObject_GetAttrString((PyObject *)tp, "__dataclass_fields__") : NULL;
   Py_XDECREF(params), Py_XDECREF(is_frozen);
   PyErr_Clear();
-  int ok = dfs && PyDict_CheckExact(dfs), factory = 0;
+  int ok = dfs && PyDict_CheckExact(dfs), mark = 0;
   Py_ssize_t pos = 0;
   PyObject *key, *fld;
   size_t len = 0;
@@ -630,49 +630,37 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
     int kind = dynac__dataclass_field_kind(fld);
     if (kind == 2) continue;
     static const int kind_of_mark[] = {1, 3, 4}; /* plain, a default factory, an InitVar */
-    ok = kind != 0 && dynac__next_field(&fields, &len, &factory) && kind == kind_of_mark[factory] &&
+    ok = kind != 0 && dynac__next_field(&fields, &len, &mark) && kind == kind_of_mark[mark] &&
          dynac__name_is(key, fields, len);
-    if (ok) dynac__skip_field(&fields, len, factory);
+    if (ok) dynac__skip_field(&fields, len, mark);
   }
   Py_XDECREF(dfs);
   return ok && !*fields;
 }
-/* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
- * generated for tp's fields `fields` (comma-separated; "name()" for a
- * field with a default_factory, a closure cell of its own; "name:InitVar"
- * for an InitVar, a parameter only), the last
- * `ndefaults` with a default, with its default options but `options`
- * (DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT: its text ends calling it): the
- * function exec() made of its text (co_filename "<string>", co_name
- * __init__), taking (self, *fields) and no more, tp's fields and options
- * as dynac__dataclass_fields_are checks them? A frozen one stores through
- * `__dataclass_builtins_object__.__setattr__`, its one free variable, which
- * must hold object; the other has its factories' (below) or none. 1, 0, or
- * -1 (MemoryError). */
 /* Is each of f's free variables (co_freevars) _HAS_DEFAULT_FACTORY or
  * _dflt_NAME of a field marked "()" in `fields`, and are there as many as
  * the text of a class with these factories has (see dataclass_init.c)? */
 static inline int dynac__dataclass_factory_cells(PyCodeObject *co, const char *fields) {
-  int nfactories = 0, factory = 0;
+  int nfactories = 0, mark = 0;
   size_t len = 0;
-  for (const char *w = fields; dynac__next_field(&w, &len, &factory); dynac__skip_field(&w, len, factory))
-    nfactories += factory == 1;
+  for (const char *w = fields; dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark))
+    nfactories += mark == 1;
   if (co->co_nfreevars != (nfactories ? nfactories + 1 : 0)) return 0;
   PyObject *free = PyCode_GetFreevars(co);
   int ok = free != NULL;
   for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(free); i++) {
     const char *v = PyUnicode_AsUTF8(PyTuple_GET_ITEM(free, i));
-    ok = v && (!strcmp(v, "_HAS_DEFAULT_FACTORY") || !strncmp(v, "_dflt_", 6));
-    int found = v && !strcmp(v, "_HAS_DEFAULT_FACTORY");
-    for (const char *w = fields; ok && !found && dynac__next_field(&w, &len, &factory);
-         dynac__skip_field(&w, len, factory))
-      found = factory == 1 && strlen(v + 6) == len && !memcmp(v + 6, w, len);
-    ok = ok && found;
+    ok = v && !strcmp(v, "_HAS_DEFAULT_FACTORY");
+    for (const char *w = fields; v && !ok && dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark))
+      ok = mark == 1 && !strncmp(v, "_dflt_", 6) && strlen(v + 6) == len && !memcmp(v + 6, w, len);
   }
   Py_XDECREF(free);
   PyErr_Clear();
   return ok;
 }
+/* A frozen class's __init__ stores through `__dataclass_builtins_object__
+ * .__setattr__`, its one free variable, which must hold object; another's
+ * free variables are its factories' (above), or none. */
 static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co, int frozen, const char *fields) {
   if (!frozen) return dynac__dataclass_factory_cells(co, fields);
   PyObject *cl = PyFunction_GET_CLOSURE(f), *free = PyCode_GetFreevars(co);
@@ -684,6 +672,16 @@ static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co
   PyErr_Clear();
   return ok;
 }
+/* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
+ * generated for tp's fields `fields` (comma-separated; "name()" for a
+ * field with a default_factory, a closure cell of its own; "name:InitVar"
+ * for an InitVar, a parameter only), the last
+ * `ndefaults` with a default, with its default options but `options`
+ * (DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT: its text ends calling it): the
+ * function exec() made of its text (co_filename "<string>", co_name
+ * __init__), taking (self, *fields) and no more, tp's fields and options
+ * as dynac__dataclass_fields_are checks them, its free variables as
+ * dynac__dataclass_init_closure_ok does? 1, 0, or -1 (MemoryError). */
 static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults,
                                               int options) {
   if (!PyFunction_Check(f)) return 0;
@@ -699,10 +697,10 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
   if (!names) return -1;
   const char *want = fields;
   size_t len = 0;
-  int ok = 1, factory = 0;
+  int ok = 1, mark = 0;
   for (int i = 1; ok && i < co->co_argcount; i++) { /* 0: self (__dataclass_self__ if a field is self) */
-    ok = dynac__next_field(&want, &len, &factory) && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
-    if (ok) dynac__skip_field(&want, len, factory);
+    ok = dynac__next_field(&want, &len, &mark) && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
+    if (ok) dynac__skip_field(&want, len, mark);
   }
   Py_DECREF(names);
   return ok && !*want && dynac__dataclass_fields_are(tp, fields, options);

@@ -334,42 +334,39 @@ const char *emit_object_attr(em *E, const char *obj, const char *name) {
 
 /* obj.name of an instance of a module class whose recorded attribute type
  * t is float, bool, another class's instance or a list (classes.c): read through the
- * site's cache, checked; a value of another type deoptimises. */
-const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t) {
+ * site's cache, checked; a value of another type deoptimises. kept (or
+ * NULL): the read, an int or float one, whose value the kernel boxes again
+ * (E->keeps_object): it keeps the object read too, an owned temporary that
+ * box_value gives back (values.c kept_attr_box). */
+static const char *typed_attr_read(em *E, const char *obj, const char *name, const type *t, const expr *kept) {
   layouts_off(E);
   const char *nm = interned_name(E, name);
   const char *c = emit_attr_cache(E, "where instances keep it");
   const char *o = tmpvar(E, t->kind == TY_LIST ? &ty_obj : t); /* a list: held (infer: list_attr_typed) */
+  const char *box = kept ? tmpvar(E, &ty_obj) : NULL;
+  const char *number = t->kind == TY_FLOAT ? "float" : t->kind == TY_INT ? "int" : "bool";
   const char *call = t->kind == TY_OBJ
       ? arena_printf(E->m->a, "dynac_attr_instance(%s, %s, &%s, &dynac__effects, dynac__slots[%d].obj, &%s)",
                      obj, nm, c, t->cls->slot->index, o)
       : t->kind == TY_LIST ? arena_printf(E->m->a, "dynac_attr_list(%s, %s, &%s, &dynac__effects, &%s)", obj, nm, c, o)
-      : arena_printf(E->m->a, "dynac_attr_%s(%s, %s, &%s, &dynac__effects, &%s)", t->kind == TY_FLOAT
-                     ? "float" : t->kind == TY_INT ? "int" : "bool", obj, nm, c, o);
+      : box ? arena_printf(E->m->a, "dynac_attr_%s_kept(%s, %s, &%s, &dynac__effects, &%s, &%s)", number, obj, nm, c,
+                           o, box)
+      : arena_printf(E->m->a, "dynac_attr_%s(%s, %s, &%s, &dynac__effects, &%s)", number, obj, nm, c, o);
   line(E, "{");
   E->indent++;
-  line(E, "int st = %s; /* .%s: a %s */", call, name, ty_python_name(E->m->a, t));
+  line(E, "int st = %s; /* .%s: a %s%s */", call, name, ty_python_name(E->m->a, t), box ? ", its object kept" : "");
   end_attr_read(E);
+  if (box) {
+    int cap = (int)(sizeof E->kept_attrs / sizeof *E->kept_attrs);
+    E->kept_attrs[E->nkept_attrs++ % cap] = (typeof(E->kept_attrs[0])){o, box, kept->id};
+  }
   return o;
 }
-
-/* The same read of an int or float attribute (e: obj.name) whose value the
- * kernel boxes again (E->keeps_object): it keeps the object read too, an
- * owned temporary that box_value gives back (values.c kept_attr_box). */
+const char *emit_instance_attr(em *E, const char *obj, const char *name, const type *t) {
+  return typed_attr_read(E, obj, name, t, NULL);
+}
 const char *emit_instance_attr_kept(em *E, const char *obj, const expr *e) {
-  layouts_off(E);
-  const type *t = TY(e);
-  const char *name = e->u.sub.attr, *nm = interned_name(E, name);
-  const char *c = emit_attr_cache(E, "where instances keep it");
-  const char *o = tmpvar(E, t), *box = tmpvar(E, &ty_obj);
-  line(E, "{");
-  E->indent++;
-  line(E, "int st = dynac_attr_%s_kept(%s, %s, &%s, &dynac__effects, &%s, &%s); /* .%s: a %s, its object kept */",
-       t->kind == TY_FLOAT ? "float" : "int", obj, nm, c, o, box, name, ty_python_name(E->m->a, t));
-  end_attr_read(E);
-  int cap = (int)(sizeof E->kept_attrs / sizeof *E->kept_attrs);
-  E->kept_attrs[E->nkept_attrs++ % cap] = (typeof(E->kept_attrs[0])){o, box, e->id};
-  return o;
+  return typed_attr_read(E, obj, e->u.sub.attr, TY(e), e);
 }
 
 /* The end of a typed read's block (emit_instance_attr, layouts.c): its
