@@ -1094,6 +1094,12 @@ bool block_deletes(const stmt *s, int loc); /* `del` of local loc in block s (ne
 /* Does assignment or loop target `t` bind local `loc`? */
 bool target_binds(const target *t, int loc);
 
+/* star_args.c: does f only spread its *args (`g(a, *args)` its one use,
+ * never rebound, captured or read by the interpreter)? Its kernels then
+ * take the caller's values (PyObject *const *p_NAME, Py_ssize_t n_NAME)
+ * where CPython's call makes a tuple. */
+bool star_args_spread_only(const func *f);
+
 /* islands.c: is `in` an undecorated function's kernel whose typed islands
  * (operations on unboxed values) weigh less than its attribute reads, writes
  * and method calls on objects (each counted 8 times inside loops)? Its entry

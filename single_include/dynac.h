@@ -3584,6 +3584,44 @@ static inline PyObject *dynac_call_object(PyObject *f, PyObject *const *argv, si
 
 static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw);
 
+/* The items of tuple t, in place (borrowed: t holds them). */
+static inline PyObject *const *dynac_tuple_items(PyObject *t) { return &PyTuple_GET_ITEM(t, 0); }
+/* A new tuple of the n values at items (borrowed), as CPython's call makes
+ * a def's *args: a kernel whose *args only spreads took the caller's values
+ * instead (generator/analysis/star_args.c), and this is the tuple where the
+ * interpreter needs one (a continuation). A new reference, or NULL with
+ * MemoryError. */
+static inline PyObject *dynac_tuple_of(PyObject *const *items, Py_ssize_t n) {
+  PyObject *t = PyTuple_New(n);
+  for (Py_ssize_t i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(items[i]));
+  return t;
+}
+
+/* f(p[0], ..., p[npos-1], items[0], ..., items[nitems-1]) of an object f:
+ * the values of a call that spreads a tuple, or the values a kernel's
+ * *args took without one (generator/analysis/star_args.c), from a C
+ * array (up to 15 in all; more go in a tuple, as CALL_FUNCTION_EX passes
+ * them). Arguments borrowed; a new reference, or NULL with the exception. */
+static inline PyObject *dynac_call_vector(PyObject *f, PyObject *const *p, int npos, PyObject *const *items,
+                                          Py_ssize_t nitems) {
+  if (npos + nitems < 16) {
+    PyObject *a[17] = {NULL};
+    Py_ssize_t n = npos;
+    for (int i = 0; i < npos; i++) a[i + 1] = p[i];
+    for (Py_ssize_t i = 0; i < nitems; i++) a[++n] = items[i];
+    return dynac_call_object(f, a + 1, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+  }
+  PyObject *args = PyTuple_New(npos + nitems), *r;
+  if (!args) return NULL;
+  for (int i = 0; i < npos; i++) PyTuple_SET_ITEM(args, i, Py_NewRef(p[i]));
+  for (Py_ssize_t i = 0; i < nitems; i++) PyTuple_SET_ITEM(args, npos + i, Py_NewRef(items[i]));
+  r = PyObject_Call(f, args, NULL);
+  Py_DECREF(args);
+  return r;
+}
+
+static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw);
+
 /* f(p[0], ..., p[npos-1], *star) of an object f (CALL_FUNCTION_EX whose
  * positional tuple is the values then star's items; no keywords): an exact
  * tuple `star` (its items borrowed: it holds them) goes with the values to
@@ -3592,13 +3630,8 @@ static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObje
  * its errors) and called with dynac_call_object_ex. Arguments borrowed; a
  * new reference, or NULL with the exception. */
 static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npos, PyObject *star) {
-  if (PyTuple_CheckExact(star) && npos + PyTuple_GET_SIZE(star) < 16) {
-    PyObject *a[17] = {NULL};
-    Py_ssize_t n = npos;
-    for (int i = 0; i < npos; i++) a[i + 1] = p[i];
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(star); i++) a[++n] = PyTuple_GET_ITEM(star, i);
-    return dynac_call_object(f, a + 1, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-  }
+  if (PyTuple_CheckExact(star) && npos + PyTuple_GET_SIZE(star) < 16)
+    return dynac_call_vector(f, p, npos, dynac_tuple_items(star), PyTuple_GET_SIZE(star));
   PyObject *list = PyList_New(0), *args = NULL, *r = NULL;
   if (!list) return NULL;
   int ok = 1;
@@ -3610,12 +3643,12 @@ static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npo
   return r;
 }
 
-/* The argument tuple of cls(p[0], ..., p[n-1], *star) for its tp_init
- * (star an exact tuple, or NULL): the values stolen (a NULL among them, a
- * failed boxing: NULL, its exception set), star's items new references. A
- * new reference, or NULL with the exception. */
-static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *star) {
-  Py_ssize_t m = star ? PyTuple_GET_SIZE(star) : 0;
+/* The argument tuple of cls(p[0], ..., p[n-1], *items) for its tp_init
+ * (items: m borrowed values, the items of an exact tuple or a kernel's
+ * *args): the values stolen (a NULL among them, a failed boxing: NULL,
+ * its exception set), the items new references. A new reference, or NULL
+ * with the exception. */
+static inline PyObject *dynac_args_tuple_of(PyObject **p, int n, PyObject *const *items, Py_ssize_t m) {
   int ok = 1;
   for (int i = 0; i < n; i++) ok &= p[i] != NULL;
   PyObject *t = ok ? PyTuple_New(n + m) : NULL;
@@ -3623,8 +3656,12 @@ static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *star) {
     if (t) PyTuple_SET_ITEM(t, i, p[i]);
     else Py_XDECREF(p[i]);
   }
-  for (Py_ssize_t i = 0; t && i < m; i++) PyTuple_SET_ITEM(t, n + i, Py_NewRef(PyTuple_GET_ITEM(star, i)));
+  for (Py_ssize_t i = 0; t && i < m; i++) PyTuple_SET_ITEM(t, n + i, Py_NewRef(items[i]));
   return t;
+}
+/* The same for cls(p[0], ..., p[n-1], *star), star an exact tuple or NULL. */
+static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *star) {
+  return dynac_args_tuple_of(p, n, star ? dynac_tuple_items(star) : NULL, star ? PyTuple_GET_SIZE(star) : 0);
 }
 
 /* o.append(v) through what LOAD_METHOD found (meth; unbound: it takes

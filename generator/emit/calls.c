@@ -434,18 +434,34 @@ static void spread_pending(em *E, expr *a, const char *list, const char *it) {
   push_operand(E, a, got, true); /* owned: a continuation takes it */
 }
 
+/* The spread operand x of a call f(..., *x) when x is the *args this
+ * kernel took as its caller's values (spread_param): its C array, with
+ * *n its length; else NULL (x is evaluated as a tuple or iterable). A
+ * never-rebound parameter, it is not pending: a statement going on in
+ * the interpreter reads it again (its tuple: continue.c cont_value). */
+static const char *spread_values(em *E, const expr *x, const char **n) {
+  if (E->exported || x->kind != EX_LOCAL || !spread_param(E->in, x->u.local)) return NULL;
+  const char *nm = E->in->fn->params[x->u.local];
+  *n = arena_printf(E->m->a, "n_%s", nm);
+  return arena_printf(E->m->a, "p_%s", nm);
+}
+
 /* f(a, b, *t) (argform "p..p*"): the values in order, then one call
  * (runtime: dynac_call_star) that passes an exact tuple's items without a
  * list, and gathers anything else as CALL_FUNCTION_EX does. */
 static const char *positional_star_call(em *E, expr *e, const char *f, int npos) {
   strbuf vals = {0};
   for (int i = 1; i <= npos; i++) sb_printf(&vals, "%s%s", i > 1 ? ", " : "", starred_call_arg(E, e, i));
-  const char *t = starred_call_arg(E, e, npos + 1), *o = tmpvar(E, &ty_obj);
+  const char *n = NULL, *items = spread_values(E, e->u.call.args[npos + 1], &n);
+  const char *t = items ? NULL : starred_call_arg(E, e, npos + 1), *o = tmpvar(E, &ty_obj);
+  const char *p = npos ? arena_printf(E->m->a, "(PyObject *[]){%s}", vals.data) : "NULL";
   line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
   note_effect(E);
-  line(E, "%s = dynac_call_star(%s, %s, %d, %s); /* %s(...) */", o, f,
-       npos ? arena_printf(E->m->a, "(PyObject *[]){%s}", vals.data) : "NULL", npos, t,
-       dotted_or_blank(e->u.call.name));
+  if (items)
+    line(E, "%s = dynac_call_vector(%s, %s, %d, %s, %s); /* %s(...): *args' values */", o, f, p, npos, items, n,
+         dotted_or_blank(e->u.call.name));
+  else
+    line(E, "%s = dynac_call_star(%s, %s, %d, %s); /* %s(...) */", o, f, p, npos, t, dotted_or_blank(e->u.call.name));
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   sb_free(&vals);
   return o;
@@ -1172,8 +1188,21 @@ const char *unbox_call_result(em *E, expr *e, const char *o) {
 }
 
 /* The tuple a def's *args receives: call e's values from `from` on, boxed
- * (an owned temporary; an empty call gives the empty tuple). */
-static const char *packed_star_args(em *E, expr *e, const func *f, const char *const *vals, int from) {
+ * (an owned temporary; an empty call gives the empty tuple). A callee that
+ * only spreads its *args (spread_param) takes the values themselves: a C
+ * array of them (borrowed, as the kernel's object parameters are) and
+ * their number. */
+static const char *packed_star_args(em *E, expr *e, const inst *callee, const char *const *vals, int from) {
+  const func *f = callee->fn;
+  if (spread_param(callee, f->nparams - 1)) {
+    if (from == e->u.call.n) return "NULL, 0";
+    strbuf b = {0};
+    for (int i = from; i < e->u.call.n; i++)
+      sb_printf(&b, "%s%s", i > from ? ", " : "", as_obj(E, vals[i], TY(e->u.call.args[i])));
+    const char *r = arena_printf(E->m->a, "(PyObject *const[]){%s}, %d", b.data, e->u.call.n - from);
+    sb_free(&b);
+    return r;
+  }
   const char *t = tmpvar(E, &ty_obj);
   line(E, "%s = PyTuple_New(%d); /* *%s */", t, e->u.call.n - from, f->params[f->nparams - 1]);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", t, where(E));
@@ -1199,7 +1228,10 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   const char *vals[64];
   for (int i = 1; i <= npos; i++) vals[i] = keep(E, emit_arg(E, e, i), TY(e->u.call.args[i]));
   expr *sx = star ? e->u.call.args[npos + 1] : NULL;
-  const char *t = sx ? keep(E, as_obj(E, emit_arg(E, e, npos + 1), TY(sx)), &ty_obj) : NULL, *o = tmpvar(E, &ty_obj);
+  const char *n = NULL, *items = sx ? spread_values(E, sx, &n) : NULL; /* *args' values: no tuple */
+  const char *t = sx && !items ? keep(E, as_obj(E, emit_arg(E, e, npos + 1), TY(sx)), &ty_obj) : NULL;
+  const char *o = tmpvar(E, &ty_obj);
+  if (t) items = arena_printf(E->m->a, "dynac_tuple_items(%s)", t), n = arena_printf(E->m->a, "PyTuple_GET_SIZE(%s)", t);
   note_effect(E);
   const char *synths[POLY_MAX]; /* each class's __init__ check, its static before the chain */
   for (int i = 0; i < ps->n; i++)
@@ -1209,18 +1241,19 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     if (!ps->callee[i]->ok) continue; /* not compiled: CPython's call */
     const klass *k = ps->k[i];
     inst *init = ps->callee[i];
-    int ks = k->slot->index, items = init->fn->nparams - 1 - npos;
+    int ks = k->slot->index, more = init->fn->nparams - 1 - npos; /* the values *t gives */
     const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", f), *synth = synths[i];
     line(E, "%sif (dynac__slots[%d].valid && %s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)"
          "dynac__slots[%d].v.i%s%s) { /* %s(...) */", opened++ ? "} else " : "", ks, f, ks, tp, ks,
-         t ? arena_printf(E->m->a, " && PyTuple_CheckExact(%s) && PyTuple_GET_SIZE(%s) == %d", t, t, items) : "",
+         t ? arena_printf(E->m->a, " && PyTuple_CheckExact(%s) && PyTuple_GET_SIZE(%s) == %d", t, t, more)
+         : items ? arena_printf(E->m->a, " && %s == %d", n, more) : "",
          synth, k->name);
     E->indent++;
     if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
     strbuf args = {0};
     sb_puts(&args, o);
     for (int j = 1; j <= npos; j++) sb_printf(&args, ", %s", convert(E, vals[j], TY(e->u.call.args[j]), init->args[j]));
-    for (int j = 0; j < items; j++) sb_printf(&args, ", PyTuple_GET_ITEM(%s, %d)", t, j);
+    for (int j = 0; j < more; j++) sb_printf(&args, ", %s[%d]", items, j);
     line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
     line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
     emit_init_kernel_call(E, k, init, tp, args.data, e, NULL);
@@ -1228,8 +1261,8 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
     strbuf bv = {0};
     for (int j = 1; j <= npos; j++) sb_printf(&bv, "%s%s", j > 1 ? ", " : "", box_value(E, vals[j], TY(e->u.call.args[j])));
-    line(E, "  PyObject *argt = dynac_args_tuple((PyObject *[]){%s}, %d, %s);", bv.data ? bv.data : "NULL", npos,
-         t ? t : "NULL");
+    line(E, "  PyObject *argt = dynac_args_tuple_of((PyObject *[]){%s}, %d, %s, %s);", bv.data ? bv.data : "NULL",
+         npos, items ? items : "NULL", items ? n : "0");
     sb_free(&bv);
     line(E, "  st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, o);
     line(E, "  Py_XDECREF(argt);");
@@ -1248,6 +1281,8 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   line(E, "for (int i = 1; i <= %d; i++) if (!argv[i]) ok = 0;", npos);
   if (t) line(E, "%s = ok ? dynac_call_star(%s, argv + 1, %d, %s) : NULL; /* %s(...) */", o, f, npos, t,
                dotted_or_blank(e->u.call.name));
+  else if (items) line(E, "%s = ok ? dynac_call_vector(%s, argv + 1, %d, %s, %s) : NULL; /* %s(...): *args' values */", o,
+                       f, npos, items, n, dotted_or_blank(e->u.call.name));
   else line(E, "%s = ok ? dynac_call_object(%s, argv + 1, %d | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL) : NULL;", o, f,
             npos);
   line(E, "for (int i = 1; i <= %d; i++) Py_XDECREF(argv[i]);", npos);
@@ -1367,7 +1402,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   for (int i = mc.first; i < packed; i++)
     sb_printf(&args, "%s, ", kernel_arg(E, vals[i], callee->args[i - first + shift]));
   if (callee->fn->nvarparams)
-    sb_printf(&args, "%s, ", packed_star_args(E, e, callee->fn, vals, packed));
+    sb_printf(&args, "%s, ", packed_star_args(E, e, callee, vals, packed));
   if (devirt) defaulted_args(E, e, callee, packed - first + shift, &mc, &args);
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;

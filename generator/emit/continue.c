@@ -73,6 +73,8 @@ static const char *cont_value(em *E, int v) {
   const type *t = E->in->local_ty[v];
   if (t->kind == TY_UNKNOWN) return "NULL"; /* never bound by compiled code */
   const char *c = E->in->fn->local_cnames[v];
+  if (spread_param(E->in, v)) /* *args the kernel took as the caller's values: its tuple now */
+    return arena_printf(E->m->a, "dynac_tuple_of(p_%s, n_%s)", E->in->fn->params[v], E->in->fn->params[v]);
   const char *boxed = (t->kind == TY_OBJ && !t->rec) || owned_list_local(E->in, v)
       ? arena_printf(E->m->a, "Py_XNewRef(l_%s)", c) : box_value_cold(E, local_name(E, v), t); /* a struct: its instance */
   if (v < E->in->fn->nparams && !E->reg) return boxed;

@@ -14,6 +14,8 @@ const char *params_of(module *m, inst *in, bool exported) {
     note_type(in->args[i]);
     if (in->args[i]->rec) /* the caller's struct, by address (records.c) */
       sb_printf(&b, "%s *rp_%s", rec_ctype(m, in->args[i]->cls), in->fn->local_cnames[i]);
+    else if (!exported && spread_param(in, i)) /* *args that only spreads: the caller's values */
+      sb_printf(&b, "PyObject *const *p_%s, Py_ssize_t n_%s", in->fn->params[i], in->fn->params[i]);
     else
       sb_printf(&b, "%s %c_%s", c_type(in->args[i]),
                 in->args[i]->kind == TY_OBJ || owned_list_local(in, i) ? 'p' : 'l',
@@ -443,7 +445,10 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
                         strbuf *out) {
   strbuf locals = {0}, body = {0};
   for (int i = 0; i < in->fn->nparams; i++)
-    if (!exported && borrowed_param(in, i))
+    if (!exported && spread_param(in, i))
+      sb_printf(&locals, "/* *%s: the caller's n_%s values at p_%s, no tuple (it only spreads: analysis/star_args.c) */\n",
+                in->fn->params[i], in->fn->params[i], in->fn->params[i]);
+    else if (!exported && borrowed_param(in, i))
       sb_printf(&locals, "PyObject *const l_%s DYNAC_UNUSED = p_%s; /* borrowed: the caller's reference lasts the call */\n",
                 in->fn->local_cnames[i], in->fn->params[i]);
     else if ((in->args[i]->kind == TY_OBJ && !in->args[i]->rec) || owned_list_local(in, i))
@@ -690,9 +695,12 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
   if (!fill(gtpl, gh, 3, out)) return false;
   sb_puts(out, "\n");
   strbuf unbox = {0}, call = {0}, box = {0}, release = {0};
-  for (int i = 0; i < in->fn->nparams; i++)
+  for (int i = 0; i < in->fn->nparams; i++) {
     emit_unbox_arg(m, in->args[i], i, arena_printf(m->a, "args[%d]", i), true, "return DYNAC_DEOPT;",
                    &unbox, &release);
+    if (spread_param(in, i)) /* the tuple CPython's call made: its items */
+      sb_printf(&unbox, "if (!PyTuple_CheckExact(a%d)) return DYNAC_DEOPT;\n", i);
+  }
   bool has_value = in->ret->kind != TY_UNKNOWN;
   if (has_value && in->ret->rec) /* an instance kept as fields: made here, for the caller */
     sb_printf(&unbox, "DYNAC_REC_%s r = {0};\n", in->ret->code);
@@ -704,7 +712,9 @@ bool emit_entry(module *m, inst *in, const char *gtpl, const char *utpl, strbuf 
   if (logs) sb_puts(&call, "size_t mark = dynac_undo_mark();\n");
   sb_printf(&call, "st = dynac_kernel_%s(%s", in->cname,
             in->fn->nfreevars ? (in->fn->nparams || has_value ? "closure, " : "closure") : "");
-  for (int i = 0; i < in->fn->nparams; i++) sb_printf(&call, "%sa%d", i ? ", " : "", i);
+  for (int i = 0; i < in->fn->nparams; i++)
+    sb_printf(&call, spread_param(in, i) ? "%sdynac_tuple_items(a%d), PyTuple_GET_SIZE(a%d)" : "%sa%d",
+              i ? ", " : "", i, i);
   sb_printf(&call, "%s%s);", has_value ? (in->fn->nparams ? ", &r" : "&r") : "",
             in->takes_entry_args ? ", args" : ""); /* its parameters' boxes (declare_param_boxes) */
   if (logs) /* a deoptimised call runs again in the interpreter: undo its writes */

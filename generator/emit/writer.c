@@ -158,6 +158,12 @@ bool borrowed_param(const inst *in, int i) {
          !block_binds(f->body, i) && !block_deletes(f->body, i);
 }
 
+/* Is parameter i the *args a kernel takes as its caller's values
+ * (PyObject *const *p_NAME, Py_ssize_t n_NAME: analysis/star_args.c)? */
+bool spread_param(const inst *in, int i) {
+  return i == in->fn->nparams - 1 && in->args[i]->kind == TY_OBJ && !in->args[i]->rec && star_args_spread_only(in->fn);
+}
+
 /* Does list local i hold a reference of its own? In an instance that
  * builds lists a rebinding may release a list's last reference, so its
  * list locals own theirs (DYNAC_OBJ), except parameters it never rebinds

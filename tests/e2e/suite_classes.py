@@ -12,6 +12,7 @@ during a kernel's loop, a method shadowed by an instance attribute, a
 subclass (another type: its own guard), the class name rebound, a
 materialised __dict__, __slots__, reference counts, __del__ order of
 instances a kernel makes."""
+import re
 import json
 import os
 import shutil
@@ -1229,6 +1230,95 @@ def parts_sum(k):
     return p.n, p.parts
 
 
+class Tk:
+    """An event made through a kind held in a parameter (Spreader.make)."""
+    __slots__ = ("t", "who")
+
+    def __init__(self, t, who=None):
+        self.t = t
+        self.who = who
+
+
+class Tw(Tk):
+    __slots__ = ("w",)
+
+    def __init__(self, t, who, w):
+        Tk.__init__(self, t, who)
+        self.w = w
+
+
+def gather(*xs):
+    """The values its *xs got (its kernel returns the tuple: it keeps one)."""
+    return xs
+
+
+def boom(*xs):
+    raise ValueError("boom %d" % len(xs))
+
+
+class Spreader:
+    """Methods whose *extra only spreads (analysis/star_args.c): their kernels take the caller's
+    values, no tuple, from a kernel (a C array) and from the interpreter (the tuple's items)."""
+    def __init__(self):
+        self.now = 0.5
+        self.made = []
+
+    def make(self, kind, delay, *extra):
+        self.made.append(kind(self.now + delay, *extra))
+        return len(self.made)
+
+    def via(self, g, *extra):
+        return g(self.now, *extra)
+
+    def twice(self, g, *extra):
+        return g(*extra), g(1, *extra)
+
+    def mid(self, v, *extra):
+        self.made.append(v)
+        return gather(v.x + 1.0, *extra)
+
+    def built(self, *extra):
+        return Tw(self.now, *extra)
+
+
+def spread_run(n):
+    s = Spreader()
+    t = 0
+    for i in range(n):
+        t += s.make(Tk, 1.0, i)
+        t += s.make(Tw, 2.0, "a", i)
+        t += s.make(Tk, 0.5)
+    many = s.via(gather, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)  # 17 values: a tuple
+    return (t, [(type(e).__name__, e.t, e.who, getattr(e, "w", None)) for e in s.made],
+            s.via(gather, 1, 2.5, "x"), s.twice(gather, 3, 4), s.twice(gather), many, fields_of(s.built("b", n)))
+
+
+def spread_wrong(n):
+    return Spreader().make(Tw, 1.0, n)  # a value short: Tw.__init__'s TypeError
+
+
+def fields_of(e):
+    return type(e).__name__, e.t, e.who, e.w
+
+
+def spread_built(*extra):
+    return fields_of(Spreader().built(*extra))
+
+
+def spread_mid(v, k):
+    s = Spreader()
+    return s.mid(v, k, "z"), len(s.made)
+
+
+def spread_raise(k):
+    return Spreader().via(boom, k, 2)
+
+
+def spread_same(o):
+    r = Spreader().via(gather, o, o)
+    return r[1] is o and r[2] is o, len(r)
+
+
 def fill(q, k):
     t = 0
     t += q.put(1)
@@ -2156,6 +2246,14 @@ def train():
         mixed_sum([Bag(1, 2), Bag(2.5, 3), MixedV(2)])
         fill(Queue(), 3)
         parts_sum(1.5)
+        spread_run(3)
+        spread_mid(Vec(1.0, 2.0), 3)
+        try:
+            spread_raise(1)
+        except ValueError:
+            pass
+        spread_same(1.5)
+        spread_built("a", 1)
         evs = mixed_events(1)
         drain(evs)
         for a in evs:
@@ -2283,6 +2381,35 @@ def rebound_mid(x):
         rebind(old)
 
 
+def spread_checks():
+    """*args that only spreads, taken as the caller's values (analysis/star_args.c)."""
+    show("spread_run", spread_run, 3)
+    show("spread_run none", spread_run, 0)
+    show("spread wrong count", spread_wrong, 1)
+    frames("spread built short", spread_built, "b")
+    frames("spread built long", spread_built, "b", 1, 2)
+    show("spread built", spread_built, "b", -0.0)
+    show("spread mid", spread_mid, Vec(1.0, 2.0), 3)
+    show("spread mid int", spread_mid, Vec(1, 2), 3)  # goes on in the interpreter: *extra as a tuple
+    show("spread mid nan", spread_mid, Vec(float("nan"), 2.0), 2 ** 70)
+    frames("spread raise", spread_raise, 1)
+    show("spread same", spread_same, object())
+    show("spread same int", spread_same, 10 ** 20)
+    s = Spreader()  # called from the interpreter: the glue passes the tuple's items
+    show("spread glue", s.make, Tk, 1.0, 7)
+    show("spread glue none", s.make, Tk, 1.0)
+    show("spread glue many", lambda: s.via(gather, *range(20)))
+    show("spread glue generic", s.via, lambda *a: sum(a), 1, 2.5, True)
+    show("spread glue made", lambda: [(type(e).__name__, e.t, e.who) for e in s.made])
+    o = object()
+    before = sys.getrefcount(o)
+    for _ in range(30):
+        spread_same(o)
+        Spreader().make(Tk, 1.0, o)
+        Spreader().via(gather, o)
+    print("spread refcount delta", sys.getrefcount(o) - before)
+
+
 def star_checks():
     def stars():
         return [Star(0.5, 2.0), Star(-1.5, 1.0), Star(2.25, 0.5), Star(4.0, 3.0)]
@@ -2341,6 +2468,7 @@ def star_checks():
 
 def checks():
     star_checks()
+    spread_checks()
     # layouts: one test of the class for a run's reads of an instance
     g = [Gap(0.5 * i, -0.0 if i else float("inf"), 2.0) for i in range(4)]
     show("layouts", gaps, g)
@@ -3039,7 +3167,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "point_ops", "Point.dist2", "Point.origin", "Frozen.bumped", "box_grow", "Box.w", "box_flag",
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
-       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs",
+       "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
        "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
@@ -3207,6 +3335,19 @@ def main():
               "return dynac__less_Ev____lt____V3EvAV3EvC; /* EvA < EvC */" in c_text and
               "dynac_guard_Ev____lt____V3EvAV3EvC" not in c_text,
               c_lines(c_text, "dynac__less_"))
+        sigs = {name: next((l for l in c_text.splitlines() if l.startswith("static int dynac_kernel_" + name)), "")
+                for name in ("Spreader__make__", "Spreader__via__", "Queue__put__")}
+        check("a method whose *extra only spreads takes the caller's values (no tuple); one that reads it "
+              "takes the tuple", "PyObject *const *p_extra, Py_ssize_t n_extra" in sigs["Spreader__make__"] and
+              "PyObject *const *p_extra, Py_ssize_t n_extra" in sigs["Spreader__via__"] and
+              "PyObject * p_extra" in sigs["Queue__put__"] and "n_extra" not in sigs["Queue__put__"],
+              json.dumps(sigs))
+        check("a kernel calling it passes its values from a C array; the construction and the call it spreads "
+              "them into take them from there",
+              re.search(r"dynac_kernel_Spreader__make__\w*\(l_s, [^;]*\(PyObject \*const\[\]\)\{", c_text) is not None
+              and "dynac_call_vector(" in c_text and "n_extra == 1" in c_text and
+              "dynac_tuple_of(p_extra, n_extra)" in c_text,
+              c_lines(c_text, "n_extra", "Spreader__make__"))
         stats = json.load(open(st)) if os.path.exists(st) else {}
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
                   stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}
