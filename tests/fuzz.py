@@ -116,6 +116,7 @@ class Gen:
                 "P(%s, %s).a" % (a, b),
                 # *args methods called kernel to kernel (the extra values packed at the call)
                 "p0.pk(%s)" % a, "p0.pk(%s, %s, p0)" % (a, b), "P.sk(%s, %s)" % (a, b), "p0.sk()",
+                "p0.sp(P, %s, %s)" % (a, b), "p0.sp(Q, %s, %s)" % (b, a), "p0.sp(P, %s)" % a,
                 # parameters left to their defaults (read from __defaults__ at the call)
                 "p0.md(%s)" % a, "p0.md(%s, %s)" % (a, b), "p0.md(%s, 0.5, 3)" % a,
                 "P(%s, %s).md(%s, -1.5)" % (a, b, b),
@@ -544,6 +545,10 @@ class P:
 
     def pk(self, x, *rest):
         return x * len(rest) + self.a
+
+    def sp(self, kind, x, *rest):
+        # *rest only spread: its kernel takes the caller's values, no tuple (analysis/star_args.c)
+        return kind(x, *rest).a + self.a
 
     def md(self, x, k=2.0, n=1, c=None):
         return x * k + self.a * n if c is None else -x
