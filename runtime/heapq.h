@@ -150,34 +150,44 @@ static inline PyObject *dynac_heapq_call(PyObject *callable, PyObject *const *ar
  * module's slots (valid, the classes they name: refreshes counts their
  * re-reads), so while those are unchanged the same pair picks the same
  * kernel. A small direct-mapped table per module (an event queue compares
- * a few pairs of classes, alternating); the idea is CPython's method cache
- * (Objects/typeobject.c), keyed by version tags. */
+ * a few pairs of classes, alternating), keyed by the two version tags
+ * alone, as CPython's method cache (Objects/typeobject.c) keys by one: a
+ * tag comes from a counter that only grows (assign_version_tag; a changed
+ * class gets a new one, a tag is never given twice), so two nonzero tags
+ * name the two classes as they are now, and one compare tests both. */
 typedef struct dynac_less_pick {
-  PyTypeObject *ta, *tb; /* borrowed: a freed class's address may come back, with other tags */
-  unsigned int va, vb;   /* their tp_version_tag when picked, never 0 */
-  uint64_t refreshes;    /* the module's dynac_globals.refreshes when picked */
+  uint64_t tags;       /* a's class's tp_version_tag << 32 | b's, neither 0 (0: an empty entry) */
   dynac_less_fn less;
 } dynac_less_pick;
-enum { DYNAC_LESS_PICKS = 16 };
+enum { DYNAC_LESS_PICKS = 64 };
+typedef struct dynac_less_picks {
+  uint64_t refreshes;  /* the module's dynac_globals.refreshes its entries were picked at */
+  dynac_less_pick e[DYNAC_LESS_PICKS];
+} dynac_less_picks;
 
-/* The entry of table `t` (DYNAC_LESS_PICKS of them) for classes ta, tb. */
-static inline dynac_less_pick *dynac_less_pick_entry(dynac_less_pick *t, PyTypeObject *ta, PyTypeObject *tb) {
-  uintptr_t h = ((uintptr_t)ta >> 4) * 31u + ((uintptr_t)tb >> 4);
-  return &t[(h ^ (h >> 7)) % DYNAC_LESS_PICKS];
+/* The key of classes ta, tb (dynac_less_pick.tags; a 0 half: a class with no tag now). */
+static inline uint64_t dynac_less_tags(PyTypeObject *ta, PyTypeObject *tb) {
+  return (uint64_t)ta->tp_version_tag << 32 | tb->tp_version_tag;
 }
-/* The remembered `less` for ta, tb in entry e, or NULL. */
-static inline dynac_less_fn dynac_less_picked(const dynac_less_pick *e, PyTypeObject *ta, PyTypeObject *tb,
+/* The entry of table t for key `tags`: the pairs of up to 7 classes made
+ * one after the other (consecutive tags) each have their own. */
+static inline dynac_less_pick *dynac_less_pick_entry(dynac_less_picks *t, uint64_t tags) {
+  return &t->e[((tags >> 32) * 7 + (uint32_t)tags) % DYNAC_LESS_PICKS];
+}
+/* The remembered `less` in entry e of t for key `tags`, or NULL. */
+static inline dynac_less_fn dynac_less_picked(const dynac_less_picks *t, const dynac_less_pick *e, uint64_t tags,
                                               uint64_t refreshes) {
-  return e->ta == ta && e->tb == tb && e->va == ta->tp_version_tag && e->vb == tb->tp_version_tag &&
-                 e->refreshes == refreshes
-             ? e->less
-             : NULL;
+  return e->tags == tags && t->refreshes == refreshes ? e->less : NULL;
 }
-/* Remembers `less` for ta, tb in entry e (when both have a version tag). */
-static inline dynac_less_fn dynac_less_remember(dynac_less_pick *e, PyTypeObject *ta, PyTypeObject *tb,
+/* Remembers `less` for key `tags` in entry e of t (when both classes have
+ * a tag), the entries of older refreshes dropped first. */
+static inline dynac_less_fn dynac_less_remember(dynac_less_picks *t, dynac_less_pick *e, uint64_t tags,
                                                 uint64_t refreshes, dynac_less_fn less) {
-  if (ta->tp_version_tag && tb->tp_version_tag)
-    *e = (dynac_less_pick){ta, tb, ta->tp_version_tag, tb->tp_version_tag, refreshes, less};
+  if (t->refreshes != refreshes) {
+    memset(t->e, 0, sizeof t->e);
+    t->refreshes = refreshes;
+  }
+  if ((tags >> 32) && (uint32_t)tags) *e = (dynac_less_pick){tags, less};
   return less;
 }
 /* CPython's a < b, as a dynac_less_fn. */
