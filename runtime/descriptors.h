@@ -764,11 +764,9 @@ typedef struct dynac_method_site { void *keys; Py_ssize_t nkeys; } dynac_method_
  * version tag), with no attribute `name` of its own? Else the call goes
  * through CPython's lookup (a method patched on the class or the instance
  * mid-call). As CPython 3.11's LOAD_METHOD_WITH_VALUES checks it. */
-/* (Inline at every site: called out of line, GCC took the memo's test,
- * the path every call takes, for its cold part.) */
-DYNAC_HOT_INLINE int dynac_method_current(PyObject *o, const dynac_slot *cls, PyObject *name, dynac_method_site *site) {
+static inline int dynac_method_current(PyObject *o, const dynac_slot *cls, PyObject *name, dynac_method_site *site) {
   PyTypeObject *tp = Py_TYPE(o);
-  return DYNAC_LIKELY(cls->valid && (PyObject *)tp == cls->obj && tp->tp_version_tag == (unsigned int)cls->v.i &&
-                      !dynac_compat_instance_has(o, name, &site->keys, &site->nkeys));
+  return cls->valid && (PyObject *)tp == cls->obj && tp->tp_version_tag == (unsigned int)cls->v.i &&
+         !dynac_compat_instance_has(o, name, &site->keys, &site->nkeys);
 }
 
