@@ -202,7 +202,7 @@ static inline void dynac__chain_ys_read(dynac_chain_ys *c, int n, const int *ops
 }
 /* A ring chain (dynac__chain_ring_mask) of an exact int x: its steps in
  * wrapping 64-bit arithmetic, masked. A new int, or NULL (MemoryError). */
-static inline PyObject *dynac__chain_ring(const dynac_chain_ys *c, int n, const int *ops, uint64_t x) {
+DYNAC_HOT_INLINE PyObject *dynac__chain_ring(const dynac_chain_ys *c, int n, const int *ops, uint64_t x) {
   for (int k = 0; k < n - 1; k++) {
     uint64_t y = (uint64_t)c->i[k]; /* its value modulo 2**64 */
     x = ops[k] == 0 ? x + y : ops[k] == 1 ? x - y : x * y;
@@ -217,7 +217,7 @@ static inline PyObject *dynac__chain_ring(const dynac_chain_ys *c, int n, const 
  * does); int / int when both are below 2**53 (long_true_divide's own fast
  * path). 0: not done here (the C API's answer, with its exception: a zero
  * divisor, // % ** of floats, an overflow, ...). */
-static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op, const dynac_chain_ys *c, int k) {
+DYNAC_HOT_INLINE int dynac__chain_step(int *is_int, __int128 *v, double *d, int op, const dynac_chain_ys *c, int k) {
   if (c->kind[k] == 'i') {
     __int128 yi = c->i[k];
     if (*is_int && op != 3) return dynac__int128_op(*v, yi, op, v);
@@ -243,8 +243,10 @@ static inline int dynac__chain_step(int *is_int, __int128 *v, double *d, int op,
  * ints and a float it dropped at once); else step by step. A new
  * reference, or NULL with the step's exception. The operands are number
  * literals (generator/emit/expr.c: number_chain), read as C values once
- * into the site's `c`: nothing runs between the steps in either order. */
-static inline PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys,
+ * into the site's `c`: nothing runs between the steps in either order.
+ * Inline with its steps at each site: the site's `ops` are constants, so
+ * the loops over them unroll and each step's switch folds away. */
+DYNAC_HOT_INLINE PyObject *dynac_obj_num_chain(PyObject *x, int n, const int *ops, PyObject *const *ys,
                                             dynac_chain_ys *c, int *effects) {
   if (DYNAC_UNLIKELY(!c->ready)) dynac__chain_ys_read(c, n, ops, ys);
   uint64_t low;
