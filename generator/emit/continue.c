@@ -278,7 +278,7 @@ static void cont_block(em *E, const restart *rp, int mode) {
   static const char *const how[] = {"from here", "from here", "after this statement",
                                     "in this statement, around the operands it had evaluated"};
   line(E, "if (0) {");
-  line(E, "dynac_%s_%d: DYNAC_COLD_LABEL; { /* line %d: the call goes on in the interpreter %s */", kinds[mode], label,
+  line(E, "dynac_%s_%d: { /* line %d: the call goes on in the interpreter %s */", kinds[mode], label,
        rp->s->pos.line, how[mode]);
   E->indent++;
   line(E, "PyObject *cv[%d] = {NULL}, *ci[%d] = {NULL};", nvals ? nvals : 1, nits ? nits : 1);

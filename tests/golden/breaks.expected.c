@@ -399,7 +399,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   if (0) {
-  dynac_cont_2: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter from here */
+  dynac_cont_2: { /* line 85: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
     cv[0] = dynac_box_float(l_x); /* x */
     static const dynac_cont_site sites[] = {
@@ -421,7 +421,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   PyObject *mv1[1] = {NULL}; /* the operands pending at failure mk1 */
   int mk1 = 0;
   if (0) {
-  dynac_mid_1: DYNAC_COLD_LABEL; { /* line 85: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+  dynac_mid_1: { /* line 85: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
     cv[0] = dynac_box_float(l_x); /* x */
     cv[1] = mv1[0];
@@ -497,7 +497,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, Py
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
   if (0) {
-  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 90: the call goes on in the interpreter from here */
+  dynac_cont_1: { /* line 90: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
     cv[0] = dynac_box_float(l_x); /* x */
     static const dynac_cont_site sites[] = {
@@ -566,7 +566,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
   (void)dynac__u0;
   {
     if (0) {
-    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 132: the call goes on in the interpreter from here */
+    dynac_cont_1: { /* line 132: the call goes on in the interpreter from here */
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_a); /* a */
       cv[1] = Py_XNewRef(l_x); /* x */
@@ -631,7 +631,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
   (void)dynac__u0;
   {
     if (0) {
-    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 137: the call goes on in the interpreter from here */
+    dynac_cont_1: { /* line 137: the call goes on in the interpreter from here */
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_a); /* a */
       cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
@@ -663,7 +663,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
   }
   {
     if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 138: the call goes on in the interpreter from here */
+    dynac_cont_2: { /* line 138: the call goes on in the interpreter from here */
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_a); /* a */
       cv[1] = b_s ? Py_XNewRef(l_s) : NULL; /* s */
@@ -839,7 +839,7 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
       DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
-      dynac_cont_2: DYNAC_COLD_LABEL; { /* line 183: the call goes on in the interpreter from here */
+      dynac_cont_2: { /* line 183: the call goes on in the interpreter from here */
         PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_ps); /* ps */
         cv[1] = b_out ? Py_XNewRef(l_out) : NULL; /* out */

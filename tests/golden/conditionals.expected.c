@@ -166,7 +166,7 @@ static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out)
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       li1 = PyList_GET_ITEM(t2, k1);
       if (0) {
-      dynac_cont_2: DYNAC_COLD_LABEL; { /* line 35: the call goes on in the interpreter from here */
+      dynac_cont_2: { /* line 35: the call goes on in the interpreter from here */
         PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_xs); /* xs */
         cv[1] = b_prev ? Py_XNewRef(l_prev) : NULL; /* prev */
@@ -196,7 +196,7 @@ static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out)
       /* conditionals.py:36: if prev is not None: */
       if ((l_prev != Py_None)) {
         if (0) {
-        dynac_cont_3: DYNAC_COLD_LABEL; { /* line 37: the call goes on in the interpreter from here */
+        dynac_cont_3: { /* line 37: the call goes on in the interpreter from here */
           PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
           cv[0] = Py_NewRef(l_xs); /* xs */
           cv[1] = b_prev ? Py_XNewRef(l_prev) : NULL; /* prev */

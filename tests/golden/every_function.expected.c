@@ -83,7 +83,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   (void)dynac__u0;
   {
     if (0) {
-    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 16: the call goes on in the interpreter from here */
+    dynac_cont_1: { /* line 16: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */
@@ -118,7 +118,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
   }
   {
     if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
+    dynac_cont_2: { /* line 18: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */

@@ -75,7 +75,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
         DYNAC_LOOP_TICK(dynac__budget);
         if (k1 >= PyList_GET_SIZE(t4)) break; /* exhausted */
         if (0) {
-        dynac_cont_2: DYNAC_COLD_LABEL; { /* line 8: the call goes on in the interpreter from here */
+        dynac_cont_2: { /* line 8: the call goes on in the interpreter from here */
           PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
           cv[0] = dynac_box_int(l_n); /* n */
           cv[1] = Py_NewRef(l_xs); /* xs */
@@ -126,7 +126,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   }
   {
     if (0) {
-    dynac_cont_3: DYNAC_COLD_LABEL; { /* line 9: the call goes on in the interpreter from here */
+    dynac_cont_3: { /* line 9: the call goes on in the interpreter from here */
       PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
       cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = Py_NewRef(l_xs); /* xs */
@@ -166,7 +166,7 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   /* list_building.py:10: ws.append(1.0) */
   if (dynac_list_append_own(l_ws, dynac_box_float(1.0)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 10));
   if (0) {
-  dynac_cont_4: DYNAC_COLD_LABEL; { /* line 11: the call goes on in the interpreter from here */
+  dynac_cont_4: { /* line 11: the call goes on in the interpreter from here */
     PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
     cv[0] = dynac_box_int(l_n); /* n */
     cv[1] = Py_NewRef(l_xs); /* xs */

@@ -347,7 +347,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
     PyObject *mv1[1] = {NULL}; /* the operands pending at failure mk1 */
     int mk1 = 0;
     if (0) {
-    dynac_mid_1: DYNAC_COLD_LABEL; { /* line 20: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+    dynac_mid_1: { /* line 20: the call goes on in the interpreter in this statement, around the operands it had evaluated */
       PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
       cv[1] = dynac_box_float(l_L); /* L */
@@ -436,7 +436,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
   dynac_pins_sweep(&dynac__pins, (const dynac_view *const[]){l_x, l_d, l_d_1}, 3);
   {
     if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
+    dynac_cont_2: { /* line 21: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
       cv[1] = dynac_box_float(l_L); /* L */
@@ -512,7 +512,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
   dynac_pins_sweep(&dynac__pins, (const dynac_view *const[]){l_x, l_d, l_d_1}, 3);
   {
     if (0) {
-    dynac_cont_3: DYNAC_COLD_LABEL; { /* line 22: the call goes on in the interpreter from here */
+    dynac_cont_3: { /* line 22: the call goes on in the interpreter from here */
       PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_x->obj); /* x */
       cv[1] = dynac_box_float(l_L); /* L */

@@ -72,7 +72,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
-      dynac_cont_2: DYNAC_COLD_LABEL; { /* line 24: the call goes on in the interpreter from here */
+      dynac_cont_2: { /* line 24: the call goes on in the interpreter from here */
         PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = dynac_box_float(l_lim); /* lim */
@@ -103,7 +103,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       if (0) {
-      dynac_cont_3: DYNAC_COLD_LABEL; { /* line 25: the call goes on in the interpreter from here */
+      dynac_cont_3: { /* line 25: the call goes on in the interpreter from here */
         PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = dynac_box_float(l_lim); /* lim */
@@ -131,7 +131,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       PyObject *mv4[4] = {NULL}; /* the operands pending at failure mk4 */
       int mk4 = 0;
       if (0) {
-      dynac_mid_4: DYNAC_COLD_LABEL; { /* line 25: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+      dynac_mid_4: { /* line 25: the call goes on in the interpreter in this statement, around the operands it had evaluated */
         PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = dynac_box_float(l_lim); /* lim */
@@ -230,7 +230,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
     return DYNAC_OK;
   }
   if (0) {
-  dynac_cont_6: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter from here */
+  dynac_cont_6: { /* line 29: the call goes on in the interpreter from here */
     PyObject *cv[4] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
     cv[1] = dynac_box_float(l_lim); /* lim */
@@ -257,7 +257,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   PyObject *mv5[2] = {NULL}; /* the operands pending at failure mk5 */
   int mk5 = 0;
   if (0) {
-  dynac_mid_5: DYNAC_COLD_LABEL; { /* line 29: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+  dynac_mid_5: { /* line 29: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
     cv[1] = dynac_box_float(l_lim); /* lim */
@@ -381,7 +381,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   static const int lay2_names[] DYNAC_UNUSED = {0, 1};
   int lk2 DYNAC_UNUSED = 0; /* o is of lay2's class, as tested on line 18 */
   if (0) {
-  dynac_cont_1: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter from here */
+  dynac_cont_1: { /* line 18: the call goes on in the interpreter from here */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_XNewRef(l_self); /* self */
     cv[1] = Py_XNewRef(l_o); /* o */
@@ -404,7 +404,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   PyObject *mv2[3] = {NULL}; /* the operands pending at failure mk2 */
   int mk2 = 0;
   if (0) {
-  dynac_mid_2: DYNAC_COLD_LABEL; { /* line 18: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+  dynac_mid_2: { /* line 18: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_XNewRef(l_self); /* self */
     cv[1] = Py_XNewRef(l_o); /* o */
@@ -545,7 +545,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
         b_i = true;
         {
           if (0) {
-          dynac_cont_2: DYNAC_COLD_LABEL; { /* line 37: the call goes on in the interpreter from here */
+          dynac_cont_2: { /* line 37: the call goes on in the interpreter from here */
             PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
             cv[0] = Py_NewRef(l_vs); /* vs */
             cv[1] = dynac_box_int(l_k); /* k */
@@ -591,7 +591,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
         /* optional_instances.py:38: if cur is not None: */
         if ((l_cur != Py_None)) {
           if (0) {
-          dynac_cont_3: DYNAC_COLD_LABEL; { /* line 39: the call goes on in the interpreter from here */
+          dynac_cont_3: { /* line 39: the call goes on in the interpreter from here */
             PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
             cv[0] = Py_NewRef(l_vs); /* vs */
             cv[1] = dynac_box_int(l_k); /* k */
@@ -627,7 +627,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           l_total = (l_total + t11);
         }
         if (0) {
-        dynac_cont_4: DYNAC_COLD_LABEL; { /* line 40: the call goes on in the interpreter from here */
+        dynac_cont_4: { /* line 40: the call goes on in the interpreter from here */
           PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
           cv[0] = Py_NewRef(l_vs); /* vs */
           cv[1] = dynac_box_int(l_k); /* k */
@@ -677,7 +677,7 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
       DYNAC_LOOP_TICK(dynac__budget);
       if (!(l_cur != Py_None)) break;
       if (0) {
-      dynac_cont_6: DYNAC_COLD_LABEL; { /* line 42: the call goes on in the interpreter from here */
+      dynac_cont_6: { /* line 42: the call goes on in the interpreter from here */
         PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = dynac_box_int(l_k); /* k */
@@ -755,7 +755,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
-      dynac_cont_2: DYNAC_COLD_LABEL; { /* line 50: the call goes on in the interpreter from here */
+      dynac_cont_2: { /* line 50: the call goes on in the interpreter from here */
         PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -783,7 +783,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       if (0) {
-      dynac_cont_3: DYNAC_COLD_LABEL; { /* line 51: the call goes on in the interpreter from here */
+      dynac_cont_3: { /* line 51: the call goes on in the interpreter from here */
         PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -808,7 +808,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       PyObject *mv4[3] = {NULL}; /* the operands pending at failure mk4 */
       int mk4 = 0;
       if (0) {
-      dynac_mid_4: DYNAC_COLD_LABEL; { /* line 51: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+      dynac_mid_4: { /* line 51: the call goes on in the interpreter in this statement, around the operands it had evaluated */
         PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -886,7 +886,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       DYNAC_LOOP_TICK(dynac__budget);
       if (k5 >= PyList_GET_SIZE(t13)) break; /* exhausted */
       if (0) {
-      dynac_cont_6: DYNAC_COLD_LABEL; { /* line 55: the call goes on in the interpreter from here */
+      dynac_cont_6: { /* line 55: the call goes on in the interpreter from here */
         PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -915,7 +915,7 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       b_v = true;
       {
         if (0) {
-        dynac_cont_7: DYNAC_COLD_LABEL; { /* line 56: the call goes on in the interpreter from here */
+        dynac_cont_7: { /* line 56: the call goes on in the interpreter from here */
           PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
           cv[0] = Py_NewRef(l_vs); /* vs */
           cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -1006,7 +1006,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       DYNAC_LOOP_TICK(dynac__budget);
       if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
       if (0) {
-      dynac_cont_2: DYNAC_COLD_LABEL; { /* line 63: the call goes on in the interpreter from here */
+      dynac_cont_2: { /* line 63: the call goes on in the interpreter from here */
         PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -1042,7 +1042,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
         PyObject *mv3[2] = {NULL}; /* the operands pending at failure mk3 */
         int mk3 = 0;
         if (0) {
-        dynac_mid_3: DYNAC_COLD_LABEL; { /* line 64: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+        dynac_mid_3: { /* line 64: the call goes on in the interpreter in this statement, around the operands it had evaluated */
           PyObject *cv[7] = {NULL}, *ci[1] = {NULL};
           cv[0] = Py_NewRef(l_vs); /* vs */
           cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -1120,7 +1120,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
     return DYNAC_OK;
   }
   if (0) {
-  dynac_cont_4: DYNAC_COLD_LABEL; { /* line 68: the call goes on in the interpreter from here */
+  dynac_cont_4: { /* line 68: the call goes on in the interpreter from here */
     PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
     cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -1158,7 +1158,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   b_total = true;
   {
     if (0) {
-    dynac_cont_5: DYNAC_COLD_LABEL; { /* line 69: the call goes on in the interpreter from here */
+    dynac_cont_5: { /* line 69: the call goes on in the interpreter from here */
       PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_vs); /* vs */
       cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -1213,7 +1213,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       if (t23 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "truthy", 70));
       if (!t23) break;
       if (0) {
-      dynac_cont_7: DYNAC_COLD_LABEL; { /* line 71: the call goes on in the interpreter from here */
+      dynac_cont_7: { /* line 71: the call goes on in the interpreter from here */
         PyObject *cv[5] = {NULL}, *ci[1] = {NULL};
         cv[0] = Py_NewRef(l_vs); /* vs */
         cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */
@@ -1260,7 +1260,7 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   PyObject *mv8[3] = {NULL}; /* the operands pending at failure mk8 */
   int mk8 = 0;
   if (0) {
-  dynac_mid_8: DYNAC_COLD_LABEL; { /* line 73: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+  dynac_mid_8: { /* line 73: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[8] = {NULL}, *ci[1] = {NULL};
     cv[0] = Py_NewRef(l_vs); /* vs */
     cv[1] = b_best ? Py_XNewRef(l_best) : NULL; /* best */

@@ -107,7 +107,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
   (void)dynac__u0;
   {
     if (0) {
-    dynac_cont_1: DYNAC_COLD_LABEL; { /* line 21: the call goes on in the interpreter from here */
+    dynac_cont_1: { /* line 21: the call goes on in the interpreter from here */
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
       cv[0] = dynac_box_int(l_n); /* n */
       cv[1] = b_inner ? Py_XNewRef(l_inner) : NULL; /* inner */

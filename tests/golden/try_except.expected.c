@@ -166,7 +166,7 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
     DYNAC_LOOP_TICK(dynac__budget);
     if (k1 >= PyList_GET_SIZE(t1)) break; /* exhausted */
     if (0) {
-    dynac_cont_2: DYNAC_COLD_LABEL; { /* line 22: the call goes on in the interpreter from here */
+    dynac_cont_2: { /* line 22: the call goes on in the interpreter from here */
       PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
       cv[0] = Py_NewRef(l_xs); /* xs */
       cv[1] = b_x ? dynac_box_float(l_x) : NULL; /* x */
@@ -381,7 +381,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
           DYNAC_LOOP_TICK(dynac__budget);
           if (k2 >= PyList_GET_SIZE(t2)) break; /* exhausted */
           if (0) {
-          dynac_cont_3: DYNAC_COLD_LABEL; { /* line 46: the call goes on in the interpreter from here */
+          dynac_cont_3: { /* line 46: the call goes on in the interpreter from here */
             PyObject *cv[5] = {NULL}, *ci[2] = {NULL};
             cv[0] = Py_XNewRef(l_lock); /* lock */
             cv[1] = Py_NewRef(l_xs); /* xs */
