@@ -327,6 +327,16 @@ static void print_receivers(module *m, const func *f) {
   sb_free(&b);
 }
 
+/* A def whose kernels take its *args as the caller's values (analysis/star_args.c). */
+static void print_spread_args(const func *f) {
+  for (const inst *in = f->insts; f->star_args && in; in = in->next_root)
+    if (in->ok && spread_param(in, f->nparams - 1)) {
+      printf("  *%s: only spread, so no tuple: its kernels take the caller's values (the tuple is made if the "
+             "call goes on in the interpreter)\n", f->params[f->nparams - 1]);
+      return;
+    }
+}
+
 /* A specialisation's polymorphic call sites (gen.h: poly_site), one line each. */
 typedef struct poly_scan { const inst *in; } poly_scan;
 static void poly_expr(void *ctx, expr *e);
@@ -390,6 +400,7 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
       printf("\n%s (%s:%d): %s\n", f->qualname, m->path, f->pos.line, func_status(m, f));
     if (compiled) print_ops(m, f);
     if (compiled && f->method == 'm') print_receivers(m, f);
+    if (compiled) print_spread_args(f);
     for (inst *in = f->insts; in; in = in->next_root) {
       if (f->partial && !compiled) continue;
       printf("  specialisation %s [%s]: %s\n", spec_text(m, in), in->origin,

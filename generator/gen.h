@@ -1095,9 +1095,10 @@ bool block_deletes(const stmt *s, int loc); /* `del` of local loc in block s (ne
 bool target_binds(const target *t, int loc);
 
 /* star_args.c: does f only spread its *args (`g(a, *args)` its one use,
- * never rebound, captured or read by the interpreter)? Its kernels then
- * take the caller's values (PyObject *const *p_NAME, Py_ssize_t n_NAME)
- * where CPython's call makes a tuple. */
+ * not in a statement the interpreter runs)? Where its kernel also holds
+ * the parameter borrowed (emit: spread_param), it takes the caller's
+ * values (PyObject *const *p_NAME, Py_ssize_t n_NAME) where CPython's
+ * call makes a tuple. */
 bool star_args_spread_only(const func *f);
 
 /* islands.c: is `in` an undecorated function's kernel whose typed islands
@@ -1181,6 +1182,9 @@ typedef struct export_opts {
 bool export_module(module *m, const emit_opts *eo, const export_opts *xo);
 /* The guards of a root instance in check order, as the artifact records them. */
 int emit_guard_list(module *m, inst *in, const char ***out);
+/* emit/writer.c: is parameter i the *args kernels of `in` take as their caller's values
+ * (PyObject *const *p_NAME, Py_ssize_t n_NAME: analysis/star_args.c)? */
+bool spread_param(const inst *in, int i);
 const char *c_type(const type *t);
 const char *c_item_type(char fmt); /* C type of a buffer item of struct format fmt */
 

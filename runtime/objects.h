@@ -1239,17 +1239,15 @@ static inline PyObject *dynac_call_vector(PyObject *f, PyObject *const *p, int n
   return r;
 }
 
-static inline PyObject *dynac_call_object_ex(PyObject *f, PyObject *args, PyObject *kw);
-
 /* f(p[0], ..., p[npos-1], *star) of an object f (CALL_FUNCTION_EX whose
  * positional tuple is the values then star's items; no keywords): an exact
  * tuple `star` (its items borrowed: it holds them) goes with the values to
- * dynac_call_object from a C array, without the list and tuple; anything
- * else is gathered as CPython gathers it (dynac_call_extend: star iterated,
- * its errors) and called with dynac_call_object_ex. Arguments borrowed; a
- * new reference, or NULL with the exception. */
+ * dynac_call_vector; anything else is gathered as CPython gathers it
+ * (dynac_call_extend: star iterated, its errors) and called with
+ * dynac_call_object_ex. Arguments borrowed; a new reference, or NULL with
+ * the exception. */
 static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npos, PyObject *star) {
-  if (PyTuple_CheckExact(star) && npos + PyTuple_GET_SIZE(star) < 16)
+  if (PyTuple_CheckExact(star))
     return dynac_call_vector(f, p, npos, dynac_tuple_items(star), PyTuple_GET_SIZE(star));
   PyObject *list = PyList_New(0), *args = NULL, *r = NULL;
   if (!list) return NULL;
@@ -1267,7 +1265,7 @@ static inline PyObject *dynac_call_star(PyObject *f, PyObject *const *p, int npo
  * *args): the values stolen (a NULL among them, a failed boxing: NULL,
  * its exception set), the items new references. A new reference, or NULL
  * with the exception. */
-static inline PyObject *dynac_args_tuple_of(PyObject **p, int n, PyObject *const *items, Py_ssize_t m) {
+static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *const *items, Py_ssize_t m) {
   int ok = 1;
   for (int i = 0; i < n; i++) ok &= p[i] != NULL;
   PyObject *t = ok ? PyTuple_New(n + m) : NULL;
@@ -1277,10 +1275,6 @@ static inline PyObject *dynac_args_tuple_of(PyObject **p, int n, PyObject *const
   }
   for (Py_ssize_t i = 0; t && i < m; i++) PyTuple_SET_ITEM(t, n + i, Py_NewRef(items[i]));
   return t;
-}
-/* The same for cls(p[0], ..., p[n-1], *star), star an exact tuple or NULL. */
-static inline PyObject *dynac_args_tuple(PyObject **p, int n, PyObject *star) {
-  return dynac_args_tuple_of(p, n, star ? dynac_tuple_items(star) : NULL, star ? PyTuple_GET_SIZE(star) : 0);
 }
 
 /* o.append(v) through what LOAD_METHOD found (meth; unbound: it takes

@@ -7,7 +7,9 @@
  * such a tuple virtual. Here, when the function's only use of its *args is
  * to spread it as the last argument of calls, the tuple cannot escape and
  * its identity cannot be observed: the kernel takes the caller's values
- * instead (a C array and its length). A kernel calling it passes its
+ * instead (a C array and its length), where the kernel also holds it
+ * borrowed (emit/writer.c borrowed_param: never rebound or deleted, not
+ * captured, no graph break). A kernel calling it passes its
  * values from its stack; the glue passes the items of the tuple
  * CPython's call made. The tuple is made only where the interpreter needs
  * one (a statement going on in the interpreter: dynac_tuple_of).
@@ -51,12 +53,8 @@ static void spread_expr(void *ctx, expr *e) {
 }
 
 bool star_args_spread_only(const func *f) {
-  if (!f->star_args || f->nvarparams != 1 || f->nposparams != f->nparams - 1 || f->partial || f->nowncells ||
-      f->nparams > 64)
-    return false;
-  int p = f->nparams - 1;
-  if (block_binds(f->body, p) || block_deletes(f->body, p)) return false;
-  spread_walk W = {p, false};
+  if (!f->star_args || f->nvarparams != 1 || f->nposparams != f->nparams - 1 || f->nparams > 64) return false;
+  spread_walk W = {f->nparams - 1, false};
   spread_block(&W, f->body);
   return !W.other_use;
 }

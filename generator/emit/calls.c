@@ -1261,7 +1261,7 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     line(E, "if (st == DYNAC_DEOPT) { /* nothing done: __init__ in the interpreter */");
     strbuf bv = {0};
     for (int j = 1; j <= npos; j++) sb_printf(&bv, "%s%s", j > 1 ? ", " : "", box_value(E, vals[j], TY(e->u.call.args[j])));
-    line(E, "  PyObject *argt = dynac_args_tuple_of((PyObject *[]){%s}, %d, %s, %s);", bv.data ? bv.data : "NULL",
+    line(E, "  PyObject *argt = dynac_args_tuple((PyObject *[]){%s}, %d, %s, %s);", bv.data ? bv.data : "NULL",
          npos, items ? items : "NULL", items ? n : "0");
     sb_free(&bv);
     line(E, "  st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, o);

@@ -453,7 +453,6 @@ const char *emit_expr(em *E, expr *e);
 /* records.c: instances kept as their fields (scalar replacement) */
 const char *emit_expr_rec(em *E, expr *e); /* expr.c: an expression typed rec, as its struct */
 bool borrowed_param(const inst *in, int i);          /* writer.c */
-bool spread_param(const inst *in, int i);            /* writer.c: *args taken as the caller's values */
 const char *rec_ctype(module *m, const klass *k);
 bool is_rec_value(const char *v);
 const char *rec_addr(em *E, const char *v);

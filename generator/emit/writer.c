@@ -158,10 +158,9 @@ bool borrowed_param(const inst *in, int i) {
          !block_binds(f->body, i) && !block_deletes(f->body, i);
 }
 
-/* Is parameter i the *args a kernel takes as its caller's values
- * (PyObject *const *p_NAME, Py_ssize_t n_NAME: analysis/star_args.c)? */
+/* (gen.h) A parameter the kernel holds borrowed, the *args the def only spreads. */
 bool spread_param(const inst *in, int i) {
-  return i == in->fn->nparams - 1 && in->args[i]->kind == TY_OBJ && !in->args[i]->rec && star_args_spread_only(in->fn);
+  return i == in->fn->nparams - 1 && borrowed_param(in, i) && star_args_spread_only(in->fn);
 }
 
 /* Does list local i hold a reference of its own? In an instance that

@@ -3335,6 +3335,10 @@ def main():
               "return dynac__less_Ev____lt____V3EvAV3EvC; /* EvA < EvC */" in c_text and
               "dynac_guard_Ev____lt____V3EvAV3EvC" not in c_text,
               c_lines(c_text, "dynac__less_"))
+        spreads = {name: ir.stdout.split("\n%s (" % name, 1)[-1].split("\n\n", 1)[0] for name in ("Spreader.make", "Queue.put")}
+        check("explain says a *args only spread takes the caller's values (no tuple), and not for one that reads it",
+              "*extra: only spread, so no tuple: its kernels take the caller's values" in spreads["Spreader.make"]
+              and "only spread" not in spreads["Queue.put"], json.dumps(spreads))
         sigs = {name: next((l for l in c_text.splitlines() if l.startswith("static int dynac_kernel_" + name)), "")
                 for name in ("Spreader__make__", "Spreader__via__", "Queue__put__")}
         check("a method whose *extra only spreads takes the caller's values (no tuple); one that reads it "
