@@ -4431,21 +4431,32 @@ static inline uint64_t dynac_less_tags(PyTypeObject *ta, PyTypeObject *tb) {
 static inline dynac_less_pick *dynac_less_pick_entry(dynac_less_picks *t, uint64_t tags) {
   return &t->e[((tags >> 32) * 7 + (uint32_t)tags) % DYNAC_LESS_PICKS];
 }
-/* The remembered `less` in entry e of t for key `tags`, or NULL. */
-static inline dynac_less_fn dynac_less_picked(const dynac_less_picks *t, const dynac_less_pick *e, uint64_t tags,
-                                              uint64_t refreshes) {
-  return e->tags == tags && t->refreshes == refreshes ? e->less : NULL;
-}
-/* Remembers `less` for key `tags` in entry e of t (when both classes have
- * a tag), the entries of older refreshes dropped first. */
-static inline dynac_less_fn dynac_less_remember(dynac_less_picks *t, dynac_less_pick *e, uint64_t tags,
-                                                uint64_t refreshes, dynac_less_fn less) {
+/* A module's choice of `less` for a pair of classes (its dynac__heap_less_pick). */
+typedef dynac_less_fn (*dynac_less_picker)(PyTypeObject *ta, PyTypeObject *tb);
+/* a < b for a pair of classes t has no entry for (or of an older refresh):
+ * `pick` chooses, the choice is remembered in the pair's entry (when both
+ * classes have a tag; the entries of older refreshes dropped first), then
+ * called. Out of line, so that dynac_less_through's hit needs no saved
+ * registers: both its ways out are tail calls. */
+DYNAC_COLD int dynac__less_miss(dynac_less_picks *t, uint64_t tags, uint64_t refreshes, dynac_less_picker pick,
+                                PyObject *a, PyObject *b) {
   if (t->refreshes != refreshes) {
     memset(t->e, 0, sizeof t->e);
     t->refreshes = refreshes;
   }
-  if ((tags >> 32) && (uint32_t)tags) *e = (dynac_less_pick){tags, less};
-  return less;
+  dynac_less_fn less = pick(Py_TYPE(a), Py_TYPE(b));
+  if ((tags >> 32) && (uint32_t)tags) *dynac_less_pick_entry(t, tags) = (dynac_less_pick){tags, less};
+  return less(a, b);
+}
+/* heapq's a < b through table t: 1, 0, or -1 with CPython's exception. The
+ * pair's remembered `less` when its entry's key is theirs and t is of the
+ * module's current refresh (`refreshes`), else dynac__less_miss. */
+DYNAC_HOT_INLINE int dynac_less_through(dynac_less_picks *t, uint64_t refreshes, dynac_less_picker pick, PyObject *a,
+                                        PyObject *b) {
+  uint64_t tags = dynac_less_tags(Py_TYPE(a), Py_TYPE(b));
+  const dynac_less_pick *e = dynac_less_pick_entry(t, tags);
+  if (DYNAC_LIKELY(e->tags == tags && e->less && t->refreshes == refreshes)) return e->less(a, b);
+  return dynac__less_miss(t, tags, refreshes, pick, a, b);
 }
 /* CPython's a < b, as a dynac_less_fn. */
 static inline int dynac_rich_less(PyObject *a, PyObject *b) { return PyObject_RichCompareBool(a, b, Py_LT); }

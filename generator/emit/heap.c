@@ -201,11 +201,5 @@ void emit_heap_less(module *m, strbuf *protos, strbuf *out) {
                " * (remembered while their version tags and the module's slots are unchanged) */\n"
                "static DYNAC_UNUSED int dynac__heap_less(PyObject *a, PyObject *b) {\n"
                "  static dynac_less_picks picks;\n"
-               "  PyTypeObject *ta = Py_TYPE(a), *tb = Py_TYPE(b);\n"
-               "  uint64_t tags = dynac_less_tags(ta, tb);\n"
-               "  dynac_less_pick *e = dynac_less_pick_entry(&picks, tags);\n"
-               "  dynac_less_fn less = dynac_less_picked(&picks, e, tags, dynac__G.refreshes);\n"
-               "  if (DYNAC_UNLIKELY(!less))\n"
-               "    less = dynac_less_remember(&picks, e, tags, dynac__G.refreshes, dynac__heap_less_pick(ta, tb));\n"
-               "  return less(a, b);\n}\n");
+               "  return dynac_less_through(&picks, dynac__G.refreshes, dynac__heap_less_pick, a, b);\n}\n");
 }
