@@ -38,10 +38,18 @@
  * exactly where the source gave one (its name marked "()").
  * An InitVar field (`scale: InitVar[float]`) is a parameter with no store,
  * passed on as `self.__post_init__(scale)` (marked ":InitVar" for the check).
- * Not synthesised (CPython's __init__ runs, as before): field(init=...,
- * kw_only=...) or positional, KW_ONLY, an explicit __init__, the
- * init=/kw_only= options, a frozen class with a factory, a field named
- * self, a default spanning lines.
+ * field(init=False) is no parameter (_init_fn's std_fields leave it out,
+ * and so does the rule that a field without a default may not follow one
+ * with); _field_init stores it only where it cannot be left to the class:
+ * `self.f = _dflt_f()` with a factory (marked "!()"), `self.f = _dflt_f`
+ * with a default in a slots=True class (no class attribute holds it there;
+ * marked "!="), else nothing (marked "!"); _dflt_f is then a free variable
+ * as a factory's is.
+ * Not synthesised (CPython's __init__ runs, as before): field(kw_only=...)
+ * or positional, KW_ONLY, an explicit __init__, the init=/kw_only=
+ * options, a frozen class with a factory or a stored init=False field (its
+ * text's __dataclass_builtins_object__ is one more free variable), an
+ * InitVar with init=False, a field named self, a default spanning lines.
  */
 #include "gen.h"
 
@@ -53,7 +61,18 @@ typedef struct dc_field {
   const char *dflt; /* the default's source text (a factory's: _HAS_DEFAULT_FACTORY), or NULL */
   bool factory;     /* field(default_factory=...) */
   bool initvar;     /* an InitVar: a parameter only, passed on to __post_init__ */
+  bool noinit;      /* field(init=False): no parameter */
 } dc_field;
+
+/* Is f a parameter of __init__? */
+static bool is_param(const dc_field *f) { return !f->noinit; }
+/* Does _field_init store f from a free variable _dflt_f: its factory's call,
+ * or (init=False, a slots=True class) its default? */
+static bool stores_cell(const klass *k, const dc_field *f) {
+  return f->factory || (f->noinit && f->dflt && k->dc_slots);
+}
+/* Does _field_init write a line for f? */
+static bool stored(const klass *k, const dc_field *f) { return !f->initvar && (!f->noinit || stores_cell(k, f)); }
 
 enum { DC_MAX_FIELDS = 64 };
 
@@ -74,9 +93,9 @@ static bool text_neutral_keyword(const char *k) {
   return !strcmp(k, "repr") || !strcmp(k, "hash") || !strcmp(k, "compare") || !strcmp(k, "metadata");
 }
 /* A field's default `right` when it is a call of field (`field(...)`,
- * `dataclasses.field(...)`): *f's default (NULL: none) and factory as
- * _init_fn writes them; false where its text differs otherwise (init=,
- * kw_only=, a positional argument, both a default and a factory). */
+ * `dataclasses.field(...)`): *f's default (NULL: none), factory and init=
+ * as _init_fn reads them; false where its text differs otherwise
+ * (kw_only=, a positional argument, both a default and a factory). */
 static bool field_call_default(module *m, TSNode right, dc_field *f) {
   const char *fn = node_text(m->a, &m->p, child_by_field(right, "function"));
   if (strcmp(fn, "field") && strcmp(fn, "dataclasses.field")) return false;
@@ -88,6 +107,10 @@ static bool field_call_default(module *m, TSNode right, dc_field *f) {
     const char *k = node_text(m->a, &m->p, child_by_field(a, "name"));
     const char *v = node_text(m->a, &m->p, child_by_field(a, "value"));
     if (text_neutral_keyword(k)) continue;
+    if (!strcmp(k, "init") && (!strcmp(v, "True") || !strcmp(v, "False"))) {
+      f->noinit = !strcmp(v, "False");
+      continue;
+    }
     if ((strcmp(k, "default") && strcmp(k, "default_factory")) || f->dflt || strchr(v, '\n')) return false;
     f->factory = !strcmp(k, "default_factory");
     f->dflt = f->factory ? "_HAS_DEFAULT_FACTORY" : v;
@@ -118,26 +141,30 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
     bool initvar = starts_with(at, "InitVar") || starts_with(at, "dataclasses.InitVar");
     if ((!initvar && strstr(at, "InitVar")) || strstr(at, "KW_ONLY")) return false;
     dc_field f = {node_text(m->a, &m->p, left), ts_node_is_null(right) ? NULL : node_text(m->a, &m->p, right), false,
-                  initvar};
+                  initvar, false};
     bool field_call = f.dflt && node_is(right, "call") &&
                       strstr(node_text(m->a, &m->p, child_by_field(right, "function")), "field");
     if (field_call ? !field_call_default(m, right, &f) : f.dflt && strchr(f.dflt, '\n')) return false;
-    if ((f.factory && (k->frozen || f.initvar)) || !add_field(fs, n, f)) return false;
+    if ((f.factory && f.initvar) || (f.noinit && f.initvar) || !add_field(fs, n, f)) return false;
   }
   return true;
 }
 
 static int by_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The free variables of _init_fn's text for fields fs (n), sorted as
- * CPython orders co_freevars: _HAS_DEFAULT_FACTORY and _dflt_NAME per
- * field with a factory; none without one. Their count in *nfree. */
-static const char **factory_names(module *m, const dc_field *fs, int n, int *nfree) {
+/* The free variables of _init_fn's text for fields fs (n) of class k,
+ * sorted as CPython orders co_freevars: _dflt_NAME per field stored from
+ * one (stores_cell), and _HAS_DEFAULT_FACTORY where a parameter has a
+ * factory; none without such fields. Their count in *nfree. */
+static const char **cell_names(module *m, const klass *k, const dc_field *fs, int n, int *nfree) {
   const char **v = arena_alloc(m->a, sizeof(char *) * (size_t)(n + 1));
+  bool sentinel = false;
   *nfree = 0;
-  for (int i = 0; i < n; i++)
-    if (fs[i].factory) v[(*nfree)++] = arena_printf(m->a, "_dflt_%s", fs[i].name);
-  if (*nfree) v[(*nfree)++] = "_HAS_DEFAULT_FACTORY";
+  for (int i = 0; i < n; i++) {
+    if (stores_cell(k, &fs[i])) v[(*nfree)++] = arena_printf(m->a, "_dflt_%s", fs[i].name);
+    sentinel |= fs[i].factory && is_param(&fs[i]);
+  }
+  if (sentinel) v[(*nfree)++] = "_HAS_DEFAULT_FACTORY";
   qsort(v, (size_t)*nfree, sizeof *v, by_text);
   return v;
 }
@@ -150,7 +177,7 @@ static const char **factory_names(module *m, const dc_field *fs, int n, int *nfr
 static const char *init_text(module *m, const klass *k, const dc_field *fs, int n, bool post_init, int *ndefaults) {
   strbuf b = {0};
   int nfree = 0;
-  const char **cells = factory_names(m, fs, n, &nfree);
+  const char **cells = cell_names(m, k, fs, n, &nfree);
   const char *in = nfree ? "    " : ""; /* the class's indentation */
   if (nfree) {
     sb_puts(&b, "\n\ndef __create_fn__(");
@@ -161,26 +188,30 @@ static const char *init_text(module *m, const klass *k, const dc_field *fs, int 
   *ndefaults = 0;
   bool ok = true;
   for (int i = 0; i < n; i++) {
-    if (!strcmp(fs[i].name, "self") || (*ndefaults && !fs[i].dflt)) ok = false;
+    if (!strcmp(fs[i].name, "self") || (k->frozen && stores_cell(k, &fs[i]))) ok = false;
+    if (!is_param(&fs[i])) continue;
+    if (*ndefaults && !fs[i].dflt) ok = false; /* dataclasses' TypeError: non-default argument follows default */
     if (fs[i].dflt) ++*ndefaults;
     sb_printf(&b, ", %s%s%s", fs[i].name, fs[i].dflt ? "=" : "", fs[i].dflt ? fs[i].dflt : "");
   }
   sb_puts(&b, "):\n");
+  int nstored = 0;
   for (int i = 0; i < n; i++) {
     const char *f = fs[i].name;
-    if (fs[i].initvar) continue; /* no store: __post_init__'s argument */
-    if (fs[i].factory) sb_printf(&b, "%s        self.%s = _dflt_%s() if %s is _HAS_DEFAULT_FACTORY else %s\n", in, f, f, f, f);
+    if (!stored(k, &fs[i])) continue; /* an InitVar: __post_init__'s argument; init=False: the class's */
+    nstored++;
+    if (fs[i].factory && fs[i].noinit) sb_printf(&b, "%s        self.%s = _dflt_%s()\n", in, f, f);
+    else if (fs[i].factory) sb_printf(&b, "%s        self.%s = _dflt_%s() if %s is _HAS_DEFAULT_FACTORY else %s\n", in, f, f, f, f);
+    else if (fs[i].noinit) sb_printf(&b, "%s        self.%s = _dflt_%s\n", in, f, f);
     else sb_printf(&b, "%s        self.%s = %s\n", in, f, f);
   }
-  int stored = 0;
-  for (int i = 0; i < n; i++) stored += !fs[i].initvar;
   if (post_init) {
     sb_printf(&b, "%s        self.__post_init__(", in);
     for (int i = 0, k = 0; i < n; i++)
       if (fs[i].initvar) sb_printf(&b, "%s%s", k++ ? ", " : "", fs[i].name);
     sb_puts(&b, ")\n");
   }
-  if (!stored && !post_init) sb_printf(&b, "%s        pass\n", in);
+  if (!nstored && !post_init) sb_printf(&b, "%s        pass\n", in);
   const char *r = ok ? arena_strdup(m->a, b.data) : NULL;
   sb_free(&b);
   return r;
@@ -214,7 +245,8 @@ void classes_dataclass_inits(module *m) {
     if (!t) continue;
     strbuf names = {0};
     for (int f = 0; f < n; f++)
-      sb_printf(&names, "%s%s%s", f ? "," : "", fs[f].name, fs[f].factory ? "()" : fs[f].initvar ? ":InitVar" : "");
+      sb_printf(&names, "%s%s%s%s", f ? "," : "", fs[f].name, fs[f].noinit ? stored(k, &fs[f]) && !fs[f].factory ? "!=" : "!" : "",
+                fs[f].factory ? "()" : fs[f].initvar ? ":InitVar" : "");
     fields[nmade] = arena_strdup(m->a, names.data ? names.data : "");
     sb_free(&names);
     sb_puts(&text, t);

@@ -814,6 +814,7 @@ typedef struct klass {
                                (no init=, kw_only= other than theirs; frozen= either), 2 otherwise */
   bool frozen;              /* @dataclass(frozen=True): its __init__ stores as object.__setattr__
                                does (DYNAC_STORE_GENERIC), and no other store may succeed */
+  bool dc_slots;            /* @dataclass(slots=True): instances keep the fields in __slots__ members */
   bool named_tuple;         /* class C(typing.NamedTuple): a tuple subclass; its fields are
                                read through their descriptors (CPython's lookup), typed as
                                the body declares them; namedtuple's __new__ makes them */

@@ -440,8 +440,10 @@ DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void
 
 /* Field `fld` of __dataclass_fields__: 1 a plain field (init=True, no
  * default_factory, not kw_only), 3 the same with a default_factory, 4 an
- * InitVar (a parameter only), 2 a ClassVar (no field of __init__), 0
- * another (kw_only, ...). Clears what its attribute reads raise. */
+ * InitVar (a parameter only), 5 a field with init=False (no parameter)
+ * and no default_factory, 6 one with init=False and a default_factory, 2
+ * a ClassVar (no field of __init__), 0 another (kw_only, an InitVar with
+ * init=False or a factory, ...). Clears what its attribute reads raise. */
 static inline int dynac__dataclass_field_kind(PyObject *fld) {
   PyObject *ft = PyObject_GetAttrString(fld, "_field_type");
   PyObject *ftn = ft ? PyObject_GetAttrString(ft, "name") : NULL;
@@ -455,27 +457,39 @@ static inline int dynac__dataclass_field_kind(PyObject *fld) {
     PyObject *init = PyObject_GetAttrString(fld, "init"), *df = PyObject_GetAttrString(fld, "default_factory");
     PyObject *kw = PyObject_GetAttrString(fld, "kw_only");
     int made = df && strcmp(Py_TYPE(df)->tp_name, "_MISSING_TYPE"); /* a default_factory */
-    kind = init != Py_True || kw != Py_False || !df || (made && kind == 4) ? 0 : made ? 3 : kind;
+    int noinit = init == Py_False;
+    kind = (init != Py_True && !noinit) || kw != Py_False || !df || (kind == 4 && (made || noinit)) ? 0
+           : noinit ? (made ? 6 : 5)
+           : made ? 3 : kind;
     Py_XDECREF(init), Py_XDECREF(df), Py_XDECREF(kw);
   }
   PyErr_Clear();
   return kind;
 }
-/* The next name of comma-separated `*names` (its length in *len), moving
- * past it; 0 when none is left. Its mark in *mark: 1 "name()", a field
- * with a default factory; 2 "name:InitVar"; else 0. */
-static const char *const dynac__field_marks[] = {"", "()", ":InitVar"};
+/* The next name of comma-separated `*names` (its length in *len), not
+ * moving past it (dynac__skip_field does); 0 when none is left. Its mark
+ * in *mark (generator/dataclass_init.c writes them), the longest that
+ * ends it: 1 "name()", a parameter with a default factory; 2
+ * "name:InitVar"; 3 "name!", init=False, not stored; 4 "name!()",
+ * init=False, its factory's value stored; 5 "name!=", init=False, its
+ * default stored (a slots class's); else 0, a parameter. */
+enum { DYNAC_FIELD_MARKS = 6 };
+static const char *const dynac__field_marks[DYNAC_FIELD_MARKS] = {"", "()", ":InitVar", "!", "!()", "!="};
 static inline int dynac__next_field(const char **names, size_t *len, int *mark) {
   if (!**names) return 0;
-  size_t n = strcspn(*names, ",");
+  size_t n = strcspn(*names, ","), best = 0;
   *mark = 0;
-  for (int k = 1; k < 3; k++) {
+  for (int k = 1; k < DYNAC_FIELD_MARKS; k++) {
     size_t m = strlen(dynac__field_marks[k]);
-    if (n > m && !memcmp(*names + n - m, dynac__field_marks[k], m)) *mark = k;
+    if (n > m && m > best && !memcmp(*names + n - m, dynac__field_marks[k], m)) *mark = k, best = m;
   }
-  *len = n - strlen(dynac__field_marks[*mark]);
+  *len = n - best;
   return 1;
 }
+/* Is a field of mark `mark` a parameter of __init__ (not init=False)? */
+static inline int dynac__field_is_param(int mark) { return mark <= 2; }
+/* Is a field of mark `mark` stored from its free variable _dflt_NAME? */
+static inline int dynac__field_has_cell(int mark) { return mark == 1 || mark == 4 || mark == 5; }
 static inline void dynac__skip_field(const char **names, size_t len, int mark) {
   *names += len + strlen(dynac__field_marks[mark]);
   *names += **names == ',';
@@ -513,7 +527,7 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
   while (ok && PyDict_Next(dfs, &pos, &key, &fld)) {
     int kind = dynac__dataclass_field_kind(fld);
     if (kind == 2) continue;
-    static const int kind_of_mark[] = {1, 3, 4}; /* plain, a default factory, an InitVar */
+    static const int kind_of_mark[DYNAC_FIELD_MARKS] = {1, 3, 4, 5, 6, 5}; /* (dynac__next_field) */
     ok = kind != 0 && dynac__next_field(&fields, &len, &mark) && kind == kind_of_mark[mark] &&
          dynac__name_is(key, fields, len);
     if (ok) dynac__skip_field(&fields, len, mark);
@@ -521,22 +535,25 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
   Py_XDECREF(dfs);
   return ok && !*fields;
 }
-/* Is each of f's free variables (co_freevars) _HAS_DEFAULT_FACTORY or
- * _dflt_NAME of a field marked "()" in `fields`, and are there as many as
- * the text of a class with these factories has (see dataclass_init.c)? */
+/* Is each of f's free variables (co_freevars) _dflt_NAME of a field
+ * `fields` stores from one (dynac__field_has_cell), or _HAS_DEFAULT_FACTORY
+ * where a parameter has a factory, and are there as many as the text for
+ * these fields has (see dataclass_init.c)? */
 static inline int dynac__dataclass_factory_cells(PyCodeObject *co, const char *fields) {
-  int nfactories = 0, mark = 0;
+  int ncells = 0, sentinel = 0, mark = 0;
   size_t len = 0;
-  for (const char *w = fields; dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark))
-    nfactories += mark == 1;
-  if (co->co_nfreevars != (nfactories ? nfactories + 1 : 0)) return 0;
+  for (const char *w = fields; dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark)) {
+    ncells += dynac__field_has_cell(mark);
+    sentinel |= mark == 1;
+  }
+  if (co->co_nfreevars != ncells + sentinel) return 0;
   PyObject *free = PyCode_GetFreevars(co);
   int ok = free != NULL;
   for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(free); i++) {
     const char *v = PyUnicode_AsUTF8(PyTuple_GET_ITEM(free, i));
-    ok = v && !strcmp(v, "_HAS_DEFAULT_FACTORY");
+    ok = v && sentinel && !strcmp(v, "_HAS_DEFAULT_FACTORY");
     for (const char *w = fields; v && !ok && dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark))
-      ok = mark == 1 && !strncmp(v, "_dflt_", 6) && strlen(v + 6) == len && !memcmp(v + 6, w, len);
+      ok = dynac__field_has_cell(mark) && !strncmp(v, "_dflt_", 6) && strlen(v + 6) == len && !memcmp(v + 6, w, len);
   }
   Py_XDECREF(free);
   PyErr_Clear();
@@ -559,7 +576,8 @@ static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co
 /* Is f (borrowed: tp's lookup of __init__) the __init__ dataclasses
  * generated for tp's fields `fields` (comma-separated; "name()" for a
  * field with a default_factory, a closure cell of its own; "name:InitVar"
- * for an InitVar, a parameter only), the last
+ * for an InitVar, a parameter only; "name!", "name!()", "name!=" for
+ * init=False, no parameter: dynac__next_field), the last
  * `ndefaults` with a default, with its default options but `options`
  * (DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT: its text ends calling it): the
  * function exec() made of its text (co_filename "<string>", co_name
@@ -583,10 +601,13 @@ static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, con
   size_t len = 0;
   int ok = 1, mark = 0;
   for (int i = 1; ok && i < co->co_argcount; i++) { /* 0: self (__dataclass_self__ if a field is self) */
-    ok = dynac__next_field(&want, &len, &mark) && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
+    while ((ok = dynac__next_field(&want, &len, &mark)) && !dynac__field_is_param(mark))
+      dynac__skip_field(&want, len, mark); /* init=False: no parameter */
+    ok = ok && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
     if (ok) dynac__skip_field(&want, len, mark);
   }
   Py_DECREF(names);
+  while (ok && dynac__next_field(&want, &len, &mark) && !dynac__field_is_param(mark)) dynac__skip_field(&want, len, mark);
   return ok && !*want && dynac__dataclass_fields_are(tp, fields, options);
 }
 

@@ -624,16 +624,20 @@ def fz_walk(x, y):
 class G:
     # a default factory and an InitVar: the generated __init__ (and the kernel made from the
     # fields) calls the factory, a closure cell of its own, where the call leaves hist out, and
-    # passes k on to __post_init__
+    # passes k on to __post_init__; init=False fields are no parameters: seen's default stays
+    # the class's, made's factory is called every time
     a: float
     hist: list = dataclasses.field(default_factory=list)
+    seen: int = dataclasses.field(default=0, init=False)
     k: dataclasses.InitVar[float] = 1.0
+    made: list = dataclasses.field(default_factory=list, init=False)
 
     def __post_init__(self, k):
         self.hist.append(self.a * k)
+        self.made.append(k)
 
     def total(self):
-        return sum(self.hist) + self.a
+        return sum(self.hist) + self.a + self.seen + len(self.made)
 
 
 def gf_walk(x, y):

@@ -397,6 +397,66 @@ def du_make(x):
     return DU(x), DU(x, [1.0], {}, 2.0, [x])
 
 
+@dataclass
+class DZ:
+    """field(init=False): no parameter of the generated __init__; a default stays the class's (no
+    store), a factory's value is stored, and one with neither is left to __post_init__."""
+    x: float
+    hits: int = field(default=0, init=False)
+    log: list = field(default_factory=made_trail, init=False, repr=False)
+    y: float = 0.5
+    total: float = field(init=False)
+
+    def __post_init__(self):
+        self.total = self.x + self.y
+
+
+@dataclass(slots=True)
+class DZS:
+    """init=False with a default in a slots=True class: no class attribute holds it, so the
+    generated __init__ stores it (from its closure, as a factory's value)."""
+    a: float
+    n: int = field(default=3, init=False)
+    seen: list = field(default_factory=list, init=False)
+
+    def __post_init__(self):
+        self.seen.append(-self.a)
+
+
+@dataclass(frozen=True)
+class DZF:
+    """frozen, an init=False field left to the class: no store."""
+    a: float
+    k: float = field(default=2.0, init=False)
+
+    def __post_init__(self):
+        LOG.append(("dzf", self.a, self.k))
+
+
+def dz_walk(n, y):
+    out = []
+    t = 0.0
+    for i in range(n):
+        d = DZ(0.5 * i, y)
+        d.log.append(i)
+        d.hits += 1
+        e = DZS(1.0 * i)
+        e.seen.append(e.n)
+        f = DZF(i * 0.25)
+        t += d.total + d.hits + e.n + f.k + f.a
+        out.append((d.log, sorted(vars(d).items()), e.seen, e.n, e.a, f))
+    a, b = DZ(2.0, y), DZ(2.0, y)
+    return t, out, DZ(1.5), a.log is b.log, a == b, DZS(0.5) == DZS(0.5), DZF(1.0)
+
+
+def dz_many(x):
+    return DZ(x, 1.0, 2.0)  # too many: dataclasses' __init__ takes x and y only
+
+
+def dz_kw(x):
+    return DZ(x, hits=3)  # an init=False field is no parameter: TypeError
+
+
 @dataclass(frozen=True)
 class FV:
     """A frozen value type: dataclasses' __init__ stores through object.__setattr__ (the class's
@@ -2275,6 +2335,7 @@ def train():
         dt_walk(3, [9.0])
         di_walk(3, 2.0)
         du_make(1.5)
+        dz_walk(3, 2.0)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -3099,6 +3160,34 @@ def checks():
     show("initvar walk nan", lambda: di_walk(3, float("nan"))[0])
     show("initvar walk none", di_walk, 0, 1.0)
     frames("initvar raises", di_walk, 3, -1.0)
+    # field(init=False): no parameter; stored only with a factory (or a slots class's default)
+    del LOG[:]
+    show("init=False walk", dz_walk, 6, 2.0)
+    print("log", LOG)
+    for y in (-0.0, float("nan"), float("inf"), 10 ** 20, "s"):
+        show("init=False walk %r" % (y,), dz_walk, 2, y)
+    show("init=False walk none", dz_walk, 0, 1.0)
+    frames("init=False too many arguments", dz_many, 1.0)
+    frames("init=False field as a keyword", dz_kw, 1.0)
+    zcells = dict(zip(DZ.__init__.__code__.co_freevars, DZ.__init__.__closure__))
+    saved_zlog = zcells["_dflt_log"].cell_contents
+    zcells["_dflt_log"].cell_contents = lambda: ["patched"]  # the kernel reads the cell at each call
+    show("init=False factory patched", dz_walk, 2, 1.0)
+    zcells["_dflt_log"].cell_contents = lambda: 1 / 0
+    frames("init=False factory raises", dz_walk, 2, 1.0)
+    zcells["_dflt_log"].cell_contents = saved_zlog
+    scells = dict(zip(DZS.__init__.__code__.co_freevars, DZS.__init__.__closure__))
+    scells["_dflt_n"].cell_contents = 2 ** 70  # a slots class's default, read from the cell at each call
+    show("init=False slots default patched", dz_walk, 2, 1.0)
+    scells["_dflt_n"].cell_contents = 3
+    DZ.hits = 10  # the class attribute an init=False default is: instances see the new one
+    show("init=False class default changed", dz_walk, 2, 1.0)
+    DZ.hits = 0
+    saved_zinit = DZ.__init__
+    DZ.__init__ = DT.__init__  # dataclasses' text for other fields: CPython's call
+    frames("init=False init of another dataclass", dz_walk, 2, 1.0)
+    DZ.__init__ = saved_zinit
+    show("init=False restored", dz_walk, 3, 2.0)
     # frozen=True: __init__ stores as object.__setattr__ does, any other store raises
     show("frozen walk", fv_walk, 40)
     for o in (2.0, "s", None, float("nan")):
@@ -3168,7 +3257,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3239,7 +3328,8 @@ def main():
               "polymorphic construction, line" in made and "exactly Vec (Vec.__init__), Third (Third.__init__):"
               in made and "generic only" not in made, made)  # (Checked.__init__ may return 13: CPython's call)
         dcs = {c: ir.stdout.split("\n%s.__init__ (" % c, 1)[-1].split("\n\n", 1)[0] if "\n%s.__init__ (" % c in
-               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW", "DT", "DU", "DI", "DJ")}
+               ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW", "DT", "DU", "DI", "DJ",
+                                           "DZ", "DZS", "DZF")}
         check("explain: a @dataclass's generated __init__ is a kernel made from its fields (a base's first, "
               "one defined again in its place, no ClassVar, frozen or not, ending with __post_init__, default "
               "factories marked (), InitVars :InitVar)",
@@ -3252,6 +3342,11 @@ def main():
               "f(): a field with a default factory, called where" in dcs["DT"] and
               "f:InitVar: a parameter only, passed on to __post_init__" in dcs["DI"] and
               "fields a,y,z,xs,c)" in ir.stdout.split("\nDC3.__init__ (", 1)[-1].split("\n", 1)[0], json.dumps(dcs))
+        check("explain: init=False fields are marked ! (no parameter), !() (a factory's value stored), != (a "
+              "slots class's default stored)",
+              "its kernel made from the fields x,hits!,log!(),y,total!)" in dcs["DZ"] and
+              "fields a,n!=,seen!())" in dcs["DZS"] and "fields a,k!)" in dcs["DZF"] and
+              "f!: init=False, not a parameter" in dcs["DZ"] and "kernel" in dcs["DZS"], json.dumps(dcs))
         check("explain says a generated __init__ is a frozen dataclass's, or ends calling __post_init__",
               "generated by @dataclass(frozen=True): fields stored as object.__setattr__ stores them" in dcs["DF"]
               and "ends calling self.__post_init__()" in dcs["DP"] and "__post_init__" not in dcs["DV"],
@@ -3310,6 +3405,16 @@ def main():
               "/* <string>:4 (@dataclass): self.trail = _dflt_trail() if trail is _HAS_DEFAULT_FACTORY else trail */"
               in c_text and "\"_dflt_trail\"); /* free variable _dflt_trail */" in c_text,
               c_lines(c_text, "DT.__init__", "_dflt_"))
+        check("a dataclass with init=False fields: its __init__ kernel stores a factory's value and a slots "
+              "class's default from the closure, on the lines of dataclasses' text, and nothing for the others",
+              ", \"x,hits!,log!(),y,total!\", 1, DYNAC_DC_POST_INIT)" in c_text and
+              "/* <string>:4 (@dataclass): self.log = _dflt_log() */" in c_text and
+              "/* <string>:6 (@dataclass): self.__post_init__() */" in c_text and
+              "/* <string>:4 (@dataclass): self.n = _dflt_n */" in c_text and
+              "/* <string>:5 (@dataclass): self.seen = _dflt_seen() */" in c_text and
+              ", \"a,n!=,seen!()\", 0, DYNAC_DC_POST_INIT)" in c_text and
+              ", \"a,k!\", 0, DYNAC_DC_FROZEN | DYNAC_DC_POST_INIT)" in c_text,
+              c_lines(c_text, "DZ", "_dflt_n", "_dflt_log"))
         check("a dataclass with InitVars: its __init__ kernel passes them to __post_init__",
               "/* <string>:5 (@dataclass): self.__post_init__(scale, shift) */" in c_text and
               ", \"x,scale:InitVar,y,shift:InitVar\", 3, DYNAC_DC_POST_INIT)" in c_text, c_lines(c_text, "DI.__init__"))
@@ -3356,6 +3461,9 @@ def main():
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
                   stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}
         check("hot functions served by kernels", all(served.values()), json.dumps(served))
+        posts = {c: stats.get("__main__.%s.__post_init__" % c, {}).get("direct_calls", 0) for c in ("DZ", "DZS", "DZF")}
+        check("dataclasses with init=False fields: the __init__ kernels synthesised from their fields ran "
+              "(they call __post_init__ directly)", all(posts.values()), json.dumps(posts))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()
