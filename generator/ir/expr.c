@@ -276,10 +276,51 @@ static bool is_name(lower *L, TSNode fnode, const char *dotted) {
 
 static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args);
 
+/* Is argument `a` one whose evaluation can neither raise nor be seen: a
+ * number, bool, None or plain string literal (or a signed number), or a
+ * read of one of the function's parameters (always bound in a kernel)? */
+static bool quiet_argument(lower *L, TSNode a) {
+  if (node_is(a, "unary_operator")) a = child_by_field(a, "argument");
+  if (node_is(a, "integer") || node_is(a, "float") || node_is(a, "true") || node_is(a, "false") ||
+      node_is(a, "none"))
+    return true;
+  if (node_is(a, "string")) {
+    for (uint32_t i = 0; i < node_named_count(a); i++)
+      if (node_is(node_named(a, i), "interpolation")) return false;
+    return true;
+  }
+  if (!node_is(a, "identifier")) return false;
+  int k = find_local(L->f, text(L, a));
+  return k >= 0 && k < L->f->nparams; /* (a parameter cannot be declared global or nonlocal) */
+}
+
+/* May argument list `args` be evaluated in callee's parameter order (how
+ * lower_module_call places them) rather than in source order, as CPython
+ * evaluates them? Yes when its keyword arguments name parameters in
+ * increasing order, or when all but one of them are quiet (the one may
+ * raise or have effects: nothing else can be seen before or after it).
+ * `f(y=g(), x=h())` is not: g() runs first in CPython. */
+static bool parameter_order_ok(lower *L, TSNode args, func *callee) {
+  int last = -1, loud = 0;
+  bool increasing = true;
+  for (uint32_t i = 0; i < node_named_count(args); i++) {
+    TSNode a = node_named(args, i);
+    if (!node_is(a, "keyword_argument")) continue;
+    const char *kw = text(L, child_by_field(a, "name"));
+    int k = 0;
+    while (k < callee->nparams && strcmp(callee->params[k], kw)) k++;
+    increasing &= k > last;
+    last = k;
+    loud += !quiet_argument(L, child_by_field(a, "value"));
+  }
+  return increasing || loud <= 1;
+}
+
 /* Can argument list `args` be matched to module function callee's
  * parameters here, for a direct kernel call: no starred argument, known
- * keywords once each, no more positional ones than it takes, and a number
- * (or None) default for each parameter not given? */
+ * keywords once each, no more positional ones than it takes, a number (or
+ * None) default for each parameter not given, and an order of evaluation
+ * the parameters' may stand for (parameter_order_ok)? */
 static bool direct_call_matches(lower *L, TSNode args, func *callee) {
   if (!callee->params_ok || callee->nvarparams || callee->nparams > 64 || !node_is(args, "argument_list"))
     return false;
@@ -300,7 +341,7 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
   }
   for (int k = 0; k < callee->nparams; k++)
     if (!given[k] && (!callee->param_default[k] || callee->param_default[k]->kind == TY_CONFLICT)) return false;
-  return true;
+  return parameter_order_ok(L, args, callee);
 }
 
 /* A call to a function of this module: positional and keyword arguments are

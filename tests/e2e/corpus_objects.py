@@ -2155,6 +2155,29 @@ class Swapped(Pair2):
         return super().__new__(cls, b, a)
 
 
+def kw_target(a, b, c=0.5, d=0.25):
+    LOG.append(("kw_target", a, b, c, d))
+    return a * 2.0 - b + c * d
+
+
+def kw_logged(tag, v):
+    LOG.append(("arg", tag))
+    if v != v:
+        raise ValueError("nan for " + tag)
+    return v
+
+
+@dynac.compile
+def keyword_order(x: float, y: float):
+    # a module function called with keywords out of its parameters' order: CPython evaluates the
+    # arguments in source order (the log shows it; a nan raises from the first one evaluated)
+    r = kw_target(b=kw_logged("b", x), a=kw_logged("a", y))
+    r += kw_target(1.0, d=kw_logged("d", y), c=kw_logged("c", x), b=2.0)
+    r += kw_target(b=x, a=kw_logged("a only", y))  # one loud argument: any order is CPython's
+    r += kw_target(d=-1.0, c=2.5, b=y, a=x)  # all quiet
+    return r
+
+
 @dynac.compile
 def namedtuples_made(x: object, y: object, patch: int):
     # a namedtuple class called from a kernel: made as its own __new__ makes it (tuple.__new__), unless

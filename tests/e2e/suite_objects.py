@@ -147,6 +147,7 @@ def cases():
                           lambda m: (1, 2), lambda m: ([1], 5), lambda m: ("a", "b")]
     c["displays"] = [lambda m: (1, 2), lambda m: ("a", "a"), lambda m: (1.5, None), lambda m: ([1], 2),
                      lambda m: (NAN, NAN), lambda m: (2**70, True)]
+    c["keyword_order"] = [(lambda m, x=x, y=y: (x, y)) for x in [1.5, -0.0, NAN, INF] for y in [2.0, NAN]]
     c["keywords"] = [lambda m: ([3, 1, 2], "a,b,c"), lambda m: ([], "x"), lambda m: ([1, "a"], "q"),
                      lambda m: ((2.5, -0.0), ",,"), lambda m: ([1], 5)]
     xs = [2.5, -4.9e153, 1e300, -0.0, INF, NAN, 2.0**63]
