@@ -452,6 +452,10 @@ class Gen:
                 return []
             env.add("n1")
             env.add("x1")
+            if self.rng.random() < 0.3:  # by keyword, in another order: evaluated in source order still
+                given = [("%s=%s" % (p, a)) for p, a in zip(params, args)]
+                self.rng.shuffle(given)
+                return [ind + "n1, x1 = %s(%s)" % (name, ", ".join(given))]
             return [ind + "n1, x1 = %s(%s)" % (name, ", ".join(args))]
         if k == 9:
             return [ind + "if %s:" % self.cond(env, 1, in_loop),
