@@ -1024,18 +1024,19 @@ void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *
   line(E, "Py_XDECREF(argt);");
 }
 
-/* Cls(args) as CPython calls the class (call e, its values `vals`): the
- * result into `dest` (a PyObject * the caller releases); an exception
- * leaves with this line. */
+/* Cls(args) as CPython calls the class (call e, its values `vals`, its
+ * keyword arguments last): the result into `dest` (a PyObject * the caller
+ * releases); an exception leaves with this line. */
 void emit_class_call(em *E, expr *e, const char *const *vals, const char *dest) {
   int n = e->u.call.n;
+  const char *kw = keyword_names(E, e); /* (before the references below: it may leave) */
   line(E, "PyObject *argv[%d] = {NULL};", n);
   line(E, "argv[0] = Py_NewRef(%s);", vals[0]);
   for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
   line(E, "dynac__effects = 1; /* Python code runs */");
-  line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, NULL);", dest, n - 1);
+  line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s);", dest, n - 1 - e->u.call.nkw, kw);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", dest, where(E));
 }

@@ -643,15 +643,29 @@ static const type *type_special_builtin(ctx *c, expr *e, const type **at) {
   return t && t->kind != TY_UNKNOWN ? &ty_int : t;
 }
 
+/* Are call e's keyword arguments (its last nkw) f's parameters right after
+ * the ones given by position, in f's order (`P(1.0, y=2.0, m=3.0)` of
+ * `__init__(self, x, y, m=1.0)`)? Then they bind as the positional form
+ * does, evaluated in the same order: a direct call passes them so (while
+ * the class's __init__ is f), CPython's call keeps the keywords
+ * (emit/calls.c: emit_class_call). */
+static bool keywords_in_place(const expr *e, const func *f) {
+  int first = e->u.call.n - e->u.call.nkw; /* (args[0], the class, stands for self) */
+  for (int j = 0; j < e->u.call.nkw; j++)
+    if (first + j >= f->nposparams || strcmp(e->u.call.kwnames[j], f->params[first + j])) return false;
+  return true;
+}
+
 /* Cls(args) (constructed_class) whose __init__, a def of the module, has a
  * kernel for (an instance of Cls, the arguments' types) that returns None:
  * the call makes the instance as object.__new__ does and runs that kernel
- * on it directly (types.callee[e->id]; emit/calls.c: emit_construction). */
+ * on it directly (types.callee[e->id]; emit/calls.c: emit_construction).
+ * Keyword arguments only as keywords_in_place allows. */
 static const type *constructed_init(ctx *c, expr *e, const type **at, klass *k) {
   c->in->types.callee[e->id] = NULL;
   func *f = classes_method(c->m, k, "__init__");
   int n = e->u.call.n; /* args[0] is the class, whose place the instance takes */
-  if (!f || e->u.call.nkw || n > 64) return &k->inst;
+  if (!f || (e->u.call.nkw && !keywords_in_place(e, f)) || n > 64) return &k->inst;
   const type *a[64];
   /* an instance of a recordable class is made as its fields (its __init__'s kernel takes them) */
   a[0] = !c->in->fn->partial && classes_recordable(c->m, k) ? &k->rec : &k->inst;

@@ -627,6 +627,60 @@ def pv_make(x, y):
     return v.x + 1.0, w.x + 1.0, (v.y, w.y)
 
 
+def kw_make(a, b):
+    """Keyword constructions: in __init__'s parameter order, right after the positional ones,
+    they bind as those do (the direct path: the instance made, __init__'s kernel run, or kept
+    as its fields); out of that order CPython's call binds them by name."""
+    v = PV2(x=a, y=b)
+    w = PV2(a, y=b)
+    d = DV(x=a, y=b)
+    e = DV(a, y=b, z=a * b)
+    f = DV(y=b, x=a)  # out of order: CPython's call
+    g = DZ(a, y=b)  # init=False fields are no parameters
+    return v.x + w.y, (v.y, w.x), d.norm2(), (e.x, e.z), (f.x, f.y), g.total, DW(a, b, w=2.5).w
+
+
+def kw_logged(tag, v):
+    LOG.append(("kw", tag))
+    return v
+
+
+def kw_order(a, b):
+    """Keyword arguments of a construction are evaluated in source order, before __init__."""
+    del LOG[:]
+    d = DV(kw_logged("x", a), y=kw_logged("y", b), z=kw_logged("z", a))
+    e = DV(y=kw_logged("y2", b), x=kw_logged("x2", a))
+    return d.x + d.y + d.z + e.x, list(LOG)
+
+
+def kw_bad(a):
+    return PV2(x=a, z=a)  # no parameter z: CPython's TypeError
+
+
+def kw_twice(a):
+    return PV2(a, x=a)  # x given twice: CPython's TypeError
+
+
+def kw_patch_and_make(x):
+    """__init__ replaced inside a kernel by one whose parameters are in another order: the
+    keyword constructions a kernel it calls makes bind by name (CPython's call)."""
+    saved = PV2.__init__
+
+    def swapped(self, y, x):
+        LOG.append(("swapped", x, y))
+        saved(self, x * 10.0, y)
+
+    PV2.__init__ = swapped
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += x * i - t * 0.5
+    try:
+        del LOG[:]
+        return kw_make(x, 2.0), list(LOG), t
+    finally:
+        PV2.__init__ = saved
+
+
 def patch_and_make(x):
     """Classes' __init__ patched inside a kernel, then made by a kernel it calls directly:
     CPython's call makes them, and the interpreter goes on with them (no dynac error)."""
@@ -2336,6 +2390,8 @@ def train():
         di_walk(3, 2.0)
         du_make(1.5)
         dz_walk(3, 2.0)
+        kw_make(1.5, 2.0)
+        kw_order(1.5, 2.0)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -3087,6 +3143,14 @@ def checks():
     show("made with defaults of other types", made_defaults, 1.5, 2.0)
     PDef.__init__.__defaults__ = saved_defaults
     show("made with defaults restored", made_defaults, 1.5, 2.0)
+    # keyword constructions: in parameter order they bind as positional ones
+    for a, b in ((1.5, 2.0), (-0.0, float("nan")), (float("inf"), 10 ** 20), (3, "s")):
+        show("keyword constructions %r %r" % (a, b), kw_make, a, b)
+    show("keyword constructions in order", kw_order, 1.5, 2.0)
+    frames("keyword construction, unknown keyword", kw_bad, 1.5)
+    frames("keyword construction, a keyword given twice", kw_twice, 1.5)
+    show("keyword constructions, __init__ replaced inside a kernel", kw_patch_and_make, 1.5)
+    show("keyword constructions after the patch", kw_make, 1.5, 2.0)
     show("patched inside a kernel", patch_and_make, 1.5)
     show("patched inside a kernel, restored", pv_make, 1.5, 2.0)
     show("dataclass replaced init", lambda: (lambda q: (q.a, q.b))(dq_make(1.5, 2.0)))
@@ -3257,7 +3321,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "kw_make", "kw_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3415,6 +3479,14 @@ def main():
               ", \"a,n!=,seen!()\", 0, DYNAC_DC_POST_INIT)" in c_text and
               ", \"a,k!\", 0, DYNAC_DC_FROZEN | DYNAC_DC_POST_INIT)" in c_text,
               c_lines(c_text, "DZ", "_dflt_n", "_dflt_log"))
+        kwm = max((b for b in c_text.split("\nstatic ") if "int dynac_kernel_kw_make__" in b.split("(", 1)[0]),
+                  key=len, default="")  # its definition (the longest: not its prototype)
+        check("keyword constructions in __init__'s parameter order run its kernel directly (a DV kept as its "
+              "fields); CPython's call, where the class changed, passes the keywords by name",
+              "/* PV2.__init__, run directly */" in kwm and "/* DV.__init__ on its fields */" in kwm and
+              "dynac_kwnames(&" in kwm and "(const char *const[]){\"x\", \"y\"})" in kwm and
+              re.search(r"PyObject_Vectorcall\(argv\[0\], argv \+ 1, 1, kw\d+\)", kwm) is not None,
+              c_lines(kwm, "run directly", "on its fields", "Vectorcall(argv[0]"))
         check("a dataclass with InitVars: its __init__ kernel passes them to __post_init__",
               "/* <string>:5 (@dataclass): self.__post_init__(scale, shift) */" in c_text and
               ", \"x,scale:InitVar,y,shift:InitVar\", 3, DYNAC_DC_POST_INIT)" in c_text, c_lines(c_text, "DI.__init__"))
