@@ -160,6 +160,8 @@ static const char *emit_builtin(em *E, expr *e) {
   return res;
 }
 
+static const char *keyword_names(em *E, expr *e);
+
 /* Calls e's callee (its guard slot) through the runtime with the kernel
  * values `vals` boxed, leaving `PyObject *r` (a new reference) in scope; on
  * an exception, returns it with this line in the traceback. The path of a
@@ -168,6 +170,7 @@ static const char *emit_builtin(em *E, expr *e) {
  * caller's objects only where the kernel's own path needs it (reads_args). */
 static void call_through_runtime(em *E, expr *e, const char *const *vals, const char *comment) {
   int n = e->u.call.n;
+  const char *kw = keyword_names(E, e); /* a devirtualised method's keywords (before the references below) */
   line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
   for (int i = 0; i < n; i++)
     line(E, "argv[%d] = %s;", i, box_value_cold(E, vals[i], TY(e->u.call.args[i])));
@@ -175,8 +178,8 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
   if (e->u.call.kind == CALLEE_METHOD) /* a devirtualised method: CPython's lookup on argv[0] */
-    line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, NULL); /* %s */",
-         interned_name(E, e->u.call.name), n, comment);
+    line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, %s); /* %s */",
+         interned_name(E, e->u.call.name), n - e->u.call.nkw, kw, comment);
   else
     line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
          slot_ref(E, e->u.call.callee_slot), n, comment);

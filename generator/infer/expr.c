@@ -645,12 +645,13 @@ static const type *type_special_builtin(ctx *c, expr *e, const type **at) {
 
 /* Are call e's keyword arguments (its last nkw) f's parameters right after
  * the ones given by position, in f's order (`P(1.0, y=2.0, m=3.0)` of
- * `__init__(self, x, y, m=1.0)`)? Then they bind as the positional form
- * does, evaluated in the same order: a direct call passes them so (while
- * the class's __init__ is f), CPython's call keeps the keywords
- * (emit/calls.c: emit_class_call). */
-static bool keywords_in_place(const expr *e, const func *f) {
-  int first = e->u.call.n - e->u.call.nkw; /* (args[0], the class, stands for self) */
+ * `__init__(self, x, y, m=1.0)`; `o.move(dt=0.1)`)? Argument i is f's
+ * parameter i - shift. Then they bind as the positional form does,
+ * evaluated in the same order: a direct call passes them so (while the
+ * class's def is f), CPython's call keeps the keywords (emit/calls.c:
+ * emit_class_call, call_through_runtime). None: yes. */
+static bool keywords_in_place(const expr *e, const func *f, int shift) {
+  int first = e->u.call.n - e->u.call.nkw - shift;
   for (int j = 0; j < e->u.call.nkw; j++)
     if (first + j >= f->nposparams || strcmp(e->u.call.kwnames[j], f->params[first + j])) return false;
   return true;
@@ -665,7 +666,7 @@ static const type *constructed_init(ctx *c, expr *e, const type **at, klass *k) 
   c->in->types.callee[e->id] = NULL;
   func *f = classes_method(c->m, k, "__init__");
   int n = e->u.call.n; /* args[0] is the class, whose place the instance takes */
-  if (!f || (e->u.call.nkw && !keywords_in_place(e, f)) || n > 64) return &k->inst;
+  if (!f || !keywords_in_place(e, f, 0) || n > 64) return &k->inst; /* (args[0], the class, stands for self) */
   const type *a[64];
   /* an instance of a recordable class is made as its fields (its __init__'s kernel takes them) */
   a[0] = !c->in->fn->partial && classes_recordable(c->m, k) ? &k->rec : &k->inst;
@@ -708,7 +709,7 @@ static bool type_data_attr(const char *name) {
  * The class guard checks m (kind and def). NULL when it is not one. */
 static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   c->in->types.callee[e->id] = NULL;
-  if (e->u.call.nkw || e->u.call.argform) return NULL;
+  if (e->u.call.argform) return NULL;
   const char *name = e->u.call.name;
   int n = e->u.call.n;
   expr *recv = e->u.call.args[0];
@@ -717,6 +718,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   if (at[0]->cls && at[0]->cls->slot) {
     klass *k = (klass *)at[0]->cls;
     func *f = classes_member(c->m, k, name, &kind);
+    if (f && !keywords_in_place(e, f, kind == 's')) return NULL; /* (a staticmethod's: the instance dropped) */
     if (kind == 'f') callee = direct_member_callee(c, e, k, f, kind, 0, at, n);
     if (kind == 's') callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
     if (kind == 'c' && n <= 64) { /* the instance's class first */
@@ -728,6 +730,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   } else if (recv->kind == EX_NAME && !type_data_attr(name)) {
     klass *k = classes_find(c->m, recv->u.global->name);
     func *f = k && k->slot ? classes_member(c->m, k, name, &kind) : NULL;
+    if (f && !keywords_in_place(e, f, kind != 'c')) return NULL; /* Cls.m(self, ...): Cls dropped */
     if (f && (kind == 'f' || kind == 's')) callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
     if (f && kind == 'c') callee = direct_member_callee(c, e, k, f, kind, 0, at, n); /* Cls itself first */
   } else if (recv->kind == EX_CALL && recv->u.call.super_cell && strcmp(name, "__class__")) {
@@ -735,6 +738,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
     klass *d = (klass *)st->cls;
     int up = d && d->slot ? classes_super_up(c->m, c->in->fn, d) : -1;
     func *f = up > 0 ? classes_member(c->m, classes_up(d, up), name, &kind) : NULL;
+    if (f && !keywords_in_place(e, f, 0)) return NULL;
     const type *a[64];
     a[0] = st;
     for (int i = 1; i < n && i < 64; i++) a[i] = at[i];
@@ -1208,7 +1212,7 @@ static const type *type_call(ctx *c, expr *e) {
   }
   if (e->u.call.callee_slot) use_named_slot(c, e->u.call.callee_slot->index);
   if (e->u.call.nkw && !unknown && !function_via_api(c->in, e) && e->u.call.kind != CALLEE_VALUE &&
-      !(e->u.call.kind == CALLEE_METHOD && method_via_api(c->in, e))) {
+      !(e->u.call.kind == CALLEE_METHOD && (method_via_api(c->in, e) || method_devirtualised(c->in, e)))) {
     type_fail(c, e->pos, arena_printf(c->m->a, "keyword arguments to %s()", e->u.call.name));
     return &ty_conflict;
   }

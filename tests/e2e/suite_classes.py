@@ -653,6 +653,71 @@ def kw_order(a, b):
     return d.x + d.y + d.z + e.x, list(LOG)
 
 
+class KM:
+    """Methods called with keywords: in the parameters' order, right after the positional
+    ones, they bind as positional ones do (the devirtualised call); else CPython's call."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def move(self, dx, scale=1.0):
+        self.x = self.x * scale + dx
+        return self.x
+
+    @staticmethod
+    def mix(a, b=0.5):
+        return a * b
+
+    @classmethod
+    def made(cls, x, k=2.0):
+        return cls(x * k)
+
+
+class KM2(KM):
+    def move(self, dx, scale=1.0):
+        return super().move(dx=dx, scale=scale * 2.0)
+
+
+def km_calls(a, b):
+    o = KM(a)
+    r = o.move(dx=b) + o.move(b, scale=a) + o.move(dx=1.0, scale=0.5)
+    r += KM.mix(a=a, b=b) + o.mix(a, b=2.0) + KM.made(x=b).x + o.made(b, k=a).x
+    r += KM.move(o, dx=b)
+    r += o.move(scale=2.0, dx=b)  # out of order: CPython's call
+    p = KM2(b)
+    r += p.move(dx=a)
+    return r, o.x, p.x
+
+
+def km_bad(a):
+    return KM(a).move(dy=a)  # no parameter dy: CPython's TypeError
+
+
+def km_on(o, b):
+    return o.move(dx=b) + o.move(b, scale=0.5)
+
+
+def km_patch(a):
+    """KM.move replaced inside a kernel by one whose parameters are in another order: the
+    devirtualised keyword calls of a kernel it calls bind by name (CPython's lookup)."""
+    o = KM(a)
+    saved = KM.move
+
+    def swapped(self, scale=3.0, dx=0.0):
+        LOG.append(("swapped move", scale, dx))
+        return saved(self, dx, scale)
+
+    KM.move = swapped
+    t = 0.0
+    for i in range(8):  # typed work: the kernel serves calls (not a generic only one)
+        t += a * i - t * 0.5
+    try:
+        del LOG[:]
+        return km_on(o, 2.0), o.x, list(LOG), t
+    finally:
+        KM.move = saved
+
+
 def kw_bad(a):
     return PV2(x=a, z=a)  # no parameter z: CPython's TypeError
 
@@ -2392,6 +2457,8 @@ def train():
         dz_walk(3, 2.0)
         kw_make(1.5, 2.0)
         kw_order(1.5, 2.0)
+        km_calls(1.5, 2.0)
+        km_on(KM(1.5), 2.0)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -2401,6 +2468,11 @@ def train():
             except dataclasses.FrozenInstanceError:
                 pass
         patch_and_make(1.0)
+        for f in (kw_patch_and_make, km_patch):
+            try:
+                f(1.0)
+            except TypeError:  # PV2(a, y=b) with y first now: "got multiple values for argument 'y'"
+                pass
         heap_run([], [EvN(0.5, 1), Later(3), EvN(0.2, 2), Later(4), EvN(0.1, 5)], 5)
         made_by(Vec, 1.0, 2.0)
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
@@ -3151,6 +3223,11 @@ def checks():
     frames("keyword construction, a keyword given twice", kw_twice, 1.5)
     show("keyword constructions, __init__ replaced inside a kernel", kw_patch_and_make, 1.5)
     show("keyword constructions after the patch", kw_make, 1.5, 2.0)
+    for a, b in ((1.5, 2.0), (-0.0, float("nan")), (float("inf"), 10 ** 20), (3, 2)):
+        show("keyword method calls %r %r" % (a, b), km_calls, a, b)
+    frames("keyword method call, unknown keyword", km_bad, 1.5)
+    show("keyword method calls, the method replaced inside a kernel", km_patch, 1.5)
+    show("keyword method calls after the patch", km_calls, 1.5, 2.0)
     show("patched inside a kernel", patch_and_make, 1.5)
     show("patched inside a kernel, restored", pv_make, 1.5, 2.0)
     show("dataclass replaced init", lambda: (lambda q: (q.a, q.b))(dq_make(1.5, 2.0)))
@@ -3321,7 +3398,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "kw_make", "kw_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3487,6 +3564,15 @@ def main():
               "dynac_kwnames(&" in kwm and "(const char *const[]){\"x\", \"y\"})" in kwm and
               re.search(r"PyObject_Vectorcall\(argv\[0\], argv \+ 1, 1, kw\d+\)", kwm) is not None,
               c_lines(kwm, "run directly", "on its fields", "Vectorcall(argv[0]"))
+        kmc = max((b for b in c_text.split("\nstatic ") if "int dynac_kernel_km_calls__" in b.split("(", 1)[0]),
+                  key=len, default="")
+        check("method calls with keywords in the parameters' order are devirtualised (a def, a staticmethod, a "
+              "classmethod, Cls.m(o, ...), super().m(...)); CPython's lookup, where the class changed, passes "
+              "the keywords by name",
+              kmc.count("KM.move, devirtualised */") >= 4 and "KM.mix, devirtualised */" in kmc and
+              "KM.made, devirtualised */" in kmc and
+              re.search(r"PyObject_VectorcallMethod\([^;]*, argv, 1, kw\d+\); /\* \.move\(\)", kmc) is not None,
+              c_lines(kmc, "devirtualised", "VectorcallMethod"))
         check("a dataclass with InitVars: its __init__ kernel passes them to __post_init__",
               "/* <string>:5 (@dataclass): self.__post_init__(scale, shift) */" in c_text and
               ", \"x,scale:InitVar,y,shift:InitVar\", 3, DYNAC_DC_POST_INIT)" in c_text, c_lines(c_text, "DI.__init__"))
