@@ -277,10 +277,14 @@ static bool is_name(lower *L, TSNode fnode, const char *dotted) {
 static expr *lower_starred_call(lower *L, TSNode n, TSNode fnode, TSNode args);
 
 /* Is argument `a` one whose evaluation can neither raise nor be seen: a
- * number, bool, None or plain string literal (or a signed number), or a
- * read of one of the function's parameters (always bound in a kernel)? */
+ * number, bool, None or plain string literal (or a signed number: not
+ * `-x`, whose __neg__ may run, nor `~1.5`, a TypeError), or a read of one
+ * of the function's parameters (always bound in a kernel)? */
 static bool quiet_argument(lower *L, TSNode a) {
-  if (node_is(a, "unary_operator")) a = child_by_field(a, "argument");
+  if (node_is(a, "unary_operator")) {
+    TSNode x = child_by_field(a, "argument");
+    return node_is(x, "integer") || (node_is(x, "float") && strcmp(text(L, child_by_field(a, "operator")), "~"));
+  }
   if (node_is(a, "integer") || node_is(a, "float") || node_is(a, "true") || node_is(a, "false") ||
       node_is(a, "none"))
     return true;

@@ -2178,6 +2178,22 @@ def keyword_order(x: float, y: float):
     return r
 
 
+class NegLogged:
+    def __init__(self, v):
+        self.v = v
+
+    def __neg__(self):
+        LOG.append(("neg", self.v))
+        return -self.v
+
+
+@dynac.compile
+def keyword_order_neg(o: object, y: float):
+    # -o may run __neg__: not a quiet argument, so with the loud one beside it the call keeps
+    # source order (-o first)
+    return kw_target(b=-o, a=kw_logged("a", y)) + kw_target(b=-2.5, a=kw_logged("a2", y))
+
+
 @dynac.compile
 def namedtuples_made(x: object, y: object, patch: int):
     # a namedtuple class called from a kernel: made as its own __new__ makes it (tuple.__new__), unless
