@@ -133,6 +133,18 @@ def temporaries(a: Vec3, n: int, k: float):
 
 
 @dynac.compile
+def by_keyword(a: Vec3, n: int, k: float):
+    """temporaries' loop with its instances made and its method called by keyword
+    (Vec3(x=..., y=..., z=...), c.dot(o=a)): in the parameters' order, as fast as by position."""
+    s = 0.0
+    for i in range(n):
+        b = Vec3(x=float(i), y=k, z=0.5)
+        c = (a - b) * k
+        s += c.dot(o=a)
+    return s
+
+
+@dynac.compile
 def kept(a: Vec3, n: int, k: float):
     """Instances that escape at once (into a list): each made as an object."""
     out = []
