@@ -298,38 +298,20 @@ static bool quiet_argument(lower *L, TSNode a) {
   return k >= 0 && k < L->f->nparams; /* (a parameter cannot be declared global or nonlocal) */
 }
 
-/* May argument list `args` be evaluated in callee's parameter order (how
- * lower_module_call places them) rather than in source order, as CPython
- * evaluates them? Yes when its keyword arguments name parameters in
- * increasing order, or when all but one of them are quiet (the one may
- * raise or have effects: nothing else can be seen before or after it).
- * `f(y=g(), x=h())` is not: g() runs first in CPython. */
-static bool parameter_order_ok(lower *L, TSNode args, func *callee) {
-  int last = -1, loud = 0;
-  bool increasing = true;
-  for (uint32_t i = 0; i < node_named_count(args); i++) {
-    TSNode a = node_named(args, i);
-    if (!node_is(a, "keyword_argument")) continue;
-    const char *kw = text(L, child_by_field(a, "name"));
-    int k = 0;
-    while (k < callee->nparams && strcmp(callee->params[k], kw)) k++;
-    increasing &= k > last;
-    last = k;
-    loud += !quiet_argument(L, child_by_field(a, "value"));
-  }
-  return increasing || loud <= 1;
-}
-
 /* Can argument list `args` be matched to module function callee's
  * parameters here, for a direct kernel call: no starred argument, known
  * keywords once each, no more positional ones than it takes, a number (or
- * None) default for each parameter not given, and an order of evaluation
- * the parameters' may stand for (parameter_order_ok)? */
+ * None) default for each parameter not given? And may the arguments be
+ * evaluated in the parameters' order, as lower_module_call places them,
+ * rather than in source order, as CPython evaluates them: the keywords
+ * name parameters in increasing order, or all but one of them are quiet
+ * (the one may raise or have effects: nothing else can be seen before or
+ * after it)? `f(y=g(), x=h())` may not: g() runs first in CPython. */
 static bool direct_call_matches(lower *L, TSNode args, func *callee) {
   if (!callee->params_ok || callee->nvarparams || callee->nparams > 64 || !node_is(args, "argument_list"))
     return false;
-  bool given[64] = {0};
-  int npos = 0;
+  bool given[64] = {0}, increasing = true;
+  int npos = 0, last_kw = -1, loud = 0;
   for (uint32_t i = 0; i < node_named_count(args); i++) {
     TSNode a = node_named(args, i);
     if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) return false;
@@ -337,6 +319,9 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
     if (node_is(a, "keyword_argument")) {
       const char *kw = text(L, child_by_field(a, "name"));
       for (k = 0; k < callee->nparams && strcmp(callee->params[k], kw); k++) {}
+      increasing &= k > last_kw;
+      last_kw = k;
+      loud += !quiet_argument(L, child_by_field(a, "value"));
     } else if (npos++ >= callee->nposparams) {
       return false;
     }
@@ -345,15 +330,16 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
   }
   for (int k = 0; k < callee->nparams; k++)
     if (!given[k] && (!callee->param_default[k] || callee->param_default[k]->kind == TY_CONFLICT)) return false;
-  return parameter_order_ok(L, args, callee);
+  return increasing || loud <= 1;
 }
 
 /* A call to a function of this module: positional and keyword arguments are
  * matched to the callee's parameters here; a missing one takes the callee's
  * default, read from its __defaults__ by the guard like a global. A call
  * that does not match so (the callee has *args or **kwargs, a default is
- * not a number, a starred argument; or a call CPython refuses with a
- * TypeError) is made through the C API, as CALL_FUNCTION_EX makes it. */
+ * not a number, a starred argument, keywords whose evaluation order could
+ * be seen; or a call CPython refuses with a TypeError) is made through the
+ * C API, as CALL_FUNCTION_EX makes it. */
 static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
   char *fname = text(L, fnode);
   if (!direct_call_matches(L, args, callee) && node_is(args, "argument_list"))
