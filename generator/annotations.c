@@ -209,7 +209,8 @@ static void scan_params(module *m, func *f) {
     } else if (!strcmp(t, "typed_default_parameter")) {
       name = child_by_field(p, "name");
       ann = child_by_field(p, "type");
-    } else if (!strcmp(t, "positional_separator")) {
+    } else if (!strcmp(t, "positional_separator")) { /* `/`: the ones before are positional-only */
+      f->nposonly = f->nparams;
       continue;
     } else if (!strcmp(t, "keyword_separator")) { /* `*`: the ones after are keyword-only */
       f->nposparams = f->nparams;

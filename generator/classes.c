@@ -265,9 +265,8 @@ func *classes_member(const module *m, const klass *k, const char *name, char *ki
     if (getter) found = getter; /* a property with a setter: its getter */
     const char *deco = "";
     int nd = decorators_of(m, found, &deco);
-    if (!found->params_ok || found->nposparams != found->nparams - found->nvarparams ||
-        (found->nvarparams && !packs_star_args(found, found->nparams - 1)))
-      return NULL; /* keyword-only parameters, **kwargs */
+    if (!found->params_ok || (found->nvarparams && !packs_star_args(found, found->nparams - 1)))
+      return NULL; /* **kwargs, *args with keyword-only parameters */
     if (nd == 0 && found->method == 'm' && found->nparams >= 1) *kind = 'f';
     else if (nd == 1 && found->method == 's' && !strcmp(deco, "staticmethod")) *kind = 's';
     else if (nd == 1 && found->method == 'c' && !strcmp(deco, "classmethod") && found->nparams >= 1) *kind = 'c';

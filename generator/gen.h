@@ -557,6 +557,7 @@ typedef struct func {
                               (kernels take all nparams, in co_varnames order) */
   int nposdefaults;        /* defaults among them (__defaults__); the others' are in
                               __kwdefaults__ */
+  int nposonly;            /* the parameters before a `/`: never bound by keyword */
   bool params_ok;          /* parameters a kernel takes (not a tuple or dict pattern) */
   int nvarparams;          /* *args and **kw: the last 1 or 2 of nparams (objects, a tuple
                               and a dict, after the keyword-only ones as in co_varnames) */
@@ -933,7 +934,8 @@ void classes_make_slots(module *m);
 void classes_use_method(module *m, klass *k, struct func *f);
 /* k's attribute `name` found through k and its module bases at build time
  * as what a kernel may call directly: *kind 'f' a plain method def
- * (undecorated, positional parameters only), 's' a @staticmethod def,
+ * (undecorated; keyword-only parameters too, not **kwargs, nor *args
+ * with them), 's' a @staticmethod def,
  * 'c' a @classmethod def (the class first),
  * 'p' a @property getter (self only); NULL (and *kind 0) otherwise. */
 struct func *classes_member(const module *m, const klass *k, const char *name, char *kind);
@@ -1033,6 +1035,10 @@ bool method_via_api(const inst *in, const expr *e);
  * (infer/expr.c: type_devirtualised)? Its callee is types.callee[e->id]. */
 bool method_devirtualised(const inst *in, const expr *e);
 bool packs_star_args(const func *f, int n);
+/* The parameter of f that value i of call e binds (infer/expr.c): i + delta
+ * for a value given by position; for one of e's last nkw, the parameter its
+ * keyword names (-1: f has none). */
+int call_param(const expr *e, const func *f, int i, int delta);
 /* Is this call of a builtin or math function (arguments typed) made
  * through the C API, the function object from its guard slot: it has
  * keyword arguments, or an argument is an object (len() and sum() aside:

@@ -748,6 +748,18 @@ static inline PyObject *dynac_method_default(PyTypeObject *tp, PyObject *name, i
   if (!d || i >= argc || i < argc - PyTuple_GET_SIZE(d)) return NULL;
   return PyTuple_GET_ITEM(d, i - (argc - PyTuple_GET_SIZE(d)));
 }
+/* The default of keyword-only parameter `param` (interned) of the function
+ * tp's lookup of `name` finds (its __kwdefaults__ entry, as CPython's
+ * call binds it when the call leaves it out), borrowed; NULL when it is no
+ * function or has none (no exception). */
+static inline PyObject *dynac_method_kwdefault(PyTypeObject *tp, PyObject *name, PyObject *param) {
+  PyObject *f = _PyType_Lookup(tp, name);
+  PyObject *d = f && PyFunction_Check(f) ? PyFunction_GET_KW_DEFAULTS(f) : NULL;
+  if (!d || !PyDict_CheckExact(d)) return NULL;
+  PyObject *v = PyDict_GetItemWithError(d, param);
+  if (!v) PyErr_Clear(); /* (a key's __eq__ raised: CPython's call meets it again) */
+  return v;
+}
 
 /* tp's base `up` levels above (the class guard checked each is the only base). */
 static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {

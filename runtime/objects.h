@@ -1550,6 +1550,24 @@ static inline PyObject *dynac_kwnames(PyObject **cache, int n, const char *const
   return *cache = t;
 }
 
+/* tp.__init__(obj, *argv[:n - nkw], **dict(zip(kwnames, argv[n - nkw:])))
+ * as type_call runs it (tp->tp_init with an argument tuple and a keyword
+ * dict; kwnames: the call's tuple of nkw names, or NULL): the __init__ of
+ * a construction whose kernel handed it back. argv borrowed, none NULL.
+ * 0, or -1 with its exception. */
+static inline int dynac_init_interpreted(PyTypeObject *tp, PyObject *obj, PyObject *const *argv, Py_ssize_t n,
+                                         PyObject *kwnames) {
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *args = PyTuple_New(n - nkw), *kwds = nkw ? PyDict_New() : NULL;
+  int r = args && (kwds || !nkw) ? 0 : -1;
+  for (Py_ssize_t i = 0; args && i < n - nkw; i++) PyTuple_SET_ITEM(args, i, Py_NewRef(argv[i]));
+  for (Py_ssize_t j = 0; !r && j < nkw; j++) r = PyDict_SetItem(kwds, PyTuple_GET_ITEM(kwnames, j), argv[n - nkw + j]);
+  if (!r) r = tp->tp_init(obj, args, kwds);
+  Py_XDECREF(args);
+  Py_XDECREF(kwds);
+  return r < 0 ? -1 : 0;
+}
+
 /* `raise exc from cause` as CPython's RAISE_VARARGS does it (ceval.c's
  * do_raise): a class is called with no arguments and must return an
  * instance, an instance is raised as it is, anything else is a TypeError;

@@ -809,33 +809,57 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
   line(E, "}");
 }
 
-/* The kernel parameters of `callee` from `given` on that a call leaves to
- * their defaults (infer/expr.c: fill_defaults): each read from the function
+/* The kernel parameters of `callee` a call leaves to their defaults (not
+ * `given`; infer/expr.c: bind_types): each read from the function
  * `owner`'s lookup of `name` gives, as CPython binds it when the call runs
- * (runtime: dynac_method_default), and unboxed as typed into a temporary
- * appended to args (", u" each, or "u, " with `trailing`). The C condition
- * (" && ..." per default, "" for none) under which each is there and of its
- * type; else CPython's call binds them itself. */
-static const char *defaults_read(em *E, const inst *callee, int given, const char *owner, const char *name,
-                                 strbuf *args, bool trailing, const char **objs) {
+ * (runtime: dynac_method_default, dynac_method_kwdefault for a
+ * keyword-only one), and unboxed as typed into a temporary, that
+ * parameter's argument in pv. The C condition (" && ..." per default, ""
+ * for none) under which each is there and of its type; else CPython's
+ * call binds them itself. objs[p]: the default's object (may be NULL). */
+static const char *defaults_read(em *E, const inst *callee, const bool *given, const char *owner, const char *name,
+                                 const char **pv, const char **objs) {
   const char *cond = "";
-  for (int p = given; !callee->fn->nvarparams && p < callee->fn->nparams; p++) {
+  const func *f = callee->fn;
+  for (int p = 0; !f->nvarparams && p < f->nparams && p < 64; p++) {
+    if (given[p]) continue;
     const type *pt = callee->args[p];
     const char *d = arena_printf(E->m->a, "d%d", ++E->tmp), *u = tmpvar(E, pt);
-    if (objs && p < 64) objs[p] = d;
-    line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, callee->fn->params[p]);
-    cond = arena_printf(E->m->a, "%s && (%s = dynac_method_default(%s, %s, %d)) && !%s(%s, &%s)", cond, d, owner,
-                        interned_name(E, name), p, elem_fn(E->m, pt), d, u);
-    sb_printf(args, trailing ? "%s, " : ", %s", u);
+    if (objs) objs[p] = d;
+    line(E, "PyObject *%s = NULL; /* the default of '%s' */", d, f->params[p]);
+    const char *read = p < f->nposparams
+        ? arena_printf(E->m->a, "dynac_method_default(%s, %s, %d)", owner, interned_name(E, name), p)
+        : arena_printf(E->m->a, "dynac_method_kwdefault(%s, %s, %s)", owner, interned_name(E, name),
+                       interned_name(E, f->params[p]));
+    cond = arena_printf(E->m->a, "%s && (%s = %s) && !%s(%s, &%s)", cond, d, read, elem_fn(E->m, pt), d, u);
+    pv[p] = u;
   }
   return cond;
 }
 
 /* A devirtualised method call's defaults (defaults_read): the call is made
  * directly only while each is there and of its type (mc->current grows). */
-static void defaulted_args(em *E, expr *e, const inst *callee, int given, member_call *mc, strbuf *args) {
+static void defaulted_args(em *E, expr *e, const inst *callee, const bool *given, member_call *mc, const char **pv) {
   mc->current = arena_printf(E->m->a, "%s%s", mc->current,
-                             defaults_read(E, callee, given, mc->owner, e->u.call.name, args, true, NULL));
+                             defaults_read(E, callee, given, mc->owner, e->u.call.name, pv, NULL));
+}
+
+/* The kernel parameter each of call e's values binds (-1: none; values
+ * from `first` up to `end`, the callee's parameter i - first + shift by
+ * position, or its keyword's: infer/expr.c, call_param), into param[64],
+ * and each parameter a value binds into given[64] (those below `shift`
+ * too: a value of the call's own, member_self). */
+static void bind_values(const expr *e, const inst *callee, int first, int shift, int end, int *param, bool *given) {
+  for (int p = 0; p < shift && p < 64; p++) given[p] = true;
+  for (int i = 0; i < e->u.call.n && i < 64; i++) {
+    param[i] = i >= first && i < end ? call_param(e, callee->fn, i, shift - first) : -1;
+    if (param[i] >= 0 && param[i] < 64) given[param[i]] = true;
+  }
+}
+
+/* pv[from..to), the arguments of a kernel by parameter, each followed by ", ". */
+static void join_params(strbuf *args, const char *const *pv, int from, int to) {
+  for (int p = from; p < to && p < 64; p++) sb_printf(args, "%s, ", pv[p] ? pv[p] : "0");
 }
 
 /* The closure argument of a kernel whose function has one (the __class__
@@ -1019,12 +1043,15 @@ static const char *emit_special_builtin(em *E, expr *e) {
  * before doing anything): sets `st`. */
 void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *tp, const char *obj) {
   int n = e->u.call.n;
-  line(E, "PyObject *argt = %s ? PyTuple_New(%d) : NULL;", obj, n - 1);
-  for (int i = 1; i < n; i++)
-    line(E, "if (argt) PyTuple_SET_ITEM(argt, %d, %s);", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
+  const char *kw = keyword_names(E, e); /* (before the references below: it may leave) */
+  line(E, "PyObject *argv[%d] = {NULL};", n);
+  for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
+  line(E, "int ok = %s != NULL;", obj);
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n - 1);
   line(E, "dynac__effects = 1; /* Python code runs */");
-  line(E, "st = argt && %s->tp_init(%s, argt, NULL) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, obj);
-  line(E, "Py_XDECREF(argt);");
+  line(E, "st = ok && dynac_init_interpreted(%s, %s, argv, %d, %s) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, obj, n - 1,
+       kw);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n - 1);
 }
 
 /* Cls(args) as CPython calls the class (call e, its values `vals`, its
@@ -1066,8 +1093,8 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
   line(E, "dynac__direct_calls[%d]++;", func_index(E->m, init->fn));
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
-  expr *byparam[64] = {NULL}; /* self, then Cls(...)'s arguments */
-  for (int i = 1; e && i < e->u.call.n && i < 64; i++) byparam[i] = e->u.call.args[i];
+  expr *byparam[64] = {NULL}; /* self, then Cls(...)'s arguments, by the parameter each binds */
+  for (int i = 1; e && i < e->u.call.n && i < 64; i++) byparam[call_param(e, init->fn, i, 0)] = e->u.call.args[i];
   line(E, "int st = dynac_kernel_%s(%s%s%s); /* %s.__init__, run directly */", init->cname,
        closure_arg(E, init, tp, "__init__"), args, entry_args_of_call(E, init, byparam, defaults), k->name);
   if (!leaf) line(E, "dynac__depth--;");
@@ -1092,14 +1119,24 @@ const char *synthesised_init_ok(em *E, const inst *init, const char *tp) {
 }
 
 /* The kernel arguments of construction e (Cls(...), its __init__'s kernel
- * `init`) past the values it gives: the parameters it leaves to their
- * defaults (infer: constructed_init), read from class tp's __init__
- * (defaults_read), tested once tp is the guard's class. objs[p]: the
- * default object of each such parameter p (for entry_args_of_call: the
- * instance keeps it, as CPython's __init__ stores it). */
-const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args,
-                                  const char **objs) {
-  return defaults_read(E, init, e->u.call.n, tp, "__init__", args, false, objs);
+ * `init`; `self` the instance, vals the call's values) into args, by
+ * parameter: each value where it binds (by position or keyword:
+ * bind_values), each parameter it leaves out its default, read from class
+ * tp's __init__ (defaults_read), tested once tp is the guard's class.
+ * objs[p]: the default object of each such parameter p (for
+ * entry_args_of_call: the instance keeps it, as CPython's __init__ stores
+ * it). The defaults' condition (" && ...", or ""). */
+const char *construction_args(em *E, expr *e, const inst *init, const char *tp, const char *self,
+                              const char *const *vals, strbuf *args, const char **objs) {
+  int param[64];
+  bool given[64] = {false};
+  const char *pv[64] = {self};
+  bind_values(e, init, 1, 1, e->u.call.n, param, given);
+  for (int i = 1; i < e->u.call.n && i < 64; i++) pv[param[i]] = kernel_arg(E, vals[i], init->args[param[i]]);
+  const char *cond = defaults_read(E, init, given, tp, "__init__", pv, objs);
+  join_params(args, pv, 0, init->fn->nparams);
+  if (args->len) args->data[args->len -= 2] = 0; /* the last ", " */
+  return cond;
 }
 
 /* Cls(args) whose __init__ has a kernel for these arguments (infer:
@@ -1115,14 +1152,12 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   const klass *k = TY(e)->cls;
   int n = e->u.call.n, ks = k->slot->index;
   const char *vals[64];
-  for (int i = 0; i < n; i++) vals[i] = emit_arg_as(E, e, i, i ? init->args[i] : NULL);
+  for (int i = 0; i < n; i++) vals[i] = emit_arg_as(E, e, i, i ? init->args[call_param(e, init->fn, i, 0)] : NULL);
   const char *o = tmpvar(E, TY(e));
   const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
   strbuf args = {0};
-  sb_puts(&args, o);
-  for (int i = 1; i < n; i++) sb_printf(&args, ", %s", kernel_arg(E, vals[i], init->args[i]));
   const char *dobjs[64] = {NULL};
-  const char *defaults = construction_defaults(E, e, init, tp, &args, dobjs);
+  const char *defaults = construction_args(E, e, init, tp, o, vals, &args, dobjs);
   const char *synth = synthesised_init_ok(E, init, tp);
   if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
@@ -1395,19 +1430,24 @@ static const char *emit_call_kind(em *E, expr *e) {
   int packed = callee->fn->nvarparams ? callee->fn->nparams - 1 + first - shift : e->u.call.n;
   const char *made = NULL;
   bool lazy = super_receiver_lazy(E, e, devirt);
+  int param[64];
+  bool given[64] = {false};
+  bind_values(e, callee, first, shift, packed, param, given);
   for (int i = 0; i < e->u.call.n; i++) /* a struct for a parameter that keeps one (records.c) */
     vals[i] = i == 0 && lazy ? lazy_super(E, e, &made)
-              : emit_arg_as(E, e, i, i >= first && i < packed ? callee->args[i - first + shift] : NULL);
+              : emit_arg_as(E, e, i, i < 64 && param[i] >= 0 ? callee->args[param[i]] : NULL);
   member_call mc = devirt ? member_call_of(E, e, vals, callee) : (member_call){0};
   mc.made = made;
+  const char *pv[64] = {NULL}; /* each kernel parameter's argument */
+  for (int i = mc.first; i < packed && i < 64; i++)
+    if (param[i] >= 0) pv[param[i]] = kernel_arg(E, vals[i], callee->args[param[i]]);
+  if (devirt) defaulted_args(E, e, callee, given, &mc, pv);
   strbuf args = {0}; /* the kernel's arguments, each followed by ", " */
   if (devirt) sb_puts(&args, closure_arg(E, callee, mc.owner, e->u.call.name));
   if (mc.self) sb_printf(&args, "%s, ", mc.self);
-  for (int i = mc.first; i < packed; i++)
-    sb_printf(&args, "%s, ", kernel_arg(E, vals[i], callee->args[i - first + shift]));
+  join_params(&args, pv, shift, callee->fn->nparams - callee->fn->nvarparams);
   if (callee->fn->nvarparams)
     sb_printf(&args, "%s, ", packed_star_args(E, e, callee, vals, packed));
-  if (devirt) defaulted_args(E, e, callee, packed - first + shift, &mc, &args);
   if (args.len) args.data[args.len -= 2] = 0; /* the last ", " */
   bool has_value = callee->ret->kind != TY_UNKNOWN;
   const char *res = !has_value ? "0" /* a list result is a new reference: owned here */
@@ -1435,7 +1475,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   if (has_value) sb_printf(&args, "%s&%s", args.len ? ", " : "", res);
   callee_report_start(E, callee);
   expr *byparam[64] = {NULL}; /* the argument expression of each of the callee's parameters */
-  for (int i = first; i < packed && i - first + shift < 64; i++) byparam[i - first + shift] = e->u.call.args[i];
+  for (int i = first; i < packed && i < 64; i++) if (param[i] >= 0) byparam[param[i]] = e->u.call.args[i];
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s)", callee->cname, args.data ? args.data : "",
                                    entry_args_of_call(E, callee, byparam, NULL));
   if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);

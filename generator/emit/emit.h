@@ -514,8 +514,8 @@ const char *unbox_call_result(em *E, expr *e, const char *o);
 /* The action giving call e's value (in dynac__boxed_result) to the interpreter, which goes on
  * from there in the statement (its pending operands kept), or NULL where it cannot. */
 const char *boxed_call_action(em *E, const expr *call);
-const char *construction_defaults(em *E, const expr *e, const inst *init, const char *tp, strbuf *args,
-                                  const char **objs);
+const char *construction_args(em *E, expr *e, const inst *init, const char *tp, const char *self,
+                              const char *const *vals, strbuf *args, const char **objs);
 const char *synthesised_init_ok(em *E, const inst *init, const char *tp);
 const char *emit_call(em *E, expr *e);
 

@@ -485,16 +485,41 @@ static bool direct_closure(const func *f, char kind) {
          (kind == 'f' && f->synth_first);
 }
 
-/* Do the defaults of method f's positional parameters from the n-th on
- * cover them all, each a number literal or None (typed as that value: the
- * call reads the function's __defaults__ when it runs, emit/calls.c)? The
- * types then fill at[n..nparams) (at holds 64). */
-static bool fill_defaults(const func *f, const type **at, int n) {
-  if (f->nvarparams || f->nparams > 64 || f->nposparams != f->nparams) return false;
-  for (int j = n; j < f->nparams; j++) {
+/* f's parameter named `name` that a keyword may bind (none before a `/`,
+ * nor *args or **kwargs), or -1. */
+static int keyword_param(const func *f, const char *name) {
+  for (int p = f->nposonly; p < f->nparams - f->nvarparams; p++)
+    if (!strcmp(f->params[p], name)) return p;
+  return -1;
+}
+
+int call_param(const expr *e, const func *f, int i, int delta) {
+  int npos = e->u.call.n - e->u.call.nkw;
+  return i < npos ? i + delta : keyword_param(f, e->u.call.kwnames[i - npos]);
+}
+
+/* The types of f's parameters for the n values `at` of call e (its last
+ * nkw given by keyword, as keywords_in_order allows; value i of the
+ * others is parameter i), into `out` (64): a parameter the call leaves out
+ * is typed as its default, a number literal or None (read from
+ * __defaults__ or __kwdefaults__ when the call runs: emit/calls.c,
+ * defaults_read). `P(1.0)` of `__init__(self, x, y=0.0, *, m=1.0)`;
+ * `o.move(dt=0.1)` of `move(self, scale=1.0, dt=0.0)`. false when one left
+ * out has no such default, or f takes *args or **kwargs. */
+static bool bind_types(const expr *e, const func *f, const type **at, int n, const type **out) {
+  if (f->nvarparams || f->nparams > 64 || n > 64) return false;
+  bool given[64] = {false};
+  int nkw = e->kind == EX_CALL ? e->u.call.nkw : 0;
+  for (int i = 0; i < n; i++) {
+    int p = i < n - nkw ? i : keyword_param(f, e->u.call.kwnames[i - (n - nkw)]);
+    if (p < 0 || p >= f->nparams || given[p]) return false;
+    out[p] = at[i], given[p] = true;
+  }
+  for (int j = 0; j < f->nparams; j++) {
     const type *dt = f->param_default ? f->param_default[j] : NULL;
-    if (j < f->nposparams - f->nposdefaults || !dt || dt->kind == TY_CONFLICT) return false;
-    at[j] = dt;
+    if (given[j]) continue;
+    if ((j < f->nposparams && j < f->nposparams - f->nposdefaults) || !dt || dt->kind == TY_CONFLICT) return false;
+    out[j] = dt;
   }
   return true;
 }
@@ -505,15 +530,19 @@ static bool fill_defaults(const func *f, const type **at, int n) {
  * kernel takes them: the instance or class first, but for a staticmethod)
  * that e calls kernel to kernel, recorded as e's callee
  * with k's guard checking f; NULL when f or its kernel for these types
- * cannot be called so (CPython's lookup and call then run). A method's
- * parameters the call leaves to their defaults are typed as the defaults
- * (fill_defaults). */
+ * cannot be called so (CPython's lookup and call then run). A method
+ * call's values are bound to the parameters, those it leaves to their
+ * defaults typed as the defaults (bind_types). */
 static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind, int up, const type **at, int n) {
-  const type *filled[64];
-  if (f && kind == 'f' && n < f->nparams && f->nparams <= 64 && e->kind == EX_CALL &&
-      e->u.call.kind == CALLEE_METHOD) {
-    memcpy(filled, at, sizeof *at * (size_t)n);
-    if (fill_defaults(f, filled, n)) at = filled, n = f->nparams;
+  const type *bound[64];
+  bool method_call = e->kind == EX_CALL && e->u.call.kind == CALLEE_METHOD;
+  bool bound_here = !(e->kind == EX_CALL && e->u.call.kind == CALLEE_VALUE); /* (a construction's: its own) */
+  int nkw = method_call ? e->u.call.nkw : 0;
+  if (f && bound_here && !f->nvarparams && n - nkw > f->nposparams) return NULL; /* keyword-only by position */
+  if (f && method_call && !f->nvarparams && (n < f->nparams || nkw)) {
+    if ((kind != 'f' && n != f->nparams) || !bind_types(e, f, at, n, bound))
+      return NULL; /* (only a def's defaults are read: dynac_method_default) */
+    at = bound, n = f->nparams;
   }
   if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || !direct_args(at, n) ||
       (n != f->nparams && !f->nvarparams))
@@ -643,17 +672,24 @@ static const type *type_special_builtin(ctx *c, expr *e, const type **at) {
   return t && t->kind != TY_UNKNOWN ? &ty_int : t;
 }
 
-/* Are call e's keyword arguments (its last nkw) f's parameters right after
- * the ones given by position, in f's order (`P(1.0, y=2.0, m=3.0)` of
- * `__init__(self, x, y, m=1.0)`; `o.move(dt=0.1)`)? Argument i is f's
- * parameter i - shift. Then they bind as the positional form does,
- * evaluated in the same order: a direct call passes them so (while the
- * class's def is f), CPython's call keeps the keywords (emit/calls.c:
- * emit_class_call, call_through_runtime). None: yes. */
-static bool keywords_in_place(const expr *e, const func *f, int shift) {
-  int first = e->u.call.n - e->u.call.nkw - shift;
-  for (int j = 0; j < e->u.call.nkw; j++)
-    if (first + j >= f->nposparams || strcmp(e->u.call.kwnames[j], f->params[first + j])) return false;
+/* Do call e's keyword arguments (its last nkw) name parameters of f
+ * after the ones given by position, in f's order (`P(1.0, y=2.0, m=3.0)`
+ * of `__init__(self, x, y, m=1.0)`; `o.move(dt=0.1)`; `V(x, scale=2.0)`
+ * of `__init__(self, x, y=0.0, *, scale=1.0)`)? Argument i is f's
+ * parameter i - shift. Then their values are evaluated in the order of
+ * the parameters they bind: a direct call passes them so (while the
+ * class's def is f), the parameters between them read from its defaults
+ * (bind_types); CPython's call keeps the keywords (emit/calls.c:
+ * emit_class_call, call_through_runtime). A def with *args takes them only
+ * right after the positional ones (it packs the rest: packs_star_args).
+ * None: yes. */
+static bool keywords_in_order(const expr *e, const func *f, int shift) {
+  int first = e->u.call.n - e->u.call.nkw, last = first - shift - 1;
+  for (int i = first; i < e->u.call.n; i++) {
+    int p = call_param(e, f, i, -shift);
+    if (p <= last || (f->nvarparams && (p != last + 1 || p >= f->nposparams))) return false;
+    last = p;
+  }
   return true;
 }
 
@@ -661,20 +697,21 @@ static bool keywords_in_place(const expr *e, const func *f, int shift) {
  * kernel for (an instance of Cls, the arguments' types) that returns None:
  * the call makes the instance as object.__new__ does and runs that kernel
  * on it directly (types.callee[e->id]; emit/calls.c: emit_construction).
- * Keyword arguments only as keywords_in_place allows. */
+ * Keyword arguments only as keywords_in_order allows. */
 static const type *constructed_init(ctx *c, expr *e, const type **at, klass *k) {
   c->in->types.callee[e->id] = NULL;
   func *f = classes_method(c->m, k, "__init__");
   int n = e->u.call.n; /* args[0] is the class, whose place the instance takes */
-  if (!f || !keywords_in_place(e, f, 0) || n > 64) return &k->inst; /* (args[0], the class, stands for self) */
-  const type *a[64];
+  if (!f || !keywords_in_order(e, f, 0) || n > 64) return &k->inst; /* (args[0], the class, stands for self) */
+  const type *a[64], *given[64];
   /* an instance of a recordable class is made as its fields (its __init__'s kernel takes them) */
-  a[0] = !c->in->fn->partial && classes_recordable(c->m, k) ? &k->rec : &k->inst;
-  for (int i = 1; i < n; i++) a[i] = at[i];
-  if (n < f->nparams && fill_defaults(f, a, n)) /* Cls(x) of `def __init__(self, x, y=0.0)`: y's */
-    n = f->nparams;                               /* default read when the call runs (emit/calls.c) */
+  given[0] = !c->in->fn->partial && classes_recordable(c->m, k) ? &k->rec : &k->inst;
+  for (int i = 1; i < n; i++) given[i] = at[i];
+  if (n - e->u.call.nkw > f->nposparams || !bind_types(e, f, given, n, a)) /* Cls(x) of `def __init__(self, x, */
+    return &k->inst;                                                         /* y=0.0)`: y's read when it runs */
+  n = f->nparams;
   for (int pass = 0; pass < 2; pass++) {
-    inst *probe = n == f->nparams && direct_args(a, n) ? get_inst(c->m, f, a) : NULL; /* the one called */
+    inst *probe = direct_args(a, n) ? get_inst(c->m, f, a) : NULL; /* the one called */
     if (probe && probe->ret->kind != TY_UNKNOWN && probe->ret->kind != TY_NONE)
       return &k->inst; /* it returns a value: CPython's TypeError, from its own call */
     if (direct_method_callee(c, e, k, f, a, n)) {
@@ -718,7 +755,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   if (at[0]->cls && at[0]->cls->slot) {
     klass *k = (klass *)at[0]->cls;
     func *f = classes_member(c->m, k, name, &kind);
-    if (f && !keywords_in_place(e, f, kind == 's')) return NULL; /* (a staticmethod's: the instance dropped) */
+    if (f && !keywords_in_order(e, f, kind == 's')) return NULL; /* (a staticmethod's: the instance dropped) */
     if (kind == 'f') callee = direct_member_callee(c, e, k, f, kind, 0, at, n);
     if (kind == 's') callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
     if (kind == 'c' && n <= 64) { /* the instance's class first */
@@ -730,7 +767,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
   } else if (recv->kind == EX_NAME && !type_data_attr(name)) {
     klass *k = classes_find(c->m, recv->u.global->name);
     func *f = k && k->slot ? classes_member(c->m, k, name, &kind) : NULL;
-    if (f && !keywords_in_place(e, f, kind != 'c')) return NULL; /* Cls.m(self, ...): Cls dropped */
+    if (f && !keywords_in_order(e, f, kind != 'c')) return NULL; /* Cls.m(self, ...): Cls dropped */
     if (f && (kind == 'f' || kind == 's')) callee = direct_member_callee(c, e, k, f, kind, 0, at + 1, n - 1);
     if (f && kind == 'c') callee = direct_member_callee(c, e, k, f, kind, 0, at, n); /* Cls itself first */
   } else if (recv->kind == EX_CALL && recv->u.call.super_cell && strcmp(name, "__class__")) {
@@ -738,7 +775,7 @@ static const type *type_devirtualised(ctx *c, expr *e, const type **at) {
     klass *d = (klass *)st->cls;
     int up = d && d->slot ? classes_super_up(c->m, c->in->fn, d) : -1;
     func *f = up > 0 ? classes_member(c->m, classes_up(d, up), name, &kind) : NULL;
-    if (f && !keywords_in_place(e, f, 0)) return NULL;
+    if (f && !keywords_in_order(e, f, 0)) return NULL;
     const type *a[64];
     a[0] = st;
     for (int i = 1; i < n && i < 64; i++) a[i] = at[i];
@@ -888,7 +925,7 @@ static void type_polymorphic_construction(ctx *c, expr *e, const type **at) {
     bool own_new = false;
     for (const klass *b = k; b; b = b->base) own_new |= b->defines_new;
     func *f = own_new ? NULL : classes_method(c->m, k, "__init__");
-    if (!f || f->nvarparams || f->nparams > 64 || !recorded_init_fits(f, k, at, npos) ||
+    if (!f || f->nvarparams || f->nparams > 64 || f->nposparams != f->nparams || !recorded_init_fits(f, k, at, npos) ||
         (star ? f->nparams - 1 < npos : f->nparams - 1 != npos))
       continue;
     const type *a[64];

@@ -300,7 +300,7 @@ static bool quiet_argument(lower *L, TSNode a) {
 
 /* Can argument list `args` be matched to module function callee's
  * parameters here, for a direct kernel call: no starred argument, known
- * keywords once each, no more positional ones than it takes, a number (or
+ * keywords once each (none naming a positional-only parameter), no more positional ones than it takes, a number (or
  * None) default for each parameter not given? And may the arguments be
  * evaluated in the parameters' order, as lower_module_call places them,
  * rather than in source order, as CPython evaluates them: the keywords
@@ -318,7 +318,7 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
     int k = npos;
     if (node_is(a, "keyword_argument")) {
       const char *kw = text(L, child_by_field(a, "name"));
-      for (k = 0; k < callee->nparams && strcmp(callee->params[k], kw); k++) {}
+      for (k = callee->nposonly; k < callee->nparams && strcmp(callee->params[k], kw); k++) {}
       increasing &= k > last_kw;
       last_kw = k;
       loud += !quiet_argument(L, child_by_field(a, "value"));
@@ -365,7 +365,7 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
       seen_kw = true;
       char *kw = text(L, child_by_field(a, "name"));
       value = child_by_field(a, "value");
-      for (k = 0; k < callee->nparams; k++) if (!strcmp(callee->params[k], kw)) break;
+      for (k = callee->nposonly; k < callee->nparams; k++) if (!strcmp(callee->params[k], kw)) break;
       if (k == callee->nparams || byparam[k]) { /* TypeError in CPython */
         gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with an unknown or repeated "
            "keyword '%s'", fname, kw));

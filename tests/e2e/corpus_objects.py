@@ -2178,6 +2178,21 @@ def keyword_order(x: float, y: float):
     return r
 
 
+def posonly_target(a, /, b=0.5):
+    return a * 2.0 - b
+
+
+@dynac.compile
+def keyword_posonly(x: float, y: float):
+    # a positional-only parameter named by a keyword: CPython's TypeError (no direct call binds it)
+    r = posonly_target(x, b=y) + posonly_target(y)
+    try:
+        r += posonly_target(a=x)
+    except TypeError as e:
+        return r, str(e)
+    return r, None
+
+
 class NegLogged:
     def __init__(self, v):
         self.v = v

@@ -746,6 +746,68 @@ def kw_patch_and_make(x):
         PV2.__init__ = saved
 
 
+class KO:
+    """Keyword-only parameters, and keywords that leave parameters between them to their
+    defaults: bound by name at build time, in the parameters' order (the direct call passes
+    them by parameter, each one left out read from __defaults__ or __kwdefaults__ when the
+    call runs); out of that order, CPython's call."""
+
+    def __init__(self, x, *, y=0.5, scale=2.0):
+        self.x = x * scale
+        self.y = y
+
+    def move(self, dx, dy=0.0, *, scale=1.0, clamp=100.0):
+        self.x = min(self.x * scale + dx, clamp)
+        self.y = self.y + dy
+        return self.x + self.y
+
+    def reset(self, *, to):
+        self.x = to
+        return to
+
+    def less(self, a, /, b=1.0):
+        return a - b
+
+
+def ko_calls(a, b):
+    o = KO(a)
+    p = KO(a, scale=b)  # y between: its default
+    q = KO(b, y=a, scale=0.5)
+    r = o.move(b) + o.move(b, scale=0.5) + o.move(dx=a, clamp=b * 10.0) + o.move(a, b, clamp=1e300)
+    r += p.move(b, dy=a, scale=2.0, clamp=5.0) + q.reset(to=a) + o.less(a, b=b) + o.less(b)
+    r += o.move(clamp=50.0, dx=1.0)  # out of order: CPython's call
+    return r, (o.x, o.y), (p.x, p.y), (q.x, q.y)
+
+
+def ko_make(a):
+    o, p = KO(a), KO(a, scale=0.5)
+    return (o.x, o.y), (p.x, p.y)
+
+
+def ko_moved(o, a):
+    return o.move(a), o.move(a, scale=0.5), (o.x, o.y)
+
+
+def ko_missing(a):
+    return KO(a).reset()  # a keyword-only parameter without a default left out: TypeError
+
+
+def ko_positional(a):
+    return KO(a, 1.0)  # a keyword-only parameter given by position: TypeError
+
+
+def ko_posonly(a):
+    return KO(a).less(a=a)  # a positional-only parameter by keyword: TypeError
+
+
+def ko_order(a, b):
+    """Keyword arguments evaluated in source order; the ones out of the parameters' order too."""
+    del LOG[:]
+    o = KO(kw_logged("x", a), scale=kw_logged("scale", b))
+    p = KO(kw_logged("x2", a), scale=kw_logged("scale2", b), y=kw_logged("y2", a))  # out of order
+    return o.x + p.y, o.move(kw_logged("dx", a), clamp=kw_logged("clamp", b)), list(LOG)
+
+
 def patch_and_make(x):
     """Classes' __init__ patched inside a kernel, then made by a kernel it calls directly:
     CPython's call makes them, and the interpreter goes on with them (no dynac error)."""
@@ -2459,6 +2521,10 @@ def train():
         kw_order(1.5, 2.0)
         km_calls(1.5, 2.0)
         km_on(KM(1.5), 2.0)
+        ko_calls(1.5, 2.0)
+        ko_make(1.5)
+        ko_moved(KO(1.5), 2.0)
+        ko_order(1.5, 2.0)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -3228,6 +3294,31 @@ def checks():
     frames("keyword method call, unknown keyword", km_bad, 1.5)
     show("keyword method calls, the method replaced inside a kernel", km_patch, 1.5)
     show("keyword method calls after the patch", km_calls, 1.5, 2.0)
+    for a, b in ((1.5, 2.0), (-0.0, float("nan")), (float("inf"), 10 ** 20), (3, 2)):
+        show("keyword-only calls %r %r" % (a, b), ko_calls, a, b)
+    show("keyword-only calls in source order", ko_order, 1.5, 2.0)
+    frames("keyword-only parameter left out", ko_missing, 1.5)
+    frames("keyword-only parameter given by position", ko_positional, 1.5)
+    frames("positional-only parameter given by keyword", ko_posonly, 1.5)
+    saved_kw, saved_move_kw = KO.__init__.__kwdefaults__, KO.move.__kwdefaults__
+    KO.__init__.__kwdefaults__ = {"y": 7.0, "scale": 3.0}
+    KO.move.__kwdefaults__ = {"scale": 0.25, "clamp": 1.0}
+    show("keyword-only calls, new __kwdefaults__", ko_calls, 1.5, 2.0)
+    show("keyword-only defaults, new __kwdefaults__", ko_moved, KO(1.5), 2.0)
+    KO.__init__.__kwdefaults__ = {"y": "s", "scale": 2 ** 70}
+    KO.move.__kwdefaults__ = {"scale": 2 ** 70, "clamp": float("nan")}
+    show("keyword-only defaults of other types", ko_make, 1.5)
+    show("keyword-only defaults of other types, a method", ko_moved, KO(1.5, y=0.0, scale=1.0), 2.0)
+    KO.__init__.__kwdefaults__ = {"y": 1.0}
+    KO.move.__kwdefaults__ = None
+    frames("keyword-only default gone", ko_make, 1.5)
+    frames("keyword-only defaults gone, a method", ko_moved, KO(1.5, scale=1.0), 2.0)
+    KO.__init__.__kwdefaults__, KO.move.__kwdefaults__ = saved_kw, saved_move_kw
+    saved_move_defaults = KO.move.__defaults__
+    KO.move.__defaults__ = (4.0,)
+    show("keyword-only calls, new __defaults__", ko_calls, 1.5, 2.0)
+    KO.move.__defaults__ = saved_move_defaults
+    show("keyword-only calls, defaults restored", ko_calls, 1.5, 2.0)
     show("patched inside a kernel", patch_and_make, 1.5)
     show("patched inside a kernel, restored", pv_make, 1.5, 2.0)
     show("dataclass replaced init", lambda: (lambda q: (q.a, q.b))(dq_make(1.5, 2.0)))
@@ -3398,7 +3489,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3573,6 +3664,14 @@ def main():
               "KM.made, devirtualised */" in kmc and
               re.search(r"PyObject_VectorcallMethod\([^;]*, argv, 1, kw\d+\); /\* \.move\(\)", kmc) is not None,
               c_lines(kmc, "devirtualised", "VectorcallMethod"))
+        koc = max((b for b in c_text.split("\nstatic ") if "int dynac_kernel_ko_calls__" in b.split("(", 1)[0]),
+                  key=len, default="")
+        check("keyword-only parameters and keywords leaving parameters between them out: constructions run "
+              "__init__'s kernel and method calls are devirtualised, the defaults read when they run",
+              koc.count("/* KO.__init__, run directly */") + koc.count("/* KO.__init__ on its fields */") == 3 and
+              koc.count("KO.move, devirtualised */") == 5 and "KO.reset, devirtualised */" in koc and
+              koc.count("KO.less, devirtualised */") == 2 and "dynac_method_kwdefault(" in koc and
+              "dynac_method_default(" in koc, c_lines(koc, "KO.", "kwdefault"))
         check("a dataclass with InitVars: its __init__ kernel passes them to __post_init__",
               "/* <string>:5 (@dataclass): self.__post_init__(scale, shift) */" in c_text and
               ", \"x,scale:InitVar,y,shift:InitVar\", 3, DYNAC_DC_POST_INIT)" in c_text, c_lines(c_text, "DI.__init__"))

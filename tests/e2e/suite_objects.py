@@ -148,6 +148,7 @@ def cases():
     c["displays"] = [lambda m: (1, 2), lambda m: ("a", "a"), lambda m: (1.5, None), lambda m: ([1], 2),
                      lambda m: (NAN, NAN), lambda m: (2**70, True)]
     c["keyword_order"] = [(lambda m, x=x, y=y: (x, y)) for x in [1.5, -0.0, NAN, INF] for y in [2.0, NAN]]
+    c["keyword_posonly"] = [(lambda m, x=x, y=y: (x, y)) for x in [1.5, -0.0, NAN] for y in [2.0, INF]]
     c["keyword_order_neg"] = [(lambda m, o=o, y=y: (m.NegLogged(o) if o is not None else 3.0, y))
                               for o in [2.0, None, -0.0] for y in [1.5, NAN]]  # (a nan in LOG compares unequal)
     c["keywords"] = [lambda m: ([3, 1, 2], "a,b,c"), lambda m: ([], "x"), lambda m: ([1, "a"], "q"),
