@@ -35,9 +35,10 @@ static TSNode class_node(TSNode st, bool *decorated) {
  * cells fixed): what the name is bound to is that class, which the class
  * guard validates as it validates any (its qualname, its methods' code).
  * 0: no; 1: yes, with the __init__ dataclass generates by default (no
- * init= or kw_only= other than their defaults; frozen=True sets *frozen:
- * that __init__ stores through object.__setattr__); 2: yes, another. */
-static char dataclass_decorators(module *m, TSNode st, bool *frozen, bool *slots) {
+ * init= other than its default; frozen=True sets *frozen: that __init__
+ * stores through object.__setattr__; kw_only=True sets *kw_only: the
+ * class's own fields are keyword-only parameters); 2: yes, another. */
+static char dataclass_decorators(module *m, TSNode st, bool *frozen, bool *slots, bool *kw_only) {
   char kind = 1;
   for (uint32_t i = 0; i < node_named_count(st); i++) {
     TSNode d = node_named(st, i);
@@ -59,6 +60,10 @@ static char dataclass_decorators(module *m, TSNode st, bool *frozen, bool *slots
         continue;
       }
       if (!strcmp(kw, "slots")) *slots = !strcmp(v, "True"); /* (any other value: not known here) */
+      if (!strcmp(kw, "kw_only") && (!strcmp(v, "True") || !strcmp(v, "False"))) {
+        *kw_only = !strcmp(v, "True"); /* its fields keyword-only: dataclass_init.c synthesises that */
+        continue;
+      }
       bool default_init = strcmp(kw, "init") ? strcmp(kw, "frozen") && strcmp(kw, "kw_only") ? true
                                                                       : !strcmp(v, "False")
                                              : !strcmp(v, "True");
@@ -157,7 +162,7 @@ void classes_scope(module *m) {
     k->rec = (type){.kind = TY_OBJ, .code = arena_printf(m->a, "R%zu%s", strlen(k->name), k->name), .cls = k,
                     .rec = true};
     k->recordable = -1;
-    k->dataclass = decorated ? dataclass_decorators(m, st, &k->frozen, &k->dc_slots) : 0;
+    k->dataclass = decorated ? dataclass_decorators(m, st, &k->frozen, &k->dc_slots, &k->dc_kw_only) : 0;
     k->why_not = decorated && !k->dataclass ? "a class decorator other than @dataclass"
                  : check_bases(m, k, def);
     if (!k->why_not) k->why_not = check_body(m, k, def);

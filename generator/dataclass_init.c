@@ -45,9 +45,15 @@
  * with a default in a slots=True class (no class attribute holds it there;
  * marked "!="), else nothing (marked "!"); _dflt_f is then a free variable
  * as a factory's is.
- * Not synthesised (CPython's __init__ runs, as before): field(kw_only=...)
- * or positional, KW_ONLY, an explicit __init__, the init=/kw_only=
- * options, a frozen class with a factory or a stored init=False field (its
+ * A keyword-only field (field(kw_only=True), a field after `_: KW_ONLY`,
+ * or any of a @dataclass(kw_only=True)'s own fields) is a parameter after
+ * `*`, as _init_fn puts them: the others first, in order, then `*` and the
+ * keyword-only ones in order (marked "*", "*()" with a factory); the rule
+ * that a field without a default may not follow one with counts only the
+ * others. The body stores every field in the fields' order.
+ * Not synthesised (CPython's __init__ runs, as before): field(...) with a
+ * positional argument, a keyword-only field with init=False or an InitVar
+ * one, an explicit __init__, the init= option, a frozen class with a factory or a stored init=False field (its
  * text's __dataclass_builtins_object__ is one more free variable), an
  * InitVar with init=False, a field named self, a default spanning lines.
  */
@@ -62,10 +68,12 @@ typedef struct dc_field {
   bool factory;     /* field(default_factory=...) */
   bool initvar;     /* an InitVar: a parameter only, passed on to __post_init__ */
   bool noinit;      /* field(init=False): no parameter */
+  int kw_only;      /* a keyword-only parameter: 1, 0, or -1 (field()'s kw_only not given: the class's) */
 } dc_field;
 
-/* Is f a parameter of __init__? */
+/* Is f a parameter of __init__? A keyword-only one? */
 static bool is_param(const dc_field *f) { return !f->noinit; }
+static bool is_kw_param(const dc_field *f) { return !f->noinit && f->kw_only == 1; }
 /* Does _field_init store f from a free variable _dflt_f: its factory's call,
  * or (init=False, a slots=True class) its default? */
 static bool stores_cell(const klass *k, const dc_field *f) {
@@ -95,7 +103,7 @@ static bool text_neutral_keyword(const char *k) {
 /* A field's default `right` when it is a call of field (`field(...)`,
  * `dataclasses.field(...)`): *f's default (NULL: none), factory and init=
  * as _init_fn reads them; false where its text differs otherwise
- * (kw_only=, a positional argument, both a default and a factory). */
+ * (a positional argument, both a default and a factory). */
 static bool field_call_default(module *m, TSNode right, dc_field *f) {
   const char *fn = node_text(m->a, &m->p, child_by_field(right, "function"));
   if (strcmp(fn, "field") && strcmp(fn, "dataclasses.field")) return false;
@@ -109,6 +117,10 @@ static bool field_call_default(module *m, TSNode right, dc_field *f) {
     if (text_neutral_keyword(k)) continue;
     if (!strcmp(k, "init") && (!strcmp(v, "True") || !strcmp(v, "False"))) {
       f->noinit = !strcmp(v, "False");
+      continue;
+    }
+    if (!strcmp(k, "kw_only") && (!strcmp(v, "True") || !strcmp(v, "False"))) {
+      f->kw_only = !strcmp(v, "True");
       continue;
     }
     if ((strcmp(k, "default") && strcmp(k, "default_factory")) || f->dflt || strchr(v, '\n')) return false;
@@ -130,6 +142,7 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
       break;
     }
   TSNode body = child_by_field(classes_def(m, k), "body");
+  bool kw_only = k->dc_kw_only; /* the class's fields' kw_only, until a `_: KW_ONLY` sets it */
   for (uint32_t i = 0; i < node_named_count(body); i++) {
     TSNode st = node_named(body, i), a = node_named(st, 0);
     if (!node_is(st, "expression_statement") || !node_is(a, "assignment")) continue;
@@ -139,13 +152,21 @@ static bool fields_of(module *m, const klass *k, dc_field *fs, int *n) {
     if (*at == '"' || *at == '\'') at++; /* a string annotation: dataclasses matches its text */
     if (starts_with(at, "ClassVar") || starts_with(at, "typing.ClassVar")) continue;
     bool initvar = starts_with(at, "InitVar") || starts_with(at, "dataclasses.InitVar");
+    if (!strcmp(at, "KW_ONLY") || !strcmp(at, "dataclasses.KW_ONLY")) { /* no field: the ones after are */
+      if (!ts_node_is_null(right)) return false;
+      kw_only = true;
+      continue;
+    }
     if ((!initvar && strstr(at, "InitVar")) || strstr(at, "KW_ONLY")) return false;
     dc_field f = {node_text(m->a, &m->p, left), ts_node_is_null(right) ? NULL : node_text(m->a, &m->p, right), false,
-                  initvar, false};
+                  initvar, false, -1};
     bool field_call = f.dflt && node_is(right, "call") &&
                       strstr(node_text(m->a, &m->p, child_by_field(right, "function")), "field");
     if (field_call ? !field_call_default(m, right, &f) : f.dflt && strchr(f.dflt, '\n')) return false;
-    if ((f.factory && f.initvar) || (f.noinit && f.initvar) || !add_field(fs, n, f)) return false;
+    if (f.kw_only < 0) f.kw_only = kw_only;
+    if ((f.factory && f.initvar) || (f.noinit && f.initvar) || (f.kw_only && (f.noinit || f.initvar)) ||
+        !add_field(fs, n, f))
+      return false;
   }
   return true;
 }
@@ -173,7 +194,8 @@ static const char **cell_names(module *m, const klass *k, const dc_field *fs, in
  * dataclasses would refuse them (a field without a default after one with)
  * or name self `__dataclass_self__` (a field named self). With a factory,
  * the class is nested in a function whose parameters are the free
- * variables (as _create_fn's __create_fn__). */
+ * variables (as _create_fn's __create_fn__). The keyword-only ones after
+ * `*` (_init_fn's kw_only_fields); *ndefaults: the others' defaults. */
 static const char *init_text(module *m, const klass *k, const dc_field *fs, int n, bool post_init, int *ndefaults) {
   strbuf b = {0};
   int nfree = 0;
@@ -189,11 +211,14 @@ static const char *init_text(module *m, const klass *k, const dc_field *fs, int 
   bool ok = true;
   for (int i = 0; i < n; i++) {
     if (!strcmp(fs[i].name, "self") || (k->frozen && stores_cell(k, &fs[i]))) ok = false;
-    if (!is_param(&fs[i])) continue;
+    if (!is_param(&fs[i]) || is_kw_param(&fs[i])) continue;
     if (*ndefaults && !fs[i].dflt) ok = false; /* dataclasses' TypeError: non-default argument follows default */
     if (fs[i].dflt) ++*ndefaults;
     sb_printf(&b, ", %s%s%s", fs[i].name, fs[i].dflt ? "=" : "", fs[i].dflt ? fs[i].dflt : "");
   }
+  for (int i = 0, star = 0; i < n; i++)
+    if (is_kw_param(&fs[i]))
+      sb_printf(&b, "%s, %s%s%s", star++ ? "" : ", *", fs[i].name, fs[i].dflt ? "=" : "", fs[i].dflt ? fs[i].dflt : "");
   sb_puts(&b, "):\n");
   int nstored = 0;
   for (int i = 0; i < n; i++) {
@@ -245,7 +270,8 @@ void classes_dataclass_inits(module *m) {
     if (!t) continue;
     strbuf names = {0};
     for (int f = 0; f < n; f++)
-      sb_printf(&names, "%s%s%s%s", f ? "," : "", fs[f].name, fs[f].noinit ? stored(k, &fs[f]) && !fs[f].factory ? "!=" : "!" : "",
+      sb_printf(&names, "%s%s%s%s", f ? "," : "", fs[f].name,
+                fs[f].noinit ? stored(k, &fs[f]) && !fs[f].factory ? "!=" : "!" : is_kw_param(&fs[f]) ? "*" : "",
                 fs[f].factory ? "()" : fs[f].initvar ? ":InitVar" : "");
     fields[nmade] = arena_strdup(m->a, names.data ? names.data : "");
     sb_free(&names);

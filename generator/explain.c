@@ -406,6 +406,9 @@ static void explain_text(module *m, const phase_times *pt, bool lines) {
       if (strchr(f->synth_fields, '!'))
         printf("  f!: init=False, not a parameter: f!() stores its factory's value, f!= its default (a slots "
                "class's: no class attribute holds it), f! nothing (the class's default, if any)\n");
+      if (strchr(f->synth_fields, '*'))
+        printf("  f*: a keyword-only parameter (kw_only=True, after KW_ONLY, or the class's kw_only=True), after "
+               "`*` as dataclasses puts them\n");
       if (f->synth_post_init) printf("  ends calling self.__post_init__(), as the text dataclasses generates\n");
     } else
       printf("\n%s (%s:%d): %s\n", f->qualname, m->path, f->pos.line, func_status(m, f));

@@ -816,6 +816,7 @@ typedef struct klass {
   bool frozen;              /* @dataclass(frozen=True): its __init__ stores as object.__setattr__
                                does (DYNAC_STORE_GENERIC), and no other store may succeed */
   bool dc_slots;            /* @dataclass(slots=True): instances keep the fields in __slots__ members */
+  bool dc_kw_only;          /* @dataclass(kw_only=True): its own fields are keyword-only parameters */
   bool named_tuple;         /* class C(typing.NamedTuple): a tuple subclass; its fields are
                                read through their descriptors (CPython's lookup), typed as
                                the body declares them; namedtuple's __new__ makes them */

@@ -441,9 +441,11 @@ DYNAC_COMPAT_HOT int dynac_compat_instance_has(PyObject *o, PyObject *name, void
 /* Field `fld` of __dataclass_fields__: 1 a plain field (init=True, no
  * default_factory, not kw_only), 3 the same with a default_factory, 4 an
  * InitVar (a parameter only), 5 a field with init=False (no parameter)
- * and no default_factory, 6 one with init=False and a default_factory, 2
- * a ClassVar (no field of __init__), 0 another (kw_only, an InitVar with
- * init=False or a factory, ...). Clears what its attribute reads raise. */
+ * and no default_factory, 6 one with init=False and a default_factory, 7
+ * a kw_only field (a keyword-only parameter), 8 one with a
+ * default_factory, 2 a ClassVar (no field of __init__), 0 another (an
+ * InitVar with init=False, kw_only or a factory, a kw_only field with
+ * init=False, ...). Clears what its attribute reads raise. */
 static inline int dynac__dataclass_field_kind(PyObject *fld) {
   PyObject *ft = PyObject_GetAttrString(fld, "_field_type");
   PyObject *ftn = ft ? PyObject_GetAttrString(ft, "name") : NULL;
@@ -458,8 +460,11 @@ static inline int dynac__dataclass_field_kind(PyObject *fld) {
     PyObject *kw = PyObject_GetAttrString(fld, "kw_only");
     int made = df && strcmp(Py_TYPE(df)->tp_name, "_MISSING_TYPE"); /* a default_factory */
     int noinit = init == Py_False;
-    kind = (init != Py_True && !noinit) || kw != Py_False || !df || (kind == 4 && (made || noinit)) ? 0
+    int kw_only = kw == Py_True;
+    kind = (init != Py_True && !noinit) || (kw != Py_False && !kw_only) || !df ||
+                   (kind == 4 && (made || noinit || kw_only)) || (kw_only && noinit) ? 0
            : noinit ? (made ? 6 : 5)
+           : kw_only ? (made ? 8 : 7)
            : made ? 3 : kind;
     Py_XDECREF(init), Py_XDECREF(df), Py_XDECREF(kw);
   }
@@ -472,9 +477,10 @@ static inline int dynac__dataclass_field_kind(PyObject *fld) {
  * ends it: 1 "name()", a parameter with a default factory; 2
  * "name:InitVar"; 3 "name!", init=False, not stored; 4 "name!()",
  * init=False, its factory's value stored; 5 "name!=", init=False, its
- * default stored (a slots class's); else 0, a parameter. */
-enum { DYNAC_FIELD_MARKS = 6 };
-static const char *const dynac__field_marks[DYNAC_FIELD_MARKS] = {"", "()", ":InitVar", "!", "!()", "!="};
+ * default stored (a slots class's); 6 "name*", a keyword-only parameter;
+ * 7 "name*()", one with a default factory; else 0, a parameter. */
+enum { DYNAC_FIELD_MARKS = 8 };
+static const char *const dynac__field_marks[DYNAC_FIELD_MARKS] = {"", "()", ":InitVar", "!", "!()", "!=", "*", "*()"};
 static inline int dynac__next_field(const char **names, size_t *len, int *mark) {
   if (!**names) return 0;
   size_t n = strcspn(*names, ","), best = 0;
@@ -486,10 +492,13 @@ static inline int dynac__next_field(const char **names, size_t *len, int *mark) 
   *len = n - best;
   return 1;
 }
-/* Is a field of mark `mark` a parameter of __init__ (not init=False)? */
-static inline int dynac__field_is_param(int mark) { return mark <= 2; }
+/* Is a field of mark `mark` a parameter of __init__ (not init=False)? A keyword-only one? */
+static inline int dynac__field_is_param(int mark) { return mark <= 2 || mark >= 6; }
+static inline int dynac__field_is_kw_only(int mark) { return mark >= 6; }
+/* Does a field of mark `mark` take a default factory as a parameter (its default _HAS_DEFAULT_FACTORY)? */
+static inline int dynac__field_param_factory(int mark) { return mark == 1 || mark == 7; }
 /* Is a field of mark `mark` stored from its free variable _dflt_NAME? */
-static inline int dynac__field_has_cell(int mark) { return mark == 1 || mark == 4 || mark == 5; }
+static inline int dynac__field_has_cell(int mark) { return dynac__field_param_factory(mark) || mark == 4 || mark == 5; }
 static inline void dynac__skip_field(const char **names, size_t len, int mark) {
   *names += len + strlen(dynac__field_marks[mark]);
   *names += **names == ',';
@@ -527,7 +536,7 @@ static inline int dynac__dataclass_fields_are(PyTypeObject *tp, const char *fiel
   while (ok && PyDict_Next(dfs, &pos, &key, &fld)) {
     int kind = dynac__dataclass_field_kind(fld);
     if (kind == 2) continue;
-    static const int kind_of_mark[DYNAC_FIELD_MARKS] = {1, 3, 4, 5, 6, 5}; /* (dynac__next_field) */
+    static const int kind_of_mark[DYNAC_FIELD_MARKS] = {1, 3, 4, 5, 6, 5, 7, 8}; /* (dynac__next_field) */
     ok = kind != 0 && dynac__next_field(&fields, &len, &mark) && kind == kind_of_mark[mark] &&
          dynac__name_is(key, fields, len);
     if (ok) dynac__skip_field(&fields, len, mark);
@@ -544,7 +553,7 @@ static inline int dynac__dataclass_factory_cells(PyCodeObject *co, const char *f
   size_t len = 0;
   for (const char *w = fields; dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark)) {
     ncells += dynac__field_has_cell(mark);
-    sentinel |= mark == 1;
+    sentinel |= dynac__field_param_factory(mark);
   }
   if (co->co_nfreevars != ncells + sentinel) return 0;
   PyObject *free = PyCode_GetFreevars(co);
@@ -577,38 +586,38 @@ static inline int dynac__dataclass_init_closure_ok(PyObject *f, PyCodeObject *co
  * generated for tp's fields `fields` (comma-separated; "name()" for a
  * field with a default_factory, a closure cell of its own; "name:InitVar"
  * for an InitVar, a parameter only; "name!", "name!()", "name!=" for
- * init=False, no parameter: dynac__next_field), the last
- * `ndefaults` with a default, with its default options but `options`
- * (DYNAC_DC_FROZEN, DYNAC_DC_POST_INIT: its text ends calling it): the
- * function exec() made of its text (co_filename "<string>", co_name
- * __init__), taking (self, *fields) and no more, tp's fields and options
- * as dynac__dataclass_fields_are checks them, its free variables as
- * dynac__dataclass_init_closure_ok does? 1, 0, or -1 (MemoryError). */
+ * init=False, no parameter; "name*", "name*()" for a keyword-only one:
+ * dynac__next_field), the last `ndefaults` of the positional ones with a
+ * default, with its default options but `options` (DYNAC_DC_FROZEN,
+ * DYNAC_DC_POST_INIT: its text ends calling it): the function exec() made
+ * of its text (co_filename "<string>", co_name __init__), taking (self,
+ * *positional fields, *, *keyword-only fields) and no more, tp's fields and
+ * options as dynac__dataclass_fields_are checks them, its free variables
+ * as dynac__dataclass_init_closure_ok does? 1, 0, or -1 (MemoryError). */
 static inline int dynac_compat_dataclass_init(PyTypeObject *tp, PyObject *f, const char *fields, int ndefaults,
                                               int options) {
   if (!PyFunction_Check(f)) return 0;
   PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
   PyObject *defs = PyFunction_GET_DEFAULTS(f);
   if (PyUnicode_CompareWithASCIIString(co->co_filename, "<string>") ||
-      PyUnicode_CompareWithASCIIString(co->co_name, "__init__") || co->co_kwonlyargcount ||
+      PyUnicode_CompareWithASCIIString(co->co_name, "__init__") ||
       co->co_posonlyargcount || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ||
       (defs && !PyTuple_Check(defs)) || (defs ? PyTuple_GET_SIZE(defs) : 0) != ndefaults ||
       !dynac__dataclass_init_closure_ok(f, co, options & DYNAC_DC_FROZEN, fields))
     return 0;
   PyObject *names = PyCode_GetVarnames(co);
   if (!names) return -1;
-  const char *want = fields;
   size_t len = 0;
-  int ok = 1, mark = 0;
-  for (int i = 1; ok && i < co->co_argcount; i++) { /* 0: self (__dataclass_self__ if a field is self) */
-    while ((ok = dynac__next_field(&want, &len, &mark)) && !dynac__field_is_param(mark))
-      dynac__skip_field(&want, len, mark); /* init=False: no parameter */
-    ok = ok && dynac__name_is(PyTuple_GET_ITEM(names, i), want, len);
-    if (ok) dynac__skip_field(&want, len, mark);
+  int ok = 1, mark = 0, npos = 1, nkw = 0; /* 0: self (__dataclass_self__ if a field is self) */
+  for (const char *w = fields; ok && dynac__next_field(&w, &len, &mark); dynac__skip_field(&w, len, mark)) {
+    if (!dynac__field_is_param(mark)) continue; /* init=False: no parameter */
+    int i = dynac__field_is_kw_only(mark) ? co->co_argcount + nkw++ : npos++;
+    ok = i < (dynac__field_is_kw_only(mark) ? co->co_argcount + co->co_kwonlyargcount : co->co_argcount) &&
+         dynac__name_is(PyTuple_GET_ITEM(names, i), w, len);
   }
   Py_DECREF(names);
-  while (ok && dynac__next_field(&want, &len, &mark) && !dynac__field_is_param(mark)) dynac__skip_field(&want, len, mark);
-  return ok && !*want && dynac__dataclass_fields_are(tp, fields, options);
+  return ok && npos == co->co_argcount && nkw == co->co_kwonlyargcount &&
+         dynac__dataclass_fields_are(tp, fields, options);
 }
 
 #endif /* DYNAC_COMPAT_H */

@@ -28,7 +28,7 @@ import sys
 import math
 import heapq
 import dataclasses
-from dataclasses import dataclass, field, InitVar
+from dataclasses import dataclass, field, InitVar, KW_ONLY
 from typing import NamedTuple
 
 LOG = []
@@ -431,6 +431,72 @@ class DZF:
 
     def __post_init__(self):
         LOG.append(("dzf", self.a, self.k))
+
+
+@dataclass
+class DKW:
+    """field(kw_only=True): a keyword-only parameter of the generated __init__, after `*`."""
+    x: float
+    w: float = field(default=2.0, kw_only=True)
+    y: float = 0.5
+
+    def __post_init__(self):
+        self.total = self.x * self.w + self.y
+
+
+@dataclass
+class DKO:
+    """The fields after `_: KW_ONLY` are keyword-only: required ones, defaults, a factory."""
+    a: float
+    _: KW_ONLY
+    b: float
+    trail: list = field(default_factory=made_trail)
+    c: int = 3
+
+    def __post_init__(self):
+        self.trail.append(self.a + self.b)
+
+
+@dataclass(kw_only=True)
+class DKC:
+    """kw_only=True: every field keyword-only (so a required one may follow one with a default)."""
+    p: float = 1.0
+    q: float
+
+    def __post_init__(self):
+        LOG.append(("dkc", self.p, self.q))
+
+
+@dataclass
+class DKS(DKW):
+    """A base's keyword-only field stays after `*`; the subclass's own come before it."""
+    z: float = 4.0
+
+    def __post_init__(self):
+        self.total = self.x + self.y + self.z + self.w
+
+
+def dk_walk(n, v):
+    out = []
+    t = 0.0
+    for i in range(n):
+        a = DKW(0.5 * i, w=v)
+        b = DKW(0.5 * i, v)  # y by position, w its default
+        c = DKO(i * 1.0, b=v)
+        d = DKO(1.0, c=i, b=v, trail=[i])  # out of the parameters' order: CPython's call
+        e = DKC(q=v)
+        f = DKS(1.0, 2.0, 3.0, w=v)
+        t += a.total + b.total + c.b + c.c + d.c + e.p + e.q + f.total
+        out.append((a, b, c, d, e, f))
+    return t, out
+
+
+def dk_missing(v):
+    return DKO(v)  # b is required (keyword-only, no default): TypeError
+
+
+def dk_positional(v):
+    return DKW(v, 1.0, 2.0)  # w is keyword-only: too many positional arguments, TypeError
 
 
 def dz_walk(n, y):
@@ -2517,6 +2583,7 @@ def train():
         di_walk(3, 2.0)
         du_make(1.5)
         dz_walk(3, 2.0)
+        dk_walk(3, 2.0)
         kw_make(1.5, 2.0)
         kw_order(1.5, 2.0)
         km_calls(1.5, 2.0)
@@ -3420,6 +3487,22 @@ def checks():
     frames("init=False init of another dataclass", dz_walk, 2, 1.0)
     DZ.__init__ = saved_zinit
     show("init=False restored", dz_walk, 3, 2.0)
+    for v in (2.0, -0.0, float("nan"), 10 ** 20):
+        show("keyword-only fields %r" % (v,), dk_walk, 3, v)
+    show("keyword-only fields none", dk_walk, 0, 1.0)
+    frames("keyword-only field left out", dk_missing, 1.5)
+    frames("keyword-only field by position", dk_positional, 1.5)
+    saved_dk = DKW.__init__.__kwdefaults__
+    DKW.__init__.__kwdefaults__ = {"w": 5.0}
+    show("keyword-only field, new __kwdefaults__", dk_walk, 2, 1.0)
+    DKW.__init__.__kwdefaults__ = {"w": "s"}
+    frames("keyword-only field, a default of another type", dk_walk, 2, 1.0)
+    DKW.__init__.__kwdefaults__ = saved_dk
+    saved_dkc = DKC.__init__
+    DKC.__init__ = DKO.__init__  # dataclasses' text for other fields: CPython's call
+    frames("keyword-only fields, init of another dataclass", dk_walk, 2, 1.0)
+    DKC.__init__ = saved_dkc
+    show("keyword-only fields restored", dk_walk, 3, 2.0)
     # frozen=True: __init__ stores as object.__setattr__ does, any other store raises
     show("frozen walk", fv_walk, 40)
     for o in (2.0, "s", None, float("nan")):
@@ -3489,7 +3572,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "dk_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3561,7 +3644,7 @@ def main():
               in made and "generic only" not in made, made)  # (Checked.__init__ may return 13: CPython's call)
         dcs = {c: ir.stdout.split("\n%s.__init__ (" % c, 1)[-1].split("\n\n", 1)[0] if "\n%s.__init__ (" % c in
                ir.stdout else "" for c in ("DV", "DW", "DS", "DL", "DP", "DF", "FW", "DT", "DU", "DI", "DJ",
-                                           "DZ", "DZS", "DZF")}
+                                           "DZ", "DZS", "DZF", "DKW", "DKO", "DKC", "DKS")}
         check("explain: a @dataclass's generated __init__ is a kernel made from its fields (a base's first, "
               "one defined again in its place, no ClassVar, frozen or not, ending with __post_init__, default "
               "factories marked (), InitVars :InitVar)",
@@ -3579,6 +3662,11 @@ def main():
               "its kernel made from the fields x,hits!,log!(),y,total!)" in dcs["DZ"] and
               "fields a,n!=,seen!())" in dcs["DZS"] and "fields a,k!)" in dcs["DZF"] and
               "f!: init=False, not a parameter" in dcs["DZ"] and "kernel" in dcs["DZS"], json.dumps(dcs))
+        check("explain: keyword-only fields are marked * (after `*` in __init__): kw_only=True, after KW_ONLY, "
+              "the class's kw_only=True, a base's staying after the subclass's own",
+              "its kernel made from the fields x,w*,y)" in dcs["DKW"] and "fields a,b*,trail*(),c*)" in dcs["DKO"]
+              and "fields p*,q*)" in dcs["DKC"] and "fields x,w*,y,z)" in dcs["DKS"] and
+              "f*: a keyword-only parameter" in dcs["DKW"] and "kernel" in dcs["DKO"], json.dumps(dcs))
         check("explain says a generated __init__ is a frozen dataclass's, or ends calling __post_init__",
               "generated by @dataclass(frozen=True): fields stored as object.__setattr__ stores them" in dcs["DF"]
               and "ends calling self.__post_init__()" in dcs["DP"] and "__post_init__" not in dcs["DV"],
@@ -3720,6 +3808,10 @@ def main():
         check("hot functions served by kernels", all(served.values()), json.dumps(served))
         posts = {c: stats.get("__main__.%s.__post_init__" % c, {}).get("direct_calls", 0) for c in ("DZ", "DZS", "DZF")}
         check("dataclasses with init=False fields: the __init__ kernels synthesised from their fields ran "
+              "(they call __post_init__ directly)", all(posts.values()), json.dumps(posts))
+        posts = {c: stats.get("__main__.%s.__post_init__" % c, {}).get("direct_calls", 0)
+                 for c in ("DKW", "DKO", "DKC", "DKS")}
+        check("dataclasses with keyword-only fields: the __init__ kernels synthesised from their fields ran "
               "(they call __post_init__ directly)", all(posts.values()), json.dumps(posts))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
