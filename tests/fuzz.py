@@ -119,6 +119,10 @@ class Gen:
                 "p0.sp(P, %s, %s)" % (a, b), "p0.sp(Q, %s, %s)" % (b, a), "p0.sp(P, %s)" % a,
                 # parameters left to their defaults (read from __defaults__ at the call)
                 "p0.md(%s)" % a, "p0.md(%s, %s)" % (a, b), "p0.md(%s, 0.5, 3)" % a,
+                # keyword-only parameters, keywords skipping defaulted ones, out of order
+                "p0.kw(%s)" % a, "p0.kw(%s, s=%s)" % (a, b), "p0.kw(x=%s, c=%s)" % (a, b),
+                "p0.kw(%s, %s, s=%s, c=0.25)" % (a, b, a), "p0.kw(%s, c=%s, s=2.0)" % (a, b),
+                "poly_kw(p0, %s, %s)" % (a, b),
                 "P(%s, %s).md(%s, -1.5)" % (a, b, b),
                 # heapq's comparisons through P.__lt__'s kernel
                 "heap_min(p0, %s, %s)" % (a, b),
@@ -136,6 +140,10 @@ class Gen:
             return self.rng.choice([
                 "F(%s, %s).b" % (a, b), "(F(%s) - F(%s, %s)).a" % (a, b, a), "fz_walk(%s, %s)" % (a, b),
                 "(F(%s, %s) - F(%s)).b" % (a, b, b), "F(%s).moved(%s)" % (a, b)])
+        if self.rng.random() < 0.1:  # the dataclass K: keyword-only fields
+            return self.rng.choice([
+                "K(%s, b=%s).t()" % (a, b), "K(%s).t()" % a, "K(%s, n=3).t()" % a,
+                "K(a=%s, n=1, b=%s).t()" % (a, b)])
         if self.rng.random() < 0.1:  # the dataclass G: a default factory (a closure cell) and an InitVar
             return self.rng.choice([
                 "G(%s).total()" % a, "G(%s, [%s], %s).total()" % (a, b, a), "gf_walk(%s, %s)" % (a, b)])
@@ -491,8 +499,8 @@ class Gen:
         """P (declared float attributes; a method, operators, a property, a
         staticmethod, len and an item) and its subclass Q (super(), P.m0):
         instances of exactly P are what kernels specialise on; and the
-        dataclass D (its generated __init__, a default), the frozen F and G (a
-        default factory, an InitVar)."""
+        dataclass D (its generated __init__, a default), the frozen F, G (a
+        default factory, an InitVar) and K (keyword-only fields)."""
         e = self.float_expr({"x0", "x1", "x2"}, 2, False)
         e = re.sub(r"\bx0\b", "self.a", re.sub(r"\bx1\b", "self.b", re.sub(r"\bx2\b", "x", e)))
         return CLASSES % e
@@ -560,6 +568,11 @@ class P:
     @staticmethod
     def sk(*xs):
         return xs[0] - xs[-1] * 0.5 if xs else 0.25
+
+    def kw(self, x, k=2.0, *, s=1.0, c=0.5):
+        # keyword-only parameters: a call's keywords bind by name at build time, the ones it
+        # leaves out read from __defaults__ / __kwdefaults__ when it runs
+        return x * k * s + self.a * c
 
 
 FuzzPair = __import__("collections").namedtuple("FuzzPair", "a b")  # made in C from kernels
@@ -708,6 +721,30 @@ class Q(P):
 
     def md(self, x, k=-1.0, n=0, c=None):
         return super().md(x, k, n, c) - 0.5
+
+    def kw(self, x, k=-2.0, *, c=0.25, s=3.0):
+        # c before s: `o.kw(x, s=.., c=..)` binds in order for P's def only (Q's: CPython's call)
+        return super().kw(x, k, s=s, c=c) - 1.0
+
+
+def poly_kw(p, x, y):
+    # keyword calls of an object's method, per receiver class (P.kw, Q.kw)
+    t = 0.0
+    for o in [p, Q(x, y), P(y, x), p]:
+        t += o.kw(x, c=y) + o.kw(y, s=x, c=0.5)
+    return t
+
+
+@dataclasses.dataclass
+class K:
+    # keyword-only fields (after KW_ONLY): the synthesised __init__ takes them after `*`
+    a: float
+    _: dataclasses.KW_ONLY
+    b: float = 0.5
+    n: int = 2
+
+    def t(self):
+        return self.a * self.n + self.b
 """
 
 

@@ -812,14 +812,15 @@ static void poly_keep(ctx *c, expr *e, const poly_site *ps) {
  * each of the module's classes (up to POLY_MAX, in the order of the class
  * statements) that the profile saw as a receiver of the def m resolves to
  * in it, that def's kernel for an instance of exactly the class and these
- * arguments, as type_devirtualised makes it for one class. The call's own
+ * arguments, as type_devirtualised makes it for one class (keywords bound
+ * per class: keywords_in_order, bind_types). The call's own
  * type stays the C API call's (an object). */
 static void type_polymorphic(ctx *c, expr *e, const type **at) {
   c->in->types.poly[e->id] = NULL;
   int n = e->u.call.n;
   expr *recv = e->u.call.args[0]; /* a local, or an element or attribute (evaluated once: emit_polymorphic_call) */
   if (at[0]->cls || (recv->kind != EX_LOCAL && recv->kind != EX_SUBSCRIPT && recv->kind != EX_ATTR) ||
-      e->u.call.nkw || e->u.call.argform || n > 64)
+      e->u.call.argform || n > 64)
     return;
   for (int i = 1; i < n; i++) /* inert: the receiver's class is tested before them, as CPython's lookup is */
     if (!expr_inert(e->u.call.args[i])) return;
@@ -828,7 +829,7 @@ static void type_polymorphic(ctx *c, expr *e, const type **at) {
     klass *k = c->m->classes[i];
     char kind;
     func *f = k->slot && !k->why_not ? classes_member(c->m, k, e->u.call.name, &kind) : NULL;
-    if (!f || kind != 'f' || !recorded_receiver(f, k)) continue;
+    if (!f || kind != 'f' || !recorded_receiver(f, k) || !keywords_in_order(e, f, 0)) continue;
     const type *a[64];
     a[0] = &k->inst;
     for (int j = 1; j < n; j++) a[j] = at[j];

@@ -2295,6 +2295,33 @@ class PF(PA):
         return "PF"
 
 
+class PK:
+    """Keyword calls of it.scaled(...) on objects of several classes: bound per class (each def's
+    own parameter order and defaults); for a class whose order differs, CPython's call."""
+    def __init__(self, v):
+        self.v = v
+
+    def scaled(self, k, *, by=2.0, off=0.0):
+        return self.v * k * by + off
+
+
+class PK2(PK):
+    def scaled(self, k, off=1.0, *, by=0.5):
+        return self.v - k * by + off
+
+
+class PK3(PK):
+    def scaled(self, k, *, off=0.0, by=1.0):  # off before by: `by=..., off=...` is out of its order
+        return (self.v, k, by, off)
+
+
+def poly_kw(items, k):
+    out = []
+    for it in items:
+        out.append((it.scaled(k, by=3.0), it.scaled(k, off=k), it.scaled(k, by=k, off=0.25)))
+    return out
+
+
 def poly_sum(items, k):
     out = []
     for it in items:
@@ -2610,6 +2637,7 @@ def train():
         made_by(Vec, 1.0, 2.0)
         poly_sum([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
         poly_sum([PA(1.5), PB(2.0)], 0.5)
+        poly_kw([PK(1.5), PK2(2.0), PK3(0.5)], 2.0)
         poly_index([PA(1.5), PB(2.0), PC(0.5), PD(3.0)], 2)
         poly_attr([Carrier(PA(1.5)), Carrier(PB(2.0)), Carrier(PD(3.0))], 2)
         use_defaults(Acc(1.0), 2.0)
@@ -3033,6 +3061,14 @@ def checks():
     show("poly deleted", poly_sum, items, 2)
     PB.val = saved_pb = lambda self, k: int(self.v) + k
     show("poly readded", poly_sum, items, 2)
+    kitems = [PK(1.5), PK2(2.0), PK3(0.5), PK(-0.0)]
+    for k in [2.0, -0.0, float("nan"), 2 ** 70, "s"]:
+        show("poly keywords %r" % (k,), poly_kw, kitems, k)
+    saved_kwd = PK2.scaled.__kwdefaults__
+    PK2.scaled.__kwdefaults__ = {"by": 9.0}
+    show("poly keywords, new __kwdefaults__", poly_kw, kitems, 2.0)
+    PK2.scaled.__kwdefaults__ = saved_kwd
+    show("poly keywords restored", poly_kw, kitems, 2.0)
     # parameters left to their defaults, read when the call runs
     del LOG[:]
     for x in [2.0, -0.0, float("nan"), 3, 2 ** 70, "s"]:
@@ -3572,7 +3608,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "dk_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "dk_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_kw", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3752,6 +3788,12 @@ def main():
               "KM.made, devirtualised */" in kmc and
               re.search(r"PyObject_VectorcallMethod\([^;]*, argv, 1, kw\d+\); /\* \.move\(\)", kmc) is not None,
               c_lines(kmc, "devirtualised", "VectorcallMethod"))
+        pkw = max((b for b in c_text.split("\nstatic ") if "int dynac_kernel_poly_kw__" in b.split("(", 1)[0]),
+                  key=len, default="")
+        check("keyword calls at a polymorphic call site: each class's kernel where its def binds them in order",
+              pkw.count("/* .scaled() of a PK */") == 3 and pkw.count("/* .scaled() of a PK2 */") == 2 and
+              pkw.count("/* .scaled() of a PK3 */") == 2 and "dynac_method_kwdefault(" in pkw,
+              c_lines(pkw, ".scaled() of a", "kwdefault"))
         koc = max((b for b in c_text.split("\nstatic ") if "int dynac_kernel_ko_calls__" in b.split("(", 1)[0]),
                   key=len, default="")
         check("keyword-only parameters and keywords leaving parameters between them out: constructions run "
