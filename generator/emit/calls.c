@@ -857,9 +857,11 @@ static void bind_values(const expr *e, const inst *callee, int first, int shift,
   }
 }
 
-/* pv[from..to), the arguments of a kernel by parameter, each followed by ", ". */
+/* pv[from..to), the arguments of a kernel by parameter, each followed by
+ * ", " (one infer bound none: a name that stops the C compiler, never a
+ * wrong value). */
 static void join_params(strbuf *args, const char *const *pv, int from, int to) {
-  for (int p = from; p < to && p < 64; p++) sb_printf(args, "%s, ", pv[p] ? pv[p] : "0");
+  for (int p = from; p < to && p < 64; p++) sb_printf(args, "%s, ", pv[p] ? pv[p] : "DYNAC_UNBOUND_PARAMETER");
 }
 
 /* The closure argument of a kernel whose function has one (the __class__
@@ -1094,7 +1096,10 @@ static void emit_init_kernel_call(em *E, const klass *k, inst *init, const char 
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
   expr *byparam[64] = {NULL}; /* self, then Cls(...)'s arguments, by the parameter each binds */
-  for (int i = 1; e && i < e->u.call.n && i < 64; i++) byparam[call_param(e, init->fn, i, 0)] = e->u.call.args[i];
+  for (int i = 1; e && i < e->u.call.n && i < 64; i++) {
+    int p = call_param(e, init->fn, i, 0);
+    if (p >= 0 && p < 64) byparam[p] = e->u.call.args[i];
+  }
   line(E, "int st = dynac_kernel_%s(%s%s%s); /* %s.__init__, run directly */", init->cname,
        closure_arg(E, init, tp, "__init__"), args, entry_args_of_call(E, init, byparam, defaults), k->name);
   if (!leaf) line(E, "dynac__depth--;");
@@ -1118,6 +1123,12 @@ const char *synthesised_init_ok(em *E, const inst *init, const char *tp) {
                       options[init->fn->synth_of->frozen | init->fn->synth_post_init << 1]);
 }
 
+/* The type of the parameter of init's kernel that value i of construction e binds (NULL: none). */
+const type *init_param_type(const expr *e, const inst *init, int i) {
+  int p = call_param(e, init->fn, i, 0);
+  return p >= 0 ? init->args[p] : NULL;
+}
+
 /* The kernel arguments of construction e (Cls(...), its __init__'s kernel
  * `init`; `self` the instance, vals the call's values) into args, by
  * parameter: each value where it binds (by position or keyword:
@@ -1132,7 +1143,8 @@ const char *construction_args(em *E, expr *e, const inst *init, const char *tp, 
   bool given[64] = {false};
   const char *pv[64] = {self};
   bind_values(e, init, 1, 1, e->u.call.n, param, given);
-  for (int i = 1; i < e->u.call.n && i < 64; i++) pv[param[i]] = kernel_arg(E, vals[i], init->args[param[i]]);
+  for (int i = 1; i < e->u.call.n && i < 64; i++)
+    if (param[i] >= 0) pv[param[i]] = kernel_arg(E, vals[i], init->args[param[i]]);
   const char *cond = defaults_read(E, init, given, tp, "__init__", pv, objs);
   join_params(args, pv, 0, init->fn->nparams);
   if (args->len) args->data[args->len -= 2] = 0; /* the last ", " */
@@ -1152,7 +1164,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   const klass *k = TY(e)->cls;
   int n = e->u.call.n, ks = k->slot->index;
   const char *vals[64];
-  for (int i = 0; i < n; i++) vals[i] = emit_arg_as(E, e, i, i ? init->args[call_param(e, init->fn, i, 0)] : NULL);
+  for (int i = 0; i < n; i++) vals[i] = emit_arg_as(E, e, i, i ? init_param_type(e, init, i) : NULL);
   const char *o = tmpvar(E, TY(e));
   const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
   strbuf args = {0};

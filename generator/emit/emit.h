@@ -514,6 +514,7 @@ const char *unbox_call_result(em *E, expr *e, const char *o);
 /* The action giving call e's value (in dynac__boxed_result) to the interpreter, which goes on
  * from there in the statement (its pending operands kept), or NULL where it cannot. */
 const char *boxed_call_action(em *E, const expr *call);
+const type *init_param_type(const expr *e, const inst *init, int i);
 const char *construction_args(em *E, expr *e, const inst *init, const char *tp, const char *self,
                               const char *const *vals, strbuf *args, const char **objs);
 const char *synthesised_init_ok(em *E, const inst *init, const char *tp);

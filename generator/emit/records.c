@@ -304,7 +304,7 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   const klass *k = TY(e)->cls;
   int n = e->u.call.n, ks = k->slot->index;
   const char *vals[64];
-  for (int i = 0; i < n; i++) vals[i] = emit_call_arg(E, e, i, i ? init->args[call_param(e, init->fn, i, 0)] : NULL);
+  for (int i = 0; i < n; i++) vals[i] = emit_call_arg(E, e, i, i ? init_param_type(e, init, i) : NULL);
   const char *r = rec_result(E, e, k);
   const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", vals[0]);
   strbuf args = {0};
@@ -323,8 +323,10 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   if (!leaf) line(E, "dynac__depth++;");
   callee_report_start(E, init);
   expr *byparam[64] = {NULL}; /* self, then Cls(...)'s arguments that are objects the kernel was given */
-  for (int i = 1; i < n && i < 64; i++)
-    byparam[call_param(e, init->fn, i, 0)] = e->u.call.args[i]->kind == EX_LOCAL ? e->u.call.args[i] : NULL;
+  for (int i = 1; i < n && i < 64; i++) {
+    int p = call_param(e, init->fn, i, 0);
+    if (p >= 0 && p < 64) byparam[p] = e->u.call.args[i]->kind == EX_LOCAL ? e->u.call.args[i] : NULL;
+  }
   line(E, "int st = dynac_kernel_%s(%s%s); /* %s.__init__ on its fields */", init->cname, args.data,
        entry_args_of_call(E, init, byparam, dobjs), k->name);
   if (!leaf) line(E, "dynac__depth--;");
