@@ -177,7 +177,8 @@ def bench_records(compiled, eager):
     n = 200_000
     print("\ninstances made in a loop (class Vec3), %d items, best of 5" % n)
     for label, name in (("temporaries, kept as fields", "temporaries"),
-                        ("the same made and called by keyword", "by_keyword"), ("escaping into a list", "kept")):
+                        ("the same made and called by keyword", "by_keyword"),
+                        ("keyword-only parameters, defaults left", "keyword_only"), ("escaping into a list", "kept")):
         c, e = getattr(compiled, name), getattr(eager, name)
         ac, ae = compiled.Vec3(1.0, 2.0, 3.0), eager.Vec3(1.0, 2.0, 3.0)
         assert c(ac, 100, 0.5) == e(ae, 100, 0.5)

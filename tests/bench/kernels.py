@@ -144,6 +144,32 @@ def by_keyword(a: Vec3, n: int, k: float):
     return s
 
 
+class KwPoint:
+    """Keyword-only parameters (after `*`), which calls may leave to their defaults."""
+    x: float
+    y: float
+    z: float
+
+    def __init__(self, x, *, y=0.0, z=0.5):
+        self.x = x
+        self.y = y
+        self.z = z
+
+    def dot(self, o, *, w=1.0):
+        return (self.x * o.x + self.y * o.y + self.z * o.z) * w
+
+
+@dynac.compile
+def keyword_only(a: Vec3, n: int, k: float):
+    """KwPoint(x, y=k) leaving z to its keyword-only default, b.dot(a) leaving w to its: each
+    default read from __kwdefaults__ per call, the calls kernel to kernel."""
+    s = 0.0
+    for i in range(n):
+        b = KwPoint(float(i), y=k)
+        s += b.dot(a) + b.dot(a, w=k)
+    return s
+
+
 @dynac.compile
 def kept(a: Vec3, n: int, k: float):
     """Instances that escape at once (into a list): each made as an object."""
