@@ -392,6 +392,8 @@ typedef struct expr {
       const char **kwnames;
       int super_cell;           /* super() (CALLEE_VALUE: args super, the first parameter):
                                    1 + the index of __class__ in func.freevars; else 0 */
+      const char *via_api;      /* a call of a module function made through the C API: why
+                                   not directly (explain), else NULL */
       const char *argform;      /* a call with *args or **kwargs (CALLEE_VALUE, nkw 0), else
                                    NULL: per args[i], i >= 1, 'p' positional, '*' *iterable,
                                    'k' keyword (named by kwnames, in order), 'd' **mapping */

@@ -373,13 +373,25 @@ def broken(n: int) -> float:
 
 def plain(x):
     return x + 1
+
+def kw_target(a, b, c=0.5):
+    return a * 2.0 - b + c
+
+def kw_loud(v):
+    return v
+
+@dynac.compile
+def kw_calls(x: float, y: float) -> float:
+    r = kw_target(b=kw_loud(x), a=kw_loud(y))
+    return r + kw_target(x, b=y)
 """
 
 
 @case
 def explain_lines():
     """explain --lines marks each line T (typed), G (through the C API,
-    saying why) or I (interpreted: a break, outside the regions of a
+    saying why: for a module function called so, why it is not called
+    directly) or I (interpreted: a break, outside the regions of a
     partially compiled function, or a function not compiled)."""
     import re
     with tempfile.TemporaryDirectory() as tmp:
@@ -390,11 +402,12 @@ def explain_lines():
     marks = {int(m.group(1)): (m.group(2), m.group(3)) for m in
              re.finditer(r"^ +(\d+) ([TGI ]) \| .*?(?:   # (.*))?$", r.stdout, re.M)}
     want = {5: "T", 6: "T", 7: "T", 8: "G", 9: "G", 13: "T", 14: "T", 15: "T", 16: "I", 17: " ",
-            18: "T", 19: "T", 20: "T", 23: "I"}
+            18: "T", 19: "T", 20: "T", 23: "I", 33: "G"}
     got = {line: marks.get(line, ("?",))[0] for line in want}
-    why = {line: marks.get(line, (None, None))[1] or "" for line in (8, 16, 23)}
+    why = {line: marks.get(line, (None, None))[1] or "" for line in (8, 16, 23, 33)}
     ok = (r.returncode == 0 and got == want and "object of unknown class" in why[8]
-          and "graph break GB" in why[16] and "not compiled" in why[23])
+          and "graph break GB" in why[16] and "not compiled" in why[23] and
+          "kw_target() called through the C API: keywords out of its parameters' order" in why[33])
     return ok, (got, why, r.stdout[-2500:])
 
 

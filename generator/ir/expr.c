@@ -306,15 +306,16 @@ static bool quiet_argument(lower *L, TSNode a) {
  * rather than in source order, as CPython evaluates them: the keywords
  * name parameters in increasing order, or all but one of them are quiet
  * (the one may raise or have effects: nothing else can be seen before or
- * after it)? `f(y=g(), x=h())` may not: g() runs first in CPython. */
-static bool direct_call_matches(lower *L, TSNode args, func *callee) {
+ * after it)? `f(y=g(), x=h())` may not: g() runs first in CPython. NULL
+ * when it may; else why not (explain's reason for CPython's call). */
+static const char *direct_call_refused(lower *L, TSNode args, func *callee) {
   if (!callee->params_ok || callee->nvarparams || callee->nparams > 64 || !node_is(args, "argument_list"))
-    return false;
+    return "it has *args or **kwargs parameters";
   bool given[64] = {0}, increasing = true;
   int npos = 0, last_kw = -1, loud = 0;
   for (uint32_t i = 0; i < node_named_count(args); i++) {
     TSNode a = node_named(args, i);
-    if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) return false;
+    if (node_is(a, "list_splat") || node_is(a, "dictionary_splat")) return "a starred argument";
     int k = npos;
     if (node_is(a, "keyword_argument")) {
       const char *kw = text(L, child_by_field(a, "name"));
@@ -323,14 +324,17 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
       last_kw = k;
       loud += !quiet_argument(L, child_by_field(a, "value"));
     } else if (npos++ >= callee->nposparams) {
-      return false;
+      return "more positional arguments than it takes (a TypeError)";
     }
-    if (k == callee->nparams || given[k]) return false;
+    if (k == callee->nparams || given[k]) return "an unknown or repeated keyword (a TypeError)";
     given[k] = true;
   }
   for (int k = 0; k < callee->nparams; k++)
-    if (!given[k] && (!callee->param_default[k] || callee->param_default[k]->kind == TY_CONFLICT)) return false;
-  return increasing || loud <= 1;
+    if (!given[k] && (!callee->param_default[k] || callee->param_default[k]->kind == TY_CONFLICT))
+      return "a parameter left to a default that is not a number literal, or to none (a TypeError)";
+  return increasing || loud <= 1 ? NULL
+         : "keywords out of its parameters' order, two or more of them may raise or have effects (source "
+           "order kept)";
 }
 
 /* A call to a function of this module: positional and keyword arguments are
@@ -342,8 +346,12 @@ static bool direct_call_matches(lower *L, TSNode args, func *callee) {
  * C API, as CALL_FUNCTION_EX makes it. */
 static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, func *callee) {
   char *fname = text(L, fnode);
-  if (!direct_call_matches(L, args, callee) && node_is(args, "argument_list"))
-    return lower_starred_call(L, n, fnode, args);
+  const char *refused = direct_call_refused(L, args, callee);
+  if (refused && node_is(args, "argument_list")) {
+    expr *e = lower_starred_call(L, n, fnode, args);
+    if (e && e->kind == EX_CALL) e->u.call.via_api = refused;
+    return e;
+  }
   if (!callee->params_ok || callee->nparams > 64) {
     gb(L, n, "unknown-call", arena_printf(L->m->a, "call to %s(), which has *args or **kwargs "
        "parameters", fname));
