@@ -53,9 +53,10 @@
  * others. The body stores every field in the fields' order.
  * Not synthesised (CPython's __init__ runs, as before): field(...) with a
  * positional argument, a keyword-only field with init=False or an InitVar
- * one, an explicit __init__, the init= option, a frozen class with a factory or a stored init=False field (its
- * text's __dataclass_builtins_object__ is one more free variable), an
- * InitVar with init=False, a field named self, a default spanning lines.
+ * one, an explicit __init__, the init= option, a frozen class with a
+ * factory or a stored init=False field (its text's
+ * __dataclass_builtins_object__ is one more free variable), an InitVar
+ * with init=False, a field named self, a default spanning lines.
  */
 #include "gen.h"
 

@@ -163,8 +163,8 @@ static void view_expr(void *ctx, expr *e) {
     return;
   }
   if (e->kind == EX_CALL && e->u.call.via_api) { /* a module function: why it is CPython's call */
-    line_mark(V, e->pos.line, 'G', arena_printf(V->a, "%s() called through the C API: %s", e->u.call.name ?
-              e->u.call.name : "a module function", e->u.call.via_api));
+    line_mark(V, e->pos.line, 'G', arena_printf(V->a, "%s() called through the C API: %s", e->u.call.name,
+                                           e->u.call.via_api));
     for (int i = 1; i < e->u.call.n; i++) view_expr(ctx, e->u.call.args[i]);
     return;
   }

@@ -518,7 +518,7 @@ static bool bind_types(const expr *e, const func *f, const type **at, int n, con
   for (int j = 0; j < f->nparams; j++) {
     const type *dt = f->param_default ? f->param_default[j] : NULL;
     if (given[j]) continue;
-    if ((j < f->nposparams && j < f->nposparams - f->nposdefaults) || !dt || dt->kind == TY_CONFLICT) return false;
+    if (j < f->nposparams - f->nposdefaults || !dt || dt->kind == TY_CONFLICT) return false; /* (a required one) */
     out[j] = dt;
   }
   return true;

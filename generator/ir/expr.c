@@ -300,8 +300,9 @@ static bool quiet_argument(lower *L, TSNode a) {
 
 /* Can argument list `args` be matched to module function callee's
  * parameters here, for a direct kernel call: no starred argument, known
- * keywords once each (none naming a positional-only parameter), no more positional ones than it takes, a number (or
- * None) default for each parameter not given? And may the arguments be
+ * keywords once each (none naming a positional-only parameter), no more
+ * positional ones than it takes, a number (or None) default for each
+ * parameter not given? And may the arguments be
  * evaluated in the parameters' order, as lower_module_call places them,
  * rather than in source order, as CPython evaluates them: the keywords
  * name parameters in increasing order, or all but one of them are quiet
