@@ -1,12 +1,13 @@
 """Runs every test suite and prints one closing line: `N passed, N failed`.
 
-Interpreter-independent suites (generator, C, install) run once, one after
-the other (suite_install runs `make install` in the tree); the Python suites
-run under every interpreter given with --python (each with its own build
-directory, `make` builds one per interpreter), --jobs at a time (default:
-DYNAC_TEST_JOBS, else the machine's cores, at most 2: each suite works in
-its own temporary directories, and the longest start first). Exit status: 0
-only when nothing failed.
+suite_install runs first, alone (it runs `make install` in the tree). Then
+the other interpreter-independent suites (generator, C, export) run once,
+under the first interpreter, beside the Python suites, which run under every
+interpreter given with --python (each with its own build directory, `make`
+builds one per interpreter): --jobs at a time (default: DYNAC_TEST_JOBS,
+else the machine's cores, at most 2: each suite works in its own temporary
+directories, and the longest start first, so the short ones fill in around
+them). Exit status: 0 only when nothing failed.
 """
 import argparse
 import concurrent.futures
@@ -17,9 +18,10 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUITE_TIMEOUT = 600  # seconds: a hang is a failure, not a stuck CI (the slowest, suite_objects, takes
-#                     ~130 s alone on a 2-core machine, more beside another suite)
-ONCE = ["tests/suite_generator.py", "tests/suite_c.py", "tests/suite_export.py", "tests/suite_install.py"]
+SUITE_TIMEOUT = 600  # seconds: a hang is a failure, not a stuck CI (the slowest, suite_classes, takes
+#                     ~220 s on a 2.1 GHz 2-core machine beside another suite)
+ALONE = ["tests/suite_install.py"]  # `make install` in the tree: nothing else runs meanwhile
+ONCE = ["tests/suite_generator.py", "tests/suite_c.py", "tests/suite_export.py"]
 PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_runtime.py", "tests/e2e/suite_annotations.py",
               "tests/e2e/suite_stdlib.py", "tests/e2e/suite_containers.py",
@@ -27,9 +29,10 @@ PER_PYTHON = ["tests/e2e/suite_differential.py", "tests/e2e/suite_resume.py",
               "tests/e2e/suite_records.py",
               "tests/e2e/suite_examples.py", "tests/e2e/suite_extension.py",
               "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py", "tests/e2e/suite_workflow.py"]
-# The longest per-interpreter suites (~60-130 s each here), started first so that the
-# short ones fill in around them.
-LONGEST = ["tests/e2e/suite_objects.py", "tests/e2e/suite_numpy.py", "tests/e2e/suite_fuzz.py",
+# The longest suites (~90-220 s each on a 2.1 GHz 2-core machine), started first, longest
+# first, so that the short ones fill in around them.
+LONGEST = ["tests/e2e/suite_classes.py", "tests/suite_generator.py", "tests/e2e/suite_objects.py",
+           "tests/e2e/suite_fuzz.py", "tests/e2e/suite_numpy.py", "tests/e2e/suite_programs.py",
            "tests/e2e/suite_workflow.py"]
 # Suites that compile on first call; the others build explicitly and compare
 # with the interpreter, so their decorated functions must not compile by themselves.
@@ -96,10 +99,10 @@ def main():
     args = ap.parse_args()
     pythons = args.python or [[sys.executable, "build/python-unknown"]]
     total_p = total_f = 0
-    for suite in ONCE:
+    for suite in ALONE:
         p, f = run_suite(pythons[0][0], pythons[0][1], suite, "once")
         total_p, total_f = total_p + p, total_f + f
-    runs = []
+    runs = [(pythons[0][0], pythons[0][1], suite, "once") for suite in ONCE]
     for exe, build in pythons:
         version = subprocess.run([exe, "-c", "import sys; print(sys.version.split()[0])"],
                                  capture_output=True, text=True).stdout.strip()
