@@ -307,6 +307,16 @@ static inline int dynac_compat_super_is(PyObject *o, PyTypeObject *type, PyObjec
          ((dynac_compat__super *)o)->obj == obj;
 }
 
+/* The function a staticmethod or classmethod object wraps (its __func__,
+ * borrowed), else o itself (may be NULL): staticmethod and classmethod
+ * (Objects/funcobject.c, private) keep it right after the object's head,
+ * sm_callable and cm_callable, in 3.8-3.13. */
+typedef struct dynac_compat__method_wrapper { PyObject_HEAD PyObject *callable; } dynac_compat__method_wrapper;
+static inline PyObject *dynac_compat_wrapped_function(PyObject *o) {
+  return o && (Py_IS_TYPE(o, &PyStaticMethod_Type) || Py_IS_TYPE(o, &PyClassMethod_Type))
+             ? ((dynac_compat__method_wrapper *)o)->callable : o;
+}
+
 /* A module's __dict__ (borrowed), as PyModule_GetDict without its call:
  * PyModuleObject (internal) starts with it after the object's head in
  * 3.8-3.13. */

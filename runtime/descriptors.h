@@ -733,15 +733,17 @@ static inline PyObject *dynac_method_closure(PyTypeObject *tp, PyObject *name) {
   return f && PyFunction_Check(f) ? PyFunction_GET_CLOSURE(f) : NULL;
 }
 
-/* The default CPython's call binds to positional parameter `i` (self is
- * parameter 0) of the function `tp`'s lookup of `name` gives, for a call
- * that leaves it out: __defaults__[i - (co_argcount - len(__defaults__))],
- * read when the call runs, as CPython reads it. Borrowed (the caller takes
- * its own reference before anything else runs), or NULL when the lookup
- * gives no plain function or its __defaults__ now do not reach parameter
- * i (CPython's call then raises its TypeError). */
+/* The default CPython's call binds to positional parameter `i` (self or
+ * cls is parameter 0, but for a staticmethod) of the function `tp`'s
+ * lookup of `name` gives (a def, or the def a staticmethod or classmethod
+ * wraps), for a call that leaves it out:
+ * __defaults__[i - (co_argcount - len(__defaults__))], read when the call
+ * runs, as CPython reads it. Borrowed (the caller takes its own reference
+ * before anything else runs), or NULL when the lookup gives no such
+ * function or its __defaults__ now do not reach parameter i (CPython's
+ * call then raises its TypeError). */
 static inline PyObject *dynac_method_default(PyTypeObject *tp, PyObject *name, int i) {
-  PyObject *f = _PyType_Lookup(tp, name);
+  PyObject *f = dynac_compat_wrapped_function(_PyType_Lookup(tp, name));
   if (!f || !PyFunction_Check(f)) return NULL;
   PyObject *d = PyFunction_GET_DEFAULTS(f);
   int argc = ((PyCodeObject *)PyFunction_GET_CODE(f))->co_argcount;
@@ -749,11 +751,12 @@ static inline PyObject *dynac_method_default(PyTypeObject *tp, PyObject *name, i
   return PyTuple_GET_ITEM(d, i - (argc - PyTuple_GET_SIZE(d)));
 }
 /* The default of keyword-only parameter `param` (interned) of the function
- * tp's lookup of `name` finds (its __kwdefaults__ entry, as CPython's
- * call binds it when the call leaves it out), borrowed; NULL when it is no
- * function or has none (no exception). */
+ * tp's lookup of `name` finds (a def, or the def a staticmethod or
+ * classmethod wraps; its __kwdefaults__ entry, as CPython's call binds it
+ * when the call leaves it out), borrowed; NULL when it is no function or
+ * has none (no exception). */
 static inline PyObject *dynac_method_kwdefault(PyTypeObject *tp, PyObject *name, PyObject *param) {
-  PyObject *f = _PyType_Lookup(tp, name);
+  PyObject *f = dynac_compat_wrapped_function(_PyType_Lookup(tp, name));
   PyObject *d = f && PyFunction_Check(f) ? PyFunction_GET_KW_DEFAULTS(f) : NULL;
   if (!d || !PyDict_CheckExact(d)) return NULL;
   PyObject *v = PyDict_GetItemWithError(d, param);

@@ -540,8 +540,7 @@ static inst *direct_member_callee(ctx *c, expr *e, klass *k, func *f, char kind,
   int nkw = method_call ? e->u.call.nkw : 0;
   if (f && bound_here && !f->nvarparams && n - nkw > f->nposparams) return NULL; /* keyword-only by position */
   if (f && method_call && !f->nvarparams && (n < f->nparams || nkw)) {
-    if ((kind != 'f' && n != f->nparams) || !bind_types(e, f, at, n, bound))
-      return NULL; /* (only a def's defaults are read: dynac_method_default) */
+    if (!bind_types(e, f, at, n, bound)) return NULL;
     at = bound, n = f->nparams;
   }
   if (!f || f->breaks || f->not_compiled || f->partial || !direct_closure(f, kind) || !direct_args(at, n) ||

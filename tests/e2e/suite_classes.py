@@ -834,6 +834,14 @@ class KO:
     def less(self, a, /, b=1.0):
         return a - b
 
+    @staticmethod
+    def blend(a, b=0.25, *, w=2.0):
+        return a * w + b
+
+    @classmethod
+    def unit(cls, x=1.0, *, scale=0.5):
+        return cls(x, scale=scale)
+
 
 def ko_calls(a, b):
     o = KO(a)
@@ -843,6 +851,15 @@ def ko_calls(a, b):
     r += p.move(b, dy=a, scale=2.0, clamp=5.0) + q.reset(to=a) + o.less(a, b=b) + o.less(b)
     r += o.move(clamp=50.0, dx=1.0)  # out of order: CPython's call
     return r, (o.x, o.y), (p.x, p.y), (q.x, q.y)
+
+
+def ko_static(a, b):
+    """A staticmethod's and a classmethod's calls leaving parameters to their defaults: read
+    from the def each wraps when the call runs (its __defaults__ and __kwdefaults__)."""
+    o = KO(a)
+    r = KO.blend(a) + KO.blend(a, b) + o.blend(b, w=a) + KO.blend(a=b)
+    p, q, s = KO.unit(), o.unit(b), KO.unit(scale=a)
+    return r, (p.x, p.y), (q.x, q.y), (s.x, s.y)
 
 
 def ko_make(a):
@@ -2619,6 +2636,7 @@ def train():
         ko_make(1.5)
         ko_moved(KO(1.5), 2.0)
         ko_order(1.5, 2.0)
+        ko_static(1.5, 2.0)
         fv_make(1.0, 2.0)
         fv_obj(1.0, 2.0)
         fv_obj(1.0, "s")
@@ -3422,6 +3440,26 @@ def checks():
     show("keyword-only calls, new __defaults__", ko_calls, 1.5, 2.0)
     KO.move.__defaults__ = saved_move_defaults
     show("keyword-only calls, defaults restored", ko_calls, 1.5, 2.0)
+    for a, b in ((1.5, 2.0), (-0.0, float("nan")), (float("inf"), 10 ** 20), (3, 2)):
+        show("staticmethod and classmethod defaults %r %r" % (a, b), ko_static, a, b)
+    blend, unit = KO.blend, KO.unit.__func__
+    saved_static = blend.__defaults__, blend.__kwdefaults__, unit.__defaults__, unit.__kwdefaults__
+    blend.__defaults__, blend.__kwdefaults__ = (-3.0,), {"w": 0.5}
+    unit.__defaults__, unit.__kwdefaults__ = (8.0,), {"scale": 4.0}
+    show("staticmethod and classmethod, new defaults", ko_static, 1.5, 2.0)
+    blend.__defaults__, blend.__kwdefaults__ = ("s",), {"w": 2 ** 70}
+    unit.__defaults__, unit.__kwdefaults__ = (2 ** 70,), {"scale": float("nan")}
+    show("staticmethod and classmethod, defaults of other types", ko_static, 1.5, 2.0)
+    blend.__defaults__, blend.__kwdefaults__, unit.__defaults__, unit.__kwdefaults__ = saved_static
+    blend.__defaults__ = None
+    frames("staticmethod default gone", ko_static, 1.5, 2.0)
+    blend.__defaults__, unit.__kwdefaults__ = saved_static[0], None
+    frames("classmethod keyword-only default gone", ko_static, 1.5, 2.0)
+    unit.__kwdefaults__ = saved_static[3]
+    KO.blend = staticmethod(lambda a, b=9.0, *, w=1.0: a - b * w)
+    show("staticmethod replaced", ko_static, 1.5, 2.0)
+    KO.blend = staticmethod(blend)
+    show("staticmethod and classmethod defaults restored", ko_static, 1.5, 2.0)
     show("patched inside a kernel", patch_and_make, 1.5)
     show("patched inside a kernel, restored", pv_make, 1.5, 2.0)
     show("dataclass replaced init", lambda: (lambda q: (q.a, q.b))(dq_make(1.5, 2.0)))
@@ -3608,7 +3646,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "add_to", "neg_v", "neg_half", "nearest_x", "walk_optional", "opt_rebound",
        "tuple_ops", "Pt.norm2", "Pt.scaled", "cell_ops", "Cell.grow", "tally", "Tally.bump", "first_full",
        "mixed_sum", "Ev.__lt__", "EvA.fire", "EvB.fire", "stamp", "fill", "Queue.put", "Queue.count", "Queue.xs", "Spreader.make", "Spreader.via", "Spreader.twice", "Spreader.built", "spread_run",
-       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "dk_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_kw", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
+       "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "dk_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_static", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_kw", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
@@ -3802,6 +3840,13 @@ def main():
               koc.count("KO.move, devirtualised */") == 5 and "KO.reset, devirtualised */" in koc and
               koc.count("KO.less, devirtualised */") == 2 and "dynac_method_kwdefault(" in koc and
               "dynac_method_default(" in koc, c_lines(koc, "KO.", "kwdefault"))
+        kos = max((b for b in c_text.split("\nstatic ") if "int dynac_kernel_ko_static__" in b.split("(", 1)[0]),
+                  key=len, default="")
+        check("a staticmethod's and a classmethod's calls leaving parameters to their defaults are devirtualised, "
+              "the defaults read from the def each wraps when the call runs",
+              kos.count("KO.blend, devirtualised */") == 4 and kos.count("KO.unit, devirtualised */") == 3 and
+              "dynac_method_kwdefault(" in kos and "dynac_method_default(" in kos,
+              c_lines(kos, "KO.", "default("))
         check("a dataclass with InitVars: its __init__ kernel passes them to __post_init__",
               "/* <string>:5 (@dataclass): self.__post_init__(scale, shift) */" in c_text and
               ", \"x,scale:InitVar,y,shift:InitVar\", 3, DYNAC_DC_POST_INIT)" in c_text, c_lines(c_text, "DI.__init__"))
