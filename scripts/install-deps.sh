@@ -6,11 +6,11 @@
 # chromium renders `dynac annotate`'s page in the workflow suite).
 # Used by `make`; safe to run again (it does nothing when all are present).
 # `install-deps.sh bench` adds the peers `make bench` measures (PyPy, and Numba
-# for Debian's python3).
+# and Cython for Debian's python3).
 set -eu
 PKGS="libtree-sitter-dev libcjson-dev libmd-dev python3-dev libpython3.11-testsuite python3-numpy
       python3-pip python3-venv python3-setuptools python3-wheel chromium"
-[ "${1:-}" = bench ] && PKGS="$PKGS pypy3 python3-numba"
+[ "${1:-}" = bench ] && PKGS="$PKGS pypy3 python3-numba cython3"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -14,7 +14,9 @@
             programs' shapes): CPython + numpy vs dynac, results bit-identical
   programs  each program of examples/programs/ as a whole process: python3,
             `dynac run` (after record and build --all --profile), PyPy; then
-            their main() timed inside the process by the same three
+            their main() timed inside the process by the same three; then the
+            scheduler by hand in Cython (tests/bench/scheduler_cython.pyx: typed,
+            boxed and C-field builds) when Cython is installed
   overhead  `dynac run` on a call-heavy program with nothing compiled
 Each time is the best of several repeats (machines here are noisy).
 """
@@ -112,7 +114,8 @@ def main():
         bench_examples(tmp, hand)
         bench_numpy(tmp)
         bench_numpy_probes(tmp)
-        bench_programs(tmp)
+        inside = bench_programs(tmp)
+        bench_scheduler_cython(tmp, *inside.get("scheduler", (None, None, None)))
         bench_run_overhead(tmp)
         bench_first_call(tmp)
     finally:
@@ -406,7 +409,8 @@ def bench_programs(tmp):
     pypy3 is installed; whole processes (start-up included), best of 5; and
     `dynac record`'s run (best of 3) as a multiple of python3's (aim: 1.5x).
     Then their main(*BENCH_SIZES) timed inside the same three (TIMED_MAIN):
-    what the compiled code gives once the process is up."""
+    what the compiled code gives once the process is up. Returns those times,
+    {name: (CPython's, dynac's, sizes)}."""
     import ast
     import glob
     pypy = shutil.which("pypy3")
@@ -414,7 +418,7 @@ def bench_programs(tmp):
           " DYNAC_GENERIC_KERNELS=1,\n  generic-only kernels serving too)")
     print("  %-12s %11s %11s %11s %11s %9s %9s %9s" % ("", "CPython", "dynac run", "generic", "PyPy",
                                                       "vs CPy", "vs PyPy", "record"))
-    timed, rows = os.path.join(tmp, "timed_main.py"), []
+    timed, rows, inside = os.path.join(tmp, "timed_main.py"), [], {}
     with open(timed, "w") as f:
         f.write(TIMED_MAIN)
     for prog in sorted(glob.glob(os.path.join(ROOT, "examples", "programs", "*.py"))):
@@ -444,6 +448,7 @@ def bench_programs(tmp):
         m_dy, o_dy = in_process(dy + ["run", "--path", "out", timed, src] + sizes, work)
         m_pp = in_process([pypy, timed, src] + sizes, work, repeat=3)[0] if pypy else None
         assert o_py == o_dy == out_py, name
+        inside[name] = (m_py, m_dy, sizes)
         rows.append("  %-12s %9.1f ms %9.1f ms %11s %8.2fx %9s" % (
             name, m_py * 1e3, m_dy * 1e3, "%9.1f ms" % (m_pp * 1e3) if m_pp else "-", m_py / m_dy,
             "%.2fx" % (m_pp / m_dy) if m_pp else "-"))
@@ -451,6 +456,52 @@ def bench_programs(tmp):
           " best of 5,\n  PyPy of 3: its JIT's warm-up included)")
     print("  %-12s %11s %11s %11s %9s %9s" % ("", "CPython", "dynac run", "PyPy", "vs CPy", "vs PyPy"))
     print("\n".join(rows))
+    return inside
+
+
+C_FIELDS = "ctypedef double real_t\nctypedef long count_t\nctypedef unsigned long long state_t\n"
+CYTHON_VARIANTS = [  # (name, variant.pxi): tests/bench/scheduler_cython.pyx's builds
+    ("typed", C_FIELDS + "DEF HAND = False\n"),
+    ("boxed", "ctypedef object real_t\nctypedef object count_t\nctypedef object state_t\nDEF HAND = True\n"),
+    ("c", C_FIELDS + "DEF HAND = True\n"),
+]
+
+
+def bench_scheduler_cython(tmp, m_py, m_dy, sizes):
+    """The scheduler by hand in Cython, its three builds (the .pyx's docstring), main(*sizes)
+    timed inside the process as bench_programs times CPython's and dynac's (m_py, m_dy);
+    each build's output checked equal to CPython's first. Where dynac's 10x aim stands
+    against what static types, and CPython's objects, allow."""
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        print("\nscheduler by hand in Cython: skipped (no Cython for %s; Debian: cython3)" % sys.executable)
+        return
+    if m_py is None:
+        return
+    src = os.path.join(ROOT, "tests", "bench", "scheduler_cython.pyx")
+    prog = os.path.join(ROOT, "examples", "programs", "scheduler.py")
+    want = subprocess.run([sys.executable, prog] + sizes, capture_output=True, text=True).stdout
+    print("\nscheduler by hand in Cython (tests/bench/scheduler_cython.pyx), main(*BENCH_SIZES) inside the"
+          " process, best of 5")
+    print("  %-40s %9.1f ms" % ("CPython", m_py * 1e3))
+    print("  %-40s %9.1f ms %8.2fx CPython" % ("dynac run (the unmodified program)", m_dy * 1e3, m_py / m_dy))
+    for name, pxi in CYTHON_VARIANTS:
+        work = os.path.join(tmp, "cython_" + name)
+        os.makedirs(work)
+        shutil.copy(src, work)
+        with open(os.path.join(work, "variant.pxi"), "w") as f:
+            f.write(pxi)
+        ext = os.path.join(work, "scheduler_cython" + sysconfig.get_config_var("EXT_SUFFIX"))
+        subprocess.run([sys.executable, "-m", "cython", "-3", "scheduler_cython.pyx", "-o", "sc.c"], cwd=work,
+                       check=True, capture_output=True)
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-I" + sysconfig.get_paths()["include"], "sc.c", "-o", ext],
+                       cwd=work, check=True, capture_output=True)
+        timed = os.path.join(work, "scheduler_cython.py")  # TIMED_MAIN imports the extension by this name
+        m_cy, out = in_process([sys.executable, os.path.join(tmp, "timed_main.py"), timed] + sizes, work)
+        assert out == want, name
+        print("  %-40s %9.1f ms %8.2fx CPython, dynac %.2fx its time" % (
+            "Cython, " + name, m_cy * 1e3, m_py / m_cy, m_dy / m_cy))
 
 
 OVERHEAD_PROG = """
