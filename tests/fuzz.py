@@ -123,6 +123,7 @@ class Gen:
                 "p0.kw(%s)" % a, "p0.kw(%s, s=%s)" % (a, b), "p0.kw(x=%s, c=%s)" % (a, b),
                 "p0.kw(%s, %s, s=%s, c=0.25)" % (a, b, a), "p0.kw(%s, c=%s, s=2.0)" % (a, b),
                 "poly_kw(p0, %s, %s)" % (a, b),
+                "P.sd(%s)" % a, "p0.sd(%s, w=%s)" % (a, b), "P.cd(%s)" % a, "p0.cd(%s, scale=%s)" % (a, b),
                 "P(%s, %s).md(%s, -1.5)" % (a, b, b),
                 # heapq's comparisons through P.__lt__'s kernel
                 "heap_min(p0, %s, %s)" % (a, b),
@@ -573,6 +574,15 @@ class P:
         # keyword-only parameters: a call's keywords bind by name at build time, the ones it
         # leaves out read from __defaults__ / __kwdefaults__ when it runs
         return x * k * s + self.a * c
+
+    @staticmethod
+    def sd(x, k=0.5, *, w=2.0):
+        # a staticmethod's and a classmethod's defaults: read from the def each wraps
+        return x * w - k
+
+    @classmethod
+    def cd(cls, x, b=1.5, *, scale=1.0):
+        return cls(x * scale, b).a
 
 
 FuzzPair = __import__("collections").namedtuple("FuzzPair", "a b")  # made in C from kernels
