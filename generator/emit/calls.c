@@ -786,14 +786,16 @@ static bool super_receiver_lazy(em *E, expr *e, bool devirt) {
   return true;
 }
 
-/* A devirtualised call (member_call_of) of `kcall` while mc.current holds;
- * else CPython's own lookup and call, its result read back into `res` of
- * type rt, or, of another type, passed on as a call that finished in the
- * interpreter (DYNAC_OK_BOXED). Leaves `int st` in scope. */
+/* A devirtualised call (member_call_of) of `kcall` while mc.current holds,
+ * counted then as a direct call of function fi; else CPython's own lookup
+ * and call, its result read back into `res` of type rt, or, of another
+ * type, passed on as a call that finished in the interpreter
+ * (DYNAC_OK_BOXED). Leaves `int st` in scope. */
 static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const char *const *vals,
-                                    const char *kcall, const char *res, const type *rt) {
+                                    const char *kcall, const char *res, const type *rt, int fi) {
   line(E, "int st;");
   line(E, "if (DYNAC_LIKELY(%s)) {", mc->current);
+  line(E, "  dynac__direct_calls[%d]++;", fi);
   line(E, "  st = %s; /* %s.%s, devirtualised */", kcall, mc->k->name, e->u.call.name);
   line(E, "} else { /* the class or the instance changed since the guard: CPython's lookup */");
   E->indent++;
@@ -1476,7 +1478,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   E->indent++;
   if (!leaf) deopt_if(E, "DYNAC_FAIL_RECURSION", NULL, "dynac__depth >= DYNAC_MAX_KERNEL_DEPTH && "
                       "dynac__G.rt->deep_call_refused(dynac__depth)");
-  line(E, "dynac__direct_calls[%d]++;", fi);
+  if (!devirt) line(E, "dynac__direct_calls[%d]++;", fi); /* (a devirtualised call: where its kernel runs) */
   /* the callee's own log entries, undone if it deoptimises after this kernel's effects; a callee
      that logs nothing (no container writes, no opaque calls) needs no mark: a kernel whose calls
      are all such makes no TLS read (dynac__u unused) */
@@ -1490,7 +1492,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   for (int i = first; i < packed && i < 64; i++) if (param[i] >= 0) byparam[param[i]] = e->u.call.args[i];
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s)", callee->cname, args.data ? args.data : "",
                                    entry_args_of_call(E, callee, byparam, NULL));
-  if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret);
+  if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret, fi);
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");
   bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */

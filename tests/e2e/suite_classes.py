@@ -3893,6 +3893,10 @@ def main():
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
                   stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}
         check("hot functions served by kernels", all(served.values()), json.dumps(served))
+        statics = {m: stats.get("__main__.KO." + m, {}).get("direct_calls", 0) for m in ("blend", "unit")}
+        check("a staticmethod's and a classmethod's kernels ran, called directly with the defaults read from "
+              "the def each wraps (direct_calls counts the calls whose kernel ran)", all(statics.values()),
+              json.dumps(statics))
         posts = {c: stats.get("__main__.%s.__post_init__" % c, {}).get("direct_calls", 0) for c in ("DZ", "DZS", "DZF")}
         check("dataclasses with init=False fields: the __init__ kernels synthesised from their fields ran "
               "(they call __post_init__ directly)", all(posts.values()), json.dumps(posts))
