@@ -115,7 +115,8 @@ def main():
         bench_numpy(tmp)
         bench_numpy_probes(tmp)
         inside = bench_programs(tmp)
-        bench_scheduler_cython(tmp, *inside.get("scheduler", (None, None, None)))
+        if "scheduler" in inside:
+            bench_scheduler_cython(tmp, *inside["scheduler"])
         bench_run_overhead(tmp)
         bench_first_call(tmp)
     finally:
@@ -410,7 +411,7 @@ def bench_programs(tmp):
     `dynac record`'s run (best of 3) as a multiple of python3's (aim: 1.5x).
     Then their main(*BENCH_SIZES) timed inside the same three (TIMED_MAIN):
     what the compiled code gives once the process is up. Returns those times,
-    {name: (CPython's, dynac's, sizes)}."""
+    {name: (CPython's, dynac's, sizes, CPython's output)}."""
     import ast
     import glob
     pypy = shutil.which("pypy3")
@@ -448,7 +449,7 @@ def bench_programs(tmp):
         m_dy, o_dy = in_process(dy + ["run", "--path", "out", timed, src] + sizes, work)
         m_pp = in_process([pypy, timed, src] + sizes, work, repeat=3)[0] if pypy else None
         assert o_py == o_dy == out_py, name
-        inside[name] = (m_py, m_dy, sizes)
+        inside[name] = (m_py, m_dy, sizes, out_py)
         rows.append("  %-12s %9.1f ms %9.1f ms %11s %8.2fx %9s" % (
             name, m_py * 1e3, m_dy * 1e3, "%9.1f ms" % (m_pp * 1e3) if m_pp else "-", m_py / m_dy,
             "%.2fx" % (m_pp / m_dy) if m_pp else "-"))
@@ -467,21 +468,17 @@ CYTHON_VARIANTS = [  # (name, variant.pxi): tests/bench/scheduler_cython.pyx's b
 ]
 
 
-def bench_scheduler_cython(tmp, m_py, m_dy, sizes):
+def bench_scheduler_cython(tmp, m_py, m_dy, sizes, want):
     """The scheduler by hand in Cython, its three builds (the .pyx's docstring), main(*sizes)
     timed inside the process as bench_programs times CPython's and dynac's (m_py, m_dy);
-    each build's output checked equal to CPython's first. Where dynac's 10x aim stands
+    each build's output checked equal to CPython's (want). Where dynac's 10x aim stands
     against what static types, and CPython's objects, allow."""
     try:
         import Cython  # noqa: F401
     except ImportError:
         print("\nscheduler by hand in Cython: skipped (no Cython for %s; Debian: cython3)" % sys.executable)
         return
-    if m_py is None:
-        return
     src = os.path.join(ROOT, "tests", "bench", "scheduler_cython.pyx")
-    prog = os.path.join(ROOT, "examples", "programs", "scheduler.py")
-    want = subprocess.run([sys.executable, prog] + sizes, capture_output=True, text=True).stdout
     print("\nscheduler by hand in Cython (tests/bench/scheduler_cython.pyx), main(*BENCH_SIZES) inside the"
           " process, best of 5")
     print("  %-40s %9.1f ms" % ("CPython", m_py * 1e3))
@@ -540,11 +537,12 @@ def bench_run_overhead(tmp):
     # the commands alternate, one run each per round: a burst of the machine's noise slows both
     cmds = [[sys.executable, empty], [sys.executable, "-m", "dynac", "run", empty],
             [console_script(tmp), "run", empty], [sys.executable, src], [sys.executable, "-m", "dynac", "run", src]]
-    best_runs = [None] * len(cmds)
+    best_runs = [(float("inf"), None)] * len(cmds)  # (seconds, stdout) per command
     for _ in range(9):
         for i, cmd in enumerate(cmds):
             t, out = wall(cmd, work, repeat=1, env=env)
-            best_runs[i] = min(best_runs[i] or (t, out), (t, out))
+            if t < best_runs[i][0]:
+                best_runs[i] = (t, out)
     (t_py0, _), (t_dy0, _), (t_cs0, _), (t_py, out_py), (t_dy, out_dy) = best_runs
     assert out_py == out_dy
     start = t_dy0 - t_py0
