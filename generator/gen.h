@@ -521,6 +521,10 @@ typedef struct stmt {
                       the blocks of its interpreted compound statements): 0..nsplit-1 */
   int nblocks;     /* ST_INTERP of a compound statement: its blocks, split in turn */
   struct stmt **blocks;
+  expr *walrus;    /* the statement evaluates `(name := value)` first: the read of name that
+                      stands for it, its assignment the statement before (walrus_of) */
+  struct stmt *walrus_of; /* an assignment hoisted out of that statement (ir/stmt.c lower_walrus):
+                      at its position, a continuation in it goes on in the statement */
 } stmt;
 
 /* Graph breaks: a stable id, a short type, the reason and a hint. */

@@ -238,7 +238,7 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
     fputs("assign ", o);
     for (int i = 0; i < s->u.assign.ntargets; i++) {
       dump_target(D, s->u.assign.targets[i]);
-      fputs(" = ", o);
+      fputs(s->walrus_of ? " := " : " = ", o); /* hoisted out of the next statement's first operand */
     }
     dump_expr(D, s->u.assign.value);
     break;

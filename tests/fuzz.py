@@ -395,6 +395,29 @@ class Gen:
         env.add(name)
         return [ind + "%s = %s" % (name, e)]
 
+    def walrus_cond(self, env, in_loop):
+        """`(name := value) op rhs`: the assignment runs before the if (ir/stmt.c lower_walrus).
+        The value may read name itself and call tk() (Python code ran: a deoptimisation after it,
+        an int64 overflow in the value or in the rest of the test, goes on in the interpreter
+        with name's value, tk's print not repeated)."""
+        if self.rng.random() < 0.5:
+            name = "n%d" % self.rng.randrange(3)
+            value = self.int_expr(env, 2, in_loop)
+            if self.rng.random() < 0.4:
+                value = "tk(%s) * %s" % (value, self.int_expr(env, 1, in_loop))
+            if in_loop:
+                value = "(%s) %% 1000003" % value  # loops never grow ints without bound
+            env.add(name)
+            return "(%s := %s) * %s %s %s" % (name, value, self.int_expr(env, 1, in_loop),
+                                             self.rng.choice([">", ">=", "==", "!="]), self.int_expr(env, 1, in_loop))
+        name = "x%d" % self.rng.randrange(3)
+        value = self.float_expr(env, 2, in_loop)
+        if self.rng.random() < 0.4:
+            value = "tk(%s) + %s" % (value, self.float_expr(env, 1, in_loop))
+        env.add(name)
+        return "(%s := %s) %s %s" % (name, value, self.rng.choice(["<", "<=", "==", "!="]),
+                                     self.float_expr(env, 1, in_loop))
+
     def stmt(self, env, ind, depth, in_loop):
         k = self.rng.randrange(14)
         if k >= 12:
@@ -431,8 +454,11 @@ class Gen:
                                              self.float_expr(env, d, in_loop))]
             return []
         if k == 4:
+            cond = self.cond(env, 1, in_loop)
+            if self.rng.random() < 0.5:
+                cond = self.walrus_cond(env, in_loop)
             then_env, else_env = set(env), set(env)
-            lines = [ind + "if %s:" % self.cond(env, 1, in_loop)]
+            lines = [ind + "if %s:" % cond]
             lines += self.block(then_env, ind + "    ", depth - 1, in_loop, 2)
             lines += [ind + "else:"] + self.block(else_env, ind + "    ", depth - 1, in_loop, 2)
             env |= then_env & else_env
@@ -467,7 +493,8 @@ class Gen:
                 return [ind + "n1, x1 = %s(%s)" % (name, ", ".join(given))]
             return [ind + "n1, x1 = %s(%s)" % (name, ", ".join(args))]
         if k == 9:
-            return [ind + "if %s:" % self.cond(env, 1, in_loop),
+            cond = self.walrus_cond(env, in_loop) if self.rng.random() < 0.4 else self.cond(env, 1, in_loop)
+            return [ind + "if %s:" % cond,
                     ind + "    raise ValueError('fuzz %d')" % self.rng.randrange(100)]
         if k == 10 and "xs" in env and not in_loop:
             return [ind + "xs.append(%s)" % self.float_expr(env, 1, in_loop)]

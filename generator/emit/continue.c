@@ -471,6 +471,33 @@ static bool range_path(const stmt *s, const pending *p, strbuf *subst) {
   return false;
 }
 
+/* The path from the value field of the statement an assignment s was
+ * hoisted out of (s->walrus_of: `(name := value)` its first operand) to
+ * that value (step N): a continuation inside s goes on in that statement,
+ * which assigns name as it goes; NULL when the path is not there. */
+static const char *walrus_prefix(em *E, const stmt *s) {
+  const char *pre;
+  const expr *root = stmt_root(s->walrus_of, &pre);
+  strbuf b = {0};
+  sb_puts(&b, pre);
+  bool found = root && expr_path(root, s->walrus_of->walrus, &b);
+  sb_puts(&b, "N");
+  const char *path = found ? arena_strdup(E->m->a, b.data) : NULL;
+  sb_free(&b);
+  return path;
+}
+
+/* Statement s evaluates `(name := value)` first, its assignment hoisted
+ * just before it (ir/stmt.c lower_walrus): the interpreter must not run
+ * that again (value may call Python code, or read name). The read of name
+ * standing for it is pending from s's start, so that every continuation
+ * inside s takes its value there (mid_action), and none starts s again. */
+void walrus_pending(em *E, const stmt *s) {
+  if (E->rp.s != s) return; /* no continuations here */
+  E->rp.effect = true;
+  push_pending(E, s->walrus, local_name(E, s->walrus->u.local));
+}
+
 /* Appends pending operand p's path in statement s to subst (its value's,
  * or its target's: G, X), then @line:col; false when a continuation
  * cannot address or box it (a barrier's, a type it cannot box). *read:
@@ -478,8 +505,10 @@ static bool range_path(const stmt *s, const pending *p, strbuf *subst) {
 static bool pending_path(em *E, const stmt *s, const pending *p, strbuf *subst, bool *read) {
   const char *prefix;
   const expr *root = stmt_root(s, &prefix), *target = stmt_target(s);
+  if (s->walrus_of) /* name = value, hoisted out of `(name := value)`: value, in that statement */
+    prefix = walrus_prefix(E, s), target = NULL;
   *read = false;
-  if (!p->e) return false; /* push_barrier's */
+  if (!p->e || !prefix) return false; /* push_barrier's */
   const type *t = p->t ? p->t : TY(p->e);
   int k = t->kind;
   if (!(p->boxed || is_scalar(t) || k == TY_NP || k == TY_OBJ || k == TY_LIST || ty_is_ndarray(t))) return false;

@@ -352,6 +352,7 @@ void unbound_check(em *E, int loc);
 /* continue.c */
 void push_operand(em *E, const expr *e, const char *v, bool boxed);
 void push_pending(em *E, const expr *e, const char *v);
+void walrus_pending(em *E, const stmt *s);
 void push_typed(em *E, const expr *e, const char *v, const type *t);
 void push_barrier(em *E);
 void push_quiet(em *E, const expr *e, const char *v);

@@ -174,7 +174,8 @@ static void may_write_sub(void *scan, expr *e) {
 static void emit_assign(em *E, stmt *s) {
   if (emit_fused_store(E, s)) return; /* a[1:-1] = <whole-array expression>: into the target */
   bool simple = s->u.assign.ntargets == 1 && !s->u.assign.targets[0]->is_tuple;
-  if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP)
+  if (simple && !s->u.assign.targets[0]->sub && s->u.assign.value->kind == EX_BINOP &&
+      !s->walrus_of) /* (a hoisted one: the interpreter goes on in its statement, not after it) */
     E->assigned = s->u.assign.value, E->assigned_local = s->u.assign.targets[0]->local;
   const target *t0 = s->u.assign.targets[0];
   bool rec = simple && !t0->sub && E->in->local_ty[t0->local]->rec; /* into a struct local: the struct */
@@ -459,7 +460,10 @@ void emit_stmt(em *E, stmt *s) {
   sweep_pins(E, s);
   size_t start = E->b->len;
   restart outer = restart_open(E, s, false);
+  int depth = E->nvstack;
+  if (s->walrus) walrus_pending(E, s);
   emit_stmt_kind(E, s);
+  E->nvstack = depth;
   restart_close(E, outer);
   scope_statement(E, start);
 }

@@ -1105,9 +1105,8 @@ expr *lower_expr(lower *L, TSNode n) {
     return NULL;
   }
   if (!strcmp(t, "string") || !strcmp(t, "concatenated_string")) return lower_string(L, n);
-  static const char *const what[][2] = {
-      {"named_expression", "assignment expression (:=)"},
-      {"list_splat", "starred expression"}};
+  if (!strcmp(t, "named_expression")) return lower_walrus(L, n);
+  static const char *const what[][2] = {{"list_splat", "starred expression"}};
   for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
     if (!strcmp(t, what[i][0])) { gb(L, n, "unsupported-expression", what[i][1]); return NULL; }
   gb(L, n, "unsupported-expression", arena_printf(L->m->a, "%s", t));

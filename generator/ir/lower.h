@@ -26,6 +26,11 @@ typedef struct lower {
                        they shadow the function's while its clauses are lowered */
   int ncomp_names;
   int ncomps;       /* comprehensions lowered: numbers their hidden locals */
+  TSNode walrus;    /* the `(name := value)` the statement being lowered evaluates first
+                       (first_walrus), until lowered; then null */
+  TSNode walrus_stmt; /* that statement (an elif clause's for its test) */
+  struct stmt *hoisted; /* its assignment, lowered (lower_walrus), to go before the statement */
+  expr *walrus_read; /* the read of its name standing for it in the statement */
   bool split;       /* the block being lowered is split: broken statements run in the
                        interpreter, the rest compiles (the top-level block, and the blocks
                        of interpreted compound statements) */
@@ -51,6 +56,7 @@ int binop_from_text(const char *s);
 expr *lower_element(lower *L, TSNode n);
 const char *unique_cname(lower *L, const char *want);
 expr *lower_expr(lower *L, TSNode n);
+expr *lower_walrus(lower *L, TSNode n);
 expr *lower_name(lower *L, TSNode n, const char *name);
 
 /* stmt.c */

@@ -203,16 +203,17 @@ stmt *lower_block(lower *L, TSNode block) {
       L->f->partial = true;
     }
     if (!s) continue; /* the break is recorded; keep lowering to find all */
-    if (split) s->split_id = L->f->nsplit++;
-    if (L->depth == 0) { /* shared while no name gets a new version: linear in the length */
-      if (!L->snapshot) {
-        L->snapshot = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
-        memcpy(L->snapshot, L->current, sizeof(int) * (size_t)L->ncurrent);
-      }
-      s->cur_after = L->snapshot;
+    int id = split ? L->f->nsplit++ : 0; /* an assignment hoisted out of s shares it: both compile, or neither */
+    if (L->depth == 0 && !L->snapshot) { /* shared while no name gets a new version: linear in the length */
+      L->snapshot = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
+      memcpy(L->snapshot, L->current, sizeof(int) * (size_t)L->ncurrent);
     }
     *tail = s;
-    tail = &s->next;
+    for (stmt *x = s; x; x = x->next) { /* s, or a hoisted assignment and s (lower_stmt) */
+      x->split_id = id;
+      if (L->depth == 0 && !x->cur_after) x->cur_after = L->snapshot;
+      tail = &x->next;
+    }
   }
   return head;
 }

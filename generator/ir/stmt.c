@@ -290,6 +290,86 @@ static stmt *lower_none_default(lower *L, TSNode n, bool *applies) {
   return s;
 }
 
+/* ---- assignment expressions ------------------------------------------- */
+
+/* The `(name := value)` that statement value or test v evaluates before
+ * any other operand (down its first operands: a comparison's, a binary
+ * or boolean operator's left, a unary or `not` operand, an attribute's
+ * object, a subscript's object, a tuple's or list's first item, a
+ * conditional expression's test), name a local of the function; else null.
+ * Run as an assignment just before the statement, it keeps Python's order
+ * of evaluation. */
+static TSNode first_walrus(lower *L, TSNode v) {
+  for (int depth = 0; !ts_node_is_null(v) && depth < 64; depth++) {
+    if (node_is(v, "named_expression"))
+      return declared_outside(L, child_by_field(v, "name")) ? (TSNode){0} : v; /* a global's: STORE_GLOBAL */
+    if (node_is(v, "parenthesized_expression") && node_named_count(v) == 1) v = node_named(v, 0);
+    else if (node_is(v, "comparison_operator")) v = node_named(v, 0);
+    else if (node_is(v, "binary_operator") || node_is(v, "boolean_operator")) v = child_by_field(v, "left");
+    else if (node_is(v, "not_operator") || node_is(v, "unary_operator")) v = child_by_field(v, "argument");
+    else if (node_is(v, "attribute")) v = child_by_field(v, "object");
+    else if (node_is(v, "subscript")) v = child_by_field(v, "value");
+    else if (node_is(v, "tuple") || node_is(v, "expression_list") || node_is(v, "list")) v = node_named(v, 0);
+    else if (node_is(v, "conditional_expression") && node_named_count(v) == 3) v = node_named(v, 1); /* a if TEST else b */
+    else break;
+  }
+  return (TSNode){0};
+}
+
+/* `(name := value)`, the first operand its statement evaluates (L->walrus):
+ * `name = value` as a statement of its own at the statement's position, to
+ * go just before it (L->hoisted), and a read of name in its place. Every
+ * analysis sees an ordinary assignment; a continuation inside either goes
+ * on in the statement (emit/continue.c: walrus_prefix, the read pending).
+ * Anywhere else (a while loop's test, a comprehension, after another
+ * operand): a graph break. */
+expr *lower_walrus(lower *L, TSNode n) {
+  if (!ts_node_eq(n, L->walrus)) {
+    gb(L, n, "unsupported-expression", "assignment expression (:=) that is not the first operand of an if or "
+       "elif test, an assignment's value, a return or an expression statement (a while loop's test, a "
+       "comprehension's, one after other operands)");
+    return NULL;
+  }
+  L->walrus = (TSNode){0};
+  TSNode name = child_by_field(n, "name");
+  expr *v = lower_expr(L, child_by_field(n, "value"));
+  if (!v) return NULL;
+  int base = find_local(L->f, text(L, name));
+  bool unconditional = L->depth == 0 && !node_is(L->walrus_stmt, "elif_clause");
+  target *t;
+  if (unconditional && base >= 0 && base < L->ncurrent && L->seen[base]) { /* a new version, as `name = value` */
+    t = arena_alloc(L->m->a, sizeof *t);
+    t->pos = node_pos(name);
+    t->local = new_version(L, base);
+  } else if (!(t = lower_target(L, name))) {
+    return NULL;
+  }
+  stmt *s = new_stmt(L, ST_ASSIGN, L->walrus_stmt);
+  s->u.assign.ntargets = 1;
+  s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
+  s->u.assign.targets[0] = t;
+  s->u.assign.value = v;
+  if (L->depth == 0) { /* the names as it leaves them (the statement's may differ) */
+    s->cur_after = arena_alloc(L->m->a, sizeof(int) * (size_t)(L->ncurrent + 1));
+    memcpy(s->cur_after, L->current, sizeof(int) * (size_t)L->ncurrent);
+  }
+  expr *r = new_expr(L, EX_LOCAL, n);
+  r->u.local = t->local;
+  L->hoisted = s;
+  L->walrus_read = r;
+  return r;
+}
+
+/* Statement s lowered with the assignment hoisted out of it (if any)
+ * before it: the two statements, linked. */
+static stmt *with_hoisted(stmt *hoisted, expr *read, stmt *s) {
+  if (!hoisted || !s) return s;
+  hoisted->walrus_of = s;
+  hoisted->next = s;
+  s->walrus = read;
+  return hoisted;
+}
+
 /* if_statement: if cond: block (elif_clause)* (else_clause)? */
 static stmt *lower_if(lower *L, TSNode n) {
   bool none_default;
@@ -297,6 +377,8 @@ static stmt *lower_if(lower *L, TSNode n) {
   if (none_default) return nd;
   stmt *s = new_stmt(L, ST_IF, n);
   s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
+  stmt *hoisted = L->hoisted; /* the test's (name := value): lower_stmt puts it before s */
+  expr *read = L->walrus_read;
   s->u.if_.then = lower_nested(L, child_by_field(n, "consequence"));
   stmt **orelse = &s->u.if_.orelse;
   uint32_t c = node_named_count(n);
@@ -304,14 +386,20 @@ static stmt *lower_if(lower *L, TSNode n) {
     TSNode ch = node_named(n, i);
     if (node_is(ch, "elif_clause")) {
       stmt *e = new_stmt(L, ST_IF, ch);
+      L->hoisted = NULL;
+      L->walrus = first_walrus(L, child_by_field(ch, "condition"));
+      L->walrus_stmt = ch;
       e->u.if_.cond = lower_expr(L, child_by_field(ch, "condition"));
+      stmt *pre = L->hoisted; /* the elif test's: in the else block, before it */
       e->u.if_.then = lower_nested(L, child_by_field(ch, "consequence"));
-      *orelse = e;
+      *orelse = with_hoisted(pre, L->walrus_read, e);
       orelse = &e->u.if_.orelse;
     } else if (node_is(ch, "else_clause")) {
       *orelse = lower_nested(L, child_by_field(ch, "body"));
     }
   }
+  L->hoisted = hoisted;
+  L->walrus_read = read;
   return s->u.if_.cond ? s : NULL;
 }
 
@@ -994,7 +1082,38 @@ static stmt *lower_import(lower *L, TSNode n) {
   return s;
 }
 
+/* The statement value or test node of statement n whose first operand
+ * may be an assignment expression (first_walrus): an if's test (its
+ * elifs': lower_if), an assignment's value, a return's, an expression. */
+static TSNode statement_value(TSNode n) {
+  if (node_is(n, "if_statement")) return child_by_field(n, "condition");
+  if (node_is(n, "return_statement")) return node_named(n, 0);
+  if (!node_is(n, "expression_statement") || node_named_count(n) != 1) return (TSNode){0};
+  TSNode e = node_named(n, 0);
+  while (node_is(e, "assignment") && node_is(child_by_field(e, "right"), "assignment")) e = child_by_field(e, "right");
+  return node_is(e, "assignment") ? child_by_field(e, "right") : node_is(e, "augmented_assignment") ? (TSNode){0} : e;
+}
+
+static stmt *lower_stmt_kind(lower *L, TSNode n);
+
+/* Statement n lowered, after the assignment its first operand makes if it
+ * is `(name := value)` (lower_walrus): one statement, or that assignment
+ * linked to it. */
 stmt *lower_stmt(lower *L, TSNode n) {
+  TSNode walrus = L->walrus, walrus_stmt = L->walrus_stmt; /* an enclosing statement's, if being lowered */
+  stmt *hoisted = L->hoisted;
+  expr *read = L->walrus_read;
+  TSNode v = statement_value(n);
+  L->walrus = ts_node_is_null(v) ? (TSNode){0} : first_walrus(L, v);
+  L->walrus_stmt = n;
+  L->hoisted = NULL;
+  stmt *s = lower_stmt_kind(L, n);
+  s = with_hoisted(L->hoisted, L->walrus_read, s);
+  L->walrus = walrus, L->walrus_stmt = walrus_stmt, L->hoisted = hoisted, L->walrus_read = read;
+  return s;
+}
+
+static stmt *lower_stmt_kind(lower *L, TSNode n) {
   const char *t = ts_node_type(n);
   if (!strcmp(t, "expression_statement")) return lower_expression_statement(L, n);
   if (!strcmp(t, "return_statement")) {

@@ -173,7 +173,9 @@ def _substituted(stmt, subst, first=0):
     whose links before it held, which then goes on from it) or of
     `and`/`or` (B0, B1), a conditional
     expression's test and branches (I0, I1, I2), a call's arguments (A0,
-    A1, ...: _call_argument), its function (F) or a method call's receiver (M); a path
+    A1, ...: _call_argument), its function (F) or a method call's receiver (M),
+    an assignment expression's value (N: `(name := value)`, whose assignment
+    the kernel hoisted out of the statement and had not finished); a path
     starting with G goes down from the target of `obj[i] = v`,
     `obj.name = v`, `obj[i] op= v` or `obj.name op= v` instead (evaluated
     before or after the value); X is the value such a target held, which
@@ -205,13 +207,15 @@ def _substituted(stmt, subst, first=0):
                 parent, name, path = stmt.targets, 0, path[1:]
             else:
                 return None
-        for step in re.findall(r"[LRUOFM]|[TPCDBASIKVJW]\d+|.", path):
+        for step in re.findall(r"[LRUOFMN]|[TPCDBASIKVJW]\d+|.", path):
             node = parent[name] if isinstance(parent, list) else getattr(parent, name)
             if step in ("L", "R") and isinstance(node, ast.BinOp):
                 parent, name = node, "left" if step == "L" else "right"
             elif step == "U" and isinstance(node, ast.UnaryOp):
                 parent, name = node, "operand"
             elif step == "O" and isinstance(node, ast.Attribute):
+                parent, name = node, "value"
+            elif step == "N" and isinstance(node, ast.NamedExpr):
                 parent, name = node, "value"
             elif step == "F" and isinstance(node, ast.Call):
                 parent, name = node, "func"

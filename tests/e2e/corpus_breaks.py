@@ -237,6 +237,19 @@ def nested_branches(n):
     return r * 2
 
 
+@dynac.compile(signatures=["(int)"])
+def walrus_regions(n):
+    if (m := n * 3) > 5:  # the assignment `m = n * 3` and its if: in one region, or neither
+        m += 1
+    show("m", m)
+    t = 0
+    for i in range(3):
+        show("i", i)  # the loop runs in the interpreter; its body's statements still compile
+        if (k := m * i - n) > 0:
+            t += k
+    return m, t, k
+
+
 # Graph breaks made on purpose: calls of functions marked disable run in the
 # interpreter (print, str, a list's append and a range object would compile).
 @dynac.disable
@@ -269,7 +282,7 @@ def a_range(n):
     return range(n)
 
 
-EXPECT_REGIONS = {"nested_loop_control", "while_with_try", "over_list", "nested_branches",
+EXPECT_REGIONS = {"walrus_regions", "nested_loop_control", "while_with_try", "over_list", "nested_branches",
 "print_between", "try_in_the_middle", "interp_rebinds", "returns_from_regions",
                   "loop_with_print", "region_raises", "live_out_unbound", "with_block",
                   "recursive_partial", "keyword_called", "recursive_default",

@@ -2927,3 +2927,97 @@ def read_after_release(k: int, xs: list[int]):
     # another type then goes on in the interpreter from here, effect_then_release not run again
     r = effect_then_release(k)
     return r + xs[0] * k
+
+
+# ---- assignment expressions: `(name := value)` evaluated first in its statement runs as an
+# assignment just before it; a deoptimisation after Python code ran goes on in the interpreter
+# with name's value in the statement, the value never computed twice
+
+def produce(v):
+    LOG.append(("produce", v))  # Python code ran: an effect the interpreter must not repeat
+    return v
+
+
+@dynac.compile
+def walrus_tests(xs: list[int], lim: int):
+    t = 0
+    for x in xs:
+        if (y := x * 2) > lim:
+            t += y
+        elif (z := x - lim) < -3:  # assigned only when the first test failed
+            t -= z
+        else:
+            LOG.append(("neither", x, y))
+    return t
+
+
+@dynac.compile
+def walrus_effects(k: int, n: int):
+    # produce() runs, then `* n` or the test's `* n` may overflow int64: the statement goes on in
+    # the interpreter around produce()'s value, or y's, produce() not called again
+    if (y := produce(k) * n) * n > 0:
+        LOG.append(("positive", y))
+    return y
+
+
+@dynac.compile
+def walrus_reads_itself(n: int, k: int):
+    LOG.append(("start", n, k))
+    # the value reads n: going on from the statement's start would subtract twice
+    if (n := n - 1) * k > 0:
+        LOG.append(("after", n))
+    return n
+
+
+@dynac.compile
+def walrus_versions(x: float, k: int):
+    y = x * 2.0  # a float
+    if (y := k * 3) > 5:  # an int now: a new version of y, as `y = k * 3` would make
+        y += 1
+    w = (v := produce(k) + 1) * v  # an assignment's value; v read again after it
+    (u := produce(y))  # an expression statement
+    c = produce(k) if (h := k * k * k) > 8 else -h  # a conditional expression's test (int64 overflow)
+    return y, type(y).__name__, w, u, c
+
+
+@dynac.compile
+def walrus_elif_top(x: float, k: int):
+    y = x
+    if k > 10:
+        r = 1
+    elif (y := k * 2) > 4:  # at the top level, assigned only when the if's test failed
+        r = 2
+    else:
+        r = 3
+    return r, y
+
+
+@dynac.compile
+def walrus_objects(d: object, key: object, k: int):
+    if (m := d.get(key)) is not None and m > 2:
+        LOG.append(("found", m))
+    if (v := Vec(k, 2.0)).x > 1:  # an attribute of the value: read after the assignment
+        LOG.append(("vec", v.x))
+    s = (q := 10 // k) + q  # ZeroDivisionError for k == 0: its frame at this line
+    a, b = (r := produce(s)), r * s  # a tuple's first item
+    return m, v.y, s, a, b
+
+
+@dynac.compile
+def walrus_return(k: int):
+    return (r := produce(k) * 3) + r * k
+
+
+@dynac.compile
+def walrus_not_first(xs: list[int]):
+    # after another operand, in a while loop's test and in a comprehension: graph breaks, the
+    # interpreter runs these statements
+    n = len(xs)
+    t = 0
+    if n > 0 and (h := xs[0]) > 1:
+        t += h
+    i = 0
+    while (j := i) < n:
+        t += xs[j]
+        i += 1
+    return t, [c for x in xs if (c := x * 2) > 2], c if xs else None

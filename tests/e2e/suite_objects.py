@@ -298,6 +298,18 @@ def cases():
     c["store_big_index"] = [(lambda m, k=k, n=n: ([0.0] * n, k)) for k in [0, 1, 3, 2**40, -7] for n in [1, 5]]
     c["store_big_index"] += [lambda m: ([], 3)]  # ZeroDivisionError after the effect
     c["try_continues"] = [(lambda m, k=k, d=d: (k, d)) for k in [3, 2**40, -2**40, 0] for d in [0, 7, -1]]
+    ints = [0, 1, -1, 3, 2**40, -2**40, 2**62, 2**70]
+    c["walrus_tests"] = [(lambda m, xs=xs, lim=lim: (list(xs), lim)) for xs in [[], [1, 5, -4, 3], [2**62, 1], [0, -9]]
+                         for lim in [0, 4, -2**62]]
+    c["walrus_effects"] = [(lambda m, k=k, n=n: (k, n)) for k in ints for n in [0, 2, -3, 2**40]]
+    c["walrus_reads_itself"] = [(lambda m, n=n, k=k: (n, k)) for n in [0, 1, 5, -2**63] for k in [1, -2, 2**62]]
+    c["walrus_versions"] = [(lambda m, x=x, k=k: (x, k)) for x in [0.5, -0.0, NAN] for k in [0, 2, 7, 2**25, -2**22, 2**62]]
+    c["walrus_elif_top"] = [(lambda m, x=x, k=k: (x, k)) for x in [1.5] for k in [0, 1, 3, 11, 2**62]]
+    c["walrus_objects"] = [(lambda m, d=d, key=key, k=k: (dict(d), key, k)) for d in [{"a": 3}, {"a": 1}, {"a": None}, {}]
+                           for key in ["a", "b"] for k in [0, 1, 5, -3, 2**25, -2**21]]
+    c["walrus_objects"] += [lambda m: ({"a": "x"}, "a", 2), lambda m: ({"a": 2**70}, "a", 2**70)]
+    c["walrus_return"] = [(lambda m, k=k: (k,)) for k in ints]
+    c["walrus_not_first"] = [(lambda m, xs=xs: (list(xs),)) for xs in [[], [1], [3, 0, 5], [2**62, 2]]]
     c["try_nested"] = [(lambda m, a=a, b=b: (a, b)) for a in [1, 2.5, "s", None, [1]] for b in [0, 2, "t", 0.0, None]]
     c["try_finally"] = [(lambda m, k=k, v=v: (k, v)) for k in range(6)
                         for v in ["x", "again", "swallow", "stop", 0, None]]
@@ -413,7 +425,7 @@ def cases():
     return c
 
 
-INTERPRETED = {"under_handler", "closure_cells"}  # cases that run in the interpreter and call a kernel
+INTERPRETED = {"under_handler", "closure_cells", "walrus_not_first"}  # cases that run in the interpreter and call a kernel
 
 
 ASSERTS_UNDER_O = """
