@@ -468,6 +468,8 @@ typedef struct stmt {
       expr *cond;
       struct stmt *then, *orelse;
       bool assert_;  /* `assert test, msg`: if not test: raise; skipped under python -O */
+      bool loop_test; /* `while test:` with an assignment expression first in test, lowered
+                         as `while True: name = value; if not test: break` (ir/stmt.c) */
     } if_;
     struct { expr *cond; struct stmt *body, *orelse; bool has_else; } while_;
     struct {

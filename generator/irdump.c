@@ -302,7 +302,7 @@ static void dump_stmt(dumper *D, const stmt *s, int depth) {
     dump_block(D, s->u.with.body, depth + 1);
     return;
   case ST_IF:
-    fputs(s->u.if_.assert_ ? "if (asserts on) " : "if ", o);
+    fputs(s->u.if_.assert_ ? "if (asserts on) " : s->u.if_.loop_test ? "if (the while test) " : "if ", o);
     dump_expr(D, s->u.if_.cond);
     fputc('\n', o);
     dump_block(D, s->u.if_.then, depth + 1);

@@ -463,6 +463,13 @@ class Gen:
             lines += [ind + "else:"] + self.block(else_env, ind + "    ", depth - 1, in_loop, 2)
             env |= then_env & else_env
             return lines
+        if k == 5 and self.rng.random() < 0.5:  # a while loop whose test assigns: `while True: n = v; ...`
+            c = "n_w%d" % depth
+            env.add(c)
+            cond = self.walrus_cond(env, True)
+            body_env = set(env)
+            lines = [ind + "%s = 0" % c, ind + "while %s and %s < 4:" % (cond, c), ind + "    %s += 1" % c]
+            return lines + self.block(body_env, ind + "    ", depth - 1, True, 2)
         if k == 5:
             v = "i%d" % depth
             body_env = set(env) | {"n_" + v}

@@ -345,7 +345,8 @@ static const expr *stmt_root(const stmt *s, const char **prefix) {
     return s->u.raise_.exc ? s->u.raise_.arg : s->u.raise_.cause ? NULL : s->u.raise_.obj;
   case ST_RETURN: return s->u.ret;
   case ST_EXPR: return s->u.expr;
-  case ST_IF: return s->u.if_.assert_ ? s->u.if_.cond->u.not_arg : s->u.if_.cond; /* assert: `if not test` */
+  case ST_IF: /* assert, a while loop's test (ir/stmt.c lower_walrus_while): `if not test` */
+    return s->u.if_.assert_ || s->u.if_.loop_test ? s->u.if_.cond->u.not_arg : s->u.if_.cond;
   case ST_WHILE: return s->u.while_.cond; /* its first pass's test (_continue.py: _resumed_statements) */
   case ST_FOR_ITER: /* `for x in c`: c, evaluated once before the loop starts */
     return s->u.for_.how == 'i' && s->u.for_.niters == 1 ? s->u.for_.iters[0] : NULL;

@@ -325,9 +325,9 @@ static TSNode first_walrus(lower *L, TSNode v) {
  * operand): a graph break. */
 expr *lower_walrus(lower *L, TSNode n) {
   if (!ts_node_eq(n, L->walrus)) {
-    gb(L, n, "unsupported-expression", "assignment expression (:=) that is not the first operand of an if or "
-       "elif test, an assignment's value, a return or an expression statement (a while loop's test, a "
-       "comprehension's, one after other operands)");
+    gb(L, n, "unsupported-expression", "assignment expression (:=) that is not the first operand of an if, "
+       "elif or while test, an assignment's value, a return or an expression statement (a comprehension's, "
+       "one after other operands, one in the test of a while loop with an else block)");
     return NULL;
   }
   L->walrus = (TSNode){0};
@@ -415,10 +415,45 @@ static void lower_loop_blocks(lower *L, TSNode n, stmt **body, stmt **orelse, bo
   }
 }
 
+/* `while test: body` whose test evaluates `(name := value)` first (and
+ * no else block, whose break or continue would be the enclosing loop's):
+ * `while True: name = value; if not test: break; body`, the assignment
+ * hoisted out of the test (lower_walrus) at each pass. Both are at the
+ * while statement's position: a continuation there runs the loop on in
+ * the interpreter from its test (the test's first pass with name's value:
+ * _continue.py _resumed_statements). */
+static stmt *lower_walrus_while(lower *L, TSNode n, stmt *s) {
+  TSNode cond = child_by_field(n, "condition");
+  TSNode walrus = L->walrus, walrus_stmt = L->walrus_stmt;
+  stmt *hoisted = L->hoisted;
+  expr *read = L->walrus_read;
+  L->walrus = first_walrus(L, cond), L->walrus_stmt = n, L->hoisted = NULL;
+  L->depth++, L->loops++; /* inside the loop: it runs at each pass */
+  expr *test = lower_expr(L, cond);
+  L->depth--, L->loops--;
+  stmt *pre = L->hoisted;
+  expr *pre_read = L->walrus_read;
+  L->walrus = walrus, L->walrus_stmt = walrus_stmt, L->hoisted = hoisted, L->walrus_read = read;
+  if (!test || !pre) return NULL;
+  stmt *exit = new_stmt(L, ST_IF, n);
+  exit->u.if_.cond = new_expr(L, EX_NOT, cond);
+  exit->u.if_.cond->u.not_arg = test;
+  exit->u.if_.loop_test = true;
+  exit->u.if_.then = new_stmt(L, ST_BREAK, n);
+  lower_loop_blocks(L, n, &exit->next, &s->u.while_.orelse, &s->u.while_.has_else);
+  s->u.while_.cond = new_expr(L, EX_BOOL, n);
+  s->u.while_.cond->u.b = true;
+  s->u.while_.body = with_hoisted(pre, pre_read, exit);
+  return s;
+}
+
 /* while_statement: while cond: block (else: block)? */
 static stmt *lower_while(lower *L, TSNode n) {
   stmt *s = new_stmt(L, ST_WHILE, n);
   if (too_deep(L, n)) return NULL;
+  if (ts_node_is_null(child_by_field(n, "alternative")) &&
+      !ts_node_is_null(first_walrus(L, child_by_field(n, "condition"))))
+    return lower_walrus_while(L, n, s);
   s->u.while_.cond = lower_expr(L, child_by_field(n, "condition"));
   lower_loop_blocks(L, n, &s->u.while_.body, &s->u.while_.orelse, &s->u.while_.has_else);
   return s->u.while_.cond ? s : NULL;

@@ -3009,9 +3009,36 @@ def walrus_return(k: int):
 
 
 @dynac.compile
+def walrus_while(n: int, k: int):
+    # `while True: m = n // 2 ...; if not test: break`: the assignment at each pass; produce() runs
+    # before a test that may overflow int64, which goes on in the interpreter from the test's pass
+    t = 0
+    passes = 0
+    while (n := n // 2 - produce(passes)) * k > 1:
+        passes += 1
+        if passes > 6:
+            break
+        if n % 3 == 0:
+            continue
+        t += n
+    return t, n, passes
+
+
+@dynac.compile
+def walrus_while_items(xs: list[int], stop: int):
+    it = iter(xs)
+    out = []
+    while (x := next(it, None)) is not None:  # an object: the assignment, then `is not None`
+        if x == stop:
+            break
+        out.append(x * 2)
+    return out, x
+
+
+@dynac.compile
 def walrus_not_first(xs: list[int]):
-    # after another operand, in a while loop's test and in a comprehension: graph breaks, the
-    # interpreter runs these statements
+    # after another operand, in the test of a while loop with an else block and in a comprehension:
+    # graph breaks, the interpreter runs these statements
     n = len(xs)
     t = 0
     if n > 0 and (h := xs[0]) > 1:
@@ -3020,4 +3047,6 @@ def walrus_not_first(xs: list[int]):
     while (j := i) < n:
         t += xs[j]
         i += 1
+    else:
+        t += 1
     return t, [c for x in xs if (c := x * 2) > 2], c if xs else None

@@ -309,6 +309,9 @@ def cases():
                            for key in ["a", "b"] for k in [0, 1, 5, -3, 2**25, -2**21]]
     c["walrus_objects"] += [lambda m: ({"a": "x"}, "a", 2), lambda m: ({"a": 2**70}, "a", 2**70)]
     c["walrus_return"] = [(lambda m, k=k: (k,)) for k in ints]
+    c["walrus_while"] = [(lambda m, n=n, k=k: (n, k)) for n in [0, 5, 100, 10**6, -7, 2**62] for k in [1, -1, 3, 2**40]]
+    c["walrus_while_items"] = [(lambda m, xs=xs, s=s: (list(xs), s)) for xs in [[], [1, 2, 3], [4, 0, 5]] for s in [0, 2]]
+    c["walrus_while_items"] += [lambda m: ([1, None, 2], 9), lambda m: ([1, "a"], 9), lambda m: ([2**70], 9)]
     c["walrus_not_first"] = [(lambda m, xs=xs: (list(xs),)) for xs in [[], [1], [3, 0, 5], [2**62, 2]]]
     c["try_nested"] = [(lambda m, a=a, b=b: (a, b)) for a in [1, 2.5, "s", None, [1]] for b in [0, 2, "t", 0.0, None]]
     c["try_finally"] = [(lambda m, k=k, v=v: (k, v)) for k in range(6)
