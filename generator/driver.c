@@ -115,10 +115,7 @@ void release(module *m) {
 bool is_compiled(module *m, func *f) {
   bool any = false;
   for (inst *in = f->insts; in; in = in->next_root) if (in->ok) any = true;
-  if (any && f->partial) {
-    region *rs;
-    return regions_find(m, f, &rs) > 0;
-  }
+  if (any && f->partial) return regions_any_kept(m, f); /* small ones stay the interpreter's */
   return any;
 }
 
@@ -158,6 +155,11 @@ static bool report_roots(module *m) {
     if (!any && f->not_compiled)
       fprintf(stderr, "%s:%d:%d: warning: %s() runs in the interpreter: %s\n", m->path,
               f->pos.line, f->pos.col, f->name, f->not_compiled);
+    if (any && f->partial && !is_compiled(m, f)) /* each region small: no kernel would pay for its call */
+      fprintf(stderr, "%s:%d:%d: warning: %s() runs in the interpreter: the statements around its graph "
+              "breaks that compile are too small for a kernel's call to pay (no loop, fewer than %d "
+              "operations and %d per live-out; `dynac explain` shows them; DYNAC_SMALL_REGIONS=1 runs them "
+              "as kernels)\n", m->path, f->pos.line, f->pos.col, f->name, REGION_MIN_OPS, REGION_OPS_PER_OUT);
   }
   return ok;
 }

@@ -52,26 +52,50 @@ static void print_ops(module *m, func *f) {
   puts(f->partial ? " (per region, in each specialisation)" : "");
 }
 
+/* The small regions of rs (region.small): where, their operations, and
+ * why the interpreter runs them. */
+static const char *small_regions(module *m, const region *rs, int nreg) {
+  strbuf b = {0};
+  int n = 0;
+  for (int r = 0; r < nreg; r++) n += rs[r].small;
+  sb_printf(&b, "%d small region%s (lines", n, n == 1 ? "" : "s");
+  for (int r = 0, k = 0; r < nreg; r++)
+    if (rs[r].small) sb_printf(&b, "%s %d-%d: %d op%s", k++ ? "," : "", rs[r].s_first->pos.line,
+                               rs[r].s_last->end.line, rs[r].ops, rs[r].ops == 1 ? "" : "s");
+  sb_printf(&b, ") run%s in the interpreter: a kernel's call would cost more than %s work (no loop, fewer "
+            "than %d operations and %d per live-out; DYNAC_SMALL_REGIONS=1 runs %s as kernels)", n == 1 ? "s" : "",
+            n == 1 ? "its" : "their", REGION_MIN_OPS, REGION_OPS_PER_OUT, n == 1 ? "it" : "them");
+  char *r = arena_strdup(m->a, b.data);
+  sb_free(&b);
+  return r;
+}
+
 /* What explain says of f after its name: compiled, partially, or why not
  * (one text for the text and the JSON output). */
 static const char *func_status(module *m, func *f) {
   bool compiled = is_compiled(m, f);
   bool callee_kernel = false;
   for (inst *in = m->insts; in; in = in->next_all) if (in->fn == f && in->ok) callee_kernel = true;
+  region *rs = NULL;
+  int nreg = f->partial && callee_kernel ? regions_find(m, f, &rs) : 0, nsmall = 0;
+  for (int r = 0; r < nreg; r++) nsmall += rs[r].small;
   if (compiled && f->partial) {
-    region *rs;
-    int nreg = regions_find(m, f, &rs);
     strbuf b = {0};
-    sb_printf(&b, "partially compiled: %d region%s run%s as kernels (lines", nreg, nreg == 1 ? "" : "s",
-              nreg == 1 ? "s" : "");
-    for (int r = 0; r < nreg; r++)
-      sb_printf(&b, "%s %d-%d", r ? "," : "", rs[r].s_first->pos.line, rs[r].s_last->end.line);
-    sb_printf(&b, "); the graph breaks below run in the interpreter, in a resume function%s",
+    sb_printf(&b, "partially compiled: %d region%s run%s as kernels (lines", nreg - nsmall,
+              nreg - nsmall == 1 ? "" : "s", nreg - nsmall == 1 ? "s" : "");
+    for (int r = 0, k = 0; r < nreg; r++)
+      if (!rs[r].small) sb_printf(&b, "%s %d-%d", k++ ? "," : "", rs[r].s_first->pos.line, rs[r].s_last->end.line);
+    sb_puts(&b, ")");
+    if (nsmall) sb_printf(&b, "; %s", small_regions(m, rs, nreg));
+    sb_printf(&b, "; the graph breaks below run in the interpreter, in a resume function%s",
               f->is_root ? "" : " (not a root: only inside a root's call)");
     char *r = arena_strdup(m->a, b.data);
     sb_free(&b);
     return r;
   }
+  if (f->partial && !compiled && nsmall)
+    return arena_printf(m->a, "not compiled: graph break at line %d: %s; %s", f->breaks->pos.line,
+                        f->breaks->reason, small_regions(m, rs, nreg));
   if (f->partial && !compiled)
     return arena_printf(m->a, "not compiled: graph break at line %d: %s (no statement around the "
                         "breaks compiles)", f->breaks->pos.line, f->breaks->reason);
@@ -229,7 +253,11 @@ static line_view line_view_of(module *m, func *f, bool *compiled_out) {
   if (compiled && f->partial) { /* only the regions are kernels: the rest is the resume function */
     region *rs;
     int nreg = regions_find(m, f, &rs);
-    for (int r = 0; r < nreg; r++) view_stmts(&V, rs[r].s_first, rs[r].s_last);
+    for (int r = 0; r < nreg; r++)
+      if (!rs[r].small) view_stmts(&V, rs[r].s_first, rs[r].s_last);
+      else
+        for (int l = rs[r].s_first->pos.line; l <= rs[r].s_last->end.line; l++)
+          line_mark(&V, l, 'I', "interpreted: a small region (a kernel's call would cost more than its work)");
   } else if (compiled) {
     view_block(&V, f->body);
   }
@@ -483,6 +511,8 @@ static void explain_json(module *m, cJSON *files, const phase_times *pt, bool li
       cJSON *x = cJSON_CreateObject();
       cJSON_AddNumberToObject(x, "first_line", rs[r].s_first->pos.line);
       cJSON_AddNumberToObject(x, "last_line", rs[r].s_last->end.line);
+      cJSON_AddNumberToObject(x, "ops", rs[r].ops);
+      cJSON_AddBoolToObject(x, "small", rs[r].small); /* the interpreter runs it (region.small) */
       cJSON_AddItemToArray(jr, x);
     }
     cJSON_AddBoolToObject(jf, "root", f->is_root);

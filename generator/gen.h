@@ -523,6 +523,9 @@ typedef struct stmt {
                       the blocks of its interpreted compound statements): 0..nsplit-1 */
   int nblocks;     /* ST_INTERP of a compound statement: its blocks, split in turn */
   struct stmt **blocks;
+  bool *binds_body; /* ST_INTERP: per local version, bound by the header before its first
+                      block runs (a for loop's target, a with statement's `as` names): a
+                      region in that block takes it as a live-in (regions.c) */
   expr *walrus;    /* the statement evaluates `(name := value)` first: the read of name that
                       stands for it, its assignment the statement before (walrus_of) */
   struct stmt *walrus_of; /* an assignment hoisted out of that statement (ir/stmt.c lower_walrus):
@@ -1069,7 +1072,20 @@ typedef struct region {
   const int *cur_before;    /* then each base name's version as it starts (NULL: itself) */
   int nin, nout;
   int *in, *out;            /* local versions: live-ins read, live-outs written */
+  int ops;                  /* its operations (graph_ops_of) */
+  bool small;               /* no loop and fewer operations than REGION_MIN_OPS and
+                               REGION_OPS_PER_OUT per live-out: a call of its kernel costs more
+                               than the interpreter running it (the loader leaves it to the
+                               interpreter unless DYNAC_SMALL_REGIONS=1) */
 } region;
+/* The fewest operations a region without a loop needs to be worth its
+ * kernel's call from the resume function: the call, its live-ins boxed and
+ * a tuple of its live-outs take about what the interpreter takes for 8
+ * operations, and storing each live-out back (a test and a store in the
+ * resume function's bytecode) for 3 more (measured: a loop of 200,000
+ * passes around a graph break, make bench's machine). */
+#define REGION_MIN_OPS 8
+#define REGION_OPS_PER_OUT 3
 /* The regions of `f` in source order (*out: arena-owned), with live-ins
  * (read in the region, definitely bound at its entry: parameters,
  * assignments before it, `x = typed_fn()`) and live-outs (written in it). */
@@ -1084,6 +1100,10 @@ int regions_base_local(func *f, int v);
 /* graph_ops.c: the graphs of a compiled function (its regions, or the whole
  * body): their count, and the operations in each (*ops, arena-owned). */
 int graph_ops_count(module *m, func *f, int **ops);
+/* The operations of statements first..last of one block, as explain counts them. */
+int graph_ops_of(stmt *first, stmt *last);
+/* Does f run any region as a kernel by default (one that is not small)? */
+bool regions_any_kept(module *m, func *f);
 
 /* bounds.c: range-derived bounds-check elimination. A position `index` of
  * view parameter `container` (dimension `dim`) that is a * v + b or

@@ -68,6 +68,8 @@ static int ops_block(stmt *s, stmt *last) {
   return n;
 }
 
+int graph_ops_of(stmt *first, stmt *last) { return ops_block(first, last); }
+
 int graph_ops_count(module *m, func *f, int **ops) {
   region *rs;
   int n = f->partial ? regions_find(m, f, &rs) : 1;

@@ -6,6 +6,7 @@
 #include "../gen.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void reads_expr(expr *e, bool *r);
@@ -87,6 +88,45 @@ static void mark_assigned(stmt *s, bool *defbound) {
         defbound[s->u.assign.targets[i]->local] = true;
 }
 
+/* Does statement list s (to `last`, NULL: all) loop: a while or for loop,
+ * or a comprehension? */
+static void loops_expr(void *hit, expr *e) {
+  if (e->kind == EX_LISTCOMP) *(bool *)hit = true;
+  else ir_each_subexpr(e, loops_expr, hit);
+}
+static void loops_target(void *hit, target *t) { (void)hit, (void)t; }
+static void loops_block(void *hit, stmt *b);
+static void loops_stmt(bool *hit, stmt *s) {
+  static const ir_parts parts = {loops_expr, loops_target, loops_block, false};
+  if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) *hit = true;
+  else ir_each_part(s, &parts, hit);
+}
+static void loops_block(void *hit, stmt *b) {
+  for (; b && !*(bool *)hit; b = b->next) loops_stmt(hit, b);
+}
+static bool region_loops(const region *r) {
+  bool hit = false;
+  for (stmt *s = r->s_first; s && !hit; s = s->next) {
+    loops_stmt(&hit, s);
+    if (s == r->s_last) break;
+  }
+  return hit;
+}
+
+/* DYNAC_SMALL_REGIONS=1: no region is small (their kernels run; the
+ * loader reads it too: _resume.kept). */
+static bool small_regions_run(void) {
+  const char *v = getenv("DYNAC_SMALL_REGIONS");
+  return v && !strcmp(v, "1");
+}
+
+bool regions_any_kept(module *m, func *f) {
+  region *rs;
+  int n = regions_find(m, f, &rs);
+  for (int i = 0; i < n; i++) if (!rs[i].small) return true;
+  return false;
+}
+
 /* Regions of one split block. Top level: names are versioned (cur_after);
  * nested (the block of an interpreted compound statement): versions are
  * fixed, and a region must not break or continue the interpreted loop. */
@@ -103,6 +143,7 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
         bool *inner = arena_alloc(S->m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
         for (int i = 0; i < s->nblocks; i++) {
           memcpy(inner, defbound, sizeof(bool) * (size_t)f->nlocals);
+          for (int v = 0; i == 0 && s->binds_body && v < f->nlocals; v++) inner[v] |= s->binds_body[v];
           scan_block(S, s->blocks[i], inner, false);
         }
       }
@@ -152,6 +193,8 @@ static void scan_block(region_scan *S, stmt *b, bool *defbound, bool top) {
       if (t == last) break;
     }
     if (top) cur_before = last->cur_after;
+    r->ops = graph_ops_of(r->s_first, r->s_last);
+    r->small = r->ops < REGION_MIN_OPS + REGION_OPS_PER_OUT * r->nout && !region_loops(r) && !small_regions_run();
     if (!all_no_op && S->nr < S->cap) S->nr++; /* else: stays interpreted */
   }
 }

@@ -40,7 +40,8 @@ static const char *slot_kind_c(slot *s) {
 }
 
 /* One region as the loader reads it: its first and last statements
- * (line, 0-based column), its wrapper's name, live-ins and live-outs. */
+ * (line, 0-based column), its wrapper's name, live-ins and live-outs, its
+ * operations and whether it is small (region.small). */
 static cJSON *region_json(module *m, func *f, const region *r, int ri) {
   cJSON *o = cJSON_CreateObject();
   int first[2] = {r->s_first->pos.line, r->s_first->pos.col - 1};
@@ -51,6 +52,8 @@ static cJSON *region_json(module *m, func *f, const region *r, int ri) {
   cJSON *in = cJSON_AddArrayToObject(o, "in"), *out = cJSON_AddArrayToObject(o, "out");
   for (int k = 0; k < r->nin; k++) cJSON_AddItemToArray(in, cJSON_CreateString(f->locals[r->in[k]]));
   for (int k = 0; k < r->nout; k++) cJSON_AddItemToArray(out, cJSON_CreateString(f->locals[r->out[k]]));
+  cJSON_AddNumberToObject(o, "ops", r->ops);
+  if (r->small) cJSON_AddTrueToObject(o, "small"); /* the loader leaves it to the interpreter */
   return o;
 }
 

@@ -121,6 +121,28 @@ static void bind_header(lower *L, TSNode n) {
   bind_dynamic(L, hit, hinted, hint);
 }
 
+/* The local versions compound statement n binds before its first block
+ * (its body) runs, whichever pass it is: a for loop's target names, a
+ * with statement's `as` names (at their current versions: its blocks bind
+ * at those), or NULL. */
+static bool *body_bindings(lower *L, TSNode n) {
+  bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
+  bool any = false;
+  if (node_is(n, "for_statement")) hit_identifiers(L, child_by_field(n, "left"), hit);
+  for (uint32_t i = 0; node_is(n, "with_statement") && i < node_named_count(n); i++) {
+    TSNode clause = node_named(n, i);
+    for (uint32_t j = 0; node_is(clause, "with_clause") && j < node_named_count(clause); j++) {
+      TSNode item = node_named(clause, j), as = node_named(item, 0);
+      if (node_is(item, "with_item") && node_is(as, "as_pattern"))
+        hit_identifiers(L, child_by_field(as, "alias"), hit);
+    }
+  }
+  bool *bound = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->f->nlocals + 1));
+  for (int base = 0; base < L->ncurrent; base++)
+    if (hit[base]) bound[L->current[base]] = any = true;
+  return any ? bound : NULL;
+}
+
 /* A compound statement whose blocks are split when it runs in the interpreter. */
 static bool splittable(TSNode n) {
   if (!node_is(n, "if_statement") && !node_is(n, "while_statement") &&
@@ -147,6 +169,7 @@ static void split_blocks(lower *L, stmt *s, TSNode n) {
         if (node_is(node_named(ch, k), "block")) blocks[nb++] = node_named(ch, k);
   }
   bind_header(L, n);
+  s->binds_body = body_bindings(L, n);
   s->blocks = arena_alloc(L->m->a, sizeof(stmt *) * (size_t)(nb + 1));
   L->depth++;
   for (int i = 0; i < nb; i++) {

@@ -218,6 +218,7 @@ def attach_resumes(codes, artifact, module_globals, filename):
     table = _resume.regions_of(artifact)
     if not table:
         return 0
+    small = os.environ.get("DYNAC_SMALL_REGIONS") == "1"  # small regions as kernels too (_resume.kept)
     n = 0
     source = None
     for code in codes:
@@ -228,7 +229,7 @@ def attach_resumes(codes, artifact, module_globals, filename):
             with open(filename, "rb") as f:
                 source = f.read()
         fn = _resume.build(source, filename, code.co_qualname, code.co_firstlineno, regions,
-                           artifact, module_globals, code)
+                           artifact, module_globals, code, small)
         if fn is not None:
             _runtime.set_resume(code, fn)
             n += 1

@@ -135,20 +135,33 @@ def _rewrite(stmts, regions, by_first, used):
     return out
 
 
-def build(source, filename, qualname, firstlineno, regions, artifact, module_globals, code):
-    """The resume function of one function, or None if its source does not
-    match the region table (it always should: the source hash is checked)."""
+def kept(regions, small):
+    """The indexes of the regions a resume function calls: all of them with
+    `small` (DYNAC_SMALL_REGIONS=1), else those the generator did not mark
+    small (no loop, a few operations: the interpreter runs them faster than
+    a call of their kernel, which boxes the live-ins and makes a tuple)."""
+    return [k for k, r in enumerate(regions) if small or not r.get("small")]
+
+
+def build(source, filename, qualname, firstlineno, regions, artifact, module_globals, code, small=False):
+    """The resume function of one function, calling the kernels of its
+    regions (kept: small ones too with `small`), or None if its source does
+    not match the region table (it always should: the source hash is
+    checked) or no region is kept."""
+    calls = kept(regions, small)
+    if not calls:
+        return None
     tree = ast.parse(source, filename)
     fdef = _find_def(tree, qualname, firstlineno)
     if fdef is None:
         return None
-    by_first = {tuple(r["first"]): k for k, r in enumerate(regions)}
+    by_first = {tuple(regions[k]["first"]): k for k in calls}
     used = set()
     try:
         body = _rewrite(fdef.body, regions, by_first, used)
     except _Mismatch:
         return None
-    if len(used) != len(regions):
+    if len(used) != len(calls):
         return None
     args = fdef.args
     # The resume function is always called with every argument bound:

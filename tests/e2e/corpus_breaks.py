@@ -250,6 +250,25 @@ def walrus_regions(n):
     return m, t, k
 
 
+@dynac.compile(signatures=["(int)"])
+def small_in_loop(n):
+    t = 0
+    for i in range(n):
+        note(i)  # the loop runs in the interpreter
+        t += i * 2  # a small region: the interpreter runs it unless DYNAC_SMALL_REGIONS=1
+    return t
+
+
+@dynac.compile(signatures=["(int)"])
+def big_in_loop(n):
+    t = 0
+    for i in range(n):
+        note(i)
+        for j in range(i % 5):  # a region with a loop: always its kernel
+            t += i * j + 1
+    return t
+
+
 # Graph breaks made on purpose: calls of functions marked disable run in the
 # interpreter (print, str, a list's append and a range object would compile).
 @dynac.disable

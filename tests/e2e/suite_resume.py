@@ -3,8 +3,10 @@ comparing results, exceptions and their traceback lines, printed output and
 side effects, and checking that compiled regions ran."""
 import contextlib
 import io
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import traceback
@@ -13,6 +15,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from harness import ROOT, check, done, dynac_cmd, load_module as load, same  # noqa: E402
 
 import dynac  # noqa: E402
+
+# The corpus's regions are small on purpose (a statement or two around each break): their
+# kernels run only so (_resume.kept); small_regions_stay_interpreted checks the default.
+os.environ["DYNAC_SMALL_REGIONS"] = "1"
 
 INF, NAN = float("inf"), float("nan")
 INPUTS = {
@@ -39,6 +45,8 @@ INPUTS = {
     "over_list": [(1.0,), (0.0,), (-2.5,), (INF,), (NAN,), (1e308,)],
     "nested_branches": [(0,), (2,), (3,), (6,), (-7,), (2**62,)],
     "walrus_regions": [(0,), (1,), (5,), (-4,), (2**61,), (2**62,), (2**63 - 1,)],
+    "small_in_loop": [(0,), (3,), (40,)],
+    "big_in_loop": [(0,), (3,), (40,)],
 }
 
 
@@ -94,12 +102,54 @@ def main():
             s = stats.get("corpus_breaks." + name, {})
             check("compiled regions ran in %s" % name,
                   s.get("region_kernel_calls", 0) > 0 and s.get("resume_calls", 0) > 0, repr(s))
+        check("small regions run in the interpreter by default, regions with a loop as kernels",
+              *small_regions_stay_interpreted(tmp, eager))
         check("a generator is never split", not isinstance(compiled.generator_is_never_partial,
                                                            dynac.CompiledFunction))
         check("a function the grammar cannot parse is never compiled",
               not isinstance(compiled.parser_limited, dynac.CompiledFunction))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+SMALL_PROG = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import dynac
+import corpus_breaks as m
+r = [m.small_in_loop(40), m.big_in_loop(40)]
+s = dynac.stats()
+print(json.dumps([r, s["corpus_breaks.small_in_loop"], s["corpus_breaks.big_in_loop"]]))
+"""
+
+
+def small_regions_stay_interpreted(tmp, eager):
+    """Built and run without DYNAC_SMALL_REGIONS, small_in_loop's regions
+    (`t = 0`, and `t += i * 2` inside an interpreted loop) are left to the
+    interpreter: no resume function, the interpreter's code object runs;
+    big_in_loop's region holds a loop and runs as its kernel. Results as
+    eager CPython's; explain says which."""
+    env = {k: v for k, v in os.environ.items() if k != "DYNAC_SMALL_REGIONS"}
+    built_dir = os.path.join(tmp, "default")
+    os.makedirs(built_dir)
+    shutil.copy(os.path.join(ROOT, "tests", "e2e", "corpus_breaks.py"), built_dir)
+    b = subprocess.run([sys.executable, "-m", "dynac", "build", os.path.join(built_dir, "corpus_breaks.py")],
+                       capture_output=True, text=True, env=env)
+    if b.returncode:
+        return False, b.stderr[-2000:]
+    r = subprocess.run([sys.executable, "-c", SMALL_PROG, built_dir], capture_output=True, text=True, env=env)
+    if r.returncode:
+        return False, r.stderr[-2000:]
+    res, small, big = json.loads(r.stdout)
+    ex = subprocess.run([sys.executable, "-m", "dynac", "explain", os.path.join(built_dir, "corpus_breaks.py")],
+                        capture_output=True, text=True, env=env)
+    said = [ln for ln in ex.stdout.splitlines() if ln.startswith(("small_in_loop", "big_in_loop"))]
+    ok = (res == [eager.small_in_loop(40), eager.big_in_loop(40)]
+          and small.get("resume_calls") == 0 and small.get("region_kernel_calls") == 0
+          and big.get("resume_calls") == 1 and big.get("region_kernel_calls", 0) > 0
+          and len(said) == 2 and "small regions (lines" in said[0] and "run in the interpreter" in said[0]
+          and said[1].startswith("big_in_loop") and "1 region runs as kernels" in said[1])
+    return ok, repr((res, small, big, said))
 
 
 PROG = """

@@ -7,7 +7,7 @@
 #define DYNAC_MODULE_INIT PyInit_breaks__dynac
 #define DYNAC_SOURCE_NAME "breaks.py"
 #define DYNAC_SOURCE_SHA256 "c8ff4c6b62196bdc37eef867936010e9e1d8c442fd3bd965b1738e8c6c7bb455"
-#define DYNAC_REGIONS_JSON "{\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[]}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[]},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[]}]}"
+#define DYNAC_REGIONS_JSON "{\"explicit:50\":[{\"first\":[53,4],\"last\":[53,4],\"fn\":\"__region_explicit_1\",\"in\":[\"x\"],\"out\":[],\"ops\":0,\"small\":true}],\"uses_untyped_hook:116\":[{\"first\":[118,4],\"last\":[118,4],\"fn\":\"__region_uses_untyped_hook_1\",\"in\":[\"x\"],\"out\":[],\"ops\":1,\"small\":true},{\"first\":[120,4],\"last\":[120,4],\"fn\":\"__region_uses_untyped_hook_2\",\"in\":[\"x\"],\"out\":[],\"ops\":1,\"small\":true}]}"
 
 
 /* ---- tuple types ---------------------------------------------------------- */

@@ -7,7 +7,7 @@
 #define DYNAC_MODULE_INIT PyInit_regions__dynac
 #define DYNAC_SOURCE_NAME "regions.py"
 #define DYNAC_SOURCE_SHA256 "065816508195201ea14ec900f180d114f2d3f002da7fbe23b911f4692e6019af"
-#define DYNAC_REGIONS_JSON "{\"partial:5\":[{\"first\":[7,4],\"last\":[8,4],\"fn\":\"__region_partial_1\",\"in\":[\"n\"],\"out\":[\"t\",\"i\"]},{\"first\":[11,4],\"last\":[11,4],\"fn\":\"__region_partial_2\",\"in\":[\"n\",\"t\"],\"out\":[\"t\",\"i\"]}]}"
+#define DYNAC_REGIONS_JSON "{\"partial:5\":[{\"first\":[7,4],\"last\":[8,4],\"fn\":\"__region_partial_1\",\"in\":[\"n\"],\"out\":[\"t\",\"i\"],\"ops\":3},{\"first\":[11,4],\"last\":[11,4],\"fn\":\"__region_partial_2\",\"in\":[\"n\",\"t\"],\"out\":[\"t\",\"i\"],\"ops\":2}]}"
 
 
 /* ---- tuple types ---------------------------------------------------------- */
