@@ -3041,6 +3041,8 @@ def walrus_not_first(xs: list[int]):
     # graph breaks, the interpreter runs these statements
     n = len(xs)
     t = 0
+    for x in xs:  # a region with a loop: its kernel runs (small ones stay the interpreter's)
+        t += x
     if n > 0 and (h := xs[0]) > 1:
         t += h
     i = 0
