@@ -523,9 +523,9 @@ typedef struct stmt {
                       the blocks of its interpreted compound statements): 0..nsplit-1 */
   int nblocks;     /* ST_INTERP of a compound statement: its blocks, split in turn */
   struct stmt **blocks;
-  bool *binds_body; /* ST_INTERP: per local version, bound by the header before its first
-                      block runs (a for loop's target, a with statement's `as` names): a
-                      region in that block takes it as a live-in (regions.c) */
+  bool *binds_body; /* ST_INTERP of a for loop: per local version, bound by its target before
+                      each pass of its first block (the body): a region there takes it as a
+                      live-in (regions.c) */
   expr *walrus;    /* the statement evaluates `(name := value)` first: the read of name that
                       stands for it, its assignment the statement before (walrus_of) */
   struct stmt *walrus_of; /* an assignment hoisted out of that statement (ir/stmt.c lower_walrus):
@@ -1005,6 +1005,10 @@ typedef struct ir_parts {
   bool interp_blocks;
 } ir_parts;
 void ir_each_part(stmt *s, const ir_parts *v, void *ctx);
+/* Does statement s hold a while or for loop (itself, or in its blocks)? */
+bool stmt_has_loop(const stmt *s);
+/* Does any statement of block s (s->next...) hold one? */
+bool has_loop(const stmt *s);
 slot *ir_slot(module *m, slotkind kind, const char *name, const char *attr,
               const type *ty, func *fn, int module_slot);
 extern const struct gb_registry {

@@ -88,27 +88,26 @@ static void mark_assigned(stmt *s, bool *defbound) {
         defbound[s->u.assign.targets[i]->local] = true;
 }
 
-/* Does statement list s (to `last`, NULL: all) loop: a while or for loop,
- * or a comprehension? */
-static void loops_expr(void *hit, expr *e) {
+/* Does region r loop: a while or for loop (stmt_has_loop), or a
+ * comprehension, whose items the interpreter would take one by one? */
+static void comprehension_in(void *hit, expr *e) {
   if (e->kind == EX_LISTCOMP) *(bool *)hit = true;
-  else ir_each_subexpr(e, loops_expr, hit);
+  else ir_each_subexpr(e, comprehension_in, hit);
 }
-static void loops_target(void *hit, target *t) { (void)hit, (void)t; }
-static void loops_block(void *hit, stmt *b);
-static void loops_stmt(bool *hit, stmt *s) {
-  static const ir_parts parts = {loops_expr, loops_target, loops_block, false};
-  if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) *hit = true;
-  else ir_each_part(s, &parts, hit);
+static void no_target(void *hit, target *t) { (void)hit, (void)t; }
+static void comprehension_in_block(void *hit, stmt *b);
+static void comprehension_in_stmt(bool *hit, stmt *s) {
+  static const ir_parts parts = {comprehension_in, no_target, comprehension_in_block, false};
+  ir_each_part(s, &parts, hit);
 }
-static void loops_block(void *hit, stmt *b) {
-  for (; b && !*(bool *)hit; b = b->next) loops_stmt(hit, b);
+static void comprehension_in_block(void *hit, stmt *b) {
+  for (; b; b = b->next) comprehension_in_stmt(hit, b);
 }
 static bool region_loops(const region *r) {
   bool hit = false;
-  for (stmt *s = r->s_first; s && !hit; s = s->next) {
-    loops_stmt(&hit, s);
-    if (s == r->s_last) break;
+  for (stmt *s = r->s_first; s && !hit; s = s == r->s_last ? NULL : s->next) {
+    hit = stmt_has_loop(s);
+    if (!hit) comprehension_in_stmt(&hit, s);
   }
   return hit;
 }

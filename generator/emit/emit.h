@@ -549,7 +549,6 @@ const char **hoist_bounds(em *E, stmt *loop, const char *start, const char *stop
 void restore_bounds(em *E, int nhoisted, const char **saved);
 void loop_tick(em *E);
 void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse, int label);
-bool has_loop(const stmt *s);
 bool kernel_always_inlined(const module *m, inst *in);      /* kernel.c */
 bool kernel_call_is_flat(const module *m, inst *callee);
 bool is_own_first_param(const em *E, const char *v);

@@ -131,23 +131,6 @@ void emit_loop_rest(em *E, stmt *body, bool *before, bool has_else, stmt *orelse
   }
 }
 
-/* Does the block hold a loop, at any depth? A kernel without one is marked
- * `inline`: small leaves (eval_A in spectral_norm) then cost no call, guard
- * or counter in their callers' loops. GCC and Clang still weigh its size.
- * A loop whose body holds none is innermost: it is versioned. */
-bool has_loop(const stmt *s) {
-  for (; s; s = s->next) {
-    if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
-    if (s->kind == ST_IF && (has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse))) return true;
-    if (s->kind == ST_TRY && (has_loop(s->u.try_.body) || has_loop(s->u.try_.orelse) ||
-                              has_loop(s->u.try_.finalbody))) return true;
-    if (s->kind == ST_WITH && has_loop(s->u.with.body)) return true;
-    for (int i = 0; s->kind == ST_TRY && i < s->u.try_.nhandlers; i++)
-      if (has_loop(s->u.try_.handlers[i].body)) return true;
-  }
-  return false;
-}
-
 /* The view parameters (copied, view_copy) that a block stores to. */
 static void note_target_views(em *E, const target *t, bool *views) {
   if (t->is_tuple) {

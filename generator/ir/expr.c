@@ -1148,6 +1148,29 @@ void ir_each_subexpr(expr *e, void (*visit)(void *ctx, expr *sub), void *ctx) {
 
 static void part_expr(const ir_parts *v, void *ctx, expr *e) { if (e) v->expr(ctx, e); }
 
+/* Does statement s hold a loop (a while or for loop, itself or in its
+ * blocks, at any depth)? A kernel without one is marked `inline` (emit/
+ * kernel.c): small leaves (eval_A in spectral_norm) then cost no call,
+ * guard or counter in their callers' loops. A loop whose body holds none is
+ * innermost: it is versioned. A region with one is worth its kernel's call
+ * (analysis/regions.c). */
+bool stmt_has_loop(const stmt *s) {
+  if (s->kind == ST_WHILE || s->kind == ST_FOR_RANGE || s->kind == ST_FOR_ITER) return true;
+  if (s->kind == ST_IF) return has_loop(s->u.if_.then) || has_loop(s->u.if_.orelse);
+  if (s->kind == ST_WITH) return has_loop(s->u.with.body);
+  if (s->kind != ST_TRY) return false;
+  for (int i = 0; i < s->u.try_.nhandlers; i++)
+    if (has_loop(s->u.try_.handlers[i].body)) return true;
+  return has_loop(s->u.try_.body) || has_loop(s->u.try_.orelse) || has_loop(s->u.try_.finalbody);
+}
+
+/* Does the block hold a loop (stmt_has_loop)? */
+bool has_loop(const stmt *s) {
+  for (; s; s = s->next)
+    if (stmt_has_loop(s)) return true;
+  return false;
+}
+
 void ir_each_part(stmt *s, const ir_parts *v, void *ctx) {
   switch (s->kind) {
   case ST_ASSIGN:

@@ -26,11 +26,13 @@ typedef struct lower {
                        they shadow the function's while its clauses are lowered */
   int ncomp_names;
   int ncomps;       /* comprehensions lowered: numbers their hidden locals */
-  TSNode walrus;    /* the `(name := value)` the statement being lowered evaluates first
+  struct walrus_state {
+    TSNode node;    /* the `(name := value)` the statement being lowered evaluates first
                        (first_walrus), until lowered; then null */
-  TSNode walrus_stmt; /* that statement (an elif clause's for its test) */
-  struct stmt *hoisted; /* its assignment, lowered (lower_walrus), to go before the statement */
-  expr *walrus_read; /* the read of its name standing for it in the statement */
+    TSNode stmt;    /* that statement (an elif clause's for its test) */
+    struct stmt *hoisted; /* its assignment, lowered (lower_walrus), to go before the statement */
+    expr *read;     /* the read of its name standing for it in the statement */
+  } walrus;         /* (ir/stmt.c walrus_open, walrus_close) */
   bool split;       /* the block being lowered is split: broken statements run in the
                        interpreter, the rest compiles (the top-level block, and the blocks
                        of interpreted compound statements) */

@@ -121,23 +121,15 @@ static void bind_header(lower *L, TSNode n) {
   bind_dynamic(L, hit, hinted, hint);
 }
 
-/* The local versions compound statement n binds before its first block
- * (its body) runs, whichever pass it is: a for loop's target names, a
- * with statement's `as` names (at their current versions: its blocks bind
- * at those), or NULL. */
+/* The local versions for loop n binds before each pass of its body (its
+ * first block): its target names (at their current versions: its blocks
+ * bind at those), or NULL. A region in the body takes them as live-ins
+ * (regions.c); `for i in range(...)`'s target is typed int (bind_header). */
 static bool *body_bindings(lower *L, TSNode n) {
+  if (!node_is(n, "for_statement")) return NULL;
   bool *hit = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->ncurrent + 1));
-  bool any = false;
-  if (node_is(n, "for_statement")) hit_identifiers(L, child_by_field(n, "left"), hit);
-  for (uint32_t i = 0; node_is(n, "with_statement") && i < node_named_count(n); i++) {
-    TSNode clause = node_named(n, i);
-    for (uint32_t j = 0; node_is(clause, "with_clause") && j < node_named_count(clause); j++) {
-      TSNode item = node_named(clause, j), as = node_named(item, 0);
-      if (node_is(item, "with_item") && node_is(as, "as_pattern"))
-        hit_identifiers(L, child_by_field(as, "alias"), hit);
-    }
-  }
-  bool *bound = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->f->nlocals + 1));
+  hit_identifiers(L, child_by_field(n, "left"), hit);
+  bool *bound = arena_alloc(L->m->a, sizeof(bool) * (size_t)(L->f->nlocals + 1)), any = false;
   for (int base = 0; base < L->ncurrent; base++)
     if (hit[base]) bound[L->current[base]] = any = true;
   return any ? bound : NULL;

@@ -318,24 +318,24 @@ static TSNode first_walrus(lower *L, TSNode v) {
 
 /* `(name := value)`, the first operand its statement evaluates (L->walrus):
  * `name = value` as a statement of its own at the statement's position, to
- * go just before it (L->hoisted), and a read of name in its place. Every
+ * go just before it (L->walrus.hoisted), and a read of name in its place. Every
  * analysis sees an ordinary assignment; a continuation inside either goes
  * on in the statement (emit/continue.c: walrus_prefix, the read pending).
  * Anywhere else (a while loop's test, a comprehension, after another
  * operand): a graph break. */
 expr *lower_walrus(lower *L, TSNode n) {
-  if (!ts_node_eq(n, L->walrus)) {
+  if (!ts_node_eq(n, L->walrus.node)) {
     gb(L, n, "unsupported-expression", "assignment expression (:=) that is not the first operand of an if, "
        "elif or while test, an assignment's value, a return or an expression statement (a comprehension's, "
        "one after other operands, one in the test of a while loop with an else block)");
     return NULL;
   }
-  L->walrus = (TSNode){0};
+  L->walrus.node = (TSNode){0};
   TSNode name = child_by_field(n, "name");
   expr *v = lower_expr(L, child_by_field(n, "value"));
   if (!v) return NULL;
   int base = find_local(L->f, text(L, name));
-  bool unconditional = L->depth == 0 && !node_is(L->walrus_stmt, "elif_clause");
+  bool unconditional = L->depth == 0 && !node_is(L->walrus.stmt, "elif_clause");
   target *t;
   if (unconditional && base >= 0 && base < L->ncurrent && L->seen[base]) { /* a new version, as `name = value` */
     t = arena_alloc(L->m->a, sizeof *t);
@@ -344,7 +344,7 @@ expr *lower_walrus(lower *L, TSNode n) {
   } else if (!(t = lower_target(L, name))) {
     return NULL;
   }
-  stmt *s = new_stmt(L, ST_ASSIGN, L->walrus_stmt);
+  stmt *s = new_stmt(L, ST_ASSIGN, L->walrus.stmt);
   s->u.assign.ntargets = 1;
   s->u.assign.targets = arena_alloc(L->m->a, sizeof(target *));
   s->u.assign.targets[0] = t;
@@ -355,19 +355,30 @@ expr *lower_walrus(lower *L, TSNode n) {
   }
   expr *r = new_expr(L, EX_LOCAL, n);
   r->u.local = t->local;
-  L->hoisted = s;
-  L->walrus_read = r;
+  L->walrus.hoisted = s;
+  L->walrus.read = r;
   return r;
 }
 
-/* Statement s lowered with the assignment hoisted out of it (if any)
- * before it: the two statements, linked. */
-static stmt *with_hoisted(stmt *hoisted, expr *read, stmt *s) {
-  if (!hoisted || !s) return s;
-  hoisted->walrus_of = s;
-  hoisted->next = s;
-  s->walrus = read;
-  return hoisted;
+/* Starts lowering statement n (its test or value v, or null): the
+ * assignment expression it evaluates first, if any, is lower_walrus's to
+ * hoist. Returns the enclosing statement's state, for walrus_close. */
+static struct walrus_state walrus_open(lower *L, TSNode n, TSNode v) {
+  struct walrus_state outer = L->walrus;
+  L->walrus = (struct walrus_state){.node = first_walrus(L, v), .stmt = n}; /* (v null: none) */
+  return outer;
+}
+
+/* Statement s, lowered since walrus_open, with the assignment hoisted out
+ * of it (if any) before it, the two linked; the enclosing state back. */
+static stmt *walrus_close(lower *L, struct walrus_state outer, stmt *s) {
+  struct walrus_state own = L->walrus;
+  L->walrus = outer;
+  if (!own.hoisted || !s) return s;
+  own.hoisted->walrus_of = s;
+  own.hoisted->next = s;
+  s->walrus = own.read;
+  return own.hoisted;
 }
 
 /* if_statement: if cond: block (elif_clause)* (else_clause)? */
@@ -376,9 +387,7 @@ static stmt *lower_if(lower *L, TSNode n) {
   stmt *nd = lower_none_default(L, n, &none_default);
   if (none_default) return nd;
   stmt *s = new_stmt(L, ST_IF, n);
-  s->u.if_.cond = lower_expr(L, child_by_field(n, "condition"));
-  stmt *hoisted = L->hoisted; /* the test's (name := value): lower_stmt puts it before s */
-  expr *read = L->walrus_read;
+  s->u.if_.cond = lower_expr(L, child_by_field(n, "condition")); /* its (name := value): lower_stmt's */
   s->u.if_.then = lower_nested(L, child_by_field(n, "consequence"));
   stmt **orelse = &s->u.if_.orelse;
   uint32_t c = node_named_count(n);
@@ -386,20 +395,15 @@ static stmt *lower_if(lower *L, TSNode n) {
     TSNode ch = node_named(n, i);
     if (node_is(ch, "elif_clause")) {
       stmt *e = new_stmt(L, ST_IF, ch);
-      L->hoisted = NULL;
-      L->walrus = first_walrus(L, child_by_field(ch, "condition"));
-      L->walrus_stmt = ch;
+      struct walrus_state outer = walrus_open(L, ch, child_by_field(ch, "condition"));
       e->u.if_.cond = lower_expr(L, child_by_field(ch, "condition"));
-      stmt *pre = L->hoisted; /* the elif test's: in the else block, before it */
+      *orelse = walrus_close(L, outer, e); /* the elif test's assignment: in the else block, before it */
       e->u.if_.then = lower_nested(L, child_by_field(ch, "consequence"));
-      *orelse = with_hoisted(pre, L->walrus_read, e);
       orelse = &e->u.if_.orelse;
     } else if (node_is(ch, "else_clause")) {
       *orelse = lower_nested(L, child_by_field(ch, "body"));
     }
   }
-  L->hoisted = hoisted;
-  L->walrus_read = read;
   return s->u.if_.cond ? s : NULL;
 }
 
@@ -424,26 +428,20 @@ static void lower_loop_blocks(lower *L, TSNode n, stmt **body, stmt **orelse, bo
  * _continue.py _resumed_statements). */
 static stmt *lower_walrus_while(lower *L, TSNode n, stmt *s) {
   TSNode cond = child_by_field(n, "condition");
-  TSNode walrus = L->walrus, walrus_stmt = L->walrus_stmt;
-  stmt *hoisted = L->hoisted;
-  expr *read = L->walrus_read;
-  L->walrus = first_walrus(L, cond), L->walrus_stmt = n, L->hoisted = NULL;
+  struct walrus_state outer = walrus_open(L, n, cond);
   L->depth++, L->loops++; /* inside the loop: it runs at each pass */
   expr *test = lower_expr(L, cond);
   L->depth--, L->loops--;
-  stmt *pre = L->hoisted;
-  expr *pre_read = L->walrus_read;
-  L->walrus = walrus, L->walrus_stmt = walrus_stmt, L->hoisted = hoisted, L->walrus_read = read;
-  if (!test || !pre) return NULL;
   stmt *exit = new_stmt(L, ST_IF, n);
   exit->u.if_.cond = new_expr(L, EX_NOT, cond);
   exit->u.if_.cond->u.not_arg = test;
   exit->u.if_.loop_test = true;
   exit->u.if_.then = new_stmt(L, ST_BREAK, n);
+  s->u.while_.body = walrus_close(L, outer, exit);
+  if (!test || s->u.while_.body == exit) return NULL; /* (the test broke the graph) */
   lower_loop_blocks(L, n, &exit->next, &s->u.while_.orelse, &s->u.while_.has_else);
   s->u.while_.cond = new_expr(L, EX_BOOL, n);
   s->u.while_.cond->u.b = true;
-  s->u.while_.body = with_hoisted(pre, pre_read, exit);
   return s;
 }
 
@@ -1135,17 +1133,8 @@ static stmt *lower_stmt_kind(lower *L, TSNode n);
  * is `(name := value)` (lower_walrus): one statement, or that assignment
  * linked to it. */
 stmt *lower_stmt(lower *L, TSNode n) {
-  TSNode walrus = L->walrus, walrus_stmt = L->walrus_stmt; /* an enclosing statement's, if being lowered */
-  stmt *hoisted = L->hoisted;
-  expr *read = L->walrus_read;
-  TSNode v = statement_value(n);
-  L->walrus = ts_node_is_null(v) ? (TSNode){0} : first_walrus(L, v);
-  L->walrus_stmt = n;
-  L->hoisted = NULL;
-  stmt *s = lower_stmt_kind(L, n);
-  s = with_hoisted(L->hoisted, L->walrus_read, s);
-  L->walrus = walrus, L->walrus_stmt = walrus_stmt, L->hoisted = hoisted, L->walrus_read = read;
-  return s;
+  struct walrus_state outer = walrus_open(L, n, statement_value(n)); /* an enclosing statement's, if any */
+  return walrus_close(L, outer, lower_stmt_kind(L, n));
 }
 
 static stmt *lower_stmt_kind(lower *L, TSNode n) {
