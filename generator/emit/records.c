@@ -18,6 +18,12 @@ static const char *rec_desc(module *m, const klass *k) {
   return arena_printf(m->a, "&dynac__rdesc_%s", k->rec.code);
 }
 
+/* Field i's member in the class's struct: f_<name>, so that no field name
+ * meets the head's `h` or a C keyword (`self.h`, `self.int` are fields too). */
+static const char *rec_member(module *m, const klass *k, int i) {
+  return arena_printf(m->a, "f_%s", k->field_names[i]);
+}
+
 /* Is C value v a struct (a rec local, parameter or temporary) rather than an object? */
 static bool all_name_chars(const char *p, const char *end) {
   for (; p < end; p++) if (!isalnum((unsigned char)*p) && *p != '_') return false;
@@ -186,15 +192,15 @@ static const char *checks_flag(em *E, const expr *e) {
 const char *emit_rec_field(em *E, const expr *e, const char *v, const klass *k, int i) {
   const type *t = k->field_types[i];
   const char *o = tmpvar(E, t);
-  const char *f = k->field_names[i];
+  const char *f = k->field_names[i], *mb = rec_member(E->m, k, i);
   const char *flag = checks_flag(E, e);
   if (flag) {
     uint32_t mask = 0;
     for (int j = 0; j < E->recr->n; j++) if (E->recr->s[j].flag == flag) mask = E->recr->s[j].mask;
     line(E, "if (DYNAC_LIKELY(%s || (%s = dynac_rec_plain_mask(%s, 0x%xu)))) %s = %s.%s; /* .%s: a field */", flag,
-         flag, rec_head(E, v), (unsigned)mask, o, v, f, f);
+         flag, rec_head(E, v), (unsigned)mask, o, v, mb, f);
   } else {
-    line(E, "if (DYNAC_LIKELY(dynac_rec_plain(%s, %d))) %s = %s.%s; /* .%s: a field */", rec_head(E, v), i, o, v, f, f);
+    line(E, "if (DYNAC_LIKELY(dynac_rec_plain(%s, %d))) %s = %s.%s; /* .%s: a field */", rec_head(E, v), i, o, v, mb, f);
   }
   line(E, "else {");
   E->indent++;
@@ -238,7 +244,7 @@ static void rec_store_through_instance(em *E, const char *v, const klass *k, int
  * only from its __init__ (as object.__setattr__); any other goes through
  * the instance, whose __setattr__ raises FrozenInstanceError. */
 void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val) {
-  const char *f = k->field_names[i];
+  const char *f = k->field_names[i], *mb = rec_member(E->m, k, i);
   if (is_own_first_param(E, v)) line(E, "dynac__effects |= 2; /* a write to its first parameter's fields */");
   else line(E, "dynac__effects = 1; /* a write its holders see */");
   bool init = E->in->fn->synth_of == k && is_own_first_param(E, v);
@@ -254,7 +260,7 @@ void emit_rec_store(em *E, const char *v, const klass *k, int i, const char *val
       : arena_printf(E->m->a, " if (DYNAC_UNLIKELY(%s.h.kept != NULL)) dynac_rec_keep(%s, %d, NULL, 0.0);", v,
                      rec_head(E, v), i);
   line(E, "if (DYNAC_LIKELY(dynac_rec_unmade(%s))) { %s.%s = %s; %s.h.set |= 1u << %d;%s } /* .%s = : a field */",
-       rec_head(E, v), v, f, val, v, i, keep, f);
+       rec_head(E, v), v, mb, val, v, i, keep, f);
   line(E, "else {");
   E->indent++;
   rec_store_through_instance(E, v, k, i, val, k->frozen ? "DYNAC_STORE_OTHER | DYNAC_STORE_GENERIC" : "DYNAC_STORE_OTHER",
@@ -274,13 +280,13 @@ void emit_rec_structs(module *m, strbuf *out) {
     sb_printf(out, "/* an instance of %s a kernel made and keeps as its fields (runtime/records.h) */\n", k->name);
     sb_printf(out, "typedef struct %s {\n  dynac_rec_head h;\n", st);
     for (int i = 0; i < k->nfields; i++)
-      sb_printf(out, "  %s %s;\n", c_type(k->field_types[i]), k->field_names[i]);
+      sb_printf(out, "  %s %s; /* .%s */\n", c_type(k->field_types[i]), rec_member(m, k, i), k->field_names[i]);
     sb_printf(out, "} %s;\n", st);
     sb_printf(out, "static const dynac_rec_field dynac__rfields_%s[] = {\n", code);
     for (int i = 0; i < k->nfields; i++) {
       tykind kd = k->field_types[i]->kind;
       sb_printf(out, "    {\"%s\", '%c', offsetof(%s, %s)},\n", k->field_names[i],
-                kd == TY_FLOAT ? 'f' : kd == TY_INT ? 'i' : 'b', st, k->field_names[i]);
+                kd == TY_FLOAT ? 'f' : kd == TY_INT ? 'i' : 'b', st, rec_member(m, k, i));
     }
     sb_printf(out, "};\n");
     sb_printf(out, "static dynac_rec_desc dynac__rdesc_%s __attribute__((unused)) = {.nfields = %d, .fields = "

@@ -81,6 +81,22 @@ class Counter:
         return self.n
 
 
+class CNames:
+    """Fields named as the struct's head (h) and as C keywords: the struct's
+    members are f_<name>, so that each is a field like any other."""
+    h: float
+    int: int
+    double: float
+
+    def __init__(self, h, n, d):
+        self.h = h
+        self.int = n
+        self.double = d
+
+    def grown(self, k):
+        return CNames(self.h * k, self.int + 1, self.double - k)
+
+
 class Early:
     """__init__ reads a field before it sets it: AttributeError."""
     a: float
@@ -332,6 +348,13 @@ def counter_ops(n: int, on: bool, k: int):
     c = Counter(n, on)
     r = c.bump(k)
     return r, c.n, c.on
+
+
+@dynac.compile
+def c_names(h: float, n: int, d: float):
+    c = CNames(h, n, d).grown(2.0)
+    c.h = c.h + c.double
+    return c.h, c.int, c.double
 
 
 @dynac.compile

@@ -78,6 +78,8 @@ def cases():
     c["divided"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:3] for d in [2.0, 0.0, -0.0, INF]]
     c["counter_ops"] = [(lambda m, n=n, on=on, k=k: (n, on, k)) for n in [0, 5, 2**62, -2**63]
                         for on in [True, False] for k in [1, 2**62, -1]]
+    c["c_names"] = [(lambda m, h=h, n=n, d=d: (h, n, d)) for h in [1.5, -0.0, INF, NAN] for n in [0, 2**63 - 1]
+                    for d in [0.25, -2.5e300]]
     c["field_store"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V[:4] for d in [1.0, -0.0, INF]]
     c["param_updated"] = [(lambda m, a=a, f=f: (a(m), f)) for a in V for f in [True, False]]
     c["updated_in_place"] = [(lambda m, a=a, d=d: (a(m), d)) for a in V for d in [2.0, -0.0, 0.0, INF, NAN, 1e-310]]
@@ -126,6 +128,7 @@ def main():
         text = open(c_file).read() if os.path.exists(c_file) else ""
         check("records: Vec and Counter kept as fields, Noisy (a __del__) never",
               "typedef struct dynac_R3Vec" in text and "typedef struct dynac_R7Counter" in text and
+              "typedef struct dynac_R6CNames" in text and
               "dynac_R5Noisy" not in text, c_file)
 
         def mod_of(fn):
