@@ -333,6 +333,9 @@ static bool boxes_as_object(const type *t) {
   return true;
 }
 
+/* May a list element of type t be held boxed in a list[object]? */
+static bool boxes_in_list(const type *t) { return t->kind == TY_OBJ || boxes_as_object(t); }
+
 /* `prev = None` ... `prev = x`: the join of None and a float or an int, or
  * of such a join and its number, is "float | None" or "int | None"; NULL
  * for any other pair. */
@@ -364,9 +367,14 @@ const type *ty_join(const type *x, const type *y) {
     return x->or_none ? x : y;
   const type *n = number_or_none(x, y);
   if (n) return n;
+  if ((x->kind == TY_NONE && y->kind != TY_NUM && boxes_as_object(y)) ||
+      (y->kind == TY_NONE && x->kind != TY_NUM && boxes_as_object(x)))
+    return &ty_obj; /* `r = None` ... `r = [...]`: an object (a list or tuple boxed) */
   if (x->kind == TY_LIST && y->kind == TY_LIST) { /* [] joins any list: its appends decide */
     if (x->elts[0]->kind == TY_UNKNOWN) return y;
     if (y->elts[0]->kind == TY_UNKNOWN) return x;
+    if (boxes_in_list(x->elts[0]) && boxes_in_list(y->elts[0]))
+      return ty_list(&ty_obj); /* `out.append(1.0)` then `out.append("s")`: each element boxed as what it is */
   }
   /* an object local can hold a number, None, a list or a tuple of such too */
   if (x->kind == TY_OBJ && y->kind == TY_OBJ) return &ty_obj;

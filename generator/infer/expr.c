@@ -431,6 +431,22 @@ static const type *type_first_append(ctx *c, expr *e, const type **at) {
   return &ty_none;
 }
 
+/* out.append(v) or out.insert(i, v) where the local `out` (not a parameter:
+ * those keep the type their guard checks) holds a list[T] and v is not a T:
+ * the local holds a list[object] instead (ty_join), which CPython's mixed
+ * list is; the pass that follows types every use of `out` so. */
+static bool widens_local_list(ctx *c, expr *e, const type *lt, const type *vt) {
+  expr *recv = e->u.call.args[0];
+  if (recv->kind != EX_LOCAL || recv->u.local < c->in->fn->nparams || vt->kind == TY_UNKNOWN ||
+      vt == lt->elts[0] || !list_elem_ok(vt))
+    return false;
+  const type *j = ty_join(lt, ty_list(vt));
+  if (j->kind != TY_LIST || j == lt) return false;
+  target tg = {.local = recv->u.local, .pos = recv->pos};
+  bind_target(c, &tg, j, e->pos);
+  return true;
+}
+
 /* Is k (or a base) a typing.NamedTuple, whose instances namedtuple's own
  * __new__ makes? */
 static bool named_tuple_class(const klass *k) {
@@ -981,6 +997,8 @@ static const type *type_method(ctx *c, expr *e, const type **at) {
     return &ty_conflict;
   }
   c->in->effectful = true;
+  if ((ops_call_is(e, OPI_APPEND) || ops_call_is(e, OPI_INSERT)) && widens_local_list(c, e, lt, at[e->u.call.n - 1]))
+    return &ty_none;
   if (ops_call_is(e, OPI_APPEND)) return storable(c, e->pos, lt, at[1]) ? &ty_none : &ty_conflict;
   if (ops_call_is(e, OPI_EXTEND)) return extendable(c, e->pos, lt, at[1], ".extend()") ? &ty_none : &ty_conflict;
   if (ops_call_is(e, OPI_INSERT)) {

@@ -681,6 +681,29 @@ def slices(a, i, j, k):
     return [a[i:j], a[:j], a[i:], a[:], a[::k], a[i:j:k], a[j:i:-1], a[-i:], a[::-1]]
 
 
+@dynac.compile
+def mixed_appends(a: list[float], n: int):
+    """A local list that gets floats, then a str, an int, None and a tuple
+    (a list[object], each element boxed as what it is), and a local that is
+    None until a list is bound to it (an object)."""
+    out = []
+    for x in a:
+        out.append(x * 2.0)
+    out.append("n=%d" % n)
+    out.insert(0, n)
+    out.append(None)
+    out.append((n, 1.5))
+    found = None
+    for i in range(n):
+        if i == 3:
+            found = [i, i * 0.5]
+    total = 0.0
+    for v in out:
+        if type(v) is float:
+            total += v
+    return out, found, total, out[0] + 1, out[-3], len(out)
+
+
 @dynac.compile(signatures=["(list[float], int)"])
 def build_append(a, n):
     """r = [] grown by appends and pops, rebound in a loop (the old lists

@@ -69,6 +69,7 @@ static int dynac_kernel_object_chain__LOO(PyObject * l_a, PyObject * p_x, PyObje
 static int dynac_kernel_object_augassign__LO(PyObject * l_a, PyObject * *dynac_out);
 static int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out);
 static int dynac_kernel_none_forms__in(int64_t l_a, bool l_b, int64_t *dynac_out, PyObject *const *dynac__args);
+static int dynac_kernel_mixed_display__Lfi(PyObject * l_a, int64_t l_n, PyObject * *dynac_out);
 static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dynac_out);
 static int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out);
 static int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObject * *dynac_out);
@@ -806,6 +807,28 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_none_forms__in(int64_t l_a, b
     int64_t t1 = 0;
     if (dynac_int_add(l_a, INT64_C(1), &t1)) return DYNAC_DEOPT;
     *dynac_out = t1;
+    return DYNAC_OK;
+  }
+
+  return DYNAC_OK_NONE; /* end of the function: None */
+}
+
+/* breaks.py:165: def mixed_display: specialisation (list[float], int) -> list[object] */
+static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_display__Lfi(PyObject * l_a, int64_t l_n, PyObject * *dynac_out)
+{
+  (void)l_n; /* not read */
+
+  {
+    /* breaks.py:166: return [1, 2.5] + a */
+    int64_t t1 = INT64_C(1);
+    double t2 = 2.5;
+    DYNAC_OBJ t3 = PyList_New(2); /* a list display */
+    if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "mixed_display", 166));
+    if (dynac_list_init(t3, 0, dynac_box_int(t1)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "mixed_display", 166));
+    if (dynac_list_init(t3, 1, dynac_box_float(t2)) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "mixed_display", 166));
+    DYNAC_OBJ t4 = PySequence_Concat(t3, l_a); /* list + list */
+    if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "mixed_display", 166));
+    *dynac_out = Py_NewRef(t4);
     return DYNAC_OK;
   }
 
@@ -1879,6 +1902,46 @@ static int dynac_glue_none_forms__in(PyObject *const *args, PyObject *closure, P
   return *result ? DYNAC_OK : DYNAC_ERROR;
 }
 
+/* guard: may mixed_display(list[float], int) -> list[object] run for these arguments? */
+static int dynac_guard_mixed_display__Lfi(PyObject *const *args, PyObject *globals, const char **failed)
+{
+  (void)args;
+  (void)globals;
+  (void)failed;
+  DYNAC_GUARD_LIST(0, "type(a) is list (each element's type is checked when it is read)")
+  DYNAC_GUARD_INT(1, "type(n) is int and it fits in int64")
+
+  return 1;
+}
+
+/* glue: unbox, run the kernel, box: mixed_display(list[float], int) -> list[object] */
+static int dynac_glue_mixed_display__Lfi(PyObject *const *args, PyObject *closure, PyObject **result)
+{
+  int st;
+  (void)args;
+  (void)closure;
+  *result = NULL;
+  PyObject *a0 = args[0]; /* borrowed */
+  int64_t a1 = 0;
+  (void)dynac_int64_of(args[1], &a1); /* the guard checked the range */
+  PyObject * r = 0;
+
+  st = dynac_kernel_mixed_display__Lfi(a0, a1, &r);
+  if (st == DYNAC_OK_BOXED) { /* finished in the interpreter (dynac_continue) */
+    *result = dynac__boxed_result;
+    dynac__boxed_result = NULL;
+    return DYNAC_OK;
+  }
+  if (st == DYNAC_OK_NONE) {
+    Py_INCREF(Py_None);
+    *result = Py_None;
+    return DYNAC_OK;
+  }
+  if (st != DYNAC_OK) return st;
+  *result = r; /* the kernel's new reference */;
+  return *result ? DYNAC_OK : DYNAC_ERROR;
+}
+
 /* guard: may tuple_of_lists_kept(list[object]) -> list[object] run for these arguments? */
 static int dynac_guard_tuple_of_lists_kept__LO(PyObject *const *args, PyObject *globals, const char **failed)
 {
@@ -2248,6 +2311,16 @@ static const dynac_entry_desc dynac__entries_none_forms[] = {
      .guard = dynac_guard_none_forms__in, .glue = dynac_glue_none_forms__in,
      .nguards = 3, .guards = dynac__guards_none_forms__in},
 };
+static const char *const dynac__guards_mixed_display__Lfi[] = {
+    "type(a) is list (each element's type is checked when it is read)",
+    "type(n) is int and it fits in int64",
+    "source sha256 matches the module's source (checked when attached)",
+};
+static const dynac_entry_desc dynac__entries_mixed_display[] = {
+    {.signature = "(list[float], int) -> list[object]",
+     .guard = dynac_guard_mixed_display__Lfi, .glue = dynac_glue_mixed_display__Lfi,
+     .nguards = 3, .guards = dynac__guards_mixed_display__Lfi},
+};
 static const char *const dynac__guards_tuple_of_lists_kept__LO[] = {
     "type(ps) is list (each element's type is checked when it is read)",
     "source sha256 matches the module's source (checked when attached)",
@@ -2297,7 +2370,7 @@ static const dynac_entry_desc dynac__entries_starred_calls[] = {
      .guard = dynac_guard_starred_calls__OO, .glue = dynac_glue_starred_calls__OO,
      .nguards = 3, .guards = dynac__guards_starred_calls__OO, .flags = DYNAC_ENTRY_GENERIC | DYNAC_ENTRY_CALLS_PYTHON},
 };
-static const dynac_func_desc dynac__funcs[23] = {
+static const dynac_func_desc dynac__funcs[24] = {
     {.qualname = "prints", .firstlineno = 8, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_prints,
      .direct_calls = &dynac__direct_calls[0], .region_calls = &dynac__region_calls[0], .flags = DYNAC_FUNC_ROOT},
@@ -2352,6 +2425,9 @@ static const dynac_func_desc dynac__funcs[23] = {
     {.qualname = "none_forms", .firstlineno = 157, .argcount = 2,
      .nentries = 1, .entries = dynac__entries_none_forms,
      .direct_calls = &dynac__direct_calls[24], .region_calls = &dynac__region_calls[24], .flags = DYNAC_FUNC_ROOT},
+    {.qualname = "mixed_display", .firstlineno = 164, .argcount = 2,
+     .nentries = 1, .entries = dynac__entries_mixed_display,
+     .direct_calls = &dynac__direct_calls[25], .region_calls = &dynac__region_calls[25], .flags = DYNAC_FUNC_ROOT},
     {.qualname = "tuple_of_lists_kept", .firstlineno = 180, .argcount = 1,
      .nentries = 1, .entries = dynac__entries_tuple_of_lists_kept,
      .direct_calls = &dynac__direct_calls[28], .region_calls = &dynac__region_calls[28], .flags = DYNAC_FUNC_ROOT},
@@ -2370,7 +2446,7 @@ static const dynac_func_desc dynac__funcs[23] = {
 };
 static const dynac_module_desc dynac__desc = {.abi_version = DYNAC_ABI_VERSION,
     .source_name = DYNAC_SOURCE_NAME, .source_sha256 = DYNAC_SOURCE_SHA256,
-    .nfuncs = 23, .funcs = dynac__funcs, .globals = &dynac__G};
+    .nfuncs = 24, .funcs = dynac__funcs, .globals = &dynac__G};
 
 
 /* Region entry points, called by the resume functions of partially compiled
