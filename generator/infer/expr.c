@@ -1062,6 +1062,19 @@ static bool list_attr_typed(ctx *c, const expr *e, const type *at) {
   return true;
 }
 
+/* xs.append as a value (a bound method: Counter(on_tick=log.append)): the
+ * C API's attribute. What calls it may store anything, so a local list
+ * holds objects from then on (ty_join); a parameter, whose guard promised
+ * its element type, only if it holds objects already. */
+static bool list_method_value(ctx *c, expr *e, const type *lt) {
+  expr *o = e->u.sub.obj;
+  if (lt->elts[0]->kind == TY_OBJ && !lt->elts[0]->cls) return true;
+  if (o->kind != EX_LOCAL || o->u.local < c->in->fn->nparams) return false;
+  target tg = {.local = o->u.local, .pos = o->pos};
+  bind_target(c, &tg, ty_list(&ty_obj), e->pos);
+  return true;
+}
+
 /* a.shape, a.ndim, a.size of an ndarray; any attribute of an object
  * (PyObject_GetAttr: a descriptor or __getattr__ may run Python code) */
 static const type *type_attr(ctx *c, expr *e) {
@@ -1100,6 +1113,7 @@ static const type *type_attr(ctx *c, expr *e) {
     return at ? at : &ty_obj;
   }
   if (ot->kind == TY_OBJ) return generic_op(c);
+  if (ot->kind == TY_LIST && list_method_value(c, e, ot)) return generic_op(c);
   bool nd_attr = !strcmp(e->u.sub.attr, "shape") || !strcmp(e->u.sub.attr, "ndim") ||
                  !strcmp(e->u.sub.attr, "size");
   if (ty_is_ndarray(ot) && !nd_attr) return generic_op(c); /* a.T, a.dtype: numpy's attribute */

@@ -681,6 +681,27 @@ def slices(a, i, j, k):
     return [a[i:j], a[:j], a[i:], a[:], a[::k], a[i:j:k], a[j:i:-1], a[-i:], a[::-1]]
 
 
+def _call_with(f, v):
+    f(v)
+
+
+@dynac.compile
+def bound_append(a: list[float], n: int):
+    """A local list's bound method as a value (push = log.append, passed on): whatever calls it
+    may store anything, so the list holds objects; floats and an int appended here too."""
+    log = []
+    push = log.append
+    for x in a:
+        push(x * 2.0)
+    log.append(n)
+    _call_with(log.append, "s")
+    total = 0.0
+    for v in log:
+        if type(v) is float:
+            total += v
+    return log, len(log), total
+
+
 @dynac.compile
 def mixed_appends(a: list[float], n: int):
     """A local list that gets floats, then a str, an int, None and a tuple

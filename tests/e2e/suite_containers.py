@@ -379,6 +379,7 @@ def cases():
                    for i, j in [(0, 0), (1, 3), (-2, 9), (5, 2), (-2**63, 2**63 - 1)] for k in [1, 2, -1, -3]]
     c["slices"] += [lambda: ([1.0, 2.0], 0, 1, 0), lambda: ([1, 2, 3], 1, 2, 2**63 - 1),
                     lambda: ([1, 2, 3], 1, 2, -2**63), lambda: ([1, 2, 3], 0, 3, 2**64)]
+    c["bound_append"] = [lambda: ([], 0), lambda: ([1.5, -0.0, NAN], 4), lambda: ([1.0, 2], -2**63)]
     c["mixed_appends"] = [lambda: ([], 0), lambda: ([1.5, -0.0, NAN], 4), lambda: ([INF, -INF], -1),
                           lambda: ([1.0, 2], 5), lambda: ([1e308], 7), lambda: ([0.5], True)]
     c["build_append"] = [lambda: ([], 0), lambda: ([1.5, -0.0, NAN], 1), lambda: ([INF], 4),
