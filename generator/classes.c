@@ -108,6 +108,8 @@ static const char *check_body(module *m, klass *k, TSNode def) {
     if (node_is(st, "function_definition")) {
       const char *fn = node_text(m->a, &m->p, child_by_field(st, "name"));
       if (!strcmp(fn, "__getattribute__")) return "it defines __getattribute__";
+      if (!strcmp(fn, "__getattr__")) /* CPython's slot_tp_getattr_hook then: no generic lookup to guard */
+        return "it defines __getattr__";
       if (!strcmp(fn, "__new__")) k->defines_new = true;
     } else if (node_is(st, "expression_statement") && node_is(node_named(st, 0), "assignment")) {
       TSNode left = child_by_field(node_named(st, 0), "left");

@@ -6661,6 +6661,24 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
   return 0;
 }
 
+/* Re-reads class slot k alone, its class having a new version tag while
+ * the module's globals did not change (`type(self).count += 1`, a class
+ * attribute assigned: CPython's type_modified): its methods looked up
+ * again, so a counter in a class costs one class's lookups per change,
+ * not a refresh of every slot. refreshes counts it (what was picked for
+ * the old class is dropped: dynac_less_picks). 0, or -1 with an exception. */
+DYNAC_COLD int dynac__class_slot_refresh(dynac_globals *g, int k) {
+  dynac_slot *s = &g->slots[k];
+  Py_CLEAR(s->obj);
+  Py_CLEAR(s->code);
+  s->valid = 0;
+  g->refreshing = 1;
+  g->refreshes++;
+  int r = dynac__slot_check(g, k, NULL);
+  g->refreshing = 0;
+  return r;
+}
+
 /* Brings the snapshot up to date for `globals` (borrowed). Cheap when
  * nothing changed: three version-tag compares and two pointer compares
  * (__code__, __defaults__, __kwdefaults__) per called function. Returns 0, or -1 with an
@@ -6675,9 +6693,10 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   for (int i = 0; i < g->nfunc_slots; i++) {
     const dynac_slot *s = &g->slots[g->func_slots[i]];
     if (g->desc[g->func_slots[i]].kind == DYNAC_SLOT_CLASS) { /* the class changed since */
-      if (s->valid ? DYNAC_UNLIKELY(((PyTypeObject *)s->obj)->tp_version_tag != (unsigned int)s->v.i)
-                   : s->code && ((PyTypeObject *)s->code)->tp_version_tag != s->kwdefaults_version)
-        return dynac__globals_refresh(g, globals);
+      if ((s->valid ? DYNAC_UNLIKELY(((PyTypeObject *)s->obj)->tp_version_tag != (unsigned int)s->v.i)
+                    : s->code && ((PyTypeObject *)s->code)->tp_version_tag != s->kwdefaults_version) &&
+          dynac__class_slot_refresh(g, g->func_slots[i]) < 0)
+        return -1;
       continue;
     }
     if (s->valid && DYNAC_UNLIKELY(PyFunction_GET_CODE(s->obj) != s->code ||

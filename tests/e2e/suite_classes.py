@@ -2527,6 +2527,48 @@ def gap_branch(b, c):
     return t + b.y
 
 
+class Census:
+    """A class attribute counts the instances (type(self).made += 1): each construction gives the
+    class a new version tag, after which its guard looks up that one class's methods again (not
+    every global); a method patched in after such a change is seen."""
+    made = 0
+
+    def __init__(self, v):
+        self.v = v
+        type(self).made += 1
+
+    def worth(self):
+        return self.v * 2.0
+
+
+def census_run(n):
+    s = 0.0
+    for i in range(n):
+        c = Census(i * 0.5)
+        s += c.worth()
+    return s, Census.made
+
+
+class Relay:
+    """__getattr__ (CPython's slot_tp_getattr_hook, no generic lookup to guard): its instances
+    are objects to kernels, and relay_sum, which makes one, is served (its class guard failed at
+    every call before)."""
+
+    def __init__(self, target):
+        self._target = target
+
+    def __getattr__(self, name):
+        return getattr(self._target, name)
+
+
+def relay_sum(n):
+    r = Relay(Census(1.5))
+    s = 0.0
+    for i in range(n):
+        s += r.v * i
+    return s, r.worth()
+
+
 def train():
     for _ in range(5):
         c = Cluster([Star(0.5 * k, 1.0 + k) for k in range(6)])
@@ -2547,6 +2589,9 @@ def train():
             clamp(x, 0.0, 1.0)
         ident(5)
         clock_bumped(clock_run(0.5, 7, 3)[0])
+    for _ in range(20):
+        census_run(4)
+        relay_sum(3)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -2836,6 +2881,15 @@ def star_checks():
 
 def checks():
     star_checks()
+    show("census", census_run, 5)
+    show("census none", census_run, 0)
+    show("relay", relay_sum, 4)
+    show("relay missing", lambda: Relay(Census(1.0)).nothing)
+    saved = Census.worth
+    Census.worth = lambda self: -self.v
+    show("census patched", census_run, 3)
+    Census.worth = saved
+    show("census restored", census_run, 3)
     spread_checks()
     # layouts: one test of the class for a run's reads of an instance
     g = [Gap(0.5 * i, -0.0 if i else float("inf"), 2.0) for i in range(4)]
@@ -3649,7 +3703,8 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "heap_run", "EvN.__lt__", "Nest.__lt__", "nest_push", "dc_walk", "dc_ids", "patch_and_make", "pv_make", "made_defaults", "dc_chain", "fv_walk", "fv_make", "dr_walk", "DR.grown", "dt_walk", "DT.step", "du_make", "dz_walk", "dk_walk", "kw_make", "kw_order", "km_calls", "km_on", "KM.move", "KM2.move", "kw_patch_and_make", "km_patch", "ko_calls", "ko_static", "ko_make", "ko_moved", "ko_order", "di_walk", "DI.__post_init__", "DR.__post_init__", "fv_obj", "FV.__add__", "FV.scaled", "made_by", "made_from", "made_pair", "made_mid", "made_into", "Slotted.__init__", "star_mid", "star_kw_mid", "kw_mid", "dstar_mid", "chain_mid", "chain_mid3", "dict_mid", "set_mid", "set_obj_mid", "fstring_mid", "raise_mid", "aug_attr_mid", "rec_aug_mid", "aug_item_mid", "aug_index_mid", "aug_other_mid", "bump", "bump_item", "bump_key", "list_mid", "for_mid", "for_obj_mid", "chain_obj_mid", "chain_obj_mid3", "assert_mid", "while_mid", "ticked", "layouts_sum", "poly_sum", "poly_kw", "poly_index", "poly_attr", "PA.val", "PB.val", "PC.val", "use_defaults", "Acc.add", "Acc3.add",
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
-       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push"]
+       "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push",
+       "census_run", "Census.__init__", "Census.worth", "relay_sum"]
 
 
 def c_lines(c_text, *needles):
