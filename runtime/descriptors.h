@@ -358,23 +358,6 @@ static PyObject *dynac__member_function(PyObject *v, char kind) {
   return f;
 }
 
-/* The interned str of `s` (a name in a module's descriptors, static for
- * the module's life), borrowed: kept in a small direct-mapped memo keyed by
- * the pointer and checked by content (a module unloaded may leave its
- * address to another's name), so looking a class's methods up again after
- * it changed (dynac__class_recheck) makes no new strings. NULL with an
- * exception when it cannot be made. */
-static PyObject *dynac__name_of(const char *s) {
-  static struct { const char *s; PyObject *name; } memo[64];
-  size_t h = ((uintptr_t)s >> 3) % 64;
-  if (memo[h].s == s && !strcmp(PyUnicode_AsUTF8(memo[h].name), s)) return memo[h].name;
-  PyObject *name = PyUnicode_InternFromString(s);
-  if (!name) return NULL;
-  Py_XSETREF(memo[h].name, name); /* the memo's reference (interned strings live on anyway) */
-  memo[h].s = s;
-  return name;
-}
-
 /* Is `v` (borrowed) the class statement d describes, with plain attribute
  * lookup (CPython's generic getattr), its __qualname__, and its lookup of
  * each method kernels call directly giving the function of that def (of
@@ -396,9 +379,10 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
       if (!from->tp_bases || PyTuple_GET_SIZE(from->tp_bases) != 1 || !from->tp_base) return 0;
       from = from->tp_base;
     }
-    PyObject *name = dynac__name_of(md->name);
+    PyObject *name = PyUnicode_InternFromString(md->name);
     if (!name) return -1;
     PyObject *f = _PyType_Lookup(from, name); /* borrowed; gives `from` (and so tp) a version tag */
+    Py_DECREF(name);
     if (md->kind == '-') {
       if (f) return 0;
       continue;
@@ -412,9 +396,10 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
       return 0;
   }
   { /* any lookup of tp's own assigns its tag */
-    PyObject *name = dynac__name_of("__init__");
+    PyObject *name = PyUnicode_InternFromString("__init__");
     if (!name) return -1;
     (void)_PyType_Lookup(tp, name);
+    Py_DECREF(name);
   }
   return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
 }
@@ -804,35 +789,6 @@ static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {
   return tp;
 }
 
-/* tp with a new version tag while the module's globals did not change (a
- * class attribute assigned mid-call: `type(self).made += 1` in __init__):
- * class slot k looked at again, once per tag (dynac__class_slot_refresh),
- * so that the call sites after it still call their kernels directly. 1 if
- * tp is now the slot's class as its guard checks it, else 0 (no exception). */
-DYNAC_COLD int dynac__class_recheck(dynac_globals *g, int k, PyTypeObject *tp) {
-  dynac_slot *s = &g->slots[k];
-  if ((PyObject *)tp != (s->valid ? s->obj : s->code) || g->refreshing || !g->globals ||
-      DYNAC_DICT_VERSION(g->globals) != g->globals_version ||
-      (!s->valid && tp->tp_version_tag == s->kwdefaults_version))
-    return 0; /* another class, a refresh under way, or no change since it was refused */
-  if (dynac__class_slot_refresh(g, k) < 0) {
-    PyErr_Clear(); /* a MemoryError: the call goes through CPython's lookup, which meets its own */
-    return 0;
-  }
-  return s->valid && (PyObject *)tp == s->obj && tp->tp_version_tag == (unsigned int)s->v.i;
-}
-
-/* Is tp exactly the class of slot k (of g) as its guard checked it: the
- * slot valid and tp's version tag the one its methods were found with
- * (a changed tag looked at again: dynac__class_recheck)? Where a kernel
- * calls a method's or __init__'s kernel directly, as CPython 3.11's
- * LOAD_METHOD_WITH_VALUES tests type_version. 1 or 0. */
-static inline int dynac_class_current(dynac_globals *g, int k, PyTypeObject *tp) {
-  const dynac_slot *s = &g->slots[k];
-  if (DYNAC_LIKELY(s->valid && (PyObject *)tp == s->obj && tp->tp_version_tag == (unsigned int)s->v.i)) return 1;
-  return dynac__class_recheck(g, k, tp);
-}
-
 /* A call site o.m(...) calling m's kernel directly: the instance shadows no
  * method (dynac_compat_instance_has's memo of the keys it looked at). */
 typedef struct dynac_method_site { void *keys; Py_ssize_t nkeys; } dynac_method_site;
@@ -842,8 +798,9 @@ typedef struct dynac_method_site { void *keys; Py_ssize_t nkeys; } dynac_method_
  * version tag), with no attribute `name` of its own? Else the call goes
  * through CPython's lookup (a method patched on the class or the instance
  * mid-call). As CPython 3.11's LOAD_METHOD_WITH_VALUES checks it. */
-static inline int dynac_method_current(PyObject *o, dynac_globals *g, int cls, PyObject *name,
-                                       dynac_method_site *site) {
-  return dynac_class_current(g, cls, Py_TYPE(o)) && !dynac_compat_instance_has(o, name, &site->keys, &site->nkeys);
+static inline int dynac_method_current(PyObject *o, const dynac_slot *cls, PyObject *name, dynac_method_site *site) {
+  PyTypeObject *tp = Py_TYPE(o);
+  return cls->valid && (PyObject *)tp == cls->obj && tp->tp_version_tag == (unsigned int)cls->v.i &&
+         !dynac_compat_instance_has(o, name, &site->keys, &site->nkeys);
 }
 

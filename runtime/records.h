@@ -242,8 +242,8 @@ static inline PyTypeObject *dynac_rec_type(const dynac_rec_head *h) {
 /* May r.m(...) call the kernel of the def class slot `cls` checked (as
  * dynac_method_current asks of an object)? A struct with no instance has
  * no attributes of its own to shadow m. */
-static inline int dynac_rec_method_current(dynac_rec_head *h, dynac_globals *g, int cls, PyObject *name,
+static inline int dynac_rec_method_current(dynac_rec_head *h, const dynac_slot *cls, PyObject *name,
                                            dynac_method_site *site) {
-  if (h->obj) return dynac_method_current(h->obj, g, cls, name, site);
-  return dynac_class_current(g, cls, h->tp);
+  if (h->obj) return dynac_method_current(h->obj, cls, name, site);
+  return cls->valid && (PyObject *)h->tp == cls->obj && h->tp->tp_version_tag == (unsigned int)cls->v.i;
 }

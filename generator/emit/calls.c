@@ -720,7 +720,7 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
     const char *site = arena_printf(a, "ms%d", ++E->tmp);
     line(E, "static dynac_method_site %s; /* the instances seen lack their own .%s */", site, e->u.call.name);
     bool rec = is_rec_value(vals[0]); /* an instance kept as fields */
-    mc.current = arena_printf(a, "%s(%s, &dynac__G, %d, %s, &%s)",
+    mc.current = arena_printf(a, "%s(%s, &dynac__slots[%d], %s, &%s)",
                               rec ? "dynac_rec_method_current" : "dynac_method_current",
                               rec ? arena_printf(a, "&%s.h", vals[0]) : vals[0], mc.k->slot->index,
                               interned_name(E, e->u.call.name), site);
@@ -732,7 +732,8 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
   if (recv->kind == EX_NAME) { /* Cls.m(...): the global still the class, unchanged */
     mc.k = classes_find(E->m, recv->u.global->name);
     int ks = mc.k->slot->index;
-    mc.current = arena_printf(a, "dynac_class_current(&dynac__G, %d, (PyTypeObject *)%s)", ks, vals[0]);
+    mc.current = arena_printf(a, "%s == dynac__slots[%d].obj && dynac__slots[%d].valid && ((PyTypeObject *)%s)->"
+                              "tp_version_tag == (unsigned int)dynac__slots[%d].v.i", vals[0], ks, ks, vals[0], ks);
     mc.owner = arena_printf(a, "((PyTypeObject *)%s)", vals[0]);
     mc.first = callee->fn->method != 'c'; /* a classmethod takes the class */
     return mc;
@@ -742,9 +743,10 @@ static member_call member_call_of(em *E, expr *e, const char *const *vals, const
   mc.k = TY(recv->u.call.args[1])->cls;
   mc.self = emit_expr(E, recv->u.call.args[1]); /* the first parameter, as super() read it */
   int ks = mc.k->slot->index, up = classes_super_up(E->m, E->in->fn, mc.k);
-  mc.current = arena_printf(a, "dynac_class_current(&dynac__G, %d, Py_TYPE(%s)) && (!%s || "
-                            "dynac_compat_super_is(%s, dynac_type_up(Py_TYPE(%s), %d), %s))", ks, mc.self,
-                            vals[0], vals[0], mc.self, up - 1, mc.self);
+  mc.current = arena_printf(a, "dynac__slots[%d].valid && (PyObject *)Py_TYPE(%s) == dynac__slots[%d].obj && "
+                            "Py_TYPE(%s)->tp_version_tag == (unsigned int)dynac__slots[%d].v.i && (!%s || "
+                            "dynac_compat_super_is(%s, dynac_type_up(Py_TYPE(%s), %d), %s))", ks, mc.self, ks,
+                            mc.self, ks, vals[0], vals[0], mc.self, up - 1, mc.self);
   mc.owner = arena_printf(a, "dynac_type_up(Py_TYPE(%s), %d)", mc.self, up);
   mc.first = 1;
   return mc;
@@ -913,7 +915,8 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   E->nvstack = depth;
   line(E, "int st = DYNAC_DEOPT;");
   callee_report_start(E, callee);
-  line(E, "if (DYNAC_LIKELY(dynac_class_current(&dynac__G, %d, %s))) {", ks, rtype);
+  line(E, "if (DYNAC_LIKELY(dynac__slots[%d].valid && %s->tp_version_tag == (unsigned int)"
+       "dynac__slots[%d].v.i)) {", ks, rtype, ks);
   line(E, "  dynac__direct_calls[%d]++;", func_index(E->m, callee->fn));
   if (!leaf) line(E, "  dynac__depth++;");
   line(E, "  st = dynac_kernel_%s(%s%s%s%s%s); /* %s.%s */", callee->cname,
@@ -1172,7 +1175,8 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   const char *synth = synthesised_init_ok(E, init, tp);
   if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
   note_effect(E);
-  line(E, "if (dynac_class_current(&dynac__G, %d, %s)%s%s) {", ks, tp, synth, defaults);
+  line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i%s%s) {",
+       vals[0], ks, tp, ks, synth, defaults);
   E->indent++;
   line(E, "%s = dynac_object_new(%s); /* object.__new__(%s) */", o, tp, k->name);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
@@ -1292,7 +1296,8 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
     inst *init = ps->callee[i];
     int ks = k->slot->index, more = init->fn->nparams - 1 - npos; /* the values *t gives */
     const char *tp = arena_printf(E->m->a, "((PyTypeObject *)%s)", f), *synth = synths[i];
-    line(E, "%sif (dynac_class_current(&dynac__G, %d, %s)%s%s) { /* %s(...) */", opened++ ? "} else " : "", ks, tp,
+    line(E, "%sif (dynac__slots[%d].valid && %s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)"
+         "dynac__slots[%d].v.i%s%s) { /* %s(...) */", opened++ ? "} else " : "", ks, f, ks, tp, ks,
          t ? arena_printf(E->m->a, " && PyTuple_CheckExact(%s) && PyTuple_GET_SIZE(%s) == %d", t, t, more)
          : items ? arena_printf(E->m->a, " && %s == %d", n, more) : "",
          synth, k->name);
