@@ -2569,6 +2569,39 @@ def relay_sum(n):
     return s, r.worth()
 
 
+class Ledger:
+    """Methods taking ints, called from the interpreter: their specialisations take int64 ints
+    (the receiver, an instance of a module class, does not make them objects); an int64
+    overflow after the method's writes (self.log, self.n) goes on in the interpreter exactly."""
+
+    def __init__(self):
+        self.log = []
+        self.n = 0
+
+    def charge(self, k):
+        for i in range(3):
+            self.log.append(k + i)
+        self.n = k
+        return k * k * k * k
+
+    def spread(self, k, step):
+        t = 0
+        for i in range(k % 50):
+            t += (i * step) % 13
+        self.n = t
+        return t * step * step
+
+    def guarded(self, k):
+        try:
+            self.log.append(k)
+            for i in range(2):
+                k = k * k
+            return k
+        finally:
+            for i in range(2):
+                self.log.append(k * k * k)
+
+
 def train():
     for _ in range(5):
         c = Cluster([Star(0.5 * k, 1.0 + k) for k in range(6)])
@@ -2592,6 +2625,10 @@ def train():
     for _ in range(20):
         census_run(4)
         relay_sum(3)
+        lg = Ledger()
+        lg.charge(3)
+        lg.spread(7, 2)
+        lg.guarded(3)
     vs = [Vec(1.0 * i, 2.0) for i in range(20)]
     bodies = [Body(Vec(0.5, 1.5), 2.0) for _ in range(5)]
     for _ in range(30):
@@ -2890,6 +2927,14 @@ def checks():
     show("census patched", census_run, 3)
     Census.worth = saved
     show("census restored", census_run, 3)
+    for k in (0, 1, -1, 7, 2 ** 15, 2 ** 20, -2 ** 31, 2 ** 62, 2 ** 63 - 1, -2 ** 63, 2 ** 70, True):
+        lg = Ledger()
+        show("ledger charge %r" % k, lambda: (lg.charge(k), lg.log, lg.n))
+        show("ledger spread %r" % k, lambda: (lg.spread(k, k), lg.n))
+        show("ledger spread step %r" % k, lambda: (lg.spread(45, k), lg.n))
+        show("ledger guarded %r" % k, lambda: (lg.guarded(k), lg.log))
+    show("ledger float", lambda: Ledger().charge(1.5))
+    show("ledger str", lambda: Ledger().charge("ab"))
     spread_checks()
     # layouts: one test of the class for a run's reads of an instance
     g = [Gap(0.5 * i, -0.0 if i else float("inf"), 2.0) for i in range(4)]
@@ -3704,7 +3749,8 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "Cluster.pull", "Cluster.shed", "Cluster.drop_light", "zip_words", "made_loose", "share_loop",
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push",
-       "census_run", "Census.__init__", "Census.worth", "relay_sum"]
+       "census_run", "Census.__init__", "Census.worth", "relay_sum", "Ledger.charge", "Ledger.spread",
+       "Ledger.guarded"]
 
 
 def c_lines(c_text, *needles):
@@ -3816,6 +3862,13 @@ def main():
         parts = ir.stdout.split("\nwhole_parts (", 1)[-1].split("\n\n", 1)[0]
         check("explain: a guessed number attribute used as an object is typed again as objects",
               parts.splitlines()[0].endswith("): compiled"), parts)
+        ledger = {m: ir.stdout.split("\nLedger.%s (" % m, 1)[-1].split("\n\n", 1)[0] for m in
+                  ("charge", "spread", "guarded")}
+        check("explain: methods called from the interpreter take their int arguments as int64 (the receiver "
+              "does not make them objects)", "specialisation (Ledger, int) -> int [profile]: kernel" in
+              ledger["charge"] and "specialisation (Ledger, int, int) -> int [profile]: kernel" in
+              ledger["spread"] and "specialisation (Ledger, int) -> int [profile]: kernel" in ledger["guarded"],
+              json.dumps(ledger))
         check("explain names the instance guards", "type(v) is Vec (exactly" in ir.stdout and
               "global Vec is the class defined at shapes.py:" in ir.stdout, ir.stdout[-3000:] + ir.stderr[-500:])
         eager = subprocess.run([sys.executable, src], capture_output=True, text=True, cwd=tmp)
