@@ -352,8 +352,11 @@ static inline Py_ssize_t dynac_compat_instance_value_index(PyTypeObject *tp, PyO
   PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
   if (!keys || keys->dk_kind != DICT_KEYS_SPLIT) return -1;
   PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(keys);
+  int interned = PyUnicode_CHECK_INTERNED(name); /* two interned strs are equal only if the same */
   for (Py_ssize_t i = 0; i < keys->dk_nentries; i++)
-    if (e[i].me_key == name || (e[i].me_key && PyUnicode_Compare(e[i].me_key, name) == 0)) return i;
+    if (e[i].me_key == name || (e[i].me_key && !(interned && PyUnicode_CHECK_INTERNED(e[i].me_key)) &&
+                                PyUnicode_Compare(e[i].me_key, name) == 0))
+      return i;
 #else
   (void)tp, (void)name;
 #endif

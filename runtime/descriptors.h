@@ -95,6 +95,8 @@ typedef struct dynac_slot {
   uint64_t kwdefaults_version; /* and that dict's version tag then (it can change in place) */
   union { double f; int64_t i; } v;
   int valid;
+  PyObject *seen;          /* CLASS, valid: strong: a tuple of what the class's __qualname__ and its
+                              lookups of the methods were when it matched (dynac__class_unchanged) */
 } dynac_slot;
 
 typedef struct dynac_globals {
@@ -288,6 +290,7 @@ static int dynac__globals_refresh(dynac_globals *g, PyObject *globals) {
     Py_CLEAR(g->slots[k].code);
     Py_CLEAR(g->slots[k].defaults);
     Py_CLEAR(g->slots[k].kwdefaults);
+    Py_CLEAR(g->slots[k].seen);
     g->slots[k].valid = 0;
   }
   for (int k = 0; k < g->nslots; k++)
@@ -358,6 +361,33 @@ static PyObject *dynac__member_function(PyObject *v, char kind) {
   return f;
 }
 
+/* The interned str of `s` (a name in a module's descriptors, static for
+ * the module's life), borrowed: kept in a small direct-mapped memo keyed by
+ * the pointer and checked by content (a module unloaded may leave its
+ * address to another's name), so looking a class's methods up again after
+ * it changed (dynac_class_recheck) makes no new strings. NULL with an
+ * exception when it cannot be made. */
+static PyObject *dynac__name_of(const char *s) {
+  static struct { const char *s; PyObject *name; } memo[64];
+  size_t h = ((uintptr_t)s >> 3) % 64;
+  if (memo[h].s == s && !strcmp(PyUnicode_AsUTF8(memo[h].name), s)) return memo[h].name;
+  PyObject *name = PyUnicode_InternFromString(s);
+  if (!name) return NULL;
+  Py_XSETREF(memo[h].name, name); /* the memo's reference (interned strings live on anyway) */
+  memo[h].s = s;
+  return name;
+}
+
+/* tp's base `up` levels up, where each class on the way has one base
+ * (single inheritance: the MRO is the tp_base chain); else NULL. */
+static PyTypeObject *dynac__class_up(PyTypeObject *tp, int up) {
+  for (; up > 0; up--) {
+    if (!tp->tp_bases || PyTuple_GET_SIZE(tp->tp_bases) != 1 || !tp->tp_base) return NULL;
+    tp = tp->tp_base;
+  }
+  return tp;
+}
+
 /* Is `v` (borrowed) the class statement d describes, with plain attribute
  * lookup (CPython's generic getattr), its __qualname__, and its lookup of
  * each method kernels call directly giving the function of that def (of
@@ -374,15 +404,11 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
   if (!q || !PyUnicode_Check(q) || PyUnicode_CompareWithASCIIString(q, d->name) != 0) return 0;
   for (int i = 0; i < d->nmethods; i++) {
     const dynac_method_desc *md = &d->methods[i];
-    PyTypeObject *from = tp;
-    for (int up = 0; up < md->up; up++) { /* single inheritance: the MRO is the tp_base chain */
-      if (!from->tp_bases || PyTuple_GET_SIZE(from->tp_bases) != 1 || !from->tp_base) return 0;
-      from = from->tp_base;
-    }
-    PyObject *name = PyUnicode_InternFromString(md->name);
+    PyTypeObject *from = dynac__class_up(tp, md->up);
+    if (!from) return 0;
+    PyObject *name = dynac__name_of(md->name);
     if (!name) return -1;
     PyObject *f = _PyType_Lookup(from, name); /* borrowed; gives `from` (and so tp) a version tag */
-    Py_DECREF(name);
     if (md->kind == '-') {
       if (f) return 0;
       continue;
@@ -396,11 +422,74 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
       return 0;
   }
   { /* any lookup of tp's own assigns its tag */
-    PyObject *name = PyUnicode_InternFromString("__init__");
+    PyObject *name = dynac__name_of("__init__");
     if (!name) return -1;
     (void)_PyType_Lookup(tp, name);
-    Py_DECREF(name);
   }
+  return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
+}
+
+/* The code object of the def behind class attribute f (a function, a
+ * staticmethod's, ...: dynac__member_function), borrowed, or Py_None. */
+static PyObject *dynac__member_code(PyObject *f, char kind) {
+  PyObject *fn = f && kind != '-' ? dynac__member_function(f, kind) : NULL;
+  return fn && PyFunction_Check(fn) ? PyFunction_GET_CODE(fn) : Py_None;
+}
+
+/* The class tp's __qualname__, then per method d names what its lookup
+ * gives (the raw class attribute: a function, a staticmethod; None for one
+ * that must be missing) and that def's code object, as a new tuple; NULL
+ * on MemoryError. */
+static PyObject *dynac__class_lookups(const dynac_slot_desc *d, PyTypeObject *tp) {
+  PyObject *t = PyTuple_New(2 * d->nmethods + 1);
+  if (!t) return NULL;
+  PyTuple_SET_ITEM(t, 0, Py_NewRef(((PyHeapTypeObject *)tp)->ht_qualname));
+  for (int i = 0; i < d->nmethods; i++) {
+    PyTypeObject *from = dynac__class_up(tp, d->methods[i].up);
+    PyObject *name = dynac__name_of(d->methods[i].name);
+    PyObject *f = from && name ? _PyType_Lookup(from, name) : NULL;
+    if (!name) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, 2 * i + 1, Py_NewRef(f && d->methods[i].kind != '-' ? f : Py_None));
+    PyTuple_SET_ITEM(t, 2 * i + 2, Py_NewRef(dynac__member_code(f, d->methods[i].kind)));
+  }
+  return t;
+}
+
+/* Does class slot k's class, with a new version tag, still match as it did
+ * (its __qualname__ the same object, plain lookup, and each method's
+ * lookup giving the very object, of the same code, it gave then: slot.seen)? Then what
+ * changed is none of what its kernels use (a counter: `type(self).made +=
+ * 1`), and the slot takes the new tag without checking each def again.
+ * The objects are held, so an identity is not a new object at an old
+ * address. 1 or 0 (no exception). */
+static int dynac__class_unchanged(const dynac_slot_desc *d, dynac_slot *s) {
+  PyObject *seen = s->seen;
+  if (!s->valid || !seen || PyTuple_GET_SIZE(seen) != 2 * d->nmethods + 1) return 0;
+  PyTypeObject *tp = (PyTypeObject *)s->obj;
+  if (tp->tp_getattro != PyObject_GenericGetAttr || Py_TYPE(tp) != &PyType_Type ||
+      ((PyHeapTypeObject *)tp)->ht_qualname != PyTuple_GET_ITEM(seen, 0))
+    return 0;
+  for (int i = 0; i < d->nmethods; i++) {
+    PyTypeObject *from = dynac__class_up(tp, d->methods[i].up);
+    PyObject *name = dynac__name_of(d->methods[i].name);
+    if (!from || !name) {
+      PyErr_Clear();
+      return 0;
+    }
+    PyObject *f = _PyType_Lookup(from, name); /* borrowed; gives the class its new tag */
+    if (d->methods[i].kind == '-' ? f != NULL : f != PyTuple_GET_ITEM(seen, 2 * i + 1)) return 0;
+    if (dynac__member_code(f, d->methods[i].kind) != PyTuple_GET_ITEM(seen, 2 * i + 2))
+      return 0; /* its __code__ assigned */
+  }
+  PyObject *init = dynac__name_of("__init__");
+  if (!init) {
+    PyErr_Clear();
+    return 0;
+  }
+  (void)_PyType_Lookup(tp, init); /* (a class of no methods: any lookup assigns its tag) */
   return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
 }
 
@@ -523,6 +612,8 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
       return 0;
     }
     s->v.i = ((PyTypeObject *)v)->tp_version_tag;
+    Py_XSETREF(s->seen, dynac__class_lookups(d, (PyTypeObject *)v));
+    if (!s->seen) PyErr_Clear(); /* no memory: a change is checked in full */
     break;
   case DYNAC_SLOT_MATH_FUNC:
   case DYNAC_SLOT_MATH_FLOAT:
@@ -552,11 +643,16 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
  * the old class is dropped: dynac_less_picks). 0, or -1 with an exception. */
 DYNAC_COLD int dynac__class_slot_refresh(dynac_globals *g, int k) {
   dynac_slot *s = &g->slots[k];
+  g->refreshes++;
+  if (dynac__class_unchanged(&g->desc[k], s)) {
+    s->v.i = ((PyTypeObject *)s->obj)->tp_version_tag;
+    return 0;
+  }
+  Py_CLEAR(s->seen);
   Py_CLEAR(s->obj);
   Py_CLEAR(s->code);
   s->valid = 0;
   g->refreshing = 1;
-  g->refreshes++;
   int r = dynac__slot_check(g, k, NULL);
   g->refreshing = 0;
   return r;
@@ -788,6 +884,41 @@ static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {
   while (up-- > 0) tp = tp->tp_base;
   return tp;
 }
+
+/* Called where a kernel's direct call of a method's or __init__'s kernel
+ * found tp (a class, or any object: compared by address first) not as
+ * class slot k's guard saw it (DYNAC_CLASS_FRESH). tp with a new version tag while the
+ * module's globals did not change (a class attribute assigned mid-call:
+ * `type(self).made += 1` in __init__): slot k looked at again, once per
+ * tag (dynac__class_slot_refresh). 1 if tp is now the slot's class as its
+ * guard checks it (the site's test then passes and calls its kernel
+ * directly), else 0 (CPython's lookup; no exception). The site's test
+ * stays as it was: a call inside it (449287c's) cost raytrace 14%. */
+DYNAC_COLD int dynac_class_recheck(dynac_globals *g, int k, PyObject *tp) {
+  dynac_slot *s = &g->slots[k];
+  if (tp != (s->valid ? s->obj : s->code) || g->refreshing || !g->globals ||
+      DYNAC_DICT_VERSION(g->globals) != g->globals_version)
+    return 0; /* another class (or object), a refresh under way, or the module's globals changed */
+  unsigned int tag = ((PyTypeObject *)tp)->tp_version_tag;
+  if (s->valid ? tag == (unsigned int)s->v.i : tag == s->kwdefaults_version)
+    return 0; /* as the guard saw it (the site missed for another reason), or refused as it is */
+  if (dynac__class_slot_refresh(g, k) < 0) {
+    PyErr_Clear(); /* a MemoryError: the call goes through CPython's lookup, which meets its own */
+    return 0;
+  }
+  return s->valid && tp == s->obj && ((PyTypeObject *)tp)->tp_version_tag == (unsigned int)s->v.i;
+}
+/* In a kernel, before a call site's test of class slot k (its direct call
+ * of a method's or __init__'s kernel): tp (any object; compared by address
+ * first) being the slot's class with a new version tag, the slot is looked
+ * at again (dynac_class_recheck) so that the test after it passes. One
+ * compare on the hot path, the rest out of line. */
+#define DYNAC_CLASS_FRESH(k, tp) \
+  do { \
+    if (DYNAC_UNLIKELY((PyObject *)(tp) == dynac__slots[k].obj && \
+                       ((PyTypeObject *)(tp))->tp_version_tag != (unsigned int)dynac__slots[k].v.i)) \
+      (void)dynac_class_recheck(&dynac__G, (k), (PyObject *)(tp)); \
+  } while (0)
 
 /* A call site o.m(...) calling m's kernel directly: the instance shadows no
  * method (dynac_compat_instance_has's memo of the keys it looked at). */

@@ -503,7 +503,7 @@ static inline void dynac__attr_way_add(dynac_attr_cache *c, const dynac_attr_way
 }
 /* Fills way 0 of c for o.name when it has a fixed place (the ways met
  * before are kept otherwise). 1 when it did, else 0. */
-static inline int dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
+DYNAC_WARM int dynac__attr_cache_fill(dynac_attr_cache *c, PyObject *o, PyObject *name, int setting) {
   dynac_attr_way w;
   memset(&w, 0, sizeof w);
   if (!dynac__attr_way_of(o, name, setting, &w)) return 0;

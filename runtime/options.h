@@ -37,6 +37,16 @@ extern "C" {
 #else
 #define DYNAC_COLD static
 #endif
+/* A miss path that may still run often (a class whose version tag changes
+ * with every instance made refills its sites' caches each time): out of
+ * line, but not size-optimised as code reached only from cold paths is
+ * (GCC copied a 64-byte cache way with `rep movs` there, half a refill's
+ * time). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DYNAC_WARM static __attribute__((noinline, hot, unused))
+#else
+#define DYNAC_WARM static
+#endif
 /* After a label: the code from it on is rarely run (GCC's cold label
  * attribute: laid out apart from the hot path, which keeps its registers).
  * A speculative loop's way out only (emit/speculate.c): on the labels of

@@ -477,6 +477,7 @@ void emit_init_status(em *E);                        /* calls.c: after an __init
 void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *tp, const char *obj);
 void emit_class_call(em *E, expr *e, const char *const *vals, const char *dest); /* calls.c */
 const char *unbox_into(em *E, const type *t, const char *o, const char *res); /* calls.c */
+void emit_class_fresh(em *E, int ks, const char *tested);                 /* calls.c */
 
 /* objects.c */
 const char *interned_name(em *E, const char *name);

@@ -320,6 +320,7 @@ const char *emit_rec_construction(em *E, expr *e, inst *init) {
   note_effect(E);
   const char *other = arena_printf(E->m->a, "other%d", ++E->tmp);
   line(E, "int %s = 0; /* CPython's call made an instance of another class */", other);
+  emit_class_fresh(E, ks, vals[0]);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i && "
        "dynac_rec_ok(%s, %s)%s%s) {", vals[0], ks, tp, ks, rec_desc(E->m, k), tp, synth, defaults);
   E->indent++;

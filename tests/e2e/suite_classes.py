@@ -2927,6 +2927,11 @@ def checks():
     show("census patched", census_run, 3)
     Census.worth = saved
     show("census restored", census_run, 3)
+    saved = Census.worth.__code__  # the same function, another def's code: the class's lookups give
+    Census.worth.__code__ = (lambda self: -self.v * 3.0).__code__  # the same object, which is not enough
+    show("census code swapped", census_run, 3)
+    Census.worth.__code__ = saved
+    show("census code restored", census_run, 3)
     for k in (0, 1, -1, 7, 2 ** 15, 2 ** 20, -2 ** 31, 2 ** 62, 2 ** 63 - 1, -2 ** 63, 2 ** 70, True):
         lg = Ledger()
         show("ledger charge %r" % k, lambda: (lg.charge(k), lg.log, lg.n))
@@ -4001,6 +4006,10 @@ def main():
         served = {fn: stats.get("__main__." + fn, {}).get("kernel_calls", 0) +
                   stats.get("__main__." + fn, {}).get("direct_calls", 0) for fn in HOT}
         check("hot functions served by kernels", all(served.values()), json.dumps(served))
+        census = stats.get("__main__.Census.worth", {})
+        check("a class counter (type(self).made += 1 in __init__, a new version tag per instance) leaves the "
+              "c.worth() calls in census_run's loop direct calls of its kernel (the class looked at again, not "
+              "left to CPython's lookup)", census.get("direct_calls", 0) >= 8, json.dumps(census))
         statics = {m: stats.get("__main__.KO." + m, {}).get("direct_calls", 0) for m in ("blend", "unit")}
         check("a staticmethod's and a classmethod's kernels ran, called directly with the defaults read from "
               "the def each wraps (direct_calls counts the calls whose kernel ran)", all(statics.values()),

@@ -292,6 +292,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   {
     dynac__callee_effects = 0;
     int st;
+    DYNAC_CLASS_FRESH(0, Py_TYPE(l_best)); /* a change of the class mid-call looked at */
     if (DYNAC_LIKELY(dynac_method_current(l_best, &dynac__slots[0], dynac__names[2], &ms16))) {
       dynac__direct_calls[1]++;
       st = dynac_kernel_Vec__dot__V3VecV3Vec(l_best, l_best, &t17); /* Vec.dot, devirtualised */
