@@ -6495,7 +6495,7 @@ static PyObject *dynac__member_function(PyObject *v, char kind) {
  * the module's life), borrowed: kept in a small direct-mapped memo keyed by
  * the pointer and checked by content (a module unloaded may leave its
  * address to another's name), so looking a class's methods up again after
- * it changed (dynac_class_recheck) makes no new strings. NULL with an
+ * it changed (dynac__class_recheck) makes no new strings. NULL with an
  * exception when it cannot be made. */
 static PyObject *dynac__name_of(const char *s) {
   static struct { const char *s; PyObject *name; } memo[64];
@@ -6508,14 +6508,29 @@ static PyObject *dynac__name_of(const char *s) {
   return name;
 }
 
-/* tp's base `up` levels up, where each class on the way has one base
- * (single inheritance: the MRO is the tp_base chain); else NULL. */
-static PyTypeObject *dynac__class_up(PyTypeObject *tp, int up) {
-  for (; up > 0; up--) {
-    if (!tp->tp_bases || PyTuple_GET_SIZE(tp->tp_bases) != 1 || !tp->tp_base) return NULL;
+/* What class tp's lookup of method md gives (*f, borrowed, NULL when it
+ * has none), looked up from md->up bases above, each class on the way
+ * having one base (single inheritance: the MRO is the tp_base chain). The
+ * lookup gives the class a version tag. 1, 0 when the bases are not such
+ * a chain, -1 with an exception. */
+static int dynac__method_lookup(PyTypeObject *tp, const dynac_method_desc *md, PyObject **f) {
+  for (int up = md->up; up > 0; up--) {
+    if (!tp->tp_bases || PyTuple_GET_SIZE(tp->tp_bases) != 1 || !tp->tp_base) return 0;
     tp = tp->tp_base;
   }
-  return tp;
+  PyObject *name = dynac__name_of(md->name);
+  if (!name) return -1;
+  *f = _PyType_Lookup(tp, name);
+  return 1;
+}
+
+/* Gives tp a version tag (any lookup of its own does) and tells whether it
+ * has one: 1, 0, or -1 with an exception. */
+static int dynac__class_tagged(PyTypeObject *tp) {
+  PyObject *name = dynac__name_of("__init__");
+  if (!name) return -1;
+  (void)_PyType_Lookup(tp, name);
+  return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
 }
 
 /* Is `v` (borrowed) the class statement d describes, with plain attribute
@@ -6534,11 +6549,9 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
   if (!q || !PyUnicode_Check(q) || PyUnicode_CompareWithASCIIString(q, d->name) != 0) return 0;
   for (int i = 0; i < d->nmethods; i++) {
     const dynac_method_desc *md = &d->methods[i];
-    PyTypeObject *from = dynac__class_up(tp, md->up);
-    if (!from) return 0;
-    PyObject *name = dynac__name_of(md->name);
-    if (!name) return -1;
-    PyObject *f = _PyType_Lookup(from, name); /* borrowed; gives `from` (and so tp) a version tag */
+    PyObject *f = NULL;
+    int found = dynac__method_lookup(tp, md, &f);
+    if (found <= 0) return found;
     if (md->kind == '-') {
       if (f) return 0;
       continue;
@@ -6551,12 +6564,7 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
         (g->filename && PyUnicode_Compare(co->co_filename, g->filename) != 0))
       return 0;
   }
-  { /* any lookup of tp's own assigns its tag */
-    PyObject *name = dynac__name_of("__init__");
-    if (!name) return -1;
-    (void)_PyType_Lookup(tp, name);
-  }
-  return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
+  return dynac__class_tagged(tp);
 }
 
 /* The code object of the def behind class attribute f (a function, a
@@ -6575,10 +6583,8 @@ static PyObject *dynac__class_lookups(const dynac_slot_desc *d, PyTypeObject *tp
   if (!t) return NULL;
   PyTuple_SET_ITEM(t, 0, Py_NewRef(((PyHeapTypeObject *)tp)->ht_qualname));
   for (int i = 0; i < d->nmethods; i++) {
-    PyTypeObject *from = dynac__class_up(tp, d->methods[i].up);
-    PyObject *name = dynac__name_of(d->methods[i].name);
-    PyObject *f = from && name ? _PyType_Lookup(from, name) : NULL;
-    if (!name) {
+    PyObject *f = NULL;
+    if (dynac__method_lookup(tp, &d->methods[i], &f) < 0) {
       Py_DECREF(t);
       return NULL;
     }
@@ -6603,24 +6609,19 @@ static int dynac__class_unchanged(const dynac_slot_desc *d, dynac_slot *s) {
       ((PyHeapTypeObject *)tp)->ht_qualname != PyTuple_GET_ITEM(seen, 0))
     return 0;
   for (int i = 0; i < d->nmethods; i++) {
-    PyTypeObject *from = dynac__class_up(tp, d->methods[i].up);
-    PyObject *name = dynac__name_of(d->methods[i].name);
-    if (!from || !name) {
-      PyErr_Clear();
+    PyObject *f = NULL;
+    int found = dynac__method_lookup(tp, &d->methods[i], &f);
+    if (found <= 0) {
+      PyErr_Clear(); /* (no memory: checked in full, which meets it again) */
       return 0;
     }
-    PyObject *f = _PyType_Lookup(from, name); /* borrowed; gives the class its new tag */
     if (d->methods[i].kind == '-' ? f != NULL : f != PyTuple_GET_ITEM(seen, 2 * i + 1)) return 0;
     if (dynac__member_code(f, d->methods[i].kind) != PyTuple_GET_ITEM(seen, 2 * i + 2))
       return 0; /* its __code__ assigned */
   }
-  PyObject *init = dynac__name_of("__init__");
-  if (!init) {
-    PyErr_Clear();
-    return 0;
-  }
-  (void)_PyType_Lookup(tp, init); /* (a class of no methods: any lookup assigns its tag) */
-  return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag != 0;
+  int tagged = dynac__class_tagged(tp); /* (a class of no methods: its new tag assigned) */
+  if (tagged < 0) PyErr_Clear();
+  return tagged == 1;
 }
 
 static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
@@ -6732,10 +6733,7 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     case -1: return -1;
     case 0: /* remembered as it is now (code, kwdefaults_version): a change puts it back, maybe */
       if (PyType_Check(v)) {
-        PyObject *nm = PyUnicode_InternFromString("__init__"); /* a lookup gives it a version tag */
-        if (!nm) return -1;
-        (void)_PyType_Lookup((PyTypeObject *)v, nm);
-        Py_DECREF(nm);
+        if (dynac__class_tagged((PyTypeObject *)v) < 0) return -1;
         s->code = Py_NewRef(v);
         s->kwdefaults_version = ((PyTypeObject *)v)->tp_version_tag;
       }
@@ -6960,10 +6958,9 @@ static DYNAC_NOINLINE PyObject *dynac__load_global_miss(const dynac_globals *g, 
 static inline int dynac_dataclass_init_ok(PyTypeObject *tp, unsigned int *seen, const char *fields, int ndefaults,
                                           int options) {
   if (DYNAC_LIKELY(tp->tp_version_tag && *seen == tp->tp_version_tag)) return 1;
-  PyObject *name = PyUnicode_InternFromString("__init__");
+  PyObject *name = dynac__name_of("__init__");
   PyObject *f = name ? _PyType_Lookup(tp, name) : NULL; /* borrowed; gives tp a version tag */
-  Py_XDECREF(name);
-  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, options) : 0;
+  int ok = f ? dynac_compat_dataclass_init(tp, f, fields, ndefaults, options) : name ? 0 : -1;
   if (ok < 0) PyErr_Clear(); /* a MemoryError: CPython's call, which raises its own */
   if (ok > 0 && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) *seen = tp->tp_version_tag;
   return ok > 0;
@@ -7015,39 +7012,27 @@ static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {
   return tp;
 }
 
-/* Called where a kernel's direct call of a method's or __init__'s kernel
- * found tp (a class, or any object: compared by address first) not as
- * class slot k's guard saw it (DYNAC_CLASS_FRESH). tp with a new version tag while the
- * module's globals did not change (a class attribute assigned mid-call:
- * `type(self).made += 1` in __init__): slot k looked at again, once per
- * tag (dynac__class_slot_refresh). 1 if tp is now the slot's class as its
- * guard checks it (the site's test then passes and calls its kernel
- * directly), else 0 (CPython's lookup; no exception). The site's test
- * stays as it was: a call inside it (449287c's) cost raytrace 14%. */
-DYNAC_COLD int dynac_class_recheck(dynac_globals *g, int k, PyObject *tp) {
-  dynac_slot *s = &g->slots[k];
-  if (tp != (s->valid ? s->obj : s->code) || g->refreshing || !g->globals ||
-      DYNAC_DICT_VERSION(g->globals) != g->globals_version)
-    return 0; /* another class (or object), a refresh under way, or the module's globals changed */
-  unsigned int tag = ((PyTypeObject *)tp)->tp_version_tag;
-  if (s->valid ? tag == (unsigned int)s->v.i : tag == s->kwdefaults_version)
-    return 0; /* as the guard saw it (the site missed for another reason), or refused as it is */
-  if (dynac__class_slot_refresh(g, k) < 0) {
-    PyErr_Clear(); /* a MemoryError: the call goes through CPython's lookup, which meets its own */
-    return 0;
-  }
-  return s->valid && tp == s->obj && ((PyTypeObject *)tp)->tp_version_tag == (unsigned int)s->v.i;
+/* Class slot k (valid) of g, whose class a kernel met with a new version
+ * tag mid-call (a class attribute assigned: `type(self).made += 1` in
+ * __init__), looked at again while the module's globals did not change
+ * (dynac__class_slot_refresh): when it still matches, the call site's test
+ * after it passes and calls its kernel directly; else the site takes
+ * CPython's lookup (a MemoryError is left to meet there). */
+DYNAC_COLD void dynac__class_recheck(dynac_globals *g, int k) {
+  if (g->refreshing || !g->globals || DYNAC_DICT_VERSION(g->globals) != g->globals_version) return;
+  if (dynac__class_slot_refresh(g, k) < 0) PyErr_Clear();
 }
 /* In a kernel, before a call site's test of class slot k (its direct call
  * of a method's or __init__'s kernel): tp (any object; compared by address
  * first) being the slot's class with a new version tag, the slot is looked
- * at again (dynac_class_recheck) so that the test after it passes. One
- * compare on the hot path, the rest out of line. */
+ * at again (dynac__class_recheck) so that the test after it passes. One
+ * compare on the hot path, the rest out of line. The site's test stays as
+ * it was: a call inside it (449287c's) cost raytrace 14%. */
 #define DYNAC_CLASS_FRESH(k, tp) \
   do { \
     if (DYNAC_UNLIKELY((PyObject *)(tp) == dynac__slots[k].obj && \
                        ((PyTypeObject *)(tp))->tp_version_tag != (unsigned int)dynac__slots[k].v.i)) \
-      (void)dynac_class_recheck(&dynac__G, (k), (PyObject *)(tp)); \
+      dynac__class_recheck(&dynac__G, (k)); \
   } while (0)
 
 /* A call site o.m(...) calling m's kernel directly: the instance shadows no
