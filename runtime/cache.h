@@ -101,6 +101,28 @@ static void dynac__cache_free(void *p) {
   DYNAC_FREE(c);
 }
 
+/* A function's __code__ was assigned (dynac_compat_watch_code_assignments):
+ * each class whose guard (a valid class slot of an attached module) holds
+ * fn as the def of a method kernels call directly gets a new version tag
+ * (PyType_Modified, as a class attribute's assignment does). Its kernels'
+ * direct calls then look at it again (DYNAC_CLASS_FRESH, the entry's
+ * dynac_globals_update, heapq's pick of a `less`): the def's code is not
+ * what it was (dynac__class_unchanged), so its slot is invalid while the
+ * def runs other code, and CPython's call runs the code assigned. The
+ * assignment leaves the class's tag as it was, and checking each def's code
+ * at each direct call, as CPython's CALL does with func_version, cost
+ * raytrace 4% of its time. */
+static void dynac__code_assigned(PyObject *fn) {
+  for (dynac__cache *c = dynac__caches; c; c = c->next)
+    for (int e = 0; e < c->n; e++) {
+      dynac_globals *g = c->e[e].g;
+      for (int k = 0; g && k < g->nslots; k++)
+        if (g->desc[k].kind == DYNAC_SLOT_CLASS && g->slots[k].valid && g->slots[k].seen &&
+            dynac_class_holds_def(&g->desc[k], &g->slots[k], fn))
+          PyType_Modified((PyTypeObject *)g->slots[k].obj);
+    }
+}
+
 DYNAC_API int dynac_init(void) {
   if (dynac__extra_index >= 0) return 0;
   dynac__extra_index = dynac_compat_code_extra_index(dynac__cache_free);
@@ -123,6 +145,7 @@ DYNAC_API int dynac_init(void) {
   dynac__disallowed = PySet_New(NULL);
   dynac__constants = PyDict_New();
   if (!dynac__disallowed || !dynac__constants) return -1;
+  if (dynac_compat_watch_code_assignments(dynac__code_assigned) < 0) return -1;
   return 0;
 }
 

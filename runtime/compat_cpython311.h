@@ -787,4 +787,35 @@ static char *dynac__c_stack_floor_of_thread(char **soft) {
 #else
 static char *dynac__c_stack_floor_of_thread(char **soft) { *soft = NULL; return NULL; }
 #endif
+
+/* Calls `assigned`(fn) after each successful assignment to a function's
+ * __code__, in this process, from now on (3.12's function watchers report
+ * PyFunction_EVENT_MODIFY_CODE; 3.11 has none): the setter of the
+ * function type's __code__ descriptor becomes one that calls the setter it
+ * had (func_set_code, or another runtime's such setter: they chain) and
+ * then `assigned`. Once per runtime; later calls change nothing. 0, or -1
+ * with an exception when the descriptor is not the getset 3.11 has. */
+static void (*dynac__code_watcher)(PyObject *fn);
+static setter dynac__code_setter_before;
+static PyGetSetDef dynac__code_getset;
+static int dynac__code_set(PyObject *fn, PyObject *value, void *closure) {
+  if (dynac__code_setter_before(fn, value, closure) < 0) return -1;
+  dynac__code_watcher(fn);
+  return 0;
+}
+static int dynac_compat_watch_code_assignments(void (*assigned)(PyObject *fn)) {
+  if (dynac__code_watcher) return 0;
+  PyObject *d = PyDict_GetItemString(PyFunction_Type.tp_dict, "__code__"); /* borrowed */
+  if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type) || !((PyGetSetDescrObject *)d)->d_getset->set) {
+    PyErr_SetString(PyExc_RuntimeError, "dynac: function.__code__ is not 3.11's getset descriptor");
+    return -1;
+  }
+  PyGetSetDescrObject *gd = (PyGetSetDescrObject *)d;
+  dynac__code_getset = *gd->d_getset;
+  dynac__code_setter_before = gd->d_getset->set;
+  dynac__code_getset.set = dynac__code_set;
+  dynac__code_watcher = assigned;
+  gd->d_getset = &dynac__code_getset;
+  return 0;
+}
 #endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */

@@ -903,6 +903,37 @@ static char *dynac__c_stack_floor_of_thread(char **soft) {
 #else
 static char *dynac__c_stack_floor_of_thread(char **soft) { *soft = NULL; return NULL; }
 #endif
+
+/* Calls `assigned`(fn) after each successful assignment to a function's
+ * __code__, in this process, from now on (3.12's function watchers report
+ * PyFunction_EVENT_MODIFY_CODE; 3.11 has none): the setter of the
+ * function type's __code__ descriptor becomes one that calls the setter it
+ * had (func_set_code, or another runtime's such setter: they chain) and
+ * then `assigned`. Once per runtime; later calls change nothing. 0, or -1
+ * with an exception when the descriptor is not the getset 3.11 has. */
+static void (*dynac__code_watcher)(PyObject *fn);
+static setter dynac__code_setter_before;
+static PyGetSetDef dynac__code_getset;
+static int dynac__code_set(PyObject *fn, PyObject *value, void *closure) {
+  if (dynac__code_setter_before(fn, value, closure) < 0) return -1;
+  dynac__code_watcher(fn);
+  return 0;
+}
+static int dynac_compat_watch_code_assignments(void (*assigned)(PyObject *fn)) {
+  if (dynac__code_watcher) return 0;
+  PyObject *d = PyDict_GetItemString(PyFunction_Type.tp_dict, "__code__"); /* borrowed */
+  if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type) || !((PyGetSetDescrObject *)d)->d_getset->set) {
+    PyErr_SetString(PyExc_RuntimeError, "dynac: function.__code__ is not 3.11's getset descriptor");
+    return -1;
+  }
+  PyGetSetDescrObject *gd = (PyGetSetDescrObject *)d;
+  dynac__code_getset = *gd->d_getset;
+  dynac__code_setter_before = gd->d_getset->set;
+  dynac__code_getset.set = dynac__code_set;
+  dynac__code_watcher = assigned;
+  gd->d_getset = &dynac__code_getset;
+  return 0;
+}
 #endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */
 /* ==== End runtime/compat_cpython311.h ==== */
 /* ==== Begin runtime/options.h ==== */
@@ -6567,19 +6598,26 @@ static int dynac__class_matches(dynac_globals *g, PyObject *v, const dynac_slot_
   return dynac__class_tagged(tp);
 }
 
-/* The code object of the def behind class attribute f (a function, a
+/* The function of the def behind class attribute f (a function, a
  * staticmethod's, ...: dynac__member_function), borrowed, or Py_None. */
-static PyObject *dynac__member_code(PyObject *f, char kind) {
+static PyObject *dynac__member_def(PyObject *f, char kind) {
   PyObject *fn = f && kind != '-' ? dynac__member_function(f, kind) : NULL;
-  return fn && PyFunction_Check(fn) ? PyFunction_GET_CODE(fn) : Py_None;
+  return fn && PyFunction_Check(fn) ? fn : Py_None;
 }
 
-/* The class tp's __qualname__, then per method d names what its lookup
- * gives (the raw class attribute: a function, a staticmethod; None for one
- * that must be missing) and that def's code object, as a new tuple; NULL
+/* slot.seen's layout: the class's __qualname__, then per method i of the
+ * class's descriptor three items: DYNAC_SEEN_RAW what its lookup gave (the
+ * raw class attribute: a function, a staticmethod; None for one that must
+ * be missing), DYNAC_SEEN_DEF that def's function and DYNAC_SEEN_CODE its
+ * __code__ then (None, None when it has none). */
+#define DYNAC_SEEN_RAW(i) (3 * (i) + 1)
+#define DYNAC_SEEN_DEF(i) (3 * (i) + 2)
+#define DYNAC_SEEN_CODE(i) (3 * (i) + 3)
+
+/* What class tp's lookups give (slot.seen's layout), as a new tuple; NULL
  * on MemoryError. */
 static PyObject *dynac__class_lookups(const dynac_slot_desc *d, PyTypeObject *tp) {
-  PyObject *t = PyTuple_New(2 * d->nmethods + 1);
+  PyObject *t = PyTuple_New(3 * d->nmethods + 1);
   if (!t) return NULL;
   PyTuple_SET_ITEM(t, 0, Py_NewRef(((PyHeapTypeObject *)tp)->ht_qualname));
   for (int i = 0; i < d->nmethods; i++) {
@@ -6588,10 +6626,27 @@ static PyObject *dynac__class_lookups(const dynac_slot_desc *d, PyTypeObject *tp
       Py_DECREF(t);
       return NULL;
     }
-    PyTuple_SET_ITEM(t, 2 * i + 1, Py_NewRef(f && d->methods[i].kind != '-' ? f : Py_None));
-    PyTuple_SET_ITEM(t, 2 * i + 2, Py_NewRef(dynac__member_code(f, d->methods[i].kind)));
+    PyObject *fn = dynac__member_def(f, d->methods[i].kind);
+    PyTuple_SET_ITEM(t, DYNAC_SEEN_RAW(i), Py_NewRef(f && d->methods[i].kind != '-' ? f : Py_None));
+    PyTuple_SET_ITEM(t, DYNAC_SEEN_DEF(i), Py_NewRef(fn));
+    PyTuple_SET_ITEM(t, DYNAC_SEEN_CODE(i), Py_NewRef(fn != Py_None ? PyFunction_GET_CODE(fn) : Py_None));
   }
   return t;
+}
+
+/* Does method i of valid class slot s (its descriptor's methods[i], a def)
+ * still run the code it ran when the class matched? */
+static inline int dynac_member_code_same(const dynac_slot *s, int i) {
+  PyObject *const *items = ((PyTupleObject *)s->seen)->ob_item;
+  return PyFunction_GET_CODE(items[DYNAC_SEEN_DEF(i)]) == items[DYNAC_SEEN_CODE(i)];
+}
+
+/* Is function fn (borrowed) the def of one of the methods class slot s
+ * (valid, of descriptor d) calls directly? */
+static inline int dynac_class_holds_def(const dynac_slot_desc *d, const dynac_slot *s, PyObject *fn) {
+  for (int i = 0; i < d->nmethods; i++)
+    if (PyTuple_GET_ITEM(s->seen, DYNAC_SEEN_DEF(i)) == fn) return 1;
+  return 0;
 }
 
 /* Does class slot k's class, with a new version tag, still match as it did
@@ -6603,7 +6658,7 @@ static PyObject *dynac__class_lookups(const dynac_slot_desc *d, PyTypeObject *tp
  * address. 1 or 0 (no exception). */
 static int dynac__class_unchanged(const dynac_slot_desc *d, dynac_slot *s) {
   PyObject *seen = s->seen;
-  if (!s->valid || !seen || PyTuple_GET_SIZE(seen) != 2 * d->nmethods + 1) return 0;
+  if (!s->valid || !seen || PyTuple_GET_SIZE(seen) != 3 * d->nmethods + 1) return 0;
   PyTypeObject *tp = (PyTypeObject *)s->obj;
   if (tp->tp_getattro != PyObject_GenericGetAttr || Py_TYPE(tp) != &PyType_Type ||
       ((PyHeapTypeObject *)tp)->ht_qualname != PyTuple_GET_ITEM(seen, 0))
@@ -6615,9 +6670,8 @@ static int dynac__class_unchanged(const dynac_slot_desc *d, dynac_slot *s) {
       PyErr_Clear(); /* (no memory: checked in full, which meets it again) */
       return 0;
     }
-    if (d->methods[i].kind == '-' ? f != NULL : f != PyTuple_GET_ITEM(seen, 2 * i + 1)) return 0;
-    if (dynac__member_code(f, d->methods[i].kind) != PyTuple_GET_ITEM(seen, 2 * i + 2))
-      return 0; /* its __code__ assigned */
+    if (d->methods[i].kind == '-' ? f != NULL : f != PyTuple_GET_ITEM(seen, DYNAC_SEEN_RAW(i))) return 0;
+    if (d->methods[i].kind != '-' && !dynac_member_code_same(s, i)) return 0; /* its __code__ assigned */
   }
   int tagged = dynac__class_tagged(tp); /* (a class of no methods: its new tag assigned) */
   if (tagged < 0) PyErr_Clear();
@@ -6741,7 +6795,7 @@ static int dynac__slot_check(dynac_globals *g, int k, PyObject *mathmod) {
     }
     s->v.i = ((PyTypeObject *)v)->tp_version_tag;
     Py_XSETREF(s->seen, dynac__class_lookups(d, (PyTypeObject *)v));
-    if (!s->seen) PyErr_Clear(); /* no memory: a change is checked in full */
+    if (!s->seen) return -1; /* MemoryError: a valid slot has its seen (dynac_member_code_same) */
     break;
   case DYNAC_SLOT_MATH_FUNC:
   case DYNAC_SLOT_MATH_FLOAT:
@@ -7014,7 +7068,8 @@ static inline PyTypeObject *dynac_type_up(PyTypeObject *tp, int up) {
 
 /* Class slot k (valid) of g, whose class a kernel met with a new version
  * tag mid-call (a class attribute assigned: `type(self).made += 1` in
- * __init__), looked at again while the module's globals did not change
+ * __init__; a method's __code__ assigned: dynac__code_assigned), looked at
+ * again while the module's globals did not change
  * (dynac__class_slot_refresh): when it still matches, the call site's test
  * after it passes and calls its kernel directly; else the site takes
  * CPython's lookup (a MemoryError is left to meet there). */
@@ -7605,6 +7660,28 @@ static void dynac__cache_free(void *p) {
   DYNAC_FREE(c);
 }
 
+/* A function's __code__ was assigned (dynac_compat_watch_code_assignments):
+ * each class whose guard (a valid class slot of an attached module) holds
+ * fn as the def of a method kernels call directly gets a new version tag
+ * (PyType_Modified, as a class attribute's assignment does). Its kernels'
+ * direct calls then look at it again (DYNAC_CLASS_FRESH, the entry's
+ * dynac_globals_update, heapq's pick of a `less`): the def's code is not
+ * what it was (dynac__class_unchanged), so its slot is invalid while the
+ * def runs other code, and CPython's call runs the code assigned. The
+ * assignment leaves the class's tag as it was, and checking each def's code
+ * at each direct call, as CPython's CALL does with func_version, cost
+ * raytrace 4% of its time. */
+static void dynac__code_assigned(PyObject *fn) {
+  for (dynac__cache *c = dynac__caches; c; c = c->next)
+    for (int e = 0; e < c->n; e++) {
+      dynac_globals *g = c->e[e].g;
+      for (int k = 0; g && k < g->nslots; k++)
+        if (g->desc[k].kind == DYNAC_SLOT_CLASS && g->slots[k].valid && g->slots[k].seen &&
+            dynac_class_holds_def(&g->desc[k], &g->slots[k], fn))
+          PyType_Modified((PyTypeObject *)g->slots[k].obj);
+    }
+}
+
 DYNAC_API int dynac_init(void) {
   if (dynac__extra_index >= 0) return 0;
   dynac__extra_index = dynac_compat_code_extra_index(dynac__cache_free);
@@ -7627,6 +7704,7 @@ DYNAC_API int dynac_init(void) {
   dynac__disallowed = PySet_New(NULL);
   dynac__constants = PyDict_New();
   if (!dynac__disallowed || !dynac__constants) return -1;
+  if (dynac_compat_watch_code_assignments(dynac__code_assigned) < 0) return -1;
   return 0;
 }
 

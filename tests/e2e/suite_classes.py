@@ -2569,6 +2569,91 @@ def relay_sum(n):
     return s, r.worth()
 
 
+class Meter:
+    """A method's __code__ assigned after the build, or mid-loop by code a kernel calls (hook): the
+    class's version tag stays as it was, so each direct call of a method's kernel (a method, an
+    operator, a construction's __init__, heapq's __lt__) asks whether the def's code is still the
+    one it was built from (CPython's CALL checks func_version)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def read(self, k):
+        return self.v * k
+
+    def __add__(self, other):
+        return Meter(self.v + other.v)
+
+    def __lt__(self, other):
+        return self.v < other.v
+
+
+def _meter_read(self, k):
+    return -self.v * k - 1.0
+
+
+def _meter_init(self, v):
+    self.v = v * 10.0
+
+
+def _meter_add(self, other):
+    return Meter(self.v - other.v)
+
+
+def _meter_lt(self, other):
+    return self.v > other.v
+
+
+def meter_run(m, n, hook):
+    s = 0.0
+    for i in range(n):
+        if i == 2:
+            hook()
+        s += m.read(i * 1.5)
+    return s
+
+
+def meter_ops(n, hook):
+    heap = []
+    acc = Meter(0.5)
+    for i in range(n):
+        if i == 2:
+            hook()
+        acc = acc + Meter(i * 1.0)
+        heapq.heappush(heap, Meter(float((i * 7) % 5)))
+    out = []
+    while heap:
+        out.append(heapq.heappop(heap).v)
+    return acc.v, out
+
+
+def meter_swap(name, code):
+    """Meter's method `name` runs `code` from now on; the code it had is returned."""
+    f = getattr(Meter, name)
+    saved, f.__code__ = f.__code__, code
+    return saved
+
+
+def meter_checks():
+    noop = lambda: None
+    show("meter", meter_run, Meter(1.5), 5, noop)
+    show("meter ops", meter_ops, 6, noop)
+    for name, fn in (("read", _meter_read), ("__init__", _meter_init), ("__add__", _meter_add),
+                     ("__lt__", _meter_lt)):
+        saved = meter_swap(name, fn.__code__)
+        show("meter %s's code swapped" % name, meter_run, Meter(1.5), 5, noop)
+        show("meter ops, %s's code swapped" % name, meter_ops, 6, noop)
+        meter_swap(name, saved)
+        show("meter %s's code restored" % name, meter_run, Meter(-2.0), 4, noop)
+        show("meter ops, %s's code restored" % name, meter_ops, 5, noop)
+        hook = lambda: meter_swap(name, fn.__code__)
+        show("meter %s's code swapped mid-loop" % name, meter_run, Meter(1.5), 5, hook)
+        meter_swap(name, saved)
+        show("meter ops, %s's code swapped mid-loop" % name, meter_ops, 6, hook)
+        meter_swap(name, saved)
+        show("meter ops, %s's code restored again" % name, meter_ops, 5, noop)
+
+
 class Ledger:
     """Methods taking ints, called from the interpreter: their specialisations take int64 ints
     (the receiver, an instance of a module class, does not make them objects); an int64
@@ -2623,6 +2708,8 @@ def train():
         ident(5)
         clock_bumped(clock_run(0.5, 7, 3)[0])
     for _ in range(20):
+        meter_run(Meter(0.5), 4, lambda: None)
+        meter_ops(4, lambda: None)
         census_run(4)
         relay_sum(3)
         lg = Ledger()
@@ -2932,6 +3019,7 @@ def checks():
     show("census code swapped", census_run, 3)
     Census.worth.__code__ = saved
     show("census code restored", census_run, 3)
+    meter_checks()
     for k in (0, 1, -1, 7, 2 ** 15, 2 ** 20, -2 ** 31, 2 ** 62, 2 ** 63 - 1, -2 ** 63, 2 ** 70, True):
         lg = Ledger()
         show("ledger charge %r" % k, lambda: (lg.charge(k), lg.log, lg.n))
@@ -3755,7 +3843,7 @@ HOT = ["Clock.stamp", "Clock.note", "clock_run", "Clock.stamp_bumped", "total_no
        "share_params", "shade", "shades", "keep_caller", "drain_toks", "take_tok", "Pin.__init__", "Spot.__init__",
        "store_once", "pins", "clamp", "ident", "SubPin.__init__", "sub_pin", "gap", "gaps", "gap_mix", "gap_pick", "gap_branch", "pushes", "Pm.push", "Pd.push",
        "census_run", "Census.__init__", "Census.worth", "relay_sum", "Ledger.charge", "Ledger.spread",
-       "Ledger.guarded"]
+       "Ledger.guarded", "meter_run", "meter_ops", "Meter.read", "Meter.__init__", "Meter.__add__", "Meter.__lt__"]
 
 
 def c_lines(c_text, *needles):
