@@ -108,7 +108,9 @@ static void dynac__cache_free(void *p) {
  * direct calls then look at it again (DYNAC_CLASS_FRESH, the entry's
  * dynac_globals_update, heapq's pick of a `less`): the def's code is not
  * what it was (dynac__class_unchanged), so its slot is invalid while the
- * def runs other code, and CPython's call runs the code assigned. The
+ * def runs other code, and CPython's call runs the code assigned. A class
+ * a guard found not to match gets a new tag too: the assignment may put
+ * a def's code back, and the next entry then looks at it again. The
  * assignment leaves the class's tag as it was, and checking each def's code
  * at each direct call, as CPython's CALL does with func_version, cost
  * raytrace 4% of its time. */
@@ -116,10 +118,14 @@ static void dynac__code_assigned(PyObject *fn) {
   for (dynac__cache *c = dynac__caches; c; c = c->next)
     for (int e = 0; e < c->n; e++) {
       dynac_globals *g = c->e[e].g;
-      for (int k = 0; g && k < g->nslots; k++)
-        if (g->desc[k].kind == DYNAC_SLOT_CLASS && g->slots[k].valid && g->slots[k].seen &&
-            dynac_class_holds_def(&g->desc[k], &g->slots[k], fn))
-          PyType_Modified((PyTypeObject *)g->slots[k].obj);
+      for (int k = 0; g && k < g->nslots; k++) {
+        dynac_slot *s = &g->slots[k];
+        if (g->desc[k].kind != DYNAC_SLOT_CLASS) continue;
+        if (s->valid && s->seen && dynac_class_holds_def(&g->desc[k], s, fn))
+          PyType_Modified((PyTypeObject *)s->obj);
+        else if (!s->valid && s->code) /* a class found not to match: this may be a def's code put back */
+          PyType_Modified((PyTypeObject *)s->code);
+      }
     }
 }
 

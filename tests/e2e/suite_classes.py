@@ -4098,6 +4098,10 @@ def main():
         check("a class counter (type(self).made += 1 in __init__, a new version tag per instance) leaves the "
               "c.worth() calls in census_run's loop direct calls of its kernel (the class looked at again, not "
               "left to CPython's lookup)", census.get("direct_calls", 0) >= 8, json.dumps(census))
+        meter = stats.get("__main__.meter_run", {})
+        check("a method's code put back after a swap: the class matches again and meter_run's kernel serves "
+              "the runs after it (9 of its 13 runs: not the 4 begun while a def ran other code)",
+              meter.get("kernel_calls", 0) == 9, json.dumps(meter))
         statics = {m: stats.get("__main__.KO." + m, {}).get("direct_calls", 0) for m in ("blend", "unit")}
         check("a staticmethod's and a classmethod's kernels ran, called directly with the defaults read from "
               "the def each wraps (direct_calls counts the calls whose kernel ran)", all(statics.values()),
