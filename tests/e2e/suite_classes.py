@@ -2570,10 +2570,10 @@ def relay_sum(n):
 
 
 class Meter:
-    """A method's __code__ assigned after the build, or mid-loop by code a kernel calls (hook): the
-    class's version tag stays as it was, so each direct call of a method's kernel (a method, an
-    operator, a construction's __init__, heapq's __lt__) asks whether the def's code is still the
-    one it was built from (CPython's CALL checks func_version)."""
+    """A method's __code__ assigned after the build, or mid-loop by code a kernel calls (hook), and
+    put back: the assignment leaves the class's version tag as it was, so the runtime, told of it,
+    gives the class a new tag; its direct calls (a method, an operator, a construction's __init__,
+    heapq's __lt__) then look at it again and find the def's code changed, or put back."""
 
     def __init__(self, v):
         self.v = v
