@@ -211,12 +211,14 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
  * shape was proved before it (shapes.c), no other thread may run.
  * `budget` is the kernel's own int64_t local (a register), counted down
  * from DYNAC_TICK_BUDGET by the iterations run; whoever finds it below 0
- * runs the eval breaker and refills it. A loop ticks per iteration: */
+ * runs the eval breaker and refills it (Python code may have run then:
+ * dynac__py_serial). A loop ticks per iteration: */
 #define DYNAC_TICK_BUDGET 65536
 #define DYNAC_TICK_IF(spent, budget, may_switch)                                  \
   if (DYNAC_UNLIKELY(spent)) {                                                    \
     (budget) = DYNAC_TICK_BUDGET;                                                 \
     if (dynac__G.rt->eval_breaker(may_switch) < 0) return DYNAC_ERROR;            \
+    dynac__py_serial++; /* a handler or another thread may have run */          \
   }
 #define DYNAC_LOOP_TICK(budget) DYNAC_TICK_IF(--(budget) < 0, budget, 1)
 #define DYNAC_LOOP_TICK_HELD(budget) DYNAC_TICK_IF(--(budget) < 0, budget, 0)
@@ -242,6 +244,26 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
     } else                                                                        \
       DYNAC_LOOP_BLOCK(budget, k, n, end, may_switch);                            \
   } while (0)
+
+/* Bumped wherever this module's kernels may run Python code (a call
+ * through the C API, an object operation that calls out, a global stored,
+ * a continuation, the eval breaker's handlers): that code may rebind the
+ * module-level values the kernels read, so each kernel checks them again
+ * before a statement that reads them once this changed
+ * (descriptors.h: DYNAC_GLOBALS_CHANGED). One per translation unit: each
+ * generated module has its own, which only its own kernels bump and read
+ * (calls between modules go through the C API, a bump on the caller's
+ * side). */
+static __attribute__((unused)) uint64_t dynac__py_serial;
+/* A kernel's operation may run Python code: an effect (*effects, the
+ * kernel's dynac__effects: a deoptimisation cannot repeat it), and the
+ * module-level values are to be checked again (dynac__py_serial). */
+static inline void dynac_python_may_run(int *effects) {
+  *effects = 1;
+  dynac__py_serial++;
+}
+/* The same as an expression, for generated code: nonzero. */
+#define DYNAC_PYTHON_RUNS(effects) ((effects) = 1, ++dynac__py_serial)
 
 /* A kernel that ran Python code (an object's method or operator), made an
  * opaque call (allow_in_graph) or made writes its undo log could not keep

@@ -101,7 +101,11 @@ static void dynac__cache_free(void *p) {
   DYNAC_FREE(c);
 }
 
-/* A function's __code__ was assigned (dynac_compat_watch_code_assignments):
+/* A function's __code__, __defaults__ or __kwdefaults__ was assigned
+ * (dynac_compat_watch_code_assignments): every attached module's snapshot
+ * of its globals is made stale (epoch 0: the runtime's starts at 1), so
+ * its next entry guard, or mid-call recheck (dynac_globals_still), reads
+ * its slots afresh, the functions kernels call directly among them. And
  * each class whose guard (a valid class slot of an attached module) holds
  * fn as the def of a method kernels call directly gets a new version tag
  * (PyType_Modified, as a class attribute's assignment does). Its kernels'
@@ -118,6 +122,7 @@ static void dynac__code_assigned(PyObject *fn) {
   for (dynac__cache *c = dynac__caches; c; c = c->next)
     for (int e = 0; e < c->n; e++) {
       dynac_globals *g = c->e[e].g;
+      if (g) g->epoch = 0;
       for (int k = 0; g && k < g->nslots; k++) {
         dynac_slot *s = &g->slots[k];
         if (g->desc[k].kind != DYNAC_SLOT_CLASS) continue;

@@ -789,33 +789,49 @@ static char *dynac__c_stack_floor_of_thread(char **soft) { *soft = NULL; return 
 #endif
 
 /* Calls `assigned`(fn) after each successful assignment to a function's
- * __code__, in this process, from now on (3.12's function watchers report
- * PyFunction_EVENT_MODIFY_CODE; 3.11 has none): the setter of the
- * function type's __code__ descriptor becomes one that calls the setter it
- * had (func_set_code, or another runtime's such setter: they chain) and
- * then `assigned`. Once per runtime; later calls change nothing. 0, or -1
- * with an exception when the descriptor is not the getset 3.11 has. */
+ * __code__, __defaults__ or __kwdefaults__, in this process, from now on
+ * (3.12's function watchers report PyFunction_EVENT_MODIFY_CODE and
+ * _MODIFY_DEFAULTS, _MODIFY_KWDEFAULTS; 3.11 has none): the setter of
+ * each of those descriptors of the function type becomes one that calls
+ * the setter it had (func_set_code, ..., or another runtime's such
+ * setter: they chain) and then `assigned`. Once per runtime; later calls
+ * change nothing. 0, or -1 with an exception when a descriptor is not the
+ * getset 3.11 has. */
+enum { DYNAC__WATCHED_FUNCTION_ATTRS = 3 };
+static const char *const dynac__watched_attrs[DYNAC__WATCHED_FUNCTION_ATTRS] = {"__code__", "__defaults__",
+                                                                                  "__kwdefaults__"};
 static void (*dynac__code_watcher)(PyObject *fn);
-static setter dynac__code_setter_before;
-static PyGetSetDef dynac__code_getset;
-static int dynac__code_set(PyObject *fn, PyObject *value, void *closure) {
-  if (dynac__code_setter_before(fn, value, closure) < 0) return -1;
-  dynac__code_watcher(fn);
-  return 0;
-}
-static int dynac_compat_watch_code_assignments(void (*assigned)(PyObject *fn)) {
-  if (dynac__code_watcher) return 0;
-  PyObject *d = PyDict_GetItemString(PyFunction_Type.tp_dict, "__code__"); /* borrowed */
-  if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type) || !((PyGetSetDescrObject *)d)->d_getset->set) {
-    PyErr_SetString(PyExc_RuntimeError, "dynac: function.__code__ is not 3.11's getset descriptor");
-    return -1;
+static setter dynac__setter_before[DYNAC__WATCHED_FUNCTION_ATTRS];
+static PyGetSetDef dynac__watched_getset[DYNAC__WATCHED_FUNCTION_ATTRS];
+#define DYNAC__WATCHED_SETTER(i)                                                     \
+  static int dynac__watched_set_##i(PyObject *fn, PyObject *value, void *closure) { \
+    if (dynac__setter_before[i](fn, value, closure) < 0) return -1;                 \
+    dynac__code_watcher(fn);                                                        \
+    return 0;                                                                       \
   }
-  PyGetSetDescrObject *gd = (PyGetSetDescrObject *)d;
-  dynac__code_getset = *gd->d_getset;
-  dynac__code_setter_before = gd->d_getset->set;
-  dynac__code_getset.set = dynac__code_set;
+DYNAC__WATCHED_SETTER(0)
+DYNAC__WATCHED_SETTER(1)
+DYNAC__WATCHED_SETTER(2)
+static int dynac_compat_watch_code_assignments(void (*assigned)(PyObject *fn)) {
+  static const setter watched[DYNAC__WATCHED_FUNCTION_ATTRS] = {dynac__watched_set_0, dynac__watched_set_1,
+                                                                dynac__watched_set_2};
+  if (dynac__code_watcher) return 0;
+  PyGetSetDescrObject *gd[DYNAC__WATCHED_FUNCTION_ATTRS];
+  for (int i = 0; i < DYNAC__WATCHED_FUNCTION_ATTRS; i++) {
+    PyObject *d = PyDict_GetItemString(PyFunction_Type.tp_dict, dynac__watched_attrs[i]); /* borrowed */
+    if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type) || !((PyGetSetDescrObject *)d)->d_getset->set) {
+      PyErr_Format(PyExc_RuntimeError, "dynac: function.%s is not 3.11's getset descriptor", dynac__watched_attrs[i]);
+      return -1;
+    }
+    gd[i] = (PyGetSetDescrObject *)d;
+  }
+  for (int i = 0; i < DYNAC__WATCHED_FUNCTION_ATTRS; i++) {
+    dynac__watched_getset[i] = *gd[i]->d_getset;
+    dynac__setter_before[i] = gd[i]->d_getset->set;
+    dynac__watched_getset[i].set = watched[i];
+    gd[i]->d_getset = &dynac__watched_getset[i];
+  }
   dynac__code_watcher = assigned;
-  gd->d_getset = &dynac__code_getset;
   return 0;
 }
 #endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */

@@ -139,6 +139,7 @@ DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, Py
   int st = DYNAC_ERROR;
   PyObject *mod = NULL, *fn = NULL, *itt = NULL, *list = NULL;
   *result = NULL;
+  dynac__py_serial++; /* the rest of the call is Python code */
   if (PyErr_Occurred() || !globals || !filename) goto done; /* boxing failed */
   itt = PyTuple_New(site->nits);
   if (!itt) goto done;

@@ -718,6 +718,55 @@ static inline int dynac_globals_update_for_guard(dynac_globals *g, PyObject *glo
   return 0;
 }
 
+/* What a kernel last found of the module-level values it reads (one per
+ * kernel, static: the values are the module's, whichever call of the
+ * kernel looked): dynac__py_serial and the module's refreshes count then. */
+typedef struct dynac_kslots_seen {
+  uint64_t serial, refreshes;
+} dynac_kslots_seen;
+
+/* Mid-call: do the module-level values a kernel reads (slot indices ks[0..n),
+ * its direct callees' too) still hold, now that Python code its module's
+ * kernels ran (a callback, an object's method, a global stored) may have
+ * changed them? Quick where nothing changed: the module's dict, its
+ * builtins' and math's unchanged (their version tags: PEP 509), no
+ * function's __code__ or defaults assigned (the epoch: cache.h,
+ * dynac__code_assigned), and no refresh of the slots since the kernel
+ * last found them valid (the entry guard checked them at the refresh it
+ * saw, and only a refresh changes them). Else the snapshot is brought up
+ * to date (dynac_globals_update) and each slot must still be valid. A
+ * class changed meanwhile is seen where its methods are called
+ * (DYNAC_CLASS_FRESH). 1 yes (*seen updated); 0 no: the kernel goes on in
+ * the interpreter from the statement it was starting (dynac_continue),
+ * which reads the new values as LOAD_GLOBAL would. An exception from the
+ * refresh (an assume_constant_result function raised, a MemoryError) is
+ * left to the interpreter too: cleared, 0. Out of line (cold): the
+ * kernel's own frame stays as small as without the check (deep recursion
+ * through kernels keeps its C stack). */
+DYNAC_COLD int dynac_globals_still(dynac_globals *g, const int *ks, int n, dynac_kslots_seen *seen) {
+  if (g->refreshing || DYNAC_DICT_VERSION(g->globals) != g->globals_version ||
+      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
+      (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version) || !g->rt ||
+      g->rt->annotations_epoch != g->epoch || seen->refreshes != g->refreshes) {
+    if (dynac_globals_update(g, g->globals) < 0) {
+      PyErr_Clear();
+      return 0;
+    }
+    for (int i = 0; i < n; i++)
+      if (!g->slots[ks[i]].valid) return 0;
+    seen->refreshes = g->refreshes;
+  }
+  seen->serial = dynac__py_serial;
+  return 1;
+}
+/* A kernel's check before a statement that reads module-level values:
+ * unless no Python code ran in its module's kernels since it last looked
+ * (one compare: CPython 3.11's LOAD_GLOBAL_MODULE compares the dict's keys
+ * version at each execution), they are checked again
+ * (dynac_globals_still). True when one changed. */
+#define DYNAC_GLOBALS_CHANGED(g, ks, n, seen) \
+  (DYNAC_UNLIKELY(dynac__py_serial != (seen)->serial) && !dynac_globals_still((g), (ks), (n), (seen)))
+
 /* NameError "name 'x' is not defined" with its .name set, as 3.11's
  * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
 static inline void dynac_name_error(PyObject *name) {

@@ -25,7 +25,7 @@ static inline int dynac_obj_pure(PyObject *o, int depth) {
   return 1;
 }
 static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
-  if (!*effects && (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0)))) *effects = 1;
+  if (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0))) dynac_python_may_run(effects);
 }
 /* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
  * with CPython's exception. */
@@ -279,7 +279,7 @@ static inline int dynac_math_float_of_object(double (*c_fn)(double), PyObject *f
     double v = PyFloat_AS_DOUBLE(x), r = c_fn(v); /* (inlined: c_fn is a constant at each site) */
     if (isfinite(v) && isfinite(r)) return *out = r, 0;
   }
-  *effects = 1;
+  dynac_python_may_run(effects);
   PyObject *r = PyObject_Vectorcall(fn, &x, 1, NULL);
   if (!r) return -1;
   *out = PyFloat_AsDouble(r); /* an exact float: no error */
@@ -312,7 +312,7 @@ static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effec
     Py_ssize_t n = Py_SIZE(o), k = i < 0 ? i + n : i; /* list_subscript's and tuplesubscript's index */
     if (k >= 0 && k < n) return Py_NewRef(PyList_CheckExact(o) ? PyList_GET_ITEM(o, k) : PyTuple_GET_ITEM(o, k));
   }
-  if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) *effects = 1;
+  if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) dynac_python_may_run(effects);
   return PyObject_GetItem(o, key); /* (an IndexError too) */
 }
 /* len(o): PyObject_Length, -1 with CPython's exception. A list, tuple,
@@ -321,7 +321,7 @@ static inline Py_ssize_t dynac_obj_len(PyObject *o, int *effects) {
   if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
         PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyBytes_CheckExact(o) ||
         PyRange_Check(o)))
-    *effects = 1;
+    dynac_python_may_run(effects);
   return PyObject_Length(o);
 }
 /* *slot = v (v a new reference, NULL after a failed box: returns -1); the
@@ -370,9 +370,9 @@ static inline int dynac_getattr_may_run_python(PyObject *o, PyObject *name) {
 
 /* o.name: a new reference, NULL with CPython's AttributeError (or what a
  * descriptor raised). `name`: an interned str (borrowed). *effects set
- * when Python code may run (asked only while it is not set). */
+ * when Python code may run (dynac_python_may_run). */
 static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
-  if (!*effects && dynac_getattr_may_run_python(o, name)) *effects = 1;
+  if (dynac_getattr_may_run_python(o, name)) dynac_python_may_run(effects);
   return PyObject_GetAttr(o, name);
 }
 /* ---- attributes at fixed places ---------------------------------------------
@@ -611,7 +611,7 @@ DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_ca
   if (r >= 0) return r;
   PyTypeObject *tp = Py_TYPE(o);
   int unbound = dynac_compat_get_method(o, name, meth);
-  if (!*meth) { *effects = 1; return 0; }
+  if (!*meth) { dynac_python_may_run(effects); return 0; }
   if (unbound) { /* a function of the class, none in the instance's __dict__: no Python code ran */
     if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || _PyType_Lookup(tp, name) != *meth) return 1;
     dynac_attr_way w;
@@ -624,7 +624,7 @@ DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_ca
     return 1;
   }
   if (!dynac__attr_cache_fill(c, o, name, 0))
-    *effects = 1; /* no fixed place: a property's or __getattr__'s answer, maybe */
+    dynac_python_may_run(effects); /* no fixed place: a property's or __getattr__'s answer, maybe */
   return 0;
 }
 /* o.name(...)'s callable as LOAD_METHOD finds it, through the site's cache
@@ -887,7 +887,7 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
     dynac__attr_store(w, o, place, v);
     return 0;
   }
-  *effects = 1;
+  dynac_python_may_run(effects);
   return dynac__obj_setattr_slow(o, name, v, c, owner & DYNAC_STORE_GENERIC);
 }
 /* o.name = v of a float v through the site's cache c: as
@@ -922,7 +922,7 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_param_float_cached(PyObject *o, PyObject 
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;
-  *effects = 1; /* the old value's release may run a __del__ */
+  dynac_python_may_run(effects); /* the old value's release may run a __del__ */
   long i;
   if (PyList_CheckExact(o) && dynac_compat_small_int(key, &i)) {
     Py_ssize_t n = PyList_GET_SIZE(o), k = i < 0 ? i + n : i; /* list_ass_subscript's index */
@@ -942,7 +942,7 @@ static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int
  * int64 (no exception: the caller deoptimises, and the interpreter's range
  * runs on Python ints). */
 static inline int dynac_range_bound(PyObject *o, int64_t *out, int is_stop, int *effects) {
-  if (!PyLong_Check(o)) *effects = 1; /* __index__ may run (an int or a subclass's: never) */
+  if (!PyLong_Check(o)) dynac_python_may_run(effects); /* __index__ may run (an int or a subclass's: never) */
   PyObject *i = PyNumber_Index(o);
   if (!i) return -1;
   int overflow;
@@ -1335,7 +1335,7 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
     for (int i = 0; i < n; i++) out[i] = Py_NewRef(items[i]);
     return 0;
   }
-  *effects = 1;
+  dynac_python_may_run(effects);
   PyObject *it = dynac__unpack_iter(v);
   if (!it) return -1;
   int got = 0;
@@ -1367,7 +1367,7 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
  * set unless v is an exact list or tuple (an iterator's Python code may
  * run). 0, or -1 with an exception (out then holds no references). */
 static inline int dynac_unpack_ex(PyObject *v, int before, int after, PyObject **out, int *effects) {
-  if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) *effects = 1;
+  if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) dynac_python_may_run(effects);
   PyObject *it = dynac__unpack_iter(v), *rest = NULL;
   if (!it) return -1;
   int got = 0;
@@ -1398,21 +1398,21 @@ static inline int dynac_unpack_ex(PyObject *v, int before, int after, PyObject *
  * (borrowed), as the loop's iterable; a new reference, or NULL with an
  * exception. */
 static inline PyObject *dynac_obj_loop_builtin(char how, PyObject *const *args, Py_ssize_t n, int *effects) {
-  *effects = 1; /* the argument's __iter__ or __reversed__ may run */
+  dynac_python_may_run(effects); /* the argument's __iter__ or __reversed__ may run */
   PyTypeObject *t = how == 'e' ? &PyEnum_Type : how == 'z' ? &PyZip_Type : &PyReversed_Type;
   return PyObject_Vectorcall((PyObject *)t, args, (size_t)n, NULL);
 }
 
 /* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */
 static inline int dynac_obj_delattr(PyObject *o, PyObject *name, int *effects) {
-  *effects = 1;
+  dynac_python_may_run(effects);
   return PyObject_DelAttr(o, name);
 }
 /* del o[key] (DELETE_SUBSCR; key borrowed, NULL: a failed box, -1). 0, or
  * -1 with an exception. */
 static inline int dynac_obj_delitem(PyObject *o, PyObject *key, int *effects) {
   if (!key) return -1;
-  *effects = 1;
+  dynac_python_may_run(effects);
   return PyObject_DelItem(o, key);
 }
 /* a OP= b for the generator's binop numbering: PyNumber_InPlaceAdd, ...
@@ -1449,7 +1449,7 @@ static inline PyObject *dynac_name(PyObject **cache, const char *text) {
 static inline PyObject *dynac_obj_iter(PyObject *o, int *effects) {
   if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
         PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyRange_Check(o)))
-    *effects = 1;
+    dynac_python_may_run(effects);
   return PyObject_GetIter(o);
 }
 /* The iterator's next item (a new reference); NULL when it is exhausted
@@ -1459,7 +1459,7 @@ static inline PyObject *dynac_obj_next(PyObject *it, int *effects) {
   PyTypeObject *t = Py_TYPE(it);
   if (t != &PyListIter_Type && t != &PyTupleIter_Type && t != &PyRangeIter_Type &&
       t != &PyDictIterKey_Type && t != &PyUnicodeIter_Type && t != &PySetIter_Type)
-    *effects = 1;
+    dynac_python_may_run(effects);
   PyObject *x = t->tp_iternext(it);
   if (!x && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration)) PyErr_Clear();
   return x;
@@ -1520,7 +1520,7 @@ static inline int dynac_fold_sum(PyObject **acc, PyObject *item, int *effects) {
 static inline int dynac_fold_min_max(PyObject **acc, PyObject *item, int op, int *effects) {
   if (!item) return -1;
   if (!*acc) { *acc = item; return 0; }
-  *effects = 1;
+  dynac_python_may_run(effects);
   int better = PyObject_RichCompareBool(item, *acc, op);
   if (better < 0) { Py_DECREF(item); return -1; }
   if (better) Py_SETREF(*acc, item); else Py_DECREF(item);
@@ -1533,7 +1533,7 @@ static inline int dynac_obj_contains(PyObject *container, PyObject *item, int *e
   if (!((PyUnicode_CheckExact(container) && PyUnicode_CheckExact(item)) ||
         ((PyDict_CheckExact(container) || PyAnySet_CheckExact(container)) &&
          (PyUnicode_CheckExact(item) || PyLong_CheckExact(item)))))
-    *effects = 1;
+    dynac_python_may_run(effects);
   return PySequence_Contains(container, item);
 }
 /* The kwnames tuple of a call site's keyword arguments (n names, UTF-8),
@@ -1627,7 +1627,7 @@ DYNAC_COLD int dynac_reraise(void) {
  * reference, or NULL with CPython's exception. Sets *effects when v is
  * not a value whose formatting runs no Python code. */
 static inline PyObject *dynac_format_value(PyObject *v, char conv, PyObject *spec, int *effects) {
-  if (!*effects && !dynac_obj_pure(v, 0)) *effects = 1;
+  if (!dynac_obj_pure(v, 0)) dynac_python_may_run(effects);
   PyObject *c = conv == 's' ? PyObject_Str(v) : conv == 'r' ? PyObject_Repr(v)
                 : conv == 'a' ? PyObject_ASCII(v) : Py_NewRef(v);
   if (!c || (!spec && PyUnicode_CheckExact(c))) return c;

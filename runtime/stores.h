@@ -123,7 +123,7 @@ static inline int dynac__add_items(PyObject *to, PyObject *iterable, int (*add)(
                                    int *effects) {
   if (!(PyList_CheckExact(iterable) || PyTuple_CheckExact(iterable) || PyRange_Check(iterable) ||
         PyDict_CheckExact(iterable) || PyAnySet_CheckExact(iterable) || PyUnicode_CheckExact(iterable)))
-    *effects = 1; /* an iterator of a builtin container runs no Python code */
+    dynac_python_may_run(effects); /* an iterator of a builtin container runs no Python code */
   PyObject *it = PyObject_GetIter(iterable), *x;
   if (!it) return -1;
   while ((x = PyIter_Next(it))) {
@@ -176,7 +176,7 @@ static inline int dynac__dict_quiet(PyObject *d) {
 static inline int dynac_dict_update(PyObject *d, PyObject *m, int *effects) {
   /* keys(), __getitem__, the keys' __hash__ and __eq__, a replaced value's __del__: none when m is an exact
      dict and both hold only builtin keys and values (dict_merge inserts with the stored hashes) */
-  if (!*effects && !(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) *effects = 1;
+  if (!(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) dynac_python_may_run(effects);
   if (PyDict_Update(d, m) == 0) return 0;
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();

@@ -905,33 +905,49 @@ static char *dynac__c_stack_floor_of_thread(char **soft) { *soft = NULL; return 
 #endif
 
 /* Calls `assigned`(fn) after each successful assignment to a function's
- * __code__, in this process, from now on (3.12's function watchers report
- * PyFunction_EVENT_MODIFY_CODE; 3.11 has none): the setter of the
- * function type's __code__ descriptor becomes one that calls the setter it
- * had (func_set_code, or another runtime's such setter: they chain) and
- * then `assigned`. Once per runtime; later calls change nothing. 0, or -1
- * with an exception when the descriptor is not the getset 3.11 has. */
+ * __code__, __defaults__ or __kwdefaults__, in this process, from now on
+ * (3.12's function watchers report PyFunction_EVENT_MODIFY_CODE and
+ * _MODIFY_DEFAULTS, _MODIFY_KWDEFAULTS; 3.11 has none): the setter of
+ * each of those descriptors of the function type becomes one that calls
+ * the setter it had (func_set_code, ..., or another runtime's such
+ * setter: they chain) and then `assigned`. Once per runtime; later calls
+ * change nothing. 0, or -1 with an exception when a descriptor is not the
+ * getset 3.11 has. */
+enum { DYNAC__WATCHED_FUNCTION_ATTRS = 3 };
+static const char *const dynac__watched_attrs[DYNAC__WATCHED_FUNCTION_ATTRS] = {"__code__", "__defaults__",
+                                                                                  "__kwdefaults__"};
 static void (*dynac__code_watcher)(PyObject *fn);
-static setter dynac__code_setter_before;
-static PyGetSetDef dynac__code_getset;
-static int dynac__code_set(PyObject *fn, PyObject *value, void *closure) {
-  if (dynac__code_setter_before(fn, value, closure) < 0) return -1;
-  dynac__code_watcher(fn);
-  return 0;
-}
-static int dynac_compat_watch_code_assignments(void (*assigned)(PyObject *fn)) {
-  if (dynac__code_watcher) return 0;
-  PyObject *d = PyDict_GetItemString(PyFunction_Type.tp_dict, "__code__"); /* borrowed */
-  if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type) || !((PyGetSetDescrObject *)d)->d_getset->set) {
-    PyErr_SetString(PyExc_RuntimeError, "dynac: function.__code__ is not 3.11's getset descriptor");
-    return -1;
+static setter dynac__setter_before[DYNAC__WATCHED_FUNCTION_ATTRS];
+static PyGetSetDef dynac__watched_getset[DYNAC__WATCHED_FUNCTION_ATTRS];
+#define DYNAC__WATCHED_SETTER(i)                                                     \
+  static int dynac__watched_set_##i(PyObject *fn, PyObject *value, void *closure) { \
+    if (dynac__setter_before[i](fn, value, closure) < 0) return -1;                 \
+    dynac__code_watcher(fn);                                                        \
+    return 0;                                                                       \
   }
-  PyGetSetDescrObject *gd = (PyGetSetDescrObject *)d;
-  dynac__code_getset = *gd->d_getset;
-  dynac__code_setter_before = gd->d_getset->set;
-  dynac__code_getset.set = dynac__code_set;
+DYNAC__WATCHED_SETTER(0)
+DYNAC__WATCHED_SETTER(1)
+DYNAC__WATCHED_SETTER(2)
+static int dynac_compat_watch_code_assignments(void (*assigned)(PyObject *fn)) {
+  static const setter watched[DYNAC__WATCHED_FUNCTION_ATTRS] = {dynac__watched_set_0, dynac__watched_set_1,
+                                                                dynac__watched_set_2};
+  if (dynac__code_watcher) return 0;
+  PyGetSetDescrObject *gd[DYNAC__WATCHED_FUNCTION_ATTRS];
+  for (int i = 0; i < DYNAC__WATCHED_FUNCTION_ATTRS; i++) {
+    PyObject *d = PyDict_GetItemString(PyFunction_Type.tp_dict, dynac__watched_attrs[i]); /* borrowed */
+    if (!d || !Py_IS_TYPE(d, &PyGetSetDescr_Type) || !((PyGetSetDescrObject *)d)->d_getset->set) {
+      PyErr_Format(PyExc_RuntimeError, "dynac: function.%s is not 3.11's getset descriptor", dynac__watched_attrs[i]);
+      return -1;
+    }
+    gd[i] = (PyGetSetDescrObject *)d;
+  }
+  for (int i = 0; i < DYNAC__WATCHED_FUNCTION_ATTRS; i++) {
+    dynac__watched_getset[i] = *gd[i]->d_getset;
+    dynac__setter_before[i] = gd[i]->d_getset->set;
+    dynac__watched_getset[i].set = watched[i];
+    gd[i]->d_getset = &dynac__watched_getset[i];
+  }
   dynac__code_watcher = assigned;
-  gd->d_getset = &dynac__code_getset;
   return 0;
 }
 #endif /* DYNAC_IMPLEMENTATION: the compat half the runtime needs */
@@ -1857,12 +1873,14 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
  * shape was proved before it (shapes.c), no other thread may run.
  * `budget` is the kernel's own int64_t local (a register), counted down
  * from DYNAC_TICK_BUDGET by the iterations run; whoever finds it below 0
- * runs the eval breaker and refills it. A loop ticks per iteration: */
+ * runs the eval breaker and refills it (Python code may have run then:
+ * dynac__py_serial). A loop ticks per iteration: */
 #define DYNAC_TICK_BUDGET 65536
 #define DYNAC_TICK_IF(spent, budget, may_switch)                                  \
   if (DYNAC_UNLIKELY(spent)) {                                                    \
     (budget) = DYNAC_TICK_BUDGET;                                                 \
     if (dynac__G.rt->eval_breaker(may_switch) < 0) return DYNAC_ERROR;            \
+    dynac__py_serial++; /* a handler or another thread may have run */          \
   }
 #define DYNAC_LOOP_TICK(budget) DYNAC_TICK_IF(--(budget) < 0, budget, 1)
 #define DYNAC_LOOP_TICK_HELD(budget) DYNAC_TICK_IF(--(budget) < 0, budget, 0)
@@ -1888,6 +1906,26 @@ static inline int dynac_unbox_bool(PyObject *r, bool *out) {
     } else                                                                        \
       DYNAC_LOOP_BLOCK(budget, k, n, end, may_switch);                            \
   } while (0)
+
+/* Bumped wherever this module's kernels may run Python code (a call
+ * through the C API, an object operation that calls out, a global stored,
+ * a continuation, the eval breaker's handlers): that code may rebind the
+ * module-level values the kernels read, so each kernel checks them again
+ * before a statement that reads them once this changed
+ * (descriptors.h: DYNAC_GLOBALS_CHANGED). One per translation unit: each
+ * generated module has its own, which only its own kernels bump and read
+ * (calls between modules go through the C API, a bump on the caller's
+ * side). */
+static __attribute__((unused)) uint64_t dynac__py_serial;
+/* A kernel's operation may run Python code: an effect (*effects, the
+ * kernel's dynac__effects: a deoptimisation cannot repeat it), and the
+ * module-level values are to be checked again (dynac__py_serial). */
+static inline void dynac_python_may_run(int *effects) {
+  *effects = 1;
+  dynac__py_serial++;
+}
+/* The same as an expression, for generated code: nonzero. */
+#define DYNAC_PYTHON_RUNS(effects) ((effects) = 1, ++dynac__py_serial)
 
 /* A kernel that ran Python code (an object's method or operator), made an
  * opaque call (allow_in_graph) or made writes its undo log could not keep
@@ -2497,7 +2535,7 @@ static inline int dynac_obj_pure(PyObject *o, int depth) {
   return 1;
 }
 static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
-  if (!*effects && (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0)))) *effects = 1;
+  if (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0))) dynac_python_may_run(effects);
 }
 /* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
  * with CPython's exception. */
@@ -2751,7 +2789,7 @@ static inline int dynac_math_float_of_object(double (*c_fn)(double), PyObject *f
     double v = PyFloat_AS_DOUBLE(x), r = c_fn(v); /* (inlined: c_fn is a constant at each site) */
     if (isfinite(v) && isfinite(r)) return *out = r, 0;
   }
-  *effects = 1;
+  dynac_python_may_run(effects);
   PyObject *r = PyObject_Vectorcall(fn, &x, 1, NULL);
   if (!r) return -1;
   *out = PyFloat_AsDouble(r); /* an exact float: no error */
@@ -2784,7 +2822,7 @@ static inline PyObject *dynac_obj_getitem(PyObject *o, PyObject *key, int *effec
     Py_ssize_t n = Py_SIZE(o), k = i < 0 ? i + n : i; /* list_subscript's and tuplesubscript's index */
     if (k >= 0 && k < n) return Py_NewRef(PyList_CheckExact(o) ? PyList_GET_ITEM(o, k) : PyTuple_GET_ITEM(o, k));
   }
-  if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) *effects = 1;
+  if (!((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_CheckExact(key))) dynac_python_may_run(effects);
   return PyObject_GetItem(o, key); /* (an IndexError too) */
 }
 /* len(o): PyObject_Length, -1 with CPython's exception. A list, tuple,
@@ -2793,7 +2831,7 @@ static inline Py_ssize_t dynac_obj_len(PyObject *o, int *effects) {
   if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
         PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyBytes_CheckExact(o) ||
         PyRange_Check(o)))
-    *effects = 1;
+    dynac_python_may_run(effects);
   return PyObject_Length(o);
 }
 /* *slot = v (v a new reference, NULL after a failed box: returns -1); the
@@ -2842,9 +2880,9 @@ static inline int dynac_getattr_may_run_python(PyObject *o, PyObject *name) {
 
 /* o.name: a new reference, NULL with CPython's AttributeError (or what a
  * descriptor raised). `name`: an interned str (borrowed). *effects set
- * when Python code may run (asked only while it is not set). */
+ * when Python code may run (dynac_python_may_run). */
 static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
-  if (!*effects && dynac_getattr_may_run_python(o, name)) *effects = 1;
+  if (dynac_getattr_may_run_python(o, name)) dynac_python_may_run(effects);
   return PyObject_GetAttr(o, name);
 }
 /* ---- attributes at fixed places ---------------------------------------------
@@ -3083,7 +3121,7 @@ DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_ca
   if (r >= 0) return r;
   PyTypeObject *tp = Py_TYPE(o);
   int unbound = dynac_compat_get_method(o, name, meth);
-  if (!*meth) { *effects = 1; return 0; }
+  if (!*meth) { dynac_python_may_run(effects); return 0; }
   if (unbound) { /* a function of the class, none in the instance's __dict__: no Python code ran */
     if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || _PyType_Lookup(tp, name) != *meth) return 1;
     dynac_attr_way w;
@@ -3096,7 +3134,7 @@ DYNAC_COLD int dynac__get_method_slow(PyObject *o, PyObject *name, dynac_attr_ca
     return 1;
   }
   if (!dynac__attr_cache_fill(c, o, name, 0))
-    *effects = 1; /* no fixed place: a property's or __getattr__'s answer, maybe */
+    dynac_python_may_run(effects); /* no fixed place: a property's or __getattr__'s answer, maybe */
   return 0;
 }
 /* o.name(...)'s callable as LOAD_METHOD finds it, through the site's cache
@@ -3359,7 +3397,7 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_cached(PyObject *o, PyObject *name, PyObj
     dynac__attr_store(w, o, place, v);
     return 0;
   }
-  *effects = 1;
+  dynac_python_may_run(effects);
   return dynac__obj_setattr_slow(o, name, v, c, owner & DYNAC_STORE_GENERIC);
 }
 /* o.name = v of a float v through the site's cache c: as
@@ -3394,7 +3432,7 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_param_float_cached(PyObject *o, PyObject 
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;
-  *effects = 1; /* the old value's release may run a __del__ */
+  dynac_python_may_run(effects); /* the old value's release may run a __del__ */
   long i;
   if (PyList_CheckExact(o) && dynac_compat_small_int(key, &i)) {
     Py_ssize_t n = PyList_GET_SIZE(o), k = i < 0 ? i + n : i; /* list_ass_subscript's index */
@@ -3414,7 +3452,7 @@ static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int
  * int64 (no exception: the caller deoptimises, and the interpreter's range
  * runs on Python ints). */
 static inline int dynac_range_bound(PyObject *o, int64_t *out, int is_stop, int *effects) {
-  if (!PyLong_Check(o)) *effects = 1; /* __index__ may run (an int or a subclass's: never) */
+  if (!PyLong_Check(o)) dynac_python_may_run(effects); /* __index__ may run (an int or a subclass's: never) */
   PyObject *i = PyNumber_Index(o);
   if (!i) return -1;
   int overflow;
@@ -3807,7 +3845,7 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
     for (int i = 0; i < n; i++) out[i] = Py_NewRef(items[i]);
     return 0;
   }
-  *effects = 1;
+  dynac_python_may_run(effects);
   PyObject *it = dynac__unpack_iter(v);
   if (!it) return -1;
   int got = 0;
@@ -3839,7 +3877,7 @@ static inline int dynac_unpack(PyObject *v, int n, PyObject **out, int *effects)
  * set unless v is an exact list or tuple (an iterator's Python code may
  * run). 0, or -1 with an exception (out then holds no references). */
 static inline int dynac_unpack_ex(PyObject *v, int before, int after, PyObject **out, int *effects) {
-  if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) *effects = 1;
+  if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) dynac_python_may_run(effects);
   PyObject *it = dynac__unpack_iter(v), *rest = NULL;
   if (!it) return -1;
   int got = 0;
@@ -3870,21 +3908,21 @@ static inline int dynac_unpack_ex(PyObject *v, int before, int after, PyObject *
  * (borrowed), as the loop's iterable; a new reference, or NULL with an
  * exception. */
 static inline PyObject *dynac_obj_loop_builtin(char how, PyObject *const *args, Py_ssize_t n, int *effects) {
-  *effects = 1; /* the argument's __iter__ or __reversed__ may run */
+  dynac_python_may_run(effects); /* the argument's __iter__ or __reversed__ may run */
   PyTypeObject *t = how == 'e' ? &PyEnum_Type : how == 'z' ? &PyZip_Type : &PyReversed_Type;
   return PyObject_Vectorcall((PyObject *)t, args, (size_t)n, NULL);
 }
 
 /* del o.name (DELETE_ATTR; name borrowed). 0, or -1 with an exception. */
 static inline int dynac_obj_delattr(PyObject *o, PyObject *name, int *effects) {
-  *effects = 1;
+  dynac_python_may_run(effects);
   return PyObject_DelAttr(o, name);
 }
 /* del o[key] (DELETE_SUBSCR; key borrowed, NULL: a failed box, -1). 0, or
  * -1 with an exception. */
 static inline int dynac_obj_delitem(PyObject *o, PyObject *key, int *effects) {
   if (!key) return -1;
-  *effects = 1;
+  dynac_python_may_run(effects);
   return PyObject_DelItem(o, key);
 }
 /* a OP= b for the generator's binop numbering: PyNumber_InPlaceAdd, ...
@@ -3921,7 +3959,7 @@ static inline PyObject *dynac_name(PyObject **cache, const char *text) {
 static inline PyObject *dynac_obj_iter(PyObject *o, int *effects) {
   if (!(PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyDict_CheckExact(o) ||
         PyAnySet_CheckExact(o) || PyUnicode_CheckExact(o) || PyRange_Check(o)))
-    *effects = 1;
+    dynac_python_may_run(effects);
   return PyObject_GetIter(o);
 }
 /* The iterator's next item (a new reference); NULL when it is exhausted
@@ -3931,7 +3969,7 @@ static inline PyObject *dynac_obj_next(PyObject *it, int *effects) {
   PyTypeObject *t = Py_TYPE(it);
   if (t != &PyListIter_Type && t != &PyTupleIter_Type && t != &PyRangeIter_Type &&
       t != &PyDictIterKey_Type && t != &PyUnicodeIter_Type && t != &PySetIter_Type)
-    *effects = 1;
+    dynac_python_may_run(effects);
   PyObject *x = t->tp_iternext(it);
   if (!x && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration)) PyErr_Clear();
   return x;
@@ -3992,7 +4030,7 @@ static inline int dynac_fold_sum(PyObject **acc, PyObject *item, int *effects) {
 static inline int dynac_fold_min_max(PyObject **acc, PyObject *item, int op, int *effects) {
   if (!item) return -1;
   if (!*acc) { *acc = item; return 0; }
-  *effects = 1;
+  dynac_python_may_run(effects);
   int better = PyObject_RichCompareBool(item, *acc, op);
   if (better < 0) { Py_DECREF(item); return -1; }
   if (better) Py_SETREF(*acc, item); else Py_DECREF(item);
@@ -4005,7 +4043,7 @@ static inline int dynac_obj_contains(PyObject *container, PyObject *item, int *e
   if (!((PyUnicode_CheckExact(container) && PyUnicode_CheckExact(item)) ||
         ((PyDict_CheckExact(container) || PyAnySet_CheckExact(container)) &&
          (PyUnicode_CheckExact(item) || PyLong_CheckExact(item)))))
-    *effects = 1;
+    dynac_python_may_run(effects);
   return PySequence_Contains(container, item);
 }
 /* The kwnames tuple of a call site's keyword arguments (n names, UTF-8),
@@ -4099,7 +4137,7 @@ DYNAC_COLD int dynac_reraise(void) {
  * reference, or NULL with CPython's exception. Sets *effects when v is
  * not a value whose formatting runs no Python code. */
 static inline PyObject *dynac_format_value(PyObject *v, char conv, PyObject *spec, int *effects) {
-  if (!*effects && !dynac_obj_pure(v, 0)) *effects = 1;
+  if (!dynac_obj_pure(v, 0)) dynac_python_may_run(effects);
   PyObject *c = conv == 's' ? PyObject_Str(v) : conv == 'r' ? PyObject_Repr(v)
                 : conv == 'a' ? PyObject_ASCII(v) : Py_NewRef(v);
   if (!c || (!spec && PyUnicode_CheckExact(c))) return c;
@@ -5617,7 +5655,7 @@ static inline int dynac__add_items(PyObject *to, PyObject *iterable, int (*add)(
                                    int *effects) {
   if (!(PyList_CheckExact(iterable) || PyTuple_CheckExact(iterable) || PyRange_Check(iterable) ||
         PyDict_CheckExact(iterable) || PyAnySet_CheckExact(iterable) || PyUnicode_CheckExact(iterable)))
-    *effects = 1; /* an iterator of a builtin container runs no Python code */
+    dynac_python_may_run(effects); /* an iterator of a builtin container runs no Python code */
   PyObject *it = PyObject_GetIter(iterable), *x;
   if (!it) return -1;
   while ((x = PyIter_Next(it))) {
@@ -5670,7 +5708,7 @@ static inline int dynac__dict_quiet(PyObject *d) {
 static inline int dynac_dict_update(PyObject *d, PyObject *m, int *effects) {
   /* keys(), __getitem__, the keys' __hash__ and __eq__, a replaced value's __del__: none when m is an exact
      dict and both hold only builtin keys and values (dict_merge inserts with the stored hashes) */
-  if (!*effects && !(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) *effects = 1;
+  if (!(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) dynac_python_may_run(effects);
   if (PyDict_Update(d, m) == 0) return 0;
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();
@@ -6103,6 +6141,7 @@ DYNAC_COLD int dynac_continue(const dynac_cont_site *site, PyObject *globals, Py
   int st = DYNAC_ERROR;
   PyObject *mod = NULL, *fn = NULL, *itt = NULL, *list = NULL;
   *result = NULL;
+  dynac__py_serial++; /* the rest of the call is Python code */
   if (PyErr_Occurred() || !globals || !filename) goto done; /* boxing failed */
   itt = PyTuple_New(site->nits);
   if (!itt) goto done;
@@ -6878,6 +6917,55 @@ static inline int dynac_globals_update_for_guard(dynac_globals *g, PyObject *glo
   if (g->rt && !g->refreshing) g->guard_serial = g->rt->guard_serial;
   return 0;
 }
+
+/* What a kernel last found of the module-level values it reads (one per
+ * kernel, static: the values are the module's, whichever call of the
+ * kernel looked): dynac__py_serial and the module's refreshes count then. */
+typedef struct dynac_kslots_seen {
+  uint64_t serial, refreshes;
+} dynac_kslots_seen;
+
+/* Mid-call: do the module-level values a kernel reads (slot indices ks[0..n),
+ * its direct callees' too) still hold, now that Python code its module's
+ * kernels ran (a callback, an object's method, a global stored) may have
+ * changed them? Quick where nothing changed: the module's dict, its
+ * builtins' and math's unchanged (their version tags: PEP 509), no
+ * function's __code__ or defaults assigned (the epoch: cache.h,
+ * dynac__code_assigned), and no refresh of the slots since the kernel
+ * last found them valid (the entry guard checked them at the refresh it
+ * saw, and only a refresh changes them). Else the snapshot is brought up
+ * to date (dynac_globals_update) and each slot must still be valid. A
+ * class changed meanwhile is seen where its methods are called
+ * (DYNAC_CLASS_FRESH). 1 yes (*seen updated); 0 no: the kernel goes on in
+ * the interpreter from the statement it was starting (dynac_continue),
+ * which reads the new values as LOAD_GLOBAL would. An exception from the
+ * refresh (an assume_constant_result function raised, a MemoryError) is
+ * left to the interpreter too: cleared, 0. Out of line (cold): the
+ * kernel's own frame stays as small as without the check (deep recursion
+ * through kernels keeps its C stack). */
+DYNAC_COLD int dynac_globals_still(dynac_globals *g, const int *ks, int n, dynac_kslots_seen *seen) {
+  if (g->refreshing || DYNAC_DICT_VERSION(g->globals) != g->globals_version ||
+      DYNAC_DICT_VERSION(g->builtins) != g->builtins_version ||
+      (g->math && DYNAC_DICT_VERSION(g->math) != g->math_version) || !g->rt ||
+      g->rt->annotations_epoch != g->epoch || seen->refreshes != g->refreshes) {
+    if (dynac_globals_update(g, g->globals) < 0) {
+      PyErr_Clear();
+      return 0;
+    }
+    for (int i = 0; i < n; i++)
+      if (!g->slots[ks[i]].valid) return 0;
+    seen->refreshes = g->refreshes;
+  }
+  seen->serial = dynac__py_serial;
+  return 1;
+}
+/* A kernel's check before a statement that reads module-level values:
+ * unless no Python code ran in its module's kernels since it last looked
+ * (one compare: CPython 3.11's LOAD_GLOBAL_MODULE compares the dict's keys
+ * version at each execution), they are checked again
+ * (dynac_globals_still). True when one changed. */
+#define DYNAC_GLOBALS_CHANGED(g, ks, n, seen) \
+  (DYNAC_UNLIKELY(dynac__py_serial != (seen)->serial) && !dynac_globals_still((g), (ks), (n), (seen)))
 
 /* NameError "name 'x' is not defined" with its .name set, as 3.11's
  * format_exc_check_arg makes it (tracebacks suggest similar names from it). */
@@ -7660,7 +7748,11 @@ static void dynac__cache_free(void *p) {
   DYNAC_FREE(c);
 }
 
-/* A function's __code__ was assigned (dynac_compat_watch_code_assignments):
+/* A function's __code__, __defaults__ or __kwdefaults__ was assigned
+ * (dynac_compat_watch_code_assignments): every attached module's snapshot
+ * of its globals is made stale (epoch 0: the runtime's starts at 1), so
+ * its next entry guard, or mid-call recheck (dynac_globals_still), reads
+ * its slots afresh, the functions kernels call directly among them. And
  * each class whose guard (a valid class slot of an attached module) holds
  * fn as the def of a method kernels call directly gets a new version tag
  * (PyType_Modified, as a class attribute's assignment does). Its kernels'
@@ -7677,6 +7769,7 @@ static void dynac__code_assigned(PyObject *fn) {
   for (dynac__cache *c = dynac__caches; c; c = c->next)
     for (int e = 0; e < c->n; e++) {
       dynac_globals *g = c->e[e].g;
+      if (g) g->epoch = 0;
       for (int k = 0; g && k < g->nslots; k++) {
         dynac_slot *s = &g->slots[k];
         if (g->desc[k].kind != DYNAC_SLOT_CLASS) continue;

@@ -199,7 +199,7 @@ static const char *emit_opaque_call(em *E, expr *e) {
   line(E, "{");
   E->indent++;
   call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s(): opaque", e->u.call.name));
-  line(E, "dynac__effects = 1;");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects);");
   note_effect(E);
   if (rt) {
     const char *unbox = rt->kind == TY_FLOAT ? "dynac_unbox_float" : rt->kind == TY_INT
@@ -381,7 +381,7 @@ static const char *emit_object_call(em *E, expr *e) {
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n ? e->u.call.n : 1, args);
   const char *kw = keyword_names(E, e);
-  line(E, "dynac__effects = 1; /* Python code runs */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */");
   note_effect(E);
   int npos = e->u.call.n - e->u.call.nkw;
   if (e->u.call.own_list) /* a set or dict comprehension's own insert: __hash__, __eq__ may run */
@@ -458,7 +458,7 @@ static const char *positional_star_call(em *E, expr *e, const char *f, int npos)
   const char *n = NULL, *items = spread_values(E, e->u.call.args[npos + 1], &n);
   const char *t = items ? NULL : starred_call_arg(E, e, npos + 1), *o = tmpvar(E, &ty_obj);
   const char *p = npos ? arena_printf(E->m->a, "(PyObject *[]){%s}", vals.data) : "NULL";
-  line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs: the call, an iterator's __next__ */");
   note_effect(E);
   if (items)
     line(E, "%s = dynac_call_vector(%s, %s, %d, %s, %s); /* %s(...): *args' values */", o, f, p, npos, items, n,
@@ -521,7 +521,7 @@ static const char *emit_starred_call(em *E, expr *e) {
       line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", kw, where(E));
     }
     if (c == '*' || c == 'd') { /* an iterator's __next__, a mapping's keys() may be Python code */
-      line(E, "dynac__effects = 1;");
+      line(E, "DYNAC_PYTHON_RUNS(dynac__effects);");
       note_effect(E);
     }
     if (c == 'p')
@@ -543,7 +543,7 @@ static const char *emit_starred_call(em *E, expr *e) {
   const char *args = tmpvar(E, &ty_obj), *o = tmpvar(E, &ty_obj);
   line(E, "%s = PyList_AsTuple(%s);", args, list);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", args, where(E));
-  line(E, "dynac__effects = 1; /* Python code runs */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */");
   note_effect(E);
   line(E, "%s = dynac_call_object_ex(%s, %s, %s); /* %s(...) */", o, f, args, kw, dotted_or_blank(e->u.call.name));
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
@@ -771,7 +771,7 @@ static const char *lazy_super(em *E, expr *e, const char **made) {
   const char *sfn = emit_expr(E, recv->u.call.args[0]), *self = emit_expr(E, recv->u.call.args[1]);
   const char *cell = arena_printf(E->m->a, "PyTuple_GET_ITEM(dynac__closure, %d)", recv->u.call.super_cell - 1);
   const char *o = tmpvar(E, &ty_obj);
-  *made = arena_printf(E->m->a, "if (!%s && (dynac__effects = 1) && !(%s = dynac_super(%s, %s, %s))) "
+  *made = arena_printf(E->m->a, "if (!%s && DYNAC_PYTHON_RUNS(dynac__effects) && !(%s = dynac_super(%s, %s, %s))) "
                        "DYNAC_LEAVE(dynac_traceback_here(%s)); /* Python code may run */", o, o, sfn, cell, self,
                        where(E));
   note_effect(E);
@@ -816,7 +816,7 @@ static void emit_devirtualised_call(em *E, expr *e, const member_call *mc, const
   E->indent++;
   if (mc->made) line(E, "%s", mc->made);
   call_through_runtime(E, e, vals, arena_printf(E->m->a, ".%s()", e->u.call.name));
-  line(E, "dynac__effects = 1; /* Python code ran */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */");
   if (!res) line(E, "st = r == Py_None ? DYNAC_OK : DYNAC_OK_BOXED;");
   else if (ty_is_container(rt) || rt->kind == TY_TUPLE) line(E, "st = DYNAC_OK_BOXED;");
   else line(E, "st = %s ? DYNAC_OK_BOXED : DYNAC_OK;", unbox_into(E, rt, "r", res));
@@ -957,7 +957,7 @@ static const char *emit_special_call(em *E, expr *e, const klass *k, const char 
   line(E, "if (st == DYNAC_OK_BOXED) { /* a value of another type than typed */");
   const char *mid = boxed_value_action(E, e, depth);
   E->indent++;
-  if (mid) line(E, "dynac__effects = 1; /* Python code ran */\n%s", mid);
+  if (mid) line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */\n%s", mid);
   else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
             E->cur_line);
   E->indent--;
@@ -1068,7 +1068,7 @@ void emit_init_interpreted(em *E, expr *e, const char *const *vals, const char *
   for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i - 1, box_value(E, vals[i], TY(e->u.call.args[i])));
   line(E, "int ok = %s != NULL;", obj);
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n - 1);
-  line(E, "dynac__effects = 1; /* Python code runs */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */");
   line(E, "st = ok && dynac_init_interpreted(%s, %s, argv, %d, %s) == 0 ? DYNAC_OK : DYNAC_ERROR;", tp, obj, n - 1,
        kw);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n - 1);
@@ -1085,7 +1085,7 @@ void emit_class_call(em *E, expr *e, const char *const *vals, const char *dest) 
   for (int i = 1; i < n; i++) line(E, "argv[%d] = %s;", i, box_value(E, vals[i], TY(e->u.call.args[i])));
   line(E, "int ok = 1;");
   line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
-  line(E, "dynac__effects = 1; /* Python code runs */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */");
   line(E, "if (ok) %s = PyObject_Vectorcall(argv[0], argv + 1, %d, %s);", dest, n - 1 - e->u.call.nkw, kw);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", dest, where(E));
@@ -1189,7 +1189,7 @@ static const char *emit_construction(em *E, expr *e, inst *init) {
   const char *dobjs[64] = {NULL};
   const char *defaults = construction_args(E, e, init, tp, o, vals, &args, dobjs);
   const char *synth = synthesised_init_ok(E, init, tp);
-  if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
+  if (classes_defines(E->m, k, "__del__")) line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code may run (a __del__) */");
   note_effect(E);
   emit_class_fresh(E, ks, vals[0]);
   line(E, "if (%s == dynac__slots[%d].obj && %s->tp_version_tag == (unsigned int)dynac__slots[%d].v.i%s%s) {",
@@ -1321,7 +1321,7 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
          : items ? arena_printf(E->m->a, " && %s == %d", n, more) : "",
          synth, k->name);
     E->indent++;
-    if (classes_defines(E->m, k, "__del__")) line(E, "dynac__effects = 1; /* Python code may run (a __del__) */");
+    if (classes_defines(E->m, k, "__del__")) line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code may run (a __del__) */");
     strbuf args = {0};
     sb_puts(&args, o);
     for (int j = 1; j <= npos; j++) sb_printf(&args, ", %s", convert(E, vals[j], TY(e->u.call.args[j]), init->args[j]));
@@ -1344,7 +1344,7 @@ static const char *emit_polymorphic_construction(em *E, expr *e) {
   }
   line(E, "%s /* another callee: CPython's call */", opened ? "} else {" : "{");
   E->indent++;
-  line(E, "dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs: the call, an iterator's __next__ */");
   strbuf bv = {0}; /* argv[0]: the slot PY_VECTORCALL_ARGUMENTS_OFFSET lets the callee borrow */
   for (int j = 1; j <= npos; j++) sb_printf(&bv, ", %s", box_value(E, vals[j], TY(e->u.call.args[j])));
   line(E, "PyObject *argv[%d] = {NULL%s};", npos + 1, bv.data ? bv.data : "");
@@ -1529,7 +1529,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     }
     if (mc.made) line(E, "%s", mc.made);
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
-    line(E, "dynac__effects = 1; /* Python code ran */");
+    line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */");
     /* a container result would be borrowed from r: it cannot be kept */
     const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;
     if (callee->ret->rec) /* the instance kept as the struct */
@@ -1550,7 +1550,7 @@ static const char *emit_call_kind(em *E, expr *e) {
     line(E, "if (st == DYNAC_OK_BOXED) { /* with a value of another type */");
     E->indent++;
     if (passes_on) line(E, "return DYNAC_OK_BOXED; /* this call's value too */");
-    else if (mid) line(E, "dynac__effects = 1; /* the callee's effects */\n%s", mid);
+    else if (mid) line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* the callee's effects */\n%s", mid);
     else line(E, "Py_CLEAR(dynac__boxed_result);\nreturn dynac_deopt_after_effect(DYNAC_SOURCE_NAME, %d);",
               E->cur_line);
     E->indent--;
@@ -1561,7 +1561,7 @@ static const char *emit_call_kind(em *E, expr *e) {
   line(E, "if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(%s)); /* this frame's line */",
        where(E));
   line(E, "if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);");
-  if (callee->opaque_calls) line(E, "dynac__effects = 1; /* the callee made opaque calls */");
+  if (callee->opaque_calls) line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* the callee made opaque calls */");
   else { /* the callee's first parameter: a method's receiver */
     const char *first = mc.self ? mc.self : mc.first < e->u.call.n ? vals[mc.first] : NULL;
     callee_report_take(E, callee, first, false);

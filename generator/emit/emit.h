@@ -267,6 +267,8 @@ typedef struct em {
   int nexits;
   struct rec_checks *recr;  /* the statement's reads of struct fields checked once (records.c), or NULL */
   layout_run layouts;       /* the run of statements being emitted whose reads share layouts (layouts.c) */
+  int nkslots;              /* the module-level values it and its direct callees read, which
+                               it checks again after Python code ran (recheck.c): dynac__kslots */
 } em;
 
 /* A position of a view access that a test before an enclosing loop proved
@@ -366,6 +368,9 @@ const comp_cont *comp_enter(em *E, const expr *e);
 bool deopt_if_exact(em *E, const char *why, const char *cond); /* failure.c */
 bool warn_in_interpreter_if(em *E, const char *why, const char *cond); /* failure.c */
 restart restart_open(em *E, const stmt *s, bool header);
+/* recheck.c */
+void declare_globals_recheck(em *E);
+void recheck_globals(em *E, const stmt *s);
 void restart_close(em *E, restart outer);
 
 /* values.c */

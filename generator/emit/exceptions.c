@@ -293,7 +293,7 @@ void emit_with(em *E, stmt *s) {
   line(E, "DYNAC_OBJ %s = NULL; /* the manager's bound __exit__ */", exit);
   const char *v = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_with_enter(%s, &%s); /* __enter__ */", v, mgr, exit);
-  line(E, "dynac__effects = 1; /* Python code ran */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */");
   note_effect(E);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", v, where(E));
   bool *before = bound_save(E);

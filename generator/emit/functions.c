@@ -137,7 +137,7 @@ const char *emit_make_function(em *E, expr *e) {
   if (!e->u.mkfn.iterable) return o;
   expr *x = e->u.mkfn.iterable; /* a generator expression: GET_ITER, then the call */
   const char *it = tmpvar(E, &ty_obj), *gen = tmpvar(E, &ty_obj);
-  line(E, "dynac__effects = 1; /* __iter__ may run */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* __iter__ may run */");
   note_effect(E);
   line(E, "%s = PyObject_GetIter(%s); /* GET_ITER */", it, as_obj(E, emit_expr(E, x), TY(x)));
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", it, where(E));

@@ -739,7 +739,7 @@ const char *emit_fused(em *E, expr *e) {
   line(E, "if (!%s) { /* broadcasting, another layout: numpy's operations, one by one */", o);
   E->indent++;
   line(E, "%s = Py_NewRef(%s);", o, generic_tree(E, e, &f.p, f.vals, f.ufuncs, f.objs));
-  line(E, "dynac__effects = 1;");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects);");
   E->indent--;
   line(E, "}");
   note_effect(E);
@@ -837,7 +837,7 @@ static const char *emit_fused_sum(em *E, expr *e, bool unboxed) {
   if (method) line(E, "%s = PyObject_CallMethodNoArgs(%s, %s);", o, v, interned_name(E, e->u.call.name));
   else line(E, "%s = PyObject_CallOneArg(%s, %s);", o, fn, v);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
-  line(E, "dynac__effects = 1;");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects);");
   if (unboxed) line(E, "%s = %s;", sv, unbox_call_result(E, e, o));
   E->indent--;
   line(E, "}");
@@ -1040,7 +1040,7 @@ static void add_in_order(em *E, const char *n, const char *item) {
 static void builtin_sum_into(em *E, const char *items, const char *r) {
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_builtin_sum(%s);", o, items);
-  line(E, "dynac__effects = 1;");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects);");
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   deopt_if(E, NULL, "sum() gave something else than a number", "dynac_elem_num_np(%s, &%s)", o, r);
 }

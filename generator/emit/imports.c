@@ -28,7 +28,7 @@ static const char *import_name(em *E, const char *module, const char *from, int 
   const char *o = tmpvar(E, &ty_obj);
   line(E, "%s = dynac_import_name(dynac__G.globals, dynac__G.builtins, %s, %s, %d); /* import %.*s%s */", o, nm,
        from, level, level, "..........", module);
-  line(E, "dynac__effects = 1; /* the module's code may run */");
+  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* the module's code may run */");
   note_effect(E);
   line(E, "if (!%s) DYNAC_LEAVE(dynac_traceback_here(%s));", o, where(E));
   return o;

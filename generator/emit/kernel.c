@@ -483,6 +483,7 @@ bool emit_kernel(module *m, inst *in, const char *tpl, bool line_directives, boo
           .exported = exported, .helpers = &helpers, .fused_prefix = in->cname};
   E.conts = undo && may_continue(in);
   if (undo) declare_undo_log(&E);
+  if (!exported) declare_globals_recheck(&E);
   size_t after_log = body.len; /* the undo log's uses past its declaration: kernel_may_log */
   if (exported) line(&E, "int dynac_f = 0; /* a helper's failure code */\n(void)dynac_f, (void)dynac_st;");
   declare_kernel_locals(&E, in->fn->body);

@@ -206,7 +206,7 @@ const char *emit_np_ufunc(em *E, expr *e) {
     line(E, "if (%s) { /* not numpy's ufunc, or inf or nan, where numpy may warn */", cond);
     E->indent++;
     line(E, "if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* the interpreter calls it */");
-    line(E, "dynac__effects = 1; /* else numpy's own call, here (it warns or raises) */");
+    line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* else numpy's own call, here (it warns or raises) */");
     line(E, "st = dynac_np_ufunc_api(%s, %s, %d, in, &%s);", f, nm, nin, r);
     line(E, "if (st < 0) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
     deopt_if(E, NULL, "np.NAME gave something else than a float", "st");

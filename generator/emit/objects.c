@@ -474,7 +474,7 @@ static void store_into(em *E, expr *sub, object_place p, const char *v, const ty
   const char *b = as_obj(E, v, vt);
   if (sub->kind == EX_NAME) {
     const char *nm = interned_name(E, sub->u.global->name);
-    line(E, "dynac__effects = 1; /* a write every reader of the module sees */");
+    line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* a write every reader of the module sees: its kernels check what they read again */");
     line(E, "if (dynac_store_global(&dynac__G, %s, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* global %s = */",
          nm, b, where(E), sub->u.global->name);
   } else if (sub->kind == EX_FREE) {
@@ -527,7 +527,7 @@ void emit_object_delete(em *E, expr *sub) {
   object_place p = place_of(E, sub);
   if (sub->kind == EX_NAME) {
     const char *nm = interned_name(E, sub->u.global->name);
-    line(E, "dynac__effects = 1; /* a write every reader of the module sees */");
+    line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* a write every reader of the module sees: its kernels check what they read again */");
     line(E, "if (dynac_delete_global(&dynac__G, %s) < 0) DYNAC_LEAVE(dynac_traceback_here(%s)); /* del global %s */",
          nm, where(E), sub->u.global->name);
   } else if (sub->kind == EX_FREE) {

@@ -70,6 +70,7 @@ bool emit_region_kernel(module *m, inst *in, region *r, int ri, const char *tpl,
   em E = {.m = m, .in = in, .b = &body, .reg = r, .effectful = in->effectful,
           .conts = may_continue(in), .helpers = &helpers, .fused_prefix = name};
   if (in->effectful) declare_undo_log(&E);
+  declare_globals_recheck(&E);
   E.bound = arena_alloc(m->a, sizeof(bool) * (size_t)(f->nlocals + 1));
   for (int i = 0; i < r->nin; i++) E.bound[r->in[i]] = true;
   stmt *saved = r->s_last->next;

@@ -35,7 +35,7 @@ static void emit_local_delete(em *E, int loc) {
   if (!E->bound[loc]) unbound_check(E, loc);
   const type *lt = E->in->local_ty[loc];
   if (lt->kind == TY_OBJ || owned_list_local(E->in, loc)) {
-    line(E, "dynac__effects = 1; /* __del__ may run */");
+    line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* __del__ may run */");
     note_effect(E);
     if (lt->rec) line(E, "dynac_rec_release(&%s.h); /* del %s */", local_name(E, loc), E->in->fn->locals[loc]);
     else line(E, "Py_CLEAR(%s); /* del %s */", local_name(E, loc), E->in->fn->locals[loc]);
@@ -375,6 +375,7 @@ static void emit_while(em *E, stmt *s) {
   E->indent++;
   loop_tick(E);
   sweep_pins(E, s); /* its condition pins arrays each time */
+  recheck_globals(E, s); /* the condition, read again after the body ran */
   const char *c = emit_expr(E, s->u.while_.cond);
   line(E, "if (!%s) break;", truth(E, c, TY(s->u.while_.cond)));
   emit_loop_rest(E, s->u.while_.body, bound_save(E), s->u.while_.has_else, s->u.while_.orelse,
@@ -428,6 +429,7 @@ static void emit_expr_stmt(em *E, stmt *s) {
 static void emit_stmt_kind(em *E, stmt *s) {
   if (emit_shape_versioned(E, s)) return;
   source_comment(E, s->pos);
+  recheck_globals(E, s);
   struct rec_checks *outer = E->recr;
   E->recr = rec_checks_open(E, s);
   switch (s->kind) {

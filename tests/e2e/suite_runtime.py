@@ -178,6 +178,80 @@ def callee_defaults_are_guarded():
     return results == [4.5, 14.0, 5.0] and served(mod, "f") >= 2, "got %r" % results
 
 
+REBIND_SOURCE = """
+    import math
+    import dynac
+    SCALE = 2.0
+    LIMIT = 6
+    def helper(x, h=1.0):
+        return x + h
+    def other(x, h=1.0):
+        return x - h
+    def poke(cb, i):
+        cb(i)
+    @dynac.compile
+    def f(n: int, cb: object) -> float:
+        t = 0.0
+        for i in range(n):
+            poke(cb, i)
+            t += helper(float(i)) * SCALE + max(float(i), 0.5) + math.sqrt(float(i))
+        return t
+    @dynac.compile
+    def g(cb: object) -> int:
+        k = 0
+        while k < LIMIT:
+            cb(k)
+            k += 1
+        return k
+    """
+
+
+@case
+def globals_rebound_mid_call_are_seen():
+    """Python code a kernel calls (here through a compiled callee) rebinds
+    what the kernel reads: a module function it calls directly, a scalar
+    global (its value, then its type), a builtin (shadowed), math.sqrt, the
+    callee's __defaults__ and __code__, and a while loop's bound. The rest
+    of the call sees each change, as the interpreter's LOAD_GLOBAL does
+    (the kernel goes on in the interpreter from the next statement that
+    reads one); the same calls run uncompiled give the expected values."""
+    import math
+    mod, _ = build_module(REBIND_SOURCE)
+    ref, _ = build_module(REBIND_SOURCE, build=False)
+    sqrt = math.sqrt
+
+    def changes(m):
+        helper = m.helper
+        yield lambda: setattr(m, "helper", m.other)
+        yield lambda: setattr(m, "SCALE", 5.0)
+        yield lambda: setattr(m, "SCALE", 7)
+        yield lambda: setattr(m, "max", lambda a, b: -1.0)
+        yield lambda: setattr(math, "sqrt", lambda x: 100.0)
+        yield lambda: setattr(helper, "__defaults__", (10.0,))
+        yield lambda: setattr(helper, "__code__", m.other.__code__)
+
+    def restore(m, helper, code):
+        m.helper, m.SCALE = helper, 2.0
+        m.__dict__.pop("max", None)
+        math.sqrt = sqrt
+        helper.__defaults__, helper.__code__ = (1.0,), code
+
+    got, want = [], []
+    for m, out in ((mod, got), (ref, want)):
+        helper, code = m.helper, m.helper.__code__
+        for change in changes(m):
+            try:
+                out.append(m.f(8, lambda i, change=change: change() if i == 3 else None))
+            finally:
+                restore(m, helper, code)
+        m.LIMIT = 6
+        out.append(m.g(lambda k: setattr(m, "LIMIT", 2) if k == 1 else None))
+        m.LIMIT = 6
+        out.append(m.f(8, lambda i: None))
+    return got == want and served(mod, "f") >= 8 and served(mod, "g") >= 1, \
+        "compiled %r, interpreted %r, served f %d g %d" % (got, want, served(mod, "f"), served(mod, "g"))
+
+
 @case
 def cache_size_limit_warns_once():
     sigs = ", ".join('"(%s)"' % ", ".join(t) for t in

@@ -101,7 +101,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_prints__f(double l_x, double 
     DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[2] = {t1, t2};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t3 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* print(...) */
       if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "prints", 10));
     }
@@ -170,7 +170,7 @@ static int dynac_kernel_listy__i(int64_t l_n, PyObject * *dynac_out, PyObject *c
             DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
             {
               PyObject *argv[2] = {l_sc1, t4};
-              dynac__effects = 1; /* Python code runs */
+              DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
               t5 = PySet_Add(argv[0], argv[1]) < 0 ? NULL : Py_NewRef(Py_None); /* SET_ADD / MAP_ADD */
               if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "<setcomp>" "\0" "listy" "\0" "35", 35));
             }
@@ -272,8 +272,30 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {2}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   {
+    if (0) {
+    dynac_cont_1: { /* line 58: the call goes on in the interpreter from here */
+      PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
+      cv[0] = dynac_box_float(l_x); /* x */
+      static const dynac_cont_site sites[] = {
+          {.qualname = "keywords", .firstlineno = 56, .line = 58, .col = 4, .header = 0,
+           .names = "x", .nvals = 1, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 58);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
     /* breaks.py:58: return round(x, ndigits=2) */
+    if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
     DYNAC_OBJ t1 = dynac_box_param_once_float(l_x, dynac__args, 0); /* owned, released leaving the block */
     if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
     int64_t t2 = INT64_C(2);
@@ -284,7 +306,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_keywords__f(double l_x, PyObj
       PyObject *argv[2] = {t1, t3};
       static PyObject *kw5; /* keyword names, made once */
       if (!dynac_kwnames(&kw5, 1, (const char *const[]){"ndigits"})) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t4 = PyObject_Vectorcall(dynac__slots[2].obj, argv, 1, kw5); /* round() */
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "keywords", 58));
     }
@@ -362,7 +384,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_mixed_max__if(int64_t l_a, do
 {
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {3}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* breaks.py:76: return max(a, b) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   dynac_num t1 = dynac_num_i(l_a);
   if (DYNAC_CMP_GT(dynac_num_cmp(dynac_num_f(l_b), t1))) t1 = dynac_num_f(l_b);
   *dynac_out = t1;
@@ -378,7 +404,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_fine__ff(double l_a, double l
   DYNAC_OBJ bx_a = NULL; /* a as an object, taken at its first use */
   DYNAC_OBJ bx_b = NULL; /* b as an object, taken at its first use */
 
+  static const int dynac__kslots[] = {4, 5, 6}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* breaks.py:81: return math.hypot(a, b) + abs(a - b) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 3, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   double t1 = 0;
   {
     PyObject *argv[2] = {dynac_box_param_float(&bx_a, l_a, dynac__args, 0), dynac_box_param_float(&bx_b, l_b, dynac__args, 1)};
@@ -399,8 +429,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {7}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   if (0) {
-  dynac_cont_2: { /* line 85: the call goes on in the interpreter from here */
+  dynac_cont_1: { /* line 85: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
     cv[0] = dynac_box_float(l_x); /* x */
     static const dynac_cont_site sites[] = {
@@ -419,20 +452,20 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
     return DYNAC_OK_BOXED;
   }
   }
-  PyObject *mv1[1] = {NULL}; /* the operands pending at failure mk1 */
-  int mk1 = 0;
+  PyObject *mv2[1] = {NULL}; /* the operands pending at failure mk2 */
+  int mk2 = 0;
   if (0) {
-  dynac_mid_1: { /* line 85: the call goes on in the interpreter in this statement, around the operands it had evaluated */
+  dynac_mid_2: { /* line 85: the call goes on in the interpreter in this statement, around the operands it had evaluated */
     PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
     cv[0] = dynac_box_float(l_x); /* x */
-    cv[1] = mv1[0];
+    cv[1] = mv2[0];
     static const dynac_cont_site sites[] = {
         {.qualname = "caller_of_broken", .firstlineno = 84, .line = 85, .col = 4, .header = 3,
          .names = "x,_dynac_v0", .nvals = 2, .nits = 0, .subst = "L@85:11",
          .region = NULL},
     };
     PyObject *r = NULL;
-    int st = dynac_continue(&sites[mk1], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    int st = dynac_continue(&sites[mk2], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
     if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
     if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
     dynac__callee_effects = 1; /* Python code ran, for the caller */
@@ -443,6 +476,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
   }
   }
   /* breaks.py:85: return prints(x) + 1.0 */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
   double t1 = 0;
   {
     dynac__direct_calls[0]++;
@@ -457,24 +491,24 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
       if (ok) r = dynac__G.rt->call_opaque(dynac__slots[7].obj, argv, 1); /* prints() interpreted */
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85));
-      dynac__effects = 1; /* Python code ran */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
       Py_XDECREF(r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 85);
     }
     if (st == DYNAC_OK_BOXED) { /* with a value of another type */
-      dynac__effects = 1; /* the callee's effects */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* the callee's effects */
       { /* goes on in the interpreter */
         if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
-        mv1[0] = dynac__boxed_result;
+        mv2[0] = dynac__boxed_result;
         dynac__boxed_result = NULL;
-        mk1 = 0;
-        goto dynac_mid_1;
+        mk2 = 0;
+        goto dynac_mid_2;
       }
     }
-    if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* None where a value was typed */
-    if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
+    if (st == DYNAC_OK_NONE) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* None where a value was typed */
+    if (st == DYNAC_DEOPT) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1);
     if (st == DYNAC_ERROR) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85)); /* this frame's line */
     if (st != DYNAC_OK && st != DYNAC_OK_NONE) DYNAC_LEAVE(st);
     if (dynac__callee_effects) dynac__effects |= 1; /* what the callee did */
@@ -497,6 +531,9 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, Py
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {7, 8}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   if (0) {
   dynac_cont_1: { /* line 90: the call goes on in the interpreter from here */
     PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
@@ -518,6 +555,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, Py
   }
   }
   /* breaks.py:90: return caller_of_broken(x) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 2, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
   double t1 = 0;
   {
     dynac__direct_calls[13]++;
@@ -532,7 +570,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, Py
       if (ok) r = dynac__G.rt->call_opaque(dynac__slots[8].obj, argv, 1); /* caller_of_broken() interpreted */
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "calls_broken", 90));
-      dynac__effects = 1; /* Python code ran */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t1) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; return DYNAC_OK_BOXED; }
       Py_XDECREF(r);
@@ -715,6 +753,8 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {11}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   {
     /* breaks.py:148: if x == 0: */
     static PyObject *const1; /* made once */
@@ -735,7 +775,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
         DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
         {
           PyObject *argv[2] = {t4, const5};
-          dynac__effects = 1; /* Python code runs */
+          DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
           t6 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* Oops(...) */
           if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 149));
         }
@@ -781,7 +821,7 @@ static inline int dynac_kernel_raise_forms__O(PyObject * p_x, int64_t *dynac_out
     DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[3] = {t12, const13, l_x};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t14 = dynac_call_object(argv[0], argv + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* ValueError(...) */
       if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "raise_forms", 154));
     }
@@ -914,7 +954,11 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_len_of__Lf(PyObject * l_a, int64_t *dynac_out)
 {
   
+  static const int dynac__kslots[] = {14}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* breaks.py:190: return len(a) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   *dynac_out = (int64_t)PyList_GET_SIZE(l_a);
   return DYNAC_OK;
 
@@ -954,7 +998,7 @@ static inline int dynac_kernel_deletes__OO(PyObject * p_o, PyObject * p_k, PyObj
     b_t = true;
   }
   /* breaks.py:197: del t */
-  dynac__effects = 1; /* __del__ may run */
+  DYNAC_PYTHON_RUNS(dynac__effects); /* __del__ may run */
   Py_CLEAR(l_t); /* del t */
   b_t = false;
   /* breaks.py:198: return k */
@@ -1004,7 +1048,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     static PyObject *const4; /* made once */
     if (!const4 && !(const4 = dynac_box_int(INT64_C(1)))) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     if (PyList_Append(t3, const4) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1;
+    DYNAC_PYTHON_RUNS(dynac__effects);
     int64_t t5 = PyList_GET_SIZE(t3);
     if (dynac_call_extend(t3, l_a, NULL) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t6 = PyList_GetSlice(t3, t5, PyList_GET_SIZE(t3)); /* the items the * gave */
@@ -1014,13 +1058,13 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     DYNAC_OBJ t8 = PyDict_New(); /* the keyword arguments */
     if (!t8) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     if (dynac_call_keyword(t8, dynac__names[5], const7, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1;
+    DYNAC_PYTHON_RUNS(dynac__effects);
     if (dynac_call_merge(t8, l_k, t2) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
     DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
     t9 = PyList_AsTuple(t3);
     if (!t9) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
-    dynac__effects = 1; /* Python code runs */
+    DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
     t10 = dynac_call_object_ex(t2, t9, t8); /* gathers(...) */
     if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     PyTuple_SET_ITEM(t1, 0, Py_NewRef(t10));
@@ -1031,7 +1075,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     DYNAC_OBJ t12 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[2] = {t11, l_a};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t12 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* gathers(...) */
       if (!t12) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     }
@@ -1041,7 +1085,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_starred_calls__OO(PyObject * 
     t13 = dynac_load_global_cached(&dynac__G, dynac__names[7], &gc13); /* global max */
     if (!t13) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-    dynac__effects = 1; /* Python code runs: the call, an iterator's __next__ */
+    DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs: the call, an iterator's __next__ */
     t14 = dynac_call_star(t13, NULL, 0, l_a); /* max(...) */
     if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "starred_calls", 207));
     PyTuple_SET_ITEM(t1, 2, Py_NewRef(t14));
@@ -1073,14 +1117,37 @@ static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, 
 {
   (void)dynac_out; /* not read */
   (void)lo; /* not read */
-  double l_x = a_x; /* live-in */
+  double l_x = 0;
+  bool b_x = false; /* bound? */
+  l_x = a_x; /* live-in */
+  b_x = true;
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
-  (void)dynac__effects;
   (void)dynac__u0;
+  static const int dynac__kslots[] = {9}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
+  if (0) {
+  dynac_cont_1: { /* line 118: the call goes on in the interpreter from here */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = b_x ? dynac_box_float(l_x) : NULL; /* x */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "uses_untyped_hook", .firstlineno = 116, .line = 118, .col = 4, .header = 0,
+         .names = "x,y", .nvals = 2, .nits = 0, .subst = NULL,
+         .region = "118:4:"},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 118);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__boxed_result = r;
+    return DYNAC_OK_BOXED;
+  }
+  }
   /* breaks.py:118: untyped_hook(x) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
   {
     PyObject *argv[1] = {NULL};
     argv[0] = dynac_box_float(l_x);
@@ -1090,7 +1157,7 @@ static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, 
     if (ok) r = dynac__G.rt->call_opaque(dynac__slots[9].obj, argv, 1); /* untyped_hook(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "uses_untyped_hook", 118));
-    dynac__effects = 1;
+    DYNAC_PYTHON_RUNS(dynac__effects);
     Py_DECREF(r); /* the result is not used */
   }
 
@@ -1106,6 +1173,8 @@ static int dynac_kernel_uses_untyped_hook__f__r2(double a_x, double *dynac_out, 
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {9}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   /* breaks.py:120: return x * 2.0 */
   *dynac_out = (l_x * 2.0);
   return DYNAC_OK;

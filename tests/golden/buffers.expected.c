@@ -40,6 +40,9 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   (void)l_xs;
   const dynac_view dv_xs = *l_xs; /* its fields, fixed for the call */
@@ -48,6 +51,7 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
   int sn_ys = 0; /* its span is saved in the undo log: stores need no entry */
   static unsigned char snap_ys; /* copy the span at the first write? (predicted) */
   /* buffers.py:8: for i in range(len(xs)): */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 8); /* the module-level values the line reads, checked again if Python code ran since */
   int64_t t1 = INT64_C(0);
   int64_t t2 = (int64_t)dv_xs.len;
   int64_t t3 = INT64_C(1);

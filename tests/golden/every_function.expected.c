@@ -45,15 +45,37 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__norm__O(PyObject * p_sel
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   {
+    if (0) {
+    dynac_cont_1: { /* line 12: the call goes on in the interpreter from here */
+      PyObject *cv[1] = {NULL}, *ci[1] = {NULL};
+      cv[0] = Py_XNewRef(l_self); /* self */
+      static const dynac_cont_site sites[] = {
+          {.qualname = "Vec.norm", .firstlineno = 11, .line = 12, .col = 8, .header = 0,
+           .names = "self", .nvals = 1, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 12);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
     /* every_function.py:12: return abs(self.x) */
+    if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
     static dynac_attr_cache ac1; /* where instances keep it */
     DYNAC_OBJ t2 = dynac_obj_getattr_cached(l_self, dynac__names[0], &ac1, &dynac__effects); /* .x */
     if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
     DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[1] = {t2};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t3 = PyObject_Vectorcall(dynac__slots[0].obj, argv, 1, NULL); /* abs() */
       if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "norm", 12));
     }
@@ -158,7 +180,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[2] = {l_inner, t3};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t4 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t4) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     }
@@ -167,7 +189,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_outer__i(int64_t l_n, PyObjec
     DYNAC_OBJ t6 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[2] = {l_key, t5};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t6 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* key(...) */
       if (!t6) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "outer", 19));
     }

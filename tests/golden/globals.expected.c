@@ -38,7 +38,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double 
 {
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {0, 1, 2}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* globals.py:11: if FLAG and x < LIMIT: */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 3, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   bool t1 = 0;
   t1 = (bool)dynac__slots[0].v.i /* FLAG */;
   if (t1) {
@@ -48,6 +52,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_scaled__f(double l_x, double 
   }
   if (t1) {
     /* globals.py:12: return x * SCALE */
+    if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 3, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
     dynac__returned_param = 0; /* none returned */
     *dynac_out = (l_x * dynac__slots[2].v.f /* SCALE */);
     return DYNAC_OK;

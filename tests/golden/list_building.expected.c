@@ -51,6 +51,9 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
   {
     /* list_building.py:7: ys = [0.0] * n */
@@ -210,7 +213,36 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
     if (st < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 12));
   }
   {
+    if (0) {
+    dynac_cont_5: { /* line 13: the call goes on in the interpreter from here */
+      PyObject *cv[6] = {NULL}, *ci[1] = {NULL};
+      cv[0] = dynac_box_int(l_n); /* n */
+      cv[1] = Py_NewRef(l_xs); /* xs */
+      cv[2] = b_ys ? Py_XNewRef(l_ys) : NULL; /* ys */
+      cv[3] = b_zs ? Py_XNewRef(l_zs) : NULL; /* zs */
+      cv[4] = b_ws ? Py_XNewRef(l_ws) : NULL; /* ws */
+      cv[5] = b_v ? dynac_box_float(l_v) : NULL; /* v */
+      Py_CLEAR(l_ys);
+      Py_CLEAR(l_zs);
+      Py_CLEAR(l_ws);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "build", .firstlineno = 5, .line = 13, .col = 4, .header = 0,
+           .names = "n,xs,ys,zs,ws,v", .nvals = 6, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 13);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
+      if (PyList_CheckExact(r)) { *dynac_out = r; return DYNAC_OK; }
+      if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+      dynac__boxed_result = r; /* a value of another type: the caller takes it */
+      return DYNAC_OK_BOXED;
+    }
+    }
     /* list_building.py:13: return ys + zs + [len(ws) * 1.0] */
+    if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_5); /* the module-level values the line reads, checked again if Python code ran since */
     DYNAC_OBJ t15 = PySequence_Concat(l_ys, l_zs); /* list + list */
     if (!t15) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 13));
     dynac_undo_keep(dynac__u, t15, dynac__u0);
@@ -238,10 +270,14 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
   double l_lc1_x = 0;
   double l_lc2_x = 0;
 
+  static const int dynac__kslots[] = {1, 2}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations (of comprehensions) */
   /* list_building.py:18: """Generator expressions consumed on the spot: an inline loop that stops */
   {
     /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
+    if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 2, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
     bool t1 = 0;
     l_ge1 = 0; /* any() of a generator, consumed on the spot */
     {

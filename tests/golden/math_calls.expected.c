@@ -50,7 +50,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, dou
   DYNAC_OBJ bx_x = NULL; /* x as an object, taken at its first use */
   DYNAC_OBJ bx_y = NULL; /* y as an object, taken at its first use */
 
+  static const int dynac__kslots[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* math_calls.py:8: r = math.hypot(x, y) + math.atan2(y, x) * math.pi */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 12, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   double t1 = 0;
   {
     PyObject *argv[2] = {dynac_box_param_float(&bx_x, l_x, dynac__args, 0), dynac_box_param_float(&bx_y, l_y, dynac__args, 1)};
@@ -60,6 +64,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, dou
   if (dynac_math_check2(l_y, l_x, t2)) return DYNAC_DEOPT; /* math domain/range error */
   l_r = (t1 + (t2 * dynac__slots[3].v.f /* math.pi */));
   /* math_calls.py:9: r += math.floor(x) + abs(n) + min(x, y) + max(n, 3) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 12, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   int64_t t3 = 0;
   if (dynac_float_to_int(floor(l_x), &t3)) return DYNAC_DEOPT;
   int64_t t4 = 0;
@@ -72,6 +77,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_geometry__ffi(double l_x, dou
   if ((INT64_C(3) > t7)) t7 = INT64_C(3);
   l_r_1 = (l_r + (((double)t5 + t6) + (double)t7));
   /* math_calls.py:10: return r + float(int(y)) + round(x) + math.sqrt(abs(x)) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 12, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   int64_t t8 = 0;
   if (dynac_float_to_int(l_y, &t8)) return DYNAC_DEOPT;
   int64_t t9 = 0;

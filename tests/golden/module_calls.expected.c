@@ -53,6 +53,9 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject 
 {
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* module_calls.py:11: if n < 2: */
   bool t1 = (l_n < INT64_C(2));
   if (t1) {
@@ -62,6 +65,7 @@ static inline int dynac_kernel_fib__i(int64_t l_n, int64_t *dynac_out, PyObject 
     return DYNAC_OK;
   }
   /* module_calls.py:13: return fib(n - 1) + fib(n - 2) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   int64_t t2 = 0;
   if (dynac_int_sub(l_n, INT64_C(1), &t2)) return DYNAC_DEOPT;
   int64_t t3 = 0;
@@ -104,7 +108,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_uses__f(double l_x, double *d
 {
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {1, 2}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* module_calls.py:18: return scale(x) + scale(x, 3.0) */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 2, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   double t1 = 0;
   {
     dynac__direct_calls[0]++;

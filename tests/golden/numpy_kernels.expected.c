@@ -424,7 +424,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       t14 = dynac_obj_binop_temps(t15, t16, 1, 0, 0, &dynac__effects); /* - */
       if (!t14) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 20));
       t13 = Py_NewRef(t14);
-      dynac__effects = 1;
+      DYNAC_PYTHON_RUNS(dynac__effects);
     }
     const dynac_view * t17 = 0;
     t17 = dynac_pin_array(&dynac__pins, t13, 'N', 'd', 0, NULL);
@@ -500,7 +500,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       if (!t23) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 21));
       Py_CLEAR(t27); /* consumed */
       t22 = Py_NewRef(t23);
-      dynac__effects = 1;
+      DYNAC_PYTHON_RUNS(dynac__effects);
     }
     const dynac_view * t31 = 0;
     t31 = dynac_pin_array(&dynac__pins, t22, 'N', 'd', 0, NULL);
@@ -571,7 +571,7 @@ static inline int dynac_kernel_gaps__Andf(const dynac_view * l_x, double l_L, Py
       if (!t37) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "gaps", 22));
       Py_CLEAR(t38); /* consumed */
       t36 = Py_NewRef(t37);
-      dynac__effects = 1;
+      DYNAC_PYTHON_RUNS(dynac__effects);
     }
     dynac__callee_effects |= dynac__effects; /* for the caller */
     *dynac_out = Py_NewRef(t36);
@@ -594,6 +594,9 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
   bool b_t = false; /* bound? */
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {1}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   (void)l_X;
   const dynac_view dv_X = *l_X; /* its fields, fixed for the call */
@@ -686,6 +689,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         l_t = t26;
         b_t = true;
         /* numpy_kernels.py:33: s += float(t * t) */
+        if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
         double t27 = (double)l_t * (double)l_t;
         if (!isfinite(t27)) return DYNAC_DEOPT; /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
         l_s = (l_s + t27);
@@ -727,6 +731,7 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         l_t = t37;
         b_t = true;
         /* numpy_kernels.py:33: s += float(t * t) */
+        if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
         double t38 = (double)l_t * (double)l_t;
         if (!isfinite(t38)) return DYNAC_DEOPT; /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
         l_s = (l_s + t38);

@@ -37,13 +37,39 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
   PyObject *const l_o DYNAC_UNUSED = p_o; /* borrowed: the caller's reference lasts the call */
   PyObject *const l_k DYNAC_UNUSED = p_k; /* borrowed: the caller's reference lasts the call */
   DYNAC_OBJ l_n = NULL; /* owned */
+  bool b_n = false; /* bound? */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   {
+    if (0) {
+    dynac_cont_1: { /* line 7: the call goes on in the interpreter from here */
+      PyObject *cv[3] = {NULL}, *ci[1] = {NULL};
+      cv[0] = Py_XNewRef(l_o); /* o */
+      cv[1] = Py_XNewRef(l_k); /* k */
+      cv[2] = b_n ? Py_XNewRef(l_n) : NULL; /* n */
+      Py_CLEAR(l_n);
+      static const dynac_cont_site sites[] = {
+          {.qualname = "generic", .firstlineno = 5, .line = 7, .col = 4, .header = 0,
+           .names = "o,k,n", .nvals = 3, .nits = 0, .subst = NULL,
+           .region = NULL},
+      };
+      PyObject *r = NULL;
+      int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+      if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 7);
+      if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+      dynac__callee_effects = 1; /* Python code ran, for the caller */
+      *dynac_out = r;
+      return DYNAC_OK;
+    }
+    }
     /* objects.py:7: n = len(o) * k */
+    if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
     Py_ssize_t t1 = dynac_obj_len(l_o, &dynac__effects);
     if (t1 < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
     DYNAC_OBJ t2 = dynac_box_int((int64_t)t1); /* owned, released leaving the block */
@@ -51,6 +77,7 @@ static inline int dynac_kernel_generic__OO(PyObject * p_o, PyObject * p_k, PyObj
     DYNAC_OBJ t3 = dynac_obj_binop(t2, l_k, 2, &dynac__effects); /* * */
     if (!t3) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "generic", 7));
     if (dynac_obj_set(&l_n, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
+    b_n = true;
   }
   {
     /* objects.py:8: if o == k: */

@@ -49,13 +49,39 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_note__f(double l_x, double *d
 static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *dynac_out, PyObject *const *dynac__args)
 {
   double l_y = 0;
+  bool b_y = false; /* bound? */
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
   int dynac__effects = 0; /* 1 once Python code ran or others saw a write; 2: only self's */
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
+  if (0) {
+  dynac_cont_1: { /* line 12: the call goes on in the interpreter from here */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_float(l_x); /* x */
+    cv[1] = b_y ? dynac_box_float(l_y) : NULL; /* y */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "noted", .firstlineno = 10, .line = 12, .col = 4, .header = 0,
+         .names = "x,y", .nvals = 2, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 12);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
   /* opaque_calls.py:12: y = note(x) * 2.0 */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* the module-level values the line reads, checked again if Python code ran since */
   double t1 = 0;
   {
     PyObject *argv[1] = {NULL};
@@ -66,11 +92,34 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
     if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1); /* note(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "noted", 12));
-    dynac__effects = 1;
+    DYNAC_PYTHON_RUNS(dynac__effects);
     if (dynac_unbox_float(r, &t1)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* not the annotated type */
   }
   l_y = (t1 * 2.0);
+  b_y = true;
+  if (0) {
+  dynac_cont_2: { /* line 13: the call goes on in the interpreter from here */
+    PyObject *cv[2] = {NULL}, *ci[1] = {NULL};
+    cv[0] = dynac_box_float(l_x); /* x */
+    cv[1] = b_y ? dynac_box_float(l_y) : NULL; /* y */
+    static const dynac_cont_site sites[] = {
+        {.qualname = "noted", .firstlineno = 10, .line = 13, .col = 4, .header = 0,
+         .names = "x,y", .nvals = 2, .nits = 0, .subst = NULL,
+         .region = NULL},
+    };
+    PyObject *r = NULL;
+    int st = dynac_continue(&sites[0], dynac__G.globals, dynac__G.filename, DYNAC_SOURCE_SHA256, NULL, NULL, cv, ci, &r);
+    if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 13);
+    if (st != DYNAC_OK) return DYNAC_ERROR; /* the function's own exception */
+    dynac__callee_effects = 1; /* Python code ran, for the caller */
+    if (r != Py_None && !dynac_elem_float(r, dynac_out)) { Py_DECREF(r); return DYNAC_OK; }
+    if (r == Py_None) { Py_DECREF(r); return DYNAC_OK_NONE; }
+    dynac__boxed_result = r; /* a value of another type: the caller takes it */
+    return DYNAC_OK_BOXED;
+  }
+  }
   /* opaque_calls.py:13: return note(y) + 1.0 */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* the module-level values the line reads, checked again if Python code ran since */
   double t2 = 0;
   {
     PyObject *argv[1] = {NULL};
@@ -81,7 +130,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
     if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1); /* note(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "noted", 13));
-    dynac__effects = 1;
+    DYNAC_PYTHON_RUNS(dynac__effects);
     if (dynac_unbox_float(r, &t2)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 13); /* not the annotated type */
   }
   dynac__callee_effects |= dynac__effects; /* for the caller */

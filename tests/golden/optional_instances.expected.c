@@ -57,6 +57,8 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:23: best = None */
@@ -306,7 +308,7 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       if (ok) r = PyObject_VectorcallMethod(dynac__names[2], argv, 2, NULL); /* .dot() */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      dynac__effects = 1; /* Python code ran */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
       st = dynac_elem_float(r, &t17) ? DYNAC_OK_BOXED : DYNAC_OK;
       if (st == DYNAC_OK_BOXED) dynac__boxed_result = r;
       else Py_DECREF(r);
@@ -321,14 +323,14 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       if (ok) r = PyObject_VectorcallMethod(dynac__names[2], argv, 2, NULL); /* dot() interpreted */
       for (int i = 0; i < 2; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "nearest", 29));
-      dynac__effects = 1; /* Python code ran */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
       st = r == Py_None ? DYNAC_OK_NONE : dynac_elem_float(r, &t17) ? DYNAC_DEOPT : DYNAC_OK;
       if (st == DYNAC_DEOPT) { dynac__boxed_result = r; r = NULL; st = DYNAC_OK_BOXED; }
       Py_XDECREF(r);
       if (st == DYNAC_DEOPT) return dynac_deopt_after_effect(DYNAC_SOURCE_NAME, 29);
     }
     if (st == DYNAC_OK_BOXED) { /* with a value of another type */
-      dynac__effects = 1; /* the callee's effects */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* the callee's effects */
       { /* goes on in the interpreter */
         if (!dynac__effects && DYNAC_UNDO_INTACT()) return DYNAC_DEOPT; /* nothing done */
         mv5[0] = dynac__boxed_result;
@@ -375,6 +377,8 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   static dynac_layout lay1 DYNAC_UNUSED; /* where instances of self's class keep .x ... */
   static const int lay1_names[] DYNAC_UNUSED = {0, 1};
   int lk1 DYNAC_UNUSED = 0; /* self is of lay1's class, as tested on line 18 */
@@ -523,6 +527,8 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:34: cur = None */
@@ -741,6 +747,8 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:49: best = None */
@@ -992,6 +1000,8 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:62: best = None */

@@ -37,6 +37,8 @@ static inline int dynac_kernel_checked__f(double l_x, double *dynac_out, PyObjec
 {
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {0, 1}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   /* raises.py:7: if x < 0.0: */
   bool t1 = (l_x < 0.0);
   if (t1) {

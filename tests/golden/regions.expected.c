@@ -52,6 +52,8 @@ static int dynac_kernel_partial__i__r1(int64_t a_n, dynac_lo_partial__i__r1 *lo)
   bool b_i = false; /* bound? */
   l_n = a_n; /* live-in */
 
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* regions.py:7: t = 0 */
   l_t = INT64_C(0);
@@ -93,6 +95,8 @@ static int dynac_kernel_partial__i__r2(int64_t a_n, int64_t a_t, dynac_lo_partia
   l_t = a_t; /* live-in */
   b_t = true;
 
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* regions.py:11: for i in range(n): */
   int64_t t1 = INT64_C(0);

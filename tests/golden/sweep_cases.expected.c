@@ -80,7 +80,11 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_tuple_len__i(int64_t l_n, int
 {
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   /* sweep_cases.py:16: return len((0, 1, n)) + n */
+  if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 1, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
   dynac_T3iii t1 = {0};
   t1.v0 = INT64_C(0);
   t1.v1 = INT64_C(1);
@@ -143,7 +147,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_empty_loop__i(int64_t l_n, Py
     DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
     {
       PyObject *argv[1] = {l_inner};
-      dynac__effects = 1; /* Python code runs */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
       t2 = dynac_call_object(argv[0], argv + 1, 0 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* inner(...) */
       if (!t2) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "empty_loop", 25));
     }

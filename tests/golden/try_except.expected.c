@@ -125,7 +125,7 @@ static inline int dynac_kernel_lookup__OOO(PyObject * p_d, PyObject * p_k, PyObj
             DYNAC_OBJ t11 = NULL; /* owned, released leaving the block */
             {
               PyObject *argv[2] = {t10, l_k};
-              dynac__effects = 1; /* Python code runs */
+              DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
               t11 = dynac_call_object(argv[0], argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL); /* ValueError(...) */
               if (!t11) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "lookup", 14));
             }
@@ -251,7 +251,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
                 DYNAC_OBJ t4 = NULL; /* owned, released leaving the block */
                 {
                   PyObject *argv[2] = {l_log, const3};
-                  dynac__effects = 1; /* Python code runs */
+                  DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
                   DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
                   static dynac_attr_cache ac7; /* where each class (or module) keeps the method */
                   int u6 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac7, &t5, &dynac__effects); /* .append, its arguments inert */
@@ -277,7 +277,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
         DYNAC_OBJ t9 = NULL; /* owned, released leaving the block */
         {
           PyObject *argv[2] = {l_log, t8};
-          dynac__effects = 1; /* Python code runs */
+          DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
           DYNAC_OBJ t10 = NULL; /* owned, released leaving the block */
           static dynac_attr_cache ac12; /* where each class (or module) keeps the method */
           int u11 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac12, &t10, &dynac__effects); /* .append, its arguments inert */
@@ -297,7 +297,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
         DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
         {
           PyObject *argv[2] = {l_log, const13};
-          dynac__effects = 1; /* Python code runs */
+          DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
           DYNAC_OBJ t15 = NULL; /* owned, released leaving the block */
           static dynac_attr_cache ac17; /* where each class (or module) keeps the method */
           int u16 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac17, &t15, &dynac__effects); /* .append, its arguments inert */
@@ -319,7 +319,7 @@ static inline int dynac_kernel_closes__Of(PyObject * p_log, double l_x, double *
           DYNAC_OBJ t19 = NULL; /* owned, released leaving the block */
           {
             PyObject *argv[2] = {l_log, const18};
-            dynac__effects = 1; /* Python code runs */
+            DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */
             DYNAC_OBJ t20 = NULL; /* owned, released leaving the block */
             static dynac_attr_cache ac22; /* where each class (or module) keeps the method */
             int u21 DYNAC_UNUSED = dynac_get_method_cached(argv[0], dynac__names[4], &ac22, &t20, &dynac__effects); /* .append, its arguments inert */
@@ -365,7 +365,7 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
     {
       DYNAC_OBJ exit1 = NULL; /* the manager's bound __exit__ */
       DYNAC_OBJ t1 = dynac_with_enter(l_lock, &exit1); /* __enter__ */
-      dynac__effects = 1; /* Python code ran */
+      DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
       if (!t1) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "locked", 44));
       #undef DYNAC_LEAVE
       #define DYNAC_LEAVE(st) DYNAC_LEAVE_TO(st, dynac_with_1)

@@ -58,6 +58,9 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, 
   int64_t l_i = 0;
   (void)dynac__args; /* the caller's argument objects (the glue's, a kernel's literals) or NULL */
 
+  static const int dynac__kslots[] = {0, 1}; /* the module-level values it and its callees read */
+  static dynac_kslots_seen dynac__kslots_seen; /* when they were last found valid */
+  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   /* typed_loops.py:6: s = 0.0 */
   l_s = 0.0;
@@ -87,6 +90,7 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, 
       }
       if (t4) {
         /* typed_loops.py:9: s += math.sqrt(xs[i]) * -2.0 */
+        if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 2, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
         double t10 = 0;
         int64_t k11 = 0;
         if (dynac_index(l_i, PyList_GET_SIZE(l_xs), &k11)) return DYNAC_DEOPT; /* IndexError */
