@@ -371,6 +371,7 @@ restart restart_open(em *E, const stmt *s, bool header);
 /* recheck.c */
 void declare_globals_recheck(em *E);
 void recheck_globals(em *E, const stmt *s);
+void recheck_globals_mid(em *E, const expr *e);
 void restart_close(em *E, restart outer);
 
 /* values.c */

@@ -548,6 +548,7 @@ const char *emit_expr_rec(em *E, expr *e) {
 
 static const char *emit_expr_raw(em *E, expr *e) {
   if (e == E->given) return E->given_v; /* evaluated once already (emit_polymorphic_call) */
+  recheck_globals_mid(E, e);
   switch (e->kind) {
   case EX_LIST: return emit_list_display(E, e);
   case EX_LISTCOMP: return emit_list_comprehension(E, e);

@@ -196,6 +196,15 @@ REBIND_SOURCE = """
             poke(cb, i)
             t += helper(float(i)) * SCALE + max(float(i), 0.5) + math.sqrt(float(i))
         return t
+    def nudge(cb, i):
+        cb(i)
+        return 1.0
+    @dynac.compile
+    def h(n: int, cb: object) -> float:
+        t = 0.0
+        for i in range(n):
+            t += nudge(cb, i) * SCALE + max(float(i), 0.5)
+        return t
     @dynac.compile
     def g(cb: object) -> int:
         k = 0
@@ -211,10 +220,12 @@ def globals_rebound_mid_call_are_seen():
     """Python code a kernel calls (here through a compiled callee) rebinds
     what the kernel reads: a module function it calls directly, a scalar
     global (its value, then its type), a builtin (shadowed), math.sqrt, the
-    callee's __defaults__ and __code__, and a while loop's bound. The rest
-    of the call sees each change, as the interpreter's LOAD_GLOBAL does
-    (the kernel goes on in the interpreter from the next statement that
-    reads one); the same calls run uncompiled give the expected values."""
+    callee's __defaults__ and __code__, and a while loop's bound; in h,
+    within the statement that reads them after the call that changed them.
+    The rest of the call sees each change, as the interpreter's LOAD_GLOBAL
+    does (the kernel goes on in the interpreter from the next statement
+    that reads one, or around the operands the statement had evaluated);
+    the same calls run uncompiled give the expected values."""
     import math
     mod, _ = build_module(REBIND_SOURCE)
     ref, _ = build_module(REBIND_SOURCE, build=False)
@@ -244,12 +255,19 @@ def globals_rebound_mid_call_are_seen():
                 out.append(m.f(8, lambda i, change=change: change() if i == 3 else None))
             finally:
                 restore(m, helper, code)
+        for change in (lambda: setattr(m, "SCALE", 5.0), lambda: setattr(m, "SCALE", 7),
+                       lambda: setattr(m, "max", lambda a, b: -1.0)):  # within the statement, after nudge()
+            try:
+                out.append(m.h(8, lambda i, change=change: change() if i == 3 else None))
+            finally:
+                restore(m, helper, code)
         m.LIMIT = 6
         out.append(m.g(lambda k: setattr(m, "LIMIT", 2) if k == 1 else None))
         m.LIMIT = 6
         out.append(m.f(8, lambda i: None))
-    return got == want and served(mod, "f") >= 8 and served(mod, "g") >= 1, \
-        "compiled %r, interpreted %r, served f %d g %d" % (got, want, served(mod, "f"), served(mod, "g"))
+    return got == want and served(mod, "f") >= 8 and served(mod, "g") >= 1 and served(mod, "h") >= 3, \
+        "compiled %r, interpreted %r, served f %d g %d h %d" % (got, want, served(mod, "f"), served(mod, "g"),
+                                                                served(mod, "h"))
 
 
 @case

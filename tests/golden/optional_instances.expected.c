@@ -57,8 +57,6 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
-  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:23: best = None */
@@ -377,8 +375,6 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_Vec__dot__V3VecV3Vec(PyObject
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
-  (void)dynac__kslots;
   static dynac_layout lay1 DYNAC_UNUSED; /* where instances of self's class keep .x ... */
   static const int lay1_names[] DYNAC_UNUSED = {0, 1};
   int lk1 DYNAC_UNUSED = 0; /* self is of lay1's class, as tested on line 18 */
@@ -527,8 +523,6 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
-  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:34: cur = None */
@@ -747,8 +741,6 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
-  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:49: best = None */
@@ -1000,8 +992,6 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
   dynac_undo_log *const dynac__u = dynac_undo_here(); /* writes */
   const size_t dynac__u0 = dynac__u->n; /* the log as the call started */
   (void)dynac__u0;
-  static const int dynac__kslots[] = {0}; /* the module-level values it and its callees read */
-  (void)dynac__kslots;
   int64_t dynac__budget = DYNAC_TICK_BUDGET; /* loop iterations before the eval breaker */
   {
     /* optional_instances.py:62: best = None */
