@@ -136,11 +136,14 @@ static inline PyObject *dynac__heappop(PyObject *heap, dynac_less_fn less) {
  * `.heappop(...)` (which: DYNAC_HEAPPUSH, DYNAC_HEAPPOP): the algorithm
  * above with `less` when callable is _heapq's function and n its number
  * of arguments; else the call itself. A new reference, or NULL with an
- * exception. */
+ * exception. Where Python code may run (the call itself, a comparison
+ * through CPython: dynac_rich_less, dynac_less_result), dynac__py_serial
+ * is bumped there; the compiled comparisons' kernels bump it themselves. */
 static inline PyObject *dynac_heapq_call(PyObject *callable, PyObject *const *args, Py_ssize_t n, int which,
                                          dynac_less_fn less) {
   if (n == (which == DYNAC_HEAPPUSH ? 2 : 1) && callable == dynac__heapq_function(which))
     return which == DYNAC_HEAPPUSH ? dynac__heappush(args[0], args[1], less) : dynac__heappop(args[0], less);
+  dynac__py_serial++; /* Python code may run */
   return PyObject_Vectorcall(callable, args, (size_t)n, NULL);
 }
 
@@ -202,7 +205,10 @@ DYNAC_HOT_INLINE int dynac_less_through(dynac_less_picks *t, uint64_t refreshes,
   return dynac__less_miss(t, tags, refreshes, pick, a, b);
 }
 /* CPython's a < b, as a dynac_less_fn. */
-static inline int dynac_rich_less(PyObject *a, PyObject *b) { return PyObject_RichCompareBool(a, b, Py_LT); }
+static inline int dynac_rich_less(PyObject *a, PyObject *b) {
+  dynac__py_serial++; /* Python code may run (a __lt__ of Python) */
+  return PyObject_RichCompareBool(a, b, Py_LT);
+}
 
 /* Does CPython's a < b (do_richcompare) try b's reflected __gt__ first?
  * When b's class is a proper subclass of a's: PyType_IsSubtype's walk of
@@ -220,6 +226,7 @@ static inline int dynac_reflected_first(PyTypeObject *ta, PyTypeObject *tb) {
  * (do_richcompare): NotImplemented tries b's reflected __gt__, then
  * raises TypeError; any other value is taken by its truth. 1, 0 or -1. */
 static inline int dynac_less_result(PyObject *a, PyObject *b, PyObject *res) {
+  dynac__py_serial++; /* a reflected __gt__, the result's __bool__: Python code may run */
   if (res == Py_NotImplemented) {
     Py_DECREF(res);
     richcmpfunc f = Py_TYPE(b)->tp_richcompare;

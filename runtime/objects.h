@@ -25,7 +25,7 @@ static inline int dynac_obj_pure(PyObject *o, int depth) {
   return 1;
 }
 static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
-  if (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0))) dynac_python_may_run(effects);
+  if (*effects || !dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0))) dynac_python_may_run(effects);
 }
 /* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
  * with CPython's exception. */
@@ -372,7 +372,7 @@ static inline int dynac_getattr_may_run_python(PyObject *o, PyObject *name) {
  * descriptor raised). `name`: an interned str (borrowed). *effects set
  * when Python code may run (dynac_python_may_run). */
 static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
-  if (dynac_getattr_may_run_python(o, name)) dynac_python_may_run(effects);
+  if (*effects || dynac_getattr_may_run_python(o, name)) dynac_python_may_run(effects);
   return PyObject_GetAttr(o, name);
 }
 /* ---- attributes at fixed places ---------------------------------------------
@@ -1627,7 +1627,7 @@ DYNAC_COLD int dynac_reraise(void) {
  * reference, or NULL with CPython's exception. Sets *effects when v is
  * not a value whose formatting runs no Python code. */
 static inline PyObject *dynac_format_value(PyObject *v, char conv, PyObject *spec, int *effects) {
-  if (!dynac_obj_pure(v, 0)) dynac_python_may_run(effects);
+  if (*effects || !dynac_obj_pure(v, 0)) dynac_python_may_run(effects);
   PyObject *c = conv == 's' ? PyObject_Str(v) : conv == 'r' ? PyObject_Repr(v)
                 : conv == 'a' ? PyObject_ASCII(v) : Py_NewRef(v);
   if (!c || (!spec && PyUnicode_CheckExact(c))) return c;

@@ -176,7 +176,8 @@ static inline int dynac__dict_quiet(PyObject *d) {
 static inline int dynac_dict_update(PyObject *d, PyObject *m, int *effects) {
   /* keys(), __getitem__, the keys' __hash__ and __eq__, a replaced value's __del__: none when m is an exact
      dict and both hold only builtin keys and values (dict_merge inserts with the stored hashes) */
-  if (!(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) dynac_python_may_run(effects);
+  if (*effects || !(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d)))
+    dynac_python_may_run(effects);
   if (PyDict_Update(d, m) == 0) return 0;
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();

@@ -2535,7 +2535,7 @@ static inline int dynac_obj_pure(PyObject *o, int depth) {
   return 1;
 }
 static inline void dynac__obj_effect(PyObject *a, PyObject *b, int *effects) {
-  if (!dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0))) dynac_python_may_run(effects);
+  if (*effects || !dynac_obj_pure(a, 0) || (b && !dynac_obj_pure(b, 0))) dynac_python_may_run(effects);
 }
 /* a OP b (op: Py_LT ... Py_GE): the result object (new reference), NULL
  * with CPython's exception. */
@@ -2882,7 +2882,7 @@ static inline int dynac_getattr_may_run_python(PyObject *o, PyObject *name) {
  * descriptor raised). `name`: an interned str (borrowed). *effects set
  * when Python code may run (dynac_python_may_run). */
 static inline PyObject *dynac_obj_getattr(PyObject *o, PyObject *name, int *effects) {
-  if (dynac_getattr_may_run_python(o, name)) dynac_python_may_run(effects);
+  if (*effects || dynac_getattr_may_run_python(o, name)) dynac_python_may_run(effects);
   return PyObject_GetAttr(o, name);
 }
 /* ---- attributes at fixed places ---------------------------------------------
@@ -4137,7 +4137,7 @@ DYNAC_COLD int dynac_reraise(void) {
  * reference, or NULL with CPython's exception. Sets *effects when v is
  * not a value whose formatting runs no Python code. */
 static inline PyObject *dynac_format_value(PyObject *v, char conv, PyObject *spec, int *effects) {
-  if (!dynac_obj_pure(v, 0)) dynac_python_may_run(effects);
+  if (*effects || !dynac_obj_pure(v, 0)) dynac_python_may_run(effects);
   PyObject *c = conv == 's' ? PyObject_Str(v) : conv == 'r' ? PyObject_Repr(v)
                 : conv == 'a' ? PyObject_ASCII(v) : Py_NewRef(v);
   if (!c || (!spec && PyUnicode_CheckExact(c))) return c;
@@ -4533,11 +4533,14 @@ static inline PyObject *dynac__heappop(PyObject *heap, dynac_less_fn less) {
  * `.heappop(...)` (which: DYNAC_HEAPPUSH, DYNAC_HEAPPOP): the algorithm
  * above with `less` when callable is _heapq's function and n its number
  * of arguments; else the call itself. A new reference, or NULL with an
- * exception. */
+ * exception. Where Python code may run (the call itself, a comparison
+ * through CPython: dynac_rich_less, dynac_less_result), dynac__py_serial
+ * is bumped there; the compiled comparisons' kernels bump it themselves. */
 static inline PyObject *dynac_heapq_call(PyObject *callable, PyObject *const *args, Py_ssize_t n, int which,
                                          dynac_less_fn less) {
   if (n == (which == DYNAC_HEAPPUSH ? 2 : 1) && callable == dynac__heapq_function(which))
     return which == DYNAC_HEAPPUSH ? dynac__heappush(args[0], args[1], less) : dynac__heappop(args[0], less);
+  dynac__py_serial++; /* Python code may run */
   return PyObject_Vectorcall(callable, args, (size_t)n, NULL);
 }
 
@@ -4599,7 +4602,10 @@ DYNAC_HOT_INLINE int dynac_less_through(dynac_less_picks *t, uint64_t refreshes,
   return dynac__less_miss(t, tags, refreshes, pick, a, b);
 }
 /* CPython's a < b, as a dynac_less_fn. */
-static inline int dynac_rich_less(PyObject *a, PyObject *b) { return PyObject_RichCompareBool(a, b, Py_LT); }
+static inline int dynac_rich_less(PyObject *a, PyObject *b) {
+  dynac__py_serial++; /* Python code may run (a __lt__ of Python) */
+  return PyObject_RichCompareBool(a, b, Py_LT);
+}
 
 /* Does CPython's a < b (do_richcompare) try b's reflected __gt__ first?
  * When b's class is a proper subclass of a's: PyType_IsSubtype's walk of
@@ -4617,6 +4623,7 @@ static inline int dynac_reflected_first(PyTypeObject *ta, PyTypeObject *tb) {
  * (do_richcompare): NotImplemented tries b's reflected __gt__, then
  * raises TypeError; any other value is taken by its truth. 1, 0 or -1. */
 static inline int dynac_less_result(PyObject *a, PyObject *b, PyObject *res) {
+  dynac__py_serial++; /* a reflected __gt__, the result's __bool__: Python code may run */
   if (res == Py_NotImplemented) {
     Py_DECREF(res);
     richcmpfunc f = Py_TYPE(b)->tp_richcompare;
@@ -5708,7 +5715,8 @@ static inline int dynac__dict_quiet(PyObject *d) {
 static inline int dynac_dict_update(PyObject *d, PyObject *m, int *effects) {
   /* keys(), __getitem__, the keys' __hash__ and __eq__, a replaced value's __del__: none when m is an exact
      dict and both hold only builtin keys and values (dict_merge inserts with the stored hashes) */
-  if (!(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d))) dynac_python_may_run(effects);
+  if (*effects || !(PyDict_CheckExact(m) && dynac__dict_quiet(m) && dynac__dict_quiet(d)))
+    dynac_python_may_run(effects);
   if (PyDict_Update(d, m) == 0) return 0;
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();

@@ -381,7 +381,11 @@ static const char *emit_object_call(em *E, expr *e) {
   E->indent++;
   line(E, "PyObject *argv[%d] = {%s};", e->u.call.n ? e->u.call.n : 1, args);
   const char *kw = keyword_names(E, e);
-  line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */");
+  bool heap = heap_call(E, e) && (meth || e->u.call.kind == CALLEE_METHOD) && !e->u.call.own_list &&
+              !e->u.call.super_cell && e->u.call.kind != CALLEE_VALUE;
+  if (heap) /* heapq's own algorithm with compiled comparisons: runtime/heapq.h bumps where Python code runs */
+    line(E, "dynac__effects = 1; /* the heap changes (its comparisons may run Python code) */");
+  else line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code runs */");
   note_effect(E);
   int npos = e->u.call.n - e->u.call.nkw;
   if (e->u.call.own_list) /* a set or dict comprehension's own insert: __hash__, __eq__ may run */

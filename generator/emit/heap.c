@@ -128,7 +128,7 @@ static void emit_less_through(module *m, const inst *in, bool direct, strbuf *ou
   if (!direct) {
     sb_puts(out, "  PyObject *args[2] = {a, b};\n  const char *failed = NULL;\n");
     sb_printf(out, "  int ok = dynac_guard_%s(args, dynac__G.globals, &failed);\n", in->cname);
-    sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : PyObject_RichCompareBool(a, b, Py_LT);\n");
+    sb_puts(out, "  if (ok <= 0) return ok < 0 ? -1 : dynac_rich_less(a, b);\n");
   }
   bool leaf = calls_nothing(in);
   if (!leaf) sb_puts(out, "  if (Py_EnterRecursiveCall(\" in comparison\")) return -1;\n");
@@ -147,7 +147,7 @@ static void emit_less_through(module *m, const inst *in, bool direct, strbuf *ou
                "  if (st == DYNAC_OK_BOXED) { /* a value of another type */\n"
                "    PyObject *res = dynac__boxed_result;\n    dynac__boxed_result = NULL;\n"
                "    return dynac_less_result(a, b, res);\n  }\n"
-               "  if (st == DYNAC_DEOPT) return PyObject_RichCompareBool(a, b, Py_LT); /* untouched */\n"
+               "  if (st == DYNAC_DEOPT) return dynac_rich_less(a, b); /* untouched */\n"
                "  return -1;\n}\n");
 }
 
