@@ -236,7 +236,7 @@ static const char *emit_len_sum(em *E, expr *e) {
   bool fl = et->kind == TY_FLOAT;
   const char *acc = tmpvar(E, fl ? &ty_float : &ty_int);
   line(E, "%s = 0;", acc);
-  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  const char *k = arena_printf(E->m->a, "ix%d", ++E->tmp);
   line(E, "for (int64_t %s = 0; %s < %s; %s++) {", k, k, len_of(E, obj, TY(a)), k);
   E->indent++;
   const positions at = {{k, NULL}, {"true", NULL}}; /* 0 <= k < len, and reads change no length */
@@ -264,7 +264,7 @@ static const char *emit_min_max_of_list(em *E, expr *e) {
   const positions first = {{"0", NULL}, {"true", NULL}}; /* the list is not empty, and reads change no length */
   const char *res = tmpvar(E, et);
   line(E, "%s = %s;", res, elem_read(E, obj, TY(a), &first, NULL, NULL));
-  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  const char *k = arena_printf(E->m->a, "ix%d", ++E->tmp);
   line(E, "for (int64_t %s = 1; %s < %s; %s++) {", k, k, n, k);
   E->indent++;
   const positions at = {{k, NULL}, {"true", NULL}};
@@ -605,7 +605,7 @@ static const char *emit_method(em *E, expr *e) {
     const char *i = keep(E, as_int(E, emit_expr(E, e->u.call.args[1]), TY(e->u.call.args[1])), &ty_int);
     k = checked_index(E, lt, false, n, i, NULL, arena_printf(E->m->a, "dynac_slow_pop(%s, 1, %s, %s)", l, i, where(E)));
   } else {
-    k = arena_printf(E->m->a, "k%d", ++E->tmp);
+    k = arena_printf(E->m->a, "ix%d", ++E->tmp);
     line(E, "int64_t %s = %s - 1;", k, n);
     fail_if(E, "DYNAC_FAIL_INDEX", "IndexError: pop from empty list", arena_printf(E->m->a, "%s < 0", k),
             arena_printf(E->m->a, "dynac_slow_pop(%s, 0, 0, %s)", l, where(E)));

@@ -56,7 +56,8 @@ static const char *index_message(const type *t, bool store) {
  * `in_range` (or NULL) skips the test when true. */
 const char *checked_index(em *E, const type *t, bool store, const char *len, const char *idx,
                                  const char *in_range, const char *slow) {
-  const char *k = arena_printf(E->m->a, "k%d", ++E->tmp);
+  /* ixN, not kN: a loop's counter is k<label>, and `int64_t k3 = k3;` once shadowed one */
+  const char *k = arena_printf(E->m->a, "ix%d", ++E->tmp);
   if (in_range && (in_range == E->proven || !strcmp(in_range, "true"))) { /* known in range */
     line(E, "int64_t %s = %s; /* in range */", k, idx);
     return k;

@@ -81,19 +81,19 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   l_a_2 = t3;
   /* assign_kinds.py:10: xs[0] = b */
   int64_t t4 = INT64_C(0);
-  int64_t k5 = 0;
-  if (dynac_index(t4, PyList_GET_SIZE(l_xs), &k5)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_xs, t4, dynac_box_float(l_b), dynac__G.filename, "assigns", 10)); /* IndexError */
-  if (!dynac_plain_value(PyList_GET_ITEM(l_xs, k5))) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 10); /* the old element is not a plain number (releasing it could run Python code) */
-  if (dynac_list_store_float(dynac__u, l_xs, k5, l_b) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "assigns", 10)); /* logged for undo */
+  int64_t ix5 = 0;
+  if (dynac_index(t4, PyList_GET_SIZE(l_xs), &ix5)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_xs, t4, dynac_box_float(l_b), dynac__G.filename, "assigns", 10)); /* IndexError */
+  if (!dynac_plain_value(PyList_GET_ITEM(l_xs, ix5))) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 10); /* the old element is not a plain number (releasing it could run Python code) */
+  if (dynac_list_store_float(dynac__u, l_xs, ix5, l_b) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "assigns", 10)); /* logged for undo */
   /* assign_kinds.py:11: xs[1] += b * a */
   int64_t t6 = INT64_C(1);
   double t7 = 0;
-  int64_t k8 = 0;
-  if (dynac_index(t6, PyList_GET_SIZE(l_xs), &k8)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs, t6, dynac__G.filename, "assigns", 11)); /* IndexError */
-  if (dynac_elem_float(PyList_GET_ITEM(l_xs, k8), &t7)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 11); /* an element of another type */
+  int64_t ix8 = 0;
+  if (dynac_index(t6, PyList_GET_SIZE(l_xs), &ix8)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs, t6, dynac__G.filename, "assigns", 11)); /* IndexError */
+  if (dynac_elem_float(PyList_GET_ITEM(l_xs, ix8), &t7)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 11); /* an element of another type */
   double t9 = (t7 + (l_b * (double)l_a_2));
-  int64_t k10 = k8; /* in range */
-  if (dynac_list_store_float(dynac__u, l_xs, k10, t9) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "assigns", 11)); /* logged for undo */
+  int64_t ix10 = ix8; /* in range */
+  if (dynac_list_store_float(dynac__u, l_xs, ix10, t9) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "assigns", 11)); /* logged for undo */
   /* assign_kinds.py:12: c = d = a - 1 */
   int64_t t11 = 0;
   if (dynac_int_sub(l_a_2, INT64_C(1), &t11)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_number(DYNAC_SLOW_SUB, dynac_box_int(l_a_2), dynac_box_int(INT64_C(1)), dynac__G.filename, "assigns", 12));
@@ -103,9 +103,9 @@ static inline int dynac_kernel_assigns__iLf(int64_t l_n, PyObject * l_xs, double
   /* assign_kinds.py:13: return xs[0] + c + d */
   int64_t t13 = INT64_C(0);
   double t14 = 0;
-  int64_t k15 = 0;
-  if (dynac_index(t13, PyList_GET_SIZE(l_xs), &k15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs, t13, dynac__G.filename, "assigns", 13)); /* IndexError */
-  if (dynac_elem_float(PyList_GET_ITEM(l_xs, k15), &t14)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 13); /* an element of another type */
+  int64_t ix15 = 0;
+  if (dynac_index(t13, PyList_GET_SIZE(l_xs), &ix15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs, t13, dynac__G.filename, "assigns", 13)); /* IndexError */
+  if (dynac_elem_float(PyList_GET_ITEM(l_xs, ix15), &t14)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 13); /* an element of another type */
   dynac__callee_effects |= dynac__effects; /* for the caller */
   *dynac_out = ((t14 + (double)l_c) + (double)l_d);
   return DYNAC_OK;

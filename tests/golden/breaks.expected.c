@@ -627,9 +627,9 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
     DYNAC_OBJ t1 = NULL; /* owned, released leaving the block */
     int64_t t2 = INT64_C(0);
     DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-    int64_t k4 = 0;
-    if (dynac_index(t2, PyList_GET_SIZE(l_a), &k4)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
-    if (dynac_elem_obj(PyList_GET_ITEM(l_a, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
+    int64_t ix4 = 0;
+    if (dynac_index(t2, PyList_GET_SIZE(l_a), &ix4)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
+    if (dynac_elem_obj(PyList_GET_ITEM(l_a, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
     DYNAC_OBJ t5 = dynac_obj_compare(t3, l_x, Py_LT, &dynac__effects); /* owned, released leaving the block */
     if (!t5) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_chain", 132));
     Py_XSETREF(t1, Py_NewRef(t5));
@@ -638,9 +638,9 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_chain__LOO(PyObject * 
     if (t6) {
       int64_t t7 = INT64_C(1);
       DYNAC_OBJ t8 = NULL; /* owned, released leaving the block */
-      int64_t k9 = 0;
-      if (dynac_index(t7, PyList_GET_SIZE(l_a), &k9)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_a, t7, dynac__G.filename, "object_chain", 132)); /* IndexError */
-      if (dynac_elem_obj(PyList_GET_ITEM(l_a, k9), &t8)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 132); /* an element of another type */
+      int64_t ix9 = 0;
+      if (dynac_index(t7, PyList_GET_SIZE(l_a), &ix9)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_a, t7, dynac__G.filename, "object_chain", 132)); /* IndexError */
+      if (dynac_elem_obj(PyList_GET_ITEM(l_a, ix9), &t8)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 132); /* an element of another type */
       DYNAC_OBJ t10 = dynac_obj_compare(l_x, t8, Py_LT, &dynac__effects); /* owned, released leaving the block */
       if (!t10) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_chain", 132));
       Py_XSETREF(t1, Py_NewRef(t10));
@@ -692,9 +692,9 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
     /* breaks.py:137: s = a[0] */
     int64_t t1 = INT64_C(0);
     DYNAC_OBJ t2 = NULL; /* owned, released leaving the block */
-    int64_t k3 = 0;
-    if (dynac_index(t1, PyList_GET_SIZE(l_a), &k3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
-    if (dynac_elem_obj(PyList_GET_ITEM(l_a, k3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
+    int64_t ix3 = 0;
+    if (dynac_index(t1, PyList_GET_SIZE(l_a), &ix3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* IndexError */
+    if (dynac_elem_obj(PyList_GET_ITEM(l_a, ix3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_1); /* an element of another type */
     if (dynac_obj_set(&l_s, Py_NewRef(t2)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
     b_s = true;
     Py_CLEAR(l_s_1); /* s's other version */
@@ -724,9 +724,9 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_object_augassign__LO(PyObject
     /* breaks.py:138: s += a[1] */
     int64_t t4 = INT64_C(1);
     DYNAC_OBJ t5 = NULL; /* owned, released leaving the block */
-    int64_t k6 = 0;
-    if (dynac_index(t4, PyList_GET_SIZE(l_a), &k6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
-    if (dynac_elem_obj(PyList_GET_ITEM(l_a, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+    int64_t ix6 = 0;
+    if (dynac_index(t4, PyList_GET_SIZE(l_a), &ix6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
+    if (dynac_elem_obj(PyList_GET_ITEM(l_a, ix6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
     DYNAC_OBJ t7 = dynac_obj_inplace(l_s, t5, 0, &dynac__effects); /* += */
     if (!t7) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "object_augassign", 138));
     if (dynac_obj_set(&l_s_1, Py_NewRef(t7)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
@@ -927,8 +927,8 @@ static int dynac_kernel_tuple_of_lists_kept__LO(PyObject * l_ps, PyObject * *dyn
       }
       }
       DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-      int64_t k4 = k1; /* in range */
-      if (dynac_elem_obj(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+      int64_t ix4 = k1; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t2, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
       if (dynac_obj_set(&l_p, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_p = true;
       {

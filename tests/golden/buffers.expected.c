@@ -70,16 +70,16 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
         /* buffers.py:9: ys[i] = a * xs[i] + ys[i] */
         int64_t t5 = INT64_C(1) * l_i + b4_0; /* in range: tested before the loop */
         double t6 = 0;
-        int64_t k7 = t5; /* in range */
-        t6 = (double)((double *)dv_xs.buf)[k7];
+        int64_t ix7 = t5; /* in range */
+        t6 = (double)((double *)dv_xs.buf)[ix7];
         int64_t t8 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
         double t9 = 0;
-        int64_t k10 = t8; /* in range */
-        t9 = (double)((double *)dv_ys.buf)[k10];
+        int64_t ix10 = t8; /* in range */
+        t9 = (double)((double *)dv_ys.buf)[ix10];
         int64_t t11 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
-        int64_t k12 = t11; /* in range */
+        int64_t ix12 = t11; /* in range */
         if (dv_ys.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t11, dynac_box_float(((l_a * t6) + t9)), dynac__G.filename, "axpy", 9)); /* TypeError: read-only buffer */
-        ((double *)dv_ys.buf)[k12] = (double)((l_a * t6) + t9);
+        ((double *)dv_ys.buf)[ix12] = (double)((l_a * t6) + t9);
       }
     }
   } else {
@@ -94,28 +94,28 @@ static int dynac_kernel_axpy__AadAadf(const dynac_view * l_xs, const dynac_view 
           t13 = l_i;
         }
         double t14 = 0;
-        int64_t k15 = t13;
-        if (!ok4 && dynac_index(t13, dv_xs.len, &k15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs->obj, t13, dynac__G.filename, "axpy", 9)); /* IndexError */
-        t14 = (double)((double *)dv_xs.buf)[k15];
+        int64_t ix15 = t13;
+        if (!ok4 && dynac_index(t13, dv_xs.len, &ix15)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_xs->obj, t13, dynac__G.filename, "axpy", 9)); /* IndexError */
+        t14 = (double)((double *)dv_xs.buf)[ix15];
         int64_t t16 = 0;
         if (DYNAC_LIKELY(ok4)) t16 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
         else {
           t16 = l_i;
         }
         double t17 = 0;
-        int64_t k18 = t16;
-        if (!ok4 && dynac_index(t16, dv_ys.len, &k18)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_ys->obj, t16, dynac__G.filename, "axpy", 9)); /* IndexError */
-        t17 = (double)((double *)dv_ys.buf)[k18];
+        int64_t ix18 = t16;
+        if (!ok4 && dynac_index(t16, dv_ys.len, &ix18)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_ys->obj, t16, dynac__G.filename, "axpy", 9)); /* IndexError */
+        t17 = (double)((double *)dv_ys.buf)[ix18];
         int64_t t19 = 0;
         if (DYNAC_LIKELY(ok4)) t19 = INT64_C(1) * l_i + b4_1; /* in range: tested before the loop */
         else {
           t19 = l_i;
         }
-        int64_t k20 = t19;
-        if (!ok4 && dynac_index(t19, dv_ys.len, &k20)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* IndexError */
+        int64_t ix20 = t19;
+        if (!ok4 && dynac_index(t19, dv_ys.len, &ix20)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* IndexError */
         if (dv_ys.readonly) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_ys->obj, t19, dynac_box_float(((l_a * t14) + t17)), dynac__G.filename, "axpy", 9)); /* TypeError: read-only buffer */
-        if (!sn_ys) sn_ys = dynac_view_log_predicted(dynac__u, l_ys, (char *)&((double *)dv_ys.buf)[k20], (int)sizeof ((double *)dv_ys.buf)[k20], &snap_ys);
-        ((double *)dv_ys.buf)[k20] = (double)((l_a * t14) + t17);
+        if (!sn_ys) sn_ys = dynac_view_log_predicted(dynac__u, l_ys, (char *)&((double *)dv_ys.buf)[ix20], (int)sizeof ((double *)dv_ys.buf)[ix20], &snap_ys);
+        ((double *)dv_ys.buf)[ix20] = (double)((l_a * t14) + t17);
       }
     }
   }

@@ -189,8 +189,8 @@ static int dynac_kernel_roughness__Lf(PyObject * l_xs, PyObject * *dynac_out)
       }
       }
       double t3 = 0;
-      int64_t k4 = k1; /* in range */
-      if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+      int64_t ix4 = k1; /* in range */
+      if (dynac_elem_float(PyList_GET_ITEM(t2, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
       l_x = t3;
       b_x = true;
       /* conditionals.py:36: if prev is not None: */

@@ -91,8 +91,8 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
     DYNAC_LOOP_TICK(dynac__budget);
     if (k1 >= PyList_GET_SIZE(t1)) break; /* exhausted */
     double t2 = 0;
-    int64_t k3 = k1; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t1, k3), &t2)) return DYNAC_DEOPT; /* an element of another type */
+    int64_t ix3 = k1; /* in range */
+    if (dynac_elem_float(PyList_GET_ITEM(t1, ix3), &t2)) return DYNAC_DEOPT; /* an element of another type */
     l_x = t2;
     /* for_iters.py:9: s += x */
     l_s = (l_s + l_x);
@@ -104,8 +104,8 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
     DYNAC_LOOP_TICK(dynac__budget);
     if (k2 >= PyList_GET_SIZE(t4)) break; /* exhausted */
     double t6 = 0;
-    int64_t k7 = k2; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t4, k7), &t6)) return DYNAC_DEOPT; /* an element of another type */
+    int64_t ix7 = k2; /* in range */
+    if (dynac_elem_float(PyList_GET_ITEM(t4, ix7), &t6)) return DYNAC_DEOPT; /* an element of another type */
     dynac_T2if t8 = {0};
     t8.v0 = t5;
     t8.v1 = t6;
@@ -123,11 +123,11 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
     if (k3 >= PyList_GET_SIZE(t9)) break; /* exhausted */
     if (k3 >= PyList_GET_SIZE(t10)) break; /* exhausted */
     double t11 = 0;
-    int64_t k12 = k3; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t9, k12), &t11)) return DYNAC_DEOPT; /* an element of another type */
+    int64_t ix12 = k3; /* in range */
+    if (dynac_elem_float(PyList_GET_ITEM(t9, ix12), &t11)) return DYNAC_DEOPT; /* an element of another type */
     double t13 = 0;
-    int64_t k14 = k3; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t10, k14), &t13)) return DYNAC_DEOPT; /* an element of another type */
+    int64_t ix14 = k3; /* in range */
+    if (dynac_elem_float(PyList_GET_ITEM(t10, ix14), &t13)) return DYNAC_DEOPT; /* an element of another type */
     dynac_T2ff t15 = {0};
     t15.v0 = t11;
     t15.v1 = t13;
@@ -142,8 +142,8 @@ static int dynac_kernel_walk__LfLf(PyObject * l_xs, PyObject * l_ys, double *dyn
     DYNAC_LOOP_TICK(dynac__budget);
     if (k4 < 0 || k4 >= PyList_GET_SIZE(t16)) break; /* exhausted */
     double t17 = 0;
-    int64_t k18 = k4; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t16, k18), &t17)) return DYNAC_DEOPT; /* an element of another type */
+    int64_t ix18 = k4; /* in range */
+    if (dynac_elem_float(PyList_GET_ITEM(t16, ix18), &t17)) return DYNAC_DEOPT; /* an element of another type */
     l_x = t17;
     /* for_iters.py:15: s *= x */
     l_s = (l_s * l_x);

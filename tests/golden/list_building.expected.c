@@ -110,8 +110,8 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
         }
         }
         double t5 = 0;
-        int64_t k6 = k1; /* in range */
-        if (dynac_elem_float(PyList_GET_ITEM(t4, k6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+        int64_t ix6 = k1; /* in range */
+        if (dynac_elem_float(PyList_GET_ITEM(t4, ix6), &t5)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
         l_lc1_x = t5;
         /* list_building.py:8: zs = [x * 2.0 for x in xs if x > 0.0] */
         bool t7 = (l_lc1_x > 0.0);
@@ -198,10 +198,10 @@ static int dynac_kernel_build__iLf(int64_t l_n, PyObject * l_xs, PyObject * *dyn
   }
   /* list_building.py:11: v = ws.pop() */
   double t12 = 0;
-  int64_t k13 = PyList_GET_SIZE(l_ws) - 1;
-  if (k13 < 0) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* IndexError: pop from empty list */
-  if (dynac_elem_float(PyList_GET_ITEM(l_ws, k13), &t12)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* an element of another type */
-  if (dynac_list_pop(dynac__u, l_ws, k13) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 11)); /* logged for undo */
+  int64_t ix13 = PyList_GET_SIZE(l_ws) - 1;
+  if (ix13 < 0) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* IndexError: pop from empty list */
+  if (dynac_elem_float(PyList_GET_ITEM(l_ws, ix13), &t12)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_4); /* an element of another type */
+  if (dynac_list_pop(dynac__u, l_ws, ix13) < 0) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "build", 11)); /* logged for undo */
   l_v = t12;
   b_v = true;
   /* list_building.py:12: ys.insert(0, v) */
@@ -287,8 +287,8 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
         DYNAC_LOOP_TICK(dynac__budget);
         if (k1 >= PyList_GET_SIZE(t2)) break; /* exhausted */
         double t3 = 0;
-        int64_t k4 = k1; /* in range */
-        if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) return DYNAC_DEOPT; /* an element of another type */
+        int64_t ix4 = k1; /* in range */
+        if (dynac_elem_float(PyList_GET_ITEM(t2, ix4), &t3)) return DYNAC_DEOPT; /* an element of another type */
         l_lc1_x = t3;
         /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
         bool t5 = (l_lc1_x < 0.0);
@@ -314,8 +314,8 @@ static int dynac_kernel_consumed__Lf(PyObject * l_xs, bool *dynac_out)
           DYNAC_LOOP_TICK(dynac__budget);
           if (k2 >= PyList_GET_SIZE(t10)) break; /* exhausted */
           double t11 = 0;
-          int64_t k12 = k2; /* in range */
-          if (dynac_elem_float(PyList_GET_ITEM(t10, k12), &t11)) return DYNAC_DEOPT; /* an element of another type */
+          int64_t ix12 = k2; /* in range */
+          if (dynac_elem_float(PyList_GET_ITEM(t10, ix12), &t11)) return DYNAC_DEOPT; /* an element of another type */
           l_lc2_x = t11;
           /* list_building.py:20: return any(x < 0.0 for x in xs) or sum(x * x for x in xs) > 1.0 */
           t8 += (l_lc2_x * l_lc2_x);

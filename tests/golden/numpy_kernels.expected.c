@@ -94,12 +94,12 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
     else {
       t6 = l_i;
     }
-    int64_t k7 = t6;
-    if (!ok5 && dynac_index(t6, dv_out.len, &k7)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* IndexError */
+    int64_t ix7 = t6;
+    if (!ok5 && dynac_index(t6, dv_out.len, &ix7)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* IndexError */
     if (dynac_frozen(dv_out.live_flags)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t6, dynac_box_float(0.0), dynac__G.filename, "rowsum", 10)); /* ValueError: assignment destination is read-only */
     double t8 = 0.0;
-    if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k7], (int)sizeof ((double *)dv_out.buf)[k7], &snap_out);
-    ((double *)dv_out.buf)[k7] = (double)t8;
+    if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[ix7], (int)sizeof ((double *)dv_out.buf)[ix7], &snap_out);
+    ((double *)dv_out.buf)[ix7] = (double)t8;
     /* numpy_kernels.py:11: for j in range(a.shape[1]): */
     int64_t t9 = INT64_C(0);
     dynac_T2ii t10 = {0};
@@ -121,10 +121,10 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
         #undef DYNAC_LEAVE
         #define DYNAC_LEAVE(st) DYNAC_LEAVE_SPEC(st, dynac_spec_fail_3)
         int64_t t14 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
-        int64_t k15 = t14; /* in range */
+        int64_t ix15 = t14; /* in range */
         if (dynac_frozen(dv_out.live_flags)) goto dynac_spec_fail_3; /* read-only: the checked copy fails there */
-        if (dynac_view_holds(l_a, &((double *)dv_out.buf)[k15])) goto dynac_spec_fail_3; /* a's items may be it */
-        double pv3_0 = ((double *)dv_out.buf)[k15]; /* kept in a C local through the loop */
+        if (dynac_view_holds(l_a, &((double *)dv_out.buf)[ix15])) goto dynac_spec_fail_3; /* a's items may be it */
+        double pv3_0 = ((double *)dv_out.buf)[ix15]; /* kept in a C local through the loop */
         dynac__budget -= (int64_t)dynac_range_len(t9, t11, t12); /* the eval breaker runs after it, when nothing is pending */
         for (uint64_t k4 = 0, n4 = dynac_range_len(t9, t11, t12); k4 < n4; k4++) {
           l_j = (int64_t)((uint64_t)t9 + k4 * (uint64_t)t12);
@@ -133,19 +133,19 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
           int64_t t16 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
           int64_t t17 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
           double t18 = 0;
-          int64_t k19 = t16; /* in range */
-          int64_t k20 = t17; /* in range */
-          t18 = (double)((double *)dv_a.buf)[k19 * dv_a.len1 + k20];
+          int64_t ix19 = t16; /* in range */
+          int64_t ix20 = t17; /* in range */
+          t18 = (double)((double *)dv_a.buf)[ix19 * dv_a.len1 + ix20];
           double t21 = (double)t18 * (double)0.5; /* inf or nan: tested by the augmented assignment */
           double t22 = (double)pv3_0 + (double)t21; /* inf or nan: tested after the loop */
           pv3_0 = t22;
         }
         dynac__nonfinite_3 |= dynac_nonfinite_bits(pv3_0);
         if (DYNAC_UNLIKELY(dynac__nonfinite_3 != 0)) goto dynac_spec_fail_3;
-        int64_t k23 = t14; /* in range */
+        int64_t ix23 = t14; /* in range */
         if (dynac_frozen(dv_out.live_flags)) goto dynac_spec_fail_3; /* ValueError: assignment destination is read-only */
         double t24 = pv3_0;
-        ((double *)dv_out.buf)[k23] = (double)t24;
+        ((double *)dv_out.buf)[ix23] = (double)t24;
         #undef DYNAC_LEAVE
         #define DYNAC_LEAVE(st) return (st)
         goto dynac_spec_done_3;
@@ -161,20 +161,20 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
           /* numpy_kernels.py:12: out[i] += a[i, j] * 0.5 */
           int64_t t25 = INT64_C(1) * l_i + b5_0; /* in range: tested before the loop */
           double t26 = 0;
-          int64_t k27 = t25; /* in range */
-          t26 = (double)((double *)dv_out.buf)[k27];
+          int64_t ix27 = t25; /* in range */
+          t26 = (double)((double *)dv_out.buf)[ix27];
           int64_t t28 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
           int64_t t29 = INT64_C(1) * l_j + b13_0; /* in range: tested before the loop */
           double t30 = 0;
-          int64_t k31 = t28; /* in range */
-          int64_t k32 = t29; /* in range */
-          t30 = (double)((double *)dv_a.buf)[k31 * dv_a.len1 + k32];
+          int64_t ix31 = t28; /* in range */
+          int64_t ix32 = t29; /* in range */
+          t30 = (double)((double *)dv_a.buf)[ix31 * dv_a.len1 + ix32];
           double t33 = (double)t30 * (double)0.5; /* inf or nan: tested by the augmented assignment */
           double t34 = (double)t26 + (double)t33;
           if (!isfinite(t34)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-          int64_t k35 = t25; /* in range */
+          int64_t ix35 = t25; /* in range */
           if (dynac_frozen(dv_out.live_flags)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t25, dynac_box_np_float64(t34), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
-          ((double *)dv_out.buf)[k35] = (double)t34;
+          ((double *)dv_out.buf)[ix35] = (double)t34;
         }
       }
       dynac_spec_done_3:;
@@ -191,9 +191,9 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
             t36 = l_i;
           }
           double t37 = 0;
-          int64_t k38 = t36;
-          if (!ok13 && dynac_index(t36, dv_out.len, &k38)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_out->obj, t36, dynac__G.filename, "rowsum", 12)); /* IndexError */
-          t37 = (double)((double *)dv_out.buf)[k38];
+          int64_t ix38 = t36;
+          if (!ok13 && dynac_index(t36, dv_out.len, &ix38)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem(l_out->obj, t36, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          t37 = (double)((double *)dv_out.buf)[ix38];
           int64_t t39 = 0;
           if (DYNAC_LIKELY(ok13)) t39 = INT64_C(1) * l_i + b5_2; /* in range: tested before the loop */
           else {
@@ -205,19 +205,19 @@ static int dynac_kernel_rowsum__ANdAnd(const dynac_view * l_a, const dynac_view 
             t40 = l_j;
           }
           double t41 = 0;
-          int64_t k42 = t39;
-          if (!ok13 && dynac_index(t39, dv_a.len, &k42)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
-          int64_t k43 = t40;
-          if (!ok13 && dynac_index(t40, dv_a.len1, &k43)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
-          t41 = (double)((double *)dv_a.buf)[k42 * dv_a.len1 + k43];
+          int64_t ix42 = t39;
+          if (!ok13 && dynac_index(t39, dv_a.len, &ix42)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          int64_t ix43 = t40;
+          if (!ok13 && dynac_index(t40, dv_a.len1, &ix43)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_getitem2(l_a->obj, t39, t40, dynac__G.filename, "rowsum", 12)); /* IndexError */
+          t41 = (double)((double *)dv_a.buf)[ix42 * dv_a.len1 + ix43];
           double t44 = (double)t41 * (double)0.5; /* inf or nan: tested by the augmented assignment */
           double t45 = (double)t37 + (double)t44;
           if (!isfinite(t45)) DYNAC_DEOPT_OR_RAISE(dynac__effects, DYNAC_SOURCE_NAME, 12); /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
-          int64_t k46 = t36;
-          if (!ok13 && dynac_index(t36, dv_out.len, &k46)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* IndexError */
+          int64_t ix46 = t36;
+          if (!ok13 && dynac_index(t36, dv_out.len, &ix46)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* IndexError */
           if (dynac_frozen(dv_out.live_flags)) DYNAC_DEOPT_OR_SLOW(dynac__effects, dynac_slow_setitem(l_out->obj, t36, dynac_box_np_float64(t45), dynac__G.filename, "rowsum", 12)); /* ValueError: assignment destination is read-only */
-          if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[k46], (int)sizeof ((double *)dv_out.buf)[k46], &snap_out);
-          ((double *)dv_out.buf)[k46] = (double)t45;
+          if (!sn_out) sn_out = dynac_view_log_predicted(dynac__u, l_out, (char *)&((double *)dv_out.buf)[ix46], (int)sizeof ((double *)dv_out.buf)[ix46], &snap_out);
+          ((double *)dv_out.buf)[ix46] = (double)t45;
         }
       }
     }
@@ -633,16 +633,16 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         int64_t t6 = INT64_C(0);
         int64_t t7 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
         double t8 = 0;
-        int64_t k9 = 0;
-        if (dynac_index(t6, dv_X.len, &k9)) goto dynac_spec_fail_2; /* IndexError */
-        int64_t k10 = t7; /* in range */
-        t8 = (double)((double *)dv_X.buf)[k9 * dv_X.len1 + k10];
+        int64_t ix9 = 0;
+        if (dynac_index(t6, dv_X.len, &ix9)) goto dynac_spec_fail_2; /* IndexError */
+        int64_t ix10 = t7; /* in range */
+        t8 = (double)((double *)dv_X.buf)[ix9 * dv_X.len1 + ix10];
         int64_t t11 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
         double t12 = 0;
-        int64_t k13 = 0;
-        if (dynac_index(l_r, dv_X.len, &k13)) goto dynac_spec_fail_2; /* IndexError */
-        int64_t k14 = t11; /* in range */
-        t12 = (double)((double *)dv_X.buf)[k13 * dv_X.len1 + k14];
+        int64_t ix13 = 0;
+        if (dynac_index(l_r, dv_X.len, &ix13)) goto dynac_spec_fail_2; /* IndexError */
+        int64_t ix14 = t11; /* in range */
+        t12 = (double)((double *)dv_X.buf)[ix13 * dv_X.len1 + ix14];
         double t15 = (double)t8 - (double)t12; /* inf or nan: line 33's sum is, tested after the loop */
         l_t = t15;
         b_t = true;
@@ -674,16 +674,16 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
         int64_t t17 = INT64_C(0);
         int64_t t18 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
         double t19 = 0;
-        int64_t k20 = 0;
-        if (dynac_index(t17, dv_X.len, &k20)) return DYNAC_DEOPT; /* IndexError */
-        int64_t k21 = t18; /* in range */
-        t19 = (double)((double *)dv_X.buf)[k20 * dv_X.len1 + k21];
+        int64_t ix20 = 0;
+        if (dynac_index(t17, dv_X.len, &ix20)) return DYNAC_DEOPT; /* IndexError */
+        int64_t ix21 = t18; /* in range */
+        t19 = (double)((double *)dv_X.buf)[ix20 * dv_X.len1 + ix21];
         int64_t t22 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
         double t23 = 0;
-        int64_t k24 = 0;
-        if (dynac_index(l_r, dv_X.len, &k24)) return DYNAC_DEOPT; /* IndexError */
-        int64_t k25 = t22; /* in range */
-        t23 = (double)((double *)dv_X.buf)[k24 * dv_X.len1 + k25];
+        int64_t ix24 = 0;
+        if (dynac_index(l_r, dv_X.len, &ix24)) return DYNAC_DEOPT; /* IndexError */
+        int64_t ix25 = t22; /* in range */
+        t23 = (double)((double *)dv_X.buf)[ix24 * dv_X.len1 + ix25];
         double t26 = (double)t19 - (double)t23;
         if (!isfinite(t26)) return DYNAC_DEOPT; /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
         l_t = t26;
@@ -710,22 +710,22 @@ static int dynac_kernel_row_gap__ANdi(const dynac_view * l_X, int64_t l_r, doubl
           t29 = l_k;
         }
         double t30 = 0;
-        int64_t k31 = 0;
-        if (dynac_index(t28, dv_X.len, &k31)) return DYNAC_DEOPT; /* IndexError */
-        int64_t k32 = t29;
-        if (!ok5 && dynac_index(t29, dv_X.len1, &k32)) return DYNAC_DEOPT; /* IndexError */
-        t30 = (double)((double *)dv_X.buf)[k31 * dv_X.len1 + k32];
+        int64_t ix31 = 0;
+        if (dynac_index(t28, dv_X.len, &ix31)) return DYNAC_DEOPT; /* IndexError */
+        int64_t ix32 = t29;
+        if (!ok5 && dynac_index(t29, dv_X.len1, &ix32)) return DYNAC_DEOPT; /* IndexError */
+        t30 = (double)((double *)dv_X.buf)[ix31 * dv_X.len1 + ix32];
         int64_t t33 = 0;
         if (DYNAC_LIKELY(ok5)) t33 = INT64_C(1) * l_k + b5_0; /* in range: tested before the loop */
         else {
           t33 = l_k;
         }
         double t34 = 0;
-        int64_t k35 = 0;
-        if (dynac_index(l_r, dv_X.len, &k35)) return DYNAC_DEOPT; /* IndexError */
-        int64_t k36 = t33;
-        if (!ok5 && dynac_index(t33, dv_X.len1, &k36)) return DYNAC_DEOPT; /* IndexError */
-        t34 = (double)((double *)dv_X.buf)[k35 * dv_X.len1 + k36];
+        int64_t ix35 = 0;
+        if (dynac_index(l_r, dv_X.len, &ix35)) return DYNAC_DEOPT; /* IndexError */
+        int64_t ix36 = t33;
+        if (!ok5 && dynac_index(t33, dv_X.len1, &ix36)) return DYNAC_DEOPT; /* IndexError */
+        t34 = (double)((double *)dv_X.buf)[ix35 * dv_X.len1 + ix36];
         double t37 = (double)t30 - (double)t34;
         if (!isfinite(t37)) return DYNAC_DEOPT; /* numpy: inf or nan (with a RuntimeWarning, or as the interpreter has it) */
         l_t = t37;

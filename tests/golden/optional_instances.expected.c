@@ -98,8 +98,8 @@ static int dynac_kernel_nearest__LV3Vecf(PyObject * l_vs, double l_lim, double *
       }
       }
       DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-      int64_t k4 = k1; /* in range */
-      if (dynac_elem_obj(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+      int64_t ix4 = k1; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t2, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
       if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       if (0) {
@@ -577,9 +577,9 @@ static int dynac_kernel_walk__LV3Veci(PyObject * l_vs, int64_t l_k, double *dyna
           if (dynac_int_mod(l_i, INT64_C(2), &t6)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2);
           if ((t6 != 0)) {
             DYNAC_OBJ t7 = NULL; /* owned, released leaving the block */
-            int64_t k8 = 0;
-            if (dynac_index(l_i, PyList_GET_SIZE(l_vs), &k8)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
-            if (dynac_elem_obj(PyList_GET_ITEM(l_vs, k8), &t7)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+            int64_t ix8 = 0;
+            if (dynac_index(l_i, PyList_GET_SIZE(l_vs), &ix8)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* IndexError */
+            if (dynac_elem_obj(PyList_GET_ITEM(l_vs, ix8), &t7)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
             t5 = Py_NewRef(t7);
           } else {
             DYNAC_OBJ t9 = Py_NewRef(Py_None); /* owned, released leaving the block */
@@ -779,8 +779,8 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       }
       }
       DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-      int64_t k4 = k1; /* in range */
-      if (dynac_elem_obj(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+      int64_t ix4 = k1; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t2, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
       if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       if (0) {
@@ -910,8 +910,8 @@ static int dynac_kernel_rebound__LV3Vec(PyObject * l_vs, PyObject * *dynac_out)
       }
       }
       DYNAC_OBJ t14 = NULL; /* owned, released leaving the block */
-      int64_t k15 = k5; /* in range */
-      if (dynac_elem_obj(PyList_GET_ITEM(t13, k15), &t14)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* an element of another type */
+      int64_t ix15 = k5; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t13, ix15), &t14)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_6); /* an element of another type */
       if (dynac_obj_set(&l_v, Py_NewRef(t14)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       {
@@ -1035,8 +1035,8 @@ static int dynac_kernel_truthy__LV3Vec(PyObject * l_vs, double *dynac_out)
       }
       }
       DYNAC_OBJ t3 = NULL; /* owned, released leaving the block */
-      int64_t k4 = k1; /* in range */
-      if (dynac_elem_obj(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+      int64_t ix4 = k1; /* in range */
+      if (dynac_elem_obj(PyList_GET_ITEM(t2, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
       if (dynac_obj_set(&l_v, Py_NewRef(t3)) < 0) DYNAC_LEAVE(DYNAC_ERROR);
       b_v = true;
       {

@@ -188,8 +188,8 @@ static int dynac_kernel_first_positive__Lf(PyObject * l_xs, double *dynac_out)
     }
     }
     double t2 = 0;
-    int64_t k3 = k1; /* in range */
-    if (dynac_elem_float(PyList_GET_ITEM(t1, k3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
+    int64_t ix3 = k1; /* in range */
+    if (dynac_elem_float(PyList_GET_ITEM(t1, ix3), &t2)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_2); /* an element of another type */
     l_x = t2;
     b_x = true;
     /* try_except.py:23: try: */
@@ -406,8 +406,8 @@ static int dynac_kernel_locked__OLf(PyObject * p_lock, PyObject * l_xs, PyObject
           }
           }
           double t3 = 0;
-          int64_t k4 = k2; /* in range */
-          if (dynac_elem_float(PyList_GET_ITEM(t2, k4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* an element of another type */
+          int64_t ix4 = k2; /* in range */
+          if (dynac_elem_float(PyList_GET_ITEM(t2, ix4), &t3)) DYNAC_DEOPT_OR_CONTINUE(dynac__effects, dynac_cont_3); /* an element of another type */
           l_x = t3;
           b_x = true;
           /* try_except.py:47: t += x */

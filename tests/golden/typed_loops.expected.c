@@ -76,9 +76,9 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, 
       bool t4 = 0;
       bool t5 = 0;
       double t6 = 0;
-      int64_t k7 = 0;
-      if (dynac_index(l_i, PyList_GET_SIZE(l_xs), &k7)) return DYNAC_DEOPT; /* IndexError */
-      if (dynac_elem_float(PyList_GET_ITEM(l_xs, k7), &t6)) return DYNAC_DEOPT; /* an element of another type */
+      int64_t ix7 = 0;
+      if (dynac_index(l_i, PyList_GET_SIZE(l_xs), &ix7)) return DYNAC_DEOPT; /* IndexError */
+      if (dynac_elem_float(PyList_GET_ITEM(l_xs, ix7), &t6)) return DYNAC_DEOPT; /* an element of another type */
       t5 = (t6 > 0.5);
       t4 = t5;
       if (t4) {
@@ -92,9 +92,9 @@ static int dynac_kernel_f__iLf(int64_t l_n, PyObject * l_xs, double *dynac_out, 
         /* typed_loops.py:9: s += math.sqrt(xs[i]) * -2.0 */
         if (DYNAC_GLOBALS_CHANGED(&dynac__G, dynac__kslots, 2, &dynac__kslots_seen)) return DYNAC_DEOPT; /* the module-level values the line reads, checked again if Python code ran since */
         double t10 = 0;
-        int64_t k11 = 0;
-        if (dynac_index(l_i, PyList_GET_SIZE(l_xs), &k11)) return DYNAC_DEOPT; /* IndexError */
-        if (dynac_elem_float(PyList_GET_ITEM(l_xs, k11), &t10)) return DYNAC_DEOPT; /* an element of another type */
+        int64_t ix11 = 0;
+        if (dynac_index(l_i, PyList_GET_SIZE(l_xs), &ix11)) return DYNAC_DEOPT; /* IndexError */
+        if (dynac_elem_float(PyList_GET_ITEM(l_xs, ix11), &t10)) return DYNAC_DEOPT; /* an element of another type */
         double t12 = 0;
         if (t10 < 0) return DYNAC_DEOPT; /* math domain error */
         t12 = dynac_sqrt(t10);
