@@ -35,7 +35,7 @@ except ImportError:
     np = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import ROOT, dynac_cmd, load_module  # noqa: E402
+from harness import ROOT, dynac_cmd, load_module, strict_cflags  # noqa: E402
 
 import dynac  # noqa: E402
 
@@ -993,6 +993,7 @@ def main(argv):
     ap.add_argument("--keep", default=os.path.join(ROOT, "build", "fuzz-findings"))
     ap.add_argument("--summary-only", action="store_true")
     a = ap.parse_args(argv)
+    os.environ["CFLAGS"] = strict_cflags(os.environ)  # a warning in a module is a build failure: a finding
     t0 = time.time()
     tmp = tempfile.mkdtemp(prefix="dynac-fuzz-")
     modules = calls = served = bad = 0

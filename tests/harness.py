@@ -13,6 +13,18 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _failures = 0
 
+# What the suites and the fuzzer add to CFLAGS for every module they build: the generator's
+# -Wall -Wextra as errors, and two warnings the generated C must never need (GCC's): a
+# variable initialised from itself and a local shadowing another of its type (fuzz seed
+# 7805 #29: `int64_t k3 = k3;` in a loop counting k3 compiled silently, and read garbage)
+STRICT_CFLAGS = "-Werror -Winit-self -Wshadow=compatible-local"
+
+
+def strict_cflags(env):
+    """env's CFLAGS with STRICT_CFLAGS added once (a new string; env is not changed)."""
+    cflags = env.get("CFLAGS", "")
+    return cflags if STRICT_CFLAGS in cflags else (cflags + " " + STRICT_CFLAGS).strip()
+
 
 def check(name, ok, detail=""):
     global _failures

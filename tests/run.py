@@ -17,6 +17,8 @@ import sys
 import threading
 import time
 
+from harness import strict_cflags
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE_TIMEOUT = 600  # seconds: a hang is a failure, not a stuck CI (the slowest, suite_classes, takes
 #                     ~220 s on a 2.1 GHz 2-core machine beside another suite)
@@ -52,8 +54,7 @@ def run_suite(python, build, suite, label):
     env.pop("DYNAC_LOGS", None)
     if suite not in JIT_SUITES:
         env["DYNAC_JIT"] = "0"
-    # every module a suite builds is compiled clean: the generator's -Wall -Wextra, as errors
-    env["CFLAGS"] = (env.get("CFLAGS", "") + " -Werror").strip()
+    env["CFLAGS"] = strict_cflags(env)  # every module a suite builds compiles clean
     t0 = time.time()
     try:
         p = subprocess.run([python, os.path.join(ROOT, suite)], capture_output=True, text=True,

@@ -668,6 +668,22 @@ def squares(a, k):
     return s + t + u + v
 
 
+
+def seen(x, log):
+    """x, noted in log (a call the kernel makes: the items' order and count are compared)."""
+    log.append(x)
+    return x
+
+
+@dynac.compile
+def filtered_items_in_order(n: int, x: float, xs: list[float], log: list[float]) -> tuple[int, float]:
+    """Each item of a filtered comprehension read once, in order (fuzz seed 7805 #29: a checked
+    index's temporary had the loop counter's name and number, `int64_t k3 = k3;`, so the second
+    item read as the first; the suites now compile with -Winit-self -Wshadow=compatible-local)."""
+    x *= (x * float(n))
+    made = float(len([seen(q, log) * (x + x) for q in xs if q < (math.inf + x)]))
+    return n, made
+
 @dynac.compile(signatures=["(list[list[float]], list[list[float]])"])
 def matmul_new(a, b):
     """A new matrix (list of lists) built by nested comprehensions."""

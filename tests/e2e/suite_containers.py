@@ -371,6 +371,10 @@ def cases():
                     for k in [0, 2, -1]]
     c["squares"] += [(lambda l=l, k=k: (list(l), k)) for l in [[], [3, -1, 0, 2**31], [2**62, 1]] for k in [1, 3]]
     c["squares"] += [lambda: ([1.0, 2], 1), lambda: ([1, 2.0], 1)]
+    c["filtered_items_in_order"] = [(lambda n=n, x=x, l=l: (n, x, list(l), [])) for n, x, l in [
+        (2**63 - 1, 1.5096927983520967e+248, [1e-300, -1.5]), (2, 1.5, [1.0, 2.0, 3.0]), (0, 0.0, []),
+        (1, NAN, [1.0]), (1, -1e300, [INF, NAN, 0.5, -0.0, 5e-324]), (3, 2.0, [INF, -INF, 1.0])]]
+    c["filtered_items_in_order"] += [lambda: (1, 1.0, [1.0, 2, 3.0], [])]  # an int item
     c["matmul_new"] = [lambda: ([], []), lambda: ([[1.0, 2.0]], []), lambda: ([[1.0, 2.0], [3.0, -0.0]],
                        [[5.0, NAN], [7.0, 8.0]]), lambda: ([[1.0]], [[2.0, 3.0]]),
                        lambda: ([[1.0, 2.0]], [[1.0]]), lambda: ([[1.0, 2]], [[1.0], [2.0]])]
