@@ -922,15 +922,18 @@ DYNAC_HOT_INLINE int dynac_obj_setattr_param_float_cached(PyObject *o, PyObject 
 /* o[key] = v (key, v borrowed; NULL: a failed box, -1). 0, or -1 with an exception. */
 static inline int dynac_obj_setitem(PyObject *o, PyObject *key, PyObject *v, int *effects) {
   if (!key || !v) return -1;
-  dynac_python_may_run(effects); /* the old value's release may run a __del__ */
   long i;
   if (PyList_CheckExact(o) && dynac_compat_small_int(key, &i)) {
     Py_ssize_t n = PyList_GET_SIZE(o), k = i < 0 ? i + n : i; /* list_ass_subscript's index */
     if (k >= 0 && k < n) {
-      Py_SETREF(((PyListObject *)o)->ob_item[k], Py_NewRef(v)); /* list_ass_item */
+      PyObject **item = &((PyListObject *)o)->ob_item[k];
+      *effects = 1; /* a write others see */
+      if (!dynac_obj_pure(*item, 0)) dynac_python_may_run(effects); /* its release may run a __del__ */
+      Py_SETREF(*item, Py_NewRef(v)); /* list_ass_item */
       return 0;
     }
   }
+  dynac_python_may_run(effects); /* __setitem__, __index__, the old value's __del__ */
   return PyObject_SetItem(o, key, v); /* (an IndexError too) */
 }
 /* An object argument of range() as an int64, taken as range() takes it

@@ -212,6 +212,13 @@ REBIND_SOURCE = """
             cb(k)
             k += 1
         return k
+    @dynac.compile(signatures=["(object, int)"])
+    def d(xs, n):
+        t = 0.0
+        for i in range(n):
+            xs[i] = 1.0
+            t += SCALE
+        return t
     """
 
 
@@ -268,6 +275,29 @@ def globals_rebound_mid_call_are_seen():
     return got == want and served(mod, "f") >= 8 and served(mod, "g") >= 1 and served(mod, "h") >= 3, \
         "compiled %r, interpreted %r, served f %d g %d h %d" % (got, want, served(mod, "f"), served(mod, "g"),
                                                                 served(mod, "h"))
+
+
+@case
+def globals_rebound_by_a_released_item_are_seen():
+    """An item a kernel replaces (xs[i] = 1.0) was the last reference to an
+    object whose __del__ rebinds SCALE: the rest of the call reads the new
+    value, as the interpreter does. A list's float or int item released
+    runs no Python code (runtime/objects.h: dynac_obj_setitem), an object
+    item may."""
+    mod, _ = build_module(REBIND_SOURCE)
+    ref, _ = build_module(REBIND_SOURCE, build=False)
+    got, want = [], []
+    for m, out in ((mod, got), (ref, want)):
+        class Rebinds:
+            def __del__(self):
+                m.SCALE = 5.0
+        try:
+            out.append(m.d([0.5, 2, Rebinds(), 3.0, 4.0], 5))
+            out.append(m.d([0.5, 2, 3.0], 3))
+        finally:
+            m.SCALE = 2.0
+    return got == want and served(mod, "d") >= 2, \
+        "compiled %r, interpreted %r, served d %d" % (got, want, served(mod, "d"))
 
 
 @case
