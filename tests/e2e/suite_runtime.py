@@ -300,6 +300,84 @@ def globals_rebound_by_a_released_item_are_seen():
         "compiled %r, interpreted %r, served d %d" % (got, want, served(mod, "d"))
 
 
+HEAP_SOURCE = """
+    import heapq
+    import dynac
+    SCALE = 2.0
+    class Item:
+        def __init__(self, k, cb):
+            self.k = k
+            self.cb = cb
+        def __lt__(self, o):
+            self.cb(self.k)
+            return self.k < o.k
+    @dynac.compile(signatures=["(object)"])
+    def drain(heap):
+        t = 0.0
+        while heap:
+            it = heapq.heappop(heap)
+            t += it.k * SCALE
+        return t
+    @dynac.compile(signatures=["(object, object)"])
+    def fill(heap, items):
+        t = 0.0
+        for it in items:
+            heapq.heappush(heap, it)
+            t += SCALE
+        return t
+    """
+HEAP_DRIVER = """
+import heapq
+import {0} as m
+for _ in range(3):
+    h = [m.Item(k, abs) for k in (5, 1, 4)]
+    heapq.heapify(h)
+    m.drain(h)
+    m.fill([], [m.Item(k, abs) for k in (5, 1, 4)])
+"""
+
+
+@case
+def globals_rebound_in_heap_comparisons_are_seen():
+    """heapq's compiled heappop and heappush compare with Item.__lt__'s
+    kernel (built from a profile: a kernel per pair of classes), whose
+    callback rebinds SCALE mid-call: the rest of the call reads the new
+    value, as the interpreter does."""
+    import heapq
+    ref, path = build_module(HEAP_SOURCE, build=False)
+    name = ref.__name__ + "c"
+    d = os.path.join(TMP, name)
+    os.makedirs(d)
+    src = os.path.join(d, name + ".py")
+    with open(path) as f, open(src, "w") as g:
+        g.write(f.read())
+    with open(os.path.join(d, "drive.py"), "w") as f:
+        f.write(HEAP_DRIVER.format(name))
+    prof = os.path.join(d, "p.json")
+    steps = [dynac_cmd("record", "-o", prof, "drive.py", cwd=d),
+             dynac_cmd("build", "--all", "--profile", prof, src, cwd=d)]
+    bad = [r for r in steps if r.returncode]
+    if bad:
+        return False, bad[0].stderr
+    mod = load_module(src, name)
+    got, want = [], []
+    for m, out in ((mod, got), (ref, want)):
+        def cb(k, m=m):
+            if k == 3:
+                m.SCALE = 5.0
+        try:
+            h = [m.Item(k, cb) for k in (5, 1, 4, 2, 3, 6, 0)]
+            heapq.heapify(h)
+            out.append(m.drain(h))
+            m.SCALE = 2.0
+            out.append(m.fill([], [m.Item(k, cb) for k in (5, 1, 4, 2, 3, 6, 0)]))
+        finally:
+            m.SCALE = 2.0
+    lt = dynac.stats().get(name + ".Item.__lt__", {}).get("direct_calls", 0)
+    return got == want and served(mod, "drain") >= 1 and served(mod, "fill") >= 1 and lt > 0, \
+        "compiled %r, interpreted %r, Item.__lt__ kernel calls %d" % (got, want, lt)
+
+
 @case
 def cache_size_limit_warns_once():
     sigs = ", ".join('"(%s)"' % ", ".join(t) for t in
