@@ -709,6 +709,19 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
   return 0;
 }
 
+/* Is f, the module function a kernel read as a call began (slot s), still
+ * what the callee's kernel was built for: s's object, with the __code__,
+ * __defaults__ and __kwdefaults__ the guard found? Asked where the call's
+ * arguments ran Python code: CPython 3.11's LOAD_GLOBAL pushes the
+ * function before its arguments run, so a rebinding of the name then does
+ * not change the function called, an assignment to its __code__ or
+ * defaults does. */
+static inline int dynac_callee_still(const dynac_slot *s, PyObject *f) {
+  return f && s->valid && s->obj == f && PyFunction_GET_CODE(f) == s->code && PyFunction_GET_DEFAULTS(f) == s->defaults &&
+         PyFunction_GET_KW_DEFAULTS(f) == s->kwdefaults &&
+         (!s->kwdefaults || DYNAC_DICT_VERSION(s->kwdefaults) == s->kwdefaults_version);
+}
+
 /* dynac_globals_update for a guard: once per try of a call's entries (see
  * dynac_rt.guard_serial), a module's later guards in the same try reuse it. */
 static inline int dynac_globals_update_for_guard(dynac_globals *g, PyObject *globals) {

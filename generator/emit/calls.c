@@ -180,6 +180,8 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
   if (e->u.call.kind == CALLEE_METHOD) /* a devirtualised method: CPython's lookup on argv[0] */
     line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, %s); /* %s */",
          interned_name(E, e->u.call.name), n - e->u.call.nkw, kw, comment);
+  else if (E->held_callee)
+    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s, argv, %d); /* %s */", E->held_callee, n, comment);
   else
     line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
          slot_ref(E, e->u.call.callee_slot), n, comment);
@@ -1417,6 +1419,55 @@ static const char *emit_polymorphic_call(em *E, expr *e) {
   return o;
 }
 
+/* Does x run no Python code: a constant, a local or scalar global read,
+ * an item of a typed list or tuple at an int index, or arithmetic,
+ * comparisons and math functions of scalars made of such? */
+typedef struct quiet_walk { em *E; bool quiet; } quiet_walk;
+static bool runs_no_python(em *E, expr *x);
+static void operand_quiet(void *ctx, expr *c) {
+  quiet_walk *W = ctx;
+  if (W->quiet && c && !(is_scalar(ty_of(W->E->in, c)) && runs_no_python(W->E, c))) W->quiet = false;
+}
+static bool runs_no_python(em *E, expr *x) {
+  switch (x->kind) {
+  case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_NONE: case EX_LOCAL: case EX_GLOBAL: case EX_CONST:
+    return true;
+  case EX_BINOP: case EX_UNARY: case EX_NOT: case EX_COMPARE: case EX_BOOLOP: case EX_IFEXP:
+    break;
+  case EX_CALL:
+    if (x->u.call.kind == CALLEE_MATH) break;
+    return false;
+  case EX_SUBSCRIPT: { /* list_subscript, tuplesubscript: an IndexError at most */
+    const type *c = ty_of(E->in, x->u.sub.obj), *i = ty_of(E->in, x->u.sub.index);
+    return (c->kind == TY_LIST || c->kind == TY_TUPLE) && i->kind == TY_INT && runs_no_python(E, x->u.sub.obj) &&
+           runs_no_python(E, x->u.sub.index);
+  }
+  default:
+    return false;
+  }
+  quiet_walk W = {E, true};
+  ir_each_subexpr(x, operand_quiet, &W);
+  return W.quiet;
+}
+
+/* A direct call of module function e whose arguments may run Python code:
+ * the function object is held from before they run, as CPython 3.11's
+ * LOAD_GLOBAL pushes it first. Code they run may rebind the name (the old
+ * function is still the one called) or assign the function's __code__ or
+ * defaults (the new ones run). The kernel is called when no Python code
+ * ran meanwhile or the function is still what it was built for
+ * (dynac_callee_still), else the held object through the C API. Sets
+ * E->held_callee; *serial: dynac__py_serial as they began. */
+static void hold_callee(em *E, expr *e, const char **serial) {
+  bool quiet = true;
+  for (int i = 0; i < e->u.call.n && quiet; i++) quiet = runs_no_python(E, e->u.call.args[i]);
+  if (quiet || E->exported || E->spec || !E->effectful || e->u.call.kind != CALLEE_MODULE_FN) return;
+  E->held_callee = tmp_init(E, &ty_obj, arena_printf(E->m->a, "Py_XNewRef(%s.obj)", slot_ref(E, e->u.call.callee_slot)));
+  *serial = arena_printf(E->m->a, "sn%d", ++E->tmp);
+  line(E, "const uint64_t %s = dynac__py_serial; /* %s(): the function as its arguments begin */", *serial,
+       e->u.call.name);
+}
+
 static const char *emit_call_kind(em *E, expr *e) {
   const char *sum = TY(e)->kind == TY_NP ? emit_fused_sum_value(E, e) : NULL; /* np.sum((x - y) ** 2) */
   if (sum) return sum;
@@ -1470,6 +1521,11 @@ static const char *emit_call_kind(em *E, expr *e) {
   int param[64];
   bool given[64] = {false};
   bind_values(e, callee, first, shift, packed, param, given);
+  const char *held_serial = NULL, *held_before = E->held_callee;
+  E->held_callee = NULL;
+  if (!devirt) hold_callee(E, e, &held_serial);
+  const char *held = E->held_callee;
+  E->held_callee = held_before; /* (a callee in the arguments holds its own) */
   for (int i = 0; i < e->u.call.n; i++) /* a struct for a parameter that keeps one (records.c) */
     vals[i] = i == 0 && lazy ? lazy_super(E, e, &made)
               : emit_arg_as(E, e, i, i < 64 && param[i] >= 0 ? callee->args[param[i]] : NULL);
@@ -1516,6 +1572,9 @@ static const char *emit_call_kind(em *E, expr *e) {
   const char *kcall = arena_printf(E->m->a, "dynac_kernel_%s(%s%s)", callee->cname, args.data ? args.data : "",
                                    entry_args_of_call(E, callee, byparam, NULL));
   if (devirt) emit_devirtualised_call(E, e, &mc, vals, kcall, has_value ? res : NULL, callee->ret, fi);
+  else if (held)
+    line(E, "int st = DYNAC_LIKELY(dynac__py_serial == %s) || dynac_callee_still(&%s, %s) ? %s : DYNAC_DEOPT;",
+         held_serial, slot_ref(E, e->u.call.callee_slot), held, kcall);
   else line(E, "int st = %s;", kcall);
   if (!leaf) line(E, "dynac__depth--;");
   bool passes_on = E->conts && !E->reg && E->returned == e; /* `return callee(...)` */
@@ -1532,7 +1591,9 @@ static const char *emit_call_kind(em *E, expr *e) {
       line(E, "dynac_undo_rollback(mark0); /* the callee's own writes: it runs again */");
     }
     if (mc.made) line(E, "%s", mc.made);
+    E->held_callee = held;
     call_through_runtime(E, e, vals, arena_printf(E->m->a, "%s() interpreted", callee->fn->name));
+    E->held_callee = held_before;
     line(E, "DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */");
     /* a container result would be borrowed from r: it cannot be kept */
     const char *ub = has_value && !ty_is_container(callee->ret) ? elem_fn(E->m, callee->ret) : NULL;

@@ -260,6 +260,7 @@ typedef struct em {
   int nvstack;
   const expr *given;   /* an expression already evaluated, as C value given_v (a polymorphic call's receiver) */
   const char *given_v;
+  const char *held_callee;   /* the module function being called, as read before its arguments ran (calls.c: hold_callee) */
   int call_base;            /* where the arguments of the call being emitted start */
   route *route;             /* the handlers of the try statement around the code being
                                emitted (where DYNAC_LEAVE sends exceptions), or NULL */

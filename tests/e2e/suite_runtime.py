@@ -378,6 +378,65 @@ def globals_rebound_in_heap_comparisons_are_seen():
         "compiled %r, interpreted %r, Item.__lt__ kernel calls %d" % (got, want, lt)
 
 
+CALLEE_SOURCE = """
+    import dynac
+    def helper(x, h=1):
+        return x + h
+    def plain(x):
+        return x + 1
+    def minus(x):
+        return x - 1
+    def recode(i):
+        plain.__code__ = minus.__code__
+        return i
+    def redefault(i):
+        helper.__defaults__ = (10,)
+        return i
+    def rebind(i):
+        global plain
+        plain = minus
+        return i
+    @dynac.compile
+    def code_in_args(n: int) -> int:
+        return plain(recode(n)) * 2
+    @dynac.compile
+    def defaults_in_args(n: int) -> int:
+        return helper(redefault(n)) * 2
+    @dynac.compile
+    def rebound_in_args(n: int) -> int:
+        return plain(rebind(n)) * 2
+    @dynac.compile
+    def quiet_args(n: int, k: int) -> int:
+        return helper(n * k + 1)
+    """
+
+
+@case
+def callee_changed_by_its_arguments():
+    """helper(recode(n)): CPython's LOAD_GLOBAL reads helper before its
+    argument runs, so the function called is the one read then, with
+    whatever __code__ and defaults it has when called: an assignment to
+    them by the argument's code counts (the new code runs), a rebinding of
+    the name does not (the old function runs). Compared with the same
+    module uncompiled; each compiled function served by its kernel. (A
+    callee with defaults rebound by its arguments is not exact yet: the
+    check of its default sends the statement to the interpreter, which
+    reads the name again.)"""
+    mod, _ = build_module(CALLEE_SOURCE)
+    ref, _ = build_module(CALLEE_SOURCE, build=False)
+    got, want = [], []
+    for m, out in ((mod, got), (ref, want)):
+        for fn in ("code_in_args", "defaults_in_args", "rebound_in_args"):
+            plain, code = m.plain, m.plain.__code__
+            try:
+                out.append(getattr(m, fn)(10))
+            finally:
+                m.plain, plain.__code__, m.helper.__defaults__ = plain, code, (1,)
+        out.append(m.quiet_args(3, 4))
+    calls = [served(mod, fn) for fn in ("code_in_args", "defaults_in_args", "rebound_in_args", "quiet_args")]
+    return got == want and min(calls) >= 1, "compiled %r, interpreted %r, served %r" % (got, want, calls)
+
+
 @case
 def cache_size_limit_warns_once():
     sigs = ", ".join('"(%s)"' % ", ".join(t) for t in
