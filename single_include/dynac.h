@@ -6890,6 +6890,15 @@ DYNAC_COLD int dynac__class_slot_refresh(dynac_globals *g, int k) {
   return r;
 }
 
+/* Does the function of GLOBAL_FUNC slot s (valid) still have the
+ * __code__, __defaults__ and __kwdefaults__ (contents too) it was
+ * validated with? */
+static inline int dynac__func_slot_unchanged(const dynac_slot *s) {
+  return PyFunction_GET_CODE(s->obj) == s->code && PyFunction_GET_DEFAULTS(s->obj) == s->defaults &&
+         PyFunction_GET_KW_DEFAULTS(s->obj) == s->kwdefaults &&
+         (!s->kwdefaults || DYNAC_DICT_VERSION(s->kwdefaults) == s->kwdefaults_version);
+}
+
 /* Brings the snapshot up to date for `globals` (borrowed). Cheap when
  * nothing changed: three version-tag compares and two pointer compares
  * (__code__, __defaults__, __kwdefaults__) per called function. Returns 0, or -1 with an
@@ -6910,12 +6919,7 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
         return -1;
       continue;
     }
-    if (s->valid && DYNAC_UNLIKELY(PyFunction_GET_CODE(s->obj) != s->code ||
-                                   PyFunction_GET_DEFAULTS(s->obj) != s->defaults ||
-                                   PyFunction_GET_KW_DEFAULTS(s->obj) != s->kwdefaults ||
-                                   (s->kwdefaults &&
-                                    DYNAC_DICT_VERSION(s->kwdefaults) != s->kwdefaults_version)))
-      return dynac__globals_refresh(g, globals);
+    if (s->valid && DYNAC_UNLIKELY(!dynac__func_slot_unchanged(s))) return dynac__globals_refresh(g, globals);
   }
   return 0;
 }
@@ -6928,9 +6932,7 @@ static inline int dynac_globals_update(dynac_globals *g, PyObject *globals) {
  * not change the function called, an assignment to its __code__ or
  * defaults does. */
 static inline int dynac_callee_still(const dynac_slot *s, PyObject *f) {
-  return f && s->valid && s->obj == f && PyFunction_GET_CODE(f) == s->code && PyFunction_GET_DEFAULTS(f) == s->defaults &&
-         PyFunction_GET_KW_DEFAULTS(f) == s->kwdefaults &&
-         (!s->kwdefaults || DYNAC_DICT_VERSION(s->kwdefaults) == s->kwdefaults_version);
+  return f && s->valid && s->obj == f && dynac__func_slot_unchanged(s);
 }
 
 /* dynac_globals_update for a guard: once per try of a call's entries (see

@@ -396,6 +396,11 @@ CALLEE_SOURCE = """
         global plain
         plain = minus
         return i
+    def boom(x):
+        raise ValueError("boom %d" % x)
+    def recode_boom(i):
+        plain.__code__ = boom.__code__
+        return i
     @dynac.compile
     def code_in_args(n: int) -> int:
         return plain(recode(n)) * 2
@@ -408,6 +413,10 @@ CALLEE_SOURCE = """
     @dynac.compile
     def quiet_args(n: int, k: int) -> int:
         return helper(n * k + 1)
+    @dynac.compile
+    def raises_in_args(n: int) -> int:
+        t = n + 1
+        return plain(recode_boom(t)) * 2
     """
 
 
@@ -418,7 +427,8 @@ def callee_changed_by_its_arguments():
     whatever __code__ and defaults it has when called: an assignment to
     them by the argument's code counts (the new code runs), a rebinding of
     the name does not (the old function runs). Compared with the same
-    module uncompiled; each compiled function served by its kernel. (A
+    module uncompiled (an exception the new code raises: its message and
+    traceback lines); each compiled function served by its kernel. (A
     callee with defaults rebound by its arguments is not exact yet: the
     check of its default sends the statement to the interpreter, which
     reads the name again.)"""
@@ -426,14 +436,18 @@ def callee_changed_by_its_arguments():
     ref, _ = build_module(CALLEE_SOURCE, build=False)
     got, want = [], []
     for m, out in ((mod, got), (ref, want)):
-        for fn in ("code_in_args", "defaults_in_args", "rebound_in_args"):
+        for fn in ("code_in_args", "defaults_in_args", "rebound_in_args", "raises_in_args"):
             plain, code = m.plain, m.plain.__code__
             try:
                 out.append(getattr(m, fn)(10))
+            except ValueError as e:  # the new code's exception, raised from its line
+                tb = traceback.extract_tb(e.__traceback__)
+                out.append((str(e), [(f.name, f.lineno) for f in tb[1:]]))
             finally:
                 m.plain, plain.__code__, m.helper.__defaults__ = plain, code, (1,)
         out.append(m.quiet_args(3, 4))
-    calls = [served(mod, fn) for fn in ("code_in_args", "defaults_in_args", "rebound_in_args", "quiet_args")]
+    calls = [served(mod, fn) for fn in ("code_in_args", "defaults_in_args", "rebound_in_args", "quiet_args",
+                                        "raises_in_args")]
     return got == want and min(calls) >= 1, "compiled %r, interpreted %r, served %r" % (got, want, calls)
 
 
