@@ -390,6 +390,13 @@ typedef struct expr {
       int nkw;                  /* keyword arguments: the last nkw of args (calls through the
                                    C API only), named by kwnames */
       const char **kwnames;
+      int npos_given;           /* CALLEE_MODULE_FN: args[0..npos_given) were given by position;
+                                   the others given were keywords, kw_given (indices into args)
+                                   in the source's order; the rest are the callee's defaults */
+      int nkw_given;
+      const int *kw_given;
+      struct expr *callee_name; /* CALLEE_MODULE_FN: the name called (EX_NAME, its slot the callee's),
+                                   never evaluated: where a continuation puts the function held */
       int super_cell;           /* super() (CALLEE_VALUE: args super, the first parameter):
                                    1 + the index of __class__ in func.freevars; else 0 */
       const char *via_api;      /* a call of a module function made through the C API: why

@@ -39,8 +39,8 @@ static PyObject *dynac__call_in_interpreter(PyObject *func, PyCodeObject *skip,
   return r;
 }
 
-static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t n) {
-  return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
+static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t npos, PyObject *kwnames) {
+  return dynac__call_in_interpreter(fn, NULL, args, npos, kwnames);
 }
 
 static inline int dynac__c_stack_low(dynac__thread *t);

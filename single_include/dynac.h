@@ -6213,7 +6213,7 @@ done:
 /* ======================================================================
  * 2. Descriptors exported by generated modules
  * ==================================================================== */
-#define DYNAC_ABI_VERSION 15
+#define DYNAC_ABI_VERSION 16
 
 /* The module-level values a kernel reads, re-validated whenever the module's
  * globals, builtins or math dict changed (their dict version tags, PEP 509),
@@ -6261,10 +6261,12 @@ typedef struct dynac_rt {
   /* The cached result of calling `fn` (borrowed) once per process
    * (assume_constant_result): borrowed, or NULL with an exception set. */
   PyObject *(*constant_result)(PyObject *fn);
-  /* Calls `fn` (borrowed) from a kernel with `n` arguments (borrowed), with
-   * the frame hook held so the callee's own frame may dispatch. New
-   * reference, or NULL with an exception set. */
-  PyObject *(*call_opaque)(PyObject *fn, PyObject *const *args, size_t n);
+  /* Calls `fn` (borrowed) from a kernel with `npos` positional arguments
+   * (borrowed), then one per name of `kwnames` (a tuple of str, or NULL),
+   * as PyObject_Vectorcall takes them, with the frame hook held so the
+   * callee's own frame may dispatch. New reference, or NULL with an
+   * exception set. */
+  PyObject *(*call_opaque)(PyObject *fn, PyObject *const *args, size_t npos, PyObject *kwnames);
   /* Asked once kernel-to-kernel calls nest DYNAC_MAX_KERNEL_DEPTH deep:
    * nonzero if `depth` nested kernel calls would pass the interpreter's
    * recursion limit (sys.setrecursionlimit, less the frames running) or
@@ -7876,8 +7878,8 @@ static PyObject *dynac__call_in_interpreter(PyObject *func, PyCodeObject *skip,
   return r;
 }
 
-static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t n) {
-  return dynac__call_in_interpreter(fn, NULL, args, n, NULL);
+static PyObject *dynac__rt_call_opaque(PyObject *fn, PyObject *const *args, size_t npos, PyObject *kwnames) {
+  return dynac__call_in_interpreter(fn, NULL, args, npos, kwnames);
 }
 
 static inline int dynac__c_stack_low(dynac__thread *t);

@@ -6,15 +6,20 @@
 
 static const char *emit_call_kind(em *E, expr *e);
 
+/* Is call argument a the callee's default, read by the kernel (ir/expr.c: lower_module_call)? */
+static bool is_default_read(const expr *a) { return a->kind == EX_GLOBAL && a->u.global->kind == SLOT_DEFAULT; }
+
 /* Argument i of call e (a builtin, math, module or allow_in_graph callee:
  * its arguments are the call's own), pending until the call ends
  * (emit_call drops them). In a kernel whose statements may go on in the
  * interpreter, a number is kept in a temporary first, so its value is the
- * one evaluated even if a later argument's effect changes what it read. */
+ * one evaluated even if a later argument's effect changes what it read. A
+ * default the kernel reads for the callee is not pending: the source has
+ * no place for it, and the function called there applies its own. */
 static const char *emit_arg_as(em *E, expr *e, int i, const type *pt) {
   expr *a = e->u.call.args[i];
   const char *v = emit_operand_for(E, a, pt);
-  if (!E->conts || !E->effectful) return v;
+  if (!E->conts || !E->effectful || is_default_read(a)) return v;
   if (is_scalar(TY(a))) v = keep(E, v, TY(a));
   push_pending(E, a, v);
   return v;
@@ -161,6 +166,32 @@ static const char *emit_builtin(em *E, expr *e) {
 }
 
 static const char *keyword_names(em *E, expr *e);
+static const char *kwnames_tuple(em *E, int n, const char *const *names);
+
+/* call_through_runtime for E->held_callee, the module function read
+ * before the arguments ran, which may have a new __code__ or defaults by
+ * now: called as the source calls it (the arguments given by position,
+ * then those given by keyword, in the source's order), its own defaults
+ * applied by CPython, not the ones the kernel read for the function it
+ * was built for. */
+static void call_held_callee(em *E, expr *e, const char *const *vals, const char *comment) {
+  int np = e->u.call.npos_given, nk = e->u.call.nkw_given, n = np + nk;
+  const char *names[64];
+  for (int j = 0; j < nk; j++) names[j] = e->u.call.fn->params[e->u.call.kw_given[j]];
+  const char *kw = nk ? kwnames_tuple(E, nk, names) : "NULL";
+  line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
+  for (int i = 0; i < n; i++) {
+    int a = i < np ? i : e->u.call.kw_given[i - np];
+    line(E, "argv[%d] = %s;", i, box_value_cold(E, vals[a], TY(e->u.call.args[a])));
+  }
+  line(E, "PyObject *r = NULL;");
+  line(E, "int ok = 1;");
+  line(E, "for (int i = 0; i < %d; i++) if (!argv[i]) ok = 0;", n);
+  line(E, "if (ok) r = dynac__G.rt->call_opaque(%s, argv, %d, %s); /* %s: the function read first */",
+       E->held_callee, np, kw, comment);
+  line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
+  line(E, "if (!r) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
+}
 
 /* Calls e's callee (its guard slot) through the runtime with the kernel
  * values `vals` boxed, leaving `PyObject *r` (a new reference) in scope; on
@@ -169,6 +200,10 @@ static const char *keyword_names(em *E, expr *e);
  * there (box_value_cold), so that a parameter passed on is read from the
  * caller's objects only where the kernel's own path needs it (reads_args). */
 static void call_through_runtime(em *E, expr *e, const char *const *vals, const char *comment) {
+  if (E->held_callee) {
+    call_held_callee(E, e, vals, comment);
+    return;
+  }
   int n = e->u.call.n;
   const char *kw = keyword_names(E, e); /* a devirtualised method's keywords (before the references below) */
   line(E, "PyObject *argv[%d] = {NULL};", n ? n : 1);
@@ -180,10 +215,8 @@ static void call_through_runtime(em *E, expr *e, const char *const *vals, const 
   if (e->u.call.kind == CALLEE_METHOD) /* a devirtualised method: CPython's lookup on argv[0] */
     line(E, "if (ok) r = PyObject_VectorcallMethod(%s, argv, %d, %s); /* %s */",
          interned_name(E, e->u.call.name), n - e->u.call.nkw, kw, comment);
-  else if (E->held_callee)
-    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s, argv, %d); /* %s */", E->held_callee, n, comment);
   else
-    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d); /* %s */",
+    line(E, "if (ok) r = dynac__G.rt->call_opaque(%s.obj, argv, %d, NULL); /* %s */",
          slot_ref(E, e->u.call.callee_slot), n, comment);
   line(E, "for (int i = 0; i < %d; i++) Py_XDECREF(argv[i]);", n);
   line(E, "if (!r) DYNAC_LEAVE(dynac_traceback_here(%s));", where(E));
@@ -287,15 +320,17 @@ static const char *dotted_or_blank(const char *s) {
 /* The kwnames tuple of a call with keyword arguments (made once per site),
  * or "NULL". */
 static const char *keyword_names(em *E, expr *e) {
-  if (!e->u.call.nkw) return "NULL";
-  strbuf names = {0};
-  for (int i = 0; i < e->u.call.nkw; i++)
-    sb_printf(&names, "%s%s", i ? ", " : "", c_string(E->m, e->u.call.kwnames[i]));
+  return e->u.call.nkw ? kwnames_tuple(E, e->u.call.nkw, e->u.call.kwnames) : "NULL";
+}
+/* The tuple of keyword names `names` (n of them), made once per site. */
+static const char *kwnames_tuple(em *E, int n, const char *const *names) {
+  strbuf list = {0};
+  for (int i = 0; i < n; i++) sb_printf(&list, "%s%s", i ? ", " : "", c_string(E->m, names[i]));
   const char *var = arena_printf(E->m->a, "kw%d", ++E->tmp);
   line(E, "static PyObject *%s; /* keyword names, made once */", var);
   line(E, "if (!dynac_kwnames(&%s, %d, (const char *const[]){%s})) DYNAC_LEAVE(dynac_traceback_here(%s));",
-       var, e->u.call.nkw, names.data, where(E));
-  sb_free(&names);
+       var, n, list.data, where(E));
+  sb_free(&list);
   return var;
 }
 
@@ -1456,13 +1491,17 @@ static bool runs_no_python(em *E, expr *x) {
  * function is still the one called) or assign the function's __code__ or
  * defaults (the new ones run). The kernel is called when no Python code
  * ran meanwhile or the function is still what it was built for
- * (dynac_callee_still), else the held object through the C API. Sets
+ * (dynac_callee_still), else the held object through the C API, called
+ * as the source calls it (call_held_callee); a continuation from the
+ * arguments calls it too (it is pending, in the name's place). Sets
  * E->held_callee; *serial: dynac__py_serial as they began. */
 static void hold_callee(em *E, expr *e, const char **serial) {
   bool quiet = true;
   for (int i = 0; i < e->u.call.n && quiet; i++) quiet = runs_no_python(E, e->u.call.args[i]);
   if (quiet || E->exported || E->spec || !E->effectful || e->u.call.kind != CALLEE_MODULE_FN) return;
   E->held_callee = tmp_init(E, &ty_obj, arena_printf(E->m->a, "Py_XNewRef(%s.obj)", slot_ref(E, e->u.call.callee_slot)));
+  if (E->conts && e->u.call.callee_name) /* a continuation calls it, not what the name means then */
+    push_typed(E, e->u.call.callee_name, E->held_callee, &ty_obj);
   *serial = arena_printf(E->m->a, "sn%d", ++E->tmp);
   line(E, "const uint64_t %s = dynac__py_serial; /* %s(): the function as its arguments begin */", *serial,
        e->u.call.name);

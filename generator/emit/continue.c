@@ -369,6 +369,22 @@ static const expr *dict_child(const expr *e, int i, char step[16]) {
   return NULL;
 }
 
+/* path_child of a direct call of a module function: the name called (F:
+ * Call.func, where a continuation puts the function held from before the
+ * arguments ran), then the arguments the source gives, in its order (A0,
+ * A1, ...: positional ones, then keywords); the callee's defaults the
+ * kernel read have no place in the source and no step. */
+static const expr *module_call_child(const expr *e, int i, char *step) {
+  if (i == 0 && e->u.call.callee_name) {
+    snprintf(step, 16, "F");
+    return e->u.call.callee_name;
+  }
+  int j = e->u.call.callee_name ? i - 1 : i, np = e->u.call.npos_given;
+  if (j >= np + e->u.call.nkw_given) return NULL;
+  snprintf(step, 16, "A%d", j);
+  return e->u.call.args[j < np ? j : e->u.call.kw_given[j - np]];
+}
+
 /* Child i of `e` that a continuation can address, and its path step in
  * `step` (_continue.py reads them): binary operands L, R; the unary operand
  * U; an attribute's object O; a subscript's object and index S0, S1; tuple, list and set elements T<i>;
@@ -407,6 +423,7 @@ static const expr *path_child(const expr *e, int i, char step[16]) {
     tag = 'I', kid = i == 0 ? e->u.ifexp.cond : i == 1 ? e->u.ifexp.then : i == 2 ? e->u.ifexp.orelse : NULL;
     break;
   case EX_CALL: {
+    if (e->u.call.kind == CALLEE_MODULE_FN) return module_call_child(e, i, step);
     /* a method's args[0] is the receiver (M: Call.func.value), a value's the callee (F:
        Call.func); their other args are the source's arguments from A0 */
     bool own = e->u.call.kind == CALLEE_METHOD || e->u.call.kind == CALLEE_VALUE;

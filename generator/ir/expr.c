@@ -359,7 +359,7 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
     return NULL;
   }
   expr *byparam[64] = {0};
-  int npos = 0;
+  int npos = 0, nkw = 0, kw_order[64];
   bool seen_kw = false;
   uint32_t c = node_named_count(args);
   for (uint32_t i = 0; i < c; i++) {
@@ -380,6 +380,7 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
            "keyword '%s'", fname, kw));
         return NULL;
       }
+      kw_order[nkw++] = k;
     } else {
       if (seen_kw || npos >= callee->nposparams) { /* keyword-only ones by keyword */
         gb(L, a, "unknown-call", arena_printf(L->m->a, "call to %s() with too many arguments", fname));
@@ -415,6 +416,13 @@ static expr *lower_module_call(lower *L, TSNode n, TSNode fnode, TSNode args, fu
   e->u.call.n = callee->nparams;
   e->u.call.args = arena_alloc(L->m->a, sizeof(expr *) * (size_t)(callee->nparams + 1));
   memcpy(e->u.call.args, byparam, sizeof(expr *) * (size_t)callee->nparams);
+  e->u.call.npos_given = npos;
+  e->u.call.nkw_given = nkw;
+  int *kw = arena_alloc(L->m->a, sizeof(int) * (size_t)(nkw + 1));
+  memcpy(kw, kw_order, sizeof(int) * (size_t)nkw);
+  e->u.call.kw_given = kw;
+  e->u.call.callee_name = new_expr(L, EX_NAME, fnode);
+  e->u.call.callee_name->u.global = fslot;
   return e;
 }
 

@@ -396,6 +396,14 @@ CALLEE_SOURCE = """
         global plain
         plain = minus
         return i
+    def other_helper(x, h=100):
+        return x - h
+    def rebind_helper(i):
+        global helper
+        helper = other_helper
+        return i
+    def sq(x):
+        return x * x
     def boom(x):
         raise ValueError("boom %d" % x)
     def recode_boom(i):
@@ -417,6 +425,15 @@ CALLEE_SOURCE = """
     def raises_in_args(n: int) -> int:
         t = n + 1
         return plain(recode_boom(t)) * 2
+    @dynac.compile
+    def default_rebound_in_args(n: int) -> int:
+        return helper(rebind_helper(n)) * 2
+    @dynac.compile
+    def keyword_after_rebinding(n: int) -> int:
+        return helper(rebind_helper(n), h=sq(n)) * 2
+    @dynac.compile
+    def keyword_rebinding(n: int) -> int:
+        return helper(n, h=rebind_helper(sq(n))) + helper(n)
     """
 
 
@@ -426,17 +443,19 @@ def callee_changed_by_its_arguments():
     argument runs, so the function called is the one read then, with
     whatever __code__ and defaults it has when called: an assignment to
     them by the argument's code counts (the new code runs), a rebinding of
-    the name does not (the old function runs). Compared with the same
-    module uncompiled (an exception the new code raises: its message and
-    traceback lines); each compiled function served by its kernel. (A
-    callee with defaults rebound by its arguments is not exact yet: the
-    check of its default sends the statement to the interpreter, which
-    reads the name again.)"""
+    the name does not (the old function runs, with its own defaults, also
+    where the statement goes on in the interpreter: a later argument reads
+    a module function, checked again). Compared with the same module
+    uncompiled (an exception the new code raises: its message and
+    traceback lines); each compiled function served by its kernel."""
     mod, _ = build_module(CALLEE_SOURCE)
     ref, _ = build_module(CALLEE_SOURCE, build=False)
     got, want = [], []
+    fns = ("code_in_args", "defaults_in_args", "rebound_in_args", "raises_in_args", "default_rebound_in_args",
+           "keyword_after_rebinding", "keyword_rebinding")
     for m, out in ((mod, got), (ref, want)):
-        for fn in ("code_in_args", "defaults_in_args", "rebound_in_args", "raises_in_args"):
+        helper = m.helper
+        for fn in fns:
             plain, code = m.plain, m.plain.__code__
             try:
                 out.append(getattr(m, fn)(10))
@@ -444,10 +463,9 @@ def callee_changed_by_its_arguments():
                 tb = traceback.extract_tb(e.__traceback__)
                 out.append((str(e), [(f.name, f.lineno) for f in tb[1:]]))
             finally:
-                m.plain, plain.__code__, m.helper.__defaults__ = plain, code, (1,)
+                m.plain, plain.__code__, m.helper, helper.__defaults__ = plain, code, helper, (1,)
         out.append(m.quiet_args(3, 4))
-    calls = [served(mod, fn) for fn in ("code_in_args", "defaults_in_args", "rebound_in_args", "quiet_args",
-                                        "raises_in_args")]
+    calls = [served(mod, fn) for fn in fns + ("quiet_args",)]
     return got == want and min(calls) >= 1, "compiled %r, interpreted %r, served %r" % (got, want, calls)
 
 

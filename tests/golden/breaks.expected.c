@@ -488,7 +488,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_caller_of_broken__f(double l_
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
-      if (ok) r = dynac__G.rt->call_opaque(dynac__slots[7].obj, argv, 1); /* prints() interpreted */
+      if (ok) r = dynac__G.rt->call_opaque(dynac__slots[7].obj, argv, 1, NULL); /* prints() interpreted */
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "caller_of_broken", 85));
       DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
@@ -567,7 +567,7 @@ static inline int dynac_kernel_calls_broken__f(double l_x, double *dynac_out, Py
       PyObject *r = NULL;
       int ok = 1;
       for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
-      if (ok) r = dynac__G.rt->call_opaque(dynac__slots[8].obj, argv, 1); /* caller_of_broken() interpreted */
+      if (ok) r = dynac__G.rt->call_opaque(dynac__slots[8].obj, argv, 1, NULL); /* caller_of_broken() interpreted */
       for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
       if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "calls_broken", 90));
       DYNAC_PYTHON_RUNS(dynac__effects); /* Python code ran */
@@ -1154,7 +1154,7 @@ static int dynac_kernel_uses_untyped_hook__f__r1(double a_x, double *dynac_out, 
     PyObject *r = NULL;
     int ok = 1;
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
-    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[9].obj, argv, 1); /* untyped_hook(): opaque */
+    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[9].obj, argv, 1, NULL); /* untyped_hook(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "uses_untyped_hook", 118));
     DYNAC_PYTHON_RUNS(dynac__effects);

@@ -89,7 +89,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
     PyObject *r = NULL;
     int ok = 1;
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
-    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1); /* note(): opaque */
+    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1, NULL); /* note(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "noted", 12));
     DYNAC_PYTHON_RUNS(dynac__effects);
@@ -127,7 +127,7 @@ static inline DYNAC_ALWAYS_INLINE int dynac_kernel_noted__f(double l_x, double *
     PyObject *r = NULL;
     int ok = 1;
     for (int i = 0; i < 1; i++) if (!argv[i]) ok = 0;
-    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1); /* note(): opaque */
+    if (ok) r = dynac__G.rt->call_opaque(dynac__slots[0].obj, argv, 1, NULL); /* note(): opaque */
     for (int i = 0; i < 1; i++) Py_XDECREF(argv[i]);
     if (!r) DYNAC_LEAVE(dynac_traceback_here(dynac__G.filename, "noted", 13));
     DYNAC_PYTHON_RUNS(dynac__effects);
